@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// mailstore: an event-sourced mail store and sync engine.
+///
+/// Layout tells the architecture:
+/// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
+///   `Projections` (the projector folds);
+/// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store);
+/// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
+/// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
+/// - tools under `Tools/`.
+let package = Package(
+    name: "mailstore",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "MailStore", targets: ["MailStore"]),
+        .executable(name: "mailstore", targets: ["mailstore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries (C shims).
+        .systemLibrary(name: "CLMDB", path: "Sources/CLMDB", pkgConfig: "lmdb",
+                       providers: [.apt(["liblmdb-dev"])]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd",
+                       providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+
+        // Pure cores.
+        .target(name: "EventModel"),
+
+        // Native codecs and I/O.
+        .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "EventLog", dependencies: ["EventModel", "LMDB", "NativeCodecs"]),
+
+        // Library and CLI.
+        .target(name: "MailStore", dependencies: ["EventLog", "EventModel"]),
+        .target(name: "MailStoreCLI", dependencies: [
+            "MailStore", "EventLog", "EventModel",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),
+
+        // Tools.
+        .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB"],
+                          path: "Tools/bench"),
+        .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel"],
+                          path: "Tools/torture"),
+
+        // Tests.
+        .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "mailstore-torture"]),
+        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

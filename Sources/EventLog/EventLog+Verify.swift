@@ -1,0 +1,143 @@
+import EventModel
+import LMDB
+import NativeCodecs
+
+extension EventLog {
+    /// Walks the whole log and checks it: sequences gap-free from 1, every record's chain hash, every
+    /// record and payload decodes, the id index and the stream index agree with the records, the head
+    /// hash in meta matches, and every blob matches its SHA-256. Reads in short transactions up to the
+    /// head as it was when the walk began.
+    public func verify(checkBlobs: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerifyReport {
+        var report = VerifyReport()
+        let (end, headHash) = try head()
+        report.headSequence = end
+        let hasher = try SHA256Hasher()
+        let decoder = try RecordDecoder()
+        var prevHash = EventLog.zeroHash
+        var computed = [UInt8](repeating: 0, count: 32)
+        var expected: UInt64 = 1
+        var key = [UInt8](repeating: 0, count: 8)
+        let chunk = 8192
+        var done = false
+        while !done {
+            EventLog.encodeSequence(expected, into: &key)
+            try environment.read { txn in
+                try txn.withCursor(events) { c in
+                    var entry = try key.withUnsafeBytes { try c.seek(atLeast: $0) }
+                    var n = 0
+                    while let e = entry, n < chunk {
+                        let seq = EventLog.decodeSequence(e.key)
+                        if seq > end { break }
+                        if e.key.count != 8 { report.add(seq, "key is \(e.key.count) bytes, not 8") }
+                        if seq != expected { report.add(expected, "sequence gap: next record is \(seq)") }
+                        check(record: e.value, seq: seq, txn: txn, hasher: hasher, decoder: decoder,
+                              prevHash: &prevHash, computed: &computed, report: &report)
+                        report.eventsChecked += 1
+                        expected = seq + 1
+                        n += 1
+                        entry = try c.next()
+                    }
+                    if entry == nil || expected > end { done = true }
+                    if let e = entry, EventLog.decodeSequence(e.key) > end { done = true }
+                }
+            }
+            progress?(report.eventsChecked, end)
+        }
+        if report.eventsChecked != end { report.add(nil, "walked \(report.eventsChecked) records, head is \(end)") }
+        if prevHash != headHash && report.eventsChecked == end {
+            report.add(end == 0 ? nil : end, "the head hash in meta does not match the chain")
+        }
+        // Index counts, in one snapshot: the ids index holds exactly one entry per record.
+        try environment.read { txn in
+            let h = try headIn(txn).sequence
+            let idCount = try txn.stat(ids).entries
+            if UInt64(idCount) != h { report.add(nil, "the id index has \(idCount) entries for \(h) events") }
+            let streamIndexCount = try txn.stat(streamEvents).entries
+            if UInt64(streamIndexCount) != h {
+                report.add(nil, "the stream index has \(streamIndexCount) entries for \(h) events")
+            }
+        }
+        if checkBlobs { try verifyBlobs(&report) }
+        return report
+    }
+
+    private func check(record raw: UnsafeRawBufferPointer, seq: UInt64, txn: borrowing Transaction, hasher: SHA256Hasher,
+                       decoder: RecordDecoder, prevHash: inout [UInt8], computed: inout [UInt8],
+                       report: inout VerifyReport) {
+        guard raw.count >= RecordCodec.fixedSize else {
+            report.add(seq, "record is \(raw.count) bytes, shorter than its fixed header")
+            return
+        }
+        var seqKey = [UInt8](repeating: 0, count: 8)
+        EventLog.encodeSequence(seq, into: &seqKey)
+        hasher.reset()
+        prevHash.withUnsafeBytes { hasher.update($0) }
+        seqKey.withUnsafeBytes { hasher.update($0) }
+        hasher.update(UnsafeRawBufferPointer(rebasing: raw[0..<2]))
+        hasher.update(UnsafeRawBufferPointer(rebasing: raw[34...]))
+        computed.withUnsafeMutableBytes { hasher.finish(into: $0) }
+        let stored = Array(raw[RecordCodec.hashRange])
+        if stored != computed { report.add(seq, "chain hash mismatch: the record or its predecessor was altered") }
+        // Continue the chain from the stored hash, so one damaged record is named once.
+        prevHash = stored
+        do {
+            let ev = try decoder.decode(raw, sequence: seq)
+            _ = try ev.decode()
+            let idKey = ev.envelope.id.bytes
+            let indexed = try idKey.withUnsafeBytes { try txn.get(ids, key: $0) }.map(EventLog.decodeSequence)
+            if indexed != seq {
+                report.add(seq, "the id index maps \(ev.envelope.id) to \(indexed.map(String.init) ?? "nothing")")
+            }
+            let sk = EventLog.streamKey(ev.envelope.stream)
+            let inStream = try sk.withUTF8Buffer { k in
+                try txn.withCursor(streamEvents) { c in
+                    try seqKey.withUnsafeBytes { v in try c.seek(key: k, valueAtLeast: v) }.map { EventLog.decodeSequence($0.value) == seq } ?? false
+                }
+            }
+            if !inStream { report.add(seq, "missing from the stream index of '\(ev.envelope.stream)'") }
+        } catch let e as EventLogError {
+            if case .corruptRecord(_, let reason) = e { report.add(seq, "does not decode: \(reason)") }
+            else { report.add(seq, "\(e)") }
+        } catch {
+            report.add(seq, "does not decode: \(error)")
+        }
+    }
+
+    private func verifyBlobs(_ report: inout VerifyReport) throws {
+        let zstd = try Zstd()
+        let hasher = try SHA256Hasher()
+        var after: [UInt8]? = nil
+        while true {
+            var batch: [([UInt8], [UInt8])] = []
+            try environment.read { txn in
+                try txn.withCursor(blobs) { c in
+                    var entry: Cursor.Entry?
+                    if let a = after {
+                        entry = try a.withUnsafeBytes { try c.seek(atLeast: $0) }
+                        if let e = entry, Array(e.key) == a { entry = try c.next() }
+                    } else {
+                        entry = try c.first()
+                    }
+                    while let e = entry, batch.count < 256 {
+                        batch.append((Array(e.key), Array(e.value)))
+                        entry = try c.next()
+                    }
+                }
+            }
+            if batch.isEmpty { return }
+            for (k, v) in batch {
+                report.blobsChecked += 1
+                guard let h = BlobHash(bytes: k) else {
+                    report.add(nil, "blob key of \(k.count) bytes")
+                    continue
+                }
+                do {
+                    _ = try BlobCodec.open(v, hash: h, zstd: zstd, hasher: hasher)
+                } catch {
+                    report.add(nil, "\(error)")
+                }
+            }
+            after = batch.last?.0
+        }
+    }
+}

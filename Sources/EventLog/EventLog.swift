@@ -1,0 +1,343 @@
+import EventModel
+import Foundation
+import LMDB
+import NativeCodecs
+
+/// The append-only event log: every fact and action of a store, in one LMDB environment.
+///
+/// Databases:
+/// - `events`: sequence (8 bytes, big-endian) -> record (`RecordCodec` layout), appended with `MDB_APPEND`;
+/// - `ids`: event id (16 bytes) -> sequence: the idempotency index;
+/// - `streams`: stream -> version (events in it, 8 bytes LE) and last sequence (8 bytes LE);
+/// - `stream_events`: stream -> sequences (dupsort, fixed 8-byte big-endian values): the stream index;
+/// - `blobs`: SHA-256 (32 bytes) -> flag byte, raw size (varint), data (zstd when it pays);
+/// - `meta`: `head_hash` -> the chain hash of the last record.
+///
+/// Appends are atomic per batch; readers see whole batches only, in this process or another.
+/// Records are never changed or deleted.
+public final class EventLog: @unchecked Sendable {
+    /// The LMDB environment (exposed for tools and tests).
+    public let environment: Environment
+    let events: Database
+    let ids: Database
+    let streams: Database
+    let streamEvents: Database
+    let blobs: Database
+    let meta: Database
+
+    /// Payloads at least this long are zstd-compressed when that saves at least 10%.
+    public static let compressionThreshold = 192
+
+    private let writerLock = NSLock()
+    private let writer: WriterScratch
+
+    static let headHashKey = Array("head_hash".utf8)
+    static let zeroHash = [UInt8](repeating: 0, count: 32)
+
+    /// Opens the log environment in folder `path` (which must exist), creating its databases.
+    public init(path: String, options: Environment.Options = Environment.Options()) throws {
+        var opts = options
+        opts.maxDatabases = max(opts.maxDatabases, 8)
+        environment = try Environment(path: path, options: opts)
+        let create: Database.Flags = options.readOnly ? [] : .create
+        events = try environment.openDatabase("events", flags: create)
+        ids = try environment.openDatabase("ids", flags: create)
+        streams = try environment.openDatabase("streams", flags: create)
+        streamEvents = try environment.openDatabase("stream_events", flags: create.union([.dupSort, .dupFixed]))
+        blobs = try environment.openDatabase("blobs", flags: create)
+        meta = try environment.openDatabase("meta", flags: create)
+        writer = try WriterScratch()
+    }
+
+    /// Opens the log of a store folder (checking its format first).
+    public convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options()) throws {
+        try store.checkFormat()
+        try self.init(path: store.logPath, options: options)
+    }
+
+    // MARK: - Head
+
+    /// The last sequence (0 for an empty log) and its chain hash (32 zero bytes for an empty log).
+    public func head() throws -> (sequence: UInt64, hash: [UInt8]) {
+        try environment.read { txn in try headIn(txn) }
+    }
+
+    func headIn(_ txn: borrowing Transaction) throws -> (sequence: UInt64, hash: [UInt8]) {
+        let seq: UInt64 = try txn.withCursor(events) { c in
+            guard let e = try c.last() else { return 0 }
+            return EventLog.decodeSequence(e.key)
+        }
+        let hash = try txn.getBytes(meta, key: EventLog.headHashKey) ?? EventLog.zeroHash
+        return (seq, hash)
+    }
+
+    // MARK: - Append
+
+    /// Appends `batch` atomically: all of it or, on any error, nothing.
+    ///
+    /// An event whose id is already in the log (or earlier in the batch) is not appended again; its
+    /// outcome is `.duplicate(existing sequence)`. An expected-version mismatch throws
+    /// `EventLogError.wrongExpectedVersion` and appends nothing. `blobs` are stored in the same
+    /// transaction (once each, however often they are given).
+    @discardableResult
+    public func append(_ batch: [NewEvent], blobs pendingBlobs: [PendingBlob] = []) throws -> [AppendOutcome] {
+        if environment.readOnly { throw EventLogError.readOnly }
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        let prepared = try writer.prepare(batch)
+        return try environment.write { txn in
+            try appendIn(txn, batch: batch, prepared: prepared, blobs: pendingBlobs)
+        }
+    }
+
+    /// Appends one event durably (one transaction, fsync at commit).
+    @discardableResult
+    public func append(_ event: NewEvent) throws -> AppendOutcome {
+        try append([event])[0]
+    }
+
+    private func appendIn(_ txn: borrowing Transaction, batch: [NewEvent], prepared: PreparedBatch,
+                          blobs pendingBlobs: [PendingBlob]) throws -> [AppendOutcome] {
+        var (seq, prevHash) = try headIn(txn)
+        var outcomes: [AppendOutcome] = []
+        outcomes.reserveCapacity(batch.count)
+        var seenInBatch: [EventID: UInt64] = [:]
+        var streamState: [String: StreamState] = [:]
+        let hasher = writer.hasher
+        var hashBuf = [UInt8](repeating: 0, count: 32)
+        var seqKey = [UInt8](repeating: 0, count: 8)
+
+        for (i, ev) in batch.enumerated() {
+            if let s = seenInBatch[ev.id] {
+                outcomes.append(.duplicate(s))
+                continue
+            }
+            let idBytes = prepared.idBytes[i]
+            let existing = try idBytes.withUnsafeBytes { try txn.get(ids, key: $0) }
+            if let existing {
+                outcomes.append(.duplicate(EventLog.decodeSequence(existing)))
+                continue
+            }
+            let streamKey = prepared.streamKeys[i]
+            var state: StreamState
+            if let s = streamState[streamKey] {
+                state = s
+            } else {
+                state = try streamKey.withUTF8Buffer { try txn.get(streams, key: $0) }.map(StreamState.init) ?? StreamState()
+            }
+            switch ev.expectedVersion {
+            case .any: break
+            case .noStream:
+                if state.version != 0 {
+                    throw EventLogError.wrongExpectedVersion(stream: ev.stream, expected: ev.expectedVersion, actual: state.version)
+                }
+            case .exactly(let v):
+                if state.version != v {
+                    throw EventLogError.wrongExpectedVersion(stream: ev.stream, expected: ev.expectedVersion, actual: state.version)
+                }
+            }
+            seq += 1
+            EventLog.encodeSequence(seq, into: &seqKey)
+            // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
+            let record = prepared.records[i]
+            try record.withUnsafeBytes { rec in
+                hasher.reset()
+                prevHash.withUnsafeBytes { hasher.update($0) }
+                seqKey.withUnsafeBytes { hasher.update($0) }
+                hasher.update(UnsafeRawBufferPointer(rebasing: rec[0..<2]))
+                hasher.update(UnsafeRawBufferPointer(rebasing: rec[34...]))
+                hashBuf.withUnsafeMutableBytes { hasher.finish(into: $0) }
+                let dst = try seqKey.withUnsafeBytes { try txn.reserve(events, key: $0, size: rec.count, flags: .append) }
+                dst.copyMemory(from: rec)
+                hashBuf.withUnsafeBytes { h in
+                    UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange]).copyMemory(from: h)
+                }
+            }
+            swap(&prevHash, &hashBuf)
+            try idBytes.withUnsafeBytes { k in
+                try seqKey.withUnsafeBytes { v in _ = try txn.put(ids, key: k, value: v) }
+            }
+            try streamKey.withUTF8Buffer { k in
+                try seqKey.withUnsafeBytes { v in _ = try txn.put(streamEvents, key: k, value: v) }
+            }
+            state.version += 1
+            state.lastSequence = seq
+            streamState[streamKey] = state
+            seenInBatch[ev.id] = seq
+            outcomes.append(.appended(seq))
+        }
+        for (key, state) in streamState {
+            let v = state.encoded
+            try key.withUTF8Buffer { k in try v.withUnsafeBytes { _ = try txn.put(streams, key: k, value: $0) } }
+        }
+        for blob in pendingBlobs {
+            try blob.hash.bytes.withUnsafeBytes { k in
+                try blob.stored.withUnsafeBytes { v in _ = try txn.put(blobs, key: k, value: v, flags: .noOverwrite) }
+            }
+        }
+        if seenInBatch.count > 0 {
+            try EventLog.headHashKey.withUnsafeBytes { k in try prevHash.withUnsafeBytes { _ = try txn.put(meta, key: k, value: $0) } }
+        }
+        return outcomes
+    }
+
+    // MARK: - Blobs
+
+    /// Hashes and compresses `bytes` for the blob store (outside any transaction).
+    public func prepareBlob(_ bytes: [UInt8]) throws -> PendingBlob {
+        try bytes.withUnsafeBytes { try prepareBlob($0) }
+    }
+
+    /// Hashes and compresses `bytes` for the blob store (outside any transaction).
+    public func prepareBlob(_ bytes: UnsafeRawBufferPointer) throws -> PendingBlob {
+        try BlobCodec.prepare(bytes)
+    }
+
+    /// Stores `bytes` in the blob store (once) and returns their hash.
+    @discardableResult
+    public func putBlob(_ bytes: [UInt8]) throws -> BlobHash {
+        let b = try prepareBlob(bytes)
+        try append([], blobs: [b])
+        return b.hash
+    }
+
+    /// The raw bytes of blob `hash`, or nil when absent. Checks the bytes against the hash.
+    public func blob(_ hash: BlobHash) throws -> [UInt8]? {
+        let stored: [UInt8]? = try environment.read { txn in try txn.getBytes(blobs, key: hash.bytes) }
+        guard let stored else { return nil }
+        return try BlobCodec.open(stored, hash: hash)
+    }
+
+    /// True when blob `hash` is stored.
+    public func hasBlob(_ hash: BlobHash) throws -> Bool {
+        try environment.read { txn in try hash.bytes.withUnsafeBytes { try txn.get(blobs, key: $0) } != nil }
+    }
+
+    // MARK: - Reading
+
+    /// The sequence of event `id`, or nil.
+    public func sequence(of id: EventID) throws -> UInt64? {
+        let key = id.bytes
+        return try environment.read { txn in
+            try key.withUnsafeBytes { try txn.get(ids, key: $0) }.map(EventLog.decodeSequence)
+        }
+    }
+
+    /// The event at `sequence`, or nil.
+    public func event(at sequence: UInt64) throws -> StoredEvent? {
+        var key = [UInt8](repeating: 0, count: 8)
+        EventLog.encodeSequence(sequence, into: &key)
+        let decoder = try RecordDecoder()
+        return try environment.read { txn in
+            guard let raw = try key.withUnsafeBytes({ try txn.get(events, key: $0) }) else { return nil }
+            return try decoder.decode(raw, sequence: sequence)
+        }
+    }
+
+    /// The number of events in `stream` (its version).
+    public func streamVersion(_ stream: String) throws -> UInt64 {
+        let key = EventLog.streamKey(stream)
+        return try environment.read { txn in
+            try key.withUTF8Buffer { try txn.get(streams, key: $0) }.map(StreamState.init)?.version ?? 0
+        }
+    }
+
+    /// Calls `body` with each event from `from` up to the head as it was when the scan began (a
+    /// consistent snapshot: later appends are not seen), in order, until `body` returns false.
+    /// Reads in short transactions of `chunkSize` records.
+    public func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 4096,
+                     _ body: (StoredEvent) throws -> Bool) throws {
+        if let stream = filter.stream {
+            return try scanStream(stream, from: from, filter: filter, body)
+        }
+        let decoder = try RecordDecoder()
+        let end = try head().sequence
+        var next = max(from, 1)
+        var key = [UInt8](repeating: 0, count: 8)
+        var batch: [StoredEvent] = []
+        batch.reserveCapacity(chunkSize)
+        while next <= end {
+            batch.removeAll(keepingCapacity: true)
+            EventLog.encodeSequence(next, into: &key)
+            try environment.read { txn in
+                try txn.withCursor(events) { c in
+                    var entry = try key.withUnsafeBytes { try c.seek(atLeast: $0) }
+                    while let e = entry, batch.count < chunkSize {
+                        let seq = EventLog.decodeSequence(e.key)
+                        if seq > end { break }
+                        next = seq + 1
+                        if let types = filter.types, let t = RecordCodec.peekType(e.value), !types.contains(t) {
+                            entry = try c.next()
+                            continue
+                        }
+                        let ev = try decoder.decode(e.value, sequence: seq)
+                        if let a = filter.account, ev.envelope.account != a {
+                            entry = try c.next()
+                            continue
+                        }
+                        batch.append(ev)
+                        entry = try c.next()
+                    }
+                    if entry == nil { next = end + 1 }
+                }
+            }
+            for ev in batch where try !body(ev) { return }
+        }
+    }
+
+    private func scanStream(_ stream: String, from: UInt64, filter: ScanFilter,
+                            _ body: (StoredEvent) throws -> Bool) throws {
+        let decoder = try RecordDecoder()
+        let key = EventLog.streamKey(stream)
+        let found: [StoredEvent] = try environment.read { txn in
+            var out: [StoredEvent] = []
+            var fromKey = [UInt8](repeating: 0, count: 8)
+            EventLog.encodeSequence(max(from, 1), into: &fromKey)
+            try txn.withCursor(streamEvents) { c in
+                var entry = try key.withUTF8Buffer { k in try fromKey.withUnsafeBytes { try c.seek(key: k, valueAtLeast: $0) } }
+                while let e = entry {
+                    let seq = EventLog.decodeSequence(e.value)
+                    var sk = [UInt8](repeating: 0, count: 8)
+                    EventLog.encodeSequence(seq, into: &sk)
+                    guard let raw = try sk.withUnsafeBytes({ try txn.get(events, key: $0) }) else {
+                        throw EventLogError.corruptRecord(sequence: seq, reason: "the stream index names a missing event")
+                    }
+                    if filter.types == nil || filter.types!.contains(RecordCodec.peekType(raw) ?? EventType(rawValue: 0)) {
+                        let ev = try decoder.decode(raw, sequence: seq)
+                        if filter.account == nil || ev.envelope.account == filter.account { out.append(ev) }
+                    }
+                    entry = try c.nextDuplicate()
+                }
+            }
+            return out
+        }
+        for ev in found where try !body(ev) { return }
+    }
+
+    // MARK: - Keys
+
+    /// Writes `seq` as 8 big-endian bytes.
+    @inline(__always) static func encodeSequence(_ seq: UInt64, into key: inout [UInt8]) {
+        key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, as: UInt64.self) }
+    }
+
+    /// Reads 8 big-endian bytes.
+    @inline(__always) static func decodeSequence(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
+    }
+
+    /// The index key of a stream: its name, or a digest for names over LMDB's key size.
+    static func streamKey(_ stream: String) -> String {
+        if stream.utf8.count <= 400 { return stream }
+        let digest = (try? SHA256Hasher())?.hash(Array(stream.utf8)) ?? []
+        return "#sha256:" + (BlobHash(bytes: digest)?.hex ?? "")
+    }
+}
+
+extension String {
+    /// Runs `body` with the string's UTF-8 bytes.
+    func withUTF8Buffer<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var s = self
+        return try s.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,12 @@
+import EventModel
+
+/// Raw bytes to store in the content-addressed blob store, hashed and compressed ahead of the write
+/// transaction (see `EventLog.prepareBlob`).
+public struct PendingBlob: Sendable {
+    /// SHA-256 of the raw bytes.
+    public let hash: BlobHash
+    /// The raw size.
+    public let rawSize: Int
+    /// The stored record: a flag byte (1 = zstd), the raw size (varint), the data.
+    let stored: [UInt8]
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+
+/// The store folder: the log environment, the views environment (apart from it) and the format
+/// version, all private to the user (folders 0700, files 0600).
+///
+/// ```
+/// STORE/
+///   FORMAT        "mailstore-store-format 1"
+///   log/          the event log and blob store (LMDB)
+///   views/        projections (LMDB), disposable: rebuilt from the log
+/// ```
+public struct StoreDirectory: Sendable {
+    /// The store format this build writes and reads.
+    public static let formatVersion: UInt32 = 1
+    static let formatPrefix = "mailstore-store-format "
+
+    /// The store folder.
+    public let path: String
+    /// The log environment's folder.
+    public var logPath: String { path + "/log" }
+    /// The views environment's folder.
+    public var viewsPath: String { path + "/views" }
+    /// The format file.
+    public var formatFile: String { path + "/FORMAT" }
+
+    /// Resolves the store folder: `explicit` (`--store`), else `$MAILSTORE_HOME`, else
+    /// `$XDG_DATA_HOME/mailstore`, else `~/.local/share/mailstore`.
+    public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let e = explicit, !e.isEmpty { return absolute(e) }
+        if let h = environment["MAILSTORE_HOME"], !h.isEmpty { return absolute(h) }
+        if let x = environment["XDG_DATA_HOME"], !x.isEmpty { return absolute(x) + "/mailstore" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/mailstore"
+    }
+
+    static func absolute(_ p: String) -> String {
+        if p.hasPrefix("/") { return p }
+        if p == "~" || p.hasPrefix("~/") { return NSHomeDirectory() + p.dropFirst() }
+        return FileManager.default.currentDirectoryPath + "/" + p
+    }
+
+    /// A store folder at `path` (nothing checked yet).
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// True when `path` holds a store (its format file exists).
+    public var exists: Bool { access(formatFile, F_OK) == 0 }
+
+    /// Creates a new store folder. Fails if one is already there.
+    public func create() throws {
+        if exists { throw StoreError.alreadyExists(path) }
+        try StoreDirectory.makePrivateDirectory(path)
+        try StoreDirectory.makePrivateDirectory(logPath)
+        try StoreDirectory.makePrivateDirectory(viewsPath)
+        try StoreDirectory.writePrivateFile(formatFile, contents: "\(StoreDirectory.formatPrefix)\(StoreDirectory.formatVersion)\n")
+    }
+
+    /// Checks that `path` holds a store this build can open; returns its format version.
+    @discardableResult
+    public func checkFormat() throws -> UInt32 {
+        guard exists else { throw StoreError.notFound(path) }
+        guard let data = FileManager.default.contents(atPath: formatFile),
+              let text = String(data: data, encoding: .utf8) else {
+            throw StoreError.unreadableFormat(formatFile, "cannot read it")
+        }
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard line.hasPrefix(StoreDirectory.formatPrefix),
+              let v = UInt32(line.dropFirst(StoreDirectory.formatPrefix.count)) else {
+            throw StoreError.unreadableFormat(formatFile, "unexpected contents '\(line.prefix(60))'")
+        }
+        if v > StoreDirectory.formatVersion { throw StoreError.newerFormat(found: v, supported: StoreDirectory.formatVersion) }
+        return v
+    }
+
+    /// Creates `dir` (and parents) with mode 0700; an existing folder has its mode tightened to 0700.
+    public static func makePrivateDirectory(_ dir: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError.io(dir, "cannot create folder: \(error.localizedDescription)")
+        }
+        if chmod(dir, 0o700) != 0 { throw StoreError.io(dir, "cannot set mode 0700: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Writes `contents` to `file` with mode 0600, atomically (temp file + rename).
+    public static func writePrivateFile(_ file: String, contents: String) throws {
+        let tmp = file + ".tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.io(tmp, String(cString: strerror(errno))) }
+        let bytes = Array(contents.utf8)
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let ok = n == bytes.count && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(tmp, file) == 0 else {
+            unlink(tmp)
+            throw StoreError.io(file, "cannot write: \(String(cString: strerror(errno)))")
+        }
+    }
+}

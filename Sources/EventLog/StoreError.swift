@@ -1,0 +1,28 @@
+/// Why a store folder could not be created or opened, and what to do.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No store at the path.
+    case notFound(String)
+    /// `init` on a folder that already holds a store.
+    case alreadyExists(String)
+    /// The store was written by a newer format version.
+    case newerFormat(found: UInt32, supported: UInt32)
+    /// The format file is damaged.
+    case unreadableFormat(String, String)
+    /// A file system operation failed.
+    case io(String, String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let p):
+            return "no mailstore at \(p): run `mailstore init` first, or pass --store / set MAILSTORE_HOME"
+        case .alreadyExists(let p):
+            return "a mailstore already exists at \(p); nothing was changed"
+        case .newerFormat(let found, let supported):
+            return "this store has format version \(found), newer than this build supports (\(supported)): upgrade mailstore; the store was not touched"
+        case .unreadableFormat(let f, let why):
+            return "the store's format file \(f) is unreadable (\(why)): it should contain 'mailstore-store-format 1'"
+        case .io(let p, let why):
+            return "\(p): \(why)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// The result of `EventLog.verify()`.
+public struct VerifyReport: Sendable, Equatable {
+    /// One thing found wrong.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The sequence it concerns (nil for index- or blob-level problems).
+        public var sequence: UInt64?
+        /// What is wrong.
+        public var message: String
+
+        public var description: String {
+            if let s = sequence { return "seq \(s): \(message)" }
+            return message
+        }
+    }
+
+    /// Records walked.
+    public var eventsChecked: UInt64 = 0
+    /// Blobs checked.
+    public var blobsChecked: UInt64 = 0
+    /// The head sequence at the start of the walk.
+    public var headSequence: UInt64 = 0
+    /// Problems found, in log order (at most `maxProblems`).
+    public var problems: [Problem] = []
+    /// True when more problems were found than kept.
+    public var truncated = false
+
+    /// The most problems kept.
+    public static let maxProblems = 100
+
+    /// True when nothing is wrong.
+    public var isClean: Bool { problems.isEmpty }
+
+    /// The first sequence with a problem.
+    public var firstBadSequence: UInt64? { problems.compactMap(\.sequence).min() }
+
+    mutating func add(_ sequence: UInt64?, _ message: String) {
+        if problems.count < VerifyReport.maxProblems {
+            problems.append(Problem(sequence: sequence, message: message))
+        } else {
+            truncated = true
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import EventModel
+import NativeCodecs
+
+/// A batch encoded ahead of the write transaction: records with a zero chain hash, id keys and
+/// stream keys, so the transaction only hashes, checks and puts.
+struct PreparedBatch {
+    var records: [[UInt8]] = []
+    var idBytes: [[UInt8]] = []
+    var streamKeys: [String] = []
+}
+
+/// The writer's reusable state: a hasher, a zstd context and buffers. Used under the writer lock.
+final class WriterScratch {
+    let hasher: SHA256Hasher
+    private let zstd: Zstd
+    private var payload = ByteWriter(capacity: 4096)
+    private var record = ByteWriter(capacity: 4096)
+    private var compressed: [UInt8] = []
+
+    init() throws {
+        hasher = try SHA256Hasher()
+        zstd = try Zstd(level: 3)
+    }
+
+    func prepare(_ batch: [NewEvent]) throws -> PreparedBatch {
+        var out = PreparedBatch()
+        out.records.reserveCapacity(batch.count)
+        out.idBytes.reserveCapacity(batch.count)
+        out.streamKeys.reserveCapacity(batch.count)
+        let now = Timestamp.now
+        for ev in batch {
+            if ev.stream.isEmpty { throw EventLogError.invalidStream(ev.stream) }
+            payload.removeAll()
+            ev.event.encodePayload(to: &payload)
+            let raw = payload.bytes
+            var useCompressed = false
+            if raw.count >= EventLog.compressionThreshold {
+                let cap = Zstd.bound(raw.count)
+                if compressed.count < cap { compressed = [UInt8](repeating: 0, count: cap) }
+                let n = try raw.withUnsafeBytes { src in
+                    try compressed.withUnsafeMutableBytes { dst in try zstd.compress(src, into: dst) }
+                }
+                if n * 10 <= raw.count * 9 {
+                    useCompressed = true
+                    compressed.withUnsafeBytes { c in
+                        encode(ev, now: now, stored: UnsafeRawBufferPointer(rebasing: c[0..<n]), rawLength: raw.count, compressed: true)
+                    }
+                }
+            }
+            if !useCompressed {
+                raw.withUnsafeBytes { encode(ev, now: now, stored: $0, rawLength: raw.count, compressed: false) }
+            }
+            out.records.append(record.bytes)
+            out.idBytes.append(ev.id.bytes)
+            out.streamKeys.append(EventLog.streamKey(ev.stream))
+        }
+        return out
+    }
+
+    private func encode(_ ev: NewEvent, now: Timestamp, stored: UnsafeRawBufferPointer, rawLength: Int, compressed: Bool) {
+        RecordCodec.encode(id: ev.id, type: ev.event.type, schemaVersion: ev.event.schemaVersion, recordedAt: now,
+                           occurredAt: ev.occurredAt, actor: ev.actor, causationID: ev.causationID,
+                           correlationID: ev.correlationID, account: ev.account, stream: ev.stream,
+                           storedPayload: stored, uncompressedLength: rawLength, compressed: compressed, into: &record)
+    }
+}

@@ -1,0 +1,254 @@
+/// A typed event: one case per event type of the catalog (`docs/events.md`).
+public enum DomainEvent: Sendable, Equatable {
+    /// `StoreInitialized`.
+    case storeInitialized(StoreInitialized)
+    /// `AccountAdded`.
+    case accountAdded(AccountAdded)
+    /// `AccountRemoved`.
+    case accountRemoved(AccountRemoved)
+    /// `FolderDiscovered`.
+    case folderDiscovered(FolderDiscovered)
+    /// `FolderRemoved`.
+    case folderRemoved(FolderRemoved)
+    /// `UidValidityChanged`.
+    case uidValidityChanged(UIDValidityChanged)
+    /// `FolderSyncCheckpointed`.
+    case folderSyncCheckpointed(FolderSyncCheckpointed)
+    /// `EmailReceived`.
+    case emailReceived(EmailReceived)
+    /// `FlagsChanged`.
+    case flagsChanged(FlagsChanged)
+    /// `EmailExpunged`.
+    case emailExpunged(EmailExpunged)
+    /// `EmailCategorized`.
+    case emailCategorized(EmailCategorized)
+    /// `ThreadArchived`.
+    case threadArchived(ThreadAction)
+    /// `ThreadDeleted`.
+    case threadDeleted(ThreadAction)
+    /// `ThreadMarkedRead`.
+    case threadMarkedRead(ThreadAction)
+    /// `ThreadMarkedUnread`.
+    case threadMarkedUnread(ThreadAction)
+    /// `ThreadStarred`.
+    case threadStarred(ThreadAction)
+    /// `ThreadUnstarred`.
+    case threadUnstarred(ThreadAction)
+    /// `ThreadMoved`.
+    case threadMoved(ThreadAction)
+    /// `ActionApplied`.
+    case actionApplied(ActionApplied)
+    /// `ActionFailed`.
+    case actionFailed(ActionFailed)
+    /// `ActionRejected`.
+    case actionRejected(ActionRejected)
+    /// `FlagRejected`.
+    case flagRejected(FlagRejected)
+    /// `ActionReverted`.
+    case actionReverted(ActionReverted)
+    /// `ActionUndone`.
+    case actionUndone(ActionUndone)
+    /// `DraftSaved`.
+    case draftSaved(DraftSaved)
+    /// `DraftDeleted`.
+    case draftDeleted(DraftDeleted)
+    /// `MessageQueued`.
+    case messageQueued(MessageQueued)
+    /// `SendStarted`.
+    case sendStarted(SendStarted)
+    /// `MessageSent`.
+    case messageSent(MessageSent)
+    /// `SendFailed`.
+    case sendFailed(SendFailed)
+    /// `SendUndone`.
+    case sendUndone(SendUndone)
+    /// `SendCancelled`.
+    case sendCancelled(SendCancelled)
+    /// `NotificationDelivered`.
+    case notificationDelivered(NotificationDelivered)
+    /// A type this build does not know, kept as bytes.
+    case unknown(type: EventType, version: UInt16, payload: [UInt8])
+
+    /// The event's type.
+    public var type: EventType {
+        switch self {
+        case .storeInitialized: .storeInitialized
+        case .accountAdded: .accountAdded
+        case .accountRemoved: .accountRemoved
+        case .folderDiscovered: .folderDiscovered
+        case .folderRemoved: .folderRemoved
+        case .uidValidityChanged: .uidValidityChanged
+        case .folderSyncCheckpointed: .folderSyncCheckpointed
+        case .emailReceived: .emailReceived
+        case .flagsChanged: .flagsChanged
+        case .emailExpunged: .emailExpunged
+        case .emailCategorized: .emailCategorized
+        case .threadArchived: .threadArchived
+        case .threadDeleted: .threadDeleted
+        case .threadMarkedRead: .threadMarkedRead
+        case .threadMarkedUnread: .threadMarkedUnread
+        case .threadStarred: .threadStarred
+        case .threadUnstarred: .threadUnstarred
+        case .threadMoved: .threadMoved
+        case .actionApplied: .actionApplied
+        case .actionFailed: .actionFailed
+        case .actionRejected: .actionRejected
+        case .flagRejected: .flagRejected
+        case .actionReverted: .actionReverted
+        case .actionUndone: .actionUndone
+        case .draftSaved: .draftSaved
+        case .draftDeleted: .draftDeleted
+        case .messageQueued: .messageQueued
+        case .sendStarted: .sendStarted
+        case .messageSent: .messageSent
+        case .sendFailed: .sendFailed
+        case .sendUndone: .sendUndone
+        case .sendCancelled: .sendCancelled
+        case .notificationDelivered: .notificationDelivered
+        case .unknown(let t, _, _): t
+        }
+    }
+
+    /// The schema version the payload is written with.
+    public var schemaVersion: UInt16 {
+        switch self {
+        case .storeInitialized: StoreInitialized.schemaVersion
+        case .accountAdded: AccountAdded.schemaVersion
+        case .accountRemoved: AccountRemoved.schemaVersion
+        case .folderDiscovered: FolderDiscovered.schemaVersion
+        case .folderRemoved: FolderRemoved.schemaVersion
+        case .uidValidityChanged: UIDValidityChanged.schemaVersion
+        case .folderSyncCheckpointed: FolderSyncCheckpointed.schemaVersion
+        case .emailReceived: EmailReceived.schemaVersion
+        case .flagsChanged: FlagsChanged.schemaVersion
+        case .emailExpunged: EmailExpunged.schemaVersion
+        case .emailCategorized: EmailCategorized.schemaVersion
+        case .threadArchived: ThreadAction.schemaVersion
+        case .threadDeleted: ThreadAction.schemaVersion
+        case .threadMarkedRead: ThreadAction.schemaVersion
+        case .threadMarkedUnread: ThreadAction.schemaVersion
+        case .threadStarred: ThreadAction.schemaVersion
+        case .threadUnstarred: ThreadAction.schemaVersion
+        case .threadMoved: ThreadAction.schemaVersion
+        case .actionApplied: ActionApplied.schemaVersion
+        case .actionFailed: ActionFailed.schemaVersion
+        case .actionRejected: ActionRejected.schemaVersion
+        case .flagRejected: FlagRejected.schemaVersion
+        case .actionReverted: ActionReverted.schemaVersion
+        case .actionUndone: ActionUndone.schemaVersion
+        case .draftSaved: DraftSaved.schemaVersion
+        case .draftDeleted: DraftDeleted.schemaVersion
+        case .messageQueued: MessageQueued.schemaVersion
+        case .sendStarted: SendStarted.schemaVersion
+        case .messageSent: MessageSent.schemaVersion
+        case .sendFailed: SendFailed.schemaVersion
+        case .sendUndone: SendUndone.schemaVersion
+        case .sendCancelled: SendCancelled.schemaVersion
+        case .notificationDelivered: NotificationDelivered.schemaVersion
+        case .unknown(_, let v, _): v
+        }
+    }
+
+    /// Writes the payload bytes (without the envelope).
+    public func encodePayload(to w: inout ByteWriter) {
+        switch self {
+        case .storeInitialized(let p): p.encode(to: &w)
+        case .accountAdded(let p): p.encode(to: &w)
+        case .accountRemoved(let p): p.encode(to: &w)
+        case .folderDiscovered(let p): p.encode(to: &w)
+        case .folderRemoved(let p): p.encode(to: &w)
+        case .uidValidityChanged(let p): p.encode(to: &w)
+        case .folderSyncCheckpointed(let p): p.encode(to: &w)
+        case .emailReceived(let p): p.encode(to: &w)
+        case .flagsChanged(let p): p.encode(to: &w)
+        case .emailExpunged(let p): p.encode(to: &w)
+        case .emailCategorized(let p): p.encode(to: &w)
+        case .threadArchived(let p): p.encode(to: &w)
+        case .threadDeleted(let p): p.encode(to: &w)
+        case .threadMarkedRead(let p): p.encode(to: &w)
+        case .threadMarkedUnread(let p): p.encode(to: &w)
+        case .threadStarred(let p): p.encode(to: &w)
+        case .threadUnstarred(let p): p.encode(to: &w)
+        case .threadMoved(let p): p.encode(to: &w)
+        case .actionApplied(let p): p.encode(to: &w)
+        case .actionFailed(let p): p.encode(to: &w)
+        case .actionRejected(let p): p.encode(to: &w)
+        case .flagRejected(let p): p.encode(to: &w)
+        case .actionReverted(let p): p.encode(to: &w)
+        case .actionUndone(let p): p.encode(to: &w)
+        case .draftSaved(let p): p.encode(to: &w)
+        case .draftDeleted(let p): p.encode(to: &w)
+        case .messageQueued(let p): p.encode(to: &w)
+        case .sendStarted(let p): p.encode(to: &w)
+        case .messageSent(let p): p.encode(to: &w)
+        case .sendFailed(let p): p.encode(to: &w)
+        case .sendUndone(let p): p.encode(to: &w)
+        case .sendCancelled(let p): p.encode(to: &w)
+        case .notificationDelivered(let p): p.encode(to: &w)
+        case .unknown(_, _, let bytes): w.writeRaw(bytes)
+        }
+    }
+
+    /// Decodes a payload of `type` written at `version`, upcasting older versions.
+    public static func decode(type: EventType, version: UInt16, payload: [UInt8]) throws(DecodeError) -> DomainEvent {
+        do {
+            return try payload.withUnsafeBytes { (raw) throws(DecodeError) -> DomainEvent in
+                var r = ByteReader(raw)
+                let event = try decode(type: type, version: version, reader: &r, payload: payload)
+                guard r.isAtEnd else { throw DecodeError.malformed("\(r.remaining) trailing payload bytes", at: r.offset) }
+                return event
+            }
+        } catch let e as DecodeError {
+            throw e
+        } catch {
+            throw DecodeError.malformed("\(error)", at: 0)
+        }
+    }
+
+    static func decode(type: EventType, version: UInt16, reader r: inout ByteReader, payload: [UInt8]) throws(DecodeError) -> DomainEvent {
+        func p<P: PayloadCodable>(_: P.Type, _ r: inout ByteReader) throws(DecodeError) -> P {
+            guard version >= 1, version <= P.schemaVersion else {
+                throw DecodeError.unsupportedVersion(type: type.name, version: version, newest: P.schemaVersion)
+            }
+            return try P(from: &r, version: version)
+        }
+        switch type {
+        case .storeInitialized: return .storeInitialized(try p(StoreInitialized.self, &r))
+        case .accountAdded: return .accountAdded(try p(AccountAdded.self, &r))
+        case .accountRemoved: return .accountRemoved(try p(AccountRemoved.self, &r))
+        case .folderDiscovered: return .folderDiscovered(try p(FolderDiscovered.self, &r))
+        case .folderRemoved: return .folderRemoved(try p(FolderRemoved.self, &r))
+        case .uidValidityChanged: return .uidValidityChanged(try p(UIDValidityChanged.self, &r))
+        case .folderSyncCheckpointed: return .folderSyncCheckpointed(try p(FolderSyncCheckpointed.self, &r))
+        case .emailReceived: return .emailReceived(try p(EmailReceived.self, &r))
+        case .flagsChanged: return .flagsChanged(try p(FlagsChanged.self, &r))
+        case .emailExpunged: return .emailExpunged(try p(EmailExpunged.self, &r))
+        case .emailCategorized: return .emailCategorized(try p(EmailCategorized.self, &r))
+        case .threadArchived: return .threadArchived(try p(ThreadAction.self, &r))
+        case .threadDeleted: return .threadDeleted(try p(ThreadAction.self, &r))
+        case .threadMarkedRead: return .threadMarkedRead(try p(ThreadAction.self, &r))
+        case .threadMarkedUnread: return .threadMarkedUnread(try p(ThreadAction.self, &r))
+        case .threadStarred: return .threadStarred(try p(ThreadAction.self, &r))
+        case .threadUnstarred: return .threadUnstarred(try p(ThreadAction.self, &r))
+        case .threadMoved: return .threadMoved(try p(ThreadAction.self, &r))
+        case .actionApplied: return .actionApplied(try p(ActionApplied.self, &r))
+        case .actionFailed: return .actionFailed(try p(ActionFailed.self, &r))
+        case .actionRejected: return .actionRejected(try p(ActionRejected.self, &r))
+        case .flagRejected: return .flagRejected(try p(FlagRejected.self, &r))
+        case .actionReverted: return .actionReverted(try p(ActionReverted.self, &r))
+        case .actionUndone: return .actionUndone(try p(ActionUndone.self, &r))
+        case .draftSaved: return .draftSaved(try p(DraftSaved.self, &r))
+        case .draftDeleted: return .draftDeleted(try p(DraftDeleted.self, &r))
+        case .messageQueued: return .messageQueued(try p(MessageQueued.self, &r))
+        case .sendStarted: return .sendStarted(try p(SendStarted.self, &r))
+        case .messageSent: return .messageSent(try p(MessageSent.self, &r))
+        case .sendFailed: return .sendFailed(try p(SendFailed.self, &r))
+        case .sendUndone: return .sendUndone(try p(SendUndone.self, &r))
+        case .sendCancelled: return .sendCancelled(try p(SendCancelled.self, &r))
+        case .notificationDelivered: return .notificationDelivered(try p(NotificationDelivered.self, &r))
+        default:
+            r = ByteReader(UnsafeRawBufferPointer(start: nil, count: 0))
+            return .unknown(type: type, version: version, payload: payload)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// An account was removed; its facts stay in the log.
+public struct AccountRemoved: PayloadCodable {
+    /// The schema version this build writes.
+    public static let schemaVersion: UInt16 = 1
+
+    /// The account's local name.
+    public var name: String
+
+    /// Creates the payload.
+    public init(name: String) {
+        self.name = name
+    }
+
+    public func encode(to w: inout ByteWriter) {
+        w.write(name)
+    }
+
+    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+        name = try r.read()
+    }
+}

@@ -1,0 +1,76 @@
+/// A version of a draft. Every save is kept.
+public struct DraftSaved: PayloadCodable {
+    /// The schema version this build writes.
+    public static let schemaVersion: UInt16 = 1
+
+    /// The draft.
+    public var draftID: String
+    /// 1 for the first save, then increasing.
+    public var draftVersion: UInt32
+    /// To.
+    public var to: [EmailAddress]
+    /// Cc.
+    public var cc: [EmailAddress]
+    /// Bcc.
+    public var bcc: [EmailAddress]
+    /// Subject.
+    public var subject: String
+    /// Plain-text body.
+    public var body: String
+    /// Attachments (content in the blob store).
+    public var attachments: [DraftAttachment]
+    /// Message-ID replied to.
+    public var inReplyTo: String?
+    /// References for a reply.
+    public var references: [String]
+    /// The email replied to.
+    public var replyToEmailID: String?
+    /// The email forwarded.
+    public var forwardOfEmailID: String?
+
+    /// Creates the payload.
+    public init(draftID: String, draftVersion: UInt32, to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], subject: String = "", body: String = "", attachments: [DraftAttachment] = [], inReplyTo: String? = nil, references: [String] = [], replyToEmailID: String? = nil, forwardOfEmailID: String? = nil) {
+        self.draftID = draftID
+        self.draftVersion = draftVersion
+        self.to = to
+        self.cc = cc
+        self.bcc = bcc
+        self.subject = subject
+        self.body = body
+        self.attachments = attachments
+        self.inReplyTo = inReplyTo
+        self.references = references
+        self.replyToEmailID = replyToEmailID
+        self.forwardOfEmailID = forwardOfEmailID
+    }
+
+    public func encode(to w: inout ByteWriter) {
+        w.write(draftID)
+        w.write(draftVersion)
+        w.write(to)
+        w.write(cc)
+        w.write(bcc)
+        w.write(subject)
+        w.write(body)
+        w.write(attachments)
+        w.write(inReplyTo)
+        w.write(references)
+        w.write(replyToEmailID)
+        w.write(forwardOfEmailID)
+    }
+
+    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+        draftID = try r.read()
+        draftVersion = try r.read()
+        to = try r.read()
+        cc = try r.read()
+        bcc = try r.read()
+        subject = try r.read()
+        body = try r.read()
+        attachments = try r.read()
+        inReplyTo = try r.read()
+        references = try r.read()
+        replyToEmailID = try r.read()
+        forwardOfEmailID = try r.read()
+    }
+}

@@ -1,0 +1,21 @@
+/// A queued or failed message was cancelled from the outbox.
+public struct SendCancelled: PayloadCodable {
+    /// The schema version this build writes.
+    public static let schemaVersion: UInt16 = 1
+
+    /// The draft.
+    public var draftID: String
+
+    /// Creates the payload.
+    public init(draftID: String) {
+        self.draftID = draftID
+    }
+
+    public func encode(to w: inout ByteWriter) {
+        w.write(draftID)
+    }
+
+    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+        draftID = try r.read()
+    }
+}

@@ -1,0 +1,113 @@
+/// The on-disk layout of one log record (pure: no hashing, no compression, no I/O).
+///
+/// ```
+/// offset  size  field
+///      0     1  record format (1)
+///      1     1  flags: bit 0 payload zstd-compressed, bit 1 has causation, bit 2 has correlation
+///      2    32  chain hash: SHA-256(previous hash ‖ sequence (8, big-endian) ‖ bytes 0..<2 ‖ bytes 34...)
+///     34    16  event id
+///     50     2  event type (little-endian)
+///     52     2  schema version
+///     54     8  recorded-at, µs since epoch
+///     62     8  occurred-at, µs since epoch
+///     70     1  actor
+///     71   0|16 causation id
+///        0|16 correlation id
+///        var  account (varint length + UTF-8)
+///        var  stream (varint length + UTF-8)
+///        var  payload length uncompressed (varint)
+///        rest payload bytes as stored
+/// ```
+/// The sequence number is the record's key, not part of the value; the chain hash binds the two.
+public enum RecordCodec {
+    /// The record format written by this build.
+    public static let format: UInt8 = 1
+    /// Where the chain hash sits.
+    public static let hashRange = 2..<34
+    /// Size of the fixed part before the optional ids.
+    public static let fixedSize = 71
+
+    /// Flag bits.
+    public static let compressedFlag: UInt8 = 1
+    static let causationFlag: UInt8 = 2
+    static let correlationFlag: UInt8 = 4
+
+    /// Writes a record with a zero hash into `out` (cleared first). The caller fills the hash.
+    public static func encode(id: EventID, type: EventType, schemaVersion: UInt16, recordedAt: Timestamp,
+                              occurredAt: Timestamp, actor: Actor, causationID: EventID?, correlationID: EventID?,
+                              account: String, stream: String, storedPayload: UnsafeRawBufferPointer,
+                              uncompressedLength: Int, compressed: Bool, into out: inout ByteWriter) {
+        out.removeAll()
+        var flags: UInt8 = compressed ? compressedFlag : 0
+        if causationID != nil { flags |= causationFlag }
+        if correlationID != nil { flags |= correlationFlag }
+        out.writeByte(format)
+        out.writeByte(flags)
+        out.writeRaw(repeatElement(0 as UInt8, count: 32))
+        out.write(id)
+        out.writeFixed(type.rawValue)
+        out.writeFixed(schemaVersion)
+        out.writeFixed(recordedAt.microseconds)
+        out.writeFixed(occurredAt.microseconds)
+        out.writeByte(actor.rawValue)
+        if let c = causationID { out.write(c) }
+        if let c = correlationID { out.write(c) }
+        out.writeString(account)
+        out.writeString(stream)
+        out.writeVarint(UInt64(uncompressedLength))
+        out.writeRaw(storedPayload)
+    }
+
+    /// A decoded record header: the envelope and where the payload is.
+    public struct Header: Sendable {
+        /// The envelope (with the sequence given to `decodeHeader`).
+        public var envelope: EventEnvelope
+        /// True when the stored payload is zstd-compressed.
+        public var compressed: Bool
+        /// The payload's uncompressed length.
+        public var payloadLength: Int
+        /// Where the stored payload starts in the record.
+        public var payloadOffset: Int
+    }
+
+    /// Decodes a record's header. Throws on any inconsistency; never traps.
+    public static func decodeHeader(_ raw: UnsafeRawBufferPointer, sequence: UInt64) throws(DecodeError) -> Header {
+        var r = ByteReader(raw)
+        let fmt = try r.readByte()
+        guard fmt == format else { throw DecodeError.malformed("unknown record format \(fmt)", at: 0) }
+        let flags = try r.readByte()
+        guard flags & ~(compressedFlag | causationFlag | correlationFlag) == 0 else {
+            throw DecodeError.malformed("unknown record flags \(flags)", at: 1)
+        }
+        _ = try r.readRaw(32)
+        let id: EventID = try r.read()
+        let type = EventType(rawValue: try r.readFixed())
+        let version: UInt16 = try r.readFixed()
+        let recordedAt = Timestamp(microseconds: try r.readFixed())
+        let occurredAt = Timestamp(microseconds: try r.readFixed())
+        let actorByte = try r.readByte()
+        guard let actor = Actor(rawValue: actorByte) else {
+            throw DecodeError.malformed("unknown actor \(actorByte)", at: r.offset - 1)
+        }
+        let causation: EventID? = flags & causationFlag != 0 ? try r.read() : nil
+        let correlation: EventID? = flags & correlationFlag != 0 ? try r.read() : nil
+        let account = try r.readString()
+        let stream = try r.readString()
+        let length = try r.readVarint()
+        guard length <= UInt64(Int32.max) else { throw DecodeError.malformed("payload length \(length)", at: r.offset) }
+        let compressed = flags & compressedFlag != 0
+        if !compressed && Int(length) != r.remaining {
+            throw DecodeError.malformed("payload length \(length) but \(r.remaining) bytes stored", at: r.offset)
+        }
+        let env = EventEnvelope(sequence: sequence, id: id, type: type, schemaVersion: version, recordedAt: recordedAt,
+                                occurredAt: occurredAt, account: account, stream: stream, causationID: causation,
+                                correlationID: correlation, actor: actor)
+        return Header(envelope: env, compressed: compressed, payloadLength: Int(length), payloadOffset: r.offset)
+    }
+
+    /// Reads only the event type of a record (for cheap type filters).
+    public static func peekType(_ raw: UnsafeRawBufferPointer) -> EventType? {
+        guard raw.count >= fixedSize else { return nil }
+        return EventType(rawValue: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 50, as: UInt16.self)))
+    }
+}

@@ -1,0 +1,32 @@
+/// The client spec's AI categories.
+public enum AICategory: UInt8, Sendable, CaseIterable, Codable, BinaryField, CustomStringConvertible {
+    case uncategorized = 0
+    case primary = 1
+    case social = 2
+    case promotions = 3
+    case updates = 4
+    case forums = 5
+
+    public var description: String {
+        switch self {
+        case .uncategorized: "uncategorized"
+        case .primary: "primary"
+        case .social: "social"
+        case .promotions: "promotions"
+        case .updates: "updates"
+        case .forums: "forums"
+        }
+    }
+
+    /// Parses a category name, case-insensitively.
+    public init?(name: String) {
+        guard let c = AICategory.allCases.first(where: { $0.description == name.lowercased() }) else { return nil }
+        self = c
+    }
+
+    public func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
+
+    public init(from r: inout ByteReader) throws(DecodeError) {
+        self = AICategory(rawValue: try r.readByte()) ?? .uncategorized
+    }
+}

@@ -1,0 +1,23 @@
+/// A person's address as events carry it: the spec's participant shape.
+public struct EmailAddress: Hashable, Sendable, Codable, BinaryField {
+    /// The display name, nil when there is none.
+    public var name: String?
+    /// The address, as written.
+    public var email: String
+
+    /// Creates an address.
+    public init(name: String?, email: String) {
+        self.name = name
+        self.email = email
+    }
+
+    public func write(to w: inout ByteWriter) {
+        w.write(name)
+        w.write(email)
+    }
+
+    public init(from r: inout ByteReader) throws(DecodeError) {
+        name = try r.read()
+        email = try r.read()
+    }
+}

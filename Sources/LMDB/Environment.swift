@@ -1,0 +1,180 @@
+import CLMDB
+import Glibc
+
+/// An LMDB environment: one memory-mapped file holding named databases.
+///
+/// Transactions only exist inside the closures given to `read` and `write`: they cannot outlive the
+/// call, cross a thread, or span an `await` (the closures are synchronous). LMDB allows one writer at
+/// a time across all processes; `write` blocks until it is this caller's turn. The map grows on its
+/// own when a write hits `MDB_MAP_FULL`: the transaction is aborted, the map doubled and the closure
+/// run again, so a write closure must compute everything it writes from what it reads in the
+/// transaction (it may run more than once).
+public final class Environment: @unchecked Sendable {
+    /// Options for opening an environment.
+    public struct Options: Sendable {
+        /// The initial map size in bytes (a virtual reservation; the file grows as used).
+        public var mapSize: Int = 256 << 20
+        /// The most named databases.
+        public var maxDatabases: UInt32 = 16
+        /// The most concurrent read transactions across processes.
+        public var maxReaders: UInt32 = 126
+        /// Skip fsync at commit (faster, loses the last transactions on a system crash; never corrupts).
+        public var noSync: Bool = false
+        /// Open read-only.
+        public var readOnly: Bool = false
+        /// File mode for new files.
+        public var mode: mode_t = 0o600
+
+        /// Default options.
+        public init() {}
+    }
+
+    private let env: OpaquePointer
+    private let resizeLock = ResizeLock()
+    /// The folder holding `data.mdb` and `lock.mdb`.
+    public let path: String
+    /// True when opened read-only.
+    public let readOnly: Bool
+
+    /// Opens (creating if needed) the environment in folder `path`, which must exist.
+    public init(path: String, options: Options = Options()) throws {
+        var e: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&e), "mdb_env_create")
+        guard let env = e else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
+        do {
+            try LMDBError.check(mdb_env_set_maxdbs(env, options.maxDatabases), "mdb_env_set_maxdbs")
+            try LMDBError.check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")
+            try LMDBError.check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
+            var flags = UInt32(MDB_NOTLS)
+            if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            try LMDBError.check(mdb_env_open(env, path, flags, options.mode), "mdb_env_open(\(path))")
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.env = env
+        self.path = path
+        self.readOnly = options.readOnly
+    }
+
+    deinit { mdb_env_close(env) }
+
+    /// Opens a named database (creating it with `.create`, which needs a writable environment).
+    /// Call once per name at startup and keep the handle.
+    public func openDatabase(_ name: String, flags: Database.Flags = []) throws -> Database {
+        let create = flags.contains(.create)
+        if create && !readOnly {
+            return try write { txn in try txn.openDatabase(name, flags: flags) }
+        }
+        return try read { txn in try txn.openDatabase(name, flags: flags.subtracting(.create)) }
+    }
+
+    /// Runs `body` in a read-only transaction: a consistent snapshot of the last commit.
+    /// Keep it short: a long read transaction keeps old pages from being reused.
+    public func read<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+        while true {
+            resizeLock.lockShared()
+            var t: OpaquePointer?
+            let rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &t)
+            if rc == MDB_MAP_RESIZED {
+                resizeLock.unlock()
+                try adoptGrownMap()
+                continue
+            }
+            guard rc == 0, let txn = t else {
+                resizeLock.unlock()
+                throw LMDBError(code: rc, operation: "mdb_txn_begin(read)")
+            }
+            defer {
+                mdb_txn_abort(txn)
+                resizeLock.unlock()
+            }
+            return try body(Transaction(handle: txn, readOnly: true))
+        }
+    }
+
+    /// Runs `body` in a write transaction and commits it. Any error thrown by `body` aborts it: nothing
+    /// of it is written. On `MDB_MAP_FULL` the map grows and `body` runs again.
+    public func write<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+        while true {
+            resizeLock.lockShared()
+            var t: OpaquePointer?
+            let rc = mdb_txn_begin(env, nil, 0, &t)
+            if rc == MDB_MAP_RESIZED {
+                resizeLock.unlock()
+                try adoptGrownMap()
+                continue
+            }
+            guard rc == 0, let txn = t else {
+                resizeLock.unlock()
+                throw LMDBError(code: rc, operation: "mdb_txn_begin(write)")
+            }
+            let result: R
+            do {
+                result = try body(Transaction(handle: txn, readOnly: false))
+            } catch let error as LMDBError where error.isMapFull {
+                mdb_txn_abort(txn)
+                resizeLock.unlock()
+                try grow()
+                continue
+            } catch {
+                mdb_txn_abort(txn)
+                resizeLock.unlock()
+                throw error
+            }
+            // mdb_txn_commit frees the transaction whatever it returns: never abort after it.
+            let crc = mdb_txn_commit(txn)
+            resizeLock.unlock()
+            if crc == MDB_MAP_FULL {
+                try grow()
+                continue
+            }
+            try LMDBError.check(crc, "mdb_txn_commit")
+            return result
+        }
+    }
+
+    /// The current map size in bytes.
+    public var mapSize: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        return info.me_mapsize
+    }
+
+    /// Bytes of the data file in use (last page used × page size).
+    public var usedBytes: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        var st = MDB_stat()
+        mdb_env_stat(env, &st)
+        return (info.me_last_pgno + 1) * Int(st.ms_psize)
+    }
+
+    /// Doubles the map. Waits until no transaction of this process is active.
+    public func grow() throws {
+        resizeLock.lockExclusive()
+        defer { resizeLock.unlock() }
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        let newSize = info.me_mapsize * 2
+        try LMDBError.check(mdb_env_set_mapsize(env, newSize), "mdb_env_set_mapsize(\(newSize))")
+    }
+
+    /// Adopts a map size grown by another process.
+    private func adoptGrownMap() throws {
+        resizeLock.lockExclusive()
+        defer { resizeLock.unlock() }
+        try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize(0)")
+    }
+
+    /// Flushes buffers to disk (useful with `noSync`).
+    public func sync() throws {
+        try LMDBError.check(mdb_env_sync(env, 1), "mdb_env_sync")
+    }
+
+    /// Writes a compacted copy of the environment into the empty folder `path`.
+    public func copy(to path: String) throws {
+        try LMDBError.check(mdb_env_copy2(env, path, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(\(path))")
+    }
+}

@@ -1,0 +1,44 @@
+import CLMDB
+
+/// A failed LMDB call: which call, LMDB's return code and message, and what to do about it.
+public struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// LMDB's (or the system's) return code.
+    public let code: Int32
+    /// The call that failed, e.g. `mdb_put(events)`.
+    public let operation: String
+
+    /// Creates an error for `code` returned by `operation`.
+    public init(code: Int32, operation: String) {
+        self.code = code
+        self.operation = operation
+    }
+
+    /// True for `MDB_MAP_FULL` (the environment grows the map and retries on its own).
+    public var isMapFull: Bool { code == MDB_MAP_FULL }
+    /// True for `MDB_KEYEXIST`.
+    public var isKeyExists: Bool { code == MDB_KEYEXIST }
+
+    /// LMDB's own message for the code.
+    public var message: String { String(cString: mdb_strerror(code)) }
+
+    /// What a person can do about it.
+    public var advice: String {
+        switch code {
+        case MDB_MAP_FULL: "the database map is full and could not grow: free disk space"
+        case MDB_READERS_FULL: "too many readers: close other mailstore processes"
+        case MDB_CORRUPTED, MDB_PAGE_NOTFOUND: "the database file is corrupt: restore it from a backup"
+        case MDB_VERSION_MISMATCH, MDB_INVALID: "the file is not an LMDB database of a version this build reads"
+        case 13 /* EACCES */: "permission denied: check the store folder's owner and mode"
+        case 28 /* ENOSPC */: "no space left on the device"
+        case 11 /* EAGAIN */: "the environment is locked by another process"
+        default: "see the LMDB message"
+        }
+    }
+
+    public var description: String { "\(operation) failed: \(message) (\(code)); \(advice)" }
+
+    /// Throws unless `rc` is 0.
+    @inline(__always) static func check(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
+        if rc != 0 { throw LMDBError(code: rc, operation: operation()) }
+    }
+}

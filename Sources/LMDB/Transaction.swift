@@ -1,0 +1,101 @@
+import CLMDB
+
+/// A transaction, borrowed inside `Environment.read` or `Environment.write`.
+///
+/// It is non-copyable, so it cannot be stored or leave its closure. The buffers its reads return
+/// point into the map and are valid only until the closure returns: copy what must outlive it.
+public struct Transaction: ~Copyable {
+    @usableFromInline let handle: OpaquePointer
+    /// True for a read-only transaction.
+    public let readOnly: Bool
+
+    init(handle: OpaquePointer, readOnly: Bool) {
+        self.handle = handle
+        self.readOnly = readOnly
+    }
+
+    func openDatabase(_ name: String, flags: Database.Flags) throws -> Database {
+        var dbi = MDB_dbi()
+        try LMDBError.check(mdb_dbi_open(handle, name, flags.rawValue, &dbi), "mdb_dbi_open(\(name))")
+        return Database(dbi: dbi, name: name)
+    }
+
+    /// The value for `key`, or nil.
+    @inlinable public func get(_ db: Database, key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_get(handle, db.dbi, &k, &v)
+        if rc == MDB_NOTFOUND { return nil }
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_get(\(db.name))") }
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
+    /// The value for `key`, copied, or nil.
+    public func getBytes(_ db: Database, key: [UInt8]) throws -> [UInt8]? {
+        try key.withUnsafeBytes { k in try get(db, key: k).map { Array($0) } }
+    }
+
+    /// Stores `value` under `key`. Returns false when `.noOverwrite`/`.noDupData` found it present.
+    @discardableResult @inlinable
+    public func put(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+                    flags: PutFlags = []) throws -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(handle, db.dbi, &k, &v, flags.rawValue)
+        if rc == MDB_KEYEXIST && (flags.contains(.noOverwrite) || flags.contains(.noDupData)) { return false }
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name))") }
+        return true
+    }
+
+    /// Stores `value` under `key` (array convenience).
+    @discardableResult
+    public func put(_ db: Database, key: [UInt8], value: [UInt8], flags: PutFlags = []) throws -> Bool {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(db, key: k, value: v, flags: flags) } }
+    }
+
+    /// Reserves `size` bytes for `key`'s value and returns them to fill before the transaction ends
+    /// (`MDB_RESERVE`: saves a copy). Not for dupSort databases.
+    @inlinable public func reserve(_ db: Database, key: UnsafeRawBufferPointer, size: Int,
+                                   flags: PutFlags = []) throws -> UnsafeMutableRawBufferPointer {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: size, mv_data: nil)
+        let rc = mdb_put(handle, db.dbi, &k, &v, flags.rawValue | UInt32(MDB_RESERVE))
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name), reserve)") }
+        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
+    }
+
+    /// Deletes `key` (and all its values). Returns false when it was absent.
+    @discardableResult
+    public func delete(_ db: Database, key: [UInt8]) throws -> Bool {
+        try key.withUnsafeBytes { kb in
+            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            let rc = mdb_del(handle, db.dbi, &k, nil)
+            if rc == MDB_NOTFOUND { return false }
+            if rc != 0 { throw LMDBError(code: rc, operation: "mdb_del(\(db.name))") }
+            return true
+        }
+    }
+
+    /// Removes every entry of `db` (keeping the database).
+    public func clear(_ db: Database) throws {
+        try LMDBError.check(mdb_drop(handle, db.dbi, 0), "mdb_drop(\(db.name))")
+    }
+
+    /// The database's counts.
+    public func stat(_ db: Database) throws -> DatabaseStat {
+        var st = MDB_stat()
+        try LMDBError.check(mdb_stat(handle, db.dbi, &st), "mdb_stat(\(db.name))")
+        return DatabaseStat(entries: st.ms_entries, depth: Int(st.ms_depth), branchPages: st.ms_branch_pages,
+                            leafPages: st.ms_leaf_pages, overflowPages: st.ms_overflow_pages,
+                            pageSize: Int(st.ms_psize))
+    }
+
+    /// Runs `body` with a cursor over `db`, closed when `body` returns.
+    public func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
+        var c: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(handle, db.dbi, &c), "mdb_cursor_open(\(db.name))")
+        guard let cursor = c else { throw LMDBError(code: -1, operation: "mdb_cursor_open(\(db.name))") }
+        defer { mdb_cursor_close(cursor) }
+        return try body(Cursor(handle: cursor, db: db))
+    }
+}

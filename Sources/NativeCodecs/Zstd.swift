@@ -1,0 +1,62 @@
+import CZstd
+
+/// zstd compression with reusable contexts.
+///
+/// Not thread-safe: give each thread its own instance.
+public final class Zstd {
+    private let cctx: OpaquePointer
+    private let dctx: OpaquePointer
+    /// The compression level used by `compress`.
+    public let level: Int32
+
+    /// Creates compression and decompression contexts.
+    public init(level: Int32 = 3) throws {
+        guard let c = ZSTD_createCCtx() else { throw NativeCodecError.zstd("ZSTD_createCCtx failed: out of memory") }
+        guard let d = ZSTD_createDCtx() else {
+            ZSTD_freeCCtx(c)
+            throw NativeCodecError.zstd("ZSTD_createDCtx failed: out of memory")
+        }
+        cctx = c
+        dctx = d
+        self.level = level
+    }
+
+    deinit {
+        ZSTD_freeCCtx(cctx)
+        ZSTD_freeDCtx(dctx)
+    }
+
+    /// The worst-case compressed size of `n` bytes.
+    public static func bound(_ n: Int) -> Int { ZSTD_compressBound(n) }
+
+    /// Compresses `input` into `output` (at least `bound(input.count)` bytes); returns the size written.
+    public func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws -> Int {
+        let rc = ZSTD_compressCCtx(cctx, output.baseAddress, output.count, input.baseAddress, input.count, level)
+        if ZSTD_isError(rc) != 0 { throw NativeCodecError.zstd(String(cString: ZSTD_getErrorName(rc))) }
+        return rc
+    }
+
+    /// Compresses `input`.
+    public func compress(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
+        let cap = Zstd.bound(input.count)
+        var out = [UInt8](repeating: 0, count: cap)
+        let n = try out.withUnsafeMutableBytes { (o) throws -> Int in try compress(input, into: o) }
+        out.removeLast(cap - n)
+        return out
+    }
+
+    /// Decompresses `input`, which must expand to exactly `expectedSize` bytes.
+    public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: expectedSize)
+        let rc = out.withUnsafeMutableBytes { o in
+            ZSTD_decompressDCtx(dctx, o.baseAddress, o.count, input.baseAddress, input.count)
+        }
+        if ZSTD_isError(rc) != 0 {
+            throw NativeCodecError.corruptCompressedData(String(cString: ZSTD_getErrorName(rc)))
+        }
+        guard rc == expectedSize else {
+            throw NativeCodecError.corruptCompressedData("expanded to \(rc) bytes, expected \(expectedSize)")
+        }
+        return out
+    }
+}
