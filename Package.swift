@@ -12,7 +12,7 @@ import PackageDescription
 /// - tools under `Tools/`.
 let package = Package(
     name: "mailstore",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "MailStore", targets: ["MailStore"]),
         .executable(name: "mailstore", targets: ["mailstore"]),
@@ -52,10 +52,11 @@ let package = Package(
                           path: "Tools/torture"),
 
         // Tests.
-        .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "mailstore-torture"]),
-        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
+        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,8 +89,8 @@ public enum RecordCodec {
         guard let actor = Actor(rawValue: actorByte) else {
             throw DecodeError.malformed("unknown actor \(actorByte)", at: r.offset - 1)
         }
-        let causation: EventID? = flags & causationFlag != 0 ? try r.read() : nil
-        let correlation: EventID? = flags & correlationFlag != 0 ? try r.read() : nil
+        let causation: EventID? = flags & causationFlag != 0 ? try r.read(EventID.self) : nil
+        let correlation: EventID? = flags & correlationFlag != 0 ? try r.read(EventID.self) : nil
         let account = try r.readString()
         let stream = try r.readString()
         let length = try r.readVarint()

@@ -96,6 +96,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Runs `body` in a write transaction and commits it. Any error thrown by `body` aborts it: nothing
     /// of it is written. On `MDB_MAP_FULL` the map grows and `body` runs again.
+    @discardableResult
     public func write<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
         while true {
             resizeLock.lockShared()

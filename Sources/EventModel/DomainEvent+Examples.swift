@@ -1,0 +1,40 @@
+/// One example of every event type, with every field set: for catalog round-trip tests, the
+/// benchmark and sample logs.
+extension DomainEvent {
+    /// One example per event type of the catalog, in code order.
+    public static let examples: [DomainEvent] = [
+        .storeInitialized(StoreInitialized(formatVersion: 7, createdBy: "createdBy-0")),
+        .accountAdded(AccountAdded(name: "name-1", email: "email-1", provider: "provider-1", imapHost: "imapHost-1", imapPort: 8, imapSecurity: "imapSecurity-1", auth: "auth-1", username: "username-1", credentialSource: "credentialSource-1", caFile: "caFile-1", smtpHost: "smtpHost-1", smtpPort: 8, smtpSecurity: "smtpSecurity-1", smtpUsername: "smtpUsername-1", smtpCredentialSource: "smtpCredentialSource-1")),
+        .accountRemoved(AccountRemoved(name: "name-2")),
+        .folderDiscovered(FolderDiscovered(folder: "folder-3", displayName: "displayName-3", role: .sent, delimiter: "delimiter-3", attributes: ["attributes-a", "attributes-b"], uidValidity: 10)),
+        .folderRemoved(FolderRemoved(folder: "folder-4")),
+        .uidValidityChanged(UIDValidityChanged(folder: "folder-5", oldValue: 12, newValue: 12)),
+        .folderSyncCheckpointed(FolderSyncCheckpointed(folder: "folder-6", uidValidity: 13, highestUID: 13, uidNext: 13, highestModSeq: 1234567896, lowestUIDFetched: 13)),
+        .emailReceived(EmailReceived(emailID: "emailID-7", folder: "folder-7", uid: 14, uidValidity: 14, sourceLocation: "sourceLocation-7", messageID: "messageID-7", inReplyTo: ["inReplyTo-a", "inReplyTo-b"], references: ["references-a", "references-b"], gmailThreadID: 1234567897, subject: "subject-7", from: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], to: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], cc: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], bcc: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], replyTo: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], date: Timestamp(microseconds: 1700000000000007), dateSource: .received, flags: ["flags-a", "flags-b"], snippet: "snippet-7", attachments: [AttachmentInfo(filename: "report.pdf", mimeType: "application/pdf", size: 48213, isInline: false)], size: 1234567897, blob: BlobHash(bytes: [UInt8](repeating: 0xab, count: 32))!, listID: "listID-7", warnings: ["warnings-a", "warnings-b"])),
+        .flagsChanged(FlagsChanged(emailID: "emailID-8", folder: "folder-8", flags: ["flags-a", "flags-b"], added: ["added-a", "added-b"], removed: ["removed-a", "removed-b"], modSeq: 1234567898)),
+        .emailExpunged(EmailExpunged(emailID: "emailID-9", folder: "folder-9", uid: 16)),
+        .emailCategorized(EmailCategorized(emailID: "emailID-10", category: .social, classifier: "classifier-10")),
+        .threadArchived(ThreadAction(threadIDs: ["threadIDs-a", "threadIDs-b"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], destination: "destination-11")),
+        .threadDeleted(ThreadAction(threadIDs: ["threadIDs-a", "threadIDs-b"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], destination: "destination-12")),
+        .threadMarkedRead(ThreadAction(threadIDs: ["threadIDs-a", "threadIDs-b"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], destination: "destination-13")),
+        .threadMarkedUnread(ThreadAction(threadIDs: ["threadIDs-a", "threadIDs-b"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], destination: "destination-14")),
+        .threadStarred(ThreadAction(threadIDs: ["threadIDs-a", "threadIDs-b"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], destination: "destination-15")),
+        .threadUnstarred(ThreadAction(threadIDs: ["threadIDs-a", "threadIDs-b"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], destination: "destination-16")),
+        .threadMoved(ThreadAction(threadIDs: ["threadIDs-a", "threadIDs-b"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], destination: "destination-17")),
+        .actionApplied(ActionApplied(actionID: EventID(high: 0x0190_0000_0000_7abc, low: 0x8000_0000_0000_0012), emailIDs: ["emailIDs-a", "emailIDs-b"])),
+        .actionFailed(ActionFailed(actionID: EventID(high: 0x0190_0000_0000_7abc, low: 0x8000_0000_0000_0013), emailIDs: ["emailIDs-a", "emailIDs-b"], reason: "reason-19", attempt: 26, retryAt: Timestamp(microseconds: 1700000000000019))),
+        .actionRejected(ActionRejected(actionID: EventID(high: 0x0190_0000_0000_7abc, low: 0x8000_0000_0000_0014), emailIDs: ["emailIDs-a", "emailIDs-b"], reason: "reason-20")),
+        .flagRejected(FlagRejected(actionID: EventID(high: 0x0190_0000_0000_7abc, low: 0x8000_0000_0000_0015), emailIDs: ["emailIDs-a", "emailIDs-b"], flag: "flag-21", wasSet: true, message: "message-21")),
+        .actionReverted(ActionReverted(actionID: EventID(high: 0x0190_0000_0000_7abc, low: 0x8000_0000_0000_0016), targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: ["\\Seen"])], reason: "reason-22")),
+        .actionUndone(ActionUndone(actionID: EventID(high: 0x0190_0000_0000_7abc, low: 0x8000_0000_0000_0017), serverInverseQueued: true)),
+        .draftSaved(DraftSaved(draftID: "draftID-24", draftVersion: 31, to: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], cc: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], bcc: [EmailAddress(name: "Zoë Ünïcode", email: "zoe@example.com"), EmailAddress(name: nil, email: "bob@example.org")], subject: "subject-24", body: "body-24", attachments: [DraftAttachment(filename: "a.txt", mimeType: "text/plain", size: 3, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)], inReplyTo: "inReplyTo-24", references: ["references-a", "references-b"], replyToEmailID: "replyToEmailID-24", forwardOfEmailID: "forwardOfEmailID-24")),
+        .draftDeleted(DraftDeleted(draftID: "draftID-25")),
+        .messageQueued(MessageQueued(draftID: "draftID-26", draftVersion: 33, messageID: "messageID-26", dueAt: Timestamp(microseconds: 1700000000000026))),
+        .sendStarted(SendStarted(draftID: "draftID-27", attempt: 34)),
+        .messageSent(MessageSent(draftID: "draftID-28", messageID: "messageID-28", serverResponse: "serverResponse-28")),
+        .sendFailed(SendFailed(draftID: "draftID-29", reason: "reason-29", permanent: true, retryAt: Timestamp(microseconds: 1700000000000029))),
+        .sendUndone(SendUndone(draftID: "draftID-30")),
+        .sendCancelled(SendCancelled(draftID: "draftID-31")),
+        .notificationDelivered(NotificationDelivered(emailID: "emailID-32")),
+    ]
+}

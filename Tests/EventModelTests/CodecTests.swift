@@ -1,0 +1,94 @@
+import EventModel
+import XCTest
+
+final class CodecTests: XCTestCase {
+    func testVarintsRoundTripAtTheEdges() throws {
+        let values: [UInt64] = [0, 1, 127, 128, 255, 16383, 16384, UInt64(UInt32.max), UInt64.max - 1, UInt64.max]
+        var w = ByteWriter()
+        for v in values { w.writeVarint(v) }
+        let signed: [Int64] = [0, -1, 1, Int64.min, Int64.max, -64, 63, -65]
+        for v in signed { w.writeSignedVarint(v) }
+        try w.bytes.withUnsafeBytes { (raw) throws in
+            var r = ByteReader(raw)
+            for v in values { XCTAssertEqual(try r.readVarint(), v) }
+            for v in signed { XCTAssertEqual(try r.readSignedVarint(), v) }
+            XCTAssertTrue(r.isAtEnd)
+        }
+    }
+
+    func testOverlongVarintIsMalformed() {
+        let bytes = [UInt8](repeating: 0xFF, count: 11)
+        bytes.withUnsafeBytes { (raw) -> Void in
+            var r = ByteReader(raw)
+            do {
+                _ = try r.readVarint()
+                XCTFail("an 11-byte varint decoded")
+            } catch {
+                XCTAssertEqual(error as? DecodeError, .malformed("varint overflows 64 bits", at: 9))
+            }
+        }
+    }
+
+    func testLengthPrefixLargerThanInputThrows() {
+        var w = ByteWriter()
+        w.writeVarint(1_000_000)
+        w.writeRaw([1, 2, 3])
+        w.bytes.withUnsafeBytes { (raw) -> Void in
+            var r = ByteReader(raw)
+            do {
+                _ = try r.readString()
+                XCTFail("a string longer than its input decoded")
+            } catch {
+                XCTAssertEqual(error as? DecodeError, .truncated(at: 3))
+            }
+        }
+    }
+
+    func testRecordHeaderRoundTripsWithAndWithoutOptionalIDs() throws {
+        for (causation, correlation) in [(nil, nil), (EventID.generate(), nil), (nil, EventID.generate()), (EventID.generate(), EventID.generate())] {
+            let id = EventID.generate()
+            var w = ByteWriter()
+            let payload: [UInt8] = [9, 8, 7]
+            payload.withUnsafeBytes { p in
+                RecordCodec.encode(id: id, type: .flagsChanged, schemaVersion: 1, recordedAt: Timestamp(microseconds: 5),
+                                   occurredAt: Timestamp(microseconds: -7), actor: .user, causationID: causation,
+                                   correlationID: correlation, account: "work", stream: "email/x", storedPayload: p,
+                                   uncompressedLength: 3, compressed: false, into: &w)
+            }
+            let h = try w.bytes.withUnsafeBytes { try RecordCodec.decodeHeader($0, sequence: 42) }
+            XCTAssertEqual(h.envelope, EventEnvelope(sequence: 42, id: id, type: .flagsChanged, schemaVersion: 1,
+                                                     recordedAt: Timestamp(microseconds: 5), occurredAt: Timestamp(microseconds: -7),
+                                                     account: "work", stream: "email/x", causationID: causation,
+                                                     correlationID: correlation, actor: .user))
+            XCTAssertEqual(Array(w.bytes[h.payloadOffset...]), payload)
+            XCTAssertEqual(w.bytes.withUnsafeBytes { RecordCodec.peekType($0) }, .flagsChanged)
+        }
+    }
+
+    func testEventIDFormsAndOrder() throws {
+        let a = EventID.generate(now: Timestamp(microseconds: 1_000_000_000))
+        let b = EventID.generate(now: Timestamp(microseconds: 2_000_000_000))
+        XCTAssertLessThan(a, b, "UUIDv7 ids sort by time")
+        XCTAssertEqual(EventID(a.description), a)
+        XCTAssertEqual(a.description.count, 36)
+        XCTAssertEqual(Array(a.description)[14], "7", "version nibble")
+        XCTAssertNil(EventID("not-an-id"))
+        let d1 = EventID(digest: [UInt8](repeating: 0xAA, count: 32))
+        XCTAssertEqual(d1, EventID(digest: [UInt8](repeating: 0xAA, count: 32)), "derived ids are stable")
+        XCTAssertEqual(Array(d1.description)[14], "8")
+    }
+
+    func testTimestampFormatsAsISO8601() {
+        XCTAssertEqual(Timestamp(microseconds: 0).iso8601, "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(Timestamp(microseconds: 1_705_311_000_123_000).iso8601, "2024-01-15T09:30:00.123Z")
+        XCTAssertEqual(Timestamp(microseconds: -1_000).iso8601, "1969-12-31T23:59:59.999Z")
+        XCTAssertEqual(Timestamp(microseconds: 951_782_400_000_000).iso8601, "2000-02-29T00:00:00.000Z")
+    }
+
+    func testBlobHashHex() {
+        let h = BlobHash(bytes: Array(0..<32))!
+        XCTAssertEqual(BlobHash(hex: h.hex), h)
+        XCTAssertNil(BlobHash(hex: "zz"))
+        XCTAssertNil(BlobHash(bytes: [1, 2]))
+    }
+}

@@ -1,0 +1,85 @@
+import EventModel
+import XCTest
+
+final class PayloadRoundTripTests: XCTestCase {
+    func testEveryCatalogTypeHasAnExample() {
+        let covered = Set(DomainEvent.examples.map(\.type))
+        let catalog = Set(EventType.catalog.map(\.0))
+        XCTAssertEqual(covered, catalog, "every event type of the catalog needs an example")
+    }
+
+    func testEveryEventTypeRoundTrips() throws {
+        for event in DomainEvent.examples {
+            var w = ByteWriter()
+            event.encodePayload(to: &w)
+            let decoded = try DomainEvent.decode(type: event.type, version: event.schemaVersion, payload: w.bytes)
+            XCTAssertEqual(decoded, event, "\(event.type.name) did not round-trip")
+        }
+    }
+
+    func testTruncatedPayloadsThrowInsteadOfTrapping() {
+        for event in DomainEvent.examples {
+            var w = ByteWriter()
+            event.encodePayload(to: &w)
+            let bytes = w.bytes
+            for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 7)) {
+                XCTAssertThrowsError(try DomainEvent.decode(type: event.type, version: 1, payload: Array(bytes[0..<cut])),
+                                     "\(event.type.name) cut at \(cut) decoded")
+            }
+        }
+    }
+
+    func testTrailingBytesAreRejected() {
+        var w = ByteWriter()
+        DomainEvent.examples[0].encodePayload(to: &w)
+        XCTAssertThrowsError(try DomainEvent.decode(type: DomainEvent.examples[0].type, version: 1, payload: w.bytes + [0]))
+    }
+
+    func testRandomGarbageNeverTraps() {
+        var rng = SplitMix(seed: 42)
+        for _ in 0..<3000 {
+            let n = Int(rng.next() % 200)
+            let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let type = EventType.catalog[Int(rng.next() % UInt64(EventType.catalog.count))].0
+            _ = try? DomainEvent.decode(type: type, version: 1, payload: bytes)
+            _ = bytes.withUnsafeBytes { try? RecordCodec.decodeHeader($0, sequence: 1) }
+        }
+    }
+
+    func testNewerSchemaVersionIsRefusedWithAClearError() {
+        var w = ByteWriter()
+        let ev = DomainEvent.examples[0]
+        ev.encodePayload(to: &w)
+        XCTAssertThrowsError(try DomainEvent.decode(type: ev.type, version: 99, payload: w.bytes)) { error in
+            XCTAssertEqual(error as? DecodeError, .unsupportedVersion(type: ev.type.name, version: 99, newest: 1))
+            XCTAssertTrue("\(error)".contains("upgrade mailstore"))
+        }
+    }
+
+    func testUnknownTypeIsKeptAsBytes() throws {
+        let decoded = try DomainEvent.decode(type: EventType(rawValue: 9999), version: 3, payload: [1, 2, 3])
+        XCTAssertEqual(decoded, .unknown(type: EventType(rawValue: 9999), version: 3, payload: [1, 2, 3]))
+        XCTAssertEqual(decoded.type.name, "Unknown(9999)")
+    }
+
+    func testEventTypeNamesAreUniqueAndLookUp() {
+        let names = EventType.catalog.map(\.1)
+        XCTAssertEqual(Set(names).count, names.count)
+        XCTAssertEqual(Set(EventType.catalog.map(\.0.rawValue)).count, names.count)
+        XCTAssertEqual(EventType(name: "emailreceived"), .emailReceived)
+        XCTAssertNil(EventType(name: "NoSuchEvent"))
+    }
+}
+
+/// A small deterministic PRNG for tests.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

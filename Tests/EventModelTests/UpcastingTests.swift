@@ -1,0 +1,80 @@
+import EventModel
+import XCTest
+
+/// Version 1 of a payload, as an older build wrote it.
+struct ContactSeenV1: PayloadCodable {
+    static let schemaVersion: UInt16 = 1
+    var email: String
+    var count: UInt64
+    func encode(to w: inout ByteWriter) {
+        w.write(email)
+        w.write(count)
+    }
+    init(email: String, count: UInt64) {
+        self.email = email
+        self.count = count
+    }
+    init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+        email = try r.read()
+        count = try r.read()
+    }
+}
+
+/// Version 2 adds a display name (default nil) and reads version 1 by upcasting.
+struct ContactSeenV2: PayloadCodable {
+    static let schemaVersion: UInt16 = 2
+    var email: String
+    var count: UInt64
+    var name: String?
+    func encode(to w: inout ByteWriter) {
+        w.write(email)
+        w.write(count)
+        w.write(name)
+    }
+    init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+        email = try r.read()
+        count = try r.read()
+        name = version >= 2 ? try r.read() : nil
+    }
+}
+
+final class UpcastingTests: XCTestCase {
+    func envelope(version: UInt16) -> EventEnvelope {
+        EventEnvelope(sequence: 1, id: .generate(), type: EventType(rawValue: 999), schemaVersion: version,
+                      recordedAt: .now, occurredAt: .now, account: "a", stream: "s", causationID: nil,
+                      correlationID: nil, actor: .system)
+    }
+
+    func testV1EventReadByV2Decoder() throws {
+        var w = ByteWriter()
+        ContactSeenV1(email: "alice@example.com", count: 7).encode(to: &w)
+        let stored = StoredEvent(envelope: envelope(version: 1), payload: w.bytes)
+        let v2 = try stored.decode(as: ContactSeenV2.self)
+        XCTAssertEqual(v2.email, "alice@example.com")
+        XCTAssertEqual(v2.count, 7)
+        XCTAssertNil(v2.name)
+    }
+
+    func testV2EventIsRefusedByV1Decoder() {
+        var w = ByteWriter()
+        var v2 = try! ContactSeenV2.decodeV1(email: "b@example.com")
+        v2.name = "Bob"
+        v2.encode(to: &w)
+        let stored = StoredEvent(envelope: envelope(version: 2), payload: w.bytes)
+        XCTAssertThrowsError(try stored.decode(as: ContactSeenV1.self)) { error in
+            XCTAssertEqual(error as? DecodeError, .unsupportedVersion(type: "ContactSeenV1", version: 2, newest: 1))
+        }
+        XCTAssertEqual(try stored.decode(as: ContactSeenV2.self).name, "Bob")
+    }
+}
+
+extension ContactSeenV2 {
+    static func decodeV1(email: String) throws -> ContactSeenV2 {
+        var w = ByteWriter()
+        ContactSeenV1(email: email, count: 1).encode(to: &w)
+        return try w.bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            return try ContactSeenV2(from: &r, version: 1)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Runs a program and captures its output.
+public struct ChildProcess {
+    /// The result of a finished run.
+    public struct Result {
+        /// Exit status (or signal number + 128 when killed).
+        public var status: Int32
+        /// Standard output.
+        public var stdout: String
+        /// Standard error.
+        public var stderr: String
+    }
+
+    /// Runs `executable` with `arguments` to completion.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           stdin: String? = nil) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let input = Pipe()
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a large output cannot block the child.
+        nonisolated(unsafe) var errData = Data()
+        let t = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        t.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        while !t.isFinished { usleep(1000) }
+        return Result(status: p.terminationReason == .uncaughtSignal ? p.terminationStatus + 128 : p.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
