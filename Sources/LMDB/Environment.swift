@@ -67,7 +67,21 @@ public final class Environment: @unchecked Sendable {
         if create && !readOnly {
             return try write { txn in try txn.openDatabase(name, flags: flags) }
         }
-        return try read { txn in try txn.openDatabase(name, flags: flags.subtracting(.create)) }
+        // A handle opened in a transaction that is aborted is closed with it: commit the read transaction.
+        resizeLock.lockShared()
+        defer { resizeLock.unlock() }
+        var t: OpaquePointer?
+        try LMDBError.check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &t), "mdb_txn_begin(read)")
+        guard let txn = t else { throw LMDBError(code: -1, operation: "mdb_txn_begin(read)") }
+        let db: Database
+        do {
+            db = try Transaction(handle: txn, readOnly: true).openDatabase(name, flags: flags.subtracting(.create))
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+        try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit(open \(name))")
+        return db
     }
 
     /// Runs `body` in a read-only transaction: a consistent snapshot of the last commit.

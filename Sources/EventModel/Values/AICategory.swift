@@ -1,5 +1,5 @@
 /// The client spec's AI categories.
-public enum AICategory: UInt8, Sendable, CaseIterable, Codable, BinaryField, CustomStringConvertible {
+public enum AICategory: UInt8, Sendable, CaseIterable, BinaryField, CustomStringConvertible {
     case uncategorized = 0
     case primary = 1
     case social = 2
@@ -28,5 +28,23 @@ public enum AICategory: UInt8, Sendable, CaseIterable, Codable, BinaryField, Cus
 
     public init(from r: inout ByteReader) throws(DecodeError) {
         self = AICategory(rawValue: try r.readByte()) ?? .uncategorized
+    }
+}
+
+extension AICategory: Codable {
+    /// Encodes the category by name (`"primary"`).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+
+    /// Decodes a category name.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let name = try c.decode(String.self)
+        guard let v = AICategory(name: name) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown category '\(name)'")
+        }
+        self = v
     }
 }

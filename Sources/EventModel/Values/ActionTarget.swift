@@ -1,5 +1,5 @@
 /// One email copy an action resolved to, as it was when the action was taken.
-public struct ActionTarget: Hashable, Sendable, BinaryField {
+public struct ActionTarget: Hashable, Sendable, Encodable, BinaryField {
     /// The email.
     public var emailID: String
     /// The folder it was in.

@@ -1,5 +1,5 @@
 /// An attachment or inline part of a received email.
-public struct AttachmentInfo: Hashable, Sendable, BinaryField {
+public struct AttachmentInfo: Hashable, Sendable, Encodable, BinaryField {
     /// The file name, when the part names one.
     public var filename: String?
     /// The MIME type, lowercased (e.g. `application/pdf`).

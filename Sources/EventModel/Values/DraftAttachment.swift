@@ -1,5 +1,5 @@
 /// A file attached to a draft; its bytes are in the blob store.
-public struct DraftAttachment: Hashable, Sendable, BinaryField {
+public struct DraftAttachment: Hashable, Sendable, Encodable, BinaryField {
     /// The file name shown to recipients.
     public var filename: String
     /// The MIME type.

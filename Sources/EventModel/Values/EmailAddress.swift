@@ -11,6 +11,15 @@ public struct EmailAddress: Hashable, Sendable, Codable, BinaryField {
         self.email = email
     }
 
+    enum CodingKeys: String, CodingKey { case name, email }
+
+    /// Encodes the spec's shape, with an explicit `"name": null`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(email, forKey: .email)
+    }
+
     public func write(to w: inout ByteWriter) {
         w.write(name)
         w.write(email)

@@ -1,0 +1,55 @@
+import Foundation
+
+extension DomainEvent {
+    /// A one-line, human-readable summary of the payload (for `mailstore log` and `history`).
+    public var summary: String {
+        func q(_ s: String, _ max: Int = 60) -> String {
+            let flat = s.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
+            return "\"" + (flat.count > max ? String(flat.prefix(max - 1)) + "…" : flat) + "\""
+        }
+        func who(_ a: [EmailAddress]) -> String {
+            guard let f = a.first else { return "(no sender)" }
+            return f.name.map { "\($0) <\(f.email)>" } ?? f.email
+        }
+        func flags(_ f: [String]) -> String { f.isEmpty ? "(none)" : f.joined(separator: " ") }
+        func ids(_ e: [String]) -> String { e.count == 1 ? e[0] : "\(e.count) emails" }
+        switch self {
+        case .storeInitialized(let p): return "store format \(p.formatVersion) created by \(p.createdBy)"
+        case .accountAdded(let p): return "\(p.name) <\(p.email)> \(p.imapHost):\(p.imapPort) \(p.imapSecurity) auth=\(p.auth)"
+        case .accountRemoved(let p): return p.name
+        case .folderDiscovered(let p): return "\(p.folder) role=\(p.role)" + (p.uidValidity.map { " uidvalidity=\($0)" } ?? "")
+        case .folderRemoved(let p): return p.folder
+        case .uidValidityChanged(let p): return "\(p.folder) \(p.oldValue) -> \(p.newValue)"
+        case .folderSyncCheckpointed(let p):
+            return "\(p.folder) uidvalidity=\(p.uidValidity) highest-uid=\(p.highestUID)" + (p.highestModSeq.map { " modseq=\($0)" } ?? "")
+        case .emailReceived(let p): return "\(q(p.subject)) from \(who(p.from)) in \(p.folder)"
+        case .flagsChanged(let p):
+            var parts: [String] = []
+            if !p.added.isEmpty { parts.append("+" + p.added.joined(separator: " +")) }
+            if !p.removed.isEmpty { parts.append("-" + p.removed.joined(separator: " -")) }
+            return "\(p.emailID) \(parts.isEmpty ? "flags " + flags(p.flags) : parts.joined(separator: " "))"
+        case .emailExpunged(let p): return "\(p.emailID) from \(p.folder)"
+        case .emailCategorized(let p): return "\(p.emailID) -> \(p.category)"
+        case .threadArchived(let p), .threadDeleted(let p), .threadMarkedRead(let p), .threadMarkedUnread(let p),
+             .threadStarred(let p), .threadUnstarred(let p), .threadMoved(let p):
+            let n = p.threadIDs.count == 1 ? "thread \(p.threadIDs[0])" : "\(p.threadIDs.count) threads"
+            return "\(n), \(p.targets.count) emails" + (p.destination.map { " -> \($0)" } ?? "")
+        case .actionApplied(let p): return "action \(p.actionID) applied to \(ids(p.emailIDs))"
+        case .actionFailed(let p): return "action \(p.actionID) attempt \(p.attempt): \(p.reason)"
+        case .actionRejected(let p): return "action \(p.actionID): \(p.reason)"
+        case .flagRejected(let p): return "action \(p.actionID): \(p.flag) reverted on \(ids(p.emailIDs)): \(p.message)"
+        case .actionReverted(let p): return "action \(p.actionID): \(p.targets.count) emails restored (\(p.reason))"
+        case .actionUndone(let p): return "action \(p.actionID) undone" + (p.serverInverseQueued ? ", inverse queued" : "")
+        case .draftSaved(let p): return "draft \(p.draftID) v\(p.draftVersion) \(q(p.subject))"
+        case .draftDeleted(let p): return "draft \(p.draftID)"
+        case .messageQueued(let p): return "draft \(p.draftID) due \(p.dueAt)"
+        case .sendStarted(let p): return "draft \(p.draftID) attempt \(p.attempt)"
+        case .messageSent(let p): return "draft \(p.draftID) as <\(p.messageID)>"
+        case .sendFailed(let p): return "draft \(p.draftID) \(p.permanent ? "permanently" : "temporarily"): \(p.reason)"
+        case .sendUndone(let p): return "draft \(p.draftID)"
+        case .sendCancelled(let p): return "draft \(p.draftID)"
+        case .notificationDelivered(let p): return p.emailID
+        case .unknown(let t, let v, let payload): return "\(t.name) v\(v), \(payload.count) payload bytes"
+        }
+    }
+}

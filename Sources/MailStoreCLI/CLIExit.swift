@@ -1,0 +1,38 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import LMDB
+import NativeCodecs
+
+/// The exit codes of `mailstore` (documented in docs/cli.md).
+public enum CLIExit {
+    /// Verification found problems.
+    public static let problemsFound: Int32 = 1
+    /// The store is missing, already exists, or has a newer format.
+    public static let storeError: Int32 = 2
+    /// A database, file or data error.
+    public static let dataError: Int32 = 3
+
+    /// Runs `body`; prints any error to stderr as `mailstore: error: ...` and exits with its code.
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let e as ExitCode {
+            throw e
+        } catch let e as CleanExit {
+            throw e
+        } catch let e as ValidationError {
+            throw e
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(code(for: error))
+        }
+    }
+
+    static func code(for error: any Error) -> Int32 {
+        switch error {
+        case is StoreError: storeError
+        default: dataError
+        }
+    }
+}

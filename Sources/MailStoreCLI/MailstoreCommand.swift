@@ -1,0 +1,19 @@
+import ArgumentParser
+import MailStore
+
+/// The `mailstore` command: the root of every subcommand.
+public struct MailstoreCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "mailstore",
+        abstract: "An event-sourced mail store: an append-only event log and the views folded from it.",
+        discussion: """
+        The store folder is --store PATH, else $MAILSTORE_HOME, else ~/.local/share/mailstore.
+        Exit codes: 0 success, 1 verification found problems, 2 store missing/exists/newer format,
+        3 database or file error, 64 wrong arguments. See docs/cli.md.
+        """,
+        version: MailStore.version,
+        subcommands: [InitCommand.self, LogCommand.self, VerifyCommand.self, StatsCommand.self]
+    )
+
+    public init() {}
+}

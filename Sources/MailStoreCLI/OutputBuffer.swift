@@ -1,0 +1,22 @@
+import Foundation
+
+/// Buffered stdout for commands that print many lines.
+struct OutputBuffer {
+    private var buffer = Data()
+
+    mutating func write(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func write(_ d: Data) {
+        buffer.append(d)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A progress bar on stderr (count, rate, ETA), drawn only when stderr is a terminal and not quiet.
+final class ProgressBar {
+    private let label: String
+    private let total: UInt64?
+    private let enabled: Bool
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+
+    init(_ label: String, total: UInt64?, quiet: Bool = false) {
+        self.label = label
+        self.total = total
+        enabled = !quiet && Terminal.stderrIsTTY
+    }
+
+    /// Updates the bar (redrawn at most ten times a second).
+    func update(_ done: UInt64, force: Bool = false) {
+        guard enabled else { return }
+        let now = Date()
+        guard force || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let rate = Double(done) / elapsed
+        var line = "\r\(label) \(done)"
+        if let total, total > 0 {
+            let frac = min(1, Double(done) / Double(total))
+            let width = 24
+            let filled = Int(frac * Double(width))
+            line += "/\(total) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
+            line += String(format: " %3.0f%%", frac * 100)
+            if rate > 0, done < total { line += String(format: " ETA %.0fs", Double(total - done) / rate) }
+        }
+        line += String(format: " %.0f/s", rate)
+        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+    }
+
+    /// Clears the bar.
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import MailStore
+
+/// `mailstore stats`: counts and sizes.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Events by type, bytes, blobs and compression ratio.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let s = try store.log.stats()
+            if json {
+                let obj: [String: Any] = [
+                    "events": s.events, "recordBytes": s.recordBytes, "payloadBytes": s.payloadBytes,
+                    "storedPayloadBytes": s.storedPayloadBytes, "blobs": s.blobs, "blobRawBytes": s.blobRawBytes,
+                    "blobStoredBytes": s.blobStoredBytes, "fileBytes": s.fileBytes, "compressionRatio": s.compressionRatio,
+                    "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
+                ]
+                let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            print("Store \(store.directory.path)")
+            print("Events: \(s.events)" + (s.events > 0 ? String(format: ", %.0f bytes/event stored", Double(s.recordBytes) / Double(s.events)) : ""))
+            for t in s.types {
+                print("  \(LogCommand.pad(t.type.name, 24)) \(LogCommand.pad(String(t.count), 10, right: true))  \(StatsCommand.bytes(t.storedBytes))")
+            }
+            print("Records: \(StatsCommand.bytes(s.recordBytes)) (payloads \(StatsCommand.bytes(s.payloadBytes)) raw, \(StatsCommand.bytes(s.storedPayloadBytes)) stored)")
+            print("Blobs: \(s.blobs), \(StatsCommand.bytes(s.blobRawBytes)) raw, \(StatsCommand.bytes(s.blobStoredBytes)) stored")
+            print(String(format: "Compression ratio: %.2f", s.compressionRatio))
+            print("Log file: \(StatsCommand.bytes(s.fileBytes)) used of a \(StatsCommand.bytes(s.mapBytes)) map")
+        }
+    }
+
+    static func bytes(_ n: UInt64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var v = Double(n)
+        var i = 0
+        while v >= 1024 && i < units.count - 1 {
+            v /= 1024
+            i += 1
+        }
+        return i == 0 ? "\(n) B" : String(format: "%.1f", v) + " " + units[i]
+    }
+}

@@ -1,0 +1,100 @@
+import EventLog
+import EventModel
+import Foundation
+import XCTest
+
+final class CoreCommandTests: CLITestCase {
+    func testInitCreatesAStoreOnceAndLogShowsItsFirstEvent() throws {
+        let r = try mailstore("init")
+        XCTAssertTrue(r.stdout.contains(store))
+        let again = try mailstore("init", expect: 2)
+        XCTAssertTrue(again.stderr.contains("already exists"))
+        let log = try mailstore("log")
+        XCTAssertTrue(log.stdout.contains("StoreInitialized"))
+        XCTAssertTrue(log.stdout.hasPrefix("      1  "))
+    }
+
+    func testLogJSONLinesCarryEnvelopeAndPayload() throws {
+        try mailstore("init")
+        try appendExamples()
+        let r = try mailstore("log", "--json")
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1 + DomainEvent.examples.count)
+        for (i, line) in lines.enumerated() {
+            let obj = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            XCTAssertEqual(obj["seq"] as? Int, i + 1)
+            XCTAssertNotNil(obj["payload"] as? [String: Any], "line \(i + 1) has a payload")
+            XCTAssertNotNil(obj["type"] as? String)
+            XCTAssertNil(obj["decodeError"])
+        }
+        let received = lines.first { $0.contains("\"type\":\"EmailReceived\"") }!
+        let obj = try JSONSerialization.jsonObject(with: Data(received.utf8)) as! [String: Any]
+        let payload = obj["payload"] as! [String: Any]
+        let from = payload["from"] as! [[String: Any]]
+        XCTAssertEqual(from[1]["email"] as? String, "bob@example.org")
+        XCTAssertTrue(from[1]["name"] is NSNull, "participants keep an explicit null name")
+    }
+
+    func testLogFilters() throws {
+        try mailstore("init")
+        try appendExamples()
+        let byType = try mailstore("log", "--type", "EmailReceived,FlagsChanged")
+        XCTAssertEqual(byType.stdout.split(separator: "\n").count, 2)
+        let byStream = try mailstore("log", "--stream", "stream-3", "--json")
+        XCTAssertEqual(byStream.stdout.split(separator: "\n").count, 1)
+        let fromSeq = try mailstore("log", "--from-seq", "30", "--limit", "2")
+        XCTAssertEqual(fromSeq.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }, ["30", "31"])
+        let bad = try mailstore("log", "--type", "NoSuchType", expect: 64)
+        XCTAssertTrue(bad.stderr.contains("unknown event type 'NoSuchType'"))
+    }
+
+    func testVerifyPassesThenNamesTheFlippedSequence() throws {
+        try mailstore("init")
+        let marker = "FLIPME-\(UUID().uuidString)"
+        do {
+            let log = try EventLog(store: StoreDirectory(path: store))
+            try log.append((0..<40).map { i in
+                NewEvent(event: .folderRemoved(FolderRemoved(folder: i == 20 ? marker : "f\(i)")), account: "a",
+                         stream: "s", actor: .system)
+            })
+        }
+        let ok = try mailstore("verify")
+        XCTAssertTrue(ok.stdout.hasPrefix("OK: 41 events"))
+        let file = store + "/log/data.mdb"
+        var data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let at = data.range(of: Data(marker.utf8))!.lowerBound
+        data[at] ^= 0x20
+        try data.write(to: URL(fileURLWithPath: file))
+        let bad = try mailstore("verify", expect: 1)
+        XCTAssertTrue(bad.stderr.contains("first bad sequence 22"), bad.stderr)
+        XCTAssertTrue(bad.stdout.contains("BAD seq 22"))
+    }
+
+    func testStatsCountsByType() throws {
+        try mailstore("init")
+        try appendExamples()
+        let r = try mailstore("stats", "--json")
+        let obj = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(obj["events"] as? Int, 1 + DomainEvent.examples.count)
+        let types = obj["types"] as! [[String: Any]]
+        XCTAssertEqual(types.first { $0["type"] as? String == "ThreadArchived" }?["count"] as? Int, 1)
+        let text = try mailstore("stats")
+        XCTAssertTrue(text.stdout.contains("Compression ratio"))
+    }
+
+    func testMissingAndNewerStoresAreRefusedClearly() throws {
+        let missing = try mailstore("log", expect: 2)
+        XCTAssertTrue(missing.stderr.contains("mailstore init"))
+        try mailstore("init")
+        try "mailstore-store-format 9\n".write(toFile: store + "/FORMAT", atomically: true, encoding: .utf8)
+        let newer = try mailstore("verify", expect: 2)
+        XCTAssertTrue(newer.stderr.contains("format version 9"), newer.stderr)
+    }
+
+    func appendExamples() throws {
+        let log = try EventLog(store: StoreDirectory(path: store))
+        try log.append(DomainEvent.examples.enumerated().map { i, e in
+            NewEvent(event: e, account: "a", stream: "stream-\(i)", actor: .user)
+        })
+    }
+}
