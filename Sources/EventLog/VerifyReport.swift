@@ -24,6 +24,9 @@ public struct VerifyReport: Sendable, Equatable {
     /// True when more problems were found than kept.
     public var truncated = false
 
+    /// An empty report.
+    public init() {}
+
     /// The most problems kept.
     public static let maxProblems = 100
 

@@ -1,11 +1,10 @@
 import EventModel
 import NativeCodecs
 
-/// A batch encoded ahead of the write transaction: records with a zero chain hash, id keys and
-/// stream keys, so the transaction only hashes, checks and puts.
+/// A batch encoded ahead of the write transaction: records with a zero chain hash and stream keys,
+/// so the transaction only hashes, checks and puts.
 struct PreparedBatch {
     var records: [[UInt8]] = []
-    var idBytes: [[UInt8]] = []
     var streamKeys: [String] = []
 }
 
@@ -14,7 +13,6 @@ final class WriterScratch {
     let hasher: SHA256Hasher
     private let zstd: Zstd
     private var payload = ByteWriter(capacity: 4096)
-    private var record = ByteWriter(capacity: 4096)
     private var compressed: [UInt8] = []
 
     init() throws {
@@ -25,39 +23,40 @@ final class WriterScratch {
     func prepare(_ batch: [NewEvent]) throws -> PreparedBatch {
         var out = PreparedBatch()
         out.records.reserveCapacity(batch.count)
-        out.idBytes.reserveCapacity(batch.count)
         out.streamKeys.reserveCapacity(batch.count)
         let now = Timestamp.now
         for ev in batch {
             if ev.stream.isEmpty { throw EventLogError.invalidStream(ev.stream) }
             payload.removeAll()
             ev.event.encodePayload(to: &payload)
-            let raw = payload.bytes
+            let rawCount = payload.count
+            var record = ByteWriter(capacity: rawCount + 96 + ev.stream.utf8.count + ev.account.utf8.count)
             var useCompressed = false
-            if raw.count >= EventLog.compressionThreshold {
-                let cap = Zstd.bound(raw.count)
+            if rawCount >= EventLog.compressionThreshold {
+                let cap = Zstd.bound(rawCount)
                 if compressed.count < cap { compressed = [UInt8](repeating: 0, count: cap) }
-                let n = try raw.withUnsafeBytes { src in
+                let n = try payload.withUnsafeBytes { src in
                     try compressed.withUnsafeMutableBytes { dst in try zstd.compress(src, into: dst) }
                 }
-                if n * 10 <= raw.count * 9 {
+                if n * 10 <= rawCount * 9 {
                     useCompressed = true
                     compressed.withUnsafeBytes { c in
-                        encode(ev, now: now, stored: UnsafeRawBufferPointer(rebasing: c[0..<n]), rawLength: raw.count, compressed: true)
+                        encode(ev, now: now, stored: UnsafeRawBufferPointer(rebasing: c[0..<n]), rawLength: rawCount,
+                               compressed: true, into: &record)
                     }
                 }
             }
             if !useCompressed {
-                raw.withUnsafeBytes { encode(ev, now: now, stored: $0, rawLength: raw.count, compressed: false) }
+                payload.withUnsafeBytes { encode(ev, now: now, stored: $0, rawLength: rawCount, compressed: false, into: &record) }
             }
             out.records.append(record.bytes)
-            out.idBytes.append(ev.id.bytes)
             out.streamKeys.append(EventLog.streamKey(ev.stream))
         }
         return out
     }
 
-    private func encode(_ ev: NewEvent, now: Timestamp, stored: UnsafeRawBufferPointer, rawLength: Int, compressed: Bool) {
+    private func encode(_ ev: NewEvent, now: Timestamp, stored: UnsafeRawBufferPointer, rawLength: Int, compressed: Bool,
+                        into record: inout ByteWriter) {
         RecordCodec.encode(id: ev.id, type: ev.event.type, schemaVersion: ev.event.schemaVersion, recordedAt: now,
                            occurredAt: ev.occurredAt, actor: ev.actor, causationID: ev.causationID,
                            correlationID: ev.correlationID, account: ev.account, stream: ev.stream,

@@ -18,12 +18,17 @@ public struct ByteWriter: Sendable {
     /// Removes everything written, keeping the buffer's capacity.
     public mutating func removeAll() { _bytes.removeAll(keepingCapacity: true) }
 
+    /// Calls `body` with the bytes written so far, without copying them.
+    @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try _bytes.withUnsafeBytes(body)
+    }
+
     /// Appends one byte.
     @inlinable public mutating func writeByte(_ value: UInt8) { _bytes.append(value) }
 
     /// Appends a fixed-width little-endian integer.
     @inlinable public mutating func writeFixed<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { _bytes.append(contentsOf: $0) }
+        Swift.withUnsafeBytes(of: value.littleEndian) { _bytes.append(contentsOf: $0) }
     }
 
     /// Appends an unsigned LEB128 varint.

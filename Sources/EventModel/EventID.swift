@@ -47,6 +47,11 @@ public struct EventID: Hashable, Comparable, Sendable, CustomStringConvertible {
         return out
     }
 
+    /// Calls `body` with the 16 big-endian bytes, without allocating.
+    @inlinable public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { try body($0) }
+    }
+
     /// Reads 16 big-endian bytes.
     public init(bytes raw: UnsafeRawBufferPointer) {
         precondition(raw.count >= 16)

@@ -47,6 +47,18 @@ public struct Transaction: ~Copyable {
         return true
     }
 
+    /// Stores `value` under `key` unless the key exists; then returns the existing value (and writes
+    /// nothing). Returns nil when it stored the value. One B-tree descent for check and insert.
+    @inlinable public func putIfAbsent(_ db: Database, key: UnsafeRawBufferPointer,
+                                       value: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(handle, db.dbi, &k, &v, UInt32(MDB_NOOVERWRITE))
+        if rc == MDB_KEYEXIST { return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size) }
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name))") }
+        return nil
+    }
+
     /// Stores `value` under `key` (array convenience).
     @discardableResult
     public func put(_ db: Database, key: [UInt8], value: [UInt8], flags: PutFlags = []) throws -> Bool {

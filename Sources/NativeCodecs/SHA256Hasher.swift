@@ -1,52 +1,46 @@
 import COpenSSL
 
-/// SHA-256 through OpenSSL's EVP interface, with a reusable context.
+/// SHA-256 through OpenSSL (its SHA-NI/AVX code paths), with a reusable context.
 ///
-/// Not thread-safe: give each thread (or each writer) its own hasher.
+/// Uses OpenSSL's low-level SHA-256 calls through the C shim: the EVP interface allocates a provider
+/// context on every init, which costs more than hashing a ~500-byte record. Not thread-safe: give each
+/// thread (or each writer) its own hasher.
 public final class SHA256Hasher {
-    private let ctx: OpaquePointer
-    private let md: OpaquePointer
+    private let ctx: UnsafeMutablePointer<SHA256_CTX>
 
     /// The digest size in bytes.
     public static let digestSize = 32
 
-    /// Creates a hasher. Fails only when OpenSSL cannot provide SHA-256 (a broken installation).
+    /// Creates a hasher.
     public init() throws {
-        guard let md = EVP_MD_fetch(nil, "SHA256", nil) else {
-            throw NativeCodecError.openSSL("EVP_MD_fetch(SHA256) failed: the OpenSSL installation lacks its default provider")
+        ctx = .allocate(capacity: 1)
+        ctx.initialize(to: SHA256_CTX())
+        guard mailstore_sha256_init(ctx) == 1 else {
+            ctx.deallocate()
+            throw NativeCodecError.openSSL("SHA256_Init failed")
         }
-        guard let ctx = EVP_MD_CTX_new() else {
-            EVP_MD_free(md)
-            throw NativeCodecError.openSSL("EVP_MD_CTX_new failed: out of memory")
-        }
-        self.md = md
-        self.ctx = ctx
     }
 
-    deinit {
-        EVP_MD_CTX_free(ctx)
-        EVP_MD_free(md)
-    }
+    deinit { ctx.deallocate() }
 
     /// Starts a new digest.
     @inline(__always) public func reset() {
-        let rc = EVP_DigestInit_ex2(ctx, md, nil)
-        precondition(rc == 1, "EVP_DigestInit_ex2 failed")
+        let rc = mailstore_sha256_init(ctx)
+        precondition(rc == 1, "SHA256_Init failed")
     }
 
     /// Feeds bytes into the digest.
     @inline(__always) public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        let rc = EVP_DigestUpdate(ctx, base, bytes.count)
-        precondition(rc == 1, "EVP_DigestUpdate failed")
+        let rc = mailstore_sha256_update(ctx, base, bytes.count)
+        precondition(rc == 1, "SHA256_Update failed")
     }
 
     /// Finishes the digest into `out` (32 bytes).
     @inline(__always) public func finish(into out: UnsafeMutableRawBufferPointer) {
         precondition(out.count >= 32)
-        var len: UInt32 = 0
-        let rc = EVP_DigestFinal_ex(ctx, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &len)
-        precondition(rc == 1 && len == 32, "EVP_DigestFinal_ex failed")
+        let rc = mailstore_sha256_final(out.baseAddress!.assumingMemoryBound(to: UInt8.self), ctx)
+        precondition(rc == 1, "SHA256_Final failed")
     }
 
     /// Finishes the digest and returns it.

@@ -83,3 +83,19 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+final class CatalogDocTests: XCTestCase {
+    /// docs/events.md lists every event type with its code and current schema version.
+    func testEventsDocCoversEveryType() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/events.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for event in DomainEvent.examples {
+            let heading = "### \(event.type.name) (code \(event.type.rawValue))"
+            XCTAssertTrue(text.contains(heading), "docs/events.md lacks '\(heading)'")
+            let row = "| \(event.type.rawValue) | [\(event.type.name)]"
+            XCTAssertTrue(text.contains(row), "docs/events.md's table lacks \(event.type.name)")
+            XCTAssertTrue(text.contains("schema version \(event.schemaVersion)."), "version of \(event.type.name)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+// Tools/bench: mailstore's benchmarks. Build and run in release mode:
+//
+//   swift run -c release bench log [--events 1000000] [--out docs/benchmarks.md]
+//
+// Each suite measures mailstore beside its peer or raw limit in the same run and rewrites its own
+// section of docs/benchmarks.md (between `<!-- bench:NAME -->` markers), with the machine it ran on.
+import Foundation
+
+@main
+enum BenchMain {
+    static func main() throws {
+        let args = Array(CommandLine.arguments.dropFirst())
+        guard let suite = args.first else {
+            print("usage: bench log [--events N] [--work DIR] [--out FILE]")
+            exit(64)
+        }
+        let options = BenchOptions(args: Array(args.dropFirst()))
+        let section: String
+        switch suite {
+        case "log": section = try LogBench(options: options).run()
+        default:
+            print("unknown suite \(suite)")
+            exit(64)
+        }
+        try Report.write(section: suite, body: section, to: options.out)
+        print("wrote section '\(suite)' of \(options.out)")
+    }
+}
+
+/// Options shared by the suites.
+struct BenchOptions {
+    var events = 1_000_000
+    var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
+    var out = "docs/benchmarks.md"
+
+    init(args: [String]) {
+        var i = 0
+        while i < args.count {
+            let v = i + 1 < args.count ? args[i + 1] : ""
+            switch args[i] {
+            case "--events": events = Int(v) ?? events; i += 1
+            case "--work": work = v; i += 1
+            case "--out": out = v; i += 1
+            default: break
+            }
+            i += 1
+        }
+    }
+}

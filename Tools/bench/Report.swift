@@ -1,0 +1,53 @@
+import CLMDB
+import Foundation
+
+/// Writes a suite's section into docs/benchmarks.md, keeping the other sections.
+enum Report {
+    static func write(section: String, body: String, to path: String) throws {
+        let start = "<!-- bench:\(section) -->", end = "<!-- /bench:\(section) -->"
+        var doc = (try? String(contentsOfFile: path, encoding: .utf8)) ?? """
+        # Benchmarks
+
+        Written by `Tools/bench` (release build); each section is rewritten by its suite and says the machine
+        it ran on and the peers measured in the same run. Reproduce with the command in each section.
+
+        """
+        let block = "\(start)\n\(body)\n\(end)"
+        if let a = doc.range(of: start), let b = doc.range(of: end), a.lowerBound < b.lowerBound {
+            doc.replaceSubrange(a.lowerBound..<b.upperBound, with: block)
+        } else {
+            doc += "\n" + block + "\n"
+        }
+        try doc.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// A description of this machine and the libraries measured.
+    static func machine(workDir: String) -> String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let mem = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("MemTotal") }
+            .map { String($0.split(separator: ":")[1]).trimmingCharacters(in: .whitespaces) } ?? "?"
+        let lmdb = String(cString: mdb_version(nil, nil, nil))
+        let fs = run("/bin/df", ["-hT", workDir]).split(separator: "\n").dropFirst().first.map(String.init) ?? "?"
+        let date = ISO8601DateFormatter().string(from: Date())
+        return """
+        Machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(mem) RAM; work folder on: `\(fs.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " "))`.
+        Software: \(lmdb); \(run("/usr/bin/env", ["swift", "--version"]).split(separator: "\n").first ?? "swift ?"). Run at \(date).
+        """
+    }
+
+    static func run(_ exe: String, _ args: [String]) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return "" }
+        let d = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: d, as: UTF8.self)
+    }
+}
