@@ -31,6 +31,7 @@ let package = Package(
 
         // Pure cores.
         .target(name: "EventModel"),
+        .target(name: "MailParser"),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
@@ -38,7 +39,7 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "LMDB", "NativeCodecs"]),
 
         // Library and CLI.
-        .target(name: "MailStore", dependencies: ["EventLog", "EventModel"]),
+        .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs"]),
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore", "EventLog", "EventModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -54,6 +55,7 @@ let package = Package(
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
+        .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "TestSupport"]),

@@ -4,23 +4,7 @@ import NativeCodecs
 /// The stored form of a blob: a flag byte (1 = zstd), the raw size as a varint, then the data.
 enum BlobCodec {
     static func prepare(_ bytes: UnsafeRawBufferPointer) throws -> PendingBlob {
-        let hasher = try SHA256Hasher()
-        guard let hash = BlobHash(bytes: hasher.hash(bytes)) else { fatalError("SHA-256 gave a digest that is not 32 bytes") }
-        var w = ByteWriter(capacity: bytes.count / 2 + 16)
-        var compressed: [UInt8] = []
-        if bytes.count >= 64 {
-            compressed = try Zstd(level: 3).compress(bytes)
-        }
-        if !compressed.isEmpty && compressed.count * 10 <= bytes.count * 9 {
-            w.writeByte(1)
-            w.writeVarint(UInt64(bytes.count))
-            w.writeRaw(compressed)
-        } else {
-            w.writeByte(0)
-            w.writeVarint(UInt64(bytes.count))
-            w.writeRaw(bytes)
-        }
-        return PendingBlob(hash: hash, rawSize: bytes.count, stored: w.bytes)
+        try BlobEncoder().prepare(bytes)
     }
 
     /// Decodes a stored blob and checks it against its hash.

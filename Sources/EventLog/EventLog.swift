@@ -328,3 +328,12 @@ extension String {
         return try s.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     }
 }
+
+extension EventLog {
+    /// The sequences of `ids` (nil where absent), in one read transaction.
+    public func sequences(of ids: [EventID]) throws -> [UInt64?] {
+        try environment.read { txn in
+            try ids.map { id in try id.withBytes { try txn.get(self.ids, key: $0) }.map(EventLog.decodeSequence) }
+        }
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 /// A progress bar on stderr (count, rate, ETA), drawn only when stderr is a terminal and not quiet.
 final class ProgressBar {
     private let label: String
-    private let total: UInt64?
+    private var total: UInt64?
     private let enabled: Bool
     private let start = Date()
     private var lastDraw = Date.distantPast
@@ -15,8 +15,9 @@ final class ProgressBar {
     }
 
     /// Updates the bar (redrawn at most ten times a second).
-    func update(_ done: UInt64, force: Bool = false) {
+    func update(_ done: UInt64, total newTotal: UInt64? = nil, force: Bool = false) {
         guard enabled else { return }
+        if let newTotal { total = newTotal }
         let now = Date()
         guard force || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now

@@ -1,0 +1,38 @@
+/// Folder roles from names (the third tier of folder mapping, after SPECIAL-USE and provider maps),
+/// and display names. Pure.
+public enum FolderNaming {
+    /// Lowercased names (and common translations) for each role.
+    static let names: [(FolderRole, [String])] = [
+        (.inbox, ["inbox"]),
+        (.sent, ["sent", "sent items", "sent mail", "sent messages", "gesendet", "gesendete objekte", "envoyés",
+                 "éléments envoyés", "enviados", "elementos enviados", "inviata", "posta inviata", "verzonden",
+                 "skickat", "отправленные", "送信済み", "已发送"]),
+        (.drafts, ["drafts", "draft", "entwürfe", "brouillons", "borradores", "bozze", "concepten", "utkast",
+                   "черновики", "下書き", "草稿"]),
+        (.trash, ["trash", "deleted items", "deleted messages", "bin", "papierkorb", "gelöschte objekte", "corbeille",
+                  "papelera", "cestino", "prullenbak", "papperskorgen", "корзина", "удаленные", "ゴミ箱", "已删除"]),
+        (.junk, ["junk", "spam", "junk e-mail", "junk email", "bulk mail", "spamverdacht", "courrier indésirable",
+                 "correo no deseado", "posta indesiderata", "ongewenste e-mail", "skräppost", "спам", "迷惑メール", "垃圾邮件"]),
+        (.archive, ["archive", "archives", "archiv", "archivo", "archivio", "archief", "arkiv", "архив", "アーカイブ", "归档"]),
+        (.all, ["all mail", "[gmail]/all mail"]),
+        (.flagged, ["starred", "flagged"]),
+    ]
+
+    /// The role a folder's name suggests: its last path component, case-insensitively (`Sent`,
+    /// `INBOX.Sent Items`, `Gesendet` -> sent). Custom when nothing matches.
+    public static func role(forPath path: String, delimiter: Character? = nil) -> FolderRole {
+        let full = path.lowercased()
+        if full == "inbox" { return .inbox }
+        let leaf: String
+        if let d = delimiter, let last = full.split(separator: d).last { leaf = String(last) }
+        else { leaf = full.split(whereSeparator: { $0 == "/" || $0 == "." }).last.map(String.init) ?? full }
+        for (role, list) in names where role != .inbox && (list.contains(leaf) || list.contains(full)) { return role }
+        return .custom
+    }
+
+    /// The name shown for a folder path: its last component.
+    public static func displayName(forPath path: String, delimiter: Character = "/") -> String {
+        if path.uppercased() == "INBOX" { return "Inbox" }
+        return path.split(separator: delimiter).last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,82 @@
+/// The "base subject" used to group messages into threads: reply and
+/// forward prefixes in many languages and leading `[list]` tags removed.
+public enum BaseSubject {
+    /// Reply/forward prefixes (compared case-insensitively).
+    private static let prefixes: [String] = [
+        "re", "fwd", "fw", "aw", "sv", "antw", "réf", "ref", "wg", "tr", "odp", "rif", "vs", "vb", "ynt",
+        "enc", "res", "rv", "回复", "转发", "回覆", "答复", "轉寄", "轉發", "返信", "転送",
+    ]
+
+    /// Strips (repeatedly) `Re:`, `RE:`, `Fwd:`, `Fw:`, `Aw:`, `Sv:`,
+    /// `Antw:`, `Réf:`, `回复:`, `转发:` and similar, with counters such as
+    /// `Re[2]:` or `Re(2):`, full-width colons, leading `[list]` tags and a
+    /// trailing `(fwd)`; collapses and trims whitespace.
+    public static func of(_ subject: String) -> String {
+        var s = collapse(subject)
+        var changed = true
+        var rounds = 0
+        while changed && rounds < 100 {
+            changed = false
+            rounds += 1
+            if s.hasSuffix("(fwd)") || s.hasSuffix("(FWD)") || s.hasSuffix("(Fwd)") {
+                s = collapse(String(s.dropLast(5)))
+                changed = true
+            }
+            if let rest = stripTag(s), !rest.isEmpty {
+                s = rest
+                changed = true
+            }
+            if let rest = stripPrefix(s) {
+                s = rest
+                changed = true
+            }
+        }
+        return s
+    }
+
+    /// Collapses whitespace runs to single spaces and trims.
+    private static func collapse(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        var pending = false
+        for ch in s {
+            if ch.isWhitespace {
+                pending = true
+                continue
+            }
+            if pending && !out.isEmpty { out.append(" ") }
+            pending = false
+            out.append(ch)
+        }
+        return out
+    }
+
+    /// Removes a leading `[tag]`.
+    private static func stripTag(_ s: String) -> String? {
+        guard s.first == "[", let close = s.firstIndex(of: "]") else { return nil }
+        return collapse(String(s[s.index(after: close)...]))
+    }
+
+    /// Removes one leading reply/forward prefix with optional counter.
+    private static func stripPrefix(_ s: String) -> String? {
+        let lower = s.lowercased()
+        for p in prefixes where lower.hasPrefix(p) {
+            var rest = s.dropFirst(p.count)
+            while let f = rest.first, f == " " || f == "\t" { rest = rest.dropFirst() }
+            // Counter: [2] or (2).
+            if let f = rest.first, f == "[" || f == "(" {
+                let close: Character = f == "[" ? "]" : ")"
+                let inner = rest.dropFirst()
+                if let end = inner.firstIndex(of: close), !inner[..<end].isEmpty,
+                   inner[..<end].allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    rest = inner[inner.index(after: end)...]
+                }
+            }
+            while let f = rest.first, f == " " || f == "\t" { rest = rest.dropFirst() }
+            if let f = rest.first, f == ":" || f == "：" {
+                return collapse(String(rest.dropFirst()))
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,57 @@
+import Glibc
+
+extension Charsets {
+    /// Converts `buffer` from `name` to UTF-8 with glibc iconv. Invalid
+    /// sequences become U+FFFD. Returns nil when iconv does not know the
+    /// charset. A new conversion descriptor is opened per call, so this is
+    /// safe to use from any thread.
+    static func iconvDecode(_ buffer: UnsafeBufferPointer<UInt8>, from name: String) -> (String, Bool)? {
+        guard let cd = iconv_open("UTF-8", name), cd != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
+        defer { iconv_close(cd) }
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return ("", false) }
+
+        var result = [UInt8]()
+        result.reserveCapacity(buffer.count * 2)
+        var invalid = false
+        var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(mutating: base)
+            .assumingMemoryBound(to: CChar.self)
+        var inLeft = buffer.count
+        let chunkSize = 16_384
+        let chunk = UnsafeMutablePointer<CChar>.allocate(capacity: chunkSize)
+        defer { chunk.deallocate() }
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+        func drain(_ outLeft: Int) {
+            let produced = chunkSize - outLeft
+            if produced > 0 {
+                UnsafeRawPointer(chunk).withMemoryRebound(to: UInt8.self, capacity: produced) { p in
+                    result.append(contentsOf: UnsafeBufferPointer(start: p, count: produced))
+                }
+            }
+        }
+
+        while inLeft > 0 {
+            var outPtr: UnsafeMutablePointer<CChar>? = chunk
+            var outLeft = chunkSize
+            let r = iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
+            let err = errno
+            drain(outLeft)
+            if r != -1 { break }
+            if err == E2BIG { continue }
+            invalid = true
+            result.append(contentsOf: replacement)
+            if err == EILSEQ, inLeft > 0 {
+                inPtr = inPtr.map { $0 + 1 }
+                inLeft -= 1
+                continue
+            }
+            break  // EINVAL (truncated sequence at the end) or anything else.
+        }
+        // Flush any shift state.
+        var outPtr: UnsafeMutablePointer<CChar>? = chunk
+        var outLeft = chunkSize
+        _ = iconv(cd, nil, nil, &outPtr, &outLeft)
+        drain(outLeft)
+        return (String(decoding: result, as: UTF8.self), invalid)
+    }
+}

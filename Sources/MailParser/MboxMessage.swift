@@ -1,0 +1,20 @@
+import Foundation
+
+/// One message cut out of an mbox file by `MboxSplitter`.
+public struct MboxMessage: Sendable, Hashable {
+    /// The message bytes (From_ line removed, `>From ` quoting undone,
+    /// separating blank line removed, line endings as in the file).
+    public var bytes: [UInt8]
+    /// The envelope sender from the From_ line, if any.
+    public var envelopeSender: String?
+    /// The date from the From_ line (asctime form, UTC unless a zone is
+    /// given), if parseable.
+    public var envelopeDate: Date?
+
+    /// Creates a message.
+    public init(bytes: [UInt8], envelopeSender: String? = nil, envelopeDate: Date? = nil) {
+        self.bytes = bytes
+        self.envelopeSender = envelopeSender
+        self.envelopeDate = envelopeDate
+    }
+}

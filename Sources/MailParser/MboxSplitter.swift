@@ -1,0 +1,222 @@
+import Foundation
+
+/// Incremental mbox splitter (mboxo/mboxrd, LF or CRLF).
+///
+/// Feed it chunks of any size; it returns each message as soon as the next
+/// From_ line (or `finish()`) proves it complete. It holds at most the
+/// current message plus the start of the current line.
+///
+/// A message starts at a line beginning `From ` that is preceded by a blank
+/// line (or is the first line of the file). Lines matching `^>+From ` lose
+/// one `>`. The blank line before a From_ line is not part of the message.
+public struct MboxSplitter: Sendable {
+    /// Longest From_ line considered an envelope line.
+    private static let maxEnvelopeLine = 4_096
+
+    private var message: [UInt8] = []
+    private var inMessage = false
+    private var envelopeSender: String?
+    private var envelopeDate: Date?
+    /// A blank line held back: it separates messages if a From_ line follows.
+    private var pendingBlank: [UInt8]?
+    /// The start of the current line while it may still be special.
+    private var line: [UInt8] = []
+    /// The current line is ordinary: its remaining bytes go to `message`.
+    private var lineIsOrdinary = false
+    /// No non-blank line has been seen yet.
+    private var atFileStart = true
+
+    /// Creates a splitter.
+    public init() {}
+
+    /// Processes the next chunk; returns the messages completed by it.
+    public mutating func feed(_ chunk: [UInt8]) -> [MboxMessage] {
+        var out: [MboxMessage] = []
+        chunk.withUnsafeBufferPointer { process($0, into: &out) }
+        return out
+    }
+
+    /// Processes the next chunk from raw memory; returns completed messages.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer) -> [MboxMessage] {
+        var out: [MboxMessage] = []
+        process(chunk.bindMemory(to: UInt8.self), into: &out)
+        return out
+    }
+
+    /// Ends the input; returns the last message, if any.
+    public mutating func finish() -> [MboxMessage] {
+        var out: [MboxMessage] = []
+        if !line.isEmpty {
+            completeLine(into: &out)
+        }
+        lineIsOrdinary = false
+        emit(into: &out)
+        self = MboxSplitter()
+        return out
+    }
+
+    private static let from: [UInt8] = Array("From ".utf8)
+
+    private mutating func process(_ buf: UnsafeBufferPointer<UInt8>, into out: inout [MboxMessage]) {
+        let n = buf.count
+        var i = 0
+        while i < n {
+            let nl = ByteScan.find(ASCII.lf, in: buf, from: i, to: n)
+            let end = nl.map { $0 + 1 } ?? n
+            if lineIsOrdinary {
+                message.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<end]))
+                if nl != nil { lineIsOrdinary = false }
+                i = end
+                continue
+            }
+            // Take only as much of an undecided line as needed to decide.
+            let room = max(0, MboxSplitter.maxEnvelopeLine + 2 - line.count)
+            let take = min(end - i, max(room, 1))
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<(i + take)]))
+            i += take
+            if nl != nil && i == end {
+                completeLine(into: &out)
+            } else {
+                decidePartial()
+            }
+        }
+    }
+
+    /// Classification of a line start.
+    private enum Prefix {
+        case undecided
+        case ordinary
+        case envelopeCandidate
+        case quotedFrom
+    }
+
+    private func classify(_ l: [UInt8], complete: Bool) -> Prefix {
+        var k = 0
+        while k < l.count, l[k] == ASCII.greaterThan { k += 1 }
+        let quoted = k > 0
+        let pattern = MboxSplitter.from
+        var m = 0
+        while m < pattern.count {
+            if k + m >= l.count {
+                // Ran out of bytes: still a possible prefix unless the line is complete.
+                if complete { return .ordinary }
+                // A blank line (or "\r") is also undecided.
+                return .undecided
+            }
+            if l[k + m] != pattern[m] { return .ordinary }
+            m += 1
+        }
+        return quoted ? .quotedFrom : .envelopeCandidate
+    }
+
+    /// Whether bytes form a blank line ("", "\n", "\r\n", "\r").
+    private static func isBlank(_ l: [UInt8]) -> Bool {
+        for b in l where b != ASCII.lf && b != ASCII.cr { return false }
+        return true
+    }
+
+    /// Decides an incomplete line as early as possible.
+    private mutating func decidePartial() {
+        let tooLong = line.count > MboxSplitter.maxEnvelopeLine
+        if MboxSplitter.isBlank(line) && !tooLong { return }
+        switch tooLong ? .ordinary : classify(line, complete: false) {
+        case .undecided:
+            return
+        case .ordinary:
+            appendOrdinary(line)
+            line.removeAll(keepingCapacity: true)
+            lineIsOrdinary = true
+        case .quotedFrom:
+            appendOrdinary(Array(line.dropFirst()))
+            line.removeAll(keepingCapacity: true)
+            lineIsOrdinary = true
+        case .envelopeCandidate:
+            if !(atFileStart || pendingBlank != nil) || line.count > MboxSplitter.maxEnvelopeLine {
+                appendOrdinary(line)
+                line.removeAll(keepingCapacity: true)
+                lineIsOrdinary = true
+            }
+        }
+    }
+
+    /// Handles a complete line held in `line`.
+    private mutating func completeLine(into out: inout [MboxMessage]) {
+        defer { line.removeAll(keepingCapacity: true) }
+        if MboxSplitter.isBlank(line) {
+            guard inMessage else { return }  // leading blank lines
+            if let pb = pendingBlank { message.append(contentsOf: pb) }
+            pendingBlank = line
+            return
+        }
+        switch classify(line, complete: true) {
+        case .quotedFrom:
+            appendOrdinary(Array(line.dropFirst()))
+        case .envelopeCandidate where (atFileStart || pendingBlank != nil) && isEnvelope(line):
+            emit(into: &out)
+            startMessage(envelope: line)
+        default:
+            appendOrdinary(line)
+        }
+        atFileStart = false
+    }
+
+    /// Appends an ordinary line's bytes, starting a message if needed.
+    private mutating func appendOrdinary(_ bytes: [UInt8]) {
+        if !inMessage {
+            inMessage = true
+        }
+        if let pb = pendingBlank {
+            message.append(contentsOf: pb)
+            pendingBlank = nil
+        }
+        message.append(contentsOf: bytes)
+        atFileStart = false
+    }
+
+    /// Whether a `From ` line is an envelope line: at file start any is;
+    /// later it needs a sender and something with a digit (the date).
+    private func isEnvelope(_ l: [UInt8]) -> Bool {
+        if atFileStart { return true }
+        var i = MboxSplitter.from.count
+        while i < l.count, l[i] == ASCII.space { i += 1 }
+        let senderStart = i
+        while i < l.count, !ASCII.isWhitespace(l[i]) { i += 1 }
+        guard i > senderStart else { return false }
+        while i < l.count {
+            if ASCII.isDigit(l[i]) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Starts a new message from its From_ line.
+    private mutating func startMessage(envelope l: [UInt8]) {
+        inMessage = true
+        pendingBlank = nil
+        message = []
+        var end = l.count
+        while end > 0, ASCII.isWhitespace(l[end - 1]) { end -= 1 }
+        var i = MboxSplitter.from.count
+        while i < end, ASCII.isWSP(l[i]) { i += 1 }
+        let senderStart = i
+        while i < end, !ASCII.isWhitespace(l[i]) { i += 1 }
+        envelopeSender = i > senderStart ? ByteScan.headerString(Array(l[senderStart..<i])) : nil
+        let dateText = String(decoding: l[min(i, end)..<end], as: UTF8.self)
+        envelopeDate = MailDate.parse(dateText)
+    }
+
+    /// Emits the current message (without the held blank line).
+    private mutating func emit(into out: inout [MboxMessage]) {
+        defer {
+            inMessage = false
+            pendingBlank = nil
+            envelopeSender = nil
+            envelopeDate = nil
+        }
+        guard inMessage else { return }
+        let bytes = message
+        message = []
+        if bytes.isEmpty && envelopeSender == nil && envelopeDate == nil { return }
+        out.append(MboxMessage(bytes: bytes, envelopeSender: envelopeSender, envelopeDate: envelopeDate))
+    }
+}

@@ -1,0 +1,72 @@
+/// Parsing of `Message-ID`, `In-Reply-To` and `References` values,
+/// tolerant of missing brackets, comments and surrounding garbage.
+public enum MessageIDs {
+    /// The longest message id kept (longer ones are garbage).
+    static let maxLength = 998
+
+    /// The single id in a `Message-ID` value: the content of the first
+    /// `<...>` (whitespace removed) or else the first token; nil if empty.
+    public static func parseID(_ value: String) -> String? {
+        let ids = extract(value, limit: 1)
+        if let first = ids.bracketed.first { return first }
+        return ids.bare.first
+    }
+
+    /// The ids of an `In-Reply-To` or `References` value, in order and
+    /// de-duplicated. Bracketed ids win; bare tokens are used only when
+    /// there are no brackets and they contain an '@'.
+    public static func parseList(_ value: String) -> [String] {
+        let ids = extract(value, limit: 10_000)
+        var list = ids.bracketed.isEmpty ? ids.bare.filter { $0.contains("@") } : ids.bracketed
+        if list.count > 1 {
+            var seen = Set<String>()
+            list = list.filter { seen.insert($0).inserted }
+        }
+        return list
+    }
+
+    /// Bracketed ids and bare (unbracketed) tokens, outside comments.
+    private static func extract(_ value: String, limit: Int) -> (bracketed: [String], bare: [String]) {
+        var copy = value
+        return copy.withUTF8 { b in
+            var bracketed: [String] = []
+            var bare: [String] = []
+            let n = b.count
+            var i = 0
+            while i < n, bracketed.count < limit {
+                let c = b[i]
+                if c == ASCII.lessThan {
+                    var out = [UInt8]()
+                    var j = i + 1
+                    while j < n, b[j] != ASCII.greaterThan, b[j] != ASCII.lessThan {
+                        if !ASCII.isWhitespace(b[j]) && out.count < maxLength { out.append(b[j]) }
+                        j += 1
+                    }
+                    if !out.isEmpty { bracketed.append(ByteScan.headerString(out)) }
+                    i = (j < n && b[j] == ASCII.greaterThan) ? j + 1 : j
+                    continue
+                }
+                if c == ASCII.openParen {
+                    i = HeaderParameters.skipComment(b, from: i)
+                    continue
+                }
+                if ASCII.isWhitespace(c) || c == ASCII.comma || c == ASCII.greaterThan {
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < n, !ASCII.isWhitespace(b[j]), b[j] != ASCII.lessThan, b[j] != ASCII.openParen,
+                      b[j] != ASCII.comma {
+                    j += 1
+                }
+                if bare.count < limit, j - i <= maxLength {
+                    var t = ByteScan.headerString(b, from: i, to: j)
+                    while t.last == ">" || t.last == ";" { t.removeLast() }
+                    if !t.isEmpty { bare.append(t) }
+                }
+                i = j
+            }
+            return (bracketed, bare)
+        }
+    }
+}

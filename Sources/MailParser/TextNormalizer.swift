@@ -1,0 +1,34 @@
+/// Line-ending and NUL clean-up of decoded text bytes (memchr driven).
+enum TextNormalizer {
+    /// CRLF and bare CR become LF and NUL bytes are removed; nil when the
+    /// bytes contain neither CR nor NUL (nothing to do).
+    static func normalize(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let n = b.count
+        let firstCR = ByteScan.find(ASCII.cr, in: b, from: 0, to: n)
+        let firstNUL = ByteScan.find(ASCII.nul, in: b, from: 0, to: n)
+        guard firstCR != nil || firstNUL != nil else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: n) { ob, initialized in
+            var o = 0
+            var i = 0
+            while i < n {
+                // Copy the run up to the next CR or NUL in bulk.
+                let stop = min(ByteScan.find(ASCII.cr, in: b, from: i, to: n) ?? n,
+                               ByteScan.find(ASCII.nul, in: b, from: i, to: n) ?? n)
+                if stop > i, let src = b.baseAddress, let dst = ob.baseAddress {
+                    (dst + o).update(from: src + i, count: stop - i)
+                    o += stop - i
+                }
+                i = stop
+                guard i < n else { break }
+                if b[i] == ASCII.cr {
+                    ob[o] = ASCII.lf
+                    o += 1
+                    i += (i + 1 < n && b[i + 1] == ASCII.lf) ? 2 : 1
+                } else {
+                    i += 1  // NUL
+                }
+            }
+            initialized = o
+        }
+    }
+}

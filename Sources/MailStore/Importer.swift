@@ -1,0 +1,190 @@
+import EventLog
+import EventModel
+import Foundation
+import MailParser
+
+/// Imports Maildir trees and mbox files into the log as `FolderDiscovered` and `EmailReceived` events,
+/// raw messages into the blob store. Idempotent: a message's event id derives from its account, folder
+/// and location, so importing the same source again appends nothing.
+///
+/// Messages are read, parsed, hashed and compressed on all cores, then appended in batches of a few
+/// hundred (one transaction each). Bad mail never stops an import: it is imported as well as it can be,
+/// with its parser warnings in the event and the summary.
+public final class Importer {
+    /// Import settings.
+    public struct Options: Sendable {
+        /// The account the mail is filed under.
+        public var account = "local"
+        /// The most messages per append batch.
+        public var batchMessages = 512
+        /// The most raw bytes per append batch.
+        public var batchBytes = 32 << 20
+        /// Parser threads.
+        public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// For mbox: the folder to file the messages in (default: the file name without extension).
+        public var folder: String?
+
+        /// Default options.
+        public init() {}
+    }
+
+    /// Progress: messages done so far, and the total when known.
+    public typealias Progress = (_ done: Int, _ total: Int?) -> Void
+
+    let store: MailStore
+    let options: Options
+    private let correlation = EventID.generate()
+    private let identity: Identity
+    private var summary = ImportSummary()
+    private var ingests: [MessageIngest] = []
+
+    /// Creates an importer for `store`.
+    public init(store: MailStore, options: Options = Options()) throws {
+        self.store = store
+        self.options = options
+        identity = try Identity()
+        for _ in 0..<options.workers { ingests.append(try MessageIngest(account: options.account)) }
+    }
+
+    /// Imports the Maildir tree at `root`.
+    public func importMaildir(_ root: String, progress: Progress? = nil) throws -> ImportSummary {
+        let start = Date()
+        summary = ImportSummary()
+        let folders = try MaildirSource(root: root).scan()
+        let total = folders.reduce(0) { $0 + $1.messages.count }
+        summary.found = total
+        summary.folders = folders.count
+        try discover(folders.map(\.folder))
+        var done = 0
+        for (_, messages) in folders {
+            var chunk: [SourceMessage] = []
+            var chunkBytes = 0
+            for m in messages {
+                chunk.append(m)
+                chunkBytes += m.size
+                if chunk.count >= options.batchMessages || chunkBytes >= options.batchBytes {
+                    try process(chunk)
+                    done += chunk.count
+                    progress?(done, total)
+                    chunk.removeAll(keepingCapacity: true)
+                    chunkBytes = 0
+                }
+            }
+            if !chunk.isEmpty {
+                try process(chunk)
+                done += chunk.count
+                progress?(done, total)
+            }
+        }
+        try store.log.environment.sync()
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Imports the mbox file at `path` (mboxo or mboxrd), reading it in 1 MiB chunks.
+    public func importMbox(_ path: String, progress: Progress? = nil) throws -> ImportSummary {
+        let start = Date()
+        summary = ImportSummary()
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImportError.sourceNotFound(path, String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let folder = options.folder ?? (base.isEmpty ? "INBOX" : base)
+        summary.folders = 1
+        try discover([MaildirSource.Folder(path: folder, role: FolderNaming.role(forPath: folder))])
+        var splitter = MboxSplitter()
+        var ordinal = 0
+        var chunk: [SourceMessage] = []
+        var chunkBytes = 0
+        func take(_ messages: [MboxMessage]) throws {
+            for m in messages {
+                ordinal += 1
+                chunk.append(SourceMessage(folder: folder, location: "#\(ordinal)", content: .bytes(m.bytes), flags: [],
+                                           fallbackDate: m.envelopeDate, size: m.bytes.count, mboxStatus: true))
+                chunkBytes += m.bytes.count
+                if chunk.count >= options.batchMessages || chunkBytes >= options.batchBytes {
+                    try process(chunk)
+                    progress?(ordinal, nil)
+                    chunk.removeAll(keepingCapacity: true)
+                    chunkBytes = 0
+                }
+            }
+        }
+        while true {
+            let data: Data
+            do { data = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw ImportError.sourceNotFound(path, error.localizedDescription)
+            }
+            if data.isEmpty { break }
+            try take(data.withUnsafeBytes { splitter.feed($0) })
+        }
+        try take(splitter.finish())
+        if !chunk.isEmpty { try process(chunk) }
+        progress?(ordinal, ordinal)
+        summary.found = ordinal
+        try store.log.environment.sync()
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Appends `FolderDiscovered` for each folder (once: derived ids).
+    private func discover(_ folders: [MaildirSource.Folder]) throws {
+        let account = options.account
+        let events = folders.map { f in
+            NewEvent(id: identity.eventID("FolderDiscovered", account, f.path),
+                     event: .folderDiscovered(FolderDiscovered(folder: f.path, displayName: FolderNaming.displayName(forPath: f.path),
+                                                               role: f.role, delimiter: "/")),
+                     account: account, stream: "folder/\(account)/\(f.path)", correlationID: correlation, actor: .system)
+        }
+        try store.log.append(events)
+    }
+
+    /// Ingests a chunk on all workers and appends it in one batch.
+    private func process(_ chunk: [SourceMessage]) throws {
+        let worker0 = ingests[0]
+        let ids = chunk.map { worker0.eventID(folder: $0.folder, location: $0.location) }
+        let known = try store.log.sequences(of: ids)
+        let todo = chunk.indices.filter { known[$0] == nil }
+        summary.alreadyPresent += chunk.count - todo.count
+        guard !todo.isEmpty else { return }
+
+        let results = UnsafeMutableBufferPointer<Result<MessageIngest.Result, Error>?>.allocate(capacity: todo.count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let slots = results
+        nonisolated(unsafe) let workers = ingests
+        let correlation = self.correlation
+        let n = min(workers.count, todo.count)
+        DispatchQueue.concurrentPerform(iterations: n) { w in
+            var i = w
+            while i < todo.count {
+                let m = chunk[todo[i]]
+                slots[i] = Result { try workers[w].ingest(m, correlation: correlation) }
+                i += n
+            }
+        }
+        var events: [NewEvent] = []
+        var blobs: [PendingBlob] = []
+        events.reserveCapacity(todo.count)
+        blobs.reserveCapacity(todo.count)
+        for (i, idx) in todo.enumerated() {
+            switch results[i]! {
+            case .success(let r):
+                events.append(r.event)
+                blobs.append(r.blob)
+                summary.bytes += r.bytes
+                if !r.warnings.isEmpty {
+                    summary.malformed += 1
+                    for w in r.warnings { summary.warnings[w.code.rawValue, default: 0] += 1 }
+                }
+            case .failure(let e):
+                summary.unreadable.append("\(chunk[idx].location): \(e)")
+            }
+        }
+        let outcomes = try store.log.append(events, blobs: blobs)
+        for o in outcomes {
+            if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
+        }
+    }
+}

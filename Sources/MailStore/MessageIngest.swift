@@ -1,0 +1,97 @@
+import EventLog
+import EventModel
+import Foundation
+import MailParser
+
+/// Turns one source message into its `EmailReceived` event and blob: read, parse, hash, compress.
+/// One per worker thread (it owns a hasher and a zstd context).
+final class MessageIngest {
+    /// The outcome for one message.
+    struct Result {
+        var event: NewEvent
+        var blob: PendingBlob
+        var warnings: [ParseWarning]
+        var bytes: Int
+    }
+
+    private let encoder: BlobEncoder
+    private let identity: Identity
+    let account: String
+
+    init(account: String) throws {
+        self.account = account
+        encoder = try BlobEncoder(level: 3)
+        identity = try Identity()
+    }
+
+    /// The event id of the message at `location` in `folder`: the import's idempotency key.
+    func eventID(folder: String, location: String) -> EventID {
+        identity.eventID("EmailReceived", account, folder, location)
+    }
+
+    /// Reads and parses `message`. Throws only when its bytes cannot be read at all.
+    func ingest(_ message: SourceMessage, correlation: EventID) throws -> Result {
+        let bytes: [UInt8]
+        switch message.content {
+        case .bytes(let b): bytes = b
+        case .file(let path): bytes = try MessageIngest.readFile(path)
+        }
+        return try bytes.withUnsafeBytes { raw in
+            let parsed = MailParser.parse(raw, fallbackDate: message.fallbackDate)
+            let blob = try encoder.prepare(raw)
+            let emailID = identity.emailID(account: account, folder: message.folder, location: message.location)
+            let date = parsed.date ?? message.fallbackDate ?? Date()
+            let source: EventModel.DateSource = switch parsed.dateSource {
+            case .header: .header
+            case .received: .received
+            case .fallback: .fallback
+            case .none: message.fallbackDate == nil ? .none : .fallback
+            }
+            let payload = EmailReceived(
+                emailID: emailID, folder: message.folder, sourceLocation: message.location,
+                messageID: parsed.messageID, inReplyTo: parsed.inReplyTo, references: parsed.references,
+                gmailThreadID: parsed.gmailThreadID, subject: parsed.subject ?? "",
+                from: parsed.from.map(MessageIngest.address), to: parsed.to.map(MessageIngest.address),
+                cc: parsed.cc.map(MessageIngest.address), bcc: parsed.bcc.map(MessageIngest.address),
+                replyTo: parsed.replyTo.map(MessageIngest.address), date: Timestamp(date), dateSource: source,
+                flags: message.mboxStatus
+                    ? MboxStatus.flags(status: parsed.header("Status"), xStatus: parsed.header("X-Status")) : message.flags,
+                snippet: parsed.snippet,
+                attachments: parsed.attachments.map {
+                    AttachmentInfo(filename: $0.filename, mimeType: $0.mimeType, size: UInt64(max(0, $0.size)), isInline: $0.isInline)
+                },
+                size: UInt64(raw.count), blob: blob.hash, listID: parsed.listID,
+                warnings: parsed.warnings.map { "\($0.code.rawValue): \($0.detail)" })
+            let event = NewEvent(id: eventID(folder: message.folder, location: message.location),
+                                 event: .emailReceived(payload), account: account, stream: "email/\(emailID)",
+                                 occurredAt: Timestamp(date), correlationID: correlation, actor: .system)
+            return Result(event: event, blob: blob, warnings: parsed.warnings, bytes: raw.count)
+        }
+    }
+
+    static func address(_ a: MailAddress) -> EmailAddress {
+        EmailAddress(name: (a.name?.isEmpty ?? true) ? nil : a.name, email: a.email)
+    }
+
+    /// Reads a whole file with POSIX calls.
+    static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImportError.unreadable(path, String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ImportError.unreadable(path, String(cString: strerror(errno))) }
+        var out = [UInt8](repeating: 0, count: Int(st.st_size))
+        var done = 0
+        while done < out.count {
+            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ImportError.unreadable(path, String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        if done < out.count { out.removeLast(out.count - done) }
+        return out
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import MailStore
+
+/// `mailstore import`: Maildir trees and mbox files into the log.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a Maildir tree or an mbox file (idempotent: importing again appends nothing).",
+        discussion: """
+        Maildir: the root is INBOX; Maildir++ subfolders (.Sent, .Lists.dev) and plain subfolders become
+        folders; the S F R T D info letters become \\Seen \\Flagged \\Answered \\Deleted \\Draft.
+        mbox: mboxo and mboxrd; Status and X-Status headers give the flags; the folder is the file name.
+        Malformed messages are imported as well as they can be and counted in the summary.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .long, help: ArgumentHelp("A Maildir tree to import.", valueName: "dir"))
+    var maildir: String?
+
+    @Option(name: .long, help: ArgumentHelp("An mbox file to import.", valueName: "file"))
+    var mbox: String?
+
+    @Option(name: .long, help: ArgumentHelp("The account to file the mail under.", valueName: "name"))
+    var account: String = "local"
+
+    @Option(name: .long, help: ArgumentHelp("For --mbox: the folder (default: the file name without extension).", valueName: "name"))
+    var folder: String?
+
+    @Flag(name: .long, help: "No progress bar and no summary.")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    func validate() throws {
+        if (maildir == nil) == (mbox == nil) { throw ValidationError("give exactly one of --maildir DIR or --mbox FILE") }
+        if account.isEmpty { throw ValidationError("--account must not be empty") }
+        if folder != nil && mbox == nil { throw ValidationError("--folder goes with --mbox") }
+    }
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path)
+            var options = Importer.Options()
+            options.account = account
+            options.folder = folder
+            let importer = try Importer(store: store, options: options)
+            let bar = ProgressBar("importing", total: nil, quiet: quiet || json)
+            var barTotal: Int?
+            let progress: Importer.Progress = { done, total in
+                if barTotal == nil, let total { barTotal = total }
+                bar.update(UInt64(done), total: barTotal.map(UInt64.init))
+            }
+            let summary: ImportSummary
+            if let maildir {
+                summary = try importer.importMaildir(maildir, progress: progress)
+            } else {
+                summary = try importer.importMbox(mbox!, progress: progress)
+            }
+            bar.finish()
+            if json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys]
+                print(String(decoding: try e.encode(summary), as: UTF8.self))
+            } else if !quiet {
+                ImportCommand.printSummary(summary)
+            }
+        }
+    }
+
+    static func printSummary(_ s: ImportSummary) {
+        let rate = s.seconds > 0 ? Double(s.imported + s.alreadyPresent) / s.seconds : 0
+        print("Imported \(s.imported) of \(s.found) messages in \(s.folders) folders (\(s.alreadyPresent) already present) "
+              + String(format: "in %.1fs, %.0f messages/s, %.1f MB/s", s.seconds, rate,
+                       s.seconds > 0 ? Double(s.bytes) / s.seconds / 1e6 : 0))
+        if s.malformed > 0 {
+            let reasons = s.warnings.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            print("Malformed: \(s.malformed) messages imported with warnings (\(reasons))")
+        }
+        if !s.unreadable.isEmpty {
+            print("Unreadable: \(s.unreadable.count) messages could not be read:")
+            for u in s.unreadable.prefix(20) { print("  \(u)") }
+        }
+    }
+}

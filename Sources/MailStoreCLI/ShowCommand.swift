@@ -1,0 +1,63 @@
+import ArgumentParser
+import EventLog
+import EventModel
+import Foundation
+import MailStore
+
+/// `mailstore show EMAIL`: one email, or its raw bytes.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show an email by id; --raw prints its original bytes exactly.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("The email id (as `mailstore log` shows it in email/<id>).", valueName: "email"))
+    var email: String
+
+    @Flag(name: .long, help: "Print the raw message exactly as stored (byte for byte).")
+    var raw = false
+
+    @Flag(name: .long, help: "Print the EmailReceived payload as JSON.")
+    var json = false
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let id = email.hasPrefix("email/") ? String(email.dropFirst(6)) : email
+            guard let received = try store.email(id: id) else {
+                throw CLIError.notFound("no email with id '\(id)': `mailstore log --type EmailReceived` lists them")
+            }
+            if raw {
+                guard let bytes = try store.log.blob(received.payload.blob) else {
+                    throw CLIError.notFound("the raw message \(received.payload.blob) is missing from the blob store; run `mailstore verify`")
+                }
+                FileHandle.standardOutput.write(Data(bytes))
+                return
+            }
+            if json {
+                let data = try EventJSON.encoder.encode(EventJSON(received.event))
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            let p = received.payload
+            func list(_ a: [EmailAddress]) -> String {
+                a.map { addr in addr.name.map { "\($0) <\(addr.email)>" } ?? addr.email }.joined(separator: ", ")
+            }
+            print("Email:       \(p.emailID)  (seq \(received.event.envelope.sequence), account \(received.event.envelope.account))")
+            print("Folder:      \(p.folder)")
+            print("Message-ID:  \(p.messageID.map { "<\($0)>" } ?? "(none)")")
+            print("Date:        \(p.date.iso8601) (from \(p.dateSource))")
+            print("From:        \(list(p.from))")
+            if !p.to.isEmpty { print("To:          \(list(p.to))") }
+            if !p.cc.isEmpty { print("Cc:          \(list(p.cc))") }
+            print("Subject:     \(p.subject)")
+            print("Flags:       \(p.flags.isEmpty ? "(none)" : p.flags.joined(separator: " "))")
+            print("Size:        \(p.size) bytes, blob \(p.blob.hex)")
+            for a in p.attachments {
+                print("Attachment:  \(a.filename ?? "(unnamed)") \(a.mimeType) \(a.size) bytes\(a.isInline ? " (inline)" : "")")
+            }
+            print("Snippet:     \(p.snippet)")
+            for w in p.warnings { print("Warning:     \(w)") }
+        }
+    }
+}

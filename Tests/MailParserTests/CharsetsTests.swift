@@ -1,0 +1,117 @@
+import XCTest
+@testable import MailParser
+
+final class CharsetsTests: XCTestCase {
+    func testEveryCharsetFamily() {
+        let cases: [(String, String, [UInt8])] = [
+            ("iso-8859-1", "Café déjà vu", [67, 97, 102, 233, 32, 100, 233, 106, 224, 32, 118, 117]),
+            ("iso-8859-2", "Zażółć gęślą", [90, 97, 191, 243, 179, 230, 32, 103, 234, 182, 108, 177]),
+            ("iso-8859-5", "Привет", [191, 224, 216, 210, 213, 226]),
+            ("iso-8859-7", "Καλημέρα", [202, 225, 235, 231, 236, 221, 241, 225]),
+            ("iso-8859-8", "שלום", [249, 236, 229, 237]),
+            ("iso-8859-9", "Günaydın", [71, 252, 110, 97, 121, 100, 253, 110]),
+            ("iso-8859-15", "Prix: 5€", [80, 114, 105, 120, 58, 32, 53, 164]),
+            ("iso-8859-16", "Țară", [222, 97, 114, 227]),
+            ("windows-1250", "Dobrý den", [68, 111, 98, 114, 253, 32, 100, 101, 110]),
+            ("windows-1251", "Привет мир", [207, 240, 232, 226, 229, 242, 32, 236, 232, 240]),
+            ("windows-1252", "“quotes” – €", [147, 113, 117, 111, 116, 101, 115, 148, 32, 150, 32, 128]),
+            ("windows-1253", "Γειά", [195, 229, 233, 220]),
+            ("windows-1254", "Teşekkür", [84, 101, 254, 101, 107, 107, 252, 114]),
+            ("windows-1255", "שלום", [249, 236, 229, 237]),
+            ("windows-1256", "مرحبا", [227, 209, 205, 200, 199]),
+            ("windows-1257", "Ačiū", [65, 232, 105, 251]),
+            ("windows-1258", "Xin chào", [88, 105, 110, 32, 99, 104, 224, 111]),
+            ("koi8-r", "Привет", [240, 210, 201, 215, 197, 212]),
+            ("koi8-u", "Привіт", [240, 210, 201, 215, 166, 212]),
+            ("shift_jis", "日本語テキスト", [147, 250, 150, 123, 140, 234, 131, 101, 131, 76, 131, 88, 131, 103]),
+            ("euc-jp", "日本語テキスト", [198, 252, 203, 220, 184, 236, 165, 198, 165, 173, 165, 185, 165, 200]),
+            ("iso-2022-jp", "日本語テキスト", [27, 36, 66, 70, 124, 75, 92, 56, 108, 37, 70, 37, 45, 37, 57, 37, 72, 27, 40, 66]),
+            ("gb2312", "中文测试", [214, 208, 206, 196, 178, 226, 202, 212]),
+            ("gbk", "中文测试", [214, 208, 206, 196, 178, 226, 202, 212]),
+            ("gb18030", "中文测试", [214, 208, 206, 196, 178, 226, 202, 212]),
+            ("big5", "中文測試", [164, 164, 164, 229, 180, 250, 184, 213]),
+            ("euc-kr", "한국어", [199, 209, 177, 185, 190, 238]),
+            ("utf-16", "Hello ☃", [255, 254, 72, 0, 101, 0, 108, 0, 108, 0, 111, 0, 32, 0, 3, 38]),
+            ("utf-16le", "Hi ☃", [72, 0, 105, 0, 32, 0, 3, 38]),
+            ("utf-16be", "Hi ☃", [0, 72, 0, 105, 0, 32, 38, 3]),
+        ]
+        for (charset, expected, raw) in cases {
+            let (text, warning) = Charsets.decode(raw, charset: charset)
+            XCTAssertEqual(text, expected, charset)
+            XCTAssertNil(warning, charset)
+        }
+    }
+
+    func testAliasesAreNormalised() {
+        XCTAssertEqual(Charsets.normalizedName("latin1"), "ISO-8859-1")
+        XCTAssertEqual(Charsets.normalizedName("ISO_8859-1:1987"), "ISO-8859-1")
+        XCTAssertEqual(Charsets.normalizedName("iso8859-15"), "ISO-8859-15")
+        XCTAssertEqual(Charsets.normalizedName("cp1252"), "WINDOWS-1252")
+        XCTAssertEqual(Charsets.normalizedName("x-sjis"), "CP932")
+        XCTAssertEqual(Charsets.normalizedName("ks_c_5601-1987"), "CP949")
+        XCTAssertEqual(Charsets.normalizedName("\"UTF8\""), "UTF-8")
+        XCTAssertEqual(Charsets.normalizedName("gbk"), "GB18030")
+        XCTAssertEqual(Charsets.normalizedName("win-1251"), "CP1251")
+        XCTAssertEqual(Charsets.normalizedName("ansi_x3.4-1968"), "US-ASCII")
+        XCTAssertEqual(Charsets.normalizedName("latin2"), "ISO-8859-2")
+        XCTAssertEqual(Charsets.normalizedName("x-mac-whatever"), "X-MAC-WHATEVER")
+    }
+
+    func testAliasDecodes() {
+        XCTAssertEqual(Charsets.decode([0xE9], charset: "latin1").0, "é")
+        XCTAssertEqual(Charsets.decode([0x80], charset: "cp1252").0, "€")
+        XCTAssertEqual(Charsets.decode([0x93, 0xFA], charset: "x-sjis").0, "日")
+        XCTAssertEqual(Charsets.decode([0xC7, 0xD1], charset: "ks_c_5601-1987").0, "한")
+    }
+
+    func testUnknownCharsetReplacesAndWarns() {
+        let (text, warning) = Charsets.decode([0x61, 0xFF, 0x62], charset: "no-such-charset")
+        XCTAssertEqual(text, "a\u{FFFD}b")
+        XCTAssertEqual(warning?.code, .unknownCharset)
+    }
+
+    func testInvalidBytesBecomeReplacementCharacters() {
+        let (u, w1) = Charsets.decode([0x61, 0xC3, 0x28, 0x62], charset: "utf-8")
+        XCTAssertEqual(u, "a\u{FFFD}(b")
+        XCTAssertEqual(w1?.code, .invalidCharsetBytes)
+        let (sj, w2) = Charsets.decode([0x61, 0x81], charset: "shift_jis")  // truncated double byte
+        XCTAssertEqual(sj, "a\u{FFFD}")
+        XCTAssertEqual(w2?.code, .invalidCharsetBytes)
+        let (kr, _) = Charsets.decode([0xC7, 0xD1, 0xFF, 0xFF, 0xC7, 0xD1], charset: "euc-kr")
+        XCTAssertTrue(kr.hasPrefix("한"))
+        XCTAssertTrue(kr.hasSuffix("한"))
+        XCTAssertTrue(kr.contains("\u{FFFD}"))
+    }
+
+    func testLyingUSASCIIUsesUTF8WhenValid() {
+        let (t, w) = Charsets.decode(Array("Grüße".utf8), charset: "us-ascii")
+        XCTAssertEqual(t, "Grüße")
+        XCTAssertNil(w)
+    }
+
+    func testLyingUSASCIIFallsBackToWindows1252() {
+        let (t, w) = Charsets.decode([0x93, 0x68, 0x69, 0x94, 0x20, 0xE9], charset: "us-ascii")
+        XCTAssertEqual(t, "“hi” é")
+        XCTAssertEqual(w?.code, .invalidCharsetBytes)
+        XCTAssertEqual(Charsets.decode([0xE9], charset: nil).0, "é")
+    }
+
+    func testLyingCharsetInMessageBody() {
+        var raw = Array("Content-Type: text/plain; charset=us-ascii\r\n\r\n".utf8)
+        raw += Array("naïve café".utf8)
+        XCTAssertEqual(MailParser.parse(raw).textBody, "naïve café")
+        var raw2 = Array("Content-Type: text/plain; charset=us-ascii\r\n\r\n".utf8)
+        raw2 += [0x63, 0x61, 0x66, 0xE9]
+        XCTAssertEqual(MailParser.parse(raw2).textBody, "café")
+    }
+
+    func testEmptyInput() {
+        XCTAssertEqual(Charsets.decode([UInt8](), charset: "koi8-r").0, "")
+        XCTAssertEqual(Charsets.decode([UInt8](), charset: "utf-16").0, "")
+    }
+
+    func testNonContiguousCollection() {
+        let bytes: [UInt8] = [0xF0, 0xD2, 0xC9]
+        XCTAssertEqual(Charsets.decode(bytes.lazy.map { $0 }, charset: "koi8-r").0, "При")
+    }
+}
