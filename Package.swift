@@ -32,6 +32,7 @@ let package = Package(
         // Pure cores.
         .target(name: "EventModel"),
         .target(name: "MailParser"),
+        .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
@@ -49,6 +50,11 @@ let package = Package(
         // Tools.
         .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB"],
                           path: "Tools/bench"),
+        .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
+        .executableTarget(name: "gen-corpus", dependencies: [
+            "CorpusGenerator",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Tools/gen-corpus"),
         .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel"],
                           path: "Tools/torture"),
 
@@ -58,7 +64,8 @@ let package = Package(
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
-        .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport"]),
+        .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
+        .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -76,6 +76,7 @@ public final class Importer {
                 progress?(done, total)
             }
         }
+        try finishPending()
         try store.log.environment.sync()
         summary.seconds = Date().timeIntervalSince(start)
         return summary
@@ -121,6 +122,7 @@ public final class Importer {
         }
         try take(splitter.finish())
         if !chunk.isEmpty { try process(chunk) }
+        try finishPending()
         progress?(ordinal, ordinal)
         summary.found = ordinal
         try store.log.environment.sync()
@@ -140,51 +142,103 @@ public final class Importer {
         try store.log.append(events)
     }
 
-    /// Ingests a chunk on all workers and appends it in one batch.
+    /// A chunk read and parsed, ready to append.
+    private struct ParsedChunk: @unchecked Sendable {
+        var events: [NewEvent] = []
+        var blobs: [PendingBlob] = []
+        var bytes = 0
+        var warnings: [[String]] = []
+        var unreadable: [String] = []
+        var skipped = 0
+    }
+
+    /// The chunk being parsed in the background while the previous one is appended.
+    private var pending: (DispatchGroup, UnsafeMutablePointer<ParsedChunk>)?
+
+    /// Starts parsing `chunk` on the worker threads, then appends the chunk parsed before it (so parsing
+    /// one chunk overlaps appending the previous one; the workers' contexts are never shared between two
+    /// parses). `finishPending()` appends the last one.
     private func process(_ chunk: [SourceMessage]) throws {
-        let worker0 = ingests[0]
-        let ids = chunk.map { worker0.eventID(folder: $0.folder, location: $0.location) }
+        // The importer's own Identity: the workers' may be busy parsing the previous chunk.
+        let ids = chunk.map { MessageIngest.eventID(identity, account: options.account, folder: $0.folder, location: $0.location) }
         let known = try store.log.sequences(of: ids)
         let todo = chunk.indices.filter { known[$0] == nil }
-        summary.alreadyPresent += chunk.count - todo.count
-        guard !todo.isEmpty else { return }
+        let previous = waitPending()
+        let box = UnsafeMutablePointer<ParsedChunk>.allocate(capacity: 1)
+        box.initialize(to: ParsedChunk(skipped: chunk.count - todo.count))
+        let group = DispatchGroup()
+        nonisolated(unsafe) let workers = ingests
+        nonisolated(unsafe) let out = box
+        let correlation = self.correlation
+        DispatchQueue.global().async(group: group) {
+            Importer.parse(chunk, todo: todo, workers: workers, correlation: correlation, into: out)
+        }
+        pending = (group, box)
+        if let previous { try commit(previous) }
+    }
 
+    /// Waits for the chunk being parsed and appends it.
+    private func finishPending() throws {
+        if let box = waitPending() { try commit(box) }
+    }
+
+    private func waitPending() -> UnsafeMutablePointer<ParsedChunk>? {
+        guard let (group, box) = pending else { return nil }
+        pending = nil
+        group.wait()
+        return box
+    }
+
+    private func commit(_ box: UnsafeMutablePointer<ParsedChunk>) throws {
+        defer {
+            box.deinitialize(count: 1)
+            box.deallocate()
+        }
+        let c = box.pointee
+        summary.alreadyPresent += c.skipped
+        summary.bytes += c.bytes
+        summary.unreadable += c.unreadable
+        for w in c.warnings where !w.isEmpty {
+            summary.malformed += 1
+            for code in w { summary.warnings[code, default: 0] += 1 }
+        }
+        guard !c.events.isEmpty else { return }
+        let outcomes = try store.log.append(c.events, blobs: c.blobs)
+        for o in outcomes {
+            if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
+        }
+    }
+
+    private static func parse(_ chunk: [SourceMessage], todo: [Int], workers: [MessageIngest], correlation: EventID,
+                              into out: UnsafeMutablePointer<ParsedChunk>) {
+        guard !todo.isEmpty else { return }
         let results = UnsafeMutableBufferPointer<Result<MessageIngest.Result, Error>?>.allocate(capacity: todo.count)
         results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
         nonisolated(unsafe) let slots = results
-        nonisolated(unsafe) let workers = ingests
-        let correlation = self.correlation
+        nonisolated(unsafe) let ingests = workers
         let n = min(workers.count, todo.count)
         DispatchQueue.concurrentPerform(iterations: n) { w in
             var i = w
             while i < todo.count {
                 let m = chunk[todo[i]]
-                slots[i] = Result { try workers[w].ingest(m, correlation: correlation) }
+                slots[i] = Result { try ingests[w].ingest(m, correlation: correlation) }
                 i += n
             }
         }
-        var events: [NewEvent] = []
-        var blobs: [PendingBlob] = []
-        events.reserveCapacity(todo.count)
-        blobs.reserveCapacity(todo.count)
         for (i, idx) in todo.enumerated() {
             switch results[i]! {
             case .success(let r):
-                events.append(r.event)
-                blobs.append(r.blob)
-                summary.bytes += r.bytes
-                if !r.warnings.isEmpty {
-                    summary.malformed += 1
-                    for w in r.warnings { summary.warnings[w.code.rawValue, default: 0] += 1 }
-                }
+                out.pointee.events.append(r.event)
+                out.pointee.blobs.append(r.blob)
+                out.pointee.bytes += r.bytes
+                out.pointee.warnings.append(r.warnings.map(\.code.rawValue))
             case .failure(let e):
-                summary.unreadable.append("\(chunk[idx].location): \(e)")
+                out.pointee.unreadable.append("\(chunk[idx].location): \(e)")
             }
-        }
-        let outcomes = try store.log.append(events, blobs: blobs)
-        for o in outcomes {
-            if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
         }
     }
 }

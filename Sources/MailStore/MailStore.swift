@@ -32,10 +32,16 @@ public final class MailStore: @unchecked Sendable {
     }
 
     /// Opens the existing store at `path`.
-    public static func open(at path: String, readOnly: Bool = false) throws -> MailStore {
+    ///
+    /// `bulk` opens the log without an fsync per commit (for imports, which sync once at the end): a
+    /// killed process still loses nothing committed, since the pages are in the OS cache; only a crash of
+    /// the machine may lose the last batches (never corrupting the log), and re-running the import
+    /// appends exactly what is missing.
+    public static func open(at path: String, readOnly: Bool = false, bulk: Bool = false) throws -> MailStore {
         let dir = StoreDirectory(path: path)
         var options = Environment.Options()
         options.readOnly = readOnly
+        options.noSync = bulk
         let log = try EventLog(store: dir, options: options)
         return MailStore(directory: dir, log: log)
     }

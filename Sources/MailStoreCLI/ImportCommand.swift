@@ -42,7 +42,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
+            let store = try MailStore.open(at: storeOptions.path, bulk: true)
             var options = Importer.Options()
             options.account = account
             options.folder = folder

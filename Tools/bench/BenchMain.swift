@@ -1,6 +1,7 @@
 // Tools/bench: mailstore's benchmarks. Build and run in release mode:
 //
-//   swift run -c release bench log [--events 1000000] [--out docs/benchmarks.md]
+//   swift build -c release && .build/release/bench log [--events 1000000] [--out docs/benchmarks.md]
+//   swift build -c release && .build/release/bench import [--messages 100000]
 //
 // Each suite measures mailstore beside its peer or raw limit in the same run and rewrites its own
 // section of docs/benchmarks.md (between `<!-- bench:NAME -->` markers), with the machine it ran on.
@@ -11,13 +12,14 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log [--events N] [--work DIR] [--out FILE]")
+            print("usage: bench log|import [--events N] [--messages N] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
         let section: String
         switch suite {
         case "log": section = try LogBench(options: options).run()
+        case "import": section = try ImportBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)
@@ -30,6 +32,7 @@ enum BenchMain {
 /// Options shared by the suites.
 struct BenchOptions {
     var events = 1_000_000
+    var messages = 100_000
     var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
     var out = "docs/benchmarks.md"
 
@@ -39,6 +42,7 @@ struct BenchOptions {
             let v = i + 1 < args.count ? args[i + 1] : ""
             switch args[i] {
             case "--events": events = Int(v) ?? events; i += 1
+            case "--messages": messages = Int(v) ?? messages; i += 1
             case "--work": work = v; i += 1
             case "--out": out = v; i += 1
             default: break

@@ -1,0 +1,65 @@
+import EventModel
+
+/// A typed table of a projector with a write-back cache: reads hit the cache, then the store; writes
+/// stay in the cache until `flush()`. Decoded values are cached, so a fold touching the same record many
+/// times in a batch decodes and encodes it once.
+public final class ViewTable<Value: BinaryField> {
+    /// The table's name in the store.
+    public let name: String
+    private let store: KeyValueStore
+    private var cache: [[UInt8]: Value?] = [:]
+    private var dirty: Set<[UInt8]> = []
+
+    /// Creates a table named `name` over `store`.
+    public init(_ name: String, store: KeyValueStore) {
+        self.name = name
+        self.store = store
+    }
+
+    /// The value under `key`, or nil.
+    public func get(_ key: [UInt8]) throws -> Value? {
+        if let c = cache[key] { return c }
+        guard let raw = try store.get(name, key) else {
+            cache[key] = .some(nil)
+            return nil
+        }
+        let v = try raw.withUnsafeBytes { buf throws -> Value in
+            var r = ByteReader(buf)
+            return try Value(from: &r)
+        }
+        cache[key] = .some(v)
+        return v
+    }
+
+    /// Stores `value` under `key` (written at the next flush).
+    public func set(_ key: [UInt8], _ value: Value?) {
+        cache[key] = .some(value)
+        dirty.insert(key)
+    }
+
+    /// Writes every changed entry to the store, in key order, and empties the cache.
+    public func flush() throws {
+        for key in dirty.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            if let v = cache[key] ?? nil {
+                var w = ByteWriter(capacity: 64)
+                v.write(to: &w)
+                try store.put(name, key, w.bytes)
+            } else {
+                try store.delete(name, key)
+            }
+        }
+        dirty.removeAll(keepingCapacity: true)
+        cache.removeAll(keepingCapacity: true)
+    }
+
+    /// The number of entries in the cache (for deciding when to flush).
+    public var cachedCount: Int { cache.count }
+}
+
+/// A value-less entry (for index tables whose keys carry everything).
+public struct Present: BinaryField, Equatable {
+    /// The one value.
+    public init() {}
+    public func write(to writer: inout ByteWriter) {}
+    public init(from reader: inout ByteReader) throws(DecodeError) {}
+}

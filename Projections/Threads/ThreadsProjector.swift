@@ -1,0 +1,206 @@
+import EventModel
+import MailParser
+
+/// The threads view: threading by Message-ID / In-Reply-To / References (notmuch's rules: messages
+/// linked by any reference share a thread, missing parents are placeholders that still link, threads
+/// merge when a later message links them, never by subject; Gmail's X-GM-THRID wins when present),
+/// the thread rows, and the newest-first index the thread list pages through.
+public final class ThreadsProjector: Projector {
+    public static let name = "threads"
+    public static let schemaVersion: UInt32 = 1
+    public static let tables = ["threads.emails", "threads.threads", "threads.links", "threads.folders", "threads.index"]
+
+    let emails: ViewTable<EmailRecord>
+    let threads: ViewTable<ThreadRecord>
+    let links: ViewTable<String>
+    let folderRoles: ViewTable<FolderRole>
+    let index: ViewTable<Present>
+
+    /// Creates the projector over `store`.
+    public init(store: KeyValueStore) {
+        emails = ViewTable("threads.emails", store: store)
+        threads = ViewTable("threads.threads", store: store)
+        links = ViewTable("threads.links", store: store)
+        folderRoles = ViewTable("threads.folders", store: store)
+        index = ViewTable("threads.index", store: store)
+    }
+
+    public func flush() throws {
+        try emails.flush()
+        try threads.flush()
+        try links.flush()
+        try folderRoles.flush()
+        try index.flush()
+    }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        let account = event.envelope.account
+        switch decoded {
+        case .folderDiscovered(let p):
+            folderRoles.set(Key(account, p.folder).bytes, p.role)
+        case .folderRemoved(let p):
+            folderRoles.set(Key(account, p.folder).bytes, nil)
+        case .emailReceived(let p):
+            try received(p, account: account, sequence: event.envelope.sequence)
+        case .flagsChanged(let p):
+            try updateEmail(p.emailID) { $0.flags = p.flags }
+        case .emailCategorized(let p):
+            try updateEmail(p.emailID) { $0.category = p.category }
+        case .emailExpunged(let p):
+            guard let e = try emails.get(Key(p.emailID).bytes), var t = try threads.get(Key(e.threadID).bytes) else { return }
+            emails.set(Key(p.emailID).bytes, nil)
+            t.emailIDs.removeAll { $0 == p.emailID }
+            try recompute(&t)
+        default:
+            break
+        }
+    }
+
+    private func updateEmail(_ id: String, _ change: (inout EmailRecord) -> Void) throws {
+        guard var e = try emails.get(Key(id).bytes) else { return }
+        change(&e)
+        emails.set(Key(id).bytes, e)
+        guard var t = try threads.get(Key(e.threadID).bytes) else { return }
+        try recompute(&t)
+    }
+
+    private func received(_ p: EmailReceived, account: String, sequence: UInt64) throws {
+        let emailKey = Key(p.emailID).bytes
+        let messageKey = p.messageID.map { $0.isEmpty ? "<\(p.emailID)>" : $0 } ?? "<\(p.emailID)>"
+        if let existing = try emails.get(emailKey), var t = try threads.get(Key(existing.threadID).bytes) {
+            // The same copy seen again (a re-delivered fact): refresh its fields.
+            var e = existing
+            e.flags = p.flags
+            e.folder = p.folder
+            emails.set(emailKey, e)
+            try recompute(&t)
+            return
+        }
+        let linkKeys: [String]
+        if let thrid = p.gmailThreadID {
+            linkKeys = ["gm:\(thrid)", messageKey]
+        } else {
+            var seen = Set<String>()
+            linkKeys = ([messageKey] + p.references + p.inReplyTo).filter { !$0.isEmpty && seen.insert($0).inserted }
+        }
+        // The threads these keys already belong to; the oldest survives and absorbs the others.
+        var found: [ThreadRecord] = []
+        for k in linkKeys {
+            guard let tid = try links.get(Key(account, k).bytes) else { continue }
+            if found.contains(where: { $0.id == tid }) { continue }
+            if let t = try threads.get(Key(tid).bytes) { found.append(t) }
+        }
+        var thread: ThreadRecord
+        if found.isEmpty {
+            thread = ThreadRecord(id: p.emailID, account: account, firstSequence: sequence)
+        } else {
+            found.sort { ($0.firstSequence, $0.id) < ($1.firstSequence, $1.id) }
+            thread = found[0]
+            for loser in found.dropFirst() { try merge(loser, into: &thread) }
+        }
+        for k in linkKeys where (try links.get(Key(account, k).bytes)) != thread.id {
+            links.set(Key(account, k).bytes, thread.id)
+            if !thread.memberKeys.contains(k) { thread.memberKeys.append(k) }
+        }
+        let sender = p.from.first
+        emails.set(emailKey, EmailRecord(
+            account: account, folder: p.folder, messageKey: messageKey, threadID: thread.id, date: p.date,
+            sender: sender, subject: p.subject, snippet: p.snippet, flags: p.flags,
+            hasAttachments: p.attachments.contains { !$0.isInline }, category: .uncategorized, sequence: sequence))
+        thread.emailIDs.append(p.emailID)
+        try recompute(&thread)
+    }
+
+    private func merge(_ loser: ThreadRecord, into winner: inout ThreadRecord) throws {
+        for k in loser.memberKeys {
+            links.set(Key(loser.account, k).bytes, winner.id)
+            if !winner.memberKeys.contains(k) { winner.memberKeys.append(k) }
+        }
+        for id in loser.emailIDs {
+            if var e = try emails.get(Key(id).bytes) {
+                e.threadID = winner.id
+                emails.set(Key(id).bytes, e)
+            }
+        }
+        winner.emailIDs += loser.emailIDs
+        for k in loser.indexKeys { index.set(k, nil) }
+        threads.set(Key(loser.id).bytes, nil)
+    }
+
+    /// Recomputes a thread's row from its emails and re-indexes it.
+    private func recompute(_ t: inout ThreadRecord) throws {
+        let key = Key(t.id).bytes
+        var members: [EmailRecord] = []
+        for id in t.emailIDs { if let e = try emails.get(Key(id).bytes) { members.append(e) } }
+        for k in t.indexKeys { index.set(k, nil) }
+        if members.isEmpty {
+            // An emptied thread leaves no row; its links stay so a later message rejoins the same id.
+            var empty = ThreadRecord(id: t.id, account: t.account, firstSequence: t.firstSequence)
+            empty.memberKeys = t.memberKeys
+            threads.set(key, empty)
+            return
+        }
+        members.sort { ($0.date, $0.sequence) < ($1.date, $1.sequence) }
+        let oldestSubject = members.first { !$0.subject.isEmpty }?.subject ?? ""
+        t.subject = BaseSubject.of(oldestSubject)
+        let latest = members[members.count - 1]
+        t.snippet = latest.snippet
+        t.latestDate = latest.date
+        var senders: [EmailAddress] = []
+        var seenSenders = Set<String>()
+        for e in members.reversed() {
+            guard let s = e.sender, seenSenders.insert(s.email.lowercased()).inserted else { continue }
+            senders.append(s)
+        }
+        t.participants = senders
+        var byMessage: [String: Bool] = [:]  // message key -> read (any copy seen)
+        var order: [String] = []
+        for e in members {
+            if byMessage[e.messageKey] == nil { order.append(e.messageKey) }
+            byMessage[e.messageKey] = (byMessage[e.messageKey] ?? false) || e.isSeen
+        }
+        t.messageCount = order.count
+        t.unreadCount = order.filter { byMessage[$0] == false }.count
+        t.messageIDs = order.filter { !$0.hasPrefix("<") }
+        t.isStarred = members.contains { $0.isFlagged }
+        t.hasAttachments = members.contains { $0.hasAttachments }
+        t.category = members.last { $0.category != .uncategorized }?.category ?? .uncategorized
+        t.folders = Array(Set(members.map(\.folder))).sorted()
+        var keys: [[UInt8]] = []
+        for folder in t.folders {
+            let inbox = try isInbox(account: t.account, folder: folder)
+            for scope in inbox ? [t.account, "*"] : [t.account] {
+                let f = scope == "*" ? "INBOX" : folder
+                keys.append(ThreadsProjector.indexKey(scope: scope, folder: f, category: nil, date: t.latestDate, thread: t.id))
+                if ThreadsProjector.tabCategories.contains(t.category) {
+                    keys.append(ThreadsProjector.indexKey(scope: scope, folder: f, category: t.category, date: t.latestDate, thread: t.id))
+                }
+            }
+        }
+        t.indexKeys = keys
+        for k in keys { index.set(k, Present()) }
+        threads.set(key, t)
+    }
+
+    private func isInbox(account: String, folder: String) throws -> Bool {
+        if let role = try folderRoles.get(Key(account, folder).bytes) { return role == .inbox }
+        return folder.uppercased() == "INBOX"
+    }
+
+    /// Categories with their own tab; forums and uncategorized threads appear under All only.
+    public static let tabCategories: Set<AICategory> = [.primary, .social, .promotions, .updates]
+
+    /// The index key of a thread row: scope (an account, or `*` for the unified inbox), folder, category
+    /// (`all` or a tab category), newest date first, thread id.
+    public static func indexKey(scope: String, folder: String, category: AICategory?, date: Timestamp, thread: String) -> [UInt8] {
+        var k = indexPrefix(scope: scope, folder: folder, category: category)
+        k.descending(date.microseconds)
+        k.string(thread)
+        return k.bytes
+    }
+
+    /// The prefix of a listing's index keys.
+    public static func indexPrefix(scope: String, folder: String, category: AICategory?) -> Key {
+        Key(scope, folder, category.map(\.description) ?? "all")
+    }
+}
