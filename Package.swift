@@ -39,8 +39,10 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "EventLog", dependencies: ["EventModel", "LMDB", "NativeCodecs"]),
 
+        .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
+
         // Library and CLI.
-        .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs"]),
+        .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB"]),
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore", "EventLog", "EventModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -11,6 +11,10 @@ public protocol Projector: AnyObject {
     static var schemaVersion: UInt32 { get }
     /// The tables it owns.
     static var tables: [String] { get }
+    /// Creates the projector over `store`.
+    init(store: KeyValueStore)
+    /// Drops every cached change (the transaction they were meant for was aborted).
+    func discard()
     /// Folds one event.
     func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws
     /// Writes every cached change to the store.

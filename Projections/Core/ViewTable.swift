@@ -52,6 +52,12 @@ public final class ViewTable<Value: BinaryField> {
         cache.removeAll(keepingCapacity: true)
     }
 
+    /// Drops the cache and every unwritten change.
+    public func discard() {
+        dirty.removeAll(keepingCapacity: true)
+        cache.removeAll(keepingCapacity: true)
+    }
+
     /// The number of entries in the cache (for deciding when to flush).
     public var cachedCount: Int { cache.count }
 }

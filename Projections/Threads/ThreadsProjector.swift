@@ -25,6 +25,14 @@ public final class ThreadsProjector: Projector {
         index = ViewTable("threads.index", store: store)
     }
 
+    public func discard() {
+        emails.discard()
+        threads.discard()
+        links.discard()
+        folderRoles.discard()
+        index.discard()
+    }
+
     public func flush() throws {
         try emails.flush()
         try threads.flush()

@@ -20,6 +20,9 @@ public struct Transaction: ~Copyable {
         return Database(dbi: dbi, name: name)
     }
 
+    /// The raw handle, for a `TransactionScope` used inside the closure that borrows this transaction.
+    public var unsafeHandle: OpaquePointer { handle }
+
     /// The value for `key`, or nil.
     @inlinable public func get(_ db: Database, key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))

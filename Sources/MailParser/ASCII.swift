@@ -62,10 +62,10 @@ enum ASCII {
 
     /// An ASCII-lowercased copy of a string (non-ASCII characters unchanged).
     static func lowercased(_ s: String) -> String {
-        var needs = false
-        for b in s.utf8 where b >= 0x41 && b <= 0x5A { needs = true; break }
-        if !needs { return s }
-        return String(decoding: s.utf8.map { lower($0) }, as: UTF8.self)
+        s.withBytes { b in
+            guard b.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
+            return String(decoding: b.map { lower($0) }, as: UTF8.self)
+        }
     }
 
     /// Whether two strings are equal ignoring ASCII case (fast, on UTF-8).
@@ -73,6 +73,7 @@ enum ASCII {
         let ua = a.utf8
         let ub = b.utf8
         guard ua.count == ub.count else { return false }
+        if a == b { return true }
         let fast = ua.withContiguousStorageIfAvailable { pa in
             ub.withContiguousStorageIfAvailable { pb in
                 var i = 0

@@ -1,6 +1,8 @@
 /// Parses RFC 5322 address lists (with obsolete forms and real-world
 /// breakage) into `MailAddress` values.
 enum AddressParser {
+    private static let mailto: [UInt8] = Array("mailto:".utf8)
+
     /// The most addresses kept from one header.
     static let maxAddresses = 10_000
 
@@ -230,7 +232,20 @@ enum AddressParser {
     /// The address inside `r` with comments, unquoted whitespace and a
     /// source route (`@a,@b:`) or `mailto:` prefix removed.
     private static func cleanAddress(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> (email: String, hadSpace: Bool) {
+        // Fast path: nothing to remove.
+        var simple = r.count > 0 && b[r.lowerBound] != ASCII.at && !ByteScan.hasPrefixIgnoringCase(b, at: r.lowerBound, to: r.upperBound, mailto)
+        if simple {
+            for i in r {
+                let c = b[i]
+                if c <= 0x20 || c == ASCII.quote || c == ASCII.openParen || c == ASCII.lessThan || c == ASCII.greaterThan {
+                    simple = false
+                    break
+                }
+            }
+            if simple { return (ByteScan.headerString(b, from: r.lowerBound, to: r.upperBound), false) }
+        }
         var out = [UInt8]()
+        out.reserveCapacity(r.count)
         var hadSpace = false
         var pendingSpace = false
         var i = r.lowerBound
@@ -263,7 +278,7 @@ enum AddressParser {
         if out.first == ASCII.at, let colon = out.lastIndex(of: ASCII.colon) {
             out.removeSubrange(0...colon)
         }
-        let mailto: [UInt8] = Array("mailto:".utf8)
+        let mailto = AddressParser.mailto
         if out.count > mailto.count, ASCII.equalsIgnoringCase(out[0..<mailto.count], mailto) {
             out.removeFirst(mailto.count)
         }
@@ -273,7 +288,28 @@ enum AddressParser {
     /// The display-name text of a phrase (quoted strings unquoted, comments
     /// dropped, whitespace collapsed, RFC 2047 decoded) and the first comment.
     private static func phrase(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> (String, String?) {
+        // Fast path: a plain phrase (or one quoted string without escapes)
+        // with single spaces and no encoded words.
+        var lo = r.lowerBound
+        var hi = r.upperBound
+        while lo < hi, ASCII.isWhitespace(b[lo]) { lo += 1 }
+        while hi > lo, ASCII.isWhitespace(b[hi - 1]) { hi -= 1 }
+        if hi - lo >= 2, b[lo] == ASCII.quote, b[hi - 1] == ASCII.quote { lo += 1; hi -= 1 }
+        var simple = true
+        var k = lo
+        while k < hi {
+            let c = b[k]
+            if c < 0x20 || c == ASCII.quote || c == ASCII.openParen || c == ASCII.backslash
+                || (c == ASCII.space && k + 1 < hi && b[k + 1] == ASCII.space)
+                || (c == ASCII.equals && k + 1 < hi && b[k + 1] == ASCII.question) {
+                simple = false
+                break
+            }
+            k += 1
+        }
+        if simple { return (ByteScan.headerString(b, from: lo, to: hi), nil) }
         var out = [UInt8]()
+        out.reserveCapacity(r.count)
         var comment: String?
         var i = r.lowerBound
         var pendingSpace = false
@@ -315,6 +351,7 @@ enum AddressParser {
     /// The content of a quoted string (escapes resolved); other text as is.
     private static func unquote(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> [UInt8] {
         var out = [UInt8]()
+        out.reserveCapacity(r.count)
         var i = r.lowerBound
         var inQuote = false
         while i < r.upperBound {
@@ -363,9 +400,10 @@ enum AddressParser {
 
     /// `local@domain` with both parts non-empty and no spaces.
     private static func isPlausible(_ email: String) -> Bool {
-        guard let at = email.utf8.lastIndex(of: ASCII.at) else { return false }
-        let local = email.utf8[email.utf8.startIndex..<at]
-        let domain = email.utf8[email.utf8.index(after: at)...]
-        return !local.isEmpty && !domain.isEmpty
+        // The last '@' must have something on both sides.
+        email.withBytes { b in
+            guard let at = b.lastIndex(of: ASCII.at) else { return false }
+            return at > 0 && at < b.count - 1
+        }
     }
 }

@@ -20,8 +20,7 @@ enum BodyParts {
             for child in part.children { walk(child, isRoot: false, buf: buf, into: &s) }
             return
         }
-        let type = part.type
-        let isText = type == "text"
+        let isText = part.contentType.hasPrefix("text/")
         let isBodyType = part.contentType == "text/plain" || part.contentType == "text/html"
         let isAttachment: Bool
         if part.disposition == .attachment {
@@ -31,7 +30,7 @@ enum BodyParts {
             // (or the only body of the message); other text types are
             // attachments only with a file name.
             isAttachment = part.filename != nil && part.disposition != .inline && !isRoot
-        } else if type == "message" {
+        } else if part.contentType.hasPrefix("message/") {
             isAttachment = part.filename != nil
         } else {
             isAttachment = part.filename != nil || isInlineResource(part)
@@ -56,7 +55,7 @@ enum BodyParts {
     /// Inline images, and parts with a Content-ID marked inline.
     private static func isInlineResource(_ part: MIMEPart) -> Bool {
         if part.disposition == .attachment { return false }
-        if part.type == "image" && (part.disposition == .inline || part.contentID != nil) { return true }
+        if part.contentType.hasPrefix("image/") && (part.disposition == .inline || part.contentID != nil) { return true }
         return part.contentID != nil && part.disposition == .inline
     }
 }

@@ -7,20 +7,24 @@ public enum EncodedWords {
     /// character split across two words survives). Malformed words are left
     /// as they are. Text without `=?` is returned unchanged.
     public static func decode(_ s: String) -> String {
-        guard containsMarker(s.utf8) else { return s }
+        guard s.withBytes({ containsMarker($0) }) else { return s }
         var copy = s
         return copy.withUTF8 { decode(buffer: $0) }
     }
 
     /// Whether the bytes contain `=?`.
-    private static func containsMarker(_ utf8: String.UTF8View) -> Bool {
-        var prevEq = false
-        for b in utf8 {
-            if prevEq && b == ASCII.question { return true }
-            prevEq = b == ASCII.equals
+    private static func containsMarker(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var pos = 0
+        while let eq = ByteScan.find(ASCII.equals, in: b, from: pos, to: b.count) {
+            if eq + 1 < b.count, b[eq + 1] == ASCII.question { return true }
+            pos = eq + 1
         }
         return false
     }
+
+    /// The longest encoded text accepted in one word (RFC 2047 allows 75
+    /// characters for the whole word; real mail is sometimes longer).
+    private static let maxEncodedText = 4_096
 
     /// A parsed encoded word.
     private struct Word {
@@ -97,7 +101,7 @@ public enum EncodedWords {
             i += 1
         }
         guard i < n, i > csStart else { return nil }
-        let charset = ASCII.lowercased(String(decoding: UnsafeBufferPointer(rebasing: b[csStart..<i]), as: UTF8.self))
+        let charset = String(decoding: UnsafeBufferPointer(rebasing: b[csStart..<i]), as: UTF8.self)
         i += 1
         guard i + 1 < n, b[i + 1] == ASCII.question else { return nil }
         let enc = ASCII.lower(b[i])
@@ -108,7 +112,9 @@ public enum EncodedWords {
         var textEnd: Int?
         while i + 1 < n {
             let ch = b[i]
-            if ch == ASCII.cr || ch == ASCII.lf { return nil }
+            // Longer than any real encoded word: give up (keeps hostile
+            // input linear).
+            if ch == ASCII.cr || ch == ASCII.lf || i - textStart > maxEncodedText { return nil }
             if ch == ASCII.question && b[i + 1] == ASCII.equals { textEnd = i; break }
             i += 1
         }

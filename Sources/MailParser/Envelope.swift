@@ -16,57 +16,47 @@ struct Envelope {
     var listID: String?
 
     /// Fills the fields from the first occurrence of each header (address
-    /// headers that occur more than once are concatenated).
-    mutating func collect(_ fields: [HeaderField], warnings: inout WarningList) {
+    /// headers that occur more than once are concatenated). `kinds` says
+    /// which known header each field is.
+    mutating func collect(_ fields: [HeaderField], kinds: [KnownHeader], warnings: inout WarningList) {
         var seenMessageID = false
         var seenInReplyTo = false
         var seenReferences = false
-        for f in fields {
-            let name = f.name.utf8
-            guard let first = name.first else { continue }
-            switch ASCII.lower(first) {
-            case 0x66:  // f
-                if f.hasName("from") { from += AddressParser.parseList(f.value, warnings: &warnings) }
-            case 0x74:  // t
-                if f.hasName("to") { to += AddressParser.parseList(f.value, warnings: &warnings) }
-            case 0x63:  // c
-                if f.hasName("cc") { cc += AddressParser.parseList(f.value, warnings: &warnings) }
-            case 0x62:  // b
-                if f.hasName("bcc") { bcc += AddressParser.parseList(f.value, warnings: &warnings) }
-            case 0x72:  // r
-                if f.hasName("reply-to") {
-                    replyTo += AddressParser.parseList(f.value, warnings: &warnings)
-                } else if !seenReferences, f.hasName("references") {
-                    seenReferences = true
-                    references = MessageIDs.parseList(f.value)
-                }
-            case 0x73:  // s
-                if subject == nil, f.hasName("subject") {
-                    subject = EncodedWords.decode(f.value)
-                } else if sender == nil, f.hasName("sender") {
-                    sender = AddressParser.parseList(f.value, warnings: &warnings).first
-                }
-            case 0x64:  // d
-                if date == nil, f.hasName("date") { date = f.value }
-            case 0x6D:  // m
-                if !seenMessageID, f.hasName("message-id") {
+        for (f, kind) in zip(fields, kinds) {
+            switch kind {
+            case .from: from += AddressParser.parseList(f.value, warnings: &warnings)
+            case .to: to += AddressParser.parseList(f.value, warnings: &warnings)
+            case .cc: cc += AddressParser.parseList(f.value, warnings: &warnings)
+            case .bcc: bcc += AddressParser.parseList(f.value, warnings: &warnings)
+            case .replyTo: replyTo += AddressParser.parseList(f.value, warnings: &warnings)
+            case .sender:
+                if sender == nil { sender = AddressParser.parseList(f.value, warnings: &warnings).first }
+            case .subject:
+                if subject == nil { subject = EncodedWords.decode(f.value) }
+            case .date:
+                if date == nil { date = f.value }
+            case .messageID:
+                if !seenMessageID {
                     seenMessageID = true
                     messageID = MessageIDs.parseID(f.value)
-                    if messageID == nil || !f.value.utf8.contains(ASCII.lessThan) {
+                    if messageID == nil || !f.value.containsByte(ASCII.lessThan) {
                         warnings.add(.malformedMessageID, "Message-ID not in <id> form: \(f.value.prefix(60))")
                     }
                 }
-            case 0x69:  // i
-                if !seenInReplyTo, f.hasName("in-reply-to") {
+            case .inReplyTo:
+                if !seenInReplyTo {
                     seenInReplyTo = true
                     inReplyTo = MessageIDs.parseList(f.value)
                 }
-            case 0x6C:  // l
-                if listID == nil, f.hasName("list-id") { listID = Self.listID(f.value) }
-            case 0x78:  // x
-                if gmailThreadID == nil, f.hasName("x-gm-thrid") {
-                    gmailThreadID = UInt64(f.value.trimmingASCIIWhitespace())
+            case .references:
+                if !seenReferences {
+                    seenReferences = true
+                    references = MessageIDs.parseList(f.value)
                 }
+            case .listID:
+                if listID == nil { listID = Self.listID(f.value) }
+            case .gmailThreadID:
+                if gmailThreadID == nil { gmailThreadID = UInt64(f.value.trimmingASCIIWhitespace()) }
             default:
                 break
             }
@@ -75,14 +65,20 @@ struct Envelope {
 
     /// The id inside `<>` of a List-Id value, or the trimmed value.
     static func listID(_ value: String) -> String? {
-        let u = value.utf8
-        if let open = u.lastIndex(of: ASCII.lessThan) {
-            let rest = u[u.index(after: open)...]
-            let inner = rest.firstIndex(of: ASCII.greaterThan).map { rest[..<$0] } ?? rest
-            let id = String(decoding: inner, as: UTF8.self).trimmingASCIIWhitespace()
-            if !id.isEmpty { return id }
+        value.withBytes { b in
+            var lo = 0
+            var hi = b.count
+            if let open = b.lastIndex(of: ASCII.lessThan) {
+                let close = ByteScan.find(ASCII.greaterThan, in: b, from: open + 1, to: b.count) ?? b.count
+                var l = open + 1
+                var h = close
+                while l < h, ASCII.isWhitespace(b[l]) { l += 1 }
+                while h > l, ASCII.isWhitespace(b[h - 1]) { h -= 1 }
+                if l < h { lo = l; hi = h }
+            }
+            while lo < hi, ASCII.isWhitespace(b[lo]) { lo += 1 }
+            while hi > lo, ASCII.isWhitespace(b[hi - 1]) { hi -= 1 }
+            return lo < hi ? ByteScan.headerString(b, from: lo, to: hi) : nil
         }
-        let t = value.trimmingASCIIWhitespace()
-        return t.isEmpty ? nil : t
     }
 }

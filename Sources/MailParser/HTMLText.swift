@@ -124,10 +124,13 @@ public enum HTMLText {
         return b.count
     }
 
+    private static let blockquoteOpen: [UInt8] = Array("<blockquote".utf8)
+    private static let blockquoteClose: [UInt8] = Array("</blockquote".utf8)
+
     /// Skips a blockquote's content including nested blockquotes.
     private static func skipBlockquote(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
-        let open: [UInt8] = Array("<blockquote".utf8)
-        let close: [UInt8] = Array("</blockquote".utf8)
+        let open = blockquoteOpen
+        let close = blockquoteClose
         var depth = 1
         var pos = from
         while let p = ByteScan.find(ASCII.lessThan, in: b, from: pos, to: b.count) {

@@ -18,7 +18,27 @@ public enum HeaderParameters {
         var name: String
         var section: Int?
         var extended: Bool
-        var value: [UInt8]
+        var value: Value
+    }
+
+    /// A parameter value: a range of the input, or unescaped bytes.
+    private enum Value {
+        case range(Range<Int>)
+        case bytes([UInt8])
+
+        func bytes(_ b: UnsafeBufferPointer<UInt8>) -> ArraySlice<UInt8> {
+            switch self {
+            case .range(let r): return ArraySlice(UnsafeBufferPointer(rebasing: b[r]))
+            case .bytes(let a): return a[...]
+            }
+        }
+
+        func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
+            switch self {
+            case .range(let r): return ByteScan.headerString(b, from: r.lowerBound, to: r.upperBound)
+            case .bytes(let a): return ByteScan.headerString(a)
+            }
+        }
     }
 
     private static func parse(buffer b: UnsafeBufferPointer<UInt8>) -> (value: String, parameters: [String: String]) {
@@ -26,6 +46,7 @@ public enum HeaderParameters {
         var i = 0
         // Main value up to the first ';' outside quotes, comments removed.
         var main = [UInt8]()
+        main.reserveCapacity(32)
         var mainDone = false
         while i < n, b[i] != ASCII.semicolon {
             let c = b[i]
@@ -45,6 +66,7 @@ public enum HeaderParameters {
             i += 1
         }
         var raws: [RawParam] = []
+        raws.reserveCapacity(4)
         while i < n {
             // Skip separators.
             while i < n, b[i] == ASCII.semicolon || ASCII.isWhitespace(b[i]) { i += 1 }
@@ -63,24 +85,47 @@ public enum HeaderParameters {
             i += 1
             while i < n, ASCII.isWhitespace(b[i]) { i += 1 }
             // Value: quoted string or token (tolerating spaces) up to ';'.
-            var value = [UInt8]()
+            var value = Value.range(i..<i)
             if i < n, b[i] == ASCII.quote {
                 i += 1
+                let vStart = i
+                var escaped: [UInt8]?
                 while i < n, b[i] != ASCII.quote {
-                    if b[i] == ASCII.backslash, i + 1 < n {
-                        // Keep backslashes before characters that do not need
-                        // escaping (Windows paths in filenames).
-                        let nx = b[i + 1]
-                        if nx == ASCII.quote || nx == ASCII.backslash { value.append(nx); i += 2; continue }
+                    let c = b[i]
+                    if c == ASCII.backslash || c == ASCII.cr || c == ASCII.lf {
+                        if escaped == nil { escaped = Array(UnsafeBufferPointer(rebasing: b[vStart..<i])) }
+                        if c == ASCII.backslash, i + 1 < n {
+                            // Keep backslashes before characters that do not
+                            // need escaping (Windows paths in filenames).
+                            let nx = b[i + 1]
+                            if nx == ASCII.quote || nx == ASCII.backslash {
+                                escaped?.append(nx)
+                                i += 2
+                                continue
+                            }
+                            escaped?.append(c)
+                        }
+                        i += 1
+                        continue
                     }
-                    if b[i] != ASCII.cr && b[i] != ASCII.lf { value.append(b[i]) }
+                    escaped?.append(c)
                     i += 1
                 }
+                value = escaped.map { Value.bytes($0) } ?? .range(vStart..<i)
                 if i < n { i += 1 }
                 // Tolerate garbage after the closing quote up to ';' unless a
                 // new `name=` starts (missing ';').
+                // Only positions after whitespace are checked, so each run
+                // is scanned once.
+                var afterSpace = true
                 while i < n, b[i] != ASCII.semicolon {
-                    if !ASCII.isWhitespace(b[i]) && looksLikeParamStart(b, at: i) { break }
+                    let c = b[i]
+                    if ASCII.isWhitespace(c) {
+                        afterSpace = true
+                    } else {
+                        if afterSpace && looksLikeParamStart(b, at: i) { break }
+                        afterSpace = false
+                    }
                     i += 1
                 }
             } else {
@@ -91,7 +136,7 @@ public enum HeaderParameters {
                 }
                 var vEnd = i
                 while vEnd > vStart, ASCII.isWhitespace(b[vEnd - 1]) { vEnd -= 1 }
-                value.append(contentsOf: UnsafeBufferPointer(rebasing: b[vStart..<vEnd]))
+                value = .range(vStart..<vEnd)
                 if i < n, b[i] == ASCII.quote {
                     while i < n, b[i] != ASCII.semicolon { i += 1 }
                 }
@@ -100,7 +145,7 @@ public enum HeaderParameters {
             guard nameEnd > nameStart else { continue }
             raws.append(splitName(b, nameStart, nameEnd, value: value))
         }
-        return (String(decoding: main, as: UTF8.self), join(raws))
+        return (String(decoding: main, as: UTF8.self), join(raws, b))
     }
 
     /// Whether `b[at...]` looks like `token=`.
@@ -135,8 +180,9 @@ public enum HeaderParameters {
     }
 
     /// Splits `name*3*` into base name, section and extended flag.
-    private static func splitName(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, value: [UInt8]) -> RawParam {
+    private static func splitName(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, value: Value) -> RawParam {
         var nameBytes = [UInt8]()
+        nameBytes.reserveCapacity(end - start)
         var i = start
         while i < end, b[i] != ASCII.star {
             nameBytes.append(ASCII.lower(b[i]))
@@ -165,18 +211,17 @@ public enum HeaderParameters {
     }
 
     /// Joins RFC 2231 sections and decodes values.
-    private static func join(_ raws: [RawParam]) -> [String: String] {
+    private static func join(_ raws: [RawParam], _ b: UnsafeBufferPointer<UInt8>) -> [String: String] {
         var result: [String: String] = [:]
         if raws.isEmpty { return result }
         if !raws.contains(where: { $0.section != nil || $0.extended }) {
-            result.reserveCapacity(raws.count)
             for r in raws where result[r.name] == nil {
-                let text = ByteScan.headerString(r.value)
+                let text = r.value.string(b)
                 result[r.name] = (r.name == "name" || r.name == "filename") ? EncodedWords.decode(text) : text
             }
             return result
         }
-        var plain: [String: [UInt8]] = [:]
+        var plain: [String: Value] = [:]
         var groups: [String: [RawParam]] = [:]
         var order: [String] = []
         for r in raws {
@@ -189,7 +234,7 @@ public enum HeaderParameters {
             groups[r.name, default: []].append(r)
         }
         for (name, value) in plain {
-            let text = ByteScan.headerString(value)
+            let text = value.string(b)
             if name == "name" || name == "filename" {
                 result[name] = EncodedWords.decode(text)
             } else {
@@ -206,7 +251,7 @@ public enum HeaderParameters {
                 let sec = p.section ?? 0
                 if seen.contains(sec) { continue }
                 seen.insert(sec)
-                var v = p.value[...]
+                var v = p.value.bytes(b)
                 if p.extended && idx == 0 {
                     // charset'language'value
                     if let q1 = v.firstIndex(of: ASCII.apostrophe) {

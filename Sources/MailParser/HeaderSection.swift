@@ -8,6 +8,8 @@ struct HeaderSection {
 
     /// The fields in order.
     var fields: [HeaderField] = []
+    /// Which known header each field is (parallel to `fields`).
+    var kinds: [KnownHeader] = []
     /// The offset where the body starts.
     var bodyStart: Int
     /// The range of the header section (without the blank separator line).
@@ -18,6 +20,8 @@ struct HeaderSection {
     static func parse(_ buf: UnsafeBufferPointer<UInt8>, from: Int, to: Int, allowEnvelope: Bool,
                       warnings: inout WarningList) -> HeaderSection {
         var section = HeaderSection(bodyStart: to, range: from..<to)
+        section.fields.reserveCapacity(24)
+        section.kinds.reserveCapacity(24)
         var pos = from
         if allowEnvelope, ByteScan.hasPrefix(buf, at: pos, to: to, fromSpace) || ByteScan.hasPrefix(buf, at: pos, to: to, quotedFromSpace) {
             pos = ByteScan.line(in: buf, from: pos, to: to).next
@@ -46,6 +50,7 @@ struct HeaderSection {
             let name = String(decoding: UnsafeBufferPointer(rebasing: buf[nr]), as: UTF8.self)
             let value = buildValue(buf, first: firstValue, continuations: continuations, name: name, warnings: &warnings)
             section.fields.append(HeaderField(name: name, value: value))
+            section.kinds.append(KnownHeader.identify(buf, nr))
             continuations.removeAll(keepingCapacity: true)
         }
 

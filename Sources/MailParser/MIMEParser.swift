@@ -21,8 +21,8 @@ struct MIMEParser {
     }
 
     /// Builds a part from its header fields and body range.
-    mutating func entity(headers: [HeaderField], headerRange: Range<Int>, body: Range<Int>, depth: Int,
-                         defaultType: DefaultType) -> MIMEPart {
+    mutating func entity(headers: [HeaderField], kinds: [KnownHeader], headerRange: Range<Int>, body: Range<Int>,
+                         depth: Int, defaultType: DefaultType) -> MIMEPart {
         var part = MIMEPart(headers: headers, headerRange: headerRange, bodyRange: body)
         partBudget -= 1
 
@@ -30,17 +30,13 @@ struct MIMEParser {
         var cdValue: String?
         var cteValue: String?
         var cidValue: String?
-        for h in headers {
-            let name = h.name.utf8
-            guard name.count >= 10, name.first == 0x43 || name.first == 0x63 else { continue }  // C or c
-            if ctValue == nil, h.hasName("content-type") {
-                ctValue = h.value
-            } else if cdValue == nil, h.hasName("content-disposition") {
-                cdValue = h.value
-            } else if cteValue == nil, h.hasName("content-transfer-encoding") {
-                cteValue = h.value
-            } else if cidValue == nil, h.hasName("content-id") {
-                cidValue = h.value
+        for (h, kind) in zip(headers, kinds) {
+            switch kind {
+            case .contentType: if ctValue == nil { ctValue = h.value }
+            case .contentDisposition: if cdValue == nil { cdValue = h.value }
+            case .contentTransferEncoding: if cteValue == nil { cteValue = h.value }
+            case .contentID: if cidValue == nil { cidValue = h.value }
+            default: break
             }
         }
 
@@ -133,7 +129,7 @@ struct MIMEParser {
             for w in childWarnings.items where w.code != .noHeaderBodySeparator {
                 warnings.add(w.code, w.detail)
             }
-            let child = entity(headers: section.fields, headerRange: section.range,
+            let child = entity(headers: section.fields, kinds: section.kinds, headerRange: section.range,
                                body: min(section.bodyStart, end)..<end, depth: depth + 1, defaultType: childDefault)
             children.append(child)
         }

@@ -87,9 +87,7 @@ extension MIMEPart {
 
     /// CRLF and bare CR become LF; NUL characters are removed.
     static func normalizeNewlines(_ s: String) -> String {
-        var needs = false
-        for b in s.utf8 where b == ASCII.cr || b == ASCII.nul { needs = true; break }
-        guard needs else { return s }
+        guard s.containsByte(ASCII.cr) || s.containsByte(ASCII.nul) else { return s }
         var out = [UInt8]()
         out.reserveCapacity(s.utf8.count)
         var prevCR = false

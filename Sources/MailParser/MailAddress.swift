@@ -18,9 +18,7 @@ public struct MailAddress: Sendable, Hashable, Codable {
 
     /// The address lowercased, for comparison and de-duplication.
     public var normalizedEmail: String {
-        var ascii = true
-        for b in email.utf8 where b >= 0x80 { ascii = false; break }
-        return ascii ? ASCII.lowercased(email) : email.lowercased()
+        email.isASCIIOnly ? ASCII.lowercased(email) : email.lowercased()
     }
 
     /// Parses an address-list header value (`To`, `Cc`, `From`, ...). Groups

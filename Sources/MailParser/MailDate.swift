@@ -115,22 +115,26 @@ public enum MailDate {
         if dots > 0 && digits > 0 && letters == 0 {
             if dots == 2 && f.hour == nil && f.month == nil {
                 // dd.mm.yyyy numeric date, or HH.MM.SS time.
-                var parts: [Int] = []
-                var lens: [Int] = []
+                var parts = (0, 0, 0)
+                var idx = 0
                 var v = 0
                 var len = 0
                 var m = start
-                while m <= end {
+                while m <= end, idx < 3 {
                     if m == end || b[m] == ASCII.dot {
-                        parts.append(v); lens.append(len); v = 0; len = 0
+                        if idx == 0 { parts.0 = v } else if idx == 1 { parts.1 = v } else { parts.2 = v }
+                        idx += 1
+                        if idx == 3 && len == 4 {
+                            f.day = parts.0; f.month = parts.1; f.year = parts.2; f.yearDigits = 4
+                            return
+                        }
+                        v = 0
+                        len = 0
                     } else if ASCII.isDigit(b[m]), len < 6 {
-                        v = v * 10 + Int(b[m] - ASCII.zero); len += 1
+                        v = v * 10 + Int(b[m] - ASCII.zero)
+                        len += 1
                     }
                     m += 1
-                }
-                if parts.count == 3, lens[2] == 4 {
-                    f.day = parts[0]; f.month = parts[1]; f.year = parts[2]; f.yearDigits = 4
-                    return
                 }
             }
             if f.hour == nil, f.day != nil || f.month != nil {
@@ -181,7 +185,8 @@ public enum MailDate {
     /// Parses `H:M[:S][.frac][zone]` (or with dots).
     private static func parseTime(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, separator: UInt8,
                                   _ f: inout Fields) {
-        var parts: [Int] = []
+        var parts = (0, 0, 0)
+        var count = 0
         var v = 0
         var len = 0
         var k = start
@@ -190,18 +195,25 @@ public enum MailDate {
             if ASCII.isDigit(c) {
                 if len < 4 { v = v * 10 + Int(c - ASCII.zero) }
                 len += 1
-            } else if c == separator && parts.count < 2 {
-                parts.append(v); v = 0; len = 0
+            } else if c == separator && count < 2 {
+                if count == 0 { parts.0 = v } else { parts.1 = v }
+                count += 1
+                v = 0
+                len = 0
             } else {
                 break
             }
             k += 1
         }
-        if len > 0 || parts.count < 3 { parts.append(v) }
-        guard parts.count >= 2 else { return }
-        f.hour = parts[0]
-        f.minute = parts[1]
-        f.second = parts.count > 2 ? parts[2] : 0
+        // The last number (possibly empty, as in "10:20:").
+        switch count {
+        case 1: parts.1 = v
+        case 2: parts.2 = v
+        default: return  // no separator: not a time
+        }
+        f.hour = parts.0
+        f.minute = parts.1
+        f.second = parts.2
         // Skip fractional seconds, then an attached zone.
         if k < end, b[k] == ASCII.dot || b[k] == ASCII.comma {
             k += 1
@@ -220,20 +232,24 @@ public enum MailDate {
     private static func parseOffset(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         guard start < end else { return nil }
         let sign = b[start] == ASCII.minus ? -1 : 1
-        var digits: [Int] = []
+        var value = 0
+        var count = 0
         var k = start + 1
-        while k < end, digits.count < 4 {
+        while k < end, count < 4 {
             let c = b[k]
-            if ASCII.isDigit(c) { digits.append(Int(c - ASCII.zero)) } else if c != ASCII.colon { break }
+            if ASCII.isDigit(c) {
+                value = value * 10 + Int(c - ASCII.zero)
+                count += 1
+            } else if c != ASCII.colon {
+                break
+            }
             k += 1
         }
         let h: Int
         let m: Int
-        switch digits.count {
-        case 1: h = digits[0]; m = 0
-        case 2: h = digits[0] * 10 + digits[1]; m = 0
-        case 3: h = digits[0]; m = digits[1] * 10 + digits[2]
-        case 4: h = digits[0] * 10 + digits[1]; m = digits[2] * 10 + digits[3]
+        switch count {
+        case 1, 2: h = value; m = 0
+        case 3, 4: h = value / 100; m = value % 100
         default: return nil
         }
         guard h <= 23 || (h == 24 && m == 0), m <= 59 else { return nil }

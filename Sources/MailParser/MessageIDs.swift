@@ -36,7 +36,16 @@ public enum MessageIDs {
             while i < n, bracketed.count < limit {
                 let c = b[i]
                 if c == ASCII.lessThan {
+                    // Fast path: `<id>` without inner whitespace.
+                    var k = i + 1
+                    while k < n, b[k] > 0x20, b[k] != ASCII.greaterThan, b[k] != ASCII.lessThan { k += 1 }
+                    if k < n, b[k] == ASCII.greaterThan, k - i - 1 <= maxLength {
+                        if k > i + 1 { bracketed.append(ByteScan.headerString(b, from: i + 1, to: k)) }
+                        i = k + 1
+                        continue
+                    }
                     var out = [UInt8]()
+                    out.reserveCapacity(64)
                     var j = i + 1
                     while j < n, b[j] != ASCII.greaterThan, b[j] != ASCII.lessThan {
                         if !ASCII.isWhitespace(b[j]) && out.count < maxLength { out.append(b[j]) }

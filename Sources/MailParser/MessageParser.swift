@@ -16,14 +16,14 @@ enum MessageParser {
         let section = HeaderSection.parse(buf, from: range.lowerBound, to: range.upperBound,
                                           allowEnvelope: depth == 0, warnings: &warnings)
         var mime = MIMEParser(buf: buf, warnings: warnings, partBudget: partBudget)
-        let root = mime.entity(headers: section.fields, headerRange: section.range,
+        let root = mime.entity(headers: section.fields, kinds: section.kinds, headerRange: section.range,
                                body: min(section.bodyStart, range.upperBound)..<range.upperBound,
                                depth: depth, defaultType: .textPlain)
         warnings = mime.warnings
         partBudget = mime.partBudget
 
         var h = Envelope()
-        h.collect(section.fields, warnings: &warnings)
+        h.collect(section.fields, kinds: section.kinds, warnings: &warnings)
 
         // Date: header, then Received, then the caller's fallback.
         var date: Date?
@@ -40,9 +40,11 @@ enum MessageParser {
             warnings.add(.missingDate, "no Date header")
         }
         if date == nil {
-            for f in section.fields where f.hasName("received") {
-                guard let semi = f.value.lastIndex(of: ";") else { continue }
-                if let parsed = MailDate.parseDetailed(String(f.value[f.value.index(after: semi)...])) {
+            var tried = 0
+            for (f, kind) in zip(section.fields, section.kinds) where kind == .received && tried < 20 {
+                tried += 1
+                guard let dateText = Self.receivedDate(f.value) else { continue }
+                if let parsed = MailDate.parseDetailed(dateText) {
                     date = Date(timeIntervalSince1970: TimeInterval(parsed.epoch))
                     source = .received
                     break
@@ -90,23 +92,58 @@ enum MessageParser {
         )
     }
 
+    /// The text after the last ';' of a Received value (if short enough to
+    /// be a date).
+    static func receivedDate(_ value: String) -> String? {
+        value.withBytes { b in
+            guard let semi = b.lastIndex(of: ASCII.semicolon), b.count - semi <= 512 else { return nil }
+            return ByteScan.headerString(b, from: semi + 1, to: b.count)
+        }
+    }
+
+    /// Whether two addresses are equal after lowercasing.
+    private static func sameAddress(_ a: String, _ b: String) -> Bool {
+        if ASCII.equalsIgnoringCase(a, b) { return true }
+        // Non-ASCII addresses: full Unicode lowercasing.
+        if !a.isASCIIOnly || !b.isASCIIOnly {
+            return a.lowercased() == b.lowercased()
+        }
+        return false
+    }
+
     /// From (or Sender), To, Cc; de-duplicated by normalized address; a
     /// later occurrence supplies a missing name.
     static func participants(from: [MailAddress], to: [MailAddress], cc: [MailAddress]) -> [MailAddress] {
         var result: [MailAddress] = []
+        result.reserveCapacity(from.count + to.count + cc.count)
+        // Small lists (the usual case) are de-duplicated by a linear scan
+        // without building lowercased keys; large ones use a dictionary.
+        let useIndex = from.count + to.count + cc.count > 32
         var index: [String: Int] = [:]
-        for list in [from, to, cc] {
+        func add(_ list: [MailAddress]) {
             for a in list where !a.email.isEmpty {
-                let key = a.normalizedEmail
                 let name = (a.name?.isEmpty ?? true) ? nil : a.name
-                if let i = index[key] {
+                let existing: Int?
+                let key: String?
+                if useIndex {
+                    let k = a.normalizedEmail
+                    key = k
+                    existing = index[k]
+                } else {
+                    key = nil
+                    existing = result.firstIndex { sameAddress($0.email, a.email) }
+                }
+                if let i = existing {
                     if result[i].name == nil, let name { result[i].name = name }
                     continue
                 }
-                index[key] = result.count
+                if let key { index[key] = result.count }
                 result.append(MailAddress(name: name, email: a.email))
             }
         }
+        add(from)
+        add(to)
+        add(cc)
         return result
     }
 }

@@ -19,7 +19,7 @@ public enum Snippet {
 
     /// Collected bytes after which the first attempt stops; enough for
     /// 100 characters in almost all text (retried with more if not).
-    private static let firstLimit = 512
+    private static let firstLimit = 192
 
     private static func build(_ b: UnsafeBufferPointer<UInt8>) -> String {
         var limit = firstLimit
@@ -53,12 +53,13 @@ public enum Snippet {
         // with "On " (first half of a wrapped attribution).
         var lastLineOut = 0
         var lastLineStartsWithOn = false
+        var stopped = false
 
         func emit(_ r: Range<Int>) {
             if !out.isEmpty { out.append(ASCII.space) }
             lastLineOut = out.count
             lastLineStartsWithOn = startsWithOn(b, r)
-            appendCollapsed(b, r, to: &out)
+            if !appendCollapsed(b, r, to: &out, limit: limit) { stopped = true }
         }
         func flushHeld() {
             for r in held { emit(r) }
@@ -68,7 +69,7 @@ public enum Snippet {
         var pos = 0
         let n = b.count
         while pos < n {
-            if out.count >= limit { return (out, true) }
+            if stopped || out.count >= limit { return (out, true) }
             let (end, next) = ByteScan.line(in: b, from: pos, to: n)
             defer { pos = next }
             var lo = pos
@@ -102,23 +103,27 @@ public enum Snippet {
             emit(lo..<hi)
         }
         // An attribution at the very end (its quote was removed) is dropped.
-        return (out, false)
+        return (out, stopped)
     }
 
     /// Appends a line with whitespace runs (ASCII and Unicode) collapsed
     /// to one space and invisible characters removed.
-    private static func appendCollapsed(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, to out: inout [UInt8]) {
+    /// - Returns: false when it stopped early because `out` reached `limit`.
+    private static func appendCollapsed(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, to out: inout [UInt8],
+                                        limit: Int) -> Bool {
         var pendingSpace = false
         var i = r.lowerBound
         let end = r.upperBound
         while i < end {
+            if out.count >= limit { return false }
             // Bulk-append a run of printable ASCII with single inner spaces.
             let runStart = i
-            while i < end {
+            let runLimit = min(end, i + max(1, limit - out.count))
+            while i < runLimit {
                 let c = b[i]
                 if c > 0x20 && c < 0x7F {
                     i += 1
-                } else if c == ASCII.space && i > runStart && i + 1 < end && b[i + 1] > 0x20 && b[i + 1] < 0x7F {
+                } else if c == ASCII.space && i > runStart && i + 1 < runLimit && b[i + 1] > 0x20 && b[i + 1] < 0x7F {
                     i += 1
                 } else {
                     break
@@ -161,6 +166,7 @@ public enum Snippet {
             }
             i = seqEnd
         }
+        return true
     }
 
     /// The length of a UTF-8 sequence from its lead byte (1 for invalid).

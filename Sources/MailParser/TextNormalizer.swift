@@ -10,10 +10,15 @@ enum TextNormalizer {
         return [UInt8](unsafeUninitializedCapacity: n) { ob, initialized in
             var o = 0
             var i = 0
+            // Next positions of CR and NUL, refreshed only once passed (so
+            // the whole run is linear).
+            var nextCR = firstCR ?? n
+            var nextNUL = firstNUL ?? n
             while i < n {
+                if nextCR < i { nextCR = ByteScan.find(ASCII.cr, in: b, from: i, to: n) ?? n }
+                if nextNUL < i { nextNUL = ByteScan.find(ASCII.nul, in: b, from: i, to: n) ?? n }
                 // Copy the run up to the next CR or NUL in bulk.
-                let stop = min(ByteScan.find(ASCII.cr, in: b, from: i, to: n) ?? n,
-                               ByteScan.find(ASCII.nul, in: b, from: i, to: n) ?? n)
+                let stop = min(nextCR, nextNUL)
                 if stop > i, let src = b.baseAddress, let dst = ob.baseAddress {
                     (dst + o).update(from: src + i, count: stop - i)
                     o += stop - i

@@ -16,17 +16,27 @@ public enum TransferEncoding: Sendable, Hashable {
     /// Parses a header value; nil or empty means `7bit`.
     public init(headerValue: String?) {
         guard let v = headerValue else { self = .sevenBit; return }
-        var token = ASCII.lowercased(v.trimmingASCIIWhitespace())
-        if token.utf8.contains(where: { $0 == ASCII.semicolon || $0 == ASCII.openParen || $0 == ASCII.quote || $0 <= 0x20 }) {
+        var token = v.trimmingASCIIWhitespace()
+        let complex = token.withBytes { b in
+            b.contains { $0 == ASCII.semicolon || $0 == ASCII.openParen || $0 == ASCII.quote || $0 <= 0x20 }
+        }
+        if complex {
             token = HeaderParameters.parse(v).value
         }
-        switch token {
-        case "", "7bit", "7-bit", "us-ascii", "ascii": self = .sevenBit
-        case "8bit", "8-bit", "8bits": self = .eightBit
-        case "binary": self = .binary
-        case "base64", "base-64", "x-base64": self = .base64
-        case "quoted-printable", "quotedprintable", "qp", "x-quoted-printable": self = .quotedPrintable
-        default: self = .other(String(token.prefix(64)))
+        func isToken(_ s: String) -> Bool { ASCII.equalsIgnoringCase(token, s) }
+        switch token.utf8.count {
+        case 0: self = .sevenBit
+        case 4 where isToken("7bit"), 8 where isToken("us-ascii"), 5 where isToken("ascii"), 5 where isToken("7-bit"):
+            self = .sevenBit
+        case 4 where isToken("8bit"), 5 where isToken("8-bit"), 5 where isToken("8bits"):
+            self = .eightBit
+        case 6 where isToken("binary"): self = .binary
+        case 6 where isToken("base64"), 7 where isToken("base-64"), 8 where isToken("x-base64"):
+            self = .base64
+        case 16 where isToken("quoted-printable"), 15 where isToken("quotedprintable"), 2 where isToken("qp"),
+             18 where isToken("x-quoted-printable"):
+            self = .quotedPrintable
+        default: self = .other(String(ASCII.lowercased(token).prefix(64)))
         }
     }
 

@@ -127,3 +127,19 @@ final class DateLocaleTests: XCTestCase {
         XCTAssertEqual(MailDate.parse("1 Mon 2024 10:00:00 +0000"), nil)
     }
 }
+
+final class DateNumericTests: XCTestCase {
+    func testNumericDayMonthYear() {
+        XCTAssertEqual(MailDate.parse("Mon, 15.01.2024 10:20:30 +0100"), utc(2024, 1, 15, 9, 20, 30))
+    }
+
+    func testSingleDigitTimeParts() {
+        XCTAssertEqual(MailDate.parse("Tue, 3 Feb 2009 7:3:5 +0000"), utc(2009, 2, 3, 7, 3, 5))
+    }
+
+    func testOffsetForms() {
+        XCTAssertEqual(MailDate.parse("1 Jan 2024 12:00:00 +01"), utc(2024, 1, 1, 11))
+        XCTAssertEqual(MailDate.parse("1 Jan 2024 12:00:00 +05:30"), utc(2024, 1, 1, 6, 30))
+        XCTAssertEqual(MailDate.parse("1 Jan 2024 12:00:00 -0000"), utc(2024, 1, 1, 12))
+    }
+}

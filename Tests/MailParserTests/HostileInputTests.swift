@@ -253,3 +253,62 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(m.dateSource, DateSource.none)
     }
 }
+
+final class HostileScalingTests: XCTestCase {
+    private func timed(_ body: () -> Void) -> TimeInterval {
+        let start = Date()
+        body()
+        return Date().timeIntervalSince(start)
+    }
+
+    func testManyUnterminatedEncodedWordsStayLinear() {
+        let subject = String(repeating: "=?utf-8?q?", count: 6_000)
+        var m: ParsedMessage?
+        let t = timed { m = parse("Subject: \(subject)\n\nx") }
+        XCTAssertLessThan(t, 5)
+        XCTAssertEqual(m?.subject?.hasPrefix("=?utf-8?q?"), true)
+    }
+
+    func testGarbageAfterQuotedParameterStaysLinear() {
+        let junk = String(repeating: "a", count: 60_000)
+        var m: ParsedMessage?
+        let t = timed { m = parse("Content-Type: text/plain; charset=\"utf-8\"\(junk)\n\nbody") }
+        XCTAssertLessThan(t, 5)
+        XCTAssertEqual(m?.root.charset, "utf-8")
+        XCTAssertEqual(m?.textBody, "body")
+    }
+
+    func testLargeCRLFTextBodyStaysLinear() {
+        var text = "Content-Type: text/plain\r\n\r\n"
+        text += String(repeating: "a line of text in a large body\r\n", count: 200_000)
+        let data = Array(text.utf8)
+        var m: ParsedMessage?
+        let t = timed { m = MailParser.parse(data) }
+        XCTAssertLessThan(t, 10)
+        XCTAssertEqual(m?.textBody?.utf8.count, 200_000 * 31)
+        XCTAssertLessThanOrEqual(m?.snippet.count ?? 0, 100)
+        XCTAssertGreaterThan(m?.snippet.count ?? 0, 95)
+    }
+
+    func testManyReceivedHeadersWithoutDate() {
+        var text = ""
+        let tail = String(repeating: "x", count: 60_000)
+        for _ in 0..<200 { text += "Received: from a by b; \(tail)\n" }
+        text += "Received: by c; Tue, 2 Jan 2024 10:00:00 +0000\n\nbody"
+        var m: ParsedMessage?
+        let t = timed { m = parse(text) }
+        XCTAssertLessThan(t, 10)
+        // Only the first Received headers are tried; none of them parse.
+        XCTAssertEqual(m?.dateSource, DateSource.none)
+    }
+
+    func testHugeAddressList() {
+        let list = (0..<20_000).map { "user\($0)@example.com" }.joined(separator: ", ")
+        var m: ParsedMessage?
+        let t = timed { m = parse("To: \(list)\n\nbody") }
+        XCTAssertLessThan(t, 10)
+        // The header value is capped at 64 KiB, so only the first few thousand survive.
+        XCTAssertGreaterThan(m?.to.count ?? 0, 2_000)
+        XCTAssertEqual(m?.to.first?.email, "user0@example.com")
+    }
+}

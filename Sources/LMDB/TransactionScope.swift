@@ -1,0 +1,59 @@
+import CLMDB
+
+/// A reference to the transaction a closure is borrowing, for code that needs an object (a class
+/// conforming to a protocol) rather than the non-copyable `Transaction`.
+///
+/// Create it inside the `read`/`write` closure with `TransactionScope(txn)` and call `end()` before the
+/// closure returns (use `defer`); every call after `end()` traps, so it cannot outlive the transaction.
+public final class TransactionScope {
+    private var handle: OpaquePointer?
+    /// True for a read-only transaction.
+    public let readOnly: Bool
+
+    /// Wraps the transaction `txn` borrowed by the current closure.
+    public init(_ txn: borrowing Transaction) {
+        handle = txn.unsafeHandle
+        readOnly = txn.readOnly
+    }
+
+    /// Ends the scope: the transaction may be committed or aborted after this.
+    public func end() { handle = nil }
+
+    private var live: OpaquePointer {
+        guard let h = handle else { preconditionFailure("a TransactionScope was used after its transaction ended") }
+        return h
+    }
+
+    /// The value for `key`, copied, or nil.
+    public func get(_ db: Database, _ key: [UInt8]) throws -> [UInt8]? {
+        try key.withUnsafeBytes { kb in
+            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            var v = MDB_val()
+            let rc = mdb_get(live, db.dbi, &k, &v)
+            if rc == MDB_NOTFOUND { return nil }
+            if rc != 0 { throw LMDBError(code: rc, operation: "mdb_get(\(db.name))") }
+            return Array(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        }
+    }
+
+    /// Stores `value` under `key`.
+    public func put(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws {
+        try key.withUnsafeBytes { kb in
+            try value.withUnsafeBytes { vb in
+                var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+                var v = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
+                let rc = mdb_put(live, db.dbi, &k, &v, 0)
+                if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name))") }
+            }
+        }
+    }
+
+    /// Deletes `key` (absent is fine).
+    public func delete(_ db: Database, _ key: [UInt8]) throws {
+        try key.withUnsafeBytes { kb in
+            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+            let rc = mdb_del(live, db.dbi, &k, nil)
+            if rc != 0 && rc != MDB_NOTFOUND { throw LMDBError(code: rc, operation: "mdb_del(\(db.name))") }
+        }
+    }
+}
