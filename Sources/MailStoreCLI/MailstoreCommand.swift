@@ -12,7 +12,8 @@ public struct MailstoreCommand: ParsableCommand {
         3 database or file error, 64 wrong arguments. See docs/cli.md.
         """,
         version: MailStore.version,
-        subcommands: [InitCommand.self, ImportCommand.self, LogCommand.self, ShowCommand.self, VerifyCommand.self, StatsCommand.self]
+        subcommands: [InitCommand.self, ImportCommand.self, LogCommand.self, ShowCommand.self, ProjectCommand.self,
+                      ReplayCommand.self, VerifyCommand.self, StatsCommand.self]
     )
 
     public init() {}

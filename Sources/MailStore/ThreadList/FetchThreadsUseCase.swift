@@ -1,0 +1,62 @@
+import EventModel
+import Foundation
+import Projections
+import Views
+
+/// The thread list's queries (the client spec's `FetchThreadsUseCase`), served from the views.
+public struct FetchThreadsUseCase: Sendable {
+    /// The spec's page size.
+    public static let defaultPageSize = 25
+
+    /// The views it reads.
+    public let views: ViewStore
+
+    /// Creates the use case over opened views.
+    public init(views: ViewStore) {
+        self.views = views
+    }
+
+    /// A page of the threads of `folderId` in `accountId` (a thread is in a folder when any of its emails
+    /// is), optionally only one category (`nil` = All; forums and uncategorized appear under All only),
+    /// newest first, after `cursor`.
+    public func fetchThreads(accountId: String, folderId: String, category: AICategory? = nil,
+                             cursor: ThreadCursor? = nil, pageSize: Int = defaultPageSize) throws -> ThreadPage {
+        try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
+    }
+
+    /// A page of the unified inbox: the Inbox-role folders of every account, merged by date.
+    public func fetchUnifiedThreads(category: AICategory? = nil, cursor: ThreadCursor? = nil,
+                                    pageSize: Int = defaultPageSize) throws -> ThreadPage {
+        try page(scope: "*", folder: "INBOX", category: category, cursor: cursor, pageSize: pageSize)
+    }
+
+    /// One thread by id.
+    public func thread(id: String) throws -> ThreadSummary {
+        let record: ThreadRecord?
+        do { record = try views.thread(id: id) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        guard let record else { throw ThreadListError.threadNotFound(id: id) }
+        return FetchThreadsUseCase.summary(record)
+    }
+
+    private func page(scope: String, folder: String, category: AICategory?, cursor: ThreadCursor?,
+                      pageSize: Int) throws -> ThreadPage {
+        guard pageSize > 0 else { return .empty }
+        if category == .uncategorized || category == .forums { return .empty }
+        do {
+            let (rows, hasMore) = try views.threadPage(scope: scope, folder: folder, category: category,
+                                                       after: cursor.map { ($0.latestDate, $0.threadID) }, limit: pageSize)
+            let threads = rows.map(FetchThreadsUseCase.summary)
+            let next = hasMore ? rows.last.map { ThreadCursor(latestDate: $0.latestDate, threadID: $0.id) } : nil
+            return ThreadPage(threads: threads, nextCursor: next, hasMore: hasMore)
+        } catch {
+            throw ThreadListError.fetchFailed(underlying: error)
+        }
+    }
+
+    static func summary(_ t: ThreadRecord) -> ThreadSummary {
+        ThreadSummary(id: t.id, accountId: t.account, subject: t.subject, participants: t.participants.map(Participant.init),
+                      snippet: t.snippet, latestDate: t.latestDate.date, messageCount: t.messageCount,
+                      unreadCount: t.unreadCount, isStarred: t.isStarred, hasAttachments: t.hasAttachments,
+                      aiCategory: t.category, messageIds: t.messageIDs, folders: t.folders)
+    }
+}

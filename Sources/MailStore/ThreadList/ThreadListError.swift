@@ -1,0 +1,20 @@
+/// The client spec's thread-list errors.
+public enum ThreadListError: Error, CustomStringConvertible {
+    /// Reading the views failed.
+    case fetchFailed(underlying: any Error)
+    /// An action could not be applied.
+    case actionFailed(underlying: any Error)
+    /// No such thread.
+    case threadNotFound(id: String)
+    /// No such folder.
+    case folderNotFound(id: String)
+
+    public var description: String {
+        switch self {
+        case .fetchFailed(let e): "could not read the thread list: \(e)"
+        case .actionFailed(let e): "the action failed: \(e)"
+        case .threadNotFound(let id): "no thread '\(id)'"
+        case .folderNotFound(let id): "no folder '\(id)': `mailstore project --view folders` lists them"
+        }
+    }
+}
