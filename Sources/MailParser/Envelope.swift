@@ -47,11 +47,17 @@ struct Envelope {
                 if !seenInReplyTo {
                     seenInReplyTo = true
                     inReplyTo = MessageIDs.parseList(f.value)
+                    if MessageIDs.hasOnlyBareIDs(f.value) {
+                        warnings.add(.malformedMessageID, "In-Reply-To without <id>, ignored for threading: \(f.value.prefix(60))")
+                    }
                 }
             case .references:
                 if !seenReferences {
                     seenReferences = true
                     references = MessageIDs.parseList(f.value)
+                    if MessageIDs.hasOnlyBareIDs(f.value) {
+                        warnings.add(.malformedMessageID, "References without <id>, ignored for threading: \(f.value.prefix(60))")
+                    }
                 }
             case .listID:
                 if listID == nil { listID = Self.listID(f.value) }

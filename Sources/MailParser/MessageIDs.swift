@@ -13,16 +13,22 @@ public enum MessageIDs {
     }
 
     /// The ids of an `In-Reply-To` or `References` value, in order and
-    /// de-duplicated. Bracketed ids win; bare tokens are used only when
-    /// there are no brackets and they contain an '@'.
+    /// de-duplicated: the `<...>` msg-ids only (RFC 5322), as notmuch reads them, so that threading
+    /// agrees with notmuch; text and bare tokens around them are ignored.
     public static func parseList(_ value: String) -> [String] {
-        let ids = extract(value, limit: 10_000)
-        var list = ids.bracketed.isEmpty ? ids.bare.filter { $0.contains("@") } : ids.bracketed
+        var list = extract(value, limit: 10_000).bracketed
         if list.count > 1 {
             var seen = Set<String>()
             list = list.filter { seen.insert($0).inserted }
         }
         return list
+    }
+
+    /// True when `value` holds an id-like bare token (with an '@') but no `<...>` id: a reference that
+    /// `parseList` ignores, worth a warning.
+    public static func hasOnlyBareIDs(_ value: String) -> Bool {
+        let ids = extract(value, limit: 100)
+        return ids.bracketed.isEmpty && ids.bare.contains { $0.contains("@") }
     }
 
     /// Bracketed ids and bare (unbracketed) tokens, outside comments.

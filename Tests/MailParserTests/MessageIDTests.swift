@@ -14,7 +14,9 @@ final class MessageIDTests: XCTestCase {
 
     func testInReplyToWithGarbage() {
         XCTAssertEqual(MessageIDs.parseList("Your message of Mon, 1 Jan 2024 <a@b.c> and <d@e.f>"), ["a@b.c", "d@e.f"])
-        XCTAssertEqual(MessageIDs.parseList("a@b.c"), ["a@b.c"])
+        XCTAssertEqual(MessageIDs.parseList("a@b.c"), [], "bare ids are not msg-ids (notmuch ignores them too)")
+        XCTAssertTrue(MessageIDs.hasOnlyBareIDs("a@b.c"))
+        XCTAssertFalse(MessageIDs.hasOnlyBareIDs("<a@b.c>"))
         XCTAssertEqual(MessageIDs.parseList("no ids here"), [])
     }
 
