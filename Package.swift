@@ -44,7 +44,7 @@ let package = Package(
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB"]),
         .target(name: "MailStoreCLI", dependencies: [
-            "MailStore", "EventLog", "EventModel", "Views",
+            "MailStore", "EventLog", "EventModel", "Views", "Projections",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),

@@ -14,7 +14,11 @@ public struct Key {
 
     /// Appends a string part (its UTF-8 bytes, then a 0 byte; 0 bytes inside become 1).
     @discardableResult public mutating func string(_ s: String) -> Key {
-        for b in s.utf8 { bytes.append(b == 0 ? 1 : b) }
+        let start = bytes.count
+        bytes.append(contentsOf: s.utf8)
+        if bytes[start...].contains(0) {
+            for i in start..<bytes.count where bytes[i] == 0 { bytes[i] = 1 }
+        }
         bytes.append(0)
         return self
     }

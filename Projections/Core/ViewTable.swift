@@ -7,8 +7,8 @@ public final class ViewTable<Value: BinaryField> {
     /// The table's name in the store.
     public let name: String
     private let store: KeyValueStore
-    private var cache: [[UInt8]: Value?] = [:]
-    private var dirty: Set<[UInt8]> = []
+    private var cache: [TableKey: Value?] = [:]
+    private var dirty: Set<TableKey> = []
 
     /// Creates a table named `name` over `store`.
     public init(_ name: String, store: KeyValueStore) {
@@ -18,34 +18,36 @@ public final class ViewTable<Value: BinaryField> {
 
     /// The value under `key`, or nil.
     public func get(_ key: [UInt8]) throws -> Value? {
-        if let c = cache[key] { return c }
+        let tk = TableKey(key)
+        if let c = cache[tk] { return c }
         guard let raw = try store.get(name, key) else {
-            cache[key] = .some(nil)
+            cache[tk] = .some(nil)
             return nil
         }
         let v = try raw.withUnsafeBytes { buf throws -> Value in
             var r = ByteReader(buf)
             return try Value(from: &r)
         }
-        cache[key] = .some(v)
+        cache[tk] = .some(v)
         return v
     }
 
     /// Stores `value` under `key` (written at the next flush).
     public func set(_ key: [UInt8], _ value: Value?) {
-        cache[key] = .some(value)
-        dirty.insert(key)
+        let tk = TableKey(key)
+        cache[tk] = .some(value)
+        dirty.insert(tk)
     }
 
     /// Writes every changed entry to the store, in key order, and empties the cache.
     public func flush() throws {
-        for key in dirty.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        for key in dirty.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
             if let v = cache[key] ?? nil {
                 var w = ByteWriter(capacity: 64)
                 v.write(to: &w)
-                try store.put(name, key, w.bytes)
+                try store.put(name, key.bytes, w.bytes)
             } else {
-                try store.delete(name, key)
+                try store.delete(name, key.bytes)
             }
         }
         dirty.removeAll(keepingCapacity: true)
@@ -68,4 +70,17 @@ public struct Present: BinaryField, Equatable {
     public init() {}
     public func write(to writer: inout ByteWriter) {}
     public init(from reader: inout ByteReader) throws(DecodeError) {}
+}
+
+/// A byte key that hashes its bytes in one call (an `[UInt8]` hashes element by element).
+struct TableKey: Hashable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
 }

@@ -25,7 +25,11 @@ public final class ThreadsProjector: Projector {
         index = ViewTable("threads.index", store: store)
     }
 
+    /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
+    private var dirty: Set<String> = []
+
     public func discard() {
+        dirty.removeAll()
         emails.discard()
         threads.discard()
         links.discard()
@@ -34,6 +38,11 @@ public final class ThreadsProjector: Projector {
     }
 
     public func flush() throws {
+        for id in dirty.sorted() {
+            guard var t = try threads.get(Key(id).bytes) else { continue }
+            try recompute(&t)
+        }
+        dirty.removeAll()
         try emails.flush()
         try threads.flush()
         try links.flush()
@@ -58,7 +67,7 @@ public final class ThreadsProjector: Projector {
             guard let e = try emails.get(Key(p.emailID).bytes), var t = try threads.get(Key(e.threadID).bytes) else { return }
             emails.set(Key(p.emailID).bytes, nil)
             t.emailIDs.removeAll { $0 == p.emailID }
-            try recompute(&t)
+            update(t)
         default:
             break
         }
@@ -68,20 +77,19 @@ public final class ThreadsProjector: Projector {
         guard var e = try emails.get(Key(id).bytes) else { return }
         change(&e)
         emails.set(Key(id).bytes, e)
-        guard var t = try threads.get(Key(e.threadID).bytes) else { return }
-        try recompute(&t)
+        dirty.insert(e.threadID)
     }
 
     private func received(_ p: EmailReceived, account: String, sequence: UInt64) throws {
         let emailKey = Key(p.emailID).bytes
         let messageKey = p.messageID.map { $0.isEmpty ? "<\(p.emailID)>" : $0 } ?? "<\(p.emailID)>"
-        if let existing = try emails.get(emailKey), var t = try threads.get(Key(existing.threadID).bytes) {
+        if let existing = try emails.get(emailKey), let t = try threads.get(Key(existing.threadID).bytes) {
             // The same copy seen again (a re-delivered fact): refresh its fields.
             var e = existing
             e.flags = p.flags
             e.folder = p.folder
             emails.set(emailKey, e)
-            try recompute(&t)
+            update(t)
             return
         }
         let linkKeys: [String]
@@ -116,7 +124,13 @@ public final class ThreadsProjector: Projector {
             sender: sender, subject: p.subject, snippet: p.snippet, flags: p.flags,
             hasAttachments: p.attachments.contains { !$0.isInline }, category: .uncategorized, sequence: sequence))
         thread.emailIDs.append(p.emailID)
-        try recompute(&thread)
+        update(thread)
+    }
+
+    /// Stores a thread's membership and marks its row for recomputation at flush.
+    private func update(_ t: ThreadRecord) {
+        threads.set(Key(t.id).bytes, t)
+        dirty.insert(t.id)
     }
 
     private func merge(_ loser: ThreadRecord, into winner: inout ThreadRecord) throws {
@@ -133,6 +147,7 @@ public final class ThreadsProjector: Projector {
         winner.emailIDs += loser.emailIDs
         for k in loser.indexKeys { index.set(k, nil) }
         threads.set(Key(loser.id).bytes, nil)
+        dirty.remove(loser.id)
     }
 
     /// Recomputes a thread's row from its emails and re-indexes it.

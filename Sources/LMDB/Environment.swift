@@ -1,4 +1,5 @@
 import CLMDB
+import Foundation
 import Glibc
 
 /// An LMDB environment: one memory-mapped file holding named databases.
@@ -24,6 +25,9 @@ public final class Environment: @unchecked Sendable {
         public var readOnly: Bool = false
         /// File mode for new files.
         public var mode: mode_t = 0o600
+        /// Turn off the kernel's read-ahead on the map (`MDB_NORDAHEAD`): random access then maps only the
+        /// pages it touches, which keeps the resident size of a large store small.
+        public var noReadAhead: Bool = true
 
         /// Default options.
         public init() {}
@@ -48,6 +52,7 @@ public final class Environment: @unchecked Sendable {
             var flags = UInt32(MDB_NOTLS)
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if options.noReadAhead { flags |= UInt32(MDB_NORDAHEAD) }
             try LMDBError.check(mdb_env_open(env, path, flags, options.mode), "mdb_env_open(\(path))")
         } catch {
             mdb_env_close(env)
@@ -181,6 +186,24 @@ public final class Environment: @unchecked Sendable {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize(0)")
+    }
+
+    /// Unmaps the map's resident pages from this process (`MADV_DONTNEED` on the shared, read-only map:
+    /// the data stays in the file and the page cache, and is mapped again on the next access). Bulk
+    /// writers call it now and then so their resident size does not grow with the store.
+    public func releaseResidentPages() {
+        resizeLock.lockShared()
+        defer { resizeLock.unlock() }
+        // LMDB reports its map address only for MDB_FIXEDMAP environments: find the mapping of data.mdb
+        // in /proc/self/maps (Linux).
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
+        let file = path.hasSuffix("/") ? path + "data.mdb" : path + "/data.mdb"
+        for line in maps.split(separator: "\n") where line.hasSuffix(file) {
+            let range = line.prefix { $0 != " " }.split(separator: "-")
+            guard range.count == 2, let lo = UInt(range[0], radix: 16), let hi = UInt(range[1], radix: 16), hi > lo,
+                  let addr = UnsafeMutableRawPointer(bitPattern: lo) else { continue }
+            _ = madvise(addr, Int(hi - lo), MADV_DONTNEED)
+        }
     }
 
     /// Flushes buffers to disk (useful with `noSync`).

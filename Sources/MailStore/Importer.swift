@@ -37,6 +37,7 @@ public final class Importer {
     private let identity: Identity
     private var summary = ImportSummary()
     private var ingests: [MessageIngest] = []
+    private var writtenSinceRelease = 0
 
     /// Creates an importer for `store`.
     public init(store: MailStore, options: Options = Options()) throws {
@@ -206,6 +207,13 @@ public final class Importer {
         let outcomes = try store.log.append(c.events, blobs: c.blobs)
         for o in outcomes {
             if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
+        }
+        // Keep the resident size bounded whatever the mailbox size: the log's pages touched so far are
+        // unmapped from this process every 8 MB appended (they stay in the file and page cache).
+        writtenSinceRelease += c.bytes
+        if writtenSinceRelease >= 8 << 20 {
+            store.log.environment.releaseResidentPages()
+            writtenSinceRelease = 0
         }
     }
 

@@ -3,6 +3,7 @@ import EventLog
 import EventModel
 import Foundation
 import MailStore
+import Projections
 import Views
 
 /// `mailstore project`: shows a view.
@@ -80,9 +81,99 @@ struct ProjectCommand: ParsableCommand {
 
     func show(views: ViewStore, store: MailStore) throws {
         switch view {
-        default:
-            try showThreads(views: views, store: store)
+        case "unread": try showUnread(views: views, store: store)
+        case "folders": try showFolders(views: views, store: store)
+        case "outbox": try showOutbox(views: views, store: store)
+        case "dedup": try showDedup(views: views, store: store)
+        default: try showThreads(views: views, store: store)
         }
+    }
+
+    func printJSON<T: Encodable>(_ value: T) throws {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try e.encode(value), as: UTF8.self))
+    }
+
+    func accountsToShow(_ views: ViewStore, _ store: MailStore) throws -> [String] {
+        if let account { return [account] }
+        if unified { return try views.accounts() }
+        return [try ProjectCommand.defaultAccount(store)]
+    }
+
+    func showUnread(views: ViewStore, store: MailStore) throws {
+        let useCase = FetchThreadsUseCase(views: views)
+        struct Row: Encodable { var folder: String; var counts: [String: Int] }
+        struct Report: Encodable { var account: String; var badge: Int; var total: [String: Int]; var folders: [Row] }
+        func named(_ c: [AICategory?: Int]) -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: c.map { ($0.key?.description ?? "all", $0.value) })
+        }
+        var reports: [Report] = []
+        for a in try accountsToShow(views, store) {
+            let folderIDs = try folder.map { [$0] } ?? useCase.fetchFolders(accountId: a).map(\.id)
+            let rows = try folderIDs.map { Row(folder: $0, counts: named(try useCase.fetchUnreadCounts(accountId: a, folderId: $0))) }
+            let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: UnreadProjector.accountScope))
+            reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows))
+        }
+        if json {
+            struct Unified: Encodable { var accounts: [Report]; var badge: Int }
+            if unified { try printJSON(Unified(accounts: reports, badge: try useCase.fetchBadgeCount())) }
+            else { try printJSON(reports[0]) }
+            return
+        }
+        let cats = ["all", "primary", "social", "promotions", "updates", "forums", "uncategorized"]
+        for r in reports {
+            print("Account \(r.account): badge \(r.badge) (unread in Inbox-role folders)")
+            print(ThreadRow.fit("folder", 28) + cats.map { ThreadRow.fit($0, 13) }.joined())
+            for row in r.folders + [Row(folder: "(whole account)", counts: r.total)] {
+                print(ThreadRow.fit(row.folder, 28) + cats.map { ThreadRow.fit(String(row.counts[$0] ?? 0), 13) }.joined())
+            }
+        }
+        if unified { print("Badge over all accounts: \(try useCase.fetchBadgeCount())") }
+    }
+
+    func showFolders(views: ViewStore, store: MailStore) throws {
+        let useCase = FetchThreadsUseCase(views: views)
+        var all: [FolderSummary] = []
+        for a in try accountsToShow(views, store) { all += try useCase.fetchFolders(accountId: a) }
+        if json { return try printJSON(all) }
+        for f in all {
+            print("\(ThreadRow.fit(f.accountId, 12)) \(ThreadRow.fit(f.name, 28)) \(ThreadRow.fit(f.role.description, 9)) \(f.badge.map(String.init) ?? "—")")
+        }
+    }
+
+    func showOutbox(views: ViewStore, store: MailStore) throws {
+        let useCase = FetchThreadsUseCase(views: views)
+        struct Report: Encodable { var account: String; var badge: Int; var emails: [OutboxEmail] }
+        var reports: [Report] = []
+        for a in try accountsToShow(views, store) {
+            let (emails, badge) = try useCase.fetchOutboxEmails(accountId: a)
+            reports.append(Report(account: a, badge: badge, emails: emails))
+        }
+        if json { return try printJSON(unified ? reports : [reports[0]]) }
+        for r in reports {
+            print("Outbox of \(r.account): \(r.badge) queued or failed")
+            for e in r.emails {
+                let detail = e.sendState == "failed" ? (e.failureReason ?? "") : (e.dueAt.map { "due \($0)" } ?? "")
+                print("  \(ThreadRow.fit(e.sendState, 8)) \(ThreadRow.fit(e.id, 18)) \(ThreadRow.fit(e.subject, 40)) \(detail)  [\(e.actions.joined(separator: ", "))]")
+            }
+            if r.emails.isEmpty { print("  (empty)") }
+        }
+    }
+
+    func showDedup(views: ViewStore, store: MailStore) throws {
+        struct Message: Encodable { var account: String; var messageId: String; var copies: [[String: String]] }
+        var out: [Message] = []
+        for a in try accountsToShow(views, store) {
+            for (mid, copies) in try views.duplicates(account: a) {
+                out.append(Message(account: a, messageId: mid, copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] }))
+            }
+        }
+        if json { return try printJSON(out) }
+        for m in out {
+            print("<\(m.messageId)> \(m.copies.count) copies: " + m.copies.map { "\($0["emailId"]!) in \($0["folder"]!)" }.joined(separator: ", "))
+        }
+        if out.isEmpty { print("(no message has more than one copy)") }
     }
 
     func showThreads(views: ViewStore, store: MailStore) throws {

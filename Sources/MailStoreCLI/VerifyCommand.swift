@@ -21,8 +21,12 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the report as JSON.")
     var json = false
 
+    @Flag(name: .long, help: "Instead: rebuild every view from the log in a scratch place and compare it with the live views.")
+    var views = false
+
     func run() throws {
         try CLIExit.run {
+            if views { return try verifyViews() }
             let store = try MailStore.open(at: storeOptions.path, readOnly: true)
             let bar = ProgressBar("verifying", total: nil, quiet: quiet || json)
             let report = try store.log.verify(checkBlobs: !skipBlobs) { done, total in bar.update(done) }
@@ -49,5 +53,23 @@ struct VerifyCommand: ParsableCommand {
             }
             if !report.isClean { throw ExitCode(CLIExit.problemsFound) }
         }
+    }
+
+    func verifyViews() throws {
+        let store = try MailStore.open(at: storeOptions.path)
+        let live = try store.openViews(notice: { Terminal.warning($0) })
+        let bar = ProgressBar("rebuilding in a scratch place", total: nil, quiet: quiet || json)
+        let (seq, diffs) = try live.compareWithRebuild { done, total in bar.update(done, total: total) }
+        bar.finish()
+        if json {
+            let obj: [String: Any] = ["clean": diffs.isEmpty, "sequence": seq, "differences": diffs.map(\.description)]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
+        } else if diffs.isEmpty {
+            print("OK: every view equals a rebuild from the log (through sequence \(seq))")
+        } else {
+            for d in diffs { print("DIFF \(d)") }
+            Terminal.error("the live views differ from the log; `mailstore replay` rebuilds them")
+        }
+        if !diffs.isEmpty { throw ExitCode(CLIExit.problemsFound) }
     }
 }

@@ -3,7 +3,9 @@ import Projections
 /// Every view mailstore maintains, by name.
 public enum ViewCatalog {
     /// The projector types, in the order they fold each event.
-    public static var all: [any Projector.Type] { [ThreadsProjector.self] }
+    public static var all: [any Projector.Type] {
+        [ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self]
+    }
 
     /// The names of the views.
     public static var names: [String] { all.map { $0.name } }

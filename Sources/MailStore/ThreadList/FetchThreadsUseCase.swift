@@ -60,3 +60,54 @@ public struct FetchThreadsUseCase: Sendable {
                       aiCategory: t.category, messageIds: t.messageIDs, folders: t.folders)
     }
 }
+
+extension FetchThreadsUseCase {
+    /// Unread messages of a folder by category: `nil` is All, then each category with unread mail.
+    public func fetchUnreadCounts(accountId: String, folderId: String) throws -> [AICategory?: Int] {
+        do {
+            var out: [AICategory?: Int] = [nil: try views.unreadCount(account: accountId, folder: folderId, category: "all")]
+            for c in AICategory.allCases {
+                let n = try views.unreadCount(account: accountId, folder: folderId, category: c.description)
+                if n > 0 { out[c] = n }
+            }
+            return out
+        } catch {
+            throw ThreadListError.fetchFailed(underlying: error)
+        }
+    }
+
+    /// The badge: unread mail in Inbox-role folders only, of one account or (nil) of every account.
+    public func fetchBadgeCount(accountId: String? = nil) throws -> Int {
+        do {
+            return try views.unreadCount(account: accountId ?? "*", folder: UnreadProjector.badgeScope, category: "all")
+        } catch {
+            throw ThreadListError.fetchFailed(underlying: error)
+        }
+    }
+
+    /// The folders of an account in navigation order (Inbox, Starred, Sent, Drafts, Spam, Trash, Archive,
+    /// then custom folders alphabetically), with their badges.
+    public func fetchFolders(accountId: String) throws -> [FolderSummary] {
+        do {
+            return try views.folders(account: accountId).map { f in
+                let badge: Int? = switch f.role {
+                case .inbox, .junk: try views.unreadCount(account: accountId, folder: f.path, category: "all")
+                case .drafts: try views.unreadCount(account: accountId, folder: f.path, category: UnreadProjector.totalCategory)
+                default: nil
+                }
+                return FolderSummary(id: f.path, accountId: accountId, name: f.displayName, role: f.role, badge: badge)
+            }
+        } catch {
+            throw ThreadListError.fetchFailed(underlying: error)
+        }
+    }
+
+    /// The outbox (queued, sending, failed) of an account, newest first, and its badge (queued + failed).
+    public func fetchOutboxEmails(accountId: String) throws -> (emails: [OutboxEmail], badge: Int) {
+        do {
+            return (try views.outbox(account: accountId).map(OutboxEmail.init), try views.outboxCount(account: accountId))
+        } catch {
+            throw ThreadListError.fetchFailed(underlying: error)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import EventModel
+
+/// The folders view: every account's folders with their roles. Their order and badges are applied when
+/// read (system folders first: Inbox, Starred, Sent, Drafts, Spam, Trash, Archive; then custom folders
+/// alphabetically), with counts from the unread view.
+public final class FoldersProjector: Projector {
+    public static let name = "folders"
+    public static let schemaVersion: UInt32 = 1
+    public static let tables = ["folders.list"]
+
+    let list: ViewTable<FolderEntry>
+
+    public init(store: KeyValueStore) {
+        list = ViewTable("folders.list", store: store)
+    }
+
+    public func discard() { list.discard() }
+    public func flush() throws { try list.flush() }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        let account = event.envelope.account
+        switch decoded {
+        case .folderDiscovered(let p):
+            list.set(Key(account, p.folder).bytes, FolderEntry(account: account, path: p.folder, displayName: p.displayName, role: p.role))
+        case .folderRemoved(let p):
+            list.set(Key(account, p.folder).bytes, nil)
+        case .emailReceived(let p):
+            // A folder known only from its mail (an import source without FolderDiscovered).
+            let k = Key(account, p.folder).bytes
+            if try list.get(k) == nil {
+                list.set(k, FolderEntry(account: account, path: p.folder, displayName: FolderNaming.displayName(forPath: p.folder),
+                                        role: FolderNaming.role(forPath: p.folder)))
+            }
+        default:
+            break
+        }
+    }
+
+    /// The position of a role in the folder list (system folders first).
+    public static func order(_ role: FolderRole) -> Int {
+        switch role {
+        case .inbox: 0
+        case .flagged: 1
+        case .sent: 2
+        case .drafts: 3
+        case .junk: 4
+        case .trash: 5
+        case .archive: 6
+        case .all: 7
+        case .important: 8
+        case .custom: 9
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import EventModel
+
+/// The outbox view: emails whose send state is queued, sending or failed (a virtual folder, not a
+/// folder type), newest first, and per account the queued + failed count (the Outbox badge).
+public final class OutboxProjector: Projector {
+    public static let name = "outbox"
+    public static let schemaVersion: UInt32 = 1
+    public static let tables = ["outbox.items", "outbox.index", "outbox.counts"]
+
+    let items: ViewTable<OutboxItem>
+    let index: ViewTable<Present>
+    let counts: ViewTable<Int>
+
+    public init(store: KeyValueStore) {
+        items = ViewTable("outbox.items", store: store)
+        index = ViewTable("outbox.index", store: store)
+        counts = ViewTable("outbox.counts", store: store)
+    }
+
+    public func discard() { items.discard(); index.discard(); counts.discard() }
+    public func flush() throws { try items.flush(); try index.flush(); try counts.flush() }
+
+    /// The index key of an outbox row.
+    public static func indexKey(account: String, updated: Timestamp, draftID: String) -> [UInt8] {
+        var k = Key(account)
+        k.descending(updated.microseconds)
+        k.string(draftID)
+        return k.bytes
+    }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        let account = event.envelope.account
+        let at = event.envelope.occurredAt
+        func update(_ id: String, _ change: (inout OutboxItem) -> Void) throws {
+            let key = Key(id).bytes
+            let old = try items.get(key)
+            var item = old ?? OutboxItem(draftID: id, account: account)
+            change(&item)
+            item.updatedAt = at
+            try reindex(old: old, new: item)
+            items.set(key, item)
+        }
+        switch decoded {
+        case .draftSaved(let p):
+            try update(p.draftID) {
+                $0.subject = p.subject
+                $0.to = p.to
+            }
+        case .messageQueued(let p):
+            try update(p.draftID) {
+                $0.state = .queued
+                $0.dueAt = p.dueAt
+                $0.reason = nil
+            }
+        case .sendStarted(let p):
+            try update(p.draftID) {
+                $0.state = .sending
+                $0.attempts = max($0.attempts, Int(p.attempt))
+            }
+        case .messageSent(let p):
+            try update(p.draftID) { $0.state = .sent }
+        case .sendFailed(let p):
+            try update(p.draftID) {
+                $0.state = .failed
+                $0.reason = p.reason
+            }
+        case .sendUndone(let p):
+            try update(p.draftID) { $0.state = .draft }
+        case .sendCancelled(let p):
+            try update(p.draftID) { $0.state = .draft }
+        case .draftDeleted(let p):
+            let key = Key(p.draftID).bytes
+            if let old = try items.get(key) {
+                try reindex(old: old, new: nil)
+                items.set(key, nil)
+            }
+        default:
+            break
+        }
+    }
+
+    private func reindex(old: OutboxItem?, new: OutboxItem?) throws {
+        if let o = old, o.state.inOutbox { index.set(OutboxProjector.indexKey(account: o.account, updated: o.updatedAt, draftID: o.draftID), nil) }
+        if let n = new, n.state.inOutbox { index.set(OutboxProjector.indexKey(account: n.account, updated: n.updatedAt, draftID: n.draftID), Present()) }
+        let was = old.map { $0.state == .queued || $0.state == .failed } ?? false
+        let isNow = new.map { $0.state == .queued || $0.state == .failed } ?? false
+        if was != isNow, let account = (new ?? old)?.account {
+            let k = Key(account).bytes
+            let v = (try counts.get(k) ?? 0) + (isNow ? 1 : -1)
+            counts.set(k, v == 0 ? nil : v)
+        }
+    }
+}

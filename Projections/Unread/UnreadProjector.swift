@@ -1,0 +1,154 @@
+import EventModel
+
+/// The unread counts view: unread messages per account, folder and category (and All), per account
+/// over all folders, and the badge (unread mail in Inbox-role folders only). A message in several
+/// folders of one account (Inbox and All Mail) counts once per folder and once in the account total.
+/// Counters are kept up to date on every change, so reads are one key lookup.
+public final class UnreadProjector: Projector {
+    public static let name = "unread"
+    public static let schemaVersion: UInt32 = 1
+    public static let tables = ["unread.emails", "unread.messages", "unread.counts", "unread.folders", "unread.infos"]
+
+    let emails: ViewTable<UnreadEmail>
+    let messages: ViewTable<MessageState>
+    let counts: ViewTable<Int>
+    let folderRoles: ViewTable<FolderRole>
+    /// Per message (account, message key): its category and the folders holding a copy.
+    let infos: ViewTable<MessageInfo>
+
+    /// The folder part of account-wide counters.
+    public static let accountScope = "#account"
+    /// The folder part of badge counters.
+    public static let badgeScope = "#badge"
+    /// The folder part of message totals (not only unread) per folder: `Key(account, folder, "#total")`.
+    public static let totalCategory = "#total"
+
+    public init(store: KeyValueStore) {
+        emails = ViewTable("unread.emails", store: store)
+        messages = ViewTable("unread.messages", store: store)
+        counts = ViewTable("unread.counts", store: store)
+        folderRoles = ViewTable("unread.folders", store: store)
+        infos = ViewTable("unread.infos", store: store)
+    }
+
+    public func discard() {
+        emails.discard(); messages.discard(); counts.discard(); folderRoles.discard(); infos.discard()
+    }
+
+    public func flush() throws {
+        try emails.flush(); try messages.flush(); try counts.flush(); try folderRoles.flush(); try infos.flush()
+    }
+
+    /// The counter key for (scope account, folder, category name or `all`).
+    public static func countKey(account: String, folder: String, category: String) -> [UInt8] {
+        Key(account, folder, category).bytes
+    }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        let account = event.envelope.account
+        switch decoded {
+        case .folderDiscovered(let p):
+            folderRoles.set(Key(account, p.folder).bytes, p.role)
+        case .emailReceived(let p):
+            let key = Key(p.emailID).bytes
+            if try emails.get(key) != nil { return }
+            let messageKey = p.messageID.map { $0.isEmpty ? "<\(p.emailID)>" : $0 } ?? "<\(p.emailID)>"
+            let e = UnreadEmail(account: account, folder: p.folder, messageKey: messageKey, seen: p.flags.contains("\\Seen"))
+            emails.set(key, e)
+            try change(e, copies: 1, seen: e.seen ? 1 : 0)
+        case .flagsChanged(let p):
+            let key = Key(p.emailID).bytes
+            guard var e = try emails.get(key) else { return }
+            let seen = p.flags.contains("\\Seen")
+            if seen == e.seen { return }
+            e.seen = seen
+            emails.set(key, e)
+            try change(e, copies: 0, seen: seen ? 1 : -1)
+        case .emailExpunged(let p):
+            let key = Key(p.emailID).bytes
+            guard let e = try emails.get(key) else { return }
+            emails.set(key, nil)
+            try change(e, copies: -1, seen: e.seen ? -1 : 0)
+        case .emailCategorized(let p):
+            guard let e = try emails.get(Key(p.emailID).bytes) else { return }
+            let ik = Key(e.account, e.messageKey).bytes
+            var info = try infos.get(ik) ?? MessageInfo()
+            if info.category == p.category { return }
+            // Re-file the message's state under the new category in every scope that holds it.
+            try recategorize(account: e.account, messageKey: e.messageKey, folders: info.folders, from: info.category, to: p.category)
+            info.category = p.category
+            infos.set(ik, info)
+        default:
+            break
+        }
+    }
+
+    private func isInbox(_ account: String, _ folder: String) throws -> Bool {
+        if let r = try folderRoles.get(Key(account, folder).bytes) { return r == .inbox }
+        return folder.uppercased() == "INBOX"
+    }
+
+    /// Applies a change of one copy to the folder scope and the account scope, adjusting counters.
+    private func change(_ e: UnreadEmail, copies: Int, seen: Int) throws {
+        let ik = Key(e.account, e.messageKey).bytes
+        var info = try infos.get(ik) ?? MessageInfo()
+        let category = info.category
+        let inbox = try isInbox(e.account, e.folder)
+        defer { infos.set(ik, info.folders.isEmpty && info.category == .uncategorized ? nil : info) }
+        try adjust(stateKey: Key(e.account, e.folder, e.messageKey).bytes, copies: copies, seen: seen, category: category,
+                   counters: [(e.account, e.folder)] + (inbox ? [(e.account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] : []),
+                   totals: [(e.account, e.folder)])
+        let holds = (try messages.get(Key(e.account, e.folder, e.messageKey).bytes)) != nil
+        if holds && !info.folders.contains(e.folder) { info.folders.append(e.folder); info.folders.sort() }
+        if !holds { info.folders.removeAll { $0 == e.folder } }
+        try adjust(stateKey: Key(e.account, UnreadProjector.accountScope, e.messageKey).bytes, copies: copies, seen: seen,
+                   category: category, counters: [(e.account, UnreadProjector.accountScope)], totals: [])
+    }
+
+    private func adjust(stateKey: [UInt8], copies: Int, seen: Int, category: AICategory,
+                        counters: [(String, String)], totals: [(String, String)]) throws {
+        var state = try messages.get(stateKey) ?? MessageState()
+        let wasUnread = state.isUnread, existed = state.exists
+        state.copies += copies
+        state.seenCopies += seen
+        state.category = category
+        messages.set(stateKey, state.exists ? state : nil)
+        let unreadDelta = (state.isUnread ? 1 : 0) - (wasUnread ? 1 : 0)
+        if unreadDelta != 0 {
+            for (a, f) in counters {
+                try bump(a, f, "all", unreadDelta)
+                try bump(a, f, category.description, unreadDelta)
+            }
+        }
+        let existDelta = (state.exists ? 1 : 0) - (existed ? 1 : 0)
+        if existDelta != 0 { for (a, f) in totals { try bump(a, f, UnreadProjector.totalCategory, existDelta) } }
+    }
+
+    private func bump(_ account: String, _ folder: String, _ category: String, _ delta: Int) throws {
+        let k = UnreadProjector.countKey(account: account, folder: folder, category: category)
+        let v = (try counts.get(k) ?? 0) + delta
+        counts.set(k, v == 0 ? nil : v)
+    }
+
+    private func recategorize(account: String, messageKey: String, folders: [String], from old: AICategory,
+                              to new: AICategory) throws {
+        // Every folder holding a copy of the message, plus the account scope.
+        var scopes: [(String, Bool)] = [(UnreadProjector.accountScope, false)]
+        for folder in folders { scopes.append((folder, try isInbox(account, folder))) }
+        for (folder, inbox) in scopes {
+            let sk = Key(account, folder, messageKey).bytes
+            guard var state = try messages.get(sk) else { continue }
+            state.category = new
+            messages.set(sk, state)
+            if state.isUnread {
+                var targets = [(account, folder)]
+                if inbox { targets += [(account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] }
+                for (a, f) in targets {
+                    try bump(a, f, old.description, -1)
+                    try bump(a, f, new.description, 1)
+                }
+            }
+        }
+    }
+
+}

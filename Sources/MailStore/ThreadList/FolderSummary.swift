@@ -1,0 +1,26 @@
+import EventModel
+
+/// A folder of the navigation list, with its badge.
+public struct FolderSummary: Sendable, Equatable, Encodable {
+    /// The folder's path (its id).
+    public var id: String
+    /// The account.
+    public var accountId: String
+    /// The name shown.
+    public var name: String
+    /// Its role.
+    public var role: FolderRole
+    /// Unread messages for Inbox and Spam, messages for Drafts, nil for the others (shown as "—").
+    public var badge: Int?
+
+    enum CodingKeys: String, CodingKey { case id, accountId, name, role, badge }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(accountId, forKey: .accountId)
+        try c.encode(name, forKey: .name)
+        try c.encode(role, forKey: .role)
+        try c.encode(badge, forKey: .badge)
+    }
+}

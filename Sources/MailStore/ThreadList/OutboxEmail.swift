@@ -1,0 +1,37 @@
+import EventModel
+import Projections
+
+/// An outbox row: a message queued, sending or failed, with what can be done to it.
+public struct OutboxEmail: Sendable, Equatable, Encodable {
+    /// The draft id.
+    public var id: String
+    /// The account.
+    public var accountId: String
+    /// The subject.
+    public var subject: String
+    /// The recipients.
+    public var to: [Participant]
+    /// `queued`, `sending` or `failed`.
+    public var sendState: String
+    /// When a queued message is submitted (after the undo delay).
+    public var dueAt: String?
+    /// Why it failed.
+    public var failureReason: String?
+    /// What the user can do: `cancel` for queued, `retry` for failed.
+    public var actions: [String]
+
+    init(_ item: OutboxItem) {
+        id = item.draftID
+        accountId = item.account
+        subject = item.subject
+        to = item.to.map(Participant.init)
+        sendState = item.state.description
+        dueAt = item.dueAt?.iso8601
+        failureReason = item.reason
+        actions = switch item.state {
+        case .queued: ["cancel"]
+        case .failed: ["retry", "cancel"]
+        default: []
+        }
+    }
+}
