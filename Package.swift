@@ -68,6 +68,7 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

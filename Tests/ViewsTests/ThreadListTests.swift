@@ -1,0 +1,168 @@
+import EventModel
+import MailStore
+import Projections
+import XCTest
+
+final class ThreadListTests: ViewsTestCase {
+    func testPaginationByCursor() throws {
+        for i in 0..<60 { try receive("m\(i)") }
+        let u = try useCase()
+        let first = try u.fetchThreads(accountId: "acct", folderId: "INBOX")
+        XCTAssertEqual(first.threads.count, FetchThreadsUseCase.defaultPageSize)
+        XCTAssertEqual(first.threads.first?.messageIds, ["m59@example.com"], "newest first")
+        XCTAssertTrue(first.hasMore)
+        let second = try u.fetchThreads(accountId: "acct", folderId: "INBOX", cursor: first.nextCursor)
+        XCTAssertEqual(second.threads.first?.messageIds, ["m34@example.com"])
+        let third = try u.fetchThreads(accountId: "acct", folderId: "INBOX", cursor: second.nextCursor)
+        XCTAssertEqual(third.threads.count, 10)
+        XCTAssertFalse(third.hasMore)
+        XCTAssertNil(third.nextCursor)
+        let all = (first.threads + second.threads + third.threads).map(\.id)
+        XCTAssertEqual(Set(all).count, 60, "no thread repeated or skipped")
+    }
+
+    func testHasMoreAtExactBoundaries() throws {
+        for i in 0..<25 { try receive("e\(i)") }
+        var page = try useCase().fetchThreads(accountId: "acct", folderId: "INBOX")
+        XCTAssertEqual(page.threads.count, 25)
+        XCTAssertFalse(page.hasMore)
+        XCTAssertNil(page.nextCursor)
+        try receive("e25")
+        page = try useCase().fetchThreads(accountId: "acct", folderId: "INBOX")
+        XCTAssertTrue(page.hasMore)
+        XCTAssertEqual(try useCase().fetchThreads(accountId: "acct", folderId: "INBOX", cursor: page.nextCursor).threads.count, 1)
+    }
+
+    func testEmptyListingIsTheSpecsEmptyPage() throws {
+        let page = try useCase().fetchThreads(accountId: "nobody", folderId: "INBOX")
+        XCTAssertEqual(page, .empty)
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        XCTAssertEqual(String(decoding: try e.encode(page), as: UTF8.self), #"{"hasMore":false,"nextCursor":null,"threads":[]}"#)
+    }
+
+    func testThreadsSharingADateAreNeitherSkippedNorRepeated() throws {
+        let same = Timestamp(microseconds: 1_800_000_000_000_000)
+        for i in 0..<30 { try receive("s\(i)", date: same) }
+        var seen: [String] = []
+        var cursor: ThreadCursor?
+        repeat {
+            let p = try useCase().fetchThreads(accountId: "acct", folderId: "INBOX", cursor: cursor, pageSize: 4)
+            seen += p.threads.map(\.id)
+            cursor = p.nextCursor
+        } while cursor != nil
+        XCTAssertEqual(seen.count, 30)
+        XCTAssertEqual(Set(seen).count, 30)
+    }
+
+    func testCursorStaysValidWhileNewMailArrives() throws {
+        for i in 0..<30 { try receive("o\(i)") }
+        let first = try useCase().fetchThreads(accountId: "acct", folderId: "INBOX", pageSize: 10)
+        for i in 0..<5 { try receive("new\(i)") }
+        let next = try useCase().fetchThreads(accountId: "acct", folderId: "INBOX", cursor: first.nextCursor, pageSize: 10)
+        XCTAssertEqual(next.threads.first?.messageIds, ["o19@example.com"], "the next page continues where the first ended")
+        XCTAssertTrue(Set(next.threads.map(\.id)).isDisjoint(with: first.threads.map(\.id)))
+    }
+
+    func testCategoryFilter() throws {
+        try receive("p1"); try receive("s1"); try receive("f1"); try receive("u1")
+        try event(.emailCategorized(EmailCategorized(emailID: "p1", category: .primary)))
+        try event(.emailCategorized(EmailCategorized(emailID: "s1", category: .social)))
+        try event(.emailCategorized(EmailCategorized(emailID: "f1", category: .forums)))
+        let u = try useCase()
+        XCTAssertEqual(u.fetchThreadsIDs(.primary), ["p1@example.com"])
+        XCTAssertEqual(u.fetchThreadsIDs(.social), ["s1@example.com"])
+        XCTAssertEqual(u.fetchThreadsIDs(.forums), [], "forums only under All")
+        XCTAssertEqual(u.fetchThreadsIDs(.uncategorized), [], "uncategorized only under All")
+        XCTAssertEqual(Set(u.fetchThreadsIDs(nil)), ["p1@example.com", "s1@example.com", "f1@example.com", "u1@example.com"])
+    }
+
+    func testUnifiedInboxMergesAccountsByDateWithoutDuplicates() throws {
+        try folder("INBOX", role: .inbox, account: "work")
+        try folder("Posteingang", role: .inbox, account: "home")
+        try folder("Archive", role: .archive, account: "home")
+        try receive("w1", account: "work")
+        let h1Date = tick()
+        try receive("h1", account: "home", folder: "Posteingang", date: h1Date)
+        try receive("w2", account: "work")
+        try receive("h1copy", account: "home", folder: "Archive", messageID: "h1@example.com", date: h1Date)
+        try receive("h2", account: "home", folder: "Archive") // not in an inbox
+        let page = try useCase().fetchUnifiedThreads()
+        XCTAssertEqual(page.threads.map(\.messageIds), [["w2@example.com"], ["h1@example.com"], ["w1@example.com"]])
+        XCTAssertEqual(page.threads.map(\.accountId), ["work", "home", "work"])
+    }
+
+    func testBadgeCountsInboxOnly() throws {
+        try folder("INBOX", role: .inbox)
+        try folder("Spam", role: .junk)
+        try folder("Archive", role: .archive)
+        for i in 0..<50 { try receive("in\(i)") }
+        for i in 0..<10 { try receive("sp\(i)", folder: "Spam") }
+        for i in 0..<10 { try receive("ar\(i)", folder: "Archive") }
+        for i in 0..<5 { try receive("read\(i)", flags: ["\\Seen"]) }
+        let u = try useCase()
+        XCTAssertEqual(try u.fetchBadgeCount(accountId: "acct"), 50)
+        XCTAssertEqual(try u.fetchBadgeCount(), 50)
+        XCTAssertEqual(try u.fetchUnreadCounts(accountId: "acct", folderId: "Spam")[nil], 10)
+        try event(.emailCategorized(EmailCategorized(emailID: "in3", category: .primary)))
+        let counts = try useCase().fetchUnreadCounts(accountId: "acct", folderId: "INBOX")
+        XCTAssertEqual(counts[nil], 50)
+        XCTAssertEqual(counts[.primary], 1)
+        try event(.flagsChanged(FlagsChanged(emailID: "in3", folder: "INBOX", flags: ["\\Seen"])))
+        XCTAssertEqual(try useCase().fetchBadgeCount(accountId: "acct"), 49)
+        XCTAssertNil(try useCase().fetchUnreadCounts(accountId: "acct", folderId: "INBOX")[.primary])
+        XCTAssertTrue(try views().compareWithRebuild().differences.isEmpty)
+    }
+
+    func testFolderOrderAndBadges() throws {
+        for (p, r) in [("Zeta", FolderRole.custom), ("Trash", .trash), ("Archive", .archive), ("INBOX", .inbox), ("alpha", .custom),
+                       ("Drafts", .drafts), ("Spam", .junk), ("Sent", .sent), ("Starred", .flagged)] {
+            try folder(p, role: r)
+        }
+        try receive("d1", folder: "Drafts", flags: ["\\Seen", "\\Draft"])
+        try receive("i1")
+        try receive("sp1", folder: "Spam")
+        let f = try useCase().fetchFolders(accountId: "acct")
+        XCTAssertEqual(f.map(\.name), ["Inbox", "Starred", "Sent", "Drafts", "Spam", "Trash", "Archive", "alpha", "Zeta"])
+        XCTAssertEqual(f.map(\.badge), [1, nil, nil, 1, 1, nil, nil, nil, nil])
+    }
+
+    func testOutboxStates() throws {
+        func save(_ d: String) throws { try event(.draftSaved(DraftSaved(draftID: d, draftVersion: 1, subject: "S \(d)", body: "b"))) }
+        for d in ["q", "s", "f", "sent", "undone", "x"] { try save(d) }
+        try event(.messageQueued(MessageQueued(draftID: "q", draftVersion: 1, messageID: "q@x", dueAt: tick())))
+        try event(.messageQueued(MessageQueued(draftID: "s", draftVersion: 1, messageID: "s@x", dueAt: tick())))
+        try event(.sendStarted(SendStarted(draftID: "s", attempt: 1)))
+        try event(.messageQueued(MessageQueued(draftID: "f", draftVersion: 1, messageID: "f@x", dueAt: tick())))
+        try event(.sendFailed(SendFailed(draftID: "f", reason: "550 mailbox unavailable", permanent: true)))
+        try event(.messageQueued(MessageQueued(draftID: "sent", draftVersion: 1, messageID: "sent@x", dueAt: tick())))
+        try event(.messageSent(MessageSent(draftID: "sent", messageID: "sent@x")))
+        try event(.messageQueued(MessageQueued(draftID: "undone", draftVersion: 1, messageID: "u@x", dueAt: tick())))
+        try event(.sendUndone(SendUndone(draftID: "undone")))
+        let (emails, badge) = try useCase().fetchOutboxEmails(accountId: "acct")
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: emails.map { ($0.id, $0.sendState) }), ["q": "queued", "s": "sending", "f": "failed"])
+        XCTAssertEqual(emails.first { $0.id == "f" }?.failureReason, "550 mailbox unavailable")
+        XCTAssertEqual(emails.first { $0.id == "f" }?.actions, ["retry", "cancel"])
+        XCTAssertEqual(emails.first { $0.id == "q" }?.actions, ["cancel"])
+        XCTAssertEqual(badge, 2, "queued + failed")
+    }
+
+    func testDedupAndNotificationFIFO() throws {
+        try receive("a1", messageID: "same@example.com")
+        try receive("a2", folder: "All Mail", messageID: "same@example.com")
+        let v = try views()
+        XCTAssertEqual(Set(try v.copies(account: "acct", messageID: "same@example.com").map(\.folder)), ["INBOX", "All Mail"])
+        try event(.notificationDelivered(NotificationDelivered(emailID: "first")))
+        for i in 0..<DedupProjector.notificationCapacity { try event(.notificationDelivered(NotificationDelivered(emailID: "n\(i)"))) }
+        let after = try views()
+        XCTAssertFalse(try after.wasNotified(emailID: "first"), "evicted first in, first out")
+        XCTAssertTrue(try after.wasNotified(emailID: "n0"))
+        XCTAssertTrue(try after.wasNotified(emailID: "n\(DedupProjector.notificationCapacity - 1)"))
+    }
+}
+
+extension FetchThreadsUseCase {
+    func fetchThreadsIDs(_ c: AICategory?) -> [String] {
+        ((try? fetchThreads(accountId: "acct", folderId: "INBOX", category: c))?.threads ?? []).flatMap(\.messageIds)
+    }
+}
