@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
-        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )

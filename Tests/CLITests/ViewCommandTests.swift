@@ -1,0 +1,86 @@
+import CorpusGenerator
+import EventLog
+import Foundation
+import MailStore
+import TestSupport
+import XCTest
+
+final class ViewCommandTests: CLITestCase {
+    func importGenerated(_ n: Int) throws {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: n, outputDirectory: dir.file("md"), seed: 5))
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+    }
+
+    func testProjectThreadsTableJSONAndCursor() throws {
+        try importGenerated(300)
+        let table = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "5")
+        XCTAssertEqual(table.stdout.split(separator: "\n").count, 5)
+        XCTAssertTrue(table.stderr.contains("more: --cursor "))
+        let json = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "5", "--json")
+        let page = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual((page["threads"] as! [Any]).count, 5)
+        XCTAssertEqual(page["hasMore"] as? Bool, true)
+        let cursor = try XCTUnwrap(page["nextCursor"] as? String)
+        let next = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "5", "--cursor", cursor, "--json")
+        let page2 = try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as! [String: Any]
+        let ids1 = Set((page["threads"] as! [[String: Any]]).map { $0["id"] as! String })
+        let ids2 = Set((page2["threads"] as! [[String: Any]]).map { $0["id"] as! String })
+        XCTAssertTrue(ids1.isDisjoint(with: ids2))
+        let all = try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--json")
+        let allPage = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(allPage["hasMore"] as? Bool, false)
+        XCTAssertGreaterThan((allPage["threads"] as! [Any]).count, 10)
+        let empty = try mailstore("project", "--view", "threads", "--account", "nobody", "--json")
+        XCTAssertEqual(empty.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"hasMore":false,"nextCursor":null,"threads":[]}"#)
+        try mailstore("project", "--view", "threads", "--category", "forums", expect: 64)
+        try mailstore("project", "--view", "nope", expect: 64)
+    }
+
+    func testOtherViewsPrint() throws {
+        try importGenerated(200)
+        let folders = try mailstore("project", "--view", "folders", "--account", "demo")
+        XCTAssertTrue(folders.stdout.hasPrefix("demo         Inbox"), folders.stdout)
+        XCTAssertTrue(folders.stdout.contains("—"))
+        let unread = try mailstore("project", "--view", "unread", "--account", "demo", "--json")
+        let obj = try JSONSerialization.jsonObject(with: Data(unread.stdout.utf8)) as! [String: Any]
+        XCTAssertNotNil(obj["badge"] as? Int)
+        try mailstore("project", "--view", "outbox", "--account", "demo")
+        try mailstore("project", "--view", "dedup", "--account", "demo")
+    }
+
+    func testAsOfShowsThePastAndLeavesLiveViewsAlone() throws {
+        try importGenerated(100)
+        let past = try mailstore("project", "--view", "threads", "--account", "demo", "--as-of", "5", "--all", "--json")
+        let obj = try JSONSerialization.jsonObject(with: Data(past.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual((obj["threads"] as! [Any]).count, 0, "sequence 5 is before any mail (folders come first)")
+        try mailstore("project", "--view", "threads", "--as-of", "2001-01-01T00:00:00Z", "--account", "demo")
+        try mailstore("project", "--view", "threads", "--as-of", "yesterday", expect: 64)
+    }
+
+    /// A replay killed midway leaves the old views serving; the rerun completes and verify --views is clean.
+    func testReplayKilledMidwayKeepsTheOldViews() throws {
+        try importGenerated(3000)
+        try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "1")
+        let current = try String(contentsOfFile: store + "/views/CURRENT", encoding: .utf8)
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = ["replay", "--quiet"]
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        usleep(400_000)
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "the replay was still running when killed")
+        XCTAssertEqual(try String(contentsOfFile: store + "/views/CURRENT", encoding: .utf8), current)
+        let served = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "3")
+        XCTAssertEqual(served.stdout.split(separator: "\n").count, 3)
+        let replay = try mailstore("replay", "--quiet")
+        XCTAssertTrue(replay.stdout.hasPrefix("Rebuilt all views from"))
+        let verify = try mailstore("verify", "--views")
+        XCTAssertTrue(verify.stdout.hasPrefix("OK: every view equals a rebuild"), verify.stdout)
+    }
+}

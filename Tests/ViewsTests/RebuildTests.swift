@@ -1,0 +1,107 @@
+import CorpusGenerator
+import EventLog
+import EventModel
+import Foundation
+import LMDB
+import MailStore
+import TestSupport
+import Views
+import XCTest
+
+final class RebuildTests: ViewsTestCase {
+    /// Views folded incrementally, in random batch sizes as mail arrives, equal views rebuilt from scratch.
+    func testIncrementalEqualsRebuiltOnAGeneratedCorpus() throws {
+        _ = try generateCorpus(CorpusOptions(messages: 2500, outputDirectory: dir.file("md"), seed: 11))
+        var options = Importer.Options()
+        var rng = SystemRandomNumberGenerator()
+        // Import in random chunk sizes, catching the views up after each import step.
+        options.batchMessages = Int.random(in: 7...300, using: &rng)
+        let importer = try Importer(store: store, options: options)
+        var views = try store.openViews()
+        var done = 0
+        _ = try importer.importMaildir(dir.file("md")) { n, _ in
+            if n - done >= Int.random(in: 50...700, using: &rng) {
+                try? views.catchUp()
+                done = n
+            }
+        }
+        views = try store.openViews()
+        try event(.emailCategorized(EmailCategorized(emailID: "nonexistent", category: .social)))
+        let (seq, diffs) = try views.compareWithRebuild()
+        XCTAssertEqual(seq, try store.log.head().sequence - 1)
+        XCTAssertEqual(diffs, [], "incremental views differ from a rebuild")
+        XCTAssertGreaterThan(try FetchThreadsUseCase(views: views).fetchThreads(accountId: "local", folderId: "INBOX").threads.count, 0)
+    }
+
+    func testReplayBuildsANewGenerationAndSwitches() throws {
+        for i in 0..<40 { try receive("m\(i)") }
+        let before = try views().path
+        let after = try ViewStore.replay(store: store.directory, log: store.log)
+        XCTAssertNotEqual(after.path, before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: before), "the old generation is removed after the switch")
+        XCTAssertEqual(try FetchThreadsUseCase(views: after).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 25)
+        let only = try ViewStore.replay(store: store.directory, log: store.log, views: ["unread"])
+        XCTAssertEqual(try FetchThreadsUseCase(views: only).fetchBadgeCount(accountId: "acct"), 40)
+        XCTAssertTrue(try only.compareWithRebuild().differences.isEmpty)
+    }
+
+    func testAHalfBuiltGenerationIsDiscardedAndTheOldOneServes() throws {
+        for i in 0..<10 { try receive("m\(i)") }
+        let live = try views()
+        // A replay killed midway leaves a .building folder behind.
+        let stale = store.directory.viewsPath + "/gen-99.building"
+        try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: stale + "/data.mdb"))
+        let reopened = try views()
+        XCTAssertEqual(reopened.path, live.path, "the old generation keeps serving")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "the half-built folder is removed")
+        XCTAssertEqual(try FetchThreadsUseCase(views: reopened).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 10)
+    }
+
+    func testChangedSchemaVersionIsRebuiltOnOpenAndTold() throws {
+        for i in 0..<5 { try receive("m\(i)") }
+        let live = try views()
+        // Pretend the threads view was written by an older schema.
+        let meta = try live.environment.openDatabase("views.meta")
+        try live.environment.write { txn in
+            var w = ByteWriter()
+            w.write(UInt32(0))
+            w.write(UInt64(3))
+            try txn.put(meta, key: Array("threads".utf8), value: w.bytes)
+        }
+        var notices: [String] = []
+        let reopened = try store.openViews(notice: { notices.append($0) })
+        XCTAssertTrue(notices.contains { $0.contains("schema changed for threads") }, "\(notices)")
+        XCTAssertTrue(try reopened.compareWithRebuild().differences.isEmpty)
+        XCTAssertEqual(try FetchThreadsUseCase(views: reopened).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 5)
+    }
+
+    func testCorruptOrMissingViewFilesAreRebuiltOnOpen() throws {
+        for i in 0..<5 { try receive("m\(i)") }
+        let path = try views().path
+        try Data(repeating: 0xAB, count: 64 << 10).write(to: URL(fileURLWithPath: path + "/data.mdb"))
+        var notices: [String] = []
+        let rebuilt = try store.openViews(notice: { notices.append($0) })
+        XCTAssertFalse(notices.isEmpty, "the user is told")
+        XCTAssertEqual(try FetchThreadsUseCase(views: rebuilt).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 5)
+        try FileManager.default.removeItem(atPath: rebuilt.path)
+        notices = []
+        let again = try store.openViews(notice: { notices.append($0) })
+        XCTAssertTrue(notices.contains { $0.contains("missing") })
+        XCTAssertEqual(try FetchThreadsUseCase(views: again).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 5)
+        // The log was never touched.
+        XCTAssertTrue(try store.log.verify().isClean)
+    }
+
+    func testScratchBuildShowsThePastWithoutTouchingLiveViews() throws {
+        for i in 0..<3 { try receive("old\(i)") }
+        let cut = try store.log.head().sequence
+        for i in 0..<4 { try receive("new\(i)") }
+        let live = try views()
+        let scratchDir = dir.file("asof")
+        let past = try ViewStore.scratch(in: scratchDir, log: store.log, through: cut)
+        XCTAssertEqual(try FetchThreadsUseCase(views: past).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 3)
+        XCTAssertEqual(try FetchThreadsUseCase(views: live).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 7)
+        XCTAssertEqual(try live.checkpoints()["threads"], try store.log.head().sequence)
+    }
+}
