@@ -39,6 +39,26 @@ public final class ViewTable<Value: BinaryField> {
         dirty.insert(tk)
     }
 
+    /// Changes the value under `key` in place: `body` gets the only reference to it (no copy of its
+    /// arrays on mutation), and the result is stored (nil deletes).
+    public func modify<R>(_ key: [UInt8], _ body: (inout Value?) throws -> R) throws -> R {
+        let tk = TableKey(key)
+        var value: Value?
+        if let cached = cache.removeValue(forKey: tk) {
+            value = cached
+        } else if let raw = try store.get(name, key) {
+            value = try raw.withUnsafeBytes { buf throws -> Value in
+                var r = ByteReader(buf)
+                return try Value(from: &r)
+            }
+        }
+        defer {
+            cache[tk] = .some(value)
+            dirty.insert(tk)
+        }
+        return try body(&value)
+    }
+
     /// Writes every changed entry to the store, in key order, and empties the cache.
     public func flush() throws {
         for key in dirty.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {

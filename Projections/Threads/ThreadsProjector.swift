@@ -83,13 +83,13 @@ public final class ThreadsProjector: Projector {
     private func received(_ p: EmailReceived, account: String, sequence: UInt64) throws {
         let emailKey = Key(p.emailID).bytes
         let messageKey = p.messageID.map { $0.isEmpty ? "<\(p.emailID)>" : $0 } ?? "<\(p.emailID)>"
-        if let existing = try emails.get(emailKey), let t = try threads.get(Key(existing.threadID).bytes) {
+        if let existing = try emails.get(emailKey) {
             // The same copy seen again (a re-delivered fact): refresh its fields.
             var e = existing
             e.flags = p.flags
             e.folder = p.folder
             emails.set(emailKey, e)
-            update(t)
+            dirty.insert(existing.threadID)
             return
         }
         let linkKeys: [String]
@@ -100,54 +100,61 @@ public final class ThreadsProjector: Projector {
             linkKeys = ([messageKey] + p.references + p.inReplyTo).filter { !$0.isEmpty && seen.insert($0).inserted }
         }
         // The threads these keys already belong to; the oldest survives and absorbs the others.
-        var found: [ThreadRecord] = []
+        var linked: [String?] = []
+        var found: [(id: String, first: UInt64)] = []
         for k in linkKeys {
-            guard let tid = try links.get(Key(account, k).bytes) else { continue }
-            if found.contains(where: { $0.id == tid }) { continue }
-            if let t = try threads.get(Key(tid).bytes) { found.append(t) }
+            let tid = try links.get(Key(account, k).bytes)
+            linked.append(tid)
+            guard let tid, !found.contains(where: { $0.id == tid }) else { continue }
+            if let t = try threads.get(Key(tid).bytes) { found.append((tid, t.firstSequence)) }
         }
-        var thread: ThreadRecord
+        let winner: String
         if found.isEmpty {
-            thread = ThreadRecord(id: p.emailID, account: account, firstSequence: sequence)
+            winner = p.emailID
+            threads.set(Key(winner).bytes, ThreadRecord(id: winner, account: account, firstSequence: sequence))
         } else {
-            found.sort { ($0.firstSequence, $0.id) < ($1.firstSequence, $1.id) }
-            thread = found[0]
-            for loser in found.dropFirst() { try merge(loser, into: &thread) }
+            found.sort { ($0.first, $0.id) < ($1.first, $1.id) }
+            winner = found[0].id
+            for loser in found.dropFirst() { try merge(loser.id, into: winner) }
         }
-        for k in linkKeys where (try links.get(Key(account, k).bytes)) != thread.id {
-            links.set(Key(account, k).bytes, thread.id)
-            if !thread.memberKeys.contains(k) { thread.memberKeys.append(k) }
+        try threads.modify(Key(winner).bytes) { t in
+            guard t != nil else { return }
+            // A key is a member of the thread exactly when its link names the thread.
+            for (i, k) in linkKeys.enumerated() where linked[i] != winner && !found.dropFirst().contains(where: { $0.id == linked[i] }) {
+                links.set(Key(account, k).bytes, winner)
+                t!.memberKeys.append(k)
+            }
+            t!.emailIDs.append(p.emailID)
         }
-        let sender = p.from.first
         emails.set(emailKey, EmailRecord(
-            account: account, folder: p.folder, messageKey: messageKey, threadID: thread.id, date: p.date,
-            sender: sender, subject: p.subject, snippet: p.snippet, flags: p.flags,
+            account: account, folder: p.folder, messageKey: messageKey, threadID: winner, date: p.date,
+            sender: p.from.first, subject: p.subject, snippet: p.snippet, flags: p.flags,
             hasAttachments: p.attachments.contains { !$0.isInline }, category: .uncategorized, sequence: sequence))
-        thread.emailIDs.append(p.emailID)
-        update(thread)
+        dirty.insert(winner)
+    }
+
+    private func merge(_ loserID: String, into winnerID: String) throws {
+        guard let loser = try threads.get(Key(loserID).bytes) else { return }
+        try threads.modify(Key(winnerID).bytes) { w in
+            guard w != nil else { return }
+            for k in loser.memberKeys {
+                links.set(Key(loser.account, k).bytes, winnerID)
+                w!.memberKeys.append(k)
+            }
+            w!.emailIDs += loser.emailIDs
+        }
+        for id in loser.emailIDs {
+            try emails.modify(Key(id).bytes) { e in e?.threadID = winnerID }
+        }
+        for k in loser.indexKeys { index.set(k, nil) }
+        threads.set(Key(loserID).bytes, nil)
+        dirty.remove(loserID)
     }
 
     /// Stores a thread's membership and marks its row for recomputation at flush.
     private func update(_ t: ThreadRecord) {
         threads.set(Key(t.id).bytes, t)
         dirty.insert(t.id)
-    }
-
-    private func merge(_ loser: ThreadRecord, into winner: inout ThreadRecord) throws {
-        for k in loser.memberKeys {
-            links.set(Key(loser.account, k).bytes, winner.id)
-            if !winner.memberKeys.contains(k) { winner.memberKeys.append(k) }
-        }
-        for id in loser.emailIDs {
-            if var e = try emails.get(Key(id).bytes) {
-                e.threadID = winner.id
-                emails.set(Key(id).bytes, e)
-            }
-        }
-        winner.emailIDs += loser.emailIDs
-        for k in loser.indexKeys { index.set(k, nil) }
-        threads.set(Key(loser.id).bytes, nil)
-        dirty.remove(loser.id)
     }
 
     /// Recomputes a thread's row from its emails and re-indexes it.

@@ -17,10 +17,16 @@ public struct EventID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Creates an id from the first 16 bytes of a digest (or any 16+ bytes), marked as a UUIDv8.
     public init<C: Collection>(digest: C) where C.Element == UInt8 {
-        var h: UInt64 = 0, l: UInt64 = 0
-        for (i, b) in digest.prefix(16).enumerated() {
-            if i < 8 { h = h << 8 | UInt64(b) } else { l = l << 8 | UInt64(b) }
+        var raw = (UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &raw) { dst in
+            var i = 0
+            for b in digest {
+                if i == 16 { break }
+                dst[i] = b
+                i += 1
+            }
         }
+        var h = UInt64(bigEndian: raw.0), l = UInt64(bigEndian: raw.1)
         // version 8 (custom), RFC 9562 variant
         h = (h & ~0xF000) | 0x8000
         l = (l & ~(0xC000_0000_0000_0000)) | 0x8000_0000_0000_0000
