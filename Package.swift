@@ -28,6 +28,8 @@ let package = Package(
                        providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
 
         // Pure cores.
         .target(name: "EventModel"),
@@ -50,7 +52,8 @@ let package = Package(
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),
 
         // Tools.
-        .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB"],
+        .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB", "MailStore",
+                                                      "Views", "Projections", "CSQLite"],
                           path: "Tools/bench"),
         .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
         .executableTarget(name: "gen-corpus", dependencies: [

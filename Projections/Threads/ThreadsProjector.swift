@@ -7,11 +7,13 @@ import MailParser
 /// the thread rows, and the newest-first index the thread list pages through.
 public final class ThreadsProjector: Projector {
     public static let name = "threads"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["threads.emails", "threads.threads", "threads.links", "threads.folders", "threads.index"]
+    /// 2: rows stored apart from membership (`threads.rows`).
+    public static let schemaVersion: UInt32 = 2
+    public static let tables = ["threads.emails", "threads.threads", "threads.rows", "threads.links", "threads.folders", "threads.index"]
 
     let emails: ViewTable<EmailRecord>
     let threads: ViewTable<ThreadRecord>
+    let rows: ViewTable<ThreadRow>
     let links: ViewTable<String>
     let folderRoles: ViewTable<FolderRole>
     let index: ViewTable<Present>
@@ -20,6 +22,7 @@ public final class ThreadsProjector: Projector {
     public init(store: KeyValueStore) {
         emails = ViewTable("threads.emails", store: store)
         threads = ViewTable("threads.threads", store: store)
+        rows = ViewTable("threads.rows", store: store)
         links = ViewTable("threads.links", store: store)
         folderRoles = ViewTable("threads.folders", store: store)
         index = ViewTable("threads.index", store: store)
@@ -32,6 +35,7 @@ public final class ThreadsProjector: Projector {
         dirty.removeAll()
         emails.discard()
         threads.discard()
+        rows.discard()
         links.discard()
         folderRoles.discard()
         index.discard()
@@ -45,6 +49,7 @@ public final class ThreadsProjector: Projector {
         dirty.removeAll()
         try emails.flush()
         try threads.flush()
+        try rows.flush()
         try links.flush()
         try folderRoles.flush()
         try index.flush()
@@ -148,6 +153,7 @@ public final class ThreadsProjector: Projector {
         }
         for k in loser.indexKeys { index.set(k, nil) }
         threads.set(Key(loserID).bytes, nil)
+        rows.set(Key(loserID).bytes, nil)
         dirty.remove(loserID)
     }
 
@@ -158,18 +164,20 @@ public final class ThreadsProjector: Projector {
     }
 
     /// Recomputes a thread's row from its emails and re-indexes it.
-    private func recompute(_ t: inout ThreadRecord) throws {
-        let key = Key(t.id).bytes
+    private func recompute(_ thread: inout ThreadRecord) throws {
+        let key = Key(thread.id).bytes
         var members: [EmailRecord] = []
-        for id in t.emailIDs { if let e = try emails.get(Key(id).bytes) { members.append(e) } }
-        for k in t.indexKeys { index.set(k, nil) }
+        for id in thread.emailIDs { if let e = try emails.get(Key(id).bytes) { members.append(e) } }
+        for k in thread.indexKeys { index.set(k, nil) }
         if members.isEmpty {
             // An emptied thread leaves no row; its links stay so a later message rejoins the same id.
-            var empty = ThreadRecord(id: t.id, account: t.account, firstSequence: t.firstSequence)
-            empty.memberKeys = t.memberKeys
-            threads.set(key, empty)
+            thread.emailIDs = []
+            thread.indexKeys = []
+            threads.set(key, thread)
+            rows.set(key, nil)
             return
         }
+        var t = ThreadRow(id: thread.id, account: thread.account)
         members.sort { ($0.date, $0.sequence) < ($1.date, $1.sequence) }
         let oldestSubject = members.first { !$0.subject.isEmpty }?.subject ?? ""
         t.subject = BaseSubject.of(oldestSubject)
@@ -207,9 +215,10 @@ public final class ThreadsProjector: Projector {
                 }
             }
         }
-        t.indexKeys = keys
+        thread.indexKeys = keys
         for k in keys { index.set(k, Present()) }
-        threads.set(key, t)
+        threads.set(key, thread)
+        rows.set(key, t)
     }
 
     private func isInbox(account: String, folder: String) throws -> Bool {

@@ -6,16 +6,16 @@ extension ViewStore {
     /// One page of a thread listing from the index: rows after `after` (date, thread id), newest first,
     /// at most `limit`, and whether more follow. One short read transaction.
     public func threadPage(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
-                           limit: Int) throws -> (threads: [ThreadRecord], hasMore: Bool) {
+                           limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
         let prefix = ThreadsProjector.indexPrefix(scope: scope, folder: folder, category: category).bytes
         var start = prefix
         if let (date, id) = after {
             start = ThreadsProjector.indexKey(scope: scope, folder: folder, category: category, date: date, thread: id)
             start.append(0) // strictly after the cursor's own key
         }
-        let index = databases["threads.index"]!, threads = databases["threads.threads"]!
+        let index = databases["threads.index"]!, threads = databases["threads.rows"]!
         return try environment.read { txn in
-            var out: [ThreadRecord] = []
+            var out: [ThreadRow] = []
             var hasMore = false
             try txn.withCursor(index) { c in
                 var entry = try start.withUnsafeBytes { try c.seek(atLeast: $0) }
@@ -29,7 +29,7 @@ extension ViewStore {
                     let id = r.string()
                     if let raw = try Key(id).bytes.withUnsafeBytes({ try txn.get(threads, key: $0) }) {
                         var br = ByteReader(raw)
-                        out.append(try ThreadRecord(from: &br))
+                        out.append(try ThreadRow(from: &br))
                     }
                     entry = try c.next()
                 }
@@ -39,13 +39,12 @@ extension ViewStore {
     }
 
     /// A thread by id.
-    public func thread(id: String) throws -> ThreadRecord? {
-        let threads = databases["threads.threads"]!
+    public func thread(id: String) throws -> ThreadRow? {
+        let rows = databases["threads.rows"]!
         return try environment.read { txn in
-            guard let raw = try Key(id).bytes.withUnsafeBytes({ try txn.get(threads, key: $0) }) else { return nil }
+            guard let raw = try Key(id).bytes.withUnsafeBytes({ try txn.get(rows, key: $0) }) else { return nil }
             var br = ByteReader(raw)
-            let t = try ThreadRecord(from: &br)
-            return t.emailIDs.isEmpty ? nil : t
+            return try ThreadRow(from: &br)
         }
     }
 

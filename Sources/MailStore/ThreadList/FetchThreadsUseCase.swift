@@ -32,7 +32,7 @@ public struct FetchThreadsUseCase: Sendable {
 
     /// One thread by id.
     public func thread(id: String) throws -> ThreadSummary {
-        let record: ThreadRecord?
+        let record: ThreadRow?
         do { record = try views.thread(id: id) } catch { throw ThreadListError.fetchFailed(underlying: error) }
         guard let record else { throw ThreadListError.threadNotFound(id: id) }
         return FetchThreadsUseCase.summary(record)
@@ -53,7 +53,7 @@ public struct FetchThreadsUseCase: Sendable {
         }
     }
 
-    static func summary(_ t: ThreadRecord) -> ThreadSummary {
+    static func summary(_ t: ThreadRow) -> ThreadSummary {
         ThreadSummary(id: t.id, accountId: t.account, subject: t.subject, participants: t.participants.map(Participant.init),
                       snippet: t.snippet, latestDate: t.latestDate.date, messageCount: t.messageCount,
                       unreadCount: t.unreadCount, isStarred: t.isStarred, hasAttachments: t.hasAttachments,

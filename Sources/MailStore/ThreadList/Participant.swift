@@ -30,12 +30,18 @@ public struct Participant: Codable, Sendable, Hashable {
         return list
     }
 
-    /// Encodes participants as the spec's JSON array (most recent sender first); round-trips `decode`.
+    /// Encodes participants as the spec's JSON array (most recent sender first), keys in the spec's
+    /// order (`name`, then `email`, every time); round-trips `decode`.
     public static func encode(_ participants: [Participant]) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.withoutEscapingSlashes]
-        guard let data = try? e.encode(participants) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
+        func quoted(_ s: String) -> String {
+            (try? e.encode(s)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        }
+        let items = participants.map { p in
+            "{\"name\":\(p.name.map(quoted) ?? "null"),\"email\":\(quoted(p.email))}"
+        }
+        return "[" + items.joined(separator: ",") + "]"
     }
 
     init(_ a: EmailAddress) {
