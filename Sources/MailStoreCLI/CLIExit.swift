@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import LMDB
+import MailStore
 import NativeCodecs
 
 /// The exit codes of `mailstore` (documented in docs/cli.md).
@@ -12,6 +13,8 @@ public enum CLIExit {
     public static let storeError: Int32 = 2
     /// A database, file or data error.
     public static let dataError: Int32 = 3
+    /// The email, thread or folder asked for does not exist.
+    public static let notFound: Int32 = 4
 
     /// Runs `body`; prints any error to stderr as `mailstore: error: ...` and exits with its code.
     static func run(_ body: () throws -> Void) throws {
@@ -32,6 +35,8 @@ public enum CLIExit {
     static func code(for error: any Error) -> Int32 {
         switch error {
         case is StoreError: storeError
+        case is CLIError: notFound
+        case ThreadListError.folderNotFound, ThreadListError.threadNotFound: notFound
         default: dataError
         }
     }

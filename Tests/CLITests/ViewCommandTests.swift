@@ -35,6 +35,9 @@ final class ViewCommandTests: CLITestCase {
         XCTAssertEqual(empty.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"hasMore":false,"nextCursor":null,"threads":[]}"#)
         try mailstore("project", "--view", "threads", "--category", "forums", expect: 64)
         try mailstore("project", "--view", "nope", expect: 64)
+        let missing = try mailstore("project", "--view", "threads", "--account", "demo", "--folder", "Nope", expect: 4)
+        XCTAssertTrue(missing.stderr.contains("no folder 'Nope'"))
+        try mailstore("show", "0123456789abcdef", expect: 4)
     }
 
     func testOtherViewsPrint() throws {

@@ -19,9 +19,17 @@ public struct FetchThreadsUseCase: Sendable {
     /// A page of the threads of `folderId` in `accountId` (a thread is in a folder when any of its emails
     /// is), optionally only one category (`nil` = All; forums and uncategorized appear under All only),
     /// newest first, after `cursor`.
+    ///
+    /// An account with no folders gives the empty page; a folder the account does not have throws
+    /// `ThreadListError.folderNotFound`.
     public func fetchThreads(accountId: String, folderId: String, category: AICategory? = nil,
                              cursor: ThreadCursor? = nil, pageSize: Int = defaultPageSize) throws -> ThreadPage {
-        try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
+        let folders: [FolderEntry]
+        do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        if !folders.isEmpty && !folders.contains(where: { $0.path == folderId }) {
+            throw ThreadListError.folderNotFound(id: folderId)
+        }
+        return try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
     }
 
     /// A page of the unified inbox: the Inbox-role folders of every account, merged by date.
