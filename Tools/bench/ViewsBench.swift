@@ -138,7 +138,7 @@ struct ViewsBench {
                 return try ThreadRow(from: &r)
             }
             threads.append(BaselineThread(id: t.id, accountId: t.account, subject: t.subject,
-                                          participantsJSON: Participant.encode(t.participants.map { Participant(name: $0.name, email: $0.email) }),
+                                          participantsJSON: Participant.encode(t.participants),
                                           snippet: t.snippet, latestDate: t.latestDate.microseconds, messageCount: t.messageCount,
                                           unreadCount: t.unreadCount, isStarred: t.isStarred, hasAttachments: t.hasAttachments,
                                           aiCategory: t.category.description))

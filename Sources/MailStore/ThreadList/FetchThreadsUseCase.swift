@@ -62,7 +62,7 @@ public struct FetchThreadsUseCase: Sendable {
     }
 
     static func summary(_ t: ThreadRow) -> ThreadSummary {
-        ThreadSummary(id: t.id, accountId: t.account, subject: t.subject, participants: t.participants.map(Participant.init),
+        ThreadSummary(id: t.id, accountId: t.account, subject: t.subject, participants: t.participants,
                       snippet: t.snippet, latestDate: t.latestDate.date, messageCount: t.messageCount,
                       unreadCount: t.unreadCount, isStarred: t.isStarred, hasAttachments: t.hasAttachments,
                       aiCategory: t.category, messageIds: t.messageIDs, folders: t.folders)

@@ -24,7 +24,7 @@ public struct OutboxEmail: Sendable, Equatable, Encodable {
         id = item.draftID
         accountId = item.account
         subject = item.subject
-        to = item.to.map(Participant.init)
+        to = item.to
         sendState = item.state.description
         dueAt = item.dueAt?.iso8601
         failureReason = item.reason

@@ -1,28 +1,11 @@
 import EventModel
 import Foundation
 
-/// A thread participant in the client spec's shape: `{"name": String?, "email": String}`.
-public struct Participant: Codable, Sendable, Hashable {
-    /// The display name, nil when unknown.
-    public var name: String?
-    /// The address.
-    public var email: String
+/// A thread participant in the client spec's shape: `{"name": String?, "email": String}`. It is the
+/// events' own `EmailAddress` (Codable, Sendable), with the spec's JSON helpers.
+public typealias Participant = EmailAddress
 
-    /// Creates a participant.
-    public init(name: String?, email: String) {
-        self.name = name
-        self.email = email
-    }
-
-    enum CodingKeys: String, CodingKey { case name, email }
-
-    /// Encodes with an explicit `"name": null`, as the spec's example shows.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(email, forKey: .email)
-    }
-
+extension EmailAddress {
     /// Decodes the spec's JSON array; nil, empty or malformed JSON gives `[]` (the row shows "Unknown").
     public static func decode(from json: String?) -> [Participant] {
         guard let json, !json.isEmpty, let data = json.data(using: .utf8),
@@ -42,9 +25,5 @@ public struct Participant: Codable, Sendable, Hashable {
             "{\"name\":\(p.name.map(quoted) ?? "null"),\"email\":\(quoted(p.email))}"
         }
         return "[" + items.joined(separator: ",") + "]"
-    }
-
-    init(_ a: EmailAddress) {
-        self.init(name: a.name, email: a.email)
     }
 }
