@@ -34,6 +34,7 @@ let package = Package(
         // Pure cores.
         .target(name: "EventModel"),
         .target(name: "MailParser"),
+        .target(name: "IMAPProtocol"),
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
 
         // Native codecs and I/O.
@@ -67,6 +68,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
+        .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),

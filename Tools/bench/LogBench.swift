@@ -117,7 +117,7 @@ struct LogBench {
                 }
             }
         }
-        precondition(decoded == n + 0 && envelopes == n && touched > 0)
+        precondition(decoded == n && envelopes == n && touched > 0)
 
         // 4. durable single-event append latency (one transaction and fsync each).
         print("durable appends…")

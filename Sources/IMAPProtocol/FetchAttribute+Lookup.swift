@@ -1,0 +1,41 @@
+extension Collection where Element == FetchAttribute {
+    /// The `UID` item, if present.
+    public var uid: UInt32? {
+        for case .uid(let v) in self { return v }
+        return nil
+    }
+
+    /// The `FLAGS` item, if present.
+    public var flags: [String]? {
+        for case .flags(let v) in self { return v }
+        return nil
+    }
+
+    /// The `MODSEQ` item, if present.
+    public var modSeq: UInt64? {
+        for case .modSeq(let v) in self { return v }
+        return nil
+    }
+
+    /// The `RFC822.SIZE` item, if present.
+    public var rfc822Size: UInt64? {
+        for case .rfc822Size(let v) in self { return v }
+        return nil
+    }
+
+    /// The `X-GM-MSGID` item, if present.
+    public var gmailMessageID: UInt64? {
+        for case .gmailMessageID(let v) in self { return v }
+        return nil
+    }
+
+    /// The data of the first `BODY[section]` item whose section equals `section`
+    /// (ASCII case-insensitive; `""` is the whole message). Nil when absent or `NIL`.
+    public func bodyData(section: String = "") -> [UInt8]? {
+        let wanted = Array(section.utf8).map(IMAPByte.upper)
+        for case .body(let s, _, let data) in self where Array(s.utf8).map(IMAPByte.upper) == wanted {
+            return data
+        }
+        return nil
+    }
+}
