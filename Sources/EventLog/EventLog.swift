@@ -41,11 +41,12 @@ public final class EventLog: @unchecked Sendable {
         opts.maxDatabases = max(opts.maxDatabases, 8)
         environment = try Environment(path: path, options: opts)
         let create: Database.Flags = options.readOnly ? [] : .create
-        events = try environment.openDatabase("events", flags: create)
-        ids = try environment.openDatabase("ids", flags: create)
-        streamEvents = try environment.openDatabase("stream_events", flags: create.union([.dupSort, .dupFixed]))
-        blobs = try environment.openDatabase("blobs", flags: create)
-        meta = try environment.openDatabase("meta", flags: create)
+        let plain = try environment.openDatabases(["events", "ids", "blobs", "meta"], flags: create)
+        events = plain["events"]!
+        ids = plain["ids"]!
+        blobs = plain["blobs"]!
+        meta = plain["meta"]!
+        streamEvents = try environment.openDatabases(["stream_events"], flags: create.union([.dupSort, .dupFixed]))["stream_events"]!
         writer = try WriterScratch()
     }
 

@@ -209,9 +209,9 @@ public final class Importer {
             if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
         }
         // Keep the resident size bounded whatever the mailbox size: the log's pages touched so far are
-        // unmapped from this process every 8 MB appended (they stay in the file and page cache).
+        // unmapped from this process every 2 MB appended (they stay in the file and page cache).
         writtenSinceRelease += c.bytes
-        if writtenSinceRelease >= 8 << 20 {
+        if writtenSinceRelease >= 2 << 20 {
             store.log.environment.releaseResidentPages()
             writtenSinceRelease = 0
         }

@@ -42,6 +42,8 @@ public final class MailStore: @unchecked Sendable {
         var options = Environment.Options()
         options.readOnly = readOnly
         options.noSync = bulk
+        // Imports touch the indexes at random: no read-ahead, so only the pages touched are mapped.
+        options.noReadAhead = bulk
         let log = try EventLog(store: dir, options: options)
         return MailStore(directory: dir, log: log)
     }

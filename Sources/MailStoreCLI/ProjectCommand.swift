@@ -62,7 +62,8 @@ struct ProjectCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
+            // The log is only read; the views are folded and written in their own environment.
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
             let views: ViewStore
             var scratch: String?
             if let asOf {
@@ -98,7 +99,7 @@ struct ProjectCommand: ParsableCommand {
     func accountsToShow(_ views: ViewStore, _ store: MailStore) throws -> [String] {
         if let account { return [account] }
         if unified { return try views.accounts() }
-        return [try ProjectCommand.defaultAccount(store)]
+        return [try ProjectCommand.defaultAccount(views)]
     }
 
     func showUnread(views: ViewStore, store: MailStore) throws {
@@ -179,7 +180,7 @@ struct ProjectCommand: ParsableCommand {
     func showThreads(views: ViewStore, store: MailStore) throws {
         let useCase = FetchThreadsUseCase(views: views)
         let cat = category.flatMap { AICategory(name: $0) }
-        let accountName = try account ?? (unified ? nil : ProjectCommand.defaultAccount(store))
+        let accountName = try account ?? (unified ? nil : ProjectCommand.defaultAccount(views))
         var next = cursor.flatMap { ThreadCursor($0) }
         var pages: [ThreadPage] = []
         repeat {
@@ -214,14 +215,13 @@ struct ProjectCommand: ParsableCommand {
         if pages.allSatisfy({ $0.threads.isEmpty }) { Terminal.note("(no threads)") }
     }
 
-    /// The account to show when none is given: the only one, or `local`.
-    static func defaultAccount(_ store: MailStore) throws -> String {
-        var accounts = Set<String>()
-        try store.log.scan(filter: ScanFilter(types: [.folderDiscovered, .accountAdded])) { ev in
-            if !ev.envelope.account.isEmpty { accounts.insert(ev.envelope.account) }
-            return accounts.count < 2
+    /// The account to show when none is given: the only one the views know (`local` when none).
+    static func defaultAccount(_ views: ViewStore) throws -> String {
+        let accounts = try views.accounts()
+        if accounts.count > 1 {
+            throw ValidationError("this store has several accounts (\(accounts.joined(separator: ", "))): give --account NAME or --unified")
         }
-        return accounts.count == 1 ? accounts.first! : "local"
+        return accounts.first ?? "local"
     }
 
     /// The last sequence at `asOf`: a sequence number, or the last event recorded at or before a time.

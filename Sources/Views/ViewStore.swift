@@ -34,10 +34,9 @@ public final class ViewStore: @unchecked Sendable {
         o.noSync = true
         environment = try Environment(path: path, options: o)
         let create: Database.Flags = readOnly ? [] : .create
-        var dbs: [String: Database] = [:]
-        for t in ViewCatalog.tables { dbs[t] = try environment.openDatabase(t, flags: create) }
+        var dbs = try environment.openDatabases(ViewCatalog.tables + ["views.meta"], flags: create)
+        meta = dbs.removeValue(forKey: "views.meta")!
         databases = dbs
-        meta = try environment.openDatabase("views.meta", flags: create)
         self.log = log
         self.path = path
     }
