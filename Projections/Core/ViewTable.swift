@@ -1,4 +1,5 @@
 import EventModel
+import Glibc
 
 /// A typed table of a projector with a write-back cache: reads hit the cache, then the store; writes
 /// stay in the cache until `flush()`. Decoded values are cached, so a fold touching the same record many
@@ -61,7 +62,7 @@ public final class ViewTable<Value: BinaryField> {
 
     /// Writes every changed entry to the store, in key order, and empties the cache.
     public func flush() throws {
-        for key in dirty.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+        for key in dirty.sorted(by: TableKey.precedes) {
             if let v = cache[key] ?? nil {
                 var w = ByteWriter(capacity: 64)
                 v.write(to: &w)
@@ -103,4 +104,15 @@ struct TableKey: Hashable {
     }
 
     static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
+
+    /// Byte order (as LMDB sorts keys), with memcmp.
+    static func precedes(_ a: TableKey, _ b: TableKey) -> Bool {
+        a.bytes.withUnsafeBytes { x in
+            b.bytes.withUnsafeBytes { y in
+                let n = min(x.count, y.count)
+                let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+                return c != 0 ? c < 0 : x.count < y.count
+            }
+        }
+    }
 }

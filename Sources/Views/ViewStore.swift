@@ -21,7 +21,7 @@ public final class ViewStore: @unchecked Sendable {
     let meta: Database
 
     /// Events folded per write transaction during catch-up.
-    static let batchSize = 20_000
+    static let batchSize = 100_000
     static let currentFile = "CURRENT"
 
     init(path: String, log: EventLog, readOnly: Bool = false) throws {
