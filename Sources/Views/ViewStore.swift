@@ -20,7 +20,8 @@ public final class ViewStore: @unchecked Sendable {
     let databases: [String: Database]
     let meta: Database
 
-    /// Events folded per write transaction during catch-up.
+    /// Events folded per write transaction during catch-up (100K: a rebuild of the generated 100K-message
+    /// corpus ran at 16K events/s with it, 11.5K with 20K batches, as deep threads are recomputed per batch).
     static let batchSize = 100_000
     static let currentFile = "CURRENT"
 
