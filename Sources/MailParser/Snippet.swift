@@ -231,7 +231,8 @@ public enum Snippet {
     /// Words found in attribution lines in several languages (lowercase).
     private static let attributionWords: [[UInt8]] = [
         "wrote", "writes", "schrieb", "écrit", "escribió", "escreveu", "scrisse", "skrev", "schreef",
-        "napisał", "написал", "kirjoitti", "yazdı", "写道", "寫道", "のメッセージ", "작성",
+        "napisał", "написал", "пишет", "scritto", "napsal", "írta", "έγραψε", "kirjoitti", "yazdı", "写道", "寫道",
+        "のメッセージ", "작성",
     ].map { Array($0.utf8) }
 
     /// Whether the line looks like "On ... wrote:" / "Am ... schrieb X:":

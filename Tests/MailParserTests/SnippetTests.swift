@@ -31,6 +31,8 @@ final class SnippetTests: XCTestCase {
 
     func testOtherLanguagesAttribution() {
         XCTAssertEqual(Snippet.make(fromPlainText: "Danke!\nAm 1.1.2024 schrieb Hans:\n> zitat"), "Danke!")
+        XCTAssertEqual(Snippet.make(fromPlainText: "Спасибо!\n2025-12-31 17:53, Сергей Волков пишет:\n> цитата"), "Спасибо!")
+        XCTAssertEqual(Snippet.make(fromPlainText: "Grazie!\nIl giorno 1 gen 2024, Marco ha scritto:\n> testo"), "Grazie!")
     }
 
     func testWroteLineNotFollowedByQuoteIsKept() {
