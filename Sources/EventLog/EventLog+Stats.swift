@@ -39,33 +39,12 @@ extension EventLog {
             }
         }
         s.types = perType.values.sorted { ($0.count, $1.type) > ($1.count, $0.type) }
-        var after: [UInt8]? = nil
-        var more = true
-        while more {
-            more = false
-            try environment.read { txn in
-                try txn.withCursor(blobs) { c in
-                    var entry: Cursor.Entry?
-                    if let a = after {
-                        entry = try a.withUnsafeBytes { try c.seek(atLeast: $0) }
-                        if let e = entry, Array(e.key) == a { entry = try c.next() }
-                    } else {
-                        entry = try c.first()
-                    }
-                    var n = 0
-                    while let e = entry, n < 4096 {
-                        s.blobs += 1
-                        s.blobStoredBytes += UInt64(e.value.count)
-                        var r = ByteReader(e.value)
-                        _ = try? r.readByte()
-                        s.blobRawBytes += (try? r.readVarint()) ?? 0
-                        after = Array(e.key)
-                        n += 1
-                        entry = try c.next()
-                    }
-                    more = entry != nil
-                }
-            }
+        try forEachBlob(chunk: 4096) { _, value in
+            s.blobs += 1
+            s.blobStoredBytes += UInt64(value.count)
+            var r = ByteReader(value)
+            _ = try? r.readByte()
+            s.blobRawBytes += (try? r.readVarint()) ?? 0
         }
         s.fileBytes = UInt64(environment.usedBytes)
         s.mapBytes = UInt64(environment.mapSize)

@@ -106,38 +106,17 @@ extension EventLog {
     private func verifyBlobs(_ report: inout VerifyReport) throws {
         let zstd = try Zstd()
         let hasher = try SHA256Hasher()
-        var after: [UInt8]? = nil
-        while true {
-            var batch: [([UInt8], [UInt8])] = []
-            try environment.read { txn in
-                try txn.withCursor(blobs) { c in
-                    var entry: Cursor.Entry?
-                    if let a = after {
-                        entry = try a.withUnsafeBytes { try c.seek(atLeast: $0) }
-                        if let e = entry, Array(e.key) == a { entry = try c.next() }
-                    } else {
-                        entry = try c.first()
-                    }
-                    while let e = entry, batch.count < 256 {
-                        batch.append((Array(e.key), Array(e.value)))
-                        entry = try c.next()
-                    }
-                }
+        try forEachBlob { key, value in
+            report.blobsChecked += 1
+            guard let h = BlobHash(bytes: Array(key)) else {
+                report.add(nil, "blob key of \(key.count) bytes")
+                return
             }
-            if batch.isEmpty { return }
-            for (k, v) in batch {
-                report.blobsChecked += 1
-                guard let h = BlobHash(bytes: k) else {
-                    report.add(nil, "blob key of \(k.count) bytes")
-                    continue
-                }
-                do {
-                    _ = try BlobCodec.open(v, hash: h, zstd: zstd, hasher: hasher)
-                } catch {
-                    report.add(nil, "\(error)")
-                }
+            do {
+                _ = try BlobCodec.open(Array(value), hash: h, zstd: zstd, hasher: hasher)
+            } catch {
+                report.add(nil, "\(error)")
             }
-            after = batch.last?.0
         }
     }
 }

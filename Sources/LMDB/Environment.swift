@@ -110,10 +110,21 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a read-only transaction: a consistent snapshot of the last commit.
     /// Keep it short: a long read transaction keeps old pages from being reused.
     public func read<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+        let txn = try begin(readOnly: true)
+        defer {
+            mdb_txn_abort(txn)
+            resizeLock.unlock()
+        }
+        return try body(Transaction(handle: txn, readOnly: true))
+    }
+
+    /// Begins a transaction holding the resize lock shared (the caller unlocks it after ending the
+    /// transaction), adopting a map grown by another process first when LMDB asks for it.
+    private func begin(readOnly: Bool) throws -> OpaquePointer {
         while true {
             resizeLock.lockShared()
             var t: OpaquePointer?
-            let rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &t)
+            let rc = mdb_txn_begin(env, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &t)
             if rc == MDB_MAP_RESIZED {
                 resizeLock.unlock()
                 try adoptGrownMap()
@@ -121,13 +132,9 @@ public final class Environment: @unchecked Sendable {
             }
             guard rc == 0, let txn = t else {
                 resizeLock.unlock()
-                throw LMDBError(code: rc, operation: "mdb_txn_begin(read)")
+                throw LMDBError(code: rc, operation: readOnly ? "mdb_txn_begin(read)" : "mdb_txn_begin(write)")
             }
-            defer {
-                mdb_txn_abort(txn)
-                resizeLock.unlock()
-            }
-            return try body(Transaction(handle: txn, readOnly: true))
+            return txn
         }
     }
 
@@ -136,18 +143,7 @@ public final class Environment: @unchecked Sendable {
     @discardableResult
     public func write<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
         while true {
-            resizeLock.lockShared()
-            var t: OpaquePointer?
-            let rc = mdb_txn_begin(env, nil, 0, &t)
-            if rc == MDB_MAP_RESIZED {
-                resizeLock.unlock()
-                try adoptGrownMap()
-                continue
-            }
-            guard rc == 0, let txn = t else {
-                resizeLock.unlock()
-                throw LMDBError(code: rc, operation: "mdb_txn_begin(write)")
-            }
+            let txn = try begin(readOnly: false)
             let result: R
             do {
                 result = try body(Transaction(handle: txn, readOnly: false))
