@@ -1,4 +1,6 @@
+import EventModel
 import LMDB
+import NativeCodecs
 
 extension EventLog {
     /// Calls `body` with every record of the snapshot `txn` sees, raw, in sequence order: for tools
@@ -39,5 +41,49 @@ extension EventLog {
             }
             if count < chunk { return }
         }
+    }
+
+    /// Calls `body` with every record from sequence 1 up to `end`, in order, reading `chunk` records per
+    /// short read transaction: the transaction (for index lookups), the key and the record, valid only
+    /// during the call. `progress` gets the number of records walked after each transaction.
+    func forEachRecord(through end: UInt64, chunk: Int = 8192, progress: ((UInt64) -> Void)? = nil,
+                       _ body: (borrowing Transaction, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        var next: UInt64 = 1
+        var walked: UInt64 = 0
+        var key = [UInt8](repeating: 0, count: 8)
+        var done = end == 0
+        while !done {
+            EventLog.encodeSequence(next, into: &key)
+            try environment.read { txn in
+                try txn.withCursor(events) { c in
+                    var entry = try key.withUnsafeBytes { try c.seek(atLeast: $0) }
+                    var n = 0
+                    while let e = entry, n < chunk {
+                        let seq = e.key.count == 8 ? EventLog.decodeSequence(e.key) : next
+                        if seq > end { break }
+                        try body(txn, e.key, e.value)
+                        next = seq + 1
+                        walked += 1
+                        n += 1
+                        entry = try c.next()
+                    }
+                    if entry == nil || next > end { done = true }
+                    if let e = entry, e.key.count == 8, EventLog.decodeSequence(e.key) > end { done = true }
+                }
+            }
+            progress?(walked)
+        }
+    }
+
+    /// The chain hash of `record` at `sequenceKey` after `previous`:
+    /// SHA-256(previous ‖ sequence ‖ record bytes 0..<2 ‖ record bytes 34...), written into `out`.
+    static func chainHash(previous: [UInt8], sequenceKey: [UInt8], record: UnsafeRawBufferPointer,
+                          hasher: SHA256Hasher, into out: inout [UInt8]) {
+        hasher.reset()
+        previous.withUnsafeBytes { hasher.update($0) }
+        sequenceKey.withUnsafeBytes { hasher.update($0) }
+        hasher.update(UnsafeRawBufferPointer(rebasing: record[0..<2]))
+        hasher.update(UnsafeRawBufferPointer(rebasing: record[RecordCodec.hashRange.upperBound...]))
+        out.withUnsafeMutableBytes { hasher.finish(into: $0) }
     }
 }

@@ -6,37 +6,19 @@ extension EventLog {
     public func stats() throws -> LogStats {
         var s = LogStats()
         var perType: [EventType: LogStats.TypeStats] = [:]
-        var next: UInt64 = 1
         let end = try head().sequence
-        var key = [UInt8](repeating: 0, count: 8)
-        while next <= end {
-            EventLog.encodeSequence(next, into: &key)
-            try environment.read { txn in
-                try txn.withCursor(events) { c in
-                    var entry = try key.withUnsafeBytes { try c.seek(atLeast: $0) }
-                    var n = 0
-                    while let e = entry, n < 16384 {
-                        let seq = EventLog.decodeSequence(e.key)
-                        if seq > end { break }
-                        next = seq + 1
-                        n += 1
-                        if let h = try? RecordCodec.decodeHeader(e.value, sequence: seq) {
-                            let stored = UInt64(e.value.count - h.payloadOffset)
-                            var t = perType[h.envelope.type] ?? LogStats.TypeStats(type: h.envelope.type, count: 0, storedBytes: 0, payloadBytes: 0)
-                            t.count += 1
-                            t.storedBytes += UInt64(e.value.count)
-                            t.payloadBytes += UInt64(h.payloadLength)
-                            perType[h.envelope.type] = t
-                            s.payloadBytes += UInt64(h.payloadLength)
-                            s.storedPayloadBytes += stored
-                        }
-                        s.events += 1
-                        s.recordBytes += UInt64(e.value.count)
-                        entry = try c.next()
-                    }
-                    if entry == nil { next = end + 1 }
-                }
+        try forEachRecord(through: end, chunk: 16384) { _, key, record in
+            if let h = try? RecordCodec.decodeHeader(record, sequence: EventLog.decodeSequence(key)) {
+                var t = perType[h.envelope.type] ?? LogStats.TypeStats(type: h.envelope.type, count: 0, storedBytes: 0, payloadBytes: 0)
+                t.count += 1
+                t.storedBytes += UInt64(record.count)
+                t.payloadBytes += UInt64(h.payloadLength)
+                perType[h.envelope.type] = t
+                s.payloadBytes += UInt64(h.payloadLength)
+                s.storedPayloadBytes += UInt64(record.count - h.payloadOffset)
             }
+            s.events += 1
+            s.recordBytes += UInt64(record.count)
         }
         s.types = perType.values.sorted { ($0.count, $1.type) > ($1.count, $0.type) }
         try forEachBlob(chunk: 4096) { _, value in

@@ -16,32 +16,17 @@ extension EventLog {
         var prevHash = EventLog.zeroHash
         var computed = [UInt8](repeating: 0, count: 32)
         var expected: UInt64 = 1
-        var key = [UInt8](repeating: 0, count: 8)
-        let chunk = 8192
-        var done = false
-        while !done {
-            EventLog.encodeSequence(expected, into: &key)
-            try environment.read { txn in
-                try txn.withCursor(events) { c in
-                    var entry = try key.withUnsafeBytes { try c.seek(atLeast: $0) }
-                    var n = 0
-                    while let e = entry, n < chunk {
-                        let seq = EventLog.decodeSequence(e.key)
-                        if seq > end { break }
-                        if e.key.count != 8 { report.add(seq, "key is \(e.key.count) bytes, not 8") }
-                        if seq != expected { report.add(expected, "sequence gap: next record is \(seq)") }
-                        check(record: e.value, seq: seq, txn: txn, hasher: hasher, decoder: decoder,
-                              prevHash: &prevHash, computed: &computed, report: &report)
-                        report.eventsChecked += 1
-                        expected = seq + 1
-                        n += 1
-                        entry = try c.next()
-                    }
-                    if entry == nil || expected > end { done = true }
-                    if let e = entry, EventLog.decodeSequence(e.key) > end { done = true }
-                }
+        try forEachRecord(through: end, progress: { progress?($0, end) }) { txn, key, record in
+            guard key.count == 8 else {
+                report.add(expected, "key is \(key.count) bytes, not 8")
+                return
             }
-            progress?(report.eventsChecked, end)
+            let seq = EventLog.decodeSequence(key)
+            if seq != expected { report.add(expected, "sequence gap: next record is \(seq)") }
+            check(record: record, seq: seq, txn: txn, hasher: hasher, decoder: decoder,
+                  prevHash: &prevHash, computed: &computed, report: &report)
+            report.eventsChecked += 1
+            expected = seq + 1
         }
         if report.eventsChecked != end { report.add(nil, "walked \(report.eventsChecked) records, head is \(end)") }
         if prevHash != headHash && report.eventsChecked == end {
@@ -70,12 +55,7 @@ extension EventLog {
         }
         var seqKey = [UInt8](repeating: 0, count: 8)
         EventLog.encodeSequence(seq, into: &seqKey)
-        hasher.reset()
-        prevHash.withUnsafeBytes { hasher.update($0) }
-        seqKey.withUnsafeBytes { hasher.update($0) }
-        hasher.update(UnsafeRawBufferPointer(rebasing: raw[0..<2]))
-        hasher.update(UnsafeRawBufferPointer(rebasing: raw[34...]))
-        computed.withUnsafeMutableBytes { hasher.finish(into: $0) }
+        EventLog.chainHash(previous: prevHash, sequenceKey: seqKey, record: raw, hasher: hasher, into: &computed)
         let stored = Array(raw[RecordCodec.hashRange])
         if stored != computed { report.add(seq, "chain hash mismatch: the record or its predecessor was altered") }
         // Continue the chain from the stored hash, so one damaged record is named once.

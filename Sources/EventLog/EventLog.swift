@@ -133,12 +133,7 @@ public final class EventLog: @unchecked Sendable {
             seq += 1
             // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
             try prepared.records[i].withUnsafeBytes { rec in
-                hasher.reset()
-                prevHash.withUnsafeBytes { hasher.update($0) }
-                seqKey.withUnsafeBytes { hasher.update($0) }
-                hasher.update(UnsafeRawBufferPointer(rebasing: rec[0..<2]))
-                hasher.update(UnsafeRawBufferPointer(rebasing: rec[34...]))
-                hashBuf.withUnsafeMutableBytes { hasher.finish(into: $0) }
+                EventLog.chainHash(previous: prevHash, sequenceKey: seqKey, record: rec, hasher: hasher, into: &hashBuf)
                 let dst = try seqKey.withUnsafeBytes { try txn.reserve(events, key: $0, size: rec.count, flags: .append) }
                 dst.copyMemory(from: rec)
                 hashBuf.withUnsafeBytes { h in
