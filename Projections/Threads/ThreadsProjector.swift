@@ -87,7 +87,7 @@ public final class ThreadsProjector: Projector {
 
     private func received(_ p: EmailReceived, account: String, sequence: UInt64) throws {
         let emailKey = Key(p.emailID).bytes
-        let messageKey = p.messageID.map { $0.isEmpty ? "<\(p.emailID)>" : $0 } ?? "<\(p.emailID)>"
+        let messageKey = p.messageKey
         if let existing = try emails.get(emailKey) {
             // The same copy seen again (a re-delivered fact): refresh its fields.
             var e = existing
@@ -206,7 +206,7 @@ public final class ThreadsProjector: Projector {
         t.folders = Array(Set(members.map(\.folder))).sorted()
         var keys: [[UInt8]] = []
         for folder in t.folders {
-            let inbox = try isInbox(account: t.account, folder: folder)
+            let inbox = try folderRoles.isInbox(account: t.account, folder: folder)
             for scope in inbox ? [t.account, "*"] : [t.account] {
                 let f = scope == "*" ? "INBOX" : folder
                 keys.append(ThreadsProjector.indexKey(scope: scope, folder: f, category: nil, date: t.latestDate, thread: t.id))
@@ -221,10 +221,6 @@ public final class ThreadsProjector: Projector {
         rows.set(key, t)
     }
 
-    private func isInbox(account: String, folder: String) throws -> Bool {
-        if let role = try folderRoles.get(Key(account, folder).bytes) { return role == .inbox }
-        return folder.uppercased() == "INBOX"
-    }
 
     /// Categories with their own tab; forums and uncategorized threads appear under All only.
     public static let tabCategories: Set<AICategory> = [.primary, .social, .promotions, .updates]

@@ -52,7 +52,7 @@ public final class UnreadProjector: Projector {
         case .emailReceived(let p):
             let key = Key(p.emailID).bytes
             if try emails.get(key) != nil { return }
-            let messageKey = p.messageID.map { $0.isEmpty ? "<\(p.emailID)>" : $0 } ?? "<\(p.emailID)>"
+            let messageKey = p.messageKey
             let e = UnreadEmail(account: account, folder: p.folder, messageKey: messageKey, seen: p.flags.contains("\\Seen"))
             emails.set(key, e)
             try change(e, copies: 1, seen: e.seen ? 1 : 0)
@@ -83,17 +83,13 @@ public final class UnreadProjector: Projector {
         }
     }
 
-    private func isInbox(_ account: String, _ folder: String) throws -> Bool {
-        if let r = try folderRoles.get(Key(account, folder).bytes) { return r == .inbox }
-        return folder.uppercased() == "INBOX"
-    }
 
     /// Applies a change of one copy to the folder scope and the account scope, adjusting counters.
     private func change(_ e: UnreadEmail, copies: Int, seen: Int) throws {
         let ik = Key(e.account, e.messageKey).bytes
         var info = try infos.get(ik) ?? MessageInfo()
         let category = info.category
-        let inbox = try isInbox(e.account, e.folder)
+        let inbox = try folderRoles.isInbox(account: e.account, folder: e.folder)
         defer { infos.set(ik, info.folders.isEmpty && info.category == .uncategorized ? nil : info) }
         try adjust(stateKey: Key(e.account, e.folder, e.messageKey).bytes, copies: copies, seen: seen, category: category,
                    counters: [(e.account, e.folder)] + (inbox ? [(e.account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] : []),
@@ -134,7 +130,7 @@ public final class UnreadProjector: Projector {
                               to new: AICategory) throws {
         // Every folder holding a copy of the message, plus the account scope.
         var scopes: [(String, Bool)] = [(UnreadProjector.accountScope, false)]
-        for folder in folders { scopes.append((folder, try isInbox(account, folder))) }
+        for folder in folders { scopes.append((folder, try folderRoles.isInbox(account: account, folder: folder))) }
         for (folder, inbox) in scopes {
             let sk = Key(account, folder, messageKey).bytes
             guard var state = try messages.get(sk) else { continue }

@@ -18,7 +18,7 @@ struct ProjectCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("The view: \(ViewNames.all.joined(separator: ", ")).", valueName: "view"))
+    @Option(name: .long, help: ArgumentHelp("The view: \(ViewCatalog.names.joined(separator: ", ")).", valueName: "view"))
     var view: String
 
     @Option(name: .long, help: ArgumentHelp("The account.", valueName: "account"))
@@ -49,8 +49,8 @@ struct ProjectCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard ViewNames.all.contains(view) else {
-            throw ValidationError("unknown view '\(view)'; views: \(ViewNames.all.joined(separator: ", "))")
+        guard ViewCatalog.names.contains(view) else {
+            throw ValidationError("unknown view '\(view)'; views: \(ViewCatalog.names.joined(separator: ", "))")
         }
         if unified && account != nil { throw ValidationError("give --account or --unified, not both") }
         if limit <= 0 { throw ValidationError("--limit must be at least 1") }
@@ -244,9 +244,4 @@ struct ProjectCommand: ParsableCommand {
         }
         return lo
     }
-}
-
-/// The names `--view` takes.
-enum ViewNames {
-    static let all = ["threads", "unread", "outbox", "dedup", "folders"]
 }
