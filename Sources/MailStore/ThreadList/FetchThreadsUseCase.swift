@@ -24,12 +24,16 @@ public struct FetchThreadsUseCase: Sendable {
     /// `ThreadListError.folderNotFound`.
     public func fetchThreads(accountId: String, folderId: String, category: AICategory? = nil,
                              cursor: ThreadCursor? = nil, pageSize: Int = defaultPageSize) throws -> ThreadPage {
-        let folders: [FolderEntry]
-        do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
-        if !folders.isEmpty && !folders.contains(where: { $0.path == folderId }) {
-            throw ThreadListError.folderNotFound(id: folderId)
+        let result = try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
+        // Only an empty page can come from a folder that does not exist: check then, off the hot path.
+        if result.threads.isEmpty {
+            let folders: [FolderEntry]
+            do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+            if !folders.isEmpty && !folders.contains(where: { $0.path == folderId }) {
+                throw ThreadListError.folderNotFound(id: folderId)
+            }
         }
-        return try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
+        return result
     }
 
     /// A page of the unified inbox: the Inbox-role folders of every account, merged by date.
