@@ -5,8 +5,9 @@ import PackageDescription
 ///
 /// Layout tells the architecture:
 /// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
-///   `Projections` (the projector folds);
-/// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store);
+///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds);
+/// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store),
+///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`);
 /// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
 /// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
 /// - tools under `Tools/`.
@@ -35,12 +36,14 @@ let package = Package(
         .target(name: "EventModel"),
         .target(name: "MailParser"),
         .target(name: "IMAPProtocol"),
+        .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol"]),
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "EventLog", dependencies: ["EventModel", "LMDB", "NativeCodecs"]),
+        .target(name: "IMAPClient", dependencies: ["IMAPProtocol", "COpenSSL"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
 
@@ -69,6 +72,8 @@ let package = Package(
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
+        .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "TestSupport"]),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),

@@ -200,3 +200,143 @@ final class DovecotTranscriptTests: XCTestCase {
         return r
     }
 }
+
+/// A session captured from the Debian Dovecot 2.3.19 that Tools/test-server/dovecot runs
+/// (over TLS, LITERAL+ appends), kept byte for byte: what it shows beyond the session above is
+/// the "/" hierarchy, empty attribute lists, `\Recent`, CONDSTORE answers to silent stores,
+/// MODIFIED, codes on tagged EXPUNGE/MOVE completions and a QRESYNC SELECT.
+extension DovecotTranscriptTests {
+    static func capturedMessage(_ number: String, _ index: Int) -> [UInt8] {
+        crlf("""
+        From: Alice <alice@example.com>
+        To: Bob <bob@example.com>
+        Subject: Fixture \(number)
+        Message-ID: <fixture-\(index)@example.com>
+        Date: Mon, 16 Nov 2026 10:00:00 +0000
+
+        Hello Bob,
+        * 3 EXISTS looks like IMAP but is body text.
+
+        """)
+    }
+
+    static var captured: [UInt8] {
+        var t = crlf("""
+        * OK [CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ AUTH=PLAIN AUTH=LOGIN] Dovecot (Debian) ready.
+        A1 OK [CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE SORT SORT=DISPLAY THREAD=REFERENCES THREAD=REFS THREAD=ORDEREDSUBJECT MULTIAPPEND URL-PARTIAL CATENATE UNSELECT CHILDREN NAMESPACE UIDPLUS LIST-EXTENDED I18NLEVEL=1 CONDSTORE QRESYNC ESEARCH ESORT SEARCHRES WITHIN CONTEXT=SEARCH LIST-STATUS BINARY MOVE SNIPPET=FUZZY PREVIEW=FUZZY PREVIEW STATUS=SIZE SAVEDATE LITERAL+ NOTIFY SPECIAL-USE ACL RIGHTS=texk] Logged in
+        * ENABLED QRESYNC
+        A2 OK Enabled (0.001 + 0.000 secs).
+        * LIST (\\Sent) "/" Sent
+        * LIST (\\Drafts) "/" Drafts
+        * LIST (\\Trash) "/" Trash
+        * LIST (\\Junk) "/" Junk
+        * LIST (\\Archive) "/" Archive
+        * LIST () "/" INBOX
+        A3 OK List completed (0.001 + 0.000 secs).
+        A4 OK [APPENDUID 1795322040 1] Append completed (0.022 + 0.000 + 0.021 secs).
+        * FLAGS (\\Answered \\Flagged \\Deleted \\Seen \\Draft $Forwarded)
+        * OK [PERMANENTFLAGS (\\Answered \\Flagged \\Deleted \\Seen \\Draft $Forwarded \\*)] Flags permitted.
+        * 3 EXISTS
+        * 3 RECENT
+        * OK [UNSEEN 2] First unseen.
+        * OK [UIDVALIDITY 1795322040] UIDs valid
+        * OK [UIDNEXT 4] Predicted next UID
+        * OK [HIGHESTMODSEQ 5] Highest
+        A7 OK [READ-WRITE] Select completed (0.001 + 0.000 secs).
+
+        """)
+        t += raw("* 1 FETCH (UID 1 FLAGS (\\Seen \\Recent $Forwarded) MODSEQ (3) RFC822.SIZE 218 INTERNALDATE \"16-Nov-2026 10:00:00 +0000\" BODY[] ")
+        t += literal(capturedMessage("one", 1)) + raw(")\r\n")
+        t += raw("* 3 FETCH (UID 3 FLAGS (\\Flagged \\Recent) MODSEQ (5) RFC822.SIZE 220 INTERNALDATE \"16-Nov-2026 12:00:00 +0000\" BODY[] ")
+        t += literal(capturedMessage("three", 3)) + raw(")\r\n")
+        t += crlf("""
+        A8 OK Fetch completed (0.001 + 0.000 secs).
+        * 2 FETCH (UID 2 MODSEQ (6))
+        A9 OK Store completed (0.001 + 0.000 secs).
+        A10 OK [MODIFIED 1] Conditional store failed (0.001 + 0.000 secs).
+        * VANISHED 3
+        * 2 RECENT
+        A12 OK [HIGHESTMODSEQ 8] Expunge completed (0.006 + 0.000 + 0.005 secs).
+        * VANISHED (EARLIER) 3
+        * 1 FETCH (UID 1 FLAGS (\\Seen \\Recent $Forwarded) MODSEQ (3))
+        * 2 FETCH (UID 2 FLAGS (\\Answered \\Recent) MODSEQ (6))
+        A13 OK Fetch completed (0.001 + 0.000 secs).
+        * ESEARCH (TAG "A14") UID ALL 2
+        A14 OK Search completed (0.001 + 0.000 secs).
+        * OK [COPYUID 1795322041 2 1] Moved UIDs.
+        * VANISHED 2
+        * 1 RECENT
+        A15 OK [HIGHESTMODSEQ 9] Move completed (0.042 + 0.000 + 0.041 secs).
+        * FLAGS (\\Answered \\Flagged \\Deleted \\Seen \\Draft $Forwarded)
+        * OK [PERMANENTFLAGS (\\Answered \\Flagged \\Deleted \\Seen \\Draft $Forwarded \\*)] Flags permitted.
+        * 1 EXISTS
+        * 0 RECENT
+        * OK [UIDVALIDITY 1795322040] UIDs valid
+        * OK [UIDNEXT 4] Predicted next UID
+        * OK [HIGHESTMODSEQ 9] Highest
+        * VANISHED (EARLIER) 2:3
+        * 1 FETCH (UID 1 FLAGS (\\Seen $Forwarded) MODSEQ (3))
+        A18 OK [READ-WRITE] Select completed (0.003 + 0.000 + 0.002 secs).
+        * 1 FETCH (UID 1 BODY[HEADER.FIELDS (MESSAGE-ID)] {39}
+        Message-ID: <fixture-1@example.com>
+
+        )
+        A19 OK Fetch completed (0.001 + 0.000 secs).
+
+        """)
+        return t
+    }
+
+    func testCapturedSessionParsesTheSameAtEveryChunking() throws {
+        XCTAssertEqual(Self.capturedMessage("one", 1).count, 218, "the fixture message must be the captured bytes")
+        XCTAssertEqual(Self.capturedMessage("three", 3).count, 220)
+        XCTAssertEqual(try parseEveryWay(Self.captured).count, 52)
+    }
+
+    func testCapturedLoginListAndSelect() throws {
+        let r = try parseAll(Self.captured)
+        guard case .tagged("A1", .ok, .capability(let caps)?, "Logged in") = r[1] else { return XCTFail("\(r[1])") }
+        XCTAssertEqual(caps.suffix(2), ["ACL", "RIGHTS=texk"])
+        XCTAssertEqual(r[2], .untagged(.enabled(["QRESYNC"])))
+        let items: [ListItem] = r.compactMap {
+            if case .untagged(.list(let item)) = $0 { return item }
+            return nil
+        }
+        XCTAssertEqual(items.map(\.mailbox.name), ["Sent", "Drafts", "Trash", "Junk", "Archive", "INBOX"])
+        XCTAssertEqual(items.map(\.specialUse), [.sent, .drafts, .trash, .junk, .archive, nil])
+        XCTAssertEqual(items.last?.attributes, [])
+        XCTAssertTrue(items.allSatisfy { $0.delimiter == "/" })
+        XCTAssertEqual(r[11], .tagged(tag: "A4", status: .ok, code: .appendUID(uidValidity: 1_795_322_040, uids: UIDSet(1)),
+                                      text: "Append completed (0.022 + 0.000 + 0.021 secs)."))
+        XCTAssertEqual(r[15], .untagged(.recent(3)))
+        XCTAssertEqual(r[19], .untagged(.condition(.ok, code: .highestModSeq(5), text: "Highest")))
+    }
+
+    func testCapturedFetchStoreAndExpunge() throws {
+        let r = try parseAll(Self.captured)
+        let (_, first) = fetchAttributes(r[21])
+        XCTAssertEqual(first.flags, ["\\Seen", "\\Recent", "$Forwarded"])
+        XCTAssertEqual(first.bodyData(), Self.capturedMessage("one", 1))
+        XCTAssertTrue(first.contains(.internalDate(raw: "16-Nov-2026 10:00:00 +0000", epochSeconds: 1_794_823_200)))
+        XCTAssertEqual(r[24], .untagged(.fetch(seq: 2, attributes: [.uid(2), .modSeq(6)])))
+        XCTAssertEqual(r[26], .tagged(tag: "A10", status: .ok, code: .modified(UIDSet(1)),
+                                      text: "Conditional store failed (0.001 + 0.000 secs)."))
+        XCTAssertEqual(r[27], .untagged(.vanished(earlier: false, uids: UIDSet(3))))
+        guard case .tagged("A12", .ok, .highestModSeq(8)?, _) = r[29] else { return XCTFail("\(r[29])") }
+        XCTAssertEqual(r[30], .untagged(.vanished(earlier: true, uids: UIDSet(3))))
+        XCTAssertEqual(r[34], .untagged(.esearch(ESearchResponse(tag: "A14", isUID: true, all: UIDSet(2)))))
+        XCTAssertEqual(r[36], .untagged(.condition(.ok, code: .copyUID(uidValidity: 1_795_322_041, source: UIDSet(2), destination: UIDSet(1)),
+                                                    text: "Moved UIDs.")))
+        guard case .tagged("A15", .ok, .highestModSeq(9)?, _) = r[39] else { return XCTFail("\(r[39])") }
+    }
+
+    func testCapturedQResyncSelectAndHeaderFields() throws {
+        let r = try parseAll(Self.captured)
+        XCTAssertEqual(r[47], .untagged(.vanished(earlier: true, uids: UIDSet(2...3))))
+        XCTAssertEqual(r[48], .untagged(.fetch(seq: 1, attributes: [.uid(1), .flags(["\\Seen", "$Forwarded"]), .modSeq(3)])))
+        XCTAssertEqual(r[49], .tagged(tag: "A18", status: .ok, code: .readWrite, text: "Select completed (0.003 + 0.000 + 0.002 secs)."))
+        let (_, header) = fetchAttributes(r[50])
+        XCTAssertEqual(header.bodyData(section: "HEADER.FIELDS (MESSAGE-ID)"), crlf("Message-ID: <fixture-1@example.com>\n\n"))
+        XCTAssertEqual(r[51], .tagged(tag: "A19", status: .ok, code: nil, text: "Fetch completed (0.001 + 0.000 secs)."))
+    }
+}

@@ -17,6 +17,8 @@ import sys
 import time
 import warnings
 
+from serverenv import read_env
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOVECOT = os.path.join(HERE, "dovecot")
 
@@ -42,16 +44,6 @@ def run_check(name, fn):
         ok, detail = False, f"{type(error).__name__}: {error}"
     check(name, ok, detail)
 
-
-def read_env(path):
-    env = {}
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if "=" in line and not line.startswith("#"):
-                k, v = line.split("=", 1)
-                env[k] = v
-    return env
 
 
 def main():

@@ -16,6 +16,8 @@ import ssl
 import sys
 import time
 
+from serverenv import read_env
+
 passed = 0
 failed = 0
 
@@ -37,16 +39,6 @@ def run_check(name, fn):
         ok, detail = False, f"{type(error).__name__}: {error}"
     check(name, ok, detail)
 
-
-def read_env(path):
-    env = {}
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if "=" in line and not line.startswith("#"):
-                k, v = line.split("=", 1)
-                env[k] = v
-    return env
 
 
 def main():

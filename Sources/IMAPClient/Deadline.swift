@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A point on the monotonic clock a wait must not pass.
+struct Deadline {
+    /// Seconds on the monotonic clock.
+    let instant: Double
+
+    /// The deadline `seconds` from now.
+    init(secondsFromNow seconds: Double) {
+        instant = Deadline.now() + max(0, seconds)
+    }
+
+    /// The seconds left (0 once passed).
+    var remainingSeconds: Double { max(0, instant - Deadline.now()) }
+
+    /// The time left, in whole milliseconds for `poll` (0 once passed, capped to fit `Int32`).
+    var remainingMilliseconds: Int32 {
+        let left = (instant - Deadline.now()) * 1000
+        if left <= 0 { return 0 }
+        return Int32(min(left.rounded(.up), Double(Int32.max)))
+    }
+
+    /// Seconds on the monotonic clock.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

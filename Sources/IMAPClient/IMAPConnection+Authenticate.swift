@@ -1,0 +1,58 @@
+import IMAPProtocol
+
+extension IMAPConnection {
+    /// Logs in, then reads the capabilities again (from the `OK [CAPABILITY ...]` code, or with
+    /// a CAPABILITY command).
+    ///
+    /// Refuses with ``IMAPClientError/insecureAuthentication``, without sending anything, when
+    /// the connection is not encrypted.
+    /// - `.plain`: `AUTHENTICATE PLAIN` (initial response inline when SASL-IR is advertised);
+    ///   needs `AUTH=PLAIN` advertised.
+    /// - `.xoauth2`: `AUTHENTICATE XOAUTH2` with an OAuth2 token; needs `AUTH=XOAUTH2`. When the
+    ///   server answers a failure with a continuation, an empty line is sent so it completes with NO.
+    /// - `.login`: the `LOGIN` command; refused when the server advertises LOGINDISABLED.
+    ///
+    /// A rejection by the server throws ``IMAPClientError/authenticationFailed(_:)`` with its text.
+    public func authenticate(username: String, credential: Credential, mechanism: AuthMechanism) throws(IMAPClientError) {
+        guard isEncrypted else { throw .insecureAuthentication }
+        try ensureUsable()
+        let completion: Completion
+        switch (mechanism, credential) {
+        case (.plain, .password(let password)):
+            completion = try authenticate(sasl: "PLAIN", initialResponse: SASL.plain(user: username, password: password))
+        case (.xoauth2, .oauth2Token(let token)):
+            completion = try authenticate(sasl: "XOAUTH2", initialResponse: SASL.xoauth2(user: username, token: token))
+        case (.login, .password(let password)):
+            guard !has("LOGINDISABLED") else {
+                throw .mechanismUnavailable("LOGIN: the server advertises LOGINDISABLED")
+            }
+            completion = try execute(.login(username: username, password: password), name: "LOGIN",
+                                     redacted: "LOGIN <credentials redacted>")
+        case (.plain, .oauth2Token), (.login, .oauth2Token):
+            throw .mechanismUnavailable("\(mechanism.rawValue.uppercased()) needs a password, not an OAuth2 token")
+        case (.xoauth2, .password):
+            throw .mechanismUnavailable("XOAUTH2 needs an OAuth2 access token, not a password")
+        }
+        guard completion.status == .ok else { throw .authenticationFailed(completion.text) }
+        if case .capability? = completion.code { return }
+        try refreshCapabilities()
+    }
+
+    /// `AUTHENTICATE mechanism` with a one-step SASL exchange; returns the completion whatever its status.
+    private func authenticate(sasl mechanism: String, initialResponse: String) throws(IMAPClientError) -> Completion {
+        guard has("AUTH=\(mechanism)") else {
+            throw .mechanismUnavailable("\(mechanism): the server does not advertise AUTH=\(mechanism)")
+        }
+        let inline = has("SASL-IR")
+        var responseSent = inline
+        return try execute(.authenticate(mechanism: mechanism, initialResponse: inline ? initialResponse : nil),
+                           name: "AUTHENTICATE", redacted: "AUTHENTICATE \(mechanism) <redacted>",
+                           continuation: { _ in
+                               // After the response, a challenge carries failure details (XOAUTH2): an empty
+                               // line lets the server complete with NO.
+                               if responseSent { return "" }
+                               responseSent = true
+                               return initialResponse
+                           })
+    }
+}

@@ -1,0 +1,65 @@
+import IMAPProtocol
+
+extension IMAPConnection {
+    /// Connects, reads the greeting, does TLS (implicit TLS for `.tls`; STARTTLS for `.starttls`,
+    /// aborting with ``IMAPClientError/startTLSUnavailable(host:)`` when the server does not
+    /// offer it, never falling back to plaintext) and reads the capabilities (again after TLS).
+    ///
+    /// `trace` receives the protocol lines, credentials redacted, for debugging.
+    public static func connect(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(IMAPClientError) -> IMAPConnection {
+        let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port, timeout: endpoint.timeoutSeconds)
+        trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
+        let stream: any ByteStream
+        if endpoint.security == .tls {
+            stream = try TLSStream.handshake(over: socket, host: endpoint.host, caFile: endpoint.caFile,
+                                             timeout: endpoint.timeoutSeconds)
+            trace?("TLS established")
+        } else {
+            stream = socket
+        }
+        let connection = IMAPConnection(endpoint: endpoint, stream: stream, trace: trace)
+        try connection.readGreeting()
+        if endpoint.security == .starttls { try connection.startTLS(over: socket) }
+        if connection.capabilities.isEmpty { try connection.refreshCapabilities() }
+        return connection
+    }
+
+    /// Asks the server for its capabilities (`CAPABILITY`).
+    func refreshCapabilities() throws(IMAPClientError) {
+        capabilities = []
+        try run(.capability, name: "CAPABILITY")
+        if capabilities.isEmpty { throw fail(.protocolError("the server answered CAPABILITY without listing any")) }
+    }
+
+    /// Reads the server's greeting (`* OK`, or `* PREAUTH`), taking capabilities it carries.
+    private func readGreeting() throws(IMAPClientError) {
+        let greeting = try nextResponse()
+        switch greeting {
+        case .untagged(.condition(.ok, let code, _)), .untagged(.condition(.preauth, let code, _)):
+            if case .capability(let names)? = code { capabilities = Set(names.map { $0.uppercased() }) }
+        case .untagged(.condition(.bye, _, let text)):
+            throw fail(.connectionClosed("the server refused the connection: \(text)"))
+        default:
+            throw fail(.protocolError("the server's greeting is not * OK: \(greeting)"))
+        }
+    }
+
+    /// Upgrades the plain connection on `socket` with STARTTLS, then reads the capabilities again.
+    private func startTLS(over socket: TCPSocket) throws(IMAPClientError) {
+        if capabilities.isEmpty { try refreshCapabilities() }
+        guard has("STARTTLS") else { throw fail(.startTLSUnavailable(host: endpoint.host)) }
+        try run(.starttls, name: "STARTTLS")
+        // Anything already received after the OK was sent before TLS: it could be injected.
+        guard parser.bufferedByteCount == 0 else {
+            throw fail(.protocolError("the server sent data right after accepting STARTTLS (a possible injection); refusing it"))
+        }
+        do throws(IMAPClientError) {
+            stream = try TLSStream.handshake(over: socket, host: endpoint.host, caFile: endpoint.caFile,
+                                             timeout: endpoint.timeoutSeconds)
+        } catch {
+            throw fail(error)
+        }
+        traceLine("TLS established")
+        try refreshCapabilities()
+    }
+}

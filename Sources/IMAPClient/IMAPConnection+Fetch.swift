@@ -1,0 +1,38 @@
+import IMAPProtocol
+
+extension IMAPConnection {
+    /// `UID FETCH set (items) [(CHANGEDSINCE n [VANISHED])]`, calling `each` for every FETCH
+    /// response as it arrives (nothing is buffered beyond one response).
+    ///
+    /// `vanished` needs QRESYNC enabled and `changedSince`; the UIDs the server then reports
+    /// expunged (`VANISHED (EARLIER)`) are returned. FETCH responses for UIDs outside `set`
+    /// (changes made by other clients, or the last message that `n:*` names when `n` is above
+    /// every UID) go to ``onUnsolicited``. When `each` throws, the rest of the responses are
+    /// read (and not passed on) so the connection stays usable, then the error is rethrown.
+    @discardableResult
+    public func uidFetch(_ set: UIDSet, _ items: [FetchItem], changedSince: UInt64? = nil, vanished: Bool = false,
+                         each: (FetchedMessage) throws -> Void) throws -> UIDSet {
+        var vanishedUIDs = UIDSet()
+        var callerError: (any Error)?
+        try run(.uidFetch(set, items, changedSince: changedSince, vanished: vanished), name: "UID FETCH") { response in
+            switch response {
+            case .vanished(earlier: true, let uids):
+                vanishedUIDs.formUnion(uids)
+                return true
+            case .fetch(let sequence, let attributes):
+                guard let uid = attributes.uid, set.contains(uid) else { return false }
+                guard callerError == nil else { return true }
+                do {
+                    try each(FetchedMessage(sequence: sequence, attributes: attributes))
+                } catch {
+                    callerError = error
+                }
+                return true
+            default:
+                return false
+            }
+        }
+        if let callerError { throw callerError }
+        return vanishedUIDs
+    }
+}

@@ -1,0 +1,35 @@
+import IMAPProtocol
+
+extension IMAPConnection {
+    /// Opens `mailbox` with SELECT (or EXAMINE when `readOnly`) and returns its state.
+    ///
+    /// Sends `(QRESYNC (...))` when `qresync` is given (QRESYNC must have been enabled with
+    /// ``enable(_:)``): the result then lists what vanished and changed since that state.
+    /// Otherwise sends `(CONDSTORE)` when `condstore` is set and the server advertises CONDSTORE,
+    /// so the highest mod-sequence is reported.
+    public func select(_ mailbox: MailboxName, readOnly: Bool = false, condstore: Bool = true,
+                       qresync: QResyncParameters? = nil) throws(IMAPClientError) -> SelectedMailbox {
+        let name = readOnly ? "EXAMINE" : "SELECT"
+        let option: SelectOption?
+        if let qresync {
+            guard enabledExtensions.contains("QRESYNC") else {
+                throw .commandFailed(command: name, status: "NOT SENT", text: "QRESYNC parameters need enable([\"QRESYNC\"]) first")
+            }
+            option = .qresync(qresync)
+        } else {
+            option = condstore && has("CONDSTORE") ? .condstore : nil
+        }
+        var state = SelectState()
+        let completion = try run(readOnly ? .examine(mailbox, option) : .select(mailbox, option), name: name) { response in
+            state.take(response)
+        }
+        guard let uidValidity = state.uidValidity else {
+            throw fail(.protocolError("the server did not report UIDVALIDITY for \(mailbox)"))
+        }
+        return SelectedMailbox(
+            name: mailbox, uidValidity: uidValidity, uidNext: state.uidNext,
+            highestModSeq: state.noModSeq ? nil : state.highestModSeq, exists: state.exists ?? 0,
+            flags: state.flags, permanentFlags: state.permanentFlags,
+            readOnly: readOnly || completion.code == .readOnly, vanished: state.vanished, changed: state.changed)
+    }
+}

@@ -1,0 +1,22 @@
+import IMAPProtocol
+
+extension IMAPConnection {
+    /// `UID STORE set [(UNCHANGEDSINCE n)] +FLAGS.SILENT|-FLAGS.SILENT (flags)`: adds or removes
+    /// flags, never replaces the whole set.
+    ///
+    /// Returns the messages left unchanged because they changed after `unchangedSince`
+    /// (`MODIFIED`), and the flags and mod-sequences the server sent back for messages in `set`.
+    public func uidStore(_ set: UIDSet, _ operation: StoreOperation, flags: [String],
+                         unchangedSince: UInt64? = nil) throws(IMAPClientError) -> StoreResult {
+        var result = StoreResult()
+        let completion = try run(.uidStore(set, operation, flags: flags, unchangedSince: unchangedSince, silent: true),
+                                 name: "UID STORE") { response in
+            guard case .fetch(_, let attributes) = response, let uid = attributes.uid, set.contains(uid) else { return false }
+            if let flags = attributes.flags { result.flags[uid] = flags }
+            if let modSeq = attributes.modSeq { result.modSeqs[uid] = modSeq }
+            return true
+        }
+        if case .modified(let modified)? = completion.code { result.modified = modified }
+        return result
+    }
+}

@@ -1,0 +1,60 @@
+import IMAPProtocol
+
+/// A blocking connection to an IMAP server: TLS, authentication and the commands a mail
+/// synchroniser needs.
+///
+/// Every call sends one command (or a few, for fallbacks) and returns when the server has
+/// completed it; each single read or write waits at most ``ServerEndpoint/timeoutSeconds``.
+/// Use a connection from one thread at a time. After a protocol error, a timeout or a closed
+/// connection every later call throws that same error: make a new connection.
+///
+/// ```swift
+/// let imap = try IMAPConnection.connect(ServerEndpoint(host: "imap.example.com", port: 993, security: .tls))
+/// try imap.authenticate(username: "alice@example.com", credential: .password(secret), mechanism: .plain)
+/// let inbox = try imap.select(.inbox)
+/// try imap.uidFetch(.all, [.uid, .flags, .body(.entire)]) { message in store(message) }
+/// imap.logout()
+/// ```
+public final class IMAPConnection {
+    /// Where the connection goes.
+    let endpoint: ServerEndpoint
+    /// The socket, or TLS over it.
+    var stream: any ByteStream
+    /// Reads the server's responses from the bytes received.
+    var parser = IMAPResponseParser()
+    /// Receives protocol lines (credentials redacted), when tracing.
+    let trace: ((String) -> Void)?
+    /// Splits received bytes into lines for `trace`.
+    var incomingTrace = LineTracer(prefix: "S: ")
+    /// The number of the next command tag.
+    var nextTagNumber = 1
+    /// The error that made the connection unusable; every later call throws it.
+    var failure: IMAPClientError?
+    /// The text of the server's last `* BYE`, to explain a closed connection.
+    var byeText: String?
+    /// Extensions turned on with ENABLE (uppercased).
+    var enabledExtensions: Set<String> = []
+
+    /// The capabilities the server advertised last, uppercased.
+    public internal(set) var capabilities: Set<String> = []
+
+    /// Receives the untagged responses no command asked for: EXISTS, EXPUNGE, VANISHED, FETCH
+    /// of other messages, `* OK [ALERT]`, ...
+    public var onUnsolicited: ((UntaggedResponse) -> Void)?
+
+    init(endpoint: ServerEndpoint, stream: any ByteStream, trace: ((String) -> Void)?) {
+        self.endpoint = endpoint
+        self.stream = stream
+        self.trace = trace
+    }
+
+    deinit { stream.close() }
+
+    /// Whether the server advertises `capability` (ASCII case-insensitive), e.g. `"CONDSTORE"`.
+    public func has(_ capability: String) -> Bool {
+        capabilities.contains(capability.uppercased())
+    }
+
+    /// Whether the connection is protected by TLS (implicit or after STARTTLS).
+    public var isEncrypted: Bool { stream.isEncrypted }
+}

@@ -1,0 +1,32 @@
+import EventModel
+import IMAPProtocol
+
+/// A server folder with the role folder mapping gave it.
+public struct MappedFolder: Sendable, Equatable {
+    /// Which rule decided the role.
+    public enum Tier: Int, Sendable, Equatable {
+        /// RFC 6154 SPECIAL-USE attribute (or the INBOX name).
+        case specialUse = 1
+        /// The provider's own folder names.
+        case providerName = 2
+        /// Case-insensitive name heuristics.
+        case heuristic = 3
+        /// No rule matched: a custom folder.
+        case none = 4
+    }
+
+    /// The decoded path, as the store records it (`Archive/2024`).
+    public var path: String
+    /// The name on the wire, sent back unchanged in commands.
+    public var mailbox: MailboxName
+    /// The name shown to people.
+    public var displayName: String
+    /// The role.
+    public var role: FolderRole
+    /// Which tier decided the role.
+    public var tier: Tier
+    /// The hierarchy delimiter, if the server has one.
+    public var delimiter: String?
+    /// LIST attributes as sent.
+    public var attributes: [String]
+}

@@ -1,0 +1,108 @@
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import XCTest
+
+/// TLS, STARTTLS and certificate checks against the real server.
+final class ConnectionSecurityTests: IMAPTestCase {
+    func testImplicitTLSLoginWithTheTestCA() throws {
+        let imap = try connect(endpoint(.tls))
+        XCTAssertTrue(imap.isEncrypted)
+        XCTAssertTrue(imap.has("auth=plain"))
+        try imap.authenticate(username: user, credential: .password(password), mechanism: .plain)
+        for capability in ["CONDSTORE", "QRESYNC", "MOVE", "UIDPLUS", "SPECIAL-USE", "IDLE", "ENABLE", "ESEARCH"] {
+            XCTAssertTrue(imap.has(capability), "\(capability) missing after login: \(imap.capabilities.sorted())")
+        }
+        XCTAssertFalse(imap.capabilities.contains("AUTH=PLAIN"), "pre-login capabilities were not replaced")
+        XCTAssertEqual(try imap.select(.inbox).exists, 0)
+    }
+
+    func testStartTLSLoginOnThePlainPort() throws {
+        var lines: [String] = []
+        let imap = try connect(endpoint(.starttls)) { lines.append($0) }
+        XCTAssertTrue(imap.isEncrypted)
+        XCTAssertFalse(imap.has("STARTTLS"), "capabilities from before TLS were kept")
+        XCTAssertFalse(imap.has("LOGINDISABLED"))
+        try imap.authenticate(username: user, credential: .password(password), mechanism: .plain)
+        XCTAssertTrue(imap.has("QRESYNC"))
+        let startTLS = try XCTUnwrap(lines.firstIndex { $0.hasSuffix(" STARTTLS") && $0.hasPrefix("C: ") })
+        let established = try XCTUnwrap(lines.firstIndex(of: "TLS established"))
+        XCTAssertLessThan(startTLS, established)
+    }
+
+    func testTheTestCertificateIsRejectedWithoutItsCA() throws {
+        for security in [ConnectionSecurity.tls, .starttls] {
+            XCTAssertThrowsError(try connect(endpoint(security, trustTestCA: false)), "\(security)") { error in
+                guard case .certificateRejected(let host, let reason)? = error as? IMAPClientError else {
+                    return XCTFail("\(security): expected certificateRejected, got \(error)")
+                }
+                XCTAssertEqual(host, server.host)
+                XCTAssertTrue(reason.contains("issuer certificate"), reason)
+                XCTAssertTrue("\(error)".contains("--ca-file"))
+            }
+        }
+    }
+
+    func testAnAddressTheCertificateDoesNotNameIsRejected() throws {
+        // The server also listens on 127.0.0.2; its certificate names only localhost and 127.0.0.1.
+        XCTAssertThrowsError(try connect(endpoint(.tls, host: "127.0.0.2"))) { error in
+            guard case .certificateRejected("127.0.0.2", let reason)? = error as? IMAPClientError else {
+                return XCTFail("expected certificateRejected, got \(error)")
+            }
+            XCTAssertTrue(reason.lowercased().contains("mismatch"), reason)
+        }
+    }
+
+    func testTheHostNameTheCertificateNamesIsAccepted() throws {
+        let imap = try connect(endpoint(.tls, host: "localhost"))
+        try imap.authenticate(username: user, credential: .password(password), mechanism: .plain)
+        XCTAssertTrue(imap.isEncrypted)
+    }
+
+    func testAMissingCAFileIsAClearError() throws {
+        var missing = endpoint(.tls)
+        missing.caFile = server.dir + "/no-such-ca.pem"
+        XCTAssertThrowsError(try connect(missing)) { error in
+            guard case .tlsFailed(let reason)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertTrue(reason.contains("no-such-ca.pem"), reason)
+        }
+    }
+
+    func testCredentialsAreNeverSentWithoutEncryption() throws {
+        var lines: [String] = []
+        let imap = try connect(endpoint(.plain)) { lines.append($0) }
+        XCTAssertFalse(imap.isEncrypted)
+        XCTAssertTrue(imap.has("LOGINDISABLED"), "the relay should make Dovecot treat the plain port as insecure")
+        let sentBefore = lines.filter { $0.hasPrefix("C: ") }
+        for mechanism in AuthMechanism.allCases {
+            let credential: Credential = mechanism == .xoauth2 ? .oauth2Token(password) : .password(password)
+            XCTAssertThrowsError(try imap.authenticate(username: user, credential: credential, mechanism: mechanism)) { error in
+                XCTAssertEqual(error as? IMAPClientError, .insecureAuthentication)
+            }
+        }
+        XCTAssertEqual(lines.filter { $0.hasPrefix("C: ") }, sentBefore, "something was sent")
+        XCTAssertFalse(lines.joined().contains(password))
+        XCTAssertNoThrow(try imap.noop(), "the connection stays usable")
+    }
+
+    func testConnectingToAClosedPortFails() throws {
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        // Bind a free port without listening: connecting to it is refused.
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        XCTAssertTrue(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        XCTAssertThrowsError(try IMAPConnection.connect(ServerEndpoint(host: "127.0.0.1", port: port, security: .tls))) { error in
+            guard case .connectFailed("127.0.0.1", port, let reason)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertTrue(reason.lowercased().contains("refused"), reason)
+        }
+    }
+}

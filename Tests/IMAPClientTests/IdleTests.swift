@@ -1,0 +1,51 @@
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import TestSupport
+import XCTest
+
+/// IDLE against the real server.
+final class IdleTests: IMAPTestCase {
+    func testIdleSeesAMessageAppendedByAnotherConnection() throws {
+        let idleStarted = DispatchSemaphore(value: 0)
+        let imap = try connect(endpoint(.tls)) { line in
+            if line.hasPrefix("S: + ") { idleStarted.signal() }
+        }
+        try imap.authenticate(username: user, credential: .password(password), mechanism: .plain)
+        _ = try imap.select(.inbox)
+
+        let appender = BackgroundTask { [endpoint = endpoint(.tls), user, password, message = message("pushed")] in
+            guard idleStarted.wait(timeout: .now() + IMAPTestCase.timeout) == .success else {
+                throw BackgroundTaskTimeout(seconds: IMAPTestCase.timeout)
+            }
+            let other = try IMAPConnection.connect(endpoint)
+            defer { other.logout() }
+            try other.authenticate(username: user, credential: .password(password), mechanism: .plain)
+            _ = try other.append(to: .inbox, message: message)
+        }
+        var events: [UntaggedResponse] = []
+        let started = Date()
+        let sawEvent = try imap.idle(timeoutSeconds: 60) { event in
+            events.append(event)
+            if case .exists = event { return false }
+            return true
+        }
+        try appender.wait(seconds: IMAPTestCase.timeout)
+        XCTAssertTrue(sawEvent)
+        XCTAssertTrue(events.contains(.exists(1)), "\(events)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60, "IDLE ran to its timeout instead of stopping at EXISTS")
+        XCTAssertEqual(try imap.uidSearch([.all]).count, 1, "the connection is usable after IDLE")
+    }
+
+    func testIdleReturnsAtItsTimeoutWhenNothingHappens() throws {
+        let imap = try loggedIn()
+        _ = try imap.select(.inbox)
+        let started = Date()
+        let sawEvent = try imap.idle(timeoutSeconds: 1.5) { _ in true }
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertFalse(sawEvent)
+        XCTAssertGreaterThanOrEqual(elapsed, 1.4)
+        XCTAssertLessThan(elapsed, 1.5 + IMAPTestCase.timeout)
+        XCTAssertEqual(try imap.uidSearch([.all]), [])
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A loopback peer that plays a fixed IMAP script to one client, for the failure modes a
+/// well-behaved server never shows (no STARTTLS, injected bytes, garbage, silence, BYE).
+final class ScriptedServer: @unchecked Sendable {
+    /// One step of the script.
+    enum Step: Sendable {
+        /// Send these bytes (lines end with CRLF as written).
+        case send(String)
+        /// Read one line from the client and remember it.
+        case readLine
+        /// Wait until the client closes the connection.
+        case waitForClose
+    }
+
+    /// The port it listens on.
+    let port: UInt16
+    private let listener: Int32
+    private var task: BackgroundTask?
+    private let lock = NSLock()
+    private var received: [String] = []
+
+    /// Listens on 127.0.0.1 and plays `steps` to the first client.
+    init(_ steps: [Step]) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ready = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard fd >= 0, ready else { throw ScriptError("cannot listen on 127.0.0.1") }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        task = BackgroundTask { [self] in try self.play(steps) }
+    }
+
+    deinit { close(listener) }
+
+    /// The lines the client sent, once the script has ended (waiting up to `seconds`).
+    func clientLines(within seconds: Double = 30) throws -> [String] {
+        try task?.wait(seconds: seconds)
+        return lock.withLock { received }
+    }
+
+    private func play(_ steps: [Step]) throws {
+        var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiting, 1, 30_000) == 1 else { throw ScriptError("no client connected within 30 seconds") }
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { throw ScriptError("accept failed") }
+        defer { close(client) }
+        var pending: [UInt8] = []
+        for step in steps {
+            switch step {
+            case .send(let text):
+                let bytes = Array(text.utf8)
+                guard send(client, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw ScriptError("send failed") }
+            case .readLine:
+                while !pending.contains(0x0A) {
+                    guard let chunk = readChunk(client) else { throw ScriptError("the client closed before sending a line") }
+                    pending += chunk
+                }
+                let end = pending.firstIndex(of: 0x0A)!
+                let line = String(decoding: pending[..<end], as: UTF8.self).trimmingCharacters(in: .newlines)
+                pending.removeSubrange(...end)
+                lock.withLock { received.append(line) }
+            case .waitForClose:
+                while let chunk = readChunk(client) {
+                    lock.withLock { received.append(String(decoding: chunk, as: UTF8.self)) }
+                }
+            }
+        }
+    }
+
+    /// Bytes from `fd`, or nil at the end of the stream.
+    private func readChunk(_ fd: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n > 0 ? Array(buffer[..<n]) : nil
+    }
+}
+
+/// A scripted server that could not play its part.
+struct ScriptError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
