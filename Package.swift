@@ -48,16 +48,17 @@ let package = Package(
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
 
         // Library and CLI.
-        .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB"]),
+        .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
+                                                  "IMAPClient", "IMAPProtocol", "SyncCore"]),
         .target(name: "MailStoreCLI", dependencies: [
-            "MailStore", "EventLog", "EventModel", "Views", "Projections",
+            "MailStore", "EventLog", "EventModel", "Views", "Projections", "SyncCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),
 
         // Tools.
         .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB", "MailStore",
-                                                      "Views", "Projections", "CSQLite"],
+                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol"],
                           path: "Tools/bench"),
         .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
         .executableTarget(name: "gen-corpus", dependencies: [
@@ -79,6 +80,8 @@ let package = Package(
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
+                                                  "EventModel", "TestSupport", "mailstore"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]

@@ -36,7 +36,7 @@ final class MessageIngest {
     }
 
     /// Reads and parses `message`. Throws only when its bytes cannot be read at all.
-    func ingest(_ message: SourceMessage, correlation: EventID) throws -> Result {
+    func ingest(_ message: SourceMessage, correlation: EventID, actor: Actor = .system) throws -> Result {
         let bytes: [UInt8]
         switch message.content {
         case .bytes(let b): bytes = b
@@ -70,7 +70,7 @@ final class MessageIngest {
                 warnings: parsed.warnings.map { "\($0.code.rawValue): \($0.detail)" })
             let event = NewEvent(id: eventID(folder: message.folder, location: message.location),
                                  event: .emailReceived(payload), account: account, stream: "email/\(emailID)",
-                                 occurredAt: Timestamp(date), correlationID: correlation, actor: .system)
+                                 occurredAt: Timestamp(date), correlationID: correlation, actor: actor)
             return Result(event: event, blob: blob, warnings: parsed.warnings, bytes: raw.count)
         }
     }

@@ -15,6 +15,10 @@ public enum CLIExit {
     public static let dataError: Int32 = 3
     /// The email, thread or folder asked for does not exist.
     public static let notFound: Int32 = 4
+    /// A server or network error (connection, TLS, authentication, protocol).
+    public static let serverError: Int32 = 5
+    /// An account's configuration is wrong (a setting, the password file's mode, an unreadable secret).
+    public static let configError: Int32 = 6
 
     /// Runs `body`; prints any error to stderr as `mailstore: error: ...` and exits with its code.
     static func run(_ body: () throws -> Void) throws {
@@ -36,6 +40,9 @@ public enum CLIExit {
         switch error {
         case is StoreError: storeError
         case is CLIError: notFound
+        case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: notFound
+        case SyncError.server, SyncError.noEmailFolders: serverError
+        case is AccountError, SyncError.credential: configError
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: notFound
         default: dataError
         }

@@ -2,16 +2,23 @@ import Foundation
 
 /// A progress bar on stderr (count, rate, ETA), drawn only when stderr is a terminal and not quiet.
 final class ProgressBar {
-    private let label: String
+    private var label: String
     private var total: UInt64?
     private let enabled: Bool
-    private let start = Date()
+    private var start = Date()
     private var lastDraw = Date.distantPast
 
     init(_ label: String, total: UInt64?, quiet: Bool = false) {
         self.label = label
         self.total = total
         enabled = !quiet && Terminal.stderrIsTTY
+    }
+
+    /// Changes the label (e.g. to the folder being synced); the rate restarts with it.
+    func relabel(_ newLabel: String) {
+        guard newLabel != label else { return }
+        label = newLabel
+        start = Date()
     }
 
     /// Updates the bar (redrawn at most ten times a second).

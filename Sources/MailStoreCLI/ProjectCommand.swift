@@ -86,6 +86,8 @@ struct ProjectCommand: ParsableCommand {
         case "folders": try showFolders(views: views, store: store)
         case "outbox": try showOutbox(views: views, store: store)
         case "dedup": try showDedup(views: views, store: store)
+        case "accounts": try showAccounts(views: views)
+        case "sync": try showSyncState(views: views, store: store)
         default: try showThreads(views: views, store: store)
         }
     }

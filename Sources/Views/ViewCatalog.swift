@@ -4,7 +4,8 @@ import Projections
 public enum ViewCatalog {
     /// The projector types, in the order they fold each event.
     public static var all: [any Projector.Type] {
-        [ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self]
+        [ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self,
+         AccountsProjector.self, SyncStateProjector.self]
     }
 
     /// The names of the views.

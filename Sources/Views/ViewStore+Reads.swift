@@ -3,7 +3,7 @@ import LMDB
 import Projections
 
 extension ViewStore {
-    private func value<V: BinaryField>(_ table: String, _ key: [UInt8], as: V.Type) throws -> V? {
+    func value<V: BinaryField>(_ table: String, _ key: [UInt8], as: V.Type) throws -> V? {
         let db = databases[table]!
         return try environment.read { txn in
             guard let raw = try key.withUnsafeBytes({ try txn.get(db, key: $0) }) else { return nil }
@@ -12,12 +12,13 @@ extension ViewStore {
         }
     }
 
-    private func prefixed<V: BinaryField>(_ table: String, _ prefix: [UInt8], as: V.Type) throws -> [([UInt8], V)] {
+    func prefixed<V: BinaryField>(_ table: String, _ prefix: [UInt8], as: V.Type) throws -> [([UInt8], V)] {
         let db = databases[table]!
         return try environment.read { txn in
             var out: [([UInt8], V)] = []
             try txn.withCursor(db) { c in
-                var e = try prefix.withUnsafeBytes { try c.seek(atLeast: $0) }
+                // LMDB refuses an empty key: an empty prefix starts at the first entry.
+                var e = prefix.isEmpty ? try c.first() : try prefix.withUnsafeBytes { try c.seek(atLeast: $0) }
                 while let entry = e, entry.key.starts(with: prefix) {
                     var r = ByteReader(entry.value)
                     out.append((Array(entry.key), try V(from: &r)))

@@ -1,0 +1,41 @@
+import EventModel
+
+/// Where a folder's sync stands: the last `FolderSyncCheckpointed`, written with the events it covers.
+public struct FolderSyncState: BinaryField, Equatable, Sendable {
+    /// The UIDVALIDITY the known UIDs belong to.
+    public var uidValidity: UInt32
+    /// Every server UID from `lowestUIDFetched` (or 1 once complete) up to this one is known.
+    public var highestUID: UInt32
+    /// The server's UIDNEXT when checkpointed.
+    public var uidNext: UInt32?
+    /// Flag changes up to this mod-sequence are recorded (CONDSTORE).
+    public var highestModSeq: UInt64?
+    /// During the first (newest-first) pass: the lowest UID fetched so far; nil once the pass is complete.
+    public var lowestUIDFetched: UInt32?
+
+    public init(uidValidity: UInt32, highestUID: UInt32, uidNext: UInt32?, highestModSeq: UInt64?, lowestUIDFetched: UInt32?) {
+        self.uidValidity = uidValidity
+        self.highestUID = highestUID
+        self.uidNext = uidNext
+        self.highestModSeq = highestModSeq
+        self.lowestUIDFetched = lowestUIDFetched
+    }
+
+    /// The state a checkpoint event records.
+    public init(_ p: FolderSyncCheckpointed) {
+        self.init(uidValidity: p.uidValidity, highestUID: p.highestUID, uidNext: p.uidNext, highestModSeq: p.highestModSeq,
+                  lowestUIDFetched: p.lowestUIDFetched)
+    }
+
+    /// Whether the first pass over the folder has finished.
+    public var isComplete: Bool { lowestUIDFetched == nil }
+
+    public func write(to w: inout ByteWriter) {
+        w.write(uidValidity); w.write(highestUID); w.write(uidNext); w.write(highestModSeq); w.write(lowestUIDFetched)
+    }
+
+    public init(from r: inout ByteReader) throws(DecodeError) {
+        uidValidity = try r.read(); highestUID = try r.read(); uidNext = try r.read(); highestModSeq = try r.read()
+        lowestUIDFetched = try r.read()
+    }
+}

@@ -1,0 +1,78 @@
+import EventModel
+
+/// The sync state view: per folder its last checkpoint and the server copies (UID, flags) the log holds,
+/// so the sync engine can tell what is new, changed or gone. Only copies with a UID (from IMAP) are kept.
+public final class SyncStateProjector: Projector {
+    public static let name = "sync"
+    public static let schemaVersion: UInt32 = 1
+    public static let tables = ["sync.folders", "sync.copies", "sync.emails", "sync.counts"]
+
+    let folders: ViewTable<FolderSyncState>
+    /// Key(account, folder) + UID -> copy.
+    let copies: ViewTable<SyncedCopy>
+    /// Key(emailID) -> its copy's folder and UID.
+    let emails: ViewTable<CopyLocation>
+    /// Key(account, folder) -> number of copies.
+    let counts: ViewTable<Int>
+
+    public init(store: KeyValueStore) {
+        folders = ViewTable("sync.folders", store: store)
+        copies = ViewTable("sync.copies", store: store)
+        emails = ViewTable("sync.emails", store: store)
+        counts = ViewTable("sync.counts", store: store)
+    }
+
+    public func discard() { folders.discard(); copies.discard(); emails.discard(); counts.discard() }
+    public func flush() throws { try folders.flush(); try copies.flush(); try emails.flush(); try counts.flush() }
+
+    /// The key of the copy with `uid` in (account, folder).
+    public static func copyKey(account: String, folder: String, uid: UInt32) -> [UInt8] {
+        var k = Key(account, folder)
+        k.uint64(UInt64(uid))
+        return k.bytes
+    }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        let account = event.envelope.account
+        switch decoded {
+        case .emailReceived(let p):
+            guard let uid = p.uid, let validity = p.uidValidity else { return }
+            let emailKey = Key(p.emailID).bytes
+            // A copy matched again after a UIDVALIDITY change keeps its email id and moves to its new UID.
+            if let old = try emails.get(emailKey) { try remove(old, account: account) }
+            let key = SyncStateProjector.copyKey(account: account, folder: p.folder, uid: uid)
+            if try copies.get(key) == nil { try count(account, p.folder, by: 1) }
+            copies.set(key, SyncedCopy(emailID: p.emailID, uid: uid, uidValidity: validity, flags: p.flags,
+                                       messageID: p.messageID, size: p.size, sequence: event.envelope.sequence))
+            emails.set(emailKey, CopyLocation(folder: p.folder, uid: uid))
+        case .flagsChanged(let p):
+            guard let at = try emails.get(Key(p.emailID).bytes) else { return }
+            try copies.modify(SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid)) { $0?.flags = p.flags }
+        case .emailExpunged(let p):
+            let emailKey = Key(p.emailID).bytes
+            guard let at = try emails.get(emailKey) else { return }
+            try remove(at, account: account)
+            emails.set(emailKey, nil)
+        case .folderSyncCheckpointed(let p):
+            folders.set(Key(account, p.folder).bytes, FolderSyncState(p))
+        case .folderRemoved(let p):
+            folders.set(Key(account, p.folder).bytes, nil)
+        default:
+            break
+        }
+    }
+
+    private func remove(_ at: CopyLocation, account: String) throws {
+        let key = SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid)
+        guard try copies.get(key) != nil else { return }
+        copies.set(key, nil)
+        try count(account, at.folder, by: -1)
+    }
+
+    private func count(_ account: String, _ folder: String, by delta: Int) throws {
+        try counts.modify(Key(account, folder).bytes) { v in
+            let n = (v ?? 0) + delta
+            v = n == 0 ? nil : n
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import EventModel
+import Foundation
+import SyncCore
+
+/// The settings of a new account, as `mailstore account add` takes them. Validated and turned into an
+/// `AccountAdded` event, which holds where the secret comes from but never the secret.
+public struct AccountSettings: Sendable {
+    public var name: String
+    public var email: String
+    public var host: String
+    public var port: UInt16?
+    public var security: String
+    public var auth: String?
+    public var username: String?
+    public var credential: CredentialSource
+    public var caFile: String?
+
+    public init(name: String, email: String, host: String, port: UInt16? = nil, security: String, auth: String? = nil,
+                username: String? = nil, credential: CredentialSource, caFile: String? = nil) {
+        self.name = name
+        self.email = email
+        self.host = host
+        self.port = port
+        self.security = security
+        self.auth = auth
+        self.username = username
+        self.credential = credential
+        self.caFile = caFile
+    }
+
+    /// The provider: recognised from the host, else `custom` (a known email domain on another host is a custom server).
+    public var provider: Provider { ProviderRegistry.provider(forHost: host) ?? ProviderRegistry.custom }
+
+    /// Checks every setting and returns the event payload (paths made absolute).
+    public func validated() throws(AccountError) -> AccountAdded {
+        guard !name.isEmpty, name.count <= 64,
+              name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._@+-".unicodeScalars.contains($0) }) else {
+            throw .invalid("an account name is 1-64 letters, digits and . _ @ + -; got \"\(name)\"")
+        }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains(".") || parts[1] == "localhost" else {
+            throw .invalid("--email wants an address such as alice@example.com; got \"\(email)\"")
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+            throw .invalid("--host wants a server name or address; got \"\(host)\"")
+        }
+        guard ["tls", "starttls"].contains(security) else {
+            throw .invalid("--security is tls or starttls (plaintext IMAP is not supported); got \"\(security)\"")
+        }
+        let auth = self.auth ?? provider.auth
+        guard ["plain", "xoauth2", "login"].contains(auth) else {
+            throw .invalid("--auth is plain, xoauth2 or login; got \"\(auth)\"")
+        }
+        if let port, port == 0 { throw .invalid("--port must be 1-65535") }
+        var credential = self.credential
+        if case .file(let p) = credential { credential = .file(AccountSettings.absolute(p)) }
+        try credential.validate()
+        var ca: String?
+        if let caFile {
+            let path = AccountSettings.absolute(caFile)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw .invalid("--ca-file \(path) cannot be read")
+            }
+            ca = path
+        }
+        let port = self.port ?? (security == "tls" ? 993 : 143)
+        return AccountAdded(name: name, email: email, provider: provider.id, imapHost: host, imapPort: UInt32(port),
+                            imapSecurity: security, auth: auth, username: username ?? email,
+                            credentialSource: credential.description, caFile: ca)
+    }
+
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Where an account's secret (password, app password or OAuth token) comes from. Only this reference is
+/// stored (in `AccountAdded.credentialSource`); the secret itself never enters the store, the log, argv or
+/// any output.
+public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
+    /// A file holding the secret (mode 0600; one trailing newline is ignored).
+    case file(String)
+    /// A shell command printing the secret on its standard output (e.g. `pass show mail`).
+    case command(String)
+    /// An environment variable holding the secret.
+    case environment(String)
+
+    /// The stored form: `file:PATH`, `command:CMD` or `env:VAR`.
+    public var description: String {
+        switch self {
+        case .file(let p): "file:\(p)"
+        case .command(let c): "command:\(c)"
+        case .environment(let v): "env:\(v)"
+        }
+    }
+
+    /// Parses the stored form.
+    public init?(stored: String) {
+        if let r = stored.dropPrefix("file:") { self = .file(r) }
+        else if let r = stored.dropPrefix("command:") { self = .command(r) }
+        else if let r = stored.dropPrefix("env:") { self = .environment(r) }
+        else { return nil }
+    }
+
+    /// Checks that the source can be used: the file exists, is a regular file and is 0600 (or stricter);
+    /// the variable name is valid. Commands are only checked when run.
+    public func validate() throws(AccountError) {
+        switch self {
+        case .file(let path):
+            var st = stat()
+            guard stat(path, &st) == 0 else { throw .credentialUnavailable("\(path): \(String(cString: strerror(errno)))") }
+            guard (st.st_mode & S_IFMT) == S_IFREG else { throw .credentialUnavailable("\(path) is not a regular file") }
+            let mode = st.st_mode & 0o777
+            guard mode & 0o077 == 0 else {
+                throw .insecurePasswordFile(path, String(mode, radix: 8))
+            }
+        case .environment(let name):
+            guard !name.isEmpty, name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }) else {
+                throw .invalid("--password-env wants an environment variable name, got \"\(name)\"")
+            }
+        case .command(let cmd):
+            guard !cmd.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalid("--password-command is empty") }
+        }
+    }
+
+    /// Reads the secret now.
+    public func secret() throws(AccountError) -> String {
+        try validate()
+        let value: String
+        switch self {
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else { throw .credentialUnavailable("cannot read \(path)") }
+            value = String(decoding: data, as: UTF8.self)
+        case .environment(let name):
+            guard let v = ProcessInfo.processInfo.environment[name] else {
+                throw .credentialUnavailable("the environment variable \(name) is not set")
+            }
+            value = v
+        case .command(let cmd):
+            value = try CredentialSource.run(cmd)
+        }
+        let trimmed = value.hasSuffix("\r\n") ? String(value.dropLast(2)) : value.hasSuffix("\n") ? String(value.dropLast()) : value
+        guard !trimmed.isEmpty else { throw .credentialUnavailable("the \(kind) gave an empty secret") }
+        return trimmed
+    }
+
+    var kind: String {
+        switch self {
+        case .file: "password file"
+        case .command: "password command"
+        case .environment: "environment variable"
+        }
+    }
+
+    private static func run(_ command: String) throws(AccountError) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardInput = FileHandle.nullDevice
+        do { try p.run() } catch { throw .credentialUnavailable("cannot run the password command: \(error)") }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw .credentialUnavailable("the password command exited with status \(p.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func dropPrefix(_ p: String) -> String? { hasPrefix(p) ? String(dropFirst(p.count)) : nil }
+}

@@ -1,0 +1,29 @@
+import EventModel
+
+/// What one folder's sync did.
+public struct FolderSyncReport: Sendable, Equatable, Encodable {
+    /// The folder path.
+    public var folder: String
+    /// Its role.
+    public var role: String
+    /// New server copies recorded (`EmailReceived`).
+    public var received = 0
+    /// Flag changes recorded (`FlagsChanged`).
+    public var flagsChanged = 0
+    /// Copies gone from the server (`EmailExpunged`).
+    public var expunged = 0
+    /// Copies matched again by Message-ID and size after a UIDVALIDITY change.
+    public var rematched = 0
+    /// Whether the server's UIDVALIDITY changed.
+    public var uidValidityChanged = false
+    /// Events appended for this folder (including checkpoints).
+    public var events = 0
+
+    public init(folder: String, role: String) {
+        self.folder = folder
+        self.role = role
+    }
+
+    /// True when nothing changed on the server.
+    public var unchanged: Bool { events == 0 }
+}

@@ -1,0 +1,120 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import SyncCore
+
+extension SyncEngine {
+    /// One fetched message, before parsing.
+    struct Fetched {
+        var uid: UInt32
+        var flags: [String]
+        var internalDate: Int64?
+        var gmailThreadID: UInt64?
+        var body: [UInt8]
+    }
+
+    /// Fetches `uids` (newest first) in batches bounded by count and bytes, parses each batch on the
+    /// worker threads and hands its events and blobs to `commit` with the lowest UID fetched so far and
+    /// how many remain.
+    func fetchNew(_ uids: [UInt32], folder: MappedFolder, validity: UInt32, _ conn: IMAPConnection,
+                  commit: ([NewEvent], [PendingBlob], UInt32, Int) throws -> Void) throws {
+        var sizes: [UInt32: UInt64] = [:]
+        do {
+            try conn.uidFetch(UIDSet(uids), [.uid, .rfc822Size]) { msg in
+                if let uid = msg.uid, let size = msg.size { sizes[uid] = size }
+            }
+        } catch let e as IMAPClientError { throw SyncError.server(e) }
+        var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
+        if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items.append(.gmailThreadID) }
+        var batches: [[UInt32]] = []
+        var start = 0
+        while start < uids.count {
+            var end = start, bytes = 0
+            while end < uids.count && end - start < options.batchMessages && (end == start || bytes < options.batchBytes) {
+                bytes += Int(sizes[uids[end]] ?? 0)
+                end += 1
+            }
+            batches.append(Array(uids[start..<end]))
+            start = end
+        }
+        // The connection is used only by the reading thread until `finish()` returns.
+        nonisolated(unsafe) let reader = conn
+        let fetchItems = items
+        let plan = batches
+        let pipeline = FetchPipeline<[Fetched]>(capacity: 2)
+        pipeline.start { pipe in
+            for batch in plan {
+                var fetched: [Fetched] = []
+                fetched.reserveCapacity(batch.count)
+                try reader.uidFetch(UIDSet(batch), fetchItems) { msg in
+                    guard let uid = msg.uid, let body = msg.body else { return }
+                    fetched.append(Fetched(uid: uid, flags: SyncEngine.normalized(msg.flags ?? []), internalDate: msg.internalDate,
+                                           gmailThreadID: msg.gmailThreadID, body: body))
+                }
+                guard pipe.put(fetched) else { return }
+            }
+        }
+        defer { pipeline.finish() }
+        var done = 0
+        var lowest = UInt32.max
+        progress?(folder.path, 0, uids.count)
+        for batch in plan {
+            let fetched: [Fetched]
+            switch pipeline.take() {
+            case .batch(let b): fetched = b
+            case .failed(let e as IMAPClientError): throw SyncError.server(e)
+            case .failed(let e): throw e
+            case .end: return
+            }
+            let results = try parse(fetched, folder: folder.path, validity: validity)
+            lowest = min(lowest, batch.min() ?? lowest)
+            done += batch.count
+            try commit(results.map(\.event), results.map(\.blob), lowest, uids.count - done)
+            progress?(folder.path, done, uids.count)
+        }
+    }
+
+    /// Parses fetched messages on the worker threads, in order.
+    func parse(_ fetched: [Fetched], folder: String, validity: UInt32) throws -> [MessageIngest.Result] {
+        let n = workers.count
+        nonisolated(unsafe) var slots = [Result<MessageIngest.Result, Error>?](repeating: nil, count: fetched.count)
+        nonisolated(unsafe) let ingests = workers
+        let account = self.account.name
+        let correlation = self.correlation
+        slots.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: n) { w in
+                var i = w
+                while i < fetched.count {
+                    let m = fetched[i]
+                    out[i] = Result { try SyncEngine.ingest(m, with: ingests[w], account: account, folder: folder,
+                                                            validity: validity, correlation: correlation) }
+                    i += n
+                }
+            }
+        }
+        return try slots.map { try $0!.get() }
+    }
+
+    /// The `EmailReceived` of one server copy: id and email id derived from (account, folder, UIDVALIDITY, UID).
+    static func ingest(_ m: Fetched, with ingest: MessageIngest, account: String, folder: String, validity: UInt32,
+                       correlation: EventID) throws -> MessageIngest.Result {
+        let date = m.internalDate.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        let source = SourceMessage(folder: folder, location: location(validity: validity, uid: m.uid), content: .bytes(m.body),
+                                   flags: m.flags, fallbackDate: date, size: m.body.count)
+        var result = try ingest.ingest(source, correlation: correlation, actor: .sync)
+        if case .emailReceived(var p) = result.event.event {
+            p.uid = m.uid
+            p.uidValidity = validity
+            p.sourceLocation = nil
+            if let thrid = m.gmailThreadID { p.gmailThreadID = thrid }
+            result.event.event = .emailReceived(p)
+        }
+        return result
+    }
+
+    /// The natural key of a server copy within its folder.
+    static func location(validity: UInt32, uid: UInt32) -> String { "imap:\(validity):\(uid)" }
+}

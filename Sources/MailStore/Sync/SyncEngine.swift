@@ -1,0 +1,189 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import Projections
+import SyncCore
+import Views
+
+/// The IMAP sync engine of one account: the log's main writer.
+///
+/// It maps the server's folders, then for each folder records what is new (`EmailReceived`, fetched
+/// with BODY.PEEK[] newest first), changed (`FlagsChanged`, from CONDSTORE CHANGEDSINCE) and gone
+/// (`EmailExpunged`, from QRESYNC VANISHED or a UID SEARCH diff). Every committed batch carries the
+/// folder's `FolderSyncCheckpointed` in the same transaction, so a killed sync resumes exactly where it
+/// stopped; event ids derived from (folder, UIDVALIDITY, UID) make a repeated batch append nothing.
+/// Its state comes from the `sync` view, which any rebuild recreates from the log.
+public final class SyncEngine {
+    let store: MailStore
+    let views: ViewStore
+    let account: AccountAdded
+    let provider: Provider
+    let options: SyncOptions
+    let identity: Identity
+    let workers: [MessageIngest]
+    /// One id for every event of this run.
+    let correlation = EventID.generate()
+    var connection: IMAPConnection?
+    var qresyncEnabled = false
+    /// The folders of the last listing.
+    var mapped: [MappedFolder] = []
+    /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
+    public var progress: ((String, Int, Int) -> Void)?
+
+    /// An engine for `account` writing into `store` (views are kept caught up as batches commit).
+    public init(store: MailStore, views: ViewStore, account: AccountAdded, options: SyncOptions = SyncOptions()) throws {
+        self.store = store
+        self.views = views
+        self.account = account
+        self.provider = ProviderRegistry.provider(id: account.provider)
+        self.options = options
+        identity = try Identity()
+        let n = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        workers = try (0..<n).map { _ in try MessageIngest(account: account.name) }
+    }
+
+    /// Connects, syncs the folders and logs out.
+    public func run() throws -> SyncReport {
+        defer { disconnect() }
+        return try syncAll()
+    }
+
+    /// Syncs the folder list and every selected folder, keeping the connection open for the next call.
+    public func syncAll() throws -> SyncReport {
+        let start = Date()
+        var report = SyncReport(account: account.name)
+        let conn = try connect()
+        let folders = try discoverFolders(conn, report: &report)
+        mapped = folders
+        for folder in try selected(folders) {
+            report.folders.append(try sync(folder, conn))
+        }
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// Syncs the folders with `role` only (e.g. the Inbox after IDLE reported a change), from the last folder list.
+    public func sync(role: FolderRole) throws -> SyncReport {
+        let start = Date()
+        var report = SyncReport(account: account.name)
+        let conn = try connect()
+        for folder in mapped where folder.role == role {
+            report.folders.append(try sync(folder, conn))
+        }
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// Opens and authenticates a connection (TLS or STARTTLS as configured; never plaintext), and enables
+    /// QRESYNC when offered.
+    func connect() throws -> IMAPConnection {
+        if let connection { return connection }
+        guard let security = ConnectionSecurity(rawValue: account.imapSecurity), security != .plain,
+              let port = UInt16(exactly: account.imapPort) else {
+            throw SyncError.server(.insecureAuthentication)
+        }
+        let endpoint = ServerEndpoint(host: account.imapHost, port: port, security: security, caFile: account.caFile,
+                                      timeoutSeconds: options.timeoutSeconds)
+        guard let source = CredentialSource(stored: account.credentialSource) else {
+            throw SyncError.credential(.invalid("the account's credential source \"\(account.credentialSource)\" is not understood"))
+        }
+        let secret: String
+        do { secret = try source.secret() } catch { throw SyncError.credential(error) }
+        let mechanism = AuthMechanism(rawValue: account.auth) ?? .plain
+        do {
+            let conn = try IMAPConnection.connect(endpoint, trace: options.trace)
+            let credential: Credential = mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret)
+            do {
+                try conn.authenticate(username: account.username, credential: credential, mechanism: mechanism)
+            } catch .mechanismUnavailable where mechanism == .plain {
+                // A server without AUTH=PLAIN: LOGIN is the fallback (still only over TLS).
+                try conn.authenticate(username: account.username, credential: credential, mechanism: .login)
+            }
+            _ = try conn.id(["name": "mailstore", "version": MailStore.version])
+            let enabled = conn.has("QRESYNC") ? try conn.enable(["QRESYNC"]) : []
+            qresyncEnabled = enabled.contains("QRESYNC")
+            connection = conn
+            return conn
+        } catch {
+            throw SyncError.server(error)
+        }
+    }
+
+    /// Logs out (best effort).
+    func disconnect() {
+        connection?.logout()
+        connection = nil
+    }
+
+    /// The folders to sync: all, or those named in the options.
+    func selected(_ folders: [MappedFolder]) throws -> [MappedFolder] {
+        guard let wanted = options.folders else { return folders }
+        return try wanted.map { name in
+            let match = folders.first { $0.path == name || ($0.path == "INBOX" && name.uppercased() == "INBOX") }
+            guard let match else { throw SyncError.folderNotFound(name, available: folders.map(\.path)) }
+            return match
+        }
+    }
+
+    /// Lists and maps the server's folders and records what changed (`FolderDiscovered`, `FolderRemoved`).
+    func discoverFolders(_ conn: IMAPConnection, report: inout SyncReport) throws -> [MappedFolder] {
+        let items: [ListItem]
+        do { items = try conn.list() } catch { throw SyncError.server(error) }
+        let folders: [MappedFolder]
+        do { folders = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
+        try views.catchUp()
+        let known = Dictionary(try views.folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        var events: [NewEvent] = []
+        for f in folders {
+            if let k = known[f.path], k.role == f.role, k.displayName == f.displayName { continue }
+            events.append(event(.folderDiscovered(FolderDiscovered(folder: f.path, displayName: f.displayName, role: f.role,
+                                                                   delimiter: f.delimiter, attributes: f.attributes)),
+                                stream: folderStream(f.path)))
+        }
+        if options.folders == nil {
+            let present = Set(folders.map(\.path))
+            for path in known.keys.sorted() where !present.contains(path) {
+                // Folders this engine synced, or empty ones; never a folder with imported mail under the same account name.
+                let synced = try views.syncState(account: account.name, folder: path) != nil
+                let total = try views.unreadCount(account: account.name, folder: path, category: UnreadProjector.totalCategory)
+                guard synced || total == 0 else { continue }
+                for copy in try views.syncedCopies(account: account.name, folder: path).values.sorted(by: { $0.uid < $1.uid }) {
+                    events.append(expunged(copy, folder: path))
+                }
+                events.append(event(.folderRemoved(FolderRemoved(folder: path)), stream: folderStream(path)))
+            }
+        }
+        try commit(events)
+        report.folderEvents = events.count
+        return folders
+    }
+
+    // MARK: - Events
+
+    func folderStream(_ path: String) -> String { "folder/\(account.name)/\(path)" }
+
+    func event(_ e: DomainEvent, stream: String, id: EventID = .generate()) -> NewEvent {
+        NewEvent(id: id, event: e, account: account.name, stream: stream, correlationID: correlation, actor: .sync)
+    }
+
+    func expunged(_ copy: SyncedCopy, folder: String) -> NewEvent {
+        event(.emailExpunged(EmailExpunged(emailID: copy.emailID, folder: folder, uid: copy.uid)),
+              stream: "email/\(copy.emailID)", id: identity.eventID("EmailExpunged", account.name, copy.emailID))
+    }
+
+    func checkpoint(_ folder: String, _ s: FolderSyncState) -> NewEvent {
+        event(.folderSyncCheckpointed(FolderSyncCheckpointed(folder: folder, uidValidity: s.uidValidity, highestUID: s.highestUID,
+                                                             uidNext: s.uidNext, highestModSeq: s.highestModSeq,
+                                                             lowestUIDFetched: s.lowestUIDFetched)),
+              stream: folderStream(folder))
+    }
+
+    /// Appends a batch (one transaction) and folds it into the views.
+    func commit(_ events: [NewEvent], blobs: [PendingBlob] = []) throws {
+        guard !events.isEmpty else { return }
+        try store.log.append(events, blobs: blobs)
+        try views.catchUp()
+    }
+}

@@ -1,0 +1,29 @@
+import IMAPClient
+
+/// Why a sync failed, and what to do.
+public enum SyncError: Error, CustomStringConvertible {
+    /// No account has this name.
+    case noAccount(String)
+    /// There are no accounts.
+    case noAccounts
+    /// A `--folder` the server does not list (or that is not syncable).
+    case folderNotFound(String, available: [String])
+    /// The server listed no syncable folder.
+    case noEmailFolders
+    /// The connection or a command failed.
+    case server(IMAPClientError)
+    /// The account's secret cannot be read.
+    case credential(AccountError)
+
+    public var description: String {
+        switch self {
+        case .noAccount(let n): "no account named \"\(n)\"; see `mailstore account list`"
+        case .noAccounts: "no accounts: add one with `mailstore account add`"
+        case .folderNotFound(let f, let available):
+            "the server has no syncable folder \"\(f)\"; folders: \(available.joined(separator: ", "))"
+        case .noEmailFolders: "No email folders found: the server listed no selectable mail folder"
+        case .server(let e): e.description
+        case .credential(let e): e.description
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import MailStore
+
+/// `mailstore account add|list|remove`.
+struct AccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "Add, list and remove mail accounts.",
+        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self])
+}
+
+/// `mailstore account add`.
+struct AccountAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add an IMAP account (its secret stays outside the store).",
+        discussion: """
+        The secret (password, app password or OAuth token) is read when syncing from exactly one of
+        --password-file (mode 0600), --password-command or --password-env. Only that reference is recorded;
+        the secret never enters the store, the log, argv or any output.
+        TLS certificates and host names are always verified; --ca-file adds a private CA to trust.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The account's name (letters, digits, . _ @ + -).") var name: String
+    @Option(help: ArgumentHelp("The account's email address.", valueName: "address")) var email: String
+    @Option(help: ArgumentHelp("The IMAP server.", valueName: "host")) var host: String
+    @Option(help: ArgumentHelp("The IMAP port (default 993 for tls, 143 for starttls).", valueName: "port")) var port: UInt16?
+    @Option(help: ArgumentHelp("tls (implicit TLS) or starttls.", valueName: "mode")) var security: String
+    @Option(help: ArgumentHelp("plain, xoauth2 or login (default: the provider's, else plain).", valueName: "mechanism")) var auth: String?
+    @Option(help: ArgumentHelp("The login name (default: the email address).", valueName: "name")) var username: String?
+    @Option(help: ArgumentHelp("A file (mode 0600) holding the secret.", valueName: "file")) var passwordFile: String?
+    @Option(help: ArgumentHelp("A shell command printing the secret (or an OAuth token).", valueName: "command")) var passwordCommand: String?
+    @Option(help: ArgumentHelp("An environment variable holding the secret.", valueName: "name")) var passwordEnv: String?
+    @Option(help: ArgumentHelp("A PEM file of a private CA to trust.", valueName: "file")) var caFile: String?
+
+    func validate() throws {
+        let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
+        if sources.count != 1 {
+            throw ValidationError("give exactly one of --password-file FILE, --password-command CMD or --password-env VAR")
+        }
+    }
+
+    func run() throws {
+        try CLIExit.run {
+            let credential: CredentialSource = if let passwordFile { .file(passwordFile) }
+                else if let passwordCommand { .command(passwordCommand) } else { .environment(passwordEnv!) }
+            let settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
+                                           username: username, credential: credential, caFile: caFile)
+            let store = try MailStore.open(at: storeOptions.path)
+            let views = try store.openViews(notice: Terminal.note)
+            let added = try store.addAccount(settings, views: views)
+            print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
+                  + "provider \(added.provider), auth \(added.auth))")
+        }
+    }
+}
+
+/// `mailstore account list`.
+struct AccountListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Flag(help: "JSON Lines output.") var json = false
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let views = try store.openViews(notice: Terminal.note)
+            let accounts = try views.accountList()
+            if json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys]
+                for a in accounts { print(String(decoding: try e.encode(a.settings), as: UTF8.self)) }
+                return
+            }
+            if accounts.isEmpty { print("No accounts. Add one with `mailstore account add`."); return }
+            for a in accounts.map(\.settings) {
+                print("\(a.name)\t\(a.email)\t\(a.imapSecurity)://\(a.imapHost):\(a.imapPort)\t\(a.provider)\t\(a.auth)\tsecret from \(a.credentialSource)")
+            }
+        }
+    }
+}
+
+/// `mailstore account remove`.
+struct AccountRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove an account from the configuration (its mail stays in the log).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The account's name.") var name: String
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path)
+            let views = try store.openViews(notice: Terminal.note)
+            try store.removeAccount(named: name, views: views)
+            print("Removed account \(name)")
+        }
+    }
+}

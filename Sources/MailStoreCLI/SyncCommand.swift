@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import EventModel
+import MailStore
+import Views
+
+/// `mailstore sync`: IMAP accounts into the log.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync IMAP accounts into the log (new mail, flag changes, expunges).",
+        discussion: """
+        The first sync of a folder fetches every message with BODY.PEEK[] (never setting \\Seen), newest
+        first, committing a batch at a time with the folder's sync state, so an interrupted sync resumes where
+        it stopped. Later syncs fetch only changes (CONDSTORE/QRESYNC where the server has them). A sync with
+        no change on the server appends nothing.
+        --watch keeps going: IDLE on the Inbox, other folders polled, reconnecting with backoff, until interrupted.
+        Exit codes: 4 no such account or folder, 5 server or network error, 6 account configuration error.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("Sync only this account (default: every account).", valueName: "name")) var account: String?
+    @Option(help: ArgumentHelp("Sync only this folder (repeatable).", valueName: "path")) var folder: [String] = []
+    @Flag(help: "Print the summary as JSON.") var json = false
+    @Flag(help: "No progress bar and no summary.") var quiet = false
+    @Flag(help: "Keep syncing: IDLE on the Inbox, poll the other folders, until interrupted.") var watch = false
+    @Option(help: ArgumentHelp("With --watch: re-issue IDLE after this many seconds (default: the provider's).", valueName: "seconds"))
+    var idleRefresh: Double?
+    @Option(help: ArgumentHelp("With --watch: poll every folder this often.", valueName: "seconds")) var pollInterval: Double = 300
+    @Option(help: ArgumentHelp("Network timeout.", valueName: "seconds")) var timeout: Double = 60
+    @Option(help: ArgumentHelp("The most messages fetched and committed per batch.", valueName: "n")) var batchMessages: Int = 500
+    @Flag(help: "Print the IMAP conversation to stderr (credentials redacted).") var trace = false
+
+    func validate() throws {
+        if !watch && (idleRefresh != nil) { throw ValidationError("--idle-refresh goes with --watch") }
+        if let idleRefresh, idleRefresh <= 0 { throw ValidationError("--idle-refresh must be positive") }
+        if pollInterval <= 0 || timeout <= 0 || batchMessages <= 0 {
+            throw ValidationError("--poll-interval, --timeout and --batch-messages must be positive")
+        }
+        if watch && json { throw ValidationError("--json summarises one sync; it does not go with --watch") }
+    }
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path)
+            let views = try store.openViews(notice: Terminal.note)
+            var accounts = try views.accountList().map(\.settings)
+            if let account {
+                accounts = accounts.filter { $0.name == account }
+                if accounts.isEmpty { throw SyncError.noAccount(account) }
+            }
+            if accounts.isEmpty { throw SyncError.noAccounts }
+            var options = SyncOptions(folders: folder.isEmpty ? nil : folder, batchMessages: batchMessages, timeoutSeconds: timeout)
+            if trace { options.trace = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+            if watch {
+                guard accounts.count == 1 else {
+                    throw ValidationError("--watch follows one account: add --account NAME")
+                }
+                try runWatch(store: store, views: views, account: accounts[0], options: options)
+                return
+            }
+            var reports: [SyncReport] = []
+            for a in accounts {
+                let engine = try SyncEngine(store: store, views: views, account: a, options: options)
+                let bar = ProgressBar("\(a.name)", total: nil, quiet: quiet || json)
+                engine.progress = { folder, done, total in
+                    bar.relabel("\(a.name) \(folder)")
+                    bar.update(UInt64(done), total: UInt64(total))
+                }
+                let report = try engine.run()
+                bar.finish()
+                reports.append(report)
+                if !json && !quiet { SyncCommand.printSummary(report) }
+            }
+            if json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys]
+                for r in reports { print(String(decoding: try e.encode(r), as: UTF8.self)) }
+            }
+        }
+    }
+
+    private func runWatch(store: MailStore, views: ViewStore, account: AccountAdded, options: SyncOptions) throws {
+        let engine = try SyncEngine(store: store, views: views, account: account, options: options)
+        let watcher = SyncWatcher(engine: engine, idleRefresh: idleRefresh, pollInterval: pollInterval)
+        let quiet = self.quiet
+        watcher.onReport = { r in if !quiet { SyncCommand.printSummary(r) } }
+        watcher.onRetry = { error, seconds in
+            Terminal.warning("\(error); reconnecting in \(Int(seconds)) s")
+        }
+        if !quiet { Terminal.note("watching \(account.name) (IDLE on the Inbox; interrupt to stop)") }
+        try watcher.run()
+    }
+
+    static func printSummary(_ r: SyncReport) {
+        let changed = r.folders.filter { !$0.unchanged }
+        print("\(r.account): \(r.received) new, \(r.folders.reduce(0) { $0 + $1.flagsChanged }) flag changes, "
+              + "\(r.folders.reduce(0) { $0 + $1.expunged }) expunged in \(r.folders.count) folders "
+              + String(format: "(%.2fs, %d events)", r.seconds, r.events))
+        for f in changed {
+            var parts: [String] = []
+            if f.received > 0 { parts.append("\(f.received) new") }
+            if f.flagsChanged > 0 { parts.append("\(f.flagsChanged) flag changes") }
+            if f.expunged > 0 { parts.append("\(f.expunged) expunged") }
+            if f.uidValidityChanged { parts.append("UIDVALIDITY changed, \(f.rematched) matched again") }
+            if !parts.isEmpty { print("  \(f.folder): \(parts.joined(separator: ", "))") }
+        }
+    }
+}

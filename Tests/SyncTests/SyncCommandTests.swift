@@ -1,0 +1,180 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import MailStore
+import TestSupport
+import XCTest
+
+/// `mailstore sync` as a user runs it: killed at random moments, refusing an unknown certificate, watching.
+final class SyncCommandTests: SyncTestCase {
+    private var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = dir.file("store")
+        return env
+    }
+
+    /// Closes the in-process store so only the child processes hold it.
+    private func releaseStore() {
+        views = nil
+        store = nil
+    }
+
+    private func reopenStore() throws {
+        store = try MailStore.open(at: dir.file("store"))
+        views = try store.openViews()
+    }
+
+    @discardableResult
+    private func mailstore(_ args: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: environment)
+        XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+        return r
+    }
+
+    private func addAccountByCLI(caFile: Bool = true) throws {
+        var args: [String] = ["account", "add", accountName, "--email", user!, "--host", dovecot.host, "--port", "\(dovecot.tlsPort)",
+                    "--security", "tls", "--password-file", passwordFile!]
+        if caFile { args += ["--ca-file", dovecot.caFile] }
+        try mailstore(args)
+    }
+
+    private func startSync(_ extra: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = ["sync", "--quiet"] + extra
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    func testASyncKilledAtRandomMomentsResumesWithNothingLostOrDuplicated() throws {
+        let c = try server()
+        defer { c.logout() }
+        let inbox = (0..<900).map { i in (id: "k\(i)", subject: "Message \(i)", parent: i % 3 == 0 ? nil : "k\(i - 1)",
+                                          flags: i % 4 == 0 ? ["\\Seen"] : [String]()) }
+        try fill("INBOX", inbox, via: c)
+        try fill("Archive", (0..<300).map { i in (id: "r\(i)", subject: "Old \(i)", parent: nil, flags: ["\\Seen"]) }, via: c)
+        releaseStore()
+        try addAccountByCLI()
+        var rng = SystemRandomNumberGenerator()
+        var kills = 0
+        // How long a whole run took last time: kills land at a random point inside the next one.
+        var runTime = 0.5
+        for round in 0..<20 {
+            if round >= 3 {
+                // The server keeps changing between interrupted runs: flags, new mail, expunges.
+                _ = try c.select(.inbox)
+                let uids = try c.uidSearch([.all])
+                let some = (0..<8).map { _ in uids[Int.random(in: 0..<uids.count, using: &rng)] }
+                _ = try c.uidStore(UIDSet(some), round % 2 == 0 ? .add : .remove, flags: ["\\Seen"])
+                try fill("INBOX", (0..<25).map { (id: "late\(round)-\($0)", subject: "Late \(round)", parent: nil, flags: [String]()) }, via: c)
+                if round % 3 == 0 {
+                    let victim = UIDSet(uids[Int.random(in: 0..<uids.count, using: &rng)])
+                    _ = try c.select(.inbox)
+                    _ = try c.uidStore(victim, .add, flags: ["\\Deleted"])
+                    try c.uidExpunge(victim)
+                }
+            }
+            let started = Date()
+            let p = try startSync(["--batch-messages", "5"])
+            usleep(UInt32(Double.random(in: 0.05...0.9, using: &rng) * runTime * 1_000_000))
+            if p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                kills += 1
+                p.waitUntilExit()
+            } else {
+                p.waitUntilExit()
+                runTime = max(0.05, Date().timeIntervalSince(started))
+                XCTAssertEqual(p.terminationStatus, 0, "an uninterrupted run succeeds")
+            }
+        }
+        print("kill test: \(kills) of 20 runs killed midway")
+        XCTAssertGreaterThan(kills, 8, "most runs were killed midway")
+        try mailstore(["sync", "--quiet"])
+        try mailstore(["verify"])
+        try mailstore(["verify", "--views"])
+        try reopenStore()
+        try assertViewsMatchServer()
+        try assertNothingRecordedTwice()
+        let again = try mailstore(["sync", "--json"])
+        XCTAssertTrue(again.stdout.contains("\"received\":0"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("\"folderEvents\":0"), again.stdout)
+    }
+
+    /// Every copy was received once, and every flag change changed something (none was recorded twice).
+    private func assertNothingRecordedTwice(file: StaticString = #filePath, line: UInt = #line) throws {
+        var flags: [String: Set<String>] = [:]
+        var received = 0
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived, .flagsChanged])) { ev in
+            switch try ev.decode() {
+            case .emailReceived(let p):
+                received += 1
+                XCTAssertNil(flags[p.emailID], "\(p.emailID) received twice", file: file, line: line)
+                flags[p.emailID] = Set(p.flags)
+            case .flagsChanged(let p):
+                XCTAssertNotEqual(flags[p.emailID], Set(p.flags), "a flag change of \(p.emailID) recorded twice", file: file, line: line)
+                flags[p.emailID] = Set(p.flags)
+            default:
+                break
+            }
+            return true
+        }
+        XCTAssertGreaterThanOrEqual(received, 1200, file: file, line: line)
+    }
+
+    func testASelfSignedCertificateIsRefusedWithoutCAFile() throws {
+        releaseStore()
+        try addAccountByCLI(caFile: false)
+        let r = try mailstore(["sync"], expect: 5)
+        XCTAssertTrue(r.stderr.lowercased().contains("certificate"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--ca-file"), r.stderr)
+        XCTAssertFalse(r.stderr.contains(try String(contentsOfFile: passwordFile, encoding: .utf8)))
+    }
+
+    func testAWrongPasswordIsAServerError() throws {
+        releaseStore()
+        let wrong = dir.file("wrong")
+        try Data("not-the-password".utf8).write(to: URL(fileURLWithPath: wrong))
+        chmod(wrong, 0o600)
+        try mailstore(["account", "add", accountName, "--email", user, "--host", dovecot.host, "--port", "\(dovecot.tlsPort)",
+                       "--security", "tls", "--password-file", wrong, "--ca-file", dovecot.caFile])
+        let r = try mailstore(["sync"], expect: 5)
+        XCTAssertFalse(r.stderr.contains("not-the-password"))
+    }
+
+    func testWatchPicksUpNewMailThroughIdle() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "w0", subject: "Before", parent: nil, flags: [])], via: c)
+        releaseStore()
+        try addAccountByCLI()
+        let p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "3"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitForCopies(2, appending: { try self.fill("INBOX", [(id: "w1", subject: "During", parent: nil, flags: [])], via: c) }),
+                      "the new message arrived while watching")
+    }
+
+    /// Polls the store until INBOX holds `count` copies (up to 60 s); `appending` runs once the first sync is in.
+    private func waitForCopies(_ count: Int, appending: () throws -> Void) throws -> Bool {
+        var appended = false
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let s = try MailStore.open(at: dir.file("store"), readOnly: true)
+            let n = try s.openViews().syncedCount(account: accountName, folder: "INBOX")
+            if n >= count { return true }
+            if n >= 1 && !appended {
+                try appending()
+                appended = true
+            }
+            usleep(200_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,151 @@
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import MailStore
+import Projections
+import XCTest
+
+/// Initial and incremental sync against the real Dovecot.
+final class SyncEngineTests: SyncTestCase {
+    /// A mailbox with threads in several folders, some read.
+    private func fillMailbox(_ c: IMAPConnection) throws {
+        try fill("INBOX", [("a1", "Plans", nil, []), ("a2", "Re: Plans", "a1", ["\\Seen"]), ("a3", "Re: Plans", "a2", []),
+                           ("b1", "Lunch?", nil, ["\\Seen", "\\Flagged"]), ("c1", "Report", nil, [])], via: c)
+        try fill("Sent", [("s1", "Re: Lunch?", "b1", ["\\Seen"])], via: c)
+        try fill("Archive", [("r1", "Old news", nil, ["\\Seen"]), ("r2", "Re: Old news", "r1", [])], via: c)
+        try fill("Projects", [("p1", "Kickoff", nil, []), ("p2", "Re: Kickoff", "p1", ["$Important"])], via: c)
+    }
+
+    func testInitialSyncGivesViewsThatMatchTheServer() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fillMailbox(c)
+        try addAccount()
+        let report = try sync(batch: 2)
+        XCTAssertEqual(report.received, 10)
+        try assertViewsMatchServer()
+        let roles = Dictionary(uniqueKeysWithValues: try views.folders(account: accountName).map { ($0.path, $0.role) })
+        XCTAssertEqual(roles["INBOX"], .inbox)
+        XCTAssertEqual(roles["Sent"], .sent)
+        XCTAssertEqual(roles["Archive"], .archive)
+        XCTAssertEqual(roles["Trash"], .trash)
+        XCTAssertEqual(roles["Junk"], .junk)
+        XCTAssertEqual(roles["Drafts"], .drafts)
+        XCTAssertEqual(roles["Projects"], .custom)
+        XCTAssertEqual(try threads("INBOX"), [["a1@example.com", "a2@example.com", "a3@example.com"],
+                                              ["b1@example.com", "s1@example.com"], ["c1@example.com"]])
+        XCTAssertEqual(try threads("Projects"), [["p1@example.com", "p2@example.com"]])
+        XCTAssertEqual(try views.unreadCount(account: accountName, folder: UnreadProjector.badgeScope, category: "all"), 3)
+        // BODY.PEEK[] leaves \Seen alone on the server.
+        XCTAssertEqual(try serverFlags("INBOX", via: c).values.filter { !$0.contains("\\Seen") }.count, 3)
+        // The stored bytes are the server's bytes.
+        let inbox = try views.syncedCopies(account: accountName, folder: "INBOX")
+        let first = try XCTUnwrap(inbox.values.first { $0.messageID == "a1@example.com" })
+        let stored = try XCTUnwrap(try store.email(id: first.emailID)).payload
+        XCTAssertEqual(try store.log.blob(stored.blob), SyncTestCase.message("a1", subject: "Plans", day: 1))
+        XCTAssertEqual(stored.uid, first.uid)
+    }
+
+    func testANoChangeSyncAppendsNothing() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fillMailbox(c)
+        try addAccount()
+        try sync()
+        let head = try store.log.head().sequence
+        let again = try sync()
+        XCTAssertEqual(again.events, 0)
+        XCTAssertEqual(try store.log.head().sequence, head, "a sync with no change appends no event")
+        XCTAssertTrue(again.folders.allSatisfy(\.unchanged))
+    }
+
+    func testChangesByAnotherClientShowAfterAnIncrementalSync() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fillMailbox(c)
+        try addAccount()
+        try sync()
+        // Another device: read, unread, star, delete+expunge, move, new mail.
+        let inbox = try serverFlags("INBOX", via: c)
+        let uids = inbox.keys.sorted()
+        _ = try c.select(.inbox)
+        _ = try c.uidStore(UIDSet(uids[0]), .add, flags: ["\\Seen", "\\Flagged"])
+        _ = try c.uidStore(UIDSet(uids[1]), .remove, flags: ["\\Seen"])
+        _ = try c.uidStore(UIDSet(uids[4]), .add, flags: ["\\Deleted"])
+        try c.uidExpunge(UIDSet(uids[4]))
+        _ = try c.uidMove(UIDSet(uids[3]), to: MailboxName("Archive"))
+        _ = try c.append(to: .inbox, message: SyncTestCase.message("n1", subject: "New", day: 20))
+        let report = try sync()
+        let inboxReport = try XCTUnwrap(report.folders.first { $0.folder == "INBOX" })
+        XCTAssertEqual(inboxReport.flagsChanged, 2)
+        XCTAssertEqual(inboxReport.expunged, 2, "one expunged, one moved away")
+        XCTAssertEqual(inboxReport.received, 1)
+        XCTAssertEqual(report.folders.first { $0.folder == "Archive" }?.received, 1, "the moved message arrives in Archive")
+        try assertViewsMatchServer()
+        XCTAssertEqual(try sync().events, 0)
+    }
+
+    func testARecreatedMailboxWithANewUIDValidityGivesNoDuplicates() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fillMailbox(c)
+        try addAccount()
+        try sync()
+        let before = try views.syncedCopies(account: accountName, folder: "Projects")
+        let oldValidity = try XCTUnwrap(before.values.first?.uidValidity)
+        try c.delete(MailboxName("Projects"))
+        try fill("Projects", [("p1", "Kickoff", nil, ["\\Seen"]), ("p2", "Re: Kickoff", "p1", ["$Important"]),
+                              ("p3", "Re: Kickoff", "p2", [])], via: c)
+        let report = try sync()
+        let projects = try XCTUnwrap(report.folders.first { $0.folder == "Projects" })
+        XCTAssertTrue(projects.uidValidityChanged)
+        XCTAssertEqual(projects.rematched, 2)
+        XCTAssertEqual(projects.received, 1)
+        XCTAssertEqual(projects.expunged, 0)
+        let after = try views.syncedCopies(account: accountName, folder: "Projects")
+        XCTAssertNotEqual(after.values.first?.uidValidity, oldValidity)
+        XCTAssertTrue(Set(before.values.map(\.emailID)).isSubset(of: Set(after.values.map(\.emailID))), "matched copies keep their email ids")
+        XCTAssertTrue(try views.duplicates(account: accountName).isEmpty, "no duplicated message")
+        XCTAssertEqual(try threads("Projects"), [["p1@example.com", "p2@example.com", "p3@example.com"]])
+        try assertViewsMatchServer()
+        XCTAssertEqual(try receivedEvents(), 11 + 2, "10 fetched, 1 new, 2 re-recorded at their new UIDs")
+    }
+
+    func testAFolderDeletedOnTheServerIsRemoved() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fillMailbox(c)
+        try addAccount()
+        try sync()
+        try c.delete(MailboxName("Projects"))
+        let report = try sync()
+        XCTAssertEqual(report.folderEvents, 3, "two expunges and FolderRemoved")
+        XCTAssertFalse(try views.folders(account: accountName).contains { $0.path == "Projects" })
+        XCTAssertTrue(try views.syncedCopies(account: accountName, folder: "Projects").isEmpty)
+        try assertViewsMatchServer()
+    }
+
+    func testStartTLSAccountSyncs() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [("x1", "Over STARTTLS", nil, [])], via: c)
+        try addAccount(security: "starttls")
+        XCTAssertEqual(try sync().received, 1)
+    }
+
+    func testOnlyTheNamedFolderIsSynced() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fillMailbox(c)
+        try addAccount()
+        guard let account = try views.account(named: accountName)?.settings else { return XCTFail("no account") }
+        let report = try SyncEngine(store: store, views: views, account: account, options: SyncOptions(folders: ["Projects"])).run()
+        XCTAssertEqual(report.folders.map(\.folder), ["Projects"])
+        XCTAssertEqual(report.received, 2)
+        XCTAssertThrowsError(try SyncEngine(store: store, views: views, account: account,
+                                            options: SyncOptions(folders: ["Nope"])).run()) { error in
+            XCTAssertTrue("\(error)".contains("no syncable folder \"Nope\""), "\(error)")
+        }
+    }
+}

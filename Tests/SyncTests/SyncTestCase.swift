@@ -1,0 +1,135 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import MailStore
+import Projections
+import TestSupport
+import Views
+import XCTest
+
+/// Syncs against the real Dovecot started by `TestServers`: each test has its own user (an empty mailbox)
+/// and its own store. `server` is a second client that changes the mailbox the way another device would.
+class SyncTestCase: XCTestCase {
+    var dovecot: DovecotServer!
+    var user: String!
+    var passwordFile: String!
+    var dir: TemporaryDirectory!
+    var store: MailStore!
+    var views: ViewStore!
+    let accountName = "test"
+
+    override func setUpWithError() throws {
+        dovecot = try TestServers.dovecot()
+        let u = try dovecot.newUser("sync")
+        user = u.user
+        passwordFile = u.passwordFile
+        dir = TemporaryDirectory("sync")
+        store = try MailStore.create(at: dir.file("store"))
+        views = try store.openViews()
+    }
+
+    override func tearDown() {
+        views = nil
+        store = nil
+        dir = nil
+    }
+
+    /// Adds the test account (TLS with the test CA unless told otherwise).
+    func addAccount(security: String = "tls", caFile: Bool = true) throws {
+        let port = security == "tls" ? dovecot.tlsPort : dovecot.plainPort
+        try store.addAccount(AccountSettings(name: accountName, email: user, host: dovecot.host, port: port, security: security,
+                                             credential: .file(passwordFile), caFile: caFile ? dovecot.caFile : nil),
+                             views: views)
+    }
+
+    /// Runs one sync in this process.
+    @discardableResult
+    func sync(batch: Int = 500) throws -> SyncReport {
+        guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
+        return try SyncEngine(store: store, views: views, account: account, options: SyncOptions(batchMessages: batch)).run()
+    }
+
+    /// A second client, logged in as the test user over TLS.
+    func server() throws -> IMAPConnection {
+        let c = try IMAPConnection.connect(ServerEndpoint(host: dovecot.host, port: dovecot.tlsPort, security: .tls,
+                                                          caFile: dovecot.caFile, timeoutSeconds: 30))
+        try c.authenticate(username: user, credential: .password(try String(contentsOfFile: passwordFile, encoding: .utf8)),
+                           mechanism: .plain)
+        return c
+    }
+
+    /// A small RFC 5322 message.
+    static func message(_ id: String, subject: String, from: String = "Alice <alice@example.com>", replyTo parent: String? = nil,
+                        day: Int = 1, body: String = "Hello") -> [UInt8] {
+        var h = "From: \(from)\r\nTo: Test <test@example.com>\r\nSubject: \(subject)\r\n"
+        h += "Date: \(String(format: "%02d", day)) Mar 2026 10:00:00 +0000\r\nMessage-ID: <\(id)@example.com>\r\n"
+        if let parent { h += "In-Reply-To: <\(parent)@example.com>\r\nReferences: <\(parent)@example.com>\r\n" }
+        h += "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(body) (\(id))\r\n"
+        return Array(h.utf8)
+    }
+
+    /// Creates `folder` (unless INBOX) and APPENDs messages to it.
+    func fill(_ folder: String, _ messages: [(id: String, subject: String, parent: String?, flags: [String])], via c: IMAPConnection) throws {
+        if folder != "INBOX", try !c.list().contains(where: { $0.mailbox.name == folder }) { try c.create(MailboxName(folder)) }
+        for (i, m) in messages.enumerated() {
+            _ = try c.append(to: MailboxName(folder), message: SyncTestCase.message(m.id, subject: m.subject, replyTo: m.parent, day: 1 + i % 27),
+                             flags: m.flags)
+        }
+    }
+
+    /// The server's view of a folder: UID -> flags (without \Recent).
+    func serverFlags(_ folder: String, via c: IMAPConnection) throws -> [UInt32: Set<String>] {
+        let sel = try c.select(MailboxName(folder), readOnly: true)
+        var out: [UInt32: Set<String>] = [:]
+        guard sel.exists > 0 else { return out }
+        try c.uidFetch(.all, [.uid, .flags]) { m in
+            if let uid = m.uid { out[uid] = Set((m.flags ?? []).filter { $0.lowercased() != "\\recent" }) }
+        }
+        return out
+    }
+
+    /// Asserts the views agree with the server for every folder the server lists: copies and flags,
+    /// unread and total counts, and the folders view.
+    func assertViewsMatchServer(file: StaticString = #filePath, line: UInt = #line) throws {
+        let c = try server()
+        defer { c.logout() }
+        try views.catchUp()
+        let listed = try c.list().filter(\.isSelectable).map { $0.mailbox.isInbox ? "INBOX" : $0.mailbox.name }
+        XCTAssertEqual(Set(try views.folders(account: accountName).map(\.path)), Set(listed), "folders", file: file, line: line)
+        for folder in listed {
+            let onServer = try serverFlags(folder, via: c)
+            let local = try views.syncedCopies(account: accountName, folder: folder).mapValues { Set($0.flags) }
+            XCTAssertEqual(local, onServer, "copies and flags of \(folder)", file: file, line: line)
+            let unseen = onServer.values.filter { !$0.contains("\\Seen") }.count
+            XCTAssertEqual(try views.unreadCount(account: accountName, folder: folder, category: "all"), unseen,
+                           "unread in \(folder)", file: file, line: line)
+            XCTAssertEqual(try views.unreadCount(account: accountName, folder: folder, category: UnreadProjector.totalCategory),
+                           onServer.count, "total in \(folder)", file: file, line: line)
+        }
+    }
+
+    /// The number of `EmailReceived` events in the log.
+    func receivedEvents() throws -> Int {
+        var n = 0
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { _ in
+            n += 1
+            return true
+        }
+        return n
+    }
+
+    /// Thread partition (sets of Message-IDs) of a folder.
+    func threads(_ folder: String) throws -> Set<Set<String>> {
+        let u = FetchThreadsUseCase(views: views)
+        var out = Set<Set<String>>()
+        var cursor: ThreadCursor?
+        repeat {
+            let page = try u.fetchThreads(accountId: accountName, folderId: folder, cursor: cursor, pageSize: 50)
+            for t in page.threads { out.insert(Set(t.messageIds)) }
+            cursor = page.nextCursor
+        } while cursor != nil
+        return out
+    }
+}
