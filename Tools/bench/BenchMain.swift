@@ -3,6 +3,7 @@
 //   swift build -c release && .build/release/bench log [--events 1000000] [--out docs/benchmarks.md]
 //   swift build -c release && .build/release/bench import [--messages 100000]
 //   swift build -c release && .build/release/bench views [--events 1000000] [--threads 50000]
+//   swift build -c release && .build/release/bench sync [--messages 10000]     (starts its own Dovecot; needs root)
 //
 // Each suite measures mailstore beside its peer or raw limit in the same run and rewrites its own
 // section of docs/benchmarks.md (between `<!-- bench:NAME -->` markers), with the machine it ran on.
@@ -13,7 +14,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views [--events N] [--messages N] [--threads N] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync [--events N] [--messages N] [--threads N] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -22,6 +23,7 @@ enum BenchMain {
         case "log": section = try LogBench(options: options).run()
         case "import": section = try ImportBench(options: options).run()
         case "views": section = try ViewsBench(options: options).run()
+        case "sync": section = try SyncBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)
@@ -35,6 +37,8 @@ enum BenchMain {
 struct BenchOptions {
     var events = 1_000_000
     var messages = 100_000
+    /// Whether --messages was given (suites with another default use theirs otherwise).
+    var messagesGiven = false
     var threads = 50_000
     var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
     var out = "docs/benchmarks.md"
@@ -45,7 +49,7 @@ struct BenchOptions {
             let v = i + 1 < args.count ? args[i + 1] : ""
             switch args[i] {
             case "--events": events = Int(v) ?? events; i += 1
-            case "--messages": messages = Int(v) ?? messages; i += 1
+            case "--messages": messages = Int(v) ?? messages; messagesGiven = true; i += 1
             case "--threads": threads = Int(v) ?? threads; i += 1
             case "--work": work = v; i += 1
             case "--out": out = v; i += 1
