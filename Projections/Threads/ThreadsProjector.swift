@@ -7,8 +7,8 @@ import MailParser
 /// the thread rows, and the newest-first index the thread list pages through.
 public final class ThreadsProjector: Projector {
     public static let name = "threads"
-    /// 2: rows stored apart from membership (`threads.rows`).
-    public static let schemaVersion: UInt32 = 2
+    /// 2: rows stored apart from membership (`threads.rows`). 3: user actions and compensations fold in.
+    public static let schemaVersion: UInt32 = 3
     public static let tables = ["threads.emails", "threads.threads", "threads.rows", "threads.links", "threads.folders", "threads.index"]
 
     let emails: ViewTable<EmailRecord>
@@ -57,6 +57,15 @@ public final class ThreadsProjector: Projector {
 
     public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
+        if let changes = CopyChange.changes(of: decoded) {
+            for c in changes {
+                try updateEmail(c.emailID) { e in
+                    if let f = c.folder { e.folder = f }
+                    e.flags = c.applied(to: e.flags)
+                }
+            }
+            return
+        }
         switch decoded {
         case .folderDiscovered(let p):
             folderRoles.set(Key(account, p.folder).bytes, p.role)

@@ -6,7 +6,8 @@ import EventModel
 /// Counters are kept up to date on every change, so reads are one key lookup.
 public final class UnreadProjector: Projector {
     public static let name = "unread"
-    public static let schemaVersion: UInt32 = 1
+    /// 2: user actions and compensations fold in.
+    public static let schemaVersion: UInt32 = 2
     public static let tables = ["unread.emails", "unread.messages", "unread.counts", "unread.folders", "unread.infos"]
 
     let emails: ViewTable<UnreadEmail>
@@ -46,6 +47,10 @@ public final class UnreadProjector: Projector {
 
     public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
+        if let changes = CopyChange.changes(of: decoded) {
+            for c in changes { try apply(c) }
+            return
+        }
         switch decoded {
         case .folderDiscovered(let p):
             folderRoles.set(Key(account, p.folder).bytes, p.role)
@@ -84,8 +89,30 @@ public final class UnreadProjector: Projector {
     }
 
 
+    /// An action or compensation: the copy moves folder (its counts with it) and/or its read state changes.
+    private func apply(_ c: CopyChange) throws {
+        let key = Key(c.emailID).bytes
+        guard var e = try emails.get(key) else { return }
+        let seen = c.applied(to: e.seen ? ["\\Seen"] : []).contains("\\Seen")
+        if let folder = c.folder, folder != e.folder {
+            let same = seen == e.seen
+            try change(e, copies: -1, seen: e.seen ? -1 : 0, accountScope: !same)
+            e.folder = folder
+            e.seen = seen
+            try change(e, copies: 1, seen: seen ? 1 : 0, accountScope: !same)
+        } else if seen != e.seen {
+            e.seen = seen
+            try change(e, copies: 0, seen: seen ? 1 : -1)
+        } else {
+            return
+        }
+        emails.set(key, e)
+    }
+
     /// Applies a change of one copy to the folder scope and the account scope, adjusting counters.
-    private func change(_ e: UnreadEmail, copies: Int, seen: Int) throws {
+    /// `accountScope: false` leaves the account-wide state alone (a copy moving between folders with its read
+    /// state unchanged is the same message in the account).
+    private func change(_ e: UnreadEmail, copies: Int, seen: Int, accountScope: Bool = true) throws {
         let ik = Key(e.account, e.messageKey).bytes
         var info = try infos.get(ik) ?? MessageInfo()
         let category = info.category
@@ -97,6 +124,7 @@ public final class UnreadProjector: Projector {
         let holds = (try messages.get(Key(e.account, e.folder, e.messageKey).bytes)) != nil
         if holds && !info.folders.contains(e.folder) { info.folders.append(e.folder); info.folders.sort() }
         if !holds { info.folders.removeAll { $0 == e.folder } }
+        guard accountScope else { return }
         try adjust(stateKey: Key(e.account, UnreadProjector.accountScope, e.messageKey).bytes, copies: copies, seen: seen,
                    category: category, counters: [(e.account, UnreadProjector.accountScope)], totals: [])
     }

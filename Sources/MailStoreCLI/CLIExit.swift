@@ -19,6 +19,8 @@ public enum CLIExit {
     public static let serverError: Int32 = 5
     /// An account's configuration is wrong (a setting, the password file's mode, an unreadable secret).
     public static let configError: Int32 = 6
+    /// A thread action cannot be taken (no Archive folder, nothing to do, undone already).
+    public static let actionRefused: Int32 = 7
 
     /// Runs `body`; prints any error to stderr as `mailstore: error: ...` and exits with its code.
     static func run(_ body: () throws -> Void) throws {
@@ -44,6 +46,8 @@ public enum CLIExit {
         case SyncError.server, SyncError.noEmailFolders: serverError
         case is AccountError, SyncError.credential: configError
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: notFound
+        case ThreadListError.actionFailed(let u as ActionError):
+            if case .actionNotFound = u { notFound } else { actionRefused }
         default: dataError
         }
     }

@@ -12,7 +12,9 @@ public struct MailstoreCommand: ParsableCommand {
         3 database or file error, 4 no such email/thread/folder, 64 wrong arguments. See docs/cli.md.
         """,
         version: MailStore.version,
-        subcommands: [InitCommand.self, AccountCommand.self, ImportCommand.self, SyncCommand.self, LogCommand.self, ShowCommand.self, ProjectCommand.self,
+        subcommands: [InitCommand.self, AccountCommand.self, ImportCommand.self, SyncCommand.self,
+                      ArchiveCommand.self, DeleteCommand.self, ReadCommand.self, UnreadCommand.self, StarCommand.self,
+                      UnstarCommand.self, MoveCommand.self, UndoCommand.self, ActionsCommand.self, RetryCommand.self, HistoryCommand.self, LogCommand.self, ShowCommand.self, ProjectCommand.self,
                       ReplayCommand.self, VerifyCommand.self, StatsCommand.self]
     )
 

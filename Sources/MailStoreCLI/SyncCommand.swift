@@ -97,6 +97,7 @@ struct SyncCommand: ParsableCommand {
         print("\(r.account): \(r.received) new, \(r.folders.reduce(0) { $0 + $1.flagsChanged }) flag changes, "
               + "\(r.folders.reduce(0) { $0 + $1.expunged }) expunged in \(r.folders.count) folders "
               + String(format: "(%.2fs, %d events)", r.seconds, r.events))
+        WriteBackSummary.print(r.actions)
         for f in changed {
             var parts: [String] = []
             if f.received > 0 { parts.append("\(f.received) new") }

@@ -178,3 +178,62 @@ final class SyncCommandTests: SyncTestCase {
         return false
     }
 }
+
+/// Thread actions through the CLI: a process killed between the server's success and the outcome event.
+final class ActionCommandTests: SyncTestCase {
+    private var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = dir.file("store")
+        return env
+    }
+
+    @discardableResult
+    private func mailstore(_ args: [String], env extra: [String: String] = [:], expect status: Int32 = 0,
+                           file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: environment.merging(extra) { _, b in b })
+        XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+        return r
+    }
+
+    func testAKillBetweenTheServersSuccessAndTheOutcomeAppliesNothingTwice() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "x1", subject: "Move me", parent: nil, flags: []), (id: "x2", subject: "Star me", parent: nil, flags: [])], via: c)
+        try addAccount()
+        try sync()
+        let copies = try views.syncedCopies(account: accountName, folder: "INBOX").values
+        let move = try XCTUnwrap(copies.first { $0.messageID == "x1@example.com" }).emailID
+        let star = try XCTUnwrap(copies.first { $0.messageID == "x2@example.com" }).emailID
+        let (tMove, tStar) = (try XCTUnwrap(try views.emailRecord(id: move)).threadID, try XCTUnwrap(try views.emailRecord(id: star)).threadID)
+        views = nil
+        store = nil
+        let archiveID = try mailstore(["archive", tMove]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let starID = try mailstore(["star", tStar]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Crash right after the server did the first action, before its outcome is in the log.
+        try mailstore(["sync", "--quiet"], env: ["MAILSTORE_FAILPOINT": "after-server-write"], expect: 86)
+        _ = try c.select(MailboxName("Archive"), readOnly: true)
+        XCTAssertEqual(try c.uidSearch([.header("Message-ID", "x1@example.com")]).count, 1, "the server did the move")
+        let before = try c.select(.inbox, readOnly: true).highestModSeq
+        try mailstore(["sync", "--quiet"], env: ["MAILSTORE_FAILPOINT": "after-server-write"], expect: 86)
+        try mailstore(["sync", "--quiet"])
+        // The move is recorded once, from the server's state; the star was stored once (one mod-sequence step).
+        store = try MailStore.open(at: dir.file("store"))
+        views = try store.openViews()
+        XCTAssertEqual(try views.action(id: archiveID)?.state, "applied")
+        XCTAssertEqual(try views.action(id: starID)?.state, "applied")
+        var outcomes: [String: Int] = [:]
+        try store.log.scan(filter: ScanFilter(types: [.actionApplied])) { ev in
+            if case .actionApplied(let p) = try ev.decode() { outcomes[p.actionID.description, default: 0] += 1 }
+            return true
+        }
+        XCTAssertEqual(outcomes, [archiveID: 1, starID: 1])
+        _ = try c.select(MailboxName("Archive"), readOnly: true)
+        XCTAssertEqual(try c.uidSearch([.header("Message-ID", "x1@example.com")]).count, 1, "moved once")
+        let after = try c.select(.inbox, readOnly: true)
+        XCTAssertEqual(after.highestModSeq.map { $0 - (before ?? 0) }, 1, "one STORE on the server")
+        try assertViewsMatchServer()
+        try mailstore(["verify", "--views"])
+        let history = try mailstore(["history", "--action", archiveID]).stdout
+        XCTAssertTrue(history.contains("ThreadArchived") && history.contains("ActionApplied"), history)
+    }
+}

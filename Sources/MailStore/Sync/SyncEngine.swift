@@ -57,6 +57,8 @@ public final class SyncEngine {
         let conn = try connect()
         let folders = try discoverFolders(conn, report: &report)
         mapped = folders
+        // The user's pending actions go first, so the flags read next already include them.
+        report.actions = try writeBack()
         for folder in try selected(folders) {
             report.folders.append(try sync(folder, conn))
         }
@@ -112,7 +114,7 @@ public final class SyncEngine {
     }
 
     /// Logs out (best effort).
-    func disconnect() {
+    public func disconnect() {
         connection?.logout()
         connection = nil
     }

@@ -4,6 +4,8 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var account: String
     /// Folder events (`FolderDiscovered`, `FolderRemoved`) appended.
     public var folderEvents = 0
+    /// The pending actions written back first.
+    public var actions = WriteBackReport()
     /// Each folder synced.
     public var folders: [FolderSyncReport] = []
     /// Wall-clock seconds.
@@ -13,6 +15,8 @@ public struct SyncReport: Sendable, Equatable, Encodable {
 
     /// Every event appended.
     public var events: Int { folderEvents + folders.reduce(0) { $0 + $1.events } }
+    /// Whether anything happened (events appended or actions written back).
+    public var changed: Bool { events > 0 || actions != WriteBackReport() }
     /// New copies over all folders.
     public var received: Int { folders.reduce(0) { $0 + $1.received } }
 }

@@ -86,7 +86,7 @@ public final class SyncWatcher {
     }
 
     private func report(_ r: SyncReport) {
-        if r.events > 0 { onReport?(r) }
+        if r.changed { onReport?(r) }
     }
 
     /// Whether retrying later may help: lost or refused connections and timeouts.

@@ -1,0 +1,101 @@
+import EventModel
+
+/// The actions view: every thread action with its server outcome so far; the queue of pending actions per
+/// account (what write-back works through, oldest first); the actions that failed or were refused (for
+/// `mailstore actions --failed` and `retry`); and indexes from threads and emails to the actions that
+/// touched them (for `mailstore history`).
+public final class ActionsProjector: Projector {
+    public static let name = "actions"
+    public static let schemaVersion: UInt32 = 1
+    public static let tables = ["actions.items", "actions.pending", "actions.failed", "actions.byThread", "actions.byEmail"]
+
+    let items: ViewTable<ActionRecord>
+    /// Key(account) + sequence -> action id.
+    let pending: ViewTable<String>
+    /// Key(account) + sequence -> action id.
+    let failed: ViewTable<String>
+    /// Key(thread id, action id) -> present.
+    let byThread: ViewTable<Present>
+    /// Key(email id, action id) -> present.
+    let byEmail: ViewTable<Present>
+
+    public init(store: KeyValueStore) {
+        items = ViewTable("actions.items", store: store)
+        pending = ViewTable("actions.pending", store: store)
+        failed = ViewTable("actions.failed", store: store)
+        byThread = ViewTable("actions.byThread", store: store)
+        byEmail = ViewTable("actions.byEmail", store: store)
+    }
+
+    public func discard() { items.discard(); pending.discard(); failed.discard(); byThread.discard(); byEmail.discard() }
+    public func flush() throws { try items.flush(); try pending.flush(); try failed.flush(); try byThread.flush(); try byEmail.flush() }
+
+    /// The key of an action in the pending and failed queues.
+    public static func queueKey(account: String, sequence: UInt64) -> [UInt8] {
+        var k = Key(account)
+        k.uint64(sequence)
+        return k.bytes
+    }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        let env = event.envelope
+        if let kind = ActionKind(decoded), let p = decoded.threadAction {
+            let record = ActionRecord(id: env.id, account: env.account, kind: kind, sequence: env.sequence, occurredAt: env.occurredAt,
+                                      threadIDs: p.threadIDs, targets: p.targets, destination: p.destination, causation: env.causationID)
+            items.set(Key(env.id.description).bytes, record)
+            pending.set(ActionsProjector.queueKey(account: env.account, sequence: env.sequence), env.id.description)
+            for t in p.threadIDs { byThread.set(Key(t, env.id.description).bytes, Present()) }
+            for t in p.targets { byEmail.set(Key(t.emailID, env.id.description).bytes, Present()) }
+            // A retry supersedes the failed action it retries.
+            if let cause = env.causationID { try update(cause) { $0.lastError = nil; return .resolved } }
+            return
+        }
+        switch decoded {
+        case .actionApplied(let p):
+            try update(p.actionID) { r in
+                r.pending.removeAll { p.emailIDs.contains($0) }
+                r.applied += p.emailIDs.filter { !r.applied.contains($0) }
+                return nil
+            }
+        case .actionRejected(let p):
+            try update(p.actionID) { r in
+                r.pending.removeAll { p.emailIDs.contains($0) }
+                r.rejected += p.emailIDs.filter { !r.rejected.contains($0) }
+                r.lastError = p.reason
+                return .failed
+            }
+        case .actionFailed(let p):
+            try update(p.actionID) { r in
+                r.attempts = p.attempt
+                r.retryAt = p.retryAt
+                r.lastError = p.reason
+                return .failed
+            }
+        case .actionUndone(let p):
+            try update(p.actionID) { r in
+                r.undone = true
+                r.pending = []
+                return .resolved
+            }
+        default:
+            break
+        }
+    }
+
+    /// Where an action stands in the failed list after an outcome.
+    enum Listing { case failed, resolved }
+
+    private func update(_ id: EventID, _ change: (inout ActionRecord) -> Listing?) throws {
+        let key = Key(id.description).bytes
+        guard var r = try items.get(key) else { return }
+        let listing = change(&r)
+        items.set(key, r)
+        let q = ActionsProjector.queueKey(account: r.account, sequence: r.sequence)
+        if r.pending.isEmpty { pending.set(q, nil) }
+        switch listing {
+        case .failed: failed.set(q, r.id.description)
+        case .resolved: failed.set(q, nil)
+        case nil: if r.pending.isEmpty && r.rejected.isEmpty { failed.set(q, nil) }
+        }
+    }
+}

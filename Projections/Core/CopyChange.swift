@@ -1,0 +1,49 @@
+import EventModel
+
+/// What a user action or a compensation does to one email copy in the views: a new folder, flags added or
+/// removed, or (for a revert) the whole flag set restored. Pure: derived from the event alone, so every view
+/// applies the same change.
+public struct CopyChange: Equatable, Sendable {
+    public var emailID: String
+    /// The folder the copy now shows in.
+    public var folder: String?
+    /// Flags added.
+    public var add: [String] = []
+    /// Flags removed.
+    public var remove: [String] = []
+    /// The whole flag set, for a revert (applied before `add` and `remove`).
+    public var flags: [String]?
+
+    public init(emailID: String, folder: String? = nil, add: [String] = [], remove: [String] = [], flags: [String]? = nil) {
+        self.emailID = emailID
+        self.folder = folder
+        self.add = add
+        self.remove = remove
+        self.flags = flags
+    }
+
+    /// The flags after this change.
+    public func applied(to current: [String]) -> [String] {
+        var set = Set(flags ?? current)
+        set.formUnion(add)
+        set.subtract(remove)
+        return set.sorted()
+    }
+
+    /// The copy changes an event makes optimistically (actions) or as compensation (`FlagRejected`,
+    /// `ActionReverted`); nil for every other event.
+    public static func changes(of event: DomainEvent) -> [CopyChange]? {
+        switch event {
+        case .threadMarkedRead(let p): p.targets.map { CopyChange(emailID: $0.emailID, add: ["\\Seen"]) }
+        case .threadMarkedUnread(let p): p.targets.map { CopyChange(emailID: $0.emailID, remove: ["\\Seen"]) }
+        case .threadStarred(let p): p.targets.map { CopyChange(emailID: $0.emailID, add: ["\\Flagged"]) }
+        case .threadUnstarred(let p): p.targets.map { CopyChange(emailID: $0.emailID, remove: ["\\Flagged"]) }
+        case .threadArchived(let p), .threadDeleted(let p), .threadMoved(let p):
+            p.destination.map { d in p.targets.map { CopyChange(emailID: $0.emailID, folder: d) } } ?? []
+        case .flagRejected(let p):
+            p.emailIDs.map { p.wasSet ? CopyChange(emailID: $0, remove: [p.flag]) : CopyChange(emailID: $0, add: [p.flag]) }
+        case .actionReverted(let p): p.targets.map { CopyChange(emailID: $0.emailID, folder: $0.folder, flags: $0.flags) }
+        default: nil
+        }
+    }
+}

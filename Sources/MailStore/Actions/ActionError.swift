@@ -1,0 +1,29 @@
+/// Why a thread action cannot be taken, and what to do instead.
+public enum ActionError: Error, CustomStringConvertible, Equatable {
+    /// Archive on an account with no Archive-role folder (the spec's prompt).
+    case noArchiveFolder
+    /// Delete on an account with no Trash-role folder.
+    case noTrashFolder
+    /// The threads of one batch belong to different accounts.
+    case mixedAccounts([String])
+    /// Nothing would change (e.g. archiving a thread that is not in the Inbox).
+    case nothingToDo(String)
+    /// No action has this id.
+    case actionNotFound(String)
+    /// The action was undone already.
+    case alreadyUndone(String)
+    /// Nothing of the action failed: there is nothing to retry.
+    case nothingToRetry(String)
+
+    public var description: String {
+        switch self {
+        case .noArchiveFolder: "No archive folder: move to a specific folder instead?"
+        case .noTrashFolder: "No Trash folder: move to a specific folder instead?"
+        case .mixedAccounts(let a): "one action works within one account; these threads are in \(a.joined(separator: ", "))"
+        case .nothingToDo(let why): "nothing to do: \(why)"
+        case .actionNotFound(let id): "no action '\(id)'; `mailstore actions` lists them"
+        case .alreadyUndone(let id): "action \(id) was undone already"
+        case .nothingToRetry(let id): "action \(id) has nothing that failed"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import EventLog
+import EventModel
+import Projections
+import Views
+
+extension ManageThreadActionsUseCase {
+    /// Undoes an action at any time the inverse exists (the spec's 5-second window is the client's policy).
+    ///
+    /// Appends `ActionUndone` (causation = the action). The part not yet written back is dropped from the
+    /// queue and reverted in the views (`ActionReverted`); for the part the server has, the inverse is taken
+    /// as new actions (unread for read, unstar for star, a move back for moves), which the views show at once
+    /// and write-back sends to the server. Returns the id of the `ActionUndone` event.
+    @discardableResult
+    public func undo(actionId: String) throws(ThreadListError) -> EventID {
+        try wrap {
+            guard let r = try views.action(id: actionId) else { throw ActionError.actionNotFound(actionId) }
+            guard !r.undone else { throw ActionError.alreadyUndone(actionId) }
+            let undoID = EventID.generate()
+            var events = [NewEvent(id: undoID, event: .actionUndone(ActionUndone(actionID: r.id, serverInverseQueued: !r.applied.isEmpty)),
+                                   account: r.account, stream: "action/\(r.id)", causationID: r.id, actor: .user)]
+            let notSent = r.targets.filter { r.pending.contains($0.emailID) }
+            if !notSent.isEmpty {
+                events.append(NewEvent(event: .actionReverted(ActionReverted(actionID: r.id, targets: try restored(notSent, r),
+                                                                             reason: "undone by the user")),
+                                       account: r.account, stream: "action/\(r.id)", causationID: undoID, actor: .user))
+            }
+            events += try inverse(of: r, applied: r.targets.filter { r.applied.contains($0.emailID) }, causation: undoID)
+            try store.log.append(events)
+            try views.catchUp()
+            return undoID
+        }
+    }
+
+    /// Takes the action again for what the server refused (a new action, causation = the old one), or lets a
+    /// temporarily failed action be written back at once. Returns the new action's id, or nil when the
+    /// action only had to be sent again.
+    @discardableResult
+    public func retry(actionId: String) throws(ThreadListError) -> EventID? {
+        let r = try wrap { () throws -> ActionRecord in
+            guard let r = try views.action(id: actionId) else { throw ActionError.actionNotFound(actionId) }
+            guard !r.undone else { throw ActionError.alreadyUndone(actionId) }
+            guard !r.rejected.isEmpty || (r.attempts > 0 && !r.pending.isEmpty) else { throw ActionError.nothingToRetry(actionId) }
+            return r
+        }
+        guard !r.rejected.isEmpty else { return nil }
+        let threads = try wrap { try r.threadIDs.filter { t in try views.threadEmails(id: t).contains { r.rejected.contains($0.id) } } }
+        return try act(r.kind, threads.isEmpty ? r.threadIDs : threads, destination: r.destination, causation: r.id)
+    }
+
+    /// The state to put copies back to: their folder before the action, their current flags with the
+    /// action's flag as it was.
+    func restored(_ targets: [ActionTarget], _ r: ActionRecord) throws -> [ActionTarget] {
+        try targets.map { t in
+            var flags = Set(try views.emailRecord(id: t.emailID)?.flags ?? t.flags)
+            if let (flag, _) = r.kind.flag {
+                if t.flags.contains(flag) { flags.insert(flag) } else { flags.remove(flag) }
+            }
+            return ActionTarget(emailID: t.emailID, folder: t.folder, flags: flags.sorted())
+        }
+    }
+
+    /// The inverse actions of the part of `r` the server has: flags toggled back on the copies, or the
+    /// copies moved back to each original folder (found again by Message-ID when a sync has replaced them).
+    func inverse(of r: ActionRecord, applied: [ActionTarget], causation: EventID) throws -> [NewEvent] {
+        guard !applied.isEmpty else { return [] }
+        var groups: [(destination: String?, targets: [ActionTarget])] = []
+        if r.kind.flag != nil {
+            let current = try applied.compactMap { t in
+                try views.emailRecord(id: t.emailID).map { ActionTarget(emailID: t.emailID, folder: $0.folder, flags: $0.flags) }
+            }
+            groups.append((nil, current))
+        } else {
+            for folder in Array(Set(applied.map(\.folder))).sorted() {
+                var current: [ActionTarget] = []
+                for t in applied where t.folder == folder {
+                    if let e = try views.emailRecord(id: t.emailID) {
+                        current.append(ActionTarget(emailID: t.emailID, folder: e.folder, flags: e.flags))
+                    } else if let messageID = try store.email(id: t.emailID)?.payload.messageID, let destination = r.destination {
+                        for copy in try views.copies(account: r.account, messageID: messageID) where copy.folder == destination {
+                            let flags = try views.emailRecord(id: copy.emailID)?.flags ?? []
+                            current.append(ActionTarget(emailID: copy.emailID, folder: destination, flags: flags))
+                        }
+                    }
+                }
+                groups.append((folder, current))
+            }
+        }
+        return groups.filter { !$0.targets.isEmpty }.map { g in
+            let id = EventID.generate()
+            let kind: ActionKind = r.kind.flag != nil ? r.kind.inverse : .move
+            return NewEvent(id: id, event: kind.event(ThreadAction(threadIDs: r.threadIDs, targets: g.targets, destination: g.destination)),
+                            account: r.account, stream: "action/\(id)", causationID: causation, actor: .user)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import EventLog
+import EventModel
+import Projections
+import SyncCore
+import Views
+
+/// The spec's thread actions: archive, delete, read, star, move, one thread or a batch (one action id), and
+/// undo. Each action is one event recording its resolved targets (every email copy with its folder and flags
+/// at that moment), applied to the views at once; `mailstore sync` writes it back to the server. Errors come
+/// as `ThreadListError`.
+public struct ManageThreadActionsUseCase {
+    public let store: MailStore
+    public let views: ViewStore
+
+    public init(store: MailStore, views: ViewStore) {
+        self.store = store
+        self.views = views
+    }
+
+    // MARK: - One thread
+
+    @discardableResult public func archiveThread(id: String) throws(ThreadListError) -> EventID { try archiveThreads(ids: [id]) }
+    @discardableResult public func deleteThread(id: String) throws(ThreadListError) -> EventID { try deleteThreads(ids: [id]) }
+    @discardableResult public func moveThread(id: String, toFolderId folder: String) throws(ThreadListError) -> EventID {
+        try moveThreads(ids: [id], toFolderId: folder)
+    }
+
+    /// Marks the thread read when it has unread mail, else unread.
+    @discardableResult public func toggleReadStatus(threadId: String) throws(ThreadListError) -> EventID {
+        let unread = try wrap { try views.threadEmails(id: threadId).contains { !$0.email.isSeen } }
+        return unread ? try markThreadsRead(ids: [threadId]) : try markThreadsUnread(ids: [threadId])
+    }
+
+    /// Stars the thread when nothing in it is starred, else unstars it.
+    @discardableResult public func toggleStarStatus(threadId: String) throws(ThreadListError) -> EventID {
+        let starred = try wrap { try views.threadEmails(id: threadId).contains { $0.email.isFlagged } }
+        return starred ? try unstarThreads(ids: [threadId]) : try starThreads(ids: [threadId])
+    }
+
+    // MARK: - Batches
+
+    @discardableResult public func archiveThreads(ids: [String]) throws(ThreadListError) -> EventID { try act(.archive, ids) }
+    @discardableResult public func deleteThreads(ids: [String]) throws(ThreadListError) -> EventID { try act(.delete, ids) }
+    @discardableResult public func markThreadsRead(ids: [String]) throws(ThreadListError) -> EventID { try act(.read, ids) }
+    @discardableResult public func markThreadsUnread(ids: [String]) throws(ThreadListError) -> EventID { try act(.unread, ids) }
+    @discardableResult public func starThreads(ids: [String]) throws(ThreadListError) -> EventID { try act(.star, ids) }
+    @discardableResult public func unstarThreads(ids: [String]) throws(ThreadListError) -> EventID { try act(.unstar, ids) }
+    @discardableResult public func moveThreads(ids: [String], toFolderId folder: String) throws(ThreadListError) -> EventID {
+        try act(.move, ids, destination: folder)
+    }
+
+    /// Takes an action of `kind` on `ids`: resolves the targets, appends the action event, folds the views.
+    func act(_ kind: ActionKind, _ ids: [String], destination explicit: String? = nil, causation: EventID? = nil) throws(ThreadListError) -> EventID {
+        try wrap {
+            var emails: [(threadID: String, id: String, email: EmailRecord)] = []
+            for id in ids {
+                let members = try views.threadEmails(id: id)
+                guard !members.isEmpty else { throw ThreadListError.threadNotFound(id: id) }
+                emails += members.map { (id, $0.id, $0.email) }
+            }
+            let accounts = Set(emails.map(\.email.account)).sorted()
+            guard accounts.count == 1, let account = accounts.first else { throw ActionError.mixedAccounts(accounts) }
+            let folders = try views.folders(account: account)
+            let roleOf = Dictionary(folders.map { ($0.path, $0.role) }, uniquingKeysWith: { a, _ in a })
+            let destination = try destinationFolder(kind, explicit: explicit, account: account, folders: folders)
+            let chosen = emails.filter { e in
+                switch kind {
+                case .archive: roleOf[e.email.folder] == .inbox
+                case .delete: e.email.folder != destination
+                case .move: e.email.folder != destination && ![.sent, .drafts].contains(roleOf[e.email.folder] ?? .custom)
+                case .read: !e.email.isSeen
+                case .unread: e.email.isSeen
+                case .star: !e.email.isFlagged
+                case .unstar: e.email.isFlagged
+                }
+            }
+            guard !chosen.isEmpty else { throw ActionError.nothingToDo(ManageThreadActionsUseCase.nothing(kind)) }
+            let payload = ThreadAction(threadIDs: ids, targets: chosen.map { ActionTarget(emailID: $0.id, folder: $0.email.folder, flags: $0.email.flags) },
+                                       destination: destination)
+            let id = EventID.generate()
+            var events = [NewEvent(id: id, event: kind.event(payload), account: account, stream: "action/\(id)",
+                                   causationID: causation, actor: .user)]
+            // Mail of an account with no server (an import) has nothing to write back: the action is complete.
+            if try views.account(named: account) == nil {
+                events.append(NewEvent(event: .actionApplied(ActionApplied(actionID: id, emailIDs: payload.targets.map(\.emailID))),
+                                       account: account, stream: "action/\(id)", causationID: id, actor: .system))
+            }
+            try store.log.append(events)
+            try views.catchUp()
+            return id
+        }
+    }
+
+    /// Where a moving action puts the copies: the Archive-role folder (Gmail: All Mail, which removes the
+    /// Inbox label), the Trash, or the folder asked for.
+    func destinationFolder(_ kind: ActionKind, explicit: String?, account: String, folders: [FolderEntry]) throws -> String? {
+        switch kind {
+        case .archive:
+            if let a = folders.first(where: { $0.role == .archive }) { return a.path }
+            if try views.account(named: account)?.settings.provider == ProviderRegistry.gmail.id { return "[Gmail]/All Mail" }
+            throw ActionError.noArchiveFolder
+        case .delete:
+            guard let t = folders.first(where: { $0.role == .trash }) else { throw ActionError.noTrashFolder }
+            return t.path
+        case .move:
+            guard let explicit, folders.contains(where: { $0.path == explicit }) else {
+                throw ThreadListError.folderNotFound(id: explicit ?? "")
+            }
+            return explicit
+        default:
+            return nil
+        }
+    }
+
+    static func nothing(_ kind: ActionKind) -> String {
+        switch kind {
+        case .archive: "no message of these threads is in the Inbox"
+        case .delete: "these threads are in the Trash already"
+        case .move: "these threads are in that folder already"
+        case .read: "these threads are read already"
+        case .unread: "these threads are unread already"
+        case .star: "these threads are starred already"
+        case .unstar: "these threads are not starred"
+        }
+    }
+
+    /// Runs `body`, turning every error into `ThreadListError` (the spec's error type).
+    func wrap<T>(_ body: () throws -> T) throws(ThreadListError) -> T {
+        do { return try body() } catch let e as ThreadListError { throw e } catch { throw .actionFailed(underlying: error) }
+    }
+}

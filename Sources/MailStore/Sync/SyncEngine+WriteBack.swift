@@ -1,0 +1,200 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import Projections
+import SyncCore
+
+extension SyncEngine {
+    /// Writes the account's pending actions back to the server, oldest first, and records each outcome:
+    /// `ActionApplied`; `ActionRejected` plus the compensation (`FlagRejected`, `ActionReverted`) when the
+    /// server refuses (a NO, a read-only folder, PERMANENTFLAGS without the flag, or a flag it did not keep);
+    /// `ActionFailed` with the next retry time when the connection fails. What the server already shows is
+    /// recorded as applied without sending anything, so an operation done before a crash is never done twice.
+    /// Actions waiting for a retry are skipped unless named in `force`.
+    public func writeBack(force: Set<String> = []) throws -> WriteBackReport {
+        var report = WriteBackReport()
+        try views.catchUp()
+        let due = try views.pendingActions(account: account.name).filter { r in
+            force.contains(r.id.description) || (r.retryAt.map { $0 <= Timestamp.now } ?? true)
+        }
+        guard !due.isEmpty else { return report }
+        let conn = try connect()
+        if mapped.isEmpty {
+            var ignored = SyncReport(account: account.name)
+            _ = try discoverFolders(conn, report: &ignored)
+        }
+        for r in due {
+            var outcome = ActionOutcome()
+            do {
+                try perform(r, conn, into: &outcome)
+            } catch let e as SyncError {
+                guard case .server(let error) = e, SyncWatcher.isTransient(e) else { throw e }
+                outcome.failedReason = error.description
+            }
+            try record(r, outcome, into: &report)
+            if outcome.failedReason != nil { disconnect() ; break }
+        }
+        return report
+    }
+
+    /// What the server made of one action's pending copies.
+    struct ActionOutcome {
+        var applied: [String] = []
+        var rejected: [(emailID: String, reason: String)] = []
+        var failedReason: String?
+    }
+
+    /// Sends one action to the server, folder by folder.
+    func perform(_ r: ActionRecord, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
+        var byFolder: [String: [(target: ActionTarget, uid: UInt32)]] = [:]
+        for t in r.targets where r.pending.contains(t.emailID) {
+            if let (folder, copy) = try views.syncedCopy(account: account.name, emailID: t.emailID) {
+                byFolder[folder, default: []].append((t, copy.uid))
+            } else {
+                // No server copy (imported mail, or not synced): the action is complete locally.
+                outcome.applied.append(t.emailID)
+            }
+        }
+        for folder in byFolder.keys.sorted() {
+            let group = byFolder[folder]!
+            guard let source = mapped.first(where: { $0.path == folder }) else {
+                outcome.rejected += group.map { ($0.target.emailID, "the folder \(folder) is no longer on the server") }
+                continue
+            }
+            do {
+                if let (flag, set) = r.kind.flag {
+                    try storeFlag(flag, set: set, group, in: source, conn, into: &outcome)
+                } else {
+                    try move(group, from: source, to: r.destination ?? "", conn, into: &outcome)
+                }
+            } catch {
+                if case .commandFailed(_, let status, let text) = error, status == "NO" || status == "BAD" {
+                    outcome.rejected += group.map { ($0.target.emailID, text) }
+                } else {
+                    throw SyncError.server(error)
+                }
+            }
+            SyncEngine.failpoint("after-server-write")
+        }
+    }
+
+    /// Sets or clears a flag; checks PERMANENTFLAGS first and the flags the server reports after.
+    func storeFlag(_ flag: String, set: Bool, _ group: [(target: ActionTarget, uid: UInt32)], in folder: MappedFolder,
+                   _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
+        let sel = try conn.select(folder.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
+        let refusal = set ? "the server does not keep \(flag) in \(folder.path)" : "the server did not clear \(flag) in \(folder.path)"
+        if sel.readOnly {
+            outcome.rejected += group.map { ($0.target.emailID, "\(folder.path) is read-only for this account") }
+            return
+        }
+        if let permanent = sel.permanentFlags, !permanent.contains("\\*"),
+           !permanent.contains(where: { $0.caseInsensitiveCompare(flag) == .orderedSame }) {
+            outcome.rejected += group.map { ($0.target.emailID, refusal) }
+            return
+        }
+        let uids = UIDSet(group.map(\.uid))
+        let before = try flags(of: uids, conn)
+        let todo = group.filter { has(before[$0.uid], flag) != set }
+        if !todo.isEmpty { _ = try conn.uidStore(UIDSet(todo.map(\.uid)), set ? .add : .remove, flags: [flag]) }
+        let after = todo.isEmpty ? before : try flags(of: uids, conn)
+        for g in group {
+            if after[g.uid] == nil { outcome.applied.append(g.target.emailID) }  // expunged meanwhile: nothing left to change
+            else if has(after[g.uid], flag) == set { outcome.applied.append(g.target.emailID) }
+            else { outcome.rejected.append((g.target.emailID, refusal)) }
+        }
+    }
+
+    /// Moves copies (UID MOVE, or COPY + STORE \Deleted + UID EXPUNGE); copies already gone from the source
+    /// are looked for in the destination by Message-ID (moved before a crash) and recorded without moving.
+    func move(_ group: [(target: ActionTarget, uid: UInt32)], from source: MappedFolder, to destination: String,
+              _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
+        let target = mapped.first { $0.path == destination }?.mailbox ?? MailboxName(destination)
+        _ = try conn.select(source.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
+        let present = try flags(of: UIDSet(group.map(\.uid)), conn)
+        let here = group.filter { present[$0.uid] != nil }
+        if !here.isEmpty { _ = try conn.uidMove(UIDSet(here.map(\.uid)), to: target) }
+        outcome.applied += here.map(\.target.emailID)
+        let gone = group.filter { present[$0.uid] == nil }
+        guard !gone.isEmpty else { return }
+        _ = try conn.select(target, readOnly: true, condstore: false)
+        for g in gone {
+            let messageID = (try? views.syncedCopy(account: account.name, emailID: g.target.emailID))??.copy.messageID
+            var found: [UInt32] = []
+            if let messageID { found = try conn.uidSearch([.header("Message-ID", messageID)]) }
+            if found.isEmpty { outcome.rejected.append((g.target.emailID, "the message is no longer on the server")) }
+            else { outcome.applied.append(g.target.emailID) }
+        }
+    }
+
+    private func flags(of uids: UIDSet, _ conn: IMAPConnection) throws(IMAPClientError) -> [UInt32: [String]] {
+        var out: [UInt32: [String]] = [:]
+        do {
+            try conn.uidFetch(uids, [.uid, .flags]) { m in if let uid = m.uid { out[uid] = m.flags ?? [] } }
+        } catch let e as IMAPClientError { throw e } catch { throw .protocolError("\(error)") }
+        return out
+    }
+
+    private func has(_ flags: [String]?, _ flag: String) -> Bool {
+        flags?.contains { $0.caseInsensitiveCompare(flag) == .orderedSame } ?? false
+    }
+
+    /// Appends the outcome events of one action (one transaction) and counts them.
+    func record(_ r: ActionRecord, _ o: ActionOutcome, into report: inout WriteBackReport) throws {
+        let stream = "action/\(r.id)"
+        var events: [NewEvent] = []
+        func add(_ e: DomainEvent) {
+            events.append(NewEvent(event: e, account: account.name, stream: stream, causationID: r.id, correlationID: correlation, actor: .sync))
+        }
+        if !o.applied.isEmpty { add(.actionApplied(ActionApplied(actionID: r.id, emailIDs: o.applied))) }
+        if !o.rejected.isEmpty {
+            let ids = o.rejected.map(\.emailID)
+            let reason = o.rejected[0].reason
+            add(.actionRejected(ActionRejected(actionID: r.id, emailIDs: ids, reason: reason)))
+            if let (flag, set) = r.kind.flag {
+                add(.flagRejected(FlagRejected(actionID: r.id, emailIDs: ids, flag: flag, wasSet: set, message: SyncEngine.message(flag, reason))))
+            } else {
+                let targets = try r.targets.filter { ids.contains($0.emailID) }.map { t in
+                    ActionTarget(emailID: t.emailID, folder: t.folder, flags: try views.emailRecord(id: t.emailID)?.flags ?? t.flags)
+                }
+                add(.actionReverted(ActionReverted(actionID: r.id, targets: targets, reason: reason)))
+            }
+            report.problems.append(.init(action: r.id.description, threads: try threads(of: ids, r), emails: ids.count, reason: reason, retrying: false))
+        }
+        if let reason = o.failedReason {
+            let remaining = r.pending.filter { id in !o.applied.contains(id) && !o.rejected.contains { $0.emailID == id } }
+            let attempt = r.attempts + 1
+            let delay = min(3600, 30 * pow(2, Double(min(attempt, 7)) - 1))
+            add(.actionFailed(ActionFailed(actionID: r.id, emailIDs: remaining, reason: reason, attempt: attempt,
+                                           retryAt: Timestamp(Date().addingTimeInterval(delay)))))
+            report.failed += remaining.count
+            report.problems.append(.init(action: r.id.description, threads: try threads(of: remaining, r), emails: remaining.count, reason: reason,
+                                         retrying: true))
+        }
+        report.applied += o.applied.count
+        report.rejected += o.rejected.count
+        try commit(events)
+    }
+
+    /// The threads (of the action's) that hold these emails.
+    private func threads(of emailIDs: [String], _ r: ActionRecord) throws -> [String] {
+        let ids = Set(try emailIDs.compactMap { try views.emailRecord(id: $0)?.threadID })
+        let named = r.threadIDs.filter { ids.contains($0) }
+        return named.isEmpty ? ids.sorted() : named
+    }
+
+    /// What to tell the user when the server refuses a flag (the spec's wording for stars).
+    static func message(_ flag: String, _ reason: String) -> String {
+        switch flag {
+        case "\\Flagged": "This provider does not support starred emails"
+        case "\\Seen": "This folder does not keep messages read or unread (\(reason))"
+        default: "The server refused \(flag): \(reason)"
+        }
+    }
+
+    /// A test hook: `MAILSTORE_FAILPOINT=NAME` ends the process at that point, as a crash would.
+    static func failpoint(_ name: String) {
+        if ProcessInfo.processInfo.environment["MAILSTORE_FAILPOINT"] == name { _exit(86) }
+    }
+}

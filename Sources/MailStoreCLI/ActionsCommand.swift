@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import MailStore
+import Projections
+import Views
+
+/// `mailstore actions`: pending and failed actions.
+struct ActionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "actions",
+        abstract: "List thread actions not yet on the server, or (--failed) those the server refused or that wait for a retry.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("The account (default: every account).", valueName: "name")) var account: String?
+    @Flag(help: "Only actions with a refused or failed part.") var failed = false
+    @Flag(help: "JSON Lines.") var json = false
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let views = try store.openViews(notice: Terminal.note)
+            let accounts = try account.map { [$0] } ?? views.accountList().map(\.settings.name)
+            var rows: [ActionRecord] = []
+            for a in accounts { rows += failed ? try views.failedActions(account: a) : try views.pendingActions(account: a) }
+            if json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                for r in rows { print(String(decoding: try e.encode(Row(r)), as: UTF8.self)) }
+                return
+            }
+            if rows.isEmpty { return Terminal.note(failed ? "(no failed actions)" : "(no pending actions)") }
+            for r in rows {
+                let counts = "\(r.pending.count) pending, \(r.applied.count) applied, \(r.rejected.count) refused"
+                print("\(r.id)  \(r.kind.rawValue)  \(r.state)  threads \(r.threadIDs.joined(separator: ","))  (\(counts))"
+                      + (r.lastError.map { "  reason: \($0)" } ?? "") + (r.retryAt.map { "  retry at \($0.iso8601)" } ?? ""))
+            }
+        }
+    }
+
+    /// The JSON form of an action.
+    struct Row: Encodable {
+        var id: String, account: String, kind: String, state: String, threads: [String]
+        var pending: [String], applied: [String], refused: [String], reason: String?, destination: String?
+        init(_ r: ActionRecord) {
+            id = r.id.description; account = r.account; kind = r.kind.rawValue; state = r.state; threads = r.threadIDs
+            pending = r.pending; applied = r.applied; refused = r.rejected; reason = r.lastError; destination = r.destination
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import EventModel
+import Foundation
+import MailStore
+
+/// `mailstore history`: what happened to a thread, an email or an action.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "A timeline of every event that touched a thread, an email or an action, compensations linked.",
+        discussion: """
+        Each line: time, actor (sync, user, system), event and what changed. An outcome or compensation
+        (ActionApplied, ActionRejected, FlagRejected, ActionReverted, ActionUndone) names the action it answers;
+        an undo's inverse action names the undo.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("A thread id.", valueName: "id")) var thread: String?
+    @Option(help: ArgumentHelp("An email id.", valueName: "id")) var email: String?
+    @Option(help: ArgumentHelp("An action id.", valueName: "id")) var action: String?
+    @Flag(help: "JSON Lines (the `mailstore log --json` form plus `compensates`).") var json = false
+
+    func validate() throws {
+        if [thread, email, action].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give exactly one of --thread ID, --email ID or --action ID")
+        }
+    }
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let views = try store.openViews(notice: Terminal.note)
+            let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) } else { .action(action!) }
+            let events = try store.history(of: subject, views: views)
+            if events.isEmpty { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? action!)") }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            for ev in events {
+                let decoded = try? ev.decode()
+                let link = decoded.flatMap(HistoryCommand.answered)
+                if json {
+                    var line = String(decoding: try encoder.encode(EventJSON(ev)), as: UTF8.self)
+                    if let link { line = String(line.dropLast()) + ",\"compensates\":\"\(link)\"}" }
+                    print(line)
+                } else {
+                    let e = ev.envelope
+                    let time = String(e.occurredAt.iso8601.prefix(19)).replacingOccurrences(of: "T", with: " ")
+                    var text = "\(time)  \(LogCommand.pad(e.actor.description, 6))  \(LogCommand.pad(e.type.name, 20))  \(decoded?.summary ?? "(undecodable)")"
+                    if ActionKindName.isAction(e.type) { text += "  [action \(e.id)]" }
+                    if let link { text += "\n" + String(repeating: " ", count: 30) + "↳ answers action \(link)" }
+                    else if let c = e.causationID, ActionKindName.isAction(e.type) { text += "\n" + String(repeating: " ", count: 30) + "↳ because of \(c)" }
+                    print(text)
+                }
+            }
+        }
+    }
+
+    /// The action an outcome or compensation answers.
+    static func answered(_ e: DomainEvent) -> String? {
+        switch e {
+        case .actionApplied(let p): p.actionID.description
+        case .actionFailed(let p): p.actionID.description
+        case .actionRejected(let p): p.actionID.description
+        case .flagRejected(let p): p.actionID.description
+        case .actionReverted(let p): p.actionID.description
+        case .actionUndone(let p): p.actionID.description
+        default: nil
+        }
+    }
+}
+
+/// Which event types are thread actions.
+enum ActionKindName {
+    static let types: Set<EventType> = [.threadArchived, .threadDeleted, .threadMarkedRead, .threadMarkedUnread, .threadStarred,
+                                        .threadUnstarred, .threadMoved]
+    static func isAction(_ t: EventType) -> Bool { types.contains(t) }
+}

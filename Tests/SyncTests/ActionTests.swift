@@ -1,0 +1,183 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import MailStore
+import Projections
+import TestSupport
+import XCTest
+
+/// Thread actions against the real Dovecot: optimistic in the views, written back by sync, refusals
+/// compensated, undo, retry, crash between server and log.
+final class ActionTests: SyncTestCase {
+    private var actions: ManageThreadActionsUseCase { ManageThreadActionsUseCase(store: store, views: views) }
+
+    /// Fills INBOX with `n` one-message threads (and Locked with `locked` more) and syncs.
+    private func prepare(_ n: Int = 5, locked: Int = 0, via c: IMAPConnection) throws {
+        try fill("INBOX", (0..<n).map { (id: "m\($0)", subject: "Thread \($0)", parent: nil, flags: [String]()) }, via: c)
+        if locked > 0 { try fill("Locked", (0..<locked).map { (id: "l\($0)", subject: "Locked \($0)", parent: nil, flags: [String]()) }, via: c) }
+        try fill("Projects", [(id: "p0", subject: "Project", parent: nil, flags: [String]())], via: c)
+        try addAccount()
+        try sync()
+    }
+
+    /// The thread holding the message with Message-ID `id@example.com`.
+    private func thread(_ id: String) throws -> String {
+        let copy = try XCTUnwrap(try views.copies(account: accountName, messageID: "\(id)@example.com").first)
+        return try XCTUnwrap(try views.emailRecord(id: copy.emailID)).threadID
+    }
+
+    private func folderOf(_ id: String, via c: IMAPConnection) throws -> [String] {
+        var out: [String] = []
+        for f in ["INBOX", "Archive", "Trash", "Projects", "Locked"] {
+            guard try c.list().contains(where: { $0.mailbox.name == f || ($0.mailbox.isInbox && f == "INBOX") }) else { continue }
+            _ = try c.select(MailboxName(f), readOnly: true)
+            if try !c.uidSearch([.header("Message-ID", "\(id)@example.com")]).isEmpty { out.append(f) }
+        }
+        return out
+    }
+
+    private func serverFlags(of id: String, in folder: String = "INBOX", via c: IMAPConnection) throws -> Set<String> {
+        _ = try c.select(MailboxName(folder), readOnly: true)
+        guard let uid = try c.uidSearch([.header("Message-ID", "\(id)@example.com")]).first else { return [] }
+        var flags: Set<String> = []
+        try c.uidFetch(UIDSet(uid), [.uid, .flags]) { m in flags = Set(m.flags ?? []) }
+        return flags
+    }
+
+    private func assertRebuildAgrees(file: StaticString = #filePath, line: UInt = #line) throws {
+        let report = try views.compareWithRebuild()
+        XCTAssertTrue(report.differences.isEmpty, "verify --views: \(report.differences)", file: file, line: line)
+    }
+
+    func testEveryActionShowsAtOnceReachesTheServerAndTheNextSyncAgrees() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(6, via: c)
+        let (t0, t1, t2, t3, t4) = (try thread("m0"), try thread("m1"), try thread("m2"), try thread("m3"), try thread("m4"))
+        try actions.archiveThread(id: t0)
+        try actions.deleteThread(id: t1)
+        try actions.toggleReadStatus(threadId: t2)
+        try actions.toggleStarStatus(threadId: t3)
+        try actions.moveThread(id: t4, toFolderId: "Projects")
+        // At once, before any server round trip.
+        let inbox = try threads("INBOX")
+        XCTAssertFalse(inbox.contains(["m0@example.com"]))
+        XCTAssertTrue(try threads("Archive").contains(["m0@example.com"]))
+        XCTAssertTrue(try threads("Trash").contains(["m1@example.com"]))
+        XCTAssertTrue(try threads("Projects").contains(["m4@example.com"]))
+        XCTAssertEqual(try views.thread(id: t2)?.unreadCount, 0)
+        XCTAssertEqual(try views.thread(id: t3)?.isStarred, true)
+        XCTAssertEqual(try views.pendingActions(account: accountName).count, 5)
+        let report = try sync()
+        XCTAssertEqual(report.actions.applied, 5)
+        XCTAssertEqual(report.actions.rejected, 0)
+        XCTAssertTrue(try views.pendingActions(account: accountName).isEmpty)
+        XCTAssertEqual(try folderOf("m0", via: c), ["Archive"])
+        XCTAssertEqual(try folderOf("m1", via: c), ["Trash"])
+        XCTAssertEqual(try folderOf("m4", via: c), ["Projects"])
+        XCTAssertTrue(try serverFlags(of: "m2", via: c).contains("\\Seen"))
+        XCTAssertTrue(try serverFlags(of: "m3", via: c).contains("\\Flagged"))
+        try assertViewsMatchServer()
+        XCTAssertEqual(try sync().events, 0, "after write-back and sync nothing is left to record")
+        try assertRebuildAgrees()
+    }
+
+    func testAFlagTheServerRefusesIsRevertedAndHistoryShowsTheChain() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m0")
+        // The user may set \Seen in INBOX but nothing else: Dovecot answers OK and does not keep \Flagged.
+        try dovecot.readOnly(user: user, folder: "INBOX", rights: "lrs")
+        let action = try actions.starThreads(ids: [t])
+        XCTAssertEqual(try views.thread(id: t)?.isStarred, true)
+        let report = try sync()
+        XCTAssertEqual(report.actions.rejected, 1)
+        XCTAssertEqual(try views.thread(id: t)?.isStarred, false, "the star is reverted")
+        XCTAssertFalse(try serverFlags(of: "m0", via: c).contains("\\Flagged"))
+        var messages: [String] = []
+        try store.log.scan(filter: ScanFilter(types: [.flagRejected])) { ev in
+            if case .flagRejected(let p) = try ev.decode() { messages.append(p.message) }
+            return true
+        }
+        XCTAssertEqual(messages, ["This provider does not support starred emails"])
+        let history = try store.history(of: .thread(t), views: views).map(\.envelope.type)
+        for type in [EventType.emailReceived, .threadStarred, .actionRejected, .flagRejected] {
+            XCTAssertTrue(history.contains(type), "history lacks \(type): \(history)")
+        }
+        XCTAssertEqual(try views.failedActions(account: accountName).map(\.id), [action])
+        try dovecot.readWrite(user: user, folder: "INBOX")
+        try assertRebuildAgrees()
+    }
+
+    func testAMoveIntoAReadOnlyFolderIsRefusedAndPutBack() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m1")
+        try dovecot.readOnly(user: user, folder: "INBOX", rights: "lr")
+        try actions.archiveThreads(ids: [t])
+        XCTAssertFalse(try threads("INBOX").contains(["m1@example.com"]))
+        let report = try sync()
+        XCTAssertEqual(report.actions.rejected, 1)
+        XCTAssertTrue(try threads("INBOX").contains(["m1@example.com"]), "back in the Inbox")
+        XCTAssertFalse(try threads("Archive").contains(["m1@example.com"]))
+        try dovecot.readWrite(user: user, folder: "INBOX")
+        XCTAssertEqual(try folderOf("m1", via: c), ["INBOX"])
+        try assertRebuildAgrees()
+    }
+
+    func testUndoBeforeAndAfterWriteBack() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(3, via: c)
+        let (t0, t1) = (try thread("m0"), try thread("m1"))
+        // Before write-back: nothing ever reaches the server.
+        let star = try actions.starThreads(ids: [t0])
+        try actions.undo(actionId: star.description)
+        XCTAssertEqual(try views.thread(id: t0)?.isStarred, false)
+        XCTAssertTrue(try views.pendingActions(account: accountName).isEmpty)
+        XCTAssertThrowsError(try actions.undo(actionId: star.description))
+        // After write-back (and a sync that replaced the moved copy): the inverse goes to the server.
+        let archive = try actions.archiveThreads(ids: [t1])
+        try sync()
+        XCTAssertEqual(try folderOf("m1", via: c), ["Archive"])
+        try actions.undo(actionId: archive.description)
+        XCTAssertTrue(try threads("INBOX").contains(["m1@example.com"]), "back in the Inbox at once")
+        let report = try sync()
+        XCTAssertEqual(report.actions.applied, 1)
+        XCTAssertEqual(try folderOf("m1", via: c), ["INBOX"])
+        XCTAssertFalse(try serverFlags(of: "m0", via: c).contains("\\Flagged"))
+        try assertViewsMatchServer()
+        let chain = try store.history(of: .action(archive.description), views: views).map(\.envelope.type)
+        XCTAssertEqual(chain.filter { [.threadArchived, .actionApplied, .actionUndone, .threadMoved].contains($0) },
+                       [.threadArchived, .actionApplied, .actionUndone, .threadMoved, .actionApplied])
+        try assertRebuildAgrees()
+    }
+
+    func testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetries() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(5, locked: 5, via: c)
+        let ids = try (0..<5).map { try thread("m\($0)") } + (0..<5).map { try thread("l\($0)") }
+        try dovecot.readOnly(user: user, folder: "Locked", rights: "lr")
+        let action = try actions.starThreads(ids: ids)
+        let report = try sync()
+        XCTAssertEqual(report.actions.applied, 5)
+        XCTAssertEqual(report.actions.rejected, 5)
+        XCTAssertEqual(Set(report.actions.problems.flatMap(\.threads)).count, 5, "5 threads failed")
+        XCTAssertEqual(try views.failedActions(account: accountName).map(\.id), [action])
+        for i in 0..<5 { XCTAssertEqual(try views.thread(id: ids[5 + i])?.isStarred, false) }
+        try dovecot.readWrite(user: user, folder: "Locked")
+        let retry = try XCTUnwrap(try actions.retry(actionId: action.description))
+        XCTAssertTrue(try views.failedActions(account: accountName).isEmpty, "the retry supersedes the failure")
+        let again = try sync()
+        XCTAssertEqual(again.actions.applied, 5)
+        XCTAssertEqual(try views.action(id: retry.description)?.state, "applied")
+        for i in 0..<5 { XCTAssertTrue(try serverFlags(of: "l\(i)", in: "Locked", via: c).contains("\\Flagged")) }
+        try assertViewsMatchServer()
+        try assertRebuildAgrees()
+    }
+}

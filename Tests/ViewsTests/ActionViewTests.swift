@@ -1,0 +1,77 @@
+import EventModel
+import MailStore
+import Projections
+import Views
+import XCTest
+
+/// Thread actions on the views alone (mail with no server copy): applied at once, undone, refused when
+/// impossible, and folded the same way by a rebuild.
+final class ActionViewTests: ViewsTestCase {
+    private func setUpMail() throws -> (ManageThreadActionsUseCase, String) {
+        try folder("INBOX", role: .inbox)
+        try folder("Archive", role: .archive)
+        try folder("Trash", role: .trash)
+        try receive("e1", subject: "One")
+        try receive("e2", messageID: "e2@example.com", inReplyTo: ["e1@example.com"], subject: "Re: One")
+        let v = try views()
+        let thread = try XCTUnwrap(try v.emailRecord(id: "e1")).threadID
+        return (ManageThreadActionsUseCase(store: store, views: v), thread)
+    }
+
+    func testActionsChangeTheViewsAtOnceAndUndoPutsThemBack() throws {
+        let (actions, t) = try setUpMail()
+        let v = actions.views
+        XCTAssertEqual(try v.unreadCount(account: "acct", folder: "INBOX", category: "all"), 2)
+        let read = try actions.toggleReadStatus(threadId: t)
+        XCTAssertEqual(try v.unreadCount(account: "acct", folder: "INBOX", category: "all"), 0)
+        XCTAssertEqual(try v.thread(id: t)?.unreadCount, 0)
+        let archive = try actions.archiveThread(id: t)
+        XCTAssertEqual(try v.unreadCount(account: "acct", folder: "Archive", category: UnreadProjector.totalCategory), 2)
+        XCTAssertEqual(try v.thread(id: t)?.folders, ["Archive"])
+        try actions.undo(actionId: archive.description)
+        XCTAssertEqual(try v.thread(id: t)?.folders, ["INBOX"])
+        try actions.undo(actionId: read.description)
+        XCTAssertEqual(try v.unreadCount(account: "acct", folder: "INBOX", category: "all"), 2)
+        XCTAssertEqual(try v.action(id: archive.description)?.state, "undone")
+        let report = try v.compareWithRebuild()
+        XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
+    }
+
+    func testImpossibleActionsAreRefusedWithTheSpecWording() throws {
+        try folder("INBOX", role: .inbox)
+        try receive("e1")
+        let v = try views()
+        let actions = ManageThreadActionsUseCase(store: store, views: v)
+        let t = try XCTUnwrap(try v.emailRecord(id: "e1")).threadID
+        XCTAssertThrowsError(try actions.archiveThread(id: t)) { error in
+            XCTAssertEqual("\(error)", "the action failed: No archive folder: move to a specific folder instead?")
+        }
+        XCTAssertThrowsError(try actions.moveThread(id: t, toFolderId: "Nope")) { error in
+            guard case ThreadListError.folderNotFound(let id) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(id, "Nope")
+        }
+        XCTAssertThrowsError(try actions.archiveThread(id: "no-such-thread")) { error in
+            guard case ThreadListError.threadNotFound = error else { return XCTFail("\(error)") }
+        }
+        try actions.markThreadsRead(ids: [t])
+        XCTAssertThrowsError(try actions.markThreadsRead(ids: [t])) { error in
+            XCTAssertTrue("\(error)".contains("read already"), "\(error)")
+        }
+        XCTAssertThrowsError(try actions.undo(actionId: "0190aaaa-0000-7000-8000-000000000000"))
+    }
+
+    func testABatchIsOneActionAndHistoryFindsIt() throws {
+        try folder("INBOX", role: .inbox)
+        try receive("a")
+        try receive("b")
+        let v = try views()
+        let actions = ManageThreadActionsUseCase(store: store, views: v)
+        let ta = try XCTUnwrap(try v.emailRecord(id: "a")).threadID, tb = try XCTUnwrap(try v.emailRecord(id: "b")).threadID
+        let id = try actions.starThreads(ids: [ta, tb])
+        XCTAssertEqual(try v.action(id: id.description)?.targets.count, 2)
+        XCTAssertEqual(try v.thread(id: ta)?.isStarred, true)
+        XCTAssertEqual(try v.thread(id: tb)?.isStarred, true)
+        let history = try store.history(of: .email("a"), views: v).map(\.envelope.type)
+        XCTAssertEqual(history, [.emailReceived, .threadStarred, .actionApplied], "no server: complete at once")
+    }
+}
