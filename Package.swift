@@ -5,9 +5,11 @@ import PackageDescription
 ///
 /// Layout tells the architecture:
 /// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
-///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds);
+///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds),
+///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards);
 /// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store),
-///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`);
+///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, shared by the protocol clients),
+///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission);
 /// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
 /// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
 /// - tools under `Tools/`.
@@ -38,12 +40,15 @@ let package = Package(
         .target(name: "IMAPProtocol"),
         .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol"]),
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
+        .target(name: "MessageComposer", dependencies: ["MailParser"]),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "EventLog", dependencies: ["EventModel", "LMDB", "NativeCodecs"]),
-        .target(name: "IMAPClient", dependencies: ["IMAPProtocol", "COpenSSL"]),
+        .target(name: "SecureTransport", dependencies: ["COpenSSL"]),
+        .target(name: "IMAPClient", dependencies: ["IMAPProtocol", "SecureTransport"]),
+        .target(name: "SMTPClient", dependencies: ["SecureTransport", "IMAPProtocol"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
 
@@ -74,6 +79,8 @@ let package = Package(
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
         .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "TestSupport"]),
+        .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "MessageComposer", "MailParser", "TestSupport"]),
+        .testTarget(name: "MessageComposerTests", dependencies: ["MessageComposer", "MailParser", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),

@@ -15,7 +15,7 @@ static inline int mailstore_sha256_init(SHA256_CTX *c) { return SHA256_Init(c); 
 static inline int mailstore_sha256_update(SHA256_CTX *c, const void *data, size_t len) { return SHA256_Update(c, data, len); }
 static inline int mailstore_sha256_final(unsigned char *md, SHA256_CTX *c) { return SHA256_Final(md, c); }
 
-/* Macros Swift cannot call, wrapped for the IMAP client's TLS layer. */
+/* Macros Swift cannot call, wrapped for SecureTransport's TLS layer (the IMAP and SMTP clients). */
 static inline int mailstore_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_min_proto_version(ctx, version);
 }

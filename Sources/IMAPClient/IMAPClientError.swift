@@ -1,3 +1,5 @@
+import SecureTransport
+
 /// Why an IMAP connection or command failed, and what to do about it.
 ///
 /// No case ever holds a password or token: commands are named, never quoted with their arguments.
@@ -31,11 +33,11 @@ public enum IMAPClientError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .connectFailed(let host, let port, let reason):
-            return "cannot connect to \(host):\(port): \(reason); check the host name, the port and the network"
+            return TransportError.connectFailed(host: host, port: port, reason: reason).description
         case .certificateRejected(let host, let reason):
-            return "the TLS certificate of \(host) was rejected: \(reason); if the server uses a private CA, pass --ca-file"
+            return TransportError.certificateRejected(host: host, reason: reason).description
         case .tlsFailed(let reason):
-            return "Secure connection failed: \(reason)"
+            return TransportError.tlsFailed(reason: reason).description
         case .startTLSUnavailable:
             return "Secure connection failed: the server does not offer STARTTLS; refusing to continue without TLS"
         case .insecureAuthentication:
@@ -51,11 +53,7 @@ public enum IMAPClientError: Error, CustomStringConvertible, Equatable {
         case .connectionClosed(let text):
             return "IMAP connection closed: \(text); reconnect to retry"
         case .timeout(let seconds):
-            return "the IMAP server did not answer within \(Self.format(seconds)) seconds; the connection was dropped, reconnect to retry"
+            return "the IMAP server did not answer within \(TransportError.format(seconds)) seconds; the connection was dropped, reconnect to retry"
         }
-    }
-
-    private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

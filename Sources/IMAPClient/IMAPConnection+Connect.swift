@@ -1,4 +1,5 @@
 import IMAPProtocol
+import SecureTransport
 
 extension IMAPConnection {
     /// Connects, reads the greeting, does TLS (implicit TLS for `.tls`; STARTTLS for `.starttls`,
@@ -7,19 +8,17 @@ extension IMAPConnection {
     ///
     /// `trace` receives the protocol lines, credentials redacted, for debugging.
     public static func connect(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(IMAPClientError) -> IMAPConnection {
-        let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port, timeout: endpoint.timeoutSeconds)
-        trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
-        let stream: any ByteStream
-        if endpoint.security == .tls {
-            stream = try TLSStream.handshake(over: socket, host: endpoint.host, caFile: endpoint.caFile,
-                                             timeout: endpoint.timeoutSeconds)
-            trace?("TLS established")
-        } else {
-            stream = socket
+        let transport: SecureConnection
+        do throws(TransportError) {
+            transport = try SecureConnection.open(host: endpoint.host, port: endpoint.port, security: endpoint.security == .tls ? .tls : .plain,
+                                                  caFile: endpoint.caFile, timeoutSeconds: endpoint.timeoutSeconds,
+                                                  trace: trace, mode: endpoint.security.rawValue)
+        } catch {
+            throw IMAPClientError(error)
         }
-        let connection = IMAPConnection(endpoint: endpoint, stream: stream, trace: trace)
+        let connection = IMAPConnection(endpoint: endpoint, transport: transport, trace: trace)
         try connection.readGreeting()
-        if endpoint.security == .starttls { try connection.startTLS(over: socket) }
+        if endpoint.security == .starttls { try connection.startTLS() }
         if connection.capabilities.isEmpty { try connection.refreshCapabilities() }
         return connection
     }
@@ -44,8 +43,8 @@ extension IMAPConnection {
         }
     }
 
-    /// Upgrades the plain connection on `socket` with STARTTLS, then reads the capabilities again.
-    private func startTLS(over socket: TCPSocket) throws(IMAPClientError) {
+    /// Upgrades the plain connection with STARTTLS, then reads the capabilities again.
+    private func startTLS() throws(IMAPClientError) {
         if capabilities.isEmpty { try refreshCapabilities() }
         guard has("STARTTLS") else { throw fail(.startTLSUnavailable(host: endpoint.host)) }
         try run(.starttls, name: "STARTTLS")
@@ -53,11 +52,10 @@ extension IMAPConnection {
         guard parser.bufferedByteCount == 0 else {
             throw fail(.protocolError("the server sent data right after accepting STARTTLS (a possible injection); refusing it"))
         }
-        do throws(IMAPClientError) {
-            stream = try TLSStream.handshake(over: socket, host: endpoint.host, caFile: endpoint.caFile,
-                                             timeout: endpoint.timeoutSeconds)
+        do throws(TransportError) {
+            try transport.startTLS()
         } catch {
-            throw fail(error)
+            throw fail(IMAPClientError(error))
         }
         traceLine("TLS established")
         try refreshCapabilities()

@@ -1,4 +1,5 @@
 import IMAPProtocol
+import SecureTransport
 
 /// Handles an untagged response that arrives during a command; returns false to pass it on
 /// to ``IMAPConnection/onUnsolicited``.
@@ -134,11 +135,11 @@ extension IMAPConnection {
                 throw fail(.protocolError(error.description))
             }
             let chunk: [UInt8]?
-            do throws(IMAPClientError) {
-                chunk = try stream.read(maxCount: IMAPConnection.readChunkSize,
-                                        timeout: deadline?.remainingSeconds ?? endpoint.timeoutSeconds)
+            do throws(TransportError) {
+                chunk = try transport.read(maxCount: IMAPConnection.readChunkSize,
+                                           timeoutSeconds: deadline?.remainingSeconds ?? endpoint.timeoutSeconds)
             } catch {
-                throw fail(error)
+                throw fail(IMAPClientError(error))
             }
             guard let chunk else {
                 if deadline != nil { return nil }
@@ -161,10 +162,10 @@ extension IMAPConnection {
             var tracer = LineTracer(prefix: "C: ")
             for line in tracer.lines(in: bytes) { traceLine(line) }
         }
-        do throws(IMAPClientError) {
-            try stream.write(bytes, timeout: endpoint.timeoutSeconds)
+        do throws(TransportError) {
+            try transport.write(bytes)
         } catch {
-            throw fail(error)
+            throw fail(IMAPClientError(error))
         }
     }
 
@@ -183,16 +184,12 @@ extension IMAPConnection {
 
     /// Throws the error that made the connection unusable, if any.
     func ensureUsable() throws(IMAPClientError) {
-        if let failure { throw failure }
+        try failure.check()
     }
 
     /// Marks the connection unusable with `error` (the first error wins), closes it and returns the error to throw.
     func fail(_ error: IMAPClientError) -> IMAPClientError {
-        if failure == nil {
-            failure = error
-            stream.close()
-        }
-        return failure ?? error
+        failure.record(error, closing: transport)
     }
 
     /// Passes a line to the trace, if any.

@@ -1,4 +1,5 @@
 import IMAPProtocol
+import SecureTransport
 
 extension IMAPConnection {
     /// Waits for changes with IDLE (RFC 2177): sends IDLE, waits for the server's `+`, then

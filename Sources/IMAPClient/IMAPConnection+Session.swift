@@ -42,7 +42,7 @@ extension IMAPConnection {
     /// Says `LOGOUT` when the connection is still usable and closes it; never throws. Later
     /// calls throw ``IMAPClientError/connectionClosed(_:)``.
     public func logout() {
-        if failure == nil { _ = try? execute(.logout, name: "LOGOUT") }
+        if failure.error == nil { _ = try? execute(.logout, name: "LOGOUT") }
         _ = fail(.connectionClosed("the connection was logged out"))
     }
 }

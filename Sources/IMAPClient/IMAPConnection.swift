@@ -1,4 +1,5 @@
 import IMAPProtocol
+import SecureTransport
 
 /// A blocking connection to an IMAP server: TLS, authentication and the commands a mail
 /// synchroniser needs.
@@ -18,8 +19,8 @@ import IMAPProtocol
 public final class IMAPConnection {
     /// Where the connection goes.
     let endpoint: ServerEndpoint
-    /// The socket, or TLS over it.
-    var stream: any ByteStream
+    /// The TCP connection, encrypted or not.
+    let transport: SecureConnection
     /// Reads the server's responses from the bytes received.
     var parser = IMAPResponseParser()
     /// Receives protocol lines (credentials redacted), when tracing.
@@ -29,7 +30,7 @@ public final class IMAPConnection {
     /// The number of the next command tag.
     var nextTagNumber = 1
     /// The error that made the connection unusable; every later call throws it.
-    var failure: IMAPClientError?
+    var failure = FailureLatch<IMAPClientError>()
     /// The text of the server's last `* BYE`, to explain a closed connection.
     var byeText: String?
     /// Extensions turned on with ENABLE (uppercased).
@@ -42,13 +43,13 @@ public final class IMAPConnection {
     /// of other messages, `* OK [ALERT]`, ...
     public var onUnsolicited: ((UntaggedResponse) -> Void)?
 
-    init(endpoint: ServerEndpoint, stream: any ByteStream, trace: ((String) -> Void)?) {
+    init(endpoint: ServerEndpoint, transport: SecureConnection, trace: ((String) -> Void)?) {
         self.endpoint = endpoint
-        self.stream = stream
+        self.transport = transport
         self.trace = trace
     }
 
-    deinit { stream.close() }
+    deinit { transport.close() }
 
     /// Whether the server advertises `capability` (ASCII case-insensitive), e.g. `"CONDSTORE"`.
     public func has(_ capability: String) -> Bool {
@@ -56,5 +57,5 @@ public final class IMAPConnection {
     }
 
     /// Whether the connection is protected by TLS (implicit or after STARTTLS).
-    public var isEncrypted: Bool { stream.isEncrypted }
+    public var isEncrypted: Bool { transport.isEncrypted }
 }

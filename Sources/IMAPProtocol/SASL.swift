@@ -1,4 +1,5 @@
-/// Initial responses for SASL mechanisms, base64-encoded for `AUTHENTICATE` (RFC 4959 SASL-IR).
+/// Responses for SASL mechanisms, base64-encoded for IMAP `AUTHENTICATE` (RFC 4959 SASL-IR) and
+/// SMTP `AUTH` (RFC 4954).
 public enum SASL {
     /// PLAIN (RFC 4616): base64 of `authzid NUL user NUL password`; the authorization
     /// identity is normally empty.
@@ -15,5 +16,11 @@ public enum SASL {
     public static func xoauth2(user: String, token: String) -> String {
         let message = "user=" + user + "\u{01}auth=Bearer " + token + "\u{01}\u{01}"
         return String(decoding: Base64.encode(Array(message.utf8)), as: UTF8.self)
+    }
+
+    /// LOGIN (draft-murchison-sasl-login): the answer to one challenge, the user name to the
+    /// first and the password to the second, each base64 on its own.
+    public static func login(_ answer: String) -> String {
+        String(decoding: Base64.encode(Array(answer.utf8)), as: UTF8.self)
     }
 }

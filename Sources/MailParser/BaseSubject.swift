@@ -1,11 +1,16 @@
 /// The "base subject" used to group messages into threads: reply and
 /// forward prefixes in many languages and leading `[list]` tags removed.
 public enum BaseSubject {
-    /// Reply/forward prefixes (compared case-insensitively).
-    private static let prefixes: [String] = [
-        "re", "fwd", "fw", "aw", "sv", "antw", "réf", "ref", "wg", "tr", "odp", "rif", "vs", "vb", "ynt",
-        "enc", "res", "rv", "回复", "转发", "回覆", "答复", "轉寄", "轉發", "返信", "転送",
+    /// Reply prefixes in many languages (lowercase; compared case-insensitively): `Re:`, `Aw:`,
+    /// `Sv:`, `Antw:`, `Réf:`, `Odp:`, `Rif:`, `Vs:`, `Ynt:`, `Res:`, `回复:` ...
+    public static let replyPrefixes: [String] = [
+        "re", "aw", "sv", "antw", "réf", "ref", "odp", "rif", "vs", "ynt", "res", "回复", "回覆", "答复", "返信",
     ]
+    /// Forward prefixes in many languages (lowercase; compared case-insensitively): `Fwd:`, `Fw:`,
+    /// `WG:`, `TR:`, `VB:`, `Enc:`, `RV:`, `转发:` ...
+    public static let forwardPrefixes: [String] = ["fwd", "fw", "wg", "tr", "vb", "enc", "rv", "转发", "轉寄", "轉發", "転送"]
+    /// Reply and forward prefixes.
+    private static let prefixes = replyPrefixes + forwardPrefixes
 
     /// Strips (repeatedly) `Re:`, `RE:`, `Fwd:`, `Fw:`, `Aw:`, `Sv:`,
     /// `Antw:`, `Réf:`, `回复:`, `转发:` and similar, with counters such as
@@ -34,6 +39,19 @@ public enum BaseSubject {
         return s
     }
 
+    /// `subject` without the leading `prefixes` (each followed by an optional counter such as `[2]`
+    /// and a colon, repeatedly), whitespace collapsed and trimmed: `"RE: Aw: x"` → `"x"` for
+    /// ``replyPrefixes``.
+    public static func removingPrefixes(_ subject: String, among prefixes: [String]) -> String {
+        var s = collapse(subject)
+        var rounds = 0
+        while rounds < 100, let rest = stripPrefix(s, among: prefixes) {
+            s = rest
+            rounds += 1
+        }
+        return s
+    }
+
     /// Collapses whitespace runs to single spaces and trims.
     private static func collapse(_ s: String) -> String {
         var out = ""
@@ -57,8 +75,8 @@ public enum BaseSubject {
         return collapse(String(s[s.index(after: close)...]))
     }
 
-    /// Removes one leading reply/forward prefix with optional counter.
-    private static func stripPrefix(_ s: String) -> String? {
+    /// Removes one leading prefix of `prefixes` (reply and forward ones by default) with optional counter.
+    private static func stripPrefix(_ s: String, among prefixes: [String] = prefixes) -> String? {
         let lower = s.lowercased()
         for p in prefixes where lower.hasPrefix(p) {
             var rest = s.dropFirst(p.count)

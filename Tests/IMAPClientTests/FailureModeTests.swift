@@ -1,5 +1,6 @@
 import IMAPClient
 import IMAPProtocol
+import TestSupport
 import XCTest
 
 /// What the client does when a server misbehaves, against scripted loopback peers.

@@ -18,17 +18,11 @@ public struct DovecotServer: Sendable {
     /// The server described by `dir/env` (written by `dovecot start`).
     init(dir: String, script: String) throws {
         let envFile = dir + "/env"
-        guard let text = try? String(contentsOfFile: envFile, encoding: .utf8) else {
-            throw TestServerError("cannot read \(envFile): start the server with `Tools/test-server/dovecot start \(dir)`")
-        }
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
-        }
+        let values = try ServerEnvironmentFile.read(envFile, required: ["IMAP_HOST", "IMAP_PORT", "IMAPS_PORT", "CA_FILE"],
+                                                    startCommand: "Tools/test-server/dovecot start \(dir)")
         guard let host = values["IMAP_HOST"], let plain = values["IMAP_PORT"].flatMap(UInt16.init),
               let tls = values["IMAPS_PORT"].flatMap(UInt16.init), let caFile = values["CA_FILE"]
-        else { throw TestServerError("\(envFile) lacks IMAP_HOST, IMAP_PORT, IMAPS_PORT or CA_FILE") }
+        else { throw TestServerError("\(envFile) has an IMAP_PORT or IMAPS_PORT that is not a port") }
         self.host = host
         self.plainPort = plain
         self.tlsPort = tls

@@ -8,23 +8,43 @@ public enum TestServers {
     public static func dovecot() throws -> DovecotServer {
         try state.withLock { state in
             if let server = state.dovecot { return server }
-            let script = repositoryRoot + "/Tools/test-server/dovecot"
-            let dir: String
-            if let given = ProcessInfo.processInfo.environment["MAILSTORE_TEST_DOVECOT"], !given.isEmpty {
-                dir = given
-            } else {
-                dir = try makeServerFolder()
-                let result = try ScriptRunner.run(script, ["start", dir])
-                guard result.status == 0 else {
-                    throw TestServerError("`\(script) start \(dir)` failed (status \(result.status)):\n\(result.output)")
-                }
-                startedDovecotFolder.withLock { $0 = dir }
-                atexit(stopStartedDovecotAtExit)
-            }
+            let (dir, script) = try serverFolder("dovecot", environment: "MAILSTORE_TEST_DOVECOT")
             let server = try DovecotServer(dir: dir, script: script)
             state.dovecot = server
             return server
         }
+    }
+
+    /// The SMTP server (aiosmtpd) to test against: the one in `$MAILSTORE_TEST_SMTP` (a folder where
+    /// `Tools/test-server/smtp start` wrote `smtp-env`, as `Tools/test` does), else one started now
+    /// in a fresh folder under /tmp and stopped when the process exits.
+    public static func smtp() throws -> SMTPServer {
+        try state.withLock { state in
+            if let server = state.smtp { return server }
+            let (dir, _) = try serverFolder("smtp", environment: "MAILSTORE_TEST_SMTP")
+            let server = try SMTPServer(dir: dir)
+            state.smtp = server
+            return server
+        }
+    }
+
+    /// The folder of the test server `name` (a script in Tools/test-server): the one in the
+    /// environment variable `environment` when set, else a fresh one where the server was just
+    /// started (and is stopped at exit); and the server's control script.
+    private static func serverFolder(_ name: String, environment: String) throws -> (dir: String, script: String) {
+        let script = repositoryRoot + "/Tools/test-server/" + name
+        if let given = ProcessInfo.processInfo.environment[environment], !given.isEmpty { return (given, script) }
+        let dir = try makeServerFolder(name)
+        let result = try ScriptRunner.run(script, ["start", dir])
+        guard result.status == 0 else {
+            throw TestServerError("`\(script) start \(dir)` failed (status \(result.status)):\n\(result.output)")
+        }
+        let first = startedServers.withLock { started in
+            started.append((script, dir))
+            return started.count == 1
+        }
+        if first { atexit(stopStartedServersAtExit) }
+        return (dir, script)
     }
 
     /// A folder only this user can read, for password files; made once per process.
@@ -42,22 +62,23 @@ public enum TestServers {
     /// What this process started or made.
     private struct State {
         var dovecot: DovecotServer?
+        var smtp: SMTPServer?
         var privateFolder: String?
     }
 
     private static let state = Locked(State())
-    /// The folder of the Dovecot this process started, to stop at exit.
-    fileprivate static let startedDovecotFolder = Locked<String?>(nil)
+    /// The control script and folder of each server this process started, to stop at exit.
+    fileprivate static let startedServers = Locked<[(script: String, dir: String)]>([])
 
     /// The repository root (this file is Tests/TestSupport/TestServers.swift).
-    fileprivate static var repositoryRoot: String {
+    private static var repositoryRoot: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
     }
 
-    /// A fresh folder under /tmp that the dovecot, dovenull and vmail users can reach.
-    private static func makeServerFolder() throws -> String {
-        var template = Array("/tmp/mailstore-dovecot-XXXXXX".utf8CString)
+    /// A fresh folder under /tmp that the server's users (dovecot, dovenull, vmail) can reach.
+    private static func makeServerFolder(_ name: String) throws -> String {
+        var template = Array("/tmp/mailstore-\(name)-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw TestServerError("cannot make a folder under /tmp: \(String(cString: strerror(errno)))")
         }
@@ -67,9 +88,10 @@ public enum TestServers {
     }
 }
 
-/// Stops the Dovecot this process started (an `atexit` handler, so a plain function).
-private func stopStartedDovecotAtExit() {
-    guard let dir = TestServers.startedDovecotFolder.withLock({ $0 }) else { return }
-    _ = try? ScriptRunner.run(TestServers.repositoryRoot + "/Tools/test-server/dovecot", ["stop", dir])
-    try? FileManager.default.removeItem(atPath: dir)
+/// Stops the servers this process started (an `atexit` handler, so a plain function).
+private func stopStartedServersAtExit() {
+    for (script, dir) in TestServers.startedServers.withLock({ $0 }) {
+        _ = try? ScriptRunner.run(script, ["stop", dir])
+        try? FileManager.default.removeItem(atPath: dir)
+    }
 }

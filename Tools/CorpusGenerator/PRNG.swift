@@ -22,8 +22,9 @@ func mix64(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
     mix64(mix64(a, b) ^ (c &* 0x9FB2_1C65_1E98_DF25))
 }
 
-/// SplitMix64 generator (used to expand a seed into xoshiro state).
-public struct SplitMix64: Sendable {
+/// SplitMix64 generator (used to expand a seed into xoshiro state, and wherever a seeded
+/// `RandomNumberGenerator` is wanted).
+public struct SplitMix64: Sendable, RandomNumberGenerator {
     public private(set) var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -5,17 +5,17 @@ import Darwin
 #endif
 
 /// A point on the monotonic clock a wait must not pass.
-struct Deadline {
+public struct Deadline: Sendable {
     /// Seconds on the monotonic clock.
-    let instant: Double
+    public let instant: Double
 
     /// The deadline `seconds` from now.
-    init(secondsFromNow seconds: Double) {
+    public init(secondsFromNow seconds: Double) {
         instant = Deadline.now() + max(0, seconds)
     }
 
     /// The seconds left (0 once passed).
-    var remainingSeconds: Double { max(0, instant - Deadline.now()) }
+    public var remainingSeconds: Double { max(0, instant - Deadline.now()) }
 
     /// The time left, in whole milliseconds for `poll` (0 once passed, capped to fit `Int32`).
     var remainingMilliseconds: Int32 {
@@ -25,7 +25,7 @@ struct Deadline {
     }
 
     /// Seconds on the monotonic clock.
-    static func now() -> Double {
+    public static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -27,17 +27,17 @@ final class TLSStream: ByteStream {
 
     /// Starts TLS on `socket` and completes the handshake, verifying that the server's
     /// certificate chains to the system trust store or to `caFile` and names `host`.
-    static func handshake(over socket: TCPSocket, host: String, caFile: String?, timeout: Double) throws(IMAPClientError) -> TLSStream {
+    static func handshake(over socket: TCPSocket, host: String, caFile: String?, timeout: Double) throws(TransportError) -> TLSStream {
         let context = try makeContext(caFile: caFile)
         let stream: TLSStream
-        do throws(IMAPClientError) {
+        do throws(TransportError) {
             stream = try TLSStream(socket: socket, context: context, host: host)
         } catch {
             SSL_CTX_free(context)
             throw error
         }
         let outcome: Outcome
-        do throws(IMAPClientError) {
+        do throws(TransportError) {
             outcome = try stream.drive(until: Deadline(secondsFromNow: timeout)) { SSL_do_handshake(stream.ssl) }
         } catch {
             let verification = SSL_get_verify_result(stream.ssl)
@@ -53,7 +53,7 @@ final class TLSStream: ByteStream {
         }
     }
 
-    private init(socket: TCPSocket, context: OpaquePointer, host: String) throws(IMAPClientError) {
+    private init(socket: TCPSocket, context: OpaquePointer, host: String) throws(TransportError) {
         guard let ssl = SSL_new(context) else { throw .tlsFailed(reason: "cannot create a TLS session: \(TLSStream.openSSLErrors())") }
         guard let networkIn = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
@@ -68,7 +68,7 @@ final class TLSStream: ByteStream {
         _ = mailstore_bio_set_mem_eof_return(networkIn, -1)
         SSL_set_bio(ssl, networkIn, networkOut)
         SSL_set_connect_state(ssl)
-        do throws(IMAPClientError) {
+        do throws(TransportError) {
             try TLSStream.expectServer(named: host, on: ssl)
         } catch {
             SSL_free(ssl)
@@ -88,7 +88,7 @@ final class TLSStream: ByteStream {
 
     var isEncrypted: Bool { true }
 
-    func read(maxCount: Int, timeout: Double) throws(IMAPClientError) -> [UInt8]? {
+    func read(maxCount: Int, timeout: Double) throws(TransportError) -> [UInt8]? {
         let wanted = min(maxCount, buffer.count)
         var count = 0
         let outcome = try drive(until: Deadline(secondsFromNow: timeout)) {
@@ -101,7 +101,7 @@ final class TLSStream: ByteStream {
         }
     }
 
-    func write(_ bytes: [UInt8], timeout: Double) throws(IMAPClientError) {
+    func write(_ bytes: [UInt8], timeout: Double) throws(TransportError) {
         guard !bytes.isEmpty else { return }
         var written = 0
         let outcome = try drive(until: Deadline(secondsFromNow: timeout)) {
@@ -126,7 +126,7 @@ final class TLSStream: ByteStream {
 
     /// Runs `operation` (an `SSL_*` call returning 1 on success) until it succeeds, feeding
     /// OpenSSL from the socket when it wants input and sending whatever it produced.
-    private func drive(until deadline: Deadline, _ operation: () -> Int32) throws(IMAPClientError) -> Outcome {
+    private func drive(until deadline: Deadline, _ operation: () -> Int32) throws(TransportError) -> Outcome {
         guard !isClosed else { throw .connectionClosed("the TLS session is closed") }
         while true {
             ERR_clear_error()
@@ -154,7 +154,7 @@ final class TLSStream: ByteStream {
     }
 
     /// Sends every byte OpenSSL has produced.
-    private func flush(until deadline: Deadline) throws(IMAPClientError) {
+    private func flush(until deadline: Deadline) throws(TransportError) {
         var chunk = [UInt8](repeating: 0, count: TLSStream.chunkSize)
         while BIO_ctrl_pending(networkOut) > 0 {
             let n = chunk.withUnsafeMutableBytes { BIO_read(networkOut, $0.baseAddress, Int32($0.count)) }

@@ -23,7 +23,7 @@ final class TCPSocket: ByteStream {
 
     /// Connects to `host:port`, trying each address the name resolves to until one answers,
     /// all within `timeout` seconds (name resolution itself is not bounded by it).
-    static func connect(host: String, port: UInt16, timeout: Double) throws(IMAPClientError) -> TCPSocket {
+    static func connect(host: String, port: UInt16, timeout: Double) throws(TransportError) -> TCPSocket {
         let deadline = Deadline(secondsFromNow: timeout)
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -45,7 +45,7 @@ final class TCPSocket: ByteStream {
                 continue
             }
             let candidate = TCPSocket(fd: fd, host: host, port: port)
-            do throws(IMAPClientError) {
+            do throws(TransportError) {
                 try candidate.configure()
                 if try candidate.finishConnect(info.pointee.ai_addr, info.pointee.ai_addrlen, deadline: deadline) {
                     return candidate
@@ -61,13 +61,13 @@ final class TCPSocket: ByteStream {
 
     var isEncrypted: Bool { false }
 
-    func read(maxCount: Int, timeout: Double) throws(IMAPClientError) -> [UInt8]? {
+    func read(maxCount: Int, timeout: Double) throws(TransportError) -> [UInt8]? {
         try read(maxCount: maxCount, until: Deadline(secondsFromNow: timeout))
     }
 
     /// Up to `maxCount` bytes as soon as some are there; empty at the end of the stream; nil
     /// when nothing arrived before `deadline`.
-    func read(maxCount: Int, until deadline: Deadline) throws(IMAPClientError) -> [UInt8]? {
+    func read(maxCount: Int, until deadline: Deadline) throws(TransportError) -> [UInt8]? {
         while true {
             guard try wait(for: Int16(POLLIN), until: deadline) else { return nil }
             var failure: Int32 = 0
@@ -82,7 +82,7 @@ final class TCPSocket: ByteStream {
         }
     }
 
-    func write(_ bytes: [UInt8], timeout: Double) throws(IMAPClientError) {
+    func write(_ bytes: [UInt8], timeout: Double) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, TCPSocket.sendFlags) }
@@ -106,7 +106,7 @@ final class TCPSocket: ByteStream {
     }
 
     /// Waits until the socket is ready for `events` (or has an error to report); false when the deadline passed.
-    func wait(for events: Int16, until deadline: Deadline) throws(IMAPClientError) -> Bool {
+    func wait(for events: Int16, until deadline: Deadline) throws(TransportError) -> Bool {
         guard fd >= 0 else { throw .connectionClosed("the connection to \(host):\(port) is closed") }
         while true {
             var entry = pollfd(fd: fd, events: events, revents: 0)
@@ -118,7 +118,7 @@ final class TCPSocket: ByteStream {
     }
 
     /// Makes the socket non-blocking, close-on-exec, without Nagle delays (and, on Darwin, without SIGPIPE).
-    private func configure() throws(IMAPClientError) {
+    private func configure() throws(TransportError) {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
             throw .connectFailed(host: host, port: port, reason: "cannot configure the socket: \(TCPSocket.errorText(errno))")
@@ -132,7 +132,7 @@ final class TCPSocket: ByteStream {
 
     /// Connects to `address`; true once connected, false when the deadline passed first.
     private func finishConnect(_ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t,
-                               deadline: Deadline) throws(IMAPClientError) -> Bool {
+                               deadline: Deadline) throws(TransportError) -> Bool {
         if systemConnect(fd, address, length) == 0 { return true }
         guard errno == EINPROGRESS || errno == EINTR else {
             throw .connectFailed(host: host, port: port, reason: TCPSocket.errorText(errno))

@@ -8,11 +8,11 @@ import Darwin
 extension TLSStream {
     /// A client context: TLS 1.2 at least, peer verification against the system trust store
     /// plus `caFile` when given.
-    static func makeContext(caFile: String?) throws(IMAPClientError) -> OpaquePointer {
+    static func makeContext(caFile: String?) throws(TransportError) -> OpaquePointer {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw .tlsFailed(reason: "cannot create a TLS context: \(openSSLErrors())")
         }
-        do throws(IMAPClientError) {
+        do throws(TransportError) {
             guard mailstore_ssl_ctx_set_min_proto_version(context, TLS1_2_VERSION) == 1 else {
                 throw .tlsFailed(reason: "cannot require TLS 1.2: \(openSSLErrors())")
             }
@@ -29,7 +29,7 @@ extension TLSStream {
     }
 
     /// Adds the certificates of the PEM file `caFile` to the context's trust.
-    private static func trust(caFile: String, in context: OpaquePointer) throws(IMAPClientError) {
+    private static func trust(caFile: String, in context: OpaquePointer) throws(TransportError) {
         guard access(caFile, R_OK) == 0 else {
             throw .tlsFailed(reason: "cannot read the CA file \(caFile): \(TCPSocket.errorText(errno))")
         }
@@ -40,7 +40,7 @@ extension TLSStream {
 
     /// Makes the handshake check that the certificate names `host` (a DNS name, or an IP
     /// address for an IP literal) and sends `host` as SNI when it is a name.
-    static func expectServer(named host: String, on ssl: OpaquePointer) throws(IMAPClientError) {
+    static func expectServer(named host: String, on ssl: OpaquePointer) throws(TransportError) {
         if isIPAddress(host) {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1 else {
                 throw .tlsFailed(reason: "cannot set the expected IP address \(host): \(openSSLErrors())")

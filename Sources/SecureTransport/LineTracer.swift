@@ -1,21 +1,22 @@
 /// Cuts a byte stream into lines for a protocol trace, each shortened to a readable length.
-struct LineTracer {
+public struct LineTracer: Sendable {
     /// The longest line text passed on; the rest of a longer line is replaced by "…".
-    static let maxLineLength = 300
+    public static let maxLineLength = 300
 
     /// Put before every line, e.g. `"S: "`.
-    let prefix: String
+    public let prefix: String
     /// The start of the line not yet ended.
     private var pending: [UInt8] = []
     /// Whether the pending line was longer than ``maxLineLength``.
     private var truncated = false
 
-    init(prefix: String) {
+    /// A tracer that puts `prefix` before every line.
+    public init(prefix: String) {
         self.prefix = prefix
     }
 
     /// The lines `bytes` complete, without their CRLF.
-    mutating func lines(in bytes: [UInt8]) -> [String] {
+    public mutating func lines(in bytes: [UInt8]) -> [String] {
         var out: [String] = []
         for byte in bytes {
             if byte == 0x0A {

@@ -1,10 +1,10 @@
 import Foundation
 
-/// A loopback peer that plays a fixed IMAP script to one client, for the failure modes a
+/// A loopback peer that plays a fixed script (IMAP, SMTP, ...) to one client, for the failure modes a
 /// well-behaved server never shows (no STARTTLS, injected bytes, garbage, silence, BYE).
-final class ScriptedServer: @unchecked Sendable {
+public final class ScriptedServer: @unchecked Sendable {
     /// One step of the script.
-    enum Step: Sendable {
+    public enum Step: Sendable {
         /// Send these bytes (lines end with CRLF as written).
         case send(String)
         /// Read one line from the client and remember it.
@@ -14,14 +14,14 @@ final class ScriptedServer: @unchecked Sendable {
     }
 
     /// The port it listens on.
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private var task: BackgroundTask?
     private let lock = NSLock()
     private var received: [String] = []
 
     /// Listens on 127.0.0.1 and plays `steps` to the first client.
-    init(_ steps: [Step]) throws {
+    public init(_ steps: [Step]) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -41,7 +41,7 @@ final class ScriptedServer: @unchecked Sendable {
     deinit { close(listener) }
 
     /// The lines the client sent, once the script has ended (waiting up to `seconds`).
-    func clientLines(within seconds: Double = 30) throws -> [String] {
+    public func clientLines(within seconds: Double = 30) throws -> [String] {
         try task?.wait(seconds: seconds)
         return lock.withLock { received }
     }
@@ -84,7 +84,9 @@ final class ScriptedServer: @unchecked Sendable {
 }
 
 /// A scripted server that could not play its part.
-struct ScriptError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ScriptError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,14 @@
+import SecureTransport
+
+extension IMAPClientError {
+    /// The IMAP error for a failure of the connection under the protocol.
+    init(_ error: TransportError) {
+        switch error {
+        case .connectFailed(let host, let port, let reason): self = .connectFailed(host: host, port: port, reason: reason)
+        case .certificateRejected(let host, let reason): self = .certificateRejected(host: host, reason: reason)
+        case .tlsFailed(let reason): self = .tlsFailed(reason: reason)
+        case .connectionClosed(let text): self = .connectionClosed(text)
+        case .timeout(let seconds): self = .timeout(seconds: seconds)
+        }
+    }
+}

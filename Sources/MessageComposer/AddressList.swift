@@ -1,0 +1,63 @@
+import MailParser
+
+/// The result of reading an address field typed by a person: the usable addresses and the
+/// entries that are not.
+public struct AddressList: Sendable, Hashable {
+    /// The valid addresses, in order.
+    public var addresses: [MailAddress]
+    /// The entries that are not valid addresses, in order.
+    public var invalid: [InvalidAddress]
+
+    /// A list with the given parts.
+    public init(addresses: [MailAddress], invalid: [InvalidAddress]) {
+        self.addresses = addresses
+        self.invalid = invalid
+    }
+
+    /// Reads `text` ("Name <a@b.c>, other@x.y", groups flattened) given for `field`; every entry
+    /// that is malformed or whose address is not `local@domain` goes to ``invalid``.
+    public init(parsing text: String, field: AddressField) {
+        var addresses: [MailAddress] = []
+        var invalid: [InvalidAddress] = []
+        for address in MailAddress.parseList(text) {
+            let entry = address.raw ?? address.name.map { "\($0) <\(address.email)>" } ?? address.email
+            if address.raw != nil, address.email.isEmpty || !address.email.contains("@") {
+                invalid.append(InvalidAddress(field: field, entry: entry, reason: "no address (local@domain) in it"))
+            } else if address.raw != nil {
+                invalid.append(InvalidAddress(field: field, entry: entry, reason: "it is malformed (quote a name with commas or brackets)"))
+            } else if let reason = AddressList.problem(with: address.email) {
+                invalid.append(InvalidAddress(field: field, entry: entry, reason: reason))
+            } else {
+                addresses.append(address)
+            }
+        }
+        self.init(addresses: addresses, invalid: invalid)
+    }
+
+    /// What makes `email` unusable as an address (`local@domain`), or nil when it is fine.
+    public static func problem(with email: String) -> String? {
+        guard let at = email.lastIndex(of: "@") else { return "it has no @" }
+        let local = email[..<at]
+        let domain = email[email.index(after: at)...]
+        if local.isEmpty { return "the part before the @ is empty" }
+        if domain.isEmpty { return "the domain is empty" }
+        if email.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            return "it holds a space or a control character"
+        }
+        let quoted = local.count >= 2 && local.first == "\"" && local.last == "\""
+        if !quoted {
+            if local.contains(where: { "<>()[]\\,;:@\"".contains($0) }) { return "the part before the @ holds a character that needs quoting" }
+            if local.hasPrefix(".") || local.hasSuffix(".") || local.contains("..") { return "the part before the @ has a misplaced dot" }
+        }
+        if domain.hasPrefix("["), domain.hasSuffix("]") { return nil }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        for label in labels {
+            if label.isEmpty { return "the domain has an empty label (a misplaced dot)" }
+            if label.hasPrefix("-") || label.hasSuffix("-") { return "a domain label starts or ends with a hyphen" }
+            if !label.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || $0 == "-" }) {
+                return "the domain holds a character a host name cannot have"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,58 @@
+/// Parameters of `Content-Type` and `Content-Disposition` (RFC 2045 §5.1, RFC 2231).
+enum MIMEParameter {
+    /// The longest value part of one RFC 2231 section, so a section fits a folded line.
+    static let sectionLength = 60
+
+    /// `name="value"` tokens for printable ASCII values, else RFC 2231 `name*=utf-8''%XX` ones,
+    /// split into numbered sections (`name*0*=`, `name*1*=`) when long. Each token but the
+    /// caller's last gets its `;`.
+    static func tokens(_ name: String, _ value: String) -> [String] {
+        let clean = HeaderWriter.sanitized(value)
+        if clean.utf8.allSatisfy({ (0x20...0x7E).contains($0) }), clean.utf8.count <= sectionLength {
+            var escaped = ""
+            for character in clean {
+                if character == "\\" || character == "\"" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return ["\(name)=\"\(escaped)\""]
+        }
+        var sections: [String] = []
+        var current = "utf-8''"
+        for character in clean {
+            let encoded = percentEncoded(character)
+            if current.utf8.count + encoded.utf8.count > sectionLength, !current.hasSuffix("''") {
+                sections.append(current)
+                current = ""
+            }
+            current += encoded
+        }
+        sections.append(current)
+        if sections.count == 1 { return ["\(name)*=\(sections[0])"] }
+        return sections.enumerated().map { "\(name)*\($0.offset)*=\($0.element)" }
+    }
+
+    /// `character` as RFC 2231 `attribute-char`s, other bytes as `%XX`.
+    private static func percentEncoded(_ character: Character) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = ""
+        for byte in character.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if byte < 0x80, Character(scalar).isLetter || Character(scalar).isNumber || "!#$&+-.^_`|~".contains(Character(scalar)) {
+                out.append(Character(scalar))
+            } else {
+                out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
+            }
+        }
+        return out
+    }
+
+    /// `mimeType` lowercased when it is `type/subtype` of token characters, else `application/octet-stream`.
+    static func validType(_ mimeType: String) -> String {
+        let parts = mimeType.lowercased().split(separator: "/", omittingEmptySubsequences: false)
+        let token = { (part: Substring) in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
+        }
+        guard parts.count == 2, token(parts[0]), token(parts[1]) else { return "application/octet-stream" }
+        return parts.joined(separator: "/")
+    }
+}

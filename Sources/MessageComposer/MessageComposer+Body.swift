@@ -1,0 +1,85 @@
+import Foundation
+
+extension MessageComposer {
+    /// The longest line SMTP carries (RFC 5321 §4.5.3.1.6), line end excluded.
+    static let maxLineBytes = 998
+
+    /// `text/plain; charset=utf-8`: 7bit when ASCII, 8bit when allowed, else quoted-printable
+    /// (also whenever a line is longer than ``maxLineBytes``).
+    static func textPart(_ text: String, allowsEightBit: Bool) -> MIMEBodyPart {
+        let lines = self.lines(of: text).map { Array($0.utf8) }
+        let fitsLines = lines.allSatisfy { $0.count <= maxLineBytes }
+        let isASCII = lines.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
+        let encoding: String
+        var body: [UInt8] = []
+        if fitsLines && (isASCII || allowsEightBit) {
+            encoding = isASCII ? "7bit" : "8bit"
+            for line in lines { body += line + [0x0D, 0x0A] }
+        } else {
+            encoding = "quoted-printable"
+            body = QuotedPrintable.encode(lines: lines)
+        }
+        return MIMEBodyPart(headers: [("Content-Type", ["text/plain;", "charset=utf-8"]),
+                                      ("Content-Transfer-Encoding", [encoding])], body: body)
+    }
+
+    /// An attachment part: its type with `name`, `Content-Disposition: attachment` with
+    /// `filename` (RFC 2231 when not ASCII), base64 in 76-character lines.
+    static func attachmentPart(_ attachment: DraftAttachment) -> MIMEBodyPart {
+        MIMEBodyPart(headers: [
+            ("Content-Type", parameterTokens(MIMEParameter.validType(attachment.mimeType), [("name", attachment.filename)])),
+            ("Content-Disposition", parameterTokens("attachment", [("filename", attachment.filename)])),
+            ("Content-Transfer-Encoding", ["base64"]),
+        ], body: Base64Lines.body(attachment.data))
+    }
+
+    /// `value; p1=...; p2=...` as tokens.
+    static func parameterTokens(_ value: String, _ parameters: [(String, String)]) -> [String] {
+        var tokens = [value]
+        for (name, parameterValue) in parameters {
+            tokens[tokens.count - 1] += ";"
+            let encoded = MIMEParameter.tokens(name, parameterValue)
+            tokens += encoded.enumerated().map { $0.offset < encoded.count - 1 ? $0.element + ";" : $0.element }
+        }
+        return tokens
+    }
+
+    /// The parts between `--boundary` lines, closed by `--boundary--`.
+    static func multipartBody(_ parts: [MIMEBodyPart], boundary: String) -> [UInt8] {
+        var body = Array("This is a multi-part message in MIME format.\r\n".utf8)
+        for part in parts {
+            body += Array("\r\n--\(boundary)\r\n".utf8)
+            var header = HeaderWriter()
+            part.headers.forEach { header.add($0.name, tokens: $0.tokens) }
+            body += header.bytes + [0x0D, 0x0A] + part.body
+        }
+        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        return body
+    }
+
+    /// A random boundary that none of `parts` contains.
+    static func uniqueBoundary(for parts: [MIMEBodyPart], using generator: inout some RandomNumberGenerator) -> String {
+        while true {
+            let boundary = "=_mailstore_" + randomHex(16, using: &generator)
+            let pattern = Array(boundary.utf8)
+            if !parts.contains(where: { contains($0.body, pattern) }) { return boundary }
+        }
+    }
+
+    /// The lines of `text`, split at CRLF, CR or LF; a final line end ends the last line.
+    static func lines(of text: String) -> [Substring] {
+        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// Whether `haystack` contains `needle`.
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return haystack.withUnsafeBufferPointer { h in
+            (0...(h.count - needle.count)).contains { start in
+                h[start] == needle[0] && needle.indices.allSatisfy { h[start + $0] == needle[$0] }
+            }
+        }
+    }
+}

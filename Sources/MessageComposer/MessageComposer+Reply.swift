@@ -1,0 +1,62 @@
+import Foundation
+import MailParser
+
+extension MessageComposer {
+    /// The subject of a reply: `Re: ` before `subject` without its reply prefixes (`Re:`, `RE:`,
+    /// `Aw:`, `Sv:`, `Antw:`, `Re[2]:` ...), so it is never doubled.
+    public static func replySubject(_ subject: String) -> String {
+        prefixed("Re:", BaseSubject.removingPrefixes(subject, among: BaseSubject.replyPrefixes))
+    }
+
+    /// The subject of a forward: `Fwd: ` before `subject` without its forward prefixes (`Fwd:`,
+    /// `Fw:`, `WG:`, `TR:` ...), so it is never doubled.
+    public static func forwardSubject(_ subject: String) -> String {
+        prefixed("Fwd:", BaseSubject.removingPrefixes(subject, among: BaseSubject.forwardPrefixes))
+    }
+
+    /// `In-Reply-To` and `References` of a reply to `parent` (RFC 5322 §3.6.4): the parent's
+    /// `Message-ID`, and the parent's `References` (or, lacking them, its single `In-Reply-To`)
+    /// followed by its `Message-ID`, each id once.
+    public static func replyThreading(to parent: ParentMessage) -> (inReplyTo: String?, references: [String]) {
+        let parentID = parent.messageID.flatMap(cleanID)
+        var chain = parent.references.compactMap(cleanID)
+        if chain.isEmpty, parent.inReplyTo.count == 1, let single = cleanID(parent.inReplyTo[0]) { chain = [single] }
+        if let parentID { chain.append(parentID) }
+        var seen: Set<String> = []
+        return (parentID, chain.filter { seen.insert($0).inserted })
+    }
+
+    /// The parent's text quoted for a reply: `On DATE, NAME wrote:` and every line after `> `
+    /// (`>` alone for an empty line, `>` before lines already quoted).
+    public static func quotedBody(of parent: ParentMessage, timeZone: TimeZone) -> String {
+        let author = parent.from.first.map { $0.name ?? $0.email } ?? "someone"
+        let attribution = parent.date.map { "On \(MessageDate.format($0, timeZone: timeZone)), \(author) wrote:" }
+            ?? "\(author) wrote:"
+        let quoted = lines(of: parent.text).map { line in
+            line.isEmpty ? ">" : line.hasPrefix(">") ? ">" + line : "> " + line
+        }
+        return ([attribution] + quoted).joined(separator: "\n") + "\n"
+    }
+
+    /// The parent passed on in a forward: a `Forwarded message` line, its From, Date, Subject,
+    /// To and Cc, an empty line and its text.
+    public static func forwardedBlock(of parent: ParentMessage, timeZone: TimeZone) -> String {
+        var block = ["---------- Forwarded message ----------"]
+        let display = { (addresses: [MailAddress]) in
+            addresses.map { address in address.name.map { "\($0) <\(address.email)>" } ?? address.email }.joined(separator: ", ")
+        }
+        if !parent.from.isEmpty { block.append("From: " + display(parent.from)) }
+        if let date = parent.date { block.append("Date: " + MessageDate.format(date, timeZone: timeZone)) }
+        if let subject = parent.subject { block.append("Subject: " + subject) }
+        if !parent.to.isEmpty { block.append("To: " + display(parent.to)) }
+        if !parent.cc.isEmpty { block.append("Cc: " + display(parent.cc)) }
+        block.append("")
+        block += lines(of: parent.text).map(String.init)
+        return block.joined(separator: "\n") + "\n"
+    }
+
+    /// `prefix` and `rest` with a space between, or `prefix` alone when `rest` is empty.
+    private static func prefixed(_ prefix: String, _ rest: String) -> String {
+        rest.isEmpty ? prefix : prefix + " " + rest
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import MailParser
+
+/// Builds RFC 5322 messages to send (RFC 2045-2047 and 2231 for MIME), and the subjects, threading
+/// ids and quoted text of replies and forwards. Pure: no I/O; the clock and randomness come in.
+///
+/// ```swift
+/// let draft = MessageDraft(from: MailAddress(name: "Alice", email: "alice@example.com"),
+///                          to: [MailAddress(name: "Bob", email: "bob@example.com")],
+///                          subject: "Grüße", text: "Hello!\n")
+/// let message = try MessageComposer.compose(draft)
+/// try smtp.send(from: message.envelopeSender, recipients: message.envelopeRecipients, message: message.bytes)
+/// ```
+public enum MessageComposer {
+    /// Composes `draft` with a random Message-ID and boundary.
+    public static func compose(_ draft: MessageDraft) throws(ComposeError) -> ComposedMessage {
+        var generator = SystemRandomNumberGenerator()
+        return try compose(draft, using: &generator)
+    }
+
+    /// Composes `draft`: Date, From, To (or `undisclosed-recipients:;` when only Bcc is given), Cc,
+    /// Subject, Message-ID, In-Reply-To and References when replying, MIME-Version; the text as
+    /// `text/plain; charset=utf-8` (7bit, 8bit or quoted-printable), inside `multipart/mixed` with
+    /// base64 attachments when there are any. Bcc recipients are in the envelope only.
+    ///
+    /// Throws ``ComposeError`` for unusable addresses, no recipient or a bad Message-ID domain.
+    public static func compose(_ draft: MessageDraft,
+                               using generator: inout some RandomNumberGenerator) throws(ComposeError) -> ComposedMessage {
+        try validate(draft)
+        let messageID = randomHex(16, using: &generator) + "@" + draft.messageIDDomain
+        var header = HeaderWriter()
+        header.add("Date", tokens: [MessageDate.format(draft.date, timeZone: draft.timeZone)])
+        header.add("From", tokens: mailboxTokens([draft.from]))
+        if draft.to.isEmpty && draft.cc.isEmpty {
+            header.add("To", tokens: ["undisclosed-recipients:;"])
+        } else if !draft.to.isEmpty {
+            header.add("To", tokens: mailboxTokens(draft.to))
+        }
+        if !draft.cc.isEmpty { header.add("Cc", tokens: mailboxTokens(draft.cc)) }
+        header.add("Subject", text: draft.subject)
+        header.add("Message-ID", tokens: ["<\(messageID)>"])
+        if let parent = draft.inReplyTo.flatMap(cleanID) { header.add("In-Reply-To", tokens: ["<\(parent)>"]) }
+        let references = draft.references.compactMap(cleanID)
+        if !references.isEmpty { header.add("References", tokens: references.map { "<\($0)>" }) }
+        header.add("MIME-Version", tokens: ["1.0"])
+
+        let text = textPart(draft.text, allowsEightBit: draft.allowsEightBit)
+        var body: [UInt8]
+        if draft.attachments.isEmpty {
+            text.headers.forEach { header.add($0.name, tokens: $0.tokens) }
+            body = text.body
+        } else {
+            let parts = [text] + draft.attachments.map(attachmentPart)
+            let boundary = uniqueBoundary(for: parts, using: &generator)
+            header.add("Content-Type", tokens: ["multipart/mixed;"] + MIMEParameter.tokens("boundary", boundary))
+            body = multipartBody(parts, boundary: boundary)
+        }
+        var recipients: [String] = []
+        var seen: Set<String> = []
+        for address in draft.to + draft.cc + draft.bcc where seen.insert(address.normalizedEmail).inserted {
+            recipients.append(address.email)
+        }
+        return ComposedMessage(bytes: header.bytes + [0x0D, 0x0A] + body, messageID: messageID,
+                               envelopeSender: draft.from.email, envelopeRecipients: recipients)
+    }
+
+    /// Throws unless every address is usable, there is a recipient and the Message-ID domain is a host name.
+    private static func validate(_ draft: MessageDraft) throws(ComposeError) {
+        var invalid: [InvalidAddress] = []
+        let fields: [(AddressField, [MailAddress])] = [(.from, [draft.from]), (.to, draft.to), (.cc, draft.cc), (.bcc, draft.bcc)]
+        for (field, addresses) in fields {
+            for address in addresses {
+                if let reason = AddressList.problem(with: address.email) {
+                    invalid.append(InvalidAddress(field: field, entry: address.email, reason: reason))
+                }
+            }
+        }
+        guard invalid.isEmpty else { throw .invalidAddresses(invalid) }
+        guard !(draft.to + draft.cc + draft.bcc).isEmpty else { throw .noRecipients }
+        let domain = draft.messageIDDomain
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard !domain.isEmpty, labels.allSatisfy({ label in
+            !label.isEmpty && label.unicodeScalars.allSatisfy { $0.isASCII && (Character($0).isLetter || Character($0).isNumber || $0 == "-") }
+        }) else { throw .invalidMessageIDDomain(domain) }
+    }
+
+    /// Mailboxes as header tokens: `Name <address>` (or the bare address), commas between them.
+    static func mailboxTokens(_ addresses: [MailAddress]) -> [String] {
+        var tokens: [String] = []
+        for (index, address) in addresses.enumerated() {
+            let phrase = HeaderWriter.phraseTokens(address.name ?? "")
+            var mailbox = phrase.isEmpty ? [address.email] : phrase + ["<\(address.email)>"]
+            if index < addresses.count - 1 { mailbox[mailbox.count - 1] += "," }
+            tokens += mailbox
+        }
+        return tokens
+    }
+
+    /// A message id without angle brackets and surrounding space, or nil when it cannot be written.
+    static func cleanID(_ id: String) -> String? {
+        var text = Substring(id.trimmingCharacters(in: .whitespaces))
+        if text.hasPrefix("<") && text.hasSuffix(">") && text.count >= 2 { text = text.dropFirst().dropLast() }
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "<" && $0 != ">" })
+        else { return nil }
+        return String(text)
+    }
+
+    /// `count` random bytes as lowercase hex.
+    static func randomHex(_ count: Int, using generator: inout some RandomNumberGenerator) -> String {
+        let hex = Array("0123456789abcdef")
+        var out = ""
+        for _ in 0..<count {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
+        return out
+    }
+}

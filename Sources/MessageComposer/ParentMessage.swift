@@ -1,0 +1,45 @@
+import Foundation
+import MailParser
+
+/// What a reply or forward needs of the message it answers or passes on.
+public struct ParentMessage: Sendable {
+    /// Its `Message-ID`, without angle brackets.
+    public var messageID: String?
+    /// Its `References` ids, oldest first.
+    public var references: [String]
+    /// Its `In-Reply-To` ids.
+    public var inReplyTo: [String]
+    /// Its subject, decoded.
+    public var subject: String?
+    /// Its authors.
+    public var from: [MailAddress]
+    /// Its `To` recipients.
+    public var to: [MailAddress]
+    /// Its `Cc` recipients.
+    public var cc: [MailAddress]
+    /// Its date.
+    public var date: Date?
+    /// Its plain text.
+    public var text: String
+
+    /// A parent with the given parts.
+    public init(messageID: String?, references: [String] = [], inReplyTo: [String] = [], subject: String?,
+                from: [MailAddress], to: [MailAddress] = [], cc: [MailAddress] = [], date: Date?, text: String) {
+        self.messageID = messageID
+        self.references = references
+        self.inReplyTo = inReplyTo
+        self.subject = subject
+        self.from = from
+        self.to = to
+        self.cc = cc
+        self.date = date
+        self.text = text
+    }
+
+    /// The parent as ``MailParser`` read it (its plain text, or the text of its HTML when it has none).
+    public init(_ parsed: ParsedMessage) {
+        self.init(messageID: parsed.messageID, references: parsed.references, inReplyTo: parsed.inReplyTo,
+                  subject: parsed.subject, from: parsed.from, to: parsed.to, cc: parsed.cc, date: parsed.date,
+                  text: parsed.textBody ?? parsed.htmlBody.map { HTMLText.plainText($0) } ?? "")
+    }
+}

@@ -1,0 +1,120 @@
+import SecureTransport
+
+/// Why an SMTP connection, login or submission failed, and what to do about it.
+///
+/// ``isRetryable`` tells a send queue whether to try again later. No case ever holds a password
+/// or token: commands are named by their stage, AUTH exchanges are never quoted.
+public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
+    /// No TCP connection could be made (name not resolved, refused, unreachable, timed out).
+    case connectFailed(host: String, port: UInt16, reason: String)
+    /// The server's certificate is not trusted or does not name the host; `reason` is OpenSSL's
+    /// verification error.
+    case certificateRejected(host: String, reason: String)
+    /// The TLS handshake or a TLS record failed (including a server that offers less than TLS 1.2),
+    /// the TLS setup (such as the CA file) could not be loaded, or the server refused STARTTLS.
+    case tlsFailed(reason: String)
+    /// STARTTLS was asked for and the server does not offer it; nothing else was sent.
+    case startTLSUnavailable(host: String)
+    /// Credentials were about to be sent over an unencrypted connection; nothing was sent.
+    case insecureAuthentication
+    /// The server does not offer the authentication mechanism (or it does not fit the credential).
+    case mechanismUnavailable(String)
+    /// The server rejected the login (535: wrong credentials; 454: try again later).
+    case authenticationFailed(SMTPReply)
+    /// The server refused a command with a 5xx reply: sending the same again will fail again.
+    case permanentFailure(stage: SMTPStage, reply: SMTPReply)
+    /// The server refused a command with a 4xx reply: try again later.
+    case temporaryFailure(stage: SMTPStage, reply: SMTPReply)
+    /// The server refused these recipients at `RCPT TO`; the message was not sent to anyone and
+    /// the transaction was reset (the connection stays usable).
+    case recipientsRefused([RefusedRecipient])
+    /// An address cannot be put into an SMTP command; nothing was sent.
+    case invalidAddress(String, reason: String)
+    /// An address is not ASCII and the server does not offer SMTPUTF8; nothing was sent.
+    case internationalAddressUnsupported(String)
+    /// The message has 8-bit bytes and the server does not offer 8BITMIME; nothing was sent.
+    case eightBitUnsupported
+    /// The message is larger than the server's announced SIZE limit; nothing was sent.
+    case messageTooLarge(size: Int, limit: Int)
+    /// `send` was called without any recipient.
+    case noRecipients
+    /// The server sent something this client cannot read or did not expect; the connection is unusable.
+    case protocolError(String)
+    /// The connection was closed or broke (by the server, the network, or ``SMTPConnection/quit()``).
+    case connectionLost(String)
+    /// The server did not answer within the time allowed; the connection is unusable.
+    case timeout(seconds: Double)
+    /// The whole message was sent but its acknowledgement never came (`reason`): the server may
+    /// have accepted it, so sending it again may deliver it twice.
+    case deliveryUnconfirmed(String)
+
+    /// Whether the same submission may succeed later without changing anything: temporary (4xx)
+    /// failures, lost connections and timeouts. False for permanent refusals, TLS, certificate and
+    /// credential errors, which need a change first.
+    public var isRetryable: Bool {
+        switch self {
+        case .temporaryFailure, .connectFailed, .connectionLost, .timeout, .deliveryUnconfirmed:
+            return true
+        case .authenticationFailed(let reply):
+            return reply.isTransientFailure
+        case .recipientsRefused(let refused):
+            return refused.allSatisfy(\.isTemporary)
+        case .certificateRejected, .tlsFailed, .startTLSUnavailable, .insecureAuthentication, .mechanismUnavailable,
+             .permanentFailure, .invalidAddress, .internationalAddressUnsupported, .eightBitUnsupported,
+             .messageTooLarge, .noRecipients, .protocolError:
+            return false
+        }
+    }
+
+    /// A sentence saying what failed and what to do.
+    public var description: String {
+        switch self {
+        case .connectFailed(let host, let port, let reason):
+            return TransportError.connectFailed(host: host, port: port, reason: reason).description
+        case .certificateRejected(let host, let reason):
+            return TransportError.certificateRejected(host: host, reason: reason).description
+        case .tlsFailed(let reason):
+            return TransportError.tlsFailed(reason: reason).description
+        case .startTLSUnavailable(let host):
+            return "Secure connection failed: \(host) does not offer STARTTLS; refusing to continue without TLS (use implicit TLS?)"
+        case .insecureAuthentication:
+            return "refusing to send credentials over an unencrypted connection: use TLS or STARTTLS"
+        case .mechanismUnavailable(let what):
+            return "authentication mechanism unavailable: \(what)"
+        case .authenticationFailed(let reply):
+            return reply.isTransientFailure
+                ? "the SMTP server could not log in now (\(reply)); try again later"
+                : "SMTP authentication failed (\(reply)); check the user name and the password or token"
+        case .permanentFailure(let stage, let reply):
+            return "the SMTP server refused \(stage) permanently (\(reply)); sending again will not help"
+        case .temporaryFailure(let stage, let reply):
+            return "the SMTP server refused \(stage) for now (\(reply)); try again later"
+        case .recipientsRefused(let refused):
+            let permanent = refused.contains { !$0.isTemporary }
+            return "the SMTP server refused \(refused.count == 1 ? "a recipient" : "\(refused.count) recipients") "
+                + "(\(refused.map(\.description).joined(separator: "; "))); nothing was sent, "
+                + (permanent ? "remove or correct the refused addresses" : "try again later")
+        case .invalidAddress(let address, let reason):
+            return "cannot send to or from \"\(address)\": \(reason); correct the address"
+        case .internationalAddressUnsupported(let address):
+            return "the address \(address) is not ASCII and the SMTP server does not offer SMTPUTF8; use an ASCII address"
+        case .eightBitUnsupported:
+            return "the message has 8-bit bytes and the SMTP server does not offer 8BITMIME; "
+                + "encode it as quoted-printable or base64"
+        case .messageTooLarge(let size, let limit):
+            return "the message (\(size) bytes) is larger than the SMTP server accepts (\(limit) bytes); remove attachments"
+        case .noRecipients:
+            return "a message needs at least one recipient"
+        case .protocolError(let what):
+            return "SMTP protocol error: \(what); the connection was dropped, reconnect to retry"
+        case .connectionLost(let text):
+            return "SMTP connection lost: \(text); reconnect to retry"
+        case .timeout(let seconds):
+            return "the SMTP server did not answer within \(TransportError.format(seconds)) seconds; "
+                + "the connection was dropped, reconnect to retry"
+        case .deliveryUnconfirmed(let reason):
+            return "the message was sent but the SMTP server never confirmed it (\(reason)); "
+                + "it may have been delivered: sending it again may deliver it twice"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import IMAPProtocol
+
+extension SMTPConnection {
+    /// Logs in with SMTP AUTH (RFC 4954).
+    ///
+    /// Refuses with ``SMTPClientError/insecureAuthentication``, without sending anything, when
+    /// the connection is not encrypted, and with ``SMTPClientError/mechanismUnavailable(_:)`` when
+    /// the server does not announce `mechanism` in `AUTH` (or it does not fit the credential).
+    /// - `.plain`: `AUTH PLAIN` with the initial response;
+    /// - `.login`: `AUTH LOGIN`, answering the user name and password challenges;
+    /// - `.xoauth2`: `AUTH XOAUTH2` with the token; when the server answers a failure with a
+    ///   challenge, an empty line lets it complete with its error.
+    ///
+    /// A rejection throws ``SMTPClientError/authenticationFailed(_:)`` with the server's reply;
+    /// the connection stays usable (to try another mechanism).
+    public func authenticate(username: String, credential: SMTPCredential, mechanism: SMTPAuthMechanism) throws(SMTPClientError) {
+        guard isEncrypted else { throw .insecureAuthentication }
+        try ensureUsable()
+        guard extensions.authMechanisms.contains(mechanism.rawValue) else {
+            let offered = extensions.authMechanisms.sorted().joined(separator: " ")
+            throw .mechanismUnavailable("\(mechanism.rawValue): the server offers \(offered.isEmpty ? "no AUTH" : "AUTH \(offered)")")
+        }
+        let reply: SMTPReply
+        switch (mechanism, credential) {
+        case (.plain, .password(let password)):
+            reply = try exchange("AUTH PLAIN " + SASL.plain(user: username, password: password), answers: [])
+        case (.login, .password(let password)):
+            reply = try exchange("AUTH LOGIN", answers: [SASL.login(username), SASL.login(password)])
+        case (.xoauth2, .oauth2Token(let token)):
+            reply = try exchange("AUTH XOAUTH2 " + SASL.xoauth2(user: username, token: token), answers: [])
+        case (.plain, .oauth2Token), (.login, .oauth2Token):
+            throw .mechanismUnavailable("\(mechanism.rawValue) needs a password, not an OAuth2 token")
+        case (.xoauth2, .password):
+            throw .mechanismUnavailable("XOAUTH2 needs an OAuth2 access token, not a password")
+        }
+        guard reply.code == 235 else {
+            guard reply.isTransientFailure || reply.isPermanentFailure else {
+                throw fail(.protocolError("unexpected reply to AUTH: \(reply)"))
+            }
+            throw .authenticationFailed(reply)
+        }
+        isAuthenticated = true
+    }
+
+    /// Sends the AUTH `command`, answers each 334 challenge with the next of `answers` (then with
+    /// an empty line, so the server completes) and returns the final reply. Nothing of the
+    /// exchange is traced but the mechanism's name.
+    private func exchange(_ command: String, answers: [String]) throws(SMTPClientError) -> SMTPReply {
+        let mechanism = command.split(separator: " ")[1]
+        var reply = try self.command(command, stage: .authentication, redacted: "AUTH \(mechanism) <redacted>")
+        var remaining = answers[...]
+        var emptyAnswerSent = false
+        while reply.code == 334 {
+            if let answer = remaining.popFirst() {
+                reply = try self.command(answer, stage: .authentication, redacted: "<redacted>")
+            } else {
+                guard !emptyAnswerSent else { throw fail(.protocolError("the server kept asking during AUTH \(mechanism)")) }
+                emptyAnswerSent = true
+                reply = try self.command("", stage: .authentication)
+            }
+        }
+        return reply
+    }
+}

@@ -1,0 +1,67 @@
+/// Reads SMTP replies (RFC 5321 §4.2) from the bytes received: `250-first`, `250-more`, `250 last`.
+///
+/// Lines end with CRLF (a bare LF is tolerated). Bounded: a line longer than ``maxLineLength`` or
+/// a reply of more than ``maxLines`` lines is an error, so a hostile server cannot exhaust memory.
+struct SMTPReplyParser {
+    /// The longest line accepted (RFC 5321 allows 512 octets; servers write longer texts).
+    static let maxLineLength = 8192
+    /// The most lines one reply may have.
+    static let maxLines = 1000
+
+    /// Received bytes not yet read as a reply.
+    private var buffer: [UInt8] = []
+    /// Where the next unread line starts in `buffer`.
+    private var start = 0
+    /// The lines of the reply being read.
+    private var pending: [String] = []
+    /// The code of the reply being read.
+    private var pendingCode: Int?
+
+    /// The bytes received but not yet read as a complete reply.
+    var bufferedByteCount: Int { buffer.count - start }
+
+    /// Adds received bytes.
+    mutating func feed(_ bytes: [UInt8]) {
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete reply, or nil when more bytes are needed.
+    mutating func next() throws(SMTPReplyParseError) -> SMTPReply? {
+        while let end = buffer[start...].firstIndex(of: 0x0A) {
+            var line = buffer[start..<end]
+            if line.last == 0x0D { line = line.dropLast() }
+            start = end + 1
+            guard line.count <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(line.count) }
+            if let reply = try take(line) { return reply }
+        }
+        guard bufferedByteCount <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(bufferedByteCount) }
+        return nil
+    }
+
+    /// Adds one line to the reply being read; returns the reply when the line ends it.
+    private mutating func take(_ line: ArraySlice<UInt8>) throws(SMTPReplyParseError) -> SMTPReply? {
+        let text = String(decoding: line, as: UTF8.self)
+        let digits = line.prefix(3)
+        guard digits.count == 3, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+              let code = Int(String(decoding: digits, as: UTF8.self)), (200...599).contains(code)
+        else { throw .malformedLine(text) }
+        let separator = line.dropFirst(3).first
+        guard separator == nil || separator == 0x20 || separator == 0x2D else { throw .malformedLine(text) }
+        if let pendingCode, pendingCode != code { throw .inconsistentCodes(pendingCode, code) }
+        pending.append(String(decoding: line.dropFirst(4), as: UTF8.self))
+        guard pending.count <= SMTPReplyParser.maxLines else { throw .tooManyLines }
+        if separator == 0x2D {
+            pendingCode = code
+            return nil
+        }
+        defer {
+            pending = []
+            pendingCode = nil
+        }
+        return SMTPReply(code: code, lines: pending)
+    }
+}

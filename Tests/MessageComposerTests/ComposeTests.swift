@@ -1,0 +1,203 @@
+import Foundation
+import MailParser
+import CorpusGenerator
+import MessageComposer
+import XCTest
+
+/// Messages built from drafts, read back by mailstore's parser and by Python's email package.
+final class ComposeTests: ComposerTestCase {
+    func testASimpleMessageHasEveryHeaderAndBccOnlyInTheEnvelope() throws {
+        var generator = SplitMix64(seed: 1)
+        let message = try MessageComposer.compose(draft(), using: &generator)
+        let header = headerText(message.bytes)
+        XCTAssertTrue(header.hasPrefix("Date: Mon, 16 Nov 2026 10:00:00 +0000\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nFrom: Alice Example <alice@example.com>\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nTo: Bob <bob@example.org>\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nCc: carol@example.net\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nSubject: Lunch\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nMessage-ID: <\(message.messageID)>\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nMIME-Version: 1.0\r\n"), header)
+        XCTAssertTrue(header.contains("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit"), header)
+        XCTAssertFalse(header.contains("dave"), "Bcc leaked into the header")
+        XCTAssertFalse(header.contains("In-Reply-To"))
+        XCTAssertTrue(message.messageID.hasSuffix("@example.com"))
+        XCTAssertEqual(message.messageID.count, 32 + "@example.com".count)
+        XCTAssertEqual(message.envelopeSender, "alice@example.com")
+        XCTAssertEqual(message.envelopeRecipients, ["bob@example.org", "carol@example.net", "dave@example.com"])
+        XCTAssertTrue(String(decoding: message.bytes, as: UTF8.self).hasSuffix("\r\n\r\nHello Bob,\r\nsee you.\r\n"))
+
+        var again = SplitMix64(seed: 1)
+        XCTAssertEqual(try MessageComposer.compose(draft(), using: &again), message, "not deterministic for a seed")
+        XCTAssertNotEqual(try MessageComposer.compose(draft()).messageID, try MessageComposer.compose(draft()).messageID)
+
+        let parsed = MailParser.parse(message.bytes)
+        XCTAssertEqual(parsed.subject, "Lunch")
+        XCTAssertEqual(parsed.from, [Self.alice])
+        XCTAssertEqual(parsed.to, [Self.bob])
+        XCTAssertEqual(parsed.cc, [Self.carol])
+        XCTAssertEqual(parsed.bcc, [])
+        XCTAssertEqual(parsed.messageID, message.messageID)
+        XCTAssertEqual(parsed.date, Self.date)
+        XCTAssertEqual(parsed.textBody, "Hello Bob,\nsee you.\n")
+        XCTAssertEqual(parsed.warnings, [])
+        try assertWellFormed(message.bytes)
+    }
+
+    func testNonASCIIHeadersAreEncodedWordsWithinTheLimits() throws {
+        let subject = "Grüße aus Köln – über den Jahresabschluss 2026, die Zahlen ☕ und 日本語のテキスト 🇩🇪👨‍👩‍👧 Ende"
+        let names = ["Jörg Müller", "Doe, John", "Dr. \"Quote\" \\ Backslash", "=?utf-8?q?not-an-encoded-word?=", "日本 太郎"]
+        var draft = draft(subject: subject)
+        draft.to = names.enumerated().map { MailAddress(name: $0.element, email: "person\($0.offset)@example.com") }
+        draft.from = MailAddress(name: "Zoë Çelik", email: "zoe@example.com")
+        let message = try MessageComposer.compose(draft)
+        let header = headerText(message.bytes)
+        let words = header.matches(of: #/=\?utf-8\?B\?[A-Za-z0-9+\/=]*\?=/#).map { String($0.output) }
+        XCTAssertFalse(words.isEmpty, header)
+        for word in words { XCTAssertLessThanOrEqual(word.count, 75, word) }
+        XCTAssertTrue(unfolded(header).contains("\"Doe, John\" <person1@example.com>"), header)
+        XCTAssertFalse(header.contains("Jörg"), "raw UTF-8 in a header: \(header)")
+        try assertWellFormed(message.bytes)
+
+        let parsed = MailParser.parse(message.bytes)
+        XCTAssertEqual(parsed.subject, subject)
+        XCTAssertEqual(parsed.from.first?.name, "Zoë Çelik")
+        XCTAssertEqual(parsed.to.map(\.name), names)
+        XCTAssertEqual(parsed.to.map(\.email), draft.to.map(\.email))
+
+        let python = try PythonEmailOracle.read(message.bytes)
+        XCTAssertEqual(python.subject, subject)
+        XCTAssertEqual(python.from, [["Zoë Çelik", "zoe@example.com"]])
+        XCTAssertEqual(python.to.map { $0[0] }, names)
+    }
+
+    func testHeaderInjectionThroughTheSubjectOrANameIsImpossible() throws {
+        var draft = draft(subject: "Hi\r\nBcc: evil@example.com")
+        draft.to = [MailAddress(name: "Bob\r\nX-Evil: 1", email: "bob@example.org")]
+        let message = try MessageComposer.compose(draft)
+        let header = headerText(message.bytes)
+        XCTAssertFalse(header.contains("\r\nBcc:"), header)
+        XCTAssertFalse(header.contains("\r\nX-Evil"), header)
+        XCTAssertEqual(MailParser.parse(message.bytes).subject, "Hi  Bcc: evil@example.com")
+    }
+
+    func testTheBodyIs8BitOrQuotedPrintableAsItNeeds() throws {
+        let text = "Grüße,\n\nein Satz mit Ümlauten und Leerzeichen am Ende   \n=Gleich= am Anfang\n.\nEnde ☕\n"
+        let eightBit = try MessageComposer.compose(draft(text: text))
+        XCTAssertTrue(headerText(eightBit.bytes).contains("Content-Transfer-Encoding: 8bit"))
+        let quoted = try MessageComposer.compose(draft(text: text, allowsEightBit: false))
+        XCTAssertTrue(headerText(quoted.bytes).contains("Content-Transfer-Encoding: quoted-printable"))
+        XCTAssertFalse(quoted.bytes.contains { $0 >= 0x80 }, "8-bit bytes in a quoted-printable message")
+        let long = String(repeating: "Ä lange Zeile ohne Umbruch, ", count: 60) + "Ende.\n"
+        let longLine = try MessageComposer.compose(draft(text: long))
+        XCTAssertTrue(headerText(longLine.bytes).contains("Content-Transfer-Encoding: quoted-printable"))
+        let longASCII = try MessageComposer.compose(draft(text: String(repeating: "x", count: 2000) + "\n"))
+        XCTAssertTrue(headerText(longASCII.bytes).contains("Content-Transfer-Encoding: quoted-printable"))
+
+        for (message, original) in [(eightBit, text), (quoted, text), (longLine, long)] {
+            let body = String(decoding: message.bytes, as: UTF8.self).components(separatedBy: "\r\n\r\n").dropFirst().joined()
+            for line in body.components(separatedBy: "\r\n") where message != eightBit {
+                XCTAssertLessThanOrEqual(line.utf8.count, 76, line)
+            }
+            XCTAssertEqual(MailParser.parse(message.bytes).textBody, original)
+            XCTAssertEqual(try PythonEmailOracle.read(message.bytes).text.replacingOccurrences(of: "\r\n", with: "\n"), original)
+            try assertWellFormed(message.bytes)
+        }
+    }
+
+    func testAttachmentsAreBase64PartsWithTheirNames() throws {
+        let binary = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let longName = "Prüfbericht für das Geschäftsjahr 2026 – endgültige Fassung (überarbeitet, Kopie).pdf"
+        let attachments = [
+            DraftAttachment(filename: "data.bin", mimeType: "application/octet-stream", data: binary),
+            DraftAttachment(filename: longName, mimeType: "application/pdf", data: Array("%PDF-1.4 fake".utf8)),
+            DraftAttachment(filename: "say \"hi\".txt", mimeType: "not a type", data: Array("hi\n".utf8)),
+            DraftAttachment(filename: "empty.txt", mimeType: "text/plain", data: []),
+        ]
+        let text = "Files attached.\n"
+        let message = try MessageComposer.compose(draft(subject: "Dateien für dich", text: text, attachments: attachments))
+        let textual = String(decoding: message.bytes, as: UTF8.self)
+        let unfoldedText = unfolded(textual)
+        XCTAssertTrue(unfolded(headerText(message.bytes)).contains("Content-Type: multipart/mixed; boundary=\"=_mailstore_"))
+        XCTAssertTrue(unfoldedText.contains("filename*0*=utf-8''Pr%C3%BCfbericht"), textual)
+        XCTAssertTrue(unfoldedText.contains("Content-Type: application/octet-stream; name=\"say \\\"hi\\\".txt\""), textual)
+        let base64Lines = textual.components(separatedBy: "\r\n").filter { $0.count > 40 && !$0.contains(" ") && !$0.contains(":") }
+        XCTAssertFalse(base64Lines.isEmpty)
+        XCTAssertTrue(base64Lines.allSatisfy { $0.count <= 76 })
+        XCTAssertTrue(base64Lines.contains { $0.count == 76 })
+        try assertWellFormed(message.bytes)
+
+        let parsed = MailParser.parse(message.bytes)
+        XCTAssertEqual(parsed.subject, "Dateien für dich")
+        XCTAssertEqual(parsed.textBody, text)
+        let found = files(parsed, in: message.bytes)
+        XCTAssertEqual(found.map(\.name), attachments.map(\.filename))
+        XCTAssertEqual(found.map(\.bytes), attachments.map(\.data))
+        XCTAssertEqual(found.map(\.type), ["application/octet-stream", "application/pdf", "application/octet-stream", "text/plain"])
+        XCTAssertEqual(parsed.attachments.map(\.filename), attachments.map(\.filename))
+
+        let python = try PythonEmailOracle.read(message.bytes)
+        XCTAssertEqual(python.text.replacingOccurrences(of: "\r\n", with: "\n"), text)
+        XCTAssertEqual(python.attachments.map(\.filename), attachments.map(\.filename))
+        XCTAssertEqual((0..<attachments.count).map { python.bytes(ofAttachment: $0) }, attachments.map(\.data))
+    }
+
+    func testAReplyCarriesItsThreadingHeaders() throws {
+        let parent = ParentMessage(messageID: "parent@example.org", references: ["root@example.org", "<middle@example.org>"],
+                                   subject: "Aw: Plan", from: [Self.bob], date: Self.date, text: "Shall we?\n")
+        let threading = MessageComposer.replyThreading(to: parent)
+        var draft = draft(subject: MessageComposer.replySubject(parent.subject ?? ""),
+                          text: "Yes.\n\n" + MessageComposer.quotedBody(of: parent, timeZone: Self.utc))
+        draft.inReplyTo = threading.inReplyTo
+        draft.references = threading.references
+        let message = try MessageComposer.compose(draft)
+        let header = headerText(message.bytes)
+        XCTAssertTrue(header.contains("\r\nSubject: Re: Plan\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nIn-Reply-To: <parent@example.org>\r\n"), header)
+        XCTAssertTrue(header.contains("\r\nReferences: <root@example.org> <middle@example.org> <parent@example.org>\r\n"), header)
+        try assertWellFormed(message.bytes)
+        let parsed = MailParser.parse(message.bytes)
+        XCTAssertEqual(parsed.inReplyTo, ["parent@example.org"])
+        XCTAssertEqual(parsed.references, ["root@example.org", "middle@example.org", "parent@example.org"])
+        XCTAssertEqual(parsed.textBody, "Yes.\n\nOn Mon, 16 Nov 2026 10:00:00 +0000, Bob wrote:\n> Shall we?\n")
+        let python = try PythonEmailOracle.read(message.bytes)
+        XCTAssertEqual(python.inReplyTo, "<parent@example.org>")
+        XCTAssertEqual(python.references, "<root@example.org> <middle@example.org> <parent@example.org>")
+    }
+
+    func testALongReferencesChainIsFolded() throws {
+        var draft = draft()
+        draft.references = (0..<30).map { "message-\($0)-with-a-long-id@lists.example.org" }
+        let message = try MessageComposer.compose(draft)
+        try assertWellFormed(message.bytes)
+        XCTAssertEqual(MailParser.parse(message.bytes).references, draft.references)
+    }
+
+    func testAnUnusableDraftIsRefusedWithTheFieldsToFix() throws {
+        var bad = draft()
+        bad.from = MailAddress(name: "Alice", email: "alice")
+        bad.cc = [MailAddress(name: nil, email: "carol@"), Self.carol]
+        XCTAssertThrowsError(try MessageComposer.compose(bad)) { error in
+            guard case .invalidAddresses(let invalid)? = error as? ComposeError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(invalid.map(\.field), [.from, .cc])
+            XCTAssertEqual(invalid.map(\.entry), ["alice", "carol@"])
+        }
+        var nobody = draft()
+        (nobody.to, nobody.cc, nobody.bcc) = ([], [], [])
+        XCTAssertThrowsError(try MessageComposer.compose(nobody)) { XCTAssertEqual($0 as? ComposeError, .noRecipients) }
+        var domain = draft()
+        domain.messageIDDomain = "exa mple.com"
+        XCTAssertThrowsError(try MessageComposer.compose(domain)) {
+            XCTAssertEqual($0 as? ComposeError, .invalidMessageIDDomain("exa mple.com"))
+        }
+    }
+
+    func testOnlyBccRecipientsGiveAnUndisclosedTo() throws {
+        var draft = draft()
+        (draft.to, draft.cc) = ([], [])
+        let message = try MessageComposer.compose(draft)
+        XCTAssertTrue(headerText(message.bytes).contains("\r\nTo: undisclosed-recipients:;\r\n"))
+        XCTAssertEqual(message.envelopeRecipients, ["dave@example.com"])
+        XCTAssertEqual(MailParser.parse(message.bytes).to, [])
+        try assertWellFormed(message.bytes)
+    }
+}

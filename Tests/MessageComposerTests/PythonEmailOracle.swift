@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What Python's `email` package (policy.default) reads from a message: the oracle the composer's
+/// output is checked against, besides mailstore's own parser.
+struct PythonEmailOracle: Decodable {
+    /// One attachment as Python decodes it.
+    struct File: Decodable {
+        /// `get_filename()`.
+        var filename: String?
+        /// `get_content_type()`.
+        var type: String
+        /// The decoded bytes, base64.
+        var data: String
+    }
+
+    /// The decoded subject.
+    var subject: String
+    /// `From` as (display name, address) pairs.
+    var from: [[String]]
+    /// `To` pairs.
+    var to: [[String]]
+    /// `Cc` pairs.
+    var cc: [[String]]
+    /// Whether a Bcc header is present.
+    var hasBcc: Bool
+    /// `In-Reply-To`, as written.
+    var inReplyTo: String?
+    /// `References`, as written (unfolded).
+    var references: String?
+    /// The text/plain body, decoded.
+    var text: String
+    /// The attachments.
+    var attachments: [File]
+    /// Every defect Python noticed, in headers and parts.
+    var defects: [String]
+
+    private static let script = """
+    import base64, email, email.policy, json, sys
+    m = email.message_from_bytes(open(sys.argv[1], 'rb').read(), policy=email.policy.default)
+    def pairs(name):
+        h = m[name]
+        return [[a.display_name, a.addr_spec] for a in h.addresses] if h is not None else []
+    defects = []
+    for part in m.walk():
+        defects += [repr(d) for d in part.defects]
+        for name, value in part.items():
+            defects += [name + ': ' + repr(d) for d in getattr(value, 'defects', [])]
+    body = m.get_body(preferencelist=('plain',))
+    print(json.dumps({
+        'subject': str(m['subject']), 'from': pairs('from'), 'to': pairs('to'), 'cc': pairs('cc'),
+        'hasBcc': m['bcc'] is not None,
+        'inReplyTo': str(m['in-reply-to']) if m['in-reply-to'] else None,
+        'references': ' '.join(str(m['references']).split()) if m['references'] else None,
+        'text': body.get_content() if body is not None else '',
+        'attachments': [{'filename': p.get_filename(), 'type': p.get_content_type(),
+                         'data': base64.b64encode(p.get_payload(decode=True)).decode()} for p in m.iter_attachments()],
+        'defects': defects,
+    }))
+    """
+
+    /// Python's reading of `message`.
+    static func read(_ message: [UInt8]) throws -> PythonEmailOracle {
+        let folder = TemporaryDirectory("composer-oracle")
+        let path = folder.file("message.eml")
+        guard FileManager.default.createFile(atPath: path, contents: Data(message)) else {
+            throw ScriptError("cannot write \(path)")
+        }
+        let result = try ChildProcess.run("/usr/bin/python3", ["-c", script, path])
+        guard result.status == 0 else { throw ScriptError("python3 failed (\(result.status)): \(result.stderr)") }
+        return try JSONDecoder().decode(PythonEmailOracle.self, from: Data(result.stdout.utf8))
+    }
+
+    /// The decoded bytes of attachment `index`.
+    func bytes(ofAttachment index: Int) -> [UInt8] {
+        [UInt8](Data(base64Encoded: attachments[index].data) ?? Data())
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import MailParser
+import MessageComposer
+import XCTest
+
+/// Subjects, threading, quoting and forwarding of replies and forwards; address fields; dates.
+final class ReplyHelperTests: ComposerTestCase {
+    func testReplySubjectsAreNeverDoubled() {
+        let cases = [
+            ("Plan", "Re: Plan"), ("Re: Plan", "Re: Plan"), ("RE: Plan", "Re: Plan"), ("Aw: Plan", "Re: Plan"),
+            ("Sv: Re: AW: Plan", "Re: Plan"), ("Re[2]: Plan", "Re: Plan"), ("  re:Plan  ", "Re: Plan"),
+            ("Fwd: Plan", "Re: Fwd: Plan"), ("Rechnung", "Re: Rechnung"), ("", "Re:"), ("回复：计划", "Re: 计划"),
+        ]
+        for (subject, expected) in cases { XCTAssertEqual(MessageComposer.replySubject(subject), expected, subject) }
+    }
+
+    func testForwardSubjectsAreNeverDoubled() {
+        let cases = [
+            ("Plan", "Fwd: Plan"), ("Fwd: Plan", "Fwd: Plan"), ("FW: Plan", "Fwd: Plan"), ("Fw: fwd: Plan", "Fwd: Plan"),
+            ("WG: Plan", "Fwd: Plan"), ("Re: Plan", "Fwd: Re: Plan"), ("Fwdx", "Fwd: Fwdx"),
+        ]
+        for (subject, expected) in cases { XCTAssertEqual(MessageComposer.forwardSubject(subject), expected, subject) }
+    }
+
+    func testReplyThreadingFollowsRFC5322() {
+        let withReferences = ParentMessage(messageID: "<p@x>", references: ["a@x", "b@x"], inReplyTo: ["b@x"],
+                                           subject: nil, from: [], date: nil, text: "")
+        XCTAssertEqual(MessageComposer.replyThreading(to: withReferences).inReplyTo, "p@x")
+        XCTAssertEqual(MessageComposer.replyThreading(to: withReferences).references, ["a@x", "b@x", "p@x"])
+        let onlyInReplyTo = ParentMessage(messageID: "p@x", inReplyTo: ["b@x"], subject: nil, from: [], date: nil, text: "")
+        XCTAssertEqual(MessageComposer.replyThreading(to: onlyInReplyTo).references, ["b@x", "p@x"])
+        let ambiguous = ParentMessage(messageID: "p@x", inReplyTo: ["b@x", "c@x"], subject: nil, from: [], date: nil, text: "")
+        XCTAssertEqual(MessageComposer.replyThreading(to: ambiguous).references, ["p@x"])
+        let noID = ParentMessage(messageID: nil, references: ["a@x"], subject: nil, from: [], date: nil, text: "")
+        XCTAssertNil(MessageComposer.replyThreading(to: noID).inReplyTo)
+        XCTAssertEqual(MessageComposer.replyThreading(to: noID).references, ["a@x"])
+    }
+
+    func testTheQuotedBodyAndTheForwardedBlock() throws {
+        let parent = ParentMessage(messageID: "p@x", subject: "Plan", from: [Self.bob], to: [Self.alice], cc: [Self.carol],
+                                   date: Self.date, text: "Line one\r\n\r\n> earlier quote\nlast")
+        XCTAssertEqual(MessageComposer.quotedBody(of: parent, timeZone: Self.utc),
+                       "On Mon, 16 Nov 2026 10:00:00 +0000, Bob wrote:\n> Line one\n>\n>> earlier quote\n> last\n")
+        XCTAssertEqual(MessageComposer.forwardedBlock(of: parent, timeZone: Self.utc), """
+            ---------- Forwarded message ----------
+            From: Bob <bob@example.org>
+            Date: Mon, 16 Nov 2026 10:00:00 +0000
+            Subject: Plan
+            To: Alice Example <alice@example.com>
+            Cc: carol@example.net
+
+            Line one
+
+            > earlier quote
+            last
+
+            """)
+        // From a parsed message.
+        let raw = Array("From: Bob <bob@example.org>\r\nSubject: Plan\r\nMessage-ID: <p@x>\r\nReferences: <a@x>\r\n\r\nHi\r\n".utf8)
+        let fromParsed = ParentMessage(MailParser.parse(raw))
+        XCTAssertEqual(MessageComposer.replyThreading(to: fromParsed).references, ["a@x", "p@x"])
+        XCTAssertEqual(MessageComposer.quotedBody(of: fromParsed, timeZone: Self.utc), "Bob wrote:\n> Hi\n")
+    }
+
+    func testAddressFieldsReportEachInvalidEntry() {
+        let list = AddressList(parsing: "Alice <alice@example.com>, bob@example.org, not an address, carol@, "
+                                   + "\"Doe, John\" <john@x.y>, <bad@@x.y>, eve@exa..mple.com", field: .cc)
+        XCTAssertEqual(list.addresses.map(\.email), ["alice@example.com", "bob@example.org", "john@x.y"])
+        XCTAssertEqual(list.addresses.map(\.name), ["Alice", nil, "Doe, John"])
+        XCTAssertEqual(list.invalid.map(\.field), [.cc, .cc, .cc, .cc])
+        XCTAssertEqual(list.invalid.map(\.entry), ["not an address", "carol@", "bad@@x.y", "eve@exa..mple.com"])
+        XCTAssertTrue(list.invalid.allSatisfy { !$0.reason.isEmpty })
+        XCTAssertEqual(AddressList(parsing: "", field: .to), AddressList(addresses: [], invalid: []))
+        XCTAssertEqual(AddressList(parsing: "jörg@bücher.example", field: .to).addresses.map(\.email), ["jörg@bücher.example"])
+    }
+
+    func testDatesAreWrittenPerRFC5322() {
+        XCTAssertEqual(MessageDate.format(Date(timeIntervalSince1970: 0), timeZone: Self.utc), "Thu, 1 Jan 1970 00:00:00 +0000")
+        XCTAssertEqual(MessageDate.format(Date(timeIntervalSince1970: 1_709_164_799), timeZone: Self.utc),
+                       "Wed, 28 Feb 2024 23:59:59 +0000")
+        XCTAssertEqual(MessageDate.format(Date(timeIntervalSince1970: 1_709_164_800), timeZone: TimeZone(secondsFromGMT: 19_800)!),
+                       "Thu, 29 Feb 2024 05:30:00 +0530")
+        XCTAssertEqual(MessageDate.format(Date(timeIntervalSince1970: -1), timeZone: TimeZone(secondsFromGMT: -3600)!),
+                       "Wed, 31 Dec 1969 22:59:59 -0100")
+        for seconds in stride(from: -2_000_000_000.0, to: 4_000_000_000, by: 98_765_431) {
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(MailDate.parse(MessageDate.format(date, timeZone: Self.utc)), date)
+        }
+    }
+}

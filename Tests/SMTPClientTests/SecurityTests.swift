@@ -1,0 +1,100 @@
+import Foundation
+import SMTPClient
+import TestSupport
+import XCTest
+
+/// Certificates, STARTTLS and credentials: what the client refuses to do.
+final class SecurityTests: SMTPTestCase {
+    func testTheTestCertificateIsRejectedWithoutItsCA() throws {
+        for security in [SMTPSecurity.tls, .starttls] {
+            let error = smtpError(try SMTPConnection.connect(endpoint(security, trustTestCA: false)))
+            guard case .certificateRejected(let host, let reason)? = error else {
+                XCTFail("\(security): expected certificateRejected, got \(String(describing: error))")
+                continue
+            }
+            XCTAssertEqual(host, server.host)
+            XCTAssertTrue(reason.contains("issuer certificate"), reason)
+            XCTAssertFalse(error?.isRetryable ?? true)
+        }
+    }
+
+    func testAMissingCAFileIsAClearError() throws {
+        var missing = endpoint(.tls)
+        missing.caFile = "/nonexistent/no-such-ca.pem"
+        let error = smtpError(try SMTPConnection.connect(missing))
+        guard case .tlsFailed(let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("no-such-ca.pem"), reason)
+    }
+
+    func testCredentialsAreNeverSentWithoutEncryption() throws {
+        var lines: [String] = []
+        let smtp = try connect(.plain) { lines.append($0) }
+        XCTAssertFalse(smtp.isEncrypted)
+        XCTAssertTrue(smtp.extensions.startTLS)
+        let sentBefore = lines.filter { $0.hasPrefix("C: ") }
+        for mechanism in SMTPAuthMechanism.allCases {
+            let credential: SMTPCredential = mechanism == .xoauth2 ? .oauth2Token(password) : .password(password)
+            let error = smtpError(try smtp.authenticate(username: server.user, credential: credential, mechanism: mechanism))
+            XCTAssertEqual(error, .insecureAuthentication)
+        }
+        XCTAssertEqual(lines.filter { $0.hasPrefix("C: ") }, sentBefore, "something was sent")
+        XCTAssertFalse(lines.joined().contains(password))
+        // Without AUTH the server refuses mail, and says so with a permanent error.
+        let error = smtpError(try smtp.send(from: server.user, recipients: ["bob@example.com"], message: message()))
+        guard case .permanentFailure(.mailFrom, let reply)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertEqual(reply.code, 530)
+    }
+
+    func testStartTLSIsRequiredAndNothingButEHLOIsSentWithoutIt() throws {
+        let peer = try ScriptedServer([
+            .send("220 peer ESMTP\r\n"), .readLine,
+            .send("250-peer\r\n250-AUTH PLAIN LOGIN\r\n250 8BITMIME\r\n"), .waitForClose,
+        ])
+        let endpoint = SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
+        XCTAssertEqual(smtpError(try SMTPConnection.connect(endpoint)), .startTLSUnavailable(host: "127.0.0.1"))
+        XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]"])
+    }
+
+    func testARefusedStartTLSEndsTheConnection() throws {
+        let peer = try ScriptedServer([
+            .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 STARTTLS\r\n"), .readLine,
+            .send("454 4.7.0 TLS not available due to temporary reason\r\n"), .waitForClose,
+        ])
+        let endpoint = SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
+        let error = smtpError(try SMTPConnection.connect(endpoint))
+        guard case .tlsFailed(let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("454 4.7.0"), reason)
+        XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]", "STARTTLS"])
+    }
+
+    func testBytesInjectedBehindTheStartTLSAnswerAreRefused() throws {
+        let peer = try ScriptedServer([
+            .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 STARTTLS\r\n"), .readLine,
+            .send("220 2.0.0 Ready\r\n250 injected\r\n"), .waitForClose,
+        ])
+        let endpoint = SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
+        let error = smtpError(try SMTPConnection.connect(endpoint))
+        guard case .protocolError(let text)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(text.contains("injection"), text)
+        _ = try peer.clientLines()
+    }
+
+    func testWhatTheServerLacksIsRefusedBeforeSending() throws {
+        // A plaintext peer without 8BITMIME and SMTPUTF8; the client gives up before MAIL FROM.
+        let peer = try ScriptedServer([
+            .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 SIZE 100\r\n"), .readLine,
+            .send("221 bye\r\n"), .waitForClose,
+        ])
+        let smtp = try SMTPConnection.connect(SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .plain,
+                                                           timeoutSeconds: Self.timeout))
+        XCTAssertEqual(smtpError(try smtp.send(from: "a@example.com", recipients: ["jörg@example.com"], message: Array("x".utf8))),
+                       .internationalAddressUnsupported("jörg@example.com"))
+        XCTAssertEqual(smtpError(try smtp.send(from: "a@example.com", recipients: ["b@example.com"], message: Array("é".utf8))),
+                       .eightBitUnsupported)
+        XCTAssertEqual(smtpError(try smtp.send(from: "a@example.com", recipients: ["b@example.com"],
+                                               message: [UInt8](repeating: 0x61, count: 101))),
+                       .messageTooLarge(size: 101, limit: 100))
+        smtp.quit()
+        XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]", "QUIT"])
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A running aiosmtpd test server (Tools/test-server/smtp) and what a test needs to use it.
+public struct SMTPServer: Sendable {
+    /// One message the server accepted: a line of its `index.jsonl`.
+    public struct SpoolEntry: Sendable {
+        /// The `.eml` file in the spool.
+        public var file: String
+        /// The envelope sender (`MAIL FROM`).
+        public var from: String
+        /// The envelope recipients (`RCPT TO`).
+        public var to: [String]
+        /// The `MAIL FROM` parameters, e.g. `BODY=8BITMIME`.
+        public var mailOptions: [String]
+        /// The user that had logged in.
+        public var authUser: String?
+        /// Whether the session was encrypted.
+        public var tls: Bool
+        /// `submission` (STARTTLS port) or `smtps` (implicit TLS port).
+        public var listener: String
+    }
+
+    /// The loopback address it listens on.
+    public let host: String
+    /// The submission port (STARTTLS; AUTH only after it).
+    public let submissionPort: UInt16
+    /// The implicit-TLS port.
+    public let tlsPort: UInt16
+    /// The private CA that signed the server certificate (PEM).
+    public let caFile: String
+    /// The user that may log in.
+    public let user: String
+    /// The file holding the user's password (no newline).
+    public let passwordFile: String
+    /// The folder where accepted messages go (`NAME.eml` and `index.jsonl`).
+    public let spoolDir: String
+
+    /// The server described by `dir/smtp-env` (written by `smtp start`).
+    init(dir: String) throws {
+        let envFile = dir + "/smtp-env"
+        let values = try ServerEnvironmentFile.read(
+            envFile, required: ["SMTP_HOST", "SMTP_PORT", "SMTPS_PORT", "CA_FILE", "SMTP_USER", "SMTP_PASSWORD_FILE", "SMTP_SPOOL"],
+            startCommand: "Tools/test-server/smtp start \(dir)")
+        guard let host = values["SMTP_HOST"], let submission = values["SMTP_PORT"].flatMap(UInt16.init),
+              let tls = values["SMTPS_PORT"].flatMap(UInt16.init), let caFile = values["CA_FILE"],
+              let user = values["SMTP_USER"], let passwordFile = values["SMTP_PASSWORD_FILE"], let spool = values["SMTP_SPOOL"]
+        else { throw TestServerError("\(envFile) has an SMTP_PORT or SMTPS_PORT that is not a port") }
+        self.host = host
+        self.submissionPort = submission
+        self.tlsPort = tls
+        self.caFile = caFile
+        self.user = user
+        self.passwordFile = passwordFile
+        self.spoolDir = spool
+    }
+
+    /// The user's password, read from ``passwordFile``.
+    public func password() throws -> String {
+        guard let password = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+            throw TestServerError("cannot read \(passwordFile)")
+        }
+        return password
+    }
+
+    /// Every message the server accepted so far, oldest first.
+    public func spoolEntries() throws -> [SpoolEntry] {
+        let index = spoolDir + "/index.jsonl"
+        guard FileManager.default.fileExists(atPath: index) else { return [] }
+        let text = try String(contentsOfFile: index, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let file = object["file"] as? String, let from = object["from"] as? String,
+                  let to = object["to"] as? [String]
+            else { throw TestServerError("\(index) has a line that is not a spool entry: \(line.prefix(200))") }
+            return SpoolEntry(file: file, from: from, to: to, mailOptions: object["mail_options"] as? [String] ?? [],
+                              authUser: object["auth_user"] as? String, tls: object["tls"] as? Bool ?? false,
+                              listener: object["listener"] as? String ?? "")
+        }
+    }
+
+    /// The accepted message whose bytes hold `marker`, with its entry; nil when there is none.
+    public func spooledMessage(containing marker: String) throws -> (entry: SpoolEntry, bytes: [UInt8])? {
+        let needle = Data(marker.utf8)
+        for entry in try spoolEntries() {
+            guard let data = FileManager.default.contents(atPath: spoolDir + "/" + entry.file) else { continue }
+            if data.range(of: needle) != nil { return (entry, [UInt8](data)) }
+        }
+        return nil
+    }
+}
