@@ -81,6 +81,13 @@ final class ActionTests: SyncTestCase {
         XCTAssertTrue(try serverFlags(of: "m3", via: c).contains("\\Flagged"))
         try assertViewsMatchServer()
         XCTAssertEqual(try sync().events, 0, "after write-back and sync nothing is left to record")
+        // And back: unread and unstar reach the server too.
+        try actions.toggleReadStatus(threadId: t2)
+        try actions.toggleStarStatus(threadId: t3)
+        XCTAssertEqual(try sync().actions.applied, 2)
+        XCTAssertFalse(try serverFlags(of: "m2", via: c).contains("\\Seen"))
+        XCTAssertFalse(try serverFlags(of: "m3", via: c).contains("\\Flagged"))
+        try assertViewsMatchServer()
         try assertRebuildAgrees()
     }
 

@@ -161,6 +161,33 @@ final class SyncCommandTests: SyncTestCase {
                       "the new message arrived while watching")
     }
 
+    func testWatchWritesBackAnActionTakenMeanwhile() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "s1", subject: "Star me later", parent: nil, flags: [])], via: c)
+        releaseStore()
+        try addAccountByCLI()
+        let p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitForCopies(1, appending: {}))
+        let s = try MailStore.open(at: dir.file("store"))
+        let v = try s.openViews()
+        let emailID = try XCTUnwrap(try v.syncedCopies(account: accountName, folder: "INBOX").values.first).emailID
+        let thread = try XCTUnwrap(try v.emailRecord(id: emailID)).threadID
+        try mailstore(["star", thread])
+        let deadline = Date().addingTimeInterval(60)
+        var flagged = false
+        while Date() < deadline && !flagged {
+            _ = try c.select(.inbox, readOnly: true)
+            flagged = try !c.uidSearch([.flagged]).isEmpty
+            if !flagged { usleep(200_000) }
+        }
+        XCTAssertTrue(flagged, "the watching sync wrote the star back")
+    }
+
     /// Polls the store until INBOX holds `count` copies (up to 60 s); `appending` runs once the first sync is in.
     private func waitForCopies(_ count: Int, appending: () throws -> Void) throws -> Bool {
         var appended = false

@@ -5,7 +5,8 @@ import IMAPProtocol
 import SyncCore
 
 /// `mailstore sync --watch`: a full sync, then IDLE on the Inbox (re-issued every refresh interval, the
-/// provider's unless given) with the other folders polled; lost connections are re-opened with
+/// provider's unless given, and at least every minute to write back actions taken meanwhile) with the other
+/// folders polled; lost connections are re-opened with
 /// exponential backoff (1 s doubling to 5 min). Authentication, certificate and configuration errors end
 /// the watch: retrying cannot fix them.
 public final class SyncWatcher {
@@ -58,7 +59,10 @@ public final class SyncWatcher {
                 report(try engine.syncAll())
                 lastPoll = Date()
             }
-            report(try engine.sync(role: .inbox))
+            let actions = try engine.writeBack()
+            var inboxReport = try engine.sync(role: .inbox)
+            inboxReport.actions = actions
+            report(inboxReport)
             let conn = try engine.connect()
             let sel: SelectedMailbox
             do { sel = try conn.select(inbox.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
@@ -73,7 +77,8 @@ public final class SyncWatcher {
             resynced = false
             let untilPoll = pollInterval - Date().timeIntervalSince(lastPoll)
             do {
-                try conn.idle(timeoutSeconds: max(1, min(idleRefresh, untilPoll))) { response in
+                // At most a minute per IDLE, so actions taken meanwhile (in another process) are written back soon.
+                try conn.idle(timeoutSeconds: max(1, min(idleRefresh, untilPoll, SyncWatcher.actionCheckInterval))) { response in
                     switch response {
                     case .exists, .expunge, .vanished, .fetch: false
                     default: true
@@ -88,6 +93,9 @@ public final class SyncWatcher {
     private func report(_ r: SyncReport) {
         if r.changed { onReport?(r) }
     }
+
+    /// The longest an IDLE lasts before pending actions are looked for again.
+    static let actionCheckInterval = 60.0
 
     /// Whether retrying later may help: lost or refused connections and timeouts.
     static func isTransient(_ error: SyncError) -> Bool {
