@@ -54,9 +54,9 @@ let package = Package(
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
-                                                  "IMAPClient", "IMAPProtocol", "SyncCore"]),
+                                                  "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer"]),
         .target(name: "MailStoreCLI", dependencies: [
-            "MailStore", "EventLog", "EventModel", "Views", "Projections", "SyncCore",
+            "MailStore", "EventLog", "EventModel", "Views", "Projections", "SyncCore", "SMTPClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),
@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
-                                                  "EventModel", "TestSupport", "mailstore"]),
+                                                  "EventModel", "TestSupport", "mailstore", "MailParser"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]

@@ -34,11 +34,21 @@ struct AccountAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A shell command printing the secret (or an OAuth token).", valueName: "command")) var passwordCommand: String?
     @Option(help: ArgumentHelp("An environment variable holding the secret.", valueName: "name")) var passwordEnv: String?
     @Option(help: ArgumentHelp("A PEM file of a private CA to trust.", valueName: "file")) var caFile: String?
+    @Option(help: ArgumentHelp("The SMTP submission server (for sending).", valueName: "host")) var smtpHost: String?
+    @Option(help: ArgumentHelp("The SMTP port (default 587 for starttls, 465 for tls).", valueName: "port")) var smtpPort: UInt16?
+    @Option(help: ArgumentHelp("starttls (default) or tls.", valueName: "mode")) var smtpSecurity: String?
+    @Option(help: ArgumentHelp("The SMTP login (default: the IMAP login).", valueName: "name")) var smtpUsername: String?
+    @Option(help: ArgumentHelp("A file (0600) with the SMTP secret (default: the IMAP secret source).", valueName: "file")) var smtpPasswordFile: String?
+    @Option(help: ArgumentHelp("A command printing the SMTP secret.", valueName: "command")) var smtpPasswordCommand: String?
+    @Option(help: ArgumentHelp("An environment variable holding the SMTP secret.", valueName: "name")) var smtpPasswordEnv: String?
 
     func validate() throws {
         let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
         if sources.count != 1 {
             throw ValidationError("give exactly one of --password-file FILE, --password-command CMD or --password-env VAR")
+        }
+        if [smtpPasswordFile, smtpPasswordCommand, smtpPasswordEnv].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --smtp-password-file, --smtp-password-command or --smtp-password-env")
         }
     }
 
@@ -46,13 +56,17 @@ struct AccountAddCommand: ParsableCommand {
         try CLIExit.run {
             let credential: CredentialSource = if let passwordFile { .file(passwordFile) }
                 else if let passwordCommand { .command(passwordCommand) } else { .environment(passwordEnv!) }
+            let smtpCredential: CredentialSource? = if let smtpPasswordFile { .file(smtpPasswordFile) }
+                else if let smtpPasswordCommand { .command(smtpPasswordCommand) } else { smtpPasswordEnv.map { .environment($0) } }
             let settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
-                                           username: username, credential: credential, caFile: caFile)
-            let store = try MailStore.open(at: storeOptions.path)
-            let views = try store.openViews(notice: Terminal.note)
+                                           username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
+                                           smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
+                                           smtpCredential: smtpCredential)
+            let (store, views) = try storeOptions.openWithViews()
             let added = try store.addAccount(settings, views: views)
             print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
-                  + "provider \(added.provider), auth \(added.auth))")
+                  + "provider \(added.provider), auth \(added.auth)"
+                  + (added.smtpHost.map { ", SMTP \(added.smtpSecurity ?? "starttls") \($0):\(added.smtpPort ?? 0)" } ?? "") + ")")
         }
     }
 }
@@ -66,8 +80,7 @@ struct AccountListCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
-            let views = try store.openViews(notice: Terminal.note)
+            let (store, views) = try storeOptions.openWithViews(readOnly: true)
             let accounts = try views.accountList()
             if json {
                 let e = JSONEncoder()
@@ -93,8 +106,7 @@ struct AccountRemoveCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
-            let views = try store.openViews(notice: Terminal.note)
+            let (store, views) = try storeOptions.openWithViews()
             try store.removeAccount(named: name, views: views)
             print("Removed account \(name)")
         }

@@ -17,8 +17,7 @@ struct ActionOptions: ParsableArguments {
     /// Opens the store, runs the action through the library's use case, prints its id, and pushes if asked.
     func run(_ body: (ManageThreadActionsUseCase) throws -> EventID) throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
-            let views = try store.openViews(notice: Terminal.note)
+            let (store, views) = try storeOptions.openWithViews()
             let useCase = ManageThreadActionsUseCase(store: store, views: views)
             let id = try body(useCase)
             print(id)
@@ -91,8 +90,7 @@ struct UndoCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
-            let views = try store.openViews(notice: Terminal.note)
+            let (store, views) = try storeOptions.openWithViews()
             let id = try ManageThreadActionsUseCase(store: store, views: views).undo(actionId: action)
             print(id)
             if push { try ActionOptions.push(actionID: action, store: store, views: views) }
@@ -108,8 +106,7 @@ struct RetryCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
-            let views = try store.openViews(notice: Terminal.note)
+            let (store, views) = try storeOptions.openWithViews()
             let newID = try ManageThreadActionsUseCase(store: store, views: views).retry(actionId: action)
             if let newID { print(newID) }
             try ActionOptions.push(actionID: newID?.description ?? action, store: store, views: views)

@@ -4,6 +4,7 @@ import Foundation
 import LMDB
 import MailStore
 import NativeCodecs
+import SMTPClient
 
 /// The exit codes of `mailstore` (documented in docs/cli.md).
 public enum CLIExit {
@@ -43,7 +44,10 @@ public enum CLIExit {
         case is StoreError: storeError
         case is CLIError: notFound
         case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: notFound
-        case SyncError.server, SyncError.noEmailFolders: serverError
+        case SyncError.server, SyncError.noEmailFolders, is SMTPClientError: serverError
+        case DraftError.notFound, DraftError.noAccount, DraftError.originalNotFound: notFound
+        case DraftError.noSMTP: configError
+        case is DraftError: actionRefused
         case is AccountError, SyncError.credential: configError
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: notFound
         case ThreadListError.actionFailed(let u as ActionError):

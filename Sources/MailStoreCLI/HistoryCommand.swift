@@ -28,8 +28,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
-            let views = try store.openViews(notice: Terminal.note)
+            let (store, views) = try storeOptions.openWithViews(readOnly: true)
             let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) } else { .action(action!) }
             let events = try store.history(of: subject, views: views)
             if events.isEmpty { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? action!)") }

@@ -42,8 +42,7 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
-            let views = try store.openViews(notice: Terminal.note)
+            let (store, views) = try storeOptions.openWithViews()
             var accounts = try views.accountList().map(\.settings)
             if let account {
                 accounts = accounts.filter { $0.name == account }

@@ -5,7 +5,7 @@ public enum ViewCatalog {
     /// The projector types, in the order they fold each event.
     public static var all: [any Projector.Type] {
         [ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self,
-         AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self]
+         AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self]
     }
 
     /// The names of the views.

@@ -222,6 +222,22 @@ final class ActionCommandTests: SyncTestCase {
         return r
     }
 
+    func testPushWritesAnActionBackAtOnce() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "p1", subject: "Push", parent: nil, flags: [])], via: c)
+        try addAccount()
+        try sync()
+        let emailID = try XCTUnwrap(try views.syncedCopies(account: accountName, folder: "INBOX").values.first).emailID
+        let thread = try XCTUnwrap(try views.emailRecord(id: emailID)).threadID
+        views = nil
+        store = nil
+        let r = try mailstore(["star", thread, "--push"])
+        XCTAssertTrue(r.stdout.contains("1 applied"), r.stdout)
+        _ = try c.select(.inbox, readOnly: true)
+        XCTAssertEqual(try c.uidSearch([.flagged]).count, 1)
+    }
+
     func testAKillBetweenTheServersSuccessAndTheOutcomeAppliesNothingTwice() throws {
         let c = try server()
         defer { c.logout() }

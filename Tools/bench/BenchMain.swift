@@ -5,6 +5,7 @@
 //   swift build -c release && .build/release/bench views [--events 1000000] [--threads 50000]
 //   swift build -c release && .build/release/bench sync [--messages 10000]     (starts its own Dovecot; needs root)
 //   swift build -c release && .build/release/bench actions [--threads 50000]
+//   swift build -c release && .build/release/bench compose
 //
 // Each suite measures mailstore beside its peer or raw limit in the same run and rewrites its own
 // section of docs/benchmarks.md (between `<!-- bench:NAME -->` markers), with the machine it ran on.
@@ -15,7 +16,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions [--events N] [--messages N] [--threads N] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync|actions|compose [--events N] [--messages N] [--threads N] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -26,6 +27,7 @@ enum BenchMain {
         case "views": section = try ViewsBench(options: options).run()
         case "sync": section = try SyncBench(options: options).run()
         case "actions": section = try ActionsBench(options: options).run()
+        case "compose": section = try ComposeBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)

@@ -2,7 +2,8 @@
 """Another mail client for demos: fills and changes the throwaway Dovecot's mailbox (python3 stdlib only).
 
     python3 Tools/test-server/imap-client.py DIR fill MAILDIR [LIMIT]   APPEND a Maildir tree (Maildir++ folders
-                                                                        become folders; S/F/R letters become flags)
+                                                                        become folders; S/F/R letters become flags),
+                                                                        at most LIMIT messages per folder
     python3 Tools/test-server/imap-client.py DIR change                 mark the 3 newest Inbox messages read,
                                                                         star one, expunge one, deliver a new one
 
@@ -53,9 +54,11 @@ def maildir_messages(root):
 def fill(conn, root, limit):
     created = {"INBOX"}
     count = 0
+    per_folder = {}
     for folder, flags, path in maildir_messages(root):
-        if limit and count >= limit:
-            break
+        if limit and per_folder.get(folder, 0) >= limit:
+            continue
+        per_folder[folder] = per_folder.get(folder, 0) + 1
         if folder not in created:
             conn.create(f'"{folder}"')
             created.add(folder)

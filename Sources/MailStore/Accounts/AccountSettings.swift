@@ -14,9 +14,18 @@ public struct AccountSettings: Sendable {
     public var username: String?
     public var credential: CredentialSource
     public var caFile: String?
+    /// SMTP submission (optional): host, port (default 587 for starttls, 465 for tls), security (default
+    /// starttls), and a login and secret source when they differ from the IMAP ones.
+    public var smtpHost: String?
+    public var smtpPort: UInt16?
+    public var smtpSecurity: String?
+    public var smtpUsername: String?
+    public var smtpCredential: CredentialSource?
 
     public init(name: String, email: String, host: String, port: UInt16? = nil, security: String, auth: String? = nil,
-                username: String? = nil, credential: CredentialSource, caFile: String? = nil) {
+                username: String? = nil, credential: CredentialSource, caFile: String? = nil, smtpHost: String? = nil,
+                smtpPort: UInt16? = nil, smtpSecurity: String? = nil, smtpUsername: String? = nil,
+                smtpCredential: CredentialSource? = nil) {
         self.name = name
         self.email = email
         self.host = host
@@ -26,6 +35,11 @@ public struct AccountSettings: Sendable {
         self.username = username
         self.credential = credential
         self.caFile = caFile
+        self.smtpHost = smtpHost
+        self.smtpPort = smtpPort
+        self.smtpSecurity = smtpSecurity
+        self.smtpUsername = smtpUsername
+        self.smtpCredential = smtpCredential
     }
 
     /// The provider: recognised from the host, else `custom` (a known email domain on another host is a custom server).
@@ -64,9 +78,31 @@ public struct AccountSettings: Sendable {
             ca = path
         }
         let port = self.port ?? (security == "tls" ? 993 : 143)
-        return AccountAdded(name: name, email: email, provider: provider.id, imapHost: host, imapPort: UInt32(port),
-                            imapSecurity: security, auth: auth, username: username ?? email,
-                            credentialSource: credential.description, caFile: ca)
+        var added = AccountAdded(name: name, email: email, provider: provider.id, imapHost: host, imapPort: UInt32(port),
+                                 imapSecurity: security, auth: auth, username: username ?? email,
+                                 credentialSource: credential.description, caFile: ca)
+        if smtpHost == nil && (smtpPort != nil || smtpSecurity != nil || smtpUsername != nil || smtpCredential != nil) {
+            throw .invalid("the --smtp-* options need --smtp-host")
+        }
+        if let smtpHost {
+            guard !smtpHost.isEmpty, !smtpHost.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw .invalid("--smtp-host wants a server name or address; got \"\(smtpHost)\"")
+            }
+            let smtpSecurity = self.smtpSecurity ?? "starttls"
+            guard ["tls", "starttls"].contains(smtpSecurity) else {
+                throw .invalid("--smtp-security is tls or starttls (plaintext SMTP is not supported); got \"\(smtpSecurity)\"")
+            }
+            if let smtpPort, smtpPort == 0 { throw .invalid("--smtp-port must be 1-65535") }
+            var smtpCredential = self.smtpCredential
+            if case .file(let p)? = smtpCredential { smtpCredential = .file(AccountSettings.absolute(p)) }
+            try smtpCredential?.validate()
+            added.smtpHost = smtpHost
+            added.smtpPort = UInt32(smtpPort ?? (smtpSecurity == "tls" ? 465 : 587))
+            added.smtpSecurity = smtpSecurity
+            added.smtpUsername = smtpUsername
+            added.smtpCredentialSource = smtpCredential?.description
+        }
+        return added
     }
 
     static func absolute(_ path: String) -> String {

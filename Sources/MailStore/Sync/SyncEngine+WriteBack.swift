@@ -23,7 +23,7 @@ extension SyncEngine {
         let conn = try connect()
         if mapped.isEmpty {
             var ignored = SyncReport(account: account.name)
-            _ = try discoverFolders(conn, report: &ignored)
+            mapped = try discoverFolders(conn, report: &ignored)
         }
         for r in due {
             var outcome = ActionOutcome()

@@ -6,7 +6,7 @@ import SyncCore
 
 /// `mailstore sync --watch`: a full sync, then IDLE on the Inbox (re-issued every refresh interval, the
 /// provider's unless given, and at least every minute to write back actions taken meanwhile) with the other
-/// folders polled; lost connections are re-opened with
+/// folders polled; the outbox's due retries are delivered on the way; lost connections are re-opened with
 /// exponential backoff (1 s doubling to 5 min). Authentication, certificate and configuration errors end
 /// the watch: retrying cannot fix them.
 public final class SyncWatcher {
@@ -60,6 +60,8 @@ public final class SyncWatcher {
                 lastPoll = Date()
             }
             let actions = try engine.writeBack()
+            // The outbox: failed messages whose retry time has come; abandoned queued ones back to drafts.
+            _ = try OutboxUseCase(store: engine.store, views: engine.views).deliverDue(account: engine.account.name)
             var inboxReport = try engine.sync(role: .inbox)
             inboxReport.actions = actions
             report(inboxReport)

@@ -1,0 +1,26 @@
+import EventModel
+
+/// Someone seen in From, To or Cc of an account's mail.
+public struct Contact: BinaryField, Equatable, Sendable, Encodable {
+    public var name: String?
+    public var address: String
+    /// How many messages named them.
+    public var count: UInt64
+    /// How many of those they sent.
+    public var sent: UInt64
+    /// The latest message date that named them.
+    public var lastSeen: Timestamp
+
+    public init(name: String?, address: String, count: UInt64, sent: UInt64, lastSeen: Timestamp) {
+        self.name = name
+        self.address = address
+        self.count = count
+        self.sent = sent
+        self.lastSeen = lastSeen
+    }
+
+    public func write(to w: inout ByteWriter) { w.write(name); w.write(address); w.write(count); w.write(sent); w.write(lastSeen) }
+    public init(from r: inout ByteReader) throws(DecodeError) {
+        name = try r.read(); address = try r.read(); count = try r.read(); sent = try r.read(); lastSeen = try r.read()
+    }
+}

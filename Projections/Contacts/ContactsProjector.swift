@@ -1,0 +1,66 @@
+import EventModel
+
+/// The contacts view for recipient autocomplete: every From, To and Cc address of an account's mail with
+/// its name, frequency, recency and whether they wrote, and a prefix index over the address, its local part
+/// and each word of the name. Never reads any system address book.
+public final class ContactsProjector: Projector {
+    public static let name = "contacts"
+    public static let schemaVersion: UInt32 = 1
+    public static let tables = ["contacts.people", "contacts.prefix"]
+
+    /// Key(account, lowercased address) -> contact.
+    let people: ViewTable<Contact>
+    /// Key(account, token) + lowercased address -> present.
+    let prefix: ViewTable<Present>
+
+    public init(store: KeyValueStore) {
+        people = ViewTable("contacts.people", store: store)
+        prefix = ViewTable("contacts.prefix", store: store)
+    }
+
+    public func discard() { people.discard(); prefix.discard() }
+    public func flush() throws { try people.flush(); try prefix.flush() }
+
+    /// The tokens a contact is found by: the address, its local part, each word of the name (lowercased).
+    public static func tokens(name: String?, address: String) -> Set<String> {
+        let a = address.lowercased()
+        var out: Set<String> = [a]
+        if let at = a.firstIndex(of: "@") { out.insert(String(a[..<at])) }
+        for word in (name ?? "").lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }) { out.insert(String(word)) }
+        return out
+    }
+
+    /// The index key of a token for an address.
+    public static func prefixKey(account: String, token: String, address: String) -> [UInt8] {
+        Key(account, token, address).bytes
+    }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        guard case .emailReceived(let p) = decoded else { return }
+        let account = event.envelope.account
+        let senders = Set(p.from.map { $0.email.lowercased() })
+        var seen = Set<String>()
+        for a in p.from + p.to + p.cc where !a.email.isEmpty && a.email.contains("@") {
+            let address = a.email.lowercased()
+            guard seen.insert(address).inserted else { continue }
+            try people.modify(Key(account, address).bytes) { c in
+                var contact = c ?? Contact(name: nil, address: a.email, count: 0, sent: 0, lastSeen: p.date)
+                let name = a.name.flatMap { $0.isEmpty ? nil : $0 }
+                if let name, name != contact.name {
+                    contact.name = name
+                    for t in ContactsProjector.tokens(name: name, address: address) {
+                        prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), Present())
+                    }
+                } else if c == nil {
+                    for t in ContactsProjector.tokens(name: nil, address: address) {
+                        prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), Present())
+                    }
+                }
+                contact.count += 1
+                if senders.contains(address) { contact.sent += 1 }
+                if p.date > contact.lastSeen { contact.lastSeen = p.date }
+                c = contact
+            }
+        }
+    }
+}

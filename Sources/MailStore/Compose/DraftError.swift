@@ -1,0 +1,26 @@
+/// Why a draft cannot be saved or sent, and what to fix.
+public enum DraftError: Error, CustomStringConvertible, Equatable {
+    case noAccount(String)
+    case notFound(String)
+    case unreadableAttachment(String, String)
+    /// Sending needs at least one valid recipient and a body; each problem names its field.
+    case notSendable([String])
+    /// The undo delay is over (or it was never queued).
+    case tooLateToUndo(String)
+    case notQueued(String)
+    case noSMTP(String)
+    case originalNotFound(String)
+
+    public var description: String {
+        switch self {
+        case .noAccount(let a): "no account named \"\(a)\"; see `mailstore account list`"
+        case .notFound(let d): "no draft \"\(d)\"; `mailstore draft list` lists them"
+        case .unreadableAttachment(let p, let why): "cannot attach \(p): \(why)"
+        case .notSendable(let problems): "cannot send yet: " + problems.joined(separator: "; ")
+        case .tooLateToUndo(let d): "too late to undo: draft \(d) is being sent or was sent"
+        case .notQueued(let d): "draft \(d) is not in the outbox"
+        case .noSMTP(let a): "account \(a) has no SMTP server: add it again with --smtp-host"
+        case .originalNotFound(let e): "no email \"\(e)\" to reply to or forward"
+        }
+    }
+}

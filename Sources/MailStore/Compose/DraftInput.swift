@@ -1,0 +1,29 @@
+/// What `draft new` / `draft edit` set; nil leaves a field as it is.
+public struct DraftInput: Sendable {
+    public var to: String?
+    public var cc: String?
+    public var bcc: String?
+    public var subject: String?
+    public var body: String?
+    /// Files to attach.
+    public var attach: [String] = []
+    /// Attachment file names to drop.
+    public var detach: [String] = []
+    /// An email id to reply to (subject "Re:", In-Reply-To, References, the original quoted below).
+    public var replyTo: String?
+    /// An email id to forward (subject "Fwd:", the original below).
+    public var forward: String?
+
+    public init(to: String? = nil, cc: String? = nil, bcc: String? = nil, subject: String? = nil, body: String? = nil,
+                attach: [String] = [], detach: [String] = [], replyTo: String? = nil, forward: String? = nil) {
+        self.to = to
+        self.cc = cc
+        self.bcc = bcc
+        self.subject = subject
+        self.body = body
+        self.attach = attach
+        self.detach = detach
+        self.replyTo = replyTo
+        self.forward = forward
+    }
+}

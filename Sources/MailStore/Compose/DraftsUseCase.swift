@@ -1,0 +1,125 @@
+import EventLog
+import EventModel
+import Foundation
+import MailParser
+import MessageComposer
+import Projections
+import Views
+
+/// Drafts: every save is a `DraftSaved` with the next version (all versions stay in the log, so a draft
+/// survives a kill); replies and forwards get their subject, threading headers and quoted original.
+public struct DraftsUseCase {
+    public let store: MailStore
+    public let views: ViewStore
+
+    public init(store: MailStore, views: ViewStore) {
+        self.store = store
+        self.views = views
+    }
+
+    /// Creates a draft in `account`; returns it with the per-field address problems (saved anyway).
+    public func create(account: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
+        guard try views.account(named: account) != nil else { throw DraftError.noAccount(account) }
+        let id = String(EventID.generate().description.replacingOccurrences(of: "-", with: "").suffix(16))
+        var base = DraftSaved(draftID: id, draftVersion: 0, subject: "", body: "")
+        if let original = input.replyTo ?? input.forward {
+            let parent = try self.parent(original)
+            let reply = input.replyTo != nil
+            base.subject = reply ? MessageComposer.replySubject(parent.subject ?? "") : MessageComposer.forwardSubject(parent.subject ?? "")
+            if reply {
+                let threading = MessageComposer.replyThreading(to: parent)
+                base.inReplyTo = threading.inReplyTo
+                base.references = threading.references
+                base.to = parent.from.map(MessageIngest.address)
+                base.replyToEmailID = original
+            } else {
+                base.forwardOfEmailID = original
+            }
+            let quoted = reply ? MessageComposer.quotedBody(of: parent, timeZone: .current)
+                               : MessageComposer.forwardedBlock(of: parent, timeZone: .current)
+            base.body = (input.body.map { $0 + "\n\n" } ?? "\n\n") + quoted
+        }
+        var merged = input
+        if merged.body != nil && (input.replyTo ?? input.forward) != nil { merged.body = nil }
+        return try save(account: account, base: base, merged)
+    }
+
+    /// Saves the next version of a draft with `input`'s changes.
+    public func edit(_ id: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
+        guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
+        return try save(account: d.account, base: d.latest, input)
+    }
+
+    /// Deletes a draft (`DraftDeleted`; its versions stay in the log).
+    public func delete(_ id: String) throws {
+        guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
+        try store.log.append(NewEvent(event: .draftDeleted(DraftDeleted(draftID: id)), account: d.account, stream: "draft/\(id)", actor: .user))
+        try views.catchUp()
+    }
+
+    /// What keeps a draft from being sent: invalid addresses (per field), no valid recipient, no body.
+    public func problems(_ d: DraftSaved) -> [String] {
+        var out: [String] = []
+        for (field, list) in [("To", d.to), ("Cc", d.cc), ("Bcc", d.bcc)] {
+            for a in list { if let p = AddressList.problem(with: a.email) { out.append("\(field): \(a.email): \(p)") } }
+        }
+        let valid = (d.to + d.cc + d.bcc).filter { AddressList.problem(with: $0.email) == nil }
+        if valid.isEmpty { out.append("add at least one valid recipient (To, Cc or Bcc)") }
+        if d.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { out.append("write a body") }
+        return out
+    }
+
+    private func save(account: String, base: DraftSaved, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
+        var d = base
+        d.draftVersion += 1
+        var problems: [String] = []
+        func parse(_ text: String?, _ field: AddressField, _ current: [EmailAddress]) -> [EmailAddress] {
+            guard let text else { return current }
+            let list = AddressList(parsing: text, field: field)
+            problems += list.invalid.map { "\($0)" }
+            return list.addresses.map(MessageIngest.address)
+        }
+        d.to = parse(input.to, .to, d.to)
+        d.cc = parse(input.cc, .cc, d.cc)
+        d.bcc = parse(input.bcc, .bcc, d.bcc)
+        if let s = input.subject { d.subject = s }
+        if let b = input.body { d.body = b }
+        d.attachments.removeAll { input.detach.contains($0.filename) }
+        var blobs: [PendingBlob] = []
+        for path in input.attach {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw DraftError.unreadableAttachment(path, "the file cannot be read")
+            }
+            let blob = try store.log.prepareBlob(Array(data))
+            blobs.append(blob)
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            d.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: DraftsUseCase.mimeType(name), size: UInt64(data.count), blob: blob.hash))
+        }
+        try store.log.append([NewEvent(event: .draftSaved(d), account: account, stream: "draft/\(d.draftID)", actor: .user)], blobs: blobs)
+        try views.catchUp()
+        return (d, problems)
+    }
+
+    /// The original of a reply or forward, parsed from its stored bytes.
+    func parent(_ emailID: String) throws -> ParentMessage {
+        guard let e = try store.email(id: emailID), let bytes = try store.log.blob(e.payload.blob) else {
+            throw DraftError.originalNotFound(emailID)
+        }
+        return ParentMessage(MailParser.parse(bytes))
+    }
+
+    /// A MIME type from a file name's extension.
+    static func mimeType(_ name: String) -> String {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "pdf": "application/pdf"
+        case "txt": "text/plain"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "gif": "image/gif"
+        case "html", "htm": "text/html"
+        case "zip": "application/zip"
+        case "csv": "text/csv"
+        default: "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPProtocol
+import MailParser
+import MessageComposer
+import Projections
+import SMTPClient
+import SyncCore
+import Views
+
+/// The send queue: `send` queues a draft with its due time (the undo delay), undo before then puts it back,
+/// and delivery submits it over SMTP (never before the due time), records sent or failed (4xx and lost
+/// connections retried with backoff, 5xx not), files it in Sent where the provider needs it and removes the
+/// draft. A message whose queuing process ended before its due time goes back to the drafts (the spec's rule).
+public struct OutboxUseCase {
+    public let store: MailStore
+    public let views: ViewStore
+    /// How long after its due time a queued message is taken as abandoned by a process that ended
+    /// (15 s; `MAILSTORE_OUTBOX_GRACE` seconds overrides it, for tests).
+    public static var orphanGrace: Double {
+        ProcessInfo.processInfo.environment["MAILSTORE_OUTBOX_GRACE"].flatMap(Double.init) ?? 15
+    }
+
+    public init(store: MailStore, views: ViewStore) {
+        self.store = store
+        self.views = views
+    }
+
+    /// Queues a draft: `MessageQueued` with the Message-ID it will carry and its due time.
+    public func queue(_ draftID: String, undoDelay: Double) throws -> MessageQueued {
+        guard let d = try views.draft(id: draftID) else { throw DraftError.notFound(draftID) }
+        let problems = DraftsUseCase(store: store, views: views).problems(d.latest)
+        guard problems.isEmpty else { throw DraftError.notSendable(problems) }
+        if let state = try views.outboxItem(draftID: draftID)?.state, state.inOutbox { throw DraftError.tooLateToUndo(draftID) }
+        let due = Timestamp(Date().addingTimeInterval(max(0, undoDelay)))
+        let composed = try compose(d, due: due)
+        let queued = MessageQueued(draftID: draftID, draftVersion: d.latest.draftVersion, messageID: composed.messageID, dueAt: due)
+        try append(.messageQueued(queued), d.account, draftID, actor: .user)
+        return queued
+    }
+
+    /// Takes a queued message back before its due time (`SendUndone`); the draft is as it was.
+    public func undo(_ draftID: String) throws {
+        guard let item = try views.outboxItem(draftID: draftID), item.state == .queued else { throw DraftError.notQueued(draftID) }
+        guard let due = item.dueAt, Timestamp.now < due else { throw DraftError.tooLateToUndo(draftID) }
+        try append(.sendUndone(SendUndone(draftID: draftID)), item.account, draftID, actor: .user)
+    }
+
+    /// Takes a queued or failed message out of the outbox (`SendCancelled`); it is a draft again.
+    public func cancel(_ draftID: String) throws {
+        guard let item = try views.outboxItem(draftID: draftID), item.state == .queued || item.state == .failed else {
+            throw DraftError.notQueued(draftID)
+        }
+        try append(.sendCancelled(SendCancelled(draftID: draftID)), item.account, draftID, actor: .user)
+    }
+
+    /// Waits until the message's due time (so an undo can still stop it), then delivers it.
+    public func deliverWhenDue(_ draftID: String) throws -> OutboxItem.State {
+        while let item = try views.outboxItem(draftID: draftID), item.state == .queued, let due = item.dueAt, Timestamp.now < due {
+            usleep(UInt32(min(200_000, max(1_000, (due.microseconds - Timestamp.now.microseconds)))))
+            try views.catchUp()
+        }
+        return try deliver(draftID)
+    }
+
+    /// Submits a queued (due) or failed message now: `SendStarted`, then `MessageSent` or `SendFailed`.
+    @discardableResult
+    public func deliver(_ draftID: String) throws -> OutboxItem.State {
+        try views.catchUp()
+        guard let item = try views.outboxItem(draftID: draftID), item.state == .queued || item.state == .failed else {
+            return try views.outboxItem(draftID: draftID)?.state ?? .draft
+        }
+        if item.state == .queued, let due = item.dueAt, Timestamp.now < due { return .queued }
+        guard let d = try views.draft(id: draftID), let account = try views.account(named: d.account)?.settings else {
+            throw DraftError.notFound(draftID)
+        }
+        guard let queued = try lastQueued(draftID) else { throw DraftError.notQueued(draftID) }
+        let attempt = UInt32(item.attempts + 1)
+        try append(.sendStarted(SendStarted(draftID: draftID, attempt: attempt)), d.account, draftID, actor: .system)
+        let composed = try compose(d, due: queued.dueAt)
+        do {
+            let reply = try submit(composed, account: account)
+            try append(.messageSent(MessageSent(draftID: draftID, messageID: composed.messageID,
+                                                serverResponse: "\(reply.code) \(reply.lines.joined(separator: " "))")),
+                       d.account, draftID, actor: .sync)
+        } catch let e as SMTPClientError {
+            let retry = e.isRetryable ? Timestamp(Date().addingTimeInterval(min(3600, 30 * pow(2, Double(attempt) - 1)))) : nil
+            try append(.sendFailed(SendFailed(draftID: draftID, reason: e.description, permanent: !e.isRetryable, retryAt: retry)),
+                       d.account, draftID, actor: .sync)
+            return .failed
+        }
+        try fileInSent(composed, account: account)
+        try append(.draftDeleted(DraftDeleted(draftID: draftID)), d.account, draftID, actor: .system)
+        return .sent
+    }
+
+    /// Delivers what is due: failed messages whose retry time has come; and first returns abandoned queued
+    /// messages to the drafts. Returns (draft id, state) for each message it touched.
+    public func deliverDue(account: String) throws -> [(String, OutboxItem.State)] {
+        var out = try reclaimAbandoned(account: account).map { ($0, OutboxItem.State.draft) }
+        for item in try views.outbox(account: account) {
+            switch item.state {
+            case .failed:
+                guard let f = try lastFailure(item.draftID), !f.permanent, (f.retryAt.map { $0 <= Timestamp.now } ?? true) else { continue }
+                out.append((item.draftID, try deliver(item.draftID)))
+            default:
+                break
+            }
+        }
+        return out
+    }
+
+    /// Queued messages whose due time passed long ago without a send starting: the process that queued them
+    /// ended during the undo delay, so they go back to the drafts (`SendUndone`, actor system). Returns their ids.
+    @discardableResult
+    public func reclaimAbandoned(account: String) throws -> [String] {
+        var out: [String] = []
+        for item in try views.outbox(account: account) where item.state == .queued {
+            guard let due = item.dueAt, due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds else { continue }
+            try append(.sendUndone(SendUndone(draftID: item.draftID)), account, item.draftID, actor: .system)
+            out.append(item.draftID)
+        }
+        return out
+    }
+
+    // MARK: - Parts
+
+    func append(_ e: DomainEvent, _ account: String, _ draftID: String, actor: Actor) throws {
+        try store.log.append(NewEvent(event: e, account: account, stream: "draft/\(draftID)", actor: actor))
+        try views.catchUp()
+    }
+
+    /// The message as it goes out; the same bytes and Message-ID every time for one queuing.
+    func compose(_ d: DraftRecord, due: Timestamp) throws -> ComposedMessage {
+        guard let account = try views.account(named: d.account)?.settings else { throw DraftError.noAccount(d.account) }
+        let p = d.latest
+        func addresses(_ list: [EmailAddress]) -> [MailAddress] { list.map { MailAddress(name: $0.name, email: $0.email) } }
+        var attachments: [ComposerAttachment] = []
+        for a in p.attachments {
+            guard let data = try store.log.blob(a.blob) else { throw DraftError.unreadableAttachment(a.filename, "its blob is missing") }
+            attachments.append(ComposerAttachment(filename: a.filename, mimeType: a.mimeType, data: data))
+        }
+        let draft = MessageDraft(from: MailAddress(name: nil, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
+                                 bcc: addresses(p.bcc), subject: p.subject, text: p.body, attachments: attachments,
+                                 inReplyTo: p.inReplyTo, references: p.references, date: due.date)
+        var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)/\(due.microseconds)")
+        return try MessageComposer.compose(draft, using: &generator)
+    }
+
+    /// Submits over SMTP with the account's SMTP settings and credential.
+    func submit(_ m: ComposedMessage, account a: AccountAdded) throws -> SMTPReply {
+        guard let host = a.smtpHost, let port = a.smtpPort.flatMap({ UInt16(exactly: $0) }),
+              let security = SMTPSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
+            throw DraftError.noSMTP(a.name)
+        }
+        guard let source = CredentialSource(stored: a.smtpCredentialSource ?? a.credentialSource) else {
+            throw AccountError.invalid("the account's SMTP credential source is not understood")
+        }
+        let secret = try source.secret()
+        let conn = try SMTPConnection.connect(SMTPEndpoint(host: host, port: port, security: security, caFile: a.caFile))
+        defer { conn.quit() }
+        let mechanism = SMTPAuthMechanism(rawValue: a.auth.uppercased()) ?? .plain
+        try conn.authenticate(username: a.smtpUsername ?? a.username,
+                              credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret), mechanism: mechanism)
+        return try conn.send(from: m.envelopeSender, recipients: m.envelopeRecipients, message: m.bytes)
+    }
+
+    /// APPENDs the sent message to the Sent folder with \Seen where the provider does not file it itself.
+    func fileInSent(_ m: ComposedMessage, account a: AccountAdded) throws {
+        guard ProviderRegistry.provider(id: a.provider).requiresSentAppend,
+              let sent = try views.folders(account: a.name).first(where: { $0.role == .sent }) else { return }
+        let engine = try SyncEngine(store: store, views: views, account: a)
+        defer { engine.disconnect() }
+        let conn = try engine.connect()
+        _ = try conn.append(to: MailboxName(sent.path), message: m.bytes, flags: ["\\Seen"])
+    }
+
+    func lastQueued(_ draftID: String) throws -> MessageQueued? {
+        var last: MessageQueued?
+        try store.log.scan(filter: ScanFilter(types: [.messageQueued], stream: "draft/\(draftID)")) { ev in
+            if case .messageQueued(let p) = try ev.decode() { last = p }
+            return true
+        }
+        return last
+    }
+
+    func lastFailure(_ draftID: String) throws -> SendFailed? {
+        var last: SendFailed?
+        try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: "draft/\(draftID)")) { ev in
+            if case .sendFailed(let p) = try ev.decode() { last = p }
+            return true
+        }
+        return last
+    }
+}

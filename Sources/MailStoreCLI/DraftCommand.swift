@@ -1,0 +1,144 @@
+import ArgumentParser
+import EventModel
+import Foundation
+import MailStore
+import Projections
+import Views
+
+/// `mailstore draft new|edit|show|list|delete`.
+struct DraftCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "draft", abstract: "Write drafts: every save is kept in the log (a draft survives a kill).",
+        subcommands: [DraftNewCommand.self, DraftEditCommand.self, DraftShowCommand.self, DraftListCommand.self, DraftDeleteCommand.self])
+}
+
+/// The fields `draft new` and `draft edit` take.
+struct DraftFields: ParsableArguments {
+    @Option(help: ArgumentHelp("Recipients: \"Name <a@b.c>, d@e.f\".", valueName: "list")) var to: String?
+    @Option(help: ArgumentHelp("Cc recipients.", valueName: "list")) var cc: String?
+    @Option(help: ArgumentHelp("Bcc recipients (never in the headers).", valueName: "list")) var bcc: String?
+    @Option(help: ArgumentHelp("The subject.", valueName: "text")) var subject: String?
+    @Option(help: ArgumentHelp("The text body.", valueName: "text")) var body: String?
+    @Option(help: ArgumentHelp("Read the text body from a file.", valueName: "file")) var bodyFile: String?
+    @Option(help: ArgumentHelp("Attach a file (repeatable).", valueName: "file")) var attach: [String] = []
+
+    func input() throws -> DraftInput {
+        var body = self.body
+        if let bodyFile {
+            guard let data = FileManager.default.contents(atPath: bodyFile) else { throw ValidationError("cannot read \(bodyFile)") }
+            body = String(decoding: data, as: UTF8.self)
+        }
+        return DraftInput(to: to, cc: cc, bcc: bcc, subject: subject, body: body, attach: attach)
+    }
+
+    /// Prints the address problems (stderr) and the draft id (last line of stdout).
+    static func report(_ saved: DraftSaved, _ problems: [String]) {
+        for p in problems { Terminal.warning(p) }
+        print(saved.draftID)
+    }
+}
+
+struct DraftNewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "new", abstract: "Start a draft; prints its id on the last line.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("The account to send from.", valueName: "name")) var account: String
+    @OptionGroup var fields: DraftFields
+    @Option(help: ArgumentHelp("Reply to this email: \"Re:\" subject, In-Reply-To, References, the original quoted.", valueName: "email"))
+    var replyTo: String?
+    @Option(help: ArgumentHelp("Forward this email: \"Fwd:\" subject, the original below.", valueName: "email")) var forward: String?
+
+    func validate() throws {
+        if replyTo != nil && forward != nil { throw ValidationError("give --reply-to or --forward, not both") }
+    }
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            var input = try fields.input()
+            input.replyTo = replyTo
+            input.forward = forward
+            let (saved, problems) = try DraftsUseCase(store: store, views: views).create(account: account, input)
+            DraftFields.report(saved, problems)
+        }
+    }
+}
+
+struct DraftEditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Save a new version of a draft.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The draft id.") var draft: String
+    @OptionGroup var fields: DraftFields
+    @Option(help: ArgumentHelp("Remove an attachment by file name (repeatable).", valueName: "name")) var detach: [String] = []
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            var input = try fields.input()
+            input.detach = detach
+            let (saved, problems) = try DraftsUseCase(store: store, views: views).edit(draft, input)
+            DraftFields.report(saved, problems)
+        }
+    }
+}
+
+struct DraftShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a draft's latest version.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The draft id.") var draft: String
+    @Flag(help: "JSON.") var json = false
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews(readOnly: true)
+            guard let d = try views.draft(id: draft) else { throw DraftError.notFound(draft) }
+            let state = try views.outboxItem(draftID: draft)?.state.description ?? "draft"
+            if json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return print(String(decoding: try e.encode(d.latest), as: UTF8.self))
+            }
+            let p = d.latest
+            func list(_ a: [EmailAddress]) -> String { a.map { x in x.name.map { "\($0) <\(x.email)>" } ?? x.email }.joined(separator: ", ") }
+            print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
+            print("To: \(list(p.to))")
+            if !p.cc.isEmpty { print("Cc: \(list(p.cc))") }
+            if !p.bcc.isEmpty { print("Bcc: \(list(p.bcc))") }
+            print("Subject: \(p.subject)")
+            if let r = p.inReplyTo { print("In-Reply-To: <\(r)>") }
+            for a in p.attachments { print("Attachment: \(a.filename) (\(a.mimeType), \(a.size) bytes)") }
+            print("")
+            print(p.body)
+            for problem in DraftsUseCase(store: store, views: views).problems(p) { Terminal.note("not sendable yet: \(problem)") }
+        }
+    }
+}
+
+struct DraftListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the drafts of an account.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("The account.", valueName: "name")) var account: String
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            try OutboxListCommand.reclaim(account: account, store: store, views: views)
+            for d in try views.drafts(account: account).sorted(by: { $0.savedAt > $1.savedAt }) {
+                let state = try views.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"
+                print("\(d.latest.draftID)  v\(d.latest.draftVersion)  \(ThreadRow.fit(state, 8))  \(d.latest.subject)")
+            }
+        }
+    }
+}
+
+struct DraftDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a draft (its versions stay in the log).")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The draft id.") var draft: String
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            try DraftsUseCase(store: store, views: views).delete(draft)
+        }
+    }
+}

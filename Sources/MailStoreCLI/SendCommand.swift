@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import MailStore
+import Projections
+import Views
+
+/// `mailstore send DRAFT [--undo-delay 5s]` and `mailstore send --undo DRAFT`.
+struct SendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a draft after an undo delay (nothing reaches SMTP before it), or take it back with --undo.",
+        discussion: """
+        Queues the draft (MessageQueued with its due time), waits out the undo delay, then submits it over the
+        account's SMTP server and files it in Sent where the provider needs it. `mailstore send --undo DRAFT`
+        from another terminal before the due time puts it back as a draft. If this process ends during the
+        delay, the message is back among the drafts at the next start (the client spec's rule).
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The draft id.") var draft: String
+    @Option(help: ArgumentHelp("Seconds to wait before sending (\"5s\", \"10\"; default 5).", valueName: "delay")) var undoDelay: String = "5s"
+    @Flag(help: "Take a queued message back before its due time.") var undo = false
+
+    func validate() throws {
+        guard let d = SendCommand.seconds(undoDelay), d >= 0, d <= 3600 else {
+            throw ValidationError("--undo-delay wants seconds between 0 and 3600, e.g. 5s")
+        }
+    }
+
+    static func seconds(_ text: String) -> Double? {
+        if text.hasSuffix("ms") { return Double(text.dropLast(2)).map { $0 / 1000 } }
+        return Double(text.hasSuffix("s") ? String(text.dropLast()) : text)
+    }
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            let outbox = OutboxUseCase(store: store, views: views)
+            if undo {
+                try outbox.undo(draft)
+                return print("Undone: \(draft) is a draft again")
+            }
+            let queued = try outbox.queue(draft, undoDelay: SendCommand.seconds(undoDelay) ?? 5)
+            Terminal.note("queued \(draft) as <\(queued.messageID)>; sending at \(queued.dueAt.iso8601) unless `mailstore send --undo \(draft)`")
+            switch try outbox.deliverWhenDue(draft) {
+            case .sent: print("Sent \(draft) <\(queued.messageID)>")
+            case .draft: print("Not sent: \(draft) was taken back; it is a draft again")
+            case .failed:
+                let reason = try views.outboxItem(draftID: draft)?.reason ?? "unknown"
+                print("Failed: \(reason)")
+                throw ExitCode(CLIExit.serverError)
+            case let other: print("\(draft): \(other)")
+            }
+        }
+    }
+}
+
+/// `mailstore outbox [send|retry ID|cancel ID]`.
+struct OutboxCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outbox",
+        abstract: "The outbox view (queued, sending, failed), and delivering what is due.",
+        subcommands: [OutboxListCommand.self, OutboxSendCommand.self, OutboxRetryCommand.self, OutboxCancelCommand.self],
+        defaultSubcommand: OutboxListCommand.self)
+}
+
+struct OutboxListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the outbox with each item's state and actions.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("The account.", valueName: "name")) var account: String
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            try OutboxListCommand.reclaim(account: account, store: store, views: views)
+            let (emails, badge) = try FetchThreadsUseCase(views: views).fetchOutboxEmails(accountId: account)
+            print("Outbox of \(account): \(badge) queued or failed")
+            for e in emails {
+                print("\(e.id)  \(ThreadRow.fit(e.sendState, 8))  \(ThreadRow.fit(e.subject, 30))  actions: \(e.actions.joined(separator: ", "))"
+                      + (e.failureReason.map { "  reason: \($0)" } ?? "") + (e.dueAt.map { "  due \($0)" } ?? ""))
+            }
+        }
+    }
+}
+
+extension OutboxListCommand {
+    /// Puts abandoned queued messages back among the drafts and says so.
+    static func reclaim(account: String, store: MailStore, views: ViewStore) throws {
+        for id in try OutboxUseCase(store: store, views: views).reclaimAbandoned(account: account) {
+            Terminal.note("draft \(id) is back: the process sending it ended before its undo delay passed")
+        }
+    }
+}
+
+struct OutboxSendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "send",
+        abstract: "Deliver what is due: failed messages whose retry time has come (abandoned queued ones go back to drafts).")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: ArgumentHelp("The account.", valueName: "name")) var account: String
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            for (id, state) in try OutboxUseCase(store: store, views: views).deliverDue(account: account) { print("\(id)  \(state)") }
+        }
+    }
+}
+
+struct OutboxRetryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Send a failed message again now.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The draft id.") var draft: String
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            print("\(draft)  \(try OutboxUseCase(store: store, views: views).deliver(draft))")
+        }
+    }
+}
+
+struct OutboxCancelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Take a queued or failed message out of the outbox.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The draft id.") var draft: String
+
+    func run() throws {
+        try CLIExit.run {
+            let (store, views) = try storeOptions.openWithViews()
+            try OutboxUseCase(store: store, views: views).cancel(draft)
+            print("Cancelled: \(draft) is a draft again")
+        }
+    }
+}
+
+/// `mailstore contacts complete PREFIX`.
+struct ContactsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "contacts", abstract: "Recipient autocomplete from the mail seen.",
+                                                    subcommands: [ContactsCompleteCommand.self])
+}
+
+struct ContactsCompleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "complete",
+        abstract: "Contacts whose address or name starts with PREFIX: people who wrote first, then frequency, then recency.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The typed prefix.") var prefix: String
+    @Option(help: ArgumentHelp("The account (default: the only one).", valueName: "name")) var account: String?
+    @Option(help: ArgumentHelp("At most this many.", valueName: "n")) var limit: Int = 10
+    @Flag(help: "JSON Lines.") var json = false
+
+    func run() throws {
+        try CLIExit.run {
+            let (_, views) = try storeOptions.openWithViews(readOnly: true)
+            let a = try account ?? ProjectCommand.defaultAccount(views)
+            let e = JSONEncoder()
+            e.outputFormatting = [.sortedKeys]
+            for c in try views.completeContacts(account: a, prefix: prefix, limit: limit) {
+                if json { print(String(decoding: try e.encode(c), as: UTF8.self)); continue }
+                print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(c.count) messages, \(c.sent) from them)")
+            }
+        }
+    }
+}

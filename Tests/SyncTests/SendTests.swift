@@ -1,0 +1,190 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import MailParser
+import MailStore
+import Projections
+import TestSupport
+import XCTest
+
+/// Drafts, the send queue with undo, SMTP submission against the real aiosmtpd, and filing in the real
+/// Dovecot's Sent folder.
+final class SendTests: SyncTestCase {
+    var smtp: SMTPServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        smtp = try TestServers.smtp()
+        // One CA file trusting both test servers' CAs (each made its own).
+        let bundle = dir.file("ca-bundle.pem")
+        let pem = try String(contentsOfFile: dovecot.caFile, encoding: .utf8) + "\n" + String(contentsOfFile: smtp.caFile, encoding: .utf8)
+        try pem.write(toFile: bundle, atomically: true, encoding: .utf8)
+        try store.addAccount(AccountSettings(name: accountName, email: user, host: dovecot.host, port: dovecot.tlsPort, security: "tls",
+                                             credential: .file(passwordFile), caFile: bundle, smtpHost: smtp.host,
+                                             smtpPort: smtp.submissionPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
+                                             smtpCredential: .file(smtp.passwordFile)), views: views)
+        try sync()
+    }
+
+    private var drafts: DraftsUseCase { DraftsUseCase(store: store, views: views) }
+    private var outbox: OutboxUseCase { OutboxUseCase(store: store, views: views) }
+
+    private func spooled(_ messageID: String) throws -> (SMTPServer.SpoolEntry, ParsedMessage)? {
+        for e in try smtp.spoolEntries() {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: smtp.spoolDir + "/" + e.file)))
+            let parsed = MailParser.parse(bytes)
+            if parsed.messageID == messageID { return (e, parsed) }
+        }
+        return nil
+    }
+
+    func testASentMessageArrivesCorrectLandsInSentAndTheDraftIsGone() throws {
+        let file = dir.file("report.pdf")
+        let pdf = Data((0..<3000).map { UInt8($0 % 251) })
+        try pdf.write(to: URL(fileURLWithPath: file))
+        let (d, problems) = try drafts.create(account: accountName, DraftInput(
+            to: "Bob Example <bob@example.com>", cc: "carol@example.com", bcc: "dave@example.com", subject: "Grüße aus Köln",
+            body: "Hallo Bob,\nanbei der Bericht.\n", attach: [file]))
+        XCTAssertTrue(problems.isEmpty, "\(problems)")
+        let queued = try outbox.queue(d.draftID, undoDelay: 0.3)
+        XCTAssertEqual(try views.outboxItem(draftID: d.draftID)?.state, .queued)
+        XCTAssertEqual(try outbox.deliverWhenDue(d.draftID), .sent)
+        let (entry, parsed) = try XCTUnwrap(try spooled(queued.messageID))
+        XCTAssertEqual(parsed.subject, "Grüße aus Köln")
+        XCTAssertEqual(parsed.to.map(\.email), ["bob@example.com"])
+        XCTAssertEqual(parsed.cc.map(\.email), ["carol@example.com"])
+        XCTAssertTrue(parsed.bcc.isEmpty, "Bcc never in the headers")
+        XCTAssertEqual(Set(entry.to), ["bob@example.com", "carol@example.com", "dave@example.com"])
+        XCTAssertEqual(parsed.attachments.map(\.filename), ["report.pdf"])
+        XCTAssertTrue(parsed.snippet.hasPrefix("Hallo Bob"), parsed.snippet)
+        XCTAssertNil(try views.draft(id: d.draftID), "the draft is gone")
+        // Filed in Sent with \Seen.
+        let c = try server()
+        defer { c.logout() }
+        _ = try c.select(MailboxName("Sent"), readOnly: true)
+        let uids = try c.uidSearch([.header("Message-ID", queued.messageID), .seen])
+        XCTAssertEqual(uids.count, 1)
+        var types: [EventType] = []
+        try store.log.scan(filter: ScanFilter(stream: "draft/\(d.draftID)")) { ev in
+            types.append(ev.envelope.type)
+            return true
+        }
+        XCTAssertEqual(types, [.draftSaved, .messageQueued, .sendStarted, .messageSent, .draftDeleted])
+    }
+
+    func testAReplyHasItsSubjectThreadingAndQuote() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "orig", subject: "Re: Plans", parent: "older", flags: [])], via: c)
+        try sync()
+        let original = try XCTUnwrap(try views.syncedCopies(account: accountName, folder: "INBOX").values.first).emailID
+        let (d, _) = try drafts.create(account: accountName, DraftInput(body: "Sounds good.", replyTo: original))
+        XCTAssertEqual(d.subject, "Re: Plans", "never doubled")
+        XCTAssertEqual(d.inReplyTo, "orig@example.com")
+        XCTAssertEqual(d.references, ["older@example.com", "orig@example.com"])
+        XCTAssertEqual(d.to.map(\.email), ["alice@example.com"])
+        XCTAssertTrue(d.body.hasPrefix("Sounds good."))
+        XCTAssertTrue(d.body.contains("wrote:") && d.body.contains("> Hello"), d.body)
+        let (f, _) = try drafts.create(account: accountName, DraftInput(forward: original))
+        XCTAssertEqual(f.subject, "Fwd: Re: Plans")
+    }
+
+    func testUndoWithinTheDelaySendsNothing() throws {
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Oops", body: "Not yet"))
+        let before = try smtp.spoolEntries().count
+        _ = try outbox.queue(d.draftID, undoDelay: 3)
+        try outbox.undo(d.draftID)
+        XCTAssertEqual(try outbox.deliverWhenDue(d.draftID), .draft)
+        XCTAssertEqual(try smtp.spoolEntries().count, before, "nothing reached SMTP")
+        XCTAssertEqual(try views.draft(id: d.draftID)?.latest.subject, "Oops", "the draft is back")
+        XCTAssertThrowsError(try outbox.undo(d.draftID))
+    }
+
+    func testSendingIsRefusedUntilThereIsAValidRecipientAndABody() throws {
+        let (d, problems) = try drafts.create(account: accountName, DraftInput(to: "not-an-address, bob@", subject: "x", body: ""))
+        XCTAssertEqual(problems.count, 2, "\(problems)")
+        XCTAssertThrowsError(try outbox.queue(d.draftID, undoDelay: 0)) { error in
+            XCTAssertTrue("\(error)".contains("valid recipient") && "\(error)".contains("body"), "\(error)")
+        }
+        let (fixed, _) = try drafts.edit(d.draftID, DraftInput(to: "bob@example.com", body: "Now"))
+        XCTAssertEqual(fixed.draftVersion, 2)
+        XCTAssertNoThrow(try outbox.queue(d.draftID, undoDelay: 60))
+        try outbox.cancel(d.draftID)
+    }
+
+    func testA5xxFailsWithTheReasonAnd4xxAndDropsAreRetried() throws {
+        for (to, permanent) in [("fail5xx@example.com", true), ("fail4xx@example.com", false), ("drop@example.com", false)] {
+            let (d, _) = try drafts.create(account: accountName, DraftInput(to: to, subject: to, body: "test"))
+            _ = try outbox.queue(d.draftID, undoDelay: 0)
+            XCTAssertEqual(try outbox.deliver(d.draftID), .failed, to)
+            let item = try XCTUnwrap(try views.outboxItem(draftID: d.draftID))
+            XCTAssertEqual(item.state, .failed)
+            XCTAssertFalse((item.reason ?? "").isEmpty)
+            var failure: SendFailed?
+            try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: "draft/\(d.draftID)")) { ev in
+                if case .sendFailed(let p) = try ev.decode() { failure = p }
+                return true
+            }
+            XCTAssertEqual(failure?.permanent, permanent, to)
+            XCTAssertEqual(failure?.retryAt == nil, permanent, "retried with backoff unless permanent: \(to)")
+            XCTAssertNotNil(try views.draft(id: d.draftID), "a failed message keeps its draft")
+        }
+        let (emails, badge) = try FetchThreadsUseCase(views: views).fetchOutboxEmails(accountId: accountName)
+        XCTAssertEqual(badge, 3)
+        XCTAssertTrue(emails.allSatisfy { $0.sendState == "failed" && $0.actions.contains("retry") }, "\(emails)")
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = dir.file("store")
+        let listing = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["outbox", "--account", accountName], environment: env)
+        XCTAssertEqual(listing.status, 0, listing.stderr)
+        XCTAssertTrue(listing.stdout.contains("3 queued or failed"), listing.stdout)
+        XCTAssertEqual(listing.stdout.components(separatedBy: "failed  ").count - 1, 3, listing.stdout)
+    }
+
+    func testAKillDuringTheDelayBringsTheDraftBack() throws {
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Killed", body: "Never sent"))
+        let before = try smtp.spoolEntries().count
+        views = nil
+        store = nil
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = dir.file("store")
+        env["MAILSTORE_OUTBOX_GRACE"] = "0.2"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = ["send", d.draftID, "--undo-delay", "1s"]
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Queued, then killed during the delay.
+        let deadline = Date().addingTimeInterval(30)
+        var queued = false
+        while !queued && Date() < deadline {
+            usleep(50_000)
+            let s = try MailStore.open(at: dir.file("store"), readOnly: true)
+            queued = try s.openViews().outboxItem(draftID: d.draftID)?.state == .queued
+        }
+        XCTAssertTrue(queued)
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        usleep(1_500_000)
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["draft", "list", "--account", accountName], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is back"), r.stderr)
+        XCTAssertTrue(r.stdout.contains(d.draftID) && r.stdout.contains("draft"), r.stdout)
+        XCTAssertEqual(try smtp.spoolEntries().count, before, "nothing was sent")
+    }
+
+    func testAutocompleteRanksPeopleWhoWroteFirst() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "a1", subject: "Hi", parent: nil, flags: [])], via: c)
+        try sync()
+        let found = try views.completeContacts(account: accountName, prefix: "ali")
+        XCTAssertEqual(found.first?.address, "alice@example.com")
+        XCTAssertEqual(found.first?.name, "Alice")
+        XCTAssertEqual(try views.completeContacts(account: accountName, prefix: "Ali").first?.address, "alice@example.com")
+        XCTAssertTrue(try views.completeContacts(account: accountName, prefix: "zzz").isEmpty)
+    }
+}
