@@ -80,7 +80,7 @@ struct AccountListCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews(readOnly: true)
+            let (_, views) = try storeOptions.openWithViews(readOnly: true)
             let accounts = try views.accountList()
             if json {
                 let e = JSONEncoder()

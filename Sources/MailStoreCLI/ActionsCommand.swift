@@ -17,7 +17,7 @@ struct ActionsCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews(readOnly: true)
+            let (_, views) = try storeOptions.openWithViews(readOnly: true)
             let accounts = try account.map { [$0] } ?? views.accountList().map(\.settings.name)
             var rows: [ActionRecord] = []
             for a in accounts { rows += failed ? try views.failedActions(account: a) : try views.pendingActions(account: a) }

@@ -87,6 +87,12 @@ final class SendTests: SyncTestCase {
         XCTAssertEqual(d.to.map(\.email), ["alice@example.com"])
         XCTAssertTrue(d.body.hasPrefix("Sounds good."))
         XCTAssertTrue(d.body.contains("wrote:") && d.body.contains("> Hello"), d.body)
+        let queued = try outbox.queue(d.draftID, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+        let (_, sent) = try XCTUnwrap(try spooled(queued.messageID))
+        XCTAssertEqual(sent.inReplyTo, ["orig@example.com"])
+        XCTAssertEqual(sent.references, ["older@example.com", "orig@example.com"])
+        XCTAssertEqual(sent.subject, "Re: Plans")
         let (f, _) = try drafts.create(account: accountName, DraftInput(forward: original))
         XCTAssertEqual(f.subject, "Fwd: Re: Plans")
     }
@@ -130,6 +136,16 @@ final class SendTests: SyncTestCase {
             XCTAssertEqual(failure?.permanent, permanent, to)
             XCTAssertEqual(failure?.retryAt == nil, permanent, "retried with backoff unless permanent: \(to)")
             XCTAssertNotNil(try views.draft(id: d.draftID), "a failed message keeps its draft")
+            if !permanent {
+                // Retried: a second attempt goes to the server (and fails the same way here).
+                XCTAssertEqual(try outbox.deliver(d.draftID), .failed)
+                var attempts: [UInt32] = []
+                try store.log.scan(filter: ScanFilter(types: [.sendStarted], stream: "draft/\(d.draftID)")) { ev in
+                    if case .sendStarted(let p) = try ev.decode() { attempts.append(p.attempt) }
+                    return true
+                }
+                XCTAssertEqual(attempts, [1, 2], to)
+            }
         }
         let (emails, badge) = try FetchThreadsUseCase(views: views).fetchOutboxEmails(accountId: accountName)
         XCTAssertEqual(badge, 3)
