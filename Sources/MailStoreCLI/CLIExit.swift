@@ -47,6 +47,7 @@ public enum CLIExit {
         case SyncError.server, SyncError.noEmailFolders, is SMTPClientError: serverError
         case DraftError.notFound, DraftError.noAccount, DraftError.originalNotFound: notFound
         case DraftError.noSMTP: configError
+        case DraftError.offline: serverError
         case is DraftError: actionRefused
         case is AccountError, SyncError.credential: configError
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: notFound

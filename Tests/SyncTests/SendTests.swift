@@ -158,6 +158,22 @@ final class SendTests: SyncTestCase {
         XCTAssertEqual(listing.stdout.components(separatedBy: "failed  ").count - 1, 3, listing.stdout)
     }
 
+    func testWithNoNetworkTheMessageStaysQueuedAndTheUserIsTold() throws {
+        // An account whose SMTP server cannot be reached (nothing listens on port 9 of 127.0.0.1).
+        try store.addAccount(AccountSettings(name: "offline", email: user, host: dovecot.host, port: dovecot.tlsPort, security: "tls",
+                                             credential: .file(passwordFile), caFile: dovecot.caFile, smtpHost: "127.0.0.1",
+                                             smtpPort: 9, smtpSecurity: "starttls", smtpCredential: .file(smtp.passwordFile)), views: views)
+        let (d, _) = try drafts.create(account: "offline", DraftInput(to: "bob@example.com", subject: "Later", body: "When online"))
+        _ = try outbox.queue(d.draftID, undoDelay: 0)
+        XCTAssertThrowsError(try outbox.deliver(d.draftID)) { error in
+            XCTAssertTrue("\(error)".contains("stays queued"), "\(error)")
+        }
+        let item = try XCTUnwrap(try views.outboxItem(draftID: d.draftID))
+        XCTAssertEqual(item.state, .queued)
+        XCTAssertGreaterThan(try XCTUnwrap(item.dueAt), Timestamp.now, "due again after a backoff")
+        XCTAssertTrue(try outbox.reclaimAbandoned(account: "offline").isEmpty, "a message waiting for the network is not abandoned")
+    }
+
     func testAKillDuringTheDelayBringsTheDraftBack() throws {
         let (d, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Killed", body: "Never sent"))
         let before = try smtp.spoolEntries().count

@@ -10,6 +10,8 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     case notQueued(String)
     case noSMTP(String)
     case originalNotFound(String)
+    /// The SMTP server cannot be reached: the message stays queued and is sent when the network is back.
+    case offline(String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .notQueued(let d): "draft \(d) is not in the outbox"
         case .noSMTP(let a): "account \(a) has no SMTP server: add it again with --smtp-host"
         case .originalNotFound(let e): "no email \"\(e)\" to reply to or forward"
+        case .offline(let why): "no network (\(why)): the message stays queued; `mailstore outbox send` or `sync --watch` sends it when the server can be reached"
         }
     }
 }

@@ -75,12 +75,23 @@ public struct OutboxUseCase {
         guard let d = try views.draft(id: draftID), let account = try views.account(named: d.account)?.settings else {
             throw DraftError.notFound(draftID)
         }
-        guard let queued = try lastQueued(draftID) else { throw DraftError.notQueued(draftID) }
+        guard let queued = try queuings(draftID).first else { throw DraftError.notQueued(draftID) }
+        let composed = try compose(d, due: queued.dueAt)
+        let connection: SMTPConnection
+        do {
+            connection = try connect(account)
+        } catch let e as SMTPClientError where OutboxUseCase.isOffline(e) {
+            // No network: it stays queued (due again after a backoff) and is sent when the network is back.
+            let retry = Timestamp(Date().addingTimeInterval(30))
+            try append(.messageQueued(MessageQueued(draftID: draftID, draftVersion: queued.draftVersion, messageID: queued.messageID,
+                                                    dueAt: retry)), d.account, draftID, actor: .system)
+            throw DraftError.offline(e.description)
+        }
+        defer { connection.quit() }
         let attempt = UInt32(item.attempts + 1)
         try append(.sendStarted(SendStarted(draftID: draftID, attempt: attempt)), d.account, draftID, actor: .system)
-        let composed = try compose(d, due: queued.dueAt)
         do {
-            let reply = try submit(composed, account: account)
+            let reply = try connection.send(from: composed.envelopeSender, recipients: composed.envelopeRecipients, message: composed.bytes)
             try append(.messageSent(MessageSent(draftID: draftID, messageID: composed.messageID,
                                                 serverResponse: "\(reply.code) \(reply.lines.joined(separator: " "))")),
                        d.account, draftID, actor: .sync)
@@ -103,7 +114,11 @@ public struct OutboxUseCase {
             switch item.state {
             case .failed:
                 guard let f = try lastFailure(item.draftID), !f.permanent, (f.retryAt.map { $0 <= Timestamp.now } ?? true) else { continue }
-                out.append((item.draftID, try deliver(item.draftID)))
+                out.append((item.draftID, try deliverReporting(item.draftID)))
+            case .queued:
+                // Re-queued while there was no network: due again.
+                guard let due = item.dueAt, due <= Timestamp.now, try queuingEvents(item.draftID).last?.1 == .system else { continue }
+                out.append((item.draftID, try deliverReporting(item.draftID)))
             default:
                 break
             }
@@ -117,11 +132,17 @@ public struct OutboxUseCase {
     public func reclaimAbandoned(account: String) throws -> [String] {
         var out: [String] = []
         for item in try views.outbox(account: account) where item.state == .queued {
-            guard let due = item.dueAt, due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds else { continue }
+            guard let due = item.dueAt, due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds,
+                  try queuingEvents(item.draftID).last?.1 == .user else { continue }
             try append(.sendUndone(SendUndone(draftID: item.draftID)), account, item.draftID, actor: .system)
             out.append(item.draftID)
         }
         return out
+    }
+
+    /// `deliver`, with no network reported as staying queued rather than thrown.
+    func deliverReporting(_ draftID: String) throws -> OutboxItem.State {
+        do { return try deliver(draftID) } catch DraftError.offline { return .queued }
     }
 
     // MARK: - Parts
@@ -144,12 +165,12 @@ public struct OutboxUseCase {
         let draft = MessageDraft(from: MailAddress(name: nil, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
                                  bcc: addresses(p.bcc), subject: p.subject, text: p.body, attachments: attachments,
                                  inReplyTo: p.inReplyTo, references: p.references, date: due.date)
-        var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)/\(due.microseconds)")
+        var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)")
         return try MessageComposer.compose(draft, using: &generator)
     }
 
-    /// Submits over SMTP with the account's SMTP settings and credential.
-    func submit(_ m: ComposedMessage, account a: AccountAdded) throws -> SMTPReply {
+    /// Opens and authenticates an SMTP connection with the account's SMTP settings and credential.
+    func connect(_ a: AccountAdded) throws -> SMTPConnection {
         guard let host = a.smtpHost, let port = a.smtpPort.flatMap({ UInt16(exactly: $0) }),
               let security = SMTPSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
             throw DraftError.noSMTP(a.name)
@@ -159,11 +180,23 @@ public struct OutboxUseCase {
         }
         let secret = try source.secret()
         let conn = try SMTPConnection.connect(SMTPEndpoint(host: host, port: port, security: security, caFile: a.caFile))
-        defer { conn.quit() }
         let mechanism = SMTPAuthMechanism(rawValue: a.auth.uppercased()) ?? .plain
-        try conn.authenticate(username: a.smtpUsername ?? a.username,
-                              credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret), mechanism: mechanism)
-        return try conn.send(from: m.envelopeSender, recipients: m.envelopeRecipients, message: m.bytes)
+        do {
+            try conn.authenticate(username: a.smtpUsername ?? a.username,
+                                  credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret), mechanism: mechanism)
+        } catch {
+            conn.quit()
+            throw error
+        }
+        return conn
+    }
+
+    /// Whether the server could not be reached at all (no network, nothing listening, timed out).
+    static func isOffline(_ e: SMTPClientError) -> Bool {
+        switch e {
+        case .connectFailed, .timeout: true
+        default: false
+        }
     }
 
     /// APPENDs the sent message to the Sent folder with \Seen where the provider does not file it itself.
@@ -176,13 +209,25 @@ public struct OutboxUseCase {
         _ = try conn.append(to: MailboxName(sent.path), message: m.bytes, flags: ["\\Seen"])
     }
 
-    func lastQueued(_ draftID: String) throws -> MessageQueued? {
-        var last: MessageQueued?
-        try store.log.scan(filter: ScanFilter(types: [.messageQueued], stream: "draft/\(draftID)")) { ev in
-            if case .messageQueued(let p) = try ev.decode() { last = p }
+    /// The current queuing of a draft: the user's `MessageQueued` and any re-queues by the system (no network)
+    /// after it, with the actor of each; empty when the draft is not queued.
+    func queuings(_ draftID: String) throws -> [MessageQueued] {
+        try queuingEvents(draftID).map(\.0)
+    }
+
+    func queuingEvents(_ draftID: String) throws -> [(MessageQueued, Actor)] {
+        var current: [(MessageQueued, Actor)] = []
+        try store.log.scan(filter: ScanFilter(stream: "draft/\(draftID)")) { ev in
+            switch try ev.decode() {
+            case .messageQueued(let p):
+                if ev.envelope.actor == .user { current = [] }
+                current.append((p, ev.envelope.actor))
+            case .sendUndone, .sendCancelled, .messageSent, .draftDeleted: current = []
+            default: break
+            }
             return true
         }
-        return last
+        return current
     }
 
     func lastFailure(_ draftID: String) throws -> SendFailed? {
