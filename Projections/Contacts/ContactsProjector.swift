@@ -5,13 +5,14 @@ import EventModel
 /// and each word of the name. Never reads any system address book.
 public final class ContactsProjector: Projector {
     public static let name = "contacts"
-    public static let schemaVersion: UInt32 = 1
+    /// 2: each prefix entry carries the contact's rank.
+    public static let schemaVersion: UInt32 = 2
     public static let tables = ["contacts.people", "contacts.prefix"]
 
     /// Key(account, lowercased address) -> contact.
     let people: ViewTable<Contact>
-    /// Key(account, token) + lowercased address -> present.
-    let prefix: ViewTable<Present>
+    /// Key(account, token) + lowercased address -> the contact's rank.
+    let prefix: ViewTable<ContactRank>
 
     public init(store: KeyValueStore) {
         people = ViewTable("contacts.people", store: store)
@@ -45,20 +46,18 @@ public final class ContactsProjector: Projector {
             guard seen.insert(address).inserted else { continue }
             try people.modify(Key(account, address).bytes) { c in
                 var contact = c ?? Contact(name: nil, address: a.email, count: 0, sent: 0, lastSeen: p.date)
-                let name = a.name.flatMap { $0.isEmpty ? nil : $0 }
-                if let name, name != contact.name {
-                    contact.name = name
-                    for t in ContactsProjector.tokens(name: name, address: address) {
-                        prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), Present())
-                    }
-                } else if c == nil {
-                    for t in ContactsProjector.tokens(name: nil, address: address) {
-                        prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), Present())
-                    }
-                }
+                let oldTokens = ContactsProjector.tokens(name: contact.name, address: address)
+                if let name = a.name, !name.isEmpty { contact.name = name }
                 contact.count += 1
                 if senders.contains(address) { contact.sent += 1 }
                 if p.date > contact.lastSeen { contact.lastSeen = p.date }
+                let tokens = ContactsProjector.tokens(name: contact.name, address: address)
+                for t in oldTokens.subtracting(tokens) {
+                    prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
+                }
+                for t in tokens {
+                    prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), ContactRank(contact))
+                }
                 c = contact
             }
         }

@@ -23,39 +23,38 @@ extension ViewStore {
     }
 
     /// Contacts of `account` whose address, local part or a name word starts with `prefix`
-    /// (case-insensitive): those who wrote first, then the most frequent, then the most recent.
-    public func completeContacts(account: String, prefix: String, limit: Int = 10, candidates: Int = 2000) throws -> [Contact] {
+    /// (case-insensitive): those who wrote first, then the most frequent, then the most recent. One cursor
+    /// pass over the prefix index (each entry carries its rank), then one lookup per result.
+    public func completeContacts(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
         let needle = prefix.lowercased()
-        guard !needle.isEmpty else { return [] }
+        guard !needle.isEmpty, limit > 0 else { return [] }
         var start = Key(account).bytes
         start.append(contentsOf: needle.utf8)
         let tokens = databases["contacts.prefix"]!, people = databases["contacts.people"]!
         return try environment.read { txn in
-            var addresses: [String] = []
-            var seen = Set<String>()
+            var best: [String: ContactRank] = [:]
+            var scanned = 0
             try txn.withCursor(tokens) { c in
                 var e = try start.withUnsafeBytes { try c.seek(atLeast: $0) }
-                while let entry = e, entry.key.starts(with: start), addresses.count < candidates {
+                while let entry = e, entry.key.starts(with: start), scanned < candidates {
+                    scanned += 1
                     var r = KeyReader(Array(entry.key))
                     _ = r.string()
                     _ = r.string()
                     let address = r.string()
-                    if seen.insert(address).inserted { addresses.append(address) }
+                    if best[address] == nil {
+                        var vr = ByteReader(entry.value)
+                        best[address] = try ContactRank(from: &vr)
+                    }
                     e = try c.next()
                 }
             }
-            var found: [Contact] = []
-            for a in addresses {
-                guard let raw = try Key(account, a).bytes.withUnsafeBytes({ try txn.get(people, key: $0) }) else { continue }
+            let top = best.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(limit)
+            return try top.compactMap { address, _ in
+                guard let raw = try Key(account, address).bytes.withUnsafeBytes({ try txn.get(people, key: $0) }) else { return nil }
                 var r = ByteReader(raw)
-                found.append(try Contact(from: &r))
+                return try Contact(from: &r)
             }
-            found.sort { x, y in
-                if (x.sent > 0) != (y.sent > 0) { return x.sent > 0 }
-                if x.count != y.count { return x.count > y.count }
-                return x.lastSeen > y.lastSeen
-            }
-            return Array(found.prefix(limit))
         }
     }
 }
