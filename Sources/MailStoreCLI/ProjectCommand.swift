@@ -10,7 +10,7 @@ import Views
 struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
-        abstract: "Show a view: threads, unread, outbox, dedup or folders.",
+        abstract: "Show a view: threads, unread, folders, outbox, dedup, accounts or sync.",
         discussion: """
         The views are folded from the log (new events first). --as-of shows a view as it was at a sequence
         number or time, built in a scratch folder from the log without touching the live views.
