@@ -52,15 +52,19 @@ public final class ActionsProjector: Projector {
         }
         switch decoded {
         case .actionApplied(let p):
+            let ids = Set(p.emailIDs)
             try update(p.actionID) { r in
-                r.pending.removeAll { p.emailIDs.contains($0) }
-                r.applied += p.emailIDs.filter { !r.applied.contains($0) }
+                r.pending.removeAll { ids.contains($0) }
+                let had = Set(r.applied)
+                r.applied += p.emailIDs.filter { !had.contains($0) }
                 return nil
             }
         case .actionRejected(let p):
+            let ids = Set(p.emailIDs)
             try update(p.actionID) { r in
-                r.pending.removeAll { p.emailIDs.contains($0) }
-                r.rejected += p.emailIDs.filter { !r.rejected.contains($0) }
+                r.pending.removeAll { ids.contains($0) }
+                let had = Set(r.rejected)
+                r.rejected += p.emailIDs.filter { !had.contains($0) }
                 r.lastError = p.reason
                 return .failed
             }

@@ -43,6 +43,10 @@ struct ActionsBench {
         let t2 = Stopwatch.now()
         try actions.undo(actionId: id.description)
         let undoMs = Double(Stopwatch.now() - t2) / 1e6
+        // BENCH_PROFILE_REPEAT=N repeats the batch and its undo N times (to profile them with perf).
+        for _ in 0..<(Int(ProcessInfo.processInfo.environment["BENCH_PROFILE_REPEAT"] ?? "") ?? 0) {
+            try actions.undo(actionId: try actions.archiveThreads(ids: batch).description)
+        }
         let p50 = Stopwatch.percentile(latencies, 50) / 1e3, p99 = Stopwatch.percentile(latencies, 99) / 1e3
         return """
         ## Actions

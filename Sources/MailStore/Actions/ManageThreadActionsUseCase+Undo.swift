@@ -18,13 +18,14 @@ extension ManageThreadActionsUseCase {
             let undoID = EventID.generate()
             var events = [NewEvent(id: undoID, event: .actionUndone(ActionUndone(actionID: r.id, serverInverseQueued: !r.applied.isEmpty)),
                                    account: r.account, stream: "action/\(r.id)", causationID: r.id, actor: .user)]
-            let notSent = r.targets.filter { r.pending.contains($0.emailID) }
+            let pending = Set(r.pending), applied = Set(r.applied)
+            let notSent = r.targets.filter { pending.contains($0.emailID) }
             if !notSent.isEmpty {
                 events.append(NewEvent(event: .actionReverted(ActionReverted(actionID: r.id, targets: try restored(notSent, r),
                                                                              reason: "undone by the user")),
                                        account: r.account, stream: "action/\(r.id)", causationID: undoID, actor: .user))
             }
-            events += try inverse(of: r, applied: r.targets.filter { r.applied.contains($0.emailID) }, causation: undoID)
+            events += try inverse(of: r, applied: r.targets.filter { applied.contains($0.emailID) }, causation: undoID)
             try store.log.append(events)
             try views.catchUp()
             return undoID
@@ -43,7 +44,8 @@ extension ManageThreadActionsUseCase {
             return r
         }
         guard !r.rejected.isEmpty else { return nil }
-        let threads = try wrap { try r.threadIDs.filter { t in try views.threadEmails(id: t).contains { r.rejected.contains($0.id) } } }
+        let rejected = Set(r.rejected)
+        let threads = try wrap { try r.threadIDs.filter { t in try views.threadEmails(id: t).contains { rejected.contains($0.id) } } }
         return try act(r.kind, threads.isEmpty ? r.threadIDs : threads, destination: r.destination, causation: r.id)
     }
 

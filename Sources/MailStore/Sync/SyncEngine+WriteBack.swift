@@ -49,7 +49,8 @@ extension SyncEngine {
     /// Sends one action to the server, folder by folder.
     func perform(_ r: ActionRecord, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
         var byFolder: [String: [(target: ActionTarget, uid: UInt32)]] = [:]
-        for t in r.targets where r.pending.contains(t.emailID) {
+        let pending = Set(r.pending)
+        for t in r.targets where pending.contains(t.emailID) {
             if let (folder, copy) = try views.syncedCopy(account: account.name, emailID: t.emailID) {
                 byFolder[folder, default: []].append((t, copy.uid))
             } else {
@@ -155,7 +156,8 @@ extension SyncEngine {
             if let (flag, set) = r.kind.flag {
                 add(.flagRejected(FlagRejected(actionID: r.id, emailIDs: ids, flag: flag, wasSet: set, message: SyncEngine.message(flag, reason))))
             } else {
-                let targets = try r.targets.filter { ids.contains($0.emailID) }.map { t in
+                let refused = Set(ids)
+                let targets = try r.targets.filter { refused.contains($0.emailID) }.map { t in
                     ActionTarget(emailID: t.emailID, folder: t.folder, flags: try views.emailRecord(id: t.emailID)?.flags ?? t.flags)
                 }
                 add(.actionReverted(ActionReverted(actionID: r.id, targets: targets, reason: reason)))
@@ -163,7 +165,8 @@ extension SyncEngine {
             report.problems.append(.init(action: r.id.description, threads: try threads(of: ids, r), emails: ids.count, reason: reason, retrying: false))
         }
         if let reason = o.failedReason {
-            let remaining = r.pending.filter { id in !o.applied.contains(id) && !o.rejected.contains { $0.emailID == id } }
+            let done = Set(o.applied).union(o.rejected.map(\.emailID))
+            let remaining = r.pending.filter { !done.contains($0) }
             let attempt = r.attempts + 1
             let delay = min(3600, 30 * pow(2, Double(min(attempt, 7)) - 1))
             add(.actionFailed(ActionFailed(actionID: r.id, emailIDs: remaining, reason: reason, attempt: attempt,
