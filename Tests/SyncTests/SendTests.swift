@@ -150,10 +150,7 @@ final class SendTests: SyncTestCase {
         let (emails, badge) = try FetchThreadsUseCase(views: views).fetchOutboxEmails(accountId: accountName)
         XCTAssertEqual(badge, 3)
         XCTAssertTrue(emails.allSatisfy { $0.sendState == "failed" && $0.actions.contains("retry") }, "\(emails)")
-        var env = ProcessInfo.processInfo.environment
-        env["MAILSTORE_HOME"] = dir.file("store")
-        let listing = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["outbox", "--account", accountName], environment: env)
-        XCTAssertEqual(listing.status, 0, listing.stderr)
+        let listing = try mailstore(["outbox", "--account", accountName])
         XCTAssertTrue(listing.stdout.contains("3 queued or failed"), listing.stdout)
         XCTAssertEqual(listing.stdout.components(separatedBy: "failed  ").count - 1, 3, listing.stdout)
     }
@@ -179,13 +176,11 @@ final class SendTests: SyncTestCase {
         let before = try smtp.spoolEntries().count
         views = nil
         store = nil
-        var env = ProcessInfo.processInfo.environment
-        env["MAILSTORE_HOME"] = dir.file("store")
-        env["MAILSTORE_OUTBOX_GRACE"] = "0.2"
+        let grace = ["MAILSTORE_OUTBOX_GRACE": "0.2"]
         let p = Process()
         p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
         p.arguments = ["send", d.draftID, "--undo-delay", "1s"]
-        p.environment = env
+        p.environment = environment.merging(grace) { _, b in b }
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -201,8 +196,7 @@ final class SendTests: SyncTestCase {
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         usleep(1_500_000)
-        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["draft", "list", "--account", accountName], environment: env)
-        XCTAssertEqual(r.status, 0, r.stderr)
+        let r = try mailstore(["draft", "list", "--account", accountName], env: grace)
         XCTAssertTrue(r.stderr.contains("is back"), r.stderr)
         XCTAssertTrue(r.stdout.contains(d.draftID) && r.stdout.contains("draft"), r.stdout)
         XCTAssertEqual(try smtp.spoolEntries().count, before, "nothing was sent")

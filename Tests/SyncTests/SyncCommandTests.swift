@@ -9,12 +9,6 @@ import XCTest
 
 /// `mailstore sync` as a user runs it: killed at random moments, refusing an unknown certificate, watching.
 final class SyncCommandTests: SyncTestCase {
-    private var environment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["MAILSTORE_HOME"] = dir.file("store")
-        return env
-    }
-
     /// Closes the in-process store so only the child processes hold it.
     private func releaseStore() {
         views = nil
@@ -24,13 +18,6 @@ final class SyncCommandTests: SyncTestCase {
     private func reopenStore() throws {
         store = try MailStore.open(at: dir.file("store"))
         views = try store.openViews()
-    }
-
-    @discardableResult
-    private func mailstore(_ args: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
-        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: environment)
-        XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
-        return r
     }
 
     private func addAccountByCLI(caFile: Bool = true) throws {
@@ -208,20 +195,6 @@ final class SyncCommandTests: SyncTestCase {
 
 /// Thread actions through the CLI: a process killed between the server's success and the outcome event.
 final class ActionCommandTests: SyncTestCase {
-    private var environment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["MAILSTORE_HOME"] = dir.file("store")
-        return env
-    }
-
-    @discardableResult
-    private func mailstore(_ args: [String], env extra: [String: String] = [:], expect status: Int32 = 0,
-                           file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
-        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: environment.merging(extra) { _, b in b })
-        XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
-        return r
-    }
-
     func testPushWritesAnActionBackAtOnce() throws {
         let c = try server()
         defer { c.logout() }

@@ -44,6 +44,22 @@ class SyncTestCase: XCTestCase {
                              views: views)
     }
 
+    /// The environment of a `mailstore` child process on this test's store.
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = dir.file("store")
+        return env
+    }
+
+    /// Runs the `mailstore` binary on this test's store (with `extra` environment) and checks its status.
+    @discardableResult
+    func mailstore(_ args: [String], env extra: [String: String] = [:], expect status: Int32 = 0,
+                   file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: environment.merging(extra) { _, b in b })
+        XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+        return r
+    }
+
     /// Runs one sync in this process.
     @discardableResult
     func sync(batch: Int = 500) throws -> SyncReport {

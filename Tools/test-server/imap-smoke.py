@@ -17,32 +17,11 @@ import sys
 import time
 import warnings
 
-from serverenv import read_env
+from serverenv import check, read_env, run_check, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOVECOT = os.path.join(HERE, "dovecot")
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
-
-
-def run_check(name, fn):
-    """Runs fn(); it returns (ok, detail) or raises (a failure)."""
-    try:
-        ok, detail = fn()
-    except Exception as error:  # noqa: BLE001 - a smoke test reports every failure and goes on
-        ok, detail = False, f"{type(error).__name__}: {error}"
-    check(name, ok, detail)
 
 
 
@@ -273,8 +252,7 @@ def main():
         except Exception:  # noqa: BLE001
             pass
 
-    print(f"imap-smoke: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary("imap-smoke")
 
 
 if __name__ == "__main__":

@@ -16,28 +16,8 @@ import ssl
 import sys
 import time
 
-from serverenv import read_env
+from serverenv import check, read_env, run_check, summary
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
-
-
-def run_check(name, fn):
-    try:
-        ok, detail = fn()
-    except Exception as error:  # noqa: BLE001 - a smoke test reports every failure and goes on
-        ok, detail = False, f"{type(error).__name__}: {error}"
-    check(name, ok, detail)
 
 
 
@@ -286,8 +266,7 @@ def main():
         return code == 250, str(code)
     run_check("server still answers after the injected failures", still_alive)
 
-    print(f"smtp-smoke: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary("smtp-smoke")
 
 
 if __name__ == "__main__":

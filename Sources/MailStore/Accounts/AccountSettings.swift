@@ -55,19 +55,12 @@ public struct AccountSettings: Sendable {
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains(".") || parts[1] == "localhost" else {
             throw .invalid("--email wants an address such as alice@example.com; got \"\(email)\"")
         }
-        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-            throw .invalid("--host wants a server name or address; got \"\(host)\"")
-        }
-        guard ["tls", "starttls"].contains(security) else {
-            throw .invalid("--security is tls or starttls (plaintext IMAP is not supported); got \"\(security)\"")
-        }
+        try AccountSettings.checkServer(host: host, security: security, port: port, options: "--", protocolName: "IMAP")
         let auth = self.auth ?? provider.auth
         guard ["plain", "xoauth2", "login"].contains(auth) else {
             throw .invalid("--auth is plain, xoauth2 or login; got \"\(auth)\"")
         }
-        if let port, port == 0 { throw .invalid("--port must be 1-65535") }
-        var credential = self.credential
-        if case .file(let p) = credential { credential = .file(AccountSettings.absolute(p)) }
+        let credential = self.credential.withAbsolutePath
         try credential.validate()
         var ca: String?
         if let caFile {
@@ -85,16 +78,9 @@ public struct AccountSettings: Sendable {
             throw .invalid("the --smtp-* options need --smtp-host")
         }
         if let smtpHost {
-            guard !smtpHost.isEmpty, !smtpHost.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-                throw .invalid("--smtp-host wants a server name or address; got \"\(smtpHost)\"")
-            }
             let smtpSecurity = self.smtpSecurity ?? "starttls"
-            guard ["tls", "starttls"].contains(smtpSecurity) else {
-                throw .invalid("--smtp-security is tls or starttls (plaintext SMTP is not supported); got \"\(smtpSecurity)\"")
-            }
-            if let smtpPort, smtpPort == 0 { throw .invalid("--smtp-port must be 1-65535") }
-            var smtpCredential = self.smtpCredential
-            if case .file(let p)? = smtpCredential { smtpCredential = .file(AccountSettings.absolute(p)) }
+            try AccountSettings.checkServer(host: smtpHost, security: smtpSecurity, port: smtpPort, options: "--smtp-", protocolName: "SMTP")
+            let smtpCredential = self.smtpCredential?.withAbsolutePath
             try smtpCredential?.validate()
             added.smtpHost = smtpHost
             added.smtpPort = UInt32(smtpPort ?? (smtpSecurity == "tls" ? 465 : 587))
@@ -103,6 +89,18 @@ public struct AccountSettings: Sendable {
             added.smtpCredentialSource = smtpCredential?.description
         }
         return added
+    }
+
+    /// Checks a server's host name, security mode and port (the options named `PREFIXhost` etc.).
+    static func checkServer(host: String, security: String, port: UInt16?, options prefix: String,
+                            protocolName: String) throws(AccountError) {
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+            throw .invalid("\(prefix)host wants a server name or address; got \"\(host)\"")
+        }
+        guard ["tls", "starttls"].contains(security) else {
+            throw .invalid("\(prefix)security is tls or starttls (plaintext \(protocolName) is not supported); got \"\(security)\"")
+        }
+        if port == 0 { throw .invalid("\(prefix)port must be 1-65535") }
     }
 
     static func absolute(_ path: String) -> String {

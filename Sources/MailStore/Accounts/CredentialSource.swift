@@ -20,6 +20,12 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The same source with a relative file path made absolute (the store may be used from anywhere).
+    var withAbsolutePath: CredentialSource {
+        if case .file(let p) = self { return .file(AccountSettings.absolute(p)) }
+        return self
+    }
+
     /// Parses the stored form.
     public init?(stored: String) {
         if let r = stored.dropPrefix("file:") { self = .file(r) }

@@ -96,7 +96,7 @@ public struct OutboxUseCase {
                                                 serverResponse: "\(reply.code) \(reply.lines.joined(separator: " "))")),
                        d.account, draftID, actor: .sync)
         } catch let e as SMTPClientError {
-            let retry = e.isRetryable ? Timestamp(Date().addingTimeInterval(min(3600, 30 * pow(2, Double(attempt) - 1)))) : nil
+            let retry = e.isRetryable ? RetryBackoff.next(after: attempt) : nil
             try append(.sendFailed(SendFailed(draftID: draftID, reason: e.description, permanent: !e.isRetryable, retryAt: retry)),
                        d.account, draftID, actor: .sync)
             return .failed

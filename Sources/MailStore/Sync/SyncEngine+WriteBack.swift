@@ -168,9 +168,8 @@ extension SyncEngine {
             let done = Set(o.applied).union(o.rejected.map(\.emailID))
             let remaining = r.pending.filter { !done.contains($0) }
             let attempt = r.attempts + 1
-            let delay = min(3600, 30 * pow(2, Double(min(attempt, 7)) - 1))
             add(.actionFailed(ActionFailed(actionID: r.id, emailIDs: remaining, reason: reason, attempt: attempt,
-                                           retryAt: Timestamp(Date().addingTimeInterval(delay)))))
+                                           retryAt: RetryBackoff.next(after: attempt))))
             report.failed += remaining.count
             report.problems.append(.init(action: r.id.description, threads: try threads(of: remaining, r), emails: remaining.count, reason: reason,
                                          retrying: true))
