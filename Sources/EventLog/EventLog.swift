@@ -128,7 +128,7 @@ public final class EventLog: @unchecked Sendable {
                 case .noStream: ok = version == 0
                 case .exactly(let v): ok = version == v
                 }
-                if !ok { throw EventLogError.wrongExpectedVersion(stream: ev.stream, expected: ev.expectedVersion, actual: version) }
+                if !ok { throw EventLogError.wrongExpectedVersion(stream: ev.stream.rawValue, expected: ev.expectedVersion, actual: version) }
             }
             seq += 1
             // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
@@ -220,8 +220,8 @@ public final class EventLog: @unchecked Sendable {
     }
 
     /// The number of events in `stream` (its version).
-    public func streamVersion(_ stream: String) throws -> UInt64 {
-        let key = EventLog.streamKey(stream)
+    public func streamVersion(_ stream: StreamName) throws -> UInt64 {
+        let key = EventLog.streamKey(stream.rawValue)
         return try environment.read { txn in try key.withUTF8Buffer { try streamCount(txn, key: $0) } }
     }
 
@@ -231,7 +231,7 @@ public final class EventLog: @unchecked Sendable {
     public func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 4096,
                      _ body: (StoredEvent) throws -> Bool) throws {
         if let stream = filter.stream {
-            return try scanStream(stream, from: from, filter: filter, body)
+            return try scanStream(stream.rawValue, from: from, filter: filter, body)
         }
         let decoder = try RecordDecoder()
         let end = try head().sequence

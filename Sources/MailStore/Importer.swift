@@ -138,7 +138,7 @@ public final class Importer {
             NewEvent(id: identity.eventID("FolderDiscovered", account, f.path),
                      event: .folderDiscovered(FolderDiscovered(folder: f.path, displayName: FolderNaming.displayName(forPath: f.path),
                                                                role: f.role, delimiter: "/")),
-                     account: account, stream: "folder/\(account)/\(f.path)", correlationID: correlation, actor: .system)
+                     account: account, stream: .folder(account: account, path: f.path), correlationID: correlation, actor: .system)
         }
         try store.log.append(events)
     }

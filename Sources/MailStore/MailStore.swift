@@ -26,7 +26,7 @@ public final class MailStore: @unchecked Sendable {
         try dir.create()
         let log = try EventLog(store: dir, options: logOptions)
         let initEvent = StoreInitialized(formatVersion: StoreDirectory.formatVersion, createdBy: MailStore.version)
-        try log.append(NewEvent(event: .storeInitialized(initEvent), account: "", stream: "store", actor: .system,
+        try log.append(NewEvent(event: .storeInitialized(initEvent), account: "", stream: .store, actor: .system,
                                 expectedVersion: .noStream))
         return MailStore(directory: dir, log: log)
     }

@@ -69,7 +69,7 @@ final class MessageIngest {
                 size: UInt64(raw.count), blob: blob.hash, listID: parsed.listID,
                 warnings: parsed.warnings.map { "\($0.code.rawValue): \($0.detail)" })
             let event = NewEvent(id: eventID(folder: message.folder, location: message.location),
-                                 event: .emailReceived(payload), account: account, stream: "email/\(emailID)",
+                                 event: .emailReceived(payload), account: account, stream: .email(emailID),
                                  occurredAt: Timestamp(date), correlationID: correlation, actor: actor)
             return Result(event: event, blob: blob, warnings: parsed.warnings, bytes: raw.count)
         }

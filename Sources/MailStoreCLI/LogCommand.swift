@@ -48,7 +48,7 @@ struct LogCommand: ParsableCommand {
         try CLIExit.run {
             let store = try MailStore.open(at: storeOptions.path, readOnly: true)
             let types = typeNames.isEmpty ? nil : Set(typeNames.compactMap { EventType(name: $0) })
-            let filter = ScanFilter(types: types, stream: stream, account: account)
+            let filter = ScanFilter(types: types, stream: stream.map(StreamName.init(rawValue:)), account: account)
             var out = OutputBuffer()
             var shown = 0
             let width = Terminal.stdoutIsTTY ? Terminal.width : Int.max

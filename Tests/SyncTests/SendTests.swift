@@ -67,7 +67,7 @@ final class SendTests: SyncTestCase {
         let uids = try c.uidSearch([.header("Message-ID", queued.messageID), .seen])
         XCTAssertEqual(uids.count, 1)
         var types: [EventType] = []
-        try store.log.scan(filter: ScanFilter(stream: "draft/\(d.draftID)")) { ev in
+        try store.log.scan(filter: ScanFilter(stream: .draft(d.draftID))) { ev in
             types.append(ev.envelope.type)
             return true
         }
@@ -129,7 +129,7 @@ final class SendTests: SyncTestCase {
             XCTAssertEqual(item.state, .failed)
             XCTAssertFalse((item.reason ?? "").isEmpty)
             var failure: SendFailed?
-            try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: "draft/\(d.draftID)")) { ev in
+            try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: .draft(d.draftID))) { ev in
                 if case .sendFailed(let p) = try ev.decode() { failure = p }
                 return true
             }
@@ -140,7 +140,7 @@ final class SendTests: SyncTestCase {
                 // Retried: a second attempt goes to the server (and fails the same way here).
                 XCTAssertEqual(try outbox.deliver(d.draftID), .failed)
                 var attempts: [UInt32] = []
-                try store.log.scan(filter: ScanFilter(types: [.sendStarted], stream: "draft/\(d.draftID)")) { ev in
+                try store.log.scan(filter: ScanFilter(types: [.sendStarted], stream: .draft(d.draftID))) { ev in
                     if case .sendStarted(let p) = try ev.decode() { attempts.append(p.attempt) }
                     return true
                 }

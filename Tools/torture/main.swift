@@ -41,7 +41,7 @@ do {
             var batch: [NewEvent] = []
             for j in 0..<batchSize {
                 let p = EmailCategorized(emailID: "e\(start)-\(j) \(filler)", category: .primary, classifier: "torture")
-                batch.append(NewEvent(event: .emailCategorized(p), account: "torture", stream: "batch/\(start)",
+                batch.append(NewEvent(event: .emailCategorized(p), account: "torture", stream: StreamName(rawValue: "batch/\(start)"),
                                       correlationID: correlation, actor: .system))
             }
             try log.append(batch)

@@ -53,7 +53,7 @@ public struct DraftsUseCase {
     /// Deletes a draft (`DraftDeleted`; its versions stay in the log).
     public func delete(_ id: String) throws {
         guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
-        try store.log.append(NewEvent(event: .draftDeleted(DraftDeleted(draftID: id)), account: d.account, stream: "draft/\(id)", actor: .user))
+        try store.log.append(NewEvent(event: .draftDeleted(DraftDeleted(draftID: id)), account: d.account, stream: .draft(id), actor: .user))
         try views.catchUp()
     }
 
@@ -95,7 +95,7 @@ public struct DraftsUseCase {
             let name = URL(fileURLWithPath: path).lastPathComponent
             d.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: DraftsUseCase.mimeType(name), size: UInt64(data.count), blob: blob.hash))
         }
-        try store.log.append([NewEvent(event: .draftSaved(d), account: account, stream: "draft/\(d.draftID)", actor: .user)], blobs: blobs)
+        try store.log.append([NewEvent(event: .draftSaved(d), account: account, stream: .draft(d.draftID), actor: .user)], blobs: blobs)
         try views.catchUp()
         return (d, problems)
     }

@@ -148,7 +148,7 @@ public struct OutboxUseCase {
     // MARK: - Parts
 
     func append(_ e: DomainEvent, _ account: String, _ draftID: String, actor: Actor) throws {
-        try store.log.append(NewEvent(event: e, account: account, stream: "draft/\(draftID)", actor: actor))
+        try store.log.append(NewEvent(event: e, account: account, stream: .draft(draftID), actor: actor))
         try views.catchUp()
     }
 
@@ -217,7 +217,7 @@ public struct OutboxUseCase {
 
     func queuingEvents(_ draftID: String) throws -> [(MessageQueued, Actor)] {
         var current: [(MessageQueued, Actor)] = []
-        try store.log.scan(filter: ScanFilter(stream: "draft/\(draftID)")) { ev in
+        try store.log.scan(filter: ScanFilter(stream: .draft(draftID))) { ev in
             switch try ev.decode() {
             case .messageQueued(let p):
                 if ev.envelope.actor == .user { current = [] }
@@ -232,7 +232,7 @@ public struct OutboxUseCase {
 
     func lastFailure(_ draftID: String) throws -> SendFailed? {
         var last: SendFailed?
-        try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: "draft/\(draftID)")) { ev in
+        try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: .draft(draftID))) { ev in
             if case .sendFailed(let p) = try ev.decode() { last = p }
             return true
         }

@@ -21,16 +21,16 @@ extension MailStore {
             actions = [id]
         }
         for e in emails { actions += try views.actionIDs(touching: e, email: true) }
-        var streams = Set(emails.map { "email/\($0)" })
+        var streams = Set(emails.map { StreamName.email($0) })
         var queue = actions
         var seen = Set<String>()
         while let a = queue.popLast() {
             guard seen.insert(a).inserted else { continue }
-            streams.insert("action/\(a)")
+            streams.insert(StreamName.action(a))
             // Actions taken because of this one: retries (causation = it) and undo inverses (causation = its ActionUndone).
             guard let r = try views.action(id: a) else { continue }
             var causes: Set<String> = [a]
-            try log.scan(filter: ScanFilter(types: [.actionUndone], stream: "action/\(a)")) { ev in
+            try log.scan(filter: ScanFilter(types: [.actionUndone], stream: .action(a))) { ev in
                 causes.insert(ev.envelope.id.description)
                 return true
             }

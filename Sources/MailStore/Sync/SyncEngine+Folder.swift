@@ -79,7 +79,7 @@ extension SyncEngine {
                                                                    added: now.filter { !before.contains($0) },
                                                                    removed: copy.flags.filter { !Set(now).contains($0) }.sorted(),
                                                                    modSeq: msg.modSeq)),
-                                        stream: "email/\(copy.emailID)"))
+                                        stream: .email(copy.emailID)))
             }
         } catch let e as IMAPClientError {
             throw SyncError.server(e)

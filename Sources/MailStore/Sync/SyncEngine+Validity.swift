@@ -44,7 +44,7 @@ extension SyncEngine {
                                                                         added: flags.filter { !copy.flags.contains($0) },
                                                                         removed: copy.flags.filter { !flags.contains($0) },
                                                                         modSeq: msg.modSeq)),
-                                             stream: "email/\(copy.emailID)"))
+                                             stream: .email(copy.emailID)))
                 }
                 report.rematched += 1
             } }
@@ -70,7 +70,7 @@ extension SyncEngine {
         p.uid = uid
         p.uidValidity = validity
         return NewEvent(id: identity.eventID("EmailReceived", account.name, folder, SyncEngine.location(validity: validity, uid: uid)),
-                        event: .emailReceived(p), account: account.name, stream: "email/\(copy.emailID)",
+                        event: .emailReceived(p), account: account.name, stream: .email(copy.emailID),
                         occurredAt: stored.envelope.occurredAt, correlationID: correlation, actor: .sync)
     }
 }

@@ -143,7 +143,7 @@ extension SyncEngine {
 
     /// Appends the outcome events of one action (one transaction) and counts them.
     func record(_ r: ActionRecord, _ o: ActionOutcome, into report: inout WriteBackReport) throws {
-        let stream = "action/\(r.id)"
+        let stream = StreamName.action(r.id)
         var events: [NewEvent] = []
         func add(_ e: DomainEvent) {
             events.append(NewEvent(event: e, account: account.name, stream: stream, causationID: r.id, correlationID: correlation, actor: .sync))

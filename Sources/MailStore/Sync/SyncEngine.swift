@@ -164,15 +164,15 @@ public final class SyncEngine {
 
     // MARK: - Events
 
-    func folderStream(_ path: String) -> String { "folder/\(account.name)/\(path)" }
+    func folderStream(_ path: String) -> StreamName { StreamName.folder(account: account.name, path: path) }
 
-    func event(_ e: DomainEvent, stream: String, id: EventID = .generate()) -> NewEvent {
+    func event(_ e: DomainEvent, stream: StreamName, id: EventID = .generate()) -> NewEvent {
         NewEvent(id: id, event: e, account: account.name, stream: stream, correlationID: correlation, actor: .sync)
     }
 
     func expunged(_ copy: SyncedCopy, folder: String) -> NewEvent {
         event(.emailExpunged(EmailExpunged(emailID: copy.emailID, folder: folder, uid: copy.uid)),
-              stream: "email/\(copy.emailID)", id: identity.eventID("EmailExpunged", account.name, copy.emailID))
+              stream: .email(copy.emailID), id: identity.eventID("EmailExpunged", account.name, copy.emailID))
     }
 
     func checkpoint(_ folder: String, _ s: FolderSyncState) -> NewEvent {
