@@ -55,8 +55,9 @@ let package = Package(
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
                                                   "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer"]),
+        // The CLI sees the library's API only: everything it needs is public in `MailStore`.
         .target(name: "MailStoreCLI", dependencies: [
-            "MailStore", "EventLog", "EventModel", "Views", "Projections", "SyncCore", "SMTPClient",
+            "MailStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),

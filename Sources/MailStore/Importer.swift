@@ -140,7 +140,7 @@ public final class Importer {
                                                                role: f.role, delimiter: "/")),
                      account: account, stream: .folder(account: account, path: f.path), correlationID: correlation, actor: .system)
         }
-        try store.log.append(events)
+        try store.commit(events)
     }
 
     /// A chunk read and parsed, ready to append.
@@ -204,7 +204,7 @@ public final class Importer {
             for code in w { summary.warnings[code, default: 0] += 1 }
         }
         guard !c.events.isEmpty else { return }
-        let outcomes = try store.log.append(c.events, blobs: c.blobs)
+        let outcomes = try store.commit(c.events, blobs: c.blobs)
         for o in outcomes {
             if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
         }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import EventLog
-import EventModel
 import Foundation
 import MailStore
 

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import EventModel
 import MailStore
-import Views
 
 /// `mailstore sync`: IMAP accounts into the log.
 struct SyncCommand: ParsableCommand {
@@ -42,8 +40,8 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            var accounts = try views.accountList().map(\.settings)
+            let store = try storeOptions.open()
+            var accounts = try store.accounts()
             if let account {
                 accounts = accounts.filter { $0.name == account }
                 if accounts.isEmpty { throw SyncError.noAccount(account) }
@@ -55,12 +53,13 @@ struct SyncCommand: ParsableCommand {
                 guard accounts.count == 1 else {
                     throw ValidationError("--watch follows one account: add --account NAME")
                 }
-                try runWatch(store: store, views: views, account: accounts[0], options: options)
+                try runWatch(store: store, account: accounts[0], options: options)
                 return
             }
             var reports: [SyncReport] = []
             for a in accounts {
-                let engine = try SyncEngine(store: store, views: views, account: a, options: options)
+                try OutboxCommand.reclaim(store: store, account: a.name)
+                let engine = try SyncEngine(store: store, account: a, options: options)
                 let bar = ProgressBar("\(a.name)", total: nil, quiet: quiet || json)
                 engine.progress = { folder, done, total in
                     bar.relabel("\(a.name) \(folder)")
@@ -79,8 +78,8 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
-    private func runWatch(store: MailStore, views: ViewStore, account: AccountAdded, options: SyncOptions) throws {
-        let engine = try SyncEngine(store: store, views: views, account: account, options: options)
+    private func runWatch(store: MailStore, account: AccountAdded, options: SyncOptions) throws {
+        let engine = try SyncEngine(store: store, account: account, options: options)
         let watcher = SyncWatcher(engine: engine, idleRefresh: idleRefresh, pollInterval: pollInterval)
         let quiet = self.quiet
         watcher.onReport = { r in if !quiet { SyncCommand.printSummary(r) } }

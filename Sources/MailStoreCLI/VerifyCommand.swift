@@ -1,5 +1,4 @@
 import ArgumentParser
-import EventLog
 import Foundation
 import MailStore
 
@@ -56,10 +55,9 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func verifyViews() throws {
-        let store = try MailStore.open(at: storeOptions.path)
-        let live = try store.openViews(notice: { Terminal.warning($0) })
+        let store = try MailStore.open(at: storeOptions.path, notice: { Terminal.warning($0) })
         let bar = ProgressBar("rebuilding in a scratch place", total: nil, quiet: quiet || json)
-        let (seq, diffs) = try live.compareWithRebuild { done, total in bar.update(done, total: total) }
+        let (seq, diffs) = try store.compareViewsWithRebuild { done, total in bar.update(done, total: total) }
         bar.finish()
         if json {
             let obj: [String: Any] = ["clean": diffs.isEmpty, "sequence": seq, "differences": diffs.map(\.description)]

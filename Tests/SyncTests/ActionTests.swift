@@ -11,7 +11,7 @@ import XCTest
 /// Thread actions against the real Dovecot: optimistic in the views, written back by sync, refusals
 /// compensated, undo, retry, crash between server and log.
 final class ActionTests: SyncTestCase {
-    private var actions: ManageThreadActionsUseCase { ManageThreadActionsUseCase(store: store, views: views) }
+    private var actions: ManageThreadActionsUseCase { ManageThreadActionsUseCase(store: store) }
 
     /// Fills INBOX with `n` one-message threads (and Locked with `locked` more) and syncs.
     private func prepare(_ n: Int = 5, locked: Int = 0, via c: IMAPConnection) throws {
@@ -110,7 +110,7 @@ final class ActionTests: SyncTestCase {
             return true
         }
         XCTAssertEqual(messages, ["This provider does not support starred emails"])
-        let history = try store.history(of: .thread(t), views: views).map(\.envelope.type)
+        let history = try store.history(of: .thread(t)).map(\.envelope.type)
         for type in [EventType.emailReceived, .threadStarred, .actionRejected, .flagRejected] {
             XCTAssertTrue(history.contains(type), "history lacks \(type): \(history)")
         }
@@ -158,7 +158,7 @@ final class ActionTests: SyncTestCase {
         XCTAssertEqual(try folderOf("m1", via: c), ["INBOX"])
         XCTAssertFalse(try serverFlags(of: "m0", via: c).contains("\\Flagged"))
         try assertViewsMatchServer()
-        let chain = try store.history(of: .action(archive.description), views: views).map(\.envelope.type)
+        let chain = try store.history(of: .action(archive.description)).map(\.envelope.type)
         XCTAssertEqual(chain.filter { [.threadArchived, .actionApplied, .actionUndone, .threadMoved].contains($0) },
                        [.threadArchived, .actionApplied, .actionUndone, .threadMoved, .actionApplied])
         try assertRebuildAgrees()

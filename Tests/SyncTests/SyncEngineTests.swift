@@ -140,10 +140,10 @@ final class SyncEngineTests: SyncTestCase {
         try fillMailbox(c)
         try addAccount()
         guard let account = try views.account(named: accountName)?.settings else { return XCTFail("no account") }
-        let report = try SyncEngine(store: store, views: views, account: account, options: SyncOptions(folders: ["Projects"])).run()
+        let report = try SyncEngine(store: store, account: account, options: SyncOptions(folders: ["Projects"])).run()
         XCTAssertEqual(report.folders.map(\.folder), ["Projects"])
         XCTAssertEqual(report.received, 2)
-        XCTAssertThrowsError(try SyncEngine(store: store, views: views, account: account,
+        XCTAssertThrowsError(try SyncEngine(store: store, account: account,
                                             options: SyncOptions(folders: ["Nope"])).run()) { error in
             XCTAssertTrue("\(error)".contains("no syncable folder \"Nope\""), "\(error)")
         }

@@ -40,8 +40,7 @@ class SyncTestCase: XCTestCase {
     func addAccount(security: String = "tls", caFile: Bool = true) throws {
         let port = security == "tls" ? dovecot.tlsPort : dovecot.plainPort
         try store.addAccount(AccountSettings(name: accountName, email: user, host: dovecot.host, port: port, security: security,
-                                             credential: .file(passwordFile), caFile: caFile ? dovecot.caFile : nil),
-                             views: views)
+                                             credential: .file(passwordFile), caFile: caFile ? dovecot.caFile : nil))
     }
 
     /// The environment of a `mailstore` child process on this test's store.
@@ -64,7 +63,7 @@ class SyncTestCase: XCTestCase {
     @discardableResult
     func sync(batch: Int = 500) throws -> SyncReport {
         guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
-        return try SyncEngine(store: store, views: views, account: account, options: SyncOptions(batchMessages: batch)).run()
+        return try SyncEngine(store: store, account: account, options: SyncOptions(batchMessages: batch)).run()
     }
 
     /// A second client, logged in as the test user over TLS.

@@ -45,7 +45,7 @@ struct ComposeBench {
         let store = try MailStore.open(at: path)
         let views = try store.openViews()
         print("1,000 draft saves…")
-        let drafts = DraftsUseCase(store: store, views: views)
+        let drafts = DraftsUseCase(store: store)
         var saves: [UInt64] = []
         var draftID = ""
         for i in 0..<1000 {

@@ -26,8 +26,7 @@ extension ManageThreadActionsUseCase {
                                        account: r.account, stream: .action(r.id), causationID: undoID, actor: .user))
             }
             events += try inverse(of: r, applied: r.targets.filter { applied.contains($0.emailID) }, causation: undoID)
-            try store.log.append(events)
-            try views.catchUp()
+            try store.commit(events)
             return undoID
         }
     }

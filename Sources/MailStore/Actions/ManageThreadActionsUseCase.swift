@@ -10,11 +10,11 @@ import Views
 /// as `ThreadListError`.
 public struct ManageThreadActionsUseCase {
     public let store: MailStore
-    public let views: ViewStore
+    var views: ViewStore { get throws { try store.views() } }
 
-    public init(store: MailStore, views: ViewStore) {
+    /// The thread actions of `store`.
+    public init(store: MailStore) {
         self.store = store
-        self.views = views
     }
 
     // MARK: - One thread
@@ -85,8 +85,7 @@ public struct ManageThreadActionsUseCase {
                 events.append(NewEvent(event: .actionApplied(ActionApplied(actionID: id, emailIDs: payload.targets.map(\.emailID))),
                                        account: account, stream: .action(id), causationID: id, actor: .system))
             }
-            try store.log.append(events)
-            try views.catchUp()
+            try store.commit(events)
             return id
         }
     }

@@ -7,8 +7,8 @@ extension MailStore {
     /// Every event that touched a thread, an email or an action, in log order: the emails' own events
     /// (received, flags, expunged), every action on them with its outcomes and compensations, and the
     /// actions that undo or retry those actions.
-    public func history(of subject: HistorySubject, views: ViewStore) throws -> [StoredEvent] {
-        try views.catchUp()
+    public func history(of subject: HistorySubject) throws -> [StoredEvent] {
+        let views = try latestViews()
         var emails: [String] = []
         var actions: [String] = []
         switch subject {

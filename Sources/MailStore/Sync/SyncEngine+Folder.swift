@@ -43,7 +43,7 @@ extension SyncEngine {
                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map { $0 &+ 1 })
         if !events.isEmpty || next != state {
             events.append(checkpoint(path, next))
-            try commit(events)
+            try store.commit(events)
             report.events += events.count
         }
         guard !missing.isEmpty else { return report }
@@ -51,7 +51,7 @@ extension SyncEngine {
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
             var all = batch
             all.append(self.checkpoint(path, next))
-            try self.commit(all, blobs: blobs)
+            try self.store.commit(all, blobs: blobs)
             report.received += batch.count
             report.events += all.count
         }

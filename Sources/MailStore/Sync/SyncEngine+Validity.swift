@@ -58,7 +58,7 @@ extension SyncEngine {
         let state = FolderSyncState(uidValidity: sel.uidValidity, highestUID: highest, uidNext: sel.uidNext,
                                     highestModSeq: sel.highestModSeq, lowestUIDFetched: highest &+ 1)
         events.append(checkpoint(path, state))
-        try commit(events)
+        try store.commit(events)
         report.events += events.count
         return state
     }

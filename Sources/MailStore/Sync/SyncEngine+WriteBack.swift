@@ -15,8 +15,7 @@ extension SyncEngine {
     /// Actions waiting for a retry are skipped unless named in `force`.
     public func writeBack(force: Set<String> = []) throws -> WriteBackReport {
         var report = WriteBackReport()
-        try views.catchUp()
-        let due = try views.pendingActions(account: account.name).filter { r in
+        let due = try store.latestViews().pendingActions(account: account.name).filter { r in
             force.contains(r.id.description) || (r.retryAt.map { $0 <= Timestamp.now } ?? true)
         }
         guard !due.isEmpty else { return report }
@@ -176,7 +175,7 @@ extension SyncEngine {
         }
         report.applied += o.applied.count
         report.rejected += o.rejected.count
-        try commit(events)
+        try store.commit(events)
     }
 
     /// The threads (of the action's) that hold these emails.

@@ -17,7 +17,7 @@ import Views
 /// Its state comes from the `sync` view, which any rebuild recreates from the log.
 public final class SyncEngine {
     let store: MailStore
-    let views: ViewStore
+    var views: ViewStore { get throws { try store.views() } }
     let account: AccountAdded
     let provider: Provider
     let options: SyncOptions
@@ -32,10 +32,9 @@ public final class SyncEngine {
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
-    /// An engine for `account` writing into `store` (views are kept caught up as batches commit).
-    public init(store: MailStore, views: ViewStore, account: AccountAdded, options: SyncOptions = SyncOptions()) throws {
+    /// An engine for `account` writing into `store` (its views are kept caught up as batches commit).
+    public init(store: MailStore, account: AccountAdded, options: SyncOptions = SyncOptions()) throws {
         self.store = store
-        self.views = views
         self.account = account
         self.provider = ProviderRegistry.provider(id: account.provider)
         self.options = options
@@ -135,8 +134,7 @@ public final class SyncEngine {
         do { items = try conn.list() } catch { throw SyncError.server(error) }
         let folders: [MappedFolder]
         do { folders = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
-        try views.catchUp()
-        let known = Dictionary(try views.folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(try store.latestViews().folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var events: [NewEvent] = []
         for f in folders {
             if let k = known[f.path], k.role == f.role, k.displayName == f.displayName { continue }
@@ -157,7 +155,7 @@ public final class SyncEngine {
                 events.append(event(.folderRemoved(FolderRemoved(folder: path)), stream: folderStream(path)))
             }
         }
-        try commit(events)
+        try store.commit(events)
         report.folderEvents = events.count
         return folders
     }
@@ -182,10 +180,4 @@ public final class SyncEngine {
               stream: folderStream(folder))
     }
 
-    /// Appends a batch (one transaction) and folds it into the views.
-    func commit(_ events: [NewEvent], blobs: [PendingBlob] = []) throws {
-        guard !events.isEmpty else { return }
-        try store.log.append(events, blobs: blobs)
-        try views.catchUp()
-    }
 }

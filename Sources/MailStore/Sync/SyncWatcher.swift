@@ -61,7 +61,7 @@ public final class SyncWatcher {
             }
             let actions = try engine.writeBack()
             // The outbox: failed messages whose retry time has come; abandoned queued ones back to drafts.
-            _ = try OutboxUseCase(store: engine.store, views: engine.views).deliverDue(account: engine.account.name)
+            _ = try OutboxUseCase(store: engine.store).deliverDue(account: engine.account.name)
             var inboxReport = try engine.sync(role: .inbox)
             inboxReport.actions = actions
             report(inboxReport)
