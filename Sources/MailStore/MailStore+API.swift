@@ -16,6 +16,8 @@ public typealias EventType = EventModel.EventType
 public typealias EventID = EventModel.EventID
 /// A point in time (microseconds since 1970).
 public typealias Timestamp = EventModel.Timestamp
+/// A blob's SHA-256.
+public typealias BlobHash = EventModel.BlobHash
 /// An address in an email or a draft.
 public typealias EmailAddress = EventModel.EmailAddress
 /// A thread's category.

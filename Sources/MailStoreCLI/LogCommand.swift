@@ -51,7 +51,7 @@ struct LogCommand: ParsableCommand {
             var shown = 0
             let width = Terminal.stdoutIsTTY ? Terminal.width : Int.max
             if limit == 0 { return }
-            try store.log.scan(from: fromSeq, filter: filter) { ev in
+            try store.scan(from: fromSeq, filter: filter) { ev in
                 if json {
                     let data = try EventJSON.encoder.encode(EventJSON(ev))
                     out.write(data)

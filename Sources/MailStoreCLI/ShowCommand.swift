@@ -26,7 +26,7 @@ struct ShowCommand: ParsableCommand {
                 throw CLIError.notFound("no email with id '\(id)': `mailstore log --type EmailReceived` lists them")
             }
             if raw {
-                guard let bytes = try store.log.blob(received.payload.blob) else {
+                guard let bytes = try store.blob(received.payload.blob) else {
                     throw CLIError.notFound("the raw message \(received.payload.blob) is missing from the blob store; run `mailstore verify`")
                 }
                 FileHandle.standardOutput.write(Data(bytes))

@@ -15,7 +15,7 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try MailStore.open(at: storeOptions.path, readOnly: true)
-            let s = try store.log.stats()
+            let s = try store.stats()
             if json {
                 let obj: [String: Any] = [
                     "events": s.events, "recordBytes": s.recordBytes, "payloadBytes": s.payloadBytes,

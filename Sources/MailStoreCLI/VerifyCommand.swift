@@ -28,7 +28,7 @@ struct VerifyCommand: ParsableCommand {
             if views { return try verifyViews() }
             let store = try MailStore.open(at: storeOptions.path, readOnly: true)
             let bar = ProgressBar("verifying", total: nil, quiet: quiet || json)
-            let report = try store.log.verify(checkBlobs: !skipBlobs) { done, total in bar.update(done) }
+            let report = try store.verifyLog(checkBlobs: !skipBlobs) { done, total in bar.update(done) }
             bar.finish()
             if json {
                 let obj: [String: Any] = [
@@ -39,7 +39,7 @@ struct VerifyCommand: ParsableCommand {
                 let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
             } else if report.isClean {
-                let hash = try store.log.head().hash.prefix(8).map { String(format: "%02x", $0) }.joined()
+                let hash = try store.head().hash.prefix(8).map { String(format: "%02x", $0) }.joined()
                 print("OK: \(report.eventsChecked) events (head \(report.headSequence), chain \(hash)…), \(report.blobsChecked) blobs verified")
             } else {
                 for p in report.problems { print("BAD \(p)") }
