@@ -30,7 +30,7 @@ struct ReplayCommand: ParsableCommand {
             let bar = ProgressBar("replaying", total: nil, quiet: quiet)
             let start = Date()
             var events: UInt64 = 0
-            _ = try ViewStore.replay(store: store.directory, log: store.log, views: view.map { [$0] }) { done, total in
+            _ = try ViewStore.replay(store: store.directory, log: store.log, views: view.map { [$0] }, notice: Terminal.note) { done, total in
                 events = done
                 bar.update(done, total: total)
             }
