@@ -66,8 +66,8 @@ public final class ViewStore: @unchecked Sendable {
             databases = dbs
             if quarantine != meta { dbs[ViewStore.quarantineTable] = quarantine }
             readable = dbs
-        } catch let e as LMDBError {
-            throw ViewError.damaged("\(path): \(e)")
+        } catch let e as LMDBError where e.isCorruption {
+            throw ViewError.damaged("\(path): \(e.operation): \(e.message)")
         }
         self.log = log
         self.path = path
@@ -85,38 +85,34 @@ public final class ViewStore: @unchecked Sendable {
     /// readers (`ThreadsReader(snapshot)`, ...) are the way to read it. A damaged view file is reported as
     /// `ViewError.damaged` (rebuild with `mailstore replay`).
     public func read<R>(_ body: (Snapshot) throws -> R) throws -> R {
-        do {
-            return try environment.read { txn in
+        try guarded {
+            try environment.read { txn in
                 let scope = TransactionScope(txn)
                 defer { scope.end() }
                 return try body(Snapshot(LMDBKeyValueStore(databases: readable, scope: scope)))
             }
-        } catch let e as LMDBError {
-            throw ViewError.damaged("\(path): \(e)")
-        } catch let e as DecodeError {
-            throw ViewError.damaged("\(path): a value does not decode: \(e)")
         }
     }
 
     /// The views whose stored schema version differs from this build's.
     func staleViews() throws -> [String] {
-        try environment.read { txn in
+        try guarded { try environment.read { txn in
             try catalog.types.compactMap { type in
                 guard let raw = try txn.getBytes(meta, key: Array(type.name.rawValue.utf8)), let m = ViewMeta.decode(raw) else { return nil }
                 return m.schemaVersion == type.schemaVersion ? nil : type.name.rawValue
             }
-        }
+        } }
     }
 
     /// The checkpoint of each view (0 when never built).
     public func checkpoints() throws -> [String: UInt64] {
-        try environment.read { txn in
+        try guarded { try environment.read { txn in
             var out: [String: UInt64] = [:]
             for type in catalog.types {
                 out[type.name.rawValue] = try txn.getBytes(meta, key: Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
             }
             return out
-        }
+        } }
     }
 
     /// The events the views could not fold, oldest first (at most `limit`).
@@ -158,6 +154,20 @@ public final class ViewStore: @unchecked Sendable {
             removeStaleBuilds(root)
             idle.unlock()
         }
+        do {
+            return try openAndCatchUp(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+        } catch let e as ViewError {
+            guard case .damaged(let detail) = e else { throw e }
+            // Views are disposable: damaged files are rebuilt from the log, never restored.
+            notice("the views are damaged (\(detail)); rebuilding them from the log")
+            let views = try rebuild(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+            try views.catchUp(progress: progress)
+            return views
+        }
+    }
+
+    private static func openAndCatchUp(root: String, log: EventLog, catalog: ViewCatalog, notice: (String) -> Void,
+                                       progress: ((UInt64, UInt64) -> Void)?) throws -> ViewStore {
         var views: ViewStore
         if let current = try openCurrent(root: root, log: log, catalog: catalog, notice: notice) {
             views = current
@@ -171,6 +181,17 @@ public final class ViewStore: @unchecked Sendable {
         }
         try views.catchUp(progress: progress)
         return views
+    }
+
+    /// Runs `body`, reporting a damaged views file as `ViewError.damaged` (which says to replay).
+    func guarded<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let e as LMDBError where e.isCorruption {
+            throw ViewError.damaged("\(path): \(e.operation): \(e.message)")
+        } catch let e as DecodeError {
+            throw ViewError.damaged("\(path): a value does not decode: \(e)")
+        }
     }
 
     /// Opens the current generation under the shared lock (so no switch removes it meanwhile); nil when
@@ -231,6 +252,10 @@ public final class ViewStore: @unchecked Sendable {
     /// No event can stop it: an event that does not decode, or that a projector fails to fold (a bug), is
     /// quarantined for that view with its error (see `quarantined()`), and folding goes on.
     public func catchUp(through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
+        try guarded { try fold(through: limit, progress: progress) }
+    }
+
+    private func fold(through limit: UInt64?, progress: ((UInt64, UInt64) -> Void)?) throws {
         let head = try limit ?? log.head().sequence
         let start = (try checkpoints().values.min() ?? 0)
         guard start < head else { return }
