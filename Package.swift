@@ -74,7 +74,7 @@ let package = Package(
                           path: "Tools/torture"),
 
         // Tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
                                                   "EventModel", "TestSupport", "mailstore", "MailParser"]),
-        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )
