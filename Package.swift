@@ -75,7 +75,7 @@ let package = Package(
                           path: "Tools/torture"),
 
         // Tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
@@ -83,14 +83,15 @@ let package = Package(
         .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "MessageComposer", "MailParser", "TestSupport"]),
         .testTarget(name: "MessageComposerTests", dependencies: ["MessageComposer", "MailParser", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventModel"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
-        .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
                                                   "EventModel", "TestSupport", "mailstore", "MailParser"]),
-        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )

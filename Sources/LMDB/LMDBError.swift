@@ -15,6 +15,11 @@ public struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// True for `MDB_MAP_FULL` (the environment grows the map and retries on its own).
     public var isMapFull: Bool { code == MDB_MAP_FULL }
+    /// True when the file is damaged or not an LMDB file (`MDB_CORRUPTED`, `MDB_PAGE_NOTFOUND`, `MDB_INVALID`,
+    /// `MDB_VERSION_MISMATCH`).
+    public var isCorruption: Bool {
+        code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND || code == MDB_INVALID || code == MDB_VERSION_MISMATCH
+    }
     /// True for `MDB_KEYEXIST`.
     public var isKeyExists: Bool { code == MDB_KEYEXIST }
 

@@ -52,5 +52,9 @@ public typealias DedupCopy = Projections.DedupCopy
 public typealias FolderEntry = Projections.FolderEntry
 /// A folder's sync checkpoint.
 public typealias FolderSyncState = Projections.FolderSyncState
+/// An event the views could not fold.
+public typealias QuarantinedEvent = Views.QuarantinedEvent
+/// The state of the views on disk.
+public typealias ViewsStatus = Views.ViewsStatus
 /// A difference between the live views and a rebuild.
 public typealias ViewDifference = ViewStore.Difference

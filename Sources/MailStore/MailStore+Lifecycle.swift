@@ -12,7 +12,7 @@ extension MailStore {
     public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
         var events: UInt64 = 0
-        let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }) { done, total in
+        let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, notice: notice) { done, total in
             events = done
             progress?(done, total)
         }
@@ -43,6 +43,12 @@ extension MailStore {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
+    }
+
+    /// The events the views could not fold (a projector bug), at most `limit`: the views skip them and
+    /// `replay` tries them again.
+    public func quarantinedEvents(limit: Int = 1_000) throws -> [QuarantinedEvent] {
+        try views().quarantined(limit: limit)
     }
 
     /// The sequence a store from `asOf` shows, or nil for the live store.

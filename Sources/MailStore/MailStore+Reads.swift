@@ -81,15 +81,7 @@ extension MailStore {
 extension MailStore {
     /// Every contact of an account, most frequent first (then by address).
     public func contacts(account: String) throws -> [Contact] {
-        let prefix = Key(account).bytes
-        var out: [Contact] = []
-        try views().entries(of: "contacts.people") { key, value in
-            guard key.starts(with: prefix) else { return }
-            out.append(try value.withUnsafeBytes { raw in
-                var r = ByteReader(raw)
-                return try Contact(from: &r)
-            })
-        }
+        let out = try views().read { try ContactsReader($0).all(account: account) }
         return out.sorted { ($0.count, $1.address) > ($1.count, $0.address) }
     }
 }

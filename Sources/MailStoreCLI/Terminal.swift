@@ -29,4 +29,11 @@ enum Terminal {
     static func note(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
+
+    /// `text` with control characters (C0 but tab, DEL, C1) shown as U+FFFD, for a terminal.
+    static func safe(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { u in
+            (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value) ? "\u{FFFD}" : u
+        }))
+    }
 }

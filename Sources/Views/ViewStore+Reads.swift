@@ -1,93 +1,116 @@
 import EventModel
-import LMDB
 import Projections
 
+// Conveniences over the projector readers, each one short read transaction. New code reads through
+// `read { snapshot in SomeReader(snapshot)... }`, which also gives one consistent snapshot for several reads.
 extension ViewStore {
-    func value<V: BinaryField>(_ table: String, _ key: [UInt8], as: V.Type) throws -> V? {
-        let db = databases[table]!
-        return try environment.read { txn in
-            guard let raw = try key.withUnsafeBytes({ try txn.get(db, key: $0) }) else { return nil }
-            var r = ByteReader(raw)
-            return try V(from: &r)
-        }
+    /// One page of a thread listing (see `ThreadsReader.page`).
+    public func threadPage(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
+                           limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
+        try read { try ThreadsReader($0).page(scope: scope, folder: folder, category: category, after: after, limit: limit) }
     }
 
-    func prefixed<V: BinaryField>(_ table: String, _ prefix: [UInt8], as: V.Type) throws -> [([UInt8], V)] {
-        let db = databases[table]!
-        return try environment.read { txn in
-            var out: [([UInt8], V)] = []
-            try txn.withCursor(db) { c in
-                // LMDB refuses an empty key: an empty prefix starts at the first entry.
-                var e = prefix.isEmpty ? try c.first() : try prefix.withUnsafeBytes { try c.seek(atLeast: $0) }
-                while let entry = e, entry.key.starts(with: prefix) {
-                    var r = ByteReader(entry.value)
-                    out.append((Array(entry.key), try V(from: &r)))
-                    e = try c.next()
-                }
-            }
-            return out
-        }
+    /// A thread by id.
+    public func thread(id: String) throws -> ThreadRow? { try read { try ThreadsReader($0).thread(id: id) } }
+
+    /// The emails of a thread as the threads view has them.
+    public func threadEmails(id: String) throws -> [(id: String, email: EmailRecord)] {
+        try read { try ThreadsReader($0).emails(thread: id) }
     }
 
-    /// An unread counter: `folder` is a folder path, `UnreadProjector.accountScope` (the whole account)
-    /// or `UnreadProjector.badgeScope` (Inbox-role folders; account `*` for every account); `category` a
-    /// category name, `all`, or `UnreadProjector.totalCategory` (all messages, read or not). One lookup.
+    /// One email copy as the threads view has it.
+    public func emailRecord(id: String) throws -> EmailRecord? { try read { try ThreadsReader($0).email(id: id) } }
+
+    /// An unread counter (see `UnreadReader.count`).
     public func unreadCount(account: String, folder: String, category: String) throws -> Int {
-        try value("unread.counts", UnreadProjector.countKey(account: account, folder: folder, category: category), as: Int.self) ?? 0
+        try read { try UnreadReader($0).count(account: account, folder: folder, category: category) }
     }
 
-    /// The folders of `account`, in the folders view's order.
-    public func folders(account: String) throws -> [FolderEntry] {
-        try prefixed("folders.list", Key(account).bytes, as: FolderEntry.self).map(\.1).sorted {
-            let (a, b) = (FoldersProjector.order($0.role), FoldersProjector.order($1.role))
-            return a != b ? a < b : $0.displayName.localizedLowercase < $1.displayName.localizedLowercase
-        }
-    }
+    /// The folders of `account`, in the folder list's order.
+    public func folders(account: String) throws -> [FolderEntry] { try read { try FoldersReader($0).folders(account: account) } }
 
     /// The accounts that have folders.
-    public func accounts() throws -> [String] {
-        var out: [String] = []
-        try entries(of: "folders.list") { key, _ in
-            var r = KeyReader(key)
-            let a = r.string()
-            if out.last != a { out.append(a) }
-        }
-        return out
-    }
+    public func accounts() throws -> [String] { try read { try FoldersReader($0).accounts() } }
 
     /// The outbox of `account` (queued, sending, failed), newest first.
-    public func outbox(account: String) throws -> [OutboxItem] {
-        let ids = try prefixed("outbox.index", Key(account).bytes, as: Present.self).map { key, _ -> String in
-            var r = KeyReader(key)
-            _ = r.string()
-            _ = r.descending()
-            return r.string()
-        }
-        return try ids.compactMap { try value("outbox.items", Key($0).bytes, as: OutboxItem.self) }
-    }
+    public func outbox(account: String) throws -> [OutboxItem] { try read { try OutboxReader($0).items(account: account) } }
 
     /// The queued + failed count of `account` (the Outbox badge).
-    public func outboxCount(account: String) throws -> Int {
-        try value("outbox.counts", Key(account).bytes, as: Int.self) ?? 0
-    }
+    public func outboxCount(account: String) throws -> Int { try read { try OutboxReader($0).count(account: account) } }
+
+    /// A draft's place in the outbox, or nil.
+    public func outboxItem(draftID: String) throws -> OutboxItem? { try read { try OutboxReader($0).item(draftID: draftID) } }
 
     /// The copies of a message (emails and folders) in `account`.
     public func copies(account: String, messageID: String) throws -> [DedupCopy] {
-        try value("dedup.messages", DedupProjector.messageKey(account: account, messageID: messageID), as: [DedupCopy].self) ?? []
+        try read { try DedupReader($0).copies(account: account, messageID: messageID) }
     }
 
     /// Every message of `account` with more than one copy.
-    public func duplicates(account: String) throws -> [(String, [DedupCopy])] {
-        try prefixed("dedup.messages", Key(account).bytes, as: [DedupCopy].self).compactMap { key, copies in
-            guard copies.count > 1 else { return nil }
-            var r = KeyReader(key)
-            _ = r.string()
-            return (r.string(), copies)
-        }
-    }
+    public func duplicates(account: String) throws -> [(String, [DedupCopy])] { try read { try DedupReader($0).duplicates(account: account) } }
 
     /// True when a notification was delivered for `emailID` (and not yet evicted).
-    public func wasNotified(emailID: String) throws -> Bool {
-        try value("dedup.notified", Key(emailID).bytes, as: UInt64.self) != nil
+    public func wasNotified(emailID: String) throws -> Bool { try read { try DedupReader($0).wasNotified(emailID: emailID) } }
+
+    /// Every account, by name.
+    public func accountList() throws -> [AccountRecord] { try read { try AccountsReader($0).all() } }
+
+    /// The account named `name`, or nil.
+    public func account(named name: String) throws -> AccountRecord? { try read { try AccountsReader($0).account(named: name) } }
+
+    /// The last sync checkpoint of a folder, or nil when it was never synced.
+    public func syncState(account: String, folder: String) throws -> FolderSyncState? {
+        try read { try SyncStateReader($0).folder(account: account, folder: folder) }
+    }
+
+    /// How many server copies of a folder the log holds.
+    public func syncedCount(account: String, folder: String) throws -> Int {
+        try read { try SyncStateReader($0).count(account: account, folder: folder) }
+    }
+
+    /// The server copies of a folder the log holds, by UID.
+    public func syncedCopies(account: String, folder: String) throws -> [UInt32: SyncedCopy] {
+        try read { try SyncStateReader($0).copies(account: account, folder: folder) }
+    }
+
+    /// The server copy of an email, if the sync engine knows one.
+    public func syncedCopy(account: String, emailID: String) throws -> (folder: String, copy: SyncedCopy)? {
+        try read { try SyncStateReader($0).copy(account: account, emailID: emailID) }
+    }
+
+    /// An action and its outcome so far.
+    public func action(id: String) throws -> ActionRecord? { try read { try ActionsReader($0).action(id: id) } }
+
+    /// The actions of `account` not yet written back, oldest first.
+    public func pendingActions(account: String) throws -> [ActionRecord] { try read { try ActionsReader($0).pending(account: account) } }
+
+    /// The actions of `account` that failed or were refused and were not retried or undone, oldest first.
+    public func failedActions(account: String) throws -> [ActionRecord] { try read { try ActionsReader($0).failed(account: account) } }
+
+    /// The ids of the actions that touched a thread (or, with `email: true`, an email), oldest first.
+    public func actionIDs(touching id: String, email: Bool = false) throws -> [String] {
+        try read { try ActionsReader($0).actionIDs(touching: id, email: email) }
+    }
+
+    /// A draft at its latest version, or nil.
+    public func draft(id: String) throws -> DraftRecord? { try read { try DraftsReader($0).draft(id: id) } }
+
+    /// The drafts of `account`.
+    public func drafts(account: String) throws -> [DraftRecord] { try read { try DraftsReader($0).drafts(account: account) } }
+
+    /// Contacts of `account` matching `prefix` (see `ContactsReader.complete`).
+    public func completeContacts(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
+        try read { try ContactsReader($0).complete(account: account, prefix: prefix, limit: limit, candidates: candidates) }
+    }
+
+    /// Every entry of `table`, in key order (for comparisons and tools).
+    public func entries(of table: String, _ body: ([UInt8], [UInt8]) throws -> Void) throws {
+        guard databases[table] != nil || table == ViewStore.quarantineTable else { throw ViewError.unknownTable(table) }
+        try read { snapshot in
+            try snapshot.reader.scan(table, from: []) { k, v in
+                try body(k, v)
+                return true
+            }
+        }
     }
 }
