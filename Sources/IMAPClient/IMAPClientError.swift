@@ -28,6 +28,12 @@ public enum IMAPClientError: Error, CustomStringConvertible, Equatable {
     case connectionClosed(String)
     /// The server did not answer within the time allowed; the connection is unusable.
     case timeout(seconds: Double)
+    /// A command (or the connection's opening) did not complete within its overall deadline
+    /// (``ServerEndpoint/commandTimeout``), however steadily bytes trickled in; the connection is unusable.
+    case deadlinePassed(command: String, seconds: Double)
+    /// The server sent more during one command than ``CommandLimits`` allows (`limit` says which
+    /// bound, e.g. "10000000 untagged responses"); the connection was dropped, nothing more is read.
+    case responseLimitExceeded(command: String, limit: String)
 
     /// A sentence saying what failed and what to do.
     public var description: String {
@@ -54,6 +60,13 @@ public enum IMAPClientError: Error, CustomStringConvertible, Equatable {
             return "IMAP connection closed: \(text); reconnect to retry"
         case .timeout(let seconds):
             return "the IMAP server did not answer within \(TransportError.format(seconds)) seconds; the connection was dropped, reconnect to retry"
+        case .deadlinePassed(let command, let seconds):
+            return "IMAP \(command) did not complete within its deadline of \(TransportError.format(seconds)) seconds "
+                + "(the server stalls or trickles its answer); the connection was dropped, reconnect to retry "
+                + "or raise --timeout"
+        case .responseLimitExceeded(let command, let limit):
+            return "the IMAP server sent more than \(limit) during \(command), beyond what any mailbox needs "
+                + "(a broken or hostile server); the connection was dropped"
         }
     }
 }

@@ -19,6 +19,8 @@ extension IMAPConnection {
             return true
         }
         let tag = try start(.idle, name: "IDLE", untagged: deliver).tag
+        // The wait itself is not a stall: the command's deadline starts after it.
+        beginCommand("IDLE", extraSeconds: max(0, timeoutSeconds))
         if let refusal = try awaitContinuation(tag: tag, untagged: deliver) {
             try requireOK(refusal, name: "IDLE")
             return anyEvent

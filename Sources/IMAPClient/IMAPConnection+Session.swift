@@ -29,11 +29,13 @@ extension IMAPConnection {
         return enabled
     }
 
-    /// `NOOP`: returns every untagged response it brought (new messages, expunges, flag changes).
+    /// `NOOP`: returns every untagged response it brought (new messages, expunges, flag changes),
+    /// at most ``CommandLimits/maxCollected`` of them.
     public func noop() throws(IMAPClientError) -> [UntaggedResponse] {
         var responses: [UntaggedResponse] = []
-        try run(.noop, name: "NOOP") { response in
+        try run(.noop, name: "NOOP") { response throws(IMAPClientError) in
             responses.append(response)
+            try self.checkCollected(responses.count)
             return true
         }
         return responses

@@ -11,13 +11,29 @@ public struct ServerEndpoint: Sendable {
     public var caFile: String?
     /// Seconds allowed for connecting and for each single read or write.
     public var timeoutSeconds: Double
+    /// Seconds one whole command (or the connection's opening) may take, however the bytes
+    /// trickle in; nil: ``defaultCommandTimeoutFactor`` times ``timeoutSeconds``.
+    public var commandTimeoutSeconds: Double?
 
-    /// An endpoint with the given parts; `timeoutSeconds` applies to connecting and to each read or write.
-    public init(host: String, port: UInt16, security: ConnectionSecurity, caFile: String? = nil, timeoutSeconds: Double = 60) {
+    /// The overall deadline of a command when ``commandTimeoutSeconds`` is not set, in multiples of
+    /// ``timeoutSeconds``.
+    public static let defaultCommandTimeoutFactor = 10.0
+
+    /// The seconds one command may take (before the allowance for bytes received, see
+    /// ``CommandLimits/deadlineBytesPerSecond``).
+    public var commandTimeout: Double {
+        commandTimeoutSeconds ?? timeoutSeconds * ServerEndpoint.defaultCommandTimeoutFactor
+    }
+
+    /// An endpoint with the given parts; `timeoutSeconds` applies to connecting and to each read or
+    /// write, `commandTimeoutSeconds` to each whole command (default: 10 times `timeoutSeconds`).
+    public init(host: String, port: UInt16, security: ConnectionSecurity, caFile: String? = nil, timeoutSeconds: Double = 60,
+                commandTimeoutSeconds: Double? = nil) {
         self.host = host
         self.port = port
         self.security = security
         self.caFile = caFile
         self.timeoutSeconds = timeoutSeconds
+        self.commandTimeoutSeconds = commandTimeoutSeconds
     }
 }

@@ -8,7 +8,7 @@ extension SMTPClientError {
         case .certificateRejected(let host, let reason): self = .certificateRejected(host: host, reason: reason)
         case .tlsFailed(let reason): self = .tlsFailed(reason: reason)
         case .connectionClosed(let text): self = .connectionLost(text)
-        case .timeout(let seconds): self = .timeout(seconds: seconds)
+        case .timeout(let seconds), .deadlinePassed(let seconds): self = .timeout(seconds: seconds)
         }
     }
 }

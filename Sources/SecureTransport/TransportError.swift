@@ -15,6 +15,9 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
     case connectionClosed(String)
     /// A write could not go on within the time allowed, or the TLS handshake did not finish in it.
     case timeout(seconds: Double)
+    /// The whole exchange (a command, a batch) did not finish by the deadline set with
+    /// ``SecureConnection/setDeadline(secondsFromNow:)``, however steadily bytes trickled in.
+    case deadlinePassed(seconds: Double)
 
     /// A sentence saying what failed and what to do.
     public var description: String {
@@ -29,6 +32,9 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
             return "connection closed: \(text); reconnect to retry"
         case .timeout(let seconds):
             return "no progress within \(TransportError.format(seconds)) seconds; reconnect to retry"
+        case .deadlinePassed(let seconds):
+            return "the exchange did not finish within its deadline of \(TransportError.format(seconds)) seconds "
+                + "(a stalled or trickling peer); reconnect to retry"
         }
     }
 
