@@ -1,3 +1,5 @@
+import SecureTransport
+
 /// What one IMAP command may bring back, so a broken or hostile server cannot exhaust memory
 /// (or time: see ``ServerEndpoint/commandTimeout``).
 ///

@@ -128,7 +128,7 @@ extension IMAPConnection {
     /// The next response, waiting at most ``ServerEndpoint/timeoutSeconds`` for each read.
     func nextResponse() throws(IMAPClientError) -> IMAPResponse {
         guard let response = try nextResponse(until: nil) else {
-            throw fail(.timeout(seconds: endpoint.timeoutSeconds))
+            throw fail(.transport(.timeout(seconds: endpoint.timeoutSeconds)))
         }
         return response
     }
@@ -152,10 +152,10 @@ extension IMAPConnection {
             }
             guard let chunk else {
                 if deadline != nil { return nil }
-                throw fail(.timeout(seconds: endpoint.timeoutSeconds))
+                throw fail(.transport(.timeout(seconds: endpoint.timeoutSeconds)))
             }
             guard !chunk.isEmpty else {
-                throw fail(.connectionClosed(byeText.map { "the server said BYE: \($0)" } ?? "the server closed the connection"))
+                throw fail(.transport(.connectionClosed(byeText.map { "the server said BYE: \($0)" } ?? "the server closed the connection")))
             }
             commandBytes += chunk.count
             if commandBytes > limits.maxBytes {

@@ -7,7 +7,7 @@ extension IMAPConnection {
     /// pass (use less than the server's 29-minute limit), then sends DONE and reads the
     /// completion. Responses that arrive before `+` or after DONE go to `onEvent` too.
     ///
-    /// Returns whether any untagged response arrived. Throws ``IMAPClientError/timeout(seconds:)``
+    /// Returns whether any untagged response arrived. Throws ``IMAPClientError/transport(_:)`` (timeout)
     /// only when the server stops answering (DONE unanswered within the endpoint's timeout).
     @discardableResult
     public func idle(timeoutSeconds: Double, onEvent: (UntaggedResponse) -> Bool) throws(IMAPClientError) -> Bool {

@@ -42,9 +42,9 @@ extension IMAPConnection {
     }
 
     /// Says `LOGOUT` when the connection is still usable and closes it; never throws. Later
-    /// calls throw ``IMAPClientError/connectionClosed(_:)``.
+    /// calls throw ``IMAPClientError/transport(_:)`` (connection closed).
     public func logout() {
         if failure.error == nil { _ = try? execute(.logout, name: "LOGOUT") }
-        _ = fail(.connectionClosed("the connection was logged out"))
+        _ = fail(.transport(.connectionClosed("the connection was logged out")))
     }
 }

@@ -22,11 +22,11 @@ extension SMTPConnection {
         do throws(TransportError) {
             try transport.write(bytes)
         } catch {
-            throw fail(SMTPClientError(error))
+            throw fail(.transport(error))
         }
     }
 
-    /// The next reply, waiting at most ``SMTPEndpoint/timeoutSeconds`` for each read. A 421
+    /// The next reply, waiting at most ``ServerEndpoint/timeoutSeconds`` for each read. A 421
     /// (the server is closing the connection) fails the connection as a temporary failure at `stage`.
     func readReply(at stage: SMTPStage) throws(SMTPClientError) -> SMTPReply {
         try ensureUsable()
@@ -45,10 +45,10 @@ extension SMTPConnection {
             do throws(TransportError) {
                 chunk = try transport.read(maxCount: SMTPConnection.readChunkSize)
             } catch {
-                throw fail(SMTPClientError(error))
+                throw fail(.transport(error))
             }
-            guard let chunk else { throw fail(.timeout(seconds: endpoint.timeoutSeconds)) }
-            guard !chunk.isEmpty else { throw fail(.connectionLost("the server closed the connection")) }
+            guard let chunk else { throw fail(.transport(.timeout(seconds: endpoint.timeoutSeconds))) }
+            guard !chunk.isEmpty else { throw fail(.transport(.connectionClosed("the server closed the connection"))) }
             if trace != nil {
                 for line in incomingTrace.lines(in: chunk) { traceLine(line) }
             }

@@ -6,8 +6,7 @@
 /// There is no way to turn verification off. Use a connection from one thread at a time.
 ///
 /// ```swift
-/// let connection = try SecureConnection.open(host: "smtp.example.com", port: 587, security: .plain,
-///                                            caFile: nil, timeoutSeconds: 30)
+/// let connection = try SecureConnection.open(ServerEndpoint(host: "smtp.example.com", port: 587, security: .starttls))
 /// try connection.write(Array("EHLO me\r\n".utf8))
 /// // ... the server accepted STARTTLS:
 /// try connection.startTLS()
@@ -41,18 +40,16 @@ public final class SecureConnection {
 
     deinit { stream.close() }
 
-    /// Connects to `host:port` within `timeoutSeconds` and, for ``TransportSecurity/tls``,
-    /// completes a verified TLS handshake before returning.
+    /// Connects to the endpoint within its ``ServerEndpoint/timeoutSeconds`` and, for
+    /// ``ConnectionSecurity/tls``, completes a verified TLS handshake before returning; for
+    /// ``ConnectionSecurity/starttls`` the protocol upgrades later with ``startTLS()``.
     ///
-    /// `trace` hears "connected to HOST:PORT (MODE)" — `mode` is the protocol's name for its
-    /// security, the transport's by default — and then "TLS established" after the handshake.
-    public static func open(host: String, port: UInt16, security: TransportSecurity, caFile: String?,
-                            timeoutSeconds: Double, trace: ((String) -> Void)? = nil,
-                            mode: String? = nil) throws(TransportError) -> SecureConnection {
-        let socket = try TCPSocket.connect(host: host, port: port, timeout: timeoutSeconds)
-        trace?("connected to \(host):\(port) (\(mode ?? security.rawValue))")
-        let connection = SecureConnection(socket: socket, caFile: caFile, timeoutSeconds: timeoutSeconds)
-        if security == .tls {
+    /// `trace` hears "connected to HOST:PORT (SECURITY)" and then "TLS established" after the handshake.
+    public static func open(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(TransportError) -> SecureConnection {
+        let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port, timeout: endpoint.timeoutSeconds)
+        trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
+        let connection = SecureConnection(socket: socket, caFile: endpoint.caFile, timeoutSeconds: endpoint.timeoutSeconds)
+        if endpoint.security == .tls {
             try connection.startTLS()
             trace?("TLS established")
         }

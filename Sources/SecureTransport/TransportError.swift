@@ -1,7 +1,8 @@
 /// Why a connection could not be made, secured, read or written.
 ///
-/// Protocol clients turn these into their own errors (same cases, their own advice); no case
-/// ever holds application data, so no password or token can end up in one.
+/// The protocol clients carry these in their own errors (`IMAPClientError.transport`,
+/// `SMTPClientError.transport`); no case ever holds application data, so no password or token can
+/// end up in one.
 public enum TransportError: Error, CustomStringConvertible, Equatable {
     /// No TCP connection could be made (name not resolved, refused, unreachable, timed out).
     case connectFailed(host: String, port: UInt16, reason: String)
@@ -35,6 +36,15 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
         case .deadlinePassed(let seconds):
             return "the exchange did not finish within its deadline of \(TransportError.format(seconds)) seconds "
                 + "(a stalled or trickling peer); reconnect to retry"
+        }
+    }
+
+    /// Whether trying again later may help: the network or the peer failed, not the TLS setup or
+    /// the certificate (which need a change first).
+    public var isRetryable: Bool {
+        switch self {
+        case .connectFailed, .connectionClosed, .timeout, .deadlinePassed: return true
+        case .certificateRejected, .tlsFailed: return false
         }
     }
 

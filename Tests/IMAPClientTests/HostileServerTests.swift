@@ -1,5 +1,6 @@
 import IMAPClient
 import IMAPProtocol
+import SecureTransport
 import TestSupport
 import XCTest
 

@@ -4,6 +4,7 @@ import Foundation
 import IMAPClient
 import IMAPProtocol
 import Projections
+import SecureTransport
 import SyncCore
 import Views
 

@@ -1,4 +1,4 @@
-/// Where an IMAP server is and how to reach it.
+/// Where a mail server (IMAP or SMTP) is and how to reach it.
 public struct ServerEndpoint: Sendable {
     /// The host name or IP literal; also the name the server certificate must carry.
     public var host: String
@@ -19,8 +19,8 @@ public struct ServerEndpoint: Sendable {
     /// ``timeoutSeconds``.
     public static let defaultCommandTimeoutFactor = 10.0
 
-    /// The seconds one command may take (before the allowance for bytes received, see
-    /// ``CommandLimits/deadlineBytesPerSecond``).
+    /// The seconds one command may take (IMAP adds an allowance for bytes received, see
+    /// `CommandLimits.deadlineBytesPerSecond`).
     public var commandTimeout: Double {
         commandTimeoutSeconds ?? timeoutSeconds * ServerEndpoint.defaultCommandTimeoutFactor
     }
