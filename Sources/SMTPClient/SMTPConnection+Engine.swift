@@ -3,6 +3,8 @@ import SecureTransport
 extension SMTPConnection {
     /// Bytes asked for by each read.
     static let readChunkSize = 16 * 1024
+    /// Message bytes that extend the deadline of sending a message by one second.
+    static let deadlineBytesPerSecond = 256 * 1024
 
     /// Sends `line` (CRLF added; traced as `redacted` instead when given) and reads the reply to `stage`.
     func command(_ line: String, stage: SMTPStage, redacted: String? = nil) throws(SMTPClientError) -> SMTPReply {
@@ -10,8 +12,10 @@ extension SMTPConnection {
         return try readReply(at: stage)
     }
 
-    /// Sends `line` with CRLF, traced as `redacted` instead of its text when given.
+    /// Sends `line` with CRLF, traced as `redacted` instead of its text when given. The command and
+    /// its reply must complete within ``ServerEndpoint/commandTimeout``, however the bytes trickle.
     func sendLine(_ line: String, redacted: String? = nil) throws(SMTPClientError) {
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout)
         traceLine("C: " + (redacted ?? line))
         try write(Array((line + "\r\n").utf8))
     }

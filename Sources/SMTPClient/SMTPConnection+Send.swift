@@ -47,6 +47,8 @@ extension SMTPConnection {
             throw error
         }
         traceLine("C: <message, \(payload.count) bytes>")
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout
+                                  + Double(payload.count) / Double(SMTPConnection.deadlineBytesPerSecond))
         try write(payload)
         let reply: SMTPReply
         do throws(SMTPClientError) {

@@ -3,7 +3,8 @@ import SecureTransport
 /// A blocking connection to an SMTP submission server (RFC 6409): TLS, authentication and sending.
 ///
 /// Every call sends one command (or the few one step needs) and returns when the server has
-/// answered; each single read or write waits at most ``ServerEndpoint/timeoutSeconds``. Use a
+/// answered; each single read or write waits at most ``ServerEndpoint/timeoutSeconds``, each command
+/// with its reply at most ``ServerEndpoint/commandTimeout`` (a message also one second per 256 KiB). Use a
 /// connection from one thread at a time. After a protocol error, a timeout or a lost connection
 /// every later call throws that same error: make a new connection. A refusal by the server
 /// (``SMTPClientError/permanentFailure(stage:reply:)``, ``SMTPClientError/temporaryFailure(stage:reply:)``,
@@ -43,6 +44,7 @@ public final class SMTPConnection {
         self.clientName = clientName
         self.transport = transport
         self.trace = trace
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout)
     }
 
     deinit { transport.close() }

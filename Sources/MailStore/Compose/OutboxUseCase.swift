@@ -195,7 +195,7 @@ public struct OutboxUseCase {
     /// Whether the server could not be reached at all (no network, nothing listening, timed out).
     static func isOffline(_ e: SMTPClientError) -> Bool {
         switch e {
-        case .transport(.connectFailed), .transport(.timeout), .transport(.deadlinePassed): true
+        case .transport(.connectFailed), .transport(.timeout): true
         default: false
         }
     }
