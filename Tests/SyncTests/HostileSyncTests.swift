@@ -77,4 +77,16 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(checkpoints, 1 + 3, "the folder's first checkpoint, then one commit per 2 MiB received")
         XCTAssertEqual(try events(.emailReceived).count, 3)
     }
+
+    func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {
+        try startHostile("trickle")
+        views = nil
+        store = nil
+        // A byte every half second never lets a one-second read time out; the command has 10 × 1 s in all.
+        let started = Date()
+        let r = try mailstore(["sync", "--timeout", "1"], expect: 5)
+        XCTAssertTrue(r.stderr.contains("LIST did not complete within its deadline"), r.stderr)
+        // Generous: without the deadline the trickle would last over an hour.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 120)
+    }
 }

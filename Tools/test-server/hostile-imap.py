@@ -7,12 +7,14 @@ Prints "PORT n" once it listens on 127.0.0.1, then serves clients one after the 
 It is a fake on purpose: no real server misbehaves on cue. MODE:
   list-dupes  LIST answers 9,000 copies of "Spam" (and INBOX); every folder is empty.
   size-zero   INBOX holds 3 messages of 2 MiB each whose RFC822.SIZE is said to be 0.
+  trickle     LIST is answered one byte every half second, for ever.
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR).
 """
 import re
 import socket
 import ssl
 import sys
+import time
 
 CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR"
 BODY_SIZE = 2 << 20
@@ -64,6 +66,10 @@ def serve(conn, mode):
             send(f"* CAPABILITY {CAPS}\r\n{tag} OK done\r\n")
         elif cmd == "AUTHENTICATE":
             send(f"{tag} OK [CAPABILITY {CAPS}] logged in\r\n")
+        elif cmd == "LIST" and mode == "trickle":
+            for byte in (f'* LIST () "/" INBOX\r\n' * 1000).encode():
+                send(bytes([byte]))
+                time.sleep(0.5)
         elif cmd == "LIST":
             if mode == "list-dupes":
                 send(b'* LIST (\\HasNoChildren) "/" "Spam"\r\n' * 9000)
