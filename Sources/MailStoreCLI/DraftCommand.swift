@@ -99,15 +99,15 @@ struct DraftShowCommand: ParsableCommand {
             }
             let p = d.latest
             func list(_ a: [EmailAddress]) -> String { a.map { x in x.name.map { "\($0) <\(x.email)>" } ?? x.email }.joined(separator: ", ") }
-            print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
-            print("To: \(list(p.to))")
-            if !p.cc.isEmpty { print("Cc: \(list(p.cc))") }
-            if !p.bcc.isEmpty { print("Bcc: \(list(p.bcc))") }
-            print("Subject: \(p.subject)")
-            if let r = p.inReplyTo { print("In-Reply-To: <\(r)>") }
-            for a in p.attachments { print("Attachment: \(a.filename) (\(a.mimeType), \(a.size) bytes)") }
-            print("")
-            print(p.body)
+            Terminal.print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
+            Terminal.print("To: \(list(p.to))")
+            if !p.cc.isEmpty { Terminal.print("Cc: \(list(p.cc))") }
+            if !p.bcc.isEmpty { Terminal.print("Bcc: \(list(p.bcc))") }
+            Terminal.print("Subject: \(p.subject)")
+            if let r = p.inReplyTo { Terminal.print("In-Reply-To: <\(r)>") }
+            for a in p.attachments { Terminal.print("Attachment: \(a.filename) (\(a.mimeType), \(a.size) bytes)") }
+            Terminal.print("")
+            Terminal.printBlock(p.body)
             for problem in DraftsUseCase(store: store, views: views).problems(p) { Terminal.note("not sendable yet: \(problem)") }
         }
     }
@@ -124,7 +124,7 @@ struct DraftListCommand: ParsableCommand {
             try OutboxListCommand.reclaim(account: account, store: store, views: views)
             for d in try views.drafts(account: account).sorted(by: { $0.savedAt > $1.savedAt }) {
                 let state = try views.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"
-                print("\(d.latest.draftID)  v\(d.latest.draftVersion)  \(ThreadRow.fit(state, 8))  \(d.latest.subject)")
+                Terminal.print("\(d.latest.draftID)  v\(d.latest.draftVersion)  \(ThreadRow.fit(state, 8))  \(d.latest.subject)")
             }
         }
     }

@@ -43,7 +43,7 @@ struct VerifyCommand: ParsableCommand {
                 let hash = try store.log.head().hash.prefix(8).map { String(format: "%02x", $0) }.joined()
                 print("OK: \(report.eventsChecked) events (head \(report.headSequence), chain \(hash)…), \(report.blobsChecked) blobs verified")
             } else {
-                for p in report.problems { print("BAD \(p)") }
+                for p in report.problems { Terminal.print("BAD \(p)") }
                 if report.truncated { print("(more problems not shown)") }
                 if let first = report.firstBadSequence {
                     Terminal.error("verification failed: first bad sequence \(first); the log must be restored from a backup from before it")
@@ -67,7 +67,7 @@ struct VerifyCommand: ParsableCommand {
         } else if diffs.isEmpty {
             print("OK: every view equals a rebuild from the log (through sequence \(seq))")
         } else {
-            for d in diffs { print("DIFF \(d)") }
+            for d in diffs { Terminal.print("DIFF \(d)") }
             Terminal.error("the live views differ from the log; `mailstore replay` rebuilds them")
         }
         if !diffs.isEmpty { throw ExitCode(CLIExit.problemsFound) }
