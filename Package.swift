@@ -8,7 +8,8 @@ import PackageDescription
 ///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds),
 ///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards);
 /// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store),
-///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, shared by the protocol clients),
+///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, deadlines, and what both protocol clients
+///   share: endpoints, security modes, credentials, auth mechanisms, SASL, transport errors),
 ///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission);
 /// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
 /// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
@@ -48,13 +49,14 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "LMDB", "NativeCodecs"]),
         .target(name: "SecureTransport", dependencies: ["COpenSSL"]),
         .target(name: "IMAPClient", dependencies: ["IMAPProtocol", "SecureTransport"]),
-        .target(name: "SMTPClient", dependencies: ["SecureTransport", "IMAPProtocol"]),
+        .target(name: "SMTPClient", dependencies: ["SecureTransport"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
-                                                  "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer"]),
+                                                  "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer",
+                                                  "SecureTransport"]),
         // The CLI sees the library's API only: everything it needs is public in `MailStore`.
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",
@@ -79,8 +81,8 @@ let package = Package(
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
-        .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "TestSupport"]),
-        .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "MessageComposer", "MailParser", "TestSupport"]),
+        .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "SecureTransport", "TestSupport"]),
+        .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "SecureTransport", "MessageComposer", "MailParser", "TestSupport"]),
         .testTarget(name: "MessageComposerTests", dependencies: ["MessageComposer", "MailParser", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventModel"]),

@@ -94,15 +94,15 @@ struct DraftShowCommand: ParsableCommand {
             }
             let p = d.latest
             func list(_ a: [EmailAddress]) -> String { a.map { x in x.name.map { "\($0) <\(x.email)>" } ?? x.email }.joined(separator: ", ") }
-            print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
-            print("To: \(list(p.to))")
+            Terminal.print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
+            Terminal.print("To: \(list(p.to))")
             if !p.cc.isEmpty { print("Cc: \(list(p.cc))") }
             if !p.bcc.isEmpty { print("Bcc: \(list(p.bcc))") }
-            print("Subject: \(p.subject)")
+            Terminal.print("Subject: \(p.subject)")
             if let r = p.inReplyTo { print("In-Reply-To: <\(r)>") }
             for a in p.attachments { print("Attachment: \(a.filename) (\(a.mimeType), \(a.size) bytes)") }
-            print("")
-            print(p.body)
+            Terminal.print("")
+            Terminal.printBlock(p.body)
             for problem in DraftsUseCase(store: store).problems(p) { Terminal.note("not sendable yet: \(problem)") }
         }
     }
@@ -117,7 +117,7 @@ struct DraftListCommand: ParsableCommand {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
             for d in try store.drafts(account: account).sorted(by: { $0.savedAt > $1.savedAt }) {
-                print(DraftListCommand.line(d, state: try store.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"))
+                Terminal.print(DraftListCommand.line(d, state: try store.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"))
             }
         }
     }

@@ -47,7 +47,7 @@ struct HistoryCommand: ParsableCommand {
                     if ActionKindName.isAction(e.type) { text += "  [action \(e.id)]" }
                     if let link { text += "\n" + String(repeating: " ", count: 30) + "↳ answers action \(link)" }
                     else if let c = e.causationID, ActionKindName.isAction(e.type) { text += "\n" + String(repeating: " ", count: 30) + "↳ because of \(c)" }
-                    print(text)
+                    Terminal.printBlock(text)
                 }
             }
         }

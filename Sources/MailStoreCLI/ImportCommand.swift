@@ -81,7 +81,7 @@ struct ImportCommand: ParsableCommand {
         }
         if !s.unreadable.isEmpty {
             print("Unreadable: \(s.unreadable.count) messages could not be read:")
-            for u in s.unreadable.prefix(20) { print("  \(u)") }
+            for u in s.unreadable.prefix(20) { Terminal.print("  \(u)") }
         }
     }
 }

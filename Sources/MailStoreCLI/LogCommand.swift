@@ -71,7 +71,7 @@ struct LogCommand: ParsableCommand {
         let time = String(e.recordedAt.iso8601.prefix(19)).replacingOccurrences(of: "T", with: " ")
         let summary: String
         do { summary = try ev.decode().summary } catch { summary = "(undecodable: \(error))" }
-        var s = "\(pad(String(e.sequence), 7, right: true))  \(time)  \(pad(e.type.name, 22))  \(pad(e.actor.description, 6))  \(pad(e.stream, 28))  \(summary)"
+        var s = TerminalSanitiser.line("\(pad(String(e.sequence), 7, right: true))  \(time)  \(pad(e.type.name, 22))  \(pad(e.actor.description, 6))  \(pad(e.stream, 28))  \(summary)")
         if s.count > width { s = String(s.prefix(max(width - 1, 10))) + "…" }
         return s + "\n"
     }

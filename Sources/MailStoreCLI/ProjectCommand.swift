@@ -163,7 +163,7 @@ struct ProjectCommand: ParsableCommand {
         }
         if json { return try printJSON(out) }
         for m in out {
-            print("<\(m.messageId)> \(m.copies.count) copies: " + m.copies.map { "\($0["emailId"]!) in \($0["folder"]!)" }.joined(separator: ", "))
+            Terminal.print("<\(m.messageId)> \(m.copies.count) copies: " + m.copies.map { "\($0["emailId"]!) in \($0["folder"]!)" }.joined(separator: ", "))
         }
         if out.isEmpty { print("(no message has more than one copy)") }
     }

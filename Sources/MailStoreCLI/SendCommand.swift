@@ -46,9 +46,9 @@ struct SendCommand: ParsableCommand {
             case .draft: print("Not sent: \(draft) was taken back; it is a draft again")
             case .failed:
                 let reason = try store.outboxItem(draftID: draft)?.reason ?? "unknown"
-                print("Failed: \(reason)")
+                Terminal.print("Failed: \(reason)")
                 throw ExitCode(CLIExit.serverError)
-            case let other: print("\(draft): \(other)")
+            case let other: Terminal.print("\(draft): \(other)")
             }
         }
     }
@@ -155,7 +155,7 @@ struct ContactsCompleteCommand: ParsableCommand {
             e.outputFormatting = [.sortedKeys]
             for c in try store.completeContacts(account: a, prefix: prefix, limit: limit) {
                 if json { print(String(decoding: try e.encode(c), as: UTF8.self)); continue }
-                print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(c.count) messages, \(c.sent) from them)")
+                Terminal.print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(c.count) messages, \(c.sent) from them)")
             }
         }
     }

@@ -48,7 +48,7 @@ struct StatsCommand: ParsableCommand {
             }
             if !quarantined.isEmpty {
                 print("Quarantined events (the views could not fold them; `mailstore replay` tries them again): \(quarantined.count)")
-                for q in quarantined.prefix(20) { print("  \(q.sequence) \(q.view): \(Terminal.safe(q.error))") }
+                for q in quarantined.prefix(20) { Terminal.print("  \(q.sequence) \(q.view): \(q.error)") }
             }
         }
     }

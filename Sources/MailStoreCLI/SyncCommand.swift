@@ -48,7 +48,7 @@ struct SyncCommand: ParsableCommand {
             }
             if accounts.isEmpty { throw SyncError.noAccounts }
             var options = SyncOptions(folders: folder.isEmpty ? nil : folder, batchMessages: batchMessages, timeoutSeconds: timeout)
-            if trace { options.trace = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+            if trace { options.trace = { line in FileHandle.standardError.write(Data((TerminalSanitiser.line(line) + "\n").utf8)) } }
             if watch {
                 guard accounts.count == 1 else {
                     throw ValidationError("--watch follows one account: add --account NAME")
@@ -62,7 +62,7 @@ struct SyncCommand: ParsableCommand {
                 let engine = try SyncEngine(store: store, account: a, options: options)
                 let bar = ProgressBar("\(a.name)", total: nil, quiet: quiet || json)
                 engine.progress = { folder, done, total in
-                    bar.relabel("\(a.name) \(folder)")
+                    bar.relabel(TerminalSanitiser.line("\(a.name) \(folder)"))
                     bar.update(UInt64(done), total: UInt64(total))
                 }
                 let report = try engine.run()
@@ -102,7 +102,7 @@ struct SyncCommand: ParsableCommand {
             if f.flagsChanged > 0 { parts.append("\(f.flagsChanged) flag changes") }
             if f.expunged > 0 { parts.append("\(f.expunged) expunged") }
             if f.uidValidityChanged { parts.append("UIDVALIDITY changed, \(f.rematched) matched again") }
-            if !parts.isEmpty { print("  \(f.folder): \(parts.joined(separator: ", "))") }
+            if !parts.isEmpty { Terminal.print("  \(f.folder): \(parts.joined(separator: ", "))") }
         }
     }
 }

@@ -42,7 +42,7 @@ struct VerifyCommand: ParsableCommand {
                 let hash = try store.head().hash.prefix(8).map { String(format: "%02x", $0) }.joined()
                 print("OK: \(report.eventsChecked) events (head \(report.headSequence), chain \(hash)…), \(report.blobsChecked) blobs verified")
             } else {
-                for p in report.problems { print("BAD \(p)") }
+                for p in report.problems { Terminal.print("BAD \(p)") }
                 if report.truncated { print("(more problems not shown)") }
                 if let first = report.firstBadSequence {
                     Terminal.error("verification failed: first bad sequence \(first); the log must be restored from a backup from before it")
@@ -67,11 +67,11 @@ struct VerifyCommand: ParsableCommand {
         } else if diffs.isEmpty {
             print("OK: every view equals a rebuild from the log (through sequence \(seq))")
         } else {
-            for d in diffs { print("DIFF \(d)") }
+            for d in diffs { Terminal.print("DIFF \(d)") }
             Terminal.error("the live views differ from the log; `mailstore replay` rebuilds them")
         }
         if !quarantined.isEmpty && !json {
-            for q in quarantined { print("QUARANTINED event \(q.sequence) in view \(q.view): \(Terminal.safe(q.error))") }
+            for q in quarantined { Terminal.print("QUARANTINED event \(q.sequence) in view \(q.view): \(q.error)") }
             Terminal.error("\(quarantined.count) event(s) could not be folded into the views (a bug); the views skip them. "
                            + "`mailstore replay` tries them again, e.g. after an upgrade that fixes it")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 import SMTPClient
 import TestSupport
 import XCTest
@@ -23,13 +24,13 @@ class SMTPTestCase: XCTestCase {
     }
 
     /// The server's endpoint for `security`, trusting the test CA unless `trustTestCA` is false.
-    func endpoint(_ security: SMTPSecurity, trustTestCA: Bool = true) -> SMTPEndpoint {
-        SMTPEndpoint(host: server.host, port: security == .tls ? server.tlsPort : server.submissionPort,
+    func endpoint(_ security: ConnectionSecurity, trustTestCA: Bool = true) -> ServerEndpoint {
+        ServerEndpoint(host: server.host, port: security == .tls ? server.tlsPort : server.submissionPort,
                      security: security, caFile: trustTestCA ? server.caFile : nil, timeoutSeconds: Self.timeout)
     }
 
     /// A connection (closed with QUIT when the test ends).
-    func connect(_ security: SMTPSecurity, trace: ((String) -> Void)? = nil) throws -> SMTPConnection {
+    func connect(_ security: ConnectionSecurity, trace: ((String) -> Void)? = nil) throws -> SMTPConnection {
         let connection = try SMTPConnection.connect(endpoint(security), trace: trace)
         addTeardownBlock { connection.quit() }
         return connection

@@ -6,6 +6,7 @@ import IMAPProtocol
 import MailParser
 import MailStore
 import Projections
+import SecureTransport
 import TestSupport
 import XCTest
 

@@ -5,6 +5,7 @@ import IMAPClient
 import IMAPProtocol
 import MailStore
 import Projections
+import SecureTransport
 import TestSupport
 import Views
 import XCTest

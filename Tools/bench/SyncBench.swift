@@ -1,6 +1,7 @@
 import Foundation
 import IMAPClient
 import IMAPProtocol
+import SecureTransport
 
 /// The sync suite: a throwaway Dovecot on loopback (Tools/test-server/dovecot) filled by APPEND with a
 /// generated corpus spread over 10 folders; `mailstore sync` beside `mbsync` (Debian's isync) pulling the same

@@ -5,6 +5,7 @@ import IMAPProtocol
 import MailParser
 import MessageComposer
 import Projections
+import SecureTransport
 import SMTPClient
 import SyncCore
 import Views
@@ -171,15 +172,15 @@ public struct OutboxUseCase {
     /// Opens and authenticates an SMTP connection with the account's SMTP settings and credential.
     func connect(_ a: AccountAdded) throws -> SMTPConnection {
         guard let host = a.smtpHost, let port = a.smtpPort.flatMap({ UInt16(exactly: $0) }),
-              let security = SMTPSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
+              let security = ConnectionSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
             throw DraftError.noSMTP(a.name)
         }
         guard let source = CredentialSource(stored: a.smtpCredentialSource ?? a.credentialSource) else {
             throw AccountError.invalid("the account's SMTP credential source is not understood")
         }
         let secret = try source.secret()
-        let conn = try SMTPConnection.connect(SMTPEndpoint(host: host, port: port, security: security, caFile: a.caFile))
-        let mechanism = SMTPAuthMechanism(rawValue: a.auth.uppercased()) ?? .plain
+        let conn = try SMTPConnection.connect(ServerEndpoint(host: host, port: port, security: security, caFile: a.caFile))
+        let mechanism = AuthMechanism(rawValue: a.auth.lowercased()) ?? .plain
         do {
             try conn.authenticate(username: a.smtpUsername ?? a.username,
                                   credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret), mechanism: mechanism)
@@ -193,7 +194,7 @@ public struct OutboxUseCase {
     /// Whether the server could not be reached at all (no network, nothing listening, timed out).
     static func isOffline(_ e: SMTPClientError) -> Bool {
         switch e {
-        case .connectFailed, .timeout: true
+        case .transport(.connectFailed), .transport(.timeout): true
         default: false
         }
     }

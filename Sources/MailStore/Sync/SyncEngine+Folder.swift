@@ -86,7 +86,8 @@ extension SyncEngine {
         }
         events.append(contentsOf: found)
         report.flagsChanged += found.count
-        return vanished.isEmpty ? [] : Array(vanished.resolvingStar(to: s.highestUID).uids)
+        // Only UIDs this store knows can vanish from it: the server's ranges are never expanded.
+        return vanished.isEmpty ? [] : vanished.resolvingStar(to: s.highestUID).members(of: known.keys)
     }
 
     /// Flags as stored: `\Recent` (a session flag) dropped, system flags in their canonical case, sorted.

@@ -4,6 +4,7 @@ import Foundation
 import IMAPClient
 import IMAPProtocol
 import Projections
+import SecureTransport
 import SyncCore
 import Views
 
@@ -86,7 +87,7 @@ public final class SyncEngine {
             throw SyncError.server(.insecureAuthentication)
         }
         let endpoint = ServerEndpoint(host: account.imapHost, port: port, security: security, caFile: account.caFile,
-                                      timeoutSeconds: options.timeoutSeconds)
+                                      timeoutSeconds: options.timeoutSeconds, commandTimeoutSeconds: options.commandTimeoutSeconds)
         guard let source = CredentialSource(stored: account.credentialSource) else {
             throw SyncError.credential(.invalid("the account's credential source \"\(account.credentialSource)\" is not understood"))
         }
@@ -132,8 +133,11 @@ public final class SyncEngine {
     func discoverFolders(_ conn: IMAPConnection, report: inout SyncReport) throws -> [MappedFolder] {
         let items: [ListItem]
         do { items = try conn.list() } catch { throw SyncError.server(error) }
-        let folders: [MappedFolder]
-        do { folders = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
+        let mappedAll: [MappedFolder]
+        do { mappedAll = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
+        // One folder per path, however often the server lists it (or names that map to the same path).
+        var paths = Set<String>()
+        let folders = mappedAll.filter { paths.insert($0.path).inserted }
         let known = Dictionary(try store.latestViews().folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var events: [NewEvent] = []
         for f in folders {

@@ -102,9 +102,6 @@ public final class SyncWatcher {
     /// Whether retrying later may help: lost or refused connections and timeouts.
     static func isTransient(_ error: SyncError) -> Bool {
         guard case .server(let e) = error else { return false }
-        switch e {
-        case .connectFailed, .connectionClosed, .timeout: return true
-        default: return false
-        }
+        return e.isRetryable
     }
 }
