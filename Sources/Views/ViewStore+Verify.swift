@@ -68,3 +68,16 @@ extension ViewStore {
         return out
     }
 }
+
+extension ViewStore {
+    /// Every entry of `table`, in key order (for comparisons and tools).
+    public func entries(of table: String, _ body: ([UInt8], [UInt8]) throws -> Void) throws {
+        guard databases[table] != nil || table == ViewStore.quarantineTable else { throw ViewError.unknownTable(table) }
+        try read { snapshot in
+            try snapshot.reader.scan(table, from: []) { k, v in
+                try body(k, v)
+                return true
+            }
+        }
+    }
+}

@@ -1,8 +1,10 @@
 import EventModel
 import Projections
+import Views
 
-// Conveniences over the projector readers, each one short read transaction. New code reads through
-// `read { snapshot in SomeReader(snapshot)... }`, which also gives one consistent snapshot for several reads.
+// The library's conveniences over the projector readers, each one short read transaction (the `Views` module
+// itself knows no view's tables or keys). Several reads that must agree go through one
+// `read { snapshot in SomeReader(snapshot)... }`, which gives them one consistent snapshot.
 extension ViewStore {
     /// One page of a thread listing (see `ThreadsReader.page`).
     public func threadPage(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
@@ -101,16 +103,5 @@ extension ViewStore {
     /// Contacts of `account` matching `prefix` (see `ContactsReader.complete`).
     public func completeContacts(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
         try read { try ContactsReader($0).complete(account: account, prefix: prefix, limit: limit, candidates: candidates) }
-    }
-
-    /// Every entry of `table`, in key order (for comparisons and tools).
-    public func entries(of table: String, _ body: ([UInt8], [UInt8]) throws -> Void) throws {
-        guard databases[table] != nil || table == ViewStore.quarantineTable else { throw ViewError.unknownTable(table) }
-        try read { snapshot in
-            try snapshot.reader.scan(table, from: []) { k, v in
-                try body(k, v)
-                return true
-            }
-        }
     }
 }
