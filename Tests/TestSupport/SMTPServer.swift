@@ -37,6 +37,9 @@ public struct SMTPServer: Sendable {
     public let passwordFile: String
     /// The folder where accepted messages go (`NAME.eml` and `index.jsonl`).
     public let spoolDir: String
+    /// Exim's queue (`SMTP_QUEUE`): Exim answers 250 before it delivers to the spool; nil for aiosmtpd,
+    /// which writes the spool before it answers.
+    let queueDir: String?
 
     /// The server described by `dir/smtp-env` (written by `smtp start`).
     init(dir: String, personality: SMTPPersonality = .aiosmtpd) throws {
@@ -60,6 +63,19 @@ public struct SMTPServer: Sendable {
         self.user = user
         self.passwordFile = passwordFile
         self.spoolDir = spool
+        self.queueDir = values["SMTP_QUEUE"]
+    }
+
+    /// Waits (up to 20 s) until Exim delivered every message it accepted, so the spool holds them all.
+    /// No wait for aiosmtpd.
+    func settle() {
+        guard let queueDir else { return }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let queued = (try? FileManager.default.contentsOfDirectory(atPath: queueDir))?.contains { $0.hasSuffix("-H") } ?? false
+            if !queued { return }
+            usleep(20_000)
+        }
     }
 
     /// The user's password, read from ``passwordFile``.
@@ -72,6 +88,7 @@ public struct SMTPServer: Sendable {
 
     /// Every message the server accepted so far, oldest first.
     public func spoolEntries() throws -> [SpoolEntry] {
+        settle()
         let index = spoolDir + "/index.jsonl"
         guard FileManager.default.fileExists(atPath: index) else { return [] }
         let text = try String(contentsOfFile: index, encoding: .utf8)
