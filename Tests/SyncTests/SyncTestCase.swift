@@ -38,6 +38,9 @@ class SyncTestCase: XCTestCase {
         dir = nil
     }
 
+    /// The earlier name of ``imap`` (every test ran against Dovecot then).
+    var dovecot: IMAPServer { imap }
+
     /// Which server this test runs against.
     var personality: IMAPPersonality { imap.personality }
 
