@@ -70,18 +70,22 @@ unpacked_deb() {
     version="$(apt-cache policy "$package" 2>/dev/null | awk '/Candidate:/ {print $2}')"
   fi
   [ -n "$version" ] && [ "$version" != "(none)" ] || die "Debian has no package $package (apt-cache policy $package)"
-  if [ "$(cat "$root/.version" 2>/dev/null)" != "$version" ]; then
-    echo "$NAME: unpacking $package $version into $root (not installed: it conflicts with dovecot-imapd)" >&2
-    tmp="$(mktemp -d /tmp/mailstore-deb-XXXXXX)"
-    chmod 755 "$tmp"
-    ( cd "$tmp" && apt-get download -q "$package=$version" >/dev/null 2>&1 ) ||
-      { rm -rf "$tmp"; die "apt-get download $package=$version failed"; }
-    rm -rf "$root"
-    mkdir -p "$root"
-    dpkg -x "$tmp"/*.deb "$root"
-    rm -rf "$tmp"
-    echo "$version" > "$root/.version"
-  fi
+  mkdir -p /opt/mailstore-test
+  (
+    flock 9
+    if [ "$(cat "$root/.version" 2>/dev/null)" != "$version" ]; then
+      echo "$NAME: unpacking $package $version into $root (not installed: it conflicts with dovecot-imapd)" >&2
+      tmp="$(mktemp -d /tmp/mailstore-deb-XXXXXX)"
+      chmod 755 "$tmp"
+      ( cd "$tmp" && apt-get download -q "$package=$version" >/dev/null 2>&1 ) ||
+        { rm -rf "$tmp"; die "apt-get download $package=$version failed"; }
+      rm -rf "$root"
+      mkdir -p "$root"
+      dpkg -x "$tmp"/*.deb "$root"
+      rm -rf "$tmp"
+      echo "$version" > "$root/.version"
+    fi
+  ) 9>"/opt/mailstore-test/.$package.lock" || exit 1
   echo "$root"
 }
 
