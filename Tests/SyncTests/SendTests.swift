@@ -215,6 +215,21 @@ final class SendTests: SyncTestCase {
         XCTAssertTrue(try views.completeContacts(account: accountName, prefix: "zzz").isEmpty)
     }
 
+    func testALongEightBitLineAndDotLinesArriveIntact() throws {
+        let long = String(repeating: "Ä lange Zeile ohne Umbruch, ", count: 60) + "Ende."
+        let body = "Erste Zeile\n.\n.Punkt am Anfang\n..zwei Punkte\n\(long)\n"
+        let (d, problems) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Überlänge", body: body))
+        XCTAssertTrue(problems.isEmpty, "\(problems)")
+        let queued = try outbox.queue(d.draftID, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+        let (_, parsed) = try XCTUnwrap(try spooled(queued.messageID))
+        XCTAssertEqual(parsed.subject, "Überlänge")
+        XCTAssertEqual(parsed.textBody, body)
+        let (_, bytes) = try XCTUnwrap(try smtp.spooledMessage(containing: queued.messageID))
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        XCTAssertTrue(lines.allSatisfy { $0.utf8.count <= 998 }, "a line over 998 bytes reached the server")
+    }
+
     // The same through Exim, and filed in Courier-IMAP's and Cyrus IMAP's Sent folders.
 
     func testASentMessageArrivesCorrectLandsInSentAndTheDraftIsGoneOnExim() throws {
@@ -226,6 +241,7 @@ final class SendTests: SyncTestCase {
     func testASentMessageArrivesCorrectLandsInSentAndTheDraftIsGoneOnCyrus() throws {
         try testASentMessageArrivesCorrectLandsInSentAndTheDraftIsGone()
     }
+    func testALongEightBitLineAndDotLinesArriveIntactOnExim() throws { try testALongEightBitLineAndDotLinesArriveIntact() }
     func testAReplyHasItsSubjectThreadingAndQuoteOnExim() throws { try testAReplyHasItsSubjectThreadingAndQuote() }
     func testUndoWithinTheDelaySendsNothingOnExim() throws { try testUndoWithinTheDelaySendsNothing() }
     func testA5xxFailsWithTheReasonAnd4xxAndDropsAreRetriedOnExim() throws { try testA5xxFailsWithTheReasonAnd4xxAndDropsAreRetried() }
