@@ -69,4 +69,14 @@ final class FailureTests: SMTPTestCase {
         XCTAssertTrue("\(error!)".contains("twice"))
         XCTAssertNotNil(try server.spooledMessage(containing: marker), "the server kept the message before dropping")
     }
+
+    // The same through Exim (which always answers before closing: "drop" is a 421 there, and it cannot
+    // lose a DATA acknowledgement on purpose; see Tools/test-server/exim).
+
+    func testAPermanentRecipientRefusalNamesTheRecipientAndSendsNothingOnExim() throws {
+        try testAPermanentRecipientRefusalNamesTheRecipientAndSendsNothing()
+    }
+    func testATemporaryRecipientRefusalIsRetryableOnExim() throws { try testATemporaryRecipientRefusalIsRetryable() }
+    func testAPermanentRefusalOfTheMessageOnExim() throws { try testAPermanentRefusalOfTheMessage() }
+    func testATemporaryRefusalOfTheMessageIsRetryableOnExim() throws { try testATemporaryRefusalOfTheMessageIsRetryable() }
 }

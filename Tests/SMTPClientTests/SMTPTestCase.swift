@@ -4,7 +4,8 @@ import SMTPClient
 import TestSupport
 import XCTest
 
-/// A test against the real aiosmtpd of `TestServers`; its connections are closed when it ends.
+/// A test against the real aiosmtpd of `TestServers` (or Exim, for a test whose name ends in `OnExim`);
+/// its connections are closed when it ends.
 class SMTPTestCase: XCTestCase {
     /// The seconds a connection waits for each read or write; generous for a loaded CI machine.
     static let timeout: Double = 30
@@ -18,7 +19,7 @@ class SMTPTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        server = try TestServers.smtp()
+        server = try TestServers.smtp(SMTPPersonality(testName: name))
         password = try server.password()
         marker = "marker-" + UUID().uuidString
     }

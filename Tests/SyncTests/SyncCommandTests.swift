@@ -21,9 +21,9 @@ final class SyncCommandTests: SyncTestCase {
     }
 
     private func addAccountByCLI(caFile: Bool = true) throws {
-        var args: [String] = ["account", "add", accountName, "--email", user!, "--host", dovecot.host, "--port", "\(dovecot.tlsPort)",
+        var args: [String] = ["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
                     "--security", "tls", "--password-file", passwordFile!]
-        if caFile { args += ["--ca-file", dovecot.caFile] }
+        if caFile { args += ["--ca-file", imap.caFile] }
         try mailstore(args)
     }
 
@@ -127,8 +127,8 @@ final class SyncCommandTests: SyncTestCase {
         let wrong = dir.file("wrong")
         try Data("not-the-password".utf8).write(to: URL(fileURLWithPath: wrong))
         chmod(wrong, 0o600)
-        try mailstore(["account", "add", accountName, "--email", user, "--host", dovecot.host, "--port", "\(dovecot.tlsPort)",
-                       "--security", "tls", "--password-file", wrong, "--ca-file", dovecot.caFile])
+        try mailstore(["account", "add", accountName, "--email", user, "--host", imap.host, "--port", "\(imap.tlsPort)",
+                       "--security", "tls", "--password-file", wrong, "--ca-file", imap.caFile])
         let r = try mailstore(["sync"], expect: 5)
         XCTAssertFalse(r.stderr.contains("not-the-password"))
     }

@@ -13,6 +13,10 @@ extension SyncEngine {
         do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
         var state = try views.syncState(account: name, folder: path)
         if let s = state, s.uidValidity != sel.uidValidity {
+            // An empty folder of which no copy is known has nothing to match again, retire or fetch: some
+            // servers (Courier) give such a folder a new UIDVALIDITY in every session. Nothing is recorded;
+            // the old value stays, and the first sync that finds mail under another value re-matches then.
+            if sel.exists == 0, try views.syncedCount(account: name, folder: path) == 0 { return report }
             state = try rematch(folder, sel, old: s, conn, report: &report)
         }
         // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished.

@@ -1,10 +1,13 @@
 import Foundation
 
-/// A running throwaway Dovecot (Tools/test-server/dovecot) and the ways to use it in a test.
-public struct DovecotServer: Sendable {
+/// A running throwaway IMAP server (Tools/test-server/dovecot, courier or cyrus) and the ways to use it
+/// in a test. Every personality's script has the same commands (`adduser`, `readonly`, `readwrite`, `seed`).
+public struct IMAPServer: Sendable {
+    /// Which server it is.
+    public let personality: IMAPPersonality
     /// The loopback address it listens on.
     public let host: String
-    /// The plain IMAP port (STARTTLS), served through the relay so Dovecot does not take it for a secure connection.
+    /// The plain IMAP port (STARTTLS; no login before it).
     public let plainPort: UInt16
     /// The implicit-TLS IMAP port.
     public let tlsPort: UInt16
@@ -15,14 +18,19 @@ public struct DovecotServer: Sendable {
     /// The control script.
     let script: String
 
-    /// The server described by `dir/env` (written by `dovecot start`).
-    init(dir: String, script: String) throws {
+    /// The server described by `dir/env` (written by the script's `start`).
+    init(dir: String, script: String, personality: IMAPPersonality) throws {
         let envFile = dir + "/env"
         let values = try ServerEnvironmentFile.read(envFile, required: ["IMAP_HOST", "IMAP_PORT", "IMAPS_PORT", "CA_FILE"],
-                                                    startCommand: "Tools/test-server/dovecot start \(dir)")
+                                                    startCommand: "\(script) start \(dir)")
         guard let host = values["IMAP_HOST"], let plain = values["IMAP_PORT"].flatMap(UInt16.init),
               let tls = values["IMAPS_PORT"].flatMap(UInt16.init), let caFile = values["CA_FILE"]
         else { throw TestServerError("\(envFile) has an IMAP_PORT or IMAPS_PORT that is not a port") }
+        let named = values["IMAP_PERSONALITY"] ?? IMAPPersonality.dovecot.rawValue
+        guard named == personality.rawValue else {
+            throw TestServerError("\(envFile) describes a \(named) server, not \(personality.rawValue)")
+        }
+        self.personality = personality
         self.host = host
         self.plainPort = plain
         self.tlsPort = tls
@@ -31,11 +39,18 @@ public struct DovecotServer: Sendable {
         self.script = script
     }
 
+    /// The server's name for the top-level folder `name` (`INBOX` stays): Courier keeps personal folders
+    /// under `INBOX.`, the others at the top.
+    public func folder(_ name: String) -> String {
+        guard name.uppercased() != "INBOX" else { return "INBOX" }
+        return personality == .courier && !name.hasPrefix("INBOX.") ? "INBOX." + name : name
+    }
+
     /// Creates a user of its own for one test (`prefix` + random hex + `@example.com`) with a
     /// random password, also written to a 0600 file.
     public func newUser(_ prefix: String = "t") throws -> (user: String, password: String, passwordFile: String) {
-        let user = prefix + DovecotServer.randomHex(6) + "@example.com"
-        let password = DovecotServer.randomHex(16)
+        let user = prefix + IMAPServer.randomHex(6) + "@example.com"
+        let password = IMAPServer.randomHex(16)
         try control("adduser", user, password)
         let passwordFile = try TestServers.privateFolder() + "/" + user + ".password"
         guard FileManager.default.createFile(atPath: passwordFile, contents: Data(password.utf8),
@@ -45,12 +60,12 @@ public struct DovecotServer: Sendable {
         return (user, password, passwordFile)
     }
 
-    /// Makes `folder` read-only for `user` with the given ACL rights (`dovecot readonly`).
+    /// Makes `folder` (the server's name, see ``folder(_:)``) read-only for `user` with the given ACL rights.
     public func readOnly(user: String, folder: String, rights: String = "lr") throws {
         try control("readonly", user, folder, rights)
     }
 
-    /// Gives `user` full rights on `folder` again (`dovecot readwrite`).
+    /// Gives `user` full rights on `folder` again.
     public func readWrite(user: String, folder: String) throws {
         try control("readwrite", user, folder)
     }
@@ -59,7 +74,7 @@ public struct DovecotServer: Sendable {
     func control(_ command: String, _ arguments: String...) throws {
         let result = try ScriptRunner.run(script, [command, dir] + arguments)
         guard result.status == 0 else {
-            throw TestServerError("`dovecot \(command)` failed (status \(result.status)): \(result.output)")
+            throw TestServerError("`\(personality.rawValue) \(command)` failed (status \(result.status)): \(result.output)")
         }
     }
 
@@ -68,3 +83,6 @@ public struct DovecotServer: Sendable {
         (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 }
+
+/// The Dovecot tests' name for an ``IMAPServer``.
+public typealias DovecotServer = IMAPServer
