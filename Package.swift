@@ -70,7 +70,7 @@ let package = Package(
             "CorpusGenerator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tools/gen-corpus"),
-        .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel"],
+        .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel", "LMDB"],
                           path: "Tools/torture"),
 
         // Tests.
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "MessageComposer", "MailParser", "TestSupport"]),
         .testTarget(name: "MessageComposerTests", dependencies: ["MessageComposer", "MailParser", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
