@@ -186,6 +186,10 @@ public final class Environment: @unchecked Sendable {
                 try grow()
                 continue
             }
+            if crc == EIO || crc == ENOSPC, Environment.diskIsFull(path) {
+                // LMDB reports a short write of its pages as EIO: on a full disk, say so.
+                throw LMDBError(code: ENOSPC, operation: "mdb_txn_commit")
+            }
             try LMDBError.check(crc, "mdb_txn_commit")
             return result
         }
@@ -277,6 +281,14 @@ public final class Environment: @unchecked Sendable {
         if size < expected {
             throw DataFileError.truncated(file: Environment.dataFile(path), size: size, expected: expected)
         }
+    }
+
+    /// True when the file system holding `path` has less than 1 MiB free for this user: a failed write
+    /// there is taken for a full disk.
+    static func diskIsFull(_ path: String) -> Bool {
+        var st = statvfs()
+        guard statvfs(path, &st) == 0 else { return false }
+        return Int(st.f_bavail) * Int(st.f_frsize) < 1 << 20
     }
 
     /// The size of `file` in bytes, or nil when it cannot be read.
