@@ -71,7 +71,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tools/gen-corpus"),
         .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel", "LMDB"],
-                          path: "Tools/torture"),
+                          path: "Tools/torture-helper"),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
