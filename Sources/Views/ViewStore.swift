@@ -30,8 +30,10 @@ public final class ViewStore: @unchecked Sendable {
         o.mapSize = 1 << 30
         o.maxDatabases = UInt32(ViewCatalog.tables.count + 4)
         o.readOnly = readOnly
-        // Views are rebuilt from the log: no fsync per commit (a crash loses at most the last batches, which
-        // the next open folds again from the checkpoint written with them).
+        // Views are rebuilt from the log: no fsync per commit (MDB_NOSYNC). A killed process loses nothing; a
+        // machine crash may lose the last batches, which the next open folds again from the checkpoint written
+        // with them, or, on a file system that does not keep write order, damage the file: a file that fails to
+        // open is rebuilt, and `verify --views` finds any other difference (`replay` rebuilds).
         o.noSync = true
         environment = try Environment(path: path, options: o)
         let create: Database.Flags = readOnly ? [] : .create
