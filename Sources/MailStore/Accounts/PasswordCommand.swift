@@ -27,7 +27,13 @@ package struct PasswordCommand {
     /// Runs the command and returns its standard output.
     package func run() throws(AccountError) -> [UInt8] {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else { throw .credentialUnavailable("cannot run the password command: pipe: \(PasswordCommand.errorText())") }
+        guard pipe(&fds) == 0 else { throw .credentialUnavailable("cannot run the password command: pipe: \(PasswordCommand.errorText())") }
+        // Neither end may leak into other children this process starts.
+        guard fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            let why = PasswordCommand.errorText()
+            close(fds[0]); close(fds[1])
+            throw .credentialUnavailable("cannot run the password command: fcntl: \(why)")
+        }
         let pid: pid_t
         do { pid = try spawn(stdoutWrite: fds[1]) } catch {
             close(fds[0]); close(fds[1])
