@@ -73,8 +73,8 @@ let package = Package(
             "CorpusGenerator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tools/gen-corpus"),
-        .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel"],
-                          path: "Tools/torture"),
+        .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel", "LMDB"],
+                          path: "Tools/torture-helper"),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
@@ -86,13 +86,13 @@ let package = Package(
         .testTarget(name: "MessageComposerTests", dependencies: ["MessageComposer", "MailParser", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventModel"]),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
-                                                  "EventModel", "TestSupport", "mailstore", "MailParser"]),
+                                                  "EventModel", "TestSupport", "mailstore", "MailParser", "CorpusGenerator"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]

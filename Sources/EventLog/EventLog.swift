@@ -50,9 +50,12 @@ public final class EventLog: @unchecked Sendable {
         writer = try WriterScratch()
     }
 
-    /// Opens the log of a store folder (checking its format first).
+    /// Opens the log of a store folder (checking its format first). An empty log file is refused
+    /// (`DataFileError.noHeader`): LMDB would take it for a new log and the store would silently start over.
     public convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options()) throws {
         try store.checkFormat()
+        let dataFile = Environment.dataFile(store.logPath)
+        if let size = Environment.fileSize(dataFile), size == 0 { throw DataFileError.noHeader(file: dataFile, size: 0) }
         try self.init(path: store.logPath, options: options)
     }
 

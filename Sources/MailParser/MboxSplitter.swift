@@ -9,11 +9,23 @@ import Foundation
 /// A message starts at a line beginning `From ` that is preceded by a blank
 /// line (or is the first line of the file). Lines matching `^>+From ` lose
 /// one `>`. The blank line before a From_ line is not part of the message.
+///
+/// A message longer than `maxMessageBytes` is not kept: its bytes are counted
+/// and dropped as they come, and it is returned with empty `bytes` and its
+/// size in `oversizedBytes` (so memory stays bounded whatever the input, e.g.
+/// `/dev/zero`).
 public struct MboxSplitter: Sendable {
+    /// The default most bytes kept per message: 64 MiB.
+    public static let defaultMaxMessageBytes = 64 << 20
+    /// The most bytes kept per message.
+    public let maxMessageBytes: Int
+
     /// Longest From_ line considered an envelope line.
     private static let maxEnvelopeLine = 4_096
 
     private var message: [UInt8] = []
+    /// Bytes of the current message seen past the limit (0 while within it).
+    private var dropped = 0
     private var inMessage = false
     private var envelopeSender: String?
     private var envelopeDate: Date?
@@ -26,8 +38,10 @@ public struct MboxSplitter: Sendable {
     /// No non-blank line has been seen yet.
     private var atFileStart = true
 
-    /// Creates a splitter.
-    public init() {}
+    /// Creates a splitter keeping messages of at most `maxMessageBytes` bytes.
+    public init(maxMessageBytes: Int = MboxSplitter.defaultMaxMessageBytes) {
+        self.maxMessageBytes = max(0, maxMessageBytes)
+    }
 
     /// Processes the next chunk; returns the messages completed by it.
     public mutating func feed(_ chunk: [UInt8]) -> [MboxMessage] {
@@ -51,7 +65,7 @@ public struct MboxSplitter: Sendable {
         }
         lineIsOrdinary = false
         emit(into: &out)
-        self = MboxSplitter()
+        self = MboxSplitter(maxMessageBytes: maxMessageBytes)
         return out
     }
 
@@ -64,7 +78,7 @@ public struct MboxSplitter: Sendable {
             let nl = ByteScan.find(ASCII.lf, in: buf, from: i, to: n)
             let end = nl.map { $0 + 1 } ?? n
             if lineIsOrdinary {
-                message.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<end]))
+                keep(UnsafeBufferPointer(rebasing: buf[i..<end]))
                 if nl != nil { lineIsOrdinary = false }
                 i = end
                 continue
@@ -144,7 +158,7 @@ public struct MboxSplitter: Sendable {
         defer { line.removeAll(keepingCapacity: true) }
         if MboxSplitter.isBlank(line) {
             guard inMessage else { return }  // leading blank lines
-            if let pb = pendingBlank { message.append(contentsOf: pb) }
+            if let pb = pendingBlank { pb.withUnsafeBufferPointer { keep($0) } }
             pendingBlank = line
             return
         }
@@ -166,11 +180,21 @@ public struct MboxSplitter: Sendable {
             inMessage = true
         }
         if let pb = pendingBlank {
-            message.append(contentsOf: pb)
+            pb.withUnsafeBufferPointer { keep($0) }
             pendingBlank = nil
         }
-        message.append(contentsOf: bytes)
+        bytes.withUnsafeBufferPointer { keep($0) }
         atFileStart = false
+    }
+
+    /// Adds bytes to the current message, or only counts them once it is over the limit.
+    private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if dropped > 0 || message.count + bytes.count > maxMessageBytes {
+            dropped += bytes.count + message.count
+            message = []
+            return
+        }
+        message.append(contentsOf: bytes)
     }
 
     /// Whether a `From ` line is an envelope line: at file start any is;
@@ -194,6 +218,7 @@ public struct MboxSplitter: Sendable {
         inMessage = true
         pendingBlank = nil
         message = []
+        dropped = 0
         var end = l.count
         while end > 0, ASCII.isWhitespace(l[end - 1]) { end -= 1 }
         var i = MboxSplitter.from.count
@@ -212,8 +237,14 @@ public struct MboxSplitter: Sendable {
             pendingBlank = nil
             envelopeSender = nil
             envelopeDate = nil
+            dropped = 0
         }
         guard inMessage else { return }
+        if dropped > 0 {
+            message = []
+            out.append(MboxMessage(bytes: [], envelopeSender: envelopeSender, envelopeDate: envelopeDate, oversizedBytes: dropped))
+            return
+        }
         let bytes = message
         message = []
         if bytes.isEmpty && envelopeSender == nil && envelopeDate == nil { return }

@@ -23,6 +23,9 @@ public final class Importer {
         public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// For mbox: the folder to file the messages in (default: the file name without extension).
         public var folder: String?
+        /// The largest message imported, in bytes (default 64 MiB): a larger one is skipped with a warning
+        /// (listed in `ImportSummary.tooLarge`), and an mbox splitter never holds more than this of it.
+        public var maxMessageBytes = MboxSplitter.defaultMaxMessageBytes
 
         /// Default options.
         public init() {}
@@ -56,11 +59,18 @@ public final class Importer {
         summary.found = total
         summary.folders = folders.count
         try discover(folders.map(\.folder))
+        // Whatever way this ends, what was committed is flushed (the log is opened without fsync per commit).
+        defer { syncLog() }
         var done = 0
         for (_, messages) in folders {
             var chunk: [SourceMessage] = []
             var chunkBytes = 0
             for m in messages {
+                if m.size > options.maxMessageBytes {
+                    skipTooLarge("\(m.folder)/\(m.location)", size: m.size)
+                    done += 1
+                    continue
+                }
                 chunk.append(m)
                 chunkBytes += m.size
                 if chunk.count >= options.batchMessages || chunkBytes >= options.batchBytes {
@@ -83,6 +93,16 @@ public final class Importer {
         return summary
     }
 
+    /// Records a message skipped for its size.
+    private func skipTooLarge(_ location: String, size: Int) {
+        summary.tooLarge.append("\(location): \(size) bytes, over the \(options.maxMessageBytes)-byte limit")
+    }
+
+    /// Flushes the log on an exit path that did not (an error): best effort, as an error is already on its way.
+    private func syncLog() {
+        try? store.log.environment.sync()
+    }
+
     /// Imports the mbox file at `path` (mboxo or mboxrd), reading it in 1 MiB chunks.
     public func importMbox(_ path: String, progress: Progress? = nil) throws -> ImportSummary {
         let start = Date()
@@ -91,17 +111,27 @@ public final class Importer {
             throw ImportError.sourceNotFound(path, String(cString: strerror(errno)))
         }
         defer { try? handle.close() }
+        var st = stat()
+        if fstat(handle.fileDescriptor, &st) == 0, st.st_mode & S_IFMT == S_IFCHR || st.st_mode & S_IFMT == S_IFBLK
+            || st.st_mode & S_IFMT == S_IFDIR {
+            throw ImportError.sourceNotFound(path, "not an mbox file (a device or folder); give a regular file or a pipe")
+        }
         let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let folder = options.folder ?? (base.isEmpty ? "INBOX" : base)
         summary.folders = 1
         try discover([MaildirSource.Folder(path: folder, role: FolderNaming.role(forPath: folder))])
-        var splitter = MboxSplitter()
+        defer { syncLog() }
+        var splitter = MboxSplitter(maxMessageBytes: options.maxMessageBytes)
         var ordinal = 0
         var chunk: [SourceMessage] = []
         var chunkBytes = 0
         func take(_ messages: [MboxMessage]) throws {
             for m in messages {
                 ordinal += 1
+                if let size = m.oversizedBytes {
+                    skipTooLarge("#\(ordinal)", size: size)
+                    continue
+                }
                 chunk.append(SourceMessage(folder: folder, location: "#\(ordinal)", content: .bytes(m.bytes), flags: [],
                                            fallbackDate: m.envelopeDate, size: m.bytes.count, mboxStatus: true))
                 chunkBytes += m.bytes.count

@@ -56,10 +56,11 @@ public final class MailStore: @unchecked Sendable {
 
     /// Opens the existing store at `path`.
     ///
-    /// `bulk` opens the log without an fsync per commit (for imports, which sync once at the end): a
-    /// killed process still loses nothing committed, since the pages are in the OS cache; only a crash of
-    /// the machine may lose the last batches (never corrupting the log), and re-running the import
-    /// appends exactly what is missing. `notice` is told when opening the views rebuilds one.
+    /// `bulk` opens the log without an fsync per commit (`MDB_NOSYNC`, for imports, which flush on every
+    /// way out, an error included): a killed process still loses nothing committed, since the pages are in
+    /// the OS cache. A crash of the machine before the flush may lose the last batches and, on a file
+    /// system that does not keep write order, may corrupt the log (`mailstore verify` finds it); re-running
+    /// the import appends exactly what is missing. `notice` is told when opening the views rebuilds one.
     public static func open(at path: String, readOnly: Bool = false, bulk: Bool = false,
                             notice: @escaping @Sendable (String) -> Void = { _ in }) throws -> MailStore {
         let dir = StoreDirectory(path: path)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LMDB
 import MailStore
 
 /// `mailstore verify`: checks the whole log.
@@ -26,7 +27,18 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             if views { return try verifyViews() }
-            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let store: MailStore
+            do { store = try MailStore.open(at: storeOptions.path, readOnly: true) } catch let e as DataFileError {
+                // A cut-short log file is a finding of verify, not a failure to run it.
+                if json {
+                    let obj: [String: Any] = ["clean": false, "problems": ["\(e)"]]
+                    print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
+                } else {
+                    print("BAD \(e)")
+                    Terminal.error("verification failed: the log file is truncated; restore the store's log folder from a backup")
+                }
+                throw ExitCode(CLIExit.problemsFound)
+            }
             let bar = ProgressBar("verifying", total: nil, quiet: quiet || json)
             let report = try store.verifyLog(checkBlobs: !skipBlobs) { done, total in bar.update(done) }
             bar.finish()

@@ -48,8 +48,10 @@ public final class ViewStore: @unchecked Sendable {
         let tables = catalog.tables
         o.maxDatabases = UInt32(tables.count + 4)
         o.readOnly = readOnly
-        // Views are rebuilt from the log: no fsync per commit (a crash loses at most the last batches, which
-        // the next open folds again from the checkpoint written with them).
+        // Views are rebuilt from the log: no fsync per commit (MDB_NOSYNC). A killed process loses nothing; a
+        // machine crash may lose the last batches, which the next open folds again from the checkpoint written
+        // with them, or, on a file system that does not keep write order, damage the file: a file that fails to
+        // open is rebuilt, and `verify --views` finds any other difference (`replay` rebuilds).
         o.noSync = true
         do {
             environment = try Environment(path: path, options: o)

@@ -27,16 +27,6 @@ final class SyncCommandTests: SyncTestCase {
         try mailstore(args)
     }
 
-    private func startSync(_ extra: [String]) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        p.arguments = ["sync", "--quiet"] + extra
-        p.environment = environment
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
-    }
 
     func testASyncKilledAtRandomMomentsResumesWithNothingLostOrDuplicated() throws {
         let c = try server()

@@ -71,6 +71,18 @@ class SyncTestCase: XCTestCase {
         return r
     }
 
+    /// Starts `mailstore sync --quiet EXTRA` on this test's store in a child process (output discarded).
+    func startSync(_ extra: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = ["sync", "--quiet"] + extra
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
     /// Runs one sync in this process.
     @discardableResult
     func sync(batch: Int = 500) throws -> SyncReport {

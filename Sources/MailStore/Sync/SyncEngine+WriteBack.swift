@@ -14,6 +14,10 @@ extension SyncEngine {
     /// recorded as applied without sending anything, so an operation done before a crash is never done twice.
     /// Actions waiting for a retry are skipped unless named in `force`.
     public func writeBack(force: Set<String> = []) throws -> WriteBackReport {
+        try exclusively { try writeBackLocked(force: force) }
+    }
+
+    private func writeBackLocked(force: Set<String>) throws -> WriteBackReport {
         var report = WriteBackReport()
         let due = try store.latestViews().pendingActions(account: account.name).filter { r in
             force.contains(r.id.description) || (r.retryAt.map { $0 <= Timestamp.now } ?? true)

@@ -30,6 +30,10 @@ public final class SyncEngine {
     var qresyncEnabled = false
     /// The folders of the last listing.
     var mapped: [MappedFolder] = []
+    /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
+    public var lockWaitSeconds = 30.0
+    /// The account's sync lock while a sync or write-back of this engine runs.
+    var accountLock: AccountLock?
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
@@ -52,6 +56,10 @@ public final class SyncEngine {
 
     /// Syncs the folder list and every selected folder, keeping the connection open for the next call.
     public func syncAll() throws -> SyncReport {
+        try exclusively { try syncAllLocked() }
+    }
+
+    private func syncAllLocked() throws -> SyncReport {
         let start = Date()
         var report = SyncReport(account: account.name)
         let conn = try connect()
@@ -68,6 +76,10 @@ public final class SyncEngine {
 
     /// Syncs the folders with `role` only (e.g. the Inbox after IDLE reported a change), from the last folder list.
     public func sync(role: FolderRole) throws -> SyncReport {
+        try exclusively { try syncLocked(role: role) }
+    }
+
+    private func syncLocked(role: FolderRole) throws -> SyncReport {
         let start = Date()
         var report = SyncReport(account: account.name)
         let conn = try connect()

@@ -6,9 +6,16 @@
 //   mailstore-torture watch --path DIR --batch-size K --seconds S
 //       Reads snapshots in a loop for S seconds and checks that every snapshot holds whole batches
 //       only. Prints "ok snapshots=<n> max=<events>" or "violation: ..." (exit 1).
+//   mailstore-torture hold-reader --path DIR [--max-readers N]
+//       Opens the LMDB environment in DIR, begins a read transaction, prints "holding" and sleeps inside it
+//       until killed (a stale reader slot for the reader-check tests).
+//   mailstore-torture grow --path DIR --bytes N [--map-size M]
+//       Writes N bytes of values into DIR's environment (opened with a map of M bytes, default 1 MiB), so
+//       its map grows; prints "grown <map size>".
 import EventLog
 import EventModel
 import Foundation
+import LMDB
 
 func arg(_ name: String, _ args: [String]) -> String? {
     guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
@@ -79,6 +86,30 @@ do {
             maxSeen = max(maxSeen, count)
         }
         print("ok snapshots=\(snapshots) max=\(maxSeen)")
+    case "hold-reader":
+        var options = Environment.Options()
+        options.mapSize = 1 << 20
+        options.maxReaders = UInt32(arg("--max-readers", args) ?? "126") ?? 126
+        let env = try Environment(path: path, options: options)
+        try env.read { _ in
+            FileHandle.standardOutput.write(Data("holding\n".utf8))
+            while true { sleep(60) }
+        }
+    case "grow":
+        let bytes = Int(arg("--bytes", args) ?? "0") ?? 0
+        var options = Environment.Options()
+        options.mapSize = Int(arg("--map-size", args) ?? "\(1 << 20)") ?? 1 << 20
+        let env = try Environment(path: path, options: options)
+        let db = try env.openDatabase("grow", flags: .create)
+        let value = [UInt8](repeating: 7, count: 64 << 10)
+        var written = 0
+        while written < bytes {
+            try env.write { txn in
+                try txn.put(db, key: Array("k\(written)".utf8), value: value)
+            }
+            written += value.count
+        }
+        print("grown \(env.mapSize)")
     default:
         fail("unknown mode \(mode)")
     }
