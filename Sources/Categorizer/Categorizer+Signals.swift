@@ -1,0 +1,156 @@
+import Foundation
+
+/// The signal tests behind the rules.
+extension Categorizer {
+    /// (local part, domain) of a lowercased address.
+    static func split(_ address: String) -> (local: String, domain: String) {
+        guard let at = address.lastIndex(of: "@") else { return (address, "") }
+        return (String(address[..<at]), String(address[address.index(after: at)...]))
+    }
+
+    /// `domain` or its nearest parent domain in `set`.
+    static func matchDomain(_ domain: String, _ set: Set<String>) -> String? {
+        var d = Substring(domain)
+        while !d.isEmpty {
+            if set.contains(String(d)) { return String(d) }
+            guard let dot = d.firstIndex(of: ".") else { return nil }
+            d = d[d.index(after: dot)...]
+        }
+        return nil
+    }
+
+    /// The local part without a `-…`, `+…` or `.…` suffix, and without digits at the end (`noreply-billing` -> `noreply`).
+    static func stem(_ local: String) -> String {
+        var s = Substring(local)
+        if let plus = s.firstIndex(of: "+") { s = s[..<plus] }
+        while let last = s.last, last.isNumber { s = s.dropLast() }
+        return String(s)
+    }
+
+    /// Whether the local part names an automated sender (`no-reply`, `notifications`, `alerts-eu`…).
+    static func isAutomated(_ local: String) -> Bool {
+        let s = stem(local)
+        if automatedLocalParts.contains(s) { return true }
+        for sep: Character in ["-", ".", "_"] {
+            if let i = s.firstIndex(of: sep), automatedLocalParts.contains(String(s[..<i])) { return true }
+            if let i = s.lastIndex(of: sep), automatedLocalParts.contains(String(s[s.index(after: i)...])) { return true }
+        }
+        return s.contains("noreply") || s.contains("no-reply") || s.contains("donotreply")
+    }
+
+    /// A developer-service or tracker header (GitHub, GitLab, Jira, Bugzilla, Gerrit).
+    static func serviceHeader(_ m: MessageSignals) -> String? {
+        if let v = m[.githubReason] { return "X-GitHub-Reason: \(v)" }
+        if let v = m[.gitlabProject] { return "X-GitLab-Project: \(v)" }
+        if let v = m[.jira] { return "X-JIRA-FingerPrint: \(v)" }
+        if let v = m[.bugzilla] { return "X-Bugzilla-Product: \(v)" }
+        if let v = m[.gerrit] { return "X-Gerrit-MessageType: \(v)" }
+        if let v = m[.rtTicket] { return "RT-Ticket: \(v)" }
+        return nil
+    }
+
+    /// A discussion list: `List-Post`, or `List-Id` with a list server's marks, or a list host.
+    static func discussionList(_ m: MessageSignals, domain: String) -> Categorization? {
+        if let post = m[.listPost], !post.lowercased().hasPrefix("no") {
+            return Categorization(category: .forums, rule: "forums.list-post", evidence: post)
+        }
+        if let id = m[.listID] {
+            let precedence = m[.precedence]?.lowercased() ?? ""
+            let sender = m.sender
+            if precedence == "list" || m[.mailman] != nil || m[.beenThere] != nil || m[.googleGroup] != nil
+                || sender.contains("-bounces") || sender.hasPrefix("owner-") || sender.contains("-request@") {
+                return Categorization(category: .forums, rule: "forums.list-server", evidence: id)
+            }
+        }
+        if let d = matchDomain(domain, listDomains) ?? matchDomain(split(m.sender).domain, listDomains) {
+            return Categorization(category: .forums, rule: "forums.list-host", evidence: d)
+        }
+        let senderDomain = split(m.sender).domain
+        if senderDomain.hasPrefix("list.") || senderDomain.hasPrefix("lists.") || senderDomain.hasPrefix("listserv.") {
+            return Categorization(category: .forums, rule: "forums.list-host", evidence: senderDomain)
+        }
+        if let a = m[.archivedAt] ?? m[.listArchive] {
+            return Categorization(category: .forums, rule: "forums.list-archive", evidence: a)
+        }
+        if let tag = listTag(m) {
+            return Categorization(category: .forums, rule: "forums.subject-tag", evidence: tag)
+        }
+        if m.sender.hasPrefix("owner-") || m.sender.contains("-bounces@") || m.sender.contains("-request@") {
+            return Categorization(category: .forums, rule: "forums.list-server", evidence: "Sender: \(m.sender)")
+        }
+        return nil
+    }
+
+    /// A list's subject tag naming a list it was sent to: `[notmuch] …` to `notmuch@notmuchmail.org`.
+    static func listTag(_ m: MessageSignals) -> String? {
+        var s = Substring(m.subject)
+        while true {
+            let t = s.drop { $0 == " " }
+            let lower = t.prefix(4).lowercased()
+            if lower.hasPrefix("re:") { s = t.dropFirst(3); continue }
+            if lower == "fwd:" || lower.hasPrefix("fw:") { s = t.dropFirst(lower == "fwd:" ? 4 : 3); continue }
+            s = t
+            break
+        }
+        guard s.first == "[", let close = s.firstIndex(of: "]") else { return nil }
+        let tag = s[s.index(after: s.startIndex)..<close].lowercased()
+        guard tag.count >= 2, !tag.contains(" ") else { return nil }
+        for r in m.recipients {
+            let local = split(r).local
+            if local == tag || local.hasPrefix(tag + "-") || local.hasSuffix("-" + tag) { return "[\(tag)] to \(r)" }
+        }
+        return nil
+    }
+
+    /// A ticket tracker's subject tag: `[support.example.org #33575] …`.
+    static func ticketTag(_ subject: String) -> String? {
+        guard let open = subject.firstIndex(of: "["), let close = subject[open...].firstIndex(of: "]") else { return nil }
+        let inner = subject[subject.index(after: open)..<close]
+        guard let hash = inner.lastIndex(of: "#") else { return nil }
+        let digits = inner[inner.index(after: hash)...]
+        guard !digits.isEmpty, digits.allSatisfy(\.isNumber), hash > inner.startIndex, inner[inner.index(before: hash)] == " " else { return nil }
+        return String(subject[open...close])
+    }
+
+    /// An email-marketing platform's campaign header.
+    static func campaignHeader(_ m: MessageSignals) -> String? {
+        if let v = m[.mailchimp] { return "X-MC-User: \(v)" }
+        if let v = m[.campaign] ?? m[.campaignID] { return "X-Campaign: \(v)" }
+        if let v = m[.marketo] { return "X-MktoMailHdr: \(v)" }
+        if let v = m[.hubspot] { return "X-HS-CID: \(v)" }
+        if let v = m[.emarsys] { return "X-Emarsys-Identify: \(v)" }
+        return nil
+    }
+
+    /// The first bulk-mail signal: List-Unsubscribe, Precedence bulk/junk, an ESP's header or domain.
+    static func bulkSignal(_ m: MessageSignals) -> String? {
+        if m[.listUnsubscribePost] != nil { return "List-Unsubscribe-Post" }
+        if m[.listUnsubscribe] != nil { return "List-Unsubscribe" }
+        if let p = m[.precedence]?.lowercased(), p == "bulk" || p == "junk" { return "Precedence: \(p)" }
+        if m[.sendgrid] != nil { return "X-SG-EID" }
+        if m[.mailgun] != nil { return "X-Mailgun-Tag" }
+        if m[.sesOutgoing] != nil { return "X-SES-Outgoing" }
+        if m[.feedbackID] != nil { return "Feedback-ID" }
+        if let d = matchDomain(split(m.from).domain, espDomains) ?? matchDomain(split(m.sender).domain, espDomains) {
+            return "sender at \(d)"
+        }
+        if let rp = m[.returnPath]?.lowercased(), let d = matchDomain(split(rp.trimmingAngles).domain, espDomains) {
+            return "Return-Path at \(d)"
+        }
+        return nil
+    }
+
+    /// The first of `words` in `text` (both lowercased).
+    static func firstWord(of words: [String], in text: String) -> String? {
+        guard !text.isEmpty else { return nil }
+        for w in words where text.contains(w) { return w.trimmingCharacters(in: .whitespaces) }
+        return nil
+    }
+}
+
+extension String {
+    /// Without surrounding `<` `>` and whitespace.
+    var trimmingAngles: String {
+        trimmingCharacters(in: CharacterSet(charactersIn: "<> \t"))
+    }
+}
