@@ -71,7 +71,7 @@ extension SyncEngine {
             let results = try parse(fetched, folder: folder.path, validity: validity)
             lowest = min(lowest, batch.min() ?? lowest)
             done += batch.count
-            try commit(results.map(\.event), results.map(\.blob), lowest, uids.count - done)
+            try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done)
             progress?(folder.path, done, uids.count)
         }
     }
