@@ -49,7 +49,7 @@ public enum CLIExit {
         case DraftError.noSMTP: configError
         case DraftError.offline: serverError
         case is DraftError: actionRefused
-        case is AccountError, SyncError.credential: configError
+        case is AccountError, SyncError.credential, CategorizeError.categorizerOff: configError
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: notFound
         case ThreadListError.actionFailed(let u as ActionError):
             if case .actionNotFound = u { notFound } else { actionRefused }

@@ -15,7 +15,7 @@ public struct MailstoreCommand: ParsableCommand {
         version: MailStore.version,
         subcommands: [InitCommand.self, AccountCommand.self, ImportCommand.self, SyncCommand.self,
                       ArchiveCommand.self, DeleteCommand.self, ReadCommand.self, UnreadCommand.self, StarCommand.self,
-                      UnstarCommand.self, MoveCommand.self, UndoCommand.self, ActionsCommand.self, RetryCommand.self, HistoryCommand.self,
+                      UnstarCommand.self, MoveCommand.self, UndoCommand.self, CategorizeCommand.self, ActionsCommand.self, RetryCommand.self, HistoryCommand.self,
                       DraftCommand.self, SendCommand.self, OutboxCommand.self, ContactsCommand.self, LogCommand.self, ShowCommand.self, ProjectCommand.self,
                       ReplayCommand.self, VerifyCommand.self, StatsCommand.self]
     )

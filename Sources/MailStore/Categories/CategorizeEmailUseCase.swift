@@ -1,0 +1,80 @@
+import Categorizer
+import EventLog
+import EventModel
+import MailParser
+import Projections
+import Views
+
+/// The spec's `CategorizeEmailUseCase`: where an email is (primary, social, promotions, updates, forums) and why,
+/// the user's corrections (which win over the classifier, also for later mail from the same sender), and a
+/// re-run of a new classifier version over the existing mail. Everything is an event: a correction or a re-run
+/// appends `EmailCategorized` (and `SenderCategoryLearned`), never editing what is in the log.
+public struct CategorizeEmailUseCase {
+    public let store: MailStore
+    public let views: ViewStore
+
+    public init(store: MailStore, views: ViewStore) {
+        self.store = store
+        self.views = views
+    }
+
+    /// Spec E-02: whether a categorizer is configured. When false the client hides the category tabs and shows
+    /// every thread in one list.
+    public var isAvailable: Bool { MailStore.categorizerEnabled }
+
+    /// The classifier new mail is categorized with, as `name/version` (e.g. `rules/1`).
+    public static var classifier: String { "\(Categorizer.name)/\(Categorizer.version)" }
+
+    /// Where the built-in rules put a raw message (nothing is written).
+    public func categorize(rawMessage: [UInt8]) -> Categorization {
+        Categorizer().categorize(MessageSignals(MailParser.parse(rawMessage)))
+    }
+
+    /// Why an email is where it is: its newest `EmailCategorized` (nil: never categorized).
+    public func explanation(emailID: String) throws(ThreadListError) -> EmailCategorized? {
+        try wrap {
+            var last: EmailCategorized?
+            try store.log.scan(filter: ScanFilter(types: [.emailCategorized], stream: "email/\(emailID)")) { ev in
+                if case .emailCategorized(let p) = try ev.decode() { last = p }
+                return true
+            }
+            return last
+        }
+    }
+
+    /// The user puts thread `id` in `category`: a user `EmailCategorized` for each of its emails, and a learned
+    /// rule for the sender of its newest email, so that later mail from them goes there too.
+    @discardableResult
+    public func categorizeThread(id: String, as category: AICategory) throws(ThreadListError) -> CategoryCorrection {
+        try wrap {
+            guard category != .uncategorized else { throw CategorizeError.notACategory }
+            let members = try views.threadEmails(id: id)
+            guard !members.isEmpty else { throw ThreadListError.threadNotFound(id: id) }
+            let accounts = Set(members.map(\.email.account)).sorted()
+            guard accounts.count == 1, let account = accounts.first else { throw ActionError.mixedAccounts(accounts) }
+            let newest = members.max { ($0.email.date, $0.email.sequence) < ($1.email.date, $1.email.sequence) }!
+            let correlation = EventID.generate()
+            var events = members.map { m in
+                NewEvent(event: .emailCategorized(EmailCategorized(emailID: m.id, category: category,
+                                                                   classifier: EmailCategorized.userClassifier,
+                                                                   rule: "user.correction: thread \(id)")),
+                         account: account, stream: "email/\(m.id)", correlationID: correlation, actor: .user)
+            }
+            let sender = newest.email.sender?.email.lowercased() ?? ""
+            if !sender.isEmpty {
+                events.append(NewEvent(event: .senderCategoryLearned(SenderCategoryLearned(sender: sender, category: category,
+                                                                                           emailID: newest.id)),
+                                       account: account, stream: MailStore.senderRulesStream(account: account),
+                                       correlationID: correlation, actor: .user))
+            }
+            try store.log.append(events)
+            try views.catchUp()
+            return CategoryCorrection(threadID: id, category: category, emailIDs: members.map(\.id),
+                                      learnedSender: sender.isEmpty ? nil : sender, correlationID: correlation)
+        }
+    }
+
+    func wrap<T>(_ body: () throws -> T) throws(ThreadListError) -> T {
+        do { return try body() } catch let e as ThreadListError { throw e } catch { throw .actionFailed(underlying: error) }
+    }
+}
