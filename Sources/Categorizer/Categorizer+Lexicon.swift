@@ -28,6 +28,7 @@ extension Categorizer {
         "security", "billing", "receipts", "receipt", "orders", "order", "order-update", "shipping", "shipment", "shipment-tracking",
         "auto-confirm", "updates", "update", "digest", "system", "robot", "bot", "automated", "cron", "root", "admin",
         "reminders", "reminder", "calendar", "invoice", "invoices", "statements", "payments", "tickets", "support-noreply",
+        "tracking", "appointments", "appointment", "bookings", "booking", "documents", "confirmation", "confirmations",
     ]
 
     /// Local parts of marketing senders.
@@ -45,7 +46,8 @@ extension Categorizer {
         "confirmation", "your account", "account update", "statement", "payment", "paid", "refund", "renewal",
         "subscription", "reservation", "booking", "itinerary", "boarding pass", "e-ticket", "ticket", "reminder",
         "appointment", "two-factor", "2fa", "one-time", "code", "expires", "expiring", "failed", "alert", "report",
-        "build", "deploy", "pull request", "merge request", "issue", "backup", "cron", "quota", "bill",
+        "build", "deploy", "pull request", "merge request", "backup", "cron", "quota", "bill",
+        "bestellung", "versand", "rechnung", "commande", "facture", "pedido", "factura", "ordine", "fattura",
     ]
 
     /// Subject words of promotions (lowercased).

@@ -57,9 +57,12 @@ extension Categorizer {
         if let id = m[.listID] {
             let precedence = m[.precedence]?.lowercased() ?? ""
             let sender = m.sender
-            if precedence == "list" || m[.mailman] != nil || m[.beenThere] != nil || m[.googleGroup] != nil
+            if precedence == "list" || m[.mailman] != nil || m[.beenThere] != nil || m[.googleGroup] != nil || m[.mailingList] != nil
                 || sender.contains("-bounces") || sender.hasPrefix("owner-") || sender.contains("-request@") {
                 return Categorization(category: .forums, rule: "forums.list-server", evidence: id)
+            }
+            if let r = addressedToList(id, m.recipients) {
+                return Categorization(category: .forums, rule: "forums.to-list", evidence: r)
             }
         }
         if let d = matchDomain(domain, listDomains) ?? matchDomain(split(m.sender).domain, listDomains) {
@@ -98,6 +101,21 @@ extension Categorizer {
         for r in m.recipients {
             let local = split(r).local
             if local == tag || local.hasPrefix(tag + "-") || local.hasSuffix("-" + tag) { return "[\(tag)] to \(r)" }
+        }
+        return nil
+    }
+
+    /// The recipient that is the list of `listID` itself (`<linux-kernel.vger.kernel.org>`, sent to
+    /// `linux-kernel@vger.kernel.org`).
+    static func addressedToList(_ listID: String, _ recipients: [String]) -> String? {
+        var id = Substring(listID.lowercased())
+        if let open = id.lastIndex(of: "<"), let close = id.lastIndex(of: ">"), open < close {
+            id = id[id.index(after: open)..<close]
+        }
+        for r in recipients {
+            let (local, domain) = split(r)
+            guard !local.isEmpty, !domain.isEmpty, id.count == local.count + 1 + domain.count else { continue }
+            if id.hasPrefix(local), id.hasSuffix(domain), id.dropFirst(local.count).first == "." { return r }
         }
         return nil
     }

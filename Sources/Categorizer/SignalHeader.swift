@@ -11,6 +11,7 @@ public enum SignalHeader: String, Sendable, CaseIterable, Hashable {
     case autoResponseSuppress = "x-auto-response-suppress"
     case mailman = "x-mailman-version"
     case beenThere = "x-beenthere"
+    case mailingList = "x-mailing-list"
     case googleGroup = "x-google-group-id"
     case githubReason = "x-github-reason"
     case gitlabProject = "x-gitlab-project"

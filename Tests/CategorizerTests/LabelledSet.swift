@@ -22,8 +22,8 @@ enum LabelledSet {
     }
 
     /// The hand-written set: blocks that start with `%%% category  source`, then the raw message.
-    static func handwritten() throws -> [LabelledMessage] {
-        let text = try String(contentsOf: folder.appendingPathComponent("handwritten.txt"), encoding: .utf8)
+    static func handwritten(_ file: String = "handwritten.txt") throws -> [LabelledMessage] {
+        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         var out: [LabelledMessage] = []
         var header: Substring?
         var lines: [Substring] = []
@@ -32,7 +32,7 @@ enum LabelledSet {
             let parts = h.split(separator: " ", maxSplits: 1)
             guard let label = AICategory(name: String(parts[0])) else { throw LabelError.badLabel(String(h)) }
             let raw = Array(lines.joined(separator: "\r\n").utf8)
-            out.append(LabelledMessage(source: "handwritten #\(out.count + 1): " + (parts.count > 1 ? String(parts[1]) : ""),
+            out.append(LabelledMessage(source: "\(file) #\(out.count + 1): " + (parts.count > 1 ? String(parts[1]) : ""),
                                        label: label, signals: MessageSignals(MailParser.parse(raw))))
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
