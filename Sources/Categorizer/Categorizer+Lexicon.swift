@@ -57,4 +57,9 @@ extension Categorizer {
         "dont miss", "shop ", "offer", "special", "gift", "newsletter", "webinar", "% de", "bestseller", "ends tonight",
         "ends soon", "only today", "free trial", "upgrade now", "early access", "flash", "clearance", "members only",
     ]
+
+    /// The transactional words as UTF-8, for `firstWord`.
+    static let transactionalBytes: [[UInt8]] = transactionalWords.map { Array($0.utf8) }
+    /// The promotional words as UTF-8, for `firstWord`.
+    static let promotionalBytes: [[UInt8]] = promotionalWords.map { Array($0.utf8) }
 }

@@ -52,18 +52,17 @@ public struct Categorizer: Sendable {
             return Categorization(category: .updates, rule: "updates.auto-submitted", evidence: "Auto-Submitted: \(auto)")
         }
         let automated = Categorizer.isAutomated(local)
-        let subject = m.subject.lowercased()
         let bulk = Categorizer.bulkSignal(m)
-        let promoWord = Categorizer.firstWord(of: Categorizer.promotionalWords, in: subject)
-        let transactional = Categorizer.firstWord(of: Categorizer.transactionalWords, in: subject)
-        if let t = transactional, automated || bulk != nil, promoWord == nil || automated {
+        let subject = Array(m.subject.lowercased().utf8)
+        if automated || bulk != nil, let t = Categorizer.firstWord(of: Categorizer.transactionalBytes, in: subject),
+           automated || Categorizer.firstWord(of: Categorizer.promotionalBytes, in: subject) == nil {
             return Categorization(category: .updates, rule: "updates.transactional", evidence: t)
         }
         if let esp = Categorizer.campaignHeader(m) {
             return Categorization(category: .promotions, rule: "promotions.campaign-headers", evidence: esp)
         }
         if let b = bulk {
-            if let w = promoWord { return Categorization(category: .promotions, rule: "promotions.bulk-offer", evidence: "\(b); \(w)") }
+            if let w = Categorizer.firstWord(of: Categorizer.promotionalBytes, in: subject) { return Categorization(category: .promotions, rule: "promotions.bulk-offer", evidence: "\(b); \(w)") }
             if Categorizer.marketingLocalParts.contains(Categorizer.stem(local)) {
                 return Categorization(category: .promotions, rule: "promotions.marketing-sender", evidence: "\(b); \(local)@")
             }
