@@ -21,6 +21,7 @@ public struct Categorization: Sendable, Equatable {
 
     /// Text from mail, safe for a terminal and a log line: control characters become spaces, at most 80 characters.
     static func sanitised(_ s: String) -> String {
+        if s.utf8.count <= 80, s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s }
         var out = ""
         out.reserveCapacity(min(s.utf8.count, 80))
         var n = 0

@@ -1,7 +1,7 @@
 /// The word and domain lists the rules use. Changing any of them changes results: bump `Categorizer.version`.
 extension Categorizer {
     /// Social networks and community sites (a domain matches itself and its subdomains).
-    static let socialDomains: Set<String> = [
+    static let socialDomains: Set<Substring> = [
         "facebook.com", "facebookmail.com", "instagram.com", "linkedin.com", "twitter.com", "x.com", "pinterest.com",
         "tiktok.com", "snapchat.com", "reddit.com", "redditmail.com", "tumblr.com", "quora.com", "meetup.com",
         "nextdoor.com", "discord.com", "discordapp.com", "strava.com", "goodreads.com", "flickr.com", "vk.com",
@@ -10,10 +10,10 @@ extension Categorizer {
     ]
 
     /// Hosts of mailing-list servers.
-    static let listDomains: Set<String> = ["googlegroups.com", "groups.io", "freelists.org", "lists.sourceforge.net", "yahoogroups.com"]
+    static let listDomains: Set<Substring> = ["googlegroups.com", "groups.io", "freelists.org", "lists.sourceforge.net", "yahoogroups.com"]
 
     /// Domains of email service providers (bulk senders), seen in From, Sender or Return-Path.
-    static let espDomains: Set<String> = [
+    static let espDomains: Set<Substring> = [
         "mcsv.net", "mcdlv.net", "rsgsv.net", "mailchimpapp.net", "mandrillapp.com", "sendgrid.net", "amazonses.com",
         "mailgun.org", "mailgun.net", "sparkpostmail.com", "mktomail.com", "hubspotemail.net", "hs-email.net",
         "exacttarget.com", "createsend.com", "cmail19.com", "cmail20.com", "ccsend.com", "constantcontact.com",
@@ -22,7 +22,7 @@ extension Categorizer {
     ]
 
     /// Local parts of automated senders (before `@`, also with a `-`/`.`/`+` suffix such as `noreply-billing`).
-    static let automatedLocalParts: Set<String> = [
+    static let automatedLocalParts: Set<Substring> = [
         "noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "do_not_reply", "notifications", "notification",
         "notify", "notifier", "alerts", "alert", "mailer-daemon", "postmaster", "bounce", "bounces", "account", "accounts",
         "security", "billing", "receipts", "receipt", "orders", "order", "order-update", "shipping", "shipment", "shipment-tracking",
@@ -32,7 +32,7 @@ extension Categorizer {
     ]
 
     /// Local parts of marketing senders.
-    static let marketingLocalParts: Set<String> = [
+    static let marketingLocalParts: Set<Substring> = [
         "newsletter", "newsletters", "news", "marketing", "offers", "offer", "deals", "deal", "promo", "promos",
         "promotions", "sales", "sale", "shop", "store", "hello", "hi", "hey", "info", "email", "mail", "specials",
         "editor", "editors", "campaign", "campaigns", "members", "rewards", "club", "vip", "events", "webinars",

@@ -3,40 +3,45 @@ import Foundation
 /// The signal tests behind the rules.
 extension Categorizer {
     /// (local part, domain) of a lowercased address.
-    static func split(_ address: String) -> (local: String, domain: String) {
-        guard let at = address.lastIndex(of: "@") else { return (address, "") }
-        return (String(address[..<at]), String(address[address.index(after: at)...]))
+    static func split(_ address: String) -> (local: Substring, domain: Substring) {
+        guard let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else { return (Substring(address), "") }
+        return (address[..<at], address[address.utf8.index(after: at)...])
     }
 
     /// `domain` or its nearest parent domain in `set`.
-    static func matchDomain(_ domain: String, _ set: Set<String>) -> String? {
-        var d = Substring(domain)
+    static func matchDomain(_ domain: Substring, _ set: Set<Substring>) -> String? {
+        var d = domain
         while !d.isEmpty {
-            if set.contains(String(d)) { return String(d) }
-            guard let dot = d.firstIndex(of: ".") else { return nil }
-            d = d[d.index(after: dot)...]
+            if set.contains(d) { return String(d) }
+            guard let dot = d.utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+            d = d[d.utf8.index(after: dot)...]
         }
         return nil
     }
 
-    /// The local part without a `-…`, `+…` or `.…` suffix, and without digits at the end (`noreply-billing` -> `noreply`).
-    static func stem(_ local: String) -> String {
-        var s = Substring(local)
-        if let plus = s.firstIndex(of: "+") { s = s[..<plus] }
-        while let last = s.last, last.isNumber { s = s.dropLast() }
-        return String(s)
+    /// The local part without a `+…` suffix and without digits at the end (`alerts2+x` -> `alerts`).
+    static func stem(_ local: Substring) -> Substring {
+        var s = local
+        if let plus = s.utf8.firstIndex(of: UInt8(ascii: "+")) { s = s[..<plus] }
+        while let last = s.utf8.last, last >= UInt8(ascii: "0"), last <= UInt8(ascii: "9") { s = s[..<s.utf8.index(before: s.endIndex)] }
+        return s
     }
 
-    /// Whether the local part names an automated sender (`no-reply`, `notifications`, `alerts-eu`…).
-    static func isAutomated(_ local: String) -> Bool {
+    /// Whether the local part names an automated sender (`no-reply`, `notifications`, `alerts-eu`, `noreply-billing`…).
+    static func isAutomated(_ local: Substring) -> Bool {
         let s = stem(local)
         if automatedLocalParts.contains(s) { return true }
-        for sep: Character in ["-", ".", "_"] {
-            if let i = s.firstIndex(of: sep), automatedLocalParts.contains(String(s[..<i])) { return true }
-            if let i = s.lastIndex(of: sep), automatedLocalParts.contains(String(s[s.index(after: i)...])) { return true }
+        for sep in [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_")] {
+            if let i = s.utf8.firstIndex(of: sep), automatedLocalParts.contains(s[..<i]) { return true }
+            if let i = s.utf8.lastIndex(of: sep), automatedLocalParts.contains(s[s.utf8.index(after: i)...]) { return true }
         }
-        return s.contains("noreply") || s.contains("no-reply") || s.contains("donotreply")
+        let b = Array(s.utf8)
+        return contains(b, noreplyBytes) || contains(b, noDashReplyBytes) || contains(b, donotreplyBytes)
     }
+
+    private static let noreplyBytes = Array("noreply".utf8)
+    private static let noDashReplyBytes = Array("no-reply".utf8)
+    private static let donotreplyBytes = Array("donotreply".utf8)
 
     /// A developer-service or tracker header (GitHub, GitLab, Jira, Bugzilla, Gerrit).
     static func serviceHeader(_ m: MessageSignals) -> String? {
@@ -50,7 +55,7 @@ extension Categorizer {
     }
 
     /// A discussion list: `List-Post`, or `List-Id` with a list server's marks, or a list host.
-    static func discussionList(_ m: MessageSignals, domain: String) -> Categorization? {
+    static func discussionList(_ m: MessageSignals, domain: Substring) -> Categorization? {
         if let post = m[.listPost], !post.lowercased().hasPrefix("no") {
             return Categorization(category: .forums, rule: "forums.list-post", evidence: post)
         }
@@ -70,7 +75,7 @@ extension Categorizer {
         }
         let senderDomain = split(m.sender).domain
         if senderDomain.hasPrefix("list.") || senderDomain.hasPrefix("lists.") || senderDomain.hasPrefix("listserv.") {
-            return Categorization(category: .forums, rule: "forums.list-host", evidence: senderDomain)
+            return Categorization(category: .forums, rule: "forums.list-host", evidence: String(senderDomain))
         }
         if let a = m[.archivedAt] ?? m[.listArchive] {
             return Categorization(category: .forums, rule: "forums.list-archive", evidence: a)
@@ -86,6 +91,7 @@ extension Categorizer {
 
     /// A list's subject tag naming a list it was sent to: `[notmuch] …` to `notmuch@notmuchmail.org`.
     static func listTag(_ m: MessageSignals) -> String? {
+        guard !m.recipients.isEmpty, m.subject.utf8.contains(UInt8(ascii: "[")) else { return nil }
         var s = Substring(m.subject)
         while true {
             let t = s.drop { $0 == " " }
@@ -108,25 +114,29 @@ extension Categorizer {
     /// The recipient that is the list of `listID` itself (`<linux-kernel.vger.kernel.org>`, sent to
     /// `linux-kernel@vger.kernel.org`).
     static func addressedToList(_ listID: String, _ recipients: [String]) -> String? {
+        guard !recipients.isEmpty else { return nil }
         var id = Substring(listID.lowercased())
         if let open = id.lastIndex(of: "<"), let close = id.lastIndex(of: ">"), open < close {
             id = id[id.index(after: open)..<close]
         }
         for r in recipients {
             let (local, domain) = split(r)
-            guard !local.isEmpty, !domain.isEmpty, id.count == local.count + 1 + domain.count else { continue }
-            if id.hasPrefix(local), id.hasSuffix(domain), id.dropFirst(local.count).first == "." { return r }
+            guard !local.isEmpty, !domain.isEmpty, id.utf8.count == local.utf8.count + 1 + domain.utf8.count else { continue }
+            if id.utf8.starts(with: local.utf8), id.utf8.reversed().starts(with: domain.utf8.reversed()),
+               id.utf8.dropFirst(local.utf8.count).first == UInt8(ascii: ".") { return r }
         }
         return nil
     }
 
     /// A ticket tracker's subject tag: `[support.example.org #33575] …`.
     static func ticketTag(_ subject: String) -> String? {
-        guard let open = subject.firstIndex(of: "["), let close = subject[open...].firstIndex(of: "]") else { return nil }
-        let inner = subject[subject.index(after: open)..<close]
-        guard let hash = inner.lastIndex(of: "#") else { return nil }
-        let digits = inner[inner.index(after: hash)...]
-        guard !digits.isEmpty, digits.allSatisfy(\.isNumber), hash > inner.startIndex, inner[inner.index(before: hash)] == " " else { return nil }
+        let u = subject.utf8
+        guard let open = u.firstIndex(of: UInt8(ascii: "[")), let close = u[open...].firstIndex(of: UInt8(ascii: "]")) else { return nil }
+        let inner = u[u.index(after: open)..<close]
+        guard let hash = inner.lastIndex(of: UInt8(ascii: "#")), hash > inner.startIndex,
+              inner[u.index(before: hash)] == UInt8(ascii: " ") else { return nil }
+        let digits = inner[u.index(after: hash)...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         return String(subject[open...close])
     }
 
@@ -170,17 +180,21 @@ extension Categorizer {
     /// Whether `needle` occurs in `text` (bytes).
     static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, needle.count <= text.count else { return false }
-        let last = text.count - needle.count
-        var i = 0
-        while i <= last {
-            if text[i] == first {
-                var j = 1
-                while j < needle.count, text[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return true }
+        return text.withUnsafeBufferPointer { t in
+            needle.withUnsafeBufferPointer { n in
+                let last = t.count - n.count
+                var i = 0
+                while i <= last {
+                    if t[i] == first {
+                        var j = 1
+                        while j < n.count, t[i + j] == n[j] { j += 1 }
+                        if j == n.count { return true }
+                    }
+                    i += 1
+                }
+                return false
             }
-            i += 1
         }
-        return false
     }
 }
 

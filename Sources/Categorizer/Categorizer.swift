@@ -53,7 +53,7 @@ public struct Categorizer: Sendable {
         }
         let automated = Categorizer.isAutomated(local)
         let bulk = Categorizer.bulkSignal(m)
-        let subject = Array(m.subject.lowercased().utf8)
+        lazy var subject = Array(m.subject.lowercased().utf8)
         if automated || bulk != nil, let t = Categorizer.firstWord(of: Categorizer.transactionalBytes, in: subject),
            automated || Categorizer.firstWord(of: Categorizer.promotionalBytes, in: subject) == nil {
             return Categorization(category: .updates, rule: "updates.transactional", evidence: t)

@@ -17,8 +17,8 @@ public struct MessageSignals: Sendable, Equatable {
     /// To and Cc addresses, lowercased.
     public var recipients: [String]
     /// `List-Id`, `List-Post`, `List-Unsubscribe`, `Precedence`, `Auto-Submitted` and the other signal
-    /// fields (see `SignalHeader`), by kind: the first value of each.
-    public var fields: [SignalHeader: String]
+    /// fields (see `SignalHeader`): the first value of each, indexed by kind.
+    private var values: [String?]
     /// `<img` tags in the HTML part (first 32 KiB).
     public var htmlImages: Int
     /// `<a ` links in the HTML part (first 32 KiB).
@@ -36,7 +36,9 @@ public struct MessageSignals: Sendable, Equatable {
         self.subject = subject
         self.isReply = isReply
         self.recipients = recipients.map { $0.lowercased() }
-        self.fields = fields
+        var values = [String?](repeating: nil, count: SignalHeader.allCases.count)
+        for (k, v) in fields { values[k.rawValue] = v }
+        self.values = values
         self.htmlImages = htmlImages
         self.htmlLinks = htmlLinks
         self.htmlOnly = htmlOnly
@@ -61,7 +63,7 @@ public struct MessageSignals: Sendable, Equatable {
     }
 
     /// The first value of a signal field.
-    public subscript(_ kind: SignalHeader) -> String? { fields[kind] }
+    public subscript(_ kind: SignalHeader) -> String? { values[kind.rawValue] }
 
     /// Counts `<img` and `<a ` tags (ASCII case-insensitive) in the first 32 KiB of `html`.
     static func countTags(_ html: String) -> (images: Int, links: Int) {
