@@ -58,8 +58,8 @@ extension Categorizer {
         "ends soon", "only today", "free trial", "upgrade now", "early access", "flash", "clearance", "members only",
     ]
 
-    /// The transactional words as UTF-8, for `firstWord`.
-    static let transactionalBytes: [[UInt8]] = transactionalWords.map { Array($0.utf8) }
-    /// The promotional words as UTF-8, for `firstWord`.
-    static let promotionalBytes: [[UInt8]] = promotionalWords.map { Array($0.utf8) }
+    /// The transactional words, for finding in subjects.
+    static let transactional = WordSet(transactionalWords)
+    /// The promotional words, for finding in subjects.
+    static let promotional = WordSet(promotionalWords)
 }

@@ -168,15 +168,6 @@ extension Categorizer {
         return nil
     }
 
-    /// The first of `words` in `text` (both lowercased UTF-8), as text.
-    static func firstWord(of words: [[UInt8]], in text: [UInt8]) -> String? {
-        guard !text.isEmpty else { return nil }
-        for w in words where contains(text, w) {
-            return String(decoding: w, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        }
-        return nil
-    }
-
     /// Whether `needle` occurs in `text` (bytes).
     static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, needle.count <= text.count else { return false }

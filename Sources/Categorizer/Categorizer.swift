@@ -54,15 +54,15 @@ public struct Categorizer: Sendable {
         let automated = Categorizer.isAutomated(local)
         let bulk = Categorizer.bulkSignal(m)
         lazy var subject = Array(m.subject.lowercased().utf8)
-        if automated || bulk != nil, let t = Categorizer.firstWord(of: Categorizer.transactionalBytes, in: subject),
-           automated || Categorizer.firstWord(of: Categorizer.promotionalBytes, in: subject) == nil {
+        if automated || bulk != nil, let t = Categorizer.transactional.firstMatch(in: subject),
+           automated || Categorizer.promotional.firstMatch(in: subject) == nil {
             return Categorization(category: .updates, rule: "updates.transactional", evidence: t)
         }
         if let esp = Categorizer.campaignHeader(m) {
             return Categorization(category: .promotions, rule: "promotions.campaign-headers", evidence: esp)
         }
         if let b = bulk {
-            if let w = Categorizer.firstWord(of: Categorizer.promotionalBytes, in: subject) { return Categorization(category: .promotions, rule: "promotions.bulk-offer", evidence: "\(b); \(w)") }
+            if let w = Categorizer.promotional.firstMatch(in: subject) { return Categorization(category: .promotions, rule: "promotions.bulk-offer", evidence: "\(b); \(w)") }
             if Categorizer.marketingLocalParts.contains(Categorizer.stem(local)) {
                 return Categorization(category: .promotions, rule: "promotions.marketing-sender", evidence: "\(b); \(local)@")
             }
