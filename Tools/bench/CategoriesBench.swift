@@ -39,6 +39,7 @@ struct CategoriesBench {
         let parseOnly = Stopwatch.seconds {
             for i in 0..<k { tally[0] &+= MailParser.parse(raws[i % raws.count]).headers.count }
         }
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
         let avg = Double(raws.reduce(0) { $0 + $1.count }) / Double(raws.count)
         let dist = AICategory.allCases.dropFirst().map { "\($0) \(tally[Int($0.rawValue)])" }.joined(separator: ", ")
         return """
@@ -55,7 +56,8 @@ struct CategoriesBench {
         | parse + extraction + rules, from raw bytes (`--rerun`'s per-email work besides the blob read) | \(Fmt.int(Double(k))) | \(Fmt.int(Double(k) / fullTime)) | \(Fmt.f(fullTime / Double(k) * 1e6, 2)) |
         | the parse alone, for comparison | \(Fmt.int(Double(k))) | \(Fmt.int(Double(k) / parseOnly)) | \(Fmt.f(parseOnly / Double(k) * 1e6, 2)) |
 
-        Results (last run, all passes): \(dist).
+        Results (last run, all passes): \(dist). Load average at the end (1, 5, 15 min): \(load) on \(ProcessInfo.processInfo.activeProcessorCount) cores;
+        other work on the machine slows every row alike (the parse row is the same parser import uses).
 
         \(Report.machine(workDir: FileManager.default.currentDirectoryPath))
         """
