@@ -202,6 +202,24 @@ final class CategoriesTests: ViewsTestCase {
         XCTAssertEqual(try store.log.head().sequence, head + 1)
     }
 
+    func testAThreadsCategoryIsItsNewestEmails() throws {
+        try folder("INBOX", role: .inbox)
+        try receive("a", messageID: "a@x", subject: "plans")
+        try receive("b", messageID: "b@x", inReplyTo: ["a@x"], references: ["a@x"], subject: "Re: plans")
+        try event(.emailCategorized(EmailCategorized(emailID: "a", category: .forums, classifier: "rules", classifierVersion: 1)), stream: "email/a")
+        XCTAssertEqual(try threadIDs(.primary), [])
+        XCTAssertEqual(try FetchThreadsUseCase(views: try views()).fetchThreads(accountId: "acct", folderId: "INBOX").threads.first?.aiCategory, .forums,
+                       "the newest categorized email decides while the newer one has none")
+        try event(.emailCategorized(EmailCategorized(emailID: "b", category: .primary, classifier: "rules", classifierVersion: 1)), stream: "email/b")
+        XCTAssertEqual(Set(try threadIDs(.primary)), ["a@x", "b@x"])
+        try event(.emailCategorized(EmailCategorized(emailID: "a", category: .promotions, classifier: "rules", classifierVersion: 1)), stream: "email/a")
+        XCTAssertEqual(Set(try threadIDs(.primary)), ["a@x", "b@x"], "an older email's category does not move the thread")
+        XCTAssertEqual(try threadIDs(.promotions), [])
+        let counts = try FetchThreadsUseCase(views: try views()).fetchUnreadCounts(accountId: "acct", folderId: "INBOX")
+        XCTAssertEqual(counts[.primary], 1, "unread counters are per message")
+        XCTAssertEqual(counts[.promotions], 1)
+    }
+
     func testCategorizerAvailabilityFlag() throws {
         let useCase = CategorizeEmailUseCase(store: store, views: try views())
         XCTAssertEqual(useCase.isAvailable, ProcessInfo.processInfo.environment["MAILSTORE_CATEGORIZER"]?.lowercased() != "off")

@@ -52,7 +52,7 @@ extension SyncEngine {
             var all = batch
             all.append(self.checkpoint(path, next))
             try self.commit(all, blobs: blobs)
-            report.received += batch.count
+            report.received += batch.count { $0.event.type == .emailReceived }
             report.events += all.count
         }
         return report
