@@ -9,7 +9,7 @@ struct CategorizeCommand: ParsableCommand {
         abstract: "Put a thread in a category (the user's correction, learned for its sender), or re-run the classifier.",
         discussion: """
         `categorize THREAD --as primary|social|promotions|updates|forums` records a user EmailCategorized for
-        every email of the thread and a SenderCategoryLearned for the sender of its newest email: later mail from
+        every email of the thread and a SenderCategoryLearned for the sender of its newest email (not the account's own): later mail from
         that sender goes to the same category, and re-runs leave the thread alone.
         `categorize --rerun` re-categorizes every email whose category is from an older classifier version (or
         which has none) with the current one, as new events; a second run finds everything up to date.

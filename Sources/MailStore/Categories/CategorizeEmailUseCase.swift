@@ -43,7 +43,8 @@ public struct CategorizeEmailUseCase {
     }
 
     /// The user puts thread `id` in `category`: a user `EmailCategorized` for each of its emails, and a learned
-    /// rule for the sender of its newest email, so that later mail from them goes there too.
+    /// rule for the sender of its newest email not from the account's own address, so that later mail from them
+    /// goes there too.
     @discardableResult
     public func categorizeThread(id: String, as category: AICategory) throws(ThreadListError) -> CategoryCorrection {
         try wrap {
@@ -52,7 +53,6 @@ public struct CategorizeEmailUseCase {
             guard !members.isEmpty else { throw ThreadListError.threadNotFound(id: id) }
             let accounts = Set(members.map(\.email.account)).sorted()
             guard accounts.count == 1, let account = accounts.first else { throw ActionError.mixedAccounts(accounts) }
-            let newest = members.max { ($0.email.date, $0.email.sequence) < ($1.email.date, $1.email.sequence) }!
             let correlation = EventID.generate()
             var events = members.map { m in
                 NewEvent(event: .emailCategorized(EmailCategorized(emailID: m.id, category: category,
@@ -60,10 +60,15 @@ public struct CategorizeEmailUseCase {
                                                                    rule: "user.correction: thread \(id)")),
                          account: account, stream: "email/\(m.id)", correlationID: correlation, actor: .user)
             }
-            let sender = newest.email.sender?.email.lowercased() ?? ""
-            if !sender.isEmpty {
+            // The sender to learn: of the newest email not from the account's own address (a reply the user sent
+            // says nothing about where the other side's mail belongs).
+            let own = try views.account(named: account)?.settings.email.lowercased()
+            let teacher = members.filter { $0.email.sender.map { $0.email.lowercased() != own } ?? false }
+                .max { ($0.email.date, $0.email.sequence) < ($1.email.date, $1.email.sequence) }
+            let sender = teacher?.email.sender?.email.lowercased() ?? ""
+            if let teacher, !sender.isEmpty {
                 events.append(NewEvent(event: .senderCategoryLearned(SenderCategoryLearned(sender: sender, category: category,
-                                                                                           emailID: newest.id)),
+                                                                                           emailID: teacher.id)),
                                        account: account, stream: MailStore.senderRulesStream(account: account),
                                        correlationID: correlation, actor: .user))
             }
