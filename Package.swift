@@ -6,7 +6,8 @@ import PackageDescription
 /// Layout tells the architecture:
 /// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
 ///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds),
-///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards);
+///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards), `Categorizer` (the rule-based,
+///   versioned mail categorizer);
 /// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store),
 ///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, deadlines, and what both protocol clients
 ///   share: endpoints, security modes, credentials, auth mechanisms, SASL, transport errors),
@@ -42,6 +43,7 @@ let package = Package(
         .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol"]),
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
         .target(name: "MessageComposer", dependencies: ["MailParser"]),
+        .target(name: "Categorizer", dependencies: ["EventModel", "MailParser"]),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
@@ -56,7 +58,7 @@ let package = Package(
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
                                                   "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer",
-                                                  "SecureTransport"]),
+                                                  "SecureTransport", "Categorizer"]),
         // The CLI sees the library's API only: everything it needs is public in `MailStore`.
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",
@@ -66,7 +68,7 @@ let package = Package(
 
         // Tools.
         .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB", "MailStore",
-                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol"],
+                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol", "Categorizer", "MailParser"],
                           path: "Tools/bench"),
         .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
         .executableTarget(name: "gen-corpus", dependencies: [
@@ -80,6 +82,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
+        .testTarget(name: "CategorizerTests", dependencies: ["Categorizer", "MailParser", "EventModel"],
+                    exclude: ["Labelled"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
         .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "SecureTransport", "TestSupport"]),
         .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "SecureTransport", "MessageComposer", "MailParser", "TestSupport"]),

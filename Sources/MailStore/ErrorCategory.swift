@@ -31,7 +31,7 @@ public enum ErrorCategory: Sendable, Equatable {
         case DraftError.noSMTP: self = .configuration
         case DraftError.offline: self = .server
         case is DraftError: self = .refused
-        case is AccountError, SyncError.credential: self = .configuration
+        case is AccountError, SyncError.credential, CategorizeError.categorizerOff: self = .configuration
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: self = .notFound
         case ThreadListError.actionFailed(let u as ActionError):
             if case .actionNotFound = u { self = .notFound } else { self = .refused }

@@ -47,7 +47,8 @@ public final class Importer {
         self.store = store
         self.options = options
         identity = try Identity()
-        for _ in 0..<options.workers { ingests.append(try MessageIngest(account: options.account)) }
+        let categorizer = try store.categorizer(account: options.account)
+        for _ in 0..<options.workers { ingests.append(try MessageIngest(account: options.account, categorizer: categorizer)) }
     }
 
     /// Imports the Maildir tree at `root`.
@@ -235,7 +236,7 @@ public final class Importer {
         }
         guard !c.events.isEmpty else { return }
         let outcomes = try store.commit(c.events, blobs: c.blobs)
-        for o in outcomes {
+        for (o, e) in zip(outcomes, c.events) where e.event.type == .emailReceived {
             if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
         }
         // Keep the resident size bounded whatever the mailbox size: the log's pages touched so far are
@@ -270,7 +271,7 @@ public final class Importer {
         for (i, idx) in todo.enumerated() {
             switch results[i]! {
             case .success(let r):
-                out.pointee.events.append(r.event)
+                out.pointee.events += r.events
                 out.pointee.blobs.append(r.blob)
                 out.pointee.bytes += r.bytes
                 out.pointee.warnings.append(r.warnings.map(\.code.rawValue))

@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import LMDB
 import Projections
 import Views
 
@@ -58,3 +59,6 @@ public typealias QuarantinedEvent = Views.QuarantinedEvent
 public typealias ViewsStatus = Views.ViewsStatus
 /// A difference between the live views and a rebuild.
 public typealias ViewDifference = ViewStore.Difference
+
+/// A log or view file that is shorter than its own pages say (truncated): what is wrong and what to do.
+public typealias DataFileError = LMDB.DataFileError

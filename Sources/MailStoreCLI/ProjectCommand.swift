@@ -96,7 +96,12 @@ struct ProjectCommand: ParsableCommand {
     func showUnread(_ store: MailStore) throws {
         let useCase = FetchThreadsUseCase(store: store)
         struct Row: Encodable { var folder: String; var counts: [String: Int] }
-        struct Report: Encodable { var account: String; var badge: Int; var total: [String: Int]; var folders: [Row] }
+        struct Report: Encodable {
+            var account: String; var badge: Int; var total: [String: Int]; var folders: [Row]
+            /// Spec E-02: false when no categorizer is configured (the client hides the category tabs).
+            var categoriesAvailable: Bool
+        }
+        let tabs = CategorizeEmailUseCase(store: store).isAvailable
         func named(_ c: [AICategory?: Int]) -> [String: Int] {
             Dictionary(uniqueKeysWithValues: c.map { ($0.key?.description ?? "all", $0.value) })
         }
@@ -105,7 +110,8 @@ struct ProjectCommand: ParsableCommand {
             let folderIDs = try folder.map { [$0] } ?? useCase.fetchFolders(accountId: a).map(\.id)
             let rows = try folderIDs.map { Row(folder: $0, counts: named(try useCase.fetchUnreadCounts(accountId: a, folderId: $0))) }
             let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: FetchThreadsUseCase.wholeAccount))
-            reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows))
+            reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows,
+                                  categoriesAvailable: tabs))
         }
         if json {
             struct Unified: Encodable { var accounts: [Report]; var badge: Int }
@@ -115,7 +121,8 @@ struct ProjectCommand: ParsableCommand {
         }
         let cats = ["all", "primary", "social", "promotions", "updates", "forums", "uncategorized"]
         for r in reports {
-            print("Account \(r.account): badge \(r.badge) (unread in Inbox-role folders)")
+            print("Account \(r.account): badge \(r.badge) (unread in Inbox-role folders); category tabs "
+                  + (r.categoriesAvailable ? "shown" : "hidden (no categorizer: MAILSTORE_CATEGORIZER=off)"))
             print(ThreadRow.fit("folder", 28) + cats.map { ThreadRow.fit($0, 13) }.joined())
             for row in r.folders + [Row(folder: "(whole account)", counts: r.total)] {
                 print(ThreadRow.fit(row.folder, 28) + cats.map { ThreadRow.fit(String(row.counts[$0] ?? 0), 13) }.joined())

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import LMDB
 import MailStore
 
 /// `mailstore verify`: checks the whole log.

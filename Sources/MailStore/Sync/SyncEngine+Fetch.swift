@@ -100,7 +100,7 @@ extension SyncEngine {
             let results = try parse(chunk.messages, folder: folder.path, validity: validity)
             lowest = min(lowest, chunk.covered.min() ?? lowest)
             done += chunk.covered.count
-            try commit(results.map(\.event), results.map(\.blob), lowest, uids.count - done)
+            try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done)
             progress?(folder.path, done, uids.count)
         }
     }

@@ -56,7 +56,7 @@ extension SyncEngine {
             var all = batch
             all.append(self.checkpoint(path, next))
             try self.store.commit(all, blobs: blobs)
-            report.received += batch.count
+            report.received += batch.count { $0.event.type == .emailReceived }
             report.events += all.count
         }
         return report

@@ -45,7 +45,8 @@ public final class SyncEngine {
         self.options = options
         identity = try Identity()
         let n = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        workers = try (0..<n).map { _ in try MessageIngest(account: account.name) }
+        let categorizer = try store.categorizer(account: account.name, ownAddresses: [account.email])
+        workers = try (0..<n).map { _ in try MessageIngest(account: account.name, categorizer: categorizer) }
     }
 
     /// Connects, syncs the folders and logs out.
