@@ -22,16 +22,37 @@ public final class ContactsProjector: Projector {
     }
 
 
-    /// The tokens a contact is found by: the address, its local part, each word of the name (lowercased).
     /// The most words of a display name indexed for autocomplete.
     public static let maxNameWords = 16
 
+    /// The tokens a contact is found by: the address, its local part, each word of the name (lowercased; at
+    /// most `maxNameWords`, since a name is text from mail and may be a novel). ASCII names take a byte path
+    /// that gives the same words as the Unicode one.
     public static func tokens(name: String?, address: String) -> Set<String> {
         let a = address.lowercased()
         var out: Set<String> = [a]
         if let at = a.firstIndex(of: "@") { out.insert(String(a[..<at])) }
-        // At most `maxNameWords` words of a name (a name is text from mail: it may be a novel).
-        for word in (name ?? "").lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
+        guard var name, !name.isEmpty else { return out }
+        var words = 0
+        let ascii = name.withUTF8 { buf -> Bool in
+            guard buf.allSatisfy({ $0 < 0x80 }) else { return false }
+            var word: [UInt8] = []
+            for b in buf {
+                let lower = b | 0x20
+                if (lower >= 0x61 && lower <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                    word.append(b >= 0x41 && b <= 0x5A ? lower : b)
+                } else if !word.isEmpty {
+                    out.insert(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                    words += 1
+                    if words == maxNameWords { return true }
+                }
+            }
+            if !word.isEmpty { out.insert(String(decoding: word, as: UTF8.self)) }
+            return true
+        }
+        if ascii { return out }
+        for word in name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
             out.insert(String(word))
         }
         return out

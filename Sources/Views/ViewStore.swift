@@ -266,12 +266,18 @@ public final class ViewStore: @unchecked Sendable {
             let context = FoldContext(store: store)
             return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, context: context, projector: type.init(context: context))
         }
-        var batch: [(event: StoredEvent, decoded: DomainEvent?)] = []
+        // The batch as parallel arrays, read by index: each projector borrows the events instead of copying
+        // (and retaining every field of) a tuple per event per projector. An event that does not decode has a
+        // `.unknown` stand-in that no projector folds, and its index in `skipped`.
+        var events: [StoredEvent] = []
+        var decodedEvents: [DomainEvent] = []
+        var skipped = Set<Int>()
         var undecodable: [QuarantinedEvent] = []
-        batch.reserveCapacity(ViewStore.batchSize)
+        events.reserveCapacity(ViewStore.batchSize)
+        decodedEvents.reserveCapacity(ViewStore.batchSize)
         var done: UInt64 = 0
         func commit() throws {
-            guard let last = batch.last?.event.envelope.sequence else { return }
+            guard let last = events.last?.envelope.sequence else { return }
             var careful: Set<Int> = []
             while true {
                 do {
@@ -292,8 +298,8 @@ public final class ViewStore: @unchecked Sendable {
                                 try foldOneByOne(f, after: cp, quarantined: &quarantined)
                             } else {
                                 do {
-                                    for (ev, decoded) in batch where ev.envelope.sequence > cp {
-                                        if let decoded { try f.projector.apply(ev, decoded) }
+                                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
+                                        try f.projector.apply(events[i], decodedEvents[i])
                                     }
                                     try f.projector.prepareFlush()
                                     try f.context.flush()
@@ -314,18 +320,20 @@ public final class ViewStore: @unchecked Sendable {
                     careful.insert(failure.index)
                 }
             }
-            done += UInt64(batch.count)
+            done += UInt64(events.count)
             progress?(done, head - start)
-            batch.removeAll(keepingCapacity: true)
+            events.removeAll(keepingCapacity: true)
+            decodedEvents.removeAll(keepingCapacity: true)
+            skipped.removeAll()
             undecodable.removeAll()
         }
         /// Folds the batch into one projector event by event, writing after each, so a failing event's
         /// partial changes are dropped alone and the event is quarantined.
         func foldOneByOne(_ f: Fold, after cp: UInt64, quarantined: inout [QuarantinedEvent]) throws {
-            for (ev, decoded) in batch where ev.envelope.sequence > cp {
-                guard let decoded else { continue }
+            for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
+                let ev = events[i]
                 do {
-                    try f.projector.apply(ev, decoded)
+                    try f.projector.apply(ev, decodedEvents[i])
                     try f.projector.prepareFlush()
                     try f.context.flush()
                 } catch let e as LMDBError where e.isMapFull {
@@ -341,12 +349,15 @@ public final class ViewStore: @unchecked Sendable {
         try log.scan(from: start + 1) { ev in
             if ev.envelope.sequence > head { return false }
             do {
-                batch.append((ev, try ev.decode()))
+                decodedEvents.append(try ev.decode())
+                events.append(ev)
             } catch {
-                batch.append((ev, nil))
+                skipped.insert(events.count)
+                decodedEvents.append(.unknown(type: ev.envelope.type, version: ev.envelope.schemaVersion, payload: []))
+                events.append(ev)
                 undecodable.append(QuarantinedEvent(sequence: ev.envelope.sequence, view: "*", error: "does not decode: \(error)"))
             }
-            if batch.count >= ViewStore.batchSize { try commit() }
+            if events.count >= ViewStore.batchSize { try commit() }
             return true
         }
         try commit()
