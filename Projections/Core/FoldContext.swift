@@ -20,6 +20,9 @@ public final class FoldContext {
     /// The names of the tables opened, in order.
     public var tableNames: [String] { tables.map(\.name) }
 
+    /// The entries cached in all tables (read or changed in this batch): what a batch holds in memory.
+    public var cachedEntries: Int { tables.reduce(0) { $0 + $1.cachedCount } }
+
     /// Writes every table's cached changes to the store.
     public func flush() throws {
         for t in tables { try t.flush() }
@@ -34,6 +37,7 @@ public final class FoldContext {
 /// A table with a write-back cache (a `ViewTable` of any value type).
 protocol CachedTable: AnyObject {
     var name: String { get }
+    var cachedCount: Int { get }
     func flush() throws
     func discard()
 }

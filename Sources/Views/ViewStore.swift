@@ -35,6 +35,13 @@ public final class ViewStore: @unchecked Sendable {
     /// Events folded per write transaction during catch-up (100K: a rebuild of the generated 100K-message
     /// corpus ran at 16K events/s with it, 11.5K with 20K batches, as deep threads are recomputed per batch).
     static let batchSize = 100_000
+    /// A batch also ends at this many payload bytes of events, so memory is bounded by design whatever
+    /// the events' sizes.
+    static let batchBytes = 32 << 20
+    /// ... or when the projectors' caches hold this many records (checked every `cacheCheckInterval`
+    /// events): the decoded records a batch touches are what a fold holds besides its events.
+    static let maxCachedEntries = 300_000
+    static let cacheCheckInterval = 2_048
     static let currentFile = "CURRENT"
     static let lockFile = "LOCK"
     static let buildLockFile = "BUILD"
@@ -272,6 +279,7 @@ public final class ViewStore: @unchecked Sendable {
         var events: [StoredEvent] = []
         var decodedEvents: [DomainEvent] = []
         var skipped = Set<Int>()
+        var batchBytes = 0
         var undecodable: [QuarantinedEvent] = []
         events.reserveCapacity(ViewStore.batchSize)
         decodedEvents.reserveCapacity(ViewStore.batchSize)
@@ -325,6 +333,7 @@ public final class ViewStore: @unchecked Sendable {
             events.removeAll(keepingCapacity: true)
             decodedEvents.removeAll(keepingCapacity: true)
             skipped.removeAll()
+            batchBytes = 0
             undecodable.removeAll()
         }
         /// Folds the batch into one projector event by event, writing after each, so a failing event's
@@ -357,7 +366,11 @@ public final class ViewStore: @unchecked Sendable {
                 events.append(ev)
                 undecodable.append(QuarantinedEvent(sequence: ev.envelope.sequence, view: "*", error: "does not decode: \(error)"))
             }
-            if events.count >= ViewStore.batchSize { try commit() }
+            batchBytes += ev.payload.count
+            if events.count >= ViewStore.batchSize || batchBytes >= ViewStore.batchBytes
+                || (events.count % ViewStore.cacheCheckInterval == 0 && folds.reduce(0, { $0 + $1.context.cachedEntries }) >= ViewStore.maxCachedEntries) {
+                try commit()
+            }
             return true
         }
         try commit()
