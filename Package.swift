@@ -6,10 +6,11 @@ import PackageDescription
 /// Layout tells the architecture:
 /// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
 ///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds),
-///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards);
+///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards), `SearchQuery` (the search language);
 /// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store),
 ///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, shared by the protocol clients),
-///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission);
+///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission),
+///   `SearchIndex` (the full-text search view in SQLite FTS5);
 /// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
 /// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
 /// - tools under `Tools/`.
@@ -41,6 +42,7 @@ let package = Package(
         .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol"]),
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
         .target(name: "MessageComposer", dependencies: ["MailParser"]),
+        .target(name: "SearchQuery"),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
@@ -51,19 +53,21 @@ let package = Package(
         .target(name: "SMTPClient", dependencies: ["SecureTransport", "IMAPProtocol"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "SearchQuery", "EventLog", "EventModel", "MailParser", "Projections"]),
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
                                                   "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer"]),
         .target(name: "MailStoreCLI", dependencies: [
-            "MailStore", "EventLog", "EventModel", "Views", "Projections", "SyncCore", "SMTPClient",
+            "MailStore", "EventLog", "EventModel", "Views", "Projections", "SyncCore", "SMTPClient", "SearchIndex", "SearchQuery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),
 
         // Tools.
         .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB", "MailStore",
-                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol"],
+                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol",
+                                                      "SearchIndex", "SearchQuery"],
                           path: "Tools/bench"),
         .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
         .executableTarget(name: "gen-corpus", dependencies: [
@@ -77,6 +81,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
+        .testTarget(name: "SearchQueryTests", dependencies: ["SearchQuery"]),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "SearchQuery", "MailStore", "Views", "EventLog", "EventModel",
+                                                         "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
         .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "TestSupport"]),
         .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "MessageComposer", "MailParser", "TestSupport"]),
