@@ -116,7 +116,7 @@ struct QueryCompiler {
         switch t.field {
         case nil: cols = SearchSchema.freeTextColumns
         case .from: cols = "fromaddr"
-        case .to: cols = "toaddr"
+        case .to: cols = "{toaddr ccaddr}"
         case .cc: cols = "ccaddr"
         case .subject: cols = "subject"
         case .body: cols = "body"

@@ -6,7 +6,7 @@ import MailParser
 /// Pure: built from the `EmailReceived` payload and the raw message bytes (nil when the blob is missing:
 /// then only the headers from the event are indexed).
 struct SearchDocument: Equatable {
-    // Text columns (FTS5), in `SearchSchema.textColumns` order.
+    // Text columns (FTS5), in `SearchSchema.textColumns` order. `cc` holds Cc and Bcc.
     var from: String
     var to: String
     var cc: String
@@ -32,7 +32,7 @@ struct SearchDocument: Equatable {
     init(_ p: EmailReceived, account: String, raw: [UInt8]?) {
         from = Self.addresses(p.from)
         to = Self.addresses(p.to)
-        cc = Self.addresses(p.cc)
+        cc = Self.addresses(p.cc + p.bcc)
         subject = p.subject
         attachment = p.attachments.compactMap(\.filename).joined(separator: "\n")
         emailID = p.emailID

@@ -6,7 +6,8 @@
 /// - `docs`: one row per email copy. Its rowid orders by date: `seconds << 20 | slot`, so newest-first
 ///   results stream from FTS5 in rowid order with no sort, and a date range is a rowid range.
 /// - `fts`: FTS5 over the text columns, rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
-///   wrapped in the Porter stemmer (English), as notmuch stems (Xapian's English stemmer).
+///   wrapped in the Porter stemmer (English), as notmuch stems (Xapian's English stemmer); `_` is a word
+///   character (`notmuch_query_search` is one word), as in Xapian.
 enum SearchSchema {
     /// 1: first version.
     static let version = 1
@@ -40,7 +41,7 @@ enum SearchSchema {
     CREATE INDEX IF NOT EXISTS docs_message_id ON docs(message_id);
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
         fromaddr, toaddr, ccaddr, subject, body, attachment, mimetype,
-        tokenize = 'porter unicode61 remove_diacritics 2');
+        tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''_''');
     """
 
     /// The lowest rowid of dates at or after `seconds`.
