@@ -11,9 +11,6 @@ import SearchQuery
 struct QueryCompiler {
     /// The email ids of a thread (`thread:`), from the threads view.
     let threadEmails: (String) throws -> [String]
-    /// Text terms test one row each (`EXISTS ... fts.rowid = d.rowid`) instead of a membership set: for
-    /// checking a few known rows.
-    var correlated = false
     /// The most emails a `thread:` term expands to.
     static let maxThreadEmails = 10_000
 
@@ -25,13 +22,14 @@ struct QueryCompiler {
         var binds: [SQLiteValue]
     }
 
-    func compile(_ expr: SearchExpr, account: String?, oldestFirst: Bool, onlyRowID: Bool = false) throws -> Compiled {
+    /// The statement for `expr`; `within` narrows it to a rowid range (a thread's span).
+    func compile(_ expr: SearchExpr, account: String?, oldestFirst: Bool, within: ClosedRange<Int64>? = nil) throws -> Compiled {
         var conjuncts: [SearchExpr]
         if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
         var match: [String] = []
         var negated: [String] = []
         var rest: [SearchExpr] = []
-        var lower: Int64?, upper: Int64?
+        var lower: Int64? = within?.lowerBound, upper: Int64? = within.map { $0.upperBound + 1 }
         for c in conjuncts {
             if case .not(let inner) = c, let m = Self.fts(inner) {
                 negated.append(m)
@@ -46,7 +44,7 @@ struct QueryCompiler {
         }
         var binds: [SQLiteValue] = []
         var conds: [String] = []
-        let select = onlyRowID ? "d.rowid" : Self.columns
+        let select = Self.columns
         let order = oldestFirst ? "ASC" : "DESC"
         var sql: String
         let rowidColumn: String
@@ -151,10 +149,7 @@ struct QueryCompiler {
         }
     }
 
-    var textTest: String {
-        correlated ? "EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid = d.rowid)"
-            : "d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
-    }
+    let textTest = "d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
 
     func filter(_ f: FilterTerm, _ binds: inout [SQLiteValue]) throws -> String {
         switch f {

@@ -25,25 +25,31 @@ extension SearchIndex {
         }
     }
 
-    /// The copies among `emailIDs` that match `query`, one row check each.
+    /// The copies among `emailIDs` (a thread's) that match `query`: the query runs once over the rowid
+    /// (date) span of those copies, and its hits are intersected with them.
     package func matching(_ query: SearchQuery, among emailIDs: [String], account: String? = nil,
                           threadEmails: @escaping (String) throws -> [String] = { _ in [] }) throws -> Set<String> {
-        guard !emailIDs.isEmpty else { return [] }
-        var compiler = QueryCompiler(threadEmails: threadEmails)
-        compiler.correlated = true
-        var binds: [SQLiteValue] = emailIDs.prefix(QueryCompiler.maxThreadEmails).map { .text($0) }
-        let cond = try compiler.sqlExpr(query.expr, &binds)
-        var sql = "SELECT d.email_id FROM docs d WHERE d.email_id IN ("
-            + Array(repeating: "?", count: min(emailIDs.count, QueryCompiler.maxThreadEmails)).joined(separator: ",") + ") AND " + cond
-        if let account {
-            sql += " AND d.account = ?"
-            binds.append(.text(account))
+        let ids = Array(emailIDs.prefix(QueryCompiler.maxThreadEmails))
+        guard !ids.isEmpty else { return [] }
+        let members = Set(ids)
+        let span: ClosedRange<Int64>? = try locked { () throws(SearchIndexError) in
+            let s = try db.prepare("SELECT min(rowid), max(rowid) FROM docs WHERE email_id IN ("
+                                   + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")")
+            try s.bind(ids.map { .text($0) })
+            guard try s.step(), !s.isNull(0) else { return nil }
+            return s.int(0)...s.int(1)
         }
+        guard let span else { return [] }
+        let compiled = try QueryCompiler(threadEmails: threadEmails).compile(query.expr, account: account, oldestFirst: false, within: span)
         return try locked {
-            let s = try db.prepare(sql)
-            try s.bind(binds)
+            let s = try statement(compiled.sql)
+            try s.bind(compiled.binds)
+            defer { s.reset() }
             var out = Set<String>()
-            while try s.step() { out.insert(s.text(0)) }
+            while try s.step() {
+                let id = s.text(1)
+                if members.contains(id) { out.insert(id) }
+            }
             return out
         }
     }

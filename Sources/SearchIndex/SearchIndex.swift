@@ -19,11 +19,13 @@ package final class SearchIndex: @unchecked Sendable {
     var statements: [String: SQLiteStatement] = [:]
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
-    /// holds another schema version.
-    package init(path: String) throws(SearchIndexError) {
+    /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
+    /// complete), no journal and no syncs; `finishBulk()` turns WAL on.
+    package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
         self.path = path
         db = try SQLiteConnection(path: path, create: true)
-        try db.exec("PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
+        try db.exec(bulk ? "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
         try db.exec(SearchSchema.create)
         let found = try metaValue("schema_version")
         if let found, found != Int64(SearchSchema.version) {
@@ -102,8 +104,9 @@ package final class SearchIndex: @unchecked Sendable {
         let building = file + ".building"
         for f in [building, building + "-wal", building + "-shm"] { unlink(f) }
         do {
-            let fresh = try SearchIndex(path: building)
+            let fresh = try SearchIndex(path: building, bulk: true)
             try fresh.catchUp(log: log, through: limit, progress: progress)
+            try fresh.db.exec("PRAGMA synchronous=FULL; PRAGMA journal_mode=WAL;")
             try fresh.db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         for f in [building + "-wal", building + "-shm"] { unlink(f) }

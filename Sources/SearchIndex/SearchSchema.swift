@@ -24,7 +24,6 @@ enum SearchSchema {
     static let maxSeconds: Int64 = 1 << 40
 
     static let create = """
-    PRAGMA journal_mode=WAL;
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS docs(
         rowid INTEGER PRIMARY KEY,
