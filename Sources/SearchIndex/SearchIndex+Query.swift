@@ -4,6 +4,7 @@ import SearchQuery
 extension SearchIndex {
     /// Calls `body` with each copy matching `query` (only `account`'s when given), newest first (or oldest
     /// first), until it returns false. `threadEmails` expands `thread:` terms (the threads view knows them).
+    /// The index is locked while `body` runs: `body` must not call back into it.
     package func search(_ query: SearchQuery, account: String? = nil, oldestFirst: Bool = false,
                         threadEmails: @escaping (String) throws -> [String] = { _ in [] },
                         _ body: (SearchHit) throws -> Bool) throws {
