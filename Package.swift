@@ -7,11 +7,13 @@ import PackageDescription
 /// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
 ///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds),
 ///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards), `Categorizer` (the rule-based,
-///   versioned mail categorizer);
+///   versioned mail categorizer), `SearchQuery`
+///   (the search language);
 /// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store),
 ///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, deadlines, and what both protocol clients
 ///   share: endpoints, security modes, credentials, auth mechanisms, SASL, transport errors),
-///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission);
+///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission),
+///   `SearchIndex` (the full-text search view in SQLite FTS5);
 /// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
 /// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
 /// - tools under `Tools/`.
@@ -44,6 +46,7 @@ let package = Package(
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
         .target(name: "MessageComposer", dependencies: ["MailParser"]),
         .target(name: "Categorizer", dependencies: ["EventModel", "MailParser"]),
+        .target(name: "SearchQuery"),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
@@ -54,11 +57,12 @@ let package = Package(
         .target(name: "SMTPClient", dependencies: ["SecureTransport"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "SearchQuery", "EventLog", "EventModel", "MailParser", "Projections"]),
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
                                                   "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer",
-                                                  "SecureTransport", "Categorizer"]),
+                                                  "SecureTransport", "Categorizer", "SearchIndex", "SearchQuery"]),
         // The CLI sees the library's API only: everything it needs is public in `MailStore`.
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",
@@ -68,7 +72,8 @@ let package = Package(
 
         // Tools.
         .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB", "MailStore",
-                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol", "Categorizer", "MailParser"],
+                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol", "Categorizer", "MailParser",
+                                                      "SearchIndex", "SearchQuery"],
                           path: "Tools/bench"),
         .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
         .executableTarget(name: "gen-corpus", dependencies: [
@@ -84,6 +89,9 @@ let package = Package(
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
         .testTarget(name: "CategorizerTests", dependencies: ["Categorizer", "MailParser", "EventModel"],
                     exclude: ["Labelled"]),
+        .testTarget(name: "SearchQueryTests", dependencies: ["SearchQuery"]),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "SearchQuery", "MailStore", "Views", "EventLog", "EventModel",
+                                                         "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
         .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "SecureTransport", "TestSupport"]),
         .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "SecureTransport", "MessageComposer", "MailParser", "TestSupport"]),

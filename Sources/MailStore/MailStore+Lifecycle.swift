@@ -12,13 +12,19 @@ extension MailStore {
     public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
         var events: UInt64 = 0
-        let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, notice: notice) { done, total in
-            events = done
-            progress?(done, total)
+        if view != .search {
+            let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, notice: notice) { done, total in
+                events = done
+                progress?(done, total)
+            }
+            viewsLock.lock()
+            openedViews = rebuilt
+            viewsLock.unlock()
         }
-        viewsLock.lock()
-        openedViews = rebuilt
-        viewsLock.unlock()
+        if view == nil || view == .search {
+            let searched = try replaySearch(progress: progress)
+            if view == .search { events = searched }
+        }
         return events
     }
 
@@ -26,7 +32,9 @@ extension MailStore {
     /// table. Returns the sequence compared at and the differences (empty when the views are right).
     public func compareViewsWithRebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws
         -> (sequence: UInt64, differences: [ViewDifference]) {
-        try latestViews().compareWithRebuild(progress: progress)
+        let views = try latestViews().compareWithRebuild(progress: progress)
+        let search = try compareSearchWithRebuild()
+        return (min(views.sequence, search.sequence), views.differences + search.differences)
     }
 
     /// The store as it was at `point` (a sequence number, or an ISO 8601 time: the last event recorded at

@@ -45,6 +45,7 @@ struct ProjectCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
+        if view == .search { throw ValidationError("the search view is read with `mailstore search QUERY`") }
         if unified && account != nil { throw ValidationError("give --account or --unified, not both") }
         if limit <= 0 { throw ValidationError("--limit must be at least 1") }
         if let category, AICategory(name: category) == nil || category.lowercased() == "uncategorized" || category.lowercased() == "forums" {
@@ -78,6 +79,7 @@ struct ProjectCommand: ParsableCommand {
         case .actions: try showActions(store)
         case .drafts: try showDrafts(store)
         case .contacts: try showContacts(store)
+        case .search: throw ValidationError("the search view is read with `mailstore search QUERY`")
         }
     }
 

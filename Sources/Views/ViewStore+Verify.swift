@@ -13,6 +13,13 @@ extension ViewStore {
         public var detail: String
 
         public var description: String { "\(view): \(table): \(detail)" }
+
+        /// A difference in `table` of `view`.
+        public init(view: String, table: String, detail: String) {
+            self.view = view
+            self.table = table
+            self.detail = detail
+        }
     }
 
     /// Rebuilds every view from the log in a scratch folder, up to the live views' checkpoint, and

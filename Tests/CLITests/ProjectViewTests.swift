@@ -30,7 +30,10 @@ final class ProjectViewTests: CLITestCase {
         XCTAssertEqual(draftID.count, 16)
         let threads = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "3").stdout
         XCTAssertEqual(threads.split(separator: "\n").count, 3)
-        for view in ViewName.allCases {
+        // The search view is read with `mailstore search`; `project --view search` says so.
+        let search = try mailstore("project", "--view", "search", expect: 64)
+        XCTAssertTrue(search.stderr.contains("mailstore search"), search.stderr)
+        for view in ViewName.projected {
             let account = [.drafts, .accounts].contains(view) ? "work" : "demo"
             let text = try mailstore("project", "--view", view.rawValue, "--account", account, "--limit", "3")
             let out = try mailstore("project", "--view", view.rawValue, "--account", account, "--limit", "3", "--json").stdout
@@ -69,6 +72,8 @@ final class ProjectViewTests: CLITestCase {
                 XCTAssertEqual(rows.first?["account"] as? String, "demo")
                 XCTAssertGreaterThan((rows.first?["contacts"] as? [Any])?.count ?? 0, 0, out)
                 XCTAssertTrue(text.stdout.hasPrefix("Contacts of demo:"), text.stdout)
+            case .search:
+                XCTFail("search is not a projected view")
             }
         }
     }

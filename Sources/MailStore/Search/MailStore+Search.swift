@@ -1,0 +1,96 @@
+import EventModel
+import Foundation
+import SearchIndex
+import SearchQuery
+import Views
+
+/// Full-text search: the search view (`STORE/views/search/`, SQLite FTS5) caught up with the log before
+/// every query; a store as of a past point searches an index folded up to that point.
+extension MailStore {
+    /// The search view's folder.
+    var searchFolder: String { directory.viewsPath + "/search" }
+
+    /// The most rows one search returns.
+    public static let maxSearchRows = 10_000
+
+    /// Searches mail with the notmuch-like query language (docs/cli.md). Throws `SearchSyntaxError` (with a
+    /// caret under the problem) for a malformed query.
+    public func search(_ text: String, account: String? = nil, output: SearchOutput = .threads, limit: Int = 25,
+                       offset: Int = 0, oldestFirst: Bool = false) throws -> [SearchResult] {
+        let query: SearchQuery
+        do {
+            query = try SearchQuery.parse(text)
+        } catch {
+            throw SearchSyntaxError(offset: error.offset, message: error.message, pointer: error.pointing(at: text))
+        }
+        let index = try searchIndex()
+        let views = try latestViews()
+        let limit = max(1, min(limit, MailStore.maxSearchRows))
+        let threadEmails: (String) throws -> [String] = { id in try views.threadEmails(id: id).map(\.id) }
+        func iso(_ seconds: Int64) -> String { Timestamp(microseconds: seconds * 1_000_000).iso8601 }
+        switch output {
+        case .messages:
+            var rows: [SearchResult] = []
+            var skipped = 0
+            try index.search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails) { h in
+                if skipped < offset {
+                    skipped += 1
+                    return true
+                }
+                let thread = try views.emailRecord(id: h.emailID)?.threadID ?? "email:" + h.emailID
+                rows.append(SearchResult(threadId: thread, messageIds: h.messageID.map { [$0] } ?? [], emailIds: [h.emailID],
+                                         subject: h.subject, participants: h.participants, date: iso(h.date), account: h.account,
+                                         folders: [h.folder], messageCount: 1, unread: !h.isSeen, starred: h.isFlagged))
+                return rows.count < limit
+            }
+            return rows
+        case .threads:
+            let hits = try index.searchThreads(query, account: account, oldestFirst: oldestFirst, offset: offset, limit: limit,
+                                               threadOf: { try views.emailRecord(id: $0)?.threadID }, threadEmails: threadEmails)
+            return try hits.map { t in
+                let mids = try t.emailIDs.compactMap { try views.emailRecord(id: $0)?.messageKey }.filter { !$0.hasPrefix("<") }
+                var seen = Set<String>()
+                let messageIds = mids.filter { seen.insert($0).inserted }
+                if let r = try views.thread(id: t.threadID) {
+                    return SearchResult(threadId: t.threadID, messageIds: messageIds, emailIds: t.emailIDs, subject: r.subject,
+                                        participants: r.participants, date: r.latestDate.iso8601, account: r.account, folders: r.folders,
+                                        messageCount: r.messageCount, unread: r.unreadCount > 0, starred: r.isStarred)
+                }
+                let h = t.first
+                return SearchResult(threadId: t.threadID, messageIds: h.messageID.map { [$0] } ?? [], emailIds: t.emailIDs,
+                                    subject: h.subject, participants: h.participants, date: iso(h.date), account: h.account,
+                                    folders: [h.folder], messageCount: 1, unread: !h.isSeen, starred: h.isFlagged)
+            }
+        }
+    }
+
+    /// The search index: the live one caught up with the log, or for a store as of a past point one folded
+    /// up to it beside that store's scratch views.
+    func searchIndex() throws -> SearchIndex {
+        if let snapshot {
+            // Inside the snapshot's scratch folder, so it goes with it.
+            return try SearchIndex.rebuild(folder: snapshot.folder + "/search", log: log, through: snapshot.sequence)
+        }
+        return try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
+    }
+
+    /// Rebuilds the search view from the log (what `replay` does for it).
+    func replaySearch(progress: ((UInt64, UInt64) -> Void)?) throws -> UInt64 {
+        var events: UInt64 = 0
+        _ = try SearchIndex.rebuild(folder: searchFolder, log: log) { done, total in
+            events = done
+            progress?(done, total)
+        }
+        return events
+    }
+
+    /// The search view compared with a scratch rebuild (counts, every document's filter columns, a sample of
+    /// full texts), as view differences.
+    func compareSearchWithRebuild() throws -> (sequence: UInt64, differences: [ViewDifference]) {
+        let index = try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
+        let scratch = FileManager.default.temporaryDirectory.path + "/mailstore-verify-search-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try index.compareWithRebuild(log: log, scratchFolder: scratch)
+        return (result.sequence, result.differences.map { ViewDifference(view: "search", table: "index", detail: $0) })
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import MailStore
+
+/// `mailstore search QUERY`: full-text search over the search view (`STORE/views/search/`), caught up
+/// with the log before every search.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search mail: words, \"phrases\", from: to: cc: subject: body: attachment: mimetype: folder: account: id: thread: is: category: date: size:, AND/OR/NOT/-, ( ).",
+        discussion: """
+        Words match case- and diacritics-insensitively in the subject, the addresses, every text part (HTML as
+        text) and attachment names. Examples:
+          mailstore search 'from:alice invoice date:2024-01-01..2024-03-31'
+          mailstore search '"quarterly report" -is:read' --output messages --json
+        Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 64 a malformed query
+        (the message points at the position).
+        """)
+
+    enum Output: String, ExpressibleByArgument, CaseIterable {
+        case threads, messages
+    }
+
+    enum Sort: String, ExpressibleByArgument, CaseIterable {
+        case newest, oldest
+    }
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("The query (several arguments are joined with spaces).", valueName: "query"))
+    var query: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Only this account's mail.", valueName: "name"))
+    var account: String?
+
+    @Option(name: .long, help: "Rows as threads (the matching messages marked) or as messages.")
+    var output: Output = .threads
+
+    @Option(name: .long, help: "At most this many rows.")
+    var limit: Int = 25
+
+    @Option(name: .long, help: "Skip this many rows first.")
+    var offset: Int = 0
+
+    @Option(name: .long, help: "newest or oldest first.")
+    var sort: Sort = .newest
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Search the store as it was at this sequence number or ISO 8601 time.", valueName: "seq|time"))
+    var asOf: String?
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    /// The most rows one search returns.
+    static let maxRows = MailStore.maxSearchRows
+
+    func validate() throws {
+        if limit < 1 || limit > SearchCommand.maxRows { throw ValidationError("--limit must be between 1 and \(SearchCommand.maxRows)") }
+        if offset < 0 || offset > 1_000_000 { throw ValidationError("--offset must be between 0 and 1000000") }
+        if query.joined().trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a query; * matches every message") }
+    }
+
+    func run() throws {
+        let text = query.joined(separator: " ")
+        try CLIExit.run {
+            var store = try MailStore.open(at: storeOptions.path, readOnly: true, notice: { Terminal.warning($0) })
+            if let asOf {
+                store = try store.asOf(asOf)
+                if !json, let seq = store.snapshotSequence { Terminal.note("(as of sequence \(seq))") }
+            }
+            let rows: [SearchResult]
+            do {
+                rows = try store.search(text, account: account, output: output == .threads ? .threads : .messages,
+                                        limit: limit, offset: offset, oldestFirst: sort == .oldest)
+            } catch let e as SearchSyntaxError {
+                Terminal.error(e.description)
+                Terminal.note(e.pointer)
+                throw ExitCode.validationFailure
+            }
+            try print(rows)
+        }
+    }
+
+    func print(_ rows: [SearchResult]) throws {
+        var out = OutputBuffer()
+        if json {
+            let e = JSONEncoder()
+            e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            out.write(String(decoding: try e.encode(rows), as: UTF8.self) + "\n")
+            out.flush()
+            return
+        }
+        let width = Terminal.stdoutIsTTY ? Terminal.width : 120
+        for r in rows {
+            let who = r.participants.first.map { $0.name?.isEmpty == false ? $0.name! : $0.email } ?? "Unknown"
+            let count = r.messageCount > 1 ? " (\(r.messageIds.count)/\(r.messageCount))" : ""
+            let marks = (r.unread ? "●" : " ") + (r.starred ? "★" : " ")
+            let date = String(r.date.prefix(10))
+            let line = "\(marks) \(date)  \(ThreadRow.fit(SearchCommand.clean(who) + count, 28))  "
+                + ThreadRow.fit(SearchCommand.clean(r.subject.isEmpty ? "(no subject)" : r.subject), max(20, width - 46))
+                + "  " + (r.emailIds.first ?? "")
+            out.write(line + "\n")
+        }
+        out.flush()
+        if rows.isEmpty { Terminal.note("(no matches)") }
+    }
+
+    /// Mail text made safe for a terminal: control characters become spaces.
+    static func clean(_ s: String) -> String {
+        String(s.unicodeScalars.map { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : Character($0) })
+    }
+}

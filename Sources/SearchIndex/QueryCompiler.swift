@@ -1,0 +1,206 @@
+import EventModel
+import SearchQuery
+
+/// Turns a query tree into one SQL statement over `docs` and `fts`.
+///
+/// The top level's conjuncts that FTS5 can express (words, phrases, AND/OR of them, and `NOT x` beside a
+/// positive term) become one MATCH expression that drives the statement: FTS5 yields its rowids in order,
+/// which is date order, so the first page costs a few posting-list steps and no sort. Top-level date ranges
+/// become rowid ranges on the driver. Everything else is a condition on `docs`; text under NOT or mixed with
+/// filters under OR is a membership test `d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)`.
+struct QueryCompiler {
+    /// The email ids of a thread (`thread:`), from the threads view.
+    let threadEmails: (String) throws -> [String]
+    /// The most emails a `thread:` term expands to.
+    static let maxThreadEmails = 10_000
+
+    /// What to select.
+    static let columns = "d.rowid, d.email_id, d.account, d.folder, d.message_id, d.flags, d.category, d.date, d.size, d.subject, d.participants"
+
+    struct Compiled {
+        var sql: String
+        var binds: [SQLiteValue]
+    }
+
+    /// The statement for `expr`; `within` narrows it to a rowid range (a thread's span).
+    func compile(_ expr: SearchExpr, account: String?, oldestFirst: Bool, within: ClosedRange<Int64>? = nil) throws -> Compiled {
+        var conjuncts: [SearchExpr]
+        if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
+        var match: [String] = []
+        var negated: [String] = []
+        var rest: [SearchExpr] = []
+        var lower: Int64? = within?.lowerBound, upper: Int64? = within.map { $0.upperBound + 1 }
+        for c in conjuncts {
+            if case .not(let inner) = c, let m = Self.fts(inner) {
+                negated.append(m)
+            } else if let m = Self.fts(c) {
+                match.append(m)
+            } else if case .filter(.date(let lo, let hi)) = c {
+                if let lo { lower = max(lower ?? .min, SearchSchema.rowid(atSecond: lo)) }
+                if let hi { upper = min(upper ?? .max, SearchSchema.rowid(atSecond: hi)) }
+            } else {
+                rest.append(c)
+            }
+        }
+        var binds: [SQLiteValue] = []
+        var conds: [String] = []
+        let select = Self.columns
+        let order = oldestFirst ? "ASC" : "DESC"
+        var sql: String
+        let rowidColumn: String
+        if !match.isEmpty {
+            var m = match.count == 1 ? match[0] : match.map { "(\($0))" }.joined(separator: " AND ")
+            for n in negated { m = "(\(m)) NOT (\(n))" }
+            sql = "SELECT \(select) FROM fts CROSS JOIN docs d ON d.rowid = fts.rowid"
+            conds.append("fts MATCH ?")
+            binds.append(.text(m))
+            rowidColumn = "fts.rowid"
+        } else {
+            sql = "SELECT \(select) FROM docs d"
+            for n in negated {
+                conds.append("d.rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)")
+                binds.append(.text(n))
+            }
+            rowidColumn = "d.rowid"
+        }
+        if let lower {
+            conds.append("\(rowidColumn) >= ?")
+            binds.append(.int(lower))
+        }
+        if let upper {
+            conds.append("\(rowidColumn) < ?")
+            binds.append(.int(upper))
+        }
+        for r in rest { conds.append(try sqlExpr(r, &binds)) }
+        if let account {
+            conds.append("d.account = ?")
+            binds.append(.text(account))
+        }
+        if !conds.isEmpty { sql += " WHERE " + conds.joined(separator: " AND ") }
+        sql += " ORDER BY \(rowidColumn) \(order)"
+        return Compiled(sql: sql, binds: binds)
+    }
+
+    /// The FTS5 expression for `e`, or nil when FTS5 cannot express it alone.
+    static func fts(_ e: SearchExpr) -> String? {
+        switch e {
+        case .text(let t): return phrase(t)
+        case .or(let parts):
+            let ms = parts.map(fts)
+            guard ms.allSatisfy({ $0 != nil }) else { return nil }
+            return ms.map { "(\($0!))" }.joined(separator: " OR ")
+        case .and(let parts):
+            var pos: [String] = [], neg: [String] = []
+            for p in parts {
+                if case .not(let inner) = p {
+                    guard let m = fts(inner) else { return nil }
+                    neg.append(m)
+                } else {
+                    guard let m = fts(p) else { return nil }
+                    pos.append(m)
+                }
+            }
+            guard !pos.isEmpty else { return nil }
+            var m = pos.map { "(\($0))" }.joined(separator: " AND ")
+            for n in neg { m = "(\(m)) NOT (\(n))" }
+            return m
+        default: return nil
+        }
+    }
+
+    /// `{columns}: "text"` with `*` for a prefix; quotes inside the text doubled (FTS5 string syntax).
+    static func phrase(_ t: TextTerm) -> String {
+        let cols: String
+        switch t.field {
+        case nil: cols = SearchSchema.freeTextColumns
+        case .from: cols = "fromaddr"
+        case .to: cols = "{toaddr ccaddr}"
+        case .cc: cols = "ccaddr"
+        case .subject: cols = "subject"
+        case .body: cols = "body"
+        case .attachment: cols = "attachment"
+        case .mimetype: cols = "mimetype"
+        }
+        let quoted = "\"" + t.text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return cols + " : " + quoted + (t.isPrefix ? " *" : "")
+    }
+
+    /// A condition on `docs d` for `e`.
+    func sqlExpr(_ e: SearchExpr, _ binds: inout [SQLiteValue]) throws -> String {
+        switch e {
+        case .all: return "1"
+        case .text:
+            binds.append(.text(Self.fts(e)!))
+            return textTest
+        case .and(let parts), .or(let parts):
+            if let m = Self.fts(e) {
+                binds.append(.text(m))
+                return textTest
+            }
+            var out: [String] = []
+            for p in parts { out.append(try sqlExpr(p, &binds)) }
+            let op: String
+            if case .and = e { op = " AND " } else { op = " OR " }
+            return "(" + out.joined(separator: op) + ")"
+        case .not(let inner):
+            return "NOT (" + (try sqlExpr(inner, &binds)) + ")"
+        case .filter(let f):
+            return try filter(f, &binds)
+        }
+    }
+
+    let textTest = "d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+
+    func filter(_ f: FilterTerm, _ binds: inout [SQLiteValue]) throws -> String {
+        switch f {
+        case .account(let a):
+            binds.append(.text(a))
+            return "d.account = ?"
+        case .folder(let name):
+            binds.append(.text(name))
+            return "d.folder = ? COLLATE NOCASE"
+        case .messageID(let id):
+            binds.append(.text(id))
+            return "d.message_id = ?"
+        case .thread(let id):
+            let ids = try threadEmails(id).prefix(Self.maxThreadEmails)
+            if ids.isEmpty { return "0" }
+            binds.append(contentsOf: ids.map { .text($0) })
+            return "d.email_id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
+        case .state(let s):
+            switch s {
+            case .unread: return "(d.flags & \(SearchFlags.seen)) = 0"
+            case .read: return "(d.flags & \(SearchFlags.seen)) != 0"
+            case .starred: return "(d.flags & \(SearchFlags.flagged)) != 0"
+            case .unstarred: return "(d.flags & \(SearchFlags.flagged)) = 0"
+            case .attachment: return "(d.flags & \(SearchFlags.attachment)) != 0"
+            }
+        case .category(let name):
+            let c = AICategory.allCases.first { $0.description == name } ?? .uncategorized
+            binds.append(.int(Int64(c.rawValue)))
+            return "d.category = ?"
+        case .date(let lo, let hi):
+            var parts: [String] = []
+            if let lo {
+                parts.append("d.rowid >= ?")
+                binds.append(.int(SearchSchema.rowid(atSecond: lo)))
+            }
+            if let hi {
+                parts.append("d.rowid < ?")
+                binds.append(.int(SearchSchema.rowid(atSecond: hi)))
+            }
+            return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
+        case .size(let lo, let hi):
+            var parts: [String] = []
+            if let lo {
+                parts.append("d.size >= ?")
+                binds.append(.int(Int64(clamping: lo)))
+            }
+            if let hi {
+                parts.append("d.size <= ?")
+                binds.append(.int(Int64(clamping: hi)))
+            }
+            return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import CSQLite
+import Glibc
+
+/// One SQLite connection, used from one thread at a time (the search index serialises access).
+/// Every call's result code is checked; failures become `SearchIndexError.sqlite`.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+
+    /// Opens (creating when `create`) the database at `path`; a new file gets mode 0600.
+    init(path: String, create: Bool, readOnly: Bool = false) throws(SearchIndexError) {
+        self.path = path
+        if create, !readOnly {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if fd < 0 { throw .io(path, String(cString: strerror(errno))) }
+            fchmod(fd, 0o600)
+            close(fd)
+        }
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close(db) }
+            throw .sqlite(call: "open \(path)", code: rc, message: message)
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func check(_ rc: Int32, _ call: @autoclosure () -> String) throws(SearchIndexError) {
+        if rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW {
+            throw .sqlite(call: call(), code: rc, message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    /// Runs one or more statements without results.
+    func exec(_ sql: String) throws(SearchIndexError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), String(sql.prefix(80)))
+    }
+
+    func prepare(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil), "prepare \(sql.prefix(80))")
+        guard let stmt else { throw .sqlite(call: "prepare \(sql.prefix(80))", code: SQLITE_MISUSE, message: "empty statement") }
+        return SQLiteStatement(stmt, connection: self, sql: sql)
+    }
+
+    /// Runs `body` in one write transaction (IMMEDIATE: the write lock is taken up front); rolls back on error.
+    func transaction<R>(_ body: () throws -> R) throws -> R {
+        try exec("BEGIN IMMEDIATE")
+        do {
+            let r = try body()
+            try exec("COMMIT")
+            return r
+        } catch {
+            try? exec("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The rowid of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// A prepared statement: bind by 1-based index, step, read columns by 0-based index.
+final class SQLiteStatement {
+    let stmt: OpaquePointer
+    unowned let connection: SQLiteConnection
+    let sql: String
+
+    init(_ stmt: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.stmt = stmt
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    /// Resets the statement and binds `values` (Int64, Int, String, [UInt8] or nil).
+    @discardableResult
+    func bind(_ values: [SQLiteValue]) throws(SearchIndexError) -> SQLiteStatement {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        for (i, v) in values.enumerated() {
+            let idx = Int32(i + 1)
+            let rc: Int32
+            switch v {
+            case .null: rc = sqlite3_bind_null(stmt, idx)
+            case .int(let n): rc = sqlite3_bind_int64(stmt, idx, n)
+            case .text(let s): rc = sqlite3_bind_text(stmt, idx, s, -1, mailstore_sqlite_transient())
+            }
+            try connection.check(rc, "bind \(idx) of \(sql.prefix(60))")
+        }
+        return self
+    }
+
+    /// Steps once: true when a row is available.
+    func step() throws(SearchIndexError) -> Bool {
+        let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw .sqlite(call: "step \(sql.prefix(80))", code: rc, message: String(cString: sqlite3_errmsg(connection.handle)))
+    }
+
+    /// Runs to completion (for writes).
+    func run(_ values: [SQLiteValue] = []) throws(SearchIndexError) {
+        try bind(values)
+        while try step() {}
+        sqlite3_reset(stmt)
+    }
+
+    func int(_ col: Int32) -> Int64 { sqlite3_column_int64(stmt, col) }
+    func isNull(_ col: Int32) -> Bool { sqlite3_column_type(stmt, col) == SQLITE_NULL }
+    func text(_ col: Int32) -> String {
+        guard let p = sqlite3_column_text(stmt, col) else { return "" }
+        return String(cString: p)
+    }
+    /// Releases the statement's read snapshot.
+    func reset() { sqlite3_reset(stmt) }
+}
+
+/// A value to bind.
+enum SQLiteValue {
+    case null
+    case int(Int64)
+    case text(String)
+}

@@ -1,0 +1,128 @@
+import EventModel
+import Foundation
+import MailParser
+
+/// What the index keeps of one email copy: the text columns (full-text) and the filter columns.
+/// Pure: built from the `EmailReceived` payload and the raw message bytes (nil when the blob is missing:
+/// then only the headers from the event are indexed).
+struct SearchDocument: Equatable {
+    // Text columns (FTS5), in `SearchSchema.textColumns` order. `cc` holds Cc and Bcc.
+    var from: String
+    var to: String
+    var cc: String
+    var subject: String
+    var body: String
+    var attachment: String
+    var mimetype: String
+    // Filter columns.
+    var emailID: String
+    var account: String
+    var folder: String
+    var messageID: String?
+    var flags: Int64
+    var date: Int64
+    var size: Int64
+    var participants: String
+
+    /// The most body text indexed per message (characters of UTF-8): longer bodies are cut.
+    static let maxBodyBytes = 1 << 20
+    /// The most MIME parts walked per message.
+    static let maxParts = 2_000
+
+    init(_ p: EmailReceived, account: String, raw: [UInt8]?) {
+        from = Self.addresses(p.from)
+        to = Self.addresses(p.to)
+        cc = Self.addresses(p.cc + p.bcc)
+        subject = p.subject
+        attachment = p.attachments.compactMap(\.filename).joined(separator: "\n")
+        emailID = p.emailID
+        self.account = account
+        folder = p.folder
+        messageID = p.messageID
+        flags = SearchFlags.bits(p.flags, hasAttachment: p.attachments.contains { !$0.isInline })
+        date = p.date.microseconds / 1_000_000
+        size = Int64(clamping: p.size)
+        participants = Self.participants(p.from + p.to + p.cc)
+        var types = Set(p.attachments.map { $0.mimeType.lowercased() })
+        var text = ""
+        if let raw {
+            let parsed = MailParser.parse(raw)
+            var budget = Self.maxParts
+            Self.collect(parsed.root, raw: raw, text: &text, types: &types, budget: &budget)
+        } else if !p.snippet.isEmpty {
+            text = p.snippet
+        }
+        body = text
+        mimetype = types.sorted().joined(separator: "\n")
+    }
+
+    /// Walks the MIME tree in order: every text/plain part and every text/html part (as text), embedded
+    /// messages included, up to `maxBodyBytes`; every part's content type.
+    static func collect(_ part: MIMEPart, raw: [UInt8], text: inout String, types: inout Set<String>, budget: inout Int) {
+        guard budget > 0 else { return }
+        budget -= 1
+        types.insert(part.contentType.lowercased())
+        if part.isMultipart {
+            for c in part.children { collect(c, raw: raw, text: &text, types: &types, budget: &budget) }
+            return
+        }
+        if let inner = part.embedded {
+            if let s = inner.subject { append(s, to: &text) }
+            collect(inner.root, raw: raw, text: &text, types: &types, budget: &budget)
+            return
+        }
+        let room = maxBodyBytes - text.utf8.count
+        guard room > 0 else { return }
+        switch part.contentType {
+        case "text/plain": append(String(decoding: part.decodedText(in: raw).utf8.prefix(room), as: UTF8.self), to: &text)
+        case "text/html": append(HTMLText.plainText(part.decodedText(in: raw), limit: room), to: &text)
+        default: break
+        }
+    }
+
+    static func append(_ s: String, to text: inout String) {
+        if s.isEmpty { return }
+        if !text.isEmpty { text.append("\n") }
+        text.append(s)
+    }
+
+    /// Names and addresses, one per line, for the full-text columns.
+    static func addresses(_ list: [EmailAddress]) -> String {
+        list.map { a in a.name.map { $0.isEmpty ? a.email : $0 + " " + a.email } ?? a.email }.joined(separator: "\n")
+    }
+
+    /// `name US email RS` per address (unit and record separators cannot appear in decoded headers' use here).
+    static func participants(_ list: [EmailAddress]) -> String {
+        var seen = Set<String>()
+        var out = ""
+        for a in list where !a.email.isEmpty && seen.insert(a.email.lowercased()).inserted {
+            out += (a.name ?? "") + "\u{1F}" + a.email + "\u{1E}"
+        }
+        return out
+    }
+
+    /// The participants back as addresses.
+    static func decodeParticipants(_ s: String) -> [EmailAddress] {
+        s.split(separator: "\u{1E}").map { rec in
+            let parts = rec.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            let name = parts.count > 1 && !parts[0].isEmpty ? String(parts[0]) : nil
+            return EmailAddress(name: name, email: String(parts.last ?? ""))
+        }
+    }
+}
+
+/// The flag bits of the `docs.flags` column.
+enum SearchFlags {
+    static let seen: Int64 = 1
+    static let flagged: Int64 = 2
+    static let attachment: Int64 = 4
+
+    static func bits(_ flags: [String], hasAttachment: Bool) -> Int64 {
+        (flags.contains("\\Seen") ? seen : 0) | (flags.contains("\\Flagged") ? flagged : 0) | (hasAttachment ? attachment : 0)
+    }
+
+    /// The IMAP flags the bits stand for (what `CopyChange.applied` needs).
+    static func flags(_ bits: Int64) -> [String] {
+        (bits & seen != 0 ? ["\\Seen"] : []) + (bits & flagged != 0 ? ["\\Flagged"] : [])
+    }
+}

@@ -1,0 +1,147 @@
+import EventLog
+import EventModel
+import Projections
+
+extension SearchIndex {
+    /// Events folded per write transaction.
+    static let batchSize = 2_000
+
+    /// The event types the index folds (every other event only advances the checkpoint).
+    static let foldedTypes: Set<EventType> = [
+        .emailReceived, .emailExpunged, .flagsChanged, .emailCategorized,
+        .threadArchived, .threadDeleted, .threadMarkedRead, .threadMarkedUnread, .threadStarred, .threadUnstarred,
+        .threadMoved, .flagRejected, .actionReverted,
+    ]
+
+    /// Folds every event after the checkpoint up to `limit` (default: the log's head), in transactions of
+    /// `batchSize` events, each writing its rows and the new checkpoint together.
+    package func catchUp(log: EventLog, through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
+        let head = try limit ?? log.head().sequence
+        let start = try checkpoint()
+        guard start < head else { return }
+        var batch: [StoredEvent] = []
+        batch.reserveCapacity(SearchIndex.batchSize)
+        func commit(through last: UInt64) throws {
+            // Blobs are read before the write transaction so it stays short.
+            var raws: [Int: [UInt8]] = [:]
+            var decoded: [DomainEvent] = []
+            decoded.reserveCapacity(batch.count)
+            for (i, ev) in batch.enumerated() {
+                let d = try ev.decode()
+                if case .emailReceived(let p) = d { raws[i] = try log.blob(p.blob) }
+                decoded.append(d)
+            }
+            try locked {
+                try db.transaction {
+                    let cp = UInt64(max(0, try metaValue("checkpoint") ?? 0))
+                    guard last > cp else { return }
+                    for (i, ev) in batch.enumerated() where ev.envelope.sequence > cp {
+                        try apply(decoded[i], account: ev.envelope.account, raw: raws[i])
+                    }
+                    try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(last))])
+                }
+            }
+            progress?(last - start, head - start)
+            batch.removeAll(keepingCapacity: true)
+        }
+        try log.scan(from: start + 1, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
+            if ev.envelope.sequence > head { return false }
+            batch.append(ev)
+            if batch.count >= SearchIndex.batchSize { try commit(through: ev.envelope.sequence) }
+            return true
+        }
+        try commit(through: head)
+    }
+
+    /// Folds one event (inside the caller's transaction).
+    func apply(_ event: DomainEvent, account: String, raw: [UInt8]?) throws {
+        if let changes = CopyChange.changes(of: event) {
+            for c in changes { try change(c) }
+            return
+        }
+        switch event {
+        case .emailReceived(let p):
+            try insert(SearchDocument(p, account: account, raw: raw))
+        case .emailExpunged(let p):
+            try delete(emailID: p.emailID)
+        case .flagsChanged(let p):
+            try change(CopyChange(emailID: p.emailID, flags: p.flags))
+        case .emailCategorized(let p):
+            try statement("UPDATE docs SET category = ? WHERE email_id = ?").run([.int(Int64(p.category.rawValue)), .text(p.emailID)])
+        default:
+            break
+        }
+    }
+
+    func insert(_ d: SearchDocument) throws(SearchIndexError) {
+        let existing = try statement("SELECT rowid, flags FROM docs WHERE email_id = ?")
+        try existing.bind([.text(d.emailID)])
+        if try existing.step() {
+            // The same copy seen again: refresh where it is and its flags, as the threads view does.
+            let bits = (existing.int(1) & SearchFlags.attachment) | (d.flags & ~SearchFlags.attachment)
+            let rowid = existing.int(0)
+            existing.reset()
+            try statement("UPDATE docs SET folder = ?, flags = ? WHERE rowid = ?").run([.text(d.folder), .int(bits), .int(rowid)])
+            return
+        }
+        existing.reset()
+        let rowid = try freeRowID(second: d.date, emailID: d.emailID)
+        try statement("""
+            INSERT INTO docs(rowid, email_id, account, folder, message_id, flags, date, size, subject, participants)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run([.int(rowid), .text(d.emailID), .text(d.account), .text(d.folder), d.messageID.map { .text($0) } ?? .null,
+                      .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants)])
+        try statement("INSERT INTO fts(rowid, fromaddr, toaddr, ccaddr, subject, body, attachment, mimetype) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
+            .run([.int(rowid), .text(d.from), .text(d.to), .text(d.cc), .text(d.subject), .text(d.body), .text(d.attachment), .text(d.mimetype)])
+    }
+
+    /// A rowid in the date's second not yet taken: a slot from the email id's hash, then the next free one.
+    func freeRowID(second: Int64, emailID: String) throws(SearchIndexError) -> Int64 {
+        let base = SearchSchema.rowid(atSecond: second)
+        let slots: Int64 = 1 << SearchSchema.slotBits
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in emailID.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        var slot = Int64(h % UInt64(slots))
+        let probe = try statement("SELECT 1 FROM docs WHERE rowid = ?")
+        for _ in 0..<slots {
+            try probe.bind([.int(base + slot)])
+            let taken = try probe.step()
+            probe.reset()
+            if !taken { return base + slot }
+            slot = (slot + 1) % slots
+        }
+        throw .query("more than \(slots) messages dated in one second")
+    }
+
+    func delete(emailID: String) throws(SearchIndexError) {
+        let find = try statement("SELECT rowid FROM docs WHERE email_id = ?")
+        try find.bind([.text(emailID)])
+        guard try find.step() else {
+            find.reset()
+            return
+        }
+        let rowid = find.int(0)
+        find.reset()
+        try statement("DELETE FROM docs WHERE rowid = ?").run([.int(rowid)])
+        try statement("DELETE FROM fts WHERE rowid = ?").run([.int(rowid)])
+    }
+
+    /// A move and/or flag change of one copy.
+    func change(_ c: CopyChange) throws(SearchIndexError) {
+        let find = try statement("SELECT rowid, flags FROM docs WHERE email_id = ?")
+        try find.bind([.text(c.emailID)])
+        guard try find.step() else {
+            find.reset()
+            return
+        }
+        let rowid = find.int(0), bits = find.int(1)
+        find.reset()
+        let flags = c.applied(to: SearchFlags.flags(bits))
+        let newBits = SearchFlags.bits(flags, hasAttachment: bits & SearchFlags.attachment != 0)
+        if let folder = c.folder {
+            try statement("UPDATE docs SET folder = ?, flags = ? WHERE rowid = ?").run([.text(folder), .int(newBits), .int(rowid)])
+        } else if newBits != bits {
+            try statement("UPDATE docs SET flags = ? WHERE rowid = ?").run([.int(newBits), .int(rowid)])
+        }
+    }
+}

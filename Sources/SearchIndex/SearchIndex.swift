@@ -1,0 +1,117 @@
+import EventLog
+import Foundation
+import Glibc
+
+/// The full-text search view: an SQLite FTS5 database folded from the log (and the blob store), with its
+/// own checkpoint and schema version. Disposable like every view: `rebuild` makes it again from the log.
+///
+/// Not thread-safe by itself: one `SearchIndex` is used from one thread at a time (a lock guards it).
+/// Several processes may open the same file: SQLite's locking serialises the writers, and each fold reads
+/// the checkpoint inside its write transaction, so two catching-up processes never fold an event twice.
+package final class SearchIndex: @unchecked Sendable {
+    /// The index file's name inside its folder.
+    package static let fileName = "index.sqlite"
+
+    let db: SQLiteConnection
+    let lock = NSLock()
+    /// The index file.
+    package let path: String
+    var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
+    /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
+    /// complete), no journal and no syncs; `finishBulk()` turns WAL on.
+    package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
+        self.path = path
+        db = try SQLiteConnection(path: path, create: true)
+        try db.exec(bulk ? "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
+        try db.exec(SearchSchema.create)
+        let found = try metaValue("schema_version")
+        if let found, found != Int64(SearchSchema.version) {
+            throw .schemaMismatch(found: Int(found), expected: SearchSchema.version)
+        }
+        if found == nil {
+            try db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
+        }
+    }
+
+    /// A cached prepared statement.
+    func statement(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {
+        if let s = statements[sql] { return s }
+        let s = try db.prepare(sql)
+        statements[sql] = s
+        return s
+    }
+
+    func metaValue(_ key: String) throws(SearchIndexError) -> Int64? {
+        let s = try statement("SELECT value FROM meta WHERE key = ?")
+        try s.bind([.text(key)])
+        defer { s.reset() }
+        return try s.step() ? s.int(0) : nil
+    }
+
+    /// The last log sequence folded (0 when empty).
+    package func checkpoint() throws -> UInt64 {
+        try locked { () throws(SearchIndexError) in UInt64(max(0, try metaValue("checkpoint") ?? 0)) }
+    }
+
+    /// The number of documents (email copies) indexed.
+    package func documentCount() throws -> Int {
+        try locked { () throws(SearchIndexError) in
+            let s = try statement("SELECT count(*) FROM docs")
+            try s.bind([])
+            defer { s.reset() }
+            return try s.step() ? Int(s.int(0)) : 0
+        }
+    }
+
+    func locked<R>(_ body: () throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    // MARK: - Opening a store's index
+
+    /// Opens the index in `folder` (created 0700; files 0600), rebuilding it from the log when it is missing,
+    /// fails to open or has another schema version (`notice` is told why), then folds the log's new events.
+    package static func open(folder: String, log: EventLog, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
+        try StoreDirectory.makePrivateDirectory(folder)
+        let file = folder + "/" + fileName
+        let index: SearchIndex
+        if FileManager.default.fileExists(atPath: file) {
+            do {
+                index = try SearchIndex(path: file)
+            } catch {
+                notice("the search index cannot be used (\(error)); rebuilding it from the log")
+                index = try rebuild(folder: folder, log: log)
+            }
+        } else {
+            index = try rebuild(folder: folder, log: log)
+        }
+        try index.catchUp(log: log)
+        return index
+    }
+
+    /// Builds a new index from the log in `folder/index.sqlite.building`, then renames it over the current
+    /// one (which keeps serving readers that have it open until then).
+    @discardableResult
+    package static func rebuild(folder: String, log: EventLog, through limit: UInt64? = nil,
+                                progress: ((UInt64, UInt64) -> Void)? = nil) throws -> SearchIndex {
+        try StoreDirectory.makePrivateDirectory(folder)
+        let file = folder + "/" + fileName
+        let building = file + ".building"
+        for f in [building, building + "-wal", building + "-shm"] { unlink(f) }
+        do {
+            let fresh = try SearchIndex(path: building, bulk: true)
+            try fresh.catchUp(log: log, through: limit, progress: progress)
+            try fresh.db.exec("PRAGMA synchronous=FULL; PRAGMA journal_mode=WAL;")
+            try fresh.db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        for f in [building + "-wal", building + "-shm"] { unlink(f) }
+        guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }
+        for f in [file + "-wal", file + "-shm"] { unlink(f) }
+        return try SearchIndex(path: file)
+    }
+}

@@ -1,0 +1,50 @@
+/// The index's SQLite schema. Bump `version` whenever the tables, the tokenizer or what a document
+/// holds changes: an index with another version is rebuilt from the log on open.
+///
+/// - `meta(key, value)`: `schema_version`, `checkpoint` (the last log sequence folded, written in the same
+///   transaction as the rows it produced).
+/// - `docs`: one row per email copy. Its rowid orders by date: `seconds << 20 | slot`, so newest-first
+///   results stream from FTS5 in rowid order with no sort, and a date range is a rowid range.
+/// - `fts`: FTS5 over the text columns, rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
+///   wrapped in the Porter stemmer (English), as notmuch stems (Xapian's English stemmer); `_` is a word
+///   character (`notmuch_query_search` is one word), as in Xapian.
+enum SearchSchema {
+    /// 1: first version.
+    static let version = 1
+
+    /// The FTS5 columns, in insert order; the query language's text fields map onto them.
+    static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]
+
+    /// The columns free words search (all but `mimetype`).
+    static let freeTextColumns = "{fromaddr toaddr ccaddr subject body attachment}"
+
+    /// Bits of a rowid below the date's seconds.
+    static let slotBits: Int64 = 20
+    /// Dates are clamped to +-2^40 seconds (about 35,000 years) so the rowid fits.
+    static let maxSeconds: Int64 = 1 << 40
+
+    static let create = """
+    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS docs(
+        rowid INTEGER PRIMARY KEY,
+        email_id TEXT NOT NULL UNIQUE,
+        account TEXT NOT NULL,
+        folder TEXT NOT NULL,
+        message_id TEXT,
+        flags INTEGER NOT NULL,
+        category INTEGER NOT NULL DEFAULT 0,
+        date INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        subject TEXT NOT NULL,
+        participants TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS docs_message_id ON docs(message_id);
+    CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+        fromaddr, toaddr, ccaddr, subject, body, attachment, mimetype,
+        tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''_''');
+    """
+
+    /// The lowest rowid of dates at or after `seconds`.
+    static func rowid(atSecond seconds: Int64) -> Int64 {
+        max(-maxSeconds, min(maxSeconds, seconds)) << slotBits
+    }
+}

@@ -1,0 +1,69 @@
+import CorpusGenerator
+import Foundation
+import TestSupport
+import XCTest
+
+final class SearchCommandTests: CLITestCase {
+    struct Row: Decodable {
+        var threadId: String
+        var messageIds: [String]
+        var emailIds: [String]
+        var subject: String
+        var participants: [Participant]
+        var date: String
+        struct Participant: Decodable {
+            var name: String?
+            var email: String
+        }
+    }
+
+    func rows(_ r: ChildProcess.Result) throws -> [Row] {
+        try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+    }
+
+    func testSearchJSONPagingSortAndTheIndexFollowsReplayAndVerify() throws {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 300, outputDirectory: dir.file("md"), seed: 5))
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+        let all = try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(all.count, 300)
+        XCTAssertEqual(all.map(\.date), all.map(\.date).sorted(by: >), "newest first")
+        XCTAssertTrue(all.allSatisfy { !$0.threadId.isEmpty && $0.emailIds.count == 1 && !$0.participants.isEmpty })
+        let oldest = try rows(try mailstore("search", "*", "--output", "messages", "--sort", "oldest", "--limit", "5", "--json"))
+        XCTAssertEqual(oldest.map(\.emailIds), all.suffix(5).reversed().map(\.emailIds))
+        let page2 = try rows(try mailstore("search", "*", "--output", "messages", "--offset", "5", "--limit", "5", "--json"))
+        XCTAssertEqual(page2.map(\.emailIds), all[5..<10].map(\.emailIds))
+        // A word from a subject, as threads: each row's matching messages are in it.
+        let subjectWords: [String] = all.flatMap { $0.subject.split(separator: " ").map(String.init) }
+        let word = try XCTUnwrap(subjectWords.first { $0.count >= 5 && $0.allSatisfy(\.isLetter) })
+        let threads = try rows(try mailstore("search", "subject:\(word)", "--json", "--account", "demo"))
+        XCTAssertFalse(threads.isEmpty)
+        XCTAssertEqual(Set(threads.map(\.threadId)).count, threads.count, "one row per thread")
+        let matchingMessages = try rows(try mailstore("search", "subject:\(word)", "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(Set(threads.flatMap(\.emailIds)), Set(matchingMessages.flatMap(\.emailIds)))
+        XCTAssertEqual(try rows(try mailstore("search", "subject:\(word)", "--account", "nobody", "--json")).count, 0)
+        // Text output and files.
+        let text = try mailstore("search", "*", "--limit", "3")
+        XCTAssertEqual(text.stdout.split(separator: "\n").count, 3)
+        var st = stat()
+        XCTAssertEqual(stat(store + "/views/search/index.sqlite", &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+        // replay rebuilds it; verify --views checks it.
+        try mailstore("replay", "--view", "search", "--quiet")
+        try mailstore("replay", "--quiet")
+        XCTAssertEqual(try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json")).count, 300)
+        let verify = try mailstore("verify", "--views", "--quiet")
+        XCTAssertTrue(verify.stdout.hasPrefix("OK"), verify.stdout)
+        // Time travel: the store as it was before the import has no mail.
+        let before = try rows(try mailstore("search", "*", "--as-of", "1", "--json"))
+        XCTAssertEqual(before.count, 0)
+    }
+
+    func testAMalformedQueryPointsAtThePosition() throws {
+        try mailstore("init")
+        let r = try mailstore("search", "from:alice", "date:2024-13-01", expect: 64)
+        XCTAssertTrue(r.stderr.contains("malformed query at character 17"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("from:alice date:2024-13-01\n                ^ invalid date"), r.stderr)
+        try mailstore("search", "--limit", "0", "x", expect: 64)
+    }
+}

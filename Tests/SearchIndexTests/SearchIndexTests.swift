@@ -1,0 +1,222 @@
+import EventLog
+import EventModel
+import Foundation
+import MailStore
+@testable import SearchIndex
+import SearchQuery
+import Views
+import XCTest
+
+final class SearchIndexTests: SearchIndexTestCase {
+    static let messages: [(folder: String, name: String, text: String)] = [
+        ("INBOX", "1:2,S", """
+        From: Alice Martin <alice@example.com>
+        To: Bob <bob@example.org>
+        Subject: Quarterly report
+        Date: Mon, 15 Jan 2024 10:00:00 +0000
+        Message-ID: <m1@example.com>
+
+        Hello Bob, the quarterly numbers are attached. Résumé of the meeting follows.
+        """),
+        ("INBOX", "2:2,", """
+        From: Bob <bob@example.org>
+        To: Alice Martin <alice@example.com>
+        Cc: Carol <carol@example.net>
+        Subject: Re: Quarterly report
+        Date: Tue, 16 Jan 2024 09:00:00 +0000
+        Message-ID: <m2@example.org>
+        In-Reply-To: <m1@example.com>
+        MIME-Version: 1.0
+        Content-Type: multipart/mixed; boundary="b1"
+
+        --b1
+        Content-Type: text/html; charset=utf-8
+
+        <html><body><p>Thanks &amp; <b>congratulations</b> on the zebra project!</p></body></html>
+        --b1
+        Content-Type: application/pdf; name="budget-2024.pdf"
+        Content-Disposition: attachment; filename="budget-2024.pdf"
+        Content-Transfer-Encoding: base64
+
+        JVBERi0xLjQK
+        --b1--
+        """),
+        ("Archive", "3:2,S", """
+        From: =?utf-8?q?Ren=C3=A9e_Dupont?= <renee@example.fr>
+        To: alice@example.com
+        Subject: =?utf-8?q?Caf=C3=A9_demain?=
+        Date: Sat, 20 Apr 2024 08:00:00 +0000
+        Message-ID: <m3@example.fr>
+        Content-Type: text/plain; charset=utf-8
+        Content-Transfer-Encoding: quoted-printable
+
+        On se retrouve au caf=C3=A9 =C3=A0 midi ? Apporte le dossier "orange".
+        """),
+        ("INBOX", "4:2,", """
+        From: Dave <dave@example.com>
+        To: alice@example.com
+        Subject: Lunch
+        Date: Sun, 21 Apr 2024 12:00:00 +0000
+        Message-ID: <m4@example.com>
+
+        Lunch at noon? The orange dossier can wait. Multipart words: zebra-crossing.
+        """),
+    ]
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try importMessages(Self.messages)
+    }
+
+    func testWordsPhrasesAndFields() throws {
+        XCTAssertEqual(try ids("quarterly"), ["m2@example.org", "m1@example.com"])
+        XCTAssertEqual(try ids("QUARTERLY numbers"), ["m1@example.com"])
+        XCTAssertEqual(try ids("\"quarterly numbers\""), ["m1@example.com"])
+        XCTAssertEqual(try ids("\"numbers quarterly\""), [])
+        XCTAssertEqual(try ids("from:alice"), ["m1@example.com"])
+        XCTAssertEqual(try ids("from:alice@example.com"), ["m1@example.com"])
+        XCTAssertEqual(try ids("to:alice"), ["m4@example.com", "m3@example.fr", "m2@example.org"])
+        XCTAssertEqual(try ids("cc:carol"), ["m2@example.org"])
+        XCTAssertEqual(try ids("subject:lunch"), ["m4@example.com"])
+        XCTAssertEqual(try ids("body:lunch"), ["m4@example.com"])
+        XCTAssertEqual(try ids("subject:numbers"), [])
+        XCTAssertEqual(try ids("quart*"), ["m2@example.org", "m1@example.com"])
+    }
+
+    func testHTMLPartsAttachmentsAndMimeTypes() throws {
+        XCTAssertEqual(try ids("congratulations"), ["m2@example.org"], "HTML is indexed as text")
+        XCTAssertEqual(try ids("html"), [], "markup is not indexed")
+        XCTAssertEqual(try ids("attachment:budget-2024.pdf"), ["m2@example.org"])
+        XCTAssertEqual(try ids("attachment:budget"), ["m2@example.org"])
+        XCTAssertEqual(try ids("mimetype:application/pdf"), ["m2@example.org"])
+        XCTAssertEqual(try ids("is:attachment"), ["m2@example.org"])
+        XCTAssertEqual(try ids("budget"), ["m2@example.org"], "attachment names are free text too")
+    }
+
+    func testCaseDiacriticsAndDecodedHeaders() throws {
+        XCTAssertEqual(try ids("cafe"), ["m3@example.fr"], "encoded-word subject and QP body, diacritics folded")
+        XCTAssertEqual(try ids("CAFÉ"), ["m3@example.fr"])
+        XCTAssertEqual(try ids("from:renee"), ["m3@example.fr"])
+        XCTAssertEqual(try ids("resume"), ["m1@example.com"])
+        XCTAssertEqual(try ids("a"), ["m3@example.fr"], "a single letter from à")
+    }
+
+    func testBooleans() throws {
+        XCTAssertEqual(try ids("orange"), ["m4@example.com", "m3@example.fr"])
+        XCTAssertEqual(try ids("orange -lunch"), ["m3@example.fr"])
+        XCTAssertEqual(try ids("orange NOT from:dave"), ["m3@example.fr"])
+        XCTAssertEqual(try ids("lunch OR congratulations"), ["m4@example.com", "m2@example.org"])
+        XCTAssertEqual(try ids("(lunch OR congratulations) zebra"), ["m4@example.com", "m2@example.org"])
+        XCTAssertEqual(try ids("-orange"), ["m2@example.org", "m1@example.com"])
+        XCTAssertEqual(try ids("NOT (orange OR quarterly)"), [])
+        XCTAssertEqual(try ids("lunch OR is:attachment"), ["m4@example.com", "m2@example.org"])
+        XCTAssertEqual(try ids("*"), ["m4@example.com", "m3@example.fr", "m2@example.org", "m1@example.com"])
+        XCTAssertEqual(try ids("* -folder:inbox"), ["m3@example.fr"])
+    }
+
+    func testFiltersDatesSizesAndSort() throws {
+        XCTAssertEqual(try ids("folder:Archive"), ["m3@example.fr"])
+        XCTAssertEqual(try ids("folder:inbox orange"), ["m4@example.com"])
+        XCTAssertEqual(try ids("account:local", account: "local").count, 4)
+        XCTAssertEqual(try ids("*", account: "other"), [])
+        XCTAssertEqual(try ids("id:<m3@example.fr>"), ["m3@example.fr"])
+        XCTAssertEqual(try ids("date:2024-01-01..2024-01-31"), ["m2@example.org", "m1@example.com"])
+        XCTAssertEqual(try ids("date:2024-01-15"), ["m1@example.com"])
+        XCTAssertEqual(try ids("date:2024-04"), ["m4@example.com", "m3@example.fr"])
+        XCTAssertEqual(try ids("quarterly date:..2024-01-15"), ["m1@example.com"])
+        XCTAssertEqual(try ids("date:2024-04-21.. OR from:alice"), ["m4@example.com", "m1@example.com"])
+        XCTAssertEqual(try ids("is:unread"), ["m4@example.com", "m2@example.org"])
+        XCTAssertEqual(try ids("is:read quarterly"), ["m1@example.com"])
+        XCTAssertEqual(try ids("size:>100000"), [])
+        XCTAssertEqual(try ids("size:<100000").count, 4)
+        XCTAssertEqual(try ids("quarterly", oldestFirst: true), ["m1@example.com", "m2@example.org"])
+    }
+
+    func testThreadsGroupAndThreadTerm() throws {
+        let views = try store.openViews()
+        let idx = try index()
+        let m1 = try emailID("m1@example.com")
+        let thread = try XCTUnwrap(views.emailRecord(id: m1)?.threadID)
+        XCTAssertEqual(try ids("thread:\(thread)"), ["m2@example.org", "m1@example.com"])
+        let hits = try idx.searchThreads(try SearchQuery.parse("quarterly OR orange"), offset: 0, limit: 10,
+                                         threadOf: { try views.emailRecord(id: $0)?.threadID },
+                                         threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+        XCTAssertEqual(hits.count, 3, "m1 and m2 share a thread")
+        XCTAssertEqual(hits.first?.first.messageID, "m4@example.com")
+        XCTAssertEqual(hits.first { $0.threadID == thread }?.emailIDs.count, 2)
+        // Only the first message of a thread is in the page's stream; the thread's other matches are found too.
+        let one = try idx.searchThreads(try SearchQuery.parse("quarterly"), offset: 0, limit: 1,
+                                        threadOf: { try views.emailRecord(id: $0)?.threadID },
+                                        threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+        XCTAssertEqual(one.first?.emailIDs.count, 2)
+        let page2 = try idx.searchThreads(try SearchQuery.parse("quarterly OR orange"), offset: 2, limit: 10,
+                                          threadOf: { try views.emailRecord(id: $0)?.threadID },
+                                          threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+        XCTAssertEqual(page2.map(\.threadID), [thread])
+    }
+
+    func testNewMailFlagsMovesCategoriesAndExpungesFollow() throws {
+        let idx = try index()
+        XCTAssertEqual(try ids("kumquat", idx), [])
+        try importMessages([("INBOX", "5:2,", """
+        From: Eve <eve@example.com>
+        Subject: Kumquat season
+        Date: Mon, 22 Apr 2024 12:00:00 +0000
+        Message-ID: <m5@example.com>
+
+        Fresh kumquats.
+        """)])
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ids("kumquat", idx), ["m5@example.com"], "new mail is searchable after a catch-up")
+        let m5 = try emailID("m5@example.com")
+        try append(.threadStarred(ThreadAction(threadIDs: ["t"], targets: [ActionTarget(emailID: m5, folder: "INBOX", flags: [])])))
+        try append(.threadMoved(ThreadAction(threadIDs: ["t"], targets: [ActionTarget(emailID: m5, folder: "INBOX", flags: [])],
+                                             destination: "Fruit")))
+        try append(.flagsChanged(FlagsChanged(emailID: m5, folder: "Fruit", flags: ["\\Seen", "\\Flagged"])))
+        try append(.emailCategorized(EmailCategorized(emailID: m5, category: .promotions)))
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ids("is:starred", idx), ["m5@example.com"])
+        XCTAssertEqual(try ids("folder:Fruit", idx), ["m5@example.com"])
+        XCTAssertEqual(try ids("kumquat folder:INBOX", idx), [])
+        XCTAssertEqual(try ids("kumquat is:read", idx), ["m5@example.com"])
+        XCTAssertEqual(try ids("category:promotions", idx), ["m5@example.com"])
+        try append(.threadMarkedUnread(ThreadAction(threadIDs: ["t"], targets: [ActionTarget(emailID: m5, folder: "Fruit", flags: [])])))
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ids("kumquat is:unread", idx), ["m5@example.com"])
+        try append(.emailExpunged(EmailExpunged(emailID: m5, folder: "Fruit")))
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ids("kumquat", idx), [], "expunged mail leaves the index")
+        XCTAssertEqual(try idx.checkpoint(), try store.log.head().sequence)
+        let (seq, diffs) = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch"))
+        XCTAssertEqual(seq, try store.log.head().sequence)
+        XCTAssertEqual(diffs, [])
+    }
+
+    func testFilesArePrivateAndASchemaChangeRebuilds() throws {
+        let folder = store.directory.viewsPath + "/search"
+        _ = try index()
+        var st = stat()
+        XCTAssertEqual(stat(folder, &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o700)
+        XCTAssertEqual(stat(folder + "/index.sqlite", &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+        // An index written by another schema version is rebuilt on open.
+        do {
+            let idx = try SearchIndex(path: folder + "/index.sqlite")
+            try idx.db.exec("UPDATE meta SET value = 999 WHERE key = 'schema_version'")
+        }
+        XCTAssertThrowsError(try SearchIndex(path: folder + "/index.sqlite"))
+        var notes: [String] = []
+        let reopened = try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
+        XCTAssertEqual(notes.count, 1)
+        XCTAssertEqual(try reopened.documentCount(), 4)
+    }
+
+    func testVerifyFindsADamagedIndex() throws {
+        let idx = try index()
+        try idx.db.exec("UPDATE docs SET folder = 'Elsewhere' WHERE message_id = 'm1@example.com'")
+        let diffs = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch")).differences
+        XCTAssertEqual(diffs.count, 1)
+        XCTAssertTrue(diffs[0].contains("Elsewhere"), diffs[0])
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+@testable import SearchQuery
+import XCTest
+
+final class SearchQueryTests: XCTestCase {
+    /// 2024-06-15 12:00:00 UTC.
+    let now = Date(timeIntervalSince1970: 1_718_452_800)
+
+    func parse(_ q: String) throws -> SearchExpr { try SearchQuery.parse(q, now: now).expr }
+
+    func word(_ w: String, _ f: TextField? = nil, phrase: Bool = false, prefix: Bool = false) -> SearchExpr {
+        .text(TextTerm(field: f, text: w, isPhrase: phrase, isPrefix: prefix))
+    }
+
+    func failure(_ q: String) -> SearchQueryError? {
+        do {
+            _ = try SearchQuery.parse(q, now: now)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testFreeWordsAreAnded() throws {
+        XCTAssertEqual(try parse("hello"), word("hello"))
+        XCTAssertEqual(try parse("hello  world"), .and([word("hello"), word("world")]))
+        XCTAssertEqual(try parse("hello AND world"), .and([word("hello"), word("world")]))
+        XCTAssertEqual(try parse("Grüße"), word("Grüße"))
+    }
+
+    func testPhrasesAndQuotes() throws {
+        XCTAssertEqual(try parse("\"quarterly report\""), word("quarterly report", phrase: true))
+        XCTAssertEqual(try parse("subject:\"big news\""), word("big news", .subject, phrase: true))
+        XCTAssertEqual(try parse("\"say \"\"hi\"\"\""), word("say \"hi\"", phrase: true))
+    }
+
+    func testTextFields() throws {
+        for f in TextField.allCases {
+            XCTAssertEqual(try parse("\(f.rawValue):abc"), word("abc", f))
+        }
+        XCTAssertEqual(try parse("FROM:alice@example.com"), word("alice@example.com", .from))
+        XCTAssertEqual(try parse("attachment:report.pdf"), word("report.pdf", .attachment))
+        XCTAssertEqual(try parse("mimetype:application/pdf"), word("application/pdf", .mimetype))
+    }
+
+    func testPrefixWildcard() throws {
+        XCTAssertEqual(try parse("repo*"), word("repo", prefix: true))
+        XCTAssertEqual(try parse("\"repo*\""), word("repo*", phrase: true))
+    }
+
+    func testUnknownFieldIsText() throws {
+        XCTAssertEqual(try parse("http://example.com"), word("http://example.com"))
+        XCTAssertEqual(try parse("re:hello"), word("re:hello"))
+    }
+
+    func testFilters() throws {
+        XCTAssertEqual(try parse("folder:INBOX"), .filter(.folder("INBOX")))
+        XCTAssertEqual(try parse("account:work"), .filter(.account("work")))
+        XCTAssertEqual(try parse("id:<abc@x>"), .filter(.messageID("abc@x")))
+        XCTAssertEqual(try parse("id:abc@x"), .filter(.messageID("abc@x")))
+        XCTAssertEqual(try parse("thread:t123"), .filter(.thread("t123")))
+        XCTAssertEqual(try parse("is:unread"), .filter(.state(.unread)))
+        XCTAssertEqual(try parse("is:STARRED"), .filter(.state(.starred)))
+        XCTAssertEqual(try parse("is:attachment"), .filter(.state(.attachment)))
+        XCTAssertEqual(try parse("category:Social"), .filter(.category("social")))
+    }
+
+    func testBooleanPrecedence() throws {
+        // NOT binds tighter than AND, AND tighter than OR.
+        XCTAssertEqual(try parse("a b OR c"), .or([.and([word("a"), word("b")]), word("c")]))
+        XCTAssertEqual(try parse("a OR b c"), .or([word("a"), .and([word("b"), word("c")])]))
+        XCTAssertEqual(try parse("NOT a b"), .and([.not(word("a")), word("b")]))
+        XCTAssertEqual(try parse("-a b"), .and([.not(word("a")), word("b")]))
+        XCTAssertEqual(try parse("a -from:bob"), .and([word("a"), .not(word("bob", .from))]))
+        XCTAssertEqual(try parse("a (b OR c)"), .and([word("a"), .or([word("b"), word("c")])]))
+        XCTAssertEqual(try parse("not (a or b)"), .not(.or([word("a"), word("b")])))
+        XCTAssertEqual(try parse("*"), .all)
+        XCTAssertEqual(try parse("e-mail"), word("e-mail"))
+    }
+
+    func testDates() throws {
+        func range(_ q: String) throws -> (Int64?, Int64?) {
+            guard case .filter(.date(let lo, let hi)) = try parse(q) else { XCTFail(q); return (nil, nil) }
+            return (lo, hi)
+        }
+        let jan1: Int64 = 1_704_067_200 // 2024-01-01
+        let apr1: Int64 = 1_711_929_600 // 2024-04-01
+        var r = try range("date:2024-01-01..2024-03-31")
+        XCTAssertEqual(r.0, jan1)
+        XCTAssertEqual(r.1, apr1)
+        r = try range("date:2024-01-01")
+        XCTAssertEqual(r.0, jan1)
+        XCTAssertEqual(r.1, jan1 + 86_400)
+        r = try range("date:2024")
+        XCTAssertEqual(r.0, jan1)
+        XCTAssertEqual(r.1, 1_735_689_600)
+        r = try range("date:2024-02")
+        XCTAssertEqual(r.1, jan1 + 60 * 86_400) // leap February
+        r = try range("date:7d..")
+        XCTAssertEqual(r.0, 1_718_452_800 - 7 * 86_400)
+        XCTAssertNil(r.1)
+        r = try range("date:..2024-01-01")
+        XCTAssertNil(r.0)
+        XCTAssertEqual(r.1, jan1 + 86_400)
+        r = try range("date:2w..1d")
+        XCTAssertEqual(r.0, 1_718_452_800 - 14 * 86_400)
+        XCTAssertEqual(r.1, 1_718_452_800 - 86_400)
+        r = try range("date:today")
+        XCTAssertEqual(r.0, 1_718_409_600)
+        r = try range("date:1M..")
+        XCTAssertEqual(r.0, 1_718_452_800 - 31 * 86_400) // May has 31 days
+    }
+
+    func testSizes() throws {
+        func range(_ q: String) throws -> (UInt64?, UInt64?) {
+            guard case .filter(.size(let lo, let hi)) = try parse(q) else { XCTFail(q); return (nil, nil) }
+            return (lo, hi)
+        }
+        var r = try range("size:>1M")
+        XCTAssertEqual(r.0, 1_048_577)
+        XCTAssertNil(r.1)
+        r = try range("size:<=10k")
+        XCTAssertEqual(r.1, 10_240)
+        r = try range("size:10K..2MB")
+        XCTAssertEqual(r.0, 10_240)
+        XCTAssertEqual(r.1, 2_097_152)
+        r = try range("size:500")
+        XCTAssertEqual(r.0, 500)
+        XCTAssertEqual(r.1, 500)
+    }
+
+    func testErrorsPointAtThePosition() {
+        let cases: [(String, Int, String)] = [
+            ("", 0, "empty"),
+            ("from:alice date:2024-13-01", 16, "invalid date"),
+            ("hello (world", 6, "never closed"),
+            ("hello world)", 11, "no matching"),
+            ("a \"open phrase", 2, "never closed"),
+            ("is:sleepy", 3, "unknown state"),
+            ("category:fun", 9, "unknown category"),
+            ("a OR", 2, "OR needs"),
+            ("OR a", 0, "OR needs"),
+            ("a AND", 2, "AND needs"),
+            ("NOT", 0, "needs a term"),
+            ("a ()", 3, "empty"),
+            ("size:lots", 5, "invalid size"),
+            ("date:..", 5, "at least one side"),
+            ("date:2024-03-01..2024-01-01", 5, "empty"),
+            ("date:2024-02-30", 5, "invalid date"),
+            ("subject:(a b)", 8, "parentheses"),
+            ("from: alice", 4, "needs a value"),
+            ("...", 0, "no letters"),
+            ("size:2k..1k", 5, "empty"),
+        ]
+        for (q, offset, words) in cases {
+            guard let e = failure(q) else {
+                XCTFail("'\(q)' parsed")
+                continue
+            }
+            XCTAssertEqual(e.offset, offset, "'\(q)': \(e.message)")
+            XCTAssertTrue(e.message.contains(words), "'\(q)': \(e.message)")
+        }
+    }
+
+    func testCaretMessage() {
+        let e = failure("from:alice date:2024-13-01")!
+        let lines = e.pointing(at: "from:alice date:2024-13-01").split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertEqual(lines[1].firstIndex(of: "^").map { lines[1].distance(from: lines[1].startIndex, to: $0) }, 16)
+        // Control characters do not shift the caret.
+        let q = "a\tb\n("
+        let p = failure(q)!.pointing(at: q).split(separator: "\n")
+        XCTAssertEqual(p[0], "a b (")
+        XCTAssertEqual(p[1], "    ^ this '(' is never closed; add a ')'")
+    }
+
+    func testHostileInputIsBounded() {
+        XCTAssertNotNil(failure(String(repeating: "a ", count: 3000)))
+        let deep = String(repeating: "(", count: 100) + "a" + String(repeating: ")", count: 100)
+        XCTAssertTrue(failure(deep)?.message.contains("nests deeper") ?? false)
+        let nots = String(repeating: "NOT ", count: 100) + "a"
+        XCTAssertTrue(failure(nots)?.message.contains("nests deeper") ?? false)
+        XCTAssertNoThrow(try parse(String(repeating: "(", count: 30) + "a" + String(repeating: ")", count: 30)))
+    }
+}
