@@ -3,7 +3,7 @@ import EventModel
 import NativeCodecs
 import XCTest
 
-/// A corrupt size in a record or blob header must not make the reader allocate it (found by Tools/fuzz record).
+/// A corrupt size in a record or blob header must not make the reader allocate it (found while writing the record fuzz target).
 final class CompressedSizeTests: XCTestCase {
     func testDecompressRefusesASizeTheFrameDoesNotDeclareBeforeAllocating() throws {
         let zstd = try Zstd()
