@@ -41,7 +41,9 @@ package struct SMTPReplyParser {
             guard line.count <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(line.count) }
             if let reply = try take(line) { return reply }
         }
-        guard bufferedByteCount <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(bufferedByteCount) }
+        // An incomplete line may end with the CR of its CRLF, which is not part of the line.
+        let pendingLength = bufferedByteCount - (buffer.last == 0x0D ? 1 : 0)
+        guard pendingLength <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(pendingLength) }
         return nil
     }
 
