@@ -7,7 +7,8 @@ import MailParser
 /// - fed in random chunks it cuts the same messages (bytes, envelope sender and date) as fed whole;
 /// - the splitter only removes bytes (From_ lines, one `>` of quoted From lines, separating blank lines):
 ///   the messages together hold at most n bytes;
-/// - the messages written back as an mboxrd file (a From_ line each, `>` added to every `>*From ` line,
+/// - the messages written back as an mboxrd file (a From_ line each, `>` added to every `>*From ` line
+///   whose quoted form the splitter unquotes, that is whose `From ` ends within its first 4,098 bytes,
 ///   a blank line after each message that ends with a line feed) split into the same message bytes.
 enum MboxFuzz {
     static func check(_ bytes: [UInt8]) {
@@ -42,7 +43,8 @@ enum MboxFuzz {
                 if lineStart {
                     var k = i
                     while k < message.count, message[k] == 0x3E { k += 1 }
-                    if message[k...].starts(with: "From ".utf8) { out.append(0x3E) }
+                    // The splitter unquotes a line whose `From ` ends within its first 4,098 bytes.
+                    if k - i <= 4_092, message[k...].starts(with: "From ".utf8) { out.append(0x3E) }
                 }
                 out.append(message[i])
                 lineStart = message[i] == 0x0A
