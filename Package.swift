@@ -6,9 +6,11 @@ import PackageDescription
 /// Layout tells the architecture:
 /// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
 ///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds),
-///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards);
+///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards), `Categorizer` (the rule-based,
+///   versioned mail categorizer);
 /// - I/O: `LMDB` (the Swift layer over liblmdb), `EventLog` (the append-only log and blob store),
-///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, shared by the protocol clients),
+///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, deadlines, and what both protocol clients
+///   share: endpoints, security modes, credentials, auth mechanisms, SASL, transport errors),
 ///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission);
 /// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
 /// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
@@ -41,6 +43,7 @@ let package = Package(
         .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol"]),
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
         .target(name: "MessageComposer", dependencies: ["MailParser"]),
+        .target(name: "Categorizer", dependencies: ["EventModel", "MailParser"]),
 
         // Native codecs and I/O.
         .target(name: "NativeCodecs", dependencies: ["CZstd", "COpenSSL"]),
@@ -48,30 +51,32 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "LMDB", "NativeCodecs"]),
         .target(name: "SecureTransport", dependencies: ["COpenSSL"]),
         .target(name: "IMAPClient", dependencies: ["IMAPProtocol", "SecureTransport"]),
-        .target(name: "SMTPClient", dependencies: ["SecureTransport", "IMAPProtocol"]),
+        .target(name: "SMTPClient", dependencies: ["SecureTransport"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
-                                                  "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer"]),
+                                                  "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer",
+                                                  "SecureTransport", "Categorizer"]),
+        // The CLI sees the library's API only: everything it needs is public in `MailStore`.
         .target(name: "MailStoreCLI", dependencies: [
-            "MailStore", "EventLog", "EventModel", "Views", "Projections", "SyncCore", "SMTPClient",
+            "MailStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),
 
         // Tools.
         .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB", "MailStore",
-                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol"],
+                                                      "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol", "Categorizer", "MailParser"],
                           path: "Tools/bench"),
         .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
         .executableTarget(name: "gen-corpus", dependencies: [
             "CorpusGenerator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tools/gen-corpus"),
-        .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel"],
-                          path: "Tools/torture"),
+        .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel", "LMDB"],
+                          path: "Tools/torture-helper"),
 
         // Fuzz targets (Tools/fuzz builds them with libFuzzer; a plain build replays saved inputs).
         .systemLibrary(name: "CLibFuzzer", path: "Tools/fuzzing/CLibFuzzer"),
@@ -83,22 +88,25 @@ let package = Package(
         .executableTarget(name: "fuzz-smtp-reply", dependencies: ["FuzzSupport", "SMTPClient"], path: "Tools/fuzzing/fuzz-smtp-reply"),
 
         // Tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
+        .testTarget(name: "CategorizerTests", dependencies: ["Categorizer", "MailParser", "EventModel"],
+                    exclude: ["Labelled"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
-        .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "TestSupport"]),
-        .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "MessageComposer", "MailParser", "TestSupport"]),
+        .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "SecureTransport", "TestSupport"]),
+        .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "SecureTransport", "MessageComposer", "MailParser", "TestSupport"]),
         .testTarget(name: "MessageComposerTests", dependencies: ["MessageComposer", "MailParser", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventModel"]),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
-        .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
-                                                  "EventModel", "TestSupport", "mailstore", "MailParser"]),
-        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "TestSupport", "CorpusGenerator"]),
+                                                  "EventModel", "TestSupport", "mailstore", "MailParser", "CorpusGenerator"]),
+        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,18 +2,17 @@ import EventModel
 
 /// The accounts view: every account added and not removed, by name.
 public final class AccountsProjector: Projector {
-    public static let name = "accounts"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["accounts.list"]
+    public static let name = ViewName.accounts
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 2
+    static let listTable = Table<AccountRecord>(.accounts, "list")
 
     let list: ViewTable<AccountRecord>
 
-    public init(store: KeyValueStore) {
-        list = ViewTable("accounts.list", store: store)
+    public init(context: FoldContext) {
+        list = context.table(Self.listTable)
     }
 
-    public func discard() { list.discard() }
-    public func flush() throws { try list.flush() }
 
     public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         switch decoded {

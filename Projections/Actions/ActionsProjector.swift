@@ -5,9 +5,14 @@ import EventModel
 /// `mailstore actions --failed` and `retry`); and indexes from threads and emails to the actions that
 /// touched them (for `mailstore history`).
 public final class ActionsProjector: Projector {
-    public static let name = "actions"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["actions.items", "actions.pending", "actions.failed", "actions.byThread", "actions.byEmail"]
+    public static let name = ViewName.actions
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 2
+    static let itemsTable = Table<ActionRecord>(.actions, "items")
+    static let pendingTable = Table<String>(.actions, "pending")
+    static let failedTable = Table<String>(.actions, "failed")
+    static let byThreadTable = Table<Present>(.actions, "byThread")
+    static let byEmailTable = Table<Present>(.actions, "byEmail")
 
     let items: ViewTable<ActionRecord>
     /// Key(account) + sequence -> action id.
@@ -19,16 +24,14 @@ public final class ActionsProjector: Projector {
     /// Key(email id, action id) -> present.
     let byEmail: ViewTable<Present>
 
-    public init(store: KeyValueStore) {
-        items = ViewTable("actions.items", store: store)
-        pending = ViewTable("actions.pending", store: store)
-        failed = ViewTable("actions.failed", store: store)
-        byThread = ViewTable("actions.byThread", store: store)
-        byEmail = ViewTable("actions.byEmail", store: store)
+    public init(context: FoldContext) {
+        items = context.table(Self.itemsTable)
+        pending = context.table(Self.pendingTable)
+        failed = context.table(Self.failedTable)
+        byThread = context.table(Self.byThreadTable)
+        byEmail = context.table(Self.byEmailTable)
     }
 
-    public func discard() { items.discard(); pending.discard(); failed.discard(); byThread.discard(); byEmail.discard() }
-    public func flush() throws { try items.flush(); try pending.flush(); try failed.flush(); try byThread.flush(); try byEmail.flush() }
 
     /// The key of an action in the pending and failed queues.
     public static func queueKey(account: String, sequence: UInt64) -> [UInt8] {

@@ -1,6 +1,20 @@
 /// Builds ordered byte keys from parts: strings are written with a 0 terminator (so `a` sorts before
 /// `ab`), integers big-endian (so numbers sort numerically).
+///
+/// Every key is bounded whatever the content: a string part longer than `maxPartBytes` is cut (at a
+/// character boundary) and ends in a marker and a 64-bit hash of the whole part, so it stays unique in
+/// practice, keeps sorting by its beginning, and decodes (with `KeyReader`) to a string that encodes back
+/// to the same bytes. With at most `maxStringParts` string parts and two integers, a key stays under
+/// LMDB's 511-byte limit, so no mail, server or argument can make a fold fail with `MDB_BAD_VALSIZE`.
 public struct Key {
+    /// The most bytes a string part takes (its terminator excluded).
+    public static let maxPartBytes = 96
+    /// How many bytes of a long part are kept before its hash.
+    static let keptBytes = maxPartBytes - 1 - 16
+    /// The marker between the kept beginning of a long part and its hash (a control character that a
+    /// bounded part carries and a short one, in practice, does not).
+    static let hashMarker: UInt8 = 0x1F
+
     /// The bytes so far.
     public private(set) var bytes: [UInt8] = []
 
@@ -12,15 +26,54 @@ public struct Key {
         for p in parts { string(p) }
     }
 
-    /// Appends a string part (its UTF-8 bytes, then a 0 byte; 0 bytes inside become 1).
+    /// Appends a string part (its UTF-8 bytes, then a 0 byte; 0 bytes inside become 1; a part over
+    /// `maxPartBytes` is bounded as described above).
     @discardableResult public mutating func string(_ s: String) -> Key {
+        var s = s
+        s.withUTF8 { Key.appendBounded($0, to: &bytes) }
+        bytes.append(0)
+        return self
+    }
+
+    /// The bounded form of `s` as a key part (what `KeyReader.string()` returns for it).
+    public static func bounded(_ s: String) -> String {
+        var s = s
+        if s.utf8.count <= maxPartBytes && !s.utf8.contains(0) { return s }
+        var out: [UInt8] = []
+        s.withUTF8 { appendBounded($0, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendBounded(_ part: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         let start = bytes.count
-        bytes.append(contentsOf: s.utf8)
+        if part.count <= maxPartBytes {
+            bytes.append(contentsOf: part)
+        } else {
+            // Cut at a character boundary (never before a continuation byte), then marker and hash.
+            var cut = keptBytes
+            while cut > 0 && part[cut] & 0xC0 == 0x80 { cut -= 1 }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: part[0..<cut]))
+            bytes.append(hashMarker)
+            var h = fnv1a(part)
+            let hex = Array("0123456789abcdef".utf8)
+            for _ in 0..<16 {
+                bytes.append(hex[Int(h >> 60)])
+                h <<= 4
+            }
+        }
         if bytes[start...].contains(0) {
             for i in start..<bytes.count where bytes[i] == 0 { bytes[i] = 1 }
         }
-        bytes.append(0)
-        return self
+    }
+
+    /// FNV-1a, 64 bits: deterministic across runs and machines (Swift's `Hasher` is seeded per process).
+    static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h
     }
 
     /// Appends a big-endian UInt64.
@@ -48,7 +101,7 @@ public struct KeyReader {
     /// A reader over `bytes`.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    /// The next string part.
+    /// The next string part (for a bounded part, its bounded form).
     public mutating func string() -> String {
         var end = offset
         while end < bytes.count && bytes[end] != 0 { end += 1 }

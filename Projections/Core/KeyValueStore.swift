@@ -1,10 +1,20 @@
-/// The storage a projector folds into: named tables of ordered byte keys and byte values.
+/// Read access to the storage of the views: named tables of ordered byte keys and byte values.
 ///
-/// Projectors are pure folds over this interface; the I/O layer implements it over LMDB (the views
-/// environment) and tests can implement it in memory.
-public protocol KeyValueStore: AnyObject {
+/// The I/O layer implements it over one LMDB read transaction (a consistent snapshot); tests implement
+/// it in memory (`InMemoryKeyValueStore`).
+public protocol KeyValueReader: AnyObject {
     /// The value of `key` in `table`, or nil.
     func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]?
+    /// Calls `body` with each entry of `table` whose key is at least `start` (every entry for an empty
+    /// `start`), in key order, until it returns false.
+    func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws
+}
+
+/// The storage a projector folds into: a `KeyValueReader` that can also write.
+///
+/// Projectors are pure folds over this interface; the I/O layer implements it over LMDB (the views
+/// environment) and tests implement it in memory.
+public protocol KeyValueStore: KeyValueReader {
     /// Stores `value` under `key`.
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws
     /// Removes `key`.

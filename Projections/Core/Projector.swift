@@ -3,20 +3,26 @@ import EventModel
 /// A projector: a deterministic fold of events into its own tables.
 ///
 /// The same log gives the same tables whether folded incrementally in any batch sizes or rebuilt
-/// from scratch: `apply` may only depend on the event and the projector's own tables.
+/// from scratch: `apply` may only depend on the event and the projector's own tables. A projector opens
+/// its tables from its `FoldContext` in `init(context:)` (the one place they are declared); the engine
+/// flushes and discards them through the context.
 public protocol Projector: AnyObject {
-    /// The view's name (`threads`, `unread`, ...).
-    static var name: String { get }
+    /// The view's name.
+    static var name: ViewName { get }
     /// The schema version of its tables: a change makes stores rebuild the view.
     static var schemaVersion: UInt32 { get }
-    /// The tables it owns.
-    static var tables: [String] { get }
-    /// Creates the projector over `store`.
-    init(store: KeyValueStore)
-    /// Drops every cached change (the transaction they were meant for was aborted).
-    func discard()
-    /// Folds one event.
+    /// Creates the projector, opening its tables on `context`.
+    init(context: FoldContext)
+    /// Folds one event. It must not throw because of what the event contains (every key and value it
+    /// writes is bounded); an error is a bug, and the engine quarantines the event for this view.
     func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws
-    /// Writes every cached change to the store.
-    func flush() throws
+    /// Work deferred to the end of a batch, before the tables are written (e.g. recomputing rows).
+    func prepareFlush() throws
+    /// Drops any state kept beside the tables (the batch was aborted).
+    func discardPending()
+}
+
+extension Projector {
+    public func prepareFlush() throws {}
+    public func discardPending() {}
 }

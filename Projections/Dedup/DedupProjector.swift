@@ -4,9 +4,14 @@ import EventModel
 /// All Mail counts once), and the set of emails a notification was delivered for, evicted first in
 /// first out beyond `notificationCapacity` entries.
 public final class DedupProjector: Projector {
-    public static let name = "dedup"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["dedup.messages", "dedup.emails", "dedup.notified", "dedup.fifo", "dedup.meta"]
+    public static let name = ViewName.dedup
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 2
+    static let messagesTable = Table<[DedupCopy]>(.dedup, "messages")
+    static let emailsTable = Table<String>(.dedup, "emails")
+    static let notifiedTable = Table<UInt64>(.dedup, "notified")
+    static let fifoTable = Table<String>(.dedup, "fifo")
+    static let metaTable = Table<UInt64>(.dedup, "meta")
 
     /// The most delivered notifications remembered (the notifications spec's 10,000).
     public static let notificationCapacity = 10_000
@@ -17,18 +22,14 @@ public final class DedupProjector: Projector {
     let fifo: ViewTable<String>
     let meta: ViewTable<UInt64>
 
-    public init(store: KeyValueStore) {
-        messages = ViewTable("dedup.messages", store: store)
-        emails = ViewTable("dedup.emails", store: store)
-        notified = ViewTable("dedup.notified", store: store)
-        fifo = ViewTable("dedup.fifo", store: store)
-        meta = ViewTable("dedup.meta", store: store)
+    public init(context: FoldContext) {
+        messages = context.table(Self.messagesTable)
+        emails = context.table(Self.emailsTable)
+        notified = context.table(Self.notifiedTable)
+        fifo = context.table(Self.fifoTable)
+        meta = context.table(Self.metaTable)
     }
 
-    public func discard() { messages.discard(); emails.discard(); notified.discard(); fifo.discard(); meta.discard() }
-    public func flush() throws {
-        try messages.flush(); try emails.flush(); try notified.flush(); try fifo.flush(); try meta.flush()
-    }
 
     /// The key of a message's copies.
     public static func messageKey(account: String, messageID: String) -> [UInt8] { Key(account, messageID).bytes }
@@ -37,10 +38,11 @@ public final class DedupProjector: Projector {
         let account = event.envelope.account
         switch decoded {
         case .emailReceived(let p):
-            guard let mid = p.messageID, !mid.isEmpty else { return }
+            guard let raw = p.messageID, !raw.isEmpty else { return }
+            let mid = ViewBounds.id(raw)
             let k = DedupProjector.messageKey(account: account, messageID: mid)
             var copies = try messages.get(k) ?? []
-            if copies.contains(where: { $0.emailID == p.emailID }) { return }
+            if copies.count >= ViewBounds.maxCopiesListed || copies.contains(where: { $0.emailID == p.emailID }) { return }
             copies.append(DedupCopy(emailID: p.emailID, folder: p.folder))
             messages.set(k, copies)
             emails.set(Key(p.emailID).bytes, mid)

@@ -3,21 +3,21 @@ import EventModel
 /// The drafts view: every draft not deleted or sent, at its latest version (each `DraftSaved` stays in the
 /// log, so every version survives a kill), listed per account.
 public final class DraftsProjector: Projector {
-    public static let name = "drafts"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["drafts.items", "drafts.index"]
+    public static let name = ViewName.drafts
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 2
+    static let itemsTable = Table<DraftRecord>(.drafts, "items")
+    static let indexTable = Table<Present>(.drafts, "index")
 
     let items: ViewTable<DraftRecord>
     /// Key(account, draft id) -> present.
     let index: ViewTable<Present>
 
-    public init(store: KeyValueStore) {
-        items = ViewTable("drafts.items", store: store)
-        index = ViewTable("drafts.index", store: store)
+    public init(context: FoldContext) {
+        items = context.table(Self.itemsTable)
+        index = context.table(Self.indexTable)
     }
 
-    public func discard() { items.discard(); index.discard() }
-    public func flush() throws { try items.flush(); try index.flush() }
 
     public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account

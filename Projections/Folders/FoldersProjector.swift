@@ -4,18 +4,17 @@ import EventModel
 /// read (system folders first: Inbox, Starred, Sent, Drafts, Spam, Trash, Archive; then custom folders
 /// alphabetically), with counts from the unread view.
 public final class FoldersProjector: Projector {
-    public static let name = "folders"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["folders.list"]
+    public static let name = ViewName.folders
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 2
+    static let listTable = Table<FolderEntry>(.folders, "list")
 
     let list: ViewTable<FolderEntry>
 
-    public init(store: KeyValueStore) {
-        list = ViewTable("folders.list", store: store)
+    public init(context: FoldContext) {
+        list = context.table(Self.listTable)
     }
 
-    public func discard() { list.discard() }
-    public func flush() throws { try list.flush() }
 
     public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account

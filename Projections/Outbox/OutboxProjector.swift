@@ -3,22 +3,23 @@ import EventModel
 /// The outbox view: emails whose send state is queued, sending or failed (a virtual folder, not a
 /// folder type), newest first, and per account the queued + failed count (the Outbox badge).
 public final class OutboxProjector: Projector {
-    public static let name = "outbox"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["outbox.items", "outbox.index", "outbox.counts"]
+    public static let name = ViewName.outbox
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 2
+    static let itemsTable = Table<OutboxItem>(.outbox, "items")
+    static let indexTable = Table<Present>(.outbox, "index")
+    static let countsTable = Table<Int>(.outbox, "counts")
 
     let items: ViewTable<OutboxItem>
     let index: ViewTable<Present>
     let counts: ViewTable<Int>
 
-    public init(store: KeyValueStore) {
-        items = ViewTable("outbox.items", store: store)
-        index = ViewTable("outbox.index", store: store)
-        counts = ViewTable("outbox.counts", store: store)
+    public init(context: FoldContext) {
+        items = context.table(Self.itemsTable)
+        index = context.table(Self.indexTable)
+        counts = context.table(Self.countsTable)
     }
 
-    public func discard() { items.discard(); index.discard(); counts.discard() }
-    public func flush() throws { try items.flush(); try index.flush(); try counts.flush() }
 
     /// The index key of an outbox row.
     public static func indexKey(account: String, updated: Timestamp, draftID: String) -> [UInt8] {

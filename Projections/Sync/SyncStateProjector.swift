@@ -3,9 +3,13 @@ import EventModel
 /// The sync state view: per folder its last checkpoint and the server copies (UID, flags) the log holds,
 /// so the sync engine can tell what is new, changed or gone. Only copies with a UID (from IMAP) are kept.
 public final class SyncStateProjector: Projector {
-    public static let name = "sync"
-    public static let schemaVersion: UInt32 = 1
-    public static let tables = ["sync.folders", "sync.copies", "sync.emails", "sync.counts"]
+    public static let name = ViewName.sync
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 2
+    static let foldersTable = Table<FolderSyncState>(.sync, "folders")
+    static let copiesTable = Table<SyncedCopy>(.sync, "copies")
+    static let emailsTable = Table<CopyLocation>(.sync, "emails")
+    static let countsTable = Table<Int>(.sync, "counts")
 
     let folders: ViewTable<FolderSyncState>
     /// Key(account, folder) + UID -> copy.
@@ -15,15 +19,13 @@ public final class SyncStateProjector: Projector {
     /// Key(account, folder) -> number of copies.
     let counts: ViewTable<Int>
 
-    public init(store: KeyValueStore) {
-        folders = ViewTable("sync.folders", store: store)
-        copies = ViewTable("sync.copies", store: store)
-        emails = ViewTable("sync.emails", store: store)
-        counts = ViewTable("sync.counts", store: store)
+    public init(context: FoldContext) {
+        folders = context.table(Self.foldersTable)
+        copies = context.table(Self.copiesTable)
+        emails = context.table(Self.emailsTable)
+        counts = context.table(Self.countsTable)
     }
 
-    public func discard() { folders.discard(); copies.discard(); emails.discard(); counts.discard() }
-    public func flush() throws { try folders.flush(); try copies.flush(); try emails.flush(); try counts.flush() }
 
     /// The key of the copy with `uid` in (account, folder).
     public static func copyKey(account: String, folder: String, uid: UInt32) -> [UInt8] {

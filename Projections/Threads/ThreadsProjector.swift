@@ -6,10 +6,16 @@ import MailParser
 /// merge when a later message links them, never by subject; Gmail's X-GM-THRID wins when present),
 /// the thread rows, and the newest-first index the thread list pages through.
 public final class ThreadsProjector: Projector {
-    public static let name = "threads"
+    public static let name = ViewName.threads
     /// 2: rows stored apart from membership (`threads.rows`). 3: user actions and compensations fold in.
-    public static let schemaVersion: UInt32 = 3
-    public static let tables = ["threads.emails", "threads.threads", "threads.rows", "threads.links", "threads.folders", "threads.index"]
+    /// 4: bounded keys and values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 4
+    static let emailsTable = Table<EmailRecord>(.threads, "emails")
+    static let threadsTable = Table<ThreadRecord>(.threads, "threads")
+    static let rowsTable = Table<ThreadRow>(.threads, "rows")
+    static let linksTable = Table<String>(.threads, "links")
+    static let folderRolesTable = Table<FolderRole>(.threads, "folders")
+    static let indexTable = Table<Present>(.threads, "index")
 
     let emails: ViewTable<EmailRecord>
     let threads: ViewTable<ThreadRecord>
@@ -19,40 +25,27 @@ public final class ThreadsProjector: Projector {
     let index: ViewTable<Present>
 
     /// Creates the projector over `store`.
-    public init(store: KeyValueStore) {
-        emails = ViewTable("threads.emails", store: store)
-        threads = ViewTable("threads.threads", store: store)
-        rows = ViewTable("threads.rows", store: store)
-        links = ViewTable("threads.links", store: store)
-        folderRoles = ViewTable("threads.folders", store: store)
-        index = ViewTable("threads.index", store: store)
+    public init(context: FoldContext) {
+        emails = context.table(Self.emailsTable)
+        threads = context.table(Self.threadsTable)
+        rows = context.table(Self.rowsTable)
+        links = context.table(Self.linksTable)
+        folderRoles = context.table(Self.folderRolesTable)
+        index = context.table(Self.indexTable)
     }
 
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
     private var dirty: Set<String> = []
 
-    public func discard() {
-        dirty.removeAll()
-        emails.discard()
-        threads.discard()
-        rows.discard()
-        links.discard()
-        folderRoles.discard()
-        index.discard()
-    }
+    public func discardPending() { dirty.removeAll() }
 
-    public func flush() throws {
+    /// Recomputes the rows of the threads changed in this batch (once each).
+    public func prepareFlush() throws {
         for id in dirty.sorted() {
             guard var t = try threads.get(Key(id).bytes) else { continue }
             try recompute(&t)
         }
         dirty.removeAll()
-        try emails.flush()
-        try threads.flush()
-        try rows.flush()
-        try links.flush()
-        try folderRoles.flush()
-        try index.flush()
     }
 
     public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
@@ -61,7 +54,7 @@ public final class ThreadsProjector: Projector {
             for c in changes {
                 try updateEmail(c.emailID) { e in
                     if let f = c.folder { e.folder = f }
-                    e.flags = c.applied(to: e.flags)
+                    e.flags = ViewBounds.flags(c.applied(to: e.flags))
                 }
             }
             return
@@ -74,7 +67,7 @@ public final class ThreadsProjector: Projector {
         case .emailReceived(let p):
             try received(p, account: account, sequence: event.envelope.sequence)
         case .flagsChanged(let p):
-            try updateEmail(p.emailID) { $0.flags = p.flags }
+            try updateEmail(p.emailID) { $0.flags = ViewBounds.flags(p.flags) }
         case .emailCategorized(let p):
             try updateEmail(p.emailID) { $0.category = p.category }
         case .emailExpunged(let p):
@@ -96,11 +89,11 @@ public final class ThreadsProjector: Projector {
 
     private func received(_ p: EmailReceived, account: String, sequence: UInt64) throws {
         let emailKey = Key(p.emailID).bytes
-        let messageKey = p.messageKey
+        let messageKey = ViewBounds.id(p.messageKey)
         if let existing = try emails.get(emailKey) {
             // The same copy seen again (a re-delivered fact): refresh its fields.
             var e = existing
-            e.flags = p.flags
+            e.flags = ViewBounds.flags(p.flags)
             e.folder = p.folder
             emails.set(emailKey, e)
             dirty.insert(existing.threadID)
@@ -110,8 +103,7 @@ public final class ThreadsProjector: Projector {
         if let thrid = p.gmailThreadID {
             linkKeys = ["gm:\(thrid)", messageKey]
         } else {
-            var seen = Set<String>()
-            linkKeys = ([messageKey] + p.references + p.inReplyTo).filter { !$0.isEmpty && seen.insert($0).inserted }
+            linkKeys = ViewBounds.linkKeys(messageKey: messageKey, references: p.references, inReplyTo: p.inReplyTo)
         }
         // The threads these keys already belong to; the oldest survives and absorbs the others.
         var linked: [String?] = []
@@ -142,7 +134,8 @@ public final class ThreadsProjector: Projector {
         }
         emails.set(emailKey, EmailRecord(
             account: account, folder: p.folder, messageKey: messageKey, threadID: winner, date: p.date,
-            sender: p.from.first, subject: p.subject, snippet: p.snippet, flags: p.flags,
+            sender: p.from.first.map(ViewBounds.address), subject: ViewBounds.text(p.subject),
+            snippet: ViewBounds.text(p.snippet), flags: ViewBounds.flags(p.flags),
             hasAttachments: p.attachments.contains { !$0.isInline }, category: .uncategorized, sequence: sequence))
         dirty.insert(winner)
     }

@@ -5,10 +5,15 @@ import EventModel
 /// folders of one account (Inbox and All Mail) counts once per folder and once in the account total.
 /// Counters are kept up to date on every change, so reads are one key lookup.
 public final class UnreadProjector: Projector {
-    public static let name = "unread"
+    public static let name = ViewName.unread
     /// 2: user actions and compensations fold in.
-    public static let schemaVersion: UInt32 = 2
-    public static let tables = ["unread.emails", "unread.messages", "unread.counts", "unread.folders", "unread.infos"]
+    /// 3: bounded keys and values (`Key`, `ViewBounds`).
+    public static let schemaVersion: UInt32 = 3
+    static let emailsTable = Table<UnreadEmail>(.unread, "emails")
+    static let messagesTable = Table<MessageState>(.unread, "messages")
+    static let countsTable = Table<Int>(.unread, "counts")
+    static let folderRolesTable = Table<FolderRole>(.unread, "folders")
+    static let infosTable = Table<MessageInfo>(.unread, "infos")
 
     let emails: ViewTable<UnreadEmail>
     let messages: ViewTable<MessageState>
@@ -24,20 +29,12 @@ public final class UnreadProjector: Projector {
     /// The folder part of message totals (not only unread) per folder: `Key(account, folder, "#total")`.
     public static let totalCategory = "#total"
 
-    public init(store: KeyValueStore) {
-        emails = ViewTable("unread.emails", store: store)
-        messages = ViewTable("unread.messages", store: store)
-        counts = ViewTable("unread.counts", store: store)
-        folderRoles = ViewTable("unread.folders", store: store)
-        infos = ViewTable("unread.infos", store: store)
-    }
-
-    public func discard() {
-        emails.discard(); messages.discard(); counts.discard(); folderRoles.discard(); infos.discard()
-    }
-
-    public func flush() throws {
-        try emails.flush(); try messages.flush(); try counts.flush(); try folderRoles.flush(); try infos.flush()
+    public init(context: FoldContext) {
+        emails = context.table(Self.emailsTable)
+        messages = context.table(Self.messagesTable)
+        counts = context.table(Self.countsTable)
+        folderRoles = context.table(Self.folderRolesTable)
+        infos = context.table(Self.infosTable)
     }
 
     /// The counter key for (scope account, folder, category name or `all`).
@@ -57,7 +54,7 @@ public final class UnreadProjector: Projector {
         case .emailReceived(let p):
             let key = Key(p.emailID).bytes
             if try emails.get(key) != nil { return }
-            let messageKey = p.messageKey
+            let messageKey = ViewBounds.id(p.messageKey)
             let e = UnreadEmail(account: account, folder: p.folder, messageKey: messageKey, seen: p.flags.contains("\\Seen"))
             emails.set(key, e)
             try change(e, copies: 1, seen: e.seen ? 1 : 0)

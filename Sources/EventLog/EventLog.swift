@@ -50,9 +50,12 @@ public final class EventLog: @unchecked Sendable {
         writer = try WriterScratch()
     }
 
-    /// Opens the log of a store folder (checking its format first).
+    /// Opens the log of a store folder (checking its format first). An empty log file is refused
+    /// (`DataFileError.noHeader`): LMDB would take it for a new log and the store would silently start over.
     public convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options()) throws {
         try store.checkFormat()
+        let dataFile = Environment.dataFile(store.logPath)
+        if let size = Environment.fileSize(dataFile), size == 0 { throw DataFileError.noHeader(file: dataFile, size: 0) }
         try self.init(path: store.logPath, options: options)
     }
 
@@ -128,7 +131,7 @@ public final class EventLog: @unchecked Sendable {
                 case .noStream: ok = version == 0
                 case .exactly(let v): ok = version == v
                 }
-                if !ok { throw EventLogError.wrongExpectedVersion(stream: ev.stream, expected: ev.expectedVersion, actual: version) }
+                if !ok { throw EventLogError.wrongExpectedVersion(stream: ev.stream.rawValue, expected: ev.expectedVersion, actual: version) }
             }
             seq += 1
             // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
@@ -220,8 +223,8 @@ public final class EventLog: @unchecked Sendable {
     }
 
     /// The number of events in `stream` (its version).
-    public func streamVersion(_ stream: String) throws -> UInt64 {
-        let key = EventLog.streamKey(stream)
+    public func streamVersion(_ stream: StreamName) throws -> UInt64 {
+        let key = EventLog.streamKey(stream.rawValue)
         return try environment.read { txn in try key.withUTF8Buffer { try streamCount(txn, key: $0) } }
     }
 
@@ -231,7 +234,7 @@ public final class EventLog: @unchecked Sendable {
     public func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 4096,
                      _ body: (StoredEvent) throws -> Bool) throws {
         if let stream = filter.stream {
-            return try scanStream(stream, from: from, filter: filter, body)
+            return try scanStream(stream.rawValue, from: from, filter: filter, body)
         }
         let decoder = try RecordDecoder()
         let end = try head().sequence

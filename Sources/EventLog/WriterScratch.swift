@@ -26,11 +26,11 @@ final class WriterScratch {
         out.streamKeys.reserveCapacity(batch.count)
         let now = Timestamp.now
         for ev in batch {
-            if ev.stream.isEmpty { throw EventLogError.invalidStream(ev.stream) }
+            if ev.stream.rawValue.isEmpty { throw EventLogError.invalidStream(ev.stream.rawValue) }
             payload.removeAll()
             ev.event.encodePayload(to: &payload)
             let rawCount = payload.count
-            var record = ByteWriter(capacity: rawCount + 96 + ev.stream.utf8.count + ev.account.utf8.count)
+            var record = ByteWriter(capacity: rawCount + 96 + ev.stream.rawValue.utf8.count + ev.account.utf8.count)
             var useCompressed = false
             if rawCount >= EventLog.compressionThreshold {
                 let cap = Zstd.bound(rawCount)
@@ -50,7 +50,7 @@ final class WriterScratch {
                 payload.withUnsafeBytes { encode(ev, now: now, stored: $0, rawLength: rawCount, compressed: false, into: &record) }
             }
             out.records.append(record.bytes)
-            out.streamKeys.append(EventLog.streamKey(ev.stream))
+            out.streamKeys.append(EventLog.streamKey(ev.stream.rawValue))
         }
         return out
     }
@@ -59,7 +59,7 @@ final class WriterScratch {
                         into record: inout ByteWriter) {
         RecordCodec.encode(id: ev.id, type: ev.event.type, schemaVersion: ev.event.schemaVersion, recordedAt: now,
                            occurredAt: ev.occurredAt, actor: ev.actor, causationID: ev.causationID,
-                           correlationID: ev.correlationID, account: ev.account, stream: ev.stream,
+                           correlationID: ev.correlationID, account: ev.account, stream: ev.stream.rawValue,
                            storedPayload: stored, uncompressedLength: rawLength, compressed: compressed, into: &record)
     }
 }

@@ -13,6 +13,7 @@ extension DomainEvent {
         case .flagsChanged(let p): p
         case .emailExpunged(let p): p
         case .emailCategorized(let p): p
+        case .senderCategoryLearned(let p): p
         case .threadArchived(let p): p
         case .threadDeleted(let p): p
         case .threadMarkedRead(let p): p

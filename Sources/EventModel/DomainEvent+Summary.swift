@@ -29,7 +29,11 @@ extension DomainEvent {
             if !p.removed.isEmpty { parts.append("-" + p.removed.joined(separator: " -")) }
             return "\(p.emailID) \(parts.isEmpty ? "flags " + flags(p.flags) : parts.joined(separator: " "))"
         case .emailExpunged(let p): return "\(p.emailID) from \(p.folder)"
-        case .emailCategorized(let p): return "\(p.emailID) -> \(p.category)"
+        case .emailCategorized(let p):
+            if p.isUserCorrection { return "\(p.emailID) -> \(p.category) (the user's correction)" }
+            let by = p.classifier.isEmpty ? "" : " by \(p.classifier)" + (p.classifierVersion > 0 ? "/\(p.classifierVersion)" : "")
+            return "\(p.emailID) -> \(p.category)\(by)" + (p.rule.isEmpty ? "" : " (rule \(q(p.rule, 100)))")
+        case .senderCategoryLearned(let p): return "mail from \(p.sender) -> \(p.category) (learned from \(p.emailID))"
         case .threadArchived(let p), .threadDeleted(let p), .threadMarkedRead(let p), .threadMarkedUnread(let p),
              .threadStarred(let p), .threadUnstarred(let p), .threadMoved(let p):
             let n = p.threadIDs.count == 1 ? "thread \(p.threadIDs[0])" : "\(p.threadIDs.count) threads"

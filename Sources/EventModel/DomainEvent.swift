@@ -22,6 +22,8 @@ public enum DomainEvent: Sendable, Equatable {
     case emailExpunged(EmailExpunged)
     /// `EmailCategorized`.
     case emailCategorized(EmailCategorized)
+    /// `SenderCategoryLearned`.
+    case senderCategoryLearned(SenderCategoryLearned)
     /// `ThreadArchived`.
     case threadArchived(ThreadAction)
     /// `ThreadDeleted`.
@@ -83,6 +85,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .flagsChanged: .flagsChanged
         case .emailExpunged: .emailExpunged
         case .emailCategorized: .emailCategorized
+        case .senderCategoryLearned: .senderCategoryLearned
         case .threadArchived: .threadArchived
         case .threadDeleted: .threadDeleted
         case .threadMarkedRead: .threadMarkedRead
@@ -123,6 +126,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .flagsChanged: FlagsChanged.schemaVersion
         case .emailExpunged: EmailExpunged.schemaVersion
         case .emailCategorized: EmailCategorized.schemaVersion
+        case .senderCategoryLearned: SenderCategoryLearned.schemaVersion
         case .threadArchived: ThreadAction.schemaVersion
         case .threadDeleted: ThreadAction.schemaVersion
         case .threadMarkedRead: ThreadAction.schemaVersion
@@ -163,6 +167,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .flagsChanged(let p): p.encode(to: &w)
         case .emailExpunged(let p): p.encode(to: &w)
         case .emailCategorized(let p): p.encode(to: &w)
+        case .senderCategoryLearned(let p): p.encode(to: &w)
         case .threadArchived(let p): p.encode(to: &w)
         case .threadDeleted(let p): p.encode(to: &w)
         case .threadMarkedRead(let p): p.encode(to: &w)
@@ -224,6 +229,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .flagsChanged: return .flagsChanged(try p(FlagsChanged.self, &r))
         case .emailExpunged: return .emailExpunged(try p(EmailExpunged.self, &r))
         case .emailCategorized: return .emailCategorized(try p(EmailCategorized.self, &r))
+        case .senderCategoryLearned: return .senderCategoryLearned(try p(SenderCategoryLearned.self, &r))
         case .threadArchived: return .threadArchived(try p(ThreadAction.self, &r))
         case .threadDeleted: return .threadDeleted(try p(ThreadAction.self, &r))
         case .threadMarkedRead: return .threadMarkedRead(try p(ThreadAction.self, &r))

@@ -26,6 +26,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
     public static let flagsChanged = EventType(rawValue: 31)
     public static let emailExpunged = EventType(rawValue: 32)
     public static let emailCategorized = EventType(rawValue: 33)
+    public static let senderCategoryLearned = EventType(rawValue: 34)
     // User actions on threads
     public static let threadArchived = EventType(rawValue: 40)
     public static let threadDeleted = EventType(rawValue: 41)
@@ -61,6 +62,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
         (.uidValidityChanged, "UIDValidityChanged"), (.folderSyncCheckpointed, "FolderSyncCheckpointed"),
         (.emailReceived, "EmailReceived"), (.flagsChanged, "FlagsChanged"),
         (.emailExpunged, "EmailExpunged"), (.emailCategorized, "EmailCategorized"),
+        (.senderCategoryLearned, "SenderCategoryLearned"),
         (.threadArchived, "ThreadArchived"), (.threadDeleted, "ThreadDeleted"),
         (.threadMarkedRead, "ThreadMarkedRead"), (.threadMarkedUnread, "ThreadMarkedUnread"),
         (.threadStarred, "ThreadStarred"), (.threadUnstarred, "ThreadUnstarred"), (.threadMoved, "ThreadMoved"),

@@ -9,7 +9,7 @@ public struct NewEvent: Sendable, Equatable {
     /// The account it is about.
     public var account: String
     /// The stream (entity) it is about.
-    public var stream: String
+    public var stream: StreamName
     /// When the fact happened.
     public var occurredAt: Timestamp
     /// The event or action this one answers or compensates.
@@ -22,7 +22,7 @@ public struct NewEvent: Sendable, Equatable {
     public var expectedVersion: ExpectedVersion
 
     /// Creates an event to append.
-    public init(id: EventID = .generate(), event: DomainEvent, account: String, stream: String,
+    public init(id: EventID = .generate(), event: DomainEvent, account: String, stream: StreamName,
                 occurredAt: Timestamp = .now, causationID: EventID? = nil, correlationID: EventID? = nil,
                 actor: Actor, expectedVersion: ExpectedVersion = .any) {
         self.id = id

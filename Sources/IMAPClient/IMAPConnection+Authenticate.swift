@@ -1,4 +1,5 @@
 import IMAPProtocol
+import SecureTransport
 
 extension IMAPConnection {
     /// Logs in, then reads the capabilities again (from the `OK [CAPABILITY ...]` code, or with

@@ -10,11 +10,9 @@ extension IMAPConnection {
     public static func connect(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(IMAPClientError) -> IMAPConnection {
         let transport: SecureConnection
         do throws(TransportError) {
-            transport = try SecureConnection.open(host: endpoint.host, port: endpoint.port, security: endpoint.security == .tls ? .tls : .plain,
-                                                  caFile: endpoint.caFile, timeoutSeconds: endpoint.timeoutSeconds,
-                                                  trace: trace, mode: endpoint.security.rawValue)
+            transport = try SecureConnection.open(endpoint, trace: trace)
         } catch {
-            throw IMAPClientError(error)
+            throw .transport(error)
         }
         let connection = IMAPConnection(endpoint: endpoint, transport: transport, trace: trace)
         try connection.readGreeting()
@@ -37,7 +35,7 @@ extension IMAPConnection {
         case .untagged(.condition(.ok, let code, _)), .untagged(.condition(.preauth, let code, _)):
             if case .capability(let names)? = code { capabilities = Set(names.map { $0.uppercased() }) }
         case .untagged(.condition(.bye, _, let text)):
-            throw fail(.connectionClosed("the server refused the connection: \(text)"))
+            throw fail(.transport(.connectionClosed("the server refused the connection: \(text)")))
         default:
             throw fail(.protocolError("the server's greeting is not * OK: \(greeting)"))
         }
@@ -55,7 +53,7 @@ extension IMAPConnection {
         do throws(TransportError) {
             try transport.startTLS()
         } catch {
-            throw fail(IMAPClientError(error))
+            throw fail(.transport(error))
         }
         traceLine("TLS established")
         try refreshCapabilities()

@@ -45,6 +45,7 @@ extension IMAPConnection {
     func start(_ command: IMAPCommand, name: String, redacted: String? = nil,
                untagged: UntaggedHandler) throws(IMAPClientError) -> (tag: String, refusal: Completion?) {
         try ensureUsable()
+        beginCommand(name)
         let tag = makeTag()
         let parts = try encode(command, tag: tag, name: name, redacted: redacted)
         if let redacted { traceLine("C: \(tag) \(redacted)") }
@@ -106,10 +107,18 @@ extension IMAPConnection {
     /// Notes what every untagged response may tell (capabilities, BYE), then gives it to
     /// `handler` or, when the handler does not take it, to ``onUnsolicited``.
     func dispatch(_ response: UntaggedResponse, to handler: UntaggedHandler) throws(IMAPClientError) {
+        commandResponses += 1
+        if commandResponses > limits.maxResponses {
+            throw fail(.responseLimitExceeded(command: commandName, limit: "\(limits.maxResponses) untagged responses"))
+        }
         switch response {
         case .capability(let names): capabilities = Set(names.map { $0.uppercased() })
         case .condition(.ok, .capability(let names)?, _): capabilities = Set(names.map { $0.uppercased() })
         case .condition(.bye, _, let text): byeText = text
+        case .exists(let count):
+            // New mail has UIDs from UIDNEXT up: searches are no longer clamped below it.
+            if count > selectedExists { selectedUIDNext = nil }
+            selectedExists = count
         default: break
         }
         if try handler(response) { return }
@@ -119,7 +128,7 @@ extension IMAPConnection {
     /// The next response, waiting at most ``ServerEndpoint/timeoutSeconds`` for each read.
     func nextResponse() throws(IMAPClientError) -> IMAPResponse {
         guard let response = try nextResponse(until: nil) else {
-            throw fail(.timeout(seconds: endpoint.timeoutSeconds))
+            throw fail(.transport(.timeout(seconds: endpoint.timeoutSeconds)))
         }
         return response
     }
@@ -139,15 +148,20 @@ extension IMAPConnection {
                 chunk = try transport.read(maxCount: IMAPConnection.readChunkSize,
                                            timeoutSeconds: deadline?.remainingSeconds ?? endpoint.timeoutSeconds)
             } catch {
-                throw fail(IMAPClientError(error))
+                throw fail(IMAPClientError(error, command: commandName))
             }
             guard let chunk else {
                 if deadline != nil { return nil }
-                throw fail(.timeout(seconds: endpoint.timeoutSeconds))
+                throw fail(.transport(.timeout(seconds: endpoint.timeoutSeconds)))
             }
             guard !chunk.isEmpty else {
-                throw fail(.connectionClosed(byeText.map { "the server said BYE: \($0)" } ?? "the server closed the connection"))
+                throw fail(.transport(.connectionClosed(byeText.map { "the server said BYE: \($0)" } ?? "the server closed the connection")))
             }
+            commandBytes += chunk.count
+            if commandBytes > limits.maxBytes {
+                throw fail(.responseLimitExceeded(command: commandName, limit: "\(limits.maxBytes) bytes"))
+            }
+            transport.extendDeadline(bySeconds: Double(chunk.count) / Double(limits.deadlineBytesPerSecond))
             if trace != nil {
                 for line in incomingTrace.lines(in: chunk) { traceLine(line) }
             }
@@ -165,8 +179,26 @@ extension IMAPConnection {
         do throws(TransportError) {
             try transport.write(bytes)
         } catch {
-            throw fail(IMAPClientError(error))
+            throw fail(IMAPClientError(error, command: commandName))
         }
+    }
+
+    /// Starts the bounds of a new command: its deadline (``ServerEndpoint/commandTimeout`` plus
+    /// `extraSeconds`, from now) and its response counts.
+    func beginCommand(_ name: String, extraSeconds: Double = 0) {
+        commandName = name
+        // A message added to the selected mailbox gets a UID from UIDNEXT up.
+        if ["APPEND", "UID COPY", "UID MOVE"].contains(name) { selectedUIDNext = nil }
+        commandResponses = 0
+        commandBytes = 0
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout + extraSeconds)
+    }
+
+    /// Throws ``IMAPClientError/responseLimitExceeded(command:limit:)`` (dropping the connection)
+    /// when a command has collected more than `limit` items (``CommandLimits/maxCollected`` by default).
+    func checkCollected(_ count: Int, limit: Int? = nil, _ what: String = "kept responses") throws(IMAPClientError) {
+        let limit = limit ?? limits.maxCollected
+        if count > limit { throw fail(.responseLimitExceeded(command: commandName, limit: "\(limit) \(what)")) }
     }
 
     /// A new command tag: A1, A2, ...

@@ -9,15 +9,17 @@ extension IMAPConnection {
     /// (changes made by other clients, or the last message that `n:*` names when `n` is above
     /// every UID) go to ``onUnsolicited``. When `each` throws, the rest of the responses are
     /// read (and not passed on) so the connection stays usable, then the error is rethrown.
+    /// More than ``CommandLimits/maxCollected`` VANISHED ranges fail the command.
     @discardableResult
     public func uidFetch(_ set: UIDSet, _ items: [FetchItem], changedSince: UInt64? = nil, vanished: Bool = false,
                          each: (FetchedMessage) throws -> Void) throws -> UIDSet {
-        var vanishedUIDs = UIDSet()
+        var vanishedRanges: [UIDSet.Range] = []
         var callerError: (any Error)?
-        try run(.uidFetch(set, items, changedSince: changedSince, vanished: vanished), name: "UID FETCH") { response in
+        try run(.uidFetch(set, items, changedSince: changedSince, vanished: vanished), name: "UID FETCH") { response throws(IMAPClientError) in
             switch response {
             case .vanished(earlier: true, let uids):
-                vanishedUIDs.formUnion(uids)
+                vanishedRanges.append(contentsOf: uids.ranges)
+                try self.checkCollected(vanishedRanges.count, "VANISHED ranges")
                 return true
             case .fetch(let sequence, let attributes):
                 guard let uid = attributes.uid, set.contains(uid) else { return false }
@@ -33,6 +35,6 @@ extension IMAPConnection {
             }
         }
         if let callerError { throw callerError }
-        return vanishedUIDs
+        return UIDSet(ranges: vanishedRanges)
     }
 }

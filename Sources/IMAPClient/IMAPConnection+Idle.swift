@@ -7,7 +7,7 @@ extension IMAPConnection {
     /// pass (use less than the server's 29-minute limit), then sends DONE and reads the
     /// completion. Responses that arrive before `+` or after DONE go to `onEvent` too.
     ///
-    /// Returns whether any untagged response arrived. Throws ``IMAPClientError/timeout(seconds:)``
+    /// Returns whether any untagged response arrived. Throws ``IMAPClientError/transport(_:)`` (timeout)
     /// only when the server stops answering (DONE unanswered within the endpoint's timeout).
     @discardableResult
     public func idle(timeoutSeconds: Double, onEvent: (UntaggedResponse) -> Bool) throws(IMAPClientError) -> Bool {
@@ -19,6 +19,8 @@ extension IMAPConnection {
             return true
         }
         let tag = try start(.idle, name: "IDLE", untagged: deliver).tag
+        // The wait itself is not a stall: the command's deadline starts after it.
+        beginCommand("IDLE", extraSeconds: max(0, timeoutSeconds))
         if let refusal = try awaitContinuation(tag: tag, untagged: deliver) {
             try requireOK(refusal, name: "IDLE")
             return anyEvent

@@ -3,11 +3,20 @@ import IMAPProtocol
 extension IMAPConnection {
     /// Every mailbox: `LIST "" "*" RETURN (SPECIAL-USE)` when SPECIAL-USE is advertised (so
     /// roles such as `\Sent` come along), else `LIST "" "*"`.
+    ///
+    /// Each mailbox name comes once (the first response for it wins), however often the server
+    /// repeats it; more than ``CommandLimits/maxMailboxes`` distinct names fail the command with
+    /// ``IMAPClientError/responseLimitExceeded(command:limit:)``.
     public func list() throws(IMAPClientError) -> [ListItem] {
         var items: [ListItem] = []
-        try run(.list(reference: "", pattern: "*", returnOptions: has("SPECIAL-USE") ? [.specialUse] : []), name: "LIST") { response in
+        var seen = Set<[UInt8]>()
+        let cap = limits.maxMailboxes
+        try run(.list(reference: "", pattern: "*", returnOptions: has("SPECIAL-USE") ? [.specialUse] : []),
+                name: "LIST") { response throws(IMAPClientError) in
             guard case .list(let item) = response else { return false }
+            guard seen.insert(item.mailbox.raw).inserted else { return true }
             items.append(item)
+            try self.checkCollected(items.count, limit: cap, "distinct mailboxes")
             return true
         }
         return items

@@ -1,8 +1,11 @@
 import IMAPProtocol
 
 extension IMAPConnection {
-    /// Moves messages to `mailbox`: `UID MOVE` when MOVE is advertised, else `UID COPY`, then
-    /// `UID STORE +FLAGS.SILENT (\Deleted)` and `UID EXPUNGE` (UIDPLUS) of exactly those UIDs.
+    /// Moves messages to `mailbox`: `UID MOVE` when MOVE is advertised, else `UID STORE +FLAGS.SILENT
+    /// (\Deleted)`, `UID COPY` and `UID EXPUNGE` (UIDPLUS) of exactly those UIDs. `\Deleted` goes first
+    /// and is checked (`UID FETCH FLAGS`) before anything is copied: a folder the user may not delete from
+    /// answers the STORE with OK and keeps nothing (Courier, Dovecot with ACLs), and a copy made then could
+    /// not be removed from the source. A refused COPY takes the `\Deleted` back.
     /// Without MOVE and UIDPLUS it refuses (``IMAPClientError/commandFailed(command:status:text:)``,
     /// nothing sent): a plain EXPUNGE could remove other messages marked `\Deleted`.
     /// Returns the COPYUID when the server sent one.
@@ -12,8 +15,28 @@ extension IMAPConnection {
             throw .commandFailed(command: "UID MOVE", status: "NOT SENT",
                                  text: "the server offers neither MOVE nor UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
         }
-        let copied = try uidCopy(set, to: mailbox)
         _ = try uidStore(set, .add, flags: ["\\Deleted"])
+        var kept = true
+        do {
+            try uidFetch(set, [.uid, .flags]) { message in
+                if let flags = message.flags, !flags.contains(where: { $0.lowercased() == "\\deleted" }) { kept = false }
+            }
+        } catch let error as IMAPClientError {
+            throw error
+        } catch {
+            throw .commandFailed(command: "UID FETCH", status: "NO", text: "\(error)")
+        }
+        guard kept else {
+            throw .commandFailed(command: "UID MOVE", status: "NO",
+                                 text: "the server did not keep \\Deleted in the source folder (no right to delete there); nothing was copied")
+        }
+        let copied: CopyUID?
+        do {
+            copied = try uidCopy(set, to: mailbox)
+        } catch {
+            _ = try? uidStore(set, .remove, flags: ["\\Deleted"])
+            throw error
+        }
         try uidExpunge(set)
         return copied
     }

@@ -20,9 +20,14 @@ extension IMAPConnection {
             option = condstore && has("CONDSTORE") ? .condstore : nil
         }
         var state = SelectState()
-        let completion = try run(readOnly ? .examine(mailbox, option) : .select(mailbox, option), name: name) { response in
-            state.take(response)
+        selectedUIDNext = nil
+        let completion = try run(readOnly ? .examine(mailbox, option) : .select(mailbox, option), name: name) { response throws(IMAPClientError) in
+            let taken = state.take(response)
+            try self.checkCollected(max(state.changed.count, state.vanishedRanges.count))
+            return taken
         }
+        selectedUIDNext = state.uidNext
+        selectedExists = state.exists ?? 0
         guard let uidValidity = state.uidValidity else {
             throw fail(.protocolError("the server did not report UIDVALIDITY for \(mailbox)"))
         }
@@ -30,6 +35,7 @@ extension IMAPConnection {
             name: mailbox, uidValidity: uidValidity, uidNext: state.uidNext,
             highestModSeq: state.noModSeq ? nil : state.highestModSeq, exists: state.exists ?? 0,
             flags: state.flags, permanentFlags: state.permanentFlags,
-            readOnly: readOnly || completion.code == .readOnly, vanished: state.vanished, changed: state.changed)
+            readOnly: readOnly || completion.code == .readOnly, vanished: UIDSet(ranges: state.vanishedRanges),
+            changed: state.changed)
     }
 }

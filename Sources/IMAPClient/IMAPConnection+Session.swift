@@ -29,20 +29,22 @@ extension IMAPConnection {
         return enabled
     }
 
-    /// `NOOP`: returns every untagged response it brought (new messages, expunges, flag changes).
+    /// `NOOP`: returns every untagged response it brought (new messages, expunges, flag changes),
+    /// at most ``CommandLimits/maxCollected`` of them.
     public func noop() throws(IMAPClientError) -> [UntaggedResponse] {
         var responses: [UntaggedResponse] = []
-        try run(.noop, name: "NOOP") { response in
+        try run(.noop, name: "NOOP") { response throws(IMAPClientError) in
             responses.append(response)
+            try self.checkCollected(responses.count)
             return true
         }
         return responses
     }
 
     /// Says `LOGOUT` when the connection is still usable and closes it; never throws. Later
-    /// calls throw ``IMAPClientError/connectionClosed(_:)``.
+    /// calls throw ``IMAPClientError/transport(_:)`` (connection closed).
     public func logout() {
         if failure.error == nil { _ = try? execute(.logout, name: "LOGOUT") }
-        _ = fail(.connectionClosed("the connection was logged out"))
+        _ = fail(.transport(.connectionClosed("the connection was logged out")))
     }
 }

@@ -10,10 +10,11 @@ extension IMAPConnection {
                          unchangedSince: UInt64? = nil) throws(IMAPClientError) -> StoreResult {
         var result = StoreResult()
         let completion = try run(.uidStore(set, operation, flags: flags, unchangedSince: unchangedSince, silent: true),
-                                 name: "UID STORE") { response in
+                                 name: "UID STORE") { response throws(IMAPClientError) in
             guard case .fetch(_, let attributes) = response, let uid = attributes.uid, set.contains(uid) else { return false }
             if let flags = attributes.flags { result.flags[uid] = flags }
             if let modSeq = attributes.modSeq { result.modSeqs[uid] = modSeq }
+            try self.checkCollected(max(result.flags.count, result.modSeqs.count))
             return true
         }
         if case .modified(let modified)? = completion.code { result.modified = modified }

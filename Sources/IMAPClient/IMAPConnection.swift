@@ -5,7 +5,10 @@ import SecureTransport
 /// synchroniser needs.
 ///
 /// Every call sends one command (or a few, for fallbacks) and returns when the server has
-/// completed it; each single read or write waits at most ``ServerEndpoint/timeoutSeconds``.
+/// completed it; each single read or write waits at most ``ServerEndpoint/timeoutSeconds``, each
+/// whole command at most ``ServerEndpoint/commandTimeout`` (plus a second per
+/// ``CommandLimits/deadlineBytesPerSecond`` received), and what a command brings back is bounded
+/// by ``limits``.
 /// Use a connection from one thread at a time. After a protocol error, a timeout or a closed
 /// connection every later call throws that same error: make a new connection.
 ///
@@ -35,6 +38,21 @@ public final class IMAPConnection {
     var byeText: String?
     /// Extensions turned on with ENABLE (uppercased).
     var enabledExtensions: Set<String> = []
+    /// The command in progress, for errors.
+    var commandName = "connection setup"
+    /// Untagged responses received during the command in progress.
+    var commandResponses = 0
+    /// Bytes received during the command in progress.
+    var commandBytes = 0
+    /// UIDNEXT of the selected mailbox as SELECT reported it, while no message can have arrived
+    /// since (no larger EXISTS, no APPEND, COPY or MOVE): search results are clamped below it.
+    var selectedUIDNext: UInt32?
+    /// The message count of the selected mailbox as last reported.
+    var selectedExists: UInt32 = 0
+
+    /// What one command may bring back; a command that gets more fails with
+    /// ``IMAPClientError/responseLimitExceeded(command:limit:)``.
+    public var limits = CommandLimits()
 
     /// The capabilities the server advertised last, uppercased.
     public internal(set) var capabilities: Set<String> = []
@@ -47,6 +65,7 @@ public final class IMAPConnection {
         self.endpoint = endpoint
         self.transport = transport
         self.trace = trace
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout)
     }
 
     deinit { transport.close() }

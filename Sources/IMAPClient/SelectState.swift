@@ -9,7 +9,8 @@ struct SelectState {
     var exists: UInt32?
     var flags: [String] = []
     var permanentFlags: [String]?
-    var vanished = UIDSet()
+    /// The ranges of `VANISHED (EARLIER)`, made one set at the end (not merged response by response).
+    var vanishedRanges: [UIDSet.Range] = []
     var changed: [FetchedMessage] = []
 
     /// Takes what `response` reports; false for responses SELECT does not produce.
@@ -18,7 +19,7 @@ struct SelectState {
         case .flags(let list): flags = list
         case .exists(let count): exists = count
         case .recent: break
-        case .vanished(earlier: true, let uids): vanished.formUnion(uids)
+        case .vanished(earlier: true, let uids): vanishedRanges.append(contentsOf: uids.ranges)
         case .fetch(let sequence, let attributes): changed.append(FetchedMessage(sequence: sequence, attributes: attributes))
         case .condition(.ok, let code?, _): return take(code)
         default: return false

@@ -30,9 +30,10 @@ extension Collection where Element == FetchAttribute {
     }
 
     /// The data of the first `BODY[section]` item whose section equals `section`
-    /// (ASCII case-insensitive; `""` is the whole message). Nil when absent or `NIL`.
+    /// (ASCII case-insensitive; `""` is the whole message; header field names may be given as atoms or
+    /// quoted strings, as the server may echo either). Nil when absent or `NIL`.
     public func bodyData(section: String = "") -> [UInt8]? {
-        let wanted = Array(section.utf8).map(IMAPByte.upper)
+        let wanted = Array(BodySection.canonicalText(section).utf8).map(IMAPByte.upper)
         for case .body(let s, _, let data) in self where Array(s.utf8).map(IMAPByte.upper) == wanted {
             return data
         }

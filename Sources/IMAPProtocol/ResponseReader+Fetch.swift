@@ -98,8 +98,11 @@ extension ResponseReader {
         }
     }
 
-    /// Reads `[section]` and returns the text between the brackets. Quoted strings and
-    /// literals inside (header field names) are returned in quoted form.
+    /// Reads `[section]` and returns the text between the brackets in one canonical spelling, whatever
+    /// form the server echoed: a header field name sent as a quoted string or a literal (RFC 3501's
+    /// `header-fld-name = astring`, as Courier answers `HEADER.FIELDS ("MESSAGE-ID")`) comes back as an
+    /// atom when it is one (`HEADER.FIELDS (MESSAGE-ID)`), else in quoted form. Case is kept (lookups
+    /// compare ASCII case-insensitively).
     mutating func readSection() throws(IMAPParseError) -> String {
         try expect(IMAPByte.openBracket, "'['")
         var out: [UInt8] = []
@@ -112,6 +115,10 @@ extension ResponseReader {
             if b == IMAPByte.cr || b == IMAPByte.lf { throw malformed("line ends inside a section") }
             if b == IMAPByte.quote || atLiteral {
                 let value = try readString("a header field name")
+                if !value.isEmpty && value.allSatisfy(IMAPByte.isStrictAtomChar) {
+                    out.append(contentsOf: value)
+                    continue
+                }
                 out.append(IMAPByte.quote)
                 for c in value {
                     if c == IMAPByte.quote || c == IMAPByte.backslash { out.append(IMAPByte.backslash) }

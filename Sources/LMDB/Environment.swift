@@ -20,7 +20,10 @@ public final class Environment: @unchecked Sendable {
         public var maxDatabases: UInt32 = 16
         /// The most concurrent read transactions across processes.
         public var maxReaders: UInt32 = 126
-        /// Skip fsync at commit (faster, loses the last transactions on a system crash; never corrupts).
+        /// Skip fsync at commit (`MDB_NOSYNC`): faster. A killed process loses nothing committed (the pages
+        /// are in the OS cache), but a system crash (power loss, kernel panic) before the next `sync()` may
+        /// lose the last transactions and, on a file system that does not keep write order, may leave the
+        /// file corrupt. Call `sync()` when a bulk write ends, however it ends.
         public var noSync: Bool = false
         /// Open read-only.
         public var readOnly: Bool = false
@@ -43,6 +46,10 @@ public final class Environment: @unchecked Sendable {
     public let readOnly: Bool
 
     /// Opens (creating if needed) the environment in folder `path`, which must exist.
+    ///
+    /// Checks the data file against its newest meta page before any transaction touches the map (a
+    /// truncated file throws `DataFileError` instead of crashing on the first read past its end), and
+    /// clears the reader slots of processes that died holding a read transaction (`mdb_reader_check`).
     public init(path: String, options: Options = Options()) throws {
         var e: OpaquePointer?
         try LMDBError.check(mdb_env_create(&e), "mdb_env_create")
@@ -55,7 +62,14 @@ public final class Environment: @unchecked Sendable {
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.noReadAhead { flags |= UInt32(MDB_NORDAHEAD) }
-            try LMDBError.check(mdb_env_open(env, path, flags, options.mode), "mdb_env_open(\(path))")
+            let rc = mdb_env_open(env, path, flags, options.mode)
+            if rc == MDB_INVALID, let size = Environment.fileSize(Environment.dataFile(path)), size < 2 * Int(getpagesize()) {
+                throw DataFileError.noHeader(file: Environment.dataFile(path), size: size)
+            }
+            try LMDBError.check(rc, "mdb_env_open(\(path))")
+            try Environment.checkDataFileSize(env, path: path)
+            var dead: Int32 = 0
+            try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
         } catch {
             mdb_env_close(env)
             throw error
@@ -121,6 +135,7 @@ public final class Environment: @unchecked Sendable {
     /// Begins a transaction holding the resize lock shared (the caller unlocks it after ending the
     /// transaction), adopting a map grown by another process first when LMDB asks for it.
     private func begin(readOnly: Bool) throws -> OpaquePointer {
+        var clearedReaders = false
         while true {
             resizeLock.lockShared()
             var t: OpaquePointer?
@@ -128,6 +143,13 @@ public final class Environment: @unchecked Sendable {
             if rc == MDB_MAP_RESIZED {
                 resizeLock.unlock()
                 try adoptGrownMap()
+                continue
+            }
+            if rc == MDB_READERS_FULL && !clearedReaders {
+                // The reader table is full: slots of dead processes are freed, then one more try.
+                resizeLock.unlock()
+                clearedReaders = true
+                _ = try clearStaleReaders()
                 continue
             }
             guard rc == 0, let txn = t else {
@@ -163,6 +185,10 @@ public final class Environment: @unchecked Sendable {
             if crc == MDB_MAP_FULL {
                 try grow()
                 continue
+            }
+            if crc == EIO || crc == ENOSPC, Environment.diskIsFull(path) {
+                // LMDB reports a short write of its pages as EIO: on a full disk, say so.
+                throw LMDBError(code: ENOSPC, operation: "mdb_txn_commit")
             }
             try LMDBError.check(crc, "mdb_txn_commit")
             return result
@@ -211,13 +237,69 @@ public final class Environment: @unchecked Sendable {
         // LMDB reports its map address only for MDB_FIXEDMAP environments: find the mapping of data.mdb
         // in /proc/self/maps (Linux).
         guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
-        let file = path.hasSuffix("/") ? path + "data.mdb" : path + "/data.mdb"
+        let file = Environment.dataFile(path)
         for line in maps.split(separator: "\n") where line.hasSuffix(file) {
             let range = line.prefix { $0 != " " }.split(separator: "-")
             guard range.count == 2, let lo = UInt(range[0], radix: 16), let hi = UInt(range[1], radix: 16), hi > lo,
                   let addr = UnsafeMutableRawPointer(bitPattern: lo) else { continue }
             _ = madvise(addr, Int(hi - lo), MADV_DONTNEED)
         }
+    }
+
+    /// Frees the reader-table slots of processes that ended while holding a read transaction (a killed
+    /// reader otherwise pins the pages of its snapshot, and its slot, until the lock file is recreated).
+    /// Returns how many were freed. Done at open and when the table is full (`MDB_READERS_FULL`).
+    @discardableResult
+    public func clearStaleReaders() throws -> Int {
+        var dead: Int32 = 0
+        try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
+        return Int(dead)
+    }
+
+    /// The reader-table slots in use (live and stale), read from the lock file.
+    public var readersInUse: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        return Int(info.me_numreaders)
+    }
+
+    /// Throws `DataFileError` when the data file is shorter than its newest meta page says (reading the
+    /// missing pages through the map would be a SIGBUS). Only the meta pages are read, through `pread` by
+    /// `mdb_env_open`; `mdb_env_info` and `mdb_env_stat` read them from the map's first two pages, which
+    /// `mdb_env_open` has checked are in the file.
+    private static func checkDataFileSize(_ env: OpaquePointer, path: String) throws {
+        var fd: Int32 = -1
+        try LMDBError.check(mdb_env_get_fd(env, &fd), "mdb_env_get_fd")
+        var fileStat = stat()
+        guard fstat(fd, &fileStat) == 0 else { throw LMDBError(code: errno, operation: "fstat(data.mdb)") }
+        var info = MDB_envinfo()
+        try LMDBError.check(mdb_env_info(env, &info), "mdb_env_info")
+        var st = MDB_stat()
+        try LMDBError.check(mdb_env_stat(env, &st), "mdb_env_stat")
+        let expected = (info.me_last_pgno + 1) * Int(st.ms_psize)
+        let size = Int(fileStat.st_size)
+        if size < expected {
+            throw DataFileError.truncated(file: Environment.dataFile(path), size: size, expected: expected)
+        }
+    }
+
+    /// True when the file system holding `path` has less than 1 MiB free for this user: a failed write
+    /// there is taken for a full disk.
+    static func diskIsFull(_ path: String) -> Bool {
+        var st = statvfs()
+        guard statvfs(path, &st) == 0 else { return false }
+        return Int(st.f_bavail) * Int(st.f_frsize) < 1 << 20
+    }
+
+    /// The size of `file` in bytes, or nil when it cannot be read.
+    public static func fileSize(_ file: String) -> Int? {
+        var st = stat()
+        return stat(file, &st) == 0 ? Int(st.st_size) : nil
+    }
+
+    /// The data file of the environment in folder `path`.
+    public static func dataFile(_ path: String) -> String {
+        path.hasSuffix("/") ? path + "data.mdb" : path + "/data.mdb"
     }
 
     /// Flushes buffers to disk (useful with `noSync`).

@@ -1,4 +1,5 @@
 import CLMDB
+import Glibc
 
 /// A failed LMDB call: which call, LMDB's return code and message, and what to do about it.
 public struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,6 +16,13 @@ public struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// True for `MDB_MAP_FULL` (the environment grows the map and retries on its own).
     public var isMapFull: Bool { code == MDB_MAP_FULL }
+    /// True when the file is damaged or not an LMDB file (`MDB_CORRUPTED`, `MDB_PAGE_NOTFOUND`, `MDB_INVALID`,
+    /// `MDB_VERSION_MISMATCH`).
+    public var isCorruption: Bool {
+        code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND || code == MDB_INVALID || code == MDB_VERSION_MISMATCH
+    }
+    /// True for `ENOSPC`: the file system is full (nothing of the failed write was stored).
+    public var isDiskFull: Bool { code == ENOSPC }
     /// True for `MDB_KEYEXIST`.
     public var isKeyExists: Bool { code == MDB_KEYEXIST }
 
@@ -29,7 +37,7 @@ public struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
         case MDB_CORRUPTED, MDB_PAGE_NOTFOUND: "the database file is corrupt: restore it from a backup"
         case MDB_VERSION_MISMATCH, MDB_INVALID: "the file is not an LMDB database of a version this build reads"
         case 13 /* EACCES */: "permission denied: check the store folder's owner and mode"
-        case 28 /* ENOSPC */: "no space left on the device"
+        case ENOSPC: "the disk is full: free space and run the command again (nothing of the failed write was stored)"
         case 11 /* EAGAIN */: "the environment is locked by another process"
         default: "see the LMDB message"
         }

@@ -56,4 +56,25 @@ public final class TransactionScope {
             if rc != 0 && rc != MDB_NOTFOUND { throw LMDBError(code: rc, operation: "mdb_del(\(db.name))") }
         }
     }
+
+    /// Calls `body` with each entry of `db` whose key is at least `start` (from the first entry for an empty
+    /// `start`), in key order, copied, until it returns false.
+    public func scan(_ db: Database, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
+        var c: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(live, db.dbi, &c), "mdb_cursor_open(\(db.name))")
+        guard let cursor = c else { throw LMDBError(code: -1, operation: "mdb_cursor_open(\(db.name))") }
+        defer { mdb_cursor_close(cursor) }
+        try start.withUnsafeBytes { sb in
+            var k = MDB_val(mv_size: sb.count, mv_data: UnsafeMutableRawPointer(mutating: sb.baseAddress))
+            var v = MDB_val()
+            var rc = mdb_cursor_get(cursor, &k, &v, start.isEmpty ? MDB_FIRST : MDB_SET_RANGE)
+            while rc == 0 {
+                let key = Array(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size))
+                let value = Array(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+                if try !body(key, value) { return }
+                rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
+            }
+            if rc != MDB_NOTFOUND { throw LMDBError(code: rc, operation: "mdb_cursor_get(\(db.name))") }
+        }
+    }
 }

@@ -10,10 +10,14 @@ public struct MboxMessage: Sendable, Hashable {
     /// The date from the From_ line (asctime form, UTC unless a zone is
     /// given), if parseable.
     public var envelopeDate: Date?
+    /// Set when the message was longer than the splitter's limit: its size in bytes (its `bytes` are
+    /// then empty: it was dropped, not cut).
+    public var oversizedBytes: Int?
 
     /// Creates a message.
-    public init(bytes: [UInt8], envelopeSender: String? = nil, envelopeDate: Date? = nil) {
+    public init(bytes: [UInt8], envelopeSender: String? = nil, envelopeDate: Date? = nil, oversizedBytes: Int? = nil) {
         self.bytes = bytes
+        self.oversizedBytes = oversizedBytes
         self.envelopeSender = envelopeSender
         self.envelopeDate = envelopeDate
     }

@@ -11,7 +11,17 @@ import Foundation
 /// one `>` (when the `From ` ends within the line's first 4,098 bytes). The
 /// blank line before a From_ line is not part of the message. The result does
 /// not depend on how the input is cut into chunks.
+///
+/// A message longer than `maxMessageBytes` is not kept: its bytes are counted
+/// and dropped as they come, and it is returned with empty `bytes` and its
+/// size in `oversizedBytes` (so memory stays bounded whatever the input, e.g.
+/// `/dev/zero`).
 public struct MboxSplitter: Sendable {
+    /// The default most bytes kept per message: 64 MiB.
+    public static let defaultMaxMessageBytes = 64 << 20
+    /// The most bytes kept per message.
+    public let maxMessageBytes: Int
+
     /// Longest From_ line considered an envelope line.
     private static let maxEnvelopeLine = 4_096
     /// The most bytes of an undecided line held (an envelope line and its CRLF). A line still undecided
@@ -20,6 +30,8 @@ public struct MboxSplitter: Sendable {
     private static let window = maxEnvelopeLine + 2
 
     private var message: [UInt8] = []
+    /// Bytes of the current message seen past the limit (0 while within it).
+    private var dropped = 0
     private var inMessage = false
     private var envelopeSender: String?
     private var envelopeDate: Date?
@@ -32,8 +44,10 @@ public struct MboxSplitter: Sendable {
     /// No non-blank line has been seen yet.
     private var atFileStart = true
 
-    /// Creates a splitter.
-    public init() {}
+    /// Creates a splitter keeping messages of at most `maxMessageBytes` bytes.
+    public init(maxMessageBytes: Int = MboxSplitter.defaultMaxMessageBytes) {
+        self.maxMessageBytes = max(0, maxMessageBytes)
+    }
 
     /// Processes the next chunk; returns the messages completed by it.
     public mutating func feed(_ chunk: [UInt8]) -> [MboxMessage] {
@@ -57,7 +71,7 @@ public struct MboxSplitter: Sendable {
         }
         lineIsOrdinary = false
         emit(into: &out)
-        self = MboxSplitter()
+        self = MboxSplitter(maxMessageBytes: maxMessageBytes)
         return out
     }
 
@@ -70,7 +84,7 @@ public struct MboxSplitter: Sendable {
             let nl = ByteScan.find(ASCII.lf, in: buf, from: i, to: n)
             let end = nl.map { $0 + 1 } ?? n
             if lineIsOrdinary {
-                message.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<end]))
+                keep(UnsafeBufferPointer(rebasing: buf[i..<end]))
                 if nl != nil { lineIsOrdinary = false }
                 i = end
                 continue
@@ -150,7 +164,7 @@ public struct MboxSplitter: Sendable {
         defer { line.removeAll(keepingCapacity: true) }
         if MboxSplitter.isBlank(line) {
             guard inMessage else { return }  // leading blank lines
-            if let pb = pendingBlank { message.append(contentsOf: pb) }
+            if let pb = pendingBlank { pb.withUnsafeBufferPointer { keep($0) } }
             pendingBlank = line
             return
         }
@@ -172,11 +186,21 @@ public struct MboxSplitter: Sendable {
             inMessage = true
         }
         if let pb = pendingBlank {
-            message.append(contentsOf: pb)
+            pb.withUnsafeBufferPointer { keep($0) }
             pendingBlank = nil
         }
-        message.append(contentsOf: bytes)
+        bytes.withUnsafeBufferPointer { keep($0) }
         atFileStart = false
+    }
+
+    /// Adds bytes to the current message, or only counts them once it is over the limit.
+    private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if dropped > 0 || message.count + bytes.count > maxMessageBytes {
+            dropped += bytes.count + message.count
+            message = []
+            return
+        }
+        message.append(contentsOf: bytes)
     }
 
     /// Whether a `From ` line is an envelope line: at file start any is;
@@ -200,6 +224,7 @@ public struct MboxSplitter: Sendable {
         inMessage = true
         pendingBlank = nil
         message = []
+        dropped = 0
         var end = l.count
         while end > 0, ASCII.isWhitespace(l[end - 1]) { end -= 1 }
         var i = MboxSplitter.from.count
@@ -218,8 +243,14 @@ public struct MboxSplitter: Sendable {
             pendingBlank = nil
             envelopeSender = nil
             envelopeDate = nil
+            dropped = 0
         }
         guard inMessage else { return }
+        if dropped > 0 {
+            message = []
+            out.append(MboxMessage(bytes: [], envelopeSender: envelopeSender, envelopeDate: envelopeDate, oversizedBytes: dropped))
+            return
+        }
         let bytes = message
         message = []
         if bytes.isEmpty && envelopeSender == nil && envelopeDate == nil { return }

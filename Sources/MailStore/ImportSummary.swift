@@ -12,6 +12,9 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public var warnings: [String: Int] = [:]
     /// Messages that could not be read at all (the file vanished or is unreadable), with the reason.
     public var unreadable: [String] = []
+    /// Messages skipped because they are over the size limit (`Importer.Options.maxMessageBytes`), with
+    /// their location and size: nothing of them is stored.
+    public var tooLarge: [String] = []
     /// Folders found.
     public var folders = 0
     /// Raw bytes read.

@@ -23,6 +23,9 @@ public final class Importer {
         public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// For mbox: the folder to file the messages in (default: the file name without extension).
         public var folder: String?
+        /// The largest message imported, in bytes (default 64 MiB): a larger one is skipped with a warning
+        /// (listed in `ImportSummary.tooLarge`), and an mbox splitter never holds more than this of it.
+        public var maxMessageBytes = MboxSplitter.defaultMaxMessageBytes
 
         /// Default options.
         public init() {}
@@ -44,7 +47,8 @@ public final class Importer {
         self.store = store
         self.options = options
         identity = try Identity()
-        for _ in 0..<options.workers { ingests.append(try MessageIngest(account: options.account)) }
+        let categorizer = try store.categorizer(account: options.account)
+        for _ in 0..<options.workers { ingests.append(try MessageIngest(account: options.account, categorizer: categorizer)) }
     }
 
     /// Imports the Maildir tree at `root`.
@@ -56,11 +60,18 @@ public final class Importer {
         summary.found = total
         summary.folders = folders.count
         try discover(folders.map(\.folder))
+        // Whatever way this ends, what was committed is flushed (the log is opened without fsync per commit).
+        defer { syncLog() }
         var done = 0
         for (_, messages) in folders {
             var chunk: [SourceMessage] = []
             var chunkBytes = 0
             for m in messages {
+                if m.size > options.maxMessageBytes {
+                    skipTooLarge("\(m.folder)/\(m.location)", size: m.size)
+                    done += 1
+                    continue
+                }
                 chunk.append(m)
                 chunkBytes += m.size
                 if chunk.count >= options.batchMessages || chunkBytes >= options.batchBytes {
@@ -83,6 +94,16 @@ public final class Importer {
         return summary
     }
 
+    /// Records a message skipped for its size.
+    private func skipTooLarge(_ location: String, size: Int) {
+        summary.tooLarge.append("\(location): \(size) bytes, over the \(options.maxMessageBytes)-byte limit")
+    }
+
+    /// Flushes the log on an exit path that did not (an error): best effort, as an error is already on its way.
+    private func syncLog() {
+        try? store.log.environment.sync()
+    }
+
     /// Imports the mbox file at `path` (mboxo or mboxrd), reading it in 1 MiB chunks.
     public func importMbox(_ path: String, progress: Progress? = nil) throws -> ImportSummary {
         let start = Date()
@@ -91,17 +112,27 @@ public final class Importer {
             throw ImportError.sourceNotFound(path, String(cString: strerror(errno)))
         }
         defer { try? handle.close() }
+        var st = stat()
+        if fstat(handle.fileDescriptor, &st) == 0, st.st_mode & S_IFMT == S_IFCHR || st.st_mode & S_IFMT == S_IFBLK
+            || st.st_mode & S_IFMT == S_IFDIR {
+            throw ImportError.sourceNotFound(path, "not an mbox file (a device or folder); give a regular file or a pipe")
+        }
         let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let folder = options.folder ?? (base.isEmpty ? "INBOX" : base)
         summary.folders = 1
         try discover([MaildirSource.Folder(path: folder, role: FolderNaming.role(forPath: folder))])
-        var splitter = MboxSplitter()
+        defer { syncLog() }
+        var splitter = MboxSplitter(maxMessageBytes: options.maxMessageBytes)
         var ordinal = 0
         var chunk: [SourceMessage] = []
         var chunkBytes = 0
         func take(_ messages: [MboxMessage]) throws {
             for m in messages {
                 ordinal += 1
+                if let size = m.oversizedBytes {
+                    skipTooLarge("#\(ordinal)", size: size)
+                    continue
+                }
                 chunk.append(SourceMessage(folder: folder, location: "#\(ordinal)", content: .bytes(m.bytes), flags: [],
                                            fallbackDate: m.envelopeDate, size: m.bytes.count, mboxStatus: true))
                 chunkBytes += m.bytes.count
@@ -138,9 +169,9 @@ public final class Importer {
             NewEvent(id: identity.eventID("FolderDiscovered", account, f.path),
                      event: .folderDiscovered(FolderDiscovered(folder: f.path, displayName: FolderNaming.displayName(forPath: f.path),
                                                                role: f.role, delimiter: "/")),
-                     account: account, stream: "folder/\(account)/\(f.path)", correlationID: correlation, actor: .system)
+                     account: account, stream: .folder(account: account, path: f.path), correlationID: correlation, actor: .system)
         }
-        try store.log.append(events)
+        try store.commit(events)
     }
 
     /// A chunk read and parsed, ready to append.
@@ -204,8 +235,8 @@ public final class Importer {
             for code in w { summary.warnings[code, default: 0] += 1 }
         }
         guard !c.events.isEmpty else { return }
-        let outcomes = try store.log.append(c.events, blobs: c.blobs)
-        for o in outcomes {
+        let outcomes = try store.commit(c.events, blobs: c.blobs)
+        for (o, e) in zip(outcomes, c.events) where e.event.type == .emailReceived {
             if o.isNew { summary.imported += 1 } else { summary.alreadyPresent += 1 }
         }
         // Keep the resident size bounded whatever the mailbox size: the log's pages touched so far are
@@ -240,7 +271,7 @@ public final class Importer {
         for (i, idx) in todo.enumerated() {
             switch results[i]! {
             case .success(let r):
-                out.pointee.events.append(r.event)
+                out.pointee.events += r.events
                 out.pointee.blobs.append(r.blob)
                 out.pointee.bytes += r.bytes
                 out.pointee.warnings.append(r.warnings.map(\.code.rawValue))

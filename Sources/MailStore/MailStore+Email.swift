@@ -13,7 +13,7 @@ extension MailStore {
     /// The `EmailReceived` of email `id`, or nil.
     public func email(id: String) throws -> ReceivedEmail? {
         var found: ReceivedEmail?
-        try log.scan(filter: ScanFilter(types: [.emailReceived], stream: "email/\(id)")) { ev in
+        try log.scan(filter: ScanFilter(types: [.emailReceived], stream: .email(id))) { ev in
             if case .emailReceived(let p) = try ev.decode() { found = ReceivedEmail(event: ev, payload: p) }
             return found == nil
         }

@@ -3,10 +3,42 @@ import Foundation
 import Views
 
 extension MailStore {
-    /// Opens the views, rebuilding any that are missing, corrupt or of another schema version (told to
-    /// `notice`), and folding the log's new events into them.
+    /// The store's views: opened when first needed (rebuilding any that are missing, corrupt or of another
+    /// schema version, told to the store's `notice`) and caught up with the log then; `commit` keeps them
+    /// caught up with what this store writes.
+    package func views() throws -> ViewStore {
+        viewsLock.lock()
+        defer { viewsLock.unlock() }
+        if let openedViews { return openedViews }
+        let views = try ViewStore.open(store: directory, log: log, notice: notice)
+        openedViews = views
+        return views
+    }
+
+    /// The views, also folding what other processes appended since they were last caught up.
+    package func latestViews() throws -> ViewStore {
+        let views = try views()
+        if snapshot == nil { try views.catchUp() }
+        return views
+    }
+
+    /// The views if they are open, else nil (nothing is opened).
+    var viewsIfOpen: ViewStore? {
+        viewsLock.lock()
+        defer { viewsLock.unlock() }
+        return openedViews
+    }
+
+    /// Opens the views again (rebuilding any that need it, told to `notice`), folds the log's new events into
+    /// them, and makes them the store's views.
+    @discardableResult
     public func openViews(notice: (String) -> Void = { _ in },
                           progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
-        try ViewStore.open(store: directory, log: log, notice: notice, progress: progress)
+        viewsLock.lock()
+        defer { viewsLock.unlock() }
+        openedViews = nil
+        let views = try ViewStore.open(store: directory, log: log, notice: notice, progress: progress)
+        openedViews = views
+        return views
     }
 }

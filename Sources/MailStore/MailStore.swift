@@ -2,10 +2,12 @@ import EventLog
 import EventModel
 import Foundation
 import LMDB
+import Views
 
 /// A mail store: the embeddable entry point of the library (the CLI is built on it).
 ///
-/// It owns the store folder and its event log; later layers (import, sync, projections) hang off it.
+/// It owns the store folder, its event log and its views (opened when first needed). Everything the
+/// library writes goes through `commit(_:blobs:)`, which appends and folds the views.
 public final class MailStore: @unchecked Sendable {
     /// The program name and version written into new stores.
     public static let version = "mailstore 0.1.0"
@@ -14,10 +16,30 @@ public final class MailStore: @unchecked Sendable {
     public let directory: StoreDirectory
     /// The event log.
     public let log: EventLog
+    /// Told when opening the views rebuilds one (missing, corrupt, another schema version).
+    let notice: @Sendable (String) -> Void
+    /// Guards `openedViews`.
+    let viewsLock = NSLock()
+    /// The views, once opened.
+    var openedViews: ViewStore?
+    /// For a store as it was at a past sequence (`asOf`): the scratch folder its views live in, removed
+    /// with it; such a store refuses to commit.
+    let snapshot: (folder: String, sequence: UInt64)?
 
-    private init(directory: StoreDirectory, log: EventLog) {
+    init(directory: StoreDirectory, log: EventLog, notice: @escaping @Sendable (String) -> Void = { _ in },
+         views: ViewStore? = nil, snapshot: (folder: String, sequence: UInt64)? = nil) {
         self.directory = directory
         self.log = log
+        self.notice = notice
+        self.openedViews = views
+        self.snapshot = snapshot
+    }
+
+    deinit {
+        if let snapshot {
+            openedViews = nil
+            try? FileManager.default.removeItem(atPath: snapshot.folder)
+        }
     }
 
     /// Creates a new store at `path` and records `StoreInitialized` as its first event.
@@ -26,18 +48,21 @@ public final class MailStore: @unchecked Sendable {
         try dir.create()
         let log = try EventLog(store: dir, options: logOptions)
         let initEvent = StoreInitialized(formatVersion: StoreDirectory.formatVersion, createdBy: MailStore.version)
-        try log.append(NewEvent(event: .storeInitialized(initEvent), account: "", stream: "store", actor: .system,
-                                expectedVersion: .noStream))
-        return MailStore(directory: dir, log: log)
+        let store = MailStore(directory: dir, log: log)
+        try store.commit([NewEvent(event: .storeInitialized(initEvent), account: "", stream: .store, actor: .system,
+                                   expectedVersion: .noStream)])
+        return store
     }
 
     /// Opens the existing store at `path`.
     ///
-    /// `bulk` opens the log without an fsync per commit (for imports, which sync once at the end): a
-    /// killed process still loses nothing committed, since the pages are in the OS cache; only a crash of
-    /// the machine may lose the last batches (never corrupting the log), and re-running the import
-    /// appends exactly what is missing.
-    public static func open(at path: String, readOnly: Bool = false, bulk: Bool = false) throws -> MailStore {
+    /// `bulk` opens the log without an fsync per commit (`MDB_NOSYNC`, for imports, which flush on every
+    /// way out, an error included): a killed process still loses nothing committed, since the pages are in
+    /// the OS cache. A crash of the machine before the flush may lose the last batches and, on a file
+    /// system that does not keep write order, may corrupt the log (`mailstore verify` finds it); re-running
+    /// the import appends exactly what is missing. `notice` is told when opening the views rebuilds one.
+    public static func open(at path: String, readOnly: Bool = false, bulk: Bool = false,
+                            notice: @escaping @Sendable (String) -> Void = { _ in }) throws -> MailStore {
         let dir = StoreDirectory(path: path)
         var options = Environment.Options()
         options.readOnly = readOnly
@@ -45,6 +70,6 @@ public final class MailStore: @unchecked Sendable {
         // Imports touch the indexes at random: no read-ahead, so only the pages touched are mapped.
         options.noReadAhead = bulk
         let log = try EventLog(store: dir, options: options)
-        return MailStore(directory: dir, log: log)
+        return MailStore(directory: dir, log: log, notice: notice)
     }
 }

@@ -1,3 +1,4 @@
+import Categorizer
 import EventLog
 import EventModel
 import Foundation
@@ -8,7 +9,11 @@ import MailParser
 final class MessageIngest {
     /// The outcome for one message.
     struct Result {
+        /// Its events: `EmailReceived`, then `EmailCategorized` when there is one.
+        var events: [NewEvent] { categorized.map { [event, $0] } ?? [event] }
         var event: NewEvent
+        /// Its `EmailCategorized`, when a categorizer is set.
+        var categorized: NewEvent?
         var blob: PendingBlob
         var warnings: [ParseWarning]
         var bytes: Int
@@ -17,9 +22,12 @@ final class MessageIngest {
     private let encoder: BlobEncoder
     private let identity: Identity
     let account: String
+    /// Categorizes each message as it is parsed (all its header fields at hand); nil: no categorizing.
+    let categorizer: Categorizer?
 
-    init(account: String) throws {
+    init(account: String, categorizer: Categorizer? = nil) throws {
         self.account = account
+        self.categorizer = categorizer
         // zstd level 1: about twice as fast as level 3 on mail, for a few percent of size.
         encoder = try BlobEncoder(level: 1)
         identity = try Identity()
@@ -69,10 +77,24 @@ final class MessageIngest {
                 size: UInt64(raw.count), blob: blob.hash, listID: parsed.listID,
                 warnings: parsed.warnings.map { "\($0.code.rawValue): \($0.detail)" })
             let event = NewEvent(id: eventID(folder: message.folder, location: message.location),
-                                 event: .emailReceived(payload), account: account, stream: "email/\(emailID)",
+                                 event: .emailReceived(payload), account: account, stream: .email(emailID),
                                  occurredAt: Timestamp(date), correlationID: correlation, actor: actor)
-            return Result(event: event, blob: blob, warnings: parsed.warnings, bytes: raw.count)
+            let categorized = categorizer.map { c in
+                MessageIngest.categorized(c.categorize(MessageSignals(parsed)), emailID: emailID, event: event,
+                                          id: identity.eventID("EmailCategorized", account, message.folder, message.location))
+            }
+            return Result(event: event, categorized: categorized, blob: blob, warnings: parsed.warnings, bytes: raw.count)
         }
+    }
+
+    /// The `EmailCategorized` of `emailID` for `result`, beside its `EmailReceived` (same stream, account and
+    /// correlation, caused by it).
+    static func categorized(_ result: Categorization, emailID: String, event: NewEvent, id: EventID) -> NewEvent {
+        let payload = EmailCategorized(emailID: emailID, category: result.category, classifier: Categorizer.name,
+                                       classifierVersion: Categorizer.version, rule: result.explanation)
+        return NewEvent(id: id, event: .emailCategorized(payload), account: event.account, stream: event.stream,
+                        occurredAt: event.occurredAt, causationID: event.id, correlationID: event.correlationID,
+                        actor: event.actor)
     }
 
     static func address(_ a: MailAddress) -> EmailAddress {

@@ -62,8 +62,7 @@ struct AccountAddCommand: ParsableCommand {
                                            username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
                                            smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
                                            smtpCredential: smtpCredential)
-            let (store, views) = try storeOptions.openWithViews()
-            let added = try store.addAccount(settings, views: views)
+            let added = try storeOptions.open().addAccount(settings)
             print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
                   + "provider \(added.provider), auth \(added.auth)"
                   + (added.smtpHost.map { ", SMTP \(added.smtpSecurity ?? "starttls") \($0):\(added.smtpPort ?? 0)" } ?? "") + ")")
@@ -80,16 +79,15 @@ struct AccountListCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (_, views) = try storeOptions.openWithViews(readOnly: true)
-            let accounts = try views.accountList()
+            let accounts = try storeOptions.open(readOnly: true).accounts()
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
-                for a in accounts { print(String(decoding: try e.encode(a.settings), as: UTF8.self)) }
+                for a in accounts { print(String(decoding: try e.encode(a), as: UTF8.self)) }
                 return
             }
             if accounts.isEmpty { print("No accounts. Add one with `mailstore account add`."); return }
-            for a in accounts.map(\.settings) {
+            for a in accounts {
                 print("\(a.name)\t\(a.email)\t\(a.imapSecurity)://\(a.imapHost):\(a.imapPort)\t\(a.provider)\t\(a.auth)\tsecret from \(a.credentialSource)")
             }
         }
@@ -106,8 +104,7 @@ struct AccountRemoveCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            try store.removeAccount(named: name, views: views)
+            try storeOptions.open().removeAccount(named: name)
             print("Removed account \(name)")
         }
     }

@@ -1,8 +1,6 @@
 import ArgumentParser
-import EventModel
 import Foundation
 import MailStore
-import Views
 
 /// Options every thread action command shares.
 struct ActionOptions: ParsableArguments {
@@ -17,23 +15,19 @@ struct ActionOptions: ParsableArguments {
     /// Opens the store, runs the action through the library's use case, prints its id, and pushes if asked.
     func run(_ body: (ManageThreadActionsUseCase) throws -> EventID) throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            let useCase = ManageThreadActionsUseCase(store: store, views: views)
-            let id = try body(useCase)
+            let store = try storeOptions.open()
+            let id = try body(ManageThreadActionsUseCase(store: store))
             print(id)
-            if push { try ActionOptions.push(actionID: id.description, store: store, views: views) }
+            if push { try ActionOptions.push(actionID: id.description, store: store) }
         }
     }
 
     /// Writes the account's pending actions back now and prints the outcome.
-    static func push(actionID: String, store: MailStore, views: ViewStore) throws {
-        guard let record = try views.action(id: actionID), let account = try views.account(named: record.account)?.settings else {
-            Terminal.note("no server account for this action: it is complete locally")
-            return
+    static func push(actionID: String, store: MailStore) throws {
+        guard let report = try store.pushActions(for: actionID) else {
+            return Terminal.note("no server account for this action: it is complete locally")
         }
-        let engine = try SyncEngine(store: store, views: views, account: account)
-        defer { engine.disconnect() }
-        WriteBackSummary.print(try engine.writeBack(force: [actionID]))
+        WriteBackSummary.print(report)
     }
 }
 
@@ -90,10 +84,10 @@ struct UndoCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            let id = try ManageThreadActionsUseCase(store: store, views: views).undo(actionId: action)
+            let store = try storeOptions.open()
+            let id = try ManageThreadActionsUseCase(store: store).undo(actionId: action)
             print(id)
-            if push { try ActionOptions.push(actionID: action, store: store, views: views) }
+            if push { try ActionOptions.push(actionID: action, store: store) }
         }
     }
 }
@@ -106,10 +100,10 @@ struct RetryCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            let newID = try ManageThreadActionsUseCase(store: store, views: views).retry(actionId: action)
+            let store = try storeOptions.open()
+            let newID = try ManageThreadActionsUseCase(store: store).retry(actionId: action)
             if let newID { print(newID) }
-            try ActionOptions.push(actionID: newID?.description ?? action, store: store, views: views)
+            try ActionOptions.push(actionID: newID?.description ?? action, store: store)
         }
     }
 }

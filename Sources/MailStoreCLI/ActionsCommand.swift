@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import MailStore
-import Projections
-import Views
 
 /// `mailstore actions`: pending and failed actions.
 struct ActionsCommand: ParsableCommand {
@@ -17,10 +15,10 @@ struct ActionsCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (_, views) = try storeOptions.openWithViews(readOnly: true)
-            let accounts = try account.map { [$0] } ?? views.accountList().map(\.settings.name)
+            let store = try storeOptions.open(readOnly: true)
+            let accounts = try account.map { [$0] } ?? store.accounts().map(\.name)
             var rows: [ActionRecord] = []
-            for a in accounts { rows += failed ? try views.failedActions(account: a) : try views.pendingActions(account: a) }
+            for a in accounts { rows += failed ? try store.failedActions(account: a) : try store.pendingActions(account: a) }
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -28,12 +26,15 @@ struct ActionsCommand: ParsableCommand {
                 return
             }
             if rows.isEmpty { return Terminal.note(failed ? "(no failed actions)" : "(no pending actions)") }
-            for r in rows {
-                let counts = "\(r.pending.count) pending, \(r.applied.count) applied, \(r.rejected.count) refused"
-                print("\(r.id)  \(r.kind.rawValue)  \(r.state)  threads \(r.threadIDs.joined(separator: ","))  (\(counts))"
-                      + (r.lastError.map { "  reason: \($0)" } ?? "") + (r.retryAt.map { "  retry at \($0.iso8601)" } ?? ""))
-            }
+            for r in rows { print(ActionsCommand.line(r)) }
         }
+    }
+
+    /// One action as a line of text.
+    static func line(_ r: ActionRecord) -> String {
+        let counts = "\(r.pending.count) pending, \(r.applied.count) applied, \(r.rejected.count) refused"
+        return "\(r.id)  \(r.kind.rawValue)  \(r.state)  threads \(r.threadIDs.joined(separator: ","))  (\(counts))"
+            + (r.lastError.map { "  reason: \($0)" } ?? "") + (r.retryAt.map { "  retry at \($0.iso8601)" } ?? "")
     }
 
     /// The JSON form of an action.

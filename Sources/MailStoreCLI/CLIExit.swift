@@ -1,10 +1,6 @@
 import ArgumentParser
-import EventLog
 import Foundation
-import LMDB
 import MailStore
-import NativeCodecs
-import SMTPClient
 
 /// The exit codes of `mailstore` (documented in docs/cli.md).
 public enum CLIExit {
@@ -34,26 +30,27 @@ public enum CLIExit {
         } catch let e as ValidationError {
             throw e
         } catch {
+            if error is CLIError {
+                Terminal.error("\(error)")
+                throw ExitCode(notFound)
+            }
+            let category = ErrorCategory(of: error)
+            if category == .invalidInput { throw ValidationError("\(error)") }
             Terminal.error("\(error)")
-            throw ExitCode(code(for: error))
+            throw ExitCode(code(for: category))
         }
     }
 
-    static func code(for error: any Error) -> Int32 {
-        switch error {
-        case is StoreError: storeError
-        case is CLIError: notFound
-        case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: notFound
-        case SyncError.server, SyncError.noEmailFolders, is SMTPClientError: serverError
-        case DraftError.notFound, DraftError.noAccount, DraftError.originalNotFound: notFound
-        case DraftError.noSMTP: configError
-        case DraftError.offline: serverError
-        case is DraftError: actionRefused
-        case is AccountError, SyncError.credential: configError
-        case ThreadListError.folderNotFound, ThreadListError.threadNotFound: notFound
-        case ThreadListError.actionFailed(let u as ActionError):
-            if case .actionNotFound = u { notFound } else { actionRefused }
-        default: dataError
+    /// The exit code of each kind of failure the library reports.
+    static func code(for category: ErrorCategory) -> Int32 {
+        switch category {
+        case .store: storeError
+        case .notFound: notFound
+        case .server: serverError
+        case .configuration: configError
+        case .refused: actionRefused
+        case .invalidInput: ExitCode.validationFailure.rawValue
+        case .data: dataError
         }
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
-import EventModel
 import Foundation
 import MailStore
-import Projections
-import Views
 
 /// `mailstore draft new|edit|show|list|delete`.
 struct DraftCommand: ParsableCommand {
@@ -53,11 +50,10 @@ struct DraftNewCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
             var input = try fields.input()
             input.replyTo = replyTo
             input.forward = forward
-            let (saved, problems) = try DraftsUseCase(store: store, views: views).create(account: account, input)
+            let (saved, problems) = try DraftsUseCase(store: storeOptions.open()).create(account: account, input)
             DraftFields.report(saved, problems)
         }
     }
@@ -72,10 +68,9 @@ struct DraftEditCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
             var input = try fields.input()
             input.detach = detach
-            let (saved, problems) = try DraftsUseCase(store: store, views: views).edit(draft, input)
+            let (saved, problems) = try DraftsUseCase(store: storeOptions.open()).edit(draft, input)
             DraftFields.report(saved, problems)
         }
     }
@@ -89,9 +84,9 @@ struct DraftShowCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews(readOnly: true)
-            guard let d = try views.draft(id: draft) else { throw DraftError.notFound(draft) }
-            let state = try views.outboxItem(draftID: draft)?.state.description ?? "draft"
+            let store = try storeOptions.open(readOnly: true)
+            guard let d = try store.draft(id: draft) else { throw DraftError.notFound(draft) }
+            let state = try store.outboxItem(draftID: draft)?.state.description ?? "draft"
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -99,16 +94,16 @@ struct DraftShowCommand: ParsableCommand {
             }
             let p = d.latest
             func list(_ a: [EmailAddress]) -> String { a.map { x in x.name.map { "\($0) <\(x.email)>" } ?? x.email }.joined(separator: ", ") }
-            print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
-            print("To: \(list(p.to))")
+            Terminal.print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
+            Terminal.print("To: \(list(p.to))")
             if !p.cc.isEmpty { print("Cc: \(list(p.cc))") }
             if !p.bcc.isEmpty { print("Bcc: \(list(p.bcc))") }
-            print("Subject: \(p.subject)")
+            Terminal.print("Subject: \(p.subject)")
             if let r = p.inReplyTo { print("In-Reply-To: <\(r)>") }
             for a in p.attachments { print("Attachment: \(a.filename) (\(a.mimeType), \(a.size) bytes)") }
-            print("")
-            print(p.body)
-            for problem in DraftsUseCase(store: store, views: views).problems(p) { Terminal.note("not sendable yet: \(problem)") }
+            Terminal.print("")
+            Terminal.printBlock(p.body)
+            for problem in DraftsUseCase(store: store).problems(p) { Terminal.note("not sendable yet: \(problem)") }
         }
     }
 }
@@ -120,13 +115,16 @@ struct DraftListCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            try OutboxListCommand.reclaim(account: account, store: store, views: views)
-            for d in try views.drafts(account: account).sorted(by: { $0.savedAt > $1.savedAt }) {
-                let state = try views.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"
-                print("\(d.latest.draftID)  v\(d.latest.draftVersion)  \(ThreadRow.fit(state, 8))  \(d.latest.subject)")
+            let store = try storeOptions.open(readOnly: true)
+            for d in try store.drafts(account: account).sorted(by: { $0.savedAt > $1.savedAt }) {
+                Terminal.print(DraftListCommand.line(d, state: try store.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"))
             }
         }
+    }
+
+    /// One draft as a line of text.
+    static func line(_ d: DraftRecord, state: String) -> String {
+        "\(d.latest.draftID)  v\(d.latest.draftVersion)  \(ThreadRow.fit(state, 8))  \(d.latest.subject)"
     }
 }
 
@@ -137,8 +135,7 @@ struct DraftDeleteCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            try DraftsUseCase(store: store, views: views).delete(draft)
+            try DraftsUseCase(store: storeOptions.open()).delete(draft)
         }
     }
 }

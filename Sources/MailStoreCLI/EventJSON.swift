@@ -1,5 +1,5 @@
-import EventModel
 import Foundation
+import MailStore
 
 /// The JSON form of a stored event, one per line in `mailstore log --json`.
 struct EventJSON: Encodable {

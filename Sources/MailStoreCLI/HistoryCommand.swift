@@ -1,5 +1,4 @@
 import ArgumentParser
-import EventModel
 import Foundation
 import MailStore
 
@@ -28,9 +27,9 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews(readOnly: true)
+            let store = try storeOptions.open(readOnly: true)
             let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) } else { .action(action!) }
-            let events = try store.history(of: subject, views: views)
+            let events = try store.history(of: subject)
             if events.isEmpty { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? action!)") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -48,7 +47,7 @@ struct HistoryCommand: ParsableCommand {
                     if ActionKindName.isAction(e.type) { text += "  [action \(e.id)]" }
                     if let link { text += "\n" + String(repeating: " ", count: 30) + "↳ answers action \(link)" }
                     else if let c = e.causationID, ActionKindName.isAction(e.type) { text += "\n" + String(repeating: " ", count: 30) + "↳ because of \(c)" }
-                    print(text)
+                    Terminal.printBlock(text)
                 }
             }
         }

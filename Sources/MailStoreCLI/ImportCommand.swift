@@ -11,7 +11,8 @@ struct ImportCommand: ParsableCommand {
         Maildir: the root is INBOX; Maildir++ subfolders (.Sent, .Lists.dev) and plain subfolders become
         folders; the S F R T D info letters become \\Seen \\Flagged \\Answered \\Deleted \\Draft.
         mbox: mboxo and mboxrd; Status and X-Status headers give the flags; the folder is the file name.
-        Malformed messages are imported as well as they can be and counted in the summary.
+        Malformed messages are imported as well as they can be and counted in the summary. A message over
+        --max-message-bytes (default 64 MiB) is skipped with a warning; nothing of it is stored.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -28,6 +29,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For --mbox: the folder (default: the file name without extension).", valueName: "name"))
     var folder: String?
 
+    @Option(name: .long, help: ArgumentHelp("Skip messages larger than this many bytes (default 64 MiB).", valueName: "bytes"))
+    var maxMessageBytes: Int = 64 << 20
+
     @Flag(name: .long, help: "No progress bar and no summary.")
     var quiet = false
 
@@ -38,6 +42,7 @@ struct ImportCommand: ParsableCommand {
         if (maildir == nil) == (mbox == nil) { throw ValidationError("give exactly one of --maildir DIR or --mbox FILE") }
         if account.isEmpty { throw ValidationError("--account must not be empty") }
         if folder != nil && mbox == nil { throw ValidationError("--folder goes with --mbox") }
+        if maxMessageBytes <= 0 { throw ValidationError("--max-message-bytes must be positive") }
     }
 
     func run() throws {
@@ -46,6 +51,7 @@ struct ImportCommand: ParsableCommand {
             var options = Importer.Options()
             options.account = account
             options.folder = folder
+            options.maxMessageBytes = maxMessageBytes
             let importer = try Importer(store: store, options: options)
             let bar = ProgressBar("importing", total: nil, quiet: quiet || json)
             var barTotal: Int?
@@ -60,6 +66,8 @@ struct ImportCommand: ParsableCommand {
                 summary = try importer.importMbox(mbox!, progress: progress)
             }
             bar.finish()
+            for t in summary.tooLarge.prefix(20) { Terminal.warning("skipped a message too large to import: \(t)") }
+            if summary.tooLarge.count > 20 { Terminal.warning("skipped \(summary.tooLarge.count - 20) more messages too large to import") }
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
@@ -81,7 +89,7 @@ struct ImportCommand: ParsableCommand {
         }
         if !s.unreadable.isEmpty {
             print("Unreadable: \(s.unreadable.count) messages could not be read:")
-            for u in s.unreadable.prefix(20) { print("  \(u)") }
+            for u in s.unreadable.prefix(20) { Terminal.print("  \(u)") }
         }
     }
 }

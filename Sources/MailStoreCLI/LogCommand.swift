@@ -1,6 +1,4 @@
 import ArgumentParser
-import EventLog
-import EventModel
 import Foundation
 import MailStore
 
@@ -48,12 +46,12 @@ struct LogCommand: ParsableCommand {
         try CLIExit.run {
             let store = try MailStore.open(at: storeOptions.path, readOnly: true)
             let types = typeNames.isEmpty ? nil : Set(typeNames.compactMap { EventType(name: $0) })
-            let filter = ScanFilter(types: types, stream: stream, account: account)
+            let filter = ScanFilter(types: types, stream: stream.map(StreamName.init(rawValue:)), account: account)
             var out = OutputBuffer()
             var shown = 0
             let width = Terminal.stdoutIsTTY ? Terminal.width : Int.max
             if limit == 0 { return }
-            try store.log.scan(from: fromSeq, filter: filter) { ev in
+            try store.scan(from: fromSeq, filter: filter) { ev in
                 if json {
                     let data = try EventJSON.encoder.encode(EventJSON(ev))
                     out.write(data)
@@ -73,7 +71,7 @@ struct LogCommand: ParsableCommand {
         let time = String(e.recordedAt.iso8601.prefix(19)).replacingOccurrences(of: "T", with: " ")
         let summary: String
         do { summary = try ev.decode().summary } catch { summary = "(undecodable: \(error))" }
-        var s = "\(pad(String(e.sequence), 7, right: true))  \(time)  \(pad(e.type.name, 22))  \(pad(e.actor.description, 6))  \(pad(e.stream, 28))  \(summary)"
+        var s = TerminalSanitiser.line("\(pad(String(e.sequence), 7, right: true))  \(time)  \(pad(e.type.name, 22))  \(pad(e.actor.description, 6))  \(pad(e.stream, 28))  \(summary)")
         if s.count > width { s = String(s.prefix(max(width - 1, 10))) + "…" }
         return s + "\n"
     }

@@ -10,12 +10,12 @@ public struct MailstoreCommand: ParsableCommand {
         The store folder is --store PATH, else $MAILSTORE_HOME, else ~/.local/share/mailstore.
         Exit codes: 0 success, 1 verification found problems, 2 store missing/exists/newer format,
         3 database or file error, 4 no such email/thread/folder/account/draft, 5 server or network error,
-        6 account configuration error, 7 action cannot be taken, 64 wrong arguments. See docs/cli.md.
+        6 configuration error (an account, or the categorizer off), 7 action cannot be taken, 64 wrong arguments. See docs/cli.md.
         """,
         version: MailStore.version,
         subcommands: [InitCommand.self, AccountCommand.self, ImportCommand.self, SyncCommand.self,
                       ArchiveCommand.self, DeleteCommand.self, ReadCommand.self, UnreadCommand.self, StarCommand.self,
-                      UnstarCommand.self, MoveCommand.self, UndoCommand.self, ActionsCommand.self, RetryCommand.self, HistoryCommand.self,
+                      UnstarCommand.self, MoveCommand.self, UndoCommand.self, CategorizeCommand.self, ActionsCommand.self, RetryCommand.self, HistoryCommand.self,
                       DraftCommand.self, SendCommand.self, OutboxCommand.self, ContactsCommand.self, LogCommand.self, ShowCommand.self, ProjectCommand.self,
                       ReplayCommand.self, VerifyCommand.self, StatsCommand.self]
     )

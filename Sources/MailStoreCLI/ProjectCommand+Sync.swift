@@ -1,12 +1,10 @@
 import Foundation
 import MailStore
-import Projections
-import Views
 
 extension ProjectCommand {
     /// `--view accounts`: the accounts and their settings (never a secret).
-    func showAccounts(views: ViewStore) throws {
-        let accounts = try views.accountList().map(\.settings)
+    func showAccounts(_ store: MailStore) throws {
+        let accounts = try store.accounts()
         if json { return try printJSON(accounts) }
         if accounts.isEmpty { return Terminal.note("(no accounts)") }
         print(ThreadRow.fit("account", 16) + ThreadRow.fit("email", 28) + ThreadRow.fit("server", 36) + ThreadRow.fit("provider", 10) + "auth")
@@ -17,16 +15,16 @@ extension ProjectCommand {
     }
 
     /// `--view sync`: per folder its last sync checkpoint and the server copies the log holds.
-    func showSyncState(views: ViewStore, store: MailStore) throws {
+    func showSyncState(_ store: MailStore) throws {
         struct Row: Encodable {
             var account: String, folder: String, copies: Int
             var uidValidity: UInt32?, highestUID: UInt32?, uidNext: UInt32?, highestModSeq: UInt64?, complete: Bool
         }
         var rows: [Row] = []
-        for a in try accountsToShow(views, store) {
-            for f in try views.folders(account: a) where folder == nil || f.path == folder {
-                let s = try views.syncState(account: a, folder: f.path)
-                rows.append(Row(account: a, folder: f.path, copies: try views.syncedCount(account: a, folder: f.path),
+        for a in try accountsToShow(store) {
+            for f in try store.folders(account: a) where folder == nil || f.path == folder {
+                let s = try store.syncState(account: a, folder: f.path)
+                rows.append(Row(account: a, folder: f.path, copies: try store.syncedCount(account: a, folder: f.path),
                                 uidValidity: s?.uidValidity, highestUID: s?.highestUID, uidNext: s?.uidNext,
                                 highestModSeq: s?.highestModSeq, complete: s?.isComplete ?? false))
             }

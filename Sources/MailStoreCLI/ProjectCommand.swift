@@ -1,16 +1,12 @@
 import ArgumentParser
-import EventLog
-import EventModel
 import Foundation
 import MailStore
-import Projections
-import Views
 
 /// `mailstore project`: shows a view.
 struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
-        abstract: "Show a view: threads, unread, folders, outbox, dedup, accounts or sync.",
+        abstract: "Show a view: \(ViewName.allValueStrings.joined(separator: ", ")).",
         discussion: """
         The views are folded from the log (new events first). --as-of shows a view as it was at a sequence
         number or time, built in a scratch folder from the log without touching the live views.
@@ -18,8 +14,8 @@ struct ProjectCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("The view: \(ViewCatalog.names.joined(separator: ", ")).", valueName: "view"))
-    var view: String
+    @Option(name: .long, help: ArgumentHelp("The view: \(ViewName.allValueStrings.joined(separator: ", ")).", valueName: "view"))
+    var view: ViewName
 
     @Option(name: .long, help: ArgumentHelp("The account.", valueName: "account"))
     var account: String?
@@ -49,9 +45,6 @@ struct ProjectCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard ViewCatalog.names.contains(view) else {
-            throw ValidationError("unknown view '\(view)'; views: \(ViewCatalog.names.joined(separator: ", "))")
-        }
         if unified && account != nil { throw ValidationError("give --account or --unified, not both") }
         if limit <= 0 { throw ValidationError("--limit must be at least 1") }
         if let category, AICategory(name: category) == nil || category.lowercased() == "uncategorized" || category.lowercased() == "forums" {
@@ -63,32 +56,28 @@ struct ProjectCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             // The log is only read; the views are folded and written in their own environment.
-            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
-            let views: ViewStore
-            var scratch: String?
+            var store = try MailStore.open(at: storeOptions.path, readOnly: true, notice: { Terminal.warning($0) })
             if let asOf {
-                let seq = try ProjectCommand.sequence(asOf: asOf, log: store.log)
-                let dir = FileManager.default.temporaryDirectory.path + "/mailstore-asof-\(UUID().uuidString.prefix(8))"
-                scratch = dir
-                views = try ViewStore.scratch(in: dir, log: store.log, through: seq)
-                if !json { Terminal.note("(as of sequence \(seq))") }
-            } else {
-                views = try store.openViews(notice: { Terminal.warning($0) })
+                store = try store.asOf(asOf)
+                if !json, let seq = store.snapshotSequence { Terminal.note("(as of sequence \(seq))") }
             }
-            defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-            try show(views: views, store: store)
+            try show(store)
         }
     }
 
-    func show(views: ViewStore, store: MailStore) throws {
+    /// Prints the view asked for (every view has its own form).
+    func show(_ store: MailStore) throws {
         switch view {
-        case "unread": try showUnread(views: views, store: store)
-        case "folders": try showFolders(views: views, store: store)
-        case "outbox": try showOutbox(views: views, store: store)
-        case "dedup": try showDedup(views: views, store: store)
-        case "accounts": try showAccounts(views: views)
-        case "sync": try showSyncState(views: views, store: store)
-        default: try showThreads(views: views, store: store)
+        case .threads: try showThreads(store)
+        case .unread: try showUnread(store)
+        case .folders: try showFolders(store)
+        case .outbox: try showOutbox(store)
+        case .dedup: try showDedup(store)
+        case .accounts: try showAccounts(store)
+        case .sync: try showSyncState(store)
+        case .actions: try showActions(store)
+        case .drafts: try showDrafts(store)
+        case .contacts: try showContacts(store)
         }
     }
 
@@ -98,25 +87,31 @@ struct ProjectCommand: ParsableCommand {
         print(String(decoding: try e.encode(value), as: UTF8.self))
     }
 
-    func accountsToShow(_ views: ViewStore, _ store: MailStore) throws -> [String] {
+    func accountsToShow(_ store: MailStore) throws -> [String] {
         if let account { return [account] }
-        if unified { return try views.accounts() }
-        return [try ProjectCommand.defaultAccount(views)]
+        if unified { return try store.accountNames() }
+        return [try ProjectCommand.defaultAccount(store)]
     }
 
-    func showUnread(views: ViewStore, store: MailStore) throws {
-        let useCase = FetchThreadsUseCase(views: views)
+    func showUnread(_ store: MailStore) throws {
+        let useCase = FetchThreadsUseCase(store: store)
         struct Row: Encodable { var folder: String; var counts: [String: Int] }
-        struct Report: Encodable { var account: String; var badge: Int; var total: [String: Int]; var folders: [Row] }
+        struct Report: Encodable {
+            var account: String; var badge: Int; var total: [String: Int]; var folders: [Row]
+            /// Spec E-02: false when no categorizer is configured (the client hides the category tabs).
+            var categoriesAvailable: Bool
+        }
+        let tabs = CategorizeEmailUseCase(store: store).isAvailable
         func named(_ c: [AICategory?: Int]) -> [String: Int] {
             Dictionary(uniqueKeysWithValues: c.map { ($0.key?.description ?? "all", $0.value) })
         }
         var reports: [Report] = []
-        for a in try accountsToShow(views, store) {
+        for a in try accountsToShow(store) {
             let folderIDs = try folder.map { [$0] } ?? useCase.fetchFolders(accountId: a).map(\.id)
             let rows = try folderIDs.map { Row(folder: $0, counts: named(try useCase.fetchUnreadCounts(accountId: a, folderId: $0))) }
-            let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: UnreadProjector.accountScope))
-            reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows))
+            let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: FetchThreadsUseCase.wholeAccount))
+            reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows,
+                                  categoriesAvailable: tabs))
         }
         if json {
             struct Unified: Encodable { var accounts: [Report]; var badge: Int }
@@ -126,7 +121,8 @@ struct ProjectCommand: ParsableCommand {
         }
         let cats = ["all", "primary", "social", "promotions", "updates", "forums", "uncategorized"]
         for r in reports {
-            print("Account \(r.account): badge \(r.badge) (unread in Inbox-role folders)")
+            print("Account \(r.account): badge \(r.badge) (unread in Inbox-role folders); category tabs "
+                  + (r.categoriesAvailable ? "shown" : "hidden (no categorizer: MAILSTORE_CATEGORIZER=off)"))
             print(ThreadRow.fit("folder", 28) + cats.map { ThreadRow.fit($0, 13) }.joined())
             for row in r.folders + [Row(folder: "(whole account)", counts: r.total)] {
                 print(ThreadRow.fit(row.folder, 28) + cats.map { ThreadRow.fit(String(row.counts[$0] ?? 0), 13) }.joined())
@@ -135,21 +131,21 @@ struct ProjectCommand: ParsableCommand {
         if unified { print("Badge over all accounts: \(try useCase.fetchBadgeCount())") }
     }
 
-    func showFolders(views: ViewStore, store: MailStore) throws {
-        let useCase = FetchThreadsUseCase(views: views)
+    func showFolders(_ store: MailStore) throws {
+        let useCase = FetchThreadsUseCase(store: store)
         var all: [FolderSummary] = []
-        for a in try accountsToShow(views, store) { all += try useCase.fetchFolders(accountId: a) }
+        for a in try accountsToShow(store) { all += try useCase.fetchFolders(accountId: a) }
         if json { return try printJSON(all) }
         for f in all {
             print("\(ThreadRow.fit(f.accountId, 12)) \(ThreadRow.fit(f.name, 28)) \(ThreadRow.fit(f.role.description, 9)) \(f.badge.map(String.init) ?? "—")")
         }
     }
 
-    func showOutbox(views: ViewStore, store: MailStore) throws {
-        let useCase = FetchThreadsUseCase(views: views)
+    func showOutbox(_ store: MailStore) throws {
+        let useCase = FetchThreadsUseCase(store: store)
         struct Report: Encodable { var account: String; var badge: Int; var emails: [OutboxEmail] }
         var reports: [Report] = []
-        for a in try accountsToShow(views, store) {
+        for a in try accountsToShow(store) {
             let (emails, badge) = try useCase.fetchOutboxEmails(accountId: a)
             reports.append(Report(account: a, badge: badge, emails: emails))
         }
@@ -164,25 +160,25 @@ struct ProjectCommand: ParsableCommand {
         }
     }
 
-    func showDedup(views: ViewStore, store: MailStore) throws {
+    func showDedup(_ store: MailStore) throws {
         struct Message: Encodable { var account: String; var messageId: String; var copies: [[String: String]] }
         var out: [Message] = []
-        for a in try accountsToShow(views, store) {
-            for (mid, copies) in try views.duplicates(account: a) {
+        for a in try accountsToShow(store) {
+            for (mid, copies) in try store.duplicates(account: a) {
                 out.append(Message(account: a, messageId: mid, copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] }))
             }
         }
         if json { return try printJSON(out) }
         for m in out {
-            print("<\(m.messageId)> \(m.copies.count) copies: " + m.copies.map { "\($0["emailId"]!) in \($0["folder"]!)" }.joined(separator: ", "))
+            Terminal.print("<\(m.messageId)> \(m.copies.count) copies: " + m.copies.map { "\($0["emailId"]!) in \($0["folder"]!)" }.joined(separator: ", "))
         }
         if out.isEmpty { print("(no message has more than one copy)") }
     }
 
-    func showThreads(views: ViewStore, store: MailStore) throws {
-        let useCase = FetchThreadsUseCase(views: views)
+    func showThreads(_ store: MailStore) throws {
+        let useCase = FetchThreadsUseCase(store: store)
         let cat = category.flatMap { AICategory(name: $0) }
-        let accountName = try account ?? (unified ? nil : ProjectCommand.defaultAccount(views))
+        let accountName = try account ?? (unified ? nil : ProjectCommand.defaultAccount(store))
         var next = cursor.flatMap { ThreadCursor($0) }
         var pages: [ThreadPage] = []
         repeat {
@@ -218,32 +214,11 @@ struct ProjectCommand: ParsableCommand {
     }
 
     /// The account to show when none is given: the only one the views know (`local` when none).
-    static func defaultAccount(_ views: ViewStore) throws -> String {
-        let accounts = try views.accounts()
+    static func defaultAccount(_ store: MailStore) throws -> String {
+        let accounts = try store.accountNames()
         if accounts.count > 1 {
             throw ValidationError("this store has several accounts (\(accounts.joined(separator: ", "))): give --account NAME or --unified")
         }
         return accounts.first ?? "local"
-    }
-
-    /// The last sequence at `asOf`: a sequence number, or the last event recorded at or before a time.
-    static func sequence(asOf: String, log: EventLog) throws -> UInt64 {
-        let head = try log.head().sequence
-        if let n = UInt64(asOf) { return min(n, head) }
-        let f = ISO8601DateFormatter()
-        var date = f.date(from: asOf)
-        if date == nil {
-            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            date = f.date(from: asOf)
-        }
-        guard let date else { throw ValidationError("--as-of takes a sequence number or an ISO 8601 time such as 2024-01-15T09:30:00Z") }
-        let limit = Timestamp(date)
-        // recordedAt only grows with the sequence (one writer), so binary search.
-        var lo: UInt64 = 0, hi = head
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if let ev = try log.event(at: mid), ev.envelope.recordedAt <= limit { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
     }
 }

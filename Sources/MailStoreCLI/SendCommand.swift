@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import MailStore
-import Projections
-import Views
 
 /// `mailstore send DRAFT [--undo-delay 5s]` and `mailstore send --undo DRAFT`.
 struct SendCommand: ParsableCommand {
@@ -34,22 +32,23 @@ struct SendCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            let outbox = OutboxUseCase(store: store, views: views)
+            let store = try storeOptions.open()
+            let outbox = OutboxUseCase(store: store)
             if undo {
                 try outbox.undo(draft)
                 return print("Undone: \(draft) is a draft again")
             }
+            try OutboxCommand.reclaim(store: store)
             let queued = try outbox.queue(draft, undoDelay: SendCommand.seconds(undoDelay) ?? 5)
             Terminal.note("queued \(draft) as <\(queued.messageID)>; sending at \(queued.dueAt.iso8601) unless `mailstore send --undo \(draft)`")
             switch try outbox.deliverWhenDue(draft) {
             case .sent: print("Sent \(draft) <\(queued.messageID)>")
             case .draft: print("Not sent: \(draft) was taken back; it is a draft again")
             case .failed:
-                let reason = try views.outboxItem(draftID: draft)?.reason ?? "unknown"
-                print("Failed: \(reason)")
+                let reason = try store.outboxItem(draftID: draft)?.reason ?? "unknown"
+                Terminal.print("Failed: \(reason)")
                 throw ExitCode(CLIExit.serverError)
-            case let other: print("\(draft): \(other)")
+            case let other: Terminal.print("\(draft): \(other)")
             }
         }
     }
@@ -71,9 +70,7 @@ struct OutboxListCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            try OutboxListCommand.reclaim(account: account, store: store, views: views)
-            let (emails, badge) = try FetchThreadsUseCase(views: views).fetchOutboxEmails(accountId: account)
+            let (emails, badge) = try FetchThreadsUseCase(store: storeOptions.open(readOnly: true)).fetchOutboxEmails(accountId: account)
             print("Outbox of \(account): \(badge) queued or failed")
             for e in emails {
                 print("\(e.id)  \(ThreadRow.fit(e.sendState, 8))  \(ThreadRow.fit(e.subject, 30))  actions: \(e.actions.joined(separator: ", "))"
@@ -83,10 +80,11 @@ struct OutboxListCommand: ParsableCommand {
     }
 }
 
-extension OutboxListCommand {
-    /// Puts abandoned queued messages back among the drafts and says so.
-    static func reclaim(account: String, store: MailStore, views: ViewStore) throws {
-        for id in try OutboxUseCase(store: store, views: views).reclaimAbandoned(account: account) {
+extension OutboxCommand {
+    /// Puts abandoned queued messages (of `account`, or every account) back among the drafts and says so
+    /// (write paths only: reads never append).
+    static func reclaim(store: MailStore, account: String? = nil) throws {
+        for id in try store.reclaimAbandonedSends(account: account) {
             Terminal.note("draft \(id) is back: the process sending it ended before its undo delay passed")
         }
     }
@@ -100,8 +98,9 @@ struct OutboxSendCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            for (id, state) in try OutboxUseCase(store: store, views: views).deliverDue(account: account) { print("\(id)  \(state)") }
+            let store = try storeOptions.open()
+            try OutboxCommand.reclaim(store: store, account: account)
+            for (id, state) in try OutboxUseCase(store: store).deliverDue(account: account) { print("\(id)  \(state)") }
         }
     }
 }
@@ -113,8 +112,9 @@ struct OutboxRetryCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            print("\(draft)  \(try OutboxUseCase(store: store, views: views).deliver(draft))")
+            let store = try storeOptions.open()
+            try OutboxCommand.reclaim(store: store)
+            print("\(draft)  \(try OutboxUseCase(store: store).deliver(draft))")
         }
     }
 }
@@ -126,8 +126,7 @@ struct OutboxCancelCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            try OutboxUseCase(store: store, views: views).cancel(draft)
+            try OutboxUseCase(store: storeOptions.open()).cancel(draft)
             print("Cancelled: \(draft) is a draft again")
         }
     }
@@ -150,13 +149,13 @@ struct ContactsCompleteCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (_, views) = try storeOptions.openWithViews(readOnly: true)
-            let a = try account ?? ProjectCommand.defaultAccount(views)
+            let store = try storeOptions.open(readOnly: true)
+            let a = try account ?? ProjectCommand.defaultAccount(store)
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
-            for c in try views.completeContacts(account: a, prefix: prefix, limit: limit) {
+            for c in try store.completeContacts(account: a, prefix: prefix, limit: limit) {
                 if json { print(String(decoding: try e.encode(c), as: UTF8.self)); continue }
-                print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(c.count) messages, \(c.sent) from them)")
+                Terminal.print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(c.count) messages, \(c.sent) from them)")
             }
         }
     }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import EventLog
-import EventModel
 import Foundation
 import MailStore
 
@@ -28,7 +26,7 @@ struct ShowCommand: ParsableCommand {
                 throw CLIError.notFound("no email with id '\(id)': `mailstore log --type EmailReceived` lists them")
             }
             if raw {
-                guard let bytes = try store.log.blob(received.payload.blob) else {
+                guard let bytes = try store.blob(received.payload.blob) else {
                     throw CLIError.notFound("the raw message \(received.payload.blob) is missing from the blob store; run `mailstore verify`")
                 }
                 FileHandle.standardOutput.write(Data(bytes))
@@ -43,21 +41,21 @@ struct ShowCommand: ParsableCommand {
             func list(_ a: [EmailAddress]) -> String {
                 a.map { addr in addr.name.map { "\($0) <\(addr.email)>" } ?? addr.email }.joined(separator: ", ")
             }
-            print("Email:       \(p.emailID)  (seq \(received.event.envelope.sequence), account \(received.event.envelope.account))")
-            print("Folder:      \(p.folder)")
-            print("Message-ID:  \(p.messageID.map { "<\($0)>" } ?? "(none)")")
-            print("Date:        \(p.date.iso8601) (from \(p.dateSource))")
-            print("From:        \(list(p.from))")
-            if !p.to.isEmpty { print("To:          \(list(p.to))") }
-            if !p.cc.isEmpty { print("Cc:          \(list(p.cc))") }
-            print("Subject:     \(p.subject)")
-            print("Flags:       \(p.flags.isEmpty ? "(none)" : p.flags.joined(separator: " "))")
-            print("Size:        \(p.size) bytes, blob \(p.blob.hex)")
+            Terminal.print("Email:       \(p.emailID)  (seq \(received.event.envelope.sequence), account \(received.event.envelope.account))")
+            Terminal.print("Folder:      \(p.folder)")
+            Terminal.print("Message-ID:  \(p.messageID.map { "<\($0)>" } ?? "(none)")")
+            Terminal.print("Date:        \(p.date.iso8601) (from \(p.dateSource))")
+            Terminal.print("From:        \(list(p.from))")
+            if !p.to.isEmpty { Terminal.print("To:          \(list(p.to))") }
+            if !p.cc.isEmpty { Terminal.print("Cc:          \(list(p.cc))") }
+            Terminal.print("Subject:     \(p.subject)")
+            Terminal.print("Flags:       \(p.flags.isEmpty ? "(none)" : p.flags.joined(separator: " "))")
+            Terminal.print("Size:        \(p.size) bytes, blob \(p.blob.hex)")
             for a in p.attachments {
-                print("Attachment:  \(a.filename ?? "(unnamed)") \(a.mimeType) \(a.size) bytes\(a.isInline ? " (inline)" : "")")
+                Terminal.print("Attachment:  \(a.filename ?? "(unnamed)") \(a.mimeType) \(a.size) bytes\(a.isInline ? " (inline)" : "")")
             }
-            print("Snippet:     \(p.snippet)")
-            for w in p.warnings { print("Warning:     \(w)") }
+            Terminal.print("Snippet:     \(p.snippet)")
+            for w in p.warnings { Terminal.print("Warning:     \(w)") }
         }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import EventLog
 import Foundation
 import MailStore
 
@@ -16,13 +15,20 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try MailStore.open(at: storeOptions.path, readOnly: true)
-            let s = try store.log.stats()
+            let s = try store.stats()
+            let views = try? store.viewsStatus()
+            let quarantined = views?.quarantined ?? []
             if json {
                 let obj: [String: Any] = [
                     "events": s.events, "recordBytes": s.recordBytes, "payloadBytes": s.payloadBytes,
                     "storedPayloadBytes": s.storedPayloadBytes, "blobs": s.blobs, "blobRawBytes": s.blobRawBytes,
                     "blobStoredBytes": s.blobStoredBytes, "fileBytes": s.fileBytes, "compressionRatio": s.compressionRatio,
                     "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
+                    "views": views.map { v in
+                        ["generation": v.generation, "checkpoints": v.checkpoints,
+                         "quarantined": v.quarantined.map { ["sequence": $0.sequence, "view": $0.view, "error": $0.error] as [String: Any] }]
+                        as [String: Any]
+                    } ?? NSNull(),
                 ]
                 let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
@@ -37,6 +43,13 @@ struct StatsCommand: ParsableCommand {
             print("Blobs: \(s.blobs), \(StatsCommand.bytes(s.blobRawBytes)) raw, \(StatsCommand.bytes(s.blobStoredBytes)) stored")
             print(String(format: "Compression ratio: %.2f", s.compressionRatio))
             print("Log file: \(StatsCommand.bytes(s.fileBytes)) used of a \(StatsCommand.bytes(s.mapBytes)) map")
+            if let v = views {
+                print("Views: \(v.generation), folded through sequence \(v.checkpoints.values.min() ?? 0)")
+            }
+            if !quarantined.isEmpty {
+                print("Quarantined events (the views could not fold them; `mailstore replay` tries them again): \(quarantined.count)")
+                for q in quarantined.prefix(20) { Terminal.print("  \(q.sequence) \(q.view): \(q.error)") }
+            }
         }
     }
 

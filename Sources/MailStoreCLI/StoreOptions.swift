@@ -1,7 +1,5 @@
 import ArgumentParser
-import EventLog
 import MailStore
-import Views
 
 /// The `--store` option shared by every command that opens a store.
 public struct StoreOptions: ParsableArguments {
@@ -15,9 +13,8 @@ public struct StoreOptions: ParsableArguments {
     /// The resolved store path.
     public var path: String { StoreDirectory.resolve(explicit: store) }
 
-    /// Opens the store and its views (rebuilding any that need it, with a note on stderr).
-    func openWithViews(readOnly: Bool = false) throws -> (MailStore, ViewStore) {
-        let store = try MailStore.open(at: path, readOnly: readOnly)
-        return (store, try store.openViews(notice: Terminal.note))
+    /// Opens the store; its views open when first read (rebuilding any that need it, with a note on stderr).
+    func open(readOnly: Bool = false) throws -> MailStore {
+        try MailStore.open(at: path, readOnly: readOnly, notice: { Terminal.note($0) })
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import EventModel
 import MailStore
-import Views
 
 /// `mailstore sync`: IMAP accounts into the log.
 struct SyncCommand: ParsableCommand {
@@ -42,28 +40,29 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (store, views) = try storeOptions.openWithViews()
-            var accounts = try views.accountList().map(\.settings)
+            let store = try storeOptions.open()
+            var accounts = try store.accounts()
             if let account {
                 accounts = accounts.filter { $0.name == account }
                 if accounts.isEmpty { throw SyncError.noAccount(account) }
             }
             if accounts.isEmpty { throw SyncError.noAccounts }
             var options = SyncOptions(folders: folder.isEmpty ? nil : folder, batchMessages: batchMessages, timeoutSeconds: timeout)
-            if trace { options.trace = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+            if trace { options.trace = { line in FileHandle.standardError.write(Data((TerminalSanitiser.line(line) + "\n").utf8)) } }
             if watch {
                 guard accounts.count == 1 else {
                     throw ValidationError("--watch follows one account: add --account NAME")
                 }
-                try runWatch(store: store, views: views, account: accounts[0], options: options)
+                try runWatch(store: store, account: accounts[0], options: options)
                 return
             }
             var reports: [SyncReport] = []
             for a in accounts {
-                let engine = try SyncEngine(store: store, views: views, account: a, options: options)
+                try OutboxCommand.reclaim(store: store, account: a.name)
+                let engine = try SyncEngine(store: store, account: a, options: options)
                 let bar = ProgressBar("\(a.name)", total: nil, quiet: quiet || json)
                 engine.progress = { folder, done, total in
-                    bar.relabel("\(a.name) \(folder)")
+                    bar.relabel(TerminalSanitiser.line("\(a.name) \(folder)"))
                     bar.update(UInt64(done), total: UInt64(total))
                 }
                 let report = try engine.run()
@@ -79,8 +78,8 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
-    private func runWatch(store: MailStore, views: ViewStore, account: AccountAdded, options: SyncOptions) throws {
-        let engine = try SyncEngine(store: store, views: views, account: account, options: options)
+    private func runWatch(store: MailStore, account: AccountAdded, options: SyncOptions) throws {
+        let engine = try SyncEngine(store: store, account: account, options: options)
         let watcher = SyncWatcher(engine: engine, idleRefresh: idleRefresh, pollInterval: pollInterval)
         let quiet = self.quiet
         watcher.onReport = { r in if !quiet { SyncCommand.printSummary(r) } }
@@ -103,7 +102,7 @@ struct SyncCommand: ParsableCommand {
             if f.flagsChanged > 0 { parts.append("\(f.flagsChanged) flag changes") }
             if f.expunged > 0 { parts.append("\(f.expunged) expunged") }
             if f.uidValidityChanged { parts.append("UIDVALIDITY changed, \(f.rematched) matched again") }
-            if !parts.isEmpty { print("  \(f.folder): \(parts.joined(separator: ", "))") }
+            if !parts.isEmpty { Terminal.print("  \(f.folder): \(parts.joined(separator: ", "))") }
         }
     }
 }

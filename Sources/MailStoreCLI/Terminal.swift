@@ -1,4 +1,5 @@
 import Foundation
+import MailStore
 
 /// Terminal output: stderr messages, TTY checks, and a progress bar that only shows on a terminal.
 enum Terminal {
@@ -15,18 +16,30 @@ enum Terminal {
         return 80
     }
 
-    /// Writes `mailstore: error: message` to stderr.
+    /// Writes `mailstore: error: message` to stderr (sanitised: errors quote servers and mail).
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("mailstore: error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("mailstore: error: \(TerminalSanitiser.block(message))\n".utf8))
     }
 
-    /// Writes `mailstore: warning: message` to stderr.
+    /// Writes `mailstore: warning: message` to stderr (sanitised).
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("mailstore: warning: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("mailstore: warning: \(TerminalSanitiser.block(message))\n".utf8))
     }
 
-    /// Writes a line to stderr.
+    /// Writes a line to stderr (sanitised).
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalSanitiser.block(message) + "\n").utf8))
+    }
+
+    /// Prints text that comes from mail or a server on stdout as one line, without escape sequences,
+    /// controls or bidi controls (line breaks become spaces).
+    static func print(_ text: String) {
+        Swift.print(TerminalSanitiser.line(text))
+    }
+
+    /// Prints text that comes from mail or a server on stdout, its line breaks and tabs kept,
+    /// without escape sequences, other controls or bidi controls.
+    static func printBlock(_ text: String) {
+        Swift.print(TerminalSanitiser.block(text))
     }
 }

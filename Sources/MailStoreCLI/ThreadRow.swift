@@ -31,7 +31,7 @@ enum ThreadRow {
 
     /// Pads or truncates to exactly `n` terminal columns (East Asian wide characters take two).
     static func fit(_ s: String, _ n: Int) -> String {
-        let flat = s.replacingOccurrences(of: "\n", with: " ")
+        let flat = TerminalSanitiser.line(s)
         let total = flat.reduce(0) { $0 + width($1) }
         if total <= n { return flat + String(repeating: " ", count: n - total) }
         var out = ""

@@ -5,14 +5,10 @@ import SecureTransport
 /// ``isRetryable`` tells a send queue whether to try again later. No case ever holds a password
 /// or token: commands are named by their stage, AUTH exchanges are never quoted.
 public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
-    /// No TCP connection could be made (name not resolved, refused, unreachable, timed out).
-    case connectFailed(host: String, port: UInt16, reason: String)
-    /// The server's certificate is not trusted or does not name the host; `reason` is OpenSSL's
-    /// verification error.
-    case certificateRejected(host: String, reason: String)
-    /// The TLS handshake or a TLS record failed (including a server that offers less than TLS 1.2),
-    /// the TLS setup (such as the CA file) could not be loaded, or the server refused STARTTLS.
-    case tlsFailed(reason: String)
+    /// The connection under the protocol failed: not made, certificate rejected, TLS failed (or
+    /// the server refused STARTTLS), lost (by the server, the network, or ``SMTPConnection/quit()``),
+    /// timed out.
+    case transport(TransportError)
     /// STARTTLS was asked for and the server does not offer it; nothing else was sent.
     case startTLSUnavailable(host: String)
     /// Credentials were about to be sent over an unencrypted connection; nothing was sent.
@@ -40,10 +36,6 @@ public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     case noRecipients
     /// The server sent something this client cannot read or did not expect; the connection is unusable.
     case protocolError(String)
-    /// The connection was closed or broke (by the server, the network, or ``SMTPConnection/quit()``).
-    case connectionLost(String)
-    /// The server did not answer within the time allowed; the connection is unusable.
-    case timeout(seconds: Double)
     /// The whole message was sent but its acknowledgement never came (`reason`): the server may
     /// have accepted it, so sending it again may deliver it twice.
     case deliveryUnconfirmed(String)
@@ -53,13 +45,15 @@ public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     /// credential errors, which need a change first.
     public var isRetryable: Bool {
         switch self {
-        case .temporaryFailure, .connectFailed, .connectionLost, .timeout, .deliveryUnconfirmed:
+        case .temporaryFailure, .deliveryUnconfirmed:
             return true
+        case .transport(let error):
+            return error.isRetryable
         case .authenticationFailed(let reply):
             return reply.isTransientFailure
         case .recipientsRefused(let refused):
             return refused.allSatisfy(\.isTemporary)
-        case .certificateRejected, .tlsFailed, .startTLSUnavailable, .insecureAuthentication, .mechanismUnavailable,
+        case .startTLSUnavailable, .insecureAuthentication, .mechanismUnavailable,
              .permanentFailure, .invalidAddress, .internationalAddressUnsupported, .eightBitUnsupported,
              .messageTooLarge, .noRecipients, .protocolError:
             return false
@@ -69,12 +63,8 @@ public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     /// A sentence saying what failed and what to do.
     public var description: String {
         switch self {
-        case .connectFailed(let host, let port, let reason):
-            return TransportError.connectFailed(host: host, port: port, reason: reason).description
-        case .certificateRejected(let host, let reason):
-            return TransportError.certificateRejected(host: host, reason: reason).description
-        case .tlsFailed(let reason):
-            return TransportError.tlsFailed(reason: reason).description
+        case .transport(let error):
+            return "SMTP: \(error)"
         case .startTLSUnavailable(let host):
             return "Secure connection failed: \(host) does not offer STARTTLS; refusing to continue without TLS (use implicit TLS?)"
         case .insecureAuthentication:
@@ -107,11 +97,6 @@ public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
             return "a message needs at least one recipient"
         case .protocolError(let what):
             return "SMTP protocol error: \(what); the connection was dropped, reconnect to retry"
-        case .connectionLost(let text):
-            return "SMTP connection lost: \(text); reconnect to retry"
-        case .timeout(let seconds):
-            return "the SMTP server did not answer within \(TransportError.format(seconds)) seconds; "
-                + "the connection was dropped, reconnect to retry"
         case .deliveryUnconfirmed(let reason):
             return "the message was sent but the SMTP server never confirmed it (\(reason)); "
                 + "it may have been delivered: sending it again may deliver it twice"

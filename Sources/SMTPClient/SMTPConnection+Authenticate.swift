@@ -1,4 +1,4 @@
-import IMAPProtocol
+import SecureTransport
 
 extension SMTPConnection {
     /// Logs in with SMTP AUTH (RFC 4954).
@@ -13,12 +13,12 @@ extension SMTPConnection {
     ///
     /// A rejection throws ``SMTPClientError/authenticationFailed(_:)`` with the server's reply;
     /// the connection stays usable (to try another mechanism).
-    public func authenticate(username: String, credential: SMTPCredential, mechanism: SMTPAuthMechanism) throws(SMTPClientError) {
+    public func authenticate(username: String, credential: Credential, mechanism: AuthMechanism) throws(SMTPClientError) {
         guard isEncrypted else { throw .insecureAuthentication }
         try ensureUsable()
-        guard extensions.authMechanisms.contains(mechanism.rawValue) else {
+        guard extensions.authMechanisms.contains(mechanism.saslName) else {
             let offered = extensions.authMechanisms.sorted().joined(separator: " ")
-            throw .mechanismUnavailable("\(mechanism.rawValue): the server offers \(offered.isEmpty ? "no AUTH" : "AUTH \(offered)")")
+            throw .mechanismUnavailable("\(mechanism.saslName): the server offers \(offered.isEmpty ? "no AUTH" : "AUTH \(offered)")")
         }
         let reply: SMTPReply
         switch (mechanism, credential) {
@@ -29,7 +29,7 @@ extension SMTPConnection {
         case (.xoauth2, .oauth2Token(let token)):
             reply = try exchange("AUTH XOAUTH2 " + SASL.xoauth2(user: username, token: token), answers: [])
         case (.plain, .oauth2Token), (.login, .oauth2Token):
-            throw .mechanismUnavailable("\(mechanism.rawValue) needs a password, not an OAuth2 token")
+            throw .mechanismUnavailable("\(mechanism.saslName) needs a password, not an OAuth2 token")
         case (.xoauth2, .password):
             throw .mechanismUnavailable("XOAUTH2 needs an OAuth2 access token, not a password")
         }

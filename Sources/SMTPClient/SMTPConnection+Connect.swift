@@ -6,18 +6,19 @@ extension SMTPConnection {
     /// when the server does not offer it and ``SMTPClientError/tlsFailed(reason:)`` when it
     /// refuses, never going on in plaintext — and says `EHLO` again.
     ///
-    /// The certificate must chain to the system trust store or to ``SMTPEndpoint/caFile`` and
+    /// The certificate must chain to the system trust store or to ``ServerEndpoint/caFile`` and
     /// name the host. `trace` receives the protocol lines, credentials redacted, for debugging.
-    public static func connect(_ endpoint: SMTPEndpoint, trace: ((String) -> Void)? = nil) throws(SMTPClientError) -> SMTPConnection {
+    /// `clientName` is the name given in `EHLO`; the default address literal tells the server
+    /// nothing about the machine.
+    public static func connect(_ endpoint: ServerEndpoint, clientName: String = "[127.0.0.1]",
+                               trace: ((String) -> Void)? = nil) throws(SMTPClientError) -> SMTPConnection {
         let transport: SecureConnection
         do throws(TransportError) {
-            transport = try SecureConnection.open(host: endpoint.host, port: endpoint.port, security: endpoint.security == .tls ? .tls : .plain,
-                                                  caFile: endpoint.caFile, timeoutSeconds: endpoint.timeoutSeconds,
-                                                  trace: trace, mode: endpoint.security.rawValue)
+            transport = try SecureConnection.open(endpoint, trace: trace)
         } catch {
-            throw SMTPClientError(error)
+            throw .transport(error)
         }
-        let connection = SMTPConnection(endpoint: endpoint, transport: transport, trace: trace)
+        let connection = SMTPConnection(endpoint: endpoint, clientName: clientName, transport: transport, trace: trace)
         do throws(SMTPClientError) {
             connection.greeting = try connection.require(try connection.readReply(at: .greeting), stage: .greeting)
             try connection.hello()
@@ -30,7 +31,7 @@ extension SMTPConnection {
 
     /// `EHLO`, taking the extensions the server announces.
     func hello() throws(SMTPClientError) {
-        extensions = SMTPExtensions(ehlo: try run("EHLO \(endpoint.clientName)", stage: .hello))
+        extensions = SMTPExtensions(ehlo: try run("EHLO \(clientName)", stage: .hello))
     }
 
     /// Upgrades the plain connection with STARTTLS, then says `EHLO` again (RFC 3207 §4.2: what
@@ -38,7 +39,7 @@ extension SMTPConnection {
     private func startTLS() throws(SMTPClientError) {
         guard extensions.startTLS else { throw .startTLSUnavailable(host: endpoint.host) }
         let reply = try command("STARTTLS", stage: .startTLS)
-        guard reply.code == 220 else { throw .tlsFailed(reason: "the server refused STARTTLS: \(reply)") }
+        guard reply.code == 220 else { throw .transport(.tlsFailed(reason: "the server refused STARTTLS: \(reply)")) }
         // Anything already received after the 220 was sent before TLS: it could be injected.
         guard parser.bufferedByteCount == 0 else {
             throw .protocolError("the server sent data right after accepting STARTTLS (a possible injection); refusing it")
@@ -46,7 +47,7 @@ extension SMTPConnection {
         do throws(TransportError) {
             try transport.startTLS()
         } catch {
-            throw SMTPClientError(error)
+            throw .transport(error)
         }
         traceLine("TLS established")
         extensions = SMTPExtensions()

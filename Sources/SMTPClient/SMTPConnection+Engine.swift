@@ -3,6 +3,8 @@ import SecureTransport
 extension SMTPConnection {
     /// Bytes asked for by each read.
     static let readChunkSize = 16 * 1024
+    /// Message bytes that extend the deadline of sending a message by one second.
+    static let deadlineBytesPerSecond = 256 * 1024
 
     /// Sends `line` (CRLF added; traced as `redacted` instead when given) and reads the reply to `stage`.
     func command(_ line: String, stage: SMTPStage, redacted: String? = nil) throws(SMTPClientError) -> SMTPReply {
@@ -10,8 +12,10 @@ extension SMTPConnection {
         return try readReply(at: stage)
     }
 
-    /// Sends `line` with CRLF, traced as `redacted` instead of its text when given.
+    /// Sends `line` with CRLF, traced as `redacted` instead of its text when given. The command and
+    /// its reply must complete within ``ServerEndpoint/commandTimeout``, however the bytes trickle.
     func sendLine(_ line: String, redacted: String? = nil) throws(SMTPClientError) {
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout)
         traceLine("C: " + (redacted ?? line))
         try write(Array((line + "\r\n").utf8))
     }
@@ -22,11 +26,11 @@ extension SMTPConnection {
         do throws(TransportError) {
             try transport.write(bytes)
         } catch {
-            throw fail(SMTPClientError(error))
+            throw fail(.transport(error))
         }
     }
 
-    /// The next reply, waiting at most ``SMTPEndpoint/timeoutSeconds`` for each read. A 421
+    /// The next reply, waiting at most ``ServerEndpoint/timeoutSeconds`` for each read. A 421
     /// (the server is closing the connection) fails the connection as a temporary failure at `stage`.
     func readReply(at stage: SMTPStage) throws(SMTPClientError) -> SMTPReply {
         try ensureUsable()
@@ -45,10 +49,10 @@ extension SMTPConnection {
             do throws(TransportError) {
                 chunk = try transport.read(maxCount: SMTPConnection.readChunkSize)
             } catch {
-                throw fail(SMTPClientError(error))
+                throw fail(.transport(error))
             }
-            guard let chunk else { throw fail(.timeout(seconds: endpoint.timeoutSeconds)) }
-            guard !chunk.isEmpty else { throw fail(.connectionLost("the server closed the connection")) }
+            guard let chunk else { throw fail(.transport(.timeout(seconds: endpoint.timeoutSeconds))) }
+            guard !chunk.isEmpty else { throw fail(.transport(.connectionClosed("the server closed the connection"))) }
             if trace != nil {
                 for line in incomingTrace.lines(in: chunk) { traceLine(line) }
             }

@@ -47,6 +47,8 @@ extension SMTPConnection {
             throw error
         }
         traceLine("C: <message, \(payload.count) bytes>")
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout
+                                  + Double(payload.count) / Double(SMTPConnection.deadlineBytesPerSecond))
         try write(payload)
         let reply: SMTPReply
         do throws(SMTPClientError) {
@@ -54,8 +56,9 @@ extension SMTPConnection {
         } catch {
             // The connection is already marked lost; this call tells what that means for the message.
             switch error {
-            case .connectionLost(let reason): throw .deliveryUnconfirmed(reason)
-            case .timeout(let seconds): throw .deliveryUnconfirmed("no reply within \(TransportError.format(seconds)) seconds")
+            case .transport(.connectionClosed(let reason)): throw .deliveryUnconfirmed(reason)
+            case .transport(.timeout(let seconds)), .transport(.deadlinePassed(let seconds)):
+                throw .deliveryUnconfirmed("no reply within \(TransportError.format(seconds)) seconds")
             default: throw error
             }
         }
@@ -63,10 +66,10 @@ extension SMTPConnection {
     }
 
     /// Says `QUIT` when the connection is still usable and closes it; never throws. Later calls
-    /// throw ``SMTPClientError/connectionLost(_:)``.
+    /// throw ``SMTPClientError/transport(_:)`` (connection closed).
     public func quit() {
         if failure.error == nil { _ = try? command("QUIT", stage: .quit) }
-        _ = fail(.connectionLost("the connection was closed with QUIT"))
+        _ = fail(.transport(.connectionClosed("the connection was closed with QUIT")))
     }
 
     /// The `MAIL FROM` parameters the message needs (`BODY=8BITMIME`, `SMTPUTF8`), after checking

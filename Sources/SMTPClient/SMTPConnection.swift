@@ -3,21 +3,24 @@ import SecureTransport
 /// A blocking connection to an SMTP submission server (RFC 6409): TLS, authentication and sending.
 ///
 /// Every call sends one command (or the few one step needs) and returns when the server has
-/// answered; each single read or write waits at most ``SMTPEndpoint/timeoutSeconds``. Use a
+/// answered; each single read or write waits at most ``ServerEndpoint/timeoutSeconds``, each command
+/// with its reply at most ``ServerEndpoint/commandTimeout`` (a message also one second per 256 KiB). Use a
 /// connection from one thread at a time. After a protocol error, a timeout or a lost connection
 /// every later call throws that same error: make a new connection. A refusal by the server
 /// (``SMTPClientError/permanentFailure(stage:reply:)``, ``SMTPClientError/temporaryFailure(stage:reply:)``,
 /// ``SMTPClientError/recipientsRefused(_:)``) leaves the connection usable for the next message.
 ///
 /// ```swift
-/// let smtp = try SMTPConnection.connect(SMTPEndpoint(host: "smtp.example.com", port: 587, security: .starttls))
+/// let smtp = try SMTPConnection.connect(ServerEndpoint(host: "smtp.example.com", port: 587, security: .starttls))
 /// try smtp.authenticate(username: "alice@example.com", credential: .password(secret), mechanism: .plain)
 /// try smtp.send(from: "alice@example.com", recipients: ["bob@example.com"], message: bytes)
 /// smtp.quit()
 /// ```
 public final class SMTPConnection {
     /// Where the connection goes.
-    let endpoint: SMTPEndpoint
+    let endpoint: ServerEndpoint
+    /// The name given in `EHLO`.
+    let clientName: String
     /// The TCP connection, encrypted or not.
     let transport: SecureConnection
     /// Reads the server's replies from the bytes received.
@@ -36,10 +39,12 @@ public final class SMTPConnection {
     /// Whether ``authenticate(username:credential:mechanism:)`` succeeded.
     public internal(set) var isAuthenticated = false
 
-    init(endpoint: SMTPEndpoint, transport: SecureConnection, trace: ((String) -> Void)?) {
+    init(endpoint: ServerEndpoint, clientName: String, transport: SecureConnection, trace: ((String) -> Void)?) {
         self.endpoint = endpoint
+        self.clientName = clientName
         self.transport = transport
         self.trace = trace
+        transport.setDeadline(secondsFromNow: endpoint.commandTimeout)
     }
 
     deinit { transport.close() }

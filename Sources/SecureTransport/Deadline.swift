@@ -14,6 +14,19 @@ public struct Deadline: Sendable {
         instant = Deadline.now() + max(0, seconds)
     }
 
+    /// The deadline at `instant` seconds on the monotonic clock.
+    public init(instant: Double) {
+        self.instant = instant
+    }
+
+    /// Whether the deadline has passed.
+    public var hasPassed: Bool { Deadline.now() >= instant }
+
+    /// The same deadline `seconds` later.
+    public func extended(bySeconds seconds: Double) -> Deadline {
+        Deadline(instant: instant + max(0, seconds))
+    }
+
     /// The seconds left (0 once passed).
     public var remainingSeconds: Double { max(0, instant - Deadline.now()) }
 

@@ -6,8 +6,7 @@
 /// There is no way to turn verification off. Use a connection from one thread at a time.
 ///
 /// ```swift
-/// let connection = try SecureConnection.open(host: "smtp.example.com", port: 587, security: .plain,
-///                                            caFile: nil, timeoutSeconds: 30)
+/// let connection = try SecureConnection.open(ServerEndpoint(host: "smtp.example.com", port: 587, security: .starttls))
 /// try connection.write(Array("EHLO me\r\n".utf8))
 /// // ... the server accepted STARTTLS:
 /// try connection.startTLS()
@@ -25,6 +24,10 @@ public final class SecureConnection {
     private let socket: TCPSocket
     /// The socket, or TLS over it.
     private var stream: any ByteStream
+    /// The deadline bounding every wait until cleared: a whole command or batch, not one read.
+    private var deadline: Deadline?
+    /// The seconds `deadline` was set for (extensions included), for its error.
+    private var deadlineSeconds: Double = 0
 
     private init(socket: TCPSocket, caFile: String?, timeoutSeconds: Double) {
         self.host = socket.host
@@ -37,18 +40,16 @@ public final class SecureConnection {
 
     deinit { stream.close() }
 
-    /// Connects to `host:port` within `timeoutSeconds` and, for ``TransportSecurity/tls``,
-    /// completes a verified TLS handshake before returning.
+    /// Connects to the endpoint within its ``ServerEndpoint/timeoutSeconds`` and, for
+    /// ``ConnectionSecurity/tls``, completes a verified TLS handshake before returning; for
+    /// ``ConnectionSecurity/starttls`` the protocol upgrades later with ``startTLS()``.
     ///
-    /// `trace` hears "connected to HOST:PORT (MODE)" — `mode` is the protocol's name for its
-    /// security, the transport's by default — and then "TLS established" after the handshake.
-    public static func open(host: String, port: UInt16, security: TransportSecurity, caFile: String?,
-                            timeoutSeconds: Double, trace: ((String) -> Void)? = nil,
-                            mode: String? = nil) throws(TransportError) -> SecureConnection {
-        let socket = try TCPSocket.connect(host: host, port: port, timeout: timeoutSeconds)
-        trace?("connected to \(host):\(port) (\(mode ?? security.rawValue))")
-        let connection = SecureConnection(socket: socket, caFile: caFile, timeoutSeconds: timeoutSeconds)
-        if security == .tls {
+    /// `trace` hears "connected to HOST:PORT (SECURITY)" and then "TLS established" after the handshake.
+    public static func open(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(TransportError) -> SecureConnection {
+        let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port, timeout: endpoint.timeoutSeconds)
+        trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
+        let connection = SecureConnection(socket: socket, caFile: endpoint.caFile, timeoutSeconds: endpoint.timeoutSeconds)
+        if endpoint.security == .tls {
             try connection.startTLS()
             trace?("TLS established")
         }
@@ -72,15 +73,55 @@ public final class SecureConnection {
         }
     }
 
-    /// Up to `maxCount` bytes as soon as some are there; empty at the end of the stream; nil when
-    /// nothing arrived within `timeoutSeconds` (default: ``timeoutSeconds``), the connection staying usable.
-    public func read(maxCount: Int, timeoutSeconds: Double? = nil) throws(TransportError) -> [UInt8]? {
-        try stream.read(maxCount: maxCount, timeout: timeoutSeconds ?? self.timeoutSeconds)
+    /// Bounds the total time of every read and write from now on to `seconds`, until
+    /// ``clearDeadline()``: a peer that trickles a byte just before each read's timeout still
+    /// cannot keep one exchange (a command, a batch) going longer. Once it has passed, reads and
+    /// writes throw ``TransportError/deadlinePassed(seconds:)``.
+    public func setDeadline(secondsFromNow seconds: Double) {
+        deadline = Deadline(secondsFromNow: seconds)
+        deadlineSeconds = max(0, seconds)
     }
 
-    /// Sends all of `bytes`, each wait for the peer bounded by ``timeoutSeconds``.
+    /// Moves the current deadline, if any, `seconds` later (e.g. for bytes that did arrive).
+    public func extendDeadline(bySeconds seconds: Double) {
+        guard let current = deadline, seconds > 0 else { return }
+        deadline = current.extended(bySeconds: seconds)
+        deadlineSeconds += seconds
+    }
+
+    /// Removes the deadline: each wait is bounded by its own timeout only.
+    public func clearDeadline() {
+        deadline = nil
+    }
+
+    /// Up to `maxCount` bytes as soon as some are there; empty at the end of the stream; nil when
+    /// nothing arrived within `timeoutSeconds` (default: ``timeoutSeconds``), the connection staying usable.
+    /// Throws ``TransportError/deadlinePassed(seconds:)`` when the deadline set with
+    /// ``setDeadline(secondsFromNow:)`` passes first.
+    public func read(maxCount: Int, timeoutSeconds: Double? = nil) throws(TransportError) -> [UInt8]? {
+        let wait = try boundedWait(timeoutSeconds ?? self.timeoutSeconds)
+        let data = try stream.read(maxCount: maxCount, timeout: wait)
+        if data == nil, let deadline, deadline.hasPassed { throw .deadlinePassed(seconds: deadlineSeconds) }
+        return data
+    }
+
+    /// Sends all of `bytes`, each wait for the peer bounded by ``timeoutSeconds`` and all of them by
+    /// the deadline, if one is set.
     public func write(_ bytes: [UInt8]) throws(TransportError) {
-        try stream.write(bytes, timeout: timeoutSeconds)
+        do throws(TransportError) {
+            try stream.write(bytes, timeout: try boundedWait(timeoutSeconds))
+        } catch .timeout(let seconds) {
+            if let deadline, deadline.hasPassed { throw .deadlinePassed(seconds: deadlineSeconds) }
+            throw .timeout(seconds: seconds)
+        }
+    }
+
+    /// `timeout`, shortened to what is left of the deadline; throws once the deadline has passed.
+    private func boundedWait(_ timeout: Double) throws(TransportError) -> Double {
+        guard let deadline else { return timeout }
+        let left = deadline.remainingSeconds
+        guard left > 0 else { throw .deadlinePassed(seconds: deadlineSeconds) }
+        return min(timeout, left)
     }
 
     /// Ends the connection (a TLS close notify first, best effort) and releases it; later reads

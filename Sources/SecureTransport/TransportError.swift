@@ -1,7 +1,8 @@
 /// Why a connection could not be made, secured, read or written.
 ///
-/// Protocol clients turn these into their own errors (same cases, their own advice); no case
-/// ever holds application data, so no password or token can end up in one.
+/// The protocol clients carry these in their own errors (`IMAPClientError.transport`,
+/// `SMTPClientError.transport`); no case ever holds application data, so no password or token can
+/// end up in one.
 public enum TransportError: Error, CustomStringConvertible, Equatable {
     /// No TCP connection could be made (name not resolved, refused, unreachable, timed out).
     case connectFailed(host: String, port: UInt16, reason: String)
@@ -15,6 +16,9 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
     case connectionClosed(String)
     /// A write could not go on within the time allowed, or the TLS handshake did not finish in it.
     case timeout(seconds: Double)
+    /// The whole exchange (a command, a batch) did not finish by the deadline set with
+    /// ``SecureConnection/setDeadline(secondsFromNow:)``, however steadily bytes trickled in.
+    case deadlinePassed(seconds: Double)
 
     /// A sentence saying what failed and what to do.
     public var description: String {
@@ -29,6 +33,18 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
             return "connection closed: \(text); reconnect to retry"
         case .timeout(let seconds):
             return "no progress within \(TransportError.format(seconds)) seconds; reconnect to retry"
+        case .deadlinePassed(let seconds):
+            return "the exchange did not finish within its deadline of \(TransportError.format(seconds)) seconds "
+                + "(a stalled or trickling peer); reconnect to retry"
+        }
+    }
+
+    /// Whether trying again later may help: the network or the peer failed, not the TLS setup or
+    /// the certificate (which need a change first).
+    public var isRetryable: Bool {
+        switch self {
+        case .connectFailed, .connectionClosed, .timeout, .deadlinePassed: return true
+        case .certificateRejected, .tlsFailed: return false
         }
     }
 

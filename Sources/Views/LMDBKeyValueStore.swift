@@ -1,17 +1,19 @@
 import LMDB
 import Projections
 
-/// The projectors' `KeyValueStore` over the views environment, bound to one transaction at a time.
+/// The projectors' `KeyValueStore` (and the readers' `KeyValueReader`) over the views environment, bound
+/// to one transaction at a time.
 final class LMDBKeyValueStore: KeyValueStore {
     private let databases: [String: Database]
     var scope: TransactionScope?
 
-    init(databases: [String: Database]) {
+    init(databases: [String: Database], scope: TransactionScope? = nil) {
         self.databases = databases
+        self.scope = scope
     }
 
-    private func db(_ table: String) -> Database {
-        guard let d = databases[table] else { preconditionFailure("table \(table) was not opened") }
+    private func db(_ table: String) throws -> Database {
+        guard let d = databases[table] else { throw ViewError.unknownTable(table) }
         return d
     }
 
@@ -23,4 +25,7 @@ final class LMDBKeyValueStore: KeyValueStore {
     func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try live.get(db(table), key) }
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { try live.put(db(table), key, value) }
     func delete(_ table: String, _ key: [UInt8]) throws { try live.delete(db(table), key) }
+    func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
+        try live.scan(db(table), from: start, body)
+    }
 }

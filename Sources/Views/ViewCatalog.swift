@@ -1,26 +1,41 @@
 import Projections
 
-/// Every view mailstore maintains, by name.
-public enum ViewCatalog {
-    /// The projector types, in the order they fold each event.
-    public static var all: [any Projector.Type] {
-        [ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self,
-         AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self]
-    }
+/// The views a store maintains: projector types in the order they fold each event, and their tables
+/// (learned from each projector's initializer, where they are declared).
+public struct ViewCatalog {
+    /// The projector types.
+    public let types: [any Projector.Type]
 
-    /// The names of the views.
-    public static var names: [String] { all.map { $0.name } }
+    /// A catalog of `types` (tests add a projector of their own).
+    public init(_ types: [any Projector.Type]) { self.types = types }
 
-    /// The projector type named `name`.
+    /// Every view mailstore maintains.
+    public static var standard: ViewCatalog { ViewCatalog([
+        ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self,
+        AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self,
+    ]) }
+
+    /// The projector types of the standard catalog.
+    public static var all: [any Projector.Type] { standard.types }
+
+    /// The names of the standard views.
+    public static var names: [String] { standard.types.map { $0.name.rawValue } }
+
+    /// The projector type named `name` in the standard catalog.
     public static func type(named name: String) -> (any Projector.Type)? {
-        all.first { $0.name == name }
+        standard.types.first { $0.name.rawValue == name }
     }
 
-    /// Every table of every view, plus the shared meta table.
-    static var tables: [String] { all.flatMap { $0.tables } }
-
-    /// Creates the projectors over `store`.
-    static func make(_ types: [any Projector.Type], store: KeyValueStore) -> [any Projector] {
-        types.map { $0.init(store: store) }
+    /// The tables of `type`, as its initializer opens them.
+    public static func tables(of type: any Projector.Type) -> [String] {
+        let context = FoldContext(store: InMemoryKeyValueStore())
+        _ = type.init(context: context)
+        return context.tableNames
     }
+
+    /// Every table of every view of this catalog.
+    var tables: [String] { types.flatMap { ViewCatalog.tables(of: $0) } }
+
+    /// The projector type named `name` in this catalog.
+    func type(named name: String) -> (any Projector.Type)? { types.first { $0.name.rawValue == name } }
 }

@@ -1,11 +1,21 @@
-/// Why the views could not be opened, rebuilt or compared.
+/// Why the views could not be opened, rebuilt, read or compared. The views are disposable: every error
+/// that concerns their files says to rebuild them from the log, never to restore them from a backup.
 public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No view by that name.
     case unknownView(String)
+    /// No table by that name (a projector or reader asked for a table no view declares).
+    case unknownTable(String)
+    /// A view's files are damaged or unreadable.
+    case damaged(String)
+    /// Another process holds the views' build lock and did not release it in time.
+    case busy(String)
 
     public var description: String {
         switch self {
         case .unknownView(let v): "unknown view '\(v)'; views: \(ViewCatalog.names.joined(separator: ", "))"
+        case .unknownTable(let t): "unknown view table '\(t)'"
+        case .damaged(let d): "the views are damaged (\(d)); run `mailstore replay` to rebuild them from the log (nothing in the log is lost)"
+        case .busy(let d): "the views are being rebuilt by another process (\(d)); try again when it is done"
         }
     }
 }

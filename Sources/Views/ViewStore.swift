@@ -8,219 +8,347 @@ import Projections
 /// rebuilt from it whenever needed.
 ///
 /// Generations: `STORE/views/CURRENT` names the folder (`gen-N`) that serves readers. A rebuild
-/// (`replay`) builds `gen-N+1` while `gen-N` keeps serving, then switches `CURRENT` atomically (rename)
-/// and removes the old folder; killed midway, the old generation is intact and the half-built folder is
-/// removed by the next run.
+/// (`replay`, a schema change, missing or damaged files) builds `gen-N+1` while `gen-N` keeps serving,
+/// then switches `CURRENT` atomically (rename) and removes the old folder.
+///
+/// Concurrency (between processes): `views/BUILD` is held exclusively by whoever builds a generation, so
+/// builds serialize (a second one waits, and says so) and a `*.building` folder found while holding it
+/// belongs to a dead process and is removed; `views/LOCK` is held shared while a process opens the
+/// current generation and exclusively for the switch, so no open ever finds its generation removed. A
+/// process keeps the generation it opened even after a switch (its files stay readable until it closes).
 public final class ViewStore: @unchecked Sendable {
     /// The views environment of the current generation.
     public let environment: Environment
     /// The folder of that environment.
     public let path: String
+    /// The views folded here.
+    public let catalog: ViewCatalog
     let log: EventLog
     let databases: [String: Database]
     let meta: Database
+    let quarantine: Database
+    /// The tables readers may name: every view's, and the quarantine.
+    private let readable: [String: Database]
+    /// A private copy of the views (read-only store) removed when this store is released.
+    private let temporaryFolder: String?
 
     /// Events folded per write transaction during catch-up (100K: a rebuild of the generated 100K-message
     /// corpus ran at 16K events/s with it, 11.5K with 20K batches, as deep threads are recomputed per batch).
     static let batchSize = 100_000
     static let currentFile = "CURRENT"
+    static let lockFile = "LOCK"
+    static let buildLockFile = "BUILD"
+    static let metaTable = "views.meta"
+    static let quarantineTable = "views.quarantine"
 
-    init(path: String, log: EventLog, readOnly: Bool = false) throws {
+    init(path: String, log: EventLog, catalog: ViewCatalog = .standard, readOnly: Bool = false,
+         temporaryFolder: String? = nil) throws {
         var o = Environment.Options()
         o.mapSize = 1 << 30
-        o.maxDatabases = UInt32(ViewCatalog.tables.count + 4)
+        let tables = catalog.tables
+        o.maxDatabases = UInt32(tables.count + 4)
         o.readOnly = readOnly
-        // Views are rebuilt from the log: no fsync per commit (a crash loses at most the last batches, which
-        // the next open folds again from the checkpoint written with them).
+        // Views are rebuilt from the log: no fsync per commit (MDB_NOSYNC). A killed process loses nothing; a
+        // machine crash may lose the last batches, which the next open folds again from the checkpoint written
+        // with them, or, on a file system that does not keep write order, damage the file: a file that fails to
+        // open is rebuilt, and `verify --views` finds any other difference (`replay` rebuilds).
         o.noSync = true
-        environment = try Environment(path: path, options: o)
-        let create: Database.Flags = readOnly ? [] : .create
-        var dbs = try environment.openDatabases(ViewCatalog.tables + ["views.meta"], flags: create)
-        meta = dbs.removeValue(forKey: "views.meta")!
-        databases = dbs
+        do {
+            environment = try Environment(path: path, options: o)
+            let create: Database.Flags = readOnly ? [] : .create
+            var dbs = try environment.openDatabases(tables + [ViewStore.metaTable], flags: create)
+            meta = dbs.removeValue(forKey: ViewStore.metaTable)!
+            if readOnly {
+                // Older generations have no quarantine table: a read-only open goes on without it.
+                let q = try? environment.openDatabases([ViewStore.quarantineTable], flags: [])
+                quarantine = q?[ViewStore.quarantineTable] ?? meta
+            } else {
+                quarantine = try environment.openDatabase(ViewStore.quarantineTable, flags: create)
+            }
+            databases = dbs
+            if quarantine != meta { dbs[ViewStore.quarantineTable] = quarantine }
+            readable = dbs
+        } catch let e as LMDBError where e.isCorruption {
+            throw ViewError.damaged("\(path): \(e.operation): \(e.message)")
+        }
         self.log = log
         self.path = path
+        self.catalog = catalog
+        self.temporaryFolder = temporaryFolder
+    }
+
+    deinit {
+        if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
+    }
+
+    // MARK: - Reading
+
+    /// Runs `body` with a consistent snapshot of every view (one short read transaction): projector
+    /// readers (`ThreadsReader(snapshot)`, ...) are the way to read it. A damaged view file is reported as
+    /// `ViewError.damaged` (rebuild with `mailstore replay`).
+    public func read<R>(_ body: (Snapshot) throws -> R) throws -> R {
+        try guarded {
+            try environment.read { txn in
+                let scope = TransactionScope(txn)
+                defer { scope.end() }
+                return try body(Snapshot(LMDBKeyValueStore(databases: readable, scope: scope)))
+            }
+        }
+    }
+
+    /// The views whose stored schema version differs from this build's.
+    func staleViews() throws -> [String] {
+        try guarded { try environment.read { txn in
+            try catalog.types.compactMap { type in
+                guard let raw = try txn.getBytes(meta, key: Array(type.name.rawValue.utf8)), let m = ViewMeta.decode(raw) else { return nil }
+                return m.schemaVersion == type.schemaVersion ? nil : type.name.rawValue
+            }
+        } }
+    }
+
+    /// The checkpoint of each view (0 when never built).
+    public func checkpoints() throws -> [String: UInt64] {
+        try guarded { try environment.read { txn in
+            var out: [String: UInt64] = [:]
+            for type in catalog.types {
+                out[type.name.rawValue] = try txn.getBytes(meta, key: Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+            }
+            return out
+        } }
+    }
+
+    /// The events the views could not fold, oldest first (at most `limit`).
+    public func quarantined(limit: Int = 1_000) throws -> [QuarantinedEvent] {
+        guard quarantine != meta else { return [] }
+        return try environment.read { txn in
+            var out: [QuarantinedEvent] = []
+            try txn.withCursor(quarantine) { c in
+                var e = try c.first()
+                while let entry = e, out.count < limit {
+                    if let q = QuarantinedEvent(key: Array(entry.key), value: Array(entry.value)) { out.append(q) }
+                    e = try c.next()
+                }
+            }
+            return out
+        }
     }
 
     // MARK: - Opening
 
     /// Opens the views of `store`, rebuilding them offline when they are missing, fail to open, or were
     /// written with another schema version, and folds the log's new events into them. `notice` is told
-    /// about every rebuild.
-    public static func open(store: StoreDirectory, log: EventLog, notice: (String) -> Void = { _ in },
+    /// about every rebuild and wait. On a store whose views folder cannot be written (a read-only
+    /// filesystem), the views are read as they are, in a private copy caught up with the log when behind.
+    public static func open(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard,
+                            notice: (String) -> Void = { _ in },
                             progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
-        try StoreDirectory.makePrivateDirectory(root)
-        removeStaleBuilds(root)
-        var views: ViewStore
-        if let gen = currentGeneration(root), FileManager.default.fileExists(atPath: root + "/" + gen + "/data.mdb") {
-            do {
-                views = try ViewStore(path: root + "/" + gen, log: log)
-            } catch {
-                notice("the views in \(gen) fail to open (\(error)); rebuilding them from the log")
-                views = try rebuild(root: root, log: log, progress: progress)
+        if !FileManager.default.fileExists(atPath: root) {
+            do { try StoreDirectory.makePrivateDirectory(root) } catch {
+                return try openPrivateCopy(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
             }
+        }
+        guard access(root, W_OK) == 0 else {
+            return try openPrivateCopy(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+        }
+        // Half-built generations whose builder is gone (nobody holds the build lock) are removed.
+        if let idle = FileLock.acquire(root + "/" + buildLockFile, exclusive: true, wait: false) {
+            removeStaleBuilds(root)
+            idle.unlock()
+        }
+        do {
+            return try openAndCatchUp(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+        } catch let e as ViewError {
+            guard case .damaged(let detail) = e else { throw e }
+            // Views are disposable: damaged files are rebuilt from the log, never restored.
+            notice("the views are damaged (\(detail)); rebuilding them from the log")
+            let views = try rebuild(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+            try views.catchUp(progress: progress)
+            return views
+        }
+    }
+
+    private static func openAndCatchUp(root: String, log: EventLog, catalog: ViewCatalog, notice: (String) -> Void,
+                                       progress: ((UInt64, UInt64) -> Void)?) throws -> ViewStore {
+        var views: ViewStore
+        if let current = try openCurrent(root: root, log: log, catalog: catalog, notice: notice) {
+            views = current
         } else {
-            if currentGeneration(root) != nil { notice("the views' files are missing; rebuilding them from the log") }
-            views = try rebuild(root: root, log: log, progress: progress)
+            views = try rebuild(root: root, log: log, catalog: catalog, unlessFresh: true, notice: notice, progress: progress)
         }
         let stale = try views.staleViews()
         if !stale.isEmpty {
             notice("view schema changed for \(stale.joined(separator: ", ")); rebuilding \(stale.count == 1 ? "it" : "them") from the log")
-            views = try rebuild(root: root, log: log, only: stale, from: views, progress: progress)
+            views = try rebuild(root: root, log: log, catalog: catalog, only: stale, unlessFresh: true, notice: notice, progress: progress)
         }
         try views.catchUp(progress: progress)
         return views
     }
 
-    /// The views whose stored schema version differs from this build's.
-    func staleViews() throws -> [String] {
-        try environment.read { txn in
-            try ViewCatalog.all.compactMap { type in
-                guard let raw = try txn.getBytes(meta, key: Array(type.name.utf8)), let m = ViewMeta.decode(raw) else { return nil }
-                return m.schemaVersion == type.schemaVersion ? nil : type.name
-            }
+    /// Runs `body`, reporting a damaged views file as `ViewError.damaged` (which says to replay).
+    func guarded<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let e as LMDBError where e.isCorruption {
+            throw ViewError.damaged("\(path): \(e.operation): \(e.message)")
+        } catch let e as DecodeError {
+            throw ViewError.damaged("\(path): a value does not decode: \(e)")
         }
     }
 
-    /// The checkpoint of each view (0 when never built).
-    public func checkpoints() throws -> [String: UInt64] {
-        try environment.read { txn in
-            var out: [String: UInt64] = [:]
-            for type in ViewCatalog.all {
-                out[type.name] = try txn.getBytes(meta, key: Array(type.name.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
-            }
-            return out
+    /// Opens the current generation under the shared lock (so no switch removes it meanwhile); nil when
+    /// there is none or it fails to open (told to `notice`).
+    static func openCurrent(root: String, log: EventLog, catalog: ViewCatalog, readOnly: Bool = false,
+                            notice: (String) -> Void) throws -> ViewStore? {
+        let lock = FileLock.acquire(root + "/" + lockFile, exclusive: false, create: !readOnly)
+        defer { lock?.unlock() }
+        guard let gen = currentGeneration(root) else { return nil }
+        guard FileManager.default.fileExists(atPath: root + "/" + gen + "/data.mdb") else {
+            notice("the views' files are missing; rebuilding them from the log")
+            return nil
         }
+        do {
+            return try ViewStore(path: root + "/" + gen, log: log, catalog: catalog, readOnly: readOnly)
+        } catch {
+            notice("the views in \(gen) fail to open (\(error)); rebuilding them from the log")
+            return nil
+        }
+    }
+
+    /// The views of a store whose views folder cannot be written: a private copy of the current
+    /// generation (or a fresh build when it is missing, stale or damaged) in the temporary folder, caught
+    /// up with the log, removed when released. Nothing in the store is written, deleted or re-moded.
+    static func openPrivateCopy(root: String, log: EventLog, catalog: ViewCatalog, notice: (String) -> Void,
+                                progress: ((UInt64, UInt64) -> Void)?) throws -> ViewStore {
+        let folder = FileManager.default.temporaryDirectory.path + "/mailstore-views-\(UUID().uuidString.prefix(8))"
+        try StoreDirectory.makePrivateDirectory(folder)
+        var copied = false
+        if let current = try openCurrent(root: root, log: log, catalog: catalog, readOnly: true, notice: { _ in }),
+           (try? current.staleViews().isEmpty) == true {
+            copied = (try? current.environment.copy(to: folder)) != nil
+        }
+        notice(copied ? "the store's views folder is read-only: reading a private copy of the views"
+                      : "the store's views folder is read-only: folding the views in a private folder")
+        let views = try ViewStore(path: folder, log: log, catalog: catalog, temporaryFolder: folder)
+        try views.catchUp(progress: progress)
+        return views
     }
 
     // MARK: - Folding
 
+    /// One projector with its fold context during a catch-up.
+    private struct Fold {
+        let name: String
+        let schemaVersion: UInt32
+        let context: FoldContext
+        let projector: any Projector
+    }
+
+    /// A projector's fold failed on an event: the batch is folded again, that projector one event at a time.
+    private struct FoldFailure: Error {
+        let index: Int
+    }
+
     /// Folds every event after each view's checkpoint, up to `limit` (default: the log's head).
+    ///
+    /// No event can stop it: an event that does not decode, or that a projector fails to fold (a bug), is
+    /// quarantined for that view with its error (see `quarantined()`), and folding goes on.
     public func catchUp(through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
+        try guarded { try fold(through: limit, progress: progress) }
+    }
+
+    private func fold(through limit: UInt64?, progress: ((UInt64, UInt64) -> Void)?) throws {
         let head = try limit ?? log.head().sequence
         let start = (try checkpoints().values.min() ?? 0)
         guard start < head else { return }
         let store = LMDBKeyValueStore(databases: databases)
-        let projectors = ViewCatalog.make(ViewCatalog.all, store: store)
-        var batch: [(StoredEvent, DomainEvent)] = []
+        let folds = catalog.types.map { type -> Fold in
+            let context = FoldContext(store: store)
+            return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, context: context, projector: type.init(context: context))
+        }
+        var batch: [(event: StoredEvent, decoded: DomainEvent?)] = []
+        var undecodable: [QuarantinedEvent] = []
         batch.reserveCapacity(ViewStore.batchSize)
         var done: UInt64 = 0
         func commit() throws {
-            guard let last = batch.last?.0.envelope.sequence else { return }
-            try environment.write { txn in
-                let scope = TransactionScope(txn)
-                store.scope = scope
-                defer {
-                    scope.end()
-                    store.scope = nil
-                }
-                for p in projectors { p.discard() }
-                var checkpoints: [String: UInt64] = [:]
-                for (i, p) in projectors.enumerated() {
-                    let name = ViewCatalog.all[i].name
-                    let cp = try scope.get(meta, Array(name.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
-                    checkpoints[name] = cp
-                    for (ev, decoded) in batch where ev.envelope.sequence > cp { try p.apply(ev, decoded) }
-                    try p.flush()
-                    if last > cp {
-                        try scope.put(meta, Array(name.utf8), ViewMeta(schemaVersion: ViewCatalog.all[i].schemaVersion, checkpoint: last).encoded)
+            guard let last = batch.last?.event.envelope.sequence else { return }
+            var careful: Set<Int> = []
+            while true {
+                do {
+                    try environment.write { txn in
+                        let scope = TransactionScope(txn)
+                        store.scope = scope
+                        defer {
+                            scope.end()
+                            store.scope = nil
+                        }
+                        var quarantined = undecodable
+                        for (i, f) in folds.enumerated() {
+                            f.context.discard()
+                            f.projector.discardPending()
+                            let key = Array(f.name.utf8)
+                            let cp = try scope.get(meta, key).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+                            if careful.contains(i) {
+                                try foldOneByOne(f, after: cp, quarantined: &quarantined)
+                            } else {
+                                do {
+                                    for (ev, decoded) in batch where ev.envelope.sequence > cp {
+                                        if let decoded { try f.projector.apply(ev, decoded) }
+                                    }
+                                    try f.projector.prepareFlush()
+                                    try f.context.flush()
+                                } catch let e as LMDBError where e.isMapFull {
+                                    throw e
+                                } catch {
+                                    throw FoldFailure(index: i)
+                                }
+                            }
+                            if last > cp {
+                                try scope.put(meta, key, ViewMeta(schemaVersion: f.schemaVersion, checkpoint: last).encoded)
+                            }
+                        }
+                        for q in quarantined { try scope.put(quarantine, q.key, Array(q.error.utf8)) }
                     }
+                    break
+                } catch let failure as FoldFailure {
+                    careful.insert(failure.index)
                 }
             }
             done += UInt64(batch.count)
             progress?(done, head - start)
             batch.removeAll(keepingCapacity: true)
+            undecodable.removeAll()
+        }
+        /// Folds the batch into one projector event by event, writing after each, so a failing event's
+        /// partial changes are dropped alone and the event is quarantined.
+        func foldOneByOne(_ f: Fold, after cp: UInt64, quarantined: inout [QuarantinedEvent]) throws {
+            for (ev, decoded) in batch where ev.envelope.sequence > cp {
+                guard let decoded else { continue }
+                do {
+                    try f.projector.apply(ev, decoded)
+                    try f.projector.prepareFlush()
+                    try f.context.flush()
+                } catch let e as LMDBError where e.isMapFull {
+                    throw e
+                } catch {
+                    f.context.discard()
+                    f.projector.discardPending()
+                    quarantined.append(QuarantinedEvent(sequence: ev.envelope.sequence, view: f.name, error: "\(error)"))
+                }
+            }
         }
         // (Decoding on both cores was tried: glibc malloc contention made it slower than one.)
         try log.scan(from: start + 1) { ev in
             if ev.envelope.sequence > head { return false }
-            batch.append((ev, try ev.decode()))
+            do {
+                batch.append((ev, try ev.decode()))
+            } catch {
+                batch.append((ev, nil))
+                undecodable.append(QuarantinedEvent(sequence: ev.envelope.sequence, view: "*", error: "does not decode: \(error)"))
+            }
             if batch.count >= ViewStore.batchSize { try commit() }
             return true
         }
         try commit()
-    }
-
-    // MARK: - Generations
-
-    static func currentGeneration(_ root: String) -> String? {
-        guard let text = try? String(contentsOfFile: root + "/" + currentFile, encoding: .utf8) else { return nil }
-        let g = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return g.isEmpty ? nil : g
-    }
-
-    static func removeStaleBuilds(_ root: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".building") {
-            try? FileManager.default.removeItem(atPath: root + "/" + name)
-        }
-    }
-
-    static func nextGeneration(_ root: String) -> String {
-        let n = currentGeneration(root).flatMap { Int($0.dropFirst(4)) } ?? 0
-        return "gen-\(n + 1)"
-    }
-
-    /// Builds a new generation from the log (all views, or only `only` with the others copied from
-    /// `from`), then makes it current. The current generation keeps serving until the switch.
-    @discardableResult
-    static func rebuild(root: String, log: EventLog, only: [String]? = nil, from old: ViewStore? = nil,
-                        progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
-        let gen = nextGeneration(root)
-        let building = root + "/" + gen + ".building"
-        try? FileManager.default.removeItem(atPath: building)
-        try StoreDirectory.makePrivateDirectory(building)
-        if let only, let old {
-            try old.environment.copy(to: building)
-            let copy = try ViewStore(path: building, log: log)
-            try copy.reset(views: only)
-        }
-        do {
-            let fresh = try ViewStore(path: building, log: log)
-            try fresh.catchUp(progress: progress)
-            try fresh.environment.sync()
-        }
-        let previous = currentGeneration(root)
-        let final = root + "/" + gen
-        guard rename(building, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
-        try StoreDirectory.writePrivateFile(root + "/" + currentFile, contents: gen + "\n")
-        if let previous, previous != gen { try? FileManager.default.removeItem(atPath: root + "/" + previous) }
-        return try ViewStore(path: final, log: log)
-    }
-
-    /// Empties the tables and checkpoints of `views`.
-    func reset(views: [String]) throws {
-        try environment.write { txn in
-            for name in views {
-                guard let type = ViewCatalog.type(named: name) else { throw ViewError.unknownView(name) }
-                for t in type.tables { try txn.clear(databases[t]!) }
-                _ = try txn.delete(meta, key: Array(name.utf8))
-            }
-        }
-    }
-
-    /// Rebuilds views blue/green (`mailstore replay`): all of them, or only `views`.
-    public static func replay(store: StoreDirectory, log: EventLog, views: [String]? = nil,
-                              progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
-        let root = store.viewsPath
-        try StoreDirectory.makePrivateDirectory(root)
-        removeStaleBuilds(root)
-        if let views {
-            for v in views where ViewCatalog.type(named: v) == nil { throw ViewError.unknownView(v) }
-            if let gen = currentGeneration(root), let current = try? ViewStore(path: root + "/" + gen, log: log) {
-                return try rebuild(root: root, log: log, only: views, from: current, progress: progress)
-            }
-        }
-        return try rebuild(root: root, log: log, progress: progress)
-    }
-
-    /// Builds every view from the log up to `sequence` in a scratch folder (time travel, verification).
-    /// The caller removes `folder` when done.
-    public static func scratch(in folder: String, log: EventLog, through sequence: UInt64,
-                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
-        try StoreDirectory.makePrivateDirectory(folder)
-        let views = try ViewStore(path: folder, log: log)
-        try views.catchUp(through: sequence, progress: progress)
-        return views
     }
 }

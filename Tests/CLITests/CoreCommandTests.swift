@@ -94,7 +94,7 @@ final class CoreCommandTests: CLITestCase {
     func appendExamples() throws {
         let log = try EventLog(store: StoreDirectory(path: store))
         try log.append(DomainEvent.examples.enumerated().map { i, e in
-            NewEvent(event: e, account: "a", stream: "stream-\(i)", actor: .user)
+            NewEvent(event: e, account: "a", stream: StreamName(rawValue: "stream-\(i)"), actor: .user)
         })
     }
 }

@@ -7,7 +7,7 @@ final class AppendReadTests: EventLogTestCase {
     func testEveryEventTypeRoundTripsThroughTheLog() throws {
         let log = try openLog()
         let batch = DomainEvent.examples.enumerated().map { i, e in
-            NewEvent(event: e, account: "work", stream: "stream-\(i)", occurredAt: Timestamp(microseconds: Int64(i)),
+            NewEvent(event: e, account: "work", stream: StreamName(rawValue: "stream-\(i)"), occurredAt: Timestamp(microseconds: Int64(i)),
                      causationID: i % 2 == 0 ? EventID.generate() : nil, correlationID: EventID.generate(), actor: .user)
         }
         let outcomes = try log.append(batch)
@@ -19,7 +19,7 @@ final class AppendReadTests: EventLogTestCase {
             XCTAssertEqual(stored.envelope.id, new.id)
             XCTAssertEqual(stored.envelope.type, new.event.type)
             XCTAssertEqual(stored.envelope.account, "work")
-            XCTAssertEqual(stored.envelope.stream, new.stream)
+            XCTAssertEqual(stored.envelope.stream, new.stream.rawValue)
             XCTAssertEqual(stored.envelope.causationID, new.causationID)
             XCTAssertEqual(stored.envelope.correlationID, new.correlationID)
             XCTAssertEqual(stored.envelope.occurredAt, new.occurredAt)
@@ -72,9 +72,9 @@ final class AppendReadTests: EventLogTestCase {
         try log.append(event(categorized(0), stream: "x"))
         let before = try log.head()
         let blob = try log.prepareBlob(Array("raw message bytes".utf8))
-        var batch = (1...5).map { event(categorized($0), stream: "y\($0)") }
+        var batch = (1...5).map { event(categorized($0), stream: StreamName(rawValue: "y\($0)")) }
         batch.append(event(categorized(6), stream: "x", expected: .noStream)) // fails: x exists
-        batch += (7...9).map { event(categorized($0), stream: "z\($0)") }
+        batch += (7...9).map { event(categorized($0), stream: StreamName(rawValue: "z\($0)")) }
         XCTAssertThrowsError(try log.append(batch, blobs: [blob]))
         XCTAssertEqual(try log.head().sequence, before.sequence)
         XCTAssertEqual(try log.head().hash, before.hash)
@@ -92,7 +92,7 @@ final class AppendReadTests: EventLogTestCase {
         let log = try openLog(mapSize: 1 << 20)
         let start = log.environment.mapSize
         for b in 0..<40 {
-            try log.append((0..<100).map { event(categorized(b * 100 + $0, padding: 150), stream: "s\($0 % 7)") })
+            try log.append((0..<100).map { event(categorized(b * 100 + $0, padding: 150), stream: StreamName(rawValue: "s\($0 % 7)")) })
         }
         XCTAssertGreaterThan(log.environment.mapSize, start, "the map grew")
         XCTAssertEqual(try log.head().sequence, 4000)
@@ -122,7 +122,7 @@ final class AppendReadTests: EventLogTestCase {
         var batch: [NewEvent] = []
         for i in 0..<30 {
             let e: DomainEvent = i % 3 == 0 ? .folderRemoved(FolderRemoved(folder: "f\(i)")) : categorized(i)
-            var ev = event(e, stream: "s\(i % 4)")
+            var ev = event(e, stream: StreamName(rawValue: "s\(i % 4)"))
             ev.account = i % 2 == 0 ? "even" : "odd"
             batch.append(ev)
         }
@@ -137,7 +137,7 @@ final class AppendReadTests: EventLogTestCase {
 
     func testScanIsASnapshotOfTheHeadWhenItBegan() throws {
         let log = try openLog()
-        try log.append((0..<10_000).map { event(categorized($0), stream: "s\($0 % 10)") })
+        try log.append((0..<10_000).map { event(categorized($0), stream: StreamName(rawValue: "s\($0 % 10)")) })
         var seen = 0
         try log.scan(chunkSize: 1000) { ev in
             seen += 1
@@ -163,7 +163,7 @@ final class AppendReadTests: EventLogTestCase {
             }
         }
         reader.start()
-        for b in 0..<200 { try log.append((0..<50).map { event(categorized(b * 50 + $0), stream: "b\(b)") }) }
+        for b in 0..<200 { try log.append((0..<50).map { event(categorized(b * 50 + $0), stream: StreamName(rawValue: "b\(b)")) }) }
         done.set()
         while !reader.isFinished { usleep(1000) }
         XCTAssertFalse(violations.value)

@@ -51,7 +51,7 @@ final class CrossProcessTests: EventLogTestCase {
         try watcher.run()
         var b = 0
         while watcher.isRunning {
-            try log.append((0..<batchSize).map { event(categorized($0), stream: "batch/\(b)") })
+            try log.append((0..<batchSize).map { event(categorized($0), stream: StreamName(rawValue: "batch/\(b)")) })
             b += 1
         }
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

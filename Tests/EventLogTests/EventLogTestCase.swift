@@ -24,7 +24,7 @@ class EventLogTestCase: XCTestCase {
         return try EventLog(path: dir.path, options: o)
     }
 
-    func event(_ e: DomainEvent, stream: String = "s", id: EventID = .generate(),
+    func event(_ e: DomainEvent, stream: StreamName = "s", id: EventID = .generate(),
                expected: ExpectedVersion = .any, correlation: EventID? = nil) -> NewEvent {
         NewEvent(id: id, event: e, account: "acct", stream: stream, occurredAt: Timestamp(microseconds: 1_000),
                  correlationID: correlation, actor: .sync, expectedVersion: expected)

@@ -78,3 +78,23 @@ extension ContactSeenV2 {
         }
     }
 }
+
+/// `EmailCategorized` version 1 (email, category, classifier) reads as version 2 with version 0 and no rule.
+final class EmailCategorizedUpcastTests: XCTestCase {
+    func testVersion1ReadsWithDefaults() throws {
+        var w = ByteWriter()
+        w.write("e1"); w.write(AICategory.updates); w.write("model-x")
+        let decoded = try DomainEvent.decode(type: .emailCategorized, version: 1, payload: w.bytes)
+        XCTAssertEqual(decoded, .emailCategorized(EmailCategorized(emailID: "e1", category: .updates, classifier: "model-x",
+                                                                   classifierVersion: 0, rule: "")))
+        XCTAssertEqual(decoded.schemaVersion, 2, "written again, it is written at the current version")
+    }
+
+    func testVersion2RoundTrips() throws {
+        let p = EmailCategorized(emailID: "e2", category: .forums, classifier: "rules", classifierVersion: 1, rule: "forums.list-post: <x>")
+        var w = ByteWriter()
+        DomainEvent.emailCategorized(p).encodePayload(to: &w)
+        XCTAssertEqual(try DomainEvent.decode(type: .emailCategorized, version: 2, payload: w.bytes), .emailCategorized(p))
+        XCTAssertThrowsError(try DomainEvent.decode(type: .emailCategorized, version: 3, payload: w.bytes))
+    }
+}

@@ -1,5 +1,6 @@
 import IMAPClient
 import IMAPProtocol
+import SecureTransport
 import XCTest
 
 /// Logging in with each mechanism, and failing to.

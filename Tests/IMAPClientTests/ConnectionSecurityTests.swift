@@ -1,6 +1,7 @@
 import Foundation
 import IMAPClient
 import IMAPProtocol
+import SecureTransport
 import XCTest
 
 /// TLS, STARTTLS and certificate checks against the real server.
@@ -33,7 +34,7 @@ final class ConnectionSecurityTests: IMAPTestCase {
     func testTheTestCertificateIsRejectedWithoutItsCA() throws {
         for security in [ConnectionSecurity.tls, .starttls] {
             XCTAssertThrowsError(try connect(endpoint(security, trustTestCA: false)), "\(security)") { error in
-                guard case .certificateRejected(let host, let reason)? = error as? IMAPClientError else {
+                guard case .transport(.certificateRejected(let host, let reason))? = error as? IMAPClientError else {
                     return XCTFail("\(security): expected certificateRejected, got \(error)")
                 }
                 XCTAssertEqual(host, server.host)
@@ -46,7 +47,7 @@ final class ConnectionSecurityTests: IMAPTestCase {
     func testAnAddressTheCertificateDoesNotNameIsRejected() throws {
         // The server also listens on 127.0.0.2; its certificate names only localhost and 127.0.0.1.
         XCTAssertThrowsError(try connect(endpoint(.tls, host: "127.0.0.2"))) { error in
-            guard case .certificateRejected("127.0.0.2", let reason)? = error as? IMAPClientError else {
+            guard case .transport(.certificateRejected("127.0.0.2", let reason))? = error as? IMAPClientError else {
                 return XCTFail("expected certificateRejected, got \(error)")
             }
             XCTAssertTrue(reason.lowercased().contains("mismatch"), reason)
@@ -63,7 +64,7 @@ final class ConnectionSecurityTests: IMAPTestCase {
         var missing = endpoint(.tls)
         missing.caFile = server.dir + "/no-such-ca.pem"
         XCTAssertThrowsError(try connect(missing)) { error in
-            guard case .tlsFailed(let reason)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            guard case .transport(.tlsFailed(let reason))? = error as? IMAPClientError else { return XCTFail("got \(error)") }
             XCTAssertTrue(reason.contains("no-such-ca.pem"), reason)
         }
     }
@@ -101,7 +102,7 @@ final class ConnectionSecurityTests: IMAPTestCase {
         XCTAssertTrue(bound)
         let port = UInt16(bigEndian: address.sin_port)
         XCTAssertThrowsError(try IMAPConnection.connect(ServerEndpoint(host: "127.0.0.1", port: port, security: .tls))) { error in
-            guard case .connectFailed("127.0.0.1", port, let reason)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            guard case .transport(.connectFailed("127.0.0.1", port, let reason))? = error as? IMAPClientError else { return XCTFail("got \(error)") }
             XCTAssertTrue(reason.lowercased().contains("refused"), reason)
         }
     }

@@ -1,5 +1,6 @@
 import IMAPClient
 import IMAPProtocol
+import SecureTransport
 import TestSupport
 import XCTest
 
@@ -51,7 +52,7 @@ final class FailureModeTests: XCTestCase {
         ])
         let imap = try IMAPConnection.connect(endpoint(server))
         XCTAssertThrowsError(try imap.noop()) { error in
-            guard case .connectionClosed(let text)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            guard case .transport(.connectionClosed(let text))? = error as? IMAPClientError else { return XCTFail("got \(error)") }
             XCTAssertTrue(text.contains("Server shutting down"), text)
         }
         _ = try server.clientLines()
@@ -61,7 +62,7 @@ final class FailureModeTests: XCTestCase {
         let server = try ScriptedServer([.send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine, .waitForClose])
         let imap = try IMAPConnection.connect(endpoint(server, timeout: 0.5))
         XCTAssertThrowsError(try imap.noop()) { error in
-            XCTAssertEqual(error as? IMAPClientError, .timeout(seconds: 0.5))
+            XCTAssertEqual(error as? IMAPClientError, .transport(.timeout(seconds: 0.5)))
         }
         imap.logout()
         XCTAssertEqual(try server.clientLines(), ["A1 NOOP"], "logout must not talk to a broken connection")

@@ -1,6 +1,7 @@
 import Foundation
 import IMAPClient
 import IMAPProtocol
+import SecureTransport
 import TestSupport
 import XCTest
 

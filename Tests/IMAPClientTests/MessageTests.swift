@@ -1,5 +1,6 @@
 @testable import IMAPClient
 import IMAPProtocol
+import SecureTransport
 import XCTest
 
 /// APPEND, FETCH, STORE, SEARCH, MOVE and QRESYNC against the real server.

@@ -2,18 +2,6 @@ import XCTest
 @testable import IMAPProtocol
 
 final class SASLAndDateTests: XCTestCase {
-    func testSASLPlain() {
-        XCTAssertEqual(SASL.plain(user: "alice", password: "secret"), "AGFsaWNlAHNlY3JldA==")
-        XCTAssertEqual(SASL.plain(user: "", password: ""), "AAA=")
-        XCTAssertEqual(SASL.plain(user: "tim", password: "tanstaaftanstaaf", authorizationIdentity: "admin"),
-                       "YWRtaW4AdGltAHRhbnN0YWFmdGFuc3RhYWY=")
-    }
-
-    func testSASLXOAuth2MatchesGooglesExample() {
-        XCTAssertEqual(SASL.xoauth2(user: "someuser@example.com", token: "ya29.vF9dft4qmTc2Nvb3RlckBhdHRhdmlzdGEuY29tCg"),
-                       "dXNlcj1zb21ldXNlckBleGFtcGxlLmNvbQFhdXRoPUJlYXJlciB5YTI5LnZGOWRmdDRxbVRjMk52YjNSbGNrQmhkSFJoZG1semRHRXVZMjl0Q2cBAQ==")
-    }
-
     func testBase64Padding() {
         XCTAssertEqual(Base64.encode(raw("")), [])
         XCTAssertEqual(String(decoding: Base64.encode(raw("f")), as: UTF8.self), "Zg==")

@@ -35,4 +35,6 @@ final class ComposedMessageTests: SMTPTestCase {
         XCTAssertEqual(files.map(\.filename), attachments.map(\.filename))
         XCTAssertEqual(files.map { $0.decodedBody(in: bytes) }, attachments.map(\.data))
     }
+
+    func testAComposedMessageWithAttachmentsArrivesAndParsesBackOnExim() throws { try testAComposedMessageWithAttachmentsArrivesAndParsesBack() }
 }

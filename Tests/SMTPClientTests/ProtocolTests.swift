@@ -1,4 +1,5 @@
 @testable import SMTPClient
+import SecureTransport
 import XCTest
 
 /// The pure parts of the client: replies, EHLO extensions, DATA encoding, error classes.
@@ -80,14 +81,14 @@ final class ProtocolTests: XCTestCase {
         let temporary = SMTPReply(code: 451, lines: ["4.3.0 later"])
         let permanent = SMTPReply(code: 550, lines: ["5.1.1 never"])
         let retryable: [SMTPClientError] = [
-            .temporaryFailure(stage: .message, reply: temporary), .connectionLost("x"), .timeout(seconds: 1),
-            .deliveryUnconfirmed("x"), .connectFailed(host: "h", port: 1, reason: "x"), .authenticationFailed(temporary),
+            .temporaryFailure(stage: .message, reply: temporary), .transport(.connectionClosed("x")), .transport(.timeout(seconds: 1)),
+            .deliveryUnconfirmed("x"), .transport(.connectFailed(host: "h", port: 1, reason: "x")), .authenticationFailed(temporary),
             .recipientsRefused([RefusedRecipient(address: "a@x", reply: temporary)]),
         ]
         let final: [SMTPClientError] = [
             .permanentFailure(stage: .message, reply: permanent), .authenticationFailed(permanent),
             .recipientsRefused([RefusedRecipient(address: "a@x", reply: temporary), RefusedRecipient(address: "b@x", reply: permanent)]),
-            .certificateRejected(host: "h", reason: "x"), .tlsFailed(reason: "x"), .startTLSUnavailable(host: "h"),
+            .transport(.certificateRejected(host: "h", reason: "x")), .transport(.tlsFailed(reason: "x")), .startTLSUnavailable(host: "h"),
             .insecureAuthentication, .invalidAddress("x", reason: "y"), .eightBitUnsupported, .protocolError("x"),
         ]
         for error in retryable { XCTAssertTrue(error.isRetryable, "\(error)") }

@@ -1,9 +1,11 @@
 import Foundation
+import SecureTransport
 import SMTPClient
 import TestSupport
 import XCTest
 
-/// A test against the real aiosmtpd of `TestServers`; its connections are closed when it ends.
+/// A test against the real aiosmtpd of `TestServers` (or Exim, for a test whose name ends in `OnExim`);
+/// its connections are closed when it ends.
 class SMTPTestCase: XCTestCase {
     /// The seconds a connection waits for each read or write; generous for a loaded CI machine.
     static let timeout: Double = 30
@@ -17,19 +19,19 @@ class SMTPTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        server = try TestServers.smtp()
+        server = try TestServers.smtp(SMTPPersonality(testName: name))
         password = try server.password()
         marker = "marker-" + UUID().uuidString
     }
 
     /// The server's endpoint for `security`, trusting the test CA unless `trustTestCA` is false.
-    func endpoint(_ security: SMTPSecurity, trustTestCA: Bool = true) -> SMTPEndpoint {
-        SMTPEndpoint(host: server.host, port: security == .tls ? server.tlsPort : server.submissionPort,
+    func endpoint(_ security: ConnectionSecurity, trustTestCA: Bool = true) -> ServerEndpoint {
+        ServerEndpoint(host: server.host, port: security == .tls ? server.tlsPort : server.submissionPort,
                      security: security, caFile: trustTestCA ? server.caFile : nil, timeoutSeconds: Self.timeout)
     }
 
     /// A connection (closed with QUIT when the test ends).
-    func connect(_ security: SMTPSecurity, trace: ((String) -> Void)? = nil) throws -> SMTPConnection {
+    func connect(_ security: ConnectionSecurity, trace: ((String) -> Void)? = nil) throws -> SMTPConnection {
         let connection = try SMTPConnection.connect(endpoint(security), trace: trace)
         addTeardownBlock { connection.quit() }
         return connection

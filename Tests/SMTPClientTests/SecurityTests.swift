@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 import SMTPClient
 import TestSupport
 import XCTest
@@ -6,9 +7,9 @@ import XCTest
 /// Certificates, STARTTLS and credentials: what the client refuses to do.
 final class SecurityTests: SMTPTestCase {
     func testTheTestCertificateIsRejectedWithoutItsCA() throws {
-        for security in [SMTPSecurity.tls, .starttls] {
+        for security in [ConnectionSecurity.tls, .starttls] {
             let error = smtpError(try SMTPConnection.connect(endpoint(security, trustTestCA: false)))
-            guard case .certificateRejected(let host, let reason)? = error else {
+            guard case .transport(.certificateRejected(let host, let reason))? = error else {
                 XCTFail("\(security): expected certificateRejected, got \(String(describing: error))")
                 continue
             }
@@ -22,7 +23,7 @@ final class SecurityTests: SMTPTestCase {
         var missing = endpoint(.tls)
         missing.caFile = "/nonexistent/no-such-ca.pem"
         let error = smtpError(try SMTPConnection.connect(missing))
-        guard case .tlsFailed(let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        guard case .transport(.tlsFailed(let reason))? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(reason.contains("no-such-ca.pem"), reason)
     }
 
@@ -32,8 +33,8 @@ final class SecurityTests: SMTPTestCase {
         XCTAssertFalse(smtp.isEncrypted)
         XCTAssertTrue(smtp.extensions.startTLS)
         let sentBefore = lines.filter { $0.hasPrefix("C: ") }
-        for mechanism in SMTPAuthMechanism.allCases {
-            let credential: SMTPCredential = mechanism == .xoauth2 ? .oauth2Token(password) : .password(password)
+        for mechanism in AuthMechanism.allCases {
+            let credential: Credential = mechanism == .xoauth2 ? .oauth2Token(password) : .password(password)
             let error = smtpError(try smtp.authenticate(username: server.user, credential: credential, mechanism: mechanism))
             XCTAssertEqual(error, .insecureAuthentication)
         }
@@ -50,7 +51,7 @@ final class SecurityTests: SMTPTestCase {
             .send("220 peer ESMTP\r\n"), .readLine,
             .send("250-peer\r\n250-AUTH PLAIN LOGIN\r\n250 8BITMIME\r\n"), .waitForClose,
         ])
-        let endpoint = SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
+        let endpoint = ServerEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
         XCTAssertEqual(smtpError(try SMTPConnection.connect(endpoint)), .startTLSUnavailable(host: "127.0.0.1"))
         XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]"])
     }
@@ -60,9 +61,9 @@ final class SecurityTests: SMTPTestCase {
             .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 STARTTLS\r\n"), .readLine,
             .send("454 4.7.0 TLS not available due to temporary reason\r\n"), .waitForClose,
         ])
-        let endpoint = SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
+        let endpoint = ServerEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
         let error = smtpError(try SMTPConnection.connect(endpoint))
-        guard case .tlsFailed(let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        guard case .transport(.tlsFailed(let reason))? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(reason.contains("454 4.7.0"), reason)
         XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]", "STARTTLS"])
     }
@@ -72,7 +73,7 @@ final class SecurityTests: SMTPTestCase {
             .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 STARTTLS\r\n"), .readLine,
             .send("220 2.0.0 Ready\r\n250 injected\r\n"), .waitForClose,
         ])
-        let endpoint = SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
+        let endpoint = ServerEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
         let error = smtpError(try SMTPConnection.connect(endpoint))
         guard case .protocolError(let text)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(text.contains("injection"), text)
@@ -85,7 +86,7 @@ final class SecurityTests: SMTPTestCase {
             .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 SIZE 100\r\n"), .readLine,
             .send("221 bye\r\n"), .waitForClose,
         ])
-        let smtp = try SMTPConnection.connect(SMTPEndpoint(host: "127.0.0.1", port: peer.port, security: .plain,
+        let smtp = try SMTPConnection.connect(ServerEndpoint(host: "127.0.0.1", port: peer.port, security: .plain,
                                                            timeoutSeconds: Self.timeout))
         XCTAssertEqual(smtpError(try smtp.send(from: "a@example.com", recipients: ["jörg@example.com"], message: Array("x".utf8))),
                        .internationalAddressUnsupported("jörg@example.com"))

@@ -8,10 +8,10 @@ import Projections
 import TestSupport
 import XCTest
 
-/// Thread actions against the real Dovecot: optimistic in the views, written back by sync, refusals
-/// compensated, undo, retry, crash between server and log.
+/// Thread actions against the real Dovecot (and, the `...OnCourier`, `...OnCyrus` tests, Courier-IMAP and
+/// Cyrus IMAP): optimistic in the views, written back by sync, refusals compensated, undo, retry.
 final class ActionTests: SyncTestCase {
-    private var actions: ManageThreadActionsUseCase { ManageThreadActionsUseCase(store: store, views: views) }
+    private var actions: ManageThreadActionsUseCase { ManageThreadActionsUseCase(store: store) }
 
     /// Fills INBOX with `n` one-message threads (and Locked with `locked` more) and syncs.
     private func prepare(_ n: Int = 5, locked: Int = 0, via c: IMAPConnection) throws {
@@ -30,7 +30,7 @@ final class ActionTests: SyncTestCase {
 
     private func folderOf(_ id: String, via c: IMAPConnection) throws -> [String] {
         var out: [String] = []
-        for f in ["INBOX", "Archive", "Trash", "Projects", "Locked"] {
+        for f in ["INBOX", "Archive", "Trash", "Projects", "Locked"].map(path) {
             guard try c.list().contains(where: { $0.mailbox.name == f || ($0.mailbox.isInbox && f == "INBOX") }) else { continue }
             _ = try c.select(MailboxName(f), readOnly: true)
             if try !c.uidSearch([.header("Message-ID", "\(id)@example.com")]).isEmpty { out.append(f) }
@@ -39,7 +39,7 @@ final class ActionTests: SyncTestCase {
     }
 
     private func serverFlags(of id: String, in folder: String = "INBOX", via c: IMAPConnection) throws -> Set<String> {
-        _ = try c.select(MailboxName(folder), readOnly: true)
+        _ = try c.select(MailboxName(path(folder)), readOnly: true)
         guard let uid = try c.uidSearch([.header("Message-ID", "\(id)@example.com")]).first else { return [] }
         var flags: Set<String> = []
         try c.uidFetch(UIDSet(uid), [.uid, .flags]) { m in flags = Set(m.flags ?? []) }
@@ -60,7 +60,7 @@ final class ActionTests: SyncTestCase {
         try actions.deleteThread(id: t1)
         try actions.toggleReadStatus(threadId: t2)
         try actions.toggleStarStatus(threadId: t3)
-        try actions.moveThread(id: t4, toFolderId: "Projects")
+        try actions.moveThread(id: t4, toFolderId: path("Projects"))
         // At once, before any server round trip.
         let inbox = try threads("INBOX")
         XCTAssertFalse(inbox.contains(["m0@example.com"]))
@@ -74,9 +74,9 @@ final class ActionTests: SyncTestCase {
         XCTAssertEqual(report.actions.applied, 5)
         XCTAssertEqual(report.actions.rejected, 0)
         XCTAssertTrue(try views.pendingActions(account: accountName).isEmpty)
-        XCTAssertEqual(try folderOf("m0", via: c), ["Archive"])
-        XCTAssertEqual(try folderOf("m1", via: c), ["Trash"])
-        XCTAssertEqual(try folderOf("m4", via: c), ["Projects"])
+        XCTAssertEqual(try folderOf("m0", via: c), [path("Archive")])
+        XCTAssertEqual(try folderOf("m1", via: c), [path("Trash")])
+        XCTAssertEqual(try folderOf("m4", via: c), [path("Projects")])
         XCTAssertTrue(try serverFlags(of: "m2", via: c).contains("\\Seen"))
         XCTAssertTrue(try serverFlags(of: "m3", via: c).contains("\\Flagged"))
         try assertViewsMatchServer()
@@ -97,7 +97,7 @@ final class ActionTests: SyncTestCase {
         try prepare(2, via: c)
         let t = try thread("m0")
         // The user may set \Seen in INBOX but nothing else: Dovecot answers OK and does not keep \Flagged.
-        try dovecot.readOnly(user: user, folder: "INBOX", rights: "lrs")
+        try imap.readOnly(user: user, folder: "INBOX", rights: "lrs")
         let action = try actions.starThreads(ids: [t])
         XCTAssertEqual(try views.thread(id: t)?.isStarred, true)
         let report = try sync()
@@ -110,12 +110,12 @@ final class ActionTests: SyncTestCase {
             return true
         }
         XCTAssertEqual(messages, ["This provider does not support starred emails"])
-        let history = try store.history(of: .thread(t), views: views).map(\.envelope.type)
+        let history = try store.history(of: .thread(t)).map(\.envelope.type)
         for type in [EventType.emailReceived, .threadStarred, .actionRejected, .flagRejected] {
             XCTAssertTrue(history.contains(type), "history lacks \(type): \(history)")
         }
         XCTAssertEqual(try views.failedActions(account: accountName).map(\.id), [action])
-        try dovecot.readWrite(user: user, folder: "INBOX")
+        try imap.readWrite(user: user, folder: "INBOX")
         try assertRebuildAgrees()
     }
 
@@ -124,14 +124,14 @@ final class ActionTests: SyncTestCase {
         defer { c.logout() }
         try prepare(2, via: c)
         let t = try thread("m1")
-        try dovecot.readOnly(user: user, folder: "INBOX", rights: "lr")
+        try imap.readOnly(user: user, folder: "INBOX", rights: "lr")
         try actions.archiveThreads(ids: [t])
         XCTAssertFalse(try threads("INBOX").contains(["m1@example.com"]))
         let report = try sync()
         XCTAssertEqual(report.actions.rejected, 1)
         XCTAssertTrue(try threads("INBOX").contains(["m1@example.com"]), "back in the Inbox")
         XCTAssertFalse(try threads("Archive").contains(["m1@example.com"]))
-        try dovecot.readWrite(user: user, folder: "INBOX")
+        try imap.readWrite(user: user, folder: "INBOX")
         XCTAssertEqual(try folderOf("m1", via: c), ["INBOX"])
         try assertRebuildAgrees()
     }
@@ -150,7 +150,7 @@ final class ActionTests: SyncTestCase {
         // After write-back (and a sync that replaced the moved copy): the inverse goes to the server.
         let archive = try actions.archiveThreads(ids: [t1])
         try sync()
-        XCTAssertEqual(try folderOf("m1", via: c), ["Archive"])
+        XCTAssertEqual(try folderOf("m1", via: c), [path("Archive")])
         try actions.undo(actionId: archive.description)
         XCTAssertTrue(try threads("INBOX").contains(["m1@example.com"]), "back in the Inbox at once")
         let report = try sync()
@@ -158,7 +158,7 @@ final class ActionTests: SyncTestCase {
         XCTAssertEqual(try folderOf("m1", via: c), ["INBOX"])
         XCTAssertFalse(try serverFlags(of: "m0", via: c).contains("\\Flagged"))
         try assertViewsMatchServer()
-        let chain = try store.history(of: .action(archive.description), views: views).map(\.envelope.type)
+        let chain = try store.history(of: .action(archive.description)).map(\.envelope.type)
         XCTAssertEqual(chain.filter { [.threadArchived, .actionApplied, .actionUndone, .threadMoved].contains($0) },
                        [.threadArchived, .actionApplied, .actionUndone, .threadMoved, .actionApplied])
         try assertRebuildAgrees()
@@ -169,7 +169,7 @@ final class ActionTests: SyncTestCase {
         defer { c.logout() }
         try prepare(5, locked: 5, via: c)
         let ids = try (0..<5).map { try thread("m\($0)") } + (0..<5).map { try thread("l\($0)") }
-        try dovecot.readOnly(user: user, folder: "Locked", rights: "lr")
+        try imap.readOnly(user: user, folder: path("Locked"), rights: "lr")
         let action = try actions.starThreads(ids: ids)
         let report = try sync()
         XCTAssertEqual(report.actions.applied, 5)
@@ -177,7 +177,7 @@ final class ActionTests: SyncTestCase {
         XCTAssertEqual(Set(report.actions.problems.flatMap(\.threads)).count, 5, "5 threads failed")
         XCTAssertEqual(try views.failedActions(account: accountName).map(\.id), [action])
         for i in 0..<5 { XCTAssertEqual(try views.thread(id: ids[5 + i])?.isStarred, false) }
-        try dovecot.readWrite(user: user, folder: "Locked")
+        try imap.readWrite(user: user, folder: path("Locked"))
         let retry = try XCTUnwrap(try actions.retry(actionId: action.description))
         XCTAssertTrue(try views.failedActions(account: accountName).isEmpty, "the retry supersedes the failure")
         let again = try sync()
@@ -186,5 +186,30 @@ final class ActionTests: SyncTestCase {
         for i in 0..<5 { XCTAssertTrue(try serverFlags(of: "l\(i)", in: "Locked", via: c).contains("\\Flagged")) }
         try assertViewsMatchServer()
         try assertRebuildAgrees()
+    }
+
+    // The same against Courier-IMAP and Cyrus IMAP (see docs/interop.md for the paths the engine takes there).
+
+    func testEveryActionShowsAtOnceReachesTheServerAndTheNextSyncAgreesOnCourier() throws {
+        try testEveryActionShowsAtOnceReachesTheServerAndTheNextSyncAgrees()
+    }
+    func testEveryActionShowsAtOnceReachesTheServerAndTheNextSyncAgreesOnCyrus() throws {
+        try testEveryActionShowsAtOnceReachesTheServerAndTheNextSyncAgrees()
+    }
+    func testAFlagTheServerRefusesIsRevertedAndHistoryShowsTheChainOnCourier() throws {
+        try testAFlagTheServerRefusesIsRevertedAndHistoryShowsTheChain()
+    }
+    func testAFlagTheServerRefusesIsRevertedAndHistoryShowsTheChainOnCyrus() throws {
+        try testAFlagTheServerRefusesIsRevertedAndHistoryShowsTheChain()
+    }
+    func testAMoveIntoAReadOnlyFolderIsRefusedAndPutBackOnCourier() throws { try testAMoveIntoAReadOnlyFolderIsRefusedAndPutBack() }
+    func testAMoveIntoAReadOnlyFolderIsRefusedAndPutBackOnCyrus() throws { try testAMoveIntoAReadOnlyFolderIsRefusedAndPutBack() }
+    func testUndoBeforeAndAfterWriteBackOnCourier() throws { try testUndoBeforeAndAfterWriteBack() }
+    func testUndoBeforeAndAfterWriteBackOnCyrus() throws { try testUndoBeforeAndAfterWriteBack() }
+    func testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetriesOnCourier() throws {
+        try testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetries()
+    }
+    func testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetriesOnCyrus() throws {
+        try testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetries()
     }
 }

@@ -21,22 +21,12 @@ final class SyncCommandTests: SyncTestCase {
     }
 
     private func addAccountByCLI(caFile: Bool = true) throws {
-        var args: [String] = ["account", "add", accountName, "--email", user!, "--host", dovecot.host, "--port", "\(dovecot.tlsPort)",
+        var args: [String] = ["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
                     "--security", "tls", "--password-file", passwordFile!]
-        if caFile { args += ["--ca-file", dovecot.caFile] }
+        if caFile { args += ["--ca-file", imap.caFile] }
         try mailstore(args)
     }
 
-    private func startSync(_ extra: [String]) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        p.arguments = ["sync", "--quiet"] + extra
-        p.environment = environment
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
-    }
 
     func testASyncKilledAtRandomMomentsResumesWithNothingLostOrDuplicated() throws {
         let c = try server()
@@ -127,8 +117,8 @@ final class SyncCommandTests: SyncTestCase {
         let wrong = dir.file("wrong")
         try Data("not-the-password".utf8).write(to: URL(fileURLWithPath: wrong))
         chmod(wrong, 0o600)
-        try mailstore(["account", "add", accountName, "--email", user, "--host", dovecot.host, "--port", "\(dovecot.tlsPort)",
-                       "--security", "tls", "--password-file", wrong, "--ca-file", dovecot.caFile])
+        try mailstore(["account", "add", accountName, "--email", user, "--host", imap.host, "--port", "\(imap.tlsPort)",
+                       "--security", "tls", "--password-file", wrong, "--ca-file", imap.caFile])
         let r = try mailstore(["sync"], expect: 5)
         XCTAssertFalse(r.stderr.contains("not-the-password"))
     }

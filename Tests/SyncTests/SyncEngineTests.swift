@@ -6,7 +6,8 @@ import MailStore
 import Projections
 import XCTest
 
-/// Initial and incremental sync against the real Dovecot.
+/// Initial and incremental sync against the real Dovecot, and (the `...OnCourier`, `...OnCyrus` tests) against
+/// Courier-IMAP and Cyrus IMAP.
 final class SyncEngineTests: SyncTestCase {
     /// A mailbox with threads in several folders, some read.
     private func fillMailbox(_ c: IMAPConnection) throws {
@@ -27,12 +28,12 @@ final class SyncEngineTests: SyncTestCase {
         try assertViewsMatchServer()
         let roles = Dictionary(uniqueKeysWithValues: try views.folders(account: accountName).map { ($0.path, $0.role) })
         XCTAssertEqual(roles["INBOX"], .inbox)
-        XCTAssertEqual(roles["Sent"], .sent)
-        XCTAssertEqual(roles["Archive"], .archive)
-        XCTAssertEqual(roles["Trash"], .trash)
-        XCTAssertEqual(roles["Junk"], .junk)
-        XCTAssertEqual(roles["Drafts"], .drafts)
-        XCTAssertEqual(roles["Projects"], .custom)
+        XCTAssertEqual(roles[path("Sent")], .sent)
+        XCTAssertEqual(roles[path("Archive")], .archive)
+        XCTAssertEqual(roles[path("Trash")], .trash)
+        XCTAssertEqual(roles[path("Junk")], .junk)
+        XCTAssertEqual(roles[path("Drafts")], .drafts)
+        XCTAssertEqual(roles[path("Projects")], .custom)
         XCTAssertEqual(try threads("INBOX"), [["a1@example.com", "a2@example.com", "a3@example.com"],
                                               ["b1@example.com", "s1@example.com"], ["c1@example.com"]])
         XCTAssertEqual(try threads("Projects"), [["p1@example.com", "p2@example.com"]])
@@ -74,14 +75,14 @@ final class SyncEngineTests: SyncTestCase {
         _ = try c.uidStore(UIDSet(uids[1]), .remove, flags: ["\\Seen"])
         _ = try c.uidStore(UIDSet(uids[4]), .add, flags: ["\\Deleted"])
         try c.uidExpunge(UIDSet(uids[4]))
-        _ = try c.uidMove(UIDSet(uids[3]), to: MailboxName("Archive"))
+        _ = try c.uidMove(UIDSet(uids[3]), to: MailboxName(path("Archive")))
         _ = try c.append(to: .inbox, message: SyncTestCase.message("n1", subject: "New", day: 20))
         let report = try sync()
         let inboxReport = try XCTUnwrap(report.folders.first { $0.folder == "INBOX" })
         XCTAssertEqual(inboxReport.flagsChanged, 2)
         XCTAssertEqual(inboxReport.expunged, 2, "one expunged, one moved away")
         XCTAssertEqual(inboxReport.received, 1)
-        XCTAssertEqual(report.folders.first { $0.folder == "Archive" }?.received, 1, "the moved message arrives in Archive")
+        XCTAssertEqual(report.folders.first { $0.folder == path("Archive") }?.received, 1, "the moved message arrives in Archive")
         try assertViewsMatchServer()
         XCTAssertEqual(try sync().events, 0)
     }
@@ -92,18 +93,18 @@ final class SyncEngineTests: SyncTestCase {
         try fillMailbox(c)
         try addAccount()
         try sync()
-        let before = try views.syncedCopies(account: accountName, folder: "Projects")
+        let before = try views.syncedCopies(account: accountName, folder: path("Projects"))
         let oldValidity = try XCTUnwrap(before.values.first?.uidValidity)
-        try c.delete(MailboxName("Projects"))
+        try c.delete(MailboxName(path("Projects")))
         try fill("Projects", [("p1", "Kickoff", nil, ["\\Seen"]), ("p2", "Re: Kickoff", "p1", ["$Important"]),
                               ("p3", "Re: Kickoff", "p2", [])], via: c)
         let report = try sync()
-        let projects = try XCTUnwrap(report.folders.first { $0.folder == "Projects" })
+        let projects = try XCTUnwrap(report.folders.first { $0.folder == path("Projects") })
         XCTAssertTrue(projects.uidValidityChanged)
         XCTAssertEqual(projects.rematched, 2)
         XCTAssertEqual(projects.received, 1)
         XCTAssertEqual(projects.expunged, 0)
-        let after = try views.syncedCopies(account: accountName, folder: "Projects")
+        let after = try views.syncedCopies(account: accountName, folder: path("Projects"))
         XCTAssertNotEqual(after.values.first?.uidValidity, oldValidity)
         XCTAssertTrue(Set(before.values.map(\.emailID)).isSubset(of: Set(after.values.map(\.emailID))), "matched copies keep their email ids")
         XCTAssertTrue(try views.duplicates(account: accountName).isEmpty, "no duplicated message")
@@ -118,11 +119,11 @@ final class SyncEngineTests: SyncTestCase {
         try fillMailbox(c)
         try addAccount()
         try sync()
-        try c.delete(MailboxName("Projects"))
+        try c.delete(MailboxName(path("Projects")))
         let report = try sync()
         XCTAssertEqual(report.folderEvents, 3, "two expunges and FolderRemoved")
-        XCTAssertFalse(try views.folders(account: accountName).contains { $0.path == "Projects" })
-        XCTAssertTrue(try views.syncedCopies(account: accountName, folder: "Projects").isEmpty)
+        XCTAssertFalse(try views.folders(account: accountName).contains { $0.path == path("Projects") })
+        XCTAssertTrue(try views.syncedCopies(account: accountName, folder: path("Projects")).isEmpty)
         try assertViewsMatchServer()
     }
 
@@ -140,12 +141,55 @@ final class SyncEngineTests: SyncTestCase {
         try fillMailbox(c)
         try addAccount()
         guard let account = try views.account(named: accountName)?.settings else { return XCTFail("no account") }
-        let report = try SyncEngine(store: store, views: views, account: account, options: SyncOptions(folders: ["Projects"])).run()
-        XCTAssertEqual(report.folders.map(\.folder), ["Projects"])
+        let report = try SyncEngine(store: store, account: account, options: SyncOptions(folders: [path("Projects")])).run()
+        XCTAssertEqual(report.folders.map(\.folder), [path("Projects")])
         XCTAssertEqual(report.received, 2)
-        XCTAssertThrowsError(try SyncEngine(store: store, views: views, account: account,
+        XCTAssertThrowsError(try SyncEngine(store: store, account: account,
                                             options: SyncOptions(folders: ["Nope"])).run()) { error in
             XCTAssertTrue("\(error)".contains("no syncable folder \"Nope\""), "\(error)")
         }
+    }
+
+    /// Courier gives a folder that never held a message a new UIDVALIDITY in every session: nothing is
+    /// recorded for it, and mail that arrives later is fetched as usual.
+    func testAnEmptyFolderWhoseUIDValidityChangesRecordsNothingUntilMailArrives() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("Later", [], via: c)
+        try addAccount()
+        try sync()
+        let head = try store.log.head().sequence
+        for _ in 0..<2 { XCTAssertEqual(try sync().events, 0, "an unchanged empty folder records nothing") }
+        XCTAssertEqual(try store.log.head().sequence, head)
+        try fill("Later", [("l1", "Finally", nil, [])], via: c)
+        let report = try sync()
+        XCTAssertEqual(report.folders.first { $0.folder == path("Later") }?.received, 1)
+        XCTAssertEqual(report.folders.first { $0.folder == path("Later") }?.expunged, 0)
+        try assertViewsMatchServer()
+        XCTAssertEqual(try sync().events, 0)
+    }
+
+    // The same against Courier-IMAP and Cyrus IMAP (see docs/interop.md for what each server offers).
+
+    func testInitialSyncGivesViewsThatMatchTheServerOnCourier() throws { try testInitialSyncGivesViewsThatMatchTheServer() }
+    func testInitialSyncGivesViewsThatMatchTheServerOnCyrus() throws { try testInitialSyncGivesViewsThatMatchTheServer() }
+    func testANoChangeSyncAppendsNothingOnCourier() throws { try testANoChangeSyncAppendsNothing() }
+    func testANoChangeSyncAppendsNothingOnCyrus() throws { try testANoChangeSyncAppendsNothing() }
+    func testChangesByAnotherClientShowAfterAnIncrementalSyncOnCourier() throws { try testChangesByAnotherClientShowAfterAnIncrementalSync() }
+    func testChangesByAnotherClientShowAfterAnIncrementalSyncOnCyrus() throws { try testChangesByAnotherClientShowAfterAnIncrementalSync() }
+    func testARecreatedMailboxWithANewUIDValidityGivesNoDuplicatesOnCourier() throws {
+        try testARecreatedMailboxWithANewUIDValidityGivesNoDuplicates()
+    }
+    func testARecreatedMailboxWithANewUIDValidityGivesNoDuplicatesOnCyrus() throws {
+        try testARecreatedMailboxWithANewUIDValidityGivesNoDuplicates()
+    }
+    func testAFolderDeletedOnTheServerIsRemovedOnCourier() throws { try testAFolderDeletedOnTheServerIsRemoved() }
+    func testAFolderDeletedOnTheServerIsRemovedOnCyrus() throws { try testAFolderDeletedOnTheServerIsRemoved() }
+    func testStartTLSAccountSyncsOnCourier() throws { try testStartTLSAccountSyncs() }
+    func testStartTLSAccountSyncsOnCyrus() throws { try testStartTLSAccountSyncs() }
+    func testOnlyTheNamedFolderIsSyncedOnCourier() throws { try testOnlyTheNamedFolderIsSynced() }
+    func testOnlyTheNamedFolderIsSyncedOnCyrus() throws { try testOnlyTheNamedFolderIsSynced() }
+    func testAnEmptyFolderWhoseUIDValidityChangesRecordsNothingUntilMailArrivesOnCourier() throws {
+        try testAnEmptyFolderWhoseUIDValidityChangesRecordsNothingUntilMailArrives()
     }
 }

@@ -5,14 +5,17 @@ import IMAPClient
 import IMAPProtocol
 import MailStore
 import Projections
+import SecureTransport
 import TestSupport
 import Views
 import XCTest
 
-/// Syncs against the real Dovecot started by `TestServers`: each test has its own user (an empty mailbox)
+/// Syncs against a real IMAP server started by `TestServers`: each test has its own user (an empty mailbox)
 /// and its own store. `server` is a second client that changes the mailbox the way another device would.
+/// The server is Dovecot unless the test's name says otherwise (`...OnCourier`, `...OnCyrus`: see
+/// ``IMAPPersonality/init(testName:)``); folder names in tests go through ``path(_:)``.
 class SyncTestCase: XCTestCase {
-    var dovecot: DovecotServer!
+    var imap: IMAPServer!
     var user: String!
     var passwordFile: String!
     var dir: TemporaryDirectory!
@@ -21,8 +24,8 @@ class SyncTestCase: XCTestCase {
     let accountName = "test"
 
     override func setUpWithError() throws {
-        dovecot = try TestServers.dovecot()
-        let u = try dovecot.newUser("sync")
+        imap = try TestServers.imap(IMAPPersonality(testName: name))
+        let u = try imap.newUser("sync")
         user = u.user
         passwordFile = u.passwordFile
         dir = TemporaryDirectory("sync")
@@ -36,12 +39,20 @@ class SyncTestCase: XCTestCase {
         dir = nil
     }
 
+    /// The earlier name of ``imap`` (every test ran against Dovecot then).
+    var dovecot: IMAPServer { imap }
+
+    /// Which server this test runs against.
+    var personality: IMAPPersonality { imap.personality }
+
+    /// The server's name (and the views' path) for the top-level folder `name` (`INBOX.name` on Courier).
+    func path(_ name: String) -> String { imap.folder(name) }
+
     /// Adds the test account (TLS with the test CA unless told otherwise).
     func addAccount(security: String = "tls", caFile: Bool = true) throws {
-        let port = security == "tls" ? dovecot.tlsPort : dovecot.plainPort
-        try store.addAccount(AccountSettings(name: accountName, email: user, host: dovecot.host, port: port, security: security,
-                                             credential: .file(passwordFile), caFile: caFile ? dovecot.caFile : nil),
-                             views: views)
+        let port = security == "tls" ? imap.tlsPort : imap.plainPort
+        try store.addAccount(AccountSettings(name: accountName, email: user, host: imap.host, port: port, security: security,
+                                             credential: .file(passwordFile), caFile: caFile ? imap.caFile : nil))
     }
 
     /// The environment of a `mailstore` child process on this test's store.
@@ -60,17 +71,29 @@ class SyncTestCase: XCTestCase {
         return r
     }
 
+    /// Starts `mailstore sync --quiet EXTRA` on this test's store in a child process (output discarded).
+    func startSync(_ extra: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = ["sync", "--quiet"] + extra
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
     /// Runs one sync in this process.
     @discardableResult
     func sync(batch: Int = 500) throws -> SyncReport {
         guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
-        return try SyncEngine(store: store, views: views, account: account, options: SyncOptions(batchMessages: batch)).run()
+        return try SyncEngine(store: store, account: account, options: SyncOptions(batchMessages: batch)).run()
     }
 
     /// A second client, logged in as the test user over TLS.
     func server() throws -> IMAPConnection {
-        let c = try IMAPConnection.connect(ServerEndpoint(host: dovecot.host, port: dovecot.tlsPort, security: .tls,
-                                                          caFile: dovecot.caFile, timeoutSeconds: 30))
+        let c = try IMAPConnection.connect(ServerEndpoint(host: imap.host, port: imap.tlsPort, security: .tls,
+                                                          caFile: imap.caFile, timeoutSeconds: 30))
         try c.authenticate(username: user, credential: .password(try String(contentsOfFile: passwordFile, encoding: .utf8)),
                            mechanism: .plain)
         return c
@@ -86,8 +109,9 @@ class SyncTestCase: XCTestCase {
         return Array(h.utf8)
     }
 
-    /// Creates `folder` (unless INBOX) and APPENDs messages to it.
-    func fill(_ folder: String, _ messages: [(id: String, subject: String, parent: String?, flags: [String])], via c: IMAPConnection) throws {
+    /// Creates the folder `name` (unless INBOX; see ``path(_:)``) and APPENDs messages to it.
+    func fill(_ name: String, _ messages: [(id: String, subject: String, parent: String?, flags: [String])], via c: IMAPConnection) throws {
+        let folder = path(name)
         if folder != "INBOX", try !c.list().contains(where: { $0.mailbox.name == folder }) { try c.create(MailboxName(folder)) }
         for (i, m) in messages.enumerated() {
             _ = try c.append(to: MailboxName(folder), message: SyncTestCase.message(m.id, subject: m.subject, replyTo: m.parent, day: 1 + i % 27),
@@ -97,7 +121,7 @@ class SyncTestCase: XCTestCase {
 
     /// The server's view of a folder: UID -> flags (without \Recent).
     func serverFlags(_ folder: String, via c: IMAPConnection) throws -> [UInt32: Set<String>] {
-        let sel = try c.select(MailboxName(folder), readOnly: true)
+        let sel = try c.select(MailboxName(path(folder)), readOnly: true)
         var out: [UInt32: Set<String>] = [:]
         guard sel.exists > 0 else { return out }
         try c.uidFetch(.all, [.uid, .flags]) { m in
@@ -136,13 +160,13 @@ class SyncTestCase: XCTestCase {
         return n
     }
 
-    /// Thread partition (sets of Message-IDs) of a folder.
+    /// Thread partition (sets of Message-IDs) of a folder (see ``path(_:)``).
     func threads(_ folder: String) throws -> Set<Set<String>> {
         let u = FetchThreadsUseCase(views: views)
         var out = Set<Set<String>>()
         var cursor: ThreadCursor?
         repeat {
-            let page = try u.fetchThreads(accountId: accountName, folderId: folder, cursor: cursor, pageSize: 50)
+            let page = try u.fetchThreads(accountId: accountName, folderId: path(folder), cursor: cursor, pageSize: 50)
             for t in page.threads { out.insert(Set(t.messageIds)) }
             cursor = page.nextCursor
         } while cursor != nil

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A running aiosmtpd test server (Tools/test-server/smtp) and what a test needs to use it.
+/// A running SMTP test server (Tools/test-server/smtp: aiosmtpd, or Tools/test-server/exim) and what a
+/// test needs to use it. Both write the same spool (`NAME.eml` and `index.jsonl`).
 public struct SMTPServer: Sendable {
     /// One message the server accepted: a line of its `index.jsonl`.
     public struct SpoolEntry: Sendable {
@@ -20,6 +21,8 @@ public struct SMTPServer: Sendable {
         public var listener: String
     }
 
+    /// Which server it is.
+    public let personality: SMTPPersonality
     /// The loopback address it listens on.
     public let host: String
     /// The submission port (STARTTLS; AUTH only after it).
@@ -34,17 +37,25 @@ public struct SMTPServer: Sendable {
     public let passwordFile: String
     /// The folder where accepted messages go (`NAME.eml` and `index.jsonl`).
     public let spoolDir: String
+    /// Exim's queue (`SMTP_QUEUE`): Exim answers 250 before it delivers to the spool; nil for aiosmtpd,
+    /// which writes the spool before it answers.
+    let queueDir: String?
 
     /// The server described by `dir/smtp-env` (written by `smtp start`).
-    init(dir: String) throws {
+    init(dir: String, personality: SMTPPersonality = .aiosmtpd) throws {
         let envFile = dir + "/smtp-env"
         let values = try ServerEnvironmentFile.read(
             envFile, required: ["SMTP_HOST", "SMTP_PORT", "SMTPS_PORT", "CA_FILE", "SMTP_USER", "SMTP_PASSWORD_FILE", "SMTP_SPOOL"],
-            startCommand: "Tools/test-server/smtp start \(dir)")
+            startCommand: "Tools/test-server/\(personality.script) start \(dir)")
         guard let host = values["SMTP_HOST"], let submission = values["SMTP_PORT"].flatMap(UInt16.init),
               let tls = values["SMTPS_PORT"].flatMap(UInt16.init), let caFile = values["CA_FILE"],
               let user = values["SMTP_USER"], let passwordFile = values["SMTP_PASSWORD_FILE"], let spool = values["SMTP_SPOOL"]
         else { throw TestServerError("\(envFile) has an SMTP_PORT or SMTPS_PORT that is not a port") }
+        let named = values["SMTP_PERSONALITY"] ?? SMTPPersonality.aiosmtpd.rawValue
+        guard named == personality.rawValue else {
+            throw TestServerError("\(envFile) describes a \(named) server, not \(personality.rawValue)")
+        }
+        self.personality = personality
         self.host = host
         self.submissionPort = submission
         self.tlsPort = tls
@@ -52,6 +63,19 @@ public struct SMTPServer: Sendable {
         self.user = user
         self.passwordFile = passwordFile
         self.spoolDir = spool
+        self.queueDir = values["SMTP_QUEUE"]
+    }
+
+    /// Waits (up to 20 s) until Exim delivered every message it accepted, so the spool holds them all.
+    /// No wait for aiosmtpd.
+    func settle() {
+        guard let queueDir else { return }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let queued = (try? FileManager.default.contentsOfDirectory(atPath: queueDir))?.contains { $0.hasSuffix("-H") } ?? false
+            if !queued { return }
+            usleep(20_000)
+        }
     }
 
     /// The user's password, read from ``passwordFile``.
@@ -64,6 +88,7 @@ public struct SMTPServer: Sendable {
 
     /// Every message the server accepted so far, oldest first.
     public func spoolEntries() throws -> [SpoolEntry] {
+        settle()
         let index = spoolDir + "/index.jsonl"
         guard FileManager.default.fileExists(atPath: index) else { return [] }
         let text = try String(contentsOfFile: index, encoding: .utf8)

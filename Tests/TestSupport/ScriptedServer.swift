@@ -1,7 +1,8 @@
 import Foundation
 
 /// A loopback peer that plays a fixed script (IMAP, SMTP, ...) to one client, for the failure modes a
-/// well-behaved server never shows (no STARTTLS, injected bytes, garbage, silence, BYE).
+/// well-behaved server never shows (no STARTTLS, injected bytes, garbage, silence, BYE, floods,
+/// trickling). A fake server is the right tool there: no real server can be made to misbehave on cue.
 public final class ScriptedServer: @unchecked Sendable {
     /// One step of the script.
     public enum Step: Sendable {
@@ -11,6 +12,9 @@ public final class ScriptedServer: @unchecked Sendable {
         case readLine
         /// Wait until the client closes the connection.
         case waitForClose
+        /// Send these bytes one at a time, `interval` seconds apart (a server that trickles its
+        /// answer); stops quietly once the client has gone.
+        case trickle(String, interval: Double)
     }
 
     /// The port it listens on.
@@ -67,6 +71,11 @@ public final class ScriptedServer: @unchecked Sendable {
                 let line = String(decoding: pending[..<end], as: UTF8.self).trimmingCharacters(in: .newlines)
                 pending.removeSubrange(...end)
                 lock.withLock { received.append(line) }
+            case .trickle(let text, let interval):
+                for byte in Array(text.utf8) {
+                    guard send(client, [byte], 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+                    usleep(useconds_t(interval * 1_000_000))
+                }
             case .waitForClose:
                 while let chunk = readChunk(client) {
                     lock.withLock { received.append(String(decoding: chunk, as: UTF8.self)) }

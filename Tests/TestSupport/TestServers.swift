@@ -1,16 +1,26 @@
 import Foundation
+import XCTest
 
 /// Real servers for integration tests, started once per test process.
 public enum TestServers {
     /// The Dovecot to test against: the one in `$MAILSTORE_TEST_DOVECOT` (a folder where
     /// `Tools/test-server/dovecot start` wrote `env`, as `Tools/test` does), else one started now
     /// in a fresh folder under /tmp and stopped when the process exits.
-    public static func dovecot() throws -> DovecotServer {
+    public static func dovecot() throws -> IMAPServer { try imap(.dovecot) }
+
+    /// The IMAP server `personality` to test against: the one in its environment variable
+    /// (`MAILSTORE_TEST_DOVECOT`, `MAILSTORE_TEST_COURIER`, `MAILSTORE_TEST_CYRUS`: a folder where
+    /// `Tools/test-server/NAME start` wrote `env`, as `Tools/test` does), else one started now in a fresh
+    /// folder under /tmp and stopped when the process exits. When that fails the test is skipped with the
+    /// reason, except in CI (`CI=true`), where a server that cannot run is a failure.
+    public static func imap(_ personality: IMAPPersonality) throws -> IMAPServer {
         try state.withLock { state in
-            if let server = state.dovecot { return server }
-            let (dir, script) = try serverFolder("dovecot", environment: "MAILSTORE_TEST_DOVECOT")
-            let server = try DovecotServer(dir: dir, script: script)
-            state.dovecot = server
+            if let server = state.imap[personality] { return server }
+            let (dir, script) = try required(personality.rawValue) {
+                try serverFolder(personality.rawValue, environment: personality.environmentVariable)
+            }
+            let server = try IMAPServer(dir: dir, script: script, personality: personality)
+            state.imap[personality] = server
             return server
         }
     }
@@ -18,13 +28,29 @@ public enum TestServers {
     /// The SMTP server (aiosmtpd) to test against: the one in `$MAILSTORE_TEST_SMTP` (a folder where
     /// `Tools/test-server/smtp start` wrote `smtp-env`, as `Tools/test` does), else one started now
     /// in a fresh folder under /tmp and stopped when the process exits.
-    public static func smtp() throws -> SMTPServer {
+    public static func smtp() throws -> SMTPServer { try smtp(.aiosmtpd) }
+
+    /// The SMTP server `personality` to test against: the one in its environment variable
+    /// (`MAILSTORE_TEST_SMTP`, `MAILSTORE_TEST_EXIM`), else one started now (skipped or failed as ``imap(_:)``).
+    public static func smtp(_ personality: SMTPPersonality) throws -> SMTPServer {
         try state.withLock { state in
-            if let server = state.smtp { return server }
-            let (dir, _) = try serverFolder("smtp", environment: "MAILSTORE_TEST_SMTP")
-            let server = try SMTPServer(dir: dir)
-            state.smtp = server
+            if let server = state.smtp[personality] { return server }
+            let (dir, _) = try required(personality.script) {
+                try serverFolder(personality.script, environment: personality.environmentVariable)
+            }
+            let server = try SMTPServer(dir: dir, personality: personality)
+            state.smtp[personality] = server
             return server
+        }
+    }
+
+    /// `start()`, or, when it fails, an `XCTSkip` saying why, except in CI (`CI=true`) where the failure stands.
+    private static func required<T>(_ name: String, _ start: () throws -> T) throws -> T {
+        do {
+            return try start()
+        } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
+            throw XCTSkip("the test server \(name) cannot run here (CI=true makes this a failure): \(error)")
         }
     }
 
@@ -51,7 +77,7 @@ public enum TestServers {
     static func privateFolder() throws -> String {
         try state.withLock { state in
             if let folder = state.privateFolder { return folder }
-            let folder = NSTemporaryDirectory() + "mailstore-test-secrets-\(getpid())-\(DovecotServer.randomHex(4))"
+            let folder = NSTemporaryDirectory() + "mailstore-test-secrets-\(getpid())-\(IMAPServer.randomHex(4))"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             state.privateFolder = folder
@@ -61,8 +87,8 @@ public enum TestServers {
 
     /// What this process started or made.
     private struct State {
-        var dovecot: DovecotServer?
-        var smtp: SMTPServer?
+        var imap: [IMAPPersonality: IMAPServer] = [:]
+        var smtp: [SMTPPersonality: SMTPServer] = [:]
         var privateFolder: String?
     }
 
@@ -76,7 +102,7 @@ public enum TestServers {
             .deletingLastPathComponent().path
     }
 
-    /// A fresh folder under /tmp that the server's users (dovecot, dovenull, vmail) can reach.
+    /// A fresh folder under /tmp that the server's users (dovecot, dovenull, vmail, cyrus, Debian-exim) can reach.
     private static func makeServerFolder(_ name: String) throws -> String {
         var template = Array("/tmp/mailstore-\(name)-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {

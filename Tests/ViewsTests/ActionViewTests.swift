@@ -15,12 +15,12 @@ final class ActionViewTests: ViewsTestCase {
         try receive("e2", messageID: "e2@example.com", inReplyTo: ["e1@example.com"], subject: "Re: One")
         let v = try views()
         let thread = try XCTUnwrap(try v.emailRecord(id: "e1")).threadID
-        return (ManageThreadActionsUseCase(store: store, views: v), thread)
+        return (ManageThreadActionsUseCase(store: store), thread)
     }
 
     func testActionsChangeTheViewsAtOnceAndUndoPutsThemBack() throws {
         let (actions, t) = try setUpMail()
-        let v = actions.views
+        let v = try store.openViews()
         XCTAssertEqual(try v.unreadCount(account: "acct", folder: "INBOX", category: "all"), 2)
         let read = try actions.toggleReadStatus(threadId: t)
         XCTAssertEqual(try v.unreadCount(account: "acct", folder: "INBOX", category: "all"), 0)
@@ -41,7 +41,7 @@ final class ActionViewTests: ViewsTestCase {
         try folder("INBOX", role: .inbox)
         try receive("e1")
         let v = try views()
-        let actions = ManageThreadActionsUseCase(store: store, views: v)
+        let actions = ManageThreadActionsUseCase(store: store)
         let t = try XCTUnwrap(try v.emailRecord(id: "e1")).threadID
         XCTAssertThrowsError(try actions.archiveThread(id: t)) { error in
             XCTAssertEqual("\(error)", "the action failed: No archive folder: move to a specific folder instead?")
@@ -65,13 +65,13 @@ final class ActionViewTests: ViewsTestCase {
         try receive("a")
         try receive("b")
         let v = try views()
-        let actions = ManageThreadActionsUseCase(store: store, views: v)
+        let actions = ManageThreadActionsUseCase(store: store)
         let ta = try XCTUnwrap(try v.emailRecord(id: "a")).threadID, tb = try XCTUnwrap(try v.emailRecord(id: "b")).threadID
         let id = try actions.starThreads(ids: [ta, tb])
         XCTAssertEqual(try v.action(id: id.description)?.targets.count, 2)
         XCTAssertEqual(try v.thread(id: ta)?.isStarred, true)
         XCTAssertEqual(try v.thread(id: tb)?.isStarred, true)
-        let history = try store.history(of: .email("a"), views: v).map(\.envelope.type)
+        let history = try store.history(of: .email("a")).map(\.envelope.type)
         XCTAssertEqual(history, [.emailReceived, .threadStarred, .actionApplied], "no server: complete at once")
     }
 }

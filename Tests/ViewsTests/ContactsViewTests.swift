@@ -9,7 +9,7 @@ final class ContactsViewTests: ViewsTestCase {
     private func mail(_ id: String, from: EmailAddress, to: [EmailAddress]) throws {
         let p = EmailReceived(emailID: id, folder: "INBOX", messageID: "\(id)@x", subject: "s", from: [from], to: to, date: tick(),
                               dateSource: .header, size: 1, blob: BlobHash(bytes: [UInt8](repeating: 4, count: 32))!)
-        try event(.emailReceived(p), stream: "email/\(id)")
+        try event(.emailReceived(p), stream: .email(id))
     }
 
     func testPeopleWhoWroteRankFirstThenFrequencyThenRecency() throws {

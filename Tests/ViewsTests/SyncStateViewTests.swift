@@ -11,7 +11,7 @@ final class SyncStateViewTests: ViewsTestCase {
         let p = EmailReceived(emailID: id, folder: folder, uid: uid, uidValidity: validity, messageID: messageID ?? "\(id)@x",
                               subject: "s", date: tick(), dateSource: .header, flags: flags, size: 10 + UInt64(uid),
                               blob: BlobHash(bytes: [UInt8](repeating: 2, count: 32))!)
-        try event(.emailReceived(p), stream: "email/\(id)")
+        try event(.emailReceived(p), stream: .email(id))
     }
 
     func testCopiesFlagsExpungesAndCheckpoints() throws {

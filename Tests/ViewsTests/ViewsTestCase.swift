@@ -39,16 +39,16 @@ class ViewsTestCase: XCTestCase {
                               date: d, dateSource: .header, flags: flags, snippet: "snippet of \(id)",
                               attachments: attachment ? [AttachmentInfo(filename: "a.pdf", mimeType: "application/pdf", size: 10, isInline: false)] : [],
                               size: 100, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)
-        try store.log.append(NewEvent(event: .emailReceived(p), account: account, stream: "email/\(id)", occurredAt: d, actor: .sync))
+        try store.log.append(NewEvent(event: .emailReceived(p), account: account, stream: .email(id), occurredAt: d, actor: .sync))
         return id
     }
 
     func folder(_ path: String, role: FolderRole, account: String = "acct") throws {
         try store.log.append(NewEvent(event: .folderDiscovered(FolderDiscovered(folder: path, displayName: FolderNaming.displayName(forPath: path), role: role)),
-                                      account: account, stream: "folder/\(account)/\(path)", actor: .sync))
+                                      account: account, stream: .folder(account: account, path: path), actor: .sync))
     }
 
-    func event(_ e: DomainEvent, account: String = "acct", stream: String = "x") throws {
+    func event(_ e: DomainEvent, account: String = "acct", stream: StreamName = "x") throws {
         try store.log.append(NewEvent(event: e, account: account, stream: stream, occurredAt: tick(), actor: .sync))
     }
 

@@ -17,7 +17,7 @@ struct ActionsBench {
         // Reopened durable: every action below is fsynced before it returns.
         let store = try MailStore.open(at: path)
         let views = try store.openViews()
-        let actions = ManageThreadActionsUseCase(store: store, views: views)
+        let actions = ManageThreadActionsUseCase(store: store)
         var ids: [String] = []
         var after: (Timestamp, String)?
         while ids.count < 3000 {

@@ -3,9 +3,11 @@
 //   swift build -c release && .build/release/bench log [--events 1000000] [--out docs/benchmarks.md]
 //   swift build -c release && .build/release/bench import [--messages 100000]
 //   swift build -c release && .build/release/bench views [--events 1000000] [--threads 50000]
-//   swift build -c release && .build/release/bench sync [--messages 10000]     (starts its own Dovecot; needs root)
+//   swift build -c release && .build/release/bench sync [--messages 10000] [--server dovecot|courier|cyrus]
+//                                                      (starts its own server; needs root)
 //   swift build -c release && .build/release/bench actions [--threads 50000]
 //   swift build -c release && .build/release/bench compose
+//   swift build -c release && .build/release/bench categories [--messages 2000000]
 //
 // Each suite measures mailstore beside its peer or raw limit in the same run and rewrites its own
 // section of docs/benchmarks.md (between `<!-- bench:NAME -->` markers), with the machine it ran on.
@@ -16,7 +18,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions|compose [--events N] [--messages N] [--threads N] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync|actions|compose|categories [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -28,12 +30,15 @@ enum BenchMain {
         case "sync": section = try SyncBench(options: options).run()
         case "actions": section = try ActionsBench(options: options).run()
         case "compose": section = try ComposeBench(options: options).run()
+        case "categories": section = try CategoriesBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)
         }
-        try Report.write(section: suite, body: section, to: options.out)
-        print("wrote section '\(suite)' of \(options.out)")
+        // The sync suite against another server than Dovecot writes a section of its own (sync-courier, ...).
+        let name = suite == "sync" && options.server != "dovecot" ? "sync-\(options.server)" : suite
+        try Report.write(section: name, body: section, to: options.out)
+        print("wrote section '\(name)' of \(options.out)")
     }
 }
 
@@ -44,6 +49,8 @@ struct BenchOptions {
     /// Whether --messages was given (suites with another default use theirs otherwise).
     var messagesGiven = false
     var threads = 50_000
+    /// The IMAP server the sync suite runs against: a script in Tools/test-server (dovecot, courier, cyrus).
+    var server = "dovecot"
     var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
     var out = "docs/benchmarks.md"
 
@@ -55,6 +62,7 @@ struct BenchOptions {
             case "--events": events = Int(v) ?? events; i += 1
             case "--messages": messages = Int(v) ?? messages; messagesGiven = true; i += 1
             case "--threads": threads = Int(v) ?? threads; i += 1
+            case "--server": server = v; i += 1
             case "--work": work = v; i += 1
             case "--out": out = v; i += 1
             default: break

@@ -28,7 +28,7 @@ struct ComposeBench {
                                       to: [EmailAddress(name: "Me", email: "me@example.com")],
                                       date: Timestamp(microseconds: 1_600_000_000_000_000 + Int64(i) * 1_000_000), dateSource: .header,
                                       size: 100, blob: BlobHash(bytes: [UInt8](repeating: 3, count: 32))!)
-                batch.append(NewEvent(event: .emailReceived(p), account: "bench", stream: "email/c\(i)", actor: .sync))
+                batch.append(NewEvent(event: .emailReceived(p), account: "bench", stream: .email("c\(i)"), actor: .sync))
                 if batch.count == 10_000 {
                     try store.log.append(batch)
                     batch.removeAll()
@@ -38,14 +38,14 @@ struct ComposeBench {
             try store.log.append(NewEvent(event: .accountAdded(AccountAdded(
                 name: "bench", email: "me@example.com", provider: "custom", imapHost: "imap.example.com", imapPort: 993,
                 imapSecurity: "tls", auth: "plain", username: "me@example.com", credentialSource: "env:BENCH")), account: "bench",
-                stream: "account/bench", actor: .user))
+                stream: .account("bench"), actor: .user))
             try store.log.environment.sync()
             _ = try store.openViews()
         }
         let store = try MailStore.open(at: path)
         let views = try store.openViews()
         print("1,000 draft saves…")
-        let drafts = DraftsUseCase(store: store, views: views)
+        let drafts = DraftsUseCase(store: store)
         var saves: [UInt64] = []
         var draftID = ""
         for i in 0..<1000 {

@@ -42,7 +42,7 @@ struct RealisticEvents {
         let emailID = "\(account):INBOX:\(i / 2)"
         let when = Timestamp(microseconds: 1_700_000_000_000_000 + Int64(i) * 60_000_000)
         let e: DomainEvent
-        let stream: String
+        let stream: StreamName
         switch r {
         case 0..<70:
             let subject = (next() % 3 == 0 ? "Re: " : "") + sentence(4 + Int(next() % 6)).capitalized
@@ -56,22 +56,22 @@ struct RealisticEvents {
                 attachments: next() % 10 == 0 ? [AttachmentInfo(filename: "report.pdf", mimeType: "application/pdf", size: 120_000, isInline: false)] : [],
                 size: 2000 + next() % 30_000, blob: BlobHash(bytes: (0..<32).map { _ in UInt8(truncatingIfNeeded: next()) })!,
                 listID: next() % 5 == 0 ? "dev.lists.example.io" : nil))
-            stream = "email/\(emailID)"
+            stream = StreamName.email(emailID)
         case 70..<85:
             e = .flagsChanged(FlagsChanged(emailID: emailID, folder: "INBOX", flags: ["\\Seen", "\\Flagged"],
                                            added: ["\\Flagged"], removed: [], modSeq: UInt64(i)))
-            stream = "email/\(emailID)"
+            stream = StreamName.email(emailID)
         case 85..<92:
             e = .emailCategorized(EmailCategorized(emailID: emailID, category: pick(AICategory.allCases), classifier: "rules-v1"))
-            stream = "email/\(emailID)"
+            stream = StreamName.email(emailID)
         case 92..<96:
             e = .folderSyncCheckpointed(FolderSyncCheckpointed(folder: "INBOX", uidValidity: 1_700_000_000,
                                                                highestUID: UInt32(i), uidNext: UInt32(i + 1), highestModSeq: UInt64(i)))
-            stream = "folder/\(account)/INBOX"
+            stream = StreamName.folder(account: account, path: "INBOX")
         default:
             e = .threadArchived(ThreadAction(threadIDs: ["t\(i / 7)"], targets: [ActionTarget(emailID: emailID, folder: "INBOX", flags: ["\\Seen"])],
                                              destination: "Archive"))
-            stream = "thread/t\(i / 7)"
+            stream = .thread("t\(i / 7)")
         }
         return NewEvent(event: e, account: account, stream: stream, occurredAt: when, actor: r >= 96 ? .user : .sync)
     }

@@ -17,7 +17,7 @@ struct ThreadedEvents {
     func folderEvents() -> [NewEvent] {
         ThreadedEvents.folders.map { f in
             NewEvent(event: .folderDiscovered(FolderDiscovered(folder: f.0, displayName: f.0, role: f.1)), account: account,
-                     stream: "folder/\(account)/\(f.0)", actor: .sync)
+                     stream: .folder(account: account, path: f.0), actor: .sync)
         }
     }
 
@@ -40,10 +40,10 @@ struct ThreadedEvents {
                 flags: rng.next() % 10 < 7 ? ["\\Seen"] : [], snippet: String(rng.sentence(16).prefix(100)),
                 attachments: rng.next() % 10 == 0 ? [AttachmentInfo(filename: "a.pdf", mimeType: "application/pdf", size: 1000, isInline: false)] : [],
                 size: 4000, blob: BlobHash(bytes: [UInt8](repeating: UInt8(truncatingIfNeeded: t), count: 32))!)
-            out.append(NewEvent(event: .emailReceived(p), account: account, stream: "email/\(id)", occurredAt: date, actor: .sync))
+            out.append(NewEvent(event: .emailReceived(p), account: account, stream: .email(id), occurredAt: date, actor: .sync))
             if category != .uncategorized {
                 out.append(NewEvent(event: .emailCategorized(EmailCategorized(emailID: id, category: category, classifier: "bench")),
-                                    account: account, stream: "email/\(id)", occurredAt: date, actor: .system))
+                                    account: account, stream: .email(id), occurredAt: date, actor: .system))
             }
             refs.append(mid)
         }

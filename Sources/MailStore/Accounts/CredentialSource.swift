@@ -6,7 +6,8 @@ import Foundation
 public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
     /// A file holding the secret (mode 0600; one trailing newline is ignored).
     case file(String)
-    /// A shell command printing the secret on its standard output (e.g. `pass show mail`).
+    /// A shell command printing the secret on its standard output (e.g. `pass show mail`); it must finish
+    /// within 10 s and print at most 64 KiB, or it is killed (with its process group).
     case command(String)
     /// An environment variable holding the secret.
     case environment(String)
@@ -84,20 +85,10 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Runs the password command: at most `PasswordCommand.defaultTimeoutSeconds` (10 s) and
+    /// `PasswordCommand.defaultOutputLimit` (64 KiB) of output; its process group is killed past either.
     private static func run(_ command: String) throws(AccountError) -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardInput = FileHandle.nullDevice
-        do { try p.run() } catch { throw .credentialUnavailable("cannot run the password command: \(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw .credentialUnavailable("the password command exited with status \(p.terminationStatus)")
-        }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try PasswordCommand(command: command).run(), as: UTF8.self)
     }
 }
 

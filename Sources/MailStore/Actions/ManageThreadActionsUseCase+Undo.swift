@@ -17,17 +17,16 @@ extension ManageThreadActionsUseCase {
             guard !r.undone else { throw ActionError.alreadyUndone(actionId) }
             let undoID = EventID.generate()
             var events = [NewEvent(id: undoID, event: .actionUndone(ActionUndone(actionID: r.id, serverInverseQueued: !r.applied.isEmpty)),
-                                   account: r.account, stream: "action/\(r.id)", causationID: r.id, actor: .user)]
+                                   account: r.account, stream: .action(r.id), causationID: r.id, actor: .user)]
             let pending = Set(r.pending), applied = Set(r.applied)
             let notSent = r.targets.filter { pending.contains($0.emailID) }
             if !notSent.isEmpty {
                 events.append(NewEvent(event: .actionReverted(ActionReverted(actionID: r.id, targets: try restored(notSent, r),
                                                                              reason: "undone by the user")),
-                                       account: r.account, stream: "action/\(r.id)", causationID: undoID, actor: .user))
+                                       account: r.account, stream: .action(r.id), causationID: undoID, actor: .user))
             }
             events += try inverse(of: r, applied: r.targets.filter { applied.contains($0.emailID) }, causation: undoID)
-            try store.log.append(events)
-            try views.catchUp()
+            try store.commit(events)
             return undoID
         }
     }
@@ -91,7 +90,7 @@ extension ManageThreadActionsUseCase {
             let id = EventID.generate()
             let kind: ActionKind = r.kind.flag != nil ? r.kind.inverse : .move
             return NewEvent(id: id, event: kind.event(ThreadAction(threadIDs: r.threadIDs, targets: g.targets, destination: g.destination)),
-                            account: r.account, stream: "action/\(id)", causationID: causation, actor: .user)
+                            account: r.account, stream: .action(id), causationID: causation, actor: .user)
         }
     }
 }

@@ -10,11 +10,11 @@ import Views
 /// as `ThreadListError`.
 public struct ManageThreadActionsUseCase {
     public let store: MailStore
-    public let views: ViewStore
+    var views: ViewStore { get throws { try store.views() } }
 
-    public init(store: MailStore, views: ViewStore) {
+    /// The thread actions of `store`.
+    public init(store: MailStore) {
         self.store = store
-        self.views = views
     }
 
     // MARK: - One thread
@@ -78,15 +78,14 @@ public struct ManageThreadActionsUseCase {
             let payload = ThreadAction(threadIDs: ids, targets: chosen.map { ActionTarget(emailID: $0.id, folder: $0.email.folder, flags: $0.email.flags) },
                                        destination: destination)
             let id = EventID.generate()
-            var events = [NewEvent(id: id, event: kind.event(payload), account: account, stream: "action/\(id)",
+            var events = [NewEvent(id: id, event: kind.event(payload), account: account, stream: .action(id),
                                    causationID: causation, actor: .user)]
             // Mail of an account with no server (an import) has nothing to write back: the action is complete.
             if try views.account(named: account) == nil {
                 events.append(NewEvent(event: .actionApplied(ActionApplied(actionID: id, emailIDs: payload.targets.map(\.emailID))),
-                                       account: account, stream: "action/\(id)", causationID: id, actor: .system))
+                                       account: account, stream: .action(id), causationID: id, actor: .system))
             }
-            try store.log.append(events)
-            try views.catchUp()
+            try store.commit(events)
             return id
         }
     }

@@ -10,11 +10,11 @@ import Views
 /// survives a kill); replies and forwards get their subject, threading headers and quoted original.
 public struct DraftsUseCase {
     public let store: MailStore
-    public let views: ViewStore
+    var views: ViewStore { get throws { try store.views() } }
 
-    public init(store: MailStore, views: ViewStore) {
+    /// The drafts of `store`.
+    public init(store: MailStore) {
         self.store = store
-        self.views = views
     }
 
     /// Creates a draft in `account`; returns it with the per-field address problems (saved anyway).
@@ -53,8 +53,7 @@ public struct DraftsUseCase {
     /// Deletes a draft (`DraftDeleted`; its versions stay in the log).
     public func delete(_ id: String) throws {
         guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
-        try store.log.append(NewEvent(event: .draftDeleted(DraftDeleted(draftID: id)), account: d.account, stream: "draft/\(id)", actor: .user))
-        try views.catchUp()
+        try store.commit([NewEvent(event: .draftDeleted(DraftDeleted(draftID: id)), account: d.account, stream: .draft(id), actor: .user)])
     }
 
     /// What keeps a draft from being sent: invalid addresses (per field), no valid recipient, no body.
@@ -95,8 +94,7 @@ public struct DraftsUseCase {
             let name = URL(fileURLWithPath: path).lastPathComponent
             d.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: DraftsUseCase.mimeType(name), size: UInt64(data.count), blob: blob.hash))
         }
-        try store.log.append([NewEvent(event: .draftSaved(d), account: account, stream: "draft/\(d.draftID)", actor: .user)], blobs: blobs)
-        try views.catchUp()
+        try store.commit([NewEvent(event: .draftSaved(d), account: account, stream: .draft(d.draftID), actor: .user)], blobs: blobs)
         return (d, problems)
     }
 

@@ -5,6 +5,7 @@ import IMAPProtocol
 import MailParser
 import MessageComposer
 import Projections
+import SecureTransport
 import SMTPClient
 import SyncCore
 import Views
@@ -15,22 +16,22 @@ import Views
 /// draft. A message whose queuing process ended before its due time goes back to the drafts (the spec's rule).
 public struct OutboxUseCase {
     public let store: MailStore
-    public let views: ViewStore
+    var views: ViewStore { get throws { try store.views() } }
     /// How long after its due time a queued message is taken as abandoned by a process that ended
     /// (15 s; `MAILSTORE_OUTBOX_GRACE` seconds overrides it, for tests).
     public static var orphanGrace: Double {
         ProcessInfo.processInfo.environment["MAILSTORE_OUTBOX_GRACE"].flatMap(Double.init) ?? 15
     }
 
-    public init(store: MailStore, views: ViewStore) {
+    /// The outbox of `store`.
+    public init(store: MailStore) {
         self.store = store
-        self.views = views
     }
 
     /// Queues a draft: `MessageQueued` with the Message-ID it will carry and its due time.
     public func queue(_ draftID: String, undoDelay: Double) throws -> MessageQueued {
         guard let d = try views.draft(id: draftID) else { throw DraftError.notFound(draftID) }
-        let problems = DraftsUseCase(store: store, views: views).problems(d.latest)
+        let problems = DraftsUseCase(store: store).problems(d.latest)
         guard problems.isEmpty else { throw DraftError.notSendable(problems) }
         if let state = try views.outboxItem(draftID: draftID)?.state, state.inOutbox { throw DraftError.tooLateToUndo(draftID) }
         let due = Timestamp(Date().addingTimeInterval(max(0, undoDelay)))
@@ -59,7 +60,7 @@ public struct OutboxUseCase {
     public func deliverWhenDue(_ draftID: String) throws -> OutboxItem.State {
         while let item = try views.outboxItem(draftID: draftID), item.state == .queued, let due = item.dueAt, Timestamp.now < due {
             usleep(UInt32(min(200_000, max(1_000, (due.microseconds - Timestamp.now.microseconds)))))
-            try views.catchUp()
+            _ = try store.latestViews()
         }
         return try deliver(draftID)
     }
@@ -67,7 +68,7 @@ public struct OutboxUseCase {
     /// Submits a queued (due) or failed message now: `SendStarted`, then `MessageSent` or `SendFailed`.
     @discardableResult
     public func deliver(_ draftID: String) throws -> OutboxItem.State {
-        try views.catchUp()
+        _ = try store.latestViews()
         guard let item = try views.outboxItem(draftID: draftID), item.state == .queued || item.state == .failed else {
             return try views.outboxItem(draftID: draftID)?.state ?? .draft
         }
@@ -148,8 +149,7 @@ public struct OutboxUseCase {
     // MARK: - Parts
 
     func append(_ e: DomainEvent, _ account: String, _ draftID: String, actor: Actor) throws {
-        try store.log.append(NewEvent(event: e, account: account, stream: "draft/\(draftID)", actor: actor))
-        try views.catchUp()
+        try store.commit([NewEvent(event: e, account: account, stream: .draft(draftID), actor: actor)])
     }
 
     /// The message as it goes out; the same bytes and Message-ID every time for one queuing.
@@ -172,15 +172,15 @@ public struct OutboxUseCase {
     /// Opens and authenticates an SMTP connection with the account's SMTP settings and credential.
     func connect(_ a: AccountAdded) throws -> SMTPConnection {
         guard let host = a.smtpHost, let port = a.smtpPort.flatMap({ UInt16(exactly: $0) }),
-              let security = SMTPSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
+              let security = ConnectionSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
             throw DraftError.noSMTP(a.name)
         }
         guard let source = CredentialSource(stored: a.smtpCredentialSource ?? a.credentialSource) else {
             throw AccountError.invalid("the account's SMTP credential source is not understood")
         }
         let secret = try source.secret()
-        let conn = try SMTPConnection.connect(SMTPEndpoint(host: host, port: port, security: security, caFile: a.caFile))
-        let mechanism = SMTPAuthMechanism(rawValue: a.auth.uppercased()) ?? .plain
+        let conn = try SMTPConnection.connect(ServerEndpoint(host: host, port: port, security: security, caFile: a.caFile))
+        let mechanism = AuthMechanism(rawValue: a.auth.lowercased()) ?? .plain
         do {
             try conn.authenticate(username: a.smtpUsername ?? a.username,
                                   credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret), mechanism: mechanism)
@@ -194,7 +194,7 @@ public struct OutboxUseCase {
     /// Whether the server could not be reached at all (no network, nothing listening, timed out).
     static func isOffline(_ e: SMTPClientError) -> Bool {
         switch e {
-        case .connectFailed, .timeout: true
+        case .transport(.connectFailed), .transport(.timeout): true
         default: false
         }
     }
@@ -203,7 +203,7 @@ public struct OutboxUseCase {
     func fileInSent(_ m: ComposedMessage, account a: AccountAdded) throws {
         guard ProviderRegistry.provider(id: a.provider).requiresSentAppend,
               let sent = try views.folders(account: a.name).first(where: { $0.role == .sent }) else { return }
-        let engine = try SyncEngine(store: store, views: views, account: a)
+        let engine = try SyncEngine(store: store, account: a)
         defer { engine.disconnect() }
         let conn = try engine.connect()
         _ = try conn.append(to: MailboxName(sent.path), message: m.bytes, flags: ["\\Seen"])
@@ -217,7 +217,7 @@ public struct OutboxUseCase {
 
     func queuingEvents(_ draftID: String) throws -> [(MessageQueued, Actor)] {
         var current: [(MessageQueued, Actor)] = []
-        try store.log.scan(filter: ScanFilter(stream: "draft/\(draftID)")) { ev in
+        try store.log.scan(filter: ScanFilter(stream: .draft(draftID))) { ev in
             switch try ev.decode() {
             case .messageQueued(let p):
                 if ev.envelope.actor == .user { current = [] }
@@ -232,7 +232,7 @@ public struct OutboxUseCase {
 
     func lastFailure(_ draftID: String) throws -> SendFailed? {
         var last: SendFailed?
-        try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: "draft/\(draftID)")) { ev in
+        try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: .draft(draftID))) { ev in
             if case .sendFailed(let p) = try ev.decode() { last = p }
             return true
         }

@@ -7,8 +7,8 @@ extension MailStore {
     /// Every event that touched a thread, an email or an action, in log order: the emails' own events
     /// (received, flags, expunged), every action on them with its outcomes and compensations, and the
     /// actions that undo or retry those actions.
-    public func history(of subject: HistorySubject, views: ViewStore) throws -> [StoredEvent] {
-        try views.catchUp()
+    public func history(of subject: HistorySubject) throws -> [StoredEvent] {
+        let views = try latestViews()
         var emails: [String] = []
         var actions: [String] = []
         switch subject {
@@ -21,16 +21,16 @@ extension MailStore {
             actions = [id]
         }
         for e in emails { actions += try views.actionIDs(touching: e, email: true) }
-        var streams = Set(emails.map { "email/\($0)" })
+        var streams = Set(emails.map { StreamName.email($0) })
         var queue = actions
         var seen = Set<String>()
         while let a = queue.popLast() {
             guard seen.insert(a).inserted else { continue }
-            streams.insert("action/\(a)")
+            streams.insert(StreamName.action(a))
             // Actions taken because of this one: retries (causation = it) and undo inverses (causation = its ActionUndone).
             guard let r = try views.action(id: a) else { continue }
             var causes: Set<String> = [a]
-            try log.scan(filter: ScanFilter(types: [.actionUndone], stream: "action/\(a)")) { ev in
+            try log.scan(filter: ScanFilter(types: [.actionUndone], stream: .action(a))) { ev in
                 causes.insert(ev.envelope.id.description)
                 return true
             }

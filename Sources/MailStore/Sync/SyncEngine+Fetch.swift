@@ -15,9 +15,24 @@ extension SyncEngine {
         var body: [UInt8]
     }
 
-    /// Fetches `uids` (newest first) in batches bounded by count and bytes, parses each batch on the
-    /// worker threads and hands its events and blobs to `commit` with the lowest UID fetched so far and
-    /// how many remain.
+    /// Fetched messages handed from the reading thread to the committing one, and the UIDs they
+    /// account for (those asked for and not sent count too, once their command has completed).
+    struct FetchedChunk: Sendable {
+        var messages: [Fetched]
+        var covered: [UInt32]
+    }
+
+    /// The reading thread stops because the committing side has gone.
+    struct FetchCancelled: Error {}
+
+    /// Fetches `uids` (newest first) in batches planned by count and by the sizes the server states,
+    /// parses them on the worker threads and hands their events and blobs to `commit` with the lowest
+    /// UID fetched so far and how many remain.
+    ///
+    /// The stated sizes are only a plan: the bytes actually received are what bound memory. Once a
+    /// batch's bodies reach ``SyncOptions/batchBytes`` the messages so far are handed over at once,
+    /// so a server that states RFC822.SIZE 0 and sends 64 MiB bodies never has more than a few
+    /// batches' worth held (see docs/reliability.md). A UID sent twice is taken once.
     func fetchNew(_ uids: [UInt32], folder: MappedFolder, validity: UInt32, _ conn: IMAPConnection,
                   commit: ([NewEvent], [PendingBlob], UInt32, Int) throws -> Void) throws {
         var sizes: [UInt32: UInt64] = [:]
@@ -33,7 +48,7 @@ extension SyncEngine {
         while start < uids.count {
             var end = start, bytes = 0
             while end < uids.count && end - start < options.batchMessages && (end == start || bytes < options.batchBytes) {
-                bytes += Int(sizes[uids[end]] ?? 0)
+                bytes += Int(clamping: sizes[uids[end]] ?? 0)
                 end += 1
             }
             batches.append(Array(uids[start..<end]))
@@ -43,35 +58,49 @@ extension SyncEngine {
         nonisolated(unsafe) let reader = conn
         let fetchItems = items
         let plan = batches
-        let pipeline = FetchPipeline<[Fetched]>(capacity: 2)
+        let byteBound = max(1, options.batchBytes)
+        let pipeline = FetchPipeline<FetchedChunk>(capacity: 2)
         pipeline.start { pipe in
             for batch in plan {
-                var fetched: [Fetched] = []
-                fetched.reserveCapacity(batch.count)
-                try reader.uidFetch(UIDSet(batch), fetchItems) { msg in
-                    guard let uid = msg.uid, let body = msg.body else { return }
-                    fetched.append(Fetched(uid: uid, flags: SyncEngine.normalized(msg.flags ?? []), internalDate: msg.internalDate,
-                                           gmailThreadID: msg.gmailThreadID, body: body))
+                var chunk = FetchedChunk(messages: [], covered: [])
+                var bytes = 0
+                var taken = Set<UInt32>()
+                do {
+                    try reader.uidFetch(UIDSet(batch), fetchItems) { msg in
+                        guard let uid = msg.uid, let body = msg.body, taken.insert(uid).inserted else { return }
+                        chunk.messages.append(Fetched(uid: uid, flags: SyncEngine.normalized(msg.flags ?? []),
+                                                      internalDate: msg.internalDate, gmailThreadID: msg.gmailThreadID, body: body))
+                        chunk.covered.append(uid)
+                        bytes += body.count
+                        guard bytes >= byteBound else { return }
+                        guard pipe.put(chunk) else { throw FetchCancelled() }
+                        chunk = FetchedChunk(messages: [], covered: [])
+                        bytes = 0
+                    }
+                } catch is FetchCancelled {
+                    return
                 }
-                guard pipe.put(fetched) else { return }
+                chunk.covered.append(contentsOf: batch.filter { !taken.contains($0) })
+                if chunk.covered.isEmpty { continue }
+                guard pipe.put(chunk) else { return }
             }
         }
         defer { pipeline.finish() }
         var done = 0
         var lowest = UInt32.max
         progress?(folder.path, 0, uids.count)
-        for batch in plan {
-            let fetched: [Fetched]
+        while true {
+            let chunk: FetchedChunk
             switch pipeline.take() {
-            case .batch(let b): fetched = b
+            case .batch(let c): chunk = c
             case .failed(let e as IMAPClientError): throw SyncError.server(e)
             case .failed(let e): throw e
             case .end: return
             }
-            let results = try parse(fetched, folder: folder.path, validity: validity)
-            lowest = min(lowest, batch.min() ?? lowest)
-            done += batch.count
-            try commit(results.map(\.event), results.map(\.blob), lowest, uids.count - done)
+            let results = try parse(chunk.messages, folder: folder.path, validity: validity)
+            lowest = min(lowest, chunk.covered.min() ?? lowest)
+            done += chunk.covered.count
+            try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done)
             progress?(folder.path, done, uids.count)
         }
     }

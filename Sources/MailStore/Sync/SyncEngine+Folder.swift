@@ -13,6 +13,10 @@ extension SyncEngine {
         do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
         var state = try views.syncState(account: name, folder: path)
         if let s = state, s.uidValidity != sel.uidValidity {
+            // An empty folder of which no copy is known has nothing to match again, retire or fetch: some
+            // servers (Courier) give such a folder a new UIDVALIDITY in every session. Nothing is recorded;
+            // the old value stays, and the first sync that finds mail under another value re-matches then.
+            if sel.exists == 0, try views.syncedCount(account: name, folder: path) == 0 { return report }
             state = try rematch(folder, sel, old: s, conn, report: &report)
         }
         // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished.
@@ -43,7 +47,7 @@ extension SyncEngine {
                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map { $0 &+ 1 })
         if !events.isEmpty || next != state {
             events.append(checkpoint(path, next))
-            try commit(events)
+            try store.commit(events)
             report.events += events.count
         }
         guard !missing.isEmpty else { return report }
@@ -51,8 +55,8 @@ extension SyncEngine {
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
             var all = batch
             all.append(self.checkpoint(path, next))
-            try self.commit(all, blobs: blobs)
-            report.received += batch.count
+            try self.store.commit(all, blobs: blobs)
+            report.received += batch.count { $0.event.type == .emailReceived }
             report.events += all.count
         }
         return report
@@ -79,14 +83,15 @@ extension SyncEngine {
                                                                    added: now.filter { !before.contains($0) },
                                                                    removed: copy.flags.filter { !Set(now).contains($0) }.sorted(),
                                                                    modSeq: msg.modSeq)),
-                                        stream: "email/\(copy.emailID)"))
+                                        stream: .email(copy.emailID)))
             }
         } catch let e as IMAPClientError {
             throw SyncError.server(e)
         }
         events.append(contentsOf: found)
         report.flagsChanged += found.count
-        return vanished.isEmpty ? [] : Array(vanished.resolvingStar(to: s.highestUID).uids)
+        // Only UIDs this store knows can vanish from it: the server's ranges are never expanded.
+        return vanished.isEmpty ? [] : vanished.resolvingStar(to: s.highestUID).members(of: known.keys)
     }
 
     /// Flags as stored: `\Recent` (a session flag) dropped, system flags in their canonical case, sorted.

@@ -44,7 +44,7 @@ extension SyncEngine {
                                                                         added: flags.filter { !copy.flags.contains($0) },
                                                                         removed: copy.flags.filter { !flags.contains($0) },
                                                                         modSeq: msg.modSeq)),
-                                             stream: "email/\(copy.emailID)"))
+                                             stream: .email(copy.emailID)))
                 }
                 report.rematched += 1
             } }
@@ -58,7 +58,7 @@ extension SyncEngine {
         let state = FolderSyncState(uidValidity: sel.uidValidity, highestUID: highest, uidNext: sel.uidNext,
                                     highestModSeq: sel.highestModSeq, lowestUIDFetched: highest &+ 1)
         events.append(checkpoint(path, state))
-        try commit(events)
+        try store.commit(events)
         report.events += events.count
         return state
     }
@@ -70,7 +70,7 @@ extension SyncEngine {
         p.uid = uid
         p.uidValidity = validity
         return NewEvent(id: identity.eventID("EmailReceived", account.name, folder, SyncEngine.location(validity: validity, uid: uid)),
-                        event: .emailReceived(p), account: account.name, stream: "email/\(copy.emailID)",
+                        event: .emailReceived(p), account: account.name, stream: .email(copy.emailID),
                         occurredAt: stored.envelope.occurredAt, correlationID: correlation, actor: .sync)
     }
 }

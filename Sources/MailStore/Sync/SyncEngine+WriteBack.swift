@@ -14,9 +14,12 @@ extension SyncEngine {
     /// recorded as applied without sending anything, so an operation done before a crash is never done twice.
     /// Actions waiting for a retry are skipped unless named in `force`.
     public func writeBack(force: Set<String> = []) throws -> WriteBackReport {
+        try exclusively { try writeBackLocked(force: force) }
+    }
+
+    private func writeBackLocked(force: Set<String>) throws -> WriteBackReport {
         var report = WriteBackReport()
-        try views.catchUp()
-        let due = try views.pendingActions(account: account.name).filter { r in
+        let due = try store.latestViews().pendingActions(account: account.name).filter { r in
             force.contains(r.id.description) || (r.retryAt.map { $0 <= Timestamp.now } ?? true)
         }
         guard !due.isEmpty else { return report }
@@ -143,7 +146,7 @@ extension SyncEngine {
 
     /// Appends the outcome events of one action (one transaction) and counts them.
     func record(_ r: ActionRecord, _ o: ActionOutcome, into report: inout WriteBackReport) throws {
-        let stream = "action/\(r.id)"
+        let stream = StreamName.action(r.id)
         var events: [NewEvent] = []
         func add(_ e: DomainEvent) {
             events.append(NewEvent(event: e, account: account.name, stream: stream, causationID: r.id, correlationID: correlation, actor: .sync))
@@ -176,7 +179,7 @@ extension SyncEngine {
         }
         report.applied += o.applied.count
         report.rejected += o.rejected.count
-        try commit(events)
+        try store.commit(events)
     }
 
     /// The threads (of the action's) that hold these emails.

@@ -4,6 +4,7 @@ import Foundation
 import IMAPClient
 import IMAPProtocol
 import Projections
+import SecureTransport
 import SyncCore
 import Views
 
@@ -17,7 +18,7 @@ import Views
 /// Its state comes from the `sync` view, which any rebuild recreates from the log.
 public final class SyncEngine {
     let store: MailStore
-    let views: ViewStore
+    var views: ViewStore { get throws { try store.views() } }
     let account: AccountAdded
     let provider: Provider
     let options: SyncOptions
@@ -29,19 +30,23 @@ public final class SyncEngine {
     var qresyncEnabled = false
     /// The folders of the last listing.
     var mapped: [MappedFolder] = []
+    /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
+    public var lockWaitSeconds = 30.0
+    /// The account's sync lock while a sync or write-back of this engine runs.
+    var accountLock: AccountLock?
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
-    /// An engine for `account` writing into `store` (views are kept caught up as batches commit).
-    public init(store: MailStore, views: ViewStore, account: AccountAdded, options: SyncOptions = SyncOptions()) throws {
+    /// An engine for `account` writing into `store` (its views are kept caught up as batches commit).
+    public init(store: MailStore, account: AccountAdded, options: SyncOptions = SyncOptions()) throws {
         self.store = store
-        self.views = views
         self.account = account
         self.provider = ProviderRegistry.provider(id: account.provider)
         self.options = options
         identity = try Identity()
         let n = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        workers = try (0..<n).map { _ in try MessageIngest(account: account.name) }
+        let categorizer = try store.categorizer(account: account.name, ownAddresses: [account.email])
+        workers = try (0..<n).map { _ in try MessageIngest(account: account.name, categorizer: categorizer) }
     }
 
     /// Connects, syncs the folders and logs out.
@@ -52,6 +57,10 @@ public final class SyncEngine {
 
     /// Syncs the folder list and every selected folder, keeping the connection open for the next call.
     public func syncAll() throws -> SyncReport {
+        try exclusively { try syncAllLocked() }
+    }
+
+    private func syncAllLocked() throws -> SyncReport {
         let start = Date()
         var report = SyncReport(account: account.name)
         let conn = try connect()
@@ -68,6 +77,10 @@ public final class SyncEngine {
 
     /// Syncs the folders with `role` only (e.g. the Inbox after IDLE reported a change), from the last folder list.
     public func sync(role: FolderRole) throws -> SyncReport {
+        try exclusively { try syncLocked(role: role) }
+    }
+
+    private func syncLocked(role: FolderRole) throws -> SyncReport {
         let start = Date()
         var report = SyncReport(account: account.name)
         let conn = try connect()
@@ -87,7 +100,7 @@ public final class SyncEngine {
             throw SyncError.server(.insecureAuthentication)
         }
         let endpoint = ServerEndpoint(host: account.imapHost, port: port, security: security, caFile: account.caFile,
-                                      timeoutSeconds: options.timeoutSeconds)
+                                      timeoutSeconds: options.timeoutSeconds, commandTimeoutSeconds: options.commandTimeoutSeconds)
         guard let source = CredentialSource(stored: account.credentialSource) else {
             throw SyncError.credential(.invalid("the account's credential source \"\(account.credentialSource)\" is not understood"))
         }
@@ -133,10 +146,12 @@ public final class SyncEngine {
     func discoverFolders(_ conn: IMAPConnection, report: inout SyncReport) throws -> [MappedFolder] {
         let items: [ListItem]
         do { items = try conn.list() } catch { throw SyncError.server(error) }
-        let folders: [MappedFolder]
-        do { folders = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
-        try views.catchUp()
-        let known = Dictionary(try views.folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let mappedAll: [MappedFolder]
+        do { mappedAll = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
+        // One folder per path, however often the server lists it (or names that map to the same path).
+        var paths = Set<String>()
+        let folders = mappedAll.filter { paths.insert($0.path).inserted }
+        let known = Dictionary(try store.latestViews().folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var events: [NewEvent] = []
         for f in folders {
             if let k = known[f.path], k.role == f.role, k.displayName == f.displayName { continue }
@@ -157,22 +172,22 @@ public final class SyncEngine {
                 events.append(event(.folderRemoved(FolderRemoved(folder: path)), stream: folderStream(path)))
             }
         }
-        try commit(events)
+        try store.commit(events)
         report.folderEvents = events.count
         return folders
     }
 
     // MARK: - Events
 
-    func folderStream(_ path: String) -> String { "folder/\(account.name)/\(path)" }
+    func folderStream(_ path: String) -> StreamName { StreamName.folder(account: account.name, path: path) }
 
-    func event(_ e: DomainEvent, stream: String, id: EventID = .generate()) -> NewEvent {
+    func event(_ e: DomainEvent, stream: StreamName, id: EventID = .generate()) -> NewEvent {
         NewEvent(id: id, event: e, account: account.name, stream: stream, correlationID: correlation, actor: .sync)
     }
 
     func expunged(_ copy: SyncedCopy, folder: String) -> NewEvent {
         event(.emailExpunged(EmailExpunged(emailID: copy.emailID, folder: folder, uid: copy.uid)),
-              stream: "email/\(copy.emailID)", id: identity.eventID("EmailExpunged", account.name, copy.emailID))
+              stream: .email(copy.emailID), id: identity.eventID("EmailExpunged", account.name, copy.emailID))
     }
 
     func checkpoint(_ folder: String, _ s: FolderSyncState) -> NewEvent {
@@ -182,10 +197,4 @@ public final class SyncEngine {
               stream: folderStream(folder))
     }
 
-    /// Appends a batch (one transaction) and folds it into the views.
-    func commit(_ events: [NewEvent], blobs: [PendingBlob] = []) throws {
-        guard !events.isEmpty else { return }
-        try store.log.append(events, blobs: blobs)
-        try views.catchUp()
-    }
 }

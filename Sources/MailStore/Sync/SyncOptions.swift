@@ -8,11 +8,15 @@ public struct SyncOptions: Sendable {
     public var batchBytes: Int
     /// Network timeout for connecting and for each read (seconds).
     public var timeoutSeconds: Double
+    /// Seconds one whole IMAP command (a fetch batch included) may take however the bytes trickle in;
+    /// nil: 10 times ``timeoutSeconds`` (see `ServerEndpoint.commandTimeout`).
+    public var commandTimeoutSeconds: Double?
     /// Receives the IMAP conversation with credentials redacted (for `--trace`).
     public var trace: (@Sendable (String) -> Void)?
 
     public init(folders: [String]? = nil, batchMessages: Int = 500, batchBytes: Int = 16 << 20, timeoutSeconds: Double = 60,
-                trace: (@Sendable (String) -> Void)? = nil) {
+                commandTimeoutSeconds: Double? = nil, trace: (@Sendable (String) -> Void)? = nil) {
+        self.commandTimeoutSeconds = commandTimeoutSeconds
         self.folders = folders
         self.batchMessages = batchMessages
         self.batchBytes = batchBytes

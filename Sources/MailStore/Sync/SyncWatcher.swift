@@ -61,7 +61,7 @@ public final class SyncWatcher {
             }
             let actions = try engine.writeBack()
             // The outbox: failed messages whose retry time has come; abandoned queued ones back to drafts.
-            _ = try OutboxUseCase(store: engine.store, views: engine.views).deliverDue(account: engine.account.name)
+            _ = try OutboxUseCase(store: engine.store).deliverDue(account: engine.account.name)
             var inboxReport = try engine.sync(role: .inbox)
             inboxReport.actions = actions
             report(inboxReport)
@@ -102,9 +102,6 @@ public final class SyncWatcher {
     /// Whether retrying later may help: lost or refused connections and timeouts.
     static func isTransient(_ error: SyncError) -> Bool {
         guard case .server(let e) = error else { return false }
-        switch e {
-        case .connectFailed, .connectionClosed, .timeout: return true
-        default: return false
-        }
+        return e.isRetryable
     }
 }

@@ -7,13 +7,21 @@ import Views
 public struct FetchThreadsUseCase: Sendable {
     /// The spec's page size.
     public static let defaultPageSize = 25
+    /// The folder id that stands for the whole account in `fetchUnreadCounts` (each message once).
+    public static let wholeAccount = UnreadProjector.accountScope
 
-    /// The views it reads.
-    public let views: ViewStore
+    /// Where its views come from: the store's, or given ones (a past state built in a scratch folder).
+    let source: @Sendable () throws -> ViewStore
+    var views: ViewStore { get throws { try source() } }
 
-    /// Creates the use case over opened views.
-    public init(views: ViewStore) {
-        self.views = views
+    /// The thread list of `store` (its views are opened when first needed).
+    public init(store: MailStore) {
+        source = { try store.views() }
+    }
+
+    /// The thread list over given views.
+    package init(views: ViewStore) {
+        source = { views }
     }
 
     /// A page of the threads of `folderId` in `accountId` (a thread is in a folder when any of its emails

@@ -1,0 +1,37 @@
+/// Reads the contacts view: autocomplete from the prefix index.
+public struct ContactsReader {
+    let snapshot: Snapshot
+
+    /// A reader over `snapshot`.
+    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+
+    /// Contacts of `account` whose address, local part or a name word starts with `prefix`
+    /// (case-insensitive): those who wrote first, then the most frequent, then the most recent. One pass
+    /// over the prefix index (each entry carries its rank; at most `candidates` entries), then one lookup
+    /// per result.
+    public func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
+        // A token longer than a key part is stored bounded: match on its kept beginning.
+        let needle = Array(prefix.lowercased().utf8.prefix(Key.maxPartBytes - 17))
+        guard !needle.isEmpty, limit > 0 else { return [] }
+        var start = Key(account).bytes
+        start.append(contentsOf: needle)
+        var best: [String: ContactRank] = [:]
+        var scanned = 0
+        try snapshot.scan(ContactsProjector.prefixTable, prefix: start) { key, rank in
+            scanned += 1
+            var r = KeyReader(key)
+            _ = r.string()
+            _ = r.string()
+            let address = r.string()
+            if best[address] == nil { best[address] = rank }
+            return scanned < candidates
+        }
+        let top = best.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(limit)
+        return try top.compactMap { address, _ in try snapshot.get(ContactsProjector.peopleTable, Key(account, address).bytes) }
+    }
+
+    /// Every contact of `account`, by address.
+    public func all(account: String, limit: Int = .max) throws -> [Contact] {
+        try snapshot.prefixed(ContactsProjector.peopleTable, Key(account).bytes, limit: limit).map(\.1)
+    }
+}

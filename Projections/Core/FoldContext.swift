@@ -1,0 +1,41 @@
+/// What a projector folds into: the store, and the tables the projector opened on it.
+///
+/// A projector opens each of its tables with `table(_:)` in its initializer; the context writes them all
+/// at the end of a batch and drops them all after an aborted one, so no table can be forgotten, and the
+/// list of a view's tables is known from its initializer alone.
+public final class FoldContext {
+    let store: KeyValueStore
+    private var tables: [any CachedTable] = []
+
+    /// A context over `store`.
+    public init(store: KeyValueStore) { self.store = store }
+
+    /// Opens `table` for the fold.
+    public func table<Value>(_ table: Table<Value>) -> ViewTable<Value> {
+        let t = ViewTable<Value>(table.name, store: store)
+        tables.append(t)
+        return t
+    }
+
+    /// The names of the tables opened, in order.
+    public var tableNames: [String] { tables.map(\.name) }
+
+    /// Writes every table's cached changes to the store.
+    public func flush() throws {
+        for t in tables { try t.flush() }
+    }
+
+    /// Drops every table's cached changes (the transaction they were meant for was aborted).
+    public func discard() {
+        for t in tables { t.discard() }
+    }
+}
+
+/// A table with a write-back cache (a `ViewTable` of any value type).
+protocol CachedTable: AnyObject {
+    var name: String { get }
+    func flush() throws
+    func discard()
+}
+
+extension ViewTable: CachedTable {}

@@ -1,0 +1,36 @@
+/// Reads the folders view.
+public struct FoldersReader {
+    let snapshot: Snapshot
+
+    /// A reader over `snapshot`.
+    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+
+    /// The folders of `account`, in the folder list's order (system folders first, then by name).
+    public func folders(account: String) throws -> [FolderEntry] {
+        try snapshot.prefixed(FoldersProjector.listTable, Key(account).bytes).map(\.1).sorted {
+            let (a, b) = (FoldersProjector.order($0.role), FoldersProjector.order($1.role))
+            return a != b ? a < b : $0.displayName.lowercased() < $1.displayName.lowercased()
+        }
+    }
+
+    /// The accounts that have folders, in key order.
+    public func accounts() throws -> [String] {
+        var out: [String] = []
+        // One seek per account: after reading an account's first key, jump past its prefix.
+        var start: [UInt8] = []
+        while true {
+            var next: [UInt8]?
+            try snapshot.reader.scan(FoldersProjector.listTable.name, from: start) { key, _ in
+                next = key
+                return false
+            }
+            guard let key = next else { break }
+            var r = KeyReader(key)
+            let account = r.string()
+            out.append(account)
+            start = Key(account).bytes
+            start[start.count - 1] = 1 // just past every key of this account (its terminator is 0)
+        }
+        return out
+    }
+}

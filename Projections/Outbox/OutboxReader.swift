@@ -1,0 +1,27 @@
+/// Reads the outbox view.
+public struct OutboxReader {
+    let snapshot: Snapshot
+
+    /// A reader over `snapshot`.
+    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+
+    /// A draft's place in the outbox (draft, queued, sending, sent, failed), or nil.
+    public func item(draftID: String) throws -> OutboxItem? {
+        try snapshot.get(OutboxProjector.itemsTable, Key(draftID).bytes)
+    }
+
+    /// The outbox of `account` (queued, sending, failed), newest first.
+    public func items(account: String) throws -> [OutboxItem] {
+        try snapshot.prefixed(OutboxProjector.indexTable, Key(account).bytes).compactMap { key, _ in
+            var r = KeyReader(key)
+            _ = r.string()
+            _ = r.descending()
+            return try item(draftID: r.string())
+        }
+    }
+
+    /// The queued + failed count of `account` (the Outbox badge).
+    public func count(account: String) throws -> Int {
+        try snapshot.get(OutboxProjector.countsTable, Key(account).bytes) ?? 0
+    }
+}

@@ -1,0 +1,51 @@
+import EventModel
+
+/// Reads the threads view: thread pages from the newest-first index, thread rows, and the emails of a
+/// thread. The key layout is `ThreadsProjector`'s.
+public struct ThreadsReader {
+    let snapshot: Snapshot
+
+    /// A reader over `snapshot`.
+    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+
+    /// One page of a thread listing from the index: rows after `after` (date, thread id), newest first,
+    /// at most `limit`, and whether more follow.
+    public func page(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
+                     limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
+        let prefix = ThreadsProjector.indexPrefix(scope: scope, folder: folder, category: category).bytes
+        var start = prefix
+        if let (date, id) = after {
+            start = ThreadsProjector.indexKey(scope: scope, folder: folder, category: category, date: date, thread: id)
+            start.append(0) // strictly after the cursor's own key
+        }
+        var out: [ThreadRow] = []
+        var hasMore = false
+        try snapshot.scan(ThreadsProjector.indexTable, prefix: prefix, from: start) { key, _ in
+            if out.count == limit {
+                hasMore = true
+                return false
+            }
+            var r = KeyReader(key)
+            _ = r.string(); _ = r.string(); _ = r.string(); _ = r.descending()
+            if let row = try thread(id: r.string()) { out.append(row) }
+            return true
+        }
+        return (out, hasMore)
+    }
+
+    /// A thread's row by id.
+    public func thread(id: String) throws -> ThreadRow? {
+        try snapshot.get(ThreadsProjector.rowsTable, Key(id).bytes)
+    }
+
+    /// One email copy as the threads view has it.
+    public func email(id: String) throws -> EmailRecord? {
+        try snapshot.get(ThreadsProjector.emailsTable, Key(id).bytes)
+    }
+
+    /// The emails of a thread (each copy's folder, flags, message key).
+    public func emails(thread id: String) throws -> [(id: String, email: EmailRecord)] {
+        guard let t = try snapshot.get(ThreadsProjector.threadsTable, Key(id).bytes) else { return [] }
+        return try t.emailIDs.compactMap { e in try email(id: e).map { (e, $0) } }
+    }
+}

@@ -1,0 +1,90 @@
+import MailParser
+
+/// What the categorizer's rules look at in one message: its sender, subject and the header fields that carry
+/// bulk, list and automation signals. Taken from a parsed message (`init(_:)`) at ingest time, when every
+/// header field is at hand; plain values, so the rules are pure and fast.
+public struct MessageSignals: Sendable, Equatable {
+    /// The From address, lowercased (empty when there is none).
+    public var from: String
+    /// The From display name.
+    public var fromName: String
+    /// The Sender address, lowercased (empty when there is none).
+    public var sender: String
+    /// The decoded subject.
+    public var subject: String
+    /// Whether it answers another message (In-Reply-To or References).
+    public var isReply: Bool
+    /// To and Cc addresses, lowercased.
+    public var recipients: [String]
+    /// `List-Id`, `List-Post`, `List-Unsubscribe`, `Precedence`, `Auto-Submitted` and the other signal
+    /// fields (see `SignalHeader`): the first value of each, indexed by kind.
+    private var values: [String?]
+    /// `<img` tags in the HTML part (first 32 KiB).
+    public var htmlImages: Int
+    /// `<a ` links in the HTML part (first 32 KiB).
+    public var htmlLinks: Int
+    /// Whether the message has an HTML part but no plain-text part of its own.
+    public var htmlOnly: Bool
+
+    /// Creates signals from values (tests, benchmarks).
+    public init(from: String, fromName: String = "", sender: String = "", subject: String = "", isReply: Bool = false,
+                recipients: [String] = [], fields: [SignalHeader: String] = [:], htmlImages: Int = 0, htmlLinks: Int = 0,
+                htmlOnly: Bool = false) {
+        self.from = from.lowercased()
+        self.fromName = fromName
+        self.sender = sender.lowercased()
+        self.subject = subject
+        self.isReply = isReply
+        self.recipients = recipients.map { $0.lowercased() }
+        var values = [String?](repeating: nil, count: SignalHeader.allCases.count)
+        for (k, v) in fields { values[k.rawValue] = v }
+        self.values = values
+        self.htmlImages = htmlImages
+        self.htmlLinks = htmlLinks
+        self.htmlOnly = htmlOnly
+    }
+
+    /// The signals of a parsed message.
+    public init(_ m: ParsedMessage) {
+        var fields: [SignalHeader: String] = [:]
+        for h in m.headers {
+            guard let kind = SignalHeader.kind(of: h.name), fields[kind] == nil else { continue }
+            fields[kind] = h.value
+        }
+        var images = 0
+        var links = 0
+        if let html = m.htmlBody {
+            (images, links) = MessageSignals.countTags(html)
+        }
+        self.init(from: m.from.first?.email ?? "", fromName: m.from.first?.name ?? "", sender: m.sender?.email ?? "",
+                  subject: m.subject ?? "", isReply: !m.inReplyTo.isEmpty || !m.references.isEmpty,
+                  recipients: (m.to + m.cc).map(\.email), fields: fields, htmlImages: images, htmlLinks: links,
+                  htmlOnly: m.htmlBody != nil && m.textBody == nil)
+    }
+
+    /// The first value of a signal field.
+    public subscript(_ kind: SignalHeader) -> String? { values[kind.rawValue] }
+
+    /// Counts `<img` and `<a ` tags (ASCII case-insensitive) in the first 32 KiB of `html`.
+    static func countTags(_ html: String) -> (images: Int, links: Int) {
+        var images = 0
+        var links = 0
+        var s = html
+        s.withUTF8 { buf in
+            let n = min(buf.count, 32 << 10)
+            var i = 0
+            while i + 4 < n {
+                if buf[i] == UInt8(ascii: "<") {
+                    let a = buf[i + 1] | 0x20
+                    if a == UInt8(ascii: "a"), buf[i + 2] == UInt8(ascii: " ") || buf[i + 2] == UInt8(ascii: "\n") {
+                        links += 1
+                    } else if a == UInt8(ascii: "i"), buf[i + 2] | 0x20 == UInt8(ascii: "m"), buf[i + 3] | 0x20 == UInt8(ascii: "g") {
+                        images += 1
+                    }
+                }
+                i += 1
+            }
+        }
+        return (images, links)
+    }
+}

@@ -1,0 +1,138 @@
+/// Text from mail or servers made safe to print on a terminal.
+///
+/// A Subject, a display name or a folder name is written by strangers: printed raw, `ESC [ 2 J`
+/// clears the screen, `ESC ] 52 ; c ; ... BEL` writes the clipboard (OSC 52), a right-to-left
+/// override reverses what follows. The sanitiser removes:
+/// - escape sequences whole: CSI (`ESC [` or U+009B, parameters, intermediates, final byte),
+///   OSC, DCS, SOS, PM and APC strings (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _` or their C1
+///   forms, up to BEL or ST; when unterminated only the introducer goes), and `ESC` with the one
+///   character that follows it;
+/// - every other C0 control (U+0000-U+001F), DEL (U+007F) and C1 control (U+0080-U+009F), except
+///   tab and line feed in ``block(_:)``; CR LF becomes LF there;
+/// - bidirectional embeddings, overrides, isolates and marks (U+202A-U+202E, U+2066-U+2069,
+///   U+200E, U+200F, U+061C);
+/// - line and paragraph separators (U+2028, U+2029): a space in ``line(_:)``, a line feed in
+///   ``block(_:)``.
+///
+/// Everything else (any printable character of any script, emoji) is kept. JSON output does not
+/// use this: the JSON encoder escapes control characters and keeps the text exact.
+///
+/// ```swift
+/// print(TerminalText.line(subject))   // "hi" for "hi\u{1B}[2J\u{1B}]52;c;aGk=\u{07}"
+/// ```
+public enum TerminalText {
+    /// `text` for one line of output (a list row, a header field): tabs and line breaks become
+    /// spaces, every control, escape sequence and bidi control is removed.
+    public static func line(_ text: String) -> String {
+        sanitise(text, keepLayout: false)
+    }
+
+    /// `text` for a block of output (a message body): tabs and line feeds are kept, CR LF becomes
+    /// LF, every other control, escape sequence and bidi control is removed.
+    public static func block(_ text: String) -> String {
+        sanitise(text, keepLayout: true)
+    }
+
+    /// Whether `text` prints as itself (``line(_:)`` would return it unchanged).
+    public static func isSafeLine(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { !isControl($0.value) && !isBidiControl($0.value) && !isSeparator($0.value) }
+    }
+
+    private static let escape: UInt32 = 0x1B
+    private static let bell: UInt32 = 0x07
+
+    private static func sanitise(_ text: String, keepLayout: Bool) -> String {
+        if isSafeLine(text) { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            let v = scalars[i].value
+            switch v {
+            case escape:
+                i = skipEscape(scalars, from: i)
+                continue
+            case 0x9B:
+                i = skipCSIBody(scalars, from: i + 1)
+                continue
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+                i = skipString(scalars, introducerEnd: i + 1, introducerStart: i)
+                continue
+            case 0x09:
+                out.append(keepLayout ? scalars[i] : " ")
+            case 0x0A:
+                out.append(keepLayout ? scalars[i] : " ")
+            case 0x0D:
+                // CR LF is one line break; a lone CR (which overwrites the line) goes.
+                if !keepLayout, i + 1 < scalars.count, scalars[i + 1].value == 0x0A {
+                    out.append(" ")
+                    i += 2
+                    continue
+                }
+            case 0x2028, 0x2029:
+                out.append(keepLayout ? "\n" : " ")
+            default:
+                if !isControl(v) && !isBidiControl(v) { out.append(scalars[i]) }
+            }
+            i += 1
+        }
+        return String(out)
+    }
+
+    /// The index after the escape sequence that starts with ESC at `start`.
+    private static func skipEscape(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        let next = start + 1
+        guard next < s.count else { return next }
+        switch s[next].value {
+        case 0x5B: // [
+            return skipCSIBody(s, from: next + 1)
+        case 0x5D, 0x50, 0x58, 0x5E, 0x5F: // ] P X ^ _
+            return skipString(s, introducerEnd: next + 1, introducerStart: start)
+        case 0x20...0x2F:
+            // nF sequences: intermediates, then one final character.
+            var j = next
+            while j < s.count, (0x20...0x2F).contains(s[j].value) { j += 1 }
+            return j < s.count && (0x30...0x7E).contains(s[j].value) ? j + 1 : j
+        default:
+            // ESC and the one character after it (ESC c, ESC 7, ...), unless that is a control.
+            return isControl(s[next].value) ? next : next + 1
+        }
+    }
+
+    /// The index after a CSI's parameters, intermediates and final byte, starting after `ESC [`.
+    private static func skipCSIBody(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        var j = start
+        while j < s.count, (0x30...0x3F).contains(s[j].value) { j += 1 }
+        while j < s.count, (0x20...0x2F).contains(s[j].value) { j += 1 }
+        if j < s.count, (0x40...0x7E).contains(s[j].value) { j += 1 }
+        return j
+    }
+
+    /// The index after a control string (OSC, DCS, ...) ended by BEL or ST (`ESC \` or U+009C);
+    /// when it is never ended, the index after its introducer (the rest is printable text then).
+    private static func skipString(_ s: [Unicode.Scalar], introducerEnd: Int, introducerStart: Int) -> Int {
+        var j = introducerEnd
+        while j < s.count {
+            let v = s[j].value
+            if v == bell || v == 0x9C { return j + 1 }
+            if v == escape { return j + 1 < s.count && s[j + 1].value == 0x5C ? j + 2 : j }
+            j += 1
+        }
+        return introducerEnd
+    }
+
+    /// C0 controls, DEL and C1 controls.
+    private static func isControl(_ v: UInt32) -> Bool {
+        v < 0x20 || (0x7F...0x9F).contains(v)
+    }
+
+    /// Bidirectional embeddings, overrides, isolates and marks.
+    private static func isBidiControl(_ v: UInt32) -> Bool {
+        (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
+    }
+
+    /// Line and paragraph separators.
+    private static func isSeparator(_ v: UInt32) -> Bool {
+        v == 0x2028 || v == 0x2029
+    }
+}

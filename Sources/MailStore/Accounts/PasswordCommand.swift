@@ -1,0 +1,120 @@
+import Foundation
+import Glibc
+
+/// Runs a `--password-command` with bounds: `/bin/sh -c CMD` in a process group of its own, stdin from
+/// /dev/null, stderr passed through (for prompts), at most `outputLimit` bytes of stdout read, and at most
+/// `timeoutSeconds` to finish. On timeout, on too much output, or when the read fails, the whole
+/// process group is killed (SIGKILL), so a helper the command started does not linger either.
+package struct PasswordCommand {
+    /// The longest a password command may run: long enough for a keyring or token helper, short enough
+    /// that a hung one does not hang sync.
+    package static let defaultTimeoutSeconds = 10.0
+    /// The most bytes of output taken (a secret or token is far shorter).
+    package static let defaultOutputLimit = 64 << 10
+
+    let command: String
+    let timeoutSeconds: Double
+    let outputLimit: Int
+
+    /// A command with the given bounds (10 s and 64 KiB unless told).
+    package init(command: String, timeoutSeconds: Double = PasswordCommand.defaultTimeoutSeconds,
+                 outputLimit: Int = PasswordCommand.defaultOutputLimit) {
+        self.command = command
+        self.timeoutSeconds = timeoutSeconds
+        self.outputLimit = outputLimit
+    }
+
+    /// Runs the command and returns its standard output.
+    package func run() throws(AccountError) -> [UInt8] {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw .credentialUnavailable("cannot run the password command: pipe: \(PasswordCommand.errorText())") }
+        // Neither end may leak into other children this process starts.
+        guard fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            let why = PasswordCommand.errorText()
+            close(fds[0]); close(fds[1])
+            throw .credentialUnavailable("cannot run the password command: fcntl: \(why)")
+        }
+        let pid: pid_t
+        do { pid = try spawn(stdoutWrite: fds[1]) } catch {
+            close(fds[0]); close(fds[1])
+            throw error
+        }
+        close(fds[1])
+        defer { close(fds[0]) }
+        let outcome = collect(fds[0])
+        if case .finished = outcome {} else { kill(-pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        switch outcome {
+        case .timedOut:
+            throw .credentialUnavailable("the password command did not finish within \(Int(timeoutSeconds)) s and was killed")
+        case .tooLong:
+            throw .credentialUnavailable("the password command printed more than \(outputLimit) bytes and was killed")
+        case .failed(let why):
+            throw .credentialUnavailable("cannot read the password command's output: \(why)")
+        case .finished(let bytes):
+            let exited = status & 0x7f == 0
+            let code = (status >> 8) & 0xff
+            guard exited && code == 0 else {
+                throw .credentialUnavailable(exited ? "the password command exited with status \(code)"
+                                                    : "the password command was killed by signal \(status & 0x7f)")
+            }
+            return bytes
+        }
+    }
+
+    private enum Outcome {
+        case finished([UInt8])
+        case timedOut
+        case tooLong
+        case failed(String)
+    }
+
+    /// Reads stdout to its end, within the deadline and the output limit.
+    private func collect(_ fd: Int32) -> Outcome {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return .timedOut }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+            if r < 0 {
+                if errno == EINTR { continue }
+                return .failed(PasswordCommand.errorText())
+            }
+            if r == 0 { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .failed(PasswordCommand.errorText())
+            }
+            if n == 0 { return .finished(out) }
+            if out.count + n > outputLimit { return .tooLong }
+            out.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    /// Starts `/bin/sh -c command` as the leader of a new process group, stdout to `stdoutWrite`.
+    private func spawn(stdoutWrite: Int32) throws(AccountError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutWrite, 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        guard rc == 0 else { throw .credentialUnavailable("cannot run the password command: \(String(cString: strerror(rc)))") }
+        return pid
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,32 @@
+import Categorizer
+import EventLog
+import EventModel
+import Foundation
+
+extension MailStore {
+    /// Whether new mail is categorized: on unless `MAILSTORE_CATEGORIZER=off` (then the category tabs are hidden,
+    /// spec E-02, and `CategorizeEmailUseCase.isAvailable` is false).
+    public static var categorizerEnabled: Bool {
+        ProcessInfo.processInfo.environment["MAILSTORE_CATEGORIZER"]?.lowercased() != "off"
+    }
+
+    /// The stream of an account's learned sender rules (`SenderCategoryLearned`).
+    public static func senderRulesStream(account: String) -> StreamName { StreamName(rawValue: "categories/" + account) }
+
+    /// The account's learned sender rules, oldest first (the newest for a sender wins).
+    public func senderRules(account: String) throws -> SenderRules {
+        var rules = SenderRules()
+        try log.scan(filter: ScanFilter(types: [.senderCategoryLearned], stream: MailStore.senderRulesStream(account: account))) { ev in
+            if case .senderCategoryLearned(let p) = try ev.decode() { rules.learn(p.sender, p.category) }
+            return true
+        }
+        return rules
+    }
+
+    /// The categorizer for `account`'s new mail: the built-in rules with the user's learned sender rules; nil
+    /// when categorizing is off.
+    public func categorizer(account: String, ownAddresses: Set<String> = []) throws -> Categorizer? {
+        guard MailStore.categorizerEnabled else { return nil }
+        return Categorizer(senderRules: try senderRules(account: account), ownAddresses: ownAddresses)
+    }
+}

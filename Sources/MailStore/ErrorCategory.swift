@@ -1,0 +1,41 @@
+import EventLog
+import SMTPClient
+
+/// What kind of failure an error from the library is, for callers that map errors to outcomes (the CLI
+/// maps each to an exit code) without knowing the lower layers' error types.
+public enum ErrorCategory: Sendable, Equatable {
+    /// The store is missing, exists already, or has a newer format.
+    case store
+    /// The email, thread, folder, account, draft or action asked for does not exist.
+    case notFound
+    /// A server or network failure (connection, TLS, authentication, protocol).
+    case server
+    /// An account's configuration is wrong (a setting, a secret's file mode, an unreadable secret).
+    case configuration
+    /// The store refused to do it (no Archive folder, nothing to do, undone already, not sendable).
+    case refused
+    /// What was asked is malformed (a point in time that is not one).
+    case invalidInput
+    /// A database, file or data failure.
+    case data
+
+    /// The category of `error`.
+    public init(of error: any Error) {
+        switch error {
+        case is StoreError: self = .store
+        case MailStoreError.badPointInTime: self = .invalidInput
+        case MailStoreError.snapshot: self = .refused
+        case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: self = .notFound
+        case SyncError.server, SyncError.noEmailFolders, is SMTPClientError: self = .server
+        case DraftError.notFound, DraftError.noAccount, DraftError.originalNotFound: self = .notFound
+        case DraftError.noSMTP: self = .configuration
+        case DraftError.offline: self = .server
+        case is DraftError: self = .refused
+        case is AccountError, SyncError.credential, CategorizeError.categorizerOff: self = .configuration
+        case ThreadListError.folderNotFound, ThreadListError.threadNotFound: self = .notFound
+        case ThreadListError.actionFailed(let u as ActionError):
+            if case .actionNotFound = u { self = .notFound } else { self = .refused }
+        default: self = .data
+        }
+    }
+}

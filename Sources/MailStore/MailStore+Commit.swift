@@ -1,0 +1,28 @@
+import EventLog
+import EventModel
+
+extension MailStore {
+    /// Appends `events` (with `blobs`, in one transaction) and folds them into the views: the one way the
+    /// library writes.
+    ///
+    /// Each event's `expectedVersion` is checked against its stream by the log (a mismatch throws and
+    /// nothing is appended); events whose id is in the log already are not appended again (see the
+    /// outcomes). Open views are caught up before and after the append; views not opened yet fold
+    /// everything when they open, so a bulk import pays for no fold.
+    @discardableResult
+    public func commit(_ events: [NewEvent], blobs: [PendingBlob] = []) throws -> [AppendOutcome] {
+        guard !events.isEmpty else { return [] }
+        if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
+        let views = viewsIfOpen
+        try views?.catchUp()
+        let outcomes = try log.append(events, blobs: blobs)
+        try views?.catchUp()
+        return outcomes
+    }
+
+    /// The version to expect for a stream that may not exist yet: `.noStream` or its current version.
+    package func expectedVersion(of stream: StreamName) throws -> ExpectedVersion {
+        let version = try log.streamVersion(stream)
+        return version == 0 ? .noStream : .exactly(version)
+    }
+}

@@ -1,0 +1,78 @@
+import EventLog
+import EventModel
+import Foundation
+import Projections
+import Views
+
+/// Rebuilding, verifying and time-travelling the views.
+extension MailStore {
+    /// Rebuilds the views from the log, blue/green (the old views serve until the new ones are ready): all
+    /// of them, or only `view`. Returns how many events were folded; `progress` gets (done, total).
+    @discardableResult
+    public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
+        if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
+        var events: UInt64 = 0
+        let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, notice: notice) { done, total in
+            events = done
+            progress?(done, total)
+        }
+        viewsLock.lock()
+        openedViews = rebuilt
+        viewsLock.unlock()
+        return events
+    }
+
+    /// Rebuilds every view from the log in a scratch place and compares it with the live views, table by
+    /// table. Returns the sequence compared at and the differences (empty when the views are right).
+    public func compareViewsWithRebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws
+        -> (sequence: UInt64, differences: [ViewDifference]) {
+        try latestViews().compareWithRebuild(progress: progress)
+    }
+
+    /// The store as it was at `point` (a sequence number, or an ISO 8601 time: the last event recorded at
+    /// or before it): its views are built from the log in a scratch folder, without touching the live
+    /// views, and removed with the returned store. The returned store reads like this one and refuses to
+    /// commit. Throws `MailStoreError.badPointInTime` for anything else.
+    public func asOf(_ point: String, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> MailStore {
+        let seq = try sequence(asOf: point)
+        let folder = FileManager.default.temporaryDirectory.path + "/mailstore-asof-\(UUID().uuidString.prefix(8))"
+        do {
+            let views = try ViewStore.scratch(in: folder, log: log, through: seq, progress: progress)
+            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+    }
+
+    /// The events the views could not fold (a projector bug), at most `limit`: the views skip them and
+    /// `replay` tries them again.
+    public func quarantinedEvents(limit: Int = 1_000) throws -> [QuarantinedEvent] {
+        try views().quarantined(limit: limit)
+    }
+
+    /// The sequence a store from `asOf` shows, or nil for the live store.
+    public var snapshotSequence: UInt64? { snapshot?.sequence }
+
+    /// The last sequence at `point`: a sequence number (at most the head), or the last event recorded at or
+    /// before an ISO 8601 time.
+    func sequence(asOf point: String) throws -> UInt64 {
+        let head = try log.head().sequence
+        if let n = UInt64(point) { return min(n, head) }
+        let f = ISO8601DateFormatter()
+        var date = f.date(from: point)
+        if date == nil {
+            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            date = f.date(from: point)
+        }
+        guard let date else { throw MailStoreError.badPointInTime(point) }
+        let limit = Timestamp(date)
+        // recordedAt only grows with the sequence (one writer), so binary search.
+        var lo: UInt64 = 0, hi = head
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if let ev = try log.event(at: mid), ev.envelope.recordedAt <= limit { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}

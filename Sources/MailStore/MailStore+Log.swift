@@ -1,0 +1,31 @@
+import EventLog
+import EventModel
+
+/// The log, read through the store.
+extension MailStore {
+    /// Calls `body` with each event from sequence `from` up to the head as it was when the scan began, in
+    /// order, that `filter` lets through, until `body` returns false.
+    public func scan(from: UInt64 = 1, filter: ScanFilter = .all, _ body: (StoredEvent) throws -> Bool) throws {
+        try log.scan(from: from, filter: filter, body)
+    }
+
+    /// The log's size and counts per event type.
+    public func stats() throws -> LogStats {
+        try log.stats()
+    }
+
+    /// Checks every record, the hash chain and the indexes (and every blob's hash when `checkBlobs`).
+    public func verifyLog(checkBlobs: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerifyReport {
+        try log.verify(checkBlobs: checkBlobs, progress: progress)
+    }
+
+    /// The last sequence and its chain hash.
+    public func head() throws -> (sequence: UInt64, hash: [UInt8]) {
+        try log.head()
+    }
+
+    /// A blob's bytes (a raw message or an attachment), or nil when the blob store does not have it.
+    public func blob(_ hash: BlobHash) throws -> [UInt8]? {
+        try log.blob(hash)
+    }
+}

@@ -1,0 +1,26 @@
+import EventModel
+import Projections
+
+/// Writing to the servers now: thread actions pushed, abandoned sends reclaimed.
+extension MailStore {
+    /// Writes the pending actions of `actionID`'s account back to the server now (that action even if it
+    /// waits for a retry). Returns nil when the action's account has no server (it is complete locally).
+    public func pushActions(for actionID: String) throws -> WriteBackReport? {
+        guard let record = try latestViews().action(id: actionID), let account = try account(named: record.account) else {
+            return nil
+        }
+        let engine = try SyncEngine(store: self, account: account)
+        defer { engine.disconnect() }
+        return try engine.writeBack(force: [actionID])
+    }
+
+    /// Puts queued messages whose sending process ended before their undo delay passed back among the
+    /// drafts (`SendUndone`, actor system), in `account` or (nil) every configured account. Returns their
+    /// draft ids. Write paths run it (send, sync, `outbox send|retry`); reads never do.
+    @discardableResult
+    public func reclaimAbandonedSends(account: String? = nil) throws -> [String] {
+        let names = try account.map { [$0] } ?? accounts().map(\.name)
+        let outbox = OutboxUseCase(store: self)
+        return try names.flatMap { try outbox.reclaimAbandoned(account: $0) }
+    }
+}

@@ -1,0 +1,87 @@
+import EventLog
+import EventModel
+import Foundation
+import Projections
+import Views
+
+/// The views' contents, read through the store (the one place the library reads `ViewStore`, so the
+/// views' storage can change without touching callers).
+extension MailStore {
+    /// The configured accounts with their settings (never a secret).
+    public func accounts() throws -> [AccountAdded] {
+        try views().accountList().map(\.settings)
+    }
+
+    /// The configured account `name`, or nil.
+    public func account(named name: String) throws -> AccountAdded? {
+        try views().account(named: name)?.settings
+    }
+
+    /// Every account the views know mail of (configured or imported), sorted.
+    public func accountNames() throws -> [String] {
+        try views().accounts()
+    }
+
+    /// The folders of an account as the folders view holds them.
+    public func folders(account: String) throws -> [FolderEntry] {
+        try views().folders(account: account)
+    }
+
+    /// The sync checkpoint of a folder, or nil when never synced.
+    public func syncState(account: String, folder: String) throws -> FolderSyncState? {
+        try views().syncState(account: account, folder: folder)
+    }
+
+    /// How many server copies of a folder the log holds.
+    public func syncedCount(account: String, folder: String) throws -> Int {
+        try views().syncedCount(account: account, folder: folder)
+    }
+
+    /// The messages of an account with more than one copy: (Message-ID, copies).
+    public func duplicates(account: String) throws -> [(String, [DedupCopy])] {
+        try views().duplicates(account: account)
+    }
+
+    /// An action by id, or nil.
+    public func action(id: String) throws -> ActionRecord? {
+        try views().action(id: id)
+    }
+
+    /// The actions of an account still to be written back to the server.
+    public func pendingActions(account: String) throws -> [ActionRecord] {
+        try views().pendingActions(account: account)
+    }
+
+    /// The actions of an account the server refused or that failed.
+    public func failedActions(account: String) throws -> [ActionRecord] {
+        try views().failedActions(account: account)
+    }
+
+    /// A draft by id, or nil.
+    public func draft(id: String) throws -> DraftRecord? {
+        try views().draft(id: id)
+    }
+
+    /// The drafts of an account.
+    public func drafts(account: String) throws -> [DraftRecord] {
+        try views().drafts(account: account)
+    }
+
+    /// Where a draft is on its way out (queued, sending, sent, failed), or nil when it was never queued.
+    public func outboxItem(draftID: String) throws -> OutboxItem? {
+        try views().outboxItem(draftID: draftID)
+    }
+
+    /// Contacts of an account whose address or name starts with `prefix` (all when empty), best first.
+    public func completeContacts(account: String, prefix: String, limit: Int = 10) throws -> [Contact] {
+        try views().completeContacts(account: account, prefix: prefix, limit: limit)
+    }
+}
+
+extension MailStore {
+    /// Every contact of an account, most frequent first (then by address).
+    public func contacts(account: String) throws -> [Contact] {
+        let out = try views().read { try ContactsReader($0).all(account: account) }
+        return out.sorted { ($0.count, $1.address) > ($1.count, $0.address) }
+    }
+}

@@ -1,0 +1,107 @@
+import EventModel
+import Projections
+import Views
+
+// The library's conveniences over the projector readers, each one short read transaction (the `Views` module
+// itself knows no view's tables or keys). Several reads that must agree go through one
+// `read { snapshot in SomeReader(snapshot)... }`, which gives them one consistent snapshot.
+extension ViewStore {
+    /// One page of a thread listing (see `ThreadsReader.page`).
+    public func threadPage(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
+                           limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
+        try read { try ThreadsReader($0).page(scope: scope, folder: folder, category: category, after: after, limit: limit) }
+    }
+
+    /// A thread by id.
+    public func thread(id: String) throws -> ThreadRow? { try read { try ThreadsReader($0).thread(id: id) } }
+
+    /// The emails of a thread as the threads view has them.
+    public func threadEmails(id: String) throws -> [(id: String, email: EmailRecord)] {
+        try read { try ThreadsReader($0).emails(thread: id) }
+    }
+
+    /// One email copy as the threads view has it.
+    public func emailRecord(id: String) throws -> EmailRecord? { try read { try ThreadsReader($0).email(id: id) } }
+
+    /// An unread counter (see `UnreadReader.count`).
+    public func unreadCount(account: String, folder: String, category: String) throws -> Int {
+        try read { try UnreadReader($0).count(account: account, folder: folder, category: category) }
+    }
+
+    /// The folders of `account`, in the folder list's order.
+    public func folders(account: String) throws -> [FolderEntry] { try read { try FoldersReader($0).folders(account: account) } }
+
+    /// The accounts that have folders.
+    public func accounts() throws -> [String] { try read { try FoldersReader($0).accounts() } }
+
+    /// The outbox of `account` (queued, sending, failed), newest first.
+    public func outbox(account: String) throws -> [OutboxItem] { try read { try OutboxReader($0).items(account: account) } }
+
+    /// The queued + failed count of `account` (the Outbox badge).
+    public func outboxCount(account: String) throws -> Int { try read { try OutboxReader($0).count(account: account) } }
+
+    /// A draft's place in the outbox, or nil.
+    public func outboxItem(draftID: String) throws -> OutboxItem? { try read { try OutboxReader($0).item(draftID: draftID) } }
+
+    /// The copies of a message (emails and folders) in `account`.
+    public func copies(account: String, messageID: String) throws -> [DedupCopy] {
+        try read { try DedupReader($0).copies(account: account, messageID: messageID) }
+    }
+
+    /// Every message of `account` with more than one copy.
+    public func duplicates(account: String) throws -> [(String, [DedupCopy])] { try read { try DedupReader($0).duplicates(account: account) } }
+
+    /// True when a notification was delivered for `emailID` (and not yet evicted).
+    public func wasNotified(emailID: String) throws -> Bool { try read { try DedupReader($0).wasNotified(emailID: emailID) } }
+
+    /// Every account, by name.
+    public func accountList() throws -> [AccountRecord] { try read { try AccountsReader($0).all() } }
+
+    /// The account named `name`, or nil.
+    public func account(named name: String) throws -> AccountRecord? { try read { try AccountsReader($0).account(named: name) } }
+
+    /// The last sync checkpoint of a folder, or nil when it was never synced.
+    public func syncState(account: String, folder: String) throws -> FolderSyncState? {
+        try read { try SyncStateReader($0).folder(account: account, folder: folder) }
+    }
+
+    /// How many server copies of a folder the log holds.
+    public func syncedCount(account: String, folder: String) throws -> Int {
+        try read { try SyncStateReader($0).count(account: account, folder: folder) }
+    }
+
+    /// The server copies of a folder the log holds, by UID.
+    public func syncedCopies(account: String, folder: String) throws -> [UInt32: SyncedCopy] {
+        try read { try SyncStateReader($0).copies(account: account, folder: folder) }
+    }
+
+    /// The server copy of an email, if the sync engine knows one.
+    public func syncedCopy(account: String, emailID: String) throws -> (folder: String, copy: SyncedCopy)? {
+        try read { try SyncStateReader($0).copy(account: account, emailID: emailID) }
+    }
+
+    /// An action and its outcome so far.
+    public func action(id: String) throws -> ActionRecord? { try read { try ActionsReader($0).action(id: id) } }
+
+    /// The actions of `account` not yet written back, oldest first.
+    public func pendingActions(account: String) throws -> [ActionRecord] { try read { try ActionsReader($0).pending(account: account) } }
+
+    /// The actions of `account` that failed or were refused and were not retried or undone, oldest first.
+    public func failedActions(account: String) throws -> [ActionRecord] { try read { try ActionsReader($0).failed(account: account) } }
+
+    /// The ids of the actions that touched a thread (or, with `email: true`, an email), oldest first.
+    public func actionIDs(touching id: String, email: Bool = false) throws -> [String] {
+        try read { try ActionsReader($0).actionIDs(touching: id, email: email) }
+    }
+
+    /// A draft at its latest version, or nil.
+    public func draft(id: String) throws -> DraftRecord? { try read { try DraftsReader($0).draft(id: id) } }
+
+    /// The drafts of `account`.
+    public func drafts(account: String) throws -> [DraftRecord] { try read { try DraftsReader($0).drafts(account: account) } }
+
+    /// Contacts of `account` matching `prefix` (see `ContactsReader.complete`).
+    public func completeContacts(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
+        try read { try ContactsReader($0).complete(account: account, prefix: prefix, limit: limit, candidates: candidates) }
+    }
+}

@@ -1,0 +1,128 @@
+import EventLog
+import Foundation
+import LMDB
+
+extension ViewStore {
+    static func currentGeneration(_ root: String) -> String? {
+        guard let text = try? String(contentsOfFile: root + "/" + currentFile, encoding: .utf8) else { return nil }
+        let g = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Only a plain generation name: CURRENT is a file on disk, hostile like any other.
+        guard g.hasPrefix("gen-"), let n = Int(g.dropFirst(4)), n > 0, g.count <= 24 else { return nil }
+        return g
+    }
+
+    /// The generation numbers present in `root` (built or half-built) and named by CURRENT.
+    static func generationNumbers(_ root: String) -> [Int] {
+        var out = (try? FileManager.default.contentsOfDirectory(atPath: root))?.compactMap { name -> Int? in
+            guard name.hasPrefix("gen-") else { return nil }
+            let digits = name.dropFirst(4).prefix { $0.isNumber }
+            return Int(digits)
+        } ?? []
+        if let g = currentGeneration(root), let n = Int(g.dropFirst(4)) { out.append(n) }
+        return out
+    }
+
+    /// Removes half-built generations. Only called while holding the build lock, so their builders are gone.
+    static func removeStaleBuilds(_ root: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".building") {
+            try? FileManager.default.removeItem(atPath: root + "/" + name)
+        }
+    }
+
+    /// Takes the build lock, waiting (and saying so) while another process builds.
+    static func acquireBuildLock(_ root: String, notice: (String) -> Void) throws -> FileLock {
+        let path = root + "/" + buildLockFile
+        if let lock = FileLock.acquire(path, exclusive: true, wait: false) { return lock }
+        notice("another mailstore process is rebuilding the views; waiting for it to finish")
+        guard let lock = FileLock.acquire(path, exclusive: true, wait: true) else {
+            throw ViewError.busy("cannot lock \(path): \(String(cString: strerror(errno)))")
+        }
+        return lock
+    }
+
+    /// Builds a new generation from the log (all views, or only `only` with the others copied from the
+    /// current generation), then makes it current. The current generation keeps serving until the switch.
+    /// With `unlessFresh`, a generation that another process finished meanwhile (current, with no stale
+    /// view among `only`, or at all) is used instead of building again.
+    @discardableResult
+    static func rebuild(root: String, log: EventLog, catalog: ViewCatalog, only: [String]? = nil, unlessFresh: Bool = false,
+                        notice: (String) -> Void = { _ in }, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+        let buildLock = try acquireBuildLock(root, notice: notice)
+        defer { buildLock.unlock() }
+        let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in })
+        if unlessFresh, let current, try current.staleViews().isEmpty { return current }
+        removeStaleBuilds(root)
+        let gen = "gen-\((generationNumbers(root).max() ?? 0) + 1)"
+        let building = root + "/" + gen + ".building"
+        try StoreDirectory.makePrivateDirectory(building)
+        do {
+            if let only, let current {
+                try current.environment.copy(to: building)
+                try ViewStore(path: building, log: log, catalog: catalog).reset(views: only)
+            }
+            let fresh = try ViewStore(path: building, log: log, catalog: catalog)
+            try fresh.catchUp(progress: progress)
+            try fresh.environment.sync()
+        } catch {
+            try? FileManager.default.removeItem(atPath: building)
+            throw error
+        }
+        // The switch: no process opens a generation meanwhile.
+        let final = root + "/" + gen
+        let switchLock = FileLock.acquire(root + "/" + lockFile, exclusive: true)
+        defer { switchLock?.unlock() }
+        guard rename(building, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
+        try StoreDirectory.writePrivateFile(root + "/" + currentFile, contents: gen + "\n")
+        // Older generations go (a process that has one open keeps reading its files until it closes them).
+        for n in generationNumbers(root) where "gen-\(n)" != gen {
+            try? FileManager.default.removeItem(atPath: root + "/gen-\(n)")
+        }
+        return try ViewStore(path: final, log: log, catalog: catalog)
+    }
+
+    /// Empties the tables, checkpoints and quarantined events of `views`.
+    func reset(views: [String]) throws {
+        try environment.write { txn in
+            for name in views {
+                guard let type = catalog.type(named: name) else { throw ViewError.unknownView(name) }
+                for t in ViewCatalog.tables(of: type) { try txn.clear(databases[t]!) }
+                _ = try txn.delete(meta, key: Array(name.utf8))
+            }
+            guard quarantine != meta else { return }
+            var drop: [[UInt8]] = []
+            try txn.withCursor(quarantine) { c in
+                var e = try c.first()
+                while let entry = e {
+                    if let q = QuarantinedEvent(key: Array(entry.key), value: []), q.view == "*" || views.contains(q.view) {
+                        drop.append(Array(entry.key))
+                    }
+                    e = try c.next()
+                }
+            }
+            for k in drop { _ = try txn.delete(quarantine, key: k) }
+        }
+    }
+
+    /// Rebuilds views blue/green (`mailstore replay`): all of them, or only `views`. Events quarantined
+    /// before are folded again. Serialized with other builds; readers keep being served meanwhile.
+    public static func replay(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard, views: [String]? = nil,
+                              notice: (String) -> Void = { _ in },
+                              progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+        let root = store.viewsPath
+        if !FileManager.default.fileExists(atPath: root) { try StoreDirectory.makePrivateDirectory(root) }
+        if let views {
+            for v in views where catalog.type(named: v) == nil { throw ViewError.unknownView(v) }
+        }
+        return try rebuild(root: root, log: log, catalog: catalog, only: views, notice: notice, progress: progress)
+    }
+
+    /// Builds every view from the log up to `sequence` in a scratch folder (time travel, verification).
+    /// The caller removes `folder` when done.
+    public static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
+                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+        try StoreDirectory.makePrivateDirectory(folder)
+        let views = try ViewStore(path: folder, log: log, catalog: catalog)
+        try views.catchUp(through: sequence, progress: progress)
+        return views
+    }
+}

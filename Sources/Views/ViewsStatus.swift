@@ -1,0 +1,22 @@
+import EventLog
+import Foundation
+
+/// The state of a store's views as found on disk, read without folding or writing anything.
+public struct ViewsStatus: Sendable {
+    /// The generation serving readers (`gen-N`).
+    public var generation: String
+    /// Each view's checkpoint (the last log sequence folded into it).
+    public var checkpoints: [String: UInt64]
+    /// The events the views could not fold (at most 1,000).
+    public var quarantined: [QuarantinedEvent]
+}
+
+extension ViewStore {
+    /// The state of the views of `store` as found on disk (nil when none are built yet), opened read-only.
+    public static func status(store: StoreDirectory, log: EventLog) throws -> ViewsStatus? {
+        guard let views = try openCurrent(root: store.viewsPath, log: log, catalog: .standard, readOnly: true, notice: { _ in })
+        else { return nil }
+        return ViewsStatus(generation: (views.path as NSString).lastPathComponent, checkpoints: try views.checkpoints(),
+                           quarantined: try views.quarantined())
+    }
+}

@@ -1,0 +1,64 @@
+import CorpusGenerator
+import EventLog
+import EventModel
+import Foundation
+import LMDB
+import TestSupport
+import XCTest
+
+/// A disk that fills up mid-import: a clear error, the store intact, and the rerun after freeing space
+/// completes with nothing lost or duplicated. Runs on a small tmpfs (skipped where mounting is not allowed).
+final class DiskFullTests: CLITestCase {
+    /// An mbox of `count` messages of about 3 KB each, of hardly compressible (seeded random) text.
+    static func mbox(count: Int) -> String {
+        var rng = SplitMix64(seed: 42)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var out = ""
+        for i in 0..<count {
+            out += "From sender@example.com Mon Jan  1 00:00:00 2024\n"
+            out += "From: Sender <sender@example.com>\nSubject: filler \(i)\nMessage-ID: <fill\(i)@example.com>\n\n"
+            for _ in 0..<40 {
+                out += String((0..<76).map { _ in alphabet[Int(rng.next() % 64)] }) + "\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    func testAnImportThatFillsTheDiskFailsCleanlyAndTheRerunCompletes() throws {
+        let fs: SmallFilesystem
+        do { fs = try SmallFilesystem(megabytes: 16) } catch { throw XCTSkip("\(error)") }
+        let home = fs.path + "/store"
+        let env = ProcessInfo.processInfo.environment.merging(["MAILSTORE_HOME": home]) { _, b in b }
+        func run(_ args: [String]) throws -> ChildProcess.Result {
+            try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+        }
+        XCTAssertEqual(try run(["init"]).status, 0)
+        let source = dir.file("fill.mbox")
+        try Data(DiskFullTests.mbox(count: 1_200).utf8).write(to: URL(fileURLWithPath: source))
+        // About 3.6 MB of mail in batches of 512 messages, 3.5 MB of room (the log takes about 6 MB for it all): the import stops partway.
+        try fs.fill(leaving: 3_500_000)
+        let full = try run(["import", "--mbox", source, "--json"])
+        XCTAssertEqual(full.status, 3, full.stderr)
+        XCTAssertTrue(full.stderr.contains("the disk is full: free space and run the command again"), full.stderr)
+        let verify = try run(["verify"])
+        XCTAssertEqual(verify.status, 0, "the log is intact after the failed import: \(verify.stdout) \(verify.stderr)")
+        fs.free()
+        let again = try run(["import", "--mbox", source, "--json"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        let imported = summary?["imported"] as? Int ?? -1, present = summary?["alreadyPresent"] as? Int ?? -1
+        XCTAssertEqual(imported + present, 1_200, again.stdout)
+        XCTAssertGreaterThan(present, 0, "the first run committed some batches before the disk filled")
+        XCTAssertEqual(try run(["verify"]).status, 0)
+        var options = Environment.Options()
+        options.readOnly = true
+        let log = try EventLog(store: StoreDirectory(path: home), options: options)
+        var received = 0
+        try log.scan(filter: ScanFilter(types: [.emailReceived])) { _ in
+            received += 1
+            return true
+        }
+        XCTAssertEqual(received, 1_200, "every message once")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+
+/// Text from mail never reaches the terminal with escape sequences or bidi controls; JSON keeps it, escaped.
+final class TerminalOutputTests: CLITestCase {
+    /// An mbox with one message whose Subject clears the screen and writes the clipboard (OSC 52), whose
+    /// display name carries a right-to-left override, and whose body holds a raw escape.
+    private func importHostileMessage() throws {
+        try mailstore("init")
+        let message = """
+        From hostile@example.com Mon Nov 16 10:00:00 2026
+        From: =?utf-8?q?Mallory=E2=80=AEgpj.exe?= <mallory@example.com>
+        To: you@example.com
+        Subject: =?utf-8?q?hi=1B[2J=1B]52;c;aGVsbG8=3D=07?=
+        Message-ID: <hostile@example.com>
+        Date: Mon, 16 Nov 2026 10:00:00 +0000
+
+        body \u{1B}]52;c;ZXZpbA==\u{07}text
+
+
+        """
+        try Data(message.utf8).write(to: URL(fileURLWithPath: dir.file("hostile.mbox")))
+        try mailstore("import", "--mbox", dir.file("hostile.mbox"), "--account", "demo", "--quiet")
+    }
+
+    private func assertClean(_ output: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x9D },
+                       "\(what) printed a control: \(output.debugDescription)", file: file, line: line)
+        XCTAssertFalse(output.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) },
+                       "\(what) printed a bidi control: \(output.debugDescription)", file: file, line: line)
+    }
+
+    func testShowLogAndTheThreadListPrintNoEscapes() throws {
+        try importHostileMessage()
+        let log = try mailstore("log", "--type", "EmailReceived")
+        assertClean(log.stdout, "log")
+        let id = try XCTUnwrap(log.stdout.components(separatedBy: "email/").dropFirst().first?.prefix { !$0.isWhitespace })
+        let show = try mailstore("show", String(id))
+        assertClean(show.stdout, "show")
+        XCTAssertTrue(show.stdout.contains("Subject:     hi\n"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("Mallorygpj.exe"), show.stdout)
+        let threads = try mailstore("project", "--view", "threads", "--account", "demo", "--folder", "hostile")
+        assertClean(threads.stdout, "the thread list")
+        XCTAssertTrue(threads.stdout.contains("hi"), threads.stdout)
+        let history = try mailstore("history", "--email", String(id))
+        assertClean(history.stdout, "history")
+        let contacts = try mailstore("contacts", "complete", "mal", "--account", "demo")
+        assertClean(contacts.stdout, "contacts")
+    }
+
+    func testJSONKeepsTheTextEscaped() throws {
+        try importHostileMessage()
+        let log = try mailstore("log", "--type", "EmailReceived")
+        let id = try XCTUnwrap(log.stdout.components(separatedBy: "email/").dropFirst().first?.prefix { !$0.isWhitespace })
+        let json = try mailstore("show", String(id), "--json")
+        XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value == 0x1B }, "JSON escapes controls")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let payload = object?["payload"] as? [String: Any] ?? object ?? [:]
+        let subject = try XCTUnwrap(payload["subject"] as? String ?? (object?["event"] as? [String: Any])?["subject"] as? String,
+                                    json.stdout)
+        XCTAssertEqual(subject, "hi\u{1B}[2J\u{1B}]52;c;aGVsbG8=\u{07}", "JSON keeps the text exactly")
+    }
+}

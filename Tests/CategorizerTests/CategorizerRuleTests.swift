@@ -1,0 +1,118 @@
+import Categorizer
+import EventModel
+import MailParser
+import XCTest
+
+/// Each rule on the smallest message that shows it, the rules' order, and the explanation's safety.
+final class CategorizerRuleTests: XCTestCase {
+    let c = Categorizer()
+
+    func category(_ raw: String, _ categorizer: Categorizer? = nil) -> Categorization {
+        (categorizer ?? c).categorize(MessageSignals(MailParser.parse(Array(raw.replacingOccurrences(of: "\n", with: "\r\n").utf8))))
+    }
+
+    func testListPostIsForums() {
+        let r = category("From: a@example.org\nTo: dev@lists.example.org\nSubject: hi\nList-Post: <mailto:dev@lists.example.org>\n\nx")
+        XCTAssertEqual(r.category, .forums)
+        XCTAssertEqual(r.explanation, "forums.list-post: <mailto:dev@lists.example.org>")
+    }
+
+    func testListPostNOIsNotADiscussionList() {
+        let r = category("From: news@shop.example\nSubject: hi\nList-Post: NO\nList-Unsubscribe: <mailto:u@shop.example>\n\nx")
+        XCTAssertEqual(r.category, .promotions)
+    }
+
+    func testUnsubscribeWithBulkSignalsIsPromotions() {
+        let r = category("From: Shop <news@shop.example>\nSubject: Spring collection\nList-Unsubscribe: <mailto:u@shop.example>\nPrecedence: bulk\n\nx")
+        XCTAssertEqual(r.category, .promotions)
+        XCTAssertEqual(r.rule, "promotions.marketing-sender")
+    }
+
+    func testCampaignHeaderIsPromotions() {
+        XCTAssertEqual(category("From: team@roaster.example\nSubject: our new blend\nX-MC-User: 8a7f\n\nx").rule, "promotions.campaign-headers")
+    }
+
+    func testReceiptFromAutomatedSenderIsUpdates() {
+        let r = category("From: PayPal <service@paypal.example>\nSubject: Receipt for your payment\nFeedback-ID: 1:receipt\n\nx")
+        XCTAssertEqual(r.category, .updates)
+        XCTAssertEqual(r.rule, "updates.transactional")
+        XCTAssertEqual(category("From: alerts@bank.example\nSubject: Security alert: new sign-in\n\nx").category, .updates)
+    }
+
+    func testAutoSubmittedAndNoReplyAreUpdates() {
+        XCTAssertEqual(category("From: root@host.example\nSubject: Cron job\nAuto-Submitted: auto-generated\n\nx").rule, "updates.auto-submitted")
+        XCTAssertEqual(category("From: ann@example.org\nSubject: away\nAuto-Submitted: no\n\nx").category, .primary)
+        XCTAssertEqual(category("From: no-reply@service.example\nSubject: hello\n\nx").rule, "updates.automated-sender")
+        XCTAssertEqual(category("From: notifications@service.example\nSubject: hello\n\nx").category, .updates)
+    }
+
+    func testServiceHeadersWinOverListHeaders() {
+        let r = category("From: notifications@github.com\nSubject: Re: [a/b] PR\nX-GitHub-Reason: mention\nList-ID: a/b <b.a.github.com>\nList-Post: <mailto:x@reply.github.com>\n\nx")
+        XCTAssertEqual(r.category, .updates)
+        XCTAssertEqual(category("From: jira@corp.example\nSubject: [JIRA] x\nX-JIRA-FingerPrint: 1\n\nx").category, .updates)
+    }
+
+    func testSocialNetworksBySenderDomain() {
+        let r = category("From: LinkedIn <invitations@linkedin.com>\nSubject: add me\n\nx")
+        XCTAssertEqual(r.category, .social)
+        XCTAssertEqual(r.explanation, "social.network: linkedin.com")
+        XCTAssertEqual(category("From: notification@facebookmail.com\nSubject: x\n\nx").category, .social)
+        XCTAssertEqual(category("From: a@notlinkedin.com\nSubject: x\n\nx").category, .primary, "a domain matches itself and its subdomains only")
+    }
+
+    func testPeopleArePrimary() {
+        XCTAssertEqual(category("From: Ann <ann@example.org>\nSubject: lunch?\n\nx").rule, "primary.person")
+        XCTAssertEqual(category("From: Ann <ann@example.org>\nSubject: Re: lunch?\nIn-Reply-To: <a@b>\n\nx").rule, "primary.reply")
+        let mine = Categorizer(ownAddresses: ["Me@Example.net"], correspondents: ["bob@example.org"])
+        XCTAssertEqual(category("From: me@example.net\nSubject: note\nPrecedence: bulk\n\nx", mine).rule, "primary.own")
+        XCTAssertEqual(category("From: bob@example.org\nSubject: hi\n\nx", mine).rule, "primary.correspondent")
+    }
+
+    func testLearnedSenderRulesComeFirst() {
+        var rules = SenderRules()
+        rules.learn("news@shop.example", .primary)
+        rules.learn("@github.com", .forums)
+        let learned = Categorizer(senderRules: rules)
+        let r = category("From: news@shop.example\nSubject: 30% off\nList-Unsubscribe: <mailto:u@shop.example>\n\nx", learned)
+        XCTAssertEqual(r.explanation, "sender.learned: news@shop.example")
+        XCTAssertEqual(r.category, .primary)
+        XCTAssertEqual(category("From: notifications@github.com\nSubject: x\nX-GitHub-Reason: mention\n\nx", learned).category, .forums)
+        rules.learn("news@shop.example", .promotions)
+        XCTAssertEqual(Categorizer(senderRules: rules).categorize(MessageSignals(from: "news@shop.example")).category, .promotions,
+                       "the newest correction for a sender wins")
+    }
+
+    func testMailmanSubjectTagToTheListIsForums() {
+        let r = category("From: Carl <carl@example.org>\nTo: notmuch@notmuchmail.org\nSubject: Re: [notmuch] archive\n\nx")
+        XCTAssertEqual(r.explanation, "forums.subject-tag: [notmuch] to notmuch@notmuchmail.org")
+        XCTAssertEqual(category("From: Carl <carl@example.org>\nTo: me@example.org\nSubject: [PATCH] fix\n\nx").category, .primary)
+    }
+
+    func testTicketTrackerIsUpdates() {
+        XCTAssertEqual(category("From: \" via RT\" <rt@x.example>\nSubject: [support.x.example #33575] AutoReply: FYI\n\nx").rule, "updates.ticket")
+        XCTAssertEqual(category("From: a@x.example\nSubject: [#1] hi\n\nx").category, .primary)
+    }
+
+    func testTrackingHeavyHTMLIsPromotions() {
+        let s = MessageSignals(from: "team@brand.example", subject: "Spring", fields: [.listUnsubscribe: "<mailto:u@brand.example>"],
+                               htmlImages: 12, htmlLinks: 40)
+        XCTAssertEqual(c.categorize(s).rule, "promotions.tracking-html")
+        let html = "<html>" + String(repeating: "<IMG src=x><a href=y>z</a>", count: 3) + "</html>"
+        let m = MailParser.parse(Array("From: a@b.example\r\nContent-Type: text/html\r\n\r\n\(html)".utf8))
+        XCTAssertEqual(MessageSignals(m).htmlImages, 3)
+        XCTAssertEqual(MessageSignals(m).htmlLinks, 3)
+    }
+
+    func testEvidenceIsSanitisedAndBounded() {
+        let r = category("From: a@example.org\nSubject: x\nList-Post: <mailto:\u{1B}[31mred\u{7}" + String(repeating: "y", count: 300) + ">\n\nx")
+        XCTAssertFalse(r.evidence.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        XCTAssertLessThanOrEqual(r.evidence.count, 81)
+    }
+
+    func testDeterministicAndVersioned() {
+        XCTAssertEqual(Categorizer.name, "rules")
+        XCTAssertEqual(Categorizer.version, 1)
+        let s = MessageSignals(from: "x@example.org", subject: "Re: hi", isReply: true)
+        XCTAssertEqual(c.categorize(s), c.categorize(s))
+    }
+}

@@ -1,0 +1,153 @@
+import IMAPClient
+import IMAPProtocol
+import SecureTransport
+import TestSupport
+import XCTest
+
+/// A hostile server cannot make the client expand huge ranges, hoard responses or run forever.
+///
+/// These play scripted fake servers on loopback (``ScriptedServer``): a real Dovecot never sends a
+/// 4-billion-UID ESEARCH, floods or trickles, so a fake peer is the only way to show the bounds hold.
+final class HostileServerTests: XCTestCase {
+    private func endpoint(_ server: ScriptedServer, timeout: Double = 30, commandTimeout: Double? = nil) -> ServerEndpoint {
+        ServerEndpoint(host: "127.0.0.1", port: server.port, security: .plain, timeoutSeconds: timeout,
+                       commandTimeoutSeconds: commandTimeout)
+    }
+
+    private static let selectAnswer = "* 3 EXISTS\r\n* OK [UIDVALIDITY 7] v\r\n* OK [UIDNEXT 5] n\r\nA1 OK [READ-WRITE] selected\r\n"
+
+    func testAFortyByteESearchIsClampedToTheMailboxsUIDNext() throws {
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1 ESEARCH] hi\r\n"), .readLine, .send(Self.selectAnswer),
+            .readLine, .send("* ESEARCH (TAG \"A2\") UID ALL 1:4294967295\r\nA2 OK done\r\n"), .readLine, .send("A3 OK bye\r\n"),
+            .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        _ = try imap.select(.inbox, condstore: false)
+        XCTAssertEqual(try imap.uidSearch([.all]), [1, 2, 3, 4], "UIDs at or above UIDNEXT 5 cannot exist")
+        imap.logout()
+        _ = try server.clientLines()
+    }
+
+    func testAHugeSearchResultWithoutAKnownUIDNextIsRefusedBeforeExpanding() throws {
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1 ESEARCH] hi\r\n"), .readLine,
+            .send("* ESEARCH (TAG \"A1\") UID ALL 1:4294967295\r\nA1 OK done\r\n"), .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        XCTAssertThrowsError(try imap.uidSearch([.all])) { error in
+            guard case .responseLimitExceeded(let command, let limit)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(command, "UID SEARCH")
+            XCTAssertTrue(limit.contains("10000000 UIDs"), limit)
+        }
+        XCTAssertThrowsError(try imap.noop(), "the connection is dropped")
+        _ = try server.clientLines()
+    }
+
+    func testASearchFloodStopsAtTheResponseLimit() throws {
+        let flood = String(repeating: "* SEARCH 1 2 3\r\n", count: 20_000)
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine, .send(flood + "A1 OK done\r\n"), .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        imap.limits = CommandLimits(maxResponses: 5_000)
+        XCTAssertThrowsError(try imap.uidSearch([.all])) { error in
+            XCTAssertEqual(error as? IMAPClientError, .responseLimitExceeded(command: "UID SEARCH", limit: "5000 untagged responses"))
+        }
+        _ = try server.clientLines()
+    }
+
+    func testRepeatedSearchResultsComeOnceAndTheUIDCapHolds() throws {
+        let flood = String(repeating: "* SEARCH 3 1 2\r\n", count: 2_000)
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine, .send(flood + "A1 OK done\r\n"),
+            .readLine, .send("* SEARCH " + (1...50).map(String.init).joined(separator: " ") + "\r\nA2 OK done\r\n"), .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        imap.limits = CommandLimits(maxSearchResults: 10_000)
+        XCTAssertEqual(try imap.uidSearch([.all]), [1, 2, 3])
+        imap.limits = CommandLimits(maxSearchResults: 40)
+        XCTAssertThrowsError(try imap.uidSearch([.all])) { error in
+            XCTAssertEqual(error as? IMAPClientError, .responseLimitExceeded(command: "UID SEARCH", limit: "40 UIDs"))
+        }
+        _ = try server.clientLines()
+    }
+
+    func testNineThousandCopiesOfOneMailboxGiveOneListItem() throws {
+        var answer = String(repeating: "* LIST (\\HasNoChildren) \"/\" \"Spam\"\r\n", count: 9_000)
+        answer += "* LIST (\\HasNoChildren) \"/\" INBOX\r\nA1 OK done\r\n"
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine, .send(answer), .readLine, .send("A2 OK bye\r\n"), .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        let names = try imap.list().map(\.mailbox.name)
+        XCTAssertEqual(names, ["Spam", "INBOX"])
+        imap.logout()
+        _ = try server.clientLines()
+    }
+
+    func testTooManyDistinctMailboxesAreRefused() throws {
+        let answer = (1...50).map { "* LIST () \"/\" box\($0)\r\n" }.joined() + "A1 OK done\r\n"
+        let server = try ScriptedServer([.send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine, .send(answer), .waitForClose])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        imap.limits = CommandLimits(maxMailboxes: 20)
+        XCTAssertThrowsError(try imap.list()) { error in
+            XCTAssertEqual(error as? IMAPClientError, .responseLimitExceeded(command: "LIST", limit: "20 distinct mailboxes"))
+        }
+        _ = try server.clientLines()
+    }
+
+    func testBodiesBeyondTheStatedSizeHitTheByteLimit() throws {
+        // RFC822.SIZE says 0; each body is 300 KiB. The bytes received are what count.
+        let body = String(repeating: "x", count: 300 << 10)
+        let answer = (1...8).map { "* \($0) FETCH (UID \($0) RFC822.SIZE 0 BODY[] {\(body.utf8.count)}\r\n\(body))\r\n" }.joined()
+            + "A1 OK done\r\n"
+        let server = try ScriptedServer([.send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine, .send(answer), .waitForClose])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        imap.limits = CommandLimits(maxBytes: 1 << 20)
+        var delivered = 0
+        XCTAssertThrowsError(try imap.uidFetch(UIDSet(1...8), [.uid, .body(.entire, peek: true)]) { _ in delivered += 1 }) { error in
+            XCTAssertEqual(error as? IMAPClientError, .responseLimitExceeded(command: "UID FETCH", limit: "1048576 bytes"))
+        }
+        XCTAssertLessThanOrEqual(delivered, 4, "no more than the byte limit's worth of bodies is taken")
+        _ = try server.clientLines()
+    }
+
+    func testVanishedRangesAreKeptAsRangesNotExpanded() throws {
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine,
+            .send("* VANISHED (EARLIER) 1:4294967295\r\n* VANISHED (EARLIER) 7\r\nA1 OK done\r\n"),
+            .readLine, .send("A2 OK bye\r\n"), .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        let vanished = try imap.uidFetch(UIDSet(1...10), [.uid, .flags]) { _ in }
+        XCTAssertEqual(vanished.description, "1:4294967295")
+        XCTAssertEqual(vanished.members(of: [3, 9, 12]), [3, 9, 12])
+        XCTAssertEqual(vanished.clamped(to: 4).count, 4)
+        imap.logout()
+        _ = try server.clientLines()
+    }
+
+    func testATricklingServerCannotOutliveTheCommandDeadline() throws {
+        // A byte every 0.2 s never lets a single read time out (5 s), but the command has 1 s in all.
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1] hi\r\n"), .readLine,
+            .trickle("* OK " + String(repeating: "still working ", count: 10) + "\r\nA1 OK done\r\n", interval: 0.2),
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server, timeout: 5, commandTimeout: 1))
+        let started = Date()
+        XCTAssertThrowsError(try imap.noop()) { error in
+            guard case .deadlinePassed(let command, _)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(command, "NOOP")
+            XCTAssertTrue("\(error)".contains("deadline"), "\(error)")
+        }
+        // Generous: the whole trickle would take 30 s.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15)
+        _ = try server.clientLines()
+    }
+
+    func testTheDefaultCommandDeadlineIsTenReadTimeouts() {
+        XCTAssertEqual(ServerEndpoint(host: "h", port: 1, security: .tls, timeoutSeconds: 3).commandTimeout, 30)
+        XCTAssertEqual(ServerEndpoint(host: "h", port: 1, security: .tls, timeoutSeconds: 3, commandTimeoutSeconds: 7).commandTimeout, 7)
+    }
+}

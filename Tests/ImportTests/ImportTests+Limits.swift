@@ -1,0 +1,53 @@
+import EventLog
+import EventModel
+import Foundation
+import MailStore
+import TestSupport
+import XCTest
+
+/// Import's bounds: a message over the size limit is skipped with a warning, and devices are refused.
+extension ImportTests {
+    private func sizedMessage(_ id: String, bodyBytes: Int) -> String {
+        "From: a@example.com\nSubject: \(id)\nMessage-ID: <\(id)@example.com>\n\n" + String(repeating: "y", count: bodyBytes) + "\n"
+    }
+
+    func testAnMboxMessageOverTheLimitIsSkippedAndTheOthersImported() throws {
+        let mbox = ["a", "huge", "c"].map { id in
+            "From a@example.com Mon Jan  1 00:00:00 2024\n" + sizedMessage(id, bodyBytes: id == "huge" ? 200_000 : 100) + "\n"
+        }.joined()
+        let file = dir.file("in.mbox")
+        try Data(mbox.utf8).write(to: URL(fileURLWithPath: file))
+        var options = Importer.Options()
+        options.maxMessageBytes = 10_000
+        let summary = try Importer(store: store, options: options).importMbox(file)
+        XCTAssertEqual(summary.found, 3)
+        XCTAssertEqual(summary.imported, 2)
+        XCTAssertEqual(summary.tooLarge.count, 1)
+        XCTAssertTrue(summary.tooLarge[0].hasPrefix("#2: "), summary.tooLarge[0])
+        // Importing again appends nothing and skips the same message.
+        let again = try Importer(store: store, options: options).importMbox(file)
+        XCTAssertEqual(again.imported, 0)
+        XCTAssertEqual(again.alreadyPresent, 2)
+        XCTAssertEqual(again.tooLarge.count, 1)
+        XCTAssertTrue(try store.log.verify().isClean)
+    }
+
+    func testAMaildirMessageOverTheLimitIsSkipped() throws {
+        let cur = dir.file("md/cur")
+        try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
+        try Data(sizedMessage("small", bodyBytes: 10).utf8).write(to: URL(fileURLWithPath: cur + "/1.a.host:2,S"))
+        try Data(sizedMessage("large", bodyBytes: 50_000).utf8).write(to: URL(fileURLWithPath: cur + "/2.b.host:2,S"))
+        var options = Importer.Options()
+        options.maxMessageBytes = 10_000
+        let summary = try Importer(store: store, options: options).importMaildir(dir.file("md"))
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(summary.tooLarge.count, 1)
+        XCTAssertTrue(summary.tooLarge[0].hasPrefix("INBOX/2.b.host: "), summary.tooLarge[0])
+    }
+
+    func testADeviceIsRefusedAsAnMboxSource() throws {
+        XCTAssertThrowsError(try Importer(store: store).importMbox("/dev/zero")) { error in
+            XCTAssertTrue("\(error)".contains("not an mbox file"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import CLMDB
+import Foundation
+import LMDB
+import TestSupport
+import XCTest
+
+/// The environment's own behaviour: map growth, aborted writes, cursors, read-only opens.
+final class EnvironmentTests: LMDBTestCase {
+    /// Writing more than the map holds grows the map (abort, double, run the closure again) and keeps
+    /// every entry.
+    func testMapFullGrowsTheMapAndKeepsEveryEntry() throws {
+        let env = try openEnvironment(mapSize: 256 << 10)
+        let db = try env.openDatabase("t", flags: .create)
+        let before = env.mapSize
+        try fill(env, db, count: 200, valueBytes: 8 << 10)
+        XCTAssertGreaterThan(env.mapSize, before, "the map grew")
+        try env.read { txn in
+            XCTAssertEqual(try txn.stat(db).entries, 200)
+            for i in [0, 99, 199] {
+                XCTAssertEqual(try txn.getBytes(db, key: LMDBTestCase.key(i)), LMDBTestCase.value(i, bytes: 8 << 10))
+            }
+        }
+    }
+
+    /// A write closure that hits `MDB_MAP_FULL` is run again from scratch: what it wrote before the
+    /// failure is not kept twice.
+    func testAWriteClosureRetriedAfterMapFullWritesOnce() throws {
+        let env = try openEnvironment(mapSize: 128 << 10)
+        let db = try env.openDatabase("t", flags: .create)
+        var runs = 0
+        try env.write { txn in
+            runs += 1
+            for k in 0..<64 { try txn.put(db, key: LMDBTestCase.key(k), value: LMDBTestCase.value(k, bytes: 4 << 10)) }
+        }
+        XCTAssertGreaterThan(runs, 1, "the closure ran again after the map grew")
+        XCTAssertEqual(try env.read { try $0.stat(db).entries }, 64)
+    }
+
+    /// A map grown by another process is adopted by an environment opened before the growth.
+    func testAMapGrownByAnotherProcessIsAdopted() throws {
+        let env = try openEnvironment(mapSize: 1 << 20)
+        let db = try env.openDatabase("grow", flags: .create)
+        let (child, line) = try startHelper(["grow", "--path", dir.path, "--bytes", "\(6 << 20)", "--map-size", "\(1 << 20)"])
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationStatus, 0, line)
+        XCTAssertTrue(line.hasPrefix("grown "), line)
+        let grown = Int(line.dropFirst("grown ".count)) ?? 0
+        XCTAssertGreaterThan(grown, 1 << 20)
+        // The next transaction sees MDB_MAP_RESIZED and adopts the size; the new entries are readable.
+        let entries = try env.read { try $0.stat(db).entries }
+        XCTAssertEqual(entries, 6 * 16)
+        XCTAssertGreaterThanOrEqual(env.mapSize, grown)
+        try env.write { txn in try txn.put(db, key: Array("after".utf8), value: [1]) }
+        XCTAssertEqual(try env.read { try $0.getBytes(db, key: Array("after".utf8)) }, [1])
+    }
+
+    /// An error thrown inside a write aborts it: nothing of it is stored, and the next write works.
+    func testAFailedWriteStoresNothing() throws {
+        struct Stop: Error {}
+        let env = try openEnvironment()
+        let db = try env.openDatabase("t", flags: .create)
+        try env.write { txn in try txn.put(db, key: Array("kept".utf8), value: [1]) }
+        XCTAssertThrowsError(try env.write { txn in
+            try txn.put(db, key: Array("lost".utf8), value: [2])
+            throw Stop()
+        }) { XCTAssertTrue($0 is Stop) }
+        try env.read { txn in
+            XCTAssertEqual(try txn.getBytes(db, key: Array("kept".utf8)), [1])
+            XCTAssertNil(try txn.getBytes(db, key: Array("lost".utf8)))
+        }
+        // An LMDB error inside the closure (a key over the size limit) aborts the same way.
+        XCTAssertThrowsError(try env.write { txn in
+            try txn.put(db, key: Array("lost2".utf8), value: [3])
+            try txn.put(db, key: [UInt8](repeating: 1, count: 4096), value: [4])
+        }) { XCTAssertEqual(($0 as? LMDBError)?.code, MDB_BAD_VALSIZE) }
+        XCTAssertNil(try env.read { try $0.getBytes(db, key: Array("lost2".utf8)) })
+        try env.write { txn in try txn.put(db, key: Array("next".utf8), value: [5]) }
+        XCTAssertEqual(try env.read { try $0.getBytes(db, key: Array("next".utf8)) }, [5])
+    }
+
+    /// Cursors are closed when their closure ends, also by an error, so many can be opened in turn; a
+    /// cursor walks in key order and positions by range.
+    func testCursorsCloseWithTheirClosureAndWalkInOrder() throws {
+        struct Stop: Error {}
+        let env = try openEnvironment()
+        let db = try env.openDatabase("t", flags: .create)
+        try fill(env, db, count: 100, valueBytes: 16)
+        for round in 0..<2_000 {
+            if round % 2 == 0 {
+                XCTAssertThrowsError(try env.read { txn in try txn.withCursor(db) { _ in throw Stop() } })
+            } else {
+                _ = try env.read { txn in try txn.withCursor(db) { c in try c.first() != nil } }
+            }
+        }
+        let keys: [String] = try env.read { txn in
+            try txn.withCursor(db) { c in
+                var out: [String] = []
+                var entry = try LMDBTestCase.key(42).withUnsafeBytes { try c.seek(atLeast: $0) }
+                while let e = entry, out.count < 3 {
+                    out.append(String(decoding: e.key, as: UTF8.self))
+                    entry = try c.next()
+                }
+                return out
+            }
+        }
+        XCTAssertEqual(keys, ["key-00000042", "key-00000043", "key-00000044"])
+        let last: String? = try env.read { txn in try txn.withCursor(db) { c in try c.last().map { String(decoding: $0.key, as: UTF8.self) } } }
+        XCTAssertEqual(last, "key-00000099")
+    }
+
+    /// A read-only environment reads what a writer committed, refuses writes with an error, and fails
+    /// cleanly on a folder with no environment.
+    func testReadOnlyOpenReadsAndRefusesWrites() throws {
+        do {
+            let env = try openEnvironment()
+            let db = try env.openDatabase("t", flags: .create)
+            try env.write { txn in try txn.put(db, key: Array("a".utf8), value: [9]) }
+        }
+        let ro = try openEnvironment(readOnly: true)
+        XCTAssertTrue(ro.readOnly)
+        let db = try ro.openDatabase("t")
+        XCTAssertEqual(try ro.read { try $0.getBytes(db, key: Array("a".utf8)) }, [9])
+        XCTAssertThrowsError(try ro.write { txn in try txn.put(db, key: Array("b".utf8), value: [1]) }) { error in
+            XCTAssertNotNil(error as? LMDBError, "\(error)")
+        }
+        XCTAssertThrowsError(try ro.openDatabase("missing")) { XCTAssertEqual(($0 as? LMDBError)?.code, MDB_NOTFOUND) }
+        let empty = TemporaryDirectory("lmdb-empty")
+        var o = Environment.Options()
+        o.readOnly = true
+        XCTAssertThrowsError(try Environment(path: empty.path, options: o)) { XCTAssertNotNil($0 as? LMDBError, "\($0)") }
+    }
+}

@@ -1,0 +1,55 @@
+import MailParser
+import XCTest
+
+/// Text from mail reaches a terminal without escape sequences, controls or bidi tricks.
+final class TerminalTextTests: XCTestCase {
+    func testTheIssuesEncodedSubjectLosesItsScreenClearAndClipboardWrite() {
+        let subject = EncodedWords.decode("=?utf-8?q?hi=1B[2J=1B]52;c;aGVsbG8=3D=07?=")
+        XCTAssertTrue(subject.unicodeScalars.contains { $0.value == 0x1B }, "the decoded subject carries the escapes: \(subject.debugDescription)")
+        XCTAssertEqual(TerminalText.line(subject), "hi")
+    }
+
+    func testOSC52EndedByStringTerminatorAndC1FormsGoWhole() {
+        XCTAssertEqual(TerminalText.line("a\u{1B}]52;c;ZXZpbA==\u{1B}\\b"), "ab")
+        XCTAssertEqual(TerminalText.line("a\u{9D}52;c;ZXZpbA==\u{9C}b"), "ab")
+        XCTAssertEqual(TerminalText.line("a\u{9B}31mb"), "ab")
+        XCTAssertEqual(TerminalText.line("a\u{1B}P1$r\u{1B}\\b"), "ab")
+        XCTAssertEqual(TerminalText.line("title\u{1B}]0;pwned\u{07}"), "title")
+    }
+
+    func testCSIAndShortEscapesGo() {
+        XCTAssertEqual(TerminalText.line("\u{1B}[31mred\u{1B}[0m"), "red")
+        XCTAssertEqual(TerminalText.line("\u{1B}[?1049h\u{1B}[1;1Hx"), "x")
+        XCTAssertEqual(TerminalText.line("a\u{1B}cb\u{1B}(0c"), "abc")
+        XCTAssertEqual(TerminalText.line("trailing\u{1B}"), "trailing")
+        XCTAssertEqual(TerminalText.line("unterminated\u{1B}]52;c;text"), "unterminated52;c;text",
+                       "without its introducer the rest is plain text")
+    }
+
+    func testControlsAndDELGoAndLinesStayOneLine() {
+        XCTAssertEqual(TerminalText.line("a\u{00}b\u{07}c\u{08}d\u{7F}e\u{85}f"), "abcdef")
+        XCTAssertEqual(TerminalText.line("one\r\ntwo\nthree\tfour\rfive"), "one two three fourfive")
+        XCTAssertEqual(TerminalText.line("a\u{2028}b"), "a b")
+    }
+
+    func testBlocksKeepTabsAndLineFeeds() {
+        XCTAssertEqual(TerminalText.block("one\r\ntwo\n\tthree\u{1B}[2J\rfour"), "one\ntwo\n\tthreefour")
+        XCTAssertEqual(TerminalText.block("a\u{2029}b"), "a\nb")
+    }
+
+    func testBidiOverridesAndIsolatesGo() {
+        // "invoice\u{202E}fdp.exe" shows as "invoiceexe.pdf" on a terminal that honours the override.
+        XCTAssertEqual(TerminalText.line("invoice\u{202E}fdp.exe"), "invoicefdp.exe")
+        let all = (0x202A...0x202E).map { Character(Unicode.Scalar($0)!) } + (0x2066...0x2069).map { Character(Unicode.Scalar($0)!) }
+        XCTAssertEqual(TerminalText.line("x" + String(all) + "\u{200E}\u{200F}\u{061C}y"), "xy")
+    }
+
+    func testPrintableTextOfAnyScriptIsKept() {
+        for text in ["Grüße aus Köln", "שלום עולם", "日本語の件名", "emoji 🎉 ok", "tab-less plain"] {
+            XCTAssertEqual(TerminalText.line(text), text)
+            XCTAssertEqual(TerminalText.block(text), text)
+            XCTAssertTrue(TerminalText.isSafeLine(text))
+        }
+        XCTAssertFalse(TerminalText.isSafeLine("a\u{1B}b"))
+    }
+}

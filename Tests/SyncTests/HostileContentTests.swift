@@ -1,0 +1,64 @@
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import TestSupport
+import XCTest
+
+/// Mail that used to brick a store: ids, references, addresses and folder names longer than an LMDB key,
+/// imported and synced from the real Dovecot, then every view command still works.
+final class HostileContentTests: SyncTestCase {
+    /// A message whose Message-ID, In-Reply-To, References (10,000 of them), From and To are longer than
+    /// LMDB's 511-byte key limit.
+    static func hostileMessage(_ n: Int) -> [UInt8] {
+        let long = String(repeating: "x", count: 600)
+        let refs = (0..<10_000).map { "<r\($0)@example.com>" }.joined(separator: "\r\n ")
+        let text = """
+        Message-ID: <\(n)-\(long)@example.com>\r
+        In-Reply-To: <parent-\(long)@example.com>\r
+        References: \(refs)\r
+         <parent-\(long)@example.com>\r
+        From: "\(String(repeating: "N", count: 700))" <\(long)@example.com>\r
+        To: <\(long)@example.org>\r
+        Subject: \(String(repeating: "S", count: 3000))\r
+        Date: Mon, 2 Sep 2024 10:00:00 +0000\r
+        \r
+        body \(n)\r
+
+        """
+        return Array(text.utf8)
+    }
+
+    func testMailWithOverlongIdsAndNamesSyncsAndEveryViewCommandWorks() throws {
+        let c = try server()
+        defer { c.logout() }
+        // As long a folder name as Dovecot takes (it refuses names over its own limit).
+        var folder = "F" + String(repeating: "y", count: 240)
+        do { try c.create(MailboxName(folder)) } catch { folder = "F" + String(repeating: "y", count: 90); try c.create(MailboxName(folder)) }
+        for i in 0..<3 {
+            _ = try c.append(to: MailboxName("INBOX"), message: HostileContentTests.hostileMessage(i))
+            _ = try c.append(to: MailboxName(folder), message: HostileContentTests.hostileMessage(10 + i))
+        }
+        try addAccount()
+        try mailstore(["sync", "--account", accountName])
+        try mailstore(["project", "--view", "threads", "--account", accountName])
+        try mailstore(["project", "--view", "threads", "--account", accountName, "--folder", folder])
+        try mailstore(["project", "--view", "dedup", "--account", accountName])
+        try mailstore(["project", "--view", "unread", "--account", accountName])
+        try mailstore(["account", "list"])
+        try mailstore(["replay"])
+        try mailstore(["verify", "--views"])
+        // An over-long --account or --folder argument is an unknown one, not a crash.
+        let long = String(repeating: "a", count: 700)
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["project", "--view", "threads", "--account", long, "--folder", long],
+                                     environment: environment)
+        XCTAssertTrue([0, 4].contains(r.status), "exit \(r.status): \(r.stderr)")
+        // Importing the same mail from an mbox under a long account name works too.
+        var mbox: [UInt8] = []
+        for i in 20..<23 { mbox += Array("From x@y Mon Sep  2 10:00:00 2024\n".utf8) + HostileContentTests.hostileMessage(i) + [10] }
+        let file = dir.file("hostile.mbox")
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(mbox)))
+        try mailstore(["import", "--mbox", file, "--account", long, "--folder", long, "--quiet"])
+        try mailstore(["project", "--view", "threads", "--account", long, "--folder", long])
+        try mailstore(["verify", "--views"])
+    }
+}

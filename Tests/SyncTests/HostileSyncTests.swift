@@ -1,0 +1,92 @@
+import EventLog
+import EventModel
+import Foundation
+import MailStore
+import TestSupport
+import XCTest
+
+/// The sync engine against a hostile IMAP server (Tools/test-server/hostile-imap.py).
+///
+/// The server is a fake over TLS on loopback, with the test Dovecot's certificate: a real server never
+/// lists one folder 9,000 times or states RFC822.SIZE 0 for 2 MiB bodies, so only a fake can show the
+/// engine stays bounded when one does.
+final class HostileSyncTests: SyncTestCase {
+    private var hostile: Process?
+
+    override func tearDown() {
+        if let hostile, hostile.isRunning { hostile.terminate() }
+        hostile?.waitUntilExit()
+        super.tearDown()
+    }
+
+    /// Starts the hostile server in `mode` and adds the test account pointing at it.
+    private func startHostile(_ mode: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["Tools/test-server/hostile-imap.py", mode, dovecot.dir + "/tls/server.pem", dovecot.dir + "/tls/server.key"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        hostile = p
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw ScriptError("the hostile server did not start") }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = UInt16(text.dropFirst(5)) else { throw ScriptError("unexpected: \(text)") }
+        try store.addAccount(AccountSettings(name: accountName, email: user, host: "127.0.0.1", port: port, security: "tls",
+                                             credential: .file(passwordFile), caFile: dovecot.caFile))
+    }
+
+    @discardableResult
+    private func syncHostile(batchBytes: Int = 16 << 20) throws -> SyncReport {
+        guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
+        return try SyncEngine(store: store, account: account,
+                              options: SyncOptions(batchBytes: batchBytes, timeoutSeconds: 30)).run()
+    }
+
+    private func events(_ type: EventType) throws -> [DomainEvent] {
+        var found: [DomainEvent] = []
+        try store.log.scan(filter: ScanFilter(types: [type])) { ev in
+            found.append(try ev.decode())
+            return true
+        }
+        return found
+    }
+
+    func testNineThousandCopiesOfOneFolderGiveOneFolderDiscovered() throws {
+        try startHostile("list-dupes")
+        try syncHostile()
+        try syncHostile()
+        let folders = try events(.folderDiscovered).compactMap { e -> String? in
+            guard case .folderDiscovered(let p) = e else { return nil }
+            return p.folder
+        }
+        XCTAssertEqual(folders.sorted(), ["INBOX", "Spam"], "one FolderDiscovered per folder, over two syncs")
+    }
+
+    func testBodiesLargerThanTheStatedSizeAreCommittedByTheBytesReceived() throws {
+        try startHostile("size-zero")
+        // The server says RFC822.SIZE 0, so the plan puts all three 2 MiB messages in one batch; the bytes
+        // received (1 MiB per batch here) hand each over on its own.
+        let report = try syncHostile(batchBytes: 1 << 20)
+        XCTAssertEqual(report.folders.map(\.received), [3])
+        let checkpoints = try events(.folderSyncCheckpointed).count
+        XCTAssertEqual(checkpoints, 1 + 3, "the folder's first checkpoint, then one commit per 2 MiB received")
+        XCTAssertEqual(try events(.emailReceived).count, 3)
+    }
+
+    func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {
+        try startHostile("trickle")
+        views = nil
+        store = nil
+        // A byte every half second never lets a one-second read time out; the command has 10 × 1 s in all.
+        let started = Date()
+        let r = try mailstore(["sync", "--timeout", "1"], expect: 5)
+        XCTAssertTrue(r.stderr.contains("LIST did not complete within its deadline"), r.stderr)
+        // Generous: without the deadline the trickle would last over an hour.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 120)
+    }
+}

@@ -1,0 +1,228 @@
+import EventLog
+import EventModel
+import Foundation
+import MailStore
+import Projections
+import Views
+import XCTest
+
+/// Categorizing at import, the category tabs and counters, the user's corrections with learned sender rules,
+/// and re-runs of the classifier, on a real store with real messages imported from a Maildir.
+final class CategoriesTests: ViewsTestCase {
+    static let messages: [(name: String, text: String)] = [
+        ("1.person:2,", """
+        From: Ann Lee <ann@example.org>
+        To: me@example.net
+        Subject: lunch on thursday?
+        Date: Mon, 1 Apr 2024 10:00:00 +0000
+        Message-ID: <p1@example.org>
+
+        Are you free?
+        """),
+        ("2.github:2,", """
+        From: GitHub <notifications@github.com>
+        To: me@example.net
+        Subject: [me/app] Build failed (#8)
+        Date: Mon, 1 Apr 2024 10:01:00 +0000
+        Message-ID: <g1@github.com>
+        X-GitHub-Reason: ci_activity
+        List-ID: me/app <app.me.github.com>
+
+        The build failed.
+        """),
+        ("3.promo:2,", """
+        From: Shopwell <news@shopwell.example>
+        To: me@example.net
+        Subject: 30% off everything this weekend
+        Date: Mon, 1 Apr 2024 10:02:00 +0000
+        Message-ID: <s1@shopwell.example>
+        List-Unsubscribe: <mailto:unsub@shopwell.example>
+        Precedence: bulk
+
+        Sale!
+        """),
+        ("4.list:2,", """
+        From: Carl <carl@example.org>
+        To: notmuch@notmuchmail.org
+        Subject: [notmuch] archive
+        Date: Mon, 1 Apr 2024 10:03:00 +0000
+        Message-ID: <l1@example.org>
+        List-Id: "notmuch" <notmuch.notmuchmail.org>
+        List-Post: <mailto:notmuch@notmuchmail.org>
+
+        Patch attached.
+        """),
+        ("5.social:2,", """
+        From: LinkedIn <messages-noreply@linkedin.com>
+        To: me@example.net
+        Subject: Sam sent you a message
+        Date: Mon, 1 Apr 2024 10:04:00 +0000
+        Message-ID: <ln1@linkedin.com>
+
+        You have a message.
+        """),
+    ]
+
+    func maildir(_ name: String, _ messages: [(name: String, text: String)]) throws -> String {
+        let root = dir.file(name)
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
+        }
+        for m in messages {
+            try Data(m.text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: URL(fileURLWithPath: "\(root)/cur/\(m.name)"))
+        }
+        return root
+    }
+
+    func importAll(_ root: String) throws {
+        var options = Importer.Options()
+        options.account = "acct"
+        options.workers = 2
+        _ = try Importer(store: store, options: options).importMaildir(root)
+    }
+
+    /// The emails' newest categorizations, by Message-ID.
+    func categories() throws -> [String: EmailCategorized] {
+        var idOf: [String: String] = [:]
+        var out: [String: EmailCategorized] = [:]
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived, .emailCategorized])) { ev in
+            switch try ev.decode() {
+            case .emailReceived(let p): idOf[p.emailID] = p.messageID
+            case .emailCategorized(let p): out[idOf[p.emailID] ?? "?"] = p
+            default: break
+            }
+            return true
+        }
+        return out
+    }
+
+    func threadIDs(_ category: AICategory?) throws -> [String] {
+        try FetchThreadsUseCase(views: try views()).fetchThreads(accountId: "acct", folderId: "INBOX", category: category)
+            .threads.flatMap(\.messageIds)
+    }
+
+    func testImportCategorizesEachMessageAndTheTabsShowThem() throws {
+        try importAll(try maildir("mail", CategoriesTests.messages))
+        let c = try categories()
+        XCTAssertEqual(c.count, 5)
+        XCTAssertEqual(c["p1@example.org"]?.category, .primary)
+        XCTAssertEqual(c["g1@github.com"]?.category, .updates)
+        XCTAssertEqual(c["g1@github.com"]?.rule, "updates.service-headers: X-GitHub-Reason: ci_activity")
+        XCTAssertEqual(c["s1@shopwell.example"]?.category, .promotions)
+        XCTAssertEqual(c["l1@example.org"]?.category, .forums)
+        XCTAssertEqual(c["ln1@linkedin.com"]?.category, .social)
+        for p in c.values {
+            XCTAssertEqual(p.classifier, "rules")
+            XCTAssertEqual(p.classifierVersion, 1)
+        }
+        XCTAssertEqual(try threadIDs(.primary), ["p1@example.org"])
+        XCTAssertEqual(try threadIDs(.social), ["ln1@linkedin.com"])
+        XCTAssertEqual(try threadIDs(.promotions), ["s1@shopwell.example"])
+        XCTAssertEqual(try threadIDs(.updates), ["g1@github.com"])
+        XCTAssertEqual(try threadIDs(nil).count, 5, "All holds every thread, forums too")
+        let inbox = try FetchThreadsUseCase(views: try views()).fetchUnreadCounts(accountId: "acct", folderId: "INBOX")
+        XCTAssertEqual(inbox[nil], 5)
+        for cat in [AICategory.primary, .social, .promotions, .updates, .forums] { XCTAssertEqual(inbox[cat], 1, "\(cat)") }
+        XCTAssertNil(inbox[.uncategorized])
+
+        // Importing again appends nothing: the categorization's id derives from the message's location.
+        let before = try store.log.head().sequence
+        try importAll(dir.file("mail"))
+        XCTAssertEqual(try store.log.head().sequence, before)
+    }
+
+    func testUserCorrectionWinsAndIsLearnedForTheSender() throws {
+        try importAll(try maildir("mail", CategoriesTests.messages))
+        let v = try views()
+        let promo = try FetchThreadsUseCase(views: v).fetchThreads(accountId: "acct", folderId: "INBOX", category: .promotions).threads[0]
+        let useCase = CategorizeEmailUseCase(store: store)
+        let c = try useCase.categorizeThread(id: promo.id, as: .primary)
+        XCTAssertEqual(c.learnedSender, "news@shopwell.example")
+        XCTAssertEqual(try threadIDs(.promotions), [])
+        XCTAssertEqual(Set(try threadIDs(.primary)), ["p1@example.org", "s1@shopwell.example"])
+        let inbox = try FetchThreadsUseCase(views: try views()).fetchUnreadCounts(accountId: "acct", folderId: "INBOX")
+        XCTAssertEqual(inbox[.primary], 2)
+        XCTAssertNil(inbox[.promotions])
+        XCTAssertEqual(try useCase.explanation(emailID: c.emailIDs[0])?.isUserCorrection, true)
+
+        // Later mail from that sender follows the user's rule.
+        try importAll(try maildir("later", [("6.promo:2,", """
+            From: Shopwell <news@shopwell.example>
+            To: me@example.net
+            Subject: 50% off, last chance
+            Date: Tue, 2 Apr 2024 10:00:00 +0000
+            Message-ID: <s2@shopwell.example>
+            List-Unsubscribe: <mailto:unsub@shopwell.example>
+            Precedence: bulk
+
+            Sale!
+            """)]))
+        let later = try categories()["s2@shopwell.example"]
+        XCTAssertEqual(later?.category, .primary)
+        XCTAssertEqual(later?.rule, "sender.learned: news@shopwell.example")
+
+        // A re-run leaves the user's corrections alone.
+        let summary = try CategorizeEmailUseCase(store: store).rerun()
+        XCTAssertEqual(summary.userCorrections, 1)
+        XCTAssertEqual(summary.recategorized, 0)
+        XCTAssertEqual(try categories()["s1@shopwell.example"]?.isUserCorrection, true)
+
+        // history shows why.
+        let events = try store.history(of: .email(c.emailIDs[0]))
+        let why = events.compactMap { ev -> String? in
+            if case .emailCategorized(let p) = try? ev.decode() { return "\(p.category) \(p.classifier)" }
+            return nil
+        }
+        XCTAssertEqual(why, ["promotions rules", "primary user"])
+    }
+
+    func testRerunRecategorizesOlderVersionsAsNewEventsOnce() throws {
+        try importAll(try maildir("mail", CategoriesTests.messages))
+        let emailID = try XCTUnwrap(try categories()["g1@github.com"]).emailID
+        // An older classifier's record (version 1 of the payload: no version, no rule) put it in promotions.
+        var w = ByteWriter()
+        w.write(emailID); w.write(AICategory.promotions); w.write("rules")
+        let old = try DomainEvent.decode(type: .emailCategorized, version: 1, payload: w.bytes)
+        try store.log.append(NewEvent(event: old, account: "acct", stream: .email(emailID), actor: .system))
+        XCTAssertEqual(try threadIDs(.promotions).count, 2)
+        let head = try store.log.head().sequence
+
+        let summary = try CategorizeEmailUseCase(store: store).rerun()
+        XCTAssertEqual(summary.examined, 5)
+        XCTAssertEqual(summary.recategorized, 1)
+        XCTAssertEqual(summary.moved, 1)
+        XCTAssertEqual(summary.upToDate, 4)
+        XCTAssertEqual(try categories()["g1@github.com"]?.category, .updates)
+        XCTAssertEqual(try threadIDs(.updates), ["g1@github.com"])
+        XCTAssertEqual(try store.log.head().sequence, head + 1, "one new event; nothing edited")
+
+        let again = try CategorizeEmailUseCase(store: store).rerun()
+        XCTAssertEqual(again.recategorized, 0)
+        XCTAssertEqual(again.upToDate, 5)
+        XCTAssertEqual(try store.log.head().sequence, head + 1)
+    }
+
+    func testAThreadsCategoryIsItsNewestEmails() throws {
+        try folder("INBOX", role: .inbox)
+        try receive("a", messageID: "a@x", subject: "plans")
+        try receive("b", messageID: "b@x", inReplyTo: ["a@x"], references: ["a@x"], subject: "Re: plans")
+        try event(.emailCategorized(EmailCategorized(emailID: "a", category: .forums, classifier: "rules", classifierVersion: 1)), stream: "email/a")
+        XCTAssertEqual(try threadIDs(.primary), [])
+        XCTAssertEqual(try FetchThreadsUseCase(views: try views()).fetchThreads(accountId: "acct", folderId: "INBOX").threads.first?.aiCategory, .forums,
+                       "the newest categorized email decides while the newer one has none")
+        try event(.emailCategorized(EmailCategorized(emailID: "b", category: .primary, classifier: "rules", classifierVersion: 1)), stream: "email/b")
+        XCTAssertEqual(Set(try threadIDs(.primary)), ["a@x", "b@x"])
+        try event(.emailCategorized(EmailCategorized(emailID: "a", category: .promotions, classifier: "rules", classifierVersion: 1)), stream: "email/a")
+        XCTAssertEqual(Set(try threadIDs(.primary)), ["a@x", "b@x"], "an older email's category does not move the thread")
+        XCTAssertEqual(try threadIDs(.promotions), [])
+        let counts = try FetchThreadsUseCase(views: try views()).fetchUnreadCounts(accountId: "acct", folderId: "INBOX")
+        XCTAssertEqual(counts[.primary], 1, "unread counters are per message")
+        XCTAssertEqual(counts[.promotions], 1)
+    }
+
+    func testCategorizerAvailabilityFlag() throws {
+        let useCase = CategorizeEmailUseCase(store: store)
+        XCTAssertEqual(useCase.isAvailable, ProcessInfo.processInfo.environment["MAILSTORE_CATEGORIZER"]?.lowercased() != "off")
+        XCTAssertEqual(CategorizeEmailUseCase.classifier, "rules/1")
+    }
+}

@@ -1,0 +1,150 @@
+import EventLog
+import EventModel
+import Foundation
+import LMDB
+import MailStore
+import Projections
+import TestSupport
+import Views
+import XCTest
+
+/// The views engine survives what it folds and what it finds on disk: a failing projector quarantines
+/// one event and goes on; damaged files say to replay (never to restore a backup); a store whose views
+/// folder cannot be written is read without writing anything.
+final class EngineRobustnessTests: ViewsTestCase {
+    var flaky: ViewCatalog {
+        ViewCatalog([FlakyThreadsProjector.self] + ViewCatalog.all.filter { $0.name != .threads })
+    }
+
+    func page(_ views: ViewStore) throws -> [ThreadRow] {
+        try views.read { try ThreadsReader($0).page(scope: "acct", folder: "INBOX", category: nil, after: nil, limit: 100).threads }
+    }
+
+    func testAFailingProjectorQuarantinesTheEventAndCatchUpGoesOn() throws {
+        try folder("INBOX", role: .inbox)
+        for i in 0..<5 { try receive("m\(i)", subject: i == 2 ? "boom" : "hello \(i)") }
+        let views = try ViewStore.open(store: store.directory, log: store.log, catalog: flaky)
+        let q = try views.quarantined()
+        XCTAssertEqual(q.count, 1)
+        XCTAssertEqual(q.first?.view, "threads")
+        XCTAssertTrue(q.first?.error.contains("injected bug") ?? false)
+        let subjects = Set(try page(views).map(\.subject))
+        XCTAssertEqual(subjects, ["hello 0", "hello 1", "hello 3", "hello 4"], "the event's half-made changes are dropped, the rest folded")
+        // The other views folded the event: it is only quarantined for the view that failed.
+        XCTAssertEqual(try views.read { try UnreadReader($0).count(account: "acct", folder: "INBOX", category: "all") }, 5)
+        // Later events still fold, and the views equal a rebuild by the same code.
+        try receive("m9", subject: "later")
+        try views.catchUp()
+        XCTAssertTrue(try page(views).contains { $0.subject == "later" })
+        XCTAssertEqual(try views.compareWithRebuild().differences, [])
+        // A replay with the bug fixed (the standard catalog) folds it again.
+        let fixed = try ViewStore.replay(store: store.directory, log: store.log)
+        XCTAssertEqual(try fixed.quarantined(), [])
+        XCTAssertTrue(try page(fixed).contains { $0.subject == "boom" })
+    }
+
+    func testManyFailuresInOneBatchAreEachQuarantined() throws {
+        for i in 0..<300 { try receive("m\(i)", subject: i % 3 == 0 ? "boom" : "ok") }
+        let views = try ViewStore.open(store: store.directory, log: store.log, catalog: flaky)
+        XCTAssertEqual(try views.quarantined().count, 100)
+        XCTAssertEqual(try views.checkpoints()["threads"], try store.log.head().sequence)
+    }
+
+    func testDamagedViewFilesAreRebuiltOrSayReplayNeverBackup() throws {
+        for i in 0..<20 { try receive("m\(i)") }
+        let live = try views()
+        let file = live.path + "/data.mdb"
+        // Scribble over the pages after the two meta pages.
+        let fh = try XCTUnwrap(FileHandle(forWritingAtPath: file))
+        try fh.seek(toOffset: 8192)
+        try fh.write(contentsOf: Data(repeating: 0xA5, count: 64 * 1024))
+        try fh.close()
+        var notices: [String] = []
+        do {
+            let healed = try ViewStore.open(store: store.directory, log: store.log, notice: { notices.append($0) })
+            _ = try healed.read { try ThreadsReader($0).page(scope: "acct", folder: "INBOX", category: nil, after: nil, limit: 5) }
+        } catch {
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("mailstore replay"), text)
+            XCTAssertFalse(text.contains("backup"), text)
+            // And replay heals it.
+            let rebuilt = try ViewStore.replay(store: store.directory, log: store.log)
+            XCTAssertEqual(try page(rebuilt).count, 20)
+        }
+        XCTAssertFalse(notices.contains { $0.contains("backup") })
+    }
+
+    func testAHalfBuiltGenerationOfALiveBuilderIsLeftAlone() throws {
+        for i in 0..<5 { try receive("m\(i)") }
+        _ = try views()
+        let root = store.directory.viewsPath
+        let building = root + "/gen-50.building"
+        try FileManager.default.createDirectory(atPath: building, withIntermediateDirectories: true)
+        // A builder holds the build lock: opening must not remove its folder.
+        let fd = open(root + "/BUILD", O_RDWR | O_CREAT, 0o600)
+        XCTAssertEqual(flock(fd, LOCK_EX), 0)
+        _ = try views()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: building), "a live builder's folder stays")
+        flock(fd, LOCK_UN)
+        close(fd)
+        _ = try views()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: building), "once its builder is gone it is removed")
+    }
+
+    func testConcurrentReplaysInThreadsSerializeAndAllSucceed() throws {
+        for i in 0..<200 { try receive("m\(i)") }
+        _ = try views()
+        let directory = store.directory, log = store.log
+        let tasks = (0..<3).map { _ in
+            BackgroundTask { _ = try ViewStore.replay(store: directory, log: log) }
+        }
+        for t in tasks { try t.wait(seconds: 120) }
+        let gens = try FileManager.default.contentsOfDirectory(atPath: directory.viewsPath).filter { $0.hasPrefix("gen-") }
+        XCTAssertEqual(gens.count, 1, "one generation left: \(gens)")
+        XCTAssertEqual(try page(try views()).count, 100)
+    }
+
+    func testAReadOnlyStoreIsReadWithoutWritingAnything() throws {
+        try folder("INBOX", role: .inbox)
+        for i in 0..<10 { try receive("m\(i)") }
+        _ = try views()
+        try receive("m10") // the views are now behind the log
+        let path = store.directory.path
+        store = nil
+        // A read-only bind mount of the store (root ignores file modes, so a mount it must be).
+        guard mountReadOnly(path) else { throw XCTSkip("cannot make a read-only bind mount here") }
+        defer { unmount(path) }
+        let before = try listing(path)
+        let ro = try MailStore.open(at: path, readOnly: true)
+        var notices: [String] = []
+        let views = try ViewStore.open(store: ro.directory, log: ro.log, notice: { notices.append($0) })
+        XCTAssertEqual(try page(views).count, 11, "the private copy is caught up with the log")
+        XCTAssertTrue(notices.contains { $0.contains("read-only") }, "\(notices)")
+        XCTAssertEqual(try listing(path), before, "nothing in the store changed")
+    }
+
+    private func listing(_ path: String) throws -> [String] {
+        let e = FileManager.default.enumerator(atPath: path)
+        var out: [String] = []
+        while let f = e?.nextObject() as? String {
+            let a = try FileManager.default.attributesOfItem(atPath: path + "/" + f)
+            out.append("\(f) \(a[.posixPermissions] ?? 0) \(a[.size] ?? 0) \((a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
+        }
+        return out.sorted()
+    }
+
+    private func mountReadOnly(_ path: String) -> Bool {
+        let a = try? ChildProcess.run("/bin/mount", ["--bind", path, path])
+        guard a?.status == 0 else { return false }
+        let b = try? ChildProcess.run("/bin/mount", ["-o", "remount,ro,bind", path])
+        if b?.status != 0 {
+            unmount(path)
+            return false
+        }
+        return true
+    }
+
+    private func unmount(_ path: String) {
+        _ = try? ChildProcess.run("/bin/umount", [path])
+    }
+}

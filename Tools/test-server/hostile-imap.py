@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""A hostile IMAP server over TLS on loopback, for the sync engine's bounds tests.
+
+    hostile-imap.py MODE CERT KEY
+
+Prints "PORT n" once it listens on 127.0.0.1, then serves clients one after the other until killed.
+It is a fake on purpose: no real server misbehaves on cue. MODE:
+  list-dupes  LIST answers 9,000 copies of "Spam" (and INBOX); every folder is empty.
+  size-zero   INBOX holds 3 messages of 2 MiB each whose RFC822.SIZE is said to be 0.
+  trickle     LIST is answered one byte every half second, for ever.
+Any login is accepted (AUTHENTICATE PLAIN with SASL-IR).
+"""
+import re
+import socket
+import ssl
+import sys
+import time
+
+CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR"
+BODY_SIZE = 2 << 20
+
+
+def message(uid):
+    head = (f"From: Hostile <h@example.com>\r\nTo: you@example.com\r\nSubject: big {uid}\r\n"
+            f"Message-ID: <big{uid}@example.com>\r\nDate: Mon, 16 Nov 2026 10:00:00 +0000\r\n\r\n").encode()
+    line = b"x" * 76 + b"\r\n"
+    return head + line * ((BODY_SIZE - len(head)) // len(line))
+
+
+def uids_in(text, existing):
+    out = []
+    for part in text.split(","):
+        if ":" in part:
+            a, b = part.split(":")
+            lo = 1 if a == "*" else int(a)
+            hi = max(existing, default=0) if b == "*" else int(b)
+            lo, hi = min(lo, hi), max(lo, hi)
+            out += [u for u in existing if lo <= u <= hi]
+        else:
+            u = max(existing, default=0) if part == "*" else int(part)
+            if u in existing:
+                out.append(u)
+    return sorted(set(out))
+
+
+def serve(conn, mode):
+    f = conn.makefile("rwb")
+
+    def send(data):
+        f.write(data if isinstance(data, bytes) else data.encode())
+        f.flush()
+
+    existing = [1, 2, 3] if mode == "size-zero" else []
+    send(f"* OK [CAPABILITY {CAPS}] hostile ready\r\n")
+    while True:
+        raw = f.readline()
+        if not raw:
+            return
+        line = raw.decode(errors="replace").rstrip("\r\n")
+        parts = line.split(" ", 2)
+        if len(parts) < 2:
+            continue
+        tag, cmd = parts[0], parts[1].upper()
+        rest = parts[2] if len(parts) > 2 else ""
+        if cmd == "CAPABILITY":
+            send(f"* CAPABILITY {CAPS}\r\n{tag} OK done\r\n")
+        elif cmd == "AUTHENTICATE":
+            send(f"{tag} OK [CAPABILITY {CAPS}] logged in\r\n")
+        elif cmd == "LIST" and mode == "trickle":
+            for byte in (f'* LIST () "/" INBOX\r\n' * 1000).encode():
+                send(bytes([byte]))
+                time.sleep(0.5)
+        elif cmd == "LIST":
+            if mode == "list-dupes":
+                send(b'* LIST (\\HasNoChildren) "/" "Spam"\r\n' * 9000)
+            send(f'* LIST (\\HasNoChildren) "/" INBOX\r\n{tag} OK done\r\n')
+        elif cmd in ("EXAMINE", "SELECT"):
+            send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY 42] v\r\n* OK [UIDNEXT {len(existing) + 1}] n\r\n"
+                 f"{tag} OK [READ-ONLY] done\r\n")
+        elif cmd == "UID" and rest.upper().startswith("SEARCH"):
+            send(f"* SEARCH {' '.join(map(str, existing))}\r\n{tag} OK done\r\n".replace("SEARCH \r\n", "SEARCH\r\n"))
+        elif cmd == "UID" and rest.upper().startswith("FETCH"):
+            m = re.match(r"FETCH (\S+) \((.*)\)", rest, re.I)
+            uids = uids_in(m.group(1), existing) if m else []
+            items = m.group(2).upper() if m else ""
+            for seq, uid in enumerate(uids, 1):
+                if "BODY" in items:
+                    body = message(uid)
+                    send(f'* {seq} FETCH (UID {uid} FLAGS () INTERNALDATE "16-Nov-2026 10:00:00 +0000" '
+                         f"BODY[] {{{len(body)}}}\r\n".encode() + body + b")\r\n")
+                else:
+                    send(f"* {seq} FETCH (UID {uid} RFC822.SIZE 0 FLAGS ())\r\n")
+            send(f"{tag} OK done\r\n")
+        elif cmd == "LOGOUT":
+            send(f"* BYE bye\r\n{tag} OK done\r\n")
+            return
+        else:
+            send(f"{tag} OK done\r\n")
+
+
+def main():
+    mode, cert, key = sys.argv[1:4]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    print(f"PORT {listener.getsockname()[1]}", flush=True)
+    while True:
+        plain, _ = listener.accept()
+        try:
+            with context.wrap_socket(plain, server_side=True) as conn:
+                serve(conn, mode)
+        except (OSError, ssl.SSLError):
+            pass
+
+
+if __name__ == "__main__":
+    main()
