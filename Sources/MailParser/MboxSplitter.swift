@@ -8,7 +8,9 @@ import Foundation
 ///
 /// A message starts at a line beginning `From ` that is preceded by a blank
 /// line (or is the first line of the file). Lines matching `^>+From ` lose
-/// one `>`. The blank line before a From_ line is not part of the message.
+/// one `>` (when the `From ` ends within the line's first 4,098 bytes). The
+/// blank line before a From_ line is not part of the message. The result does
+/// not depend on how the input is cut into chunks.
 ///
 /// A message longer than `maxMessageBytes` is not kept: its bytes are counted
 /// and dropped as they come, and it is returned with empty `bytes` and its
@@ -22,6 +24,10 @@ public struct MboxSplitter: Sendable {
 
     /// Longest From_ line considered an envelope line.
     private static let maxEnvelopeLine = 4_096
+    /// The most bytes of an undecided line held (an envelope line and its CRLF). A line still undecided
+    /// when it fills the window is ordinary: deciding only then, on the same bytes however the input is
+    /// chunked, keeps the result independent of the chunk boundaries.
+    private static let window = maxEnvelopeLine + 2
 
     private var message: [UInt8] = []
     /// Bytes of the current message seen past the limit (0 while within it).
@@ -84,7 +90,7 @@ public struct MboxSplitter: Sendable {
                 continue
             }
             // Take only as much of an undecided line as needed to decide.
-            let room = max(0, MboxSplitter.maxEnvelopeLine + 2 - line.count)
+            let room = max(0, MboxSplitter.window - line.count)
             let take = min(end - i, max(room, 1))
             line.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<(i + take)]))
             i += take
@@ -131,12 +137,12 @@ public struct MboxSplitter: Sendable {
 
     /// Decides an incomplete line as early as possible.
     private mutating func decidePartial() {
-        let tooLong = line.count > MboxSplitter.maxEnvelopeLine
-        if MboxSplitter.isBlank(line) && !tooLong { return }
-        switch tooLong ? .ordinary : classify(line, complete: false) {
-        case .undecided:
+        let full = line.count >= MboxSplitter.window
+        if MboxSplitter.isBlank(line) && !full { return }
+        switch classify(line, complete: false) {
+        case .undecided where !full:
             return
-        case .ordinary:
+        case .ordinary, .undecided:
             appendOrdinary(line)
             line.removeAll(keepingCapacity: true)
             lineIsOrdinary = true
@@ -145,7 +151,7 @@ public struct MboxSplitter: Sendable {
             line.removeAll(keepingCapacity: true)
             lineIsOrdinary = true
         case .envelopeCandidate:
-            if !(atFileStart || pendingBlank != nil) || line.count > MboxSplitter.maxEnvelopeLine {
+            if !(atFileStart || pendingBlank != nil) || full {
                 appendOrdinary(line)
                 line.removeAll(keepingCapacity: true)
                 lineIsOrdinary = true

@@ -45,8 +45,26 @@ public final class Zstd {
         return out
     }
 
+    /// The most one compressed byte can expand to: a zstd block of at most 128 KiB takes at least
+    /// 4 bytes (an RLE block: 3 header bytes and the byte repeated).
+    public static let maxExpansion = 32_768
+
     /// Decompresses `input`, which must expand to exactly `expectedSize` bytes.
+    ///
+    /// `expectedSize` comes from a record or blob header that may be corrupt, so it is checked before the
+    /// output is allocated: against the content size the zstd frame declares, and against what `input`
+    /// can expand to at most (``maxExpansion``).
     public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws -> [UInt8] {
+        let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
+        if declared == mailstore_zstd_contentsize_error() {
+            throw NativeCodecError.corruptCompressedData("not a zstd frame")
+        }
+        if declared != mailstore_zstd_contentsize_unknown(), declared != UInt64(max(0, expectedSize)) {
+            throw NativeCodecError.corruptCompressedData("the frame holds \(declared) bytes, expected \(expectedSize)")
+        }
+        guard expectedSize >= 0, expectedSize / Zstd.maxExpansion <= input.count else {
+            throw NativeCodecError.corruptCompressedData("\(input.count) compressed bytes cannot expand to \(expectedSize)")
+        }
         var out = [UInt8](repeating: 0, count: expectedSize)
         let rc = out.withUnsafeMutableBytes { o in
             ZSTD_decompressDCtx(dctx, o.baseAddress, o.count, input.baseAddress, input.count)

@@ -1,5 +1,5 @@
 /// Why bytes from an SMTP server are not a reply.
-enum SMTPReplyParseError: Error, CustomStringConvertible, Equatable {
+package enum SMTPReplyParseError: Error, CustomStringConvertible, Equatable {
     /// A line does not start with a three-digit code and a space or hyphen.
     case malformedLine(String)
     /// The lines of one reply carry different codes.
@@ -10,7 +10,7 @@ enum SMTPReplyParseError: Error, CustomStringConvertible, Equatable {
     case tooManyLines
 
     /// What is wrong with the server's reply.
-    var description: String {
+    package var description: String {
         switch self {
         case .malformedLine(let line): return "a reply line does not start with a reply code: \(line.prefix(100))"
         case .inconsistentCodes(let first, let later): return "a reply mixes the codes \(first) and \(later)"

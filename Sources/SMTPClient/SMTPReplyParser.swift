@@ -2,11 +2,11 @@
 ///
 /// Lines end with CRLF (a bare LF is tolerated). Bounded: a line longer than ``maxLineLength`` or
 /// a reply of more than ``maxLines`` lines is an error, so a hostile server cannot exhaust memory.
-struct SMTPReplyParser {
+package struct SMTPReplyParser {
     /// The longest line accepted (RFC 5321 allows 512 octets; servers write longer texts).
-    static let maxLineLength = 8192
+    package static let maxLineLength = 8192
     /// The most lines one reply may have.
-    static let maxLines = 1000
+    package static let maxLines = 1000
 
     /// Received bytes not yet read as a reply.
     private var buffer: [UInt8] = []
@@ -17,11 +17,14 @@ struct SMTPReplyParser {
     /// The code of the reply being read.
     private var pendingCode: Int?
 
+    /// An empty parser.
+    package init() {}
+
     /// The bytes received but not yet read as a complete reply.
-    var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Adds received bytes.
-    mutating func feed(_ bytes: [UInt8]) {
+    package mutating func feed(_ bytes: [UInt8]) {
         if start > 0 {
             buffer.removeFirst(start)
             start = 0
@@ -30,7 +33,7 @@ struct SMTPReplyParser {
     }
 
     /// The next complete reply, or nil when more bytes are needed.
-    mutating func next() throws(SMTPReplyParseError) -> SMTPReply? {
+    package mutating func next() throws(SMTPReplyParseError) -> SMTPReply? {
         while let end = buffer[start...].firstIndex(of: 0x0A) {
             var line = buffer[start..<end]
             if line.last == 0x0D { line = line.dropLast() }
@@ -38,7 +41,9 @@ struct SMTPReplyParser {
             guard line.count <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(line.count) }
             if let reply = try take(line) { return reply }
         }
-        guard bufferedByteCount <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(bufferedByteCount) }
+        // An incomplete line may end with the CR of its CRLF, which is not part of the line.
+        let pendingLength = bufferedByteCount - (buffer.last == 0x0D ? 1 : 0)
+        guard pendingLength <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(pendingLength) }
         return nil
     }
 

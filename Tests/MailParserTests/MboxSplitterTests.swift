@@ -104,6 +104,21 @@ final class MboxSplitterTests: XCTestCase {
         XCTAssertEqual(s.finish().count, 1)
     }
 
+    func testALongQuotedFromLineIsUnquotedWhateverTheChunks() {
+        // Found while writing the mbox fuzz target: a `>From ` line longer than 4 KiB kept its `>` when read in one chunk
+        // and lost it when read in small ones.
+        let input = Array("From a@b Mon Jan  1 00:00:00 2024\nx\n>From ".utf8) + [UInt8](repeating: 0x61, count: 5000) + [0x0A]
+        let expected = Array("x\nFrom ".utf8) + [UInt8](repeating: 0x61, count: 5000) + [0x0A]
+        for size in [input.count, 4096, 17, 1] {
+            XCTAssertEqual(split(input, chunk: size).map(\.bytes), [expected], "chunks of \(size)")
+        }
+        // A line whose `>` run hides `From ` beyond the first 4,098 bytes is ordinary, in any chunks.
+        let deep = Array("From a@b Mon Jan  1 00:00:00 2024\n".utf8) + [UInt8](repeating: 0x3E, count: 4094) + Array("From x\n".utf8)
+        for size in [deep.count, 4096, 17, 1] {
+            XCTAssertEqual(split(deep, chunk: size).map(\.bytes), [Array(deep[34...])], "chunks of \(size)")
+        }
+    }
+
     func testLongLinesAreNotQuadratic() {
         var data = bytes("From a@b Mon Jan  1 00:00:00 2024\nSubject: big\n\n", crlf: false)
         data += [UInt8](repeating: 0x3E, count: 3_000_000)  // a 3 MB line of '>'

@@ -29,6 +29,19 @@ final class ProtocolTests: XCTestCase {
         XCTAssertThrowsError(try endless.next()) { XCTAssertEqual($0 as? SMTPReplyParseError, .lineTooLong(SMTPReplyParser.maxLineLength + 1)) }
     }
 
+    func testALineOfTheMaximumLengthIsReadWhereverItsCRLFIsSplit() throws {
+        let line = Array("250 ".utf8) + [UInt8](repeating: 0x41, count: SMTPReplyParser.maxLineLength - 4)
+        var whole = SMTPReplyParser()
+        whole.feed(line + [0x0D, 0x0A])
+        XCTAssertEqual(try whole.next()?.code, 250)
+        // The CR arrives in one segment, the LF in the next: the CR is not part of the line.
+        var split = SMTPReplyParser()
+        split.feed(line + [0x0D])
+        XCTAssertNil(try split.next())
+        split.feed([0x0A])
+        XCTAssertEqual(try split.next()?.code, 250)
+    }
+
     func testEnhancedCodesAreTakenOnlyWhenTheyMatchTheReply() {
         XCTAssertEqual(SMTPReply(code: 550, lines: ["5.1.1 No such user"]).enhancedCode, "5.1.1")
         XCTAssertEqual(SMTPReply(code: 550, lines: ["5.1.1 No such user"]).description, "550 5.1.1 No such user")

@@ -1,0 +1,30 @@
+import Foundation
+#if FUZZING
+import CLibFuzzer
+#endif
+
+/// The `main` of every fuzz target.
+///
+/// Built by `Tools/fuzz` (libFuzzer linked in, `-DFUZZING`) it hands the command line to libFuzzer's
+/// driver; built plainly (`swift build`) it replays the files it is given (see ``FuzzReplay``).
+public enum FuzzMain {
+    /// Runs the target whose invariants `check` asserts, then exits.
+    public static func run(check: @escaping ([UInt8]) -> Void) -> Never {
+        #if FUZZING
+        FuzzMain.check = check
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            FuzzMain.check?(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+            return 0
+        })
+        #else
+        exit(FuzzReplay.run(arguments: Array(CommandLine.arguments.dropFirst()), check: check))
+        #endif
+    }
+
+    #if FUZZING
+    /// The target's check, for libFuzzer's C callback (set once, before fuzzing starts).
+    nonisolated(unsafe) static var check: (([UInt8]) -> Void)?
+    #endif
+}

@@ -1,0 +1,73 @@
+import FuzzSupport
+import MailParser
+
+/// Fuzzes the RFC 5322 / MIME parser (`MailParser.parse`) with message bytes.
+///
+/// Invariants checked for every input (of n bytes):
+/// - every part's header and body ranges lie inside the input, the header before the body, and each
+///   child's (and embedded message's) ranges inside its parent's body;
+/// - at most 10,000 parts and nesting no deeper than 50 (the parser's stated bounds);
+/// - every attachment's range lies inside the input;
+/// - decoded text is bounded by the input: subject, bodies, names and header values at most 9n + 64 bytes
+///   of UTF-8 (the worst case found: a raw byte in a header becomes U+FFFD, 3 bytes, and an encoded word
+///   in an unknown charset that mixes those with an invalid byte turns each of the 3 into U+FFFD again);
+///   the snippet at most 100 characters;
+/// - at most 65 warnings per message (64 and "further warnings dropped").
+enum MIMEFuzz {
+    static func check(_ bytes: [UInt8]) {
+        let message = MailParser.parse(bytes)
+        var parts = 0
+        checkMessage(message, within: 0..<bytes.count, inputSize: bytes.count, depth: 0, parts: &parts)
+        FuzzCheck.require(parts <= 10_000 + 1, "\(parts) parts")
+    }
+
+    static func checkMessage(_ message: ParsedMessage, within range: Range<Int>, inputSize n: Int, depth: Int, parts: inout Int) {
+        let bound = 9 * n + 64
+        func bounded(_ text: String?, _ what: String) {
+            guard let text else { return }
+            FuzzCheck.require(text.utf8.count <= bound, "\(what) of \(text.utf8.count) bytes from \(n)")
+        }
+        bounded(message.subject, "subject")
+        bounded(message.textBody, "text body")
+        bounded(message.htmlBody, "HTML body")
+        bounded(message.messageID, "Message-ID")
+        FuzzCheck.require(message.snippet.count <= 100, "snippet of \(message.snippet.count) characters")
+        FuzzCheck.require(message.headers.count <= n, "\(message.headers.count) header fields from \(n) bytes")
+        for field in message.headers {
+            bounded(field.name, "field name")
+            bounded(field.value, "field value")
+        }
+        for address in message.from + message.to + message.cc + message.bcc + message.replyTo + message.participants {
+            bounded(address.name, "display name")
+            bounded(address.email, "address")
+        }
+        FuzzCheck.require(message.warnings.count <= 65, "\(message.warnings.count) warnings")
+        for attachment in message.attachments {
+            FuzzCheck.require(attachment.bodyRange.lowerBound >= 0 && attachment.bodyRange.upperBound <= n,
+                              "attachment range \(attachment.bodyRange) outside 0..<\(n)")
+            FuzzCheck.require(attachment.size >= 0, "attachment size \(attachment.size)")
+            bounded(attachment.filename, "file name")
+        }
+        checkPart(message.root, within: range, inputSize: n, depth: depth, parts: &parts)
+    }
+
+    static func checkPart(_ part: MIMEPart, within range: Range<Int>, inputSize n: Int, depth: Int, parts: inout Int) {
+        parts += 1
+        FuzzCheck.require(depth <= 50 + 2, "nesting \(depth)")
+        FuzzCheck.require(inside(part.headerRange, range), "header range \(part.headerRange) outside \(range)")
+        FuzzCheck.require(inside(part.bodyRange, range), "body range \(part.bodyRange) outside \(range)")
+        FuzzCheck.require(part.headerRange.upperBound <= part.bodyRange.lowerBound,
+                          "header \(part.headerRange) after body \(part.bodyRange)")
+        for child in part.children {
+            checkPart(child, within: part.bodyRange, inputSize: n, depth: depth + 1, parts: &parts)
+        }
+        if let embedded = part.embedded {
+            checkMessage(embedded, within: part.bodyRange, inputSize: n, depth: depth + 1, parts: &parts)
+        }
+    }
+
+    static func inside(_ inner: Range<Int>, _ outer: Range<Int>) -> Bool {
+        inner.isEmpty ? (inner.lowerBound >= outer.lowerBound && inner.lowerBound <= outer.upperBound)
+            : (inner.lowerBound >= outer.lowerBound && inner.upperBound <= outer.upperBound)
+    }
+}
