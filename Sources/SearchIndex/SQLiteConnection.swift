@@ -25,7 +25,7 @@ final class SQLiteConnection {
             throw .sqlite(call: "open \(path)", code: rc, message: message)
         }
         handle = db
-        sqlite3_busy_timeout(db, 5_000)
+        sqlite3_busy_timeout(db, 30_000)
     }
 
     deinit { sqlite3_close_v2(handle) }

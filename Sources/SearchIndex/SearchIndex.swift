@@ -24,7 +24,9 @@ package final class SearchIndex: @unchecked Sendable {
     package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
         self.path = path
         db = try SQLiteConnection(path: path, create: true)
-        try db.exec(bulk ? "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
+        // was built: changing it here would need every other connection closed).
+        try db.exec(bulk ? "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" : "PRAGMA synchronous=NORMAL;")
         try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
         try db.exec(SearchSchema.create)
         let found = try metaValue("schema_version")
@@ -74,43 +76,56 @@ package final class SearchIndex: @unchecked Sendable {
 
     // MARK: - Opening a store's index
 
-    /// Opens the index in `folder` (created 0700; files 0600), rebuilding it from the log when it is missing,
-    /// fails to open or has another schema version (`notice` is told why), then folds the log's new events.
+    /// Opens the index in `folder` (created 0700 when missing; files 0600), rebuilding it from the log when it
+    /// is missing, fails to open or has another schema version (`notice` is told why), then folds the log's
+    /// new events.
     package static func open(folder: String, log: EventLog, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
-        try StoreDirectory.makePrivateDirectory(folder)
-        let file = folder + "/" + fileName
+        if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         let index: SearchIndex
-        if FileManager.default.fileExists(atPath: file) {
-            do {
-                index = try SearchIndex(path: file)
-            } catch {
-                notice("the search index cannot be used (\(error)); rebuilding it from the log")
-                index = try rebuild(folder: folder, log: log)
-            }
+        if let current = openCurrent(folder: folder, notice: notice) {
+            index = current
         } else {
-            index = try rebuild(folder: folder, log: log)
+            index = try rebuild(folder: folder, log: log, unlessFresh: true)
         }
         try index.catchUp(log: log)
         return index
     }
 
+    /// The index in `folder` if it opens with this build's schema, else nil (told to `notice` when it exists).
+    static func openCurrent(folder: String, notice: (String) -> Void) -> SearchIndex? {
+        let file = folder + "/" + fileName
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        do {
+            return try SearchIndex(path: file)
+        } catch {
+            notice("the search index cannot be used (\(error)); rebuilding it from the log")
+            return nil
+        }
+    }
+
     /// Builds a new index from the log in `folder/index.sqlite.building`, then renames it over the current
-    /// one (which keeps serving readers that have it open until then).
+    /// one, which keeps serving the processes that have it open (a rollback-journal file is safe to rename
+    /// over). Rebuilds serialize on `folder/BUILD` (an `flock`, freed when its holder dies); with
+    /// `unlessFresh`, an index that another process finished meanwhile is used instead of building again.
     @discardableResult
-    package static func rebuild(folder: String, log: EventLog, through limit: UInt64? = nil,
+    package static func rebuild(folder: String, log: EventLog, through limit: UInt64? = nil, unlessFresh: Bool = false,
                                 progress: ((UInt64, UInt64) -> Void)? = nil) throws -> SearchIndex {
-        try StoreDirectory.makePrivateDirectory(folder)
+        if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
+        guard let buildLock = FileLock.acquire(folder + "/BUILD", exclusive: true) else {
+            throw SearchIndexError.io(folder + "/BUILD", String(cString: strerror(errno)))
+        }
+        defer { buildLock.unlock() }
+        if unlessFresh, let current = openCurrent(folder: folder, notice: { _ in }) { return current }
         let file = folder + "/" + fileName
         let building = file + ".building"
-        for f in [building, building + "-wal", building + "-shm"] { unlink(f) }
+        for f in [building, building + "-journal"] { unlink(f) }
         do {
             let fresh = try SearchIndex(path: building, bulk: true)
             try fresh.catchUp(log: log, through: limit, progress: progress)
-            try fresh.db.exec("PRAGMA synchronous=FULL; PRAGMA journal_mode=WAL;")
-            try fresh.db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+            try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }
-        for f in [building + "-wal", building + "-shm"] { unlink(f) }
         guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }
+        // What an index of the WAL era left beside the file belongs to no file any more.
         for f in [file + "-wal", file + "-shm"] { unlink(f) }
         return try SearchIndex(path: file)
     }

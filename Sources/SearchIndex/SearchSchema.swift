@@ -9,8 +9,9 @@
 ///   wrapped in the Porter stemmer (English), as notmuch stems (Xapian's English stemmer); `_` is a word
 ///   character (`notmuch_query_search` is one word), as in Xapian.
 enum SearchSchema {
-    /// 1: first version.
-    static let version = 1
+    /// 1: first version. 2: a rollback journal instead of WAL, so a rebuilt file can be renamed over one
+    /// that other processes have open (no -wal/-shm files that belong to a name rather than a file).
+    static let version = 2
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]

@@ -2,7 +2,7 @@ import Glibc
 
 /// An advisory lock (`flock`) on a file, held until `unlock()` or until the process ends (the kernel
 /// releases it when the holder dies, so a killed process never leaves it locked).
-final class FileLock {
+package final class FileLock {
     private var fd: Int32
 
     private init(fd: Int32) { self.fd = fd }
@@ -10,7 +10,7 @@ final class FileLock {
     /// Opens (creating it 0600 when `create`) and locks `path`: shared or exclusive; `wait: false` returns nil
     /// at once when another process holds a conflicting lock. Returns nil too when the file cannot be
     /// opened (a read-only store without the file: the caller goes on without it).
-    static func acquire(_ path: String, exclusive: Bool, wait: Bool = true, create: Bool = true) -> FileLock? {
+    package static func acquire(_ path: String, exclusive: Bool, wait: Bool = true, create: Bool = true) -> FileLock? {
         var fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o600)
         if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
@@ -25,7 +25,7 @@ final class FileLock {
     }
 
     /// Releases the lock.
-    func unlock() {
+    package func unlock() {
         guard fd >= 0 else { return }
         flock(fd, LOCK_UN)
         close(fd)
