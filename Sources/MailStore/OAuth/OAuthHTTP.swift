@@ -67,7 +67,12 @@ struct OAuthHTTP: Sendable {
             conn.setDeadline(secondsFromNow: timeoutSeconds * 2)
             try conn.write(Array(head.utf8) + body)
             var raw: [UInt8] = []
-            while let chunk = try conn.read(maxCount: 64 * 1024) {
+            while true {
+                // Empty at the end of the stream; nil when a wait passed with nothing (a stalled server).
+                guard let chunk = try conn.read(maxCount: 64 * 1024) else {
+                    throw OAuthError.unreachable("\(host):\(port) sent nothing for \(Int(timeoutSeconds)) s")
+                }
+                if chunk.isEmpty { break }
                 raw += chunk
                 guard raw.count <= OAuthHTTP.maxResponseBytes else {
                     throw OAuthError.server("\(host) sent more than 1 MiB")
