@@ -35,7 +35,7 @@ public struct OAuthServer: Sendable {
     /// POSTs the form `fields` to `path` under the issuer; returns the JSON object answered.
     @discardableResult
     public func post(_ path: String, _ fields: [String: String]) throws -> [String: Any] {
-        var args = ["-s", "--max-time", "30", issuer + path]
+        var args = ["-s", "-X", "POST", "--max-time", "30", issuer + path]
         for (k, v) in fields.sorted(by: { $0.key < $1.key }) { args += ["--data-urlencode", "\(k)=\(v)"] }
         let out = try curl(args)
         guard let json = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any] else {
