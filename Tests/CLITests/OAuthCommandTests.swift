@@ -56,7 +56,8 @@ final class OAuthCommandTests: CLITestCase {
     private func addArguments(_ name: String, email: String) -> [String] {
         ["account", "add", name, "--email", email, "--host", server.imap.host, "--port", String(server.imap.tlsPort),
          "--security", "tls", "--ca-file", server.imap.caFile, "--auth", "oauth2", "--oauth-issuer", server.issuer,
-         "--client-id", server.clientID, "--no-browser", "--sign-in-timeout", "60"]
+         "--client-id", server.clientID, "--no-browser", "--sign-in-timeout", "60",
+         "--smtp-host", server.smtp.host, "--smtp-port", String(server.smtp.tlsPort), "--smtp-security", "tls"]
     }
 
     /// Plays the browser: opens the authorization URL mailstore printed and follows the redirect to its listener.
@@ -124,6 +125,23 @@ final class OAuthCommandTests: CLITestCase {
                           "a token is in a store file: \(files.stdout)")
             for output in outputs { XCTAssertFalse(output.contains(token), "a token leaked into output") }
         }
+    }
+
+    func testSendingLogsInToSMTPWithTheOAuthToken() throws {
+        try mailstore("init")
+        let add = try Running(addArguments("work", email: server.user), store: store)
+        try approveInBrowser(add)
+        XCTAssertEqual(add.finish().status, 0)
+        try mailstore("sync")
+        // Expired early: SMTP refuses the token, mailstore refreshes it and logs in again.
+        try server.expireAccessTokens()
+        let marker = "oauth-send-\(UUID().uuidString)"
+        let draft = try mailstore("draft", "new", "--account", "work", "--to", "bob@example.com", "--subject", marker,
+                                  "--body", "sent with an OAuth token")
+        let id = try XCTUnwrap(draft.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).last.map(String.init))
+        try mailstore("send", id, "--undo-delay", "0s")
+        let spooled = try XCTUnwrap(try server.smtp.spooledMessage(containing: marker))
+        XCTAssertEqual(spooled.entry.authUser, server.user)
     }
 
     func testAdminConsentRefusalSaysWhatToDoAndAddsNothing() throws {
