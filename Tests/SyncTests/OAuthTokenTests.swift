@@ -74,3 +74,14 @@ final class OAuthTokenTests: XCTestCase {
         XCTAssertNil(OAuthConfig.provider("custom", clientID: "id"))
     }
 }
+
+extension OAuthTokenTests {
+    func testTokenAnswersWithNumbersAsStringsAndGooglesDeviceField() throws {
+        let body = #"{"device_code":"d","user_code":"U","verification_url":"https://www.google.com/device","expires_in":"1800","interval":5}"#
+        let r = try OAuthTokenResponse.decode(OAuthHTTP.Response(status: 200, headers: [:], body: Array(body.utf8)))
+        XCTAssertEqual(r.verificationURI, "https://www.google.com/device")
+        XCTAssertEqual(r.expiresIn, 1800)
+        XCTAssertEqual(r.interval, 5)
+        XCTAssertThrowsError(try OAuthTokenResponse.decode(OAuthHTTP.Response(status: 502, headers: [:], body: Array("<html>".utf8))))
+    }
+}

@@ -19,15 +19,37 @@ struct OAuthTokenResponse: Sendable, Decodable {
         case accessToken = "access_token", refreshToken = "refresh_token", expiresIn = "expires_in", idToken = "id_token"
         case error, errorDescription = "error_description", deviceCode = "device_code", userCode = "user_code"
         case verificationURI = "verification_uri", verificationURIComplete = "verification_uri_complete", interval
+        case verificationURL = "verification_url"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try c.decodeIfPresent(String.self, forKey: .accessToken)
+        refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken)
+        idToken = try c.decodeIfPresent(String.self, forKey: .idToken)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        errorDescription = try c.decodeIfPresent(String.self, forKey: .errorDescription)
+        deviceCode = try c.decodeIfPresent(String.self, forKey: .deviceCode)
+        userCode = try c.decodeIfPresent(String.self, forKey: .userCode)
+        // Google's device endpoint names it `verification_url`.
+        verificationURI = try c.decodeIfPresent(String.self, forKey: .verificationURI)
+            ?? c.decodeIfPresent(String.self, forKey: .verificationURL)
+        verificationURIComplete = try c.decodeIfPresent(String.self, forKey: .verificationURIComplete)
+        // Numbers that some servers send as strings (Entra's device code endpoint has sent `expires_in` so).
+        expiresIn = OAuthTokenResponse.number(c, .expiresIn)
+        interval = OAuthTokenResponse.number(c, .interval)
+    }
+
+    private static func number(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> Double? {
+        if let d = try? c.decodeIfPresent(Double.self, forKey: key) { return d }
+        return (try? c.decodeIfPresent(String.self, forKey: key)).flatMap { $0.flatMap(Double.init) }
     }
 
     /// Decodes `body` (at most 1 MiB, so bounded by ``OAuthHTTP``); a body that is not JSON is an error
     /// naming the HTTP status.
     static func decode(_ response: OAuthHTTP.Response) throws(OAuthError) -> OAuthTokenResponse {
         do {
-            let r = try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(response.body))
-            // `expires_in` may come as a string (Entra's older endpoints).
-            return r
+            return try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(response.body))
         } catch {
             throw .server("HTTP \(response.status) with a body that is not an OAuth JSON answer")
         }
