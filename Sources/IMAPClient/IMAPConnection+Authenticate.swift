@@ -10,7 +10,9 @@ extension IMAPConnection {
     /// - `.plain`: `AUTHENTICATE PLAIN` (initial response inline when SASL-IR is advertised);
     ///   needs `AUTH=PLAIN` advertised.
     /// - `.xoauth2`: `AUTHENTICATE XOAUTH2` with an OAuth2 token; needs `AUTH=XOAUTH2`. When the
-    ///   server answers a failure with a continuation, an empty line is sent so it completes with NO.
+    ///   server answers a failure with a continuation, an empty line is sent so it completes with NO;
+    ///   the failure JSON in that continuation is added to the error's text.
+    /// - `.oauthbearer`: `AUTHENTICATE OAUTHBEARER` (RFC 7628) likewise; needs `AUTH=OAUTHBEARER`.
     /// - `.login`: the `LOGIN` command; refused when the server advertises LOGINDISABLED.
     ///
     /// A rejection by the server throws ``IMAPClientError/authenticationFailed(_:)`` with its text.
@@ -23,6 +25,9 @@ extension IMAPConnection {
             completion = try authenticate(sasl: "PLAIN", initialResponse: SASL.plain(user: username, password: password))
         case (.xoauth2, .oauth2Token(let token)):
             completion = try authenticate(sasl: "XOAUTH2", initialResponse: SASL.xoauth2(user: username, token: token))
+        case (.oauthbearer, .oauth2Token(let token)):
+            completion = try authenticate(sasl: "OAUTHBEARER", initialResponse: SASL.oauthBearer(
+                user: username, token: token, host: endpoint.host, port: endpoint.port))
         case (.login, .password(let password)):
             guard !has("LOGINDISABLED") else {
                 throw .mechanismUnavailable("LOGIN: the server advertises LOGINDISABLED")
@@ -31,29 +36,39 @@ extension IMAPConnection {
                                      redacted: "LOGIN <credentials redacted>")
         case (.plain, .oauth2Token), (.login, .oauth2Token):
             throw .mechanismUnavailable("\(mechanism.rawValue.uppercased()) needs a password, not an OAuth2 token")
-        case (.xoauth2, .password):
-            throw .mechanismUnavailable("XOAUTH2 needs an OAuth2 access token, not a password")
+        case (.xoauth2, .password), (.oauthbearer, .password):
+            throw .mechanismUnavailable("\(mechanism.saslName) needs an OAuth2 access token, not a password")
         }
         guard completion.status == .ok else { throw .authenticationFailed(completion.text) }
         if case .capability? = completion.code { return }
         try refreshCapabilities()
     }
 
-    /// `AUTHENTICATE mechanism` with a one-step SASL exchange; returns the completion whatever its status.
+    /// `AUTHENTICATE mechanism` with a one-step SASL exchange; returns the completion when it is OK, else
+    /// throws ``IMAPClientError/authenticationFailed(_:)`` with the server's text and any failure JSON.
     private func authenticate(sasl mechanism: String, initialResponse: String) throws(IMAPClientError) -> Completion {
         guard has("AUTH=\(mechanism)") else {
             throw .mechanismUnavailable("\(mechanism): the server does not advertise AUTH=\(mechanism)")
         }
         let inline = has("SASL-IR")
         var responseSent = inline
-        return try execute(.authenticate(mechanism: mechanism, initialResponse: inline ? initialResponse : nil),
+        var failure: String?
+        let completion = try execute(.authenticate(mechanism: mechanism, initialResponse: inline ? initialResponse : nil),
                            name: "AUTHENTICATE", redacted: "AUTHENTICATE \(mechanism) <redacted>",
-                           continuation: { _ in
-                               // After the response, a challenge carries failure details (XOAUTH2): an empty
-                               // line lets the server complete with NO.
-                               if responseSent { return "" }
+                           continuation: { challenge in
+                               // After the response, a challenge carries failure details (XOAUTH2,
+                               // OAUTHBEARER): kept for the error; an empty line (RFC 7628: ^A) lets the
+                               // server complete with NO.
+                               if responseSent {
+                                   failure = SASL.oauthFailure(challenge)
+                                   return mechanism == "OAUTHBEARER" ? "AQ==" : ""
+                               }
                                responseSent = true
                                return initialResponse
                            })
+        guard completion.status == .ok else {
+            throw .authenticationFailed(completion.text + (failure.map { " (\($0))" } ?? ""))
+        }
+        return completion
     }
 }

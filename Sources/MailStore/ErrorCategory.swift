@@ -32,6 +32,9 @@ public enum ErrorCategory: Sendable, Equatable {
         case DraftError.offline: self = .server
         case is DraftError: self = .refused
         case is AccountError, SyncError.credential, CategorizeError.categorizerOff: self = .configuration
+        case OAuthError.invalidConfiguration, OAuthError.signInAgain, OAuthError.notSignedIn, OAuthError.adminConsentRequired:
+            self = .configuration
+        case is OAuthError: self = .server
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: self = .notFound
         case ThreadListError.actionFailed(let u as ActionError):
             if case .actionNotFound = u { self = .notFound } else { self = .refused }

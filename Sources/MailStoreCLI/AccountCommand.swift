@@ -7,7 +7,7 @@ struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Add, list and remove mail accounts.",
-        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self])
+        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self, AccountLoginCommand.self])
 }
 
 /// `mailstore account add`.
@@ -20,6 +20,8 @@ struct AccountAddCommand: ParsableCommand {
         --password-file (mode 0600), --password-command or --password-env. Only that reference is recorded;
         the secret never enters the store, the log, argv or any output.
         TLS certificates and host names are always verified; --ca-file adds a private CA to trust.
+        With --auth oauth2 there is no password: the account is added once you have signed in (in a browser,
+        or with --device on another device); see `mailstore account login`.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -28,7 +30,8 @@ struct AccountAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The IMAP server.", valueName: "host")) var host: String
     @Option(help: ArgumentHelp("The IMAP port (default 993 for tls, 143 for starttls).", valueName: "port")) var port: UInt16?
     @Option(help: ArgumentHelp("tls (implicit TLS) or starttls.", valueName: "mode")) var security: String
-    @Option(help: ArgumentHelp("plain, xoauth2 or login (default: the provider's, else plain).", valueName: "mechanism")) var auth: String?
+    @Option(help: ArgumentHelp("plain, login, oauth2 (sign in now, tokens kept for you), or xoauth2 with a token from --password-command (default: the provider's, else plain).", valueName: "mechanism")) var auth: String?
+    @OptionGroup var oauth: OAuthOptions
     @Option(help: ArgumentHelp("The login name (default: the email address).", valueName: "name")) var username: String?
     @Option(help: ArgumentHelp("A file (mode 0600) holding the secret.", valueName: "file")) var passwordFile: String?
     @Option(help: ArgumentHelp("A shell command printing the secret (or an OAuth token).", valueName: "command")) var passwordCommand: String?
@@ -44,6 +47,11 @@ struct AccountAddCommand: ParsableCommand {
 
     func validate() throws {
         let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
+        if auth == "oauth2" {
+            guard sources.isEmpty else { throw ValidationError("--auth oauth2 signs in instead of a password: drop --password-*") }
+            try oauth.validate(host: host)
+            return
+        }
         if sources.count != 1 {
             throw ValidationError("give exactly one of --password-file FILE, --password-command CMD or --password-env VAR")
         }
@@ -55,14 +63,18 @@ struct AccountAddCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let credential: CredentialSource = if let passwordFile { .file(passwordFile) }
-                else if let passwordCommand { .command(passwordCommand) } else { .environment(passwordEnv!) }
+                else if let passwordCommand { .command(passwordCommand) } else { .environment(passwordEnv ?? "") }
             let smtpCredential: CredentialSource? = if let smtpPasswordFile { .file(smtpPasswordFile) }
                 else if let smtpPasswordCommand { .command(smtpPasswordCommand) } else { smtpPasswordEnv.map { .environment($0) } }
             let settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
                                            username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
                                            smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
                                            smtpCredential: smtpCredential)
-            let added = try storeOptions.open().addAccount(settings)
+            let store = try storeOptions.open()
+            let added = auth == "oauth2"
+                ? try store.addOAuthAccount(settings, config: try oauth.config(host: host, caFile: caFile),
+                                            signIn: oauth.signIn(loginHint: email))
+                : try store.addAccount(settings)
             print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
                   + "provider \(added.provider), auth \(added.auth)"
                   + (added.smtpHost.map { ", SMTP \(added.smtpSecurity ?? "starttls") \($0):\(added.smtpPort ?? 0)" } ?? "") + ")")

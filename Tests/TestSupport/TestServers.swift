@@ -44,6 +44,21 @@ public enum TestServers {
         }
     }
 
+    /// The local OAuth 2.0 server with its Dovecot and SMTP server: the one in `$MAILSTORE_TEST_OAUTH` (a folder
+    /// where `Tools/test-server/oauth-server start` wrote `oauth-env`), else one started now (skipped or failed
+    /// as ``imap(_:)``).
+    public static func oauth() throws -> OAuthServer {
+        try state.withLock { state in
+            if let server = state.oauth { return server }
+            let (dir, script) = try required("oauth-server") {
+                try serverFolder("oauth-server", environment: "MAILSTORE_TEST_OAUTH")
+            }
+            let server = try OAuthServer(dir: dir, script: script)
+            state.oauth = server
+            return server
+        }
+    }
+
     /// `start()`, or, when it fails, an `XCTSkip` saying why, except in CI (`CI=true`) where the failure stands.
     private static func required<T>(_ name: String, _ start: () throws -> T) throws -> T {
         do {
@@ -90,6 +105,7 @@ public enum TestServers {
         var imap: [IMAPPersonality: IMAPServer] = [:]
         var smtp: [SMTPPersonality: SMTPServer] = [:]
         var privateFolder: String?
+        var oauth: OAuthServer?
     }
 
     private static let state = Locked(State())

@@ -8,6 +8,9 @@ by Tools/test-server/smtp; see that script for usage.
 - --port: submission with STARTTLS; AUTH PLAIN/LOGIN is offered only after STARTTLS (before it AUTH gets
   538 5.7.11), and MAIL without AUTH gets 530 5.7.0.
 - --tls-port: implicit TLS (SMTPS); AUTH required as well.
+- --oauth-introspect URL: AUTH XOAUTH2 and OAUTHBEARER (RFC 7628) as well, the bearer token checked at that
+  RFC 7662 introspection endpoint (Tools/test-server/oauth-server); the introspected user must be the one
+  named in the SASL message. A refusal is a 334 challenge with the JSON status (as Gmail sends), then 535.
 - EHLO advertises 8BITMIME and SMTPUTF8 (and SIZE).
 - Every accepted message goes to SPOOL/NAME.eml (the DATA bytes exactly as received, dot-unstuffed) and one
   JSON line in SPOOL/index.jsonl: {"file", "from", "to", "mail_options", "auth_user", "tls", "listener",
@@ -28,7 +31,10 @@ import logging
 import os
 import ssl
 import sys
+import urllib.parse
+import urllib.request
 import warnings
+from base64 import b64decode, b64encode
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
@@ -39,7 +45,67 @@ def local_part(address):
     return address.rsplit("@", 1)[0].strip("<>").lower()
 
 
-class Handler:
+class OAuthMechanisms:
+    """AUTH XOAUTH2 / OAUTHBEARER methods for aiosmtpd (found on the handler by their auth_ names)."""
+    introspect_url = None
+
+    def introspect(self, token):
+        data = urllib.parse.urlencode({"token": token}).encode()
+        with urllib.request.urlopen(urllib.request.Request(self.introspect_url, data=data), timeout=10) as r:
+            return json.loads(r.read(65536))
+
+    async def oauth(self, server, args, mechanism):
+        if len(args) > 1:
+            try:
+                message = b64decode(args[1], validate=True)
+            except ValueError:
+                await server.push("501 5.5.2 Can't decode base64")
+                return None
+        else:
+            message = await server.challenge_auth("")
+            if not isinstance(message, bytes):
+                return None
+        fields = message.split(b"\x01")
+        user, token = None, None
+        for f in fields:
+            if f.startswith(b"user="):
+                user = f[5:].decode("utf-8", "replace")
+            elif f.startswith(b"auth=Bearer "):
+                token = f[12:].decode("utf-8", "replace")
+        if mechanism == "OAUTHBEARER" and fields and fields[0].startswith(b"n,"):
+            for part in fields[0].split(b","):
+                if part.startswith(b"a="):
+                    user = part[2:].decode("utf-8", "replace").replace("=2C", ",").replace("=3D", "=")
+        ok = False
+        if token:
+            try:
+                info = await asyncio.to_thread(self.introspect, token)
+                ok = info.get("active") is True and (user is None or info.get("username") == user)
+                user = user or info.get("username")
+            except (OSError, ValueError) as error:
+                log.warning("introspection failed: %s", error)
+        log.info("AUTH %s %s: %s", mechanism, user, "ok" if ok else "refused")
+        if ok:
+            return AuthResult(success=True, handled=False, auth_data=user)
+        status = json.dumps({"status": "invalid_token", "schemes": "bearer", "scope": "mail"})
+        await server.challenge_auth(status)
+        await server.push("535 5.7.8 Username and Password not accepted")
+        return AuthResult(success=False, handled=True)
+
+    async def auth_XOAUTH2(self, server, args):
+        if not self.introspect_url:
+            await server.push("504 5.5.4 Unrecognized authentication type")
+            return None
+        return await self.oauth(server, args, "XOAUTH2")
+
+    async def auth_OAUTHBEARER(self, server, args):
+        if not self.introspect_url:
+            await server.push("504 5.5.4 Unrecognized authentication type")
+            return None
+        return await self.oauth(server, args, "OAUTHBEARER")
+
+
+class Handler(OAuthMechanisms):
     def __init__(self, spool, listener):
         self.spool = spool
         self.listener = listener
@@ -146,6 +212,7 @@ def main():
     parser.add_argument("--tls-port", type=int, required=True)
     parser.add_argument("--user", action="append", default=[])
     parser.add_argument("--password", action="append", default=[])
+    parser.add_argument("--oauth-introspect", default=None)
     parser.add_argument("--max-size", type=int, default=50 * 1024 * 1024)
     args = parser.parse_args()
     users = dict(zip(args.user, args.password)) or {"alice@example.com": "alice-secret"}
@@ -161,8 +228,11 @@ def main():
     tls.load_cert_chain(args.cert, args.key)
 
     authenticator = Authenticator(users)
+    if args.oauth_introspect:
+        OAuthMechanisms.introspect_url = args.oauth_introspect
     common = dict(hostname="localhost", enable_SMTPUTF8=True, decode_data=False, auth_required=True,
-                  authenticator=authenticator, data_size_limit=args.max_size, timeout=120)
+                  authenticator=authenticator, data_size_limit=args.max_size, timeout=120,
+                  auth_exclude_mechanism=[] if args.oauth_introspect else ["XOAUTH2", "OAUTHBEARER"])
 
     def submission():
         return SMTP(Handler(args.spool, "submission"), tls_context=tls, require_starttls=False,

@@ -57,8 +57,8 @@ public struct AccountSettings: Sendable {
         }
         try AccountSettings.checkServer(host: host, security: security, port: port, options: "--", protocolName: "IMAP")
         let auth = self.auth ?? provider.auth
-        guard ["plain", "xoauth2", "login"].contains(auth) else {
-            throw .invalid("--auth is plain, xoauth2 or login; got \"\(auth)\"")
+        guard ["plain", "xoauth2", "login", "oauth2", "oauthbearer"].contains(auth) else {
+            throw .invalid("--auth is plain, login, oauth2 (signed in with `mailstore account login`), xoauth2 or oauthbearer; got \"\(auth)\"")
         }
         let credential = self.credential.withAbsolutePath
         try credential.validate()

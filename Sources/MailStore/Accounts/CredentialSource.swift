@@ -11,13 +11,17 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
     case command(String)
     /// An environment variable holding the secret.
     case environment(String)
+    /// OAuth 2.0: the account's token file (``OAuthTokenFile``, 0600, under `STORE/secrets/`); the secret
+    /// read from it is a current access token, refreshed when it is about to expire.
+    case oauth(String)
 
-    /// The stored form: `file:PATH`, `command:CMD` or `env:VAR`.
+    /// The stored form: `file:PATH`, `command:CMD`, `env:VAR` or `oauth:PATH`.
     public var description: String {
         switch self {
         case .file(let p): "file:\(p)"
         case .command(let c): "command:\(c)"
         case .environment(let v): "env:\(v)"
+        case .oauth(let p): "oauth:\(p)"
         }
     }
 
@@ -32,6 +36,7 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         if let r = stored.dropPrefix("file:") { self = .file(r) }
         else if let r = stored.dropPrefix("command:") { self = .command(r) }
         else if let r = stored.dropPrefix("env:") { self = .environment(r) }
+        else if let r = stored.dropPrefix("oauth:") { self = .oauth(r) }
         else { return nil }
     }
 
@@ -39,7 +44,7 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
     /// the variable name is valid. Commands are only checked when run.
     public func validate() throws(AccountError) {
         switch self {
-        case .file(let path):
+        case .file(let path), .oauth(let path):
             var st = stat()
             guard stat(path, &st) == 0 else { throw .credentialUnavailable("\(path): \(String(cString: strerror(errno)))") }
             guard (st.st_mode & S_IFMT) == S_IFREG else { throw .credentialUnavailable("\(path) is not a regular file") }
@@ -61,6 +66,8 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         try validate()
         let value: String
         switch self {
+        case .oauth:
+            return try oauthAccessToken(forceRefresh: false)
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else { throw .credentialUnavailable("cannot read \(path)") }
             value = String(decoding: data, as: UTF8.self)
@@ -82,6 +89,7 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         case .file: "password file"
         case .command: "password command"
         case .environment: "environment variable"
+        case .oauth: "OAuth token file"
         }
     }
 

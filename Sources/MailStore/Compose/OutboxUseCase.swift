@@ -180,15 +180,37 @@ public struct OutboxUseCase {
         }
         let secret = try source.secret()
         let conn = try SMTPConnection.connect(ServerEndpoint(host: host, port: port, security: security, caFile: a.caFile))
-        let mechanism = AuthMechanism(rawValue: a.auth.lowercased()) ?? .plain
+        let user = a.smtpUsername ?? a.username
         do {
-            try conn.authenticate(username: a.smtpUsername ?? a.username,
-                                  credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret), mechanism: mechanism)
+            if source.isOAuth {
+                try authenticateOAuth(conn, user: user, source: source, token: secret, caFile: a.caFile)
+            } else {
+                let mechanism = AuthMechanism(rawValue: a.auth.lowercased()) ?? .plain
+                try conn.authenticate(username: user, credential: mechanism.isOAuth ? .oauth2Token(secret) : .password(secret),
+                                      mechanism: mechanism)
+            }
         } catch {
             conn.quit()
             throw error
         }
         return conn
+    }
+
+    /// Logs in with an OAuth access token: OAUTHBEARER when offered, else XOAUTH2; a refusal refreshes the
+    /// token and tries once more.
+    private func authenticateOAuth(_ conn: SMTPConnection, user: String, source: CredentialSource, token: String,
+                                   caFile: String?) throws {
+        let mechanism = AuthMechanism.oauth(offered: conn.extensions.authMechanisms) ?? .xoauth2
+        var refused = false
+        do throws(SMTPClientError) {
+            try conn.authenticate(username: user, credential: .oauth2Token(token), mechanism: mechanism)
+        } catch {
+            guard case .authenticationFailed = error else { throw error }
+            refused = true
+        }
+        guard refused else { return }
+        let fresh = try source.oauthAccessToken(forceRefresh: true, caFile: caFile)
+        try conn.authenticate(username: user, credential: .oauth2Token(fresh), mechanism: mechanism)
     }
 
     /// Whether the server could not be reached at all (no network, nothing listening, timed out).

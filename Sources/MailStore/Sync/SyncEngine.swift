@@ -109,10 +109,14 @@ public final class SyncEngine {
         let mechanism = AuthMechanism(rawValue: account.auth) ?? .plain
         do {
             let conn = try IMAPConnection.connect(endpoint, trace: options.trace)
-            let credential: Credential = mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret)
+            let credential: Credential = mechanism.isOAuth || source.isOAuth ? .oauth2Token(secret) : .password(secret)
             do {
-                try conn.authenticate(username: account.username, credential: credential, mechanism: mechanism)
-            } catch .mechanismUnavailable where mechanism == .plain {
+                if source.isOAuth {
+                    try authenticateOAuth(conn, source: source, token: secret)
+                } else {
+                    try conn.authenticate(username: account.username, credential: credential, mechanism: mechanism)
+                }
+            } catch .mechanismUnavailable where mechanism == .plain && !source.isOAuth {
                 // A server without AUTH=PLAIN: LOGIN is the fallback (still only over TLS).
                 try conn.authenticate(username: account.username, credential: credential, mechanism: .login)
             }
@@ -123,6 +127,22 @@ public final class SyncEngine {
             return conn
         } catch {
             throw SyncError.server(error)
+        }
+    }
+
+    /// Logs in with an OAuth access token: OAUTHBEARER when offered, else XOAUTH2; on a refusal the token
+    /// is refreshed and the login tried once more (the server may have expired or revoked it early).
+    private func authenticateOAuth(_ conn: IMAPConnection, source: CredentialSource, token: String) throws(IMAPClientError) {
+        let offered = conn.capabilities.filter { $0.hasPrefix("AUTH=") }.map { String($0.dropFirst(5)) }
+        let mechanism = AuthMechanism.oauth(offered: offered) ?? .xoauth2
+        do {
+            try conn.authenticate(username: account.username, credential: .oauth2Token(token), mechanism: mechanism)
+        } catch .authenticationFailed(let text) {
+            let fresh: String
+            do { fresh = try source.oauthAccessToken(forceRefresh: true, caFile: account.caFile) } catch {
+                throw .authenticationFailed("\(text); \(error)")
+            }
+            try conn.authenticate(username: account.username, credential: .oauth2Token(fresh), mechanism: mechanism)
         }
     }
 

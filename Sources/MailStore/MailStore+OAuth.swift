@@ -1,0 +1,63 @@
+import EventModel
+import Foundation
+import SyncCore
+
+extension MailStore {
+    /// The registry id of the provider whose servers `host` belongs to (`gmail`, `outlook`, ...), else `custom`.
+    public static func providerID(forHost host: String) -> String {
+        ProviderRegistry.provider(forHost: host)?.id ?? ProviderRegistry.custom.id
+    }
+
+    /// Where the OAuth token file of account `name` lives: `STORE/secrets/NAME.oauth` (0600).
+    public func oauthTokenPath(account name: String) -> String { directory.path + "/secrets/" + name + ".oauth" }
+
+    /// Adds an account that signs in with OAuth 2.0: `signIn` runs first (the browser or device flow), the
+    /// tokens go to the account's token file, and only then is `AccountAdded` committed (with `oauth:PATH`
+    /// as its credential source and `oauth2` as its auth). A failed or killed sign-in adds nothing. With
+    /// an id_token email source, the address in the id_token replaces `settings.email`.
+    public func addOAuthAccount(_ settings: AccountSettings, config: OAuthConfig,
+                                signIn: (OAuthClient) throws -> OAuthClient.Tokens) throws -> AccountAdded {
+        // Everything but the token file is checked before anyone signs in.
+        var probe = settings
+        probe.auth = "oauth2"
+        probe.credential = .environment("PATH")
+        let checked = try probe.validated()
+        if try latestViews().account(named: checked.name) != nil { throw AccountError.exists(checked.name) }
+        let path = oauthTokenPath(account: settings.name)
+        let tokens = try signIn(OAuthClient(config: config, account: settings.name, caFile: checked.caFile))
+        guard let refresh = tokens.refreshToken else {
+            throw OAuthError.server("the provider gave no refresh token (is offline access allowed for this app?)")
+        }
+        var file = OAuthTokenFile(config: config, refreshToken: refresh)
+        file.accessToken = tokens.accessToken
+        file.accessTokenExpires = tokens.expires.timeIntervalSince1970
+        try file.write(path)
+        var final = probe
+        final.credential = .oauth(path)
+        if config.emailSource == .idToken, let email = tokens.email { final.email = email }
+        do {
+            return try addAccount(final)
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Signs account `name` in again (a revoked or expired refresh token): `signIn` runs with the settings in
+    /// its token file, whose tokens are then replaced at once (the old file stays until the new one is whole).
+    public func loginOAuthAccount(named name: String, signIn: (OAuthClient) throws -> OAuthClient.Tokens) throws {
+        guard let account = try account(named: name) else { throw AccountError.notFound(name) }
+        guard let source = CredentialSource(stored: account.credentialSource), case .oauth(let path) = source else {
+            throw AccountError.invalid("\(name) does not sign in with OAuth (its secret comes from \(account.credentialSource))")
+        }
+        var file = try OAuthTokenFile.read(path)
+        let tokens = try signIn(OAuthClient(config: file.config, account: name, caFile: account.caFile))
+        if file.refreshTokenCommand == nil {
+            guard let refresh = tokens.refreshToken else { throw OAuthError.server("the provider gave no refresh token") }
+            file.refreshToken = refresh
+        }
+        file.accessToken = tokens.accessToken
+        file.accessTokenExpires = tokens.expires.timeIntervalSince1970
+        try file.write(path)
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import MailStore
+
+/// `mailstore account login NAME`: signs an OAuth account in again.
+struct AccountLoginCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign an OAuth account in again (after its sign-in was revoked or expired).",
+        discussion: """
+        Opens the provider's sign-in page (the URL is printed; a browser is opened when there is one) and waits
+        for it on a loopback address (127.0.0.1). --device shows a code to enter on another device instead.
+        The new refresh token replaces the old one in STORE/secrets/NAME.oauth (mode 0600); nothing secret is
+        printed or logged.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The account's name.") var name: String
+    @Flag(help: "Sign in with a code entered on another device (RFC 8628).") var device = false
+    @Flag(help: "Print the sign-in URL only, never open a browser.") var noBrowser = false
+    @Option(help: ArgumentHelp("Seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try storeOptions.open()
+            var options = try OAuthOptions.parse([])
+            options.device = device
+            options.noBrowser = noBrowser
+            options.signInTimeout = signInTimeout
+            let email = try store.account(named: name)?.email
+            try store.loginOAuthAccount(named: name, signIn: options.signIn(loginHint: email))
+            print("Signed in \(name).")
+        }
+    }
+}

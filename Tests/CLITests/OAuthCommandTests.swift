@@ -1,0 +1,172 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// OAuth 2.0 end to end with real parts on loopback (Tools/test-server/oauth-server: the OAuth server, a
+/// Dovecot introspecting its tokens): `account add --auth oauth2` through the browser flow (this test is
+/// the browser: it opens the printed URL and follows the redirect to mailstore's loopback listener), sync,
+/// expiry, revocation, `account login --device`; tokens never outside STORE/secrets; admin consent; a kill
+/// during the sign-in.
+final class OAuthCommandTests: CLITestCase {
+    private var server: OAuthServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = try TestServers.oauth()
+    }
+
+    /// `mailstore ARGS` running in the background; its stdout lines read as they come.
+    private final class Running {
+        let process = Process()
+        let out = Pipe()
+        var text = ""
+        var stderr = Pipe()
+
+        init(_ args: [String], store: String) throws {
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+            process.arguments = args
+            var env = ProcessInfo.processInfo.environment
+            env["MAILSTORE_HOME"] = store
+            process.environment = env
+            process.standardOutput = out
+            process.standardError = stderr
+            try process.run()
+        }
+
+        /// Waits (at most 30 s) for a stdout line containing `marker` and returns it.
+        func line(containing marker: String) throws -> String {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                if let l = text.split(separator: "\n").first(where: { $0.contains(marker) }) { return String(l) }
+                let data = out.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            throw TestServerError("no line with \(marker) in: \(text)")
+        }
+
+        func finish() -> (status: Int32, stdout: String, stderr: String) {
+            text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text, err)
+        }
+    }
+
+    private func addArguments(_ name: String, email: String) -> [String] {
+        ["account", "add", name, "--email", email, "--host", server.imap.host, "--port", String(server.imap.tlsPort),
+         "--security", "tls", "--ca-file", server.imap.caFile, "--auth", "oauth2", "--oauth-issuer", server.issuer,
+         "--client-id", server.clientID, "--no-browser", "--sign-in-timeout", "60",
+         "--smtp-host", server.smtp.host, "--smtp-port", String(server.smtp.tlsPort), "--smtp-security", "tls"]
+    }
+
+    /// Plays the browser: opens the authorization URL mailstore printed and follows the redirect to its listener.
+    private func approveInBrowser(_ running: Running) throws {
+        let url = try running.line(containing: "/authorize?")
+        let answer = try server.get(url.trimmingCharacters(in: .whitespaces))
+        XCTAssertEqual(answer.status, 302)
+        let redirect = try XCTUnwrap(answer.location)
+        XCTAssertTrue(redirect.hasPrefix("http://127.0.0.1:"), "a loopback redirect (RFC 8252): \(redirect)")
+        _ = try server.get(redirect)
+    }
+
+    private func tokenFile(_ name: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: store + "/secrets/\(name).oauth"))
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func testSignInSyncExpireRefreshRevokeAndSignInAgain() throws {
+        try mailstore("init")
+        let add = try Running(addArguments("work", email: server.user), store: store)
+        try approveInBrowser(add)
+        let added = add.finish()
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stdout.contains("auth oauth2"), added.stdout)
+
+        let path = store + "/secrets/work.oauth"
+        var st = stat()
+        XCTAssertEqual(stat(path, &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+        let first = try tokenFile("work")
+        let refresh = try XCTUnwrap(first["refreshToken"] as? String)
+        let access = try XCTUnwrap(first["accessToken"] as? String)
+
+        try mailstore("sync")
+        // The server expires every access token early: the login is refused, the token refreshed, the login retried.
+        try server.expireAccessTokens()
+        try mailstore("sync")
+        let refreshed = try XCTUnwrap(try tokenFile("work")["accessToken"] as? String)
+        XCTAssertNotEqual(refreshed, access, "a new access token after the refusal")
+
+        // Revoked: a clear error saying what to run.
+        try server.revoke(refresh)
+        let refused = try mailstore("sync", expect: 5)
+        XCTAssertTrue(refused.stderr.contains("run `mailstore account login work` again"), refused.stderr)
+
+        // Signed in again with the device grant: the test approves the code as the user would.
+        let login = try Running(["account", "login", "work", "--device", "--sign-in-timeout", "60"], store: store)
+        let prompt = try login.line(containing: "enter the code")
+        let words = prompt.split(separator: " ")
+        let uri = try XCTUnwrap(words.first { $0.hasPrefix("http") })
+        let code = try XCTUnwrap(words.last)
+        _ = try server.get("\(uri)?user_code=\(code)&login_hint=\(server.user)")
+        let loggedIn = login.finish()
+        XCTAssertEqual(loggedIn.status, 0, loggedIn.stderr)
+        try mailstore("sync")
+
+        // No token anywhere in the store but the token file, nor in any output.
+        let now = try tokenFile("work")
+        let tokens = [refresh, access, refreshed] + [now["refreshToken"], now["accessToken"]].compactMap { $0 as? String }
+        let outputs = [added.stdout, added.stderr, refused.stdout, refused.stderr, loggedIn.stdout, loggedIn.stderr,
+                       try mailstore("log", "--json").stdout, try mailstore("account", "list", "--json").stdout]
+        for token in tokens {
+            let files = try ChildProcess.run("/bin/grep", ["-r", "-l", "-F", token, store])
+            XCTAssertTrue(files.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix("/secrets/work.oauth") },
+                          "a token is in a store file: \(files.stdout)")
+            for output in outputs { XCTAssertFalse(output.contains(token), "a token leaked into output") }
+        }
+    }
+
+    func testSendingLogsInToSMTPWithTheOAuthToken() throws {
+        try mailstore("init")
+        let add = try Running(addArguments("work", email: server.user), store: store)
+        try approveInBrowser(add)
+        XCTAssertEqual(add.finish().status, 0)
+        try mailstore("sync")
+        // Expired early: SMTP refuses the token, mailstore refreshes it and logs in again.
+        try server.expireAccessTokens()
+        let marker = "oauth-send-\(UUID().uuidString)"
+        let draft = try mailstore("draft", "new", "--account", "work", "--to", "bob@example.com", "--subject", marker,
+                                  "--body", "sent with an OAuth token")
+        let id = try XCTUnwrap(draft.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).last.map(String.init))
+        try mailstore("send", id, "--undo-delay", "0s")
+        let spooled = try XCTUnwrap(try server.smtp.spooledMessage(containing: marker))
+        XCTAssertEqual(spooled.entry.authUser, server.user)
+    }
+
+    func testAdminConsentRefusalSaysWhatToDoAndAddsNothing() throws {
+        try mailstore("init")
+        let add = try Running(addArguments("corp", email: "consent-required@example.com"), store: store)
+        try approveInBrowser(add)
+        let r = add.finish()
+        XCTAssertEqual(r.status, 6, r.stderr)
+        XCTAssertTrue(r.stderr.contains("Your organization requires admin consent"), r.stderr)
+        XCTAssertFalse(try mailstore("account", "list").stdout.contains("corp"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/secrets/corp.oauth"))
+    }
+
+    func testAKillDuringTheSignInLeavesNoHalfAccount() throws {
+        try mailstore("init")
+        let add = try Running(addArguments("work", email: server.user), store: store)
+        _ = try add.line(containing: "/authorize?")
+        kill(add.process.processIdentifier, SIGKILL)
+        _ = add.finish()
+        XCTAssertTrue(try mailstore("account", "list").stdout.hasPrefix("No accounts"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/secrets/work.oauth"))
+        // The name is free: signing in again works.
+        let again = try Running(addArguments("work", email: server.user), store: store)
+        try approveInBrowser(again)
+        XCTAssertEqual(again.finish().status, 0)
+        try mailstore("sync")
+    }
+}
