@@ -41,6 +41,8 @@ public final class Importer {
     private var summary = ImportSummary()
     private var ingests: [MessageIngest] = []
     private var writtenSinceRelease = 0
+    /// True once the account has a blob dictionary or one was tried on this run's first chunk.
+    private var dictionaryDecided = false
 
     /// Creates an importer for `store`.
     public init(store: MailStore, options: Options = Options()) throws {
@@ -48,7 +50,11 @@ public final class Importer {
         self.options = options
         identity = try Identity()
         let categorizer = try store.categorizer(account: options.account)
-        for _ in 0..<options.workers { ingests.append(try MessageIngest(account: options.account, categorizer: categorizer)) }
+        let dictionary = try store.log.blobDictionary(account: options.account)
+        dictionaryDecided = dictionary != nil
+        for _ in 0..<options.workers {
+            ingests.append(try MessageIngest(account: options.account, categorizer: categorizer, dictionary: dictionary))
+        }
     }
 
     /// Imports the Maildir tree at `root`.
@@ -196,6 +202,7 @@ public final class Importer {
         let known = try store.log.sequences(of: ids)
         let todo = chunk.indices.filter { known[$0] == nil }
         let previous = waitPending()
+        if !dictionaryDecided && !todo.isEmpty { try trainDictionary(chunk, todo: todo) }
         let box = UnsafeMutablePointer<ParsedChunk>.allocate(capacity: 1)
         box.initialize(to: ParsedChunk(skipped: chunk.count - todo.count))
         let group = DispatchGroup()
@@ -208,6 +215,26 @@ public final class Importer {
         pending = (group, box)
         if let previous { try commit(previous) }
     }
+
+    /// Trains the account's blob dictionary on the start of each message of the first chunk with new mail
+    /// (up to `BlobDictionary`'s sample bounds) and hands it to the workers, which are idle here. A chunk too
+    /// small to train on leaves the account without one until a later import.
+    private func trainDictionary(_ chunk: [SourceMessage], todo: [Int]) throws {
+        dictionaryDecided = true
+        var samples: [[UInt8]] = []
+        var total = 0
+        for i in todo where samples.count < BlobDictionary.maxSamples && total < BlobDictionary.maxSampleBytes {
+            guard let bytes = try? MessageIngest.bytes(of: chunk[i]) else { continue }
+            let sample = Array(bytes.prefix(min(Importer.sampleBytesPerMessage, BlobDictionary.maxSampleBytes - total)))
+            total += sample.count
+            samples.append(sample)
+        }
+        guard let dictionary = try store.log.trainBlobDictionary(account: options.account, samples: samples) else { return }
+        for w in ingests { w.dictionary = dictionary }
+    }
+
+    /// The most bytes of one message in a dictionary's sample: the headers and text, not whole attachments.
+    static let sampleBytesPerMessage = 32 << 10
 
     /// Waits for the chunk being parsed and appends it.
     private func finishPending() throws {

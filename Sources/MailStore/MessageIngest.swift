@@ -24,10 +24,13 @@ final class MessageIngest {
     let account: String
     /// Categorizes each message as it is parsed (all its header fields at hand); nil: no categorizing.
     let categorizer: Categorizer?
+    /// The account's blob dictionary, when it has one (set only while no ingest runs).
+    var dictionary: BlobDictionary?
 
-    init(account: String, categorizer: Categorizer? = nil) throws {
+    init(account: String, categorizer: Categorizer? = nil, dictionary: BlobDictionary? = nil) throws {
         self.account = account
         self.categorizer = categorizer
+        self.dictionary = dictionary
         // zstd level 1: about twice as fast as level 3 on mail, for a few percent of size.
         encoder = try BlobEncoder(level: 1)
         identity = try Identity()
@@ -43,16 +46,19 @@ final class MessageIngest {
         identity.eventID("EmailReceived", account, folder, location)
     }
 
+    /// The bytes of `message` (read from its file when it is one).
+    static func bytes(of message: SourceMessage) throws -> [UInt8] {
+        switch message.content {
+        case .bytes(let b): return b
+        case .file(let path): return try MessageIngest.readFile(path)
+        }
+    }
+
     /// Reads and parses `message`. Throws only when its bytes cannot be read at all.
     func ingest(_ message: SourceMessage, correlation: EventID, actor: Actor = .system) throws -> Result {
-        let bytes: [UInt8]
-        switch message.content {
-        case .bytes(let b): bytes = b
-        case .file(let path): bytes = try MessageIngest.readFile(path)
-        }
-        return try bytes.withUnsafeBytes { raw in
+        return try MessageIngest.bytes(of: message).withUnsafeBytes { raw in
             let parsed = MailParser.parse(raw, fallbackDate: message.fallbackDate)
-            let blob = try encoder.prepare(raw)
+            let blob = try encoder.prepare(raw, dictionary: dictionary)
             let emailID = identity.emailID(account: account, folder: message.folder, location: message.location)
             let date = parsed.date ?? message.fallbackDate ?? Date()
             let source: EventModel.DateSource = switch parsed.dateSource {

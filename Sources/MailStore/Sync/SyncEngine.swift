@@ -46,7 +46,8 @@ public final class SyncEngine {
         identity = try Identity()
         let n = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let categorizer = try store.categorizer(account: account.name, ownAddresses: [account.email])
-        workers = try (0..<n).map { _ in try MessageIngest(account: account.name, categorizer: categorizer) }
+        let dictionary = try store.log.blobDictionary(account: account.name)
+        workers = try (0..<n).map { _ in try MessageIngest(account: account.name, categorizer: categorizer, dictionary: dictionary) }
     }
 
     /// Connects, syncs the folders and logs out.
