@@ -9,8 +9,10 @@ public struct BlobDictionary: Sendable {
     /// The digested dictionary.
     public let zstd: ZstdDictionary
 
-    /// zstd level of blobs compressed with a dictionary (baked into the digested dictionary).
-    public static let level: Int32 = 3
+    /// zstd level of blobs compressed with a dictionary (baked into the digested dictionary). Level 1, as
+    /// the importer's plain zstd: on generated mail level 3 saved ~2 points of size (51.5% against 53.6% of
+    /// raw) for 2.4x the compression time.
+    public static let level: Int32 = 1
     /// The most sample bytes a dictionary is trained on (training reads them ~10 times).
     public static let maxSampleBytes = 4 << 20
     /// The most messages sampled.
