@@ -216,25 +216,13 @@ public final class Importer {
         if let previous { try commit(previous) }
     }
 
-    /// Trains the account's blob dictionary on the start of each message of the first chunk with new mail
-    /// (up to `BlobDictionary`'s sample bounds) and hands it to the workers, which are idle here. A chunk too
-    /// small to train on leaves the account without one until a later import.
+    /// Trains the account's blob dictionary on the first chunk with new mail and hands it to the workers,
+    /// which are idle here. A chunk too small to train on leaves the account without one until a later import.
     private func trainDictionary(_ chunk: [SourceMessage], todo: [Int]) throws {
         dictionaryDecided = true
-        var samples: [[UInt8]] = []
-        var total = 0
-        for i in todo where samples.count < BlobDictionary.maxSamples && total < BlobDictionary.maxSampleBytes {
-            guard let bytes = try? MessageIngest.bytes(of: chunk[i]) else { continue }
-            let sample = Array(bytes.prefix(min(Importer.sampleBytesPerMessage, BlobDictionary.maxSampleBytes - total)))
-            total += sample.count
-            samples.append(sample)
-        }
-        guard let dictionary = try store.log.trainBlobDictionary(account: options.account, samples: samples) else { return }
-        for w in ingests { w.dictionary = dictionary }
+        _ = try MessageIngest.trainDictionary(store.log, account: options.account, count: todo.count,
+                                              message: { try? MessageIngest.bytes(of: chunk[todo[$0]]) }, into: ingests)
     }
-
-    /// The most bytes of one message in a dictionary's sample: the headers and text, not whole attachments.
-    static let sampleBytesPerMessage = 32 << 10
 
     /// Waits for the chunk being parsed and appends it.
     private func finishPending() throws {

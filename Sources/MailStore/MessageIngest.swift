@@ -46,6 +46,29 @@ final class MessageIngest {
         identity.eventID("EmailReceived", account, folder, location)
     }
 
+    /// Trains `account`'s blob dictionary on the start of each of `count` messages (`message(i)`; nil skips
+    /// one), within `BlobDictionary`'s sample bounds, and hands it to `ingests`, which must be idle. Returns
+    /// false when the messages were too few or too small to try (a later, bigger batch may).
+    static func trainDictionary(_ log: EventLog, account: String, count: Int, message: (Int) -> [UInt8]?,
+                                into ingests: [MessageIngest]) throws -> Bool {
+        var samples: [[UInt8]] = []
+        var total = 0
+        for i in 0..<count where samples.count < BlobDictionary.maxSamples && total < BlobDictionary.maxSampleBytes {
+            guard let bytes = message(i) else { continue }
+            let sample = Array(bytes.prefix(min(sampleBytesPerMessage, BlobDictionary.maxSampleBytes - total)))
+            total += sample.count
+            samples.append(sample)
+        }
+        guard samples.count >= BlobDictionary.minSamples, total >= BlobDictionary.minSampleBytes else { return false }
+        if let dictionary = try log.trainBlobDictionary(account: account, samples: samples) {
+            for w in ingests { w.dictionary = dictionary }
+        }
+        return true
+    }
+
+    /// The most bytes of one message in a dictionary's sample: the headers and text, not whole attachments.
+    static let sampleBytesPerMessage = 32 << 10
+
     /// The bytes of `message` (read from its file when it is one).
     static func bytes(of message: SourceMessage) throws -> [UInt8] {
         switch message.content {
