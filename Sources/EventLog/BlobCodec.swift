@@ -1,27 +1,39 @@
 import EventModel
 import NativeCodecs
 
-/// The stored form of a blob: a flag byte (1 = zstd), the raw size as a varint, then the data.
+/// The stored form of a blob: a flag byte, the raw size as a varint, then per flag:
+/// - 0: the raw data;
+/// - 1: the data compressed with zstd (no dictionary);
+/// - 2: the id of a blob dictionary as a varint (`BlobDictionary`), then the data compressed with zstd and it.
+///
+/// Flags 0 and 1 are all format 1 wrote; format 2 adds flag 2.
 enum BlobCodec {
-    static func prepare(_ bytes: UnsafeRawBufferPointer) throws -> PendingBlob {
-        try BlobEncoder().prepare(bytes)
-    }
-
-    /// Decodes a stored blob and checks it against its hash.
-    static func open(_ stored: [UInt8], hash: BlobHash, zstd: Zstd? = nil, hasher: SHA256Hasher? = nil) throws -> [UInt8] {
+    /// Decodes a stored blob and checks it against its hash; `dictionary` finds a dictionary by id.
+    static func open(_ stored: [UInt8], hash: BlobHash, zstd: Zstd? = nil, hasher: SHA256Hasher? = nil,
+                     dictionary: (UInt32) throws -> ZstdDictionary?) throws -> [UInt8] {
         let raw: [UInt8] = try stored.withUnsafeBytes { buf in
             var r = ByteReader(buf)
             do {
                 let flag = try r.readByte()
                 let size = try r.readVarint()
-                let data = try r.readRaw(r.remaining)
+                if flag != 0 {
+                    guard size < 1 << 34 else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "implausible size \(size)") }
+                }
                 switch flag {
                 case 0:
+                    let data = try r.readRaw(r.remaining)
                     guard UInt64(data.count) == size else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "size mismatch") }
                     return Array(data)
                 case 1:
-                    guard size < 1 << 34 else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "implausible size \(size)") }
+                    let data = try r.readRaw(r.remaining)
                     return try (zstd ?? Zstd()).decompress(data, expectedSize: Int(size))
+                case 2:
+                    let id = try r.readVarint()
+                    guard id <= UInt64(UInt32.max), let d = try dictionary(UInt32(id)) else {
+                        throw EventLogError.corruptBlob(hash: hash.hex, reason: "compressed with dictionary \(id), which is missing or damaged")
+                    }
+                    let data = try r.readRaw(r.remaining)
+                    return try (zstd ?? Zstd()).decompress(data, expectedSize: Int(size), dictionary: d)
                 default:
                     throw EventLogError.corruptBlob(hash: hash.hex, reason: "unknown flag \(flag)")
                 }

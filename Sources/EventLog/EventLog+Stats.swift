@@ -28,6 +28,15 @@ extension EventLog {
             _ = try? r.readByte()
             s.blobRawBytes += (try? r.readVarint()) ?? 0
         }
+        let count = try dictionaryCount()
+        s.dictionaries = UInt64(count)
+        if count > 0 {
+            try environment.read { txn in
+                for id in 1...count {
+                    s.dictionaryBytes += UInt64(max(0, (try txn.getBytes(meta, key: EventLog.dictionaryKey(id))?.count ?? 32) - 32))
+                }
+            }
+        }
         s.fileBytes = UInt64(environment.usedBytes)
         s.mapBytes = UInt64(environment.mapSize)
         return s

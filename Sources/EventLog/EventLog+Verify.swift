@@ -86,6 +86,7 @@ extension EventLog {
     private func verifyBlobs(_ report: inout VerifyReport) throws {
         let zstd = try Zstd()
         let hasher = try SHA256Hasher()
+        let loaded = try verifyDictionaries(&report)
         try forEachBlob { key, value in
             report.blobsChecked += 1
             guard let h = BlobHash(bytes: Array(key)) else {
@@ -93,10 +94,44 @@ extension EventLog {
                 return
             }
             do {
-                _ = try BlobCodec.open(Array(value), hash: h, zstd: zstd, hasher: hasher)
+                _ = try BlobCodec.open(Array(value), hash: h, zstd: zstd, hasher: hasher, dictionary: { loaded[$0] })
             } catch {
                 report.add(nil, "\(error)")
             }
         }
+    }
+
+    /// Checks every blob dictionary (ids 1...count present, each matching its SHA-256 and usable by zstd)
+    /// and that each account's current dictionary exists; returns the good ones by id.
+    private func verifyDictionaries(_ report: inout VerifyReport) throws -> [UInt32: ZstdDictionary] {
+        let count = try dictionaryCount()
+        var loaded: [UInt32: ZstdDictionary] = [:]
+        if count > 0 {
+            for id in 1...count {
+                report.dictionariesChecked += 1
+                guard let stored = try environment.read({ txn in try txn.getBytes(meta, key: EventLog.dictionaryKey(id)) }) else {
+                    report.add(nil, "blob dictionary \(id) is missing (the log counts \(count))")
+                    continue
+                }
+                do { loaded[id] = try EventLog.openDictionary(stored, id: id) } catch { report.add(nil, "\(error)") }
+            }
+        }
+        let prefix = Array("blob_dict_account:".utf8)
+        let named: [(String, UInt32?)] = try environment.read { txn in
+            try txn.withCursor(meta) { c in
+                var out: [(String, UInt32?)] = []
+                var entry = try prefix.withUnsafeBytes { try c.seek(atLeast: $0) }
+                while let e = entry, e.key.starts(with: prefix) {
+                    out.append((String(decoding: e.key.dropFirst(prefix.count), as: UTF8.self),
+                                EventLog.decodeDictionaryID(Array(e.value))))
+                    entry = try c.next()
+                }
+                return out
+            }
+        }
+        for (account, id) in named where id == nil || id! == 0 || id! > count {
+            report.add(nil, "account '\(account)' names blob dictionary \(id.map(String.init) ?? "(unreadable)"), which is not in the log")
+        }
+        return loaded
     }
 }

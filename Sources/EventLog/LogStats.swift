@@ -32,6 +32,9 @@ public struct LogStats: Sendable {
     public var blobStoredBytes: UInt64 = 0
     /// Bytes of the data file in use.
     public var fileBytes: UInt64 = 0
+    /// Blob dictionaries stored, and their bytes.
+    public var dictionaries: UInt64 = 0
+    public var dictionaryBytes: UInt64 = 0
     /// The map size.
     public var mapBytes: UInt64 = 0
 

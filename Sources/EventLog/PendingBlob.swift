@@ -7,6 +7,8 @@ public struct PendingBlob: Sendable {
     public let hash: BlobHash
     /// The raw size.
     public let rawSize: Int
-    /// The stored record: a flag byte (1 = zstd), the raw size (varint), the data.
+    /// The stored record (`BlobCodec`).
     let stored: [UInt8]
+    /// The stored record's size.
+    public var storedSize: Int { stored.count }
 }

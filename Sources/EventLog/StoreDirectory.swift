@@ -6,13 +6,19 @@ import Glibc
 ///
 /// ```
 /// STORE/
-///   FORMAT        "mailstore-store-format 1"
+///   FORMAT        "mailstore-store-format 2"
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
 /// ```
 public struct StoreDirectory: Sendable {
-    /// The store format this build writes and reads.
-    public static let formatVersion: UInt32 = 1
+    /// The store format this build writes; it reads every format from 1 up to it.
+    ///
+    /// - 1: the log (events, ids, stream index, blobs with flags 0 and 1, meta) and the views;
+    /// - 2: adds blob dictionaries (in the log's meta) and blobs compressed with one (flag 2). A format 1
+    ///   store is a format 2 store without dictionaries, so the upgrade rewrites only the FORMAT file
+    ///   (on the first open for writing), after which an older build refuses the store instead of
+    ///   failing on a blob it cannot read.
+    public static let formatVersion: UInt32 = 2
     static let formatPrefix = "mailstore-store-format "
 
     /// The store folder.
@@ -71,6 +77,17 @@ public struct StoreDirectory: Sendable {
             throw StoreError.unreadableFormat(formatFile, "unexpected contents '\(line.prefix(60))'")
         }
         if v > StoreDirectory.formatVersion { throw StoreError.newerFormat(found: v, supported: StoreDirectory.formatVersion) }
+        return v
+    }
+
+    /// Checks the format and upgrades an older one to `formatVersion` (see there: only the FORMAT file
+    /// changes). Returns the version found before the upgrade.
+    @discardableResult
+    public func upgradeFormat() throws -> UInt32 {
+        let v = try checkFormat()
+        if v < StoreDirectory.formatVersion {
+            try StoreDirectory.writePrivateFile(formatFile, contents: "\(StoreDirectory.formatPrefix)\(StoreDirectory.formatVersion)\n")
+        }
         return v
     }
 

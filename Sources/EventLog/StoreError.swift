@@ -20,7 +20,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .newerFormat(let found, let supported):
             return "this store has format version \(found), newer than this build supports (\(supported)): upgrade mailstore; the store was not touched"
         case .unreadableFormat(let f, let why):
-            return "the store's format file \(f) is unreadable (\(why)): it should contain 'mailstore-store-format 1'"
+            return "the store's format file \(f) is unreadable (\(why)): it should contain 'mailstore-store-format \(StoreDirectory.formatVersion)'"
         case .io(let p, let why):
             return "\(p): \(why)"
         }

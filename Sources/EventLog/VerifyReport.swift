@@ -17,6 +17,8 @@ public struct VerifyReport: Sendable, Equatable {
     public var eventsChecked: UInt64 = 0
     /// Blobs checked.
     public var blobsChecked: UInt64 = 0
+    /// Blob dictionaries checked.
+    public var dictionariesChecked: UInt64 = 0
     /// The head sequence at the start of the walk.
     public var headSequence: UInt64 = 0
     /// Problems found, in log order (at most `maxProblems`).

@@ -41,6 +41,8 @@ public final class Importer {
     private var summary = ImportSummary()
     private var ingests: [MessageIngest] = []
     private var writtenSinceRelease = 0
+    /// True once the account has a blob dictionary or one was tried on this run's first chunk.
+    private var dictionaryDecided = false
 
     /// Creates an importer for `store`.
     public init(store: MailStore, options: Options = Options()) throws {
@@ -48,7 +50,11 @@ public final class Importer {
         self.options = options
         identity = try Identity()
         let categorizer = try store.categorizer(account: options.account)
-        for _ in 0..<options.workers { ingests.append(try MessageIngest(account: options.account, categorizer: categorizer)) }
+        let dictionary = try store.log.blobDictionary(account: options.account)
+        dictionaryDecided = dictionary != nil
+        for _ in 0..<options.workers {
+            ingests.append(try MessageIngest(account: options.account, categorizer: categorizer, dictionary: dictionary))
+        }
     }
 
     /// Imports the Maildir tree at `root`.
@@ -196,6 +202,7 @@ public final class Importer {
         let known = try store.log.sequences(of: ids)
         let todo = chunk.indices.filter { known[$0] == nil }
         let previous = waitPending()
+        if !dictionaryDecided && !todo.isEmpty { try trainDictionary(chunk, todo: todo) }
         let box = UnsafeMutablePointer<ParsedChunk>.allocate(capacity: 1)
         box.initialize(to: ParsedChunk(skipped: chunk.count - todo.count))
         let group = DispatchGroup()
@@ -207,6 +214,14 @@ public final class Importer {
         }
         pending = (group, box)
         if let previous { try commit(previous) }
+    }
+
+    /// Trains the account's blob dictionary on the first chunk with new mail and hands it to the workers,
+    /// which are idle here. A chunk too small to train on leaves the account without one until a later import.
+    private func trainDictionary(_ chunk: [SourceMessage], todo: [Int]) throws {
+        dictionaryDecided = true
+        _ = try MessageIngest.trainDictionary(store.log, account: options.account, count: todo.count,
+                                              message: { try? MessageIngest.bytes(of: chunk[todo[$0]]) }, into: ingests)
     }
 
     /// Waits for the chunk being parsed and appends it.

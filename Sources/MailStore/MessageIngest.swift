@@ -24,10 +24,13 @@ final class MessageIngest {
     let account: String
     /// Categorizes each message as it is parsed (all its header fields at hand); nil: no categorizing.
     let categorizer: Categorizer?
+    /// The account's blob dictionary, when it has one (set only while no ingest runs).
+    var dictionary: BlobDictionary?
 
-    init(account: String, categorizer: Categorizer? = nil) throws {
+    init(account: String, categorizer: Categorizer? = nil, dictionary: BlobDictionary? = nil) throws {
         self.account = account
         self.categorizer = categorizer
+        self.dictionary = dictionary
         // zstd level 1: about twice as fast as level 3 on mail, for a few percent of size.
         encoder = try BlobEncoder(level: 1)
         identity = try Identity()
@@ -43,16 +46,42 @@ final class MessageIngest {
         identity.eventID("EmailReceived", account, folder, location)
     }
 
+    /// Trains `account`'s blob dictionary on the start of each of `count` messages (`message(i)`; nil skips
+    /// one), within `BlobDictionary`'s sample bounds, and hands it to `ingests`, which must be idle. Returns
+    /// false when the messages were too few or too small to try (a later, bigger batch may).
+    static func trainDictionary(_ log: EventLog, account: String, count: Int, message: (Int) -> [UInt8]?,
+                                into ingests: [MessageIngest]) throws -> Bool {
+        var samples: [[UInt8]] = []
+        var total = 0
+        for i in 0..<count where samples.count < BlobDictionary.maxSamples && total < BlobDictionary.maxSampleBytes {
+            guard let bytes = message(i) else { continue }
+            let sample = Array(bytes.prefix(min(sampleBytesPerMessage, BlobDictionary.maxSampleBytes - total)))
+            total += sample.count
+            samples.append(sample)
+        }
+        guard samples.count >= BlobDictionary.minSamples, total >= BlobDictionary.minSampleBytes else { return false }
+        if let dictionary = try log.trainBlobDictionary(account: account, samples: samples) {
+            for w in ingests { w.dictionary = dictionary }
+        }
+        return true
+    }
+
+    /// The most bytes of one message in a dictionary's sample: the headers and text, not whole attachments.
+    static let sampleBytesPerMessage = 32 << 10
+
+    /// The bytes of `message` (read from its file when it is one).
+    static func bytes(of message: SourceMessage) throws -> [UInt8] {
+        switch message.content {
+        case .bytes(let b): return b
+        case .file(let path): return try MessageIngest.readFile(path)
+        }
+    }
+
     /// Reads and parses `message`. Throws only when its bytes cannot be read at all.
     func ingest(_ message: SourceMessage, correlation: EventID, actor: Actor = .system) throws -> Result {
-        let bytes: [UInt8]
-        switch message.content {
-        case .bytes(let b): bytes = b
-        case .file(let path): bytes = try MessageIngest.readFile(path)
-        }
-        return try bytes.withUnsafeBytes { raw in
+        return try MessageIngest.bytes(of: message).withUnsafeBytes { raw in
             let parsed = MailParser.parse(raw, fallbackDate: message.fallbackDate)
-            let blob = try encoder.prepare(raw)
+            let blob = try encoder.prepare(raw, dictionary: dictionary)
             let emailID = identity.emailID(account: account, folder: message.folder, location: message.location)
             let date = parsed.date ?? message.fallbackDate ?? Date()
             let source: EventModel.DateSource = switch parsed.dateSource {

@@ -22,7 +22,7 @@ struct StatsCommand: ParsableCommand {
                 let obj: [String: Any] = [
                     "events": s.events, "recordBytes": s.recordBytes, "payloadBytes": s.payloadBytes,
                     "storedPayloadBytes": s.storedPayloadBytes, "blobs": s.blobs, "blobRawBytes": s.blobRawBytes,
-                    "blobStoredBytes": s.blobStoredBytes, "fileBytes": s.fileBytes, "compressionRatio": s.compressionRatio,
+                    "blobStoredBytes": s.blobStoredBytes, "dictionaries": s.dictionaries, "dictionaryBytes": s.dictionaryBytes, "fileBytes": s.fileBytes, "compressionRatio": s.compressionRatio,
                     "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
@@ -40,7 +40,8 @@ struct StatsCommand: ParsableCommand {
                 print("  \(LogCommand.pad(t.type.name, 24)) \(LogCommand.pad(String(t.count), 10, right: true))  \(StatsCommand.bytes(t.storedBytes))")
             }
             print("Records: \(StatsCommand.bytes(s.recordBytes)) (payloads \(StatsCommand.bytes(s.payloadBytes)) raw, \(StatsCommand.bytes(s.storedPayloadBytes)) stored)")
-            print("Blobs: \(s.blobs), \(StatsCommand.bytes(s.blobRawBytes)) raw, \(StatsCommand.bytes(s.blobStoredBytes)) stored")
+            print("Blobs: \(s.blobs), \(StatsCommand.bytes(s.blobRawBytes)) raw, \(StatsCommand.bytes(s.blobStoredBytes)) stored"
+                  + (s.dictionaries > 0 ? ", \(s.dictionaries) zstd dictionaries of \(StatsCommand.bytes(s.dictionaryBytes))" : ""))
             print(String(format: "Compression ratio: %.2f", s.compressionRatio))
             print("Log file: \(StatsCommand.bytes(s.fileBytes)) used of a \(StatsCommand.bytes(s.mapBytes)) map")
             if let v = views {

@@ -44,6 +44,7 @@ struct VerifyCommand: ParsableCommand {
             if json {
                 let obj: [String: Any] = [
                     "clean": report.isClean, "events": report.eventsChecked, "blobs": report.blobsChecked,
+                    "dictionaries": report.dictionariesChecked,
                     "head": report.headSequence, "firstBadSequence": report.firstBadSequence.map { $0 as Any } ?? NSNull(),
                     "problems": report.problems.map(\.description),
                 ]

@@ -4,8 +4,8 @@ import CZstd
 ///
 /// Not thread-safe: give each thread its own instance.
 public final class Zstd {
-    private let cctx: OpaquePointer
-    private let dctx: OpaquePointer
+    let cctx: OpaquePointer
+    let dctx: OpaquePointer
     /// The compression level used by `compress`.
     public let level: Int32
 

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import LMDB
 import TestSupport
 import XCTest
 
@@ -29,12 +30,32 @@ final class StoreDirectoryTests: XCTestCase {
         let tmp = TemporaryDirectory()
         let store = StoreDirectory(path: tmp.file("store"))
         try store.create()
-        try "mailstore-store-format 2\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
+        try "mailstore-store-format 3\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try EventLog(store: store)) { error in
-            XCTAssertEqual(error as? StoreError, .newerFormat(found: 2, supported: 1))
+            XCTAssertEqual(error as? StoreError, .newerFormat(found: 3, supported: 2))
             XCTAssertTrue("\(error)".contains("upgrade mailstore"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.logPath + "/data.mdb"))
+    }
+
+    func testFormat1StoreOpensAndIsUpgradedOnlyWhenOpenedForWriting() throws {
+        let tmp = TemporaryDirectory()
+        let store = StoreDirectory(path: tmp.file("store"))
+        try store.create()
+        try "mailstore-store-format 1\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
+        do {
+            let log = try EventLog(store: store)
+            try log.append(NewEventFixtures.one())
+        }
+        try "mailstore-store-format 1\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
+        var readOnly = Environment.Options()
+        readOnly.readOnly = true
+        let reader = try EventLog(store: store, options: readOnly)
+        XCTAssertEqual(try reader.head().sequence, 1)
+        XCTAssertEqual(try store.checkFormat(), 1, "a read-only open leaves the format alone")
+        _ = try EventLog(store: store)
+        XCTAssertEqual(try store.checkFormat(), 2)
+        XCTAssertEqual(try String(contentsOfFile: store.formatFile, encoding: .utf8), "mailstore-store-format 2\n")
     }
 
     func testMissingStoreSaysToInit() {

@@ -28,7 +28,11 @@ final class GeneratedCorpusImportTests: XCTestCase {
             XCTAssertEqual(try store.log.head().sequence, head)
             let s = try store.log.stats()
             XCTAssertEqual(s.blobs, UInt64(summary.uniqueMessages), "cross-posted copies share one blob")
-            XCTAssertTrue(try store.log.verify().isClean)
+            XCTAssertEqual(s.dictionaries, 1, "batch \(batch): one blob dictionary, trained on the first chunk, not again")
+            XCTAssertNotNil(try store.log.blobDictionary(account: "local"))
+            let report = try store.log.verify()
+            XCTAssertTrue(report.isClean, "\(report.problems)")
+            XCTAssertEqual(report.dictionariesChecked, 1)
         }
     }
 

@@ -55,6 +55,8 @@ struct BenchOptions {
     var server = "dovecot"
     var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
     var out = "docs/benchmarks.md"
+    /// The real mail the import suite measures store size on (mbox files).
+    var corpus = "../shared/corpora/list-mbox"
 
     init(args: [String]) {
         var i = 0
@@ -67,6 +69,7 @@ struct BenchOptions {
             case "--server": server = v; i += 1
             case "--work": work = v; i += 1
             case "--out": out = v; i += 1
+            case "--corpus": corpus = v; i += 1
             default: break
             }
             i += 1

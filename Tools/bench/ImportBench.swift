@@ -40,6 +40,8 @@ struct ImportBench {
         print("mailstore import again (nothing new)…")
         let store = options.work + "/store"
         let again = try ChildRun.run(mailstore, ["import", "--maildir", dir, "--store", store, "--quiet"])
+        let generatedSize = try storeSize(mailstore, store: store, rawBytes: bytes)
+        let realSize = try realMailSize(mailstore)
 
         var notmuchRow = "| `notmuch new` (Debian's notmuch, not installed here) | | | | |"
         var ratio = "n/a"
@@ -83,6 +85,15 @@ struct ImportBench {
         | `mailstore import` again (all already present) | \(Fmt.int(Double(n) / again.seconds)) msg/s | | \(Fmt.f(again.seconds, 1)) s | \(again.maxRSSKiB / 1024) MiB (\(again.maxAnonKiB / 1024) MiB) |
         | `mailstore import` of \(Fmt.int(Double(small))) messages (memory comparison) | \(Fmt.int(Double(small) / msSmall.seconds)) msg/s | | \(Fmt.f(msSmall.seconds, 1)) s | \(msSmall.maxRSSKiB / 1024) MiB (\(msSmall.maxAnonKiB / 1024) MiB) |
 
+        Store size against the raw mail (blobs: the compressed messages, with the account's zstd dictionary once
+        trained on a sample of the first chunk, dictionary bytes included; log file: everything, events and indexes
+        too, as LMDB's pages in use):
+
+        | corpus | raw mail | blobs stored | log file used | aim |
+        |---|---:|---:|---:|---|
+        \(realSize)
+        | generated, \(Fmt.int(Double(n))) messages | \(generatedSize) | |
+
         mailstore is \(ratio) as fast as notmuch here (aims: >= 20,000 messages/s, >= 10x notmuch, peak RSS <= 200 MB).
         Peak RSS counts the log's pages that LMDB's map has in the process: file-backed page cache, which the kernel
         maps 64 KB at a time around every index page LMDB copies on write (fault-around), so it grows with the
@@ -91,6 +102,40 @@ struct ImportBench {
         The two do different work: notmuch also builds a full-text (Xapian) index of every message, which mailstore
         does not; mailstore keeps every raw message compressed in its blob store and hash-chains every event.
         """
+    }
+
+    /// One row's size cells for `store`: raw bytes, blob bytes stored (with dictionaries), log file used.
+    func storeSize(_ mailstore: String, store: String, rawBytes: Int) throws -> String {
+        let out = Report.run(mailstore, ["stats", "--json", "--store", store])
+        guard let data = out.data(using: .utf8),
+              let j = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw NSError(domain: "bench", code: 4, userInfo: [NSLocalizedDescriptionKey: "mailstore stats failed"])
+        }
+        let stored = (j["blobStoredBytes"] as? Int ?? 0) + (j["dictionaryBytes"] as? Int ?? 0)
+        let file = j["fileBytes"] as? Int ?? 0
+        func pct(_ v: Int) -> String { "\(Fmt.f(Double(v) / 1e6, 2)) MB (\(Fmt.f(100 * Double(v) / Double(max(1, rawBytes)), 1))%)" }
+        return "\(Fmt.f(Double(rawBytes) / 1e6, 2)) MB | \(pct(stored)) | \(pct(file))"
+    }
+
+    /// The size rows of the real mail corpus (every `*.mbox` under `options.corpus`, imported into one store).
+    func realMailSize(_ mailstore: String) throws -> String {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: options.corpus)) ?? []).filter { $0.hasSuffix(".mbox") }.sorted()
+        guard !files.isEmpty else { return "| real mail (`\(options.corpus)`: not found) | | | | <= 40% |" }
+        let store = options.work + "/store-real"
+        try? FileManager.default.removeItem(atPath: store)
+        _ = try ChildRun.run(mailstore, ["init", "--store", store])
+        var raw = 0
+        for f in files {
+            let path = options.corpus + "/" + f
+            let r = try ChildRun.run(mailstore, ["import", "--mbox", path, "--store", store, "--quiet"])
+            guard r.status == 0 else { throw NSError(domain: "bench", code: 3, userInfo: [NSLocalizedDescriptionKey: "import of \(path) failed"]) }
+            raw += ImportBench.size(of: path)
+        }
+        return "| real mail: `\(options.corpus)` (\(files.count) mbox) | \(try storeSize(mailstore, store: store, rawBytes: raw)) | <= 40% |"
+    }
+
+    static func size(of file: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
     }
 
     static func bytes(under dir: String) -> Int {

@@ -164,9 +164,9 @@ struct LogBench {
 
         | measure | mailstore | raw LMDB, same bytes | ratio | aim |
         |---|---:|---:|---:|---|
-        | batch append, \(Fmt.int(Double(batchSize)))/txn, fsync per commit | \(Fmt.int(appendRate)) events/s | \(Fmt.int(rawAppendRate)) events/s (`MDB_APPEND` loop) | \(Fmt.f(appendRate / rawAppendRate)) | >= 1,000,000 events/s |
+        | batch append, \(Fmt.int(Double(batchSize)))/txn, fsync per commit | \(Fmt.int(appendRate)) events/s | \(Fmt.int(rawAppendRate)) events/s (`MDB_APPEND` loop) | \(Fmt.f(appendRate / rawAppendRate)) | >= 500,000 events/s, >= 0.5 of raw |
         | batch append, bulk mode (`MDB_NOSYNC`, one fsync at the end) | \(Fmt.int(bulkRate)) events/s | \(Fmt.int(rawBulkRate)) events/s | \(Fmt.f(bulkRate / rawBulkRate)) | |
-        | scan + full typed decode | \(Fmt.int(scanRate)) events/s | \(Fmt.int(rawScanRate)) events/s (cursor scan) | \(Fmt.f(scanRate / rawScanRate)) | >= 3,000,000 events/s |
+        | scan + full typed decode | \(Fmt.int(scanRate)) events/s | \(Fmt.int(rawScanRate)) events/s (cursor scan) | \(Fmt.f(scanRate / rawScanRate)) | >= 2,000,000 events/s |
         | scan + envelope decode (payload bytes, not typed) | \(Fmt.int(envRate)) events/s | | \(Fmt.f(envRate / rawScanRate)) | |
         | durable single append p50 / p99 | \(Fmt.f(p50 / 1000, 3)) / \(Fmt.f(p99 / 1000, 3)) ms | \(Fmt.f(rp50 / 1000, 3)) / \(Fmt.f(rp99 / 1000, 3)) ms | | p99 <= 2 ms |
         | verify (chain, decode, indexes) | \(Fmt.int(Double(verifyReport.eventsChecked) / verifySecs)) events/s | | | |

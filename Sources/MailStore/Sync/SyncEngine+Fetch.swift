@@ -107,6 +107,11 @@ extension SyncEngine {
 
     /// Parses fetched messages on the worker threads, in order.
     func parse(_ fetched: [Fetched], folder: String, validity: UInt32) throws -> [MessageIngest.Result] {
+        if !dictionaryDecided {
+            // The account's first batch big enough trains its blob dictionary (the workers are idle here).
+            dictionaryDecided = try MessageIngest.trainDictionary(store.log, account: account.name, count: fetched.count,
+                                                                  message: { fetched[$0].body }, into: workers)
+        }
         let n = workers.count
         nonisolated(unsafe) var slots = [Result<MessageIngest.Result, Error>?](repeating: nil, count: fetched.count)
         nonisolated(unsafe) let ingests = workers

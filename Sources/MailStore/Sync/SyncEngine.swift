@@ -24,6 +24,8 @@ public final class SyncEngine {
     let options: SyncOptions
     let identity: Identity
     let workers: [MessageIngest]
+    /// True once the account has a blob dictionary or a batch big enough to train one was tried.
+    var dictionaryDecided = false
     /// One id for every event of this run.
     let correlation = EventID.generate()
     var connection: IMAPConnection?
@@ -46,7 +48,9 @@ public final class SyncEngine {
         identity = try Identity()
         let n = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let categorizer = try store.categorizer(account: account.name, ownAddresses: [account.email])
-        workers = try (0..<n).map { _ in try MessageIngest(account: account.name, categorizer: categorizer) }
+        let dictionary = try store.log.blobDictionary(account: account.name)
+        dictionaryDecided = dictionary != nil
+        workers = try (0..<n).map { _ in try MessageIngest(account: account.name, categorizer: categorizer, dictionary: dictionary) }
     }
 
     /// Connects, syncs the folders and logs out.
