@@ -78,6 +78,7 @@ struct ProjectCommand: ParsableCommand {
         case .actions: try showActions(store)
         case .drafts: try showDrafts(store)
         case .contacts: try showContacts(store)
+        case .notifications: try NotificationsCommand.show(store, account: account, json: json)
         }
     }
 
