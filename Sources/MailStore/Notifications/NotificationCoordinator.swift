@@ -101,8 +101,9 @@ public struct NotificationCoordinator {
         let candidates = try self.candidates(account: account, emailIDs: emailIDs)
         let views = try store.views()
         let decisions = NotificationDecider.decide(candidates.map(\.candidate), settings: try views.notificationSettings(), sync: sync) { c in
-            guard let copies = candidates.first(where: { $0.candidate.emailID == c.emailID })?.copies else { return false }
-            return (try? copies.contains { try views.notificationRecord(emailID: $0) != nil }) ?? false
+            let copies = candidates.first(where: { $0.candidate.emailID == c.emailID })?.copies ?? []
+            // An unreadable record counts as decided: better no banner than a second one.
+            return (try? ([c.emailID] + copies).contains { try views.notificationRecord(emailID: $0) != nil }) ?? true
         }
         guard !decisions.isEmpty else { return [] }
         _ = try store.commit(decisions.map {

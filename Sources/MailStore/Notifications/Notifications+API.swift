@@ -23,3 +23,5 @@ public typealias NotificationSync = Projections.NotificationSync
 public typealias NotificationCandidate = Projections.NotificationCandidate
 /// The pure notification decision.
 public typealias NotificationDecider = Projections.NotificationDecider
+/// A folder's role (inbox, sent, junk, ...).
+public typealias FolderRole = EventModel.FolderRole

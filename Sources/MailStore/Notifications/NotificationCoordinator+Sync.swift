@@ -1,0 +1,53 @@
+import EventLog
+import EventModel
+import Foundation
+import Projections
+
+/// The coordinator's link to sync and delivery: which emails a sync brought (the `EmailReceived` events
+/// appended after a log position), whether it was the account's first, and the delivery loop that runs
+/// the caller's side effects and records them.
+extension NotificationCoordinator {
+    /// The most new emails one sync's decision considers (the rest are left undecided: no banner).
+    public static let maxEmailsPerDecision = 10_000
+
+    /// True when `account` has no folder synced yet: its next sync is its first (nothing is posted).
+    public func isFirstSync(account: String) throws -> Bool {
+        let views = try store.views()
+        for f in try views.folders(account: account) where try views.syncState(account: account, folder: f.path) != nil {
+            return false
+        }
+        return true
+    }
+
+    /// Decides the notifications for the emails of `account` received after log sequence `after` (a sync
+    /// that just ended), with `sync`'s time and mode, and records the decisions. Returns them.
+    @discardableResult
+    public func didSync(account: String, after: UInt64, sync: NotificationSync) throws -> [NotificationDecided] {
+        var ids: [String] = []
+        try store.scan(from: after + 1, filter: ScanFilter(types: [.emailReceived], account: account)) { ev in
+            if case .emailReceived(let p) = try ev.decode() { ids.append(p.emailID) }
+            return ids.count < NotificationCoordinator.maxEmailsPerDecision
+        }
+        return try didSyncNewEmails(account: account, emailIDs: ids, sync: sync)
+    }
+
+    /// Runs the owed side effects and records each one that succeeded: `post` for every posted decision
+    /// not yet delivered (then `NotificationDelivered`), `withdraw` for every withdrawal owed (then
+    /// `NotificationWithdrawn`). A crash before a record leaves the item pending, so it is done after the
+    /// restart (never lost; at most repeated once, if the crash fell between the side effect and its
+    /// record). Returns how many were delivered and withdrawn.
+    @discardableResult
+    public func deliverPending(post: (NotificationRecord) -> Bool,
+                               withdraw: (_ threadID: String, PendingWithdrawal) -> Bool) throws -> (delivered: Int, withdrawn: Int) {
+        var delivered = 0, withdrawn = 0
+        for (thread, w) in try pendingWithdrawals() where withdraw(thread, w) {
+            try recordWithdrawn(threadID: thread, emailIDs: w.emailIDs, reason: w.reason)
+            withdrawn += 1
+        }
+        for r in try pendingDeliveries() where post(r) {
+            try recordDelivered(r)
+            delivered += 1
+        }
+        return (delivered, withdrawn)
+    }
+}
