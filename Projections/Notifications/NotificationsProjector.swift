@@ -15,6 +15,7 @@ public final class NotificationsProjector: Projector {
     static let pendingTable = Table<String>(.notifications, "pending")
     static let showingTable = Table<[String]>(.notifications, "showing")
     static let withdrawTable = Table<PendingWithdrawal>(.notifications, "withdraw")
+    static let undeliveredTable = Table<[String]>(.notifications, "undelivered")
     static let metaTable = Table<UInt64>(.notifications, "meta")
 
     /// The most decisions listed (older ones leave the list; their records stay for dedup).
@@ -33,6 +34,7 @@ public final class NotificationsProjector: Projector {
     let pending: ViewTable<String>
     let showing: ViewTable<[String]>
     let withdraw: ViewTable<PendingWithdrawal>
+    let undelivered: ViewTable<[String]>
     let meta: ViewTable<UInt64>
 
     public init(context: FoldContext) {
@@ -42,6 +44,7 @@ public final class NotificationsProjector: Projector {
         pending = context.table(Self.pendingTable)
         showing = context.table(Self.showingTable)
         withdraw = context.table(Self.withdrawTable)
+        undelivered = context.table(Self.undeliveredTable)
         meta = context.table(Self.metaTable)
     }
 
@@ -61,6 +64,7 @@ public final class NotificationsProjector: Projector {
             record.state = .delivered
             decisions.set(Key(p.emailID).bytes, record)
             pending.set(Self.pendingKey(record.position), nil)
+            try forget(p.emailID, thread: record.decision.threadID)
             try showing.modify(Key(record.decision.threadID).bytes) { list in
                 var l = list ?? []
                 if !l.contains(p.emailID), l.count < ViewBounds.maxCopiesListed { l.append(p.emailID) }
@@ -69,7 +73,10 @@ public final class NotificationsProjector: Projector {
         case .notificationWithdrawn(let p):
             for id in p.emailIDs {
                 guard var record = try decisions.get(Key(id).bytes) else { continue }
-                if record.state == .decided { pending.set(Self.pendingKey(record.position), nil) }
+                if record.state == .decided {
+                    pending.set(Self.pendingKey(record.position), nil)
+                    try forget(id, thread: record.decision.threadID)
+                }
                 record.state = .withdrawn
                 decisions.set(Key(id).bytes, record)
             }
@@ -122,7 +129,14 @@ public final class NotificationsProjector: Projector {
         let head = try meta.get(Self.headKey) ?? 0, tail = try meta.get(Self.tailKey) ?? 0
         decisions.set(ek, NotificationRecord(decision: p, account: account, position: head))
         recent.set(Self.recentKey(head), p.emailID)
-        if p.outcome == .posted { pending.set(Self.pendingKey(head), p.emailID) }
+        if p.outcome == .posted {
+            pending.set(Self.pendingKey(head), p.emailID)
+            try undelivered.modify(Key(p.threadID).bytes) { list in
+                var l = list ?? []
+                if l.count < ViewBounds.maxCopiesListed { l.append(p.emailID) }
+                list = l
+            }
+        }
         var newTail = tail
         if head + 1 - tail > UInt64(Self.recentCapacity) {
             recent.set(Self.recentKey(tail), nil)
@@ -132,10 +146,25 @@ public final class NotificationsProjector: Projector {
         meta.set(Self.tailKey, newTail)
     }
 
-    /// Records that the showing notifications of `threadIDs` are owed a withdrawal.
+    /// Drops `emailID` from its thread's posted-but-undelivered list.
+    func forget(_ emailID: String, thread: String) throws {
+        let tk = Key(thread).bytes
+        let left = (try undelivered.get(tk) ?? []).filter { $0 != emailID }
+        undelivered.set(tk, left.isEmpty ? nil : left)
+    }
+
+    /// Records that the showing notifications of `threadIDs` are owed a withdrawal; posted ones not yet
+    /// delivered are dropped (withdrawn before they were shown: no banner for a thread already read).
     func owe(_ threadIDs: [String], reason: String) throws {
         for t in threadIDs {
             let tk = Key(t).bytes
+            for id in try undelivered.get(tk) ?? [] {
+                guard var record = try decisions.get(Key(id).bytes), record.state == .decided else { continue }
+                pending.set(Self.pendingKey(record.position), nil)
+                record.state = .withdrawn
+                decisions.set(Key(id).bytes, record)
+            }
+            undelivered.set(tk, nil)
             guard let shown = try showing.get(tk), !shown.isEmpty else { continue }
             withdraw.set(tk, PendingWithdrawal(emailIDs: shown, reason: reason))
         }

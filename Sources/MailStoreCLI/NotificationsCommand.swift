@@ -2,16 +2,23 @@ import ArgumentParser
 import Foundation
 import MailStore
 
-/// `mailstore notifications`: the recent notification decisions, with `settings` and `follow`.
+/// `mailstore notifications`: the recent notification decisions (`list`, the default), with `settings` and `follow`.
 struct NotificationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifications",
         abstract: "Show recent notification decisions: posted, badge-only or suppressed, why, and the content.",
         discussion: """
-        Each new email a sync brings is decided once, with the sync's time, and recorded as NotificationDecided
-        (`mailstore history --email ID` shows it). Posted ones are delivered by `sync --watch --notify-command`.
+        Each new email a `sync --watch` brings is decided once, with the sync's time, and recorded as
+        NotificationDecided (`mailstore history --email ID` shows it). Posted ones are delivered by
+        `sync --watch --notify-command`.
         """,
-        subcommands: [NotificationSettingsCommand.self, NotificationsFollowCommand.self])
+        subcommands: [NotificationsListCommand.self, NotificationSettingsCommand.self, NotificationsFollowCommand.self],
+        defaultSubcommand: NotificationsListCommand.self)
+}
+
+/// `mailstore notifications [list]`: the recent decisions.
+struct NotificationsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The recent notification decisions, newest first.")
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Only this account's decisions.") var account: String?
@@ -23,7 +30,9 @@ struct NotificationsCommand: ParsableCommand {
             try NotificationsCommand.show(try storeOptions.open(readOnly: true), account: account, json: json, limit: limit)
         }
     }
+}
 
+extension NotificationsCommand {
     /// Prints the recent decisions of `store` (also `project --view notifications`).
     static func show(_ store: MailStore, account: String?, json: Bool, limit: Int = 50) throws {
         let records = try NotificationCoordinator(store: store).recent(account: account, limit: limit)

@@ -82,6 +82,18 @@ final class NotificationsProjectorTests: XCTestCase {
         XCTAssertNil(try reader(h).pendingWithdrawals().first { $0.threadID == "T1" })
     }
 
+    // A thread read before its posted notification was delivered: the banner is dropped, never shown.
+    func testReadBeforeDeliveryDropsThePendingBanner() throws {
+        let h = FoldHarness(types: [NotificationsProjector.self])
+        try h.fold([decided("e1"), decided("e2", thread: "T2")], account: "work")
+        try h.fold([.threadMarkedRead(ThreadAction(threadIDs: ["T1"], targets: []))], account: "work")
+        XCTAssertEqual(try reader(h).pendingDeliveries().map(\.decision.emailID), ["e2"])
+        XCTAssertEqual(try reader(h).record(emailID: "e1")?.state, .withdrawn)
+        XCTAssertTrue(try reader(h).pendingWithdrawals().isEmpty)
+        try h.fold([.notificationDelivered(NotificationDelivered(emailID: "e1"))], account: "work")
+        XCTAssertEqual(try reader(h).record(emailID: "e1")?.state, .withdrawn, "a late delivery record does not revive it")
+    }
+
     // Batch sizes do not matter (the projector contract).
     func testSameTablesWhateverTheBatches() throws {
         let events: [DomainEvent] = [pref(.vipAdded, "a@b.c"), decided("e1"), .notificationDelivered(NotificationDelivered(emailID: "e1")),
