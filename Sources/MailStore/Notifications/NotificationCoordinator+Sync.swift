@@ -36,18 +36,30 @@ extension NotificationCoordinator {
     /// `NotificationWithdrawn`). A crash before a record leaves the item pending, so it is done after the
     /// restart (never lost; at most repeated once, if the crash fell between the side effect and its
     /// record). Returns how many were delivered and withdrawn.
+    ///
+    /// A posted decision still undelivered `maxAge` after its sync (no notify command ran, or it kept
+    /// failing) is dropped instead, recorded as `NotificationWithdrawn` with reason `expired`: a banner
+    /// that late is noise, and the pending list stays short.
     @discardableResult
-    public func deliverPending(post: (NotificationRecord) -> Bool,
+    public func deliverPending(now: Timestamp = .now, maxAge: Int64 = NotificationCoordinator.maxDeliveryAgeSeconds,
+                               post: (NotificationRecord) -> Bool,
                                withdraw: (_ threadID: String, PendingWithdrawal) -> Bool) throws -> (delivered: Int, withdrawn: Int) {
         var delivered = 0, withdrawn = 0
         for (thread, w) in try pendingWithdrawals() where withdraw(thread, w) {
             try recordWithdrawn(threadID: thread, emailIDs: w.emailIDs, reason: w.reason)
             withdrawn += 1
         }
-        for r in try pendingDeliveries() where post(r) {
-            try recordDelivered(r)
-            delivered += 1
+        for r in try pendingDeliveries() {
+            if now.microseconds - r.decision.syncTime.microseconds > maxAge * 1_000_000 {
+                try recordWithdrawn(threadID: r.decision.threadID, emailIDs: [r.decision.emailID], reason: "expired", account: r.account)
+            } else if post(r) {
+                try recordDelivered(r)
+                delivered += 1
+            }
         }
         return (delivered, withdrawn)
     }
+
+    /// How long after its sync a posted notification may still be delivered (1 hour).
+    public static let maxDeliveryAgeSeconds: Int64 = 3_600
 }
