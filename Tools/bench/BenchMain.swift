@@ -8,6 +8,7 @@
 //   swift build -c release && .build/release/bench actions [--threads 50000]
 //   swift build -c release && .build/release/bench compose
 //   swift build -c release && .build/release/bench categories [--messages 2000000]
+//   swift build -c release && .build/release/bench notifications [--messages 100000]
 //
 // Each suite measures mailstore beside its peer or raw limit in the same run and rewrites its own
 // section of docs/benchmarks.md (between `<!-- bench:NAME -->` markers), with the machine it ran on.
@@ -18,7 +19,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions|compose|categories [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync|actions|compose|categories|notifications [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -31,6 +32,7 @@ enum BenchMain {
         case "actions": section = try ActionsBench(options: options).run()
         case "compose": section = try ComposeBench(options: options).run()
         case "categories": section = try CategoriesBench(options: options).run()
+        case "notifications": section = try NotificationsBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)
