@@ -153,6 +153,13 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual((content["identifier"] as? String)?.hasPrefix("email-"), true)
         XCTAssertEqual((content["userInfo"] as? [String: Any])?["fromAddress"] as? String, "carol@example.com")
         XCTAssertEqual(obj["outcome"] as? String, "posted")
+        let followed = try mailstore(["notifications", "follow", "--json", "--from-start", "--max-lines", "1"]).stdout
+        let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(followed.utf8)) as? [String: Any], followed)
+        XCTAssertEqual(event["event"] as? String, "posted")
+        XCTAssertEqual((event["content"] as? [String: Any])?["subtitle"] as? String, "Arrived while watching")
+        let emailID = try XCTUnwrap(event["emailId"] as? String)
+        let history = try mailstore(["history", "--email", emailID]).stdout
+        XCTAssertTrue(history.contains("NotificationDecided") && history.contains("NotificationDelivered"), history)
         let listed = try mailstore(["notifications", "--json"]).stdout
         XCTAssertTrue(listed.contains("\"first-sync\"") && listed.contains("\"delivered\""), listed)
     }
