@@ -27,6 +27,8 @@ public final class NotificationsProjector: Projector {
     static let settingsKey = Key("settings").bytes
     static let headKey = Key("head").bytes
     static let tailKey = Key("tail").bytes
+    /// The key of the log sequence of `account`'s last decision (a watch resumes deciding after it).
+    static func lastDecidedKey(_ account: String) -> [UInt8] { Key("last", account).bytes }
 
     let settings: ViewTable<NotificationSettings>
     let decisions: ViewTable<NotificationRecord>
@@ -58,6 +60,7 @@ public final class NotificationsProjector: Projector {
         case .notificationPreferenceChanged(let p):
             try applyPreference(p, account: event.envelope.account)
         case .notificationDecided(let p):
+            meta.set(Self.lastDecidedKey(event.envelope.account), event.envelope.sequence)
             try applyDecision(p, account: event.envelope.account)
         case .notificationDelivered(let p):
             guard var record = try decisions.get(Key(p.emailID).bytes), record.state == .decided else { return }

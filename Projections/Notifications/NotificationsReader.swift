@@ -51,4 +51,9 @@ public struct NotificationsReader {
     public func showing(threadID: String) throws -> [String] {
         try snapshot.get(NotificationsProjector.showingTable, Key(threadID).bytes) ?? []
     }
+
+    /// The log sequence of `account`'s last recorded decision, nil when none.
+    public func lastDecidedSequence(account: String) throws -> UInt64? {
+        try snapshot.get(NotificationsProjector.metaTable, NotificationsProjector.lastDecidedKey(account))
+    }
 }

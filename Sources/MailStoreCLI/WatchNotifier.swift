@@ -24,7 +24,7 @@ final class WatchNotifier {
         self.notifyCommand = notifyCommand
         self.withdrawCommand = withdrawCommand
         self.activeFolder = activeFolder
-        decidedThrough = try store.head().sequence
+        decidedThrough = try coordinator.resumeSequence(account: account, fallback: try store.head().sequence)
         firstSync = try coordinator.isFirstSync(account: account)
         // A command that exits without reading its stdin must not kill the watch with SIGPIPE.
         if notifyCommand != nil || withdrawCommand != nil { signal(SIGPIPE, SIG_IGN) }

@@ -19,6 +19,8 @@ final class NotificationCoordinatorTests: XCTestCase {
         let c = NotificationCoordinator(store: store)
         let t0 = Timestamp(microseconds: 1_700_000_000_000_000)
         _ = try store.commit([decided("old", thread: "T0", at: t0), decided("new", thread: "T1", at: Timestamp(microseconds: t0.microseconds + 7_000_000_000))])
+        XCTAssertEqual(try c.resumeSequence(account: "work", fallback: 99), try store.head().sequence, "after the last decision")
+        XCTAssertEqual(try c.resumeSequence(account: "home", fallback: 99), 99, "no decision yet: the fallback")
         var posted: [String] = []
         let now = Timestamp(microseconds: t0.microseconds + 7_200_000_000)  // 2 h after the first, 200 s after the second
         let r = try c.deliverPending(now: now, post: { posted.append($0.decision.emailID); return true }, withdraw: { _, _ in true })

@@ -19,6 +19,13 @@ extension NotificationCoordinator {
         return true
     }
 
+    /// Where a watch of `account` resumes deciding: the log sequence of its last recorded decision (so emails
+    /// a crashed run synced but did not decide are decided now), else `fallback` (the log's head: mail
+    /// synced before any watch is not announced).
+    public func resumeSequence(account: String, fallback: UInt64) throws -> UInt64 {
+        try store.views().lastDecidedSequence(account: account) ?? fallback
+    }
+
     /// Decides the notifications for the emails of `account` received after log sequence `after` (a sync
     /// that just ended), with `sync`'s time and mode, and records the decisions. Returns them.
     @discardableResult

@@ -27,4 +27,9 @@ extension ViewStore {
 
     /// The delivered notifications of a thread still showing.
     func showingNotifications(threadID: String) throws -> [String] { try read { try NotificationsReader($0).showing(threadID: threadID) } }
+
+    /// The log sequence of `account`'s last recorded decision, nil when none.
+    func lastDecidedSequence(account: String) throws -> UInt64? {
+        try read { try NotificationsReader($0).lastDecidedSequence(account: account) }
+    }
 }
