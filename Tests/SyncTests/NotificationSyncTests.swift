@@ -164,6 +164,39 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertTrue(listed.contains("\"first-sync\"") && listed.contains("\"delivered\""), listed)
     }
 
+    /// The watch killed while its notify command runs (after the command showed it, before the record): the
+    /// notification is not lost; on restart it is shown again with the same identifier (at least once: a
+    /// notification center keyed by the identifier replaces it), and then recorded, never a third time.
+    func testAKillDuringDeliveryLosesNothing() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        views = nil
+        store = nil
+        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
+                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+        let out = dir.file("shown.jsonl")
+        // The command shows the notification, then the watch dies before recording it.
+        var p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2",
+                               "--notify-command", "cat >> '\(out)'; kill -9 $PPID"])
+        XCTAssertTrue(try waitFor { try self.decisions().count >= 1 }, "the first sync was decided")
+        try append(c, "k1", subject: "Killed while showing")
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(try decisions().first { $0.decision.subtitle == "Killed while showing" }?.state, .decided, "not recorded")
+        p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2", "--notify-command", "cat >> '\(out)'"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitFor { try self.decisions().contains { $0.state == .delivered } }, "delivered after the restart")
+        usleep(2_500_000)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "shown, then once more after the crash: \(lines)")
+        let ids = try lines.map { try XCTUnwrap((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["content"] as? [String: Any])["identifier"] as? String }
+        XCTAssertEqual(Set(ids).count, 1, "the same identifier both times")
+    }
+
     func decisions() throws -> [NotificationRecord] {
         try NotificationCoordinator(store: try MailStore.open(at: dir.file("store"), readOnly: true)).recent(limit: 100)
     }
