@@ -37,5 +37,8 @@ extension DomainEvent {
         .sendUndone(SendUndone(draftID: "draftID-30")),
         .sendCancelled(SendCancelled(draftID: "draftID-31")),
         .notificationDelivered(NotificationDelivered(emailID: "emailID-32")),
+        .notificationPreferenceChanged(NotificationPreferenceChanged(change: .quietHoursSet, value: "value-33", quietStart: 1320, quietEnd: 420)),
+        .notificationDecided(NotificationDecided(emailID: "emailID-34", threadID: "threadID-34", outcome: .badgeOnly, reason: "flood-cap", syncTime: Timestamp(microseconds: 1700000000000034), title: "title-34", subtitle: "subtitle-34", body: "body-34", fromAddress: "from-34@example.com")),
+        .notificationWithdrawn(NotificationWithdrawn(emailIDs: ["emailIDs-a", "emailIDs-b"], threadID: "threadID-35", reason: "read")),
     ]
 }

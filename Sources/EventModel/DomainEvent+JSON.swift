@@ -36,6 +36,9 @@ extension DomainEvent {
         case .sendUndone(let p): p
         case .sendCancelled(let p): p
         case .notificationDelivered(let p): p
+        case .notificationPreferenceChanged(let p): p
+        case .notificationDecided(let p): p
+        case .notificationWithdrawn(let p): p
         case .unknown: nil
         }
     }

@@ -53,6 +53,11 @@ extension DomainEvent {
         case .sendUndone(let p): return "draft \(p.draftID)"
         case .sendCancelled(let p): return "draft \(p.draftID)"
         case .notificationDelivered(let p): return p.emailID
+        case .notificationPreferenceChanged(let p):
+            if p.change == .quietHoursSet { return "quiet hours \(p.quietStart / 60):\(p.quietStart % 60)-\(p.quietEnd / 60):\(p.quietEnd % 60)" }
+            return p.value.isEmpty ? p.change.description : "\(p.change) \(p.value)"
+        case .notificationDecided(let p): return "\(p.emailID) \(p.outcome) (\(p.reason)) \(q(p.subtitle))"
+        case .notificationWithdrawn(let p): return "thread \(p.threadID), \(ids(p.emailIDs)) (\(p.reason))"
         case .unknown(let t, let v, let payload): return "\(t.name) v\(v), \(payload.count) payload bytes"
         }
     }

@@ -68,6 +68,12 @@ public enum DomainEvent: Sendable, Equatable {
     case sendCancelled(SendCancelled)
     /// `NotificationDelivered`.
     case notificationDelivered(NotificationDelivered)
+    /// `NotificationPreferenceChanged`.
+    case notificationPreferenceChanged(NotificationPreferenceChanged)
+    /// `NotificationDecided`.
+    case notificationDecided(NotificationDecided)
+    /// `NotificationWithdrawn`.
+    case notificationWithdrawn(NotificationWithdrawn)
     /// A type this build does not know, kept as bytes.
     case unknown(type: EventType, version: UInt16, payload: [UInt8])
 
@@ -108,6 +114,9 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendUndone: .sendUndone
         case .sendCancelled: .sendCancelled
         case .notificationDelivered: .notificationDelivered
+        case .notificationPreferenceChanged: .notificationPreferenceChanged
+        case .notificationDecided: .notificationDecided
+        case .notificationWithdrawn: .notificationWithdrawn
         case .unknown(let t, _, _): t
         }
     }
@@ -149,6 +158,9 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendUndone: SendUndone.schemaVersion
         case .sendCancelled: SendCancelled.schemaVersion
         case .notificationDelivered: NotificationDelivered.schemaVersion
+        case .notificationPreferenceChanged: NotificationPreferenceChanged.schemaVersion
+        case .notificationDecided: NotificationDecided.schemaVersion
+        case .notificationWithdrawn: NotificationWithdrawn.schemaVersion
         case .unknown(_, let v, _): v
         }
     }
@@ -190,6 +202,9 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendUndone(let p): p.encode(to: &w)
         case .sendCancelled(let p): p.encode(to: &w)
         case .notificationDelivered(let p): p.encode(to: &w)
+        case .notificationPreferenceChanged(let p): p.encode(to: &w)
+        case .notificationDecided(let p): p.encode(to: &w)
+        case .notificationWithdrawn(let p): p.encode(to: &w)
         case .unknown(_, _, let bytes): w.writeRaw(bytes)
         }
     }
@@ -252,6 +267,9 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendUndone: return .sendUndone(try p(SendUndone.self, &r))
         case .sendCancelled: return .sendCancelled(try p(SendCancelled.self, &r))
         case .notificationDelivered: return .notificationDelivered(try p(NotificationDelivered.self, &r))
+        case .notificationPreferenceChanged: return .notificationPreferenceChanged(try p(NotificationPreferenceChanged.self, &r))
+        case .notificationDecided: return .notificationDecided(try p(NotificationDecided.self, &r))
+        case .notificationWithdrawn: return .notificationWithdrawn(try p(NotificationWithdrawn.self, &r))
         default:
             r = ByteReader(UnsafeRawBufferPointer(start: nil, count: 0))
             return .unknown(type: type, version: version, payload: payload)

@@ -53,6 +53,9 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
     public static let sendCancelled = EventType(rawValue: 67)
     // Notifications
     public static let notificationDelivered = EventType(rawValue: 70)
+    public static let notificationPreferenceChanged = EventType(rawValue: 71)
+    public static let notificationDecided = EventType(rawValue: 72)
+    public static let notificationWithdrawn = EventType(rawValue: 73)
 
     /// Every type this build knows, with its name, in code order.
     public static let catalog: [(EventType, String)] = [
@@ -72,6 +75,8 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
         (.sendStarted, "SendStarted"), (.messageSent, "MessageSent"), (.sendFailed, "SendFailed"),
         (.sendUndone, "SendUndone"), (.sendCancelled, "SendCancelled"),
         (.notificationDelivered, "NotificationDelivered"),
+        (.notificationPreferenceChanged, "NotificationPreferenceChanged"), (.notificationDecided, "NotificationDecided"),
+        (.notificationWithdrawn, "NotificationWithdrawn"),
     ]
 
     private static let names: [UInt16: String] = Dictionary(uniqueKeysWithValues: catalog.map { ($0.0.rawValue, $0.1) })

@@ -79,6 +79,7 @@ struct ProjectCommand: ParsableCommand {
         case .actions: try showActions(store)
         case .drafts: try showDrafts(store)
         case .contacts: try showContacts(store)
+        case .notifications: try NotificationsCommand.show(store, account: account, json: json)
         case .search: throw ValidationError("the search view is read with `mailstore search QUERY`")
         }
     }

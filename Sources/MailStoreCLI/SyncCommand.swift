@@ -28,6 +28,7 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network timeout.", valueName: "seconds")) var timeout: Double = 60
     @Option(help: ArgumentHelp("The most messages fetched and committed per batch.", valueName: "n")) var batchMessages: Int = 500
     @Flag(help: "Print the IMAP conversation to stderr (credentials redacted).") var trace = false
+    @OptionGroup var notify: SyncNotifyOptions
 
     func validate() throws {
         if !watch && (idleRefresh != nil) { throw ValidationError("--idle-refresh goes with --watch") }
@@ -36,6 +37,7 @@ struct SyncCommand: ParsableCommand {
             throw ValidationError("--poll-interval, --timeout and --batch-messages must be positive")
         }
         if watch && json { throw ValidationError("--json summarises one sync; it does not go with --watch") }
+        try notify.validate(watch: watch)
     }
 
     func run() throws {
@@ -82,7 +84,11 @@ struct SyncCommand: ParsableCommand {
         let engine = try SyncEngine(store: store, account: account, options: options)
         let watcher = SyncWatcher(engine: engine, idleRefresh: idleRefresh, pollInterval: pollInterval)
         let quiet = self.quiet
-        watcher.onReport = { r in if !quiet { SyncCommand.printSummary(r) } }
+        let notifier = try notify.notifier(store: store, account: account.name)
+        watcher.onReport = { r in
+            if !quiet { SyncCommand.printSummary(r) }
+            notifier.didSync()
+        }
         watcher.onRetry = { error, seconds in
             Terminal.warning("\(error); reconnecting in \(Int(seconds)) s")
         }

@@ -12,7 +12,7 @@ public struct ViewCatalog {
     /// Every view mailstore maintains.
     public static var standard: ViewCatalog { ViewCatalog([
         ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self,
-        AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self,
+        AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self, NotificationsProjector.self,
     ]) }
 
     /// The projector types of the standard catalog.

@@ -72,6 +72,9 @@ final class ProjectViewTests: CLITestCase {
                 XCTAssertEqual(rows.first?["account"] as? String, "demo")
                 XCTAssertGreaterThan((rows.first?["contacts"] as? [Any])?.count ?? 0, 0, out)
                 XCTAssertTrue(text.stdout.hasPrefix("Contacts of demo:"), text.stdout)
+            case .notifications:
+                XCTAssertEqual((obj as? [Any])?.count, 0, out)
+                XCTAssertTrue(text.stdout.contains("(no notification decided yet)"), text.stdout)
             case .search:
                 XCTFail("search is not a projected view")
             }

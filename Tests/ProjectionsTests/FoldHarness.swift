@@ -7,7 +7,8 @@ import XCTest
 final class FoldHarness {
     static var types: [any Projector.Type] {
         [ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self,
-         AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self]
+         AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self,
+         NotificationsProjector.self]
     }
 
     let store = InMemoryKeyValueStore()

@@ -9,6 +9,7 @@
 //   swift build -c release && .build/release/bench compose
 //   swift build -c release && .build/release/bench categories [--messages 2000000]
 //   swift build -c release && .build/release/bench search [--messages 100000]
+//   swift build -c release && .build/release/bench notifications [--messages 100000]
 //
 // Each suite measures mailstore beside its peer or raw limit in the same run and rewrites its own
 // section of docs/benchmarks.md (between `<!-- bench:NAME -->` markers), with the machine it ran on.
@@ -19,7 +20,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions|compose|categories|search [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -33,6 +34,7 @@ enum BenchMain {
         case "compose": section = try ComposeBench(options: options).run()
         case "categories": section = try CategoriesBench(options: options).run()
         case "search": section = try SearchBench(options: options).run()
+        case "notifications": section = try NotificationsBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)

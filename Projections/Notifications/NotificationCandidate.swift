@@ -1,0 +1,44 @@
+import EventModel
+
+/// A new email the decision considers, with what the rules read: its copies' folder roles (an email in
+/// Inbox and Starred has inbox association), its category and its thread.
+public struct NotificationCandidate: Equatable, Sendable {
+    /// The email (the notification's identifier is `email-<emailID>`).
+    public var emailID: String
+    /// The same message's key across folders (account + Message-ID), so two copies give one notification.
+    public var messageKey: String
+    /// The thread (the notification's group).
+    public var threadID: String
+    /// The account.
+    public var account: String
+    /// The sender's display name, if any.
+    public var fromName: String?
+    /// The sender's address.
+    public var fromAddress: String
+    /// The subject.
+    public var subject: String
+    /// The snippet (nil or empty gives an empty body).
+    public var snippet: String?
+    /// When the email was received.
+    public var dateReceived: Timestamp
+    /// The roles of the folders holding it.
+    public var folderRoles: Set<FolderRole>
+    /// Its category (`.uncategorized` when none).
+    public var category: AICategory
+
+    /// Creates a candidate.
+    public init(emailID: String, messageKey: String? = nil, threadID: String, account: String, fromName: String?, fromAddress: String,
+                subject: String, snippet: String?, dateReceived: Timestamp, folderRoles: Set<FolderRole>, category: AICategory = .uncategorized) {
+        self.emailID = emailID
+        self.messageKey = messageKey ?? emailID
+        self.threadID = threadID
+        self.account = account
+        self.fromName = fromName
+        self.fromAddress = fromAddress
+        self.subject = subject
+        self.snippet = snippet
+        self.dateReceived = dateReceived
+        self.folderRoles = folderRoles
+        self.category = category
+    }
+}

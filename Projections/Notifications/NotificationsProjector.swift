@@ -1,0 +1,175 @@
+import EventModel
+
+/// The notifications view: the preferences (folded from `NotificationPreferenceChanged`), every decision
+/// (`NotificationDecided`) newest first, the posted ones not yet delivered, the delivered ones still
+/// showing per thread, and the withdrawals owed: a delivered notification whose thread is read, archived,
+/// deleted or muted (here, on another device or by a sync) is owed a withdrawal until
+/// `NotificationWithdrawn` records it. Decisions themselves are made by `NotificationDecider` and recorded
+/// as events, so replay never re-decides.
+public final class NotificationsProjector: Projector {
+    public static let name = ViewName.notifications
+    public static let schemaVersion: UInt32 = 1
+    static let settingsTable = Table<NotificationSettings>(.notifications, "settings")
+    static let decisionsTable = Table<NotificationRecord>(.notifications, "decisions")
+    static let recentTable = Table<String>(.notifications, "recent")
+    static let pendingTable = Table<String>(.notifications, "pending")
+    static let showingTable = Table<[String]>(.notifications, "showing")
+    static let withdrawTable = Table<PendingWithdrawal>(.notifications, "withdraw")
+    static let undeliveredTable = Table<[String]>(.notifications, "undelivered")
+    static let metaTable = Table<UInt64>(.notifications, "meta")
+
+    /// The most decisions listed (older ones leave the list; their records stay for dedup).
+    public static let recentCapacity = 10_000
+    /// The most VIPs and muted threads kept (changes beyond are ignored).
+    public static let maxVIPs = 1_000
+    public static let maxMutedThreads = 10_000
+
+    static let settingsKey = Key("settings").bytes
+    static let headKey = Key("head").bytes
+    static let tailKey = Key("tail").bytes
+    /// The key of the log sequence of `account`'s last decision (a watch resumes deciding after it).
+    static func lastDecidedKey(_ account: String) -> [UInt8] { Key("last", account).bytes }
+
+    let settings: ViewTable<NotificationSettings>
+    let decisions: ViewTable<NotificationRecord>
+    let recent: ViewTable<String>
+    let pending: ViewTable<String>
+    let showing: ViewTable<[String]>
+    let withdraw: ViewTable<PendingWithdrawal>
+    let undelivered: ViewTable<[String]>
+    let meta: ViewTable<UInt64>
+
+    public init(context: FoldContext) {
+        settings = context.table(Self.settingsTable)
+        decisions = context.table(Self.decisionsTable)
+        recent = context.table(Self.recentTable)
+        pending = context.table(Self.pendingTable)
+        showing = context.table(Self.showingTable)
+        withdraw = context.table(Self.withdrawTable)
+        undelivered = context.table(Self.undeliveredTable)
+        meta = context.table(Self.metaTable)
+    }
+
+    /// The key of the `n`th decision in `recent` (newest sorts first).
+    static func recentKey(_ n: UInt64) -> [UInt8] { var k = Key(); k.uint64(UInt64.max - n); return k.bytes }
+    /// The key of a posted decision waiting for delivery, in decision order.
+    static func pendingKey(_ n: UInt64) -> [UInt8] { var k = Key(); k.uint64(n); return k.bytes }
+
+    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+        switch decoded {
+        case .notificationPreferenceChanged(let p):
+            try applyPreference(p, account: event.envelope.account)
+        case .notificationDecided(let p):
+            meta.set(Self.lastDecidedKey(event.envelope.account), event.envelope.sequence)
+            try applyDecision(p, account: event.envelope.account)
+        case .notificationDelivered(let p):
+            guard var record = try decisions.get(Key(p.emailID).bytes), record.state == .decided else { return }
+            record.state = .delivered
+            decisions.set(Key(p.emailID).bytes, record)
+            pending.set(Self.pendingKey(record.position), nil)
+            try forget(p.emailID, thread: record.decision.threadID)
+            try showing.modify(Key(record.decision.threadID).bytes) { list in
+                var l = list ?? []
+                if !l.contains(p.emailID), l.count < ViewBounds.maxCopiesListed { l.append(p.emailID) }
+                list = l
+            }
+        case .notificationWithdrawn(let p):
+            for id in p.emailIDs {
+                guard var record = try decisions.get(Key(id).bytes) else { continue }
+                if record.state == .decided {
+                    pending.set(Self.pendingKey(record.position), nil)
+                    try forget(id, thread: record.decision.threadID)
+                }
+                record.state = .withdrawn
+                decisions.set(Key(id).bytes, record)
+            }
+            let tk = Key(p.threadID).bytes
+            let left = (try showing.get(tk) ?? []).filter { !p.emailIDs.contains($0) }
+            showing.set(tk, left.isEmpty ? nil : left)
+            if let owed = try withdraw.get(tk) {
+                let rest = owed.emailIDs.filter { !p.emailIDs.contains($0) }
+                withdraw.set(tk, rest.isEmpty ? nil : PendingWithdrawal(emailIDs: rest, reason: owed.reason))
+            }
+        case .threadMarkedRead(let p): try owe(p.threadIDs, reason: "read")
+        case .threadArchived(let p): try owe(p.threadIDs, reason: "archived")
+        case .threadDeleted(let p): try owe(p.threadIDs, reason: "deleted")
+        case .threadMoved(let p): try owe(p.threadIDs, reason: "moved")
+        case .flagsChanged(let p):
+            guard p.added.contains("\\Seen"), let record = try decisions.get(Key(p.emailID).bytes) else { return }
+            try owe([record.decision.threadID], reason: "read")
+        case .emailExpunged(let p):
+            guard let record = try decisions.get(Key(p.emailID).bytes) else { return }
+            try owe([record.decision.threadID], reason: "deleted")
+        default:
+            break
+        }
+    }
+
+    func applyPreference(_ p: NotificationPreferenceChanged, account: String) throws {
+        var s = try settings.get(Self.settingsKey) ?? NotificationSettings()
+        let value = ViewBounds.id(p.value)
+        switch p.change {
+        case .accountEnabled: s.disabledAccounts.remove(account)
+        case .accountDisabled: s.disabledAccounts.insert(account)
+        case .categoryOn: if let c = AICategory(name: value) { s.disabledCategories.remove(c) }
+        case .categoryOff: if let c = AICategory(name: value) { s.disabledCategories.insert(c) }
+        case .quietHoursSet: s.quietHours = QuietHours(start: p.quietStart, end: p.quietEnd)
+        case .quietHoursCleared: s.quietHours = nil
+        case .vipAdded: if s.vips.count < Self.maxVIPs { s.vips.insert(value.lowercased()) }
+        case .vipRemoved: s.vips.remove(value.lowercased())
+        case .threadMuted:
+            if s.mutedThreads.count < Self.maxMutedThreads { s.mutedThreads.insert(value) }
+            try owe([value], reason: "muted")
+        case .threadUnmuted: s.mutedThreads.remove(value)
+        case .reset: s = NotificationSettings()
+        }
+        settings.set(Self.settingsKey, s == NotificationSettings() ? nil : s)
+    }
+
+    func applyDecision(_ p: NotificationDecided, account: String) throws {
+        let ek = Key(p.emailID).bytes
+        if try decisions.get(ek) != nil { return }
+        let head = try meta.get(Self.headKey) ?? 0, tail = try meta.get(Self.tailKey) ?? 0
+        decisions.set(ek, NotificationRecord(decision: p, account: account, position: head))
+        recent.set(Self.recentKey(head), p.emailID)
+        if p.outcome == .posted {
+            pending.set(Self.pendingKey(head), p.emailID)
+            try undelivered.modify(Key(p.threadID).bytes) { list in
+                var l = list ?? []
+                if l.count < ViewBounds.maxCopiesListed { l.append(p.emailID) }
+                list = l
+            }
+        }
+        var newTail = tail
+        if head + 1 - tail > UInt64(Self.recentCapacity) {
+            recent.set(Self.recentKey(tail), nil)
+            newTail = tail + 1
+        }
+        meta.set(Self.headKey, head + 1)
+        meta.set(Self.tailKey, newTail)
+    }
+
+    /// Drops `emailID` from its thread's posted-but-undelivered list.
+    func forget(_ emailID: String, thread: String) throws {
+        let tk = Key(thread).bytes
+        let left = (try undelivered.get(tk) ?? []).filter { $0 != emailID }
+        undelivered.set(tk, left.isEmpty ? nil : left)
+    }
+
+    /// Records that the showing notifications of `threadIDs` are owed a withdrawal; posted ones not yet
+    /// delivered are dropped (withdrawn before they were shown: no banner for a thread already read).
+    func owe(_ threadIDs: [String], reason: String) throws {
+        for t in threadIDs {
+            let tk = Key(t).bytes
+            for id in try undelivered.get(tk) ?? [] {
+                guard var record = try decisions.get(Key(id).bytes), record.state == .decided else { continue }
+                pending.set(Self.pendingKey(record.position), nil)
+                record.state = .withdrawn
+                decisions.set(Key(id).bytes, record)
+            }
+            undelivered.set(tk, nil)
+            guard let shown = try showing.get(tk), !shown.isEmpty else { continue }
+            withdraw.set(tk, PendingWithdrawal(emailIDs: shown, reason: reason))
+        }
+    }
+}

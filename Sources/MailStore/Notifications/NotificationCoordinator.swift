@@ -1,0 +1,174 @@
+import EventLog
+import EventModel
+import Foundation
+import Projections
+
+/// The notifications use case, shaped like the spec's coordinator for an app that embeds the store:
+/// preferences are events; `didSyncNewEmails` decides (with the pure `NotificationDecider`) and records
+/// each decision as `NotificationDecided`; delivery and withdrawal are side effects the caller performs
+/// and records (`recordDelivered`, `recordWithdrawn`), so a crash between deciding and posting loses
+/// nothing (the decision stays pending) and a recorded delivery is never repeated.
+public struct NotificationCoordinator {
+    /// The store.
+    public let store: MailStore
+
+    /// The stream of the notification preferences.
+    public static let settingsStream = StreamName(rawValue: "notifications/settings")
+    /// The most decisions or pending items one call reads.
+    public static let readLimit = 1_000
+
+    /// A coordinator over `store`.
+    public init(store: MailStore) { self.store = store }
+
+    // MARK: Preferences
+
+    /// The current preferences.
+    public func settings() throws -> NotificationSettings { try store.views().notificationSettings() }
+
+    /// Turns an account's notifications on or off.
+    public func setAccount(_ account: String, enabled: Bool) throws {
+        try record(enabled ? .accountEnabled : .accountDisabled, account: account)
+    }
+
+    /// Turns a category's notifications on or off (`name`: primary, social, promotions, updates, forums).
+    public func setCategory(_ name: String, enabled: Bool) throws {
+        guard let c = AICategory(name: name), c != .uncategorized else { throw NotificationError.unknownCategory(name) }
+        try record(enabled ? .categoryOn : .categoryOff, value: c.description)
+    }
+
+    /// Sets quiet hours, or turns them off with nil.
+    public func setQuietHours(_ quiet: QuietHours?) throws {
+        if let quiet {
+            try record(.quietHoursSet, quietStart: quiet.start, quietEnd: quiet.end)
+        } else {
+            try record(.quietHoursCleared)
+        }
+    }
+
+    /// Adds a VIP sender (stored lowercased; a VIP bypasses every filter).
+    public func addVIP(_ address: String) throws { try record(.vipAdded, value: try NotificationCoordinator.vip(address)) }
+
+    /// Removes a VIP sender.
+    public func removeVIP(_ address: String) throws { try record(.vipRemoved, value: try NotificationCoordinator.vip(address)) }
+
+    /// Mutes a thread (its showing notifications are owed a withdrawal).
+    public func mute(thread: String) throws { try record(.threadMuted, value: try NotificationCoordinator.thread(thread)) }
+
+    /// Unmutes a thread.
+    public func unmute(thread: String) throws { try record(.threadUnmuted, value: try NotificationCoordinator.thread(thread)) }
+
+    /// Every preference back to the defaults.
+    public func reset() throws { try record(.reset) }
+
+    static func vip(_ address: String) throws -> String {
+        let a = address.trimmingCharacters(in: .whitespaces).lowercased()
+        let parts = a.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, a.utf8.count <= 254,
+              !a.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
+            throw NotificationError.invalidAddress(address)
+        }
+        return a
+    }
+
+    static func thread(_ id: String) throws -> String {
+        guard !id.isEmpty, id.utf8.count <= 998, !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw NotificationError.invalidThread(id)
+        }
+        return id
+    }
+
+    func record(_ change: NotificationPreference, account: String = "", value: String = "", quietStart: UInt32 = 0, quietEnd: UInt32 = 0) throws {
+        let p = NotificationPreferenceChanged(change: change, value: value, quietStart: quietStart, quietEnd: quietEnd)
+        _ = try store.commit([NewEvent(event: .notificationPreferenceChanged(p), account: account,
+                                       stream: NotificationCoordinator.settingsStream, actor: .user)])
+    }
+
+    // MARK: Decisions
+
+    /// The most recent decisions, newest first (of `account` when given).
+    public func recent(account: String? = nil, limit: Int = 100) throws -> [NotificationRecord] {
+        try store.views().recentNotifications(account: account, limit: min(max(limit, 0), NotificationCoordinator.readLimit))
+    }
+
+    /// The decision for an email, or nil.
+    public func decision(emailID: String) throws -> NotificationRecord? { try store.views().notificationRecord(emailID: emailID) }
+
+    /// Decides the notifications for the new emails of one sync of `account` and records each decision
+    /// (`NotificationDecided`, on the email's stream). An email (or another copy of its message) decided
+    /// before is skipped, so a second call, or the same message from another folder, posts nothing again.
+    @discardableResult
+    public func didSyncNewEmails(account: String, emailIDs: [String], sync: NotificationSync) throws -> [NotificationDecided] {
+        let candidates = try self.candidates(account: account, emailIDs: emailIDs)
+        let views = try store.views()
+        let decisions = NotificationDecider.decide(candidates.map(\.candidate), settings: try views.notificationSettings(), sync: sync) { c in
+            let copies = candidates.first(where: { $0.candidate.emailID == c.emailID })?.copies ?? []
+            // An unreadable record counts as decided: better no banner than a second one.
+            return (try? ([c.emailID] + copies).contains { try views.notificationRecord(emailID: $0) != nil }) ?? true
+        }
+        guard !decisions.isEmpty else { return [] }
+        _ = try store.commit(decisions.map {
+            NewEvent(event: .notificationDecided($0), account: account, stream: .email($0.emailID), occurredAt: sync.time, actor: .system)
+        })
+        return decisions
+    }
+
+    /// The candidates for `emailIDs` (unknown ids are skipped), each with every copy of its message.
+    func candidates(account: String, emailIDs: [String]) throws -> [(candidate: NotificationCandidate, copies: [String])] {
+        let views = try store.views()
+        let roles = Dictionary(try views.folders(account: account).map { ($0.path, $0.role) }, uniquingKeysWith: { a, _ in a })
+        func role(_ path: String) -> FolderRole {
+            let r = roles[path] ?? .custom
+            return r == .custom && path.uppercased() == "INBOX" ? .inbox : r
+        }
+        var out: [(NotificationCandidate, [String])] = []
+        for id in emailIDs.prefix(10_000) {
+            guard let e = try views.emailRecord(id: id), e.account == account else { continue }
+            let copies = try views.threadEmails(id: e.threadID).filter { $0.email.messageKey == e.messageKey }
+            let c = NotificationCandidate(emailID: id, messageKey: e.messageKey, threadID: e.threadID, account: account,
+                                          fromName: e.sender?.name, fromAddress: e.sender?.email ?? "", subject: e.subject,
+                                          snippet: e.snippet, dateReceived: e.date,
+                                          folderRoles: Set(copies.map { role($0.email.folder) } + [role(e.folder)]), category: e.category)
+            out.append((c, copies.map(\.id).filter { $0 != id }))
+        }
+        return out
+    }
+
+    // MARK: Delivery
+
+    /// Posted decisions not yet delivered, oldest first.
+    public func pendingDeliveries(limit: Int = NotificationCoordinator.readLimit) throws -> [NotificationRecord] {
+        try store.views().pendingNotificationDeliveries(limit: min(max(limit, 0), NotificationCoordinator.readLimit))
+    }
+
+    /// Withdrawals owed: a delivered notification whose thread was read, archived, deleted or muted.
+    public func pendingWithdrawals(limit: Int = NotificationCoordinator.readLimit) throws -> [(threadID: String, withdrawal: PendingWithdrawal)] {
+        try store.views().pendingNotificationWithdrawals(limit: min(max(limit, 0), NotificationCoordinator.readLimit))
+    }
+
+    /// Records that the notification of `record` was shown (`NotificationDelivered`).
+    public func recordDelivered(_ record: NotificationRecord) throws {
+        _ = try store.commit([NewEvent(event: .notificationDelivered(NotificationDelivered(emailID: record.decision.emailID)),
+                                       account: record.account, stream: .email(record.decision.emailID), actor: .system)])
+    }
+
+    /// Records that the notifications of `emailIDs` in `threadID` were withdrawn.
+    public func recordWithdrawn(threadID: String, emailIDs: [String], reason: String, account: String = "") throws {
+        guard !emailIDs.isEmpty else { return }
+        _ = try store.commit([NewEvent(event: .notificationWithdrawn(NotificationWithdrawn(emailIDs: emailIDs, threadID: threadID, reason: reason)),
+                                       account: account, stream: .thread(threadID), actor: .system)])
+    }
+
+    /// The app marked a thread read: its showing notifications are withdrawn (recorded); returns their emails.
+    @discardableResult
+    public func didMarkThreadRead(threadID: String) throws -> [String] { try withdrawShowing(threadID: threadID, reason: "read") }
+
+    /// The app archived or deleted a thread: its showing notifications are withdrawn (recorded); returns their emails.
+    @discardableResult
+    public func didRemoveThread(threadID: String) throws -> [String] { try withdrawShowing(threadID: threadID, reason: "removed") }
+
+    func withdrawShowing(threadID: String, reason: String) throws -> [String] {
+        let showing = try store.views().showingNotifications(threadID: threadID)
+        try recordWithdrawn(threadID: threadID, emailIDs: showing, reason: reason)
+        return showing
+    }
+}

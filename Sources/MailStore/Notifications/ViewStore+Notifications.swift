@@ -1,0 +1,35 @@
+import EventModel
+import Projections
+import Views
+
+// The notifications view, read through the store's views (one short read transaction each).
+extension ViewStore {
+    /// The notification preferences.
+    func notificationSettings() throws -> NotificationSettings { try read { try NotificationsReader($0).settings() } }
+
+    /// The decision for an email, or nil.
+    func notificationRecord(emailID: String) throws -> NotificationRecord? { try read { try NotificationsReader($0).record(emailID: emailID) } }
+
+    /// The most recent decisions, newest first.
+    func recentNotifications(account: String?, limit: Int) throws -> [NotificationRecord] {
+        try read { try NotificationsReader($0).recent(account: account, limit: limit) }
+    }
+
+    /// Posted decisions waiting for delivery, oldest first.
+    func pendingNotificationDeliveries(limit: Int) throws -> [NotificationRecord] {
+        try read { try NotificationsReader($0).pendingDeliveries(limit: limit) }
+    }
+
+    /// Withdrawals owed.
+    func pendingNotificationWithdrawals(limit: Int) throws -> [(threadID: String, withdrawal: PendingWithdrawal)] {
+        try read { try NotificationsReader($0).pendingWithdrawals(limit: limit) }
+    }
+
+    /// The delivered notifications of a thread still showing.
+    func showingNotifications(threadID: String) throws -> [String] { try read { try NotificationsReader($0).showing(threadID: threadID) } }
+
+    /// The log sequence of `account`'s last recorded decision, nil when none.
+    func lastDecidedSequence(account: String) throws -> UInt64? {
+        try read { try NotificationsReader($0).lastDecidedSequence(account: account) }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import MailStore
+
+/// The notifications side of `sync --watch`: after every sync, decide the new emails (recorded), then run
+/// the notify command for each posted one not yet delivered and the withdraw command for each withdrawal
+/// owed, recording each that succeeded. Undelivered decisions stay pending across restarts.
+final class WatchNotifier {
+    let coordinator: NotificationCoordinator
+    let account: String
+    let notifyCommand: String?
+    let withdrawCommand: String?
+    let activeFolder: FolderRole?
+    /// The log position up to which new emails were decided.
+    var decidedThrough: UInt64
+    /// True until the account's first sync has been decided (everything in it suppressed).
+    var firstSync: Bool
+
+    /// The longest a notify or withdraw command may run.
+    static let commandTimeout = 10.0
+
+    init(store: MailStore, account: String, notifyCommand: String?, withdrawCommand: String?, activeFolder: FolderRole?) throws {
+        coordinator = NotificationCoordinator(store: store)
+        self.account = account
+        self.notifyCommand = notifyCommand
+        self.withdrawCommand = withdrawCommand
+        self.activeFolder = activeFolder
+        decidedThrough = try coordinator.resumeSequence(account: account, fallback: try store.head().sequence)
+        firstSync = try coordinator.isFirstSync(account: account)
+        // A command that exits without reading its stdin must not kill the watch with SIGPIPE.
+        if notifyCommand != nil || withdrawCommand != nil { signal(SIGPIPE, SIG_IGN) }
+        // Deliver what a previous run decided but did not deliver (a crash or kill between the two).
+        deliver()
+    }
+
+    /// Called after each sync that changed something.
+    func didSync() {
+        do {
+            let sync = NotificationSync(time: .now, background: false, isFirstSync: firstSync, activeFolder: activeFolder,
+                                        utcOffsetSeconds: TimeZone.current.secondsFromGMT())
+            try coordinator.didSync(account: account, after: decidedThrough, sync: sync)
+            decidedThrough = try coordinator.store.head().sequence
+            firstSync = false
+        } catch {
+            Terminal.warning("notifications: \(error)")
+        }
+        deliver()
+    }
+
+    func deliver() {
+        do {
+            try coordinator.deliverPending(post: { r in
+                guard let notifyCommand, r.account == self.account else { return false }
+                return WatchNotifier.run(notifyCommand, input: NotificationJSON(r, event: "posted").line)
+            }, withdraw: { thread, w in
+                guard let withdrawCommand else { return true }
+                struct Withdrawal: Encodable { var event = "withdrawn"; var threadId: String; var emailIds: [String]; var identifiers: [String]; var reason: String }
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let v = Withdrawal(threadId: thread, emailIds: w.emailIDs, identifiers: w.emailIDs.map { "email-\($0)" }, reason: w.reason)
+                return WatchNotifier.run(withdrawCommand, input: (try? String(decoding: e.encode(v), as: UTF8.self)) ?? "{}")
+            })
+        } catch {
+            Terminal.warning("notifications: \(error)")
+        }
+    }
+
+    /// Runs `command` with `/bin/sh -c`, `input` and a newline on stdin, its output on stderr; true when it
+    /// exits 0 within `commandTimeout` seconds.
+    static func run(_ command: String, input: String) -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        let stdin = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = FileHandle.standardError
+        do {
+            try p.run()
+        } catch {
+            Terminal.warning("notify command could not start: \(error)")
+            return false
+        }
+        stdin.fileHandleForWriting.write(Data((input + "\n").utf8))
+        try? stdin.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(commandTimeout)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning {
+            p.terminate()
+            p.waitUntilExit()
+            Terminal.warning("notify command timed out after \(Int(commandTimeout)) s; will retry")
+            return false
+        }
+        if p.terminationStatus != 0 { Terminal.warning("notify command exited \(p.terminationStatus); will retry") }
+        return p.terminationStatus == 0
+    }
+}

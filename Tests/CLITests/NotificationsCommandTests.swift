@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `mailstore notifications settings`, `vip`, `mute`/`unmute` and `notifications` through the real binary:
+/// every change an event, defaults, reset, bad input refused.
+final class NotificationsCommandTests: CLITestCase {
+    func settings(_ extra: String...) throws -> [String: Any] {
+        let r = try mailstore(["notifications", "settings", "--json"] + extra)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout)
+    }
+
+    @discardableResult
+    func mailstore(_ args: [String], expect status: Int32 = 0) throws -> ChildProcess.Result {
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+        XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)")
+        return r
+    }
+
+    func testSettingsVIPMuteAndResetAreEvents() throws {
+        try mailstore(["init"])
+        var s = try settings()
+        XCTAssertEqual(s["categories"] as? [String: Bool], ["primary": true, "social": true, "promotions": true, "updates": true, "forums": true])
+        XCTAssertNil(s["quietHours"])
+        XCTAssertEqual(s["quietHoursPreset"] as? String, "22:00-07:00")
+        s = try settings("--account", "work", "--disable", "--category", "promotions=off", "--quiet-hours", "22:00-07:00")
+        XCTAssertEqual(s["accountEnabled"] as? Bool, false)
+        XCTAssertEqual((s["categories"] as? [String: Bool])?["promotions"], false)
+        XCTAssertEqual(s["quietHours"] as? String, "22:00-07:00")
+        try mailstore(["vip", "add", "John@Example.com"])
+        XCTAssertEqual(try mailstore(["vip", "list"]).stdout, "john@example.com\n")
+        try mailstore(["mute", "T-123"])
+        XCTAssertEqual(try settings()["mutedThreads"] as? [String], ["T-123"])
+        try mailstore(["unmute", "T-123"])
+        XCTAssertEqual(try settings()["mutedThreads"] as? [String], [])
+        try mailstore(["vip", "remove", "JOHN@example.com"])
+        XCTAssertEqual(try mailstore(["vip", "list", "--json"]).stdout, "[]\n")
+        s = try settings("--no-quiet-hours")
+        XCTAssertNil(s["quietHours"])
+        s = try settings("--reset")
+        XCTAssertEqual(s["disabledAccounts"] as? [String], [])
+        XCTAssertEqual((s["categories"] as? [String: Bool])?["promotions"], true)
+        // Every change is in the log.
+        let log = try mailstore(["log", "--type", "NotificationPreferenceChanged"]).stdout
+        for change in ["account-disabled", "category-off promotions", "quiet hours", "vip-added john@example.com", "thread-muted T-123",
+                       "thread-unmuted T-123", "vip-removed john@example.com", "quiet-hours-cleared", "reset"] {
+            XCTAssertTrue(log.contains(change), "\(change) in \(log)")
+        }
+        XCTAssertEqual(try mailstore(["notifications", "--json"]).stdout, "[]\n")
+    }
+
+    func testBadInputIsRefused() throws {
+        try mailstore(["init"])
+        for args in [["notifications", "settings", "--quiet-hours", "25:00-07:00"], ["notifications", "settings", "--category", "promotions=maybe"],
+                     ["notifications", "settings", "--category", "spam=off"], ["notifications", "settings", "--enable"],
+                     ["notifications", "settings", "--enable", "--disable", "--account", "a"], ["vip", "add", "not-an-address"],
+                     ["vip", "add"], ["vip", "frobnicate", "a@b.c"], ["notifications", "settings", "--quiet-hours", "22:00-07:00", "--no-quiet-hours"]] {
+            let r = try mailstore(args, expect: 64)
+            XCTAssertFalse(r.stderr.isEmpty, "\(args)")
+        }
+    }
+}

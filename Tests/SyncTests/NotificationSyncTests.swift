@@ -1,0 +1,212 @@
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import MailStore
+import TestSupport
+import XCTest
+
+/// Notifications against the real Dovecot: the first sync posts nothing, new mail is posted with its
+/// content, 15 at once give 10 banners, a read on another client owes a withdrawal, a VIP bypasses mute and
+/// quiet hours, and `sync --watch --notify-command` delivers exactly once across a failed delivery.
+final class NotificationSyncTests: SyncTestCase {
+    /// A message dated now (recency is measured from the date received).
+    static func fresh(_ id: String, subject: String, from: String = "Alice Example <alice@example.com>", secondsAgo: Int = 0) -> [UInt8] {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        let date = f.string(from: Date().addingTimeInterval(-Double(secondsAgo)))
+        let h = "From: \(from)\r\nTo: Test <test@example.com>\r\nSubject: \(subject)\r\nDate: \(date)\r\n"
+            + "Message-ID: <\(id)@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+            + "Hi team, let's discuss the Q1 budget review next week (\(id)).\r\n"
+        return Array(h.utf8)
+    }
+
+    func append(_ c: IMAPConnection, _ id: String, subject: String, from: String = "Alice Example <alice@example.com>", secondsAgo: Int = 0) throws {
+        _ = try c.append(to: .inbox, message: NotificationSyncTests.fresh(id, subject: subject, from: from, secondsAgo: secondsAgo))
+    }
+
+    /// Syncs and decides as `sync --watch` does; returns the decisions.
+    func syncAndDecide(_ coordinator: NotificationCoordinator, first: Bool? = nil) throws -> [NotificationDecided] {
+        let isFirst = try first ?? coordinator.isFirstSync(account: accountName)
+        let before = try store.head().sequence
+        try sync()
+        return try coordinator.didSync(account: accountName, after: before, sync: NotificationSync(time: .now, isFirstSync: isFirst))
+    }
+
+    func testFirstSyncPostsNothingThenNewMailIsPostedWithItsContentAndFifteenGiveTen() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", (0..<500).map { (id: "old\($0)", subject: "Old \($0)", parent: nil, flags: [String]()) }, via: c)
+        try addAccount()
+        let coordinator = NotificationCoordinator(store: store)
+        XCTAssertTrue(try coordinator.isFirstSync(account: accountName))
+        let first = try syncAndDecide(coordinator)
+        XCTAssertEqual(first.count, 500)
+        XCTAssertTrue(first.allSatisfy { $0.outcome == .suppressed && $0.reason == "first-sync" })
+        XCTAssertTrue(try coordinator.pendingDeliveries().isEmpty)
+        XCTAssertFalse(try coordinator.isFirstSync(account: accountName))
+
+        try append(c, "new1", subject: "Meeting Tomorrow", from: "John Doe <john@example.com>")
+        let second = try syncAndDecide(coordinator)
+        XCTAssertEqual(second.count, 1)
+        let d = try XCTUnwrap(second.first)
+        XCTAssertEqual(d.outcome, .posted)
+        XCTAssertEqual(d.title, "John Doe")
+        XCTAssertEqual(d.subtitle, "Meeting Tomorrow")
+        XCTAssertTrue(d.body.hasPrefix("Hi team, let's discuss"), d.body)
+        XCTAssertEqual(d.fromAddress, "john@example.com")
+        XCTAssertEqual(try coordinator.pendingDeliveries().map(\.decision.emailID), [d.emailID])
+        // A second decision round over the same emails decides nothing again.
+        XCTAssertTrue(try coordinator.didSync(account: accountName, after: 0, sync: NotificationSync(time: .now)).isEmpty)
+
+        for i in 0..<15 { try append(c, "flood\(i)", subject: "Flood \(i)", secondsAgo: 100 - i) }
+        let flood = try syncAndDecide(coordinator)
+        XCTAssertEqual(flood.filter { $0.outcome == .posted }.count, 10)
+        XCTAssertEqual(flood.filter { $0.outcome == .badgeOnly }.count, 5)
+        let badgeOnly = Set(flood.filter { $0.outcome == .badgeOnly }.map(\.subtitle))
+        XCTAssertEqual(badgeOnly, Set((0..<5).map { "Flood \($0)" }), "the 5 oldest are badge-only")
+    }
+
+    func testAReadOnAnotherClientOwesAWithdrawalAndAVIPBypassesMuteAndQuietHours() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        try addAccount()
+        let coordinator = NotificationCoordinator(store: store)
+        _ = try syncAndDecide(coordinator)
+        try append(c, "r1", subject: "Read me elsewhere")
+        let posted = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        XCTAssertEqual(posted.outcome, .posted)
+        var shown: [String] = []
+        try coordinator.deliverPending(post: { shown.append($0.decision.emailID); return true }, withdraw: { _, _ in true })
+        XCTAssertEqual(shown, [posted.emailID])
+        // Delivered once: a second delivery round shows nothing.
+        try coordinator.deliverPending(post: { shown.append($0.decision.emailID); return true }, withdraw: { _, _ in true })
+        XCTAssertEqual(shown.count, 1)
+
+        _ = try c.select(.inbox)
+        _ = try c.uidStore(UIDSet(try c.uidSearch([.all])), .add, flags: ["\\Seen"])
+        try sync()
+        let owed = try coordinator.pendingWithdrawals()
+        XCTAssertEqual(owed.map(\.threadID), [posted.threadID])
+        XCTAssertEqual(owed.first?.withdrawal.emailIDs, [posted.emailID])
+        XCTAssertEqual(owed.first?.withdrawal.reason, "read")
+        var withdrawn: [String] = []
+        try coordinator.deliverPending(post: { _ in true }, withdraw: { t, _ in withdrawn.append(t); return true })
+        XCTAssertEqual(withdrawn, [posted.threadID])
+        XCTAssertTrue(try coordinator.pendingWithdrawals().isEmpty)
+        XCTAssertEqual(try coordinator.decision(emailID: posted.emailID)?.state, .withdrawn)
+
+        // A VIP (any case) in a muted thread during quiet hours still posts; the same without the VIP does not.
+        try coordinator.mute(thread: posted.threadID)
+        let minute = UInt32((Int(Date().timeIntervalSince1970) + TimeZone.current.secondsFromGMT()) / 60 % 1440)
+        try coordinator.setQuietHours(QuietHours(start: (minute + 1380) % 1440, end: (minute + 60) % 1440))
+        try coordinator.addVIP("ALICE@example.com")
+        XCTAssertEqual(try coordinator.settings().vips, ["alice@example.com"])
+        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("r2", subject: "Re: Read me elsewhere"), as: UTF8.self)
+            .replacingOccurrences(of: "MIME-Version", with: "In-Reply-To: <r1@example.com>\r\nMIME-Version").utf8))
+        try append(c, "plain", subject: "Not a VIP", from: "Bob <bob@example.com>")
+        let decided = try syncAndDecide(coordinator)
+        let vip = try XCTUnwrap(decided.first { $0.subtitle == "Re: Read me elsewhere" })
+        XCTAssertEqual(vip.threadID, posted.threadID, "the reply is in the muted thread")
+        XCTAssertEqual(vip.outcome, .posted)
+        XCTAssertEqual(vip.reason, "vip")
+        let plain = try XCTUnwrap(decided.first { $0.subtitle == "Not a VIP" })
+        XCTAssertEqual(plain.outcome, .suppressed)
+        XCTAssertEqual(plain.reason, "quiet-hours")
+    }
+
+    func testWatchRunsTheNotifyCommandOnceEvenAfterAFailedDelivery() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        views = nil
+        store = nil
+        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
+                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+        let out = dir.file("posted.jsonl")
+        // First run: the notify command fails, so the decision stays pending.
+        var p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2", "--notify-command", "cat > /dev/null; exit 3"])
+        XCTAssertTrue(try waitFor { try self.decisions().count >= 1 }, "the first sync was decided")
+        try append(c, "live", subject: "Arrived while watching", from: "Carol <carol@example.com>")
+        XCTAssertTrue(try waitFor { try self.decisions().contains { $0.decision.outcome == .posted } }, "the new mail was decided")
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        // Second run: the pending one is delivered once.
+        p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2", "--notify-command", "cat >> '\(out)'"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitFor { try self.decisions().contains { $0.state == .delivered } }, "delivered")
+        usleep(2_500_000)  // another IDLE round: nothing is posted twice
+        kill(p.processIdentifier, SIGKILL)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let content = try XCTUnwrap(obj["content"] as? [String: Any])
+        XCTAssertEqual(content["title"] as? String, "Carol")
+        XCTAssertEqual(content["subtitle"] as? String, "Arrived while watching")
+        XCTAssertEqual((content["identifier"] as? String)?.hasPrefix("email-"), true)
+        XCTAssertEqual((content["userInfo"] as? [String: Any])?["fromAddress"] as? String, "carol@example.com")
+        XCTAssertEqual(obj["outcome"] as? String, "posted")
+        let followed = try mailstore(["notifications", "follow", "--json", "--from-start", "--max-lines", "1"]).stdout
+        let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(followed.utf8)) as? [String: Any], followed)
+        XCTAssertEqual(event["event"] as? String, "posted")
+        XCTAssertEqual((event["content"] as? [String: Any])?["subtitle"] as? String, "Arrived while watching")
+        let emailID = try XCTUnwrap(event["emailId"] as? String)
+        let history = try mailstore(["history", "--email", emailID]).stdout
+        XCTAssertTrue(history.contains("NotificationDecided") && history.contains("NotificationDelivered"), history)
+        let listed = try mailstore(["notifications", "--json"]).stdout
+        XCTAssertTrue(listed.contains("\"first-sync\"") && listed.contains("\"delivered\""), listed)
+    }
+
+    /// The watch killed while its notify command runs (after the command showed it, before the record): the
+    /// notification is not lost; on restart it is shown again with the same identifier (at least once: a
+    /// notification center keyed by the identifier replaces it), and then recorded, never a third time.
+    func testAKillDuringDeliveryLosesNothing() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        views = nil
+        store = nil
+        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
+                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+        let out = dir.file("shown.jsonl")
+        // The command shows the notification, then the watch dies before recording it.
+        var p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2",
+                               "--notify-command", "cat >> '\(out)'; kill -9 $PPID"])
+        XCTAssertTrue(try waitFor { try self.decisions().count >= 1 }, "the first sync was decided")
+        try append(c, "k1", subject: "Killed while showing")
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(try decisions().first { $0.decision.subtitle == "Killed while showing" }?.state, .decided, "not recorded")
+        p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2", "--notify-command", "cat >> '\(out)'"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitFor { try self.decisions().contains { $0.state == .delivered } }, "delivered after the restart")
+        usleep(2_500_000)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "shown, then once more after the crash: \(lines)")
+        let ids = try lines.map { try XCTUnwrap((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["content"] as? [String: Any])["identifier"] as? String }
+        XCTAssertEqual(Set(ids).count, 1, "the same identifier both times")
+    }
+
+    func decisions() throws -> [NotificationRecord] {
+        try NotificationCoordinator(store: try MailStore.open(at: dir.file("store"), readOnly: true)).recent(limit: 100)
+    }
+
+    func waitFor(_ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(200_000)
+        }
+        return false
+    }
+}
