@@ -20,14 +20,16 @@ struct AccountAddCommand: ParsableCommand {
         --password-file (mode 0600), --password-command or --password-env. Only that reference is recorded;
         the secret never enters the store, the log, argv or any output.
         TLS certificates and host names are always verified; --ca-file adds a private CA to trust.
+        Without --host the servers come from the provider registry (Gmail, Outlook, Yahoo, iCloud) for the
+        email's domain; ProtonMail is refused (it needs its Bridge app).
         """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The account's name (letters, digits, . _ @ + -).") var name: String
     @Option(help: ArgumentHelp("The account's email address.", valueName: "address")) var email: String
-    @Option(help: ArgumentHelp("The IMAP server.", valueName: "host")) var host: String
+    @Option(help: ArgumentHelp("The IMAP server (default: the provider registry's for the email's domain).", valueName: "host")) var host: String?
     @Option(help: ArgumentHelp("The IMAP port (default 993 for tls, 143 for starttls).", valueName: "port")) var port: UInt16?
-    @Option(help: ArgumentHelp("tls (implicit TLS) or starttls.", valueName: "mode")) var security: String
+    @Option(help: ArgumentHelp("tls (implicit TLS, the default) or starttls.", valueName: "mode")) var security: String?
     @Option(help: ArgumentHelp("plain, xoauth2 or login (default: the provider's, else plain).", valueName: "mechanism")) var auth: String?
     @Option(help: ArgumentHelp("The login name (default: the email address).", valueName: "name")) var username: String?
     @Option(help: ArgumentHelp("A file (mode 0600) holding the secret.", valueName: "file")) var passwordFile: String?
