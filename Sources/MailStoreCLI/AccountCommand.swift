@@ -7,7 +7,7 @@ struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Add, list and remove mail accounts.",
-        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self])
+        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self, AccountTestCommand.self])
 }
 
 /// `mailstore account add`.
@@ -43,6 +43,8 @@ struct AccountAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A file (0600) with the SMTP secret (default: the IMAP secret source).", valueName: "file")) var smtpPasswordFile: String?
     @Option(help: ArgumentHelp("A command printing the SMTP secret.", valueName: "command")) var smtpPasswordCommand: String?
     @Option(help: ArgumentHelp("An environment variable holding the SMTP secret.", valueName: "name")) var smtpPasswordEnv: String?
+    @Flag(help: "Run the connection test first (IMAP and SMTP, connect and auth) and record the account only if it passes.")
+    var test = false
 
     func validate() throws {
         let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
@@ -64,7 +66,16 @@ struct AccountAddCommand: ParsableCommand {
                                            username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
                                            smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
                                            smtpCredential: smtpCredential)
-            let added = try storeOptions.open().addAccount(settings)
+            let store = try storeOptions.open()
+            if test {
+                let report = ConnectionTest(account: try settings.validated()).run()
+                try AccountTestCommand.show(report, json: false)
+                guard report.ok else {
+                    Terminal.error("the account was not added; fix the settings or the secret and run `account add` again")
+                    throw ExitCode(CLIExit.serverError)
+                }
+            }
+            let added = try store.addAccount(settings)
             print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
                   + "provider \(added.provider), auth \(added.auth)"
                   + (added.smtpHost.map { ", SMTP \(added.smtpSecurity ?? "starttls") \($0):\(added.smtpPort ?? 0)" } ?? "") + ")")

@@ -17,10 +17,7 @@ final class SentFilingTests: SyncTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        smtp = try TestServers.smtp(SMTPPersonality(testName: name))
-        bundle = dir.file("ca-bundle.pem")
-        let pem = try String(contentsOfFile: imap.caFile, encoding: .utf8) + "\n" + String(contentsOfFile: smtp.caFile, encoding: .utf8)
-        try pem.write(toFile: bundle, atomically: true, encoding: .utf8)
+        (smtp, bundle) = try smtpWithCABundle()
     }
 
     private func add(imapPort: UInt16) throws {
