@@ -65,3 +65,51 @@ final class AccountSetupTests: SyncTestCase {
         XCTAssertTrue(r.stdout.contains("skipped smtp-connect"), r.stdout)
     }
 }
+
+/// Many accounts at once (FR-MPROV-14, AC-MP-13): `sync` runs every account and reports a failing one
+/// without stopping the others; `sync --watch` watches every account. Real Dovecot.
+final class ManyAccountsTests: SyncTestCase {
+    func add(_ name: String, password: String) throws {
+        try mailstore(["account", "add", name, "--email", user, "--host", imap.host, "--port", String(imap.tlsPort),
+                       "--ca-file", imap.caFile, "--password-file", password])
+    }
+
+    func copies(_ account: String) throws -> Int {
+        try MailStore.open(at: dir.file("store"), readOnly: true).openViews().syncedCount(account: account, folder: "INBOX")
+    }
+
+    func testOneFailingAccountDoesNotStopTheOthers() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "m1", subject: "For everyone", parent: nil, flags: [])], via: c)
+        let wrong = dir.file("wrong-pw")
+        try Data("not-the-password".utf8).write(to: URL(fileURLWithPath: wrong))
+        chmod(wrong, 0o600)
+        try add("a", password: passwordFile)
+        try add("b", password: wrong)
+        try add("c", password: passwordFile)
+        let r = try mailstore(["sync"], expect: 5)
+        XCTAssertTrue(r.stdout.contains("a: 1 new") && r.stdout.contains("c: 1 new"), r.stdout)
+        XCTAssertTrue(r.stderr.contains("b: ") && r.stderr.contains("1 of 3 accounts failed: b"), r.stderr)
+        XCTAssertEqual(try copies("a"), 1)
+        XCTAssertEqual(try copies("c"), 1)
+        XCTAssertEqual(try copies("b"), 0)
+    }
+
+    func testWatchFollowsEveryAccount() throws {
+        let c = try server()
+        defer { c.logout() }
+        try add("a", password: passwordFile)
+        try add("c", password: passwordFile)
+        let p = try startSync(["--watch", "--idle-refresh", "2"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        try fill("INBOX", [(id: "w1", subject: "While watching", parent: nil, flags: [])], via: c)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, try copies("a") < 1 || copies("c") < 1 { usleep(200_000) }
+        XCTAssertEqual(try copies("a"), 1, "account a got the message while watching")
+        XCTAssertEqual(try copies("c"), 1, "account c got the message while watching")
+    }
+}
