@@ -7,7 +7,8 @@ struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Add, list and remove mail accounts.",
-        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self, AccountTestCommand.self])
+        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self, AccountTestCommand.self,
+                      AccountDiscoverCommand.self])
 }
 
 /// `mailstore account add`.
@@ -62,11 +63,12 @@ struct AccountAddCommand: ParsableCommand {
                 else if let passwordCommand { .command(passwordCommand) } else { .environment(passwordEnv!) }
             let smtpCredential: CredentialSource? = if let smtpPasswordFile { .file(smtpPasswordFile) }
                 else if let smtpPasswordCommand { .command(smtpPasswordCommand) } else { smtpPasswordEnv.map { .environment($0) } }
-            let settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
+            var settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
                                            username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
                                            smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
                                            smtpCredential: smtpCredential)
             let store = try storeOptions.open()
+            try discoverServers(&settings)
             if test {
                 let report = ConnectionTest(account: try settings.validated()).run()
                 try AccountTestCommand.show(report, json: false)
@@ -79,6 +81,28 @@ struct AccountAddCommand: ParsableCommand {
             print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
                   + "provider \(added.provider), auth \(added.auth)"
                   + (added.smtpHost.map { ", SMTP \(added.smtpSecurity ?? "starttls") \($0):\(added.smtpPort ?? 0)" } ?? "") + ")")
+        }
+    }
+}
+
+extension AccountAddCommand {
+    /// With no --host and a domain the registry does not know: the discovery chain fills in what it finds
+    /// (AC-MP-08); options given on the command line win.
+    func discoverServers(_ settings: inout AccountSettings) throws {
+        guard host == nil, !AccountSettings.registryKnows(email: email) else { return }
+        let r = AccountDiscovery().run(email: email)
+        guard let imapHost = r.imapHost else {
+            AccountDiscoverCommand.show(r)
+            throw AccountError.invalid("no server was found for \"\(email)\"; give --host (and --smtp-host)")
+        }
+        Terminal.note("servers found by \(r.source ?? "discovery"): IMAP \(imapHost)" + (r.smtpHost.map { ", SMTP \($0)" } ?? ""))
+        settings.host = imapHost
+        settings.port = port ?? r.imapPort
+        settings.security = security ?? r.imapSecurity
+        if smtpHost == nil, let h = r.smtpHost {
+            settings.smtpHost = h
+            settings.smtpPort = smtpPort ?? r.smtpPort
+            settings.smtpSecurity = smtpSecurity ?? r.smtpSecurity
         }
     }
 }

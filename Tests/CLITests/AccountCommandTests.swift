@@ -78,6 +78,13 @@ final class AccountCommandTests: CLITestCase {
         XCTAssertTrue(gmail.stdout.contains("imap.gmail.com:993, provider gmail, auth xoauth2"), gmail.stdout)
         let proton = try mailstore("account", "add", "p", "--email", "bob@protonmail.com", "--password-file", pw, expect: 6)
         XCTAssertTrue(proton.stderr.contains("ProtonMail requires their Bridge app"), proton.stderr)
+        // Discovery finds nothing here (no autoconfig server, the resolver's port closed).
+        setenv("MAILSTORE_AUTOCONFIG_URL", "http://127.0.0.1:9/", 1)
+        setenv("MAILSTORE_DNS_SERVER", "127.0.0.1:9", 1)
+        defer {
+            unsetenv("MAILSTORE_AUTOCONFIG_URL")
+            unsetenv("MAILSTORE_DNS_SERVER")
+        }
         let unknown = try mailstore("account", "add", "u", "--email", "bob@example.org", "--password-file", pw, expect: 6)
         XCTAssertTrue(unknown.stderr.contains("--host"), unknown.stderr)
         // Manual setup defaults to 993/TLS and 587/STARTTLS (AC-MP-09).

@@ -51,6 +51,11 @@ public struct AccountSettings: Sendable {
         return ProviderRegistry.provider(forHost: host) ?? ProviderRegistry.custom
     }
 
+    /// Whether the registry has servers for `email` (or refuses it): then discovery is not needed.
+    public static func registryKnows(email: String) -> Bool {
+        ProviderRegistry.unsupported(forEmail: email) != nil || ProviderRegistry.provider(forEmail: email).imap != nil
+    }
+
     /// The settings with every server the user left out taken from the registry (AC-MP-01): IMAP host, port and
     /// security, and SMTP when no SMTP host was given. Throws for an unsupported service (E-22) and for an
     /// unknown domain without `--host`.
