@@ -23,3 +23,11 @@ extension MailStore {
                              actor: .user, expectedVersion: .exactly(try log.streamVersion(stream)))])
     }
 }
+
+extension MailStore {
+    /// The four-step connection test of the account named `name` (nothing is recorded).
+    public func testAccount(named name: String, budgetSeconds: Double = 10) throws -> ConnectionTest.Report {
+        guard let account = try latestViews().account(named: name)?.settings else { throw AccountError.notFound(name) }
+        return ConnectionTest(account: account, budgetSeconds: budgetSeconds).run()
+    }
+}

@@ -7,7 +7,8 @@ struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Add, list and remove mail accounts.",
-        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self, AccountLoginCommand.self])
+        subcommands: [AccountAddCommand.self, AccountListCommand.self, AccountRemoveCommand.self, AccountLoginCommand.self,
+                      AccountTestCommand.self, AccountDiscoverCommand.self])
 }
 
 /// `mailstore account add`.
@@ -20,6 +21,8 @@ struct AccountAddCommand: ParsableCommand {
         --password-file (mode 0600), --password-command or --password-env. Only that reference is recorded;
         the secret never enters the store, the log, argv or any output.
         TLS certificates and host names are always verified; --ca-file adds a private CA to trust.
+        Without --host the servers come from the provider registry (Gmail, Outlook, Yahoo, iCloud) for the
+        email's domain; ProtonMail is refused (it needs its Bridge app).
         With --auth oauth2 there is no password: the account is added once you have signed in (in a browser,
         or with --device on another device); see `mailstore account login`.
         """)
@@ -27,9 +30,9 @@ struct AccountAddCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The account's name (letters, digits, . _ @ + -).") var name: String
     @Option(help: ArgumentHelp("The account's email address.", valueName: "address")) var email: String
-    @Option(help: ArgumentHelp("The IMAP server.", valueName: "host")) var host: String
+    @Option(help: ArgumentHelp("The IMAP server (default: the provider registry's for the email's domain).", valueName: "host")) var host: String?
     @Option(help: ArgumentHelp("The IMAP port (default 993 for tls, 143 for starttls).", valueName: "port")) var port: UInt16?
-    @Option(help: ArgumentHelp("tls (implicit TLS) or starttls.", valueName: "mode")) var security: String
+    @Option(help: ArgumentHelp("tls (implicit TLS, the default) or starttls.", valueName: "mode")) var security: String?
     @Option(help: ArgumentHelp("plain, login, oauth2 (sign in now, tokens kept for you), or xoauth2 with a token from --password-command (default: the provider's, else plain).", valueName: "mechanism")) var auth: String?
     @OptionGroup var oauth: OAuthOptions
     @Option(help: ArgumentHelp("The login name (default: the email address).", valueName: "name")) var username: String?
@@ -44,6 +47,8 @@ struct AccountAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A file (0600) with the SMTP secret (default: the IMAP secret source).", valueName: "file")) var smtpPasswordFile: String?
     @Option(help: ArgumentHelp("A command printing the SMTP secret.", valueName: "command")) var smtpPasswordCommand: String?
     @Option(help: ArgumentHelp("An environment variable holding the SMTP secret.", valueName: "name")) var smtpPasswordEnv: String?
+    @Flag(help: "Run the connection test first (IMAP and SMTP, connect and auth) and record the account only if it passes.")
+    var test = false
 
     func validate() throws {
         let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
@@ -66,18 +71,49 @@ struct AccountAddCommand: ParsableCommand {
                 else if let passwordCommand { .command(passwordCommand) } else { .environment(passwordEnv ?? "") }
             let smtpCredential: CredentialSource? = if let smtpPasswordFile { .file(smtpPasswordFile) }
                 else if let smtpPasswordCommand { .command(smtpPasswordCommand) } else { smtpPasswordEnv.map { .environment($0) } }
-            let settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
+            var settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
                                            username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
                                            smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
                                            smtpCredential: smtpCredential)
             let store = try storeOptions.open()
+            try discoverServers(&settings)
+            if test && auth != "oauth2" {
+                let report = ConnectionTest(account: try settings.validated()).run()
+                try AccountTestCommand.show(report, json: false)
+                guard report.ok else {
+                    Terminal.error("the account was not added; fix the settings or the secret and run `account add` again")
+                    throw ExitCode(CLIExit.serverError)
+                }
+            }
             let added = auth == "oauth2"
-                ? try store.addOAuthAccount(settings, config: try oauth.config(host: host, caFile: caFile),
+                ? try store.addOAuthAccount(settings, config: try oauth.config(host: settings.host ?? host ?? "", caFile: caFile),
                                             signIn: oauth.signIn(loginHint: email))
                 : try store.addAccount(settings)
             print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
                   + "provider \(added.provider), auth \(added.auth)"
                   + (added.smtpHost.map { ", SMTP \(added.smtpSecurity ?? "starttls") \($0):\(added.smtpPort ?? 0)" } ?? "") + ")")
+        }
+    }
+}
+
+extension AccountAddCommand {
+    /// With no --host and a domain the registry does not know: the discovery chain fills in what it finds
+    /// (AC-MP-08); options given on the command line win.
+    func discoverServers(_ settings: inout AccountSettings) throws {
+        guard host == nil, !AccountSettings.registryKnows(email: email) else { return }
+        let r = AccountDiscovery().run(email: email)
+        guard let imapHost = r.imapHost else {
+            AccountDiscoverCommand.show(r)
+            throw AccountError.invalid("no server was found for \"\(email)\"; give --host (and --smtp-host)")
+        }
+        Terminal.note("servers found by \(r.source ?? "discovery"): IMAP \(imapHost)" + (r.smtpHost.map { ", SMTP \($0)" } ?? ""))
+        settings.host = imapHost
+        settings.port = port ?? r.imapPort
+        settings.security = security ?? r.imapSecurity
+        if smtpHost == nil, let h = r.smtpHost {
+            settings.smtpHost = h
+            settings.smtpPort = smtpPort ?? r.smtpPort
+            settings.smtpSecurity = smtpSecurity ?? r.smtpSecurity
         }
     }
 }

@@ -14,9 +14,10 @@ struct OAuthOptions: ParsableArguments {
     @Option(help: ArgumentHelp("OAuth: seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
 
     /// Checks what `account add --auth oauth2` needs.
-    func validate(host: String) throws {
+    func validate(host: String?) throws {
         guard let clientId, !clientId.isEmpty else { throw ValidationError("--auth oauth2 needs --client-id (your app's registration)") }
-        if oauthIssuer == nil && OAuthConfig.provider(MailStore.providerID(forHost: host), clientID: clientId) == nil {
+        // Without --host the servers (and so the provider) come from the registry when the command runs.
+        if let host, oauthIssuer == nil && OAuthConfig.provider(MailStore.providerID(forHost: host), clientID: clientId) == nil {
             throw ValidationError("\(host) is not Gmail or Outlook: give --oauth-issuer URL for its OAuth server")
         }
         if let t = signInTimeout, !(t > 0 && t <= 3600) { throw ValidationError("--sign-in-timeout is 1-3600 seconds") }

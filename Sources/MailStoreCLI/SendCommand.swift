@@ -42,7 +42,11 @@ struct SendCommand: ParsableCommand {
             let queued = try outbox.queue(draft, undoDelay: SendCommand.seconds(undoDelay) ?? 5)
             Terminal.note("queued \(draft) as <\(queued.messageID)>; sending at \(queued.dueAt.iso8601) unless `mailstore send --undo \(draft)`")
             switch try outbox.deliverWhenDue(draft) {
-            case .sent: print("Sent \(draft) <\(queued.messageID)>")
+            case .sent:
+                print("Sent \(draft) <\(queued.messageID)>")
+                if try store.outboxItem(draftID: draft) != nil {
+                    Terminal.note("not yet filed in the server's Sent folder; the next `mailstore sync` or `mailstore outbox send` files it")
+                }
             case .draft: print("Not sent: \(draft) was taken back; it is a draft again")
             case .failed:
                 let reason = try store.outboxItem(draftID: draft)?.reason ?? "unknown"
@@ -70,11 +74,15 @@ struct OutboxListCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let (emails, badge) = try FetchThreadsUseCase(store: storeOptions.open(readOnly: true)).fetchOutboxEmails(accountId: account)
+            let store = try storeOptions.open(readOnly: true)
+            let (emails, badge) = try FetchThreadsUseCase(store: store).fetchOutboxEmails(accountId: account)
             print("Outbox of \(account): \(badge) queued or failed")
             for e in emails {
                 print("\(e.id)  \(ThreadRow.fit(e.sendState, 8))  \(ThreadRow.fit(e.subject, 30))  actions: \(e.actions.joined(separator: ", "))"
                       + (e.failureReason.map { "  reason: \($0)" } ?? "") + (e.dueAt.map { "  due \($0)" } ?? ""))
+            }
+            for u in try OutboxUseCase(store: store).unfiledSent(account: account) {
+                Terminal.print("\(u.draftID)  sent      not yet filed in Sent <\(u.messageID)>: the next sync or `outbox send` files it")
             }
         }
     }
@@ -100,7 +108,9 @@ struct OutboxSendCommand: ParsableCommand {
         try CLIExit.run {
             let store = try storeOptions.open()
             try OutboxCommand.reclaim(store: store, account: account)
-            for (id, state) in try OutboxUseCase(store: store).deliverDue(account: account) { print("\(id)  \(state)") }
+            let outbox = OutboxUseCase(store: store)
+            for (id, state) in try outbox.deliverDue(account: account) { print("\(id)  \(state)") }
+            for id in try outbox.completeSentFilings(account: account) { print("\(id)  filed in Sent") }
         }
     }
 }

@@ -52,48 +52,92 @@ struct SyncCommand: ParsableCommand {
             var options = SyncOptions(folders: folder.isEmpty ? nil : folder, batchMessages: batchMessages, timeoutSeconds: timeout)
             if trace { options.trace = { line in FileHandle.standardError.write(Data((TerminalSanitiser.line(line) + "\n").utf8)) } }
             if watch {
-                guard accounts.count == 1 else {
-                    throw ValidationError("--watch follows one account: add --account NAME")
-                }
-                try runWatch(store: store, account: accounts[0], options: options)
+                var notifiers: [String: WatchNotifier] = [:]
+                for a in accounts { notifiers[a.name] = try notify.notifier(store: store, account: a.name) }
+                let failures = SyncCommand.watchAll(store: store, accounts: accounts, options: options,
+                                                    idleRefresh: idleRefresh, pollInterval: pollInterval, quiet: quiet,
+                                                    notifiers: notifiers)
+                try SyncCommand.exitForFailures(failures, of: accounts.count)
                 return
             }
             var reports: [SyncReport] = []
+            // Every account is synced; one that fails is reported and the others still run (FR-MPROV-14).
+            var failures: [(String, any Error)] = []
             for a in accounts {
-                try OutboxCommand.reclaim(store: store, account: a.name)
-                let engine = try SyncEngine(store: store, account: a, options: options)
                 let bar = ProgressBar("\(a.name)", total: nil, quiet: quiet || json)
-                engine.progress = { folder, done, total in
-                    bar.relabel(TerminalSanitiser.line("\(a.name) \(folder)"))
-                    bar.update(UInt64(done), total: UInt64(total))
+                do {
+                    try OutboxCommand.reclaim(store: store, account: a.name)
+                    let engine = try SyncEngine(store: store, account: a, options: options)
+                    engine.progress = { folder, done, total in
+                        bar.relabel(TerminalSanitiser.line("\(a.name) \(folder)"))
+                        bar.update(UInt64(done), total: UInt64(total))
+                    }
+                    let report = try engine.run()
+                    bar.finish()
+                    reports.append(report)
+                    if !json && !quiet { SyncCommand.printSummary(report) }
+                } catch {
+                    bar.finish()
+                    if accounts.count == 1 { throw error }
+                    Terminal.error("\(a.name): \(error)")
+                    failures.append((a.name, error))
                 }
-                let report = try engine.run()
-                bar.finish()
-                reports.append(report)
-                if !json && !quiet { SyncCommand.printSummary(report) }
             }
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
                 for r in reports { print(String(decoding: try e.encode(r), as: UTF8.self)) }
             }
+            try SyncCommand.exitForFailures(failures, of: accounts.count)
         }
     }
 
-    private func runWatch(store: MailStore, account: AccountAdded, options: SyncOptions) throws {
+    /// Watches every account at once, one thread each; returns the accounts whose watch ended with an error
+    /// (the others keep going until interrupted).
+    static func watchAll(store: MailStore, accounts: [AccountAdded], options: SyncOptions, idleRefresh: Double?,
+                         pollInterval: Double, quiet: Bool, notifiers: [String: WatchNotifier] = [:]) -> [(String, any Error)] {
+        let failures = FailureList()
+        let group = DispatchGroup()
+        for account in accounts {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                do {
+                    try SyncCommand.watch(store: store, account: account, options: options, idleRefresh: idleRefresh,
+                                          pollInterval: pollInterval, quiet: quiet, notifier: notifiers[account.name])
+                } catch {
+                    Terminal.error("\(account.name): \(error); the other accounts are still watched")
+                    failures.append(account.name, error)
+                }
+            }
+            thread.name = "watch \(account.name)"
+            thread.start()
+        }
+        group.wait()
+        return failures.items
+    }
+
+    private static func watch(store: MailStore, account: AccountAdded, options: SyncOptions, idleRefresh: Double?,
+                              pollInterval: Double, quiet: Bool, notifier: WatchNotifier?) throws {
         let engine = try SyncEngine(store: store, account: account, options: options)
         let watcher = SyncWatcher(engine: engine, idleRefresh: idleRefresh, pollInterval: pollInterval)
-        let quiet = self.quiet
-        let notifier = try notify.notifier(store: store, account: account.name)
         watcher.onReport = { r in
             if !quiet { SyncCommand.printSummary(r) }
-            notifier.didSync()
+            notifier?.didSync()
         }
         watcher.onRetry = { error, seconds in
-            Terminal.warning("\(error); reconnecting in \(Int(seconds)) s")
+            Terminal.warning("\(account.name): \(error); reconnecting in \(Int(seconds)) s")
         }
         if !quiet { Terminal.note("watching \(account.name) (IDLE on the Inbox; interrupt to stop)") }
         try watcher.run()
+    }
+
+    /// Throws the exit code of the first failure when any account failed (one failing alone: its own error).
+    static func exitForFailures(_ failures: [(String, any Error)], of total: Int) throws {
+        guard let first = failures.first else { return }
+        if total == 1 { throw first.1 }
+        Terminal.error("\(failures.count) of \(total) accounts failed: \(failures.map(\.0).joined(separator: ", ")); the others were synced")
+        throw ExitCode(CLIExit.code(for: ErrorCategory(of: first.1)))
     }
 
     static func printSummary(_ r: SyncReport) {

@@ -4,7 +4,8 @@ import MailStore
 /// The notifications side of `sync --watch`: after every sync, decide the new emails (recorded), then run
 /// the notify command for each posted one not yet delivered and the withdraw command for each withdrawal
 /// owed, recording each that succeeded. Undelivered decisions stay pending across restarts.
-final class WatchNotifier {
+// `@unchecked Sendable`: each notifier belongs to one account's watch thread, and only that thread uses it.
+final class WatchNotifier: @unchecked Sendable {
     let coordinator: NotificationCoordinator
     let account: String
     let notifyCommand: String?

@@ -10,6 +10,12 @@ public struct Provider: Sendable, Equatable {
         public var host: String
         public var port: UInt16
         public var security: Security
+
+        public init(host: String, port: UInt16, security: Security) {
+            self.host = host
+            self.port = port
+            self.security = security
+        }
     }
 
     /// The registry id: `gmail`, `outlook`, `yahoo`, `icloud` or `custom`.
@@ -36,6 +42,8 @@ public struct Provider: Sendable, Equatable {
     public var requiresSentAppend: Bool
     /// Whether the server has Gmail's IMAP extensions (X-GM-THRID, labels).
     public var hasGmailExtensions: Bool
+    /// OAuth 2.0 sign-in for providers that use it (Gmail, Outlook); nil for app-password providers.
+    public var oauthConfig: OAuthConfig? = nil
 
     /// The role tier 2 gives `path`, if the provider names it.
     public func mappedRole(_ path: String) -> FolderRole? {

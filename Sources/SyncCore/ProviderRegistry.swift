@@ -10,7 +10,7 @@ public enum ProviderRegistry {
         auth: "xoauth2", maxConnections: 5, idleRefreshSeconds: 25 * 60,
         folderNameMap: gmailNames(prefix: "[gmail]/").merging(gmailNames(prefix: "[google mail]/")) { a, _ in a },
         excludedFolders: ["[gmail]/all mail", "[google mail]/all mail"],
-        requiresSentAppend: false, hasGmailExtensions: true)
+        requiresSentAppend: false, hasGmailExtensions: true, oauthConfig: .gmail)
 
     /// Outlook.com / Microsoft 365.
     public static let outlook = Provider(
@@ -22,7 +22,7 @@ public enum ProviderRegistry {
         folderNameMap: ["sent items": .sent, "deleted items": .trash, "junk email": .junk, "junk e-mail": .junk,
                         "drafts": .drafts, "archive": .archive],
         excludedFolders: ["sync issues", "conversation history", "outbox"],
-        requiresSentAppend: false, hasGmailExtensions: false)
+        requiresSentAppend: false, hasGmailExtensions: false, oauthConfig: .outlook)
 
     /// Yahoo Mail (app passwords); its IDLE drops after 5 minutes, so it is refreshed every 4.
     public static let yahoo = Provider(
@@ -64,6 +64,16 @@ public enum ProviderRegistry {
     public static func provider(forHost host: String) -> Provider? {
         let h = host.lowercased()
         return all.first { p in p.hostSuffixes.contains { h == $0 || h.hasSuffix("." + $0) } }
+    }
+
+    /// Services recognised by domain that cannot be added (ProtonMail).
+    public static let unsupported = [UnsupportedProvider.protonMail]
+
+    /// The unsupported service an email address belongs to, if any.
+    public static func unsupported(forEmail email: String) -> UnsupportedProvider? {
+        guard let at = email.lastIndex(of: "@") else { return nil }
+        let domain = email[email.index(after: at)...].lowercased()
+        return unsupported.first { $0.domains.contains(domain) }
     }
 
     /// The provider with registry id `id`, or `custom`.

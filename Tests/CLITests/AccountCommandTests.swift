@@ -64,6 +64,36 @@ final class AccountCommandTests: CLITestCase {
         try mailstore("account", "remove", "nope", expect: 4)
     }
 
+    /// AC-MP-01, E-22: a known provider needs no server settings; ProtonMail and unknown domains say what to do.
+    func testRegistryFillsServersFromTheEmailDomain() throws {
+        try mailstore("init")
+        let pw = try passwordFile()
+        let yahoo = try mailstore("account", "add", "work", "--email", "bob@yahoo.com", "--password-file", pw)
+        XCTAssertTrue(yahoo.stdout.contains("tls imap.mail.yahoo.com:993, provider yahoo, auth plain, SMTP tls smtp.mail.yahoo.com:465"),
+                      yahoo.stdout)
+        let icloud = try mailstore("account", "add", "home", "--email", "bob@me.com", "--password-file", pw)
+        XCTAssertTrue(icloud.stdout.contains("imap.mail.me.com:993, provider icloud, auth plain, SMTP starttls smtp.mail.me.com:587"),
+                      icloud.stdout)
+        let gmail = try mailstore("account", "add", "g", "--email", "bob@googlemail.com", "--password-command", "echo t")
+        XCTAssertTrue(gmail.stdout.contains("imap.gmail.com:993, provider gmail, auth xoauth2"), gmail.stdout)
+        let proton = try mailstore("account", "add", "p", "--email", "bob@protonmail.com", "--password-file", pw, expect: 6)
+        XCTAssertTrue(proton.stderr.contains("ProtonMail requires their Bridge app"), proton.stderr)
+        // Discovery finds nothing here (no autoconfig server, the resolver's port closed).
+        setenv("MAILSTORE_AUTOCONFIG_URL", "http://127.0.0.1:9/", 1)
+        setenv("MAILSTORE_DNS_SERVER", "127.0.0.1:9", 1)
+        defer {
+            unsetenv("MAILSTORE_AUTOCONFIG_URL")
+            unsetenv("MAILSTORE_DNS_SERVER")
+        }
+        let unknown = try mailstore("account", "add", "u", "--email", "bob@example.org", "--password-file", pw, expect: 6)
+        XCTAssertTrue(unknown.stderr.contains("--host"), unknown.stderr)
+        // Manual setup defaults to 993/TLS and 587/STARTTLS (AC-MP-09).
+        let manual = try mailstore("account", "add", "m", "--email", "bob@example.org", "--host", "imap.example.org",
+                                   "--smtp-host", "smtp.example.org", "--password-file", pw)
+        XCTAssertTrue(manual.stdout.contains("tls imap.example.org:993") && manual.stdout.contains("SMTP starttls smtp.example.org:587"),
+                      manual.stdout)
+    }
+
     func testSyncWithoutAccountsSaysWhatToDo() throws {
         try mailstore("init")
         let r = try mailstore("sync", expect: 4)

@@ -10,6 +10,8 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
     case insecurePasswordFile(String, String)
     /// The secret cannot be read.
     case credentialUnavailable(String)
+    /// The email's provider cannot be used over IMAP (ProtonMail, E-22); the text says what to do.
+    case unsupportedProvider(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
         case .insecurePasswordFile(let p, let mode):
             "\(p) has mode \(mode): a password file must be readable by its owner only; run `chmod 600 \(p)`"
         case .credentialUnavailable(let m): "cannot read the account's secret: \(m)"
+        case .unsupportedProvider(let m): m
         }
     }
 }

@@ -7,9 +7,11 @@ import SyncCore
 public struct AccountSettings: Sendable {
     public var name: String
     public var email: String
-    public var host: String
+    /// The IMAP server; nil takes the provider registry's for the email's domain.
+    public var host: String?
     public var port: UInt16?
-    public var security: String
+    /// `tls` or `starttls`; nil takes the registry's, else `tls` (the manual default, with port 993).
+    public var security: String?
     public var auth: String?
     public var username: String?
     public var credential: CredentialSource
@@ -22,7 +24,7 @@ public struct AccountSettings: Sendable {
     public var smtpUsername: String?
     public var smtpCredential: CredentialSource?
 
-    public init(name: String, email: String, host: String, port: UInt16? = nil, security: String, auth: String? = nil,
+    public init(name: String, email: String, host: String?, port: UInt16? = nil, security: String?, auth: String? = nil,
                 username: String? = nil, credential: CredentialSource, caFile: String? = nil, smtpHost: String? = nil,
                 smtpPort: UInt16? = nil, smtpSecurity: String? = nil, smtpUsername: String? = nil,
                 smtpCredential: CredentialSource? = nil) {
@@ -42,11 +44,48 @@ public struct AccountSettings: Sendable {
         self.smtpCredential = smtpCredential
     }
 
-    /// The provider: recognised from the host, else `custom` (a known email domain on another host is a custom server).
-    public var provider: Provider { ProviderRegistry.provider(forHost: host) ?? ProviderRegistry.custom }
+    /// The provider: recognised from the host, else `custom` (a known email domain on another host is a custom
+    /// server); with no host, the registry's provider for the email's domain.
+    public var provider: Provider {
+        guard let host else { return ProviderRegistry.provider(forEmail: email) }
+        return ProviderRegistry.provider(forHost: host) ?? ProviderRegistry.custom
+    }
+
+    /// Whether the registry has servers for `email` (or refuses it): then discovery is not needed.
+    public static func registryKnows(email: String) -> Bool {
+        ProviderRegistry.unsupported(forEmail: email) != nil || ProviderRegistry.provider(forEmail: email).imap != nil
+    }
+
+    /// The settings with every server the user left out taken from the registry (AC-MP-01): IMAP host, port and
+    /// security, and SMTP when no SMTP host was given. Throws for an unsupported service (E-22) and for an
+    /// unknown domain without `--host`.
+    public func resolved() throws(AccountError) -> AccountSettings {
+        if let unsupported = ProviderRegistry.unsupported(forEmail: email) { throw .unsupportedProvider(unsupported.reason) }
+        guard host == nil else { return self }
+        let provider = ProviderRegistry.provider(forEmail: email)
+        guard let imap = provider.imap else {
+            throw .invalid("no server is known for \"\(email)\"; give --host (see `mailstore account discover \(email)`)")
+        }
+        var r = self
+        r.host = imap.host
+        r.port = port ?? imap.port
+        r.security = security ?? imap.security.rawValue
+        if smtpHost == nil, let smtp = provider.smtp {
+            r.smtpHost = smtp.host
+            r.smtpPort = smtpPort ?? smtp.port
+            r.smtpSecurity = smtpSecurity ?? smtp.security.rawValue
+        }
+        return r
+    }
 
     /// Checks every setting and returns the event payload (paths made absolute).
     public func validated() throws(AccountError) -> AccountAdded {
+        let settings = try resolved()
+        guard let host = settings.host else { throw .invalid("--host is missing") }
+        return try settings.validated(host: host, security: settings.security ?? "tls")
+    }
+
+    private func validated(host: String, security: String) throws(AccountError) -> AccountAdded {
         guard !name.isEmpty, name.count <= 64,
               name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._@+-".unicodeScalars.contains($0) }) else {
             throw .invalid("an account name is 1-64 letters, digits and . _ @ + -; got \"\(name)\"")

@@ -12,6 +12,8 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     case originalNotFound(String)
     /// The SMTP server cannot be reached: the message stays queued and is sent when the network is back.
     case offline(String)
+    /// The server has no Sent folder to file a sent message in.
+    case noSentFolder(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .notQueued(let d): "draft \(d) is not in the outbox"
         case .noSMTP(let a): "account \(a) has no SMTP server: add it again with --smtp-host"
         case .originalNotFound(let e): "no email \"\(e)\" to reply to or forward"
+        case .noSentFolder(let a): "account \(a) has no Sent folder on the server; the sent message stays pending until one exists"
         case .offline(let why): "no network (\(why)): the message stays queued; `mailstore outbox send` or `sync --watch` sends it when the server can be reached"
         }
     }

@@ -102,8 +102,11 @@ public struct OutboxUseCase {
                        d.account, draftID, actor: .sync)
             return .failed
         }
-        try fileInSent(composed, account: account)
-        try append(.draftDeleted(DraftDeleted(draftID: draftID)), d.account, draftID, actor: .system)
+        // Sent: filed in Sent (with retries); when that cannot be done now, the draft stays (MessageSent without
+        // DraftDeleted is the pending filing) and the next sync or `outbox send` completes it.
+        if fileInSent(composed, account: account, retries: 3) == nil {
+            try append(.draftDeleted(DraftDeleted(draftID: draftID)), d.account, draftID, actor: .system)
+        }
         return .sent
     }
 
@@ -219,16 +222,6 @@ public struct OutboxUseCase {
         case .transport(.connectFailed), .transport(.timeout): true
         default: false
         }
-    }
-
-    /// APPENDs the sent message to the Sent folder with \Seen where the provider does not file it itself.
-    func fileInSent(_ m: ComposedMessage, account a: AccountAdded) throws {
-        guard ProviderRegistry.provider(id: a.provider).requiresSentAppend,
-              let sent = try views.folders(account: a.name).first(where: { $0.role == .sent }) else { return }
-        let engine = try SyncEngine(store: store, account: a)
-        defer { engine.disconnect() }
-        let conn = try engine.connect()
-        _ = try conn.append(to: MailboxName(sent.path), message: m.bytes, flags: ["\\Seen"])
     }
 
     /// The current queuing of a draft: the user's `MessageQueued` and any re-queues by the system (no network)

@@ -72,6 +72,8 @@ public final class SyncEngine {
         mapped = folders
         // The user's pending actions go first, so the flags read next already include them.
         report.actions = try writeBack()
+        // Sent messages not yet filed in Sent (sent before the folders were known, or the APPEND failed).
+        report.sentFiled = try OutboxUseCase(store: store).completeSentFilings(account: account.name).count
         for folder in try selected(folders) {
             report.folders.append(try sync(folder, conn))
         }

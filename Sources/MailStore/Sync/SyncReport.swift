@@ -6,6 +6,8 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var folderEvents = 0
     /// The pending actions written back first.
     public var actions = WriteBackReport()
+    /// Sent messages filed in Sent that an earlier send could not file.
+    public var sentFiled = 0
     /// Each folder synced.
     public var folders: [FolderSyncReport] = []
     /// Wall-clock seconds.

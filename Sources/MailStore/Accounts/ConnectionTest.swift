@@ -1,0 +1,133 @@
+import EventModel
+import Foundation
+import IMAPClient
+import SecureTransport
+import SMTPClient
+
+/// The four-step connection test of an account (AC-MP-06, AC-MP-09): IMAP connect, IMAP auth, SMTP connect,
+/// SMTP auth, each reported, all within `budgetSeconds` (10 s, NFR-MPROV-02). It only reads: nothing is
+/// recorded, so `account add --test` can run it before the account exists.
+public struct ConnectionTest: Sendable {
+    /// One step's outcome.
+    public struct Check: Sendable, Equatable, Encodable {
+        /// `imap-connect`, `imap-auth`, `smtp-connect` or `smtp-auth`.
+        public var step: String
+        /// `ok`, `failed` or `skipped`.
+        public var status: String
+        /// What went wrong (or why it was skipped); never a secret.
+        public var detail: String?
+        public var seconds: Double
+    }
+
+    /// The whole test.
+    public struct Report: Sendable, Equatable, Encodable {
+        public var account: String
+        public var checks: [Check]
+        /// Said to the user when receiving works but sending will not.
+        public var warning: String?
+        public var seconds: Double
+        /// Whether receiving works (both IMAP steps passed).
+        public var imapOK: Bool { checks.filter { $0.step.hasPrefix("imap") }.allSatisfy { $0.status == "ok" } }
+        /// Whether every step passed (none failed or was skipped).
+        public var ok: Bool { checks.allSatisfy { $0.status == "ok" } }
+    }
+
+    /// What an authentication refusal is reported as.
+    public static let authRefused = "Invalid email or app password"
+
+    public let account: AccountAdded
+    public let budgetSeconds: Double
+
+    public init(account: AccountAdded, budgetSeconds: Double = 10) {
+        self.account = account
+        self.budgetSeconds = max(1, min(budgetSeconds, 60))
+    }
+
+    /// Runs the four steps; an IMAP failure skips IMAP auth, an SMTP failure SMTP auth.
+    public func run() -> Report {
+        let start = Date()
+        let deadline = start.addingTimeInterval(budgetSeconds)
+        var checks: [Check] = []
+        func remaining() -> Double { max(0.5, deadline.timeIntervalSinceNow) }
+        func step(_ name: String, _ body: () throws -> Void) -> Bool {
+            let t = Date()
+            do {
+                try body()
+                checks.append(Check(step: name, status: "ok", detail: nil, seconds: Date().timeIntervalSince(t)))
+                return true
+            } catch {
+                checks.append(Check(step: name, status: "failed", detail: ConnectionTest.describe(error),
+                                    seconds: Date().timeIntervalSince(t)))
+                return false
+            }
+        }
+        func skip(_ name: String, _ why: String) { checks.append(Check(step: name, status: "skipped", detail: why, seconds: 0)) }
+        let mechanism = AuthMechanism(rawValue: account.auth.lowercased()) ?? .plain
+
+        var imap: IMAPConnection?
+        if step("imap-connect", {
+            guard let security = ConnectionSecurity(rawValue: account.imapSecurity), security != .plain,
+                  let port = UInt16(exactly: account.imapPort) else { throw IMAPClientError.insecureAuthentication }
+            imap = try IMAPConnection.connect(ServerEndpoint(host: account.imapHost, port: port, security: security,
+                                                             caFile: account.caFile, timeoutSeconds: remaining()))
+        }), let conn = imap {
+            _ = step("imap-auth") {
+                let secret = try ConnectionTest.secret(account.credentialSource)
+                let credential: Credential = mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret)
+                do {
+                    try conn.authenticate(username: account.username, credential: credential, mechanism: mechanism)
+                } catch IMAPClientError.mechanismUnavailable where mechanism == .plain {
+                    try conn.authenticate(username: account.username, credential: credential, mechanism: .login)
+                }
+            }
+            conn.logout()
+        } else {
+            skip("imap-auth", "the IMAP server could not be reached")
+        }
+
+        if let host = account.smtpHost {
+            var smtp: SMTPConnection?
+            if step("smtp-connect", {
+                guard let security = ConnectionSecurity(rawValue: account.smtpSecurity ?? "starttls"), security != .plain,
+                      let port = account.smtpPort.flatMap({ UInt16(exactly: $0) }) else { throw SMTPClientError.insecureAuthentication }
+                smtp = try SMTPConnection.connect(ServerEndpoint(host: host, port: port, security: security, caFile: account.caFile,
+                                                                 timeoutSeconds: remaining()))
+            }), let conn = smtp {
+                _ = step("smtp-auth") {
+                    let secret = try ConnectionTest.secret(account.smtpCredentialSource ?? account.credentialSource)
+                    try conn.authenticate(username: account.smtpUsername ?? account.username,
+                                          credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret),
+                                          mechanism: mechanism)
+                }
+                conn.quit()
+            } else {
+                skip("smtp-auth", "the SMTP server could not be reached")
+            }
+        } else {
+            skip("smtp-connect", "no SMTP server is configured (--smtp-host)")
+            skip("smtp-auth", "no SMTP server is configured (--smtp-host)")
+        }
+        var report = Report(account: account.name, checks: checks, warning: nil, seconds: Date().timeIntervalSince(start))
+        if report.imapOK && !report.ok {
+            report.warning = "receiving works, but sending won't: " + (checks.first { $0.step.hasPrefix("smtp") && $0.status != "ok" }?.detail ?? "SMTP failed")
+        }
+        return report
+    }
+
+    static func secret(_ stored: String) throws -> String {
+        guard let source = CredentialSource(stored: stored) else {
+            throw AccountError.invalid("the credential source \"\(stored)\" is not understood")
+        }
+        return try source.secret()
+    }
+
+    /// A step's error for the user: an authentication refusal is "Invalid email or app password" (with the
+    /// server's words), anything else its own description.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case IMAPClientError.authenticationFailed(let text): "\(authRefused) (server: \(text))"
+        case SMTPClientError.authenticationFailed(let reply): "\(authRefused) (server: \(reply.code) \(reply.lines.joined(separator: " ")))"
+        default: "\(error)"
+        }
+    }
+}

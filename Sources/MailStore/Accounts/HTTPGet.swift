@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A bounded, blocking HTTP(S) GET for discovery: at most `limit` bytes, within `timeout` seconds.
+enum HTTPGet {
+    private final class Outcome: @unchecked Sendable {
+        let lock = NSLock()
+        var result: Result<[UInt8], DiscoveryError>?
+    }
+
+    static func fetch(_ url: URL, timeout: Double, limit: Int) throws(DiscoveryError) -> [UInt8] {
+        let config = URLSessionConfiguration.ephemeral
+        config.timeoutIntervalForRequest = timeout
+        config.timeoutIntervalForResource = timeout
+        config.httpCookieStorage = nil
+        config.urlCache = nil
+        let session = URLSession(configuration: config)
+        defer { session.invalidateAndCancel() }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: url) { data, response, error in
+            let r: Result<[UInt8], DiscoveryError>
+            if let error { r = .failure(.http(error.localizedDescription)) }
+            else if let h = response as? HTTPURLResponse, !(200..<300).contains(h.statusCode) { r = .failure(.http("status \(h.statusCode)")) }
+            else if let data, data.count <= limit { r = .success(Array(data)) }
+            else { r = .failure(.http("more than \(limit) bytes")) }
+            outcome.lock.withLock { outcome.result = r }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            task.cancel()
+            throw .timeout(timeout)
+        }
+        switch outcome.lock.withLock({ outcome.result }) {
+        case .success(let bytes): return bytes
+        case .failure(let e): throw e
+        case nil: throw .timeout(timeout)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPProtocol
+import MessageComposer
+import SyncCore
+
+/// Filing sent messages in the server's Sent folder, so that nothing sent is missing from it: the folders are
+/// discovered when none are known yet (a send before the first sync), a failed APPEND is retried with backoff,
+/// and a message that still could not be filed stays pending (its `MessageSent` without `DraftDeleted`) until a
+/// later sync or `outbox send` files it.
+extension OutboxUseCase {
+    /// A sent message not yet filed in Sent.
+    public struct UnfiledSent: Sendable, Equatable {
+        public var draftID: String
+        public var messageID: String
+
+        public init(draftID: String, messageID: String) {
+            self.draftID = draftID
+            self.messageID = messageID
+        }
+    }
+
+    /// The messages of `account` that were sent but are not yet filed in the server's Sent folder (drafts whose
+    /// outbox state is `sent`: read from the small drafts and outbox views, not the log).
+    public func unfiledSent(account: String) throws -> [UnfiledSent] {
+        let views = try self.views
+        return try views.drafts(account: account).compactMap { d in
+            guard try views.outboxItem(draftID: d.latest.draftID)?.state == .sent,
+                  let queued = try sentQueuing(d.latest.draftID) else { return nil }
+            return UnfiledSent(draftID: d.latest.draftID, messageID: queued.messageID)
+        }
+    }
+
+    /// Files every pending sent message of `account` (once each); returns the draft ids filed.
+    @discardableResult
+    public func completeSentFilings(account: String) throws -> [String] {
+        var filed: [String] = []
+        for item in try unfiledSent(account: account) {
+            guard let d = try views.draft(id: item.draftID), let a = try views.account(named: account)?.settings,
+                  let due = try sentQueuing(item.draftID)?.dueAt else { continue }
+            let composed = try compose(d, due: due)
+            guard fileInSent(composed, account: a, retries: 1) == nil else { continue }
+            try append(.draftDeleted(DraftDeleted(draftID: item.draftID)), account, item.draftID, actor: .system)
+            filed.append(item.draftID)
+        }
+        return filed
+    }
+
+    /// APPENDs the sent message to Sent with \Seen where the provider does not file it itself, trying up to
+    /// `retries` times (1 s, 2 s, 4 s apart). Returns nil when filed or not needed, else why it was not.
+    func fileInSent(_ m: ComposedMessage, account a: AccountAdded, retries: Int) -> String? {
+        guard ProviderRegistry.provider(id: a.provider).requiresSentAppend else { return nil }
+        var why = ""
+        for attempt in 0..<max(1, min(retries, 5)) {
+            if attempt > 0 { Thread.sleep(forTimeInterval: Double(1 << (attempt - 1))) }
+            do {
+                try appendToSent(m.bytes, account: a)
+                return nil
+            } catch DraftError.noSentFolder(let name) {
+                return DraftError.noSentFolder(name).description
+            } catch {
+                why = "\(error)"
+            }
+        }
+        return why
+    }
+
+    /// One APPEND to the Sent folder; the folder list is fetched (and recorded) first when none is known.
+    private func appendToSent(_ bytes: [UInt8], account a: AccountAdded) throws {
+        let engine = try SyncEngine(store: store, account: a)
+        defer { engine.disconnect() }
+        let conn = try engine.connect()
+        var path = try views.folders(account: a.name).first { $0.role == .sent }?.path
+        if path == nil {
+            var report = SyncReport(account: a.name)
+            path = try engine.discoverFolders(conn, report: &report).first { $0.role == .sent }?.path
+        }
+        guard let path else { throw DraftError.noSentFolder(a.name) }
+        _ = try conn.append(to: MailboxName(path), message: bytes, flags: ["\\Seen"])
+    }
+
+    /// The queuing that was sent (the last `MessageQueued` before `MessageSent`), for composing the same bytes.
+    func sentQueuing(_ draftID: String) throws -> MessageQueued? {
+        var last: MessageQueued?
+        var sent: MessageQueued?
+        try store.log.scan(filter: ScanFilter(types: [.messageQueued, .messageSent], stream: .draft(draftID))) { ev in
+            switch try ev.decode() {
+            case .messageQueued(let p): last = p
+            case .messageSent: sent = last
+            default: break
+            }
+            return true
+        }
+        return sent
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import MailStore
+
+/// `mailstore account discover EMAIL [--json]`: the discovery chain, step by step.
+struct AccountDiscoverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "discover",
+        abstract: "Find an address's servers: registry, ISPDB autoconfig, DNS SRV, MX heuristic (10 s each, 30 s in all).",
+        discussion: """
+        Only the domain is sent to the autoconfig server. MAILSTORE_AUTOCONFIG_URL replaces the ISPDB base URL,
+        MAILSTORE_DNS_SERVER (ip:port) the resolver. Nothing is recorded. Exit 0 when an IMAP server was found,
+        4 when nothing was (set it up by hand with --host), 6 for an unsupported service (ProtonMail).
+        """)
+
+    @Argument(help: "The email address.") var email: String
+    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found.") var json = false
+
+    func run() throws {
+        let result = AccountDiscovery().run(email: email)
+        if json {
+            let e = JSONEncoder()
+            e.outputFormatting = [.sortedKeys]
+            print(String(decoding: try e.encode(result), as: UTF8.self))
+        } else {
+            AccountDiscoverCommand.show(result)
+        }
+        if result.unsupported != nil { throw ExitCode(CLIExit.configError) }
+        if result.imapHost == nil { throw ExitCode(CLIExit.notFound) }
+    }
+
+    /// Prints each step and what was found.
+    static func show(_ r: AccountDiscovery.Result) {
+        if let u = r.unsupported { return Terminal.print(u) }
+        for s in r.steps {
+            let found = [s.imap.map { "IMAP \($0)" }, s.smtp.map { "SMTP \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            Terminal.print("\(s.step.padding(toLength: 9, withPad: " ", startingAt: 0)) \(s.status)"
+                           + String(format: " (%.1f s)", s.seconds) + (found.isEmpty ? "" : ": \(found)") + (s.detail.map { ": \($0)" } ?? ""))
+        }
+        if let host = r.imapHost, let port = r.imapPort, let sec = r.imapSecurity {
+            Terminal.print("IMAP \(sec)://\(host):\(port) (from \(r.source ?? "?"))"
+                           + (r.smtpHost.map { ", SMTP \(r.smtpSecurity ?? "starttls")://\($0):\(r.smtpPort ?? 0)" } ?? ", no SMTP server found"))
+        } else {
+            Terminal.print("Nothing found: set the account up by hand (account add --host H [--smtp-host H])"
+                           + (r.smtpHost.map { "; SMTP found: \($0):\(r.smtpPort ?? 0)" } ?? ""))
+        }
+    }
+}

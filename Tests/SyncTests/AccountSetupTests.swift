@@ -1,0 +1,115 @@
+import Foundation
+import MailStore
+import TestSupport
+import XCTest
+
+/// Setting an account up against the real Dovecot and SMTP test server: the four-step connection test
+/// (AC-MP-06, AC-MP-09) through `account test` and `account add --test`.
+final class AccountSetupTests: SyncTestCase {
+    var smtp: SMTPServer!
+    var bundle: String!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        (smtp, bundle) = try smtpWithCABundle()
+    }
+
+    /// `account add NAME` arguments for the test servers, with the IMAP and SMTP password files given.
+    func addArgs(_ name: String, imapPassword: String, smtpPassword: String) -> [String] {
+        ["account", "add", name, "--email", user, "--host", imap.host, "--port", String(imap.tlsPort), "--ca-file", bundle,
+         "--password-file", imapPassword, "--smtp-host", smtp.host, "--smtp-port", String(smtp.submissionPort),
+         "--smtp-username", smtp.user, "--smtp-password-file", smtpPassword]
+    }
+
+    func wrongPasswordFile() throws -> String {
+        let path = dir.file("wrong-pw")
+        try Data("not-the-password".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        return path
+    }
+
+    func testAddWithTestRecordsOnlyAnAccountThatPasses() throws {
+        let good = try mailstore(addArgs("good", imapPassword: passwordFile, smtpPassword: smtp.passwordFile) + ["--test"])
+        for step in ["imap-connect", "imap-auth", "smtp-connect", "smtp-auth"] {
+            XCTAssertTrue(good.stdout.contains("ok      \(step)"), good.stdout)
+        }
+        XCTAssertTrue(good.stdout.contains("Added account good"), good.stdout)
+        let wrong = try wrongPasswordFile()
+        let bad = try mailstore(addArgs("bad", imapPassword: wrong, smtpPassword: smtp.passwordFile) + ["--test"], expect: 5)
+        XCTAssertTrue(bad.stdout.contains("FAILED  imap-auth") && bad.stdout.contains("Invalid email or app password"), bad.stdout)
+        XCTAssertTrue(bad.stderr.contains("was not added"), bad.stderr)
+        XCTAssertFalse(bad.stdout.contains("not-the-password") || bad.stderr.contains("not-the-password"))
+        let list = try mailstore(["account", "list"]).stdout
+        XCTAssertTrue(list.contains("good\t") && !list.contains("bad\t"), list)
+    }
+
+    func testAccountTestReportsEveryStepAndWarnsWhenOnlySendingFails() throws {
+        try mailstore(addArgs("recv", imapPassword: passwordFile, smtpPassword: try wrongPasswordFile()))
+        let r = try mailstore(["account", "test", "recv"], expect: 5)
+        XCTAssertTrue(r.stdout.contains("ok      imap-auth") && r.stdout.contains("FAILED  smtp-auth"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Invalid email or app password"), r.stdout)
+        XCTAssertTrue(r.stderr.contains("receiving works, but sending won't"), r.stderr)
+        let json = try mailstore(["account", "test", "recv", "--json"], expect: 5)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let checks = try XCTUnwrap(object["checks"] as? [[String: Any]])
+        XCTAssertEqual(checks.map { $0["step"] as? String }, ["imap-connect", "imap-auth", "smtp-connect", "smtp-auth"])
+        XCTAssertEqual(checks.map { $0["status"] as? String }, ["ok", "ok", "ok", "failed"])
+        XCTAssertNotNil(object["warning"] as? String)
+        try mailstore(["account", "test", "nope"], expect: 4)
+    }
+
+    func testAnUnreachableServerFailsTheConnectStepAndSkipsAuth() throws {
+        try mailstore(["account", "add", "down", "--email", user, "--host", "127.0.0.1", "--port", "9", "--password-file", passwordFile])
+        let r = try mailstore(["account", "test", "down"], expect: 5)
+        XCTAssertTrue(r.stdout.contains("FAILED  imap-connect") && r.stdout.contains("skipped imap-auth"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("skipped smtp-connect"), r.stdout)
+    }
+}
+
+/// Many accounts at once (FR-MPROV-14, AC-MP-13): `sync` runs every account and reports a failing one
+/// without stopping the others; `sync --watch` watches every account. Real Dovecot.
+final class ManyAccountsTests: SyncTestCase {
+    func add(_ name: String, password: String) throws {
+        try mailstore(["account", "add", name, "--email", user, "--host", imap.host, "--port", String(imap.tlsPort),
+                       "--ca-file", imap.caFile, "--password-file", password])
+    }
+
+    func copies(_ account: String) throws -> Int {
+        try MailStore.open(at: dir.file("store"), readOnly: true).openViews().syncedCount(account: account, folder: "INBOX")
+    }
+
+    func testOneFailingAccountDoesNotStopTheOthers() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "m1", subject: "For everyone", parent: nil, flags: [])], via: c)
+        let wrong = dir.file("wrong-pw")
+        try Data("not-the-password".utf8).write(to: URL(fileURLWithPath: wrong))
+        chmod(wrong, 0o600)
+        try add("a", password: passwordFile)
+        try add("b", password: wrong)
+        try add("c", password: passwordFile)
+        let r = try mailstore(["sync"], expect: 5)
+        XCTAssertTrue(r.stdout.contains("a: 1 new") && r.stdout.contains("c: 1 new"), r.stdout)
+        XCTAssertTrue(r.stderr.contains("b: ") && r.stderr.contains("1 of 3 accounts failed: b"), r.stderr)
+        XCTAssertEqual(try copies("a"), 1)
+        XCTAssertEqual(try copies("c"), 1)
+        XCTAssertEqual(try copies("b"), 0)
+    }
+
+    func testWatchFollowsEveryAccount() throws {
+        let c = try server()
+        defer { c.logout() }
+        try add("a", password: passwordFile)
+        try add("c", password: passwordFile)
+        let p = try startSync(["--watch", "--idle-refresh", "2"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        try fill("INBOX", [(id: "w1", subject: "While watching", parent: nil, flags: [])], via: c)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, try copies("a") < 1 || copies("c") < 1 { usleep(200_000) }
+        XCTAssertEqual(try copies("a"), 1, "account a got the message while watching")
+        XCTAssertEqual(try copies("c"), 1, "account c got the message while watching")
+    }
+}

@@ -1,0 +1,75 @@
+import EventLog
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+import MailStore
+import SecureTransport
+import TestSupport
+import XCTest
+
+/// Nothing sent is lost from Sent: a send before the first sync still files the copy (the folders are
+/// discovered then), and a filing that cannot be done is kept pending and completed by the next sync.
+/// Real Dovecot and the real SMTP test server.
+final class SentFilingTests: SyncTestCase {
+    var smtp: SMTPServer!
+    var bundle: String!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        (smtp, bundle) = try smtpWithCABundle()
+    }
+
+    private func add(imapPort: UInt16) throws {
+        try store.addAccount(AccountSettings(name: accountName, email: user, host: imap.host, port: imapPort, security: "tls",
+                                             credential: .file(passwordFile), caFile: bundle, smtpHost: smtp.host,
+                                             smtpPort: smtp.submissionPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
+                                             smtpCredential: .file(smtp.passwordFile)))
+    }
+
+    private func send(_ subject: String) throws -> (String, String) {
+        let (d, problems) = try DraftsUseCase(store: store).create(account: accountName, DraftInput(
+            to: "bob@example.com", subject: subject, body: "Hello\n"))
+        XCTAssertTrue(problems.isEmpty, "\(problems)")
+        let outbox = OutboxUseCase(store: store)
+        let queued = try outbox.queue(d.draftID, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliverWhenDue(d.draftID), .sent)
+        return (d.draftID, queued.messageID)
+    }
+
+    private func inSent(_ messageID: String) throws -> Int {
+        let c = try server()
+        defer { c.logout() }
+        _ = try c.select(MailboxName(path("Sent")), readOnly: true)
+        return try c.uidSearch([.header("Message-ID", messageID), .seen]).count
+    }
+
+    func testASendBeforeTheFirstSyncIsFiledInSent() throws {
+        try add(imapPort: imap.tlsPort)
+        XCTAssertTrue(try views.folders(account: accountName).isEmpty, "no sync yet")
+        let (draftID, messageID) = try send("Before the first sync")
+        XCTAssertEqual(try inSent(messageID), 1, "the copy is in Sent")
+        XCTAssertNil(try views.draft(id: draftID), "filed, so the draft is gone")
+        XCTAssertTrue(try views.folders(account: accountName).contains { $0.role == .sent }, "the folders were discovered")
+        XCTAssertEqual(try OutboxUseCase(store: store).unfiledSent(account: accountName), [])
+    }
+
+    func testAFilingThatFailsStaysPendingAndTheNextSyncCompletesIt() throws {
+        // IMAP unreachable (nothing listens on port 9 of 127.0.0.1), SMTP fine: it goes out but cannot be filed.
+        try add(imapPort: 9)
+        let (draftID, messageID) = try send("Filed later")
+        XCTAssertNotNil(try views.draft(id: draftID), "not filed: the draft is kept")
+        XCTAssertEqual(try views.outboxItem(draftID: draftID)?.state, .sent)
+        let pending = try OutboxUseCase(store: store).unfiledSent(account: accountName)
+        XCTAssertEqual(pending, [OutboxUseCase.UnfiledSent(draftID: draftID, messageID: messageID)])
+        XCTAssertEqual(try inSent(messageID), 0)
+        // The account fixed (added again with the right port): the next sync files it, once.
+        try store.removeAccount(named: accountName)
+        try add(imapPort: imap.tlsPort)
+        XCTAssertEqual(try sync().sentFiled, 1)
+        XCTAssertEqual(try inSent(messageID), 1)
+        XCTAssertNil(try views.draft(id: draftID))
+        XCTAssertEqual(try sync().sentFiled, 0)
+        XCTAssertEqual(try inSent(messageID), 1, "filed once")
+    }
+}
