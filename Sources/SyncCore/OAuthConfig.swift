@@ -36,21 +36,18 @@ public struct OAuthConfig: Sendable, Equatable {
         self.emailResolution = emailResolution
     }
 
+    /// The registry's settings for a provider, from its sign-in data (`ProviderOAuth`, the one place the
+    /// endpoints and scopes are written) with a placeholder client id: the user's app registration
+    /// (`--client-id`) replaces it at sign-in.
+    init(_ p: ProviderOAuth, clientID: String) {
+        self.init(authorizationEndpoint: p.authorizationEndpoint, tokenEndpoint: p.tokenEndpoint,
+                  deviceAuthorizationEndpoint: p.deviceAuthorizationEndpoint, clientID: clientID, scopes: p.scopes,
+                  redirect: p.redirect, emailResolution: p.emailFromIDToken ? .idTokenClaims : .userProvided)
+    }
+
     /// Gmail: scope exactly `https://mail.google.com/`; the email address is user-provided.
-    public static let gmail = OAuthConfig(
-        authorizationEndpoint: "https://accounts.google.com/o/oauth2/v2/auth",
-        tokenEndpoint: "https://oauth2.googleapis.com/token",
-        deviceAuthorizationEndpoint: "https://oauth2.googleapis.com/device/code",
-        clientID: "mailstore-desktop.apps.googleusercontent.com",
-        scopes: ["https://mail.google.com/"], emailResolution: .userProvided)
+    public static let gmail = OAuthConfig(ProviderOAuth.gmail, clientID: "mailstore-desktop.apps.googleusercontent.com")
 
     /// Outlook / Microsoft 365 through Entra's `/common/` endpoints (consumer and organisational accounts).
-    public static let outlook = OAuthConfig(
-        authorizationEndpoint: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
-        tokenEndpoint: "https://login.microsoftonline.com/common/oauth2/v2.0/token",
-        deviceAuthorizationEndpoint: "https://login.microsoftonline.com/common/oauth2/v2.0/devicecode",
-        clientID: "mailstore-desktop",
-        scopes: ["https://outlook.office365.com/IMAP.AccessAsUser.All", "https://outlook.office365.com/SMTP.Send",
-                 "offline_access", "openid", "email", "profile"],
-        emailResolution: .idTokenClaims)
+    public static let outlook = OAuthConfig(ProviderOAuth.outlook, clientID: "mailstore-desktop")
 }
