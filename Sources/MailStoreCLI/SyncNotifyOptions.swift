@@ -12,10 +12,12 @@ struct SyncNotifyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --watch: the folder role the user is looking at (inbox, archive, ...): its new mail gives no banner.",
                                valueName: "ROLE"))
     var activeFolder: String?
+    @Flag(help: "With --watch: decide as a background sync (mail up to 1 hour old may notify, instead of 5 minutes).")
+    var background = false
 
     func validate(watch: Bool) throws {
-        if !watch && (notifyCommand != nil || withdrawCommand != nil || activeFolder != nil) {
-            throw ValidationError("--notify-command, --withdraw-command and --active-folder go with --watch")
+        if !watch && (notifyCommand != nil || withdrawCommand != nil || activeFolder != nil || background) {
+            throw ValidationError("--notify-command, --withdraw-command, --active-folder and --background go with --watch")
         }
         if let activeFolder, SyncNotifyOptions.role(activeFolder) == nil {
             throw ValidationError("unknown folder role '\(activeFolder)': inbox, sent, drafts, trash, junk, archive, all, flagged, important")
@@ -27,6 +29,6 @@ struct SyncNotifyOptions: ParsableArguments {
     /// The notifier for a watch of `account`; nil commands: decisions are still recorded, nothing is run.
     func notifier(store: MailStore, account: String) throws -> WatchNotifier {
         try WatchNotifier(store: store, account: account, notifyCommand: notifyCommand, withdrawCommand: withdrawCommand,
-                          activeFolder: activeFolder.flatMap(SyncNotifyOptions.role))
+                          activeFolder: activeFolder.flatMap(SyncNotifyOptions.role), background: background)
     }
 }

@@ -11,6 +11,8 @@ final class WatchNotifier: @unchecked Sendable {
     let notifyCommand: String?
     let withdrawCommand: String?
     let activeFolder: FolderRole?
+    /// Decide as a background sync (recency window 1 hour instead of 5 minutes).
+    let background: Bool
     /// The log position up to which new emails were decided.
     var decidedThrough: UInt64
     /// True until the account's first sync has been decided (everything in it suppressed).
@@ -19,7 +21,9 @@ final class WatchNotifier: @unchecked Sendable {
     /// The longest a notify or withdraw command may run.
     static let commandTimeout = 10.0
 
-    init(store: MailStore, account: String, notifyCommand: String?, withdrawCommand: String?, activeFolder: FolderRole?) throws {
+    init(store: MailStore, account: String, notifyCommand: String?, withdrawCommand: String?, activeFolder: FolderRole?,
+         background: Bool = false) throws {
+        self.background = background
         coordinator = NotificationCoordinator(store: store)
         self.account = account
         self.notifyCommand = notifyCommand
@@ -36,7 +40,7 @@ final class WatchNotifier: @unchecked Sendable {
     /// Called after each sync that changed something.
     func didSync() {
         do {
-            let sync = NotificationSync(time: .now, background: false, isFirstSync: firstSync, activeFolder: activeFolder,
+            let sync = NotificationSync(time: .now, background: background, isFirstSync: firstSync, activeFolder: activeFolder,
                                         utcOffsetSeconds: TimeZone.current.secondsFromGMT())
             try coordinator.didSync(account: account, after: decidedThrough, sync: sync)
             decidedThrough = try coordinator.store.head().sequence

@@ -39,3 +39,82 @@ final class NotificationCoordinatorTests: XCTestCase {
         XCTAssertEqual(try again.recent().map(\.decision.emailID), ["new", "old"])
     }
 }
+
+/// AC-N-16..19: acting on a notification goes through the thread-action and compose use cases, withdraws
+/// the thread's notifications, and reports the badge after it.
+final class NotificationActionTests: XCTestCase {
+    var dir: TemporaryDirectory!
+    var store: MailStore!
+    /// Email id by subject.
+    var ids: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        dir = TemporaryDirectory("notify-actions")
+        store = try MailStore.create(at: dir.file("store"))
+        try store.addAccount(AccountSettings(name: "work", email: "me@example.com", host: "imap.example.com", port: 993, security: "tls",
+                                             credential: .environment("MAILSTORE_TEST_UNUSED"), smtpHost: "smtp.example.com"))
+        let md = dir.file("md")
+        for sub in ["cur", "new", "tmp"] { try FileManager.default.createDirectory(atPath: md + "/" + sub, withIntermediateDirectories: true) }
+        for (i, subject) in ["Lunch?", "Re: Plans", "Report", "Party"].enumerated() {
+            let text = "Message-ID: <m\(i)@example.com>\r\nReferences: <r\(i)@example.com>\r\nFrom: Ann <ann@example.com>\r\n"
+                + "To: me@example.com\r\nSubject: \(subject)\r\nDate: Mon, 2 Sep 2024 10:0\(i):00 +0000\r\n\r\nhello \(i)\r\n"
+            XCTAssertTrue(FileManager.default.createFile(atPath: md + "/cur/\(i):2,", contents: Data(text.utf8)))
+        }
+        var options = Importer.Options()
+        options.account = "work"
+        _ = try Importer(store: store, options: options).importMaildir(md)
+        _ = try store.commit([("Archive", FolderRole.archive), ("Trash", .trash)].map { f, role in
+            NewEvent(event: .folderDiscovered(FolderDiscovered(folder: f, displayName: f, role: role)), account: "work",
+                     stream: .folder(account: "work", path: f), actor: .sync)
+        })
+        let page = try FetchThreadsUseCase(store: store).fetchThreads(accountId: "work", folderId: "INBOX", pageSize: 10)
+        XCTAssertEqual(page.threads.count, 4)
+        let at = Timestamp(microseconds: 1_725_271_200_000_000)
+        for t in page.threads {
+            let emailID = t.id
+            ids[t.subject] = emailID
+            _ = try store.commit([NewEvent(event: .notificationDecided(NotificationDecided(
+                emailID: emailID, threadID: t.id, outcome: .posted, reason: "passed", syncTime: at, title: "Ann", subtitle: t.subject,
+                body: "", fromAddress: "ann@example.com")), account: "work", stream: .email(emailID), actor: .system)])
+        }
+        // Shown on the screen: delivered.
+        let c = NotificationCoordinator(store: store)
+        let r = try c.deliverPending(now: Timestamp(microseconds: at.microseconds + 1_000_000), post: { _ in true }, withdraw: { _, _ in true })
+        XCTAssertEqual(r.delivered, 4)
+    }
+
+    override func tearDown() {
+        store = nil
+        dir = nil
+    }
+
+    func testEachActionUsesItsUseCaseWithdrawsAndUpdatesTheBadge() throws {
+        let c = NotificationCoordinator(store: store)
+        XCTAssertEqual(try FetchThreadsUseCase(store: store).fetchBadgeCount(), 4)
+        let lunch = try XCTUnwrap(ids["Lunch?"]), plans = try XCTUnwrap(ids["Plans"] ?? ids["Re: Plans"])
+        let report = try XCTUnwrap(ids["Report"]), party = try XCTUnwrap(ids["Party"])
+        let read = try c.respond(to: "email-" + lunch, action: .markRead)
+        XCTAssertEqual(read.withdrawn, [lunch])
+        XCTAssertEqual(read.badge, 3)
+        XCTAssertEqual(try store.pendingActions(account: "work").map(\.kind.rawValue), ["read"])
+        let archived = try c.respond(to: "email-" + plans, action: .archive)
+        XCTAssertEqual(archived.badge, 2, "archived out of the Inbox")
+        XCTAssertEqual(archived.withdrawn, [plans])
+        let deleted = try c.respond(to: "email-" + report, action: .delete)
+        XCTAssertEqual(deleted.badge, 1)
+        XCTAssertEqual(try store.pendingActions(account: "work").map(\.kind.rawValue), ["read", "archive", "delete"])
+        // A reply: "Re:" once, threading headers from the original, queued for sending, notification withdrawn.
+        let reply = try c.respond(to: "email-" + party, action: .reply, replyText: "Thanks, I'll be there!")
+        let draftID = try XCTUnwrap(reply.draftID)
+        let draft = try XCTUnwrap(try store.draft(id: draftID)).latest
+        XCTAssertEqual(draft.subject, "Re: Party")
+        XCTAssertEqual(draft.to.map(\.email), ["ann@example.com"])
+        XCTAssertEqual(draft.inReplyTo, "m3@example.com")
+        XCTAssertEqual(draft.references, ["r3@example.com", "m3@example.com"])
+        XCTAssertTrue(draft.body.hasPrefix("Thanks, I'll be there!"))
+        XCTAssertEqual(try store.outboxItem(draftID: draftID)?.state.description, "queued")
+        XCTAssertEqual(reply.withdrawn, [party])
+        XCTAssertThrowsError(try c.respond(to: "email-nope", action: .markRead))
+        XCTAssertThrowsError(try c.respond(to: "nonsense", action: .archive))
+    }
+}

@@ -6,12 +6,18 @@ public enum NotificationError: Error, CustomStringConvertible, Equatable {
     case invalidAddress(String)
     /// A thread id that is empty or too long.
     case invalidThread(String)
+    /// A notification identifier (`email-<emailId>`) whose email the store does not know.
+    case unknownNotification(String)
+    /// A reply that cannot be sent as written (the draft's problems).
+    case replyNotSendable([String])
 
     public var description: String {
         switch self {
         case .unknownCategory(let c): "unknown category '\(c)': use primary, social, promotions, updates or forums"
         case .invalidAddress(let a): "'\(a)' is not an email address: give one like name@example.com"
         case .invalidThread(let t): "'\(t)' is not a thread id: take one from `mailstore project --view threads --json`"
+        case .unknownNotification(let i): "no email for notification '\(i)': identifiers are email-<emailId>, from `mailstore notifications --json`"
+        case .replyNotSendable(let p): "the reply cannot be sent: \(p.joined(separator: "; "))"
         }
     }
 }
