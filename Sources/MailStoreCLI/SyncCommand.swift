@@ -52,6 +52,8 @@ struct SyncCommand: ParsableCommand {
             var options = SyncOptions(folders: folder.isEmpty ? nil : folder, batchMessages: batchMessages, timeoutSeconds: timeout)
             if trace { options.trace = { line in FileHandle.standardError.write(Data((TerminalSanitiser.line(line) + "\n").utf8)) } }
             if watch {
+                // Spec E-21: mutes of threads that are gone go, once per watch start.
+                try NotificationCoordinator(store: store).removeMutesOfGoneThreads()
                 var notifiers: [String: WatchNotifier] = [:]
                 for a in accounts { notifiers[a.name] = try notify.notifier(store: store, account: a.name) }
                 let failures = SyncCommand.watchAll(store: store, accounts: accounts, options: options,

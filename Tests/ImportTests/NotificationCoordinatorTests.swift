@@ -117,4 +117,14 @@ final class NotificationActionTests: XCTestCase {
         XCTAssertThrowsError(try c.respond(to: "email-nope", action: .markRead))
         XCTAssertThrowsError(try c.respond(to: "nonsense", action: .archive))
     }
+
+    func testMutesOfThreadsThatAreGoneAreRemoved() throws {
+        let c = NotificationCoordinator(store: store)
+        let party = try XCTUnwrap(ids["Party"])
+        try c.mute(thread: party)
+        try c.mute(thread: "0123456789abcdef")
+        XCTAssertEqual(try c.removeMutesOfGoneThreads(), ["0123456789abcdef"])
+        XCTAssertEqual(try c.settings().mutedThreads, [party])
+        XCTAssertEqual(try c.removeMutesOfGoneThreads(), [], "nothing twice")
+    }
 }

@@ -35,3 +35,15 @@ extension NotificationCoordinator {
         return NotificationActionResult(threadID: thread, withdrawn: withdrawn, badge: badge, draftID: draftID)
     }
 }
+
+extension NotificationCoordinator {
+    /// Spec E-21: mutes of threads that no longer exist (every email of them expunged, or never seen) are
+    /// removed, each as a recorded unmute. Run when a watch starts. Returns the threads unmuted.
+    @discardableResult
+    public func removeMutesOfGoneThreads() throws -> [String] {
+        let views = try store.latestViews()
+        let gone = try settings().mutedThreads.sorted().filter { try views.thread(id: $0) == nil }
+        for t in gone { try unmute(thread: t) }
+        return gone
+    }
+}
