@@ -73,7 +73,7 @@ let package = Package(
         // Tools.
         .executableTarget(name: "bench", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "CLMDB", "MailStore",
                                                       "Views", "Projections", "CSQLite", "IMAPClient", "IMAPProtocol", "Categorizer", "MailParser",
-                                                      "SearchIndex", "SearchQuery"],
+                                                      "SearchIndex", "SearchQuery", "SecureTransport"],
                           path: "Tools/bench"),
         .target(name: "CorpusGenerator", path: "Tools/CorpusGenerator"),
         .executableTarget(name: "gen-corpus", dependencies: [

@@ -20,7 +20,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -35,6 +35,7 @@ enum BenchMain {
         case "categories": section = try CategoriesBench(options: options).run()
         case "search": section = try SearchBench(options: options).run()
         case "notifications": section = try NotificationsBench(options: options).run()
+        case "notify-latency": section = try NotifyLatencyBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)
