@@ -10,17 +10,23 @@ public struct Contact: BinaryField, Equatable, Sendable, Encodable {
     public var sent: UInt64
     /// The latest message date that named them.
     public var lastSeen: Timestamp
+    /// How many messages the user wrote to them (To or Cc of mail in a Sent-role folder).
+    public var wroteTo: UInt64
 
-    public init(name: String?, address: String, count: UInt64, sent: UInt64, lastSeen: Timestamp) {
+    public init(name: String?, address: String, count: UInt64, sent: UInt64, lastSeen: Timestamp, wroteTo: UInt64 = 0) {
         self.name = name
         self.address = address
         self.count = count
         self.sent = sent
         self.lastSeen = lastSeen
+        self.wroteTo = wroteTo
     }
 
-    public func write(to w: inout ByteWriter) { w.write(name); w.write(address); w.write(count); w.write(sent); w.write(lastSeen) }
+    public func write(to w: inout ByteWriter) {
+        w.write(name); w.write(address); w.write(count); w.write(sent); w.write(lastSeen); w.write(wroteTo)
+    }
     public init(from r: inout ByteReader) throws(DecodeError) {
         name = try r.read(); address = try r.read(); count = try r.read(); sent = try r.read(); lastSeen = try r.read()
+        wroteTo = try r.read()
     }
 }

@@ -6,8 +6,9 @@ import EventModel
 public final class ContactsProjector: Projector {
     public static let name = ViewName.contacts
     /// 2: each prefix entry carries the contact's rank.
-    /// 3: bounded keys and values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 3
+    /// 3: bounded keys and values (`Key`, `ViewBounds`). 4: whom the user wrote to (`Contact.wroteTo`), from the
+    /// recipients of mail in Sent-role folders.
+    public static let schemaVersion: UInt32 = 4
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
 
@@ -15,10 +16,14 @@ public final class ContactsProjector: Projector {
     let people: ViewTable<Contact>
     /// Key(account, token) + lowercased address -> the contact's rank.
     let prefix: ViewTable<ContactRank>
+    /// Key(account, folder) -> role, from `FolderDiscovered` (else the role the folder's name gives).
+    let folderRoles: ViewTable<FolderRole>
+    static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
 
     public init(context: FoldContext) {
         people = context.table(Self.peopleTable)
         prefix = context.table(Self.prefixTable)
+        folderRoles = context.table(Self.folderRolesTable)
     }
 
 
@@ -64,9 +69,24 @@ public final class ContactsProjector: Projector {
     }
 
     public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        guard case .emailReceived(let p) = decoded else { return }
         let account = event.envelope.account
+        switch decoded {
+        case .folderDiscovered(let f):
+            folderRoles.set(Key(account, f.folder).bytes, f.role)
+            return
+        case .folderRemoved(let f):
+            folderRoles.set(Key(account, f.folder).bytes, nil)
+            return
+        case .emailReceived:
+            break
+        default:
+            return
+        }
+        guard case .emailReceived(let p) = decoded else { return }
         let senders = Set(p.from.map { $0.email.lowercased() })
+        // Mail in a Sent-role folder is mail the user wrote: its recipients are people they write to.
+        let byUser = (try folderRoles.get(Key(account, p.folder).bytes) ?? FolderNaming.role(forPath: p.folder)) == .sent
+        let recipients = byUser ? Set((p.to + p.cc).map { $0.email.lowercased() }) : []
         var seen = Set<String>()
         for a in p.from + p.to + p.cc where !a.email.isEmpty && a.email.contains("@") {
             let address = a.email.lowercased()
@@ -77,6 +97,7 @@ public final class ContactsProjector: Projector {
                 if let name = a.name, !name.isEmpty { contact.name = ViewBounds.text(name) }
                 contact.count += 1
                 if senders.contains(address) { contact.sent += 1 }
+                if recipients.contains(address) { contact.wroteTo += 1 }
                 if p.date > contact.lastSeen { contact.lastSeen = p.date }
                 let tokens = ContactsProjector.tokens(name: contact.name, address: address)
                 for t in oldTokens.subtracting(tokens) {

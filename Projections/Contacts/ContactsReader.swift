@@ -34,4 +34,14 @@ public struct ContactsReader {
     public func all(account: String, limit: Int = .max) throws -> [Contact] {
         try snapshot.prefixed(ContactsProjector.peopleTable, Key(account).bytes, limit: limit).map(\.1)
     }
+
+    /// The addresses (lowercased) of `account` the user wrote to, at most `limit`.
+    public func correspondents(account: String, limit: Int = 100_000) throws -> Set<String> {
+        var out = Set<String>()
+        try snapshot.scan(ContactsProjector.peopleTable, prefix: Key(account).bytes) { _, c in
+            if c.wroteTo > 0 { out.insert(c.address.lowercased()) }
+            return out.count < limit
+        }
+        return out
+    }
 }

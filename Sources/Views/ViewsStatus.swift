@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Projections
 
 /// The state of a store's views as found on disk, read without folding or writing anything.
 public struct ViewsStatus: Sendable {
@@ -18,5 +19,13 @@ extension ViewStore {
         else { return nil }
         return ViewsStatus(generation: (views.path as NSString).lastPathComponent, checkpoints: try views.checkpoints(),
                            quarantined: try views.quarantined())
+    }
+
+    /// Runs `body` over the current generation of `store` as it is on disk (opened read-only, nothing folded
+    /// or written); nil when no views are built yet.
+    public static func readCurrent<R>(store: StoreDirectory, log: EventLog, _ body: (Snapshot) throws -> R) throws -> R? {
+        guard let views = try openCurrent(root: store.viewsPath, log: log, catalog: .standard, readOnly: true, notice: { _ in })
+        else { return nil }
+        return try views.read(body)
     }
 }

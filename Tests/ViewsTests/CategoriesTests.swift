@@ -101,6 +101,23 @@ final class CategoriesTests: ViewsTestCase {
             .threads.flatMap(\.messageIds)
     }
 
+    func testMailFromSomeoneTheUserWroteToIsPrimaryByThatRule() throws {
+        // The user wrote to Bob (a message in the Sent folder); later mail from Bob is primary because of it.
+        let root = try maildir("sent-first", [])
+        let sent = root + "/.Sent"
+        for sub in ["cur", "new", "tmp"] { try FileManager.default.createDirectory(atPath: sent + "/" + sub, withIntermediateDirectories: true) }
+        try Data("Message-ID: <s1@me.example>\r\nFrom: Me <me@me.example>\r\nTo: Bob <bob@people.example>\r\nSubject: Dinner\r\nDate: Mon, 2 Sep 2024 09:00:00 +0000\r\n\r\nFriday?\r\n".utf8)
+            .write(to: URL(fileURLWithPath: sent + "/cur/1:2,S"))
+        try importAll(root)
+        _ = try views()
+        try importAll(try maildir("later", [(name: "2:2,", text: "Message-ID: <b1@people.example>\nFrom: Bob <bob@people.example>\nTo: me@me.example\nSubject: Saturday instead\nDate: Tue, 3 Sep 2024 09:00:00 +0000\n\nok?\n")]))
+        let c = try XCTUnwrap(try categories()["b1@people.example"])
+        XCTAssertEqual(c.category, .primary)
+        XCTAssertEqual(c.rule.split(separator: ":").first.map(String.init), "primary.correspondent", c.rule)
+        let contact = try XCTUnwrap(try store.contacts(account: "acct").first { $0.address == "bob@people.example" })
+        XCTAssertEqual(contact.wroteTo, 1)
+    }
+
     func testImportCategorizesEachMessageAndTheTabsShowThem() throws {
         try importAll(try maildir("mail", CategoriesTests.messages))
         let c = try categories()

@@ -2,6 +2,8 @@ import Categorizer
 import EventLog
 import EventModel
 import Foundation
+import Projections
+import Views
 
 extension MailStore {
     /// Whether new mail is categorized: on unless `MAILSTORE_CATEGORIZER=off` (then the category tabs are hidden,
@@ -23,10 +25,15 @@ extension MailStore {
         return rules
     }
 
-    /// The categorizer for `account`'s new mail: the built-in rules with the user's learned sender rules; nil
-    /// when categorizing is off.
+    /// The categorizer for `account`'s new mail: the built-in rules with the user's learned sender rules and the
+    /// people the user wrote to (the contacts view: recipients of mail in Sent-role folders); nil when
+    /// categorizing is off.
     public func categorizer(account: String, ownAddresses: Set<String> = []) throws -> Categorizer? {
         guard MailStore.categorizerEnabled else { return nil }
-        return Categorizer(senderRules: try senderRules(account: account), ownAddresses: ownAddresses)
+        // Open views are read as they are; otherwise the current generation is read without opening the store's
+        // views (a bulk import folds them only when it ends).
+        let read: (Snapshot) throws -> Set<String> = { try ContactsReader($0).correspondents(account: account) }
+        let correspondents = try viewsIfOpen.map { try $0.read(read) } ?? ViewStore.readCurrent(store: directory, log: log, read) ?? []
+        return Categorizer(senderRules: try senderRules(account: account), ownAddresses: ownAddresses, correspondents: correspondents)
     }
 }
