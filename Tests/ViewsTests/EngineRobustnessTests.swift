@@ -112,7 +112,11 @@ final class EngineRobustnessTests: ViewsTestCase {
         let path = store.directory.path
         store = nil
         // A read-only bind mount of the store (root ignores file modes, so a mount it must be).
-        guard mountReadOnly(path) else { throw XCTSkip("cannot make a read-only bind mount here") }
+        guard mountReadOnly(path) else {
+            // In CI (root on this machine kind) the mount works: there a failure to mount is a failure.
+            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("cannot make a read-only bind mount") }
+            throw XCTSkip("cannot make a read-only bind mount here")
+        }
         defer { unmount(path) }
         let before = try listing(path)
         let ro = try MailStore.open(at: path, readOnly: true)
