@@ -79,3 +79,19 @@ struct BenchOptions {
         }
     }
 }
+
+extension BenchOptions {
+    /// The path of a built product beside this bench binary (`mailstore`, `gen-corpus`).
+    static func sibling(_ name: String) -> String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path + "/" + name
+    }
+
+    /// `mailstore` and `gen-corpus` beside this binary; an error saying to build them when one is missing.
+    static func mailstoreAndGenerator() throws -> (mailstore: String, gen: String) {
+        let (mailstore, gen) = (sibling("mailstore"), sibling("gen-corpus"))
+        for exe in [mailstore, gen] where !FileManager.default.isExecutableFile(atPath: exe) {
+            throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(exe) missing: swift build -c release first"])
+        }
+        return (mailstore, gen)
+    }
+}

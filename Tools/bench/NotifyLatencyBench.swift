@@ -12,8 +12,7 @@ struct NotifyLatencyBench {
 
     func run() throws -> String {
         let samples = options.messagesGiven ? options.messages : 20
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
-        let mailstore = bin + "/mailstore"
+        let mailstore = BenchOptions.sibling("mailstore")
         let script = FileManager.default.currentDirectoryPath + "/Tools/test-server/dovecot"
         for exe in [mailstore, script] where !FileManager.default.isExecutableFile(atPath: exe) {
             throw SyncBench.failure("\(exe) missing: run from the repository root after swift build -c release")

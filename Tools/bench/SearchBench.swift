@@ -13,11 +13,7 @@ struct SearchBench {
 
     func run() throws -> String {
         let n = options.messages
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
-        let mailstore = bin + "/mailstore", gen = bin + "/gen-corpus"
-        for exe in [mailstore, gen] where !FileManager.default.isExecutableFile(atPath: exe) {
-            throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(exe) missing: swift build -c release first"])
-        }
+        let (mailstore, gen) = try BenchOptions.mailstoreAndGenerator()
         try FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: options.work) }
         let dir = options.work + "/Maildir-search-\(n)"
