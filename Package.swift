@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
                                                   "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer",
                                                   "SecureTransport", "Categorizer", "SearchIndex", "SearchQuery"]),
-        // The CLI sees the library's API only: everything it needs is public in `MailStore`.
+        // The CLI imports `MailStore` (and ArgumentParser) only; within the package it may use `package` members.
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -12,13 +12,13 @@ public struct AccountRecord: BinaryField, Equatable, Sendable {
         self.sequence = sequence
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(UInt32(AccountAdded.schemaVersion))
         settings.encode(to: &w)
         w.write(sequence)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         let version: UInt32 = try r.read()
         settings = try AccountAdded(from: &r, version: UInt16(truncatingIfNeeded: version))
         sequence = try r.read()

@@ -1,17 +1,17 @@
 /// Reads the accounts view.
-public struct AccountsReader {
+package struct AccountsReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// Every account, by name.
-    public func all() throws -> [AccountRecord] {
+    package func all() throws -> [AccountRecord] {
         try snapshot.prefixed(AccountsProjector.listTable, []).map(\.1)
     }
 
     /// The account named `name`, or nil.
-    public func account(named name: String) throws -> AccountRecord? {
+    package func account(named name: String) throws -> AccountRecord? {
         try snapshot.get(AccountsProjector.listTable, Key(name).bytes)
     }
 }

@@ -25,7 +25,7 @@ public struct ActionRecord: BinaryField, Equatable, Sendable {
     public var lastError: String?
     public var undone = false
 
-    public init(id: EventID, account: String, kind: ActionKind, sequence: UInt64, occurredAt: Timestamp, threadIDs: [String],
+    package init(id: EventID, account: String, kind: ActionKind, sequence: UInt64, occurredAt: Timestamp, threadIDs: [String],
                 targets: [ActionTarget], destination: String?, causation: EventID?) {
         self.id = id
         self.account = account
@@ -47,13 +47,13 @@ public struct ActionRecord: BinaryField, Equatable, Sendable {
         return applied.isEmpty ? "rejected" : "partly rejected"
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(id); w.write(account); w.write(kind.rawValue); w.write(sequence); w.write(occurredAt); w.write(threadIDs)
         w.write(targets); w.write(destination); w.write(causation); w.write(pending); w.write(applied); w.write(rejected)
         w.write(attempts); w.write(retryAt); w.write(lastError); w.write(undone)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         id = try r.read(); account = try r.read()
         let k: String = try r.read()
         kind = ActionKind(rawValue: k) ?? .move

@@ -4,10 +4,10 @@ import EventModel
 /// account (what write-back works through, oldest first); the actions that failed or were refused (for
 /// `mailstore actions --failed` and `retry`); and indexes from threads and emails to the actions that
 /// touched them (for `mailstore history`).
-public final class ActionsProjector: Projector {
-    public static let name = ViewName.actions
+package final class ActionsProjector: Projector {
+    package static let name = ViewName.actions
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 2
+    package static let schemaVersion: UInt32 = 2
     static let itemsTable = Table<ActionRecord>(.actions, "items")
     static let pendingTable = Table<String>(.actions, "pending")
     static let failedTable = Table<String>(.actions, "failed")
@@ -24,7 +24,7 @@ public final class ActionsProjector: Projector {
     /// Key(email id, action id) -> present.
     let byEmail: ViewTable<Present>
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         items = context.table(Self.itemsTable)
         pending = context.table(Self.pendingTable)
         failed = context.table(Self.failedTable)
@@ -34,13 +34,13 @@ public final class ActionsProjector: Projector {
 
 
     /// The key of an action in the pending and failed queues.
-    public static func queueKey(account: String, sequence: UInt64) -> [UInt8] {
+    package static func queueKey(account: String, sequence: UInt64) -> [UInt8] {
         var k = Key(account)
         k.uint64(sequence)
         return k.bytes
     }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let env = event.envelope
         if let kind = ActionKind(decoded), let p = decoded.threadAction {
             let record = ActionRecord(id: env.id, account: env.account, kind: kind, sequence: env.sequence, occurredAt: env.occurredAt,

@@ -2,7 +2,7 @@ import EventModel
 
 extension DomainEvent {
     /// The payload of a thread action event (any kind), or nil.
-    public var threadAction: ThreadAction? {
+    package var threadAction: ThreadAction? {
         switch self {
         case .threadArchived(let p), .threadDeleted(let p), .threadMarkedRead(let p), .threadMarkedUnread(let p),
              .threadStarred(let p), .threadUnstarred(let p), .threadMoved(let p):

@@ -22,10 +22,10 @@ public struct Contact: BinaryField, Equatable, Sendable, Encodable {
         self.wroteTo = wroteTo
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(name); w.write(address); w.write(count); w.write(sent); w.write(lastSeen); w.write(wroteTo)
     }
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         name = try r.read(); address = try r.read(); count = try r.read(); sent = try r.read(); lastSeen = try r.read()
         wroteTo = try r.read()
     }

@@ -2,27 +2,27 @@ import EventModel
 
 /// What autocomplete ranks a contact by, stored with each of its prefix-index entries so a completion is
 /// one cursor pass: whether they wrote (messages from them), how often they appeared, and when last.
-public struct ContactRank: BinaryField, Equatable, Sendable, Comparable {
-    public var sent: UInt64
-    public var count: UInt64
-    public var lastSeen: Timestamp
+package struct ContactRank: BinaryField, Equatable, Sendable, Comparable {
+    package var sent: UInt64
+    package var count: UInt64
+    package var lastSeen: Timestamp
 
-    public init(sent: UInt64, count: UInt64, lastSeen: Timestamp) {
+    package init(sent: UInt64, count: UInt64, lastSeen: Timestamp) {
         self.sent = sent
         self.count = count
         self.lastSeen = lastSeen
     }
 
     /// The rank of a contact.
-    public init(_ c: Contact) { self.init(sent: c.sent, count: c.count, lastSeen: c.lastSeen) }
+    package init(_ c: Contact) { self.init(sent: c.sent, count: c.count, lastSeen: c.lastSeen) }
 
     /// Lower ranks first: people who wrote, then the most frequent, then the most recent.
-    public static func < (a: ContactRank, b: ContactRank) -> Bool {
+    package static func < (a: ContactRank, b: ContactRank) -> Bool {
         if (a.sent > 0) != (b.sent > 0) { return a.sent > 0 }
         if a.count != b.count { return a.count > b.count }
         return a.lastSeen > b.lastSeen
     }
 
-    public func write(to w: inout ByteWriter) { w.write(sent); w.write(count); w.write(lastSeen) }
-    public init(from r: inout ByteReader) throws(DecodeError) { sent = try r.read(); count = try r.read(); lastSeen = try r.read() }
+    package func write(to w: inout ByteWriter) { w.write(sent); w.write(count); w.write(lastSeen) }
+    package init(from r: inout ByteReader) throws(DecodeError) { sent = try r.read(); count = try r.read(); lastSeen = try r.read() }
 }

@@ -3,12 +3,12 @@ import EventModel
 /// The contacts view for recipient autocomplete: every From, To and Cc address of an account's mail with
 /// its name, frequency, recency and whether they wrote, and a prefix index over the address, its local part
 /// and each word of the name. Never reads any system address book.
-public final class ContactsProjector: Projector {
-    public static let name = ViewName.contacts
+package final class ContactsProjector: Projector {
+    package static let name = ViewName.contacts
     /// 2: each prefix entry carries the contact's rank.
     /// 3: bounded keys and values (`Key`, `ViewBounds`). 4: whom the user wrote to (`Contact.wroteTo`), from the
     /// recipients of mail in Sent-role folders.
-    public static let schemaVersion: UInt32 = 4
+    package static let schemaVersion: UInt32 = 4
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
 
@@ -20,7 +20,7 @@ public final class ContactsProjector: Projector {
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         people = context.table(Self.peopleTable)
         prefix = context.table(Self.prefixTable)
         folderRoles = context.table(Self.folderRolesTable)
@@ -28,12 +28,12 @@ public final class ContactsProjector: Projector {
 
 
     /// The most words of a display name indexed for autocomplete.
-    public static let maxNameWords = 16
+    package static let maxNameWords = 16
 
     /// The tokens a contact is found by: the address, its local part, each word of the name (lowercased; at
     /// most `maxNameWords`, since a name is text from mail and may be a novel). ASCII names take a byte path
     /// that gives the same words as the Unicode one.
-    public static func tokens(name: String?, address: String) -> Set<String> {
+    package static func tokens(name: String?, address: String) -> Set<String> {
         let a = address.lowercased()
         var out: Set<String> = [a]
         if let at = a.firstIndex(of: "@") { out.insert(String(a[..<at])) }
@@ -64,11 +64,11 @@ public final class ContactsProjector: Projector {
     }
 
     /// The index key of a token for an address.
-    public static func prefixKey(account: String, token: String, address: String) -> [UInt8] {
+    package static func prefixKey(account: String, token: String, address: String) -> [UInt8] {
         Key(account, token, address).bytes
     }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         switch decoded {
         case .folderDiscovered(let f):

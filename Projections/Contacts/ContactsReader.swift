@@ -1,15 +1,15 @@
 /// Reads the contacts view: autocomplete from the prefix index.
-public struct ContactsReader {
+package struct ContactsReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// Contacts of `account` whose address, local part or a name word starts with `prefix`
     /// (case-insensitive): those who wrote first, then the most frequent, then the most recent. One pass
     /// over the prefix index (each entry carries its rank; at most `candidates` entries), then one lookup
     /// per result.
-    public func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
+    package func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
         // A token longer than a key part is stored bounded: match on its kept beginning.
         let needle = Array(prefix.lowercased().utf8.prefix(Key.maxPartBytes - 17))
         guard !needle.isEmpty, limit > 0 else { return [] }
@@ -31,12 +31,12 @@ public struct ContactsReader {
     }
 
     /// Every contact of `account`, by address.
-    public func all(account: String, limit: Int = .max) throws -> [Contact] {
+    package func all(account: String, limit: Int = .max) throws -> [Contact] {
         try snapshot.prefixed(ContactsProjector.peopleTable, Key(account).bytes, limit: limit).map(\.1)
     }
 
     /// The addresses (lowercased) of `account` the user wrote to, at most `limit`.
-    public func correspondents(account: String, limit: Int = 100_000) throws -> Set<String> {
+    package func correspondents(account: String, limit: Int = 100_000) throws -> Set<String> {
         var out = Set<String>()
         try snapshot.scan(ContactsProjector.peopleTable, prefix: Key(account).bytes) { _, c in
             if c.wroteTo > 0 { out.insert(c.address.lowercased()) }

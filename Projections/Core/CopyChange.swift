@@ -3,18 +3,18 @@ import EventModel
 /// What a user action or a compensation does to one email copy in the views: a new folder, flags added or
 /// removed, or (for a revert) the whole flag set restored. Pure: derived from the event alone, so every view
 /// applies the same change.
-public struct CopyChange: Equatable, Sendable {
-    public var emailID: String
+package struct CopyChange: Equatable, Sendable {
+    package var emailID: String
     /// The folder the copy now shows in.
-    public var folder: String?
+    package var folder: String?
     /// Flags added.
-    public var add: [String] = []
+    package var add: [String] = []
     /// Flags removed.
-    public var remove: [String] = []
+    package var remove: [String] = []
     /// The whole flag set, for a revert (applied before `add` and `remove`).
-    public var flags: [String]?
+    package var flags: [String]?
 
-    public init(emailID: String, folder: String? = nil, add: [String] = [], remove: [String] = [], flags: [String]? = nil) {
+    package init(emailID: String, folder: String? = nil, add: [String] = [], remove: [String] = [], flags: [String]? = nil) {
         self.emailID = emailID
         self.folder = folder
         self.add = add
@@ -23,7 +23,7 @@ public struct CopyChange: Equatable, Sendable {
     }
 
     /// The flags after this change.
-    public func applied(to current: [String]) -> [String] {
+    package func applied(to current: [String]) -> [String] {
         var set = Set(flags ?? current)
         set.formUnion(add)
         set.subtract(remove)
@@ -32,7 +32,7 @@ public struct CopyChange: Equatable, Sendable {
 
     /// The copy changes an event makes optimistically (actions) or as compensation (`FlagRejected`,
     /// `ActionReverted`); nil for every other event.
-    public static func changes(of event: DomainEvent) -> [CopyChange]? {
+    package static func changes(of event: DomainEvent) -> [CopyChange]? {
         switch event {
         case .threadMarkedRead(let p): p.targets.map { CopyChange(emailID: $0.emailID, add: ["\\Seen"]) }
         case .threadMarkedUnread(let p): p.targets.map { CopyChange(emailID: $0.emailID, remove: ["\\Seen"]) }

@@ -3,33 +3,33 @@
 /// A projector opens each of its tables with `table(_:)` in its initializer; the context writes them all
 /// at the end of a batch and drops them all after an aborted one, so no table can be forgotten, and the
 /// list of a view's tables is known from its initializer alone.
-public final class FoldContext {
+package final class FoldContext {
     let store: KeyValueStore
     private var tables: [any CachedTable] = []
 
     /// A context over `store`.
-    public init(store: KeyValueStore) { self.store = store }
+    package init(store: KeyValueStore) { self.store = store }
 
     /// Opens `table` for the fold.
-    public func table<Value>(_ table: Table<Value>) -> ViewTable<Value> {
+    package func table<Value>(_ table: Table<Value>) -> ViewTable<Value> {
         let t = ViewTable<Value>(table.name, store: store)
         tables.append(t)
         return t
     }
 
     /// The names of the tables opened, in order.
-    public var tableNames: [String] { tables.map(\.name) }
+    package var tableNames: [String] { tables.map(\.name) }
 
     /// The entries cached in all tables (read or changed in this batch): what a batch holds in memory.
-    public var cachedEntries: Int { tables.reduce(0) { $0 + $1.cachedCount } }
+    package var cachedEntries: Int { tables.reduce(0) { $0 + $1.cachedCount } }
 
     /// Writes every table's cached changes to the store.
-    public func flush() throws {
+    package func flush() throws {
         for t in tables { try t.flush() }
     }
 
     /// Drops every table's cached changes (the transaction they were meant for was aborted).
-    public func discard() {
+    package func discard() {
         for t in tables { t.discard() }
     }
 }

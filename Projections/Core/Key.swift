@@ -6,9 +6,9 @@
 /// practice, keeps sorting by its beginning, and decodes (with `KeyReader`) to a string that encodes back
 /// to the same bytes. With at most `maxStringParts` string parts and two integers, a key stays under
 /// LMDB's 511-byte limit, so no mail, server or argument can make a fold fail with `MDB_BAD_VALSIZE`.
-public struct Key {
+package struct Key {
     /// The most bytes a string part takes (its terminator excluded).
-    public static let maxPartBytes = 96
+    package static let maxPartBytes = 96
     /// How many bytes of a long part are kept before its hash.
     static let keptBytes = maxPartBytes - 1 - 16
     /// The marker between the kept beginning of a long part and its hash (a control character that a
@@ -16,19 +16,19 @@ public struct Key {
     static let hashMarker: UInt8 = 0x1F
 
     /// The bytes so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// An empty key.
-    public init() {}
+    package init() {}
 
     /// A key from string parts.
-    public init(_ parts: String...) {
+    package init(_ parts: String...) {
         for p in parts { string(p) }
     }
 
     /// Appends a string part (its UTF-8 bytes, then a 0 byte; 0 bytes inside become 1; a part over
     /// `maxPartBytes` is bounded as described above).
-    @discardableResult public mutating func string(_ s: String) -> Key {
+    @discardableResult package mutating func string(_ s: String) -> Key {
         var s = s
         s.withUTF8 { Key.appendBounded($0, to: &bytes) }
         bytes.append(0)
@@ -36,7 +36,7 @@ public struct Key {
     }
 
     /// The bounded form of `s` as a key part (what `KeyReader.string()` returns for it).
-    public static func bounded(_ s: String) -> String {
+    package static func bounded(_ s: String) -> String {
         var s = s
         if s.utf8.count <= maxPartBytes && !s.utf8.contains(0) { return s }
         var out: [UInt8] = []
@@ -77,32 +77,32 @@ public struct Key {
     }
 
     /// Appends a big-endian UInt64.
-    @discardableResult public mutating func uint64(_ v: UInt64) -> Key {
+    @discardableResult package mutating func uint64(_ v: UInt64) -> Key {
         for i in (0..<8).reversed() { bytes.append(UInt8(truncatingIfNeeded: v >> (UInt64(i) * 8))) }
         return self
     }
 
     /// Appends an Int64 so that it sorts numerically (sign bit flipped).
-    @discardableResult public mutating func int64(_ v: Int64) -> Key {
+    @discardableResult package mutating func int64(_ v: Int64) -> Key {
         uint64(UInt64(bitPattern: v) ^ (1 << 63))
     }
 
     /// Appends an Int64 so that larger values sort first (for newest-first indexes).
-    @discardableResult public mutating func descending(_ v: Int64) -> Key {
+    @discardableResult package mutating func descending(_ v: Int64) -> Key {
         uint64(~(UInt64(bitPattern: v) ^ (1 << 63)))
     }
 }
 
 /// Reads keys built by `Key`.
-public struct KeyReader {
+package struct KeyReader {
     private let bytes: [UInt8]
     private var offset = 0
 
     /// A reader over `bytes`.
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// The next string part (for a bounded part, its bounded form).
-    public mutating func string() -> String {
+    package mutating func string() -> String {
         var end = offset
         while end < bytes.count && bytes[end] != 0 { end += 1 }
         let s = String(decoding: bytes[offset..<end], as: UTF8.self)
@@ -111,7 +111,7 @@ public struct KeyReader {
     }
 
     /// The next big-endian UInt64.
-    public mutating func uint64() -> UInt64 {
+    package mutating func uint64() -> UInt64 {
         var v: UInt64 = 0
         for _ in 0..<8 where offset < bytes.count {
             v = v << 8 | UInt64(bytes[offset])
@@ -121,7 +121,7 @@ public struct KeyReader {
     }
 
     /// The next descending Int64.
-    public mutating func descending() -> Int64 {
+    package mutating func descending() -> Int64 {
         Int64(bitPattern: ~uint64() ^ (1 << 63))
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// The I/O layer implements it over one LMDB read transaction (a consistent snapshot); tests implement
 /// it in memory (`InMemoryKeyValueStore`).
-public protocol KeyValueReader: AnyObject {
+package protocol KeyValueReader: AnyObject {
     /// The value of `key` in `table`, or nil.
     func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]?
     /// Calls `body` with each entry of `table` whose key is at least `start` (every entry for an empty
@@ -14,7 +14,7 @@ public protocol KeyValueReader: AnyObject {
 ///
 /// Projectors are pure folds over this interface; the I/O layer implements it over LMDB (the views
 /// environment) and tests implement it in memory.
-public protocol KeyValueStore: KeyValueReader {
+package protocol KeyValueStore: KeyValueReader {
     /// Stores `value` under `key`.
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws
     /// Removes `key`.

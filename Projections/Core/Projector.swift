@@ -6,7 +6,7 @@ import EventModel
 /// from scratch: `apply` may only depend on the event and the projector's own tables. A projector opens
 /// its tables from its `FoldContext` in `init(context:)` (the one place they are declared); the engine
 /// flushes and discards them through the context.
-public protocol Projector: AnyObject {
+package protocol Projector: AnyObject {
     /// The view's name.
     static var name: ViewName { get }
     /// The schema version of its tables: a change makes stores rebuild the view.
@@ -23,6 +23,6 @@ public protocol Projector: AnyObject {
 }
 
 extension Projector {
-    public func prepareFlush() throws {}
-    public func discardPending() {}
+    package func prepareFlush() throws {}
+    package func discardPending() {}
 }

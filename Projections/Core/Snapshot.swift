@@ -2,15 +2,15 @@ import EventModel
 
 /// Typed reads of the views over one consistent snapshot (one read transaction): what projector readers
 /// are built on. A snapshot is valid only inside the closure that handed it out.
-public struct Snapshot {
+package struct Snapshot {
     /// The storage read.
-    public let reader: KeyValueReader
+    package let reader: KeyValueReader
 
     /// A snapshot over `reader`.
-    public init(_ reader: KeyValueReader) { self.reader = reader }
+    package init(_ reader: KeyValueReader) { self.reader = reader }
 
     /// The value under `key` in `table`, or nil.
-    public func get<V>(_ table: Table<V>, _ key: [UInt8]) throws -> V? {
+    package func get<V>(_ table: Table<V>, _ key: [UInt8]) throws -> V? {
         guard let raw = try reader.get(table.name, key) else { return nil }
         return try raw.withUnsafeBytes { buf in
             var r = ByteReader(buf)
@@ -20,7 +20,7 @@ public struct Snapshot {
 
     /// Calls `body` with each entry of `table` whose key starts with `prefix` (from `start` when given),
     /// in key order, until it returns false.
-    public func scan<V>(_ table: Table<V>, prefix: [UInt8], from start: [UInt8]? = nil,
+    package func scan<V>(_ table: Table<V>, prefix: [UInt8], from start: [UInt8]? = nil,
                         _ body: ([UInt8], V) throws -> Bool) throws {
         try reader.scan(table.name, from: start ?? prefix) { key, raw in
             guard key.starts(with: prefix) else { return false }
@@ -33,7 +33,7 @@ public struct Snapshot {
     }
 
     /// Every entry of `table` whose key starts with `prefix`, in key order (at most `limit`).
-    public func prefixed<V>(_ table: Table<V>, _ prefix: [UInt8], limit: Int = .max) throws -> [([UInt8], V)] {
+    package func prefixed<V>(_ table: Table<V>, _ prefix: [UInt8], limit: Int = .max) throws -> [([UInt8], V)] {
         var out: [([UInt8], V)] = []
         guard limit > 0 else { return out }
         try scan(table, prefix: prefix) { k, v in

@@ -3,12 +3,12 @@ import EventModel
 /// A table of a view, declared once by its projector: its name in the store and the type of its values.
 /// The projector's fold writes it through a `ViewTable`; its reader reads it through a `Snapshot`, so the
 /// name and the value type are never spelled twice.
-public struct Table<Value: BinaryField>: Sendable, Hashable {
+package struct Table<Value: BinaryField>: Sendable, Hashable {
     /// The table's name in the store (`view.table`).
-    public let name: String
+    package let name: String
 
     /// A table named `table` of `view`.
-    public init(_ view: ViewName, _ table: String) {
+    package init(_ view: ViewName, _ table: String) {
         name = "\(view.rawValue).\(table)"
     }
 }

@@ -2,20 +2,20 @@ import EventModel
 
 /// The bounds every view keeps whatever a message or a server says: keys are bounded by `Key`; these bound
 /// what values hold, so no single event can make a value (and every rewrite of it) grow without limit.
-public enum ViewBounds {
+package enum ViewBounds {
     /// The most bytes of a text field (subject, display name, address, folder name) kept in a view value.
-    public static let maxTextBytes = 2_048
+    package static let maxTextBytes = 2_048
     /// The most thread-linking ids taken from one message: its Message-ID, In-Reply-To, then its nearest
     /// References (the end of the list, where the parent is). Real mail stays far below it.
-    public static let maxLinkKeys = 128
+    package static let maxLinkKeys = 128
     /// The most flags (keywords) kept per email copy.
-    public static let maxFlags = 64
+    package static let maxFlags = 64
     /// The most copies of one Message-ID the dedup view lists (more are counted by the threads view
     /// still, but not listed).
-    public static let maxCopiesListed = 1_000
+    package static let maxCopiesListed = 1_000
 
     /// `text` cut to at most `maxBytes` UTF-8 bytes, at a character boundary.
-    public static func text(_ text: String, maxBytes: Int = maxTextBytes) -> String {
+    package static func text(_ text: String, maxBytes: Int = maxTextBytes) -> String {
         guard text.utf8.count > maxBytes else { return text }
         var cut = maxBytes
         let bytes = Array(text.utf8)
@@ -24,11 +24,11 @@ public enum ViewBounds {
     }
 
     /// The most bytes of an id (Message-ID, folder path) kept whole in a view value: RFC 5322's line limit.
-    public static let maxIDBytes = 998
+    package static let maxIDBytes = 998
 
     /// `id` whole when it is at most `maxIDBytes` long, else its beginning and a hash of the whole (so
     /// two long ids stay distinct).
-    public static func id(_ id: String) -> String {
+    package static func id(_ id: String) -> String {
         guard id.utf8.count > maxIDBytes else { return id }
         var bytes = Array(id.utf8)
         var h = bytes.withUnsafeBufferPointer { Key.fnv1a($0) }
@@ -44,12 +44,12 @@ public enum ViewBounds {
     }
 
     /// `address` with its name and address bounded.
-    public static func address(_ address: EmailAddress) -> EmailAddress {
+    package static func address(_ address: EmailAddress) -> EmailAddress {
         EmailAddress(name: address.name.map { text($0) }, email: text(address.email))
     }
 
     /// At most `maxFlags` flags, the system flags (`\Seen`, `\Flagged`, ...) first so none of them is lost.
-    public static func flags(_ flags: [String]) -> [String] {
+    package static func flags(_ flags: [String]) -> [String] {
         guard flags.count > maxFlags else { return flags.map { text($0, maxBytes: 256) } }
         let system = flags.filter { $0.hasPrefix("\\") }
         let keywords = flags.filter { !$0.hasPrefix("\\") }
@@ -58,7 +58,7 @@ public enum ViewBounds {
 
     /// The ids a message links its thread by: its own key, In-Reply-To, then the nearest References,
     /// without repeats or empties, at most `maxLinkKeys`.
-    public static func linkKeys(messageKey: String, references: [String], inReplyTo: [String]) -> [String] {
+    package static func linkKeys(messageKey: String, references: [String], inReplyTo: [String]) -> [String] {
         var seen = Set<String>()
         var out: [String] = []
         // Under the bound, the order threading has always used; over it, the nearest ancestors first.

@@ -4,21 +4,21 @@ import Glibc
 /// A typed table of a projector with a write-back cache: reads hit the cache, then the store; writes
 /// stay in the cache until `flush()`. Decoded values are cached, so a fold touching the same record many
 /// times in a batch decodes and encodes it once.
-public final class ViewTable<Value: BinaryField> {
+package final class ViewTable<Value: BinaryField> {
     /// The table's name in the store.
-    public let name: String
+    package let name: String
     private let store: KeyValueStore
     private var cache: [TableKey: Value?] = [:]
     private var dirty: Set<TableKey> = []
 
     /// Creates a table named `name` over `store`.
-    public init(_ name: String, store: KeyValueStore) {
+    package init(_ name: String, store: KeyValueStore) {
         self.name = name
         self.store = store
     }
 
     /// The value under `key`, or nil.
-    public func get(_ key: [UInt8]) throws -> Value? {
+    package func get(_ key: [UInt8]) throws -> Value? {
         let tk = TableKey(key)
         if let c = cache[tk] { return c }
         guard let raw = try store.get(name, key) else {
@@ -34,7 +34,7 @@ public final class ViewTable<Value: BinaryField> {
     }
 
     /// Stores `value` under `key` (written at the next flush).
-    public func set(_ key: [UInt8], _ value: Value?) {
+    package func set(_ key: [UInt8], _ value: Value?) {
         let tk = TableKey(key)
         cache[tk] = .some(value)
         dirty.insert(tk)
@@ -42,7 +42,7 @@ public final class ViewTable<Value: BinaryField> {
 
     /// Changes the value under `key` in place: `body` gets the only reference to it (no copy of its
     /// arrays on mutation), and the result is stored (nil deletes).
-    public func modify<R>(_ key: [UInt8], _ body: (inout Value?) throws -> R) throws -> R {
+    package func modify<R>(_ key: [UInt8], _ body: (inout Value?) throws -> R) throws -> R {
         let tk = TableKey(key)
         var value: Value?
         if let cached = cache.removeValue(forKey: tk) {
@@ -61,7 +61,7 @@ public final class ViewTable<Value: BinaryField> {
     }
 
     /// Writes every changed entry to the store, in key order, and empties the cache.
-    public func flush() throws {
+    package func flush() throws {
         for key in dirty.sorted(by: TableKey.precedes) {
             if let v = cache[key] ?? nil {
                 var w = ByteWriter(capacity: 64)
@@ -76,21 +76,21 @@ public final class ViewTable<Value: BinaryField> {
     }
 
     /// Drops the cache and every unwritten change.
-    public func discard() {
+    package func discard() {
         dirty.removeAll(keepingCapacity: true)
         cache.removeAll(keepingCapacity: true)
     }
 
     /// The number of entries in the cache (for deciding when to flush).
-    public var cachedCount: Int { cache.count }
+    package var cachedCount: Int { cache.count }
 }
 
 /// A value-less entry (for index tables whose keys carry everything).
-public struct Present: BinaryField, Equatable {
+package struct Present: BinaryField, Equatable {
     /// The one value.
-    public init() {}
-    public func write(to writer: inout ByteWriter) {}
-    public init(from reader: inout ByteReader) throws(DecodeError) {}
+    package init() {}
+    package func write(to writer: inout ByteWriter) {}
+    package init(from reader: inout ByteReader) throws(DecodeError) {}
 }
 
 /// A byte key that hashes its bytes in one call (an `[UInt8]` hashes element by element).

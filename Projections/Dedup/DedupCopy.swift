@@ -10,6 +10,6 @@ public struct DedupCopy: BinaryField, Equatable, Sendable {
         self.folder = folder
     }
 
-    public func write(to w: inout ByteWriter) { w.write(emailID); w.write(folder) }
-    public init(from r: inout ByteReader) throws(DecodeError) { emailID = try r.read(); folder = try r.read() }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.write(emailID); w.write(folder) }
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) { emailID = try r.read(); folder = try r.read() }
 }

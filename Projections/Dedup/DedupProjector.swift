@@ -3,10 +3,10 @@ import EventModel
 /// The dedup view: Message-ID -> the emails and folders carrying it (so the same message in Inbox and
 /// All Mail counts once), and the set of emails a notification was delivered for, evicted first in
 /// first out beyond `notificationCapacity` entries.
-public final class DedupProjector: Projector {
-    public static let name = ViewName.dedup
+package final class DedupProjector: Projector {
+    package static let name = ViewName.dedup
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 2
+    package static let schemaVersion: UInt32 = 2
     static let messagesTable = Table<[DedupCopy]>(.dedup, "messages")
     static let emailsTable = Table<String>(.dedup, "emails")
     static let notifiedTable = Table<UInt64>(.dedup, "notified")
@@ -14,7 +14,7 @@ public final class DedupProjector: Projector {
     static let metaTable = Table<UInt64>(.dedup, "meta")
 
     /// The most delivered notifications remembered (the notifications spec's 10,000).
-    public static let notificationCapacity = 10_000
+    package static let notificationCapacity = 10_000
 
     let messages: ViewTable<[DedupCopy]>
     let emails: ViewTable<String>
@@ -22,7 +22,7 @@ public final class DedupProjector: Projector {
     let fifo: ViewTable<String>
     let meta: ViewTable<UInt64>
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         messages = context.table(Self.messagesTable)
         emails = context.table(Self.emailsTable)
         notified = context.table(Self.notifiedTable)
@@ -32,9 +32,9 @@ public final class DedupProjector: Projector {
 
 
     /// The key of a message's copies.
-    public static func messageKey(account: String, messageID: String) -> [UInt8] { Key(account, messageID).bytes }
+    package static func messageKey(account: String, messageID: String) -> [UInt8] { Key(account, messageID).bytes }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         switch decoded {
         case .emailReceived(let p):

@@ -1,18 +1,18 @@
 /// Reads the dedup view.
-public struct DedupReader {
+package struct DedupReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// The copies of a message (emails and folders) in `account`.
-    public func copies(account: String, messageID: String) throws -> [DedupCopy] {
+    package func copies(account: String, messageID: String) throws -> [DedupCopy] {
         try snapshot.get(DedupProjector.messagesTable, DedupProjector.messageKey(account: account, messageID: messageID)) ?? []
     }
 
     /// Every message of `account` with more than one copy (a Message-ID over `Key.maxPartBytes` bytes
     /// shows in its bounded form).
-    public func duplicates(account: String) throws -> [(String, [DedupCopy])] {
+    package func duplicates(account: String) throws -> [(String, [DedupCopy])] {
         try snapshot.prefixed(DedupProjector.messagesTable, Key(account).bytes).compactMap { key, copies in
             guard copies.count > 1 else { return nil }
             var r = KeyReader(key)
@@ -22,7 +22,7 @@ public struct DedupReader {
     }
 
     /// True when a notification was delivered for `emailID` (and not yet evicted).
-    public func wasNotified(emailID: String) throws -> Bool {
+    package func wasNotified(emailID: String) throws -> Bool {
         try snapshot.get(DedupProjector.notifiedTable, Key(emailID).bytes) != nil
     }
 }

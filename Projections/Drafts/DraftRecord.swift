@@ -14,14 +14,14 @@ public struct DraftRecord: BinaryField, Equatable, Sendable {
         self.savedAt = savedAt
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(account)
         w.write(UInt32(DraftSaved.schemaVersion))
         latest.encode(to: &w)
         w.write(savedAt)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         account = try r.read()
         let version: UInt32 = try r.read()
         latest = try DraftSaved(from: &r, version: UInt16(truncatingIfNeeded: version))

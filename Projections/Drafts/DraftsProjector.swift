@@ -2,10 +2,10 @@ import EventModel
 
 /// The drafts view: every draft not deleted or sent, at its latest version (each `DraftSaved` stays in the
 /// log, so every version survives a kill), listed per account.
-public final class DraftsProjector: Projector {
-    public static let name = ViewName.drafts
+package final class DraftsProjector: Projector {
+    package static let name = ViewName.drafts
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 2
+    package static let schemaVersion: UInt32 = 2
     static let itemsTable = Table<DraftRecord>(.drafts, "items")
     static let indexTable = Table<Present>(.drafts, "index")
 
@@ -13,13 +13,13 @@ public final class DraftsProjector: Projector {
     /// Key(account, draft id) -> present.
     let index: ViewTable<Present>
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         items = context.table(Self.itemsTable)
         index = context.table(Self.indexTable)
     }
 
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         switch decoded {
         case .draftSaved(let p):

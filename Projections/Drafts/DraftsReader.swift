@@ -1,17 +1,17 @@
 /// Reads the drafts view.
-public struct DraftsReader {
+package struct DraftsReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// A draft at its latest version, or nil (never saved, deleted or sent).
-    public func draft(id: String) throws -> DraftRecord? {
+    package func draft(id: String) throws -> DraftRecord? {
         try snapshot.get(DraftsProjector.itemsTable, Key(id).bytes)
     }
 
     /// The drafts of `account`.
-    public func drafts(account: String) throws -> [DraftRecord] {
+    package func drafts(account: String) throws -> [DraftRecord] {
         try snapshot.prefixed(DraftsProjector.indexTable, Key(account).bytes).compactMap { key, _ in
             var r = KeyReader(key)
             _ = r.string()

@@ -14,8 +14,8 @@ public struct FolderEntry: BinaryField, Equatable, Sendable {
         self.role = role
     }
 
-    public func write(to w: inout ByteWriter) { w.write(account); w.write(path); w.write(displayName); w.write(role) }
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package func write(to w: inout ByteWriter) { w.write(account); w.write(path); w.write(displayName); w.write(role) }
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         account = try r.read(); path = try r.read(); displayName = try r.read(); role = try r.read()
     }
 }

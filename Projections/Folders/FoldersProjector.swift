@@ -3,20 +3,20 @@ import EventModel
 /// The folders view: every account's folders with their roles. Their order and badges are applied when
 /// read (system folders first: Inbox, Starred, Sent, Drafts, Spam, Trash, Archive; then custom folders
 /// alphabetically), with counts from the unread view.
-public final class FoldersProjector: Projector {
-    public static let name = ViewName.folders
+package final class FoldersProjector: Projector {
+    package static let name = ViewName.folders
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 2
+    package static let schemaVersion: UInt32 = 2
     static let listTable = Table<FolderEntry>(.folders, "list")
 
     let list: ViewTable<FolderEntry>
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         list = context.table(Self.listTable)
     }
 
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         switch decoded {
         case .folderDiscovered(let p):
@@ -36,7 +36,7 @@ public final class FoldersProjector: Projector {
     }
 
     /// The position of a role in the folder list (system folders first).
-    public static func order(_ role: FolderRole) -> Int {
+    package static func order(_ role: FolderRole) -> Int {
         switch role {
         case .inbox: 0
         case .flagged: 1

@@ -1,12 +1,12 @@
 /// Reads the folders view.
-public struct FoldersReader {
+package struct FoldersReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// The folders of `account`, in the folder list's order (system folders first, then by name).
-    public func folders(account: String) throws -> [FolderEntry] {
+    package func folders(account: String) throws -> [FolderEntry] {
         try snapshot.prefixed(FoldersProjector.listTable, Key(account).bytes).map(\.1).sorted {
             let (a, b) = (FoldersProjector.order($0.role), FoldersProjector.order($1.role))
             return a != b ? a < b : $0.displayName.lowercased() < $1.displayName.lowercased()
@@ -14,7 +14,7 @@ public struct FoldersReader {
     }
 
     /// The accounts that have folders, in key order.
-    public func accounts() throws -> [String] {
+    package func accounts() throws -> [String] {
         var out: [String] = []
         // One seek per account: after reading an account's first key, jump past its prefix.
         var start: [UInt8] = []

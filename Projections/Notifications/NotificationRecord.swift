@@ -41,14 +41,14 @@ public struct NotificationRecord: BinaryField, Equatable, Sendable {
     /// The notification request identifier, `email-<emailID>`.
     public var identifier: String { "email-\(decision.emailID)" }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         decision.encode(to: &w)
         w.write(account)
         w.write(position)
         w.writeByte(state.rawValue)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         decision = try NotificationDecided(from: &r, version: NotificationDecided.schemaVersion)
         account = try r.read()
         position = try r.read()

@@ -29,7 +29,7 @@ public struct NotificationSettings: Equatable, Sendable {
 }
 
 extension NotificationSettings: BinaryField {
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(disabledAccounts.sorted())
         w.write(disabledCategories.map(\.rawValue).sorted().map { UInt32($0) })
         w.write(quietHours)
@@ -37,7 +37,7 @@ extension NotificationSettings: BinaryField {
         w.write(mutedThreads.sorted())
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         let accounts: [String] = try r.read()
         let categories: [UInt32] = try r.read()
         let quiet: QuietHours? = try r.read()

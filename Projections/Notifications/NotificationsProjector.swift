@@ -6,9 +6,9 @@ import EventModel
 /// deleted or muted (here, on another device or by a sync) is owed a withdrawal until
 /// `NotificationWithdrawn` records it. Decisions themselves are made by `NotificationDecider` and recorded
 /// as events, so replay never re-decides.
-public final class NotificationsProjector: Projector {
-    public static let name = ViewName.notifications
-    public static let schemaVersion: UInt32 = 1
+package final class NotificationsProjector: Projector {
+    package static let name = ViewName.notifications
+    package static let schemaVersion: UInt32 = 1
     static let settingsTable = Table<NotificationSettings>(.notifications, "settings")
     static let decisionsTable = Table<NotificationRecord>(.notifications, "decisions")
     static let recentTable = Table<String>(.notifications, "recent")
@@ -19,10 +19,10 @@ public final class NotificationsProjector: Projector {
     static let metaTable = Table<UInt64>(.notifications, "meta")
 
     /// The most decisions listed (older ones leave the list; their records stay for dedup).
-    public static let recentCapacity = 10_000
+    package static let recentCapacity = 10_000
     /// The most VIPs and muted threads kept (changes beyond are ignored).
-    public static let maxVIPs = 1_000
-    public static let maxMutedThreads = 10_000
+    package static let maxVIPs = 1_000
+    package static let maxMutedThreads = 10_000
 
     static let settingsKey = Key("settings").bytes
     static let headKey = Key("head").bytes
@@ -39,7 +39,7 @@ public final class NotificationsProjector: Projector {
     let undelivered: ViewTable<[String]>
     let meta: ViewTable<UInt64>
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         settings = context.table(Self.settingsTable)
         decisions = context.table(Self.decisionsTable)
         recent = context.table(Self.recentTable)
@@ -55,7 +55,7 @@ public final class NotificationsProjector: Projector {
     /// The key of a posted decision waiting for delivery, in decision order.
     static func pendingKey(_ n: UInt64) -> [UInt8] { var k = Key(); k.uint64(n); return k.bytes }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         switch decoded {
         case .notificationPreferenceChanged(let p):
             try applyPreference(p, account: event.envelope.account)

@@ -1,24 +1,24 @@
 import EventModel
 
 /// Reads the notifications view.
-public struct NotificationsReader {
+package struct NotificationsReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// The preferences (the defaults when none was changed).
-    public func settings() throws -> NotificationSettings {
+    package func settings() throws -> NotificationSettings {
         try snapshot.get(NotificationsProjector.settingsTable, NotificationsProjector.settingsKey) ?? NotificationSettings()
     }
 
     /// The decision for `emailID`, if one was made.
-    public func record(emailID: String) throws -> NotificationRecord? {
+    package func record(emailID: String) throws -> NotificationRecord? {
         try snapshot.get(NotificationsProjector.decisionsTable, Key(emailID).bytes)
     }
 
     /// The most recent decisions, newest first (of `account` when given), at most `limit`.
-    public func recent(account: String? = nil, limit: Int = 100) throws -> [NotificationRecord] {
+    package func recent(account: String? = nil, limit: Int = 100) throws -> [NotificationRecord] {
         var out: [NotificationRecord] = []
         guard limit > 0 else { return out }
         try snapshot.scan(NotificationsProjector.recentTable, prefix: []) { _, emailID in
@@ -29,7 +29,7 @@ public struct NotificationsReader {
     }
 
     /// Posted decisions not yet delivered, oldest first, at most `limit`.
-    public func pendingDeliveries(limit: Int = 1_000) throws -> [NotificationRecord] {
+    package func pendingDeliveries(limit: Int = 1_000) throws -> [NotificationRecord] {
         var out: [NotificationRecord] = []
         guard limit > 0 else { return out }
         try snapshot.scan(NotificationsProjector.pendingTable, prefix: []) { _, emailID in
@@ -40,7 +40,7 @@ public struct NotificationsReader {
     }
 
     /// Withdrawals owed: thread id, the emails whose notifications are showing, and why.
-    public func pendingWithdrawals(limit: Int = 1_000) throws -> [(threadID: String, withdrawal: PendingWithdrawal)] {
+    package func pendingWithdrawals(limit: Int = 1_000) throws -> [(threadID: String, withdrawal: PendingWithdrawal)] {
         try snapshot.prefixed(NotificationsProjector.withdrawTable, [], limit: limit).map { key, w in
             var r = KeyReader(key)
             return (r.string(), w)
@@ -48,12 +48,12 @@ public struct NotificationsReader {
     }
 
     /// The delivered notifications of `threadID` still showing.
-    public func showing(threadID: String) throws -> [String] {
+    package func showing(threadID: String) throws -> [String] {
         try snapshot.get(NotificationsProjector.showingTable, Key(threadID).bytes) ?? []
     }
 
     /// The log sequence of `account`'s last recorded decision, nil when none.
-    public func lastDecidedSequence(account: String) throws -> UInt64? {
+    package func lastDecidedSequence(account: String) throws -> UInt64? {
         try snapshot.get(NotificationsProjector.metaTable, NotificationsProjector.lastDecidedKey(account))
     }
 }

@@ -14,6 +14,6 @@ public struct PendingWithdrawal: BinaryField, Equatable, Sendable {
         self.reason = reason
     }
 
-    public func write(to w: inout ByteWriter) { w.write(emailIDs); w.write(reason) }
-    public init(from r: inout ByteReader) throws(DecodeError) { emailIDs = try r.read(); reason = try r.read() }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.write(emailIDs); w.write(reason) }
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) { emailIDs = try r.read(); reason = try r.read() }
 }

@@ -46,9 +46,9 @@ public struct QuietHours: BinaryField, Equatable, Sendable {
         return h * 60 + m
     }
 
-    public func write(to w: inout ByteWriter) { w.write(start); w.write(end) }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.write(start); w.write(end) }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         let s: UInt32 = try r.read(), e: UInt32 = try r.read()
         guard let q = QuietHours(start: s, end: e) else { throw DecodeError.malformed("quiet hours \(s)-\(e)", at: r.offset) }
         self = q

@@ -14,8 +14,8 @@ public struct OutboxItem: BinaryField, Equatable, Sendable {
             case .failed: "failed"
             }
         }
-        public func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
-        public init(from r: inout ByteReader) throws(DecodeError) { self = State(rawValue: try r.readByte()) ?? .draft }
+        @usableFromInline package func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
+        @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) { self = State(rawValue: try r.readByte()) ?? .draft }
         /// True for the states the outbox lists.
         public var inOutbox: Bool { self == .queued || self == .sending || self == .failed }
     }
@@ -42,12 +42,12 @@ public struct OutboxItem: BinaryField, Equatable, Sendable {
         updatedAt = Timestamp(microseconds: 0)
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(draftID); w.write(account); w.write(subject); w.write(to); w.write(state); w.write(dueAt); w.write(reason)
         w.write(attempts); w.write(updatedAt)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         draftID = try r.read(); account = try r.read(); subject = try r.read(); to = try r.read(); state = try r.read()
         dueAt = try r.read(); reason = try r.read(); attempts = try r.read(); updatedAt = try r.read()
     }

@@ -2,10 +2,10 @@ import EventModel
 
 /// The outbox view: emails whose send state is queued, sending or failed (a virtual folder, not a
 /// folder type), newest first, and per account the queued + failed count (the Outbox badge).
-public final class OutboxProjector: Projector {
-    public static let name = ViewName.outbox
+package final class OutboxProjector: Projector {
+    package static let name = ViewName.outbox
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 2
+    package static let schemaVersion: UInt32 = 2
     static let itemsTable = Table<OutboxItem>(.outbox, "items")
     static let indexTable = Table<Present>(.outbox, "index")
     static let countsTable = Table<Int>(.outbox, "counts")
@@ -14,7 +14,7 @@ public final class OutboxProjector: Projector {
     let index: ViewTable<Present>
     let counts: ViewTable<Int>
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         items = context.table(Self.itemsTable)
         index = context.table(Self.indexTable)
         counts = context.table(Self.countsTable)
@@ -22,14 +22,14 @@ public final class OutboxProjector: Projector {
 
 
     /// The index key of an outbox row.
-    public static func indexKey(account: String, updated: Timestamp, draftID: String) -> [UInt8] {
+    package static func indexKey(account: String, updated: Timestamp, draftID: String) -> [UInt8] {
         var k = Key(account)
         k.descending(updated.microseconds)
         k.string(draftID)
         return k.bytes
     }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         let at = event.envelope.occurredAt
         func update(_ id: String, _ change: (inout OutboxItem) -> Void) throws {

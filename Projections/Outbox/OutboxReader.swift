@@ -1,17 +1,17 @@
 /// Reads the outbox view.
-public struct OutboxReader {
+package struct OutboxReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// A draft's place in the outbox (draft, queued, sending, sent, failed), or nil.
-    public func item(draftID: String) throws -> OutboxItem? {
+    package func item(draftID: String) throws -> OutboxItem? {
         try snapshot.get(OutboxProjector.itemsTable, Key(draftID).bytes)
     }
 
     /// The outbox of `account` (queued, sending, failed), newest first.
-    public func items(account: String) throws -> [OutboxItem] {
+    package func items(account: String) throws -> [OutboxItem] {
         try snapshot.prefixed(OutboxProjector.indexTable, Key(account).bytes).compactMap { key, _ in
             var r = KeyReader(key)
             _ = r.string()
@@ -21,7 +21,7 @@ public struct OutboxReader {
     }
 
     /// The queued + failed count of `account` (the Outbox badge).
-    public func count(account: String) throws -> Int {
+    package func count(account: String) throws -> Int {
         try snapshot.get(OutboxProjector.countsTable, Key(account).bytes) ?? 0
     }
 }

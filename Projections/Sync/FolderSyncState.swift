@@ -30,11 +30,11 @@ public struct FolderSyncState: BinaryField, Equatable, Sendable {
     /// Whether the first pass over the folder has finished.
     public var isComplete: Bool { lowestUIDFetched == nil }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(uidValidity); w.write(highestUID); w.write(uidNext); w.write(highestModSeq); w.write(lowestUIDFetched)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         uidValidity = try r.read(); highestUID = try r.read(); uidNext = try r.read(); highestModSeq = try r.read()
         lowestUIDFetched = try r.read()
     }

@@ -2,10 +2,10 @@ import EventModel
 
 /// The sync state view: per folder its last checkpoint and the server copies (UID, flags) the log holds,
 /// so the sync engine can tell what is new, changed or gone. Only copies with a UID (from IMAP) are kept.
-public final class SyncStateProjector: Projector {
-    public static let name = ViewName.sync
+package final class SyncStateProjector: Projector {
+    package static let name = ViewName.sync
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 2
+    package static let schemaVersion: UInt32 = 2
     static let foldersTable = Table<FolderSyncState>(.sync, "folders")
     static let copiesTable = Table<SyncedCopy>(.sync, "copies")
     static let emailsTable = Table<CopyLocation>(.sync, "emails")
@@ -19,7 +19,7 @@ public final class SyncStateProjector: Projector {
     /// Key(account, folder) -> number of copies.
     let counts: ViewTable<Int>
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         folders = context.table(Self.foldersTable)
         copies = context.table(Self.copiesTable)
         emails = context.table(Self.emailsTable)
@@ -28,13 +28,13 @@ public final class SyncStateProjector: Projector {
 
 
     /// The key of the copy with `uid` in (account, folder).
-    public static func copyKey(account: String, folder: String, uid: UInt32) -> [UInt8] {
+    package static func copyKey(account: String, folder: String, uid: UInt32) -> [UInt8] {
         var k = Key(account, folder)
         k.uint64(UInt64(uid))
         return k.bytes
     }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         switch decoded {
         case .emailReceived(let p):

@@ -1,22 +1,22 @@
 /// Reads the sync state view.
-public struct SyncStateReader {
+package struct SyncStateReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// The last sync checkpoint of a folder, or nil when it was never synced.
-    public func folder(account: String, folder: String) throws -> FolderSyncState? {
+    package func folder(account: String, folder: String) throws -> FolderSyncState? {
         try snapshot.get(SyncStateProjector.foldersTable, Key(account, folder).bytes)
     }
 
     /// How many server copies of a folder the log holds.
-    public func count(account: String, folder: String) throws -> Int {
+    package func count(account: String, folder: String) throws -> Int {
         try snapshot.get(SyncStateProjector.countsTable, Key(account, folder).bytes) ?? 0
     }
 
     /// The server copies of a folder the log holds, by UID.
-    public func copies(account: String, folder: String) throws -> [UInt32: SyncedCopy] {
+    package func copies(account: String, folder: String) throws -> [UInt32: SyncedCopy] {
         var out: [UInt32: SyncedCopy] = [:]
         try snapshot.scan(SyncStateProjector.copiesTable, prefix: Key(account, folder).bytes) { _, copy in
             out[copy.uid] = copy
@@ -26,7 +26,7 @@ public struct SyncStateReader {
     }
 
     /// The server copy (folder, UID, flags as the server has them) of an email, if the sync engine knows one.
-    public func copy(account: String, emailID: String) throws -> (folder: String, copy: SyncedCopy)? {
+    package func copy(account: String, emailID: String) throws -> (folder: String, copy: SyncedCopy)? {
         guard let at = try snapshot.get(SyncStateProjector.emailsTable, Key(emailID).bytes),
               let copy = try snapshot.get(SyncStateProjector.copiesTable,
                                           SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid))

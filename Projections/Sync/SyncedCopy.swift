@@ -22,11 +22,11 @@ public struct SyncedCopy: BinaryField, Equatable, Sendable {
         self.sequence = sequence
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(emailID); w.write(uid); w.write(uidValidity); w.write(flags); w.write(messageID); w.write(size); w.write(sequence)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         emailID = try r.read(); uid = try r.read(); uidValidity = try r.read(); flags = try r.read()
         messageID = try r.read(); size = try r.read(); sequence = try r.read()
     }

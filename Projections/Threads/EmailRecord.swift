@@ -39,12 +39,12 @@ public struct EmailRecord: BinaryField, Equatable, Sendable {
     /// True when the copy has `\Flagged`.
     public var isFlagged: Bool { flags.contains("\\Flagged") }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(account); w.write(folder); w.write(messageKey); w.write(threadID); w.write(date); w.write(sender)
         w.write(subject); w.write(snippet); w.write(flags); w.write(hasAttachments); w.write(category); w.write(sequence)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         account = try r.read(); folder = try r.read(); messageKey = try r.read(); threadID = try r.read()
         date = try r.read(); sender = try r.read(); subject = try r.read(); snippet = try r.read()
         flags = try r.read(); hasAttachments = try r.read(); category = try r.read(); sequence = try r.read()

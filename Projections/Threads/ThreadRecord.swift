@@ -2,19 +2,19 @@ import EventModel
 
 /// A thread's membership as the threads view stores it: its emails, every message key linked to it, and
 /// the index keys its row is listed under.
-public struct ThreadRecord: BinaryField, Equatable, Sendable {
-    public var id: String
-    public var account: String
+package struct ThreadRecord: BinaryField, Equatable, Sendable {
+    package var id: String
+    package var account: String
     /// The email copies in the thread.
-    public var emailIDs: [String]
+    package var emailIDs: [String]
     /// Every message key (seen or only referenced) that maps to this thread.
-    public var memberKeys: [String]
+    package var memberKeys: [String]
     /// The sequence of the event that created the thread (the older thread survives a merge).
-    public var firstSequence: UInt64
+    package var firstSequence: UInt64
     /// The index keys the row is listed under (so they can be removed when it changes).
-    public var indexKeys: [[UInt8]]
+    package var indexKeys: [[UInt8]]
 
-    public init(id: String, account: String, firstSequence: UInt64) {
+    package init(id: String, account: String, firstSequence: UInt64) {
         self.id = id
         self.account = account
         emailIDs = []
@@ -23,13 +23,13 @@ public struct ThreadRecord: BinaryField, Equatable, Sendable {
         indexKeys = []
     }
 
-    public func write(to w: inout ByteWriter) {
+    package func write(to w: inout ByteWriter) {
         w.write(id); w.write(account); w.write(emailIDs); w.write(memberKeys); w.write(firstSequence)
         w.writeVarint(UInt64(indexKeys.count))
         for k in indexKeys { w.writeBytes(k) }
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    package init(from r: inout ByteReader) throws(DecodeError) {
         id = try r.read(); account = try r.read(); emailIDs = try r.read(); memberKeys = try r.read()
         firstSequence = try r.read()
         let n = try r.readLength()

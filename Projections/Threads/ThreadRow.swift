@@ -35,13 +35,13 @@ public struct ThreadRow: BinaryField, Equatable, Sendable {
         messageIDs = []
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(id); w.write(account); w.write(subject); w.write(participants); w.write(snippet); w.write(latestDate)
         w.write(messageCount); w.write(unreadCount); w.write(isStarred); w.write(hasAttachments); w.write(category)
         w.write(folders); w.write(messageIDs)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         id = try r.read(); account = try r.read(); subject = try r.read(); participants = try r.read(); snippet = try r.read()
         latestDate = try r.read(); messageCount = try r.read(); unreadCount = try r.read(); isStarred = try r.read()
         hasAttachments = try r.read(); category = try r.read(); folders = try r.read(); messageIDs = try r.read()

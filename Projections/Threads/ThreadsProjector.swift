@@ -5,11 +5,11 @@ import MailParser
 /// linked by any reference share a thread, missing parents are placeholders that still link, threads
 /// merge when a later message links them, never by subject; Gmail's X-GM-THRID wins when present),
 /// the thread rows, and the newest-first index the thread list pages through.
-public final class ThreadsProjector: Projector {
-    public static let name = ViewName.threads
+package final class ThreadsProjector: Projector {
+    package static let name = ViewName.threads
     /// 2: rows stored apart from membership (`threads.rows`). 3: user actions and compensations fold in.
     /// 4: bounded keys and values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 4
+    package static let schemaVersion: UInt32 = 4
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
     static let threadsTable = Table<ThreadRecord>(.threads, "threads")
     static let rowsTable = Table<ThreadRow>(.threads, "rows")
@@ -25,7 +25,7 @@ public final class ThreadsProjector: Projector {
     let index: ViewTable<Present>
 
     /// Creates the projector over `store`.
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         emails = context.table(Self.emailsTable)
         threads = context.table(Self.threadsTable)
         rows = context.table(Self.rowsTable)
@@ -37,10 +37,10 @@ public final class ThreadsProjector: Projector {
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
     private var dirty: Set<String> = []
 
-    public func discardPending() { dirty.removeAll() }
+    package func discardPending() { dirty.removeAll() }
 
     /// Recomputes the rows of the threads changed in this batch (once each).
-    public func prepareFlush() throws {
+    package func prepareFlush() throws {
         for id in dirty.sorted() {
             guard var t = try threads.get(Key(id).bytes) else { continue }
             try recompute(&t)
@@ -48,7 +48,7 @@ public final class ThreadsProjector: Projector {
         dirty.removeAll()
     }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         if let changes = CopyChange.changes(of: decoded) {
             for c in changes {
@@ -225,11 +225,11 @@ public final class ThreadsProjector: Projector {
 
 
     /// Categories with their own tab; forums and uncategorized threads appear under All only.
-    public static let tabCategories: Set<AICategory> = [.primary, .social, .promotions, .updates]
+    package static let tabCategories: Set<AICategory> = [.primary, .social, .promotions, .updates]
 
     /// The index key of a thread row: scope (an account, or `*` for the unified inbox), folder, category
     /// (`all` or a tab category), newest date first, thread id.
-    public static func indexKey(scope: String, folder: String, category: AICategory?, date: Timestamp, thread: String) -> [UInt8] {
+    package static func indexKey(scope: String, folder: String, category: AICategory?, date: Timestamp, thread: String) -> [UInt8] {
         var k = indexPrefix(scope: scope, folder: folder, category: category)
         k.descending(date.microseconds)
         k.string(thread)
@@ -237,7 +237,7 @@ public final class ThreadsProjector: Projector {
     }
 
     /// The prefix of a listing's index keys.
-    public static func indexPrefix(scope: String, folder: String, category: AICategory?) -> Key {
+    package static func indexPrefix(scope: String, folder: String, category: AICategory?) -> Key {
         Key(scope, folder, category.map(\.description) ?? "all")
     }
 }

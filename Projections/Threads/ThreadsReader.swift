@@ -2,15 +2,15 @@ import EventModel
 
 /// Reads the threads view: thread pages from the newest-first index, thread rows, and the emails of a
 /// thread. The key layout is `ThreadsProjector`'s.
-public struct ThreadsReader {
+package struct ThreadsReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// One page of a thread listing from the index: rows after `after` (date, thread id), newest first,
     /// at most `limit`, and whether more follow.
-    public func page(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
+    package func page(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
                      limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
         let prefix = ThreadsProjector.indexPrefix(scope: scope, folder: folder, category: category).bytes
         var start = prefix
@@ -34,17 +34,17 @@ public struct ThreadsReader {
     }
 
     /// A thread's row by id.
-    public func thread(id: String) throws -> ThreadRow? {
+    package func thread(id: String) throws -> ThreadRow? {
         try snapshot.get(ThreadsProjector.rowsTable, Key(id).bytes)
     }
 
     /// One email copy as the threads view has it.
-    public func email(id: String) throws -> EmailRecord? {
+    package func email(id: String) throws -> EmailRecord? {
         try snapshot.get(ThreadsProjector.emailsTable, Key(id).bytes)
     }
 
     /// The emails of a thread (each copy's folder, flags, message key).
-    public func emails(thread id: String) throws -> [(id: String, email: EmailRecord)] {
+    package func emails(thread id: String) throws -> [(id: String, email: EmailRecord)] {
         guard let t = try snapshot.get(ThreadsProjector.threadsTable, Key(id).bytes) else { return [] }
         return try t.emailIDs.compactMap { e in try email(id: e).map { (e, $0) } }
     }

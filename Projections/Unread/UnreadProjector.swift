@@ -4,11 +4,11 @@ import EventModel
 /// over all folders, and the badge (unread mail in Inbox-role folders only). A message in several
 /// folders of one account (Inbox and All Mail) counts once per folder and once in the account total.
 /// Counters are kept up to date on every change, so reads are one key lookup.
-public final class UnreadProjector: Projector {
-    public static let name = ViewName.unread
+package final class UnreadProjector: Projector {
+    package static let name = ViewName.unread
     /// 2: user actions and compensations fold in.
     /// 3: bounded keys and values (`Key`, `ViewBounds`).
-    public static let schemaVersion: UInt32 = 3
+    package static let schemaVersion: UInt32 = 3
     static let emailsTable = Table<UnreadEmail>(.unread, "emails")
     static let messagesTable = Table<MessageState>(.unread, "messages")
     static let countsTable = Table<Int>(.unread, "counts")
@@ -23,13 +23,13 @@ public final class UnreadProjector: Projector {
     let infos: ViewTable<MessageInfo>
 
     /// The folder part of account-wide counters.
-    public static let accountScope = "#account"
+    package static let accountScope = "#account"
     /// The folder part of badge counters.
-    public static let badgeScope = "#badge"
+    package static let badgeScope = "#badge"
     /// The folder part of message totals (not only unread) per folder: `Key(account, folder, "#total")`.
-    public static let totalCategory = "#total"
+    package static let totalCategory = "#total"
 
-    public init(context: FoldContext) {
+    package init(context: FoldContext) {
         emails = context.table(Self.emailsTable)
         messages = context.table(Self.messagesTable)
         counts = context.table(Self.countsTable)
@@ -38,11 +38,11 @@ public final class UnreadProjector: Projector {
     }
 
     /// The counter key for (scope account, folder, category name or `all`).
-    public static func countKey(account: String, folder: String, category: String) -> [UInt8] {
+    package static func countKey(account: String, folder: String, category: String) -> [UInt8] {
         Key(account, folder, category).bytes
     }
 
-    public func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         let account = event.envelope.account
         if let changes = CopyChange.changes(of: decoded) {
             for c in changes { try apply(c) }

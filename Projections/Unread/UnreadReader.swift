@@ -1,14 +1,14 @@
 /// Reads the unread view's counters (one key lookup each).
-public struct UnreadReader {
+package struct UnreadReader {
     let snapshot: Snapshot
 
     /// A reader over `snapshot`.
-    public init(_ snapshot: Snapshot) { self.snapshot = snapshot }
+    package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// An unread counter: `folder` is a folder path, `UnreadProjector.accountScope` (the whole account)
     /// or `UnreadProjector.badgeScope` (Inbox-role folders; account `*` for every account); `category` a
     /// category name, `all`, or `UnreadProjector.totalCategory` (all messages, read or not).
-    public func count(account: String, folder: String, category: String) throws -> Int {
+    package func count(account: String, folder: String, category: String) throws -> Int {
         try snapshot.get(UnreadProjector.countsTable, UnreadProjector.countKey(account: account, folder: folder, category: category)) ?? 0
     }
 }

@@ -26,7 +26,7 @@ public struct Categorizer: Sendable {
     }
 
     /// Where `m` goes, and the rule that put it there. The first rule that matches decides.
-    public func categorize(_ m: MessageSignals) -> Categorization {
+    package func categorize(_ m: MessageSignals) -> Categorization {
         let from = m.from
         let (local, domain) = Categorizer.split(from)
         if let learned = senderRules.match(from) {

@@ -3,31 +3,31 @@ import MailParser
 /// What the categorizer's rules look at in one message: its sender, subject and the header fields that carry
 /// bulk, list and automation signals. Taken from a parsed message (`init(_:)`) at ingest time, when every
 /// header field is at hand; plain values, so the rules are pure and fast.
-public struct MessageSignals: Sendable, Equatable {
+package struct MessageSignals: Sendable, Equatable {
     /// The From address, lowercased (empty when there is none).
-    public var from: String
+    package var from: String
     /// The From display name.
-    public var fromName: String
+    package var fromName: String
     /// The Sender address, lowercased (empty when there is none).
-    public var sender: String
+    package var sender: String
     /// The decoded subject.
-    public var subject: String
+    package var subject: String
     /// Whether it answers another message (In-Reply-To or References).
-    public var isReply: Bool
+    package var isReply: Bool
     /// To and Cc addresses, lowercased.
-    public var recipients: [String]
+    package var recipients: [String]
     /// `List-Id`, `List-Post`, `List-Unsubscribe`, `Precedence`, `Auto-Submitted` and the other signal
     /// fields (see `SignalHeader`): the first value of each, indexed by kind.
     private var values: [String?]
     /// `<img` tags in the HTML part (first 32 KiB).
-    public var htmlImages: Int
+    package var htmlImages: Int
     /// `<a ` links in the HTML part (first 32 KiB).
-    public var htmlLinks: Int
+    package var htmlLinks: Int
     /// Whether the message has an HTML part but no plain-text part of its own.
-    public var htmlOnly: Bool
+    package var htmlOnly: Bool
 
     /// Creates signals from values (tests, benchmarks).
-    public init(from: String, fromName: String = "", sender: String = "", subject: String = "", isReply: Bool = false,
+    package init(from: String, fromName: String = "", sender: String = "", subject: String = "", isReply: Bool = false,
                 recipients: [String] = [], fields: [SignalHeader: String] = [:], htmlImages: Int = 0, htmlLinks: Int = 0,
                 htmlOnly: Bool = false) {
         self.from = from.lowercased()
@@ -45,7 +45,7 @@ public struct MessageSignals: Sendable, Equatable {
     }
 
     /// The signals of a parsed message.
-    public init(_ m: ParsedMessage) {
+    package init(_ m: ParsedMessage) {
         var fields: [SignalHeader: String] = [:]
         for h in m.headers {
             guard let kind = SignalHeader.kind(of: h.name), fields[kind] == nil else { continue }
@@ -63,7 +63,7 @@ public struct MessageSignals: Sendable, Equatable {
     }
 
     /// The first value of a signal field.
-    public subscript(_ kind: SignalHeader) -> String? { values[kind.rawValue] }
+    package subscript(_ kind: SignalHeader) -> String? { values[kind.rawValue] }
 
     /// Counts `<img` and `<a ` tags (ASCII case-insensitive) in the first 32 KiB of `html`.
     static func countTags(_ html: String) -> (images: Int, links: Int) {

@@ -1,5 +1,5 @@
 /// The header fields whose presence or value the rules use (`name`: the field name, lowercased).
-public enum SignalHeader: Int, Sendable, CaseIterable, Hashable {
+package enum SignalHeader: Int, Sendable, CaseIterable, Hashable {
     case listID
     case listPost
     case listUnsubscribe
@@ -35,7 +35,7 @@ public enum SignalHeader: Int, Sendable, CaseIterable, Hashable {
     case returnPath
 
     /// The field name, lowercased.
-    public var name: String { SignalHeader.names[rawValue] }
+    package var name: String { SignalHeader.names[rawValue] }
 
     private static let names: [String] = [
         "list-id",
@@ -78,7 +78,7 @@ public enum SignalHeader: Int, Sendable, CaseIterable, Hashable {
     private static let lengths: Set<Int> = Set(allCases.map { $0.name.utf8.count })
 
     /// The kind of a header field name (any case), or nil when the rules do not use it.
-    public static func kind(of name: String) -> SignalHeader? {
+    package static func kind(of name: String) -> SignalHeader? {
         guard lengths.contains(name.utf8.count) else { return nil }
         return byName[name.lowercased()]
     }

@@ -5,14 +5,14 @@ import Glibc
 /// `STORE/locks/KIND-ACCOUNT.lock` (file 0600, folder 0700), held until the lock is released or the
 /// process ends (the kernel drops it even on SIGKILL, so a killed holder never leaves it stuck). Two
 /// `sync`s of one account would otherwise both record the same new folders and checkpoints.
-public final class AccountLock: @unchecked Sendable {
+package final class AccountLock: @unchecked Sendable {
     /// The lock file.
-    public let file: String
+    package let file: String
     private var fd: Int32
 
     /// Takes the lock, waiting at most `waitSeconds` (polling every 50 ms) for another holder to let go;
     /// throws `AccountLockError.held` after that.
-    public init(store: StoreDirectory, kind: String, account: String, waitSeconds: Double) throws {
+    package init(store: StoreDirectory, kind: String, account: String, waitSeconds: Double) throws {
         let dir = store.path + "/locks"
         try StoreDirectory.makePrivateDirectory(dir)
         // Account names are free text: hex keeps the file name safe and distinct.
@@ -41,7 +41,7 @@ public final class AccountLock: @unchecked Sendable {
     }
 
     /// Releases the lock (also done when the lock is deallocated).
-    public func release() {
+    package func release() {
         guard fd >= 0 else { return }
         _ = ftruncate(fd, 0)
         close(fd)

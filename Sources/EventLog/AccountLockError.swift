@@ -1,9 +1,9 @@
 /// Another process holds an account's lock.
-public enum AccountLockError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum AccountLockError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `kind` work (e.g. `sync`) on `account` is held by process `holder` (when known); waited `waitedSeconds`.
     case held(kind: String, account: String, holder: Int32?, waitedSeconds: Double)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .held(let kind, let account, let holder, let waited):
             let who = holder.map { "process \($0)" } ?? "another mailstore process"

@@ -2,23 +2,23 @@ import EventModel
 import NativeCodecs
 
 /// Hashes and compresses blobs for the blob store with reusable contexts: one per thread.
-public final class BlobEncoder {
+package final class BlobEncoder {
     private let hasher: SHA256Hasher
     private let zstd: Zstd
 
     /// Creates an encoder compressing at `level` (zstd) when no dictionary is given.
-    public init(level: Int32 = 3) throws {
+    package init(level: Int32 = 3) throws {
         hasher = try SHA256Hasher()
         zstd = try Zstd(level: level)
     }
 
     /// The SHA-256 of `bytes`.
-    public func hash(_ bytes: UnsafeRawBufferPointer) -> BlobHash {
+    package func hash(_ bytes: UnsafeRawBufferPointer) -> BlobHash {
         BlobHash(bytes: hasher.hash(bytes))!
     }
 
     /// Hashes and (when it saves at least 10%) compresses `bytes`, with `dictionary` when one is given.
-    public func prepare(_ bytes: UnsafeRawBufferPointer, dictionary: BlobDictionary? = nil) throws -> PendingBlob {
+    package func prepare(_ bytes: UnsafeRawBufferPointer, dictionary: BlobDictionary? = nil) throws -> PendingBlob {
         let hash = self.hash(bytes)
         var w = ByteWriter(capacity: bytes.count / 2 + 16)
         var compressed: [UInt8] = []

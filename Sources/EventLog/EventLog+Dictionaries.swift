@@ -19,7 +19,7 @@ extension EventLog {
     }
 
     /// The current blob dictionary of `account`, or nil when it has none.
-    public func blobDictionary(account: String) throws -> BlobDictionary? {
+    package func blobDictionary(account: String) throws -> BlobDictionary? {
         let id: UInt32? = try environment.read { txn in
             try txn.getBytes(meta, key: EventLog.accountDictionaryKey(account)).flatMap(EventLog.decodeDictionaryID)
         }
@@ -32,7 +32,7 @@ extension EventLog {
 
     /// Trains a dictionary on `samples` (raw messages of `account`), stores it and makes it the account's
     /// current one. Returns nil (and stores nothing) when the samples are too few or too small to train on.
-    public func trainBlobDictionary(account: String, samples: [[UInt8]]) throws -> BlobDictionary? {
+    package func trainBlobDictionary(account: String, samples: [[UInt8]]) throws -> BlobDictionary? {
         if environment.readOnly { throw EventLogError.readOnly }
         var total = 0
         var taken: [[UInt8]] = []
@@ -60,7 +60,7 @@ extension EventLog {
     }
 
     /// The number of stored dictionaries.
-    public func dictionaryCount() throws -> UInt32 {
+    package func dictionaryCount() throws -> UInt32 {
         try environment.read { txn in
             try txn.getBytes(meta, key: EventLog.dictionaryCountKey).flatMap(EventLog.decodeDictionaryID) ?? 0
         }

@@ -3,7 +3,7 @@ import LMDB
 
 extension EventLog {
     /// Counts events by type, their bytes, blobs and compression (`mailstore stats`).
-    public func stats() throws -> LogStats {
+    package func stats() throws -> LogStats {
         var s = LogStats()
         var perType: [EventType: LogStats.TypeStats] = [:]
         let end = try head().sequence

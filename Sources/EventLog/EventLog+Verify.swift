@@ -7,7 +7,7 @@ extension EventLog {
     /// record and payload decodes, the id index and the stream index agree with the records, the head
     /// hash in meta matches, and every blob matches its SHA-256. Reads in short transactions up to the
     /// head as it was when the walk began.
-    public func verify(checkBlobs: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerifyReport {
+    package func verify(checkBlobs: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerifyReport {
         var report = VerifyReport()
         let (end, headHash) = try head()
         report.headSequence = end

@@ -15,9 +15,9 @@ import NativeCodecs
 ///
 /// Appends are atomic per batch; readers see whole batches only, in this process or another.
 /// Records are never changed or deleted.
-public final class EventLog: @unchecked Sendable {
+package final class EventLog: @unchecked Sendable {
     /// The LMDB environment (exposed for tools and tests).
-    public let environment: Environment
+    package let environment: Environment
     let events: Database
     let ids: Database
     let streamEvents: Database
@@ -27,7 +27,7 @@ public final class EventLog: @unchecked Sendable {
     /// Payloads at least this long are zstd-compressed when that saves at least 10%. Below it zstd does
     /// not pay: on ~500-byte payloads it saved ~20% of bytes but cost ~3 µs per event to decompress,
     /// 80% of a scan's time (measured with `Tools/bench`).
-    public static let compressionThreshold = 1024
+    package static let compressionThreshold = 1024
 
     let writerLock = NSLock()
     private let writer: WriterScratch
@@ -38,7 +38,7 @@ public final class EventLog: @unchecked Sendable {
     static let zeroHash = [UInt8](repeating: 0, count: 32)
 
     /// Opens the log environment in folder `path` (which must exist), creating its databases.
-    public init(path: String, options: Environment.Options = Environment.Options()) throws {
+    package init(path: String, options: Environment.Options = Environment.Options()) throws {
         var opts = options
         opts.maxDatabases = max(opts.maxDatabases, 8)
         environment = try Environment(path: path, options: opts)
@@ -55,7 +55,7 @@ public final class EventLog: @unchecked Sendable {
     /// Opens the log of a store folder (checking its format first, and upgrading an older format when
     /// opened for writing: `StoreDirectory.upgradeFormat`). An empty log file is refused
     /// (`DataFileError.noHeader`): LMDB would take it for a new log and the store would silently start over.
-    public convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options()) throws {
+    package convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options()) throws {
         if options.readOnly { try store.checkFormat() } else { try store.upgradeFormat() }
         let dataFile = Environment.dataFile(store.logPath)
         if let size = Environment.fileSize(dataFile), size == 0 { throw DataFileError.noHeader(file: dataFile, size: 0) }
@@ -65,7 +65,7 @@ public final class EventLog: @unchecked Sendable {
     // MARK: - Head
 
     /// The last sequence (0 for an empty log) and its chain hash (32 zero bytes for an empty log).
-    public func head() throws -> (sequence: UInt64, hash: [UInt8]) {
+    package func head() throws -> (sequence: UInt64, hash: [UInt8]) {
         try environment.read { txn in try headIn(txn) }
     }
 
@@ -87,7 +87,7 @@ public final class EventLog: @unchecked Sendable {
     /// `EventLogError.wrongExpectedVersion` and appends nothing. `blobs` are stored in the same
     /// transaction (once each, however often they are given).
     @discardableResult
-    public func append(_ batch: [NewEvent], blobs pendingBlobs: [PendingBlob] = []) throws -> [AppendOutcome] {
+    package func append(_ batch: [NewEvent], blobs pendingBlobs: [PendingBlob] = []) throws -> [AppendOutcome] {
         if environment.readOnly { throw EventLogError.readOnly }
         writerLock.lock()
         defer { writerLock.unlock() }
@@ -99,7 +99,7 @@ public final class EventLog: @unchecked Sendable {
 
     /// Appends one event durably (one transaction, fsync at commit).
     @discardableResult
-    public func append(_ event: NewEvent) throws -> AppendOutcome {
+    package func append(_ event: NewEvent) throws -> AppendOutcome {
         try append([event])[0]
     }
 
@@ -193,39 +193,39 @@ public final class EventLog: @unchecked Sendable {
     // MARK: - Blobs
 
     /// Hashes and compresses `bytes` for the blob store (outside any transaction).
-    public func prepareBlob(_ bytes: [UInt8]) throws -> PendingBlob {
+    package func prepareBlob(_ bytes: [UInt8]) throws -> PendingBlob {
         try bytes.withUnsafeBytes { try prepareBlob($0) }
     }
 
     /// Hashes and compresses `bytes` for the blob store (outside any transaction).
-    public func prepareBlob(_ bytes: UnsafeRawBufferPointer, dictionary: BlobDictionary? = nil) throws -> PendingBlob {
+    package func prepareBlob(_ bytes: UnsafeRawBufferPointer, dictionary: BlobDictionary? = nil) throws -> PendingBlob {
         try BlobEncoder().prepare(bytes, dictionary: dictionary)
     }
 
     /// Stores `bytes` in the blob store (once) and returns their hash.
     @discardableResult
-    public func putBlob(_ bytes: [UInt8]) throws -> BlobHash {
+    package func putBlob(_ bytes: [UInt8]) throws -> BlobHash {
         let b = try prepareBlob(bytes)
         try append([], blobs: [b])
         return b.hash
     }
 
     /// The raw bytes of blob `hash`, or nil when absent. Checks the bytes against the hash.
-    public func blob(_ hash: BlobHash) throws -> [UInt8]? {
+    package func blob(_ hash: BlobHash) throws -> [UInt8]? {
         let stored: [UInt8]? = try environment.read { txn in try txn.getBytes(blobs, key: hash.bytes) }
         guard let stored else { return nil }
         return try BlobCodec.open(stored, hash: hash, dictionary: { try self.dictionary(id: $0) })
     }
 
     /// True when blob `hash` is stored.
-    public func hasBlob(_ hash: BlobHash) throws -> Bool {
+    package func hasBlob(_ hash: BlobHash) throws -> Bool {
         try environment.read { txn in try hash.bytes.withUnsafeBytes { try txn.get(blobs, key: $0) } != nil }
     }
 
     // MARK: - Reading
 
     /// The sequence of event `id`, or nil.
-    public func sequence(of id: EventID) throws -> UInt64? {
+    package func sequence(of id: EventID) throws -> UInt64? {
         let key = id.bytes
         return try environment.read { txn in
             try key.withUnsafeBytes { try txn.get(ids, key: $0) }.map(EventLog.decodeSequence)
@@ -233,7 +233,7 @@ public final class EventLog: @unchecked Sendable {
     }
 
     /// The event at `sequence`, or nil.
-    public func event(at sequence: UInt64) throws -> StoredEvent? {
+    package func event(at sequence: UInt64) throws -> StoredEvent? {
         var key = [UInt8](repeating: 0, count: 8)
         EventLog.encodeSequence(sequence, into: &key)
         let decoder = try RecordDecoder()
@@ -244,7 +244,7 @@ public final class EventLog: @unchecked Sendable {
     }
 
     /// The number of events in `stream` (its version).
-    public func streamVersion(_ stream: StreamName) throws -> UInt64 {
+    package func streamVersion(_ stream: StreamName) throws -> UInt64 {
         let key = EventLog.streamKey(stream.rawValue)
         return try environment.read { txn in try key.withUTF8Buffer { try streamCount(txn, key: $0) } }
     }
@@ -252,7 +252,7 @@ public final class EventLog: @unchecked Sendable {
     /// Calls `body` with each event from `from` up to the head as it was when the scan began (a
     /// consistent snapshot: later appends are not seen), in order, until `body` returns false.
     /// Reads in short transactions of `chunkSize` records.
-    public func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 4096,
+    package func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 4096,
                      _ body: (StoredEvent) throws -> Bool) throws {
         if let stream = filter.stream {
             return try scanStream(stream.rawValue, from: from, filter: filter, body)
@@ -351,7 +351,7 @@ extension String {
 
 extension EventLog {
     /// The sequences of `ids` (nil where absent), in one read transaction.
-    public func sequences(of ids: [EventID]) throws -> [UInt64?] {
+    package func sequences(of ids: [EventID]) throws -> [UInt64?] {
         try environment.read { txn in
             try ids.map { id in try id.withBytes { try txn.get(self.ids, key: $0) }.map(EventLog.decodeSequence) }
         }

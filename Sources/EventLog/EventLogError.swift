@@ -1,7 +1,7 @@
 import EventModel
 
 /// Why an event log operation failed, and what to do about it.
-public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An append's expected stream version did not hold. Nothing of the batch was appended.
     case wrongExpectedVersion(stream: String, expected: ExpectedVersion, actual: UInt64)
     /// A record could not be decoded.
@@ -13,7 +13,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A stream name is empty.
     case invalidStream(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .wrongExpectedVersion(let stream, let expected, let actual):
             return "stream '\(stream)' is at version \(actual), the append expected \(expected); nothing was appended: re-read the stream and retry"

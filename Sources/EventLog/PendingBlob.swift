@@ -2,13 +2,13 @@ import EventModel
 
 /// Raw bytes to store in the content-addressed blob store, hashed and compressed ahead of the write
 /// transaction (see `EventLog.prepareBlob`).
-public struct PendingBlob: Sendable {
+package struct PendingBlob: Sendable {
     /// SHA-256 of the raw bytes.
-    public let hash: BlobHash
+    package let hash: BlobHash
     /// The raw size.
-    public let rawSize: Int
+    package let rawSize: Int
     /// The stored record (`BlobCodec`).
     let stored: [UInt8]
     /// The stored record's size.
-    public var storedSize: Int { stored.count }
+    package var storedSize: Int { stored.count }
 }

@@ -2,14 +2,14 @@ import EventModel
 import NativeCodecs
 
 /// Decodes stored records into `StoredEvent`s, with its own zstd context (one per reader).
-public final class RecordDecoder {
+package final class RecordDecoder {
     private var zstd: Zstd?
 
     /// Creates a decoder.
-    public init() throws {}
+    package init() throws {}
 
     /// Decodes the record `raw` stored at `sequence`.
-    public func decode(_ raw: UnsafeRawBufferPointer, sequence: UInt64) throws -> StoredEvent {
+    package func decode(_ raw: UnsafeRawBufferPointer, sequence: UInt64) throws -> StoredEvent {
         let header: RecordCodec.Header
         do {
             header = try RecordCodec.decodeHeader(raw, sequence: sequence)

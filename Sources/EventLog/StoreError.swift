@@ -1,5 +1,5 @@
 /// Why a store folder could not be created or opened, and what to do.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No store at the path.
     case notFound(String)
     /// `init` on a folder that already holds a store.
@@ -11,7 +11,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file system operation failed.
     case io(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let p):
             return "no mailstore at \(p): run `mailstore init` first, or pass --store / set MAILSTORE_HOME"

@@ -2,30 +2,30 @@
 ///
 /// A reader never outlives the memory it reads: use it inside `withUnsafeBytes` or inside the LMDB
 /// transaction that owns the bytes. Every read past the end throws `DecodeError.truncated`.
-public struct ByteReader {
+@usableFromInline package struct ByteReader {
     @usableFromInline let base: UnsafeRawBufferPointer
     @usableFromInline var _offset: Int
     /// The offset of the next byte to read.
-    @inlinable public var offset: Int { _offset }
+    @inlinable package var offset: Int { _offset }
 
     /// Creates a reader over `buffer`, starting at `offset`.
-    public init(_ buffer: UnsafeRawBufferPointer, offset: Int = 0) {
+    @usableFromInline package init(_ buffer: UnsafeRawBufferPointer, offset: Int = 0) {
         base = buffer
         _offset = offset
     }
 
     /// The number of bytes not read yet.
-    @inlinable public var remaining: Int { base.count - offset }
+    @inlinable package var remaining: Int { base.count - offset }
 
     /// True when every byte was read.
-    @inlinable public var isAtEnd: Bool { offset >= base.count }
+    @inlinable package var isAtEnd: Bool { offset >= base.count }
 
     @inlinable mutating func need(_ n: Int) throws(DecodeError) {
         if n < 0 || n > base.count - offset { throw DecodeError.truncated(at: offset) }
     }
 
     /// Reads one byte.
-    @inlinable public mutating func readByte() throws(DecodeError) -> UInt8 {
+    @inlinable package mutating func readByte() throws(DecodeError) -> UInt8 {
         try need(1)
         let b = base[offset]
         _offset += 1
@@ -33,7 +33,7 @@ public struct ByteReader {
     }
 
     /// Reads a fixed-width little-endian integer.
-    @inlinable public mutating func readFixed<T: FixedWidthInteger>(_: T.Type = T.self) throws(DecodeError) -> T {
+    @inlinable package mutating func readFixed<T: FixedWidthInteger>(_: T.Type = T.self) throws(DecodeError) -> T {
         let size = MemoryLayout<T>.size
         try need(size)
         let v = base.loadUnaligned(fromByteOffset: offset, as: T.self)
@@ -42,7 +42,7 @@ public struct ByteReader {
     }
 
     /// Reads an unsigned LEB128 varint of at most ten bytes.
-    @inlinable public mutating func readVarint() throws(DecodeError) -> UInt64 {
+    @inlinable package mutating func readVarint() throws(DecodeError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -56,20 +56,20 @@ public struct ByteReader {
     }
 
     /// Reads a zig-zag encoded signed varint.
-    @inlinable public mutating func readSignedVarint() throws(DecodeError) -> Int64 {
+    @inlinable package mutating func readSignedVarint() throws(DecodeError) -> Int64 {
         let u = try readVarint()
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
 
     /// Reads a length (varint) and checks it fits in what remains.
-    @inlinable public mutating func readLength() throws(DecodeError) -> Int {
+    @inlinable package mutating func readLength() throws(DecodeError) -> Int {
         let n = try readVarint()
         guard n <= UInt64(remaining) else { throw DecodeError.truncated(at: offset) }
         return Int(n)
     }
 
     /// Reads `count` raw bytes as a borrowed slice of the underlying buffer.
-    @inlinable public mutating func readRaw(_ count: Int) throws(DecodeError) -> UnsafeRawBufferPointer {
+    @inlinable package mutating func readRaw(_ count: Int) throws(DecodeError) -> UnsafeRawBufferPointer {
         try need(count)
         let slice = UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
         _offset += count
@@ -77,20 +77,20 @@ public struct ByteReader {
     }
 
     /// Reads a length-prefixed byte string, copied.
-    @inlinable public mutating func readBytes() throws(DecodeError) -> [UInt8] {
+    @inlinable package mutating func readBytes() throws(DecodeError) -> [UInt8] {
         let n = try readLength()
         return Array(try readRaw(n))
     }
 
     /// Reads a length-prefixed UTF-8 string (invalid UTF-8 is repaired with U+FFFD).
-    @inlinable public mutating func readString() throws(DecodeError) -> String {
+    @inlinable package mutating func readString() throws(DecodeError) -> String {
         let n = try readLength()
         let raw = try readRaw(n)
         return String(decoding: raw, as: UTF8.self)
     }
 
     /// Reads any `BinaryField` value.
-    @inlinable public mutating func read<T: BinaryField>(_: T.Type = T.self) throws(DecodeError) -> T {
+    @inlinable package mutating func read<T: BinaryField>(_: T.Type = T.self) throws(DecodeError) -> T {
         try T(from: &self)
     }
 }

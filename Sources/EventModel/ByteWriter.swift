@@ -1,38 +1,38 @@
 /// An append-only byte buffer for the compact binary event encoding.
 ///
 /// Integers are little-endian; lengths and counts are unsigned LEB128 varints.
-public struct ByteWriter: Sendable {
+@usableFromInline package struct ByteWriter: Sendable {
     @usableFromInline var _bytes: [UInt8]
     /// The bytes written so far.
-    @inlinable public var bytes: [UInt8] { _bytes }
+    @inlinable package var bytes: [UInt8] { _bytes }
 
     /// Creates an empty writer with room for `capacity` bytes.
-    public init(capacity: Int = 256) {
+    @usableFromInline package init(capacity: Int = 256) {
         _bytes = []
         _bytes.reserveCapacity(capacity)
     }
 
     /// The number of bytes written so far.
-    public var count: Int { _bytes.count }
+    @usableFromInline package var count: Int { _bytes.count }
 
     /// Removes everything written, keeping the buffer's capacity.
-    public mutating func removeAll() { _bytes.removeAll(keepingCapacity: true) }
+    @usableFromInline package mutating func removeAll() { _bytes.removeAll(keepingCapacity: true) }
 
     /// Calls `body` with the bytes written so far, without copying them.
-    @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    @inlinable package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try _bytes.withUnsafeBytes(body)
     }
 
     /// Appends one byte.
-    @inlinable public mutating func writeByte(_ value: UInt8) { _bytes.append(value) }
+    @inlinable package mutating func writeByte(_ value: UInt8) { _bytes.append(value) }
 
     /// Appends a fixed-width little-endian integer.
-    @inlinable public mutating func writeFixed<T: FixedWidthInteger>(_ value: T) {
+    @inlinable package mutating func writeFixed<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.littleEndian) { _bytes.append(contentsOf: $0) }
     }
 
     /// Appends an unsigned LEB128 varint.
-    @inlinable public mutating func writeVarint(_ value: UInt64) {
+    @inlinable package mutating func writeVarint(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
             _bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -42,23 +42,23 @@ public struct ByteWriter: Sendable {
     }
 
     /// Appends a zig-zag encoded signed varint.
-    @inlinable public mutating func writeSignedVarint(_ value: Int64) {
+    @inlinable package mutating func writeSignedVarint(_ value: Int64) {
         writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
     /// Appends raw bytes with no length prefix.
-    @inlinable public mutating func writeRaw<C: Collection>(_ raw: C) where C.Element == UInt8 {
+    @inlinable package mutating func writeRaw<C: Collection>(_ raw: C) where C.Element == UInt8 {
         _bytes.append(contentsOf: raw)
     }
 
     /// Appends a length-prefixed byte string.
-    @inlinable public mutating func writeBytes<C: Collection>(_ raw: C) where C.Element == UInt8 {
+    @inlinable package mutating func writeBytes<C: Collection>(_ raw: C) where C.Element == UInt8 {
         writeVarint(UInt64(raw.count))
         _bytes.append(contentsOf: raw)
     }
 
     /// Appends a length-prefixed UTF-8 string.
-    @inlinable public mutating func writeString(_ value: String) {
+    @inlinable package mutating func writeString(_ value: String) {
         var s = value
         s.withUTF8 { utf8 in
             writeVarint(UInt64(utf8.count))
@@ -67,5 +67,5 @@ public struct ByteWriter: Sendable {
     }
 
     /// Appends any `BinaryField` value.
-    @inlinable public mutating func write<T: BinaryField>(_ value: T) { value.write(to: &self) }
+    @inlinable package mutating func write<T: BinaryField>(_ value: T) { value.write(to: &self) }
 }

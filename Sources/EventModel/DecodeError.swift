@@ -1,5 +1,5 @@
 /// Why bytes could not be decoded as an event record or payload.
-public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+@usableFromInline package enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The bytes end before the value does.
     case truncated(at: Int)
     /// The bytes are there but do not form a valid value.
@@ -7,7 +7,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The record or payload was written by a newer schema than this build knows.
     case unsupportedVersion(type: String, version: UInt16, newest: UInt16)
 
-    public var description: String {
+    @usableFromInline package var description: String {
         switch self {
         case .truncated(let at):
             return "record truncated at byte \(at): the stored bytes are incomplete or corrupt; run `mailstore verify`"

@@ -2,7 +2,7 @@
 /// benchmark and sample logs.
 extension DomainEvent {
     /// One example per event type of the catalog, in code order.
-    public static let examples: [DomainEvent] = [
+    package static let examples: [DomainEvent] = [
         .storeInitialized(StoreInitialized(formatVersion: 7, createdBy: "createdBy-0")),
         .accountAdded(AccountAdded(name: "name-1", email: "email-1", provider: "provider-1", imapHost: "imapHost-1", imapPort: 8, imapSecurity: "imapSecurity-1", auth: "auth-1", username: "username-1", credentialSource: "credentialSource-1", caFile: "caFile-1", smtpHost: "smtpHost-1", smtpPort: 8, smtpSecurity: "smtpSecurity-1", smtpUsername: "smtpUsername-1", smtpCredentialSource: "smtpCredentialSource-1")),
         .accountRemoved(AccountRemoved(name: "name-2")),

@@ -1,6 +1,6 @@
 extension DomainEvent {
     /// The typed payload as an `Encodable` value (for JSON output); nil for unknown types.
-    public var payloadValue: (any Encodable)? {
+    package var payloadValue: (any Encodable)? {
         switch self {
         case .storeInitialized(let p): p
         case .accountAdded(let p): p

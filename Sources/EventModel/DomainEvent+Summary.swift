@@ -2,7 +2,7 @@ import Foundation
 
 extension DomainEvent {
     /// A one-line, human-readable summary of the payload (for `mailstore log` and `history`).
-    public var summary: String {
+    package var summary: String {
         func q(_ s: String, _ max: Int = 60) -> String {
             let flat = s.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
             return "\"" + (flat.count > max ? String(flat.prefix(max - 1)) + "…" : flat) + "\""

@@ -166,7 +166,7 @@ public enum DomainEvent: Sendable, Equatable {
     }
 
     /// Writes the payload bytes (without the envelope).
-    public func encodePayload(to w: inout ByteWriter) {
+    package func encodePayload(to w: inout ByteWriter) {
         switch self {
         case .storeInitialized(let p): p.encode(to: &w)
         case .accountAdded(let p): p.encode(to: &w)
@@ -210,7 +210,7 @@ public enum DomainEvent: Sendable, Equatable {
     }
 
     /// Decodes a payload of `type` written at `version`, upcasting older versions.
-    public static func decode(type: EventType, version: UInt16, payload: [UInt8]) throws(DecodeError) -> DomainEvent {
+    package static func decode(type: EventType, version: UInt16, payload: [UInt8]) throws(DecodeError) -> DomainEvent {
         do {
             return try payload.withUnsafeBytes { (raw) throws(DecodeError) -> DomainEvent in
                 var r = ByteReader(raw)

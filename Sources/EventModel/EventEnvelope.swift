@@ -25,7 +25,7 @@ public struct EventEnvelope: Sendable, Equatable {
     public var actor: Actor
 
     /// Creates an envelope.
-    public init(sequence: UInt64, id: EventID, type: EventType, schemaVersion: UInt16, recordedAt: Timestamp,
+    package init(sequence: UInt64, id: EventID, type: EventType, schemaVersion: UInt16, recordedAt: Timestamp,
                 occurredAt: Timestamp, account: String, stream: String, causationID: EventID?,
                 correlationID: EventID?, actor: Actor) {
         self.sequence = sequence

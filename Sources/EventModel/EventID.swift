@@ -103,11 +103,11 @@ public struct EventID: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 extension EventID: BinaryField {
-    @inlinable public func write(to writer: inout ByteWriter) {
+    @inlinable package func write(to writer: inout ByteWriter) {
         writer.writeFixed(high.bigEndian)
         writer.writeFixed(low.bigEndian)
     }
-    @inlinable public init(from reader: inout ByteReader) throws(DecodeError) {
+    @inlinable package init(from reader: inout ByteReader) throws(DecodeError) {
         let h: UInt64 = try reader.readFixed()
         let l: UInt64 = try reader.readFixed()
         self.init(high: UInt64(bigEndian: h), low: UInt64(bigEndian: l))

@@ -1,7 +1,7 @@
 /// What an append expects of its stream (optimistic concurrency).
 ///
 /// A stream's version is the number of events in it; an empty stream has version 0.
-public enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
+package enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
     /// No check.
     case any
     /// The stream must not exist yet.
@@ -9,7 +9,7 @@ public enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
     /// The stream must hold exactly this many events.
     case exactly(UInt64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .any: "any"
         case .noStream: "no stream"

@@ -1,6 +1,6 @@
 /// Folder roles from names (the third tier of folder mapping, after SPECIAL-USE and provider maps),
 /// and display names. Pure.
-public enum FolderNaming {
+package enum FolderNaming {
     /// Lowercased names (and common translations) for each role.
     static let names: [(FolderRole, [String])] = [
         (.inbox, ["inbox"]),
@@ -20,7 +20,7 @@ public enum FolderNaming {
 
     /// The role a folder's name suggests: its last path component, case-insensitively (`Sent`,
     /// `INBOX.Sent Items`, `Gesendet` -> sent). Custom when nothing matches.
-    public static func role(forPath path: String, delimiter: Character? = nil) -> FolderRole {
+    package static func role(forPath path: String, delimiter: Character? = nil) -> FolderRole {
         let full = path.lowercased()
         if full == "inbox" { return .inbox }
         let leaf: String
@@ -31,7 +31,7 @@ public enum FolderNaming {
     }
 
     /// The name shown for a folder path: its last component.
-    public static func displayName(forPath path: String, delimiter: Character = "/") -> String {
+    package static func displayName(forPath path: String, delimiter: Character = "/") -> String {
         if path.uppercased() == "INBOX" { return "Inbox" }
         return path.split(separator: delimiter).last.map(String.init) ?? path
     }

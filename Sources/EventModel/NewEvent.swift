@@ -1,28 +1,28 @@
 /// An event to append: the typed event plus the envelope fields the caller decides.
 ///
 /// The log assigns the sequence number and the recorded-at time.
-public struct NewEvent: Sendable, Equatable {
+package struct NewEvent: Sendable, Equatable {
     /// The id; also the idempotency key: an id already in the log is not appended again.
-    public var id: EventID
+    package var id: EventID
     /// The typed event.
-    public var event: DomainEvent
+    package var event: DomainEvent
     /// The account it is about.
-    public var account: String
+    package var account: String
     /// The stream (entity) it is about.
-    public var stream: StreamName
+    package var stream: StreamName
     /// When the fact happened.
-    public var occurredAt: Timestamp
+    package var occurredAt: Timestamp
     /// The event or action this one answers or compensates.
-    public var causationID: EventID?
+    package var causationID: EventID?
     /// The operation it belongs to.
-    public var correlationID: EventID?
+    package var correlationID: EventID?
     /// Who caused it.
-    public var actor: Actor
+    package var actor: Actor
     /// Optimistic concurrency: the stream's version this append expects.
-    public var expectedVersion: ExpectedVersion
+    package var expectedVersion: ExpectedVersion
 
     /// Creates an event to append.
-    public init(id: EventID = .generate(), event: DomainEvent, account: String, stream: StreamName,
+    package init(id: EventID = .generate(), event: DomainEvent, account: String, stream: StreamName,
                 occurredAt: Timestamp = .now, causationID: EventID? = nil, correlationID: EventID? = nil,
                 actor: Actor, expectedVersion: ExpectedVersion = .any) {
         self.id = id

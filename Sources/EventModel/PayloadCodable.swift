@@ -3,7 +3,7 @@
 /// Upcasting: `init(from:version:)` reads every schema version ever written, not only the current
 /// one, filling fields that older versions lacked with their documented defaults. A payload is only
 /// ever written at `schemaVersion`.
-public protocol PayloadCodable: Sendable, Equatable, Encodable {
+package protocol PayloadCodable: Sendable, Equatable, Encodable {
     /// The schema version this build writes.
     static var schemaVersion: UInt16 { get }
     /// Writes the payload at `schemaVersion`.

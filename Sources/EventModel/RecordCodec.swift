@@ -19,21 +19,21 @@
 ///        rest payload bytes as stored
 /// ```
 /// The sequence number is the record's key, not part of the value; the chain hash binds the two.
-public enum RecordCodec {
+package enum RecordCodec {
     /// The record format written by this build.
-    public static let format: UInt8 = 1
+    package static let format: UInt8 = 1
     /// Where the chain hash sits.
-    public static let hashRange = 2..<34
+    package static let hashRange = 2..<34
     /// Size of the fixed part before the optional ids.
-    public static let fixedSize = 71
+    package static let fixedSize = 71
 
     /// Flag bits.
-    public static let compressedFlag: UInt8 = 1
+    package static let compressedFlag: UInt8 = 1
     static let causationFlag: UInt8 = 2
     static let correlationFlag: UInt8 = 4
 
     /// Writes a record with a zero hash into `out` (cleared first). The caller fills the hash.
-    public static func encode(id: EventID, type: EventType, schemaVersion: UInt16, recordedAt: Timestamp,
+    package static func encode(id: EventID, type: EventType, schemaVersion: UInt16, recordedAt: Timestamp,
                               occurredAt: Timestamp, actor: Actor, causationID: EventID?, correlationID: EventID?,
                               account: String, stream: String, storedPayload: UnsafeRawBufferPointer,
                               uncompressedLength: Int, compressed: Bool, into out: inout ByteWriter) {
@@ -59,19 +59,19 @@ public enum RecordCodec {
     }
 
     /// A decoded record header: the envelope and where the payload is.
-    public struct Header: Sendable {
+    package struct Header: Sendable {
         /// The envelope (with the sequence given to `decodeHeader`).
-        public var envelope: EventEnvelope
+        package var envelope: EventEnvelope
         /// True when the stored payload is zstd-compressed.
-        public var compressed: Bool
+        package var compressed: Bool
         /// The payload's uncompressed length.
-        public var payloadLength: Int
+        package var payloadLength: Int
         /// Where the stored payload starts in the record.
-        public var payloadOffset: Int
+        package var payloadOffset: Int
     }
 
     /// Decodes a record's header. Throws on any inconsistency; never traps.
-    public static func decodeHeader(_ raw: UnsafeRawBufferPointer, sequence: UInt64) throws(DecodeError) -> Header {
+    package static func decodeHeader(_ raw: UnsafeRawBufferPointer, sequence: UInt64) throws(DecodeError) -> Header {
         var r = ByteReader(raw)
         let fmt = try r.readByte()
         guard fmt == format else { throw DecodeError.malformed("unknown record format \(fmt)", at: 0) }
@@ -106,7 +106,7 @@ public enum RecordCodec {
     }
 
     /// Reads only the event type of a record (for cheap type filters).
-    public static func peekType(_ raw: UnsafeRawBufferPointer) -> EventType? {
+    package static func peekType(_ raw: UnsafeRawBufferPointer) -> EventType? {
         guard raw.count >= fixedSize else { return nil }
         return EventType(rawValue: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 50, as: UInt16.self)))
     }

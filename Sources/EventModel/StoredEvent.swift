@@ -9,18 +9,18 @@ public struct StoredEvent: Sendable, Equatable {
     public var payload: [UInt8]
 
     /// Creates a stored event.
-    public init(envelope: EventEnvelope, payload: [UInt8]) {
+    package init(envelope: EventEnvelope, payload: [UInt8]) {
         self.envelope = envelope
         self.payload = payload
     }
 
     /// Decodes the payload into a typed event (upcasting older schema versions).
-    public func decode() throws(DecodeError) -> DomainEvent {
+    package func decode() throws(DecodeError) -> DomainEvent {
         try DomainEvent.decode(type: envelope.type, version: envelope.schemaVersion, payload: payload)
     }
 
     /// Decodes the payload as `P`, whatever type code the envelope carries; for tools and tests.
-    public func decode<P: PayloadCodable>(as: P.Type) throws(DecodeError) -> P {
+    package func decode<P: PayloadCodable>(as: P.Type) throws(DecodeError) -> P {
         guard envelope.schemaVersion <= P.schemaVersion else {
             throw DecodeError.unsupportedVersion(type: String(describing: P.self), version: envelope.schemaVersion,
                                                  newest: P.schemaVersion)

@@ -55,8 +55,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 extension Timestamp: BinaryField {
-    @inlinable public func write(to writer: inout ByteWriter) { writer.writeSignedVarint(microseconds) }
-    @inlinable public init(from reader: inout ByteReader) throws(DecodeError) {
+    @inlinable package func write(to writer: inout ByteWriter) { writer.writeSignedVarint(microseconds) }
+    @inlinable package init(from reader: inout ByteReader) throws(DecodeError) {
         self.init(microseconds: try reader.readSignedVarint())
     }
 }

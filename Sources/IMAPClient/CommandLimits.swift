@@ -6,26 +6,26 @@ import SecureTransport
 /// Every bound is per command; going over one fails the command with
 /// ``IMAPClientError/responseLimitExceeded(command:limit:)`` and drops the connection. One
 /// response on its own is bounded by the parser's limits (64 MiB per literal, 256 MiB per response).
-public struct CommandLimits: Sendable, Equatable {
+package struct CommandLimits: Sendable, Equatable {
     /// Most untagged responses in one command, whether kept or streamed (default 10,000,000: a
     /// `FETCH 1:* (FLAGS)` of the largest real mailbox fits).
-    public var maxResponses: Int
+    package var maxResponses: Int
     /// Most bytes received during one command (default 512 MiB: a fetch batch is sized far below).
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// Most responses one command keeps in memory: NOOP's responses, the messages SELECT reports
     /// changed, the ranges of VANISHED, the flags STORE sends back (default 1,000,000).
-    public var maxCollected: Int
+    package var maxCollected: Int
     /// Most UIDs a search returns, after clamping to the mailbox's UIDNEXT (default 10,000,000:
     /// 40 MB of UIDs).
-    public var maxSearchResults: Int
+    package var maxSearchResults: Int
     /// Most distinct mailboxes LIST returns (default 100,000); repeated names count once.
-    public var maxMailboxes: Int
+    package var maxMailboxes: Int
     /// Bytes received that extend a command's deadline by one second (default 256 KiB): a long
     /// fetch over a slow but steady link completes, a trickling server does not.
-    public var deadlineBytesPerSecond: Int
+    package var deadlineBytesPerSecond: Int
 
     /// Limits with the given values; the defaults suit any real mailbox. Values below 1 are raised to 1.
-    public init(maxResponses: Int = 10_000_000, maxBytes: Int = 512 << 20, maxCollected: Int = 1_000_000,
+    package init(maxResponses: Int = 10_000_000, maxBytes: Int = 512 << 20, maxCollected: Int = 1_000_000,
                 maxSearchResults: Int = 10_000_000, maxMailboxes: Int = 100_000, deadlineBytesPerSecond: Int = 256 << 10) {
         self.maxResponses = max(1, maxResponses)
         self.maxBytes = max(1, maxBytes)

@@ -1,16 +1,16 @@
 import IMAPProtocol
 
 /// The `COPYUID` response code (RFC 4315): where copied or moved messages went.
-public struct CopyUID: Sendable {
+package struct CopyUID: Sendable {
     /// The UIDVALIDITY of the destination mailbox.
-    public var uidValidity: UInt32
+    package var uidValidity: UInt32
     /// The source UIDs, in the same order as ``destination``.
-    public var source: UIDSet
+    package var source: UIDSet
     /// The UIDs the messages got in the destination mailbox.
-    public var destination: UIDSet
+    package var destination: UIDSet
 
     /// A COPYUID with the given parts.
-    public init(uidValidity: UInt32, source: UIDSet, destination: UIDSet) {
+    package init(uidValidity: UInt32, source: UIDSet, destination: UIDSet) {
         self.uidValidity = uidValidity
         self.source = source
         self.destination = destination

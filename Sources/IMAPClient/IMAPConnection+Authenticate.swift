@@ -16,7 +16,7 @@ extension IMAPConnection {
     /// - `.login`: the `LOGIN` command; refused when the server advertises LOGINDISABLED.
     ///
     /// A rejection by the server throws ``IMAPClientError/authenticationFailed(_:)`` with its text.
-    public func authenticate(username: String, credential: Credential, mechanism: AuthMechanism) throws(IMAPClientError) {
+    package func authenticate(username: String, credential: Credential, mechanism: AuthMechanism) throws(IMAPClientError) {
         guard isEncrypted else { throw .insecureAuthentication }
         try ensureUsable()
         let completion: Completion

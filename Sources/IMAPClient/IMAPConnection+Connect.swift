@@ -7,7 +7,7 @@ extension IMAPConnection {
     /// offer it, never falling back to plaintext) and reads the capabilities (again after TLS).
     ///
     /// `trace` receives the protocol lines, credentials redacted, for debugging.
-    public static func connect(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(IMAPClientError) -> IMAPConnection {
+    package static func connect(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(IMAPClientError) -> IMAPConnection {
         let transport: SecureConnection
         do throws(TransportError) {
             transport = try SecureConnection.open(endpoint, trace: trace)

@@ -11,7 +11,7 @@ extension IMAPConnection {
     /// read (and not passed on) so the connection stays usable, then the error is rethrown.
     /// More than ``CommandLimits/maxCollected`` VANISHED ranges fail the command.
     @discardableResult
-    public func uidFetch(_ set: UIDSet, _ items: [FetchItem], changedSince: UInt64? = nil, vanished: Bool = false,
+    package func uidFetch(_ set: UIDSet, _ items: [FetchItem], changedSince: UInt64? = nil, vanished: Bool = false,
                          each: (FetchedMessage) throws -> Void) throws -> UIDSet {
         var vanishedRanges: [UIDSet.Range] = []
         var callerError: (any Error)?

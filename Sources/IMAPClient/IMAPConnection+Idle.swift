@@ -10,7 +10,7 @@ extension IMAPConnection {
     /// Returns whether any untagged response arrived. Throws ``IMAPClientError/transport(_:)`` (timeout)
     /// only when the server stops answering (DONE unanswered within the endpoint's timeout).
     @discardableResult
-    public func idle(timeoutSeconds: Double, onEvent: (UntaggedResponse) -> Bool) throws(IMAPClientError) -> Bool {
+    package func idle(timeoutSeconds: Double, onEvent: (UntaggedResponse) -> Bool) throws(IMAPClientError) -> Bool {
         var anyEvent = false
         var wantsMore = true
         func deliver(_ response: UntaggedResponse) -> Bool {

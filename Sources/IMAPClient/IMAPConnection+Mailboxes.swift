@@ -7,7 +7,7 @@ extension IMAPConnection {
     /// Each mailbox name comes once (the first response for it wins), however often the server
     /// repeats it; more than ``CommandLimits/maxMailboxes`` distinct names fail the command with
     /// ``IMAPClientError/responseLimitExceeded(command:limit:)``.
-    public func list() throws(IMAPClientError) -> [ListItem] {
+    package func list() throws(IMAPClientError) -> [ListItem] {
         var items: [ListItem] = []
         var seen = Set<[UInt8]>()
         let cap = limits.maxMailboxes
@@ -23,12 +23,12 @@ extension IMAPConnection {
     }
 
     /// `CREATE mailbox`.
-    public func create(_ mailbox: MailboxName) throws(IMAPClientError) {
+    package func create(_ mailbox: MailboxName) throws(IMAPClientError) {
         try run(.create(mailbox), name: "CREATE")
     }
 
     /// `DELETE mailbox`.
-    public func delete(_ mailbox: MailboxName) throws(IMAPClientError) {
+    package func delete(_ mailbox: MailboxName) throws(IMAPClientError) {
         try run(.delete(mailbox), name: "DELETE")
     }
 }

@@ -9,7 +9,7 @@ extension IMAPConnection {
     /// Without MOVE and UIDPLUS it refuses (``IMAPClientError/commandFailed(command:status:text:)``,
     /// nothing sent): a plain EXPUNGE could remove other messages marked `\Deleted`.
     /// Returns the COPYUID when the server sent one.
-    public func uidMove(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
+    package func uidMove(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
         if has("MOVE") { return try copyOrMove(.uidMove(set, to: mailbox), name: "UID MOVE") }
         guard has("UIDPLUS") else {
             throw .commandFailed(command: "UID MOVE", status: "NOT SENT",
@@ -44,7 +44,7 @@ extension IMAPConnection {
     /// `UID EXPUNGE set` (UIDPLUS): removes exactly those of `set` that are marked `\Deleted`.
     /// Without UIDPLUS it refuses (nothing sent) rather than expunge every `\Deleted` message.
     /// The expunges are reported to ``onUnsolicited`` (EXPUNGE or VANISHED).
-    public func uidExpunge(_ set: UIDSet) throws(IMAPClientError) {
+    package func uidExpunge(_ set: UIDSet) throws(IMAPClientError) {
         guard has("UIDPLUS") else {
             throw .commandFailed(command: "UID EXPUNGE", status: "NOT SENT",
                                  text: "the server does not offer UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
@@ -53,7 +53,7 @@ extension IMAPConnection {
     }
 
     /// `UID COPY set mailbox`; returns the COPYUID when the server sent one.
-    public func uidCopy(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
+    package func uidCopy(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
         try copyOrMove(.uidCopy(set, to: mailbox), name: "UID COPY")
     }
 

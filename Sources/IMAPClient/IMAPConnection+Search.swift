@@ -9,7 +9,7 @@ extension IMAPConnection {
     /// ``CommandLimits/maxSearchResults`` UIDs fail the command with
     /// ``IMAPClientError/responseLimitExceeded(command:limit:)``, so `ALL 1:4294967295` in 40 bytes
     /// costs nothing.
-    public func uidSearch(_ keys: [SearchKey]) throws(IMAPClientError) -> [UInt32] {
+    package func uidSearch(_ keys: [SearchKey]) throws(IMAPClientError) -> [UInt32] {
         let largest = selectedUIDNext.map { $0 > 0 ? $0 - 1 : 0 } ?? UInt32.max
         let cap = limits.maxSearchResults
         var uids: [UInt32] = []

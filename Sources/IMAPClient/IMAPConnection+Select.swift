@@ -7,7 +7,7 @@ extension IMAPConnection {
     /// ``enable(_:)``): the result then lists what vanished and changed since that state.
     /// Otherwise sends `(CONDSTORE)` when `condstore` is set and the server advertises CONDSTORE,
     /// so the highest mod-sequence is reported.
-    public func select(_ mailbox: MailboxName, readOnly: Bool = false, condstore: Bool = true,
+    package func select(_ mailbox: MailboxName, readOnly: Bool = false, condstore: Bool = true,
                        qresync: QResyncParameters? = nil) throws(IMAPClientError) -> SelectedMailbox {
         let name = readOnly ? "EXAMINE" : "SELECT"
         let option: SelectOption?

@@ -3,7 +3,7 @@ import IMAPProtocol
 extension IMAPConnection {
     /// Exchanges identification (`ID`, RFC 2971): sends `fields` (none: `ID NIL`) and returns
     /// the server's fields, or nil without sending anything when the server does not advertise ID.
-    public func id(_ fields: [String: String]) throws(IMAPClientError) -> [String: String?]? {
+    package func id(_ fields: [String: String]) throws(IMAPClientError) -> [String: String?]? {
         guard has("ID") else { return nil }
         var serverFields: [String: String?] = [:]
         try run(.id(fields.isEmpty ? nil : fields.mapValues { Optional($0) }), name: "ID") { response in
@@ -17,7 +17,7 @@ extension IMAPConnection {
     /// Turns on extensions such as `CONDSTORE` and `QRESYNC` (`ENABLE`, RFC 5161) and returns the
     /// ones the server enabled (uppercased); returns an empty set without sending anything when
     /// the server does not advertise ENABLE.
-    public func enable(_ extensions: [String]) throws(IMAPClientError) -> Set<String> {
+    package func enable(_ extensions: [String]) throws(IMAPClientError) -> Set<String> {
         guard has("ENABLE"), !extensions.isEmpty else { return [] }
         var enabled: Set<String> = []
         try run(.enable(extensions), name: "ENABLE") { response in
@@ -31,7 +31,7 @@ extension IMAPConnection {
 
     /// `NOOP`: returns every untagged response it brought (new messages, expunges, flag changes),
     /// at most ``CommandLimits/maxCollected`` of them.
-    public func noop() throws(IMAPClientError) -> [UntaggedResponse] {
+    package func noop() throws(IMAPClientError) -> [UntaggedResponse] {
         var responses: [UntaggedResponse] = []
         try run(.noop, name: "NOOP") { response throws(IMAPClientError) in
             responses.append(response)
@@ -43,7 +43,7 @@ extension IMAPConnection {
 
     /// Says `LOGOUT` when the connection is still usable and closes it; never throws. Later
     /// calls throw ``IMAPClientError/transport(_:)`` (connection closed).
-    public func logout() {
+    package func logout() {
         if failure.error == nil { _ = try? execute(.logout, name: "LOGOUT") }
         _ = fail(.transport(.connectionClosed("the connection was logged out")))
     }

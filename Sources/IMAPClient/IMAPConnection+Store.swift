@@ -6,7 +6,7 @@ extension IMAPConnection {
     ///
     /// Returns the messages left unchanged because they changed after `unchangedSince`
     /// (`MODIFIED`), and the flags and mod-sequences the server sent back for messages in `set`.
-    public func uidStore(_ set: UIDSet, _ operation: StoreOperation, flags: [String],
+    package func uidStore(_ set: UIDSet, _ operation: StoreOperation, flags: [String],
                          unchangedSince: UInt64? = nil) throws(IMAPClientError) -> StoreResult {
         var result = StoreResult()
         let completion = try run(.uidStore(set, operation, flags: flags, unchangedSince: unchangedSince, silent: true),

@@ -19,7 +19,7 @@ import SecureTransport
 /// try imap.uidFetch(.all, [.uid, .flags, .body(.entire)]) { message in store(message) }
 /// imap.logout()
 /// ```
-public final class IMAPConnection {
+package final class IMAPConnection {
     /// Where the connection goes.
     let endpoint: ServerEndpoint
     /// The TCP connection, encrypted or not.
@@ -52,14 +52,14 @@ public final class IMAPConnection {
 
     /// What one command may bring back; a command that gets more fails with
     /// ``IMAPClientError/responseLimitExceeded(command:limit:)``.
-    public var limits = CommandLimits()
+    package var limits = CommandLimits()
 
     /// The capabilities the server advertised last, uppercased.
-    public internal(set) var capabilities: Set<String> = []
+    package internal(set) var capabilities: Set<String> = []
 
     /// Receives the untagged responses no command asked for: EXISTS, EXPUNGE, VANISHED, FETCH
     /// of other messages, `* OK [ALERT]`, ...
-    public var onUnsolicited: ((UntaggedResponse) -> Void)?
+    package var onUnsolicited: ((UntaggedResponse) -> Void)?
 
     init(endpoint: ServerEndpoint, transport: SecureConnection, trace: ((String) -> Void)?) {
         self.endpoint = endpoint
@@ -71,10 +71,10 @@ public final class IMAPConnection {
     deinit { transport.close() }
 
     /// Whether the server advertises `capability` (ASCII case-insensitive), e.g. `"CONDSTORE"`.
-    public func has(_ capability: String) -> Bool {
+    package func has(_ capability: String) -> Bool {
         capabilities.contains(capability.uppercased())
     }
 
     /// Whether the connection is protected by TLS (implicit or after STARTTLS).
-    public var isEncrypted: Bool { transport.isEncrypted }
+    package var isEncrypted: Bool { transport.isEncrypted }
 }

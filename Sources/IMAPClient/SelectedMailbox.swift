@@ -1,30 +1,30 @@
 import IMAPProtocol
 
 /// The state of a mailbox as `SELECT` or `EXAMINE` reported it.
-public struct SelectedMailbox: Sendable {
+package struct SelectedMailbox: Sendable {
     /// The mailbox.
-    public var name: MailboxName
+    package var name: MailboxName
     /// The UIDVALIDITY: when it changes, every cached UID of the mailbox is void.
-    public var uidValidity: UInt32
+    package var uidValidity: UInt32
     /// The UID the next message will get, when the server said.
-    public var uidNext: UInt32?
+    package var uidNext: UInt32?
     /// The highest mod-sequence (CONDSTORE); nil when the server sent NOMODSEQ or no CONDSTORE data.
-    public var highestModSeq: UInt64?
+    package var highestModSeq: UInt64?
     /// The number of messages.
-    public var exists: UInt32
+    package var exists: UInt32
     /// The flags defined in the mailbox (`FLAGS`).
-    public var flags: [String]
+    package var flags: [String]
     /// The flags that can be changed permanently (`PERMANENTFLAGS`); `\*` allows new keywords.
-    public var permanentFlags: [String]?
+    package var permanentFlags: [String]?
     /// Whether the mailbox was opened read-only (EXAMINE, or `[READ-ONLY]`).
-    public var readOnly: Bool
+    package var readOnly: Bool
     /// UIDs expunged since the QRESYNC state passed to SELECT (`VANISHED (EARLIER)`).
-    public var vanished: UIDSet
+    package var vanished: UIDSet
     /// Messages changed since the QRESYNC state passed to SELECT (their FETCH responses).
-    public var changed: [FetchedMessage]
+    package var changed: [FetchedMessage]
 
     /// A mailbox state with the given parts.
-    public init(name: MailboxName, uidValidity: UInt32, uidNext: UInt32? = nil, highestModSeq: UInt64? = nil,
+    package init(name: MailboxName, uidValidity: UInt32, uidNext: UInt32? = nil, highestModSeq: UInt64? = nil,
                 exists: UInt32 = 0, flags: [String] = [], permanentFlags: [String]? = nil, readOnly: Bool = false,
                 vanished: UIDSet = UIDSet(), changed: [FetchedMessage] = []) {
         self.name = name

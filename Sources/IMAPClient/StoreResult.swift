@@ -1,17 +1,17 @@
 import IMAPProtocol
 
 /// What `UID STORE` reported besides success.
-public struct StoreResult: Sendable {
+package struct StoreResult: Sendable {
     /// Messages left unchanged because they were modified after the `UNCHANGEDSINCE` value
     /// (the `MODIFIED` response code, RFC 7162).
-    public var modified: UIDSet
+    package var modified: UIDSet
     /// Flags the server sent back in FETCH responses, by UID.
-    public var flags: [UInt32: [String]]
+    package var flags: [UInt32: [String]]
     /// New mod-sequences the server sent back in FETCH responses (CONDSTORE), by UID.
-    public var modSeqs: [UInt32: UInt64]
+    package var modSeqs: [UInt32: UInt64]
 
     /// A result with the given parts.
-    public init(modified: UIDSet = UIDSet(), flags: [UInt32: [String]] = [:], modSeqs: [UInt32: UInt64] = [:]) {
+    package init(modified: UIDSet = UIDSet(), flags: [UInt32: [String]] = [:], modSeqs: [UInt32: UInt64] = [:]) {
         self.modified = modified
         self.flags = flags
         self.modSeqs = modSeqs

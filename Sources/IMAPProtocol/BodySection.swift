@@ -2,9 +2,9 @@
 ///
 /// ``description`` is the text between the brackets, which is also how the server names the
 /// section in its response (compare case-insensitively).
-public struct BodySection: Hashable, Sendable, CustomStringConvertible {
+package struct BodySection: Hashable, Sendable, CustomStringConvertible {
     /// What part of the (sub)message is meant.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// `HEADER`: the whole header.
         case header
         /// `HEADER.FIELDS (...)`: only the named header fields.
@@ -18,28 +18,28 @@ public struct BodySection: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The MIME part number path, e.g. `[1, 2]` for part 1.2; empty for the whole message.
-    public var part: [UInt32]
+    package var part: [UInt32]
     /// The kind of section, nil for the whole part.
-    public var kind: Kind?
+    package var kind: Kind?
 
     /// A section of the given part and kind.
-    public init(part: [UInt32] = [], kind: Kind? = nil) {
+    package init(part: [UInt32] = [], kind: Kind? = nil) {
         self.part = part
         self.kind = kind
     }
 
     /// `[]`: the whole message.
-    public static let entire = BodySection()
+    package static let entire = BodySection()
     /// `[HEADER]`.
-    public static let header = BodySection(kind: .header)
+    package static let header = BodySection(kind: .header)
     /// `[TEXT]`.
-    public static let text = BodySection(kind: .text)
+    package static let text = BodySection(kind: .text)
 
     /// `[HEADER.FIELDS (names)]`.
-    public static func headerFields(_ names: [String]) -> BodySection { BodySection(kind: .headerFields(names)) }
+    package static func headerFields(_ names: [String]) -> BodySection { BodySection(kind: .headerFields(names)) }
 
     /// The IMAP wire form.
-    public var description: String {
+    package var description: String {
         var writer = CommandWriter(literalMode: .nonSynchronizing)
         write(to: &writer)
         let bytes = writer.finish().joined()

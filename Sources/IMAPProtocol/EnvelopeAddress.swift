@@ -2,18 +2,18 @@
 ///
 /// A group `team: a@x, b@y;` appears as a start marker (host nil, mailbox the group name),
 /// its members, and an end marker (mailbox and host nil).
-public struct EnvelopeAddress: Hashable, Sendable {
+package struct EnvelopeAddress: Hashable, Sendable {
     /// The display name.
-    public var name: String?
+    package var name: String?
     /// The obsolete source route.
-    public var sourceRoute: String?
+    package var sourceRoute: String?
     /// The local part, or the group name in a group start marker.
-    public var mailbox: String?
+    package var mailbox: String?
     /// The domain.
-    public var host: String?
+    package var host: String?
 
     /// An address with the given parts.
-    public init(name: String? = nil, sourceRoute: String? = nil, mailbox: String?, host: String?) {
+    package init(name: String? = nil, sourceRoute: String? = nil, mailbox: String?, host: String?) {
         self.name = name
         self.sourceRoute = sourceRoute
         self.mailbox = mailbox
@@ -21,7 +21,7 @@ public struct EnvelopeAddress: Hashable, Sendable {
     }
 
     /// The address a four-item list describes, or nil when the value has another shape.
-    public init?(_ value: IMAPValue) {
+    package init?(_ value: IMAPValue) {
         guard let parts = value.elements, parts.count == 4 else { return nil }
         for part in parts {
             if case .list = part { return nil }
@@ -30,14 +30,14 @@ public struct EnvelopeAddress: Hashable, Sendable {
     }
 
     /// `mailbox@host` when both are present.
-    public var address: String? {
+    package var address: String? {
         guard let mailbox, let host else { return nil }
         return mailbox + "@" + host
     }
 
     /// Whether this marks the start of a group (host nil, mailbox the group name).
-    public var isGroupStart: Bool { host == nil && mailbox != nil }
+    package var isGroupStart: Bool { host == nil && mailbox != nil }
 
     /// Whether this marks the end of a group (mailbox and host nil).
-    public var isGroupEnd: Bool { host == nil && mailbox == nil }
+    package var isGroupEnd: Bool { host == nil && mailbox == nil }
 }

@@ -1,5 +1,5 @@
 /// One data item of a `FETCH` response.
-public enum FetchAttribute: Hashable, Sendable {
+package enum FetchAttribute: Hashable, Sendable {
     /// `UID n`.
     case uid(UInt32)
     /// `FLAGS (...)`: flags and keywords as sent.

@@ -1,5 +1,5 @@
 /// A data item to request with `UID FETCH`.
-public enum FetchItem: Hashable, Sendable {
+package enum FetchItem: Hashable, Sendable {
     /// `UID`.
     case uid
     /// `FLAGS`.

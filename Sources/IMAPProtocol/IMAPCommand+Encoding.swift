@@ -6,13 +6,13 @@ extension IMAPCommand {
     /// sending the next part (a tagged NO/BAD instead means the command was refused).
     /// With `literalPlus` (the server announced LITERAL+) literals are sent as `{n+}` and the
     /// result is always a single part.
-    public func encode(tag: String, literalPlus: Bool = false) throws(IMAPEncodingError) -> [[UInt8]] {
+    package func encode(tag: String, literalPlus: Bool = false) throws(IMAPEncodingError) -> [[UInt8]] {
         try encode(tag: tag, literalMode: literalPlus ? .nonSynchronizing : .synchronizing)
     }
 
     /// The bytes of the command with `tag`, literals sent as `literalMode` says (see
     /// ``encode(tag:literalPlus:)``).
-    public func encode(tag: String, literalMode: LiteralMode) throws(IMAPEncodingError) -> [[UInt8]] {
+    package func encode(tag: String, literalMode: LiteralMode) throws(IMAPEncodingError) -> [[UInt8]] {
         var w = CommandWriter(literalMode: literalMode)
         if case .done = self {
             w.raw("DONE")
@@ -29,7 +29,7 @@ extension IMAPCommand {
     }
 
     /// The bytes of the command as one buffer, for logs and tests (literals inline).
-    public func encodedBytes(tag: String, literalPlus: Bool = false) throws(IMAPEncodingError) -> [UInt8] {
+    package func encodedBytes(tag: String, literalPlus: Bool = false) throws(IMAPEncodingError) -> [UInt8] {
         Array(try encode(tag: tag, literalPlus: literalPlus).joined())
     }
 

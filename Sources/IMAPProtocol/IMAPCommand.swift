@@ -2,7 +2,7 @@
 ///
 /// Mailbox names go out in modified UTF-7 (via ``MailboxName``), strings as quoted strings
 /// when safe and as literals otherwise.
-public enum IMAPCommand: Hashable, Sendable {
+package enum IMAPCommand: Hashable, Sendable {
     /// `CAPABILITY`.
     case capability
     /// `NOOP`: also polls for mailbox changes.

@@ -1,6 +1,6 @@
 /// Why a command could not be encoded. Each case refuses a value that would otherwise
 /// change the meaning of the command or inject another one.
-public enum IMAPEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum IMAPEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The tag is empty or holds a byte a tag may not (space, CR, LF, `+`, 8-bit, ...).
     case invalidTag(String)
     /// A flag or keyword is not an atom (optionally after one `\`).
@@ -13,7 +13,7 @@ public enum IMAPEncodingError: Error, Equatable, Sendable, CustomStringConvertib
     case emptySet
 
     /// A sentence saying what failed, for logs and error messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidTag(let t): return "invalid IMAP tag \"\(t)\": use letters and digits"
         case .invalidFlag(let f): return "invalid IMAP flag or keyword \"\(f)\""

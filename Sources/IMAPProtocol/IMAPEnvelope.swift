@@ -1,30 +1,30 @@
 /// The `ENVELOPE` of a message: its main header fields as the server parsed them.
 ///
 /// Strings are as sent (RFC 2047 encoded words are not decoded here).
-public struct IMAPEnvelope: Hashable, Sendable {
+package struct IMAPEnvelope: Hashable, Sendable {
     /// The `Date` field.
-    public var date: String?
+    package var date: String?
     /// The `Subject` field.
-    public var subject: String?
+    package var subject: String?
     /// `From` addresses.
-    public var from: [EnvelopeAddress]
+    package var from: [EnvelopeAddress]
     /// `Sender` addresses.
-    public var sender: [EnvelopeAddress]
+    package var sender: [EnvelopeAddress]
     /// `Reply-To` addresses.
-    public var replyTo: [EnvelopeAddress]
+    package var replyTo: [EnvelopeAddress]
     /// `To` addresses.
-    public var to: [EnvelopeAddress]
+    package var to: [EnvelopeAddress]
     /// `Cc` addresses.
-    public var cc: [EnvelopeAddress]
+    package var cc: [EnvelopeAddress]
     /// `Bcc` addresses.
-    public var bcc: [EnvelopeAddress]
+    package var bcc: [EnvelopeAddress]
     /// The `In-Reply-To` field.
-    public var inReplyTo: String?
+    package var inReplyTo: String?
     /// The `Message-ID` field.
-    public var messageID: String?
+    package var messageID: String?
 
     /// An envelope with the given fields.
-    public init(
+    package init(
         date: String? = nil, subject: String? = nil,
         from: [EnvelopeAddress] = [], sender: [EnvelopeAddress] = [], replyTo: [EnvelopeAddress] = [],
         to: [EnvelopeAddress] = [], cc: [EnvelopeAddress] = [], bcc: [EnvelopeAddress] = [],
@@ -44,7 +44,7 @@ public struct IMAPEnvelope: Hashable, Sendable {
 
     /// The envelope a parsed `ENVELOPE` value describes, or nil when the value is not a list
     /// of ten items with string-or-NIL fields and address lists in their places.
-    public init?(_ value: IMAPValue) {
+    package init?(_ value: IMAPValue) {
         guard let items = value.elements, items.count >= 10 else { return nil }
         func text(_ v: IMAPValue) -> String?? {
             switch v {

@@ -3,7 +3,7 @@
 /// Every error is final for the connection: the parser cannot know where the next response
 /// starts, so after throwing it keeps throwing the same error (see ``IMAPResponseParser``).
 /// Offsets count bytes from the first byte ever fed to the parser.
-public enum IMAPParseError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum IMAPParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A literal (`{n}`, `{n+}` or `~{n}`) announced more bytes than the parser accepts.
     /// The parser throws as soon as it reads the announcement, before any of the data arrives.
     case literalTooLarge(size: UInt64, limit: Int)
@@ -17,7 +17,7 @@ public enum IMAPParseError: Error, Equatable, Sendable, CustomStringConvertible 
     case malformed(String, at: Int)
 
     /// A sentence saying what failed, for logs and error messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .literalTooLarge(let size, let limit):
             return "IMAP literal of \(size) bytes exceeds the limit of \(limit) bytes"

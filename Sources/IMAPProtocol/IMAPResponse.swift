@@ -1,5 +1,5 @@
 /// One complete response from an IMAP server.
-public enum IMAPResponse: Hashable, Sendable {
+package enum IMAPResponse: Hashable, Sendable {
     /// A command-completion result: `a1 OK [READ-WRITE] SELECT completed`.
     case tagged(tag: String, status: ResponseStatus, code: ResponseCode?, text: String)
     /// Server data or a status the server volunteers: `* 3 EXISTS`, `* OK [UIDNEXT 4] ...`.

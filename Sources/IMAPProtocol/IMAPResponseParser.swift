@@ -17,9 +17,9 @@
 /// After ``next()`` throws, the connection must be considered broken: the position of the
 /// next response is unknown. The parser drops its buffer, ignores further input and throws
 /// the same error from every later call.
-public struct IMAPResponseParser: Sendable {
+package struct IMAPResponseParser: Sendable {
     /// The bounds this parser enforces.
-    public let limits: Limits
+    package let limits: Limits
 
     /// Bytes fed and not yet returned as responses (from `start`).
     private var buffer: [UInt8] = []
@@ -39,23 +39,23 @@ public struct IMAPResponseParser: Sendable {
     private var failure: IMAPParseError?
 
     /// A parser with the given limits.
-    public init(limits: Limits) {
+    package init(limits: Limits) {
         self.limits = limits
     }
 
     /// A parser with the given limits (see ``Limits``); `IMAPResponseParser()` uses the defaults.
-    public init(maxLiteralSize: Int = 64 << 20, maxLineLength: Int = 1 << 20, maxNestingDepth: Int = 64) {
+    package init(maxLiteralSize: Int = 64 << 20, maxLineLength: Int = 1 << 20, maxNestingDepth: Int = 64) {
         self.init(limits: Limits(maxLiteralSize: maxLiteralSize, maxLineLength: maxLineLength, maxNestingDepth: maxNestingDepth))
     }
 
     /// Bytes fed that are not yet part of a returned response.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Whether an earlier error broke the stream.
-    public var isBroken: Bool { failure != nil }
+    package var isBroken: Bool { failure != nil }
 
     /// Appends bytes received from the server. Ignored once the stream is broken.
-    public mutating func feed(_ bytes: some Collection<UInt8>) {
+    package mutating func feed(_ bytes: some Collection<UInt8>) {
         guard failure == nil else { return }
         buffer.append(contentsOf: bytes)
     }
@@ -64,7 +64,7 @@ public struct IMAPResponseParser: Sendable {
     ///
     /// Throws when the bytes break a limit or the grammar; the stream is then broken and
     /// every later call throws the same error.
-    public mutating func next() throws(IMAPParseError) -> IMAPResponse? {
+    package mutating func next() throws(IMAPParseError) -> IMAPResponse? {
         if let failure { throw failure }
         do throws(IMAPParseError) {
             return try frameNext()

@@ -1,6 +1,6 @@
 /// A generic IMAP data item, for parts of responses kept in their structured raw form
 /// (BODYSTRUCTURE, unknown FETCH items, extension data).
-public indirect enum IMAPValue: Hashable, Sendable {
+package indirect enum IMAPValue: Hashable, Sendable {
     /// An atom or number, as sent (e.g. `TEXT`, `1234`, `\Seen`).
     case atom(String)
     /// A quoted string or literal: its bytes, escapes removed.
@@ -11,7 +11,7 @@ public indirect enum IMAPValue: Hashable, Sendable {
     case list([IMAPValue])
 
     /// The atom, or the string decoded as UTF-8; nil for `NIL` and lists.
-    public var text: String? {
+    package var text: String? {
         switch self {
         case .atom(let s): return s
         case .string(let b): return String(decoding: b, as: UTF8.self)
@@ -20,7 +20,7 @@ public indirect enum IMAPValue: Hashable, Sendable {
     }
 
     /// The bytes of a string or atom; nil for `NIL` and lists.
-    public var bytes: [UInt8]? {
+    package var bytes: [UInt8]? {
         switch self {
         case .atom(let s): return Array(s.utf8)
         case .string(let b): return b
@@ -29,13 +29,13 @@ public indirect enum IMAPValue: Hashable, Sendable {
     }
 
     /// The elements of a list; nil otherwise.
-    public var elements: [IMAPValue]? {
+    package var elements: [IMAPValue]? {
         if case .list(let items) = self { return items }
         return nil
     }
 
     /// The value of an atom made only of digits that fits in 64 bits; nil otherwise.
-    public var number: UInt64? {
+    package var number: UInt64? {
         guard case .atom(let s) = self, !s.isEmpty else { return nil }
         var value: UInt64 = 0
         for b in s.utf8 {
@@ -49,5 +49,5 @@ public indirect enum IMAPValue: Hashable, Sendable {
     }
 
     /// Whether this is `NIL`.
-    public var isNil: Bool { self == .nilValue }
+    package var isNil: Bool { self == .nilValue }
 }

@@ -1,9 +1,9 @@
 /// An IMAP date-time (`"17-Jul-1996 02:44:25 -0700"`), as used by INTERNALDATE and APPEND.
-public struct InternalDate: Hashable, Sendable, CustomStringConvertible {
+package struct InternalDate: Hashable, Sendable, CustomStringConvertible {
     /// Seconds since 1970-01-01T00:00:00Z.
-    public var epochSeconds: Int64
+    package var epochSeconds: Int64
     /// The zone the date is written in, in minutes east of UTC (-0700 is -420).
-    public var timeZoneOffsetMinutes: Int
+    package var timeZoneOffsetMinutes: Int
 
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -15,17 +15,17 @@ public struct InternalDate: Hashable, Sendable, CustomStringConvertible {
     /// The instant `epochSeconds`, written in the zone `timeZoneOffsetMinutes` east of UTC.
     /// The instant is clamped to the span four-digit years can name and the offset to
     /// ±99:59, the widest the syntax can write.
-    public init(epochSeconds: Int64, timeZoneOffsetMinutes: Int = 0) {
+    package init(epochSeconds: Int64, timeZoneOffsetMinutes: Int = 0) {
         self.epochSeconds = Swift.min(Swift.max(epochSeconds, InternalDate.minEpochSeconds), InternalDate.maxEpochSeconds)
         self.timeZoneOffsetMinutes = Swift.min(Swift.max(timeZoneOffsetMinutes, -5999), 5999)
     }
 
     /// The date-time `text` spells (`dd-Mon-yyyy hh:mm:ss +zzzz`, day optionally
     /// space-padded or one digit), or nil when it is not one.
-    public init?(parsing text: String) { self.init(parsing: Array(text.utf8)) }
+    package init?(parsing text: String) { self.init(parsing: Array(text.utf8)) }
 
     /// The date-time `bytes` spell, or nil when they are not one.
-    public init?(parsing bytes: [UInt8]) {
+    package init?(parsing bytes: [UInt8]) {
         var i = 0
         while i < bytes.count, bytes[i] == IMAPByte.space { i += 1 }
         func number(_ minDigits: Int, _ maxDigits: Int) -> Int? {
@@ -68,7 +68,7 @@ public struct InternalDate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The date-time as IMAP writes it, e.g. `17-Jul-1996 02:44:25 -0700` (without quotes).
-    public var description: String {
+    package var description: String {
         let local = epochSeconds + Int64(timeZoneOffsetMinutes) * 60
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let secondsOfDay = Int(local - days * 86_400)

@@ -1,16 +1,16 @@
 /// One mailbox from a `LIST` or `LSUB` response.
-public struct ListItem: Hashable, Sendable {
+package struct ListItem: Hashable, Sendable {
     /// Attributes as sent, e.g. `\HasNoChildren`, `\Noselect`, `\Sent` (compare case-insensitively).
-    public var attributes: [String]
+    package var attributes: [String]
     /// The hierarchy delimiter, or nil when the server sent `NIL` (a flat namespace).
-    public var delimiter: String?
+    package var delimiter: String?
     /// The mailbox name, raw and decoded.
-    public var mailbox: MailboxName
+    package var mailbox: MailboxName
     /// The extended data list (RFC 5258), such as `("CHILDINFO" ("SUBSCRIBED"))`, if sent.
-    public var extendedData: IMAPValue?
+    package var extendedData: IMAPValue?
 
     /// A list item with the given parts.
-    public init(attributes: [String], delimiter: String?, mailbox: MailboxName, extendedData: IMAPValue? = nil) {
+    package init(attributes: [String], delimiter: String?, mailbox: MailboxName, extendedData: IMAPValue? = nil) {
         self.attributes = attributes
         self.delimiter = delimiter
         self.mailbox = mailbox
@@ -18,13 +18,13 @@ public struct ListItem: Hashable, Sendable {
     }
 
     /// Whether an attribute equal to `name` (ASCII case-insensitive, e.g. `"\\Noselect"`) is present.
-    public func hasAttribute(_ name: String) -> Bool {
+    package func hasAttribute(_ name: String) -> Bool {
         let wanted = Array(name.utf8).map(IMAPByte.upper)
         return attributes.contains { Array($0.utf8).map(IMAPByte.upper) == wanted }
     }
 
     /// The SPECIAL-USE role (RFC 6154) the attributes announce, if any.
-    public var specialUse: SpecialUse? {
+    package var specialUse: SpecialUse? {
         for attribute in attributes {
             if let use = SpecialUse(attribute: attribute) { return use }
         }
@@ -32,5 +32,5 @@ public struct ListItem: Hashable, Sendable {
     }
 
     /// Whether the mailbox can be selected (no `\Noselect` or `\NonExistent`).
-    public var isSelectable: Bool { !hasAttribute("\\Noselect") && !hasAttribute("\\NonExistent") }
+    package var isSelectable: Bool { !hasAttribute("\\Noselect") && !hasAttribute("\\NonExistent") }
 }

@@ -1,5 +1,5 @@
 /// A `LIST ... RETURN (...)` option (RFC 5258, RFC 6154, RFC 5819).
-public enum ListReturnOption: Hashable, Sendable {
+package enum ListReturnOption: Hashable, Sendable {
     /// `SPECIAL-USE`: include special-use attributes such as `\Sent`.
     case specialUse
     /// `SUBSCRIBED`: mark subscribed mailboxes.

@@ -1,5 +1,5 @@
 /// How the command encoder sends literals.
-public enum LiteralMode: Hashable, Sendable {
+package enum LiteralMode: Hashable, Sendable {
     /// `{n}`: the client waits for a `+` continuation before sending the literal's bytes.
     case synchronizing
     /// `{n+}` for every literal (LITERAL+, RFC 7888): the command goes out in one piece.

@@ -3,23 +3,23 @@
 /// Names are sent in modified UTF-7 (RFC 3501 §5.1.3), or in UTF-8 once UTF8=ACCEPT is
 /// enabled. ``raw`` keeps the exact bytes so a name can be sent back unchanged even when it
 /// does not decode; ``name`` is the readable form. Equality and hashing use ``raw``.
-public struct MailboxName: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+package struct MailboxName: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The bytes of the name on the wire.
-    public let raw: [UInt8]
+    package let raw: [UInt8]
     /// The decoded name: modified UTF-7 decoded, else the bytes as UTF-8 (invalid sequences replaced).
-    public let name: String
+    package let name: String
 
     /// The mailbox `INBOX`.
-    public static let inbox = MailboxName("INBOX")
+    package static let inbox = MailboxName("INBOX")
 
     /// The mailbox called `name`, encoded in modified UTF-7 for the wire.
-    public init(_ name: String) {
+    package init(_ name: String) {
         self.raw = ModifiedUTF7.encode(name)
         self.name = name
     }
 
     /// The mailbox whose wire bytes are `raw`.
-    public init(raw: some Collection<UInt8>) {
+    package init(raw: some Collection<UInt8>) {
         let bytes = Array(raw)
         self.raw = bytes
         if let decoded = try? ModifiedUTF7.decode(bytes) {
@@ -30,17 +30,17 @@ public struct MailboxName: Hashable, Sendable, CustomStringConvertible, Expressi
     }
 
     /// The mailbox called `value` (see ``init(_:)``).
-    public init(stringLiteral value: String) { self.init(value) }
+    package init(stringLiteral value: String) { self.init(value) }
 
     /// Whether this is the INBOX (its name is case-insensitive).
-    public var isInbox: Bool { IMAPByte.equalsIgnoringCase(raw, "INBOX") }
+    package var isInbox: Bool { IMAPByte.equalsIgnoringCase(raw, "INBOX") }
 
     /// The decoded name.
-    public var description: String { name }
+    package var description: String { name }
 
     /// Whether both names have the same wire bytes.
-    public static func == (lhs: MailboxName, rhs: MailboxName) -> Bool { lhs.raw == rhs.raw }
+    package static func == (lhs: MailboxName, rhs: MailboxName) -> Bool { lhs.raw == rhs.raw }
 
     /// Hashes the wire bytes.
-    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }

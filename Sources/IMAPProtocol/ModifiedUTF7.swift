@@ -2,9 +2,9 @@
 ///
 /// Printable US-ASCII stands for itself except `&`, written `&-`; any other run of
 /// characters is UTF-16BE in base64 (with `,` for `/`, no padding) between `&` and `-`.
-public enum ModifiedUTF7 {
+package enum ModifiedUTF7 {
     /// `name` in modified UTF-7.
-    public static func encode(_ name: String) -> [UInt8] {
+    package static func encode(_ name: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(name.utf8.count)
         var pending: [UInt8] = []
@@ -35,12 +35,12 @@ public enum ModifiedUTF7 {
     }
 
     /// `name` in modified UTF-7, as a String.
-    public static func encodeToString(_ name: String) -> String {
+    package static func encodeToString(_ name: String) -> String {
         String(decoding: encode(name), as: UTF8.self)
     }
 
     /// The name `bytes` encode.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(ModifiedUTF7Error) -> String {
+    package static func decode(_ bytes: some Collection<UInt8>) throws(ModifiedUTF7Error) -> String {
         let input = Array(bytes)
         var out = String.UnicodeScalarView()
         var i = 0

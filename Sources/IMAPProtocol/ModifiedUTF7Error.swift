@@ -1,5 +1,5 @@
 /// Why bytes are not valid modified UTF-7 (RFC 3501 §5.1.3).
-public enum ModifiedUTF7Error: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ModifiedUTF7Error: Error, Equatable, Sendable, CustomStringConvertible {
     /// A byte outside printable US-ASCII (0x20–0x7E).
     case invalidByte(UInt8, at: Int)
     /// A `&` shift has no closing `-`.
@@ -12,7 +12,7 @@ public enum ModifiedUTF7Error: Error, Equatable, Sendable, CustomStringConvertib
     case invalidUTF16(at: Int)
 
     /// A sentence saying what failed, for logs and error messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidByte(let b, let at): return "byte 0x\(String(b, radix: 16)) at offset \(at) is not printable ASCII"
         case .unterminatedShift(let at): return "shift started at offset \(at) has no closing '-'"

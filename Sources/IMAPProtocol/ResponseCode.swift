@@ -1,5 +1,5 @@
 /// A response code: the bracketed part of `OK [UIDVALIDITY 3857529045] UIDs valid`.
-public enum ResponseCode: Hashable, Sendable {
+package enum ResponseCode: Hashable, Sendable {
     /// `ALERT`: the text must be shown to the user.
     case alert
     /// `PARSE`: the server could not parse a message's headers.

@@ -1,5 +1,5 @@
 /// The result of a tagged response.
-public enum ResponseStatus: String, Hashable, Sendable, CaseIterable {
+package enum ResponseStatus: String, Hashable, Sendable, CaseIterable {
     /// The command succeeded.
     case ok = "OK"
     /// The command failed for an operational reason (the mailbox does not exist, quota, ...).

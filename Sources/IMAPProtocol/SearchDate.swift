@@ -1,14 +1,14 @@
 /// A calendar date for SEARCH keys such as `SINCE 1-Feb-1994`.
-public struct SearchDate: Hashable, Sendable, CustomStringConvertible {
+package struct SearchDate: Hashable, Sendable, CustomStringConvertible {
     /// The year (1–9999).
-    public let year: Int
+    package let year: Int
     /// The month (1–12).
-    public let month: Int
+    package let month: Int
     /// The day of the month (1–31, valid for the month).
-    public let day: Int
+    package let day: Int
 
     /// The date, or nil when it does not exist or its year is outside 1–9999.
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               day >= 1, day <= InternalDate.daysInMonth(year: year, month: month)
         else { return nil }
@@ -18,7 +18,7 @@ public struct SearchDate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The date, in UTC, of the instant `epochSeconds` after 1970-01-01T00:00:00Z.
-    public init(epochSeconds: Int64) {
+    package init(epochSeconds: Int64) {
         let clamped = Swift.min(Swift.max(epochSeconds, -62_135_596_800), 253_402_300_799)
         let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
         let civil = InternalDate.civilFromDays(days)
@@ -28,5 +28,5 @@ public struct SearchDate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The date as SEARCH writes it: `1-Feb-1994`.
-    public var description: String { "\(day)-\(InternalDate.months[month - 1])-\(year)" }
+    package var description: String { "\(day)-\(InternalDate.months[month - 1])-\(year)" }
 }

@@ -1,5 +1,5 @@
 /// A SEARCH criterion. A list of keys means all of them must match.
-public indirect enum SearchKey: Hashable, Sendable {
+package indirect enum SearchKey: Hashable, Sendable {
     /// `ALL`.
     case all
     /// `ANSWERED`.

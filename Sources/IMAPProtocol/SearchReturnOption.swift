@@ -1,5 +1,5 @@
 /// What an extended `SEARCH ... RETURN (...)` reports (RFC 4731, RFC 5182).
-public enum SearchReturnOption: String, Hashable, Sendable, CaseIterable {
+package enum SearchReturnOption: String, Hashable, Sendable, CaseIterable {
     /// `MIN`: the lowest match.
     case min = "MIN"
     /// `MAX`: the highest match.

@@ -1,5 +1,5 @@
 /// A parameter of `SELECT` or `EXAMINE` (RFC 7162).
-public enum SelectOption: Hashable, Sendable {
+package enum SelectOption: Hashable, Sendable {
     /// `(CONDSTORE)`: report mod-sequences.
     case condstore
     /// `(QRESYNC (...))`: resynchronise quickly from known state (needs `ENABLE QRESYNC`).

@@ -1,5 +1,5 @@
 /// A SPECIAL-USE mailbox role (RFC 6154, plus `\Important` from RFC 8457).
-public enum SpecialUse: String, Hashable, Sendable, CaseIterable {
+package enum SpecialUse: String, Hashable, Sendable, CaseIterable {
     /// `\All`: a virtual mailbox holding every message.
     case all = "\\All"
     /// `\Archive`.
@@ -18,7 +18,7 @@ public enum SpecialUse: String, Hashable, Sendable, CaseIterable {
     case important = "\\Important"
 
     /// The role an attribute such as `\Sent` names (ASCII case-insensitive), or nil.
-    public init?(attribute: String) {
+    package init?(attribute: String) {
         let wanted = Array(attribute.utf8).map(IMAPByte.upper)
         for use in SpecialUse.allCases where Array(use.rawValue.utf8).map(IMAPByte.upper) == wanted {
             self = use

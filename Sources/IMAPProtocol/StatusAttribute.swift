@@ -1,5 +1,5 @@
 /// An item `STATUS` can ask for.
-public enum StatusAttribute: String, Hashable, Sendable, CaseIterable {
+package enum StatusAttribute: String, Hashable, Sendable, CaseIterable {
     /// `MESSAGES`: the number of messages.
     case messages = "MESSAGES"
     /// `RECENT`.

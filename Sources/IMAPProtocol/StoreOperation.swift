@@ -1,6 +1,6 @@
 /// How `UID STORE` changes flags. Replacing the whole flag set (`FLAGS`) is deliberately not
 /// offered: it races with other clients and loses their changes.
-public enum StoreOperation: Hashable, Sendable {
+package enum StoreOperation: Hashable, Sendable {
     /// `+FLAGS`: add the flags.
     case add
     /// `-FLAGS`: remove the flags.

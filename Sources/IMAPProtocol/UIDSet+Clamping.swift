@@ -1,7 +1,7 @@
 extension UIDSet {
     /// The members from 1 up to `largest`, with `*` standing for `largest`: computed on the ranges,
     /// never expanding them, so `1:4294967295` from a hostile server costs nothing.
-    public func clamped(to largest: UInt32) -> UIDSet {
+    package func clamped(to largest: UInt32) -> UIDSet {
         guard largest > 0 else { return UIDSet() }
         var out: [Range] = []
         out.reserveCapacity(ranges.count)
@@ -19,7 +19,7 @@ extension UIDSet {
     }
 
     /// The members of `uids` that are in the set, in their order, without expanding the set.
-    public func members(of uids: some Sequence<UInt32>) -> [UInt32] {
+    package func members(of uids: some Sequence<UInt32>) -> [UInt32] {
         uids.filter { contains($0) }
     }
 }

@@ -1,12 +1,12 @@
 extension UIDSet {
     /// The set written as `text` in sequence-set syntax (`1:5,7,9:*`).
-    public init(parsing text: String) throws(UIDSetParseError) {
+    package init(parsing text: String) throws(UIDSetParseError) {
         try self.init(parsing: Array(text.utf8))
     }
 
     /// The set written as `bytes` in sequence-set syntax (`1:5,7,9:*`); offsets in errors
     /// count from the first byte.
-    public init<C: Collection<UInt8>>(parsing bytes: C) throws(UIDSetParseError) where C.Index == Int {
+    package init<C: Collection<UInt8>>(parsing bytes: C) throws(UIDSetParseError) where C.Index == Int {
         guard !bytes.isEmpty else { throw .empty }
         var parsed: [Range] = []
         var i = bytes.startIndex

@@ -4,9 +4,9 @@
 /// the marker ``Bound/star``, ordered after every number. The set is always canonical: ranges
 /// sorted, overlapping and adjacent ranges merged, so equal sets compare equal and
 /// ``description`` is the shortest form.
-public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
+package struct UIDSet: Hashable, Sendable, CustomStringConvertible {
     /// One end of a range.
-    public enum Bound: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package enum Bound: Hashable, Sendable, Comparable, CustomStringConvertible {
         /// A UID.
         case uid(UInt32)
         /// `*`: the largest UID in use.
@@ -25,7 +25,7 @@ public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
         }
 
         /// The IMAP wire form.
-        public var description: String {
+        package var description: String {
             switch self {
             case .uid(let v): return String(v)
             case .star: return "*"
@@ -34,14 +34,14 @@ public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A closed range `lower:upper`, with `lower <= upper`.
-    public struct Range: Hashable, Sendable, CustomStringConvertible {
+    package struct Range: Hashable, Sendable, CustomStringConvertible {
         /// The smaller end.
-        public let lower: Bound
+        package let lower: Bound
         /// The larger end.
-        public let upper: Bound
+        package let upper: Bound
 
         /// The range between `a` and `b`, in either order (IMAP allows `9:3`).
-        public init(_ a: Bound, _ b: Bound) {
+        package init(_ a: Bound, _ b: Bound) {
             if a <= b {
                 lower = a
                 upper = b
@@ -52,58 +52,58 @@ public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
         }
 
         /// The range of the given UIDs.
-        public init(_ range: ClosedRange<UInt32>) {
+        package init(_ range: ClosedRange<UInt32>) {
             self.init(.uid(range.lowerBound), .uid(range.upperBound))
         }
 
         /// The IMAP wire form.
-        public var description: String {
+        package var description: String {
             lower == upper ? lower.description : "\(lower):\(upper)"
         }
     }
 
     /// The canonical ranges, ascending and disjoint.
-    public private(set) var ranges: [Range]
+    package private(set) var ranges: [Range]
 
     /// The empty set (which cannot be sent in a command).
-    public init() { ranges = [] }
+    package init() { ranges = [] }
 
     /// The set of one UID.
-    public init(_ uid: UInt32) { ranges = [Range(.uid(uid), .uid(uid))] }
+    package init(_ uid: UInt32) { ranges = [Range(.uid(uid), .uid(uid))] }
 
     /// The set of a range of UIDs.
-    public init(_ range: ClosedRange<UInt32>) { ranges = [Range(range)] }
+    package init(_ range: ClosedRange<UInt32>) { ranges = [Range(range)] }
 
     /// The set of the given UIDs, in any order, duplicates allowed.
-    public init(_ uids: some Sequence<UInt32>) {
+    package init(_ uids: some Sequence<UInt32>) {
         self.init(ranges: uids.map { Range(.uid($0), .uid($0)) })
     }
 
     /// The union of the given ranges.
-    public init(ranges: some Sequence<Range>) {
+    package init(ranges: some Sequence<Range>) {
         self.ranges = UIDSet.canonical(Array(ranges))
     }
 
     /// `uid:*`: every UID from `uid` up to the largest in use.
-    public static func from(_ uid: UInt32) -> UIDSet { UIDSet(ranges: [Range(.uid(uid), .star)]) }
+    package static func from(_ uid: UInt32) -> UIDSet { UIDSet(ranges: [Range(.uid(uid), .star)]) }
 
     /// `1:*`: every message.
-    public static let all = UIDSet.from(1)
+    package static let all = UIDSet.from(1)
 
     /// Whether the set has no members.
-    public var isEmpty: Bool { ranges.isEmpty }
+    package var isEmpty: Bool { ranges.isEmpty }
 
     /// Whether the set involves `*`.
-    public var containsStar: Bool { ranges.last?.upper == .star }
+    package var containsStar: Bool { ranges.last?.upper == .star }
 
     /// The smallest UID in the set, if it has a numeric one.
-    public var first: UInt32? {
+    package var first: UInt32? {
         guard let r = ranges.first, case .uid(let v) = r.lower else { return nil }
         return v
     }
 
     /// How many UIDs the set holds, or nil when it involves `*` (whose value only the server knows).
-    public var count: Int? {
+    package var count: Int? {
         if containsStar { return nil }
         var total = 0
         for r in ranges { total += Int(r.upper.key - r.lower.key) + 1 }
@@ -112,7 +112,7 @@ public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `uid` is in the set. `n:*` holds every UID from `n` up; a lone `*` holds no
     /// number this side can name.
-    public func contains(_ uid: UInt32) -> Bool {
+    package func contains(_ uid: UInt32) -> Bool {
         let key = UInt64(uid)
         var lo = 0
         var hi = ranges.count
@@ -128,20 +128,20 @@ public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Adds `uid`.
-    public mutating func insert(_ uid: UInt32) { formUnion(UIDSet(uid)) }
+    package mutating func insert(_ uid: UInt32) { formUnion(UIDSet(uid)) }
 
     /// Adds the members of `other`.
-    public mutating func formUnion(_ other: UIDSet) { ranges = UIDSet.canonical(ranges + other.ranges) }
+    package mutating func formUnion(_ other: UIDSet) { ranges = UIDSet.canonical(ranges + other.ranges) }
 
     /// The members of both sets.
-    public func union(_ other: UIDSet) -> UIDSet {
+    package func union(_ other: UIDSet) -> UIDSet {
         var copy = self
         copy.formUnion(other)
         return copy
     }
 
     /// The set with `*` replaced by `largest` (the mailbox's highest UID).
-    public func resolvingStar(to largest: UInt32) -> UIDSet {
+    package func resolvingStar(to largest: UInt32) -> UIDSet {
         UIDSet(ranges: ranges.map { r in
             func resolve(_ b: Bound) -> Bound { b == .star ? .uid(largest) : b }
             return Range(resolve(r.lower), resolve(r.upper))
@@ -149,7 +149,7 @@ public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The UIDs of the ranges that do not involve `*`, ascending, produced lazily.
-    public var uids: some Sequence<UInt32> {
+    package var uids: some Sequence<UInt32> {
         ranges.lazy.compactMap { r -> ClosedRange<UInt32>? in
             guard case .uid(let a) = r.lower, case .uid(let b) = r.upper else { return nil }
             return a...b
@@ -157,7 +157,7 @@ public struct UIDSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The set in sequence-set syntax, e.g. `1:5,7,9:*`; empty for the empty set.
-    public var description: String { ranges.map(\.description).joined(separator: ",") }
+    package var description: String { ranges.map(\.description).joined(separator: ",") }
 
     static func canonical(_ input: [Range]) -> [Range] {
         guard input.count > 1 else { return input }

@@ -1,5 +1,5 @@
 /// Why text could not be read as a sequence set (`1:5,7,9:*`).
-public enum UIDSetParseError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum UIDSetParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// There was nothing to read.
     case empty
     /// A byte other than a digit, `:`, `,` or `*` where a number or separator belongs.
@@ -12,7 +12,7 @@ public enum UIDSetParseError: Error, Equatable, Sendable, CustomStringConvertibl
     case overflow(at: Int)
 
     /// A sentence saying what failed, for logs and error messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: return "empty sequence set"
         case .unexpectedByte(let b, let at): return "unexpected byte 0x\(String(b, radix: 16)) at offset \(at) in sequence set"

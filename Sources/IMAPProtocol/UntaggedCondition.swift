@@ -1,5 +1,5 @@
 /// The status word of an untagged condition response (`* OK`, `* NO`, `* BAD`, `* BYE`, `* PREAUTH`).
-public enum UntaggedCondition: String, Hashable, Sendable, CaseIterable {
+package enum UntaggedCondition: String, Hashable, Sendable, CaseIterable {
     /// Information, a greeting, or a response code such as `[UIDNEXT n]`.
     case ok = "OK"
     /// A warning.

@@ -2,7 +2,7 @@
 ///
 /// Responses this module does not model arrive as ``other(name:raw:)``; reading never fails
 /// on an unknown response name.
-public enum UntaggedResponse: Hashable, Sendable {
+package enum UntaggedResponse: Hashable, Sendable {
     /// `* OK|NO|BAD|BYE|PREAUTH [code] text`.
     case condition(UntaggedCondition, code: ResponseCode?, text: String)
     /// `* CAPABILITY ...`: capability names as sent (compare them case-insensitively).

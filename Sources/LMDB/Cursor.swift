@@ -4,7 +4,7 @@ import CLMDB
 ///
 /// Positioning calls return the entry they land on, or nil at the end. The returned buffers point
 /// into the map: valid until the transaction ends.
-public struct Cursor: ~Copyable {
+@usableFromInline package struct Cursor: ~Copyable {
     @usableFromInline let handle: OpaquePointer
     @usableFromInline let db: Database
 
@@ -14,7 +14,7 @@ public struct Cursor: ~Copyable {
     }
 
     /// A key and its value.
-    public typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+    @usableFromInline package typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
 
     @inlinable func op(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil,
                        value: UnsafeRawBufferPointer? = nil) throws -> Entry? {
@@ -28,39 +28,39 @@ public struct Cursor: ~Copyable {
     }
 
     /// The first entry.
-    @inlinable public func first() throws -> Entry? { try op(MDB_FIRST) }
+    @inlinable package func first() throws -> Entry? { try op(MDB_FIRST) }
     /// The last entry.
-    @inlinable public func last() throws -> Entry? { try op(MDB_LAST) }
+    @inlinable package func last() throws -> Entry? { try op(MDB_LAST) }
     /// The next entry (for dupSort: the next value, then the next key).
-    @inlinable public func next() throws -> Entry? { try op(MDB_NEXT) }
+    @inlinable package func next() throws -> Entry? { try op(MDB_NEXT) }
     /// The previous entry.
-    @inlinable public func previous() throws -> Entry? { try op(MDB_PREV) }
+    @inlinable package func previous() throws -> Entry? { try op(MDB_PREV) }
     /// The entry under the cursor.
-    @inlinable public func current() throws -> Entry? { try op(MDB_GET_CURRENT) }
+    @inlinable package func current() throws -> Entry? { try op(MDB_GET_CURRENT) }
     /// The first entry whose key is >= `key`.
-    @inlinable public func seek(atLeast key: UnsafeRawBufferPointer) throws -> Entry? { try op(MDB_SET_RANGE, key: key) }
+    @inlinable package func seek(atLeast key: UnsafeRawBufferPointer) throws -> Entry? { try op(MDB_SET_RANGE, key: key) }
     /// The entry whose key is exactly `key`.
-    @inlinable public func seek(exactly key: UnsafeRawBufferPointer) throws -> Entry? { try op(MDB_SET_KEY, key: key) }
+    @inlinable package func seek(exactly key: UnsafeRawBufferPointer) throws -> Entry? { try op(MDB_SET_KEY, key: key) }
     /// dupSort: the first value >= `value` of exactly `key`.
-    @inlinable public func seek(key: UnsafeRawBufferPointer, valueAtLeast value: UnsafeRawBufferPointer) throws -> Entry? {
+    @inlinable package func seek(key: UnsafeRawBufferPointer, valueAtLeast value: UnsafeRawBufferPointer) throws -> Entry? {
         try op(MDB_GET_BOTH_RANGE, key: key, value: value)
     }
     /// dupSort: the next value of the current key only.
-    @inlinable public func nextDuplicate() throws -> Entry? { try op(MDB_NEXT_DUP) }
+    @inlinable package func nextDuplicate() throws -> Entry? { try op(MDB_NEXT_DUP) }
     /// dupSort: the last value of the current key.
-    @inlinable public func lastDuplicate() throws -> Entry? { try op(MDB_LAST_DUP) }
+    @inlinable package func lastDuplicate() throws -> Entry? { try op(MDB_LAST_DUP) }
     /// dupSort: the previous value of the current key only.
-    @inlinable public func previousDuplicate() throws -> Entry? { try op(MDB_PREV_DUP) }
+    @inlinable package func previousDuplicate() throws -> Entry? { try op(MDB_PREV_DUP) }
 
     /// dupSort: how many values the current key has.
-    public func duplicateCount() throws -> Int {
+    @usableFromInline package func duplicateCount() throws -> Int {
         var n: Int = 0
         try LMDBError.check(mdb_cursor_count(handle, &n), "mdb_cursor_count(\(db.name))")
         return n
     }
 
     /// Stores through the cursor (e.g. with `.append`), leaving it on the new entry.
-    @inlinable public func put(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: PutFlags = []) throws {
+    @inlinable package func put(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: PutFlags = []) throws {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         let rc = mdb_cursor_put(handle, &k, &v, flags.rawValue)
@@ -68,7 +68,7 @@ public struct Cursor: ~Copyable {
     }
 
     /// Deletes the entry under the cursor.
-    public func deleteCurrent() throws {
+    @usableFromInline package func deleteCurrent() throws {
         try LMDBError.check(mdb_cursor_del(handle, 0), "mdb_cursor_del(\(db.name))")
     }
 }

@@ -10,47 +10,47 @@ import Glibc
 /// own when a write hits `MDB_MAP_FULL`: the transaction is aborted, the map doubled and the closure
 /// run again, so a write closure must compute everything it writes from what it reads in the
 /// transaction (it may run more than once).
-public final class Environment: @unchecked Sendable {
+package final class Environment: @unchecked Sendable {
     /// Options for opening an environment.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The initial map size in bytes: a reservation of address space only (the file grows as used),
         /// so it is large; the map still doubles on `MDB_MAP_FULL`.
-        public var mapSize: Int = 64 << 30
+        package var mapSize: Int = 64 << 30
         /// The most named databases.
-        public var maxDatabases: UInt32 = 16
+        package var maxDatabases: UInt32 = 16
         /// The most concurrent read transactions across processes.
-        public var maxReaders: UInt32 = 126
+        package var maxReaders: UInt32 = 126
         /// Skip fsync at commit (`MDB_NOSYNC`): faster. A killed process loses nothing committed (the pages
         /// are in the OS cache), but a system crash (power loss, kernel panic) before the next `sync()` may
         /// lose the last transactions and, on a file system that does not keep write order, may leave the
         /// file corrupt. Call `sync()` when a bulk write ends, however it ends.
-        public var noSync: Bool = false
+        package var noSync: Bool = false
         /// Open read-only.
-        public var readOnly: Bool = false
+        package var readOnly: Bool = false
         /// File mode for new files.
-        public var mode: mode_t = 0o600
+        package var mode: mode_t = 0o600
         /// Turn off the kernel's read-ahead on the map (`MDB_NORDAHEAD`): random access then maps only the
         /// pages it touches. Off by default: the log is mostly scanned in order, which read-ahead speeds up
         /// (a 1M-event scan from a cold cache ran at a fifth of the speed with it on).
-        public var noReadAhead: Bool = false
+        package var noReadAhead: Bool = false
 
         /// Default options.
-        public init() {}
+        package init() {}
     }
 
     private let env: OpaquePointer
     private let resizeLock = ResizeLock()
     /// The folder holding `data.mdb` and `lock.mdb`.
-    public let path: String
+    package let path: String
     /// True when opened read-only.
-    public let readOnly: Bool
+    package let readOnly: Bool
 
     /// Opens (creating if needed) the environment in folder `path`, which must exist.
     ///
     /// Checks the data file against its newest meta page before any transaction touches the map (a
     /// truncated file throws `DataFileError` instead of crashing on the first read past its end), and
     /// clears the reader slots of processes that died holding a read transaction (`mdb_reader_check`).
-    public init(path: String, options: Options = Options()) throws {
+    package init(path: String, options: Options = Options()) throws {
         var e: OpaquePointer?
         try LMDBError.check(mdb_env_create(&e), "mdb_env_create")
         guard let env = e else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
@@ -83,7 +83,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Opens a named database (creating it with `.create`, which needs a writable environment).
     /// Call once per name at startup and keep the handle.
-    public func openDatabase(_ name: String, flags: Database.Flags = []) throws -> Database {
+    package func openDatabase(_ name: String, flags: Database.Flags = []) throws -> Database {
         let create = flags.contains(.create)
         if create && !readOnly {
             return try write { txn in try txn.openDatabase(name, flags: flags) }
@@ -107,7 +107,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Opens several named databases at once: in one read transaction when they all exist (or the
     /// environment is read-only), else in one write transaction that creates the missing ones.
-    public func openDatabases(_ names: [String], flags: Database.Flags = []) throws -> [String: Database] {
+    package func openDatabases(_ names: [String], flags: Database.Flags = []) throws -> [String: Database] {
         do {
             var out: [String: Database] = [:]
             for n in names { out[n] = try openDatabase(n, flags: flags.subtracting(.create)) }
@@ -123,7 +123,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Runs `body` in a read-only transaction: a consistent snapshot of the last commit.
     /// Keep it short: a long read transaction keeps old pages from being reused.
-    public func read<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+    package func read<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
         let txn = try begin(readOnly: true)
         defer {
             mdb_txn_abort(txn)
@@ -163,7 +163,7 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a write transaction and commits it. Any error thrown by `body` aborts it: nothing
     /// of it is written. On `MDB_MAP_FULL` the map grows and `body` runs again.
     @discardableResult
-    public func write<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+    package func write<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
         while true {
             let txn = try begin(readOnly: false)
             let result: R
@@ -196,14 +196,14 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// The current map size in bytes.
-    public var mapSize: Int {
+    package var mapSize: Int {
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         return info.me_mapsize
     }
 
     /// Bytes of the data file in use (last page used × page size).
-    public var usedBytes: Int {
+    package var usedBytes: Int {
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         var st = MDB_stat()
@@ -212,7 +212,7 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Doubles the map. Waits until no transaction of this process is active.
-    public func grow() throws {
+    package func grow() throws {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         var info = MDB_envinfo()
@@ -231,7 +231,7 @@ public final class Environment: @unchecked Sendable {
     /// Unmaps the map's resident pages from this process (`MADV_DONTNEED` on the shared, read-only map:
     /// the data stays in the file and the page cache, and is mapped again on the next access). Bulk
     /// writers call it now and then so their resident size does not grow with the store.
-    public func releaseResidentPages() {
+    package func releaseResidentPages() {
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
         // LMDB reports its map address only for MDB_FIXEDMAP environments: find the mapping of data.mdb
@@ -250,14 +250,14 @@ public final class Environment: @unchecked Sendable {
     /// reader otherwise pins the pages of its snapshot, and its slot, until the lock file is recreated).
     /// Returns how many were freed. Done at open and when the table is full (`MDB_READERS_FULL`).
     @discardableResult
-    public func clearStaleReaders() throws -> Int {
+    package func clearStaleReaders() throws -> Int {
         var dead: Int32 = 0
         try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
         return Int(dead)
     }
 
     /// The reader-table slots in use (live and stale), read from the lock file.
-    public var readersInUse: Int {
+    package var readersInUse: Int {
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         return Int(info.me_numreaders)
@@ -292,23 +292,23 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// The size of `file` in bytes, or nil when it cannot be read.
-    public static func fileSize(_ file: String) -> Int? {
+    package static func fileSize(_ file: String) -> Int? {
         var st = stat()
         return stat(file, &st) == 0 ? Int(st.st_size) : nil
     }
 
     /// The data file of the environment in folder `path`.
-    public static func dataFile(_ path: String) -> String {
+    package static func dataFile(_ path: String) -> String {
         path.hasSuffix("/") ? path + "data.mdb" : path + "/data.mdb"
     }
 
     /// Flushes buffers to disk (useful with `noSync`).
-    public func sync() throws {
+    package func sync() throws {
         try LMDBError.check(mdb_env_sync(env, 1), "mdb_env_sync")
     }
 
     /// Writes a compacted copy of the environment into the empty folder `path`.
-    public func copy(to path: String) throws {
+    package func copy(to path: String) throws {
         try LMDBError.check(mdb_env_copy2(env, path, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(\(path))")
     }
 }

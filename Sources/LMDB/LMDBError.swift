@@ -2,35 +2,35 @@ import CLMDB
 import Glibc
 
 /// A failed LMDB call: which call, LMDB's return code and message, and what to do about it.
-public struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
+@usableFromInline package struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
     /// LMDB's (or the system's) return code.
-    public let code: Int32
+    @usableFromInline package let code: Int32
     /// The call that failed, e.g. `mdb_put(events)`.
-    public let operation: String
+    @usableFromInline package let operation: String
 
     /// Creates an error for `code` returned by `operation`.
-    public init(code: Int32, operation: String) {
+    @usableFromInline package init(code: Int32, operation: String) {
         self.code = code
         self.operation = operation
     }
 
     /// True for `MDB_MAP_FULL` (the environment grows the map and retries on its own).
-    public var isMapFull: Bool { code == MDB_MAP_FULL }
+    @usableFromInline package var isMapFull: Bool { code == MDB_MAP_FULL }
     /// True when the file is damaged or not an LMDB file (`MDB_CORRUPTED`, `MDB_PAGE_NOTFOUND`, `MDB_INVALID`,
     /// `MDB_VERSION_MISMATCH`).
-    public var isCorruption: Bool {
+    @usableFromInline package var isCorruption: Bool {
         code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND || code == MDB_INVALID || code == MDB_VERSION_MISMATCH
     }
     /// True for `ENOSPC`: the file system is full (nothing of the failed write was stored).
-    public var isDiskFull: Bool { code == ENOSPC }
+    @usableFromInline package var isDiskFull: Bool { code == ENOSPC }
     /// True for `MDB_KEYEXIST`.
-    public var isKeyExists: Bool { code == MDB_KEYEXIST }
+    @usableFromInline package var isKeyExists: Bool { code == MDB_KEYEXIST }
 
     /// LMDB's own message for the code.
-    public var message: String { String(cString: mdb_strerror(code)) }
+    @usableFromInline package var message: String { String(cString: mdb_strerror(code)) }
 
     /// What a person can do about it.
-    public var advice: String {
+    @usableFromInline package var advice: String {
         switch code {
         case MDB_MAP_FULL: "the database map is full and could not grow: free disk space"
         case MDB_READERS_FULL: "too many readers: close other mailstore processes"
@@ -43,7 +43,7 @@ public struct LMDBError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(operation) failed: \(message) (\(code)); \(advice)" }
+    @usableFromInline package var description: String { "\(operation) failed: \(message) (\(code)); \(advice)" }
 
     /// Throws unless `rc` is 0.
     @inline(__always) static func check(_ rc: Int32, _ operation: @autoclosure () -> String) throws {

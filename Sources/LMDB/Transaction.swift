@@ -4,10 +4,10 @@ import CLMDB
 ///
 /// It is non-copyable, so it cannot be stored or leave its closure. The buffers its reads return
 /// point into the map and are valid only until the closure returns: copy what must outlive it.
-public struct Transaction: ~Copyable {
+@usableFromInline package struct Transaction: ~Copyable {
     @usableFromInline let handle: OpaquePointer
     /// True for a read-only transaction.
-    public let readOnly: Bool
+    @usableFromInline package let readOnly: Bool
 
     init(handle: OpaquePointer, readOnly: Bool) {
         self.handle = handle
@@ -21,10 +21,10 @@ public struct Transaction: ~Copyable {
     }
 
     /// The raw handle, for a `TransactionScope` used inside the closure that borrows this transaction.
-    public var unsafeHandle: OpaquePointer { handle }
+    @usableFromInline package var unsafeHandle: OpaquePointer { handle }
 
     /// The value for `key`, or nil.
-    @inlinable public func get(_ db: Database, key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+    @inlinable package func get(_ db: Database, key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
         let rc = mdb_get(handle, db.dbi, &k, &v)
@@ -34,13 +34,13 @@ public struct Transaction: ~Copyable {
     }
 
     /// The value for `key`, copied, or nil.
-    public func getBytes(_ db: Database, key: [UInt8]) throws -> [UInt8]? {
+    @usableFromInline package func getBytes(_ db: Database, key: [UInt8]) throws -> [UInt8]? {
         try key.withUnsafeBytes { k in try get(db, key: k).map { Array($0) } }
     }
 
     /// Stores `value` under `key`. Returns false when `.noOverwrite`/`.noDupData` found it present.
     @discardableResult @inlinable
-    public func put(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+    package func put(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
                     flags: PutFlags = []) throws -> Bool {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
@@ -52,7 +52,7 @@ public struct Transaction: ~Copyable {
 
     /// Stores `value` under `key` unless the key exists; then returns the existing value (and writes
     /// nothing). Returns nil when it stored the value. One B-tree descent for check and insert.
-    @inlinable public func putIfAbsent(_ db: Database, key: UnsafeRawBufferPointer,
+    @inlinable package func putIfAbsent(_ db: Database, key: UnsafeRawBufferPointer,
                                        value: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
@@ -64,13 +64,13 @@ public struct Transaction: ~Copyable {
 
     /// Stores `value` under `key` (array convenience).
     @discardableResult
-    public func put(_ db: Database, key: [UInt8], value: [UInt8], flags: PutFlags = []) throws -> Bool {
+    @usableFromInline package func put(_ db: Database, key: [UInt8], value: [UInt8], flags: PutFlags = []) throws -> Bool {
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(db, key: k, value: v, flags: flags) } }
     }
 
     /// Reserves `size` bytes for `key`'s value and returns them to fill before the transaction ends
     /// (`MDB_RESERVE`: saves a copy). Not for dupSort databases.
-    @inlinable public func reserve(_ db: Database, key: UnsafeRawBufferPointer, size: Int,
+    @inlinable package func reserve(_ db: Database, key: UnsafeRawBufferPointer, size: Int,
                                    flags: PutFlags = []) throws -> UnsafeMutableRawBufferPointer {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: size, mv_data: nil)
@@ -81,7 +81,7 @@ public struct Transaction: ~Copyable {
 
     /// Deletes `key` (and all its values). Returns false when it was absent.
     @discardableResult
-    public func delete(_ db: Database, key: [UInt8]) throws -> Bool {
+    @usableFromInline package func delete(_ db: Database, key: [UInt8]) throws -> Bool {
         try key.withUnsafeBytes { kb in
             var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
             let rc = mdb_del(handle, db.dbi, &k, nil)
@@ -92,12 +92,12 @@ public struct Transaction: ~Copyable {
     }
 
     /// Removes every entry of `db` (keeping the database).
-    public func clear(_ db: Database) throws {
+    @usableFromInline package func clear(_ db: Database) throws {
         try LMDBError.check(mdb_drop(handle, db.dbi, 0), "mdb_drop(\(db.name))")
     }
 
     /// The database's counts.
-    public func stat(_ db: Database) throws -> DatabaseStat {
+    @usableFromInline package func stat(_ db: Database) throws -> DatabaseStat {
         var st = MDB_stat()
         try LMDBError.check(mdb_stat(handle, db.dbi, &st), "mdb_stat(\(db.name))")
         return DatabaseStat(entries: st.ms_entries, depth: Int(st.ms_depth), branchPages: st.ms_branch_pages,
@@ -106,7 +106,7 @@ public struct Transaction: ~Copyable {
     }
 
     /// Runs `body` with a cursor over `db`, closed when `body` returns.
-    public func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
+    @usableFromInline package func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
         var c: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(handle, db.dbi, &c), "mdb_cursor_open(\(db.name))")
         guard let cursor = c else { throw LMDBError(code: -1, operation: "mdb_cursor_open(\(db.name))") }

@@ -5,19 +5,19 @@ import CLMDB
 ///
 /// Create it inside the `read`/`write` closure with `TransactionScope(txn)` and call `end()` before the
 /// closure returns (use `defer`); every call after `end()` traps, so it cannot outlive the transaction.
-public final class TransactionScope {
+package final class TransactionScope {
     private var handle: OpaquePointer?
     /// True for a read-only transaction.
-    public let readOnly: Bool
+    package let readOnly: Bool
 
     /// Wraps the transaction `txn` borrowed by the current closure.
-    public init(_ txn: borrowing Transaction) {
+    package init(_ txn: borrowing Transaction) {
         handle = txn.unsafeHandle
         readOnly = txn.readOnly
     }
 
     /// Ends the scope: the transaction may be committed or aborted after this.
-    public func end() { handle = nil }
+    package func end() { handle = nil }
 
     private var live: OpaquePointer {
         guard let h = handle else { preconditionFailure("a TransactionScope was used after its transaction ended") }
@@ -25,7 +25,7 @@ public final class TransactionScope {
     }
 
     /// The value for `key`, copied, or nil.
-    public func get(_ db: Database, _ key: [UInt8]) throws -> [UInt8]? {
+    package func get(_ db: Database, _ key: [UInt8]) throws -> [UInt8]? {
         try key.withUnsafeBytes { kb in
             var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
             var v = MDB_val()
@@ -37,7 +37,7 @@ public final class TransactionScope {
     }
 
     /// Stores `value` under `key`.
-    public func put(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws {
+    package func put(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws {
         try key.withUnsafeBytes { kb in
             try value.withUnsafeBytes { vb in
                 var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
@@ -49,7 +49,7 @@ public final class TransactionScope {
     }
 
     /// Deletes `key` (absent is fine).
-    public func delete(_ db: Database, _ key: [UInt8]) throws {
+    package func delete(_ db: Database, _ key: [UInt8]) throws {
         try key.withUnsafeBytes { kb in
             var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
             let rc = mdb_del(live, db.dbi, &k, nil)
@@ -59,7 +59,7 @@ public final class TransactionScope {
 
     /// Calls `body` with each entry of `db` whose key is at least `start` (from the first entry for an empty
     /// `start`), in key order, copied, until it returns false.
-    public func scan(_ db: Database, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
+    package func scan(_ db: Database, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         var c: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(live, db.dbi, &c), "mdb_cursor_open(\(db.name))")
         guard let cursor = c else { throw LMDBError(code: -1, operation: "mdb_cursor_open(\(db.name))") }

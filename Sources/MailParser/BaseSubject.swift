@@ -1,14 +1,14 @@
 /// The "base subject" used to group messages into threads: reply and
 /// forward prefixes in many languages and leading `[list]` tags removed.
-public enum BaseSubject {
+package enum BaseSubject {
     /// Reply prefixes in many languages (lowercase; compared case-insensitively): `Re:`, `Aw:`,
     /// `Sv:`, `Antw:`, `Réf:`, `Odp:`, `Rif:`, `Vs:`, `Ynt:`, `Res:`, `回复:` ...
-    public static let replyPrefixes: [String] = [
+    package static let replyPrefixes: [String] = [
         "re", "aw", "sv", "antw", "réf", "ref", "odp", "rif", "vs", "ynt", "res", "回复", "回覆", "答复", "返信",
     ]
     /// Forward prefixes in many languages (lowercase; compared case-insensitively): `Fwd:`, `Fw:`,
     /// `WG:`, `TR:`, `VB:`, `Enc:`, `RV:`, `转发:` ...
-    public static let forwardPrefixes: [String] = ["fwd", "fw", "wg", "tr", "vb", "enc", "rv", "转发", "轉寄", "轉發", "転送"]
+    package static let forwardPrefixes: [String] = ["fwd", "fw", "wg", "tr", "vb", "enc", "rv", "转发", "轉寄", "轉發", "転送"]
     /// Reply and forward prefixes.
     private static let prefixes = replyPrefixes + forwardPrefixes
 
@@ -16,7 +16,7 @@ public enum BaseSubject {
     /// `Antw:`, `Réf:`, `回复:`, `转发:` and similar, with counters such as
     /// `Re[2]:` or `Re(2):`, full-width colons, leading `[list]` tags and a
     /// trailing `(fwd)`; collapses and trims whitespace.
-    public static func of(_ subject: String) -> String {
+    package static func of(_ subject: String) -> String {
         var s = collapse(subject)
         var changed = true
         var rounds = 0
@@ -42,7 +42,7 @@ public enum BaseSubject {
     /// `subject` without the leading `prefixes` (each followed by an optional counter such as `[2]`
     /// and a colon, repeatedly), whitespace collapsed and trimmed: `"RE: Aw: x"` → `"x"` for
     /// ``replyPrefixes``.
-    public static func removingPrefixes(_ subject: String, among prefixes: [String]) -> String {
+    package static func removingPrefixes(_ subject: String, among prefixes: [String]) -> String {
         var s = collapse(subject)
         var rounds = 0
         while rounds < 100, let rest = stripPrefix(s, among: prefixes) {

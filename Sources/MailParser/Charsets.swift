@@ -1,14 +1,14 @@
 /// Charset conversion for mail text: fast paths for UTF-8, US-ASCII,
 /// ISO-8859-1 and Windows-1252 in Swift, everything else through glibc
 /// `iconv`. Never fails: undecodable bytes become U+FFFD.
-public enum Charsets {
+package enum Charsets {
     /// Decodes `bytes` declared to be in `charset` (a MIME charset name or
     /// alias, or nil when none was declared) to a String.
     ///
     /// - Returns: the text and a warning when the charset was unknown or the
     ///   bytes were not valid in it (or were 8-bit although declared US-ASCII
     ///   and not valid UTF-8, in which case Windows-1252 is used).
-    public static func decode(_ bytes: some Collection<UInt8>, charset: String?) -> (String, ParseWarning?) {
+    package static func decode(_ bytes: some Collection<UInt8>, charset: String?) -> (String, ParseWarning?) {
         if let r = bytes.withContiguousStorageIfAvailable({ decode(buffer: $0, charset: charset) }) {
             return r
         }
@@ -20,7 +20,7 @@ public enum Charsets {
     /// example `"cp1252"` -> `"WINDOWS-1252"`, `"x-sjis"` -> `"CP932"`,
     /// `"ks_c_5601-1987"` -> `"CP949"`. Unrecognised names are returned
     /// trimmed and uppercased.
-    public static func normalizedName(_ charset: String) -> String {
+    package static func normalizedName(_ charset: String) -> String {
         switch kind(of: charset) {
         case .utf8: return "UTF-8"
         case .ascii: return "US-ASCII"

@@ -1,5 +1,5 @@
 /// A `Content-Disposition` (RFC 2183).
-public enum ContentDisposition: Sendable, Hashable {
+package enum ContentDisposition: Sendable, Hashable {
     /// `inline`.
     case inline
     /// `attachment` (also used for unrecognised values, as RFC 2183 asks).

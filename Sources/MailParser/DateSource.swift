@@ -1,5 +1,5 @@
 /// Where `ParsedMessage.date` came from.
-public enum DateSource: UInt8, Sendable, Hashable, Codable {
+package enum DateSource: UInt8, Sendable, Hashable, Codable {
     /// The `Date:` header.
     case header
     /// The topmost parseable `Received:` header (after its last `;`).

@@ -1,12 +1,12 @@
 /// RFC 2047 encoded-word decoding (`=?charset?B?...?=` and
 /// `=?charset?Q?...?=`), tolerant of what is seen in real mail.
-public enum EncodedWords {
+package enum EncodedWords {
     /// Decodes every well-formed encoded word in `s`. Whitespace between
     /// adjacent encoded words is dropped, and adjacent words in the same
     /// charset are joined before charset conversion (so a multi-byte
     /// character split across two words survives). Malformed words are left
     /// as they are. Text without `=?` is returned unchanged.
-    public static func decode(_ s: String) -> String {
+    package static func decode(_ s: String) -> String {
         guard s.withBytes({ containsMarker($0) }) else { return s }
         var copy = s
         return copy.withUTF8 { decode(buffer: $0) }

@@ -3,10 +3,10 @@
 /// removes tags, turns block tags into line breaks and decodes entities.
 /// `<blockquote>` content is replaced by a `>` line so quote handling can
 /// treat it like a quoted plain-text block.
-public enum HTMLText {
+package enum HTMLText {
     /// Converts HTML to text, stopping once about `limit` bytes of text
     /// were produced.
-    public static func plainText(_ html: String, limit: Int = 1 << 20) -> String {
+    package static func plainText(_ html: String, limit: Int = 1 << 20) -> String {
         var copy = html
         return copy.withUTF8 { convert($0, limit: limit) }
     }

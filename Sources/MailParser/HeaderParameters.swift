@@ -2,13 +2,13 @@
 /// (`Content-Type`, `Content-Disposition`): RFC 2045 syntax, RFC 2231
 /// continuations and charsets, and RFC 2047 encoded words inside quoted
 /// `name`/`filename` values as seen in the wild.
-public enum HeaderParameters {
+package enum HeaderParameters {
     /// The largest number of RFC 2231 sections joined for one parameter.
     static let maxSections = 1_000
 
     /// Splits `value` into its lowercased main token (for example
     /// `"text/plain"`) and its parameters, keyed by lowercased name.
-    public static func parse(_ value: String) -> (value: String, parameters: [String: String]) {
+    package static func parse(_ value: String) -> (value: String, parameters: [String: String]) {
         var copy = value
         return copy.withUTF8 { parse(buffer: $0) }
     }

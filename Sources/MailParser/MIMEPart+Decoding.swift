@@ -1,7 +1,7 @@
 extension MIMEPart {
     /// The body with its transfer encoding removed. `message` must be the
     /// same bytes that were given to `MailParser.parse`.
-    public func decodedBody(in message: [UInt8]) -> [UInt8] {
+    package func decodedBody(in message: [UInt8]) -> [UInt8] {
         message.withUnsafeBufferPointer { buf in
             var w = WarningList()
             return decodeBody(buf, warnings: &w)
@@ -10,7 +10,7 @@ extension MIMEPart {
 
     /// The body with its transfer encoding removed, from the raw buffer
     /// given to `MailParser.parse`.
-    public func decodedBody(in message: UnsafeRawBufferPointer) -> [UInt8] {
+    package func decodedBody(in message: UnsafeRawBufferPointer) -> [UInt8] {
         let buf = message.bindMemory(to: UInt8.self)
         var w = WarningList()
         return decodeBody(buf, warnings: &w)
@@ -18,7 +18,7 @@ extension MIMEPart {
 
     /// The body decoded to text (transfer encoding and charset removed,
     /// line endings normalised to LF).
-    public func decodedText(in message: [UInt8]) -> String {
+    package func decodedText(in message: [UInt8]) -> String {
         message.withUnsafeBufferPointer { buf in
             var w = WarningList()
             return decodeText(buf, warnings: &w)

@@ -1,29 +1,29 @@
 /// A mailbox: an optional display name and an address.
-public struct MailAddress: Sendable, Hashable, Codable {
+package struct MailAddress: Sendable, Hashable, Codable {
     /// The display name (RFC 2047 decoded, unquoted), nil when there is none.
-    public var name: String?
+    package var name: String?
     /// The address as written (trimmed; `<>`, comments and routes removed).
     /// Empty when the source had a name but no address at all.
-    public var email: String
+    package var email: String
     /// The original text of this mailbox when it was malformed and had to be
     /// interpreted; nil for well-formed mailboxes.
-    public var raw: String?
+    package var raw: String?
 
     /// Creates an address.
-    public init(name: String?, email: String, raw: String? = nil) {
+    package init(name: String?, email: String, raw: String? = nil) {
         self.name = name
         self.email = email
         self.raw = raw
     }
 
     /// The address lowercased, for comparison and de-duplication.
-    public var normalizedEmail: String {
+    package var normalizedEmail: String {
         email.isASCIIOnly ? ASCII.lowercased(email) : email.lowercased()
     }
 
     /// Parses an address-list header value (`To`, `Cc`, `From`, ...). Groups
     /// are flattened; malformed entries are interpreted as well as possible.
-    public static func parseList(_ value: String) -> [MailAddress] {
+    package static func parseList(_ value: String) -> [MailAddress] {
         var warnings = WarningList()
         return AddressParser.parseList(value, warnings: &warnings)
     }

@@ -5,15 +5,15 @@ import Foundation
 /// years, named and military zones, missing seconds, comments), dots
 /// instead of colons, asctime (`Mon Jan  1 00:00:00 2024`) and ISO
 /// 8601-like forms. No `DateFormatter`.
-public enum MailDate {
+package enum MailDate {
     /// Parses a date; a missing zone is taken as UTC.
-    public static func parse(_ s: String) -> Date? {
+    package static func parse(_ s: String) -> Date? {
         parseDetailed(s).map { Date(timeIntervalSince1970: TimeInterval($0.epoch)) }
     }
 
     /// Seconds since 1970 for a UTC calendar date and time (proleptic
     /// Gregorian calendar).
-    public static func epochSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
+    package static func epochSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
         var y = Int64(year)
         let m = Int64(month)
         if m <= 2 { y -= 1 }

@@ -3,19 +3,19 @@ import Foundation
 /// Entry points of the mail parser. Parsing is pure, never throws and
 /// never traps: malformed input is parsed as well as possible and the
 /// problems are listed in `ParsedMessage.warnings`.
-public enum MailParser {
+package enum MailParser {
     /// Parses one RFC 5322 / MIME message.
     /// - Parameters:
     ///   - bytes: the raw message (a leading mbox `From ` line is skipped).
     ///   - fallbackDate: used when neither `Date:` nor `Received:` give a
     ///     date (for example the mbox From_ line date or a file time).
-    public static func parse(_ bytes: [UInt8], fallbackDate: Date? = nil) -> ParsedMessage {
+    package static func parse(_ bytes: [UInt8], fallbackDate: Date? = nil) -> ParsedMessage {
         bytes.withUnsafeBufferPointer { parse(buffer: $0, fallbackDate: fallbackDate) }
     }
 
     /// Parses one message from raw memory (for example a memory-mapped
     /// file). Byte ranges in the result are offsets into `bytes`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, fallbackDate: Date?) -> ParsedMessage {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, fallbackDate: Date?) -> ParsedMessage {
         parse(buffer: bytes.bindMemory(to: UInt8.self), fallbackDate: fallbackDate)
     }
 

@@ -1,11 +1,11 @@
 /// Maildir file names: `unique:2,FLAGS` (or `unique!2,FLAGS` where `:` is
 /// not allowed in file names).
-public enum MaildirFilename {
+package enum MaildirFilename {
     /// IMAP flags for the info letters of a maildir file name, in the order
     /// the letters appear: S `\Seen`, F `\Flagged`, R `\Answered`,
     /// T `\Deleted`, D `\Draft`, P `$Forwarded`. Other letters (such as
     /// lowercase keyword letters) are ignored.
-    public static func flags(of filename: String) -> [String] {
+    package static func flags(of filename: String) -> [String] {
         guard let info = infoLetters(of: filename) else { return [] }
         var result: [String] = []
         for ch in info {
@@ -25,14 +25,14 @@ public enum MaildirFilename {
     }
 
     /// The unique part of the name (before `:2,` / `!2,`), path removed.
-    public static func uniquePart(of filename: String) -> String {
+    package static func uniquePart(of filename: String) -> String {
         let base = basename(filename)
         if let r = infoRange(base) { return String(base[..<r.lowerBound]) }
         return String(base)
     }
 
     /// The letters after `:2,` / `!2,`, or nil when there is no info part.
-    public static func infoLetters(of filename: String) -> Substring? {
+    package static func infoLetters(of filename: String) -> Substring? {
         let base = basename(filename)
         guard let r = infoRange(base) else { return nil }
         return base[r.upperBound...]

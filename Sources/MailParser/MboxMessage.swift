@@ -1,21 +1,21 @@
 import Foundation
 
 /// One message cut out of an mbox file by `MboxSplitter`.
-public struct MboxMessage: Sendable, Hashable {
+package struct MboxMessage: Sendable, Hashable {
     /// The message bytes (From_ line removed, `>From ` quoting undone,
     /// separating blank line removed, line endings as in the file).
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// The envelope sender from the From_ line, if any.
-    public var envelopeSender: String?
+    package var envelopeSender: String?
     /// The date from the From_ line (asctime form, UTC unless a zone is
     /// given), if parseable.
-    public var envelopeDate: Date?
+    package var envelopeDate: Date?
     /// Set when the message was longer than the splitter's limit: its size in bytes (its `bytes` are
     /// then empty: it was dropped, not cut).
-    public var oversizedBytes: Int?
+    package var oversizedBytes: Int?
 
     /// Creates a message.
-    public init(bytes: [UInt8], envelopeSender: String? = nil, envelopeDate: Date? = nil, oversizedBytes: Int? = nil) {
+    package init(bytes: [UInt8], envelopeSender: String? = nil, envelopeDate: Date? = nil, oversizedBytes: Int? = nil) {
         self.bytes = bytes
         self.oversizedBytes = oversizedBytes
         self.envelopeSender = envelopeSender

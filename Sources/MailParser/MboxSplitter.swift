@@ -16,11 +16,11 @@ import Foundation
 /// and dropped as they come, and it is returned with empty `bytes` and its
 /// size in `oversizedBytes` (so memory stays bounded whatever the input, e.g.
 /// `/dev/zero`).
-public struct MboxSplitter: Sendable {
+package struct MboxSplitter: Sendable {
     /// The default most bytes kept per message: 64 MiB.
-    public static let defaultMaxMessageBytes = 64 << 20
+    package static let defaultMaxMessageBytes = 64 << 20
     /// The most bytes kept per message.
-    public let maxMessageBytes: Int
+    package let maxMessageBytes: Int
 
     /// Longest From_ line considered an envelope line.
     private static let maxEnvelopeLine = 4_096
@@ -45,26 +45,26 @@ public struct MboxSplitter: Sendable {
     private var atFileStart = true
 
     /// Creates a splitter keeping messages of at most `maxMessageBytes` bytes.
-    public init(maxMessageBytes: Int = MboxSplitter.defaultMaxMessageBytes) {
+    package init(maxMessageBytes: Int = MboxSplitter.defaultMaxMessageBytes) {
         self.maxMessageBytes = max(0, maxMessageBytes)
     }
 
     /// Processes the next chunk; returns the messages completed by it.
-    public mutating func feed(_ chunk: [UInt8]) -> [MboxMessage] {
+    package mutating func feed(_ chunk: [UInt8]) -> [MboxMessage] {
         var out: [MboxMessage] = []
         chunk.withUnsafeBufferPointer { process($0, into: &out) }
         return out
     }
 
     /// Processes the next chunk from raw memory; returns completed messages.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer) -> [MboxMessage] {
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer) -> [MboxMessage] {
         var out: [MboxMessage] = []
         process(chunk.bindMemory(to: UInt8.self), into: &out)
         return out
     }
 
     /// Ends the input; returns the last message, if any.
-    public mutating func finish() -> [MboxMessage] {
+    package mutating func finish() -> [MboxMessage] {
         var out: [MboxMessage] = []
         if !line.isEmpty {
             completeLine(into: &out)

@@ -1,10 +1,10 @@
 /// Flags from the `Status:` and `X-Status:` headers written by mbox mail
 /// readers (mutt, Thunderbird, Pine...).
-public enum MboxStatus {
+package enum MboxStatus {
     /// IMAP flags: `Status` R -> `\Seen` (O, "old", only means not new);
     /// `X-Status` A -> `\Answered`, F -> `\Flagged`, T -> `\Draft`,
     /// D -> `\Deleted`.
-    public static func flags(status: String?, xStatus: String?) -> [String] {
+    package static func flags(status: String?, xStatus: String?) -> [String] {
         var result: [String] = []
         func add(_ f: String) { if !result.contains(f) { result.append(f) } }
         for ch in status ?? "" where ch == "R" { add("\\Seen") }
@@ -21,7 +21,7 @@ public enum MboxStatus {
     }
 
     /// Whether the message is new (`\Recent`): no `O` or `R` in `Status`.
-    public static func isNew(status: String?) -> Bool {
+    package static func isNew(status: String?) -> Bool {
         guard let status else { return true }
         return !status.contains("O") && !status.contains("R")
     }

@@ -1,12 +1,12 @@
 /// Parsing of `Message-ID`, `In-Reply-To` and `References` values,
 /// tolerant of missing brackets, comments and surrounding garbage.
-public enum MessageIDs {
+package enum MessageIDs {
     /// The longest message id kept (longer ones are garbage).
     static let maxLength = 998
 
     /// The single id in a `Message-ID` value: the content of the first
     /// `<...>` (whitespace removed) or else the first token; nil if empty.
-    public static func parseID(_ value: String) -> String? {
+    package static func parseID(_ value: String) -> String? {
         let ids = extract(value, limit: 1)
         if let first = ids.bracketed.first { return first }
         return ids.bare.first
@@ -15,7 +15,7 @@ public enum MessageIDs {
     /// The ids of an `In-Reply-To` or `References` value, in order and
     /// de-duplicated: the `<...>` msg-ids only (RFC 5322), as notmuch reads them, so that threading
     /// agrees with notmuch; text and bare tokens around them are ignored.
-    public static func parseList(_ value: String) -> [String] {
+    package static func parseList(_ value: String) -> [String] {
         var list = extract(value, limit: 10_000).bracketed
         if list.count > 1 {
             var seen = Set<String>()
@@ -26,7 +26,7 @@ public enum MessageIDs {
 
     /// True when `value` holds an id-like bare token (with an '@') but no `<...>` id: a reference that
     /// `parseList` ignores, worth a warning.
-    public static func hasOnlyBareIDs(_ value: String) -> Bool {
+    package static func hasOnlyBareIDs(_ value: String) -> Bool {
         let ids = extract(value, limit: 100)
         return ids.bracketed.isEmpty && ids.bare.contains { $0.contains("@") }
     }

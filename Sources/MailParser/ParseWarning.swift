@@ -2,9 +2,9 @@
 ///
 /// The parser never fails: malformed input is parsed as well as possible and
 /// every deviation it had to work around is reported as a `ParseWarning`.
-public struct ParseWarning: Sendable, Hashable, Codable {
+package struct ParseWarning: Sendable, Hashable, Codable {
     /// The kind of problem.
-    public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Code: String, Sendable, Hashable, Codable, CaseIterable {
         /// No blank line separates the header section from the body.
         case noHeaderBodySeparator
         /// The input contains NUL bytes (they are removed from header values).
@@ -44,12 +44,12 @@ public struct ParseWarning: Sendable, Hashable, Codable {
     }
 
     /// The kind of problem.
-    public var code: Code
+    package var code: Code
     /// A short human-readable description with context (never the whole input).
-    public var detail: String
+    package var detail: String
 
     /// Creates a warning.
-    public init(code: Code, detail: String) {
+    package init(code: Code, detail: String) {
         self.code = code
         self.detail = detail
     }

@@ -1,12 +1,12 @@
 extension ParsedMessage {
     /// The value of the first header field named `name` (case-insensitive),
     /// unfolded but not decoded.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.hasName(name) }?.value
     }
 
     /// The values of all header fields named `name`, in order.
-    public func headers(named name: String) -> [String] {
+    package func headers(named name: String) -> [String] {
         headers.compactMap { $0.hasName(name) ? $0.value : nil }
     }
 }

@@ -2,18 +2,18 @@
 /// attribution lines before quotes ("On ... wrote:") and the signature
 /// (from a `-- ` line on) are dropped, whitespace is collapsed and the
 /// result is cut to at most 100 characters (grapheme-safe).
-public enum Snippet {
+package enum Snippet {
     /// The most characters in a snippet.
-    public static let maxCharacters = 100
+    package static let maxCharacters = 100
 
     /// The snippet of a plain-text body.
-    public static func make(fromPlainText text: String) -> String {
+    package static func make(fromPlainText text: String) -> String {
         var copy = text
         return copy.withUTF8 { build($0) }
     }
 
     /// The snippet of an HTML body (converted with ``HTMLText``).
-    public static func make(fromHTML html: String) -> String {
+    package static func make(fromHTML html: String) -> String {
         make(fromPlainText: HTMLText.plainText(html, limit: 64 * 1024))
     }
 

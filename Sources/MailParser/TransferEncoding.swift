@@ -1,5 +1,5 @@
 /// A `Content-Transfer-Encoding` (RFC 2045 section 6).
-public enum TransferEncoding: Sendable, Hashable {
+package enum TransferEncoding: Sendable, Hashable {
     /// `7bit` (also the default).
     case sevenBit
     /// `8bit`.
@@ -14,7 +14,7 @@ public enum TransferEncoding: Sendable, Hashable {
     case other(String)
 
     /// Parses a header value; nil or empty means `7bit`.
-    public init(headerValue: String?) {
+    package init(headerValue: String?) {
         guard let v = headerValue else { self = .sevenBit; return }
         var token = v.trimmingASCIIWhitespace()
         let complex = token.withBytes { b in
@@ -41,7 +41,7 @@ public enum TransferEncoding: Sendable, Hashable {
     }
 
     /// The canonical name (`7bit`, `base64`, ...).
-    public var name: String {
+    package var name: String {
         switch self {
         case .sevenBit: return "7bit"
         case .eightBit: return "8bit"

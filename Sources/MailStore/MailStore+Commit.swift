@@ -10,7 +10,7 @@ extension MailStore {
     /// outcomes). Open views are caught up before and after the append; views not opened yet fold
     /// everything when they open, so a bulk import pays for no fold.
     @discardableResult
-    public func commit(_ events: [NewEvent], blobs: [PendingBlob] = []) throws -> [AppendOutcome] {
+    package func commit(_ events: [NewEvent], blobs: [PendingBlob] = []) throws -> [AppendOutcome] {
         guard !events.isEmpty else { return [] }
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
         let views = viewsIfOpen

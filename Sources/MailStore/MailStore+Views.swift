@@ -6,7 +6,7 @@ extension MailStore {
     /// The store's views: opened when first needed (rebuilding any that are missing, corrupt or of another
     /// schema version, told to the store's `notice`) and caught up with the log then; `commit` keeps them
     /// caught up with what this store writes.
-    package func views() throws -> ViewStore {
+    public func views() throws -> ViewStore {
         viewsLock.lock()
         defer { viewsLock.unlock() }
         if let openedViews { return openedViews }
@@ -16,7 +16,7 @@ extension MailStore {
     }
 
     /// The views, also folding what other processes appended since they were last caught up.
-    package func latestViews() throws -> ViewStore {
+    public func latestViews() throws -> ViewStore {
         let views = try views()
         if snapshot == nil { try views.catchUp() }
         return views
@@ -32,7 +32,7 @@ extension MailStore {
     /// Opens the views again (rebuilding any that need it, told to `notice`), folds the log's new events into
     /// them, and makes them the store's views.
     @discardableResult
-    public func openViews(notice: (String) -> Void = { _ in },
+    package func openViews(notice: (String) -> Void = { _ in },
                           progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         viewsLock.lock()
         defer { viewsLock.unlock() }

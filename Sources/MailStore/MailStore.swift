@@ -15,7 +15,7 @@ public final class MailStore: @unchecked Sendable {
     /// The store folder.
     public let directory: StoreDirectory
     /// The event log.
-    public let log: EventLog
+    package let log: EventLog
     /// Told when opening the views rebuilds one (missing, corrupt, another schema version).
     let notice: @Sendable (String) -> Void
     /// Guards `openedViews`.
@@ -43,7 +43,12 @@ public final class MailStore: @unchecked Sendable {
     }
 
     /// Creates a new store at `path` and records `StoreInitialized` as its first event.
-    public static func create(at path: String, logOptions: Environment.Options = Environment.Options()) throws -> MailStore {
+    public static func create(at path: String) throws -> MailStore {
+        try create(at: path, logOptions: Environment.Options())
+    }
+
+    /// Creates a new store at `path` with the log opened with `logOptions` (tests and tools tune the map).
+    package static func create(at path: String, logOptions: Environment.Options) throws -> MailStore {
         let dir = StoreDirectory(path: path)
         try dir.create()
         let log = try EventLog(store: dir, options: logOptions)

@@ -3,21 +3,21 @@ import Foundation
 import MailStore
 
 /// The exit codes of `mailstore` (documented in docs/cli.md).
-public enum CLIExit {
+package enum CLIExit {
     /// Verification found problems.
-    public static let problemsFound: Int32 = 1
+    package static let problemsFound: Int32 = 1
     /// The store is missing, already exists, or has a newer format.
-    public static let storeError: Int32 = 2
+    package static let storeError: Int32 = 2
     /// A database, file or data error.
-    public static let dataError: Int32 = 3
+    package static let dataError: Int32 = 3
     /// The email, thread or folder asked for does not exist.
-    public static let notFound: Int32 = 4
+    package static let notFound: Int32 = 4
     /// A server or network error (connection, TLS, authentication, protocol).
-    public static let serverError: Int32 = 5
+    package static let serverError: Int32 = 5
     /// An account's configuration is wrong (a setting, the password file's mode, an unreadable secret).
-    public static let configError: Int32 = 6
+    package static let configError: Int32 = 6
     /// A thread action cannot be taken (no Archive folder, nothing to do, undone already).
-    public static let actionRefused: Int32 = 7
+    package static let actionRefused: Int32 = 7
 
     /// Runs `body`; prints any error to stderr as `mailstore: error: ...` and exits with its code.
     static func run(_ body: () throws -> Void) throws {

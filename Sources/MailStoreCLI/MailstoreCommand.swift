@@ -2,8 +2,8 @@ import ArgumentParser
 import MailStore
 
 /// The `mailstore` command: the root of every subcommand.
-public struct MailstoreCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct MailstoreCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "mailstore",
         abstract: "An event-sourced mail store: an append-only event log and the views folded from it.",
         discussion: """
@@ -21,5 +21,5 @@ public struct MailstoreCommand: ParsableCommand {
                       NotificationsCommand.self, VIPCommand.self, MuteCommand.self, UnmuteCommand.self]
     )
 
-    public init() {}
+    package init() {}
 }

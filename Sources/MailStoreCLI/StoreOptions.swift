@@ -2,16 +2,16 @@ import ArgumentParser
 import MailStore
 
 /// The `--store` option shared by every command that opens a store.
-public struct StoreOptions: ParsableArguments {
+package struct StoreOptions: ParsableArguments {
     /// The store folder; default $MAILSTORE_HOME, else ~/.local/share/mailstore.
     @Option(name: .long, help: ArgumentHelp("The store folder (default: $MAILSTORE_HOME, else ~/.local/share/mailstore).",
                                             valueName: "path"))
-    public var store: String?
+    package var store: String?
 
-    public init() {}
+    package init() {}
 
     /// The resolved store path.
-    public var path: String { StoreDirectory.resolve(explicit: store) }
+    package var path: String { StoreDirectory.resolve(explicit: store) }
 
     /// Opens the store; its views open when first read (rebuilding any that need it, with a note on stderr).
     func open(readOnly: Bool = false) throws -> MailStore {

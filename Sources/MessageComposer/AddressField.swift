@@ -1,5 +1,5 @@
 /// The header field an address was given for.
-public enum AddressField: String, Sendable, Hashable, CaseIterable {
+package enum AddressField: String, Sendable, Hashable, CaseIterable {
     /// `From`.
     case from
     /// `To`.

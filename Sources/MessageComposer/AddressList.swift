@@ -2,21 +2,21 @@ import MailParser
 
 /// The result of reading an address field typed by a person: the usable addresses and the
 /// entries that are not.
-public struct AddressList: Sendable, Hashable {
+package struct AddressList: Sendable, Hashable {
     /// The valid addresses, in order.
-    public var addresses: [MailAddress]
+    package var addresses: [MailAddress]
     /// The entries that are not valid addresses, in order.
-    public var invalid: [InvalidAddress]
+    package var invalid: [InvalidAddress]
 
     /// A list with the given parts.
-    public init(addresses: [MailAddress], invalid: [InvalidAddress]) {
+    package init(addresses: [MailAddress], invalid: [InvalidAddress]) {
         self.addresses = addresses
         self.invalid = invalid
     }
 
     /// Reads `text` ("Name <a@b.c>, other@x.y", groups flattened) given for `field`; every entry
     /// that is malformed or whose address is not `local@domain` goes to ``invalid``.
-    public init(parsing text: String, field: AddressField) {
+    package init(parsing text: String, field: AddressField) {
         var addresses: [MailAddress] = []
         var invalid: [InvalidAddress] = []
         for address in MailAddress.parseList(text) {
@@ -35,7 +35,7 @@ public struct AddressList: Sendable, Hashable {
     }
 
     /// What makes `email` unusable as an address (`local@domain`), or nil when it is fine.
-    public static func problem(with email: String) -> String? {
+    package static func problem(with email: String) -> String? {
         guard let at = email.lastIndex(of: "@") else { return "it has no @" }
         let local = email[..<at]
         let domain = email[email.index(after: at)...]

@@ -1,5 +1,5 @@
 /// Why a draft cannot be made into a message, and what to change.
-public enum ComposeError: Error, CustomStringConvertible, Equatable {
+package enum ComposeError: Error, CustomStringConvertible, Equatable {
     /// Addresses of the draft (From, To, Cc or Bcc) are not usable.
     case invalidAddresses([InvalidAddress])
     /// The draft has no recipient in To, Cc or Bcc.
@@ -8,7 +8,7 @@ public enum ComposeError: Error, CustomStringConvertible, Equatable {
     case invalidMessageIDDomain(String)
 
     /// A sentence saying what is wrong and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidAddresses(let invalid):
             return "invalid addresses: \(invalid.map(\.description).joined(separator: "; ")); correct or remove them"

@@ -4,20 +4,20 @@ import MailParser
 extension MessageComposer {
     /// The subject of a reply: `Re: ` before `subject` without its reply prefixes (`Re:`, `RE:`,
     /// `Aw:`, `Sv:`, `Antw:`, `Re[2]:` ...), so it is never doubled.
-    public static func replySubject(_ subject: String) -> String {
+    package static func replySubject(_ subject: String) -> String {
         prefixed("Re:", BaseSubject.removingPrefixes(subject, among: BaseSubject.replyPrefixes))
     }
 
     /// The subject of a forward: `Fwd: ` before `subject` without its forward prefixes (`Fwd:`,
     /// `Fw:`, `WG:`, `TR:` ...), so it is never doubled.
-    public static func forwardSubject(_ subject: String) -> String {
+    package static func forwardSubject(_ subject: String) -> String {
         prefixed("Fwd:", BaseSubject.removingPrefixes(subject, among: BaseSubject.forwardPrefixes))
     }
 
     /// `In-Reply-To` and `References` of a reply to `parent` (RFC 5322 §3.6.4): the parent's
     /// `Message-ID`, and the parent's `References` (or, lacking them, its single `In-Reply-To`)
     /// followed by its `Message-ID`, each id once.
-    public static func replyThreading(to parent: ParentMessage) -> (inReplyTo: String?, references: [String]) {
+    package static func replyThreading(to parent: ParentMessage) -> (inReplyTo: String?, references: [String]) {
         let parentID = parent.messageID.flatMap(cleanID)
         var chain = parent.references.compactMap(cleanID)
         if chain.isEmpty, parent.inReplyTo.count == 1, let single = cleanID(parent.inReplyTo[0]) { chain = [single] }
@@ -28,7 +28,7 @@ extension MessageComposer {
 
     /// The parent's text quoted for a reply: `On DATE, NAME wrote:` and every line after `> `
     /// (`>` alone for an empty line, `>` before lines already quoted).
-    public static func quotedBody(of parent: ParentMessage, timeZone: TimeZone) -> String {
+    package static func quotedBody(of parent: ParentMessage, timeZone: TimeZone) -> String {
         let author = parent.from.first.map { $0.name ?? $0.email } ?? "someone"
         let attribution = parent.date.map { "On \(MessageDate.format($0, timeZone: timeZone)), \(author) wrote:" }
             ?? "\(author) wrote:"
@@ -40,7 +40,7 @@ extension MessageComposer {
 
     /// The parent passed on in a forward: a `Forwarded message` line, its From, Date, Subject,
     /// To and Cc, an empty line and its text.
-    public static func forwardedBlock(of parent: ParentMessage, timeZone: TimeZone) -> String {
+    package static func forwardedBlock(of parent: ParentMessage, timeZone: TimeZone) -> String {
         var block = ["---------- Forwarded message ----------"]
         let display = { (addresses: [MailAddress]) in
             addresses.map { address in address.name.map { "\($0) <\(address.email)>" } ?? address.email }.joined(separator: ", ")

@@ -11,9 +11,9 @@ import MailParser
 /// let message = try MessageComposer.compose(draft)
 /// try smtp.send(from: message.envelopeSender, recipients: message.envelopeRecipients, message: message.bytes)
 /// ```
-public enum MessageComposer {
+package enum MessageComposer {
     /// Composes `draft` with a random Message-ID and boundary.
-    public static func compose(_ draft: MessageDraft) throws(ComposeError) -> ComposedMessage {
+    package static func compose(_ draft: MessageDraft) throws(ComposeError) -> ComposedMessage {
         var generator = SystemRandomNumberGenerator()
         return try compose(draft, using: &generator)
     }
@@ -24,7 +24,7 @@ public enum MessageComposer {
     /// base64 attachments when there are any. Bcc recipients are in the envelope only.
     ///
     /// Throws ``ComposeError`` for unusable addresses, no recipient or a bad Message-ID domain.
-    public static func compose(_ draft: MessageDraft,
+    package static func compose(_ draft: MessageDraft,
                                using generator: inout some RandomNumberGenerator) throws(ComposeError) -> ComposedMessage {
         try validate(draft)
         let messageID = randomHex(16, using: &generator) + "@" + draft.messageIDDomain

@@ -1,12 +1,12 @@
 import Foundation
 
 /// The RFC 5322 §3.3 form of a date: `Mon, 16 Nov 2026 10:00:00 +0100`.
-public enum MessageDate {
+package enum MessageDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `date` as written in a `Date` header, in `timeZone` (whole seconds; the zone's offset at that date).
-    public static func format(_ date: Date, timeZone: TimeZone) -> String {
+    package static func format(_ date: Date, timeZone: TimeZone) -> String {
         let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         let offset = timeZone.secondsFromGMT(for: whole)
         var calendar = Calendar(identifier: .gregorian)

@@ -2,37 +2,37 @@ import Foundation
 import MailParser
 
 /// What a message to send is made of: the input of ``MessageComposer/compose(_:)``.
-public struct MessageDraft: Sendable {
+package struct MessageDraft: Sendable {
     /// The author (`From`) and envelope sender.
-    public var from: MailAddress
+    package var from: MailAddress
     /// `To` recipients.
-    public var to: [MailAddress]
+    package var to: [MailAddress]
     /// `Cc` recipients.
-    public var cc: [MailAddress]
+    package var cc: [MailAddress]
     /// Blind copies: envelope recipients only, never written into the message.
-    public var bcc: [MailAddress]
+    package var bcc: [MailAddress]
     /// The subject (any Unicode; encoded as RFC 2047 words when not ASCII).
-    public var subject: String
+    package var subject: String
     /// The plain text body (any line ends; sent as CRLF).
-    public var text: String
+    package var text: String
     /// Files attached (the message becomes multipart/mixed when there is any).
-    public var attachments: [DraftAttachment]
+    package var attachments: [DraftAttachment]
     /// The `Message-ID` of the message replied to (without angle brackets), for `In-Reply-To`.
-    public var inReplyTo: String?
+    package var inReplyTo: String?
     /// The thread's ids (without angle brackets), oldest first, for `References`.
-    public var references: [String]
+    package var references: [String]
     /// The `Date` of the message.
-    public var date: Date
+    package var date: Date
     /// The time zone `Date` is written in.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// The domain of the generated `Message-ID` (`<random@domain>`), usually the sender's.
-    public var messageIDDomain: String
+    package var messageIDDomain: String
     /// Whether the text may go out as `8bit` (the server must offer 8BITMIME); when false,
     /// non-ASCII text is sent as quoted-printable.
-    public var allowsEightBit: Bool
+    package var allowsEightBit: Bool
 
     /// A draft with the given parts; the `Message-ID` domain defaults to the sender's domain.
-    public init(from: MailAddress, to: [MailAddress] = [], cc: [MailAddress] = [], bcc: [MailAddress] = [],
+    package init(from: MailAddress, to: [MailAddress] = [], cc: [MailAddress] = [], bcc: [MailAddress] = [],
                 subject: String, text: String, attachments: [DraftAttachment] = [],
                 inReplyTo: String? = nil, references: [String] = [], date: Date = Date(),
                 timeZone: TimeZone = .current, messageIDDomain: String? = nil, allowsEightBit: Bool = true) {

@@ -2,28 +2,28 @@ import Foundation
 import MailParser
 
 /// What a reply or forward needs of the message it answers or passes on.
-public struct ParentMessage: Sendable {
+package struct ParentMessage: Sendable {
     /// Its `Message-ID`, without angle brackets.
-    public var messageID: String?
+    package var messageID: String?
     /// Its `References` ids, oldest first.
-    public var references: [String]
+    package var references: [String]
     /// Its `In-Reply-To` ids.
-    public var inReplyTo: [String]
+    package var inReplyTo: [String]
     /// Its subject, decoded.
-    public var subject: String?
+    package var subject: String?
     /// Its authors.
-    public var from: [MailAddress]
+    package var from: [MailAddress]
     /// Its `To` recipients.
-    public var to: [MailAddress]
+    package var to: [MailAddress]
     /// Its `Cc` recipients.
-    public var cc: [MailAddress]
+    package var cc: [MailAddress]
     /// Its date.
-    public var date: Date?
+    package var date: Date?
     /// Its plain text.
-    public var text: String
+    package var text: String
 
     /// A parent with the given parts.
-    public init(messageID: String?, references: [String] = [], inReplyTo: [String] = [], subject: String?,
+    package init(messageID: String?, references: [String] = [], inReplyTo: [String] = [], subject: String?,
                 from: [MailAddress], to: [MailAddress] = [], cc: [MailAddress] = [], date: Date?, text: String) {
         self.messageID = messageID
         self.references = references
@@ -37,7 +37,7 @@ public struct ParentMessage: Sendable {
     }
 
     /// The parent as ``MailParser`` read it (its plain text, or the text of its HTML when it has none).
-    public init(_ parsed: ParsedMessage) {
+    package init(_ parsed: ParsedMessage) {
         self.init(messageID: parsed.messageID, references: parsed.references, inReplyTo: parsed.inReplyTo,
                   subject: parsed.subject, from: parsed.from, to: parsed.to, cc: parsed.cc, date: parsed.date,
                   text: parsed.textBody ?? parsed.htmlBody.map { HTMLText.plainText($0) } ?? "")

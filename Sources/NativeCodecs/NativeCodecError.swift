@@ -1,5 +1,5 @@
 /// A failure inside a native codec library.
-public enum NativeCodecError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum NativeCodecError: Error, Equatable, Sendable, CustomStringConvertible {
     /// OpenSSL failed; the text says which call.
     case openSSL(String)
     /// zstd failed; the text is zstd's own error name.
@@ -7,7 +7,7 @@ public enum NativeCodecError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Compressed bytes are corrupt or do not match their recorded size.
     case corruptCompressedData(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .openSSL(let s): "OpenSSL: \(s)"
         case .zstd(let s): "zstd: \(s)"

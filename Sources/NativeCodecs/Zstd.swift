@@ -3,14 +3,14 @@ import CZstd
 /// zstd compression with reusable contexts.
 ///
 /// Not thread-safe: give each thread its own instance.
-public final class Zstd {
+package final class Zstd {
     let cctx: OpaquePointer
     let dctx: OpaquePointer
     /// The compression level used by `compress`.
-    public let level: Int32
+    package let level: Int32
 
     /// Creates compression and decompression contexts.
-    public init(level: Int32 = 3) throws {
+    package init(level: Int32 = 3) throws {
         guard let c = ZSTD_createCCtx() else { throw NativeCodecError.zstd("ZSTD_createCCtx failed: out of memory") }
         guard let d = ZSTD_createDCtx() else {
             ZSTD_freeCCtx(c)
@@ -27,17 +27,17 @@ public final class Zstd {
     }
 
     /// The worst-case compressed size of `n` bytes.
-    public static func bound(_ n: Int) -> Int { ZSTD_compressBound(n) }
+    package static func bound(_ n: Int) -> Int { ZSTD_compressBound(n) }
 
     /// Compresses `input` into `output` (at least `bound(input.count)` bytes); returns the size written.
-    public func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws -> Int {
         let rc = ZSTD_compressCCtx(cctx, output.baseAddress, output.count, input.baseAddress, input.count, level)
         if ZSTD_isError(rc) != 0 { throw NativeCodecError.zstd(String(cString: ZSTD_getErrorName(rc))) }
         return rc
     }
 
     /// Compresses `input`.
-    public func compress(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
+    package func compress(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
         let cap = Zstd.bound(input.count)
         var out = [UInt8](repeating: 0, count: cap)
         let n = try out.withUnsafeMutableBytes { (o) throws -> Int in try compress(input, into: o) }
@@ -47,14 +47,14 @@ public final class Zstd {
 
     /// The most one compressed byte can expand to: a zstd block of at most 128 KiB takes at least
     /// 4 bytes (an RLE block: 3 header bytes and the byte repeated).
-    public static let maxExpansion = 32_768
+    package static let maxExpansion = 32_768
 
     /// Decompresses `input`, which must expand to exactly `expectedSize` bytes.
     ///
     /// `expectedSize` comes from a record or blob header that may be corrupt, so it is checked before the
     /// output is allocated: against the content size the zstd frame declares, and against what `input`
     /// can expand to at most (``maxExpansion``).
-    public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws -> [UInt8] {
+    package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws -> [UInt8] {
         let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
         if declared == mailstore_zstd_contentsize_error() {
             throw NativeCodecError.corruptCompressedData("not a zstd frame")

@@ -4,19 +4,19 @@ import CZstd
 ///
 /// The digested forms are read-only after creation, and zstd allows sharing them between threads, so one
 /// instance serves every thread; each thread still brings its own `Zstd` contexts.
-public final class ZstdDictionary: @unchecked Sendable {
+package final class ZstdDictionary: @unchecked Sendable {
     /// The dictionary's bytes (as trained).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The compression level baked into the digested compression form.
-    public let level: Int32
+    package let level: Int32
     let cdict: OpaquePointer
     let ddict: OpaquePointer
 
     /// The largest dictionary accepted (zstd's default training size is 110 KiB).
-    public static let maxSize = 1 << 20
+    package static let maxSize = 1 << 20
 
     /// Digests `bytes` (a dictionary trained by `train`, or any zstd dictionary).
-    public init(bytes: [UInt8], level: Int32 = 3) throws {
+    package init(bytes: [UInt8], level: Int32 = 3) throws {
         guard !bytes.isEmpty, bytes.count <= ZstdDictionary.maxSize else {
             throw NativeCodecError.zstd("a dictionary of \(bytes.count) bytes (must be 1...\(ZstdDictionary.maxSize))")
         }
@@ -40,7 +40,7 @@ public final class ZstdDictionary: @unchecked Sendable {
 
     /// Trains a dictionary of at most `capacity` bytes on `samples` (zstd's `ZDICT_trainFromBuffer`).
     /// Returns nil when the samples do not make a dictionary (too few, too small or too alike).
-    public static func train(samples: [[UInt8]], capacity: Int) -> [UInt8]? {
+    package static func train(samples: [[UInt8]], capacity: Int) -> [UInt8]? {
         guard samples.count >= 8, capacity >= 256, capacity <= maxSize else { return nil }
         var joined: [UInt8] = []
         joined.reserveCapacity(samples.reduce(0) { $0 + $1.count })
@@ -62,7 +62,7 @@ public final class ZstdDictionary: @unchecked Sendable {
 
 extension Zstd {
     /// Compresses `input` with `dictionary` (at the dictionary's level).
-    public func compress(_ input: UnsafeRawBufferPointer, dictionary: ZstdDictionary) throws -> [UInt8] {
+    package func compress(_ input: UnsafeRawBufferPointer, dictionary: ZstdDictionary) throws -> [UInt8] {
         let cap = Zstd.bound(input.count)
         var out = [UInt8](repeating: 0, count: cap)
         let rc = out.withUnsafeMutableBytes { o in
@@ -74,7 +74,7 @@ extension Zstd {
     }
 
     /// Decompresses `input` made with `dictionary`; it must expand to exactly `expectedSize` bytes.
-    public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, dictionary: ZstdDictionary) throws -> [UInt8] {
+    package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, dictionary: ZstdDictionary) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: expectedSize)
         let rc = out.withUnsafeMutableBytes { o in
             ZSTD_decompress_usingDDict(dctx, o.baseAddress, o.count, input.baseAddress, input.count, dictionary.ddict)

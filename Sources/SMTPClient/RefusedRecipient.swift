@@ -1,19 +1,19 @@
 /// A recipient the server refused at `RCPT TO`, with its reply.
-public struct RefusedRecipient: Sendable, Hashable, CustomStringConvertible {
+package struct RefusedRecipient: Sendable, Hashable, CustomStringConvertible {
     /// The address as given to ``SMTPConnection/send(from:recipients:message:)``.
-    public var address: String
+    package var address: String
     /// The server's reply (4xx: try again later; 5xx: this address will not work).
-    public var reply: SMTPReply
+    package var reply: SMTPReply
 
     /// A refusal of `address` with `reply`.
-    public init(address: String, reply: SMTPReply) {
+    package init(address: String, reply: SMTPReply) {
         self.address = address
         self.reply = reply
     }
 
     /// Whether sending to this address may work later (a 4xx reply).
-    public var isTemporary: Bool { reply.isTransientFailure }
+    package var isTemporary: Bool { reply.isTransientFailure }
 
     /// "<bob@example.com>: 550 5.1.1 Mailbox unavailable".
-    public var description: String { "<\(address)>: \(reply)" }
+    package var description: String { "<\(address)>: \(reply)" }
 }

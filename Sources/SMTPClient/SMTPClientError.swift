@@ -4,7 +4,7 @@ import SecureTransport
 ///
 /// ``isRetryable`` tells a send queue whether to try again later. No case ever holds a password
 /// or token: commands are named by their stage, AUTH exchanges are never quoted.
-public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
+package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     /// The connection under the protocol failed: not made, certificate rejected, TLS failed (or
     /// the server refused STARTTLS), lost (by the server, the network, or ``SMTPConnection/quit()``),
     /// timed out.
@@ -43,7 +43,7 @@ public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     /// Whether the same submission may succeed later without changing anything: temporary (4xx)
     /// failures, lost connections and timeouts. False for permanent refusals, TLS, certificate and
     /// credential errors, which need a change first.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .temporaryFailure, .deliveryUnconfirmed:
             return true
@@ -61,7 +61,7 @@ public enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     }
 
     /// A sentence saying what failed and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .transport(let error):
             return "SMTP: \(error)"

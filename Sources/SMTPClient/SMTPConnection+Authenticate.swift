@@ -15,7 +15,7 @@ extension SMTPConnection {
     ///
     /// A rejection throws ``SMTPClientError/authenticationFailed(_:)`` with the server's reply;
     /// the connection stays usable (to try another mechanism).
-    public func authenticate(username: String, credential: Credential, mechanism: AuthMechanism) throws(SMTPClientError) {
+    package func authenticate(username: String, credential: Credential, mechanism: AuthMechanism) throws(SMTPClientError) {
         guard isEncrypted else { throw .insecureAuthentication }
         try ensureUsable()
         guard extensions.authMechanisms.contains(mechanism.saslName) else {

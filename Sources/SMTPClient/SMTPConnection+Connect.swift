@@ -10,7 +10,7 @@ extension SMTPConnection {
     /// name the host. `trace` receives the protocol lines, credentials redacted, for debugging.
     /// `clientName` is the name given in `EHLO`; the default address literal tells the server
     /// nothing about the machine.
-    public static func connect(_ endpoint: ServerEndpoint, clientName: String = "[127.0.0.1]",
+    package static func connect(_ endpoint: ServerEndpoint, clientName: String = "[127.0.0.1]",
                                trace: ((String) -> Void)? = nil) throws(SMTPClientError) -> SMTPConnection {
         let transport: SecureConnection
         do throws(TransportError) {

@@ -17,7 +17,7 @@ extension SMTPConnection {
     /// usable. When the connection breaks after the whole message went out, before the server's
     /// reply, the error is ``SMTPClientError/deliveryUnconfirmed(_:)``.
     @discardableResult
-    public func send(from: String, recipients: [String], message: [UInt8]) throws(SMTPClientError) -> SMTPReply {
+    package func send(from: String, recipients: [String], message: [UInt8]) throws(SMTPClientError) -> SMTPReply {
         try ensureUsable()
         // The encoded message is never shorter than the message: check the cheap size first.
         if let limit = extensions.maxMessageSize, message.count > limit {
@@ -67,7 +67,7 @@ extension SMTPConnection {
 
     /// Says `QUIT` when the connection is still usable and closes it; never throws. Later calls
     /// throw ``SMTPClientError/transport(_:)`` (connection closed).
-    public func quit() {
+    package func quit() {
         if failure.error == nil { _ = try? command("QUIT", stage: .quit) }
         _ = fail(.transport(.connectionClosed("the connection was closed with QUIT")))
     }

@@ -16,7 +16,7 @@ import SecureTransport
 /// try smtp.send(from: "alice@example.com", recipients: ["bob@example.com"], message: bytes)
 /// smtp.quit()
 /// ```
-public final class SMTPConnection {
+package final class SMTPConnection {
     /// Where the connection goes.
     let endpoint: ServerEndpoint
     /// The name given in `EHLO`.
@@ -33,11 +33,11 @@ public final class SMTPConnection {
     var failure = FailureLatch<SMTPClientError>()
 
     /// The extensions the server announced in its last `EHLO` reply (after TLS, when TLS was started).
-    public internal(set) var extensions = SMTPExtensions()
+    package internal(set) var extensions = SMTPExtensions()
     /// The server's greeting (220).
-    public internal(set) var greeting: SMTPReply?
+    package internal(set) var greeting: SMTPReply?
     /// Whether ``authenticate(username:credential:mechanism:)`` succeeded.
-    public internal(set) var isAuthenticated = false
+    package internal(set) var isAuthenticated = false
 
     init(endpoint: ServerEndpoint, clientName: String, transport: SecureConnection, trace: ((String) -> Void)?) {
         self.endpoint = endpoint
@@ -50,5 +50,5 @@ public final class SMTPConnection {
     deinit { transport.close() }
 
     /// Whether the connection is protected by TLS (implicit or after STARTTLS).
-    public var isEncrypted: Bool { transport.isEncrypted }
+    package var isEncrypted: Bool { transport.isEncrypted }
 }

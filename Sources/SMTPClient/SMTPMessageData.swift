@@ -1,9 +1,9 @@
 /// The bytes that go after `DATA` (RFC 5321 §4.5.2): lines end with CRLF, a line starting with
 /// `.` gets a second `.`, and the message ends with `CRLF . CRLF`.
-public enum SMTPMessageData {
+package enum SMTPMessageData {
     /// `message` ready to send after `DATA`: every bare CR or LF becomes CRLF, leading dots are
     /// doubled, a missing final line end is added, and the terminating `.` line follows.
-    public static func encode(_ message: [UInt8]) -> [UInt8] {
+    package static func encode(_ message: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(message.count + message.count / 50 + 5)
         var atLineStart = true
@@ -27,7 +27,7 @@ public enum SMTPMessageData {
     }
 
     /// Whether `message` holds a byte above 127 (and so needs `BODY=8BITMIME`).
-    public static func hasEightBitBytes(_ message: [UInt8]) -> Bool {
+    package static func hasEightBitBytes(_ message: [UInt8]) -> Bool {
         message.contains { $0 >= 0x80 }
     }
 }

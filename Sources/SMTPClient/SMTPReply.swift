@@ -1,30 +1,30 @@
 /// One reply of an SMTP server: a three-digit code and one or more lines of text.
-public struct SMTPReply: Sendable, Hashable, CustomStringConvertible {
+package struct SMTPReply: Sendable, Hashable, CustomStringConvertible {
     /// The reply code, e.g. 250 or 550.
-    public var code: Int
+    package var code: Int
     /// The enhanced status code (RFC 3463) the first line starts with, e.g. "5.1.1", when present.
-    public var enhancedCode: String?
+    package var enhancedCode: String?
     /// The text of each line, after the code and its separator (an enhanced code left in place).
-    public var lines: [String]
+    package var lines: [String]
 
     /// A reply with the given parts; `enhancedCode` is read from the first line when not given.
-    public init(code: Int, lines: [String], enhancedCode: String? = nil) {
+    package init(code: Int, lines: [String], enhancedCode: String? = nil) {
         self.code = code
         self.lines = lines
         self.enhancedCode = enhancedCode ?? SMTPReply.enhancedCode(in: lines.first ?? "", replyCode: code)
     }
 
     /// 2xx: the command succeeded.
-    public var isPositiveCompletion: Bool { code / 100 == 2 }
+    package var isPositiveCompletion: Bool { code / 100 == 2 }
     /// 3xx: the server waits for more (the message after `DATA`, an `AUTH` response).
-    public var isPositiveIntermediate: Bool { code / 100 == 3 }
+    package var isPositiveIntermediate: Bool { code / 100 == 3 }
     /// 4xx: a temporary failure; the same command may succeed later.
-    public var isTransientFailure: Bool { code / 100 == 4 }
+    package var isTransientFailure: Bool { code / 100 == 4 }
     /// 5xx: a permanent failure; repeating the same command will fail again.
-    public var isPermanentFailure: Bool { code / 100 == 5 }
+    package var isPermanentFailure: Bool { code / 100 == 5 }
 
     /// The lines' text joined with spaces, without the enhanced codes.
-    public var text: String {
+    package var text: String {
         lines.map { line in
             guard let code = enhancedCode, line.hasPrefix(code + " ") else { return line }
             return String(line.dropFirst(code.count + 1))
@@ -32,7 +32,7 @@ public struct SMTPReply: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The reply as the server wrote it, on one line: "550 5.1.1 Mailbox unavailable".
-    public var description: String {
+    package var description: String {
         ([String(code)] + (enhancedCode.map { [$0] } ?? []) + [text]).filter { !$0.isEmpty }.joined(separator: " ")
     }
 

@@ -1,5 +1,5 @@
 /// The step of an SMTP session a reply or failure belongs to.
-public enum SMTPStage: Sendable, Hashable, CustomStringConvertible {
+package enum SMTPStage: Sendable, Hashable, CustomStringConvertible {
     /// The server's greeting on connect.
     case greeting
     /// `EHLO`.
@@ -22,7 +22,7 @@ public enum SMTPStage: Sendable, Hashable, CustomStringConvertible {
     case quit
 
     /// The command, as in "MAIL FROM:<alice@example.com>".
-    public var description: String {
+    package var description: String {
         switch self {
         case .greeting: return "the greeting"
         case .hello: return "EHLO"

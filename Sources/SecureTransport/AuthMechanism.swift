@@ -1,5 +1,5 @@
 /// How a protocol client logs in (IMAP `AUTHENTICATE`/`LOGIN`, SMTP `AUTH`).
-public enum AuthMechanism: String, Sendable, CaseIterable {
+package enum AuthMechanism: String, Sendable, CaseIterable {
     /// SASL PLAIN (RFC 4616) with the credentials as initial response.
     case plain
     /// IMAP: the `LOGIN` command (refused when the server advertises LOGINDISABLED); SMTP:
@@ -11,11 +11,11 @@ public enum AuthMechanism: String, Sendable, CaseIterable {
     case oauthbearer
 
     /// Whether the mechanism carries an OAuth 2.0 access token rather than a password.
-    public var isOAuth: Bool { self == .xoauth2 || self == .oauthbearer }
+    package var isOAuth: Bool { self == .xoauth2 || self == .oauthbearer }
 
     /// The OAuth mechanism to use with a server announcing `offered` (names as announced, any case):
     /// OAUTHBEARER (the standard one) when offered, else XOAUTH2, else nil.
-    public static func oauth(offered: some Sequence<String>) -> AuthMechanism? {
+    package static func oauth(offered: some Sequence<String>) -> AuthMechanism? {
         let names = Set(offered.map { $0.uppercased() })
         if names.contains("OAUTHBEARER") { return .oauthbearer }
         if names.contains("XOAUTH2") { return .xoauth2 }
@@ -23,5 +23,5 @@ public enum AuthMechanism: String, Sendable, CaseIterable {
     }
 
     /// The SASL mechanism name as servers announce it: `PLAIN`, `LOGIN`, `XOAUTH2`, `OAUTHBEARER`.
-    public var saslName: String { rawValue.uppercased() }
+    package var saslName: String { rawValue.uppercased() }
 }

@@ -1,5 +1,5 @@
 /// How the connection to a mail server (IMAP or SMTP) is protected.
-public enum ConnectionSecurity: String, Sendable, CaseIterable {
+package enum ConnectionSecurity: String, Sendable, CaseIterable {
     /// Implicit TLS from the first byte (IMAPS on 993, submissions on 465).
     case tls
     /// Plain TCP upgraded with the protocol's `STARTTLS` before anything secret is sent (IMAP on 143,

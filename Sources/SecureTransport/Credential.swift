@@ -1,5 +1,5 @@
 /// The secret that proves who the user is. Never printed: errors and traces redact it.
-public enum Credential: Sendable {
+package enum Credential: Sendable {
     /// A password (for PLAIN or LOGIN).
     case password(String)
     /// An OAuth 2.0 access token (for XOAUTH2).

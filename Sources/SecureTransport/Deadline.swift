@@ -5,30 +5,30 @@ import Darwin
 #endif
 
 /// A point on the monotonic clock a wait must not pass.
-public struct Deadline: Sendable {
+package struct Deadline: Sendable {
     /// Seconds on the monotonic clock.
-    public let instant: Double
+    package let instant: Double
 
     /// The deadline `seconds` from now.
-    public init(secondsFromNow seconds: Double) {
+    package init(secondsFromNow seconds: Double) {
         instant = Deadline.now() + max(0, seconds)
     }
 
     /// The deadline at `instant` seconds on the monotonic clock.
-    public init(instant: Double) {
+    package init(instant: Double) {
         self.instant = instant
     }
 
     /// Whether the deadline has passed.
-    public var hasPassed: Bool { Deadline.now() >= instant }
+    package var hasPassed: Bool { Deadline.now() >= instant }
 
     /// The same deadline `seconds` later.
-    public func extended(bySeconds seconds: Double) -> Deadline {
+    package func extended(bySeconds seconds: Double) -> Deadline {
         Deadline(instant: instant + max(0, seconds))
     }
 
     /// The seconds left (0 once passed).
-    public var remainingSeconds: Double { max(0, instant - Deadline.now()) }
+    package var remainingSeconds: Double { max(0, instant - Deadline.now()) }
 
     /// The time left, in whole milliseconds for `poll` (0 once passed, capped to fit `Int32`).
     var remainingMilliseconds: Int32 {
@@ -38,7 +38,7 @@ public struct Deadline: Sendable {
     }
 
     /// Seconds on the monotonic clock.
-    public static func now() -> Double {
+    package static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

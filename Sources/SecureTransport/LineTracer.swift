@@ -1,22 +1,22 @@
 /// Cuts a byte stream into lines for a protocol trace, each shortened to a readable length.
-public struct LineTracer: Sendable {
+package struct LineTracer: Sendable {
     /// The longest line text passed on; the rest of a longer line is replaced by "…".
-    public static let maxLineLength = 300
+    package static let maxLineLength = 300
 
     /// Put before every line, e.g. `"S: "`.
-    public let prefix: String
+    package let prefix: String
     /// The start of the line not yet ended.
     private var pending: [UInt8] = []
     /// Whether the pending line was longer than ``maxLineLength``.
     private var truncated = false
 
     /// A tracer that puts `prefix` before every line.
-    public init(prefix: String) {
+    package init(prefix: String) {
         self.prefix = prefix
     }
 
     /// The lines `bytes` complete, without their CRLF.
-    public mutating func lines(in bytes: [UInt8]) -> [String] {
+    package mutating func lines(in bytes: [UInt8]) -> [String] {
         var out: [String] = []
         for byte in bytes {
             if byte == 0x0A {

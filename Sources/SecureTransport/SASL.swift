@@ -2,10 +2,10 @@ import COpenSSL
 
 /// Responses for SASL mechanisms, base64-encoded for IMAP `AUTHENTICATE` (RFC 4959 SASL-IR) and
 /// SMTP `AUTH` (RFC 4954).
-public enum SASL {
+package enum SASL {
     /// PLAIN (RFC 4616): base64 of `authzid NUL user NUL password`; the authorization
     /// identity is normally empty.
-    public static func plain(user: String, password: String, authorizationIdentity: String = "") -> String {
+    package static func plain(user: String, password: String, authorizationIdentity: String = "") -> String {
         var message: [UInt8] = Array(authorizationIdentity.utf8)
         message.append(0)
         message.append(contentsOf: user.utf8)
@@ -15,14 +15,14 @@ public enum SASL {
     }
 
     /// XOAUTH2 (Google, Microsoft): base64 of `user=USER ^A auth=Bearer TOKEN ^A ^A`.
-    public static func xoauth2(user: String, token: String) -> String {
+    package static func xoauth2(user: String, token: String) -> String {
         let message = "user=" + user + "\u{01}auth=Bearer " + token + "\u{01}\u{01}"
         return base64(Array(message.utf8))
     }
 
     /// OAUTHBEARER (RFC 7628): base64 of the GS2 header `n,a=USER,` then `^A host=HOST ^A port=PORT
     /// ^A auth=Bearer TOKEN ^A ^A` (`,` and `=` in the user escaped as `=2C` and `=3D`).
-    public static func oauthBearer(user: String, token: String, host: String, port: UInt16) -> String {
+    package static func oauthBearer(user: String, token: String, host: String, port: UInt16) -> String {
         let escaped = user.map { $0 == "=" ? "=3D" : $0 == "," ? "=2C" : String($0) }.joined()
         let message = "n,a=" + escaped + ",\u{01}host=" + host + "\u{01}port=" + String(port)
             + "\u{01}auth=Bearer " + token + "\u{01}\u{01}"
@@ -33,7 +33,7 @@ public enum SASL {
     /// base64 of JSON such as `{"status":"invalid_token","scope":"..."}`, returned decoded (control
     /// characters dropped, at most 512 characters) for an error message; nil when `challenge` is not
     /// base64 of a JSON object. At most 4 KiB of challenge is read.
-    public static func oauthFailure(_ challenge: String) -> String? {
+    package static func oauthFailure(_ challenge: String) -> String? {
         let text = String(challenge.unicodeScalars.filter { $0 != " " && $0 != "\t" })
         guard !text.isEmpty, text.utf8.count <= 4096, let bytes = decodeBase64(text),
               bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
@@ -56,7 +56,7 @@ public enum SASL {
 
     /// LOGIN (draft-murchison-sasl-login): the answer to one challenge, the user name to the
     /// first and the password to the second, each base64 on its own.
-    public static func login(_ answer: String) -> String {
+    package static func login(_ answer: String) -> String {
         base64(Array(answer.utf8))
     }
 

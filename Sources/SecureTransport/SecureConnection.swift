@@ -11,15 +11,15 @@
 /// // ... the server accepted STARTTLS:
 /// try connection.startTLS()
 /// ```
-public final class SecureConnection {
+package final class SecureConnection {
     /// The host name or IP literal connected to; also the name the certificate must carry.
-    public let host: String
+    package let host: String
     /// The TCP port connected to.
-    public let port: UInt16
+    package let port: UInt16
     /// The extra trusted CA certificate file (PEM), besides the system trust store.
-    public let caFile: String?
+    package let caFile: String?
     /// Seconds each read or write (and the TLS handshake) may wait, unless the call says otherwise.
-    public let timeoutSeconds: Double
+    package let timeoutSeconds: Double
     /// The TCP socket under everything.
     private let socket: TCPSocket
     /// The socket, or TLS over it.
@@ -45,7 +45,7 @@ public final class SecureConnection {
     /// ``ConnectionSecurity/starttls`` the protocol upgrades later with ``startTLS()``.
     ///
     /// `trace` hears "connected to HOST:PORT (SECURITY)" and then "TLS established" after the handshake.
-    public static func open(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(TransportError) -> SecureConnection {
+    package static func open(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(TransportError) -> SecureConnection {
         let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port, timeout: endpoint.timeoutSeconds)
         trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
         let connection = SecureConnection(socket: socket, caFile: endpoint.caFile, timeoutSeconds: endpoint.timeoutSeconds)
@@ -57,13 +57,13 @@ public final class SecureConnection {
     }
 
     /// Whether the bytes travel encrypted (implicit TLS, or after ``startTLS()``).
-    public var isEncrypted: Bool { stream.isEncrypted }
+    package var isEncrypted: Bool { stream.isEncrypted }
 
     /// Runs a verified TLS handshake over the plain connection; afterwards every byte is encrypted.
     ///
     /// Call it right after the server accepted STARTTLS, with nothing of the plain session left
     /// unread. On failure the connection is closed: never go on in plaintext.
-    public func startTLS() throws(TransportError) {
+    package func startTLS() throws(TransportError) {
         guard !stream.isEncrypted else { throw .tlsFailed(reason: "the connection is already encrypted") }
         do throws(TransportError) {
             stream = try TLSStream.handshake(over: socket, host: host, caFile: caFile, timeout: timeoutSeconds)
@@ -77,20 +77,20 @@ public final class SecureConnection {
     /// ``clearDeadline()``: a peer that trickles a byte just before each read's timeout still
     /// cannot keep one exchange (a command, a batch) going longer. Once it has passed, reads and
     /// writes throw ``TransportError/deadlinePassed(seconds:)``.
-    public func setDeadline(secondsFromNow seconds: Double) {
+    package func setDeadline(secondsFromNow seconds: Double) {
         deadline = Deadline(secondsFromNow: seconds)
         deadlineSeconds = max(0, seconds)
     }
 
     /// Moves the current deadline, if any, `seconds` later (e.g. for bytes that did arrive).
-    public func extendDeadline(bySeconds seconds: Double) {
+    package func extendDeadline(bySeconds seconds: Double) {
         guard let current = deadline, seconds > 0 else { return }
         deadline = current.extended(bySeconds: seconds)
         deadlineSeconds += seconds
     }
 
     /// Removes the deadline: each wait is bounded by its own timeout only.
-    public func clearDeadline() {
+    package func clearDeadline() {
         deadline = nil
     }
 
@@ -98,7 +98,7 @@ public final class SecureConnection {
     /// nothing arrived within `timeoutSeconds` (default: ``timeoutSeconds``), the connection staying usable.
     /// Throws ``TransportError/deadlinePassed(seconds:)`` when the deadline set with
     /// ``setDeadline(secondsFromNow:)`` passes first.
-    public func read(maxCount: Int, timeoutSeconds: Double? = nil) throws(TransportError) -> [UInt8]? {
+    package func read(maxCount: Int, timeoutSeconds: Double? = nil) throws(TransportError) -> [UInt8]? {
         let wait = try boundedWait(timeoutSeconds ?? self.timeoutSeconds)
         let data = try stream.read(maxCount: maxCount, timeout: wait)
         if data == nil, let deadline, deadline.hasPassed { throw .deadlinePassed(seconds: deadlineSeconds) }
@@ -107,7 +107,7 @@ public final class SecureConnection {
 
     /// Sends all of `bytes`, each wait for the peer bounded by ``timeoutSeconds`` and all of them by
     /// the deadline, if one is set.
-    public func write(_ bytes: [UInt8]) throws(TransportError) {
+    package func write(_ bytes: [UInt8]) throws(TransportError) {
         do throws(TransportError) {
             try stream.write(bytes, timeout: try boundedWait(timeoutSeconds))
         } catch .timeout(let seconds) {
@@ -126,7 +126,7 @@ public final class SecureConnection {
 
     /// Ends the connection (a TLS close notify first, best effort) and releases it; later reads
     /// and writes throw ``TransportError/connectionClosed(_:)``. Closing twice does nothing.
-    public func close() {
+    package func close() {
         stream.close()
     }
 }

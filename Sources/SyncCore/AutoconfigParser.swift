@@ -5,9 +5,9 @@ import FoundationXML
 
 /// Reads a Thunderbird autoconfig (ISPDB) `clientConfig` document: the first IMAP incoming server and the
 /// first SMTP outgoing server with TLS or STARTTLS (plaintext servers are ignored). Pure: no I/O.
-public enum AutoconfigParser {
+package enum AutoconfigParser {
     /// The servers found; nil when the document is not valid XML or names no usable server.
-    public static func parse(_ data: [UInt8]) -> (imap: Provider.Server?, smtp: Provider.Server?)? {
+    package static func parse(_ data: [UInt8]) -> (imap: Provider.Server?, smtp: Provider.Server?)? {
         guard data.count <= 1 << 20 else { return nil }
         let delegate = Collector()
         let parser = XMLParser(data: Data(data))

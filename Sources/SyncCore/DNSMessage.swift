@@ -1,33 +1,33 @@
 /// The little of DNS (RFC 1035) that account discovery needs: a query for one name and type, and the SRV
 /// (RFC 2782) and MX answers of a response. Pure: no I/O. Every read is bounds-checked; compression pointers
 /// may only point backwards, so a hostile response cannot loop.
-public enum DNSMessage {
+package enum DNSMessage {
     /// Record types asked for.
-    public enum RecordType: UInt16, Sendable { case mx = 15, srv = 33 }
+    package enum RecordType: UInt16, Sendable { case mx = 15, srv = 33 }
 
     /// An SRV answer.
-    public struct SRV: Sendable, Equatable {
-        public var priority: UInt16
-        public var weight: UInt16
-        public var port: UInt16
+    package struct SRV: Sendable, Equatable {
+        package var priority: UInt16
+        package var weight: UInt16
+        package var port: UInt16
         /// The host (no trailing dot); "" when the service is decidedly not available (target ".").
-        public var target: String
+        package var target: String
     }
 
     /// An MX answer.
-    public struct MX: Sendable, Equatable {
-        public var preference: UInt16
-        public var exchange: String
+    package struct MX: Sendable, Equatable {
+        package var preference: UInt16
+        package var exchange: String
     }
 
     /// Why a response was not accepted.
-    public struct Malformed: Error, Equatable, CustomStringConvertible {
-        public var reason: String
-        public var description: String { "malformed DNS response: \(reason)" }
+    package struct Malformed: Error, Equatable, CustomStringConvertible {
+        package var reason: String
+        package var description: String { "malformed DNS response: \(reason)" }
     }
 
     /// A recursive query for `name` and `type` with transaction `id`; nil for a name that cannot be encoded.
-    public static func query(id: UInt16, name: String, type: RecordType) -> [UInt8]? {
+    package static func query(id: UInt16, name: String, type: RecordType) -> [UInt8]? {
         var out: [UInt8] = [UInt8(id >> 8), UInt8(id & 0xff), 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0]
         let labels = name.split(separator: ".", omittingEmptySubsequences: true)
         guard !labels.isEmpty, name.utf8.count <= 253 else { return nil }
@@ -71,7 +71,7 @@ public enum DNSMessage {
     }
 
     /// The SRV answers of a response, by priority then weight (highest first).
-    public static func srv(_ bytes: [UInt8], id: UInt16) throws(Malformed) -> [SRV] {
+    package static func srv(_ bytes: [UInt8], id: UInt16) throws(Malformed) -> [SRV] {
         try answers(bytes, id: id, type: .srv).map { (r, start) throws(Malformed) in
             guard r.count >= 7 else { throw Malformed(reason: "SRV record too short") }
             var i = start + 6
@@ -81,7 +81,7 @@ public enum DNSMessage {
     }
 
     /// The MX answers of a response, most preferred first.
-    public static func mx(_ bytes: [UInt8], id: UInt16) throws(Malformed) -> [MX] {
+    package static func mx(_ bytes: [UInt8], id: UInt16) throws(Malformed) -> [MX] {
         try answers(bytes, id: id, type: .mx).map { (r, start) throws(Malformed) in
             guard r.count >= 3 else { throw Malformed(reason: "MX record too short") }
             var i = start + 2

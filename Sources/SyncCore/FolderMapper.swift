@@ -5,11 +5,11 @@ import IMAPProtocol
 /// case-insensitive name heuristics (exact names and translations first, then substrings). A role
 /// taken by a higher tier is not given again by heuristics. `\Noselect` folders and the provider's
 /// excluded folders are skipped. Pure.
-public enum FolderMapper {
+package enum FolderMapper {
     /// The error when a server lists no folder that can hold mail.
-    public struct NoEmailFolders: Error, CustomStringConvertible, Equatable {
-        public init() {}
-        public var description: String {
+    package struct NoEmailFolders: Error, CustomStringConvertible, Equatable {
+        package init() {}
+        package var description: String {
             "No email folders found: the server listed no selectable mail folder; check the account's user name and the server's folder setup"
         }
     }
@@ -24,7 +24,7 @@ public enum FolderMapper {
     ]
 
     /// The syncable folders of a LIST response, each with its role.
-    public static func map(_ items: [ListItem], provider: Provider) throws(NoEmailFolders) -> [MappedFolder] {
+    package static func map(_ items: [ListItem], provider: Provider) throws(NoEmailFolders) -> [MappedFolder] {
         var out: [MappedFolder] = []
         var taken = Set<FolderRole>()
         var pending: [Int] = []

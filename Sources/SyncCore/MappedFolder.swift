@@ -2,9 +2,9 @@ import EventModel
 import IMAPProtocol
 
 /// A server folder with the role folder mapping gave it.
-public struct MappedFolder: Sendable, Equatable {
+package struct MappedFolder: Sendable, Equatable {
     /// Which rule decided the role.
-    public enum Tier: Int, Sendable, Equatable {
+    package enum Tier: Int, Sendable, Equatable {
         /// RFC 6154 SPECIAL-USE attribute (or the INBOX name).
         case specialUse = 1
         /// The provider's own folder names.
@@ -16,17 +16,17 @@ public struct MappedFolder: Sendable, Equatable {
     }
 
     /// The decoded path, as the store records it (`Archive/2024`).
-    public var path: String
+    package var path: String
     /// The name on the wire, sent back unchanged in commands.
-    public var mailbox: MailboxName
+    package var mailbox: MailboxName
     /// The name shown to people.
-    public var displayName: String
+    package var displayName: String
     /// The role.
-    public var role: FolderRole
+    package var role: FolderRole
     /// Which tier decided the role.
-    public var tier: Tier
+    package var tier: Tier
     /// The hierarchy delimiter, if the server has one.
-    public var delimiter: String?
+    package var delimiter: String?
     /// LIST attributes as sent.
-    public var attributes: [String]
+    package var attributes: [String]
 }

@@ -2,21 +2,21 @@
 /// and where the email address comes from. Kept apart from ``Provider`` so the registry can take it as a
 /// field (`Provider.oauth`) when the two are merged. The client id is the app's registration and given by
 /// the user (`--client-id`); nothing here is secret.
-public struct ProviderOAuth: Sendable, Equatable {
-    public var authorizationEndpoint: String
-    public var tokenEndpoint: String
-    public var deviceAuthorizationEndpoint: String?
-    public var revocationEndpoint: String?
+package struct ProviderOAuth: Sendable, Equatable {
+    package var authorizationEndpoint: String
+    package var tokenEndpoint: String
+    package var deviceAuthorizationEndpoint: String?
+    package var revocationEndpoint: String?
     /// The scopes asked for, exactly as the provider wants them.
-    public var scopes: [String]
+    package var scopes: [String]
     /// The redirect: a loopback `http://127.0.0.1:PORT/` chosen at sign-in (RFC 8252), for both providers.
-    public var redirect: String
+    package var redirect: String
     /// Whether the email address is read from the `id_token` (`email`, else `preferred_username`);
     /// when false the user gives it and the IMAP login checks it.
-    public var emailFromIDToken: Bool
+    package var emailFromIDToken: Bool
 
     /// Gmail: scope exactly `https://mail.google.com/`; the email is the user's.
-    public static let gmail = ProviderOAuth(
+    package static let gmail = ProviderOAuth(
         authorizationEndpoint: "https://accounts.google.com/o/oauth2/v2/auth",
         tokenEndpoint: "https://oauth2.googleapis.com/token",
         deviceAuthorizationEndpoint: "https://oauth2.googleapis.com/device/code",
@@ -24,7 +24,7 @@ public struct ProviderOAuth: Sendable, Equatable {
         scopes: ["https://mail.google.com/"], redirect: "http://127.0.0.1", emailFromIDToken: false)
 
     /// Outlook / Microsoft 365: the Entra `/common/` endpoints; the email from the id_token, never from Graph.
-    public static let outlook = ProviderOAuth(
+    package static let outlook = ProviderOAuth(
         authorizationEndpoint: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
         tokenEndpoint: "https://login.microsoftonline.com/common/oauth2/v2.0/token",
         deviceAuthorizationEndpoint: "https://login.microsoftonline.com/common/oauth2/v2.0/devicecode",
@@ -34,7 +34,7 @@ public struct ProviderOAuth: Sendable, Equatable {
         redirect: "http://127.0.0.1", emailFromIDToken: true)
 
     /// The settings of the registry provider `id`, or nil (custom servers give theirs with `--oauth-issuer`).
-    public static func settings(for id: String) -> ProviderOAuth? {
+    package static func settings(for id: String) -> ProviderOAuth? {
         switch id {
         case "gmail": gmail
         case "outlook": outlook

@@ -1,9 +1,9 @@
 import EventModel
 
 /// The built-in providers (Gmail, Outlook, Yahoo, iCloud) and the conservative default for any other IMAP server.
-public enum ProviderRegistry {
+package enum ProviderRegistry {
     /// Gmail: OAuth, labels as folders, All Mail not synced (every message is in it).
-    public static let gmail = Provider(
+    package static let gmail = Provider(
         id: "gmail", domains: ["gmail.com", "googlemail.com"], hostSuffixes: ["gmail.com", "googlemail.com"],
         imap: .init(host: "imap.gmail.com", port: 993, security: .tls),
         smtp: .init(host: "smtp.gmail.com", port: 465, security: .tls),
@@ -13,7 +13,7 @@ public enum ProviderRegistry {
         requiresSentAppend: false, hasGmailExtensions: true, oauthConfig: .gmail)
 
     /// Outlook.com / Microsoft 365.
-    public static let outlook = Provider(
+    package static let outlook = Provider(
         id: "outlook", domains: ["outlook.com", "hotmail.com", "live.com", "msn.com"],
         hostSuffixes: ["outlook.com", "office365.com"],
         imap: .init(host: "outlook.office365.com", port: 993, security: .tls),
@@ -25,7 +25,7 @@ public enum ProviderRegistry {
         requiresSentAppend: false, hasGmailExtensions: false, oauthConfig: .outlook)
 
     /// Yahoo Mail (app passwords); its IDLE drops after 5 minutes, so it is refreshed every 4.
-    public static let yahoo = Provider(
+    package static let yahoo = Provider(
         id: "yahoo", domains: ["yahoo.com", "ymail.com", "rocketmail.com"], hostSuffixes: ["yahoo.com"],
         imap: .init(host: "imap.mail.yahoo.com", port: 993, security: .tls),
         smtp: .init(host: "smtp.mail.yahoo.com", port: 465, security: .tls),
@@ -35,7 +35,7 @@ public enum ProviderRegistry {
         excludedFolders: [], requiresSentAppend: true, hasGmailExtensions: false)
 
     /// iCloud Mail (app passwords); its Notes folder is not mail.
-    public static let icloud = Provider(
+    package static let icloud = Provider(
         id: "icloud", domains: ["icloud.com", "me.com", "mac.com"], hostSuffixes: ["mail.me.com"],
         imap: .init(host: "imap.mail.me.com", port: 993, security: .tls),
         smtp: .init(host: "smtp.mail.me.com", port: 587, security: .starttls),
@@ -45,39 +45,39 @@ public enum ProviderRegistry {
         excludedFolders: ["notes"], requiresSentAppend: true, hasGmailExtensions: false)
 
     /// Any other IMAP server: conservative defaults.
-    public static let custom = Provider(
+    package static let custom = Provider(
         id: "custom", domains: [], hostSuffixes: [], imap: nil, smtp: nil, auth: "plain", maxConnections: 5,
         idleRefreshSeconds: 20 * 60, folderNameMap: [:], excludedFolders: [], requiresSentAppend: true,
         hasGmailExtensions: false)
 
     /// Every built-in provider.
-    public static let all = [gmail, outlook, yahoo, icloud]
+    package static let all = [gmail, outlook, yahoo, icloud]
 
     /// The provider for an email address's domain, or `custom`.
-    public static func provider(forEmail email: String) -> Provider {
+    package static func provider(forEmail email: String) -> Provider {
         guard let at = email.lastIndex(of: "@") else { return custom }
         let domain = email[email.index(after: at)...].lowercased()
         return all.first { $0.domains.contains(domain) } ?? custom
     }
 
     /// The provider whose servers `host` belongs to, or nil.
-    public static func provider(forHost host: String) -> Provider? {
+    package static func provider(forHost host: String) -> Provider? {
         let h = host.lowercased()
         return all.first { p in p.hostSuffixes.contains { h == $0 || h.hasSuffix("." + $0) } }
     }
 
     /// Services recognised by domain that cannot be added (ProtonMail).
-    public static let unsupported = [UnsupportedProvider.protonMail]
+    package static let unsupported = [UnsupportedProvider.protonMail]
 
     /// The unsupported service an email address belongs to, if any.
-    public static func unsupported(forEmail email: String) -> UnsupportedProvider? {
+    package static func unsupported(forEmail email: String) -> UnsupportedProvider? {
         guard let at = email.lastIndex(of: "@") else { return nil }
         let domain = email[email.index(after: at)...].lowercased()
         return unsupported.first { $0.domains.contains(domain) }
     }
 
     /// The provider with registry id `id`, or `custom`.
-    public static func provider(id: String) -> Provider {
+    package static func provider(id: String) -> Provider {
         all.first { $0.id == id } ?? custom
     }
 

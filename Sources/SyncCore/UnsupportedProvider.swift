@@ -1,14 +1,14 @@
 /// A mail service that cannot be used over plain IMAP/SMTP, and what the user can do instead.
-public struct UnsupportedProvider: Sendable, Equatable {
+package struct UnsupportedProvider: Sendable, Equatable {
     /// The registry id, e.g. `protonmail`.
-    public var id: String
+    package var id: String
     /// Its mail domains.
-    public var domains: [String]
+    package var domains: [String]
     /// Why it cannot be added, said to the user.
-    public var reason: String
+    package var reason: String
 
     /// ProtonMail encrypts end to end; only its Bridge app speaks IMAP (E-22).
-    public static let protonMail = UnsupportedProvider(
+    package static let protonMail = UnsupportedProvider(
         id: "protonmail", domains: ["protonmail.com", "protonmail.ch", "proton.me", "pm.me"],
         reason: "ProtonMail requires their Bridge app; run Proton Mail Bridge and add the account with the host, port "
             + "and password it shows (--host 127.0.0.1 --port 1143 --security starttls)")

@@ -2,32 +2,32 @@ import Projections
 
 /// The views a store maintains: projector types in the order they fold each event, and their tables
 /// (learned from each projector's initializer, where they are declared).
-public struct ViewCatalog {
+package struct ViewCatalog {
     /// The projector types.
-    public let types: [any Projector.Type]
+    package let types: [any Projector.Type]
 
     /// A catalog of `types` (tests add a projector of their own).
-    public init(_ types: [any Projector.Type]) { self.types = types }
+    package init(_ types: [any Projector.Type]) { self.types = types }
 
     /// Every view mailstore maintains.
-    public static var standard: ViewCatalog { ViewCatalog([
+    package static var standard: ViewCatalog { ViewCatalog([
         ThreadsProjector.self, UnreadProjector.self, FoldersProjector.self, OutboxProjector.self, DedupProjector.self,
         AccountsProjector.self, SyncStateProjector.self, ActionsProjector.self, DraftsProjector.self, ContactsProjector.self, NotificationsProjector.self,
     ]) }
 
     /// The projector types of the standard catalog.
-    public static var all: [any Projector.Type] { standard.types }
+    package static var all: [any Projector.Type] { standard.types }
 
     /// The names of the standard views.
-    public static var names: [String] { standard.types.map { $0.name.rawValue } }
+    package static var names: [String] { standard.types.map { $0.name.rawValue } }
 
     /// The projector type named `name` in the standard catalog.
-    public static func type(named name: String) -> (any Projector.Type)? {
+    package static func type(named name: String) -> (any Projector.Type)? {
         standard.types.first { $0.name.rawValue == name }
     }
 
     /// The tables of `type`, as its initializer opens them.
-    public static func tables(of type: any Projector.Type) -> [String] {
+    package static func tables(of type: any Projector.Type) -> [String] {
         let context = FoldContext(store: InMemoryKeyValueStore())
         _ = type.init(context: context)
         return context.tableNames

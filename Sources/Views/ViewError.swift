@@ -1,6 +1,6 @@
 /// Why the views could not be opened, rebuilt, read or compared. The views are disposable: every error
 /// that concerns their files says to rebuild them from the log, never to restore them from a backup.
-public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No view by that name.
     case unknownView(String)
     /// No table by that name (a projector or reader asked for a table no view declares).
@@ -10,7 +10,7 @@ public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another process holds the views' build lock and did not release it in time.
     case busy(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownView(let v): "unknown view '\(v)'; views: \(ViewCatalog.names.joined(separator: ", "))"
         case .unknownTable(let t): "unknown view table '\(t)'"

@@ -105,7 +105,7 @@ extension ViewStore {
 
     /// Rebuilds views blue/green (`mailstore replay`): all of them, or only `views`. Events quarantined
     /// before are folded again. Serialized with other builds; readers keep being served meanwhile.
-    public static func replay(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard, views: [String]? = nil,
+    package static func replay(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard, views: [String]? = nil,
                               notice: (String) -> Void = { _ in },
                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
@@ -118,7 +118,7 @@ extension ViewStore {
 
     /// Builds every view from the log up to `sequence` in a scratch folder (time travel, verification).
     /// The caller removes `folder` when done.
-    public static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
+    package static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
                                progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         try StoreDirectory.makePrivateDirectory(folder)
         let views = try ViewStore(path: folder, log: log, catalog: catalog)

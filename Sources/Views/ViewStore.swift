@@ -18,11 +18,11 @@ import Projections
 /// process keeps the generation it opened even after a switch (its files stay readable until it closes).
 public final class ViewStore: @unchecked Sendable {
     /// The views environment of the current generation.
-    public let environment: Environment
+    package let environment: Environment
     /// The folder of that environment.
-    public let path: String
+    package let path: String
     /// The views folded here.
-    public let catalog: ViewCatalog
+    package let catalog: ViewCatalog
     let log: EventLog
     let databases: [String: Database]
     let meta: Database
@@ -93,7 +93,7 @@ public final class ViewStore: @unchecked Sendable {
     /// Runs `body` with a consistent snapshot of every view (one short read transaction): projector
     /// readers (`ThreadsReader(snapshot)`, ...) are the way to read it. A damaged view file is reported as
     /// `ViewError.damaged` (rebuild with `mailstore replay`).
-    public func read<R>(_ body: (Snapshot) throws -> R) throws -> R {
+    package func read<R>(_ body: (Snapshot) throws -> R) throws -> R {
         try guarded {
             try environment.read { txn in
                 let scope = TransactionScope(txn)
@@ -114,7 +114,7 @@ public final class ViewStore: @unchecked Sendable {
     }
 
     /// The checkpoint of each view (0 when never built).
-    public func checkpoints() throws -> [String: UInt64] {
+    package func checkpoints() throws -> [String: UInt64] {
         try guarded { try environment.read { txn in
             var out: [String: UInt64] = [:]
             for type in catalog.types {
@@ -125,7 +125,7 @@ public final class ViewStore: @unchecked Sendable {
     }
 
     /// The events the views could not fold, oldest first (at most `limit`).
-    public func quarantined(limit: Int = 1_000) throws -> [QuarantinedEvent] {
+    package func quarantined(limit: Int = 1_000) throws -> [QuarantinedEvent] {
         guard quarantine != meta else { return [] }
         return try environment.read { txn in
             var out: [QuarantinedEvent] = []
@@ -146,7 +146,7 @@ public final class ViewStore: @unchecked Sendable {
     /// written with another schema version, and folds the log's new events into them. `notice` is told
     /// about every rebuild and wait. On a store whose views folder cannot be written (a read-only
     /// filesystem), the views are read as they are, in a private copy caught up with the log when behind.
-    public static func open(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard,
+    package static func open(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard,
                             notice: (String) -> Void = { _ in },
                             progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
@@ -260,7 +260,7 @@ public final class ViewStore: @unchecked Sendable {
     ///
     /// No event can stop it: an event that does not decode, or that a projector fails to fold (a bug), is
     /// quarantined for that view with its error (see `quarantined()`), and folding goes on.
-    public func catchUp(through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
+    package func catchUp(through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
         try guarded { try fold(through: limit, progress: progress) }
     }
 

@@ -14,7 +14,7 @@ public struct ViewsStatus: Sendable {
 
 extension ViewStore {
     /// The state of the views of `store` as found on disk (nil when none are built yet), opened read-only.
-    public static func status(store: StoreDirectory, log: EventLog) throws -> ViewsStatus? {
+    package static func status(store: StoreDirectory, log: EventLog) throws -> ViewsStatus? {
         guard let views = try openCurrent(root: store.viewsPath, log: log, catalog: .standard, readOnly: true, notice: { _ in })
         else { return nil }
         return ViewsStatus(generation: (views.path as NSString).lastPathComponent, checkpoints: try views.checkpoints(),
@@ -23,7 +23,7 @@ extension ViewStore {
 
     /// Runs `body` over the current generation of `store` as it is on disk (opened read-only, nothing folded
     /// or written); nil when no views are built yet.
-    public static func readCurrent<R>(store: StoreDirectory, log: EventLog, _ body: (Snapshot) throws -> R) throws -> R? {
+    package static func readCurrent<R>(store: StoreDirectory, log: EventLog, _ body: (Snapshot) throws -> R) throws -> R? {
         guard let views = try openCurrent(root: store.viewsPath, log: log, catalog: .standard, readOnly: true, notice: { _ in })
         else { return nil }
         return try views.read(body)

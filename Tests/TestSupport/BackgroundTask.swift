@@ -1,13 +1,13 @@
 import Foundation
 
 /// Work on another thread that a test waits for, with a bound.
-public final class BackgroundTask: @unchecked Sendable {
+package final class BackgroundTask: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: (any Error)?
 
     /// Starts `body` on a new thread.
-    public init(_ body: @escaping @Sendable () throws -> Void) {
+    package init(_ body: @escaping @Sendable () throws -> Void) {
         let thread = Thread { [self] in
             do {
                 try body()
@@ -20,7 +20,7 @@ public final class BackgroundTask: @unchecked Sendable {
     }
 
     /// Waits up to `seconds` for the work to end and rethrows its error; throws when it did not end.
-    public func wait(seconds: Double) throws {
+    package func wait(seconds: Double) throws {
         guard done.wait(timeout: .now() + seconds) == .success else {
             throw BackgroundTaskTimeout(seconds: seconds)
         }
@@ -29,15 +29,15 @@ public final class BackgroundTask: @unchecked Sendable {
 }
 
 /// A background task that did not end in time.
-public struct BackgroundTaskTimeout: Error, CustomStringConvertible {
+package struct BackgroundTaskTimeout: Error, CustomStringConvertible {
     /// The seconds waited.
-    public let seconds: Double
+    package let seconds: Double
 
     /// A timeout after `seconds`.
-    public init(seconds: Double) {
+    package init(seconds: Double) {
         self.seconds = seconds
     }
 
     /// What did not end in time.
-    public var description: String { "background work did not end within \(seconds) seconds" }
+    package var description: String { "background work did not end within \(seconds) seconds" }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Where SwiftPM put the executables built with the tests.
-public enum BuiltProducts {
+package enum BuiltProducts {
     /// The folder holding the test bundle and the package's executables.
-    public static var directory: String {
+    package static var directory: String {
         // The XCTest runner is `<products>/mailstorePackageTests.xctest` on Linux.
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<3 {
@@ -14,5 +14,5 @@ public enum BuiltProducts {
     }
 
     /// The path of executable `name`.
-    public static func executable(_ name: String) -> String { directory + "/" + name }
+    package static func executable(_ name: String) -> String { directory + "/" + name }
 }

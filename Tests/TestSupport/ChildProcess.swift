@@ -1,19 +1,19 @@
 import Foundation
 
 /// Runs a program and captures its output.
-public struct ChildProcess {
+package struct ChildProcess {
     /// The result of a finished run.
-    public struct Result {
+    package struct Result {
         /// Exit status (or signal number + 128 when killed).
-        public var status: Int32
+        package var status: Int32
         /// Standard output.
-        public var stdout: String
+        package var stdout: String
         /// Standard error.
-        public var stderr: String
+        package var stderr: String
     }
 
     /// Runs `executable` with `arguments` to completion.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            stdin: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)

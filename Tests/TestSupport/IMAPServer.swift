@@ -2,19 +2,19 @@ import Foundation
 
 /// A running throwaway IMAP server (Tools/test-server/dovecot, courier or cyrus) and the ways to use it
 /// in a test. Every personality's script has the same commands (`adduser`, `readonly`, `readwrite`, `seed`).
-public struct IMAPServer: Sendable {
+package struct IMAPServer: Sendable {
     /// Which server it is.
-    public let personality: IMAPPersonality
+    package let personality: IMAPPersonality
     /// The loopback address it listens on.
-    public let host: String
+    package let host: String
     /// The plain IMAP port (STARTTLS; no login before it).
-    public let plainPort: UInt16
+    package let plainPort: UInt16
     /// The implicit-TLS IMAP port.
-    public let tlsPort: UInt16
+    package let tlsPort: UInt16
     /// The private CA that signed the server certificate (PEM).
-    public let caFile: String
+    package let caFile: String
     /// The server's folder (config, users, mail, log).
-    public let dir: String
+    package let dir: String
     /// The control script.
     let script: String
 
@@ -41,14 +41,14 @@ public struct IMAPServer: Sendable {
 
     /// The server's name for the top-level folder `name` (`INBOX` stays): Courier keeps personal folders
     /// under `INBOX.`, the others at the top.
-    public func folder(_ name: String) -> String {
+    package func folder(_ name: String) -> String {
         guard name.uppercased() != "INBOX" else { return "INBOX" }
         return personality == .courier && !name.hasPrefix("INBOX.") ? "INBOX." + name : name
     }
 
     /// Creates a user of its own for one test (`prefix` + random hex + `@example.com`) with a
     /// random password, also written to a 0600 file.
-    public func newUser(_ prefix: String = "t") throws -> (user: String, password: String, passwordFile: String) {
+    package func newUser(_ prefix: String = "t") throws -> (user: String, password: String, passwordFile: String) {
         let user = prefix + IMAPServer.randomHex(6) + "@example.com"
         let password = IMAPServer.randomHex(16)
         try control("adduser", user, password)
@@ -61,12 +61,12 @@ public struct IMAPServer: Sendable {
     }
 
     /// Makes `folder` (the server's name, see ``folder(_:)``) read-only for `user` with the given ACL rights.
-    public func readOnly(user: String, folder: String, rights: String = "lr") throws {
+    package func readOnly(user: String, folder: String, rights: String = "lr") throws {
         try control("readonly", user, folder, rights)
     }
 
     /// Gives `user` full rights on `folder` again.
-    public func readWrite(user: String, folder: String) throws {
+    package func readWrite(user: String, folder: String) throws {
         try control("readwrite", user, folder)
     }
 
@@ -85,4 +85,4 @@ public struct IMAPServer: Sendable {
 }
 
 /// The Dovecot tests' name for an ``IMAPServer``.
-public typealias DovecotServer = IMAPServer
+package typealias DovecotServer = IMAPServer

@@ -3,17 +3,17 @@ import Foundation
 /// The local OAuth 2.0 server of Tools/test-server/oauth-server (`$MAILSTORE_TEST_OAUTH`, else started now),
 /// with the Dovecot and SMTP server in the same folder that accept its tokens. Its HTTP endpoints are driven
 /// here with curl (as a browser or the user would), never with mailstore's own client.
-public struct OAuthServer: Sendable {
+package struct OAuthServer: Sendable {
     /// `http://127.0.0.1:PORT`.
-    public let issuer: String
-    public let clientID: String
+    package let issuer: String
+    package let clientID: String
     /// The user the server signs in by default.
-    public let user: String
+    package let user: String
     /// Dovecot with an oauth2 passdb introspecting at `issuer`.
-    public let imap: IMAPServer
+    package let imap: IMAPServer
     /// aiosmtpd accepting XOAUTH2 and OAUTHBEARER tokens of `issuer`.
-    public let smtp: SMTPServer
-    public let dir: String
+    package let smtp: SMTPServer
+    package let dir: String
 
     init(dir: String, script: String) throws {
         let values = try ServerEnvironmentFile.read(dir + "/oauth-env", required: ["OAUTH_ISSUER", "OAUTH_CLIENT_ID", "OAUTH_USER"],
@@ -27,14 +27,14 @@ public struct OAuthServer: Sendable {
     }
 
     /// GETs `url` without following redirects; returns the status line's code, the Location header and the body.
-    public func get(_ url: String) throws -> (status: Int, location: String?, body: String) {
+    package func get(_ url: String) throws -> (status: Int, location: String?, body: String) {
         let out = try curl(["-s", "-i", "--max-time", "30", url])
         return Self.parse(out)
     }
 
     /// POSTs the form `fields` to `path` under the issuer; returns the JSON object answered.
     @discardableResult
-    public func post(_ path: String, _ fields: [String: String]) throws -> [String: Any] {
+    package func post(_ path: String, _ fields: [String: String]) throws -> [String: Any] {
         var args = ["-s", "-X", "POST", "--max-time", "30", issuer + path]
         for (k, v) in fields.sorted(by: { $0.key < $1.key }) { args += ["--data-urlencode", "\(k)=\(v)"] }
         let out = try curl(args)
@@ -45,13 +45,13 @@ public struct OAuthServer: Sendable {
     }
 
     /// Every access token issued so far now expired (refresh tokens stay valid).
-    public func expireAccessTokens() throws { try post("/control/expire", [:]) }
+    package func expireAccessTokens() throws { try post("/control/expire", [:]) }
 
     /// Revokes `token` (a refresh token also revokes its access tokens).
-    public func revoke(_ token: String) throws { try post("/revoke", ["token": token]) }
+    package func revoke(_ token: String) throws { try post("/revoke", ["token": token]) }
 
     /// An access and refresh token for `user` through the device grant, approved at once.
-    public func tokens(for user: String? = nil) throws -> (access: String, refresh: String) {
+    package func tokens(for user: String? = nil) throws -> (access: String, refresh: String) {
         let d = try post("/device", ["client_id": clientID, "scope": "mail"])
         guard let code = d["device_code"] as? String, let userCode = d["user_code"] as? String,
               let uri = d["verification_uri"] as? String else { throw TestServerError("bad device answer \(d)") }

@@ -2,41 +2,41 @@ import Foundation
 
 /// A running SMTP test server (Tools/test-server/smtp: aiosmtpd, or Tools/test-server/exim) and what a
 /// test needs to use it. Both write the same spool (`NAME.eml` and `index.jsonl`).
-public struct SMTPServer: Sendable {
+package struct SMTPServer: Sendable {
     /// One message the server accepted: a line of its `index.jsonl`.
-    public struct SpoolEntry: Sendable {
+    package struct SpoolEntry: Sendable {
         /// The `.eml` file in the spool.
-        public var file: String
+        package var file: String
         /// The envelope sender (`MAIL FROM`).
-        public var from: String
+        package var from: String
         /// The envelope recipients (`RCPT TO`).
-        public var to: [String]
+        package var to: [String]
         /// The `MAIL FROM` parameters, e.g. `BODY=8BITMIME`.
-        public var mailOptions: [String]
+        package var mailOptions: [String]
         /// The user that had logged in.
-        public var authUser: String?
+        package var authUser: String?
         /// Whether the session was encrypted.
-        public var tls: Bool
+        package var tls: Bool
         /// `submission` (STARTTLS port) or `smtps` (implicit TLS port).
-        public var listener: String
+        package var listener: String
     }
 
     /// Which server it is.
-    public let personality: SMTPPersonality
+    package let personality: SMTPPersonality
     /// The loopback address it listens on.
-    public let host: String
+    package let host: String
     /// The submission port (STARTTLS; AUTH only after it).
-    public let submissionPort: UInt16
+    package let submissionPort: UInt16
     /// The implicit-TLS port.
-    public let tlsPort: UInt16
+    package let tlsPort: UInt16
     /// The private CA that signed the server certificate (PEM).
-    public let caFile: String
+    package let caFile: String
     /// The user that may log in.
-    public let user: String
+    package let user: String
     /// The file holding the user's password (no newline).
-    public let passwordFile: String
+    package let passwordFile: String
     /// The folder where accepted messages go (`NAME.eml` and `index.jsonl`).
-    public let spoolDir: String
+    package let spoolDir: String
     /// Exim's queue (`SMTP_QUEUE`): Exim answers 250 before it delivers to the spool; nil for aiosmtpd,
     /// which writes the spool before it answers.
     let queueDir: String?
@@ -79,7 +79,7 @@ public struct SMTPServer: Sendable {
     }
 
     /// The user's password, read from ``passwordFile``.
-    public func password() throws -> String {
+    package func password() throws -> String {
         guard let password = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
             throw TestServerError("cannot read \(passwordFile)")
         }
@@ -87,7 +87,7 @@ public struct SMTPServer: Sendable {
     }
 
     /// Every message the server accepted so far, oldest first.
-    public func spoolEntries() throws -> [SpoolEntry] {
+    package func spoolEntries() throws -> [SpoolEntry] {
         settle()
         let index = spoolDir + "/index.jsonl"
         guard FileManager.default.fileExists(atPath: index) else { return [] }
@@ -104,7 +104,7 @@ public struct SMTPServer: Sendable {
     }
 
     /// The accepted message whose bytes hold `marker`, with its entry; nil when there is none.
-    public func spooledMessage(containing marker: String) throws -> (entry: SpoolEntry, bytes: [UInt8])? {
+    package func spooledMessage(containing marker: String) throws -> (entry: SpoolEntry, bytes: [UInt8])? {
         let needle = Data(marker.utf8)
         for entry in try spoolEntries() {
             guard let data = FileManager.default.contents(atPath: spoolDir + "/" + entry.file) else { continue }

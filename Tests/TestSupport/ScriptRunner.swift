@@ -6,9 +6,9 @@ import Foundation
 /// Not Foundation's `Process`: scripts that leave daemons behind end with a child that
 /// `Process.waitUntilExit()` may never see reaped on sandboxed kernels. The output goes through
 /// a file, so a daemon holding on to it cannot keep the caller waiting either.
-public enum ScriptRunner {
+package enum ScriptRunner {
     /// The exit status and the combined standard output and error of `executable arguments...`.
-    public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    package static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         var template = Array((NSTemporaryDirectory() + "mailstore-script-XXXXXX").utf8CString)
         let outputFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard outputFD >= 0 else { throw TestServerError("cannot make an output file: \(String(cString: strerror(errno)))") }

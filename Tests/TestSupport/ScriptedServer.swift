@@ -3,9 +3,9 @@ import Foundation
 /// A loopback peer that plays a fixed script (IMAP, SMTP, ...) to one client, for the failure modes a
 /// well-behaved server never shows (no STARTTLS, injected bytes, garbage, silence, BYE, floods,
 /// trickling). A fake server is the right tool there: no real server can be made to misbehave on cue.
-public final class ScriptedServer: @unchecked Sendable {
+package final class ScriptedServer: @unchecked Sendable {
     /// One step of the script.
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         /// Send these bytes (lines end with CRLF as written).
         case send(String)
         /// Read one line from the client and remember it.
@@ -18,14 +18,14 @@ public final class ScriptedServer: @unchecked Sendable {
     }
 
     /// The port it listens on.
-    public let port: UInt16
+    package let port: UInt16
     private let listener: Int32
     private var task: BackgroundTask?
     private let lock = NSLock()
     private var received: [String] = []
 
     /// Listens on 127.0.0.1 and plays `steps` to the first client.
-    public init(_ steps: [Step]) throws {
+    package init(_ steps: [Step]) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -45,7 +45,7 @@ public final class ScriptedServer: @unchecked Sendable {
     deinit { close(listener) }
 
     /// The lines the client sent, once the script has ended (waiting up to `seconds`).
-    public func clientLines(within seconds: Double = 30) throws -> [String] {
+    package func clientLines(within seconds: Double = 30) throws -> [String] {
         try task?.wait(seconds: seconds)
         return lock.withLock { received }
     }
@@ -93,9 +93,9 @@ public final class ScriptedServer: @unchecked Sendable {
 }
 
 /// A scripted server that could not play its part.
-public struct ScriptError: Error, CustomStringConvertible {
+package struct ScriptError: Error, CustomStringConvertible {
     /// What went wrong.
-    public let description: String
+    package let description: String
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -4,13 +4,13 @@ import Glibc
 /// A small tmpfs mounted on a fresh folder for disk-full tests (needs root, or the capability to mount),
 /// unmounted and removed when released. `fill(leaving:)` takes the free space down to a few bytes with a
 /// filler file; `free()` removes the filler.
-public final class SmallFilesystem {
+package final class SmallFilesystem {
     /// The mount point.
-    public let path: String
+    package let path: String
     private var filler: String { path + "/.filler" }
 
     /// Mounts a tmpfs of `megabytes` MiB, or throws `TestServerError` saying why it cannot (the test then skips).
-    public init(megabytes: Int) throws {
+    package init(megabytes: Int) throws {
         path = NSTemporaryDirectory() + "mailstore-smallfs-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         if mount("tmpfs", path, "tmpfs", 0, "size=\(megabytes)m,mode=0700") != 0 {
@@ -26,14 +26,14 @@ public final class SmallFilesystem {
     }
 
     /// The free bytes.
-    public var freeBytes: Int {
+    package var freeBytes: Int {
         var st = statvfs()
         guard statvfs(path, &st) == 0 else { return 0 }
         return Int(st.f_bavail) * Int(st.f_frsize)
     }
 
     /// Writes a filler file so that about `bytes` stay free.
-    public func fill(leaving bytes: Int) throws {
+    package func fill(leaving bytes: Int) throws {
         let fd = open(filler, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard fd >= 0 else { throw TestServerError("cannot create \(filler): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -45,5 +45,5 @@ public final class SmallFilesystem {
     }
 
     /// Removes the filler file.
-    public func free() { unlink(filler) }
+    package func free() { unlink(filler) }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A fresh folder under the system temp folder, removed when the value is deinitialised.
-public final class TemporaryDirectory {
+package final class TemporaryDirectory {
     /// The folder's path.
-    public let path: String
+    package let path: String
 
     /// Creates a new empty folder.
-    public init(_ prefix: String = "mailstore-test") {
+    package init(_ prefix: String = "mailstore-test") {
         let base = FileManager.default.temporaryDirectory.path
         path = base + "/\(prefix)-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -15,5 +15,5 @@ public final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// A path inside the folder.
-    public func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 }

@@ -1,10 +1,10 @@
 /// Why a test server could not be started or used.
-public struct TestServerError: Error, CustomStringConvertible {
+package struct TestServerError: Error, CustomStringConvertible {
     /// What failed and what to do.
-    public let description: String
+    package let description: String
 
     /// An error saying `description`.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

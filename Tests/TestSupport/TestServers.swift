@@ -2,18 +2,18 @@ import Foundation
 import XCTest
 
 /// Real servers for integration tests, started once per test process.
-public enum TestServers {
+package enum TestServers {
     /// The Dovecot to test against: the one in `$MAILSTORE_TEST_DOVECOT` (a folder where
     /// `Tools/test-server/dovecot start` wrote `env`, as `Tools/test` does), else one started now
     /// in a fresh folder under /tmp and stopped when the process exits.
-    public static func dovecot() throws -> IMAPServer { try imap(.dovecot) }
+    package static func dovecot() throws -> IMAPServer { try imap(.dovecot) }
 
     /// The IMAP server `personality` to test against: the one in its environment variable
     /// (`MAILSTORE_TEST_DOVECOT`, `MAILSTORE_TEST_COURIER`, `MAILSTORE_TEST_CYRUS`: a folder where
     /// `Tools/test-server/NAME start` wrote `env`, as `Tools/test` does), else one started now in a fresh
     /// folder under /tmp and stopped when the process exits. When that fails the test is skipped with the
     /// reason, except in CI (`CI=true`), where a server that cannot run is a failure.
-    public static func imap(_ personality: IMAPPersonality) throws -> IMAPServer {
+    package static func imap(_ personality: IMAPPersonality) throws -> IMAPServer {
         try state.withLock { state in
             if let server = state.imap[personality] { return server }
             let (dir, script) = try required(personality.rawValue) {
@@ -28,11 +28,11 @@ public enum TestServers {
     /// The SMTP server (aiosmtpd) to test against: the one in `$MAILSTORE_TEST_SMTP` (a folder where
     /// `Tools/test-server/smtp start` wrote `smtp-env`, as `Tools/test` does), else one started now
     /// in a fresh folder under /tmp and stopped when the process exits.
-    public static func smtp() throws -> SMTPServer { try smtp(.aiosmtpd) }
+    package static func smtp() throws -> SMTPServer { try smtp(.aiosmtpd) }
 
     /// The SMTP server `personality` to test against: the one in its environment variable
     /// (`MAILSTORE_TEST_SMTP`, `MAILSTORE_TEST_EXIM`), else one started now (skipped or failed as ``imap(_:)``).
-    public static func smtp(_ personality: SMTPPersonality) throws -> SMTPServer {
+    package static func smtp(_ personality: SMTPPersonality) throws -> SMTPServer {
         try state.withLock { state in
             if let server = state.smtp[personality] { return server }
             let (dir, _) = try required(personality.script) {
@@ -47,7 +47,7 @@ public enum TestServers {
     /// The local OAuth 2.0 server with its Dovecot and SMTP server: the one in `$MAILSTORE_TEST_OAUTH` (a folder
     /// where `Tools/test-server/oauth-server start` wrote `oauth-env`), else one started now (skipped or failed
     /// as ``imap(_:)``).
-    public static func oauth() throws -> OAuthServer {
+    package static func oauth() throws -> OAuthServer {
         try state.withLock { state in
             if let server = state.oauth { return server }
             let (dir, script) = try required("oauth-server") {

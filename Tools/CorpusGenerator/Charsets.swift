@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Body charsets the generator writes.
-public enum Charset: Int, CaseIterable, Sendable {
+package enum Charset: Int, CaseIterable, Sendable {
     case usASCII
     case utf8
     case iso88591
@@ -46,9 +46,9 @@ public enum Charset: Int, CaseIterable, Sendable {
     }
 
     /// Is this one of the legacy (non-UTF-8, non-ASCII) charsets?
-    public var isLegacy: Bool { self != .utf8 && self != .usASCII }
+    package var isLegacy: Bool { self != .utf8 && self != .usASCII }
 
-    public static func fromMIMEName(_ name: String) -> Charset? {
+    package static func fromMIMEName(_ name: String) -> Charset? {
         let lower = name.lowercased()
         for c in Charset.allCases where String(decoding: c.mimeName, as: UTF8.self).lowercased() == lower {
             return c
@@ -107,7 +107,7 @@ func iconvToUTF8(_ bytes: [UInt8], iconvName: String) -> String? {
 }
 
 /// Converts back to UTF-8 (used by tests to check the bytes are valid).
-public func decodeToUTF8(_ bytes: [UInt8], from charset: Charset) -> String? {
+package func decodeToUTF8(_ bytes: [UInt8], from charset: Charset) -> String? {
     switch charset {
     case .utf8, .usASCII:
         return String(validating: bytes, as: UTF8.self)

@@ -1,7 +1,7 @@
 // Public model of a generated corpus: folders, flags, features, messages.
 
 /// Folders of the generated Maildir++ tree.
-public enum Folder: Int, CaseIterable, Sendable {
+package enum Folder: Int, CaseIterable, Sendable {
     case inbox
     case sent
     case archive
@@ -13,7 +13,7 @@ public enum Folder: Int, CaseIterable, Sendable {
     case projectsAlpha
 
     /// Maildir++ directory name below the root ("" for INBOX).
-    public var maildirName: String {
+    package var maildirName: String {
         switch self {
         case .inbox: return ""
         case .sent: return ".Sent"
@@ -28,7 +28,7 @@ public enum Folder: Int, CaseIterable, Sendable {
     }
 
     /// IMAP-style name ("INBOX", "Lists/swift-dev", ...).
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .inbox: return "INBOX"
         default: return String(maildirName.dropFirst()).split(separator: ".").joined(separator: "/")
@@ -37,18 +37,18 @@ public enum Folder: Int, CaseIterable, Sendable {
 }
 
 /// Maildir flags (info "2," letters).
-public struct MaildirFlags: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct MaildirFlags: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let draft = MaildirFlags(rawValue: 1 << 0)    // D
-    public static let flagged = MaildirFlags(rawValue: 1 << 1)  // F
-    public static let replied = MaildirFlags(rawValue: 1 << 2)  // R
-    public static let seen = MaildirFlags(rawValue: 1 << 3)     // S
-    public static let trashed = MaildirFlags(rawValue: 1 << 4)  // T
+    package static let draft = MaildirFlags(rawValue: 1 << 0)    // D
+    package static let flagged = MaildirFlags(rawValue: 1 << 1)  // F
+    package static let replied = MaildirFlags(rawValue: 1 << 2)  // R
+    package static let seen = MaildirFlags(rawValue: 1 << 3)     // S
+    package static let trashed = MaildirFlags(rawValue: 1 << 4)  // T
 
     /// Letters in ASCII order, as Maildir requires.
-    public var letters: String {
+    package var letters: String {
         var s = ""
         if contains(.draft) { s += "D" }
         if contains(.flagged) { s += "F" }
@@ -68,60 +68,60 @@ public struct MaildirFlags: OptionSet, Sendable, Hashable {
 }
 
 /// What a message exercises (for tests and statistics).
-public struct MessageFeatures: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct MessageFeatures: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let reply = MessageFeatures(rawValue: 1 << 0)
-    public static let fork = MessageFeatures(rawValue: 1 << 1)              // parent already had a reply
-    public static let missingParent = MessageFeatures(rawValue: 1 << 2)     // References name absent messages
-    public static let brokenReferences = MessageFeatures(rawValue: 1 << 3)  // garbage in References
-    public static let crossPost = MessageFeatures(rawValue: 1 << 4)         // also stored in another folder
-    public static let alternative = MessageFeatures(rawValue: 1 << 5)       // multipart/alternative
-    public static let htmlOnly = MessageFeatures(rawValue: 1 << 6)
-    public static let attachment = MessageFeatures(rawValue: 1 << 7)        // multipart/mixed + attachment
-    public static let inlineImage = MessageFeatures(rawValue: 1 << 8)       // multipart/related + Content-ID
-    public static let legacyCharset = MessageFeatures(rawValue: 1 << 9)     // non-UTF-8 8-bit charset body
-    public static let encodedWords = MessageFeatures(rawValue: 1 << 10)     // RFC 2047 in headers
-    public static let quotedPrintable = MessageFeatures(rawValue: 1 << 11)
-    public static let base64Text = MessageFeatures(rawValue: 1 << 12)
-    public static let mailingList = MessageFeatures(rawValue: 1 << 13)
-    public static let quotedReply = MessageFeatures(rawValue: 1 << 14)      // "> " quoted text
-    public static let signature = MessageFeatures(rawValue: 1 << 15)        // "-- " line
-    public static let fromLine = MessageFeatures(rawValue: 1 << 16)         // body line starting "From "
-    public static let rawUTF8Header = MessageFeatures(rawValue: 1 << 17)
-    public static let forward = MessageFeatures(rawValue: 1 << 18)
-    public static let notification = MessageFeatures(rawValue: 1 << 19)
-    public static let junk = MessageFeatures(rawValue: 1 << 20)
-    public static let eightBit = MessageFeatures(rawValue: 1 << 21)
+    package static let reply = MessageFeatures(rawValue: 1 << 0)
+    package static let fork = MessageFeatures(rawValue: 1 << 1)              // parent already had a reply
+    package static let missingParent = MessageFeatures(rawValue: 1 << 2)     // References name absent messages
+    package static let brokenReferences = MessageFeatures(rawValue: 1 << 3)  // garbage in References
+    package static let crossPost = MessageFeatures(rawValue: 1 << 4)         // also stored in another folder
+    package static let alternative = MessageFeatures(rawValue: 1 << 5)       // multipart/alternative
+    package static let htmlOnly = MessageFeatures(rawValue: 1 << 6)
+    package static let attachment = MessageFeatures(rawValue: 1 << 7)        // multipart/mixed + attachment
+    package static let inlineImage = MessageFeatures(rawValue: 1 << 8)       // multipart/related + Content-ID
+    package static let legacyCharset = MessageFeatures(rawValue: 1 << 9)     // non-UTF-8 8-bit charset body
+    package static let encodedWords = MessageFeatures(rawValue: 1 << 10)     // RFC 2047 in headers
+    package static let quotedPrintable = MessageFeatures(rawValue: 1 << 11)
+    package static let base64Text = MessageFeatures(rawValue: 1 << 12)
+    package static let mailingList = MessageFeatures(rawValue: 1 << 13)
+    package static let quotedReply = MessageFeatures(rawValue: 1 << 14)      // "> " quoted text
+    package static let signature = MessageFeatures(rawValue: 1 << 15)        // "-- " line
+    package static let fromLine = MessageFeatures(rawValue: 1 << 16)         // body line starting "From "
+    package static let rawUTF8Header = MessageFeatures(rawValue: 1 << 17)
+    package static let forward = MessageFeatures(rawValue: 1 << 18)
+    package static let notification = MessageFeatures(rawValue: 1 << 19)
+    package static let junk = MessageFeatures(rawValue: 1 << 20)
+    package static let eightBit = MessageFeatures(rawValue: 1 << 21)
 }
 
 /// One message file (or mbox entry) of the corpus.
-public struct GeneratedMessage: Sendable {
+package struct GeneratedMessage: Sendable {
     /// The RFC 5322 message, CRLF line ends.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// Length of the header block including the CRLF of its last line; the
     /// empty separator line follows at this offset.
-    public var headerLength: Int
-    public var folder: Folder
-    public var flags: MaildirFlags
+    package var headerLength: Int
+    package var folder: Folder
+    package var flags: MaildirFlags
     /// Unseen mail delivered to `new/` (no ":2," info).
-    public var isNew: Bool
+    package var isNew: Bool
     /// Delivery time (seconds since 1970, UTC).
-    public var timestamp: Int
+    package var timestamp: Int
     /// Envelope sender (for the mbox From_ line).
-    public var envelopeSender: [UInt8]
+    package var envelopeSender: [UInt8]
     /// Position in the corpus (0 ..< messages): unique per file.
-    public var slot: Int
+    package var slot: Int
     /// Index of the distinct message (copies of a cross-post share it).
-    public var uniqueIndex: Int
-    public var threadID: Int
+    package var uniqueIndex: Int
+    package var threadID: Int
     /// This entry is the second copy of a cross-posted message.
-    public var isCopy: Bool
-    public var features: MessageFeatures
+    package var isCopy: Bool
+    package var features: MessageFeatures
 }
 
 /// Base of all generated dates: 2024-01-01T00:00:00Z.
-public let corpusBaseEpoch = 1_704_067_200
+package let corpusBaseEpoch = 1_704_067_200
 /// Dates are spread over two years (731 days).
-public let corpusSpanSeconds = 731 * 86_400
+package let corpusSpanSeconds = 731 * 86_400

@@ -24,13 +24,13 @@ func mix64(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
 
 /// SplitMix64 generator (used to expand a seed into xoshiro state, and wherever a seeded
 /// `RandomNumberGenerator` is wanted).
-public struct SplitMix64: Sendable, RandomNumberGenerator {
-    public private(set) var state: UInt64
+package struct SplitMix64: Sendable, RandomNumberGenerator {
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     @inline(__always)
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -40,13 +40,13 @@ public struct SplitMix64: Sendable, RandomNumberGenerator {
 }
 
 /// xoshiro256** 1.0 (Blackman & Vigna).
-public struct Xoshiro256: Sendable {
+package struct Xoshiro256: Sendable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         var sm = SplitMix64(seed: seed)
         s0 = sm.next()
         s1 = sm.next()
@@ -56,7 +56,7 @@ public struct Xoshiro256: Sendable {
     }
 
     @inline(__always)
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = rotl(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -75,35 +75,35 @@ public struct Xoshiro256: Sendable {
 
     /// Uniform integer in `0 ..< n` (n > 0), by multiply-high (bias < 2^-40 for our n).
     @inline(__always)
-    public mutating func below(_ n: Int) -> Int {
+    package mutating func below(_ n: Int) -> Int {
         Int(truncatingIfNeeded: UInt64(n).multipliedFullWidth(by: next()).high)
     }
 
     /// Uniform integer in `lo ... hi`.
     @inline(__always)
-    public mutating func range(_ lo: Int, _ hi: Int) -> Int {
+    package mutating func range(_ lo: Int, _ hi: Int) -> Int {
         lo + below(hi - lo + 1)
     }
 
     /// True with probability `perMille / 1000`.
     @inline(__always)
-    public mutating func chance(_ perMille: Int) -> Bool {
+    package mutating func chance(_ perMille: Int) -> Bool {
         below(1000) < perMille
     }
 
     /// True with probability `per10k / 10000`.
     @inline(__always)
-    public mutating func chance10k(_ per10k: Int) -> Bool {
+    package mutating func chance10k(_ per10k: Int) -> Bool {
         below(10_000) < per10k
     }
 
     @inline(__always)
-    public mutating func pick<T>(_ items: [T]) -> T {
+    package mutating func pick<T>(_ items: [T]) -> T {
         items[below(items.count)]
     }
 
     /// Picks an index according to integer weights.
-    public mutating func weighted(_ weights: [Int]) -> Int {
+    package mutating func weighted(_ weights: [Int]) -> Int {
         var total = 0
         for w in weights { total += w }
         var r = below(total)
@@ -115,7 +115,7 @@ public struct Xoshiro256: Sendable {
     }
 
     /// Fills `count` random bytes at the end of `out`.
-    public mutating func appendBytes(_ count: Int, to out: inout [UInt8]) {
+    package mutating func appendBytes(_ count: Int, to out: inout [UInt8]) {
         if count <= 0 { return }
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: count))

@@ -2,16 +2,16 @@
 // each message's bytes. Memory is bounded: only a pool of open threads (each
 // at most 40 compact nodes) is kept.
 
-public struct CorpusConfiguration: Sendable {
+package struct CorpusConfiguration: Sendable {
     /// Number of message files (mbox entries) to produce.
-    public var messages: Int
-    public var seed: UInt64
+    package var messages: Int
+    package var seed: UInt64
     /// Account number (0-based); each account has its own owner and cast.
-    public var account: Int
+    package var account: Int
     /// Size of the cast.
-    public var people: Int
+    package var people: Int
 
-    public init(messages: Int, seed: UInt64, account: Int = 0, people: Int = 2000) {
+    package init(messages: Int, seed: UInt64, account: Int = 0, people: Int = 2000) {
         self.messages = messages
         self.seed = seed
         self.account = account
@@ -121,16 +121,16 @@ private struct Plan {
     var features: MessageFeatures = []
 }
 
-public final class CorpusStream {
-    public let configuration: CorpusConfiguration
+package final class CorpusStream {
+    package let configuration: CorpusConfiguration
     let directory: Directory
     private var rng: Xoshiro256
     private let salt: UInt64
     private let me = 0
 
-    public private(set) var slot = 0
-    public private(set) var uniqueCount = 0
-    public private(set) var threadCount = 0
+    package private(set) var slot = 0
+    package private(set) var uniqueCount = 0
+    package private(set) var threadCount = 0
 
     private var active: [ThreadState] = []
     private let maxActive = 48
@@ -148,7 +148,7 @@ public final class CorpusStream {
     private var current: ThreadState?
     private var singleton = false
 
-    public init(configuration: CorpusConfiguration) {
+    package init(configuration: CorpusConfiguration) {
         self.configuration = configuration
         salt = mix64(configuration.seed, UInt64(configuration.account) &+ 0xACC0)
         directory = Directory(seed: configuration.seed, count: max(configuration.people, 16),
@@ -160,11 +160,11 @@ public final class CorpusStream {
     }
 
     /// Mailbox owner address.
-    public var ownerAddress: String { String(decoding: directory.people[me].address, as: UTF8.self) }
+    package var ownerAddress: String { String(decoding: directory.people[me].address, as: UTF8.self) }
 
     // MARK: Stream
 
-    public func next() -> GeneratedMessage? {
+    package func next() -> GeneratedMessage? {
         if slot >= configuration.messages { return nil }
         if let p = pending {
             pending = nil

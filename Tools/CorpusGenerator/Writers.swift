@@ -6,19 +6,19 @@ import Musl
 import Darwin
 #endif
 
-public enum CorpusFormat: String, CaseIterable, Sendable {
+package enum CorpusFormat: String, CaseIterable, Sendable {
     case maildir
     case mbox
 }
 
-public struct CorpusOptions: Sendable {
-    public var messages: Int
-    public var outputDirectory: String
-    public var format: CorpusFormat
-    public var seed: UInt64
-    public var accounts: Int
+package struct CorpusOptions: Sendable {
+    package var messages: Int
+    package var outputDirectory: String
+    package var format: CorpusFormat
+    package var seed: UInt64
+    package var accounts: Int
 
-    public init(messages: Int, outputDirectory: String, format: CorpusFormat = .maildir, seed: UInt64 = 1,
+    package init(messages: Int, outputDirectory: String, format: CorpusFormat = .maildir, seed: UInt64 = 1,
                 accounts: Int = 1) {
         self.messages = messages
         self.outputDirectory = outputDirectory
@@ -28,25 +28,25 @@ public struct CorpusOptions: Sendable {
     }
 }
 
-public struct CorpusSummary: Sendable, Equatable {
+package struct CorpusSummary: Sendable, Equatable {
     /// Message files (mbox entries) written, cross-post copies included.
-    public var messages: Int
+    package var messages: Int
     /// Distinct messages (cross-post copies counted once).
-    public var uniqueMessages: Int
+    package var uniqueMessages: Int
     /// Bytes written (message files, or the mbox files).
-    public var bytes: Int
+    package var bytes: Int
     /// Conversations started (single messages included).
-    public var threads: Int
+    package var threads: Int
     /// Root of each account's mailbox.
-    public var accountRoots: [String]
+    package var accountRoots: [String]
 }
 
-public enum CorpusError: Error, CustomStringConvertible {
+package enum CorpusError: Error, CustomStringConvertible {
     case invalidArgument(String)
     case outputNotEmpty(String)
     case io(String, Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidArgument(let m): return m
         case .outputNotEmpty(let p): return "output directory \(p) exists and is not empty"
@@ -56,7 +56,7 @@ public enum CorpusError: Error, CustomStringConvertible {
 }
 
 /// Writes a whole corpus to disk and returns what was written.
-public func generateCorpus(_ options: CorpusOptions) throws -> CorpusSummary {
+package func generateCorpus(_ options: CorpusOptions) throws -> CorpusSummary {
     guard options.messages >= 0 else { throw CorpusError.invalidArgument("--messages must be >= 0") }
     guard options.accounts >= 1 else { throw CorpusError.invalidArgument("--accounts must be >= 1") }
     let out = options.outputDirectory

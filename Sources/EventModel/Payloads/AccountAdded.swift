@@ -53,7 +53,7 @@ public struct AccountAdded: PayloadCodable {
         self.smtpCredentialSource = smtpCredentialSource
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(name)
         w.write(email)
         w.write(provider)
@@ -71,7 +71,7 @@ public struct AccountAdded: PayloadCodable {
         w.write(smtpCredentialSource)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         name = try r.read()
         email = try r.read()
         provider = try r.read()

@@ -11,11 +11,11 @@ public struct AccountRemoved: PayloadCodable {
         self.name = name
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(name)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         name = try r.read()
     }
 }

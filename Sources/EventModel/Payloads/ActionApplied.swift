@@ -14,12 +14,12 @@ public struct ActionApplied: PayloadCodable {
         self.emailIDs = emailIDs
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(actionID)
         w.write(emailIDs)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         actionID = try r.read()
         emailIDs = try r.read()
     }

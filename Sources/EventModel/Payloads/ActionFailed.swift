@@ -23,7 +23,7 @@ public struct ActionFailed: PayloadCodable {
         self.retryAt = retryAt
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(actionID)
         w.write(emailIDs)
         w.write(reason)
@@ -31,7 +31,7 @@ public struct ActionFailed: PayloadCodable {
         w.write(retryAt)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         actionID = try r.read()
         emailIDs = try r.read()
         reason = try r.read()

@@ -17,13 +17,13 @@ public struct ActionRejected: PayloadCodable {
         self.reason = reason
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(actionID)
         w.write(emailIDs)
         w.write(reason)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         actionID = try r.read()
         emailIDs = try r.read()
         reason = try r.read()

@@ -11,19 +11,19 @@ public struct ActionReverted: PayloadCodable {
     public var reason: String
 
     /// Creates the payload.
-    public init(actionID: EventID, targets: [ActionTarget], reason: String) {
+    package init(actionID: EventID, targets: [ActionTarget], reason: String) {
         self.actionID = actionID
         self.targets = targets
         self.reason = reason
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(actionID)
         w.write(targets)
         w.write(reason)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         actionID = try r.read()
         targets = try r.read()
         reason = try r.read()

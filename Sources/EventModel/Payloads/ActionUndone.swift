@@ -14,12 +14,12 @@ public struct ActionUndone: PayloadCodable {
         self.serverInverseQueued = serverInverseQueued
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(actionID)
         w.write(serverInverseQueued)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         actionID = try r.read()
         serverInverseQueued = try r.read()
     }

@@ -11,11 +11,11 @@ public struct DraftDeleted: PayloadCodable {
         self.draftID = draftID
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(draftID)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         draftID = try r.read()
     }
 }

@@ -29,7 +29,7 @@ public struct DraftSaved: PayloadCodable {
     public var forwardOfEmailID: String?
 
     /// Creates the payload.
-    public init(draftID: String, draftVersion: UInt32, to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], subject: String = "", body: String = "", attachments: [DraftAttachment] = [], inReplyTo: String? = nil, references: [String] = [], replyToEmailID: String? = nil, forwardOfEmailID: String? = nil) {
+    package init(draftID: String, draftVersion: UInt32, to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], subject: String = "", body: String = "", attachments: [DraftAttachment] = [], inReplyTo: String? = nil, references: [String] = [], replyToEmailID: String? = nil, forwardOfEmailID: String? = nil) {
         self.draftID = draftID
         self.draftVersion = draftVersion
         self.to = to
@@ -44,7 +44,7 @@ public struct DraftSaved: PayloadCodable {
         self.forwardOfEmailID = forwardOfEmailID
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(draftID)
         w.write(draftVersion)
         w.write(to)
@@ -59,7 +59,7 @@ public struct DraftSaved: PayloadCodable {
         w.write(forwardOfEmailID)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         draftID = try r.read()
         draftVersion = try r.read()
         to = try r.read()

@@ -33,7 +33,7 @@ public struct EmailCategorized: PayloadCodable {
     /// Whether the user put it there (a correction, which later classifier runs leave alone).
     public var isUserCorrection: Bool { classifier == EmailCategorized.userClassifier }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(emailID)
         w.write(category)
         w.write(classifier)
@@ -41,7 +41,7 @@ public struct EmailCategorized: PayloadCodable {
         w.write(rule)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         emailID = try r.read()
         category = try r.read()
         classifier = try r.read()

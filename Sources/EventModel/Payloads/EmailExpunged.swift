@@ -17,13 +17,13 @@ public struct EmailExpunged: PayloadCodable {
         self.uid = uid
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(emailID)
         w.write(folder)
         w.write(uid)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         emailID = try r.read()
         folder = try r.read()
         uid = try r.read()

@@ -23,7 +23,7 @@ public struct FlagRejected: PayloadCodable {
         self.message = message
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(actionID)
         w.write(emailIDs)
         w.write(flag)
@@ -31,7 +31,7 @@ public struct FlagRejected: PayloadCodable {
         w.write(message)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         actionID = try r.read()
         emailIDs = try r.read()
         flag = try r.read()

@@ -26,7 +26,7 @@ public struct FlagsChanged: PayloadCodable {
         self.modSeq = modSeq
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(emailID)
         w.write(folder)
         w.write(flags)
@@ -35,7 +35,7 @@ public struct FlagsChanged: PayloadCodable {
         w.write(modSeq)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         emailID = try r.read()
         folder = try r.read()
         flags = try r.read()

@@ -26,7 +26,7 @@ public struct FolderDiscovered: PayloadCodable {
         self.uidValidity = uidValidity
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(folder)
         w.write(displayName)
         w.write(role)
@@ -35,7 +35,7 @@ public struct FolderDiscovered: PayloadCodable {
         w.write(uidValidity)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         folder = try r.read()
         displayName = try r.read()
         role = try r.read()

@@ -11,11 +11,11 @@ public struct FolderRemoved: PayloadCodable {
         self.folder = folder
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(folder)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         folder = try r.read()
     }
 }

@@ -26,7 +26,7 @@ public struct FolderSyncCheckpointed: PayloadCodable {
         self.lowestUIDFetched = lowestUIDFetched
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(folder)
         w.write(uidValidity)
         w.write(highestUID)
@@ -35,7 +35,7 @@ public struct FolderSyncCheckpointed: PayloadCodable {
         w.write(lowestUIDFetched)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         folder = try r.read()
         uidValidity = try r.read()
         highestUID = try r.read()

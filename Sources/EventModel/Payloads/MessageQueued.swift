@@ -20,14 +20,14 @@ public struct MessageQueued: PayloadCodable {
         self.dueAt = dueAt
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(draftID)
         w.write(draftVersion)
         w.write(messageID)
         w.write(dueAt)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         draftID = try r.read()
         draftVersion = try r.read()
         messageID = try r.read()

@@ -17,13 +17,13 @@ public struct MessageSent: PayloadCodable {
         self.serverResponse = serverResponse
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(draftID)
         w.write(messageID)
         w.write(serverResponse)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         draftID = try r.read()
         messageID = try r.read()
         serverResponse = try r.read()

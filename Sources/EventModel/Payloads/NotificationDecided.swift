@@ -38,7 +38,7 @@ public struct NotificationDecided: PayloadCodable {
         self.fromAddress = fromAddress
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(emailID)
         w.write(threadID)
         w.write(outcome)
@@ -50,7 +50,7 @@ public struct NotificationDecided: PayloadCodable {
         w.write(fromAddress)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         emailID = try r.read()
         threadID = try r.read()
         outcome = try r.read()

@@ -11,11 +11,11 @@ public struct NotificationDelivered: PayloadCodable {
         self.emailID = emailID
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(emailID)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         emailID = try r.read()
     }
 }

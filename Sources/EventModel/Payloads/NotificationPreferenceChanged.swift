@@ -22,14 +22,14 @@ public struct NotificationPreferenceChanged: PayloadCodable {
         self.quietEnd = quietEnd
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(change)
         w.write(value)
         w.write(quietStart)
         w.write(quietEnd)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         change = try r.read()
         value = try r.read()
         quietStart = try r.read()

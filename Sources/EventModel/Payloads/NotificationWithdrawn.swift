@@ -18,13 +18,13 @@ public struct NotificationWithdrawn: PayloadCodable {
         self.reason = reason
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(emailIDs)
         w.write(threadID)
         w.write(reason)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         emailIDs = try r.read()
         threadID = try r.read()
         reason = try r.read()

@@ -20,14 +20,14 @@ public struct SendFailed: PayloadCodable {
         self.retryAt = retryAt
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(draftID)
         w.write(reason)
         w.write(permanent)
         w.write(retryAt)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         draftID = try r.read()
         reason = try r.read()
         permanent = try r.read()

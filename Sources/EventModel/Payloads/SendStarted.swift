@@ -14,12 +14,12 @@ public struct SendStarted: PayloadCodable {
         self.attempt = attempt
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(draftID)
         w.write(attempt)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         draftID = try r.read()
         attempt = try r.read()
     }

@@ -18,13 +18,13 @@ public struct SenderCategoryLearned: PayloadCodable {
         self.emailID = emailID
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(sender)
         w.write(category)
         w.write(emailID)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         sender = try r.read()
         category = try r.read()
         emailID = try r.read()

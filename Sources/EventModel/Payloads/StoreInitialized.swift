@@ -14,12 +14,12 @@ public struct StoreInitialized: PayloadCodable {
         self.createdBy = createdBy
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(formatVersion)
         w.write(createdBy)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         formatVersion = try r.read()
         createdBy = try r.read()
     }

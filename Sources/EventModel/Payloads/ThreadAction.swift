@@ -11,19 +11,19 @@ public struct ThreadAction: PayloadCodable {
     public var destination: String?
 
     /// Creates the payload.
-    public init(threadIDs: [String], targets: [ActionTarget], destination: String? = nil) {
+    package init(threadIDs: [String], targets: [ActionTarget], destination: String? = nil) {
         self.threadIDs = threadIDs
         self.targets = targets
         self.destination = destination
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(threadIDs)
         w.write(targets)
         w.write(destination)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         threadIDs = try r.read()
         targets = try r.read()
         destination = try r.read()

@@ -17,13 +17,13 @@ public struct UIDValidityChanged: PayloadCodable {
         self.newValue = newValue
     }
 
-    public func encode(to w: inout ByteWriter) {
+    package func encode(to w: inout ByteWriter) {
         w.write(folder)
         w.write(oldValue)
         w.write(newValue)
     }
 
-    public init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
+    package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         folder = try r.read()
         oldValue = try r.read()
         newValue = try r.read()

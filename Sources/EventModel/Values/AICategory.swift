@@ -24,9 +24,9 @@ public enum AICategory: UInt8, Sendable, CaseIterable, BinaryField, CustomString
         self = c
     }
 
-    public func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         self = AICategory(rawValue: try r.readByte()) ?? .uncategorized
     }
 }

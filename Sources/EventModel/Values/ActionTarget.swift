@@ -14,13 +14,13 @@ public struct ActionTarget: Hashable, Sendable, Encodable, BinaryField {
         self.flags = flags
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(emailID)
         w.write(folder)
         w.write(flags)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         emailID = try r.read()
         folder = try r.read()
         flags = try r.read()

@@ -46,9 +46,9 @@ public struct BlobHash: Hashable, Sendable, BinaryField, CustomStringConvertible
 
     public var description: String { hex }
 
-    public func write(to w: inout ByteWriter) { w.writeRaw(bytes) }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.writeRaw(bytes) }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         bytes = Array(try r.readRaw(32))
     }
 }

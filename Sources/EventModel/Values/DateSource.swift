@@ -18,9 +18,9 @@ public enum DateSource: UInt8, Sendable, CaseIterable, BinaryField, CustomString
         }
     }
 
-    public func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         self = DateSource(rawValue: try r.readByte()) ?? .none
     }
 }

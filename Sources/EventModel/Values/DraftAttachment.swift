@@ -17,14 +17,14 @@ public struct DraftAttachment: Hashable, Sendable, Encodable, BinaryField {
         self.blob = blob
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(filename)
         w.write(mimeType)
         w.write(size)
         w.write(blob)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         filename = try r.read()
         mimeType = try r.read()
         size = try r.read()

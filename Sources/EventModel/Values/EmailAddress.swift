@@ -20,12 +20,12 @@ public struct EmailAddress: Hashable, Sendable, Codable, BinaryField {
         try c.encode(email, forKey: .email)
     }
 
-    public func write(to w: inout ByteWriter) {
+    @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(name)
         w.write(email)
     }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         name = try r.read()
         email = try r.read()
     }

@@ -29,9 +29,9 @@ public enum FolderRole: UInt8, Sendable, CaseIterable, BinaryField, CustomString
         }
     }
 
-    public func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         let b = try r.readByte()
         // An unknown role written by a newer build reads as custom rather than failing.
         self = FolderRole(rawValue: b) ?? .custom

@@ -16,9 +16,9 @@ public enum NotificationOutcome: UInt8, Sendable, CaseIterable, BinaryField, Cus
         }
     }
 
-    public func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         let b = try r.readByte()
         guard let v = NotificationOutcome(rawValue: b) else { throw DecodeError.malformed("notification outcome \(b)", at: r.offset) }
         self = v

@@ -41,9 +41,9 @@ public enum NotificationPreference: UInt8, Sendable, CaseIterable, BinaryField, 
         }
     }
 
-    public func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
+    @usableFromInline package func write(to w: inout ByteWriter) { w.writeByte(rawValue) }
 
-    public init(from r: inout ByteReader) throws(DecodeError) {
+    @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         let b = try r.readByte()
         guard let v = NotificationPreference(rawValue: b) else { throw DecodeError.malformed("notification preference \(b)", at: r.offset) }
         self = v

@@ -7,9 +7,9 @@ import CLibFuzzer
 ///
 /// Built by `Tools/fuzz` (libFuzzer linked in, `-DFUZZING`) it hands the command line to libFuzzer's
 /// driver; built plainly (`swift build`) it replays the files it is given (see ``FuzzReplay``).
-public enum FuzzMain {
+package enum FuzzMain {
     /// Runs the target whose invariants `check` asserts, then exits.
-    public static func run(check: @escaping ([UInt8]) -> Void) -> Never {
+    package static func run(check: @escaping ([UInt8]) -> Void) -> Never {
         #if FUZZING
         FuzzMain.check = check
         var argc = CommandLine.argc

@@ -2,9 +2,9 @@ import Foundation
 
 /// The target's own `main` when it is built without libFuzzer: runs the check on each file named on
 /// the command line (a saved crash, or a corpus directory), so a failure reproduces in a plain build.
-public enum FuzzReplay {
+package enum FuzzReplay {
     /// Runs `check` on every file in `arguments` (directories: every file in them); returns the exit status.
-    public static func run(arguments: [String], check: ([UInt8]) -> Void) -> Int32 {
+    package static func run(arguments: [String], check: ([UInt8]) -> Void) -> Int32 {
         guard !arguments.isEmpty else {
             FileHandle.standardError.write(Data("usage: FUZZ-TARGET FILE|DIRECTORY... (replays inputs; build with Tools/fuzz to fuzz)\n".utf8))
             return 2
