@@ -7,15 +7,19 @@ package final class ContactsProjector: Projector {
     package static let name = ViewName.contacts
     /// 2: each prefix entry carries the contact's rank.
     /// 3: bounded keys and values (`Key`, `ViewBounds`). 4: whom the user wrote to (`Contact.wroteTo`), from the
-    /// recipients of mail in Sent-role folders.
-    package static let schemaVersion: UInt32 = 4
+    /// recipients of mail in Sent-role folders. 5: the best contacts per short prefix (`ContactTop`), so a
+    /// completion of 1 to 6 characters reads one list instead of scanning.
+    package static let schemaVersion: UInt32 = 5
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
+    static let topTable = Table<ContactTop>(.contacts, "top")
 
     /// Key(account, lowercased address) -> contact.
     let people: ViewTable<Contact>
     /// Key(account, token) + lowercased address -> the contact's rank.
     let prefix: ViewTable<ContactRank>
+    /// Key(account, prefix of 1 to `topPrefixLength` characters of a token) -> the best contacts it starts.
+    let top: ViewTable<ContactTop>
     /// Key(account, folder) -> role, from `FolderDiscovered` (else the role the folder's name gives).
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
@@ -23,12 +27,31 @@ package final class ContactsProjector: Projector {
     package init(context: FoldContext) {
         people = context.table(Self.peopleTable)
         prefix = context.table(Self.prefixTable)
+        top = context.table(Self.topTable)
         folderRoles = context.table(Self.folderRolesTable)
     }
 
 
     /// The most words of a display name indexed for autocomplete.
     package static let maxNameWords = 16
+    /// Prefixes up to this many characters keep a list of their best contacts (`ContactTop`): these are the
+    /// completions that match thousands of index entries.
+    package static let topPrefixLength = 6
+    /// How many contacts each such list keeps: the 10 a completion shows and room for entries gone stale.
+    package static let topSize = 16
+
+    /// The short prefixes (1 to `topPrefixLength` characters) of `tokens`.
+    package static func shortPrefixes(of tokens: Set<String>) -> Set<String> {
+        var out = Set<String>()
+        for t in tokens {
+            var end = t.startIndex
+            for _ in 0..<topPrefixLength where end < t.endIndex {
+                end = t.index(after: end)
+                out.insert(String(t[..<end]))
+            }
+        }
+        return out
+    }
 
     /// The tokens a contact is found by: the address, its local part, each word of the name (lowercased; at
     /// most `maxNameWords`, since a name is text from mail and may be a novel). ASCII names take a byte path
@@ -103,8 +126,16 @@ package final class ContactsProjector: Projector {
                 for t in oldTokens.subtracting(tokens) {
                     prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
                 }
+                let rank = ContactRank(contact)
                 for t in tokens {
-                    prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), ContactRank(contact))
+                    prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), rank)
+                }
+                // Old tokens' lists keep the entry; the reader drops it when it no longer matches.
+                for p in ContactsProjector.shortPrefixes(of: tokens) {
+                    try top.modify(Key(account, p).bytes) { list in
+                        var l = list ?? ContactTop()
+                        if l.offer(address: address, rank: rank, capacity: ContactsProjector.topSize) { list = l }
+                    }
                 }
                 c = contact
             }

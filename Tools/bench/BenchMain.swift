@@ -20,7 +20,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency|scale [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -36,12 +36,15 @@ enum BenchMain {
         case "search": section = try SearchBench(options: options).run()
         case "notifications": section = try NotificationsBench(options: options).run()
         case "notify-latency": section = try NotifyLatencyBench(options: options).run()
+        case "scale": section = try ScaleBench(options: options).run()
         default:
             print("unknown suite \(suite)")
             exit(64)
         }
         // The sync suite against another server than Dovecot writes a section of its own (sync-courier, ...).
-        let name = suite == "sync" && options.server != "dovecot" ? "sync-\(options.server)" : suite
+        // The scale suite writes one section per size (scale-100000, scale-1000000).
+        let name = suite == "sync" && options.server != "dovecot" ? "sync-\(options.server)"
+            : suite == "scale" ? "scale-\(options.messages)" : suite
         try Report.write(section: name, body: section, to: options.out)
         print("wrote section '\(name)' of \(options.out)")
     }

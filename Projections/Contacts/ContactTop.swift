@@ -1,0 +1,57 @@
+import EventModel
+
+/// The best-ranked contacts whose tokens start with one short prefix (1 to `ContactsProjector.topPrefixLength`
+/// characters): what a completion of a short prefix reads instead of scanning the thousands of index entries
+/// such a prefix matches.
+///
+/// Kept in rank order (`ContactRank`, then address), at most `ContactsProjector.topSize` entries, one per
+/// address. Ranks only ever improve (counts and the last date grow), so an address outside a full list ranks
+/// below every entry in it. An entry may be stale: a contact whose name changed no longer has the token that
+/// put it here. The reader checks each entry against the contact's current tokens and scans the index when a
+/// full list has too few that still match.
+package struct ContactTop: BinaryField, Equatable, Sendable {
+    /// One contact in the list.
+    package struct Entry: Equatable, Sendable {
+        /// The lowercased address (the people table's key part).
+        package var address: String
+        package var rank: ContactRank
+    }
+
+    package var entries: [Entry] = []
+
+    package init() {}
+
+    /// Puts `address` at `rank` into the list: moves it when it is there, else inserts it when the list has
+    /// room or it outranks the last entry (which then drops out).
+    /// Returns false when nothing changed.
+    @discardableResult
+    package mutating func offer(address: String, rank: ContactRank, capacity: Int) -> Bool {
+        func before(_ a: Entry, _ b: Entry) -> Bool { a.rank < b.rank || (a.rank == b.rank && a.address < b.address) }
+        let entry = Entry(address: address, rank: rank)
+        if let i = entries.firstIndex(where: { $0.address == address }) {
+            if entries[i].rank == rank { return false }
+            entries.remove(at: i)
+        } else if entries.count >= capacity {
+            guard let last = entries.last, before(entry, last) else { return false }
+            entries.removeLast()
+        }
+        let at = entries.firstIndex { before(entry, $0) } ?? entries.endIndex
+        entries.insert(entry, at: at)
+        return true
+    }
+
+    package func write(to w: inout ByteWriter) {
+        w.writeVarint(UInt64(entries.count))
+        for e in entries { w.write(e.address); e.rank.write(to: &w) }
+    }
+
+    package init(from r: inout ByteReader) throws(DecodeError) {
+        let n = try r.readVarint()
+        guard n <= 1_024 else { throw DecodeError.malformed("contact top list of \(n) entries", at: r.offset) }
+        entries.reserveCapacity(Int(n))
+        for _ in 0..<n {
+            let address: String = try r.read()
+            entries.append(Entry(address: address, rank: try ContactRank(from: &r)))
+        }
+    }
+}

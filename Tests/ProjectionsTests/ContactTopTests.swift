@@ -1,0 +1,62 @@
+import EventModel
+import Projections
+import XCTest
+
+/// The best-contacts lists of short prefixes give the same completions as a scan of the whole prefix index,
+/// names changing under them included.
+final class ContactTopTests: XCTestCase {
+    func testOfferKeepsTheBestInRankOrder() {
+        var top = ContactTop()
+        func rank(_ count: UInt64) -> ContactRank { ContactRank(sent: 0, count: count, lastSeen: Timestamp(microseconds: 0)) }
+        for (i, c) in [5, 1, 9, 3, 7].enumerated() { top.offer(address: "a\(i)", rank: rank(UInt64(c)), capacity: 3) }
+        XCTAssertEqual(top.entries.map(\.address), ["a2", "a4", "a0"])
+        XCTAssertFalse(top.offer(address: "a1", rank: rank(1), capacity: 3), "below a full list: not taken")
+        XCTAssertTrue(top.offer(address: "a0", rank: rank(20), capacity: 3), "a better rank moves it up")
+        XCTAssertEqual(top.entries.map(\.address), ["a0", "a2", "a4"])
+    }
+
+    func testShortPrefixCompletionsEqualTheScan() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0..<1_000_000, using: &rng)
+        var gen = Lcg(seed)
+        let words = ["ann", "anna", "andrew", "bob", "bobby", "bea", "zoe", "zed", "zebulon", "élodie", "émile", "an", "b"]
+        var events: [DomainEvent] = []
+        for i in 0..<3_000 {
+            // Few addresses, many names each: names change often, so lists hold stale entries.
+            let n = gen.next(400)
+            let name = "\(words[gen.next(words.count)]) \(words[gen.next(words.count)])"
+            let from = EmailAddress(name: gen.next(5) == 0 ? nil : name, email: "p\(n)@x\(n % 7).org")
+            let to = EmailAddress(name: "Me", email: "me@home.org")
+            events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
+                from: [from], to: [to], date: Timestamp(microseconds: Int64(gen.next(1_000_000))), dateSource: .header,
+                size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
+            if events.count == 500 {
+                try harness.fold(events, account: "acc")
+                events.removeAll()
+            }
+        }
+        try harness.fold(events, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        var prefixes = Set<String>()
+        for w in words + ["p1", "p12", "x", "me", "ho", "é", "él"] { for n in 1...min(ContactsProjector.topPrefixLength + 1, w.count) { prefixes.insert(String(w.prefix(n))) } }
+        for p in prefixes.sorted() {
+            for limit in [1, 10, 16] {
+                let fast = try reader.complete(account: "acc", prefix: p, limit: limit).map(\.address)
+                let scan = try reader.scanComplete(account: "acc", needle: Array(p.utf8), limit: limit).map(\.address)
+                XCTAssertEqual(fast, scan, "prefix \(p) limit \(limit) seed \(seed)")
+            }
+        }
+        XCTAssertFalse(try reader.complete(account: "acc", prefix: "a").isEmpty)
+    }
+}
+
+/// A small deterministic generator for the test's data (the seed is printed on failure).
+struct Lcg {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The scale suite: the whole life of a store of N generated messages, each step a `mailstore` child process
+/// with its wall time and peak memory: import, replay (every view and the search index), verify, verify
+/// --views, the first page of the thread list, and the thread list as of the log's midpoint. Run at 100K and
+/// at 1M messages, each N writes its own section (`scale-N`), so the cost curve is visible side by side.
+struct ScaleBench {
+    let options: BenchOptions
+
+    struct Step {
+        var name: String
+        var result: ChildRun.Result
+        /// Units per second (events or messages), when the step has a count.
+        var rate: String
+    }
+
+    func run() throws -> String {
+        let n = options.messages
+        let (mailstore, gen) = try BenchOptions.mailstoreAndGenerator()
+        try FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: options.work) }
+        let dir = options.work + "/Maildir-\(n)", store = options.work + "/store-\(n)"
+        print("generating \(n) messages…")
+        let g = try ChildRun.run(gen, ["--messages", "\(n)", "--out", dir, "--seed", "1", "--quiet"])
+        guard g.status == 0 else { throw ScaleBench.failure("gen-corpus failed") }
+        let raw = ImportBench.bytes(under: dir)
+
+        var steps: [Step] = []
+        func step(_ name: String, _ args: [String], count: Int? = nil, unit: String = "events/s") throws {
+            print("\(name)…")
+            let r = try ChildRun.run(mailstore, args + ["--store", store])
+            guard r.status == 0 else { throw ScaleBench.failure("\(name) exited \(r.status)") }
+            let rate = count.map { "\(Fmt.int(Double($0) / max(r.seconds, 1e-9))) \(unit)" } ?? ""
+            steps.append(Step(name: name, result: r, rate: rate))
+        }
+        _ = try ChildRun.run(mailstore, ["init", "--store", store])
+        try step("`import --maildir` (\(Fmt.int(Double(n))) messages)", ["import", "--maildir", dir, "--quiet"], count: n, unit: "msg/s")
+        let events = try eventCount(mailstore, store: store)
+        try step("`replay` (\(Fmt.int(Double(events))) events, every view and the search index)", ["replay"], count: events)
+        try step("`verify` (records, chain, blobs)", ["verify"], count: events)
+        try step("`verify --views` (every view against a rebuild)", ["verify", "--views"], count: events)
+        try step("first page: `project --view threads` (25 rows)", ["project", "--view", "threads"])
+        try step("`project --view threads --as-of \(events / 2)` (the log's midpoint)", ["project", "--view", "threads", "--as-of", "\(events / 2)"])
+        let size = try ImportBench(options: options).storeSize(mailstore, store: store, rawBytes: raw)
+
+        let rows = steps.map { s in
+            "| \(s.name) | \(Fmt.f(s.result.seconds, 2)) s | \(s.rate) | \(s.result.maxRSSKiB / 1024) MiB | \(s.result.maxAnonKiB / 1024) MiB |"
+        }.joined(separator: "\n")
+        return """
+        ## Scale: \(Fmt.int(Double(n))) messages
+
+        `swift build -c release && .build/release/bench scale --messages \(n)` — a generated Maildir (`Tools/gen-corpus --seed 1`, \(Fmt.f(Double(raw) / 1e6, 1)) MB), each step a `mailstore` process (wall time; peak RSS from wait4, file-backed pages of the mapped log included; peak anonymous memory sampled from /proc).
+        \(Report.machine(workDir: options.work))
+
+        | step | wall | rate | peak RSS | peak anonymous |
+        |---|---:|---:|---:|---:|
+        \(rows)
+
+        | raw mail | blobs stored (dictionaries included) | log file |
+        |---:|---:|---:|
+        | \(size) |
+
+        Aims (#12): replay >= 300,000 events/s on the 100K corpus and peak RSS <= 200 MB at 100K and 1M; `--as-of` <= 1 s at 1M; import >= 20,000 msg/s.
+        """
+    }
+
+    /// The number of events in the store's log (`mailstore stats --json`).
+    func eventCount(_ mailstore: String, store: String) throws -> Int {
+        let out = Report.run(mailstore, ["stats", "--json", "--store", store])
+        guard let data = out.data(using: .utf8), let j = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let events = j["events"] as? Int else { throw ScaleBench.failure("mailstore stats failed") }
+        return events
+    }
+
+    static func failure(_ what: String) -> NSError {
+        NSError(domain: "bench", code: 5, userInfo: [NSLocalizedDescriptionKey: "scale: \(what)"])
+    }
+}
