@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "SMTPClient", dependencies: ["SecureTransport"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "SearchQuery", "EventLog", "EventModel", "MailParser", "Projections"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "SearchQuery", "EventLog", "EventModel", "MailParser", "NativeCodecs", "Projections"]),
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",

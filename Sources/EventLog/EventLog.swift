@@ -212,9 +212,15 @@ package final class EventLog: @unchecked Sendable {
 
     /// The raw bytes of blob `hash`, or nil when absent. Checks the bytes against the hash.
     package func blob(_ hash: BlobHash) throws -> [UInt8]? {
+        try blob(hash, zstd: nil, hasher: nil)
+    }
+
+    /// Blob `hash` read with a caller's zstd context and hasher, which a loop over many blobs (the search
+    /// index's rebuild) reuses instead of making two per blob. Neither may be shared between threads.
+    package func blob(_ hash: BlobHash, zstd: Zstd?, hasher: SHA256Hasher?) throws -> [UInt8]? {
         let stored: [UInt8]? = try environment.read { txn in try txn.getBytes(blobs, key: hash.bytes) }
         guard let stored else { return nil }
-        return try BlobCodec.open(stored, hash: hash, dictionary: { try self.dictionary(id: $0) })
+        return try BlobCodec.open(stored, hash: hash, zstd: zstd, hasher: hasher, dictionary: { try self.dictionary(id: $0) })
     }
 
     /// True when blob `hash` is stored.

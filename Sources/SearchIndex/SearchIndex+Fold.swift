@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import NativeCodecs
 import Projections
 
 extension SearchIndex {
@@ -21,6 +22,8 @@ extension SearchIndex {
         guard start < head else { return }
         var batch: [StoredEvent] = []
         batch.reserveCapacity(SearchIndex.batchSize)
+        // One decompression context and hasher for every blob of the run.
+        let zstd = try Zstd(), hasher = try SHA256Hasher()
         func commit(through last: UInt64) throws {
             // Blobs are read before the write transaction so it stays short.
             var raws: [Int: [UInt8]] = [:]
@@ -28,7 +31,7 @@ extension SearchIndex {
             decoded.reserveCapacity(batch.count)
             for (i, ev) in batch.enumerated() {
                 let d = try ev.decode()
-                if case .emailReceived(let p) = d { raws[i] = try log.blob(p.blob) }
+                if case .emailReceived(let p) = d { raws[i] = try log.blob(p.blob, zstd: zstd, hasher: hasher) }
                 decoded.append(d)
             }
             try locked {
@@ -43,6 +46,8 @@ extension SearchIndex {
             }
             progress?(last - start, head - start)
             batch.removeAll(keepingCapacity: true)
+            // The blobs and records read stay in the page cache, not in this process's resident size.
+            log.environment.releaseResidentPages()
         }
         try log.scan(from: start + 1, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
             if ev.envelope.sequence > head { return false }
