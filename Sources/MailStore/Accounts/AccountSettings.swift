@@ -160,7 +160,7 @@ public struct AccountSettings: Sendable {
         if let displayName {
             guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty, displayName.count <= 128,
                   !displayName.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-                throw .invalid("--display-name is 1-128 characters on one line; got \"\(displayName)\"")
+                throw .invalid("--display-name is 1-128 characters on one line, without control characters")
             }
         }
         let port = self.port ?? (security == "tls" ? 993 : 143)
