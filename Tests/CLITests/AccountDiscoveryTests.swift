@@ -177,6 +177,22 @@ final class AccountDiscoveryTests: CLITestCase {
         XCTAssertLessThan(short.seconds, 2)
     }
 
+    /// Host names from DNS and autoconfig answers are taken only when they are host names.
+    func testOnlyHostNamesAreTaken() throws {
+        let r = try discover("bob@hostile.test", expect: 4)
+        XCTAssertEqual(steps(r)["ispdb"]?["status"] as? String, "failed")
+        XCTAssertEqual(steps(r)["ispdb"]?["detail"] as? String, "the answer names no valid host name")
+        XCTAssertNil(r["imapHost"])
+        XCTAssertNil(r["smtpHost"])
+        for good in ["imap.example.org", "a", "mail-1.example.org", "xn--bcher-kva.example"] {
+            XCTAssertTrue(AccountDiscovery.isHostName(good), good)
+        }
+        for bad in ["", "imap..example.org", "-imap.example.org", "imap-.example.org", "imap.example.org\u{1b}[2J", "bücher.example",
+                    "a b.org", "a/b.org", String(repeating: "a", count: 64) + ".org", String(repeating: "a.", count: 127) + "ab"] {
+            XCTAssertFalse(AccountDiscovery.isHostName(bad), bad)
+        }
+    }
+
     // MARK: - Recorded with the account, and cached
 
     func testAddRecordsWhereEachSettingCameFromAndReusesTheLookup() throws {

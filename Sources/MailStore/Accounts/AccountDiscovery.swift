@@ -88,8 +88,16 @@ public struct AccountDiscovery: Sendable {
                 return
             }
             do {
-                guard let (imap, smtp) = try body(time) else {
+                guard let (foundIMAP, foundSMTP) = try body(time) else {
                     r.steps.append(Step(step: name, status: "nothing", seconds: Date().timeIntervalSince(t)))
+                    return
+                }
+                // Names from DNS and HTTP answers are hostile: only host names (letters, digits, '-', '.') are taken.
+                let imap = foundIMAP.flatMap { AccountDiscovery.isHostName($0.host) ? $0 : nil }
+                let smtp = foundSMTP.flatMap { AccountDiscovery.isHostName($0.host) ? $0 : nil }
+                guard imap != nil || smtp != nil else {
+                    r.steps.append(Step(step: name, status: "failed", detail: "the answer names no valid host name",
+                                        seconds: Date().timeIntervalSince(t)))
                     return
                 }
                 r.steps.append(Step(step: name, status: "found", imap: imap.map(AccountDiscovery.show), smtp: smtp.map(AccountDiscovery.show),
@@ -119,6 +127,16 @@ public struct AccountDiscovery: Sendable {
         }
         r.seconds = Date().timeIntervalSince(start)
         return r
+    }
+
+    /// A DNS host name: 1-253 characters, labels of 1-63 ASCII letters, digits and '-' (not first or last).
+    package static func isHostName(_ host: String) -> Bool {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard !host.isEmpty, host.utf8.count <= 253, !labels.isEmpty else { return false }
+        return labels.allSatisfy { l in
+            !l.isEmpty && l.utf8.count <= 63 && l.first != "-" && l.last != "-"
+                && l.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+        }
     }
 
     static func show(_ s: Provider.Server) -> String { "\(s.security.rawValue)://\(s.host):\(s.port)" }
