@@ -21,7 +21,7 @@ struct AccountDiscoverCommand: ParsableCommand {
     @Flag(help: "Ask the servers even when the store has a recent lookup of the domain.") var noCache = false
 
     func run() throws {
-        let result = try lookUp()
+        let result = lookUp()
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
@@ -34,11 +34,11 @@ struct AccountDiscoverCommand: ParsableCommand {
     }
 
     /// The store's cached lookup (when there is a store and a recent one, unless --no-cache), else the chain.
-    private func lookUp() throws -> AccountDiscovery.Result {
+    /// A store that cannot be read only means no cache: discovery never depends on one.
+    private func lookUp() -> AccountDiscovery.Result {
         if !noCache, FileManager.default.fileExists(atPath: storeOptions.path),
-           let store = try? storeOptions.open(readOnly: true), let cached = try? store.cachedDiscovery(email: email),
-           !AccountSettings.registryKnows(email: email) {
-            return cached
+           let store = try? storeOptions.open(readOnly: true), let result = try? store.discoverServers(email: email) {
+            return result
         }
         return AccountDiscovery().run(email: email)
     }
