@@ -14,4 +14,9 @@ package struct AccountsReader {
     package func account(named name: String) throws -> AccountRecord? {
         try snapshot.get(AccountsProjector.listTable, Key(name).bytes)
     }
+
+    /// The cached discovery of `domain` (lowercased), or nil.
+    package func discovery(domain: String) throws -> DiscoveryRecord? {
+        try snapshot.get(AccountsProjector.discoveredTable, Key(domain).bytes)
+    }
 }

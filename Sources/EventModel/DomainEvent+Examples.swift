@@ -4,8 +4,9 @@ extension DomainEvent {
     /// One example per event type of the catalog, in code order.
     package static let examples: [DomainEvent] = [
         .storeInitialized(StoreInitialized(formatVersion: 7, createdBy: "createdBy-0")),
-        .accountAdded(AccountAdded(name: "name-1", email: "email-1", provider: "provider-1", imapHost: "imapHost-1", imapPort: 8, imapSecurity: "imapSecurity-1", auth: "auth-1", username: "username-1", credentialSource: "credentialSource-1", caFile: "caFile-1", smtpHost: "smtpHost-1", smtpPort: 8, smtpSecurity: "smtpSecurity-1", smtpUsername: "smtpUsername-1", smtpCredentialSource: "smtpCredentialSource-1")),
+        .accountAdded(AccountAdded(name: "name-1", email: "email-1", provider: "provider-1", imapHost: "imapHost-1", imapPort: 8, imapSecurity: "imapSecurity-1", auth: "auth-1", username: "username-1", credentialSource: "credentialSource-1", caFile: "caFile-1", smtpHost: "smtpHost-1", smtpPort: 8, smtpSecurity: "smtpSecurity-1", smtpUsername: "smtpUsername-1", smtpCredentialSource: "smtpCredentialSource-1", displayName: "displayName-1")),
         .accountRemoved(AccountRemoved(name: "name-2")),
+        .accountSettingsDiscovered(AccountSettingsDiscovered(name: "name-3", domain: "domain-3", imapHost: "imapHost-3", imapPort: 8, imapSecurity: "imapSecurity-3", imapSource: "imapSource-3", smtpHost: "smtpHost-3", smtpPort: 8, smtpSecurity: "smtpSecurity-3", smtpSource: "smtpSource-3", manual: ["manual-3"], steps: ["steps-3"], cachedFrom: 8)),
         .folderDiscovered(FolderDiscovered(folder: "folder-3", displayName: "displayName-3", role: .sent, delimiter: "delimiter-3", attributes: ["attributes-a", "attributes-b"], uidValidity: 10)),
         .folderRemoved(FolderRemoved(folder: "folder-4")),
         .uidValidityChanged(UIDValidityChanged(folder: "folder-5", oldValue: 12, newValue: 12)),

@@ -5,6 +5,7 @@ extension DomainEvent {
         case .storeInitialized(let p): p
         case .accountAdded(let p): p
         case .accountRemoved(let p): p
+        case .accountSettingsDiscovered(let p): p
         case .folderDiscovered(let p): p
         case .folderRemoved(let p): p
         case .uidValidityChanged(let p): p

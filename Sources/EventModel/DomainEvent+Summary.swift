@@ -15,8 +15,19 @@ extension DomainEvent {
         func ids(_ e: [String]) -> String { e.count == 1 ? e[0] : "\(e.count) emails" }
         switch self {
         case .storeInitialized(let p): return "store format \(p.formatVersion) created by \(p.createdBy)"
-        case .accountAdded(let p): return "\(p.name) <\(p.email)> \(p.imapHost):\(p.imapPort) \(p.imapSecurity) auth=\(p.auth)"
+        case .accountAdded(let p):
+            return "\(p.name) " + (p.displayName.map { "\(q($0)) " } ?? "") + "<\(p.email)> \(p.imapHost):\(p.imapPort) \(p.imapSecurity) auth=\(p.auth)"
         case .accountRemoved(let p): return p.name
+        case .accountSettingsDiscovered(let p):
+            func server(_ kind: String, _ host: String?, _ port: UInt32?, _ security: String?, _ source: String?) -> String? {
+                guard let host else { return nil }
+                return "\(kind) \(security ?? "?")://\(host):\(port ?? 0) from \(source ?? "?")"
+            }
+            let found = [server("IMAP", p.imapHost, p.imapPort, p.imapSecurity, p.imapSource),
+                         server("SMTP", p.smtpHost, p.smtpPort, p.smtpSecurity, p.smtpSource)].compactMap { $0 }
+            return "\(p.name) \(p.domain): " + (found.isEmpty ? "nothing found" : found.joined(separator: ", "))
+                + (p.cachedFrom.map { " (cached, looked up at #\($0))" } ?? "")
+                + (p.manual.isEmpty ? "" : "; by hand: " + p.manual.joined(separator: " "))
         case .folderDiscovered(let p): return "\(p.folder) role=\(p.role)" + (p.uidValidity.map { " uidvalidity=\($0)" } ?? "")
         case .folderRemoved(let p): return p.folder
         case .uidValidityChanged(let p): return "\(p.folder) \(p.oldValue) -> \(p.newValue)"

@@ -6,6 +6,8 @@ public enum DomainEvent: Sendable, Equatable {
     case accountAdded(AccountAdded)
     /// `AccountRemoved`.
     case accountRemoved(AccountRemoved)
+    /// `AccountSettingsDiscovered`.
+    case accountSettingsDiscovered(AccountSettingsDiscovered)
     /// `FolderDiscovered`.
     case folderDiscovered(FolderDiscovered)
     /// `FolderRemoved`.
@@ -83,6 +85,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .storeInitialized: .storeInitialized
         case .accountAdded: .accountAdded
         case .accountRemoved: .accountRemoved
+        case .accountSettingsDiscovered: .accountSettingsDiscovered
         case .folderDiscovered: .folderDiscovered
         case .folderRemoved: .folderRemoved
         case .uidValidityChanged: .uidValidityChanged
@@ -127,6 +130,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .storeInitialized: StoreInitialized.schemaVersion
         case .accountAdded: AccountAdded.schemaVersion
         case .accountRemoved: AccountRemoved.schemaVersion
+        case .accountSettingsDiscovered: AccountSettingsDiscovered.schemaVersion
         case .folderDiscovered: FolderDiscovered.schemaVersion
         case .folderRemoved: FolderRemoved.schemaVersion
         case .uidValidityChanged: UIDValidityChanged.schemaVersion
@@ -171,6 +175,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .storeInitialized(let p): p.encode(to: &w)
         case .accountAdded(let p): p.encode(to: &w)
         case .accountRemoved(let p): p.encode(to: &w)
+        case .accountSettingsDiscovered(let p): p.encode(to: &w)
         case .folderDiscovered(let p): p.encode(to: &w)
         case .folderRemoved(let p): p.encode(to: &w)
         case .uidValidityChanged(let p): p.encode(to: &w)
@@ -236,6 +241,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .storeInitialized: return .storeInitialized(try p(StoreInitialized.self, &r))
         case .accountAdded: return .accountAdded(try p(AccountAdded.self, &r))
         case .accountRemoved: return .accountRemoved(try p(AccountRemoved.self, &r))
+        case .accountSettingsDiscovered: return .accountSettingsDiscovered(try p(AccountSettingsDiscovered.self, &r))
         case .folderDiscovered: return .folderDiscovered(try p(FolderDiscovered.self, &r))
         case .folderRemoved: return .folderRemoved(try p(FolderRemoved.self, &r))
         case .uidValidityChanged: return .uidValidityChanged(try p(UIDValidityChanged.self, &r))

@@ -16,6 +16,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
     // Accounts
     public static let accountAdded = EventType(rawValue: 10)
     public static let accountRemoved = EventType(rawValue: 11)
+    public static let accountSettingsDiscovered = EventType(rawValue: 12)
     // Folders and sync state
     public static let folderDiscovered = EventType(rawValue: 20)
     public static let folderRemoved = EventType(rawValue: 21)
@@ -61,6 +62,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
     public static let catalog: [(EventType, String)] = [
         (.storeInitialized, "StoreInitialized"),
         (.accountAdded, "AccountAdded"), (.accountRemoved, "AccountRemoved"),
+        (.accountSettingsDiscovered, "AccountSettingsDiscovered"),
         (.folderDiscovered, "FolderDiscovered"), (.folderRemoved, "FolderRemoved"),
         (.uidValidityChanged, "UIDValidityChanged"), (.folderSyncCheckpointed, "FolderSyncCheckpointed"),
         (.emailReceived, "EmailReceived"), (.flagsChanged, "FlagsChanged"),

@@ -25,6 +25,8 @@ public typealias EmailAddress = EventModel.EmailAddress
 public typealias AICategory = EventModel.AICategory
 /// An account's configuration as stored (no secret).
 public typealias AccountAdded = EventModel.AccountAdded
+/// Where an account's servers came from when they were looked up (the discovery cache).
+public typealias AccountSettingsDiscovered = EventModel.AccountSettingsDiscovered
 /// A draft's version.
 public typealias DraftSaved = EventModel.DraftSaved
 /// A stream (entity) name.

@@ -4,14 +4,20 @@ import Projections
 import Views
 
 extension MailStore {
-    /// Adds an account: validates `settings` and commits `AccountAdded` (which carries no secret).
+    /// Adds an account: validates `settings` and commits `AccountAdded` (which carries no secret), with
+    /// `AccountSettingsDiscovered` when its servers were looked up (registry, discovery or the cache) rather
+    /// than given: where each came from, and the cache a later lookup of the domain reuses.
     @discardableResult
     public func addAccount(_ settings: AccountSettings) throws -> AccountAdded {
         let payload = try settings.validated()
         if try latestViews().account(named: payload.name) != nil { throw AccountError.exists(payload.name) }
         let stream = StreamName.account(payload.name)
-        try commit([NewEvent(event: .accountAdded(payload), account: payload.name, stream: stream, actor: .user,
-                             expectedVersion: try expectedVersion(of: stream))])
+        var events = [NewEvent(event: .accountAdded(payload), account: payload.name, stream: stream, actor: .user,
+                               expectedVersion: try expectedVersion(of: stream))]
+        if let found = settings.discoveryEvent(for: payload) {
+            events.append(NewEvent(event: .accountSettingsDiscovered(found), account: payload.name, stream: stream, actor: .user))
+        }
+        try commit(events)
         return payload
     }
 

@@ -60,6 +60,9 @@ extension ViewStore {
     /// The account named `name`, or nil.
     public func account(named name: String) throws -> AccountRecord? { try read { try AccountsReader($0).account(named: name) } }
 
+    /// The discovery cached for `domain` (lowercased), or nil.
+    public func discovery(domain: String) throws -> DiscoveryRecord? { try read { try AccountsReader($0).discovery(domain: domain) } }
+
     /// The last sync checkpoint of a folder, or nil when it was never synced.
     public func syncState(account: String, folder: String) throws -> FolderSyncState? {
         try read { try SyncStateReader($0).folder(account: account, folder: folder) }

@@ -22,7 +22,11 @@ struct AccountAddCommand: ParsableCommand {
         the secret never enters the store, the log, argv or any output.
         TLS certificates and host names are always verified; --ca-file adds a private CA to trust.
         Without --host the servers come from the provider registry (Gmail, Outlook, Yahoo, iCloud) for the
-        email's domain; ProtonMail is refused (it needs its Bridge app).
+        email's domain, else from discovery (see `mailstore account discover`; a lookup of the same domain
+        cached in the log within 30 days is reused unless --no-cache), options given by hand winning;
+        ProtonMail is refused (it needs its Bridge app). Where the servers came from is recorded with the
+        account (`mailstore history --account NAME`). Manual defaults: IMAP 993 with tls, SMTP 587 with starttls.
+        --display-name sets the name shown in the From header of mail sent from the account.
         With --auth oauth2 there is no password: the account is added once you have signed in (in a browser,
         or with --device on another device); see `mailstore account login`.
         """)
@@ -47,8 +51,11 @@ struct AccountAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A file (0600) with the SMTP secret (default: the IMAP secret source).", valueName: "file")) var smtpPasswordFile: String?
     @Option(help: ArgumentHelp("A command printing the SMTP secret.", valueName: "command")) var smtpPasswordCommand: String?
     @Option(help: ArgumentHelp("An environment variable holding the SMTP secret.", valueName: "name")) var smtpPasswordEnv: String?
+    @Option(help: ArgumentHelp("The name shown in the From header of mail sent from the account (e.g. \"Bob Example\").",
+                               valueName: "name")) var displayName: String?
     @Flag(help: "Run the connection test first (IMAP and SMTP, connect and auth) and record the account only if it passes.")
     var test = false
+    @Flag(help: "Look the servers up again even when the log has a recent discovery of the domain.") var noCache = false
 
     func validate() throws {
         let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
@@ -74,9 +81,9 @@ struct AccountAddCommand: ParsableCommand {
             var settings = AccountSettings(name: name, email: email, host: host, port: port, security: security, auth: auth,
                                            username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
                                            smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
-                                           smtpCredential: smtpCredential)
+                                           smtpCredential: smtpCredential, displayName: displayName)
             let store = try storeOptions.open()
-            try discoverServers(&settings)
+            try discoverServers(&settings, store: store)
             if test && auth != "oauth2" {
                 let report = ConnectionTest(account: try settings.validated()).run()
                 try AccountTestCommand.show(report, json: false)
@@ -86,7 +93,7 @@ struct AccountAddCommand: ParsableCommand {
                 }
             }
             let added = auth == "oauth2"
-                ? try store.addOAuthAccount(settings, config: try oauth.config(host: settings.host ?? host ?? "", caFile: caFile),
+                ? try store.addOAuthAccount(settings, config: try oauth.config(host: try settings.resolved().host ?? "", caFile: caFile),
                                             signIn: oauth.signIn(loginHint: email))
                 : try store.addAccount(settings)
             print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
@@ -97,24 +104,16 @@ struct AccountAddCommand: ParsableCommand {
 }
 
 extension AccountAddCommand {
-    /// With no --host and a domain the registry does not know: the discovery chain fills in what it finds
-    /// (AC-MP-08); options given on the command line win.
-    func discoverServers(_ settings: inout AccountSettings) throws {
+    /// With no --host and a domain the registry does not know: the discovery chain (or the log's recent
+    /// lookup of the domain) fills in what it finds (AC-MP-08); options given on the command line win.
+    /// Nothing found for IMAP: the steps are shown, and the error says what to give with what was found.
+    func discoverServers(_ settings: inout AccountSettings, store: MailStore) throws {
         guard host == nil, !AccountSettings.registryKnows(email: email) else { return }
-        let r = AccountDiscovery().run(email: email)
-        guard let imapHost = r.imapHost else {
-            AccountDiscoverCommand.show(r)
-            throw AccountError.invalid("no server was found for \"\(email)\"; give --host (and --smtp-host)")
-        }
-        Terminal.note("servers found by \(r.source ?? "discovery"): IMAP \(imapHost)" + (r.smtpHost.map { ", SMTP \($0)" } ?? ""))
-        settings.host = imapHost
-        settings.port = port ?? r.imapPort
-        settings.security = security ?? r.imapSecurity
-        if smtpHost == nil, let h = r.smtpHost {
-            settings.smtpHost = h
-            settings.smtpPort = smtpPort ?? r.smtpPort
-            settings.smtpSecurity = smtpSecurity ?? r.smtpSecurity
-        }
+        let r = try store.discoverServers(email: email, useCache: !noCache)
+        settings.discovery = r
+        guard let imapHost = r.imapHost else { return AccountDiscoverCommand.show(r) }
+        Terminal.note("servers found by \(r.source ?? "discovery")" + (r.cachedAt.map { " (cached from \(String($0.prefix(10))))" } ?? "")
+                      + ": IMAP \(imapHost)" + (r.smtpHost.map { ", SMTP \($0)" } ?? ", no SMTP server (give --smtp-host to send)"))
     }
 }
 
@@ -136,7 +135,7 @@ struct AccountListCommand: ParsableCommand {
             }
             if accounts.isEmpty { print("No accounts. Add one with `mailstore account add`."); return }
             for a in accounts {
-                print("\(a.name)\t\(a.email)\t\(a.imapSecurity)://\(a.imapHost):\(a.imapPort)\t\(a.provider)\t\(a.auth)\tsecret from \(a.credentialSource)")
+                print("\(a.name)\t\(a.displayName.map { "\($0) <\(a.email)>" } ?? a.email)\t\(a.imapSecurity)://\(a.imapHost):\(a.imapPort)\t\(a.provider)\t\(a.auth)\tsecret from \(a.credentialSource)")
             }
         }
     }

@@ -9,15 +9,19 @@ struct AccountDiscoverCommand: ParsableCommand {
         abstract: "Find an address's servers: registry, ISPDB autoconfig, DNS SRV, MX heuristic (10 s each, 30 s in all).",
         discussion: """
         Only the domain is sent to the autoconfig server. MAILSTORE_AUTOCONFIG_URL replaces the ISPDB base URL,
-        MAILSTORE_DNS_SERVER (ip:port) the resolver. Nothing is recorded. Exit 0 when an IMAP server was found,
-        4 when nothing was (set it up by hand with --host), 6 for an unsupported service (ProtonMail).
+        MAILSTORE_DNS_SERVER (ip:port) the resolver. When the store holds a lookup of the domain made by
+        `account add` within 30 days, that is shown (one step, `cache`) instead of asking again; --no-cache asks.
+        Nothing is recorded. Exit 0 when an IMAP server was found, 4 when nothing was (set it up by hand with
+        --host), 6 for an unsupported service (ProtonMail).
         """)
 
+    @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The email address.") var email: String
-    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found.") var json = false
+    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found (imapHost, imapPort, imapSecurity, source, smtpHost, smtpPort, smtpSecurity, smtpSource), cachedAt and cachedSequence for a cached lookup.") var json = false
+    @Flag(help: "Ask the servers even when the store has a recent lookup of the domain.") var noCache = false
 
     func run() throws {
-        let result = AccountDiscovery().run(email: email)
+        let result = lookUp()
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
@@ -27,6 +31,16 @@ struct AccountDiscoverCommand: ParsableCommand {
         }
         if result.unsupported != nil { throw ExitCode(CLIExit.configError) }
         if result.imapHost == nil { throw ExitCode(CLIExit.notFound) }
+    }
+
+    /// The store's cached lookup (when there is a store and a recent one, unless --no-cache), else the chain.
+    /// A store that cannot be read only means no cache: discovery never depends on one.
+    private func lookUp() -> AccountDiscovery.Result {
+        if !noCache, FileManager.default.fileExists(atPath: storeOptions.path),
+           let store = try? storeOptions.open(readOnly: true), let result = try? store.discoverServers(email: email) {
+            return result
+        }
+        return AccountDiscovery().run(email: email)
     }
 
     /// Prints each step and what was found.
@@ -39,7 +53,8 @@ struct AccountDiscoverCommand: ParsableCommand {
         }
         if let host = r.imapHost, let port = r.imapPort, let sec = r.imapSecurity {
             Terminal.print("IMAP \(sec)://\(host):\(port) (from \(r.source ?? "?"))"
-                           + (r.smtpHost.map { ", SMTP \(r.smtpSecurity ?? "starttls")://\($0):\(r.smtpPort ?? 0)" } ?? ", no SMTP server found"))
+                           + (r.smtpHost.map { ", SMTP \(r.smtpSecurity ?? "starttls")://\($0):\(r.smtpPort ?? 0) (from \(r.smtpSource ?? "?"))" }
+                              ?? ", no SMTP server found"))
         } else {
             Terminal.print("Nothing found: set the account up by hand (account add --host H [--smtp-host H])"
                            + (r.smtpHost.map { "; SMTP found: \($0):\(r.smtpPort ?? 0)" } ?? ""))

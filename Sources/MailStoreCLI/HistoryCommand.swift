@@ -6,31 +6,35 @@ import MailStore
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "A timeline of every event that touched a thread, an email or an action, compensations linked.",
+        abstract: "A timeline of every event that touched a thread, an email, an action or an account's settings, compensations linked.",
         discussion: """
         Each line: time, actor (sync, user, system), event and what changed. An outcome or compensation
         (ActionApplied, ActionRejected, FlagRejected, ActionReverted, ActionUndone) names the action it answers;
-        an undo's inverse action names the undo.
+        an undo's inverse action names the undo. --account NAME shows the account's configuration: AccountAdded,
+        where its servers came from (AccountSettingsDiscovered: registry, ispdb, dns-srv, mx or cache; settings
+        given by hand) and AccountRemoved.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: ArgumentHelp("A thread id.", valueName: "id")) var thread: String?
     @Option(help: ArgumentHelp("An email id.", valueName: "id")) var email: String?
     @Option(help: ArgumentHelp("An action id.", valueName: "id")) var action: String?
+    @Option(help: ArgumentHelp("An account's name: its settings and where they came from.", valueName: "name")) var account: String?
     @Flag(help: "JSON Lines (the `mailstore log --json` form plus `compensates`).") var json = false
 
     func validate() throws {
-        if [thread, email, action].compactMap({ $0 }).count != 1 {
-            throw ValidationError("give exactly one of --thread ID, --email ID or --action ID")
+        if [thread, email, action, account].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give exactly one of --thread ID, --email ID, --action ID or --account NAME")
         }
     }
 
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
-            let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) } else { .action(action!) }
+            let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) }
+                else if let account { .account(account) } else { .action(action!) }
             let events = try store.history(of: subject)
-            if events.isEmpty { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? action!)") }
+            if events.isEmpty { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? account ?? action!)") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             for ev in events {

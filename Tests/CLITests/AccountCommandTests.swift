@@ -94,6 +94,29 @@ final class AccountCommandTests: CLITestCase {
                       manual.stdout)
     }
 
+    /// `--display-name`: recorded with the account, shown by `account list` (text and JSON) and `history`;
+    /// a name on more than one line is refused.
+    func testDisplayNameIsRecordedAndListed() throws {
+        try mailstore("init")
+        let pw = try passwordFile()
+        try mailstore("account", "add", "named", "--email", "bob@example.org", "--host", "imap.example.org",
+                      "--display-name", "Bob Exämple", "--password-file", pw)
+        try mailstore("account", "add", "plain", "--email", "carol@example.org", "--host", "imap.example.org", "--password-file", pw)
+        let list = try mailstore("account", "list").stdout
+        XCTAssertTrue(list.contains("named\tBob Exämple <bob@example.org>\t"), list)
+        XCTAssertTrue(list.contains("plain\tcarol@example.org\t"), list)
+        let json = try mailstore("account", "list", "--json").stdout.split(separator: "\n")
+        let named = try XCTUnwrap(try json.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .first { $0["name"] as? String == "named" })
+        XCTAssertEqual(named["displayName"] as? String, "Bob Exämple")
+        XCTAssertTrue(try mailstore("history", "--account", "named").stdout.contains("named \"Bob Exämple\" <bob@example.org>"))
+        let bad = try mailstore("account", "add", "bad", "--email", "bob@example.org", "--host", "imap.example.org",
+                                "--display-name", "Bob\r\nBcc: eve@example.org", "--password-file", pw, expect: 6)
+        XCTAssertTrue(bad.stderr.contains("--display-name"), bad.stderr)
+        try mailstore("account", "add", "blank", "--email", "bob@example.org", "--host", "imap.example.org",
+                      "--display-name", "  ", "--password-file", pw, expect: 6)
+    }
+
     func testSyncWithoutAccountsSaysWhatToDo() throws {
         try mailstore("init")
         let r = try mailstore("sync", expect: 4)

@@ -98,3 +98,34 @@ final class EmailCategorizedUpcastTests: XCTestCase {
         XCTAssertThrowsError(try DomainEvent.decode(type: .emailCategorized, version: 3, payload: w.bytes))
     }
 }
+
+/// `AccountAdded` version 1 (no display name) reads as version 2 with none; `AccountSettingsDiscovered` round-trips.
+final class AccountAddedUpcastTests: XCTestCase {
+    func testVersion1ReadsWithoutADisplayName() throws {
+        var p = AccountAdded(name: "work", email: "bob@example.org", provider: "custom", imapHost: "imap.example.org", imapPort: 993,
+                             imapSecurity: "tls", auth: "plain", username: "bob@example.org", credentialSource: "file:/p",
+                             smtpHost: "smtp.example.org", smtpPort: 587, smtpSecurity: "starttls", displayName: "Bob Example")
+        var w = ByteWriter()
+        DomainEvent.accountAdded(p).encodePayload(to: &w)
+        XCTAssertEqual(try DomainEvent.decode(type: .accountAdded, version: 2, payload: w.bytes), .accountAdded(p))
+        // Version 1 is the same bytes without the last field (an absent optional is one byte).
+        var v1 = ByteWriter()
+        p.displayName = nil
+        DomainEvent.accountAdded(p).encodePayload(to: &v1)
+        let decoded = try DomainEvent.decode(type: .accountAdded, version: 1, payload: Array(v1.bytes.dropLast()))
+        XCTAssertEqual(decoded, .accountAdded(p))
+        XCTAssertEqual(decoded.schemaVersion, 2)
+        XCTAssertThrowsError(try DomainEvent.decode(type: .accountAdded, version: 3, payload: w.bytes))
+    }
+
+    func testDiscoveryRoundTrips() throws {
+        let p = AccountSettingsDiscovered(name: "a", domain: "example.org", imapHost: "imap.example.org", imapPort: 993, imapSecurity: "tls",
+                                          imapSource: "dns-srv", manual: ["smtpPort"], steps: ["registry:nothing", "dns-srv:found"],
+                                          cachedFrom: 12)
+        var w = ByteWriter()
+        DomainEvent.accountSettingsDiscovered(p).encodePayload(to: &w)
+        XCTAssertEqual(try DomainEvent.decode(type: .accountSettingsDiscovered, version: 1, payload: w.bytes), .accountSettingsDiscovered(p))
+        XCTAssertEqual(EventType(name: "AccountSettingsDiscovered"), .accountSettingsDiscovered)
+        XCTAssertEqual(EventType.accountSettingsDiscovered.rawValue, 12)
+    }
+}

@@ -15,12 +15,13 @@ import XCTest
 /// tests file in Courier-IMAP's or Cyrus IMAP's Sent folder.
 final class SendTests: SyncTestCase {
     var smtp: SMTPServer!
+    var bundle: String!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         smtp = try TestServers.smtp(SMTPPersonality(testName: name))
         // One CA file trusting both test servers' CAs (each made its own).
-        let bundle = dir.file("ca-bundle.pem")
+        bundle = dir.file("ca-bundle.pem")
         let pem = try String(contentsOfFile: imap.caFile, encoding: .utf8) + "\n" + String(contentsOfFile: smtp.caFile, encoding: .utf8)
         try pem.write(toFile: bundle, atomically: true, encoding: .utf8)
         try store.addAccount(AccountSettings(name: accountName, email: user, host: imap.host, port: imap.tlsPort, security: "tls",
@@ -234,6 +235,43 @@ final class SendTests: SyncTestCase {
         let (_, bytes) = try XCTUnwrap(try smtp.spooledMessage(containing: queued.messageID))
         let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
         XCTAssertTrue(lines.allSatisfy { $0.utf8.count <= 998 }, "a line over 998 bytes reached the server")
+    }
+
+    /// The account's display name (`account add --display-name`) is the From header's name, as an RFC 2047
+    /// encoded word when it is not ASCII; without one, From is the address alone.
+    func testTheAccountsDisplayNameIsInFromEncodedWhenNotASCII() throws {
+        for (account, display) in [("ascii", "Bob Example"), ("unicode", "Jürgen Müller (Köln)")] {
+            try store.addAccount(AccountSettings(name: account, email: user, host: imap.host, port: imap.tlsPort, security: "tls",
+                                                 credential: .file(passwordFile), caFile: bundle, smtpHost: smtp.host,
+                                                 smtpPort: smtp.submissionPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
+                                                 smtpCredential: .file(smtp.passwordFile), displayName: display))
+            XCTAssertEqual(try store.account(named: account)?.displayName, display)
+            let (d, problems) = try drafts.create(account: account, DraftInput(to: "carol@example.com", subject: "From \(account)", body: "Hi\n"))
+            XCTAssertTrue(problems.isEmpty, "\(problems)")
+            let queued = try outbox.queue(d.draftID, undoDelay: 0)
+            XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+            let (_, parsed) = try XCTUnwrap(try spooled(queued.messageID))
+            XCTAssertEqual(parsed.from.first?.name, display)
+            XCTAssertEqual(parsed.from.first?.email, user)
+            let (_, bytes) = try XCTUnwrap(try smtp.spooledMessage(containing: queued.messageID))
+            let header = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+                .replacingOccurrences(of: "\r\n ", with: " ").replacingOccurrences(of: "\r\n\t", with: " ")
+            let from = try XCTUnwrap(header.components(separatedBy: "\r\n").first { $0.hasPrefix("From:") })
+            if account == "ascii" {
+                XCTAssertEqual(from, "From: Bob Example <\(user!)>")
+            } else {
+                XCTAssertTrue(from.hasPrefix("From: =?utf-8?") || from.hasPrefix("From: =?UTF-8?"), from)
+                XCTAssertTrue(from.unicodeScalars.allSatisfy(\.isASCII), "encoded: \(from)")
+                XCTAssertTrue(from.hasSuffix("<\(user!)>"), from)
+            }
+        }
+        // The test account has none: the address alone.
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "carol@example.com", subject: "Plain", body: "Hi\n"))
+        let queued = try outbox.queue(d.draftID, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+        let (_, parsed) = try XCTUnwrap(try spooled(queued.messageID))
+        XCTAssertNil(parsed.from.first?.name)
+        XCTAssertEqual(parsed.from.first?.email, user)
     }
 
     // The same through Exim, and filed in Courier-IMAP's and Cyrus IMAP's Sent folders.

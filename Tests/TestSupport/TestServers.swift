@@ -59,6 +59,21 @@ package enum TestServers {
         }
     }
 
+    /// The account discovery servers (dnsmasq and an autoconfig HTTP server): the ones in
+    /// `$MAILSTORE_TEST_DISCOVERY` (a folder where `Tools/test-server/discovery start` wrote `env`), else started
+    /// now (skipped or failed as ``imap(_:)``).
+    package static func discovery() throws -> DiscoveryServer {
+        try state.withLock { state in
+            if let server = state.discovery { return server }
+            let (dir, script) = try required("discovery") {
+                try serverFolder("discovery", environment: "MAILSTORE_TEST_DISCOVERY")
+            }
+            let server = try DiscoveryServer(dir: dir, script: script)
+            state.discovery = server
+            return server
+        }
+    }
+
     /// `start()`, or, when it fails, an `XCTSkip` saying why, except in CI (`CI=true`) where the failure stands.
     private static func required<T>(_ name: String, _ start: () throws -> T) throws -> T {
         do {
@@ -106,6 +121,7 @@ package enum TestServers {
         var smtp: [SMTPPersonality: SMTPServer] = [:]
         var privateFolder: String?
         var oauth: OAuthServer?
+        var discovery: DiscoveryServer?
     }
 
     private static let state = Locked(State())

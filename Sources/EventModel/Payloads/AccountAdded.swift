@@ -1,7 +1,7 @@
 /// An account was configured. Never carries a secret: only where the secret comes from.
 public struct AccountAdded: PayloadCodable {
     /// The schema version this build writes.
-    public static let schemaVersion: UInt16 = 1
+    public static let schemaVersion: UInt16 = 2
 
     /// The account's local name (also the envelope's account).
     public var name: String
@@ -33,9 +33,12 @@ public struct AccountAdded: PayloadCodable {
     public var smtpUsername: String?
     /// SMTP secret source when it differs; never the secret.
     public var smtpCredentialSource: String?
+    /// The display name for the From header of mail sent from this account (schema version 2; nil before:
+    /// the address alone).
+    public var displayName: String?
 
     /// Creates the payload.
-    public init(name: String, email: String, provider: String, imapHost: String, imapPort: UInt32, imapSecurity: String, auth: String, username: String, credentialSource: String, caFile: String? = nil, smtpHost: String? = nil, smtpPort: UInt32? = nil, smtpSecurity: String? = nil, smtpUsername: String? = nil, smtpCredentialSource: String? = nil) {
+    public init(name: String, email: String, provider: String, imapHost: String, imapPort: UInt32, imapSecurity: String, auth: String, username: String, credentialSource: String, caFile: String? = nil, smtpHost: String? = nil, smtpPort: UInt32? = nil, smtpSecurity: String? = nil, smtpUsername: String? = nil, smtpCredentialSource: String? = nil, displayName: String? = nil) {
         self.name = name
         self.email = email
         self.provider = provider
@@ -51,6 +54,7 @@ public struct AccountAdded: PayloadCodable {
         self.smtpSecurity = smtpSecurity
         self.smtpUsername = smtpUsername
         self.smtpCredentialSource = smtpCredentialSource
+        self.displayName = displayName
     }
 
     package func encode(to w: inout ByteWriter) {
@@ -69,6 +73,7 @@ public struct AccountAdded: PayloadCodable {
         w.write(smtpSecurity)
         w.write(smtpUsername)
         w.write(smtpCredentialSource)
+        w.write(displayName)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -87,5 +92,6 @@ public struct AccountAdded: PayloadCodable {
         smtpSecurity = try r.read()
         smtpUsername = try r.read()
         smtpCredentialSource = try r.read()
+        displayName = version >= 2 ? try r.read() : nil
     }
 }

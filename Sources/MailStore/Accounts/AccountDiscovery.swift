@@ -9,8 +9,14 @@ import SyncCore
 /// provider), else manual setup with whatever was found. Each step has 10 s, the chain 30 s; every failure
 /// (timeout, invalid XML, no record) is non-fatal and the chain goes on. It only reads: nothing is recorded.
 /// `MAILSTORE_AUTOCONFIG_URL` replaces the ISPDB base URL, `MAILSTORE_DNS_SERVER` (ip:port) the resolver,
-/// `MAILSTORE_DISCOVERY_STEP_SECONDS` shortens the per-step limit.
+/// `MAILSTORE_DISCOVERY_STEP_SECONDS` shortens the per-step limit. `MailStore.discoverServers` adds the log's
+/// cache of earlier lookups in front of the network steps.
 public struct AccountDiscovery: Sendable {
+    /// The per-step limit: 10 s.
+    public static let defaultStepSeconds: Double = 10
+    /// The limit of the whole chain: 30 s.
+    public static let defaultTotalSeconds: Double = 30
+
     /// One step of the chain.
     public struct Step: Sendable, Equatable, Encodable {
         /// `registry`, `ispdb`, `dns-srv` or `mx`.
@@ -37,6 +43,12 @@ public struct AccountDiscovery: Sendable {
         public var smtpSecurity: String?
         /// The step the IMAP settings came from.
         public var source: String?
+        /// The step the SMTP settings came from.
+        public var smtpSource: String?
+        /// When the result is the log's cached discovery of the domain: when that lookup was made (ISO 8601 UTC).
+        public var cachedAt: String?
+        /// The log sequence of the cached `AccountSettingsDiscovered` reused, if any.
+        public var cachedSequence: UInt64?
         /// Set for a service that cannot be used (ProtonMail).
         public var unsupported: String?
         public var seconds: Double
@@ -49,7 +61,7 @@ public struct AccountDiscovery: Sendable {
     public var totalSeconds: Double
 
     /// The chain with the environment's overrides (or the ISPDB and the system resolver).
-    public init(stepSeconds: Double = 10, totalSeconds: Double = 30) {
+    public init(stepSeconds: Double = AccountDiscovery.defaultStepSeconds, totalSeconds: Double = AccountDiscovery.defaultTotalSeconds) {
         let env = ProcessInfo.processInfo.environment
         autoconfigBase = env["MAILSTORE_AUTOCONFIG_URL"] ?? "https://autoconfig.thunderbird.net/v1.1/"
         dnsServer = env["MAILSTORE_DNS_SERVER"].flatMap(AccountDiscovery.parseServer) ?? AccountDiscovery.systemResolver()
@@ -61,7 +73,7 @@ public struct AccountDiscovery: Sendable {
     /// Runs the chain for `email`.
     public func run(email: String) -> Result {
         let start = Date()
-        let domain = email.split(separator: "@").last.map { $0.lowercased() } ?? ""
+        let domain = AccountDiscovery.domain(of: email)
         var r = Result(email: email, domain: domain, steps: [], seconds: 0)
         if let u = ProviderRegistry.unsupported(forEmail: email) {
             r.unsupported = u.reason
@@ -76,8 +88,16 @@ public struct AccountDiscovery: Sendable {
                 return
             }
             do {
-                guard let (imap, smtp) = try body(time) else {
+                guard let (foundIMAP, foundSMTP) = try body(time) else {
                     r.steps.append(Step(step: name, status: "nothing", seconds: Date().timeIntervalSince(t)))
+                    return
+                }
+                // Names from DNS and HTTP answers are hostile: only host names (letters, digits, '-', '.') are taken.
+                let imap = foundIMAP.flatMap { AccountDiscovery.isHostName($0.host) ? $0 : nil }
+                let smtp = foundSMTP.flatMap { AccountDiscovery.isHostName($0.host) ? $0 : nil }
+                guard imap != nil || smtp != nil else {
+                    r.steps.append(Step(step: name, status: "failed", detail: "the answer names no valid host name",
+                                        seconds: Date().timeIntervalSince(t)))
                     return
                 }
                 r.steps.append(Step(step: name, status: "found", imap: imap.map(AccountDiscovery.show), smtp: smtp.map(AccountDiscovery.show),
@@ -85,7 +105,9 @@ public struct AccountDiscovery: Sendable {
                 if r.imapHost == nil, let imap {
                     (r.imapHost, r.imapPort, r.imapSecurity, r.source) = (imap.host, imap.port, imap.security.rawValue, name)
                 }
-                if r.smtpHost == nil, let smtp { (r.smtpHost, r.smtpPort, r.smtpSecurity) = (smtp.host, smtp.port, smtp.security.rawValue) }
+                if r.smtpHost == nil, let smtp {
+                    (r.smtpHost, r.smtpPort, r.smtpSecurity, r.smtpSource) = (smtp.host, smtp.port, smtp.security.rawValue, name)
+                }
             } catch {
                 r.steps.append(Step(step: name, status: "failed", detail: "\(error)", seconds: Date().timeIntervalSince(t)))
             }
@@ -105,6 +127,16 @@ public struct AccountDiscovery: Sendable {
         }
         r.seconds = Date().timeIntervalSince(start)
         return r
+    }
+
+    /// A DNS host name: 1-253 characters, labels of 1-63 ASCII letters, digits and '-' (not first or last).
+    package static func isHostName(_ host: String) -> Bool {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard !host.isEmpty, host.utf8.count <= 253, !labels.isEmpty else { return false }
+        return labels.allSatisfy { l in
+            !l.isEmpty && l.utf8.count <= 63 && l.first != "-" && l.last != "-"
+                && l.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+        }
     }
 
     static func show(_ s: Provider.Server) -> String { "\(s.security.rawValue)://\(s.host):\(s.port)" }

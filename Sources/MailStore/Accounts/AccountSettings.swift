@@ -23,11 +23,16 @@ public struct AccountSettings: Sendable {
     public var smtpSecurity: String?
     public var smtpUsername: String?
     public var smtpCredential: CredentialSource?
+    /// The display name for the From header of mail sent from the account (nil: the address alone).
+    public var displayName: String?
+    /// What discovery found (`MailStore.discoverServers`): with no `host`, the servers come from it instead of
+    /// the registry, options given by hand still winning; `addAccount` records it (`AccountSettingsDiscovered`).
+    public var discovery: AccountDiscovery.Result?
 
     public init(name: String, email: String, host: String?, port: UInt16? = nil, security: String?, auth: String? = nil,
                 username: String? = nil, credential: CredentialSource, caFile: String? = nil, smtpHost: String? = nil,
                 smtpPort: UInt16? = nil, smtpSecurity: String? = nil, smtpUsername: String? = nil,
-                smtpCredential: CredentialSource? = nil) {
+                smtpCredential: CredentialSource? = nil, displayName: String? = nil) {
         self.name = name
         self.email = email
         self.host = host
@@ -42,12 +47,13 @@ public struct AccountSettings: Sendable {
         self.smtpSecurity = smtpSecurity
         self.smtpUsername = smtpUsername
         self.smtpCredential = smtpCredential
+        self.displayName = displayName
     }
 
     /// The provider: recognised from the host, else `custom` (a known email domain on another host is a custom
     /// server); with no host, the registry's provider for the email's domain.
     public var provider: Provider {
-        guard let host else { return ProviderRegistry.provider(forEmail: email) }
+        guard let host = host ?? discovery?.imapHost else { return ProviderRegistry.provider(forEmail: email) }
         return ProviderRegistry.provider(forHost: host) ?? ProviderRegistry.custom
     }
 
@@ -62,6 +68,7 @@ public struct AccountSettings: Sendable {
     public func resolved() throws(AccountError) -> AccountSettings {
         if let unsupported = ProviderRegistry.unsupported(forEmail: email) { throw .unsupportedProvider(unsupported.reason) }
         guard host == nil else { return self }
+        if let discovery { return try resolved(from: discovery) }
         let provider = ProviderRegistry.provider(forEmail: email)
         guard let imap = provider.imap else {
             throw .invalid("no server is known for \"\(email)\"; give --host (see `mailstore account discover \(email)`)")
@@ -76,6 +83,47 @@ public struct AccountSettings: Sendable {
             r.smtpSecurity = smtpSecurity ?? smtp.security.rawValue
         }
         return r
+    }
+
+    /// The settings with the servers `found` by discovery where none were given; without an IMAP server found,
+    /// an error that says what to give, with whatever was found (the SMTP server) filled in (E-31).
+    private func resolved(from found: AccountDiscovery.Result) throws(AccountError) -> AccountSettings {
+        guard let imapHost = found.imapHost else {
+            let smtp = smtpHost == nil ? found.smtpHost.map { h in
+                " --smtp-host \(h)" + (found.smtpPort.map { " --smtp-port \($0)" } ?? "") + (found.smtpSecurity.map { " --smtp-security \($0)" } ?? "")
+            } ?? "" : ""
+            throw .invalid("no IMAP server was found for \"\(email)\"; give it by hand: --host HOST [--port P --security tls|starttls]\(smtp)")
+        }
+        var r = self
+        r.host = imapHost
+        r.port = port ?? found.imapPort
+        r.security = security ?? found.imapSecurity
+        if smtpHost == nil, let smtp = found.smtpHost {
+            r.smtpHost = smtp
+            r.smtpPort = smtpPort ?? found.smtpPort
+            r.smtpSecurity = smtpSecurity ?? found.smtpSecurity
+        }
+        return r
+    }
+
+    /// The settings given by hand although they were looked up (`imapPort`, `smtpHost`, ...).
+    var manualSettings: [String] {
+        [("imapPort", port != nil), ("imapSecurity", security != nil), ("smtpHost", smtpHost != nil),
+         ("smtpPort", smtpPort != nil), ("smtpSecurity", smtpSecurity != nil)].filter(\.1).map(\.0)
+    }
+
+    /// Where the servers of the account `added` came from, when they were looked up rather than given with
+    /// `host`: the discovery result, or the registry. Nil for servers given by hand.
+    func discoveryEvent(for added: AccountAdded) -> AccountSettingsDiscovered? {
+        guard host == nil else { return nil }
+        if let discovery { return discovery.payload(account: added.name, manual: manualSettings) }
+        let provider = ProviderRegistry.provider(forEmail: email)
+        guard let imap = provider.imap else { return nil }
+        return AccountSettingsDiscovered(name: added.name, domain: AccountDiscovery.domain(of: email), imapHost: imap.host,
+                                         imapPort: UInt32(imap.port), imapSecurity: imap.security.rawValue, imapSource: "registry",
+                                         smtpHost: provider.smtp?.host, smtpPort: provider.smtp.map { UInt32($0.port) },
+                                         smtpSecurity: provider.smtp?.security.rawValue, smtpSource: provider.smtp.map { _ in "registry" },
+                                         manual: manualSettings, steps: ["registry:found"])
     }
 
     /// Checks every setting and returns the event payload (paths made absolute).
@@ -109,10 +157,17 @@ public struct AccountSettings: Sendable {
             }
             ca = path
         }
+        if let displayName {
+            guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty, displayName.count <= 128,
+                  !displayName.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+                throw .invalid("--display-name is 1-128 characters on one line, without control characters")
+            }
+        }
         let port = self.port ?? (security == "tls" ? 993 : 143)
         var added = AccountAdded(name: name, email: email, provider: provider.id, imapHost: host, imapPort: UInt32(port),
                                  imapSecurity: security, auth: auth, username: username ?? email,
-                                 credentialSource: credential.description, caFile: ca)
+                                 credentialSource: credential.description, caFile: ca,
+                                 displayName: displayName?.trimmingCharacters(in: .whitespaces))
         if smtpHost == nil && (smtpPort != nil || smtpSecurity != nil || smtpUsername != nil || smtpCredential != nil) {
             throw .invalid("the --smtp-* options need --smtp-host")
         }

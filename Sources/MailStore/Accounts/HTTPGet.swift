@@ -12,8 +12,9 @@ enum HTTPGet {
 
     static func fetch(_ url: URL, timeout: Double, limit: Int) throws(DiscoveryError) -> [UInt8] {
         let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.timeoutIntervalForResource = timeout
+        // URLSession's own limits (whole seconds on Linux) only back up the wait below, which is the bound.
+        config.timeoutIntervalForRequest = timeout + 1
+        config.timeoutIntervalForResource = timeout + 1
         config.httpCookieStorage = nil
         config.urlCache = nil
         let session = URLSession(configuration: config)
@@ -22,7 +23,9 @@ enum HTTPGet {
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: url) { data, response, error in
             let r: Result<[UInt8], DiscoveryError>
-            if let error { r = .failure(.http(error.localizedDescription)) }
+            if let error {
+                r = .failure((error as? URLError)?.code == .timedOut ? .timeout(timeout) : .http(error.localizedDescription))
+            }
             else if let h = response as? HTTPURLResponse, !(200..<300).contains(h.statusCode) { r = .failure(.http("status \(h.statusCode)")) }
             else if let data, data.count <= limit { r = .success(Array(data)) }
             else { r = .failure(.http("more than \(limit) bytes")) }

@@ -165,7 +165,7 @@ public struct OutboxUseCase {
             guard let data = try store.log.blob(a.blob) else { throw DraftError.unreadableAttachment(a.filename, "its blob is missing") }
             attachments.append(ComposerAttachment(filename: a.filename, mimeType: a.mimeType, data: data))
         }
-        let draft = MessageDraft(from: MailAddress(name: nil, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
+        let draft = MessageDraft(from: MailAddress(name: account.displayName, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
                                  bcc: addresses(p.bcc), subject: p.subject, text: p.body, attachments: attachments,
                                  inReplyTo: p.inReplyTo, references: p.references, date: due.date)
         var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)")

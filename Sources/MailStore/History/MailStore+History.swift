@@ -19,6 +19,13 @@ extension MailStore {
             emails = [id]
         case .action(let id):
             actions = [id]
+        case .account(let name):
+            var events: [StoredEvent] = []
+            try log.scan(filter: ScanFilter(stream: .account(name))) { ev in
+                events.append(ev)
+                return true
+            }
+            return events
         }
         for e in emails { actions += try views.actionIDs(touching: e, email: true) }
         var streams = Set(emails.map { StreamName.email($0) })
