@@ -12,6 +12,9 @@ package struct SMTPReplyParser {
     private var buffer: [UInt8] = []
     /// Where the next unread line starts in `buffer`.
     private var start = 0
+    /// How far `buffer` is known to hold no line end after `start`: a line arriving in many small pieces is
+    /// searched once, not from its beginning after every piece.
+    private var searched = 0
     /// The lines of the reply being read.
     private var pending: [String] = []
     /// The code of the reply being read.
@@ -27,6 +30,7 @@ package struct SMTPReplyParser {
     package mutating func feed(_ bytes: [UInt8]) {
         if start > 0 {
             buffer.removeFirst(start)
+            searched -= start
             start = 0
         }
         buffer.append(contentsOf: bytes)
@@ -34,13 +38,15 @@ package struct SMTPReplyParser {
 
     /// The next complete reply, or nil when more bytes are needed.
     package mutating func next() throws(SMTPReplyParseError) -> SMTPReply? {
-        while let end = buffer[start...].firstIndex(of: 0x0A) {
+        while let end = buffer[max(start, searched)...].firstIndex(of: 0x0A) {
             var line = buffer[start..<end]
             if line.last == 0x0D { line = line.dropLast() }
             start = end + 1
+            searched = start
             guard line.count <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(line.count) }
             if let reply = try take(line) { return reply }
         }
+        searched = buffer.count
         // An incomplete line may end with the CR of its CRLF, which is not part of the line.
         let pendingLength = bufferedByteCount - (buffer.last == 0x0D ? 1 : 0)
         guard pendingLength <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(pendingLength) }
