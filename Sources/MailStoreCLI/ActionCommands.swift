@@ -27,7 +27,8 @@ struct ActionOptions: ParsableArguments {
             } else {
                 for a in result.actions { print(a.action) }
             }
-            if push { for a in result.actions { try ActionOptions.push(actionID: a.action, store: store) } }
+            // With --json, stdout is the JSON alone: the push's outcome is then in `mailstore actions`.
+            if push { for a in result.actions { try ActionOptions.push(actionID: a.action, store: store, quiet: json) } }
             guard let first = result.failures.first else { return }
             if result.actions.isEmpty && !json { throw first.error }
             if !json { for f in result.failures { Terminal.error("thread \(f.thread): \(f.reason)") } }
@@ -36,11 +37,11 @@ struct ActionOptions: ParsableArguments {
     }
 
     /// Writes the account's pending actions back now and prints the outcome.
-    static func push(actionID: String, store: MailStore) throws {
+    static func push(actionID: String, store: MailStore, quiet: Bool = false) throws {
         guard let report = try store.pushActions(for: actionID) else {
-            return Terminal.note("no server account for this action: it is complete locally")
+            return quiet ? () : Terminal.note("no server account for this action: it is complete locally")
         }
-        WriteBackSummary.print(report)
+        if !quiet { WriteBackSummary.print(report) }
     }
 }
 

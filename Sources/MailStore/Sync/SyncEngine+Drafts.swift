@@ -40,6 +40,13 @@ extension SyncEngine {
         work += states.values.sorted { $0.draftID < $1.draftID }.map { DraftWork(draft: nil, state: $0) }
         let hasDraftsFolder = try views.folders(account: account.name).contains { $0.role == .drafts }
         let todo = work.filter { needsServerWork($0, force: force, hasDraftsFolder: hasDraftsFolder) }
+        if force {
+            // Asked for now: the drafts kept local earlier are named again (a warning, nothing recorded).
+            let ids = Set(todo.map(\.id))
+            for w in work where !ids.contains(w.id) && w.draft.map({ $0.latest.draftVersion == w.state.localOnlyVersion }) == true {
+                report.problems.append(.init(draft: w.id, reason: w.state.problem, localOnly: true, retrying: false))
+            }
+        }
         guard !todo.isEmpty else { return report }
         let conn: IMAPConnection
         do {
