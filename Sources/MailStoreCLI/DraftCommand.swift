@@ -48,7 +48,7 @@ struct DraftPushOption: ParsableArguments {
         WriteBackSummary.drafts(report)
     }
 
-    /// A line about a draft's server copy for `draft show` and `draft list`: where it is, or why it is not there.
+    /// The `Server:` line of `draft show`: where the draft's server copy is, or why it is not there.
     static func serverLine(_ s: DraftServerState?, version: UInt32) -> String {
         guard let s else { return "local (not yet on the server)" }
         if let c = s.stored(version: version) { return "on the server in \(c.folder)" + (c.uid == 0 ? "" : " (uid \(c.uid))") }

@@ -74,6 +74,7 @@ final class ProviderSemanticsSyncTests: SyncTestCase {
         let folders = try list.fetchFolders(accountId: accountName)
         XCTAssertEqual(folders.prefix(2).map(\.id), ["INBOX", "Starred"], "after the Inbox, with no server folder")
         XCTAssertEqual(folders.first { $0.id == "Starred" }?.role, .flagged)
+        XCTAssertEqual(folders.filter(\.isVirtual).map(\.id), ["Starred"])
         XCTAssertFalse(try c.list().contains { $0.mailbox.name == "Starred" })
         let starred = try list.fetchThreads(accountId: accountName, folderId: "Starred")
         XCTAssertEqual(Set(starred.threads.map(\.id)), [try thread("s1"), try thread("s4")], "each flagged thread once, any folder")

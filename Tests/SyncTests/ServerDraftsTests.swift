@@ -110,6 +110,22 @@ final class ServerDraftsTests: SyncTestCase {
         XCTAssertTrue(try messages("Drafts", via: c).isEmpty)
     }
 
+    func testACopyAppendedJustBeforeACrashIsFoundNotAppendedAgain() throws {
+        try sync()
+        // The process ends right after the APPEND, before `stored` is recorded.
+        let r = try mailstore(["draft", "new", "--account", accountName, "--to", "bob@example.com", "--subject", "Crash", "--body", "b", "--push"],
+                              env: ["MAILSTORE_FAILPOINT": "after-draft-append"], expect: 86)
+        XCTAssertTrue(r.stdout.isEmpty, r.stdout)
+        let id = try XCTUnwrap(try store.latestViews().drafts(account: accountName).first?.latest.draftID)
+        XCTAssertEqual(try copyEvents(id).map(\.change), [.appending])
+        XCTAssertEqual(try store.pushDrafts(account: accountName)?.stored, 1)
+        let c = try server()
+        defer { c.logout() }
+        let onServer = try messages("Drafts", via: c)
+        XCTAssertEqual(onServer.values.map(\.message.subject), ["Crash"], "one copy: found by its Message-ID, not APPENDed twice")
+        XCTAssertEqual(try store.draftServerState(account: accountName, draftID: id)?.copies.map(\.uid), Array(onServer.keys))
+    }
+
     func testWithoutADraftsFolderTheDraftStaysLocalWithAWarning() throws {
         try imap.readOnly(user: user, folder: path("Drafts"), rights: "r")  // no "l": not even listed
         try sync()

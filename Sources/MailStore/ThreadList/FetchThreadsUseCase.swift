@@ -142,7 +142,7 @@ extension FetchThreadsUseCase {
             if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged || $0.path == FetchThreadsUseCase.starredFolder }) {
                 let at = out.firstIndex { $0.role != .inbox } ?? out.count
                 out.insert(FolderSummary(id: FetchThreadsUseCase.starredFolder, accountId: accountId, name: FetchThreadsUseCase.starredFolder,
-                                         role: .flagged, badge: nil), at: at)
+                                         role: .flagged, badge: nil, isVirtual: true), at: at)
             }
             return out
         } catch {
