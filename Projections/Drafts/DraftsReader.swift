@@ -18,4 +18,20 @@ package struct DraftsReader {
             return try draft(id: r.string())
         }
     }
+
+    /// A draft's server copies and upload state, or nil when it has none and nothing was tried.
+    package func serverState(account: String, draftID: String) throws -> DraftServerState? {
+        try snapshot.get(DraftsProjector.serverTable, Key(account, draftID).bytes)
+    }
+
+    /// The server states of `account`'s drafts, those of drafts sent or deleted whose copies are still to be
+    /// deleted from the server included.
+    package func serverStates(account: String) throws -> [DraftServerState] {
+        try snapshot.prefixed(DraftsProjector.serverTable, Key(account).bytes).map(\.1)
+    }
+
+    /// How many copies of our drafts that sync recorded are in `folder` of `account` (not yet expunged).
+    package func ownCopies(account: String, folder: String) throws -> Int {
+        try snapshot.prefixed(DraftsProjector.syncedTable, Key(account).bytes).filter { $0.1 == folder }.count
+    }
 }

@@ -4,18 +4,26 @@ import MailParser
 /// The threads view: threading by Message-ID / In-Reply-To / References (notmuch's rules: messages
 /// linked by any reference share a thread, missing parents are placeholders that still link, threads
 /// merge when a later message links them, never by subject; Gmail's X-GM-THRID wins when present),
-/// the thread rows, and the newest-first index the thread list pages through.
+/// the thread rows, and the newest-first index the thread list pages through. An account without a
+/// `\Flagged`-role folder gets a virtual Starred folder (``virtualStarred``): every thread with a flagged
+/// copy is indexed under it once, with no server folder behind it.
 package final class ThreadsProjector: Projector {
     package static let name = ViewName.threads
     /// 2: rows stored apart from membership (`threads.rows`). 3: user actions and compensations fold in.
-    /// 4: bounded keys and values (`Key`, `ViewBounds`).
-    package static let schemaVersion: UInt32 = 4
+    /// 4: bounded keys and values (`Key`, `ViewBounds`). 5: the virtual Starred folder (`starred` table, index
+    /// keys); our drafts' server copies left out (`drafts` table).
+    package static let schemaVersion: UInt32 = 5
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
     static let threadsTable = Table<ThreadRecord>(.threads, "threads")
     static let rowsTable = Table<ThreadRow>(.threads, "rows")
     static let linksTable = Table<String>(.threads, "links")
     static let folderRolesTable = Table<FolderRole>(.threads, "folders")
     static let indexTable = Table<Present>(.threads, "index")
+    static let starredTable = Table<String>(.threads, "starred")
+    static let ownDraftsTable = Table<Present>(.threads, "drafts")
+    /// The index folder of the virtual Starred folder (a name no IMAP path of ours takes: paths never start
+    /// with a backslash here).
+    package static let virtualStarred = "\\Starred"
 
     let emails: ViewTable<EmailRecord>
     let threads: ViewTable<ThreadRecord>
@@ -23,6 +31,11 @@ package final class ThreadsProjector: Projector {
     let links: ViewTable<String>
     let folderRoles: ViewTable<FolderRole>
     let index: ViewTable<Present>
+    /// Key(account) -> the path of the account's `\Flagged`-role folder, when it has one (then no virtual Starred).
+    let starred: ViewTable<String>
+    /// Key(account, Message-ID) -> present: our drafts' server copies (`DraftCopyChanged`), which sync brings
+    /// back into the Drafts folder and which are not threads of their own (the draft is shown once, locally).
+    let ownDrafts: ViewTable<Present>
 
     /// Creates the projector over `store`.
     package init(context: FoldContext) {
@@ -32,6 +45,8 @@ package final class ThreadsProjector: Projector {
         links = context.table(Self.linksTable)
         folderRoles = context.table(Self.folderRolesTable)
         index = context.table(Self.indexTable)
+        starred = context.table(Self.starredTable)
+        ownDrafts = context.table(Self.ownDraftsTable)
     }
 
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
@@ -62,9 +77,20 @@ package final class ThreadsProjector: Projector {
         switch decoded {
         case .folderDiscovered(let p):
             folderRoles.set(Key(account, p.folder).bytes, p.role)
+            if p.role == .flagged {
+                starred.set(Key(account).bytes, p.folder)
+            } else if try starred.get(Key(account).bytes) == p.folder {
+                starred.set(Key(account).bytes, nil)
+            }
         case .folderRemoved(let p):
             folderRoles.set(Key(account, p.folder).bytes, nil)
+            if try starred.get(Key(account).bytes) == p.folder { starred.set(Key(account).bytes, nil) }
+        case .draftCopyChanged(let p):
+            if p.change == .appending || p.change == .stored, !p.messageID.isEmpty {
+                ownDrafts.set(Key(account, ViewBounds.id(p.messageID)).bytes, Present())
+            }
         case .emailReceived(let p):
+            if try ownDrafts.get(Key(account, ViewBounds.id(p.messageKey)).bytes) != nil { return }
             try received(p, account: account, sequence: event.envelope.sequence)
         case .flagsChanged(let p):
             try updateEmail(p.emailID) { $0.flags = ViewBounds.flags(p.flags) }
@@ -207,8 +233,11 @@ package final class ThreadsProjector: Projector {
         t.category = members.last { $0.category != .uncategorized }?.category ?? .uncategorized
         t.folders = Array(Set(members.map(\.folder))).sorted()
         var keys: [[UInt8]] = []
-        for folder in t.folders {
-            let inbox = try folderRoles.isInbox(account: t.account, folder: folder)
+        // A starred thread of an account without its own Starred folder is listed under the virtual one, once.
+        let ownStarred = t.isStarred ? try starred.get(Key(t.account).bytes) : nil
+        let virtual = t.isStarred && ownStarred == nil ? [ThreadsProjector.virtualStarred] : []
+        for folder in t.folders + virtual {
+            let inbox = try folder != ThreadsProjector.virtualStarred && folderRoles.isInbox(account: t.account, folder: folder)
             for scope in inbox ? [t.account, "*"] : [t.account] {
                 let f = scope == "*" ? "INBOX" : folder
                 keys.append(ThreadsProjector.indexKey(scope: scope, folder: f, category: nil, date: t.latestDate, thread: t.id))

@@ -36,6 +36,7 @@ extension DomainEvent {
         case .sendFailed(let p): p
         case .sendUndone(let p): p
         case .sendCancelled(let p): p
+        case .draftCopyChanged(let p): p
         case .notificationDelivered(let p): p
         case .notificationPreferenceChanged(let p): p
         case .notificationDecided(let p): p

@@ -63,6 +63,11 @@ extension DomainEvent {
         case .sendFailed(let p): return "draft \(p.draftID) \(p.permanent ? "permanently" : "temporarily"): \(p.reason)"
         case .sendUndone(let p): return "draft \(p.draftID)"
         case .sendCancelled(let p): return "draft \(p.draftID)"
+        case .draftCopyChanged(let p):
+            let copy = p.messageID.isEmpty ? "" : " <\(p.messageID)>" + (p.uid == 0 ? "" : " uid \(p.uid)")
+            let folder = p.folder.isEmpty ? "" : " in \(q(p.folder))"
+            let why = p.reason.isEmpty ? "" : ": \(p.reason)"
+            return "draft \(p.draftID) v\(p.draftVersion) \(p.change)\(copy)\(folder)\(why)"
         case .notificationDelivered(let p): return p.emailID
         case .notificationPreferenceChanged(let p):
             if p.change == .quietHoursSet { return "quiet hours \(p.quietStart / 60):\(p.quietStart % 60)-\(p.quietEnd / 60):\(p.quietEnd % 60)" }

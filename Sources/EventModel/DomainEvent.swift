@@ -68,6 +68,8 @@ public enum DomainEvent: Sendable, Equatable {
     case sendUndone(SendUndone)
     /// `SendCancelled`.
     case sendCancelled(SendCancelled)
+    /// `DraftCopyChanged`.
+    case draftCopyChanged(DraftCopyChanged)
     /// `NotificationDelivered`.
     case notificationDelivered(NotificationDelivered)
     /// `NotificationPreferenceChanged`.
@@ -116,6 +118,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendFailed: .sendFailed
         case .sendUndone: .sendUndone
         case .sendCancelled: .sendCancelled
+        case .draftCopyChanged: .draftCopyChanged
         case .notificationDelivered: .notificationDelivered
         case .notificationPreferenceChanged: .notificationPreferenceChanged
         case .notificationDecided: .notificationDecided
@@ -161,6 +164,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendFailed: SendFailed.schemaVersion
         case .sendUndone: SendUndone.schemaVersion
         case .sendCancelled: SendCancelled.schemaVersion
+        case .draftCopyChanged: DraftCopyChanged.schemaVersion
         case .notificationDelivered: NotificationDelivered.schemaVersion
         case .notificationPreferenceChanged: NotificationPreferenceChanged.schemaVersion
         case .notificationDecided: NotificationDecided.schemaVersion
@@ -206,6 +210,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendFailed(let p): p.encode(to: &w)
         case .sendUndone(let p): p.encode(to: &w)
         case .sendCancelled(let p): p.encode(to: &w)
+        case .draftCopyChanged(let p): p.encode(to: &w)
         case .notificationDelivered(let p): p.encode(to: &w)
         case .notificationPreferenceChanged(let p): p.encode(to: &w)
         case .notificationDecided(let p): p.encode(to: &w)
@@ -272,6 +277,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .sendFailed: return .sendFailed(try p(SendFailed.self, &r))
         case .sendUndone: return .sendUndone(try p(SendUndone.self, &r))
         case .sendCancelled: return .sendCancelled(try p(SendCancelled.self, &r))
+        case .draftCopyChanged: return .draftCopyChanged(try p(DraftCopyChanged.self, &r))
         case .notificationDelivered: return .notificationDelivered(try p(NotificationDelivered.self, &r))
         case .notificationPreferenceChanged: return .notificationPreferenceChanged(try p(NotificationPreferenceChanged.self, &r))
         case .notificationDecided: return .notificationDecided(try p(NotificationDecided.self, &r))

@@ -52,6 +52,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
     public static let sendFailed = EventType(rawValue: 65)
     public static let sendUndone = EventType(rawValue: 66)
     public static let sendCancelled = EventType(rawValue: 67)
+    public static let draftCopyChanged = EventType(rawValue: 68)
     // Notifications
     public static let notificationDelivered = EventType(rawValue: 70)
     public static let notificationPreferenceChanged = EventType(rawValue: 71)
@@ -75,7 +76,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
         (.flagRejected, "FlagRejected"), (.actionReverted, "ActionReverted"), (.actionUndone, "ActionUndone"),
         (.draftSaved, "DraftSaved"), (.draftDeleted, "DraftDeleted"), (.messageQueued, "MessageQueued"),
         (.sendStarted, "SendStarted"), (.messageSent, "MessageSent"), (.sendFailed, "SendFailed"),
-        (.sendUndone, "SendUndone"), (.sendCancelled, "SendCancelled"),
+        (.sendUndone, "SendUndone"), (.sendCancelled, "SendCancelled"), (.draftCopyChanged, "DraftCopyChanged"),
         (.notificationDelivered, "NotificationDelivered"),
         (.notificationPreferenceChanged, "NotificationPreferenceChanged"), (.notificationDecided, "NotificationDecided"),
         (.notificationWithdrawn, "NotificationWithdrawn"),

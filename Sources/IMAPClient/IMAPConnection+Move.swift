@@ -52,6 +52,12 @@ extension IMAPConnection {
         try run(.uidExpunge(set), name: "UID EXPUNGE")
     }
 
+    /// `EXPUNGE`: removes every message of the selected folder marked `\Deleted`, not only the caller's; for
+    /// servers without UIDPLUS, after the caller has checked (`UID SEARCH DELETED`) that only its own are marked.
+    package func expunge() throws(IMAPClientError) {
+        try run(.expunge, name: "EXPUNGE")
+    }
+
     /// `UID COPY set mailbox`; returns the COPYUID when the server sent one.
     package func uidCopy(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
         try copyOrMove(.uidCopy(set, to: mailbox), name: "UID COPY")

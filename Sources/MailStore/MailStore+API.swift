@@ -43,8 +43,14 @@ public typealias ScanFilter = EventLog_ScanFilter
 public typealias ViewName = Projections.ViewName
 /// An action and its progress to the server.
 public typealias ActionRecord = Projections.ActionRecord
+/// The kinds of thread action (archive, delete, read, unread, star, unstar, move).
+public typealias ActionKind = Projections.ActionKind
 /// A draft's latest version and account.
 public typealias DraftRecord = Projections.DraftRecord
+/// A draft's copies in the server's Drafts folder and how putting them there went.
+public typealias DraftServerState = Projections.DraftServerState
+/// What happened to a draft's server copy (an event payload).
+public typealias DraftCopyChanged = EventModel.DraftCopyChanged
 /// A message on its way out.
 public typealias OutboxItem = Projections.OutboxItem
 /// A contact seen in an account's mail.

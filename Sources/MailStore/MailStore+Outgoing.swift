@@ -14,6 +14,16 @@ extension MailStore {
         return try engine.writeBack(force: [actionID])
     }
 
+    /// Puts `account`'s drafts into its server's Drafts folder now (each latest version APPENDed, older copies
+    /// and those of sent or discarded drafts deleted), failures waiting for a retry included. Returns nil when
+    /// the account has no server (its drafts are local).
+    public func pushDrafts(account name: String) throws -> DraftSyncReport? {
+        guard let account = try account(named: name) else { return nil }
+        let engine = try SyncEngine(store: self, account: account)
+        defer { engine.disconnect() }
+        return try engine.syncDrafts(force: true)
+    }
+
     /// Puts queued messages whose sending process ended before their undo delay passed back among the
     /// drafts (`SendUndone`, actor system), in `account` or (nil) every configured account. Returns their
     /// draft ids. Write paths run it (send, sync, `outbox send|retry`); reads never do.

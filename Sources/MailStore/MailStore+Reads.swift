@@ -67,6 +67,11 @@ extension MailStore {
         try views().drafts(account: account)
     }
 
+    /// A draft's copies in the server's Drafts folder and how putting them there went (nil: nothing tried yet).
+    public func draftServerState(account: String, draftID: String) throws -> DraftServerState? {
+        try views().draftServerState(account: account, draftID: draftID)
+    }
+
     /// Where a draft is on its way out (queued, sending, sent, failed), or nil when it was never queued.
     public func outboxItem(draftID: String) throws -> OutboxItem? {
         try views().outboxItem(draftID: draftID)

@@ -103,6 +103,21 @@ extension ViewStore {
     /// The drafts of `account`.
     public func drafts(account: String) throws -> [DraftRecord] { try read { try DraftsReader($0).drafts(account: account) } }
 
+    /// A draft's copies in the server's Drafts folder and how putting them there went, or nil.
+    public func draftServerState(account: String, draftID: String) throws -> DraftServerState? {
+        try read { try DraftsReader($0).serverState(account: account, draftID: draftID) }
+    }
+
+    /// The server states of `account`'s drafts (those of sent or deleted drafts whose copies are still to go included).
+    public func draftServerStates(account: String) throws -> [DraftServerState] {
+        try read { try DraftsReader($0).serverStates(account: account) }
+    }
+
+    /// How many copies of our drafts sync recorded in `folder` of `account`.
+    public func ownDraftCopies(account: String, folder: String) throws -> Int {
+        try read { try DraftsReader($0).ownCopies(account: account, folder: folder) }
+    }
+
     /// Contacts of `account` matching `prefix` (see `ContactsReader.complete`).
     public func completeContacts(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
         try read { try ContactsReader($0).complete(account: account, prefix: prefix, limit: limit, candidates: candidates) }

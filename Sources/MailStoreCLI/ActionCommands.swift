@@ -5,29 +5,43 @@ import MailStore
 /// Options every thread action command shares.
 struct ActionOptions: ParsableArguments {
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The threads (ids from `mailstore project --view threads --json`).") var threads: [String]
+    @Argument(help: "The threads (ids from `mailstore project --view threads --json`), of one or several accounts.") var threads: [String]
     @Flag(help: "Write the action back to the server now (else the next `mailstore sync` does).") var push = false
+    @Flag(help: "Print the outcome as JSON: the action per account and a failure per thread not acted on.") var json = false
 
     func validate() throws {
         if threads.isEmpty { throw ValidationError("give at least one thread id") }
     }
 
-    /// Opens the store, runs the action through the library's use case, prints its id, and pushes if asked.
-    func run(_ body: (ManageThreadActionsUseCase) throws -> EventID) throws {
+    /// Opens the store, runs the batch through the library's use case (one action per account), prints each
+    /// action's id (or the JSON outcome) and every thread that failed, and pushes if asked. When nothing could be
+    /// done the first failure is the error; when only some threads failed, the exit status is the first failure's.
+    func run(_ kind: ActionKind, destination: String? = nil) throws {
         try CLIExit.run {
             let store = try storeOptions.open()
-            let id = try body(ManageThreadActionsUseCase(store: store))
-            print(id)
-            if push { try ActionOptions.push(actionID: id.description, store: store) }
+            let result = ManageThreadActionsUseCase(store: store).batch(kind, ids: threads, destination: destination)
+            if json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try e.encode(result), as: UTF8.self))
+            } else {
+                for a in result.actions { print(a.action) }
+            }
+            // With --json, stdout is the JSON alone: the push's outcome is then in `mailstore actions`.
+            if push { for a in result.actions { try ActionOptions.push(actionID: a.action, store: store, quiet: json) } }
+            guard let first = result.failures.first else { return }
+            if result.actions.isEmpty && !json { throw first.error }
+            if !json { for f in result.failures { Terminal.error("thread \(f.thread): \(f.reason)") } }
+            throw ExitCode(CLIExit.code(for: ErrorCategory(of: first.error)))
         }
     }
 
     /// Writes the account's pending actions back now and prints the outcome.
-    static func push(actionID: String, store: MailStore) throws {
+    static func push(actionID: String, store: MailStore, quiet: Bool = false) throws {
         guard let report = try store.pushActions(for: actionID) else {
-            return Terminal.note("no server account for this action: it is complete locally")
+            return quiet ? () : Terminal.note("no server account for this action: it is complete locally")
         }
-        WriteBackSummary.print(report)
+        if !quiet { WriteBackSummary.print(report) }
     }
 }
 
@@ -35,44 +49,44 @@ struct ArchiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "archive",
         abstract: "Archive threads: their Inbox copies move to the Archive folder (Gmail: the Inbox label goes).")
     @OptionGroup var options: ActionOptions
-    func run() throws { try options.run { try $0.archiveThreads(ids: options.threads) } }
+    func run() throws { try options.run(.archive) }
 }
 
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete threads: their copies move to the Trash.")
     @OptionGroup var options: ActionOptions
-    func run() throws { try options.run { try $0.deleteThreads(ids: options.threads) } }
+    func run() throws { try options.run(.delete) }
 }
 
 struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "read", abstract: "Mark threads read (\\Seen).")
     @OptionGroup var options: ActionOptions
-    func run() throws { try options.run { try $0.markThreadsRead(ids: options.threads) } }
+    func run() throws { try options.run(.read) }
 }
 
 struct UnreadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unread", abstract: "Mark threads unread.")
     @OptionGroup var options: ActionOptions
-    func run() throws { try options.run { try $0.markThreadsUnread(ids: options.threads) } }
+    func run() throws { try options.run(.unread) }
 }
 
 struct StarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "star", abstract: "Star threads (\\Flagged).")
     @OptionGroup var options: ActionOptions
-    func run() throws { try options.run { try $0.starThreads(ids: options.threads) } }
+    func run() throws { try options.run(.star) }
 }
 
 struct UnstarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unstar", abstract: "Unstar threads.")
     @OptionGroup var options: ActionOptions
-    func run() throws { try options.run { try $0.unstarThreads(ids: options.threads) } }
+    func run() throws { try options.run(.unstar) }
 }
 
 struct MoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "move", abstract: "Move threads to a folder (Sent and Drafts copies stay).")
     @OptionGroup var options: ActionOptions
     @Option(help: ArgumentHelp("The destination folder.", valueName: "folder")) var to: String
-    func run() throws { try options.run { try $0.moveThreads(ids: options.threads, toFolderId: to) } }
+    func run() throws { try options.run(.move, destination: to) }
 }
 
 struct UndoCommand: ParsableCommand {

@@ -35,6 +35,29 @@ struct DraftFields: ParsableArguments {
     }
 }
 
+/// `--push` of the draft commands: the account's drafts go to the server's Drafts folder now.
+struct DraftPushOption: ParsableArguments {
+    @Flag(help: "Put the account's drafts in the server's Drafts folder now (else the next `mailstore sync` does).") var push = false
+
+    /// Pushes `account`'s drafts when asked and prints the outcome (stderr: a draft kept local is a warning).
+    func run(_ store: MailStore, account: String) throws {
+        guard push else { return }
+        guard let report = try store.pushDrafts(account: account) else {
+            return Terminal.note("no server account: the drafts are local")
+        }
+        WriteBackSummary.drafts(report)
+    }
+
+    /// The `Server:` line of `draft show`: where the draft's server copy is, or why it is not there.
+    static func serverLine(_ s: DraftServerState?, version: UInt32) -> String {
+        guard let s else { return "local (not yet on the server)" }
+        if let c = s.stored(version: version) { return "on the server in \(c.folder)" + (c.uid == 0 ? "" : " (uid \(c.uid))") }
+        if s.localOnlyVersion == version { return "local only: \(s.problem)" }
+        if !s.problem.isEmpty { return "not yet on the server (\(s.attempts) failed attempts, retried\(s.retryAt.map { " at \($0)" } ?? "")): \(s.problem)" }
+        return "local (not yet on the server)"
+    }
+}
+
 struct DraftNewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "new", abstract: "Start a draft; prints its id on the last line.")
     @OptionGroup var storeOptions: StoreOptions
@@ -43,6 +66,7 @@ struct DraftNewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Reply to this email: \"Re:\" subject, In-Reply-To, References, the original quoted.", valueName: "email"))
     var replyTo: String?
     @Option(help: ArgumentHelp("Forward this email: \"Fwd:\" subject, the original below.", valueName: "email")) var forward: String?
+    @OptionGroup var push: DraftPushOption
 
     func validate() throws {
         if replyTo != nil && forward != nil { throw ValidationError("give --reply-to or --forward, not both") }
@@ -53,7 +77,9 @@ struct DraftNewCommand: ParsableCommand {
             var input = try fields.input()
             input.replyTo = replyTo
             input.forward = forward
-            let (saved, problems) = try DraftsUseCase(store: storeOptions.open()).create(account: account, input)
+            let store = try storeOptions.open()
+            let (saved, problems) = try DraftsUseCase(store: store).create(account: account, input)
+            try push.run(store, account: account)
             DraftFields.report(saved, problems)
         }
     }
@@ -65,12 +91,15 @@ struct DraftEditCommand: ParsableCommand {
     @Argument(help: "The draft id.") var draft: String
     @OptionGroup var fields: DraftFields
     @Option(help: ArgumentHelp("Remove an attachment by file name (repeatable).", valueName: "name")) var detach: [String] = []
+    @OptionGroup var push: DraftPushOption
 
     func run() throws {
         try CLIExit.run {
             var input = try fields.input()
             input.detach = detach
-            let (saved, problems) = try DraftsUseCase(store: storeOptions.open()).edit(draft, input)
+            let store = try storeOptions.open()
+            let (saved, problems) = try DraftsUseCase(store: store).edit(draft, input)
+            if push.push, let account = try store.draft(id: draft)?.account { try push.run(store, account: account) }
             DraftFields.report(saved, problems)
         }
     }
@@ -95,6 +124,8 @@ struct DraftShowCommand: ParsableCommand {
             let p = d.latest
             func list(_ a: [EmailAddress]) -> String { a.map { x in x.name.map { "\($0) <\(x.email)>" } ?? x.email }.joined(separator: ", ") }
             Terminal.print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
+            Terminal.print("Server: " + DraftPushOption.serverLine(try store.draftServerState(account: d.account, draftID: p.draftID),
+                                                               version: p.draftVersion))
             Terminal.print("To: \(list(p.to))")
             if !p.cc.isEmpty { print("Cc: \(list(p.cc))") }
             if !p.bcc.isEmpty { print("Bcc: \(list(p.bcc))") }
@@ -132,10 +163,14 @@ struct DraftDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a draft (its versions stay in the log).")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The draft id.") var draft: String
+    @OptionGroup var push: DraftPushOption
 
     func run() throws {
         try CLIExit.run {
-            try DraftsUseCase(store: storeOptions.open()).delete(draft)
+            let store = try storeOptions.open()
+            let account = try store.draft(id: draft)?.account
+            try DraftsUseCase(store: store).delete(draft)
+            if let account { try push.run(store, account: account) }
         }
     }
 }

@@ -110,7 +110,7 @@ struct ProjectCommand: ParsableCommand {
         }
         var reports: [Report] = []
         for a in try accountsToShow(store) {
-            let folderIDs = try folder.map { [$0] } ?? useCase.fetchFolders(accountId: a).map(\.id)
+            let folderIDs = try folder.map { [$0] } ?? useCase.fetchFolders(accountId: a).filter { !$0.isVirtual }.map(\.id)
             let rows = try folderIDs.map { Row(folder: $0, counts: named(try useCase.fetchUnreadCounts(accountId: a, folderId: $0))) }
             let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: FetchThreadsUseCase.wholeAccount))
             reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows,

@@ -4,7 +4,8 @@ import IMAPProtocol
 /// Folder mapping in three tiers: RFC 6154 SPECIAL-USE attributes, then the provider's names, then
 /// case-insensitive name heuristics (exact names and translations first, then substrings). A role
 /// taken by a higher tier is not given again by heuristics. `\Noselect` folders and the provider's
-/// excluded folders are skipped. Pure.
+/// excluded folders are skipped, except an excluded folder with the `\All` attribute (Gmail's All Mail), which
+/// is kept unsyncable so its role is known (Gmail's archive target). Pure.
 package enum FolderMapper {
     /// The error when a server lists no folder that can hold mail.
     package struct NoEmailFolders: Error, CustomStringConvertible, Equatable {
@@ -30,11 +31,12 @@ package enum FolderMapper {
         var pending: [Int] = []
         for item in items where item.isSelectable {
             let path = item.mailbox.isInbox ? "INBOX" : item.mailbox.name
-            if provider.excludes(path, delimiter: item.delimiter) { continue }
+            let excluded = provider.excludes(path, delimiter: item.delimiter)
+            if excluded && item.specialUse != .all { continue }
             var folder = MappedFolder(
                 path: path, mailbox: item.mailbox,
                 displayName: FolderNaming.displayName(forPath: path, delimiter: item.delimiter?.first ?? "/"),
-                role: .custom, tier: .none, delimiter: item.delimiter, attributes: item.attributes)
+                role: .custom, tier: .none, delimiter: item.delimiter, attributes: item.attributes, syncable: !excluded)
             if item.mailbox.isInbox {
                 folder.role = .inbox
                 folder.tier = .specialUse
@@ -50,7 +52,7 @@ package enum FolderMapper {
             if folder.tier != .none { taken.insert(folder.role) }
             out.append(folder)
         }
-        guard !out.isEmpty else { throw NoEmailFolders() }
+        guard out.contains(where: \.syncable) else { throw NoEmailFolders() }
         // Tier 3: exact names first, then substrings; a role only once.
         for exact in [true, false] {
             for i in pending where out[i].tier == .none {

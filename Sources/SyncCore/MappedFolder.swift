@@ -29,4 +29,7 @@ package struct MappedFolder: Sendable, Equatable {
     package var delimiter: String?
     /// LIST attributes as sent.
     package var attributes: [String]
+    /// False for a folder the provider excludes from sync that is still recorded for its role (Gmail's All
+    /// Mail, `\All`: the archive target): known in the folders view, never fetched.
+    package var syncable = true
 }

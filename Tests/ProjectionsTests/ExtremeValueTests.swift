@@ -49,6 +49,8 @@ final class ExtremeValueTests: XCTestCase {
                                    inReplyTo: v, references: [v], replyToEmailID: v, forwardOfEmailID: v)),
             .messageQueued(MessageQueued(draftID: v, draftVersion: 1, messageID: v, dueAt: Timestamp(microseconds: 1))),
             .sendFailed(SendFailed(draftID: v, reason: v, permanent: false, retryAt: Timestamp(microseconds: 2))),
+            .draftCopyChanged(DraftCopyChanged(draftID: v, change: .appending, draftVersion: 1, folder: v, messageID: v)),
+            .draftCopyChanged(DraftCopyChanged(draftID: v, change: .failed, draftVersion: 1, reason: v, attempt: 1)),
             .notificationDelivered(NotificationDelivered(emailID: id)),
             .emailExpunged(EmailExpunged(emailID: id, folder: v, uid: 1)),
             .folderRemoved(FolderRemoved(folder: v)),

@@ -41,6 +41,17 @@ final class FolderMapperTests: XCTestCase {
         XCTAssertEqual(mapped.first { $0.path == "[Gmail]/Sent Mail" }?.displayName, "Sent Mail")
     }
 
+    func testGmailsAllMailWithSpecialUseIsKnownButNotSynced() throws {
+        let items = [item("INBOX"), item("[Gmail]/All Mail", ["\\HasNoChildren", "\\All"]), item("[Gmail]/Sent Mail", ["\\Sent"])]
+        let mapped = try FolderMapper.map(items, provider: ProviderRegistry.gmail)
+        let all = try XCTUnwrap(mapped.first { $0.path == "[Gmail]/All Mail" }, "kept for its role: Gmail's archive target")
+        XCTAssertEqual(all.role, .all)
+        XCTAssertFalse(all.syncable, "excluded from sync all the same")
+        XCTAssertTrue(mapped.filter { $0.path != "[Gmail]/All Mail" }.allSatisfy(\.syncable))
+        XCTAssertThrowsError(try FolderMapper.map([item("[Gmail]/All Mail", ["\\All"])], provider: ProviderRegistry.gmail),
+                             "an unsyncable folder alone is no email folder")
+    }
+
     func testProviderMapsOutlookYahooICloud() throws {
         let outlook = try roles([item("INBOX"), item("Sent Items"), item("Deleted Items"), item("Junk Email")], ProviderRegistry.outlook)
         XCTAssertEqual(outlook, ["INBOX": .inbox, "Sent Items": .sent, "Deleted Items": .trash, "Junk Email": .junk])

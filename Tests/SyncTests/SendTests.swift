@@ -20,14 +20,8 @@ final class SendTests: SyncTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         smtp = try TestServers.smtp(SMTPPersonality(testName: name))
-        // One CA file trusting both test servers' CAs (each made its own).
+        try addAccount(smtp: smtp)
         bundle = dir.file("ca-bundle.pem")
-        let pem = try String(contentsOfFile: imap.caFile, encoding: .utf8) + "\n" + String(contentsOfFile: smtp.caFile, encoding: .utf8)
-        try pem.write(toFile: bundle, atomically: true, encoding: .utf8)
-        try store.addAccount(AccountSettings(name: accountName, email: user, host: imap.host, port: imap.tlsPort, security: "tls",
-                                             credential: .file(passwordFile), caFile: bundle, smtpHost: smtp.host,
-                                             smtpPort: smtp.submissionPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
-                                             smtpCredential: .file(smtp.passwordFile)))
         try sync()
     }
 

@@ -55,6 +55,18 @@ class SyncTestCase: XCTestCase {
                                              credential: .file(passwordFile), caFile: caFile ? imap.caFile : nil))
     }
 
+    /// Adds the test account with submission through `smtp` (one CA file trusting both test servers' CAs: each
+    /// made its own).
+    func addAccount(smtp: SMTPServer) throws {
+        let bundle = dir.file("ca-bundle.pem")
+        let pem = try String(contentsOfFile: imap.caFile, encoding: .utf8) + "\n" + String(contentsOfFile: smtp.caFile, encoding: .utf8)
+        try pem.write(toFile: bundle, atomically: true, encoding: .utf8)
+        try store.addAccount(AccountSettings(name: accountName, email: user, host: imap.host, port: imap.tlsPort, security: "tls",
+                                             credential: .file(passwordFile), caFile: bundle, smtpHost: smtp.host,
+                                             smtpPort: smtp.submissionPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
+                                             smtpCredential: .file(smtp.passwordFile)))
+    }
+
     /// The environment of a `mailstore` child process on this test's store.
     var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment

@@ -2,6 +2,8 @@
 public enum ActionError: Error, CustomStringConvertible, Equatable {
     /// Archive on an account with no Archive-role folder (the spec's prompt).
     case noArchiveFolder
+    /// Archive on a Gmail account whose `\All` folder (All Mail) is not known.
+    case noAllMailFolder
     /// Delete on an account with no Trash-role folder.
     case noTrashFolder
     /// The threads of one batch belong to different accounts.
@@ -18,6 +20,7 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .noArchiveFolder: "No archive folder: move to a specific folder instead?"
+        case .noAllMailFolder: "No All Mail folder (\\All) is known for this Gmail account: sync it first, or move to a specific folder instead"
         case .noTrashFolder: "No Trash folder: move to a specific folder instead?"
         case .mixedAccounts(let a): "one action works within one account; these threads are in \(a.joined(separator: ", "))"
         case .nothingToDo(let why): "nothing to do: \(why)"

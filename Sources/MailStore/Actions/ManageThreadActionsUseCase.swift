@@ -90,13 +90,16 @@ public struct ManageThreadActionsUseCase {
         }
     }
 
-    /// Where a moving action puts the copies: the Archive-role folder (Gmail: All Mail, which removes the
-    /// Inbox label), the Trash, or the folder asked for.
+    /// Where a moving action puts the copies: the Archive-role folder (Gmail: the `\All` folder, All Mail
+    /// whatever its name, which removes the Inbox label), the Trash, or the folder asked for.
     func destinationFolder(_ kind: ActionKind, explicit: String?, account: String, folders: [FolderEntry]) throws -> String? {
         switch kind {
         case .archive:
+            if try views.account(named: account)?.settings.provider == ProviderRegistry.gmail.id {
+                guard let all = folders.first(where: { $0.role == .all }) else { throw ActionError.noAllMailFolder }
+                return all.path
+            }
             if let a = folders.first(where: { $0.role == .archive }) { return a.path }
-            if try views.account(named: account)?.settings.provider == ProviderRegistry.gmail.id { return "[Gmail]/All Mail" }
             throw ActionError.noArchiveFolder
         case .delete:
             guard let t = folders.first(where: { $0.role == .trash }) else { throw ActionError.noTrashFolder }

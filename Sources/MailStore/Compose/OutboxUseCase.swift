@@ -155,8 +155,10 @@ public struct OutboxUseCase {
         try store.commit([NewEvent(event: e, account: account, stream: .draft(draftID), actor: actor)])
     }
 
-    /// The message as it goes out; the same bytes and Message-ID every time for one queuing.
-    func compose(_ d: DraftRecord, due: Timestamp) throws -> ComposedMessage {
+    /// The message as it goes out; the same bytes and Message-ID every time for one queuing. A `draftCopy` (for
+    /// the server's Drafts folder) has a Message-ID of its own and keeps only the usable addresses (none at all
+    /// gives `undisclosed-recipients`), so an unfinished draft can be stored too.
+    func compose(_ d: DraftRecord, due: Timestamp, draftCopy: Bool = false) throws -> ComposedMessage {
         guard let account = try views.account(named: d.account)?.settings else { throw DraftError.noAccount(d.account) }
         let p = d.latest
         func addresses(_ list: [EmailAddress]) -> [MailAddress] { list.map { MailAddress(name: $0.name, email: $0.email) } }
@@ -165,10 +167,11 @@ public struct OutboxUseCase {
             guard let data = try store.log.blob(a.blob) else { throw DraftError.unreadableAttachment(a.filename, "its blob is missing") }
             attachments.append(ComposerAttachment(filename: a.filename, mimeType: a.mimeType, data: data))
         }
-        let draft = MessageDraft(from: MailAddress(name: account.displayName, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
+        var draft = MessageDraft(from: MailAddress(name: account.displayName, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
                                  bcc: addresses(p.bcc), subject: p.subject, text: p.body, attachments: attachments,
                                  inReplyTo: p.inReplyTo, references: p.references, date: due.date)
-        var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)")
+        if draftCopy { OutboxUseCase.keepUsableAddresses(&draft) }
+        var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)" + (draftCopy ? "/drafts-folder" : ""))
         return try MessageComposer.compose(draft, using: &generator)
     }
 

@@ -8,6 +8,8 @@ extension SyncEngine {
     /// Syncs one folder: UIDVALIDITY, flag changes, expunges, then new mail newest first.
     func sync(_ folder: MappedFolder, _ conn: IMAPConnection) throws -> FolderSyncReport {
         var report = FolderSyncReport(folder: folder.path, role: folder.role.description)
+        // Recorded for its role only (Gmail's All Mail): never fetched.
+        guard folder.syncable else { return report }
         let name = account.name, path = folder.path
         let sel: SelectedMailbox
         do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }

@@ -12,9 +12,14 @@ extension SyncEngine {
     /// server refuses (a NO, a read-only folder, PERMANENTFLAGS without the flag, or a flag it did not keep);
     /// `ActionFailed` with the next retry time when the connection fails. What the server already shows is
     /// recorded as applied without sending anything, so an operation done before a crash is never done twice.
-    /// Actions waiting for a retry are skipped unless named in `force`.
+    /// Actions waiting for a retry are skipped unless named in `force`. Then the drafts go to the server's
+    /// Drafts folder (`syncDrafts`, SyncEngine+Drafts.swift).
     public func writeBack(force: Set<String> = []) throws -> WriteBackReport {
-        try exclusively { try writeBackLocked(force: force) }
+        try exclusively {
+            var report = try writeBackLocked(force: force)
+            report.drafts = try syncDraftsLocked(force: false)
+            return report
+        }
     }
 
     private func writeBackLocked(force: Set<String>) throws -> WriteBackReport {

@@ -8,6 +8,8 @@ public struct WriteBackReport: Sendable, Equatable, Encodable {
     public var failed = 0
     /// The actions with a refused or failed part, and why.
     public var problems: [Problem] = []
+    /// What putting the drafts into the server's Drafts folder did.
+    public var drafts = DraftSyncReport()
 
     public struct Problem: Sendable, Equatable, Encodable {
         public var action: String

@@ -29,9 +29,14 @@ public struct FetchThreadsUseCase: Sendable {
     /// newest first, after `cursor`.
     ///
     /// An account with no folders gives the empty page; a folder the account does not have throws
-    /// `ThreadListError.folderNotFound`.
+    /// `ThreadListError.folderNotFound`. `Starred` (``starredFolder``), when the account has no folder of that
+    /// path, is its `\Flagged`-role folder (Gmail's `[Gmail]/Starred`), else the virtual Starred folder: every
+    /// thread with a flagged copy, once.
     public func fetchThreads(accountId: String, folderId: String, category: AICategory? = nil,
                              cursor: ThreadCursor? = nil, pageSize: Int = defaultPageSize) throws -> ThreadPage {
+        if folderId == FetchThreadsUseCase.starredFolder, let starred = try starredFolder(accountId: accountId) {
+            return try page(scope: accountId, folder: starred, category: category, cursor: cursor, pageSize: pageSize)
+        }
         let result = try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
         // Only an empty page can come from a folder that does not exist: check then, off the hot path.
         if result.threads.isEmpty {
@@ -73,6 +78,18 @@ public struct FetchThreadsUseCase: Sendable {
         }
     }
 
+    /// The folder id of the Starred listing (a real `\Flagged` folder or the virtual one).
+    public static let starredFolder = "Starred"
+
+    /// Where `Starred` is read from for an account: nil when the account has a folder of that path (it is read
+    /// as it is), else its `\Flagged`-role folder's path, else the virtual Starred folder's index.
+    func starredFolder(accountId: String) throws -> String? {
+        let folders: [FolderEntry]
+        do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        if folders.contains(where: { $0.path == FetchThreadsUseCase.starredFolder }) { return nil }
+        return folders.first { $0.role == .flagged }?.path ?? ThreadsProjector.virtualStarred
+    }
+
     static func summary(_ t: ThreadRow) -> ThreadSummary {
         ThreadSummary(id: t.id, accountId: t.account, subject: t.subject, participants: t.participants,
                       snippet: t.snippet, latestDate: t.latestDate.date, messageCount: t.messageCount,
@@ -107,19 +124,38 @@ extension FetchThreadsUseCase {
 
     /// The folders of an account in navigation order (Inbox, Starred, Sent, Drafts, Spam, Trash, Archive,
     /// then custom folders alphabetically), with their badges.
+    /// An account with folders but no `\Flagged`-role one (and none named Starred) gets the virtual Starred
+    /// folder after the Inbox (id `Starred`, read by ``fetchThreads(accountId:folderId:category:cursor:pageSize:)``).
+    /// The Drafts badge counts the account's drafts: the local ones (each once, whether or not its server copy
+    /// is there) and the server's other drafts.
     public func fetchFolders(accountId: String) throws -> [FolderSummary] {
         do {
-            return try views.folders(account: accountId).map { f in
+            let folders = try views.folders(account: accountId)
+            var out = try folders.map { f in
                 let badge: Int? = switch f.role {
                 case .inbox, .junk: try views.unreadCount(account: accountId, folder: f.path, category: "all")
-                case .drafts: try views.unreadCount(account: accountId, folder: f.path, category: UnreadProjector.totalCategory)
+                case .drafts: try draftsBadge(accountId: accountId, folder: f.path)
                 default: nil
                 }
                 return FolderSummary(id: f.path, accountId: accountId, name: f.displayName, role: f.role, badge: badge)
             }
+            if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged || $0.path == FetchThreadsUseCase.starredFolder }) {
+                let at = out.firstIndex { $0.role != .inbox } ?? out.count
+                out.insert(FolderSummary(id: FetchThreadsUseCase.starredFolder, accountId: accountId, name: FetchThreadsUseCase.starredFolder,
+                                         role: .flagged, badge: nil, isVirtual: true), at: at)
+            }
+            return out
         } catch {
             throw ThreadListError.fetchFailed(underlying: error)
         }
+    }
+
+    /// The Drafts badge: the account's drafts (each once, its server copy not counted again) and the other
+    /// messages of the server's Drafts folder (drafts written elsewhere).
+    func draftsBadge(accountId: String, folder: String) throws -> Int {
+        let onServer = try views.unreadCount(account: accountId, folder: folder, category: UnreadProjector.totalCategory)
+        let ours = try views.ownDraftCopies(account: accountId, folder: folder)
+        return try views.drafts(account: accountId).count + max(0, onServer - ours)
     }
 
     /// The outbox (queued, sending, failed) of an account, newest first, and its badge (queued + failed).

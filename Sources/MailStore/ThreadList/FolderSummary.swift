@@ -12,8 +12,10 @@ public struct FolderSummary: Sendable, Equatable, Encodable {
     public var role: FolderRole
     /// Unread messages for Inbox and Spam, messages for Drafts, nil for the others (shown as "—").
     public var badge: Int?
+    /// True for a folder with no server folder behind it (the virtual Starred folder of an account without one).
+    public var isVirtual = false
 
-    enum CodingKeys: String, CodingKey { case id, accountId, name, role, badge }
+    enum CodingKeys: String, CodingKey { case id, accountId, name, role, badge, isVirtual = "virtual" }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -22,5 +24,6 @@ public struct FolderSummary: Sendable, Equatable, Encodable {
         try c.encode(name, forKey: .name)
         try c.encode(role, forKey: .role)
         try c.encode(badge, forKey: .badge)
+        try c.encode(isVirtual, forKey: .isVirtual)
     }
 }
