@@ -21,24 +21,33 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
 
     package init() {}
 
+    /// Whether `offer(address:rank:capacity:)` would change the list (without changing it).
+    package func wouldChange(address: String, rank: ContactRank, capacity: Int) -> Bool {
+        if let e = entries.first(where: { $0.address == address }) { return e.rank != rank }
+        guard entries.count >= capacity, let last = entries.last else { return true }
+        return rank < last.rank || (rank == last.rank && address < last.address)
+    }
+
     /// Puts `address` at `rank` into the list: moves it when it is there, else inserts it when the list has
     /// room or it outranks the last entry (which then drops out).
     /// Returns false when nothing changed.
     @discardableResult
     package mutating func offer(address: String, rank: ContactRank, capacity: Int) -> Bool {
-        func before(_ a: Entry, _ b: Entry) -> Bool { a.rank < b.rank || (a.rank == b.rank && a.address < b.address) }
         let entry = Entry(address: address, rank: rank)
         if let i = entries.firstIndex(where: { $0.address == address }) {
             if entries[i].rank == rank { return false }
             entries.remove(at: i)
         } else if entries.count >= capacity {
-            guard let last = entries.last, before(entry, last) else { return false }
+            guard let last = entries.last, ContactTop.before(entry, last) else { return false }
             entries.removeLast()
         }
-        let at = entries.firstIndex { before(entry, $0) } ?? entries.endIndex
+        let at = entries.firstIndex { ContactTop.before(entry, $0) } ?? entries.endIndex
         entries.insert(entry, at: at)
         return true
     }
+
+    /// List order: rank, then address.
+    static func before(_ a: Entry, _ b: Entry) -> Bool { a.rank < b.rank || (a.rank == b.rank && a.address < b.address) }
 
     package func write(to w: inout ByteWriter) {
         w.writeVarint(UInt64(entries.count))

@@ -116,23 +116,30 @@ package final class ContactsProjector: Projector {
             guard seen.insert(address).inserted else { continue }
             try people.modify(Key(account, address).bytes) { c in
                 var contact = c ?? Contact(name: nil, address: ViewBounds.text(a.email), count: 0, sent: 0, lastSeen: p.date)
-                let oldTokens = ContactsProjector.tokens(name: contact.name, address: address)
+                let oldName = contact.name
                 if let name = a.name, !name.isEmpty { contact.name = ViewBounds.text(name) }
                 contact.count += 1
                 if senders.contains(address) { contact.sent += 1 }
                 if recipients.contains(address) { contact.wroteTo += 1 }
                 if p.date > contact.lastSeen { contact.lastSeen = p.date }
                 let tokens = ContactsProjector.tokens(name: contact.name, address: address)
-                for t in oldTokens.subtracting(tokens) {
-                    prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
+                if c != nil, oldName != contact.name {
+                    for t in ContactsProjector.tokens(name: oldName, address: address).subtracting(tokens) {
+                        prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
+                    }
                 }
                 let rank = ContactRank(contact)
                 for t in tokens {
                     prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), rank)
                 }
-                // Old tokens' lists keep the entry; the reader drops it when it no longer matches.
+                // Old tokens' lists keep the entry; the reader drops it when it no longer matches. A list this
+                // contact does not enter is only read (most contacts rank below full lists).
                 for p in ContactsProjector.shortPrefixes(of: tokens) {
-                    try top.modify(Key(account, p).bytes) { list in
+                    let key = Key(account, p).bytes
+                    if let list = try top.get(key), !list.wouldChange(address: address, rank: rank, capacity: ContactsProjector.topSize) {
+                        continue
+                    }
+                    try top.modify(key) { list in
                         var l = list ?? ContactTop()
                         if l.offer(address: address, rank: rank, capacity: ContactsProjector.topSize) { list = l }
                     }
