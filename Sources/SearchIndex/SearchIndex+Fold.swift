@@ -11,7 +11,7 @@ extension SearchIndex {
     static let foldedTypes: Set<EventType> = [
         .emailReceived, .emailExpunged, .flagsChanged, .emailCategorized,
         .threadArchived, .threadDeleted, .threadMarkedRead, .threadMarkedUnread, .threadStarred, .threadUnstarred,
-        .threadMoved, .flagRejected, .actionReverted,
+        .threadMoved, .flagRejected, .actionReverted, .draftCopyChanged,
     ]
 
     /// Folds every event after the checkpoint up to `limit` (default: the log's head), in transactions of
@@ -45,9 +45,10 @@ extension SearchIndex {
                 }
             }
             progress?(last - start, head - start)
+            // The blobs and records a full batch read stay in the page cache, not in this process's resident
+            // size (a small catch-up skips it: finding the map costs more than it does).
+            if batch.count >= SearchIndex.batchSize { log.environment.releaseResidentPages() }
             batch.removeAll(keepingCapacity: true)
-            // The blobs and records read stay in the page cache, not in this process's resident size.
-            log.environment.releaseResidentPages()
         }
         try log.scan(from: start + 1, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
             if ev.envelope.sequence > head { return false }
@@ -66,7 +67,17 @@ extension SearchIndex {
         }
         switch event {
         case .emailReceived(let p):
+            // Our drafts' copies in the server's Drafts folder are drafts, not mail (as in the thread list).
+            let own = try statement("SELECT 1 FROM own_drafts WHERE account = ? AND message_id = ?")
+            try own.bind([.text(account), .text(p.messageKey)])
+            let isOwnDraft = try own.step()
+            own.reset()
+            if isOwnDraft { return }
             try insert(SearchDocument(p, account: account, raw: raw))
+        case .draftCopyChanged(let p):
+            if p.change == .appending || p.change == .stored, !p.messageID.isEmpty {
+                try statement("INSERT OR IGNORE INTO own_drafts(account, message_id) VALUES(?, ?)").run([.text(account), .text(p.messageID)])
+            }
         case .emailExpunged(let p):
             try delete(emailID: p.emailID)
         case .flagsChanged(let p):

@@ -5,13 +5,16 @@
 ///   transaction as the rows it produced).
 /// - `docs`: one row per email copy. Its rowid orders by date: `seconds << 20 | slot`, so newest-first
 ///   results stream from FTS5 in rowid order with no sort, and a date range is a rowid range.
+/// - `own_drafts(account, message_id)`: the Message-IDs of our drafts' copies in the server's Drafts folder
+///   (`DraftCopyChanged`): sync brings them back as mail, and they are not indexed (a draft is not mail).
 /// - `fts`: FTS5 over the text columns, rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
 ///   wrapped in the Porter stemmer (English), as notmuch stems (Xapian's English stemmer); `_` is a word
 ///   character (`notmuch_query_search` is one word), as in Xapian.
 enum SearchSchema {
     /// 1: first version. 2: a rollback journal instead of WAL, so a rebuilt file can be renamed over one
     /// that other processes have open (no -wal/-shm files that belong to a name rather than a file).
-    static let version = 2
+    /// 3: our drafts' server copies left out (`own_drafts`).
+    static let version = 3
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]
@@ -39,6 +42,8 @@ enum SearchSchema {
         subject TEXT NOT NULL,
         participants TEXT NOT NULL);
     CREATE INDEX IF NOT EXISTS docs_message_id ON docs(message_id);
+    CREATE TABLE IF NOT EXISTS own_drafts(account TEXT NOT NULL, message_id TEXT NOT NULL,
+        PRIMARY KEY(account, message_id)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
         fromaddr, toaddr, ccaddr, subject, body, attachment, mimetype,
         tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''_''');

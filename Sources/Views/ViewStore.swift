@@ -337,10 +337,13 @@ public final class ViewStore: @unchecked Sendable {
             }
             done += UInt64(events.count)
             progress?(done, head - start)
-            // The log's and the views' pages read by this batch stay in the page cache, not in this process's
-            // resident size (the maps are read-only and shared: pages are mapped again when touched).
-            log.environment.releaseResidentPages()
-            environment.releaseResidentPages()
+            // The log's and the views' pages read by a big batch stay in the page cache, not in this process's
+            // resident size (the maps are read-only and shared: pages are mapped again when touched). Small
+            // catch-ups (an action, a sync batch) skip it: finding the maps costs more than they do.
+            if events.count >= ViewStore.releaseInterval {
+                log.environment.releaseResidentPages()
+                environment.releaseResidentPages()
+            }
             events.removeAll(keepingCapacity: true)
             decodedEvents.removeAll(keepingCapacity: true)
             skipped.removeAll()

@@ -71,6 +71,7 @@ final class ServerDraftsTests: SyncTestCase {
         try sync()
         XCTAssertEqual(try views.syncedCopies(account: accountName, folder: path("Drafts")).count, 1)
         XCTAssertEqual(try threads("Drafts"), [], "our own copy is no thread of its own")
+        XCTAssertEqual(try store.search("subject:plan", output: .messages), [], "nor a search result")
         let badge = try FetchThreadsUseCase(views: views).fetchFolders(accountId: accountName).first { $0.role == .drafts }?.badge
         XCTAssertEqual(badge, 1)
         // A draft written elsewhere counts too.
