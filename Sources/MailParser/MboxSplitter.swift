@@ -39,6 +39,9 @@ package struct MboxSplitter: Sendable {
     private var pendingBlank: [UInt8]?
     /// The start of the current line while it may still be special.
     private var line: [UInt8] = []
+    /// How many `>` begin `line`, as far as counted: a line arriving in many pieces is counted once, not
+    /// from its start at every piece.
+    private var quotes = 0
     /// The current line is ordinary: its remaining bytes go to `message`.
     private var lineIsOrdinary = false
     /// No non-blank line has been seen yet.
@@ -110,9 +113,20 @@ package struct MboxSplitter: Sendable {
         case quotedFrom
     }
 
-    private func classify(_ l: [UInt8], complete: Bool) -> Prefix {
-        var k = 0
-        while k < l.count, l[k] == ASCII.greaterThan { k += 1 }
+    /// Empties `line` for the next one.
+    private mutating func clearLine() {
+        line.removeAll(keepingCapacity: true)
+        quotes = 0
+    }
+
+    /// The `>` that begin `line`, counting on from where the last count stopped.
+    private mutating func countQuotes() -> Int {
+        while quotes < line.count, line[quotes] == ASCII.greaterThan { quotes += 1 }
+        return quotes
+    }
+
+    /// What the line `l`, which begins with `quotes` `>` (and then not one), is so far.
+    private func classify(_ l: [UInt8], complete: Bool, quotes k: Int) -> Prefix {
         let quoted = k > 0
         let pattern = MboxSplitter.from
         var m = 0
@@ -139,21 +153,21 @@ package struct MboxSplitter: Sendable {
     private mutating func decidePartial() {
         let full = line.count >= MboxSplitter.window
         if MboxSplitter.isBlank(line) && !full { return }
-        switch classify(line, complete: false) {
+        switch classify(line, complete: false, quotes: countQuotes()) {
         case .undecided where !full:
             return
         case .ordinary, .undecided:
             appendOrdinary(line)
-            line.removeAll(keepingCapacity: true)
+            clearLine()
             lineIsOrdinary = true
         case .quotedFrom:
             appendOrdinary(Array(line.dropFirst()))
-            line.removeAll(keepingCapacity: true)
+            clearLine()
             lineIsOrdinary = true
         case .envelopeCandidate:
             if !(atFileStart || pendingBlank != nil) || full {
                 appendOrdinary(line)
-                line.removeAll(keepingCapacity: true)
+                clearLine()
                 lineIsOrdinary = true
             }
         }
@@ -161,14 +175,14 @@ package struct MboxSplitter: Sendable {
 
     /// Handles a complete line held in `line`.
     private mutating func completeLine(into out: inout [MboxMessage]) {
-        defer { line.removeAll(keepingCapacity: true) }
+        defer { clearLine() }
         if MboxSplitter.isBlank(line) {
             guard inMessage else { return }  // leading blank lines
             if let pb = pendingBlank { pb.withUnsafeBufferPointer { keep($0) } }
             pendingBlank = line
             return
         }
-        switch classify(line, complete: true) {
+        switch classify(line, complete: true, quotes: countQuotes()) {
         case .quotedFrom:
             appendOrdinary(Array(line.dropFirst()))
         case .envelopeCandidate where (atFileStart || pendingBlank != nil) && isEnvelope(line):
