@@ -133,6 +133,23 @@ final class MultiProviderSyncTests: SyncTestCase {
         XCTAssertFalse(again.stdout.contains("\"received\":1"), again.stdout)
     }
 
+    /// E-32, AC-MP-13: the watch re-issues IDLE at the provider's interval (Yahoo's 4 minutes, before its 5-minute
+    /// cut-off), `--idle-refresh` overriding it; the pool's per-account limit and idle time come from the registry.
+    func testTheWatchAndThePoolTakeEachProvidersSettings() throws {
+        let me = User(name: user, password: "", passwordFile: passwordFile)
+        let expected: [(String, Double)] = [("gmail", 25 * 60), ("outlook", 25 * 60), ("yahoo", 4 * 60), ("icloud", 20 * 60), ("custom", 20 * 60)]
+        for (provider, _) in expected { try register(provider, me, provider: provider) }
+        for (provider, seconds) in expected {
+            let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: provider)?.settings))
+            XCTAssertEqual(SyncWatcher(engine: engine).idleRefresh, seconds, provider)
+            XCTAssertEqual(SyncWatcher(engine: engine, idleRefresh: 15).idleRefresh, 15, provider)
+            XCTAssertEqual(engine.poolLimits.maxConnections, 5, provider)
+            XCTAssertEqual(engine.poolLimits.idleCloseSeconds, min(15 * 60, seconds), provider)
+        }
+        XCTAssertEqual(SyncEngine.connections.globalLimit, 30)
+        XCTAssertEqual(SyncEngine.connections.queueTimeoutSeconds, 30)
+    }
+
     // MARK: - The pool with a real server
 
     /// Two accounts synced at once on two threads with a pool of 2: both hold a connection at the same time

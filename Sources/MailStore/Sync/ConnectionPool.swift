@@ -12,7 +12,7 @@ import Foundation
 ///   connections are closed after the lease's `idleCloseSeconds` (the engine uses 15 minutes, the desktop value of
 ///   FR-SYNC-16, or the provider's IDLE refresh when that is shorter: a provider dropping an IDLE after 5 minutes
 ///   drops a silent connection as soon), when another account needs the room, or by ``closeIdle()``. One idle for
-///   longer than ``probeAfterSeconds`` (60 s) is checked (`NOOP`) before it is handed out again.
+///   longer than ``probeAfterSeconds`` (10 s) is checked (`NOOP`) before it is handed out again.
 ///
 /// Connections are opened and closed outside the pool's lock, so a slow server never holds up the others.
 /// Blocking by design: the sync engine is synchronous and runs on its own threads.
@@ -53,7 +53,7 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
     private var peakByAccount: [String: Int] = [:]
 
     /// A pool with these bounds (the defaults are the spec's).
-    package init(globalLimit: Int = 30, queueTimeoutSeconds: Double = 30, probeAfterSeconds: Double = 60) {
+    package init(globalLimit: Int = 30, queueTimeoutSeconds: Double = 30, probeAfterSeconds: Double = 10) {
         self.globalLimit = max(1, globalLimit)
         self.queueTimeoutSeconds = max(0, queueTimeoutSeconds)
         self.probeAfterSeconds = max(0, probeAfterSeconds)

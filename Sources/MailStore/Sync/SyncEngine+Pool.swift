@@ -25,7 +25,7 @@ extension SyncEngine {
 
     /// The account's limits: the provider's `maxConnections`; idle connections closed after 15 minutes, or after
     /// the provider's IDLE refresh when that is shorter (a provider that drops an IDLE drops a silent connection too).
-    var poolLimits: ConnectionPool<IMAPConnection>.Limits {
+    package var poolLimits: ConnectionPool<IMAPConnection>.Limits {
         .init(maxConnections: provider.maxConnections, idleCloseSeconds: min(SyncEngine.idleCloseSeconds, provider.idleRefreshSeconds))
     }
 }

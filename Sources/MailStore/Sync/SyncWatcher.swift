@@ -14,8 +14,10 @@ import SyncCore
 /// and configuration errors end the watch: retrying cannot fix them.
 public final class SyncWatcher {
     let engine: SyncEngine
-    let idleRefresh: Double
-    let pollInterval: Double
+    /// Seconds an IDLE lasts before it is re-issued: the provider's `idleRefreshSeconds` unless given.
+    public let idleRefresh: Double
+    /// Seconds between polls of every folder.
+    public let pollInterval: Double
     /// Syncs, writes back and files while the Inbox connection stays in IDLE (made on first use).
     private var helper: SyncEngine?
     /// Told about every sync that changed something.
