@@ -1,5 +1,6 @@
 import Foundation
 import MailStore
+import TestSupport
 import XCTest
 
 /// The connection pool's limits, queue and idle closing, with a fake connection: a pure concurrency test (the
@@ -94,6 +95,59 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertFalse(c === a)
         XCTAssertEqual([pool.count().inUse, pool.count().idle], [2, 0])
         XCTAssertEqual(pool.peakInUse(), 2)
+    }
+
+    /// Waiters for the process's room are served first come, first served.
+    func testWaitersAreServedInArrivalOrder() throws {
+        let pool = Pool(globalLimit: 1, queueTimeoutSeconds: 10)
+        let factory = Factory()
+        let held = try pool.lease(account: "a", reuseKey: "k", limits: limits, open: factory.open)
+        let order = InUseCounter()
+        let served = Locked<[String]>([])
+        let group = DispatchGroup()
+        for (i, account) in ["b", "c", "d"].enumerated() {
+            group.enter()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.1 * Double(i)) {
+                defer { group.leave() }
+                guard let c = try? pool.lease(account: account, reuseKey: "k", limits: ConnectionPoolTests.limits, open: factory.open) else { return }
+                order.enter(account)
+                served.withLock { $0.append(account) }
+                usleep(50_000)
+                order.leave(account)
+                pool.release(c, account: account, reuseKey: "k", limits: ConnectionPoolTests.limits)
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        pool.release(held, account: "a", reuseKey: "k", limits: limits)
+        XCTAssertEqual(group.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(served.withLock { $0 }, ["b", "c", "d"])
+        XCTAssertEqual(order.peakTotal, 1)
+    }
+
+    /// A waiter held back by its own account's limit does not hold back another account that has room.
+    func testAWaiterAtItsAccountsLimitDoesNotBlockOtherAccounts() throws {
+        let pool = Pool(globalLimit: 10, queueTimeoutSeconds: 10)
+        let factory = Factory()
+        let one = Pool.Limits(maxConnections: 1, idleCloseSeconds: 60)
+        let held = try pool.lease(account: "a", reuseKey: "k", limits: one, open: factory.open)
+        let aServed = Locked<Date?>(nil)
+        let group = DispatchGroup()
+        group.enter()
+        Thread {
+            defer { group.leave() }
+            if let c = try? pool.lease(account: "a", reuseKey: "k", limits: one, open: factory.open) {
+                aServed.withLock { $0 = Date() }
+                pool.release(c, account: "a", reuseKey: "k", limits: one)
+            }
+        }.start()
+        Thread.sleep(forTimeInterval: 0.2)
+        let start = Date()
+        _ = try pool.lease(account: "b", reuseKey: "k", limits: one, open: factory.open)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "b did not wait behind a")
+        XCTAssertNil(aServed.withLock { $0 })
+        pool.release(held, account: "a", reuseKey: "k", limits: one)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertNotNil(aServed.withLock { $0 })
     }
 
     func testIdleConnectionsAreClosedAfterTheirIdleTime() throws {

@@ -5,9 +5,10 @@ import Foundation
 /// - Each account holds at most its `maxConnections` (the provider registry's: 5 for every built-in
 ///   provider and for custom servers), in use and idle together.
 /// - The process holds at most ``globalLimit`` (30) across all accounts.
-/// - A lease that finds both limits reached waits (queued, not failed) until a connection is released, an idle
-///   one can be closed to make room, or ``queueTimeoutSeconds`` (30 s) pass; then it throws
-///   ``ConnectionPoolTimeout``, which says what to do.
+/// - A lease that finds no room waits (queued, not failed) until a connection is released, an idle one can be
+///   closed to make room, or ``queueTimeoutSeconds`` (30 s) pass; then it throws ``ConnectionPoolTimeout``, which
+///   says what to do. Waiters are served first come, first served among those that could go on (one held back by
+///   its own account's limit does not hold back another account).
 /// - A released connection that still works stays idle for reuse by the same account and settings; idle
 ///   connections are closed after the lease's `idleCloseSeconds` (the engine uses 15 minutes, the desktop value of
 ///   FR-SYNC-16, or the provider's IDLE refresh when that is shorter: a provider dropping an IDLE after 5 minutes
@@ -45,8 +46,18 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
         let closeAfter: Double
     }
 
+    /// A lease waiting for room, in arrival order.
+    private struct Waiter {
+        let ticket: UInt64
+        let account: String
+        let reuseKey: String
+        let limit: Int
+    }
+
     private let condition = NSCondition()
     private var idle: [IdleEntry] = []
+    private var waiters: [Waiter] = []
+    private var nextTicket: UInt64 = 0
     private var busy: [String: Int] = [:]
     private var busyTotal = 0
     private var peakTotal = 0
@@ -65,48 +76,42 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
     /// ``release(_:account:reuseKey:limits:keep:)``.
     package func lease(account: String, reuseKey: String, limits: Limits, open: () throws -> Connection) throws -> Connection {
         let start = ConnectionPool.clock()
-        var toClose: [Connection] = []
         var reused: IdleEntry?
-        condition.lock()
-        while true {
-            toClose += expiredLocked(now: ConnectionPool.clock())
-            if let i = idle.lastIndex(where: { $0.account == account && $0.reuseKey == reuseKey }) {
-                reused = idle.remove(at: i)
-                reserveLocked(account)
-                break
-            }
-            let accountCount = busy[account, default: 0] + idle.count { $0.account == account }
-            if accountCount >= limits.maxConnections, let i = idle.firstIndex(where: { $0.account == account }) {
-                // The account's room is taken by an idle connection of other settings: close it.
-                toClose.append(idle.remove(at: i).connection)
-                continue
-            }
-            if accountCount < limits.maxConnections {
-                if busyTotal + idle.count < globalLimit {
-                    reserveLocked(account)
-                    break
-                }
-                if let i = idle.indices.min(by: { idle[$0].since < idle[$1].since }) {
-                    // The process is full, but another account has a connection nobody uses: it makes room.
-                    toClose.append(idle.remove(at: i).connection)
-                    reserveLocked(account)
-                    break
-                }
-            }
-            let waited = ConnectionPool.clock() - start
-            if waited >= queueTimeoutSeconds {
-                let timeout = ConnectionPoolTimeout(account: account, waitedSeconds: waited, accountInUse: accountCount,
-                                                    accountLimit: limits.maxConnections, totalInUse: busyTotal + idle.count,
-                                                    globalLimit: globalLimit)
+        do {
+            var toClose: [Connection] = []
+            condition.lock()
+            let me = Waiter(ticket: nextTicket, account: account, reuseKey: reuseKey, limit: limits.maxConnections)
+            nextTicket &+= 1
+            waiters.append(me)
+            defer {
+                // Leaving the queue may make a later waiter the first that can go on.
+                waiters.removeAll { $0.ticket == me.ticket }
+                condition.broadcast()
                 condition.unlock()
                 toClose.forEach { $0.close() }
-                throw timeout
             }
-            // Woken by every release; re-checks at least every second (idle connections expire meanwhile).
-            _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, queueTimeoutSeconds - waited)))
+            while true {
+                toClose += expiredLocked(now: ConnectionPool.clock())
+                // First come, first served among the waiters that can go on now.
+                if waiters.first(where: canProceedLocked)?.ticket == me.ticket {
+                    toClose += takeRoomLocked(for: me, reused: &reused)
+                    break
+                }
+                let waited = ConnectionPool.clock() - start
+                if waited >= queueTimeoutSeconds {
+                    throw ConnectionPoolTimeout(account: account, waitedSeconds: waited, accountInUse: accountCountLocked(account),
+                                                accountLimit: limits.maxConnections, totalInUse: busyTotal + idle.count,
+                                                globalLimit: globalLimit)
+                }
+                // Woken by every release; re-checks at least every second (idle connections expire meanwhile).
+                _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, queueTimeoutSeconds - waited)))
+            }
         }
-        condition.unlock()
-        toClose.forEach { $0.close() }
+        return try connect(reused, account: account, open: open)
+    }
+
+    /// The idle connection if it still works (checked with a probe after ``probeAfterSeconds``), else a new one.
+    private func connect(_ reused: IdleEntry?, account: String, open: () throws -> Connection) throws -> Connection {
         if let reused {
             if reused.connection.isUsable,
                ConnectionPool.clock() - reused.since < probeAfterSeconds || reused.connection.probe() {
@@ -171,6 +176,34 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
     /// The most connections that were in use at once, of `account` or (nil) of the whole process.
     package func peakInUse(account: String? = nil) -> Int {
         condition.withLock { account.map { peakByAccount[$0, default: 0] } ?? peakTotal }
+    }
+
+    private func accountCountLocked(_ account: String) -> Int {
+        busy[account, default: 0] + idle.count { $0.account == account }
+    }
+
+    /// Whether `w` could have a connection now: an idle one of its own, or room under both limits (closing an idle
+    /// one of its account with other settings, or of another account when the process is full).
+    private func canProceedLocked(_ w: Waiter) -> Bool {
+        if idle.contains(where: { $0.account == w.account && $0.reuseKey == w.reuseKey }) { return true }
+        if accountCountLocked(w.account) >= w.limit { return idle.contains { $0.account == w.account } }
+        return busyTotal + idle.count < globalLimit || !idle.isEmpty
+    }
+
+    /// Reserves a connection for `w` (which ``canProceedLocked(_:)`` allows); returns the idle connections to close.
+    private func takeRoomLocked(for w: Waiter, reused: inout IdleEntry?) -> [Connection] {
+        var evicted: [Connection] = []
+        if let i = idle.lastIndex(where: { $0.account == w.account && $0.reuseKey == w.reuseKey }) {
+            reused = idle.remove(at: i)
+        } else if accountCountLocked(w.account) >= w.limit, let i = idle.firstIndex(where: { $0.account == w.account }) {
+            // The account's room is taken by an idle connection of other settings.
+            evicted.append(idle.remove(at: i).connection)
+        } else if busyTotal + idle.count >= globalLimit, let i = idle.indices.min(by: { idle[$0].since < idle[$1].since }) {
+            // The process is full, but a connection nobody uses makes room.
+            evicted.append(idle.remove(at: i).connection)
+        }
+        reserveLocked(w.account)
+        return evicted
     }
 
     private func reserveLocked(_ account: String) {
