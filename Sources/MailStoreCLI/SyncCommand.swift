@@ -71,14 +71,19 @@ struct SyncCommand: ParsableCommand {
             defer { SyncEngine.closeIdleConnections() }
             if accounts.count == 1, let a = accounts.first {
                 let bar = ProgressBar("\(a.name)", total: nil, quiet: quiet || json)
-                defer { bar.finish() }
-                try OutboxCommand.reclaim(store: store, account: a.name)
-                let engine = try SyncEngine(store: store, account: a, options: options)
-                engine.progress = { folder, done, total in
-                    bar.relabel(TerminalSanitiser.line("\(a.name) \(folder)"))
-                    bar.update(UInt64(done), total: UInt64(total))
+                let report: SyncReport
+                do {
+                    try OutboxCommand.reclaim(store: store, account: a.name)
+                    let engine = try SyncEngine(store: store, account: a, options: options)
+                    engine.progress = { folder, done, total in
+                        bar.relabel(TerminalSanitiser.line("\(a.name) \(folder)"))
+                        bar.update(UInt64(done), total: UInt64(total))
+                    }
+                    report = try engine.run()
+                } catch {
+                    bar.finish()
+                    throw error
                 }
-                let report = try engine.run()
                 bar.finish()
                 reports.append(report)
                 if !json && !quiet { SyncCommand.printSummary(report) }
