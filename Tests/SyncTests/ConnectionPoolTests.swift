@@ -82,6 +82,18 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertEqual(pool.count().inUse, 3)
     }
 
+    func testALeaseThatMayNotWaitFailsAtOnce() throws {
+        let pool = Pool(globalLimit: 1, queueTimeoutSeconds: 30)
+        let factory = Factory()
+        _ = try pool.lease(account: "a", reuseKey: "k", limits: limits, open: factory.open)
+        let start = Date()
+        XCTAssertThrowsError(try pool.lease(account: "a", reuseKey: "other", limits: limits, waitSeconds: 0, open: factory.open)) {
+            XCTAssertTrue($0 is ConnectionPoolTimeout, "\($0)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+        XCTAssertEqual(pool.count().inUse, 1)
+    }
+
     func testAWaiterForTheGlobalLimitGetsTheRoomOfAnotherAccountsRelease() throws {
         let pool = Pool(globalLimit: 2, queueTimeoutSeconds: 10)
         let factory = Factory()

@@ -297,6 +297,52 @@ final class MultiProviderSyncTests: SyncTestCase {
     }
 }
 
+extension MultiProviderSyncTests {
+    /// A watch whose pool has no room for a second connection (a global limit of 1) still writes a queued star back:
+    /// it ends the IDLE and does the work on its own connection.
+    func testAWatchWithNoRoomForASecondConnectionDoesTheWorkOutOfIdle() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("Archive", [(id: "n1", subject: "Star me with one connection", parent: nil, flags: [])], via: c)
+        try addAccount()
+        try sync()
+        let emailID = try XCTUnwrap(try views.syncedCopies(account: accountName, folder: "Archive").values.first).emailID
+        let thread = try XCTUnwrap(try views.emailRecord(id: emailID)).threadID
+        let pool = ConnectionPool<IMAPConnection>(globalLimit: 1, queueTimeoutSeconds: 5)
+        let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
+        engine.pool = pool
+        let watcher = SyncWatcher(engine: engine, idleRefresh: 120, pollInterval: 1000)
+        let stop = Locked(false)
+        watcher.shouldStop = { stop.withLock { $0 } }
+        let retries = Locked(0)
+        watcher.onRetry = { _, _ in retries.withLock { $0 += 1 } }
+        let failure = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let box = UncheckedBox(watcher)
+        Thread {
+            do { try box.value.run() } catch { failure.withLock { $0 = error } }
+            done.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 3)
+        try mailstore(["star", thread])
+        var flagged = false
+        let deadline = Date().addingTimeInterval(30)
+        while !flagged && Date() < deadline {
+            _ = try c.select(MailboxName("Archive"), readOnly: true)
+            flagged = try !c.uidSearch([.flagged]).isEmpty
+            if !flagged { usleep(200_000) }
+        }
+        stop.withLock { $0 = true }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the watch stopped")
+        XCTAssertTrue(flagged, "the star was written back through the watch's own connection")
+        XCTAssertNil(failure.withLock { $0 })
+        XCTAssertEqual(retries.withLock { $0 }, 0, "no reconnect: the work was done out of IDLE, not after an error")
+        XCTAssertEqual(pool.peakInUse(), 1, "never a second connection")
+        engine.disconnect()
+        pool.closeIdle()
+    }
+}
+
 /// Hands a non-Sendable value to one other thread (the test does not touch it meanwhile).
 private struct UncheckedBox<T>: @unchecked Sendable {
     let value: T

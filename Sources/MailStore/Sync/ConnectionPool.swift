@@ -71,11 +71,13 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
     }
 
     /// A connection for `account`: an idle one opened with the same `reuseKey` (the server, user and settings), or
-    /// a new one from `open` once the limits allow. Waits up to ``queueTimeoutSeconds`` for room, then throws
-    /// ``ConnectionPoolTimeout``; errors from `open` are passed on (and free the room). Give it back with
-    /// ``release(_:account:reuseKey:limits:keep:)``.
-    package func lease(account: String, reuseKey: String, limits: Limits, open: () throws -> Connection) throws -> Connection {
+    /// a new one from `open` once the limits allow. Waits up to `waitSeconds` (nil: ``queueTimeoutSeconds``) for
+    /// room, then throws ``ConnectionPoolTimeout``; errors from `open` are passed on (and free the room). Give it back
+    /// with ``release(_:account:reuseKey:limits:keep:)``.
+    package func lease(account: String, reuseKey: String, limits: Limits, waitSeconds: Double? = nil,
+                       open: () throws -> Connection) throws -> Connection {
         let start = ConnectionPool.clock()
+        let timeout = max(0, min(waitSeconds ?? queueTimeoutSeconds, queueTimeoutSeconds))
         var reused: IdleEntry?
         do {
             var toClose: [Connection] = []
@@ -98,13 +100,13 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
                     break
                 }
                 let waited = ConnectionPool.clock() - start
-                if waited >= queueTimeoutSeconds {
+                if waited >= timeout {
                     throw ConnectionPoolTimeout(account: account, waitedSeconds: waited, accountInUse: accountCountLocked(account),
                                                 accountLimit: limits.maxConnections, totalInUse: busyTotal + idle.count,
                                                 globalLimit: globalLimit)
                 }
                 // Woken by every release; re-checks at least every second (idle connections expire meanwhile).
-                _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, queueTimeoutSeconds - waited)))
+                _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, timeout - waited)))
             }
         }
         return try connect(reused, account: account, open: open)

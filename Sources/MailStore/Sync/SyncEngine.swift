@@ -38,6 +38,8 @@ public final class SyncEngine {
     var accountLock: AccountLock?
     /// Where the engine's connections come from (the process's pool unless a test gives another).
     package var pool: ConnectionPool<IMAPConnection> = SyncEngine.connections
+    /// How long ``connect()`` waits for room in the pool; nil: the pool's queue timeout (30 s).
+    package var poolWaitSeconds: Double?
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
@@ -106,7 +108,7 @@ public final class SyncEngine {
         if let connection { return connection }
         let conn: IMAPConnection
         do {
-            conn = try pool.lease(account: poolAccount, reuseKey: poolReuseKey, limits: poolLimits) { try open() }
+            conn = try pool.lease(account: poolAccount, reuseKey: poolReuseKey, limits: poolLimits, waitSeconds: poolWaitSeconds) { try open() }
         } catch let timeout as ConnectionPoolTimeout {
             throw SyncError.connectionsBusy(timeout)
         }

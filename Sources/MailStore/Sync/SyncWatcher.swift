@@ -9,7 +9,8 @@ import SyncCore
 /// for local work: every ``localCheckInterval`` (2 s) the watcher looks, without leaving IDLE, for actions queued
 /// meanwhile (by this or another process) and writes them back at once, delivers the outbox's due retries
 /// (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a second
-/// connection leased from the ``ConnectionPool`` and given back after each use. Lost connections are re-opened
+/// connection leased from the ``ConnectionPool`` and given back after each use; when the pool has no room for it
+/// at once, the IDLE is ended and the work done on the watch's own connection. Lost connections are re-opened
 /// with exponential backoff (1 s doubling to 5 min), as is a pool that had no room. Authentication, certificate
 /// and configuration errors end the watch: retrying cannot fix them.
 public final class SyncWatcher {
@@ -82,12 +83,16 @@ public final class SyncWatcher {
             }
             resynced = false
             var localError: Error?
+            var noRoom = false
             do {
                 try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.localCheckInterval, tick: {
                     if self.shouldStop() { return true }
                     do {
-                        try self.localWork(lastPoll: &lastPoll, lastOutbox: &lastOutbox)
+                        try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
                         return false
+                    } catch SyncError.connectionsBusy {
+                        noRoom = true
+                        return true
                     } catch {
                         localError = error
                         return true
@@ -102,22 +107,23 @@ public final class SyncWatcher {
                 throw SyncError.server(error)
             }
             if let localError { throw localError }
+            // No second connection to be had: the work is done here, out of IDLE.
+            if noRoom { try localWork(using: engine, lastPoll: &lastPoll, lastOutbox: &lastOutbox) }
         }
     }
 
     /// What is done while the Inbox connection stays in IDLE: actions that became due written back, the outbox's
-    /// due retries delivered, the other folders polled; on a second connection, given back to the pool after use.
-    private func localWork(lastPoll: inout Date, lastOutbox: inout Date) throws {
+    /// due retries delivered, the other folders polled; with `worker` (the watch's own engine, out of IDLE), or nil:
+    /// a second engine whose connection is leased without waiting and given back after use.
+    private func localWork(using worker: SyncEngine?, lastPoll: inout Date, lastOutbox: inout Date) throws {
         let account = engine.account.name
         let now = Timestamp.now
         let actionsDue = try engine.store.latestViews().pendingActions(account: account).contains { ($0.retryAt ?? now) <= now }
         let outboxDue = Date().timeIntervalSince(lastOutbox) >= SyncWatcher.outboxCheckInterval
         let pollDue = Date().timeIntervalSince(lastPoll) >= pollInterval
         guard actionsDue || outboxDue || pollDue else { return }
-        let helper = try self.helper ?? SyncEngine(store: engine.store, account: engine.account, options: engine.options)
-        helper.pool = engine.pool
-        self.helper = helper
-        defer { helper.disconnect() }
+        let helper = try worker ?? secondEngine()
+        defer { if worker == nil { helper.disconnect() } }
         if actionsDue {
             var r = SyncReport(account: account)
             r.actions = try helper.writeBack()
@@ -132,6 +138,16 @@ public final class SyncWatcher {
             report(try helper.syncAll())
             lastPoll = Date()
         }
+    }
+
+    /// The engine of the second connection (made once per watch session).
+    private func secondEngine() throws -> SyncEngine {
+        if let helper { return helper }
+        let made = try SyncEngine(store: engine.store, account: engine.account, options: engine.options)
+        made.pool = engine.pool
+        made.poolWaitSeconds = 0
+        helper = made
+        return made
     }
 
     private func report(_ r: SyncReport) {
