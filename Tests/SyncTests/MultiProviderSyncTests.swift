@@ -53,6 +53,17 @@ final class MultiProviderSyncTests: SyncTestCase {
         try store.commit([NewEvent(event: .accountAdded(payload), account: name, stream: .account(name), actor: .user)])
     }
 
+    /// Whether a message of `folder` carries \Flagged on the server within 30 s.
+    func waitForFlagged(_ folder: String, via c: IMAPConnection) throws -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            _ = try c.select(MailboxName(folder), readOnly: true)
+            if try !c.uidSearch([.flagged]).isEmpty { return true }
+            usleep(200_000)
+        }
+        return false
+    }
+
     private func roles(_ account: String) throws -> [String: FolderRole] {
         try views.catchUp()
         return Dictionary(try views.folders(account: account).map { ($0.path, $0.role) }, uniquingKeysWith: { a, _ in a })
@@ -275,13 +286,7 @@ final class MultiProviderSyncTests: SyncTestCase {
         let idleStart = Date()
         XCTAssertEqual(count(" IDLE"), 1, "in IDLE")
         try mailstore(["star", thread])
-        var flagged = false
-        deadline = Date().addingTimeInterval(30)
-        while !flagged && Date() < deadline {
-            _ = try c.select(MailboxName("Archive"), readOnly: true)
-            flagged = try !c.uidSearch([.flagged]).isEmpty
-            if !flagged { usleep(200_000) }
-        }
+        let flagged = try waitForFlagged("Archive", via: c)
         let pushedAfter = Date().timeIntervalSince(idleStart)
         XCTAssertTrue(flagged, "the star was written back during IDLE")
         XCTAssertLessThan(pushedAfter, 12, "pushed within seconds, not at the refresh")
@@ -325,13 +330,7 @@ extension MultiProviderSyncTests {
         }.start()
         Thread.sleep(forTimeInterval: 3)
         try mailstore(["star", thread])
-        var flagged = false
-        let deadline = Date().addingTimeInterval(30)
-        while !flagged && Date() < deadline {
-            _ = try c.select(MailboxName("Archive"), readOnly: true)
-            flagged = try !c.uidSearch([.flagged]).isEmpty
-            if !flagged { usleep(200_000) }
-        }
+        let flagged = try waitForFlagged("Archive", via: c)
         stop.withLock { $0 = true }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the watch stopped")
         XCTAssertTrue(flagged, "the star was written back through the watch's own connection")
