@@ -250,9 +250,9 @@ final class MultiProviderSyncTests: SyncTestCase {
 
     // MARK: - IDLE refresh
 
-    /// `sync --watch --idle-refresh 15`: IDLE is re-issued after 15 s, not before; a star queued meanwhile (on a
-    /// message in Archive, so the Inbox under IDLE sees no change) reaches the server within seconds without the
-    /// IDLE being left (no DONE before the refresh).
+    /// `sync --watch --idle-refresh 20`: IDLE is re-issued after 20 s, not before; a star queued meanwhile (on a
+    /// message in Archive, so the Inbox under IDLE sees no change) and a draft saved meanwhile reach the server
+    /// within seconds without the IDLE being left (no DONE before the refresh).
     func testWatchKeepsIdleForTheRefreshIntervalAndStillPushesActionsPromptly() throws {
         let c = try server()
         defer { c.logout() }
@@ -268,7 +268,7 @@ final class MultiProviderSyncTests: SyncTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: traceFile, contents: nil))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        p.arguments = ["sync", "--watch", "--quiet", "--account", accountName, "--idle-refresh", "15", "--trace"]
+        p.arguments = ["sync", "--watch", "--quiet", "--account", accountName, "--idle-refresh", "20", "--trace"]
         p.environment = environment
         p.standardOutput = FileHandle.nullDevice
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: traceFile))
@@ -280,25 +280,41 @@ final class MultiProviderSyncTests: SyncTestCase {
         func lines() -> [String] {
             (try? String(contentsOfFile: traceFile, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         }
-        func count(_ suffix: String) -> Int { lines().count { $0.hasPrefix("C: ") && $0.hasSuffix(suffix) } }
+        // Commands the client sent: "C: TAG IDLE", "C: DONE".
+        func count(_ command: String) -> Int {
+            lines().count { line in
+                let words = line.split(separator: " ")
+                return words.first == "C:" && (command == "DONE" ? words.count == 2 && words[1] == "DONE" : words.count == 3 && words[2] == command)
+            }
+        }
         var deadline = Date().addingTimeInterval(60)
-        while count(" IDLE") == 0 && Date() < deadline { usleep(100_000) }
+        while count("IDLE") == 0 && Date() < deadline { usleep(100_000) }
         let idleStart = Date()
-        XCTAssertEqual(count(" IDLE"), 1, "in IDLE")
+        XCTAssertEqual(count("IDLE"), 1, "in IDLE")
         try mailstore(["star", thread])
         let flagged = try waitForFlagged("Archive", via: c)
         let pushedAfter = Date().timeIntervalSince(idleStart)
         XCTAssertTrue(flagged, "the star was written back during IDLE")
-        XCTAssertLessThan(pushedAfter, 12, "pushed within seconds, not at the refresh")
-        XCTAssertEqual(count("DONE"), 0, "the star was pushed without leaving IDLE (after \(pushedAfter) s)")
+        XCTAssertLessThan(pushedAfter, 9, "pushed within seconds, not at the refresh")
+        try mailstore(["draft", "new", "--account", accountName, "--to", "bob@example.com", "--subject", "Saved while watching", "--body", "b"])
+        var drafted = false
+        deadline = Date().addingTimeInterval(30)
+        while !drafted && Date() < deadline {
+            drafted = try c.select(MailboxName("Drafts"), readOnly: true).exists == 1
+            if !drafted { usleep(200_000) }
+        }
+        let draftedAfter = Date().timeIntervalSince(idleStart)
+        XCTAssertTrue(drafted, "the draft reached Drafts during IDLE")
+        XCTAssertLessThan(draftedAfter, 18, "pushed within seconds, not at the refresh")
+        XCTAssertEqual(count("DONE"), 0, "both were pushed without leaving IDLE (after \(pushedAfter) and \(draftedAfter) s)")
         deadline = Date().addingTimeInterval(40)
         while count("DONE") == 0 && Date() < deadline { usleep(100_000) }
         let refreshedAfter = Date().timeIntervalSince(idleStart)
         XCTAssertEqual(count("DONE"), 1, "IDLE was ended for the refresh")
-        XCTAssertGreaterThanOrEqual(refreshedAfter, 14, "not before the 15 s refresh")
+        XCTAssertGreaterThanOrEqual(refreshedAfter, 19, "not before the 20 s refresh")
         deadline = Date().addingTimeInterval(20)
-        while count(" IDLE") < 2 && Date() < deadline { usleep(100_000) }
-        XCTAssertEqual(count(" IDLE"), 2, "and re-issued")
+        while count("IDLE") < 2 && Date() < deadline { usleep(100_000) }
+        XCTAssertEqual(count("IDLE"), 2, "and re-issued: \(lines().filter { $0.hasPrefix("C: ") })")
     }
 }
 

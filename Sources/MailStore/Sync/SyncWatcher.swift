@@ -7,12 +7,12 @@ import SyncCore
 /// `mailstore sync --watch`: a full sync, then IDLE on the Inbox, re-issued every refresh interval (the provider's
 /// `idleRefreshSeconds` unless given: Gmail and Outlook 25 min, Yahoo 4 min, others 20 min). The IDLE is not left
 /// for local work: every ``localCheckInterval`` (2 s) the watcher looks, without leaving IDLE, for actions queued
-/// meanwhile (by this or another process) and writes them back at once, delivers the outbox's due retries
-/// (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a second
-/// connection leased from the ``ConnectionPool`` and given back after each use; when the pool has no room for it
-/// at once, the IDLE is ended and the work done on the watch's own connection. Lost connections are re-opened
-/// with exponential backoff (1 s doubling to 5 min), as is a pool that had no room. Authentication, certificate
-/// and configuration errors end the watch: retrying cannot fix them.
+/// and drafts saved meanwhile (by this or another process) and writes them back at once, delivers the outbox's due
+/// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a
+/// second connection leased from the ``ConnectionPool`` and given back after each use; when the pool has no room
+/// for it at once, the IDLE is ended and the work done on the watch's own connection. Lost connections are
+/// re-opened with exponential backoff (1 s doubling to 5 min), as is a pool that had no room. Authentication,
+/// certificate and configuration errors end the watch: retrying cannot fix them.
 public final class SyncWatcher {
     let engine: SyncEngine
     /// Seconds an IDLE lasts before it is re-issued: the provider's `idleRefreshSeconds` unless given.
@@ -112,13 +112,15 @@ public final class SyncWatcher {
         }
     }
 
-    /// What is done while the Inbox connection stays in IDLE: actions that became due written back, the outbox's
+    /// What is done while the Inbox connection stays in IDLE: actions and drafts that became due written back, the outbox's
     /// due retries delivered, the other folders polled; with `worker` (the watch's own engine, out of IDLE), or nil:
     /// a second engine whose connection is leased without waiting and given back after use.
     private func localWork(using worker: SyncEngine?, lastPoll: inout Date, lastOutbox: inout Date) throws {
         let account = engine.account.name
         let now = Timestamp.now
+        // Actions or drafts saved meanwhile (here or in another process) whose write-back is due.
         let actionsDue = try engine.store.latestViews().pendingActions(account: account).contains { ($0.retryAt ?? now) <= now }
+            || !engine.draftWork(force: false).todo.isEmpty
         let outboxDue = Date().timeIntervalSince(lastOutbox) >= SyncWatcher.outboxCheckInterval
         let pollDue = Date().timeIntervalSince(lastPoll) >= pollInterval
         guard actionsDue || outboxDue || pollDue else { return }
