@@ -7,10 +7,15 @@ extension IMAPConnection {
     /// pass (use less than the server's 29-minute limit), then sends DONE and reads the
     /// completion. Responses that arrive before `+` or after DONE go to `onEvent` too.
     ///
+    /// While waiting, `tick` is called every `tickSeconds` (at most every 0.1 s) without leaving IDLE: it may do
+    /// other work (on other connections) and returns true to end the IDLE now (e.g. to stop). The wait for the
+    /// server after a tick starts afresh, so a long tick is not taken for a silent server.
+    ///
     /// Returns whether any untagged response arrived. Throws ``IMAPClientError/transport(_:)`` (timeout)
     /// only when the server stops answering (DONE unanswered within the endpoint's timeout).
     @discardableResult
-    package func idle(timeoutSeconds: Double, onEvent: (UntaggedResponse) -> Bool) throws(IMAPClientError) -> Bool {
+    package func idle(timeoutSeconds: Double, tickSeconds: Double = .infinity, tick: () -> Bool = { false },
+                      onEvent: (UntaggedResponse) -> Bool) throws(IMAPClientError) -> Bool {
         var anyEvent = false
         var wantsMore = true
         func deliver(_ response: UntaggedResponse) -> Bool {
@@ -26,7 +31,14 @@ extension IMAPConnection {
             return anyEvent
         }
         let deadline = Deadline(secondsFromNow: timeoutSeconds)
-        while wantsMore, let response = try nextResponse(until: deadline) {
+        let slice = max(0.1, tickSeconds)
+        while wantsMore {
+            guard let response = try nextResponse(until: Deadline(secondsFromNow: min(deadline.remainingSeconds, slice))) else {
+                if deadline.hasPassed || tick() { break }
+                // The tick may have taken a while: the server's time to answer counts from now.
+                transport.setDeadline(secondsFromNow: endpoint.commandTimeout + deadline.remainingSeconds)
+                continue
+            }
             switch response {
             case .untagged(let untagged):
                 try dispatch(untagged, to: deliver)

@@ -77,4 +77,12 @@ package final class IMAPConnection {
 
     /// Whether the connection is protected by TLS (implicit or after STARTTLS).
     package var isEncrypted: Bool { transport.isEncrypted }
+
+    /// Whether the connection can still carry commands: false once an error, a timeout or LOGOUT ended it.
+    package var isUsable: Bool { failure.error == nil }
+
+    /// Whether `name` (e.g. `"QRESYNC"`) was turned on with ENABLE on this connection.
+    package func isEnabled(_ name: String) -> Bool {
+        enabledExtensions.contains(name.uppercased())
+    }
 }

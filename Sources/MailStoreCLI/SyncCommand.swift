@@ -12,7 +12,10 @@ struct SyncCommand: ParsableCommand {
         first, committing a batch at a time with the folder's sync state, so an interrupted sync resumes where
         it stopped. Later syncs fetch only changes (CONDSTORE/QRESYNC where the server has them). A sync with
         no change on the server appends nothing.
-        --watch keeps going: IDLE on the Inbox, other folders polled, reconnecting with backoff, until interrupted.
+        Several accounts are synced at once (up to 4), each with connections from the process's pool (the provider's
+        maxConnections per account, 30 in all); one that fails is reported and the others still synced.
+        --watch keeps going: IDLE on the Inbox (re-issued at the provider's refresh interval), actions taken meanwhile
+        written back within seconds, other folders polled, reconnecting with backoff, until interrupted.
         Exit codes: 4 no such account or folder, 5 server or network error, 6 account configuration error.
         """)
 
@@ -63,10 +66,12 @@ struct SyncCommand: ParsableCommand {
                 return
             }
             var reports: [SyncReport] = []
-            // Every account is synced; one that fails is reported and the others still run (FR-MPROV-14).
+            // Every account is synced, several at once; one that fails is reported and the others still run (FR-MPROV-14).
             var failures: [(String, any Error)] = []
-            for a in accounts {
+            defer { SyncEngine.closeIdleConnections() }
+            if accounts.count == 1, let a = accounts.first {
                 let bar = ProgressBar("\(a.name)", total: nil, quiet: quiet || json)
+                let report: SyncReport
                 do {
                     try OutboxCommand.reclaim(store: store, account: a.name)
                     let engine = try SyncEngine(store: store, account: a, options: options)
@@ -74,15 +79,21 @@ struct SyncCommand: ParsableCommand {
                         bar.relabel(TerminalSanitiser.line("\(a.name) \(folder)"))
                         bar.update(UInt64(done), total: UInt64(total))
                     }
-                    let report = try engine.run()
-                    bar.finish()
-                    reports.append(report)
-                    if !json && !quiet { SyncCommand.printSummary(report) }
+                    report = try engine.run()
                 } catch {
                     bar.finish()
-                    if accounts.count == 1 { throw error }
-                    Terminal.error("\(a.name): \(error)")
-                    failures.append((a.name, error))
+                    throw error
+                }
+                bar.finish()
+                reports.append(report)
+                if !json && !quiet { SyncCommand.printSummary(report) }
+            } else {
+                let outcomes = SyncCommand.syncConcurrently(store: store, accounts: accounts, options: options, summaries: !json && !quiet)
+                for (a, outcome) in zip(accounts, outcomes) {
+                    switch outcome {
+                    case .synced(let r): reports.append(r)
+                    case .failed(let e): failures.append((a.name, e))
+                    }
                 }
             }
             if json {

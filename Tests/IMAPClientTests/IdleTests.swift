@@ -49,4 +49,42 @@ final class IdleTests: IMAPTestCase {
         XCTAssertLessThan(elapsed, 1.5 + IMAPTestCase.timeout)
         XCTAssertEqual(try imap.uidSearch([.all]), [])
     }
+
+    /// The tick runs every `tickSeconds` while the IDLE goes on (no DONE sent) and ends the IDLE when it returns true.
+    func testTheTickRunsDuringIdleWithoutLeavingItAndCanEndIt() throws {
+        let sent = Locked<[String]>([])
+        let imap = try connect(endpoint(.tls)) { line in sent.withLock { $0.append(line) } }
+        try imap.authenticate(username: user, credential: .password(password), mechanism: .plain)
+        _ = try imap.select(.inbox)
+        var ticks = 0
+        var doneBeforeLastTick = false
+        let started = Date()
+        try imap.idle(timeoutSeconds: 60, tickSeconds: 0.3, tick: {
+            ticks += 1
+            doneBeforeLastTick = doneBeforeLastTick || sent.withLock { $0.contains { $0.hasPrefix("C: DONE") } }
+            return ticks == 5
+        }) { _ in true }
+        XCTAssertEqual(ticks, 5)
+        XCTAssertFalse(doneBeforeLastTick, "the ticks ran inside the IDLE")
+        XCTAssertTrue(sent.withLock { $0.contains { $0.hasPrefix("C: DONE") } })
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "ended by the tick, not at the timeout")
+        XCTAssertEqual(try imap.uidSearch([.all]), [], "the connection is usable after IDLE")
+    }
+
+    /// A tick that works longer than the command's deadline (1 s here) is not taken for a silent server.
+    func testASlowTickIsNotTakenForASilentServer() throws {
+        var e = endpoint(.tls)
+        e.commandTimeoutSeconds = 1
+        let imap = try connect(e)
+        try imap.authenticate(username: user, credential: .password(password), mechanism: .plain)
+        _ = try imap.select(.inbox)
+        var ticks = 0
+        try imap.idle(timeoutSeconds: 2, tickSeconds: 0.3, tick: {
+            ticks += 1
+            if ticks == 1 { Thread.sleep(forTimeInterval: 3) }
+            return false
+        }) { _ in true }
+        XCTAssertGreaterThanOrEqual(ticks, 1)
+        XCTAssertEqual(try imap.uidSearch([.all]), [], "the connection is usable after IDLE")
+    }
 }

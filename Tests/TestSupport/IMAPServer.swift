@@ -48,10 +48,17 @@ package struct IMAPServer: Sendable {
 
     /// Creates a user of its own for one test (`prefix` + random hex + `@example.com`) with a
     /// random password, also written to a 0600 file.
-    package func newUser(_ prefix: String = "t") throws -> (user: String, password: String, passwordFile: String) {
+    /// `layout` (Dovecot only): the user's folder layout, `plain` (no SPECIAL-USE, only INBOX, separator `/`) or
+    /// `dotted` (the same with separator `.`); nil: the server's usual folders with SPECIAL-USE.
+    package func newUser(_ prefix: String = "t", layout: String? = nil) throws -> (user: String, password: String, passwordFile: String) {
         let user = prefix + IMAPServer.randomHex(6) + "@example.com"
         let password = IMAPServer.randomHex(16)
-        try control("adduser", user, password)
+        if let layout {
+            guard personality == .dovecot else { throw TestServerError("folder layouts are a Dovecot test server feature") }
+            try control("adduser", user, password, layout)
+        } else {
+            try control("adduser", user, password)
+        }
         let passwordFile = try TestServers.privateFolder() + "/" + user + ".password"
         guard FileManager.default.createFile(atPath: passwordFile, contents: Data(password.utf8),
                                              attributes: [.posixPermissions: 0o600]) else {

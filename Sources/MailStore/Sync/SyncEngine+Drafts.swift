@@ -28,8 +28,9 @@ extension SyncEngine {
         var id: String { state.draftID }
     }
 
-    func syncDraftsLocked(force: Bool) throws -> DraftSyncReport {
-        var report = DraftSyncReport()
+    /// Every draft of the account (and every server copy of a sent or discarded one) with its server state, and
+    /// those that need the server now (those waiting for a retry too when `force`).
+    func draftWork(force: Bool) throws -> (all: [DraftWork], todo: [DraftWork]) {
         let views = try store.latestViews()
         var states = Dictionary(try views.draftServerStates(account: account.name).map { ($0.draftID, $0) }, uniquingKeysWith: { a, _ in a })
         var work: [DraftWork] = []
@@ -39,7 +40,12 @@ extension SyncEngine {
         }
         work += states.values.sorted { $0.draftID < $1.draftID }.map { DraftWork(draft: nil, state: $0) }
         let hasDraftsFolder = try views.folders(account: account.name).contains { $0.role == .drafts }
-        let todo = work.filter { needsServerWork($0, force: force, hasDraftsFolder: hasDraftsFolder) }
+        return (work, work.filter { needsServerWork($0, force: force, hasDraftsFolder: hasDraftsFolder) })
+    }
+
+    func syncDraftsLocked(force: Bool) throws -> DraftSyncReport {
+        var report = DraftSyncReport()
+        let (work, todo) = try draftWork(force: force)
         if force {
             // Asked for now: the drafts kept local earlier are named again (a warning, nothing recorded).
             let ids = Set(todo.map(\.id))

@@ -36,6 +36,10 @@ public final class SyncEngine {
     public var lockWaitSeconds = 30.0
     /// The account's sync lock while a sync or write-back of this engine runs.
     var accountLock: AccountLock?
+    /// Where the engine's connections come from (the process's pool unless a test gives another).
+    package var pool: ConnectionPool<IMAPConnection> = SyncEngine.connections
+    /// How long ``connect()`` waits for room in the pool; nil: the pool's queue timeout (30 s).
+    package var poolWaitSeconds: Double?
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
@@ -97,10 +101,25 @@ public final class SyncEngine {
         return report
     }
 
-    /// Opens and authenticates a connection (TLS or STARTTLS as configured; never plaintext), and enables
-    /// QRESYNC when offered.
+    /// The engine's connection: leased from ``pool`` (an idle one of this account reused, or a new one opened
+    /// once the account's and the process's limits allow; see ``ConnectionPool``) and kept until ``disconnect()``.
+    /// Throws ``SyncError/connectionsBusy(_:)`` when none came free within the pool's queue timeout.
     func connect() throws -> IMAPConnection {
         if let connection { return connection }
+        let conn: IMAPConnection
+        do {
+            conn = try pool.lease(account: poolAccount, reuseKey: poolReuseKey, limits: poolLimits, waitSeconds: poolWaitSeconds) { try open() }
+        } catch let timeout as ConnectionPoolTimeout {
+            throw SyncError.connectionsBusy(timeout)
+        }
+        qresyncEnabled = conn.isEnabled("QRESYNC")
+        connection = conn
+        return conn
+    }
+
+    /// Opens and authenticates a connection (TLS or STARTTLS as configured; never plaintext), and enables
+    /// QRESYNC when offered.
+    private func open() throws -> IMAPConnection {
         guard let security = ConnectionSecurity(rawValue: account.imapSecurity), security != .plain,
               let port = UInt16(exactly: account.imapPort) else {
             throw SyncError.server(.insecureAuthentication)
@@ -127,9 +146,7 @@ public final class SyncEngine {
                 try conn.authenticate(username: account.username, credential: credential, mechanism: .login)
             }
             _ = try conn.id(["name": "mailstore", "version": MailStore.version])
-            let enabled = conn.has("QRESYNC") ? try conn.enable(["QRESYNC"]) : []
-            qresyncEnabled = enabled.contains("QRESYNC")
-            connection = conn
+            if conn.has("QRESYNC") { _ = try conn.enable(["QRESYNC"]) }
             return conn
         } catch {
             throw SyncError.server(error)
@@ -152,11 +169,15 @@ public final class SyncEngine {
         }
     }
 
-    /// Logs out (best effort).
+    /// Gives the connection back to the pool: kept idle for this account's next use when it still works (closed
+    /// after the idle time; see ``ConnectionPool``), else closed.
     public func disconnect() {
-        connection?.logout()
-        connection = nil
+        guard let connection else { return }
+        self.connection = nil
+        pool.release(connection, account: poolAccount, reuseKey: poolReuseKey, limits: poolLimits)
     }
+
+    deinit { disconnect() }
 
     /// The folders to sync: all, or those named in the options.
     func selected(_ folders: [MappedFolder]) throws -> [MappedFolder] {

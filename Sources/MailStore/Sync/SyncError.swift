@@ -14,6 +14,8 @@ public enum SyncError: Error, CustomStringConvertible {
     case server(IMAPClientError)
     /// The account's secret cannot be read.
     case credential(AccountError)
+    /// No connection came free in the connection pool within its queue timeout (other syncs of this process hold them).
+    case connectionsBusy(ConnectionPoolTimeout)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum SyncError: Error, CustomStringConvertible {
         case .noEmailFolders: "No email folders found: the server listed no selectable mail folder"
         case .server(let e): e.description
         case .credential(let e): e.description
+        case .connectionsBusy(let e): e.description
         }
     }
 }

@@ -4,20 +4,28 @@ import IMAPClient
 import IMAPProtocol
 import SyncCore
 
-/// `mailstore sync --watch`: a full sync, then IDLE on the Inbox (re-issued every refresh interval, the
-/// provider's unless given, and at least every minute to write back actions taken meanwhile) with the other
-/// folders polled; the outbox's due retries are delivered on the way; lost connections are re-opened with
-/// exponential backoff (1 s doubling to 5 min). Authentication, certificate and configuration errors end
-/// the watch: retrying cannot fix them.
+/// `mailstore sync --watch`: a full sync, then IDLE on the Inbox, re-issued every refresh interval (the provider's
+/// `idleRefreshSeconds` unless given: Gmail and Outlook 25 min, Yahoo 4 min, others 20 min). The IDLE is not left
+/// for local work: every ``localCheckInterval`` (2 s) the watcher looks, without leaving IDLE, for actions queued
+/// and drafts saved meanwhile (by this or another process) and writes them back at once, delivers the outbox's due
+/// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a
+/// second connection leased from the ``ConnectionPool`` and given back after each use; when the pool has no room
+/// for it at once, the IDLE is ended and the work done on the watch's own connection. Lost connections are
+/// re-opened with exponential backoff (1 s doubling to 5 min), as is a pool that had no room. Authentication,
+/// certificate and configuration errors end the watch: retrying cannot fix them.
 public final class SyncWatcher {
     let engine: SyncEngine
-    let idleRefresh: Double
-    let pollInterval: Double
+    /// Seconds an IDLE lasts before it is re-issued: the provider's `idleRefreshSeconds` unless given.
+    public let idleRefresh: Double
+    /// Seconds between polls of every folder.
+    public let pollInterval: Double
+    /// Syncs, writes back and files while the Inbox connection stays in IDLE (made on first use).
+    private var helper: SyncEngine?
     /// Told about every sync that changed something.
     public var onReport: ((SyncReport) -> Void)?
     /// Told about a transient failure and the seconds until the next attempt.
     public var onRetry: ((Error, Double) -> Void)?
-    /// Checked between steps: true ends the watch.
+    /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
     public var shouldStop: () -> Bool = { false }
 
     /// A watcher over `engine`. `idleRefresh` nil: the provider's interval.
@@ -45,23 +53,20 @@ public final class SyncWatcher {
         }
     }
 
-    /// One connected session: a full sync, then IDLE and polls until stopped or the connection fails.
-    /// The Inbox is synced again after every IDLE (an event or the refresh interval), and IDLE starts only
-    /// when the selected Inbox matches what the log holds, so a change made between the sync and IDLE is
-    /// never missed.
+    /// One connected session: a full sync, then IDLE until stopped or the connection fails. The Inbox is synced
+    /// again after every IDLE (an event or the refresh interval), and IDLE starts only when the selected Inbox
+    /// matches what the log holds, so a change made between the sync and IDLE is never missed.
     func watchOnce() throws {
+        defer { helper?.disconnect() }
         report(try engine.syncAll())
         var lastPoll = Date()
+        var lastOutbox = Date.distantPast
         guard let inbox = engine.mapped.first(where: { $0.role == .inbox }) else { return }
         var resynced = false
         while !shouldStop() {
-            if Date().timeIntervalSince(lastPoll) >= pollInterval {
-                report(try engine.syncAll())
-                lastPoll = Date()
-            }
+            engine.pool.closeExpired()
+            // The user's pending actions go first, so the flags read next already include them.
             let actions = try engine.writeBack()
-            // The outbox: failed messages whose retry time has come; abandoned queued ones back to drafts.
-            _ = try OutboxUseCase(store: engine.store).deliverDue(account: engine.account.name)
             var inboxReport = try engine.sync(role: .inbox)
             inboxReport.actions = actions
             report(inboxReport)
@@ -77,10 +82,22 @@ public final class SyncWatcher {
                 continue
             }
             resynced = false
-            let untilPoll = pollInterval - Date().timeIntervalSince(lastPoll)
+            var localError: Error?
+            var noRoom = false
             do {
-                // At most a minute per IDLE, so actions taken meanwhile (in another process) are written back soon.
-                try conn.idle(timeoutSeconds: max(1, min(idleRefresh, untilPoll, SyncWatcher.actionCheckInterval))) { response in
+                try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.localCheckInterval, tick: {
+                    if self.shouldStop() { return true }
+                    do {
+                        try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
+                        return false
+                    } catch SyncError.connectionsBusy {
+                        noRoom = true
+                        return true
+                    } catch {
+                        localError = error
+                        return true
+                    }
+                }) { response in
                     switch response {
                     case .exists, .expunge, .vanished, .fetch: false
                     default: true
@@ -89,19 +106,67 @@ public final class SyncWatcher {
             } catch {
                 throw SyncError.server(error)
             }
+            if let localError { throw localError }
+            // No second connection to be had: the work is done here, out of IDLE.
+            if noRoom { try localWork(using: engine, lastPoll: &lastPoll, lastOutbox: &lastOutbox) }
         }
+    }
+
+    /// What is done while the Inbox connection stays in IDLE: actions and drafts that became due written back, the outbox's
+    /// due retries delivered, the other folders polled; with `worker` (the watch's own engine, out of IDLE), or nil:
+    /// a second engine whose connection is leased without waiting and given back after use.
+    private func localWork(using worker: SyncEngine?, lastPoll: inout Date, lastOutbox: inout Date) throws {
+        let account = engine.account.name
+        let now = Timestamp.now
+        // Actions or drafts saved meanwhile (here or in another process) whose write-back is due.
+        let actionsDue = try engine.store.latestViews().pendingActions(account: account).contains { ($0.retryAt ?? now) <= now }
+            || !engine.draftWork(force: false).todo.isEmpty
+        let outboxDue = Date().timeIntervalSince(lastOutbox) >= SyncWatcher.outboxCheckInterval
+        let pollDue = Date().timeIntervalSince(lastPoll) >= pollInterval
+        guard actionsDue || outboxDue || pollDue else { return }
+        let helper = try worker ?? secondEngine()
+        defer { if worker == nil { helper.disconnect() } }
+        if actionsDue {
+            var r = SyncReport(account: account)
+            r.actions = try helper.writeBack()
+            report(r)
+        }
+        if outboxDue {
+            // Failed messages whose retry time has come; abandoned queued ones back to drafts.
+            _ = try OutboxUseCase(store: engine.store).deliverDue(account: account)
+            lastOutbox = Date()
+        }
+        if pollDue {
+            report(try helper.syncAll())
+            lastPoll = Date()
+        }
+    }
+
+    /// The engine of the second connection (made once per watch session).
+    private func secondEngine() throws -> SyncEngine {
+        if let helper { return helper }
+        let made = try SyncEngine(store: engine.store, account: engine.account, options: engine.options)
+        made.pool = engine.pool
+        made.poolWaitSeconds = 0
+        helper = made
+        return made
     }
 
     private func report(_ r: SyncReport) {
         if r.changed { onReport?(r) }
     }
 
-    /// The longest an IDLE lasts before pending actions are looked for again.
-    static let actionCheckInterval = 60.0
+    /// How often, during IDLE, the watcher looks for local work (a read of the small actions view).
+    static let localCheckInterval = 2.0
+    /// How often, during IDLE, the outbox's due retries are delivered.
+    static let outboxCheckInterval = 60.0
 
     /// Whether retrying later may help: lost or refused connections and timeouts.
     static func isTransient(_ error: SyncError) -> Bool {
-        guard case .server(let e) = error else { return false }
-        return e.isRetryable
+        switch error {
+        case .server(let e): e.isRetryable
+        case .connectionsBusy: true
+        default: false
+        }
     }
 }
