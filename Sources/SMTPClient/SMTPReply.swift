@@ -37,13 +37,16 @@ package struct SMTPReply: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The enhanced status code `line` starts with (`class.subject.detail`, the class matching the
-    /// reply code's first digit), or nil.
+    /// reply code's first digit), or nil. Read on the line's first 12 bytes (the longest code, `5.123.123`,
+    /// and its space), however long the line.
     static func enhancedCode(in line: String, replyCode: Int) -> String? {
-        let token = line.prefix { $0 != " " }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == String(replyCode / 100), ["2", "4", "5"].contains(parts[0]),
-              parts[1...].allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        let token = Array(line.utf8.prefix(12).prefix { $0 != 0x20 })
+        guard token.count <= 11 else { return nil }
+        let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 1, let first = parts[0].first,
+              first == UInt8(ascii: "0") + UInt8(truncatingIfNeeded: replyCode / 100), [UInt8(ascii: "2"), UInt8(ascii: "4"), UInt8(ascii: "5")].contains(first),
+              parts[1...].allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy { (0x30...0x39).contains($0) } })
         else { return nil }
-        return String(token)
+        return String(decoding: token, as: UTF8.self)
     }
 }

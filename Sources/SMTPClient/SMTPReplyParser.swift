@@ -28,7 +28,9 @@ package struct SMTPReplyParser {
 
     /// Adds received bytes.
     package mutating func feed(_ bytes: [UInt8]) {
-        if start > 0 {
+        // Read bytes are dropped once they are at least as many as the unread ones: each byte moves O(1) times
+        // on average, however small the pieces.
+        if start > 0, start >= buffer.count - start {
             buffer.removeFirst(start)
             searched -= start
             start = 0
@@ -48,7 +50,7 @@ package struct SMTPReplyParser {
         }
         searched = buffer.count
         // An incomplete line may end with the CR of its CRLF, which is not part of the line.
-        let pendingLength = bufferedByteCount - (buffer.last == 0x0D ? 1 : 0)
+        let pendingLength = bufferedByteCount - (bufferedByteCount > 0 && buffer.last == 0x0D ? 1 : 0)
         guard pendingLength <= SMTPReplyParser.maxLineLength else { throw .lineTooLong(pendingLength) }
         return nil
     }

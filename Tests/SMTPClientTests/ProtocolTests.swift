@@ -96,4 +96,26 @@ final class ProtocolTests: XCTestCase {
         XCTAssertTrue("\(SMTPClientError.recipientsRefused([RefusedRecipient(address: "b@x", reply: permanent)]))"
             .contains("<b@x>: 550 5.1.1 never"))
     }
+
+    func testTheEnhancedCodeIsReadFromTheLinesStartOnly() {
+        XCTAssertEqual(SMTPReply(code: 550, lines: ["5.123.123 no"]).enhancedCode, "5.123.123")
+        XCTAssertEqual(SMTPReply(code: 451, lines: ["4.3.0"]).enhancedCode, "4.3.0")
+        XCTAssertNil(SMTPReply(code: 550, lines: ["5.1234.1 no"]).enhancedCode, "a part of four digits")
+        XCTAssertNil(SMTPReply(code: 550, lines: ["4.1.1 no"]).enhancedCode, "the class is not the reply's")
+        XCTAssertNil(SMTPReply(code: 250, lines: ["2.0.x ok"]).enhancedCode)
+        XCTAssertNil(SMTPReply(code: 550, lines: ["5.1.1" + String(repeating: "1", count: 8_000)]).enhancedCode, "a long token is no code")
+        XCTAssertNil(SMTPReply(code: 550, lines: ["５.1.1 fullwidth"]).enhancedCode)
+    }
+
+    func testALineArrivingAByteAtATimeIsReadWhole() throws {
+        var parser = SMTPReplyParser()
+        let line = Array(("250 " + String(repeating: "x", count: 8_000) + "\r\n").utf8)
+        var replies: [SMTPReply] = []
+        for b in line {
+            parser.feed([b])
+            if let r = try parser.next() { replies.append(r) }
+            XCTAssertLessThanOrEqual(parser.bufferedByteCount, SMTPReplyParser.maxLineLength + 2)
+        }
+        XCTAssertEqual(replies.map(\.lines), [[String(repeating: "x", count: 8_000)]])
+    }
 }
