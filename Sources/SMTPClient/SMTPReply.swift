@@ -40,13 +40,27 @@ package struct SMTPReply: Sendable, Hashable, CustomStringConvertible {
     /// reply code's first digit), or nil. Read on the line's first 12 bytes (the longest code, `5.123.123`,
     /// and its space), however long the line.
     static func enhancedCode(in line: String, replyCode: Int) -> String? {
-        let token = Array(line.utf8.prefix(12).prefix { $0 != 0x20 })
-        guard token.count <= 11 else { return nil }
-        let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 1, let first = parts[0].first,
-              first == UInt8(ascii: "0") + UInt8(truncatingIfNeeded: replyCode / 100), [UInt8(ascii: "2"), UInt8(ascii: "4"), UInt8(ascii: "5")].contains(first),
-              parts[1...].allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy { (0x30...0x39).contains($0) } })
-        else { return nil }
-        return String(decoding: token, as: UTF8.self)
+        // class "." subject "." detail: one digit (the reply code's class: 2, 4 or 5), then two runs of 1 to 3
+        // digits, then a space or the end of the line.
+        let classDigit = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: replyCode / 100)
+        guard classDigit == UInt8(ascii: "2") || classDigit == UInt8(ascii: "4") || classDigit == UInt8(ascii: "5") else { return nil }
+        var length = 0, dots = 0, run = 0
+        for b in line.utf8.prefix(12) {
+            if b == 0x20 { break }
+            length += 1
+            if length == 1 {
+                guard b == classDigit else { return nil }
+                run = 1
+            } else if b == UInt8(ascii: ".") {
+                guard run >= 1, dots < 2 else { return nil }
+                dots += 1
+                run = 0
+            } else {
+                guard (0x30...0x39).contains(b), length > 2, run < 3 else { return nil }
+                run += 1
+            }
+        }
+        guard length <= 11, dots == 2, run >= 1 else { return nil }
+        return String(line.utf8.prefix(length))
     }
 }
