@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "SMTPClientTests", dependencies: ["SMTPClient", "SecureTransport", "MessageComposer", "MailParser", "TestSupport"]),
         .testTarget(name: "MessageComposerTests", dependencies: ["MessageComposer", "MailParser", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore", "IMAPProtocol", "EventModel"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventModel"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventModel", "CorpusGenerator"]),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "CLMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),

@@ -1,3 +1,4 @@
+import CorpusGenerator
 import EventModel
 import Projections
 import XCTest
@@ -15,21 +16,31 @@ final class ContactTopTests: XCTestCase {
         XCTAssertEqual(top.entries.map(\.address), ["a0", "a2", "a4"])
     }
 
+    func testAStoredListClaimingTooManyEntriesIsRefusedNotAllocated() {
+        var w = ByteWriter(capacity: 16)
+        w.writeVarint(1 << 40)
+        let bytes = w.bytes
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { buf in
+            var r = ByteReader(buf)
+            return try ContactTop(from: &r)
+        })
+    }
+
     func testShortPrefixCompletionsEqualTheScan() throws {
         let harness = FoldHarness(types: [ContactsProjector.self])
         var rng = SystemRandomNumberGenerator()
         let seed = UInt64.random(in: 0..<1_000_000, using: &rng)
-        var gen = Lcg(seed)
+        var gen = SplitMix64(seed: seed)
         let words = ["ann", "anna", "andrew", "bob", "bobby", "bea", "zoe", "zed", "zebulon", "élodie", "émile", "an", "b"]
         var events: [DomainEvent] = []
         for i in 0..<3_000 {
             // Few addresses, many names each: names change often, so lists hold stale entries.
-            let n = gen.next(400)
-            let name = "\(words[gen.next(words.count)]) \(words[gen.next(words.count)])"
-            let from = EmailAddress(name: gen.next(5) == 0 ? nil : name, email: "p\(n)@x\(n % 7).org")
+            let n = Int.random(in: 0..<400, using: &gen)
+            let name = "\(words[Int.random(in: 0..<words.count, using: &gen)]) \(words[Int.random(in: 0..<words.count, using: &gen)])"
+            let from = EmailAddress(name: Int.random(in: 0..<5, using: &gen) == 0 ? nil : name, email: "p\(n)@x\(n % 7).org")
             let to = EmailAddress(name: "Me", email: "me@home.org")
             events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
-                from: [from], to: [to], date: Timestamp(microseconds: Int64(gen.next(1_000_000))), dateSource: .header,
+                from: [from], to: [to], date: Timestamp(microseconds: Int64(Int.random(in: 0..<1_000_000, using: &gen))), dateSource: .header,
                 size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
             if events.count == 500 {
                 try harness.fold(events, account: "acc")
@@ -51,12 +62,3 @@ final class ContactTopTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator for the test's data (the seed is printed on failure).
-struct Lcg {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next(_ bound: Int) -> Int {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int((state >> 33) % UInt64(bound))
-    }
-}
