@@ -337,13 +337,10 @@ public final class ViewStore: @unchecked Sendable {
             }
             done += UInt64(events.count)
             progress?(done, head - start)
-            // The log's and the views' pages read by a big batch stay in the page cache, not in this process's
-            // resident size (the maps are read-only and shared: pages are mapped again when touched). Small
-            // catch-ups (an action, a sync batch) skip it: finding the maps costs more than they do.
-            if events.count >= ViewStore.releaseInterval {
-                log.environment.releaseResidentPages()
-                environment.releaseResidentPages()
-            }
+            // The views' pages a big batch touched stay in the page cache, not in this process's resident size
+            // (the map is read-only and shared: pages are mapped again when touched; the scan below releases the
+            // log's). Small catch-ups (an action, a sync batch) skip it: finding the map costs more than they do.
+            if events.count >= ViewStore.releaseInterval { environment.releaseResidentPages() }
             events.removeAll(keepingCapacity: true)
             decodedEvents.removeAll(keepingCapacity: true)
             skipped.removeAll()
