@@ -33,6 +33,12 @@ package final class Environment: @unchecked Sendable {
         /// pages it touches. Off by default: the log is mostly scanned in order, which read-ahead speeds up
         /// (a 1M-event scan from a cold cache ran at a fifth of the speed with it on).
         package var noReadAhead: Bool = false
+        /// Write pages straight into the shared file map (`MDB_WRITEMAP`): a write transaction's dirty pages
+        /// are then file-backed page cache, not heap memory the process holds until commit (LMDB keeps up to
+        /// 128K dirty pages, 512 MiB, in malloc'd memory otherwise). The file is extended to the map size
+        /// (sparse). For disposable environments (the views): a stray write through the map would damage the
+        /// file, which is then rebuilt.
+        package var writeMap: Bool = false
 
         /// Default options.
         package init() {}
@@ -62,6 +68,7 @@ package final class Environment: @unchecked Sendable {
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.noReadAhead { flags |= UInt32(MDB_NORDAHEAD) }
+            if options.writeMap && !options.readOnly { flags |= UInt32(MDB_WRITEMAP) }
             let rc = mdb_env_open(env, path, flags, options.mode)
             if rc == MDB_INVALID, let size = Environment.fileSize(Environment.dataFile(path)), size < 2 * Int(getpagesize()) {
                 throw DataFileError.noHeader(file: Environment.dataFile(path), size: size)

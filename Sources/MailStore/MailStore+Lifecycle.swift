@@ -11,20 +11,26 @@ extension MailStore {
     @discardableResult
     public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
-        var events: UInt64 = 0
-        if view != .search {
+        if view == .search { return try replaySearch(progress: progress) }
+        // Every view: the search index (SQLite, its own files) is rebuilt on a second thread while the views
+        // fold on this one: the two share nothing but the log, which each reads in its own transactions.
+        let tally = ReplayProgress(progress)
+        let search = view == nil ? BackgroundWork { try self.replaySearch { done, total in tally.update(search: done, total) } } : nil
+        let folded: Result<UInt64, Error> = Result {
+            var events: UInt64 = 0
             let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, notice: notice) { done, total in
                 events = done
-                progress?(done, total)
+                tally.update(views: done, total)
             }
             viewsLock.lock()
             openedViews = rebuilt
             viewsLock.unlock()
+            return events
         }
-        if view == nil || view == .search {
-            let searched = try replaySearch(progress: progress)
-            if view == .search { events = searched }
-        }
+        // Both end before either's error is thrown: no thread outlives the call.
+        let searched = search?.wait()
+        let events = try folded.get()
+        _ = try searched?.get()
         return events
     }
 
@@ -32,9 +38,12 @@ extension MailStore {
     /// table. Returns the sequence compared at and the differences (empty when the views are right).
     public func compareViewsWithRebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws
         -> (sequence: UInt64, differences: [ViewDifference]) {
-        let views = try latestViews().compareWithRebuild(progress: progress)
-        let search = try compareSearchWithRebuild()
-        return (min(views.sequence, search.sequence), views.differences + search.differences)
+        // The search index is compared on a second thread while the views are rebuilt on this one.
+        let searchWork = BackgroundWork { try self.compareSearchWithRebuild() }
+        let views = Result { try latestViews().compareWithRebuild(progress: progress) }
+        let search = try searchWork.wait().get()
+        let v = try views.get()
+        return (min(v.sequence, search.sequence), v.differences + search.differences)
     }
 
     /// The store as it was at `point` (a sequence number, or an ISO 8601 time: the last event recorded at

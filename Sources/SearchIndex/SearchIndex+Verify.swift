@@ -20,16 +20,35 @@ extension SearchIndex {
             let a = try count(table), b = try fresh.count(table)
             if a != b { note("\(table): \(a) rows, a rebuild has \(b)") }
         }
-        let mine = try rows(), theirs = try fresh.rows()
-        for (id, row) in mine where theirs[id] != row {
-            note(theirs[id] == nil ? "document \(id) is not in a rebuild" : "document \(id): \(row) vs rebuilt \(theirs[id]!)")
+        // Both indexes walked in email-id order side by side (memory bounded whatever their size); every
+        // `step`-th document's full text is compared too.
+        let step = max(1, (try count("docs")) / max(1, sample))
+        var sampled: [Int64] = []
+        try locked {
+            try fresh.locked {
+                let a = try db.prepare(SearchIndex.rowsQuery), b = try fresh.db.prepare(SearchIndex.rowsQuery)
+                var l = try a.step() ? SearchIndex.documentRow(a) : nil, r = try b.step() ? SearchIndex.documentRow(b) : nil
+                var seen = 0
+                while l != nil || r != nil, diffs.count < 50 {
+                    if let x = l, r == nil || x.id < r!.id {
+                        note("document \(x.id) is not in a rebuild")
+                        l = try a.step() ? SearchIndex.documentRow(a) : nil
+                    } else if let y = r, l == nil || y.id < l!.id {
+                        note("document \(y.id) is missing (a rebuild has it)")
+                        r = try b.step() ? SearchIndex.documentRow(b) : nil
+                    } else if let x = l, let y = r {
+                        if x.row != y.row { note("document \(x.id): \(x.row) vs rebuilt \(y.row)") }
+                        if seen % step == 0 { sampled.append(x.row.rowid) }
+                        seen += 1
+                        l = try a.step() ? SearchIndex.documentRow(a) : nil
+                        r = try b.step() ? SearchIndex.documentRow(b) : nil
+                    }
+                }
+            }
         }
-        for id in theirs.keys where mine[id] == nil { note("document \(id) is missing (a rebuild has it)") }
-        let ids = mine.values.map(\.rowid).sorted()
-        let step = max(1, ids.count / max(1, sample))
-        for i in stride(from: 0, to: ids.count, by: step) {
-            let a = try text(rowid: ids[i]), b = try fresh.text(rowid: ids[i])
-            if a != b { note("full text of row \(ids[i]) differs from a rebuild") }
+        for rowid in sampled {
+            let a = try text(rowid: rowid), b = try fresh.text(rowid: rowid)
+            if a != b { note("full text of row \(rowid) differs from a rebuild") }
         }
         return (seq, diffs)
     }
@@ -48,15 +67,12 @@ extension SearchIndex {
         }
     }
 
-    func rows() throws -> [String: DocumentRow] {
-        try locked { () throws(SearchIndexError) in
-            let s = try db.prepare("SELECT rowid, email_id, account, folder, ifnull(message_id, ''), flags, category, date, size, subject FROM docs")
-            var out: [String: DocumentRow] = [:]
-            while try s.step() {
-                out[s.text(1)] = DocumentRow(rowid: s.int(0), values: (2...9).map { s.text(Int32($0)) })
-            }
-            return out
-        }
+    /// Every document's compared columns, in email-id order (`docs` has a unique index on it).
+    static let rowsQuery = "SELECT rowid, email_id, account, folder, ifnull(message_id, ''), flags, category, date, size, subject FROM docs ORDER BY email_id"
+
+    /// The email id and compared columns of the row `s` stands on (a `rowsQuery` statement).
+    static func documentRow(_ s: SQLiteStatement) -> (id: String, row: DocumentRow) {
+        (s.text(1), DocumentRow(rowid: s.int(0), values: (2...9).map { s.text(Int32($0)) }))
     }
 
     func text(rowid: Int64) throws -> [String] {

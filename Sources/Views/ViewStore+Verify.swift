@@ -47,32 +47,56 @@ extension ViewStore {
         return (seq, diffs)
     }
 
+    /// Compares one table of the two environments by walking both in key order with a cursor each (one read
+    /// transaction per side, per table): memory stays bounded whatever the table's size. At most 5
+    /// differences per table.
     private func compare(table: String, view: String, with other: ViewStore) throws -> [Difference] {
-        var live: [([UInt8], [UInt8])] = []
-        var rebuilt: [([UInt8], [UInt8])] = []
-        try entries(of: table) { live.append(($0, $1)) }
-        try other.entries(of: table) { rebuilt.append(($0, $1)) }
-        var out: [Difference] = []
-        var i = 0, j = 0
-        func show(_ k: [UInt8]) -> String {
-            String(decoding: k.map { $0 == 0 ? UInt8(ascii: "/") : ($0 < 32 || $0 > 126 ? UInt8(ascii: ".") : $0) }, as: UTF8.self)
+        let isQuarantine = table == ViewStore.quarantineTable
+        guard let mine = isQuarantine ? quarantine : databases[table] else { throw ViewError.unknownTable(table) }
+        guard let theirs = isQuarantine ? (other.quarantine != other.meta ? other.quarantine : nil) : other.databases[table] else {
+            throw ViewError.unknownTable(table)
         }
-        while (i < live.count || j < rebuilt.count) && out.count < 5 {
-            if j >= rebuilt.count || (i < live.count && live[i].0.lexicographicallyPrecedes(rebuilt[j].0)) {
-                out.append(Difference(view: view, table: table, detail: "key \(show(live[i].0)) only in the live view"))
-                i += 1
-            } else if i >= live.count || rebuilt[j].0.lexicographicallyPrecedes(live[i].0) {
-                out.append(Difference(view: view, table: table, detail: "key \(show(rebuilt[j].0)) missing from the live view"))
-                j += 1
-            } else {
-                if live[i].1 != rebuilt[j].1 {
-                    out.append(Difference(view: view, table: table, detail: "key \(show(live[i].0)) has a different value"))
+        func show(_ k: UnsafeRawBufferPointer) -> String {
+            String(decoding: k.prefix(200).map { $0 == 0 ? UInt8(ascii: "/") : ($0 < 32 || $0 > 126 ? UInt8(ascii: ".") : $0) }, as: UTF8.self)
+        }
+        return try guarded { try environment.read { liveTxn in
+            try other.environment.read { freshTxn in
+                try liveTxn.withCursor(mine) { live in
+                    try freshTxn.withCursor(theirs) { fresh in
+                        var out: [Difference] = []
+                        var l = try live.first(), r = try fresh.first()
+                        while l != nil || r != nil, out.count < 5 {
+                            let order: Int32
+                            if let l, let r { order = ViewStore.compareBytes(l.key, r.key) } else { order = l == nil ? 1 : -1 }
+                            if order < 0, let e = l {
+                                out.append(Difference(view: view, table: table, detail: "key \(show(e.key)) only in the live view"))
+                                l = try live.next()
+                            } else if order > 0, let e = r {
+                                out.append(Difference(view: view, table: table, detail: "key \(show(e.key)) missing from the live view"))
+                                r = try fresh.next()
+                            } else if let a = l, let b = r {
+                                if ViewStore.compareBytes(a.value, b.value) != 0 {
+                                    out.append(Difference(view: view, table: table, detail: "key \(show(a.key)) has a different value"))
+                                }
+                                l = try live.next()
+                                r = try fresh.next()
+                            }
+                        }
+                        return out
+                    }
                 }
-                i += 1
-                j += 1
             }
+        } }
+    }
+
+    /// LMDB's default key order: bytes compared as unsigned, a prefix first.
+    static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int32 {
+        let n = min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmp(pa, pb, n)
+            if c != 0 { return c }
         }
-        return out
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 }
 

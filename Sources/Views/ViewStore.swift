@@ -67,6 +67,9 @@ public final class ViewStore: @unchecked Sendable {
         // Folds and reads touch the views' B-trees at random: no read-ahead, and (MADV_RANDOM) no kernel
         // fault-around mapping the neighbours of every page touched, so the resident size is the pages used.
         o.noReadAhead = true
+        // A big batch dirties thousands of pages of scattered B-trees: written into the map, they are page cache
+        // rather than heap, so a fold's memory does not grow with the store.
+        o.writeMap = true
         do {
             environment = try Environment(path: path, options: o)
             let create: Database.Flags = readOnly ? [] : .create

@@ -68,6 +68,26 @@ final class SearchIndexTests: SearchIndexTestCase {
         try importMessages(Self.messages)
     }
 
+    /// The comparison with a rebuild walks both indexes: a changed document, one missing, one extra and a
+    /// changed full text are each reported.
+    func testAComparisonWithARebuildReportsEachKindOfDifference() throws {
+        let idx = try index()
+        XCTAssertEqual(try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("s1")).differences, [])
+        var ids: [String] = []
+        let q = try idx.db.prepare("SELECT email_id FROM docs ORDER BY email_id")
+        while try q.step() { ids.append(q.text(0)) }
+        XCTAssertEqual(ids.count, 4)
+        try idx.db.exec("UPDATE docs SET subject = 'tampered' WHERE email_id = '\(ids[0])'")
+        try idx.db.exec("DELETE FROM docs WHERE email_id = '\(ids[1])'")
+        try idx.db.exec("INSERT INTO docs(rowid, email_id, account, folder, flags, date, size, subject, participants) VALUES (999999, 'zz-extra', 'local', 'INBOX', 0, 0, 0, '', '')")
+        try idx.db.exec("UPDATE fts SET body = 'tampered' WHERE rowid = (SELECT rowid FROM docs WHERE email_id = '\(ids[3])')")
+        let diffs = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("s2"), sample: 10).differences
+        XCTAssertTrue(diffs.contains { $0.hasPrefix("document \(ids[0]): ") && $0.contains("tampered") }, "\(diffs)")
+        XCTAssertTrue(diffs.contains("document \(ids[1]) is missing (a rebuild has it)"), "\(diffs)")
+        XCTAssertTrue(diffs.contains("document zz-extra is not in a rebuild"), "\(diffs)")
+        XCTAssertTrue(diffs.contains { $0.hasPrefix("full text of row ") }, "\(diffs)")
+    }
+
     func testWordsPhrasesAndFields() throws {
         XCTAssertEqual(try ids("quarterly"), ["m2@example.org", "m1@example.com"])
         XCTAssertEqual(try ids("QUARTERLY numbers"), ["m1@example.com"])

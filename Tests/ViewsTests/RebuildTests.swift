@@ -33,6 +33,30 @@ final class RebuildTests: ViewsTestCase {
         XCTAssertGreaterThan(try FetchThreadsUseCase(views: views).fetchThreads(accountId: "local", folderId: "INBOX").threads.count, 0)
     }
 
+    /// The comparison walks both sides: a key only in the live view, a key missing from it and a changed
+    /// value are each reported, and nothing else.
+    func testAComparisonReportsEachKindOfDifference() throws {
+        for i in 0..<30 { try receive("m\(i)") }
+        let views = try views()
+        XCTAssertEqual(try views.compareWithRebuild().differences, [])
+        let emails = try views.environment.openDatabase("threads.emails")
+        var keys: [[UInt8]] = []
+        try views.entries(of: "threads.emails") { k, _ in keys.append(k) }
+        XCTAssertGreaterThan(keys.count, 3)
+        try views.environment.write { txn in
+            _ = try txn.put(emails, key: keys[0] + [0xFF], value: [1, 2, 3])
+            _ = try txn.delete(emails, key: keys[1])
+            let old = try txn.getBytes(emails, key: keys[2]) ?? []
+            _ = try txn.put(emails, key: keys[2], value: old + [0])
+        }
+        let details = try views.compareWithRebuild().differences.map(\.description)
+        XCTAssertEqual(details.count, 3, "\(details)")
+        XCTAssertTrue(details.allSatisfy { $0.hasPrefix("threads: threads.emails: key ") }, "\(details)")
+        XCTAssertEqual(details.filter { $0.hasSuffix("only in the live view") }.count, 1)
+        XCTAssertEqual(details.filter { $0.hasSuffix("missing from the live view") }.count, 1)
+        XCTAssertEqual(details.filter { $0.hasSuffix("has a different value") }.count, 1)
+    }
+
     func testReplayBuildsANewGenerationAndSwitches() throws {
         for i in 0..<40 { try receive("m\(i)") }
         let before = try views().path
