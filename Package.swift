@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "IMAPClient", dependencies: ["IMAPProtocol", "SecureTransport"]),
         .target(name: "SMTPClient", dependencies: ["SecureTransport"]),
 
-        .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "Projections"]),
+        .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "Projections"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite", "SearchQuery", "EventLog", "EventModel", "MailParser", "NativeCodecs", "Projections"]),
 
         // Library and CLI.
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventModel", "NativeCodecs", "LMDB", "TestSupport", "mailstore-torture"]),
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
-        .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "NativeCodecs", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
                                                   "EventModel", "TestSupport", "mailstore", "MailParser", "CorpusGenerator"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),

@@ -54,7 +54,8 @@ extension MailStore {
         let seq = try sequence(asOf: point)
         let folder = FileManager.default.temporaryDirectory.path + "/mailstore-asof-\(UUID().uuidString.prefix(8))"
         do {
-            let views = try ViewStore.scratch(in: folder, log: log, through: seq, progress: progress)
+            let snapshots = ViewSnapshots(viewsRoot: directory.viewsPath, catalog: .standard, log: log)
+            let views = try ViewStore.scratch(in: folder, log: log, through: seq, snapshots: snapshots, progress: progress)
             return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
         } catch {
             try? FileManager.default.removeItem(atPath: folder)

@@ -60,7 +60,8 @@ extension ViewStore {
                 try current.environment.copy(to: building)
                 try ViewStore(path: building, log: log, catalog: catalog).reset(views: only)
             }
-            let fresh = try ViewStore(path: building, log: log, catalog: catalog)
+            let fresh = try ViewStore(path: building, log: log, catalog: catalog,
+                                      snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
             try fresh.catchUp(progress: progress)
             try fresh.environment.sync()
         } catch {
@@ -77,7 +78,7 @@ extension ViewStore {
         for n in generationNumbers(root) where "gen-\(n)" != gen {
             try? FileManager.default.removeItem(atPath: root + "/gen-\(n)")
         }
-        return try ViewStore(path: final, log: log, catalog: catalog)
+        return try ViewStore(path: final, log: log, catalog: catalog, snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
     }
 
     /// Empties the tables, checkpoints and quarantined events of `views`.
@@ -116,11 +117,20 @@ extension ViewStore {
         return try rebuild(root: root, log: log, catalog: catalog, only: views, notice: notice, progress: progress)
     }
 
-    /// Builds every view from the log up to `sequence` in a scratch folder (time travel, verification).
-    /// The caller removes `folder` when done.
+    /// Builds every view from the log up to `sequence` in a scratch folder (time travel, verification):
+    /// from the newest usable snapshot at or before it when `snapshots` are given (only the log's tail is
+    /// folded), else from the log's start. The caller removes `folder` when done.
     package static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
+                               snapshots: ViewSnapshots? = nil,
                                progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         try StoreDirectory.makePrivateDirectory(folder)
+        _ = snapshots?.restore(atOrBefore: sequence, into: folder) { at in
+            // Usable only when it opens and every view of this build is at `at` with its schema.
+            guard let views = try? ViewStore(path: folder, log: log, catalog: catalog),
+                  let stale = try? views.staleViews(), stale.isEmpty,
+                  let cps = try? views.checkpoints() else { return false }
+            return cps.values.allSatisfy { $0 == at }
+        }
         let views = try ViewStore(path: folder, log: log, catalog: catalog)
         try views.catchUp(through: sequence, progress: progress)
         return views

@@ -31,6 +31,12 @@ public final class ViewStore: @unchecked Sendable {
     private let readable: [String: Database]
     /// A private copy of the views (read-only store) removed when this store is released.
     private let temporaryFolder: String?
+    /// Where this store's folds leave snapshots for time travel (the store's own views; nil for scratch,
+    /// private and read-only copies).
+    let snapshots: ViewSnapshots?
+    /// The newest snapshot's sequence as this process last saw it (nil: not looked yet). Only the fold
+    /// touches it, and one fold runs at a time per store (it holds the views' write transaction).
+    private var newestSnapshot: UInt64?
 
     /// Events folded per write transaction during catch-up. 20K (with 100K cached records) keeps a rebuild of the
     /// generated 100K-message corpus under ~190 MiB of anonymous memory (100K batches and 300K records: ~430 MiB)
@@ -53,7 +59,7 @@ public final class ViewStore: @unchecked Sendable {
     static let quarantineTable = "views.quarantine"
 
     init(path: String, log: EventLog, catalog: ViewCatalog = .standard, readOnly: Bool = false,
-         temporaryFolder: String? = nil) throws {
+         temporaryFolder: String? = nil, snapshots: ViewSnapshots? = nil) throws {
         var o = Environment.Options()
         o.mapSize = 1 << 30
         let tables = catalog.tables
@@ -92,6 +98,7 @@ public final class ViewStore: @unchecked Sendable {
         self.path = path
         self.catalog = catalog
         self.temporaryFolder = temporaryFolder
+        self.snapshots = readOnly ? nil : snapshots
     }
 
     deinit {
@@ -225,7 +232,8 @@ public final class ViewStore: @unchecked Sendable {
             return nil
         }
         do {
-            return try ViewStore(path: root + "/" + gen, log: log, catalog: catalog, readOnly: readOnly)
+            return try ViewStore(path: root + "/" + gen, log: log, catalog: catalog, readOnly: readOnly,
+                                 snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
         } catch {
             notice("the views in \(gen) fail to open (\(error)); rebuilding them from the log")
             return nil
@@ -266,6 +274,20 @@ public final class ViewStore: @unchecked Sendable {
         let index: Int
     }
 
+    /// Takes a snapshot of the views (every one folded through `sequence`) when one is due. A snapshot
+    /// that fails is skipped: the views are already committed, and time travel then folds from an older one.
+    private func snapshotIfDue(at sequence: UInt64, head: UInt64) {
+        guard let snapshots else { return }
+        // With no budget, those left from before go (once per store opened).
+        if newestSnapshot == nil && snapshots.budget == 0 { snapshots.prune() }
+        let newest = newestSnapshot ?? snapshots.list().mine.last?.sequence ?? 0
+        newestSnapshot = newest
+        guard snapshots.due(at: sequence, head: head, newest: newest) else { return }
+        // Taken or not, the next try waits a whole interval (a full disk is not retried every batch).
+        _ = try? snapshots.take(environment, at: sequence)
+        newestSnapshot = sequence
+    }
+
     /// Folds every event after each view's checkpoint, up to `limit` (default: the log's head).
     ///
     /// No event can stop it: an event that does not decode, or that a projector fails to fold (a bug), is
@@ -297,6 +319,8 @@ public final class ViewStore: @unchecked Sendable {
         func commit() throws {
             guard let last = events.last?.envelope.sequence else { return }
             var careful: Set<Int> = []
+            // A snapshot needs every view at the same sequence: not so when some view was ahead of the batch.
+            var aligned = true
             while true {
                 do {
                     try environment.write { txn in
@@ -312,6 +336,7 @@ public final class ViewStore: @unchecked Sendable {
                             f.projector.discardPending()
                             let key = Array(f.name.utf8)
                             let cp = try scope.get(meta, key).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+                            if cp > last { aligned = false }
                             if careful.contains(i) {
                                 try foldOneByOne(f, after: cp, quarantined: &quarantined)
                             } else {
@@ -339,6 +364,7 @@ public final class ViewStore: @unchecked Sendable {
                 }
             }
             done += UInt64(events.count)
+            if aligned { snapshotIfDue(at: last, head: head) }
             progress?(done, head - start)
             // The views' pages a big batch touched stay in the page cache, not in this process's resident size
             // (the map is read-only and shared: pages are mapped again when touched; the scan below releases the

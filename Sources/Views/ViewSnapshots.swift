@@ -1,0 +1,154 @@
+import EventLog
+import Foundation
+import LMDB
+import NativeCodecs
+
+/// Copies of the views at points of the log (`STORE/views/snapshots/`), so a past point (`--as-of`) is
+/// folded from the nearest copy at or before it instead of from the log's start.
+///
+/// A snapshot is a compacted copy of the views environment, taken after a fold's batch when every view's
+/// checkpoint is the same sequence, compressed with zstd (a standard frame) into
+/// `<sequence, 20 digits>-<catalog signature>.zst`. The signature hashes every view's name and schema
+/// version, so a snapshot of another schema is never used (and is pruned). A snapshot is checked when used
+/// (it must open, and every view must be at its sequence with this build's schema); one that is not is
+/// skipped and the fold starts from the next older one or from zero.
+///
+/// Disk is bounded: at most `maxCount` snapshots, and together at most `budget` bytes (by default half the
+/// log file's size; `MAILSTORE_SNAPSHOT_BUDGET_MB` sets it, 0 turns snapshots off). A new one is taken when
+/// the views have folded `max(minInterval, head / maxCount)` events past the newest; over either bound the
+/// snapshot whose removal leaves the smallest gap between its neighbours goes (never the newest), so the
+/// survivors stay spread over the log.
+package struct ViewSnapshots: Sendable {
+    /// One stored snapshot.
+    package struct Entry: Sendable, Equatable {
+        /// The sequence every view was folded through.
+        package var sequence: UInt64
+        /// The file.
+        package var path: String
+        /// Its size in bytes.
+        package var bytes: Int
+    }
+
+    /// The folder holding the snapshots.
+    package let folder: String
+    /// The catalog's signature (views and schema versions).
+    package let signature: String
+    /// The most bytes all snapshots may take; 0: no snapshots.
+    package let budget: Int
+    /// The fewest events between two snapshots (`MAILSTORE_SNAPSHOT_INTERVAL`, default 50,000).
+    package let minInterval: UInt64
+
+    static let maxCount = 8
+    static let defaultInterval: UInt64 = 50_000
+    static let suffix = ".zst"
+    /// The most a snapshot may expand to when restored (a damaged file cannot fill the disk).
+    static let maxRestoredBytes = 1 << 40
+
+    /// The snapshots of the views under `viewsRoot` for `catalog`, with the disk budget from the environment
+    /// (`MAILSTORE_SNAPSHOT_BUDGET_MB`) or half of `logBytes`.
+    package init(viewsRoot: String, catalog: ViewCatalog, logBytes: Int,
+                 environment: [String: String] = ProcessInfo.processInfo.environment) {
+        folder = viewsRoot + "/snapshots"
+        signature = ViewSnapshots.signature(of: catalog)
+        if let text = environment["MAILSTORE_SNAPSHOT_BUDGET_MB"], let mb = Int(text), mb >= 0 {
+            budget = mb.multipliedReportingOverflow(by: 1 << 20).overflow ? Int.max : mb << 20
+        } else {
+            budget = logBytes / 2
+        }
+        minInterval = environment["MAILSTORE_SNAPSHOT_INTERVAL"].flatMap { UInt64($0) }.map { max(1, $0) } ?? ViewSnapshots.defaultInterval
+    }
+
+    /// The snapshots of the views under `viewsRoot`, with the budget from the environment or half of `log`'s file.
+    package init(viewsRoot: String, catalog: ViewCatalog, log: EventLog) {
+        self.init(viewsRoot: viewsRoot, catalog: catalog,
+                  logBytes: Environment.fileSize(Environment.dataFile(log.environment.path)) ?? 0)
+    }
+
+    /// FNV-1a (64 bits, hex) over each view's name and schema version, in catalog order.
+    static func signature(of catalog: ViewCatalog) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for t in catalog.types {
+            for b in "\(t.name.rawValue):\(t.schemaVersion);".utf8 {
+                h = (h ^ UInt64(b)) &* 0x100_0000_01b3
+            }
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The snapshots present, oldest first: those of this catalog (`mine`) and any other (`others`).
+    package func list() -> (mine: [Entry], others: [Entry]) {
+        var mine: [Entry] = [], others: [Entry] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(ViewSnapshots.suffix) {
+            let stem = name.dropLast(ViewSnapshots.suffix.count)
+            let parts = stem.split(separator: "-")
+            guard parts.count == 2, parts[0].count == 20, let seq = UInt64(parts[0]) else { continue }
+            let path = folder + "/" + name
+            let entry = Entry(sequence: seq, path: path, bytes: Environment.fileSize(path) ?? 0)
+            if parts[1] == signature { mine.append(entry) } else { others.append(entry) }
+        }
+        return (mine.sorted { $0.sequence < $1.sequence }, others)
+    }
+
+    /// True when the views, folded through `sequence` of a log whose head is `head`, are due a snapshot.
+    func due(at sequence: UInt64, head: UInt64, newest: UInt64) -> Bool {
+        guard budget > 0 else { return false }
+        let interval = max(minInterval, head / UInt64(ViewSnapshots.maxCount))
+        return sequence >= newest + interval
+    }
+
+    /// Takes a snapshot of `environment` (every view folded through `sequence`), then prunes. Returns the
+    /// new entry. A temporary copy beside the snapshots is removed whatever happens.
+    @discardableResult
+    func take(_ environment: Environment, at sequence: UInt64) throws -> Entry {
+        try StoreDirectory.makePrivateDirectory(folder)
+        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let copy = folder + "/.copy-" + tag, packed = folder + "/.packed-" + tag
+        defer {
+            try? FileManager.default.removeItem(atPath: copy)
+            try? FileManager.default.removeItem(atPath: packed)
+        }
+        try StoreDirectory.makePrivateDirectory(copy)
+        try environment.copy(to: copy)
+        let bytes = try ZstdFile.compress(Environment.dataFile(copy), to: packed)
+        let digits = String(sequence)
+        let final = folder + "/" + String(repeating: "0", count: 20 - digits.count) + digits + "-" + signature + ViewSnapshots.suffix
+        guard rename(packed, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
+        prune()
+        return Entry(sequence: sequence, path: final, bytes: bytes)
+    }
+
+    /// Removes snapshots of other catalogs, then thins this catalog's to the count and byte bounds.
+    package func prune() {
+        let (mine, others) = list()
+        for o in others { try? FileManager.default.removeItem(atPath: o.path) }
+        var kept = mine
+        while !kept.isEmpty, kept.count > ViewSnapshots.maxCount || kept.reduce(0, { $0 + $1.bytes }) > budget {
+            // The one (never the newest, unless alone over the budget) whose neighbours are closest together.
+            var victim = kept.count - 1, smallest = UInt64.max
+            for i in 0..<(kept.count - 1) {
+                let gap = kept[i + 1].sequence - (i == 0 ? 0 : kept[i - 1].sequence)
+                if gap < smallest { smallest = gap; victim = i }
+            }
+            try? FileManager.default.removeItem(atPath: kept[victim].path)
+            kept.remove(at: victim)
+        }
+    }
+
+    /// Restores the newest usable snapshot at or before `sequence` into the empty folder `target` (as its
+    /// `data.mdb`); returns its sequence, or nil when none is usable (`target` is then left empty).
+    /// `check` opens the restored file and says whether it is what it claims to be.
+    func restore(atOrBefore sequence: UInt64, into target: String, check: (UInt64) -> Bool) -> UInt64? {
+        for entry in list().mine.reversed() where entry.sequence <= sequence {
+            let data = Environment.dataFile(target)
+            do {
+                try ZstdFile.decompress(entry.path, to: data, limit: ViewSnapshots.maxRestoredBytes)
+                if check(entry.sequence) { return entry.sequence }
+            } catch {}
+            for f in (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? [] {
+                try? FileManager.default.removeItem(atPath: target + "/" + f)
+            }
+        }
+        return nil
+    }
+}

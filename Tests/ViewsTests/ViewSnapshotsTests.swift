@@ -1,0 +1,136 @@
+import CorpusGenerator
+import EventLog
+import EventModel
+import Foundation
+import MailStore
+import NativeCodecs
+import TestSupport
+import Views
+import XCTest
+
+/// Snapshots of the views: taken by folds at their interval, used by time travel (which must equal a fold
+/// from the log's start), skipped when damaged or not what they claim, and pruned to their bounds.
+final class ViewSnapshotsTests: ViewsTestCase {
+    override func setUpWithError() throws {
+        setenv("MAILSTORE_SNAPSHOT_INTERVAL", "100", 1)
+        setenv("MAILSTORE_SNAPSHOT_BUDGET_MB", "64", 1)
+        try super.setUpWithError()
+    }
+
+    override func tearDown() {
+        unsetenv("MAILSTORE_SNAPSHOT_INTERVAL")
+        unsetenv("MAILSTORE_SNAPSHOT_BUDGET_MB")
+        super.tearDown()
+    }
+
+    var snapshots: ViewSnapshots {
+        ViewSnapshots(viewsRoot: store.directory.viewsPath, catalog: .standard, log: store.log)
+    }
+
+    /// 450 messages with replies, flags and moves, the live views caught up every 30 events.
+    func fill() throws {
+        for i in 0..<450 {
+            try receive("m\(i)", messageID: "m\(i)@x", inReplyTo: i % 3 == 0 && i > 0 ? ["m\(i - 1)@x"] : [], from: "p\(i % 17)@example.com")
+            if i % 7 == 0 { try event(.flagsChanged(FlagsChanged(emailID: "m\(i)", folder: "INBOX", flags: ["\\Seen"])), stream: .email("m\(i)")) }
+            if i % 30 == 0 { _ = try views() }
+        }
+        _ = try views()
+    }
+
+    /// Every table of `a` and `b`, entry for entry.
+    func assertEqualViews(_ a: ViewStore, _ b: ViewStore, _ message: String) throws {
+        for type in ViewCatalog.all {
+            for table in ViewCatalog.tables(of: type) {
+                var left: [[UInt8]] = [], right: [[UInt8]] = []
+                try a.entries(of: table) { k, v in left.append(k + [0xFF] + v) }
+                try b.entries(of: table) { k, v in right.append(k + [0xFF] + v) }
+                let first = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
+                XCTAssertTrue(left == right, "\(message): table \(table) differs (\(left.count) vs \(right.count) entries, first at \(first))")
+            }
+        }
+    }
+
+    func testFoldsTakeSnapshotsAndTimeTravelFromThemEqualsAFoldFromZero() throws {
+        try fill()
+        let taken = snapshots.list().mine
+        XCTAssertGreaterThanOrEqual(taken.count, 4, "a snapshot every 100 events at least")
+        XCTAssertLessThanOrEqual(taken.count, 8)
+        let head = try store.log.head().sequence
+        for point in [taken[1].sequence, taken[1].sequence + 37, head - 5, head] {
+            let fast = try ViewStore.scratch(in: dir.file("fast-\(point)"), log: store.log, through: point, snapshots: snapshots)
+            let slow = try ViewStore.scratch(in: dir.file("slow-\(point)"), log: store.log, through: point)
+            XCTAssertEqual(try fast.checkpoints().values.min(), point)
+            try assertEqualViews(fast, slow, "as of \(point)")
+        }
+        // The CLI's path: the store as of a point reads what the fold from zero gives.
+        let past = try store.asOf(String(taken[2].sequence + 11))
+        XCTAssertEqual(past.snapshotSequence, taken[2].sequence + 11)
+    }
+
+    func testADamagedOrMislabelledSnapshotIsSkipped() throws {
+        try fill()
+        let taken = snapshots.list().mine
+        XCTAssertGreaterThanOrEqual(taken.count, 3)
+        let newest = taken[taken.count - 1], older = taken[taken.count - 2], oldest = taken[0]
+        // The oldest: the newest's content under the oldest's name (it would show the future).
+        try FileManager.default.removeItem(atPath: oldest.path)
+        try FileManager.default.copyItem(atPath: newest.path, toPath: oldest.path)
+        // The newest: not a zstd frame at all.
+        try Data("not a snapshot".utf8).write(to: URL(fileURLWithPath: newest.path))
+        for point in [oldest.sequence + 3, newest.sequence + 3, older.sequence] {
+            let fast = try ViewStore.scratch(in: dir.file("fast-\(point)"), log: store.log, through: point, snapshots: snapshots)
+            let slow = try ViewStore.scratch(in: dir.file("slow-\(point)"), log: store.log, through: point)
+            try assertEqualViews(fast, slow, "as of \(point) past a damaged and a mislabelled snapshot")
+        }
+    }
+
+    func testPruningKeepsTheCountAndByteBoundsAndTheNewest() throws {
+        let root = dir.file("prune")
+        let s = ViewSnapshots(viewsRoot: root, catalog: .standard, logBytes: 0, environment: ["MAILSTORE_SNAPSHOT_BUDGET_MB": "1"])
+        try FileManager.default.createDirectory(atPath: s.folder, withIntermediateDirectories: true)
+        func name(_ seq: Int, _ sig: String) -> String { s.folder + "/" + String(format: "%020d", seq) + "-" + sig + ".zst" }
+        for seq in stride(from: 100, through: 2_000, by: 100) {
+            try Data(count: 90_000).write(to: URL(fileURLWithPath: name(seq, s.signature)))
+        }
+        try Data(count: 10).write(to: URL(fileURLWithPath: name(50, "0123456789abcdef")))
+        s.prune()
+        let (mine, others) = s.list()
+        XCTAssertEqual(others, [], "snapshots of another schema go")
+        XCTAssertLessThanOrEqual(mine.count, 8)
+        XCTAssertEqual(mine.last?.sequence, 2_000, "the newest stays")
+        XCTAssertGreaterThanOrEqual(mine.first!.sequence, 100)
+        // The survivors stay spread: no gap is more than three times another.
+        let gaps = zip(mine.dropFirst(), mine).map { $0.sequence - $1.sequence }
+        XCTAssertLessThanOrEqual(gaps.max()!, 3 * gaps.min()!, "\(mine.map(\.sequence))")
+        // A budget of one byte: nothing fits, even the newest.
+        let tight = ViewSnapshots(viewsRoot: root, catalog: .standard, logBytes: 0, environment: ["MAILSTORE_SNAPSHOT_BUDGET_MB": "0"])
+        tight.prune()
+        XCTAssertEqual(tight.list().mine, [])
+    }
+
+    func testABudgetOfZeroKeepsNoneAndRemovesThoseLeft() throws {
+        try fill()
+        XCTAssertFalse(snapshots.list().mine.isEmpty)
+        setenv("MAILSTORE_SNAPSHOT_BUDGET_MB", "0", 1)
+        for i in 0..<20 { try receive("late\(i)") }
+        _ = try views()
+        XCTAssertEqual(snapshots.list().mine, [])
+    }
+
+    func testZstdFileRoundTripsAndRefusesTruncatedOrOversizedInput() throws {
+        var bytes = [UInt8](repeating: 0, count: 3 << 20)
+        var rng = SplitMix64(seed: 5)
+        for i in stride(from: 0, to: bytes.count, by: 3) { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
+        let src = dir.file("in"), packed = dir.file("in.zst")
+        try Data(bytes).write(to: URL(fileURLWithPath: src))
+        let n = try ZstdFile.compress(src, to: packed)
+        XCTAssertLessThan(n, bytes.count)
+        XCTAssertEqual(try ZstdFile.decompress(packed, to: dir.file("out"), limit: bytes.count), bytes.count)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir.file("out"))), Data(bytes))
+        XCTAssertThrowsError(try ZstdFile.decompress(packed, to: dir.file("out2"), limit: bytes.count - 1))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: packed))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: dir.file("half.zst")))
+        XCTAssertThrowsError(try ZstdFile.decompress(dir.file("half.zst"), to: dir.file("out3"), limit: bytes.count))
+        XCTAssertThrowsError(try ZstdFile.compress(src, to: packed), "an existing output is not overwritten")
+    }
+}
