@@ -37,6 +37,8 @@ public final class ViewStore: @unchecked Sendable {
     /// The newest snapshot's sequence as this process last saw it (nil: not looked yet). Only the fold
     /// touches it, and one fold runs at a time per store (it holds the views' write transaction).
     private var newestSnapshot: UInt64?
+    /// Events folded since the views' pages were last released from this process (see `fold`).
+    private var foldedSinceRelease = 0
 
     /// Events folded per write transaction during catch-up. 20K (with 100K cached records) keeps a rebuild of the
     /// generated 100K-message corpus under ~190 MiB of anonymous memory (100K batches and 300K records: ~430 MiB)
@@ -366,10 +368,15 @@ public final class ViewStore: @unchecked Sendable {
             done += UInt64(events.count)
             if aligned { snapshotIfDue(at: last, head: head) }
             progress?(done, head - start)
-            // The views' pages a big batch touched stay in the page cache, not in this process's resident size
-            // (the map is read-only and shared: pages are mapped again when touched; the scan below releases the
-            // log's). Small catch-ups (an action, a sync batch) skip it: finding the map costs more than they do.
-            if events.count >= ViewStore.releaseInterval { environment.releaseResidentPages() }
+            // The views' pages the folds touched stay in the page cache, not in this process's resident size
+            // (the map is shared: pages are mapped again when touched; the scan below releases the log's), once
+            // every `releaseInterval` events folded by this store, however they were batched: one action's
+            // catch-up does not pay for finding the map, a long sync of small batches still releases.
+            foldedSinceRelease += events.count
+            if foldedSinceRelease >= ViewStore.releaseInterval {
+                environment.releaseResidentPages()
+                foldedSinceRelease = 0
+            }
             events.removeAll(keepingCapacity: true)
             decodedEvents.removeAll(keepingCapacity: true)
             skipped.removeAll()
