@@ -26,6 +26,7 @@ struct StatsCommand: ParsableCommand {
                     "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
+                         "snapshots": v.snapshotSequences, "snapshotBytes": v.snapshotBytes,
                          "quarantined": v.quarantined.map { ["sequence": $0.sequence, "view": $0.view, "error": $0.error] as [String: Any] }]
                         as [String: Any]
                     } ?? NSNull(),
@@ -46,6 +47,10 @@ struct StatsCommand: ParsableCommand {
             print("Log file: \(StatsCommand.bytes(s.fileBytes)) used of a \(StatsCommand.bytes(s.mapBytes)) map")
             if let v = views {
                 print("Views: \(v.generation), folded through sequence \(v.checkpoints.values.min() ?? 0)")
+                if !v.snapshotSequences.isEmpty {
+                    print("View snapshots (for --as-of): \(v.snapshotSequences.count), \(StatsCommand.bytes(UInt64(v.snapshotBytes))), at sequences "
+                          + v.snapshotSequences.map(String.init).joined(separator: ", "))
+                }
             }
             if !quarantined.isEmpty {
                 print("Quarantined events (the views could not fold them; `mailstore replay` tries them again): \(quarantined.count)")

@@ -10,6 +10,10 @@ public struct ViewsStatus: Sendable {
     public var checkpoints: [String: UInt64]
     /// The events the views could not fold (at most 1,000).
     public var quarantined: [QuarantinedEvent]
+    /// The sequences of the view snapshots kept for time travel (this build's schema), oldest first.
+    public var snapshotSequences: [UInt64] = []
+    /// Their bytes on disk together.
+    public var snapshotBytes: Int = 0
 }
 
 extension ViewStore {
@@ -17,8 +21,10 @@ extension ViewStore {
     package static func status(store: StoreDirectory, log: EventLog) throws -> ViewsStatus? {
         guard let views = try openCurrent(root: store.viewsPath, log: log, catalog: .standard, readOnly: true, notice: { _ in })
         else { return nil }
+        let snapshots = ViewSnapshots(viewsRoot: store.viewsPath, catalog: .standard, log: log).list().mine
         return ViewsStatus(generation: (views.path as NSString).lastPathComponent, checkpoints: try views.checkpoints(),
-                           quarantined: try views.quarantined())
+                           quarantined: try views.quarantined(), snapshotSequences: snapshots.map(\.sequence),
+                           snapshotBytes: snapshots.reduce(0) { $0 + $1.bytes })
     }
 
     /// Runs `body` over the current generation of `store` as it is on disk (opened read-only, nothing folded

@@ -41,6 +41,17 @@ struct ScaleBench {
         try step("`verify --views` (every view against a rebuild)", ["verify", "--views"], count: events)
         try step("first page: `project --view threads` (25 rows)", ["project", "--view", "threads"])
         try step("`project --view threads --as-of \(events / 2)` (the log's midpoint)", ["project", "--view", "threads", "--as-of", "\(events / 2)"])
+        // The longest tail a snapshot leaves: the point just before the snapshot farthest from its predecessor
+        // (or the head, when it is farthest from the newest).
+        let snaps = snapshotSequences(mailstore, store: store)
+        var worst = (point: events, tail: events - (snaps.last ?? 0))
+        for (i, s) in snaps.enumerated() where s - 1 - (i == 0 ? 0 : snaps[i - 1]) > worst.tail {
+            worst = (s - 1, s - 1 - (i == 0 ? 0 : snaps[i - 1]))
+        }
+        try step("`project --view threads --as-of \(worst.point)` (the longest tail after a snapshot: \(Fmt.int(Double(worst.tail))) events)",
+                 ["project", "--view", "threads", "--as-of", "\(worst.point)"])
+        let snapshotLine = "View snapshots kept after these steps: \(snaps.count) (at \(snaps.map { Fmt.int(Double($0)) }.joined(separator: ", "))), "
+            + "\(Fmt.f(Double(snapshotBytes(mailstore, store: store)) / 1e6, 1)) MB."
         let size = try ImportBench(options: options).storeSize(mailstore, store: store, rawBytes: raw)
 
         let rows = steps.map { s in
@@ -60,8 +71,26 @@ struct ScaleBench {
         |---:|---:|---:|
         | \(size) |
 
+        \(snapshotLine)
+
         Aims (#12): replay >= 300,000 events/s on the 100K corpus and peak RSS <= 200 MB at 100K and 1M; `--as-of` <= 1 s at 1M; import >= 20,000 msg/s.
         """
+    }
+
+    /// The view snapshots' sequences (`mailstore stats --json`).
+    func snapshotSequences(_ mailstore: String, store: String) -> [Int] {
+        (statsViews(mailstore, store: store)?["snapshots"] as? [Int]) ?? []
+    }
+
+    /// The view snapshots' bytes on disk.
+    func snapshotBytes(_ mailstore: String, store: String) -> Int {
+        (statsViews(mailstore, store: store)?["snapshotBytes"] as? Int) ?? 0
+    }
+
+    func statsViews(_ mailstore: String, store: String) -> [String: Any]? {
+        let out = Report.run(mailstore, ["stats", "--json", "--store", store])
+        guard let data = out.data(using: .utf8), let j = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return j["views"] as? [String: Any]
     }
 
     /// The number of events in the store's log (`mailstore stats --json`).
