@@ -97,10 +97,12 @@ package struct ViewSnapshots: Sendable {
         return sequence >= newest + interval
     }
 
-    /// Takes a snapshot of `environment` (every view folded through `sequence`), then prunes. Returns the
-    /// new entry. A temporary copy beside the snapshots is removed whatever happens.
+    /// Takes a snapshot of `views` (folded through `sequence` when the caller looked), then prunes. The copy
+    /// is named by the checkpoints it holds, read back from it (another process may have folded further
+    /// between the caller's commit and the copy's read transaction); a copy whose views stand at different
+    /// sequences is dropped. Returns the new entry. The temporary copy is removed whatever happens.
     @discardableResult
-    func take(_ environment: Environment, at sequence: UInt64) throws -> Entry {
+    func take(_ views: ViewStore) throws -> Entry {
         try StoreDirectory.makePrivateDirectory(folder)
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let copy = folder + "/.copy-" + tag, packed = folder + "/.packed-" + tag
@@ -109,7 +111,16 @@ package struct ViewSnapshots: Sendable {
             try? FileManager.default.removeItem(atPath: packed)
         }
         try StoreDirectory.makePrivateDirectory(copy)
-        try environment.copy(to: copy)
+        try views.environment.copy(to: copy)
+        let sequence: UInt64
+        do {
+            let copied = try ViewStore(path: copy, log: views.log, catalog: views.catalog, readOnly: true)
+            let cps = Set(try copied.checkpoints().values)
+            guard cps.count == 1, let only = cps.first, only > 0, try copied.staleViews().isEmpty else {
+                throw ViewError.damaged("\(copy): the copied views stand at sequences \(cps.sorted()), not one")
+            }
+            sequence = only
+        }
         let bytes = try ZstdFile.compress(Environment.dataFile(copy), to: packed)
         let digits = String(sequence)
         let final = folder + "/" + String(repeating: "0", count: 20 - digits.count) + digits + "-" + signature + ViewSnapshots.suffix

@@ -72,8 +72,9 @@ public final class ViewStore: @unchecked Sendable {
         // with them, or, on a file system that does not keep write order, damage the file: a file that fails to
         // open is rebuilt, and `verify --views` finds any other difference (`replay` rebuilds).
         o.noSync = true
-        // Folds and reads touch the views' B-trees at random: no read-ahead, and (MADV_RANDOM) no kernel
-        // fault-around mapping the neighbours of every page touched, so the resident size is the pages used.
+        // Folds and reads touch the views' B-trees at random: no read-ahead (MADV_RANDOM). The kernel still maps
+        // the cached neighbours of a page touched (fault-around, up to 64 KiB), which is why folds release the
+        // map's pages from time to time (`releaseResidentPages`).
         o.noReadAhead = true
         // A big batch dirties thousands of pages of scattered B-trees: written into the map, they are page cache
         // rather than heap, so a fold's memory does not grow with the store.
@@ -286,8 +287,7 @@ public final class ViewStore: @unchecked Sendable {
         newestSnapshot = newest
         guard snapshots.due(at: sequence, head: head, newest: newest) else { return }
         // Taken or not, the next try waits a whole interval (a full disk is not retried every batch).
-        _ = try? snapshots.take(environment, at: sequence)
-        newestSnapshot = sequence
+        newestSnapshot = (try? snapshots.take(self))?.sequence ?? sequence
     }
 
     /// Folds every event after each view's checkpoint, up to `limit` (default: the log's head).
