@@ -129,10 +129,16 @@ package struct ViewSnapshots: Sendable {
         return Entry(sequence: sequence, path: final, bytes: bytes)
     }
 
-    /// Removes snapshots of other catalogs, then thins this catalog's to the count and byte bounds.
+    /// Removes snapshots of other catalogs and the temporary files of takers that died (their process is
+    /// gone), then thins this catalog's to the count and byte bounds.
     package func prune() {
         let (mine, others) = list()
         for o in others { try? FileManager.default.removeItem(atPath: o.path) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".copy-") || name.hasPrefix(".packed-") {
+            let tag = name.drop { $0 != "-" }.dropFirst()
+            guard let pid = Int32(tag.prefix { $0 != "-" }), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
+        }
         var kept = mine
         while !kept.isEmpty, kept.count > ViewSnapshots.maxCount || kept.reduce(0, { $0 + $1.bytes }) > budget {
             // The one (never the newest, unless alone over the budget) whose neighbours are closest together.
@@ -144,6 +150,32 @@ package struct ViewSnapshots: Sendable {
             try? FileManager.default.removeItem(atPath: kept[victim].path)
             kept.remove(at: victim)
         }
+    }
+
+    /// Checks every snapshot of this catalog: it must decompress, open, and hold every view at the sequence
+    /// its name says with this build's schema. Each restores in turn into a folder under `scratch` (removed
+    /// after). Returns one difference per snapshot that fails (time travel skips those anyway).
+    package func check(log: EventLog, catalog: ViewCatalog, scratch: String) -> [ViewStore.Difference] {
+        var out: [ViewStore.Difference] = []
+        for entry in list().mine {
+            let folder = scratch + "/snapshot-\(entry.sequence)"
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let name = (entry.path as NSString).lastPathComponent
+            do {
+                try StoreDirectory.makePrivateDirectory(folder)
+                try ZstdFile.decompress(entry.path, to: Environment.dataFile(folder), limit: ViewSnapshots.maxRestoredBytes)
+                let views = try ViewStore(path: folder, log: log, catalog: catalog, readOnly: true)
+                let stale = try views.staleViews()
+                let wrong = try views.checkpoints().filter { $0.value != entry.sequence }
+                if !stale.isEmpty || !wrong.isEmpty {
+                    out.append(ViewStore.Difference(view: "snapshots", table: name, detail: "views at other sequences or schemas ("
+                        + (stale + wrong.keys.sorted()).joined(separator: ", ") + "): time travel skips it; delete the file"))
+                }
+            } catch {
+                out.append(ViewStore.Difference(view: "snapshots", table: name, detail: "does not restore (\(error)): time travel skips it; delete the file"))
+            }
+        }
+        return out
     }
 
     /// Restores the newest usable snapshot at or before `sequence` into the empty folder `target` (as its

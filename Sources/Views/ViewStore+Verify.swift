@@ -44,6 +44,8 @@ extension ViewStore {
         if quarantine != meta {
             diffs += try compare(table: ViewStore.quarantineTable, view: "views", with: fresh)
         }
+        // The snapshots kept for time travel restore and are what their names say.
+        if let snapshots { diffs += snapshots.check(log: log, catalog: catalog, scratch: dir) }
         return (seq, diffs)
     }
 

@@ -71,6 +71,7 @@ final class ViewSnapshotsTests: ViewsTestCase {
         try fill()
         let taken = snapshots.list().mine
         XCTAssertGreaterThanOrEqual(taken.count, 3)
+        XCTAssertEqual(try views().compareWithRebuild().differences, [], "healthy snapshots pass verify --views")
         let newest = taken[taken.count - 1], older = taken[taken.count - 2], oldest = taken[0]
         // The oldest: the newest's content under the oldest's name (it would show the future).
         try FileManager.default.removeItem(atPath: oldest.path)
@@ -82,6 +83,9 @@ final class ViewSnapshotsTests: ViewsTestCase {
             let slow = try ViewStore.scratch(in: dir.file("slow-\(point)"), log: store.log, through: point)
             try assertEqualViews(fast, slow, "as of \(point) past a damaged and a mislabelled snapshot")
         }
+        // verify --views names both.
+        let found = try views().compareWithRebuild().differences.filter { $0.view == "snapshots" }.map(\.table)
+        XCTAssertEqual(Set(found), Set([oldest.path, newest.path].map { ($0 as NSString).lastPathComponent }), "\(found)")
     }
 
     func testPruningKeepsTheCountAndByteBoundsAndTheNewest() throws {
@@ -93,7 +97,14 @@ final class ViewSnapshotsTests: ViewsTestCase {
             try Data(count: 90_000).write(to: URL(fileURLWithPath: name(seq, s.signature)))
         }
         try Data(count: 10).write(to: URL(fileURLWithPath: name(50, "0123456789abcdef")))
+        // A dead taker's temporary copy goes; a live one's stays.
+        let dead = s.folder + "/.copy-2147483000-7", live = s.folder + "/.packed-\(getpid())-7"
+        try FileManager.default.createDirectory(atPath: dead, withIntermediateDirectories: true)
+        try Data(count: 10).write(to: URL(fileURLWithPath: live))
         s.prune()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live))
+        try FileManager.default.removeItem(atPath: live)
         let (mine, others) = s.list()
         XCTAssertEqual(others, [], "snapshots of another schema go")
         XCTAssertLessThanOrEqual(mine.count, 8)
