@@ -60,37 +60,41 @@ public final class Importer {
     public func importMaildir(_ root: String, progress: Progress? = nil) throws -> ImportSummary {
         let start = Date()
         summary = ImportSummary()
-        let folders = try MaildirSource(root: root).scan()
-        let total = folders.reduce(0) { $0 + $1.messages.count }
+        let source = MaildirSource(root: root)
+        let folders = try source.scan()
+        let total = folders.reduce(0) { $0 + $1.count }
         summary.found = total
         summary.folders = folders.count
         try discover(folders.map(\.folder))
         // Whatever way this ends, what was committed is flushed (the log is opened without fsync per commit).
         defer { syncLog() }
         var done = 0
-        for (_, messages) in folders {
+        for listing in folders {
             var chunk: [SourceMessage] = []
             var chunkBytes = 0
-            for m in messages {
-                if m.size > options.maxMessageBytes {
-                    skipTooLarge("\(m.folder)/\(m.location)", size: m.size)
-                    done += 1
-                    continue
-                }
-                chunk.append(m)
-                chunkBytes += m.size
-                if chunk.count >= options.batchMessages || chunkBytes >= options.batchBytes {
-                    try process(chunk)
-                    done += chunk.count
-                    progress?(done, total)
-                    chunk.removeAll(keepingCapacity: true)
-                    chunkBytes = 0
+            // Messages come a listing chunk at a time; a chunk to append ends at `batchMessages` or `batchBytes`.
+            try source.messages(of: listing, chunk: options.batchMessages) { messages in
+                for m in messages {
+                    if m.size > options.maxMessageBytes {
+                        skipTooLarge("\(m.folder)/\(m.location)", size: m.size)
+                        done += 1
+                        continue
+                    }
+                    chunk.append(m)
+                    chunkBytes += m.size
+                    if chunk.count >= options.batchMessages || chunkBytes >= options.batchBytes {
+                        try process(chunk)
+                        done += chunk.count
+                        progress?(done, max(total, done))
+                        chunk.removeAll(keepingCapacity: true)
+                        chunkBytes = 0
+                    }
                 }
             }
             if !chunk.isEmpty {
                 try process(chunk)
                 done += chunk.count
-                progress?(done, total)
+                progress?(done, max(total, done))
             }
         }
         try finishPending()

@@ -22,25 +22,37 @@ struct MaildirSource {
                                            "dovecot.list.index", "dovecot.list.index.log", "dovecot-uidvalidity",
                                            "courierimapuiddb", "courierimapkeywords", "courierimapacl"]
 
-    /// Every folder of the tree with its messages (in file-name order).
-    func scan() throws -> [(folder: Folder, messages: [SourceMessage])] {
+    /// A folder and where its messages are: its `cur/` and `new/` folders and, when it holds loose message
+    /// files, the folder itself.
+    struct Listing {
+        var folder: Folder
+        /// The folders holding its message files, each with whether it is `new/` and whether it is the
+        /// folder itself (loose files, bookkeeping files skipped).
+        var places: [(dir: String, new: Bool, loose: Bool)]
+        /// The message files counted when listed (files may come and go before they are read).
+        var count: Int
+    }
+
+    /// Every folder of the tree with the number of its messages. Messages themselves are not held: the
+    /// tree of a million messages is listed in a few MB (`messages(of:_:)` reads one folder at a time).
+    func scan() throws -> [Listing] {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
             throw ImportError.sourceNotFound(root, "not a folder")
         }
-        var out: [(folder: Folder, messages: [SourceMessage])] = []
+        var out: [Listing] = []
         try walk(root, folder: "INBOX", out: &out, depth: 0)
         return out
     }
 
-    private func walk(_ dir: String, folder: String, out: inout [(folder: Folder, messages: [SourceMessage])],
-                      depth: Int) throws {
+    private func walk(_ dir: String, folder: String, out: inout [Listing], depth: Int) throws {
         guard depth < 64 else { return }
         let entries: [String]
         do { entries = try FileManager.default.contentsOfDirectory(atPath: dir).sorted() } catch {
             throw ImportError.sourceNotFound(dir, error.localizedDescription)
         }
-        var found: [SourceMessage] = []
+        var places: [(dir: String, new: Bool, loose: Bool)] = []
+        var count = 0, loose = 0
         var subdirs: [(String, String)] = []
         for name in entries {
             let path = dir + "/" + name
@@ -49,9 +61,8 @@ struct MaildirSource {
             let kind = st.st_mode & S_IFMT
             if kind == S_IFDIR {
                 if name == "cur" || name == "new" {
-                    for file in (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] {
-                        if let m = message(path + "/" + file, name: file, folder: folder, new: name == "new") { found.append(m) }
-                    }
+                    places.append((path, name == "new", false))
+                    count += MaildirSource.names(in: path)?.count ?? 0
                 } else if name == "tmp" || name.hasPrefix("..") {
                     continue
                 } else if name.hasPrefix(".") {
@@ -61,17 +72,60 @@ struct MaildirSource {
                 } else {
                     subdirs.append((path, folder == "INBOX" && depth == 0 ? name : folder + "/" + name))
                 }
-            } else if kind == S_IFREG {
-                if name.hasPrefix(".") || MaildirSource.bookkeeping.contains(name) || name.hasPrefix("dovecot") { continue }
-                if let m = message(path, name: name, folder: folder, new: false) { found.append(m) }
+            } else if kind == S_IFREG, MaildirSource.isLooseMessage(name) {
+                loose += 1
             }
         }
-        if !found.isEmpty || depth == 0 || entries.contains("cur") {
-            out.append((Folder(path: folder, role: FolderNaming.role(forPath: folder)), found))
+        if loose > 0 { places.append((dir, false, true)) }
+        count += loose
+        if count > 0 || depth == 0 || entries.contains("cur") {
+            out.append(Listing(folder: Folder(path: folder, role: FolderNaming.role(forPath: folder)), places: places, count: count))
         }
         for (path, sub) in subdirs {
             try walk(path, folder: sub, out: &out, depth: depth + 1)
         }
+    }
+
+    /// A file directly in a folder that is a message, not Maildir or server bookkeeping.
+    static func isLooseMessage(_ name: String) -> Bool {
+        !(name.hasPrefix(".") || bookkeeping.contains(name) || name.hasPrefix("dovecot"))
+    }
+
+    /// Calls `body` with the messages of `listing`, place by place in file-name order, `chunk` at a time.
+    /// One place's names are held at once, packed (the name bytes and an offset each: ~70 bytes a message),
+    /// and each message is looked at (`stat`) only when its chunk is made.
+    func messages(of listing: Listing, chunk: Int, _ body: ([SourceMessage]) throws -> Void) throws {
+        var batch: [SourceMessage] = []
+        batch.reserveCapacity(chunk)
+        for place in listing.places {
+            guard let names = MaildirSource.names(in: place.dir) else { continue }
+            for i in names.sortedIndices() {
+                let name = names[i]
+                if place.loose && !MaildirSource.isLooseMessage(name) { continue }
+                guard let m = message(place.dir + "/" + name, name: name, folder: listing.folder.path, new: place.new) else { continue }
+                batch.append(m)
+                if batch.count >= chunk {
+                    try body(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    /// The entry names of `dir` (not `.` and `..`), packed; nil when it cannot be read.
+    static func names(in dir: String) -> PackedNames? {
+        guard let d = opendir(dir) else { return nil }
+        defer { closedir(d) }
+        var names = PackedNames()
+        while let e = readdir(d) {
+            withUnsafeBytes(of: e.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                if bytes.elementsEqual([UInt8(ascii: ".")]) || bytes.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return }
+                names.append(bytes)
+            }
+        }
+        return names
     }
 
     private func message(_ path: String, name: String, folder: String, new: Bool) -> SourceMessage? {
