@@ -18,7 +18,8 @@ extension MailStore {
         let search = view == nil ? BackgroundWork { try self.replaySearch { done, total in tally.update(search: done, total) } } : nil
         let folded: Result<UInt64, Error> = Result {
             var events: UInt64 = 0
-            let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, notice: notice) { done, total in
+            let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, twoCores: search == nil,
+                                               notice: notice) { done, total in
                 events = done
                 tally.update(views: done, total)
             }
@@ -40,7 +41,7 @@ extension MailStore {
         -> (sequence: UInt64, differences: [ViewDifference]) {
         // The search index is compared on a second thread while the views are rebuilt on this one.
         let searchWork = BackgroundWork { try self.compareSearchWithRebuild() }
-        let views = Result { try latestViews().compareWithRebuild(progress: progress) }
+        let views = Result { try latestViews().compareWithRebuild(twoCores: false, progress: progress) }
         let search = try searchWork.wait().get()
         let v = try views.get()
         return (min(v.sequence, search.sequence), v.differences + search.differences)

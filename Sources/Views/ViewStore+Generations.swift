@@ -46,7 +46,7 @@ extension ViewStore {
     /// view among `only`, or at all) is used instead of building again.
     @discardableResult
     static func rebuild(root: String, log: EventLog, catalog: ViewCatalog, only: [String]? = nil, unlessFresh: Bool = false,
-                        notice: (String) -> Void = { _ in }, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+                        twoCores: Bool = true, notice: (String) -> Void = { _ in }, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let buildLock = try acquireBuildLock(root, notice: notice)
         defer { buildLock.unlock() }
         let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in })
@@ -62,6 +62,7 @@ extension ViewStore {
             }
             let fresh = try ViewStore(path: building, log: log, catalog: catalog,
                                       snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
+            fresh.foldsOnTwoCores = twoCores
             try fresh.catchUp(progress: progress)
             try fresh.environment.sync()
         } catch {
@@ -106,7 +107,10 @@ extension ViewStore {
 
     /// Rebuilds views blue/green (`mailstore replay`): all of them, or only `views`. Events quarantined
     /// before are folded again. Serialized with other builds; readers keep being served meanwhile.
+    /// `twoCores`: whether big batches fold some views on a second thread (false when the caller keeps the other
+    /// core busy, as `MailStore.replay` does with the search index).
     package static func replay(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard, views: [String]? = nil,
+                              twoCores: Bool = true,
                               notice: (String) -> Void = { _ in },
                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
@@ -114,14 +118,14 @@ extension ViewStore {
         if let views {
             for v in views where catalog.type(named: v) == nil { throw ViewError.unknownView(v) }
         }
-        return try rebuild(root: root, log: log, catalog: catalog, only: views, notice: notice, progress: progress)
+        return try rebuild(root: root, log: log, catalog: catalog, only: views, twoCores: twoCores, notice: notice, progress: progress)
     }
 
     /// Builds every view from the log up to `sequence` in a scratch folder (time travel, verification):
     /// from the newest usable snapshot at or before it when `snapshots` are given (only the log's tail is
     /// folded), else from the log's start. The caller removes `folder` when done.
     package static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
-                               snapshots: ViewSnapshots? = nil,
+                               snapshots: ViewSnapshots? = nil, twoCores: Bool = true,
                                progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         try StoreDirectory.makePrivateDirectory(folder)
         _ = snapshots?.restore(atOrBefore: sequence, into: folder) { at in
@@ -132,6 +136,7 @@ extension ViewStore {
             return cps.values.allSatisfy { $0 == at }
         }
         let views = try ViewStore(path: folder, log: log, catalog: catalog)
+        views.foldsOnTwoCores = twoCores
         try views.catchUp(through: sequence, progress: progress)
         return views
     }

@@ -25,7 +25,10 @@ extension ViewStore {
     /// Rebuilds every view from the log in a scratch folder, up to the live views' checkpoint, and
     /// compares the two table by table (every key and value). Returns the differences (at most a few
     /// per table), empty when the live views are exactly what the log gives.
-    public func compareWithRebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> (sequence: UInt64, differences: [Difference]) {
+    /// `twoCores`: whether the rebuild folds some views on a second thread (false when the caller keeps the other
+    /// core busy, as `verify --views` does with the search index).
+    public func compareWithRebuild(twoCores: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws
+        -> (sequence: UInt64, differences: [Difference]) {
         let cps = try checkpoints()
         let seq = cps.values.min() ?? 0
         var diffs: [Difference] = []
@@ -34,7 +37,7 @@ extension ViewStore {
         }
         let dir = FileManager.default.temporaryDirectory.path + "/mailstore-verify-views-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let fresh = try ViewStore.scratch(in: dir, log: log, catalog: catalog, through: seq, progress: progress)
+        let fresh = try ViewStore.scratch(in: dir, log: log, catalog: catalog, through: seq, twoCores: twoCores, progress: progress)
         for type in catalog.types {
             for table in ViewCatalog.tables(of: type) {
                 diffs += try compare(table: table, view: type.name.rawValue, with: fresh)

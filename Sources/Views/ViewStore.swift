@@ -39,6 +39,9 @@ public final class ViewStore: @unchecked Sendable {
     private var newestSnapshot: UInt64?
     /// Events folded since the views' pages were last released from this process (see `fold`).
     private var foldedSinceRelease = 0
+    /// Whether big batches fold some views on a second thread (`secondCoreViews`). Off when the caller keeps
+    /// the other core busy itself (a replay or verification that rebuilds the search index meanwhile).
+    package var foldsOnTwoCores = true
 
     /// Events folded per write transaction during catch-up. 20K (with 100K cached records) keeps a rebuild of the
     /// generated 100K-message corpus under ~190 MiB of anonymous memory (100K batches and 300K records: ~430 MiB)
@@ -268,13 +271,27 @@ public final class ViewStore: @unchecked Sendable {
     private struct Fold {
         let name: String
         let schemaVersion: UInt32
+        /// The fold's own store: bound to the write transaction, or (for a fold on the second core) to a
+        /// read transaction of that thread while it applies the batch.
+        let store: LMDBKeyValueStore
         let context: FoldContext
         let projector: any Projector
     }
 
+    /// The views folded on a second thread during big batches: the contacts view, about half of a fold's
+    /// work on mail (every address's prefix entries and top lists).
+    static let secondCoreViews: Set<String> = [ViewName.contacts.rawValue]
+    /// Batches smaller than this fold on one thread (a thread and a read transaction cost more than they save).
+    static let secondCoreMinimum = 2_048
+
     /// A projector's fold failed on an event: the batch is folded again, that projector one event at a time.
     private struct FoldFailure: Error {
         let index: Int
+    }
+
+    /// A projector folded on the second core failed (its position among those folded there).
+    private struct SecondCoreFailure: Error {
+        let position: Int
     }
 
     /// Takes a snapshot of the views (every one folded through `sequence`) when one is due. A snapshot
@@ -290,6 +307,33 @@ public final class ViewStore: @unchecked Sendable {
         newestSnapshot = (try? snapshots.take(self))?.sequence ?? sequence
     }
 
+    /// Applies a batch to `second` on the calling (second) thread, reading through a read transaction of its
+    /// own; their changes stay in their caches for the write transaction to flush. A projector that fails is
+    /// named by its position in `second` (its batch is then folded one event at a time).
+    private func applyOnSecondCore(_ second: [Fold], events: [StoredEvent], decoded: [DomainEvent], skipped: Set<Int>) throws {
+        try environment.read { txn in
+            let scope = TransactionScope(txn)
+            defer {
+                scope.end()
+                for f in second { f.store.scope = nil }
+            }
+            for (position, f) in second.enumerated() {
+                f.store.scope = scope
+                f.context.discard()
+                f.projector.discardPending()
+                let cp = try scope.get(meta, Array(f.name.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+                do {
+                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
+                        try f.projector.apply(events[i], decoded[i])
+                    }
+                    try f.projector.prepareFlush()
+                } catch {
+                    throw SecondCoreFailure(position: position)
+                }
+            }
+        }
+    }
+
     /// Folds every event after each view's checkpoint, up to `limit` (default: the log's head).
     ///
     /// No event can stop it: an event that does not decode, or that a projector fails to fold (a bug), is
@@ -302,10 +346,11 @@ public final class ViewStore: @unchecked Sendable {
         let head = try limit ?? log.head().sequence
         let start = (try checkpoints().values.min() ?? 0)
         guard start < head else { return }
-        let store = LMDBKeyValueStore(databases: databases)
         let folds = catalog.types.map { type -> Fold in
+            let store = LMDBKeyValueStore(databases: databases)
             let context = FoldContext(store: store)
-            return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, context: context, projector: type.init(context: context))
+            return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, store: store, context: context,
+                        projector: type.init(context: context))
         }
         // The batch as parallel arrays, read by index: each projector borrows the events instead of copying
         // (and retaining every field of) a tuple per event per projector. An event that does not decode has a
@@ -327,16 +372,27 @@ public final class ViewStore: @unchecked Sendable {
                 do {
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
-                        store.scope = scope
                         defer {
                             scope.end()
-                            store.scope = nil
+                            for f in folds { f.store.scope = nil }
+                        }
+                        // Big batches: the second core applies some views' events (reading through a read
+                        // transaction of its own, which sees what this one does: the batch's changes stay in
+                        // the folds' caches until they are written below, and a view reads only its tables).
+                        let second = events.count >= ViewStore.secondCoreMinimum && foldsOnTwoCores
+                            ? Set(folds.indices.filter { ViewStore.secondCoreViews.contains(folds[$0].name) && !careful.contains($0) }) : []
+                        nonisolated(unsafe) let secondFolds = second.sorted().map { folds[$0] }
+                        let batch = (events, decodedEvents, skipped)
+                        let worker = second.isEmpty ? nil : BackgroundWork { [self] in
+                            try applyOnSecondCore(secondFolds, events: batch.0, decoded: batch.1, skipped: batch.2)
                         }
                         var quarantined = undecodable
                         for (i, f) in folds.enumerated() {
+                            let key = Array(f.name.utf8)
+                            if second.contains(i) { continue }
+                            f.store.scope = scope
                             f.context.discard()
                             f.projector.discardPending()
-                            let key = Array(f.name.utf8)
                             let cp = try scope.get(meta, key).flatMap(ViewMeta.decode)?.checkpoint ?? 0
                             if cp > last { aligned = false }
                             if careful.contains(i) {
@@ -356,6 +412,23 @@ public final class ViewStore: @unchecked Sendable {
                             }
                             if last > cp {
                                 try scope.put(meta, key, ViewMeta(schemaVersion: f.schemaVersion, checkpoint: last).encoded)
+                            }
+                        }
+                        // The second core's views: written here, in this transaction, once their thread is done.
+                        if let worker {
+                            if case .failure(let e) = worker.wait() {
+                                if let failed = e as? SecondCoreFailure { throw FoldFailure(index: second.sorted()[failed.position]) }
+                                throw e
+                            }
+                            for i in second.sorted() {
+                                let f = folds[i], key = Array(f.name.utf8)
+                                f.store.scope = scope
+                                let cp = try scope.get(meta, key).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+                                if cp > last { aligned = false }
+                                try f.context.flush()
+                                if last > cp {
+                                    try scope.put(meta, key, ViewMeta(schemaVersion: f.schemaVersion, checkpoint: last).encoded)
+                                }
                             }
                         }
                         for q in quarantined { try scope.put(quarantine, q.key, Array(q.error.utf8)) }

@@ -50,6 +50,30 @@ final class EngineRobustnessTests: ViewsTestCase {
         XCTAssertEqual(try views.checkpoints()["threads"], try store.log.head().sequence)
     }
 
+    /// In a batch big enough for two cores the contacts view folds on the second: its failures are quarantined
+    /// event by event too, and what it folds equals a fold on one core.
+    func testAFailureOnTheSecondCoreIsQuarantinedAndTwoCoresEqualOne() throws {
+        for i in 0..<2_400 {
+            try receive("m\(i)", subject: i % 500 == 7 ? "boom" : "ok", from: "p\(i % 97)@example.com", name: "Person \(i % 89)")
+        }
+        let flakyContacts = ViewCatalog(ViewCatalog.all.filter { $0.name != .contacts } + [FlakyContactsProjector.self])
+        let two = try ViewStore.scratch(in: dir.file("two"), log: store.log, catalog: flakyContacts, through: try store.log.head().sequence)
+        let one = try ViewStore.scratch(in: dir.file("one"), log: store.log, catalog: flakyContacts, through: try store.log.head().sequence,
+                                        twoCores: false)
+        let quarantined = try two.quarantined()
+        XCTAssertEqual(quarantined.count, 5, "\(quarantined)")
+        XCTAssertTrue(quarantined.allSatisfy { $0.view == "contacts" && $0.error.contains("injected bug") })
+        XCTAssertEqual(quarantined, try one.quarantined())
+        for table in ViewCatalog.tables(of: ContactsProjector.self) + ViewCatalog.tables(of: ThreadsProjector.self) {
+            var a: [[UInt8]] = [], b: [[UInt8]] = []
+            try two.entries(of: table) { k, v in a.append(k + [0xFF] + v) }
+            try one.entries(of: table) { k, v in b.append(k + [0xFF] + v) }
+            XCTAssertTrue(a == b, "\(table): \(a.count) vs \(b.count) entries")
+            if table == "contacts.people" { XCTAssertEqual(a.count, 98, "97 senders and the recipient") }
+        }
+        XCTAssertEqual(try two.checkpoints()["contacts"], try store.log.head().sequence)
+    }
+
     func testDamagedViewFilesAreRebuiltOrSayReplayNeverBackup() throws {
         for i in 0..<20 { try receive("m\(i)") }
         let live = try views()

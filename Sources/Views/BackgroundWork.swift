@@ -2,12 +2,12 @@ import Foundation
 
 /// Work run on a thread of its own, waited for by its starter (`wait()` returns its result or error).
 /// Used where two independent jobs (the views fold and the search index) can share the two cores.
-final class BackgroundWork<T>: @unchecked Sendable {
+package final class BackgroundWork<T>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, Error>?
 
     /// Starts `body` on a new thread (8 MiB stack, like the main thread's).
-    init(_ body: @escaping @Sendable () throws -> T) {
+    package init(_ body: @escaping @Sendable () throws -> T) {
         let thread = Thread { [self] in
             result = Result { try body() }
             done.signal()
@@ -17,7 +17,7 @@ final class BackgroundWork<T>: @unchecked Sendable {
     }
 
     /// Waits for the work to end; its result or error.
-    func wait() -> Result<T, Error> {
+    package func wait() -> Result<T, Error> {
         done.wait()
         return result!
     }
