@@ -5,6 +5,7 @@ import Foundation
 package final class BackgroundWork<T>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, Error>?
+    private var waited = false
 
     /// Starts `body` on a new thread (8 MiB stack, like the main thread's).
     package init(_ body: @escaping @Sendable () throws -> T) {
@@ -16,9 +17,13 @@ package final class BackgroundWork<T>: @unchecked Sendable {
         thread.start()
     }
 
-    /// Waits for the work to end; its result or error.
+    /// Waits for the work to end; its result or error. Called again, it returns the same at once (only the
+    /// starter calls it).
     package func wait() -> Result<T, Error> {
-        done.wait()
+        if !waited {
+            done.wait()
+            waited = true
+        }
         return result!
     }
 }

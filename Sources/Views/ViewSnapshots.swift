@@ -41,8 +41,10 @@ package struct ViewSnapshots: Sendable {
     static let maxCount = 8
     static let defaultInterval: UInt64 = 50_000
     static let suffix = ".zst"
-    /// The most a snapshot may expand to when restored (a damaged file cannot fill the disk).
-    static let maxRestoredBytes = 1 << 40
+    /// The most a snapshot may expand to when restored, so a damaged or hostile file cannot fill the disk:
+    /// four times the log file (views of a store are a fraction of its log: ~35% compacted on generated mail),
+    /// at least 1 GiB.
+    package let maxRestoredBytes: Int
 
     /// The snapshots of the views under `viewsRoot` for `catalog`, with the disk budget from the environment
     /// (`MAILSTORE_SNAPSHOT_BUDGET_MB`) or half of `logBytes`.
@@ -55,6 +57,7 @@ package struct ViewSnapshots: Sendable {
         } else {
             budget = logBytes / 2
         }
+        maxRestoredBytes = max(1 << 30, logBytes.multipliedReportingOverflow(by: 4).overflow ? Int.max : logBytes * 4)
         minInterval = environment["MAILSTORE_SNAPSHOT_INTERVAL"].flatMap { UInt64($0) }.map { max(1, $0) } ?? ViewSnapshots.defaultInterval
     }
 
@@ -163,7 +166,7 @@ package struct ViewSnapshots: Sendable {
             let name = (entry.path as NSString).lastPathComponent
             do {
                 try StoreDirectory.makePrivateDirectory(folder)
-                try ZstdFile.decompress(entry.path, to: Environment.dataFile(folder), limit: ViewSnapshots.maxRestoredBytes)
+                try ZstdFile.decompress(entry.path, to: Environment.dataFile(folder), limit: maxRestoredBytes)
                 let views = try ViewStore(path: folder, log: log, catalog: catalog, readOnly: true)
                 let stale = try views.staleViews()
                 let wrong = try views.checkpoints().filter { $0.value != entry.sequence }
@@ -185,7 +188,7 @@ package struct ViewSnapshots: Sendable {
         for entry in list().mine.reversed() where entry.sequence <= sequence {
             let data = Environment.dataFile(target)
             do {
-                try ZstdFile.decompress(entry.path, to: data, limit: ViewSnapshots.maxRestoredBytes)
+                try ZstdFile.decompress(entry.path, to: data, limit: maxRestoredBytes)
                 if check(entry.sequence) { return entry.sequence }
             } catch {}
             for f in (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? [] {

@@ -386,6 +386,9 @@ public final class ViewStore: @unchecked Sendable {
                         let worker = second.isEmpty ? nil : BackgroundWork { [self] in
                             try applyOnSecondCore(secondFolds, events: batch.0, decoded: batch.1, skipped: batch.2)
                         }
+                        // However this transaction ends (a view failing here, the map full), the second thread
+                        // is done before the stores it uses are unbound (the defer above, which runs after).
+                        defer { _ = worker?.wait() }
                         var quarantined = undecodable
                         for (i, f) in folds.enumerated() {
                             let key = Array(f.name.utf8)
