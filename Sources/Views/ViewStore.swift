@@ -310,6 +310,10 @@ public final class ViewStore: @unchecked Sendable {
     /// Applies a batch to `second` on the calling (second) thread, reading through a read transaction of its
     /// own; their changes stay in their caches for the write transaction to flush. A projector that fails is
     /// named by its position in `second` (its batch is then folded one event at a time).
+    ///
+    /// Its read transaction begins while this process holds the views' write transaction, so no other
+    /// process can have grown the map in between (that takes a commit): beginning it never needs the resize
+    /// lock exclusively, which the writing thread holds shared.
     private func applyOnSecondCore(_ second: [Fold], events: [StoredEvent], decoded: [DomainEvent], skipped: Set<Int>) throws {
         try environment.read { txn in
             let scope = TransactionScope(txn)
