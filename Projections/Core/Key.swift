@@ -67,7 +67,7 @@ package struct Key {
     }
 
     /// FNV-1a, 64 bits: deterministic across runs and machines (Swift's `Hasher` is seeded per process).
-    static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes {
             h ^= UInt64(b)

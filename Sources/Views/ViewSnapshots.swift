@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import LMDB
 import NativeCodecs
+import Projections
 
 /// Copies of the views at points of the log (`STORE/views/snapshots/`), so a past point (`--as-of`) is
 /// folded from the nearest copy at or before it instead of from the log's start.
@@ -67,15 +68,10 @@ package struct ViewSnapshots: Sendable {
                   logBytes: Environment.fileSize(Environment.dataFile(log.environment.path)) ?? 0)
     }
 
-    /// FNV-1a (64 bits, hex) over each view's name and schema version, in catalog order.
+    /// FNV-1a (64 bits, hex; `Key.fnv1a`) over each view's name and schema version, in catalog order.
     static func signature(of catalog: ViewCatalog) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for t in catalog.types {
-            for b in "\(t.name.rawValue):\(t.schemaVersion);".utf8 {
-                h = (h ^ UInt64(b)) &* 0x100_0000_01b3
-            }
-        }
-        let hex = String(h, radix: 16)
+        let text = catalog.types.map { "\($0.name.rawValue):\($0.schemaVersion);" }.joined()
+        let hex = String(Array(text.utf8).withUnsafeBufferPointer { Key.fnv1a($0) }, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
@@ -115,14 +111,9 @@ package struct ViewSnapshots: Sendable {
         }
         try StoreDirectory.makePrivateDirectory(copy)
         try views.environment.copy(to: copy)
-        let sequence: UInt64
-        do {
-            let copied = try ViewStore(path: copy, log: views.log, catalog: views.catalog, readOnly: true)
-            let cps = Set(try copied.checkpoints().values)
-            guard cps.count == 1, let only = cps.first, only > 0, try copied.staleViews().isEmpty else {
-                throw ViewError.damaged("\(copy): the copied views stand at sequences \(cps.sorted()), not one")
-            }
-            sequence = only
+        let copied = try ViewStore(path: copy, log: views.log, catalog: views.catalog, readOnly: true)
+        guard let sequence = try copied.uniformCheckpoint(), sequence > 0 else {
+            throw ViewError.damaged("\(copy): the copied views do not all stand at one sequence")
         }
         let bytes = try ZstdFile.compress(Environment.dataFile(copy), to: packed)
         let digits = String(sequence)
@@ -168,11 +159,9 @@ package struct ViewSnapshots: Sendable {
                 try StoreDirectory.makePrivateDirectory(folder)
                 try ZstdFile.decompress(entry.path, to: Environment.dataFile(folder), limit: maxRestoredBytes)
                 let views = try ViewStore(path: folder, log: log, catalog: catalog, readOnly: true)
-                let stale = try views.staleViews()
-                let wrong = try views.checkpoints().filter { $0.value != entry.sequence }
-                if !stale.isEmpty || !wrong.isEmpty {
-                    out.append(ViewStore.Difference(view: "snapshots", table: name, detail: "views at other sequences or schemas ("
-                        + (stale + wrong.keys.sorted()).joined(separator: ", ") + "): time travel skips it; delete the file"))
+                if try views.uniformCheckpoint() != entry.sequence {
+                    out.append(ViewStore.Difference(view: "snapshots", table: name,
+                                                    detail: "holds views at other sequences or schemas than its name says: time travel skips it; delete the file"))
                 }
             } catch {
                 out.append(ViewStore.Difference(view: "snapshots", table: name, detail: "does not restore (\(error)): time travel skips it; delete the file"))

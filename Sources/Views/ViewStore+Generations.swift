@@ -130,10 +130,8 @@ extension ViewStore {
         try StoreDirectory.makePrivateDirectory(folder)
         _ = snapshots?.restore(atOrBefore: sequence, into: folder) { at in
             // Usable only when it opens and every view of this build is at `at` with its schema.
-            guard let views = try? ViewStore(path: folder, log: log, catalog: catalog),
-                  let stale = try? views.staleViews(), stale.isEmpty,
-                  let cps = try? views.checkpoints() else { return false }
-            return cps.values.allSatisfy { $0 == at }
+            guard let views = try? ViewStore(path: folder, log: log, catalog: catalog) else { return false }
+            return (try? views.uniformCheckpoint()) == at
         }
         let views = try ViewStore(path: folder, log: log, catalog: catalog)
         views.foldsOnTwoCores = twoCores

@@ -136,6 +136,14 @@ public final class ViewStore: @unchecked Sendable {
         } }
     }
 
+    /// The one sequence every view stands at, with this build's schema; nil when they differ or a view's
+    /// schema is another (what a snapshot must be to stand for a point of the log).
+    func uniformCheckpoint() throws -> UInt64? {
+        guard try staleViews().isEmpty else { return nil }
+        let cps = Set(try checkpoints().values)
+        return cps.count == 1 ? cps.first : nil
+    }
+
     /// The checkpoint of each view (0 when never built).
     package func checkpoints() throws -> [String: UInt64] {
         try guarded { try environment.read { txn in
