@@ -26,6 +26,10 @@ public final class Importer {
         /// The largest message imported, in bytes (default 64 MiB): a larger one is skipped with a warning
         /// (listed in `ImportSummary.tooLarge`), and an mbox splitter never holds more than this of it.
         public var maxMessageBytes = MboxSplitter.defaultMaxMessageBytes
+        /// The most bytes of file names one Maildir folder (`cur/`, `new/` or the folder itself) may list
+        /// (default 1 GiB, ~15 million messages): its names are held while it is read, so a larger folder is
+        /// refused with a clear error rather than filling memory.
+        public var maxFolderNameBytes = 1 << 30
 
         /// Default options.
         public init() {}
@@ -60,7 +64,7 @@ public final class Importer {
     public func importMaildir(_ root: String, progress: Progress? = nil) throws -> ImportSummary {
         let start = Date()
         summary = ImportSummary()
-        let source = MaildirSource(root: root)
+        let source = MaildirSource(root: root, maxNameBytes: options.maxFolderNameBytes)
         let folders = try source.scan()
         let total = folders.reduce(0) { $0 + $1.count }
         summary.found = total

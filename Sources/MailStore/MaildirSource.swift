@@ -16,6 +16,8 @@ struct MaildirSource {
     }
 
     let root: String
+    /// The most bytes of names one folder may list (`Importer.Options.maxFolderNameBytes`).
+    var maxNameBytes = 1 << 30
 
     static let bookkeeping: Set<String> = ["maildirfolder", "subscriptions", "dovecot-uidlist", "dovecot-keywords",
                                            "dovecot.index", "dovecot.index.log", "dovecot.index.cache",
@@ -62,7 +64,7 @@ struct MaildirSource {
             if kind == S_IFDIR {
                 if name == "cur" || name == "new" {
                     places.append((path, name == "new", false))
-                    count += MaildirSource.names(in: path)?.count ?? 0
+                    count += try names(in: path)?.count ?? 0
                 } else if name == "tmp" || name.hasPrefix("..") {
                     continue
                 } else if name.hasPrefix(".") {
@@ -98,7 +100,7 @@ struct MaildirSource {
         var batch: [SourceMessage] = []
         batch.reserveCapacity(chunk)
         for place in listing.places {
-            guard let names = MaildirSource.names(in: place.dir) else { continue }
+            guard let names = try names(in: place.dir) else { continue }
             for i in names.sortedIndices() {
                 let name = names[i]
                 if place.loose && !MaildirSource.isLooseMessage(name) { continue }
@@ -113,16 +115,22 @@ struct MaildirSource {
         if !batch.isEmpty { try body(batch) }
     }
 
-    /// The entry names of `dir` (not `.` and `..`), packed; nil when it cannot be read.
-    static func names(in dir: String) -> PackedNames? {
+    /// The entry names of `dir` (not `.` and `..`), packed; nil when it cannot be read. More than
+    /// `maxNameBytes` of names is refused (`ImportError.sourceNotFound` saying so).
+    func names(in dir: String) throws -> PackedNames? {
         guard let d = opendir(dir) else { return nil }
         defer { closedir(d) }
         var names = PackedNames()
         while let e = readdir(d) {
-            withUnsafeBytes(of: e.pointee.d_name) { raw in
+            let fits = withUnsafeBytes(of: e.pointee.d_name) { raw -> Bool in
                 let bytes = raw.prefix { $0 != 0 }
-                if bytes.elementsEqual([UInt8(ascii: ".")]) || bytes.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return }
+                if bytes.elementsEqual([UInt8(ascii: ".")]) || bytes.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return true }
+                guard names.byteCount + bytes.count <= maxNameBytes else { return false }
                 names.append(bytes)
+                return true
+            }
+            guard fits else {
+                throw ImportError.sourceNotFound(dir, "its file names pass \(maxNameBytes) bytes (Importer.Options.maxFolderNameBytes): split the folder")
             }
         }
         return names

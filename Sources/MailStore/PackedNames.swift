@@ -6,9 +6,11 @@ struct PackedNames {
 
     /// The number of names.
     var count: Int { ends.count }
+    /// The bytes of all names.
+    var byteCount: Int { bytes.count }
 
-    /// Adds a name. A name is at most 255 bytes (a file name); the buffer stays under 4 GiB because a
-    /// folder's names are bounded by the file system's directory size long before.
+    /// Adds a name (a file name: at most 255 bytes). The caller keeps the buffer under 4 GiB (the Maildir
+    /// reader refuses a folder past `Importer.Options.maxFolderNameBytes`, 1 GiB by default).
     mutating func append<C: Collection>(_ name: C) where C.Element == UInt8 {
         bytes.append(contentsOf: name)
         ends.append(UInt32(truncatingIfNeeded: bytes.count))

@@ -45,6 +45,26 @@ extension ImportTests {
         XCTAssertTrue(summary.tooLarge[0].hasPrefix("INBOX/2.b.host: "), summary.tooLarge[0])
     }
 
+    /// A folder listing more file-name bytes than the bound is refused, saying which and what to do, and
+    /// nothing of it is imported; the same folder under the bound imports whole.
+    func testAMaildirFolderWithTooManyNamesIsRefusedClearly() throws {
+        let cur = dir.file("md/cur")
+        try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
+        for i in 0..<40 {
+            try Data(sizedMessage("m\(i)", bodyBytes: 10).utf8).write(to: URL(fileURLWithPath: cur + "/\(1000 + i).abcdef.host:2,S"))
+        }
+        let before = try store.log.head().sequence
+        var options = Importer.Options()
+        options.maxFolderNameBytes = 500
+        XCTAssertThrowsError(try Importer(store: store, options: options).importMaildir(dir.file("md"))) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains(cur) && text.contains("500 bytes") && text.contains("split the folder"), text)
+        }
+        XCTAssertEqual(try store.log.head().sequence, before, "nothing appended")
+        options.maxFolderNameBytes = 1_000
+        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 40)
+    }
+
     func testADeviceIsRefusedAsAnMboxSource() throws {
         XCTAssertThrowsError(try Importer(store: store).importMbox("/dev/zero")) { error in
             XCTAssertTrue("\(error)".contains("not an mbox file"), "\(error)")
