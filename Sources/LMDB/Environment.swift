@@ -35,9 +35,12 @@ package final class Environment: @unchecked Sendable {
         package var noReadAhead: Bool = false
         /// Write pages straight into the shared file map (`MDB_WRITEMAP`): a write transaction's dirty pages
         /// are then file-backed page cache, not heap memory the process holds until commit (LMDB keeps up to
-        /// 128K dirty pages, 512 MiB, in malloc'd memory otherwise). The file is extended to the map size
-        /// (sparse). For disposable environments (the views): a stray write through the map would damage the
-        /// file, which is then rebuilt.
+        /// 128K dirty pages, 512 MiB, in malloc'd memory otherwise). The whole map is allocated on disk
+        /// (`posix_fallocate`) when opened and when grown, so the map is sized to what is used (`mapSize` is
+        /// then the initial size, and growth adds at most 1 GiB at a time): a page written through the map into
+        /// a hole the disk has no room for would kill the process with SIGBUS, where an allocation that fails
+        /// is an error (`ENOSPC`) before anything is written. For disposable environments (the views): a stray
+        /// write through the map would damage the file, which is then rebuilt.
         package var writeMap: Bool = false
 
         /// Default options.
@@ -46,6 +49,8 @@ package final class Environment: @unchecked Sendable {
 
     private let env: OpaquePointer
     private let resizeLock = ResizeLock()
+    /// Opened with `MDB_WRITEMAP` (writable): the map is kept allocated on disk.
+    private let writeMap: Bool
     /// The folder holding `data.mdb` and `lock.mdb`.
     package let path: String
     /// True when opened read-only.
@@ -75,6 +80,7 @@ package final class Environment: @unchecked Sendable {
             }
             try LMDBError.check(rc, "mdb_env_open(\(path))")
             try Environment.checkDataFileSize(env, path: path)
+            if options.writeMap && !options.readOnly { try Environment.allocateMap(env, path: path) }
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
         } catch {
@@ -84,6 +90,18 @@ package final class Environment: @unchecked Sendable {
         self.env = env
         self.path = path
         self.readOnly = options.readOnly
+        self.writeMap = options.writeMap && !options.readOnly
+    }
+
+    /// Gives the whole map of a `MDB_WRITEMAP` environment disk blocks (LMDB extends the file to the map size
+    /// as a sparse file). A full disk is then `ENOSPC` here, not SIGBUS on a later write through the map.
+    private static func allocateMap(_ env: OpaquePointer, path: String) throws {
+        var fd: Int32 = -1
+        try LMDBError.check(mdb_env_get_fd(env, &fd), "mdb_env_get_fd")
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        let rc = posix_fallocate(fd, 0, off_t(info.me_mapsize))
+        if rc != 0 { throw LMDBError(code: rc, operation: "posix_fallocate(\(Environment.dataFile(path)), \(info.me_mapsize) bytes)") }
     }
 
     deinit { mdb_env_close(env) }
@@ -218,14 +236,31 @@ package final class Environment: @unchecked Sendable {
         return (info.me_last_pgno + 1) * Int(st.ms_psize)
     }
 
-    /// Doubles the map. Waits until no transaction of this process is active.
+    /// Grows the map: doubles it (a `MDB_WRITEMAP` map, allocated on disk, by at most 1 GiB). Waits until no
+    /// transaction of this process is active. When the disk has no room for a grown write map, the map
+    /// stays as it was and the error is `ENOSPC`.
     package func grow() throws {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
-        let newSize = info.me_mapsize * 2
+        let old = info.me_mapsize
+        let newSize = writeMap ? old + min(old, 1 << 30) : old * 2
         try LMDBError.check(mdb_env_set_mapsize(env, newSize), "mdb_env_set_mapsize(\(newSize))")
+        guard writeMap else { return }
+        do {
+            try Environment.allocateMap(env, path: path)
+        } catch {
+            // The old map is allocated: writes stay within it (a full map is MDB_MAP_FULL again).
+            _ = mdb_env_set_mapsize(env, old)
+            throw error
+        }
+    }
+
+    /// Grows the map until `room` bytes fit past the part in use, so a write transaction of about that size
+    /// does not hit `MDB_MAP_FULL` (and redo its work). Call outside any transaction of this process.
+    package func reserve(room: Int) throws {
+        while mapSize - usedBytes < room { try grow() }
     }
 
     /// Adopts a map size grown by another process.
@@ -233,6 +268,7 @@ package final class Environment: @unchecked Sendable {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize(0)")
+        if writeMap { try Environment.allocateMap(env, path: path) }
     }
 
     /// Unmaps the map's resident pages from this process (`MADV_DONTNEED` on the shared, read-only map:
@@ -314,8 +350,11 @@ package final class Environment: @unchecked Sendable {
         try LMDBError.check(mdb_env_sync(env, 1), "mdb_env_sync")
     }
 
-    /// Writes a compacted copy of the environment into the empty folder `path`.
+    /// Writes a compacted copy of the environment into the empty folder `path`. One read transaction: another
+    /// thread may write meanwhile (the map cannot be resized under the copy: it holds the resize lock shared).
     package func copy(to path: String) throws {
+        resizeLock.lockShared()
+        defer { resizeLock.unlock() }
         try LMDBError.check(mdb_env_copy2(env, path, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(\(path))")
     }
 }

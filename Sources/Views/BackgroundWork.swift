@@ -26,4 +26,10 @@ package final class BackgroundWork<T>: @unchecked Sendable {
         }
         return result!
     }
+
+    /// True when the work has ended (then `wait()` returns at once). Never blocks.
+    package var isFinished: Bool {
+        if !waited && done.wait(timeout: .now()) == .success { waited = true }
+        return waited
+    }
 }

@@ -2,7 +2,7 @@ import Projections
 
 /// The views a store maintains: projector types in the order they fold each event, and their tables
 /// (learned from each projector's initializer, where they are declared).
-package struct ViewCatalog {
+package struct ViewCatalog: @unchecked Sendable {  // only metatypes: immutable, shared by threads safely
     /// The projector types.
     package let types: [any Projector.Type]
 

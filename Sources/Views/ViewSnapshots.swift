@@ -96,12 +96,13 @@ package struct ViewSnapshots: Sendable {
         return sequence >= newest + interval
     }
 
-    /// Takes a snapshot of `views` (folded through `sequence` when the caller looked), then prunes. The copy
-    /// is named by the checkpoints it holds, read back from it (another process may have folded further
-    /// between the caller's commit and the copy's read transaction); a copy whose views stand at different
-    /// sequences is dropped. Returns the new entry. The temporary copy is removed whatever happens.
+    /// Takes a snapshot of the views in `environment`, then prunes. Safe on a thread of its own while the
+    /// views are written: the copy is one read transaction, named by the checkpoints it holds, read back from
+    /// it (the fold, or another process, may have folded further since the snapshot was found due); a copy
+    /// whose views stand at different sequences is dropped. Returns the new entry. The temporary copy is
+    /// removed whatever happens.
     @discardableResult
-    func take(_ views: ViewStore) throws -> Entry {
+    func take(environment: Environment, log: EventLog, catalog: ViewCatalog) throws -> Entry {
         try StoreDirectory.makePrivateDirectory(folder)
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let copy = folder + "/.copy-" + tag, packed = folder + "/.packed-" + tag
@@ -110,8 +111,8 @@ package struct ViewSnapshots: Sendable {
             try? FileManager.default.removeItem(atPath: packed)
         }
         try StoreDirectory.makePrivateDirectory(copy)
-        try views.environment.copy(to: copy)
-        let copied = try ViewStore(path: copy, log: views.log, catalog: views.catalog, readOnly: true)
+        try environment.copy(to: copy)
+        let copied = try ViewStore(path: copy, log: log, catalog: catalog, readOnly: true)
         guard let sequence = try copied.uniformCheckpoint(), sequence > 0 else {
             throw ViewError.damaged("\(copy): the copied views do not all stand at one sequence")
         }

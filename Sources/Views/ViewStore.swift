@@ -37,6 +37,9 @@ public final class ViewStore: @unchecked Sendable {
     /// The newest snapshot's sequence as this process last saw it (nil: not looked yet). Only the fold
     /// touches it, and one fold runs at a time per store (it holds the views' write transaction).
     private var newestSnapshot: UInt64?
+    /// The snapshot being taken on a thread of its own (at most one at a time), so the fold that found it due
+    /// (a user's action, say) does not wait for it; waited for before the store is released.
+    private var snapshotting: BackgroundWork<Void>?
     /// Events folded since the views' pages were last released from this process (see `fold`).
     private var foldedSinceRelease = 0
     /// Whether big batches fold some views on a second thread (`secondCoreViews`). Off when the caller keeps
@@ -57,6 +60,11 @@ public final class ViewStore: @unchecked Sendable {
     static let cacheCheckInterval = 2_048
     /// Events scanned between two releases of the log's mapped pages.
     static let releaseInterval = 4_096
+    /// The views map of a new store (allocated on disk).
+    static let initialMapSize = 4 << 20
+    /// The room a fold makes in the map before a batch's write transaction: a quarter of what the views use,
+    /// between 1 and 64 MiB (a batch that needs more hits `MDB_MAP_FULL`, grows the map and runs again).
+    static func batchRoom(used: Int) -> Int { min(max(used / 4, 1 << 20), 64 << 20) }
     static let currentFile = "CURRENT"
     static let lockFile = "LOCK"
     static let buildLockFile = "BUILD"
@@ -66,7 +74,9 @@ public final class ViewStore: @unchecked Sendable {
     init(path: String, log: EventLog, catalog: ViewCatalog = .standard, readOnly: Bool = false,
          temporaryFolder: String? = nil, snapshots: ViewSnapshots? = nil) throws {
         var o = Environment.Options()
-        o.mapSize = 1 << 30
+        // The map is allocated on disk (`writeMap` below): it starts small and grows with the views, a fold
+        // reserving room for each batch first (`batchRoom`).
+        o.mapSize = ViewStore.initialMapSize
         let tables = catalog.tables
         o.maxDatabases = UInt32(tables.count + 4)
         o.readOnly = readOnly
@@ -108,6 +118,7 @@ public final class ViewStore: @unchecked Sendable {
     }
 
     deinit {
+        _ = snapshotting?.wait()
         if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
     }
 
@@ -302,17 +313,31 @@ public final class ViewStore: @unchecked Sendable {
         let position: Int
     }
 
-    /// Takes a snapshot of the views (every one folded through `sequence`) when one is due. A snapshot
-    /// that fails is skipped: the views are already committed, and time travel then folds from an older one.
+    /// Starts a snapshot of the views (every one folded through `sequence`) when one is due and none is being
+    /// taken, on a thread of its own: the fold returns at once (a snapshot at 1M messages takes seconds). A
+    /// snapshot that fails is skipped: the views are already committed, and time travel then folds from an
+    /// older one.
     private func snapshotIfDue(at sequence: UInt64, head: UInt64) {
         guard let snapshots else { return }
+        if let running = snapshotting {
+            guard running.isFinished else { return }
+            snapshotting = nil
+        }
         // With no budget, those left from before go (once per store opened).
         if newestSnapshot == nil && snapshots.budget == 0 { snapshots.prune() }
         let newest = newestSnapshot ?? snapshots.list().mine.last?.sequence ?? 0
         newestSnapshot = newest
         guard snapshots.due(at: sequence, head: head, newest: newest) else { return }
         // Taken or not, the next try waits a whole interval (a full disk is not retried every batch).
-        newestSnapshot = (try? snapshots.take(self))?.sequence ?? sequence
+        newestSnapshot = sequence
+        let (environment, log, catalog) = (environment, log, catalog)
+        snapshotting = BackgroundWork { _ = try snapshots.take(environment: environment, log: log, catalog: catalog) }
+    }
+
+    /// Waits for a snapshot being taken (if any) to end.
+    package func waitForSnapshot() {
+        _ = snapshotting?.wait()
+        snapshotting = nil
     }
 
     /// Applies a batch to `second` on the calling (second) thread, reading through a read transaction of its
@@ -380,6 +405,7 @@ public final class ViewStore: @unchecked Sendable {
             var careful: Set<Int> = []
             // A snapshot needs every view at the same sequence: not so when some view was ahead of the batch.
             var aligned = true
+            try environment.reserve(room: ViewStore.batchRoom(used: environment.usedBytes))
             while true {
                 do {
                     try environment.write { txn in

@@ -22,6 +22,43 @@ final class EnvironmentTests: LMDBTestCase {
         }
     }
 
+    /// A `MDB_WRITEMAP` environment on a disk that fills up: growing the map is `ENOSPC`, an error (a page
+    /// written through the map into a hole of a sparse file the disk has no room for would be SIGBUS), and
+    /// everything committed before stays readable.
+    func testAWriteMapOnAFullDiskFailsWithAnErrorAndKeepsWhatWasCommitted() throws {
+        let fs: SmallFilesystem
+        do { fs = try SmallFilesystem(megabytes: 4) } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }  // CI can mount: a failure stands
+            throw XCTSkip("\(error)")
+        }
+        var o = Environment.Options()
+        o.mapSize = 256 << 10
+        o.writeMap = true
+        let path = fs.path + "/env"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var committed = 0
+        do {
+            let env = try Environment(path: path, options: o)
+            let db = try env.openDatabase("t", flags: .create)
+            XCTAssertThrowsError(try {
+                for k in 0..<10_000 {
+                    try env.write { txn in try txn.put(db, key: LMDBTestCase.key(k), value: LMDBTestCase.value(k, bytes: 16 << 10)) }
+                    committed = k + 1
+                }
+            }()) { error in
+                XCTAssertEqual((error as? LMDBError)?.isDiskFull, true, "\(error)")
+            }
+            XCTAssertGreaterThan(committed, 10, "the map grew while the disk had room")
+            XCTAssertLessThanOrEqual(env.mapSize, 4 << 20)
+        }
+        let env = try Environment(path: path, options: o)
+        let db = try env.openDatabase("t")
+        try env.read { txn in
+            XCTAssertEqual(try txn.stat(db).entries, committed)
+            XCTAssertEqual(try txn.getBytes(db, key: LMDBTestCase.key(committed - 1)), LMDBTestCase.value(committed - 1, bytes: 16 << 10))
+        }
+    }
+
     /// A write closure that hits `MDB_MAP_FULL` is run again from scratch: what it wrote before the
     /// failure is not kept twice.
     func testAWriteClosureRetriedAfterMapFullWritesOnce() throws {

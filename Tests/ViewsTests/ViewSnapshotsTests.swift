@@ -27,14 +27,16 @@ final class ViewSnapshotsTests: ViewsTestCase {
         ViewSnapshots(viewsRoot: store.directory.viewsPath, catalog: .standard, log: store.log)
     }
 
-    /// 450 messages with replies, flags and moves, the live views caught up every 30 events.
+    /// 450 messages with replies, flags and moves, the live views caught up every 30 events (and each
+    /// snapshot they start waited for).
     func fill() throws {
         for i in 0..<450 {
             try receive("m\(i)", messageID: "m\(i)@x", inReplyTo: i % 3 == 0 && i > 0 ? ["m\(i - 1)@x"] : [], from: "p\(i % 17)@example.com")
             if i % 7 == 0 { try event(.flagsChanged(FlagsChanged(emailID: "m\(i)", folder: "INBOX", flags: ["\\Seen"])), stream: .email("m\(i)")) }
-            if i % 30 == 0 { _ = try views() }
+            // Snapshots are taken on a thread of their own: each is waited for, so every due one is taken.
+            if i % 30 == 0 { try views().waitForSnapshot() }
         }
-        _ = try views()
+        try views().waitForSnapshot()
     }
 
     /// Every table of `a` and `b`, entry for entry.
@@ -124,7 +126,7 @@ final class ViewSnapshotsTests: ViewsTestCase {
         XCTAssertFalse(snapshots.list().mine.isEmpty)
         setenv("MAILSTORE_SNAPSHOT_BUDGET_MB", "0", 1)
         for i in 0..<20 { try receive("late\(i)") }
-        _ = try views()
+        try views().waitForSnapshot()
         XCTAssertEqual(snapshots.list().mine, [])
     }
 
