@@ -24,6 +24,10 @@ package struct CopyChange: Equatable, Sendable {
 
     /// The flags after this change.
     package func applied(to current: [String]) -> [String] {
+        // A move: the flags as they were, once sorted and unique (as the set below leaves them).
+        if flags == nil && add.isEmpty && remove.isEmpty && zip(current, current.dropFirst()).allSatisfy({ $0 < $1 }) {
+            return current
+        }
         var set = Set(flags ?? current)
         set.formUnion(add)
         set.subtract(remove)

@@ -8,8 +8,13 @@ package final class ViewTable<Value: BinaryField> {
     /// The table's name in the store.
     package let name: String
     private let store: KeyValueStore
-    private var cache: [TableKey: Value?] = [:]
-    private var dirty: Set<TableKey> = []
+    /// Values read or written in this batch (nil: no entry), each marked when it must be written.
+    private var cache: [TableKey: Cached] = [:]
+
+    private struct Cached {
+        var value: Value?
+        var dirty: Bool
+    }
 
     /// Creates a table named `name` over `store`.
     package init(_ name: String, store: KeyValueStore) {
@@ -20,24 +25,15 @@ package final class ViewTable<Value: BinaryField> {
     /// The value under `key`, or nil.
     package func get(_ key: [UInt8]) throws -> Value? {
         let tk = TableKey(key)
-        if let c = cache[tk] { return c }
-        guard let raw = try store.get(name, key) else {
-            cache[tk] = .some(nil)
-            return nil
-        }
-        let v = try raw.withUnsafeBytes { buf throws -> Value in
-            var r = ByteReader(buf)
-            return try Value(from: &r)
-        }
-        cache[tk] = .some(v)
+        if let c = cache[tk] { return c.value }
+        let v = try load(key)
+        cache[tk] = Cached(value: v, dirty: false)
         return v
     }
 
     /// Stores `value` under `key` (written at the next flush).
     package func set(_ key: [UInt8], _ value: Value?) {
-        let tk = TableKey(key)
-        cache[tk] = .some(value)
-        dirty.insert(tk)
+        cache[TableKey(key)] = Cached(value: value, dirty: true)
     }
 
     /// Changes the value under `key` in place: `body` gets the only reference to it (no copy of its
@@ -46,38 +42,48 @@ package final class ViewTable<Value: BinaryField> {
         let tk = TableKey(key)
         var value: Value?
         if let cached = cache.removeValue(forKey: tk) {
-            value = cached
-        } else if let raw = try store.get(name, key) {
-            value = try raw.withUnsafeBytes { buf throws -> Value in
-                var r = ByteReader(buf)
-                return try Value(from: &r)
-            }
+            value = cached.value
+        } else {
+            value = try load(key)
         }
-        defer {
-            cache[tk] = .some(value)
-            dirty.insert(tk)
-        }
+        defer { cache[tk] = Cached(value: value, dirty: true) }
         return try body(&value)
+    }
+
+    /// The stored value under `key`, decoded.
+    private func load(_ key: [UInt8]) throws -> Value? {
+        guard let raw = try store.get(name, key) else { return nil }
+        return try raw.withUnsafeBytes { buf throws -> Value in
+            var r = ByteReader(buf)
+            return try Value(from: &r)
+        }
     }
 
     /// Writes every changed entry to the store, in key order, and empties the cache.
     package func flush() throws {
-        for key in dirty.sorted(by: TableKey.precedes) {
-            if let v = cache[key] ?? nil {
-                var w = ByteWriter(capacity: 64)
+        var keys: [TableKey] = [], values: [Value?] = []
+        for (k, c) in cache where c.dirty {
+            keys.append(k)
+            values.append(c.value)
+        }
+        // Sorted by 8-byte prefix and position (plain integers), memcmp only where prefixes tie.
+        var order: [(prefix: UInt64, index: Int)] = keys.indices.map { (keys[$0].prefix, $0) }
+        order.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : TableKey.precedes(keys[$0.index], keys[$1.index]) }
+        var w = ByteWriter(capacity: 64)
+        for (_, i) in order {
+            if let v = values[i] {
+                w.removeAll()
                 v.write(to: &w)
-                try store.put(name, key.bytes, w.bytes)
+                try store.put(name, keys[i].bytes, w.bytes)
             } else {
-                try store.delete(name, key.bytes)
+                try store.delete(name, keys[i].bytes)
             }
         }
-        dirty.removeAll(keepingCapacity: true)
         cache.removeAll(keepingCapacity: true)
     }
 
     /// Drops the cache and every unwritten change.
     package func discard() {
-        dirty.removeAll(keepingCapacity: true)
         cache.removeAll(keepingCapacity: true)
     }
 
@@ -104,6 +110,16 @@ struct TableKey: Hashable {
     }
 
     static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
+
+    /// The first 8 bytes as a big-endian number (zero-padded): comparing two of them orders keys as their
+    /// first 8 bytes do.
+    var prefix: UInt64 {
+        bytes.withUnsafeBytes { b in
+            var v: UInt64 = 0
+            for i in 0..<8 { v = v << 8 | UInt64(i < b.count ? b[i] : 0) }
+            return v
+        }
+    }
 
     /// Byte order (as LMDB sorts keys), with memcmp.
     static func precedes(_ a: TableKey, _ b: TableKey) -> Bool {

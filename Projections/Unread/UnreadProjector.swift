@@ -115,19 +115,21 @@ package final class UnreadProjector: Projector {
         let category = info.category
         let inbox = try folderRoles.isInbox(account: e.account, folder: e.folder)
         defer { infos.set(ik, info.folders.isEmpty && info.category == .uncategorized ? nil : info) }
-        try adjust(stateKey: Key(e.account, e.folder, e.messageKey).bytes, copies: copies, seen: seen, category: category,
-                   counters: [(e.account, e.folder)] + (inbox ? [(e.account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] : []),
-                   totals: [(e.account, e.folder)])
-        let holds = (try messages.get(Key(e.account, e.folder, e.messageKey).bytes)) != nil
+        let holds = try adjust(stateKey: Key(e.account, e.folder, e.messageKey).bytes, copies: copies, seen: seen,
+                               category: category, account: e.account, folder: e.folder, badge: inbox, total: true)
         if holds && !info.folders.contains(e.folder) { info.folders.append(e.folder); info.folders.sort() }
         if !holds { info.folders.removeAll { $0 == e.folder } }
         guard accountScope else { return }
         try adjust(stateKey: Key(e.account, UnreadProjector.accountScope, e.messageKey).bytes, copies: copies, seen: seen,
-                   category: category, counters: [(e.account, UnreadProjector.accountScope)], totals: [])
+                   category: category, account: e.account, folder: UnreadProjector.accountScope, badge: false, total: false)
     }
 
+    /// Changes one message's state in one scope and the counters that follow from it: unread of (`account`,
+    /// `folder`), and of the badges when `badge`; the scope's total when `total`. Returns whether the scope
+    /// still holds the message.
+    @discardableResult
     private func adjust(stateKey: [UInt8], copies: Int, seen: Int, category: AICategory,
-                        counters: [(String, String)], totals: [(String, String)]) throws {
+                        account: String, folder: String, badge: Bool, total: Bool) throws -> Bool {
         var state = try messages.get(stateKey) ?? MessageState()
         let wasUnread = state.isUnread, existed = state.exists
         state.copies += copies
@@ -136,20 +138,47 @@ package final class UnreadProjector: Projector {
         messages.set(stateKey, state.exists ? state : nil)
         let unreadDelta = (state.isUnread ? 1 : 0) - (wasUnread ? 1 : 0)
         if unreadDelta != 0 {
-            for (a, f) in counters {
-                try bump(a, f, "all", unreadDelta)
-                try bump(a, f, category.description, unreadDelta)
+            bump(account, folder, category, unreadDelta)
+            if badge {
+                bump(account, UnreadProjector.badgeScope, category, unreadDelta)
+                bump("*", UnreadProjector.badgeScope, category, unreadDelta)
             }
         }
         let existDelta = (state.exists ? 1 : 0) - (existed ? 1 : 0)
-        if existDelta != 0 { for (a, f) in totals { try bump(a, f, UnreadProjector.totalCategory, existDelta) } }
+        if total && existDelta != 0 { pendingCounts[CounterID(account, folder, UnreadProjector.totalCategory), default: 0] += existDelta }
+        return state.exists
     }
 
-    private func bump(_ account: String, _ folder: String, _ category: String, _ delta: Int) throws {
-        let k = UnreadProjector.countKey(account: account, folder: folder, category: category)
-        let v = (try counts.get(k) ?? 0) + delta
-        counts.set(k, v == 0 ? nil : v)
+    /// Unread counter changes of this batch, added to the stored counters at flush: a batch moving thousands of
+    /// copies between the same folders changes each counter once.
+    private var pendingCounts: [CounterID: Int] = [:]
+
+    /// A counter: scope account, folder, category name (or `all`, `#total`).
+    private struct CounterID: Hashable {
+        let account: String, folder: String, category: String
+        init(_ account: String, _ folder: String, _ category: String) {
+            self.account = account
+            self.folder = folder
+            self.category = category
+        }
     }
+
+    /// Moves the unread counters of (`account`, `folder`) for all mail and for `category` by `delta`.
+    private func bump(_ account: String, _ folder: String, _ category: AICategory, _ delta: Int) {
+        pendingCounts[CounterID(account, folder, "all"), default: 0] += delta
+        pendingCounts[CounterID(account, folder, category.description), default: 0] += delta
+    }
+
+    package func prepareFlush() throws {
+        for (id, delta) in pendingCounts where delta != 0 {
+            let k = UnreadProjector.countKey(account: id.account, folder: id.folder, category: id.category)
+            let v = (try counts.get(k) ?? 0) + delta
+            counts.set(k, v == 0 ? nil : v)
+        }
+        pendingCounts.removeAll(keepingCapacity: true)
+    }
+
+    package func discardPending() { pendingCounts.removeAll(keepingCapacity: true) }
 
     private func recategorize(account: String, messageKey: String, folders: [String], from old: AICategory,
                               to new: AICategory) throws {
@@ -165,8 +194,8 @@ package final class UnreadProjector: Projector {
                 var targets = [(account, folder)]
                 if inbox { targets += [(account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] }
                 for (a, f) in targets {
-                    try bump(a, f, old.description, -1)
-                    try bump(a, f, new.description, 1)
+                    pendingCounts[CounterID(a, f, old.description), default: 0] -= 1
+                    pendingCounts[CounterID(a, f, new.description), default: 0] += 1
                 }
             }
         }

@@ -54,6 +54,7 @@ package enum BaseSubject {
 
     /// Collapses whitespace runs to single spaces and trims.
     private static func collapse(_ s: String) -> String {
+        if isCollapsedASCII(s) { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         var pending = false
@@ -69,6 +70,23 @@ package enum BaseSubject {
         return out
     }
 
+    /// True when `s` is printable ASCII with single spaces between words and none at either end: what
+    /// `collapse` returns unchanged (the common subject, checked byte by byte instead of per Character).
+    private static func isCollapsedASCII(_ s: String) -> Bool {
+        var afterSpace = true
+        for b in s.utf8 {
+            if b == 0x20 {
+                if afterSpace { return false }
+                afterSpace = true
+            } else if b < 0x20 || b >= 0x7F {
+                return false
+            } else {
+                afterSpace = false
+            }
+        }
+        return !afterSpace || s.isEmpty
+    }
+
     /// Removes a leading `[tag]`.
     private static func stripTag(_ s: String) -> String? {
         guard s.first == "[", let close = s.firstIndex(of: "]") else { return nil }
@@ -77,7 +95,8 @@ package enum BaseSubject {
 
     /// Removes one leading prefix of `prefixes` (reply and forward ones by default) with optional counter.
     private static func stripPrefix(_ s: String, among prefixes: [String] = prefixes) -> String? {
-        let lower = s.lowercased()
+        // The longest prefix is 4 characters: lowercase only the start of the subject.
+        let lower = s.prefix(8).lowercased()
         for p in prefixes where lower.hasPrefix(p) {
             var rest = s.dropFirst(p.count)
             while let f = rest.first, f == " " || f == "\t" { rest = rest.dropFirst() }
