@@ -34,6 +34,18 @@ package struct CopyChange: Equatable, Sendable {
         return set.sorted()
     }
 
+    /// How many copies `event` changes (`changes(of:)`'s count, without making them).
+    package static func count(of event: DomainEvent) -> Int {
+        switch event {
+        case .threadMarkedRead(let p), .threadMarkedUnread(let p), .threadStarred(let p), .threadUnstarred(let p):
+            p.targets.count
+        case .threadArchived(let p), .threadDeleted(let p), .threadMoved(let p): p.destination == nil ? 0 : p.targets.count
+        case .flagRejected(let p): p.emailIDs.count
+        case .actionReverted(let p): p.targets.count
+        default: 0
+        }
+    }
+
     /// The copy changes an event makes optimistically (actions) or as compensation (`FlagRejected`,
     /// `ActionReverted`); nil for every other event.
     package static func changes(of event: DomainEvent) -> [CopyChange]? {

@@ -23,6 +23,7 @@ package struct Key {
 
     /// A key from string parts.
     package init(_ parts: String...) {
+        bytes.reserveCapacity(parts.reduce(parts.count) { $0 + min($1.utf8.count, Key.maxPartBytes) } + 16)
         for p in parts { string(p) }
     }
 

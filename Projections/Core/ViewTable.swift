@@ -61,25 +61,20 @@ package final class ViewTable<Value: BinaryField> {
 
     /// Writes every changed entry to the store, in key order, and empties the cache.
     package func flush() throws {
-        var keys: [TableKey] = [], values: [Value?] = []
+        // Encoded in one pass; what follows works on bytes, not on generic values.
+        var entries: [(key: [UInt8], value: [UInt8]?)] = []
+        entries.reserveCapacity(cache.count)
         for (k, c) in cache where c.dirty {
-            keys.append(k)
-            values.append(c.value)
-        }
-        // Sorted by 8-byte prefix and position (plain integers), memcmp only where prefixes tie.
-        var order: [(prefix: UInt64, index: Int)] = keys.indices.map { (keys[$0].prefix, $0) }
-        order.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : TableKey.precedes(keys[$0.index], keys[$1.index]) }
-        var w = ByteWriter(capacity: 64)
-        for (_, i) in order {
-            if let v = values[i] {
-                w.removeAll()
+            if let v = c.value {
+                var w = ByteWriter(capacity: 64)
                 v.write(to: &w)
-                try store.put(name, keys[i].bytes, w.bytes)
+                entries.append((k.bytes, w.bytes))
             } else {
-                try store.delete(name, keys[i].bytes)
+                entries.append((k.bytes, nil))
             }
         }
         cache.removeAll(keepingCapacity: true)
+        try TableKey.writeSorted(entries, to: store, table: name)
     }
 
     /// Drops the cache and every unwritten change.
@@ -111,20 +106,48 @@ struct TableKey: Hashable {
 
     static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
 
-    /// The first 8 bytes as a big-endian number (zero-padded): comparing two of them orders keys as their
-    /// first 8 bytes do.
-    var prefix: UInt64 {
-        bytes.withUnsafeBytes { b in
+    /// Writes `entries` (nil: delete) in key order, as LMDB sorts keys. Sorted by the 8 bytes after the
+    /// prefix all the keys share (a table's keys often start alike: an account, a folder) and their
+    /// position, both plain integers; memcmp only where those tie.
+    static func writeSorted(_ entries: [(key: [UInt8], value: [UInt8]?)], to store: KeyValueStore, table: String) throws {
+        guard let first = entries.first?.key else { return }
+        var shared = first.count
+        for e in entries.dropFirst() where shared > 0 {
+            shared = min(shared, e.key.count)
+            e.key.withUnsafeBufferPointer { k in
+                first.withUnsafeBufferPointer { f in
+                    var i = 0
+                    while i < shared && k[i] == f[i] { i += 1 }
+                    shared = i
+                }
+            }
+        }
+        var order: [(rank: UInt64, index: Int)] = []
+        order.reserveCapacity(entries.count)
+        for (i, e) in entries.enumerated() {
             var v: UInt64 = 0
-            for i in 0..<8 { v = v << 8 | UInt64(i < b.count ? b[i] : 0) }
-            return v
+            e.key.withUnsafeBufferPointer { k in
+                for j in shared..<(shared + 8) { v = v << 8 | UInt64(j < k.count ? k[j] : 0) }
+            }
+            order.append((v, i))
+        }
+        order.sort { a, b in
+            if a.rank != b.rank { return a.rank < b.rank }
+            return precedes(entries[a.index].key, entries[b.index].key)
+        }
+        for (_, i) in order {
+            if let v = entries[i].value {
+                try store.put(table, entries[i].key, v)
+            } else {
+                try store.delete(table, entries[i].key)
+            }
         }
     }
 
     /// Byte order (as LMDB sorts keys), with memcmp.
-    static func precedes(_ a: TableKey, _ b: TableKey) -> Bool {
-        a.bytes.withUnsafeBytes { x in
-            b.bytes.withUnsafeBytes { y in
+    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
                 let n = min(x.count, y.count)
                 let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
                 return c != 0 ? c < 0 : x.count < y.count

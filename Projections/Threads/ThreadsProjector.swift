@@ -215,7 +215,7 @@ package final class ThreadsProjector: Projector {
         var senders: [EmailAddress] = []
         var seenSenders = Set<String>()
         for e in members.reversed() {
-            guard let s = e.sender, seenSenders.insert(s.email.lowercased()).inserted else { continue }
+            guard let s = e.sender, seenSenders.insert(ThreadsProjector.folded(s.email)).inserted else { continue }
             senders.append(s)
         }
         t.participants = senders
@@ -252,6 +252,12 @@ package final class ThreadsProjector: Projector {
         rows.set(key, t)
     }
 
+
+    /// `address` lowercased (itself when it has no capital ASCII letter and no non-ASCII byte: the common case,
+    /// without a new string).
+    static func folded(_ address: String) -> String {
+        address.utf8.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) } ? address.lowercased() : address
+    }
 
     /// Categories with their own tab; forums and uncategorized threads appear under All only.
     package static let tabCategories: Set<AICategory> = [.primary, .social, .promotions, .updates]

@@ -23,7 +23,7 @@ package enum BaseSubject {
         while changed && rounds < 100 {
             changed = false
             rounds += 1
-            if s.hasSuffix("(fwd)") || s.hasSuffix("(FWD)") || s.hasSuffix("(Fwd)") {
+            if s.utf8.last == UInt8(ascii: ")"), s.hasSuffix("(fwd)") || s.hasSuffix("(FWD)") || s.hasSuffix("(Fwd)") {
                 s = collapse(String(s.dropLast(5)))
                 changed = true
             }
@@ -95,6 +95,8 @@ package enum BaseSubject {
 
     /// Removes one leading prefix of `prefixes` (reply and forward ones by default) with optional counter.
     private static func stripPrefix(_ s: String, among prefixes: [String] = prefixes) -> String? {
+        // Most subjects start with an ASCII letter no prefix starts with: no lowercasing then.
+        if let b = s.utf8.first, b < 0x80, !prefixes.contains(where: { $0.utf8.first == b | 0x20 }) { return nil }
         // The longest prefix is 4 characters: lowercase only the start of the subject.
         let lower = s.prefix(8).lowercased()
         for p in prefixes where lower.hasPrefix(p) {

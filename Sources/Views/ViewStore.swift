@@ -302,6 +302,20 @@ public final class ViewStore: @unchecked Sendable {
     static let secondCoreViews: Set<String> = [ViewName.contacts.rawValue]
     /// Batches smaller than this fold on one thread (a thread and a read transaction cost more than they save).
     static let secondCoreMinimum = 2_048
+    /// The views folded on a second thread when a batch's user actions and compensations change many copies
+    /// (archiving 1,000 threads: ~3,000): the unread view, about half of such a fold (each copy's per-message
+    /// state and counters in two folders), beside the threads view's rows.
+    static let secondCoreViewsForActions: Set<String> = [ViewName.unread.rawValue]
+    /// Batches changing fewer copies than this fold their actions on one thread.
+    static let secondCoreMinimumCopies = 256
+
+    /// The views a batch folds on the second thread: the unread view for batches of actions over many copies,
+    /// the contacts view for big batches of anything else, none for small ones.
+    package static func secondCoreViews(events: Int, decoded: [DomainEvent]) -> Set<String> {
+        let copies = decoded.reduce(0) { $0 + CopyChange.count(of: $1) }
+        if copies >= secondCoreMinimumCopies { return secondCoreViewsForActions }
+        return events >= secondCoreMinimum ? secondCoreViews : []
+    }
 
     /// A projector's fold failed on an event: the batch is folded again, that projector one event at a time.
     private struct FoldFailure: Error {
@@ -417,8 +431,8 @@ public final class ViewStore: @unchecked Sendable {
                         // Big batches: the second core applies some views' events (reading through a read
                         // transaction of its own, which sees what this one does: the batch's changes stay in
                         // the folds' caches until they are written below, and a view reads only its tables).
-                        let second = events.count >= ViewStore.secondCoreMinimum && foldsOnTwoCores
-                            ? Set(folds.indices.filter { ViewStore.secondCoreViews.contains(folds[$0].name) && !careful.contains($0) }) : []
+                        let secondNames = foldsOnTwoCores ? ViewStore.secondCoreViews(events: events.count, decoded: decodedEvents) : []
+                        let second = Set(folds.indices.filter { secondNames.contains(folds[$0].name) && !careful.contains($0) })
                         nonisolated(unsafe) let secondFolds = second.sorted().map { folds[$0] }
                         let batch = (events, decodedEvents, skipped)
                         let worker = second.isEmpty ? nil : BackgroundWork { [self] in

@@ -77,6 +77,31 @@ final class EngineRobustnessTests: ViewsTestCase {
         XCTAssertEqual(try two.checkpoints()["contacts"], try store.log.head().sequence)
     }
 
+    /// An action over many copies folds the unread view on the second core: the live views (caught up with
+    /// the action alone in its batch) equal a fold on one core, and the counters moved with the copies.
+    func testABigActionFoldsUnreadOnTheSecondCoreAndEqualsOneCore() throws {
+        var targets: [ActionTarget] = []
+        for i in 0..<400 {
+            let id = try receive("m\(i)", flags: i % 4 == 0 ? ["\\Seen"] : [])
+            targets.append(ActionTarget(emailID: id, folder: "INBOX", flags: i % 4 == 0 ? ["\\Seen"] : []))
+        }
+        let live = try views()
+        XCTAssertEqual(try live.unreadCount(account: "acct", folder: "INBOX", category: "all"), 300)
+        XCTAssertEqual(ViewStore.secondCoreViews(events: 1, decoded: [.threadArchived(ThreadAction(threadIDs: [], targets: targets, destination: "Archive"))]),
+                       [ViewName.unread.rawValue])
+        try event(.threadArchived(ThreadAction(threadIDs: targets.map(\.emailID), targets: targets, destination: "Archive")), stream: "action-1")
+        try live.catchUp()
+        XCTAssertEqual(try live.unreadCount(account: "acct", folder: "INBOX", category: "all"), 0)
+        XCTAssertEqual(try live.unreadCount(account: "acct", folder: "Archive", category: "all"), 300)
+        let one = try ViewStore.scratch(in: dir.file("one"), log: store.log, through: try store.log.head().sequence, twoCores: false)
+        for table in ViewCatalog.tables(of: UnreadProjector.self) + ViewCatalog.tables(of: ThreadsProjector.self) {
+            var a: [[UInt8]] = [], b: [[UInt8]] = []
+            try live.entries(of: table) { k, v in a.append(k + [0xFF] + v) }
+            try one.entries(of: table) { k, v in b.append(k + [0xFF] + v) }
+            XCTAssertTrue(a == b, "\(table): \(a.count) vs \(b.count) entries")
+        }
+    }
+
     func testDamagedViewFilesAreRebuiltOrSayReplayNeverBackup() throws {
         for i in 0..<20 { try receive("m\(i)") }
         let live = try views()

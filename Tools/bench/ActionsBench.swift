@@ -34,15 +34,21 @@ struct ActionsBench {
             try actions.toggleStarStatus(threadId: ids[i])
             latencies.append(Stopwatch.now() - t)
         }
-        print("archiving 1,000 threads in one batch…")
+        print("archiving 1,000 threads in one batch, and undoing it, 5 times…")
         let batch = Array(ids[1000..<2000])
-        let t = Stopwatch.now()
-        let id = try actions.archiveThreads(ids: batch)
-        let batchMs = Double(Stopwatch.now() - t) / 1e6
-        let targets = try views.action(id: id.description)?.targets.count ?? 0
-        let t2 = Stopwatch.now()
-        try actions.undo(actionId: id.description)
-        let undoMs = Double(Stopwatch.now() - t2) / 1e6
+        // Five rounds (archive, then undo): the first is the one a user meets, the median is steadier.
+        var archiveNs: [UInt64] = [], undoNs: [UInt64] = [], targets = 0
+        for _ in 0..<5 {
+            let t = Stopwatch.now()
+            let id = try actions.archiveThreads(ids: batch)
+            archiveNs.append(Stopwatch.now() - t)
+            targets = try views.action(id: id.description)?.targets.count ?? 0
+            let t2 = Stopwatch.now()
+            try actions.undo(actionId: id.description)
+            undoNs.append(Stopwatch.now() - t2)
+        }
+        let batchMs = Double(archiveNs[0]) / 1e6, undoMs = Double(undoNs[0]) / 1e6
+        let batchMedian = Stopwatch.percentile(archiveNs, 50) / 1e3, undoMedian = Stopwatch.percentile(undoNs, 50) / 1e3
         // BENCH_PROFILE_REPEAT=N repeats the batch and its undo N times (to profile them with perf).
         for _ in 0..<(Int(ProcessInfo.processInfo.environment["BENCH_PROFILE_REPEAT"] ?? "") ?? 0) {
             try actions.undo(actionId: try actions.archiveThreads(ids: batch).description)
@@ -58,10 +64,10 @@ struct ActionsBench {
         |---|---:|---:|
         | one action (star / unstar a thread), 1,000 calls | \(Fmt.f(p50, 2)) ms | \(Fmt.f(p99, 2)) ms |
 
-        | run | time |
-        |---|---:|
-        | archive 1,000 threads in one batch (\(targets) Inbox copies, one action event) | \(Fmt.f(batchMs, 1)) ms |
-        | undo that batch (reverted in the views) | \(Fmt.f(undoMs, 1)) ms |
+        | run | first | median of 5 |
+        |---|---:|---:|
+        | archive 1,000 threads in one batch (\(targets) Inbox copies, one action event) | \(Fmt.f(batchMs, 1)) ms | \(Fmt.f(batchMedian, 1)) ms |
+        | undo that batch (reverted in the views) | \(Fmt.f(undoMs, 1)) ms | \(Fmt.f(undoMedian, 1)) ms |
 
         Aims: action p99 <= 2 ms; 1,000 threads archived in <= 50 ms. Write-back to the server is not in these figures: it runs in `mailstore sync`.
         Where a batch's time goes (measured with temporary timers at 20,000 threads): resolving the targets ~8 ms, the durable append ~3 ms, and folding the one event into the views the rest: recomputing 1,000 thread rows and their index entries (~50 ms) and moving ~3,000 copies' unread counters between folders (~45 ms apply, ~25 ms write).
