@@ -47,8 +47,9 @@ package final class ActionsProjector: Projector {
                                       threadIDs: p.threadIDs, targets: p.targets, destination: p.destination, causation: env.causationID)
             items.set(Key(env.id.description).bytes, record)
             pending.set(ActionsProjector.queueKey(account: env.account, sequence: env.sequence), env.id.description)
-            for t in p.threadIDs { byThread.set(Key(t, env.id.description).bytes, Present()) }
-            for t in p.targets { byEmail.set(Key(t.emailID, env.id.description).bytes, Present()) }
+            let id = env.id.description
+            for t in p.threadIDs { byThread.set(Key(t, id).bytes, Present()) }
+            for t in p.targets { byEmail.set(Key(t.emailID, id).bytes, Present()) }
             // A retry supersedes the failed action it retries.
             if let cause = env.causationID { try update(cause) { $0.lastError = nil; return .resolved } }
             return

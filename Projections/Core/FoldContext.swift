@@ -28,6 +28,12 @@ package final class FoldContext {
         for t in tables { try t.flush() }
     }
 
+    /// Encodes every table's cached changes in key order without touching the store (on the thread that
+    /// folded them; `flush()` then only writes).
+    package func encode() {
+        for t in tables { t.encode() }
+    }
+
     /// Drops every table's cached changes (the transaction they were meant for was aborted).
     package func discard() {
         for t in tables { t.discard() }
@@ -39,6 +45,7 @@ protocol CachedTable: AnyObject {
     var name: String { get }
     var cachedCount: Int { get }
     func flush() throws
+    func encode()
     func discard()
 }
 

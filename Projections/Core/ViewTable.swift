@@ -59,11 +59,15 @@ package final class ViewTable<Value: BinaryField> {
         }
     }
 
-    /// Writes every changed entry to the store, in key order, and empties the cache.
-    package func flush() throws {
+    /// Changes encoded and put in key order by `encode()`, waiting for `flush()`.
+    private var encoded: [(key: [UInt8], value: [UInt8]?)]?
+
+    /// Encodes every changed entry and puts them in key order, emptying the cache, without touching the store:
+    /// a view folded on a second thread does this there, and the writing thread's `flush()` only writes.
+    package func encode() {
         // Encoded in one pass; what follows works on bytes, not on generic values.
-        var entries: [(key: [UInt8], value: [UInt8]?)] = []
-        entries.reserveCapacity(cache.count)
+        var entries: [(key: [UInt8], value: [UInt8]?)] = encoded ?? []
+        entries.reserveCapacity(entries.count + cache.count)
         for (k, c) in cache where c.dirty {
             if let v = c.value {
                 var w = ByteWriter(capacity: 64)
@@ -74,16 +78,30 @@ package final class ViewTable<Value: BinaryField> {
             }
         }
         cache.removeAll(keepingCapacity: true)
-        try TableKey.writeSorted(entries, to: store, table: name)
+        encoded = TableKey.sorted(entries)
+    }
+
+    /// Writes every changed entry to the store, in key order, and empties the cache.
+    package func flush() throws {
+        if !cache.isEmpty || encoded == nil { encode() }
+        defer { encoded = nil }
+        for e in encoded ?? [] {
+            if let v = e.value {
+                try store.put(name, e.key, v)
+            } else {
+                try store.delete(name, e.key)
+            }
+        }
     }
 
     /// Drops the cache and every unwritten change.
     package func discard() {
         cache.removeAll(keepingCapacity: true)
+        encoded = nil
     }
 
-    /// The number of entries in the cache (for deciding when to flush).
-    package var cachedCount: Int { cache.count }
+    /// The number of entries in the cache and encoded (for deciding when to flush).
+    package var cachedCount: Int { cache.count + (encoded?.count ?? 0) }
 }
 
 /// A value-less entry (for index tables whose keys carry everything).
@@ -106,11 +124,11 @@ struct TableKey: Hashable {
 
     static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
 
-    /// Writes `entries` (nil: delete) in key order, as LMDB sorts keys. Sorted by the 8 bytes after the
+    /// `entries` in key order, as LMDB sorts keys (a key appears once). Sorted by the 8 bytes after the
     /// prefix all the keys share (a table's keys often start alike: an account, a folder) and their
     /// position, both plain integers; memcmp only where those tie.
-    static func writeSorted(_ entries: [(key: [UInt8], value: [UInt8]?)], to store: KeyValueStore, table: String) throws {
-        guard let first = entries.first?.key else { return }
+    static func sorted(_ entries: [(key: [UInt8], value: [UInt8]?)]) -> [(key: [UInt8], value: [UInt8]?)] {
+        guard let first = entries.first?.key else { return entries }
         var shared = first.count
         for e in entries.dropFirst() where shared > 0 {
             shared = min(shared, e.key.count)
@@ -135,13 +153,7 @@ struct TableKey: Hashable {
             if a.rank != b.rank { return a.rank < b.rank }
             return precedes(entries[a.index].key, entries[b.index].key)
         }
-        for (_, i) in order {
-            if let v = entries[i].value {
-                try store.put(table, entries[i].key, v)
-            } else {
-                try store.delete(table, entries[i].key)
-            }
-        }
+        return order.map { entries[$0.index] }
     }
 
     /// Byte order (as LMDB sorts keys), with memcmp.

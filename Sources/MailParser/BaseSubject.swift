@@ -97,8 +97,15 @@ package enum BaseSubject {
     private static func stripPrefix(_ s: String, among prefixes: [String] = prefixes) -> String? {
         // Most subjects start with an ASCII letter no prefix starts with: no lowercasing then.
         if let b = s.utf8.first, b < 0x80, !prefixes.contains(where: { $0.utf8.first == b | 0x20 }) { return nil }
-        // The longest prefix is 4 characters: lowercase only the start of the subject.
-        let lower = s.prefix(8).lowercased()
+        // The longest prefix is 4 characters: lowercase only the start of the subject (ASCII by hand, into a
+        // small string that needs no allocation).
+        let head = s.utf8.prefix(8)
+        let lower = head.allSatisfy({ $0 < 0x80 })
+            ? String(unsafeUninitializedCapacity: head.count) { buf in
+                for (i, b) in head.enumerated() { buf[i] = (0x41...0x5A).contains(b) ? b | 0x20 : b }
+                return head.count
+            }
+            : s.prefix(8).lowercased()
         for p in prefixes where lower.hasPrefix(p) {
             var rest = s.dropFirst(p.count)
             while let f = rest.first, f == " " || f == "\t" { rest = rest.dropFirst() }

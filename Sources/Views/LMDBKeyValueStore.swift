@@ -12,8 +12,14 @@ final class LMDBKeyValueStore: KeyValueStore {
         self.scope = scope
     }
 
+    /// The table looked up last: a table's reads and writes come in runs (a flush writes one table), and
+    /// comparing the same string is cheaper than hashing it.
+    private var last: (table: String, database: Database)?
+
     private func db(_ table: String) throws -> Database {
+        if let last, last.table == table { return last.database }
         guard let d = databases[table] else { throw ViewError.unknownTable(table) }
+        last = (table, d)
         return d
     }
 

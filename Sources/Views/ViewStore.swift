@@ -381,6 +381,8 @@ public final class ViewStore: @unchecked Sendable {
                 } catch {
                     throw SecondCoreFailure(position: position)
                 }
+                // Encoded and sorted here too: the writing thread then only puts the bytes.
+                f.context.encode()
             }
         }
     }
