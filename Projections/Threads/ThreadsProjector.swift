@@ -213,9 +213,18 @@ package final class ThreadsProjector: Projector {
         t.snippet = latest.snippet
         t.latestDate = latest.date
         var senders: [EmailAddress] = []
-        var seenSenders = Set<String>()
+        // Senders seen, by folded address: a list while short (most threads), a set beyond.
+        var seenList: [String] = [], seenSet = Set<String>()
         for e in members.reversed() {
-            guard let s = e.sender, seenSenders.insert(ThreadsProjector.folded(s.email)).inserted else { continue }
+            guard let s = e.sender else { continue }
+            let folded = ThreadsProjector.folded(s.email)
+            if seenList.count < 32 {
+                if seenList.contains(folded) { continue }
+                seenList.append(folded)
+                if seenList.count == 32 { seenSet = Set(seenList) }
+            } else if !seenSet.insert(folded).inserted {
+                continue
+            }
             senders.append(s)
         }
         t.participants = senders
@@ -254,9 +263,20 @@ package final class ThreadsProjector: Projector {
 
 
     /// `address` lowercased (itself when it has no capital ASCII letter and no non-ASCII byte: the common case,
-    /// without a new string).
+    /// without a new string; by hand when it is ASCII).
     static func folded(_ address: String) -> String {
-        address.utf8.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) } ? address.lowercased() : address
+        var capitals = false
+        for b in address.utf8 {
+            if b >= 0x80 { return address.lowercased() }
+            if (0x41...0x5A).contains(b) { capitals = true }
+        }
+        guard capitals else { return address }
+        // ASCII: lowercased byte by byte (what `lowercased()` gives for ASCII, without its Unicode machinery).
+        let count = address.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buf in
+            for (i, b) in address.utf8.enumerated() { buf[i] = (0x41...0x5A).contains(b) ? b | 0x20 : b }
+            return count
+        }
     }
 
     /// Categories with their own tab; forums and uncategorized threads appear under All only.

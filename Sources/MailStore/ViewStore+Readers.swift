@@ -20,6 +20,15 @@ extension ViewStore {
         try read { try ThreadsReader($0).emails(thread: id) }
     }
 
+    /// The email copies of each thread of `ids` (in order; empty for a thread that does not exist), read in
+    /// one transaction: one consistent state of the views, and one transaction for a batch of threads.
+    public func threadEmails(ids: [String]) throws -> [[(id: String, email: EmailRecord)]] {
+        try read { snapshot in
+            let reader = ThreadsReader(snapshot)
+            return try ids.map { try reader.emails(thread: $0) }
+        }
+    }
+
     /// One email copy as the threads view has it.
     public func emailRecord(id: String) throws -> EmailRecord? { try read { try ThreadsReader($0).email(id: id) } }
 

@@ -3,6 +3,25 @@ import MailStore
 import XCTest
 
 final class ThreadingTests: ViewsTestCase {
+    /// Participants are senders once each, most recent first, compared without case (ASCII and not), in a
+    /// thread of a few senders and in one of more than the short list holds.
+    func testParticipantsAreDistinctSendersWithoutCaseInSmallAndLargeThreads() throws {
+        try receive("s0", messageID: "s0@x", from: "Ann@Example.com", name: "Ann")
+        try receive("s1", messageID: "s1@x", inReplyTo: ["s0@x"], from: "ÉMILE@example.com", name: "Émile")
+        try receive("s2", messageID: "s2@x", inReplyTo: ["s1@x"], from: "ann@example.com", name: "Ann")
+        try receive("s3", messageID: "s3@x", inReplyTo: ["s2@x"], from: "émile@EXAMPLE.com", name: "Émile")
+        let small = try XCTUnwrap(try views().thread(id: "s0"))
+        XCTAssertEqual(small.participants.map(\.email), ["émile@EXAMPLE.com", "ann@example.com"])
+        for i in 0..<45 {
+            try receive("b\(i)", messageID: "b\(i)@x", inReplyTo: i == 0 ? [] : ["b\(i - 1)@x"],
+                        from: i < 40 ? "P\(i)@Example.com" : "p\(i - 40)@example.com", name: nil)
+        }
+        let big = try XCTUnwrap(try views().thread(id: "b0"))
+        XCTAssertEqual(big.participants.count, 40, "40 senders, five of them twice in another case")
+        XCTAssertEqual(big.participants.first?.email, "p4@example.com", "the most recent sender first")
+        XCTAssertFalse(big.participants.contains { $0.email == "P4@Example.com" }, "an earlier sender in another case is the same one")
+    }
+
     func testReplyChainsForksAndMissingParents() throws {
         try receive("a")
         try receive("b", inReplyTo: ["a@example.com"], references: ["a@example.com"])

@@ -53,8 +53,7 @@ public struct ManageThreadActionsUseCase {
     func act(_ kind: ActionKind, _ ids: [String], destination explicit: String? = nil, causation: EventID? = nil) throws(ThreadListError) -> EventID {
         try wrap {
             var emails: [(threadID: String, id: String, email: EmailRecord)] = []
-            for id in ids {
-                let members = try views.threadEmails(id: id)
+            for (id, members) in zip(ids, try views.threadEmails(ids: ids)) {
                 guard !members.isEmpty else { throw ThreadListError.threadNotFound(id: id) }
                 emails += members.map { (id, $0.id, $0.email) }
             }
