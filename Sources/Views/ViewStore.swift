@@ -62,9 +62,10 @@ public final class ViewStore: @unchecked Sendable {
     static let releaseInterval = 4_096
     /// The views map of a new store (allocated on disk).
     static let initialMapSize = 4 << 20
-    /// The room a fold makes in the map before a batch's write transaction: a quarter of what the views use,
-    /// between 1 and 64 MiB (a batch that needs more hits `MDB_MAP_FULL`, grows the map and runs again).
-    static func batchRoom(used: Int) -> Int { min(max(used / 4, 1 << 20), 64 << 20) }
+    /// The room a fold makes in the map before a batch's write transaction: 8 KiB for each event and each
+    /// copy an action changes (a B-tree page or two copied on write), between 1 MiB and 1 GiB. A batch that
+    /// needs more hits `MDB_MAP_FULL`, grows the map and runs again; growth by doubling leaves room after it.
+    static func batchRoom(events: Int, copies: Int) -> Int { min(max((events + copies) * (8 << 10), 1 << 20), 1 << 30) }
     static let currentFile = "CURRENT"
     static let lockFile = "LOCK"
     static let buildLockFile = "BUILD"
@@ -328,7 +329,8 @@ public final class ViewStore: @unchecked Sendable {
     }
 
     /// Starts a snapshot of the views (every one folded through `sequence`) when one is due and none is being
-    /// taken, on a thread of its own: the fold returns at once (a snapshot at 1M messages takes seconds). A
+    /// taken, on a thread of its own: the fold returns at once (a snapshot at 1M messages takes seconds); with
+    /// `foldsOnTwoCores` off (the other core is the caller's) it is taken on this thread. A
     /// snapshot that fails is skipped: the views are already committed, and time travel then folds from an
     /// older one.
     private func snapshotIfDue(at sequence: UInt64, head: UInt64) {
@@ -345,6 +347,11 @@ public final class ViewStore: @unchecked Sendable {
         // Taken or not, the next try waits a whole interval (a full disk is not retried every batch).
         newestSnapshot = sequence
         let (environment, log, catalog) = (environment, log, catalog)
+        guard foldsOnTwoCores else {
+            // The caller keeps the other core busy (a replay building the search index): taken here, in turn.
+            _ = try? snapshots.take(environment: environment, log: log, catalog: catalog)
+            return
+        }
         snapshotting = BackgroundWork { _ = try snapshots.take(environment: environment, log: log, catalog: catalog) }
     }
 
@@ -421,7 +428,7 @@ public final class ViewStore: @unchecked Sendable {
             var careful: Set<Int> = []
             // A snapshot needs every view at the same sequence: not so when some view was ahead of the batch.
             var aligned = true
-            try environment.reserve(room: ViewStore.batchRoom(used: environment.usedBytes))
+            try environment.reserve(room: ViewStore.batchRoom(events: events.count, copies: decodedEvents.reduce(0) { $0 + CopyChange.count(of: $1) }))
             while true {
                 do {
                     try environment.write { txn in
