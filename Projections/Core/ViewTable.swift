@@ -124,9 +124,10 @@ struct TableKey: Hashable {
 
     static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
 
-    /// `entries` in key order, as LMDB sorts keys (a key appears once). Sorted by the 8 bytes after the
-    /// prefix all the keys share (a table's keys often start alike: an account, a folder) and their
-    /// position, both plain integers; memcmp only where those tie.
+    /// `entries` in key order, as LMDB sorts keys; entries with the same key keep their order (the sort is
+    /// stable), so the later one is written last. Sorted by the 8 bytes after the prefix all the keys share (a
+    /// table's keys often start alike: an account, a folder) and their position, both plain integers; memcmp
+    /// only where those tie.
     static func sorted(_ entries: [(key: [UInt8], value: [UInt8]?)]) -> [(key: [UInt8], value: [UInt8]?)] {
         guard let first = entries.first?.key else { return entries }
         var shared = first.count
