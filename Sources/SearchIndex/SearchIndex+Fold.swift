@@ -6,6 +6,8 @@ import Projections
 extension SearchIndex {
     /// Events folded per write transaction.
     static let batchSize = 2_000
+    /// Blobs read between two releases of the log's mapped pages.
+    static let releaseInterval = 256
 
     /// The event types the index folds (every other event only advances the checkpoint).
     static let foldedTypes: Set<EventType> = [
@@ -31,7 +33,13 @@ extension SearchIndex {
             decoded.reserveCapacity(batch.count)
             for (i, ev) in batch.enumerated() {
                 let d = try ev.decode()
-                if case .emailReceived(let p) = d { raws[i] = try log.blob(p.blob, zstd: zstd, hasher: hasher) }
+                if case .emailReceived(let p) = d {
+                    raws[i] = try log.blob(p.blob, zstd: zstd, hasher: hasher)
+                    // Each blob read maps its pages' cached neighbourhood too (kernel fault-around, ~64 KiB):
+                    // the pages read so far go every `releaseInterval` blobs, so they never pile up in the
+                    // resident size (the copies in `raws` are what the batch keeps).
+                    if raws.count % SearchIndex.releaseInterval == 0 { log.environment.releaseResidentPages() }
+                }
                 decoded.append(d)
             }
             try locked {
@@ -45,8 +53,8 @@ extension SearchIndex {
                 }
             }
             progress?(last - start, head - start)
-            // The blobs and records a full batch read stay in the page cache, not in this process's resident
-            // size (a small catch-up skips it: finding the map costs more than it does).
+            // The records a full batch read stay in the page cache, not in this process's resident size (a small
+            // catch-up skips it: finding the map costs more than it does).
             if batch.count >= SearchIndex.batchSize { log.environment.releaseResidentPages() }
             batch.removeAll(keepingCapacity: true)
         }

@@ -463,11 +463,19 @@ public final class ViewStore: @unchecked Sendable {
                                 try foldOneByOne(f, after: cp, quarantined: &quarantined)
                             } else {
                                 do {
+                                    // A big batch unmaps the views' pages every `releaseInterval` events a view
+                                    // folds and once each view is written (they are page cache: shared, dirty
+                                    // ones included, and mapped again when touched), so the resident size holds
+                                    // a few thousand events' pages, not a whole batch's.
+                                    var applied = 0
                                     for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
                                         try f.projector.apply(events[i], decodedEvents[i])
+                                        applied += 1
+                                        if applied % ViewStore.releaseInterval == 0 { environment.releaseResidentPages() }
                                     }
                                     try f.projector.prepareFlush()
                                     try f.context.flush()
+                                    if events.count >= ViewStore.releaseInterval { environment.releaseResidentPages() }
                                 } catch let e as LMDBError where e.isMapFull {
                                     throw e
                                 } catch {
