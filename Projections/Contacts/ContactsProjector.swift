@@ -8,8 +8,9 @@ package final class ContactsProjector: Projector {
     /// 2: each prefix entry carries the contact's rank.
     /// 3: bounded keys and values (`Key`, `ViewBounds`). 4: whom the user wrote to (`Contact.wroteTo`), from the
     /// recipients of mail in Sent-role folders. 5: the best contacts per short prefix (`ContactTop`), so a
-    /// completion of 1 to 6 characters reads one list instead of scanning.
-    package static let schemaVersion: UInt32 = 5
+    /// completion of 1 to 6 characters reads one list instead of scanning. 6: no token for the local part (every
+    /// prefix of it is a prefix of the address token), so a scan reads one entry per address, not two.
+    package static let schemaVersion: UInt32 = 6
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
     static let topTable = Table<ContactTop>(.contacts, "top")
@@ -53,13 +54,12 @@ package final class ContactsProjector: Projector {
         return out
     }
 
-    /// The tokens a contact is found by: the address, its local part, each word of the name (lowercased; at
-    /// most `maxNameWords`, since a name is text from mail and may be a novel). ASCII names take a byte path
-    /// that gives the same words as the Unicode one.
+    /// The tokens a contact is found by: the address and each word of the name (lowercased; at most
+    /// `maxNameWords`, since a name is text from mail and may be a novel). The address token also finds the
+    /// local part: every prefix of it starts the address. ASCII names take a byte path that gives the same
+    /// words as the Unicode one.
     package static func tokens(name: String?, address: String) -> Set<String> {
-        let a = address.lowercased()
-        var out: Set<String> = [a]
-        if let at = a.firstIndex(of: "@") { out.insert(String(a[..<at])) }
+        var out: Set<String> = [address.lowercased()]
         guard var name, !name.isEmpty else { return out }
         var words = 0
         let ascii = name.withUTF8 { buf -> Bool in

@@ -1,3 +1,6 @@
+import EventModel
+import Glibc
+
 /// Reads the contacts view: autocomplete from the prefix index.
 package struct ContactsReader {
     let snapshot: Snapshot
@@ -23,23 +26,35 @@ package struct ContactsReader {
     }
 
     /// A completion by one pass over the prefix index: every entry whose token starts with `needle` (at most
-    /// `candidates`), the best `limit` of them by rank.
+    /// `candidates`), the best `limit` of them by rank. The entries are read in place (no copy, no string per
+    /// entry); only one that enters the best `limit` is copied. An entry whose key or rank does not parse (a
+    /// damaged view file) is skipped.
     package func scanComplete(account: String, needle: [UInt8], limit: Int, candidates: Int = 20_000) throws -> [Contact] {
-        var start = Key(account).bytes
-        start.append(contentsOf: needle)
-        var best: [String: ContactRank] = [:]
+        let accountKey = Key(account).bytes
+        let start = accountKey + needle
+        var best = ContactCandidates(limit: limit)
         var scanned = 0
-        try snapshot.scan(ContactsProjector.prefixTable, prefix: start) { key, rank in
-            scanned += 1
-            var r = KeyReader(key)
-            _ = r.string()
-            _ = r.string()
-            let address = r.string()
-            if best[address] == nil { best[address] = rank }
-            return scanned < candidates
+        try start.withUnsafeBytes { wanted in
+            try snapshot.reader.scanBorrowed(ContactsProjector.prefixTable.name, from: start) { key, value in
+                guard key.count >= wanted.count, memcmp(key.baseAddress!, wanted.baseAddress!, wanted.count) == 0 else { return false }
+                scanned += 1
+                // Key(account, token, address): the address is the part after the token's terminator.
+                var i = wanted.count
+                while i < key.count && key[i] != 0 { i += 1 }
+                var end = key.count
+                if end > i + 1 && key[end - 1] == 0 { end -= 1 }
+                if i + 1 < end {
+                    var r = ByteReader(value)
+                    if let rank = try? ContactRank(from: &r) {
+                        best.offer(rank: rank, address: UnsafeRawBufferPointer(rebasing: key[(i + 1)..<end]))
+                    }
+                }
+                return scanned < candidates
+            }
         }
-        let top = best.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(limit)
-        return try top.compactMap { address, _ in try snapshot.get(ContactsProjector.peopleTable, Key(account, address).bytes) }
+        return try best.entries.compactMap { entry in
+            try snapshot.get(ContactsProjector.peopleTable, accountKey + entry.address + [0])
+        }
     }
 
     /// A completion from the best-contacts list of a short prefix: its entries in rank order whose contact

@@ -8,6 +8,20 @@ package protocol KeyValueReader: AnyObject {
     /// Calls `body` with each entry of `table` whose key is at least `start` (every entry for an empty
     /// `start`), in key order, until it returns false.
     func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws
+    /// As `scan`, but `body` borrows each key and value: valid only during that call, no copy made. For
+    /// passes over thousands of entries where a copy of each would be most of the cost.
+    func scanBorrowed(_ table: String, from start: [UInt8],
+                      _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws
+}
+
+extension KeyValueReader {
+    /// The copying fallback: each entry of `scan`, lent to `body`.
+    package func scanBorrowed(_ table: String, from start: [UInt8],
+                              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try scan(table, from: start) { key, value in
+            try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try body(k, v) } }
+        }
+    }
 }
 
 /// The storage a projector folds into: a `KeyValueReader` that can also write.

@@ -60,6 +60,12 @@ package final class TransactionScope {
     /// Calls `body` with each entry of `db` whose key is at least `start` (from the first entry for an empty
     /// `start`), in key order, copied, until it returns false.
     package func scan(_ db: Database, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
+        try scanBorrowed(db, from: start) { key, value in try body(Array(key), Array(value)) }
+    }
+
+    /// As `scan`, but `body` borrows each key and value from the map: valid only during that call.
+    package func scanBorrowed(_ db: Database, from start: [UInt8],
+                              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         var c: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(live, db.dbi, &c), "mdb_cursor_open(\(db.name))")
         guard let cursor = c else { throw LMDBError(code: -1, operation: "mdb_cursor_open(\(db.name))") }
@@ -69,8 +75,8 @@ package final class TransactionScope {
             var v = MDB_val()
             var rc = mdb_cursor_get(cursor, &k, &v, start.isEmpty ? MDB_FIRST : MDB_SET_RANGE)
             while rc == 0 {
-                let key = Array(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size))
-                let value = Array(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+                let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
+                let value = UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
                 if try !body(key, value) { return }
                 rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
             }

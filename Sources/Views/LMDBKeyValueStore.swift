@@ -34,4 +34,8 @@ final class LMDBKeyValueStore: KeyValueStore {
     func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         try live.scan(db(table), from: start, body)
     }
+    func scanBorrowed(_ table: String, from start: [UInt8],
+                      _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try live.scanBorrowed(db(table), from: start, body)
+    }
 }

@@ -60,5 +60,41 @@ final class ContactTopTests: XCTestCase {
         }
         XCTAssertFalse(try reader.complete(account: "acc", prefix: "a").isEmpty)
     }
+
+    /// The index pass (read in place, the best kept as it goes) against ranking every contact by hand: the same
+    /// contacts in the same order, each once although its address and a name word both match.
+    func testAScanCompletionEqualsRankingEveryContact() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        var gen = SplitMix64(seed: 12)
+        let words = ["ann", "anna", "andrew", "bob", "bobby", "zoe", "zebulon", "émile"]
+        var events: [DomainEvent] = []
+        for i in 0..<2_000 {
+            let n = Int.random(in: 0..<300, using: &gen)
+            let name = "\(words[Int.random(in: 0..<words.count, using: &gen)]) \(words[Int.random(in: 0..<words.count, using: &gen)])"
+            // Few distinct dates and counts: many ties, broken by address.
+            let from = EmailAddress(name: name, email: "Ann\(n)@x\(n % 7).org")
+            events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
+                from: [from], to: [EmailAddress(name: nil, email: "me@home.org")],
+                date: Timestamp(microseconds: Int64(Int.random(in: 0..<3, using: &gen))), dateSource: .header,
+                size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
+        }
+        try harness.fold(events, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        let everyone = try reader.all(account: "acc")
+        XCTAssertGreaterThan(everyone.count, 200)
+        for prefix in ["ann", "ann1", "ann12", "anna", "bob", "ann12@x", "émi", "me@", "zz"] {
+            let expected = everyone
+                .filter { c in ContactsProjector.tokens(name: c.name, address: c.address).contains { $0.hasPrefix(prefix) } }
+                .sorted { a, b in
+                    let (ra, rb) = (ContactRank(a), ContactRank(b))
+                    if ra != rb { return ra < rb }
+                    return Array(a.address.lowercased().utf8).lexicographicallyPrecedes(Array(b.address.lowercased().utf8))
+                }
+                .prefix(10).map(\.address)
+            let scanned = try reader.scanComplete(account: "acc", needle: Array(prefix.utf8), limit: 10).map(\.address)
+            XCTAssertEqual(scanned, Array(expected), "prefix \(prefix)")
+            if prefix != "zz" { XCTAssertFalse(scanned.isEmpty, "prefix \(prefix)") }
+        }
+    }
 }
 

@@ -65,10 +65,10 @@ final class FoldContextTests: XCTestCase {
 final class ContactTokenTests: XCTestCase {
     func testASCIINamesGiveTheSameTokensAsTheUnicodePath() {
         for name in ["Alice B. Carol-Dee", "  x  ", "O'Brien, Pat 2nd", "A1b2 C3", String(repeating: "w ", count: 40)] {
-            let unicode = Set(["x@y.z", "x"] + name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+            let unicode = Set(["x@y.z"] + name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
                 .prefix(ContactsProjector.maxNameWords).map(String.init))
             XCTAssertEqual(ContactsProjector.tokens(name: name, address: "X@y.z"), unicode, name)
         }
-        XCTAssertEqual(ContactsProjector.tokens(name: "Zoë Ünïcode", address: "z@e.x"), ["z@e.x", "z", "zoë", "ünïcode"])
+        XCTAssertEqual(ContactsProjector.tokens(name: "Zoë Ünïcode", address: "z@e.x"), ["z@e.x", "zoë", "ünïcode"])
     }
 }
