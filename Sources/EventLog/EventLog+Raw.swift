@@ -39,6 +39,8 @@ extension EventLog {
                     }
                 }
             }
+            // The pages read go from this process's resident size (they stay in the page cache).
+            environment.releaseResidentPages()
             if count < chunk { return }
         }
     }
@@ -46,7 +48,7 @@ extension EventLog {
     /// Calls `body` with every record from sequence 1 up to `end`, in order, reading `chunk` records per
     /// short read transaction: the transaction (for index lookups), the key and the record, valid only
     /// during the call. `progress` gets the number of records walked after each transaction.
-    func forEachRecord(through end: UInt64, chunk: Int = 8192, progress: ((UInt64) -> Void)? = nil,
+    func forEachRecord(through end: UInt64, chunk: Int = 1024, progress: ((UInt64) -> Void)? = nil,
                        _ body: (borrowing Transaction, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
         var next: UInt64 = 1
         var walked: UInt64 = 0
@@ -71,6 +73,9 @@ extension EventLog {
                     if let e = entry, e.key.count == 8, EventLog.decodeSequence(e.key) > end { done = true }
                 }
             }
+            // Each record read maps its 64 KiB neighbourhood (the kernel's fault-around; mostly blob pages
+            // between records): released after every chunk, so at most ~`chunk` × 64 KiB stay resident.
+            environment.releaseResidentPages()
             progress?(walked)
         }
     }

@@ -7,7 +7,7 @@ extension EventLog {
         var s = LogStats()
         var perType: [EventType: LogStats.TypeStats] = [:]
         let end = try head().sequence
-        try forEachRecord(through: end, chunk: 16384) { _, key, record in
+        try forEachRecord(through: end) { _, key, record in
             if let h = try? RecordCodec.decodeHeader(record, sequence: EventLog.decodeSequence(key)) {
                 var t = perType[h.envelope.type] ?? LogStats.TypeStats(type: h.envelope.type, count: 0, storedBytes: 0, payloadBytes: 0)
                 t.count += 1
@@ -21,7 +21,7 @@ extension EventLog {
             s.recordBytes += UInt64(record.count)
         }
         s.types = perType.values.sorted { ($0.count, $1.type) > ($1.count, $0.type) }
-        try forEachBlob(chunk: 4096) { _, value in
+        try forEachBlob { _, value in
             s.blobs += 1
             s.blobStoredBytes += UInt64(value.count)
             var r = ByteReader(value)

@@ -27,7 +27,9 @@ package final class SearchIndex: @unchecked Sendable {
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
         // was built: changing it here would need every other connection closed).
         try db.exec(bulk ? "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" : "PRAGMA synchronous=NORMAL;")
-        try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
+        // SQLite's page cache: 8 MiB while a file is built (a bigger one did not build faster: 64 MiB took the
+        // same time as 4), 16 MiB for queries.
+        try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=\(bulk ? -8_192 : -16_384);")
         try db.exec(SearchSchema.create)
         let found = try metaValue("schema_version")
         if let found, found != Int64(SearchSchema.version) {

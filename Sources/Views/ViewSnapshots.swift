@@ -111,7 +111,12 @@ package struct ViewSnapshots: Sendable {
             try? FileManager.default.removeItem(atPath: packed)
         }
         try StoreDirectory.makePrivateDirectory(copy)
-        try environment.copy(to: copy)
+        // The copy walks every page of the views: unmapped as it goes, or the whole map becomes resident.
+        let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
+        do {
+            defer { releaser.stop() }
+            try environment.copy(to: copy)
+        }
         let copied = try ViewStore(path: copy, log: log, catalog: catalog, readOnly: true)
         guard let sequence = try copied.uniformCheckpoint(), sequence > 0 else {
             throw ViewError.damaged("\(copy): the copied views do not all stand at one sequence")

@@ -70,7 +70,15 @@ extension ViewStore {
                     try freshTxn.withCursor(theirs) { fresh in
                         var out: [Difference] = []
                         var l = try live.first(), r = try fresh.first()
+                        var walked = 0
                         while l != nil || r != nil, out.count < 5 {
+                            // Both maps' pages read so far go from the resident size now and then (page cache:
+                            // mapped again if touched), so a comparison holds a few MiB, not both stores.
+                            walked += 1
+                            if walked % ViewStore.releaseInterval == 0 {
+                                environment.releaseResidentPages()
+                                other.environment.releaseResidentPages()
+                            }
                             let order: Int32
                             if let l, let r { order = ViewStore.compareBytes(l.key, r.key) } else { order = l == nil ? 1 : -1 }
                             if order < 0, let e = l {

@@ -46,11 +46,12 @@ public final class ViewStore: @unchecked Sendable {
     /// the other core busy itself (a replay or verification that rebuilds the search index meanwhile).
     package var foldsOnTwoCores = true
 
-    /// Events folded per write transaction during catch-up. 20K (with 100K cached records) keeps a rebuild of the
-    /// generated 100K-message corpus under ~190 MiB of anonymous memory (100K batches and 300K records: ~430 MiB)
-    /// and took no more CPU (deep threads are recomputed per batch, but smaller caches and write transactions
-    /// cost less).
-    static let batchSize = 20_000
+    /// Events folded per write transaction during catch-up. 5,000 keeps a rebuild of the generated
+    /// 100K-message corpus at ~60 MiB of anonymous memory (20K batches: 130-185 MiB; 100K batches and 300K
+    /// cached records: ~430 MiB) in the same time: the views' big tables have random keys, so a batch of any
+    /// of these sizes copies most of their pages on write anyway, and deep threads recomputed per batch cost
+    /// about what smaller caches save.
+    static let batchSize = 5_000
     /// A batch also ends at this many payload bytes of events, so memory is bounded by design whatever
     /// the events' sizes.
     static let batchBytes = 8 << 20
@@ -58,8 +59,19 @@ public final class ViewStore: @unchecked Sendable {
     /// events): the decoded records a batch touches are what a fold holds besides its events.
     static let maxCachedEntries = 100_000
     static let cacheCheckInterval = 2_048
-    /// Events scanned between two releases of the log's mapped pages.
+    /// The views' pages are released once this many events have been folded in batches too small for a
+    /// releaser (one action's catch-up, a sync's small batches).
     static let releaseInterval = 4_096
+    /// A batch of at least this many events has its views' pages released every `releaseEvery` while it is
+    /// folded and written (`ResidentPageReleaser`: a thread started per batch).
+    static let releaserMinimum = 1_024
+    /// Events scanned between two releases of the log's mapped pages: each record read maps its 64 KiB
+    /// neighbourhood (the kernel's fault-around), mostly blob pages between records, so 256 events hold up
+    /// to ~16 MiB of the log.
+    static let logReleaseInterval = 256
+    /// How often a big batch's views pages are unmapped while it is written (each release costs a read of
+    /// /proc/self/maps and the minor faults of the pages touched again).
+    static let releaseEvery = DispatchTimeInterval.milliseconds(10)
     /// The views map of a new store (allocated on disk).
     static let initialMapSize = 4 << 20
     /// The room a fold makes in the map before a batch's write transaction: 8 KiB for each event and each
@@ -431,6 +443,11 @@ public final class ViewStore: @unchecked Sendable {
             try environment.reserve(room: ViewStore.batchRoom(events: events.count, copies: decodedEvents.reduce(0) { $0 + CopyChange.count(of: $1) }))
             while true {
                 do {
+                    // A big batch's pages are unmapped while it folds, writes and commits (see
+                    // `ResidentPageReleaser`): the resident size holds a few milliseconds' pages, not the batch's.
+                    let releaser = events.count >= ViewStore.releaserMinimum
+                        ? ResidentPageReleaser(environment, every: ViewStore.releaseEvery) : nil
+                    defer { releaser?.stop() }
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
                         defer {
@@ -463,19 +480,11 @@ public final class ViewStore: @unchecked Sendable {
                                 try foldOneByOne(f, after: cp, quarantined: &quarantined)
                             } else {
                                 do {
-                                    // A big batch unmaps the views' pages every `releaseInterval` events a view
-                                    // folds and once each view is written (they are page cache: shared, dirty
-                                    // ones included, and mapped again when touched), so the resident size holds
-                                    // a few thousand events' pages, not a whole batch's.
-                                    var applied = 0
                                     for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
                                         try f.projector.apply(events[i], decodedEvents[i])
-                                        applied += 1
-                                        if applied % ViewStore.releaseInterval == 0 { environment.releaseResidentPages() }
                                     }
                                     try f.projector.prepareFlush()
                                     try f.context.flush()
-                                    if events.count >= ViewStore.releaseInterval { environment.releaseResidentPages() }
                                 } catch let e as LMDBError where e.isMapFull {
                                     throw e
                                 } catch {
@@ -553,7 +562,7 @@ public final class ViewStore: @unchecked Sendable {
             // The log's records lie between its blobs' pages: drop the pages this scan has mapped every few
             // thousand events, or the resident size grows with the log (they stay in the page cache).
             scanned += 1
-            if scanned % ViewStore.releaseInterval == 0 { log.environment.releaseResidentPages() }
+            if scanned % ViewStore.logReleaseInterval == 0 { log.environment.releaseResidentPages() }
             do {
                 decodedEvents.append(try ev.decode())
                 events.append(ev)
