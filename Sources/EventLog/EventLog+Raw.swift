@@ -40,7 +40,7 @@ extension EventLog {
                 }
             }
             // The pages read go from this process's resident size (they stay in the page cache).
-            environment.releaseResidentPages()
+            environment.releaseResidentPages(over: Environment.residentFileBudget)
             if count < chunk { return }
         }
     }
@@ -75,7 +75,7 @@ extension EventLog {
             }
             // Each record read maps its 64 KiB neighbourhood (the kernel's fault-around; mostly blob pages
             // between records): released after every chunk, so at most ~`chunk` × 64 KiB stay resident.
-            environment.releaseResidentPages()
+            environment.releaseResidentPages(over: Environment.residentFileBudget)
             progress?(walked)
         }
     }

@@ -271,6 +271,34 @@ package final class Environment: @unchecked Sendable {
         if writeMap { try Environment.allocateMap(env, path: path) }
     }
 
+    /// The file-backed pages this process keeps mapped (all maps, its code and libraries included, ~25 MiB)
+    /// before `releaseResidentPages(over:)` unmaps a map's: the resident size's share for mapped data.
+    package static let residentFileBudget = 96 << 20
+
+    /// The process's resident file-backed and shared pages in bytes (`/proc/self/statm`), or nil.
+    package static func residentFileBytes() -> Int? {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 128)
+        let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        // size resident shared text lib data dt, in pages.
+        let fields = buf[0..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 3, let pages = Int(String(decoding: fields[2], as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Unmaps the map's resident pages (`releaseResidentPages()`) when the process's resident file pages
+    /// exceed `budget`; returns whether it did. What frequent callers use: pages that fit stay mapped (a page
+    /// unmapped and touched again costs a fault, which adds up on the upper levels of big B-trees).
+    @discardableResult
+    package func releaseResidentPages(over budget: Int = Environment.residentFileBudget) -> Bool {
+        if let resident = Environment.residentFileBytes(), resident <= budget { return false }
+        releaseResidentPages()
+        return true
+    }
+
     /// Unmaps the map's resident pages from this process (`MADV_DONTNEED` on the shared, read-only map:
     /// the data stays in the file and the page cache, and is mapped again on the next access). Bulk
     /// writers call it now and then so their resident size does not grow with the store.

@@ -265,7 +265,7 @@ public final class Importer {
         // unmapped from this process after each chunk (they stay in the file and page cache). Each B-tree page
         // an append reads maps its 64 KiB neighbourhood too (kernel fault-around), so one chunk of 512
         // messages maps up to ~200 MiB of the log; releasing every 2 MB appended instead let that accumulate.
-        store.log.environment.releaseResidentPages()
+        store.log.environment.releaseResidentPages(over: type(of: store.log.environment).residentFileBudget)
     }
 
     private static func parse(_ chunk: [SourceMessage], todo: [Int], workers: [MessageIngest], correlation: EventID,

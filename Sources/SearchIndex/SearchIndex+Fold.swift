@@ -38,7 +38,7 @@ extension SearchIndex {
                     // Each blob read maps its pages' cached neighbourhood too (kernel fault-around, ~64 KiB):
                     // the pages read so far go every `releaseInterval` blobs, so they never pile up in the
                     // resident size (the copies in `raws` are what the batch keeps).
-                    if raws.count % SearchIndex.releaseInterval == 0 { log.environment.releaseResidentPages() }
+                    if raws.count % SearchIndex.releaseInterval == 0 { log.environment.releaseResidentPages(over: type(of: log.environment).residentFileBudget) }
                 }
                 decoded.append(d)
             }
@@ -55,7 +55,7 @@ extension SearchIndex {
             progress?(last - start, head - start)
             // The records a full batch read stay in the page cache, not in this process's resident size (a small
             // catch-up skips it: finding the map costs more than it does).
-            if batch.count >= SearchIndex.batchSize { log.environment.releaseResidentPages() }
+            if batch.count >= SearchIndex.batchSize { log.environment.releaseResidentPages(over: type(of: log.environment).residentFileBudget) }
             batch.removeAll(keepingCapacity: true)
         }
         try log.scan(from: start + 1, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in

@@ -15,7 +15,7 @@ final class ResidentPageReleaser: @unchecked Sendable {
     init(_ environment: Environment, every interval: DispatchTimeInterval) {
         let stopped = stopped
         work = BackgroundWork {
-            while stopped.wait(timeout: .now() + interval) == .timedOut { environment.releaseResidentPages() }
+            while stopped.wait(timeout: .now() + interval) == .timedOut { environment.releaseResidentPages(over: Environment.residentFileBudget) }
         }
     }
 

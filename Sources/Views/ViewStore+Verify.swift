@@ -76,8 +76,8 @@ extension ViewStore {
                             // mapped again if touched), so a comparison holds a few MiB, not both stores.
                             walked += 1
                             if walked % ViewStore.releaseInterval == 0 {
-                                environment.releaseResidentPages()
-                                other.environment.releaseResidentPages()
+                                environment.releaseResidentPages(over: Environment.residentFileBudget)
+                                other.environment.releaseResidentPages(over: Environment.residentFileBudget)
                             }
                             let order: Int32
                             if let l, let r { order = ViewStore.compareBytes(l.key, r.key) } else { order = l == nil ? 1 : -1 }
