@@ -16,7 +16,9 @@ extension EventLog {
         var prevHash = EventLog.zeroHash
         var computed = [UInt8](repeating: 0, count: 32)
         var expected: UInt64 = 1
-        try forEachRecord(through: end, progress: { progress?($0, end) }) { txn, key, record in
+        // Each record is looked up in the id and stream indexes (random pages, each mapping its 64 KiB
+        // neighbourhood): 512 records per chunk map up to ~64 MiB before the check after the chunk.
+        try forEachRecord(through: end, chunk: 512, progress: { progress?($0, end) }) { txn, key, record in
             guard key.count == 8 else {
                 report.add(expected, "key is \(key.count) bytes, not 8")
                 return

@@ -28,6 +28,9 @@ package final class EventLog: @unchecked Sendable {
     /// not pay: on ~500-byte payloads it saved ~20% of bytes but cost ~3 µs per event to decompress,
     /// 80% of a scan's time (measured with `Tools/bench`).
     package static let compressionThreshold = 1024
+    /// Puts of one append (records, stream index entries, blobs) between two checks of the resident size:
+    /// ~256 random index pages, up to ~16 MiB mapped with their neighbourhoods. Smaller batches are not checked.
+    static let releaseInterval = 256
 
     let writerLock = NSLock()
     private let writer: WriterScratch
@@ -118,8 +121,19 @@ package final class EventLog: @unchecked Sendable {
         var streamPuts: [(index: Int, seq: UInt64)] = []
         streamPuts.reserveCapacity(batch.count)
         var pendingVersions: [String: UInt64]? = batch.contains { $0.expectedVersion != .any } ? [:] : nil
+        // Every put reads index pages at random (ids, stream keys and blob hashes are scattered), and each page
+        // read maps its cached 64 KiB neighbourhood (kernel fault-around): a big batch (an import's 512 messages)
+        // would map ~200 MiB. Its mapped pages are checked against the budget every `releaseInterval` puts (the
+        // map is read-only: this transaction's dirty pages are in its own memory, not in the map).
+        let releasing = batch.count + pendingBlobs.count >= EventLog.releaseInterval
+        var puts = 0
+        func checkResident() {
+            puts += 1
+            if releasing && puts % EventLog.releaseInterval == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
+        }
 
         for (i, ev) in batch.enumerated() {
+            checkResident()
             EventLog.encodeSequence(seq + 1, into: &seqKey)
             // Idempotency: claim the id for the next sequence, or learn the sequence that has it (an
             // earlier batch, or earlier in this one: the transaction sees its own writes).
@@ -166,12 +180,14 @@ package final class EventLog: @unchecked Sendable {
             return ka == kb ? a.seq < b.seq : ka < kb
         }
         for p in streamPuts {
+            checkResident()
             EventLog.encodeSequence(p.seq, into: &seqKey)
             try keys[p.index].withUTF8Buffer { k in
                 try seqKey.withUnsafeBytes { v in _ = try txn.put(streamEvents, key: k, value: v) }
             }
         }
         for blob in pendingBlobs {
+            checkResident()
             try blob.hash.bytes.withUnsafeBytes { k in
                 try blob.stored.withUnsafeBytes { v in _ = try txn.put(blobs, key: k, value: v, flags: .noOverwrite) }
             }
@@ -257,8 +273,9 @@ package final class EventLog: @unchecked Sendable {
 
     /// Calls `body` with each event from `from` up to the head as it was when the scan began (a
     /// consistent snapshot: later appends are not seen), in order, until `body` returns false.
-    /// Reads in short transactions of `chunkSize` records.
-    package func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 4096,
+    /// Reads in short transactions of `chunkSize` records (512 by default: the records of a chunk, and the
+    /// log's pages around them that reading maps, are held until `body` has seen them).
+    package func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 512,
                      _ body: (StoredEvent) throws -> Bool) throws {
         if let stream = filter.stream {
             return try scanStream(stream.rawValue, from: from, filter: filter, body)

@@ -271,9 +271,27 @@ package final class Environment: @unchecked Sendable {
         if writeMap { try Environment.allocateMap(env, path: path) }
     }
 
-    /// The file-backed pages this process keeps mapped (all maps, its code and libraries included, ~25 MiB)
-    /// before `releaseResidentPages(over:)` unmaps a map's: the resident size's share for mapped data.
-    package static let residentFileBudget = 96 << 20
+    /// The file-backed pages this process keeps mapped (all maps, its code and libraries included, ~20-30 MiB)
+    /// before `releaseResidentPages(over:)` unmaps a map's: the resident size's share for mapped data. 64 MiB
+    /// with the checks' frequencies (every 64 records or blobs read, every 2 ms of a big write) keeps a 100K-message
+    /// replay under 200 MB in all (96 MiB left it at ~290 MiB: the overshoot between checks adds to the budget).
+    /// Pages unmapped and touched again cost faults: `MAILSTORE_MAPPED_BUDGET_MB` (32 to 1,048,576) trades
+    /// memory for speed on a machine that has it (as `XAPIAN_FLUSH_THRESHOLD` does for Xapian).
+    package static let residentFileBudget = residentFileBudget(ProcessInfo.processInfo.environment["MAILSTORE_MAPPED_BUDGET_MB"])
+
+    /// The budget `MAILSTORE_MAPPED_BUDGET_MB` sets (`text`: whole MiB, 32 to 1 TiB), or 64 MiB when it is unset or
+    /// out of range (a warning on stderr for the latter, once).
+    static func residentFileBudget(_ text: String?) -> Int {
+        guard let text else { return 64 << 20 }
+        guard let mb = Int(text.trimmingCharacters(in: .whitespaces)), (32...(1 << 20)).contains(mb) else {
+            // Printable ASCII only: the variable comes from outside.
+            var shown = String.UnicodeScalarView()
+            shown.append(contentsOf: text.unicodeScalars.prefix(40).filter { $0.value >= 0x20 && $0.value < 0x7F })
+            FileHandle.standardError.write(Data("mailstore: MAILSTORE_MAPPED_BUDGET_MB=\(String(shown)) is not a whole number of MiB from 32 to 1048576: using 64\n".utf8))
+            return 64 << 20
+        }
+        return mb << 20
+    }
 
     /// The process's resident file-backed and shared pages in bytes (`/proc/self/statm`), or nil.
     package static func residentFileBytes() -> Int? {

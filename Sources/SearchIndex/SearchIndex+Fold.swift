@@ -4,10 +4,12 @@ import NativeCodecs
 import Projections
 
 extension SearchIndex {
-    /// Events folded per write transaction.
-    static let batchSize = 2_000
-    /// Blobs read between two releases of the log's mapped pages.
-    static let releaseInterval = 256
+    /// Events folded per write transaction: each email's raw message is held until its batch is written, so a
+    /// batch holds up to 500 messages (a 100K-message rebuild took the same time as with 2,000).
+    static let batchSize = 500
+    /// Blobs read between two checks of the resident size (`releaseResidentPages(over:)`): each blob read maps
+    /// its pages' cached neighbourhood (kernel fault-around, up to 64 KiB), so 64 blobs map up to ~4 MiB.
+    static let releaseInterval = 64
 
     /// The event types the index folds (every other event only advances the checkpoint).
     static let foldedTypes: Set<EventType> = [

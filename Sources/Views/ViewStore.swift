@@ -52,8 +52,8 @@ public final class ViewStore: @unchecked Sendable {
     /// since a batch's events then share fewer of the pages copied on write.
     static let batchSize = 20_000
     /// A batch also ends at this many payload bytes of events, so memory is bounded by design whatever
-    /// the events' sizes.
-    static let batchBytes = 8 << 20
+    /// the events' sizes: ~8,000 generated emails (8 MiB left a 100K-message replay ~30 MiB over 200 MB).
+    static let batchBytes = 4 << 20
     /// ... or when the projectors' caches hold this many records (checked every `cacheCheckInterval`
     /// events): the decoded records a batch touches are what a fold holds besides its events.
     static let maxCachedEntries = 100_000
@@ -64,13 +64,14 @@ public final class ViewStore: @unchecked Sendable {
     /// A batch of at least this many events has its views' pages released every `releaseEvery` while it is
     /// folded and written (`ResidentPageReleaser`: a thread started per batch).
     static let releaserMinimum = 1_024
-    /// Events scanned between two releases of the log's mapped pages: each record read maps its 64 KiB
-    /// neighbourhood (the kernel's fault-around), mostly blob pages between records, so 256 events hold up
-    /// to ~16 MiB of the log.
-    static let logReleaseInterval = 256
-    /// How often a big batch's views pages are unmapped while it is written (each release costs a read of
-    /// /proc/self/maps and the minor faults of the pages touched again).
-    static let releaseEvery = DispatchTimeInterval.milliseconds(10)
+    /// Events scanned between two checks of the log's mapped pages: each record read maps its 64 KiB
+    /// neighbourhood (the kernel's fault-around), mostly blob pages between records, so 64 events map up
+    /// to ~4 MiB of the log.
+    static let logReleaseInterval = 64
+    /// How often the resident size is checked while a big batch is written, its views' pages unmapped when over
+    /// the budget (each release costs a read of /proc/self/maps and the minor faults of the pages touched
+    /// again). A write transaction maps tens of MiB in 10 ms: at 10 ms the overshoot kept a 100K replay over 200 MB.
+    static let releaseEvery = DispatchTimeInterval.milliseconds(2)
     /// The views map of a new store (allocated on disk).
     static let initialMapSize = 4 << 20
     /// The room a fold makes in the map before a batch's write transaction: 8 KiB for each event and each
