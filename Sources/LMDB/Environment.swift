@@ -278,17 +278,15 @@ package final class Environment: @unchecked Sendable {
     /// Pages unmapped and touched again cost faults: `MAILSTORE_MAPPED_BUDGET_MB` (32 to 1,048,576) trades
     /// memory for speed on a machine that has it (as `XAPIAN_FLUSH_THRESHOLD` does for Xapian).
     package static let residentFileBudget = residentFileBudget(ProcessInfo.processInfo.environment["MAILSTORE_MAPPED_BUDGET_MB"])
+    static let defaultResidentFileBudget = 64 << 20
 
-    /// The budget `MAILSTORE_MAPPED_BUDGET_MB` sets (`text`: whole MiB, 32 to 1 TiB), or 64 MiB when it is unset or
-    /// out of range (a warning on stderr for the latter, once).
+    /// The budget `MAILSTORE_MAPPED_BUDGET_MB` sets (`text`: whole MiB, 32 to 1 TiB), or the default when it is
+    /// unset or not such a number (with a warning on stderr, once; the value itself is not echoed).
     static func residentFileBudget(_ text: String?) -> Int {
-        guard let text else { return 64 << 20 }
+        guard let text else { return defaultResidentFileBudget }
         guard let mb = Int(text.trimmingCharacters(in: .whitespaces)), (32...(1 << 20)).contains(mb) else {
-            // Printable ASCII only: the variable comes from outside.
-            var shown = String.UnicodeScalarView()
-            shown.append(contentsOf: text.unicodeScalars.prefix(40).filter { $0.value >= 0x20 && $0.value < 0x7F })
-            FileHandle.standardError.write(Data("mailstore: MAILSTORE_MAPPED_BUDGET_MB=\(String(shown)) is not a whole number of MiB from 32 to 1048576: using 64\n".utf8))
-            return 64 << 20
+            FileHandle.standardError.write(Data("mailstore: MAILSTORE_MAPPED_BUDGET_MB is not a whole number of MiB from 32 to 1048576: using 64\n".utf8))
+            return defaultResidentFileBudget
         }
         return mb << 20
     }

@@ -19,6 +19,14 @@ final class ResidentPageReleaser: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with `environment`'s pages released every `interval` meanwhile.
+    static func during<T>(_ environment: Environment, every interval: DispatchTimeInterval = ViewStore.releaseEvery,
+                          _ body: () throws -> T) rethrows -> T {
+        let releaser = ResidentPageReleaser(environment, every: interval)
+        defer { releaser.stop() }
+        return try body()
+    }
+
     /// Stops releasing; returns once the thread has ended. Call once.
     func stop() {
         stopped.signal()

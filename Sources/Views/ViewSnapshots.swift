@@ -112,11 +112,7 @@ package struct ViewSnapshots: Sendable {
         }
         try StoreDirectory.makePrivateDirectory(copy)
         // The copy walks every page of the views: unmapped as it goes, or the whole map becomes resident.
-        let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
-        do {
-            defer { releaser.stop() }
-            try environment.copy(to: copy)
-        }
+        try ResidentPageReleaser.during(environment) { try environment.copy(to: copy) }
         let copied = try ViewStore(path: copy, log: log, catalog: catalog, readOnly: true)
         guard let sequence = try copied.uniformCheckpoint(), sequence > 0 else {
             throw ViewError.damaged("\(copy): the copied views do not all stand at one sequence")

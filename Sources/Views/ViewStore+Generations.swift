@@ -60,15 +60,9 @@ extension ViewStore {
                 // The copy reads every page of the current views, and emptying a view frees every page of its
                 // tables: both unmapped as they go (`ResidentPageReleaser`), or the whole views file (~300 MiB
                 // at 100K messages) becomes resident.
-                do {
-                    let releaser = ResidentPageReleaser(current.environment, every: ViewStore.releaseEvery)
-                    defer { releaser.stop() }
-                    try current.environment.copy(to: building)
-                }
+                try ResidentPageReleaser.during(current.environment) { try current.environment.copy(to: building) }
                 let copied = try ViewStore(path: building, log: log, catalog: catalog)
-                let releaser = ResidentPageReleaser(copied.environment, every: ViewStore.releaseEvery)
-                defer { releaser.stop() }
-                try copied.reset(views: only)
+                try ResidentPageReleaser.during(copied.environment) { try copied.reset(views: only) }
             }
             let fresh = try ViewStore(path: building, log: log, catalog: catalog,
                                       snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
