@@ -31,6 +31,10 @@ package final class EventLog: @unchecked Sendable {
     /// Puts of one append (records, stream index entries, blobs) between two checks of the resident size:
     /// ~256 random index pages, up to ~16 MiB mapped with their neighbourhoods. Smaller batches are not checked.
     static let releaseInterval = 256
+    /// Batches of at least this many events are encoded on a second thread while the first writes
+    /// (`PreparedFeed`), in chunks of `pipelineChunk` events.
+    static let pipelineThreshold = 4_096
+    static let pipelineChunk = 1_024
 
     let writerLock = NSLock()
     private let writer: WriterScratch
@@ -94,9 +98,18 @@ package final class EventLog: @unchecked Sendable {
         if environment.readOnly { throw EventLogError.readOnly }
         writerLock.lock()
         defer { writerLock.unlock() }
+        if batch.count >= EventLog.pipelineThreshold && ProcessInfo.processInfo.activeProcessorCount > 1 {
+            // A big batch is encoded on a second thread, a chunk at a time, while this one hashes and puts
+            // the chunks already encoded (the write transaction stays on this thread).
+            let feed = PreparedFeed(batch: batch, scratch: writer, chunkSize: EventLog.pipelineChunk)
+            defer { feed.finish() }
+            return try environment.write { txn in
+                try appendIn(txn, batch: batch, chunk: { try feed.chunk($0) }, blobs: pendingBlobs)
+            }
+        }
         let prepared = try writer.prepare(batch)
         return try environment.write { txn in
-            try appendIn(txn, batch: batch, prepared: prepared, blobs: pendingBlobs)
+            try appendIn(txn, batch: batch, chunk: { $0 == 0 ? prepared : nil }, blobs: pendingBlobs)
         }
     }
 
@@ -106,7 +119,10 @@ package final class EventLog: @unchecked Sendable {
         try append([event])[0]
     }
 
-    private func appendIn(_ txn: borrowing Transaction, batch: [NewEvent], prepared: PreparedBatch,
+    /// Appends `batch` in `txn`, its records and keys coming from `chunk(k)`: the k-th chunk of consecutive
+    /// events, nil after the last. A transaction aborted by an error leaves the log as it was; after
+    /// `MDB_MAP_FULL` this runs again from chunk 0.
+    private func appendIn(_ txn: borrowing Transaction, batch: [NewEvent], chunk: (Int) throws -> PreparedBatch?,
                           blobs pendingBlobs: [PendingBlob]) throws -> [AppendOutcome] {
         var (seq, prevHash) = try headIn(txn)
         var outcomes: [AppendOutcome] = []
@@ -120,7 +136,9 @@ package final class EventLog: @unchecked Sendable {
         // count this batch's entries from `pendingVersions` meanwhile (kept only when a check needs it).
         var streamPuts: [(index: Int, seq: UInt64)] = []
         streamPuts.reserveCapacity(batch.count)
-        var pendingVersions: [String: UInt64]? = batch.contains { $0.expectedVersion != .any } ? [:] : nil
+        var pendingVersions: [String: UInt64]? = nil
+        var streamKeys: [String] = []
+        streamKeys.reserveCapacity(batch.count)
         // Every put reads index pages at random (ids, stream keys and blob hashes are scattered), and each page
         // read maps its cached 64 KiB neighbourhood (kernel fault-around): a big batch (an import's 512 messages)
         // would map ~200 MiB. Its mapped pages are checked against the budget every `releaseInterval` puts (the
@@ -132,60 +150,64 @@ package final class EventLog: @unchecked Sendable {
             if releasing && puts % EventLog.releaseInterval == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
         }
 
-        for (i, ev) in batch.enumerated() {
-            checkResident()
-            EventLog.encodeSequence(seq + 1, into: &seqKey)
-            // Idempotency: claim the id for the next sequence, or learn the sequence that has it (an
-            // earlier batch, or earlier in this one: the transaction sees its own writes).
-            let existing = try ev.id.withBytes { k in
-                try seqKey.withUnsafeBytes { v in try txn.putIfAbsent(ids, key: k, value: v) }.map(EventLog.decodeSequence)
+        // The ids and expected versions come from `prepared`: reading them from `batch` copied each event,
+        // retaining every string and array of its payload.
+        var first = 0, chunkIndex = 0
+        while let prepared = try chunk(chunkIndex) {
+            chunkIndex += 1
+            if pendingVersions == nil && prepared.expected.contains(where: { $0 != .any }) {
+                // The first expected version of the batch: count the entries of the chunks before this one.
+                var counts: [String: UInt64] = [:]
+                for p in streamPuts { counts[streamKeys[p.index], default: 0] += 1 }
+                pendingVersions = counts
             }
-            if let existing {
-                outcomes.append(.duplicate(existing))
-                continue
-            }
-            let streamKey = prepared.streamKeys[i]
-            if ev.expectedVersion != .any {
-                // The stream's version is its entry count in the stream index, this batch's included.
-                let version = try streamKey.withUTF8Buffer { try streamCount(txn, key: $0) } + (pendingVersions?[streamKey] ?? 0)
-                let ok: Bool
-                switch ev.expectedVersion {
-                case .any: ok = true
-                case .noStream: ok = version == 0
-                case .exactly(let v): ok = version == v
+            streamKeys.append(contentsOf: prepared.streamKeys)
+            for j in prepared.ids.indices {
+                let i = first + j
+                checkResident()
+                EventLog.encodeSequence(seq + 1, into: &seqKey)
+                // Idempotency: claim the id for the next sequence, or learn the sequence that has it (an
+                // earlier batch, or earlier in this one: the transaction sees its own writes).
+                let existing = try prepared.ids[j].withBytes { k in
+                    try seqKey.withUnsafeBytes { v in try txn.putIfAbsent(ids, key: k, value: v) }.map(EventLog.decodeSequence)
                 }
-                if !ok { throw EventLogError.wrongExpectedVersion(stream: ev.stream.rawValue, expected: ev.expectedVersion, actual: version) }
-            }
-            seq += 1
-            // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
-            try prepared.records[i].withUnsafeBytes { rec in
-                EventLog.chainHash(previous: prevHash, sequenceKey: seqKey, record: rec, hasher: hasher, into: &hashBuf)
-                let dst = try seqKey.withUnsafeBytes { try txn.reserve(events, key: $0, size: rec.count, flags: .append) }
-                dst.copyMemory(from: rec)
-                hashBuf.withUnsafeBytes { h in
-                    UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange]).copyMemory(from: h)
+                if let existing {
+                    outcomes.append(.duplicate(existing))
+                    continue
                 }
+                let expected = prepared.expected[j]
+                if expected != .any {
+                    let streamKey = prepared.streamKeys[j]
+                    // The stream's version is its entry count in the stream index, this batch's included.
+                    let version = try streamKey.withUTF8Buffer { try streamCount(txn, key: $0) } + (pendingVersions?[streamKey] ?? 0)
+                    let ok: Bool
+                    switch expected {
+                    case .any: ok = true
+                    case .noStream: ok = version == 0
+                    case .exactly(let v): ok = version == v
+                    }
+                    if !ok { throw EventLogError.wrongExpectedVersion(stream: batch[i].stream.rawValue, expected: expected, actual: version) }
+                }
+                seq += 1
+                // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
+                try prepared.bytes.withUnsafeBytes { all in
+                    let rec = UnsafeRawBufferPointer(rebasing: all[prepared.spans[j]])
+                    EventLog.chainHash(previous: prevHash, sequenceKey: seqKey, record: rec, hasher: hasher, into: &hashBuf)
+                    let dst = try seqKey.withUnsafeBytes { try txn.reserve(events, key: $0, size: rec.count, flags: .append) }
+                    dst.copyMemory(from: rec)
+                    hashBuf.withUnsafeBytes { h in
+                        UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange]).copyMemory(from: h)
+                    }
+                }
+                swap(&prevHash, &hashBuf)
+                streamPuts.append((i, seq))
+                if pendingVersions != nil { pendingVersions![prepared.streamKeys[j], default: 0] += 1 }
+                appended = true
+                outcomes.append(.appended(seq))
             }
-            swap(&prevHash, &hashBuf)
-            streamPuts.append((i, seq))
-            pendingVersions?[streamKey, default: 0] += 1
-            appended = true
-            outcomes.append(.appended(seq))
+            first += prepared.ids.count
         }
-        let keys = prepared.streamKeys
-        // String's `<` compares NFC text by scalar values (memcmp for ASCII), which is LMDB's byte order for
-        // the keys we write; `utf8.lexicographicallyPrecedes` showed at ~7% of the log bench's profile.
-        streamPuts.sort { a, b in
-            let ka = keys[a.index], kb = keys[b.index]
-            return ka == kb ? a.seq < b.seq : ka < kb
-        }
-        for p in streamPuts {
-            checkResident()
-            EventLog.encodeSequence(p.seq, into: &seqKey)
-            try keys[p.index].withUTF8Buffer { k in
-                try seqKey.withUnsafeBytes { v in _ = try txn.put(streamEvents, key: k, value: v) }
-            }
-        }
+        try putStreamEntries(txn, streamPuts, keys: streamKeys, check: checkResident)
         for blob in pendingBlobs {
             checkResident()
             try blob.hash.bytes.withUnsafeBytes { k in
@@ -196,6 +218,58 @@ package final class EventLog: @unchecked Sendable {
             try EventLog.headHashKey.withUnsafeBytes { k in try prevHash.withUnsafeBytes { _ = try txn.put(meta, key: k, value: $0) } }
         }
         return outcomes
+    }
+
+    /// Puts the stream index entries of a batch, sorted by key then sequence, so consecutive puts land on the
+    /// same index pages (a batch's keys are scattered over the index).
+    ///
+    /// The keys are copied into one arena and sorted by the 8 bytes after the prefix all of them share (zero
+    /// padded), then by the whole key: comparing `String`s was an eighth of an append in the log bench's
+    /// profile. Both orders are LMDB's memcmp order for the keys.
+    private func putStreamEntries(_ txn: borrowing Transaction, _ puts: [(index: Int, seq: UInt64)], keys: [String],
+                                  check: () -> Void) throws {
+        guard !puts.isEmpty else { return }
+        var arena: [UInt8] = []
+        arena.reserveCapacity(puts.count * 24)
+        var entries: [StreamPut] = []
+        entries.reserveCapacity(puts.count)
+        for p in puts {
+            let start = arena.count
+            arena.append(contentsOf: keys[p.index].utf8)
+            entries.append(StreamPut(word: 0, start: start, count: arena.count - start, seq: p.seq))
+        }
+        try arena.withUnsafeBytes { bytes in
+            // The prefix every key shares with the first.
+            let first = entries[0]
+            var shared = first.count
+            for e in entries.dropFirst() where shared > 0 {
+                var j = 0
+                let n = min(shared, e.count)
+                while j < n && bytes[first.start + j] == bytes[e.start + j] { j += 1 }
+                shared = j
+            }
+            for k in entries.indices {
+                var w: UInt64 = 0
+                let e = entries[k]
+                for j in 0..<8 { w = w << 8 | UInt64(shared + j < e.count ? bytes[e.start + shared + j] : 0) }
+                entries[k].word = w
+            }
+            entries.sort { a, b in
+                if a.word != b.word { return a.word < b.word }
+                let ra = UnsafeRawBufferPointer(rebasing: bytes[a.start..<(a.start + a.count)])
+                let rb = UnsafeRawBufferPointer(rebasing: bytes[b.start..<(b.start + b.count)])
+                let c = memcmp(ra.baseAddress!, rb.baseAddress!, min(a.count, b.count))
+                if c != 0 { return c < 0 }
+                return a.count == b.count ? a.seq < b.seq : a.count < b.count
+            }
+            var seqKey = [UInt8](repeating: 0, count: 8)
+            for e in entries {
+                check()
+                EventLog.encodeSequence(e.seq, into: &seqKey)
+                let k = UnsafeRawBufferPointer(rebasing: bytes[e.start..<(e.start + e.count)])
+                try seqKey.withUnsafeBytes { v in _ = try txn.put(streamEvents, key: k, value: v) }
+            }
+        }
     }
 
     /// The number of entries of `key` in the stream index.

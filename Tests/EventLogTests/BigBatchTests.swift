@@ -1,0 +1,89 @@
+import EventLog
+import EventModel
+import LMDB
+import TestSupport
+import XCTest
+
+/// Batches of 4,096 events or more are encoded on a second thread, a chunk of 1,024 at a time, while the
+/// writer puts the chunks already encoded (`PreparedFeed`). These tests check that path against the
+/// one-thread path and its failure cases.
+final class BigBatchTests: EventLogTestCase {
+    /// 6,000 events over 50 streams, with an id repeated across chunks and expected versions in the last
+    /// chunk that count the entries of the first ones.
+    private func bigBatch() -> [NewEvent] {
+        var batch = (0..<6_000).map { i in
+            event(categorized(i, padding: i % 97 == 0 ? 1_500 : 0), stream: StreamName(rawValue: "s\(i % 50)"))
+        }
+        batch[5_500].id = batch[10].id                             // a duplicate of an event in chunk 0
+        batch[5_990].expectedVersion = .exactly(119)                // s40: 119 entries before it (i = 40, 90, ...)
+        return batch
+    }
+
+    func testABigBatchEqualsTheSameEventsAppendedInSmallBatches() throws {
+        let batch = bigBatch()
+        let big = try openLog()
+        let outcomes = try big.append(batch)
+        let otherDir = TemporaryDirectory("eventlog-small")
+        var o = Environment.Options()
+        o.mapSize = 256 << 20
+        let small = try EventLog(path: otherDir.path, options: o)
+        var smallOutcomes: [AppendOutcome] = []
+        for start in stride(from: 0, to: batch.count, by: 100) {
+            smallOutcomes += try small.append(Array(batch[start..<min(batch.count, start + 100)]))
+        }
+        XCTAssertEqual(outcomes, smallOutcomes)
+        XCTAssertEqual(outcomes[5_500], .duplicate(11))
+        XCTAssertEqual(try big.head().sequence, 5_999)
+        let a = try all(big), b = try all(small)
+        XCTAssertEqual(a.count, b.count)
+        for (x, y) in zip(a, b) {
+            XCTAssertEqual(x.envelope.sequence, y.envelope.sequence)
+            XCTAssertEqual(x.envelope.id, y.envelope.id)
+            XCTAssertEqual(x.envelope.stream, y.envelope.stream)
+            XCTAssertEqual(try x.decode(), try y.decode())
+        }
+        for s in 0..<50 {
+            let name = StreamName(rawValue: "s\(s)")
+            XCTAssertEqual(try big.streamVersion(name), try small.streamVersion(name), "stream \(s)")
+        }
+        XCTAssertTrue(try big.verify().isClean)
+    }
+
+    func testAWrongExpectedVersionInALateChunkCountsTheEarlierChunksAndAppendsNothing() throws {
+        let log = try openLog()
+        var batch = bigBatch()
+        batch[5_990].expectedVersion = .exactly(3)
+        XCTAssertThrowsError(try log.append(batch)) { error in
+            XCTAssertEqual(error as? EventLogError, .wrongExpectedVersion(stream: "s40", expected: .exactly(3), actual: 119))
+        }
+        XCTAssertEqual(try log.head().sequence, 0)
+        XCTAssertNil(try log.sequence(of: batch[0].id))
+        // The writer is usable afterwards, on both paths.
+        XCTAssertEqual(try log.append(bigBatch()).count, 6_000)
+        XCTAssertEqual(try log.append(event(categorized(1))), .appended(6_000))
+    }
+
+    func testAnEventThatCannotBeEncodedInTheLastChunkFailsTheBatchAndAppendsNothing() throws {
+        let log = try openLog()
+        try log.append(event(categorized(0)))
+        var batch = bigBatch()
+        batch[5_999].stream = StreamName(rawValue: "")
+        XCTAssertThrowsError(try log.append(batch)) { error in
+            XCTAssertEqual(error as? EventLogError, .invalidStream(""))
+        }
+        XCTAssertEqual(try log.head().sequence, 1)
+        XCTAssertEqual(try log.streamVersion("s1"), 0)
+        XCTAssertEqual(try log.append(bigBatch()).last, .appended(6_000))
+        XCTAssertTrue(try log.verify().isClean)
+    }
+
+    func testABigBatchThatFillsTheMapRunsAgainWholeAfterItGrows() throws {
+        let log = try openLog(mapSize: 1 << 20)
+        let start = log.environment.mapSize
+        let outcomes = try log.append(bigBatch())
+        XCTAssertGreaterThan(log.environment.mapSize, start, "the map grew")
+        XCTAssertEqual(outcomes.filter { if case .appended = $0 { true } else { false } }.count, 5_999)
+        XCTAssertEqual(try all(log).count, 5_999)
+        XCTAssertTrue(try log.verify().isClean)
+    }
+}
