@@ -3,11 +3,11 @@ import Glibc
 extension Charsets {
     /// Converts `buffer` from `name` to UTF-8 with glibc iconv. Invalid
     /// sequences become U+FFFD. Returns nil when iconv does not know the
-    /// charset. A new conversion descriptor is opened per call, so this is
-    /// safe to use from any thread.
+    /// charset. The conversion descriptor comes from `IconvPool` and is used
+    /// by this call alone, so this is safe to use from any thread.
     static func iconvDecode(_ buffer: UnsafeBufferPointer<UInt8>, from name: String) -> (String, Bool)? {
-        guard let cd = iconv_open("UTF-8", name), cd != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
-        defer { iconv_close(cd) }
+        guard let cd = IconvPool.shared.take(name) else { return nil }
+        defer { IconvPool.shared.give(cd, charset: name) }
         guard let base = buffer.baseAddress, buffer.count > 0 else { return ("", false) }
 
         var result = [UInt8]()

@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 @testable import MailParser
 
 final class CharsetsTests: XCTestCase {
@@ -113,5 +114,63 @@ final class CharsetsTests: XCTestCase {
     func testNonContiguousCollection() {
         let bytes: [UInt8] = [0xF0, 0xD2, 0xC9]
         XCTAssertEqual(Charsets.decode(bytes.lazy.map { $0 }, charset: "koi8-r").0, "При")
+    }
+}
+
+/// Conversion descriptors are kept for reuse (`IconvPool`): a conversion must start from the initial state
+/// whatever the one before it left, and the pool stays within its bounds.
+final class IconvPoolTests: XCTestCase {
+    func testAConversionLeftShiftedDoesNotShiftTheNextOne() {
+        // ESC $ B switches ISO-2022-JP to JIS X 0208; the text ends without switching back.
+        let shifted: [UInt8] = [27, 36, 66, 70, 124, 75, 92]
+        for _ in 0..<20 {
+            let (a, _) = Charsets.decode(shifted, charset: "iso-2022-jp")
+            XCTAssertEqual(a, "日本")
+            let (b, warning) = Charsets.decode(Array("plain ~ text".utf8) + [27, 40, 66], charset: "iso-2022-jp")
+            XCTAssertEqual(b, "plain ~ text", "read in the initial (ASCII) state")
+            XCTAssertNil(warning)
+        }
+    }
+
+    func testThePoolKeepsAtMostItsBoundsAndConvertsFromManyThreads() {
+        let pool = IconvPool()
+        var taken: [iconv_t] = []
+        for _ in 0..<10 {
+            guard let cd = pool.take("ISO-2022-JP") else { return XCTFail("iconv knows ISO-2022-JP") }
+            taken.append(cd)
+        }
+        XCTAssertNil(pool.take("NO-SUCH-CHARSET-\(UInt64.random(in: 0...UInt64.max))"))
+        for cd in taken { pool.give(cd, charset: "ISO-2022-JP") }
+        XCTAssertEqual(pool.idleCount, IconvPool.maxIdlePerCharset)
+        for i in 0..<(IconvPool.maxCharsets + 10) {
+            let name = i % 2 == 0 ? "CP\(850 + i)" : "ISO-8859-\(1 + i % 15)"
+            if let cd = pool.take(name) { pool.give(cd, charset: name) }
+        }
+        XCTAssertLessThanOrEqual(pool.charsetCount, IconvPool.maxCharsets)
+
+        let tally = Tally()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                let (s, _) = Charsets.decode([27, 36, 66, 70, 124, 75, 92, 56, 108, 27, 40, 66], charset: "iso-2022-jp")
+                tally.add(s == "日本語")
+            }
+        }
+        XCTAssertEqual(tally.counts, [true: 1_600])
+    }
+
+    /// Results counted from several threads.
+    private final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: [Bool: Int] = [:]
+        func add(_ ok: Bool) {
+            lock.lock()
+            seen[ok, default: 0] += 1
+            lock.unlock()
+        }
+        var counts: [Bool: Int] {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen
+        }
     }
 }
