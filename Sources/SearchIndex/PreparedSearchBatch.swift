@@ -1,0 +1,14 @@
+import EventModel
+
+/// A batch of events ready to write: decoded, and each `EmailReceived`'s document built from its raw
+/// message (the raw bytes are not kept).
+struct PreparedSearchBatch: Sendable {
+    var events: [StoredEvent] = []
+    /// The decoded events; nil for one that does not decode (skipped: the views' fold quarantines it and
+    /// names it, and nothing here can index it).
+    var decoded: [DomainEvent?] = []
+    /// The document of each `EmailReceived`, by its index in `events`.
+    var documents: [Int: SearchDocument] = [:]
+    /// The checkpoint to write with the batch.
+    var last: UInt64 = 0
+}
