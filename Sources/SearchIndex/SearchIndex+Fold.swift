@@ -26,7 +26,7 @@ extension SearchIndex {
     ///
     /// A catch-up of `pipelineThreshold` events or more (a rebuild) reads, decodes and parses its batches on
     /// a second thread while this one writes them (`SearchBatchFeed`, at most `SearchBatchFeed.capacity`
-    /// batches ahead): parsing the messages was a fifth of a rebuild's time, and SQLite writes on one thread.
+    /// batch ahead): parsing the messages was a fifth of a rebuild's time, and SQLite writes on one thread.
     package func catchUp(log: EventLog, through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
         let head = try limit ?? log.head().sequence
         let start = try checkpoint()
