@@ -12,13 +12,13 @@ final class PreparedFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private var chunks: [PreparedBatch] = []
     private var failure: Error?
-    private var finished = false
     private var cancelled = false
     private let chunkCount: Int
     private let done = DispatchSemaphore(value: 0)
     private let scratch: WriterScratch
 
-    /// Starts encoding `batch` (every event recorded at the same time) with `scratch` (used by the feed's thread only until `finish()`).
+    /// Starts encoding `batch` (every event recorded at the same time) with `scratch`, which the feed's thread
+    /// uses until `finish()`.
     init(batch: [NewEvent], scratch: WriterScratch, chunkSize: Int) {
         chunkCount = (batch.count + chunkSize - 1) / chunkSize
         self.scratch = scratch
@@ -38,10 +38,6 @@ final class PreparedFeed: @unchecked Sendable {
                     return
                 }
             }
-            condition.lock()
-            finished = true
-            condition.broadcast()
-            condition.unlock()
         }
         thread.stackSize = 8 << 20
         thread.start()

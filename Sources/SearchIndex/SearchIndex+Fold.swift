@@ -1,7 +1,6 @@
-import Foundation
 import EventLog
 import EventModel
-import NativeCodecs
+import Foundation
 import Projections
 
 extension SearchIndex {
