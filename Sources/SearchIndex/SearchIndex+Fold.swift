@@ -8,8 +8,10 @@ extension SearchIndex {
     /// batch holds up to 500 messages (a 100K-message rebuild took the same time as with 2,000).
     static let batchSize = 500
     /// Blobs read between two checks of the resident size (`releaseResidentPages(over:)`): each blob read maps
-    /// its pages' cached neighbourhood (kernel fault-around, up to 64 KiB), so 64 blobs map up to ~4 MiB.
-    static let releaseInterval = 64
+    /// its pages' cached neighbourhood (kernel fault-around, up to 64 KiB), so 16 blobs map up to ~1 MiB. With
+    /// the reading on a thread of its own (`SearchBatchFeed`), every 64 blobs left `verify --views` at 100K at
+    /// 208-227 MiB; every 16, 191-208 MiB in the same time.
+    static let releaseInterval = 16
     /// Catch-ups of at least this many events read and parse on a second thread (`SearchBatchFeed`).
     static let pipelineThreshold: UInt64 = 2_000
 
