@@ -95,7 +95,7 @@ let package = Package(
         // Tests.
         .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
-        .testTarget(name: "MailParserTests", dependencies: ["MailParser"]),
+        .testTarget(name: "MailParserTests", dependencies: ["MailParser", "TestSupport"]),
         .testTarget(name: "CategorizerTests", dependencies: ["Categorizer", "MailParser", "EventModel"],
                     exclude: ["Labelled"]),
         .testTarget(name: "SearchQueryTests", dependencies: ["SearchQuery"]),

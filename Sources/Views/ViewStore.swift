@@ -441,15 +441,14 @@ public final class ViewStore: @unchecked Sendable {
             // A snapshot needs every view at the same sequence: not so when some view was ahead of the batch.
             var aligned = true
             try environment.reserve(room: ViewStore.batchRoom(events: events.count, copies: decodedEvents.reduce(0) { $0 + CopyChange.count(of: $1) }))
+            // The log's pages the scan mapped go first, once per batch: the scan is done with them, and left
+            // mapped they would count against the budget all through the batch, so the releasing thread would
+            // unmap the views' pages the folds are writing.
+            if events.count >= ViewStore.releaserMinimum { log.environment.releaseResidentPages() }
             while true {
                 do {
                     // A big batch's pages are unmapped while it folds, writes and commits (see
                     // `ResidentPageReleaser`): the resident size holds a few milliseconds' pages, not the batch's.
-                    // The log's pages the scan mapped go first: the scan is done with them, and left mapped
-                    // they would count against the budget all through the batch, so the releasing thread would
-                    // unmap the views' pages the folds are writing (each one written again then faults again:
-                    // a 100K replay of `unread` took 246K faults instead of 15K).
-                    if events.count >= ViewStore.releaserMinimum { log.environment.releaseResidentPages() }
                     let releaser = events.count >= ViewStore.releaserMinimum
                         ? ResidentPageReleaser(environment, every: ViewStore.releaseEvery) : nil
                     defer { releaser?.stop() }

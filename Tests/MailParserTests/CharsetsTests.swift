@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import MailParser
+import TestSupport
 
 final class CharsetsTests: XCTestCase {
     func testEveryCharsetFamily() {
@@ -148,29 +149,13 @@ final class IconvPoolTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(pool.charsetCount, IconvPool.maxCharsets)
 
-        let tally = Tally()
+        let tally = Locked([Bool: Int]())
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<200 {
                 let (s, _) = Charsets.decode([27, 36, 66, 70, 124, 75, 92, 56, 108, 27, 40, 66], charset: "iso-2022-jp")
-                tally.add(s == "日本語")
+                tally.withLock { $0[s == "日本語", default: 0] += 1 }
             }
         }
-        XCTAssertEqual(tally.counts, [true: 1_600])
-    }
-
-    /// Results counted from several threads.
-    private final class Tally: @unchecked Sendable {
-        private let lock = NSLock()
-        private var seen: [Bool: Int] = [:]
-        func add(_ ok: Bool) {
-            lock.lock()
-            seen[ok, default: 0] += 1
-            lock.unlock()
-        }
-        var counts: [Bool: Int] {
-            lock.lock()
-            defer { lock.unlock() }
-            return seen
-        }
+        XCTAssertEqual(tally.withLock { $0 }, [true: 1_600])
     }
 }
