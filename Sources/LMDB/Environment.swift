@@ -394,11 +394,26 @@ package final class Environment: @unchecked Sendable {
         try LMDBError.check(mdb_env_sync(env, 1), "mdb_env_sync")
     }
 
-    /// Writes a compacted copy of the environment into the empty folder `path`. One read transaction: another
-    /// thread may write meanwhile (the map cannot be resized under the copy: it holds the resize lock shared).
+    /// Writes a compacted copy of the environment into the empty folder `path` (its `data.mdb`, mode 0600). One
+    /// read transaction: another thread may write meanwhile (the map cannot be resized under the copy: it holds
+    /// the resize lock shared).
+    ///
+    /// The file is opened here rather than by `mdb_env_copy2`, which creates it with mode 0666 less the umask.
+    /// It is written with `O_DIRECT` as `mdb_env_copy2` does, so the copy's pages do not enter the page cache.
+    /// That costs reads from disk when the copy is opened and folded into (`replay --view`), and keeps the
+    /// resident size bounded there: a fold's read faults on cached pages map their cached neighbours too (kernel
+    /// fault-around, 16 pages each), faster than `ResidentPageReleaser` unmaps them (measured at 100K messages:
+    /// `replay --view threads` 4.6-5.7 s at 210-227 MiB with cached pages, 7.2 s at 150 MiB with `O_DIRECT`).
     package func copy(to path: String) throws {
+        let file = Environment.dataFile(path)
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw LMDBError(code: errno, operation: "open(\(file)) for a copy") }
+        defer { close(fd) }
+        // As `mdb_env_copy2` does: ignored where the file system refuses it.
+        let flags = fcntl(fd, F_GETFL)
+        if flags != -1 { _ = fcntl(fd, F_SETFL, flags | mailstore_o_direct()) }
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
-        try LMDBError.check(mdb_env_copy2(env, path, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(\(path))")
+        try LMDBError.check(mdb_env_copyfd2(env, fd, UInt32(MDB_CP_COMPACT)), "mdb_env_copyfd2(\(file))")
     }
 }

@@ -166,4 +166,33 @@ final class EnvironmentTests: LMDBTestCase {
         o.readOnly = true
         XCTAssertThrowsError(try Environment(path: empty.path, options: o)) { XCTAssertNotNil($0 as? LMDBError, "\($0)") }
     }
+
+    /// A copy is compacted, holds every entry, is private to the user (mode 0600 whatever the umask), and
+    /// never overwrites a file already there.
+    func testACopyHoldsEveryEntryInAPrivateFileAndOverwritesNothing() throws {
+        let env = try openEnvironment(mapSize: 8 << 20)
+        let db = try env.openDatabase("t", flags: .create)
+        try fill(env, db, count: 400, valueBytes: 1 << 10)
+        // Half deleted: a compacted copy is smaller than the source.
+        try env.write { txn in for k in stride(from: 0, to: 400, by: 2) { _ = try txn.delete(db, key: LMDBTestCase.key(k)) } }
+        let target = TemporaryDirectory("lmdb-copy")
+        let old = umask(0o022)
+        defer { umask(old) }
+        try env.copy(to: target.path)
+        var st = stat()
+        XCTAssertEqual(stat(Environment.dataFile(target.path), &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+        XCTAssertLessThan(Int(st.st_size), Environment.fileSize(Environment.dataFile(dir.path)) ?? 0)
+        var o = Environment.Options()
+        o.readOnly = true
+        let copy = try Environment(path: target.path, options: o)
+        let cdb = try copy.openDatabase("t")
+        for k in 0..<400 {
+            XCTAssertEqual(try copy.read { try $0.getBytes(cdb, key: LMDBTestCase.key(k)) },
+                           k % 2 == 0 ? nil : LMDBTestCase.value(k, bytes: 1 << 10), "key \(k)")
+        }
+        // A second copy into the same folder fails and leaves the first intact.
+        XCTAssertThrowsError(try env.copy(to: target.path)) { XCTAssertEqual(($0 as? LMDBError)?.code, EEXIST, "\($0)") }
+        XCTAssertEqual(Environment.fileSize(Environment.dataFile(target.path)), Int(st.st_size))
+    }
 }
