@@ -8,8 +8,10 @@ struct ProjectCommand: ParsableCommand {
         commandName: "project",
         abstract: "Show a view: \(ViewName.allValueStrings.joined(separator: ", ")).",
         discussion: """
-        The views are folded from the log (new events first). --as-of shows a view as it was at a sequence
-        number or time, built in a scratch folder from the log without touching the live views.
+        The views are folded from the log (new events first). --as-of shows a view as it was at a sequence \
+        number or time, built in a scratch folder from the log without touching the live views: from the \
+        newest view snapshot at or before that point, folding only the view shown (and the folders view, \
+        which names the accounts).
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -59,10 +61,20 @@ struct ProjectCommand: ParsableCommand {
             // The log is only read; the views are folded and written in their own environment.
             var store = try MailStore.open(at: storeOptions.path, readOnly: true, notice: { Terminal.warning($0) })
             if let asOf {
-                store = try store.asOf(asOf)
+                store = try store.asOf(asOf, views: ProjectCommand.viewsRead(by: view).map(\.rawValue))
                 if !json, let seq = store.snapshotSequence { Terminal.note("(as of sequence \(seq))") }
             }
             try show(store)
+        }
+    }
+
+    /// The views that showing `view` reads, in any of its forms: all that `--as-of` folds (the folders view
+    /// names the accounts and their folders).
+    static func viewsRead(by view: ViewName) -> [ViewName] {
+        switch view {
+        case .folders, .unread: [.folders, .unread, .drafts]
+        case .drafts: [.drafts, .outbox, .folders]
+        default: [view, .folders]
         }
     }
 

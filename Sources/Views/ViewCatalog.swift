@@ -38,4 +38,11 @@ package struct ViewCatalog: @unchecked Sendable {  // only metatypes: immutable,
 
     /// The projector type named `name` in this catalog.
     func type(named name: String) -> (any Projector.Type)? { types.first { $0.name.rawValue == name } }
+
+    /// This catalog with only the views named in `names`, in this catalog's order. Throws
+    /// `ViewError.unknownView` for a name it does not have.
+    package func restricted(to names: [String]) throws -> ViewCatalog {
+        for n in names where type(named: n) == nil { throw ViewError.unknownView(n) }
+        return ViewCatalog(types.filter { names.contains($0.name.rawValue) })
+    }
 }

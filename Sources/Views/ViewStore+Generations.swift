@@ -125,19 +125,22 @@ extension ViewStore {
         return try rebuild(root: root, log: log, catalog: catalog, only: views, twoCores: twoCores, notice: notice, progress: progress)
     }
 
-    /// Builds every view from the log up to `sequence` in a scratch folder (time travel, verification):
-    /// from the newest usable snapshot at or before it when `snapshots` are given (only the log's tail is
-    /// folded), else from the log's start. The caller removes `folder` when done.
+    /// Builds every view (or only those named in `only`) from the log up to `sequence` in a scratch folder (time
+    /// travel, verification): from the newest usable snapshot at or before it when `snapshots` are given (only
+    /// the log's tail is folded), else from the log's start. With `only`, the store returned holds only those
+    /// views: reading another throws `ViewError.unknownTable` (a snapshot's other views stand at the snapshot's
+    /// sequence, not at `sequence`). The caller removes `folder` when done.
     package static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
-                               snapshots: ViewSnapshots? = nil, twoCores: Bool = true,
+                               snapshots: ViewSnapshots? = nil, only: [String]? = nil, twoCores: Bool = true,
                                progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+        let folded = try only.map { try catalog.restricted(to: $0) } ?? catalog
         try StoreDirectory.makePrivateDirectory(folder)
         _ = snapshots?.restore(atOrBefore: sequence, into: folder) { at in
             // Usable only when it opens and every view of this build is at `at` with its schema.
             guard let views = try? ViewStore(path: folder, log: log, catalog: catalog) else { return false }
             return (try? views.uniformCheckpoint()) == at
         }
-        let views = try ViewStore(path: folder, log: log, catalog: catalog)
+        let views = try ViewStore(path: folder, log: log, catalog: folded)
         views.foldsOnTwoCores = twoCores
         try views.catchUp(through: sequence, progress: progress)
         return views

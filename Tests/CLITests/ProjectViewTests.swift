@@ -81,6 +81,68 @@ final class ProjectViewTests: CLITestCase {
         }
     }
 
+    /// `project --as-of` folds only the view shown and what showing it reads (`ProjectCommand.viewsRead`): every
+    /// view, in every form, shows at a past point exactly what the live views showed when the log stood there.
+    func testAsOfShowsEveryViewInEveryFormAsTheLiveViewsDidThen() throws {
+        _ = try prepare()
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        // A snapshot every 50 events, so the past point is folded from one (the tail after it is what differs).
+        env["MAILSTORE_SNAPSHOT_INTERVAL"] = "50"
+        func run(_ args: [String]) throws -> (Int32, String) {
+            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+            return (r.status, r.stdout)
+        }
+        func threadIDs(_ account: String) throws -> [String] {
+            let out = try mailstore("project", "--view", "threads", "--account", account, "--all", "--json").stdout
+            let obj = try XCTUnwrap(try json(out) as? [String: Any])
+            return (obj["threads"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        // Before the point: actions (the draft stays a draft: a send waits out its delay in the foreground).
+        let ids = try threadIDs("demo")
+        XCTAssertGreaterThan(ids.count, 6)
+        try mailstore("archive", ids[0])
+        try mailstore("unread", ids[1])
+        try mailstore("star", ids[2])
+        _ = try run(["replay", "--quiet"])
+        func head() throws -> Int {
+            try XCTUnwrap((try json(try mailstore("stats", "--json").stdout) as? [String: Any])?["events"] as? Int)
+        }
+        let point = try head()
+        var forms: [[String]] = []
+        for view in ViewName.projected {
+            let base = ["project", "--view", view.rawValue]
+            for who in [["--account", "demo"], ["--account", "work"], ["--unified"], []] {
+                forms.append(base + who)
+                forms.append(base + who + ["--json"])
+            }
+            if view == .threads {
+                for extra in [["--folder", "Archive"], ["--category", "primary"], ["--all", "--limit", "7"], ["--folder", "Nope"]] {
+                    forms.append(base + ["--account", "demo"] + extra)
+                    forms.append(base + ["--account", "demo", "--json"] + extra)
+                }
+            }
+            if view == .unread || view == .folders { forms.append(base + ["--account", "demo", "--folder", "INBOX", "--json"]) }
+        }
+        var then: [[String]: (Int32, String)] = [:]
+        for f in forms { then[f] = try run(f) }
+        // After the point: more mail for demo and another account, actions, another draft.
+        _ = try generateCorpus(CorpusOptions(messages: 40, outputDirectory: dir.file("md2"), seed: 8))
+        try mailstore("import", "--maildir", dir.file("md2"), "--account", "demo", "--quiet")
+        try mailstore("import", "--maildir", dir.file("md2"), "--account", "other", "--quiet")
+        let later = try threadIDs("demo")
+        try mailstore("delete", later[3])
+        try mailstore("read", ids[1])
+        try mailstore("draft", "new", "--account", "work", "--to", "carol@example.com", "--subject", "Later", "--body", "x")
+        XCTAssertGreaterThan(try head(), point + 50)
+        for f in forms {
+            let past = try run(f + ["--as-of", String(point)])
+            let was = try XCTUnwrap(then[f])
+            XCTAssertEqual(past.0, was.0, "\(f.joined(separator: " ")) --as-of \(point): exit status")
+            XCTAssertEqual(past.1, was.1, "\(f.joined(separator: " ")) --as-of \(point)")
+        }
+    }
+
     /// A view that is not one is a usage error listing the views.
     func testUnknownViewIsAUsageError() throws {
         try mailstore("init")

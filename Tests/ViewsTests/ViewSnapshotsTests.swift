@@ -4,6 +4,7 @@ import EventModel
 import Foundation
 import MailStore
 import NativeCodecs
+import Projections
 import TestSupport
 import Views
 import XCTest
@@ -67,6 +68,37 @@ final class ViewSnapshotsTests: ViewsTestCase {
         // The CLI's path: the store as of a point reads what the fold from zero gives.
         let past = try store.asOf(String(taken[2].sequence + 11))
         XCTAssertEqual(past.snapshotSequence, taken[2].sequence + 11)
+    }
+
+    /// Time travel for some views folds only those (from the snapshot: the others stay where it left them) and
+    /// refuses to read any other, rather than show it at another point.
+    func testTimeTravelForSomeViewsFoldsOnlyThemAndRefusesToReadTheOthers() throws {
+        try fill()
+        let taken = snapshots.list().mine
+        XCTAssertGreaterThanOrEqual(taken.count, 3)
+        let point = taken[1].sequence + 37
+        let some = try ViewStore.scratch(in: dir.file("some"), log: store.log, through: point, snapshots: snapshots,
+                                         only: ["threads", "folders"])
+        let every = try ViewStore.scratch(in: dir.file("every"), log: store.log, through: point)
+        XCTAssertEqual(try some.checkpoints(), ["threads": point, "folders": point])
+        for type in [ThreadsProjector.self, FoldersProjector.self] as [any Projector.Type] {
+            var compared = 0
+            for table in ViewCatalog.tables(of: type) {
+                var left: [[UInt8]] = [], right: [[UInt8]] = []
+                try some.entries(of: table) { k, v in left.append(k + [0xFF] + v) }
+                try every.entries(of: table) { k, v in right.append(k + [0xFF] + v) }
+                XCTAssertEqual(left, right, "table \(table) as of \(point)")
+                compared += left.count
+            }
+            XCTAssertGreaterThan(compared, 0, "\(type.name) is empty: the test shows nothing")
+        }
+        XCTAssertGreaterThan(try some.threadEmails(id: try XCTUnwrap(every.emailRecord(id: "m1")?.threadID)).count, 0)
+        XCTAssertThrowsError(try some.unreadCount(account: "local", folder: "INBOX", category: "all")) { error in
+            guard case .unknownTable? = error as? ViewError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try ViewStore.scratch(in: dir.file("nope"), log: store.log, through: point, only: ["nope"])) { error in
+            XCTAssertEqual(error as? ViewError, .unknownView("nope"))
+        }
     }
 
     func testADamagedOrMislabelledSnapshotIsSkipped() throws {
