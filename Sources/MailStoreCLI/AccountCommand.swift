@@ -17,17 +17,17 @@ struct AccountAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an IMAP account (its secret stays outside the store).",
         discussion: """
-        The secret (password, app password or OAuth token) is read when syncing from exactly one of
-        --password-file (mode 0600), --password-command or --password-env. Only that reference is recorded;
-        the secret never enters the store, the log, argv or any output.
-        TLS certificates and host names are always verified; --ca-file adds a private CA to trust.
-        Without --host the servers come from the provider registry (Gmail, Outlook, Yahoo, iCloud) for the
-        email's domain, else from discovery (see `mailstore account discover`; a lookup of the same domain
-        cached in the log within 30 days is reused unless --no-cache), options given by hand winning;
-        ProtonMail is refused (it needs its Bridge app). Where the servers came from is recorded with the
-        account (`mailstore history --account NAME`). Manual defaults: IMAP 993 with tls, SMTP 587 with starttls.
-        --display-name sets the name shown in the From header of mail sent from the account.
-        With --auth oauth2 there is no password: the account is added once you have signed in (in a browser,
+        The secret (password, app password or OAuth token) is read when syncing from exactly one of \
+        --password-file (mode 0600), --password-command or --password-env. Only that reference is recorded; \
+        the secret never enters the store, the log, argv or any output. \
+        TLS certificates and host names are always verified; --ca-file adds a private CA to trust. \
+        Without --host the servers come from the provider registry (Gmail, Outlook, Yahoo, iCloud) for the \
+        email's domain, else from discovery (see `mailstore account discover`; a lookup of the same domain \
+        cached in the log within 30 days is reused unless --no-cache), options given by hand winning; \
+        ProtonMail is refused (it needs its Bridge app). Where the servers came from is recorded with the \
+        account (`mailstore history --account NAME`). Manual defaults: IMAP 993 with tls, SMTP 587 with starttls. \
+        --display-name sets the name shown in the From header of mail sent from the account. \
+        With --auth oauth2 there is no password: the account is added once you have signed in (in a browser, \
         or with --device on another device); see `mailstore account login`.
         """)
 

@@ -8,9 +8,9 @@ struct AccountLoginCommand: ParsableCommand {
         commandName: "login",
         abstract: "Sign an OAuth account in again (after its sign-in was revoked or expired).",
         discussion: """
-        Opens the provider's sign-in page (the URL is printed; a browser is opened when there is one) and waits
-        for it on a loopback address (127.0.0.1). --device shows a code to enter on another device instead.
-        The new refresh token replaces the old one in STORE/secrets/NAME.oauth (mode 0600); nothing secret is
+        Opens the provider's sign-in page (the URL is printed; a browser is opened when there is one) and waits \
+        for it on a loopback address (127.0.0.1). --device shows a code to enter on another device instead. \
+        The new refresh token replaces the old one in STORE/secrets/NAME.oauth (mode 0600); nothing secret is \
         printed or logged.
         """)
 

@@ -8,10 +8,10 @@ struct CategorizeCommand: ParsableCommand {
         commandName: "categorize",
         abstract: "Put a thread in a category (the user's correction, learned for its sender), or re-run the classifier.",
         discussion: """
-        `categorize THREAD --as primary|social|promotions|updates|forums` records a user EmailCategorized for
-        every email of the thread and a SenderCategoryLearned for the sender of its newest email (not the account's own): later mail from
+        `categorize THREAD --as primary|social|promotions|updates|forums` records a user EmailCategorized for \
+        every email of the thread and a SenderCategoryLearned for the sender of its newest email (not the account's own): later mail from \
         that sender goes to the same category, and re-runs leave the thread alone.
-        `categorize --rerun` re-categorizes every email whose category is from an older classifier version (or
+        `categorize --rerun` re-categorizes every email whose category is from an older classifier version (or \
         which has none) with the current one, as new events; a second run finds everything up to date.
         `mailstore history --email ID` shows why an email is where it is.
         """)

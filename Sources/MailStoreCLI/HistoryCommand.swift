@@ -8,10 +8,10 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "A timeline of every event that touched a thread, an email, an action or an account's settings, compensations linked.",
         discussion: """
-        Each line: time, actor (sync, user, system), event and what changed. An outcome or compensation
-        (ActionApplied, ActionRejected, FlagRejected, ActionReverted, ActionUndone) names the action it answers;
-        an undo's inverse action names the undo. --account NAME shows the account's configuration: AccountAdded,
-        where its servers came from (AccountSettingsDiscovered: registry, ispdb, dns-srv, mx or cache; settings
+        Each line: time, actor (sync, user, system), event and what changed. An outcome or compensation \
+        (ActionApplied, ActionRejected, FlagRejected, ActionReverted, ActionUndone) names the action it answers; \
+        an undo's inverse action names the undo. --account NAME shows the account's configuration: AccountAdded, \
+        where its servers came from (AccountSettingsDiscovered: registry, ispdb, dns-srv, mx or cache; settings \
         given by hand) and AccountRemoved.
         """)
 

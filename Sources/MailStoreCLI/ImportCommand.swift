@@ -8,10 +8,10 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a Maildir tree or an mbox file (idempotent: importing again appends nothing).",
         discussion: """
-        Maildir: the root is INBOX; Maildir++ subfolders (.Sent, .Lists.dev) and plain subfolders become
-        folders; the S F R T D info letters become \\Seen \\Flagged \\Answered \\Deleted \\Draft.
-        mbox: mboxo and mboxrd; Status and X-Status headers give the flags; the folder is the file name.
-        Malformed messages are imported as well as they can be and counted in the summary. A message over
+        Maildir: the root is INBOX; Maildir++ subfolders (.Sent, .Lists.dev) and plain subfolders become \
+        folders; the S F R T D info letters become \\Seen \\Flagged \\Answered \\Deleted \\Draft. \
+        mbox: mboxo and mboxrd; Status and X-Status headers give the flags; the folder is the file name. \
+        Malformed messages are imported as well as they can be and counted in the summary. A message over \
         --max-message-bytes (default 64 MiB) is skipped with a warning; nothing of it is stored.
         """)
 

@@ -8,8 +8,8 @@ package struct MailstoreCommand: ParsableCommand {
         abstract: "An event-sourced mail store: an append-only event log and the views folded from it.",
         discussion: """
         The store folder is --store PATH, else $MAILSTORE_HOME, else ~/.local/share/mailstore.
-        Exit codes: 0 success, 1 verification found problems, 2 store missing/exists/newer format,
-        3 database or file error, 4 no such email/thread/folder/account/draft, 5 server or network error,
+        Exit codes: 0 success, 1 verification found problems, 2 store missing/exists/newer format, \
+        3 database or file error, 4 no such email/thread/folder/account/draft, 5 server or network error, \
         6 configuration error (an account, or the categorizer off), 7 action cannot be taken, 64 wrong arguments or a malformed query. See docs/cli.md.
         """,
         version: MailStore.version,

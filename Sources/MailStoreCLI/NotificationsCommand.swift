@@ -8,7 +8,7 @@ struct NotificationsCommand: ParsableCommand {
         commandName: "notifications",
         abstract: "Show recent notification decisions: posted, badge-only or suppressed, why, and the content.",
         discussion: """
-        Each new email a `sync --watch` brings is decided once, with the sync's time, and recorded as
+        Each new email a `sync --watch` brings is decided once, with the sync's time, and recorded as \
         NotificationDecided (`mailstore history --email ID` shows it). Posted ones are delivered by
         `sync --watch --notify-command`.
         """,
@@ -57,7 +57,7 @@ struct NotificationSettingsCommand: ParsableCommand {
         commandName: "settings",
         abstract: "Show or change the notification preferences (every change is an event).",
         discussion: """
-        Defaults: every account and category on, no VIPs, no muted threads, quiet hours off (the preset is
+        Defaults: every account and category on, no VIPs, no muted threads, quiet hours off (the preset is \
         22:00-07:00). Categories, quiet hours, VIPs and mutes are store-wide; --enable/--disable need --account.
         """)
 

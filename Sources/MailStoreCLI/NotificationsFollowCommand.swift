@@ -8,8 +8,8 @@ struct NotificationsFollowCommand: ParsableCommand {
         commandName: "follow",
         abstract: "Stream posted and withdrawn notifications as they are recorded (JSON Lines with --json).",
         discussion: """
-        Each posted decision (NotificationDecided, outcome posted) prints a line with "event": "posted" and the
-        content; each NotificationWithdrawn prints one "event": "withdrawn" line per email. Starts at the log's
+        Each posted decision (NotificationDecided, outcome posted) prints a line with "event": "posted" and the \
+        content; each NotificationWithdrawn prints one "event": "withdrawn" line per email. Starts at the log's \
         head (--from-start: from the beginning); runs until interrupted.
         """)
 

@@ -9,11 +9,11 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search mail: words, \"phrases\", from: to: cc: subject: body: attachment: mimetype: folder: account: id: thread: is: category: date: size:, AND/OR/NOT/-, ( ).",
         discussion: """
-        Words match case- and diacritics-insensitively in the subject, the addresses, every text part (HTML as
+        Words match case- and diacritics-insensitively in the subject, the addresses, every text part (HTML as \
         text) and attachment names. Examples:
-          mailstore search 'from:alice invoice date:2024-01-01..2024-03-31'
+          mailstore search 'from:alice invoice date:2024-01-01..2024-03-31' \
           mailstore search '"quarterly report" -is:read' --output messages --json
-        Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 64 a malformed query
+        Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 64 a malformed query \
         (the message points at the position).
         """)
 

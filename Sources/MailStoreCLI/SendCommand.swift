@@ -8,9 +8,9 @@ struct SendCommand: ParsableCommand {
         commandName: "send",
         abstract: "Send a draft after an undo delay (nothing reaches SMTP before it), or take it back with --undo.",
         discussion: """
-        Queues the draft (MessageQueued with its due time), waits out the undo delay, then submits it over the
-        account's SMTP server and files it in Sent where the provider needs it. `mailstore send --undo DRAFT`
-        from another terminal before the due time puts it back as a draft. If this process ends during the
+        Queues the draft (MessageQueued with its due time), waits out the undo delay, then submits it over the \
+        account's SMTP server and files it in Sent where the provider needs it. `mailstore send --undo DRAFT` \
+        from another terminal before the due time puts it back as a draft. If this process ends during the \
         delay, the message is back among the drafts at the next start (the client spec's rule).
         """)
 

@@ -8,13 +8,13 @@ struct SyncCommand: ParsableCommand {
         commandName: "sync",
         abstract: "Sync IMAP accounts into the log (new mail, flag changes, expunges).",
         discussion: """
-        The first sync of a folder fetches every message with BODY.PEEK[] (never setting \\Seen), newest
-        first, committing a batch at a time with the folder's sync state, so an interrupted sync resumes where
-        it stopped. Later syncs fetch only changes (CONDSTORE/QRESYNC where the server has them). A sync with
-        no change on the server appends nothing.
-        Several accounts are synced at once (up to 4), each with connections from the process's pool (the provider's
-        maxConnections per account, 30 in all); one that fails is reported and the others still synced.
-        --watch keeps going: IDLE on the Inbox (re-issued at the provider's refresh interval), actions taken meanwhile
+        The first sync of a folder fetches every message with BODY.PEEK[] (never setting \\Seen), newest \
+        first, committing a batch at a time with the folder's sync state, so an interrupted sync resumes where \
+        it stopped. Later syncs fetch only changes (CONDSTORE/QRESYNC where the server has them). A sync with \
+        no change on the server appends nothing. \
+        Several accounts are synced at once (up to 4), each with connections from the process's pool (the provider's \
+        maxConnections per account, 30 in all); one that fails is reported and the others still synced. \
+        --watch keeps going: IDLE on the Inbox (re-issued at the provider's refresh interval), actions taken meanwhile \
         written back within seconds, other folders polled, reconnecting with backoff, until interrupted.
         Exit codes: 4 no such account or folder, 5 server or network error, 6 account configuration error.
         """)
