@@ -111,7 +111,8 @@ package final class ContactsProjector: Projector {
         let byUser = (try folderRoles.get(Key(account, p.folder).bytes) ?? FolderNaming.role(forPath: p.folder)) == .sent
         let recipients = byUser ? Set((p.to + p.cc).map { $0.email.lowercased() }) : []
         var seen = Set<String>()
-        for a in p.from + p.to + p.cc where !a.email.isEmpty && a.email.contains("@") {
+        // (`utf8.contains`: `String.contains(String)` goes through Foundation's NSString search, ~3% of this fold.)
+        for a in p.from + p.to + p.cc where a.email.utf8.contains(UInt8(ascii: "@")) {
             let address = a.email.lowercased()
             guard seen.insert(address).inserted else { continue }
             try people.modify(Key(account, address).bytes) { c in
@@ -139,9 +140,10 @@ package final class ContactsProjector: Projector {
                     if let list = try top.get(key), !list.wouldChange(address: address, rank: rank, capacity: ContactsProjector.topSize) {
                         continue
                     }
+                    // In place: `modify` hands over the only reference, so the list's array is not copied.
                     try top.modify(key) { list in
-                        var l = list ?? ContactTop()
-                        if l.offer(address: address, rank: rank, capacity: ContactsProjector.topSize) { list = l }
+                        if list == nil { list = ContactTop() }
+                        list!.offer(address: address, rank: rank, capacity: ContactsProjector.topSize)
                     }
                 }
                 c = contact
