@@ -1,8 +1,5 @@
 #ifndef MAILSTORE_CLMDB_SHIM_H
 #define MAILSTORE_CLMDB_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* O_DIRECT */
-#endif
 #include <fcntl.h>
 #include <lmdb.h>
 
@@ -10,7 +7,15 @@
 static inline int mailstore_mdb_is_map_full(int rc) { return rc == MDB_MAP_FULL; }
 static inline unsigned int mailstore_mdb_append(void) { return MDB_APPEND; }
 static inline unsigned int mailstore_mdb_nooverwrite(void) { return MDB_NOOVERWRITE; }
-/* O_DIRECT, which Glibc declares only under _GNU_SOURCE (its value differs between architectures). */
-static inline int mailstore_o_direct(void) { return O_DIRECT; }
+/* O_DIRECT, which Glibc names only under _GNU_SOURCE; defining that here would change the system headers'
+   structs under this module and clash with other modules' view of them. Glibc's own name for it, __O_DIRECT,
+   is always there (its value differs between architectures); 0 (no O_DIRECT) where it is not. */
+static inline int mailstore_o_direct(void) {
+#ifdef __O_DIRECT
+    return __O_DIRECT;
+#else
+    return 0;
+#endif
+}
 
 #endif
