@@ -40,17 +40,23 @@ final class ViewSnapshotsTests: ViewsTestCase {
         try views().waitForSnapshot()
     }
 
-    /// Every table of `a` and `b`, entry for entry.
-    func assertEqualViews(_ a: ViewStore, _ b: ViewStore, _ message: String) throws {
-        for type in ViewCatalog.all {
+    /// Every table of `types` (default: every view) in `a` and `b`, entry for entry. Returns how many entries
+    /// `a` holds per view.
+    @discardableResult
+    func assertEqualViews(_ a: ViewStore, _ b: ViewStore, _ message: String,
+                          types: [any Projector.Type] = ViewCatalog.all) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for type in types {
             for table in ViewCatalog.tables(of: type) {
                 var left: [[UInt8]] = [], right: [[UInt8]] = []
                 try a.entries(of: table) { k, v in left.append(k + [0xFF] + v) }
                 try b.entries(of: table) { k, v in right.append(k + [0xFF] + v) }
                 let first = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
                 XCTAssertTrue(left == right, "\(message): table \(table) differs (\(left.count) vs \(right.count) entries, first at \(first))")
+                counts[type.name.rawValue, default: 0] += left.count
             }
         }
+        return counts
     }
 
     func testFoldsTakeSnapshotsAndTimeTravelFromThemEqualsAFoldFromZero() throws {
@@ -81,17 +87,8 @@ final class ViewSnapshotsTests: ViewsTestCase {
                                          only: ["threads", "folders"])
         let every = try ViewStore.scratch(in: dir.file("every"), log: store.log, through: point)
         XCTAssertEqual(try some.checkpoints(), ["threads": point, "folders": point])
-        for type in [ThreadsProjector.self, FoldersProjector.self] as [any Projector.Type] {
-            var compared = 0
-            for table in ViewCatalog.tables(of: type) {
-                var left: [[UInt8]] = [], right: [[UInt8]] = []
-                try some.entries(of: table) { k, v in left.append(k + [0xFF] + v) }
-                try every.entries(of: table) { k, v in right.append(k + [0xFF] + v) }
-                XCTAssertEqual(left, right, "table \(table) as of \(point)")
-                compared += left.count
-            }
-            XCTAssertGreaterThan(compared, 0, "\(type.name) is empty: the test shows nothing")
-        }
+        let counts = try assertEqualViews(some, every, "as of \(point)", types: [ThreadsProjector.self, FoldersProjector.self])
+        for view in ["threads", "folders"] { XCTAssertGreaterThan(counts[view] ?? 0, 0, "\(view) is empty: the test shows nothing") }
         XCTAssertGreaterThan(try some.threadEmails(id: try XCTUnwrap(every.emailRecord(id: "m1")?.threadID)).count, 0)
         XCTAssertThrowsError(try some.unreadCount(account: "local", folder: "INBOX", category: "all")) { error in
             guard case .unknownTable? = error as? ViewError else { return XCTFail("\(error)") }
