@@ -65,7 +65,7 @@ struct SearchCommand: ParsableCommand {
         try CLIExit.run {
             var store = try MailStore.open(at: storeOptions.path, readOnly: true, notice: { Terminal.warning($0) })
             if let asOf {
-                store = try store.asOf(asOf)
+                store = try store.asOf(asOf, views: MailStore.viewsSearchReads)
                 if !json, let seq = store.snapshotSequence { Terminal.note("(as of sequence \(seq))") }
             }
             let rows: [SearchResult]

@@ -83,7 +83,7 @@ final class ProjectViewTests: CLITestCase {
 
     /// `project --as-of` folds only the view shown and what showing it reads (`ProjectCommand.viewsRead`): every
     /// view, in every form, shows at a past point exactly what the live views showed when the log stood there.
-    func testAsOfShowsEveryViewInEveryFormAsTheLiveViewsDidThen() throws {
+    func testAsOfShowsEveryViewAndSearchInEveryFormAsTheLiveViewsDidThen() throws {
         _ = try prepare()
         var env = ProcessInfo.processInfo.environment
         env["MAILSTORE_HOME"] = store
@@ -123,6 +123,12 @@ final class ProjectViewTests: CLITestCase {
                 }
             }
             if view == .unread || view == .folders { forms.append(base + ["--account", "demo", "--folder", "INBOX", "--json"]) }
+        }
+        // Search at a past point folds only the views it reads (`MailStore.viewsSearchReads`) beside its index.
+        for query in [["*"], ["is:unread"], ["is:starred", "OR", "folder:Archive"]] {
+            for extra in [[], ["--json"], ["--output", "messages", "--json"], ["--account", "demo", "--sort", "oldest", "--limit", "5"]] {
+                forms.append(["search"] + query + extra)
+            }
         }
         var then: [[String]: (Int32, String)] = [:]
         for f in forms { then[f] = try run(f) }

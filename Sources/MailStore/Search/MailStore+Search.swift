@@ -13,6 +13,10 @@ extension MailStore {
     /// The most rows one search returns.
     public static let maxSearchRows = 10_000
 
+    /// The views `search` reads besides its index (thread rows and membership): all that a store at a past
+    /// point (`asOf(_:views:)`) folds for `search --as-of`.
+    public static let viewsSearchReads = [ViewName.threads.rawValue]
+
     /// Searches mail with the notmuch-like query language (docs/cli.md). Throws `SearchSyntaxError` (with a
     /// caret under the problem) for a malformed query.
     public func search(_ text: String, account: String? = nil, output: SearchOutput = .threads, limit: Int = 25,
