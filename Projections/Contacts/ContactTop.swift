@@ -21,13 +21,6 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
 
     package init() {}
 
-    /// Whether `offer(address:rank:capacity:)` would change the list (without changing it).
-    package func wouldChange(address: String, rank: ContactRank, capacity: Int) -> Bool {
-        if let e = entries.first(where: { $0.address == address }) { return e.rank != rank }
-        guard entries.count >= capacity, let last = entries.last else { return true }
-        return rank < last.rank || (rank == last.rank && address < last.address)
-    }
-
     /// Puts `address` at `rank` into the list: moves it when it is there, else inserts it when the list has
     /// room or it outranks the last entry (which then drops out).
     /// Returns false when nothing changed.

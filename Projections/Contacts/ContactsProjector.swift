@@ -41,17 +41,57 @@ package final class ContactsProjector: Projector {
     /// How many contacts each such list keeps: the 10 a completion shows and room for entries gone stale.
     package static let topSize = 16
 
-    /// The short prefixes (1 to `topPrefixLength` characters) of `tokens`.
-    package static func shortPrefixes(of tokens: Set<String>) -> Set<String> {
-        var out = Set<String>()
+    /// The keys of the best-contacts lists of `tokens` in `account`: `Key(account, p)` for every distinct
+    /// prefix `p` of 1 to `topPrefixLength` characters of a token. Tokens of ASCII without CR (nearly all:
+    /// addresses and most names), where a character is a byte, take a byte path: no `String` per prefix, and
+    /// a prefix packed into an integer with its length, so finding one met before (a first name and the
+    /// address that starts with it) compares integers. Other tokens go by characters.
+    package static func shortPrefixKeys(account: String, tokens: Set<String>) -> [[UInt8]] {
+        let base = Key(account).bytes
+        var keys: [[UInt8]] = []
+        keys.reserveCapacity(tokens.count * topPrefixLength)
+        var seen: [UInt64] = []
+        var seenText = Set<String>()
+        /// Whether a token's characters are its bytes (ASCII, and no CR, which forms one character with LF).
+        func bytewise(_ buf: some Collection<UInt8>) -> Bool { buf.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        /// A prefix of at most 6 such bytes as an integer: its bytes (0 written as 1, as `Key.string` writes
+        /// it), then its length.
+        func packed(_ bytes: some Collection<UInt8>) -> UInt64 {
+            var v: UInt64 = 0
+            for (i, b) in bytes.enumerated() { v |= UInt64(b == 0 ? 1 : b) << (8 * (7 - UInt64(i))) }
+            return v | UInt64(bytes.count)
+        }
         for t in tokens {
+            var t = t
+            let done = t.withUTF8 { buf -> Bool in
+                guard bytewise(buf) else { return false }
+                var key = base
+                for i in 0..<min(topPrefixLength, buf.count) {
+                    key.append(buf[i] == 0 ? 1 : buf[i])
+                    let id = packed(buf[0...i])
+                    if seen.contains(id) { continue }
+                    seen.append(id)
+                    keys.append(key + [0])
+                }
+                return true
+            }
+            if done { continue }
             var end = t.startIndex
             for _ in 0..<topPrefixLength where end < t.endIndex {
                 end = t.index(after: end)
-                out.insert(String(t[..<end]))
+                let p = String(t[..<end])
+                if bytewise(p.utf8) && p.utf8.count <= topPrefixLength {
+                    // What the byte path would write for this prefix of another token.
+                    let id = packed(p.utf8)
+                    if seen.contains(id) { continue }
+                    seen.append(id)
+                } else if !seenText.insert(p).inserted {
+                    continue
+                }
+                keys.append(Key(account, p).bytes)
             }
         }
-        return out
+        return keys
     }
 
     /// The tokens a contact is found by: the address and each word of the name (lowercased; at most
@@ -134,16 +174,13 @@ package final class ContactsProjector: Projector {
                     prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), rank)
                 }
                 // Old tokens' lists keep the entry; the reader drops it when it no longer matches. A list this
-                // contact does not enter is only read (most contacts rank below full lists).
-                for p in ContactsProjector.shortPrefixes(of: tokens) {
-                    let key = Key(account, p).bytes
-                    if let list = try top.get(key), !list.wouldChange(address: address, rank: rank, capacity: ContactsProjector.topSize) {
-                        continue
-                    }
-                    // In place: `modify` hands over the only reference, so the list's array is not copied.
-                    try top.modify(key) { list in
+                // contact does not enter is only read (most contacts rank below full lists): `offer` leaves it
+                // as it is and says so, and the table then does not write it. In place: `modify` hands over the
+                // only reference, so the list's array is not copied.
+                for key in ContactsProjector.shortPrefixKeys(account: account, tokens: tokens) {
+                    try top.modifyIfChanged(key) { list in
                         if list == nil { list = ContactTop() }
-                        list!.offer(address: address, rank: rank, capacity: ContactsProjector.topSize)
+                        return list!.offer(address: address, rank: rank, capacity: ContactsProjector.topSize)
                     }
                 }
                 c = contact

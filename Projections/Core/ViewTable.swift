@@ -50,6 +50,21 @@ package final class ViewTable<Value: BinaryField> {
         return try body(&value)
     }
 
+    /// Changes the value under `key` in place when `body` says it did (returns true): as `modify`, but an entry
+    /// `body` leaves alone is not written (it stays as read, or as an earlier change of this batch left it).
+    /// `body` must not change the value when it returns false. One lookup for a read and a change.
+    package func modifyIfChanged(_ key: [UInt8], _ body: (inout Value?) throws -> Bool) throws {
+        let tk = TableKey(key)
+        var entry: Cached
+        if let cached = cache.removeValue(forKey: tk) {
+            entry = cached
+        } else {
+            entry = Cached(value: try load(key), dirty: false)
+        }
+        defer { cache[tk] = entry }
+        if try body(&entry.value) { entry.dirty = true }
+    }
+
     /// The stored value under `key`, decoded.
     private func load(_ key: [UInt8]) throws -> Value? {
         guard let raw = try store.get(name, key) else { return nil }

@@ -35,6 +35,55 @@ final class FoldContextTests: XCTestCase {
         XCTAssertEqual(try Snapshot(store).get(Table<Int>(.threads, "b"), Key("k").bytes), 2)
     }
 
+    /// `modifyIfChanged` writes an entry only when its body says it changed it: an entry left alone is not
+    /// written back over the store (a change from elsewhere survives the flush), a changed one is.
+    func testModifyIfChangedWritesOnlyWhatItsBodyChanged() throws {
+        let store = InMemoryKeyValueStore()
+        let context = FoldContext(store: store)
+        let t = context.table(Table<Int>(.threads, "n"))
+        let table = Table<Int>(.threads, "n")
+        let kept = Key("kept").bytes, changed = Key("changed").bytes, absent = Key("absent").bytes
+        t.set(kept, 1)
+        t.set(changed, 1)
+        try context.flush()
+        var seen: [Int?] = []
+        try t.modifyIfChanged(kept) { v in seen.append(v); return false }
+        try t.modifyIfChanged(changed) { v in seen.append(v); v = (v ?? 0) + 1; return true }
+        try t.modifyIfChanged(absent) { v in seen.append(v); return false }
+        XCTAssertEqual(seen, [1, 1, nil], "the body gets the stored value")
+        // Written behind the table's back: a flush that rewrote the kept entry would put 1 over it.
+        var w = ByteWriter(capacity: 8)
+        Int(7).write(to: &w)
+        try store.put("threads.n", kept, w.bytes)
+        try context.flush()
+        XCTAssertEqual(try Snapshot(store).get(table, kept), 7, "an entry its body left alone is not written")
+        XCTAssertEqual(try Snapshot(store).get(table, changed), 2)
+        XCTAssertNil(try Snapshot(store).get(table, absent))
+        // A later change in the same batch still writes an entry first left alone.
+        try t.modifyIfChanged(kept) { _ in false }
+        try t.modifyIfChanged(kept) { v in v = 9; return true }
+        try context.flush()
+        XCTAssertEqual(try Snapshot(store).get(table, kept), 9)
+    }
+
+    /// The best-contacts list keys of a contact's tokens: one per distinct prefix of 1 to 6 characters, the
+    /// same bytes as `Key(account, prefix)`, by the byte path (ASCII) and by characters (the rest).
+    func testShortPrefixKeysAreEachPrefixOfOneToSixCharactersOnce() {
+        let tokens: Set<String> = ["jo", "john", "john.smith@example.com", "zoë", "zo", "éa", "x\u{0}yz", "été-au-lac", "a\r\nbcdefg", "a\r\n", "ab€"]
+        var expected = Set<[UInt8]>()
+        for t in tokens {
+            for n in 1...min(ContactsProjector.topPrefixLength, t.count) { expected.insert(Key("acct", String(t.prefix(n))).bytes) }
+        }
+        let keys = ContactsProjector.shortPrefixKeys(account: "acct", tokens: tokens)
+        XCTAssertEqual(Set(keys), expected)
+        XCTAssertEqual(keys.count, expected.count, "each list once")
+        XCTAssertTrue(keys.contains(Key("acct", "john.s").bytes) && !keys.contains(Key("acct", "john.sm").bytes))
+        XCTAssertTrue(keys.contains(Key("acct", "x\u{0}y").bytes), "a 0 byte is written as Key writes it")
+        XCTAssertTrue(keys.contains(Key("acct", "a\r\nbcde").bytes) && !keys.contains(Key("acct", "a\r").bytes), "CR LF is one character")
+        XCTAssertTrue(ContactsProjector.shortPrefixKeys(account: "acct", tokens: []).isEmpty)
+        XCTAssertTrue(ContactsProjector.shortPrefixKeys(account: "acct", tokens: [""]).isEmpty)
+    }
+
     func testTheInMemoryStoreScansInKeyOrderAndRefusesKeysLMDBWouldRefuse() throws {
         let store = InMemoryKeyValueStore()
         for k in ["b", "a", "ab", "c"] { try store.put("t", Key(k).bytes, Array(k.utf8)) }
