@@ -52,8 +52,12 @@ public final class ViewStore: @unchecked Sendable {
     /// since a batch's events then share fewer of the pages copied on write.
     static let batchSize = 20_000
     /// A batch also ends at this many payload bytes of events, so memory is bounded by design whatever
-    /// the events' sizes: ~8,000 generated emails (8 MiB left a 100K-message replay ~30 MiB over 200 MB).
-    static let batchBytes = 4 << 20
+    /// the events' sizes: ~7,000 generated events. The decoded events, the records they touch and the pages the
+    /// commit writes grow with it: at 100K messages 4 MiB (~14,000 events) peaked at 184-196 MiB in
+    /// `verify --views` and 174-181 MiB in `replay`, 2 MiB at 163-174 and 153-162 MiB for ~0.3-0.6 s more
+    /// of 15-23 s (8 MiB had left a replay ~30 MiB over 200 MB). At 1M, 2 MiB cost ~6% more time (260 s
+    /// against 246 s) and lowered the peak from 427 to 405 MiB (the commit's pages, see docs/benchmarks.md).
+    static let batchBytes = 2 << 20
     /// ... or when the projectors' caches hold this many records (checked every `cacheCheckInterval`
     /// events): the decoded records a batch touches are what a fold holds besides its events.
     static let maxCachedEntries = 100_000
