@@ -20,9 +20,6 @@ package final class FoldContext {
     /// The names of the tables opened, in order.
     package var tableNames: [String] { tables.map(\.name) }
 
-    /// The entries cached in all tables (read or changed in this batch): what a batch holds in memory.
-    package var cachedEntries: Int { tables.reduce(0) { $0 + $1.cachedCount } }
-
     /// Writes every table's cached changes to the store.
     package func flush() throws {
         for t in tables { try t.flush() }
@@ -43,7 +40,6 @@ package final class FoldContext {
 /// A table with a write-back cache (a `ViewTable` of any value type).
 protocol CachedTable: AnyObject {
     var name: String { get }
-    var cachedCount: Int { get }
     func flush() throws
     func encode()
     func discard()

@@ -114,9 +114,6 @@ package final class ViewTable<Value: BinaryField> {
         cache.removeAll(keepingCapacity: true)
         encoded = nil
     }
-
-    /// The number of entries in the cache and encoded (for deciding when to flush).
-    package var cachedCount: Int { cache.count + (encoded?.count ?? 0) }
 }
 
 /// A value-less entry (for index tables whose keys carry everything).

@@ -46,8 +46,8 @@ public final class ViewStore: @unchecked Sendable {
     /// the other core busy itself (a replay or verification that rebuilds the search index meanwhile).
     package var foldsOnTwoCores = true
 
-    /// Events folded per write transaction during catch-up. 20K (with 100K cached records) bounds a rebuild's
-    /// anonymous memory (100K batches and 300K records: ~430 MiB at 100K messages). Smaller batches save
+    /// Events folded per write transaction during catch-up. 20K bounds a rebuild's anonymous memory (100K
+    /// batches: ~430 MiB at 100K messages); with generated mail `batchBytes` ends a batch first. Smaller batches save
     /// little more memory and cost time on big stores: 5,000 folded a 1M-message log in 276 s against 223 s,
     /// since a batch's events then share fewer of the pages copied on write.
     static let batchSize = 20_000
@@ -58,10 +58,6 @@ public final class ViewStore: @unchecked Sendable {
     /// of 15-23 s (8 MiB had left a replay ~30 MiB over 200 MB). At 1M, 2 MiB cost ~6% more time (260 s
     /// against 246 s) and lowered the peak from 427 to 405 MiB (the commit's pages, see docs/benchmarks.md).
     static let batchBytes = 2 << 20
-    /// ... or when the projectors' caches hold this many records (checked every `cacheCheckInterval`
-    /// events): the decoded records a batch touches are what a fold holds besides its events.
-    static let maxCachedEntries = 100_000
-    static let cacheCheckInterval = 2_048
     /// The views' pages are released once this many events have been folded in batches too small for a
     /// releaser (one action's catch-up, a sync's small batches).
     static let releaseInterval = 4_096
@@ -581,8 +577,10 @@ public final class ViewStore: @unchecked Sendable {
                 undecodable.append(QuarantinedEvent(sequence: ev.envelope.sequence, view: "*", error: "does not decode: \(error)"))
             }
             batchBytes += ev.payload.count
-            if events.count >= ViewStore.batchSize || batchBytes >= ViewStore.batchBytes
-                || (events.count % ViewStore.cacheCheckInterval == 0 && folds.reduce(0, { $0 + $1.context.cachedEntries }) >= ViewStore.maxCachedEntries) {
+            // (The records a batch touches are not counted here: the projectors fold a batch only once it is
+            // complete, in `commit`, so their caches are empty while it is read. They grow with its events and
+            // their payload bytes: each event names a bounded number of addresses, copies and keys.)
+            if events.count >= ViewStore.batchSize || batchBytes >= ViewStore.batchBytes {
                 try commit()
             }
             return true
