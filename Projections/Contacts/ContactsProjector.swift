@@ -43,52 +43,47 @@ package final class ContactsProjector: Projector {
 
     /// The keys of the best-contacts lists of `tokens` in `account`: `Key(account, p)` for every distinct
     /// prefix `p` of 1 to `topPrefixLength` characters of a token. Tokens of ASCII without CR (nearly all:
-    /// addresses and most names), where a character is a byte, take a byte path: no `String` per prefix, and
-    /// a prefix packed into an integer with its length, so finding one met before (a first name and the
-    /// address that starts with it) compares integers. Other tokens go by characters.
+    /// addresses and most names), where a character is a byte, take a byte path with no `String` per prefix;
+    /// others go by characters. Prefixes met before (a first name and the address that starts with it) are
+    /// found by the part each key ends with: one of up to 7 bytes packed into an integer with its length, so
+    /// finding it compares integers; a longer one (characters of several bytes) compared as bytes.
     package static func shortPrefixKeys(account: String, tokens: Set<String>) -> [[UInt8]] {
-        let base = Key(account).bytes
+        let base = Key(account)
+        let partStart = base.bytes.count
         var keys: [[UInt8]] = []
         keys.reserveCapacity(tokens.count * topPrefixLength)
         var seen: [UInt64] = []
-        var seenText = Set<String>()
-        /// Whether a token's characters are its bytes (ASCII, and no CR, which forms one character with LF).
-        func bytewise(_ buf: some Collection<UInt8>) -> Bool { buf.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
-        /// A prefix of at most 6 such bytes as an integer: its bytes (0 written as 1, as `Key.string` writes
-        /// it), then its length.
-        func packed(_ bytes: some Collection<UInt8>) -> UInt64 {
-            var v: UInt64 = 0
-            for (i, b) in bytes.enumerated() { v |= UInt64(b == 0 ? 1 : b) << (8 * (7 - UInt64(i))) }
-            return v | UInt64(bytes.count)
+        var seenLong = Set<ArraySlice<UInt8>>()
+        /// Adds `key` unless a key with the same last part is there already.
+        func add(_ key: Key) {
+            let part = key.bytes[partStart..<(key.bytes.count - 1)]
+            if part.count < 8 {
+                var id = UInt64(part.count)
+                for (i, b) in part.enumerated() { id |= UInt64(b) << (8 * (7 - UInt64(i))) }
+                if seen.contains(id) { return }
+                seen.append(id)
+            } else if !seenLong.insert(part).inserted {
+                return
+            }
+            keys.append(key.bytes)
         }
         for t in tokens {
             var t = t
-            let done = t.withUTF8 { buf -> Bool in
-                guard bytewise(buf) else { return false }
-                var key = base
-                for i in 0..<min(topPrefixLength, buf.count) {
-                    key.append(buf[i] == 0 ? 1 : buf[i])
-                    let id = packed(buf[0...i])
-                    if seen.contains(id) { continue }
-                    seen.append(id)
-                    keys.append(key + [0])
+            let bytewise = t.withUTF8 { buf -> Bool in
+                // CR forms one character with a following LF: such a token goes by characters.
+                guard buf.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return false }
+                for last in 0..<min(topPrefixLength, buf.count) {
+                    var key = base
+                    key.string(utf8: UnsafeBufferPointer(rebasing: buf[0...last]))
+                    add(key)
                 }
                 return true
             }
-            if done { continue }
+            if bytewise { continue }
             var end = t.startIndex
             for _ in 0..<topPrefixLength where end < t.endIndex {
                 end = t.index(after: end)
-                let p = String(t[..<end])
-                if bytewise(p.utf8) && p.utf8.count <= topPrefixLength {
-                    // What the byte path would write for this prefix of another token.
-                    let id = packed(p.utf8)
-                    if seen.contains(id) { continue }
-                    seen.append(id)
-                } else if !seenText.insert(p).inserted {
-                    continue
-                }
-                keys.append(Key(account, p).bytes)
+                add(Key(account, String(t[..<end])))
             }
         }
         return keys

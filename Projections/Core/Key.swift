@@ -36,6 +36,13 @@ package struct Key {
         return self
     }
 
+    /// Appends a string part given as its UTF-8 bytes: the same bytes as `string(_:)` for that string.
+    @discardableResult package mutating func string(utf8 part: UnsafeBufferPointer<UInt8>) -> Key {
+        Key.appendBounded(part, to: &bytes)
+        bytes.append(0)
+        return self
+    }
+
     /// The bounded form of `s` as a key part (what `KeyReader.string()` returns for it).
     package static func bounded(_ s: String) -> String {
         var s = s

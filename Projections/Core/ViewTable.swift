@@ -39,15 +39,12 @@ package final class ViewTable<Value: BinaryField> {
     /// Changes the value under `key` in place: `body` gets the only reference to it (no copy of its
     /// arrays on mutation), and the result is stored (nil deletes).
     package func modify<R>(_ key: [UInt8], _ body: (inout Value?) throws -> R) throws -> R {
-        let tk = TableKey(key)
-        var value: Value?
-        if let cached = cache.removeValue(forKey: tk) {
-            value = cached.value
-        } else {
-            value = try load(key)
+        var result: R?
+        try modifyIfChanged(key) { value in
+            result = try body(&value)
+            return true
         }
-        defer { cache[tk] = Cached(value: value, dirty: true) }
-        return try body(&value)
+        return result!
     }
 
     /// Changes the value under `key` in place when `body` says it did (returns true): as `modify`, but an entry
