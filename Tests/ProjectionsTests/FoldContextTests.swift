@@ -84,6 +84,21 @@ final class FoldContextTests: XCTestCase {
         XCTAssertTrue(ContactsProjector.shortPrefixKeys(account: "acct", tokens: [""]).isEmpty)
     }
 
+    /// Hostile sizes: a 100 KB address and a name of many long words give at most 6 list keys per token, each
+    /// the account's key and at most 6 characters, whatever the account's length.
+    func testShortPrefixKeysStayBoundedForHugeTokensAndAccounts() {
+        let account = String(repeating: "a", count: 5_000)
+        let address = String(repeating: "x", count: 100_000) + "@example.com"
+        let tokens = ContactsProjector.tokens(name: Array(repeating: String(repeating: "wörd", count: 1_000), count: 40).enumerated()
+            .map { "\($0.offset)\($0.element)" }.joined(separator: " "), address: address)
+        XCTAssertLessThanOrEqual(tokens.count, ContactsProjector.maxNameWords + 1)
+        let keys = ContactsProjector.shortPrefixKeys(account: account, tokens: tokens)
+        XCTAssertLessThanOrEqual(keys.count, tokens.count * ContactsProjector.topPrefixLength)
+        let base = Key(account).bytes.count
+        XCTAssertLessThanOrEqual(base, Key.maxPartBytes + 1)
+        for k in keys { XCTAssertLessThanOrEqual(k.count, base + 6 * 4 + 1) }
+    }
+
     func testTheInMemoryStoreScansInKeyOrderAndRefusesKeysLMDBWouldRefuse() throws {
         let store = InMemoryKeyValueStore()
         for k in ["b", "a", "ab", "c"] { try store.put("t", Key(k).bytes, Array(k.utf8)) }
