@@ -28,9 +28,14 @@ package final class EventLog: @unchecked Sendable {
     /// not pay: on ~500-byte payloads it saved ~20% of bytes but cost ~3 µs per event to decompress,
     /// 80% of a scan's time (measured with `Tools/bench`).
     package static let compressionThreshold = 1024
-    /// Puts of one append (records, stream index entries, blobs) between two checks of the resident size:
-    /// ~256 random index pages, up to ~16 MiB mapped with their neighbourhoods. Smaller batches are not checked.
-    static let releaseInterval = 256
+    /// Puts of one append (records, stream index entries, blobs) between two checks of the resident size. In a
+    /// 1M-message log, 256 puts mapped up to ~70 MiB (each random index leaf with its 64 KiB neighbourhood, and
+    /// the upper B-tree levels again after a release); 64 map ~20 MiB. A check reads `/proc/self/statm` (a few
+    /// microseconds). Smaller batches are not checked.
+    static let releaseInterval = 64
+    /// Lookups of `sequences(of:)` between two checks of the resident size: a lookup in a big index maps two or
+    /// three 64 KiB neighbourhoods (~10 MiB per 64 lookups).
+    static let lookupReleaseInterval = 64
     /// Batches of at least this many events are encoded on a second thread while the first writes
     /// (`PreparedFeed`), in chunks of `pipelineChunk` events.
     static let pipelineThreshold = 4_096
@@ -448,9 +453,23 @@ extension String {
 
 extension EventLog {
     /// The sequences of `ids` (nil where absent), in one read transaction.
-    package func sequences(of ids: [EventID]) throws -> [UInt64?] {
-        try environment.read { txn in
-            try ids.map { id in try id.withBytes { try txn.get(self.ids, key: $0) }.map(EventLog.decodeSequence) }
+    ///
+    /// Ids derived from natural keys are scattered over the id index, and each leaf a lookup reads maps its
+    /// cached 64 KiB neighbourhood (kernel fault-around): an import's 512 lookups mapped ~75 MiB of a 1M-message
+    /// log. The resident size is checked against the budget every `lookupReleaseInterval` lookups (between two
+    /// lookups, when no pointer into the map is held); `budget` is for tests.
+    package func sequences(of ids: [EventID], budget: Int = Environment.residentFileBudget) throws -> [UInt64?] {
+        let releasing = ids.count > EventLog.lookupReleaseInterval
+        return try environment.read { txn in
+            var out: [UInt64?] = []
+            out.reserveCapacity(ids.count)
+            for (i, id) in ids.enumerated() {
+                if releasing && i > 0 && i % EventLog.lookupReleaseInterval == 0 {
+                    environment.releaseResidentPages(over: budget)
+                }
+                out.append(try id.withBytes { try txn.get(self.ids, key: $0) }.map(EventLog.decodeSequence))
+            }
+            return out
         }
     }
 }
