@@ -15,8 +15,10 @@ public final class Importer {
     public struct Options: Sendable {
         /// The account the mail is filed under.
         public var account = "local"
-        /// The most messages per append batch.
-        public var batchMessages = 512
+        /// The most messages per append batch. 1,024 since 2026-11-25 (512 before): a chunk's index puts land on
+        /// fewer distinct pages per message and commits are half as many, so a 100K import took ~12% less time
+        /// (interleaved runs: 5.4-5.9 s against 5.7-6.7 s) for ~18 MiB more anonymous memory (two chunks held).
+        public var batchMessages = 1_024
         /// The most raw bytes per append batch.
         public var batchBytes = 32 << 20
         /// Parser threads.
@@ -244,11 +246,14 @@ public final class Importer {
     }
 
     private func commit(_ box: UnsafeMutablePointer<ParsedChunk>) throws {
+        let c = box.move()
+        box.deallocate()
         defer {
-            box.deinitialize(count: 1)
-            box.deallocate()
+            // The chunk's events and blobs (thousands of arrays and strings) are freed on another thread, which
+            // holds the last reference: this one goes on to list and append the next chunk (freeing them here
+            // was ~4% of its time).
+            DispatchQueue.global().async { withExtendedLifetime(c) {} }
         }
-        let c = box.pointee
         summary.alreadyPresent += c.skipped
         summary.bytes += c.bytes
         summary.unreadable += c.unreadable
@@ -265,7 +270,7 @@ public final class Importer {
         // unmapped from this process when over the budget (they stay in the file and page cache), here, every
         // 64 puts inside the append (`EventLog.releaseInterval`) and every 64 lookups of `sequences(of:)`. Each
         // B-tree page an append reads maps its 64 KiB neighbourhood too (kernel fault-around), so one chunk of 512
-        // messages maps up to ~200 MiB of the log; checking only after each chunk left a 100K import at 253 MiB,
+        // messages mapped up to ~200 MiB of the log; checking only after each chunk left a 100K import at 253 MiB,
         // every 256 puts at ~150 MiB. At 1M, 256 puts mapped up to ~70 MiB and the unchecked lookups of a chunk
         // ~75 MiB (a 215 MiB peak); with both checked every 64, 144 MiB.
         store.log.environment.releaseResidentPages(over: type(of: store.log.environment).residentFileBudget)

@@ -101,10 +101,14 @@ struct MaildirSource {
         batch.reserveCapacity(chunk)
         for place in listing.places {
             guard let names = try names(in: place.dir) else { continue }
+            // Each message is looked at relative to its folder (`fstatat`): the kernel walks one name, not the path.
+            let dir = open(place.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard dir >= 0 else { continue }
+            defer { close(dir) }
             for i in names.sortedIndices() {
                 let name = names[i]
                 if place.loose && !MaildirSource.isLooseMessage(name) { continue }
-                guard let m = message(place.dir + "/" + name, name: name, folder: listing.folder.path, new: place.new) else { continue }
+                guard let m = message(in: dir, place.dir, name: name, folder: listing.folder.path, new: place.new) else { continue }
                 batch.append(m)
                 if batch.count >= chunk {
                     try body(batch)
@@ -136,9 +140,10 @@ struct MaildirSource {
         return names
     }
 
-    private func message(_ path: String, name: String, folder: String, new: Bool) -> SourceMessage? {
+    private func message(in dir: Int32, _ dirPath: String, name: String, folder: String, new: Bool) -> SourceMessage? {
         var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstatat(dir, name, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        let path = dirPath + "/" + name
         var flags = MaildirFilename.flags(of: name)
         if new { flags.removeAll { $0 == "\\Seen" } }
         let mtime = Date(timeIntervalSince1970: Double(st.st_mtim.tv_sec))

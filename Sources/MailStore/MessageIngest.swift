@@ -137,18 +137,25 @@ final class MessageIngest {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ImportError.unreadable(path, String(cString: strerror(errno))) }
-        var out = [UInt8](repeating: 0, count: Int(st.st_size))
-        var done = 0
-        while done < out.count {
-            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ImportError.unreadable(path, String(cString: strerror(errno)))
+        let size = Int(st.st_size)
+        guard size > 0 else { return [] }
+        // Read into uninitialised memory (not zeroed first); a file shorter than its size was gives what it has.
+        var failure: Int32 = 0
+        let out = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+            var done = 0
+            while done < size {
+                let n = read(fd, buf.baseAddress! + done, size - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                done += n
             }
-            if n == 0 { break }
-            done += n
+            count = done
         }
-        if done < out.count { out.removeLast(out.count - done) }
+        if failure != 0 { throw ImportError.unreadable(path, String(cString: strerror(failure))) }
         return out
     }
 }
