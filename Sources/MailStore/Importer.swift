@@ -201,6 +201,9 @@ public final class Importer {
 
     /// The chunk being parsed in the background while the previous one is appended.
     private var pending: (DispatchGroup, UnsafeMutablePointer<ParsedChunk>)?
+    /// The appended chunk being freed on another thread: at most one at a time, so at most three chunks are in
+    /// memory (one parsing, one appending, one being freed).
+    private let freeing = DispatchGroup()
 
     /// Starts parsing `chunk` on the worker threads, then appends the chunk parsed before it (so parsing
     /// one chunk overlaps appending the previous one; the workers' contexts are never shared between two
@@ -252,7 +255,8 @@ public final class Importer {
             // The chunk's events and blobs (thousands of arrays and strings) are freed on another thread, which
             // holds the last reference: this one goes on to list and append the next chunk (freeing them here
             // was ~4% of its time).
-            DispatchQueue.global().async { withExtendedLifetime(c) {} }
+            freeing.wait()
+            DispatchQueue.global().async(group: freeing) { withExtendedLifetime(c) {} }
         }
         summary.alreadyPresent += c.skipped
         summary.bytes += c.bytes
