@@ -38,9 +38,11 @@ package final class ZstdDictionary: @unchecked Sendable {
         ZSTD_freeDDict(ddict)
     }
 
-    /// Trains a dictionary of at most `capacity` bytes on `samples` (zstd's `ZDICT_trainFromBuffer`).
+    /// Trains a dictionary of at most `capacity` bytes on `samples`: zstd's `ZDICT_trainFromBuffer` search, its
+    /// candidates tried on `threads` threads (an import trains while its parsing threads wait for the dictionary).
     /// Returns nil when the samples do not make a dictionary (too few, too small or too alike).
-    package static func train(samples: [[UInt8]], capacity: Int) -> [UInt8]? {
+    package static func train(samples: [[UInt8]], capacity: Int,
+                              threads: Int = 1) -> [UInt8]? {
         guard samples.count >= 8, capacity >= 256, capacity <= maxSize else { return nil }
         var joined: [UInt8] = []
         joined.reserveCapacity(samples.reduce(0) { $0 + $1.count })
@@ -50,7 +52,8 @@ package final class ZstdDictionary: @unchecked Sendable {
         let rc = dict.withUnsafeMutableBytes { d in
             joined.withUnsafeBytes { src in
                 sizes.withUnsafeBufferPointer { sz in
-                    ZDICT_trainFromBuffer(d.baseAddress, d.count, src.baseAddress, sz.baseAddress, UInt32(sz.count))
+                    mailstore_zdict_train(d.baseAddress, d.count, src.baseAddress, sz.baseAddress, UInt32(sz.count),
+                                          UInt32(min(max(threads, 1), 8)))
                 }
             }
         }

@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import LMDB
+import NativeCodecs
 import TestSupport
 import XCTest
 
@@ -44,6 +45,25 @@ final class BlobDictionaryTests: EventLogTestCase {
         XCTAssertTrue(report.isClean, "\(report.problems)")
         XCTAssertEqual(report.dictionariesChecked, 2)
         XCTAssertEqual(report.blobsChecked, 51)
+    }
+
+    /// Training tries zstd's candidate parameters on several threads: the dictionary is the one a single
+    /// thread makes (the same search, the same scores), and it compresses the messages it was trained on.
+    func testTrainingOnSeveralThreadsMakesTheSameDictionary() throws {
+        let samples = (0..<300).map(message)
+        let capacity = BlobDictionary.capacity(sampleBytes: samples.reduce(0) { $0 + $1.count })
+        let one = try XCTUnwrap(ZstdDictionary.train(samples: samples, capacity: capacity, threads: 1))
+        let two = try XCTUnwrap(ZstdDictionary.train(samples: samples, capacity: capacity, threads: 2))
+        let four = try XCTUnwrap(ZstdDictionary.train(samples: samples, capacity: capacity, threads: 4))
+        XCTAssertEqual(two, one)
+        XCTAssertEqual(four, one)
+        let dictionary = try ZstdDictionary(bytes: two, level: BlobDictionary.level)
+        let zstd = try Zstd()
+        let raw = message(1_000)
+        let packed = try raw.withUnsafeBytes { try zstd.compress($0, dictionary: dictionary) }
+        let plain = try raw.withUnsafeBytes { try zstd.compress($0) }
+        XCTAssertLessThan(packed.count, plain.count)
+        XCTAssertEqual(try packed.withUnsafeBytes { try zstd.decompress($0, expectedSize: raw.count, dictionary: dictionary) }, raw)
     }
 
     func testTooFewSamplesTrainNothing() throws {
