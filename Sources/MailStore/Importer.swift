@@ -74,39 +74,67 @@ public final class Importer {
         try discover(folders.map(\.folder))
         // Whatever way this ends, what was committed is flushed (the log is opened without fsync per commit).
         defer { syncLog() }
+        // The chunks are listed, looked at and looked up in the log on a thread of their own, one chunk ahead.
+        let feed = try listedChunks(source, folders: folders)
+        defer { feed.cancel() }
         var done = 0
-        for listing in folders {
-            var chunk: [SourceMessage] = []
-            var chunkBytes = 0
-            // Messages come a listing chunk at a time; a chunk to append ends at `batchMessages` or `batchBytes`.
-            try source.messages(of: listing, chunk: options.batchMessages) { messages in
-                for m in messages {
-                    if m.size > options.maxMessageBytes {
-                        skipTooLarge("\(m.folder)/\(m.location)", size: m.size)
-                        done += 1
-                        continue
-                    }
-                    chunk.append(m)
-                    chunkBytes += m.size
-                    if chunk.count >= options.batchMessages || chunkBytes >= options.batchBytes {
-                        try process(chunk)
-                        done += chunk.count
-                        progress?(done, max(total, done))
-                        chunk.removeAll(keepingCapacity: true)
-                        chunkBytes = 0
-                    }
-                }
-            }
-            if !chunk.isEmpty {
-                try process(chunk)
-                done += chunk.count
-                progress?(done, max(total, done))
-            }
+        while let listed = try feed.next() {
+            for (location, size) in listed.tooLarge { skipTooLarge(location, size: size) }
+            if !listed.messages.isEmpty { try process(listed.messages, known: listed.known) }
+            done += listed.messages.count + listed.tooLarge.count
+            progress?(done, max(total, done))
         }
         try finishPending()
         try store.log.environment.sync()
         summary.seconds = Date().timeIntervalSince(start)
         return summary
+    }
+
+    /// A chunk of a Maildir tree to append: its messages, the log's sequences of those already imported, and the
+    /// messages skipped for their size.
+    private struct ListedChunk: @unchecked Sendable {
+        var messages: [SourceMessage] = []
+        var known: [UInt64?] = []
+        var tooLarge: [(location: String, size: Int)] = []
+    }
+
+    /// Lists the folders' messages a chunk at a time on a thread of its own (a chunk ends at `batchMessages` or
+    /// `batchBytes`) and looks up which of them the log already has. The lookups run in the thread's own short
+    /// read transactions, beside the appends: a message appended by the chunk before is not seen yet, and its
+    /// append then finds it (`AppendOutcome.duplicate`, counted as already present).
+    private func listedChunks(_ source: MaildirSource, folders: [MaildirSource.Listing]) throws -> ChunkFeed<ListedChunk> {
+        // Its own Identity (a hasher each): the importer's is used on the appending thread meanwhile.
+        nonisolated(unsafe) let lookups = try Identity()
+        let account = options.account, batchMessages = options.batchMessages, batchBytes = options.batchBytes
+        let maxMessageBytes = options.maxMessageBytes
+        let log = store.log
+        return ChunkFeed { emit in
+            var chunk = ListedChunk()
+            var chunkBytes = 0
+            func send() throws {
+                let ids = chunk.messages.map { MessageIngest.eventID(lookups, account: account, folder: $0.folder, location: $0.location) }
+                chunk.known = try log.sequences(of: ids)
+                try emit(chunk)
+                chunk = ListedChunk()
+                chunkBytes = 0
+            }
+            for listing in folders {
+                // Messages come a listing chunk at a time; a chunk to append ends at `batchMessages` or `batchBytes`.
+                try source.messages(of: listing, chunk: batchMessages) { messages in
+                    for m in messages {
+                        if m.size > maxMessageBytes {
+                            chunk.tooLarge.append(("\(m.folder)/\(m.location)", m.size))
+                            continue
+                        }
+                        chunk.messages.append(m)
+                        chunkBytes += m.size
+                        if chunk.messages.count >= batchMessages || chunkBytes >= batchBytes { try send() }
+                    }
+                }
+                // A folder's last chunk goes alone, as before.
+                if !chunk.messages.isEmpty || !chunk.tooLarge.isEmpty { try send() }
+            }
+        }
     }
 
     /// Records a message skipped for its size.
@@ -208,10 +236,12 @@ public final class Importer {
     /// Starts parsing `chunk` on the worker threads, then appends the chunk parsed before it (so parsing
     /// one chunk overlaps appending the previous one; the workers' contexts are never shared between two
     /// parses). `finishPending()` appends the last one.
-    private func process(_ chunk: [SourceMessage]) throws {
+    /// `known`: the log's sequences of the chunk's messages already there, when looked up already.
+    private func process(_ chunk: [SourceMessage], known lookedUp: [UInt64?]? = nil) throws {
         // The importer's own Identity: the workers' may be busy parsing the previous chunk.
-        let ids = chunk.map { MessageIngest.eventID(identity, account: options.account, folder: $0.folder, location: $0.location) }
-        let known = try store.log.sequences(of: ids)
+        let known = try lookedUp ?? store.log.sequences(of: chunk.map {
+            MessageIngest.eventID(identity, account: options.account, folder: $0.folder, location: $0.location)
+        })
         let todo = chunk.indices.filter { known[$0] == nil }
         let previous = waitPending()
         if !dictionaryDecided && !todo.isEmpty { try trainDictionary(chunk, todo: todo) }

@@ -27,7 +27,7 @@ final class DiskFullTests: CLITestCase {
 
     func testAnImportThatFillsTheDiskFailsCleanlyAndTheRerunCompletes() throws {
         let fs: SmallFilesystem
-        do { fs = try SmallFilesystem(megabytes: 16) } catch {
+        do { fs = try SmallFilesystem(megabytes: 40) } catch {
             if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }  // CI can mount: a failure stands
             throw XCTSkip("\(error)")
         }
@@ -38,9 +38,10 @@ final class DiskFullTests: CLITestCase {
         }
         XCTAssertEqual(try run(["init"]).status, 0)
         let source = dir.file("fill.mbox")
-        try Data(DiskFullTests.mbox(count: 1_200).utf8).write(to: URL(fileURLWithPath: source))
-        // About 3.6 MB of mail in batches of 512 messages, 3.5 MB of room (the log takes about 6 MB for it all): the import stops partway.
-        try fs.fill(leaving: 3_500_000)
+        try Data(DiskFullTests.mbox(count: 3_000).utf8).write(to: URL(fileURLWithPath: source))
+        // About 9 MB of mail in batches of 1,024 messages (the log takes ~5 KB a message, ~5 MB a batch), 8 MB of
+        // room: the first batch is committed, the import stops partway.
+        try fs.fill(leaving: 8_000_000)
         let full = try run(["import", "--mbox", source, "--json"])
         XCTAssertEqual(full.status, 3, full.stderr)
         XCTAssertTrue(full.stderr.contains("the disk is full: free space and run the command again"), full.stderr)
@@ -51,7 +52,7 @@ final class DiskFullTests: CLITestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
         let imported = summary?["imported"] as? Int ?? -1, present = summary?["alreadyPresent"] as? Int ?? -1
-        XCTAssertEqual(imported + present, 1_200, again.stdout)
+        XCTAssertEqual(imported + present, 3_000, again.stdout)
         XCTAssertGreaterThan(present, 0, "the first run committed some batches before the disk filled")
         XCTAssertEqual(try run(["verify"]).status, 0)
         var options = Environment.Options()
@@ -62,6 +63,6 @@ final class DiskFullTests: CLITestCase {
             received += 1
             return true
         }
-        XCTAssertEqual(received, 1_200, "every message once")
+        XCTAssertEqual(received, 3_000, "every message once")
     }
 }
