@@ -10,88 +10,33 @@ final class SearchBatchFeed: @unchecked Sendable {
     /// Batches prepared ahead of the writer, at most.
     static let capacity = 1
 
-    private let condition = NSCondition()
-    private var ready: [PreparedSearchBatch] = []
-    private var failure: Error?
-    private var ended = false
-    private var cancelled = false
-    private let done = DispatchSemaphore(value: 0)
-    private let log: EventLog
-    private let from: UInt64
-    private let head: UInt64
+    private let feed: ChunkFeed<PreparedSearchBatch>
 
     /// Starts reading the folded events from `from` through `head`.
     init(log: EventLog, from: UInt64, through head: UInt64) {
-        self.log = log
-        self.from = from
-        self.head = head
-        let thread = Thread { [self] in
-            defer { done.signal() }
-            do {
-                try produce()
-                finishProducing(nil)
-            } catch {
-                finishProducing(error)
+        // A deep stack: messages are parsed on this thread.
+        feed = ChunkFeed(depth: SearchBatchFeed.capacity, stackSize: 8 << 20) { emit in
+            let reader = try SearchBatchReader(log: log)
+            var batch: [StoredEvent] = []
+            batch.reserveCapacity(SearchIndex.batchSize)
+            func hand(through last: UInt64) throws {
+                let prepared = try reader.prepare(batch, through: last)
+                batch.removeAll(keepingCapacity: true)
+                try emit(prepared)
             }
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    private func produce() throws {
-        let reader = try SearchBatchReader(log: log)
-        var batch: [StoredEvent] = []
-        batch.reserveCapacity(SearchIndex.batchSize)
-        var stopped = false
-        func hand(through last: UInt64) throws {
-            let prepared = try reader.prepare(batch, through: last)
-            batch.removeAll(keepingCapacity: true)
-            condition.lock()
-            defer { condition.unlock() }
-            while ready.count >= SearchBatchFeed.capacity && !cancelled { condition.wait() }
-            if cancelled {
-                stopped = true
-                return
+            try log.scan(from: from, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
+                if ev.envelope.sequence > head { return false }
+                batch.append(ev)
+                if batch.count >= SearchIndex.batchSize { try hand(through: ev.envelope.sequence) }
+                return true
             }
-            ready.append(prepared)
-            condition.broadcast()
+            try hand(through: head)
         }
-        try log.scan(from: from, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
-            if ev.envelope.sequence > head { return false }
-            batch.append(ev)
-            if batch.count >= SearchIndex.batchSize { try hand(through: ev.envelope.sequence) }
-            return !stopped
-        }
-        if !stopped { try hand(through: head) }
-    }
-
-    private func finishProducing(_ error: Error?) {
-        condition.lock()
-        failure = error
-        ended = true
-        condition.broadcast()
-        condition.unlock()
     }
 
     /// The next batch, waiting for it; nil after the last. Throws what reading or decoding failed with.
-    func next() throws -> PreparedSearchBatch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.isEmpty && !ended { condition.wait() }
-        if !ready.isEmpty {
-            condition.broadcast()
-            return ready.removeFirst()
-        }
-        if let failure { throw failure }
-        return nil
-    }
+    func next() throws -> PreparedSearchBatch? { try feed.next() }
 
     /// Stops the reading (if still running) and waits for its thread to end.
-    func finish() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
-        done.wait()
-    }
+    func finish() { feed.cancel() }
 }

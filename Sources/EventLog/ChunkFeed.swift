@@ -1,14 +1,15 @@
 import Foundation
 
-/// An import's chunks, made on a thread of their own one ahead of the appending thread: listing and looking at
-/// the next chunk's files (`fstatat`) and looking up which of its messages the log already has were ~8% of the
-/// appending thread's time (`perf`), on its path from one append to the next. The 100K import gained ~2% (5.02-5.12
-/// s against 5.06-5.32 s, interleaved): the two cores are then busy with parsing either way.
+/// Chunks of work made on a thread of their own, one ahead of the thread taking them: an import's next chunk of
+/// a Maildir (listed, its files looked at, its messages looked up in the log: ~8% of the appending thread's time
+/// by `perf`, on its path from one append to the next; the 100K import gained ~2%, 5.02-5.12 s against
+/// 5.06-5.32 s, as parsing keeps both cores busy either way), and the search index's next batch of documents
+/// (read, decoded and parsed while SQLite writes the one before).
 ///
-/// At most one chunk waits (`depth`), so the feed holds at most one chunk's listing beyond the importer's. The
-/// thread ends when the source is done, when `make` throws (the error is thrown by `next()` once the chunks
-/// made before it are taken) or when `cancel()` is called; `cancel()` returns once it has ended.
-final class ChunkFeed<Chunk>: @unchecked Sendable {
+/// At most `depth` chunks wait, besides the one being made and the one being used. The thread ends when `make`
+/// returns, when it throws (the error is thrown by `next()` once the chunks made before it are taken) or when
+/// `cancel()` is called; `cancel()` returns once it has ended.
+package final class ChunkFeed<Chunk>: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [Chunk] = []
     private var finished = false
@@ -16,14 +17,15 @@ final class ChunkFeed<Chunk>: @unchecked Sendable {
     private var cancelled = false
     private let ended = DispatchSemaphore(value: 0)
     private var joined = false
-    private let depth = 1
+    private let depth: Int
 
     /// The feed was cancelled while its thread was making a chunk.
     struct Cancelled: Error {}
 
-    /// Starts `make`, which hands each chunk to `emit` (which waits while a chunk is waiting, and throws once
-    /// the feed is cancelled).
-    init(_ make: @escaping @Sendable (_ emit: (Chunk) throws -> Void) throws -> Void) {
+    /// Starts `make` on a thread with a stack of `stackSize` bytes (nil: the system's), which hands each chunk to
+    /// `emit` (which waits while `depth` chunks are waiting, and throws once the feed is cancelled).
+    package init(depth: Int = 1, stackSize: Int? = nil, _ make: @escaping @Sendable (_ emit: (Chunk) throws -> Void) throws -> Void) {
+        self.depth = max(1, depth)
         let thread = Thread { [self] in
             defer { ended.signal() }
             do {
@@ -33,6 +35,7 @@ final class ChunkFeed<Chunk>: @unchecked Sendable {
                 end(error)
             }
         }
+        if let stackSize { thread.stackSize = stackSize }
         thread.start()
     }
 
@@ -55,7 +58,7 @@ final class ChunkFeed<Chunk>: @unchecked Sendable {
 
     /// The next chunk, waiting for it; nil once the source is done. Throws what `make` threw, after the chunks
     /// made before it.
-    func next() throws -> Chunk? {
+    package func next() throws -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty && !finished { condition.wait() }
@@ -69,7 +72,7 @@ final class ChunkFeed<Chunk>: @unchecked Sendable {
     }
 
     /// Stops making chunks and waits for the thread to end. Call once, from the taking thread.
-    func cancel() {
+    package func cancel() {
         condition.lock()
         cancelled = true
         ready.removeAll()
