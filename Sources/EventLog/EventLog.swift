@@ -38,7 +38,7 @@ package final class EventLog: @unchecked Sendable {
     static let lookupReleaseInterval = 64
     /// Batches of at least this many events are encoded on a second thread while the first writes
     /// (`PreparedFeed`), in chunks of `pipelineChunk` events.
-    static let pipelineThreshold = 2_048
+    static let pipelineThreshold = 1_024
     static let pipelineChunk = 1_024
 
     let writerLock = NSLock()

@@ -15,10 +15,11 @@ public final class Importer {
     public struct Options: Sendable {
         /// The account the mail is filed under.
         public var account = "local"
-        /// The most messages per append batch. 1,024 since 2026-11-25 (512 before): a chunk's index puts land on
-        /// fewer distinct pages per message and commits are half as many, so a 100K import took ~12% less time
-        /// (interleaved runs: 5.4-5.9 s against 5.7-6.7 s) for ~18 MiB more anonymous memory (two chunks held).
-        public var batchMessages = 1_024
+        /// The most messages per append batch. 768 since 2026-11-25 (512 before): a chunk's index puts land on
+        /// fewer distinct pages per message and commits are fewer. Measured: 100K imports in 5.03-5.09 s (1,024:
+        /// 4.88-5.01 s; 512: ~10% slower), 1M in 81 s at 169 MiB (1,024: 78-81 s at 180-196 MiB, over the
+        /// 200 MB aim: LMDB's copies of the pages a chunk changes grow with the chunk; 512: 94 s at 161 MiB).
+        public var batchMessages = 768
         /// The most raw bytes per append batch.
         public var batchBytes = 32 << 20
         /// Parser threads.

@@ -39,7 +39,7 @@ final class DiskFullTests: CLITestCase {
         XCTAssertEqual(try run(["init"]).status, 0)
         let source = dir.file("fill.mbox")
         try Data(DiskFullTests.mbox(count: 3_000).utf8).write(to: URL(fileURLWithPath: source))
-        // About 9 MB of mail in batches of 1,024 messages (the log takes ~5 KB a message, ~5 MB a batch), 8 MB of
+        // About 9 MB of mail in batches of 768 messages (the log takes ~5 KB a message, ~4 MB a batch), 8 MB of
         // room: the first batch is committed, the import stops partway.
         try fs.fill(leaving: 8_000_000)
         let full = try run(["import", "--mbox", source, "--json"])
