@@ -10,17 +10,6 @@ enum ByteScan {
         return UnsafeRawPointer(p) - UnsafeRawPointer(base)
     }
 
-    /// Counts occurrences of `byte` in `buf[from..<to]`.
-    static func count(_ byte: UInt8, in buf: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
-        var n = 0
-        var i = from
-        while let j = find(byte, in: buf, from: i, to: to) {
-            n += 1
-            i = j + 1
-        }
-        return n
-    }
-
     /// The end of the line starting at `from` (excluding CR LF / LF) and the
     /// start of the next line. A line without terminator ends at `to`.
     @inline(__always)

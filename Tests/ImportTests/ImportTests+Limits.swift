@@ -45,6 +45,26 @@ extension ImportTests {
         XCTAssertTrue(summary.tooLarge[0].hasPrefix("INBOX/2.b.host: "), summary.tooLarge[0])
     }
 
+    /// A folder of oversized messages: each is skipped and named, chunks stay at most `batchMessages` entries
+    /// (skipped ones included), and the messages among them are imported.
+    func testManyOversizedMaildirMessagesAreSkippedAcrossChunks() throws {
+        let cur = dir.file("big/cur")
+        try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
+        for i in 0..<25 {
+            let big = i % 5 != 0
+            try Data(sizedMessage("m\(i)", bodyBytes: big ? 20_000 : 10).utf8)
+                .write(to: URL(fileURLWithPath: cur + "/\(1_000 + i).x.host:2,S"))
+        }
+        var options = Importer.Options()
+        options.maxMessageBytes = 10_000
+        options.batchMessages = 4
+        let summary = try Importer(store: store, options: options).importMaildir(dir.file("big"))
+        XCTAssertEqual(summary.imported, 5)
+        XCTAssertEqual(summary.tooLarge.count, 20)
+        XCTAssertEqual(Set(summary.tooLarge.map { String($0.prefix { $0 != ":" }) }).count, 20)
+        XCTAssertTrue(try store.log.verify().isClean)
+    }
+
     /// A folder listing more file-name bytes than the bound is refused, saying which and what to do, and
     /// nothing of it is imported; the same folder under the bound imports whole.
     func testAMaildirFolderWithTooManyNamesIsRefusedClearly() throws {
