@@ -11,40 +11,44 @@ enum BlobCodec {
     /// Decodes a stored blob and checks it against its hash; `dictionary` finds a dictionary by id.
     static func open(_ stored: [UInt8], hash: BlobHash, zstd: Zstd? = nil, hasher: SHA256Hasher? = nil,
                      dictionary: (UInt32) throws -> ZstdDictionary?) throws -> [UInt8] {
-        let raw: [UInt8] = try stored.withUnsafeBytes { buf in
-            var r = ByteReader(buf)
-            do {
-                let flag = try r.readByte()
-                let size = try r.readVarint()
-                if flag != 0 {
-                    guard size < 1 << 34 else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "implausible size \(size)") }
-                }
-                switch flag {
-                case 0:
-                    let data = try r.readRaw(r.remaining)
-                    guard UInt64(data.count) == size else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "size mismatch") }
-                    return Array(data)
-                case 1:
-                    let data = try r.readRaw(r.remaining)
-                    return try (zstd ?? Zstd()).decompress(data, expectedSize: Int(size))
-                case 2:
-                    let id = try r.readVarint()
-                    guard id <= UInt64(UInt32.max), let d = try dictionary(UInt32(id)) else {
-                        throw EventLogError.corruptBlob(hash: hash.hex, reason: "compressed with dictionary \(id), which is missing or damaged")
-                    }
-                    let data = try r.readRaw(r.remaining)
-                    return try (zstd ?? Zstd()).decompress(data, expectedSize: Int(size), dictionary: d)
-                default:
-                    throw EventLogError.corruptBlob(hash: hash.hex, reason: "unknown flag \(flag)")
-                }
-            } catch let e as DecodeError {
-                throw EventLogError.corruptBlob(hash: hash.hex, reason: e.description)
-            } catch let e as NativeCodecError {
-                throw EventLogError.corruptBlob(hash: hash.hex, reason: e.description)
-            }
-        }
+        let raw = try stored.withUnsafeBytes { try decode($0, name: hash.hex, zstd: zstd, dictionary: dictionary) }
         let digest = try (hasher ?? SHA256Hasher()).hash(raw)
         guard digest == hash.bytes else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "content does not match its SHA-256") }
         return raw
+    }
+
+    /// Decodes a stored blob without checking its content; `name` (its hash, or its number) names it in errors.
+    static func decode(_ buf: UnsafeRawBufferPointer, name hash: String, zstd: Zstd?,
+                       dictionary: (UInt32) throws -> ZstdDictionary?) throws -> [UInt8] {
+        var r = ByteReader(buf)
+        do {
+            let flag = try r.readByte()
+            let size = try r.readVarint()
+            if flag != 0 {
+                guard size < 1 << 34 else { throw EventLogError.corruptBlob(hash: hash, reason: "implausible size \(size)") }
+            }
+            switch flag {
+            case 0:
+                let data = try r.readRaw(r.remaining)
+                guard UInt64(data.count) == size else { throw EventLogError.corruptBlob(hash: hash, reason: "size mismatch") }
+                return Array(data)
+            case 1:
+                let data = try r.readRaw(r.remaining)
+                return try (zstd ?? Zstd()).decompress(data, expectedSize: Int(size))
+            case 2:
+                let id = try r.readVarint()
+                guard id <= UInt64(UInt32.max), let d = try dictionary(UInt32(id)) else {
+                    throw EventLogError.corruptBlob(hash: hash, reason: "compressed with dictionary \(id), which is missing or damaged")
+                }
+                let data = try r.readRaw(r.remaining)
+                return try (zstd ?? Zstd()).decompress(data, expectedSize: Int(size), dictionary: d)
+            default:
+                throw EventLogError.corruptBlob(hash: hash, reason: "unknown flag \(flag)")
+            }
+        } catch let e as DecodeError {
+            throw EventLogError.corruptBlob(hash: hash, reason: e.description)
+        } catch let e as NativeCodecError {
+            throw EventLogError.corruptBlob(hash: hash, reason: e.description)
+        }
     }
 }

@@ -17,13 +17,21 @@ extension EventLog {
     }
 
     /// Calls `body` with every blob's key and stored bytes, in key order, reading `chunk` blobs per short
-    /// read transaction (the buffers are valid only during the call).
-    func forEachBlob(chunk: Int = 256, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+    /// read transaction (the buffers are valid only during the call): first the blobs of formats 1 and 2
+    /// (`numbered` false, keyed by hash), then the numbered ones (`numbered` true, keyed by number).
+    func forEachBlob(chunk: Int = 256, _ body: (_ numbered: Bool, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        try forEachEntry(of: blobs, chunk: chunk) { try body(false, $0, $1) }
+        if let blobData { try forEachEntry(of: blobData, chunk: chunk) { try body(true, $0, $1) } }
+    }
+
+    /// Calls `body` with every key and value of `db`, in key order, reading `chunk` entries per short read
+    /// transaction (the buffers are valid only during the call).
+    func forEachEntry(of db: Database, chunk: Int = 256, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
         var after: [UInt8]? = nil
         while true {
             var count = 0
             try environment.read { txn in
-                try txn.withCursor(blobs) { c in
+                try txn.withCursor(db) { c in
                     var entry: Cursor.Entry?
                     if let a = after {
                         entry = try a.withUnsafeBytes { try c.seek(atLeast: $0) }

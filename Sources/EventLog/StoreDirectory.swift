@@ -6,7 +6,7 @@ import Glibc
 ///
 /// ```
 /// STORE/
-///   FORMAT        "mailstore-store-format 2"
+///   FORMAT        "mailstore-store-format 3"
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
 /// ```
@@ -18,7 +18,11 @@ public struct StoreDirectory: Sendable {
     ///   store is a format 2 store without dictionaries, so the upgrade rewrites only the FORMAT file
     ///   (on the first open for writing), after which an older build refuses the store instead of
     ///   failing on a blob it cannot read.
-    public static let formatVersion: UInt32 = 2
+    /// - 3: new blobs are numbered and appended (`blob_data`, with the hash index `blob_keys`) instead of keyed
+    ///   by hash (`blobs`). The upgrade rewrites only the FORMAT file: the two databases are created on the
+    ///   first open for writing, the blobs already stored stay where they are and are read there, and an older
+    ///   build, which would not see the numbered blobs, refuses the store.
+    public static let formatVersion: UInt32 = 3
     static let formatPrefix = "mailstore-store-format "
 
     /// The store folder.

@@ -23,6 +23,8 @@ import Glibc
     }
     /// True for `ENOSPC`: the file system is full (nothing of the failed write was stored).
     @usableFromInline package var isDiskFull: Bool { code == ENOSPC }
+    /// True for `MDB_NOTFOUND` (a named database that does not exist, opened without creating it).
+    @usableFromInline package var isNotFound: Bool { code == MDB_NOTFOUND }
     /// True for `MDB_KEYEXIST`.
     @usableFromInline package var isKeyExists: Bool { code == MDB_KEYEXIST }
 

@@ -61,11 +61,46 @@ final class IntegrityTests: EventLogTestCase {
     func testCorruptBlobIsReported() throws {
         let log = try openLog()
         let h = try log.putBlob(Array("hello blob".utf8))
-        let blobs = try log.environment.openDatabase("blobs")
-        try log.environment.write { txn in try txn.put(blobs, key: h.bytes, value: [0, 10] + Array("hellO blob".utf8)) }
-        XCTAssertThrowsError(try log.blob(h))
+        // The blob is number 1 of the numbered blobs: alter its content (same size, stored raw).
+        let data = try log.environment.openDatabase("blob_data")
+        try log.environment.write { txn in try txn.put(data, key: [0, 0, 0, 0, 0, 0, 0, 1], value: [0, 10] + Array("hellO blob".utf8)) }
+        XCTAssertThrowsError(try log.blob(h)) { XCTAssertTrue("\($0)".contains("does not match its SHA-256"), "\($0)") }
         let report = try log.verify()
         XCTAssertFalse(report.isClean)
+        XCTAssertEqual(report.problems.count, 1, "\(report.problems)")
+        XCTAssertTrue(report.problems[0].message.contains("blob number 1") && report.problems[0].message.contains("altered"),
+                      report.problems[0].message)
+    }
+
+    func testCorruptBlobOfTheOldLayoutIsReported() throws {
+        let log = try openLog()
+        let good = try log.prepareBlob(Array("hello blob".utf8))
+        // A blob as format 2 stored it (keyed by its hash), then damaged.
+        let blobs = try log.environment.openDatabase("blobs")
+        try log.environment.write { txn in try txn.put(blobs, key: good.hash.bytes, value: [0, 10] + Array("hellO blob".utf8)) }
+        XCTAssertThrowsError(try log.blob(good.hash)) { XCTAssertTrue("\($0)".contains("does not match its SHA-256"), "\($0)") }
+        let report = try log.verify()
+        XCTAssertEqual(report.problems.count, 1, "\(report.problems)")
         XCTAssertTrue(report.problems[0].message.contains("does not match its SHA-256"))
+    }
+
+    func testBlobIndexAndNumberedBlobsMustAgree() throws {
+        let log = try openLog()
+        let a = try log.putBlob(Array("first blob".utf8))
+        _ = try log.putBlob(Array("second blob".utf8))
+        XCTAssertTrue(try log.verify().isClean)
+        // Point the first blob's hash at the second blob: reading it fails its hash check, verify names both
+        // the numbered blob no hash maps to and the count.
+        let keys = try log.environment.openDatabase("blob_keys")
+        try log.environment.write { txn in try txn.put(keys, key: a.bytes, value: [0, 0, 0, 0, 0, 0, 0, 2]) }
+        XCTAssertThrowsError(try log.blob(a))
+        var report = try log.verify()
+        XCTAssertTrue(report.problems.contains { $0.message.contains("blob number 1") }, "\(report.problems)")
+        // An index entry naming a blob that is not there.
+        let missing = try log.prepareBlob(Array("never stored".utf8))
+        try log.environment.write { txn in try txn.put(keys, key: missing.hash.bytes, value: [0, 0, 0, 0, 0, 0, 0, 9]) }
+        XCTAssertThrowsError(try log.blob(missing.hash)) { XCTAssertTrue("\($0)".contains("which is missing"), "\($0)") }
+        report = try log.verify()
+        XCTAssertTrue(report.problems.contains { $0.message.contains("3 entries for 2 numbered blobs") }, "\(report.problems)")
     }
 }
