@@ -19,14 +19,17 @@ extension EventLog {
     /// Calls `body` with every blob's key and stored bytes, in key order, reading `chunk` blobs per short
     /// read transaction (the buffers are valid only during the call): first the blobs of formats 1 and 2
     /// (`numbered` false, keyed by hash), then the numbered ones (`numbered` true, keyed by number).
-    func forEachBlob(chunk: Int = 256, _ body: (_ numbered: Bool, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
-        try forEachEntry(of: blobs, chunk: chunk) { try body(false, $0, $1) }
-        if let blobData { try forEachEntry(of: blobData, chunk: chunk) { try body(true, $0, $1) } }
+    /// The transaction is given too, for lookups in the same snapshot.
+    func forEachBlob(chunk: Int = 256,
+                     _ body: (_ numbered: Bool, borrowing Transaction, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        try forEachEntry(of: blobs, chunk: chunk) { try body(false, $0, $1, $2) }
+        if let blobData { try forEachEntry(of: blobData, chunk: chunk) { try body(true, $0, $1, $2) } }
     }
 
     /// Calls `body` with every key and value of `db`, in key order, reading `chunk` entries per short read
-    /// transaction (the buffers are valid only during the call).
-    func forEachEntry(of db: Database, chunk: Int = 256, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+    /// transaction (the transaction and the buffers are valid only during the call).
+    func forEachEntry(of db: Database, chunk: Int = 256,
+                      _ body: (borrowing Transaction, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
         var after: [UInt8]? = nil
         while true {
             var count = 0
@@ -40,7 +43,7 @@ extension EventLog {
                         entry = try c.first()
                     }
                     while let e = entry, count < chunk {
-                        try body(e.key, e.value)
+                        try body(txn, e.key, e.value)
                         after = Array(e.key)
                         count += 1
                         entry = try c.next()

@@ -21,7 +21,7 @@ extension EventLog {
             s.recordBytes += UInt64(record.count)
         }
         s.types = perType.values.sorted { ($0.count, $1.type) > ($1.count, $0.type) }
-        try forEachBlob { _, _, value in
+        try forEachBlob { _, _, _, value in
             s.blobs += 1
             s.blobStoredBytes += UInt64(value.count)
             var r = ByteReader(value)

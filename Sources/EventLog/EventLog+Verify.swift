@@ -97,10 +97,10 @@ extension EventLog {
         let zstd = try Zstd()
         let hasher = try SHA256Hasher()
         let loaded = try verifyDictionaries(&report)
-        try forEachBlob { numbered, key, value in
+        try forEachBlob { numbered, txn, key, value in
             report.blobsChecked += 1
             if numbered {
-                checkNumberedBlob(key: key, value: value, zstd: zstd, hasher: hasher, dictionaries: loaded, report: &report)
+                checkNumberedBlob(txn, key: key, value: value, zstd: zstd, hasher: hasher, dictionaries: loaded, report: &report)
                 return
             }
             guard let h = BlobHash(bytes: Array(key)) else {
@@ -118,7 +118,7 @@ extension EventLog {
     /// Checks one blob of `blob_data`: its key is a number, its content decodes and its SHA-256 is indexed to that
     /// number in `blob_keys`. (With the two databases' entry counts equal, checked after, this makes the index
     /// and the blobs one to one.)
-    private func checkNumberedBlob(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, zstd: Zstd, hasher: SHA256Hasher,
+    private func checkNumberedBlob(_ txn: borrowing Transaction, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, zstd: Zstd, hasher: SHA256Hasher,
                                    dictionaries: [UInt32: ZstdDictionary], report: inout VerifyReport) {
         guard key.count == 8 else {
             report.add(nil, "numbered blob key of \(key.count) bytes")
@@ -128,9 +128,7 @@ extension EventLog {
         do {
             let raw = try BlobCodec.decode(value, name: "number \(number)", zstd: zstd, dictionary: { dictionaries[$0] })
             let digest = hasher.hash(raw)
-            let indexed = try environment.read { txn in
-                try digest.withUnsafeBytes { k in try blobKeys.flatMap { try txn.get($0, key: k) }.map { Array($0) } }
-            }
+            let indexed = try digest.withUnsafeBytes { k in try blobKeys.flatMap { try txn.get($0, key: k) }.map { Array($0) } }
             if indexed != Array(key) {
                 let hex = BlobHash(bytes: digest)?.hex ?? ""
                 report.add(nil, "blob number \(number) is not what the blob index holds under its SHA-256 \(hex) (\(indexed.map { $0.count == 8 ? "number \($0.withUnsafeBytes { EventLog.decodeSequence($0) })" : "a damaged entry" } ?? "nothing")): its content was altered")

@@ -299,7 +299,16 @@ package final class EventLog: @unchecked Sendable {
         guard !pending.isEmpty else { return }
         guard let blobData, let blobKeys else { throw EventLogError.readOnly }
         let legacy = try txn.stat(blobs).entries > 0
-        var next: UInt64 = try txn.withCursor(blobData) { c in try c.last().map { EventLog.decodeSequence($0.key) } ?? 0 } + 1
+        // The next number follows the last key; a damaged last key (not 8 bytes, or the largest number) fails the
+        // append, storing nothing, rather than reading past the key or wrapping around.
+        let last: UInt64? = try txn.withCursor(blobData) { c in
+            guard let e = try c.last() else { return 0 }
+            return e.key.count == 8 ? EventLog.decodeSequence(e.key) : nil
+        }
+        guard let last, last < UInt64.max else {
+            throw EventLogError.corruptBlob(hash: "blob_data", reason: "its last key is not a blob number below 2^64-1: the log's blob store is damaged; restore log/ from a backup")
+        }
+        var next = last + 1
         var numberKey = [UInt8](repeating: 0, count: 8)
         for blob in pending {
             check()

@@ -52,6 +52,21 @@ final class BlobLayoutTests: EventLogTestCase {
         XCTAssertTrue(try log.verify().isClean)
     }
 
+    func testADamagedLastBlobNumberFailsTheAppendAndStoresNothing() throws {
+        let log = try openLog()
+        let data = try log.environment.openDatabase("blob_data")
+        let first = try log.prepareBlob(Array("first".utf8))
+        for damaged: [UInt8] in [[0xFF, 0xFF, 0xFF], [UInt8](repeating: 0xFF, count: 8)] {
+            try log.environment.write { txn in try txn.clear(data) }
+            try log.environment.write { txn in try txn.put(data, key: damaged, value: [0, 1, 0x41]) }
+            XCTAssertThrowsError(try log.append([event(categorized(1))], blobs: [first])) {
+                XCTAssertTrue("\($0)".contains("blob_data") && "\($0)".contains("restore"), "\($0)")
+            }
+            XCTAssertFalse(try log.hasBlob(first.hash))
+            XCTAssertEqual(try log.head().sequence, 0, "the batch's events were not appended either")
+        }
+    }
+
     func testFormat2StoreKeepsItsBlobsReadableAndIsUpgraded() throws {
         let store = StoreDirectory(path: dir.file("store"))
         try store.create()
