@@ -1,6 +1,6 @@
 // Tools/bench: mailstore's benchmarks. Build and run in release mode:
 //
-//   swift build -c release && .build/release/bench log [--events 1000000] [--out docs/benchmarks.md]
+//   swift build -c release && .build/release/bench log [--events 1000000] [--rounds 3] [--out docs/benchmarks.md]
 //   swift build -c release && .build/release/bench import [--messages 100000]
 //   swift build -c release && .build/release/bench views [--events 1000000] [--threads 50000]
 //   swift build -c release && .build/release/bench sync [--messages 10000] [--server dovecot|courier|cyrus]
@@ -20,7 +20,7 @@ enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency|scale [--events N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
+            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency|scale [--events N] [--rounds N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
             exit(64)
         }
         let options = BenchOptions(args: Array(args.dropFirst()))
@@ -57,6 +57,8 @@ struct BenchOptions {
     /// Whether --messages was given (suites with another default use theirs otherwise).
     var messagesGiven = false
     var threads = 50_000
+    /// How many times the log suite runs its appends and scans (the median is reported).
+    var rounds = 3
     /// The IMAP server the sync suite runs against: a script in Tools/test-server (dovecot, courier, cyrus).
     var server = "dovecot"
     var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
@@ -72,6 +74,7 @@ struct BenchOptions {
             case "--events": events = Int(v) ?? events; i += 1
             case "--messages": messages = Int(v) ?? messages; messagesGiven = true; i += 1
             case "--threads": threads = Int(v) ?? threads; i += 1
+            case "--rounds": rounds = Int(v).map { max(1, min($0, 20)) } ?? rounds; i += 1
             case "--server": server = v; i += 1
             case "--work": work = v; i += 1
             case "--out": out = v; i += 1
