@@ -405,6 +405,20 @@ package final class EventLog: @unchecked Sendable {
         }
     }
 
+    /// The chain hash stored with the event at `sequence` (32 zero bytes for 0, the empty log's), or nil when
+    /// the log has no such event. Two logs that agree on it agree on every event up to it.
+    package func chainHash(at sequence: UInt64) throws -> [UInt8]? {
+        if sequence == 0 { return EventLog.zeroHash }
+        var key = [UInt8](repeating: 0, count: 8)
+        EventLog.encodeSequence(sequence, into: &key)
+        return try environment.read { txn in
+            guard let raw = try key.withUnsafeBytes({ try txn.get(events, key: $0) }), raw.count >= RecordCodec.hashRange.upperBound else {
+                return nil
+            }
+            return Array(raw[RecordCodec.hashRange])
+        }
+    }
+
     /// The number of events in `stream` (its version).
     package func streamVersion(_ stream: StreamName) throws -> UInt64 {
         let key = EventLog.streamKey(stream.rawValue)

@@ -48,24 +48,55 @@ extension MailStore {
     }
 
     /// The store as it was at `point` (a sequence number, or an ISO 8601 time: the last event recorded at
-    /// or before it): its views are built from the log in a scratch folder, without touching the live
-    /// views, and removed with the returned store. The returned store reads like this one and refuses to
-    /// commit. Throws `MailStoreError.badPointInTime` for anything else.
+    /// or before it): its views are built from the log without touching the live views, from the nearest
+    /// snapshot before the point, or from the past views kept by the last time travel (`PastViews`: the next
+    /// page at the same point reads them as they are, a later point folds on from them). The returned store
+    /// reads like this one and refuses to commit; its views are removed (or kept, for the next time travel) with
+    /// it. Throws `MailStoreError.badPointInTime` for anything else.
     ///
     /// `views`: only these views are folded (the tail after a snapshot then costs what they cost, not what every
     /// view does: the contacts view alone is ~40% of a fold); reading any other view of the returned store
     /// throws `ViewError.unknownTable` rather than showing it at another point. Nil: every view.
     public func asOf(_ point: String, views only: [String]? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> MailStore {
         let seq = try sequence(asOf: point)
+        let snapshots = ViewSnapshots(viewsRoot: directory.viewsPath, catalog: .standard, log: log)
+        let folded = try only.map { try ViewCatalog.standard.restricted(to: $0) } ?? .standard
+        // The kept past views, unless another process is using them (or they are off with the snapshots).
+        if snapshots.budget > 0, let claim = PastViews(viewsRoot: directory.viewsPath, catalog: folded).claim() {
+            do {
+                let recorded = claim.recorded()
+                // Until the fold below ends, the folder stands at no point anyone may trust.
+                claim.forget()
+                let views = try ViewStore.scratch(in: claim.folder, log: log, through: seq, snapshots: snapshots, only: only,
+                                                  progress: progress) { at in
+                    // Kept views are reused only at the point recorded for them, on this log (its chain hash there).
+                    guard let recorded, recorded.sequence == at, let hash = try? self.log.chainHash(at: at) else { return false }
+                    return BlobHash(bytes: hash)?.hex == recorded.hash
+                }
+                guard let hash = try log.chainHash(at: seq).flatMap({ BlobHash(bytes: $0)?.hex }) else {
+                    throw MailStoreError.badPointInTime(point)
+                }
+                try claim.record(sequence: seq, hash: hash)
+                return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (claim.folder, seq), pastClaim: claim)
+            } catch {
+                claim.release()
+                throw error
+            }
+        }
         let folder = FileManager.default.temporaryDirectory.path + "/mailstore-asof-\(UUID().uuidString.prefix(8))"
         do {
-            let snapshots = ViewSnapshots(viewsRoot: directory.viewsPath, catalog: .standard, log: log)
             let views = try ViewStore.scratch(in: folder, log: log, through: seq, snapshots: snapshots, only: only, progress: progress)
             return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
+    }
+
+    /// For a store from `asOf`: the sequence its views' fold began at (kept past views, a snapshot, or 0).
+    package var asOfStartedFrom: UInt64? {
+        guard snapshot != nil else { return nil }
+        return try? views().startedFrom
     }
 
     /// The events the views could not fold (a projector bug), at most `limit`: the views skip them and

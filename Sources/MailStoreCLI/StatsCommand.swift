@@ -26,7 +26,7 @@ struct StatsCommand: ParsableCommand {
                     "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
-                         "snapshots": v.snapshotSequences, "snapshotBytes": v.snapshotBytes,
+                         "snapshots": v.snapshotSequences, "snapshotBytes": v.snapshotBytes, "pastViewsBytes": v.pastViewsBytes,
                          "quarantined": v.quarantined.map { ["sequence": $0.sequence, "view": $0.view, "error": $0.error] as [String: Any] }]
                         as [String: Any]
                     } ?? NSNull(),
@@ -50,6 +50,9 @@ struct StatsCommand: ParsableCommand {
                 if !v.snapshotSequences.isEmpty {
                     print("View snapshots (for --as-of): \(v.snapshotSequences.count), \(StatsCommand.bytes(UInt64(v.snapshotBytes))), at sequences "
                           + v.snapshotSequences.map(String.init).joined(separator: ", "))
+                }
+                if v.pastViewsBytes > 0 {
+                    print("Past views kept by the last --as-of (for the next look): \(StatsCommand.bytes(UInt64(v.pastViewsBytes)))")
                 }
             }
             if !quarantined.isEmpty {

@@ -129,19 +129,38 @@ extension ViewStore {
     /// travel, verification): from the newest usable snapshot at or before it when `snapshots` are given (only
     /// the log's tail is folded), else from the log's start. With `only`, the store returned holds only those
     /// views: reading another throws `ViewError.unknownTable` (a snapshot's other views stand at the snapshot's
-    /// sequence, not at `sequence`). The caller removes `folder` when done.
+    /// sequence, not at `sequence`). The caller removes `folder` when done, unless it keeps it (`PastViews`).
+    ///
+    /// `reuse`: when `folder` already holds views (kept from an earlier call), they are folded on from where they
+    /// stand if every view folded stands at one sequence, at or before `sequence` and at or after the newest
+    /// snapshot before it, and `reuse` accepts that sequence; otherwise the folder is emptied first.
+    /// `startedFrom` on the store returned says where its fold began (the kept views, a snapshot, or 0).
     package static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
                                snapshots: ViewSnapshots? = nil, only: [String]? = nil, twoCores: Bool = true,
-                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+                               progress: ((UInt64, UInt64) -> Void)? = nil, reuse: ((UInt64) -> Bool)? = nil) throws -> ViewStore {
         let folded = try only.map { try catalog.restricted(to: $0) } ?? catalog
         try StoreDirectory.makePrivateDirectory(folder)
-        _ = snapshots?.restore(atOrBefore: sequence, into: folder) { at in
+        if let reuse, FileManager.default.fileExists(atPath: Environment.dataFile(folder)) {
+            let nearest = snapshots?.list().mine.last { $0.sequence <= sequence }?.sequence ?? 0
+            if let kept = try? ViewStore(path: folder, log: log, catalog: folded), let at = try? kept.uniformCheckpoint(),
+               at <= sequence, at >= nearest, reuse(at) {
+                kept.foldsOnTwoCores = twoCores
+                kept.startedFrom = at
+                try kept.catchUp(through: sequence, progress: progress)
+                return kept
+            }
+            for f in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                try FileManager.default.removeItem(atPath: folder + "/" + f)
+            }
+        }
+        let restored = snapshots?.restore(atOrBefore: sequence, into: folder) { at in
             // Usable only when it opens and every view of this build is at `at` with its schema.
             guard let views = try? ViewStore(path: folder, log: log, catalog: catalog) else { return false }
             return (try? views.uniformCheckpoint()) == at
         }
         let views = try ViewStore(path: folder, log: log, catalog: folded)
         views.foldsOnTwoCores = twoCores
+        views.startedFrom = restored ?? 0
         try views.catchUp(through: sequence, progress: progress)
         return views
     }

@@ -45,6 +45,8 @@ public final class ViewStore: @unchecked Sendable {
     /// Whether big batches fold some views on a second thread (`secondCoreViews`). Off when the caller keeps
     /// the other core busy itself (a replay or verification that rebuilds the search index meanwhile).
     package var foldsOnTwoCores = true
+    /// For views built by `scratch`: the sequence their fold began at (kept past views, a snapshot, or 0).
+    package var startedFrom: UInt64 = 0
 
     /// Events folded per write transaction during catch-up. 20K bounds a rebuild's anonymous memory (100K
     /// batches: ~430 MiB at 100K messages); with generated mail `batchBytes` ends a batch first. Smaller batches save

@@ -14,6 +14,8 @@ public struct ViewsStatus: Sendable {
     public var snapshotSequences: [UInt64] = []
     /// Their bytes on disk together.
     public var snapshotBytes: Int = 0
+    /// The bytes of the past views the last time travel kept (`PastViews`), 0 when none.
+    public var pastViewsBytes: Int = 0
 }
 
 extension ViewStore {
@@ -24,7 +26,7 @@ extension ViewStore {
         let snapshots = ViewSnapshots(viewsRoot: store.viewsPath, catalog: .standard, log: log).list().mine
         return ViewsStatus(generation: (views.path as NSString).lastPathComponent, checkpoints: try views.checkpoints(),
                            quarantined: try views.quarantined(), snapshotSequences: snapshots.map(\.sequence),
-                           snapshotBytes: snapshots.reduce(0) { $0 + $1.bytes })
+                           snapshotBytes: snapshots.reduce(0) { $0 + $1.bytes }, pastViewsBytes: PastViews.bytes(viewsRoot: store.viewsPath))
     }
 
     /// Runs `body` over the current generation of `store` as it is on disk (opened read-only, nothing folded
