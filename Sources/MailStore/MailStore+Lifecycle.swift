@@ -11,6 +11,8 @@ extension MailStore {
     @discardableResult
     public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
+        // Past views kept by time travel were folded by the views being replaced: not shown again.
+        PastViews.removeUnused(viewsRoot: directory.viewsPath)
         if view == .search { return try replaySearch(progress: progress) }
         // Every view: the search index (SQLite, its own files) is rebuilt on a second thread while the views
         // fold on this one: the two share nothing but the log, which each reads in its own transactions.

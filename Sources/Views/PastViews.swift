@@ -86,13 +86,23 @@ package struct PastViews: Sendable {
             lock.unlock()
             return nil
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name != signature && !name.hasSuffix(PastViews.lockSuffix) {
+        PastViews.removeUnused(root: root, except: signature)
+        return Claim(folder: folder, lock: lock)
+    }
+
+    /// Removes every set of past views under the views folder `viewsRoot` that no process is using (a replay
+    /// does: views rebuilt because they were suspect should not be seen again through time travel).
+    package static func removeUnused(viewsRoot: String) {
+        removeUnused(root: viewsRoot + "/past", except: nil)
+    }
+
+    private static func removeUnused(root: String, except: String?) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name != except && !name.hasSuffix(lockSuffix) {
             let other = root + "/" + name
-            guard let theirs = FileLock.acquire(other + PastViews.lockSuffix, exclusive: true, wait: false) else { continue }
+            guard let theirs = FileLock.acquire(other + lockSuffix, exclusive: true, wait: false) else { continue }
             try? FileManager.default.removeItem(atPath: other)
             theirs.unlock()
         }
-        return Claim(folder: folder, lock: lock)
     }
 
     /// The bytes the past views kept under the views folder `viewsRoot` take (their files), for `stats`.

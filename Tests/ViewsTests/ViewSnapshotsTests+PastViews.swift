@@ -99,7 +99,7 @@ extension ViewSnapshotsTests {
         try assertEqualViews(try past.views(), try fromZero(p), "as of \(p) past damaged kept views", types: [ThreadsProjector.self, FoldersProjector.self])
     }
 
-    func testOneSetOfPastViewsIsKeptAndNoneWithSnapshotsOff() throws {
+    func testOneSetOfPastViewsIsKeptNoneAfterAReplayAndNoneWithSnapshotsOff() throws {
         try fill()
         let p = try XCTUnwrap(snapshots.list().mine.first).sequence + 11
         _ = try store.asOf(String(p), views: threadsOnly)
@@ -107,6 +107,11 @@ extension ViewSnapshotsTests {
         let root = store.directory.viewsPath + "/past"
         let kept = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix(".lock") }
         XCTAssertEqual(kept, [(try pastFolder(["contacts"]) as NSString).lastPathComponent], "the other catalog's set is removed")
+
+        // A replay drops them (views rebuilt because they were suspect are not shown again through time travel).
+        try store.replay(view: .folders)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix(".lock") }, [])
+        XCTAssertEqual(try store.asOf(String(p), views: threadsOnly).asOfStartedFrom, try XCTUnwrap(snapshots.list().mine.first).sequence)
 
         try FileManager.default.removeItem(atPath: root)
         setenv("MAILSTORE_SNAPSHOT_BUDGET_MB", "0", 1)
