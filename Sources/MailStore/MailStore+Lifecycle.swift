@@ -11,7 +11,8 @@ extension MailStore {
     @discardableResult
     public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
-        // Past views kept by time travel were folded by the views being replaced: not shown again.
+        // A replay starts time travel afresh too: the past views kept (a cache of one point) go, and are built
+        // again at the next look. The snapshots stay: each is checked when used, and by `verify --views`.
         PastViews.removeUnused(viewsRoot: directory.viewsPath)
         if view == .search { return try replaySearch(progress: progress) }
         // Every view: the search index (SQLite, its own files) is rebuilt on a second thread while the views

@@ -91,7 +91,7 @@ package struct PastViews: Sendable {
     }
 
     /// Removes every set of past views under the views folder `viewsRoot` that no process is using (a replay
-    /// does: views rebuilt because they were suspect should not be seen again through time travel).
+    /// does, so time travel starts afresh with the views).
     package static func removeUnused(viewsRoot: String) {
         removeUnused(root: viewsRoot + "/past", except: nil)
     }

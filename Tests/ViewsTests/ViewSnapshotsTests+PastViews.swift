@@ -108,7 +108,7 @@ extension ViewSnapshotsTests {
         let kept = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix(".lock") }
         XCTAssertEqual(kept, [(try pastFolder(["contacts"]) as NSString).lastPathComponent], "the other catalog's set is removed")
 
-        // A replay drops them (views rebuilt because they were suspect are not shown again through time travel).
+        // A replay drops them: time travel starts afresh with the rebuilt views.
         try store.replay(view: .folders)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix(".lock") }, [])
         XCTAssertEqual(try store.asOf(String(p), views: threadsOnly).asOfStartedFrom, try XCTUnwrap(snapshots.list().mine.first).sequence)
