@@ -89,6 +89,12 @@ extension ViewSnapshotsTests {
         XCTAssertEqual(try store.asOf(String(p), views: threadsOnly).asOfStartedFrom, taken[1].sequence)
         XCTAssertEqual(try store.asOf(String(p), views: threadsOnly).asOfStartedFrom, p)
 
+        // A LOG far over its 128-byte bound (the right line padded with 1 MiB of spaces): not read, rebuilt.
+        let hex = try XCTUnwrap(store.log.chainHash(at: p)).map { String(format: "%02x", $0) }.joined()
+        try Data(("\(p) \(hex)" + String(repeating: " ", count: 1 << 20) + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/LOG"))
+        XCTAssertEqual(try store.asOf(String(p), views: threadsOnly).asOfStartedFrom, taken[1].sequence)
+        XCTAssertEqual(try store.asOf(String(p), views: threadsOnly).asOfStartedFrom, p)
+
         // A damaged file under a good LOG: rebuilt, and the answer is right.
         let data = Environment.dataFile(folder)
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: data))
