@@ -73,12 +73,10 @@ extension MailStore {
                 let views = try ViewStore.scratch(in: claim.folder, log: log, through: seq, snapshots: snapshots, only: only,
                                                   progress: progress) { at in
                     // Kept views are reused only at the point recorded for them, on this log (its chain hash there).
-                    guard let recorded, recorded.sequence == at, let hash = try? self.log.chainHash(at: at) else { return false }
-                    return BlobHash(bytes: hash)?.hex == recorded.hash
+                    guard let recorded, recorded.sequence == at else { return false }
+                    return (try? self.log.chainHash(at: at)) == recorded.hash
                 }
-                guard let hash = try log.chainHash(at: seq).flatMap({ BlobHash(bytes: $0)?.hex }) else {
-                    throw MailStoreError.badPointInTime(point)
-                }
+                guard let hash = try log.chainHash(at: seq) else { throw MailStoreError.badPointInTime(point) }
                 try claim.record(sequence: seq, hash: hash)
                 return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (claim.folder, seq), pastClaim: claim)
             } catch {

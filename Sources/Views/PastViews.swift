@@ -50,20 +50,28 @@ package struct PastViews: Sendable {
             self.lock = lock
         }
 
-        /// The sequence and chain hash (hex) the set was recorded at, or nil (none, or unreadable).
-        package func recorded() -> (sequence: UInt64, hash: String)? {
+        /// The sequence and chain hash the set was recorded at, or nil (none, or unreadable).
+        package func recorded() -> (sequence: UInt64, hash: [UInt8])? {
             let file = folder + "/" + PastViews.logFile
             // A LOG file is one short line: anything longer is not one.
             guard let size = Environment.fileSize(file), size <= 128,
                   let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
             let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-            guard parts.count == 2, let seq = UInt64(parts[0]), parts[1].count == 64 else { return nil }
-            return (seq, String(parts[1]))
+            guard parts.count == 2, let seq = UInt64(parts[0]), parts[1].utf8.count == 64 else { return nil }
+            let digits = Array(parts[1].utf8)
+            var hash: [UInt8] = []
+            hash.reserveCapacity(32)
+            for i in stride(from: 0, to: 64, by: 2) {
+                guard let byte = UInt8(String(decoding: digits[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
+                hash.append(byte)
+            }
+            return (seq, hash)
         }
 
-        /// Records that the set stands at `sequence`, where the log's chain hash is `hash` (hex).
-        package func record(sequence: UInt64, hash: String) throws {
-            try StoreDirectory.writePrivateFile(folder + "/" + PastViews.logFile, contents: "\(sequence) \(hash)\n")
+        /// Records that the set stands at `sequence`, where the log's chain hash is `hash` (written as hex).
+        package func record(sequence: UInt64, hash: [UInt8]) throws {
+            let hex = hash.map { String(format: "%02x", $0) }.joined()
+            try StoreDirectory.writePrivateFile(folder + "/" + PastViews.logFile, contents: "\(sequence) \(hex)\n")
         }
 
         /// Removes the record: what the folder holds is not to be trusted until `record` is called again.
