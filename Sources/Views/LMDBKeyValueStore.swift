@@ -6,10 +6,13 @@ import Projections
 final class LMDBKeyValueStore: KeyValueStore {
     private let databases: [String: Database]
     var scope: TransactionScope?
+    /// For a view built from empty: lookups of keys never put skip the B-tree (see `AbsentKeyFilters`).
+    private let filters: AbsentKeyFilters?
 
-    init(databases: [String: Database], scope: TransactionScope? = nil) {
+    init(databases: [String: Database], scope: TransactionScope? = nil, filters: AbsentKeyFilters? = nil) {
         self.databases = databases
         self.scope = scope
+        self.filters = filters
     }
 
     /// The table looked up last: a table's reads and writes come in runs (a flush writes one table), and
@@ -28,8 +31,14 @@ final class LMDBKeyValueStore: KeyValueStore {
         return s
     }
 
-    func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try live.get(db(table), key) }
-    func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { try live.put(db(table), key, value) }
+    func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? {
+        if let filters, filters.surelyAbsent(table, key) { return nil }
+        return try live.get(db(table), key)
+    }
+    func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
+        try live.put(db(table), key, value)
+        filters?.put(table, key)
+    }
     func delete(_ table: String, _ key: [UInt8]) throws { try live.delete(db(table), key) }
     func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         try live.scan(db(table), from: start, body)

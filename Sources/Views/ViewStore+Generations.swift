@@ -67,6 +67,9 @@ extension ViewStore {
             let fresh = try ViewStore(path: building, log: log, catalog: catalog,
                                       snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
             fresh.foldsOnTwoCores = twoCores
+            // Every view folded here starts empty (a new folder, or emptied by `reset` after the copy), and
+            // the folder is this build's alone until the switch below.
+            fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })
             try fresh.catchUp(progress: progress)
             try fresh.environment.sync()
         } catch {
@@ -161,6 +164,8 @@ extension ViewStore {
         let views = try ViewStore(path: folder, log: log, catalog: folded)
         views.foldsOnTwoCores = twoCores
         views.startedFrom = restored ?? 0
+        // Nothing restored: the folder was empty, and it is this caller's.
+        if restored == nil { views.buildsFromEmpty(folded.types.map { $0.name.rawValue }) }
         try views.catchUp(through: sequence, progress: progress)
         return views
     }

@@ -42,6 +42,8 @@ public final class ViewStore: @unchecked Sendable {
     private var snapshotting: BackgroundWork<Void>?
     /// Events folded since the views' pages were last released from this process (see `fold`).
     private var foldedSinceRelease = 0
+    /// The views built from empty by this object alone (`buildsFromEmpty`), each with its tables' filters.
+    private var absentKeyFilters: [String: AbsentKeyFilters] = [:]
     /// Whether big batches fold some views on a second thread (`secondCoreViews`). Off when the caller keeps
     /// the other core busy itself (a replay or verification that rebuilds the search index meanwhile).
     package var foldsOnTwoCores = true
@@ -408,6 +410,20 @@ public final class ViewStore: @unchecked Sendable {
         }
     }
 
+    /// Says that the tables of `views` are empty now and that only this object will write them while it is
+    /// open (a generation being built, a scratch fold from the log's start): its folds then keep a filter of
+    /// the keys they put (`AbsentKeyFilters`) and skip the lookups of keys never put. Never for views that
+    /// another process may write, or that hold data from a copy or a snapshot.
+    package func buildsFromEmpty(_ views: [String]) {
+        let budget = AbsentKeyBudget()
+        for type in catalog.types where views.contains(type.name.rawValue) {
+            absentKeyFilters[type.name.rawValue] = AbsentKeyFilters(tables: ViewCatalog.tables(of: type), budget: budget)
+        }
+    }
+
+    /// The lookups the filters of `buildsFromEmpty` answered so far without reading a table.
+    package var lookupsSkipped: Int { absentKeyFilters.values.reduce(0) { $0 + $1.skippedLookups } }
+
     /// Folds every event after each view's checkpoint, up to `limit` (default: the log's head).
     ///
     /// No event can stop it: an event that does not decode, or that a projector fails to fold (a bug), is
@@ -421,7 +437,7 @@ public final class ViewStore: @unchecked Sendable {
         let start = (try checkpoints().values.min() ?? 0)
         guard start < head else { return }
         let folds = catalog.types.map { type -> Fold in
-            let store = LMDBKeyValueStore(databases: databases)
+            let store = LMDBKeyValueStore(databases: databases, filters: absentKeyFilters[type.name.rawValue])
             let context = FoldContext(store: store)
             return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, store: store, context: context,
                         projector: type.init(context: context))

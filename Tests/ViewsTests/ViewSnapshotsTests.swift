@@ -11,19 +11,7 @@ import XCTest
 
 /// Snapshots of the views: taken by folds at their interval, used by time travel (which must equal a fold
 /// from the log's start), skipped when damaged or not what they claim, and pruned to their bounds.
-final class ViewSnapshotsTests: ViewsTestCase {
-    override func setUpWithError() throws {
-        setenv("MAILSTORE_SNAPSHOT_INTERVAL", "100", 1)
-        setenv("MAILSTORE_SNAPSHOT_BUDGET_MB", "64", 1)
-        try super.setUpWithError()
-    }
-
-    override func tearDown() {
-        unsetenv("MAILSTORE_SNAPSHOT_INTERVAL")
-        unsetenv("MAILSTORE_SNAPSHOT_BUDGET_MB")
-        super.tearDown()
-    }
-
+final class ViewSnapshotsTests: SnapshotViewsTestCase {
     var snapshots: ViewSnapshots {
         ViewSnapshots(viewsRoot: store.directory.viewsPath, catalog: .standard, log: store.log)
     }
@@ -38,25 +26,6 @@ final class ViewSnapshotsTests: ViewsTestCase {
             if i % 30 == 0 { try views().waitForSnapshot() }
         }
         try views().waitForSnapshot()
-    }
-
-    /// Every table of `types` (default: every view) in `a` and `b`, entry for entry. Returns how many entries
-    /// `a` holds per view.
-    @discardableResult
-    func assertEqualViews(_ a: ViewStore, _ b: ViewStore, _ message: String,
-                          types: [any Projector.Type] = ViewCatalog.all) throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for type in types {
-            for table in ViewCatalog.tables(of: type) {
-                var left: [[UInt8]] = [], right: [[UInt8]] = []
-                try a.entries(of: table) { k, v in left.append(k + [0xFF] + v) }
-                try b.entries(of: table) { k, v in right.append(k + [0xFF] + v) }
-                let first = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
-                XCTAssertTrue(left == right, "\(message): table \(table) differs (\(left.count) vs \(right.count) entries, first at \(first))")
-                counts[type.name.rawValue, default: 0] += left.count
-            }
-        }
-        return counts
     }
 
     func testFoldsTakeSnapshotsAndTimeTravelFromThemEqualsAFoldFromZero() throws {

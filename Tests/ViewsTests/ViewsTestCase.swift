@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import MailStore
+import Projections
 import TestSupport
 import Views
 import XCTest
@@ -53,6 +54,25 @@ class ViewsTestCase: XCTestCase {
     }
 
     func views() throws -> ViewStore { try store.openViews() }
+
+    /// Every table of `types` (default: every view) in `a` and `b`, entry for entry. Returns how many entries
+    /// `a` holds per view.
+    @discardableResult
+    func assertEqualViews(_ a: ViewStore, _ b: ViewStore, _ message: String,
+                          types: [any Projector.Type] = ViewCatalog.all) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for type in types {
+            for table in ViewCatalog.tables(of: type) {
+                var left: [[UInt8]] = [], right: [[UInt8]] = []
+                try a.entries(of: table) { k, v in left.append(k + [0xFF] + v) }
+                try b.entries(of: table) { k, v in right.append(k + [0xFF] + v) }
+                let first = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
+                XCTAssertTrue(left == right, "\(message): table \(table) differs (\(left.count) vs \(right.count) entries, first at \(first))")
+                counts[type.name.rawValue, default: 0] += left.count
+            }
+        }
+        return counts
+    }
 
     func useCase() throws -> FetchThreadsUseCase { FetchThreadsUseCase(views: try views()) }
 
