@@ -26,6 +26,10 @@ package final class SearchIndex: @unchecked Sendable {
         db = try SQLiteConnection(path: path, create: true)
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
         // was built: changing it here would need every other connection closed).
+        // 16 KiB pages for a new file (a no-op on one that has tables): FTS5's segments are written and read
+        // back in fewer, larger pages. At 100K generated messages a rebuild took 6.2-6.9 s against 7.5-7.6 s
+        // with 4 KiB, the file 332 MB against 360, and first-25 queries were as fast or faster (2026-11-25).
+        try db.exec("PRAGMA page_size=\(SearchIndex.pageSize);")
         try db.exec(bulk ? "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" : "PRAGMA synchronous=NORMAL;")
         // SQLite's page cache: 8 MiB while a file is built (a bigger one did not build faster: 64 MiB took the
         // same time as 4), 16 MiB for queries.
@@ -39,6 +43,9 @@ package final class SearchIndex: @unchecked Sendable {
             try db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
         }
     }
+
+    /// The page size of a new index file.
+    static let pageSize = 16_384
 
     /// A cached prepared statement.
     func statement(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {

@@ -232,6 +232,28 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try reopened.documentCount(), 4)
     }
 
+    /// New index files have 16 KiB pages; a file built with 4 KiB pages (before) opens as it is and answers.
+    func testNewFilesHaveBigPagesAndOldOnesStillServe() throws {
+        func pageSize(_ idx: SearchIndex) throws -> Int64 {
+            let s = try idx.db.prepare("PRAGMA page_size")
+            XCTAssertTrue(try s.step())
+            return s.int(0)
+        }
+        let built = try index()
+        XCTAssertEqual(try pageSize(built), 16_384)
+        XCTAssertEqual(try built.documentCount(), 4)
+
+        let old = dir.file("old.sqlite")
+        do {
+            let db = try SQLiteConnection(path: old, create: true)
+            try db.exec("PRAGMA page_size=4096; CREATE TABLE early(x)")
+        }
+        let reopened = try SearchIndex(path: old)
+        XCTAssertEqual(try pageSize(reopened), 4_096, "an existing file keeps its pages")
+        try reopened.catchUp(log: store.log)
+        XCTAssertEqual(try reopened.documentCount(), 4)
+    }
+
     func testVerifyFindsADamagedIndex() throws {
         let idx = try index()
         try idx.db.exec("UPDATE docs SET folder = 'Elsewhere' WHERE message_id = 'm1@example.com'")
