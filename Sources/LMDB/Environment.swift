@@ -49,6 +49,9 @@ package final class Environment: @unchecked Sendable {
 
     private let env: OpaquePointer
     private let resizeLock = ResizeLock()
+    /// The map's address ranges once found (`mappedRanges`), guarded by `rangesLock`; dropped when remapped.
+    private var cachedRanges: [Range<UInt>]?
+    private let rangesLock = NSLock()
     /// Opened with `MDB_WRITEMAP` (writable): the map is kept allocated on disk.
     private let writeMap: Bool
     /// The folder holding `data.mdb` and `lock.mdb`.
@@ -246,6 +249,7 @@ package final class Environment: @unchecked Sendable {
         mdb_env_info(env, &info)
         let old = info.me_mapsize
         let newSize = writeMap ? old + min(old, 1 << 30) : old * 2
+        forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, newSize), "mdb_env_set_mapsize(\(newSize))")
         guard writeMap else { return }
         do {
@@ -267,8 +271,16 @@ package final class Environment: @unchecked Sendable {
     private func adoptGrownMap() throws {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
+        forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize(0)")
         if writeMap { try Environment.allocateMap(env, path: path) }
+    }
+
+    /// Drops the map's ranges found before a remap (call with the resize lock held exclusively).
+    private func forgetRanges() {
+        rangesLock.lock()
+        cachedRanges = nil
+        rangesLock.unlock()
     }
 
     /// The file-backed pages this process keeps mapped (all maps, its code and libraries included, ~20-30 MiB)
@@ -321,15 +333,67 @@ package final class Environment: @unchecked Sendable {
     package func releaseResidentPages() {
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
-        // LMDB reports its map address only for MDB_FIXEDMAP environments: find the mapping of data.mdb
-        // in /proc/self/maps (Linux).
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
-        let file = Environment.dataFile(path)
-        for line in maps.split(separator: "\n") where line.hasSuffix(file) {
-            let range = line.prefix { $0 != " " }.split(separator: "-")
-            guard range.count == 2, let lo = UInt(range[0], radix: 16), let hi = UInt(range[1], radix: 16), hi > lo,
-                  let addr = UnsafeMutableRawPointer(bitPattern: lo) else { continue }
-            _ = madvise(addr, Int(hi - lo), MADV_DONTNEED)
+        for range in mappedRanges() {
+            guard let addr = UnsafeMutableRawPointer(bitPattern: range.lowerBound) else { continue }
+            _ = madvise(addr, Int(range.upperBound - range.lowerBound), MADV_DONTNEED)
+        }
+    }
+
+    /// The address ranges of this environment's map (call with the resize lock held): found once in
+    /// `/proc/self/maps` (LMDB reports its map address only for `MDB_FIXEDMAP` environments) and kept until
+    /// the map is remapped (`grow`, `adoptGrownMap`). The mapping is the one of `data.mdb`'s device and inode,
+    /// not of its path: the kernel shows the path resolved (symlinks), renamed (a generation built aside) or
+    /// marked deleted (an old generation still open).
+    private func mappedRanges() -> [Range<UInt>] {
+        rangesLock.lock()
+        defer { rangesLock.unlock() }
+        if let cachedRanges { return cachedRanges }
+        var fd: Int32 = -1
+        var st = stat()
+        guard mdb_env_get_fd(env, &fd) == 0, fstat(fd, &st) == 0,
+              let maps = Environment.readProcFile("/proc/self/maps") else { return [] }
+        let found = Environment.ranges(in: maps, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        if !found.isEmpty { cachedRanges = found }
+        return found
+    }
+
+    /// The ranges of the mappings of the file `device`/`inode` in the text of a `/proc/<pid>/maps` file.
+    static func ranges(in maps: [UInt8], device: UInt64, inode: UInt64) -> [Range<UInt>] {
+        // glibc's encoding of a dev_t: major in bits 8-19 and 32-63, minor in bits 0-7 and 12-31.
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~UInt64(0xFFF))
+        let minor = (device & 0xFF) | ((device >> 12) & ~UInt64(0xFF))
+        var out: [Range<UInt>] = []
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            // address perms offset dev inode [path]
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, UInt64(String(decoding: fields[4], as: UTF8.self)) == inode else { continue }
+            let dev = fields[3].split(separator: UInt8(ascii: ":"))
+            guard dev.count == 2, UInt64(String(decoding: dev[0], as: UTF8.self), radix: 16) == major,
+                  UInt64(String(decoding: dev[1], as: UTF8.self), radix: 16) == minor else { continue }
+            let bounds = fields[0].split(separator: UInt8(ascii: "-"))
+            guard bounds.count == 2, let lo = UInt(String(decoding: bounds[0], as: UTF8.self), radix: 16),
+                  let hi = UInt(String(decoding: bounds[1], as: UTF8.self), radix: 16), hi > lo else { continue }
+            out.append(lo..<hi)
+        }
+        return out
+    }
+
+    /// The whole of a `/proc` file, read until its end (its size is 0 to `stat`, and one `read` returns at most
+    /// a page of it: `String(contentsOfFile:)` got the first ~4 KiB of `/proc/self/maps` only, so once other
+    /// mappings came first the map was never found and never unmapped). At most `limit` bytes (nil past it).
+    static func readProcFile(_ path: String, limit: Int = 16 << 20) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > limit { return nil }
         }
     }
 

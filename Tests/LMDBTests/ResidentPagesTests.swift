@@ -37,6 +37,56 @@ final class ResidentPagesTests: LMDBTestCase {
         }
     }
 
+    /// The map is found behind hundreds of other mappings (its line far past the first 4 KiB of
+    /// `/proc/self/maps`, all a single read returns) and through a symlinked path (which the kernel shows
+    /// resolved), and its pages leave the resident size. Both failed before: the release did nothing.
+    func testReleaseFindsTheMapBehindOtherMappingsAndThroughASymlink() throws {
+        let real = dir.file("real")
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        let link = dir.file("link")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        var o = Environment.Options()
+        o.mapSize = 64 << 20
+        let env = try Environment(path: link, options: o)
+        let db = try env.openDatabase("t", flags: .create)
+        try fill(env, db, count: 4_000, valueBytes: 4_000, perTransaction: 1_000)
+        // Mappings made after the map's sit below it, so their lines come first (alternate protections keep
+        // them apart).
+        var others: [UnsafeMutableRawPointer] = []
+        for i in 0..<400 {
+            guard let p = mmap(nil, 8_192, i % 2 == 0 ? PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                  p != MAP_FAILED else { continue }
+            others.append(p)
+        }
+        defer { for p in others { munmap(p, 8_192) } }
+        XCTAssertGreaterThan(Environment.readProcFile("/proc/self/maps")?.count ?? 0, 16_384)
+        env.releaseResidentPages()
+        try env.read { txn in
+            for k in 0..<4_000 { XCTAssertEqual(try txn.getBytes(db, key: LMDBTestCase.key(k))?.count, 4_000) }
+        }
+        let mapped = try XCTUnwrap(Environment.residentFileBytes())
+        env.releaseResidentPages()
+        let after = try XCTUnwrap(Environment.residentFileBytes())
+        XCTAssertGreaterThan(mapped - after, 12 << 20, "the ~16 MB read were not unmapped (\(mapped >> 20) -> \(after >> 20) MiB)")
+    }
+
+    /// The map's lines in a maps file: by device and inode (the path may be resolved, renamed or deleted).
+    func testTheMapsLinesOfAFileAreFoundByDeviceAndInode() {
+        let dev: UInt64 = (0xFD << 8) | 0x01  // fd:01
+        let maps = Array("""
+        55d0c0000000-55d0c0021000 r--p 00000000 fd:01 111 /usr/bin/x
+        7f0000000000-7f0004000000 rw-s 00000000 fd:01 4242 /tmp/a/data.mdb (deleted)
+        7f0004000000-7f0004001000 rw-p 00000000 00:00 0
+        7f0005000000-7f0006000000 r--s 00000000 fd:02 4242 /other/data.mdb
+        7f0007000000-7f0008000000 r--s 01000000 fd:01 4242 /tmp/b/data.mdb
+        garbage line
+        7f0009000000-7f0008000000 r--s 00000000 fd:01 4242 /tmp/c/data.mdb
+        """.utf8)
+        XCTAssertEqual(Environment.ranges(in: maps, device: dev, inode: 4242),
+                       [0x7F00_0000_0000..<0x7F00_0400_0000, 0x7F00_0700_0000..<0x7F00_0800_0000])
+        XCTAssertEqual(Environment.ranges(in: maps, device: dev, inode: 999), [])
+    }
+
     /// `MAILSTORE_MAPPED_BUDGET_MB`: whole MiB from 32 to 1 TiB; anything else (text, out of range, empty)
     /// keeps the 64 MiB default.
     func testTheMappedBudgetComesFromTheEnvironmentWithinItsRange() {
