@@ -19,11 +19,23 @@ import Foundation
 enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
+        let usage = "usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency|scale [--events N] [--rounds N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE] [--corpus DIR]"
+        // Asking for help runs nothing (a suite rewrites its section of docs/benchmarks.md).
+        if args.contains(where: { ["--help", "-h", "help"].contains($0) }) {
+            print(usage)
+            return
+        }
         guard let suite = args.first else {
-            print("usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency|scale [--events N] [--rounds N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE]")
+            FileHandle.standardError.write(Data((usage + "\n").utf8))
             exit(64)
         }
-        let options = BenchOptions(args: Array(args.dropFirst()))
+        let options: BenchOptions
+        do {
+            options = try BenchOptions(args: Array(args.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("bench: \(error)\n\(usage)\n".utf8))
+            exit(64)
+        }
         let section: String
         switch suite {
         case "log": section = try LogBench(options: options).run()
@@ -38,7 +50,7 @@ enum BenchMain {
         case "notify-latency": section = try NotifyLatencyBench(options: options).run()
         case "scale": section = try ScaleBench(options: options).run()
         default:
-            print("unknown suite \(suite)")
+            FileHandle.standardError.write(Data("bench: unknown suite \(BenchUsageError.printable(suite))\n\(usage)\n".utf8))
             exit(64)
         }
         // The sync suite against another server than Dovecot writes a section of its own (sync-courier, ...).
@@ -66,23 +78,48 @@ struct BenchOptions {
     /// The real mail the import suite measures store size on (mbox files).
     var corpus = "../shared/corpora/list-mbox"
 
-    init(args: [String]) {
+    /// Parses `args` (after the suite's name). Throws for an option it does not know, one without its value,
+    /// or a count that is not a whole number from 1 to 100,000,000, rather than running with a default.
+    init(args: [String]) throws(BenchUsageError) {
         var i = 0
+        func value() throws(BenchUsageError) -> String {
+            guard i + 1 < args.count else { throw BenchUsageError("\(args[i]) needs a value") }
+            i += 1
+            return args[i]
+        }
+        func count() throws(BenchUsageError) -> Int {
+            let name = args[i]
+            let text = try value()
+            guard let n = Int(text), (1...100_000_000).contains(n) else {
+                throw BenchUsageError("\(name) takes a whole number from 1 to 100000000")
+            }
+            return n
+        }
         while i < args.count {
-            let v = i + 1 < args.count ? args[i + 1] : ""
             switch args[i] {
-            case "--events": events = Int(v) ?? events; i += 1
-            case "--messages": messages = Int(v) ?? messages; messagesGiven = true; i += 1
-            case "--threads": threads = Int(v) ?? threads; i += 1
-            case "--rounds": rounds = Int(v).map { max(1, min($0, 20)) } ?? rounds; i += 1
-            case "--server": server = v; i += 1
-            case "--work": work = v; i += 1
-            case "--out": out = v; i += 1
-            case "--corpus": corpus = v; i += 1
-            default: break
+            case "--events": events = try count()
+            case "--messages": messages = try count(); messagesGiven = true
+            case "--threads": threads = try count()
+            case "--rounds": rounds = max(1, min(try count(), 20))
+            case "--server": server = try value()
+            case "--work": work = try value()
+            case "--out": out = try value()
+            case "--corpus": corpus = try value()
+            default: throw BenchUsageError("unknown option \(BenchUsageError.printable(args[i]))")
             }
             i += 1
         }
+    }
+}
+
+/// A bench command line that cannot be run: what is wrong with it.
+struct BenchUsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+
+    /// `text` as it may be echoed to a terminal: its first 64 characters, control characters left out.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(64).filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
     }
 }
 
