@@ -20,9 +20,12 @@ struct AbsentKeyFilter {
 
         init(capacity: Int) {
             self.capacity = capacity
-            blocks = max(1, capacity * AbsentKeyFilter.bitsPerKey / 512)
+            blocks = Layer.blocks(for: capacity)
             words = [UInt64](repeating: 0, count: blocks * 8)
         }
+
+        /// The 64-byte blocks a layer of `capacity` keys takes.
+        static func blocks(for capacity: Int) -> Int { max(1, capacity * AbsentKeyFilter.bitsPerKey / 512) }
 
         mutating func insert(_ h: UInt64) {
             let base = AbsentKeyFilter.block(h, of: blocks) * 8
@@ -76,20 +79,13 @@ struct AbsentKeyFilter {
         return x
     }
 
-    /// Records that `key` was put; returns the bytes the filter grew by (a new layer), 0 mostly.
-    @discardableResult
-    mutating func insert(_ key: [UInt8]) -> Int {
-        let h = AbsentKeyFilter.hash(key)
-        if layers.isEmpty || layers[layers.count - 1].count >= layers[layers.count - 1].capacity {
-            let capacity = layers.last.map { $0.capacity * 2 } ?? AbsentKeyFilter.firstCapacity
-            layers.append(Layer(capacity: capacity))
-            let grown = layers[layers.count - 1].words.count * 8
-            bytes += grown
-            layers[layers.count - 1].insert(h)
-            return grown
+    /// Records that `key` was put (adding a layer of `nextLayerBytes` when `full`).
+    mutating func insert(_ key: [UInt8]) {
+        if full {
+            layers.append(Layer(capacity: nextCapacity))
+            bytes += layers[layers.count - 1].words.count * 8
         }
-        layers[layers.count - 1].insert(h)
-        return 0
+        layers[layers.count - 1].insert(AbsentKeyFilter.hash(key))
     }
 
     /// False when `key` was surely never put; true when it may have been.
@@ -100,11 +96,11 @@ struct AbsentKeyFilter {
         return false
     }
 
-    /// The bytes the next layer would take (what `insert` may grow by).
-    var nextLayerBytes: Int {
-        let capacity = layers.last.map { $0.capacity * 2 } ?? AbsentKeyFilter.firstCapacity
-        return max(1, capacity * AbsentKeyFilter.bitsPerKey / 512) * 64
-    }
+    /// The capacity of the next layer: double the newest one's.
+    private var nextCapacity: Int { layers.last.map { $0.capacity * 2 } ?? AbsentKeyFilter.firstCapacity }
+
+    /// The bytes the next layer would take (what `insert` grows by when `full`).
+    var nextLayerBytes: Int { Layer.blocks(for: nextCapacity) * 64 }
 
     /// Whether the next insert adds a layer.
     var full: Bool { layers.last.map { $0.count >= $0.capacity } ?? true }

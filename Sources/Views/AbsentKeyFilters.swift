@@ -38,9 +38,20 @@ final class AbsentKeyFilters: @unchecked Sendable {
         self.budget = budget
     }
 
+    /// The table looked up last and its entry (nil: not filtered): lookups and puts come in runs per table, and
+    /// comparing the same string is cheaper than hashing it (as `LMDBKeyValueStore` does for its databases).
+    private var last: (table: String, entry: Entry?)?
+
+    private func entry(_ table: String) -> Entry? {
+        if let last, last.table == table { return last.entry }
+        let e = tables[table]
+        last = (table, e)
+        return e
+    }
+
     /// True when `key` is surely not in `table` (the lookup can be skipped).
     func surelyAbsent(_ table: String, _ key: [UInt8]) -> Bool {
-        guard let e = tables[table] else { return false }
+        guard let e = entry(table) else { return false }
         e.lookups += 1
         let absent = !e.filter.mightContain(key)
         if absent {
@@ -55,7 +66,7 @@ final class AbsentKeyFilters: @unchecked Sendable {
 
     /// Records that `key` was put into `table`.
     func put(_ table: String, _ key: [UInt8]) {
-        guard let e = tables[table] else { return }
+        guard let e = entry(table) else { return }
         if e.lookups == 0 {
             e.putsWithoutLookup += 1
             if e.putsWithoutLookup >= AbsentKeyFilters.unreadPuts { drop(table, e); return }
@@ -69,6 +80,7 @@ final class AbsentKeyFilters: @unchecked Sendable {
 
     private func drop(_ table: String, _ e: Entry) {
         tables[table] = nil
+        last = nil
         budget.give(e.filter.bytes)
     }
 }
