@@ -70,6 +70,16 @@ final class ResidentPagesTests: LMDBTestCase {
         XCTAssertGreaterThan(mapped - after, 12 << 20, "the ~16 MB read were not unmapped (\(mapped >> 20) -> \(after >> 20) MiB)")
     }
 
+    /// A `/proc` file is read to its end, in several reads, and refused past its bound rather than held whole.
+    func testAProcFileIsReadWholeWithinItsBound() throws {
+        let file = dir.file("big")
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(Environment.readProcFile(file), bytes, "more than one 64 KiB read")
+        XCTAssertNil(Environment.readProcFile(file, limit: 100_000), "over its bound")
+        XCTAssertNil(Environment.readProcFile(dir.file("missing")))
+    }
+
     /// The map's lines in a maps file: by device and inode (the path may be resolved, renamed or deleted).
     func testTheMapsLinesOfAFileAreFoundByDeviceAndInode() {
         let dev: UInt64 = (0xFD << 8) | 0x01  // fd:01
