@@ -62,6 +62,15 @@ package final class ViewTable<Value: BinaryField> {
         if try body(&entry.value) { entry.dirty = true }
     }
 
+    /// Calls `body` with each key stored under `prefix` when the batch began (this batch's changes, still in
+    /// the cache, are not seen), in key order, until it returns false.
+    package func storedKeys(prefix: [UInt8], _ body: ([UInt8]) throws -> Bool) throws {
+        try store.scan(name, from: prefix) { key, _ in
+            guard key.starts(with: prefix) else { return false }
+            return try body(key)
+        }
+    }
+
     /// The stored value under `key`, decoded.
     private func load(_ key: [UInt8]) throws -> Value? {
         guard let raw = try store.get(name, key) else { return nil }

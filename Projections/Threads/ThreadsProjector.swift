@@ -76,15 +76,19 @@ package final class ThreadsProjector: Projector {
         }
         switch decoded {
         case .folderDiscovered(let p):
-            folderRoles.set(Key(account, p.folder).bytes, p.role)
-            if p.role == .flagged {
-                starred.set(Key(account).bytes, p.folder)
-            } else if try starred.get(Key(account).bytes) == p.folder {
-                starred.set(Key(account).bytes, nil)
+            try changingRoles(account: account, folder: p.folder) {
+                folderRoles.set(Key(account, p.folder).bytes, p.role)
+                if p.role == .flagged {
+                    starred.set(Key(account).bytes, p.folder)
+                } else if try starred.get(Key(account).bytes) == p.folder {
+                    starred.set(Key(account).bytes, nil)
+                }
             }
         case .folderRemoved(let p):
-            folderRoles.set(Key(account, p.folder).bytes, nil)
-            if try starred.get(Key(account).bytes) == p.folder { starred.set(Key(account).bytes, nil) }
+            try changingRoles(account: account, folder: p.folder) {
+                folderRoles.set(Key(account, p.folder).bytes, nil)
+                if try starred.get(Key(account).bytes) == p.folder { starred.set(Key(account).bytes, nil) }
+            }
         case .draftCopyChanged(let p):
             if p.change == .appending || p.change == .stored, !p.messageID.isEmpty {
                 ownDrafts.set(Key(account, ViewBounds.id(p.messageID)).bytes, Present())
@@ -103,6 +107,43 @@ package final class ThreadsProjector: Projector {
             update(t)
         default:
             break
+        }
+    }
+
+    /// Runs `change` (of `folder`'s role, or of the account's Starred folder) and marks the threads whose rows
+    /// it moves: those with a copy in `folder` when it becomes or stops being an Inbox (their rows are listed
+    /// under the unified Inbox or not), and the starred threads when the account gains or loses a Starred
+    /// folder of its own (listed under the virtual one or not). A row is computed when its batch ends, with the
+    /// roles known then: without this, a thread folded in a batch before its folder's role was learnt would
+    /// keep a row that a rebuild, folding both in one batch, does not make. The threads are found in the
+    /// stored index (those of this batch are marked already); a big folder whose role changes has every
+    /// thread's row recomputed once, in that batch.
+    private func changingRoles(account: String, folder: String, _ change: () throws -> Void) throws {
+        let wasInbox = try folderRoles.isInbox(account: account, folder: folder)
+        let hadStarred = try starred.get(Key(account).bytes) != nil
+        try change()
+        if try folderRoles.isInbox(account: account, folder: folder) != wasInbox {
+            try markThreads(listedUnder: ThreadsProjector.indexPrefix(scope: account, folder: folder, category: nil).bytes)
+        }
+        if try (starred.get(Key(account).bytes) != nil) != hadStarred {
+            try markThreads(listedUnder: ThreadsProjector.indexPrefix(scope: account, folder: ThreadsProjector.virtualStarred, category: nil).bytes)
+            try markThreads(listedUnder: Key(account).bytes, starredOnly: true)
+        }
+    }
+
+    /// Marks dirty the threads of the stored index entries under `prefix` (`starredOnly`: those whose rows say
+    /// starred).
+    private func markThreads(listedUnder prefix: [UInt8], starredOnly: Bool = false) throws {
+        try index.storedKeys(prefix: prefix) { key in
+            var r = KeyReader(key)
+            _ = r.string(); _ = r.string(); _ = r.string(); _ = r.descending()
+            let id = r.string()
+            if starredOnly {
+                if try rows.get(Key(id).bytes)?.isStarred == true { dirty.insert(id) }
+            } else {
+                dirty.insert(id)
+            }
+            return true
         }
     }
 
