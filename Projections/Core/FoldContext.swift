@@ -35,6 +35,22 @@ package final class FoldContext {
     package func discard() {
         for t in tables { t.discard() }
     }
+
+    /// The bytes the tables' (emptied) caches keep allocated for their next batch.
+    package var cacheBytes: Int { tables.reduce(0) { $0 + $1.cacheBytes } }
+
+    /// Lets each table keep its emptied cache's room while `budget` (bytes) covers it, taken from `budget`;
+    /// the others free theirs. Call on emptied caches (after `flush` or `discard`).
+    package func trimCaches(budget: inout Int) {
+        for t in tables {
+            let bytes = t.cacheBytes
+            if bytes <= budget {
+                budget -= bytes
+            } else {
+                t.freeCache()
+            }
+        }
+    }
 }
 
 /// A table with a write-back cache (a `ViewTable` of any value type).
@@ -43,6 +59,8 @@ protocol CachedTable: AnyObject {
     func flush() throws
     func encode()
     func discard()
+    var cacheBytes: Int { get }
+    func freeCache()
 }
 
 extension ViewTable: CachedTable {}

@@ -120,6 +120,17 @@ package final class ViewTable<Value: BinaryField> {
         cache.removeAll(keepingCapacity: true)
         encoded = nil
     }
+
+    /// The bytes the cache's storage holds allocated (its entries' room; an empty cache may keep it).
+    package var cacheBytes: Int {
+        cache.capacity * (MemoryLayout<TableKey>.stride + MemoryLayout<Cached>.stride)
+    }
+
+    /// Drops the cache with its room (and every unwritten change).
+    package func freeCache() {
+        cache = [:]
+        encoded = nil
+    }
 }
 
 /// A value-less entry (for index tables whose keys carry everything).

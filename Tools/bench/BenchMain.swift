@@ -69,8 +69,11 @@ struct BenchOptions {
     /// Whether --messages was given (suites with another default use theirs otherwise).
     var messagesGiven = false
     var threads = 50_000
-    /// How many times the log suite runs its appends and scans (the median is reported).
+    /// How many times the log suite runs its appends and scans, and the actions suite its batch and undo (the
+    /// median is reported); 1 to 100.
     var rounds = 3
+    /// Whether --rounds was given (suites with another default use theirs otherwise).
+    var roundsGiven = false
     /// The IMAP server the sync suite runs against: a script in Tools/test-server (dovecot, courier, cyrus).
     var server = "dovecot"
     var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
@@ -100,7 +103,10 @@ struct BenchOptions {
             case "--events": events = try count()
             case "--messages": messages = try count(); messagesGiven = true
             case "--threads": threads = try count()
-            case "--rounds": rounds = max(1, min(try count(), 20))
+            case "--rounds":
+                rounds = try count()
+                guard rounds <= 100 else { throw BenchUsageError("--rounds takes a whole number from 1 to 100") }
+                roundsGiven = true
             case "--server": server = try value()
             case "--work": work = try value()
             case "--out": out = try value()
