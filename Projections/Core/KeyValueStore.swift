@@ -33,4 +33,20 @@ package protocol KeyValueStore: KeyValueReader {
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws
     /// Removes `key`.
     func delete(_ table: String, _ key: [UInt8]) throws
+    /// Stores `value` under `key`, both borrowed for the call (slices of a table's encoded changes).
+    func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws
+    /// Removes `key`, borrowed for the call.
+    func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws
+}
+
+extension KeyValueStore {
+    /// The copying fallback: `key` and `value` copied, then stored.
+    package func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        try put(table, Array(key), Array(value))
+    }
+
+    /// The copying fallback: `key` copied, then removed.
+    package func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws {
+        try delete(table, Array(key))
+    }
 }

@@ -80,37 +80,37 @@ package final class ViewTable<Value: BinaryField> {
         }
     }
 
-    /// Changes encoded and put in key order by `encode()`, waiting for `flush()`.
-    private var encoded: [(key: [UInt8], value: [UInt8]?)]?
+    /// Changes encoded in key order by `encode()`, waiting for `flush()`.
+    private var encoded: EncodedChanges?
 
     /// Encodes every changed entry and puts them in key order, emptying the cache, without touching the store:
     /// a view folded on a second thread does this there, and the writing thread's `flush()` only writes.
     package func encode() {
-        // Encoded in one pass; what follows works on bytes, not on generic values.
-        var entries: [(key: [UInt8], value: [UInt8]?)] = encoded ?? []
-        entries.reserveCapacity(entries.count + cache.count)
+        // Keys and values go into one buffer (not an array each), so writing and dropping them is a few
+        // allocations per batch rather than two per change.
+        var changes = encoded ?? EncodedChanges()
+        changes.reserve(cache.count)
         for (k, c) in cache where c.dirty {
             if let v = c.value {
-                var w = ByteWriter(capacity: 64)
-                v.write(to: &w)
-                entries.append((k.bytes, w.bytes))
+                changes.append(key: k.bytes) { v.write(to: &$0) }
             } else {
-                entries.append((k.bytes, nil))
+                changes.append(key: k.bytes, value: nil)
             }
         }
         cache.removeAll(keepingCapacity: true)
-        encoded = TableKey.sorted(entries)
+        changes.sort()
+        encoded = changes
     }
 
     /// Writes every changed entry to the store, in key order, and empties the cache.
     package func flush() throws {
         if !cache.isEmpty || encoded == nil { encode() }
         defer { encoded = nil }
-        for e in encoded ?? [] {
-            if let v = e.value {
-                try store.put(name, e.key, v)
+        try encoded?.forEach { key, value in
+            if let value {
+                try store.put(name, key, value)
             } else {
-                try store.delete(name, e.key)
+                try store.delete(name, key)
             }
         }
     }
@@ -152,48 +152,4 @@ struct TableKey: Hashable {
     }
 
     static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
-
-    /// `entries` in key order, as LMDB sorts keys; entries with the same key keep their order (the sort is
-    /// stable), so the later one is written last. Sorted by the 8 bytes after the prefix all the keys share (a
-    /// table's keys often start alike: an account, a folder) and their position, both plain integers; memcmp
-    /// only where those tie.
-    static func sorted(_ entries: [(key: [UInt8], value: [UInt8]?)]) -> [(key: [UInt8], value: [UInt8]?)] {
-        guard let first = entries.first?.key else { return entries }
-        var shared = first.count
-        for e in entries.dropFirst() where shared > 0 {
-            shared = min(shared, e.key.count)
-            e.key.withUnsafeBufferPointer { k in
-                first.withUnsafeBufferPointer { f in
-                    var i = 0
-                    while i < shared && k[i] == f[i] { i += 1 }
-                    shared = i
-                }
-            }
-        }
-        var order: [(rank: UInt64, index: Int)] = []
-        order.reserveCapacity(entries.count)
-        for (i, e) in entries.enumerated() {
-            var v: UInt64 = 0
-            e.key.withUnsafeBufferPointer { k in
-                for j in shared..<(shared + 8) { v = v << 8 | UInt64(j < k.count ? k[j] : 0) }
-            }
-            order.append((v, i))
-        }
-        order.sort { a, b in
-            if a.rank != b.rank { return a.rank < b.rank }
-            return precedes(entries[a.index].key, entries[b.index].key)
-        }
-        return order.map { entries[$0.index] }
-    }
-
-    /// Byte order (as LMDB sorts keys), with memcmp.
-    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBytes { x in
-            b.withUnsafeBytes { y in
-                let n = min(x.count, y.count)
-                let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-                return c != 0 ? c < 0 : x.count < y.count
-            }
-        }
-    }
 }

@@ -48,6 +48,21 @@ package final class TransactionScope {
         }
     }
 
+    /// Stores `value` under `key`, both borrowed (a slice of a bigger buffer, say).
+    package func put(_ db: Database, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(live, db.dbi, &k, &v, 0)
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name))") }
+    }
+
+    /// Deletes `key`, borrowed (absent is fine).
+    package func delete(_ db: Database, _ key: UnsafeRawBufferPointer) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let rc = mdb_del(live, db.dbi, &k, nil)
+        if rc != 0 && rc != MDB_NOTFOUND { throw LMDBError(code: rc, operation: "mdb_del(\(db.name))") }
+    }
+
     /// Deletes `key` (absent is fine).
     package func delete(_ db: Database, _ key: [UInt8]) throws {
         try key.withUnsafeBytes { kb in

@@ -60,9 +60,9 @@ struct AbsentKeyFilter {
 
     /// The hash of `key` the layers probe: SipHash (the standard library's `Hasher`, seeded per process: the
     /// filter is never stored).
-    static func hash(_ key: [UInt8]) -> UInt64 {
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
         var h = Hasher()
-        key.withUnsafeBytes { h.combine(bytes: $0) }
+        h.combine(bytes: key)
         return UInt64(bitPattern: Int64(h.finalize()))
     }
 
@@ -81,6 +81,11 @@ struct AbsentKeyFilter {
 
     /// Records that `key` was put (adding a layer of `nextLayerBytes` when `full`).
     mutating func insert(_ key: [UInt8]) {
+        key.withUnsafeBytes { insert($0) }
+    }
+
+    /// Records that `key` was put (adding a layer of `nextLayerBytes` when `full`).
+    mutating func insert(_ key: UnsafeRawBufferPointer) {
         if full {
             layers.append(Layer(capacity: nextCapacity))
             bytes += layers[layers.count - 1].words.count * 8
@@ -91,7 +96,7 @@ struct AbsentKeyFilter {
     /// False when `key` was surely never put; true when it may have been.
     func mightContain(_ key: [UInt8]) -> Bool {
         if layers.isEmpty { return false }
-        let h = AbsentKeyFilter.hash(key)
+        let h = key.withUnsafeBytes { AbsentKeyFilter.hash($0) }
         for i in layers.indices where layers[i].mightContain(h) { return true }
         return false
     }

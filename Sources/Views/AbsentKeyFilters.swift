@@ -66,6 +66,11 @@ final class AbsentKeyFilters: @unchecked Sendable {
 
     /// Records that `key` was put into `table`.
     func put(_ table: String, _ key: [UInt8]) {
+        key.withUnsafeBytes { put(table, $0) }
+    }
+
+    /// Records that `key` was put into `table`.
+    func put(_ table: String, _ key: UnsafeRawBufferPointer) {
         guard let e = entry(table) else { return }
         if e.lookups == 0 {
             e.putsWithoutLookup += 1

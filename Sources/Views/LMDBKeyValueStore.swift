@@ -36,10 +36,14 @@ final class LMDBKeyValueStore: KeyValueStore {
         return try live.get(db(table), key)
     }
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(table, k, v) } }
+    }
+    func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
         try live.put(db(table), key, value)
         filters?.put(table, key)
     }
     func delete(_ table: String, _ key: [UInt8]) throws { try live.delete(db(table), key) }
+    func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws { try live.delete(db(table), key) }
     func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         try live.scan(db(table), from: start, body)
     }
