@@ -77,8 +77,9 @@ final class EngineRobustnessTests: ViewsTestCase {
         XCTAssertEqual(try two.checkpoints()["contacts"], try store.log.head().sequence)
     }
 
-    /// An action over many copies folds the unread view on the second core: the live views (caught up with
-    /// the action alone in its batch) equal a fold on one core, and the counters moved with the copies.
+    /// An action over many copies folds the unread, actions and notifications views on the second core: the
+    /// live views (caught up with the action alone in its batch) equal a fold on one core, and the counters moved
+    /// with the copies.
     func testABigActionFoldsUnreadOnTheSecondCoreAndEqualsOneCore() throws {
         var targets: [ActionTarget] = []
         for i in 0..<400 {
@@ -88,17 +89,18 @@ final class EngineRobustnessTests: ViewsTestCase {
         let live = try views()
         XCTAssertEqual(try live.unreadCount(account: "acct", folder: "INBOX", category: "all"), 300)
         XCTAssertEqual(ViewStore.secondCoreViews(events: 1, decoded: [.threadArchived(ThreadAction(threadIDs: [], targets: targets, destination: "Archive"))]),
-                       [ViewName.unread.rawValue])
+                       [ViewName.unread.rawValue, ViewName.actions.rawValue, ViewName.notifications.rawValue])
         try event(.threadArchived(ThreadAction(threadIDs: targets.map(\.emailID), targets: targets, destination: "Archive")), stream: "action-1")
         try live.catchUp()
         XCTAssertEqual(try live.unreadCount(account: "acct", folder: "INBOX", category: "all"), 0)
         XCTAssertEqual(try live.unreadCount(account: "acct", folder: "Archive", category: "all"), 300)
         let one = try ViewStore.scratch(in: dir.file("one"), log: store.log, through: try store.log.head().sequence, twoCores: false)
-        for table in ViewCatalog.tables(of: UnreadProjector.self) + ViewCatalog.tables(of: ThreadsProjector.self) {
+        for table in ViewCatalog.all.flatMap({ ViewCatalog.tables(of: $0) }) {
             var a: [[UInt8]] = [], b: [[UInt8]] = []
             try live.entries(of: table) { k, v in a.append(k + [0xFF] + v) }
             try one.entries(of: table) { k, v in b.append(k + [0xFF] + v) }
             XCTAssertTrue(a == b, "\(table): \(a.count) vs \(b.count) entries")
+            if table == "actions.byEmail" { XCTAssertEqual(a.count, 400, "the action, folded on the second core, lists its copies") }
         }
     }
 
