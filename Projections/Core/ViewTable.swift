@@ -31,6 +31,13 @@ package final class ViewTable<Value: BinaryField> {
         return v
     }
 
+    /// The value under `key` as `get` gives it, without keeping it in the cache: for a pass over many entries,
+    /// whose memory must not grow with them.
+    package func peek(_ key: [UInt8]) throws -> Value? {
+        if let c = cache[TableKey(key)] { return c.value }
+        return try load(key)
+    }
+
     /// Stores `value` under `key` (written at the next flush).
     package func set(_ key: [UInt8], _ value: Value?) {
         cache[TableKey(key)] = Cached(value: value, dirty: true)

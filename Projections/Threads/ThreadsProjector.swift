@@ -39,6 +39,7 @@ package final class ThreadsProjector: Projector {
 
     /// Creates the projector over `store`.
     package init(context: FoldContext) {
+        self.context = context
         emails = context.table(Self.emailsTable)
         threads = context.table(Self.threadsTable)
         rows = context.table(Self.rowsTable)
@@ -51,14 +52,24 @@ package final class ThreadsProjector: Projector {
 
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
     private var dirty: Set<String> = []
+    /// The tables' context: a big recompute writes it in parts.
+    private let context: FoldContext
+    /// Rows recomputed between two writes of the tables when a batch has many (a role change marks every
+    /// thread of its folder): the records they read and write stay in the caches until written, ~1 KB a thread.
+    /// Written in parts, the caches stay at ~8 MB; the folder's thread ids (tens of bytes each) are held at once.
+    /// The projector must then fold on the writing thread (it does: only other views fold on a second one).
+    package var recomputeChunk = 8_192
 
     package func discardPending() { dirty.removeAll() }
 
     /// Recomputes the rows of the threads changed in this batch (once each).
     package func prepareFlush() throws {
+        var done = 0
         for id in dirty.sorted() {
             guard var t = try threads.get(Key(id).bytes) else { continue }
             try recompute(&t)
+            done += 1
+            if done % recomputeChunk == 0 { try context.flush() }
         }
         dirty.removeAll()
     }
@@ -132,15 +143,18 @@ package final class ThreadsProjector: Projector {
     }
 
     /// Marks dirty the threads of the stored index entries under `prefix` (`starredOnly`: those whose rows say
-    /// starred).
+    /// starred, among the entries of the All listings: a pass over the account's index, reading rows without
+    /// caching them, so its memory is that of the starred threads it marks).
     private func markThreads(listedUnder prefix: [UInt8], starredOnly: Bool = false) throws {
         try index.storedKeys(prefix: prefix) { key in
             var r = KeyReader(key)
-            _ = r.string(); _ = r.string(); _ = r.string(); _ = r.descending()
+            _ = r.string(); _ = r.string()
+            let listing = r.string()
+            _ = r.descending()
             let id = r.string()
-            if starredOnly {
-                if try rows.get(Key(id).bytes)?.isStarred == true { dirty.insert(id) }
-            } else {
+            if !starredOnly {
+                dirty.insert(id)
+            } else if listing == "all", !dirty.contains(id), try rows.peek(Key(id).bytes)?.isStarred == true {
                 dirty.insert(id)
             }
             return true

@@ -1,0 +1,62 @@
+import EventModel
+import Projections
+import XCTest
+
+/// A batch that marks many threads (a folder's role changing) writes their rows in parts, and the views are
+/// those of a fold that recomputes them all at once.
+final class ThreadsRecomputeChunkTests: XCTestCase {
+    /// Counts the writes made to a store.
+    private final class CountingStore: KeyValueStore {
+        let inner = InMemoryKeyValueStore()
+        var writes = 0
+        func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try inner.get(table, key) }
+        func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws { try inner.scan(table, from: start, body) }
+        func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { writes += 1; try inner.put(table, key, value) }
+        func delete(_ table: String, _ key: [UInt8]) throws { writes += 1; try inner.delete(table, key) }
+    }
+
+    private func received(_ i: Int) -> DomainEvent {
+        .emailReceived(EmailReceived(emailID: "m\(i)", folder: "Box", messageID: "m\(i)@x", subject: "Subject \(i)",
+                                     from: [EmailAddress(name: nil, email: "s\(i)@example.com")],
+                                     date: Timestamp(microseconds: 1_700_000_000_000_000 + Int64(i) * 1_000_000), dateSource: .header,
+                                     size: 10, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!))
+    }
+
+    func testARoleChangeRecomputesItsFoldersThreadsInParts() throws {
+        let mail = (0..<20).map(received)
+        let role = DomainEvent.folderDiscovered(FolderDiscovered(folder: "Box", displayName: "Box", role: .inbox))
+
+        let store = CountingStore()
+        let context = FoldContext(store: store)
+        let threads = ThreadsProjector(context: context)
+        threads.recomputeChunk = 3
+        var sequence: UInt64 = 0
+        func fold(_ events: [DomainEvent], flushing: Bool = true) throws {
+            for e in events {
+                sequence += 1
+                let at = Timestamp(microseconds: 1_700_000_000_000_000 + Int64(sequence))
+                let envelope = EventEnvelope(sequence: sequence, id: EventID(high: sequence, low: sequence), type: e.type, schemaVersion: 1,
+                                             recordedAt: at, occurredAt: at, account: "acct", stream: "s", causationID: nil,
+                                             correlationID: nil, actor: .sync)
+                try threads.apply(StoredEvent(envelope: envelope, payload: []), e)
+            }
+            try threads.prepareFlush()
+            if flushing { try context.flush() }
+        }
+        try fold(mail)
+        let before = store.writes
+        try fold([role], flushing: false)
+        XCTAssertGreaterThan(store.writes, before, "the 20 rows were written in parts while they were recomputed")
+        try context.flush()
+
+        let whole = FoldHarness(types: [ThreadsProjector.self])
+        try whole.fold(mail + [role], account: "acct")
+        XCTAssertEqual(store.inner.tableNames, whole.store.tableNames)
+        for table in whole.store.tableNames {
+            XCTAssertEqual(store.inner.entries(table).map(\.0), whole.store.entries(table).map(\.0), table)
+            XCTAssertEqual(store.inner.entries(table).map(\.1), whole.store.entries(table).map(\.1), table)
+        }
+        let unified = try ThreadsReader(Snapshot(store.inner)).page(scope: "*", folder: "INBOX", category: nil, after: nil, limit: 50)
+        XCTAssertEqual(unified.threads.count, 20)
+    }
+}
