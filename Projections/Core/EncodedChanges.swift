@@ -8,9 +8,6 @@ import Glibc
 /// changes then costs a few allocations instead of two per change, and no reference counting per entry.
 package struct EncodedChanges {
     private var buffer = ByteWriter(capacity: 4_096)
-
-    /// No changes.
-    package init() {}
     private var changes: [Change] = []
 
     private struct Change {
@@ -19,6 +16,9 @@ package struct EncodedChanges {
         /// The value is `keyEnd..<valueEnd`; nil for a deletion.
         var valueEnd: Int?
     }
+
+    /// No changes.
+    package init() {}
 
     /// The number of changes.
     package var count: Int { changes.count }

@@ -69,8 +69,8 @@ package final class ViewTable<Value: BinaryField> {
         if try body(&entry.value) { entry.dirty = true }
     }
 
-    /// Calls `body` with each key stored under `prefix` when the batch began (this batch's changes, still in
-    /// the cache, are not seen), in key order, until it returns false.
+    /// Calls `body` with each key stored under `prefix` (changes still in the cache, not written yet, are not
+    /// seen), in key order, until it returns false.
     package func storedKeys(prefix: [UInt8], _ body: ([UInt8]) throws -> Bool) throws {
         try store.scan(name, from: prefix) { key, _ in
             guard key.starts(with: prefix) else { return false }

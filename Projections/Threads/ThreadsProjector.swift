@@ -136,8 +136,12 @@ package final class ThreadsProjector: Projector {
         if try folderRoles.isInbox(account: account, folder: folder) != wasInbox {
             try markThreads(listedUnder: ThreadsProjector.indexPrefix(scope: account, folder: folder, category: nil).bytes)
         }
-        if try (starred.get(Key(account).bytes) != nil) != hadStarred {
+        let hasStarred = try starred.get(Key(account).bytes) != nil
+        if hasStarred && !hadStarred {
+            // The starred threads leave the virtual folder: they are all listed there.
             try markThreads(listedUnder: ThreadsProjector.indexPrefix(scope: account, folder: ThreadsProjector.virtualStarred, category: nil).bytes)
+        } else if hadStarred && !hasStarred {
+            // They join it: found among all of the account's threads.
             try markThreads(listedUnder: Key(account).bytes, starredOnly: true)
         }
     }
