@@ -10,6 +10,11 @@ package final class FoldContext {
     /// A context over `store`.
     package init(store: KeyValueStore) { self.store = store }
 
+    /// Whether a projector may write its tables before the batch ends, to bound its caches (`flush` between
+    /// parts of a big recompute). Off while events are folded one by one after a failure: an event that fails
+    /// there has all its changes dropped, which a part already written would defeat.
+    package var writesInParts = true
+
     /// Opens `table` for the fold.
     package func table<Value>(_ table: Table<Value>) -> ViewTable<Value> {
         let t = ViewTable<Value>(table.name, store: store)

@@ -69,7 +69,7 @@ package final class ThreadsProjector: Projector {
             guard var t = try threads.get(Key(id).bytes) else { continue }
             try recompute(&t)
             done += 1
-            if done % recomputeChunk == 0 { try context.flush() }
+            if done % recomputeChunk == 0 && context.writesInParts { try context.flush() }
         }
         dirty.removeAll()
     }

@@ -607,6 +607,9 @@ public final class ViewStore: @unchecked Sendable {
         /// Folds the batch into one projector event by event, writing after each, so a failing event's
         /// partial changes are dropped alone and the event is quarantined.
         func foldOneByOne(_ f: Fold, after cp: UInt64, quarantined: inout [QuarantinedEvent]) throws {
+            // A failing event's changes are dropped whole: none written before its end.
+            f.context.writesInParts = false
+            defer { f.context.writesInParts = true }
             for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
                 let ev = events[i]
                 do {

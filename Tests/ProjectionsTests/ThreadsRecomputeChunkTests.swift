@@ -58,5 +58,13 @@ final class ThreadsRecomputeChunkTests: XCTestCase {
         }
         let unified = try ThreadsReader(Snapshot(store.inner)).page(scope: "*", folder: "INBOX", category: nil, after: nil, limit: 50)
         XCTAssertEqual(unified.threads.count, 20)
+
+        // Folded one by one after a failure, nothing is written before the event's end.
+        context.writesInParts = false
+        let held = store.writes
+        try fold([DomainEvent.folderDiscovered(FolderDiscovered(folder: "Box", displayName: "Box", role: .archive))], flushing: false)
+        XCTAssertEqual(store.writes, held, "no part written while writesInParts is off")
+        try context.flush()
+        XCTAssertEqual(try ThreadsReader(Snapshot(store.inner)).page(scope: "*", folder: "INBOX", category: nil, after: nil, limit: 50).threads.count, 0)
     }
 }
