@@ -38,14 +38,7 @@ package final class TransactionScope {
 
     /// Stores `value` under `key`.
     package func put(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws {
-        try key.withUnsafeBytes { kb in
-            try value.withUnsafeBytes { vb in
-                var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-                var v = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
-                let rc = mdb_put(live, db.dbi, &k, &v, 0)
-                if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name))") }
-            }
-        }
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(db, k, v) } }
     }
 
     /// Stores `value` under `key`, both borrowed (a slice of a bigger buffer, say).
@@ -56,20 +49,16 @@ package final class TransactionScope {
         if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name))") }
     }
 
+    /// Deletes `key` (absent is fine).
+    package func delete(_ db: Database, _ key: [UInt8]) throws {
+        try key.withUnsafeBytes { try delete(db, $0) }
+    }
+
     /// Deletes `key`, borrowed (absent is fine).
     package func delete(_ db: Database, _ key: UnsafeRawBufferPointer) throws {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         let rc = mdb_del(live, db.dbi, &k, nil)
         if rc != 0 && rc != MDB_NOTFOUND { throw LMDBError(code: rc, operation: "mdb_del(\(db.name))") }
-    }
-
-    /// Deletes `key` (absent is fine).
-    package func delete(_ db: Database, _ key: [UInt8]) throws {
-        try key.withUnsafeBytes { kb in
-            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-            let rc = mdb_del(live, db.dbi, &k, nil)
-            if rc != 0 && rc != MDB_NOTFOUND { throw LMDBError(code: rc, operation: "mdb_del(\(db.name))") }
-        }
     }
 
     /// Calls `body` with each entry of `db` whose key is at least `start` (from the first entry for an empty

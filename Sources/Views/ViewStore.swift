@@ -451,7 +451,6 @@ public final class ViewStore: @unchecked Sendable {
             f.context.discard()
             f.projector.discardPending()
             f.context.trimCaches(budget: &budget)
-            f.store.scope = nil
         }
         keptLock.lock()
         defer { keptLock.unlock() }
