@@ -67,4 +67,33 @@ final class ThreadsRecomputeChunkTests: XCTestCase {
         try context.flush()
         XCTAssertEqual(try ThreadsReader(Snapshot(store.inner)).page(scope: "*", folder: "INBOX", category: nil, after: nil, limit: 50).threads.count, 0)
     }
+
+    /// Index entries that are not what the projector writes (a damaged view file) under a folder whose role
+    /// changes: skipped, the fold goes on and moves the real threads.
+    func testDamagedIndexEntriesUnderAFolderDoNotStopARoleChange() throws {
+        let store = CountingStore()
+        let context = FoldContext(store: store)
+        let threads = ThreadsProjector(context: context)
+        var sequence: UInt64 = 0
+        func fold(_ events: [DomainEvent]) throws {
+            for e in events {
+                sequence += 1
+                let at = Timestamp(microseconds: 1_700_000_000_000_000 + Int64(sequence))
+                let envelope = EventEnvelope(sequence: sequence, id: EventID(high: sequence, low: sequence), type: e.type, schemaVersion: 1,
+                                             recordedAt: at, occurredAt: at, account: "acct", stream: "s", causationID: nil,
+                                             correlationID: nil, actor: .sync)
+                try threads.apply(StoredEvent(envelope: envelope, payload: []), e)
+            }
+            try threads.prepareFlush()
+            try context.flush()
+        }
+        try fold((0..<5).map(received))
+        let prefix = ThreadsProjector.indexPrefix(scope: "acct", folder: "Box", category: nil).bytes
+        for junk in [prefix, prefix + [0xFF], prefix + [UInt8](repeating: 0xFF, count: 300), prefix + [1, 2, 3, 0, 0, 0]] {
+            try store.inner.put("threads.index", junk, [])
+        }
+        try fold([.folderDiscovered(FolderDiscovered(folder: "Box", displayName: "Box", role: .inbox))])
+        let unified = try ThreadsReader(Snapshot(store.inner)).page(scope: "*", folder: "INBOX", category: nil, after: nil, limit: 50)
+        XCTAssertEqual(unified.threads.count, 5)
+    }
 }
