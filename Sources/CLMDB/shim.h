@@ -18,4 +18,37 @@ static inline int mailstore_o_direct(void) {
 #endif
 }
 
+/* A userfaultfd used only to turn off the kernel's fault-around on a map (see Environment.turnOffFaultAround):
+   write-protect mode with asynchronous resolution (Linux 6.7+) may be registered on any shared file map, and a
+   map so registered is faulted in one page at a time. Nothing is ever write-protected, so no fault ever waits
+   on it. User-mode-only faults: allowed without privilege. Returns the descriptor, or -errno. */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/userfaultfd.h>
+#define MAILSTORE_UFFD_FEATURE_WP_ASYNC (1ULL << 15)
+static inline int mailstore_uffd_open_wp_async(void) {
+#ifdef SYS_userfaultfd
+    int fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+    if (fd < 0) return -errno;
+    struct uffdio_api api = { .api = UFFD_API, .features = MAILSTORE_UFFD_FEATURE_WP_ASYNC };
+    int e = ioctl(fd, UFFDIO_API, &api) != 0 ? errno : (api.features & MAILSTORE_UFFD_FEATURE_WP_ASYNC) ? 0 : EOPNOTSUPP;
+    if (e != 0) {
+        close(fd);
+        return -e;
+    }
+    return fd;
+#else
+    return -ENOSYS;
+#endif
+}
+
+/* Registers [start, start + length) of a map with fd in write-protect mode. Returns 0 or -errno. */
+static inline int mailstore_uffd_register_wp(int fd, uintptr_t start, uint64_t length) {
+    struct uffdio_register r = { .range = { .start = start, .len = length }, .mode = UFFDIO_REGISTER_MODE_WP };
+    return ioctl(fd, UFFDIO_REGISTER, &r) == 0 ? 0 : -errno;
+}
+
 #endif

@@ -84,8 +84,8 @@ extension EventLog {
                     if let e = entry, e.key.count == 8, EventLog.decodeSequence(e.key) > end { done = true }
                 }
             }
-            // Each record read maps its 64 KiB neighbourhood (the kernel's fault-around; mostly blob pages
-            // between records): released after every chunk, so at most ~`chunk` × 64 KiB stay resident.
+            // Each record read maps its page, and its 64 KiB neighbourhood where the kernel's fault-around is on
+            // (a read-only open, as `verify`'s): released after every chunk, so at most ~`chunk` × 64 KiB stay resident.
             environment.releaseResidentPages(over: Environment.residentFileBudget)
             progress?(walked)
         }

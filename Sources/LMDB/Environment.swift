@@ -42,6 +42,10 @@ package final class Environment: @unchecked Sendable {
         /// is an error (`ENOSPC`) before anything is written. For disposable environments (the views): a stray
         /// write through the map would damage the file, which is then rebuilt.
         package var writeMap: Bool = false
+        /// Map only the page a fault touches, never 2 MiB at once (`turnOffFaultAround`): for maps kept to a
+        /// resident budget by `releaseResidentPages(over:)`. The 2 MiB part holds for any map; the single page
+        /// needs a writable environment and Linux 6.7+ (elsewhere that map keeps the kernel's fault-around).
+        package var noFaultAround: Bool = false
 
         /// Default options.
         package init() {}
@@ -54,6 +58,10 @@ package final class Environment: @unchecked Sendable {
     private let rangesLock = NSLock()
     /// Opened with `MDB_WRITEMAP` (writable): the map is kept allocated on disk.
     private let writeMap: Bool
+    /// Opened with `noFaultAround`: each new map is registered (`turnOffFaultAround`).
+    private let noFaultAround: Bool
+    /// True when the current map faults in one page at a time (`noFaultAround` asked, and the kernel agreed).
+    package private(set) var mapsPagesSingly = false
     /// The folder holding `data.mdb` and `lock.mdb`.
     package let path: String
     /// True when opened read-only.
@@ -94,6 +102,8 @@ package final class Environment: @unchecked Sendable {
         self.path = path
         self.readOnly = options.readOnly
         self.writeMap = options.writeMap && !options.readOnly
+        self.noFaultAround = options.noFaultAround
+        if noFaultAround { turnOffFaultAround() }
     }
 
     /// Gives the whole map of a `MDB_WRITEMAP` environment disk blocks (LMDB extends the file to the map size
@@ -251,6 +261,7 @@ package final class Environment: @unchecked Sendable {
         let newSize = writeMap ? old + min(old, 1 << 30) : old * 2
         forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, newSize), "mdb_env_set_mapsize(\(newSize))")
+        if noFaultAround { turnOffFaultAround() }
         guard writeMap else { return }
         do {
             try Environment.allocateMap(env, path: path)
@@ -273,6 +284,7 @@ package final class Environment: @unchecked Sendable {
         defer { resizeLock.unlock() }
         forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize(0)")
+        if noFaultAround { turnOffFaultAround() }
         if writeMap { try Environment.allocateMap(env, path: path) }
     }
 
@@ -338,6 +350,40 @@ package final class Environment: @unchecked Sendable {
             _ = madvise(addr, Int(range.upperBound - range.lowerBound), MADV_DONTNEED)
         }
     }
+
+    /// Turns off the kernel's fault-around on this environment's map: a fault then maps the one page it touches.
+    /// And no fault maps a whole 2 MiB folio of the page cache at once (`MADV_NOHUGEPAGE`: files written in big
+    /// writes, such as the log by an import, are cached in folios up to that size).
+    ///
+    /// A read fault on a shared file map otherwise also maps the page's neighbours that are in the page cache (up
+    /// to 64 KiB, `fault_around_bytes`), and `MADV_RANDOM` does not change that. In a B-tree read at random, the
+    /// neighbours are other subtrees' pages: at a million messages, where the views' pages are all cached (they
+    /// were just written), the folding thread mapped ~16 pages per fault and, between two releases of the
+    /// releasing thread (2 ms, more when the other threads keep both cores busy), hundreds of MiB.
+    ///
+    /// The kernel skips fault-around on a map registered with a userfaultfd in write-protect mode. The
+    /// registration here protects nothing (no page is ever write-protected, and with asynchronous write-protect
+    /// faults, Linux 6.7+, none would wait on a reader): it only changes how faults map. User-mode-only, so no
+    /// privilege is needed. One descriptor serves the process, open until it ends. Where the kernel refuses
+    /// (older, a seccomp filter, a read-only file), the map keeps fault-around: more resident, nothing else.
+    /// Called when the map is made (open, grow, adopting a map grown by another process).
+    private func turnOffFaultAround() {
+        let fd = Environment.faultAroundDescriptor
+        let ranges = mappedRanges()
+        var registered = fd >= 0 && !ranges.isEmpty
+        for range in ranges {
+            if let addr = UnsafeMutableRawPointer(bitPattern: range.lowerBound) {
+                _ = madvise(addr, Int(range.upperBound - range.lowerBound), MADV_NOHUGEPAGE)
+            }
+            if fd >= 0 && mailstore_uffd_register_wp(fd, range.lowerBound, UInt64(range.upperBound - range.lowerBound)) != 0 {
+                registered = false
+            }
+        }
+        mapsPagesSingly = registered
+    }
+
+    /// The process's userfaultfd for `turnOffFaultAround`, or a negative errno when the kernel has none to give.
+    private static let faultAroundDescriptor: Int32 = mailstore_uffd_open_wp_async()
 
     /// The address ranges of this environment's map (call with the resize lock held): found once in
     /// `/proc/self/maps` (LMDB reports its map address only for `MDB_FIXEDMAP` environments) and kept until
@@ -465,9 +511,10 @@ package final class Environment: @unchecked Sendable {
     /// The file is opened here rather than by `mdb_env_copy2`, which creates it with mode 0666 less the umask.
     /// It is written with `O_DIRECT` as `mdb_env_copy2` does, so the copy's pages do not enter the page cache.
     /// That costs reads from disk when the copy is opened and folded into (`replay --view`), and keeps the
-    /// resident size bounded there: a fold's read faults on cached pages map their cached neighbours too (kernel
-    /// fault-around, 16 pages each), faster than `ResidentPageReleaser` unmaps them (measured at 100K messages:
-    /// `replay --view threads` 4.6-5.7 s at 210-227 MiB with cached pages, 7.2 s at 150 MiB with `O_DIRECT`).
+    /// resident size bounded there where the kernel's fault-around is on: a fold's read faults on cached pages map
+    /// their cached neighbours too (16 pages each), faster than `ResidentPageReleaser` unmaps them (measured at 100K
+    /// messages before `Options.noFaultAround`: `replay --view threads` 4.6-5.7 s at 210-227 MiB with cached pages,
+    /// 7.2 s at 150 MiB with `O_DIRECT`).
     package func copy(to path: String) throws {
         let file = Environment.dataFile(path)
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

@@ -82,6 +82,8 @@ public final class MailStore: @unchecked Sendable {
         options.noSync = bulk
         // Imports touch the indexes at random: no read-ahead, so only the pages touched are mapped.
         options.noReadAhead = bulk
+        // The log's pages are kept to the resident budget too: a fault maps one page, not 64 KiB or 2 MiB of them.
+        options.noFaultAround = true
         let log = try EventLog(store: dir, options: options)
         return MailStore(directory: dir, log: log, notice: notice)
     }

@@ -27,7 +27,7 @@ final class SearchBatchReader {
             if case .emailReceived(let p)? = d {
                 let raw = try log.blob(p.blob, zstd: zstd, hasher: hasher)
                 blobs += 1
-                // Each blob read maps its pages' cached neighbourhood too (kernel fault-around, ~64 KiB): the
+                // Each blob read maps its pages (and their cached neighbourhood where fault-around is on): the
                 // pages read so far go every `releaseInterval` blobs, so they never pile up in the resident size.
                 if blobs % SearchIndex.releaseInterval == 0 { releasePages() }
                 out.documents[i] = SearchDocument(p, account: ev.envelope.account, raw: raw)

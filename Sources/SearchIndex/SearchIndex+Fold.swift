@@ -8,7 +8,8 @@ extension SearchIndex {
     /// batch holds up to 500 messages (a 100K-message rebuild took the same time as with 2,000).
     static let batchSize = 500
     /// Blobs read between two checks of the resident size (`releaseResidentPages(over:)`): each blob read maps
-    /// its pages' cached neighbourhood (kernel fault-around, up to 64 KiB), so 16 blobs map up to ~1 MiB. With
+    /// its pages, and their cached neighbourhood where the kernel's fault-around is on (up to 64 KiB), so 16 blobs
+    /// map up to ~1 MiB. With
     /// the reading on a thread of its own (`SearchBatchFeed`), every 64 blobs left `verify --views` at 100K at
     /// 208-227 MiB; every 16, 191-208 MiB in the same time.
     static let releaseInterval = 16

@@ -73,8 +73,8 @@ public final class ViewStore: @unchecked Sendable {
     /// A batch of at least this many events has its views' pages released every `releaseEvery` while it is
     /// folded and written (`ResidentPageReleaser`: a thread started per batch).
     static let releaserMinimum = 1_024
-    /// Events scanned between two checks of the log's mapped pages: each record read maps its 64 KiB
-    /// neighbourhood (the kernel's fault-around), mostly blob pages between records, so 64 events map up
+    /// Events scanned between two checks of the log's mapped pages: each record read maps its page, and its 64 KiB
+    /// neighbourhood where the kernel's fault-around is on (mostly blob pages between records), so 64 events map up
     /// to ~4 MiB of the log.
     static let logReleaseInterval = 64
     /// How often the resident size is checked while a big batch is written, its views' pages unmapped when over
@@ -107,13 +107,15 @@ public final class ViewStore: @unchecked Sendable {
         // with them, or, on a file system that does not keep write order, damage the file: a file that fails to
         // open is rebuilt, and `verify --views` finds any other difference (`replay` rebuilds).
         o.noSync = true
-        // Folds and reads touch the views' B-trees at random: no read-ahead (MADV_RANDOM). The kernel still maps
-        // the cached neighbours of a page touched (fault-around, up to 64 KiB), which is why folds release the
-        // map's pages from time to time (`releaseResidentPages`).
+        // Folds and reads touch the views' B-trees at random: no read-ahead (MADV_RANDOM). The pages they touch
+        // stay mapped, which is why folds release the map's pages from time to time (`releaseResidentPages`).
         o.noReadAhead = true
         // A big batch dirties thousands of pages of scattered B-trees: written into the map, they are page cache
         // rather than heap, so a fold's memory does not grow with the store.
         o.writeMap = true
+        // A fault maps the page it touches, not its cached neighbours too (at 1M messages the releasing thread
+        // could not keep up with ~16 pages mapped per fault: 380-550 MiB peaks in `replay`).
+        o.noFaultAround = true
         do {
             environment = try Environment(path: path, options: o)
             let create: Database.Flags = readOnly ? [] : .create

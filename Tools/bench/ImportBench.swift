@@ -91,9 +91,9 @@ struct ImportBench {
         | generated, \(Fmt.int(Double(n))) messages | \(generatedSize) | |
 
         mailstore is \(ratio) as fast as notmuch here (aims: >= 20,000 messages/s, >= 10x notmuch, peak RSS <= 200 MB).
-        Peak RSS counts the log's pages that LMDB's map has in the process: file-backed page cache, which the kernel
-        maps 64 KB at a time around every index page LMDB copies on write (fault-around), so it grows with the
-        size of the indexes; the importer unmaps them every 2 MB appended, which lowers but does not bound it.
+        Peak RSS counts the log's pages that LMDB's map has in the process: file-backed page cache, mapped as the
+        append reads its indexes (one page per fault where the kernel allows turning its fault-around off, else up to
+        64 KB around each); the importer unmaps them whenever they pass the 64 MiB budget, every 64 puts.
         The anonymous part (heap) is the process's own memory; it grows slowly with the number of files listed.
         The two do different work: notmuch also builds a full-text (Xapian) index of every message, which mailstore
         does not; mailstore keeps every raw message compressed in its blob store and hash-chains every event.
