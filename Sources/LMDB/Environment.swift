@@ -385,6 +385,13 @@ package final class Environment: @unchecked Sendable {
     /// The process's userfaultfd for `turnOffFaultAround`, or a negative errno when the kernel has none to give.
     private static let faultAroundDescriptor: Int32 = mailstore_uffd_open_wp_async()
 
+    /// Nil when this kernel lets `Options.noFaultAround` turn fault-around off (for maps of files this process may
+    /// write); else why not (the error of the userfaultfd it refused), for diagnostics (`mailstore stats`).
+    package static var faultAroundRefusal: String? {
+        let fd = faultAroundDescriptor
+        return fd >= 0 ? nil : "userfaultfd with asynchronous write-protect faults: " + String(cString: strerror(-fd))
+    }
+
     /// The address ranges of this environment's map (call with the resize lock held): found once in
     /// `/proc/self/maps` (LMDB reports its map address only for `MDB_FIXEDMAP` environments) and kept until
     /// the map is remapped (`grow`, `adoptGrownMap`). The mapping is the one of `data.mdb`'s device and inode,

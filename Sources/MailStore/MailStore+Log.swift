@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import LMDB
 
 /// The log, read through the store.
 extension MailStore {
@@ -13,6 +14,10 @@ extension MailStore {
     public func stats() throws -> LogStats {
         try log.stats()
     }
+
+    /// Nil when folds and imports on this machine map the log's and the views' pages one per fault (the kernel's
+    /// fault-around off, which keeps their resident size near its budget); else why the kernel refused.
+    public static var faultAroundRefusal: String? { Environment.faultAroundRefusal }
 
     /// Checks every record, the hash chain and the indexes (and every blob's hash when `checkBlobs`).
     public func verifyLog(checkBlobs: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerifyReport {

@@ -23,6 +23,7 @@ struct StatsCommand: ParsableCommand {
                     "events": s.events, "recordBytes": s.recordBytes, "payloadBytes": s.payloadBytes,
                     "storedPayloadBytes": s.storedPayloadBytes, "blobs": s.blobs, "blobRawBytes": s.blobRawBytes,
                     "blobStoredBytes": s.blobStoredBytes, "dictionaries": s.dictionaries, "dictionaryBytes": s.dictionaryBytes, "fileBytes": s.fileBytes, "compressionRatio": s.compressionRatio,
+                    "pagesMappedSingly": MailStore.faultAroundRefusal == nil,
                     "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
@@ -45,6 +46,11 @@ struct StatsCommand: ParsableCommand {
                   + (s.dictionaries > 0 ? ", \(s.dictionaries) zstd dictionaries of \(StatsCommand.bytes(s.dictionaryBytes))" : ""))
             print(String(format: "Compression ratio: %.2f", s.compressionRatio))
             print("Log file: \(StatsCommand.bytes(s.fileBytes)) used of a \(StatsCommand.bytes(s.mapBytes)) map")
+            if let refusal = MailStore.faultAroundRefusal {
+                print("Memory maps: the kernel's fault-around stays on (\(refusal)): folds may map more than their budget")
+            } else {
+                print("Memory maps: one page per fault in folds and imports (the kernel's fault-around off)")
+            }
             if let v = views {
                 print("Views: \(v.generation), folded through sequence \(v.checkpoints.values.min() ?? 0)")
                 if !v.snapshotSequences.isEmpty {
