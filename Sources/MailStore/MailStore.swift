@@ -52,7 +52,10 @@ public final class MailStore: @unchecked Sendable {
 
     /// Creates a new store at `path` and records `StoreInitialized` as its first event.
     public static func create(at path: String) throws -> MailStore {
-        try create(at: path, logOptions: Environment.Options())
+        var options = Environment.Options()
+        // As `open` opens the log: a fault maps one page (the store may be filled in this process).
+        options.noFaultAround = true
+        return try create(at: path, logOptions: options)
     }
 
     /// Creates a new store at `path` with the log opened with `logOptions` (tests and tools tune the map).
