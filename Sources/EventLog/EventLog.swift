@@ -164,8 +164,9 @@ package final class EventLog: @unchecked Sendable {
         streamKeys.reserveCapacity(batch.count)
         // Every put reads index pages at random (ids, stream keys and blob hashes are scattered): a big batch (an
         // import's 512 messages) maps thousands of pages, ~200 MiB where each page read also maps its cached
-        // 64 KiB neighbourhood (kernel fault-around, on where `Options.noFaultAround` could not turn it off). Its mapped pages are checked against the budget every `releaseInterval` puts (the
-        // map is read-only: this transaction's dirty pages are in its own memory, not in the map).
+        // 64 KiB neighbourhood (kernel fault-around, on where `Options.noFaultAround` could not turn it off). Its
+        // mapped pages are checked against the budget every `releaseInterval` puts (the map is read-only: this
+        // transaction's dirty pages are in its own memory, not in the map).
         let releasing = batch.count + pendingBlobs.count >= EventLog.releaseInterval
         var puts = 0
         func checkResident() {
@@ -531,8 +532,8 @@ extension EventLog {
     ///
     /// Ids derived from natural keys are scattered over the id index, and each leaf a lookup reads is mapped (with
     /// its cached 64 KiB neighbourhood where the kernel's fault-around is on): an import's 512 lookups mapped ~75 MiB
-    /// of a 1M-message log with it. The resident size is checked against the budget every `lookupReleaseInterval` lookups (between two
-    /// lookups, when no pointer into the map is held); `budget` is for tests.
+    /// of a 1M-message log with it. The resident size is checked against the budget every `lookupReleaseInterval`
+    /// lookups (between two lookups, when no pointer into the map is held); `budget` is for tests.
     package func sequences(of ids: [EventID], budget: Int = Environment.residentFileBudget) throws -> [UInt64?] {
         let releasing = ids.count > EventLog.lookupReleaseInterval
         return try environment.read { txn in

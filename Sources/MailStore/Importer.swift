@@ -304,10 +304,10 @@ public final class Importer {
         }
         // Keep the resident size bounded whatever the mailbox size: the log's pages this append touched are
         // unmapped from this process when over the budget (they stay in the file and page cache), here, every
-        // 64 puts inside the append (`EventLog.releaseInterval`) and every 64 lookups of `sequences(of:)`. Where the
-        // kernel's fault-around is on, each B-tree page an append reads maps its 64 KiB neighbourhood too: one chunk of 512
-        // messages mapped up to ~200 MiB of the log; checking only after each chunk left a 100K import at 253 MiB,
-        // every 256 puts at ~150 MiB. At 1M, 256 puts mapped up to ~70 MiB and the unchecked lookups of a chunk
+        // 64 puts inside the append (`EventLog.releaseInterval`) and every 64 lookups of `sequences(of:)`. Where
+        // the kernel's fault-around is on, each B-tree page an append reads maps its 64 KiB neighbourhood too: one
+        // chunk of 512 messages mapped up to ~200 MiB of the log; checking only after each chunk left a 100K import
+        // at 253 MiB, every 256 puts at ~150 MiB. At 1M, 256 puts mapped up to ~70 MiB and the unchecked lookups of a chunk
         // ~75 MiB (a 215 MiB peak); with both checked every 64, 144 MiB (169 MiB with 768-message chunks).
         store.log.environment.releaseResidentPages(over: type(of: store.log.environment).residentFileBudget)
     }

@@ -52,10 +52,15 @@ public final class MailStore: @unchecked Sendable {
 
     /// Creates a new store at `path` and records `StoreInitialized` as its first event.
     public static func create(at path: String) throws -> MailStore {
+        try create(at: path, logOptions: logOptions)
+    }
+
+    /// How the product opens the log (`create`, `open`): its pages kept to the resident budget, a fault mapping
+    /// one page, not 64 KiB or 2 MiB of them (`noFaultAround`).
+    static var logOptions: Environment.Options {
         var options = Environment.Options()
-        // As `open` opens the log: a fault maps one page (the store may be filled in this process).
         options.noFaultAround = true
-        return try create(at: path, logOptions: options)
+        return options
     }
 
     /// Creates a new store at `path` with the log opened with `logOptions` (tests and tools tune the map).
@@ -80,13 +85,11 @@ public final class MailStore: @unchecked Sendable {
     public static func open(at path: String, readOnly: Bool = false, bulk: Bool = false,
                             notice: @escaping @Sendable (String) -> Void = { _ in }) throws -> MailStore {
         let dir = StoreDirectory(path: path)
-        var options = Environment.Options()
+        var options = logOptions
         options.readOnly = readOnly
         options.noSync = bulk
         // Imports touch the indexes at random: no read-ahead, so only the pages touched are mapped.
         options.noReadAhead = bulk
-        // The log's pages are kept to the resident budget too: a fault maps one page, not 64 KiB or 2 MiB of them.
-        options.noFaultAround = true
         let log = try EventLog(store: dir, options: options)
         return MailStore(directory: dir, log: log, notice: notice)
     }
