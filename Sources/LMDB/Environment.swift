@@ -240,6 +240,13 @@ package final class Environment: @unchecked Sendable {
         return info.me_mapsize
     }
 
+    /// The size of the environment's pages in bytes.
+    package var pageSize: Int {
+        var st = MDB_stat()
+        mdb_env_stat(env, &st)
+        return Int(st.ms_psize)
+    }
+
     /// Bytes of the data file in use (last page used × page size).
     package var usedBytes: Int {
         var info = MDB_envinfo()

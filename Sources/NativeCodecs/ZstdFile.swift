@@ -8,8 +8,11 @@ package enum ZstdFile {
     static let chunk = 1 << 20
 
     /// Compresses `source` into `target` (created 0600, must not exist) at `level`; returns the bytes written.
+    /// `transform`, when given, may change each piece read before it is compressed (the file itself is not
+    /// changed): pieces are whole `chunk`s of the file in order, 1 MiB (a multiple of any page size), except the last.
     @discardableResult
-    package static func compress(_ source: String, to target: String, level: Int32 = 1) throws -> Int {
+    package static func compress(_ source: String, to target: String, level: Int32 = 1,
+                                 transform: ((UnsafeMutableRawBufferPointer) -> Void)? = nil) throws -> Int {
         let input = try openFile(source, O_RDONLY)
         defer { close(input) }
         let output = try openFile(target, O_WRONLY | O_CREAT | O_EXCL)
@@ -20,7 +23,8 @@ package enum ZstdFile {
         var inBuf = [UInt8](repeating: 0, count: chunk), outBuf = [UInt8](repeating: 0, count: ZSTD_CStreamOutSize())
         var written = 0
         while true {
-            let n = try readSome(input, &inBuf, source)
+            let n = try readFull(input, &inBuf, source)
+            if let transform, n > 0 { inBuf.withUnsafeMutableBytes { transform(UnsafeMutableRawBufferPointer(rebasing: $0[..<n])) } }
             let mode = n == 0 ? ZSTD_e_end : ZSTD_e_continue
             var finished = false
             try inBuf.withUnsafeBytes { i in
@@ -95,6 +99,21 @@ package enum ZstdFile {
             if n >= 0 { return n }
             if errno != EINTR { throw NativeCodecError.io(path, String(cString: strerror(errno))) }
         }
+    }
+
+    /// Reads until `buf` is full or the file ends; returns the bytes read (fewer than `buf.count` only at the end).
+    static func readFull(_ fd: Int32, _ buf: inout [UInt8], _ path: String) throws -> Int {
+        var filled = 0
+        while filled < buf.count {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw NativeCodecError.io(path, String(cString: strerror(errno)))
+            }
+            filled += n
+        }
+        return filled
     }
 
     static func writeAll(_ fd: Int32, _ buf: [UInt8], _ count: Int, _ path: String) throws {

@@ -8,7 +8,8 @@ import Projections
 /// folded from the nearest copy at or before it instead of from the log's start.
 ///
 /// A snapshot is a compacted copy of the views environment, taken after a fold's batch when every view's
-/// checkpoint is the same sequence, compressed with zstd (a standard frame) into
+/// checkpoint is the same sequence, its pages' free bytes zeroed (`FreeSpaceScrubber`), compressed with zstd (a
+/// standard frame) into
 /// `<sequence, 20 digits>-<catalog signature>.zst`. The signature hashes every view's name and schema
 /// version, so a snapshot of another schema is never used (and is pruned). A snapshot is checked when used
 /// (it must open, and every view must be at its sequence with this build's schema); one that is not is
@@ -117,7 +118,10 @@ package struct ViewSnapshots: Sendable {
         guard let sequence = try copied.uniformCheckpoint(), sequence > 0 else {
             throw ViewError.damaged("\(copy): the copied views do not all stand at one sequence")
         }
-        let bytes = try ZstdFile.compress(Environment.dataFile(copy), to: packed)
+        // The copy's pages carry stale bytes in their free middles (a third of the file at 1M messages): zeroed as
+        // they are read, the snapshot takes ~40% less disk (more of them fit in the budget) and less time to compress.
+        var scrubber = FreeSpaceScrubber(pageSize: environment.pageSize)
+        let bytes = try ZstdFile.compress(Environment.dataFile(copy), to: packed) { scrubber?.scrub($0) }
         let digits = String(sequence)
         let final = folder + "/" + String(repeating: "0", count: 20 - digits.count) + digits + "-" + signature + ViewSnapshots.suffix
         guard rename(packed, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }

@@ -149,4 +149,24 @@ final class ViewSnapshotsTests: SnapshotViewsTestCase {
         XCTAssertThrowsError(try ZstdFile.decompress(dir.file("half.zst"), to: dir.file("out3"), limit: bytes.count))
         XCTAssertThrowsError(try ZstdFile.compress(src, to: packed), "an existing output is not overwritten")
     }
+
+    /// `compress` hands its transform whole 1 MiB pieces of the file in order (the last one shorter) and
+    /// compresses what the transform made of them; the file itself stays as it was.
+    func testZstdFileCompressesWhatItsTransformMakesOfEachPiece() throws {
+        var rng = SplitMix64(seed: 9)
+        let bytes = (0..<((3 << 20) + 5)).map { _ in UInt8(truncatingIfNeeded: rng.next()) | 1 }
+        let src = dir.file("t-in"), packed = dir.file("t-in.zst")
+        try Data(bytes).write(to: URL(fileURLWithPath: src))
+        var sizes: [Int] = []
+        try ZstdFile.compress(src, to: packed) { piece in
+            sizes.append(piece.count)
+            piece[0] = 0
+        }
+        XCTAssertEqual(sizes, [1 << 20, 1 << 20, 1 << 20, 5])
+        XCTAssertEqual(try ZstdFile.decompress(packed, to: dir.file("t-out"), limit: bytes.count), bytes.count)
+        var expected = bytes
+        for at in stride(from: 0, to: bytes.count, by: 1 << 20) { expected[at] = 0 }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir.file("t-out"))), Data(expected))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: src)), Data(bytes))
+    }
 }
