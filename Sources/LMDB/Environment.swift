@@ -44,7 +44,8 @@ package final class Environment: @unchecked Sendable {
         package var writeMap: Bool = false
         /// Map only the page a fault touches, never 2 MiB at once (`turnOffFaultAround`): for maps kept to a
         /// resident budget by `releaseResidentPages(over:)`. The 2 MiB part holds for any map; the single page
-        /// needs a writable environment and Linux 6.7+ (elsewhere that map keeps the kernel's fault-around).
+        /// needs Linux 6.7+ and a data file this process may write: a `readOnly` environment is then opened for
+        /// writing underneath and refuses writes itself (elsewhere the map keeps the kernel's fault-around).
         package var noFaultAround: Bool = false
 
         /// Default options.
@@ -73,6 +74,31 @@ package final class Environment: @unchecked Sendable {
     /// truncated file throws `DataFileError` instead of crashing on the first read past its end), and
     /// clears the reader slots of processes that died holding a read transaction (`mdb_reader_check`).
     package init(path: String, options: Options = Options()) throws {
+        // A read-only environment that is to map single pages is opened without `MDB_RDONLY` where this process may
+        // write its data file (LMDB then opens the file for writing, which the registration in `turnOffFaultAround`
+        // needs); `readOnly` still refuses every write (`begin`). Only over a data file with a whole header: opened
+        // so, LMDB would create a missing file and write the header of an empty one.
+        let writable = options.readOnly && options.noFaultAround
+            && (Environment.fileSize(Environment.dataFile(path)) ?? 0) >= 2 * Int(getpagesize())
+            && access(Environment.dataFile(path), W_OK) == 0
+        let env: OpaquePointer
+        do {
+            env = try Environment.openHandle(path: path, options: options, readOnlyFlag: options.readOnly && !writable)
+        } catch where writable {
+            // Refused for writing after all (a lock file it may not write, a file system mounted read-only).
+            env = try Environment.openHandle(path: path, options: options, readOnlyFlag: true)
+        }
+        self.env = env
+        self.path = path
+        self.readOnly = options.readOnly
+        self.writeMap = options.writeMap && !options.readOnly
+        self.noFaultAround = options.noFaultAround
+        if noFaultAround { turnOffFaultAround() }
+    }
+
+    /// Creates and opens an LMDB environment for `init` (with `MDB_RDONLY` when `readOnlyFlag`), checks its data
+    /// file and clears dead readers; closes it on any failure.
+    private static func openHandle(path: String, options: Options, readOnlyFlag: Bool) throws -> OpaquePointer {
         var e: OpaquePointer?
         try LMDBError.check(mdb_env_create(&e), "mdb_env_create")
         guard let env = e else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
@@ -82,7 +108,7 @@ package final class Environment: @unchecked Sendable {
             try LMDBError.check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
             var flags = UInt32(MDB_NOTLS)
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
-            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if readOnlyFlag { flags |= UInt32(MDB_RDONLY) }
             if options.noReadAhead { flags |= UInt32(MDB_NORDAHEAD) }
             if options.writeMap && !options.readOnly { flags |= UInt32(MDB_WRITEMAP) }
             let rc = mdb_env_open(env, path, flags, options.mode)
@@ -94,16 +120,11 @@ package final class Environment: @unchecked Sendable {
             if options.writeMap && !options.readOnly { try Environment.allocateMap(env, path: path) }
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
+            return env
         } catch {
             mdb_env_close(env)
             throw error
         }
-        self.env = env
-        self.path = path
-        self.readOnly = options.readOnly
-        self.writeMap = options.writeMap && !options.readOnly
-        self.noFaultAround = options.noFaultAround
-        if noFaultAround { turnOffFaultAround() }
     }
 
     /// Gives the whole map of a `MDB_WRITEMAP` environment disk blocks (LMDB extends the file to the map size
@@ -173,6 +194,9 @@ package final class Environment: @unchecked Sendable {
     /// Begins a transaction holding the resize lock shared (the caller unlocks it after ending the
     /// transaction), adopting a map grown by another process first when LMDB asks for it.
     private func begin(readOnly: Bool) throws -> OpaquePointer {
+        // A read-only environment may be open for writing underneath (`init`): writes are refused here, with
+        // the error `MDB_RDONLY` gives.
+        if !readOnly && self.readOnly { throw LMDBError(code: EACCES, operation: "mdb_txn_begin(write) in a read-only environment") }
         var clearedReaders = false
         while true {
             resizeLock.lockShared()
