@@ -49,7 +49,7 @@ struct StatsCommand: ParsableCommand {
             if let refusal = MailStore.faultAroundRefusal {
                 print("Memory maps: the kernel's fault-around stays on (\(refusal)): folds may map more than their budget")
             } else {
-                print("Memory maps: one page per fault in folds and imports (the kernel's fault-around off)")
+                print("Memory maps: one page per fault in folds, imports and verify (the kernel's fault-around off)")
             }
             if let v = views {
                 print("Views: \(v.generation), folded through sequence \(v.checkpoints.values.min() ?? 0)")
