@@ -38,6 +38,16 @@ public struct VerifyReport: Sendable, Equatable {
     /// The first sequence with a problem.
     public var firstBadSequence: UInt64? { problems.compactMap(\.sequence).min() }
 
+    /// Adds what `other` (a part of the same verify, walked on another thread) counted and found, its problems
+    /// after this one's, within the same bound.
+    mutating func absorb(_ other: VerifyReport) {
+        eventsChecked += other.eventsChecked
+        blobsChecked += other.blobsChecked
+        dictionariesChecked += other.dictionariesChecked
+        for p in other.problems { add(p.sequence, p.message) }
+        truncated = truncated || other.truncated
+    }
+
     mutating func add(_ sequence: UInt64?, _ message: String) {
         if problems.count < VerifyReport.maxProblems {
             problems.append(Problem(sequence: sequence, message: message))
