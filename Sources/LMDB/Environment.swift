@@ -78,9 +78,9 @@ package final class Environment: @unchecked Sendable {
         // write its data file (LMDB then opens the file for writing, which the registration in `turnOffFaultAround`
         // needs); `readOnly` still refuses every write (`begin`). Only over a data file with a whole header: opened
         // so, LMDB would create a missing file and write the header of an empty one.
+        let file = Environment.dataFile(path)
         let writable = options.readOnly && options.noFaultAround
-            && (Environment.fileSize(Environment.dataFile(path)) ?? 0) >= 2 * Int(getpagesize())
-            && access(Environment.dataFile(path), W_OK) == 0
+            && (Environment.fileSize(file) ?? 0) >= 2 * Int(getpagesize()) && access(file, W_OK) == 0
         let env: OpaquePointer
         do {
             env = try Environment.openHandle(path: path, options: options, readOnlyFlag: options.readOnly && !writable)
@@ -275,9 +275,7 @@ package final class Environment: @unchecked Sendable {
     package var usedBytes: Int {
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
-        var st = MDB_stat()
-        mdb_env_stat(env, &st)
-        return (info.me_last_pgno + 1) * Int(st.ms_psize)
+        return (info.me_last_pgno + 1) * pageSize
     }
 
     /// Grows the map: doubles it (a `MDB_WRITEMAP` map, allocated on disk, by at most 1 GiB). Waits until no

@@ -61,7 +61,7 @@ package enum ZstdFile {
         var written = 0
         var lastHint = 1
         while true {
-            let n = try readSome(input, &inBuf, source)
+            let n = try readFull(input, &inBuf, source)
             if n == 0 { break }
             try inBuf.withUnsafeBytes { i in
                 var zin = ZSTD_inBuffer(src: i.baseAddress, size: n, pos: 0)
@@ -91,14 +91,6 @@ package enum ZstdFile {
         let fd = open(path, flags | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw NativeCodecError.io(path, String(cString: strerror(errno))) }
         return fd
-    }
-
-    static func readSome(_ fd: Int32, _ buf: inout [UInt8], _ path: String) throws -> Int {
-        while true {
-            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n >= 0 { return n }
-            if errno != EINTR { throw NativeCodecError.io(path, String(cString: strerror(errno))) }
-        }
     }
 
     /// Reads until `buf` is full or the file ends; returns the bytes read (fewer than `buf.count` only at the end).
