@@ -72,6 +72,28 @@ final class IntegrityTests: EventLogTestCase {
                       report.problems[0].message)
     }
 
+    /// More bad blobs than a report keeps: the blobs are checked on a thread of their own and their report joins
+    /// the walk's, within the same bound (the first ones kept, the rest counted as truncated).
+    func testMoreBadBlobsThanTheReportKeepsAreCappedAndCounted() throws {
+        let log = try openLog()
+        let count = VerifyReport.maxProblems + 50
+        for i in 1...count { _ = try log.putBlob(Array(String(format: "blob-%05d", i).utf8)) }
+        let data = try log.environment.openDatabase("blob_data")
+        try log.environment.write { txn in
+            for i in 1...count {
+                var key = [UInt8](repeating: 0, count: 8)
+                for b in 0..<8 { key[b] = UInt8(truncatingIfNeeded: UInt64(i) >> (8 * (7 - UInt64(b)))) }
+                try txn.put(data, key: key, value: [0, 10] + Array(String(format: "BLOB-%05d", i).utf8))
+            }
+        }
+        let report = try log.verify()
+        XCTAssertEqual(report.blobsChecked, UInt64(count))
+        XCTAssertEqual(report.problems.count, VerifyReport.maxProblems)
+        XCTAssertTrue(report.truncated)
+        XCTAssertTrue(report.problems[0].message.contains("blob number 1 "), report.problems[0].message)
+        XCTAssertEqual(report.eventsChecked, 0)
+    }
+
     func testCorruptBlobOfTheOldLayoutIsReported() throws {
         let log = try openLog()
         let good = try log.prepareBlob(Array("hello blob".utf8))

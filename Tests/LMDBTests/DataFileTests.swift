@@ -32,6 +32,25 @@ final class DataFileTests: LMDBTestCase {
         XCTAssertEqual(Environment.fileSize(file), used / 2)
     }
 
+    /// The same for a read-only environment that maps single pages, which is opened for writing underneath:
+    /// a file cut short, or shorter than its header, is refused and left byte for byte as it was.
+    func testACutDataFileOpenedReadOnlyWithSinglePagesIsRefusedAndLeftAsItWas() throws {
+        let used = try writeSomePages()
+        let file = Environment.dataFile(dir.path)
+        var o = Environment.Options()
+        o.mapSize = 8 << 20
+        o.readOnly = true
+        o.noFaultAround = true
+        for size in [used / 2, 100] {
+            XCTAssertEqual(truncate(file, off_t(size)), 0)
+            let before = try Data(contentsOf: URL(fileURLWithPath: file))
+            XCTAssertThrowsError(try Environment(path: dir.path, options: o)) { error in
+                XCTAssertTrue(error is DataFileError, "\(size) bytes: \(error)")
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before, "\(size) bytes: nothing written")
+        }
+    }
+
     func testADataFileShorterThanItsHeaderIsRefused() throws {
         _ = try writeSomePages()
         let file = Environment.dataFile(dir.path)

@@ -100,4 +100,30 @@ final class FreeSpaceScrubberTests: LMDBTestCase {
         XCTAssertEqual(scrubber.zeroedBytes, 0)
         XCTAssertNil(FreeSpaceScrubber(pageSize: 3000), "not a power of two: no page size LMDB uses")
     }
+
+    /// Pages at their right positions whose own bounds are wrong: a leaf whose lower bound passes its upper one,
+    /// a branch whose upper bound passes the page, and an overflow run claiming 2^32 - 1 pages (the rest of the
+    /// file is then skipped, never read past). Nothing is zeroed, nothing traps.
+    func testBoundsThePagesGiveAreNotTrusted() throws {
+        let pageSize = 4096
+        var scrubber = try XCTUnwrap(FreeSpaceScrubber(pageSize: pageSize))
+        var bytes = [UInt8](repeating: 0xAB, count: 8 * pageSize)
+        func header(_ page: Int, flags: UInt16, _ a: UInt16, _ b: UInt16) {
+            bytes.withUnsafeMutableBytes { p in
+                p.storeBytes(of: UInt64(page), toByteOffset: page * pageSize, as: UInt64.self)
+                p.storeBytes(of: flags, toByteOffset: page * pageSize + 10, as: UInt16.self)
+                p.storeBytes(of: a, toByteOffset: page * pageSize + 12, as: UInt16.self)
+                p.storeBytes(of: b, toByteOffset: page * pageSize + 14, as: UInt16.self)
+            }
+        }
+        header(2, flags: 0x02, 3000, 200)
+        header(3, flags: 0x01, 64, 5000)
+        header(4, flags: 0x04, 0xFFFF, 0xFFFF)
+        header(5, flags: 0x02, 64, 2048)
+        let before = bytes
+        bytes.withUnsafeMutableBytes { scrubber.scrub($0) }
+        bytes.withUnsafeMutableBytes { scrubber.scrub($0) }
+        XCTAssertEqual(bytes, before)
+        XCTAssertEqual(scrubber.zeroedBytes, 0, "the leaf after the overflow run's claimed pages is skipped too")
+    }
 }
