@@ -81,7 +81,7 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(stmt) }
 
-    /// Resets the statement and binds `values` (Int64, Int, String, [UInt8] or nil).
+    /// Resets the statement and binds `values`.
     @discardableResult
     func bind(_ values: [SQLiteValue]) throws(SearchIndexError) -> SQLiteStatement {
         sqlite3_reset(stmt)
@@ -93,6 +93,8 @@ final class SQLiteStatement {
             case .null: rc = sqlite3_bind_null(stmt, idx)
             case .int(let n): rc = sqlite3_bind_int64(stmt, idx, n)
             case .text(let s): rc = sqlite3_bind_text(stmt, idx, s, -1, mailstore_sqlite_transient())
+            case .blob(let b):
+                rc = b.withUnsafeBytes { sqlite3_bind_blob(stmt, idx, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(b.count), mailstore_sqlite_transient()) }
             }
             try connection.check(rc, "bind \(idx) of \(sql.prefix(60))")
         }
@@ -120,6 +122,13 @@ final class SQLiteStatement {
         guard let p = sqlite3_column_text(stmt, col) else { return "" }
         return String(cString: p)
     }
+    /// The bytes of a BLOB (or any) column; empty for NULL.
+    func bytes(_ col: Int32) -> [UInt8] {
+        // The pointer first, then its size (SQLite's documented order: the size is of the value as converted).
+        guard let p = sqlite3_column_blob(stmt, col) else { return [] }
+        let n = Int(sqlite3_column_bytes(stmt, col))
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
     /// Releases the statement's read snapshot.
     func reset() { sqlite3_reset(stmt) }
 }
@@ -129,4 +138,5 @@ enum SQLiteValue {
     case null
     case int(Int64)
     case text(String)
+    case blob([UInt8])
 }

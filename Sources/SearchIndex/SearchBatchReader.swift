@@ -9,14 +9,16 @@ final class SearchBatchReader {
     // One decompression context and hasher for every blob of the run.
     private let zstd: Zstd
     private let hasher: SHA256Hasher
+    private let packer: SearchTextPacker
 
     init(log: EventLog) throws {
         self.log = log
         zstd = try Zstd()
         hasher = try SHA256Hasher()
+        packer = try SearchTextPacker()
     }
 
-    /// Decodes `events`, reads each `EmailReceived`'s raw message and builds its document.
+    /// Decodes `events`, reads each `EmailReceived`'s raw message and builds its document, its text packed.
     func prepare(_ events: [StoredEvent], through last: UInt64) throws -> PreparedSearchBatch {
         var out = PreparedSearchBatch(events: events, last: last)
         out.decoded.reserveCapacity(events.count)
@@ -30,7 +32,10 @@ final class SearchBatchReader {
                 // Each blob read maps its pages (and their cached neighbourhood where fault-around is on): the
                 // pages read so far go every `releaseInterval` blobs, so they never pile up in the resident size.
                 if blobs % SearchIndex.releaseInterval == 0 { releasePages() }
-                out.documents[i] = SearchDocument(p, account: ev.envelope.account, raw: raw)
+                var doc = SearchDocument(p, account: ev.envelope.account, raw: raw)
+                // Packed here, on the reading thread of a rebuild, rather than by the writer.
+                doc.packedText = try packer.pack(doc.textColumns)
+                out.documents[i] = doc
             }
             out.decoded.append(d)
         }

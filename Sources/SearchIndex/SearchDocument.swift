@@ -23,6 +23,12 @@ struct SearchDocument: Equatable {
     var date: Int64
     var size: Int64
     var participants: String
+    /// The text columns packed for `doc_text` (`SearchTextPacker`), when the thread that built the document
+    /// packed them; nil otherwise (the writer packs them then).
+    var packedText: [UInt8]?
+
+    /// The text columns, in `SearchSchema.textColumns` order.
+    var textColumns: [String] { [from, to, cc, subject, body, attachment, mimetype] }
 
     /// The most body text indexed per message (characters of UTF-8): longer bodies are cut.
     static let maxBodyBytes = 1 << 20

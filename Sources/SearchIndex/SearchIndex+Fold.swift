@@ -124,18 +124,27 @@ extension SearchIndex {
             VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run([.int(rowid), .text(d.emailID), .text(d.account), .text(d.folder), d.messageID.map { .text($0) } ?? .null,
                       .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants)])
-        try statement("INSERT INTO fts(rowid, fromaddr, toaddr, ccaddr, subject, body, attachment, mimetype) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
-            .run([.int(rowid), .text(d.from), .text(d.to), .text(d.cc), .text(d.subject), .text(d.body), .text(d.attachment), .text(d.mimetype)])
+        let columns = d.textColumns
+        let packed: [UInt8]
+        if let p = d.packedText { packed = p } else { packed = try packer().pack(columns) }
+        try statement("INSERT INTO doc_text(rowid, packed) VALUES(?, ?)").run([.int(rowid), .blob(packed)])
+        try statement(SearchIndex.ftsInsert).run([.int(rowid)] + columns.map { .text($0) })
     }
 
+    static let ftsInsert = "INSERT INTO fts(rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
+    /// FTS5's command that removes a row's terms from a contentless table, given the values it was indexed with.
+    static let ftsDelete = "INSERT INTO fts(fts, rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES('delete', ?, ?, ?, ?, ?, ?, ?, ?)"
+
     /// A rowid in the date's second not yet taken: a slot from the email id's hash, then the next free one.
+    /// Taken means its terms are in `fts`, which `doc_text` tells (a removed document whose text was damaged
+    /// keeps its terms and its rowid, see `delete`).
     func freeRowID(second: Int64, emailID: String) throws(SearchIndexError) -> Int64 {
         let base = SearchSchema.rowid(atSecond: second)
         let slots: Int64 = 1 << SearchSchema.slotBits
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in emailID.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         var slot = Int64(h % UInt64(slots))
-        let probe = try statement("SELECT 1 FROM docs WHERE rowid = ?")
+        let probe = try statement("SELECT 1 FROM doc_text WHERE rowid = ?")
         for _ in 0..<slots {
             try probe.bind([.int(base + slot)])
             let taken = try probe.step()
@@ -156,7 +165,20 @@ extension SearchIndex {
         let rowid = find.int(0)
         find.reset()
         try statement("DELETE FROM docs WHERE rowid = ?").run([.int(rowid)])
-        try statement("DELETE FROM fts WHERE rowid = ?").run([.int(rowid)])
+        // The terms go with the values they were indexed with. Text that does not unpack (a damaged file)
+        // cannot say which terms to remove: they stay, unreachable (queries read `docs`), and so does the
+        // rowid, never given to another document; `verify --views` reports the difference from a rebuild.
+        let text = try statement("SELECT packed FROM doc_text WHERE rowid = ?")
+        try text.bind([.int(rowid)])
+        let packed = try text.step() ? text.bytes(0) : nil
+        text.reset()
+        guard let packed else {
+            try statement("INSERT INTO doc_text(rowid, packed) VALUES(?, ?)").run([.int(rowid), .blob([])])
+            return
+        }
+        guard let columns = try? packer().unpack(packed) else { return }
+        try statement(SearchIndex.ftsDelete).run([.int(rowid)] + columns.map { .text($0) })
+        try statement("DELETE FROM doc_text WHERE rowid = ?").run([.int(rowid)])
     }
 
     /// A move and/or flag change of one copy.

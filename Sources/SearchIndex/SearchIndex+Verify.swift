@@ -4,8 +4,8 @@ import Glibc
 
 extension SearchIndex {
     /// Rebuilds the index from the log up to this index's checkpoint in `scratchFolder` (removed afterwards)
-    /// and compares: document and full-text row counts, every document's filter columns, and the full-text
-    /// columns of `sample` documents spread over the index. Returns the checkpoint compared and what differs
+    /// and compares: the row counts of documents and of indexed texts (`doc_text`), every document's filter
+    /// columns, and the text columns of `sample` documents spread over the index, as indexed. Returns the checkpoint compared and what differs
     /// (at most 50 differences).
     package func compareWithRebuild(log: EventLog, scratchFolder: String, sample: Int = 200) throws -> (sequence: UInt64, differences: [String]) {
         let seq = try checkpoint()
@@ -16,7 +16,7 @@ extension SearchIndex {
         try fresh.catchUp(log: log, through: seq)
         var diffs: [String] = []
         func note(_ s: String) { if diffs.count < 50 { diffs.append(s) } }
-        for table in ["docs", "fts"] {
+        for table in ["docs", "doc_text"] {
             let a = try count(table), b = try fresh.count(table)
             if a != b { note("\(table): \(a) rows, a rebuild has \(b)") }
         }
@@ -75,12 +75,18 @@ extension SearchIndex {
         (s.text(1), DocumentRow(rowid: s.int(0), values: (2...9).map { s.text(Int32($0)) }))
     }
 
+    /// The text columns document `rowid` was indexed with (from `doc_text`); empty when it has none, one
+    /// line saying so when they do not unpack.
     func text(rowid: Int64) throws -> [String] {
         try locked { () throws(SearchIndexError) in
-            let s = try db.prepare("SELECT \(SearchSchema.textColumns.joined(separator: ", ")) FROM fts WHERE rowid = ?")
+            let s = try db.prepare("SELECT packed FROM doc_text WHERE rowid = ?")
             try s.bind([.int(rowid)])
             guard try s.step() else { return [] }
-            return (0..<SearchSchema.textColumns.count).map { s.text(Int32($0)) }
+            do {
+                return try packer().unpack(s.bytes(0))
+            } catch {
+                return ["(damaged: \(error))"]
+            }
         }
     }
 }

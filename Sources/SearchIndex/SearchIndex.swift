@@ -17,6 +17,8 @@ package final class SearchIndex: @unchecked Sendable {
     /// The index file.
     package let path: String
     var statements: [String: SQLiteStatement] = [:]
+    /// Packs and unpacks documents' text (`doc_text`), made on first use; used under `lock`.
+    private var textPacker: SearchTextPacker?
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
@@ -46,6 +48,14 @@ package final class SearchIndex: @unchecked Sendable {
 
     /// The page size of a new index file.
     static let pageSize = 16_384
+
+    /// The index's `SearchTextPacker` (call under `lock`).
+    func packer() throws(SearchIndexError) -> SearchTextPacker {
+        if let p = textPacker { return p }
+        let p = try SearchTextPacker()
+        textPacker = p
+        return p
+    }
 
     /// A cached prepared statement.
     func statement(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {
