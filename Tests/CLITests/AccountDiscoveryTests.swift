@@ -147,6 +147,31 @@ final class AccountDiscoveryTests: CLITestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), servers.slowSeconds, "nobody waited for the slow server")
     }
 
+    /// The autoconfig GET over HTTP/1.1 as servers send it: a redirect is followed (a relative Location) and
+    /// chunked coding is read; a redirect loop ends after 5, a redirect to plain http on a host that is not
+    /// loopback is refused, and a body over 1 MiB is refused as it arrives: each a failed step, never an error.
+    func testTheAutoconfigRequestFollowsRedirectsReadsChunksAndKeepsItsBounds() throws {
+        let ispdbBefore = requests(for: "ispdb.test"), loopBefore = requests(for: "loop.test")
+        for domain in ["moved.test", "chunked.test"] {
+            let r = try discover("bob@\(domain)")
+            XCTAssertEqual(r["source"] as? String, "ispdb", domain)
+            XCTAssertEqual(r["imapHost"] as? String, "imap.ispdb.test", domain)
+        }
+        XCTAssertEqual(requests(for: "ispdb.test") - ispdbBefore, 1, "moved.test's redirect was followed")
+        func failed(_ domain: String, _ why: String) throws {
+            let r = try discover("bob@\(domain)", expect: 4)
+            let ispdb = try XCTUnwrap(steps(r)["ispdb"], domain)
+            XCTAssertEqual(ispdb["status"] as? String, "failed", domain)
+            XCTAssertTrue((ispdb["detail"] as? String ?? "").contains(why), "\(domain): \(ispdb)")
+            XCTAssertNil(r["imapHost"], domain)
+        }
+        try failed("loop.test", "more than 5 redirects")
+        XCTAssertEqual(requests(for: "loop.test") - loopBefore, 6, "the first request and 5 redirects")
+        try failed("downgrade.test", "only https is allowed")
+        XCTAssertFalse(servers.autoconfigRequests().contains { $0.contains("autoconfig.example.com") })
+        try failed("huge.test", "more than 1048576 bytes")
+    }
+
     /// The real limits: 10 s per step, 30 s in all (AC-MP-08), and the 30 s budget ends the chain early.
     func testTheRealLimitsAreTenAndThirtySeconds() throws {
         XCTAssertEqual(AccountDiscovery.defaultStepSeconds, 10)

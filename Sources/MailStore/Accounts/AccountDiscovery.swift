@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SyncCore
 
 /// Finds an email address's servers (AC-MP-08): the built-in registry, then the ISPDB autoconfig document
@@ -145,8 +142,8 @@ public struct AccountDiscovery: Sendable {
 
     /// ISPDB: GET BASE/DOMAIN (the domain only, never the address).
     func ispdb(domain: String, timeout: Double) throws -> (Provider.Server?, Provider.Server?)? {
-        guard domain.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }),
-              let url = URL(string: autoconfigBase + (autoconfigBase.hasSuffix("/") ? "" : "/") + domain) else { return nil }
+        guard domain.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
+        let url = autoconfigBase + (autoconfigBase.hasSuffix("/") ? "" : "/") + domain
         let body = try HTTPGet.fetch(url, timeout: timeout, limit: 1 << 20)
         guard let found = AutoconfigParser.parse(body) else { throw DiscoveryError.invalidAutoconfig }
         return found

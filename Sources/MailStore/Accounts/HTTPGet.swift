@@ -1,46 +1,25 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// A bounded, blocking HTTP(S) GET for discovery: at most `limit` bytes, within `timeout` seconds.
+/// A bounded, blocking HTTP(S) GET for discovery: at most `limit` bytes (refused as soon as more arrive),
+/// within `timeout` seconds in all, following up to 5 redirects; https with the certificate verified,
+/// plain http only to a loopback address (``HTTPClient``).
 enum HTTPGet {
-    private final class Outcome: @unchecked Sendable {
-        let lock = NSLock()
-        var result: Result<[UInt8], DiscoveryError>?
-    }
+    static let maxRedirects = 5
 
-    static func fetch(_ url: URL, timeout: Double, limit: Int) throws(DiscoveryError) -> [UInt8] {
-        let config = URLSessionConfiguration.ephemeral
-        // URLSession's own limits (whole seconds on Linux) only back up the wait below, which is the bound.
-        config.timeoutIntervalForRequest = timeout + 1
-        config.timeoutIntervalForResource = timeout + 1
-        config.httpCookieStorage = nil
-        config.urlCache = nil
-        let session = URLSession(configuration: config)
-        defer { session.invalidateAndCancel() }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: url) { data, response, error in
-            let r: Result<[UInt8], DiscoveryError>
-            if let error {
-                r = .failure((error as? URLError)?.code == .timedOut ? .timeout(timeout) : .http(error.localizedDescription))
+    static func fetch(_ url: String, timeout: Double, limit: Int) throws(DiscoveryError) -> [UInt8] {
+        // The headers come on top of the body's limit.
+        let client = HTTPClient(timeoutSeconds: timeout, deadlineSeconds: timeout, maxResponseBytes: limit + 64 * 1024,
+                                maxRedirects: maxRedirects, accept: "text/xml, application/xml")
+        let response: HTTPResponse
+        do {
+            response = try client.get(url)
+        } catch {
+            switch error {
+            case .timeout: throw .timeout(timeout)
+            case .tooLarge: throw .http("more than \(limit) bytes")
+            default: throw .http("\(error)")
             }
-            else if let h = response as? HTTPURLResponse, !(200..<300).contains(h.statusCode) { r = .failure(.http("status \(h.statusCode)")) }
-            else if let data, data.count <= limit { r = .success(Array(data)) }
-            else { r = .failure(.http("more than \(limit) bytes")) }
-            outcome.lock.withLock { outcome.result = r }
-            done.signal()
         }
-        task.resume()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            task.cancel()
-            throw .timeout(timeout)
-        }
-        switch outcome.lock.withLock({ outcome.result }) {
-        case .success(let bytes): return bytes
-        case .failure(let e): throw e
-        case nil: throw .timeout(timeout)
-        }
+        guard (200..<300).contains(response.status) else { throw .http("status \(response.status)") }
+        guard response.body.count <= limit else { throw .http("more than \(limit) bytes") }
+        return response.body
     }
 }

@@ -1,0 +1,163 @@
+import Foundation
+import SecureTransport
+
+/// The small blocking HTTP/1.1 client mailstore needs (OAuth's token and metadata requests, account
+/// discovery's autoconfig GET): one request per connection (`Connection: close`), over TLS 1.2+ with the
+/// certificate and host name verified (`caFile`: an extra trusted CA, for tests); plain `http` only to a
+/// loopback address (a local test server, RFC 8252's loopback redirect).
+///
+/// Bounds: a response (headers and body) is at most `maxResponseBytes` and is refused as soon as it passes
+/// it; every wait is at most `timeoutSeconds` and a whole request at most `deadlineSeconds`; at most
+/// `maxRedirects` redirects are followed, each to a URL allowed as above.
+///
+/// It replaced Foundation's `URLSession` for discovery: `FoundationNetworking` links libcurl and its
+/// ~20 libraries into the process, which cost every `mailstore` command ~6.5 ms of start-up.
+struct HTTPClient: Sendable {
+    var caFile: String?
+    var timeoutSeconds: Double = 30
+    var deadlineSeconds: Double = 60
+    var maxResponseBytes = 1 << 20
+    var maxRedirects = 0
+    /// Sent as `Accept`.
+    var accept = "*/*"
+
+    /// GETs `url`, following up to `maxRedirects` redirects.
+    func get(_ url: String) throws(HTTPClientError) -> HTTPResponse {
+        var current = url
+        var hops = 0
+        while true {
+            let response = try send("GET", current, body: [], contentType: nil)
+            guard [301, 302, 303, 307, 308].contains(response.status) else { return response }
+            guard hops < maxRedirects else {
+                throw .badRedirect(maxRedirects == 0 ? "\(current) answered HTTP \(response.status)" : "more than \(maxRedirects) redirects from \(url)")
+            }
+            guard let location = response.headers["location"], let base = URL(string: current),
+                  let next = URL(string: location, relativeTo: base)?.absoluteURL.absoluteString else {
+                throw .badRedirect("\(current) answered HTTP \(response.status) without a usable Location")
+            }
+            current = next
+            hops += 1
+        }
+    }
+
+    /// POSTs `body` as `contentType` to `url` (redirects are not followed).
+    func post(_ url: String, body: [UInt8], contentType: String) throws(HTTPClientError) -> HTTPResponse {
+        try send("POST", url, body: body, contentType: contentType)
+    }
+
+    /// Whether `host` is a loopback address or name.
+    static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased())
+    }
+
+    /// Where `url` points and how to reach it; throws for a URL this client may not use.
+    static func target(_ url: String) throws(HTTPClientError) -> (host: String, port: UInt16, security: ConnectionSecurity, path: String, hostHeader: String) {
+        guard let u = URL(string: url), let scheme = u.scheme?.lowercased(), let host = u.host, !host.isEmpty,
+              !host.contains(where: { $0.isWhitespace || $0.isNewline }) else { throw .invalidURL(url) }
+        let security: ConnectionSecurity
+        switch scheme {
+        case "https": security = .tls
+        case "http" where isLoopback(host): security = .plain
+        case "http": throw .insecureURL(url)
+        default: throw .invalidURL(url)
+        }
+        guard let port = UInt16(exactly: u.port ?? (security == .tls ? 443 : 80)), port > 0 else { throw .invalidURL(url) }
+        var path = u.path.isEmpty ? "/" : u.path
+        if let q = u.query { path += "?" + q }
+        // A path or query with a raw space or line break would break the request line.
+        guard !path.contains(where: { $0.isWhitespace || $0.isNewline }) else { throw .invalidURL(url) }
+        return (host, port, security, path, host + (u.port.map { ":\($0)" } ?? ""))
+    }
+
+    private func send(_ method: String, _ url: String, body: [UInt8], contentType: String?) throws(HTTPClientError) -> HTTPResponse {
+        let t = try HTTPClient.target(url)
+        var head = "\(method) \(t.path) HTTP/1.1\r\nHost: \(t.hostHeader)\r\n"
+            + "User-Agent: mailstore\r\nAccept: \(accept)\r\nConnection: close\r\n"
+        if let contentType { head += "Content-Type: \(contentType)\r\n" }
+        if method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        let raw: [UInt8]
+        do {
+            let conn = try SecureConnection.open(ServerEndpoint(host: t.host, port: t.port, security: t.security, caFile: caFile,
+                                                                timeoutSeconds: timeoutSeconds))
+            defer { conn.close() }
+            conn.setDeadline(secondsFromNow: deadlineSeconds)
+            try conn.write(Array(head.utf8) + body)
+            var received: [UInt8] = []
+            while true {
+                // Empty at the end of the stream; nil when a wait passed with nothing (a stalled server).
+                guard let chunk = try conn.read(maxCount: 64 * 1024) else { throw HTTPClientError.timeout(host: t.host, seconds: timeoutSeconds) }
+                if chunk.isEmpty { break }
+                received += chunk
+                guard received.count <= maxResponseBytes else { throw HTTPClientError.tooLarge(host: t.host, limit: maxResponseBytes) }
+            }
+            raw = received
+        } catch let error as HTTPClientError {
+            throw error
+        } catch TransportError.deadlinePassed(let seconds) {
+            throw .timeout(host: t.host, seconds: seconds)
+        } catch {
+            throw .unreachable("\(t.host):\(t.port): \(error)")
+        }
+        return try HTTPClient.parse(raw, from: t.host)
+    }
+
+    /// Parses a whole response (read to the connection's end): status line, headers, body by
+    /// Content-Length, chunked, or to the end. Pure.
+    static func parse(_ raw: [UInt8], from host: String) throws(HTTPClientError) -> HTTPResponse {
+        var end: Int?
+        var i = 0
+        while i + 3 < raw.count {
+            if raw[i] == 13 && raw[i + 1] == 10 && raw[i + 2] == 13 && raw[i + 3] == 10 {
+                end = i
+                break
+            }
+            i += 1
+        }
+        guard let end else { throw .badResponse(host: host, "no end of the headers") }
+        let lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), statusParts[1].count == 3,
+              let status = Int(statusParts[1]), (100...599).contains(status) else {
+            throw .badResponse(host: host, "the status line is not HTTP/1.x")
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(raw[(end + 4)...])
+        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            body = try dechunk(body, from: host)
+        } else if let length = headers["content-length"] {
+            guard let n = Int(length), n >= 0 else { throw .badResponse(host: host, "Content-Length \(length.prefix(40))") }
+            guard n <= body.count else { throw .badResponse(host: host, "the body ends after \(body.count) of \(n) bytes") }
+            body.removeLast(body.count - n)
+        }
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// The body of a chunked transfer coding (RFC 9112 section 7.1): chunk sizes in hex (extensions
+    /// ignored), each chunk followed by CRLF, ended by a zero-size chunk (trailers ignored).
+    static func dechunk(_ data: [UInt8], from host: String) throws(HTTPClientError) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while true {
+            var lineEnd = i
+            while lineEnd + 1 < data.count && !(data[lineEnd] == 13 && data[lineEnd + 1] == 10) { lineEnd += 1 }
+            guard lineEnd + 1 < data.count else { throw .badResponse(host: host, "a chunked body ends without its last chunk") }
+            let sizeText = String(decoding: data[i..<lineEnd], as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)[0]
+                .trimmingCharacters(in: .whitespaces)
+            // At most 15 hex digits: any size that fits the response bound does, and Int cannot overflow.
+            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16), size >= 0 else {
+                throw .badResponse(host: host, "a bad chunk size")
+            }
+            if size == 0 { return out }
+            let start = lineEnd + 2
+            guard size <= data.count - start else { throw .badResponse(host: host, "a chunk ends early") }
+            out += data[start..<start + size]
+            i = start + size + 2
+            guard i <= data.count, data[i - 2] == 13, data[i - 1] == 10 else { throw .badResponse(host: host, "a chunk without its CRLF") }
+        }
+    }
+}
