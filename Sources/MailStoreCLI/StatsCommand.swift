@@ -28,6 +28,8 @@ struct StatsCommand: ParsableCommand {
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
                          "snapshots": v.snapshotSequences, "snapshotBytes": v.snapshotBytes, "pastViewsBytes": v.pastViewsBytes,
+                         "viewsFileBytes": v.viewsFileBytes, "searchIndexBytes": v.searchIndexBytes, "logFileBytes": v.logFileBytes,
+                         "totalBytes": v.totalBytes,
                          "quarantined": v.quarantined.map { ["sequence": $0.sequence, "view": $0.view, "error": $0.error] as [String: Any] }]
                         as [String: Any]
                     } ?? NSNull(),
@@ -53,6 +55,9 @@ struct StatsCommand: ParsableCommand {
             }
             if let v = views {
                 print("Views: \(v.generation), folded through sequence \(v.checkpoints.values.min() ?? 0)")
+                print("On disk: \(StatsCommand.bytes(UInt64(v.totalBytes))) in all: log file \(StatsCommand.bytes(UInt64(v.logFileBytes))), "
+                      + "views \(StatsCommand.bytes(UInt64(v.viewsFileBytes))), search index \(StatsCommand.bytes(UInt64(v.searchIndexBytes))), "
+                      + "view snapshots \(StatsCommand.bytes(UInt64(v.snapshotBytes))), past views \(StatsCommand.bytes(UInt64(v.pastViewsBytes)))")
                 if !v.snapshotSequences.isEmpty {
                     print("View snapshots (for --as-of): \(v.snapshotSequences.count), \(StatsCommand.bytes(UInt64(v.snapshotBytes))), at sequences "
                           + v.snapshotSequences.map(String.init).joined(separator: ", "))

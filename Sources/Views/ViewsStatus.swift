@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import LMDB
 import Projections
 
 /// The state of a store's views as found on disk, read without folding or writing anything.
@@ -16,6 +17,15 @@ public struct ViewsStatus: Sendable {
     public var snapshotBytes: Int = 0
     /// The bytes of the past views the last time travel kept (`PastViews`), 0 when none.
     public var pastViewsBytes: Int = 0
+    /// The size of the serving generation's views file.
+    public var viewsFileBytes: Int = 0
+    /// The size of the search index file (`views/search/index.sqlite`), 0 when there is none.
+    public var searchIndexBytes: Int = 0
+    /// The size of the log's data file.
+    public var logFileBytes: Int = 0
+
+    /// Everything the store takes on disk: the log, the views, the search index, the snapshots and past views.
+    public var totalBytes: Int { logFileBytes + viewsFileBytes + searchIndexBytes + snapshotBytes + pastViewsBytes }
 }
 
 extension ViewStore {
@@ -26,7 +36,10 @@ extension ViewStore {
         let snapshots = ViewSnapshots(viewsRoot: store.viewsPath, catalog: .standard, log: log).list().mine
         return ViewsStatus(generation: (views.path as NSString).lastPathComponent, checkpoints: try views.checkpoints(),
                            quarantined: try views.quarantined(), snapshotSequences: snapshots.map(\.sequence),
-                           snapshotBytes: snapshots.reduce(0) { $0 + $1.bytes }, pastViewsBytes: PastViews.bytes(viewsRoot: store.viewsPath))
+                           snapshotBytes: snapshots.reduce(0) { $0 + $1.bytes }, pastViewsBytes: PastViews.bytes(viewsRoot: store.viewsPath),
+                           viewsFileBytes: Environment.fileSize(Environment.dataFile(views.path)) ?? 0,
+                           searchIndexBytes: Environment.fileSize(store.viewsPath + "/search/index.sqlite") ?? 0,
+                           logFileBytes: Environment.fileSize(Environment.dataFile(log.environment.path)) ?? 0)
     }
 
     /// Runs `body` over the current generation of `store` as it is on disk (opened read-only, nothing folded

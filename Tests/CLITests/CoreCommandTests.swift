@@ -86,6 +86,24 @@ final class CoreCommandTests: CLITestCase {
                       text.stdout)
     }
 
+    /// `stats` says what the store takes on disk, part by part, and the parts add up to the total.
+    func testStatsSaysWhatEachPartTakesOnDisk() throws {
+        try mailstore("init")
+        try appendExamples()
+        try mailstore("search", "anything")        // builds the views and the search index
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try mailstore("stats", "--json").stdout.utf8)) as? [String: Any])
+        let views = try XCTUnwrap(obj["views"] as? [String: Any])
+        func size(_ key: String) throws -> Int { try XCTUnwrap(views[key] as? Int, key) }
+        func onDisk(_ path: String) throws -> Int { try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, path) }
+        XCTAssertEqual(try size("logFileBytes"), try onDisk(store + "/log/data.mdb"))
+        XCTAssertEqual(try size("searchIndexBytes"), try onDisk(store + "/views/search/index.sqlite"))
+        let generation = try XCTUnwrap(views["generation"] as? String)
+        XCTAssertEqual(try size("viewsFileBytes"), try onDisk(store + "/views/" + generation + "/data.mdb"))
+        XCTAssertEqual(try size("totalBytes"), try ["logFileBytes", "viewsFileBytes", "searchIndexBytes", "snapshotBytes", "pastViewsBytes"].map(size).reduce(0, +))
+        let text = try mailstore("stats").stdout
+        XCTAssertTrue(text.contains("On disk: ") && text.contains(" in all: log file ") && text.contains(", search index "), text)
+    }
+
     func testMissingAndNewerStoresAreRefusedClearly() throws {
         let missing = try mailstore("log", expect: 2)
         XCTAssertTrue(missing.stderr.contains("mailstore init"))

@@ -60,6 +60,7 @@ struct ScaleBench {
         let snapshotLine = "View snapshots kept after these steps: \(snaps.count) (at \(snaps.map { Fmt.int(Double($0)) }.joined(separator: ", "))), "
             + "\(Fmt.f(Double(snapshotBytes(mailstore, store: store)) / 1e6, 1)) MB."
         let size = try ImportBench(options: options).storeSize(mailstore, store: store, rawBytes: raw)
+        let diskLine = storeOnDisk(mailstore, store: store, rawBytes: raw)
 
         let rows = steps.map { s in
             "| \(s.name) | \(Fmt.f(s.result.seconds, 2)) s | \(s.rate) | \(s.result.maxRSSKiB / 1024) MiB | \(s.result.maxAnonKiB / 1024) MiB |"
@@ -79,9 +80,20 @@ struct ScaleBench {
         | \(size) |
 
         \(snapshotLine)
+        \(diskLine)
 
         Aims (#12): replay >= 300,000 events/s on the 100K corpus and peak RSS <= 200 MB at 100K and 1M; `--as-of` <= 1 s at 1M; import >= 20,000 msg/s.
         """
+    }
+
+    /// What the whole store takes on disk after the steps, part by part (`mailstore stats --json`).
+    func storeOnDisk(_ mailstore: String, store: String, rawBytes: Int) -> String {
+        guard let v = statsViews(mailstore, store: store) else { return "" }
+        func mb(_ key: String) -> String { "\(Fmt.f(Double(v[key] as? Int ?? 0) / 1e6, 1)) MB" }
+        let total = Double(v["totalBytes"] as? Int ?? 0)
+        return "The whole store on disk after these steps: \(Fmt.f(total / 1e6, 1)) MB (\(Fmt.f(100 * total / Double(max(1, rawBytes)), 1))% of the raw mail): "
+            + "log file \(mb("logFileBytes")), views \(mb("viewsFileBytes")), search index \(mb("searchIndexBytes")), "
+            + "view snapshots \(mb("snapshotBytes")), past views \(mb("pastViewsBytes"))."
     }
 
     /// The view snapshots' sequences (`mailstore stats --json`).
