@@ -551,7 +551,9 @@ package final class Environment: @unchecked Sendable {
     /// their cached neighbours too (16 pages each), faster than `ResidentPageReleaser` unmaps them (measured at 100K
     /// messages before `Options.noFaultAround`: `replay --view threads` 4.6-5.7 s at 210-227 MiB with cached pages,
     /// 7.2 s at 150 MiB with `O_DIRECT`).
-    package func copy(to path: String) throws {
+    ///
+    /// `durable`: the copy is on disk (fsync) when this returns, for a copy that will serve rather than be read once.
+    package func copy(to path: String, durable: Bool = false) throws {
         let file = Environment.dataFile(path)
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw LMDBError(code: errno, operation: "open(\(file)) for a copy") }
@@ -562,5 +564,6 @@ package final class Environment: @unchecked Sendable {
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
         try LMDBError.check(mdb_env_copyfd2(env, fd, UInt32(MDB_CP_COMPACT)), "mdb_env_copyfd2(\(file))")
+        if durable, fsync(fd) != 0 { throw LMDBError(code: errno, operation: "fsync(\(file))") }
     }
 }

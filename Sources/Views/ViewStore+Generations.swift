@@ -24,7 +24,7 @@ extension ViewStore {
 
     /// Removes half-built generations. Only called while holding the build lock, so their builders are gone.
     static func removeStaleBuilds(_ root: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".building") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".building") || name.hasSuffix(".compact") {
             try? FileManager.default.removeItem(atPath: root + "/" + name)
         }
     }
@@ -54,6 +54,7 @@ extension ViewStore {
         removeStaleBuilds(root)
         let gen = "gen-\((generationNumbers(root).max() ?? 0) + 1)"
         let building = root + "/" + gen + ".building"
+        let compacted = root + "/" + gen + ".compact"
         try StoreDirectory.makePrivateDirectory(building)
         do {
             if let only, let current {
@@ -71,16 +72,23 @@ extension ViewStore {
             // the folder is this build's alone until the switch below.
             fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })
             try fresh.catchUp(progress: progress)
-            try fresh.environment.sync()
+            // The generation serves from a compacted copy: a bulk fold leaves a third to a half of its file in
+            // free pages (each batch's copies on write need pages that the batches before still held), which
+            // LMDB reuses but never gives back (at 100K generated messages 316 MB, 172 MB compacted; the copy took
+            // no measurable time of the 10.5-11 s replay).
+            try StoreDirectory.makePrivateDirectory(compacted)
+            try ResidentPageReleaser.during(fresh.environment) { try fresh.environment.copy(to: compacted, durable: true) }
         } catch {
             try? FileManager.default.removeItem(atPath: building)
+            try? FileManager.default.removeItem(atPath: compacted)
             throw error
         }
+        try? FileManager.default.removeItem(atPath: building)
         // The switch: no process opens a generation meanwhile.
         let final = root + "/" + gen
         let switchLock = FileLock.acquire(root + "/" + lockFile, exclusive: true)
         defer { switchLock?.unlock() }
-        guard rename(building, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
+        guard rename(compacted, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
         try StoreDirectory.writePrivateFile(root + "/" + currentFile, contents: gen + "\n")
         // Older generations go (a process that has one open keeps reading its files until it closes them).
         for n in generationNumbers(root) where "gen-\(n)" != gen {

@@ -69,6 +69,28 @@ final class RebuildTests: ViewsTestCase {
         XCTAssertTrue(try only.compareWithRebuild().differences.isEmpty)
     }
 
+    /// A replayed generation serves from a compacted copy: no free pages left by the bulk fold's batches.
+    func testAReplayedGenerationIsCompacted() throws {
+        let events = (0..<15_000).map { i in
+            NewEvent(event: .emailReceived(EmailReceived(
+                emailID: "c\(i)", folder: "INBOX", messageID: "c\(i)@example.com", references: i % 3 == 0 ? ["c\(i / 2)@example.com"] : [],
+                subject: "Subject \(i % 500)", from: [EmailAddress(name: "P\(i % 700)", email: "p\(i % 700)@example.com")],
+                date: Timestamp(microseconds: 1_700_000_000_000_000 + Int64(i) * 1_000_000), dateSource: .header,
+                snippet: String(repeating: "text \(i) ", count: 20), size: 100, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)),
+                     account: "acct", stream: .email("c\(i)"), actor: .sync)
+        }
+        try store.log.append(events)
+        let live = try ViewStore.replay(store: store.directory, log: store.log)
+        let copy = dir.file("compacted-again")
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        try live.environment.copy(to: copy)
+        let again = try XCTUnwrap(Environment.fileSize(Environment.dataFile(copy)))
+        XCTAssertGreaterThan(again, 1 << 20)
+        XCTAssertEqual(live.environment.usedBytes, again, "compacting the served generation again finds nothing to drop")
+        XCTAssertTrue(try live.compareWithRebuild().differences.isEmpty)
+        XCTAssertEqual(try FetchThreadsUseCase(views: live).fetchBadgeCount(accountId: "acct"), 15_000)
+    }
+
     func testAHalfBuiltGenerationIsDiscardedAndTheOldOneServes() throws {
         for i in 0..<10 { try receive("m\(i)") }
         let live = try views()
@@ -76,9 +98,14 @@ final class RebuildTests: ViewsTestCase {
         let stale = store.directory.viewsPath + "/gen-99.building"
         try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
         try Data("junk".utf8).write(to: URL(fileURLWithPath: stale + "/data.mdb"))
+        // And one killed while it copied its generation compacted.
+        let staleCopy = store.directory.viewsPath + "/gen-99.compact"
+        try FileManager.default.createDirectory(atPath: staleCopy, withIntermediateDirectories: true)
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: staleCopy + "/data.mdb"))
         let reopened = try views()
         XCTAssertEqual(reopened.path, live.path, "the old generation keeps serving")
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "the half-built folder is removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: staleCopy), "the half-copied folder is removed")
         XCTAssertEqual(try FetchThreadsUseCase(views: reopened).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 10)
     }
 
