@@ -278,16 +278,23 @@ package final class Environment: @unchecked Sendable {
         return (info.me_last_pgno + 1) * pageSize
     }
 
-    /// Grows the map: doubles it (a `MDB_WRITEMAP` map, allocated on disk, by at most 1 GiB). Waits until no
+    /// Grows the map: doubles it (a `MDB_WRITEMAP` map, allocated on disk: see below). Waits until no
     /// transaction of this process is active. When the disk has no room for a grown write map, the map
     /// stays as it was and the error is `ENOSPC`.
-    package func grow() throws {
+    ///
+    /// A `MDB_WRITEMAP` map grows by a quarter (at least `atLeast` bytes, at most 1 GiB unless `atLeast` asks for
+    /// more): its whole size is disk, and doubling made the first write after a compacted copy (a replayed
+    /// generation, whose map is exactly its pages) double the file.
+    package func grow(atLeast: Int = 0) throws {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         let old = info.me_mapsize
-        let newSize = writeMap ? old + min(old, 1 << 30) : old * 2
+        let step = max(atLeast, min(max(old / 4, 1 << 20), 1 << 30))
+        // Whole pages, as LMDB rounds the map size to them.
+        let page = pageSize
+        let newSize = writeMap ? (old + step + page - 1) / page * page : old * 2
         forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, newSize), "mdb_env_set_mapsize(\(newSize))")
         if noFaultAround { turnOffFaultAround() }
@@ -304,7 +311,7 @@ package final class Environment: @unchecked Sendable {
     /// Grows the map until `room` bytes fit past the part in use, so a write transaction of about that size
     /// does not hit `MDB_MAP_FULL` (and redo its work). Call outside any transaction of this process.
     package func reserve(room: Int) throws {
-        while mapSize - usedBytes < room { try grow() }
+        while mapSize - usedBytes < room { try grow(atLeast: room - (mapSize - usedBytes)) }
     }
 
     /// Adopts a map size grown by another process.

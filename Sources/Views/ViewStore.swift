@@ -85,7 +85,7 @@ public final class ViewStore: @unchecked Sendable {
     static let initialMapSize = 4 << 20
     /// The room a fold makes in the map before a batch's write transaction: 8 KiB for each event and each
     /// copy an action changes (a B-tree page or two copied on write), between 1 MiB and 1 GiB. A batch that
-    /// needs more hits `MDB_MAP_FULL`, grows the map and runs again; growth by doubling leaves room after it.
+    /// needs more hits `MDB_MAP_FULL`, grows the map and runs again; growth by a quarter leaves room after it.
     static func batchRoom(events: Int, copies: Int) -> Int { min(max((events + copies) * (8 << 10), 1 << 20), 1 << 30) }
     static let currentFile = "CURRENT"
     static let lockFile = "LOCK"

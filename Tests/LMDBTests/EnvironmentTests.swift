@@ -59,6 +59,36 @@ final class EnvironmentTests: LMDBTestCase {
         }
     }
 
+    /// A write map (its whole size on disk) grows by a quarter, or by what is asked: a compacted copy, whose
+    /// map is exactly its pages, does not double on its first write.
+    func testAWriteMapGrowsByAQuarterOrWhatIsAsked() throws {
+        var o = Environment.Options()
+        o.mapSize = 1 << 20
+        o.writeMap = true
+        let source = dir.file("source"), copy = dir.file("copy")
+        for p in [source, copy] { try FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true) }
+        do {
+            let env = try Environment(path: source, options: o)
+            let db = try env.openDatabase("t", flags: .create)
+            try fill(env, db, count: 2_000, valueBytes: 4 << 10)
+            try env.copy(to: copy)
+        }
+        let compacted = try XCTUnwrap(Environment.fileSize(Environment.dataFile(copy)))
+        XCTAssertGreaterThan(compacted, 8 << 20)
+        let env = try Environment(path: copy, options: o)
+        XCTAssertEqual(env.mapSize, compacted, "the map of a compacted copy is its pages")
+        try env.reserve(room: 1 << 20)
+        let grown = try XCTUnwrap(Environment.fileSize(Environment.dataFile(copy)))
+        XCTAssertEqual(grown, env.mapSize, "a write map is on disk whole")
+        XCTAssertLessThanOrEqual(grown, compacted + compacted / 4 + env.pageSize, "a quarter, not double")
+        XCTAssertGreaterThanOrEqual(env.mapSize - env.usedBytes, 1 << 20)
+        // Room past a quarter is given in one step.
+        let before = env.mapSize
+        try env.reserve(room: before)
+        XCTAssertGreaterThanOrEqual(env.mapSize - env.usedBytes, before)
+        XCTAssertLessThan(env.mapSize, before + env.usedBytes + before / 4 + env.pageSize)
+    }
+
     /// A write closure that hits `MDB_MAP_FULL` is run again from scratch: what it wrote before the
     /// failure is not kept twice.
     func testAWriteClosureRetriedAfterMapFullWritesOnce() throws {
