@@ -131,9 +131,11 @@ extension SearchIndex {
         try statement(SearchIndex.ftsInsert).run([.int(rowid)] + columns.map { .text($0) })
     }
 
-    static let ftsInsert = "INSERT INTO fts(rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"
+    /// The rowid's and the text columns' placeholders.
+    private static let ftsValues = Array(repeating: "?", count: SearchSchema.textColumns.count + 1).joined(separator: ", ")
+    static let ftsInsert = "INSERT INTO fts(rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES(\(ftsValues))"
     /// FTS5's command that removes a row's terms from a contentless table, given the values it was indexed with.
-    static let ftsDelete = "INSERT INTO fts(fts, rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES('delete', ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let ftsDelete = "INSERT INTO fts(fts, rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES('delete', \(ftsValues))"
 
     /// A rowid in the date's second not yet taken: a slot from the email id's hash, then the next free one.
     /// Taken means its terms are in `fts`, which `doc_text` tells (a removed document whose text was damaged

@@ -1,4 +1,5 @@
 @testable import MailStore
+import TestSupport
 import XCTest
 
 /// The HTTP/1.1 client's pure parts on hostile bytes: the response parser and chunked decoding, and which
@@ -42,6 +43,20 @@ final class HTTPClientTests: XCTestCase {
         assertBad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nx\r\n0\r\n\r\n", "chunk size")
         assertBad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffff\r\nx\r\n0\r\n\r\n", "ends early")
         assertBad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhelloXX0\r\n\r\n", "without its CRLF")
+    }
+
+    /// Against the real autoconfig server: with redirects allowed one is followed; with none (OAuth's
+    /// metadata GETs, which try the next well-known path on anything but 200) it is returned as it is.
+    func testARedirectIsFollowedOnlyWhenAllowed() throws {
+        let base = try TestServers.discovery().autoconfigURL
+        var client = HTTPClient(timeoutSeconds: 5, deadlineSeconds: 10)
+        let returned = try client.get(base + "moved.test")
+        XCTAssertEqual(returned.status, 301)
+        XCTAssertEqual(returned.headers["location"], "/v1.1/ispdb.test")
+        client.maxRedirects = 5
+        let followed = try client.get(base + "moved.test")
+        XCTAssertEqual(followed.status, 200)
+        XCTAssertTrue(String(decoding: followed.body, as: UTF8.self).contains("imap.ispdb.test"))
     }
 
     func testOnlyHTTPSOrLoopbackHTTPAndNoSpacesInTheRequestLine() throws {

@@ -21,16 +21,15 @@ struct HTTPClient: Sendable {
     /// Sent as `Accept`.
     var accept = "*/*"
 
-    /// GETs `url`, following up to `maxRedirects` redirects.
+    /// GETs `url`, following up to `maxRedirects` redirects (with none allowed, a redirect is returned as it is,
+    /// for the caller to judge by its status).
     func get(_ url: String) throws(HTTPClientError) -> HTTPResponse {
         var current = url
         var hops = 0
         while true {
             let response = try send("GET", current, body: [], contentType: nil)
-            guard [301, 302, 303, 307, 308].contains(response.status) else { return response }
-            guard hops < maxRedirects else {
-                throw .badRedirect(maxRedirects == 0 ? "\(current) answered HTTP \(response.status)" : "more than \(maxRedirects) redirects from \(url)")
-            }
+            guard maxRedirects > 0, [301, 302, 303, 307, 308].contains(response.status) else { return response }
+            guard hops < maxRedirects else { throw .badRedirect("more than \(maxRedirects) redirects from \(url)") }
             guard let location = response.headers["location"], let base = URL(string: current),
                   let next = URL(string: location, relativeTo: base)?.absoluteURL.absoluteString else {
                 throw .badRedirect("\(current) answered HTTP \(response.status) without a usable Location")
