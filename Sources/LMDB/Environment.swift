@@ -278,7 +278,7 @@ package final class Environment: @unchecked Sendable {
         return (info.me_last_pgno + 1) * pageSize
     }
 
-    /// Grows the map: doubles it (a `MDB_WRITEMAP` map, allocated on disk: see below). Waits until no
+    /// Grows the map: doubles it, or a `MDB_WRITEMAP` map by a quarter (below). Waits until no
     /// transaction of this process is active. When the disk has no room for a grown write map, the map
     /// stays as it was and the error is `ENOSPC`.
     ///

@@ -126,7 +126,7 @@ extension SearchIndex {
                       .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants)])
         let columns = d.textColumns
         let packed: [UInt8]
-        if let p = d.packedText { packed = p } else { packed = try packer().pack(columns) }
+        if let p = d.packedText { packed = p } else { packed = try packer.pack(columns) }
         try statement("INSERT INTO doc_text(rowid, packed) VALUES(?, ?)").run([.int(rowid), .blob(packed)])
         try statement(SearchIndex.ftsInsert).run([.int(rowid)] + columns.map { .text($0) })
     }
@@ -178,7 +178,7 @@ extension SearchIndex {
             try statement("INSERT INTO doc_text(rowid, packed) VALUES(?, ?)").run([.int(rowid), .blob([])])
             return
         }
-        guard let columns = try? packer().unpack(packed) else { return }
+        guard let columns = try? packer.unpack(packed) else { return }
         try statement(SearchIndex.ftsDelete).run([.int(rowid)] + columns.map { .text($0) })
         try statement("DELETE FROM doc_text WHERE rowid = ?").run([.int(rowid)])
     }

@@ -83,7 +83,7 @@ extension SearchIndex {
             try s.bind([.int(rowid)])
             guard try s.step() else { return [] }
             do {
-                return try packer().unpack(s.bytes(0))
+                return try packer.unpack(s.bytes(0))
             } catch {
                 return ["(damaged: \(error))"]
             }

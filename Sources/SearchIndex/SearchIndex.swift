@@ -17,8 +17,8 @@ package final class SearchIndex: @unchecked Sendable {
     /// The index file.
     package let path: String
     var statements: [String: SQLiteStatement] = [:]
-    /// Packs and unpacks documents' text (`doc_text`), made on first use; used under `lock`.
-    private var textPacker: SearchTextPacker?
+    /// Packs and unpacks documents' text (`doc_text`); used under `lock`.
+    let packer: SearchTextPacker
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
@@ -26,6 +26,7 @@ package final class SearchIndex: @unchecked Sendable {
     package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
         self.path = path
         db = try SQLiteConnection(path: path, create: true)
+        packer = try SearchTextPacker()
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
         // was built: changing it here would need every other connection closed).
         // 16 KiB pages for a new file (a no-op on one that has tables): FTS5's segments are written and read
@@ -48,14 +49,6 @@ package final class SearchIndex: @unchecked Sendable {
 
     /// The page size of a new index file.
     static let pageSize = 16_384
-
-    /// The index's `SearchTextPacker` (call under `lock`).
-    func packer() throws(SearchIndexError) -> SearchTextPacker {
-        if let p = textPacker { return p }
-        let p = try SearchTextPacker()
-        textPacker = p
-        return p
-    }
 
     /// A cached prepared statement.
     func statement(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {

@@ -57,10 +57,12 @@ struct ScaleBench {
         try? FileManager.default.removeItem(atPath: store + "/views/past")
         try step("`project --view threads --as-of \(worst.point)` (the longest tail after a snapshot: \(Fmt.int(Double(worst.tail))) events)",
                  ["project", "--view", "threads", "--as-of", "\(worst.point)"])
+        // What the steps left on disk, read once.
+        let after = statsViews(mailstore, store: store)
         let snapshotLine = "View snapshots kept after these steps: \(snaps.count) (at \(snaps.map { Fmt.int(Double($0)) }.joined(separator: ", "))), "
-            + "\(Fmt.f(Double(snapshotBytes(mailstore, store: store)) / 1e6, 1)) MB."
+            + "\(Fmt.f(Double(after?["snapshotBytes"] as? Int ?? 0) / 1e6, 1)) MB."
         let size = try ImportBench(options: options).storeSize(mailstore, store: store, rawBytes: raw)
-        let diskLine = storeOnDisk(mailstore, store: store, rawBytes: raw)
+        let diskLine = after.map { storeOnDisk($0, rawBytes: raw) } ?? ""
 
         let rows = steps.map { s in
             "| \(s.name) | \(Fmt.f(s.result.seconds, 2)) s | \(s.rate) | \(s.result.maxRSSKiB / 1024) MiB | \(s.result.maxAnonKiB / 1024) MiB |"
@@ -86,9 +88,8 @@ struct ScaleBench {
         """
     }
 
-    /// What the whole store takes on disk after the steps, part by part (`mailstore stats --json`).
-    func storeOnDisk(_ mailstore: String, store: String, rawBytes: Int) -> String {
-        guard let v = statsViews(mailstore, store: store) else { return "" }
+    /// What the whole store takes on disk, part by part, from the `views` object of `mailstore stats --json`.
+    func storeOnDisk(_ v: [String: Any], rawBytes: Int) -> String {
         func mb(_ key: String) -> String { "\(Fmt.f(Double(v[key] as? Int ?? 0) / 1e6, 1)) MB" }
         let total = Double(v["totalBytes"] as? Int ?? 0)
         return "The whole store on disk after these steps: \(Fmt.f(total / 1e6, 1)) MB (\(Fmt.f(100 * total / Double(max(1, rawBytes)), 1))% of the raw mail): "
@@ -99,11 +100,6 @@ struct ScaleBench {
     /// The view snapshots' sequences (`mailstore stats --json`).
     func snapshotSequences(_ mailstore: String, store: String) -> [Int] {
         (statsViews(mailstore, store: store)?["snapshots"] as? [Int]) ?? []
-    }
-
-    /// The view snapshots' bytes on disk.
-    func snapshotBytes(_ mailstore: String, store: String) -> Int {
-        (statsViews(mailstore, store: store)?["snapshotBytes"] as? Int) ?? 0
     }
 
     func statsViews(_ mailstore: String, store: String) -> [String: Any]? {
