@@ -8,18 +8,17 @@ package final class UnreadProjector: Projector {
     package static let name = ViewName.unread
     /// 2: user actions and compensations fold in.
     /// 3: bounded keys and values (`Key`, `ViewBounds`).
-    package static let schemaVersion: UInt32 = 3
+    /// 4: a message's state in each scope kept in its `infos` record (no `messages` table).
+    package static let schemaVersion: UInt32 = 4
     static let emailsTable = Table<UnreadEmail>(.unread, "emails")
-    static let messagesTable = Table<MessageState>(.unread, "messages")
     static let countsTable = Table<Int>(.unread, "counts")
     static let folderRolesTable = Table<FolderRole>(.unread, "folders")
-    static let infosTable = Table<MessageInfo>(.unread, "infos")
+    package static let infosTable = Table<MessageInfo>(.unread, "infos")
 
     let emails: ViewTable<UnreadEmail>
-    let messages: ViewTable<MessageState>
     let counts: ViewTable<Int>
     let folderRoles: ViewTable<FolderRole>
-    /// Per message (account, message key): its category and the folders holding a copy.
+    /// Per message (account, message key): its category and its copies in the account and in each folder.
     let infos: ViewTable<MessageInfo>
 
     /// The folder part of account-wide counters.
@@ -31,7 +30,6 @@ package final class UnreadProjector: Projector {
 
     package init(context: FoldContext) {
         emails = context.table(Self.emailsTable)
-        messages = context.table(Self.messagesTable)
         counts = context.table(Self.countsTable)
         folderRoles = context.table(Self.folderRolesTable)
         infos = context.table(Self.infosTable)
@@ -77,7 +75,7 @@ package final class UnreadProjector: Projector {
             var info = try infos.get(ik) ?? MessageInfo()
             if info.category == p.category { return }
             // Re-file the message's state under the new category in every scope that holds it.
-            try recategorize(account: e.account, messageKey: e.messageKey, folders: info.folders, from: info.category, to: p.category)
+            try recategorize(account: e.account, info: info, to: p.category)
             info.category = p.category
             infos.set(ik, info)
         default:
@@ -112,31 +110,26 @@ package final class UnreadProjector: Projector {
     private func change(_ e: UnreadEmail, copies: Int, seen: Int, accountScope: Bool = true) throws {
         let ik = Key(e.account, e.messageKey).bytes
         var info = try infos.get(ik) ?? MessageInfo()
-        let category = info.category
         let inbox = try folderRoles.isInbox(account: e.account, folder: e.folder)
-        defer { infos.set(ik, info.folders.isEmpty && info.category == .uncategorized ? nil : info) }
-        let holds = try adjust(stateKey: Key(e.account, e.folder, e.messageKey).bytes, copies: copies, seen: seen,
-                               category: category, account: e.account, folder: e.folder, badge: inbox, total: true)
-        if holds && !info.folders.contains(e.folder) { info.folders.append(e.folder); info.folders.sort() }
-        if !holds { info.folders.removeAll { $0 == e.folder } }
-        guard accountScope else { return }
-        try adjust(stateKey: Key(e.account, UnreadProjector.accountScope, e.messageKey).bytes, copies: copies, seen: seen,
-                   category: category, account: e.account, folder: UnreadProjector.accountScope, badge: false, total: false)
+        let inFolder = adjust(info.copies(in: e.folder), copies: copies, seen: seen, category: info.category,
+                              account: e.account, folder: e.folder, badge: inbox, total: true)
+        info.setCopies(inFolder, in: e.folder)
+        if accountScope {
+            info.account = adjust(info.account, copies: copies, seen: seen, category: info.category,
+                                  account: e.account, folder: UnreadProjector.accountScope, badge: false, total: false)
+        }
+        infos.set(ik, info.isEmpty ? nil : info)
     }
 
-    /// Changes one message's state in one scope and the counters that follow from it: unread of (`account`,
-    /// `folder`), and of the badges when `badge`; the scope's total when `total`. Returns whether the scope
-    /// still holds the message.
-    @discardableResult
-    private func adjust(stateKey: [UInt8], copies: Int, seen: Int, category: AICategory,
-                        account: String, folder: String, badge: Bool, total: Bool) throws -> Bool {
-        var state = try messages.get(stateKey) ?? MessageState()
-        let wasUnread = state.isUnread, existed = state.exists
-        state.copies += copies
-        state.seenCopies += seen
-        state.category = category
-        messages.set(stateKey, state.exists ? state : nil)
-        let unreadDelta = (state.isUnread ? 1 : 0) - (wasUnread ? 1 : 0)
+    /// Changes one message's copies in one scope and the counters that follow from it: unread of (`account`,
+    /// `folder`), and of the badges when `badge`; the scope's total when `total`. Returns the new copies (a
+    /// scope with no copy left holds nothing: zero).
+    private func adjust(_ before: CopyCount, copies: Int, seen: Int, category: AICategory,
+                        account: String, folder: String, badge: Bool, total: Bool) -> CopyCount {
+        var after = before
+        after.copies += copies
+        after.seenCopies += seen
+        let unreadDelta = (after.isUnread ? 1 : 0) - (before.isUnread ? 1 : 0)
         if unreadDelta != 0 {
             bump(account, folder, category, unreadDelta)
             if badge {
@@ -144,9 +137,9 @@ package final class UnreadProjector: Projector {
                 bump("*", UnreadProjector.badgeScope, category, unreadDelta)
             }
         }
-        let existDelta = (state.exists ? 1 : 0) - (existed ? 1 : 0)
+        let existDelta = (after.exists ? 1 : 0) - (before.exists ? 1 : 0)
         if total && existDelta != 0 { pendingCounts[CounterID(account, folder, UnreadProjector.totalCategory), default: 0] += existDelta }
-        return state.exists
+        return after.exists ? after : CopyCount()
     }
 
     /// Unread counter changes of this batch, added to the stored counters at flush: a batch moving thousands of
@@ -180,23 +173,19 @@ package final class UnreadProjector: Projector {
 
     package func discardPending() { pendingCounts.removeAll(keepingCapacity: true) }
 
-    private func recategorize(account: String, messageKey: String, folders: [String], from old: AICategory,
-                              to new: AICategory) throws {
-        // Every folder holding a copy of the message, plus the account scope.
-        var scopes: [(String, Bool)] = [(UnreadProjector.accountScope, false)]
-        for folder in folders { scopes.append((folder, try folderRoles.isInbox(account: account, folder: folder))) }
-        for (folder, inbox) in scopes {
-            let sk = Key(account, folder, messageKey).bytes
-            guard var state = try messages.get(sk) else { continue }
-            state.category = new
-            messages.set(sk, state)
-            if state.isUnread {
-                var targets = [(account, folder)]
-                if inbox { targets += [(account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] }
-                for (a, f) in targets {
-                    pendingCounts[CounterID(a, f, old.description), default: 0] -= 1
-                    pendingCounts[CounterID(a, f, new.description), default: 0] += 1
-                }
+    /// Moves the unread counters of every scope holding the message (`info`: its folders and the account) from
+    /// its category to `new`.
+    private func recategorize(account: String, info: MessageInfo, to new: AICategory) throws {
+        let old = info.category
+        var scopes: [(folder: String, count: CopyCount, inbox: Bool)] = []
+        if info.account.exists { scopes.append((UnreadProjector.accountScope, info.account, false)) }
+        for f in info.folders { scopes.append((f.folder, f.count, try folderRoles.isInbox(account: account, folder: f.folder))) }
+        for scope in scopes where scope.count.isUnread {
+            var targets = [(account, scope.folder)]
+            if scope.inbox { targets += [(account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] }
+            for (a, f) in targets {
+                pendingCounts[CounterID(a, f, old.description), default: 0] -= 1
+                pendingCounts[CounterID(a, f, new.description), default: 0] += 1
             }
         }
     }

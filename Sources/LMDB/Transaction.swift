@@ -96,6 +96,37 @@ import CLMDB
         try LMDBError.check(mdb_drop(handle, db.dbi, 0), "mdb_drop(\(db.name))")
     }
 
+    /// The names of the file's named databases (the keys of LMDB's main database), at most `limit`
+    /// (names longer than 511 bytes, which LMDB does not make, are skipped).
+    package func databaseNames(limit: Int = 4_096) throws -> [String] {
+        var dbi = MDB_dbi()
+        try LMDBError.check(mdb_dbi_open(handle, nil, 0, &dbi), "mdb_dbi_open(main)")
+        var c: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(handle, dbi, &c), "mdb_cursor_open(main)")
+        defer { mdb_cursor_close(c) }
+        var names: [String] = []
+        var k = MDB_val(), v = MDB_val()
+        var rc = mdb_cursor_get(c, &k, &v, MDB_FIRST)
+        while rc == 0 && names.count < limit {
+            if k.mv_size <= 511 {
+                names.append(String(decoding: UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size), as: UTF8.self))
+            }
+            rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)
+        }
+        if rc != 0 && rc != MDB_NOTFOUND { throw LMDBError(code: rc, operation: "mdb_cursor_get(main)") }
+        return names
+    }
+
+    /// Deletes the named database `name` and its pages (absent is fine). Its handle, if any process has one
+    /// open, must not be used again.
+    package func drop(named name: String) throws {
+        var dbi = MDB_dbi()
+        let rc = mdb_dbi_open(handle, name, 0, &dbi)
+        if rc == MDB_NOTFOUND { return }
+        try LMDBError.check(rc, "mdb_dbi_open(\(name))")
+        try LMDBError.check(mdb_drop(handle, dbi, 1), "mdb_drop(\(name), delete)")
+    }
+
     /// The database's counts.
     @usableFromInline package func stat(_ db: Database) throws -> DatabaseStat {
         var st = MDB_stat()

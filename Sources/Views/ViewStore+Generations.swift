@@ -98,11 +98,19 @@ extension ViewStore {
     }
 
     /// Empties the tables, checkpoints and quarantined events of `views`.
+    /// A table of one of `views` that its projector no longer opens (a schema that dropped it, such as
+    /// `unread.messages` in unread schema 4) is deleted with its pages: the copy it came with would otherwise
+    /// keep it in every later generation.
     func reset(views: [String]) throws {
         try environment.write { txn in
+            let present = try txn.databaseNames()
             for name in views {
                 guard let type = catalog.type(named: name) else { throw ViewError.unknownView(name) }
-                for t in ViewCatalog.tables(of: type) { try txn.clear(databases[t]!) }
+                let tables = ViewCatalog.tables(of: type)
+                for t in tables { try txn.clear(databases[t]!) }
+                for retired in present where retired.hasPrefix(name + ".") && !tables.contains(retired) {
+                    try txn.drop(named: retired)
+                }
                 _ = try txn.delete(meta, key: Array(name.utf8))
             }
             guard quarantine != meta else { return }

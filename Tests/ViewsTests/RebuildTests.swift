@@ -127,6 +127,32 @@ final class RebuildTests: ViewsTestCase {
         XCTAssertEqual(try FetchThreadsUseCase(views: reopened).fetchThreads(accountId: "acct", folderId: "INBOX").threads.count, 5)
     }
 
+    func testATableASchemaNoLongerOpensGoesWithTheRebuild() throws {
+        for i in 0..<5 { try receive("m\(i)") }
+        let live = try views()
+        // An older unread schema's table (unread.messages until schema 4), with rows, and the view stale.
+        let retired = try live.environment.openDatabase("unread.retired", flags: .create)
+        let meta = try live.environment.openDatabase("views.meta")
+        try live.environment.write { txn in
+            try txn.put(retired, key: Array("k".utf8), value: Array("v".utf8))
+            var w = ByteWriter()
+            w.write(UInt32(0))
+            w.write(UInt64(3))
+            try txn.put(meta, key: Array("unread".utf8), value: w.bytes)
+        }
+        let kept = try live.environment.openDatabase("threads.keep", flags: .create)
+        try live.environment.write { txn in try txn.put(kept, key: Array("k".utf8), value: Array("v".utf8)) }
+        var notices: [String] = []
+        let reopened = try store.openViews(notice: { notices.append($0) })
+        XCTAssertTrue(notices.contains { $0.contains("schema changed for unread") }, "\(notices)")
+        XCTAssertNotEqual(reopened.path, live.path)
+        let names = try reopened.environment.read { txn in try txn.databaseNames() }
+        XCTAssertFalse(names.contains("unread.retired"), "the retired table is gone: \(names)")
+        XCTAssertTrue(names.contains("unread.infos"))
+        XCTAssertTrue(names.contains("threads.keep"), "another view's tables are copied as they are")
+        XCTAssertTrue(try reopened.compareWithRebuild().differences.isEmpty)
+    }
+
     func testCorruptOrMissingViewFilesAreRebuiltOnOpen() throws {
         for i in 0..<5 { try receive("m\(i)") }
         let path = try views().path

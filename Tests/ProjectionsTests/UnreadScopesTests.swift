@@ -1,0 +1,98 @@
+import EventModel
+import Projections
+import XCTest
+
+/// The unread view's counters per scope (folder, account, badge; per category and in total) as one message's
+/// copies arrive, are read, move, change category and go, folded in memory; and the per-scope state kept in
+/// one record per message.
+final class UnreadScopesTests: XCTestCase {
+    let blob = BlobHash(bytes: [UInt8](repeating: 5, count: 32))!
+
+    func received(_ id: String, folder: String, messageID: String, flags: [String] = []) -> DomainEvent {
+        .emailReceived(EmailReceived(emailID: id, folder: folder, uid: 1, uidValidity: 1, messageID: messageID, subject: "S",
+                                     from: [EmailAddress(name: nil, email: "a@example.com")],
+                                     date: Timestamp(microseconds: 1_700_000_000_000_000), dateSource: .received,
+                                     flags: flags, size: 10, blob: blob))
+    }
+
+    /// (unread, total) of `folder`, the account's unread, the badge's (account and every account) and the
+    /// unread in `category` of `folder`.
+    func counts(_ h: FoldHarness, _ folder: String, category: String = "primary") throws -> [Int] {
+        let r = UnreadReader(h.snapshot)
+        return [try r.count(account: "a", folder: folder, category: "all"),
+                try r.count(account: "a", folder: folder, category: UnreadProjector.totalCategory),
+                try r.count(account: "a", folder: UnreadProjector.accountScope, category: "all"),
+                try r.count(account: "a", folder: UnreadProjector.badgeScope, category: "all"),
+                try r.count(account: "*", folder: UnreadProjector.badgeScope, category: "all"),
+                try r.count(account: "a", folder: folder, category: category)]
+    }
+
+    func testAMessagesCopiesCountOncePerScopeThroughReadsMovesCategoriesAndExpunges() throws {
+        let h = FoldHarness(types: [UnreadProjector.self])
+        try h.fold([.folderDiscovered(FolderDiscovered(folder: "INBOX", displayName: "Inbox", role: .inbox)),
+                    .folderDiscovered(FolderDiscovered(folder: "All", displayName: "All Mail", role: .all)),
+                    .folderDiscovered(FolderDiscovered(folder: "Work", displayName: "Work", role: .custom))], account: "a")
+        // Two copies of one message, both unread: once in each folder, once in the account and the badge.
+        try h.fold([received("e1", folder: "INBOX", messageID: "m1@x"), received("e2", folder: "All", messageID: "m1@x")], account: "a")
+        XCTAssertEqual(try counts(h, "INBOX", category: "uncategorized"), [1, 1, 1, 1, 1, 1])
+        XCTAssertEqual(try counts(h, "All", category: "uncategorized"), [1, 1, 1, 1, 1, 1])
+
+        // Categorized: every scope holding it moves its unread from one category to the other.
+        try h.fold([.emailCategorized(EmailCategorized(emailID: "e1", category: .primary))], account: "a")
+        XCTAssertEqual(try counts(h, "INBOX"), [1, 1, 1, 1, 1, 1])
+        XCTAssertEqual(try counts(h, "All"), [1, 1, 1, 1, 1, 1])
+        XCTAssertEqual(try counts(h, "INBOX", category: "uncategorized").last, 0)
+        XCTAssertEqual(try UnreadReader(h.snapshot).count(account: "a", folder: UnreadProjector.badgeScope, category: "primary"), 1)
+
+        // One copy read: that folder has no unread, and neither has the account (a message is unread while
+        // none of its copies is read); the other folder still counts it.
+        try h.fold([.flagsChanged(FlagsChanged(emailID: "e2", folder: "All", flags: ["\\Seen"]))], account: "a")
+        XCTAssertEqual(try counts(h, "All"), [0, 1, 0, 1, 1, 0])
+        XCTAssertEqual(try counts(h, "INBOX"), [1, 1, 0, 1, 1, 1])
+
+        // The Inbox copy moves to Work unread: the badge drops, Work counts it, the account is unchanged.
+        try h.fold([.threadMoved(ThreadAction(threadIDs: ["t"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: [])],
+                                              destination: "Work"))], account: "a")
+        XCTAssertEqual(try counts(h, "INBOX"), [0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(try counts(h, "Work"), [1, 1, 0, 0, 0, 1])
+
+        // The read copy goes: the message is unread in the account again.
+        try h.fold([.emailExpunged(EmailExpunged(emailID: "e2", folder: "All"))], account: "a")
+        XCTAssertEqual(try counts(h, "All"), [0, 0, 1, 0, 0, 0])
+        XCTAssertEqual(try counts(h, "Work"), [1, 1, 1, 0, 0, 1])
+
+        // The per-scope state is one record per message; the last copy gone, nothing but its category is left.
+        let key = Key("a", EmailReceived(emailID: "e1", folder: "Work", messageID: "m1@x", subject: "", date: Timestamp(microseconds: 0),
+                                          dateSource: .none, size: 0, blob: blob).messageKey).bytes
+        var info = try XCTUnwrap(try h.snapshot.get(UnreadProjector.infosTable, key))
+        XCTAssertEqual(info.folders.map(\.folder), ["Work"])
+        XCTAssertEqual(info.account.copies, 1)
+        try h.fold([.emailExpunged(EmailExpunged(emailID: "e1", folder: "Work"))], account: "a")
+        XCTAssertEqual(try counts(h, "Work"), [0, 0, 0, 0, 0, 0])
+        info = try XCTUnwrap(try h.snapshot.get(UnreadProjector.infosTable, key))
+        XCTAssertEqual(info.folders, [])
+        XCTAssertEqual(info.account, CopyCount())
+        XCTAssertEqual(info.category, .primary)
+        var rowsElsewhere = 0
+        try h.store.scan("unread.messages", from: []) { _, _ in rowsElsewhere += 1; return true }
+        XCTAssertEqual(rowsElsewhere, 0, "no table of per-scope rows beside the records")
+    }
+
+    func testARecordThatSaysNothingIsDeletedAndFoldersStaySorted() {
+        var info = MessageInfo()
+        var one = CopyCount()
+        one.copies = 1
+        info.setCopies(one, in: "b")
+        info.setCopies(one, in: "a")
+        info.setCopies(one, in: "c")
+        XCTAssertEqual(info.folders.map(\.folder), ["a", "b", "c"])
+        info.setCopies(CopyCount(), in: "b")
+        XCTAssertEqual(info.folders.map(\.folder), ["a", "c"])
+        XCTAssertEqual(info.copies(in: "b"), CopyCount())
+        info.setCopies(CopyCount(), in: "a")
+        info.setCopies(CopyCount(), in: "c")
+        XCTAssertTrue(info.isEmpty)
+        info.category = .social
+        XCTAssertFalse(info.isEmpty)
+    }
+}
