@@ -314,6 +314,21 @@ package final class Environment: @unchecked Sendable {
         while mapSize - usedBytes < room { try grow(atLeast: room - (mapSize - usedBytes)) }
     }
 
+    /// Gives back a `MDB_WRITEMAP` map's room past the pages in use: such a map is its file's size, so the room
+    /// a fold reserved for its batches (`reserve(room:)`: up to 1 GiB) would otherwise stay on disk after it. LMDB
+    /// rounds a map smaller than its data up to the last page in use and truncates the file to that. Only for an
+    /// environment no other process has open for writing (a scratch folder, or past views under their claim): a
+    /// writer elsewhere would go on writing into the bigger map, past the file's end. Call outside any
+    /// transaction of this process; a map without `MDB_WRITEMAP` is left as it is.
+    package func shrinkToData() throws {
+        guard writeMap, !readOnly else { return }
+        resizeLock.lockExclusive()
+        defer { resizeLock.unlock() }
+        forgetRanges()
+        try LMDBError.check(mdb_env_set_mapsize(env, pageSize), "mdb_env_set_mapsize(the data's size)")
+        if noFaultAround { turnOffFaultAround() }
+    }
+
     /// Adopts a map size grown by another process.
     private func adoptGrownMap() throws {
         resizeLock.lockExclusive()

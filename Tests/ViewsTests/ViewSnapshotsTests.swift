@@ -67,6 +67,27 @@ final class ViewSnapshotsTests: SnapshotViewsTestCase {
         }
     }
 
+    /// A time-travel fold gives back the room it reserved for its batches: the folder's file is its data (a
+    /// write map is its file's size), from a snapshot and from zero, and the views read as a fold from zero.
+    func testTimeTravelViewsKeepNoRoomOnDisk() throws {
+        try fill()
+        let taken = snapshots.list().mine
+        let point = taken[1].sequence + 37
+        var built: [ViewStore] = []
+        for (name, from) in [("from-snapshot", snapshots), ("from-zero", nil)] as [(String, ViewSnapshots?)] {
+            let folder = dir.file(name)
+            let views = try ViewStore.scratch(in: folder, log: store.log, through: point, snapshots: from)
+            let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: folder + "/data.mdb")[.size] as? Int)
+            XCTAssertEqual(size, views.environment.usedBytes, "\(name): the file holds the data and no room")
+            XCTAssertEqual(try views.checkpoints().values.min(), point)
+            built.append(views)
+        }
+        try assertEqualViews(built[0], built[1], "as of \(point)")
+        // The next look folds on from them: the map grows again as it needs.
+        let later = try store.asOf(String(point + 40))
+        XCTAssertEqual(later.snapshotSequence, point + 40)
+    }
+
     func testADamagedOrMislabelledSnapshotIsSkipped() throws {
         try fill()
         let taken = snapshots.list().mine
