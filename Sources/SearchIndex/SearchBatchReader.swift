@@ -9,13 +9,13 @@ final class SearchBatchReader {
     // One decompression context and hasher for every blob of the run.
     private let zstd: Zstd
     private let hasher: SHA256Hasher
-    private let packer: SearchTextPacker
+    private let digest: SearchTextDigest
 
     init(log: EventLog) throws {
         self.log = log
         zstd = try Zstd()
         hasher = try SHA256Hasher()
-        packer = try SearchTextPacker()
+        digest = try SearchTextDigest()
     }
 
     /// Decodes `events`, reads each `EmailReceived`'s raw message and builds its document, its text packed.
@@ -33,8 +33,8 @@ final class SearchBatchReader {
                 // pages read so far go every `releaseInterval` blobs, so they never pile up in the resident size.
                 if blobs % SearchIndex.releaseInterval == 0 { releasePages() }
                 var doc = SearchDocument(p, account: ev.envelope.account, raw: raw)
-                // Packed here, on the reading thread of a rebuild, rather than by the writer.
-                doc.packedText = try packer.pack(doc.textColumns)
+                // Digested here, on the reading thread of a rebuild, rather than by the writer.
+                doc.textDigest = digest(doc.textColumns)
                 out.documents[i] = doc
             }
             out.decoded.append(d)

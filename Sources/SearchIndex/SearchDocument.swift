@@ -23,9 +23,9 @@ struct SearchDocument: Equatable {
     var date: Int64
     var size: Int64
     var participants: String
-    /// The text columns packed for `doc_text` (`SearchTextPacker`), when the thread that built the document
-    /// packed them; nil otherwise (the writer packs them then).
-    var packedText: [UInt8]?
+    /// The digest of the text columns for `doc_text` (`SearchTextDigest`), when the thread that built the
+    /// document computed it; nil otherwise (the writer computes it then).
+    var textDigest: [UInt8]?
 
     /// The text columns, in `SearchSchema.textColumns` order.
     var textColumns: [String] { [from, to, cc, subject, body, attachment, mimetype] }

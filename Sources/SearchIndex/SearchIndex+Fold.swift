@@ -37,7 +37,7 @@ extension SearchIndex {
             let feed = SearchBatchFeed(log: log, from: start + 1, through: head)
             defer { feed.finish() }
             while let batch = try feed.next() {
-                try write(batch)
+                try write(batch, log: log)
                 progress?(batch.last - start, head - start)
             }
             return
@@ -46,7 +46,7 @@ extension SearchIndex {
         var batch: [StoredEvent] = []
         batch.reserveCapacity(SearchIndex.batchSize)
         func commit(through last: UInt64) throws {
-            try write(reader.prepare(batch, through: last))
+            try write(reader.prepare(batch, through: last), log: log)
             progress?(last - start, head - start)
             batch.removeAll(keepingCapacity: true)
         }
@@ -60,24 +60,25 @@ extension SearchIndex {
     }
 
     /// Writes a prepared batch and the checkpoint `batch.last` in one transaction (events at or before the
-    /// checkpoint already written, by another process meanwhile, are skipped).
-    func write(_ batch: PreparedSearchBatch) throws {
+    /// checkpoint already written, by another process meanwhile, are skipped). `log` is where the batch comes
+    /// from: an expunged document's text is derived again from it (`SearchTextDigest`).
+    func write(_ batch: PreparedSearchBatch, log: EventLog) throws {
         try locked {
             try db.transaction {
                 let cp = UInt64(max(0, try metaValue("checkpoint") ?? 0))
                 guard batch.last > cp else { return }
                 for (i, ev) in batch.events.enumerated() where ev.envelope.sequence > cp {
                     guard let event = batch.decoded[i] else { continue }
-                    try apply(event, account: ev.envelope.account, document: batch.documents[i])
+                    try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i], log: log)
                 }
                 try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
             }
         }
     }
 
-    /// Folds one event (inside the caller's transaction); `document` is the `EmailReceived`'s, built by
-    /// `SearchBatchReader`.
-    func apply(_ event: DomainEvent, account: String, document: SearchDocument?) throws {
+    /// Folds the event at `sequence` (inside the caller's transaction); `document` is the `EmailReceived`'s, built
+    /// by `SearchBatchReader`; `log` is the log it comes from.
+    func apply(_ event: DomainEvent, account: String, sequence: UInt64, document: SearchDocument?, log: EventLog) throws {
         if let changes = CopyChange.changes(of: event) {
             for c in changes { try change(c) }
             return
@@ -90,13 +91,13 @@ extension SearchIndex {
             let isOwnDraft = try own.step()
             own.reset()
             if isOwnDraft { return }
-            try insert(document ?? SearchDocument(p, account: account, raw: nil))
+            try insert(document ?? SearchDocument(p, account: account, raw: nil), sequence: sequence)
         case .draftCopyChanged(let p):
             if p.change == .appending || p.change == .stored, !p.messageID.isEmpty {
                 try statement("INSERT OR IGNORE INTO own_drafts(account, message_id) VALUES(?, ?)").run([.text(account), .text(p.messageID)])
             }
         case .emailExpunged(let p):
-            try delete(emailID: p.emailID)
+            try delete(emailID: p.emailID, log: log)
         case .flagsChanged(let p):
             try change(CopyChange(emailID: p.emailID, flags: p.flags))
         case .emailCategorized(let p):
@@ -106,7 +107,8 @@ extension SearchIndex {
         }
     }
 
-    func insert(_ d: SearchDocument) throws(SearchIndexError) {
+    /// Indexes `d`, the document of the `EmailReceived` at `sequence`.
+    func insert(_ d: SearchDocument, sequence: UInt64) throws(SearchIndexError) {
         let existing = try statement("SELECT rowid, flags FROM docs WHERE email_id = ?")
         try existing.bind([.text(d.emailID)])
         if try existing.step() {
@@ -125,9 +127,8 @@ extension SearchIndex {
             """).run([.int(rowid), .text(d.emailID), .text(d.account), .text(d.folder), d.messageID.map { .text($0) } ?? .null,
                       .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants)])
         let columns = d.textColumns
-        let packed: [UInt8]
-        if let p = d.packedText { packed = p } else { packed = try packer.pack(columns) }
-        try statement("INSERT INTO doc_text(rowid, packed) VALUES(?, ?)").run([.int(rowid), .blob(packed)])
+        try statement("INSERT INTO doc_text(rowid, seq, digest) VALUES(?, ?, ?)")
+            .run([.int(rowid), .int(Int64(sequence)), .blob(d.textDigest ?? digest(columns))])
         try statement(SearchIndex.ftsInsert).run([.int(rowid)] + columns.map { .text($0) })
     }
 
@@ -157,7 +158,7 @@ extension SearchIndex {
         throw .query("more than \(slots) messages dated in one second")
     }
 
-    func delete(emailID: String) throws(SearchIndexError) {
+    func delete(emailID: String, log: EventLog) throws(SearchIndexError) {
         let find = try statement("SELECT rowid FROM docs WHERE email_id = ?")
         try find.bind([.text(emailID)])
         guard try find.step() else {
@@ -167,18 +168,22 @@ extension SearchIndex {
         let rowid = find.int(0)
         find.reset()
         try statement("DELETE FROM docs WHERE rowid = ?").run([.int(rowid)])
-        // The terms go with the values they were indexed with. Text that does not unpack (a damaged file)
-        // cannot say which terms to remove: they stay, unreachable (queries read `docs`), and so does the
-        // rowid, never given to another document; `verify --views` reports the difference from a rebuild.
-        let text = try statement("SELECT packed FROM doc_text WHERE rowid = ?")
+        // The terms go with the values they were indexed with, derived again from the log and used only when
+        // their digest is the one kept. Text that cannot be derived as it was (a parser that now reads the
+        // message differently, a message gone, a damaged row) cannot say which terms to remove: they stay,
+        // unreachable (queries read `docs`), and so does the rowid, never given to another document;
+        // `verify --views` reports the difference from a rebuild.
+        let text = try statement("SELECT seq, digest FROM doc_text WHERE rowid = ?")
         try text.bind([.int(rowid)])
-        let packed = try text.step() ? text.bytes(0) : nil
+        let kept = try text.step() ? (sequence: text.int(0), digest: text.bytes(1)) : nil
         text.reset()
-        guard let packed else {
-            try statement("INSERT INTO doc_text(rowid, packed) VALUES(?, ?)").run([.int(rowid), .blob([])])
+        guard let kept else {
+            try statement("INSERT INTO doc_text(rowid, seq, digest) VALUES(?, 0, ?)").run([.int(rowid), .blob([])])
             return
         }
-        guard let columns = try? packer.unpack(packed) else { return }
+        guard kept.sequence > 0, kept.digest.count == SearchTextDigest.byteCount,
+              let columns = SearchIndex.indexedColumns(at: UInt64(kept.sequence), log: log),
+              digest(columns) == kept.digest else { return }
         try statement(SearchIndex.ftsDelete).run([.int(rowid)] + columns.map { .text($0) })
         try statement("DELETE FROM doc_text WHERE rowid = ?").run([.int(rowid)])
     }
@@ -200,5 +205,22 @@ extension SearchIndex {
         } else if newBits != bits {
             try statement("UPDATE docs SET flags = ? WHERE rowid = ?").run([.int(newBits), .int(rowid)])
         }
+    }
+}
+
+extension SearchIndex {
+    /// The text columns of the document of the `EmailReceived` at `sequence`, derived from the log and the
+    /// message as a fold derives them; nil when that event is not one or does not decode, or its message does
+    /// not read (a message the store does not have is indexed without its body, and derived so again).
+    static func indexedColumns(at sequence: UInt64, log: EventLog) -> [String]? {
+        guard let stored = try? log.event(at: sequence),
+              case .emailReceived(let p)? = try? stored.decode() else { return nil }
+        let raw: [UInt8]?
+        do {
+            raw = try log.blob(p.blob, zstd: nil, hasher: nil)
+        } catch {
+            return nil
+        }
+        return SearchDocument(p, account: stored.envelope.account, raw: raw).textColumns
     }
 }

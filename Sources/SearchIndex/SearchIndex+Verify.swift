@@ -47,7 +47,7 @@ extension SearchIndex {
             }
         }
         for rowid in sampled {
-            let a = try text(rowid: rowid), b = try fresh.text(rowid: rowid)
+            let a = try textRecord(rowid: rowid), b = try fresh.textRecord(rowid: rowid)
             if a != b { note("full text of row \(rowid) differs from a rebuild") }
         }
         return (seq, diffs)
@@ -75,18 +75,26 @@ extension SearchIndex {
         (s.text(1), DocumentRow(rowid: s.int(0), values: (2...9).map { s.text(Int32($0)) }))
     }
 
-    /// The text columns document `rowid` was indexed with (from `doc_text`); empty when it has none, one
-    /// line saying so when they do not unpack.
-    func text(rowid: Int64) throws -> [String] {
+    /// What `doc_text` keeps of document `rowid`'s text: the sequence of its `EmailReceived` and the digest of
+    /// its columns as indexed (`SearchTextDigest`), in hex; empty when it has no row.
+    func textRecord(rowid: Int64) throws -> String {
         try locked { () throws(SearchIndexError) in
-            let s = try db.prepare("SELECT packed FROM doc_text WHERE rowid = ?")
+            let s = try db.prepare("SELECT seq, digest FROM doc_text WHERE rowid = ?")
             try s.bind([.int(rowid)])
-            guard try s.step() else { return [] }
-            do {
-                return try packer.unpack(s.bytes(0))
-            } catch {
-                return ["(damaged: \(error))"]
-            }
+            guard try s.step() else { return "" }
+            return "\(s.int(0)) " + s.bytes(1).map { String(format: "%02x", $0) }.joined()
         }
+    }
+
+    /// The text columns document `rowid` was indexed with, derived again from `log` and checked against the
+    /// digest kept (`SearchTextDigest`); nil when it has no row or they do not derive as they were.
+    func indexedText(rowid: Int64, log: EventLog) throws -> [String]? {
+        let kept = try locked { () throws(SearchIndexError) -> (Int64, [UInt8])? in
+            let s = try db.prepare("SELECT seq, digest FROM doc_text WHERE rowid = ?")
+            try s.bind([.int(rowid)])
+            return try s.step() ? (s.int(0), s.bytes(1)) : nil
+        }
+        guard let kept, kept.0 > 0, let columns = SearchIndex.indexedColumns(at: UInt64(kept.0), log: log) else { return nil }
+        return try locked { () throws(SearchIndexError) in digest(columns) == kept.1 ? columns : nil }
     }
 }

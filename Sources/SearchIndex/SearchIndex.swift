@@ -17,8 +17,8 @@ package final class SearchIndex: @unchecked Sendable {
     /// The index file.
     package let path: String
     var statements: [String: SQLiteStatement] = [:]
-    /// Packs and unpacks documents' text (`doc_text`); used under `lock`.
-    let packer: SearchTextPacker
+    /// Digests documents' text (`doc_text`); used under `lock`.
+    let digest: SearchTextDigest
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
@@ -26,7 +26,7 @@ package final class SearchIndex: @unchecked Sendable {
     package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
         self.path = path
         db = try SQLiteConnection(path: path, create: true)
-        packer = try SearchTextPacker()
+        digest = try SearchTextDigest()
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
         // was built: changing it here would need every other connection closed).
         // 16 KiB pages for a new file (a no-op on one that has tables): FTS5's segments are written and read

@@ -8,8 +8,6 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     case schemaMismatch(found: Int, expected: Int)
     /// A query the parser accepted could not be run.
     case query(String)
-    /// A document's packed text columns (`doc_text`) do not unpack: the file was damaged.
-    case corruptText(String)
 
     package var description: String {
         switch self {
@@ -19,8 +17,6 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .schemaMismatch(let found, let expected):
             "search index: schema version \(found), this build writes \(expected); it is rebuilt from the log"
         case .query(let why): "search: \(why)"
-        case .corruptText(let why):
-            "search index: a document's stored text is damaged (\(why)); `mailstore replay --view search` rebuilds the index from the log"
         }
     }
 }

@@ -11,15 +11,17 @@
 ///   wrapped in the Porter stemmer (English), as notmuch stems (Xapian's English stemmer); `_` is a word
 ///   character (`notmuch_query_search` is one word), as in Xapian. Contentless (`content=''`): only the
 ///   index, no copy of the text (queries read `docs`, never the text).
-/// - `doc_text(rowid, packed)`: each indexed document's text columns, packed and compressed
-///   (`SearchTextPacker`), for removing its terms (FTS5's `'delete'` needs the values indexed) and for
-///   `verify --views`. A rowid is taken while it has a row here: its terms are in `fts`.
+/// - `doc_text(rowid, seq, digest)`: for each indexed document, the sequence of its `EmailReceived` and a digest
+///   of its text columns as indexed (`SearchTextDigest`): removing its terms (FTS5's `'delete'` needs the values
+///   indexed) derives them again from the log and the message, and uses them only when their digest is this one;
+///   `verify --views` compares these. A rowid is taken while it has a row here: its terms are in `fts`.
 enum SearchSchema {
     /// 1: first version. 2: a rollback journal instead of WAL, so a rebuilt file can be renamed over one
     /// that other processes have open (no -wal/-shm files that belong to a name rather than a file).
     /// 3: our drafts' server copies left out (`own_drafts`). 4: `fts` contentless, the text packed in
     /// `doc_text` (the index file at 100K generated messages: 332 MB with FTS5's own copy of the text).
-    static let version = 4
+    /// 5: `doc_text` keeps a digest of the text and the sequence to derive it from, not the text (79 of the 239 MB).
+    static let version = 5
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]
@@ -49,7 +51,7 @@ enum SearchSchema {
     CREATE INDEX IF NOT EXISTS docs_message_id ON docs(message_id);
     CREATE TABLE IF NOT EXISTS own_drafts(account TEXT NOT NULL, message_id TEXT NOT NULL,
         PRIMARY KEY(account, message_id)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS doc_text(rowid INTEGER PRIMARY KEY, packed BLOB NOT NULL);
+    CREATE TABLE IF NOT EXISTS doc_text(rowid INTEGER PRIMARY KEY, seq INTEGER NOT NULL, digest BLOB NOT NULL);
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
         fromaddr, toaddr, ccaddr, subject, body, attachment, mimetype, content = '',
         tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''_''');

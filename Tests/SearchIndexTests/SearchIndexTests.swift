@@ -80,9 +80,9 @@ final class SearchIndexTests: SearchIndexTestCase {
         try idx.db.exec("UPDATE docs SET subject = 'tampered' WHERE email_id = '\(ids[0])'")
         try idx.db.exec("DELETE FROM docs WHERE email_id = '\(ids[1])'")
         try idx.db.exec("INSERT INTO docs(rowid, email_id, account, folder, flags, date, size, subject, participants) VALUES (999999, 'zz-extra', 'local', 'INBOX', 0, 0, 0, '', '')")
-        let packed = try SearchTextPacker().pack(["", "", "", "", "tampered", "", ""])
-        try idx.db.prepare("UPDATE doc_text SET packed = ? WHERE rowid = (SELECT rowid FROM docs WHERE email_id = ?)")
-            .run([.blob(packed), .text(ids[3])])
+        let other = try SearchTextDigest()(["", "", "", "", "tampered", "", ""])
+        try idx.db.prepare("UPDATE doc_text SET digest = ? WHERE rowid = (SELECT rowid FROM docs WHERE email_id = ?)")
+            .run([.blob(other), .text(ids[3])])
         let diffs = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("s2"), sample: 10).differences
         XCTAssertTrue(diffs.contains { $0.hasPrefix("document \(ids[0]): ") && $0.contains("tampered") }, "\(diffs)")
         XCTAssertTrue(diffs.contains("document \(ids[1]) is missing (a rebuild has it)"), "\(diffs)")
@@ -223,7 +223,8 @@ final class SearchIndexTests: SearchIndexTestCase {
         return out
     }
 
-    /// The full-text table keeps no copy of the text: only its index and each document's packed columns.
+    /// The full-text table keeps no copy of the text: only its index and, per document, the sequence its text is
+    /// derived from and a digest of it; derived again, it is the text indexed.
     func testTheIndexKeepsNoSecondCopyOfTheText() throws {
         let idx = try index()
         let tables = try idx.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts%' ORDER BY name")
@@ -231,13 +232,19 @@ final class SearchIndexTests: SearchIndexTestCase {
         while try tables.step() { names.append(tables.text(0)) }
         XCTAssertFalse(names.contains("fts_content"), "\(names)")
         XCTAssertEqual(try idx.count("doc_text"), 4)
+        let sizes = try idx.db.prepare("SELECT DISTINCT length(digest), typeof(seq) FROM doc_text")
+        XCTAssertTrue(try sizes.step())
+        XCTAssertEqual(sizes.int(0), Int64(SearchTextDigest.byteCount))
+        XCTAssertEqual(sizes.text(1), "integer")
+        XCTAssertFalse(try sizes.step(), "every row a digest and a sequence")
         let m4 = try XCTUnwrap(try ftsRows("lunch", idx).first)
-        XCTAssertEqual(try idx.text(rowid: m4)[SearchSchema.textColumns.firstIndex(of: "subject")!], "Lunch")
-        XCTAssertTrue(try idx.text(rowid: m4)[SearchSchema.textColumns.firstIndex(of: "body")!].contains("zebra-crossing"))
+        let text = try XCTUnwrap(try idx.indexedText(rowid: m4, log: store.log))
+        XCTAssertEqual(text[SearchSchema.textColumns.firstIndex(of: "subject")!], "Lunch")
+        XCTAssertTrue(text[SearchSchema.textColumns.firstIndex(of: "body")!].contains("zebra-crossing"))
     }
 
     /// An expunged document's terms leave FTS5's index itself (not only the results, which read `docs`), and
-    /// its packed text goes; its rowid may then serve another document.
+    /// its row in `doc_text` goes; its rowid may then serve another document.
     func testAnExpungeRemovesTheTermsFromTheIndexItself() throws {
         let idx = try index()
         let m4 = try emailID("m4@example.com")
@@ -248,49 +255,54 @@ final class SearchIndexTests: SearchIndexTestCase {
         try idx.catchUp(log: store.log)
         XCTAssertEqual(try ftsRows("lunch", idx), [], "the terms of the expunged message are gone from fts")
         XCTAssertEqual(try ftsRows("zebra", idx).count, 1, "the other message's terms stay")
-        XCTAssertEqual(try idx.text(rowid: rows[0]), [])
+        XCTAssertEqual(try idx.textRecord(rowid: rows[0]), "")
         XCTAssertEqual(try idx.count("doc_text"), 3)
         let integrity = try idx.db.prepare("INSERT INTO fts(fts, rank) VALUES('integrity-check', 0)")
         XCTAssertNoThrow(try integrity.run())
         XCTAssertEqual(try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch")).differences, [])
     }
 
-    /// Damaged packed text cannot say which terms to remove: the expunge still folds, the terms stay out of
-    /// every result, the rowid is never given to another document, and `verify --views` reports it.
-    func testAnExpungeOfADocumentWhoseTextIsDamagedStillFolds() throws {
-        let idx = try index()
-        let m4 = try emailID("m4@example.com")
-        let row = try XCTUnwrap(try ftsRows("lunch", idx).first)
-        try idx.db.prepare("UPDATE doc_text SET packed = ? WHERE rowid = ?").run([.blob([0xFF, 0xFF, 0x03, 1, 2]), .int(row)])
-        try append(.emailExpunged(EmailExpunged(emailID: m4, folder: "INBOX")))
-        XCTAssertNoThrow(try idx.catchUp(log: store.log))
-        XCTAssertEqual(try idx.checkpoint(), try store.log.head().sequence)
-        XCTAssertEqual(try ids("lunch", idx), [], "the stale terms match no document")
-        XCTAssertEqual(try ftsRows("lunch", idx), [row], "they stay in the index, with their rowid")
-        let second = row >> SearchSchema.slotBits
-        try idx.locked { XCTAssertNotEqual(try idx.freeRowID(second: second, emailID: m4), row, "the rowid stays taken") }
-        let diffs = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch")).differences
-        XCTAssertTrue(diffs.contains("doc_text: 4 rows, a rebuild has 3"), "\(diffs)")
+    /// Text that no longer derives as it was indexed (a parser that now reads the message differently: here the
+    /// digest kept differs; a row naming another event or none) cannot say which terms to remove: the expunge
+    /// still folds, the terms stay out of every result, the rowid is never given to another document, and
+    /// `verify --views` reports it.
+    func testAnExpungeOfADocumentWhoseTextNoLongerDerivesStillFolds() throws {
+        for (i, damage) in ["digest = randomblob(16)", "seq = 1", "seq = 999999999", "digest = x''"].enumerated() {
+            let store = try MailStore.create(at: dir.file("store-\(i)"))
+            self.store = store
+            try importMessages(Self.messages)
+            let idx = try SearchIndex.open(folder: dir.file("index-\(i)"), log: store.log)
+            let m4 = try emailID("m4@example.com")
+            let row = try XCTUnwrap(try ftsRows("lunch", idx).first)
+            try idx.db.prepare("UPDATE doc_text SET \(damage) WHERE rowid = ?").run([.int(row)])
+            XCTAssertNil(try idx.indexedText(rowid: row, log: store.log), damage)
+            try append(.emailExpunged(EmailExpunged(emailID: m4, folder: "INBOX")))
+            XCTAssertNoThrow(try idx.catchUp(log: store.log), damage)
+            XCTAssertEqual(try idx.checkpoint(), try store.log.head().sequence, damage)
+            XCTAssertEqual(try ids("lunch", idx), [], "\(damage): the stale terms match no document")
+            XCTAssertEqual(try ftsRows("lunch", idx), [row], "\(damage): they stay in the index, with their rowid")
+            let second = row >> SearchSchema.slotBits
+            try idx.locked { XCTAssertNotEqual(try idx.freeRowID(second: second, emailID: m4), row, "\(damage): the rowid stays taken") }
+            let diffs = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch-\(i)")).differences
+            XCTAssertTrue(diffs.contains("doc_text: 4 rows, a rebuild has 3"), "\(damage): \(diffs)")
+        }
     }
 
-    func testPackedTextOfTheWrongShapeIsRefused() throws {
-        let packer = try SearchTextPacker()
-        let good = try packer.pack(["a", "b", "c", "d", String(repeating: "e", count: 5_000), "f", "g"])
-        XCTAssertEqual(try packer.unpack(good)[4].count, 5_000)
-        XCTAssertLessThan(good.count, 200)
-        func refused(_ bytes: [UInt8], _ what: String) {
-            XCTAssertThrowsError(try packer.unpack(bytes), what) { error in
-                guard case .corruptText = error as? SearchIndexError else { return XCTFail("\(what): \(error)") }
-            }
-        }
-        refused([], "empty")
-        refused(Array(good.dropLast(3)), "cut")
-        var lying = good
-        lying[0] = lying[0] &+ 1
-        refused(lying, "a size the frame does not hold")
-        refused([0xFF, 0xFF, 0xFF, 0xFF, 0x7F] + good.dropFirst(2), "a size over the bound")
-        refused(try packer.pack(["only", "six", "of", "the", "seven", "columns"]), "too few columns")
-        refused(try packer.pack(Array(repeating: "x", count: 8)), "too many columns")
+    /// The digest covers every column and where each one ends, and nothing else.
+    func testTheTextDigestCoversEveryColumnAndItsBounds() throws {
+        let digest = try SearchTextDigest()
+        let base = ["a", "b", "c", "d", String(repeating: "e", count: 5_000), "f", "g"]
+        XCTAssertEqual(digest(base).count, SearchTextDigest.byteCount)
+        XCTAssertEqual(digest(base), try SearchTextDigest()(base), "the same text, the same digest")
+        var moved = base
+        moved[0] = "ab"
+        moved[1] = ""
+        XCTAssertNotEqual(digest(moved), digest(base), "a boundary moved")
+        XCTAssertNotEqual(digest(Array(base.dropLast())), digest(base), "a column fewer")
+        XCTAssertNotEqual(digest(base + [""]), digest(base), "an empty column more")
+        var changed = base
+        changed[4] = String(repeating: "e", count: 4_999) + "E"
+        XCTAssertNotEqual(digest(changed), digest(base), "one byte of the body")
     }
 
     func testFilesArePrivateAndASchemaChangeRebuilds() throws {
