@@ -18,7 +18,7 @@ final class SearchBatchReader {
         digest = try SearchTextDigest()
     }
 
-    /// Decodes `events`, reads each `EmailReceived`'s raw message and builds its document, its text packed.
+    /// Decodes `events`, reads each `EmailReceived`'s raw message and builds its document, its text digested.
     func prepare(_ events: [StoredEvent], through last: UInt64) throws -> PreparedSearchBatch {
         var out = PreparedSearchBatch(events: events, last: last)
         out.decoded.reserveCapacity(events.count)

@@ -181,9 +181,7 @@ extension SearchIndex {
             try statement("INSERT INTO doc_text(rowid, seq, digest) VALUES(?, 0, ?)").run([.int(rowid), .blob([])])
             return
         }
-        guard kept.sequence > 0, kept.digest.count == SearchTextDigest.byteCount,
-              let columns = SearchIndex.indexedColumns(at: UInt64(kept.sequence), log: log),
-              digest(columns) == kept.digest else { return }
+        guard let columns = derivedText(sequence: kept.sequence, digest: kept.digest, log: log) else { return }
         try statement(SearchIndex.ftsDelete).run([.int(rowid)] + columns.map { .text($0) })
         try statement("DELETE FROM doc_text WHERE rowid = ?").run([.int(rowid)])
     }
@@ -209,6 +207,14 @@ extension SearchIndex {
 }
 
 extension SearchIndex {
+    /// The text columns a `doc_text` row (`sequence`, `kept` digest) stands for, derived again from `log`; nil
+    /// unless the row names an event and its digest is that of the columns derived. Call under `lock`.
+    func derivedText(sequence: Int64, digest kept: [UInt8], log: EventLog) -> [String]? {
+        guard sequence > 0, kept.count == SearchTextDigest.byteCount,
+              let columns = SearchIndex.indexedColumns(at: UInt64(sequence), log: log), digest(columns) == kept else { return nil }
+        return columns
+    }
+
     /// The text columns of the document of the `EmailReceived` at `sequence`, derived from the log and the
     /// message as a fold derives them; nil when that event is not one or does not decode, or its message does
     /// not read (a message the store does not have is indexed without its body, and derived so again).

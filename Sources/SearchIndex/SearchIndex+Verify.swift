@@ -89,12 +89,11 @@ extension SearchIndex {
     /// The text columns document `rowid` was indexed with, derived again from `log` and checked against the
     /// digest kept (`SearchTextDigest`); nil when it has no row or they do not derive as they were.
     func indexedText(rowid: Int64, log: EventLog) throws -> [String]? {
-        let kept = try locked { () throws(SearchIndexError) -> (Int64, [UInt8])? in
+        try locked { () throws(SearchIndexError) in
             let s = try db.prepare("SELECT seq, digest FROM doc_text WHERE rowid = ?")
             try s.bind([.int(rowid)])
-            return try s.step() ? (s.int(0), s.bytes(1)) : nil
+            guard try s.step() else { return nil }
+            return derivedText(sequence: s.int(0), digest: s.bytes(1), log: log)
         }
-        guard let kept, kept.0 > 0, let columns = SearchIndex.indexedColumns(at: UInt64(kept.0), log: log) else { return nil }
-        return try locked { () throws(SearchIndexError) in digest(columns) == kept.1 ? columns : nil }
     }
 }

@@ -1,3 +1,4 @@
+import EventModel
 import NativeCodecs
 
 /// A digest of a document's text columns as they were indexed: what `doc_text` keeps of them.
@@ -9,12 +10,14 @@ import NativeCodecs
 /// differently (or a message the store no longer has) leaves the old terms where they are: unreachable, as every
 /// result reads `docs`, and reported by `verify --views`; never an index damaged by a `'delete'` of other values.
 ///
-/// SHA-256 over the column count and each column's length and UTF-8 bytes (varints), cut to 16 bytes. One
-/// instance per thread.
+/// SHA-256 over the column count and each column's length and UTF-8 bytes (varints, as `ByteWriter` writes them),
+/// cut to 16 bytes. One instance per thread.
 final class SearchTextDigest {
     /// The bytes of a digest.
     static let byteCount = 16
     private let hasher: SHA256Hasher
+    /// The columns serialized for hashing, its room kept from one document to the next.
+    private var scratch = ByteWriter(capacity: 4_096)
 
     init() throws(SearchIndexError) {
         do {
@@ -26,23 +29,11 @@ final class SearchTextDigest {
 
     /// The digest of `columns` (`SearchSchema.textColumns` order).
     func callAsFunction(_ columns: [String]) -> [UInt8] {
+        scratch.removeAll()
+        scratch.writeVarint(UInt64(columns.count))
+        for column in columns { scratch.writeString(column) }
         hasher.reset()
-        update(UInt64(columns.count))
-        for column in columns {
-            update(UInt64(column.utf8.count))
-            var text = column
-            text.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
-        }
+        scratch.withUnsafeBytes { hasher.update($0) }
         return Array(hasher.finish().prefix(SearchTextDigest.byteCount))
-    }
-
-    private func update(_ value: UInt64) {
-        var v = value
-        var bytes: [UInt8] = []
-        repeat {
-            bytes.append(UInt8(v & 0x7F) | (v > 0x7F ? 0x80 : 0))
-            v >>= 7
-        } while v > 0
-        bytes.withUnsafeBytes { hasher.update($0) }
     }
 }
