@@ -95,11 +95,21 @@ extension EventLog {
     /// SHA-256(previous ‖ sequence ‖ record bytes 0..<2 ‖ record bytes 34...), written into `out`.
     static func chainHash(previous: [UInt8], sequenceKey: [UInt8], record: UnsafeRawBufferPointer,
                           hasher: SHA256Hasher, into out: inout [UInt8]) {
+        previous.withUnsafeBytes { p in
+            sequenceKey.withUnsafeBytes { k in
+                out.withUnsafeMutableBytes { chainHash(previous: p, sequenceKey: k, record: record, hasher: hasher, into: $0) }
+            }
+        }
+    }
+
+    /// `chainHash` over borrowed bytes; `out` takes the 32-byte hash.
+    static func chainHash(previous: UnsafeRawBufferPointer, sequenceKey: UnsafeRawBufferPointer,
+                          record: UnsafeRawBufferPointer, hasher: SHA256Hasher, into out: UnsafeMutableRawBufferPointer) {
         hasher.reset()
-        previous.withUnsafeBytes { hasher.update($0) }
-        sequenceKey.withUnsafeBytes { hasher.update($0) }
+        hasher.update(previous)
+        hasher.update(sequenceKey)
         hasher.update(UnsafeRawBufferPointer(rebasing: record[0..<2]))
         hasher.update(UnsafeRawBufferPointer(rebasing: record[RecordCodec.hashRange.upperBound...]))
-        out.withUnsafeMutableBytes { hasher.finish(into: $0) }
+        hasher.finish(into: out)
     }
 }

@@ -147,21 +147,29 @@ package final class EventLog: @unchecked Sendable {
     /// `MDB_MAP_FULL` this runs again from chunk 0.
     private func appendIn(_ txn: borrowing Transaction, batch: [NewEvent], chunk: (Int) throws -> PreparedBatch?,
                           blobs pendingBlobs: [PendingBlob]) throws -> [AppendOutcome] {
-        var (seq, prevHash) = try headIn(txn)
+        let head = try headIn(txn)
+        var seq = head.sequence
+        let prevHash = head.hash
         var outcomes: [AppendOutcome] = []
         outcomes.reserveCapacity(batch.count)
         let hasher = writer.hasher
-        var hashBuf = [UInt8](repeating: 0, count: 32)
-        var seqKey = [UInt8](repeating: 0, count: 8)
+        // The sequence key and the previous chain hash live in one buffer of this call's for the loop (arrays
+        // there were retained at each use: a tenth of the writing thread). The head hash read from `meta` is
+        // 32 bytes unless damaged; a damaged one is hashed as it is, as before, once.
+        let words = UnsafeMutableRawBufferPointer.allocate(byteCount: 8 + max(32, prevHash.count), alignment: 8)
+        defer { words.deallocate() }
+        let seqKey = UnsafeMutableRawBufferPointer(rebasing: words[0..<8])
+        var prevCount = prevHash.count
+        prevHash.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: words[8...]).copyMemory(from: $0) }
         var appended = false
         // Stream index entries are put after the records, sorted by key, so consecutive puts land on the
-        // same index pages (the keys of a batch are scattered over the index). Expected-version checks
-        // count this batch's entries from `pendingVersions` meanwhile (kept only when a check needs it).
-        var streamPuts: [(index: Int, seq: UInt64)] = []
+        // same index pages (the keys of a batch are scattered over the index): each appended event's key is
+        // copied into `keyArena` meanwhile. Expected-version checks count this batch's entries from
+        // `pendingVersions` (kept only when a check needs it).
+        var keyArena: [UInt8] = []
+        var streamPuts: [StreamPut] = []
         streamPuts.reserveCapacity(batch.count)
         var pendingVersions: [String: UInt64]? = nil
-        var streamKeys: [String] = []
-        streamKeys.reserveCapacity(batch.count)
         // Every put reads index pages at random (ids, stream keys and blob hashes are scattered): a big batch (an
         // import's 512 messages) maps thousands of pages, ~200 MiB where each page read also maps its cached
         // 64 KiB neighbourhood (kernel fault-around, on where `Options.noFaultAround` could not turn it off). Its
@@ -174,67 +182,77 @@ package final class EventLog: @unchecked Sendable {
             if releasing && puts % EventLog.releaseInterval == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
         }
 
-        // The ids and expected versions come from `prepared`: reading them from `batch` copied each event,
-        // retaining every string and array of its payload.
+        // The ids, keys and expected versions come from `prepared`: reading them from `batch` copied each event,
+        // retaining every string and array of its payload. The chunk's buffers are read through pointers, one
+        // borrow per chunk instead of a retain per field read.
         var first = 0, chunkIndex = 0
         while let prepared = try chunk(chunkIndex) {
             chunkIndex += 1
+            if keyArena.isEmpty { keyArena.reserveCapacity(prepared.keyBytes.count * max(1, batch.count / max(1, prepared.ids.count)) + 64) }
             if pendingVersions == nil && prepared.expected.contains(where: { $0 != .any }) {
                 // The first expected version of the batch: count the entries of the chunks before this one.
                 var counts: [String: UInt64] = [:]
-                for p in streamPuts { counts[streamKeys[p.index], default: 0] += 1 }
+                for p in streamPuts { counts[String(decoding: keyArena[p.start..<(p.start + p.count)], as: UTF8.self), default: 0] += 1 }
                 pendingVersions = counts
             }
-            streamKeys.append(contentsOf: prepared.streamKeys)
-            for j in prepared.ids.indices {
-                let i = first + j
-                checkResident()
-                EventLog.encodeSequence(seq + 1, into: &seqKey)
-                // Idempotency: claim the id for the next sequence, or learn the sequence that has it (an
-                // earlier batch, or earlier in this one: the transaction sees its own writes).
-                let existing = try prepared.ids[j].withBytes { k in
-                    try seqKey.withUnsafeBytes { v in try txn.putIfAbsent(ids, key: k, value: v) }.map(EventLog.decodeSequence)
-                }
-                if let existing {
-                    outcomes.append(.duplicate(existing))
-                    continue
-                }
-                let expected = prepared.expected[j]
-                if expected != .any {
-                    let streamKey = prepared.streamKeys[j]
-                    // The stream's version is its entry count in the stream index, this batch's included.
-                    let version = try streamKey.withUTF8Buffer { try streamCount(txn, key: $0) } + (pendingVersions?[streamKey] ?? 0)
-                    let ok: Bool
-                    switch expected {
-                    case .any: ok = true
-                    case .noStream: ok = version == 0
-                    case .exactly(let v): ok = version == v
+            try prepared.bytes.withUnsafeBytes { all in
+            try prepared.keyBytes.withUnsafeBytes { keys in
+            try prepared.spans.withUnsafeBufferPointer { spans in
+            try prepared.keySpans.withUnsafeBufferPointer { keySpans in
+            try prepared.ids.withUnsafeBufferPointer { ids in
+            try prepared.expected.withUnsafeBufferPointer { expecteds in
+                for j in 0..<ids.count {
+                    checkResident()
+                    seqKey.storeBytes(of: (seq + 1).bigEndian, as: UInt64.self)
+                    // Idempotency: claim the id for the next sequence, or learn the sequence that has it (an
+                    // earlier batch, or earlier in this one: the transaction sees its own writes).
+                    let existing = try ids[j].withBytes { k in
+                        try txn.putIfAbsent(self.ids, key: k, value: UnsafeRawBufferPointer(seqKey)).map(EventLog.decodeSequence)
                     }
-                    if !ok { throw EventLogError.wrongExpectedVersion(stream: batch[i].stream.rawValue, expected: expected, actual: version) }
-                }
-                seq += 1
-                // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
-                try prepared.bytes.withUnsafeBytes { all in
-                    let rec = UnsafeRawBufferPointer(rebasing: all[prepared.spans[j]])
-                    EventLog.chainHash(previous: prevHash, sequenceKey: seqKey, record: rec, hasher: hasher, into: &hashBuf)
-                    let dst = try seqKey.withUnsafeBytes { try txn.reserve(events, key: $0, size: rec.count, flags: .append) }
+                    if let existing {
+                        outcomes.append(.duplicate(existing))
+                        continue
+                    }
+                    let key = UnsafeRawBufferPointer(rebasing: keys[keySpans[j]])
+                    let expected = expecteds[j]
+                    if expected != .any {
+                        let streamKey = prepared.streamKey(j)
+                        // The stream's version is its entry count in the stream index, this batch's included.
+                        let version = try streamCount(txn, key: key) + (pendingVersions?[streamKey] ?? 0)
+                        let ok: Bool
+                        switch expected {
+                        case .any: ok = true
+                        case .noStream: ok = version == 0
+                        case .exactly(let v): ok = version == v
+                        }
+                        if !ok { throw EventLogError.wrongExpectedVersion(stream: batch[first + j].stream.rawValue, expected: expected, actual: version) }
+                    }
+                    seq += 1
+                    // The chain hash: SHA-256(previous hash ‖ sequence ‖ record without its hash field).
+                    let rec = UnsafeRawBufferPointer(rebasing: all[spans[j]])
+                    let dst = try txn.reserve(events, key: UnsafeRawBufferPointer(seqKey), size: rec.count, flags: .append)
                     dst.copyMemory(from: rec)
-                    hashBuf.withUnsafeBytes { h in
-                        UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange]).copyMemory(from: h)
-                    }
+                    let hash = UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange])
+                    EventLog.chainHash(previous: UnsafeRawBufferPointer(rebasing: words[8..<(8 + prevCount)]),
+                                       sequenceKey: UnsafeRawBufferPointer(seqKey), record: rec, hasher: hasher, into: hash)
+                    UnsafeMutableRawBufferPointer(rebasing: words[8..<40]).copyMemory(from: UnsafeRawBufferPointer(hash))
+                    prevCount = 32
+                    let start = keyArena.count
+                    keyArena.append(contentsOf: key)
+                    streamPuts.append(StreamPut(word: 0, start: start, count: key.count, seq: seq))
+                    if pendingVersions != nil { pendingVersions![prepared.streamKey(j), default: 0] += 1 }
+                    appended = true
+                    outcomes.append(.appended(seq))
                 }
-                swap(&prevHash, &hashBuf)
-                streamPuts.append((i, seq))
-                if pendingVersions != nil { pendingVersions![prepared.streamKeys[j], default: 0] += 1 }
-                appended = true
-                outcomes.append(.appended(seq))
-            }
+            }}}}}}
             first += prepared.ids.count
         }
-        try putStreamEntries(txn, streamPuts, keys: streamKeys, check: checkResident)
+        try putStreamEntries(txn, &streamPuts, arena: keyArena, check: checkResident)
         try putBlobs(txn, pendingBlobs, check: checkResident)
         if appended {
-            try EventLog.headHashKey.withUnsafeBytes { k in try prevHash.withUnsafeBytes { _ = try txn.put(meta, key: k, value: $0) } }
+            try EventLog.headHashKey.withUnsafeBytes { k in
+                _ = try txn.put(meta, key: k, value: UnsafeRawBufferPointer(rebasing: words[8..<(8 + prevCount)]))
+            }
         }
         return outcomes
     }
@@ -242,21 +260,12 @@ package final class EventLog: @unchecked Sendable {
     /// Puts the stream index entries of a batch, sorted by key then sequence, so consecutive puts land on the
     /// same index pages (a batch's keys are scattered over the index).
     ///
-    /// The keys are copied into one arena and sorted by the 8 bytes after the prefix all of them share (zero
-    /// padded), then by the whole key: comparing `String`s was an eighth of an append in the log bench's
-    /// profile. Both orders are LMDB's memcmp order for the keys.
-    private func putStreamEntries(_ txn: borrowing Transaction, _ puts: [(index: Int, seq: UInt64)], keys: [String],
+    /// The keys are in one arena (`entries[i]`'s key at `start..<start + count`) and are sorted by the 8 bytes
+    /// after the prefix all of them share (zero padded), then by the whole key: comparing `String`s was an eighth
+    /// of an append in the log bench's profile. Both orders are LMDB's memcmp order for the keys.
+    private func putStreamEntries(_ txn: borrowing Transaction, _ entries: inout [StreamPut], arena: [UInt8],
                                   check: () -> Void) throws {
-        guard !puts.isEmpty else { return }
-        var arena: [UInt8] = []
-        arena.reserveCapacity(puts.count * 24)
-        var entries: [StreamPut] = []
-        entries.reserveCapacity(puts.count)
-        for p in puts {
-            let start = arena.count
-            arena.append(contentsOf: keys[p.index].utf8)
-            entries.append(StreamPut(word: 0, start: start, count: arena.count - start, seq: p.seq))
-        }
+        guard !entries.isEmpty else { return }
         try arena.withUnsafeBytes { bytes in
             // The prefix every key shares with the first.
             let first = entries[0]
@@ -516,6 +525,14 @@ package final class EventLog: @unchecked Sendable {
         if stream.utf8.count <= 400 { return stream }
         let digest = (try? SHA256Hasher())?.hash(Array(stream.utf8)) ?? []
         return "#sha256:" + (BlobHash(bytes: digest)?.hex ?? "")
+    }
+
+    /// Appends `streamKey(stream)`'s UTF-8 bytes to `out` (a stream name as it is, without a copy of the string,
+    /// when it is short enough to be its own key).
+    static func appendStreamKey(_ stream: String, to out: inout [UInt8]) {
+        if stream.utf8.count <= 400,
+           stream.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) != nil { return }
+        out.append(contentsOf: streamKey(stream).utf8)
     }
 }
 

@@ -4,14 +4,18 @@ import NativeCodecs
 /// A batch encoded ahead of the write transaction: records with a zero chain hash and stream keys,
 /// so the transaction only hashes, checks and puts.
 ///
-/// The records are concatenated in one buffer (`bytes`, record `i` at `spans[i]`): one allocation per batch,
-/// not one per event.
+/// The records are concatenated in one buffer (`bytes`, record `i` at `spans[i]`) and the stream keys in
+/// another (`keyBytes`, key `i` at `keySpans[i]`): a few allocations per chunk, not a string per event.
 struct PreparedBatch {
     var bytes: [UInt8] = []
     var spans: [Range<Int>] = []
-    var streamKeys: [String] = []
+    var keyBytes: [UInt8] = []
+    var keySpans: [Range<Int>] = []
     var ids: [EventID] = []
     var expected: [ExpectedVersion] = []
+
+    /// Event `i`'s stream key as a string (for expected-version checks, which count by key).
+    func streamKey(_ i: Int) -> String { String(decoding: keyBytes[keySpans[i]], as: UTF8.self) }
 }
 
 /// The writer's reusable state: a hasher, a zstd context and buffers. Used under the writer lock.
@@ -21,6 +25,10 @@ final class WriterScratch {
     private var payload = ByteWriter(capacity: 4096)
     private var compressed: [UInt8] = []
     private var record = ByteWriter(capacity: 4096)
+    /// Record and stream-key bytes per event in the last chunk, to size the next chunk's buffers at once
+    /// (growing them by doubling copied each and faulted in fresh pages).
+    private var recordBytesPerEvent = 256
+    private var keyBytesPerEvent = 32
 
     init() throws {
         hasher = try SHA256Hasher()
@@ -32,7 +40,10 @@ final class WriterScratch {
         let range = range ?? batch.indices
         var out = PreparedBatch()
         out.spans.reserveCapacity(range.count)
-        out.streamKeys.reserveCapacity(range.count)
+        out.keySpans.reserveCapacity(range.count)
+        // A little over the last chunk's sizes, so a chunk like it needs no growth.
+        out.bytes.reserveCapacity(range.count * (recordBytesPerEvent + recordBytesPerEvent / 8))
+        out.keyBytes.reserveCapacity(range.count * (keyBytesPerEvent + keyBytesPerEvent / 8))
         out.ids.reserveCapacity(range.count)
         out.expected.reserveCapacity(range.count)
         // The buffers are moved into locals for the loop (a class property is checked for exclusive access
@@ -53,7 +64,8 @@ final class WriterScratch {
                 let stream = ev.pointee.stream.rawValue
                 if stream.isEmpty { throw EventLogError.invalidStream(stream) }
                 payload.removeAll()
-                ev.pointee.event.encodePayload(to: &payload)
+                DomainEvent.encodePayload(at: UnsafeRawPointer(ev).advanced(by: NewEvent.eventOffset)
+                    .assumingMemoryBound(to: DomainEvent.self), to: &payload)
                 let rawCount = payload.count
                 var compressedCount: Int? = nil
                 if rawCount >= EventLog.compressionThreshold {
@@ -80,10 +92,16 @@ final class WriterScratch {
                 let start = out.bytes.count
                 record.withUnsafeBytes { out.bytes.append(contentsOf: $0) }
                 out.spans.append(start..<out.bytes.count)
-                out.streamKeys.append(EventLog.streamKey(stream))
+                let keyStart = out.keyBytes.count
+                EventLog.appendStreamKey(stream, to: &out.keyBytes)
+                out.keySpans.append(keyStart..<out.keyBytes.count)
                 out.ids.append(ev.pointee.id)
                 out.expected.append(ev.pointee.expectedVersion)
             }
+        }
+        if !range.isEmpty {
+            recordBytesPerEvent = max(64, out.bytes.count / range.count)
+            keyBytesPerEvent = max(8, out.keyBytes.count / range.count)
         }
         return out
     }

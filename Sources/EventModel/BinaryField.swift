@@ -71,7 +71,10 @@ extension Optional: BinaryField where Wrapped: BinaryField {
 extension Array: BinaryField where Element: BinaryField {
     @inlinable package func write(to writer: inout ByteWriter) {
         writer.writeVarint(UInt64(count))
-        for e in self { e.write(to: &writer) }
+        // Elements are written where they are (iterating copied each, retaining its strings).
+        withUnsafeBufferPointer { buf in
+            for i in buf.indices { buf[i].write(to: &writer) }
+        }
     }
     @inlinable package init(from reader: inout ByteReader) throws(DecodeError) {
         // Every element takes at least one byte, so the count is bounded by what remains.

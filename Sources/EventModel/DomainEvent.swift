@@ -175,7 +175,14 @@ public enum DomainEvent: Sendable, Equatable {
 
     /// Writes the payload bytes (without the envelope).
     package func encodePayload(to w: inout ByteWriter) {
-        switch self {
+        withUnsafePointer(to: self) { DomainEvent.encodePayload(at: $0, to: &w) }
+    }
+
+    /// Writes the payload bytes of the event at `event`, read where it is: a `switch` over a borrowed event
+    /// copied its payload first (retaining every string and array in it), a third of a batch's encoding in
+    /// the log bench's profile.
+    package static func encodePayload(at event: UnsafePointer<DomainEvent>, to w: inout ByteWriter) {
+        switch event.pointee {
         case .storeInitialized(let p): p.encode(to: &w)
         case .accountAdded(let p): p.encode(to: &w)
         case .accountRemoved(let p): p.encode(to: &w)

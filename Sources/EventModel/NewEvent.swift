@@ -21,6 +21,10 @@ package struct NewEvent: Sendable, Equatable {
     /// Optimistic concurrency: the stream's version this append expects.
     package var expectedVersion: ExpectedVersion
 
+    /// The byte offset of `event` in a `NewEvent`, for reading it where it lies in a batch
+    /// (`DomainEvent.encodePayload(at:to:)`).
+    package static let eventOffset = MemoryLayout<NewEvent>.offset(of: \NewEvent.event)!
+
     /// Creates an event to append.
     package init(id: EventID = .generate(), event: DomainEvent, account: String, stream: StreamName,
                 occurredAt: Timestamp = .now, causationID: EventID? = nil, correlationID: EventID? = nil,
