@@ -25,6 +25,13 @@ package final class ContactsProjector: Projector {
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
 
+    /// Index work deferred per contact, by people key (`PendingContactIndex`): written when the batch ends, when
+    /// the contact's name changes, or when `maxPending` contacts wait.
+    private var pending: [[UInt8]: PendingContactIndex] = [:]
+    /// The most contacts whose index work waits at once (~0.5 KB each): a batch of mail with thousands of new
+    /// addresses writes them in parts.
+    static let maxPending = 8_192
+
     package init(context: FoldContext) {
         people = context.table(Self.peopleTable)
         prefix = context.table(Self.prefixTable)
@@ -150,7 +157,8 @@ package final class ContactsProjector: Projector {
         for a in p.from + p.to + p.cc where a.email.utf8.contains(UInt8(ascii: "@")) {
             let address = a.email.lowercased()
             guard seen.insert(address).inserted else { continue }
-            try people.modify(Key(account, address).bytes) { c in
+            let key = Key(account, address).bytes
+            try people.modify(key) { c in
                 var contact = c ?? Contact(name: nil, address: ViewBounds.text(a.email), count: 0, sent: 0, lastSeen: p.date)
                 let oldName = contact.name
                 if let name = a.name, !name.isEmpty { contact.name = ViewBounds.text(name) }
@@ -158,27 +166,51 @@ package final class ContactsProjector: Projector {
                 if senders.contains(address) { contact.sent += 1 }
                 if recipients.contains(address) { contact.wroteTo += 1 }
                 if p.date > contact.lastSeen { contact.lastSeen = p.date }
-                let tokens = ContactsProjector.tokens(name: contact.name, address: address)
+                let rank = ContactRank(contact)
                 if c != nil, oldName != contact.name {
+                    // The entries under the old name's tokens are written with the rank they had, then those
+                    // tokens' entries go. Old tokens' lists keep the entry; the reader drops it when it no longer
+                    // matches.
+                    if let before = pending.removeValue(forKey: key) { try writeIndex(before) }
+                    let tokens = ContactsProjector.tokens(name: contact.name, address: address)
                     for t in ContactsProjector.tokens(name: oldName, address: address).subtracting(tokens) {
                         prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
                     }
-                }
-                let rank = ContactRank(contact)
-                for t in tokens {
-                    prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), rank)
-                }
-                // Old tokens' lists keep the entry; the reader drops it when it no longer matches. A list this
-                // contact does not enter is only read (most contacts rank below full lists): `offer` leaves it
-                // as it is and says so, and the table then does not write it. In place: `modify` hands over the
-                // only reference, so the list's array is not copied.
-                for key in ContactsProjector.shortPrefixKeys(account: account, tokens: tokens) {
-                    try top.modifyIfChanged(key) { list in
-                        if list == nil { list = ContactTop() }
-                        return list!.offer(address: address, rank: rank, capacity: ContactsProjector.topSize)
-                    }
+                    pending[key] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
+                } else if pending[key] != nil {
+                    pending[key]!.rank = rank
+                } else {
+                    pending[key] = PendingContactIndex(account: account, address: address,
+                                                       tokens: ContactsProjector.tokens(name: contact.name, address: address), rank: rank)
                 }
                 c = contact
+            }
+        }
+        if pending.count >= ContactsProjector.maxPending { try writePending() }
+    }
+
+    package func prepareFlush() throws { try writePending() }
+
+    package func discardPending() { pending.removeAll() }
+
+    /// Writes the index work of every waiting contact, in key order.
+    private func writePending() throws {
+        for key in pending.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { try writeIndex(pending[key]!) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes one contact's index entries with its rank and offers it to its short prefixes' lists. A list this
+    /// contact does not enter is only read (most contacts rank below full lists): `offer` leaves it as it is and
+    /// says so, and the table then does not write it. In place: `modify` hands over the only reference, so the
+    /// list's array is not copied.
+    private func writeIndex(_ c: PendingContactIndex) throws {
+        for t in c.tokens {
+            prefix.set(ContactsProjector.prefixKey(account: c.account, token: t, address: c.address), c.rank)
+        }
+        for key in ContactsProjector.shortPrefixKeys(account: c.account, tokens: c.tokens) {
+            try top.modifyIfChanged(key) { list in
+                if list == nil { list = ContactTop() }
+                return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
             }
         }
     }

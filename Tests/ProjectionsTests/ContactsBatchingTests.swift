@@ -1,0 +1,60 @@
+import CorpusGenerator
+import EventModel
+import Projections
+import XCTest
+
+/// The contacts view writes each contact's index entries and best-list offers once per batch (or at a name
+/// change), with its last rank, instead of once per message. What it leaves must not depend on where batches
+/// end: a replay folds in big batches, sync in small ones, and `verify --views` compares the two byte for byte.
+final class ContactsBatchingTests: XCTestCase {
+    /// Mail from a few hundred people, names changing often (several times within a batch), some mail in Sent
+    /// (recipients the user wrote to), so the short prefixes' lists fill and hold stale entries.
+    private func events(seed: UInt64) -> [DomainEvent] {
+        var gen = SplitMix64(seed: seed)
+        let words = ["ann", "anna", "andrew", "bob", "bobby", "bea", "zoe", "zed", "zebulon", "élodie", "émile", "an", "b"]
+        var out: [DomainEvent] = [.folderDiscovered(FolderDiscovered(folder: "Sent", displayName: "Sent", role: .sent))]
+        for i in 0..<1_500 {
+            func person() -> EmailAddress {
+                let n = Int.random(in: 0..<300, using: &gen)
+                let name = "\(words[Int.random(in: 0..<words.count, using: &gen)]) \(words[Int.random(in: 0..<words.count, using: &gen)])"
+                return EmailAddress(name: Int.random(in: 0..<4, using: &gen) == 0 ? nil : name, email: "p\(n)@x\(n % 7).org")
+            }
+            let from = person(), to = person(), cc = person()
+            let sent = Int.random(in: 0..<5, using: &gen) == 0
+            out.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: sent ? "Sent" : "INBOX", messageID: "m\(i)@t", subject: "s",
+                from: [sent ? EmailAddress(name: "Me", email: "me@home.org") : from], to: [to], cc: [cc],
+                date: Timestamp(microseconds: Int64(Int.random(in: 0..<1_000_000, using: &gen))), dateSource: .header,
+                size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
+        }
+        return out
+    }
+
+    /// Every contacts table of `events` folded in batches of `size` events.
+    private func tables(_ events: [DomainEvent], batch size: Int) throws -> [String: [([UInt8], [UInt8])]] {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        for start in stride(from: 0, to: events.count, by: size) {
+            try harness.fold(Array(events[start..<min(events.count, start + size)]), account: "acc")
+        }
+        var out: [String: [([UInt8], [UInt8])]] = [:]
+        for name in harness.store.tableNames { out[name] = harness.store.entries(name) }
+        return out
+    }
+
+    func testTheTablesAreTheSameWhereverBatchesEnd() throws {
+        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0..<1_000_000, using: &rng)
+        let events = events(seed: seed)
+        let whole = try tables(events, batch: events.count)
+        XCTAssertEqual(Set(whole.keys), ["contacts.folders", "contacts.people", "contacts.prefix", "contacts.top"], "seed \(seed)")
+        for size in [1, 7, 250] {
+            let other = try tables(events, batch: size)
+            XCTAssertEqual(Set(other.keys), Set(whole.keys), "batches of \(size), seed \(seed)")
+            for (name, entries) in whole {
+                let theirs = other[name] ?? []
+                XCTAssertEqual(theirs.count, entries.count, "\(name), batches of \(size), seed \(seed)")
+                XCTAssertTrue(zip(theirs, entries).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 },
+                              "\(name) differs, batches of \(size), seed \(seed)")
+            }
+        }
+    }
+}
