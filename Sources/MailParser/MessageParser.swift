@@ -92,6 +92,21 @@ enum MessageParser {
         )
     }
 
+    /// The root part of `buf[range]` as `parse` builds it (the same header section and MIME walk), with nothing
+    /// else: no envelope, date, body selection or snippet.
+    static func parseStructure(_ buf: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int,
+                               partBudget: inout Int) -> MIMEPart {
+        var warnings = WarningList()
+        let section = HeaderSection.parse(buf, from: range.lowerBound, to: range.upperBound,
+                                          allowEnvelope: depth == 0, warnings: &warnings)
+        var mime = MIMEParser(buf: buf, warnings: warnings, partBudget: partBudget)
+        let root = mime.entity(headers: section.fields, kinds: section.kinds, headerRange: section.range,
+                               body: min(section.bodyStart, range.upperBound)..<range.upperBound,
+                               depth: depth, defaultType: .textPlain)
+        partBudget = mime.partBudget
+        return root
+    }
+
     /// The text after the last ';' of a Received value (if short enough to
     /// be a date).
     static func receivedDate(_ value: String) -> String? {

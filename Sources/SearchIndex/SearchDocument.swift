@@ -52,9 +52,10 @@ struct SearchDocument: Equatable {
         var types = Set(p.attachments.map { $0.mimeType.lowercased() })
         var text = ""
         if let raw {
-            let parsed = MailParser.parse(raw)
+            // The structure alone: the envelope and snippet a full parse adds are in the event already.
+            let root = MailParser.parseStructure(raw)
             var budget = Self.maxParts
-            Self.collect(parsed.root, raw: raw, text: &text, types: &types, budget: &budget)
+            Self.collect(root, raw: raw, text: &text, types: &types, budget: &budget)
         } else if !p.snippet.isEmpty {
             text = p.snippet
         }
