@@ -13,14 +13,7 @@ enum MessageParser {
         if depth == 0, ByteScan.find(ASCII.nul, in: buf, from: range.lowerBound, to: range.upperBound) != nil {
             warnings.add(.nulBytes, "message contains NUL bytes")
         }
-        let section = HeaderSection.parse(buf, from: range.lowerBound, to: range.upperBound,
-                                          allowEnvelope: depth == 0, warnings: &warnings)
-        var mime = MIMEParser(buf: buf, warnings: warnings, partBudget: partBudget)
-        let root = mime.entity(headers: section.fields, kinds: section.kinds, headerRange: section.range,
-                               body: min(section.bodyStart, range.upperBound)..<range.upperBound,
-                               depth: depth, defaultType: .textPlain)
-        warnings = mime.warnings
-        partBudget = mime.partBudget
+        let (section, root) = structure(buf, range: range, depth: depth, partBudget: &partBudget, warnings: &warnings)
 
         var h = Envelope()
         h.collect(section.fields, kinds: section.kinds, warnings: &warnings)
@@ -97,14 +90,21 @@ enum MessageParser {
     static func parseStructure(_ buf: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int,
                                partBudget: inout Int) -> MIMEPart {
         var warnings = WarningList()
+        return structure(buf, range: range, depth: depth, partBudget: &partBudget, warnings: &warnings).root
+    }
+
+    /// The header section of `buf[range]` and its MIME tree: the first step of both parses.
+    private static func structure(_ buf: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int, partBudget: inout Int,
+                                  warnings: inout WarningList) -> (section: HeaderSection, root: MIMEPart) {
         let section = HeaderSection.parse(buf, from: range.lowerBound, to: range.upperBound,
                                           allowEnvelope: depth == 0, warnings: &warnings)
         var mime = MIMEParser(buf: buf, warnings: warnings, partBudget: partBudget)
         let root = mime.entity(headers: section.fields, kinds: section.kinds, headerRange: section.range,
                                body: min(section.bodyStart, range.upperBound)..<range.upperBound,
                                depth: depth, defaultType: .textPlain)
+        warnings = mime.warnings
         partBudget = mime.partBudget
-        return root
+        return (section, root)
     }
 
     /// The text after the last ';' of a Received value (if short enough to
