@@ -39,8 +39,11 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
         return true
     }
 
-    /// List order: rank, then address.
-    static func before(_ a: Entry, _ b: Entry) -> Bool { a.rank < b.rank || (a.rank == b.rank && a.address < b.address) }
+    /// List order: rank, then address. A total order: ranks that order neither way (people who wrote, as many
+    /// times seen and as recent, whose counts of mail from them differ) go by address, as the index scan orders
+    /// them (`ContactCandidates`). Comparing them with `==` left such pairs unordered, in the order they were
+    /// offered, so a list depended on how its offers were batched.
+    static func before(_ a: Entry, _ b: Entry) -> Bool { a.rank < b.rank || (!(b.rank < a.rank) && a.address < b.address) }
 
     package func write(to w: inout ByteWriter) {
         w.writeVarint(UInt64(entries.count))

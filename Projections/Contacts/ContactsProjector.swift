@@ -9,8 +9,9 @@ package final class ContactsProjector: Projector {
     /// 3: bounded keys and values (`Key`, `ViewBounds`). 4: whom the user wrote to (`Contact.wroteTo`), from the
     /// recipients of mail in Sent-role folders. 5: the best contacts per short prefix (`ContactTop`), so a
     /// completion of 1 to 6 characters reads one list instead of scanning. 6: no token for the local part (every
-    /// prefix of it is a prefix of the address token), so a scan reads one entry per address, not two.
-    package static let schemaVersion: UInt32 = 6
+    /// prefix of it is a prefix of the address token), so a scan reads one entry per address, not two. 7: the best lists
+    /// in a total order (`ContactTop.before`), so they no longer depend on how their offers were batched.
+    package static let schemaVersion: UInt32 = 7
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
     static let topTable = Table<ContactTop>(.contacts, "top")

@@ -41,19 +41,22 @@ final class ContactsBatchingTests: XCTestCase {
     }
 
     func testTheTablesAreTheSameWhereverBatchesEnd() throws {
+        // 102379 has two people who wrote, as often seen and as recent, with different counts of mail from them:
+        // their ranks order neither way, which the best lists once left in offer order.
         var rng = SystemRandomNumberGenerator()
-        let seed = UInt64.random(in: 0..<1_000_000, using: &rng)
-        let events = events(seed: seed)
-        let whole = try tables(events, batch: events.count)
-        XCTAssertEqual(Set(whole.keys), ["contacts.folders", "contacts.people", "contacts.prefix", "contacts.top"], "seed \(seed)")
-        for size in [1, 7, 250] {
-            let other = try tables(events, batch: size)
-            XCTAssertEqual(Set(other.keys), Set(whole.keys), "batches of \(size), seed \(seed)")
-            for (name, entries) in whole {
-                let theirs = other[name] ?? []
-                XCTAssertEqual(theirs.count, entries.count, "\(name), batches of \(size), seed \(seed)")
-                XCTAssertTrue(zip(theirs, entries).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 },
-                              "\(name) differs, batches of \(size), seed \(seed)")
+        for seed in [102_379] + (0..<2).map({ _ in UInt64.random(in: 0..<1_000_000, using: &rng) }) {
+            let events = events(seed: seed)
+            let whole = try tables(events, batch: events.count)
+            XCTAssertEqual(Set(whole.keys), ["contacts.folders", "contacts.people", "contacts.prefix", "contacts.top"], "seed \(seed)")
+            for size in [1, 7, 250] {
+                let other = try tables(events, batch: size)
+                XCTAssertEqual(Set(other.keys), Set(whole.keys), "batches of \(size), seed \(seed)")
+                for (name, entries) in whole {
+                    let theirs = other[name] ?? []
+                    XCTAssertEqual(theirs.count, entries.count, "\(name), batches of \(size), seed \(seed)")
+                    XCTAssertTrue(zip(theirs, entries).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 },
+                                  "\(name) differs, batches of \(size), seed \(seed)")
+                }
             }
         }
     }
