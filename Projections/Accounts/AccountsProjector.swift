@@ -7,6 +7,8 @@ package final class AccountsProjector: Projector {
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     /// 3: the discovery cache (`discovered`, by domain).
     package static let schemaVersion: UInt32 = 3
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.accountAdded, .accountRemoved, .accountSettingsDiscovered])
     static let listTable = Table<AccountRecord>(.accounts, "list")
     static let discoveredTable = Table<DiscoveryRecord>(.accounts, "discovered")
 

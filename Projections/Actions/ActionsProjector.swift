@@ -8,6 +8,8 @@ package final class ActionsProjector: Projector {
     package static let name = ViewName.actions
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     package static let schemaVersion: UInt32 = 2
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.threadArchived, .threadDeleted, .threadMarkedRead, .threadMarkedUnread, .threadStarred, .threadUnstarred, .threadMoved, .actionApplied, .actionRejected, .actionFailed, .actionUndone])
     static let itemsTable = Table<ActionRecord>(.actions, "items")
     static let pendingTable = Table<String>(.actions, "pending")
     static let failedTable = Table<String>(.actions, "failed")

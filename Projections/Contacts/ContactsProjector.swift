@@ -12,6 +12,8 @@ package final class ContactsProjector: Projector {
     /// prefix of it is a prefix of the address token), so a scan reads one entry per address, not two. 7: the best lists
     /// in a total order (`ContactTop.before`), so they no longer depend on how their offers were batched.
     package static let schemaVersion: UInt32 = 7
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
     static let topTable = Table<ContactTop>(.contacts, "top")

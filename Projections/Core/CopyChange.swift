@@ -46,6 +46,10 @@ package struct CopyChange: Equatable, Sendable {
         }
     }
 
+    /// The types of the events `changes(of:)` gives changes for.
+    package static let eventTypes: [EventType] = [.threadMarkedRead, .threadMarkedUnread, .threadStarred, .threadUnstarred,
+                                                  .threadArchived, .threadDeleted, .threadMoved, .flagRejected, .actionReverted]
+
     /// The copy changes an event makes optimistically (actions) or as compensation (`FlagRejected`,
     /// `ActionReverted`); nil for every other event.
     package static func changes(of event: DomainEvent) -> [CopyChange]? {

@@ -13,6 +13,9 @@ package protocol Projector: AnyObject {
     static var schemaVersion: UInt32 { get }
     /// Creates the projector, opening its tables on `context`.
     init(context: FoldContext)
+    /// The event types `apply` folds: the engine hands it no other (each call copies the event). Every other
+    /// type must leave the projector's tables as they are; `all` when not declared.
+    static var handledEvents: EventTypeSet { get }
     /// Folds one event. It must not throw because of what the event contains (every key and value it
     /// writes is bounded); an error is a bug, and the engine quarantines the event for this view.
     func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws
@@ -23,6 +26,7 @@ package protocol Projector: AnyObject {
 }
 
 extension Projector {
+    package static var handledEvents: EventTypeSet { .all }
     package func prepareFlush() throws {}
     package func discardPending() {}
 }

@@ -7,6 +7,8 @@ package final class DedupProjector: Projector {
     package static let name = ViewName.dedup
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     package static let schemaVersion: UInt32 = 2
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.emailReceived, .emailExpunged, .notificationDelivered])
     static let messagesTable = Table<[DedupCopy]>(.dedup, "messages")
     static let emailsTable = Table<String>(.dedup, "emails")
     static let notifiedTable = Table<UInt64>(.dedup, "notified")

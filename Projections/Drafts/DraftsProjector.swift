@@ -9,6 +9,8 @@ package final class DraftsProjector: Projector {
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`). 3: server copies
     /// (`server`, `own`, `synced` tables).
     package static let schemaVersion: UInt32 = 3
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.draftSaved, .draftDeleted, .draftCopyChanged, .emailReceived, .emailExpunged])
     static let itemsTable = Table<DraftRecord>(.drafts, "items")
     static let indexTable = Table<Present>(.drafts, "index")
     static let serverTable = Table<DraftServerState>(.drafts, "server")

@@ -7,6 +7,8 @@ package final class FoldersProjector: Projector {
     package static let name = ViewName.folders
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     package static let schemaVersion: UInt32 = 2
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let listTable = Table<FolderEntry>(.folders, "list")
 
     let list: ViewTable<FolderEntry>

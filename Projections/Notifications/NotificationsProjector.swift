@@ -9,6 +9,8 @@ import EventModel
 package final class NotificationsProjector: Projector {
     package static let name = ViewName.notifications
     package static let schemaVersion: UInt32 = 1
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.notificationPreferenceChanged, .notificationDecided, .notificationDelivered, .notificationWithdrawn, .threadMarkedRead, .threadArchived, .threadDeleted, .threadMoved, .flagsChanged, .emailExpunged])
     static let settingsTable = Table<NotificationSettings>(.notifications, "settings")
     static let decisionsTable = Table<NotificationRecord>(.notifications, "decisions")
     static let recentTable = Table<String>(.notifications, "recent")

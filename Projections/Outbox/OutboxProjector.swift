@@ -6,6 +6,8 @@ package final class OutboxProjector: Projector {
     package static let name = ViewName.outbox
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     package static let schemaVersion: UInt32 = 2
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.messageQueued, .sendStarted, .messageSent, .sendFailed, .sendUndone, .sendCancelled, .draftSaved, .draftDeleted])
     static let itemsTable = Table<OutboxItem>(.outbox, "items")
     static let indexTable = Table<Present>(.outbox, "index")
     static let countsTable = Table<Int>(.outbox, "counts")

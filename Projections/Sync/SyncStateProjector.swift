@@ -6,6 +6,8 @@ package final class SyncStateProjector: Projector {
     package static let name = ViewName.sync
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     package static let schemaVersion: UInt32 = 2
+    /// What `apply` folds.
+    package static let handledEvents = EventTypeSet([.emailReceived, .flagsChanged, .emailExpunged, .folderRemoved, .folderSyncCheckpointed])
     static let foldersTable = Table<FolderSyncState>(.sync, "folders")
     static let copiesTable = Table<SyncedCopy>(.sync, "copies")
     static let emailsTable = Table<CopyLocation>(.sync, "emails")

@@ -13,6 +13,8 @@ package final class ThreadsProjector: Projector {
     /// 4: bounded keys and values (`Key`, `ViewBounds`). 5: the virtual Starred folder (`starred` table, index
     /// keys); our drafts' server copies left out (`drafts` table).
     package static let schemaVersion: UInt32 = 5
+    /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
+    package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .folderRemoved, .draftCopyChanged, .emailReceived, .flagsChanged, .emailCategorized, .emailExpunged])
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
     static let threadsTable = Table<ThreadRecord>(.threads, "threads")
     static let rowsTable = Table<ThreadRow>(.threads, "rows")

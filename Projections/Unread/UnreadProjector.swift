@@ -10,6 +10,8 @@ package final class UnreadProjector: Projector {
     /// 3: bounded keys and values (`Key`, `ViewBounds`).
     /// 4: a message's state in each scope kept in its `infos` record (no `messages` table).
     package static let schemaVersion: UInt32 = 4
+    /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
+    package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .emailReceived, .flagsChanged, .emailExpunged, .emailCategorized])
     static let emailsTable = Table<UnreadEmail>(.unread, "emails")
     static let countsTable = Table<Int>(.unread, "counts")
     static let folderRolesTable = Table<FolderRole>(.unread, "folders")

@@ -319,6 +319,8 @@ public final class ViewStore: @unchecked Sendable {
         let store: LMDBKeyValueStore
         let context: FoldContext
         let projector: any Projector
+        /// The event types the projector folds (`Projector.handledEvents`): it is handed no other.
+        let handles: EventTypeSet
     }
 
     /// The views folded on a second thread during big batches: the contacts view, about half of a fold's
@@ -406,7 +408,8 @@ public final class ViewStore: @unchecked Sendable {
                 f.projector.discardPending()
                 let cp = try scope.get(meta, Array(f.name.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
                 do {
-                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
+                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i)
+                        && f.handles.contains(events[i].envelope.type) {
                         try f.projector.apply(events[i], decoded[i])
                     }
                     try f.projector.prepareFlush()
@@ -485,7 +488,7 @@ public final class ViewStore: @unchecked Sendable {
             let store = LMDBKeyValueStore(databases: databases, filters: absentKeyFilters[type.name.rawValue])
             let context = FoldContext(store: store)
             return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, store: store, context: context,
-                        projector: type.init(context: context))
+                        projector: type.init(context: context), handles: type.handledEvents)
         }
         defer { keep(folds) }
         // The batch as parallel arrays, read by index: each projector borrows the events instead of copying
@@ -548,7 +551,8 @@ public final class ViewStore: @unchecked Sendable {
                                 try foldOneByOne(f, after: cp, quarantined: &quarantined)
                             } else {
                                 do {
-                                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
+                                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i)
+                                        && f.handles.contains(events[i].envelope.type) {
                                         try f.projector.apply(events[i], decodedEvents[i])
                                     }
                                     try f.projector.prepareFlush()
@@ -611,7 +615,8 @@ public final class ViewStore: @unchecked Sendable {
             // A failing event's changes are dropped whole: none written before its end.
             f.context.writesInParts = false
             defer { f.context.writesInParts = true }
-            for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i) {
+            for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i)
+                && f.handles.contains(events[i].envelope.type) {
                 let ev = events[i]
                 do {
                     try f.projector.apply(ev, decodedEvents[i])
