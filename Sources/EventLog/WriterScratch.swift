@@ -29,6 +29,8 @@ final class WriterScratch {
     /// (growing them by doubling copied each and faulted in fresh pages).
     private var recordBytesPerEvent = 256
     private var keyBytesPerEvent = 32
+    /// The most a chunk's buffer reserves up front (8 MiB).
+    static let maxReserve = 8 << 20
 
     init() throws {
         hasher = try SHA256Hasher()
@@ -41,9 +43,10 @@ final class WriterScratch {
         var out = PreparedBatch()
         out.spans.reserveCapacity(range.count)
         out.keySpans.reserveCapacity(range.count)
-        // A little over the last chunk's sizes, so a chunk like it needs no growth.
-        out.bytes.reserveCapacity(range.count * (recordBytesPerEvent + recordBytesPerEvent / 8))
-        out.keyBytes.reserveCapacity(range.count * (keyBytesPerEvent + keyBytesPerEvent / 8))
+        // A little over the last chunk's sizes, so a chunk like it needs no growth; at most `maxReserve` each
+        // (a chunk after one of a few huge events grows as it needs instead of reserving for a thousand such).
+        out.bytes.reserveCapacity(min(WriterScratch.maxReserve, range.count * (recordBytesPerEvent + recordBytesPerEvent / 8)))
+        out.keyBytes.reserveCapacity(min(WriterScratch.maxReserve, range.count * (keyBytesPerEvent + keyBytesPerEvent / 8)))
         out.ids.reserveCapacity(range.count)
         out.expected.reserveCapacity(range.count)
         // The buffers are moved into locals for the loop (a class property is checked for exclusive access
