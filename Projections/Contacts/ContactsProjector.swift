@@ -33,7 +33,7 @@ package final class ContactsProjector: Projector {
     private var pending: [[UInt8]: PendingContactIndex] = [:]
     /// The most contacts whose index work waits at once (~0.5 KB each): a batch of mail with thousands of new
     /// addresses writes them in parts.
-    static let maxPending = 8_192
+    package static let maxPending = 8_192
 
     package init(context: FoldContext) {
         people = context.table(Self.peopleTable)

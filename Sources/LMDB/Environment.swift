@@ -377,25 +377,28 @@ package final class Environment: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buf -> Int? in
             let n = pread(fd, buf.baseAddress, buf.count, 0)
-            guard n > 0 else { return nil }
-            // size resident shared text lib data dt, in pages: the third field.
-            var field = 0, value = 0, digits = 0
-            for i in 0..<n {
-                let b = buf[i]
-                if b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") {
-                    if field == 2 { break }
-                    field += 1
-                    continue
-                }
-                guard field == 2 else { continue }
-                // At most 18 digits (no page count comes near), so the value cannot overflow; the product is checked.
-                guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9"), digits < 18 else { return nil }
-                value = value * 10 + Int(b - UInt8(ascii: "0"))
-                digits += 1
-            }
-            guard field == 2, digits > 0 else { return nil }
-            return value.multipliedReportingOverflow(by: systemPageSize).overflow ? nil : value * systemPageSize
+            guard n > 0, let pages = residentSharedPages(statm: UnsafeBufferPointer(rebasing: buf[0..<n])) else { return nil }
+            return pages.multipliedReportingOverflow(by: systemPageSize).overflow ? nil : pages * systemPageSize
         }
+    }
+
+    /// The third field of a `/proc/<pid>/statm` text (`size resident shared text lib data dt`, in pages): the
+    /// resident file-backed and shared pages. Nil unless that field is 1 to 18 decimal digits (no page count comes
+    /// near, and the value cannot overflow).
+    package static func residentSharedPages(statm: UnsafeBufferPointer<UInt8>) -> Int? {
+        var field = 0, value = 0, digits = 0
+        for b in statm {
+            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") {
+                if field == 2 { break }
+                field += 1
+                continue
+            }
+            guard field == 2 else { continue }
+            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            value = value * 10 + Int(b - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return field == 2 && digits > 0 ? value : nil
     }
 
     /// `/proc/self/statm`, open for the life of the process (negative when it cannot be opened).

@@ -108,4 +108,19 @@ final class ResidentPagesTests: LMDBTestCase {
             XCTAssertEqual(Environment.residentFileBudget(bad), 64 << 20, bad)
         }
     }
+
+    /// `/proc/self/statm` is read by hand into 128 bytes: its third field, or nil for anything else.
+    func testTheStatmParseTakesTheThirdFieldAndRefusesAnythingElse() {
+        func pages(_ text: String) -> Int? { Array(text.utf8).withUnsafeBufferPointer { Environment.residentSharedPages(statm: $0) } }
+        XCTAssertEqual(pages("61234 5210 3388 402 0 2040 0\n"), 3388)
+        XCTAssertEqual(pages("1 2 3"), 3)
+        XCTAssertEqual(pages("1 2 999999999999999999 4"), 999_999_999_999_999_999)
+        XCTAssertNil(pages("1 2 9999999999999999999 4"), "19 digits")
+        XCTAssertNil(pages("1 2 -3 4"))
+        XCTAssertNil(pages("1 2 3x 4"))
+        XCTAssertNil(pages("1 2"), "no third field")
+        XCTAssertNil(pages("1 2  4"), "an empty third field")
+        XCTAssertNil(pages(""))
+        XCTAssertNotNil(Environment.residentFileBytes(), "this process's own statm")
+    }
 }

@@ -9,13 +9,13 @@ import XCTest
 final class ContactsBatchingTests: XCTestCase {
     /// Mail from a few hundred people, names changing often (several times within a batch), some mail in Sent
     /// (recipients the user wrote to), so the short prefixes' lists fill and hold stale entries.
-    private func events(seed: UInt64) -> [DomainEvent] {
+    private func events(seed: UInt64, people: Int = 300, messages: Int = 1_500) -> [DomainEvent] {
         var gen = SplitMix64(seed: seed)
         let words = ["ann", "anna", "andrew", "bob", "bobby", "bea", "zoe", "zed", "zebulon", "élodie", "émile", "an", "b"]
         var out: [DomainEvent] = [.folderDiscovered(FolderDiscovered(folder: "Sent", displayName: "Sent", role: .sent))]
-        for i in 0..<1_500 {
+        for i in 0..<messages {
             func person() -> EmailAddress {
-                let n = Int.random(in: 0..<300, using: &gen)
+                let n = Int.random(in: 0..<people, using: &gen)
                 let name = "\(words[Int.random(in: 0..<words.count, using: &gen)]) \(words[Int.random(in: 0..<words.count, using: &gen)])"
                 return EmailAddress(name: Int.random(in: 0..<4, using: &gen) == 0 ? nil : name, email: "p\(n)@x\(n % 7).org")
             }
@@ -58,6 +58,20 @@ final class ContactsBatchingTests: XCTestCase {
                                   "\(name) differs, batches of \(size), seed \(seed)")
                 }
             }
+        }
+    }
+
+    /// A batch naming more contacts than may wait at once (`ContactsProjector.maxPending`) writes them in parts:
+    /// the same tables as small batches.
+    func testABatchOfMoreContactsThanMayWaitWritesThemInParts() throws {
+        let events = events(seed: 7, people: 40_000, messages: 3_500)
+        let whole = try tables(events, batch: events.count)
+        XCTAssertGreaterThan(whole["contacts.people"]?.count ?? 0, ContactsProjector.maxPending)
+        let parts = try tables(events, batch: 500)
+        for (name, entries) in whole {
+            let theirs = parts[name] ?? []
+            XCTAssertEqual(theirs.count, entries.count, name)
+            XCTAssertTrue(zip(theirs, entries).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }, "\(name) differs")
         }
     }
 }
