@@ -347,6 +347,20 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try reopened.documentCount(), 4)
     }
 
+    /// A file is built with FTS5 merging 8 segments at a time, and goes live with FTS5's default of 4 (the
+    /// setting is kept in the file, so a built file that kept 8 would merge syncs' small segments half as often).
+    func testABuiltIndexGoesLiveWithTheDefaultMerging() throws {
+        func automerge(_ idx: SearchIndex) throws -> Int64? {
+            let s = try idx.db.prepare("SELECT v FROM fts_config WHERE k = 'automerge'")
+            return try s.step() ? s.int(0) : nil
+        }
+        let built = try SearchIndex.rebuild(folder: dir.file("rebuilt"), log: store.log)
+        XCTAssertEqual(try built.documentCount(), 4)
+        XCTAssertEqual(try automerge(built), Int64(SearchIndex.liveAutomerge))
+        XCTAssertEqual(SearchIndex.liveAutomerge, 4)
+        XCTAssertNotEqual(SearchIndex.buildAutomerge, SearchIndex.liveAutomerge)
+    }
+
     func testVerifyFindsADamagedIndex() throws {
         let idx = try index()
         try idx.db.exec("UPDATE docs SET folder = 'Elsewhere' WHERE message_id = 'm1@example.com'")
