@@ -347,18 +347,27 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try reopened.documentCount(), 4)
     }
 
-    /// A file is built with FTS5 merging 8 segments at a time, and goes live with FTS5's default of 4 (the
-    /// setting is kept in the file, so a built file that kept 8 would merge syncs' small segments half as often).
-    func testABuiltIndexGoesLiveWithTheDefaultMerging() throws {
-        func automerge(_ idx: SearchIndex) throws -> Int64? {
-            let s = try idx.db.prepare("SELECT v FROM fts_config WHERE k = 'automerge'")
+    /// A file is built with FTS5 merging 8 segments at a time, ends merged into one segment, and goes live with
+    /// FTS5's default of 4 (the setting is kept in the file, so a built file that kept 8 would merge syncs' small
+    /// segments half as often).
+    func testABuiltIndexIsOneSegmentAndGoesLiveWithTheDefaultMerging() throws {
+        func scalar(_ idx: SearchIndex, _ sql: String) throws -> Int64? {
+            let s = try idx.db.prepare(sql)
             return try s.step() ? s.int(0) : nil
         }
+        // Enough messages for more than one commit of the build, so it writes several segments.
+        let extra = (0..<(SearchIndex.batchSize + 100)).map { i in
+            (folder: "INBOX", name: "bulk-\(i)",
+             text: "From: p\(i % 7)@example.com\nTo: me@example.com\nSubject: bulk \(i)\nMessage-ID: <bulk-\(i)@example.com>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\n\nword\(i % 50) common text \(i)\n")
+        }
+        try importMessages(extra)
         let built = try SearchIndex.rebuild(folder: dir.file("rebuilt"), log: store.log)
-        XCTAssertEqual(try built.documentCount(), 4)
-        XCTAssertEqual(try automerge(built), Int64(SearchIndex.liveAutomerge))
+        XCTAssertEqual(try built.documentCount(), 4 + extra.count)
+        XCTAssertEqual(try scalar(built, "SELECT count(DISTINCT segid) FROM fts_idx"), 1)
+        XCTAssertEqual(try scalar(built, "SELECT v FROM fts_config WHERE k = 'automerge'"), Int64(SearchIndex.liveAutomerge))
         XCTAssertEqual(SearchIndex.liveAutomerge, 4)
         XCTAssertNotEqual(SearchIndex.buildAutomerge, SearchIndex.liveAutomerge)
+        XCTAssertEqual(Set(try ids("word7", built)), Set(extra.indices.filter { $0 % 50 == 7 }.map { "bulk-\($0)@example.com" }))
     }
 
     func testVerifyFindsADamagedIndex() throws {
