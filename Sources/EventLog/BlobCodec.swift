@@ -13,7 +13,7 @@ enum BlobCodec {
                      dictionary: (UInt32) throws -> ZstdDictionary?) throws -> [UInt8] {
         let raw = try stored.withUnsafeBytes { try decode($0, name: hash.hex, zstd: zstd, dictionary: dictionary) }
         let digest = try (hasher ?? SHA256Hasher()).hash(raw)
-        guard digest == hash.bytes else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "content does not match its SHA-256") }
+        guard BlobHash(bytes: digest) == hash else { throw EventLogError.corruptBlob(hash: hash.hex, reason: "content does not match its SHA-256") }
         return raw
     }
 

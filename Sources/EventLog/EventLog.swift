@@ -322,7 +322,7 @@ package final class EventLog: @unchecked Sendable {
         var numberKey = [UInt8](repeating: 0, count: 8)
         for blob in pending {
             check()
-            let stored = try blob.hash.bytes.withUnsafeBytes { k -> Bool in
+            let stored = try blob.hash.withUnsafeBytes { k -> Bool in
                 if legacy, try txn.get(blobs, key: k) != nil { return true }
                 EventLog.encodeSequence(next, into: &numberKey)
                 return try numberKey.withUnsafeBytes { try txn.putIfAbsent(blobKeys, key: k, value: $0) } != nil
@@ -337,7 +337,7 @@ package final class EventLog: @unchecked Sendable {
 
     /// The stored bytes of blob `hash` as `txn` sees them (either layout), or nil.
     func storedBlob(_ txn: borrowing Transaction, _ hash: BlobHash) throws -> UnsafeRawBufferPointer? {
-        try hash.bytes.withUnsafeBytes { k in
+        try hash.withUnsafeBytes { k in
             if let blobKeys, let blobData, let number = try txn.get(blobKeys, key: k) {
                 guard number.count == 8, let stored = try txn.get(blobData, key: number) else {
                     throw EventLogError.corruptBlob(hash: hash.hex, reason: "the blob index names blob \(number.count == 8 ? String(EventLog.decodeSequence(number)) : "(a \(number.count)-byte key)"), which is missing")

@@ -91,4 +91,31 @@ final class CodecTests: XCTestCase {
         XCTAssertNil(BlobHash(hex: "zz"))
         XCTAssertNil(BlobHash(bytes: [1, 2]))
     }
+
+    /// The digest is kept in four words: its bytes, hex and encoding keep their order, and a hash differs from
+    /// another when any one of its 32 bytes does (whichever word holds it).
+    func testBlobHashKeepsEveryByteInOrder() throws {
+        let bytes = (0..<32).map { UInt8(truncatingIfNeeded: 0xA0 + $0 * 7) }
+        let h = BlobHash(bytes: bytes)!
+        XCTAssertEqual(h.bytes, bytes)
+        XCTAssertEqual(h.hex, bytes.map { String(format: "%02x", $0) }.joined())
+        XCTAssertEqual(h.withUnsafeBytes { Array($0) }, bytes)
+        var w = ByteWriter()
+        h.write(to: &w)
+        XCTAssertEqual(w.bytes, bytes)
+        let decoded = try w.bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            return try BlobHash(from: &r)
+        }
+        XCTAssertEqual(decoded, h)
+        var seen: Set<BlobHash> = [h]
+        for i in 0..<32 {
+            var other = bytes
+            other[i] ^= 1
+            let o = BlobHash(bytes: other)!
+            XCTAssertNotEqual(o, h, "byte \(i)")
+            XCTAssertTrue(seen.insert(o).inserted, "byte \(i)")
+        }
+        XCTAssertFalse(seen.insert(BlobHash(hex: h.hex)!).inserted)
+    }
 }

@@ -1,12 +1,47 @@
 /// The SHA-256 of a blob's raw bytes: its key in the content-addressed blob store.
 public struct BlobHash: Hashable, Sendable, BinaryField, CustomStringConvertible {
+    // The digest is held inline, its 32 bytes in order in four words, not in an array: every `EmailReceived`
+    // carries one, and an array was one more heap object to make when the event is decoded, to retain when it is
+    // copied and to free.
+    private var words: (UInt64, UInt64, UInt64, UInt64)
+
     /// The 32 digest bytes.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { Swift.withUnsafeBytes(of: words) { Array($0) } }
 
     /// Creates a hash from 32 digest bytes.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 32 else { return nil }
-        self.bytes = bytes
+        words = bytes.withUnsafeBytes(BlobHash.words)
+    }
+
+    /// Creates a hash from the 32 bytes of `digest` (which must hold exactly 32).
+    init(digest: UnsafeRawBufferPointer) {
+        words = BlobHash.words(digest)
+    }
+
+    /// The four words of the 32 bytes of `digest`, in order.
+    private static func words(_ digest: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64, UInt64) {
+        precondition(digest.count == 32)
+        return (digest.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                digest.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                digest.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+                digest.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    }
+
+    /// Calls `body` with the 32 digest bytes, without an array.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Swift.withUnsafeBytes(of: words, body)
+    }
+
+    public static func == (a: BlobHash, b: BlobHash) -> Bool {
+        a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
     }
 
     /// Parses 64 hex digits.
@@ -29,7 +64,7 @@ public struct BlobHash: Hashable, Sendable, BinaryField, CustomStringConvertible
             out.append(h << 4 | l)
             i += 2
         }
-        bytes = out
+        words = out.withUnsafeBytes(BlobHash.words)
     }
 
     /// Lowercase hex.
@@ -37,18 +72,20 @@ public struct BlobHash: Hashable, Sendable, BinaryField, CustomStringConvertible
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xF)])
+        withUnsafeBytes { raw in
+            for b in raw {
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 0xF)])
+            }
         }
         return String(decoding: out, as: UTF8.self)
     }
 
     public var description: String { hex }
 
-    @usableFromInline package func write(to w: inout ByteWriter) { w.writeRaw(bytes) }
+    @usableFromInline package func write(to w: inout ByteWriter) { withUnsafeBytes { w.writeRaw($0) } }
 
     @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
-        bytes = Array(try r.readRaw(32))
+        self.init(digest: try r.readRaw(32))
     }
 }
