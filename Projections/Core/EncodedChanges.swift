@@ -44,6 +44,16 @@ package struct EncodedChanges {
         changes.append(Change(keyStart: start, keyEnd: keyEnd, valueEnd: value == nil ? nil : buffer.count))
     }
 
+    /// Calls `body` with the changes at `positions` (of `0..<count`), as `forEach` does.
+    package func forEach(in positions: Range<Int>, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
+        try buffer.withUnsafeBytes { base in
+            for c in changes[positions] {
+                let key = UnsafeRawBufferPointer(rebasing: base[c.keyStart..<c.keyEnd])
+                try body(key, c.valueEnd.map { UnsafeRawBufferPointer(rebasing: base[c.keyEnd..<$0]) })
+            }
+        }
+    }
+
     /// Calls `body` with each change in order: its key and its value (nil for a deletion), borrowed for the call.
     package func forEach(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
         try buffer.withUnsafeBytes { base in

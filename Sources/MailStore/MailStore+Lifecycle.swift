@@ -71,7 +71,7 @@ extension MailStore {
                 // Until the fold below ends, the folder stands at no point anyone may trust.
                 claim.forget()
                 let views = try ViewStore.scratch(in: claim.folder, log: log, through: seq, snapshots: snapshots, only: only,
-                                                  progress: progress) { at in
+                                                  writesBehind: true, progress: progress) { at in
                     // Kept views are reused only at the point recorded for them, on this log (its chain hash there).
                     guard let recorded, recorded.sequence == at else { return false }
                     return (try? self.log.chainHash(at: at)) == recorded.hash
@@ -86,7 +86,8 @@ extension MailStore {
         }
         let folder = FileManager.default.temporaryDirectory.path + "/mailstore-asof-\(UUID().uuidString.prefix(8))"
         do {
-            let views = try ViewStore.scratch(in: folder, log: log, through: seq, snapshots: snapshots, only: only, progress: progress)
+            let views = try ViewStore.scratch(in: folder, log: log, through: seq, snapshots: snapshots, only: only,
+                                              writesBehind: true, progress: progress)
             return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
         } catch {
             try? FileManager.default.removeItem(atPath: folder)

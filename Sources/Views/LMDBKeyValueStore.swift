@@ -8,11 +8,15 @@ final class LMDBKeyValueStore: KeyValueStore {
     var scope: TransactionScope?
     /// For a view built from empty: lookups of keys never put skip the B-tree (see `AbsentKeyFilters`).
     private let filters: AbsentKeyFilters?
+    /// For a fold into a private folder: writes held in memory until written out in key order (`WriteBehind`).
+    let writeBehind: WriteBehind?
 
-    init(databases: [String: Database], scope: TransactionScope? = nil, filters: AbsentKeyFilters? = nil) {
+    init(databases: [String: Database], scope: TransactionScope? = nil, filters: AbsentKeyFilters? = nil,
+         writeBehind: WriteBehind? = nil) {
         self.databases = databases
         self.scope = scope
         self.filters = filters
+        self.writeBehind = writeBehind
     }
 
     /// The table looked up last: a table's reads and writes come in runs (a flush writes one table), and
@@ -32,6 +36,13 @@ final class LMDBKeyValueStore: KeyValueStore {
     }
 
     func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? {
+        if let writeBehind {
+            switch writeBehind.lookup(table, key) {
+            case .value(let v): return v
+            case .deleted: return nil
+            case .notHere: break
+            }
+        }
         if let filters, filters.surelyAbsent(table, key) { return nil }
         return try live.get(db(table), key)
     }
@@ -39,16 +50,61 @@ final class LMDBKeyValueStore: KeyValueStore {
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(table, k, v) } }
     }
     func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
-        try live.put(db(table), key, value)
+        if let writeBehind {
+            _ = try db(table)
+            writeBehind.write(table, key, value)
+        } else {
+            try live.put(db(table), key, value)
+        }
         filters?.put(table, key)
     }
-    func delete(_ table: String, _ key: [UInt8]) throws { try live.delete(db(table), key) }
-    func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws { try live.delete(db(table), key) }
+    func delete(_ table: String, _ key: [UInt8]) throws { try key.withUnsafeBytes { try delete(table, $0) } }
+    func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws {
+        if let writeBehind {
+            _ = try db(table)
+            writeBehind.write(table, key, nil)
+        } else {
+            try live.delete(db(table), key)
+        }
+    }
     func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
-        try live.scan(db(table), from: start, body)
+        try scanBorrowed(table, from: start) { key, value in try body(Array(key), Array(value)) }
     }
     func scanBorrowed(_ table: String, from start: [UInt8],
                       _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        try live.scanBorrowed(db(table), from: start, body)
+        let held = writeBehind?.entries(table, from: start) ?? []
+        guard !held.isEmpty else { return try live.scanBorrowed(db(table), from: start, body) }
+        // The B-tree's entries merged with those held in memory (which win on the same key; deletions hide).
+        var next = 0
+        /// Passes on the held entries before `key` (all of them for nil); false when `body` stopped.
+        func heldBefore(_ key: UnsafeRawBufferPointer?) throws -> Bool {
+            while next < held.count {
+                let h = held[next]
+                if let key, !WriteBehind.less(h.key, Array(key)) { return true }
+                next += 1
+                if let v = h.value {
+                    let go = try h.key.withUnsafeBytes { k in try v.withUnsafeBytes { try body(k, $0) } }
+                    if !go { return false }
+                }
+            }
+            return true
+        }
+        var stopped = false
+        try live.scanBorrowed(db(table), from: start) { key, value in
+            guard try heldBefore(key) else { stopped = true; return false }
+            if next < held.count, held[next].key.elementsEqual(key) {
+                // Replaced or deleted here: the held entry stands for it.
+                let h = held[next]
+                next += 1
+                guard let v = h.value else { return true }
+                let go = try h.key.withUnsafeBytes { k in try v.withUnsafeBytes { try body(k, $0) } }
+                if !go { stopped = true }
+                return go
+            }
+            let go = try body(key, value)
+            if !go { stopped = true }
+            return go
+        }
+        if !stopped { _ = try heldBefore(nil) }
     }
 }

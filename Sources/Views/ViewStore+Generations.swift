@@ -154,8 +154,10 @@ extension ViewStore {
     /// stand if every view folded stands at one sequence, at or before `sequence` and at or after the newest
     /// snapshot before it, and `reuse` accepts that sequence; otherwise the folder is emptied first.
     /// `startedFrom` on the store returned says where its fold began (the kept views, a snapshot, or 0).
+    /// `writesBehind`: the fold holds its writes in memory across batches (`WriteBehind`), as time travel's does.
     package static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
                                snapshots: ViewSnapshots? = nil, only: [String]? = nil, twoCores: Bool = true,
+                               writesBehind: Bool = false,
                                progress: ((UInt64, UInt64) -> Void)? = nil, reuse: ((UInt64) -> Bool)? = nil) throws -> ViewStore {
         let folded = try only.map { try catalog.restricted(to: $0) } ?? catalog
         try StoreDirectory.makePrivateDirectory(folder)
@@ -164,6 +166,7 @@ extension ViewStore {
             if let kept = try? ViewStore(path: folder, log: log, catalog: folded), let at = try? kept.uniformCheckpoint(),
                at <= sequence, at >= nearest, reuse(at) {
                 kept.foldsOnTwoCores = twoCores
+                kept.writesBehind = writesBehind
                 kept.startedFrom = at
                 try kept.catchUp(through: sequence, progress: progress)
                 try kept.environment.shrinkToData()
@@ -180,6 +183,7 @@ extension ViewStore {
         }
         let views = try ViewStore(path: folder, log: log, catalog: folded)
         views.foldsOnTwoCores = twoCores
+        views.writesBehind = writesBehind
         views.startedFrom = restored ?? 0
         // Nothing restored: the folder was empty, and it is this caller's.
         if restored == nil { views.buildsFromEmpty(folded.types.map { $0.name.rawValue }) }

@@ -1,0 +1,160 @@
+import EventLog
+import EventModel
+import Foundation
+import LMDB
+import MailStore
+import Projections
+import TestSupport
+@testable import Views
+import XCTest
+
+/// A fold into a private folder holds its writes in memory across batches and writes them out in key order
+/// (`WriteBehind`): what it holds is read back, undone with an aborted transaction, merged into scans, and the
+/// views it leaves equal a live fold's, batch for batch.
+final class WriteBehindTests: ViewsTestCase {
+    private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    private func write(_ held: WriteBehind, _ table: String, _ key: String, _ value: String?) {
+        bytes(key).withUnsafeBytes { k in
+            if let value { bytes(value).withUnsafeBytes { held.write(table, k, $0) } } else { held.write(table, k, nil) }
+        }
+    }
+
+    private func value(_ lookup: WriteBehind.Lookup) -> String? {
+        switch lookup {
+        case .value(let v): return String(decoding: v, as: UTF8.self)
+        case .deleted: return "<deleted>"
+        case .notHere: return nil
+        }
+    }
+
+    func testHeldWritesAreReadBackUndoneOnAbortAndTakenInKeyOrder() {
+        let held = WriteBehind()
+        XCTAssertTrue(held.isEmpty)
+        write(held, "t", "b", "1")
+        write(held, "t", "a", "2")
+        write(held, "u", "x", "3")
+        held.commit()
+        XCTAssertEqual(value(held.lookup("t", bytes("b"))), "1")
+        XCTAssertNil(value(held.lookup("t", bytes("c"))), "a key never written is read from the B-tree")
+        XCTAssertNil(value(held.lookup("v", bytes("b"))), "nor is another table's")
+        let committed = held.bytes
+        // A transaction that aborts: its changes, deletions and new keys go, what was committed stays.
+        write(held, "t", "b", "changed")
+        write(held, "t", "a", nil)
+        write(held, "t", "c", "new")
+        write(held, "t", "b", "changed again")
+        XCTAssertEqual(value(held.lookup("t", bytes("b"))), "changed again")
+        XCTAssertEqual(value(held.lookup("t", bytes("a"))), "<deleted>")
+        held.abort()
+        XCTAssertEqual(value(held.lookup("t", bytes("b"))), "1")
+        XCTAssertEqual(value(held.lookup("t", bytes("a"))), "2")
+        XCTAssertNil(value(held.lookup("t", bytes("c"))))
+        XCTAssertEqual(held.bytes, committed, "the bytes held are those before the transaction")
+        // One that commits keeps a deletion, which the write-out carries to the B-tree.
+        write(held, "t", "a", nil)
+        write(held, "t", "ab", "4")
+        held.commit()
+        XCTAssertEqual(held.tablesHeld.sorted(), ["t", "u"])
+        var taken: [String] = []
+        try? held.take("t").forEach { k, v in
+            taken.append(String(decoding: Array(k), as: UTF8.self) + "=" + (v.map { String(decoding: Array($0), as: UTF8.self) } ?? "<deleted>"))
+        }
+        XCTAssertEqual(taken, ["a=<deleted>", "ab=4", "b=1"], "byte order, a key before the longer keys it starts")
+        XCTAssertEqual(held.tablesHeld, ["u"])
+        _ = held.take("u")
+        XCTAssertTrue(held.isEmpty)
+        XCTAssertEqual(held.bytes, 0)
+    }
+
+    func testAScanMergesHeldWritesWithTheBTree() throws {
+        var o = Environment.Options()
+        o.maxDatabases = 2
+        try FileManager.default.createDirectory(atPath: dir.file("env"), withIntermediateDirectories: true)
+        let env = try Environment(path: dir.file("env"), options: o)
+        let db = try env.openDatabase("t", flags: .create)
+        try env.write { txn in
+            for k in ["a", "c", "e", "g", "i"] { try txn.put(db, key: bytes(k), value: bytes("tree " + k)) }
+        }
+        let held = WriteBehind()
+        let store = LMDBKeyValueStore(databases: ["t": db], writeBehind: held)
+        func scan(from start: String, limit: Int = 100) throws -> [String] {
+            try env.read { txn in
+                let scope = TransactionScope(txn)
+                defer { scope.end() }
+                store.scope = scope
+                defer { store.scope = nil }
+                var out: [String] = []
+                try store.scan("t", from: bytes(start)) { k, v in
+                    out.append(String(decoding: k, as: UTF8.self) + "=" + String(decoding: v, as: UTF8.self))
+                    return out.count < limit
+                }
+                return out
+            }
+        }
+        XCTAssertEqual(try scan(from: ""), ["a=tree a", "c=tree c", "e=tree e", "g=tree g", "i=tree i"])
+        // Held: a new first key, a replaced one, a deleted one, a new one between, and a new last key.
+        write(held, "t", "0", "new 0")
+        write(held, "t", "c", "new c")
+        write(held, "t", "e", nil)
+        write(held, "t", "f", "new f")
+        write(held, "t", "z", "new z")
+        write(held, "t", "h", nil)
+        held.commit()
+        XCTAssertEqual(try scan(from: ""), ["0=new 0", "a=tree a", "c=new c", "f=new f", "g=tree g", "i=tree i", "z=new z"])
+        XCTAssertEqual(try scan(from: "d"), ["f=new f", "g=tree g", "i=tree i", "z=new z"])
+        XCTAssertEqual(try scan(from: "", limit: 3), ["0=new 0", "a=tree a", "c=new c"], "a scan stops when told, held entries too")
+        XCTAssertEqual(try scan(from: "j"), ["z=new z"], "held entries after the B-tree's last")
+        try env.read { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            store.scope = scope
+            defer { store.scope = nil }
+            XCTAssertEqual(try store.get("t", bytes("c")), bytes("new c"))
+            XCTAssertNil(try store.get("t", bytes("e")), "deleted while held")
+            XCTAssertEqual(try store.get("t", bytes("g")), bytes("tree g"))
+        }
+    }
+
+    /// Folded in batches of 16 events and written out every few batches, with a view failing on some events after
+    /// the others have folded them in the same transaction (which then runs again), and a folder's role changed
+    /// midway (the threads view then scans its index, held entries and all): every table equals a live fold's.
+    func testAPrivateFoldWritingBehindEqualsALiveFold() throws {
+        // The failing view last: the views before it have written their batch when it fails.
+        let catalog = ViewCatalog(ViewCatalog.all.filter { $0.name != .threads } + [FlakyThreadsProjector.self])
+        let live = try ViewStore.open(store: store.directory, log: store.log, catalog: catalog)
+        try folder("INBOX", role: .inbox)
+        try folder("Lists", role: .custom)
+        for i in 0..<400 {
+            try receive("m\(i)", folder: i % 4 == 0 ? "Lists" : "INBOX", inReplyTo: i > 5 && i % 3 == 0 ? ["m\(i - 3)@example.com"] : [],
+                        subject: i % 37 == 5 ? "boom" : "hello \(i % 11)", from: "p\(i % 13)@example.com", name: "Person \(i % 7)",
+                        flags: i % 5 == 0 ? ["\\Seen"] : [])
+            if i % 10 == 9 {
+                let id = "m\(i - 4)"
+                try event(.flagsChanged(FlagsChanged(emailID: id, folder: (i - 4) % 4 == 0 ? "Lists" : "INBOX",
+                                                     flags: ["\\Seen", "\\Flagged"], added: ["\\Seen", "\\Flagged"])), stream: .email(id))
+            }
+            if i == 250 { try folder("Lists", role: .inbox) }
+        }
+        live.batchEvents = 16
+        try live.catchUp()
+        // Written out every few batches, and only at the end (the role change's scan then finds every index
+        // entry in memory).
+        for limit in [64 << 10, Int.max] {
+            let path = dir.file("private-\(limit)")
+            try StoreDirectory.makePrivateDirectory(path)
+            let behind = try ViewStore(path: path, log: store.log, catalog: catalog)
+            behind.writesBehind = true
+            behind.batchEvents = 16
+            behind.writeBehindLimit = limit
+            behind.buildsFromEmpty(catalog.types.map { $0.name.rawValue })
+            try behind.catchUp()
+            let quarantined = try behind.quarantined()
+            XCTAssertEqual(quarantined.count, 11, "\(quarantined)")
+            XCTAssertEqual(quarantined, try live.quarantined())
+            let counts = try assertEqualViews(behind, live, "written behind (\(limit)) against a live fold")
+            XCTAssertGreaterThan(counts["threads"] ?? 0, 400)
+            XCTAssertEqual(try behind.checkpoints(), try live.checkpoints())
+        }
+    }
+}
