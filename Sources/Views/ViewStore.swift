@@ -708,6 +708,8 @@ public final class ViewStore: @unchecked Sendable {
     private func writeOut(_ folds: [Fold]) throws {
         let total = folds.reduce(0) { $0 + ($1.store.writeBehind?.bytes ?? 0) }
         guard total > 0 else { return }
+        // A write-out that fails midway (the disk full) has taken what it held: the folder is then unusable too.
+        lostWritesBehind = true
         let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
         defer { releaser.stop() }
         // Table by table: what is held shrinks as its encoding grows, so the two together stay within the budget.
@@ -731,6 +733,7 @@ public final class ViewStore: @unchecked Sendable {
                 }
             }
         }
+        lostWritesBehind = false
     }
 
     /// Whether a snapshot would be taken after a batch ending at `sequence` (as `snapshotIfDue` decides).
