@@ -68,6 +68,8 @@ extension ViewStore {
             let fresh = try ViewStore(path: building, log: log, catalog: catalog,
                                       snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
             fresh.foldsOnTwoCores = twoCores
+            fresh.writesBehind = true
+            fresh.writeBehindLimit = ViewStore.rebuildWriteBehindBudget
             // Every view folded here starts empty (a new folder, or emptied by `reset` after the copy), and
             // the folder is this build's alone until the switch below.
             fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })

@@ -2,19 +2,21 @@ import Projections
 
 /// One fold's writes into a private views folder, held in memory across batches and written to the B-trees
 /// later, in key order, in transactions of a bounded size (`ViewStore.writeOut`). Time travel's folds use it
-/// (`ViewStore.scratch(writesBehind:)`): the tail after a snapshot, folded into that snapshot's restored views.
+/// (`ViewStore.scratch(writesBehind:)`: the tail after a snapshot, folded into that snapshot's restored views), and
+/// so does a generation being built (`replay`, a schema upgrade), with half the memory.
 ///
 /// Why: a batch's changes land at scattered keys of B-trees much bigger than the batch, and LMDB copies every
 /// page a transaction changes, each first write to a page of the shared map costing the file system a fault
-/// (`ext4_page_mkwrite`). Written batch by batch (~7,000 events each), a tail fold at a million messages copied
-/// most leaves of the big tables again in every batch. Gathered over many batches and written in key order,
-/// each leaf is copied once per write-out, and a key changed by several batches is written once: the first
-/// look at a point 250,000 events after a snapshot took 7.2-7.7 s against 8.5-9.1 s, half the system time.
+/// (`ext4_page_mkwrite`). Written batch by batch (~7,000 events each), a fold at a million messages copied most
+/// leaves of the big tables again in every batch. Gathered over many batches and written in key order, each leaf
+/// is copied once per write-out, and a key changed by several batches is written once: the first look at a point
+/// 250,000 events after a snapshot took 7.2-7.7 s against 8.5-9.1 s, half the system time; a 1M replay 189-202 s
+/// against 215 s.
 ///
-/// Only for a folder that is emptied when its fold does not end (past views lose their `LOG`, scratch folders are
-/// removed): its checkpoints run ahead of its B-trees until the write-out. A live generation never writes behind
-/// (other processes read it, and a crash must leave it as its last commit did), nor does `replay` (at a million
-/// messages the memory held pushed its peak from ~170 to ~190 MB, too near the 200 MB bound, for 5-10% less time).
+/// Only for a folder that is emptied when its fold does not end (a `.building` generation is removed, past views
+/// lose their `LOG`, scratch folders are removed): its checkpoints run ahead of its B-trees until the write-out. The
+/// live generation never writes behind (other processes read it, and a crash must leave it as its last commit did),
+/// nor does `verify --views`' rebuild, which is thus folded as the live views are.
 ///
 /// The running transaction's writes are undone when it aborts (`abort`: a view failing, the map full), as LMDB
 /// drops its own; `commit` keeps them. Lookups see what is held, then the B-tree. Not thread-safe: one fold's
