@@ -56,12 +56,7 @@ package struct EncodedChanges {
 
     /// Calls `body` with each change in order: its key and its value (nil for a deletion), borrowed for the call.
     package func forEach(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
-        try buffer.withUnsafeBytes { base in
-            for c in changes {
-                let key = UnsafeRawBufferPointer(rebasing: base[c.keyStart..<c.keyEnd])
-                try body(key, c.valueEnd.map { UnsafeRawBufferPointer(rebasing: base[c.keyEnd..<$0]) })
-            }
-        }
+        try forEach(in: changes.indices, body)
     }
 
     /// Puts the changes in key order (byte order, a key before the keys it is a prefix of); changes of the same

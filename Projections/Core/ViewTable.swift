@@ -149,14 +149,16 @@ package struct Present: BinaryField, Equatable {
 }
 
 /// A byte key that hashes its bytes in one call (an `[UInt8]` hashes element by element).
-struct TableKey: Hashable {
-    let bytes: [UInt8]
+package struct TableKey: Hashable {
+    /// The key's bytes.
+    package let bytes: [UInt8]
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// Wraps `bytes` (no copy).
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
+    package static func == (a: TableKey, b: TableKey) -> Bool { a.bytes == b.bytes }
 }

@@ -80,7 +80,7 @@ final class LMDBKeyValueStore: KeyValueStore {
         func heldBefore(_ key: UnsafeRawBufferPointer?) throws -> Bool {
             while next < held.count {
                 let h = held[next]
-                if let key, !WriteBehind.less(h.key, Array(key)) { return true }
+                if let key, !h.key.lexicographicallyPrecedes(key) { return true }
                 next += 1
                 if let v = h.value {
                     let go = try h.key.withUnsafeBytes { k in try v.withUnsafeBytes { try body(k, $0) } }

@@ -22,13 +22,6 @@ import Projections
 /// drops its own; `commit` keeps them. Lookups see what is held, then the B-tree. Not thread-safe: one fold's
 /// store, used by one thread at a time.
 final class WriteBehind {
-    /// A key, hashed by its bytes in one call.
-    struct Key: Hashable {
-        let bytes: [UInt8]
-        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
-        static func == (a: Key, b: Key) -> Bool { a.bytes == b.bytes }
-    }
-
     /// What a lookup found.
     enum Lookup {
         /// Not written here: read the B-tree.
@@ -40,13 +33,13 @@ final class WriteBehind {
     }
 
     /// The entries held per table (a nil value: deleted), by table name.
-    private var tables: [[Key: [UInt8]?]] = []
+    private var tables: [[TableKey: [UInt8]?]] = []
     private var names: [String] = []
     private var tableIndex: [String: Int] = [:]
     /// The table used last: a fold's writes and reads come in runs per table.
     private var last: (name: String, index: Int)?
     /// What the running transaction replaced, oldest first: (table, key, the entry before: nil when none).
-    private var undo: [(table: Int, key: Key, before: [UInt8]??)] = []
+    private var undo: [(table: Int, key: TableKey, before: [UInt8]??)] = []
 
     /// The bytes held: keys, values and `entryOverhead` for each entry.
     private(set) var bytes = 0
@@ -71,12 +64,12 @@ final class WriteBehind {
         return i
     }
 
-    private static func size(_ key: Key, _ value: [UInt8]?) -> Int { key.bytes.count + (value?.count ?? 0) + entryOverhead }
+    private static func size(_ key: TableKey, _ value: [UInt8]?) -> Int { key.bytes.count + (value?.count ?? 0) + entryOverhead }
 
     /// Holds `value` under `key` of `table` (nil: deletes it).
     func write(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) {
         let t = index(table, creating: true)!
-        let k = Key(bytes: Array(key))
+        let k = TableKey(Array(key))
         let v: [UInt8]? = value.map { Array($0) }
         let before = tables[t].updateValue(v, forKey: k)
         if let before { bytes -= WriteBehind.size(k, before) }
@@ -86,16 +79,17 @@ final class WriteBehind {
 
     /// The entry under `key` of `table`, as held here.
     func lookup(_ table: String, _ key: [UInt8]) -> Lookup {
-        guard let t = index(table, creating: false), let v = tables[t][Key(bytes: key)] else { return .notHere }
+        guard let t = index(table, creating: false), let v = tables[t][TableKey(key)] else { return .notHere }
         return v.map { .value($0) } ?? .deleted
     }
 
     /// The entries of `table` at or after `start`, in key order, for a scan that merges them with the B-tree's.
     func entries(_ table: String, from start: [UInt8]) -> [(key: [UInt8], value: [UInt8]?)] {
         guard let t = index(table, creating: false) else { return [] }
-        return tables[t].filter { !WriteBehind.less($0.key.bytes, start) }
+        // Byte order, as LMDB orders keys (a key before the longer keys it starts).
+        return tables[t].filter { !$0.key.bytes.lexicographicallyPrecedes(start) }
             .map { (key: $0.key.bytes, value: $0.value) }
-            .sorted { WriteBehind.less($0.key, $1.key) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
 
     /// Keeps the running transaction's writes (it committed).
@@ -132,10 +126,5 @@ final class WriteBehind {
         }
         changes.sort()
         return changes
-    }
-
-    /// Byte order, as LMDB orders keys (a key before the longer keys it starts).
-    static func less(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.lexicographicallyPrecedes(b)
     }
 }
