@@ -36,6 +36,16 @@ package final class TransactionScope {
         }
     }
 
+    /// The value for `key`, borrowed from the map (valid until the transaction writes that page or ends), or nil.
+    package func getBorrowed(_ db: Database, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_get(live, db.dbi, &k, &v)
+        if rc == MDB_NOTFOUND { return nil }
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_get(\(db.name))") }
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
     /// Stores `value` under `key`.
     package func put(_ db: Database, _ key: [UInt8], _ value: [UInt8]) throws {
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(db, k, v) } }
@@ -47,6 +57,38 @@ package final class TransactionScope {
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         let rc = mdb_put(live, db.dbi, &k, &v, 0)
         if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name))") }
+    }
+
+    /// Stores `value` under `key`, which sorts after every key of `db` (`MDB_APPEND`: no search, pages filled).
+    package func append(_ db: Database, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(live, db.dbi, &k, &v, UInt32(MDB_APPEND))
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name), append)") }
+    }
+
+    /// Reserves `size` bytes for `key`'s value and returns them to fill before the transaction ends
+    /// (`MDB_RESERVE`: the value is written once, where it lies). Not for dupSort databases.
+    package func reserve(_ db: Database, _ key: UnsafeRawBufferPointer, size: Int) throws -> UnsafeMutableRawBufferPointer {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: size, mv_data: nil)
+        let rc = mdb_put(live, db.dbi, &k, &v, UInt32(MDB_RESERVE))
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name), reserve)") }
+        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
+    }
+
+    /// Removes every entry of `db` (keeping the database).
+    package func clear(_ db: Database) throws {
+        try LMDBError.check(mdb_drop(live, db.dbi, 0), "mdb_drop(\(db.name))")
+    }
+
+    /// Runs `body` with a cursor over `db`, closed when `body` returns.
+    package func withCursor<R>(_ db: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
+        var c: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(live, db.dbi, &c), "mdb_cursor_open(\(db.name))")
+        guard let handle = c else { throw LMDBError(code: -1, operation: "mdb_cursor_open(\(db.name))") }
+        defer { mdb_cursor_close(handle) }
+        return try body(Cursor(handle: handle, db: db))
     }
 
     /// Deletes `key` (absent is fine).

@@ -11,9 +11,6 @@ extension MailStore {
     @discardableResult
     public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
-        // A replay starts time travel afresh too: the past views kept (a cache of one point) go, and are built
-        // again at the next look. The snapshots stay: each is checked when used, and by `verify --views`.
-        PastViews.removeUnused(viewsRoot: directory.viewsPath)
         if view == .search { return try replaySearch(progress: progress) }
         // Every view: the search index (SQLite, its own files) is rebuilt on a second thread while the views
         // fold on this one: the two share nothing but the log, which each reads in its own transactions.
@@ -51,43 +48,27 @@ extension MailStore {
     }
 
     /// The store as it was at `point` (a sequence number, or an ISO 8601 time: the last event recorded at
-    /// or before it): its views are built from the log without touching the live views, from the nearest
-    /// snapshot before the point, or from the past views kept by the last time travel (`PastViews`: the next
-    /// page at the same point reads them as they are, a later point folds on from them). The returned store
-    /// reads like this one and refuses to commit; its views are removed (or kept, for the next time travel) with
-    /// it. Throws `MailStoreError.badPointInTime` for anything else.
+    /// or before it): its views are read from the live views' history at the last window ending at or before the
+    /// point, with the events after that end (at most `ViewHistory.windowEvents`) folded into memory
+    /// (`ViewStore.past`): nothing is written, the live views serve meanwhile. The returned store reads like this
+    /// one and refuses to commit. Views written by an older build keep no history: where they cannot be rebuilt
+    /// (a read-only store) the views at the point are folded from the log's start in a scratch folder instead.
+    /// Throws `MailStoreError.badPointInTime` for anything else.
     ///
-    /// `views`: only these views are folded (the tail after a snapshot then costs what they cost, not what every
-    /// view does: the contacts view alone is ~40% of a fold); reading any other view of the returned store
-    /// throws `ViewError.unknownTable` rather than showing it at another point. Nil: every view.
+    /// `views`: only these views are folded (the tail then costs what they cost, not what every view does: the
+    /// contacts view alone is ~40% of a fold); reading any other view of the returned store throws
+    /// `ViewError.unknownTable` rather than showing it at another point. Nil: every view.
     public func asOf(_ point: String, views only: [String]? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> MailStore {
         let seq = try sequence(asOf: point)
-        let snapshots = ViewSnapshots(viewsRoot: directory.viewsPath, catalog: .standard, log: log)
-        let folded = try only.map { try ViewCatalog.standard.restricted(to: $0) } ?? .standard
-        // The kept past views, unless another process is using them (or they are off with the snapshots).
-        if snapshots.budget > 0, let claim = PastViews(viewsRoot: directory.viewsPath, catalog: folded).claim() {
-            do {
-                let recorded = claim.recorded()
-                // Until the fold below ends, the folder stands at no point anyone may trust.
-                claim.forget()
-                let views = try ViewStore.scratch(in: claim.folder, log: log, through: seq, snapshots: snapshots, only: only,
-                                                  writesBehind: true, progress: progress) { at in
-                    // Kept views are reused only at the point recorded for them, on this log (its chain hash there).
-                    guard let recorded, recorded.sequence == at else { return false }
-                    return (try? self.log.chainHash(at: at)) == recorded.hash
-                }
-                guard let hash = try log.chainHash(at: seq) else { throw MailStoreError.badPointInTime(point) }
-                try claim.record(sequence: seq, hash: hash)
-                return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (claim.folder, seq), pastClaim: claim)
-            } catch {
-                claim.release()
-                throw error
-            }
-        }
+        guard snapshot == nil else { throw MailStoreError.snapshot(sequence: snapshot?.sequence ?? seq) }
+        // Made only when something is folded there (the views without a history, a search index as of the point).
         let folder = FileManager.default.temporaryDirectory.path + "/mailstore-asof-\(UUID().uuidString.prefix(8))"
         do {
-            let views = try ViewStore.scratch(in: folder, log: log, through: seq, snapshots: snapshots, only: only,
-                                              writesBehind: true, progress: progress)
+            let views = try latestViews().past(at: seq, only: only, progress: progress)
+            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
+        } catch ViewError.noHistory {}
+        do {
+            let views = try ViewStore.scratch(in: folder, log: log, through: seq, only: only, writesBehind: true, progress: progress)
             return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
         } catch {
             try? FileManager.default.removeItem(atPath: folder)

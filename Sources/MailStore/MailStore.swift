@@ -22,31 +22,24 @@ public final class MailStore: @unchecked Sendable {
     let viewsLock = NSLock()
     /// The views, once opened.
     var openedViews: ViewStore?
-    /// For a store as it was at a past sequence (`asOf`): the scratch folder its views live in, removed
-    /// with it; such a store refuses to commit.
+    /// For a store as it was at a past sequence (`asOf`): that sequence, and a scratch folder removed with it (its
+    /// views when they were folded from the log's start; a search index folded up to the point). Such a store
+    /// refuses to commit.
     let snapshot: (folder: String, sequence: UInt64)?
-    /// For a store from `asOf` whose views are the kept past views (`PastViews`): kept, not removed, and given
-    /// up for other processes with it.
-    let pastClaim: PastViews.Claim?
 
     init(directory: StoreDirectory, log: EventLog, notice: @escaping @Sendable (String) -> Void = { _ in },
-         views: ViewStore? = nil, snapshot: (folder: String, sequence: UInt64)? = nil, pastClaim: PastViews.Claim? = nil) {
+         views: ViewStore? = nil, snapshot: (folder: String, sequence: UInt64)? = nil) {
         self.directory = directory
         self.log = log
         self.notice = notice
         self.openedViews = views
         self.snapshot = snapshot
-        self.pastClaim = pastClaim
     }
 
     deinit {
-        if let snapshot {
+        if let folder = snapshot?.folder {
             openedViews = nil
-            if let pastClaim {
-                pastClaim.release()
-            } else {
-                try? FileManager.default.removeItem(atPath: snapshot.folder)
-            }
+            try? FileManager.default.removeItem(atPath: folder)
         }
     }
 

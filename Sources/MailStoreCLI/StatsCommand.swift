@@ -27,7 +27,9 @@ struct StatsCommand: ParsableCommand {
                     "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
-                         "snapshots": v.snapshotSequences, "snapshotBytes": v.snapshotBytes, "pastViewsBytes": v.pastViewsBytes,
+                         "historyWindows": v.historyWindows, "historyThrough": v.historyThrough.map { $0 as Any } ?? NSNull(),
+                         "historyBytes": v.historyBytes, "keepsHistory": v.keepsHistory,
+                         "historyLongestWindow": v.historyLongestWindow.map { ["end": $0.end, "events": $0.events] as [String: Any] } ?? NSNull(),
                          "viewsFileBytes": v.viewsFileBytes, "searchIndexBytes": v.searchIndexBytes, "logFileBytes": v.logFileBytes,
                          "totalBytes": v.totalBytes,
                          "quarantined": v.quarantined.map { ["sequence": $0.sequence, "view": $0.view, "error": $0.error] as [String: Any] }]
@@ -56,14 +58,13 @@ struct StatsCommand: ParsableCommand {
             if let v = views {
                 print("Views: \(v.generation), folded through sequence \(v.checkpoints.values.min() ?? 0)")
                 print("On disk: \(StatsCommand.bytes(UInt64(v.totalBytes))) in all: log file \(StatsCommand.bytes(UInt64(v.logFileBytes))), "
-                      + "views \(StatsCommand.bytes(UInt64(v.viewsFileBytes))), search index \(StatsCommand.bytes(UInt64(v.searchIndexBytes))), "
-                      + "view snapshots \(StatsCommand.bytes(UInt64(v.snapshotBytes))), past views \(StatsCommand.bytes(UInt64(v.pastViewsBytes)))")
-                if !v.snapshotSequences.isEmpty {
-                    print("View snapshots (for --as-of): \(v.snapshotSequences.count), \(StatsCommand.bytes(UInt64(v.snapshotBytes))), at sequences "
-                          + v.snapshotSequences.map(String.init).joined(separator: ", "))
-                }
-                if v.pastViewsBytes > 0 {
-                    print("Past views kept by the last --as-of (for the next look): \(StatsCommand.bytes(UInt64(v.pastViewsBytes)))")
+                      + "views \(StatsCommand.bytes(UInt64(v.viewsFileBytes))) (their history \(StatsCommand.bytes(UInt64(v.historyBytes)))), "
+                      + "search index \(StatsCommand.bytes(UInt64(v.searchIndexBytes)))")
+                if v.keepsHistory {
+                    print("View history (for --as-of): \(v.historyWindows) windows of at most \(ViewsStatus.historyWindowEvents) events"
+                          + (v.historyThrough.map { ", the last ending at sequence \($0)" } ?? ""))
+                } else {
+                    print("View history (for --as-of): none (views written by an older build; `mailstore replay` rebuilds them with one)")
                 }
             }
             if !quarantined.isEmpty {

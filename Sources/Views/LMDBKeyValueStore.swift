@@ -10,13 +10,36 @@ final class LMDBKeyValueStore: KeyValueStore {
     private let filters: AbsentKeyFilters?
     /// For a fold into a private folder: writes held in memory until written out in key order (`WriteBehind`).
     let writeBehind: WriteBehind?
+    /// Where each write is also recorded as a version of the views' history (`ViewHistory`), or nil (no history:
+    /// a scratch fold, reads).
+    let history: HistoryRecorder?
+    /// For a view built from empty into a new generation (`ViewStore.derivedViews`): its tables stay empty while it
+    /// folds, only its history is written out, lookups read the latest versions (under what is held behind), and
+    /// the tables are written from the history at the end (`ViewStore.deriveFromHistory`), in key order, once.
+    let derivesFromHistory: Bool
+    /// Each view table's history table, for the lookups of `derivesFromHistory`.
+    private let historyTables: [String: Database]
+    /// The reader of the latest versions, for the transaction it was made in.
+    private var latest: (scope: TransactionScope, reader: HistoryReader)?
 
     init(databases: [String: Database], scope: TransactionScope? = nil, filters: AbsentKeyFilters? = nil,
-         writeBehind: WriteBehind? = nil) {
+         writeBehind: WriteBehind? = nil, history: HistoryRecorder? = nil, derivesFrom historyTables: [String: Database]? = nil) {
         self.databases = databases
         self.scope = scope
         self.filters = filters
         self.writeBehind = writeBehind
+        self.history = history
+        self.derivesFromHistory = historyTables != nil
+        self.historyTables = historyTables ?? [:]
+    }
+
+    /// The latest versions of the history, read in the running transaction.
+    private func latestVersions() -> HistoryReader {
+        let s = live
+        if let latest, latest.scope === s { return latest.reader }
+        let reader = HistoryReader(scope: s, tables: historyTables, window: .max)
+        latest = (s, reader)
+        return reader
     }
 
     /// The table looked up last: a table's reads and writes come in runs (a flush writes one table), and
@@ -44,6 +67,7 @@ final class LMDBKeyValueStore: KeyValueStore {
             }
         }
         if let filters, filters.surelyAbsent(table, key) { return nil }
+        if derivesFromHistory { return try latestVersions().get(table, key) }
         return try live.get(db(table), key)
     }
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
@@ -56,6 +80,7 @@ final class LMDBKeyValueStore: KeyValueStore {
         } else {
             try live.put(db(table), key, value)
         }
+        try history?.record(table, key, value, scope: live, writeBehind: writeBehind)
         filters?.put(table, key)
     }
     func delete(_ table: String, _ key: [UInt8]) throws { try key.withUnsafeBytes { try delete(table, $0) } }
@@ -66,45 +91,19 @@ final class LMDBKeyValueStore: KeyValueStore {
         } else {
             try live.delete(db(table), key)
         }
+        try history?.record(table, key, nil, scope: live, writeBehind: writeBehind)
     }
     func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         try scanBorrowed(table, from: start) { key, value in try body(Array(key), Array(value)) }
     }
     func scanBorrowed(_ table: String, from start: [UInt8],
                       _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        let held = writeBehind?.entries(table, from: start) ?? []
-        guard !held.isEmpty else { return try live.scanBorrowed(db(table), from: start, body) }
-        // The B-tree's entries merged with those held in memory (which win on the same key; deletions hide).
-        var next = 0
-        /// Passes on the held entries before `key` (all of them for nil); false when `body` stopped.
-        func heldBefore(_ key: UnsafeRawBufferPointer?) throws -> Bool {
-            while next < held.count {
-                let h = held[next]
-                if let key, !h.key.lexicographicallyPrecedes(key) { return true }
-                next += 1
-                if let v = h.value {
-                    let go = try h.key.withUnsafeBytes { k in try v.withUnsafeBytes { try body(k, $0) } }
-                    if !go { return false }
-                }
-            }
-            return true
+        let held = writeBehind?.entries(table, from: start) ?? .none
+        let d = try db(table)
+        if derivesFromHistory {
+            let latest = latestVersions()
+            return try HeldEntries.mergedScan(held, base: { try latest.scanBorrowed(table, from: start, $0) }, body)
         }
-        var stopped = false
-        try live.scanBorrowed(db(table), from: start) { key, value in
-            guard try heldBefore(key) else { stopped = true; return false }
-            if next < held.count, held[next].key.elementsEqual(key) {
-                // Replaced or deleted here: the held entry stands for it.
-                let h = held[next]
-                next += 1
-                guard let v = h.value else { return true }
-                let go = try h.key.withUnsafeBytes { k in try v.withUnsafeBytes { try body(k, $0) } }
-                if !go { stopped = true }
-                return go
-            }
-            let go = try body(key, value)
-            if !go { stopped = true }
-            return go
-        }
-        if !stopped { _ = try heldBefore(nil) }
+        try HeldEntries.mergedScan(held, base: { try live.scanBorrowed(d, from: start, $0) }, body)
     }
 }

@@ -9,6 +9,11 @@ package enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
     case damaged(String)
     /// Another process holds the views' build lock and did not release it in time.
     case busy(String)
+    /// The views keep no history to read a past point from (a generation written before histories were kept, read
+    /// where it cannot be rebuilt).
+    case noHistory(String)
+    /// Views at a past point were asked to fold: they only read.
+    case pastPoint
 
     package var description: String {
         switch self {
@@ -16,6 +21,8 @@ package enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownTable(let t): "unknown view table '\(t)'"
         case .damaged(let d): "the views are damaged (\(d)); run `mailstore replay` to rebuild them from the log (nothing in the log is lost)"
         case .busy(let d): "the views are being rebuilt by another process (\(d)); try again when it is done"
+        case .noHistory(let d): "the views keep no history (\(d)); `mailstore replay` rebuilds them with one"
+        case .pastPoint: "views at a past point only read: they cannot fold the log"
         }
     }
 }

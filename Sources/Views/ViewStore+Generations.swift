@@ -56,6 +56,8 @@ extension ViewStore {
         let building = root + "/" + gen + ".building"
         let compacted = root + "/" + gen + ".compact"
         try StoreDirectory.makePrivateDirectory(building)
+        // Every view rebuilt is a build from empty: nothing to copy.
+        let only = only.flatMap { names in catalog.types.allSatisfy { names.contains($0.name.rawValue) } ? nil : names }
         do {
             if let only, let current {
                 // The copy reads every page of the current views, and emptying a view frees every page of its
@@ -65,8 +67,7 @@ extension ViewStore {
                 let copied = try ViewStore(path: building, log: log, catalog: catalog)
                 try ResidentPageReleaser.during(copied.environment) { try copied.reset(views: only) }
             }
-            let fresh = try ViewStore(path: building, log: log, catalog: catalog,
-                                      snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
+            let fresh = try ViewStore(path: building, log: log, catalog: catalog)
             fresh.foldsOnTwoCores = twoCores
             fresh.writesBehind = true
             fresh.writeBehindLimit = ViewStore.rebuildWriteBehindBudget
@@ -74,12 +75,12 @@ extension ViewStore {
             // the folder is this build's alone until the switch below.
             fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })
             try fresh.catchUp(progress: progress)
-            // The generation serves from a compacted copy: a bulk fold leaves a third to a half of its file in
-            // free pages (each batch's copies on write need pages that the batches before still held), which
-            // LMDB reuses but never gives back (at 100K generated messages 316 MB, 172 MB compacted; the copy took
-            // no measurable time of the 10.5-11 s replay).
+            // The generation serves from a copy written in key order (`publish`): a bulk fold leaves a third to a half
+            // of its file in free pages (each batch's copies on write need pages that the batches before still held),
+            // which LMDB reuses but never gives back, and its history's B-trees about half full; the views built
+            // from their history get their tables in the same pass.
             try StoreDirectory.makePrivateDirectory(compacted)
-            try ResidentPageReleaser.during(fresh.environment) { try fresh.environment.copy(to: compacted, durable: true) }
+            try fresh.publish(to: compacted)
         } catch {
             try? FileManager.default.removeItem(atPath: building)
             try? FileManager.default.removeItem(atPath: compacted)
@@ -96,24 +97,37 @@ extension ViewStore {
         for n in generationNumbers(root) where "gen-\(n)" != gen {
             try? FileManager.default.removeItem(atPath: root + "/gen-\(n)")
         }
-        return try ViewStore(path: final, log: log, catalog: catalog, snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
+        return try ViewStore(path: final, log: log, catalog: catalog)
     }
 
-    /// Empties the tables, checkpoints and quarantined events of `views`.
+    /// Empties the tables, their history, checkpoints and quarantined events of `views`.
     /// A table of one of `views` that its projector no longer opens (a schema that dropped it, such as
-    /// `unread.messages` in unread schema 4) is deleted with its pages: the copy it came with would otherwise
-    /// keep it in every later generation.
+    /// `unread.messages` in unread schema 4) is deleted with its pages and its history: the copy it came with would
+    /// otherwise keep it in every later generation. The history's windows stay: the views folded again write their
+    /// versions into the windows their events lie in (`ViewHistory`).
     func reset(views: [String]) throws {
         try environment.write { txn in
             let present = try txn.databaseNames()
             for name in views {
                 guard let type = catalog.type(named: name) else { throw ViewError.unknownView(name) }
                 let tables = ViewCatalog.tables(of: type)
-                for t in tables { try txn.clear(databases[t]!) }
+                for t in tables {
+                    try txn.clear(databases[t]!)
+                    if let h = historyTables[t] { try txn.clear(h) }
+                }
                 for retired in present where retired.hasPrefix(name + ".") && !tables.contains(retired) {
                     try txn.drop(named: retired)
+                    try txn.drop(named: ViewHistory.table(retired))
                 }
                 _ = try txn.delete(meta, key: Array(name.utf8))
+            }
+            // Their changes not yet written as versions go too: folded again, they write their versions anew.
+            if let changeLog {
+                let scope = TransactionScope(txn)
+                defer { scope.end() }
+                var tables = Set<String>()
+                for name in views { if let type = catalog.type(named: name) { tables.formUnion(ViewCatalog.tables(of: type)) } }
+                try changeLog.remove(tables: tables, scope)
             }
             guard quarantine != meta else { return }
             var drop: [[UInt8]] = []
@@ -146,52 +160,21 @@ extension ViewStore {
         return try rebuild(root: root, log: log, catalog: catalog, only: views, twoCores: twoCores, notice: notice, progress: progress)
     }
 
-    /// Builds every view (or only those named in `only`) from the log up to `sequence` in a scratch folder (time
-    /// travel, verification): from the newest usable snapshot at or before it when `snapshots` are given (only
-    /// the log's tail is folded), else from the log's start. With `only`, the store returned holds only those
-    /// views: reading another throws `ViewError.unknownTable` (a snapshot's other views stand at the snapshot's
-    /// sequence, not at `sequence`). The caller removes `folder` when done, unless it keeps it (`PastViews`).
-    ///
-    /// `reuse`: when `folder` already holds views (kept from an earlier call), they are folded on from where they
-    /// stand if every view folded stands at one sequence, at or before `sequence` and at or after the newest
-    /// snapshot before it, and `reuse` accepts that sequence; otherwise the folder is emptied first.
-    /// `startedFrom` on the store returned says where its fold began (the kept views, a snapshot, or 0).
-    /// `writesBehind`: the fold holds its writes in memory across batches (`WriteBehind`), as time travel's does.
+    /// Builds every view (or only those named in `only`) from the log's start up to `sequence` in a scratch folder
+    /// (verification; time travel in views that keep no history), keeping no history. With `only`, the store
+    /// returned holds only those views: reading another throws `ViewError.unknownTable`. The caller removes
+    /// `folder` when done. `writesBehind`: the fold holds its writes in memory across batches (`WriteBehind`).
     package static func scratch(in folder: String, log: EventLog, catalog: ViewCatalog = .standard, through sequence: UInt64,
-                               snapshots: ViewSnapshots? = nil, only: [String]? = nil, twoCores: Bool = true,
-                               writesBehind: Bool = false,
-                               progress: ((UInt64, UInt64) -> Void)? = nil, reuse: ((UInt64) -> Bool)? = nil) throws -> ViewStore {
+                               only: [String]? = nil, twoCores: Bool = true, writesBehind: Bool = false,
+                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let folded = try only.map { try catalog.restricted(to: $0) } ?? catalog
         try StoreDirectory.makePrivateDirectory(folder)
-        if let reuse, FileManager.default.fileExists(atPath: Environment.dataFile(folder)) {
-            let nearest = snapshots?.list().mine.last { $0.sequence <= sequence }?.sequence ?? 0
-            if let kept = try? ViewStore(path: folder, log: log, catalog: folded), let at = try? kept.uniformCheckpoint(),
-               at <= sequence, at >= nearest, reuse(at) {
-                kept.foldsOnTwoCores = twoCores
-                kept.writesBehind = writesBehind
-                kept.startedFrom = at
-                try kept.catchUp(through: sequence, progress: progress)
-                try kept.environment.shrinkToData()
-                return kept
-            }
-            for f in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-                try FileManager.default.removeItem(atPath: folder + "/" + f)
-            }
-        }
-        let restored = snapshots?.restore(atOrBefore: sequence, into: folder) { at in
-            // Usable only when it opens and every view of this build is at `at` with its schema.
-            guard let views = try? ViewStore(path: folder, log: log, catalog: catalog) else { return false }
-            return (try? views.uniformCheckpoint()) == at
-        }
-        let views = try ViewStore(path: folder, log: log, catalog: folded)
+        let views = try ViewStore(path: folder, log: log, catalog: folded, history: false)
         views.foldsOnTwoCores = twoCores
         views.writesBehind = writesBehind
-        views.startedFrom = restored ?? 0
-        // Nothing restored: the folder was empty, and it is this caller's.
-        if restored == nil { views.buildsFromEmpty(folded.types.map { $0.name.rawValue }) }
+        // The folder is new (the caller's), its views empty.
+        views.buildsFromEmpty(folded.types.map { $0.name.rawValue })
         try views.catchUp(through: sequence, progress: progress)
-        // The folder is this caller's (its own, or past views under their claim): the room the fold reserved
-        // for its batches goes back to the disk (past views at 100K generated messages: ~140 MB, ~50 MB of it room).
         try views.environment.shrinkToData()
         return views
     }

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import LMDB
+import Projections
 
 extension ViewStore {
     /// A difference between the live views and views rebuilt from the log.
@@ -47,9 +48,96 @@ extension ViewStore {
         if quarantine != meta {
             diffs += try compare(table: ViewStore.quarantineTable, view: "views", with: fresh)
         }
-        // The snapshots kept for time travel restore and are what their names say.
-        if let snapshots { diffs += snapshots.check(log: log, catalog: catalog, scratch: dir) }
+        // The history time travel reads: its latest versions are the views, its windows in order.
+        diffs += try compareHistory(upTo: seq)
         return (seq, diffs)
+    }
+
+    /// Checks the views' history (`ViewHistory`) against the views: each table's latest versions must be exactly its
+    /// entries (key for key, value for value; a key changed in the open window, whose version is written when it
+    /// closes, is the view's already), the windows numbered 1, 2, ... with rising ends at or before
+    /// `sequence` (the views' checkpoint). At most 5 differences per table. None when the views keep no history
+    /// of this build's format (`stats` says so).
+    package func compareHistory(upTo sequence: UInt64) throws -> [Difference] {
+        guard let windows, try hasHistory() else { return [] }
+        var diffs: [Difference] = []
+        try guarded { try environment.read { txn in
+            var expected: UInt32 = 1, previous: UInt64 = 0
+            try txn.withCursor(windows) { c in
+                var e = try c.first()
+                while let entry = e, diffs.count < 5 {
+                    if let w = ViewHistory.decode(entry.key, entry.value) {
+                        if w.number != expected || w.end <= previous || w.end > sequence {
+                            diffs.append(Difference(view: "views", table: ViewHistory.windowsTable,
+                                                    detail: "window \(w.number) ending at \(w.end) follows window \(expected - 1) ending at \(previous) (views at \(sequence))"))
+                        }
+                        expected = w.number &+ 1
+                        previous = w.end
+                    } else {
+                        diffs.append(Difference(view: "views", table: ViewHistory.windowsTable, detail: "an entry is not a window"))
+                    }
+                    e = try c.next()
+                }
+            }
+        } }
+        // The keys changed in the open window, not yet versions: their versions are written from the view when the
+        // window closes, so the view is what they will say.
+        let pending: [String: Set<TableKey>] = try changeLog.map { log in
+            try guarded { try environment.read { txn in
+                let scope = TransactionScope(txn)
+                defer { scope.end() }
+                var out: [String: Set<TableKey>] = [:]
+                try log.forEachKey(scope) { table, key in out[table, default: []].insert(TableKey(Array(key))) }
+                return out
+            } }
+        } ?? [:]
+        // A read transaction per table, as the comparison with a rebuild has.
+        for type in catalog.types {
+            for table in ViewCatalog.tables(of: type) {
+                guard let d = databases[table] else { throw ViewError.unknownTable(table) }
+                try guarded { try environment.read { txn in
+                    let scope = TransactionScope(txn)
+                    defer { scope.end() }
+                    let latest = HistoryReader(scope: scope, tables: historyTables, window: .max)
+                    var found: [Difference] = []
+                    func note(_ detail: String) { found.append(Difference(view: type.name.rawValue, table: ViewHistory.table(table), detail: detail)) }
+                    do { try txn.withCursor(d) { live in
+                        var l = try live.first()
+                        var walked = 0
+                        let changed = pending[table] ?? []
+                        /// Whether `k` changed in the open window (its version is written when the window closes).
+                        func isPending(_ k: UnsafeRawBufferPointer) -> Bool { !changed.isEmpty && changed.contains(TableKey(Array(k))) }
+                        try latest.scanBorrowed(table, from: []) { key, value in
+                            walked += 1
+                            if walked % ViewStore.releaseInterval == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
+                            while let e = l, ViewStore.compareBytes(e.key, key) < 0 {
+                                if !isPending(e.key) { note("key \(ViewStore.show(e.key)) has no version") }
+                                l = try live.next()
+                            }
+                            if let e = l, ViewStore.compareBytes(e.key, key) == 0 {
+                                if ViewStore.compareBytes(e.value, value) != 0 && !isPending(key) {
+                                    note("key \(ViewStore.show(key)): the latest version differs from the view")
+                                }
+                                l = try live.next()
+                            } else if !isPending(key) {
+                                note("key \(ViewStore.show(key)): a version of an entry the view does not have")
+                            }
+                            return found.count < 5
+                        }
+                        while let e = l, found.count < 5 {
+                            if !isPending(e.key) { note("key \(ViewStore.show(e.key)) has no version") }
+                            l = try live.next()
+                        }
+                    } } catch let e as ViewError {
+                        // A version that is not one: named here, as a difference (time travel refuses it).
+                        guard case .damaged(let detail) = e else { throw e }
+                        note(detail)
+                    }
+                    diffs += found
+                } }
+            }
+        }
+        return diffs
     }
 
     /// Compares one table of the two environments by walking both in key order with a cursor each (one read
@@ -60,9 +148,6 @@ extension ViewStore {
         guard let mine = isQuarantine ? quarantine : databases[table] else { throw ViewError.unknownTable(table) }
         guard let theirs = isQuarantine ? (other.quarantine != other.meta ? other.quarantine : nil) : other.databases[table] else {
             throw ViewError.unknownTable(table)
-        }
-        func show(_ k: UnsafeRawBufferPointer) -> String {
-            String(decoding: k.prefix(200).map { $0 == 0 ? UInt8(ascii: "/") : ($0 < 32 || $0 > 126 ? UInt8(ascii: ".") : $0) }, as: UTF8.self)
         }
         return try guarded { try environment.read { liveTxn in
             try other.environment.read { freshTxn in
@@ -82,14 +167,14 @@ extension ViewStore {
                             let order: Int32
                             if let l, let r { order = ViewStore.compareBytes(l.key, r.key) } else { order = l == nil ? 1 : -1 }
                             if order < 0, let e = l {
-                                out.append(Difference(view: view, table: table, detail: "key \(show(e.key)) only in the live view"))
+                                out.append(Difference(view: view, table: table, detail: "key \(ViewStore.show(e.key)) only in the live view"))
                                 l = try live.next()
                             } else if order > 0, let e = r {
-                                out.append(Difference(view: view, table: table, detail: "key \(show(e.key)) missing from the live view"))
+                                out.append(Difference(view: view, table: table, detail: "key \(ViewStore.show(e.key)) missing from the live view"))
                                 r = try fresh.next()
                             } else if let a = l, let b = r {
                                 if ViewStore.compareBytes(a.value, b.value) != 0 {
-                                    out.append(Difference(view: view, table: table, detail: "key \(show(a.key)) has a different value"))
+                                    out.append(Difference(view: view, table: table, detail: "key \(ViewStore.show(a.key)) has a different value"))
                                 }
                                 l = try live.next()
                                 r = try fresh.next()
@@ -100,6 +185,11 @@ extension ViewStore {
                 }
             }
         } }
+    }
+
+    /// A key as printable text: zero bytes as `/`, other bytes outside printable ASCII as `.`, at most 200.
+    static func show(_ k: UnsafeRawBufferPointer) -> String {
+        String(decoding: k.prefix(200).map { $0 == 0 ? UInt8(ascii: "/") : ($0 < 32 || $0 > 126 ? UInt8(ascii: ".") : $0) }, as: UTF8.self)
     }
 
     /// LMDB's default key order: bytes compared as unsigned, a prefix first.

@@ -24,6 +24,7 @@ public final class ViewStore: @unchecked Sendable {
     /// The views folded here.
     package let catalog: ViewCatalog
     let log: EventLog
+    /// Every table of every view, and (when the views keep a history) each one's history table (`ViewHistory`).
     let databases: [String: Database]
     let meta: Database
     let quarantine: Database
@@ -31,19 +32,23 @@ public final class ViewStore: @unchecked Sendable {
     private let readable: [String: Database]
     /// A private copy of the views (read-only store) removed when this store is released.
     private let temporaryFolder: String?
-    /// Where this store's folds leave snapshots for time travel (the store's own views; nil for scratch,
-    /// private and read-only copies).
-    let snapshots: ViewSnapshots?
-    /// The newest snapshot's sequence as this process last saw it (nil: not looked yet). Only the fold
-    /// touches it, and one fold runs at a time per store (it holds the views' write transaction).
-    private var newestSnapshot: UInt64?
-    /// The snapshot being taken on a thread of its own (at most one at a time), so the fold that found it due
-    /// (a user's action, say) does not wait for it; waited for before the store is released.
-    private var snapshotting: BackgroundWork<Void>?
+    /// Each view table's history table, by the view table's name; empty when these views keep no history (a scratch
+    /// fold, a read-only generation written before histories were kept).
+    let historyTables: [String: Database]
+    /// The windows of the history (`ViewHistory.windowsTable`), when these views keep one.
+    let windows: Database?
+    /// The live views' changes in the open window (`ChangeLog`), when these views keep a history.
+    let changeLog: ChangeLog?
+    /// For views at a past point (`past(at:)`): that point, the window their history is read at, and the writes
+    /// of the events folded after the window's end. Such a store only reads.
+    let pastPoint: PastPoint?
     /// Events folded since the views' pages were last released from this process (see `fold`).
     private var foldedSinceRelease = 0
     /// The views built from empty by this object alone (`buildsFromEmpty`), each with its tables' filters.
     private var absentKeyFilters: [String: AbsentKeyFilters] = [:]
+    /// The views of a generation being built whose tables are written from their history once folded
+    /// (`LMDBKeyValueStore.derivesFromHistory`, `deriveFromHistory`): until then they hold nothing.
+    package internal(set) var derivedViews: Set<String> = []
     /// The folds (projectors and their tables) the last `fold` used, kept for the next one, under `keptLock`:
     /// a user's action folds one event touching thousands of records, and tables made afresh for it grew
     /// their caches from empty every time (see `keep`).
@@ -61,10 +66,17 @@ public final class ViewStore: @unchecked Sendable {
     /// Set when a fold writing behind failed with writes not yet written out: the folder's checkpoints then run
     /// ahead of its B-trees, and nothing more may be folded into it or read from it.
     private var lostWritesBehind = false
+    /// The history window of the changes held behind by views built from their history (`writeOut`): they are written
+    /// out at each window's end, so they all belong to one window.
+    private var heldWindow: UInt32 = 0
     /// The most events a batch folds (`batchSize`; tests fold in smaller batches).
     var batchEvents = ViewStore.batchSize
     /// The bytes held behind that start a write-out (`writeBehindBudget`; tests write out more often).
     var writeBehindLimit = ViewStore.writeBehindBudget
+    /// The most events a window of the history holds (`ViewHistory.windowEvents`; tests use small windows).
+    package var historyWindowEvents = ViewHistory.windowEvents
+    /// The bytes of versions after which a window closes (`ViewHistory.windowBytes`).
+    package var historyWindowBytes = ViewHistory.windowBytes
 
     /// The most memory a fold writing behind holds (`WriteBehind`, all its views together, counted as keys, values
     /// and `WriteBehind.entryOverhead` each) before it writes them out. Each write-out copies every leaf its keys
@@ -113,17 +125,21 @@ public final class ViewStore: @unchecked Sendable {
     static let currentFile = "CURRENT"
     static let lockFile = "LOCK"
     static let buildLockFile = "BUILD"
-    static let metaTable = "views.meta"
+    package static let metaTable = "views.meta"
     static let quarantineTable = "views.quarantine"
 
+    /// Opens the views environment at `path`. `history`: whether its folds keep the views' history (`ViewHistory`;
+    /// a generation does, a scratch fold does not). A read-only store reads the history when the file has one.
+    /// `writeMap: false` (a generation written out in key order, `publish`): pages written by `pwrite` at each commit
+    /// rather than through the map, where each new page of the file would fault.
     init(path: String, log: EventLog, catalog: ViewCatalog = .standard, readOnly: Bool = false,
-         temporaryFolder: String? = nil, snapshots: ViewSnapshots? = nil) throws {
+         temporaryFolder: String? = nil, history: Bool = true, writeMap: Bool = true) throws {
         var o = Environment.Options()
         // The map is allocated on disk (`writeMap` below): it starts small and grows with the views, a fold
         // reserving room for each batch first (`batchRoom`).
         o.mapSize = ViewStore.initialMapSize
         let tables = catalog.tables
-        o.maxDatabases = UInt32(tables.count + 4)
+        o.maxDatabases = UInt32(2 * tables.count + 6)
         o.readOnly = readOnly
         // Views are rebuilt from the log: no fsync per commit (MDB_NOSYNC). A killed process loses nothing; a
         // machine crash may lose the last batches, which the next open folds again from the checkpoint written
@@ -135,7 +151,7 @@ public final class ViewStore: @unchecked Sendable {
         o.noReadAhead = true
         // A big batch dirties thousands of pages of scattered B-trees: written into the map, they are page cache
         // rather than heap, so a fold's memory does not grow with the store.
-        o.writeMap = true
+        o.writeMap = writeMap
         // A fault maps the page it touches, not its cached neighbours too (at 1M messages the releasing thread
         // could not keep up with ~16 pages mapped per fault: 380-550 MiB peaks in `replay`).
         o.noFaultAround = true
@@ -151,9 +167,26 @@ public final class ViewStore: @unchecked Sendable {
             } else {
                 quarantine = try environment.openDatabase(ViewStore.quarantineTable, flags: create)
             }
-            databases = dbs
             if quarantine != meta { dbs[ViewStore.quarantineTable] = quarantine }
             readable = dbs
+            var historyByTable: [String: Database] = [:]
+            var windowsTable: Database?
+            var changesTable: Database?
+            if history {
+                // A read-only open of a file written before histories were kept finds none: it has no history.
+                let names = tables.map(ViewHistory.table) + [ViewHistory.windowsTable, ViewHistory.changesTable]
+                let opened = readOnly ? try? environment.openDatabases(names, flags: []) : try environment.openDatabases(names, flags: create)
+                if let opened {
+                    windowsTable = opened[ViewHistory.windowsTable]
+                    changesTable = opened[ViewHistory.changesTable]
+                    for t in tables { historyByTable[t] = opened[ViewHistory.table(t)] }
+                    for (name, d) in opened { dbs[name] = d }
+                }
+            }
+            databases = dbs.filter { $0.key != ViewStore.quarantineTable }
+            historyTables = historyByTable
+            windows = windowsTable
+            changeLog = changesTable.map(ChangeLog.init)
         } catch let e as LMDBError where e.isCorruption {
             throw ViewError.damaged("\(path): \(e.operation): \(e.message)")
         }
@@ -161,11 +194,32 @@ public final class ViewStore: @unchecked Sendable {
         self.path = path
         self.catalog = catalog
         self.temporaryFolder = temporaryFolder
-        self.snapshots = readOnly ? nil : snapshots
+        pastPoint = nil
+        if let text = ProcessInfo.processInfo.environment["MAILSTORE_HISTORY_WINDOW"], let n = UInt64(text), n >= 1 {
+            historyWindowEvents = min(n, ViewHistory.maxWindowEvents)
+        }
+        if windows != nil && !readOnly { try guarded { try markHistoryIfNew() } }
+    }
+
+    /// The views of `live` at a past point: the same environment, read through its history (`past(at:)`).
+    init(pastOf live: ViewStore, catalog: ViewCatalog, point: PastPoint) {
+        environment = live.environment
+        path = live.path
+        self.catalog = catalog
+        log = live.log
+        databases = live.databases
+        meta = live.meta
+        quarantine = live.quarantine
+        readable = live.readable
+        temporaryFolder = nil
+        historyTables = live.historyTables
+        windows = live.windows
+        changeLog = nil
+        pastPoint = point
+        foldsOnTwoCores = false
     }
 
     deinit {
-        _ = snapshotting?.wait()
         if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
     }
 
@@ -179,15 +233,25 @@ public final class ViewStore: @unchecked Sendable {
             try environment.read { txn in
                 let scope = TransactionScope(txn)
                 defer { scope.end() }
+                if let pastPoint {
+                    let history = HistoryReader(scope: scope, tables: pastHistoryTables, window: pastPoint.window.number)
+                    return try body(Snapshot(PastKeyValueStore(held: pastPoint.held, base: history)))
+                }
                 return try body(Snapshot(LMDBKeyValueStore(databases: readable, scope: scope)))
             }
         }
     }
 
-    /// The views whose stored schema version differs from this build's.
+    /// The views whose stored schema version differs from this build's; every view when they keep no history of
+    /// this build's format (a generation written before histories were kept, or with another format), which a
+    /// rebuild gives them.
     func staleViews() throws -> [String] {
-        try guarded { try environment.read { txn in
-            try catalog.types.compactMap { type in
+        if pastPoint != nil { return [] }
+        return try guarded { try environment.read { txn in
+            if windows != nil, try txn.getBytes(meta, key: ViewHistory.formatKey) != ViewHistory.formatBytes {
+                return catalog.types.map { $0.name.rawValue }
+            }
+            return try catalog.types.compactMap { type in
                 guard let raw = try txn.getBytes(meta, key: Array(type.name.rawValue.utf8)), let m = ViewMeta.decode(raw) else { return nil }
                 return m.schemaVersion == type.schemaVersion ? nil : type.name.rawValue
             }
@@ -204,7 +268,8 @@ public final class ViewStore: @unchecked Sendable {
 
     /// The checkpoint of each view (0 when never built).
     package func checkpoints() throws -> [String: UInt64] {
-        try guarded { try environment.read { txn in
+        if let pastPoint { return Dictionary(uniqueKeysWithValues: catalog.types.map { ($0.name.rawValue, pastPoint.sequence) }) }
+        return try guarded { try environment.read { txn in
             var out: [String: UInt64] = [:]
             for type in catalog.types {
                 out[type.name.rawValue] = try txn.getBytes(meta, key: Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
@@ -215,18 +280,24 @@ public final class ViewStore: @unchecked Sendable {
 
     /// The events the views could not fold, oldest first (at most `limit`).
     package func quarantined(limit: Int = 1_000) throws -> [QuarantinedEvent] {
-        guard quarantine != meta else { return [] }
-        return try environment.read { txn in
+        guard quarantine != meta else { return Array(pastPoint?.quarantined.prefix(limit) ?? []) }
+        var out: [QuarantinedEvent] = try environment.read { txn in
             var out: [QuarantinedEvent] = []
             try txn.withCursor(quarantine) { c in
                 var e = try c.first()
                 while let entry = e, out.count < limit {
-                    if let q = QuarantinedEvent(key: Array(entry.key), value: Array(entry.value)) { out.append(q) }
+                    if let q = QuarantinedEvent(key: Array(entry.key), value: Array(entry.value)) {
+                        // At a past point: those quarantined live up to the window's end, then the tail's own.
+                        if let pastPoint, q.sequence > pastPoint.window.end { break }
+                        out.append(q)
+                    }
                     e = try c.next()
                 }
             }
             return out
         }
+        if let pastPoint { out += pastPoint.quarantined.prefix(limit - out.count) }
+        return out
     }
 
     // MARK: - Opening
@@ -247,9 +318,13 @@ public final class ViewStore: @unchecked Sendable {
         guard access(root, W_OK) == 0 else {
             return try openPrivateCopy(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
         }
-        // Half-built generations whose builder is gone (nobody holds the build lock) are removed.
+        // Half-built generations whose builder is gone (nobody holds the build lock) are removed, and so are the view
+        // snapshots and past views older builds kept for time travel (the views' history replaces them).
         if let idle = FileLock.acquire(root + "/" + buildLockFile, exclusive: true, wait: false) {
             removeStaleBuilds(root)
+            for retired in ["snapshots", "past"] where FileManager.default.fileExists(atPath: root + "/" + retired) {
+                try? FileManager.default.removeItem(atPath: root + "/" + retired)
+            }
             idle.unlock()
         }
         do {
@@ -274,7 +349,11 @@ public final class ViewStore: @unchecked Sendable {
         }
         let stale = try views.staleViews()
         if !stale.isEmpty {
-            notice("view schema changed for \(stale.joined(separator: ", ")); rebuilding \(stale.count == 1 ? "it" : "them") from the log")
+            if try !views.hasHistory() {
+                notice("the views were written by a build that kept no history for time travel (--as-of); rebuilding them with one from the log")
+            } else {
+                notice("view schema changed for \(stale.joined(separator: ", ")); rebuilding \(stale.count == 1 ? "it" : "them") from the log")
+            }
             views = try rebuild(root: root, log: log, catalog: catalog, only: stale, unlessFresh: true, notice: notice, progress: progress)
         }
         try views.catchUp(progress: progress)
@@ -304,8 +383,7 @@ public final class ViewStore: @unchecked Sendable {
             return nil
         }
         do {
-            return try ViewStore(path: root + "/" + gen, log: log, catalog: catalog, readOnly: readOnly,
-                                 snapshots: ViewSnapshots(viewsRoot: root, catalog: catalog, log: log))
+            return try ViewStore(path: root + "/" + gen, log: log, catalog: catalog, readOnly: readOnly)
         } catch {
             notice("the views in \(gen) fail to open (\(error)); rebuilding them from the log")
             return nil
@@ -334,7 +412,7 @@ public final class ViewStore: @unchecked Sendable {
     // MARK: - Folding
 
     /// One projector with its fold context during a catch-up.
-    private struct Fold {
+    struct Fold {
         let name: String
         let schemaVersion: UInt32
         /// The fold's own store: bound to the write transaction, or (for a fold on the second core) to a
@@ -376,39 +454,6 @@ public final class ViewStore: @unchecked Sendable {
     /// A projector folded on the second core failed (its position among those folded there).
     private struct SecondCoreFailure: Error {
         let position: Int
-    }
-
-    /// Starts a snapshot of the views (every one folded through `sequence`) when one is due and none is being
-    /// taken, on a thread of its own: the fold returns at once (a snapshot at 1M messages takes seconds); with
-    /// `foldsOnTwoCores` off (the other core is the caller's) it is taken on this thread. A
-    /// snapshot that fails is skipped: the views are already committed, and time travel then folds from an
-    /// older one.
-    private func snapshotIfDue(at sequence: UInt64, head: UInt64) {
-        guard let snapshots else { return }
-        if let running = snapshotting {
-            guard running.isFinished else { return }
-            snapshotting = nil
-        }
-        // With no budget, those left from before go (once per store opened).
-        if newestSnapshot == nil && snapshots.budget == 0 { snapshots.prune() }
-        let newest = newestSnapshot ?? snapshots.list().mine.last?.sequence ?? 0
-        newestSnapshot = newest
-        guard snapshots.due(at: sequence, head: head, newest: newest) else { return }
-        // Taken or not, the next try waits a whole interval (a full disk is not retried every batch).
-        newestSnapshot = sequence
-        let (environment, log, catalog) = (environment, log, catalog)
-        guard foldsOnTwoCores else {
-            // The caller keeps the other core busy (a replay building the search index): taken here, in turn.
-            _ = try? snapshots.take(environment: environment, log: log, catalog: catalog)
-            return
-        }
-        snapshotting = BackgroundWork { _ = try snapshots.take(environment: environment, log: log, catalog: catalog) }
-    }
-
-    /// Waits for a snapshot being taken (if any) to end.
-    package func waitForSnapshot() {
-        _ = snapshotting?.wait()
-        snapshotting = nil
     }
 
     /// Applies a batch to `second` on the calling (second) thread, reading through a read transaction of its
@@ -456,13 +501,15 @@ public final class ViewStore: @unchecked Sendable {
         for type in catalog.types where views.contains(type.name.rawValue) {
             absentKeyFilters[type.name.rawValue] = AbsentKeyFilters(tables: ViewCatalog.tables(of: type), budget: budget)
         }
+        // A generation being built keeps a history: its tables come from it at the end (`deriveFromHistory`).
+        if windows != nil && writesBehind { derivedViews.formUnion(views) }
     }
 
     /// The cache room the kept folds' tables may hold in all (`keep`): 8 MiB.
     package var keptCacheBudget = 8 << 20
 
     /// Takes the kept folds, if any (a fold running at the same time on another thread makes its own).
-    private func takeKeptFolds() -> [Fold]? {
+    func takeKeptFolds() -> [Fold]? {
         keptLock.lock()
         defer { keptLock.unlock() }
         let folds = keptFolds
@@ -507,13 +554,17 @@ public final class ViewStore: @unchecked Sendable {
         let head = try limit ?? log.head().sequence
         let start = (try checkpoints().values.min() ?? 0)
         guard start < head else { return }
+        guard pastPoint == nil else { throw ViewError.pastPoint }
         guard !lostWritesBehind else {
             throw ViewError.damaged("\(path): an earlier fold into this private folder failed before writing out what it held")
         }
         let kept = takeKeptFolds().flatMap { folds in folds.allSatisfy { ($0.store.writeBehind != nil) == writesBehind } ? folds : nil }
         let folds = kept ?? catalog.types.map { type -> Fold in
+            let derives = windows != nil && writesBehind && derivedViews.contains(type.name.rawValue)
+            let recorder = windows == nil ? nil : HistoryRecorder(tables: historyTables, deferred: derives)
             let store = LMDBKeyValueStore(databases: databases, filters: absentKeyFilters[type.name.rawValue],
-                                          writeBehind: writesBehind ? WriteBehind() : nil)
+                                          writeBehind: writesBehind ? WriteBehind() : nil, history: recorder,
+                                          derivesFrom: derives ? historyTables : nil)
             let context = FoldContext(store: store)
             return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, store: store, context: context,
                         projector: type.init(context: context), handles: type.handledEvents)
@@ -537,11 +588,13 @@ public final class ViewStore: @unchecked Sendable {
         events.reserveCapacity(ViewStore.batchSize)
         decodedEvents.reserveCapacity(ViewStore.batchSize)
         var done: UInt64 = 0
+        // Where the next batch must end so that it spans no window's end (`ViewHistory`).
+        var cut = try nextWindowCut(after: start)
         func commit() throws {
             guard let last = events.last?.envelope.sequence else { return }
             var careful: Set<Int> = []
-            // A snapshot needs every view at the same sequence: not so when some view was ahead of the batch.
-            var aligned = true
+            var nextCut: UInt64?
+            var endsWindow = false
             try environment.reserve(room: ViewStore.batchRoom(events: events.count, copies: decodedEvents.reduce(0) { $0 + CopyChange.count(of: $1) }))
             // The log's pages the scan mapped go first, once per batch: the scan is done with them, and left
             // mapped they would count against the budget all through the batch, so the releasing thread would
@@ -562,6 +615,19 @@ public final class ViewStore: @unchecked Sendable {
                         }
                         // A transaction run again (a view failed, the map was full) starts from what was committed.
                         for f in folds { f.store.writeBehind?.abort() }
+                        // The batch's versions go in the window holding its events: a live fold's in the open window to
+                        // the change log, the rest (a generation being built, a view folded again) as versions at once.
+                        let closed = try windows.flatMap { try ViewHistory.lastClosed(scope, $0) }
+                        if let windows {
+                            let open = last > (closed?.end ?? 0)
+                            let window = open ? (closed?.number ?? 0) + 1 : try ViewHistory.window(for: last, scope, windows)
+                            if open { try changeLog?.begin(scope) }
+                            for f in folds {
+                                f.store.history?.window = window
+                                f.store.history?.log = open && !f.store.derivesFromHistory ? changeLog : nil
+                                f.store.history?.bytes = 0
+                            }
+                        }
                         // Big batches: the second core applies some views' events (reading through a read
                         // transaction of its own, which sees what this one does: the batch's changes stay in
                         // the folds' caches until they are written below, and a view reads only its tables).
@@ -583,7 +649,6 @@ public final class ViewStore: @unchecked Sendable {
                             f.context.discard()
                             f.projector.discardPending()
                             let cp = try scope.get(meta, key).flatMap(ViewMeta.decode)?.checkpoint ?? 0
-                            if cp > last { aligned = false }
                             if careful.contains(i) {
                                 try foldOneByOne(f, after: cp, quarantined: &quarantined)
                             } else {
@@ -614,14 +679,20 @@ public final class ViewStore: @unchecked Sendable {
                                 let f = folds[i], key = Array(f.name.utf8)
                                 f.store.scope = scope
                                 let cp = try scope.get(meta, key).flatMap(ViewMeta.decode)?.checkpoint ?? 0
-                                if cp > last { aligned = false }
-                                try f.context.flush()
+                                    try f.context.flush()
                                 if last > cp {
                                     try scope.put(meta, key, ViewMeta(schemaVersion: f.schemaVersion, checkpoint: last).encoded)
                                 }
                             }
                         }
                         for q in quarantined { try scope.put(quarantine, q.key, Array(q.error.utf8)) }
+                        let nowClosed = try closeWindowIfDue(at: last, after: closed, scope: scope,
+                                                             written: folds.reduce(0) { $0 + ($1.store.history?.bytes ?? 0) })
+                        nextCut = try windowCut(after: last, closed: nowClosed, scope: scope)
+                        if let windows {
+                            heldWindow = folds.first { $0.store.history != nil }?.store.history?.window ?? 0
+                            endsWindow = try nowClosed?.end == last || ViewHistory.closed(atOrAfter: last, scope, windows)?.end == last
+                        }
                     }
                     for f in folds { f.store.writeBehind?.commit() }
                     break
@@ -632,12 +703,10 @@ public final class ViewStore: @unchecked Sendable {
             done += UInt64(events.count)
             if writesBehind {
                 let held = folds.reduce(0) { $0 + ($1.store.writeBehind?.bytes ?? 0) }
-                // A snapshot copies the B-trees: what is held goes into them first.
-                if held >= writeBehindLimit || (aligned && snapshotDue(at: last, head: head)) {
-                    try writeOut(folds)
-                }
+                // Views built from their history hold one window's changes at a time (`writeOut`).
+                if held >= writeBehindLimit || (endsWindow && folds.contains { $0.store.derivesFromHistory }) { try writeOut(folds) }
             }
-            if aligned { snapshotIfDue(at: last, head: head) }
+            cut = nextCut
             progress?(done, head - start)
             // The views' pages the folds touched stay in the page cache, not in this process's resident size
             // (the map is shared: pages are mapped again when touched; the scan below releases the log's), once
@@ -684,26 +753,34 @@ public final class ViewStore: @unchecked Sendable {
             // thousand events, or the resident size grows with the log (they stay in the page cache).
             scanned += 1
             if scanned % ViewStore.logReleaseInterval == 0 { log.environment.releaseResidentPages(over: Environment.residentFileBudget) }
-            do {
-                decodedEvents.append(try ev.decode())
-                events.append(ev)
-            } catch {
-                skipped.insert(events.count)
-                decodedEvents.append(.unknown(type: ev.envelope.type, version: ev.envelope.schemaVersion, payload: []))
-                events.append(ev)
-                undecodable.append(QuarantinedEvent(sequence: ev.envelope.sequence, view: "*", error: "does not decode: \(error)"))
-            }
+            if let q = ViewStore.append(ev, to: &events, &decodedEvents, skipped: &skipped) { undecodable.append(q) }
             batchBytes += ev.payload.count
             // (The records a batch touches are not counted here: the projectors fold a batch only once it is
             // complete, in `commit`, so their caches are empty while it is read. They grow with its events and
             // their payload bytes: each event names a bounded number of addresses, copies and keys.)
-            if events.count >= batchEvents || batchBytes >= ViewStore.batchBytes {
+            if events.count >= batchEvents || batchBytes >= ViewStore.batchBytes || ev.envelope.sequence == cut {
                 try commit()
             }
             return true
         }
         try commit()
         try writeOut(folds)
+    }
+
+    /// Appends `ev` to a batch a fold reads (parallel arrays read by index: each projector borrows the events instead
+    /// of copying them): decoded, or, when it does not decode, a `.unknown` stand-in that no projector folds with its
+    /// index in `skipped`, and the quarantine entry for every view (`*`) returned.
+    static func append(_ ev: StoredEvent, to events: inout [StoredEvent], _ decoded: inout [DomainEvent],
+                       skipped: inout Set<Int>) -> QuarantinedEvent? {
+        defer { events.append(ev) }
+        do {
+            decoded.append(try ev.decode())
+            return nil
+        } catch {
+            skipped.insert(events.count)
+            decoded.append(.unknown(type: ev.envelope.type, version: ev.envelope.schemaVersion, payload: []))
+            return QuarantinedEvent(sequence: ev.envelope.sequence, view: "*", error: "does not decode: \(error)")
+        }
     }
 
     /// Writes what `folds` hold behind (`WriteBehind`) into the B-trees: each table's entries in key order, at most
@@ -719,8 +796,16 @@ public final class ViewStore: @unchecked Sendable {
         for f in folds {
             guard let held = f.store.writeBehind else { continue }
             for table in held.tablesHeld {
-                guard let db = databases[table] else { throw ViewError.unknownTable(table) }
+                guard var db = databases[table] else { throw ViewError.unknownTable(table) }
                 let changes = held.take(table)
+                // A view built from its history holds its tables' changes of one window: they go out as that window's
+                // versions (its tables come from the history when the generation is published).
+                let versions = f.store.derivesFromHistory
+                if versions {
+                    guard let h = historyTables[table] else { throw ViewError.unknownTable(ViewHistory.table(table)) }
+                    db = h
+                }
+                var key: [UInt8] = []
                 var next = 0
                 while next < changes.count {
                     let end = min(changes.count, next + ViewStore.writeBehindChunk)
@@ -728,8 +813,16 @@ public final class ViewStore: @unchecked Sendable {
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
                         defer { scope.end() }
-                        try changes.forEach(in: next..<end) { key, value in
-                            if let value { try scope.put(db, key, value) } else { try scope.delete(db, key) }
+                        try changes.forEach(in: next..<end) { k, value in
+                            if versions {
+                                let cut = HistoryKey.encode(k, window: heldWindow, into: &key)
+                                let out = try key.withUnsafeBytes { try scope.reserve(db, $0, size: HistoryValue.size(key: k, cut: cut, value: value)) }
+                                HistoryValue.write(key: k, cut: cut, value: value, into: out)
+                            } else if let value {
+                                try scope.put(db, k, value)
+                            } else {
+                                try scope.delete(db, k)
+                            }
                         }
                     }
                     next = end
@@ -737,13 +830,5 @@ public final class ViewStore: @unchecked Sendable {
             }
         }
         lostWritesBehind = false
-    }
-
-    /// Whether a snapshot would be taken after a batch ending at `sequence` (as `snapshotIfDue` decides).
-    private func snapshotDue(at sequence: UInt64, head: UInt64) -> Bool {
-        guard let snapshots else { return false }
-        if let running = snapshotting, !running.isFinished { return false }
-        let newest = newestSnapshot ?? snapshots.list().mine.last?.sequence ?? 0
-        return snapshots.due(at: sequence, head: head, newest: newest)
     }
 }

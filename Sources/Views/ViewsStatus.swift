@@ -11,21 +11,28 @@ public struct ViewsStatus: Sendable {
     public var checkpoints: [String: UInt64]
     /// The events the views could not fold (at most 1,000).
     public var quarantined: [QuarantinedEvent]
-    /// The sequences of the view snapshots kept for time travel (this build's schema), oldest first.
-    public var snapshotSequences: [UInt64] = []
-    /// Their bytes on disk together.
-    public var snapshotBytes: Int = 0
-    /// The bytes of the past views the last time travel kept (`PastViews`), 0 when none.
-    public var pastViewsBytes: Int = 0
-    /// The size of the serving generation's views file.
+    /// The windows of the views' history closed so far (time travel reads the views at any point from them).
+    public var historyWindows: Int = 0
+    /// The sequence the last of them ends at (nil: none closed yet).
+    public var historyThrough: UInt64?
+    /// The window holding the most events: its end and how many (a look just before its end folds one fewer).
+    public var historyLongestWindow: (end: UInt64, events: UInt64)?
+    /// The bytes the history's pages take in the views file (part of `viewsFileBytes`).
+    public var historyBytes: Int = 0
+    /// Whether the views keep a history (false for a generation written before histories were kept).
+    public var keepsHistory = false
+    /// The size of the serving generation's views file (the views and their history).
     public var viewsFileBytes: Int = 0
     /// The size of the search index file (`views/search/index.sqlite`), 0 when there is none.
     public var searchIndexBytes: Int = 0
     /// The size of the log's data file.
     public var logFileBytes: Int = 0
 
-    /// Everything the store takes on disk: the log, the views, the search index, the snapshots and past views.
-    public var totalBytes: Int { logFileBytes + viewsFileBytes + searchIndexBytes + snapshotBytes + pastViewsBytes }
+    /// The most events a window of the history holds (a look at a past point folds at most that many).
+    public static var historyWindowEvents: UInt64 { ViewHistory.windowEvents }
+
+    /// Everything the store takes on disk: the log, the views with their history, the search index.
+    public var totalBytes: Int { logFileBytes + viewsFileBytes + searchIndexBytes }
 }
 
 extension ViewStore {
@@ -33,10 +40,11 @@ extension ViewStore {
     package static func status(store: StoreDirectory, log: EventLog) throws -> ViewsStatus? {
         guard let views = try openCurrent(root: store.viewsPath, log: log, catalog: .standard, readOnly: true, notice: { _ in })
         else { return nil }
-        let snapshots = ViewSnapshots(viewsRoot: store.viewsPath, catalog: .standard, log: log).list().mine
+        let windows = try views.historyWindows()
         return ViewsStatus(generation: (views.path as NSString).lastPathComponent, checkpoints: try views.checkpoints(),
-                           quarantined: try views.quarantined(), snapshotSequences: snapshots.map(\.sequence),
-                           snapshotBytes: snapshots.reduce(0) { $0 + $1.bytes }, pastViewsBytes: PastViews.bytes(viewsRoot: store.viewsPath),
+                           quarantined: try views.quarantined(), historyWindows: windows.count, historyThrough: windows.last,
+                           historyLongestWindow: windows.longest,
+                           historyBytes: try views.historyBytes(), keepsHistory: try views.hasHistory(),
                            viewsFileBytes: Environment.fileSize(Environment.dataFile(views.path)) ?? 0,
                            searchIndexBytes: Environment.fileSize(store.viewsPath + "/search/index.sqlite") ?? 0,
                            logFileBytes: Environment.fileSize(Environment.dataFile(log.environment.path)) ?? 0)

@@ -34,6 +34,9 @@ final class WriteBehind {
 
     /// The entries held per table (a nil value: deleted), by table name.
     private var tables: [[TableKey: [UInt8]?]] = []
+    /// Each table's held keys in key order, for scans; nil once a key was added or removed since they were sorted
+    /// (sorted again at the next scan: once per batch of writes, not per scan).
+    private var sorted: [[TableKey]?] = []
     private var names: [String] = []
     private var tableIndex: [String: Int] = [:]
     /// The table used last: a fold's writes and reads come in runs per table.
@@ -58,6 +61,7 @@ final class WriteBehind {
         guard creating else { return nil }
         let i = tables.count
         tables.append([:])
+        sorted.append([])
         names.append(table)
         tableIndex[table] = i
         last = (table, i)
@@ -72,7 +76,7 @@ final class WriteBehind {
         let k = TableKey(Array(key))
         let v: [UInt8]? = value.map { Array($0) }
         let before = tables[t].updateValue(v, forKey: k)
-        if let before { bytes -= WriteBehind.size(k, before) }
+        if let before { bytes -= WriteBehind.size(k, before) } else { sorted[t] = nil }
         bytes += WriteBehind.size(k, v)
         undo.append((t, k, before))
     }
@@ -83,13 +87,30 @@ final class WriteBehind {
         return v.map { .value($0) } ?? .deleted
     }
 
+    /// A table's held entries from a key on, in key order (a nil value: deleted), read as a scan goes.
+    struct Entries {
+        /// The keys, in key order.
+        let keys: ArraySlice<TableKey>
+        /// The entries by key.
+        let values: [TableKey: [UInt8]?]
+
+        static let none = Entries(keys: [], values: [:])
+    }
+
     /// The entries of `table` at or after `start`, in key order, for a scan that merges them with the B-tree's.
-    func entries(_ table: String, from start: [UInt8]) -> [(key: [UInt8], value: [UInt8]?)] {
-        guard let t = index(table, creating: false) else { return [] }
-        // Byte order, as LMDB orders keys (a key before the longer keys it starts).
-        return tables[t].filter { !$0.key.bytes.lexicographicallyPrecedes(start) }
-            .map { (key: $0.key.bytes, value: $0.value) }
-            .sorted { $0.key.lexicographicallyPrecedes($1.key) }
+    func entries(_ table: String, from start: [UInt8]) -> Entries {
+        guard let t = index(table, creating: false), !tables[t].isEmpty else { return .none }
+        if sorted[t] == nil {
+            // Byte order, as LMDB orders keys (a key before the longer keys it starts).
+            sorted[t] = tables[t].keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        }
+        let keys = sorted[t]!
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid].bytes.lexicographicallyPrecedes(start) { lo = mid + 1 } else { hi = mid }
+        }
+        return Entries(keys: keys[lo...], values: tables[t])
     }
 
     /// Keeps the running transaction's writes (it committed).
@@ -104,6 +125,7 @@ final class WriteBehind {
                 bytes += WriteBehind.size(u.key, before)
             } else {
                 tables[u.table].removeValue(forKey: u.key)
+                sorted[u.table] = nil
             }
         }
         undo.removeAll(keepingCapacity: true)
@@ -119,6 +141,7 @@ final class WriteBehind {
         guard let t = index(table, creating: false) else { return changes }
         let entries = tables[t]
         tables[t] = [:]
+        sorted[t] = []
         changes.reserve(entries.count)
         for (k, v) in entries {
             changes.append(key: k.bytes, value: v)

@@ -99,9 +99,14 @@ final class CoreCommandTests: CLITestCase {
         XCTAssertEqual(try size("searchIndexBytes"), try onDisk(store + "/views/search/index.sqlite"))
         let generation = try XCTUnwrap(views["generation"] as? String)
         XCTAssertEqual(try size("viewsFileBytes"), try onDisk(store + "/views/" + generation + "/data.mdb"))
-        XCTAssertEqual(try size("totalBytes"), try ["logFileBytes", "viewsFileBytes", "searchIndexBytes", "snapshotBytes", "pastViewsBytes"].map(size).reduce(0, +))
+        XCTAssertEqual(try size("totalBytes"), try ["logFileBytes", "viewsFileBytes", "searchIndexBytes"].map(size).reduce(0, +))
+        // The views' history is part of the views file.
+        XCTAssertEqual(views["keepsHistory"] as? Bool, true)
+        XCTAssertGreaterThan(try size("historyBytes"), 0)
+        XCTAssertLessThan(try size("historyBytes"), try size("viewsFileBytes"))
         let text = try mailstore("stats").stdout
         XCTAssertTrue(text.contains("On disk: ") && text.contains(" in all: log file ") && text.contains(", search index "), text)
+        XCTAssertTrue(text.contains("(their history ") && text.contains("View history (for --as-of): "), text)
     }
 
     func testMissingAndNewerStoresAreRefusedClearly() throws {

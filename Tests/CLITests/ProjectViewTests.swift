@@ -87,8 +87,8 @@ final class ProjectViewTests: CLITestCase {
         _ = try prepare()
         var env = ProcessInfo.processInfo.environment
         env["MAILSTORE_HOME"] = store
-        // A snapshot every 50 events, so the past point is folded from one (the tail after it is what differs).
-        env["MAILSTORE_SNAPSHOT_INTERVAL"] = "50"
+        // A history window every 50 events, so the past point is read from the history with a tail after it.
+        env["MAILSTORE_HISTORY_WINDOW"] = "50"
         func run(_ args: [String]) throws -> (Int32, String) {
             let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
             return (r.status, r.stdout)

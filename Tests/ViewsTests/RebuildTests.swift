@@ -49,12 +49,16 @@ final class RebuildTests: ViewsTestCase {
             let old = try txn.getBytes(emails, key: keys[2]) ?? []
             _ = try txn.put(emails, key: keys[2], value: old + [0])
         }
-        let details = try views.compareWithRebuild().differences.map(\.description)
-        XCTAssertEqual(details.count, 3, "\(details)")
-        XCTAssertTrue(details.allSatisfy { $0.hasPrefix("threads: threads.emails: key ") }, "\(details)")
+        let all = try views.compareWithRebuild().differences.map(\.description)
+        let details = all.filter { $0.hasPrefix("threads: threads.emails: key ") }
+        XCTAssertEqual(details.count, 3, "\(all)")
         XCTAssertEqual(details.filter { $0.hasSuffix("only in the live view") }.count, 1)
         XCTAssertEqual(details.filter { $0.hasSuffix("missing from the live view") }.count, 1)
         XCTAssertEqual(details.filter { $0.hasSuffix("has a different value") }.count, 1)
+        // The history, written with the views, no longer has their latest values: the same three keys.
+        let history = all.filter { $0.hasPrefix("threads: history:threads.emails: key ") }
+        XCTAssertEqual(history.count, 3, "\(all)")
+        XCTAssertEqual(all.count, 6, "\(all)")
     }
 
     func testReplayBuildsANewGenerationAndSwitches() throws {
@@ -86,7 +90,10 @@ final class RebuildTests: ViewsTestCase {
         try live.environment.copy(to: copy)
         let again = try XCTUnwrap(Environment.fileSize(Environment.dataFile(copy)))
         XCTAssertGreaterThan(again, 1 << 20)
-        XCTAssertEqual(live.environment.usedBytes, again, "compacting the served generation again finds nothing to drop")
+        // Written in key order into a new file: at most the few pages its own first commits freed are left free.
+        XCTAssertLessThanOrEqual(again, live.environment.usedBytes)
+        XCTAssertLessThanOrEqual(live.environment.usedBytes - again, 32 * live.environment.pageSize,
+                                 "compacting the served generation again finds almost nothing to drop")
         XCTAssertTrue(try live.compareWithRebuild().differences.isEmpty)
         XCTAssertEqual(try FetchThreadsUseCase(views: live).fetchBadgeCount(accountId: "acct"), 15_000)
     }

@@ -139,22 +139,30 @@ final class WriteBehindTests: ViewsTestCase {
         live.batchEvents = 16
         try live.catchUp()
         // Written out every few batches, and only at the end (the role change's scan then finds every index
-        // entry in memory).
-        for limit in [64 << 10, Int.max] {
-            let path = dir.file("private-\(limit)")
+        // entry in memory); as a generation is built (with a history: only the history is written out, lookups read
+        // its latest versions, the tables are written from it at the end) and as a scratch fold (no history).
+        for (limit, history) in [(64 << 10, true), (Int.max, true), (64 << 10, false)] {
+            let path = dir.file("private-\(limit)-\(history)")
             try StoreDirectory.makePrivateDirectory(path)
-            let behind = try ViewStore(path: path, log: store.log, catalog: catalog)
+            let behind = try ViewStore(path: path, log: store.log, catalog: catalog, history: history)
             behind.writesBehind = true
             behind.batchEvents = 16
             behind.writeBehindLimit = limit
             behind.buildsFromEmpty(catalog.types.map { $0.name.rawValue })
             try behind.catchUp()
-            let quarantined = try behind.quarantined()
+            XCTAssertEqual(behind.derivedViews.isEmpty, !history)
+            // Built from its history: the tables come from it as it is written out (`publish`), as a replay's do.
+            let published = dir.file("published-\(limit)-\(history)")
+            try StoreDirectory.makePrivateDirectory(published)
+            try behind.publish(to: published)
+            let served = try ViewStore(path: published, log: store.log, catalog: catalog)
+            let quarantined = try served.quarantined()
             XCTAssertEqual(quarantined.count, 11, "\(quarantined)")
             XCTAssertEqual(quarantined, try live.quarantined())
-            let counts = try assertEqualViews(behind, live, "written behind (\(limit)) against a live fold")
+            let counts = try assertEqualViews(served, live, "written behind (\(limit), history \(history)) against a live fold")
             XCTAssertGreaterThan(counts["threads"] ?? 0, 400)
-            XCTAssertEqual(try behind.checkpoints(), try live.checkpoints())
+            XCTAssertEqual(try served.checkpoints(), try live.checkpoints())
+            if history { XCTAssertEqual(try served.compareHistory(upTo: try store.log.head().sequence), [], "the history published is the views'") }
         }
     }
 }

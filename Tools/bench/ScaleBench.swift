@@ -2,7 +2,8 @@ import Foundation
 
 /// The scale suite: the whole life of a store of N generated messages, each step a `mailstore` child process
 /// with its wall time and peak memory: import, replay (every view and the search index), verify, verify
-/// --views, the first page of the thread list, and the thread list as of the log's midpoint. Run at 100K and
+/// --views, the first page of the thread list, and the thread list at past points (the log's midpoint, 10,000
+/// events later, near the start, and the point with the most events after its history window). Run at 100K and
 /// at 1M messages, each N writes its own section (`scale-N`), so the cost curve is visible side by side.
 struct ScaleBench {
     let options: BenchOptions
@@ -41,26 +42,19 @@ struct ScaleBench {
         try step("`verify --views` (every view against a rebuild)", ["verify", "--views"], count: events)
         try step("first page: `project --view threads` (25 rows)", ["project", "--view", "threads"])
         try step("`project --view threads --as-of \(events / 2)` (the log's midpoint)", ["project", "--view", "threads", "--as-of", "\(events / 2)"])
-        // The past views that time travel kept: the same point again (the next page) and a later one.
-        try step("`project --view threads --as-of \(events / 2)` again (the past views kept: the next page)",
-                 ["project", "--view", "threads", "--as-of", "\(events / 2)"])
-        try step("`project --view threads --as-of \(events / 2 + 10_000)` (10,000 events later: folded on from them)",
+        try step("`project --view threads --as-of \(events / 2 + 10_000)` (10,000 events later)",
                  ["project", "--view", "threads", "--as-of", "\(events / 2 + 10_000)"])
-        // The longest tail a snapshot leaves: the point just before the snapshot farthest from its predecessor
-        // (or the head, when it is farthest from the newest).
-        let snaps = snapshotSequences(mailstore, store: store)
-        var worst = (point: events, tail: events - (snaps.last ?? 0))
-        for (i, s) in snaps.enumerated() where s - 1 - (i == 0 ? 0 : snaps[i - 1]) > worst.tail {
-            worst = (s - 1, s - 1 - (i == 0 ? 0 : snaps[i - 1]))
+        try step("`project --view threads --as-of 1000` (near the log's start)", ["project", "--view", "threads", "--as-of", "1000"])
+        // The longest tail a look folds: the point just before the end of the window holding the most events.
+        if let longest = statsViews(mailstore, store: store)?["historyLongestWindow"] as? [String: Int],
+           let end = longest["end"], let count = longest["events"], count > 1 {
+            try step("`project --view threads --as-of \(end - 1)` (the longest tail after a history window: \(Fmt.int(Double(count - 1))) events)",
+                     ["project", "--view", "threads", "--as-of", "\(end - 1)"])
         }
-        // Cold, as the first look at a point is: the past views kept above could be nearer than the snapshot.
-        try? FileManager.default.removeItem(atPath: store + "/views/past")
-        try step("`project --view threads --as-of \(worst.point)` (the longest tail after a snapshot: \(Fmt.int(Double(worst.tail))) events)",
-                 ["project", "--view", "threads", "--as-of", "\(worst.point)"])
         // What the steps left on disk, read once.
         let after = statsViews(mailstore, store: store)
-        let snapshotLine = "View snapshots kept after these steps: \(snaps.count) (at \(snaps.map { Fmt.int(Double($0)) }.joined(separator: ", "))), "
-            + "\(Fmt.f(Double(after?["snapshotBytes"] as? Int ?? 0) / 1e6, 1)) MB."
+        let historyLine = "The views' history after these steps: \(after?["historyWindows"] as? Int ?? 0) windows, "
+            + "\(Fmt.f(Double(after?["historyBytes"] as? Int ?? 0) / 1e6, 1)) MB of the views file."
         let size = try ImportBench(options: options).storeSize(mailstore, store: store, rawBytes: raw)
         let diskLine = after.map { storeOnDisk($0, rawBytes: raw) } ?? ""
 
@@ -81,7 +75,7 @@ struct ScaleBench {
         |---:|---:|---:|
         | \(size) |
 
-        \(snapshotLine)
+        \(historyLine)
         \(diskLine)
 
         Aims (#12): replay >= 300,000 events/s on the 100K corpus and peak RSS <= 200 MB at 100K and 1M; `--as-of` <= 1 s at 1M; import >= 20,000 msg/s.
@@ -93,13 +87,7 @@ struct ScaleBench {
         func mb(_ key: String) -> String { "\(Fmt.f(Double(v[key] as? Int ?? 0) / 1e6, 1)) MB" }
         let total = Double(v["totalBytes"] as? Int ?? 0)
         return "The whole store on disk after these steps: \(Fmt.f(total / 1e6, 1)) MB (\(Fmt.f(100 * total / Double(max(1, rawBytes)), 1))% of the raw mail): "
-            + "log file \(mb("logFileBytes")), views \(mb("viewsFileBytes")), search index \(mb("searchIndexBytes")), "
-            + "view snapshots \(mb("snapshotBytes")), past views \(mb("pastViewsBytes"))."
-    }
-
-    /// The view snapshots' sequences (`mailstore stats --json`).
-    func snapshotSequences(_ mailstore: String, store: String) -> [Int] {
-        (statsViews(mailstore, store: store)?["snapshots"] as? [Int]) ?? []
+            + "log file \(mb("logFileBytes")), views \(mb("viewsFileBytes")) (their history \(mb("historyBytes"))), search index \(mb("searchIndexBytes"))."
     }
 
     func statsViews(_ mailstore: String, store: String) -> [String: Any]? {

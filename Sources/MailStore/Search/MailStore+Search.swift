@@ -72,7 +72,8 @@ extension MailStore {
     /// up to it beside that store's scratch views.
     func searchIndex() throws -> SearchIndex {
         if let snapshot {
-            // Inside the snapshot's scratch folder, so it goes with it.
+            // Inside the store's scratch folder, so it goes with it.
+            if !FileManager.default.fileExists(atPath: snapshot.folder) { try StoreDirectory.makePrivateDirectory(snapshot.folder) }
             return try SearchIndex.rebuild(folder: snapshot.folder + "/search", log: log, through: snapshot.sequence)
         }
         return try SearchIndex.open(folder: searchFolder, log: log, notice: notice)

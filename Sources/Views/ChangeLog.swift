@@ -1,0 +1,104 @@
+import LMDB
+import Projections
+
+/// The keys the live views changed in the open window of their history, not yet written as versions
+/// (`ViewHistory.changesTable`): each write a live fold makes to a view table appends its table and key here, in the
+/// same transaction, under the next serial number (`MDB_APPEND`: no search, pages filled). When the window closes
+/// (`ViewStore.closeWindowIfDue`, in the transaction of the batch that ends it, where the tables stand at the
+/// window's end), each key's value in its table is written to the history as that window's version, each key once,
+/// table by table in key order, and the log is emptied. A change then costs a short append instead of an insert at
+/// a random place of a history table's B-tree, and each of those B-trees' leaves is written once a window rather
+/// than once a batch (archiving 1,000 threads changes ~15,000 keys: ~20 ms of inserts, ~3 ms of appends).
+///
+/// An entry: serial (8 bytes, big-endian) -> table name's length (1 byte), the name, the key's length (2 bytes,
+/// big-endian), the key. Bounded like the open window (`ViewHistory.windowEvents`, `ViewHistory.windowBytes`).
+/// Used by the folding thread only, within its write transaction.
+final class ChangeLog {
+    /// The log's table.
+    let database: Database
+    /// The serial the next change gets (read from the log at the start of each transaction: `begin`).
+    private var next: UInt64 = 1
+    private var entry: [UInt8] = []
+
+    init(database: Database) { self.database = database }
+
+    static func serialKey(_ n: UInt64) -> [UInt8] { withUnsafeBytes(of: n.bigEndian) { Array($0) } }
+
+    private func damaged() -> ViewError { .damaged("\(database.name): an entry is not a change") }
+
+    /// Starts a transaction's appends after the log's last entry.
+    func begin(_ scope: TransactionScope) throws {
+        next = try scope.withCursor(database) { c in
+            guard let e = try c.last() else { return 1 }
+            guard e.key.count == 8 else { throw damaged() }
+            return e.key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } &+ 1
+        }
+    }
+
+    /// Appends that `table`'s `key` changed.
+    func append(table: String, key: UnsafeRawBufferPointer, scope: TransactionScope) throws {
+        entry.removeAll(keepingCapacity: true)
+        let name = table.utf8.prefix(255)
+        entry.append(UInt8(name.count))
+        entry.append(contentsOf: name)
+        entry.append(UInt8(truncatingIfNeeded: key.count >> 8))
+        entry.append(UInt8(truncatingIfNeeded: key.count))
+        entry.append(contentsOf: key)
+        let k = ChangeLog.serialKey(next)
+        next &+= 1
+        try k.withUnsafeBytes { kb in try entry.withUnsafeBytes { try scope.append(database, kb, $0) } }
+    }
+
+    /// Parses a stored change: its table and key, borrowed; nil when it is not one.
+    static func parse(_ stored: UnsafeRawBufferPointer) -> (table: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)? {
+        guard let n = stored.first.map(Int.init), stored.count >= 1 + n + 2 else { return nil }
+        let k = Int(stored[1 + n]) << 8 | Int(stored[2 + n])
+        guard stored.count == 3 + n + k else { return nil }
+        return (UnsafeRawBufferPointer(rebasing: stored[1..<(1 + n)]), UnsafeRawBufferPointer(rebasing: stored[(3 + n)...]))
+    }
+
+    /// Calls `body` with each key changed, once, table by table (tables in byte order of their names) and in key
+    /// order within a table; the name and key are borrowed from the map for the call. The log's entries are read in
+    /// place and sorted as pointers (no copy of a key, no string per entry): the transaction must not free the log's
+    /// pages meanwhile, which only emptying it does.
+    func forEachKey(_ scope: TransactionScope, _ body: (String, UnsafeRawBufferPointer) throws -> Void) throws {
+        var entries: [(table: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)] = []
+        try scope.withCursor(database) { c in
+            var e = try c.first()
+            while let entry = e {
+                guard let change = ChangeLog.parse(entry.value) else { throw damaged() }
+                entries.append(change)
+                e = try c.next()
+            }
+        }
+        entries.sort { a, b in
+            let t = ViewStore.compareBytes(a.table, b.table)
+            return t != 0 ? t < 0 : ViewStore.compareBytes(a.key, b.key) < 0
+        }
+        var name = ""
+        var previous: (table: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)?
+        for e in entries {
+            if let p = previous, ViewStore.compareBytes(p.table, e.table) == 0 {
+                if ViewStore.compareBytes(p.key, e.key) == 0 { continue }
+            } else {
+                name = String(decoding: e.table, as: UTF8.self)
+            }
+            previous = e
+            try body(name, e.key)
+        }
+    }
+
+    /// Removes the changes of `tables` (views emptied to be folded again).
+    func remove(tables: Set<String>, _ scope: TransactionScope) throws {
+        var drop: [[UInt8]] = []
+        try scope.withCursor(database) { c in
+            var e = try c.first()
+            while let entry = e {
+                guard let change = ChangeLog.parse(entry.value) else { throw damaged() }
+                if tables.contains(String(decoding: change.table, as: UTF8.self)) { drop.append(Array(entry.key)) }
+                e = try c.next()
+            }
+        }
+        for k in drop { try scope.delete(database, k) }
+    }
+}

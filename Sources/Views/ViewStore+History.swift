@@ -1,0 +1,149 @@
+import LMDB
+
+// The views' history as folds keep it (`ViewHistory`): window cuts, closing windows, and the format marker.
+extension ViewStore {
+    /// Writes the history's format into a views environment no view has been folded into yet (a new generation or
+    /// scratch folder): its history starts with the log. A file with views but no marker (written before histories
+    /// were kept) gets none, and `staleViews` has it rebuilt.
+    func markHistoryIfNew() throws {
+        guard let windows else { return }
+        let needed = try environment.read { txn -> Bool in
+            guard try txn.getBytes(meta, key: ViewHistory.formatKey) == nil else { return false }
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            guard try ViewHistory.lastClosed(scope, windows) == nil else { return false }
+            return try catalog.types.allSatisfy { try txn.getBytes(meta, key: Array($0.name.rawValue.utf8)) == nil }
+        }
+        guard needed else { return }
+        try environment.write { txn in
+            _ = try txn.put(meta, key: ViewHistory.formatKey, value: ViewHistory.formatBytes)
+        }
+    }
+
+    /// Whether these views keep a history of this build's format, complete from the log's start.
+    package func hasHistory() throws -> Bool {
+        guard windows != nil else { return false }
+        return try guarded { try environment.read { txn in
+            try txn.getBytes(meta, key: ViewHistory.formatKey) == ViewHistory.formatBytes
+        } }
+    }
+
+    /// Where a fold's batch after `sequence` must end so that it spans no window's end (read in a transaction of
+    /// its own: a fold's start); nil when these views keep no history.
+    func nextWindowCut(after sequence: UInt64) throws -> UInt64? {
+        guard let windows else { return nil }
+        return try guarded { try environment.read { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            return try windowCut(after: sequence, closed: try ViewHistory.lastClosed(scope, windows), scope: scope)
+        } }
+    }
+
+    /// Where a fold's batch after `sequence` must end so that it spans no window's end, `closed` being the last window
+    /// closed: the next closed window's end after it (a view folded again from empty), else where the open window
+    /// reaches `historyWindowEvents` (from `sequence` when the open window is already past that: it closes at the next
+    /// batch that allows it). Nil when these views keep no history.
+    func windowCut(after sequence: UInt64, closed: ViewHistory.Window?, scope: TransactionScope) throws -> UInt64? {
+        guard let windows else { return nil }
+        let end = closed?.end ?? 0
+        if sequence < end, let next = try ViewHistory.ends(after: sequence, limit: 1, scope, windows).first { return next }
+        let (cut, overflow) = end.addingReportingOverflow(historyWindowEvents)
+        if overflow { return nil }
+        return cut > sequence ? cut : sequence.addingReportingOverflow(historyWindowEvents).partialValue
+    }
+
+    /// Closes the open window at `last` when it is due, inside the write transaction of the batch that ended there,
+    /// after every view's checkpoint was written (`closed`: the last window closed before): only when the window
+    /// holds half of `historyWindowEvents` events or more (a batch never takes it past all of them: `windowCut`) or
+    /// `historyWindowBytes` of versions (`written`: this batch's), and every view stands at `last`. Its changes are then written as its versions (`writeChanges`). A batch inside a closed
+    /// window (a view folded again) opens and closes nothing. Returns the last window closed after it.
+    func closeWindowIfDue(at last: UInt64, after closed: ViewHistory.Window?, scope: TransactionScope,
+                          written: Int) throws -> ViewHistory.Window? {
+        guard let windows else { return closed }
+        let end = closed?.end ?? 0
+        guard last > end else { return closed }
+        let before = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+        let bytes = before &+ UInt64(written)
+        // Past half the events, a window closes at the next batch's end: a rebuild's batches (~7,000 generated events,
+        // 2 MiB of payloads) then each close one, and write their versions once, where closing only at the full count
+        // would cut a small batch after every big one and write out twice as often.
+        var due = last - end >= max(1, historyWindowEvents / 2) || bytes >= UInt64(historyWindowBytes)
+        if due {
+            for type in catalog.types {
+                let cp = try scope.get(meta, Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+                if cp != last { due = false; break }
+            }
+        }
+        if due {
+            let window = ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: last)
+            try writeChanges(as: window.number, scope: scope)
+            try ViewHistory.close(window.number, at: last, scope, windows)
+            try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(0))
+            return window
+        }
+        if written > 0 { try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(bytes)) }
+        return closed
+    }
+
+    /// The windows closed so far: how many, the last one's end, and the one that holds the most events (its end
+    /// and how many). For `stats`: one pass over the windows (a few per 8,192 events of the log).
+    package func historyWindows() throws -> (count: Int, last: UInt64?, longest: (end: UInt64, events: UInt64)?) {
+        guard let windows else { return (0, nil, nil) }
+        return try guarded { try environment.read { txn in
+            var count = 0
+            var previous: UInt64 = 0
+            var longest: (end: UInt64, events: UInt64)?
+            try txn.withCursor(windows) { c in
+                var e = try c.first()
+                while let entry = e {
+                    guard let w = ViewHistory.decode(entry.key, entry.value), w.end > previous else {
+                        throw ViewError.damaged("\(windows.name): the windows are not in order")
+                    }
+                    count += 1
+                    if w.end - previous > longest?.events ?? 0 { longest = (w.end, w.end - previous) }
+                    previous = w.end
+                    e = try c.next()
+                }
+            }
+            return (count, count > 0 ? previous : nil, longest)
+        } }
+    }
+
+    /// The bytes of the pages the history's tables and windows take in the views file.
+    package func historyBytes() throws -> Int {
+        guard let windows else { return 0 }
+        return try guarded { try environment.read { txn in
+            var pages: UInt64 = 0
+            var size = 0
+            for d in Array(historyTables.values) + [windows] {
+                let st = try txn.stat(d)
+                pages += UInt64(st.branchPages) + UInt64(st.leafPages) + UInt64(st.overflowPages)
+                size = st.pageSize
+            }
+            return Int(pages) * size
+        } }
+    }
+
+    /// Writes the value each key of the change log holds now (the window's end: this is the transaction of the batch
+    /// that ends it) as its version in `window`, table by table in key order, and empties the log: the window is
+    /// closing.
+    func writeChanges(as window: UInt32, scope: TransactionScope) throws {
+        guard let changeLog else { return }
+        var key: [UInt8] = []
+        var target: (name: String, history: Database, live: Database)?
+        try changeLog.forEachKey(scope) { table, k in
+            if target?.name != table {
+                guard let d = historyTables[table], let live = databases[table] else { throw ViewError.unknownTable(ViewHistory.table(table)) }
+                target = (table, d, live)
+            }
+            let (d, live) = (target!.history, target!.live)
+            let value = try scope.getBorrowed(live, k)
+            let cut = HistoryKey.encode(k, window: window, into: &key)
+            try key.withUnsafeBytes { hk in
+                let out = try scope.reserve(d, hk, size: HistoryValue.size(key: k, cut: cut, value: value))
+                HistoryValue.write(key: k, cut: cut, value: value, into: out)
+            }
+        }
+        try scope.clear(changeLog.database)
+    }
+}

@@ -1,0 +1,151 @@
+import EventModel
+import LMDB
+import Projections
+
+// Time travel: the views at a past point, read from their history (`ViewHistory`) and the few events after it.
+extension ViewStore {
+    /// The views as they stood at `sequence` (`--as-of`): the history read at the last window ending at or before
+    /// it, under the events after that end (at most one window's: `ViewHistory.windowEvents`) folded into memory.
+    /// Nothing is written: the live views serve meanwhile, and the store returned reads them (same environment)
+    /// until it is released. `only`: fold and read only these views (reading another throws
+    /// `ViewError.unknownTable`); nil: every view. `startedFrom` on the store returned is the window's end.
+    ///
+    /// Memory: the writes of the events folded, at most about a window's versions (`ViewHistory.windowBytes`
+    /// plus one batch's), and one batch of events. Throws `ViewError.noHistory` when these views keep none.
+    package func past(at sequence: UInt64, only: [String]? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+        guard pastPoint == nil else { throw ViewError.pastPoint }
+        guard let windows, try hasHistory() else { throw ViewError.noHistory(path) }
+        let folded = try only.map { try catalog.restricted(to: $0) } ?? catalog
+        let window = try guarded { try environment.read { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            return try ViewHistory.closed(atOrBefore: sequence, scope, windows) ?? ViewHistory.Window(number: 0, end: 0)
+        } }
+        let point = PastPoint(sequence: sequence, window: window)
+        let views = ViewStore(pastOf: self, catalog: folded, point: point)
+        views.startedFrom = window.end
+        try views.foldTail(progress: progress)
+        return views
+    }
+
+    /// The history tables of the views this store reads (at a past point: only those it folded).
+    var pastHistoryTables: [String: Database] {
+        var out: [String: Database] = [:]
+        for t in catalog.tables { out[t] = historyTables[t] }
+        return out
+    }
+
+    /// One view's fold into memory after a window's end.
+    private struct TailFold {
+        let name: String
+        let store: PastKeyValueStore
+        let context: FoldContext
+        let projector: any Projector
+        let handles: EventTypeSet
+        let held: WriteBehind
+    }
+
+    /// Folds the events after the window's end up to the point into `pastPoint.held`: each batch in a read
+    /// transaction of its own, each view's writes held apart (a view failing on an event has its batch folded
+    /// again one event at a time, and that event's writes dropped and the event listed as quarantined, as a
+    /// live fold does).
+    private func foldTail(progress: ((UInt64, UInt64) -> Void)?) throws {
+        guard let point = pastPoint else { return }
+        let tables = pastHistoryTables
+        var heldByTable: [String: WriteBehind] = [:]
+        let folds = catalog.types.map { type -> TailFold in
+            let held = WriteBehind()
+            var own: [String: WriteBehind] = [:]
+            for t in ViewCatalog.tables(of: type) {
+                own[t] = held
+                heldByTable[t] = held
+            }
+            let store = PastKeyValueStore(held: own)
+            let context = FoldContext(store: store)
+            return TailFold(name: type.name.rawValue, store: store, context: context, projector: type.init(context: context),
+                            handles: type.handledEvents, held: held)
+        }
+        point.held = heldByTable
+        let start = point.window.end, end = point.sequence
+        guard start < end else { return }
+        var events: [StoredEvent] = []
+        var decoded: [DomainEvent] = []
+        var skipped = Set<Int>()
+        var batchBytes = 0
+        var done: UInt64 = 0
+        /// Whether `error` is the storage's (rethrown) rather than a view's failure on an event (quarantined).
+        func isStorage(_ error: Error) -> Bool {
+            if error is LMDBError { return true }
+            if let e = error as? ViewError, case .damaged = e { return true }
+            return false
+        }
+        func commit() throws {
+            guard !events.isEmpty else { return }
+            // A big batch's lookups map pages of the history's B-trees at random: unmapped while it folds, as a live
+            // fold's are (`ResidentPageReleaser`), the log's pages the scan mapped first.
+            let releaser = events.count >= ViewStore.releaserMinimum ? ResidentPageReleaser(environment, every: ViewStore.releaseEvery) : nil
+            defer { releaser?.stop() }
+            if releaser != nil { log.environment.releaseResidentPages() }
+            try guarded { try environment.read { txn in
+                let scope = TransactionScope(txn)
+                let history = HistoryReader(scope: scope, tables: tables, window: point.window.number)
+                defer {
+                    scope.end()
+                    for f in folds { f.store.base = nil }
+                }
+                for f in folds {
+                    f.store.base = history
+                    /// Folds `indices` into `f` and writes them (held, kept): throws what the view threw.
+                    func fold(_ indices: [Int]) throws {
+                        for i in indices { try f.projector.apply(events[i], decoded[i]) }
+                        try f.projector.prepareFlush()
+                        try f.context.flush()
+                        f.held.commit()
+                    }
+                    /// Drops what `f` folded or held since its last write.
+                    func drop() {
+                        f.held.abort()
+                        f.context.discard()
+                        f.projector.discardPending()
+                    }
+                    drop()
+                    let mine = events.indices.filter { !skipped.contains($0) && f.handles.contains(events[$0].envelope.type) }
+                    do {
+                        try fold(mine)
+                    } catch where !isStorage(error) {
+                        drop()
+                        // Event by event, each written alone: a failing event's changes are dropped whole.
+                        f.context.writesInParts = false
+                        defer { f.context.writesInParts = true }
+                        for i in mine {
+                            do {
+                                try fold([i])
+                            } catch where !isStorage(error) {
+                                drop()
+                                point.quarantined.append(QuarantinedEvent(sequence: events[i].envelope.sequence, view: f.name, error: "\(error)"))
+                            }
+                        }
+                    }
+                }
+            } }
+            done += UInt64(events.count)
+            progress?(done, end - start)
+            events.removeAll(keepingCapacity: true)
+            decoded.removeAll(keepingCapacity: true)
+            skipped.removeAll()
+            batchBytes = 0
+            environment.releaseResidentPages(over: Environment.residentFileBudget)
+        }
+        var scanned = 0
+        try log.scan(from: start + 1) { ev in
+            if ev.envelope.sequence > end { return false }
+            scanned += 1
+            if scanned % ViewStore.logReleaseInterval == 0 { log.environment.releaseResidentPages(over: Environment.residentFileBudget) }
+            if let q = ViewStore.append(ev, to: &events, &decoded, skipped: &skipped) { point.quarantined.append(q) }
+            batchBytes += ev.payload.count
+            if events.count >= batchEvents || batchBytes >= ViewStore.batchBytes { try commit() }
+            return true
+        }
+        try commit()
+    }
+}

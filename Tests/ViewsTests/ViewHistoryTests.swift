@@ -1,0 +1,274 @@
+import CorpusGenerator
+import EventLog
+import EventModel
+import Foundation
+import LMDB
+import MailStore
+import Projections
+import TestSupport
+import Views
+import XCTest
+
+/// The views' history (`ViewHistory`): its keys keep the views' order, every point of the log read from it equals a
+/// fold from the log's start (windows, the events after one, views folded again, failing views), `verify --views`
+/// checks it, and views written without one are rebuilt with one.
+final class ViewHistoryTests: ViewsTestCase {
+    override func setUpWithError() throws {
+        // Windows of 50 events, so a few hundred events make many windows and points between them.
+        setenv("MAILSTORE_HISTORY_WINDOW", "50", 1)
+        try super.setUpWithError()
+    }
+
+    override func tearDown() {
+        unsetenv("MAILSTORE_HISTORY_WINDOW")
+        super.tearDown()
+    }
+
+    /// 450 messages with replies, flags, moves and expunges, folded live in small batches (every 30 events) and one
+    /// big one at the end.
+    func fill(_ count: Int = 450) throws {
+        try folder("INBOX", role: .inbox)
+        try folder("Archive", role: .archive)
+        for i in 0..<count {
+            try receive("m\(i)", messageID: "m\(i)@x", inReplyTo: i % 3 == 0 && i > 0 ? ["m\(i - 1)@x"] : [], from: "p\(i % 17)@example.com")
+            if i % 7 == 0 { try event(.flagsChanged(FlagsChanged(emailID: "m\(i)", folder: "INBOX", flags: ["\\Seen"])), stream: .email("m\(i)")) }
+            if i % 11 == 5 { try receive("m\(i)", folder: "Archive", messageID: "m\(i)@x", from: "p\(i % 17)@example.com") }
+            if i % 13 == 6 { try event(.emailExpunged(EmailExpunged(emailID: "m\(i - 1)", folder: "INBOX")), stream: .email("m\(i - 1)")) }
+            if i % 30 == 0 { try store.latestViews().catchUp() }
+            if i == count * 2 / 3 {
+                // A batch of 200 events folded at once, spanning several windows' worth.
+                for j in 0..<200 { try receive("bulk\(j)", messageID: "bulk\(j)@x", from: "q\(j % 5)@example.com") }
+            }
+        }
+        try store.latestViews().catchUp()
+    }
+
+    /// The views at `point` folded from the log's start in a scratch folder (no history).
+    func fromZero(_ point: UInt64, only: [String]? = nil) throws -> ViewStore {
+        try ViewStore.scratch(in: dir.file("zero-\(point)-\(UUID().uuidString.prefix(6))"), log: store.log, through: point, only: only)
+    }
+
+    func windowEnds(_ views: ViewStore) throws -> [UInt64] {
+        var ends: [UInt64] = []
+        let d = try XCTUnwrap(try views.environment.openDatabases([ViewHistory.windowsTable], flags: [])[ViewHistory.windowsTable])
+        try views.environment.read { txn in
+            try txn.withCursor(d) { c in
+                var e = try c.first()
+                while let entry = e {
+                    ends.append(entry.key.reduce(0) { $0 << 8 | UInt64($1) })
+                    e = try c.next()
+                }
+            }
+        }
+        return ends
+    }
+
+    // MARK: - Keys
+
+    func testHistoryKeysKeepTheViewsKeyOrderAndGroupEachKeysVersions() throws {
+        var rng = SplitMix64(seed: 11)
+        var keys: [[UInt8]] = [[], [0], [0, 0], [0, 1], [1], [1, 0], [1, 0, 0], [0xFF], [0xFF, 0], [0, 0xFF], [0, 0xFF, 0]]
+        for _ in 0..<400 {
+            let n = Int(rng.next() % 40)
+            // Few distinct bytes, many zeros: prefixes and escapes everywhere.
+            keys.append((0..<n).map { _ in [0, 0, 1, 0xFF, 7][Int(rng.next() % 5)] })
+        }
+        // Long keys, some of them cut: over ~250 bytes with many zeros.
+        keys.append([UInt8](repeating: 0, count: 300))
+        keys.append([UInt8](repeating: 0, count: 300) + [1])
+        keys.append([UInt8](repeating: 7, count: 500))
+        keys = Array(Set(keys.map { $0 })).sorted { $0.lexicographicallyPrecedes($1) }
+        var encoded: [(stored: [UInt8], key: [UInt8], window: UInt32, cut: Bool)] = []
+        for k in keys {
+            for w: UInt32 in [1, 2, 255, 256, 70_000, .max] {
+                var out: [UInt8] = []
+                let cut = k.withUnsafeBytes { HistoryKey.encode($0, window: w, into: &out) }
+                XCTAssertLessThanOrEqual(out.count, 511, "every stored key fits LMDB's limit")
+                encoded.append((out, k, w, cut))
+            }
+        }
+        XCTAssertEqual(encoded.filter(\.cut).map(\.key).count / 6, 2, "exactly the two long keys with many zeros are cut")
+        let sorted = encoded.sorted { $0.stored.lexicographicallyPrecedes($1.stored) }
+        // Each key's versions lie together, oldest window first; uncut keys keep their order.
+        var seen: [[UInt8]] = []
+        for (i, e) in sorted.enumerated() {
+            if seen.last != e.key {
+                XCTAssertFalse(seen.contains(e.key), "the versions of a key lie together")
+                seen.append(e.key)
+            } else {
+                XCTAssertLessThan(sorted[i - 1].window, e.window)
+            }
+            let (window, body) = e.stored.withUnsafeBytes { (HistoryKey.window(of: $0), HistoryKey.body(of: $0).map { Array($0) }) }
+            XCTAssertEqual(window, e.window)
+            if !e.cut {
+                var back: [UInt8] = []
+                XCTAssertTrue(body!.withUnsafeBytes { HistoryKey.decode(body: $0, into: &back) })
+                XCTAssertEqual(back, e.key)
+            }
+        }
+        let uncut = seen.filter { k in !encoded.contains { $0.key == k && $0.cut } }
+        XCTAssertEqual(uncut, uncut.sorted { $0.lexicographicallyPrecedes($1) }, "keys keep LMDB's order")
+        // A stored key that is not one is refused, not misread.
+        XCTAssertNil([UInt8]([1, 2, 3]).withUnsafeBytes { HistoryKey.window(of: $0) })
+        var out: [UInt8] = []
+        XCTAssertFalse([UInt8]([5, 0, 7, 0, 0]).withUnsafeBytes { HistoryKey.decode(body: $0, into: &out) }, "a lone zero byte")
+    }
+
+    // MARK: - Points of the log
+
+    func testEveryPointReadFromTheHistoryEqualsAFoldFromZero() throws {
+        try fill()
+        let live = try store.latestViews()
+        let head = try store.log.head().sequence
+        let ends = try windowEnds(live)
+        XCTAssertGreaterThan(ends.count, 10, "windows of 50 events: \(ends)")
+        XCTAssertEqual(ends, ends.sorted())
+        for (a, b) in zip(ends, ends.dropFirst()) { XCTAssertLessThanOrEqual(b - a, 50, "no window holds more than 50 events") }
+        var points: [UInt64] = [0, 1, 2, head - 1, head]
+        for e in ends.prefix(3) + ends.suffix(3) { points += [e - 1, e, e + 1] }
+        points += [ends[ends.count / 2] + 17, ends[ends.count / 3] + 33]
+        for point in Set(points).sorted() where point <= head {
+            let past = try live.past(at: point)
+            XCTAssertLessThanOrEqual(point - past.startedFrom, 50, "at most one window's events folded after the history")
+            XCTAssertEqual(try past.checkpoints().values.min(), point)
+            try assertEqualViews(past, try fromZero(point), "as of \(point)")
+        }
+        // The CLI's path: the store as of a point reads what the fold from zero gives.
+        let p = ends[4] + 9
+        let past = try store.asOf(String(p))
+        XCTAssertEqual(past.snapshotSequence, p)
+        try assertEqualViews(try past.views(), try fromZero(p), "asOf(\(p))")
+        XCTAssertThrowsError(try past.commit([NewEvent(event: .folderDiscovered(FolderDiscovered(folder: "X", displayName: "X", role: .custom)),
+                                                       account: "acct", stream: .folder(account: "acct", path: "X"), actor: .sync)]))
+        // verify --views checks the history too, and finds nothing wrong.
+        XCTAssertEqual(try live.compareWithRebuild().differences, [])
+    }
+
+    /// Time travel for some views folds only those and refuses to read any other, rather than show it at another point.
+    func testAPastPointOfSomeViewsFoldsOnlyThemAndRefusesTheOthers() throws {
+        try fill(150)
+        let live = try store.latestViews()
+        let ends = try windowEnds(live)
+        let point = ends[1] + 23
+        let some = try live.past(at: point, only: ["threads", "folders"])
+        XCTAssertEqual(try some.checkpoints(), ["threads": point, "folders": point])
+        let counts = try assertEqualViews(some, try fromZero(point), "as of \(point)", types: [ThreadsProjector.self, FoldersProjector.self])
+        for view in ["threads", "folders"] { XCTAssertGreaterThan(counts[view] ?? 0, 0, "\(view) is empty: the test shows nothing") }
+        XCTAssertThrowsError(try some.unreadCount(account: "acct", folder: "INBOX", category: "all")) { error in
+            guard case .unknownTable? = error as? ViewError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try live.past(at: point, only: ["nope"])) { XCTAssertEqual($0 as? ViewError, .unknownView("nope")) }
+        XCTAssertThrowsError(try some.past(at: point)) { XCTAssertEqual($0 as? ViewError, .pastPoint) }
+        XCTAssertThrowsError(try some.catchUp()) { XCTAssertEqual($0 as? ViewError, .pastPoint) }
+    }
+
+    /// A view folded again from empty (`replay --view V`, a schema change) writes its versions into the windows its
+    /// events lie in: every point still equals a fold from zero, and the history still passes `verify --views`.
+    func testAViewFoldedAgainKeepsTheWindowsAndEveryPointRight() throws {
+        try fill(300)
+        let before = try windowEnds(try store.latestViews())
+        try store.replay(view: .threads)
+        // More events after the rebuild, then every view again.
+        for i in 0..<80 { try receive("late\(i)", messageID: "late\(i)@x", inReplyTo: ["m\(i)@x"]) }
+        let live = try store.latestViews()
+        let ends = try windowEnds(live)
+        XCTAssertEqual(Array(ends.prefix(before.count)), before, "the windows stay where they were")
+        XCTAssertGreaterThan(ends.count, before.count)
+        for point in [before[2] + 7, before[before.count - 1] - 3, ends[ends.count - 1] + 1, try store.log.head().sequence] {
+            try assertEqualViews(try live.past(at: point), try fromZero(point), "as of \(point) after threads was folded again")
+        }
+        XCTAssertEqual(try live.compareWithRebuild().differences, [])
+        try store.replay()
+        let replayed = try store.latestViews()
+        let point = before[3] + 11
+        try assertEqualViews(try replayed.past(at: point), try fromZero(point), "as of \(point) after a full replay")
+    }
+
+    /// A view failing on an event after the window's end: the past point quarantines it, as the fold from zero does,
+    /// and its other changes are what that fold gives.
+    func testAViewFailingAfterTheWindowsEndIsQuarantinedAsAFoldFromZeroDoes() throws {
+        let flaky = ViewCatalog([FlakyThreadsProjector.self] + ViewCatalog.all.filter { $0.name != .threads })
+        try folder("INBOX", role: .inbox)
+        for i in 0..<120 { try receive("m\(i)", subject: i == 77 ? "boom" : "Hello \(i)") }
+        let live = try ViewStore.open(store: store.directory, log: store.log, catalog: flaky)
+        let boom = try XCTUnwrap(live.quarantined().first { $0.view == "threads" }?.sequence)
+        let ends = try windowEnds(live)
+        let window = try XCTUnwrap(ends.last { $0 < boom })
+        XCTAssertLessThan(window, boom)
+        let point = boom + 3
+        let past = try live.past(at: point)
+        XCTAssertEqual(past.startedFrom, window)
+        XCTAssertEqual(try past.quarantined().filter { $0.view == "threads" }.map(\.sequence), [boom])
+        let zero = try ViewStore.scratch(in: dir.file("flaky-zero"), log: store.log, catalog: flaky, through: point)
+        try assertEqualViews(past, zero, "as of \(point) past a failing event")
+        // Before the failure: nothing quarantined.
+        XCTAssertEqual(try live.past(at: boom - 1).quarantined().filter { $0.view == "threads" }, [])
+    }
+
+    /// A window closes once it holds enough bytes of versions too, so what a look folds into memory stays bounded
+    /// however big each event's changes are.
+    func testAWindowClosesAtItsBytesToo() throws {
+        let live = try store.latestViews()
+        live.historyWindowBytes = 4_096
+        try folder("INBOX", role: .inbox)
+        for i in 0..<40 { try receive("m\(i)", subject: String(repeating: "long subject \(i) ", count: 20)); try live.catchUp() }
+        let ends = try windowEnds(live)
+        XCTAssertGreaterThan(ends.count, 3, "\(ends)")
+        XCTAssertLessThan(ends.count, 40)
+        let point = ends[2] + 1
+        try assertEqualViews(try live.past(at: point), try fromZero(point), "as of \(point)")
+    }
+
+    // MARK: - Damage and older views
+
+    /// `verify --views` names a history whose versions are not the views, and a past point over a damaged version
+    /// says the views are damaged rather than show something else.
+    func testADamagedHistoryIsFoundByVerifyAndRefusedByTimeTravel() throws {
+        try fill(100)
+        let live = try store.latestViews()
+        let table = ViewHistory.table("threads.emails")
+        var damagedKey: [UInt8] = []
+        let d = try XCTUnwrap(try live.environment.openDatabases([table], flags: [])[table])
+        try live.environment.write { txn in
+            var k: [UInt8] = []
+            try txn.withCursor(d) { c in
+                // The first key's version of an early window: read by every later point until a newer version.
+                k = Array(try XCTUnwrap(try c.first()).key)
+            }
+            damagedKey = k
+            try txn.put(d, key: k, value: [9, 9, 9])
+        }
+        XCTAssertFalse(damagedKey.isEmpty)
+        let diffs = try live.compareWithRebuild().differences
+        XCTAssertTrue(diffs.contains { $0.table == table }, "\(diffs)")
+        let head = try store.log.head().sequence
+        XCTAssertThrowsError(try live.past(at: head).entries(of: "threads.emails") { _, _ in }) { error in
+            guard case .damaged? = error as? ViewError else { return XCTFail("\(error)") }
+        }
+        // A replay rebuilds it.
+        try store.replay()
+        XCTAssertEqual(try store.latestViews().compareWithRebuild().differences, [])
+    }
+
+    /// Views written by a build that kept no history are rebuilt with one when opened (told), and a read-only look
+    /// at a past point of such views folds from the log's start instead.
+    func testViewsWithoutAHistoryAreRebuiltWithOne() throws {
+        try fill(100)
+        let views = try store.latestViews()
+        let meta = try XCTUnwrap(try views.environment.openDatabases([ViewStore.metaTable], flags: [])[ViewStore.metaTable])
+        try views.environment.write { txn in
+            XCTAssertTrue(try txn.delete(meta, key: Array("history".utf8)))
+        }
+        XCTAssertThrowsError(try views.past(at: 50)) { error in
+            guard case .noHistory? = error as? ViewError else { return XCTFail("\(error)") }
+        }
+        // The store's own path falls back to a fold from zero.
+        let fallback = try store.asOf("60", views: ["threads", "folders"])
+        try assertEqualViews(try fallback.views(), try fromZero(60), "as of 60 without a history", types: [ThreadsProjector.self, FoldersProjector.self])
+        let told = Locked<[String]>([])
+        let reopened = try ViewStore.open(store: store.directory, log: store.log) { note in told.withLock { $0.append(note) } }
+        XCTAssertTrue(told.withLock { $0 }.contains { $0.contains("history") }, "\(told.withLock { $0 })")
+        XCTAssertTrue(try reopened.hasHistory())
+        try assertEqualViews(try reopened.past(at: 60), try fromZero(60), "as of 60 after the rebuild")
+    }
+}
