@@ -67,6 +67,16 @@ package final class TransactionScope {
         if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name), append)") }
     }
 
+    /// Reserves `size` bytes for the value of `key`, which sorts after every key of `db` (`MDB_APPEND | MDB_RESERVE`),
+    /// and returns them to fill before the transaction ends.
+    package func reserveAppending(_ db: Database, _ key: UnsafeRawBufferPointer, size: Int) throws -> UnsafeMutableRawBufferPointer {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: size, mv_data: nil)
+        let rc = mdb_put(live, db.dbi, &k, &v, UInt32(MDB_RESERVE) | UInt32(MDB_APPEND))
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name), reserve, append)") }
+        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
+    }
+
     /// Reserves `size` bytes for `key`'s value and returns them to fill before the transaction ends
     /// (`MDB_RESERVE`: the value is written once, where it lies). Not for dupSort databases.
     package func reserve(_ db: Database, _ key: UnsafeRawBufferPointer, size: Int) throws -> UnsafeMutableRawBufferPointer {

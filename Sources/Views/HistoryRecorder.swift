@@ -13,8 +13,9 @@ final class HistoryRecorder {
     var window: UInt32 = 0
     /// Where the running batch's writes go instead, when they belong to the open window of live views.
     var log: ChangeLog?
-    /// For a view built from its history (`LMDBKeyValueStore.derivesFromHistory`): its writes are held with the
-    /// fold's other writes and go out as versions of their window (`ViewStore.writeOut`), so nothing is recorded here.
+    /// For a view of a generation being built (`LMDBKeyValueStore.stagesHistory`): its writes are held with the fold's
+    /// other writes and go out as a staged run of their window's versions (`ViewStore.writeOut`): nothing is recorded
+    /// here.
     let deferred: Bool
 
     init(tables: [String: Database], deferred: Bool = false) {
@@ -34,7 +35,7 @@ final class HistoryRecorder {
                 scope: @autoclosure () -> TransactionScope, writeBehind: WriteBehind?) throws {
         precondition(window > 0, "a view was written before its batch's history window was set")
         if deferred {
-            // Written from the held table changes at the window's end (`ViewStore.writeOut`).
+            // Staged from the held table changes (`ViewStore.writeOut`).
             bytes += k.count + HistoryKey.windowBytes + 2 + 1 + (v?.count ?? 0)
             return
         }

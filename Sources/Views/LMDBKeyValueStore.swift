@@ -13,33 +13,19 @@ final class LMDBKeyValueStore: KeyValueStore {
     /// Where each write is also recorded as a version of the views' history (`ViewHistory`), or nil (no history:
     /// a scratch fold, reads).
     let history: HistoryRecorder?
-    /// For a view built from empty into a new generation (`ViewStore.derivedViews`): its tables stay empty while it
-    /// folds, only its history is written out, lookups read the latest versions (under what is held behind), and
-    /// the tables are written from the history at the end (`ViewStore.deriveFromHistory`), in key order, once.
-    let derivesFromHistory: Bool
-    /// Each view table's history table, for the lookups of `derivesFromHistory`.
-    private let historyTables: [String: Database]
-    /// The reader of the latest versions, for the transaction it was made in.
-    private var latest: (scope: TransactionScope, reader: HistoryReader)?
+    /// For a view of a generation being built (`ViewStore.stagedViews`): its history's versions are the changes it
+    /// holds behind, written out with its tables as runs appended to `views.staging` and merged into the history
+    /// when the generation is published (`ViewStore.writeOut`, `ViewStore.publish`).
+    let stagesHistory: Bool
 
     init(databases: [String: Database], scope: TransactionScope? = nil, filters: AbsentKeyFilters? = nil,
-         writeBehind: WriteBehind? = nil, history: HistoryRecorder? = nil, derivesFrom historyTables: [String: Database]? = nil) {
+         writeBehind: WriteBehind? = nil, history: HistoryRecorder? = nil, stagesHistory: Bool = false) {
         self.databases = databases
         self.scope = scope
         self.filters = filters
         self.writeBehind = writeBehind
         self.history = history
-        self.derivesFromHistory = historyTables != nil
-        self.historyTables = historyTables ?? [:]
-    }
-
-    /// The latest versions of the history, read in the running transaction.
-    private func latestVersions() -> HistoryReader {
-        let s = live
-        if let latest, latest.scope === s { return latest.reader }
-        let reader = HistoryReader(scope: s, tables: historyTables, window: .max)
-        latest = (s, reader)
-        return reader
+        self.stagesHistory = stagesHistory
     }
 
     /// The table looked up last: a table's reads and writes come in runs (a flush writes one table), and
@@ -67,7 +53,6 @@ final class LMDBKeyValueStore: KeyValueStore {
             }
         }
         if let filters, filters.surelyAbsent(table, key) { return nil }
-        if derivesFromHistory { return try latestVersions().get(table, key) }
         return try live.get(db(table), key)
     }
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
@@ -100,10 +85,6 @@ final class LMDBKeyValueStore: KeyValueStore {
                       _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         let held = writeBehind?.entries(table, from: start) ?? .none
         let d = try db(table)
-        if derivesFromHistory {
-            let latest = latestVersions()
-            return try HeldEntries.mergedScan(held, base: { try latest.scanBorrowed(table, from: start, $0) }, body)
-        }
         try HeldEntries.mergedScan(held, base: { try live.scanBorrowed(d, from: start, $0) }, body)
     }
 }

@@ -25,6 +25,8 @@ package enum ViewHistory {
     static let tablePrefix = "history:"
     /// The windows closed so far: end sequence (8 bytes, big-endian) -> window number (4 bytes, big-endian).
     package static let windowsTable = "views.windows"
+    /// The versions of a generation being built, staged as runs until it is published (`StagedRuns`).
+    package static let stagingTable = "views.staging"
     /// The keys the live views changed in the open window, whose versions are written when it closes (`ChangeLog`).
     package static let changesTable = "views.changes"
     /// The key in `views.meta` saying the generation keeps a history, with its format (`format`).

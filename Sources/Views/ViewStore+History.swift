@@ -146,4 +146,24 @@ extension ViewStore {
         }
         try scope.clear(changeLog.database)
     }
+
+    /// Starts a staged run of `table`'s held changes (`StagedRuns`), in the window they were held for.
+    func stagedRun(for table: String) throws -> StagedRuns.Run {
+        guard staging != nil, historyTables[table] != nil else { throw ViewError.unknownTable(ViewHistory.table(table)) }
+        return staged.start(table: table, window: heldWindow)
+    }
+
+    /// Stages `key`'s change (`value`; nil: deleted) in `run`, appended; a key too long for a staged key is written as
+    /// a version into the history table at once.
+    func stage(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?, run: StagedRuns.Run, scope: TransactionScope) throws {
+        guard let staging, let history = historyTables[run.table] else { throw ViewError.unknownTable(ViewHistory.table(run.table)) }
+        if StagedRuns.key(key, run: run.number, into: &stagingKey) {
+            let out = try stagingKey.withUnsafeBytes { try scope.reserveAppending(staging, $0, size: HistoryValue.size(key: key, cut: false, value: value)) }
+            HistoryValue.write(key: key, cut: false, value: value, into: out)
+        } else {
+            let cut = HistoryKey.encode(key, window: run.window, into: &stagingKey)
+            let out = try stagingKey.withUnsafeBytes { try scope.reserve(history, $0, size: HistoryValue.size(key: key, cut: cut, value: value)) }
+            HistoryValue.write(key: key, cut: cut, value: value, into: out)
+        }
+    }
 }

@@ -39,6 +39,10 @@ public final class ViewStore: @unchecked Sendable {
     let windows: Database?
     /// The live views' changes in the open window (`ChangeLog`), when these views keep a history.
     let changeLog: ChangeLog?
+    /// Where a generation being built stages its history's versions (`StagedRuns`), when these views keep a history.
+    let staging: Database?
+    /// The runs staged so far by this store's folds.
+    var staged = StagedRuns()
     /// For views at a past point (`past(at:)`): that point, the window their history is read at, and the writes
     /// of the events folded after the window's end. Such a store only reads.
     let pastPoint: PastPoint?
@@ -46,9 +50,9 @@ public final class ViewStore: @unchecked Sendable {
     private var foldedSinceRelease = 0
     /// The views built from empty by this object alone (`buildsFromEmpty`), each with its tables' filters.
     private var absentKeyFilters: [String: AbsentKeyFilters] = [:]
-    /// The views of a generation being built whose tables are written from their history once folded
-    /// (`LMDBKeyValueStore.derivesFromHistory`, `deriveFromHistory`): until then they hold nothing.
-    package internal(set) var derivedViews: Set<String> = []
+    /// The views of a generation being built whose history's versions are staged as runs in `views.staging` and
+    /// merged into their history tables when it is published (`LMDBKeyValueStore.stagesHistory`, `publish`).
+    package internal(set) var stagedViews: Set<String> = []
     /// The folds (projectors and their tables) the last `fold` used, kept for the next one, under `keptLock`:
     /// a user's action folds one event touching thousands of records, and tables made afresh for it grew
     /// their caches from empty every time (see `keep`).
@@ -68,7 +72,9 @@ public final class ViewStore: @unchecked Sendable {
     private var lostWritesBehind = false
     /// The history window of the changes held behind by views built from their history (`writeOut`): they are written
     /// out at each window's end, so they all belong to one window.
-    private var heldWindow: UInt32 = 0
+    var heldWindow: UInt32 = 0
+    /// The staged key being written (`stage`).
+    var stagingKey: [UInt8] = []
     /// The most events a batch folds (`batchSize`; tests fold in smaller batches).
     var batchEvents = ViewStore.batchSize
     /// The bytes held behind that start a write-out (`writeBehindBudget`; tests write out more often).
@@ -139,7 +145,7 @@ public final class ViewStore: @unchecked Sendable {
         // reserving room for each batch first (`batchRoom`).
         o.mapSize = ViewStore.initialMapSize
         let tables = catalog.tables
-        o.maxDatabases = UInt32(2 * tables.count + 6)
+        o.maxDatabases = UInt32(2 * tables.count + 8)
         o.readOnly = readOnly
         // Views are rebuilt from the log: no fsync per commit (MDB_NOSYNC). A killed process loses nothing; a
         // machine crash may lose the last batches, which the next open folds again from the checkpoint written
@@ -172,13 +178,15 @@ public final class ViewStore: @unchecked Sendable {
             var historyByTable: [String: Database] = [:]
             var windowsTable: Database?
             var changesTable: Database?
+            var stagingTable: Database?
             if history {
                 // A read-only open of a file written before histories were kept finds none: it has no history.
-                let names = tables.map(ViewHistory.table) + [ViewHistory.windowsTable, ViewHistory.changesTable]
+                let names = tables.map(ViewHistory.table) + [ViewHistory.windowsTable, ViewHistory.changesTable, ViewHistory.stagingTable]
                 let opened = readOnly ? try? environment.openDatabases(names, flags: []) : try environment.openDatabases(names, flags: create)
                 if let opened {
                     windowsTable = opened[ViewHistory.windowsTable]
                     changesTable = opened[ViewHistory.changesTable]
+                    stagingTable = opened[ViewHistory.stagingTable]
                     for t in tables { historyByTable[t] = opened[ViewHistory.table(t)] }
                     for (name, d) in opened { dbs[name] = d }
                 }
@@ -187,6 +195,7 @@ public final class ViewStore: @unchecked Sendable {
             historyTables = historyByTable
             windows = windowsTable
             changeLog = changesTable.map(ChangeLog.init)
+            staging = stagingTable
         } catch let e as LMDBError where e.isCorruption {
             throw ViewError.damaged("\(path): \(e.operation): \(e.message)")
         }
@@ -215,6 +224,7 @@ public final class ViewStore: @unchecked Sendable {
         historyTables = live.historyTables
         windows = live.windows
         changeLog = nil
+        staging = nil
         pastPoint = point
         foldsOnTwoCores = false
     }
@@ -502,7 +512,7 @@ public final class ViewStore: @unchecked Sendable {
             absentKeyFilters[type.name.rawValue] = AbsentKeyFilters(tables: ViewCatalog.tables(of: type), budget: budget)
         }
         // A generation being built keeps a history: its tables come from it at the end (`deriveFromHistory`).
-        if windows != nil && writesBehind { derivedViews.formUnion(views) }
+        if windows != nil && writesBehind && staging != nil { stagedViews.formUnion(views) }
     }
 
     /// The cache room the kept folds' tables may hold in all (`keep`): 8 MiB.
@@ -560,11 +570,10 @@ public final class ViewStore: @unchecked Sendable {
         }
         let kept = takeKeptFolds().flatMap { folds in folds.allSatisfy { ($0.store.writeBehind != nil) == writesBehind } ? folds : nil }
         let folds = kept ?? catalog.types.map { type -> Fold in
-            let derives = windows != nil && writesBehind && derivedViews.contains(type.name.rawValue)
-            let recorder = windows == nil ? nil : HistoryRecorder(tables: historyTables, deferred: derives)
+            let stages = windows != nil && writesBehind && stagedViews.contains(type.name.rawValue)
+            let recorder = windows == nil ? nil : HistoryRecorder(tables: historyTables, deferred: stages)
             let store = LMDBKeyValueStore(databases: databases, filters: absentKeyFilters[type.name.rawValue],
-                                          writeBehind: writesBehind ? WriteBehind() : nil, history: recorder,
-                                          derivesFrom: derives ? historyTables : nil)
+                                          writeBehind: writesBehind ? WriteBehind() : nil, history: recorder, stagesHistory: stages)
             let context = FoldContext(store: store)
             return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, store: store, context: context,
                         projector: type.init(context: context), handles: type.handledEvents)
@@ -624,7 +633,7 @@ public final class ViewStore: @unchecked Sendable {
                             if open { try changeLog?.begin(scope) }
                             for f in folds {
                                 f.store.history?.window = window
-                                f.store.history?.log = open && !f.store.derivesFromHistory ? changeLog : nil
+                                f.store.history?.log = open && !f.store.stagesHistory ? changeLog : nil
                                 f.store.history?.bytes = 0
                             }
                         }
@@ -703,8 +712,8 @@ public final class ViewStore: @unchecked Sendable {
             done += UInt64(events.count)
             if writesBehind {
                 let held = folds.reduce(0) { $0 + ($1.store.writeBehind?.bytes ?? 0) }
-                // Views built from their history hold one window's changes at a time (`writeOut`).
-                if held >= writeBehindLimit || (endsWindow && folds.contains { $0.store.derivesFromHistory }) { try writeOut(folds) }
+                // Views staging their history hold one window's changes at a time (`writeOut`).
+                if held >= writeBehindLimit || (endsWindow && folds.contains { $0.store.stagesHistory }) { try writeOut(folds) }
             }
             cut = nextCut
             progress?(done, head - start)
@@ -796,33 +805,21 @@ public final class ViewStore: @unchecked Sendable {
         for f in folds {
             guard let held = f.store.writeBehind else { continue }
             for table in held.tablesHeld {
-                guard var db = databases[table] else { throw ViewError.unknownTable(table) }
+                guard let db = databases[table] else { throw ViewError.unknownTable(table) }
                 let changes = held.take(table)
-                // A view built from its history holds its tables' changes of one window: they go out as that window's
-                // versions (its tables come from the history when the generation is published).
-                let versions = f.store.derivesFromHistory
-                if versions {
-                    guard let h = historyTables[table] else { throw ViewError.unknownTable(ViewHistory.table(table)) }
-                    db = h
-                }
-                var key: [UInt8] = []
+                // A view staging its history holds one window's changes: they are that window's versions too, appended
+                // as a run (`views.staging`, merged into the history when the generation is published).
+                let staged = f.store.stagesHistory ? try stagedRun(for: table) : nil
                 var next = 0
                 while next < changes.count {
                     let end = min(changes.count, next + ViewStore.writeBehindChunk)
-                    try environment.reserve(room: ViewStore.batchRoom(events: end - next, copies: 0))
+                    try environment.reserve(room: ViewStore.batchRoom(events: end - next, copies: 0) * (staged == nil ? 1 : 2))
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
                         defer { scope.end() }
-                        try changes.forEach(in: next..<end) { k, value in
-                            if versions {
-                                let cut = HistoryKey.encode(k, window: heldWindow, into: &key)
-                                let out = try key.withUnsafeBytes { try scope.reserve(db, $0, size: HistoryValue.size(key: k, cut: cut, value: value)) }
-                                HistoryValue.write(key: k, cut: cut, value: value, into: out)
-                            } else if let value {
-                                try scope.put(db, k, value)
-                            } else {
-                                try scope.delete(db, k)
-                            }
+                        try changes.forEach(in: next..<end) { key, value in
+                            if let value { try scope.put(db, key, value) } else { try scope.delete(db, key) }
+                            if let staged { try stage(key, value, run: staged, scope: scope) }
                         }
                     }
                     next = end

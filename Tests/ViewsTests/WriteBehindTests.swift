@@ -139,8 +139,8 @@ final class WriteBehindTests: ViewsTestCase {
         live.batchEvents = 16
         try live.catchUp()
         // Written out every few batches, and only at the end (the role change's scan then finds every index
-        // entry in memory); as a generation is built (with a history: only the history is written out, lookups read
-        // its latest versions, the tables are written from it at the end) and as a scratch fold (no history).
+        // entry in memory); as a generation is built (with a history: its versions staged at each write-out and merged
+        // into the history when it is published) and as a scratch fold (no history).
         for (limit, history) in [(64 << 10, true), (Int.max, true), (64 << 10, false)] {
             let path = dir.file("private-\(limit)-\(history)")
             try StoreDirectory.makePrivateDirectory(path)
@@ -150,8 +150,8 @@ final class WriteBehindTests: ViewsTestCase {
             behind.writeBehindLimit = limit
             behind.buildsFromEmpty(catalog.types.map { $0.name.rawValue })
             try behind.catchUp()
-            XCTAssertEqual(behind.derivedViews.isEmpty, !history)
-            // Built from its history: the tables come from it as it is written out (`publish`), as a replay's do.
+            XCTAssertEqual(behind.stagedViews.isEmpty, !history)
+            // Written out as a replay's generation is (`publish`): its staged history merged on the way.
             let published = dir.file("published-\(limit)-\(history)")
             try StoreDirectory.makePrivateDirectory(published)
             try behind.publish(to: published)
