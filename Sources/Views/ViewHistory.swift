@@ -31,6 +31,9 @@ package enum ViewHistory {
     package static let changesTable = "views.changes"
     /// The key in `views.meta` saying the generation keeps a history, with its format (`format`).
     static let formatKey = Array("history".utf8)
+    /// The key in `views.meta` holding the last sequence the history has recorded folds through: a view checkpoint past
+    /// it means a build that keeps no history folded those events (its views are then rebuilt: `ViewStore.staleViews`).
+    static let throughKey = Array("history.through".utf8)
     /// The key in `views.meta` holding the bytes of versions written in the open window so far.
     static let openBytesKey = Array("history.open".utf8)
     /// The format of the history (its keys, values and windows).

@@ -24,8 +24,26 @@ extension ViewStore {
     package func hasHistory() throws -> Bool {
         guard windows != nil else { return false }
         return try guarded { try environment.read { txn in
-            try txn.getBytes(meta, key: ViewHistory.formatKey) == ViewHistory.formatBytes
+            try txn.getBytes(meta, key: ViewHistory.formatKey) == ViewHistory.formatBytes && !historyBehind(txn)
         } }
+    }
+
+    /// Whether a view stands past what the history recorded (`ViewHistory.throughKey`): a build that keeps no history
+    /// (an older one, sharing the store) folded events since, so the history misses their changes.
+    func historyBehind(_ txn: borrowing Transaction) throws -> Bool {
+        let through = try txn.getBytes(meta, key: ViewHistory.throughKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+        for type in catalog.types {
+            let cp = try txn.getBytes(meta, key: Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+            if cp > through { return true }
+        }
+        return false
+    }
+
+    /// Records, in a fold's transaction, that the history has recorded its folds through `last` (at least).
+    func recordHistoryThrough(_ last: UInt64, scope: TransactionScope) throws {
+        guard windows != nil else { return }
+        let through = try scope.get(meta, ViewHistory.throughKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+        if last > through { try scope.put(meta, ViewHistory.throughKey, ViewHistory.endKey(last)) }
     }
 
     /// Where a fold's batch after `sequence` must end so that it spans no window's end (read in a transaction of

@@ -23,12 +23,11 @@ extension ViewStore {
             released.stop()
         }
         // The small tables, put (the target has its own meta: the history's format, written when it opened).
-        for table in [ViewStore.metaTable, ViewStore.quarantineTable, ViewHistory.windowsTable, ViewHistory.changesTable] {
-            guard let from = table == ViewStore.quarantineTable ? (quarantine != meta ? quarantine : nil) : databases[table] ?? (table == ViewStore.metaTable ? meta : nil),
-                  let to = table == ViewStore.quarantineTable ? out.quarantine : out.databases[table] ?? (table == ViewStore.metaTable ? out.meta : nil)
-            else { continue }
-            try copy(from, to: to, into: out, append: false)
-        }
+        var small: [(Database, Database)] = [(meta, out.meta)]
+        if quarantine != meta { small.append((quarantine, out.quarantine)) }
+        if let w = windows, let to = out.windows { small.append((w, to)) }
+        if let c = changeLog, let to = out.changeLog { small.append((c.database, to.database)) }
+        for (from, to) in small { try copy(from, to: to, into: out, append: false) }
         for type in catalog.types {
             let stages = stagedViews.contains(type.name.rawValue)
             for table in ViewCatalog.tables(of: type) {

@@ -258,7 +258,7 @@ public final class ViewStore: @unchecked Sendable {
     func staleViews() throws -> [String] {
         if pastPoint != nil { return [] }
         return try guarded { try environment.read { txn in
-            if windows != nil, try txn.getBytes(meta, key: ViewHistory.formatKey) != ViewHistory.formatBytes {
+            if windows != nil, try txn.getBytes(meta, key: ViewHistory.formatKey) != ViewHistory.formatBytes || historyBehind(txn) {
                 return catalog.types.map { $0.name.rawValue }
             }
             return try catalog.types.compactMap { type in
@@ -698,6 +698,7 @@ public final class ViewStore: @unchecked Sendable {
                         let nowClosed = try closeWindowIfDue(at: last, after: closed, scope: scope,
                                                              written: folds.reduce(0) { $0 + ($1.store.history?.bytes ?? 0) })
                         nextCut = try windowCut(after: last, closed: nowClosed, scope: scope)
+                        try recordHistoryThrough(last, scope: scope)
                         if let windows {
                             heldWindow = folds.first { $0.store.history != nil }?.store.history?.window ?? 0
                             endsWindow = try nowClosed?.end == last || ViewHistory.closed(atOrAfter: last, scope, windows)?.end == last

@@ -271,4 +271,30 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertTrue(try reopened.hasHistory())
         try assertEqualViews(try reopened.past(at: 60), try fromZero(60), "as of 60 after the rebuild")
     }
+
+    /// A build that keeps no history folding views that have one (an older build sharing the store) leaves the views
+    /// past what the history recorded: they are rebuilt when a build that keeps one opens them, never read as if the
+    /// history had those changes.
+    func testViewsFoldedByABuildWithoutHistoriesAreRebuilt() throws {
+        try fill(60)
+        let views = try store.latestViews()
+        XCTAssertTrue(try views.hasHistory())
+        // What such a build leaves: the views' checkpoints moved on, the history's record of its folds not.
+        let meta = try XCTUnwrap(try views.environment.openDatabases([ViewStore.metaTable], flags: [])[ViewStore.metaTable])
+        try views.environment.write { txn in
+            var w = ByteWriter()
+            w.write(ThreadsProjector.schemaVersion)
+            w.write(try store.log.head().sequence + 1)
+            try txn.put(meta, key: Array("threads".utf8), value: w.bytes)
+        }
+        XCTAssertFalse(try views.hasHistory())
+        XCTAssertThrowsError(try views.past(at: 20)) { error in
+            guard case .noHistory? = error as? ViewError else { return XCTFail("\(error)") }
+        }
+        let told = Locked<[String]>([])
+        let reopened = try ViewStore.open(store: store.directory, log: store.log) { note in told.withLock { $0.append(note) } }
+        XCTAssertTrue(told.withLock { $0 }.contains { $0.contains("history") }, "\(told.withLock { $0 })")
+        XCTAssertTrue(try reopened.hasHistory())
+        try assertEqualViews(try reopened.past(at: 40), try fromZero(40), "as of 40 after the rebuild")
+    }
 }
