@@ -592,13 +592,15 @@ package final class Environment: @unchecked Sendable {
     /// read transaction: another thread may write meanwhile (the map cannot be resized under the copy: it holds
     /// the resize lock shared).
     ///
-    /// The file is opened here rather than by `mdb_env_copy2`, which creates it with mode 0666 less the umask.
-    /// A copy that is folded into (`replay --view`, not `durable`) is written with `O_DIRECT` as `mdb_env_copy2`
-    /// does, so its pages do not enter the page cache. That costs reads from disk when it is folded into, and
-    /// keeps the resident size bounded there where the kernel's fault-around is on: a fold's read faults on cached
-    /// pages map their cached neighbours too (16 pages each), faster than `ResidentPageReleaser` unmaps them
-    /// (measured at 100K messages before `Options.noFaultAround`: `replay --view threads` 4.6-5.7 s at 210-227 MiB
-    /// with cached pages, 7.2 s at 150 MiB with `O_DIRECT`).
+    /// The file is opened here rather than by `mdb_env_copy2`, which creates it with mode 0666 less the umask, and
+    /// with `O_DIRECT` (which `mdb_env_copy2` always uses) only where this kernel refuses to turn fault-around off
+    /// (`faultAroundRefusal`). There a copy that is folded into (`replay --view`, not `durable`) keeps its pages out
+    /// of the page cache: a fold's read faults on cached pages would map their cached neighbours too (16 pages each),
+    /// faster than `ResidentPageReleaser` unmaps them (at 100K messages: `replay --view threads` 4.6-5.7 s at 210-227
+    /// MiB with cached pages, 7.2 s at 150 MiB with `O_DIRECT`). Where fault-around is off, the copy goes through the
+    /// page cache: written with `O_DIRECT`, every page the fold and the publishing copy read came from the disk, one
+    /// 4 KiB read per fault (at 100K messages `replay --view outbox` 5.3 s, 4 of them reading the copy back; 1.4 s
+    /// through the page cache, at the same 79 MiB peak).
     ///
     /// `durable`: the copy is on disk (fsync) when this returns, for a copy that will serve rather than be read
     /// once. It goes through the page cache: its readers are queries, and written with `O_DIRECT` each first read of
@@ -611,7 +613,7 @@ package final class Environment: @unchecked Sendable {
         defer { close(fd) }
         // As `mdb_env_copy2` does: ignored where the file system refuses it.
         let flags = fcntl(fd, F_GETFL)
-        if !durable, flags != -1 { _ = fcntl(fd, F_SETFL, flags | mailstore_o_direct()) }
+        if !durable, Environment.faultAroundRefusal != nil, flags != -1 { _ = fcntl(fd, F_SETFL, flags | mailstore_o_direct()) }
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
         try LMDBError.check(mdb_env_copyfd2(env, fd, UInt32(MDB_CP_COMPACT)), "mdb_env_copyfd2(\(file))")
