@@ -67,7 +67,10 @@ extension ViewStore {
                 let copied = try ViewStore(path: building, log: log, catalog: catalog)
                 try ResidentPageReleaser.during(copied.environment) { try copied.reset(views: only) }
             }
-            let fresh = try ViewStore(path: building, log: log, catalog: catalog)
+            // Written by `pwrite` at each commit rather than through the map, where each page a write-out changes
+            // faults, through the file system's `page_mkwrite` (a third of a 100K `replay --view threads`; docs/
+            // operations.md, "Memory while folding").
+            let fresh = try ViewStore(path: building, log: log, catalog: catalog, writeMap: false)
             fresh.foldsOnTwoCores = twoCores
             fresh.writesBehind = true
             fresh.writeBehindLimit = ViewStore.rebuildWriteBehindBudget

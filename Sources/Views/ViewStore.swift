@@ -19,6 +19,8 @@ import Projections
 public final class ViewStore: @unchecked Sendable {
     /// The views environment of the current generation.
     package let environment: Environment
+    /// Whether this store's pages are written through the map (`MDB_WRITEMAP`) rather than by `pwrite` at each commit.
+    let writesThroughMap: Bool
     /// The folder of that environment.
     package let path: String
     /// The views folded here.
@@ -92,9 +94,15 @@ public final class ViewStore: @unchecked Sendable {
     /// The same for a generation being built (`replay`, a schema upgrade), whose peak memory at a million messages is
     /// nearer the 200 MB bound: 8 MiB held raised a 1M replay's peak from 164 to 168-170 MiB (16 MiB: 190 MiB).
     static let rebuildWriteBehindBudget = 8 << 20
-    /// Entries a write-out puts per transaction: each transaction's commit touches every page it changed again,
-    /// so its mapped pages are bounded by this many leaves (and their branch pages), whatever the held writes.
+    /// Entries a write-out puts per transaction into views written through the map: each transaction's commit
+    /// touches every page it changed again, so its mapped pages are bounded by this many leaves (and their branch
+    /// pages), whatever the held writes.
     static let writeBehindChunk = 8_192
+    /// The same for views written by `pwrite` (`writeMap: false`: a generation being built), where LMDB holds the
+    /// pages a transaction changes in the heap until its commit and keeps them for later transactions: at most
+    /// 2,048 leaves (8 MiB) and their branch pages. At 1M messages a `replay` peaked at 174 MiB with 2,048 against
+    /// 185 MiB with 8,192, and ran no slower.
+    static let writeBehindChunkByPwrite = 2_048
 
     /// Events folded per write transaction during catch-up. 20K bounds a rebuild's anonymous memory (100K
     /// batches: ~430 MiB at 100K messages); with generated mail `batchBytes` ends a batch first. Smaller batches save
@@ -136,8 +144,8 @@ public final class ViewStore: @unchecked Sendable {
 
     /// Opens the views environment at `path`. `history`: whether its folds keep the views' history (`ViewHistory`;
     /// a generation does, a scratch fold does not). A read-only store reads the history when the file has one.
-    /// `writeMap: false` (a generation written out in key order, `publish`): pages written by `pwrite` at each commit
-    /// rather than through the map, where each new page of the file would fault.
+    /// `writeMap: false` (a generation being built, or written out in key order by `publish`): pages written by
+    /// `pwrite` at each commit rather than through the map, where each page changed would fault.
     init(path: String, log: EventLog, catalog: ViewCatalog = .standard, readOnly: Bool = false,
          temporaryFolder: String? = nil, history: Bool = true, writeMap: Bool = true) throws {
         var o = Environment.Options()
@@ -158,6 +166,7 @@ public final class ViewStore: @unchecked Sendable {
         // A big batch dirties thousands of pages of scattered B-trees: written into the map, they are page cache
         // rather than heap, so a fold's memory does not grow with the store.
         o.writeMap = writeMap
+        writesThroughMap = writeMap && !readOnly
         // A fault maps the page it touches, not its cached neighbours too (at 1M messages the releasing thread
         // could not keep up with ~16 pages mapped per fault: 380-550 MiB peaks in `replay`).
         o.noFaultAround = true
@@ -227,6 +236,7 @@ public final class ViewStore: @unchecked Sendable {
         staging = nil
         pastPoint = point
         foldsOnTwoCores = false
+        writesThroughMap = live.writesThroughMap
     }
 
     deinit {
@@ -813,7 +823,7 @@ public final class ViewStore: @unchecked Sendable {
                 let staged = f.store.stagesHistory ? try stagedRun(for: table) : nil
                 var next = 0
                 while next < changes.count {
-                    let end = min(changes.count, next + ViewStore.writeBehindChunk)
+                    let end = min(changes.count, next + (writesThroughMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite))
                     try environment.reserve(room: ViewStore.batchRoom(events: end - next, copies: 0) * (staged == nil ? 1 : 2))
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
