@@ -57,8 +57,8 @@ package final class Environment: @unchecked Sendable {
     /// The map's address ranges once found (`mappedRanges`), guarded by `rangesLock`; dropped when remapped.
     private var cachedRanges: [Range<UInt>]?
     private let rangesLock = NSLock()
-    /// Opened with `MDB_WRITEMAP` (writable): the map is kept allocated on disk.
-    private let writeMap: Bool
+    /// Opened with `MDB_WRITEMAP` (writable): pages are written through the map, which is kept allocated on disk.
+    package let writeMap: Bool
     /// Opened with `noFaultAround`: each new map is registered (`turnOffFaultAround`).
     private let noFaultAround: Bool
     /// True when the current map faults in one page at a time (`noFaultAround` asked, and the kernel agreed).

@@ -25,6 +25,13 @@ import CLMDB
 
     /// The value for `key`, or nil.
     @inlinable package func get(_ db: Database, key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        try Transaction.get(handle, db, key)
+    }
+
+    /// `mdb_get` in the transaction `handle`: the value for `key`, borrowed from the map, or nil (`Transaction` and
+    /// `TransactionScope` both read through it).
+    @inlinable static func get(_ handle: OpaquePointer, _ db: Database, _ key: UnsafeRawBufferPointer) throws
+        -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
         let rc = mdb_get(handle, db.dbi, &k, &v)

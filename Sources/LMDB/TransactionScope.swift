@@ -26,24 +26,12 @@ package final class TransactionScope {
 
     /// The value for `key`, copied, or nil.
     package func get(_ db: Database, _ key: [UInt8]) throws -> [UInt8]? {
-        try key.withUnsafeBytes { kb in
-            var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
-            var v = MDB_val()
-            let rc = mdb_get(live, db.dbi, &k, &v)
-            if rc == MDB_NOTFOUND { return nil }
-            if rc != 0 { throw LMDBError(code: rc, operation: "mdb_get(\(db.name))") }
-            return Array(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
-        }
+        try key.withUnsafeBytes { try getBorrowed(db, $0).map { Array($0) } }
     }
 
     /// The value for `key`, borrowed from the map (valid until the transaction writes that page or ends), or nil.
     package func getBorrowed(_ db: Database, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val()
-        let rc = mdb_get(live, db.dbi, &k, &v)
-        if rc == MDB_NOTFOUND { return nil }
-        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_get(\(db.name))") }
-        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        try Transaction.get(live, db, key)
     }
 
     /// Stores `value` under `key`.

@@ -19,8 +19,6 @@ import Projections
 public final class ViewStore: @unchecked Sendable {
     /// The views environment of the current generation.
     package let environment: Environment
-    /// Whether this store's pages are written through the map (`MDB_WRITEMAP`) rather than by `pwrite` at each commit.
-    let writesThroughMap: Bool
     /// The folder of that environment.
     package let path: String
     /// The views folded here.
@@ -166,7 +164,6 @@ public final class ViewStore: @unchecked Sendable {
         // A big batch dirties thousands of pages of scattered B-trees: written into the map, they are page cache
         // rather than heap, so a fold's memory does not grow with the store.
         o.writeMap = writeMap
-        writesThroughMap = writeMap && !readOnly
         // A fault maps the page it touches, not its cached neighbours too (at 1M messages the releasing thread
         // could not keep up with ~16 pages mapped per fault: 380-550 MiB peaks in `replay`).
         o.noFaultAround = true
@@ -236,7 +233,6 @@ public final class ViewStore: @unchecked Sendable {
         staging = nil
         pastPoint = point
         foldsOnTwoCores = false
-        writesThroughMap = live.writesThroughMap
     }
 
     deinit {
@@ -823,7 +819,7 @@ public final class ViewStore: @unchecked Sendable {
                 let staged = f.store.stagesHistory ? try stagedRun(for: table) : nil
                 var next = 0
                 while next < changes.count {
-                    let end = min(changes.count, next + (writesThroughMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite))
+                    let end = min(changes.count, next + (environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite))
                     try environment.reserve(room: ViewStore.batchRoom(events: end - next, copies: 0) * (staged == nil ? 1 : 2))
                     try environment.write { txn in
                         let scope = TransactionScope(txn)

@@ -24,6 +24,21 @@ final class ViewHistoryTests: ViewsTestCase {
         super.tearDown()
     }
 
+    /// `MAILSTORE_HISTORY_WINDOW` is bounded: a value past the most a window may hold is cut to it (a look at a past
+    /// point folds up to a window's events), and one that is not a count of at least 1 leaves the default.
+    func testTheWindowSizeFromTheEnvironmentIsBounded() throws {
+        let cases: [(String, UInt64)] = [
+            ("50", 50), ("99999999999999999", 1 << 20), ("18446744073709551616", ViewsStatus.historyWindowEvents),
+            ("0", ViewsStatus.historyWindowEvents), ("-5", ViewsStatus.historyWindowEvents),
+            ("lots", ViewsStatus.historyWindowEvents), ("", ViewsStatus.historyWindowEvents),
+        ]
+        for (i, (text, expected)) in cases.enumerated() {
+            setenv("MAILSTORE_HISTORY_WINDOW", text, 1)
+            let views = try ViewStore.scratch(in: dir.file("window-\(i)"), log: store.log, through: 0)
+            XCTAssertEqual(views.historyWindowEvents, expected, "MAILSTORE_HISTORY_WINDOW=\(text)")
+        }
+    }
+
     /// 450 messages with replies, flags, moves and expunges, folded live in small batches (every 30 events) and one
     /// big one at the end.
     func fill(_ count: Int = 450) throws {
