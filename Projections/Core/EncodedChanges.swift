@@ -6,7 +6,7 @@ import Glibc
 ///
 /// One buffer rather than an array per key and per value: encoding, sorting, writing and dropping a batch's
 /// changes then costs a few allocations instead of two per change, and no reference counting per entry.
-package struct EncodedChanges {
+package struct EncodedChanges: ~Copyable {
     private var buffer = ByteWriter(capacity: 4_096)
     private var changes: [Change] = []
 

@@ -95,7 +95,7 @@ package final class ViewTable<Value: BinaryField> {
     package func encode() {
         // Keys and values go into one buffer (not an array each), so writing and dropping them is a few
         // allocations per batch rather than two per change.
-        var changes = encoded ?? EncodedChanges()
+        var changes = encoded.take() ?? EncodedChanges()
         changes.reserve(cache.count)
         for (k, c) in cache where c.dirty {
             if let v = c.value {
@@ -106,7 +106,7 @@ package final class ViewTable<Value: BinaryField> {
         }
         cache.removeAll(keepingCapacity: true)
         changes.sort()
-        encoded = changes
+        encoded = consume changes
     }
 
     /// Writes every changed entry to the store, in key order, and empties the cache.

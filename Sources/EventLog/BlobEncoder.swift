@@ -20,26 +20,31 @@ package final class BlobEncoder {
     /// Hashes and (when it saves at least 10%) compresses `bytes`, with `dictionary` when one is given.
     package func prepare(_ bytes: UnsafeRawBufferPointer, dictionary: BlobDictionary? = nil) throws -> PendingBlob {
         let hash = self.hash(bytes)
-        var w = ByteWriter(capacity: bytes.count / 2 + 16)
         var compressed: [UInt8] = []
         if bytes.count >= 64 {
             compressed = try dictionary.map { try zstd.compress(bytes, dictionary: $0.zstd) } ?? zstd.compress(bytes)
         }
+        // The header (kind, raw size, dictionary id) then the body, written once into the stored array.
+        var header = ByteWriter(capacity: 32)
         if !compressed.isEmpty && compressed.count * 10 <= bytes.count * 9 {
-            if let dictionary {
-                w.writeByte(2)
-                w.writeVarint(UInt64(bytes.count))
-                w.writeVarint(UInt64(dictionary.id))
-            } else {
-                w.writeByte(1)
-                w.writeVarint(UInt64(bytes.count))
+            header.writeByte(dictionary == nil ? 1 : 2)
+            header.writeVarint(UInt64(bytes.count))
+            if let dictionary { header.writeVarint(UInt64(dictionary.id)) }
+            return compressed.withUnsafeBytes { body in
+                PendingBlob(hash: hash, rawSize: bytes.count, stored: BlobEncoder.joined(header, body))
             }
-            w.writeRaw(compressed)
-        } else {
-            w.writeByte(0)
-            w.writeVarint(UInt64(bytes.count))
-            w.writeRaw(bytes)
         }
-        return PendingBlob(hash: hash, rawSize: bytes.count, stored: w.bytes)
+        header.writeByte(0)
+        header.writeVarint(UInt64(bytes.count))
+        return PendingBlob(hash: hash, rawSize: bytes.count, stored: BlobEncoder.joined(header, bytes))
+    }
+
+    /// `header`'s bytes then `body`'s, in one array.
+    private static func joined(_ header: borrowing ByteWriter, _ body: UnsafeRawBufferPointer) -> [UInt8] {
+        var stored: [UInt8] = []
+        stored.reserveCapacity(header.count + body.count)
+        header.withUnsafeBytes { stored.append(contentsOf: $0) }
+        stored.append(contentsOf: body)
+        return stored
     }
 }

@@ -91,8 +91,10 @@ extension EventLog {
         }
     }
 
-    /// The chain hash of `record` at `sequenceKey` after `previous`:
-    /// SHA-256(previous ‖ sequence ‖ record bytes 0..<2 ‖ record bytes 34...), written into `out`.
+    /// The chain hash of `record` at `sequenceKey` after `previous`, written into `out`:
+    /// - format 2: SHA-256(previous ‖ sequence ‖ SHA-256(record bytes 0..<2 ‖ record bytes 34...));
+    /// - format 1 (and a record too damaged to name its format): SHA-256(previous ‖ sequence ‖ record bytes 0..<2 ‖
+    ///   record bytes 34...).
     static func chainHash(previous: [UInt8], sequenceKey: [UInt8], record: UnsafeRawBufferPointer,
                           hasher: SHA256Hasher, into out: inout [UInt8]) {
         previous.withUnsafeBytes { p in
@@ -105,11 +107,43 @@ extension EventLog {
     /// `chainHash` over borrowed bytes; `out` takes the 32-byte hash.
     static func chainHash(previous: UnsafeRawBufferPointer, sequenceKey: UnsafeRawBufferPointer,
                           record: UnsafeRawBufferPointer, hasher: SHA256Hasher, into out: UnsafeMutableRawBufferPointer) {
+        if record.first == RecordCodec.digestChainFormat {
+            withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { digest in
+                recordDigest(record, hasher: hasher, into: digest)
+                chainHash(previous: previous, sequenceKey: sequenceKey, digest: UnsafeRawBufferPointer(digest),
+                          hasher: hasher, into: out)
+            }
+            return
+        }
         hasher.reset()
         hasher.update(previous)
         hasher.update(sequenceKey)
-        hasher.update(UnsafeRawBufferPointer(rebasing: record[0..<2]))
-        hasher.update(UnsafeRawBufferPointer(rebasing: record[RecordCodec.hashRange.upperBound...]))
+        hasher.update(UnsafeRawBufferPointer(rebasing: record[0..<min(2, record.count)]))
+        if record.count > RecordCodec.hashRange.upperBound {
+            hasher.update(UnsafeRawBufferPointer(rebasing: record[RecordCodec.hashRange.upperBound...]))
+        }
+        hasher.finish(into: out)
+    }
+
+    /// A format 2 record's digest: SHA-256(record bytes 0..<2 ‖ record bytes 34...), everything but its chain
+    /// hash. It needs no other record, so it is computed where the record is encoded (on either encoding
+    /// thread); the writing thread then hashes 72 bytes per record in sequence instead of the whole record.
+    static func recordDigest(_ record: UnsafeRawBufferPointer, hasher: SHA256Hasher, into out: UnsafeMutableRawBufferPointer) {
+        hasher.reset()
+        hasher.update(UnsafeRawBufferPointer(rebasing: record[0..<min(2, record.count)]))
+        if record.count > RecordCodec.hashRange.upperBound {
+            hasher.update(UnsafeRawBufferPointer(rebasing: record[RecordCodec.hashRange.upperBound...]))
+        }
+        hasher.finish(into: out)
+    }
+
+    /// A format 2 record's chain hash from its digest: SHA-256(previous ‖ sequence ‖ digest).
+    static func chainHash(previous: UnsafeRawBufferPointer, sequenceKey: UnsafeRawBufferPointer,
+                          digest: UnsafeRawBufferPointer, hasher: SHA256Hasher, into out: UnsafeMutableRawBufferPointer) {
+        hasher.reset()
+        hasher.update(previous)
+        hasher.update(sequenceKey)
+        hasher.update(digest)
         hasher.finish(into: out)
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// ```
 /// STORE/
-///   FORMAT        "mailstore-store-format 3"
+///   FORMAT        "mailstore-store-format 4"
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
 /// ```
@@ -22,7 +22,10 @@ public struct StoreDirectory: Sendable {
     ///   by hash (`blobs`). The upgrade rewrites only the FORMAT file: the two databases are created on the
     ///   first open for writing, the blobs already stored stay where they are and are read there, and an older
     ///   build, which would not see the numbered blobs, refuses the store.
-    public static let formatVersion: UInt32 = 3
+    /// - 4: new log records are of record format 2 (the chain hash over the record's digest, `RecordCodec`). The
+    ///   upgrade rewrites only the FORMAT file: the records already stored stay format 1 and are read and
+    ///   verified as they are, and an older build, which would fail on a format 2 record, refuses the store.
+    public static let formatVersion: UInt32 = 4
     static let formatPrefix = "mailstore-store-format "
 
     /// The store folder.

@@ -13,14 +13,40 @@ struct PreparedBatch {
     var keySpans: [Range<Int>] = []
     var ids: [EventID] = []
     var expected: [ExpectedVersion] = []
+    /// Each record's digest (`EventLog.recordDigest`), 32 bytes each: record `i`'s at `i * 32`.
+    var digests: [UInt8] = []
 
     /// Event `i`'s stream key as a string (for expected-version checks, which count by key).
     func streamKey(_ i: Int) -> String { String(decoding: keyBytes[keySpans[i]], as: UTF8.self) }
+
+    /// The bytes its buffers hold room for.
+    var capacityBytes: Int {
+        bytes.capacity + keyBytes.capacity + (spans.capacity + keySpans.capacity) * MemoryLayout<Range<Int>>.stride
+            + ids.capacity * MemoryLayout<EventID>.stride + expected.capacity * MemoryLayout<ExpectedVersion>.stride
+            + digests.capacity
+    }
+
+    /// Empties every buffer, keeping its capacity.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        keyBytes.removeAll(keepingCapacity: true)
+        keySpans.removeAll(keepingCapacity: true)
+        ids.removeAll(keepingCapacity: true)
+        expected.removeAll(keepingCapacity: true)
+        digests.removeAll(keepingCapacity: true)
+    }
 }
 
-/// The writer's reusable state: a hasher, a zstd context and buffers. Used under the writer lock.
+/// The writer's reusable state: a hasher, a zstd context and buffers. Used under the writer lock, by one
+/// thread at a time.
 final class WriterScratch {
+    /// For the chain hashes, on the writing thread.
     let hasher: SHA256Hasher
+    /// For the records' digests, on the thread encoding with this scratch (which may run beside the writing one).
+    private let digestHasher: SHA256Hasher
+    /// Emptied chunks to encode into, shared with the other scratch of the writer.
+    let spares: SpareBatches
     private let zstd: Zstd
     private var payload = ByteWriter(capacity: 4096)
     private var compressed: [UInt8] = []
@@ -32,15 +58,17 @@ final class WriterScratch {
     /// The most a chunk's buffer reserves up front (8 MiB).
     static let maxReserve = 8 << 20
 
-    init() throws {
+    init(spares: SpareBatches) throws {
+        self.spares = spares
         hasher = try SHA256Hasher()
+        digestHasher = try SHA256Hasher()
         zstd = try Zstd(level: 3)
     }
 
     /// Encodes the events of `batch` in `range` (all of it by default), recorded at `now`.
     func prepare(_ batch: [NewEvent], range: Range<Int>? = nil, now: Timestamp = .now) throws -> PreparedBatch {
         let range = range ?? batch.indices
-        var out = PreparedBatch()
+        var out = spares.take() ?? PreparedBatch()
         out.spans.reserveCapacity(range.count)
         out.keySpans.reserveCapacity(range.count)
         // A little over the last chunk's sizes, so a chunk like it needs no growth; at most `maxReserve` each
@@ -49,6 +77,7 @@ final class WriterScratch {
         out.keyBytes.reserveCapacity(min(WriterScratch.maxReserve, range.count * (keyBytesPerEvent + keyBytesPerEvent / 8)))
         out.ids.reserveCapacity(range.count)
         out.expected.reserveCapacity(range.count)
+        out.digests.reserveCapacity(range.count * 32)
         // The buffers are moved into locals for the loop (a class property is checked for exclusive access
         // at each use), and events are read field by field through a pointer: binding one to a local, or
         // passing it whole, copies it and retains every string and array in it (a fifth of an append's time
@@ -60,6 +89,7 @@ final class WriterScratch {
             swap(&payload, &self.payload)
             swap(&record, &self.record)
         }
+        let eventOffset = NewEvent.eventOffset
         try batch.withUnsafeBufferPointer { buf in
             guard let base = buf.baseAddress else { return }
             for i in range {
@@ -67,8 +97,9 @@ final class WriterScratch {
                 let stream = ev.pointee.stream.rawValue
                 if stream.isEmpty { throw EventLogError.invalidStream(stream) }
                 payload.removeAll()
-                DomainEvent.encodePayload(at: UnsafeRawPointer(ev).advanced(by: NewEvent.eventOffset)
-                    .assumingMemoryBound(to: DomainEvent.self), to: &payload)
+                let (type, schemaVersion) = DomainEvent.encodePayload(
+                    at: UnsafeRawPointer(ev).advanced(by: eventOffset).assumingMemoryBound(to: DomainEvent.self),
+                    to: &payload)
                 let rawCount = payload.count
                 var compressedCount: Int? = nil
                 if rawCount >= EventLog.compressionThreshold {
@@ -80,8 +111,7 @@ final class WriterScratch {
                     if n * 10 <= rawCount * 9 { compressedCount = n }
                 }
                 func encode(_ bytes: UnsafeRawBufferPointer, compressed: Bool) {
-                    RecordCodec.encode(id: ev.pointee.id, type: ev.pointee.event.type,
-                                       schemaVersion: ev.pointee.event.schemaVersion, recordedAt: now,
+                    RecordCodec.encode(id: ev.pointee.id, type: type, schemaVersion: schemaVersion, recordedAt: now,
                                        occurredAt: ev.pointee.occurredAt, actor: ev.pointee.actor,
                                        causationID: ev.pointee.causationID, correlationID: ev.pointee.correlationID,
                                        account: ev.pointee.account, stream: stream, storedPayload: bytes,
@@ -94,6 +124,14 @@ final class WriterScratch {
                 }
                 let start = out.bytes.count
                 record.withUnsafeBytes { out.bytes.append(contentsOf: $0) }
+                let digestStart = out.digests.count
+                out.digests.append(contentsOf: EventLog.zeroHash)
+                record.withUnsafeBytes { rec in
+                    out.digests.withUnsafeMutableBytes { d in
+                        EventLog.recordDigest(rec, hasher: digestHasher,
+                                              into: UnsafeMutableRawBufferPointer(rebasing: d[digestStart..<(digestStart + 32)]))
+                    }
+                }
                 out.spans.append(start..<out.bytes.count)
                 let keyStart = out.keyBytes.count
                 EventLog.appendStreamKey(stream, to: &out.keyBytes)

@@ -2,9 +2,11 @@
 ///
 /// ```
 /// offset  size  field
-///      0     1  record format (1)
+///      0     1  record format (2; 1 in records written before 2026-11-28)
 ///      1     1  flags: bit 0 payload zstd-compressed, bit 1 has causation, bit 2 has correlation
-///      2    32  chain hash: SHA-256(previous hash ‖ sequence (8, big-endian) ‖ bytes 0..<2 ‖ bytes 34...)
+///      2    32  chain hash: format 2: SHA-256(previous hash ‖ sequence (8, big-endian) ‖ digest), where
+///               digest = SHA-256(bytes 0..<2 ‖ bytes 34...); format 1: SHA-256(previous hash ‖ sequence ‖
+///               bytes 0..<2 ‖ bytes 34...)
 ///     34    16  event id
 ///     50     2  event type (little-endian)
 ///     52     2  schema version
@@ -19,9 +21,18 @@
 ///        rest payload bytes as stored
 /// ```
 /// The sequence number is the record's key, not part of the value; the chain hash binds the two.
+///
+/// The two formats differ only in the chain hash. Format 2's digest covers a record alone, so it is computed
+/// in parallel as records are encoded; only the short outer hash runs in log order. A log holds format 1
+/// records then format 2 ones after an upgrade, each verified by its own rule (the format byte is in what both
+/// hash, so changing it breaks the chain).
 package enum RecordCodec {
     /// The record format written by this build.
-    package static let format: UInt8 = 1
+    package static let format: UInt8 = 2
+    /// The format whose chain hash is over the record's digest (`format` and later).
+    package static let digestChainFormat: UInt8 = 2
+    /// The formats this build reads (the layout is the same; see the chain hash above).
+    package static let readableFormats: ClosedRange<UInt8> = 1...2
     /// Where the chain hash sits.
     package static let hashRange = 2..<34
     /// Size of the fixed part before the optional ids.
@@ -74,7 +85,7 @@ package enum RecordCodec {
     package static func decodeHeader(_ raw: UnsafeRawBufferPointer, sequence: UInt64) throws(DecodeError) -> Header {
         var r = ByteReader(raw)
         let fmt = try r.readByte()
-        guard fmt == format else { throw DecodeError.malformed("unknown record format \(fmt)", at: 0) }
+        guard readableFormats.contains(fmt) else { throw DecodeError.malformed("unknown record format \(fmt)", at: 0) }
         let flags = try r.readByte()
         guard flags & ~(compressedFlag | causationFlag | correlationFlag) == 0 else {
             throw DecodeError.malformed("unknown record flags \(flags)", at: 1)

@@ -67,6 +67,29 @@ import CLMDB
         if rc != 0 { throw LMDBError(code: rc, operation: "mdb_cursor_put(\(db.name))") }
     }
 
+    /// Stores `value` under `key` through the cursor unless the key exists; then returns the existing value (and
+    /// writes nothing). Returns nil when it stored the value. Consecutive calls with nearby keys (ascending ids)
+    /// search from the cursor's leaf rather than from the root, as `Transaction.putIfAbsent` does.
+    @inlinable package func putIfAbsent(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_cursor_put(handle, &k, &v, UInt32(MDB_NOOVERWRITE))
+        if rc == MDB_KEYEXIST { return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size) }
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_cursor_put(\(db.name))") }
+        return nil
+    }
+
+    /// Reserves `size` bytes for `key`'s value through the cursor and returns them to fill before the transaction
+    /// ends (`MDB_RESERVE`). With `.append`, consecutive calls skip the descent from the root that
+    /// `Transaction.reserve` makes each time. Not for dupSort databases.
+    @inlinable package func reserve(key: UnsafeRawBufferPointer, size: Int, flags: PutFlags = []) throws -> UnsafeMutableRawBufferPointer {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: size, mv_data: nil)
+        let rc = mdb_cursor_put(handle, &k, &v, flags.rawValue | UInt32(MDB_RESERVE))
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_cursor_put(\(db.name), reserve)") }
+        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
+    }
+
     /// Deletes the entry under the cursor.
     @usableFromInline package func deleteCurrent() throws {
         try LMDBError.check(mdb_cursor_del(handle, 0), "mdb_cursor_del(\(db.name))")

@@ -83,6 +83,26 @@ final class BigBatchTests: EventLogTestCase {
         XCTAssertTrue(try log.verify().isClean)
     }
 
+    func testBigBatchesOneAfterAnotherReuseTheirBuffersCleanly() throws {
+        // The chunks of one append are emptied and written again by the next (`SpareBatches`): a batch of small
+        // events after one of big events must read back exactly, with nothing of the first left in it.
+        let log = try openLog()
+        let big = (0..<3_000).map { i in event(categorized(i, padding: 700), stream: streamName(i % 50)) }
+        let small = (0..<4_100).map { i in event(categorized(i), stream: streamName(i % 9)) }
+        try log.append(big)
+        try log.append(small)
+        try log.append(big.map { event($0.event, stream: $0.stream) })
+        let read = try all(log)
+        XCTAssertEqual(read.count, 10_100)
+        for (i, e) in read.enumerated() {
+            let input = i < 3_000 ? big[i] : i < 7_100 ? small[i - 3_000] : big[i - 7_100]
+            XCTAssertEqual(try e.decode(), input.event, "event \(i + 1)")
+            XCTAssertEqual(e.envelope.stream, input.stream.rawValue, "event \(i + 1)")
+            if i < 7_100 { XCTAssertEqual(e.envelope.id, input.id, "event \(i + 1)") }
+        }
+        XCTAssertTrue(try log.verify().isClean)
+    }
+
     func testABigBatchThatFillsTheMapRunsAgainWholeAfterItGrows() throws {
         let log = try openLog(mapSize: 1 << 20)
         let start = log.environment.mapSize

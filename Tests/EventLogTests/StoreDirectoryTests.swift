@@ -30,9 +30,9 @@ final class StoreDirectoryTests: XCTestCase {
         let tmp = TemporaryDirectory()
         let store = StoreDirectory(path: tmp.file("store"))
         try store.create()
-        try "mailstore-store-format 4\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
+        try "mailstore-store-format 5\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try EventLog(store: store)) { error in
-            XCTAssertEqual(error as? StoreError, .newerFormat(found: 4, supported: 3))
+            XCTAssertEqual(error as? StoreError, .newerFormat(found: 5, supported: 4))
             XCTAssertTrue("\(error)".contains("upgrade mailstore"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.logPath + "/data.mdb"))
@@ -54,8 +54,8 @@ final class StoreDirectoryTests: XCTestCase {
         XCTAssertEqual(try reader.head().sequence, 1)
         XCTAssertEqual(try store.checkFormat(), 1, "a read-only open leaves the format alone")
         _ = try EventLog(store: store)
-        XCTAssertEqual(try store.checkFormat(), 3)
-        XCTAssertEqual(try String(contentsOfFile: store.formatFile, encoding: .utf8), "mailstore-store-format 3\n")
+        XCTAssertEqual(try store.checkFormat(), 4)
+        XCTAssertEqual(try String(contentsOfFile: store.formatFile, encoding: .utf8), "mailstore-store-format 4\n")
     }
 
     func testMissingStoreSaysToInit() {

@@ -16,6 +16,42 @@ final class CodecTests: XCTestCase {
         }
     }
 
+    func testAWriterGrowsPastItsCapacityKeepingEveryByte() throws {
+        // From the smallest buffer: every kind of write crosses a growth at some point.
+        var w = ByteWriter(capacity: 1)
+        var expected: [UInt8] = []
+        for i in 0..<3_000 {
+            switch i % 5 {
+            case 0:
+                w.writeByte(UInt8(truncatingIfNeeded: i))
+                expected.append(UInt8(truncatingIfNeeded: i))
+            case 1:
+                w.writeFixed(UInt32(i))
+                expected += withUnsafeBytes(of: UInt32(i).littleEndian) { Array($0) }
+            case 2:
+                let s = String(repeating: "é", count: i % 40)
+                w.writeString(s)
+                w.writeVarint(0)
+                expected += [UInt8(s.utf8.count)] + Array(s.utf8) + [0]
+            case 3:
+                // A collection without contiguous storage goes byte by byte.
+                let bytes = (0..<(i % 300)).lazy.map { UInt8(truncatingIfNeeded: $0 &* 7) }
+                w.writeRaw(bytes)
+                expected += Array(bytes)
+            default:
+                w.writeVarint(UInt64.max)
+                expected += [UInt8](repeating: 0xFF, count: 9) + [0x01]
+            }
+        }
+        XCTAssertEqual(w.count, expected.count)
+        XCTAssertEqual(w.bytes, expected)
+        w.withUnsafeBytes { XCTAssertEqual(Array($0), expected) }
+        w.removeAll()
+        XCTAssertEqual(w.count, 0)
+        w.writeBytes([1, 2, 3])
+        XCTAssertEqual(w.bytes, [3, 1, 2, 3])
+    }
+
     func testOverlongVarintIsMalformed() {
         let bytes = [UInt8](repeating: 0xFF, count: 11)
         bytes.withUnsafeBytes { (raw) -> Void in

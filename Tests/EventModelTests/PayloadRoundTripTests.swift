@@ -17,6 +17,20 @@ final class PayloadRoundTripTests: XCTestCase {
         }
     }
 
+    func testEncodingAnEventWhereItLiesNamesItsTypeAndSchemaVersion() throws {
+        // The batch encoder takes the type and version from the encoding call rather than reading them apart.
+        let unknown = DomainEvent.unknown(type: EventType(rawValue: 60_000), version: 7, payload: [1, 2, 3])
+        for event in DomainEvent.examples + [unknown] {
+            var w = ByteWriter()
+            let (type, version) = withUnsafePointer(to: event) { DomainEvent.encodePayload(at: $0, to: &w) }
+            XCTAssertEqual(type, event.type, "\(event.type.name)")
+            XCTAssertEqual(version, event.schemaVersion, "\(event.type.name)")
+            var again = ByteWriter()
+            event.encodePayload(to: &again)
+            XCTAssertEqual(w.bytes, again.bytes)
+        }
+    }
+
     func testTruncatedPayloadsThrowInsteadOfTrapping() {
         for event in DomainEvent.examples {
             var w = ByteWriter()

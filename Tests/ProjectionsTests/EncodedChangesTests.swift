@@ -4,7 +4,7 @@ import XCTest
 
 /// A table's encoded changes come out in LMDB's key order, whatever their length and shared prefixes.
 final class EncodedChangesTests: XCTestCase {
-    private func written(_ changes: EncodedChanges) throws -> [([UInt8], [UInt8]?)] {
+    private func written(_ changes: borrowing EncodedChanges) throws -> [([UInt8], [UInt8]?)] {
         var out: [([UInt8], [UInt8]?)] = []
         try changes.forEach { k, v in out.append((Array(k), v.map { Array($0) })) }
         return out

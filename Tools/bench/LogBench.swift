@@ -163,7 +163,9 @@ struct LogBench {
 
         Payload compression: \(Fmt.f(Double(stats.payloadBytes) / Double(max(stats.storedPayloadBytes, 1)))) (raw / stored payload bytes; zstd level 3 on payloads >= \(EventLog.compressionThreshold) bytes when it saves >= 10%).
         What mailstore does per event beyond the raw loop: the idempotency check and insert in the id index, the stream
-        index insert and stream version, payload encoding and compression, and the SHA-256 chain hash.
+        index insert and stream version, payload encoding and compression, and the SHA-256 chain hash (each record's
+        digest on the two encoding threads, then the 72-byte link in log order). A batch is encoded by a second thread
+        and by the writing thread while the chunk it needs is not ready; the raw loop runs on one thread.
         """
     }
 }
