@@ -137,6 +137,14 @@ extension EventLog {
         hasher.finish(into: out)
     }
 
+    /// A format 2 record's chain hash from `link`, the 72 bytes previous hash ‖ sequence ‖ digest laid out in
+    /// order: hashed in one call (the writer's loop keeps them so).
+    static func chainHash(link: UnsafeRawBufferPointer, hasher: SHA256Hasher, into out: UnsafeMutableRawBufferPointer) {
+        hasher.reset()
+        hasher.update(link)
+        hasher.finish(into: out)
+    }
+
     /// A format 2 record's chain hash from its digest: SHA-256(previous ‖ sequence ‖ digest).
     static func chainHash(previous: UnsafeRawBufferPointer, sequenceKey: UnsafeRawBufferPointer,
                           digest: UnsafeRawBufferPointer, hasher: SHA256Hasher, into out: UnsafeMutableRawBufferPointer) {

@@ -42,6 +42,10 @@ package final class EventLog: @unchecked Sendable {
     /// the upper B-tree levels again after a release); 64 map ~20 MiB. A check reads `/proc/self/statm` (a few
     /// microseconds). Smaller batches are not checked.
     static let releaseInterval = 64
+    /// The same where the map faults one page at a time (`Environment.mapsPagesSingly`: fault-around turned off,
+    /// as `MailStore` opens the log): a put maps at most the few pages of its descent, so 512 puts map at most
+    /// ~8 MiB; checking every 64 was ~6% of the writing thread in the log bench.
+    static let releaseIntervalSingly = 512
     /// Lookups of `sequences(of:)` between two checks of the resident size: a lookup in a big index maps two or
     /// three 64 KiB neighbourhoods (~10 MiB per 64 lookups).
     static let lookupReleaseInterval = 64
@@ -159,14 +163,17 @@ package final class EventLog: @unchecked Sendable {
         var outcomes: [AppendOutcome] = []
         outcomes.reserveCapacity(batch.count)
         let hasher = writer.hasher
-        // The sequence key and the previous chain hash live in one buffer of this call's for the loop (arrays
-        // there were retained at each use: a tenth of the writing thread). The head hash read from `meta` is
-        // 32 bytes unless damaged; a damaged one is hashed as it is, as before, once.
-        let words = UnsafeMutableRawBufferPointer.allocate(byteCount: 8 + max(32, prevHash.count), alignment: 8)
-        defer { words.deallocate() }
-        let seqKey = UnsafeMutableRawBufferPointer(rebasing: words[0..<8])
-        var prevCount = prevHash.count
-        prevHash.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: words[8...]).copyMemory(from: $0) }
+        // The 72 bytes a chain hash covers live in one buffer of this call's for the loop, in their order: the
+        // previous hash, the sequence key, the record's digest (hashed in one call; arrays there were retained at
+        // each use: a tenth of the writing thread). The head hash read from `meta` is 32 bytes unless damaged; a
+        // damaged one is hashed as it is, as before, once.
+        let link = UnsafeMutableRawBufferPointer.allocate(byteCount: 72, alignment: 8)
+        defer { link.deallocate() }
+        let previous = UnsafeMutableRawBufferPointer(rebasing: link[0..<32])
+        let seqKey = UnsafeMutableRawBufferPointer(rebasing: link[32..<40])
+        let digest = UnsafeMutableRawBufferPointer(rebasing: link[40..<72])
+        var damagedPrevious: [UInt8]? = prevHash.count == 32 ? nil : prevHash
+        if damagedPrevious == nil { prevHash.withUnsafeBytes { previous.copyMemory(from: $0) } }
         var appended = false
         // Stream index entries are put after the records, sorted by key, so consecutive puts land on the
         // same index pages (the keys of a batch are scattered over the index): each appended event's key is
@@ -181,11 +188,12 @@ package final class EventLog: @unchecked Sendable {
         // 64 KiB neighbourhood (kernel fault-around, on where `Options.noFaultAround` could not turn it off). Its
         // mapped pages are checked against the budget every `releaseInterval` puts (the map is read-only: this
         // transaction's dirty pages are in its own memory, not in the map).
-        let releasing = batch.count + pendingBlobs.count >= EventLog.releaseInterval
+        let interval = environment.mapsPagesSingly ? EventLog.releaseIntervalSingly : EventLog.releaseInterval
+        let releasing = batch.count + pendingBlobs.count >= interval
         var puts = 0
         func checkResident() {
             puts += 1
-            if releasing && puts % EventLog.releaseInterval == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
+            if releasing && puts % interval == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
         }
 
         // The ids, keys and expected versions come from `prepared`: reading them from `batch` copied each event,
@@ -245,12 +253,17 @@ package final class EventLog: @unchecked Sendable {
                     let dst = try eventCursor.reserve(key: UnsafeRawBufferPointer(seqKey), size: rec.count, flags: .append)
                     dst.copyMemory(from: rec)
                     let hash = UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange])
-                    EventLog.chainHash(previous: UnsafeRawBufferPointer(rebasing: words[8..<(8 + prevCount)]),
-                                       sequenceKey: UnsafeRawBufferPointer(seqKey),
-                                       digest: UnsafeRawBufferPointer(rebasing: digests[(j * 32)..<(j * 32 + 32)]),
-                                       hasher: hasher, into: hash)
-                    UnsafeMutableRawBufferPointer(rebasing: words[8..<40]).copyMemory(from: UnsafeRawBufferPointer(hash))
-                    prevCount = 32
+                    digest.copyMemory(from: UnsafeRawBufferPointer(rebasing: digests[(j * 32)..<(j * 32 + 32)]))
+                    if let damaged = damagedPrevious {
+                        damaged.withUnsafeBytes { p in
+                            EventLog.chainHash(previous: p, sequenceKey: UnsafeRawBufferPointer(seqKey),
+                                               digest: UnsafeRawBufferPointer(digest), hasher: hasher, into: hash)
+                        }
+                        damagedPrevious = nil
+                    } else {
+                        EventLog.chainHash(link: UnsafeRawBufferPointer(link), hasher: hasher, into: hash)
+                    }
+                    previous.copyMemory(from: UnsafeRawBufferPointer(hash))
                     let start = keyArena.count
                     keyArena.append(contentsOf: key)
                     streamPuts.append(StreamPut(word: 0, start: start, count: key.count, seq: seq))
@@ -266,7 +279,7 @@ package final class EventLog: @unchecked Sendable {
         try putBlobs(txn, pendingBlobs, check: checkResident)
         if appended {
             try EventLog.headHashKey.withUnsafeBytes { k in
-                _ = try txn.put(meta, key: k, value: UnsafeRawBufferPointer(rebasing: words[8..<(8 + prevCount)]))
+                _ = try txn.put(meta, key: k, value: UnsafeRawBufferPointer(previous))
             }
         }
         return outcomes

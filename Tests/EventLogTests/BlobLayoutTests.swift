@@ -95,7 +95,7 @@ final class BlobLayoutTests: EventLogTestCase {
         }
 
         let log = try EventLog(store: store)
-        XCTAssertEqual(try store.checkFormat(), 3)
+        XCTAssertEqual(try store.checkFormat(), StoreDirectory.formatVersion)
         XCTAssertEqual(try log.putBlob(old), oldBlob.hash)
         XCTAssertEqual(try entries(log, "blob_data"), 0, "a blob of the old layout is not stored again")
         let newHash = try log.putBlob(new)

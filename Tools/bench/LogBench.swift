@@ -27,6 +27,8 @@ struct LogBench {
         //    each round into fresh files; a ratio is taken within a round, then the median is reported.
         var opts = Environment.Options()
         opts.mapSize = 4 << 30
+        // As `MailStore` opens its log: the map faults one page at a time where the kernel allows it.
+        opts.noFaultAround = true
         var bulkOpts = opts
         bulkOpts.noSync = true
         let slices = stride(from: 0, to: n, by: batchSize).map { Array(events[$0..<min(n, $0 + batchSize)]) }
