@@ -209,10 +209,8 @@ package final class EventLog: @unchecked Sendable {
             chunkIndex += 1
             if keyArena.isEmpty { keyArena.reserveCapacity(prepared.keyBytes.count * max(1, batch.count / max(1, prepared.ids.count)) + 64) }
             if pendingVersions == nil && prepared.expected.contains(where: { $0 != .any }) {
-                // The first expected version of the batch: count the entries of the chunks before this one.
-                var counts: [String: UInt64] = [:]
-                for p in streamPuts { counts[String(decoding: keyArena[p.start..<(p.start + p.count)], as: UTF8.self), default: 0] += 1 }
-                pendingVersions = counts
+                // The chunks before this one have their entries in the index already: count this one's only.
+                pendingVersions = [:]
             }
             try prepared.bytes.withUnsafeBytes { all in
             try prepared.keyBytes.withUnsafeBytes { keys in
@@ -273,9 +271,14 @@ package final class EventLog: @unchecked Sendable {
                 }
             }}}}}}}
             first += prepared.ids.count
+            // The chunk's stream entries, sorted, now rather than the whole batch's after the last chunk: the
+            // writing thread then has less left to do once the encoding thread has no chunk left to encode.
+            try putStreamEntries(txn, &streamPuts, arena: keyArena, check: checkResident)
+            streamPuts.removeAll(keepingCapacity: true)
+            keyArena.removeAll(keepingCapacity: true)
+            if pendingVersions != nil { pendingVersions = [:] }
         }
         }}
-        try putStreamEntries(txn, &streamPuts, arena: keyArena, check: checkResident)
         try putBlobs(txn, pendingBlobs, check: checkResident)
         if appended {
             try EventLog.headHashKey.withUnsafeBytes { k in

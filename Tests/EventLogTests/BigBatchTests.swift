@@ -69,6 +69,30 @@ final class BigBatchTests: EventLogTestCase {
         XCTAssertEqual(try log.append(event(categorized(1))), .appended(6_000))
     }
 
+    func testExpectedVersionsInSeveralChunksCountEveryEarlierEntryOnce() throws {
+        // Each chunk's stream entries are in the index before the next chunk is put: a check counts them there,
+        // and this chunk's own entries apart, never both.
+        let log = try openLog()
+        var batch = bigBatch()
+        batch[1_540].expectedVersion = .exactly(30)                 // s40, chunk 1: i = 40, 90, ..., 1490
+        batch[1_590].expectedVersion = .exactly(31)                 // the same chunk, after 1540's entry
+        batch[4_040].expectedVersion = .exactly(80)                 // chunk 3
+        XCTAssertEqual(try log.append(batch).last, .appended(5_999))
+        XCTAssertEqual(try log.streamVersion(streamName(40)), 120)
+        let otherDir = TemporaryDirectory("eventlog-wrong")
+        var o = Environment.Options()
+        o.mapSize = 256 << 20
+        let other = try EventLog(path: otherDir.path, options: o)
+        var wrong = bigBatch()
+        wrong[1_540].expectedVersion = .exactly(30)
+        wrong[4_040].expectedVersion = .exactly(80)
+        wrong[4_090].expectedVersion = .exactly(80)                 // one too few: 4040's entry is counted
+        XCTAssertThrowsError(try other.append(wrong)) { error in
+            XCTAssertEqual(error as? EventLogError, .wrongExpectedVersion(stream: "s40", expected: .exactly(80), actual: 81))
+        }
+        XCTAssertEqual(try other.head().sequence, 0)
+    }
+
     func testAnEventThatCannotBeEncodedInTheLastChunkFailsTheBatchAndAppendsNothing() throws {
         let log = try openLog()
         try log.append(event(categorized(0)))
