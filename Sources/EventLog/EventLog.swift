@@ -175,10 +175,10 @@ package final class EventLog: @unchecked Sendable {
         var damagedPrevious: [UInt8]? = prevHash.count == 32 ? nil : prevHash
         if damagedPrevious == nil { prevHash.withUnsafeBytes { previous.copyMemory(from: $0) } }
         var appended = false
-        // Stream index entries are put after the records, sorted by key, so consecutive puts land on the
+        // Stream index entries are put after each chunk's records, sorted by key, so consecutive puts land on the
         // same index pages (the keys of a batch are scattered over the index): each appended event's key is
-        // copied into `keyArena` meanwhile. Expected-version checks count this batch's entries from
-        // `pendingVersions` (kept only when a check needs it).
+        // copied into `keyArena` meanwhile. Expected-version checks count the current chunk's entries (not in the
+        // index yet) from `pendingVersions` (kept only when a check needs it).
         var keyArena: [UInt8] = []
         var streamPuts: [StreamPut] = []
         streamPuts.reserveCapacity(batch.count)
@@ -207,7 +207,7 @@ package final class EventLog: @unchecked Sendable {
         try txn.withCursor(self.ids) { idCursor in
         while let prepared = try chunk(chunkIndex) {
             chunkIndex += 1
-            if keyArena.isEmpty { keyArena.reserveCapacity(prepared.keyBytes.count * max(1, batch.count / max(1, prepared.ids.count)) + 64) }
+            keyArena.reserveCapacity(prepared.keyBytes.count + 64)
             if pendingVersions == nil && prepared.expected.contains(where: { $0 != .any }) {
                 // The chunks before this one have their entries in the index already: count this one's only.
                 pendingVersions = [:]
@@ -288,7 +288,7 @@ package final class EventLog: @unchecked Sendable {
         return outcomes
     }
 
-    /// Puts the stream index entries of a batch, sorted by key then sequence, so consecutive puts land on the
+    /// Puts the stream index entries of a chunk, sorted by key then sequence, so consecutive puts land on the
     /// same index pages (a batch's keys are scattered over the index).
     ///
     /// The keys are in one arena (`entries[i]`'s key at `start..<start + count`) and are sorted by the 8 bytes
