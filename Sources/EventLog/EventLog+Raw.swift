@@ -118,11 +118,16 @@ extension EventLog {
         hasher.reset()
         hasher.update(previous)
         hasher.update(sequenceKey)
+        updateWithoutHash(hasher, record)
+        hasher.finish(into: out)
+    }
+
+    /// Feeds `record` but its chain hash field into `hasher`: bytes 0..<2 and 34... (as far as the record goes).
+    private static func updateWithoutHash(_ hasher: SHA256Hasher, _ record: UnsafeRawBufferPointer) {
         hasher.update(UnsafeRawBufferPointer(rebasing: record[0..<min(2, record.count)]))
         if record.count > RecordCodec.hashRange.upperBound {
             hasher.update(UnsafeRawBufferPointer(rebasing: record[RecordCodec.hashRange.upperBound...]))
         }
-        hasher.finish(into: out)
     }
 
     /// A format 2 record's digest: SHA-256(record bytes 0..<2 ‖ record bytes 34...), everything but its chain
@@ -130,10 +135,7 @@ extension EventLog {
     /// thread); the writing thread then hashes 72 bytes per record in sequence instead of the whole record.
     static func recordDigest(_ record: UnsafeRawBufferPointer, hasher: SHA256Hasher, into out: UnsafeMutableRawBufferPointer) {
         hasher.reset()
-        hasher.update(UnsafeRawBufferPointer(rebasing: record[0..<min(2, record.count)]))
-        if record.count > RecordCodec.hashRange.upperBound {
-            hasher.update(UnsafeRawBufferPointer(rebasing: record[RecordCodec.hashRange.upperBound...]))
-        }
+        updateWithoutHash(hasher, record)
         hasher.finish(into: out)
     }
 

@@ -58,6 +58,9 @@ package final class EventLog: @unchecked Sendable {
     private let writer: WriterScratch
     /// The writing thread's scratch while the feed's thread uses `writer` (made at the first big batch).
     private var helper: WriterScratch?
+    /// The bytes of emptied chunks kept for the next append (at most `SpareBatches.budget`, 8 MiB): for
+    /// diagnostics and tests.
+    package var spareChunkBytes: Int { writer.spares.heldBytes }
     /// Blob dictionaries loaded so far.
     let dictionaries = DictionaryCache()
 

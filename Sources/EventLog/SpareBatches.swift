@@ -15,6 +15,13 @@ final class SpareBatches: @unchecked Sendable {
     /// The most buffer bytes kept.
     static let budget = 8 << 20
 
+    /// The buffer bytes kept now.
+    var heldBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return held
+    }
+
     /// An emptied chunk with the capacity it had, if one is kept.
     func take() -> PreparedBatch? {
         lock.lock()

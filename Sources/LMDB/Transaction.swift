@@ -75,17 +75,6 @@ import CLMDB
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(db, key: k, value: v, flags: flags) } }
     }
 
-    /// Reserves `size` bytes for `key`'s value and returns them to fill before the transaction ends
-    /// (`MDB_RESERVE`: saves a copy). Not for dupSort databases.
-    @inlinable package func reserve(_ db: Database, key: UnsafeRawBufferPointer, size: Int,
-                                   flags: PutFlags = []) throws -> UnsafeMutableRawBufferPointer {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val(mv_size: size, mv_data: nil)
-        let rc = mdb_put(handle, db.dbi, &k, &v, flags.rawValue | UInt32(MDB_RESERVE))
-        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_put(\(db.name), reserve)") }
-        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: size)
-    }
-
     /// Deletes `key` (and all its values). Returns false when it was absent.
     @discardableResult
     @usableFromInline package func delete(_ db: Database, key: [UInt8]) throws -> Bool {

@@ -127,6 +127,18 @@ final class BigBatchTests: EventLogTestCase {
         XCTAssertTrue(try log.verify().isClean)
     }
 
+    func testTheChunksKeptAfterAnAppendStayWithinTheirBudget() throws {
+        // 20,000 events of ~750 bytes encode into ~15 MB of chunks: the emptied ones kept for the next append
+        // stop at 8 MiB, the rest are freed.
+        let log = try openLog()
+        try log.append((0..<20_000).map { i in event(categorized(i, padding: 600), stream: streamName(i % 50)) })
+        XCTAssertGreaterThan(log.spareChunkBytes, 0, "chunks are kept for the next append")
+        XCTAssertLessThanOrEqual(log.spareChunkBytes, 8 << 20)
+        try log.append((0..<20_000).map { i in event(categorized(i), stream: streamName(i % 50)) })
+        XCTAssertLessThanOrEqual(log.spareChunkBytes, 8 << 20)
+        XCTAssertEqual(try log.head().sequence, 40_000)
+    }
+
     func testABigBatchThatFillsTheMapRunsAgainWholeAfterItGrows() throws {
         let log = try openLog(mapSize: 1 << 20)
         let start = log.environment.mapSize
