@@ -56,15 +56,15 @@ extension EventLog {
         }
     }
 
-    /// Calls `body` with every record from sequence 1 up to `end`, in order, reading `chunk` records per
-    /// short read transaction: the transaction (for index lookups), the key and the record, valid only
-    /// during the call. `progress` gets the number of records walked after each transaction.
-    func forEachRecord(through end: UInt64, chunk: Int = 1024, progress: ((UInt64) -> Void)? = nil,
-                       _ body: (borrowing Transaction, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
-        var next: UInt64 = 1
+    /// Calls `body` with every record from sequence `from` up to `end`, in order, reading `chunk` records per
+    /// short read transaction, until `body` returns false: the transaction (for index lookups), the key and the
+    /// record, valid only during the call. `progress` gets the number of records walked after each transaction.
+    func forEachRecord(from: UInt64 = 1, through end: UInt64, chunk: Int = 1024, progress: ((UInt64) -> Void)? = nil,
+                       _ body: (borrowing Transaction, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        var next = max(from, 1)
         var walked: UInt64 = 0
         var key = [UInt8](repeating: 0, count: 8)
-        var done = end == 0
+        var done = end < next
         while !done {
             EventLog.encodeSequence(next, into: &key)
             try environment.read { txn in
@@ -74,10 +74,14 @@ extension EventLog {
                     while let e = entry, n < chunk {
                         let seq = e.key.count == 8 ? EventLog.decodeSequence(e.key) : next
                         if seq > end { break }
-                        try body(txn, e.key, e.value)
+                        let goOn = try body(txn, e.key, e.value)
                         next = seq + 1
                         walked += 1
                         n += 1
+                        guard goOn else {
+                            done = true
+                            return
+                        }
                         entry = try c.next()
                     }
                     if entry == nil || next > end { done = true }

@@ -19,6 +19,7 @@ extension EventLog {
             }
             s.events += 1
             s.recordBytes += UInt64(record.count)
+            return true
         }
         s.types = perType.values.sorted { ($0.count, $1.type) > ($1.count, $0.type) }
         try forEachBlob { _, _, _, value in

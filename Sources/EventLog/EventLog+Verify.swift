@@ -33,7 +33,7 @@ extension EventLog {
         try forEachRecord(through: end, chunk: 256, progress: { progress?($0, end) }) { txn, key, record in
             guard key.count == 8 else {
                 report.add(expected, "key is \(key.count) bytes, not 8")
-                return
+                return true
             }
             let seq = EventLog.decodeSequence(key)
             if seq != expected { report.add(expected, "sequence gap: next record is \(seq)") }
@@ -41,6 +41,7 @@ extension EventLog {
                   prevHash: &prevHash, computed: &computed, report: &report)
             report.eventsChecked += 1
             expected = seq + 1
+            return true
         }
         if report.eventsChecked != end { report.add(nil, "walked \(report.eventsChecked) records, head is \(end)") }
         if prevHash != headHash && report.eventsChecked == end {
@@ -81,8 +82,9 @@ extension EventLog {
         // Continue the chain from the stored hash, so one damaged record is named once.
         prevHash = stored
         do {
-            let ev = try decoder.decode(raw, sequence: seq)
-            _ = try ev.decode()
+            // Decoded in place (no copy of the payload): what matters here is that it decodes.
+            let ev = try decoder.decodeTyped(raw, sequence: seq)
+            _ = try ev.event.get()
             let idKey = ev.envelope.id.bytes
             let indexed = try idKey.withUnsafeBytes { try txn.get(ids, key: $0) }.map(EventLog.decodeSequence)
             if indexed != seq {

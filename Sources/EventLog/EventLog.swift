@@ -516,6 +516,32 @@ package final class EventLog: @unchecked Sendable {
         }
     }
 
+    /// As `scan`, with each event's payload decoded into its typed event where it lies (the record's bytes in the
+    /// log's map, not a copy of them): `body` gets the envelope and the event, or why its payload does not decode
+    /// (such an event is passed on, not skipped). `body` runs inside the scan's read transaction (one per
+    /// `chunkSize` records), so it must not write to the log; it is called as each record is decoded, so at most one
+    /// decoded event is alive at a time (decoding a chunk first and then calling `body` was slower: ~10K live heap
+    /// objects per chunk instead of ~20 reused). The log's pages the scan maps are released after each chunk when
+    /// they pass the mapped budget. A stream filter reads through `scan`.
+    package func scanDecoded(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 512,
+                             _ body: (EventEnvelope, Result<DomainEvent, DecodeError>) throws -> Bool) throws {
+        if filter.stream != nil {
+            return try scan(from: from, filter: filter, chunkSize: chunkSize) { ev in
+                try body(ev.envelope, Result { () throws(DecodeError) -> DomainEvent in try ev.decode() })
+            }
+        }
+        let decoder = try RecordDecoder()
+        try forEachRecord(from: from, through: try head().sequence, chunk: chunkSize) { _, key, value in
+            guard key.count == 8 else {
+                throw EventLogError.corruptRecord(sequence: 0, reason: "a record's key is \(key.count) bytes, not 8 (run `mailstore verify`)")
+            }
+            if let types = filter.types, let t = RecordCodec.peekType(value), !types.contains(t) { return true }
+            let record = try decoder.decodeTyped(value, sequence: EventLog.decodeSequence(key))
+            if let a = filter.account, record.envelope.account != a { return true }
+            return try body(record.envelope, record.event)
+        }
+    }
+
     private func scanStream(_ stream: String, from: UInt64, filter: ScanFilter,
                             _ body: (StoredEvent) throws -> Bool) throws {
         let decoder = try RecordDecoder()

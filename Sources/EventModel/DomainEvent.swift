@@ -232,10 +232,7 @@ public enum DomainEvent: Sendable, Equatable {
     package static func decode(type: EventType, version: UInt16, payload: [UInt8]) throws(DecodeError) -> DomainEvent {
         do {
             return try payload.withUnsafeBytes { (raw) throws(DecodeError) -> DomainEvent in
-                var r = ByteReader(raw)
-                let event = try decode(type: type, version: version, reader: &r, payload: payload)
-                guard r.isAtEnd else { throw DecodeError.malformed("\(r.remaining) trailing payload bytes", at: r.offset) }
-                return event
+                try decode(type: type, version: version, bytes: raw)
             }
         } catch let e as DecodeError {
             throw e
@@ -244,7 +241,17 @@ public enum DomainEvent: Sendable, Equatable {
         }
     }
 
-    static func decode(type: EventType, version: UInt16, reader r: inout ByteReader, payload: [UInt8]) throws(DecodeError) -> DomainEvent {
+    /// Decodes a payload of `type` written at `version` from bytes read in place (a record in the log's map,
+    /// valid only during the call): as `decode(type:version:payload:)`, without a copy of the payload first.
+    /// An unknown type keeps a copy of its bytes.
+    package static func decode(type: EventType, version: UInt16, bytes: UnsafeRawBufferPointer) throws(DecodeError) -> DomainEvent {
+        var r = ByteReader(bytes)
+        let event = try decode(type: type, version: version, reader: &r, payload: bytes)
+        guard r.isAtEnd else { throw DecodeError.malformed("\(r.remaining) trailing payload bytes", at: r.offset) }
+        return event
+    }
+
+    static func decode(type: EventType, version: UInt16, reader r: inout ByteReader, payload: UnsafeRawBufferPointer) throws(DecodeError) -> DomainEvent {
         func p<P: PayloadCodable>(_: P.Type, _ r: inout ByteReader) throws(DecodeError) -> P {
             guard version >= 1, version <= P.schemaVersion else {
                 throw DecodeError.unsupportedVersion(type: type.name, version: version, newest: P.schemaVersion)
@@ -293,7 +300,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .notificationWithdrawn: return .notificationWithdrawn(try p(NotificationWithdrawn.self, &r))
         default:
             r = ByteReader(UnsafeRawBufferPointer(start: nil, count: 0))
-            return .unknown(type: type, version: version, payload: payload)
+            return .unknown(type: type, version: version, payload: Array(payload))
         }
     }
 }

@@ -195,8 +195,8 @@ extension LogBench {
     func typedScan(_ log: EventLog, _ n: Int) throws -> Double {
         var decoded = 0
         let secs = try Stopwatch.seconds {
-            try log.scan { ev in
-                _ = try ev.decode()
+            try log.scanDecoded { _, event in
+                _ = try event.get()
                 decoded += 1
                 return true
             }
