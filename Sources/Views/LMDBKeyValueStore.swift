@@ -17,9 +17,14 @@ final class LMDBKeyValueStore: KeyValueStore {
     /// holds behind, written out with its tables as runs appended to `views.staging` and merged into the history
     /// when the generation is published (`ViewStore.writeOut`, `ViewStore.publish`).
     let stagesHistory: Bool
+    /// For a generation being built: the changes written out but not yet merged into the B-trees (`SpilledRuns`),
+    /// shared by every view of the build.
+    let spilled: SpilledRuns?
 
     init(databases: [String: Database], scope: TransactionScope? = nil, filters: AbsentKeyFilters? = nil,
-         writeBehind: WriteBehind? = nil, history: HistoryRecorder? = nil, stagesHistory: Bool = false) {
+         writeBehind: WriteBehind? = nil, history: HistoryRecorder? = nil, stagesHistory: Bool = false,
+         spilled: SpilledRuns? = nil) {
+        self.spilled = spilled
         self.databases = databases
         self.scope = scope
         self.filters = filters
@@ -53,6 +58,13 @@ final class LMDBKeyValueStore: KeyValueStore {
             }
         }
         if let filters, filters.surelyAbsent(table, key) { return nil }
+        if let spilled {
+            switch try key.withUnsafeBytes({ try spilled.lookup(table, $0) }) {
+            case .value(let v): return v
+            case .deleted: return nil
+            case .notHere: break
+            }
+        }
         return try live.get(db(table), key)
     }
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
@@ -85,6 +97,11 @@ final class LMDBKeyValueStore: KeyValueStore {
                       _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         let held = writeBehind?.entries(table, from: start) ?? .none
         let d = try db(table)
-        try HeldEntries.mergedScan(held, base: { try live.scanBorrowed(d, from: start, $0) }, body)
+        guard let spilled, spilled.holds(table) else {
+            return try HeldEntries.mergedScan(held, base: { try live.scanBorrowed(d, from: start, $0) }, body)
+        }
+        // Held writes over the spilled runs over the B-tree.
+        var changes = MergedChangeCursor(newestFirst: [HeldChangeCursor(held), try spilled.cursor(table, from: start)])
+        try HeldEntries.mergedScan(&changes, base: { try live.scanBorrowed(d, from: start, $0) }, body)
     }
 }

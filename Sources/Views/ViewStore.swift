@@ -67,6 +67,16 @@ public final class ViewStore: @unchecked Sendable {
     /// only for a private folder that is emptied when its fold does not end (a generation being built, time
     /// travel's), never for the live generation. Set before the first fold.
     var writesBehind = false
+    /// Whether write-outs spill sorted runs to files, merged into the B-trees at `spillBudget` and at the end of each
+    /// fold (`SpilledRuns`), rather than put into the B-trees each time: only with `writesBehind`, for a generation
+    /// being built. Set before the first fold.
+    var spillsRuns = false
+    /// The bytes of spilled runs that start a merge (`spillBudget`; tests merge more often).
+    var spillLimit = ViewStore.spillBudget
+    /// The runs spilled and not yet merged (made by the first fold that spills).
+    private var spilled: SpilledRuns?
+    /// The runs spilled and the merges made so far.
+    package private(set) var spillCounts = (runs: 0, merges: 0)
     /// Set when a fold writing behind failed with writes not yet written out: the folder's checkpoints then run
     /// ahead of its B-trees, and nothing more may be folded into it or read from it.
     private var lostWritesBehind = false
@@ -101,6 +111,12 @@ public final class ViewStore: @unchecked Sendable {
     /// 2,048 leaves (8 MiB) and their branch pages. At 1M messages a `replay` peaked at 174 MiB with 2,048 against
     /// 185 MiB with 8,192, and ran no slower.
     static let writeBehindChunkByPwrite = 2_048
+    /// The bytes of spilled runs (`SpilledRuns`) a generation being built holds on disk before merging them into its
+    /// B-trees: each merge copies the leaves its keys fall in once, so the bigger, the fewer copies; the memory it
+    /// costs is ~12-16 bytes per spilled change (the hash map to the runs) and each ~4 KiB block's first key.
+    static let spillBudget = 96 << 20
+    /// The folder of a build's spilled runs, inside the generation's folder.
+    static let spillFolder = "spill"
 
     /// Events folded per write transaction during catch-up. 20K bounds a rebuild's anonymous memory (100K
     /// batches: ~430 MiB at 100K messages); with generated mail `batchBytes` ends a batch first. Smaller batches save
@@ -574,18 +590,20 @@ public final class ViewStore: @unchecked Sendable {
         guard !lostWritesBehind else {
             throw ViewError.damaged("\(path): an earlier fold into this private folder failed before writing out what it held")
         }
+        if spillsRuns && writesBehind && spilled == nil { spilled = try SpilledRuns(folder: path + "/" + ViewStore.spillFolder) }
         let kept = takeKeptFolds().flatMap { folds in folds.allSatisfy { ($0.store.writeBehind != nil) == writesBehind } ? folds : nil }
         let folds = kept ?? catalog.types.map { type -> Fold in
             let stages = windows != nil && writesBehind && stagedViews.contains(type.name.rawValue)
             let recorder = windows == nil ? nil : HistoryRecorder(tables: historyTables, deferred: stages)
             let store = LMDBKeyValueStore(databases: databases, filters: absentKeyFilters[type.name.rawValue],
-                                          writeBehind: writesBehind ? WriteBehind() : nil, history: recorder, stagesHistory: stages)
+                                          writeBehind: writesBehind ? WriteBehind() : nil, history: recorder, stagesHistory: stages,
+                                          spilled: writesBehind ? spilled : nil)
             let context = FoldContext(store: store)
             return Fold(name: type.name.rawValue, schemaVersion: type.schemaVersion, store: store, context: context,
                         projector: type.init(context: context), handles: type.handledEvents)
         }
         defer {
-            if folds.contains(where: { !($0.store.writeBehind?.isEmpty ?? true) }) {
+            if folds.contains(where: { !($0.store.writeBehind?.isEmpty ?? true) }) || !(spilled?.isEmpty ?? true) {
                 // Left by an error: what they hold is lost with them, and the folder with it.
                 lostWritesBehind = true
             } else {
@@ -781,6 +799,7 @@ public final class ViewStore: @unchecked Sendable {
         }
         try commit()
         try writeOut(folds)
+        try mergeSpilled()
     }
 
     /// Appends `ev` to a batch a fold reads (parallel arrays read by index: each projector borrows the events instead
@@ -808,6 +827,7 @@ public final class ViewStore: @unchecked Sendable {
         lostWritesBehind = true
         let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
         defer { releaser.stop() }
+        try spilled?.begin()
         // Table by table: what is held shrinks as its encoding grows, so the two together stay within the budget.
         for f in folds {
             guard let held = f.store.writeBehind else { continue }
@@ -817,22 +837,73 @@ public final class ViewStore: @unchecked Sendable {
                 // A view staging its history holds one window's changes: they are that window's versions too, appended
                 // as a run (`views.staging`, merged into the history when the generation is published).
                 let staged = f.store.stagesHistory ? try stagedRun(for: table) : nil
+                // Spilling, the table's changes go to the run in one pass (the versions still to `views.staging`).
+                let intoTable = spilled == nil
+                if !intoTable && staged == nil {
+                    try spilled!.add(table, changes)
+                    continue
+                }
                 var next = 0
                 while next < changes.count {
                     let end = min(changes.count, next + (environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite))
-                    try environment.reserve(room: ViewStore.batchRoom(events: end - next, copies: 0) * (staged == nil ? 1 : 2))
+                    try environment.reserve(room: ViewStore.batchRoom(events: end - next, copies: 0) * (staged == nil || !intoTable ? 1 : 2))
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
                         defer { scope.end() }
                         try changes.forEach(in: next..<end) { key, value in
-                            if let value { try scope.put(db, key, value) } else { try scope.delete(db, key) }
+                            if intoTable {
+                                if let value { try scope.put(db, key, value) } else { try scope.delete(db, key) }
+                            }
                             if let staged { try stage(key, value, run: staged, scope: scope) }
                         }
                     }
                     next = end
                 }
+                if !intoTable { try spilled!.add(table, changes) }
             }
         }
+        if let spilled {
+            try spilled.finish()
+            spillCounts.runs += 1
+            lostWritesBehind = false
+            if spilled.bytes >= spillLimit || spilled.count >= SpilledRuns.maxRuns { try mergeSpilled() }
+            return
+        }
+        lostWritesBehind = false
+    }
+
+    /// Merges the spilled runs (`SpilledRuns`) into the B-trees, table by table in key order, in transactions of at
+    /// most `writeBehindChunkByPwrite` entries, and drops them.
+    private func mergeSpilled() throws {
+        guard let spilled, !spilled.isEmpty else { return }
+        lostWritesBehind = true
+        let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
+        defer { releaser.stop() }
+        let chunk = environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite
+        var part: [(key: [UInt8], value: [UInt8]?)] = []
+        part.reserveCapacity(chunk)
+        for table in spilled.tables {
+            guard let db = databases[table] else { throw ViewError.unknownTable(table) }
+            var changes = try spilled.cursor(table, from: [])
+            while changes.key != nil {
+                // Read first: a transaction run again (the map grown) writes the same part.
+                part.removeAll(keepingCapacity: true)
+                while let k = changes.key, part.count < chunk {
+                    part.append((k, changes.value))
+                    try changes.advance()
+                }
+                try environment.reserve(room: ViewStore.batchRoom(events: part.count, copies: 0))
+                try environment.write { txn in
+                    let scope = TransactionScope(txn)
+                    defer { scope.end() }
+                    for (k, v) in part {
+                        if let v { try scope.put(db, k, v) } else { try scope.delete(db, k) }
+                    }
+                }
+            }
+        }
+        spilled.clear()
+        spillCounts.merges += 1
         lostWritesBehind = false
     }
 }

@@ -141,18 +141,34 @@ final class WriteBehindTests: ViewsTestCase {
         // Written out every few batches, and only at the end (the role change's scan then finds every index
         // entry in memory); as a generation is built (with a history: its versions staged at each write-out and merged
         // into the history when it is published) and as a scratch fold (no history).
-        for (limit, history) in [(64 << 10, true), (Int.max, true), (64 << 10, false)] {
-            let path = dir.file("private-\(limit)-\(history)")
+        // Spilling runs (`SpilledRuns`): merged every few write-outs, or only at the end (the role change's scan then
+        // reads the runs, merged with the held writes and the B-tree).
+        for (limit, history, spill) in [(64 << 10, true, nil), (Int.max, true, nil), (64 << 10, false, nil),
+                                        (32 << 10, true, 100 << 10), (32 << 10, true, Int.max), (16 << 10, false, Int.max)] {
+            let path = dir.file("private-\(limit)-\(history)-\(spill ?? 0)")
             try StoreDirectory.makePrivateDirectory(path)
             let behind = try ViewStore(path: path, log: store.log, catalog: catalog, history: history)
             behind.writesBehind = true
             behind.batchEvents = 16
             behind.writeBehindLimit = limit
+            if let spill {
+                behind.spillsRuns = true
+                behind.spillLimit = spill
+            }
             behind.buildsFromEmpty(catalog.types.map { $0.name.rawValue })
             try behind.catchUp()
             XCTAssertEqual(behind.stagedViews.isEmpty, !history)
             // Written out as a replay's generation is (`publish`): its staged history merged on the way.
-            let published = dir.file("published-\(limit)-\(history)")
+            XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: path + "/" + ViewStore.spillFolder))?.count ?? 0, 0,
+                           "no run is left after the fold")
+            if let spill {
+                XCTAssertGreaterThan(behind.spillCounts.runs, 3, "write-outs spilled runs")
+                if spill == Int.max { XCTAssertEqual(behind.spillCounts.merges, 1, "merged once, at the end") }
+                else { XCTAssertGreaterThan(behind.spillCounts.merges, 1, "merged as they passed their limit") }
+            } else {
+                XCTAssertEqual(behind.spillCounts.runs, 0)
+            }
+            let published = dir.file("published-\(limit)-\(history)-\(spill ?? 0)")
             try StoreDirectory.makePrivateDirectory(published)
             try behind.publish(to: published)
             let served = try ViewStore(path: published, log: store.log, catalog: catalog)

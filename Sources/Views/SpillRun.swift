@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+
+/// One sorted run of table changes spilled to a file by a generation being built (`SpilledRuns`): for each table,
+/// its changes in key order, each entry `keyLength (UInt16) ‖ flag (UInt8: 1 a value, 0 deleted) ‖ valueLength
+/// (UInt32) ‖ key ‖ value`, little-endian. In memory it keeps, per table, the file range of its section and the
+/// first key and offset of each ~4 KiB block of it, so a lookup reads one block.
+///
+/// The file is this process's own (a 0600 file in the 0700 folder of a build): it is read back with every length
+/// checked against what was read, and a mismatch is an error, never a read past a buffer.
+final class SpillRun: @unchecked Sendable {
+    /// A table's part of the run.
+    struct Section {
+        var start = 0
+        var end = 0
+        var blocks: [Block] = []
+        var entries = 0
+    }
+
+    /// Where a block of a section starts and its first key.
+    struct Block {
+        var offset: Int
+        var firstKey: [UInt8]
+    }
+
+    /// What a lookup found.
+    enum Found {
+        case value([UInt8])
+        case deleted
+    }
+
+    /// The bytes a block spans (a block ends at the first entry that ends past this many bytes from its start).
+    static let blockBytes = 4_096
+    /// The longest key a run takes (LMDB's keys are at most 511 bytes).
+    static let maxKeyBytes = Int(UInt16.max)
+    /// The bytes before each entry's key.
+    static let entryHeader = 7
+
+    let path: String
+    private(set) var sections: [Int: Section] = [:]
+    private(set) var bytes = 0
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var writing: (table: Int, section: Section, blockStart: Int)?
+
+    /// Creates the run's file at `path` (it must not exist).
+    init(path: String) throws {
+        self.path = path
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ViewError.spillFailed("creating the spill run \(path)", errno: errno) }
+        buffer.reserveCapacity(1 << 18)
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Starts the section of table `table` (each table once per run); its entries follow in key order.
+    func begin(table: Int) throws {
+        precondition(sections[table] == nil && writing == nil, "a table's section written twice, or two at once")
+        writing = (table, Section(start: bytes, end: bytes), bytes)
+    }
+
+    /// Appends the change of `key` (in key order within the section) to `value` (nil: deleted).
+    func append(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?) throws {
+        guard var w = writing else { preconditionFailure("an entry outside a section") }
+        guard key.count <= SpillRun.maxKeyBytes, (value?.count ?? 0) <= Int(UInt32.max) else {
+            throw ViewError.damaged("\(path): a change of \(key.count) key bytes and \(value?.count ?? 0) value bytes is too big to spill")
+        }
+        if w.section.blocks.isEmpty || bytes - w.blockStart >= SpillRun.blockBytes {
+            w.section.blocks.append(Block(offset: bytes, firstKey: Array(key)))
+            w.blockStart = bytes
+        }
+        var header = (UInt16(key.count).littleEndian, value == nil ? UInt8(0) : 1, UInt32(value?.count ?? 0).littleEndian)
+        withUnsafeBytes(of: &header.0) { buffer.append(contentsOf: $0) }
+        buffer.append(header.1)
+        withUnsafeBytes(of: &header.2) { buffer.append(contentsOf: $0) }
+        buffer.append(contentsOf: key)
+        if let value { buffer.append(contentsOf: value) }
+        bytes += SpillRun.entryHeader + key.count + (value?.count ?? 0)
+        w.section.entries += 1
+        writing = w
+        if buffer.count >= 1 << 18 { try flush() }
+    }
+
+    /// Ends the section begun last.
+    func end() throws {
+        guard var w = writing else { preconditionFailure("no section to end") }
+        w.section.end = bytes
+        if w.section.entries > 0 { sections[w.table] = w.section }
+        writing = nil
+    }
+
+    /// Writes what is buffered to the file.
+    func flush() throws {
+        var done = 0
+        try buffer.withUnsafeBytes { b in
+            while done < b.count {
+                let n = write(fd, b.baseAddress! + done, b.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ViewError.spillFailed("writing the spill run \(path)", errno: errno)
+                }
+                done += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the writing: what is buffered goes to the file and the buffer's memory is freed.
+    func seal() throws {
+        precondition(writing == nil, "a section left open")
+        try flush()
+        buffer = []
+    }
+
+    /// Removes the run's file.
+    func remove() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+        unlink(path)
+    }
+
+    /// Reads `count` bytes at `offset`.
+    private func read(at offset: Int, count: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        try out.withUnsafeMutableBytes { b in
+            while done < count {
+                let n = pread(fd, b.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ViewError.spillFailed("reading the spill run \(path)", errno: errno)
+                }
+                if n == 0 { throw ViewError.damaged("\(path): the spill run ends at \(offset + done), before \(offset + count)") }
+                done += n
+            }
+        }
+        return out
+    }
+
+    /// Calls `body` with each entry of `bytes` (a whole number of entries) until it returns false.
+    private func entries(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Bool) throws {
+        try bytes.withUnsafeBytes { b in
+            var at = 0
+            while at < b.count {
+                guard b.count - at >= SpillRun.entryHeader else { throw ViewError.damaged("\(path): a spill entry cut short") }
+                let k = Int(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+                let flag = b[at + 2]
+                let v = Int(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at + 3, as: UInt32.self)))
+                at += SpillRun.entryHeader
+                guard flag <= 1, b.count - at >= k, b.count - at - k >= v else {
+                    throw ViewError.damaged("\(path): a spill entry runs past its block")
+                }
+                let key = UnsafeRawBufferPointer(rebasing: b[at..<(at + k)])
+                let value = flag == 1 ? UnsafeRawBufferPointer(rebasing: b[(at + k)..<(at + k + v)]) : nil
+                at += k + v
+                if try !body(key, value) { return }
+            }
+        }
+    }
+
+    /// The index of the last block of `section` whose first key is at most `key` (nil: `key` is before them all).
+    private static func block(_ section: Section, atMost key: UnsafeRawBufferPointer) -> Int? {
+        var lo = 0, hi = section.blocks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if key.lexicographicallyPrecedes(section.blocks[mid].firstKey) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo == 0 ? nil : lo - 1
+    }
+
+    /// The change of `key` in table `table` this run holds, or nil.
+    func lookup(table: Int, _ key: UnsafeRawBufferPointer) throws -> Found? {
+        guard let s = sections[table], let i = SpillRun.block(s, atMost: key) else { return nil }
+        let start = s.blocks[i].offset
+        let end = i + 1 < s.blocks.count ? s.blocks[i + 1].offset : s.end
+        var found: Found?
+        try entries(try read(at: start, count: end - start)) { k, v in
+            if k.elementsEqual(key) {
+                found = v.map { .value(Array($0)) } ?? .deleted
+                return false
+            }
+            return k.lexicographicallyPrecedes(key)
+        }
+        return found
+    }
+
+    /// Reads table `table`'s section from its first key at least `start` on, a block at a time.
+    func cursor(table: Int, from start: [UInt8]) -> SpillCursor {
+        SpillCursor(run: self, section: sections[table], from: start)
+    }
+
+    /// The entries of blocks `range` of `section`, in order.
+    func entries(of section: Section, blocks range: Range<Int>) throws -> [(key: [UInt8], value: [UInt8]?)] {
+        guard !range.isEmpty else { return [] }
+        let start = section.blocks[range.lowerBound].offset
+        let end = range.upperBound < section.blocks.count ? section.blocks[range.upperBound].offset : section.end
+        var out: [(key: [UInt8], value: [UInt8]?)] = []
+        try entries(try read(at: start, count: end - start)) { k, v in
+            out.append((Array(k), v.map { Array($0) }))
+            return true
+        }
+        return out
+    }
+
+    /// The first block to read for keys from `start`.
+    static func firstBlock(_ section: Section, from start: [UInt8]) -> Int {
+        start.withUnsafeBytes { block(section, atMost: $0) } ?? 0
+    }
+}

@@ -1,0 +1,151 @@
+import EventLog
+import Foundation
+import Glibc
+import Projections
+
+/// The table changes a generation being built (`replay`, `verify --views`, a schema upgrade) has written out but not
+/// yet into its B-trees: each write-out becomes a sorted run in a file (`SpillRun`), written in one sequential pass,
+/// and the runs are merged into the B-trees only when they hold `ViewStore.spillBudget` bytes, and at the end of the
+/// fold.
+///
+/// Why: a fold's keys are scattered (ids and hashes), and at a million messages each write-out of 8 MiB touched most
+/// leaves of the big tables, so the B-trees were copied again at every write-out (~300 of them, each a window of the
+/// history closing). Merging a dozen runs at once copies each leaf once for all of them.
+///
+/// Reads see the runs: a lookup finds the newest run holding a key through an in-memory map from the key's hash to
+/// that run (`latest`; a run that does not hold the key after all, a hash shared by two keys, sends it through every
+/// run), and a scan merges the runs' sections with the held writes and the B-tree (`ChangeCursor`). Runs are written
+/// by the writing thread between batches and only read while a batch folds, from either core.
+///
+/// Bounds: at most `ViewStore.spillBudget` bytes of runs on disk (plus the write-out that passes it); in memory, per
+/// spilled change 8 bytes of hash and 1 of run number in `latest` (~12-16 bytes with the dictionary's room), and per
+/// ~4 KiB block of a run its first key.
+final class SpilledRuns: @unchecked Sendable {
+    private let folder: String
+    private var runs: [SpillRun] = []
+    private var latest: [Int: UInt8] = [:]
+    private var tableNumbers: [String: Int] = [:]
+    private var tableNames: [String] = []
+    private var nextRun = 0
+    /// The run being written (`begin` to `finish`).
+    private var open: SpillRun?
+
+    /// The most runs held before they are merged, whatever their size (a run's number must fit in `latest`).
+    static let maxRuns = 255
+
+    /// The bits of a key's hash `latest` keeps (all; tests keep none, so that every key shares one hash).
+    private let hashMask: Int
+
+    /// Runs kept in `folder` (created 0700 if missing, emptied of old runs).
+    init(folder: String, hashMask: Int = ~0) throws {
+        self.folder = folder
+        self.hashMask = hashMask
+        try StoreDirectory.makePrivateDirectory(folder)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".run") {
+            unlink(folder + "/" + name)
+        }
+    }
+
+    deinit {
+        open?.remove()
+        for r in runs { r.remove() }
+    }
+
+    /// The bytes of the runs held.
+    var bytes: Int { runs.reduce(0) { $0 + $1.bytes } }
+    /// Whether no run is held.
+    var isEmpty: Bool { runs.isEmpty && open == nil }
+    /// The number of runs held.
+    var count: Int { runs.count }
+
+    private func number(_ table: String) -> Int {
+        if let n = tableNumbers[table] { return n }
+        let n = tableNames.count
+        tableNames.append(table)
+        tableNumbers[table] = n
+        return n
+    }
+
+    private func hash(_ table: Int, _ key: UnsafeRawBufferPointer) -> Int {
+        var h = Hasher()
+        h.combine(table)
+        h.combine(bytes: key)
+        return h.finalize() & hashMask
+    }
+
+    /// Starts a run.
+    func begin() throws {
+        precondition(open == nil, "a run begun twice")
+        open = try SpillRun(path: folder + "/\(nextRun).run")
+        nextRun += 1
+    }
+
+    /// Writes `changes` (table `table`'s, in key order, each key once) into the run begun.
+    func add(_ table: String, _ changes: borrowing EncodedChanges) throws {
+        guard let run = open else { preconditionFailure("changes spilled outside a run") }
+        let t = number(table)
+        let index = UInt8(runs.count)
+        try run.begin(table: t)
+        try changes.forEach(in: 0..<changes.count) { key, value in
+            try run.append(key: key, value: value)
+            latest[hash(t, key)] = index
+        }
+        try run.end()
+    }
+
+    /// Ends the run begun: it is read from now on.
+    func finish() throws {
+        guard let run = open else { return }
+        open = nil
+        try run.seal()
+        if run.sections.isEmpty { run.remove() } else { runs.append(run) }
+    }
+
+    /// The change of `key` in `table` the runs hold (the newest), or `.notHere`.
+    func lookup(_ table: String, _ key: UnsafeRawBufferPointer) throws -> WriteBehind.Lookup {
+        guard let t = tableNumbers[table], let newest = latest[hash(t, key)] else { return .notHere }
+        if let found = try runs[Int(newest)].lookup(table: t, key) { return SpilledRuns.lookup(found) }
+        // Another key with the same hash: the newest run holding this one, if any.
+        for r in runs.reversed() {
+            if let found = try r.lookup(table: t, key) { return SpilledRuns.lookup(found) }
+        }
+        return .notHere
+    }
+
+    private static func lookup(_ found: SpillRun.Found) -> WriteBehind.Lookup {
+        switch found {
+        case .value(let v): .value(v)
+        case .deleted: .deleted
+        }
+    }
+
+    /// Whether some run holds changes of `table`.
+    func holds(_ table: String) -> Bool {
+        guard let t = tableNumbers[table] else { return false }
+        return runs.contains { $0.sections[t] != nil }
+    }
+
+    /// The runs' changes of `table` from `start` on, merged (the newest run's change of a key wins), in key order.
+    func cursor(_ table: String, from start: [UInt8]) throws -> MergedChangeCursor {
+        guard let t = tableNumbers[table] else { return MergedChangeCursor(newestFirst: []) }
+        var layers: [any ChangeCursor] = []
+        for r in runs.reversed() where r.sections[t] != nil {
+            var c = r.cursor(table: t, from: start)
+            try c.load()
+            layers.append(c)
+        }
+        return MergedChangeCursor(newestFirst: layers)
+    }
+
+    /// The tables the runs hold changes of.
+    var tables: [String] {
+        tableNames.indices.filter { t in runs.contains { $0.sections[t] != nil } }.map { tableNames[$0] }
+    }
+
+    /// Drops every run (after their changes were merged into the B-trees) and the map to them.
+    func clear() {
+        for r in runs { r.remove() }
+        runs = []
+        latest = [:]
+    }
+}

@@ -1,0 +1,159 @@
+import EventLog
+import Foundation
+import Projections
+import TestSupport
+@testable import Views
+import XCTest
+
+/// Runs of changes spilled to files by a generation being built (`SpillRun`, `SpilledRuns`): every change read back by
+/// lookup and in order, the newest run winning, and a damaged run file an error rather than a read past its buffer.
+final class SpilledRunsTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUp() {
+        super.setUp()
+        dir = TemporaryDirectory("spill")
+    }
+
+    override func tearDown() {
+        dir = nil
+        super.tearDown()
+    }
+
+    private func key(_ i: Int) -> [UInt8] { Array(String(format: "key-%06d", i).utf8) }
+
+    private func changes(_ entries: [(key: [UInt8], value: [UInt8]?)]) -> EncodedChanges {
+        var c = EncodedChanges()
+        for e in entries { c.append(key: e.key, value: e.value) }
+        c.sort()
+        return c
+    }
+
+    private func found(_ lookup: WriteBehind.Lookup) -> String? {
+        switch lookup {
+        case .value(let v): String(decoding: v, as: UTF8.self)
+        case .deleted: "<deleted>"
+        case .notHere: nil
+        }
+    }
+
+    private func all(_ cursor: MergedChangeCursor) throws -> [(String, String?)] {
+        var c = cursor
+        var out: [(String, String?)] = []
+        while let k = c.key {
+            out.append((String(decoding: k, as: UTF8.self), c.value.map { String(decoding: $0, as: UTF8.self) }))
+            try c.advance()
+        }
+        return out
+    }
+
+    func testEveryChangeIsFoundAndReadInKeyOrderAcrossBlocks() throws {
+        let runs = try SpilledRuns(folder: dir.file("spill"))
+        // ~3,000 entries with values of 0-300 bytes: many 4 KiB blocks; every 7th key deleted.
+        let entries = (0..<3_000).map { i -> (key: [UInt8], value: [UInt8]?) in
+            (key(i * 2), i % 7 == 3 ? nil : Array(repeating: UInt8(i % 251), count: i % 301))
+        }
+        try runs.begin()
+        try runs.add("t", changes(entries))
+        try runs.add("u", changes([(Array("only".utf8), Array("in u".utf8))]))
+        try runs.finish()
+        XCTAssertEqual(runs.count, 1)
+        for (i, e) in entries.enumerated() {
+            let got = try e.key.withUnsafeBytes { try runs.lookup("t", $0) }
+            switch (got, e.value) {
+            case (.value(let v), let expected?): XCTAssertEqual(v, expected, "entry \(i)")
+            case (.deleted, nil): break
+            default: XCTFail("entry \(i): \(got)")
+            }
+            // The keys between and around the entries are not there.
+            XCTAssertNil(found(try key(i * 2 + 1).withUnsafeBytes { try runs.lookup("t", $0) }))
+        }
+        XCTAssertNil(found(try Array("a".utf8).withUnsafeBytes { try runs.lookup("t", $0) }), "before the first key")
+        XCTAssertNil(found(try Array("only".utf8).withUnsafeBytes { try runs.lookup("t", $0) }), "another table's key")
+        XCTAssertEqual(found(try Array("only".utf8).withUnsafeBytes { try runs.lookup("u", $0) }), "in u")
+        XCTAssertNil(found(try key(0).withUnsafeBytes { try runs.lookup("v", $0) }), "a table never spilled")
+        // In order from any start: the first block, the middle of a block, between keys, past the end.
+        for start in [[], key(0), key(1_001), key(2_000), key(5_998), key(6_000)] {
+            let expected = entries.filter { !$0.key.lexicographicallyPrecedes(start) }
+            let got = try all(try runs.cursor("t", from: start))
+            XCTAssertEqual(got.map(\.0), expected.map { String(decoding: $0.key, as: UTF8.self) })
+            XCTAssertEqual(got.map(\.1?.count), expected.map(\.value?.count))
+        }
+        runs.clear()
+        XCTAssertTrue(runs.isEmpty)
+        XCTAssertNil(found(try key(0).withUnsafeBytes { try runs.lookup("t", $0) }))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("spill")), [], "the files are removed")
+    }
+
+    func testTheNewestRunsChangeWinsInLookupsAndScans() throws {
+        let runs = try SpilledRuns(folder: dir.file("spill"))
+        let v = { (s: String) -> [UInt8]? in Array(s.utf8) }
+        try runs.begin()
+        try runs.add("t", changes([(key(1), v("old 1")), (key(2), v("old 2")), (key(3), v("old 3"))]))
+        try runs.finish()
+        try runs.begin()
+        try runs.add("t", changes([(key(2), nil), (key(3), v("new 3")), (key(4), v("new 4"))]))
+        try runs.finish()
+        XCTAssertEqual(runs.count, 2)
+        XCTAssertEqual(found(try key(1).withUnsafeBytes { try runs.lookup("t", $0) }), "old 1")
+        XCTAssertEqual(found(try key(2).withUnsafeBytes { try runs.lookup("t", $0) }), "<deleted>")
+        XCTAssertEqual(found(try key(3).withUnsafeBytes { try runs.lookup("t", $0) }), "new 3")
+        let got = try all(try runs.cursor("t", from: []))
+        XCTAssertEqual(got.map(\.0), [1, 2, 3, 4].map { String(decoding: key($0), as: UTF8.self) })
+        XCTAssertEqual(got.map(\.1), ["old 1", nil, "new 3", "new 4"])
+        XCTAssertEqual(runs.tables, ["t"])
+        XCTAssertTrue(runs.holds("t"))
+        XCTAssertFalse(runs.holds("u"))
+    }
+
+    func testKeysSharingAHashAreFoundInTheirOwnRuns() throws {
+        // Every key with the same hash: the map names the newest run for all of them.
+        let runs = try SpilledRuns(folder: dir.file("spill"), hashMask: 0)
+        for r in 0..<4 {
+            try runs.begin()
+            try runs.add("t", changes((0..<50).map { (key(r * 100 + $0), Array("run \(r)".utf8)) } + [(key(999), Array("last \(r)".utf8))]))
+            try runs.finish()
+        }
+        for r in 0..<4 {
+            for i in [0, 25, 49] {
+                XCTAssertEqual(found(try key(r * 100 + i).withUnsafeBytes { try runs.lookup("t", $0) }), "run \(r)")
+            }
+        }
+        XCTAssertEqual(found(try key(999).withUnsafeBytes { try runs.lookup("t", $0) }), "last 3", "the newest run's change")
+        XCTAssertNil(found(try key(998).withUnsafeBytes { try runs.lookup("t", $0) }), "a key in no run")
+    }
+
+    func testAnEmptyRunIsDroppedAndOldRunsInTheFolderAreRemoved() throws {
+        let folder = dir.file("spill")
+        try StoreDirectory.makePrivateDirectory(folder)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/7.run", contents: Data([1, 2, 3])))
+        let runs = try SpilledRuns(folder: folder)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [], "a killed build's runs go")
+        try runs.begin()
+        try runs.finish()
+        XCTAssertTrue(runs.isEmpty)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
+    }
+
+    func testADamagedRunFileIsAnErrorNotACrash() throws {
+        let runs = try SpilledRuns(folder: dir.file("spill"))
+        try runs.begin()
+        try runs.add("t", changes((0..<500).map { (key($0), Array(repeating: 7, count: 100)) }))
+        try runs.finish()
+        let file = dir.file("spill") + "/0.run"
+        // Cut short: a lookup past the end is named.
+        XCTAssertEqual(truncate(file, 10_000), 0)
+        XCTAssertThrowsError(try key(450).withUnsafeBytes { try runs.lookup("t", $0) }) { error in
+            XCTAssertTrue("\(error)".contains("spill run"), "\(error)")
+        }
+        // Lengths overwritten with garbage: the entry is named as running past its block.
+        let fd = open(file, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let junk = [UInt8](repeating: 0xFF, count: 64)
+        XCTAssertEqual(pwrite(fd, junk, junk.count, 0), junk.count)
+        close(fd)
+        XCTAssertThrowsError(try key(0).withUnsafeBytes { try runs.lookup("t", $0) }) { error in
+            XCTAssertTrue("\(error)".contains("spill"), "\(error)")
+        }
+    }
+}
