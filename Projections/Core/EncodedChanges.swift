@@ -44,6 +44,15 @@ package struct EncodedChanges: ~Copyable {
         changes.append(Change(keyStart: start, keyEnd: keyEnd, valueEnd: value == nil ? nil : buffer.count))
     }
 
+    /// Appends a change of `key` to `value` (nil: a deletion), both copied.
+    package mutating func append(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?) {
+        let start = buffer.count
+        buffer.writeRaw(key)
+        let keyEnd = buffer.count
+        if let value { buffer.writeRaw(value) }
+        changes.append(Change(keyStart: start, keyEnd: keyEnd, valueEnd: value == nil ? nil : buffer.count))
+    }
+
     /// Calls `body` with the changes at `positions` (of `0..<count`), as `forEach` does.
     package func forEach(in positions: Range<Int>, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
         try buffer.withUnsafeBytes { base in

@@ -71,16 +71,21 @@ final class SpillRun: @unchecked Sendable {
             w.section.blocks.append(Block(offset: bytes, firstKey: Array(key)))
             w.blockStart = bytes
         }
-        var header = (UInt16(key.count).littleEndian, value == nil ? UInt8(0) : 1, UInt32(value?.count ?? 0).littleEndian)
-        withUnsafeBytes(of: &header.0) { buffer.append(contentsOf: $0) }
-        buffer.append(header.1)
-        withUnsafeBytes(of: &header.2) { buffer.append(contentsOf: $0) }
-        buffer.append(contentsOf: key)
-        if let value { buffer.append(contentsOf: value) }
+        let size = SpillRun.entryHeader + key.count + (value?.count ?? 0)
+        if buffer.count + size > buffer.capacity && !buffer.isEmpty { try flush() }
+        let at = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        buffer.withUnsafeMutableBytes { b in
+            b.storeBytes(of: UInt16(key.count).littleEndian, toByteOffset: at, as: UInt16.self)
+            b[at + 2] = value == nil ? 0 : 1
+            b.storeBytes(of: UInt32(value?.count ?? 0).littleEndian, toByteOffset: at + 3, as: UInt32.self)
+            let k = at + SpillRun.entryHeader
+            if key.count > 0 { (b.baseAddress! + k).copyMemory(from: key.baseAddress!, byteCount: key.count) }
+            if let value, value.count > 0 { (b.baseAddress! + k + key.count).copyMemory(from: value.baseAddress!, byteCount: value.count) }
+        }
         bytes += SpillRun.entryHeader + key.count + (value?.count ?? 0)
         w.section.entries += 1
         writing = w
-        if buffer.count >= 1 << 18 { try flush() }
     }
 
     /// Ends the section begun last.
@@ -124,19 +129,22 @@ final class SpillRun: @unchecked Sendable {
     /// Reads `count` bytes at `offset`.
     private func read(at offset: Int, count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try out.withUnsafeMutableBytes { b in
-            while done < count {
-                let n = pread(fd, b.baseAddress! + done, count - done, off_t(offset + done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ViewError.spillFailed("reading the spill run \(path)", errno: errno)
-                }
-                if n == 0 { throw ViewError.damaged("\(path): the spill run ends at \(offset + done), before \(offset + count)") }
-                done += n
-            }
-        }
+        try out.withUnsafeMutableBytes { try read(at: offset, into: $0) }
         return out
+    }
+
+    /// Fills `out` with the bytes at `offset`.
+    func read(at offset: Int, into out: UnsafeMutableRawBufferPointer) throws {
+        var done = 0
+        while done < out.count {
+            let n = pread(fd, out.baseAddress! + done, out.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ViewError.spillFailed("reading the spill run \(path)", errno: errno)
+            }
+            if n == 0 { throw ViewError.damaged("\(path): the spill run ends at \(offset + done), before \(offset + out.count)") }
+            done += n
+        }
     }
 
     /// Calls `body` with each entry of `bytes` (a whole number of entries) until it returns false.

@@ -18,12 +18,12 @@ import Projections
 /// by the writing thread between batches and only read while a batch folds, from either core.
 ///
 /// Bounds: at most `ViewStore.spillBudget` bytes of runs on disk (plus the write-out that passes it); in memory, per
-/// spilled change 8 bytes of hash and 1 of run number in `latest` (~12-16 bytes with the dictionary's room), and per
-/// ~4 KiB block of a run its first key.
+/// key spilled an 8-byte slot of `latest`, at most two thirds full (12-24 bytes a key), and per ~4 KiB block of a run its
+/// first key.
 final class SpilledRuns: @unchecked Sendable {
     private let folder: String
     private var runs: [SpillRun] = []
-    private var latest: [Int: UInt8] = [:]
+    private var latest = SpillIndex()
     private var tableNumbers: [String: Int] = [:]
     private var tableNames: [String] = []
     private var nextRun = 0
@@ -66,11 +66,11 @@ final class SpilledRuns: @unchecked Sendable {
         return n
     }
 
-    private func hash(_ table: Int, _ key: UnsafeRawBufferPointer) -> Int {
+    private func hash(_ table: Int, _ key: UnsafeRawBufferPointer) -> UInt64 {
         var h = Hasher()
         h.combine(table)
         h.combine(bytes: key)
-        return h.finalize() & hashMask
+        return UInt64(bitPattern: Int64(h.finalize() & hashMask))
     }
 
     /// Starts a run.
@@ -84,11 +84,12 @@ final class SpilledRuns: @unchecked Sendable {
     func add(_ table: String, _ changes: borrowing EncodedChanges) throws {
         guard let run = open else { preconditionFailure("changes spilled outside a run") }
         let t = number(table)
-        let index = UInt8(runs.count)
+        let index = runs.count
+        latest.reserve(changes.count)
         try run.begin(table: t)
         try changes.forEach(in: 0..<changes.count) { key, value in
             try run.append(key: key, value: value)
-            latest[hash(t, key)] = index
+            latest.set(hash(t, key), run: index)
         }
         try run.end()
     }
@@ -103,8 +104,8 @@ final class SpilledRuns: @unchecked Sendable {
 
     /// The change of `key` in `table` the runs hold (the newest), or `.notHere`.
     func lookup(_ table: String, _ key: UnsafeRawBufferPointer) throws -> WriteBehind.Lookup {
-        guard let t = tableNumbers[table], let newest = latest[hash(t, key)] else { return .notHere }
-        if let found = try runs[Int(newest)].lookup(table: t, key) { return SpilledRuns.lookup(found) }
+        guard let t = tableNumbers[table], let newest = latest.run(for: hash(t, key)) else { return .notHere }
+        if let found = try runs[newest].lookup(table: t, key) { return SpilledRuns.lookup(found) }
         // Another key with the same hash: the newest run holding this one, if any.
         for r in runs.reversed() {
             if let found = try r.lookup(table: t, key) { return SpilledRuns.lookup(found) }
@@ -137,6 +138,43 @@ final class SpilledRuns: @unchecked Sendable {
         return MergedChangeCursor(newestFirst: layers)
     }
 
+    /// Calls `body` with the runs' changes of `table` in key order, merged (the newest run's change of a key wins;
+    /// a nil value: deleted), each borrowed for the call. Reads each run's section a few blocks at a time.
+    func forEachMerged(_ table: String, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
+        guard let t = tableNumbers[table] else { return }
+        let readers = try runs.reversed().compactMap { r in try r.sections[t].map { try SpillSectionReader(run: r, section: $0) } }
+        while true {
+            // The smallest key; on a tie the newer run's (earlier in `readers`).
+            var best: SpillSectionReader?
+            for r in readers {
+                guard let k = r.key else { continue }
+                if let b = best, !SpilledRuns.precedes(k, b.key!) { continue }
+                best = r
+            }
+            guard let winner = best, let key = winner.key else { return }
+            try body(key, winner.value)
+            // Every run holding this key moves past it (the winner last: its key is the one compared).
+            for r in readers where r !== winner {
+                if let k = r.key, SpilledRuns.equal(k, key) { try r.advance() }
+            }
+            try winner.advance()
+        }
+    }
+
+    /// Byte order, as LMDB orders keys (a key before the longer keys it starts).
+    static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let n = min(a.count, b.count)
+        if n > 0 {
+            let c = memcmp(a.baseAddress!, b.baseAddress!, n)
+            if c != 0 { return c < 0 }
+        }
+        return a.count < b.count
+    }
+
+    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+
     /// The tables the runs hold changes of.
     var tables: [String] {
         tableNames.indices.filter { t in runs.contains { $0.sections[t] != nil } }.map { tableNames[$0] }
@@ -146,6 +184,6 @@ final class SpilledRuns: @unchecked Sendable {
     func clear() {
         for r in runs { r.remove() }
         runs = []
-        latest = [:]
+        latest.removeAll()
     }
 }

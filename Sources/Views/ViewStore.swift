@@ -880,27 +880,28 @@ public final class ViewStore: @unchecked Sendable {
         let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
         defer { releaser.stop() }
         let chunk = environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite
-        var part: [(key: [UInt8], value: [UInt8]?)] = []
-        part.reserveCapacity(chunk)
-        for table in spilled.tables {
-            guard let db = databases[table] else { throw ViewError.unknownTable(table) }
-            var changes = try spilled.cursor(table, from: [])
-            while changes.key != nil {
-                // Read first: a transaction run again (the map grown) writes the same part.
-                part.removeAll(keepingCapacity: true)
-                while let k = changes.key, part.count < chunk {
-                    part.append((k, changes.value))
-                    try changes.advance()
-                }
-                try environment.reserve(room: ViewStore.batchRoom(events: part.count, copies: 0))
-                try environment.write { txn in
-                    let scope = TransactionScope(txn)
-                    defer { scope.end() }
-                    for (k, v) in part {
-                        if let v { try scope.put(db, k, v) } else { try scope.delete(db, k) }
-                    }
+        // A part of a table's merged changes, copied out of the runs' buffers first: a transaction run again (the
+        // map grown) writes the same part.
+        var part = EncodedChanges()
+        func write(_ db: Database) throws {
+            guard part.count > 0 else { return }
+            try environment.reserve(room: ViewStore.batchRoom(events: part.count, copies: 0))
+            try environment.write { txn in
+                let scope = TransactionScope(txn)
+                defer { scope.end() }
+                try part.forEach(in: 0..<part.count) { k, v in
+                    if let v { try scope.put(db, k, v) } else { try scope.delete(db, k) }
                 }
             }
+            part = EncodedChanges()
+        }
+        for table in spilled.tables {
+            guard let db = databases[table] else { throw ViewError.unknownTable(table) }
+            try spilled.forEachMerged(table) { key, value in
+                part.append(key: key, value: value)
+                if part.count >= chunk { try write(db) }
+            }
+            try write(db)
         }
         spilled.clear()
         spillCounts.merges += 1

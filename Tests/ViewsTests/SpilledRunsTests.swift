@@ -123,6 +123,50 @@ final class SpilledRunsTests: XCTestCase {
         XCTAssertNil(found(try key(998).withUnsafeBytes { try runs.lookup("t", $0) }), "a key in no run")
     }
 
+    func testAMergeGivesEveryKeyOnceInOrderWithItsNewestChange() throws {
+        let runs = try SpilledRuns(folder: dir.file("spill"))
+        var expected: [[UInt8]: [UInt8]?] = [:]
+        // Five runs of overlapping keys; values up to 100 KB (past a reader's 64 KiB buffer), deletions among them.
+        for r in 0..<5 {
+            var entries: [(key: [UInt8], value: [UInt8]?)] = []
+            for i in stride(from: r, to: 2_000, by: r + 1) {
+                let value: [UInt8]? = (i + r) % 9 == 0 ? nil : Array(repeating: UInt8(r), count: i == 500 ? 100_000 : (i * 7 + r) % 200)
+                entries.append((key(i), value))
+                expected[key(i)] = value
+            }
+            try runs.begin()
+            try runs.add("t", changes(entries))
+            try runs.finish()
+        }
+        var got: [(key: [UInt8], value: [UInt8]?)] = []
+        try runs.forEachMerged("t") { k, v in got.append((Array(k), v.map { Array($0) })) }
+        XCTAssertEqual(got.map(\.key), expected.keys.sorted { $0.lexicographicallyPrecedes($1) })
+        for (k, v) in got { XCTAssertEqual(v, expected[k]!, String(decoding: k, as: UTF8.self)) }
+        var none = 0
+        try runs.forEachMerged("u") { _, _ in none += 1 }
+        XCTAssertEqual(none, 0, "a table no run holds")
+    }
+
+    func testTheIndexKeepsTheLastRunOfEachHashAsItGrows() {
+        var index = SpillIndex()
+        XCTAssertNil(index.run(for: 42))
+        for h in 0..<20_000 { index.set(UInt64(h) &* 0x9E37_79B9_7F4A_7C15, run: h % 7) }
+        for h in stride(from: 0, to: 20_000, by: 3) { index.set(UInt64(h) &* 0x9E37_79B9_7F4A_7C15, run: 200) }
+        XCTAssertEqual(index.count, 20_000)
+        for h in 0..<20_000 {
+            XCTAssertEqual(index.run(for: UInt64(h) &* 0x9E37_79B9_7F4A_7C15), h % 3 == 0 ? 200 : h % 7)
+        }
+        XCTAssertNil(index.run(for: 20_001 &* 0x9E37_79B9_7F4A_7C15))
+        // Hashes equal but for their lowest byte share a slot: the later run stands for both.
+        index.set(0xABCD_EF00, run: 1)
+        index.set(0xABCD_EF7F, run: 2)
+        XCTAssertEqual(index.run(for: 0xABCD_EF00), 2)
+        XCTAssertLessThanOrEqual(index.bytes, 24 * 20_001, "at least a third full")
+        index.removeAll()
+        XCTAssertNil(index.run(for: 0))
+        XCTAssertEqual(index.count, 0)
+    }
+
     func testAnEmptyRunIsDroppedAndOldRunsInTheFolderAreRemoved() throws {
         let folder = dir.file("spill")
         try StoreDirectory.makePrivateDirectory(folder)
