@@ -179,6 +179,15 @@ final class SpilledRunsTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
     }
 
+    func testAKeyPastARunsBoundIsRefusedNotWrapped() throws {
+        // A run's key length is 16 bits: a longer key (none of LMDB's, whose keys are at most 511 bytes) is named.
+        let runs = try SpilledRuns(folder: dir.file("spill"))
+        try runs.begin()
+        XCTAssertThrowsError(try runs.add("t", changes([(Array(repeating: 1, count: 70_000), Array("v".utf8))]))) { error in
+            XCTAssertTrue("\(error)".contains("too big to spill"), "\(error)")
+        }
+    }
+
     func testADamagedRunFileIsAnErrorNotACrash() throws {
         let runs = try SpilledRuns(folder: dir.file("spill"))
         try runs.begin()
