@@ -23,6 +23,12 @@ package struct EncodedChanges: ~Copyable {
     /// The number of changes.
     package var count: Int { changes.count }
 
+    /// Drops every change, keeping the buffer's room for the next.
+    package mutating func removeAll() {
+        buffer.removeAll()
+        changes.removeAll(keepingCapacity: true)
+    }
+
     /// Makes room for `n` more changes.
     package mutating func reserve(_ n: Int) { changes.reserveCapacity(changes.count + n) }
 

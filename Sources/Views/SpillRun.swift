@@ -126,13 +126,6 @@ final class SpillRun: @unchecked Sendable {
         unlink(path)
     }
 
-    /// Reads `count` bytes at `offset`.
-    private func read(at offset: Int, count: Int) throws -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: count)
-        try out.withUnsafeMutableBytes { try read(at: offset, into: $0) }
-        return out
-    }
-
     /// Fills `out` with the bytes at `offset`.
     func read(at offset: Int, into out: UnsafeMutableRawBufferPointer) throws {
         var done = 0
@@ -147,25 +140,20 @@ final class SpillRun: @unchecked Sendable {
         }
     }
 
-    /// Calls `body` with each entry of `bytes` (a whole number of entries) until it returns false.
-    private func entries(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Bool) throws {
-        try bytes.withUnsafeBytes { b in
-            var at = 0
-            while at < b.count {
-                guard b.count - at >= SpillRun.entryHeader else { throw ViewError.damaged("\(path): a spill entry cut short") }
-                let k = Int(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-                let flag = b[at + 2]
-                let v = Int(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at + 3, as: UInt32.self)))
-                at += SpillRun.entryHeader
-                guard flag <= 1, b.count - at >= k, b.count - at - k >= v else {
-                    throw ViewError.damaged("\(path): a spill entry runs past its block")
-                }
-                let key = UnsafeRawBufferPointer(rebasing: b[at..<(at + k)])
-                let value = flag == 1 ? UnsafeRawBufferPointer(rebasing: b[(at + k)..<(at + k + v)]) : nil
-                at += k + v
-                if try !body(key, value) { return }
-            }
+    /// The entry at `at` in `bytes` (whole entries read from this run): its key, its value (nil: deleted) and where
+    /// the next one starts. Every length is checked against `bytes`: a damaged file is an error, not a read past it.
+    func entry(in bytes: UnsafeRawBufferPointer, at: Int) throws -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?, next: Int) {
+        guard bytes.count - at >= SpillRun.entryHeader else { throw ViewError.damaged("\(path): a spill entry cut short") }
+        let k = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+        let flag = bytes[at + 2]
+        let v = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 3, as: UInt32.self)))
+        let start = at + SpillRun.entryHeader
+        guard flag <= 1, bytes.count - start >= k, bytes.count - start - k >= v else {
+            throw ViewError.damaged("\(path): a spill entry runs past its block")
         }
+        let key = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + k)])
+        let value = flag == 1 ? UnsafeRawBufferPointer(rebasing: bytes[(start + k)..<(start + k + v)]) : nil
+        return (key, value, start + k + v)
     }
 
     /// The index of the last block of `section` whose first key is at most `key` (nil: `key` is before them all).
@@ -178,38 +166,24 @@ final class SpillRun: @unchecked Sendable {
         return lo == 0 ? nil : lo - 1
     }
 
-    /// The change of `key` in table `table` this run holds, or nil.
+    /// The change of `key` in table `table` this run holds, or nil: one block read (into a temporary buffer, not a
+    /// heap array per lookup).
     func lookup(table: Int, _ key: UnsafeRawBufferPointer) throws -> Found? {
         guard let s = sections[table], let i = SpillRun.block(s, atMost: key) else { return nil }
         let start = s.blocks[i].offset
         let end = i + 1 < s.blocks.count ? s.blocks[i + 1].offset : s.end
-        var found: Found?
-        try entries(try read(at: start, count: end - start)) { k, v in
-            if k.elementsEqual(key) {
-                found = v.map { .value(Array($0)) } ?? .deleted
-                return false
+        return try withUnsafeTemporaryAllocation(byteCount: end - start, alignment: 8) { buffer -> Found? in
+            try read(at: start, into: buffer)
+            let bytes = UnsafeRawBufferPointer(buffer)
+            var at = 0
+            while at < bytes.count {
+                let e = try entry(in: bytes, at: at)
+                if SpilledRuns.equal(e.key, key) { return e.value.map { .value(Array($0)) } ?? .deleted }
+                if !SpilledRuns.precedes(e.key, key) { return nil }
+                at = e.next
             }
-            return k.lexicographicallyPrecedes(key)
+            return nil
         }
-        return found
-    }
-
-    /// Reads table `table`'s section from its first key at least `start` on, a block at a time.
-    func cursor(table: Int, from start: [UInt8]) -> SpillCursor {
-        SpillCursor(run: self, section: sections[table], from: start)
-    }
-
-    /// The entries of blocks `range` of `section`, in order.
-    func entries(of section: Section, blocks range: Range<Int>) throws -> [(key: [UInt8], value: [UInt8]?)] {
-        guard !range.isEmpty else { return [] }
-        let start = section.blocks[range.lowerBound].offset
-        let end = range.upperBound < section.blocks.count ? section.blocks[range.upperBound].offset : section.end
-        var out: [(key: [UInt8], value: [UInt8]?)] = []
-        try entries(try read(at: start, count: end - start)) { k, v in
-            out.append((Array(k), v.map { Array($0) }))
-            return true
-        }
-        return out
     }
 
     /// The first block to read for keys from `start`.

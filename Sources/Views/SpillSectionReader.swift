@@ -1,8 +1,8 @@
 import Glibc
 
-/// Reads one table's section of a spilled run (`SpillRun`) from its start, in order, a few blocks at a time into a
-/// buffer of its own, for a merge (`SpilledRuns.merge`): the current entry's key and value are pointers into that
-/// buffer, valid until `advance()`. No allocation per entry.
+/// Reads one table's section of a spilled run (`SpillRun`) in key order from a start key, a few blocks at a time into a
+/// buffer of its own, for a merge (`SpilledRuns.forEachMerged`) or a scan (`SpillCursor`): the current entry's key and
+/// value are pointers into that buffer, valid until `advance()`. No allocation per entry.
 final class SpillSectionReader {
     private let run: SpillRun
     private let section: SpillRun.Section
@@ -14,11 +14,14 @@ final class SpillSectionReader {
     private(set) var key: UnsafeRawBufferPointer?
     private(set) var value: UnsafeRawBufferPointer?
 
-    init(run: SpillRun, section: SpillRun.Section) throws {
+    /// A reader at the first entry of `section` whose key is at least `start` (empty: its first entry).
+    init(run: SpillRun, section: SpillRun.Section, from start: [UInt8] = []) throws {
         self.run = run
         self.section = section
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        if !start.isEmpty { nextBlock = SpillRun.firstBlock(section, from: start) }
         try advance()
+        while let k = key, !start.isEmpty, start.withUnsafeBytes({ SpilledRuns.precedes(k, $0) }) { try advance() }
     }
 
     deinit { buffer.deallocate() }
@@ -33,18 +36,10 @@ final class SpillSectionReader {
                 return
             }
         }
-        let b = UnsafeRawBufferPointer(buffer)
-        guard filled - at >= SpillRun.entryHeader else { throw ViewError.damaged("\(run.path): a spill entry cut short") }
-        let k = Int(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-        let flag = b[at + 2]
-        let v = Int(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at + 3, as: UInt32.self)))
-        let start = at + SpillRun.entryHeader
-        guard flag <= 1, filled - start >= k, filled - start - k >= v else {
-            throw ViewError.damaged("\(run.path): a spill entry runs past its block")
-        }
-        key = UnsafeRawBufferPointer(rebasing: b[start..<(start + k)])
-        value = flag == 1 ? UnsafeRawBufferPointer(rebasing: b[(start + k)..<(start + k + v)]) : nil
-        at = start + k + v
+        let e = try run.entry(in: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), at: at)
+        key = e.key
+        value = e.value
+        at = e.next
     }
 
     /// Reads the next blocks: whole blocks, at least one, as many as fit the buffer (grown for one bigger block).

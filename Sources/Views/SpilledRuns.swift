@@ -129,11 +129,8 @@ final class SpilledRuns: @unchecked Sendable {
     /// The runs' changes of `table` from `start` on, merged (the newest run's change of a key wins), in key order.
     func cursor(_ table: String, from start: [UInt8]) throws -> MergedChangeCursor {
         guard let t = tableNumbers[table] else { return MergedChangeCursor(newestFirst: []) }
-        var layers: [any ChangeCursor] = []
-        for r in runs.reversed() where r.sections[t] != nil {
-            var c = r.cursor(table: t, from: start)
-            try c.load()
-            layers.append(c)
+        let layers: [any ChangeCursor] = try runs.reversed().compactMap { r in
+            try r.sections[t].map { SpillCursor(try SpillSectionReader(run: r, section: $0, from: start)) }
         }
         return MergedChangeCursor(newestFirst: layers)
     }

@@ -113,7 +113,7 @@ public final class ViewStore: @unchecked Sendable {
     static let writeBehindChunkByPwrite = 2_048
     /// The bytes of spilled runs (`SpilledRuns`) a generation being built holds on disk before merging them into its
     /// B-trees: each merge copies the leaves its keys fall in once, so the bigger, the fewer copies; the memory it
-    /// costs is ~12-16 bytes per spilled change (the hash map to the runs) and each ~4 KiB block's first key.
+    /// costs is 12-24 bytes per key spilled (`SpillIndex`) and each ~4 KiB block's first key.
     static let spillBudget = 96 << 20
     /// The folder of a build's spilled runs, inside the generation's folder.
     static let spillFolder = "spill"
@@ -838,11 +838,9 @@ public final class ViewStore: @unchecked Sendable {
                 // as a run (`views.staging`, merged into the history when the generation is published).
                 let staged = f.store.stagesHistory ? try stagedRun(for: table) : nil
                 // Spilling, the table's changes go to the run in one pass (the versions still to `views.staging`).
+                if let spilled { try spilled.add(table, changes) }
                 let intoTable = spilled == nil
-                if !intoTable && staged == nil {
-                    try spilled!.add(table, changes)
-                    continue
-                }
+                guard intoTable || staged != nil else { continue }
                 var next = 0
                 while next < changes.count {
                     let end = min(changes.count, next + (environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite))
@@ -859,7 +857,6 @@ public final class ViewStore: @unchecked Sendable {
                     }
                     next = end
                 }
-                if !intoTable { try spilled!.add(table, changes) }
             }
         }
         if let spilled {
@@ -893,7 +890,7 @@ public final class ViewStore: @unchecked Sendable {
                     if let v { try scope.put(db, k, v) } else { try scope.delete(db, k) }
                 }
             }
-            part = EncodedChanges()
+            part.removeAll()
         }
         for table in spilled.tables {
             guard let db = databases[table] else { throw ViewError.unknownTable(table) }
