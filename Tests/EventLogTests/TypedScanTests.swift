@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import LMDB
 import XCTest
 
 /// `scanDecoded`: payloads decoded where they lie in the map give what `scan` and `decode()` give.
@@ -70,5 +71,25 @@ final class TypedScanTests: EventLogTestCase {
             return env.sequence < 9
         }
         XCTAssertEqual(seen, Array(1...9))
+    }
+
+    // A record whose key is not a sequence number (a damaged file) stops a typed scan by name; `verify` names it too.
+    func testAKeyThatIsNotEightBytesStopsTheScanWithAClearError() throws {
+        do {
+            let log = try openLog()
+            try log.append((1...3).map { event(categorized($0)) })
+            let events = try log.environment.openDatabase("events")
+            // Nine bytes that sort between the records 2 and 3: the last key, so the head, stays sound.
+            let stored = try XCTUnwrap(try log.environment.read { try $0.getBytes(events, key: [0, 0, 0, 0, 0, 0, 0, 2]) })
+            try log.environment.write { txn in _ = try txn.put(events, key: [0, 0, 0, 0, 0, 0, 0, 2, 0], value: stored) }
+        }
+        let log = try openLog()
+        var seen: [UInt64] = []
+        XCTAssertThrowsError(try log.scanDecoded { env, _ in seen.append(env.sequence); return true }) {
+            XCTAssertTrue("\($0)".contains("9 bytes, not 8"), "\($0)")
+        }
+        XCTAssertEqual(seen, [1, 2], "the records before the damaged key were passed on")
+        let report = try log.verify()
+        XCTAssertTrue(report.problems.contains { $0.message.contains("key is 9 bytes, not 8") }, "\(report.problems)")
     }
 }
