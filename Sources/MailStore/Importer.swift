@@ -323,14 +323,8 @@ public final class Importer {
         }
         nonisolated(unsafe) let slots = results
         nonisolated(unsafe) let ingests = workers
-        let n = min(workers.count, todo.count)
-        DispatchQueue.concurrentPerform(iterations: n) { w in
-            var i = w
-            while i < todo.count {
-                let m = chunk[todo[i]]
-                slots[i] = Result { try ingests[w].ingest(m, correlation: correlation) }
-                i += n
-            }
+        ParallelWork.forEach(count: todo.count, workers: workers.count) { w, i in
+            slots[i] = Result { try ingests[w].ingest(chunk[todo[i]], correlation: correlation) }
         }
         for (i, idx) in todo.enumerated() {
             switch results[i]! {

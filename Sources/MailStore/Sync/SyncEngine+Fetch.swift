@@ -112,21 +112,15 @@ extension SyncEngine {
             dictionaryDecided = try MessageIngest.trainDictionary(store.log, account: account.name, count: fetched.count,
                                                                   message: { fetched[$0].body }, into: workers)
         }
-        let n = workers.count
         nonisolated(unsafe) var slots = [Result<MessageIngest.Result, Error>?](repeating: nil, count: fetched.count)
         nonisolated(unsafe) let ingests = workers
         let account = self.account.name
         let correlation = self.correlation
         slots.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: n) { w in
-                var i = w
-                while i < fetched.count {
-                    let m = fetched[i]
-                    out[i] = Result { try SyncEngine.ingest(m, with: ingests[w], account: account, folder: folder,
-                                                            validity: validity, correlation: correlation) }
-                    i += n
-                }
+            ParallelWork.forEach(count: fetched.count, workers: ingests.count) { w, i in
+                out[i] = Result { try SyncEngine.ingest(fetched[i], with: ingests[w], account: account, folder: folder,
+                                                        validity: validity, correlation: correlation) }
             }
         }
         return try slots.map { try $0!.get() }
