@@ -9,6 +9,8 @@ final class PastPoint: @unchecked Sendable {  // filled by the fold that makes i
     var held: [String: WriteBehind] = [:]
     /// Events a view could not fold after the window's end (each fold of such a point finds them again).
     var quarantined: [QuarantinedEvent] = []
+    /// The events scouts folded ahead of the fold (`PastPrefetch`), thrown away: 0 when none ran.
+    var scoutedEvents: UInt64 = 0
 
     init(sequence: UInt64, window: ViewHistory.Window) {
         self.sequence = sequence

@@ -1,4 +1,5 @@
 import EventModel
+import Foundation
 import LMDB
 import Projections
 
@@ -12,7 +13,9 @@ extension ViewStore {
     ///
     /// Memory: the writes of the events folded, at most about a window's versions (`ViewHistory.windowBytes`
     /// plus one batch's), and one batch of events. Throws `ViewError.noHistory` when these views keep none.
-    package func past(at sequence: UInt64, only: [String]? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+    /// `scouting`: when scouts read the tail's pages ahead of the fold (`PastPrefetch`; tests make them fold it all).
+    package func past(at sequence: UInt64, only: [String]? = nil, scouting: PastPrefetch.Scouting = .whenCold,
+                      progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         guard pastPoint == nil else { throw ViewError.pastPoint }
         guard let windows, try hasHistory() else { throw ViewError.noHistory(path) }
         let folded = try only.map { try catalog.restricted(to: $0) } ?? catalog
@@ -24,9 +27,14 @@ extension ViewStore {
         let point = PastPoint(sequence: sequence, window: window)
         let views = ViewStore(pastOf: self, catalog: folded, point: point)
         views.startedFrom = window.end
-        try views.foldTail(progress: progress)
+        // The tail's records lie scattered among the blobs (an import's chunks reuse pages freed all over the file):
+        // read one page per fault, not the read-ahead window around it.
+        try log.environment.withoutReadAhead { try views.foldTail(scouting: scouting, progress: progress) }
         return views
     }
+
+    /// For views at a past point: the events scouts folded ahead of the tail's fold (`PastPrefetch`); 0 otherwise.
+    package var scoutedEvents: UInt64 { pastPoint?.scoutedEvents ?? 0 }
 
     /// The history tables of the views this store reads (at a past point: only those it folded).
     var pastHistoryTables: [String: Database] {
@@ -49,7 +57,7 @@ extension ViewStore {
     /// transaction of its own, each view's writes held apart (a view failing on an event has its batch folded
     /// again one event at a time, and that event's writes dropped and the event listed as quarantined, as a
     /// live fold does).
-    private func foldTail(progress: ((UInt64, UInt64) -> Void)?) throws {
+    private func foldTail(scouting: PastPrefetch.Scouting, progress: ((UInt64, UInt64) -> Void)?) throws {
         guard let point = pastPoint else { return }
         let tables = pastHistoryTables
         var heldByTable: [String: WriteBehind] = [:]
@@ -136,6 +144,9 @@ extension ViewStore {
             batchBytes = 0
             environment.releaseResidentPages(over: Environment.residentFileBudget)
         }
+        // Scouts read the later parts of the tail ahead of the fold when they are not cached (`PastPrefetch`).
+        let prefetch = PastPrefetch.start(self, tables: tables, window: point.window.number, from: start, through: end, scouting: scouting)
+        defer { point.scoutedEvents = prefetch?.stop() ?? 0 }
         var scanned = 0
         try log.scan(from: start + 1) { ev in
             if ev.envelope.sequence > end { return false }

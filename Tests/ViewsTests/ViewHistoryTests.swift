@@ -220,6 +220,35 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertEqual(try live.past(at: boom - 1).quarantined().filter { $0.view == "threads" }, [])
     }
 
+    /// Scouts folding a look's tail ahead of it (`PastPrefetch`, to read its pages side by side when they are not
+    /// cached) change nothing it reads: made to fold every tail whole, in parts of 4 events, never stopping at their
+    /// probe, the views at each point equal a fold from zero, and so does a look past an event a view fails on
+    /// (quarantined as before; the scout that met it just stops).
+    func testScoutsFoldingTheTailAheadChangeNothingALookReads() throws {
+        let eager = PastPrefetch.Scouting(minimumEvents: 1, partEvents: 4, coldFaults: 0)
+        try fill(150)
+        let live = try store.latestViews()
+        let head = try store.log.head().sequence
+        let ends = try windowEnds(live)
+        var scouted: UInt64 = 0
+        for point in [ends[1] + 23, ends[2] + 49, ends[ends.count / 2] + 10, head] where point <= head {
+            let past = try live.past(at: point, scouting: eager)
+            try assertEqualViews(past, try fromZero(point), "as of \(point) with scouts")
+            scouted += past.scoutedEvents
+            XCTAssertEqual(try live.past(at: point, scouting: .off).scoutedEvents, 0)
+        }
+        XCTAssertGreaterThan(scouted, 0, "the scouts folded nothing: the test shows nothing")
+
+        let flaky = ViewCatalog([FlakyThreadsProjector.self] + ViewCatalog.all.filter { $0.name != .threads })
+        for i in 0..<120 { try receive("f\(i)", subject: i == 77 ? "boom" : "Hello \(i)") }
+        let failing = try ViewStore.open(store: store.directory, log: store.log, catalog: flaky)
+        let boom = try XCTUnwrap(failing.quarantined().first { $0.view == "threads" }?.sequence)
+        let past = try failing.past(at: boom + 3, scouting: eager)
+        XCTAssertEqual(try past.quarantined().filter { $0.view == "threads" }.map(\.sequence), [boom])
+        let zero = try ViewStore.scratch(in: dir.file("flaky-zero"), log: store.log, catalog: flaky, through: boom + 3)
+        try assertEqualViews(past, zero, "as of \(boom + 3) past a failing event, with scouts")
+    }
+
     /// A window closes once it holds enough bytes of versions too, so what a look folds into memory stays bounded
     /// however big each event's changes are.
     func testAWindowClosesAtItsBytesToo() throws {

@@ -48,10 +48,24 @@ struct ScaleBench {
                  ["project", "--view", "threads", "--as-of", "\(events / 2 + 10_000)"])
         try step("`project --view threads --as-of 1000` (near the log's start)", ["project", "--view", "threads", "--as-of", "1000"])
         // The longest tail a look folds: the point just before the end of the window holding the most events.
+        var longestPoint: (point: Int, events: Int)?
         if let longest = statsViews(mailstore, store: store)?["historyLongestWindow"] as? [String: Int],
            let end = longest["end"], let count = longest["events"], count > 1 {
+            longestPoint = (end - 1, count - 1)
             try step("`project --view threads --as-of \(end - 1)` (the longest tail after a history window: \(Fmt.int(Double(count - 1))) events)",
                      ["project", "--view", "threads", "--as-of", "\(end - 1)"])
+        }
+        // The same looks cold: the page cache dropped before each (root only), as after a reboot or on a phone whose
+        // cache went to other apps.
+        var coldLine = ""
+        let coldLooks = [(events / 2, "the log's midpoint")] + (longestPoint.map { [($0.point, "the longest tail, \(Fmt.int(Double($0.events))) events")] } ?? [])
+        for (point, what) in coldLooks {
+            guard ScaleBench.dropPageCache() else {
+                coldLine = "The cold looks were not measured: dropping the page cache (`/proc/sys/vm/drop_caches`) needs root."
+                break
+            }
+            try step("cold: `project --view threads --as-of \(point)` (\(what); page cache dropped first)",
+                     ["project", "--view", "threads", "--as-of", "\(point)"])
         }
         // What the steps left on disk, read once.
         let after = statsViews(mailstore, store: store)
@@ -79,9 +93,19 @@ struct ScaleBench {
 
         \(historyLine)
         \(diskLine)
+        \(coldLine)
 
         Aims (#12): replay >= 300,000 events/s on the 100K corpus and peak RSS <= 200 MB at 100K and 1M; `--as-of` <= 1 s at 1M; import >= 20,000 msg/s.
         """
+    }
+
+    /// Writes the dirty pages out and drops the clean ones from the page cache; false when not allowed (not root).
+    static func dropPageCache() -> Bool {
+        sync()
+        let fd = open("/proc/sys/vm/drop_caches", O_WRONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return write(fd, "3", 1) == 1
     }
 
     /// What the whole store takes on disk, part by part, from the `views` object of `mailstore stats --json`.
