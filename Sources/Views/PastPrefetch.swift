@@ -20,16 +20,16 @@ import Synchronization
 ///
 /// Memory: each scout holds the writes of one part and its events; the pages it maps are released against the
 /// same budget as the fold's.
-package final class PastPrefetch: @unchecked Sendable {  // its fields are set before its threads start, then only read
+package final class PastPrefetch: @unchecked Sendable {  // fields set before its threads start (but `scouts`, the starter's alone)
     /// When scouts run and how they split the tail.
     package struct Scouting: Sendable {
         /// A tail shorter than this is folded without scouts (its reads take less than starting them saves).
-        package var minimumEvents: UInt64 = 1_024
-        /// Events of the tail per part a scout takes.
-        package var partEvents: UInt64 = 256
+        package let minimumEvents: UInt64
+        /// Events of the tail per part a scout takes (at least 1).
+        package let partEvents: UInt64
         /// A scout whose probe (its first batch) faulted in fewer pages than this from the disk stops: the files
         /// are cached. 0: scouts never stop at their probe.
-        package var coldFaults = 8
+        package let coldFaults: Int
 
         /// Scouts for tails of at least 1,024 events, stopping where the files are cached.
         package static let whenCold = Scouting()
@@ -87,6 +87,12 @@ package final class PastPrefetch: @unchecked Sendable {  // its fields are set b
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
+    /// The tail's parts, the last one possibly shorter (no sum here can overflow, whatever `partEvents`).
+    private var parts: UInt64 {
+        let (whole, rest) = (end - start).quotientAndRemainder(dividingBy: scouting.partEvents)
+        return whole + (rest == 0 ? 0 : 1)
+    }
+
     /// A scout's own fold of one view, thrown away at the end of its part.
     private struct Fold {
         let store: PastKeyValueStore
@@ -102,10 +108,9 @@ package final class PastPrefetch: @unchecked Sendable {  // its fields are set b
         var probing = true
         while !isStopped {
             let part = nextPart.add(1, ordering: .relaxed).oldValue
-            // (Parts past the tail's end are never reached: at most 2^64 / partEvents of them.)
-            guard part < (end - start + scouting.partEvents - 1) / scouting.partEvents else { return }
+            guard part < parts else { return }
             let lo = start + part * scouting.partEvents
-            let hi = min(end, lo + scouting.partEvents)
+            let hi = end - lo > scouting.partEvents ? lo + scouting.partEvents : end
             guard fold(after: lo, through: hi, probe: {
                 guard probing else { return true }
                 probing = false

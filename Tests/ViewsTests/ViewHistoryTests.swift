@@ -226,18 +226,22 @@ final class ViewHistoryTests: ViewsTestCase {
     /// (quarantined as before; the scout that met it just stops).
     func testScoutsFoldingTheTailAheadChangeNothingALookReads() throws {
         let eager = PastPrefetch.Scouting(minimumEvents: 1, partEvents: 4, coldFaults: 0)
+        // One part for the whole tail: the parts' bounds must not overflow.
+        let whole = PastPrefetch.Scouting(minimumEvents: 1, partEvents: .max, coldFaults: 0)
         try fill(150)
         let live = try store.latestViews()
         let head = try store.log.head().sequence
         let ends = try windowEnds(live)
-        var scouted: UInt64 = 0
-        for point in [ends[1] + 23, ends[2] + 49, ends[ends.count / 2] + 10, head] where point <= head {
-            let past = try live.past(at: point, scouting: eager)
-            try assertEqualViews(past, try fromZero(point), "as of \(point) with scouts")
-            scouted += past.scoutedEvents
-            XCTAssertEqual(try live.past(at: point, scouting: .off).scoutedEvents, 0)
+        for scouting in [eager, whole] {
+            var scouted: UInt64 = 0
+            for point in [ends[1] + 23, ends[2] + 49, ends[ends.count / 2] + 10, head] where point <= head {
+                let past = try live.past(at: point, scouting: scouting)
+                try assertEqualViews(past, try fromZero(point), "as of \(point) with scouts, parts of \(scouting.partEvents)")
+                scouted += past.scoutedEvents
+                XCTAssertEqual(try live.past(at: point, scouting: .off).scoutedEvents, 0)
+            }
+            XCTAssertGreaterThan(scouted, 0, "the scouts folded nothing: the test shows nothing")
         }
-        XCTAssertGreaterThan(scouted, 0, "the scouts folded nothing: the test shows nothing")
 
         let flaky = ViewCatalog([FlakyThreadsProjector.self] + ViewCatalog.all.filter { $0.name != .threads })
         for i in 0..<120 { try receive("f\(i)", subject: i == 77 ? "boom" : "Hello \(i)") }
