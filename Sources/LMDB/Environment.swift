@@ -61,6 +61,8 @@ package final class Environment: @unchecked Sendable {
     package let writeMap: Bool
     /// Opened with `noFaultAround`: each new map is registered (`turnOffFaultAround`).
     private let noFaultAround: Bool
+    /// Opened with `noReadAhead`: the map's standing advice is `MADV_RANDOM` (LMDB's), else `MADV_NORMAL`.
+    private let noReadAhead: Bool
     /// True when the current map faults in one page at a time (`noFaultAround` asked, and the kernel agreed).
     package private(set) var mapsPagesSingly = false
     /// The folder holding `data.mdb` and `lock.mdb`.
@@ -93,6 +95,7 @@ package final class Environment: @unchecked Sendable {
         self.readOnly = options.readOnly
         self.writeMap = options.writeMap && !options.readOnly
         self.noFaultAround = options.noFaultAround
+        self.noReadAhead = options.noReadAhead
         if noFaultAround { turnOffFaultAround() }
     }
 
@@ -417,14 +420,27 @@ package final class Environment: @unchecked Sendable {
     }
 
     /// Runs `body` with the kernel's read-ahead off on this map (`MADV_RANDOM`: a fault reads its one page from
-    /// the disk, not the read-ahead window around it), then on again (`MADV_NORMAL`). For reads of records that
-    /// lie scattered in a big file, where each fault would otherwise read up to `read_ahead_kb` of other data
+    /// the disk, not the read-ahead window around it), then the map's standing advice again. For reads of records
+    /// that lie scattered in a big file, where each fault would otherwise read up to `read_ahead_kb` of other data
     /// (8 MiB on this project's test machine: a past look's 8,191 events read ~1 GB of a 1M-message log). The
     /// advice is the map's, so another thread's reads meanwhile go without read-ahead too (slower, not wrong); a
-    /// map grown meanwhile starts with the default advice.
+    /// map grown meanwhile starts with the standing advice.
     package func withoutReadAhead<T>(_ body: () throws -> T) rethrows -> T {
-        advise(MADV_RANDOM)
-        defer { advise(MADV_NORMAL) }
+        try withAdvice(MADV_RANDOM, body)
+    }
+
+    /// Runs `body` with the kernel's read-ahead on this map, and more of it (`MADV_SEQUENTIAL`), then the map's
+    /// standing advice again. For a walk of whole B-trees whose pages lie in order in the file (a generation
+    /// published with `MDB_APPEND`): on a map opened without read-ahead (`noReadAhead`) each of its pages was
+    /// otherwise a read of its own from the disk (a cold `replay --view threads` at 100K messages waited for
+    /// 66,000 of them while copying the other views). The same caveats as `withoutReadAhead`.
+    package func withReadAhead<T>(_ body: () throws -> T) rethrows -> T {
+        try withAdvice(MADV_SEQUENTIAL, body)
+    }
+
+    private func withAdvice<T>(_ advice: Int32, _ body: () throws -> T) rethrows -> T {
+        advise(advice)
+        defer { advise(noReadAhead ? MADV_RANDOM : MADV_NORMAL) }
         return try body()
     }
 

@@ -63,7 +63,11 @@ extension ViewStore {
                 // The copy reads every page of the current views, and emptying a view frees every page of its
                 // tables: both unmapped as they go (`ResidentPageReleaser`), or the whole views file (~300 MiB
                 // at 100K messages) becomes resident.
-                try ResidentPageReleaser.during(current.environment) { try current.environment.copy(to: building) }
+                // Read ahead: the copy walks every B-tree in key order, and a published generation's pages lie in that
+                // order in its file (the map otherwise reads one page per fault).
+                try ResidentPageReleaser.during(current.environment) {
+                    try current.environment.withReadAhead { try current.environment.copy(to: building) }
+                }
                 let copied = try ViewStore(path: building, log: log, catalog: catalog)
                 try ResidentPageReleaser.during(copied.environment) { try copied.reset(views: only) }
             }
