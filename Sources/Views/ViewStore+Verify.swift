@@ -39,17 +39,21 @@ extension ViewStore {
         let dir = FileManager.default.temporaryDirectory.path + "/mailstore-verify-views-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fresh = try ViewStore.scratch(in: dir, log: log, catalog: catalog, through: seq, twoCores: twoCores, progress: progress)
-        for type in catalog.types {
-            for table in ViewCatalog.tables(of: type) {
-                diffs += try compare(table: table, view: type.name.rawValue, with: fresh)
+        // The walks read the live views in key order, which is their order in a published generation's file: with
+        // read-ahead, not a read from the disk per page where the file is not cached (at 100K messages, 66,000).
+        try environment.withReadAhead {
+            for type in catalog.types {
+                for table in ViewCatalog.tables(of: type) {
+                    diffs += try compare(table: table, view: type.name.rawValue, with: fresh)
+                }
             }
+            // Events quarantined live but folded by the rebuild (or the other way round) differ here.
+            if quarantine != meta {
+                diffs += try compare(table: ViewStore.quarantineTable, view: "views", with: fresh)
+            }
+            // The history time travel reads: its latest versions are the views, its windows in order.
+            diffs += try compareHistory(upTo: seq)
         }
-        // Events quarantined live but folded by the rebuild (or the other way round) differ here.
-        if quarantine != meta {
-            diffs += try compare(table: ViewStore.quarantineTable, view: "views", with: fresh)
-        }
-        // The history time travel reads: its latest versions are the views, its windows in order.
-        diffs += try compareHistory(upTo: seq)
         // What the walks left mapped goes now: the caller may wait a while for the search index's comparison (at 1M
         // messages ~40 s), holding them for nothing (a 1M `verify --views` peaked at 209 MiB there).
         environment.releaseResidentPages()
