@@ -444,6 +444,7 @@ package final class Environment: @unchecked Sendable {
         return try body()
     }
 
+    /// `madvise` on every range of the map, under the resize lock (no remap meanwhile).
     private func advise(_ advice: Int32) {
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
@@ -457,12 +458,7 @@ package final class Environment: @unchecked Sendable {
     /// the data stays in the file and the page cache, and is mapped again on the next access). Bulk
     /// writers call it now and then so their resident size does not grow with the store.
     package func releaseResidentPages() {
-        resizeLock.lockShared()
-        defer { resizeLock.unlock() }
-        for range in mappedRanges() {
-            guard let addr = UnsafeMutableRawPointer(bitPattern: range.lowerBound) else { continue }
-            _ = madvise(addr, Int(range.upperBound - range.lowerBound), MADV_DONTNEED)
-        }
+        advise(MADV_DONTNEED)
     }
 
     /// Turns off the kernel's fault-around on this environment's map: a fault then maps the one page it touches.

@@ -93,14 +93,6 @@ package final class PastPrefetch: @unchecked Sendable {  // fields set before it
         return whole + (rest == 0 ? 0 : 1)
     }
 
-    /// A scout's own fold of one view, thrown away at the end of its part.
-    private struct Fold {
-        let store: PastKeyValueStore
-        let context: FoldContext
-        let projector: any Projector
-        let handles: EventTypeSet
-    }
-
     /// Takes parts in order and folds each, until none is left, a failure, `stop()`, or a probe that read
     /// (almost) nothing from the disk.
     private func scout() {
@@ -122,14 +114,8 @@ package final class PastPrefetch: @unchecked Sendable {  // fields set before it
     /// Folds the events `(after, through]` into throwaway stores; false when the scout should stop. `probe` is
     /// asked after each batch whether to go on.
     private func fold(after lo: UInt64, through hi: UInt64, probe: () -> Bool) -> Bool {
-        let folds = views.catalog.types.map { type -> Fold in
-            let held = WriteBehind()
-            var own: [String: WriteBehind] = [:]
-            for t in ViewCatalog.tables(of: type) { own[t] = held }
-            let store = PastKeyValueStore(held: own)
-            let context = FoldContext(store: store)
-            return Fold(store: store, context: context, projector: type.init(context: context), handles: type.handledEvents)
-        }
+        // Each part from nothing held, thrown away at its end.
+        let folds = views.catalog.types.map(PastFold.init)
         var events: [StoredEvent] = []
         var decoded: [DomainEvent] = []
         /// Folds the batch; false when the scout should stop.
@@ -166,8 +152,13 @@ package final class PastPrefetch: @unchecked Sendable {  // fields set before it
         var going = true
         do {
             try views.log.scan(from: lo + 1, chunkSize: PastPrefetch.batchEvents) { ev in
-                guard !isStopped, ev.envelope.sequence <= hi, let d = try? ev.decode() else {
-                    going = going && !isStopped && ev.envelope.sequence > hi
+                // Past the part: done (going on to the next part unless stopped); a record that does not decode: stop.
+                guard ev.envelope.sequence <= hi, !isStopped else {
+                    going = !isStopped
+                    return false
+                }
+                guard let d = try? ev.decode() else {
+                    going = false
                     return false
                 }
                 events.append(ev)

@@ -1,5 +1,4 @@
 import EventModel
-import Foundation
 import LMDB
 import Projections
 
@@ -43,16 +42,6 @@ extension ViewStore {
         return out
     }
 
-    /// One view's fold into memory after a window's end.
-    private struct TailFold {
-        let name: String
-        let store: PastKeyValueStore
-        let context: FoldContext
-        let projector: any Projector
-        let handles: EventTypeSet
-        let held: WriteBehind
-    }
-
     /// Folds the events after the window's end up to the point into `pastPoint.held`: each batch in a read
     /// transaction of its own, each view's writes held apart (a view failing on an event has its batch folded
     /// again one event at a time, and that event's writes dropped and the event listed as quarantined, as a
@@ -60,18 +49,10 @@ extension ViewStore {
     private func foldTail(scouting: PastPrefetch.Scouting, progress: ((UInt64, UInt64) -> Void)?) throws {
         guard let point = pastPoint else { return }
         let tables = pastHistoryTables
+        let folds = catalog.types.map(PastFold.init)
         var heldByTable: [String: WriteBehind] = [:]
-        let folds = catalog.types.map { type -> TailFold in
-            let held = WriteBehind()
-            var own: [String: WriteBehind] = [:]
-            for t in ViewCatalog.tables(of: type) {
-                own[t] = held
-                heldByTable[t] = held
-            }
-            let store = PastKeyValueStore(held: own)
-            let context = FoldContext(store: store)
-            return TailFold(name: type.name.rawValue, store: store, context: context, projector: type.init(context: context),
-                            handles: type.handledEvents, held: held)
+        for f in folds {
+            for t in f.tables { heldByTable[t] = f.held }
         }
         point.held = heldByTable
         let start = point.window.end, end = point.sequence

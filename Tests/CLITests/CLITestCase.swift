@@ -3,19 +3,9 @@ import TestSupport
 import XCTest
 
 /// Runs the real `mailstore` binary against a temp store.
-class CLITestCase: XCTestCase {
-    var dir: TemporaryDirectory!
+class CLITestCase: FolderTestCase {
+    override class var folderPrefix: String { "cli" }
     var store: String { dir.file("store") }
-
-    override func setUp() {
-        super.setUp()
-        dir = TemporaryDirectory("cli")
-    }
-
-    override func tearDown() {
-        dir = nil
-        super.tearDown()
-    }
 
     @discardableResult
     func mailstore(_ args: String..., expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {

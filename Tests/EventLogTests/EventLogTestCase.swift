@@ -5,18 +5,8 @@ import TestSupport
 import XCTest
 
 /// Shared helpers: a fresh log in a temp folder.
-class EventLogTestCase: XCTestCase {
-    var dir: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        dir = TemporaryDirectory("eventlog")
-    }
-
-    override func tearDown() {
-        dir = nil
-        super.tearDown()
-    }
+class EventLogTestCase: FolderTestCase {
+    override class var folderPrefix: String { "eventlog" }
 
     func openLog(mapSize: Int = 256 << 20) throws -> EventLog {
         var o = Environment.Options()

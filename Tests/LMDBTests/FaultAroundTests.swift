@@ -11,12 +11,10 @@ final class FaultAroundTests: LMDBTestCase {
     func testReadingScatteredKeysMapsOnlyThePagesRead() throws {
         for writeMap in [false, true] {
             let folder = dir.file(writeMap ? "writemap" : "plain")
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            var o = Environment.Options()
-            o.mapSize = 64 << 20
-            o.writeMap = writeMap
-            o.noFaultAround = true
-            let env = try Environment(path: folder, options: o)
+            let env = try openEnvironment(in: writeMap ? "writemap" : "plain", mapSize: 64 << 20) {
+                $0.writeMap = writeMap
+                $0.noFaultAround = true
+            }
             guard env.mapsPagesSingly else { throw XCTSkip("this kernel does not turn off fault-around on a map (userfaultfd write-protect, Linux 6.7+)") }
             let db = try env.openDatabase("t", flags: .create)
             // 20,000 entries of 300 bytes: ~1,700 leaf pages, all in the page cache once written.

@@ -4,18 +4,8 @@ import TestSupport
 import XCTest
 
 /// Shared setup for the LMDB layer's tests: a fresh folder per test and small environments.
-class LMDBTestCase: XCTestCase {
-    var dir: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        dir = TemporaryDirectory("lmdb-test")
-    }
-
-    override func tearDown() {
-        dir = nil
-        super.tearDown()
-    }
+class LMDBTestCase: FolderTestCase {
+    override class var folderPrefix: String { "lmdb-test" }
 
     /// An environment in the test folder with a `mapSize`-byte map.
     func openEnvironment(mapSize: Int = 1 << 20, readOnly: Bool = false, maxReaders: UInt32 = 126) throws -> Environment {
@@ -24,6 +14,17 @@ class LMDBTestCase: XCTestCase {
         o.readOnly = readOnly
         o.maxReaders = maxReaders
         return try Environment(path: dir.path, options: o)
+    }
+
+    /// An environment in the subfolder `name` of the test folder (made here), with a `mapSize`-byte map and the
+    /// options `configure` sets.
+    func openEnvironment(in name: String, mapSize: Int, _ configure: (inout Environment.Options) -> Void) throws -> Environment {
+        let folder = dir.file(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var o = Environment.Options()
+        o.mapSize = mapSize
+        configure(&o)
+        return try Environment(path: folder, options: o)
     }
 
     /// Writes `count` entries of `valueBytes` bytes each, in one transaction per `perTransaction` entries.

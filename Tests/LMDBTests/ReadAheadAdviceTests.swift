@@ -28,11 +28,7 @@ final class ReadAheadAdviceTests: LMDBTestCase {
     func testTheAdviceHoldsForTheBodyAndTheStandingAdviceComesBack() throws {
         for noReadAhead in [false, true] {
             let folder = dir.file(noReadAhead ? "random" : "normal")
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            var o = Environment.Options()
-            o.mapSize = 16 << 20
-            o.noReadAhead = noReadAhead
-            let env = try Environment(path: folder, options: o)
+            let env = try openEnvironment(in: noReadAhead ? "random" : "normal", mapSize: 16 << 20) { $0.noReadAhead = noReadAhead }
             try fill(env, try env.openDatabase("t", flags: .create), count: 1_000, valueBytes: 100, perTransaction: 1_000)
             let standing: Set<String> = noReadAhead ? ["rr"] : []
             XCTAssertEqual(try adviceFlags(folder), standing, "noReadAhead \(noReadAhead): as opened")

@@ -7,18 +7,8 @@ import XCTest
 
 /// Runs of changes spilled to files by a generation being built (`SpillRun`, `SpilledRuns`): every change read back by
 /// lookup and in order, the newest run winning, and a damaged run file an error rather than a read past its buffer.
-final class SpilledRunsTests: XCTestCase {
-    private var dir: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        dir = TemporaryDirectory("spill")
-    }
-
-    override func tearDown() {
-        dir = nil
-        super.tearDown()
-    }
+final class SpilledRunsTests: FolderTestCase {
+    override class var folderPrefix: String { "spill" }
 
     private func key(_ i: Int) -> [UInt8] { Array(String(format: "key-%06d", i).utf8) }
 
