@@ -293,6 +293,11 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertThrowsError(try live.past(at: head).entries(of: "threads.emails") { _, _ in }) { error in
             guard case .damaged? = error as? ViewError else { return XCTFail("\(error)") }
         }
+        // Scouts folding the tail ahead (`PastPrefetch`) read the damage too: they stop, and the look refuses as before.
+        let eager = PastPrefetch.Scouting(minimumEvents: 1, partEvents: 4, coldFaults: 0)
+        XCTAssertThrowsError(try live.past(at: head, scouting: eager).entries(of: "threads.emails") { _, _ in }) { error in
+            guard case .damaged? = error as? ViewError else { return XCTFail("\(error)") }
+        }
         // A replay rebuilds it.
         try store.replay()
         XCTAssertEqual(try store.latestViews().compareWithRebuild().differences, [])
