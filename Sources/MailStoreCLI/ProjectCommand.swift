@@ -9,9 +9,9 @@ struct ProjectCommand: ParsableCommand {
         abstract: "Show a view: \(ViewName.allValueStrings.joined(separator: ", ")).",
         discussion: """
         The views are folded from the log (new events first). --as-of shows a view as it was at a sequence \
-        number or time, built in a scratch folder from the log without touching the live views: from the \
-        newest view snapshot at or before that point, folding only the view shown (and the folders view, \
-        which names the accounts).
+        number or time, read without touching the live views: the views' history gives them at the end of the last \
+        window (at most 8,192 events) at or before that point, and the events after it are folded in memory into \
+        only the view shown (and the folders view, which names the accounts).
         """)
 
     @OptionGroup var storeOptions: StoreOptions

@@ -28,7 +28,7 @@ struct StatsCommand: ParsableCommand {
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
                          "historyWindows": v.historyWindows, "historyThrough": v.historyThrough.map { $0 as Any } ?? NSNull(),
-                         "historyBytes": v.historyBytes, "keepsHistory": v.keepsHistory,
+                         "historyBytes": v.historyBytes, "keepsHistory": v.keepsHistory, "historyWindowEvents": v.windowEvents,
                          "historyLongestWindow": v.historyLongestWindow.map { ["end": $0.end, "events": $0.events] as [String: Any] } ?? NSNull(),
                          "viewsFileBytes": v.viewsFileBytes, "searchIndexBytes": v.searchIndexBytes, "logFileBytes": v.logFileBytes,
                          "totalBytes": v.totalBytes,
@@ -61,7 +61,7 @@ struct StatsCommand: ParsableCommand {
                       + "views \(StatsCommand.bytes(UInt64(v.viewsFileBytes))) (their history \(StatsCommand.bytes(UInt64(v.historyBytes)))), "
                       + "search index \(StatsCommand.bytes(UInt64(v.searchIndexBytes)))")
                 if v.keepsHistory {
-                    print("View history (for --as-of): \(v.historyWindows) windows of at most \(ViewsStatus.historyWindowEvents) events"
+                    print("View history (for --as-of): \(v.historyWindows) windows of at most \(v.windowEvents) events"
                           + (v.historyThrough.map { ", the last ending at sequence \($0)" } ?? ""))
                 } else {
                     print("View history (for --as-of): none (views written by an older build; `mailstore replay` rebuilds them with one)")

@@ -4,15 +4,16 @@ import Projections
 /// The keys the live views changed in the open window of their history, not yet written as versions
 /// (`ViewHistory.changesTable`): each write a live fold makes to a view table appends its table and key here, in the
 /// same transaction, under the next serial number (`MDB_APPEND`: no search, pages filled). When the window closes
-/// (`ViewStore.closeWindowIfDue`, in the transaction of the batch that ends it, where the tables stand at the
-/// window's end), each key's value in its table is written to the history as that window's version, each key once,
+/// (`ViewStore.closeWindowIfDue`, in the transaction of the batch that ends it or, after a live fold's last batch,
+/// in a transaction of its own before any other fold: `closeWindowAfterFold`; the tables stand at the window's end
+/// either way), each key's value in its table is written to the history as that window's version, each key once,
 /// table by table in key order, and the log is emptied. A change then costs a short append instead of an insert at
 /// a random place of a history table's B-tree, and each of those B-trees' leaves is written once a window rather
 /// than once a batch (archiving 1,000 threads changes ~15,000 keys: ~20 ms of inserts, ~3 ms of appends).
 ///
 /// An entry: serial (8 bytes, big-endian) -> table name's length (1 byte), the name, the key's length (2 bytes,
 /// big-endian), the key. Bounded like the open window (`ViewHistory.windowEvents`, `ViewHistory.windowBytes`).
-/// Used by the folding thread only, within its write transaction.
+/// Appended to by the folding thread only, within its write transaction; read and emptied by the window's close.
 final class ChangeLog {
     /// The log's table.
     let database: Database

@@ -23,6 +23,7 @@ extension ViewStore {
     /// Whether these views keep a history of this build's format, complete from the log's start.
     package func hasHistory() throws -> Bool {
         guard windows != nil else { return false }
+        waitForPendingClose()
         return try guarded { try environment.read { txn in
             try txn.getBytes(meta, key: ViewHistory.formatKey) == ViewHistory.formatBytes && !historyBehind(txn)
         } }
@@ -73,13 +74,16 @@ extension ViewStore {
     /// Closes the open window at `last` when it is due, inside the write transaction of the batch that ended there,
     /// after every view's checkpoint was written (`closed`: the last window closed before): only when the window
     /// holds half of `historyWindowEvents` events or more (a batch never takes it past all of them: `windowCut`) or
-    /// `historyWindowBytes` of versions (`written`: this batch's), and every view stands at `last`. Its changes are then written as its versions (`writeChanges`). A batch inside a closed
-    /// window (a view folded again) opens and closes nothing. Returns the last window closed after it.
+    /// `historyWindowBytes` of versions (`written`: this batch's), and every view stands at `last`. Its changes are
+    /// then written as its versions (`writeChanges`). A batch inside a closed window (a view folded again) opens and
+    /// closes nothing. Returns the last window closed after it, and whether a due close was left for later:
+    /// `deferring`, the batch's bytes are counted and the window stays open, for `closeWindowAfterFold` to close it at
+    /// `last` in a transaction of its own.
     func closeWindowIfDue(at last: UInt64, after closed: ViewHistory.Window?, scope: TransactionScope,
-                          written: Int) throws -> ViewHistory.Window? {
-        guard let windows else { return closed }
+                          written: Int, deferring: Bool = false) throws -> (closed: ViewHistory.Window?, deferred: Bool) {
+        guard let windows else { return (closed, false) }
         let end = closed?.end ?? 0
-        guard last > end else { return closed }
+        guard last > end else { return (closed, false) }
         let before = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
         let bytes = before &+ UInt64(written)
         // Past half the events, a window closes at the next batch's end: a rebuild's batches (~7,000 generated events,
@@ -92,21 +96,67 @@ extension ViewStore {
                 if cp != last { due = false; break }
             }
         }
-        if due {
+        if due && !deferring {
             let window = ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: last)
             try writeChanges(as: window.number, scope: scope)
             try ViewHistory.close(window.number, at: last, scope, windows)
             try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(0))
-            return window
+            return (window, false)
         }
         if written > 0 { try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(bytes)) }
-        return closed
+        return (closed, due)
+    }
+
+    /// Closes the open window at `last` on a thread of its own, in a write transaction of its own, after the fold whose
+    /// last batch ended there and found it due has returned: the caller (an action, a sync's batch) does not wait for
+    /// the window's versions to be written. The close happens only as it would have in that batch: the window still
+    /// open, due, and every view standing at `last`; when another fold came first (another process), the window
+    /// stays open and a later batch closes it. The next fold of this store, a look into the past, the history's
+    /// verification and the store's end wait for it (`waitForPendingClose`); a close that fails (the disk full) leaves
+    /// the window open, closed by a later batch.
+    package func closeWindowAfterFold(at last: UInt64) {
+        guard let windows else { return }
+        // The store waits for this work before it goes (deinit), so the work may use it without holding it.
+        unowned(unsafe) let store = self
+        let work = BackgroundWork<Void> {
+            try store.guarded {
+                try store.environment.write { txn in
+                    let scope = TransactionScope(txn)
+                    defer { scope.end() }
+                    let closed = try ViewHistory.lastClosed(scope, windows)
+                    _ = try store.closeWindowIfDue(at: last, after: closed, scope: scope, written: 0)
+                }
+            }
+        }
+        pendingCloseLock.lock()
+        let before = pendingClose
+        pendingClose = work
+        pendingCloseLock.unlock()
+        _ = before?.wait()
+    }
+
+    /// Whether a window's close a fold left running (`closeWindowAfterFold`) was not waited for yet (it may have ended).
+    package var closeLeftRunning: Bool {
+        pendingCloseLock.lock()
+        defer { pendingCloseLock.unlock() }
+        return pendingClose != nil
+    }
+
+    /// Waits for a window's close a fold left running (`closeWindowAfterFold`), if any. Its error, if it failed, is
+    /// not this caller's: the window stays open and a later batch closes it.
+    package func waitForPendingClose() {
+        pendingCloseLock.lock()
+        let work = pendingClose
+        pendingClose = nil
+        pendingCloseLock.unlock()
+        _ = work?.wait()
     }
 
     /// The windows closed so far: how many, the last one's end, and the one that holds the most events (its end
     /// and how many). For `stats`: one pass over the windows (a few per 8,192 events of the log).
     package func historyWindows() throws -> (count: Int, last: UInt64?, longest: (end: UInt64, events: UInt64)?) {
         guard let windows else { return (0, nil, nil) }
+        waitForPendingClose()
         return try guarded { try environment.read { txn in
             var count = 0
             var previous: UInt64 = 0

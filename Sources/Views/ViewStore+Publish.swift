@@ -14,6 +14,7 @@ extension ViewStore {
     /// it holds. Replaces `Environment.copy` for a generation being built: the tables and history come out with their
     /// pages filled, the staging left behind. The target is synced before this returns.
     package func publish(to target: String) throws {
+        waitForPendingClose()
         // Written once, in order, by commits of whole chunks: `pwrite` rather than a fault for each new page of the map.
         let out = try ViewStore(path: target, log: log, catalog: catalog, writeMap: false)
         let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)

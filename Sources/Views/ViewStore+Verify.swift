@@ -30,6 +30,7 @@ extension ViewStore {
     /// core busy, as `verify --views` does with the search index).
     public func compareWithRebuild(twoCores: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws
         -> (sequence: UInt64, differences: [Difference]) {
+        waitForPendingClose()
         let cps = try checkpoints()
         let seq = cps.values.min() ?? 0
         var diffs: [Difference] = []

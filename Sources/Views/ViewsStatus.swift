@@ -28,6 +28,10 @@ public struct ViewsStatus: Sendable {
     /// The size of the log's data file.
     public var logFileBytes: Int = 0
 
+    /// The most events a window of these views' history holds: `historyWindowEvents`, or what
+    /// `MAILSTORE_HISTORY_WINDOW` sets.
+    public var windowEvents: UInt64 = ViewsStatus.historyWindowEvents
+
     /// The most events a window of the history holds (a look at a past point folds at most that many).
     public static var historyWindowEvents: UInt64 { ViewHistory.windowEvents }
 
@@ -47,7 +51,8 @@ extension ViewStore {
                            historyBytes: try views.historyBytes(), keepsHistory: try views.hasHistory(),
                            viewsFileBytes: Environment.fileSize(Environment.dataFile(views.path)) ?? 0,
                            searchIndexBytes: Environment.fileSize(store.viewsPath + "/search/index.sqlite") ?? 0,
-                           logFileBytes: Environment.fileSize(Environment.dataFile(log.environment.path)) ?? 0)
+                           logFileBytes: Environment.fileSize(Environment.dataFile(log.environment.path)) ?? 0,
+                           windowEvents: views.historyWindowEvents)
     }
 
     /// Runs `body` over the current generation of `store` as it is on disk (opened read-only, nothing folded

@@ -64,6 +64,7 @@ final class ViewHistoryTests: ViewsTestCase {
     }
 
     func windowEnds(_ views: ViewStore) throws -> [UInt64] {
+        views.waitForPendingClose()
         var ends: [UInt64] = []
         let d = try XCTUnwrap(try views.environment.openDatabases([ViewHistory.windowsTable], flags: [])[ViewHistory.windowsTable])
         try views.environment.read { txn in
@@ -265,6 +266,95 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertLessThan(ends.count, 40)
         let point = ends[2] + 1
         try assertEqualViews(try live.past(at: point), try fromZero(point), "as of \(point)")
+    }
+
+    /// Every entry of the history's tables and windows, table by table (after any close left running).
+    func historyEntries(_ views: ViewStore) throws -> [String: [[UInt8]]] {
+        views.waitForPendingClose()
+        let names = views.catalog.types.flatMap { ViewCatalog.tables(of: $0) }.map(ViewHistory.table) + [ViewHistory.windowsTable]
+        let tables = try views.environment.openDatabases(names, flags: [])
+        var out: [String: [[UInt8]]] = [:]
+        try views.environment.read { txn in
+            for (name, d) in tables {
+                try txn.withCursor(d) { c in
+                    var e = try c.first()
+                    while let entry = e {
+                        out[name, default: []].append(Array(entry.key) + [0xEE] + Array(entry.value))
+                        e = try c.next()
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// A live fold whose last batch makes the open window due returns with the window's close left running on a thread
+    /// of its own (an action does not wait for the window's versions to be written), and that close writes exactly
+    /// what a close inside the batch writes: the same windows, the same versions.
+    func testAWindowsCloseLeftRunningAfterAFoldWritesWhatACloseInItsBatchWrites() throws {
+        var histories: [[String: [[UInt8]]]] = []
+        for deferring in [false, true] {
+            store = try MailStore.create(at: dir.file("store-\(deferring)"))
+            clock = 1_700_000_000_000_000
+            try store.views().closesWindowsAfterFold = deferring
+            try fill(200)
+            let live = try store.views()
+            // One event more, folded alone: its batch makes the open window due (windows close past half their events).
+            var more = 0
+            while try windowEnds(live).last.map({ try store.log.head().sequence - $0 < 24 }) ?? true {
+                try receive("more\(more)")
+                more += 1
+                try live.catchUp()
+            }
+            try receive("last", messageID: "last@x")
+            try live.catchUp()
+            XCTAssertEqual(live.closeLeftRunning, deferring, "the close is left running only when the fold may leave it")
+            let head = try store.log.head().sequence
+            XCTAssertEqual(try windowEnds(live).last, head, "the window closed at the fold's last event")
+            XCTAssertFalse(live.closeLeftRunning, "waited for")
+            histories.append(try historyEntries(live))
+            XCTAssertEqual(try live.compareWithRebuild().differences, [])
+        }
+        XCTAssertEqual(histories[0].keys.sorted(), histories[1].keys.sorted())
+        for name in histories[0].keys.sorted() {
+            let (a, b) = (histories[0][name] ?? [], histories[1][name] ?? [])
+            XCTAssertEqual(a.count, b.count, name)
+            XCTAssertNil(Array(zip(a, b)).firstIndex { $0.0 != $0.1 }, "\(name): the first entry that differs")
+        }
+    }
+
+    /// The store's end waits for a close left running (a command's process exits once its store is gone), and a close
+    /// asked for where the views no longer stand (another process folded first) closes nothing, where a close asked
+    /// for where they stand closes the window there.
+    func testACloseLeftRunningEndsWithTheStoreAndClosesNothingOnceTheViewsMovedOn() throws {
+        try fill(60)
+        var live: ViewStore? = try store.views()
+        let path = dir.file("store")
+        repeat {
+            try receive("m\(UUID().uuidString.prefix(6))")
+            try live!.catchUp()
+        } while !live!.closeLeftRunning
+        let head = try store.log.head().sequence
+        live = nil
+        store = nil
+        store = try MailStore.open(at: path)
+        live = try store.views()
+        let before = try windowEnds(live!)
+        XCTAssertEqual(before.last, head, "closed before the store went")
+        // A close asked for where the views no longer stand (they moved on before it ran) closes nothing; asked for
+        // where they stand, it closes the window there.
+        live!.closesWindowsAfterFold = false
+        live!.historyWindowEvents = 1_000
+        for i in 0..<30 { try receive("n\(i)") }
+        try live!.catchUp()
+        let now = try store.log.head().sequence
+        XCTAssertEqual(try windowEnds(live!), before, "not due: no window closed")
+        live!.historyWindowEvents = 50
+        live!.closeWindowAfterFold(at: now - 1)
+        XCTAssertEqual(try windowEnds(live!), before, "no window ends where the views no longer stand")
+        live!.closeWindowAfterFold(at: now)
+        XCTAssertEqual(try windowEnds(live!), before + [now])
+        XCTAssertEqual(try live!.compareWithRebuild().differences, [])
     }
 
     // MARK: - Damage and older views
