@@ -59,33 +59,47 @@ final class ChangeLog {
     }
 
     /// Calls `body` with each key changed, once, table by table (tables in byte order of their names) and in key
-    /// order within a table; the name and key are borrowed from the map for the call. The log's entries are read in
-    /// place and sorted as pointers (no copy of a key, no string per entry): the transaction must not free the log's
-    /// pages meanwhile, which only emptying it does.
+    /// order within a table; the name and key are borrowed from the map for the call (`forEachTable`).
     func forEachKey(_ scope: TransactionScope, _ body: (String, UnsafeRawBufferPointer) throws -> Void) throws {
-        var entries: [(table: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)] = []
+        try forEachTable(scope) { table, keys in
+            for k in keys { try body(table, k) }
+        }
+    }
+
+    /// Calls `body` once per table with changes (tables in byte order of their names) with the keys changed in it,
+    /// each once, in key order, borrowed from the map for the call. The log's entries are read in place, put in a
+    /// list per table as they come (a transaction's changes to one table lie together) and each list sorted as
+    /// pointers (no copy of a key, no string per entry): the transaction must not free the log's pages meanwhile,
+    /// which only emptying it does.
+    func forEachTable(_ scope: TransactionScope, _ body: (String, [UnsafeRawBufferPointer]) throws -> Void) throws {
+        var tables: [(name: UnsafeRawBufferPointer, keys: [UnsafeRawBufferPointer])] = []
+        var current = -1
         try scope.withCursor(database) { c in
             var e = try c.first()
             while let entry = e {
                 guard let change = ChangeLog.parse(entry.value) else { throw damaged() }
-                entries.append(change)
+                if current < 0 || ViewStore.compareBytes(tables[current].name, change.table) != 0 {
+                    current = tables.firstIndex { ViewStore.compareBytes($0.name, change.table) == 0 } ?? {
+                        tables.append((change.table, []))
+                        return tables.count - 1
+                    }()
+                }
+                tables[current].keys.append(change.key)
                 e = try c.next()
             }
         }
-        entries.sort { a, b in
-            let t = ViewStore.compareBytes(a.table, b.table)
-            return t != 0 ? t < 0 : ViewStore.compareBytes(a.key, b.key) < 0
-        }
-        var name = ""
-        var previous: (table: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)?
-        for e in entries {
-            if let p = previous, ViewStore.compareBytes(p.table, e.table) == 0 {
-                if ViewStore.compareBytes(p.key, e.key) == 0 { continue }
-            } else {
-                name = String(decoding: e.table, as: UTF8.self)
+        tables.sort { ViewStore.compareBytes($0.name, $1.name) < 0 }
+        for i in tables.indices {
+            var keys = tables[i].keys
+            tables[i].keys = []
+            keys.sort { ViewStore.compareBytes($0, $1) < 0 }
+            var unique = 0
+            for k in keys.indices where unique == 0 || ViewStore.compareBytes(keys[unique - 1], keys[k]) != 0 {
+                keys[unique] = keys[k]
+                unique += 1
             }
-            previous = e
-            try body(name, e.key)
+            keys.removeLast(keys.count - unique)
+            try body(String(decoding: tables[i].name, as: UTF8.self), keys)
         }
     }
 

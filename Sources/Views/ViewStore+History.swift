@@ -198,18 +198,21 @@ extension ViewStore {
     func writeChanges(as window: UInt32, scope: TransactionScope) throws {
         guard let changeLog else { return }
         var key: [UInt8] = []
-        var target: (name: String, history: Database, live: Database)?
-        try changeLog.forEachKey(scope) { table, k in
-            if target?.name != table {
-                guard let d = historyTables[table], let live = databases[table] else { throw ViewError.unknownTable(ViewHistory.table(table)) }
-                target = (table, d, live)
-            }
-            let (d, live) = (target!.history, target!.live)
-            let value = try scope.getBorrowed(live, k)
-            let cut = HistoryKey.encode(k, window: window, into: &key)
-            try key.withUnsafeBytes { hk in
-                let out = try scope.reserve(d, hk, size: HistoryValue.size(key: k, cut: cut, value: value))
-                HistoryValue.write(key: k, cut: cut, value: value, into: out)
+        try changeLog.forEachTable(scope) { table, keys in
+            guard let history = historyTables[table], let live = databases[table] else { throw ViewError.unknownTable(ViewHistory.table(table)) }
+            // Keys in order through a cursor on each table: LMDB looks first in the leaf the cursor is on, so most
+            // lookups and inserts skip the descent from the root.
+            try scope.withCursor(live) { views in
+                try scope.withCursor(history) { versions in
+                    for k in keys {
+                        let value = try views.seek(exactly: k)?.value
+                        let cut = HistoryKey.encode(k, window: window, into: &key)
+                        try key.withUnsafeBytes { hk in
+                            let out = try versions.reserve(key: hk, size: HistoryValue.size(key: k, cut: cut, value: value))
+                            HistoryValue.write(key: k, cut: cut, value: value, into: out)
+                        }
+                    }
+                }
             }
         }
         try scope.clear(changeLog.database)

@@ -44,15 +44,23 @@ struct ActionsBench {
         // back to back, where a call waits for the close the call before left running.
         let rounds = options.roundsGiven ? options.rounds : 5
         var targets = 0
-        func batchRounds(pause: UInt32) throws -> (archive: [UInt64], undo: [UInt64]) {
+        func batchRounds(pause: UInt32, spinning: Bool = false) throws -> (archive: [UInt64], undo: [UInt64]) {
             var archiveNs: [UInt64] = [], undoNs: [UInt64] = []
+            func wait() {
+                if spinning {
+                    let end = Stopwatch.now() + UInt64(pause) * 1_000
+                    while Stopwatch.now() < end {}
+                } else {
+                    usleep(pause)
+                }
+            }
             for _ in 0..<rounds {
-                usleep(pause)
+                wait()
                 let t = Stopwatch.now()
                 let id = try actions.archiveThreads(ids: batch)
                 archiveNs.append(Stopwatch.now() - t)
                 targets = try views.action(id: id.description)?.targets.count ?? 0
-                usleep(pause)
+                wait()
                 let t2 = Stopwatch.now()
                 try actions.undo(actionId: id.description)
                 undoNs.append(Stopwatch.now() - t2)
@@ -60,6 +68,9 @@ struct ActionsBench {
             return (archiveNs, undoNs)
         }
         let paced = try batchRounds(pause: ActionsBench.userPause)
+        // The same pause spent spinning: the process's core stays awake (an idle vCPU of this VM wakes slower and
+        // colder: ~5-8 ms more per call in runs of 2026-11-28).
+        let awake = try batchRounds(pause: ActionsBench.userPause, spinning: true)
         let backToBack = try batchRounds(pause: 0)
         // BENCH_PROFILE_REPEAT=N repeats the batch and its undo N times (to profile them with perf).
         for _ in 0..<(Int(ProcessInfo.processInfo.environment["BENCH_PROFILE_REPEAT"] ?? "") ?? 0) {
@@ -83,11 +94,13 @@ struct ActionsBench {
         |---|---:|---:|---:|
         \(row("archive 1,000 threads in one batch (\(targets) Inbox copies, one action event), \(ActionsBench.userPause / 1000) ms between calls", paced.archive))
         \(row("undo that batch (reverted in the views), \(ActionsBench.userPause / 1000) ms between calls", paced.undo))
+        \(row("archive, \(ActionsBench.userPause / 1000) ms between calls spent spinning (the core kept awake)", awake.archive))
+        \(row("undo, the same", awake.undo))
         \(row("archive, back to back (a call waits for a window's close the call before left running)", backToBack.archive))
         \(row("undo, back to back", backToBack.undo))
 
         Aims: action p99 <= 2 ms; 1,000 threads archived in <= 50 ms. Write-back to the server is not in these figures: it runs in `mailstore sync`.
-        Where a batch's time goes (a profile at 50,000 threads with call graphs through LMDB, 2026-11-25): the unread, actions and notifications views fold on the second core (its work is ~40% of the calling thread's), which encodes and sorts their changes too. On the calling thread: LMDB's puts, deletes and commit (~30%: every change is a put into a scattered B-tree page copied on write), recomputing the 1,000 thread rows and their index entries (~17%), encoding and sorting the changes into one buffer per table (~15%), updating the ~3,000 email records (~9%), reads of records not cached yet (~7%), resolving the targets and, for an undo, the inverse (~7%); the durable append is ~1-2%. Since that day a view store keeps its folds between catch-ups (caches not grown from empty each time) and a table's changes are encoded into one buffer rather than two arrays each: 41-52 ms before, 32-37 ms after on this machine. Since 2026-11-28 the views keep a history for time travel: each changed key is also appended to the open window's change log (~15,000 keys here: medians 44-46 ms against 39-43 ms without a history in runs of that day), and the batch that closes a window (8,192 events or 32 MiB of versions: about one batch in fifteen here) writes the window's versions (~110-130 ms: ~90,000 keys read and inserted into the history's B-trees): since 2026-11-28 evening after the call returns, on a thread of its own (`ViewStore.closesWindowsAfterFold`), so a call made meanwhile waits for it (the back-to-back rows).
+        Where a batch's time goes (a profile at 50,000 threads with call graphs through LMDB, 2026-11-25): the unread, actions and notifications views fold on the second core (its work is ~40% of the calling thread's), which encodes and sorts their changes too. On the calling thread: LMDB's puts, deletes and commit (~30%: every change is a put into a scattered B-tree page copied on write), recomputing the 1,000 thread rows and their index entries (~17%), encoding and sorting the changes into one buffer per table (~15%), updating the ~3,000 email records (~9%), reads of records not cached yet (~7%), resolving the targets and, for an undo, the inverse (~7%); the durable append is ~1-2%. Since that day a view store keeps its folds between catch-ups (caches not grown from empty each time) and a table's changes are encoded into one buffer rather than two arrays each: 41-52 ms before, 32-37 ms after on this machine. Since 2026-11-28 the views keep a history for time travel: each changed key is also appended to the open window's change log (~15,000 keys here: medians 44-46 ms against 39-43 ms without a history in runs of that day), and the batch that closes a window (8,192 events or 32 MiB of versions: about one batch in fifteen here) writes the window's versions (~60-80 ms: ~90,000 keys read and inserted into the history's B-trees through a cursor on each, in key order; ~110-130 ms by single lookups and puts before 2026-11-28 evening): since then after the call returns, on a thread of its own (`ViewStore.closesWindowsAfterFold`), so a call made meanwhile waits for it (the back-to-back rows). A call after a pause that left the core idle (the first rows) runs ~5-8 ms slower than after a pause spent spinning: this VM's idle vCPU wakes colder.
         """
     }
 }
