@@ -149,6 +149,35 @@ final class ProjectViewTests: CLITestCase {
         }
     }
 
+    /// A command whose fold makes the history's open window due leaves the window's close to a thread of its own
+    /// (`ViewStore.closeWindowAfterFold`) and exits only once it is done: with windows of 2 events every action's
+    /// process closes one at the event it appended, before the next command runs (`stats` folds nothing).
+    func testACommandClosesTheHistoryWindowItMadeDueBeforeItExits() throws {
+        _ = try prepare()
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        env["MAILSTORE_HISTORY_WINDOW"] = "2"
+        func run(_ args: String...) throws -> String {
+            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            return r.stdout
+        }
+        let threads = try XCTUnwrap(try json(try run("project", "--view", "threads", "--account", "demo", "--json")) as? [String: Any])
+        let id = try XCTUnwrap((threads["threads"] as? [[String: Any]])?.first?["id"] as? String)
+        var closed: [Int] = []
+        for action in ["star", "unstar", "unread", "read"] {
+            _ = try run(action, id)
+            let stats = try XCTUnwrap(try json(try run("stats", "--json")) as? [String: Any])
+            let views = try XCTUnwrap(stats["views"] as? [String: Any])
+            XCTAssertEqual(views["historyWindowEvents"] as? Int, 2)
+            XCTAssertEqual(views["historyThrough"] as? Int, stats["events"] as? Int, "\(action): the window closed at the last event")
+            closed.append(try XCTUnwrap(views["historyWindows"] as? Int))
+        }
+        XCTAssertEqual(closed, closed.sorted())
+        XCTAssertEqual(Set(closed).count, 4, "each action closed a window: \(closed)")
+        try mailstore("verify", "--views")
+    }
+
     /// A view that is not one is a usage error listing the views.
     func testUnknownViewIsAUsageError() throws {
         try mailstore("init")
