@@ -2,17 +2,21 @@ import LMDB
 import Projections
 
 /// The keys the live views changed in the open window of their history, not yet written as versions
-/// (`ViewHistory.changesTable`): each write a live fold makes to a view table appends its table and key here, in the
-/// same transaction, under the next serial number (`MDB_APPEND`: no search, pages filled). When the window closes
+/// (`ViewHistory.changesTable`): each write a live fold makes to a view table adds its key to the transaction's list
+/// for that table, and the transaction writes each table's list as one entry (`flush`) under the next serial number
+/// (`MDB_APPEND`: no search, pages filled). When the window closes
 /// (`ViewStore.closeWindowIfDue`, in the transaction of the batch that ends it or, after a live fold's last batch,
 /// in a transaction of its own before any other fold: `closeWindowAfterFold`; the tables stand at the window's end
 /// either way), each key's value in its table is written to the history as that window's version, each key once,
 /// table by table in key order, and the log is emptied. A change then costs a short append instead of an insert at
 /// a random place of a history table's B-tree, and each of those B-trees' leaves is written once a window rather
-/// than once a batch (archiving 1,000 threads changes ~15,000 keys: ~20 ms of inserts, ~3 ms of appends).
+/// than once a batch (archiving 1,000 threads changes ~15,000 keys: ~20 ms of inserts, ~3-4 ms of appends one per
+/// key, a few copies into a list per table since 2026-11-28).
 ///
-/// An entry: serial (8 bytes, big-endian) -> table name's length (1 byte), the name, the key's length (2 bytes,
-/// big-endian), the key. Bounded like the open window (`ViewHistory.windowEvents`, `ViewHistory.windowBytes`).
+/// An entry: serial (8 bytes, big-endian) -> `00`, the table name's length (1 byte), the name, then each key as its
+/// length (2 bytes, big-endian) and bytes. Entries written before 2026-11-28 hold one key each: the name's length
+/// (1 byte, never 0), the name, the key's length (2 bytes), the key; both are read. Bounded like the open window
+/// (`ViewHistory.windowEvents`, `ViewHistory.windowBytes`); the lists in memory, by a batch's writes.
 /// Appended to by the folding thread only, within its write transaction; read and emptied by the window's close.
 final class ChangeLog {
     /// The log's table.
@@ -20,6 +24,10 @@ final class ChangeLog {
     /// The serial the next change gets (read from the log at the start of each transaction: `begin`).
     private var next: UInt64 = 1
     private var entry: [UInt8] = []
+    /// The keys added in the running transaction, per table (each as length and bytes), written by `flush`.
+    private var pending: [(name: String, keys: [UInt8])] = []
+    /// The list the last key went to.
+    private var current = -1
 
     init(database: Database) { self.database = database }
 
@@ -34,23 +42,76 @@ final class ChangeLog {
             guard e.key.count == 8 else { throw damaged() }
             return e.key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } &+ 1
         }
+        pending.removeAll()
+        current = -1
     }
 
-    /// Appends that `table`'s `key` changed.
-    func append(table: String, key: UnsafeRawBufferPointer, scope: TransactionScope) throws {
-        entry.removeAll(keepingCapacity: true)
-        let name = table.utf8.prefix(255)
-        entry.append(UInt8(name.count))
-        entry.append(contentsOf: name)
-        entry.append(UInt8(truncatingIfNeeded: key.count >> 8))
-        entry.append(UInt8(truncatingIfNeeded: key.count))
-        entry.append(contentsOf: key)
-        let k = ChangeLog.serialKey(next)
-        next &+= 1
-        try k.withUnsafeBytes { kb in try entry.withUnsafeBytes { try scope.append(database, kb, $0) } }
+    /// Adds that `table`'s `key` changed to the running transaction's list for `table` (written by `flush`, before the
+    /// transaction commits). A key is at most LMDB's 511 bytes.
+    func append(table: String, key: UnsafeRawBufferPointer) {
+        if current < 0 || pending[current].name != table {
+            current = pending.firstIndex { $0.name == table } ?? {
+                pending.append((table, []))
+                return pending.count - 1
+            }()
+        }
+        pending[current].keys.append(UInt8(truncatingIfNeeded: key.count >> 8))
+        pending[current].keys.append(UInt8(truncatingIfNeeded: key.count))
+        pending[current].keys.append(contentsOf: key)
     }
 
-    /// Parses a stored change: its table and key, borrowed; nil when it is not one.
+    /// Writes the running transaction's lists, one entry per table, and empties them. Every transaction that added a
+    /// key calls it before it commits (`ViewStore`'s fold, before the window's close reads the log).
+    func flush(_ scope: TransactionScope) throws {
+        for p in pending where !p.keys.isEmpty {
+            entry.removeAll(keepingCapacity: true)
+            let name = p.name.utf8.prefix(255)
+            entry.append(0)
+            entry.append(UInt8(name.count))
+            entry.append(contentsOf: name)
+            entry.append(contentsOf: p.keys)
+            let k = ChangeLog.serialKey(next)
+            next &+= 1
+            try k.withUnsafeBytes { kb in try entry.withUnsafeBytes { try scope.append(database, kb, $0) } }
+        }
+        pending.removeAll()
+        current = -1
+    }
+
+    /// Calls `body` with the table and each key of a stored entry (borrowed from it); false when it is not an entry
+    /// (`body` may have been called for the keys before the damage).
+    static func forEachChange(in stored: UnsafeRawBufferPointer,
+                              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard let first = stored.first else { return false }
+        if first != 0 {
+            guard let change = parse(stored) else { return false }
+            body(change.table, change.key)
+            return true
+        }
+        guard stored.count >= 2 else { return false }
+        let n = Int(stored[1])
+        guard n > 0, stored.count >= 2 + n else { return false }
+        let table = UnsafeRawBufferPointer(rebasing: stored[2..<(2 + n)])
+        var i = 2 + n
+        while i < stored.count {
+            guard stored.count - i >= 2 else { return false }
+            let k = Int(stored[i]) << 8 | Int(stored[i + 1])
+            guard stored.count - i - 2 >= k else { return false }
+            body(table, UnsafeRawBufferPointer(rebasing: stored[(i + 2)..<(i + 2 + k)]))
+            i += 2 + k
+        }
+        return true
+    }
+
+    /// The table of a stored entry, borrowed; nil when it is not an entry.
+    static func table(of stored: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard let first = stored.first else { return nil }
+        if first != 0 { return parse(stored)?.table }
+        guard stored.count >= 2, stored[1] > 0, stored.count >= 2 + Int(stored[1]) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: stored[2..<(2 + Int(stored[1]))])
+    }
+
+    /// Parses a stored change of one key (written before 2026-11-28): its table and key, borrowed; nil when it is not one.
     static func parse(_ stored: UnsafeRawBufferPointer) -> (table: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer)? {
         guard let n = stored.first.map(Int.init), stored.count >= 1 + n + 2 else { return nil }
         let k = Int(stored[1 + n]) << 8 | Int(stored[2 + n])
@@ -77,14 +138,16 @@ final class ChangeLog {
         try scope.withCursor(database) { c in
             var e = try c.first()
             while let entry = e {
-                guard let change = ChangeLog.parse(entry.value) else { throw damaged() }
-                if current < 0 || ViewStore.compareBytes(tables[current].name, change.table) != 0 {
-                    current = tables.firstIndex { ViewStore.compareBytes($0.name, change.table) == 0 } ?? {
-                        tables.append((change.table, []))
-                        return tables.count - 1
-                    }()
+                let parsed = ChangeLog.forEachChange(in: entry.value) { table, key in
+                    if current < 0 || ViewStore.compareBytes(tables[current].name, table) != 0 {
+                        current = tables.firstIndex { ViewStore.compareBytes($0.name, table) == 0 } ?? {
+                            tables.append((table, []))
+                            return tables.count - 1
+                        }()
+                    }
+                    tables[current].keys.append(key)
                 }
-                tables[current].keys.append(change.key)
+                guard parsed else { throw damaged() }
                 e = try c.next()
             }
         }
@@ -109,8 +172,8 @@ final class ChangeLog {
         try scope.withCursor(database) { c in
             var e = try c.first()
             while let entry = e {
-                guard let change = ChangeLog.parse(entry.value) else { throw damaged() }
-                if tables.contains(String(decoding: change.table, as: UTF8.self)) { drop.append(Array(entry.key)) }
+                guard let table = ChangeLog.table(of: entry.value) else { throw damaged() }
+                if tables.contains(String(decoding: table, as: UTF8.self)) { drop.append(Array(entry.key)) }
                 e = try c.next()
             }
         }

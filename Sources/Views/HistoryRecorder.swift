@@ -40,7 +40,7 @@ final class HistoryRecorder {
             return
         }
         if let log {
-            try log.append(table: table, key: k, scope: scope())
+            log.append(table: table, key: k)
             // What a look at a past point would hold of it: the key and value, as a version.
             bytes += k.count + HistoryKey.windowBytes + 2 + 1 + (v?.count ?? 0)
             return

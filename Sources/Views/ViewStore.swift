@@ -734,6 +734,8 @@ public final class ViewStore: @unchecked Sendable {
                                 }
                             }
                         }
+                        // The keys the batch changed, a change-log entry per table, before the window's close reads them.
+                        try changeLog?.flush(scope)
                         for q in quarantined { try scope.put(quarantine, q.key, Array(q.error.utf8)) }
                         let (nowClosed, deferred) = try closeWindowIfDue(at: last, after: closed, scope: scope,
                                                                          written: folds.reduce(0) { $0 + ($1.store.history?.bytes ?? 0) },

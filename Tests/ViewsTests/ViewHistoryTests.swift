@@ -6,7 +6,7 @@ import LMDB
 import MailStore
 import Projections
 import TestSupport
-import Views
+@testable import Views
 import XCTest
 
 /// The views' history (`ViewHistory`): its keys keep the views' order, every point of the log read from it equals a
@@ -355,6 +355,57 @@ final class ViewHistoryTests: ViewsTestCase {
         live!.closeWindowAfterFold(at: now)
         XCTAssertEqual(try windowEnds(live!), before + [now])
         XCTAssertEqual(try live!.compareWithRebuild().differences, [])
+    }
+
+    /// A batch's changed keys go to the change log as one entry per table; entries an older build wrote, one key
+    /// each, are still read when the window closes: the window's versions are the views either way.
+    func testTheChangeLogReadsEntriesOfOneKeyAsAnOlderBuildWroteThem() throws {
+        try fill(60)
+        let live = try store.views()
+        live.closesWindowsAfterFold = false
+        live.historyWindowEvents = 1_000
+        for i in 0..<20 { try receive("o\(i)", inReplyTo: i % 2 == 1 ? ["o\(i - 1)@example.com"] : []) }
+        try live.catchUp()
+        let log = try XCTUnwrap(live.changeLog)
+        // The open window's log, rewritten as an older build wrote it: an entry per key.
+        var changes: [(String, [UInt8])] = []
+        try live.environment.write { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            var entries = 0
+            try scope.withCursor(log.database) { c in
+                var e = try c.first()
+                while let entry = e {
+                    XCTAssertEqual(entry.value.first, 0, "a batch's keys are written as one entry per table")
+                    XCTAssertTrue(ChangeLog.forEachChange(in: entry.value) { t, k in
+                        changes.append((String(decoding: t, as: UTF8.self), Array(k)))
+                    })
+                    entries += 1
+                    e = try c.next()
+                }
+            }
+            XCTAssertLessThan(entries, changes.count, "fewer entries than keys")
+            try scope.clear(log.database)
+            for (i, (table, key)) in changes.enumerated() {
+                let value = [UInt8(table.utf8.count)] + Array(table.utf8) + [UInt8(key.count >> 8), UInt8(key.count & 0xFF)] + key
+                try ChangeLog.serialKey(UInt64(i + 1)).withUnsafeBytes { k in try value.withUnsafeBytes { try scope.append(log.database, k, $0) } }
+            }
+        }
+        XCTAssertGreaterThan(changes.count, 20)
+        // More changes in the new form beside them, then the window closes.
+        for i in 0..<5 { try receive("p\(i)") }
+        live.historyWindowEvents = 50
+        try live.catchUp()
+        let head = try store.log.head().sequence
+        XCTAssertEqual(try windowEnds(live).last, head)
+        XCTAssertEqual(try live.compareWithRebuild().differences, [])
+        let point = head - 1
+        try assertEqualViews(try live.past(at: point), try fromZero(point), "as of \(point)")
+        // A damaged entry is refused, not misread.
+        XCTAssertFalse(ChangeLog.forEachChange(in: UnsafeRawBufferPointer(start: nil, count: 0)) { _, _ in })
+        for bad: [UInt8] in [[0], [0, 0], [0, 3, 97], [0, 1, 97, 0], [0, 1, 97, 0, 5, 1], [2, 97]] {
+            XCTAssertFalse(bad.withUnsafeBytes { ChangeLog.forEachChange(in: $0) { _, _ in } }, "\(bad)")
+        }
     }
 
     // MARK: - Damage and older views
