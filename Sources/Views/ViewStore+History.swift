@@ -97,6 +97,7 @@ extension ViewStore {
             }
         }
         if due && !deferring {
+            try beforeWindowCloses?()
             let window = ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: last)
             try writeChanges(as: window.number, scope: scope)
             try ViewHistory.close(window.number, at: last, scope, windows)
@@ -113,7 +114,8 @@ extension ViewStore {
     /// open, due, and every view standing at `last`; when another fold came first (another process), the window
     /// stays open and a later batch closes it. The next fold of this store, a look into the past, the history's
     /// verification and the store's end wait for it (`waitForPendingClose`); a close that fails (the disk full) leaves
-    /// the window open, closed by a later batch.
+    /// the window open, and the next fold closes it inside its first batch, where a failure reaches its caller
+    /// (`lastCloseFailure`).
     package func closeWindowAfterFold(at last: UInt64) {
         guard let windows else { return }
         // The store waits for this work before it goes (deinit), so the work may use it without holding it.
@@ -143,13 +145,38 @@ extension ViewStore {
     }
 
     /// Waits for a window's close a fold left running (`closeWindowAfterFold`), if any. Its error, if it failed, is
-    /// not this caller's: the window stays open and a later batch closes it.
+    /// not this caller's: the window stays open, and the next fold closes it in its batch (`takeCloseFailure`).
     package func waitForPendingClose() {
         pendingCloseLock.lock()
         let work = pendingClose
         pendingClose = nil
         pendingCloseLock.unlock()
-        _ = work?.wait()
+        guard case .failure(let error) = work?.wait() else { return }
+        pendingCloseLock.lock()
+        pendingCloseFailure = error
+        pendingCloseLock.unlock()
+    }
+
+    /// What the last close left running failed with, if it failed and no fold has closed in its batch since.
+    package var lastCloseFailure: Error? {
+        pendingCloseLock.lock()
+        defer { pendingCloseLock.unlock() }
+        return pendingCloseFailure
+    }
+
+    /// The failure of the last close left running, cleared: the fold that takes it closes a due window in its batch.
+    func takeCloseFailure() -> Error? {
+        pendingCloseLock.lock()
+        defer { pendingCloseLock.unlock() }
+        defer { pendingCloseFailure = nil }
+        return pendingCloseFailure
+    }
+
+    /// Keeps `failure` for the next fold (the fold that took it did not end well), unless a newer one came.
+    func keepCloseFailure(_ failure: Error) {
+        pendingCloseLock.lock()
+        defer { pendingCloseLock.unlock() }
+        if pendingCloseFailure == nil { pendingCloseFailure = failure }
     }
 
     /// The windows closed so far: how many, the last one's end, and the one that holds the most events (its end

@@ -100,6 +100,12 @@ public final class ViewStore: @unchecked Sendable {
     package var closesWindowsAfterFold = true
     /// The close a fold left running (`closeWindowAfterFold`), under `pendingCloseLock`.
     var pendingClose: BackgroundWork<Void>?
+    /// What the last close left running failed with, when it failed (under `pendingCloseLock`): the next fold closes
+    /// the window inside its batch instead, so a failure that lasts (a full disk) reaches that fold's caller.
+    var pendingCloseFailure: Error?
+    /// Runs in a window's close before it writes, in a batch or left running (tests make closes fail with it). Set only
+    /// while no close is left running.
+    var beforeWindowCloses: (() throws -> Void)?
     let pendingCloseLock = NSLock()
 
     /// The most memory a fold writing behind holds (`WriteBehind`, all its views together, counted as keys, values
@@ -595,6 +601,11 @@ public final class ViewStore: @unchecked Sendable {
     private func fold(through limit: UInt64?, progress: ((UInt64, UInt64) -> Void)?) throws {
         // A window's close left running by the fold before goes first: this fold's changes are the next window's.
         waitForPendingClose()
+        // After a close left running failed, this fold closes a due window in its batch, where a failure reaches its
+        // caller; the failure is kept until a fold ends well.
+        let failedClose = takeCloseFailure()
+        var folded = false
+        defer { if !folded, let failedClose { keepCloseFailure(failedClose) } }
         let head = try limit ?? log.head().sequence
         let start = (try checkpoints().values.min() ?? 0)
         guard start < head else { return }
@@ -637,7 +648,7 @@ public final class ViewStore: @unchecked Sendable {
         var cut = try nextWindowCut(after: start)
         // The fold's last batch may leave a window's close to run after the fold returns (`closesWindowsAfterFold`):
         // a live fold's, whose history goes to the change log.
-        let closesAfter = closesWindowsAfterFold && !writesBehind && changeLog != nil
+        let closesAfter = closesWindowsAfterFold && !writesBehind && changeLog != nil && failedClose == nil
         func commit(final: Bool = false) throws {
             guard let last = events.last?.envelope.sequence else { return }
             var careful: Set<Int> = []
@@ -821,6 +832,7 @@ public final class ViewStore: @unchecked Sendable {
         try commit(final: true)
         try writeOut(folds)
         try mergeSpilled()
+        folded = true
     }
 
     /// Appends `ev` to a batch a fold reads (parallel arrays read by index: each projector borrows the events instead

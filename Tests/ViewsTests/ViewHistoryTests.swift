@@ -357,6 +357,51 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertEqual(try live!.compareWithRebuild().differences, [])
     }
 
+    /// A close left running that fails (a full disk; here a failure put before the close writes) leaves the window open
+    /// and is not lost: the next fold closes the window inside its batch, so a failure that lasts reaches that fold's
+    /// caller (its events stay unfolded, and the fold after it tries again); once a fold closed the window in its batch,
+    /// closes are left running again.
+    func testAFailedCloseLeftRunningIsClosedByTheNextFoldInItsBatchWhereAFailureReachesItsCaller() throws {
+        struct DiskFull: Error {}
+        try fill(60)
+        let live = try store.views()
+        let before = try windowEnds(live)
+        live.beforeWindowCloses = { throw DiskFull() }
+        repeat {
+            try receive("m\(UUID().uuidString.prefix(6))")
+            try live.catchUp()
+        } while !live.closeLeftRunning
+        let due = try store.log.head().sequence
+        XCTAssertEqual(try windowEnds(live), before, "the failed close closed nothing")
+        XCTAssertTrue(live.lastCloseFailure is DiskFull, "the failure is kept for the next fold")
+
+        // The next fold closes in its batch: the failure reaches its caller, and is kept for the fold after it.
+        try receive("next")
+        XCTAssertThrowsError(try live.catchUp()) { XCTAssertTrue($0 is DiskFull, "\($0)") }
+        XCTAssertFalse(live.closeLeftRunning, "nothing left running: the fold closes in its batch")
+        XCTAssertTrue(live.lastCloseFailure is DiskFull)
+        XCTAssertEqual(try windowEnds(live), before)
+        XCTAssertLessThan(try live.checkpoints().values.min() ?? 0, try store.log.head().sequence, "its events not folded")
+
+        // The disk has room again: the next fold closes the window in its batch.
+        live.beforeWindowCloses = nil
+        try live.catchUp()
+        XCTAssertFalse(live.closeLeftRunning, "closed in the batch, nothing left running")
+        XCTAssertNil(live.lastCloseFailure)
+        let ends = try windowEnds(live)
+        XCTAssertEqual(Array(ends.dropLast()), before, "one window more")
+        XCTAssertGreaterThan(ends.last ?? 0, due, "closed by the next fold, at its end")
+        XCTAssertEqual(try live.compareWithRebuild().differences, [])
+
+        // Once a fold closed in its batch, closes are left running again.
+        repeat {
+            try receive("m\(UUID().uuidString.prefix(6))")
+            try live.catchUp()
+        } while !live.closeLeftRunning
+        XCTAssertEqual(try windowEnds(live).count, ends.count + 1)
+        XCTAssertNil(live.lastCloseFailure)
+    }
+
     /// A batch's changed keys go to the change log as one entry per table; entries an older build wrote, one key
     /// each, are still read when the window closes: the window's versions are the views either way.
     func testTheChangeLogReadsEntriesOfOneKeyAsAnOlderBuildWroteThem() throws {
