@@ -67,7 +67,8 @@ public final class Importer {
     public func importMaildir(_ root: String, progress: Progress? = nil) throws -> ImportSummary {
         let start = Date()
         summary = ImportSummary()
-        let source = MaildirSource(root: root, maxNameBytes: options.maxFolderNameBytes)
+        var source = MaildirSource(root: root, maxNameBytes: options.maxFolderNameBytes)
+        source.prefetchLimit = options.maxMessageBytes
         let folders = try source.scan()
         let total = folders.reduce(0) { $0 + $1.count }
         summary.found = total

@@ -18,6 +18,14 @@ struct MaildirSource {
     let root: String
     /// The most bytes of names one folder may list (`Importer.Options.maxFolderNameBytes`).
     var maxNameBytes = 1 << 30
+    /// Each message file looked at of at most this many bytes is also asked into the page cache
+    /// (`POSIX_FADV_WILLNEED`; 0: none): the kernel starts reading it from the disk at once, beside the other files of
+    /// its chunk, while the chunk before is parsed. A Maildir not in the page cache (a first import) is otherwise read
+    /// one file at a time per parse worker, each read waiting for the disk: a cold 100K-message import took 16-17 s
+    /// against 8-9 s with this (6.5-7 s warm either way, 2026-11-29). Nothing beyond a chunk's files is asked for
+    /// (`Importer.Options.batchMessages`, `batchBytes`: the listing runs one chunk ahead of the parse); the importer
+    /// sets its message size limit here, so a file it skips is not read. Costs an open and a close per message.
+    var prefetchLimit = 0
 
     static let bookkeeping: Set<String> = ["maildirfolder", "subscriptions", "dovecot-uidlist", "dovecot-keywords",
                                            "dovecot.index", "dovecot.index.log", "dovecot.index.cache",
@@ -143,6 +151,14 @@ struct MaildirSource {
     private func message(in dir: Int32, _ dirPath: String, name: String, folder: String, new: Bool) -> SourceMessage? {
         var st = stat()
         guard fstatat(dir, name, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        if st.st_size > 0 && st.st_size <= prefetchLimit {
+            // Non-blocking and no controlling terminal, should the name have become something else than a file since.
+            let fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            if fd >= 0 {
+                _ = posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED)
+                close(fd)
+            }
+        }
         let path = dirPath + "/" + name
         var flags = MaildirFilename.flags(of: name)
         if new { flags.removeAll { $0 == "\\Seen" } }
