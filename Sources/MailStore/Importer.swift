@@ -150,6 +150,11 @@ public final class Importer {
         try? store.log.environment.sync()
     }
 
+    /// How far ahead of its reads an mbox import asks the kernel to read the file (`POSIX_FADV_WILLNEED`). A 50K-message
+    /// (306 MB) mbox out of the page cache: 4.5-4.9 s against 4.8-5.6 s without (alternated, 2026-11-29; in the page
+    /// cache 4.4-4.6 s either way).
+    package static let mboxReadAhead = 16 << 20
+
     /// Imports the mbox file at `path` (mboxo or mboxrd), reading it in 1 MiB chunks.
     public func importMbox(_ path: String, progress: Progress? = nil) throws -> ImportSummary {
         let start = Date()
@@ -190,12 +195,20 @@ public final class Importer {
                 }
             }
         }
+        // The file is read 1 MiB at a time on this thread, between appends: the kernel is asked for the next
+        // `mboxReadAhead` bytes beyond what was read (a pipe ignores it), so a file not in the page cache is read from
+        // the disk while this thread parses and appends, not while it waits. At most that much of the page cache ahead.
+        let fd = handle.fileDescriptor
+        var offset = 0
+        _ = posix_fadvise(fd, 0, off_t(Importer.mboxReadAhead), POSIX_FADV_WILLNEED)
         while true {
             let data: Data
             do { data = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
                 throw ImportError.sourceNotFound(path, error.localizedDescription)
             }
             if data.isEmpty { break }
+            _ = posix_fadvise(fd, off_t(offset + Importer.mboxReadAhead), off_t(data.count), POSIX_FADV_WILLNEED)
+            offset += data.count
             try take(data.withUnsafeBytes { splitter.feed($0) })
         }
         try take(splitter.finish())

@@ -145,6 +145,43 @@ final class ImportTests: XCTestCase {
         XCTAssertFalse(p.attachments.first!.isInline)
     }
 
+    /// An mbox given as a pipe (no read-ahead to ask the kernel for) imports as the same file does, and a file longer
+    /// than the read-ahead window (`Importer.mboxReadAhead`) is imported whole.
+    func testAnMboxFromAPipeAndOnePastTheReadAheadWindowImportWhole() throws {
+        let body = String(repeating: "a line of text for the read-ahead test\r\n", count: 2_000)  // ~80 KB a message
+        let count = Importer.mboxReadAhead / 80_000 + 60
+        var mbox = ""
+        for i in 0..<count {
+            mbox += "From a@example.com Mon Jan 15 09:30:00 2024\r\nFrom: a@example.com\r\nMessage-ID: <r\(i)@x>\r\n\r\n\(body)\r\n"
+        }
+        try write("long.mbox", mbox)
+        XCTAssertGreaterThan(mbox.utf8.count, Importer.mboxReadAhead + (4 << 20))
+        let fromFile = try Importer(store: store).importMbox(dir.file("long.mbox"))
+        XCTAssertEqual(fromFile.imported, count)
+
+        let other = try MailStore.create(at: dir.file("store-pipe"))
+        let fifo = dir.file("in.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let bytes = Array(mbox.utf8)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            var done = 0
+            while done < bytes.count {
+                let n = bytes[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, min($0.count, 1 << 16)) }
+                if n <= 0 { return }
+                done += n
+            }
+        }
+        writer.start()
+        var options = Importer.Options()
+        options.folder = "long"
+        let fromPipe = try Importer(store: other, options: options).importMbox(fifo)
+        XCTAssertEqual(fromPipe.imported, count)
+        XCTAssertEqual(fromPipe.found, fromFile.found)
+    }
+
     func testMboxWithQuotingStatusFlagsAndFromLineDates() throws {
         let mbox = """
         From alice@example.com Mon Jan 15 09:30:00 2024\r
