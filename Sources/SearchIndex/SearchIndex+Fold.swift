@@ -7,6 +7,10 @@ extension SearchIndex {
     /// Events folded per write transaction: each email's raw message is held until its batch is written, so a
     /// batch holds up to 500 messages (a 100K-message rebuild took the same time as with 2,000).
     static let batchSize = 500
+    /// Batches a file being built aside (`bulk`) writes per transaction: FTS5 writes a segment at each commit (and
+    /// when `buildHashBytes` fill up), so fewer, larger transactions leave fewer segments to merge. Nothing is lost
+    /// by it: a build killed midway is started again from the log. A live index keeps one batch per transaction.
+    static let bulkBatchesPerTransaction = 8
     /// Blobs read between two checks of the resident size (`releaseResidentPages(over:)`): each blob read maps
     /// its pages, and their cached neighbourhood where the kernel's fault-around is on (up to 64 KiB), so 16 blobs
     /// map up to ~1 MiB. With
@@ -36,6 +40,22 @@ extension SearchIndex {
         if head - start >= SearchIndex.pipelineThreshold && ProcessInfo.processInfo.activeProcessorCount > 1 {
             let feed = SearchBatchFeed(log: log, from: start + 1, through: head)
             defer { feed.finish() }
+            if bulk {
+                // Up to `bulkBatchesPerTransaction` batches per transaction; no other connection has the file.
+                var ended = false
+                while !ended {
+                    try locked {
+                        try db.transaction {
+                            for _ in 0..<SearchIndex.bulkBatchesPerTransaction {
+                                guard let batch = try feed.next() else { ended = true; return }
+                                try writeRows(batch, log: log)
+                                progress?(batch.last - start, head - start)
+                            }
+                        }
+                    }
+                }
+                return
+            }
             while let batch = try feed.next() {
                 try write(batch, log: log)
                 progress?(batch.last - start, head - start)
@@ -64,16 +84,20 @@ extension SearchIndex {
     /// from: an expunged document's text is derived again from it (`SearchTextDigest`).
     func write(_ batch: PreparedSearchBatch, log: EventLog) throws {
         try locked {
-            try db.transaction {
-                let cp = UInt64(max(0, try metaValue("checkpoint") ?? 0))
-                guard batch.last > cp else { return }
-                for (i, ev) in batch.events.enumerated() where ev.envelope.sequence > cp {
-                    guard let event = batch.decoded[i] else { continue }
-                    try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i], log: log)
-                }
-                try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
-            }
+            try db.transaction { try writeRows(batch, log: log) }
         }
+    }
+
+    /// Writes a prepared batch's rows and the checkpoint `batch.last` inside the caller's transaction, under `lock`
+    /// (events at or before the checkpoint are skipped).
+    func writeRows(_ batch: PreparedSearchBatch, log: EventLog) throws {
+        let cp = UInt64(max(0, try metaValue("checkpoint") ?? 0))
+        guard batch.last > cp else { return }
+        for (i, ev) in batch.events.enumerated() where ev.envelope.sequence > cp {
+            guard let event = batch.decoded[i] else { continue }
+            try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i], log: log)
+        }
+        try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
     }
 
     /// Folds the event at `sequence` (inside the caller's transaction); `document` is the `EmailReceived`'s, built

@@ -19,12 +19,15 @@ package final class SearchIndex: @unchecked Sendable {
     var statements: [String: SQLiteStatement] = [:]
     /// Digests documents' text (`doc_text`); used under `lock`.
     let digest: SearchTextDigest
+    /// True for a file being built aside (`init(path:bulk:)`): its catch-up writes several batches per transaction.
+    let bulk: Bool
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
     /// complete), no journal and no syncs; `finishBulk()` turns WAL on.
     package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
         self.path = path
+        self.bulk = bulk
         db = try SQLiteConnection(path: path, create: true)
         digest = try SearchTextDigest()
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
@@ -65,6 +68,21 @@ package final class SearchIndex: @unchecked Sendable {
     /// Sets FTS5's `automerge` (stored in the file's FTS5 configuration).
     func setAutomerge(_ segments: Int) throws(SearchIndexError) {
         try db.exec("INSERT INTO fts(fts, rank) VALUES('automerge', \(segments))")
+    }
+
+    /// The bytes FTS5 gathers in memory before writing them out as a segment, while a file is built aside: each
+    /// transaction of a build (`bulkBatchesPerTransaction`) fills it about once. With FTS5's default (1 MiB) and
+    /// 500-event transactions, a build wrote ~2.5 GB into the file at 100K generated messages for an index of
+    /// 170 MB: small segments merged level by level. With 8 MiB and 4,000-event transactions it wrote ~1.1 GB
+    /// (2026-11-29); the process's peak grew by ~4 MB.
+    static let buildHashBytes = 8 << 20
+
+    /// FTS5's default, set again before a built file goes live (a live transaction adds a few documents).
+    static let liveHashBytes = 1 << 20
+
+    /// Sets FTS5's `hashsize` (stored in the file's FTS5 configuration).
+    func setHashSize(_ bytes: Int) throws(SearchIndexError) {
+        try db.exec("INSERT INTO fts(fts, rank) VALUES('hashsize', \(bytes))")
     }
 
     /// Merges the full-text index's segments into one (FTS5's `optimize`). Its time grows with the index (part of
@@ -158,9 +176,11 @@ package final class SearchIndex: @unchecked Sendable {
         do {
             let fresh = try SearchIndex(path: building, bulk: true)
             try fresh.setAutomerge(SearchIndex.buildAutomerge)
+            try fresh.setHashSize(SearchIndex.buildHashBytes)
             try fresh.catchUp(log: log, through: limit, progress: progress)
             try fresh.mergeAllSegments()
             try fresh.setAutomerge(SearchIndex.liveAutomerge)
+            try fresh.setHashSize(SearchIndex.liveHashBytes)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }
         guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }

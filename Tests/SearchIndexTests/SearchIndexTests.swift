@@ -347,26 +347,39 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try reopened.documentCount(), 4)
     }
 
-    /// A file is built with FTS5 merging 8 segments at a time, ends merged into one segment, and goes live with
-    /// FTS5's default of 4 (the setting is kept in the file, so a built file that kept 8 would merge syncs' small
-    /// segments half as often).
+    /// A file is built with FTS5 merging 8 segments at a time and gathering 8 MiB before writing a segment, in
+    /// transactions of several batches; it ends merged into one segment, and goes live with FTS5's defaults (4
+    /// segments, 1 MiB: the settings are kept in the file, so a built file that kept 8 would merge syncs' small
+    /// segments half as often). Every batch of every transaction is in it.
     func testABuiltIndexIsOneSegmentAndGoesLiveWithTheDefaultMerging() throws {
         func scalar(_ idx: SearchIndex, _ sql: String) throws -> Int64? {
             let s = try idx.db.prepare(sql)
             return try s.step() ? s.int(0) : nil
         }
-        // Enough messages for more than one commit of the build, so it writes several segments.
-        let extra = (0..<(SearchIndex.batchSize + 100)).map { i in
+        // Enough messages for more than one transaction of the build (read and parsed on a second thread, as
+        // a rebuild's are), the last one not full, so it writes several segments.
+        let extra = (0..<(SearchIndex.batchSize * SearchIndex.bulkBatchesPerTransaction / 2 + 700)).map { i in
             (folder: "INBOX", name: "bulk-\(i)",
              text: "From: p\(i % 7)@example.com\nTo: me@example.com\nSubject: bulk \(i)\nMessage-ID: <bulk-\(i)@example.com>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\n\nword\(i % 50) common text \(i)\n")
         }
         try importMessages(extra)
+        let head = try store.log.head().sequence
+        XCTAssertGreaterThan(head, UInt64(SearchIndex.batchSize * SearchIndex.bulkBatchesPerTransaction))
+        XCTAssertGreaterThanOrEqual(head, SearchIndex.pipelineThreshold)
+        XCTAssertNotEqual(head % UInt64(SearchIndex.batchSize * SearchIndex.bulkBatchesPerTransaction), 0)
         let built = try SearchIndex.rebuild(folder: dir.file("rebuilt"), log: store.log)
         XCTAssertEqual(try built.documentCount(), 4 + extra.count)
+        XCTAssertEqual(try built.checkpoint(), head)
+        XCTAssertFalse(built.bulk, "the built file is opened again as a live index")
         XCTAssertEqual(try scalar(built, "SELECT count(DISTINCT segid) FROM fts_idx"), 1)
         XCTAssertEqual(try scalar(built, "SELECT v FROM fts_config WHERE k = 'automerge'"), Int64(SearchIndex.liveAutomerge))
         XCTAssertEqual(SearchIndex.liveAutomerge, 4)
         XCTAssertNotEqual(SearchIndex.buildAutomerge, SearchIndex.liveAutomerge)
+        XCTAssertEqual(try scalar(built, "SELECT v FROM fts_config WHERE k = 'hashsize'"), Int64(SearchIndex.liveHashBytes))
+        XCTAssertEqual(SearchIndex.liveHashBytes, 1 << 20)
+        XCTAssertGreaterThan(SearchIndex.buildHashBytes, SearchIndex.liveHashBytes)
+        XCTAssertEqual(Set(try ids("word13", built)), Set(extra.indices.filter { $0 % 50 == 13 }.map { "bulk-\($0)@example.com" }))
+        XCTAssertEqual(try ids("\"common text \(extra.count - 1)\"", built), ["bulk-\(extra.count - 1)@example.com"], "the last batch is in")
         XCTAssertEqual(Set(try ids("word7", built)), Set(extra.indices.filter { $0 % 50 == 7 }.map { "bulk-\($0)@example.com" }))
     }
 
