@@ -12,7 +12,8 @@ extension SearchIndex {
         try? FileManager.default.removeItem(atPath: scratchFolder)
         defer { try? FileManager.default.removeItem(atPath: scratchFolder) }
         try StoreDirectory.makePrivateDirectory(scratchFolder)
-        let fresh = try SearchIndex(path: scratchFolder + "/" + SearchIndex.fileName)
+        // Built as `rebuild` builds a file (a scratch file: nothing to keep if the process dies).
+        let fresh = try SearchIndex.builtAside(at: scratchFolder + "/" + SearchIndex.fileName)
         try fresh.catchUp(log: log, through: seq)
         var diffs: [String] = []
         func note(_ s: String) { if diffs.count < 50 { diffs.append(s) } }

@@ -157,6 +157,16 @@ package final class SearchIndex: @unchecked Sendable {
         }
     }
 
+    /// A new file at `path` set up to be built aside and used only once complete (a rebuild, `verify --views`'s
+    /// scratch index): no journal and no syncs (`bulk`), FTS5 merging 8 segments at a time and gathering
+    /// `buildHashBytes` of postings before writing one.
+    static func builtAside(at path: String) throws -> SearchIndex {
+        let fresh = try SearchIndex(path: path, bulk: true)
+        try fresh.setAutomerge(SearchIndex.buildAutomerge)
+        try fresh.setHashSize(SearchIndex.buildHashBytes)
+        return fresh
+    }
+
     /// Builds a new index from the log in `folder/index.sqlite.building`, then renames it over the current
     /// one, which keeps serving the processes that have it open (a rollback-journal file is safe to rename
     /// over). Rebuilds serialize on `folder/BUILD` (an `flock`, freed when its holder dies); with
@@ -174,9 +184,7 @@ package final class SearchIndex: @unchecked Sendable {
         let building = file + ".building"
         for f in [building, building + "-journal"] { unlink(f) }
         do {
-            let fresh = try SearchIndex(path: building, bulk: true)
-            try fresh.setAutomerge(SearchIndex.buildAutomerge)
-            try fresh.setHashSize(SearchIndex.buildHashBytes)
+            let fresh = try SearchIndex.builtAside(at: building)
             try fresh.catchUp(log: log, through: limit, progress: progress)
             try fresh.mergeAllSegments()
             try fresh.setAutomerge(SearchIndex.liveAutomerge)

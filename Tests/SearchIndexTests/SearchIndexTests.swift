@@ -383,6 +383,24 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(Set(try ids("word7", built)), Set(extra.indices.filter { $0 % 50 == 7 }.map { "bulk-\($0)@example.com" }))
     }
 
+    /// A file built aside (a rebuild, `verify --views`'s scratch index) has no journal and no syncs, merges 8 FTS5
+    /// segments at a time and gathers `buildHashBytes` of postings before writing one; a live index has its journal.
+    func testAFileBuiltAsideHasNoJournalAndTheBuildSettings() throws {
+        func text(_ idx: SearchIndex, _ sql: String) throws -> String? {
+            let s = try idx.db.prepare(sql)
+            return try s.step() ? s.text(0) : nil
+        }
+        let aside = try SearchIndex.builtAside(at: dir.file("aside.sqlite"))
+        XCTAssertTrue(aside.bulk)
+        XCTAssertEqual(try text(aside, "PRAGMA journal_mode"), "off")
+        XCTAssertEqual(try text(aside, "PRAGMA synchronous"), "0")
+        XCTAssertEqual(try text(aside, "SELECT v FROM fts_config WHERE k = 'automerge'"), "\(SearchIndex.buildAutomerge)")
+        XCTAssertEqual(try text(aside, "SELECT v FROM fts_config WHERE k = 'hashsize'"), "\(SearchIndex.buildHashBytes)")
+        let live = try index()
+        XCTAssertFalse(live.bulk)
+        XCTAssertEqual(try text(live, "PRAGMA journal_mode"), "delete")
+    }
+
     func testVerifyFindsADamagedIndex() throws {
         let idx = try index()
         try idx.db.exec("UPDATE docs SET folder = 'Elsewhere' WHERE message_id = 'm1@example.com'")
