@@ -24,7 +24,8 @@ package final class SearchIndex: @unchecked Sendable {
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
-    /// complete), no journal and no syncs; `finishBulk()` turns WAL on.
+    /// complete, or a scratch file): no journal and no syncs, and a catch-up writes several batches per transaction;
+    /// `builtAside(at:)` opens one with the build's FTS5 settings, and `rebuild` sets the live journal before renaming.
     package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
         self.path = path
         self.bulk = bulk
