@@ -86,7 +86,7 @@ extension ViewStore {
                     f.store.base = history
                     /// Folds `indices` into `f` and writes them (held, kept): throws what the view threw.
                     func fold(_ indices: [Int]) throws {
-                        for i in indices { try f.projector.apply(events[i], decoded[i]) }
+                        try ViewStore.apply(f.projector, events: events, decoded: decoded, at: indices)
                         try f.projector.prepareFlush()
                         try f.context.flush()
                         f.held.commit()

@@ -489,7 +489,11 @@ public final class ViewStore: @unchecked Sendable {
     /// The views a batch folds on the second thread: `secondCoreViewsForActions` for batches of actions over many copies,
     /// the contacts view for big batches of anything else, none for small ones.
     package static func secondCoreViews(events: Int, decoded: [DomainEvent]) -> Set<String> {
-        let copies = decoded.reduce(0) { $0 + CopyChange.count(of: $1) }
+        secondCoreViews(events: events, copies: copyCount(decoded))
+    }
+
+    /// The views a batch of `events` events changing `copies` email copies folds on the second thread.
+    static func secondCoreViews(events: Int, copies: Int) -> Set<String> {
         if copies >= secondCoreMinimumCopies { return secondCoreViewsForActions }
         return events >= secondCoreMinimum ? secondCoreViews : []
     }
@@ -524,10 +528,7 @@ public final class ViewStore: @unchecked Sendable {
                 f.projector.discardPending()
                 let cp = try scope.get(meta, Array(f.name.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
                 do {
-                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i)
-                        && f.handles.contains(events[i].envelope.type) {
-                        try f.projector.apply(events[i], decoded[i])
-                    }
+                    try ViewStore.apply(f.projector, handles: f.handles, events: events, decoded: decoded, skipped: skipped, after: cp)
                     try f.projector.prepareFlush()
                 } catch {
                     throw SecondCoreFailure(position: position)
@@ -655,7 +656,8 @@ public final class ViewStore: @unchecked Sendable {
             var nextCut: UInt64?
             var endsWindow = false
             var closeAfter = false
-            try environment.reserve(room: ViewStore.batchRoom(events: events.count, copies: decodedEvents.reduce(0) { $0 + CopyChange.count(of: $1) }))
+            let copies = ViewStore.copyCount(decodedEvents)
+            try environment.reserve(room: ViewStore.batchRoom(events: events.count, copies: copies))
             // The log's pages the scan mapped go first, once per batch: the scan is done with them, and left
             // mapped they would count against the budget all through the batch, so the releasing thread would
             // unmap the views' pages the folds are writing.
@@ -691,7 +693,7 @@ public final class ViewStore: @unchecked Sendable {
                         // Big batches: the second core applies some views' events (reading through a read
                         // transaction of its own, which sees what this one does: the batch's changes stay in
                         // the folds' caches until they are written below, and a view reads only its tables).
-                        let secondNames = foldsOnTwoCores ? ViewStore.secondCoreViews(events: events.count, decoded: decodedEvents) : []
+                        let secondNames = foldsOnTwoCores ? ViewStore.secondCoreViews(events: events.count, copies: copies) : []
                         let second = Set(folds.indices.filter { secondNames.contains(folds[$0].name) && !careful.contains($0) })
                         nonisolated(unsafe) let secondFolds = second.sorted().map { folds[$0] }
                         let batch = (events, decodedEvents, skipped)
@@ -713,10 +715,8 @@ public final class ViewStore: @unchecked Sendable {
                                 try foldOneByOne(f, after: cp, quarantined: &quarantined)
                             } else {
                                 do {
-                                    for i in events.indices where events[i].envelope.sequence > cp && !skipped.contains(i)
-                                        && f.handles.contains(events[i].envelope.type) {
-                                        try f.projector.apply(events[i], decodedEvents[i])
-                                    }
+                                    try ViewStore.apply(f.projector, handles: f.handles, events: events, decoded: decodedEvents,
+                                                        skipped: skipped, after: cp)
                                     try f.projector.prepareFlush()
                                     try f.context.flush()
                                 } catch let e as LMDBError where e.isMapFull {
