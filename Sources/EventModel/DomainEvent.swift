@@ -1,5 +1,5 @@
 /// A typed event: one case per event type of the catalog (`docs/events.md`).
-public enum DomainEvent: Sendable, Equatable {
+public indirect enum DomainEvent: Sendable, Equatable {
     /// `StoreInitialized`.
     case storeInitialized(StoreInitialized)
     /// `AccountAdded`.
