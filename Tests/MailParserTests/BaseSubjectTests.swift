@@ -25,4 +25,27 @@ final class BaseSubjectTests: XCTestCase {
             XCTAssertEqual(BaseSubject.of(input), expected, input)
         }
     }
+
+    /// Every prefix, in each case, with each separator: stripped exactly when a colon (after an optional counter and
+    /// spaces) follows it; words that only start like a prefix, or a prefix followed by a letter, a digit or nothing,
+    /// are left as they are (a subject whose first bytes cannot start a prefix is let through without comparing them).
+    func testAPrefixIsStrippedOnlyBeforeItsColon() {
+        let stripping = [":", " :", "\t:", "[2]:", "(3) :", " [12] :", "："]
+        let keeping = ["", " ", "2:", "x:", "[a]:", "- x:"]
+        for prefix in BaseSubject.replyPrefixes + BaseSubject.forwardPrefixes {
+            for form in [prefix, prefix.uppercased(), prefix.capitalized] {
+                for sep in stripping {
+                    XCTAssertEqual(BaseSubject.of(form + sep + " hello world"), "hello world", form + sep)
+                }
+                for sep in keeping {
+                    let subject = form + sep + " hello"
+                    XCTAssertEqual(BaseSubject.of(subject), subject.split(separator: " ").joined(separator: " "), subject)
+                }
+            }
+        }
+        for subject in ["Review: notes", "Antwort: later", "Travel plans", "Encore: again", "Reply all", "Resend: it",
+                        "Fwdx: no", "A: one letter", "Quarterly report", "2024: plans", "Zoë: café", "Re", "ré: non"] {
+            XCTAssertEqual(BaseSubject.of(subject), subject, subject)
+        }
+    }
 }
