@@ -104,7 +104,7 @@ package final class ContactsProjector: Projector {
     /// local part: every prefix of it starts the address. ASCII names take a byte path that gives the same
     /// words as the Unicode one.
     package static func tokens(name: String?, address: String) -> Set<String> {
-        var out: Set<String> = [address.lowercased()]
+        var out: Set<String> = [address.folded]
         guard var name, !name.isEmpty else { return out }
         var words = 0
         let ascii = name.withUTF8 { buf -> Bool in
@@ -125,7 +125,7 @@ package final class ContactsProjector: Projector {
             return true
         }
         if ascii { return out }
-        for word in name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
+        for word in name.folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
             out.insert(String(word))
         }
         return out
@@ -151,24 +151,26 @@ package final class ContactsProjector: Projector {
             return
         }
         guard case .emailReceived(let p) = decoded else { return }
-        let senders = Set(p.from.map { $0.email.lowercased() })
+        // (`folded`: `lowercased()` without its Unicode machinery for ASCII addresses.)
+        let senders = Set(p.from.map { $0.email.folded })
         // Mail in a Sent-role folder is mail the user wrote: its recipients are people they write to.
         let byUser = (try folderRoles.get(Key(account, p.folder).bytes) ?? FolderNaming.role(forPath: p.folder)) == .sent
-        let recipients = byUser ? Set((p.to + p.cc).map { $0.email.lowercased() }) : []
+        let recipients = byUser ? Set((p.to + p.cc).map { $0.email.folded }) : []
+        let date = p.date
         var seen = Set<String>()
         // (`utf8.contains`: `String.contains(String)` goes through Foundation's NSString search, ~3% of this fold.)
         for a in p.from + p.to + p.cc where a.email.utf8.contains(UInt8(ascii: "@")) {
-            let address = a.email.lowercased()
+            let address = a.email.folded
             guard seen.insert(address).inserted else { continue }
             let key = Key(account, address).bytes
             try people.modify(key) { c in
-                var contact = c ?? Contact(name: nil, address: ViewBounds.text(a.email), count: 0, sent: 0, lastSeen: p.date)
+                var contact = c ?? Contact(name: nil, address: ViewBounds.text(a.email), count: 0, sent: 0, lastSeen: date)
                 let oldName = contact.name
                 if let name = a.name, !name.isEmpty { contact.name = ViewBounds.text(name) }
                 contact.count += 1
                 if senders.contains(address) { contact.sent += 1 }
                 if recipients.contains(address) { contact.wroteTo += 1 }
-                if p.date > contact.lastSeen { contact.lastSeen = p.date }
+                if date > contact.lastSeen { contact.lastSeen = date }
                 let rank = ContactRank(contact)
                 if c != nil, oldName != contact.name {
                     // The entries under the old name's tokens are written with the rank they had, then those

@@ -323,22 +323,8 @@ package final class ThreadsProjector: Projector {
     }
 
 
-    /// `address` lowercased (itself when it has no capital ASCII letter and no non-ASCII byte: the common case,
-    /// without a new string; by hand when it is ASCII).
-    static func folded(_ address: String) -> String {
-        var capitals = false
-        for b in address.utf8 {
-            if b >= 0x80 { return address.lowercased() }
-            if (0x41...0x5A).contains(b) { capitals = true }
-        }
-        guard capitals else { return address }
-        // ASCII: lowercased byte by byte (what `lowercased()` gives for ASCII, without its Unicode machinery).
-        let count = address.utf8.count
-        return String(unsafeUninitializedCapacity: count) { buf in
-            for (i, b) in address.utf8.enumerated() { buf[i] = (0x41...0x5A).contains(b) ? b | 0x20 : b }
-            return count
-        }
-    }
+    /// `address` lowercased (`String.folded`: without `lowercased()`'s Unicode machinery when it is ASCII).
+    static func folded(_ address: String) -> String { address.folded }
 
     /// Categories with their own tab; forums and uncategorized threads appear under All only.
     package static let tabCategories: Set<AICategory> = [.primary, .social, .promotions, .updates]
