@@ -278,7 +278,7 @@ package final class ThreadsProjector: Projector {
         var seenList: [String] = [], seenSet = Set<String>()
         for e in members.reversed() {
             guard let s = e.sender else { continue }
-            let folded = ThreadsProjector.folded(s.email)
+            let folded = s.email.folded
             if seenList.count < 32 {
                 if seenList.contains(folded) { continue }
                 seenList.append(folded)
@@ -321,10 +321,6 @@ package final class ThreadsProjector: Projector {
         threads.set(key, thread)
         rows.set(key, t)
     }
-
-
-    /// `address` lowercased (`String.folded`: without `lowercased()`'s Unicode machinery when it is ASCII).
-    static func folded(_ address: String) -> String { address.folded }
 
     /// Categories with their own tab; forums and uncategorized threads appear under All only.
     package static let tabCategories: Set<AICategory> = [.primary, .social, .promotions, .updates]
