@@ -67,21 +67,18 @@ extension ViewStore {
         }) { versions in
             try out.environment.reserve(room: ViewStore.batchRoom(events: versions.count, copies: 0))
             try out.environment.write { txn in
-                let writing = TransactionScope(txn)
-                defer { writing.end() }
-                for v in versions {
-                    try v.value.withUnsafeBytes { raw in
+                // Appended through a cursor: each put starts from the leaf the last one filled.
+                try txn.withCursor(to) { writing in
+                    try versions.forEach { k, window, raw in
                         guard let parsed = HistoryValue.parse(raw), parsed.key == nil else {
                             throw ViewError.damaged("\(ViewHistory.stagingTable): a staged version is not one the history writes")
                         }
-                        try v.key.withUnsafeBytes { k in
-                            let cut = HistoryKey.encode(k, window: v.window, into: &key)
-                            let value = parsed.present ? parsed.value : nil
-                            let stored = try key.withUnsafeBytes {
-                                try writing.reserveAppending(to, $0, size: HistoryValue.size(key: k, cut: cut, value: value))
-                            }
-                            HistoryValue.write(key: k, cut: cut, value: value, into: stored)
+                        let cut = HistoryKey.encode(k, window: window, into: &key)
+                        let value = parsed.present ? parsed.value : nil
+                        let stored = try key.withUnsafeBytes {
+                            try writing.reserve(key: $0, size: HistoryValue.size(key: k, cut: cut, value: value), flags: .append)
                         }
+                        HistoryValue.write(key: k, cut: cut, value: value, into: stored)
                     }
                 }
             }

@@ -100,6 +100,10 @@ final class ViewHistoryTests: ViewsTestCase {
                 var out: [UInt8] = []
                 let cut = k.withUnsafeBytes { HistoryKey.encode($0, window: w, into: &out) }
                 XCTAssertLessThanOrEqual(out.count, 511, "every stored key fits LMDB's limit")
+                // Appended after other bytes, the body is the same and what was there stays.
+                var after: [UInt8] = [9, 0, 9]
+                k.withUnsafeBytes { _ = HistoryKey.appendBody(of: $0, to: &after) }
+                XCTAssertEqual(after, [9, 0, 9] + out.dropLast(HistoryKey.windowBytes))
                 encoded.append((out, k, w, cut))
             }
         }
