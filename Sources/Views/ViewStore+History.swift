@@ -251,6 +251,17 @@ extension ViewStore {
         return staged.start(table: table, window: heldWindow)
     }
 
+    /// As `stage(_:_:run:scope:)`, appending through `cursor`, a cursor on the staging table (each append then starts
+    /// from the leaf the last one filled).
+    func stage(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?, run: StagedRuns.Run, scope: TransactionScope,
+               through cursor: borrowing Cursor) throws {
+        guard StagedRuns.key(key, run: run.number, into: &stagingKey) else { return try stage(key, value, run: run, scope: scope) }
+        let out = try stagingKey.withUnsafeBytes {
+            try cursor.reserve(key: $0, size: HistoryValue.size(key: key, cut: false, value: value), flags: .append)
+        }
+        HistoryValue.write(key: key, cut: false, value: value, into: out)
+    }
+
     /// Stages `key`'s change (`value`; nil: deleted) in `run`, appended; a key too long for a staged key is written as
     /// a version into the history table at once.
     func stage(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?, run: StagedRuns.Run, scope: TransactionScope) throws {

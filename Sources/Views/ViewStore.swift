@@ -881,11 +881,21 @@ public final class ViewStore: @unchecked Sendable {
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
                         defer { scope.end() }
-                        try changes.forEach(in: next..<end) { key, value in
-                            if intoTable {
-                                if let value { try scope.put(db, key, value) } else { try scope.delete(db, key) }
+                        // Through a cursor: in key order, a change on the leaf the last one left skips the descent
+                        // from the root.
+                        if intoTable {
+                            try txn.withCursor(db) { cursor in
+                                try changes.forEach(in: next..<end) { key, value in
+                                    try ViewStore.write(key, value, through: cursor)
+                                    if let staged { try stage(key, value, run: staged, scope: scope) }
+                                }
                             }
-                            if let staged { try stage(key, value, run: staged, scope: scope) }
+                        } else if let staged, let staging {
+                            try txn.withCursor(staging) { cursor in
+                                try changes.forEach(in: next..<end) { key, value in
+                                    try stage(key, value, run: staged, scope: scope, through: cursor)
+                                }
+                            }
                         }
                     }
                     next = end
@@ -900,6 +910,17 @@ public final class ViewStore: @unchecked Sendable {
             return
         }
         lostWritesBehind = false
+    }
+
+    /// Puts `value` under `key` (nil: deletes it, absent is fine) through `cursor`. Changes written in key order
+    /// this way search from the leaf the cursor is on when the key falls within it (LMDB's `mdb_cursor_set`), where
+    /// `mdb_put` and `mdb_del` descend from the root each time.
+    static func write(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?, through cursor: borrowing Cursor) throws {
+        if let value {
+            try cursor.put(key: key, value: value)
+        } else if try cursor.seek(exactly: key) != nil {
+            try cursor.deleteCurrent()
+        }
     }
 
     /// Merges the spilled runs (`SpilledRuns`) into the B-trees, table by table in key order, in transactions of at
@@ -917,10 +938,8 @@ public final class ViewStore: @unchecked Sendable {
             guard part.count > 0 else { return }
             try environment.reserve(room: ViewStore.batchRoom(events: part.count, copies: 0))
             try environment.write { txn in
-                let scope = TransactionScope(txn)
-                defer { scope.end() }
-                try part.forEach(in: 0..<part.count) { k, v in
-                    if let v { try scope.put(db, k, v) } else { try scope.delete(db, k) }
+                try txn.withCursor(db) { cursor in
+                    try part.forEach(in: 0..<part.count) { k, v in try ViewStore.write(k, v, through: cursor) }
                 }
             }
             part.removeAll()
