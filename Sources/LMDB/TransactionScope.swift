@@ -16,8 +16,47 @@ package final class TransactionScope {
         readOnly = txn.readOnly
     }
 
-    /// Ends the scope: the transaction may be committed or aborted after this.
-    package func end() { handle = nil }
+    /// Ends the scope: the transaction may be committed or aborted after this. Closes the cursors `putThroughCursor`
+    /// and `deleteThroughCursor` opened.
+    package func end() {
+        for c in writeCursors { mdb_cursor_close(c.cursor) }
+        writeCursors.removeAll()
+        handle = nil
+    }
+
+    /// The cursors of `putThroughCursor` and `deleteThroughCursor`, one per database (a fold writes a few tables).
+    private var writeCursors: [(dbi: MDB_dbi, cursor: OpaquePointer)] = []
+
+    private func writeCursor(_ db: Database) throws -> OpaquePointer {
+        for c in writeCursors where c.dbi == db.dbi { return c.cursor }
+        var c: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(live, db.dbi, &c), "mdb_cursor_open(\(db.name))")
+        guard let cursor = c else { throw LMDBError(code: -1, operation: "mdb_cursor_open(\(db.name))") }
+        writeCursors.append((db.dbi, cursor))
+        return cursor
+    }
+
+    /// Stores `value` under `key` through this scope's cursor on `db` (opened at the first call, closed by `end()`).
+    /// Keys written in order search from the leaf the last one left when they fall within it (`mdb_cursor_set`),
+    /// where `put` descends from the root each time. Any order is correct.
+    package func putThroughCursor(_ db: Database, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        let cursor = try writeCursor(db)
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_cursor_put(cursor, &k, &v, 0)
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_cursor_put(\(db.name))") }
+    }
+
+    /// Deletes `key` (absent is fine) through this scope's cursor on `db`, as `putThroughCursor` stores.
+    package func deleteThroughCursor(_ db: Database, _ key: UnsafeRawBufferPointer) throws {
+        let cursor = try writeCursor(db)
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_cursor_get(cursor, &k, &v, MDB_SET)
+        if rc == MDB_NOTFOUND { return }
+        if rc != 0 { throw LMDBError(code: rc, operation: "mdb_cursor_get(\(db.name))") }
+        try LMDBError.check(mdb_cursor_del(cursor, 0), "mdb_cursor_del(\(db.name))")
+    }
 
     private var live: OpaquePointer {
         guard let h = handle else { preconditionFailure("a TransactionScope was used after its transaction ended") }

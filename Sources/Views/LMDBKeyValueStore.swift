@@ -75,7 +75,8 @@ final class LMDBKeyValueStore: KeyValueStore {
             _ = try db(table)
             writeBehind.write(table, key, value)
         } else {
-            try live.put(db(table), key, value)
+            // A flush writes each table's changes in key order: through a cursor, most skip the descent from the root.
+            try live.putThroughCursor(db(table), key, value)
         }
         try history?.record(table, key, value, scope: live, writeBehind: writeBehind)
         filters?.put(table, key)
@@ -86,7 +87,7 @@ final class LMDBKeyValueStore: KeyValueStore {
             _ = try db(table)
             writeBehind.write(table, key, nil)
         } else {
-            try live.delete(db(table), key)
+            try live.deleteThroughCursor(db(table), key)
         }
         try history?.record(table, key, nil, scope: live, writeBehind: writeBehind)
     }

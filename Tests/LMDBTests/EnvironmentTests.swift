@@ -175,6 +175,41 @@ final class EnvironmentTests: LMDBTestCase {
         XCTAssertEqual(last, "key-00000099")
     }
 
+    /// A scope's cursor writes (what a views flush uses): puts and deletes in any order, in two tables at once, a
+    /// delete of an absent key is fine, and after `end()` the transaction commits what they wrote.
+    func testAScopesCursorWritesPutAndDeleteInAnyOrder() throws {
+        let env = try openEnvironment(mapSize: 8 << 20)
+        let a = try env.openDatabase("a", flags: .create)
+        let b = try env.openDatabase("b", flags: .create)
+        try fill(env, a, count: 300, valueBytes: 16)
+        var rng = SystemRandomNumberGenerator()
+        let order = (0..<600).shuffled(using: &rng)
+        try env.write { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            for (n, i) in (Array(0..<600) + order).enumerated() {
+                let key = LMDBTestCase.key(i)
+                try key.withUnsafeBytes { k in
+                    if n >= 600, i % 3 == 0 {
+                        try scope.deleteThroughCursor(a, k)  // present (< 300 or put above) or absent
+                    } else {
+                        try LMDBTestCase.value(i + 1, bytes: 24).withUnsafeBytes { try scope.putThroughCursor(a, k, $0) }
+                    }
+                    try LMDBTestCase.value(i, bytes: 8).withUnsafeBytes { try scope.putThroughCursor(b, k, $0) }
+                }
+            }
+            try LMDBTestCase.key(5_000).withUnsafeBytes { try scope.deleteThroughCursor(b, $0) }
+        }
+        try env.read { txn in
+            XCTAssertEqual(try txn.stat(a).entries, 400)
+            XCTAssertEqual(try txn.stat(b).entries, 600)
+            for i in [0, 1, 299, 300, 301, 599] {
+                XCTAssertEqual(try txn.getBytes(a, key: LMDBTestCase.key(i)), i % 3 == 0 ? nil : LMDBTestCase.value(i + 1, bytes: 24))
+                XCTAssertEqual(try txn.getBytes(b, key: LMDBTestCase.key(i)), LMDBTestCase.value(i, bytes: 8))
+            }
+        }
+    }
+
     /// A read-only environment reads what a writer committed, refuses writes with an error, and fails
     /// cleanly on a folder with no environment.
     func testReadOnlyOpenReadsAndRefusesWrites() throws {
