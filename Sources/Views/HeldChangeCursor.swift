@@ -5,10 +5,10 @@ struct HeldChangeCursor: ChangeCursor {
 
     init(_ held: WriteBehind.Entries) {
         self.held = held
-        at = held.keys.startIndex
+        at = held.order.startIndex
     }
 
-    var key: [UInt8]? { at < held.keys.endIndex ? held.keys[at].bytes : nil }
-    var value: [UInt8]? { held.values[held.keys[at]] ?? nil }
+    var key: [UInt8]? { at < held.order.endIndex ? held.key(at: at) : nil }
+    var value: [UInt8]? { held.value(at: at) }
     mutating func advance() throws { at += 1 }
 }

@@ -109,7 +109,8 @@ public final class ViewStore: @unchecked Sendable {
     let pendingCloseLock = NSLock()
 
     /// The most memory a fold writing behind holds (`WriteBehind`, all its views together, counted as keys, values
-    /// and `WriteBehind.entryOverhead` each) before it writes them out. Each write-out copies every leaf its keys
+    /// and `WriteBehind.entryOverhead` each; values replaced, dropped at a commit once they are half a table's buffer,
+    /// can double it) before it writes them out. Each write-out copies every leaf its keys
     /// fall in once, so the bigger, the fewer copies; at a million messages 16 MiB raised time travel's peak
     /// from ~90 to ~122 MB (32 MiB: ~154 MB, for no more speed).
     static let writeBehindBudget = 16 << 20

@@ -21,6 +21,12 @@ import Projections
 /// The running transaction's writes are undone when it aborts (`abort`: a view failing, the map full), as LMDB
 /// drops its own; `commit` keeps them. Lookups see what is held, then the B-tree. Not thread-safe: one fold's
 /// store, used by one thread at a time.
+///
+/// Storage: per table, keys and values in one byte buffer (`HeldTable`), found through an open-addressing index of
+/// SipHash values (the standard library's `Hasher`, seeded per process: keys come from mail). A key written again
+/// gets its new value appended; the buffer is compacted at a commit once replaced values are half of it (and 64 KiB),
+/// so the buffers hold at most twice `bytes`, 64 KiB per table and one transaction's writes. (Until 2026-11-29 a dictionary of an array per key and per
+/// value: two allocations per write, and the write-outs' copies, ~10% of a replay's folding thread.)
 final class WriteBehind {
     /// What a lookup found.
     enum Lookup {
@@ -32,22 +38,22 @@ final class WriteBehind {
         case deleted
     }
 
-    /// The entries held per table (a nil value: deleted), by table name.
-    private var tables: [[TableKey: [UInt8]?]] = []
-    /// Each table's held keys in key order, for scans; nil once a key was added or removed since they were sorted
-    /// (sorted again at the next scan: once per batch of writes, not per scan).
-    private var sorted: [[TableKey]?] = []
+    private var tables: [HeldTable] = []
     private var names: [String] = []
     private var tableIndex: [String: Int] = [:]
     /// The table used last: a fold's writes and reads come in runs per table.
     private var last: (name: String, index: Int)?
-    /// What the running transaction replaced, oldest first: (table, key, the entry before: nil when none).
-    private var undo: [(table: Int, key: TableKey, before: [UInt8]??)] = []
-
-    /// The bytes held: keys, values and `entryOverhead` for each entry.
+    /// Per table (by index; nil: not written by the running transaction): its entry count and buffer size when the
+    /// transaction began.
+    private var marks: [(entries: Int, buffer: Int)?] = []
+    /// The tables the running transaction wrote.
+    private var marked: [Int] = []
+    /// What the running transaction replaced in entries it did not add, oldest first: (table, entry, its value then).
+    private var undo: [(table: Int, entry: Int, value: HeldTable.ValueRange)] = []
+    /// The bytes held: keys, values and `entryOverhead` for each entry (replaced values not counted).
     private(set) var bytes = 0
-    /// What an entry costs beyond its key and value bytes: two arrays' headers and heap blocks, and its slot.
-    static let entryOverhead = 112
+    /// What an entry costs beyond its key and value bytes: its `HeldTable.Entry` and index slots, rounded up.
+    static let entryOverhead = 64
 
     /// Whether nothing is held.
     var isEmpty: Bool { bytes == 0 }
@@ -60,93 +66,110 @@ final class WriteBehind {
         }
         guard creating else { return nil }
         let i = tables.count
-        tables.append([:])
-        sorted.append([])
+        tables.append(HeldTable())
+        marks.append(nil)
         names.append(table)
         tableIndex[table] = i
         last = (table, i)
         return i
     }
 
-    private static func size(_ key: TableKey, _ value: [UInt8]?) -> Int { key.bytes.count + (value?.count ?? 0) + entryOverhead }
-
     /// Holds `value` under `key` of `table` (nil: deletes it).
     func write(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) {
         let t = index(table, creating: true)!
-        let k = TableKey(Array(key))
-        let v: [UInt8]? = value.map { Array($0) }
-        let before = tables[t].updateValue(v, forKey: k)
-        if let before { bytes -= WriteBehind.size(k, before) } else { sorted[t] = nil }
-        bytes += WriteBehind.size(k, v)
-        undo.append((t, k, before))
+        let mark: (entries: Int, buffer: Int)
+        if let m = marks[t] {
+            mark = m
+        } else {
+            mark = (tables[t].count, tables[t].bufferCount)
+            marks[t] = mark
+            marked.append(t)
+        }
+        let hash = HeldTable.hash(key)
+        if let e = tables[t].find(key, hash: hash) {
+            let before = tables[t].value(of: e)
+            if e < mark.entries { undo.append((t, e, before)) }
+            tables[t].replace(e, with: value)
+            bytes += (value?.count ?? 0) - max(0, before.count)
+        } else {
+            tables[t].add(key, value, hash: hash)
+            bytes += key.count + (value?.count ?? 0) + WriteBehind.entryOverhead
+        }
     }
 
     /// The entry under `key` of `table`, as held here.
     func lookup(_ table: String, _ key: [UInt8]) -> Lookup {
-        guard let t = index(table, creating: false), let v = tables[t][TableKey(key)] else { return .notHere }
-        return v.map { .value($0) } ?? .deleted
+        guard let t = index(table, creating: false) else { return .notHere }
+        return key.withUnsafeBytes { k in
+            guard let e = tables[t].find(k, hash: HeldTable.hash(k)) else { return .notHere }
+            return tables[t].valueBytes(of: e).map { .value($0) } ?? .deleted
+        }
     }
 
-    /// A table's held entries from a key on, in key order (a nil value: deleted), read as a scan goes.
+    /// A table's held entries from a key on, in key order (a nil value: deleted), read as a scan goes: a snapshot
+    /// (the table's storage is shared until written again).
     struct Entries {
-        /// The keys, in key order.
-        let keys: ArraySlice<TableKey>
-        /// The entries by key.
-        let values: [TableKey: [UInt8]?]
+        let table: HeldTable
+        /// The entries' numbers, in key order.
+        let order: ArraySlice<Int>
+        static let none = Entries(table: HeldTable(), order: [])
 
-        static let none = Entries(keys: [], values: [:])
+        /// The key of the entry at `position` of `order`.
+        func key(at position: Int) -> [UInt8] { table.keyBytes(of: order[position]) }
+        /// The value of the entry at `position` of `order` (nil: deleted).
+        func value(at position: Int) -> [UInt8]? { table.valueBytes(of: order[position]) }
     }
 
     /// The entries of `table` at or after `start`, in key order, for a scan that merges them with the B-tree's.
     func entries(_ table: String, from start: [UInt8]) -> Entries {
-        guard let t = index(table, creating: false), !tables[t].isEmpty else { return .none }
-        if sorted[t] == nil {
-            // Byte order, as LMDB orders keys (a key before the longer keys it starts).
-            sorted[t] = tables[t].keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-        }
-        let keys = sorted[t]!
-        var lo = 0, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if keys[mid].bytes.lexicographicallyPrecedes(start) { lo = mid + 1 } else { hi = mid }
-        }
-        return Entries(keys: keys[lo...], values: tables[t])
-    }
-
-    /// Keeps the running transaction's writes (it committed).
-    func commit() { undo.removeAll(keepingCapacity: true) }
-
-    /// Undoes the running transaction's writes (it aborted).
-    func abort() {
-        for u in undo.reversed() {
-            if let current = tables[u.table][u.key] { bytes -= WriteBehind.size(u.key, current) }
-            if let before = u.before {
-                tables[u.table][u.key] = before
-                bytes += WriteBehind.size(u.key, before)
-            } else {
-                tables[u.table].removeValue(forKey: u.key)
-                sorted[u.table] = nil
+        guard let t = index(table, creating: false), tables[t].count > 0 else { return .none }
+        let order = tables[t].sortedOrder()
+        var lo = 0, hi = order.count
+        start.withUnsafeBytes { s in
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if tables[t].compareKey(of: order[mid], with: s) < 0 { lo = mid + 1 } else { hi = mid }
             }
         }
+        return Entries(table: tables[t], order: order[lo...])
+    }
+
+    /// Keeps the running transaction's writes (it committed); compacts a table whose replaced values are half its
+    /// buffer.
+    func commit() {
+        for t in marked {
+            tables[t].compactIfWasteful()
+            marks[t] = nil
+        }
+        marked.removeAll(keepingCapacity: true)
         undo.removeAll(keepingCapacity: true)
     }
 
+    /// Undoes the running transaction's writes (it aborted).
+    func abort() {
+        for u in undo.reversed() { tables[u.table].restore(u.entry, u.value) }
+        for t in marked {
+            if let mark = marks[t] { tables[t].truncate(entries: mark.entries, buffer: mark.buffer) }
+            marks[t] = nil
+        }
+        marked.removeAll(keepingCapacity: true)
+        undo.removeAll(keepingCapacity: true)
+        bytes = tables.reduce(0) { $0 + $1.heldBytes(overhead: WriteBehind.entryOverhead) }
+    }
+
     /// The names of the tables holding entries.
-    var tablesHeld: [String] { tables.indices.filter { !tables[$0].isEmpty }.map { names[$0] } }
+    var tablesHeld: [String] { tables.indices.filter { tables[$0].count > 0 }.map { names[$0] } }
 
     /// Takes what `table` holds, encoded in key order; it holds nothing after (and no transaction may be running).
     func take(_ table: String) -> EncodedChanges {
-        precondition(undo.isEmpty, "a write-out while a transaction's writes are held")
+        precondition(undo.isEmpty && marked.isEmpty, "a write-out while a transaction's writes are held")
         var changes = EncodedChanges()
         guard let t = index(table, creating: false) else { return changes }
-        let entries = tables[t]
-        tables[t] = [:]
-        sorted[t] = []
-        changes.reserve(entries.count)
-        for (k, v) in entries {
-            changes.append(key: k.bytes, value: v)
-            bytes -= WriteBehind.size(k, v)
-        }
+        let held = tables[t]
+        tables[t] = HeldTable()
+        bytes -= held.heldBytes(overhead: WriteBehind.entryOverhead)
+        changes.reserve(held.count)
+        held.forEach { key, value in changes.append(key: key, value: value) }
         changes.sort()
         return changes
     }

@@ -67,6 +67,63 @@ final class WriteBehindTests: ViewsTestCase {
         XCTAssertEqual(held.bytes, 0)
     }
 
+    /// Values written again over many commits: each lookup sees the latest, an abort brings back the committed ones
+    /// (after the buffer was compacted, too), and the buffer a table keeps stays within twice what it holds plus the
+    /// last transaction's writes.
+    func testValuesWrittenAgainAreCompactedAndStillUndone() {
+        let held = WriteBehind()
+        let keys = (0..<200).map { "key-\($0)" }
+        let big = String(repeating: "v", count: 1_000)
+        for round in 0..<40 {
+            for (i, k) in keys.enumerated() where (i + round) % 3 != 0 {
+                write(held, "t", k, "\(round)-" + big)
+            }
+            if round % 10 == 9 {
+                // An aborted transaction: replaced values, a deletion and a new key all go.
+                write(held, "t", keys[1], "aborted")
+                write(held, "t", keys[2], nil)
+                write(held, "t", "new", "aborted")
+                held.abort()
+            } else {
+                held.commit()
+            }
+        }
+        // The last committed round of each key: the latest round before 40 (not 9, 19, 29, 39) that wrote it.
+        for (i, k) in keys.enumerated() {
+            let round = (0..<40).last { ($0 + i) % 3 != 0 && $0 % 10 != 9 }!
+            XCTAssertEqual(value(held.lookup("t", bytes(k))), "\(round)-" + big, k)
+        }
+        XCTAssertNil(value(held.lookup("t", bytes("new"))))
+        let live = keys.count * (1_000 + 12)
+        XCTAssertLessThan(held.bytes, live + keys.count * (WriteBehind.entryOverhead + 8))
+        var taken = 0
+        try? held.take("t").forEach { _, v in
+            XCTAssertNotNil(v)
+            taken += 1
+        }
+        XCTAssertEqual(taken, keys.count)
+        XCTAssertEqual(held.bytes, 0)
+        // The table's buffer itself: compacted when values replaced are half of it.
+        var table = HeldTable()
+        let value = [UInt8](repeating: 7, count: 4_000)
+        for round in 0..<100 {
+            for k in 0..<10 {
+                let key = Array("k\(k)".utf8)
+                key.withUnsafeBytes { kb in
+                    value.withUnsafeBytes { vb in
+                        if let e = table.find(kb, hash: HeldTable.hash(kb)) {
+                            table.replace(e, with: vb)
+                        } else {
+                            table.add(kb, vb, hash: HeldTable.hash(kb))
+                        }
+                    }
+                }
+            }
+            table.compactIfWasteful()
+            XCTAssertLessThanOrEqual(table.bufferCount, 2 * 10 * 4_002 + 64 << 10, "round \(round)")
+        }
+    }
+
     func testAScanMergesHeldWritesWithTheBTree() throws {
         var o = Environment.Options()
         o.maxDatabases = 2
