@@ -35,24 +35,9 @@ package enum HistoryKey {
             if zeros == 0 {
                 out.append(contentsOf: key)
             } else {
-                // The key copied, then spread from its end in place: each zero byte gains its 0xFF (an `append`
-                // per byte had cost ~20 instructions each, for every version a history writes).
-                let total = key.count + zeros
-                out.append(contentsOf: key)
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: key[0..<zeros]))
-                out.withUnsafeMutableBufferPointer { o in
-                    guard let p = o.baseAddress.map({ $0 + start }) else { return }
-                    var from = key.count - 1, to = total - 1
-                    while from < to {
-                        let b = p[from]
-                        p[to] = b == 0 ? 0xFF : b
-                        if b == 0 {
-                            to -= 1
-                            p[to] = 0
-                        }
-                        from -= 1
-                        to -= 1
-                    }
+                for b in key {
+                    out.append(b)
+                    if b == 0 { out.append(0xFF) }
                 }
             }
             out.append(0)

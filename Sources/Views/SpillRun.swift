@@ -76,8 +76,8 @@ final class SpillRun: @unchecked Sendable {
         }
         let size = SpillRun.entryHeader + key.count + (value?.count ?? 0)
         if buffer.count + size > buffer.capacity && !buffer.isEmpty { try flush() }
-        // Header, key and value appended as bytes (2026-11-29: appending `size` zeros first, then writing over them,
-        // took ~1,000 instructions an entry: the zeros went in one by one).
+        // Header, key and value appended as bytes (2026-11-29: `size` zeros appended first and written over cost
+        // ~100 instructions an entry more).
         withUnsafeBytes(of: UInt16(key.count).littleEndian) { buffer.append(contentsOf: $0) }
         buffer.append(value == nil ? 0 : 1)
         withUnsafeBytes(of: UInt32(value?.count ?? 0).littleEndian) { buffer.append(contentsOf: $0) }
