@@ -5,12 +5,16 @@ import MailStore
 /// Options every thread action command shares.
 struct ActionOptions: ParsableArguments {
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The threads (ids from `mailstore project --view threads --json`), of one or several accounts.") var threads: [String]
+    @Argument(help: "The threads (ids from `mailstore project --view threads --json`), of one or several accounts.") var threads: [String] = []
+    @Option(name: .customLong("ids-from"), help: ArgumentHelp(
+        "Also act on the thread ids in FILE, one per line (- for standard input; at most 100,000): the way to give thousands.",
+        valueName: "file")) var idsFrom: String?
     @Flag(help: "Write the action back to the server now (else the next `mailstore sync` does).") var push = false
     @Flag(help: "Print the outcome as JSON: the action per account and a failure per thread not acted on.") var json = false
 
-    func validate() throws {
-        if threads.isEmpty { throw ValidationError("give at least one thread id") }
+    mutating func validate() throws {
+        if let idsFrom { threads += try ThreadIDList.read(idsFrom) }
+        if threads.isEmpty { throw ValidationError("give at least one thread id (as arguments or with --ids-from)") }
     }
 
     /// Opens the store, runs the batch through the library's use case (one action per account), prints each

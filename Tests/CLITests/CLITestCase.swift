@@ -8,10 +8,11 @@ class CLITestCase: FolderTestCase {
     var store: String { dir.file("store") }
 
     @discardableResult
-    func mailstore(_ args: String..., expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
+    func mailstore(_ args: String..., stdin: String? = nil, expect status: Int32 = 0, file: StaticString = #filePath,
+                   line: UInt = #line) throws -> ChildProcess.Result {
         var env = ProcessInfo.processInfo.environment
         env["MAILSTORE_HOME"] = store
-        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env, stdin: stdin)
         XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
         return r
     }

@@ -1,0 +1,84 @@
+import CorpusGenerator
+import Foundation
+import TestSupport
+import XCTest
+
+/// Thread actions from the command line: ids as arguments, or any number from a file or standard input
+/// (`--ids-from`), and the bound on the command line's length.
+final class ThreadActionCommandTests: CLITestCase {
+    private func importedThreads() throws -> [String] {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 120, outputDirectory: dir.file("md"), seed: 11))
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+        let out = try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--json").stdout
+        let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        return (page["threads"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    private func starred() throws -> Set<String> {
+        let out = try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--json").stdout
+        let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        return Set((page["threads"] as? [[String: Any]] ?? []).filter { $0["isStarred"] as? Bool == true }.compactMap { $0["id"] as? String })
+    }
+
+    func testIDsFromAFileOrStandardInputJoinTheArguments() throws {
+        let ids = try importedThreads()
+        XCTAssertGreaterThan(ids.count, 12)
+        let before = try starred()
+        let fresh = ids.filter { !before.contains($0) }
+        XCTAssertGreaterThan(fresh.count, 9)
+        // A file: blanks around ids, CRLF, empty lines and comments are skipped; an unknown id fails alone.
+        let file = dir.file("ids.txt")
+        let listed = "# to star\r\n  \(fresh[0])\t\r\n\n\(fresh[1])\n\(fresh[2])\r\nno-such-thread\n"
+        try Data(listed.utf8).write(to: URL(fileURLWithPath: file))
+        let r = try mailstore("star", fresh[3], "--ids-from", file, "--json", expect: 4)
+        let outcome = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let actions = try XCTUnwrap(outcome["actions"] as? [[String: Any]])
+        XCTAssertEqual(actions.count, 1)
+        XCTAssertEqual(Set(actions[0]["threads"] as? [String] ?? []), Set(fresh[0...3]))
+        XCTAssertEqual((outcome["failures"] as? [[String: Any]])?.compactMap { $0["thread"] as? String }, ["no-such-thread"])
+        XCTAssertEqual(try starred(), before.union(fresh[0...3]))
+        // Standard input.
+        try mailstore("star", "--ids-from", "-", stdin: "\(fresh[4])\n\(fresh[5])")
+        XCTAssertEqual(try starred(), before.union(fresh[0...5]))
+        // Only comments and blank lines: nothing to act on.
+        let none = try mailstore("star", "--ids-from", "-", stdin: "# nothing\n\n", expect: 64)
+        XCTAssertTrue(none.stderr.contains("give at least one thread id"), none.stderr)
+    }
+
+    func testABadIDListIsRefusedWithItsLineAndNothingIsDone() throws {
+        let ids = try importedThreads()
+        let before = try starred()
+        let fresh = try XCTUnwrap(ids.first { !before.contains($0) })
+        func refused(_ bytes: [UInt8], _ expected: String) throws {
+            let file = dir.file("bad.txt")
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let r = try mailstore("star", fresh, "--ids-from", file, expect: 64)
+            XCTAssertTrue(r.stderr.contains(expected), r.stderr)
+            XCTAssertEqual(try starred(), before, "a refused list acts on nothing, the arguments' ids neither")
+        }
+        try refused(Array("\(fresh)\n\n\(String(repeating: "a", count: 257))\n".utf8), "line 3 of")
+        try refused(Array("\(fresh)\n".utf8) + [0x66, 0xFF, 0x0A], "line 2 of")
+        try refused(Array(String(repeating: "0123456789abcdef\n", count: 100_001).utf8), "more than 100000 thread ids")
+        try refused([UInt8](repeating: 0x0A, count: (8 << 20) + 1), "over 8 MiB")
+        let missing = try mailstore("star", "--ids-from", dir.file("nope.txt"), expect: 64)
+        XCTAssertTrue(missing.stderr.contains("cannot read"), missing.stderr)
+        let folder = try mailstore("star", "--ids-from", dir.path, expect: 64)
+        XCTAssertTrue(folder.stderr.contains("cannot read"), folder.stderr)
+    }
+
+    func testACommandLineOverTheBoundIsRefusedBeforeParsing() throws {
+        try mailstore("init")
+        let many = (0..<4_096).map { String(format: "%016x", $0) }
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["archive"] + many, environment: env)
+        XCTAssertEqual(r.status, 64)
+        XCTAssertTrue(r.stderr.contains("4097 arguments, over 4096"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--ids-from"), r.stderr)
+        // Below the bound the command line is parsed: every id is unknown (exit 4), the first named.
+        let atBound = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["archive"] + many.prefix(1_000), environment: env)
+        XCTAssertEqual(atBound.status, 4, atBound.stderr)
+        XCTAssertTrue(atBound.stderr.contains("no thread '0000000000000000'"), atBound.stderr)
+    }
+}
