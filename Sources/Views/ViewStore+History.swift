@@ -99,7 +99,11 @@ extension ViewStore {
         if due && !deferring {
             try beforeWindowCloses?()
             let window = ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: last)
-            try writeChanges(as: window.number, scope: scope)
+            // A close reads every key the window changed and writes its versions: the views' and history's pages
+            // it touches had taken a batch of 14 1,000-thread archives at 100K messages to 290 MiB of mapped pages.
+            // They are released as it goes, as in a big batch's write (the commit touches the pages it wrote again:
+            // a close left to run after the fold releases through it, `closeWindowAfterFold`).
+            try ResidentPageReleaser.during(environment) { try writeChanges(as: window.number, scope: scope) }
             try ViewHistory.close(window.number, at: last, scope, windows)
             try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(0))
             return (window, false)
@@ -122,11 +126,15 @@ extension ViewStore {
         unowned(unsafe) let store = self
         let work = BackgroundWork<Void> {
             try store.guarded {
-                try store.environment.write { txn in
-                    let scope = TransactionScope(txn)
-                    defer { scope.end() }
-                    let closed = try ViewHistory.lastClosed(scope, windows)
-                    _ = try store.closeWindowIfDue(at: last, after: closed, scope: scope, written: 0)
+                // The views' pages the close touches (and its commit, again) are released as it goes: see
+                // `closeWindowIfDue`.
+                try ResidentPageReleaser.during(store.environment) {
+                    try store.environment.write { txn in
+                        let scope = TransactionScope(txn)
+                        defer { scope.end() }
+                        let closed = try ViewHistory.lastClosed(scope, windows)
+                        _ = try store.closeWindowIfDue(at: last, after: closed, scope: scope, written: 0)
+                    }
                 }
             }
         }

@@ -74,4 +74,48 @@ final class ActionViewTests: ViewsTestCase {
         let history = try store.history(of: .email("a")).map(\.envelope.type)
         XCTAssertEqual(history, [.emailReceived, .threadStarred, .actionApplied], "no server: complete at once")
     }
+
+    /// A selection of more threads than one action takes is several actions of consecutive threads, each within
+    /// the bounds, every thread acted on; each undoes its own; the views equal a rebuild.
+    func testABatchOverTheBoundIsSeveralActionsEachUndoneAlone() throws {
+        try folder("INBOX", role: .inbox)
+        try folder("Archive", role: .archive)
+        let n = ManageThreadActionsUseCase.maxThreadsPerAction + 5
+        var batch: [NewEvent] = []
+        for i in 0..<n {
+            let d = tick()
+            let p = EmailReceived(emailID: "m\(i)", folder: "INBOX", messageID: "m\(i)@example.com", subject: "Thread \(i)",
+                                  from: [EmailAddress(name: nil, email: "a@example.com")], date: d, dateSource: .header,
+                                  size: 100, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)
+            batch.append(NewEvent(event: .emailReceived(p), account: "acct", stream: .email("m\(i)"), occurredAt: d, actor: .sync))
+        }
+        _ = try store.log.append(batch)
+        let v = try views()
+        let threads = try (0..<n).map { try XCTUnwrap(try v.emailRecord(id: "m\($0)")).threadID }
+        let actions = ManageThreadActionsUseCase(store: store)
+        XCTAssertThrowsError(try actions.archiveThreads(ids: threads)) { error in
+            guard case ThreadListError.actionFailed(let u as ActionError) = error, case .tooLarge(n, 0) = u else { return XCTFail("\(error)") }
+        }
+        let result = actions.batch(.archive, ids: threads)
+        XCTAssertTrue(result.failures.isEmpty, "\(result.failures.map(\.reason))")
+        XCTAssertEqual(result.actions.map(\.threads), [Array(threads.prefix(n - 5)), Array(threads.suffix(5))])
+        for t in threads { XCTAssertEqual(try v.thread(id: t)?.folders, ["Archive"]) }
+        try actions.undo(actionId: result.actions[1].action)
+        XCTAssertEqual(try v.thread(id: threads[n - 1])?.folders, ["INBOX"])
+        XCTAssertEqual(try v.thread(id: threads[0])?.folders, ["Archive"])
+        let report = try v.compareWithRebuild()
+        XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
+    }
+
+    /// The cut into actions: at most `maxThreadsPerAction` threads each and, of several threads,
+    /// `maxCopiesPerAction` copies; a thread bigger than that alone; the order kept.
+    func testASelectionIsCutIntoActionsWithinBothBounds() {
+        let most = ManageThreadActionsUseCase.maxThreadsPerAction, copies = ManageThreadActionsUseCase.maxCopiesPerAction
+        let ones = (0..<(2 * most + 1)).map { (thread: "t\($0)", copies: 1) }
+        XCTAssertEqual(ManageThreadActionsUseCase.actions(ones).map(\.count), [most, most, 1])
+        XCTAssertEqual(ManageThreadActionsUseCase.actions(ones).flatMap { $0 }, ones.map(\.thread))
+        let big: [(thread: String, copies: Int)] = [("a", copies / 2), ("b", copies / 2), ("c", 1), ("d", copies + 7), ("e", 3)]
+        XCTAssertEqual(ManageThreadActionsUseCase.actions(big), [["a", "b"], ["c"], ["d"], ["e"]])
+        XCTAssertEqual(ManageThreadActionsUseCase.actions([]), [])
+    }
 }

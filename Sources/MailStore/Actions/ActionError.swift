@@ -16,6 +16,9 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
     case alreadyUndone(String)
     /// Nothing of the action failed: there is nothing to retry.
     case nothingToRetry(String)
+    /// One action was asked for more threads (or, of several threads, more email copies) than it takes:
+    /// `ManageThreadActionsUseCase.batch` splits a selection into actions within the bounds.
+    case tooLarge(threads: Int, copies: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +30,10 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
         case .actionNotFound(let id): "no action '\(id)'; `mailstore actions` lists them"
         case .alreadyUndone(let id): "action \(id) was undone already"
         case .nothingToRetry(let id): "action \(id) has nothing that failed"
+        case .tooLarge(let threads, let copies):
+            "one action takes at most \(ManageThreadActionsUseCase.maxThreadsPerAction) threads and, of several threads, "
+                + "\(ManageThreadActionsUseCase.maxCopiesPerAction) email copies (asked: \(threads) threads, \(copies) copies): "
+                + "take a larger selection as a batch, which splits it into several actions"
         }
     }
 }

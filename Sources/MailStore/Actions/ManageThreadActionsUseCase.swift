@@ -49,13 +49,28 @@ public struct ManageThreadActionsUseCase {
         try act(.move, ids, destination: folder)
     }
 
+    /// The most threads one action takes. An action is one event folded at once, and what its fold holds
+    /// (the threads' copies read, their rows recomputed, the views' changes) grows with it: a 1,000-thread
+    /// archive of the 100K store peaks at 113-115 MB, 14,423 threads in one action had peaked at 442 MB.
+    /// `batch` splits a larger selection into several actions.
+    public static let maxThreadsPerAction = 1_000
+    /// The most email copies one action of several threads takes (a single thread is never split, whatever
+    /// its size).
+    public static let maxCopiesPerAction = 10_000
+
     /// Takes an action of `kind` on `ids`: resolves the targets, appends the action event, folds the views.
+    /// More than `maxThreadsPerAction` threads, or several threads of more than `maxCopiesPerAction` copies,
+    /// are refused (`ActionError.tooLarge`).
     func act(_ kind: ActionKind, _ ids: [String], destination explicit: String? = nil, causation: EventID? = nil) throws(ThreadListError) -> EventID {
         try wrap {
+            guard ids.count <= Self.maxThreadsPerAction else { throw ActionError.tooLarge(threads: ids.count, copies: 0) }
             var emails: [(threadID: String, id: String, email: EmailRecord)] = []
             for (id, members) in zip(ids, try views.threadEmails(ids: ids)) {
                 guard !members.isEmpty else { throw ThreadListError.threadNotFound(id: id) }
                 emails += members.map { (id, $0.id, $0.email) }
+            }
+            if ids.count > 1 && emails.count > Self.maxCopiesPerAction {
+                throw ActionError.tooLarge(threads: ids.count, copies: emails.count)
             }
             let accounts = Set(emails.map(\.email.account)).sorted()
             guard accounts.count == 1, let account = accounts.first else { throw ActionError.mixedAccounts(accounts) }
