@@ -8,12 +8,17 @@ package struct ContactsReader {
     /// A reader over `snapshot`.
     package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
+    /// The most contacts one completion returns: a completion keeps its best in a sorted list (each offer a
+    /// linear insert), and `limit` came from a caller (`--limit` of `Int.max` had overflowed its reservation).
+    package static let maxLimit = 1_000
+
     /// Contacts of `account` whose address, local part or a name word starts with `prefix`
     /// (case-insensitive): those who wrote first, then the most frequent, then the most recent. A prefix of
     /// 1 to `ContactsProjector.topPrefixLength` characters reads its best-contacts list (one lookup, then one
     /// per entry); a longer one makes one pass over the prefix index (each entry carries its rank; at most
-    /// `candidates` entries), then one lookup per result.
+    /// `candidates` entries), then one lookup per result. At most `maxLimit` contacts, whatever `limit` asks.
     package func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
+        let limit = min(limit, ContactsReader.maxLimit)
         // A token longer than a key part is stored bounded: match on its kept beginning.
         let lowered = prefix.lowercased()
         let needle = Array(lowered.utf8.prefix(Key.maxPartBytes - 17))
@@ -30,6 +35,7 @@ package struct ContactsReader {
     /// entry); only one that enters the best `limit` is copied. An entry whose key or rank does not parse (a
     /// damaged view file) is skipped.
     package func scanComplete(account: String, needle: [UInt8], limit: Int, candidates: Int = 20_000) throws -> [Contact] {
+        let limit = min(limit, ContactsReader.maxLimit)
         let accountKey = Key(account).bytes
         let start = accountKey + needle
         var best = ContactCandidates(limit: limit)

@@ -77,7 +77,11 @@ extension MailStore {
         try views().outboxItem(draftID: draftID)
     }
 
-    /// Contacts of an account whose address or name starts with `prefix` (all when empty), best first.
+    /// The most contacts `completeContacts` returns, whatever its `limit`.
+    public static var maxContactCompletions: Int { ContactsReader.maxLimit }
+
+    /// Contacts of an account whose address or name starts with `prefix` (all when empty), best first: at most
+    /// `limit`, and at most `maxContactCompletions`.
     public func completeContacts(account: String, prefix: String, limit: Int = 10) throws -> [Contact] {
         try views().completeContacts(account: account, prefix: prefix, limit: limit)
     }

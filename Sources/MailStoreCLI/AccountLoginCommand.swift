@@ -20,6 +20,10 @@ struct AccountLoginCommand: ParsableCommand {
     @Flag(help: "Print the sign-in URL only, never open a browser.") var noBrowser = false
     @Option(help: ArgumentHelp("Seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
 
+    func validate() throws {
+        if let t = signInTimeout, !(t > 0 && t <= 3600) { throw ValidationError("--sign-in-timeout is 1-3600 seconds") }
+    }
+
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open()

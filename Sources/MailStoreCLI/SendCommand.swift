@@ -154,8 +154,12 @@ struct ContactsCompleteCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The typed prefix.") var prefix: String
     @Option(help: ArgumentHelp("The account (default: the only one).", valueName: "name")) var account: String?
-    @Option(help: ArgumentHelp("At most this many.", valueName: "n")) var limit: Int = 10
+    @Option(help: ArgumentHelp("At most this many (1 to 1000).", valueName: "n")) var limit: Int = 10
     @Flag(help: "JSON Lines.") var json = false
+
+    func validate() throws {
+        if !(1...MailStore.maxContactCompletions).contains(limit) { throw ValidationError("--limit must be between 1 and \(MailStore.maxContactCompletions)") }
+    }
 
     func run() throws {
         try CLIExit.run {

@@ -35,10 +35,13 @@ struct SyncCommand: ParsableCommand {
 
     func validate() throws {
         if !watch && (idleRefresh != nil) { throw ValidationError("--idle-refresh goes with --watch") }
-        if let idleRefresh, idleRefresh <= 0 { throw ValidationError("--idle-refresh must be positive") }
-        if pollInterval <= 0 || timeout <= 0 || batchMessages <= 0 {
-            throw ValidationError("--poll-interval, --timeout and --batch-messages must be positive")
+        // Every wait is bounded: a NaN or an infinity is refused, not taken as "no wait" or "wait forever".
+        if let idleRefresh, !(idleRefresh >= 1 && idleRefresh <= 3_600) {
+            throw ValidationError("--idle-refresh is 1 to 3600 seconds (IMAP servers may end an IDLE after 30 minutes)")
         }
+        if !(pollInterval >= 1 && pollInterval <= 86_400) { throw ValidationError("--poll-interval is 1 to 86400 seconds") }
+        if !(timeout >= 0.1 && timeout <= 3_600) { throw ValidationError("--timeout is 0.1 to 3600 seconds") }
+        if batchMessages <= 0 { throw ValidationError("--batch-messages must be positive") }
         if watch && json { throw ValidationError("--json summarises one sync; it does not go with --watch") }
         try notify.validate(watch: watch)
     }

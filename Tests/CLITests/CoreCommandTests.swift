@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import TestSupport
 import XCTest
 
 final class CoreCommandTests: CLITestCase {
@@ -116,6 +117,33 @@ final class CoreCommandTests: CLITestCase {
         try "mailstore-store-format 9\n".write(toFile: store + "/FORMAT", atomically: true, encoding: .utf8)
         let newer = try mailstore("verify", expect: 2)
         XCTAssertTrue(newer.stderr.contains("format version 9"), newer.stderr)
+    }
+
+    /// Numbers from the command line are bounded: a NaN, an infinity or a huge count is refused (exit 64)
+    /// before anything runs, rather than taken as no wait, a wait forever or a count that overflows.
+    func testNumbersOutsideTheirBoundsAreRefused() throws {
+        try mailstore("init")
+        let huge = String(Int.max)
+        let cases: [([String], String)] = [
+            (["contacts", "complete", "a", "--limit", huge], "--limit must be between 1 and 1000"),
+            (["contacts", "complete", "a", "--limit", "0"], "--limit must be between 1 and 1000"),
+            (["sync", "--timeout", "nan"], "--timeout is 0.1 to 3600 seconds"),
+            (["sync", "--timeout", "inf"], "--timeout is 0.1 to 3600 seconds"),
+            (["sync", "--timeout", "1e300"], "--timeout is 0.1 to 3600 seconds"),
+            (["sync", "--watch", "--poll-interval", "nan"], "--poll-interval is 1 to 86400 seconds"),
+            (["sync", "--watch", "--idle-refresh", "inf"], "--idle-refresh is 1 to 3600 seconds"),
+            (["account", "login", "x", "--sign-in-timeout", "nan"], "--sign-in-timeout is 1-3600 seconds"),
+            (["account", "login", "x", "--sign-in-timeout", "inf"], "--sign-in-timeout is 1-3600 seconds"),
+        ]
+        for (args, message) in cases {
+            var env = ProcessInfo.processInfo.environment
+            env["MAILSTORE_HOME"] = store
+            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+        // Within the bounds, the largest completion asked is served.
+        try mailstore("contacts", "complete", "a", "--limit", "1000")
     }
 
     func appendExamples() throws {
