@@ -34,7 +34,10 @@ struct ProjectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Continue after this cursor (from a previous page).", valueName: "cursor"))
     var cursor: String?
 
-    @Option(name: .long, help: ArgumentHelp("Rows per page (default 25).", valueName: "n"))
+    /// The most rows of one page (`--limit`): a page is read and held whole.
+    static let maxLimit = 10_000
+
+    @Option(name: .long, help: ArgumentHelp("Rows per page (default 25; at most 10,000).", valueName: "n"))
     var limit: Int = FetchThreadsUseCase.defaultPageSize
 
     @Flag(name: .long, help: "Every page.")
@@ -49,7 +52,7 @@ struct ProjectCommand: ParsableCommand {
     func validate() throws {
         if view == .search { throw ValidationError("the search view is read with `mailstore search QUERY`") }
         if unified && account != nil { throw ValidationError("give --account or --unified, not both") }
-        if limit <= 0 { throw ValidationError("--limit must be at least 1") }
+        if !(1...ProjectCommand.maxLimit).contains(limit) { throw ValidationError("--limit must be between 1 and \(ProjectCommand.maxLimit)") }
         if let category, AICategory(name: category) == nil || category.lowercased() == "uncategorized" || category.lowercased() == "forums" {
             throw ValidationError("unknown category '\(category)': primary, social, promotions or updates (forums and uncategorized threads are under All)")
         }
@@ -190,12 +193,23 @@ struct ProjectCommand: ParsableCommand {
         if out.isEmpty { print("(no message has more than one copy)") }
     }
 
+    /// Shows one page of threads, or with `--all` every page, written as each page is read: memory holds one
+    /// page (`--limit` rows), whatever the folder's size (the pages gathered before printing had taken a
+    /// 1M-message store's `--all --json` to 860 MB). The JSON of `--all` is the same object a single page has,
+    /// with every thread, byte for byte what encoding them at once gives.
     func showThreads(_ store: MailStore) throws {
         let useCase = FetchThreadsUseCase(store: store)
         let cat = category.flatMap { AICategory(name: $0) }
         let accountName = try account ?? (unified ? nil : ProjectCommand.defaultAccount(store))
         var next = cursor.flatMap { ThreadCursor($0) }
-        var pages: [ThreadPage] = []
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let width = Terminal.stdoutIsTTY ? Terminal.width : 120
+        let times = RelativeTime()
+        var out = OutputBuffer()
+        var shown = 0
+        var last: ThreadPage?
+        if json && all { out.write(#"{"hasMore":false,"nextCursor":null,"threads":["#) }
         repeat {
             let page: ThreadPage
             if let accountName {
@@ -204,28 +218,32 @@ struct ProjectCommand: ParsableCommand {
             } else {
                 page = try useCase.fetchUnifiedThreads(category: cat, cursor: next, pageSize: limit)
             }
-            pages.append(page)
+            if json && !all {
+                print(String(decoding: try e.encode(page), as: UTF8.self))
+                return
+            }
+            for t in page.threads {
+                if json {
+                    if shown > 0 { out.write(",") }
+                    out.write(try e.encode(t))
+                } else {
+                    out.write(ThreadRow.line(t, width: width, times: times) + "\n")
+                }
+                shown += 1
+            }
+            last = page
             next = page.nextCursor
         } while all && next != nil
         if json {
-            let e = JSONEncoder()
-            e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if all {
-                let merged = ThreadPage(threads: pages.flatMap(\.threads), nextCursor: nil, hasMore: false)
-                print(String(decoding: try e.encode(merged), as: UTF8.self))
-            } else {
-                print(String(decoding: try e.encode(pages[0]), as: UTF8.self))
-            }
+            out.write("]}\n")
+            out.flush()
             return
         }
-        let width = Terminal.stdoutIsTTY ? Terminal.width : 120
-        var out = OutputBuffer()
-        for p in pages { for t in p.threads { out.write(ThreadRow.line(t, width: width) + "\n") } }
         out.flush()
-        if let last = pages.last, last.hasMore, let c = last.nextCursor {
+        if let last, last.hasMore, let c = last.nextCursor {
             Terminal.note("more: --cursor \(c)")
         }
-        if pages.allSatisfy({ $0.threads.isEmpty }) { Terminal.note("(no threads)") }
+        if shown == 0 { Terminal.note("(no threads)") }
     }
 
     /// The account to show when none is given: the only one the views know (`local` when none).

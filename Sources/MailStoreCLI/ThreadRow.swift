@@ -17,10 +17,11 @@ enum ThreadRow {
         return t.messageCount > 1 ? "\(base) (\(t.messageCount))" : base
     }
 
-    static func line(_ t: ThreadSummary, width: Int, now: Date = Date()) -> String {
+    /// The thread's line, `width` columns wide, its time formatted by `times` (one for a whole listing).
+    static func line(_ t: ThreadSummary, width: Int, times: RelativeTime = RelativeTime()) -> String {
         let marks = (t.unreadCount > 0 ? "●" : " ") + (t.isStarred ? "★" : " ") + (t.hasAttachments ? "📎" : "  ")
         let who = fit(senders(t), 24)
-        let when = RelativeTime.format(t.latestDate, now: now)
+        let when = times.format(t.latestDate)
         let whenCol = String(repeating: " ", count: max(0, 9 - when.count)) + when
         let fixed = 4 + 1 + 24 + 2 + 9 + 2
         let rest = max(20, width - fixed)

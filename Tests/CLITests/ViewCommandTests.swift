@@ -40,6 +40,25 @@ final class ViewCommandTests: CLITestCase {
         try mailstore("show", "0123456789abcdef", expect: 4)
     }
 
+    /// `--all` writes page after page as it reads them: the JSON and the table are those of one page holding
+    /// every thread, whatever the page size; a page over 10,000 rows is refused.
+    func testAllPagesStreamedEqualOnePageOfEverything() throws {
+        try importGenerated(300)
+        let one = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "10000", "--json").stdout
+        XCTAssertTrue(one.hasPrefix(#"{"hasMore":false,"nextCursor":null,"threads":[{"#), one)
+        for size in ["1", "7", "25"] {
+            let all = try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--limit", size, "--json").stdout
+            XCTAssertEqual(all, one, "--all --limit \(size)")
+        }
+        let table = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "10000").stdout
+        XCTAssertEqual(try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--limit", "3").stdout, table)
+        XCTAssertGreaterThan(table.split(separator: "\n").count, 20)
+        let empty = try mailstore("project", "--view", "threads", "--account", "nobody", "--all", "--json")
+        XCTAssertEqual(empty.stdout, #"{"hasMore":false,"nextCursor":null,"threads":[]}"# + "\n")
+        let tooBig = try mailstore("project", "--view", "threads", "--limit", "10001", expect: 64)
+        XCTAssertTrue(tooBig.stderr.contains("--limit must be between 1 and 10000"), tooBig.stderr)
+    }
+
     func testOtherViewsPrint() throws {
         try importGenerated(200)
         let folders = try mailstore("project", "--view", "folders", "--account", "demo")
