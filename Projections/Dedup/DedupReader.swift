@@ -13,12 +13,38 @@ package struct DedupReader {
     /// Every message of `account` with more than one copy (a Message-ID over `Key.maxPartBytes` bytes
     /// shows in its bounded form).
     package func duplicates(account: String) throws -> [(String, [DedupCopy])] {
-        try snapshot.prefixed(DedupProjector.messagesTable, Key(account).bytes).compactMap { key, copies in
-            guard copies.count > 1 else { return nil }
-            var r = KeyReader(key)
-            _ = r.string()
-            return (r.string(), copies)
+        var out: [(String, [DedupCopy])] = []
+        var after: [UInt8]?
+        repeat {
+            let page = try duplicates(account: account, after: after, visits: .max)
+            out += page.found
+            after = page.next
+        } while after != nil
+        return out
+    }
+
+    /// The messages of `account` with more than one copy whose keys follow `after` (the `next` of a previous
+    /// page; nil: from the first), visiting at most `visits` messages: those found, and the key to go on after
+    /// (nil when the account's messages are all visited). Only the duplicates are kept, not every message read.
+    package func duplicates(account: String, after: [UInt8]?, visits: Int) throws -> (found: [(String, [DedupCopy])], next: [UInt8]?) {
+        let prefix = Key(account).bytes
+        var found: [(String, [DedupCopy])] = []
+        var visited = 0
+        var last: [UInt8]?
+        var more = false
+        try snapshot.scan(DedupProjector.messagesTable, prefix: prefix, from: after) { key, copies in
+            if let after, key == after { return true }
+            if visited == visits { more = true; return false }
+            visited += 1
+            last = key
+            if copies.count > 1 {
+                var r = KeyReader(key)
+                _ = r.string()
+                found.append((r.string(), copies))
+            }
+            return true
         }
+        return (found, more ? last : nil)
     }
 
     /// True when a notification was delivered for `emailID` (and not yet evicted).

@@ -42,6 +42,12 @@ extension MailStore {
         try views().duplicates(account: account)
     }
 
+    /// Calls `body` with each message of `account` that has more than one copy (Message-ID and copies), reading
+    /// the view a stretch at a time: memory bounded whatever the account's size (`duplicates` holds them all).
+    public func forEachDuplicate(account: String, _ body: (String, [DedupCopy]) throws -> Void) throws {
+        try views().forEachDuplicate(account: account, body)
+    }
+
     /// An action by id, or nil.
     public func action(id: String) throws -> ActionRecord? {
         try views().action(id: id)

@@ -1,3 +1,4 @@
+import LMDB
 import EventModel
 import Projections
 import Views
@@ -59,6 +60,19 @@ extension ViewStore {
 
     /// Every message of `account` with more than one copy.
     public func duplicates(account: String) throws -> [(String, [DedupCopy])] { try read { try DedupReader($0).duplicates(account: account) } }
+
+    /// Calls `body` with each message of `account` that has more than one copy, in the view's key order, reading
+    /// `visits` messages per read transaction and releasing the views' mapped pages past the budget between two:
+    /// memory holds one such stretch's duplicates, whatever the account's size.
+    public func forEachDuplicate(account: String, visits: Int = 4_096, _ body: (String, [DedupCopy]) throws -> Void) throws {
+        var after: [UInt8]?
+        repeat {
+            let page = try read { try DedupReader($0).duplicates(account: account, after: after, visits: max(1, visits)) }
+            for (messageID, copies) in page.found { try body(messageID, copies) }
+            after = page.next
+            environment.releaseResidentPages(over: Environment.residentFileBudget)
+        } while after != nil
+    }
 
     /// True when a notification was delivered for `emailID` (and not yet evicted).
     public func wasNotified(emailID: String) throws -> Bool { try read { try DedupReader($0).wasNotified(emailID: emailID) } }

@@ -178,19 +178,31 @@ struct ProjectCommand: ParsableCommand {
         }
     }
 
+    /// The messages with more than one copy, written as they are read (one stretch of the view in memory); the
+    /// JSON is the array encoding them at once would give.
     func showDedup(_ store: MailStore) throws {
         struct Message: Encodable { var account: String; var messageId: String; var copies: [[String: String]] }
-        var out: [Message] = []
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var out = OutputBuffer()
+        var shown = 0
+        if json { out.write("[") }
         for a in try accountsToShow(store) {
-            for (mid, copies) in try store.duplicates(account: a) {
-                out.append(Message(account: a, messageId: mid, copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] }))
+            try store.forEachDuplicate(account: a) { mid, copies in
+                if json {
+                    if shown > 0 { out.write(",") }
+                    out.write(try e.encode(Message(account: a, messageId: mid,
+                                                   copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] })))
+                } else {
+                    out.write(TerminalSanitiser.line("<\(mid)> \(copies.count) copies: "
+                        + copies.map { "\($0.emailID) in \($0.folder)" }.joined(separator: ", ")) + "\n")
+                }
+                shown += 1
             }
         }
-        if json { return try printJSON(out) }
-        for m in out {
-            Terminal.print("<\(m.messageId)> \(m.copies.count) copies: " + m.copies.map { "\($0["emailId"]!) in \($0["folder"]!)" }.joined(separator: ", "))
-        }
-        if out.isEmpty { print("(no message has more than one copy)") }
+        if json { out.write("]\n") }
+        out.flush()
+        if !json && shown == 0 { print("(no message has more than one copy)") }
     }
 
     /// Shows one page of threads, or with `--all` every page, written as each page is read: memory holds one

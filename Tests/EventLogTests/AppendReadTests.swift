@@ -148,6 +148,39 @@ final class AppendReadTests: EventLogTestCase {
         XCTAssertEqual(try log.head().sequence, 10_001)
     }
 
+    /// A scan in small chunks gives what one chunk gives: a stream's events over many chunks, a type that few
+    /// events have (chunks that visit many records and pass none), with a start point, an early stop, and a
+    /// stream's appends during its scan unseen.
+    func testScansInSmallChunksSeeEveryEventOnceInOrder() throws {
+        let log = try openLog()
+        var batch: [NewEvent] = []
+        for i in 0..<3_000 {
+            batch.append(event(i % 97 == 0 ? .folderRemoved(FolderRemoved(folder: "f\(i)")) : categorized(i),
+                               stream: StreamName(rawValue: i % 3 == 0 ? "hot" : "s\(i)")))
+        }
+        try log.append(batch)
+        func scan(_ filter: ScanFilter, from: UInt64 = 1, chunk: Int, stopAfter: Int = .max) throws -> [UInt64] {
+            var out: [UInt64] = []
+            try log.scan(from: from, filter: filter, chunkSize: chunk) { out.append($0.envelope.sequence); return out.count < stopAfter }
+            return out
+        }
+        let hot = Array(stride(from: UInt64(1), through: 3_000, by: 3))
+        XCTAssertEqual(try scan(ScanFilter(stream: "hot"), chunk: 7), hot)
+        XCTAssertEqual(try scan(ScanFilter(stream: "hot"), from: 1_500, chunk: 7), hot.filter { $0 >= 1_500 })
+        XCTAssertEqual(try scan(ScanFilter(stream: "hot"), chunk: 7, stopAfter: 20), Array(hot.prefix(20)))
+        let rare = (0..<3_000).filter { $0 % 97 == 0 }.map { UInt64($0 + 1) }
+        XCTAssertEqual(try scan(ScanFilter(types: [.folderRemoved]), chunk: 2), rare)
+        XCTAssertEqual(try scan(ScanFilter(types: [.folderRemoved], stream: "hot"), chunk: 3), rare.filter { ($0 - 1) % 3 == 0 })
+        XCTAssertEqual(try scan(.all, chunk: 5).count, 3_000)
+        var seen: [UInt64] = []
+        try log.scan(filter: ScanFilter(stream: "hot"), chunkSize: 10) { ev in
+            seen.append(ev.envelope.sequence)
+            if seen.count == 5 { try log.append(event(categorized(-1), stream: "hot")) }
+            return true
+        }
+        XCTAssertEqual(seen, hot, "a stream's appends during its scan are not seen by it")
+    }
+
     func testConcurrentReaderInThisProcessSeesWholeBatches() throws {
         let log = try openLog()
         let done = LockedFlag()
