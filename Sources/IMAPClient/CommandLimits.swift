@@ -23,10 +23,17 @@ package struct CommandLimits: Sendable, Equatable {
     /// Bytes received that extend a command's deadline by one second (default 256 KiB): a long
     /// fetch over a slow but steady link completes, a trickling server does not.
     package var deadlineBytesPerSecond: Int
+    /// Most bytes of a UID set in one command this side sends (default 8,000): a longer set (sparse UIDs of a
+    /// big folder) is sent as several commands, one per part, so the command line stays within what servers
+    /// take (RFC 7162 section 4 asks clients for approximately 8192 octets; Dovecot refuses lines over 64 KiB).
+    package var maxSetBytes: Int
 
-    /// Limits with the given values; the defaults suit any real mailbox. Values below 1 are raised to 1.
+    /// Limits with the given values; the defaults suit any real mailbox. Values below 1 are raised to 1
+    /// (`maxSetBytes` to 21, the longest range).
     package init(maxResponses: Int = 10_000_000, maxBytes: Int = 512 << 20, maxCollected: Int = 1_000_000,
-                maxSearchResults: Int = 10_000_000, maxMailboxes: Int = 100_000, deadlineBytesPerSecond: Int = 256 << 10) {
+                maxSearchResults: Int = 10_000_000, maxMailboxes: Int = 100_000, deadlineBytesPerSecond: Int = 256 << 10,
+                maxSetBytes: Int = 8_000) {
+        self.maxSetBytes = max(21, maxSetBytes)
         self.maxResponses = max(1, maxResponses)
         self.maxBytes = max(1, maxBytes)
         self.maxCollected = max(1, maxCollected)

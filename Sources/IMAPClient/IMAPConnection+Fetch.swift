@@ -9,10 +9,17 @@ extension IMAPConnection {
     /// (changes made by other clients, or the last message that `n:*` names when `n` is above
     /// every UID) go to ``onUnsolicited``. When `each` throws, the rest of the responses are
     /// read (and not passed on) so the connection stays usable, then the error is rethrown.
-    /// More than ``CommandLimits/maxCollected`` VANISHED ranges fail the command.
+    /// More than ``CommandLimits/maxCollected`` VANISHED ranges fail the command. A set longer than
+    /// ``CommandLimits/maxSetBytes`` is fetched by one command per part, in ascending order.
     @discardableResult
     package func uidFetch(_ set: UIDSet, _ items: [FetchItem], changedSince: UInt64? = nil, vanished: Bool = false,
                          each: (FetchedMessage) throws -> Void) throws -> UIDSet {
+        let parts = set.parts(maxWireBytes: limits.maxSetBytes)
+        if parts.count > 1 {
+            var gone = UIDSet()
+            for part in parts { gone.formUnion(try uidFetch(part, items, changedSince: changedSince, vanished: vanished, each: each)) }
+            return gone
+        }
         var vanishedRanges: [UIDSet.Range] = []
         var callerError: (any Error)?
         try run(.uidFetch(set, items, changedSince: changedSince, vanished: vanished), name: "UID FETCH") { response throws(IMAPClientError) in

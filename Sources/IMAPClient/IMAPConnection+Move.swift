@@ -10,7 +10,7 @@ extension IMAPConnection {
     /// nothing sent): a plain EXPUNGE could remove other messages marked `\Deleted`.
     /// Returns the COPYUID when the server sent one.
     package func uidMove(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
-        if has("MOVE") { return try copyOrMove(.uidMove(set, to: mailbox), name: "UID MOVE") }
+        if has("MOVE") { return try inParts(set) { part throws(IMAPClientError) in try copyOrMove(.uidMove(part, to: mailbox), name: "UID MOVE") } }
         guard has("UIDPLUS") else {
             throw .commandFailed(command: "UID MOVE", status: "NOT SENT",
                                  text: "the server offers neither MOVE nor UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
@@ -49,7 +49,7 @@ extension IMAPConnection {
             throw .commandFailed(command: "UID EXPUNGE", status: "NOT SENT",
                                  text: "the server does not offer UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
         }
-        try run(.uidExpunge(set), name: "UID EXPUNGE")
+        for part in set.parts(maxWireBytes: limits.maxSetBytes) { try run(.uidExpunge(part), name: "UID EXPUNGE") }
     }
 
     /// `EXPUNGE`: removes every message of the selected folder marked `\Deleted`, not only the caller's; for
@@ -60,7 +60,30 @@ extension IMAPConnection {
 
     /// `UID COPY set mailbox`; returns the COPYUID when the server sent one.
     package func uidCopy(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
-        try copyOrMove(.uidCopy(set, to: mailbox), name: "UID COPY")
+        try inParts(set) { part throws(IMAPClientError) in try copyOrMove(.uidCopy(part, to: mailbox), name: "UID COPY") }
+    }
+
+    /// Runs `command` for each part of `set` within ``CommandLimits/maxSetBytes`` (ascending), merging the
+    /// COPYUIDs: each part's source and destination UIDs ascend together, so their unions still pair up. Nil
+    /// when a part brought none.
+    private func inParts(_ set: UIDSet, _ command: (UIDSet) throws(IMAPClientError) -> CopyUID?) throws(IMAPClientError) -> CopyUID? {
+        let parts = set.parts(maxWireBytes: limits.maxSetBytes)
+        guard parts.count > 1 else { return try command(set) }
+        var merged: CopyUID?
+        var complete = true
+        for part in parts {
+            guard let c = try command(part) else { complete = false; continue }
+            if var m = merged, m.uidValidity == c.uidValidity {
+                m.source.formUnion(c.source)
+                m.destination.formUnion(c.destination)
+                merged = m
+            } else if merged == nil {
+                merged = c
+            } else {
+                complete = false
+            }
+        }
+        return complete ? merged : nil
     }
 
     /// Runs UID COPY or UID MOVE and picks up COPYUID from an untagged OK (MOVE) or the completion (COPY).

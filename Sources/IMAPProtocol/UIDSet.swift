@@ -159,6 +159,31 @@ package struct UIDSet: Hashable, Sendable, CustomStringConvertible {
     /// The set in sequence-set syntax, e.g. `1:5,7,9:*`; empty for the empty set.
     package var description: String { ranges.map(\.description).joined(separator: ",") }
 
+    /// The set cut, in ascending order, into sets whose wire forms are each at most `maxWireBytes` long (a range
+    /// is never cut, and one is at most 21 bytes: a part holds at least one range). One part, the set itself,
+    /// when it fits; none for the empty set. What a client sends to stay within a server's command line
+    /// (RFC 7162 section 4: approximately 8192 octets).
+    package func parts(maxWireBytes: Int) -> [UIDSet] {
+        var out: [UIDSet] = []
+        var part: [Range] = []
+        var bytes = 0
+        for r in ranges {
+            let n = r.description.utf8.count
+            if !part.isEmpty && bytes + 1 + n > maxWireBytes {
+                out.append(UIDSet(canonicalRanges: part))
+                part = []
+                bytes = 0
+            }
+            bytes += part.isEmpty ? n : 1 + n
+            part.append(r)
+        }
+        if !part.isEmpty { out.append(UIDSet(canonicalRanges: part)) }
+        return out
+    }
+
+    /// A set of ranges already canonical (ascending, disjoint, not adjacent).
+    private init(canonicalRanges: [Range]) { ranges = canonicalRanges }
+
     static func canonical(_ input: [Range]) -> [Range] {
         guard input.count > 1 else { return input }
         let sorted = input.sorted { $0.lower.key < $1.lower.key }

@@ -1,3 +1,4 @@
+import Foundation
 @testable import IMAPClient
 import IMAPProtocol
 import SecureTransport
@@ -104,6 +105,55 @@ final class MessageTests: IMAPTestCase {
         XCTAssertEqual(try imap.uidSearch([.flagged]).count, 1)
     }
 
+    /// A UID set over `maxSetBytes` (sparse UIDs of a big folder) goes as one command per part, each within the
+    /// bound, and does what one command would: FETCH returns each message once, STORE's results merge, MOVE's and
+    /// COPY's COPYUIDs pair every source with its new UID, UID EXPUNGE removes exactly the set.
+    func testALongUIDSetIsSentInPartsAndDoesWhatOneCommandWould() throws {
+        let sent = LockedLines()
+        let imap = try loggedIn(trace: { line in if line.hasPrefix("C: ") { sent.append(line) } })
+        let uids = try appendMessages(imap, (0..<24).map { ("sparse \($0)", [String]()) })
+        _ = try imap.select(.inbox)
+        let odd = UIDSet(uids.enumerated().filter { $0.offset % 2 == 1 }.map(\.element))
+        let even = UIDSet(uids.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        XCTAssertEqual(odd.ranges.count, 12, "no two adjacent")
+        imap.limits.maxSetBytes = 12
+        func commands(_ name: String, _ body: () throws -> Void) rethrows -> [String] {
+            sent.removeAll()
+            try body()
+            return sent.lines.filter { $0.contains(" \(name) ") }
+        }
+        var fetched: [UInt32] = []
+        let fetches = try commands("UID FETCH") { try imap.uidFetch(odd, [.uid, .flags]) { fetched.append($0.uid ?? 0) } }
+        XCTAssertEqual(fetched.sorted(), Array(odd.uids))
+        XCTAssertGreaterThan(fetches.count, 1)
+        for line in fetches {
+            let set = try XCTUnwrap(line.split(separator: " ").dropFirst(4).first)
+            XCTAssertLessThanOrEqual(set.utf8.count, 12, line)
+        }
+        var stored = StoreResult()
+        let stores = try commands("UID STORE") { stored = try imap.uidStore(odd, .add, flags: ["\\Flagged"]) }
+        XCTAssertGreaterThan(stores.count, 1)
+        XCTAssertEqual(Set(stored.modSeqs.keys), Set(odd.uids), "every part's mod-sequences kept")
+        XCTAssertEqual(try imap.uidSearch([.flagged]), Array(odd.uids))
+        var moved: CopyUID?
+        let moves = try commands("UID MOVE") { moved = try imap.uidMove(odd, to: "Archive") }
+        XCTAssertGreaterThan(moves.count, 1)
+        let copyUID = try XCTUnwrap(moved)
+        XCTAssertEqual(copyUID.source, odd)
+        XCTAssertEqual(copyUID.destination.count, 12)
+        XCTAssertEqual(try imap.uidSearch([.all]), Array(even.uids))
+        let copied = try XCTUnwrap(try imap.uidCopy(even, to: "Trash"))
+        XCTAssertEqual(copied.source, even)
+        XCTAssertEqual(copied.destination.count, 12)
+        _ = try imap.uidStore(even, .add, flags: ["\\Deleted"])
+        let expunges = try commands("UID EXPUNGE") { try imap.uidExpunge(even) }
+        XCTAssertGreaterThan(expunges.count, 1)
+        XCTAssertEqual(try imap.uidSearch([.all]), [])
+        _ = try imap.select("Archive")
+        XCTAssertEqual(try imap.uidSearch([.all]), Array(copyUID.destination.uids))
+        XCTAssertEqual(try imap.uidSearch([.flagged]), Array(copyUID.destination.uids))
+    }
+
     func testCopyUID() throws {
         let imap = try loggedIn()
         let uids = try appendMessages(imap, [("copied", [])])
@@ -164,4 +214,13 @@ final class MessageTests: IMAPTestCase {
         _ = try imap.select("Archive")
         XCTAssertEqual(try imap.uidSearch([.all]).count, 1)
     }
+}
+
+/// Lines gathered from a trace callback.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+    func removeAll() { lock.lock(); stored.removeAll(); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
 }
