@@ -22,7 +22,17 @@ struct DraftFields: ParsableArguments {
     func input() throws -> DraftInput {
         var body = self.body
         if let bodyFile {
-            guard let data = FileManager.default.contents(atPath: bodyFile) else { throw ValidationError("cannot read \(bodyFile)") }
+            // Read no more than a draft holds (`DraftsUseCase.maxBodyBytes`): a bigger file is refused unread.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: bodyFile, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  let h = FileHandle(forReadingAtPath: bodyFile) else { throw ValidationError("cannot read \(bodyFile)") }
+            defer { try? h.close() }
+            let limit = DraftsUseCase.maxBodyBytes
+            let data = (try? h.read(upToCount: limit + 1)) ?? nil
+            guard let data else { throw ValidationError("cannot read \(bodyFile)") }
+            guard data.count <= limit else {
+                throw ValidationError("\(bodyFile) is over \(limit) bytes (1 MiB), more than a draft's text holds: attach it with --attach")
+            }
             body = String(decoding: data, as: UTF8.self)
         }
         return DraftInput(to: to, cc: cc, bcc: bcc, subject: subject, body: body, attach: attach)

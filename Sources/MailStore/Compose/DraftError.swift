@@ -14,6 +14,8 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     case offline(String)
     /// The server has no Sent folder to file a sent message in.
     case noSentFolder(String)
+    /// A draft's text, recipients or attachments pass their bounds (`DraftsUseCase.maxBodyBytes`, ...): nothing saved.
+    case tooLarge(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .noSMTP(let a): "account \(a) has no SMTP server: add it again with --smtp-host"
         case .originalNotFound(let e): "no email \"\(e)\" to reply to or forward"
         case .noSentFolder(let a): "account \(a) has no Sent folder on the server; the sent message stays pending until one exists"
+        case .tooLarge(let what): "the draft is not saved: \(what)"
         case .offline(let why): "no network (\(why)): the message stays queued; `mailstore outbox send` or `sync --watch` sends it when the server can be reached"
         }
     }

@@ -19,6 +19,7 @@ public struct DraftsUseCase {
 
     /// Creates a draft in `account`; returns it with the per-field address problems (saved anyway).
     public func create(account: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
+        try checkInput(input)
         guard try views.account(named: account) != nil else { throw DraftError.noAccount(account) }
         let id = String(EventID.generate().description.replacingOccurrences(of: "-", with: "").suffix(16))
         var base = DraftSaved(draftID: id, draftVersion: 0, subject: "", body: "")
@@ -37,7 +38,7 @@ public struct DraftsUseCase {
             }
             let quoted = reply ? MessageComposer.quotedBody(of: parent, timeZone: .current)
                                : MessageComposer.forwardedBlock(of: parent, timeZone: .current)
-            base.body = (input.body.map { $0 + "\n\n" } ?? "\n\n") + quoted
+            base.body = DraftsUseCase.fitted((input.body.map { $0 + "\n\n" } ?? "\n\n") + quoted)
         }
         var merged = input
         if merged.body != nil && (input.replyTo ?? input.forward) != nil { merged.body = nil }
@@ -46,6 +47,7 @@ public struct DraftsUseCase {
 
     /// Saves the next version of a draft with `input`'s changes.
     public func edit(_ id: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
+        try checkInput(input)
         guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
         return try save(account: d.account, base: d.latest, input)
     }
@@ -85,11 +87,13 @@ public struct DraftsUseCase {
         if let b = input.body { d.body = b }
         d.attachments.removeAll { input.detach.contains($0.filename) }
         var blobs: [PendingBlob] = []
+        var attached = d.attachments.reduce(UInt64(0)) { $0 &+ $1.size }
+        try Self.checkDraft(recipients: d.to.count + d.cc.count + d.bcc.count, attachments: d.attachments.count + input.attach.count,
+                            attachmentBytes: attached)
         for path in input.attach {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw DraftError.unreadableAttachment(path, "the file cannot be read")
-            }
-            let blob = try store.log.prepareBlob(Array(data))
+            let data = try Self.attachmentBytes(path, room: Self.maxAttachmentBytes - Int(attached))
+            attached += UInt64(data.count)
+            let blob = try store.log.prepareBlob(data)
             blobs.append(blob)
             let name = URL(fileURLWithPath: path).lastPathComponent
             d.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: DraftsUseCase.mimeType(name), size: UInt64(data.count), blob: blob.hash))
