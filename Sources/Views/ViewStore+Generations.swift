@@ -4,7 +4,9 @@ import LMDB
 
 extension ViewStore {
     static func currentGeneration(_ root: String) -> String? {
-        guard let text = try? String(contentsOfFile: root + "/" + currentFile, encoding: .utf8) else { return nil }
+        guard let bytes = StoreDirectory.readSmallFile(root + "/" + currentFile), let text = String(validating: bytes, as: UTF8.self) else {
+            return nil
+        }
         let g = text.trimmingCharacters(in: .whitespacesAndNewlines)
         // Only a plain generation name: CURRENT is a file on disk, hostile like any other.
         guard g.hasPrefix("gen-"), let n = Int(g.dropFirst(4)), n > 0, g.count <= 24 else { return nil }

@@ -65,6 +65,19 @@ final class AccountCommandTests: CLITestCase {
     }
 
     /// AC-MP-01, E-22: a known provider needs no server settings; ProtonMail and unknown domains say what to do.
+    /// A password file is read no further than a secret can be (64 KiB): a bigger one is refused when the
+    /// secret is needed, with why, and nothing is sent.
+    func testAPasswordFileOverTheBoundIsRefused() throws {
+        try mailstore("init")
+        let big = dir.file("big-pw")
+        try Data(repeating: UInt8(ascii: "a"), count: (64 << 10) + 1).write(to: URL(fileURLWithPath: big))
+        chmod(big, 0o600)
+        try mailstore("account", "add", "a", "--email", "me@example.com", "--host", "127.0.0.1", "--port", "9",
+                      "--security", "tls", "--password-file", big)
+        let r = try mailstore("sync", expect: 6)
+        XCTAssertTrue(r.stderr.contains("is over 65536 bytes: not a password file"), r.stderr)
+    }
+
     func testRegistryFillsServersFromTheEmailDomain() throws {
         try mailstore("init")
         let pw = try passwordFile()

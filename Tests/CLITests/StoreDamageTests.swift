@@ -46,4 +46,31 @@ final class StoreDamageTests: CLITestCase {
         try mailstore("log", expect: 3)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int, 0)
     }
+
+    /// The store's small files are hostile too: a FIFO or a huge file put in place of `FORMAT` is refused at once
+    /// (never waited on, never read whole); a FIFO in place of the views' `CURRENT` is taken as no views, which
+    /// are rebuilt, and CURRENT written again.
+    func testAFIFOOrAHugeFileInPlaceOfTheStoresSmallFilesIsRefusedNotWaitedOn() throws {
+        _ = try storeWithSomeEvents()
+        try mailstore("project", "--view", "folders", "--account", "a")
+        let format = store + "/FORMAT"
+        let kept = try Data(contentsOf: URL(fileURLWithPath: format))
+        try FileManager.default.removeItem(atPath: format)
+        XCTAssertEqual(mkfifo(format, 0o600), 0)
+        let fifo = try mailstore("stats", expect: 2)
+        XCTAssertTrue(fifo.stderr.contains("a regular file of at most 4 KiB"), fifo.stderr)
+        try FileManager.default.removeItem(atPath: format)
+        try Data(repeating: 0x20, count: 1 << 20).write(to: URL(fileURLWithPath: format))
+        try mailstore("stats", expect: 2)
+        try FileManager.default.removeItem(atPath: format)
+        try kept.write(to: URL(fileURLWithPath: format))
+        let current = store + "/views/CURRENT"
+        try FileManager.default.removeItem(atPath: current)
+        XCTAssertEqual(mkfifo(current, 0o600), 0)
+        try mailstore("project", "--view", "folders", "--account", "a")
+        var st = stat()
+        XCTAssertEqual(stat(current, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFREG, "CURRENT written again as a file")
+        try mailstore("verify", "--views")
+    }
 }

@@ -69,7 +69,16 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         case .oauth:
             return try oauthAccessToken(forceRefresh: false)
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else { throw .credentialUnavailable("cannot read \(path)") }
+            // As much as a password command may print (64 KiB): a secret is far shorter, and a file that is not one
+            // is not read whole.
+            let limit = PasswordCommand.defaultOutputLimit
+            guard let h = FileHandle(forReadingAtPath: path) else { throw .credentialUnavailable("cannot read \(path)") }
+            defer { try? h.close() }
+            let data: Data
+            do { data = try h.read(upToCount: limit + 1) ?? Data() } catch {
+                throw .credentialUnavailable("cannot read \(path): \(error.localizedDescription)")
+            }
+            guard data.count <= limit else { throw .credentialUnavailable("\(path) is over \(limit) bytes: not a password file") }
             value = String(decoding: data, as: UTF8.self)
         case .environment(let name):
             guard let v = ProcessInfo.processInfo.environment[name] else {
