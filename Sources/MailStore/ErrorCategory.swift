@@ -23,7 +23,7 @@ public enum ErrorCategory: Sendable, Equatable {
     public init(of error: any Error) {
         switch error {
         case is StoreError: self = .store
-        case MailStoreError.badPointInTime, is NotificationError: self = .invalidInput
+        case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount: self = .invalidInput
         case MailStoreError.snapshot: self = .refused
         case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: self = .notFound
         case SyncError.server, SyncError.noEmailFolders, SyncError.connectionsBusy, is SMTPClientError: self = .server

@@ -52,6 +52,7 @@ public final class Importer {
 
     /// Creates an importer for `store`.
     public init(store: MailStore, options: Options = Options()) throws {
+        try ImportError.checkAccount(options.account)
         self.store = store
         self.options = options
         identity = try Identity()

@@ -36,6 +36,23 @@ package struct MailstoreCommand: ParsableCommand {
             Terminal.error("\(arguments.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")
             Foundation.exit(64)
         }
-        main(arguments)
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            // As `ParsableCommand.main` does, but an error's text is sanitised before it reaches the terminal: the
+            // parser's and the commands' usage errors quote arguments, which may come from mail (a thread id, a
+            // subject, an account name given by a script).
+            let text = fullMessage(for: error)
+            let code = exitCode(for: error)
+            if !text.isEmpty {
+                if code == .success {
+                    print(text)
+                } else {
+                    FileHandle.standardError.write(Data((TerminalSanitiser.block(text) + "\n").utf8))
+                }
+            }
+            Foundation.exit(code.rawValue)
+        }
     }
 }

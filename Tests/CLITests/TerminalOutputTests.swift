@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Text from mail never reaches the terminal with escape sequences or bidi controls; JSON keeps it, escaped.
@@ -46,6 +47,27 @@ final class TerminalOutputTests: CLITestCase {
         assertClean(history.stdout, "history")
         let contacts = try mailstore("contacts", "complete", "mal", "--account", "demo")
         assertClean(contacts.stdout, "contacts")
+    }
+
+    /// Usage errors quote their arguments, which may come from mail through a script: the parser's own and the
+    /// commands' are printed without escapes, with their exit status kept. An import's account name is bounded.
+    func testUsageErrorsQuoteArgumentsWithoutEscapes() throws {
+        try mailstore("init")
+        let escape = "x\u{1B}[2J\u{1B}]52;c;aGVsbG8=\u{07}y"
+        for args in [["project", "--view", "threads", "--cursor", escape], ["no-such-command-" + escape],
+                     ["import", "--mbox", "/nonexistent", "--account", escape], ["project", "--view", escape]] {
+            var env = ProcessInfo.processInfo.environment
+            env["MAILSTORE_HOME"] = store
+            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("\u{1B}") || r.stderr.contains("\u{07}"), "\(args): \(r.stderr.debugDescription)")
+            XCTAssertTrue(r.stderr.contains("Usage:") || r.stderr.contains("Error:"), r.stderr)
+        }
+        let long = try mailstore("import", "--mbox", "/nonexistent", "--account", String(repeating: "a", count: 257), expect: 64)
+        XCTAssertTrue(long.stderr.contains("cannot name an account: give 1 to 256 bytes"), long.stderr)
+        XCTAssertLessThan(long.stderr.count, 600, "the name is quoted cut short")
+        try mailstore("import", "--mbox", dir.file("none.mbox"), "--account", "my mail é", expect: 3)
+        XCTAssertEqual(try mailstore("--help").status, 0)
     }
 
     func testJSONKeepsTheTextEscaped() throws {

@@ -136,7 +136,7 @@ public struct AccountSettings: Sendable {
     private func validated(host: String, security: String) throws(AccountError) -> AccountAdded {
         guard !name.isEmpty, name.count <= 64,
               name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._@+-".unicodeScalars.contains($0) }) else {
-            throw .invalid("an account name is 1-64 letters, digits and . _ @ + -; got \"\(name)\"")
+            throw .invalid("an account name is 1-64 letters, digits and . _ @ + -; got \"\(name.count > 64 ? name.prefix(64) + "…" : name)\"")
         }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains(".") || parts[1] == "localhost" else {
