@@ -29,7 +29,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For --mbox: the folder (default: the file name without extension).", valueName: "name"))
     var folder: String?
 
-    @Option(name: .long, help: ArgumentHelp("Skip messages larger than this many bytes (default 64 MiB).", valueName: "bytes"))
+    @Option(name: .long, help: ArgumentHelp("Skip messages larger than this many bytes (default 64 MiB; at most 1 GiB).", valueName: "bytes"))
     var maxMessageBytes: Int = 64 << 20
 
     @Flag(name: .long, help: "No progress bar and no summary.")
@@ -42,7 +42,8 @@ struct ImportCommand: ParsableCommand {
         if (maildir == nil) == (mbox == nil) { throw ValidationError("give exactly one of --maildir DIR or --mbox FILE") }
         if account.isEmpty { throw ValidationError("--account must not be empty") }
         if folder != nil && mbox == nil { throw ValidationError("--folder goes with --mbox") }
-        if maxMessageBytes <= 0 { throw ValidationError("--max-message-bytes must be positive") }
+        // A message is held whole while it is parsed, hashed and compressed: the bound is bounded too.
+        if !(1...(1 << 30)).contains(maxMessageBytes) { throw ValidationError("--max-message-bytes is 1 to 1073741824 (1 GiB)") }
     }
 
     func run() throws {

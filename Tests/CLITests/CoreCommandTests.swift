@@ -127,6 +127,7 @@ final class CoreCommandTests: CLITestCase {
         let cases: [([String], String)] = [
             (["contacts", "complete", "a", "--limit", huge], "--limit must be between 1 and 1000"),
             (["contacts", "complete", "a", "--limit", "0"], "--limit must be between 1 and 1000"),
+            (["import", "--mbox", "/nonexistent", "--max-message-bytes", huge], "--max-message-bytes is 1 to 1073741824 (1 GiB)"),
             (["sync", "--timeout", "nan"], "--timeout is 0.1 to 3600 seconds"),
             (["sync", "--timeout", "inf"], "--timeout is 0.1 to 3600 seconds"),
             (["sync", "--timeout", "1e300"], "--timeout is 0.1 to 3600 seconds"),
