@@ -5,7 +5,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case sourceNotFound(String, String)
     /// A message file could not be read.
     case unreadable(String, String)
-    /// The account name cannot name an account: empty, over 256 bytes, or with control or format characters
+    /// The account name cannot name an account: empty, over 1,024 bytes, or with control or format characters
     /// (the name as given, cut to 64 characters).
     case invalidAccount(String)
 
@@ -13,18 +13,18 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .sourceNotFound(let p, let why): "cannot read \(p): \(why)"
         case .unreadable(let p, let why): "cannot read message \(p): \(why)"
-        case .invalidAccount(let name): "--account \"\(name)\" cannot name an account: give 1 to 256 bytes without control characters"
+        case .invalidAccount(let name): "--account \"\(name)\" cannot name an account: give 1 to 1,024 bytes without control characters"
         }
     }
 }
 
 extension ImportError {
-    /// Whether `name` can name the account an import files its mail under: 1 to 256 bytes, no control or format
-    /// (bidi, zero-width) characters. `account add` asks more (1-64 letters, digits and . _ @ + -); an import of
-    /// local mail takes any readable name, as it always did, but not one that would ride in every event's
-    /// envelope at any length.
+    /// Whether `name` can name the account an import files its mail under: 1 to 1,024 bytes (above LMDB's key
+    /// limit, which the views handle), no control or format (bidi, zero-width) characters. `account add` asks more
+    /// (1-64 letters, digits and . _ @ + -); an import of local mail takes any readable name, as it always did,
+    /// but not one that would ride in every event's envelope at any length.
     static func checkAccount(_ name: String) throws(ImportError) {
-        guard !name.isEmpty, name.utf8.count <= 256,
+        guard !name.isEmpty, name.utf8.count <= 1_024,
               !name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
             throw .invalidAccount(name.count > 64 ? String(name.prefix(64)) + "…" : name)
         }

@@ -63,8 +63,8 @@ final class TerminalOutputTests: CLITestCase {
             XCTAssertFalse(r.stderr.contains("\u{1B}") || r.stderr.contains("\u{07}"), "\(args): \(r.stderr.debugDescription)")
             XCTAssertTrue(r.stderr.contains("Usage:") || r.stderr.contains("Error:"), r.stderr)
         }
-        let long = try mailstore("import", "--mbox", "/nonexistent", "--account", String(repeating: "a", count: 257), expect: 64)
-        XCTAssertTrue(long.stderr.contains("cannot name an account: give 1 to 256 bytes"), long.stderr)
+        let long = try mailstore("import", "--mbox", "/nonexistent", "--account", String(repeating: "a", count: 1_025), expect: 64)
+        XCTAssertTrue(long.stderr.contains("cannot name an account: give 1 to 1,024 bytes"), long.stderr)
         XCTAssertLessThan(long.stderr.count, 600, "the name is quoted cut short")
         try mailstore("import", "--mbox", dir.file("none.mbox"), "--account", "my mail é", expect: 3)
         XCTAssertEqual(try mailstore("--help").status, 0)
