@@ -110,26 +110,9 @@ public struct StoreDirectory: Sendable {
     }
 
     /// The bytes of a small file the store keeps (`FORMAT`, the views' `CURRENT`), or nil when it is not a
-    /// regular file, holds more than `maxBytes`, or cannot be read. Files on disk are hostile: a FIFO put in
-    /// its place is not waited on (opened non-blocking, then refused as not regular), and a big file is not
-    /// read past the bound.
+    /// regular file of at most `maxBytes` that can be read (`BoundedFile`: files on disk are hostile).
     package static func readSmallFile(_ path: String, maxBytes: Int = 4_096) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size <= maxBytes else { return nil }
-        var out = [UInt8](repeating: 0, count: maxBytes + 1)
-        var filled = 0
-        while filled < out.count {
-            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { break }
-            filled += n
-        }
-        guard filled <= maxBytes else { return nil }
-        return Array(out[..<filled])
+        try? BoundedFile.read(path, maxBytes: maxBytes)
     }
 
     /// Writes `contents` to `file` with mode 0600, atomically (temp file + rename).

@@ -33,4 +33,15 @@ extension MailStore {
     public func blob(_ hash: BlobHash) throws -> [UInt8]? {
         try log.blob(hash)
     }
+
+    /// The bytes of a file given from outside (the CLI's `--ids-from`, `--body-file`), read with a bound
+    /// (`BoundedFile`): a regular file, or when `streams` a pipe or a device too, of at most `maxBytes`.
+    package static func readInput(_ path: String, maxBytes: Int, streams: Bool = false) throws(BoundedFile.Failure) -> [UInt8] {
+        try BoundedFile.read(path, maxBytes: maxBytes, streams: streams)
+    }
+
+    /// At most `maxBytes` of standard input, read to its end; more is refused.
+    package static func readStandardInput(maxBytes: Int) throws(BoundedFile.Failure) -> [UInt8] {
+        try BoundedFile.read(descriptor: 0, maxBytes: maxBytes)
+    }
 }

@@ -23,14 +23,10 @@ struct DraftFields: ParsableArguments {
         var body = self.body
         if let bodyFile {
             // Read no more than a draft holds (`DraftsUseCase.maxBodyBytes`): a bigger file is refused unread.
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: bodyFile, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let h = FileHandle(forReadingAtPath: bodyFile) else { throw ValidationError("cannot read \(bodyFile)") }
-            defer { try? h.close() }
             let limit = DraftsUseCase.maxBodyBytes
-            let data = (try? h.read(upToCount: limit + 1)) ?? nil
-            guard let data else { throw ValidationError("cannot read \(bodyFile)") }
-            guard data.count <= limit else {
+            let data: [UInt8]
+            do { data = try MailStore.readInput(bodyFile, maxBytes: limit, streams: true) } catch {
+                guard case .tooLarge = error else { throw ValidationError("cannot read \(bodyFile)") }
                 throw ValidationError("\(bodyFile) is over \(limit) bytes (1 MiB), more than a draft's text holds: attach it with --attach")
             }
             body = String(decoding: data, as: UTF8.self)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MailStore
 
 /// Thread ids read from a file or standard input (`--ids-from FILE`, `-` for standard input): one id per line,
 /// surrounding blanks trimmed, empty lines and lines starting with `#` skipped. The source is hostile: at most
@@ -17,30 +18,21 @@ enum ThreadIDList {
     /// The most bytes read from the source.
     static let maxBytes = 8 << 20
 
-    /// The ids in `path` (`-`: standard input).
+    /// The ids in `path` (`-`: standard input; a file or a pipe such as `<(command)`).
     static func read(_ path: String) throws -> [String] {
-        let handle: FileHandle
-        if path == "-" {
-            handle = .standardInput
-        } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let h = FileHandle(forReadingAtPath: path) else {
+        let bytes: [UInt8]
+        do {
+            bytes = path == "-" ? try MailStore.readStandardInput(maxBytes: maxBytes)
+                                : try MailStore.readInput(path, maxBytes: maxBytes, streams: true)
+        } catch {
+            switch error {
+            case .tooLarge:
+                throw ValidationError("--ids-from: '\(path)' is over \(maxBytes >> 20) MiB: give at most \(maxIDs) thread ids, one per line")
+            default:
                 throw ValidationError("--ids-from: cannot read '\(path)': give a file of thread ids, one per line, or - for standard input")
             }
-            handle = h
         }
-        defer { if path != "-" { try? handle.close() } }
-        let bytes: Data
-        do {
-            bytes = try handle.read(upToCount: maxBytes + 1) ?? Data()
-        } catch {
-            throw ValidationError("--ids-from: cannot read '\(path)': \(error.localizedDescription)")
-        }
-        guard bytes.count <= maxBytes else {
-            throw ValidationError("--ids-from: '\(path)' is over \(maxBytes >> 20) MiB: give at most \(maxIDs) thread ids, one per line")
-        }
-        return try parse(Array(bytes), source: path)
+        return try parse(bytes, source: path)
     }
 
     /// The ids in `bytes`, read from `source` (named in errors).

@@ -78,9 +78,11 @@ extension ViewStore {
     /// then written as its versions (`writeChanges`). A batch inside a closed window (a view folded again) opens and
     /// closes nothing. Returns the last window closed after it, and whether a due close was left for later:
     /// `deferring`, the batch's bytes are counted and the window stays open, for `closeWindowAfterFold` to close it at
-    /// `last` in a transaction of its own.
-    func closeWindowIfDue(at last: UInt64, after closed: ViewHistory.Window?, scope: TransactionScope,
-                          written: Int, deferring: Bool = false) throws -> (closed: ViewHistory.Window?, deferred: Bool) {
+    /// `last` in a transaction of its own. A close releases the pages it maps past the budget as it goes, unless
+    /// its caller does (`releasing` false).
+    func closeWindowIfDue(at last: UInt64, after closed: ViewHistory.Window?, scope: TransactionScope, written: Int,
+                          deferring: Bool = false,
+                          releasing: Bool = true) throws -> (closed: ViewHistory.Window?, deferred: Bool) {
         guard let windows else { return (closed, false) }
         let end = closed?.end ?? 0
         guard last > end else { return (closed, false) }
@@ -102,9 +104,10 @@ extension ViewStore {
             // A close reads every key the window changed and writes its versions: the views' and history's pages
             // it touches had taken a batch of 14 1,000-thread archives at 100K messages to 290 MiB of mapped pages.
             // They are released as it goes, as in a big batch's write (the commit touches the pages it wrote again:
-            // a close left to run after the fold releases through it, `closeWindowAfterFold`).
-            let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
-            defer { releaser.stop() }
+            // a close left to run after the fold releases through it, `closeWindowAfterFold`, and passes `releasing`
+            // false).
+            let releaser = releasing ? ResidentPageReleaser(environment, every: ViewStore.releaseEvery) : nil
+            defer { releaser?.stop() }
             try writeChanges(as: window.number, scope: scope)
             try ViewHistory.close(window.number, at: last, scope, windows)
             try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(0))
@@ -138,7 +141,7 @@ extension ViewStore {
                     let scope = TransactionScope(txn)
                     defer { scope.end() }
                     let closed = try ViewHistory.lastClosed(scope, windows)
-                    _ = try store.closeWindowIfDue(at: last, after: closed, scope: scope, written: 0)
+                    _ = try store.closeWindowIfDue(at: last, after: closed, scope: scope, written: 0, releasing: false)
                 }
             }
         }

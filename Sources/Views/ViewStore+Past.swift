@@ -128,11 +128,9 @@ extension ViewStore {
         // Scouts read the later parts of the tail ahead of the fold when they are not cached (`PastPrefetch`).
         let prefetch = PastPrefetch.start(self, tables: tables, window: point.window.number, from: start, through: end, scouting: scouting)
         defer { point.scoutedEvents = prefetch?.stop() ?? 0 }
-        var scanned = 0
+        // The scan releases the log's pages it mapped after each chunk (`EventLog.scan`).
         try log.scan(from: start + 1) { ev in
             if ev.envelope.sequence > end { return false }
-            scanned += 1
-            if scanned % ViewStore.logReleaseInterval == 0 { log.environment.releaseResidentPages(over: Environment.residentFileBudget) }
             if let q = ViewStore.append(ev, to: &events, &decoded, skipped: &skipped) { point.quarantined.append(q) }
             batchBytes += ev.payload.count
             if events.count >= batchEvents || batchBytes >= ViewStore.batchBytes { try commit() }

@@ -151,10 +151,6 @@ public final class ViewStore: @unchecked Sendable {
     /// A batch of at least this many events has its views' pages released every `releaseEvery` while it is
     /// folded and written (`ResidentPageReleaser`: a thread started per batch).
     static let releaserMinimum = 1_024
-    /// Events scanned between two checks of the log's mapped pages: each record read maps its page, and its 64 KiB
-    /// neighbourhood where the kernel's fault-around is on (mostly blob pages between records), so 64 events map up
-    /// to ~4 MiB of the log.
-    static let logReleaseInterval = 64
     /// How often the resident size is checked while a big batch is written, its views' pages unmapped when over
     /// the budget (each release costs a read of /proc/self/maps and the minor faults of the pages touched
     /// again). A write transaction maps tens of MiB in 10 ms: at 10 ms the overshoot kept a 100K replay over 200 MB.
@@ -813,13 +809,10 @@ public final class ViewStore: @unchecked Sendable {
             }
         }
         // (Decoding on both cores was tried: glibc malloc contention made it slower than one.)
-        var scanned = 0
+        // The log's records lie between its blobs' pages: the scan drops the pages it has mapped after each chunk
+        // (`EventLog.scan`), or the resident size would grow with the log (they stay in the page cache).
         try log.scan(from: start + 1) { ev in
             if ev.envelope.sequence > head { return false }
-            // The log's records lie between its blobs' pages: drop the pages this scan has mapped every few
-            // thousand events, or the resident size grows with the log (they stay in the page cache).
-            scanned += 1
-            if scanned % ViewStore.logReleaseInterval == 0 { log.environment.releaseResidentPages(over: Environment.residentFileBudget) }
             if let q = ViewStore.append(ev, to: &events, &decodedEvents, skipped: &skipped) { undecodable.append(q) }
             batchBytes += ev.payload.count
             // (The records a batch touches are not counted here: the projectors fold a batch only once it is

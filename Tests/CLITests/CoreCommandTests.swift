@@ -137,10 +137,7 @@ final class CoreCommandTests: CLITestCase {
             (["account", "login", "x", "--sign-in-timeout", "inf"], "--sign-in-timeout is 1-3600 seconds"),
         ]
         for (args, message) in cases {
-            var env = ProcessInfo.processInfo.environment
-            env["MAILSTORE_HOME"] = store
-            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
-            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            let r = try mailstore(args, expect: 64)
             XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
         }
         // Within the bounds, the largest completion asked is served.

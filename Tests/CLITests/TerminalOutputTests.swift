@@ -56,10 +56,7 @@ final class TerminalOutputTests: CLITestCase {
         let escape = "x\u{1B}[2J\u{1B}]52;c;aGVsbG8=\u{07}y"
         for args in [["project", "--view", "threads", "--cursor", escape], ["no-such-command-" + escape],
                      ["import", "--mbox", "/nonexistent", "--account", escape], ["project", "--view", escape]] {
-            var env = ProcessInfo.processInfo.environment
-            env["MAILSTORE_HOME"] = store
-            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
-            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            let r = try mailstore(args, expect: 64)
             XCTAssertFalse(r.stderr.contains("\u{1B}") || r.stderr.contains("\u{07}"), "\(args): \(r.stderr.debugDescription)")
             XCTAssertTrue(r.stderr.contains("Usage:") || r.stderr.contains("Error:"), r.stderr)
         }

@@ -70,15 +70,11 @@ final class ThreadActionCommandTests: CLITestCase {
     func testACommandLineOverTheBoundIsRefusedBeforeParsing() throws {
         try mailstore("init")
         let many = (0..<4_096).map { String(format: "%016x", $0) }
-        var env = ProcessInfo.processInfo.environment
-        env["MAILSTORE_HOME"] = store
-        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["archive"] + many, environment: env)
-        XCTAssertEqual(r.status, 64)
+        let r = try mailstore(["archive"] + many, expect: 64)
         XCTAssertTrue(r.stderr.contains("4097 arguments, over 4096"), r.stderr)
         XCTAssertTrue(r.stderr.contains("--ids-from"), r.stderr)
         // Below the bound the command line is parsed: every id is unknown (exit 4), the first named.
-        let atBound = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["archive"] + many.prefix(1_000), environment: env)
-        XCTAssertEqual(atBound.status, 4, atBound.stderr)
+        let atBound = try mailstore(["archive"] + many.prefix(1_000), expect: 4)
         XCTAssertTrue(atBound.stderr.contains("no thread '0000000000000000'"), atBound.stderr)
     }
 }

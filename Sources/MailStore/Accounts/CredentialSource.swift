@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// Where an account's secret (password, app password or OAuth token) comes from. Only this reference is
@@ -72,13 +73,14 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
             // As much as a password command may print (64 KiB): a secret is far shorter, and a file that is not one
             // is not read whole.
             let limit = PasswordCommand.defaultOutputLimit
-            guard let h = FileHandle(forReadingAtPath: path) else { throw .credentialUnavailable("cannot read \(path)") }
-            defer { try? h.close() }
-            let data: Data
-            do { data = try h.read(upToCount: limit + 1) ?? Data() } catch {
-                throw .credentialUnavailable("cannot read \(path): \(error.localizedDescription)")
+            let data: [UInt8]
+            do throws(BoundedFile.Failure) { data = try BoundedFile.read(path, maxBytes: limit) } catch {
+                switch error {
+                case .tooLarge: throw .credentialUnavailable("\(path) is over \(limit) bytes: not a password file")
+                case .notAFile: throw .credentialUnavailable("\(path) is not a regular file")
+                case .unreadable(let why): throw .credentialUnavailable("cannot read \(path): \(why)")
+                }
             }
-            guard data.count <= limit else { throw .credentialUnavailable("\(path) is over \(limit) bytes: not a password file") }
             value = String(decoding: data, as: UTF8.self)
         case .environment(let name):
             guard let v = ProcessInfo.processInfo.environment[name] else {

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// The bounds of a draft. A draft version is one `DraftSaved` event: its text lives in the log and in the drafts
@@ -46,24 +47,16 @@ extension DraftsUseCase {
     }
 
     /// The bytes of the file at `path` to attach, when it is a regular file of at most `room` bytes (read with that
-    /// bound: a device or a file growing meanwhile is not read past it).
+    /// bound, `BoundedFile`: a device or a file growing meanwhile is not read past it).
     static func attachmentBytes(_ path: String, room: Int) throws -> [UInt8] {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw DraftError.unreadableAttachment(path, String(cString: strerror(errno))) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw DraftError.unreadableAttachment(path, "not a regular file") }
-        guard Int(st.st_size) <= room else {
-            throw DraftError.tooLarge("attaching \(path) (\(st.st_size) bytes) takes the attachments over \(maxAttachmentBytes) bytes (64 MiB)")
+        do throws(BoundedFile.Failure) { return try BoundedFile.read(path, maxBytes: room) } catch {
+            switch error {
+            case .tooLarge(let size):
+                throw DraftError.tooLarge("attaching \(path)\(size.map { " (\($0) bytes)" } ?? "") takes the attachments over \(maxAttachmentBytes) bytes (64 MiB)")
+            case .notAFile: throw DraftError.unreadableAttachment(path, "not a regular file")
+            case .unreadable(let why): throw DraftError.unreadableAttachment(path, why)
+            }
         }
-        guard let h = FileHandle(forReadingAtPath: path) else { throw DraftError.unreadableAttachment(path, "the file cannot be read") }
-        defer { try? h.close() }
-        let data: Data
-        do { data = try h.read(upToCount: room + 1) ?? Data() } catch {
-            throw DraftError.unreadableAttachment(path, error.localizedDescription)
-        }
-        guard data.count <= room else {
-            throw DraftError.tooLarge("attaching \(path) takes the attachments over \(maxAttachmentBytes) bytes (64 MiB)")
-        }
-        return Array(data)
     }
 
     /// `body` cut at a line's end so that it holds at most `maxBodyBytes`, with a note where it was cut: a reply
