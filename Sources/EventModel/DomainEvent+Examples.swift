@@ -38,6 +38,7 @@ extension DomainEvent {
         .sendUndone(SendUndone(draftID: "draftID-30")),
         .sendCancelled(SendCancelled(draftID: "draftID-31")),
         .draftCopyChanged(DraftCopyChanged(draftID: "draftID-31b", change: .stored, draftVersion: 3, folder: "Drafts", messageID: "messageID-31b", uid: 17, uidValidity: 18, reason: "reason-31b", attempt: 2, retryAt: Timestamp(microseconds: 1700000000000031))),
+        .messagePartlySent(MessagePartlySent(draftID: "draftID-31c", messageID: "messageID-31c", recipients: ["recipients-a", "recipients-b"], serverResponse: "serverResponse-31c")),
         .notificationDelivered(NotificationDelivered(emailID: "emailID-32")),
         .notificationPreferenceChanged(NotificationPreferenceChanged(change: .quietHoursSet, value: "value-33", quietStart: 1320, quietEnd: 420)),
         .notificationDecided(NotificationDecided(emailID: "emailID-34", threadID: "threadID-34", outcome: .badgeOnly, reason: "flood-cap", syncTime: Timestamp(microseconds: 1700000000000034), title: "title-34", subtitle: "subtitle-34", body: "body-34", fromAddress: "from-34@example.com")),

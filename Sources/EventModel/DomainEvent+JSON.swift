@@ -37,6 +37,7 @@ extension DomainEvent {
         case .sendUndone(let p): p
         case .sendCancelled(let p): p
         case .draftCopyChanged(let p): p
+        case .messagePartlySent(let p): p
         case .notificationDelivered(let p): p
         case .notificationPreferenceChanged(let p): p
         case .notificationDecided(let p): p

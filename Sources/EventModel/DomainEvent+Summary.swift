@@ -63,6 +63,8 @@ extension DomainEvent {
         case .sendFailed(let p): return "draft \(p.draftID) \(p.permanent ? "permanently" : "temporarily"): \(p.reason)"
         case .sendUndone(let p): return "draft \(p.draftID)"
         case .sendCancelled(let p): return "draft \(p.draftID)"
+        case .messagePartlySent(let p):
+            return "draft \(p.draftID) as <\(p.messageID)> to \(p.recipients.count) recipient\(p.recipients.count == 1 ? "" : "s")"
         case .draftCopyChanged(let p):
             let copy = p.messageID.isEmpty ? "" : " <\(p.messageID)>" + (p.uid == 0 ? "" : " uid \(p.uid)")
             let folder = p.folder.isEmpty ? "" : " in \(q(p.folder))"

@@ -70,6 +70,8 @@ public indirect enum DomainEvent: Sendable, Equatable {
     case sendCancelled(SendCancelled)
     /// `DraftCopyChanged`.
     case draftCopyChanged(DraftCopyChanged)
+    /// `MessagePartlySent`.
+    case messagePartlySent(MessagePartlySent)
     /// `NotificationDelivered`.
     case notificationDelivered(NotificationDelivered)
     /// `NotificationPreferenceChanged`.
@@ -119,6 +121,7 @@ public indirect enum DomainEvent: Sendable, Equatable {
         case .sendUndone: .sendUndone
         case .sendCancelled: .sendCancelled
         case .draftCopyChanged: .draftCopyChanged
+        case .messagePartlySent: .messagePartlySent
         case .notificationDelivered: .notificationDelivered
         case .notificationPreferenceChanged: .notificationPreferenceChanged
         case .notificationDecided: .notificationDecided
@@ -165,6 +168,7 @@ public indirect enum DomainEvent: Sendable, Equatable {
         case .sendUndone: SendUndone.schemaVersion
         case .sendCancelled: SendCancelled.schemaVersion
         case .draftCopyChanged: DraftCopyChanged.schemaVersion
+        case .messagePartlySent: MessagePartlySent.schemaVersion
         case .notificationDelivered: NotificationDelivered.schemaVersion
         case .notificationPreferenceChanged: NotificationPreferenceChanged.schemaVersion
         case .notificationDecided: NotificationDecided.schemaVersion
@@ -220,6 +224,7 @@ public indirect enum DomainEvent: Sendable, Equatable {
         case .sendUndone(let p): p.encode(to: &w); return (.sendUndone, Swift.type(of: p).schemaVersion)
         case .sendCancelled(let p): p.encode(to: &w); return (.sendCancelled, Swift.type(of: p).schemaVersion)
         case .draftCopyChanged(let p): p.encode(to: &w); return (.draftCopyChanged, Swift.type(of: p).schemaVersion)
+        case .messagePartlySent(let p): p.encode(to: &w); return (.messagePartlySent, Swift.type(of: p).schemaVersion)
         case .notificationDelivered(let p): p.encode(to: &w); return (.notificationDelivered, Swift.type(of: p).schemaVersion)
         case .notificationPreferenceChanged(let p): p.encode(to: &w); return (.notificationPreferenceChanged, Swift.type(of: p).schemaVersion)
         case .notificationDecided(let p): p.encode(to: &w); return (.notificationDecided, Swift.type(of: p).schemaVersion)
@@ -294,6 +299,7 @@ public indirect enum DomainEvent: Sendable, Equatable {
         case .sendUndone: return .sendUndone(try p(SendUndone.self, &r))
         case .sendCancelled: return .sendCancelled(try p(SendCancelled.self, &r))
         case .draftCopyChanged: return .draftCopyChanged(try p(DraftCopyChanged.self, &r))
+        case .messagePartlySent: return .messagePartlySent(try p(MessagePartlySent.self, &r))
         case .notificationDelivered: return .notificationDelivered(try p(NotificationDelivered.self, &r))
         case .notificationPreferenceChanged: return .notificationPreferenceChanged(try p(NotificationPreferenceChanged.self, &r))
         case .notificationDecided: return .notificationDecided(try p(NotificationDecided.self, &r))

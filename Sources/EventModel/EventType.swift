@@ -53,6 +53,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
     public static let sendUndone = EventType(rawValue: 66)
     public static let sendCancelled = EventType(rawValue: 67)
     public static let draftCopyChanged = EventType(rawValue: 68)
+    public static let messagePartlySent = EventType(rawValue: 69)
     // Notifications
     public static let notificationDelivered = EventType(rawValue: 70)
     public static let notificationPreferenceChanged = EventType(rawValue: 71)
@@ -77,6 +78,7 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable, Custo
         (.draftSaved, "DraftSaved"), (.draftDeleted, "DraftDeleted"), (.messageQueued, "MessageQueued"),
         (.sendStarted, "SendStarted"), (.messageSent, "MessageSent"), (.sendFailed, "SendFailed"),
         (.sendUndone, "SendUndone"), (.sendCancelled, "SendCancelled"), (.draftCopyChanged, "DraftCopyChanged"),
+        (.messagePartlySent, "MessagePartlySent"),
         (.notificationDelivered, "NotificationDelivered"),
         (.notificationPreferenceChanged, "NotificationPreferenceChanged"), (.notificationDecided, "NotificationDecided"),
         (.notificationWithdrawn, "NotificationWithdrawn"),

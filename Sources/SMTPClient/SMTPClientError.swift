@@ -39,6 +39,9 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     /// The whole message was sent but its acknowledgement never came (`reason`): the server may
     /// have accepted it, so sending it again may deliver it twice.
     case deliveryUnconfirmed(String)
+    /// The server accepted the message for some recipients, and recording that failed (`reason`): the
+    /// send stopped before the next transaction, so the others did not get it.
+    case deliveryNotRecorded(String)
 
     /// Whether the same submission may succeed later without changing anything: temporary (4xx)
     /// failures, lost connections and timeouts. False for permanent refusals, TLS, certificate and
@@ -55,7 +58,7 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
             return refused.allSatisfy(\.isTemporary)
         case .startTLSUnavailable, .insecureAuthentication, .mechanismUnavailable,
              .permanentFailure, .invalidAddress, .internationalAddressUnsupported, .eightBitUnsupported,
-             .messageTooLarge, .noRecipients, .protocolError:
+             .messageTooLarge, .noRecipients, .protocolError, .deliveryNotRecorded:
             return false
         }
     }
@@ -100,6 +103,9 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
         case .deliveryUnconfirmed(let reason):
             return "the message was sent but the SMTP server never confirmed it (\(reason)); "
                 + "it may have been delivered: sending it again may deliver it twice"
+        case .deliveryNotRecorded(let reason):
+            return "the SMTP server accepted the message for some recipients, but recording that failed (\(reason)); "
+                + "the others were not sent: mend the store, then send again"
         }
     }
 }

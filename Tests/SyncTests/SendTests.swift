@@ -152,6 +152,44 @@ final class SendTests: SyncTestCase {
         XCTAssertEqual(listing.stdout.components(separatedBy: "failed  ").count - 1, 3, listing.stdout)
     }
 
+    func testMoreRecipientsThanTheServerTakesGoInSeveralTransactionsAndARetryOnlyToThoseLeftOnExim() throws {
+        // Exim takes 100 recipients a transaction (as Gmail); while `defer-short-data` exists in its folder, the
+        // last, shorter transaction fails with 451 after the first was delivered (Tools/test-server/exim).
+        let everyone = (0..<150).map { "u\($0)@example.org" }
+        let (d, problems) = try drafts.create(account: accountName, DraftInput(to: everyone.joined(separator: ", "), subject: "All hands",
+                                                                               body: "See you there."))
+        XCTAssertTrue(problems.isEmpty, "\(problems)")
+        let toggle = URL(fileURLWithPath: smtp.spoolDir).deletingLastPathComponent().appendingPathComponent("defer-short-data")
+        try Data().write(to: toggle)
+        defer { try? FileManager.default.removeItem(at: toggle) }
+        let queued = try outbox.queue(d.draftID, undoDelay: 0)
+        func arrived() throws -> [[String]] {
+            try smtp.spoolEntries().filter { e in
+                MailParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: smtp.spoolDir + "/" + e.file)))).messageID == queued.messageID
+            }.map(\.to)
+        }
+        XCTAssertEqual(try outbox.deliver(d.draftID), .failed)
+        XCTAssertEqual(try arrived(), [Array(everyone[..<100])], "the first transaction was delivered")
+        let item = try XCTUnwrap(try views.outboxItem(draftID: d.draftID))
+        XCTAssertTrue((item.reason ?? "").contains("100 of the 150 recipients"), item.reason ?? "")
+        try FileManager.default.removeItem(at: toggle)
+        // The retry sends to the 50 left, not again to the first 100.
+        XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+        let deliveries = try arrived()
+        XCTAssertEqual(deliveries, [Array(everyone[..<100]), Array(everyone[100...])])
+        var events: [DomainEvent] = []
+        try store.log.scan(filter: ScanFilter(stream: .draft(d.draftID))) { ev in
+            events.append(try ev.decode())
+            return true
+        }
+        XCTAssertEqual(events.map(\.type), [.draftSaved, .messageQueued, .sendStarted, .messagePartlySent, .sendFailed,
+                                            .sendStarted, .messageSent, .draftDeleted])
+        guard case .messagePartlySent(let partly) = events[3] else { return XCTFail("\(events[3])") }
+        XCTAssertEqual(partly.recipients, Array(everyone[..<100]))
+        XCTAssertEqual(partly.messageID, queued.messageID)
+        XCTAssertTrue(partly.serverResponse.hasPrefix("250"), partly.serverResponse)
+    }
+
     func testWithNoNetworkTheMessageStaysQueuedAndTheUserIsTold() throws {
         // An account whose SMTP server cannot be reached (nothing listens on port 9 of 127.0.0.1).
         try store.addAccount(AccountSettings(name: "offline", email: user, host: imap.host, port: imap.tlsPort, security: "tls",

@@ -103,6 +103,14 @@ package struct SMTPServer: Sendable {
         }
     }
 
+    /// Every accepted message whose bytes hold `marker`, oldest first.
+    package func spooledMessages(containing marker: String) throws -> [SpoolEntry] {
+        let needle = Data(marker.utf8)
+        return try spoolEntries().filter { entry in
+            FileManager.default.contents(atPath: spoolDir + "/" + entry.file)?.range(of: needle) != nil
+        }
+    }
+
     /// The accepted message whose bytes hold `marker`, with its entry; nil when there is none.
     package func spooledMessage(containing marker: String) throws -> (entry: SpoolEntry, bytes: [UInt8])? {
         let needle = Data(marker.utf8)

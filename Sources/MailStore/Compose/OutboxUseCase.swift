@@ -91,14 +91,34 @@ public struct OutboxUseCase {
         defer { connection.quit() }
         let attempt = UInt32(item.attempts + 1)
         try append(.sendStarted(SendStarted(draftID: draftID, attempt: attempt)), d.account, draftID, actor: .system)
+        // A server that takes fewer recipients a transaction than the message has gets it in several; those it
+        // accepted already in this queuing (a failure after them) do not get it again.
+        let everyone = composed.envelopeRecipients
+        var delivered = try partlySent(draftID, messageID: composed.messageID)
+        let remaining = everyone.filter { !delivered.contains($0) }
         do {
-            let reply = try connection.send(from: composed.envelopeSender, recipients: composed.envelopeRecipients, message: composed.bytes)
-            try append(.messageSent(MessageSent(draftID: draftID, messageID: composed.messageID,
-                                                serverResponse: "\(reply.code) \(reply.lines.joined(separator: " "))")),
+            let response: String
+            if remaining.isEmpty {
+                response = "every recipient had it already"
+            } else {
+                let reply = try connection.send(from: composed.envelopeSender, recipients: remaining, message: composed.bytes) { delivery in
+                    delivered.formUnion(delivery.recipients)
+                    // The last transaction is recorded by MessageSent.
+                    guard !remaining.allSatisfy(delivered.contains) else { return }
+                    try append(.messagePartlySent(MessagePartlySent(draftID: draftID, messageID: composed.messageID, recipients: delivery.recipients,
+                                                                    serverResponse: OutboxUseCase.line(delivery.reply))),
+                               d.account, draftID, actor: .sync)
+                }
+                response = OutboxUseCase.line(reply)
+            }
+            try append(.messageSent(MessageSent(draftID: draftID, messageID: composed.messageID, serverResponse: response)),
                        d.account, draftID, actor: .sync)
         } catch let e as SMTPClientError {
             let retry = e.isRetryable ? RetryBackoff.next(after: attempt) : nil
-            try append(.sendFailed(SendFailed(draftID: draftID, reason: e.description, permanent: !e.isRetryable, retryAt: retry)),
+            let sentTo = everyone.filter(delivered.contains).count
+            let reason = e.description + (sentTo == 0 ? "" : " (the server accepted it for \(sentTo) of the \(everyone.count) recipients "
+                                                              + "already; a retry sends it to the others only)")
+            try append(.sendFailed(SendFailed(draftID: draftID, reason: reason, permanent: !e.isRetryable, retryAt: retry)),
                        d.account, draftID, actor: .sync)
             return .failed
         }
@@ -246,6 +266,27 @@ public struct OutboxUseCase {
             return true
         }
         return current
+    }
+
+    /// The recipients the server accepted the current queuing of a draft for in transactions of their own
+    /// (`MessagePartlySent` of `messageID` since the user queued it), when the message needed several.
+    func partlySent(_ draftID: String, messageID: String) throws -> Set<String> {
+        var delivered: Set<String> = []
+        try store.log.scan(filter: ScanFilter(stream: .draft(draftID))) { ev in
+            switch try ev.decode() {
+            case .messageQueued where ev.envelope.actor == .user: delivered = []
+            case .sendUndone, .sendCancelled, .messageSent, .draftDeleted: delivered = []
+            case .messagePartlySent(let p) where p.messageID == messageID: delivered.formUnion(p.recipients)
+            default: break
+            }
+            return true
+        }
+        return delivered
+    }
+
+    /// A server's reply as the outbox records it: code and text on one line.
+    static func line(_ reply: SMTPReply) -> String {
+        "\(reply.code) \(reply.lines.joined(separator: " "))"
     }
 
     func lastFailure(_ draftID: String) throws -> SendFailed? {
