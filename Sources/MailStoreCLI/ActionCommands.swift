@@ -119,9 +119,9 @@ struct RetryCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open()
-            let newID = try ManageThreadActionsUseCase(store: store).retry(actionId: action)
-            if let newID { print(newID) }
-            try ActionOptions.push(actionID: newID?.description ?? action, store: store)
+            let newIDs = try ManageThreadActionsUseCase(store: store).retry(actionId: action)
+            for id in newIDs { print(id) }
+            for id in newIDs.isEmpty ? [action] : newIDs.map(\.description) { try ActionOptions.push(actionID: id, store: store) }
         }
     }
 }

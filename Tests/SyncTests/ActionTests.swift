@@ -178,7 +178,7 @@ final class ActionTests: SyncTestCase {
         XCTAssertEqual(try views.failedActions(account: accountName).map(\.id), [action])
         for i in 0..<5 { XCTAssertEqual(try views.thread(id: ids[5 + i])?.isStarred, false) }
         try imap.readWrite(user: user, folder: path("Locked"))
-        let retry = try XCTUnwrap(try actions.retry(actionId: action.description))
+        let retry = try XCTUnwrap(try actions.retry(actionId: action.description).first)
         XCTAssertTrue(try views.failedActions(account: accountName).isEmpty, "the retry supersedes the failure")
         let again = try sync()
         XCTAssertEqual(again.actions.applied, 5)

@@ -77,10 +77,10 @@ final class ActionViewTests: ViewsTestCase {
 
     /// A selection of more threads than one action takes is several actions of consecutive threads, each within
     /// the bounds, every thread acted on; each undoes its own; the views equal a rebuild.
-    func testABatchOverTheBoundIsSeveralActionsEachUndoneAlone() throws {
+    /// `n` one-message threads in the Inbox (m0...m(n-1)) of an account with an Archive, and their ids.
+    private func inboxThreads(_ n: Int) throws -> (ViewStore, [String]) {
         try folder("INBOX", role: .inbox)
         try folder("Archive", role: .archive)
-        let n = ManageThreadActionsUseCase.maxThreadsPerAction + 5
         var batch: [NewEvent] = []
         for i in 0..<n {
             let d = tick()
@@ -91,7 +91,12 @@ final class ActionViewTests: ViewsTestCase {
         }
         _ = try store.log.append(batch)
         let v = try views()
-        let threads = try (0..<n).map { try XCTUnwrap(try v.emailRecord(id: "m\($0)")).threadID }
+        return (v, try (0..<n).map { try XCTUnwrap(try v.emailRecord(id: "m\($0)")).threadID })
+    }
+
+    func testABatchOverTheBoundIsSeveralActionsEachUndoneAlone() throws {
+        let n = ManageThreadActionsUseCase.maxThreadsPerAction + 5
+        let (v, threads) = try inboxThreads(n)
         let actions = ManageThreadActionsUseCase(store: store)
         XCTAssertThrowsError(try actions.archiveThreads(ids: threads)) { error in
             guard case ThreadListError.actionFailed(let u as ActionError) = error, case .tooLarge(n, 0) = u else { return XCTFail("\(error)") }
@@ -103,6 +108,32 @@ final class ActionViewTests: ViewsTestCase {
         try actions.undo(actionId: result.actions[1].action)
         XCTAssertEqual(try v.thread(id: threads[n - 1])?.folders, ["INBOX"])
         XCTAssertEqual(try v.thread(id: threads[0])?.folders, ["Archive"])
+        let report = try v.compareWithRebuild()
+        XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
+    }
+
+    /// An action recorded before the bound (more threads than one action takes now), refused by the server:
+    /// its retry is cut into actions as a batch is, where it had been refused as too large.
+    func testARetryOfAnActionOverTheBoundIsSeveralActions() throws {
+        let n = ManageThreadActionsUseCase.maxThreadsPerAction + 5
+        let (v, threads) = try inboxThreads(n)
+        let legacy = EventID.generate()
+        let emails = (0..<n).map { "m\($0)" }
+        let action = ThreadAction(threadIDs: threads, targets: emails.map { ActionTarget(emailID: $0, folder: "INBOX", flags: []) },
+                                  destination: "Archive")
+        _ = try store.log.append([
+            NewEvent(id: legacy, event: .threadArchived(action), account: "acct", stream: .action(legacy), actor: .user),
+            NewEvent(event: .actionRejected(ActionRejected(actionID: legacy, emailIDs: emails, reason: "NO [READ-ONLY]")),
+                     account: "acct", stream: .action(legacy), causationID: legacy, actor: .sync),
+            NewEvent(event: .actionReverted(ActionReverted(actionID: legacy, targets: action.targets, reason: "NO [READ-ONLY]")),
+                     account: "acct", stream: .action(legacy), causationID: legacy, actor: .sync),
+        ])
+        _ = try store.latestViews()
+        XCTAssertEqual(try v.thread(id: threads[0])?.folders, ["INBOX"], "the refusal put them back")
+        let retried = try ManageThreadActionsUseCase(store: store).retry(actionId: legacy.description)
+        XCTAssertEqual(retried.count, 2)
+        XCTAssertEqual(try retried.map { try XCTUnwrap(try v.action(id: $0.description)).threadIDs.count }, [n - 5, 5])
+        for t in threads { XCTAssertEqual(try v.thread(id: t)?.folders, ["Archive"]) }
         let report = try v.compareWithRebuild()
         XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
     }

@@ -40,7 +40,7 @@ extension ManageThreadActionsUseCase {
     /// Unmaps the views' and the log's pages once the process holds more than the mapped budget of them
     /// (`Environment.residentFileBudget`): each action's fold maps the pages of its threads, and a selection of
     /// thousands of threads would otherwise keep every one mapped (626 MiB of file pages for 14,423 threads).
-    private func releaseMappedPages() {
+    func releaseMappedPages() {
         guard let views = try? views else { return }
         views.environment.releaseResidentPages(over: Environment.residentFileBudget)
         store.log.environment.releaseResidentPages(over: Environment.residentFileBudget)

@@ -31,21 +31,37 @@ extension ManageThreadActionsUseCase {
         }
     }
 
-    /// Takes the action again for what the server refused (a new action, causation = the old one), or lets a
-    /// temporarily failed action be written back at once. Returns the new action's id, or nil when the
-    /// action only had to be sent again.
+    /// Takes the action again for what the server refused (new actions, causation = the old one), or lets a
+    /// temporarily failed action be written back at once. Returns the new actions' ids (empty when the action
+    /// only had to be sent again): one, unless the threads are more than one action takes
+    /// (`maxThreadsPerAction`, `maxCopiesPerAction`: an action recorded before those bounds, or threads grown
+    /// since), cut as `batch` cuts them.
     @discardableResult
-    public func retry(actionId: String) throws(ThreadListError) -> EventID? {
+    public func retry(actionId: String) throws(ThreadListError) -> [EventID] {
         let r = try wrap { () throws -> ActionRecord in
             guard let r = try views.action(id: actionId) else { throw ActionError.actionNotFound(actionId) }
             guard !r.undone else { throw ActionError.alreadyUndone(actionId) }
             guard !r.rejected.isEmpty || (r.attempts > 0 && !r.pending.isEmpty) else { throw ActionError.nothingToRetry(actionId) }
             return r
         }
-        guard !r.rejected.isEmpty else { return nil }
+        guard !r.rejected.isEmpty else { return [] }
         let rejected = Set(r.rejected)
-        let threads = try wrap { try r.threadIDs.filter { t in try views.threadEmails(id: t).contains { rejected.contains($0.id) } } }
-        return try act(r.kind, threads.isEmpty ? r.threadIDs : threads, destination: r.destination, causation: r.id)
+        let threads = try wrap { () throws -> [(thread: String, copies: Int)] in
+            var all: [(thread: String, copies: Int)] = [], refused: [(thread: String, copies: Int)] = []
+            for (index, t) in r.threadIDs.enumerated() {
+                if index % 256 == 255 { releaseMappedPages() }
+                let copies = try views.threadEmails(id: t)
+                all.append((t, copies.count))
+                if copies.contains(where: { rejected.contains($0.id) }) { refused.append((t, copies.count)) }
+            }
+            return refused.isEmpty ? all : refused
+        }
+        var ids: [EventID] = []
+        for part in ManageThreadActionsUseCase.actions(threads) {
+            releaseMappedPages()
+            ids.append(try act(r.kind, part, destination: r.destination, causation: r.id))
+        }
+        return ids
     }
 
     /// The state to put copies back to: their folder before the action, their current flags with the
