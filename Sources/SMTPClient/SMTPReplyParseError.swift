@@ -8,6 +8,8 @@ package enum SMTPReplyParseError: Error, CustomStringConvertible, Equatable {
     case lineTooLong(Int)
     /// A reply has more than ``SMTPReplyParser/maxLines`` lines.
     case tooManyLines
+    /// A reply's lines together are longer than ``SMTPReplyParser/maxReplyBytes``.
+    case replyTooLong
 
     /// What is wrong with the server's reply.
     package var description: String {
@@ -16,6 +18,7 @@ package enum SMTPReplyParseError: Error, CustomStringConvertible, Equatable {
         case .inconsistentCodes(let first, let later): return "a reply mixes the codes \(first) and \(later)"
         case .lineTooLong(let count): return "a reply line of \(count) bytes is longer than \(SMTPReplyParser.maxLineLength)"
         case .tooManyLines: return "a reply has more than \(SMTPReplyParser.maxLines) lines"
+        case .replyTooLong: return "a reply is longer than \(SMTPReplyParser.maxReplyBytes) bytes"
         }
     }
 }

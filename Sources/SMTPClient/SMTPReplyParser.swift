@@ -1,12 +1,16 @@
 /// Reads SMTP replies (RFC 5321 §4.2) from the bytes received: `250-first`, `250-more`, `250 last`.
 ///
-/// Lines end with CRLF (a bare LF is tolerated). Bounded: a line longer than ``maxLineLength`` or
-/// a reply of more than ``maxLines`` lines is an error, so a hostile server cannot exhaust memory.
+/// Lines end with CRLF (a bare LF is tolerated). Bounded: a line longer than ``maxLineLength``, a reply of
+/// more than ``maxLines`` lines or of more than ``maxReplyBytes`` is an error, so a hostile server cannot
+/// exhaust memory (a send holds a reply per refused recipient, up to a thousand).
 package struct SMTPReplyParser {
     /// The longest line accepted (RFC 5321 allows 512 octets; servers write longer texts).
     package static let maxLineLength = 8192
     /// The most lines one reply may have.
     package static let maxLines = 1000
+    /// The most bytes of text one reply may have, its lines together (RFC 5321's replies are lines of at most
+    /// 512 octets; an EHLO reply is a few dozen short lines).
+    package static let maxReplyBytes = 64 * 1024
 
     /// Received bytes not yet read as a reply.
     private var buffer: [UInt8] = []
@@ -19,6 +23,8 @@ package struct SMTPReplyParser {
     private var pending: [String] = []
     /// The code of the reply being read.
     private var pendingCode: Int?
+    /// The bytes of the lines of the reply being read.
+    private var pendingBytes = 0
 
     /// An empty parser.
     package init() {}
@@ -65,6 +71,8 @@ package struct SMTPReplyParser {
         let separator = line.dropFirst(3).first
         guard separator == nil || separator == 0x20 || separator == 0x2D else { throw .malformedLine(text) }
         if let pendingCode, pendingCode != code { throw .inconsistentCodes(pendingCode, code) }
+        pendingBytes += line.count
+        guard pendingBytes <= SMTPReplyParser.maxReplyBytes else { throw .replyTooLong }
         pending.append(String(decoding: line.dropFirst(4), as: UTF8.self))
         guard pending.count <= SMTPReplyParser.maxLines else { throw .tooManyLines }
         if separator == 0x2D {
@@ -74,6 +82,7 @@ package struct SMTPReplyParser {
         defer {
             pending = []
             pendingCode = nil
+            pendingBytes = 0
         }
         return SMTPReply(code: code, lines: pending)
     }

@@ -29,6 +29,17 @@ final class ProtocolTests: XCTestCase {
         XCTAssertThrowsError(try endless.next()) { XCTAssertEqual($0 as? SMTPReplyParseError, .lineTooLong(SMTPReplyParser.maxLineLength + 1)) }
     }
 
+    func testAReplyIsBoundedAsAWholeNotOnlyByItsLines() throws {
+        // Lines of 8,000 bytes, each within the line bound: 8 of them fit the reply's 64 KiB, 9 do not.
+        let line = "250-" + String(repeating: "A", count: 7_996) + "\r\n"
+        var fits = SMTPReplyParser()
+        fits.feed(Array((String(repeating: line, count: 7) + "250 end\r\n").utf8))
+        XCTAssertEqual(try fits.next()?.lines.count, 8)
+        var over = SMTPReplyParser()
+        over.feed(Array((String(repeating: line, count: 9) + "250 end\r\n").utf8))
+        XCTAssertThrowsError(try over.next()) { XCTAssertEqual($0 as? SMTPReplyParseError, .replyTooLong) }
+    }
+
     func testALineOfTheMaximumLengthIsReadWhereverItsCRLFIsSplit() throws {
         let line = Array("250 ".utf8) + [UInt8](repeating: 0x41, count: SMTPReplyParser.maxLineLength - 4)
         var whole = SMTPReplyParser()

@@ -118,7 +118,8 @@ public struct OutboxUseCase {
             let sentTo = everyone.filter(delivered.contains).count
             let reason = e.description + (sentTo == 0 ? "" : " (the server accepted it for \(sentTo) of the \(everyone.count) recipients "
                                                               + "already; a retry sends it to the others only)")
-            try append(.sendFailed(SendFailed(draftID: draftID, reason: reason, permanent: !e.isRetryable, retryAt: retry)),
+            try append(.sendFailed(SendFailed(draftID: draftID, reason: RecordedText.bounded(reason), permanent: !e.isRetryable,
+                                              retryAt: retry)),
                        d.account, draftID, actor: .sync)
             return .failed
         }
@@ -284,9 +285,9 @@ public struct OutboxUseCase {
         return delivered
     }
 
-    /// A server's reply as the outbox records it: code and text on one line.
+    /// A server's reply as the outbox records it: code and text on one line, at most `RecordedText.maxBytes`.
     static func line(_ reply: SMTPReply) -> String {
-        "\(reply.code) \(reply.lines.joined(separator: " "))"
+        RecordedText.bounded("\(reply.code) \(reply.lines.joined(separator: " "))")
     }
 
     func lastFailure(_ draftID: String) throws -> SendFailed? {

@@ -169,7 +169,8 @@ extension SyncEngine {
     }
 
     /// Records a failed step; it is tried again after a backoff.
-    private func draftFailed(_ w: DraftWork, reason: String, into report: inout DraftSyncReport) throws {
+    private func draftFailed(_ w: DraftWork, reason text: String, into report: inout DraftSyncReport) throws {
+        let reason = RecordedText.bounded(text)
         let attempt = w.state.attempts + 1
         try commitDraftChange(DraftCopyChanged(draftID: w.id, change: .failed, draftVersion: w.draft?.latest.draftVersion ?? 0,
                                                reason: reason, attempt: attempt, retryAt: RetryBackoff.next(after: attempt)))

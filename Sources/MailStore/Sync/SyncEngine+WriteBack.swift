@@ -159,7 +159,7 @@ extension SyncEngine {
         if !o.applied.isEmpty { add(.actionApplied(ActionApplied(actionID: r.id, emailIDs: o.applied))) }
         if !o.rejected.isEmpty {
             let ids = o.rejected.map(\.emailID)
-            let reason = o.rejected[0].reason
+            let reason = RecordedText.bounded(o.rejected[0].reason)
             add(.actionRejected(ActionRejected(actionID: r.id, emailIDs: ids, reason: reason)))
             if let (flag, set) = r.kind.flag {
                 add(.flagRejected(FlagRejected(actionID: r.id, emailIDs: ids, flag: flag, wasSet: set, message: SyncEngine.message(flag, reason))))
@@ -172,7 +172,7 @@ extension SyncEngine {
             }
             report.problems.append(.init(action: r.id.description, threads: try threads(of: ids, r), emails: ids.count, reason: reason, retrying: false))
         }
-        if let reason = o.failedReason {
+        if let reason = o.failedReason.map({ RecordedText.bounded($0) }) {
             let done = Set(o.applied).union(o.rejected.map(\.emailID))
             let remaining = r.pending.filter { !done.contains($0) }
             let attempt = r.attempts + 1
