@@ -11,12 +11,16 @@ package struct SearchHit: Equatable, Sendable {
     package var date: Int64
     package var size: Int64
     package var subject: String
-    /// From, To and Cc, de-duplicated.
-    package var participants: [EmailAddress]
+    /// From, To and Cc, de-duplicated, as the index keeps them (`SearchDocument`'s encoding): decoded by
+    /// ``participants`` when used, not for each row a search skips.
+    package var participantsField: String
     package var isSeen: Bool
     package var isFlagged: Bool
     package var hasAttachment: Bool
     package var category: AICategory
+
+    /// From, To and Cc, de-duplicated.
+    package var participants: [EmailAddress] { SearchDocument.decodeParticipants(participantsField) }
 }
 
 /// One thread of a search result: the thread id, the matching copies in it (result order first, then the

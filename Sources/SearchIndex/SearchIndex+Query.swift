@@ -17,7 +17,7 @@ extension SearchIndex {
                 let flags = s.int(5)
                 let hit = SearchHit(emailID: s.text(1), account: s.text(2), folder: s.text(3), messageID: s.isNull(4) ? nil : s.text(4),
                                     date: s.int(7), size: s.int(8), subject: s.text(9),
-                                    participants: SearchDocument.decodeParticipants(s.text(10)),
+                                    participantsField: s.text(10),
                                     isSeen: flags & SearchFlags.seen != 0, isFlagged: flags & SearchFlags.flagged != 0,
                                     hasAttachment: flags & SearchFlags.attachment != 0,
                                     category: AICategory(rawValue: UInt8(clamping: s.int(6))) ?? .uncategorized)
@@ -56,26 +56,44 @@ extension SearchIndex {
     }
 
     /// Results grouped by thread: threads in the order of their first match, `offset` threads skipped, at
-    /// most `limit`. `threadOf` gives a copy's thread (nil: the copy is its own thread, `email:ID`).
+    /// most `limit`. `threadOf` gives a copy's thread (nil: the copy is its own thread, `email:ID`). Of the
+    /// threads skipped only their ids are kept (eight bytes each for the views' 16-hex-digit ids), so an
+    /// offset of a million costs a set of ids, not a million rows.
     package func searchThreads(_ query: SearchQuery, account: String? = nil, oldestFirst: Bool = false, offset: Int, limit: Int,
                                threadOf: (String) throws -> String?,
                                threadEmails: @escaping (String) throws -> [String]) throws -> [SearchThreadHit] {
         var order: [String] = []
         var byThread: [String: SearchThreadHit] = [:]
-        let wanted = offset + limit
+        var skipped = SkippedThreads()
         try search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails) { hit in
-            let t = try threadOf(hit.emailID) ?? "email:" + hit.emailID
-            if byThread[t] != nil {
-                byThread[t]!.emailIDs.append(hit.emailID)
+            // A copy that is its own thread is matched once: it is never seen again.
+            guard let thread = try threadOf(hit.emailID) else {
+                if skipped.count < offset {
+                    skipped.count += 1
+                    return true
+                }
+                if order.count == limit { return false }
+                let t = "email:" + hit.emailID
+                order.append(t)
+                byThread[t] = SearchThreadHit(threadID: t, emailIDs: [hit.emailID], first: hit)
                 return true
             }
-            if order.count == wanted { return false }
-            order.append(t)
-            byThread[t] = SearchThreadHit(threadID: t, emailIDs: [hit.emailID], first: hit)
+            if byThread[thread] != nil {
+                byThread[thread]!.emailIDs.append(hit.emailID)
+                return true
+            }
+            if skipped.contains(thread) { return true }
+            if skipped.count < offset {
+                skipped.insert(thread)
+                return true
+            }
+            if order.count == limit { return false }
+            order.append(thread)
+            byThread[thread] = SearchThreadHit(threadID: thread, emailIDs: [hit.emailID], first: hit)
             return true
         }
         var out: [SearchThreadHit] = []
-        for t in order.dropFirst(offset) {
+        for t in order {
             var row = byThread[t]!
             if !t.hasPrefix("email:") {
                 let more = try matching(query, among: try threadEmails(t), account: account, threadEmails: threadEmails)

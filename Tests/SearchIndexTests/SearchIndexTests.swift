@@ -177,6 +177,41 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(page2.map(\.threadID), [thread])
     }
 
+    /// Pages of threads at any offset are the slices of one page of everything, whether a copy has a thread
+    /// or is its own (threadOf nil); the threads skipped are kept by id only.
+    func testThreadPagesAtEveryOffsetAreSlicesOfOnePage() throws {
+        let views = try store.openViews()
+        let idx = try index()
+        let alone = try emailID("m4@example.com")
+        let query = try SearchQuery.parse("*")
+        func page(_ offset: Int, _ limit: Int) throws -> [SearchThreadHit] {
+            try idx.searchThreads(query, offset: offset, limit: limit,
+                                  threadOf: { $0 == alone ? nil : try views.emailRecord(id: $0)?.threadID },
+                                  threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+        }
+        let all = try page(0, 100)
+        XCTAssertGreaterThanOrEqual(all.count, 3)
+        XCTAssertTrue(all.contains { $0.threadID == "email:" + alone })
+        for offset in 0...all.count {
+            for limit in 1...3 {
+                XCTAssertEqual(try page(offset, limit), Array(all.dropFirst(offset).prefix(limit)), "offset \(offset), limit \(limit)")
+            }
+        }
+    }
+
+    func testSkippedThreadsKeepViewsIdsAsNumbersAndOthersAsText() {
+        XCTAssertEqual(SkippedThreads.pack("b0fe3286201101b6"), 0xb0fe3286201101b6)
+        XCTAssertEqual(SkippedThreads.pack("0000000000000000"), 0)
+        for other in ["B0FE3286201101B6", "b0fe3286201101b", "b0fe3286201101b60", "email:b0fe32862011", "g0fe3286201101b6", ""] {
+            XCTAssertNil(SkippedThreads.pack(other), other)
+        }
+        var skipped = SkippedThreads()
+        for id in ["b0fe3286201101b6", "B0FE3286201101B6", "t1"] { skipped.insert(id) }
+        XCTAssertEqual(skipped.count, 3)
+        XCTAssertTrue(skipped.contains("b0fe3286201101b6") && skipped.contains("B0FE3286201101B6") && skipped.contains("t1"))
+        XCTAssertFalse(skipped.contains("b0fe3286201101b7") || skipped.contains("t2"))
+    }
+
     func testNewMailFlagsMovesCategoriesAndExpungesFollow() throws {
         let idx = try index()
         XCTAssertEqual(try ids("kumquat", idx), [])

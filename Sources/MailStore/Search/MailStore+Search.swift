@@ -1,5 +1,6 @@
 import EventModel
 import Foundation
+import LMDB
 import SearchIndex
 import SearchQuery
 import Views
@@ -49,8 +50,15 @@ extension MailStore {
             }
             return rows
         case .threads:
+            // Each match's thread is looked up in the views: a deep offset reads thousands of their pages at random,
+            // released once past the mapped budget (as a fold's are) so they do not pile up in the resident size.
+            var looked = 0
             let hits = try index.searchThreads(query, account: account, oldestFirst: oldestFirst, offset: offset, limit: limit,
-                                               threadOf: { try views.emailRecord(id: $0)?.threadID }, threadEmails: threadEmails)
+                                               threadOf: { id in
+                                                   looked += 1
+                                                   if looked % 4_096 == 0 { views.environment.releaseResidentPages(over: Environment.residentFileBudget) }
+                                                   return try views.emailRecord(id: id)?.threadID
+                                               }, threadEmails: threadEmails)
             return try hits.map { t in
                 let mids = try t.emailIDs.compactMap { try views.emailRecord(id: $0)?.messageKey }.filter { !$0.hasPrefix("<") }
                 var seen = Set<String>()
