@@ -206,30 +206,38 @@ final class SendTests: SyncTestCase {
         XCTAssertTrue(try outbox.reclaimAbandoned(account: "offline").isEmpty, "a message waiting for the network is not abandoned")
     }
 
+    /// Runs `mailstore send DRAFT --undo-delay DELAY` in a child process and kills it (SIGKILL) `after` seconds
+    /// once the draft's outbox state is `state` (the test's store and views must be closed).
+    private func killSend(_ draftID: String, undoDelay: String, env extra: [String: String] = [:], once state: OutboxItem.State,
+                          after seconds: Double = 0) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = ["send", draftID, "--undo-delay", undoDelay]
+        p.environment = environment.merging(extra) { _, b in b }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(30)
+        var reached = false
+        while !reached && Date() < deadline {
+            usleep(50_000)
+            let s = try MailStore.open(at: dir.file("store"), readOnly: true)
+            reached = try s.openViews().outboxItem(draftID: draftID)?.state == state
+        }
+        XCTAssertTrue(reached, "never \(state)")
+        usleep(UInt32(seconds * 1e6))
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+    }
+
     func testAKillDuringTheDelayBringsTheDraftBack() throws {
         let (d, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Killed", body: "Never sent"))
         let before = try smtp.spoolEntries().count
         views = nil
         store = nil
         let grace = ["MAILSTORE_OUTBOX_GRACE": "0.2"]
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        p.arguments = ["send", d.draftID, "--undo-delay", "1s"]
-        p.environment = environment.merging(grace) { _, b in b }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
         // Queued, then killed during the delay.
-        let deadline = Date().addingTimeInterval(30)
-        var queued = false
-        while !queued && Date() < deadline {
-            usleep(50_000)
-            let s = try MailStore.open(at: dir.file("store"), readOnly: true)
-            queued = try s.openViews().outboxItem(draftID: d.draftID)?.state == .queued
-        }
-        XCTAssertTrue(queued)
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        try killSend(d.draftID, undoDelay: "1s", env: grace, once: .queued)
         usleep(1_500_000)
         // Reading appends nothing: the draft list still shows it queued until a write path runs.
         let listed = try mailstore(["draft", "list", "--account", accountName], env: grace)
@@ -240,6 +248,58 @@ final class SendTests: SyncTestCase {
         let list = try mailstore(["draft", "list", "--account", accountName], env: grace)
         XCTAssertTrue(list.stdout.contains(d.draftID) && list.stdout.contains("draft"), list.stdout)
         XCTAssertEqual(try smtp.spoolEntries().count, before, "nothing was sent")
+    }
+
+    /// A process killed while it sends (`SendStarted`, no outcome) must not leave the message `sending` for
+    /// ever: whoever takes the account's send lock next records the attempt as interrupted (it may have reached
+    /// the server), and it can be retried or cancelled.
+    func testAProcessKilledWhileSendingLeavesAMessageThatCanBeRetriedOrCancelled() throws {
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "stall@example.com", subject: "Stalled", body: "Hello"))
+        views = nil
+        store = nil
+        // Killed while the server holds back its answer to the message.
+        try killSend(d.draftID, undoDelay: "0", once: .sending, after: 0.3)
+        XCTAssertTrue(try mailstore(["outbox", "--account", accountName]).stdout.contains("sending"), "reading changes nothing")
+        // The next send round finds it interrupted: failed, with why and a retry time; nothing sent again yet.
+        try mailstore(["outbox", "send", "--account", accountName])
+        let listing = try mailstore(["outbox", "--account", accountName]).stdout
+        XCTAssertTrue(listing.contains("failed") && listing.contains("ended during attempt 1"), listing)
+        store = try MailStore.open(at: dir.file("store"))
+        views = try store.openViews()
+        var failure: SendFailed?
+        try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: .draft(d.draftID))) { ev in
+            if case .sendFailed(let f) = try ev.decode() { failure = f }
+            return true
+        }
+        XCTAssertEqual(failure?.permanent, false)
+        XCTAssertGreaterThan(try XCTUnwrap(failure?.retryAt), Timestamp.now)
+        // The user can take it back (it had been refused while `sending`).
+        try mailstore(["outbox", "cancel", d.draftID])
+        _ = try store.latestViews()
+        XCTAssertEqual(try views.outboxItem(draftID: d.draftID)?.state, .draft)
+    }
+
+    func testAMessageLeftSendingIsSentByARetryAndNotWhileAnotherProcessSends() throws {
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Left sending", body: "Hello"))
+        let queued = try outbox.queue(d.draftID, undoDelay: 0)
+        // What a process killed mid-attempt leaves behind.
+        try store.commit([NewEvent(event: .sendStarted(SendStarted(draftID: d.draftID, attempt: 1)), account: accountName,
+                                   stream: .draft(d.draftID), actor: .system)])
+        XCTAssertEqual(try views.outboxItem(draftID: d.draftID)?.state, .sending)
+        // Another process sending this account's mail holds the lock: the round leaves the message alone.
+        let other = try AccountLock(store: store.directory, kind: "send", account: accountName, waitSeconds: 0)
+        XCTAssertTrue(try outbox.deliverDue(account: accountName).isEmpty)
+        XCTAssertEqual(try views.outboxItem(draftID: d.draftID)?.state, .sending)
+        other.release()
+        // `outbox retry`: recorded as interrupted, then sent.
+        XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+        XCTAssertNotNil(try spooled(queued.messageID))
+        var types: [EventType] = []
+        try store.log.scan(filter: ScanFilter(stream: .draft(d.draftID))) { ev in
+            types.append(ev.envelope.type)
+            return true
+        }
+        XCTAssertEqual(types, [.draftSaved, .messageQueued, .sendStarted, .sendFailed, .sendStarted, .messageSent, .draftDeleted])
     }
 
     func testAutocompleteRanksPeopleWhoWroteFirst() throws {

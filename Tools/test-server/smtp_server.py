@@ -20,6 +20,7 @@ by Tools/test-server/smtp; see that script for usage.
     drop...      connection closed at RCPT TO, without a reply
     datafail5xx... / datafail4xx...  RCPT accepted, end of DATA answered 554 5.6.0 / 451 4.3.0 (not saved)
     datadrop...  RCPT accepted, message saved to the spool, then the connection closed without a reply
+    stall...     RCPT accepted, the end of DATA never answered (an hour's wait: a client killed meanwhile)
                  to DATA (a lost acknowledgement)
 """
 import argparse
@@ -131,6 +132,9 @@ class Handler(OAuthMechanisms):
             return "554 5.6.0 Message rejected (injected failure)"
         if any(lp.startswith("datafail4xx") for lp in locals_):
             return "451 4.3.0 Temporary failure, try again later (injected failure)"
+        if any(lp.startswith("stall") for lp in locals_):
+            log.info("%s: stalling at the end of DATA", self.listener)
+            await asyncio.sleep(3600)
         name = self.save(server, session, envelope)
         if any(lp.startswith("datadrop") for lp in locals_):
             log.info("%s: saved %s, dropping the connection before the DATA reply", self.listener, name)

@@ -48,12 +48,45 @@ public struct OutboxUseCase {
         try append(.sendUndone(SendUndone(draftID: draftID)), item.account, draftID, actor: .user)
     }
 
-    /// Takes a queued or failed message out of the outbox (`SendCancelled`); it is a draft again.
+    /// Takes a queued or failed message out of the outbox (`SendCancelled`); it is a draft again. So is one left
+    /// `sending` by a process that ended during the attempt (its interruption recorded first); one that another
+    /// process is sending now cannot be (`AccountLockError.held` once `sendLockWaitSeconds` have passed).
     public func cancel(_ draftID: String) throws {
-        guard let item = try views.outboxItem(draftID: draftID), item.state == .queued || item.state == .failed else {
-            throw DraftError.notQueued(draftID)
+        guard let account = try views.outboxItem(draftID: draftID)?.account else { throw DraftError.notQueued(draftID) }
+        try withSendLock(account, wait: OutboxUseCase.sendLockWaitSeconds) {
+            _ = try store.latestViews()
+            guard var item = try views.outboxItem(draftID: draftID), item.state.inOutbox else { throw DraftError.notQueued(draftID) }
+            if item.state == .sending { item = try reclaimInterrupted(item) }
+            try append(.sendCancelled(SendCancelled(draftID: draftID)), item.account, draftID, actor: .user)
         }
-        try append(.sendCancelled(SendCancelled(draftID: draftID)), item.account, draftID, actor: .user)
+    }
+
+    /// How long a send or a cancel waits for another process sending the same account's mail (the send lock).
+    public static let sendLockWaitSeconds: Double = 30
+
+    /// Runs `body` holding `account`'s send lock (`STORE/locks/send-ACCOUNT.lock`, an `AccountLock`): one process
+    /// at a time submits an account's messages, so none is sent twice at once, and whoever holds the lock knows
+    /// that a message still `sending` was left so by a process that ended during its attempt (the kernel drops a
+    /// killed holder's lock).
+    func withSendLock<T>(_ account: String, wait: Double, _ body: () throws -> T) throws -> T {
+        let lock = try AccountLock(store: store.directory, kind: "send", account: account, waitSeconds: wait)
+        defer { lock.release() }
+        return try body()
+    }
+
+    /// A message left `sending` (`SendStarted` with no outcome) by a process that ended during the attempt: the
+    /// caller holds the send lock, so no process is sending it. Recorded as a failure that may have reached the
+    /// server (the process may have ended after the server took the message), retried as an unconfirmed delivery
+    /// is. Returns the item as it is now.
+    @discardableResult
+    func reclaimInterrupted(_ item: OutboxItem) throws -> OutboxItem {
+        let attempt = UInt32(max(1, item.attempts))
+        let reason = "the process sending it ended during attempt \(attempt), before the server's answer was recorded: "
+            + "the server may have accepted it, so sending it again may deliver it twice"
+        try append(.sendFailed(SendFailed(draftID: item.draftID, reason: reason, permanent: false, retryAt: RetryBackoff.next(after: attempt))),
+                   item.account, item.draftID, actor: .system)
+        _ = try store.latestViews()
+        return try views.outboxItem(draftID: item.draftID) ?? item
     }
 
     /// Waits until the message's due time (so an undo can still stop it), then delivers it.
@@ -65,13 +98,24 @@ public struct OutboxUseCase {
         return try deliver(draftID)
     }
 
-    /// Submits a queued (due) or failed message now: `SendStarted`, then `MessageSent` or `SendFailed`.
+    /// Submits a queued (due) or failed message now: `SendStarted`, then `MessageSent` or `SendFailed`. Holds the
+    /// account's send lock meanwhile (waiting up to `sendLockWaitSeconds` for another process's send); a message
+    /// that a process ending mid-attempt left `sending` is recorded as interrupted first, then sent.
     @discardableResult
     public func deliver(_ draftID: String) throws -> OutboxItem.State {
         _ = try store.latestViews()
-        guard let item = try views.outboxItem(draftID: draftID), item.state == .queued || item.state == .failed else {
+        guard let account = try views.outboxItem(draftID: draftID)?.account else { return .draft }
+        return try withSendLock(account, wait: OutboxUseCase.sendLockWaitSeconds) { try deliverLocked(draftID) }
+    }
+
+    /// `deliver`, the send lock held.
+    func deliverLocked(_ draftID: String) throws -> OutboxItem.State {
+        _ = try store.latestViews()
+        guard var item = try views.outboxItem(draftID: draftID), item.state.inOutbox else {
             return try views.outboxItem(draftID: draftID)?.state ?? .draft
         }
+        if item.state == .sending { item = try reclaimInterrupted(item) }
+        guard item.state == .queued || item.state == .failed else { return item.state }
         if item.state == .queued, let due = item.dueAt, Timestamp.now < due { return .queued }
         guard let d = try views.draft(id: draftID), let account = try views.account(named: d.account)?.settings else {
             throw DraftError.notFound(draftID)
@@ -132,11 +176,24 @@ public struct OutboxUseCase {
     }
 
     /// Delivers what is due: failed messages whose retry time has come; and first returns abandoned queued
-    /// messages to the drafts. Returns (draft id, state) for each message it touched.
+    /// messages to the drafts, and records as interrupted those a process that ended mid-attempt left `sending`
+    /// (retried when their retry time comes). Returns (draft id, state) for each message it touched; nothing
+    /// when another process is sending this account's mail now (it holds the send lock: the next round does it).
     public func deliverDue(account: String) throws -> [(String, OutboxItem.State)] {
+        do {
+            return try withSendLock(account, wait: 0) { try deliverDueLocked(account: account) }
+        } catch AccountLockError.held {
+            return []
+        }
+    }
+
+    private func deliverDueLocked(account: String) throws -> [(String, OutboxItem.State)] {
+        _ = try store.latestViews()
         var out = try reclaimAbandoned(account: account).map { ($0, OutboxItem.State.draft) }
         for item in try views.outbox(account: account) {
             switch item.state {
+            case .sending:
+                out.append((item.draftID, try reclaimInterrupted(item).state))
             case .failed:
                 guard let f = try lastFailure(item.draftID), !f.permanent, (f.retryAt.map { $0 <= Timestamp.now } ?? true) else { continue }
                 out.append((item.draftID, try deliverReporting(item.draftID)))
@@ -165,9 +222,9 @@ public struct OutboxUseCase {
         return out
     }
 
-    /// `deliver`, with no network reported as staying queued rather than thrown.
+    /// `deliverLocked`, with no network reported as staying queued rather than thrown.
     func deliverReporting(_ draftID: String) throws -> OutboxItem.State {
-        do { return try deliver(draftID) } catch DraftError.offline { return .queued }
+        do { return try deliverLocked(draftID) } catch DraftError.offline { return .queued }
     }
 
     // MARK: - Parts
