@@ -80,10 +80,6 @@ extension SMTPConnection {
         return last
     }
 
-    /// How many recipients a transaction may carry when the server sets no lower limit: the draft's bound
-    /// (1,000) is far below it, so a message never needs more than a handful of transactions.
-    static let maxRecipientsPerTransaction = 1_000
-
     /// What the recipients of one transaction got: accepted, refused, and those not offered because the
     /// server's limit of recipients a transaction was reached (`limitReply` its answer).
     struct Offer {
@@ -124,7 +120,7 @@ extension SMTPConnection {
     /// every refused recipient of every group, nothing having been sent.
     private func grouped(_ mail: String, from: String, first: [String], rest: [String]) throws(SMTPClientError) -> [[String]] {
         var groups = [first]
-        var limit = min(first.count, SMTPConnection.maxRecipientsPerTransaction)
+        var limit = first.count
         var refused: [RefusedRecipient] = []
         var next = rest[...]
         while !next.isEmpty {
