@@ -72,4 +72,20 @@ final class SentFilingTests: SyncTestCase {
         XCTAssertEqual(try sync().sentFiled, 0)
         XCTAssertEqual(try inSent(messageID), 1, "filed once")
     }
+
+    /// A sync does not file a sent message while another process sends the account's mail: that process may be
+    /// filing the same message (two APPENDs, two copies in Sent). The next sync files it, once.
+    func testAPendingFilingIsLeftToTheProcessSendingNow() throws {
+        try add(imapPort: 9)
+        let (draftID, messageID) = try send("Filed by one process")
+        try store.removeAccount(named: accountName)
+        try add(imapPort: imap.tlsPort)
+        let sender = try AccountLock(store: store.directory, kind: "send", account: accountName, waitSeconds: 0)
+        XCTAssertEqual(try sync().sentFiled, 0, "left to the process holding the send lock")
+        XCTAssertEqual(try inSent(messageID), 0)
+        XCTAssertNotNil(try views.draft(id: draftID))
+        sender.release()
+        XCTAssertEqual(try sync().sentFiled, 1)
+        XCTAssertEqual(try inSent(messageID), 1)
+    }
 }

@@ -32,9 +32,20 @@ extension OutboxUseCase {
         }
     }
 
-    /// Files every pending sent message of `account` (once each); returns the draft ids filed.
+    /// Files every pending sent message of `account` (once each); returns the draft ids filed. Nothing when another
+    /// process is sending this account's mail (it holds the send lock, and may be filing the very message it just
+    /// sent: two APPENDs would leave two copies in Sent); a later sync or `outbox send` files what is still pending.
     @discardableResult
     public func completeSentFilings(account: String) throws -> [String] {
+        do {
+            return try withSendLock(account, wait: 0) { try completeSentFilingsLocked(account: account) }
+        } catch AccountLockError.held {
+            return []
+        }
+    }
+
+    private func completeSentFilingsLocked(account: String) throws -> [String] {
+        _ = try store.latestViews()
         var filed: [String] = []
         for item in try unfiledSent(account: account) {
             guard let d = try views.draft(id: item.draftID), let a = try views.account(named: account)?.settings,
