@@ -3,7 +3,7 @@ import EventModel
 import Foundation
 import IMAPClient
 import IMAPProtocol
-import MailStore
+@testable import MailStore
 import Projections
 import TestSupport
 import XCTest
@@ -164,6 +164,73 @@ final class ActionTests: SyncTestCase {
         try assertRebuildAgrees()
     }
 
+    /// The usual undo of a client that writes back at once (`--push`, `sync --watch`): the archive is on the server,
+    /// no sync has yet seen where it went, and the move back must find the message in the Archive by Message-ID
+    /// (it had been refused as "no longer on the server", and the next sync archived it again).
+    func testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBack() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let archive = try actions.archiveThreads(ids: [try thread("m0")])
+        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
+        XCTAssertEqual(try folderOf("m0", via: c), [path("Archive")])
+        try actions.undo(actionId: archive.description)
+        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
+        XCTAssertEqual(try folderOf("m0", via: c), ["INBOX"])
+        try sync()
+        XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]))
+        try assertViewsMatchServer()
+        try assertRebuildAgrees()
+    }
+
+    /// An undo from another process while a write-back has the server carry the action out (between its MOVE and
+    /// its recorded outcome) waits for that outcome, then queues the inverse: the next sync puts the message back.
+    /// Without the wait the undo only reverted the views, and the next sync brought the server's archive back.
+    func testAnUndoDuringTheWriteBackOfItsActionWaitsAndQueuesTheInverse() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let archive = try actions.archiveThreads(ids: [try thread("m0")])
+        let record = try XCTUnwrap(try views.action(id: archive.description))
+        // The write-back, as far as the server: the action's lock held, its MOVE done, its outcome not yet recorded.
+        let writeBack = try AccountLock(store: store.directory, kind: SyncEngine.writeBackLockKind, account: accountName, waitSeconds: 0)
+        let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
+        defer { engine.disconnect() }
+        let conn = try engine.connect()
+        var ignored = SyncReport(account: accountName)
+        engine.mapped = try engine.discoverFolders(conn, report: &ignored)
+        var outcome = SyncEngine.ActionOutcome()
+        try engine.perform(record, conn, into: &outcome)
+        XCTAssertEqual(try folderOf("m0", via: c), [path("Archive")])
+        let undo = Process()
+        undo.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        undo.arguments = ["undo", archive.description]
+        undo.environment = environment
+        undo.standardOutput = FileHandle.nullDevice
+        undo.standardError = FileHandle.nullDevice
+        try undo.run()
+        usleep(700_000)
+        XCTAssertTrue(undo.isRunning, "the undo waits for the write-back in flight")
+        var report = WriteBackReport()
+        try engine.record(record, outcome, into: &report)
+        writeBack.release()
+        undo.waitUntilExit()
+        XCTAssertEqual(undo.terminationStatus, 0)
+        _ = try store.latestViews()
+        var undone: ActionUndone?
+        try store.log.scan(filter: ScanFilter(types: [.actionUndone], stream: .action(archive))) { ev in
+            if case .actionUndone(let p) = try ev.decode() { undone = p }
+            return true
+        }
+        XCTAssertEqual(undone?.serverInverseQueued, true, "the server had it: an inverse is queued")
+        XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]), "back in the Inbox at once")
+        // Written back before any sync saw where the archive put the message: found there by Message-ID.
+        XCTAssertEqual(try sync().actions.applied, 1)
+        XCTAssertEqual(try folderOf("m0", via: c), ["INBOX"], "and on the server")
+        try assertViewsMatchServer()
+        try assertRebuildAgrees()
+    }
+
     func testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetries() throws {
         let c = try server()
         defer { c.logout() }
@@ -206,6 +273,12 @@ final class ActionTests: SyncTestCase {
     func testAMoveIntoAReadOnlyFolderIsRefusedAndPutBackOnCyrus() throws { try testAMoveIntoAReadOnlyFolderIsRefusedAndPutBack() }
     func testUndoBeforeAndAfterWriteBackOnCourier() throws { try testUndoBeforeAndAfterWriteBack() }
     func testUndoBeforeAndAfterWriteBackOnCyrus() throws { try testUndoBeforeAndAfterWriteBack() }
+    func testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBackOnCourier() throws {
+        try testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBack()
+    }
+    func testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBackOnCyrus() throws {
+        try testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBack()
+    }
     func testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetriesOnCourier() throws {
         try testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetries()
     }

@@ -10,9 +10,18 @@ extension ManageThreadActionsUseCase {
     /// queue and reverted in the views (`ActionReverted`); for the part the server has, the inverse is taken
     /// as new actions (unread for read, unstar for star, a move back for moves), which the views show at once
     /// and write-back sends to the server. Returns the id of the `ActionUndone` event.
+    ///
+    /// Holds the account's write-back lock meanwhile (`SyncEngine.writeBackLockKind`, waiting up to
+    /// `SyncEngine.writeBackLockWaitSeconds`): an action a write-back is sending at that moment is undone once its
+    /// outcome is recorded, so the part the server took gets its inverse rather than being reverted only here.
     @discardableResult
     public func undo(actionId: String) throws(ThreadListError) -> EventID {
         try wrap {
+            guard let account = try views.action(id: actionId)?.account else { throw ActionError.actionNotFound(actionId) }
+            let lock = try AccountLock(store: store.directory, kind: SyncEngine.writeBackLockKind, account: account,
+                                       waitSeconds: SyncEngine.writeBackLockWaitSeconds)
+            defer { lock.release() }
+            _ = try store.latestViews()
             guard let r = try views.action(id: actionId) else { throw ActionError.actionNotFound(actionId) }
             guard !r.undone else { throw ActionError.alreadyUndone(actionId) }
             let undoID = EventID.generate()

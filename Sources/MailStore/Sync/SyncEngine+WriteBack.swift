@@ -33,16 +33,22 @@ extension SyncEngine {
             var ignored = SyncReport(account: account.name)
             mapped = try discoverFolders(conn, report: &ignored)
         }
-        for r in due {
-            var outcome = ActionOutcome()
-            do {
-                try perform(r, conn, into: &outcome)
-            } catch let e as SyncError {
-                guard case .server(let error) = e, SyncWatcher.isTransient(e) else { throw e }
-                outcome.failedReason = error.description
+        for due in due {
+            // One action at a time under the write-back lock, read again under it: an undo from another process
+            // waits for the action's outcome, or comes first and leaves nothing to send.
+            let failed = try writingBack { () throws -> Bool in
+                guard let r = try store.latestViews().action(id: due.id.description), !r.undone, !r.pending.isEmpty else { return false }
+                var outcome = ActionOutcome()
+                do {
+                    try perform(r, conn, into: &outcome)
+                } catch let e as SyncError {
+                    guard case .server(let error) = e, SyncWatcher.isTransient(e) else { throw e }
+                    outcome.failedReason = error.description
+                }
+                try record(r, outcome, into: &report)
+                return outcome.failedReason != nil
             }
-            try record(r, outcome, into: &report)
-            if outcome.failedReason != nil { disconnect() ; break }
+            if failed { disconnect() ; break }
         }
         return report
     }
@@ -116,7 +122,10 @@ extension SyncEngine {
     }
 
     /// Moves copies (UID MOVE, or COPY + STORE \Deleted + UID EXPUNGE); copies already gone from the source
-    /// are looked for in the destination by Message-ID (moved before a crash) and recorded without moving.
+    /// are looked for in the destination by Message-ID (moved before a crash) and recorded without moving. A copy
+    /// found in neither but whose target names another folder (where the views have it: an undo's move back of
+    /// mail a write-back moved before any sync saw where it went) is looked for there by Message-ID and moved from
+    /// there, its newest match (the copy that move made).
     func move(_ group: [(target: ActionTarget, uid: UInt32)], from source: MappedFolder, to destination: String,
               _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
         let target = mapped.first { $0.path == destination }?.mailbox ?? MailboxName(destination)
@@ -128,12 +137,34 @@ extension SyncEngine {
         let gone = group.filter { present[$0.uid] == nil }
         guard !gone.isEmpty else { return }
         _ = try conn.select(target, readOnly: true, condstore: false)
+        var elsewhere: [String: [(emailID: String, messageID: String)]] = [:]
         for g in gone {
             let messageID = (try? views.syncedCopy(account: account.name, emailID: g.target.emailID))??.copy.messageID
             var found: [UInt32] = []
             if let messageID { found = try conn.uidSearch([.header("Message-ID", messageID)]) }
-            if found.isEmpty { outcome.rejected.append((g.target.emailID, "the message is no longer on the server")) }
-            else { outcome.applied.append(g.target.emailID) }
+            if !found.isEmpty {
+                outcome.applied.append(g.target.emailID)
+            } else if let messageID, g.target.folder != source.path, g.target.folder != destination {
+                elsewhere[g.target.folder, default: []].append((g.target.emailID, messageID))
+            } else {
+                outcome.rejected.append((g.target.emailID, "the message is no longer on the server"))
+            }
+        }
+        for folder in elsewhere.keys.sorted() {
+            let copies = elsewhere[folder]!
+            guard let there = mapped.first(where: { $0.path == folder }) else {
+                outcome.rejected += copies.map { ($0.emailID, "the message is no longer on the server") }
+                continue
+            }
+            _ = try conn.select(there.mailbox, readOnly: false, condstore: false)
+            for c in copies {
+                guard let uid = try conn.uidSearch([.header("Message-ID", c.messageID)]).max() else {
+                    outcome.rejected.append((c.emailID, "the message is no longer on the server"))
+                    continue
+                }
+                _ = try conn.uidMove(UIDSet(uid), to: target)
+                outcome.applied.append(c.emailID)
+            }
         }
     }
 
