@@ -183,6 +183,24 @@ final class ActionTests: SyncTestCase {
         try assertRebuildAgrees()
     }
 
+    /// A flag set on mail a write-back has just moved, before any sync saw where it went (archive, then star, each
+    /// pushed at once): the copy is found in the Archive by Message-ID and flagged there. It had been recorded as
+    /// applied to a copy gone from the Inbox, and the next sync took the star away.
+    func testAFlagOnMailJustMovedIsSetWhereTheMessageWent() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m0")
+        let archive = try actions.archiveThreads(ids: [t])
+        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
+        let star = try actions.starThreads(ids: [t])
+        XCTAssertEqual(try store.pushActions(for: star.description)?.applied, 1)
+        XCTAssertTrue(try serverFlags(of: "m0", in: "Archive", via: c).contains("\\Flagged"))
+        try sync()
+        XCTAssertEqual(try views.thread(id: t)?.isStarred, true, "still starred after the sync")
+        try assertViewsMatchServer()
+    }
+
     /// An undo from another process while a write-back has the server carry the action out (between its MOVE and
     /// its recorded outcome) waits for that outcome, then queues the inverse: the next sync puts the message back.
     /// Without the wait the undo only reverted the views, and the next sync brought the server's archive back.
@@ -273,6 +291,8 @@ final class ActionTests: SyncTestCase {
     func testAMoveIntoAReadOnlyFolderIsRefusedAndPutBackOnCyrus() throws { try testAMoveIntoAReadOnlyFolderIsRefusedAndPutBack() }
     func testUndoBeforeAndAfterWriteBackOnCourier() throws { try testUndoBeforeAndAfterWriteBack() }
     func testUndoBeforeAndAfterWriteBackOnCyrus() throws { try testUndoBeforeAndAfterWriteBack() }
+    func testAFlagOnMailJustMovedIsSetWhereTheMessageWentOnCourier() throws { try testAFlagOnMailJustMovedIsSetWhereTheMessageWent() }
+    func testAFlagOnMailJustMovedIsSetWhereTheMessageWentOnCyrus() throws { try testAFlagOnMailJustMovedIsSetWhereTheMessageWent() }
     func testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBackOnCourier() throws {
         try testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBack()
     }

@@ -95,7 +95,10 @@ extension SyncEngine {
         }
     }
 
-    /// Sets or clears a flag; checks PERMANENTFLAGS first and the flags the server reports after.
+    /// Sets or clears a flag; checks PERMANENTFLAGS first and the flags the server reports after. A copy gone from
+    /// the folder whose target names another one (where the views have it: a write-back moved it there before any
+    /// sync saw where it went) is looked for there by Message-ID and changed there; one gone otherwise was expunged
+    /// meanwhile, and has nothing left to change.
     func storeFlag(_ flag: String, set: Bool, _ group: [(target: ActionTarget, uid: UInt32)], in folder: MappedFolder,
                    _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
         let sel = try conn.select(folder.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
@@ -114,10 +117,41 @@ extension SyncEngine {
         let todo = group.filter { has(before[$0.uid], flag) != set }
         if !todo.isEmpty { _ = try conn.uidStore(UIDSet(todo.map(\.uid)), set ? .add : .remove, flags: [flag]) }
         let after = todo.isEmpty ? before : try flags(of: uids, conn)
+        var moved: [(target: ActionTarget, uid: UInt32)] = []
         for g in group {
-            if after[g.uid] == nil { outcome.applied.append(g.target.emailID) }  // expunged meanwhile: nothing left to change
-            else if has(after[g.uid], flag) == set { outcome.applied.append(g.target.emailID) }
+            if after[g.uid] == nil {
+                if g.target.folder != folder.path, mapped.contains(where: { $0.path == g.target.folder }) { moved.append(g) }
+                else { outcome.applied.append(g.target.emailID) }  // expunged meanwhile: nothing left to change
+            } else if has(after[g.uid], flag) == set { outcome.applied.append(g.target.emailID) }
             else { outcome.rejected.append((g.target.emailID, refusal)) }
+        }
+        guard !moved.isEmpty else { return }
+        // Found again where they went, by Message-ID; a copy not found there was expunged meanwhile.
+        let byFolder = Dictionary(grouping: moved, by: { $0.target.folder })
+        for name in byFolder.keys.sorted() {
+            guard let there = mapped.first(where: { $0.path == name }), let copies = byFolder[name] else { continue }
+            let selected = try conn.select(there.mailbox, readOnly: false, condstore: false)
+            if selected.readOnly {
+                outcome.rejected += copies.map { ($0.target.emailID, "\(name) is read-only for this account") }
+                continue
+            }
+            var located: [(target: ActionTarget, uid: UInt32)] = []
+            for g in copies {
+                guard let messageID = (try? views.syncedCopy(account: account.name, emailID: g.target.emailID))??.copy.messageID,
+                      let uid = try conn.uidSearch([.header("Message-ID", messageID)]).max() else {
+                    outcome.applied.append(g.target.emailID)
+                    continue
+                }
+                located.append((g.target, uid))
+            }
+            guard !located.isEmpty else { continue }
+            let uidsThere = UIDSet(located.map(\.uid))
+            _ = try conn.uidStore(uidsThere, set ? .add : .remove, flags: [flag])
+            let now = try flags(of: uidsThere, conn)
+            for g in located {
+                if now[g.uid] == nil || has(now[g.uid], flag) == set { outcome.applied.append(g.target.emailID) }
+                else { outcome.rejected.append((g.target.emailID, refusal)) }
+            }
         }
     }
 
