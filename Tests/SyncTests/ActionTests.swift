@@ -201,6 +201,23 @@ final class ActionTests: SyncTestCase {
         try assertViewsMatchServer()
     }
 
+    /// Archive, then delete, each pushed at once before any sync: the delete finds the message in the Archive by
+    /// Message-ID and moves it to the Trash (it had been refused as "no longer on the server" and reverted).
+    func testADeleteOfMailJustArchivedMovesItFromTheArchive() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m0")
+        let archive = try actions.archiveThreads(ids: [t])
+        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
+        let delete = try actions.deleteThreads(ids: [t])
+        XCTAssertEqual(try store.pushActions(for: delete.description)?.applied, 1)
+        XCTAssertEqual(try folderOf("m0", via: c), [path("Trash")])
+        try sync()
+        XCTAssertEqual(try views.thread(id: t)?.folders, [path("Trash")])
+        try assertViewsMatchServer()
+    }
+
     /// An undo from another process while a write-back has the server carry the action out (between its MOVE and
     /// its recorded outcome) waits for that outcome, then queues the inverse: the next sync puts the message back.
     /// Without the wait the undo only reverted the views, and the next sync brought the server's archive back.
