@@ -183,16 +183,24 @@ final class ActionTests: SyncTestCase {
         try assertRebuildAgrees()
     }
 
+    /// Two one-message threads synced; `id`'s thread archived and pushed at once, no sync after it (the server
+    /// has the message in the Archive, the sync state still in the Inbox). Returns the thread's id.
+    private func archivedAndPushed(_ id: String, via c: IMAPConnection) throws -> String {
+        try prepare(2, via: c)
+        let t = try thread(id)
+        let archive = try actions.archiveThreads(ids: [t])
+        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
+        XCTAssertEqual(try folderOf(id, via: c), [path("Archive")])
+        return t
+    }
+
     /// A flag set on mail a write-back has just moved, before any sync saw where it went (archive, then star, each
     /// pushed at once): the copy is found in the Archive by Message-ID and flagged there. It had been recorded as
     /// applied to a copy gone from the Inbox, and the next sync took the star away.
     func testAFlagOnMailJustMovedIsSetWhereTheMessageWent() throws {
         let c = try server()
         defer { c.logout() }
-        try prepare(2, via: c)
-        let t = try thread("m0")
-        let archive = try actions.archiveThreads(ids: [t])
-        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
+        let t = try archivedAndPushed("m0", via: c)
         let star = try actions.starThreads(ids: [t])
         XCTAssertEqual(try store.pushActions(for: star.description)?.applied, 1)
         XCTAssertTrue(try serverFlags(of: "m0", in: "Archive", via: c).contains("\\Flagged"))
@@ -206,10 +214,7 @@ final class ActionTests: SyncTestCase {
     func testADeleteOfMailJustArchivedMovesItFromTheArchive() throws {
         let c = try server()
         defer { c.logout() }
-        try prepare(2, via: c)
-        let t = try thread("m0")
-        let archive = try actions.archiveThreads(ids: [t])
-        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
+        let t = try archivedAndPushed("m0", via: c)
         let delete = try actions.deleteThreads(ids: [t])
         XCTAssertEqual(try store.pushActions(for: delete.description)?.applied, 1)
         XCTAssertEqual(try folderOf("m0", via: c), [path("Trash")])
