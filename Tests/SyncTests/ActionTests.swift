@@ -170,10 +170,7 @@ final class ActionTests: SyncTestCase {
     func testAnUndoRightAfterThePushBeforeAnySyncMovesTheMessageBack() throws {
         let c = try server()
         defer { c.logout() }
-        try prepare(2, via: c)
-        let archive = try actions.archiveThreads(ids: [try thread("m0")])
-        XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
-        XCTAssertEqual(try folderOf("m0", via: c), [path("Archive")])
+        let archive = try archivedAndPushed("m0", via: c).archive
         try actions.undo(actionId: archive.description)
         XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
         XCTAssertEqual(try folderOf("m0", via: c), ["INBOX"])
@@ -184,14 +181,15 @@ final class ActionTests: SyncTestCase {
     }
 
     /// Two one-message threads synced; `id`'s thread archived and pushed at once, no sync after it (the server
-    /// has the message in the Archive, the sync state still in the Inbox). Returns the thread's id.
-    private func archivedAndPushed(_ id: String, via c: IMAPConnection) throws -> String {
+    /// has the message in the Archive, the sync state still in the Inbox). Returns the thread and the archive.
+    @discardableResult
+    private func archivedAndPushed(_ id: String, via c: IMAPConnection) throws -> (thread: String, archive: EventID) {
         try prepare(2, via: c)
         let t = try thread(id)
         let archive = try actions.archiveThreads(ids: [t])
         XCTAssertEqual(try store.pushActions(for: archive.description)?.applied, 1)
         XCTAssertEqual(try folderOf(id, via: c), [path("Archive")])
-        return t
+        return (t, archive)
     }
 
     /// A flag set on mail a write-back has just moved, before any sync saw where it went (archive, then star, each
@@ -200,7 +198,7 @@ final class ActionTests: SyncTestCase {
     func testAFlagOnMailJustMovedIsSetWhereTheMessageWent() throws {
         let c = try server()
         defer { c.logout() }
-        let t = try archivedAndPushed("m0", via: c)
+        let t = try archivedAndPushed("m0", via: c).thread
         let star = try actions.starThreads(ids: [t])
         XCTAssertEqual(try store.pushActions(for: star.description)?.applied, 1)
         XCTAssertTrue(try serverFlags(of: "m0", in: "Archive", via: c).contains("\\Flagged"))
@@ -214,7 +212,7 @@ final class ActionTests: SyncTestCase {
     func testADeleteOfMailJustArchivedMovesItFromTheArchive() throws {
         let c = try server()
         defer { c.logout() }
-        let t = try archivedAndPushed("m0", via: c)
+        let t = try archivedAndPushed("m0", via: c).thread
         let delete = try actions.deleteThreads(ids: [t])
         XCTAssertEqual(try store.pushActions(for: delete.description)?.applied, 1)
         XCTAssertEqual(try folderOf("m0", via: c), [path("Trash")])
@@ -242,13 +240,7 @@ final class ActionTests: SyncTestCase {
         var outcome = SyncEngine.ActionOutcome()
         try engine.perform(record, conn, into: &outcome)
         XCTAssertEqual(try folderOf("m0", via: c), [path("Archive")])
-        let undo = Process()
-        undo.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        undo.arguments = ["undo", archive.description]
-        undo.environment = environment
-        undo.standardOutput = FileHandle.nullDevice
-        undo.standardError = FileHandle.nullDevice
-        try undo.run()
+        let undo = try startMailstore(["undo", archive.description])
         usleep(700_000)
         XCTAssertTrue(undo.isRunning, "the undo waits for the write-back in flight")
         var report = WriteBackReport()

@@ -210,13 +210,7 @@ final class SendTests: SyncTestCase {
     /// once the draft's outbox state is `state` (the test's store and views must be closed).
     private func killSend(_ draftID: String, undoDelay: String, env extra: [String: String] = [:], once state: OutboxItem.State,
                           after seconds: Double = 0) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        p.arguments = ["send", draftID, "--undo-delay", undoDelay]
-        p.environment = environment.merging(extra) { _, b in b }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try startMailstore(["send", draftID, "--undo-delay", undoDelay], env: extra)
         let deadline = Date().addingTimeInterval(30)
         var reached = false
         while !reached && Date() < deadline {

@@ -85,10 +85,15 @@ class SyncTestCase: XCTestCase {
 
     /// Starts `mailstore sync --quiet EXTRA` on this test's store in a child process (output discarded).
     func startSync(_ extra: [String]) throws -> Process {
+        try startMailstore(["sync", "--quiet"] + extra)
+    }
+
+    /// Starts `mailstore ARGS` on this test's store (with `extra` environment) in a child process, output discarded.
+    func startMailstore(_ args: [String], env extra: [String: String] = [:]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        p.arguments = ["sync", "--quiet"] + extra
-        p.environment = environment
+        p.arguments = args
+        p.environment = environment.merging(extra) { _, b in b }
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

@@ -120,31 +120,17 @@ extension SyncEngine {
         var moved: [(target: ActionTarget, uid: UInt32)] = []
         for g in group {
             if after[g.uid] == nil {
-                if g.target.folder != folder.path, mapped.contains(where: { $0.path == g.target.folder }) { moved.append(g) }
+                if g.target.folder != folder.path { moved.append(g) }
                 else { outcome.applied.append(g.target.emailID) }  // expunged meanwhile: nothing left to change
             } else if has(after[g.uid], flag) == set { outcome.applied.append(g.target.emailID) }
             else { outcome.rejected.append((g.target.emailID, refusal)) }
         }
-        guard !moved.isEmpty else { return }
         // Found again where they went, by Message-ID; a copy not found there was expunged meanwhile.
-        let byFolder = Dictionary(grouping: moved, by: { $0.target.folder })
-        for name in byFolder.keys.sorted() {
-            guard let there = mapped.first(where: { $0.path == name }), let copies = byFolder[name] else { continue }
-            let selected = try conn.select(there.mailbox, readOnly: false, condstore: false)
-            if selected.readOnly {
-                outcome.rejected += copies.map { ($0.target.emailID, "\(name) is read-only for this account") }
-                continue
+        let gone = try relocated(moved.map(\.target), conn) { (name, readOnly, located) throws(IMAPClientError) in
+            if readOnly {
+                outcome.rejected += located.map { ($0.target.emailID, "\(name) is read-only for this account") }
+                return
             }
-            var located: [(target: ActionTarget, uid: UInt32)] = []
-            for g in copies {
-                guard let messageID = (try? views.syncedCopy(account: account.name, emailID: g.target.emailID))??.copy.messageID,
-                      let uid = try conn.uidSearch([.header("Message-ID", messageID)]).max() else {
-                    outcome.applied.append(g.target.emailID)
-                    continue
-                }
-                located.append((g.target, uid))
-            }
-            guard !located.isEmpty else { continue }
             let uidsThere = UIDSet(located.map(\.uid))
             _ = try conn.uidStore(uidsThere, set ? .add : .remove, flags: [flag])
             let now = try flags(of: uidsThere, conn)
@@ -153,6 +139,36 @@ extension SyncEngine {
                 else { outcome.rejected.append((g.target.emailID, refusal)) }
             }
         }
+        outcome.applied += gone.map(\.emailID)
+    }
+
+    /// Copies a write-back moved before any sync saw where they went (the sync state still has them where they
+    /// were): selects in turn each folder the views have them in (their targets' folder, read-write), finds each
+    /// copy there by its Message-ID (the newest match: the copy that move made) and calls `found` with the
+    /// folder's path, whether it is read-only, and the copies found with their UIDs. Returns those found nowhere.
+    func relocated(_ targets: [ActionTarget], _ conn: IMAPConnection,
+                   found: (String, Bool, [(target: ActionTarget, uid: UInt32)]) throws(IMAPClientError) -> Void)
+        throws(IMAPClientError) -> [ActionTarget] {
+        var missing: [ActionTarget] = []
+        let byFolder = Dictionary(grouping: targets, by: \.folder)
+        for name in byFolder.keys.sorted() {
+            guard let copies = byFolder[name], let there = mapped.first(where: { $0.path == name }) else {
+                missing += byFolder[name] ?? []
+                continue
+            }
+            let selected = try conn.select(there.mailbox, readOnly: false, condstore: false)
+            var located: [(target: ActionTarget, uid: UInt32)] = []
+            for t in copies {
+                guard let messageID = (try? views.syncedCopy(account: account.name, emailID: t.emailID))??.copy.messageID,
+                      let uid = try conn.uidSearch([.header("Message-ID", messageID)]).max() else {
+                    missing.append(t)
+                    continue
+                }
+                located.append((t, uid))
+            }
+            if !located.isEmpty { try found(name, selected.readOnly, located) }
+        }
+        return missing
     }
 
     /// Moves copies (UID MOVE, or COPY + STORE \Deleted + UID EXPUNGE); copies already gone from the source
@@ -171,35 +187,27 @@ extension SyncEngine {
         let gone = group.filter { present[$0.uid] == nil }
         guard !gone.isEmpty else { return }
         _ = try conn.select(target, readOnly: true, condstore: false)
-        var elsewhere: [String: [(emailID: String, messageID: String)]] = [:]
+        var elsewhere: [ActionTarget] = []
         for g in gone {
             let messageID = (try? views.syncedCopy(account: account.name, emailID: g.target.emailID))??.copy.messageID
             var found: [UInt32] = []
             if let messageID { found = try conn.uidSearch([.header("Message-ID", messageID)]) }
             if !found.isEmpty {
                 outcome.applied.append(g.target.emailID)
-            } else if let messageID, g.target.folder != source.path, g.target.folder != destination {
-                elsewhere[g.target.folder, default: []].append((g.target.emailID, messageID))
+            } else if messageID != nil, g.target.folder != source.path, g.target.folder != destination {
+                elsewhere.append(g.target)
             } else {
                 outcome.rejected.append((g.target.emailID, "the message is no longer on the server"))
             }
         }
-        for folder in elsewhere.keys.sorted() {
-            let copies = elsewhere[folder]!
-            guard let there = mapped.first(where: { $0.path == folder }) else {
-                outcome.rejected += copies.map { ($0.emailID, "the message is no longer on the server") }
-                continue
-            }
-            _ = try conn.select(there.mailbox, readOnly: false, condstore: false)
-            for c in copies {
-                guard let uid = try conn.uidSearch([.header("Message-ID", c.messageID)]).max() else {
-                    outcome.rejected.append((c.emailID, "the message is no longer on the server"))
-                    continue
-                }
-                _ = try conn.uidMove(UIDSet(uid), to: target)
-                outcome.applied.append(c.emailID)
+        guard !elsewhere.isEmpty else { return }
+        let missing = try relocated(elsewhere, conn) { (_, _, located) throws(IMAPClientError) in
+            for c in located {
+                _ = try conn.uidMove(UIDSet(c.uid), to: target)
+                outcome.applied.append(c.target.emailID)
             }
         }
+        outcome.rejected += missing.map { ($0.emailID, "the message is no longer on the server") }
     }
 
     private func flags(of uids: UIDSet, _ conn: IMAPConnection) throws(IMAPClientError) -> [UInt32: [String]] {
