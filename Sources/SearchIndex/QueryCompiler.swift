@@ -13,6 +13,9 @@ struct QueryCompiler {
     let threadEmails: (String) throws -> [String]
     /// The most emails a `thread:` term expands to.
     static let maxThreadEmails = 10_000
+    /// For prefix terms, the FTS5 expression of the words they expand to (`PrefixWords`); a prefix term not
+    /// here is left to FTS5's prefix query.
+    var expansions: [TextTerm: String] = [:]
 
     /// What to select.
     static let columns = "d.rowid, d.email_id, d.account, d.folder, d.message_id, d.flags, d.category, d.date, d.size, d.subject, d.participants"
@@ -22,8 +25,10 @@ struct QueryCompiler {
         var binds: [SQLiteValue]
     }
 
-    /// The statement for `expr`; `within` narrows it to a rowid range (a thread's span).
-    func compile(_ expr: SearchExpr, account: String?, oldestFirst: Bool, within: ClosedRange<Int64>? = nil) throws -> Compiled {
+    /// The statement for `expr`; `within` narrows it to a rowid range (a thread's span), `among` to those rowids
+    /// (at most `maxThreadEmails`: each is bound).
+    func compile(_ expr: SearchExpr, account: String?, oldestFirst: Bool, within: ClosedRange<Int64>? = nil,
+                 among: [Int64]? = nil) throws -> Compiled {
         var conjuncts: [SearchExpr]
         if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
         var match: [String] = []
@@ -31,9 +36,9 @@ struct QueryCompiler {
         var rest: [SearchExpr] = []
         var lower: Int64? = within?.lowerBound, upper: Int64? = within.map { $0.upperBound + 1 }
         for c in conjuncts {
-            if case .not(let inner) = c, let m = Self.fts(inner) {
+            if case .not(let inner) = c, let m = fts(inner) {
                 negated.append(m)
-            } else if let m = Self.fts(c) {
+            } else if let m = fts(c) {
                 match.append(m)
             } else if case .filter(.date(let lo, let hi)) = c {
                 if let lo { lower = max(lower ?? .min, SearchSchema.rowid(atSecond: lo)) }
@@ -71,6 +76,10 @@ struct QueryCompiler {
             conds.append("\(rowidColumn) < ?")
             binds.append(.int(upper))
         }
+        if let among {
+            conds.append("\(rowidColumn) IN (" + Array(repeating: "?", count: among.count).joined(separator: ",") + ")")
+            binds += among.map { .int($0) }
+        }
         for r in rest { conds.append(try sqlExpr(r, &binds)) }
         if let account {
             conds.append("d.account = ?")
@@ -82,7 +91,7 @@ struct QueryCompiler {
     }
 
     /// The FTS5 expression for `e`, or nil when FTS5 cannot express it alone.
-    static func fts(_ e: SearchExpr) -> String? {
+    func fts(_ e: SearchExpr) -> String? {
         switch e {
         case .text(let t): return phrase(t)
         case .or(let parts):
@@ -109,20 +118,12 @@ struct QueryCompiler {
     }
 
     /// `{columns}: "text"` with `*` for a prefix; quotes inside the text doubled (FTS5 string syntax).
-    static func phrase(_ t: TextTerm) -> String {
-        let cols: String
-        switch t.field {
-        case nil: cols = SearchSchema.freeTextColumns
-        case .from: cols = "fromaddr"
-        case .to: cols = "{toaddr ccaddr}"
-        case .cc: cols = "ccaddr"
-        case .subject: cols = "subject"
-        case .body: cols = "body"
-        case .attachment: cols = "attachment"
-        case .mimetype: cols = "mimetype"
-        }
-        let quoted = "\"" + t.text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return cols + " : " + quoted + (t.isPrefix ? " *" : "")
+    /// A prefix term in `expansions` is its expanded words in the same columns.
+    func phrase(_ t: TextTerm) -> String {
+        let names = SearchSchema.columns(of: t.field)
+        let cols = names.count == 1 ? names[0] : "{" + names.joined(separator: " ") + "}"
+        if t.isPrefix, let words = expansions[t] { return cols + " : " + words }
+        return cols + " : " + PrefixWords.quoted(t.text) + (t.isPrefix ? " *" : "")
     }
 
     /// A condition on `docs d` for `e`.
@@ -130,10 +131,10 @@ struct QueryCompiler {
         switch e {
         case .all: return "1"
         case .text:
-            binds.append(.text(Self.fts(e)!))
+            binds.append(.text(fts(e)!))
             return textTest
         case .and(let parts), .or(let parts):
-            if let m = Self.fts(e) {
+            if let m = fts(e) {
                 binds.append(.text(m))
                 return textTest
             }

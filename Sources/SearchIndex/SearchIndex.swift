@@ -19,6 +19,8 @@ package final class SearchIndex: @unchecked Sendable {
     var statements: [String: SQLiteStatement] = [:]
     /// Digests documents' text (`doc_text`); used under `lock`.
     let digest: SearchTextDigest
+    /// Expands prefix terms into words (made on the first query with one); used under `lock`.
+    var prefixWords: PrefixWords?
     /// True for a file being built aside (`init(path:bulk:)`): its catch-up writes several batches per transaction.
     let bulk: Bool
 

@@ -1,3 +1,5 @@
+import SearchQuery
+
 /// The index's SQLite schema. Bump `version` whenever the tables, the tokenizer or what a document
 /// holds changes: an index with another version is rebuilt from the log on open.
 ///
@@ -26,9 +28,6 @@ enum SearchSchema {
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]
 
-    /// The columns free words search (all but `mimetype`).
-    static let freeTextColumns = "{fromaddr toaddr ccaddr subject body attachment}"
-
     /// Bits of a rowid below the date's seconds.
     static let slotBits: Int64 = 20
     /// Dates are clamped to +-2^40 seconds (about 35,000 years) so the rowid fits.
@@ -54,8 +53,25 @@ enum SearchSchema {
     CREATE TABLE IF NOT EXISTS doc_text(rowid INTEGER PRIMARY KEY, seq INTEGER NOT NULL, digest BLOB NOT NULL);
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
         fromaddr, toaddr, ccaddr, subject, body, attachment, mimetype, content = '',
-        tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''_''');
+        tokenize = \(tokenizer));
     """
+
+    /// The `fts` table's tokenizer, as an SQL string literal: `PrefixWords` tokenizes with the same one.
+    static let tokenizer = "'porter unicode61 remove_diacritics 2 tokenchars ''_'''"
+
+    /// The columns a text field's words are in (no field: all but `mimetype`).
+    static func columns(of field: TextField?) -> [String] {
+        switch field {
+        case nil: return ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment"]
+        case .from: return ["fromaddr"]
+        case .to: return ["toaddr", "ccaddr"]
+        case .cc: return ["ccaddr"]
+        case .subject: return ["subject"]
+        case .body: return ["body"]
+        case .attachment: return ["attachment"]
+        case .mimetype: return ["mimetype"]
+        }
+    }
 
     /// The lowest rowid of dates at or after `seconds`.
     static func rowid(atSecond seconds: Int64) -> Int64 {

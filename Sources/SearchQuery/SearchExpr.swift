@@ -21,7 +21,7 @@ package enum TextField: String, CaseIterable, Sendable {
 }
 
 /// Words or a phrase to match, case- and diacritics-insensitively.
-package struct TextTerm: Equatable, Sendable {
+package struct TextTerm: Hashable, Sendable {
     /// The field, or nil for every text field except `mimetype`.
     package var field: TextField?
     /// The text as typed (without quotes or a trailing `*`).

@@ -44,7 +44,8 @@ struct SearchBench {
             year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: TimeInterval(h.date)))
             return false
         }
-        let queries = ["budget", "certificate", "from:\(sender) date:\(year - 1)-01-01..\(year)-12-31 budget"]
+        // Prefixes too: one a user types on the way to a word, and one letter (the most words a prefix expands to).
+        let queries = ["budget", "certificate", "from:\(sender) date:\(year - 1)-01-01..\(year)-12-31 budget", "bud*", "m*"]
         let threadEmails: (String) throws -> [String] = { try views.threadEmails(id: $0).map(\.id) }
         var rows: [String] = []
         for q in queries {

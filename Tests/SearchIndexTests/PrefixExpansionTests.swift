@@ -1,0 +1,118 @@
+import CorpusGenerator
+import Foundation
+import MailStore
+@testable import SearchIndex
+import SearchQuery
+import XCTest
+
+/// Prefix terms (`word*`) expanded into the index's words match exactly what FTS5's own prefix query
+/// matches, and a thread's other matches are found whichever way `matching` takes.
+final class PrefixExpansionTests: SearchIndexTestCase {
+    /// Email ids matching `query`, newest first: with the prefixes expanded, or left to FTS5.
+    func hits(_ query: String, _ idx: SearchIndex, expanded: Bool) throws -> [String] {
+        let parsed = try SearchQuery.parse(query)
+        let expansions = expanded ? try idx.locked { try idx.prefixExpansions(parsed.expr) } : PrefixExpansions()
+        var out: [String] = []
+        try idx.search(parsed, account: nil, oldestFirst: false, threadEmails: { _ in [] }, expansions: expansions) { h in
+            out.append(h.emailID)
+            return true
+        }
+        return out
+    }
+
+    func expansion(_ query: String, _ idx: SearchIndex) throws -> String? {
+        let parsed = try SearchQuery.parse(query)
+        guard case .text(let t) = parsed.expr else { XCTFail("'\(query)' is not one term"); return nil }
+        return try idx.locked { try idx.prefixExpansions(parsed.expr) }.expressions[t]
+    }
+
+    func testEveryShortPrefixOfAGeneratedCorpusMatchesWhatFTS5sPrefixMatches() throws {
+        _ = try generateCorpus(CorpusOptions(messages: 400, outputDirectory: dir.file("md"), seed: 5))
+        _ = try Importer(store: store, options: Importer.Options()).importMaildir(dir.file("md"))
+        let idx = try index()
+        let letters = "abcdefghijklmnopqrstuvwxyz0123456789".map(String.init)
+        var expanded = 0, compared = 0
+        for a in letters {
+            for p in [a] + letters.map({ a + $0 }) {
+                for field in ["", "from:", "subject:", "to:"] where p.count == 1 || field.isEmpty {
+                    let query = field + p + "*"
+                    let native = try hits(query, idx, expanded: false)
+                    if native.isEmpty && p.count == 2 { continue }
+                    compared += 1
+                    XCTAssertEqual(try hits(query, idx, expanded: true), native, "'\(query)'")
+                    if try expansion(query, idx) != nil { expanded += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 200)
+        XCTAssertEqual(expanded, compared, "every prefix here has fewer words than the bound")
+        // In combinations: under NOT, OR, beside a filter and a field.
+        for query in ["m* -d*", "(from:a* OR subject:b*) is:unread", "NOT e*", "s* t* w*"] {
+            XCTAssertEqual(try hits(query, idx, expanded: true), try hits(query, idx, expanded: false), "'\(query)'")
+        }
+    }
+
+    /// Porter's stem of `deployment` is `deploy`, which itself stems to `deploi`: that word is written as a
+    /// surface form, not quoted as it is (which would search `deploi`) nor left to FTS5's prefix.
+    func testAWordTheStemmerWouldChangeIsWrittenAsAFormThatStemsToIt() throws {
+        try importMessages([
+            ("INBOX", "1", "From: a@example.com\nMessage-ID: <d1@x>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\nSubject: one\n\nthe deployment is done\n"),
+            ("INBOX", "2", "From: a@example.com\nMessage-ID: <d2@x>\nDate: Tue, 2 Jan 2024 10:00:00 +0000\nSubject: two\n\ndeploying now\n"),
+            ("INBOX", "3", "From: a@example.com\nMessage-ID: <d3@x>\nDate: Wed, 3 Jan 2024 10:00:00 +0000\nSubject: three\n\nnothing here\n"),
+        ])
+        let idx = try index()
+        let words = try XCTUnwrap(try expansion("deplo*", idx))
+        XCTAssertFalse(words.contains("*"), words)
+        XCTAssertFalse(words.contains("\"deploy\""), words)
+        XCTAssertEqual(try hits("deplo*", idx, expanded: true).count, 2)
+        XCTAssertEqual(try hits("deplo*", idx, expanded: true), try hits("deplo*", idx, expanded: false))
+        // The prefix is tokenized as FTS5 tokenizes it: `deploying*` is `deploi*`.
+        XCTAssertEqual(try hits("Deploying*", idx, expanded: true), try hits("deploying*", idx, expanded: false))
+        XCTAssertEqual(try hits("deploying*", idx, expanded: true).count, 1)
+        // A prefix of two tokens and a prefix with no word are not expanded or match nothing, as FTS5's do.
+        XCTAssertNil(try expansion("done-deplo*", idx))
+        XCTAssertEqual(try hits("done-deplo*", idx, expanded: true), try hits("done-deplo*", idx, expanded: false))
+        XCTAssertEqual(try hits("qqq*", idx, expanded: true), [])
+        XCTAssertEqual(try hits("from:deplo*", idx, expanded: true), [], "the words are in the body only")
+    }
+
+    func testAPrefixOfMoreWordsThanTheBoundIsLeftToFTS5() throws {
+        let many = (0..<(PrefixWords.maxWords + 10)).map { "zq\($0)" }.joined(separator: " ")
+        try importMessages([
+            ("INBOX", "1", "From: a@example.com\nMessage-ID: <z1@x>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\nSubject: z\n\n\(many)\n"),
+            ("INBOX", "2", "From: a@example.com\nMessage-ID: <z2@x>\nDate: Tue, 2 Jan 2024 10:00:00 +0000\nSubject: z\n\nzq5 zq17\n"),
+        ])
+        let idx = try index()
+        XCTAssertNil(try expansion("zq*", idx))
+        XCTAssertEqual(try hits("zq*", idx, expanded: true).count, 2)
+        XCTAssertNotNil(try expansion("zq1*", idx), "zq1, zq10-19, zq100-199, zq1000-1999: 1,111 words")
+        XCTAssertEqual(try hits("zq1*", idx, expanded: true), try hits("zq1*", idx, expanded: false))
+        XCTAssertEqual(try hits("zq1*", idx, expanded: true).count, 2)
+    }
+
+    /// A thread's first and last message, with more matches between them than looking both up costs: the
+    /// span is given up for lookups, and both are still marked.
+    func testAThreadsMatchesAreFoundByLookupsWhenItsSpanHoldsManyOthers() throws {
+        var messages: [(folder: String, name: String, text: String)] = [
+            ("INBOX", "first", "From: a@example.com\nMessage-ID: <t1@x>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\nSubject: plan\n\nthe rollout plan\n"),
+            ("INBOX", "last", "From: b@example.com\nMessage-ID: <t2@x>\nIn-Reply-To: <t1@x>\nReferences: <t1@x>\nDate: Mon, 1 Apr 2024 10:00:00 +0000\nSubject: Re: plan\n\nrollout done\n"),
+        ]
+        for i in 0..<(2 * SearchIndex.lookupRows + 20) {
+            messages.append(("INBOX", "o\(i)", "From: c@example.com\nMessage-ID: <o\(i)@x>\nDate: Thu, 1 Feb 2024 10:\(String(format: "%02d", i % 60)):00 +0000\nSubject: other \(i)\n\nrollout news \(i)\n"))
+        }
+        try importMessages(messages)
+        let idx = try index()
+        let views = try store.openViews()
+        let members = try [emailID("t1@x"), emailID("t2@x")]
+        for query in ["rollout", "rollo*", "roll* -zzz"] {
+            XCTAssertEqual(try idx.matching(try SearchQuery.parse(query), among: members), Set(members), query)
+            let page = try idx.searchThreads(try SearchQuery.parse(query), offset: 0, limit: 50,
+                                             threadOf: { try views.emailRecord(id: $0)?.threadID },
+                                             threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+            let thread = try XCTUnwrap(page.first { $0.emailIDs.contains(members[0]) })
+            XCTAssertEqual(Set(thread.emailIDs), Set(members), query)
+        }
+        XCTAssertEqual(try idx.matching(try SearchQuery.parse("plan"), among: members), Set(members))
+        XCTAssertEqual(try idx.matching(try SearchQuery.parse("done"), among: members), [members[1]])
+    }
+}
