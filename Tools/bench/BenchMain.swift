@@ -29,13 +29,24 @@ enum BenchMain {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             exit(64)
         }
-        let options: BenchOptions
+        var options: BenchOptions
         do {
             options = try BenchOptions(args: Array(args.dropFirst()))
+            try options.checkOut()
         } catch {
             FileHandle.standardError.write(Data("bench: \(error)\n\(usage)\n".utf8))
             exit(64)
         }
+        do {
+            // The suites remove their work folder when they end: a folder of their own inside --work, never
+            // --work itself (which may be /tmp or a folder holding --out).
+            options.work = try BenchOptions.scratch(in: options.work)
+        } catch {
+            FileHandle.standardError.write(Data("bench: \(error)\n".utf8))
+            exit(73)
+        }
+        let scratch = options.work
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         let section: String
         switch suite {
         case "log": section = try LogBench(options: options).run()
@@ -57,7 +68,15 @@ enum BenchMain {
         // The scale suite writes one section per size (scale-100000, scale-1000000).
         let name = suite == "sync" && options.server != "dovecot" ? "sync-\(options.server)"
             : suite == "scale" ? "scale-\(options.messages)" : suite
-        try Report.write(section: name, body: section, to: options.out)
+        do {
+            try Report.write(section: name, body: section, to: options.out)
+        } catch {
+            // The run's figures are not lost: they go to stdout.
+            print(section)
+            FileHandle.standardError.write(Data("bench: could not write section '\(name)' into \(options.out) (\(error)); it is printed above\n".utf8))
+            try? FileManager.default.removeItem(atPath: scratch)
+            exit(74)
+        }
         print("wrote section '\(name)' of \(options.out)")
     }
 }
@@ -76,6 +95,7 @@ struct BenchOptions {
     var roundsGiven = false
     /// The IMAP server the sync suite runs against: a script in Tools/test-server (dovecot, courier, cyrus).
     var server = "dovecot"
+    /// Where suites make their files: each run in a new folder inside it, removed when the suite ends.
     var work = FileManager.default.temporaryDirectory.path + "/mailstore-bench"
     var out = "docs/benchmarks.md"
     /// The real mail the import suite measures store size on (mbox files).
@@ -130,6 +150,26 @@ struct BenchUsageError: Error, CustomStringConvertible {
 }
 
 extension BenchOptions {
+    /// Refuses an `--out` whose folder does not exist, before a suite runs for minutes and has nowhere to write.
+    func checkOut() throws(BenchUsageError) {
+        let folder = URL(fileURLWithPath: out).deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue,
+              FileManager.default.isWritableFile(atPath: folder) else {
+            throw BenchUsageError("--out \(BenchUsageError.printable(out)): its folder is missing or not writable")
+        }
+    }
+
+    /// A new folder (`bench-XXXXXX`, 0700) inside `parent` (made when missing) for a suite's files.
+    static func scratch(in parent: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        var template = Array((parent + "/bench-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw BenchUsageError("cannot make a folder in --work \(BenchUsageError.printable(parent)): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+
     /// The path of a built product beside this bench binary (`mailstore`, `gen-corpus`).
     static func sibling(_ name: String) -> String {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path + "/" + name
