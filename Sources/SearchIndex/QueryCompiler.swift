@@ -16,6 +16,9 @@ struct QueryCompiler {
     /// For prefix terms, the FTS5 expression of the words they expand to (`PrefixWords`); a prefix term not
     /// here is left to FTS5's prefix query.
     var expansions: [TextTerm: String] = [:]
+    /// The name of a table holding the rowids that match an FTS5 expression (`MatchSets`: made once for a
+    /// search, whose statements all use it); nil: a subquery SQLite runs again in each statement.
+    var matchSet: ((String) throws -> String)?
 
     /// What to select.
     static let columns = "d.rowid, d.email_id, d.account, d.folder, d.message_id, d.flags, d.category, d.date, d.size, d.subject, d.participants"
@@ -23,6 +26,8 @@ struct QueryCompiler {
     struct Compiled {
         var sql: String
         var binds: [SQLiteValue]
+        /// True when the statement reads a `matchSet` table (its text names one search's table: not cached).
+        var readsSets = false
     }
 
     /// The statement for `expr`; `within` narrows it to a rowid range (a thread's span), `among` to those rowids
@@ -32,12 +37,12 @@ struct QueryCompiler {
         var conjuncts: [SearchExpr]
         if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
         var match: [String] = []
-        var negated: [String] = []
+        var negated: [SearchExpr] = []
         var rest: [SearchExpr] = []
         var lower: Int64? = within?.lowerBound, upper: Int64? = within.map { $0.upperBound + 1 }
         for c in conjuncts {
-            if case .not(let inner) = c, let m = fts(inner) {
-                negated.append(m)
+            if case .not(let inner) = c, fts(inner) != nil {
+                negated.append(inner)
             } else if let m = fts(c) {
                 match.append(m)
             } else if case .filter(.date(let lo, let hi)) = c {
@@ -55,17 +60,14 @@ struct QueryCompiler {
         let rowidColumn: String
         if !match.isEmpty {
             var m = match.count == 1 ? match[0] : match.map { "(\($0))" }.joined(separator: " AND ")
-            for n in negated { m = "(\(m)) NOT (\(n))" }
+            for n in negated { m = "(\(m)) NOT (\(fts(n)!))" }
             sql = "SELECT \(select) FROM fts CROSS JOIN docs d ON d.rowid = fts.rowid"
             conds.append("fts MATCH ?")
             binds.append(.text(m))
             rowidColumn = "fts.rowid"
         } else {
             sql = "SELECT \(select) FROM docs d"
-            for n in negated {
-                conds.append("d.rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)")
-                binds.append(.text(n))
-            }
+            for n in negated { conds.append("NOT (" + (try membership(n, &binds)) + ")") }
             rowidColumn = "d.rowid"
         }
         if let lower {
@@ -87,25 +89,28 @@ struct QueryCompiler {
         }
         if !conds.isEmpty { sql += " WHERE " + conds.joined(separator: " AND ") }
         sql += " ORDER BY \(rowidColumn) \(order)"
-        return Compiled(sql: sql, binds: binds)
+        return Compiled(sql: sql, binds: binds, readsSets: matchSet != nil && sql.contains(Self.setMark))
     }
 
     /// The FTS5 expression for `e`, or nil when FTS5 cannot express it alone.
-    func fts(_ e: SearchExpr) -> String? {
+    /// `expand`: prefix terms as their `expansions` (the words stream; for a statement FTS5 drives, which
+    /// stops at a page), else as FTS5's prefix (for a set of every match: the words' OR costs a comparison per
+    /// word for each row, FTS5's prefix merges their postings once).
+    func fts(_ e: SearchExpr, expand: Bool = true) -> String? {
         switch e {
-        case .text(let t): return phrase(t)
+        case .text(let t): return phrase(t, expand: expand)
         case .or(let parts):
-            let ms = parts.map(fts)
+            let ms = parts.map { fts($0, expand: expand) }
             guard ms.allSatisfy({ $0 != nil }) else { return nil }
             return ms.map { "(\($0!))" }.joined(separator: " OR ")
         case .and(let parts):
             var pos: [String] = [], neg: [String] = []
             for p in parts {
                 if case .not(let inner) = p {
-                    guard let m = fts(inner) else { return nil }
+                    guard let m = fts(inner, expand: expand) else { return nil }
                     neg.append(m)
                 } else {
-                    guard let m = fts(p) else { return nil }
+                    guard let m = fts(p, expand: expand) else { return nil }
                     pos.append(m)
                 }
             }
@@ -119,10 +124,10 @@ struct QueryCompiler {
 
     /// `{columns}: "text"` with `*` for a prefix; quotes inside the text doubled (FTS5 string syntax).
     /// A prefix term in `expansions` is its expanded words in the same columns.
-    func phrase(_ t: TextTerm) -> String {
+    func phrase(_ t: TextTerm, expand: Bool = true) -> String {
         let names = SearchSchema.columns(of: t.field)
         let cols = names.count == 1 ? names[0] : "{" + names.joined(separator: " ") + "}"
-        if t.isPrefix, let words = expansions[t] { return cols + " : " + words }
+        if expand, t.isPrefix, let words = expansions[t] { return cols + " : " + words }
         return cols + " : " + PrefixWords.quoted(t.text) + (t.isPrefix ? " *" : "")
     }
 
@@ -131,13 +136,9 @@ struct QueryCompiler {
         switch e {
         case .all: return "1"
         case .text:
-            binds.append(.text(fts(e)!))
-            return textTest
+            return try membership(e, &binds)
         case .and(let parts), .or(let parts):
-            if let m = fts(e) {
-                binds.append(.text(m))
-                return textTest
-            }
+            if fts(e) != nil { return try membership(e, &binds) }
             var out: [String] = []
             for p in parts { out.append(try sqlExpr(p, &binds)) }
             let op: String
@@ -150,7 +151,16 @@ struct QueryCompiler {
         }
     }
 
-    let textTest = "d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+    /// `d.rowid IN` the copies matching `e` (which `fts` expresses): a `matchSet` table, or a subquery.
+    func membership(_ e: SearchExpr, _ binds: inout [SQLiteValue]) throws -> String {
+        let m = fts(e, expand: false)!
+        if let matchSet { return "d.rowid IN " + Self.setMark + (try matchSet(m)) }
+        binds.append(.text(m))
+        return "d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+    }
+
+    /// The schema of `matchSet` tables.
+    static let setMark = "temp."
 
     func filter(_ f: FilterTerm, _ binds: inout [SQLiteValue]) throws -> String {
         switch f {

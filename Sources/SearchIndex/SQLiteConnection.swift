@@ -61,6 +61,27 @@ final class SQLiteConnection {
         }
     }
 
+    /// SQLite virtual machine instructions between two checks of `bounded`'s budget.
+    static let progressEvery: Int32 = 256
+
+    /// Runs `body` with any statement interrupted once the statements it runs have taken about `instructions`
+    /// SQLite virtual machine instructions together; nil when that happened (the caller resets its statement).
+    func bounded<R>(instructions: Int, _ body: () throws -> R) throws -> R? {
+        let left = UnsafeMutablePointer<CLongLong>.allocate(capacity: 1)
+        left.pointee = CLongLong(max(1, instructions / Int(Self.progressEvery)))
+        mailstore_sqlite_limit(handle, Self.progressEvery, left)
+        defer {
+            mailstore_sqlite_limit(handle, 0, nil)
+            left.deallocate()
+        }
+        do {
+            return try body()
+        } catch let error as SearchIndexError {
+            if case .sqlite(_, let code, _) = error, code == SQLITE_INTERRUPT, left.pointee < 0 { return nil }
+            throw error
+        }
+    }
+
     /// The rowid of the last insert.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     /// Rows changed by the last statement.

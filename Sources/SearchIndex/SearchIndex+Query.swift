@@ -8,29 +8,96 @@ extension SearchIndex {
     package func search(_ query: SearchQuery, account: String? = nil, oldestFirst: Bool = false,
                         threadEmails: @escaping (String) throws -> [String] = { _ in [] },
                         _ body: (SearchHit) throws -> Bool) throws {
-        try search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails,
-                   expansions: try locked { try prefixExpansions(query.expr) }, body)
+        try withMatchSets { sets in
+            try search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails,
+                       expansions: try locked { try prefixExpansions(query.expr) }, sets: sets, body)
+        }
     }
 
+    /// Rows times words a statement with expanded prefixes may step before it is run again from where it
+    /// stopped with FTS5's prefixes instead: FTS5 compares every word of an OR for each row it steps (~4 ns a
+    /// word: 6 us a row with 1,541 words at 1M, against ~1 us and one merge of the postings for its prefix),
+    /// so this wastes at most ~0.25 s; a first page steps a few dozen rows. (`SearchIndex.expandedRowWords`.)
+    static let defaultExpandedRowWords = 64_000_000
+
     func search(_ query: SearchQuery, account: String?, oldestFirst: Bool, threadEmails: @escaping (String) throws -> [String],
-                expansions: PrefixExpansions, _ body: (SearchHit) throws -> Bool) throws {
+                expansions: PrefixExpansions, sets: MatchSets?, _ body: (SearchHit) throws -> Bool) throws {
         var compiler = QueryCompiler(threadEmails: threadEmails)
         compiler.expansions = expansions.expressions
-        let compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst)
-        try locked {
-            let s = try statement(compiled.sql)
+        if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
+        var compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst)
+        var last: Int64?
+        // Expanded prefixes: bounded; past the bound the rest comes from the statement with FTS5's prefixes.
+        let budget = expansions.expressions.isEmpty ? nil : Self.rowInstructions * expandedRowWords / max(1, expansions.words)
+        let ended: Bool? = try locked {
+            let s = compiled.readsSets ? try db.prepare(compiled.sql) : try statement(compiled.sql)
             try s.bind(compiled.binds)
             defer { s.reset() }
-            while try s.step() {
-                let flags = s.int(5)
-                let hit = SearchHit(emailID: s.text(1), account: s.text(2), folder: s.text(3), messageID: s.isNull(4) ? nil : s.text(4),
-                                    date: s.int(7), size: s.int(8), subject: s.text(9),
-                                    participantsField: s.text(10),
-                                    isSeen: flags & SearchFlags.seen != 0, isFlagged: flags & SearchFlags.flagged != 0,
-                                    hasAttachment: flags & SearchFlags.attachment != 0,
-                                    category: AICategory(rawValue: UInt8(clamping: s.int(6))) ?? .uncategorized)
-                if try !body(hit) { return }
+            func run() throws -> Bool {
+                while try s.step() {
+                    last = s.int(0)
+                    if try !body(hit(s)) { return true }
+                }
+                return true
             }
+            guard let budget else { return try run() }
+            return try db.bounded(instructions: budget, run)
+        }
+        guard ended == nil else { return }
+        compiler.expansions = [:]
+        let rest: ClosedRange<Int64>? = switch (last, oldestFirst) {
+        case (nil, _): nil
+        case (let l?, true): l == Int64.max - 1 ? nil : (l + 1)...(Int64.max - 1)
+        case (let l?, false): l == Int64.min ? nil : Int64.min...(l - 1)
+        }
+        if last != nil && rest == nil { return }
+        compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst, within: rest)
+        try locked {
+            let s = try db.prepare(compiled.sql)
+            try s.bind(compiled.binds)
+            while try s.step() {
+                if try !body(hit(s)) { return }
+            }
+        }
+    }
+
+    /// The hit of the statement's row (`QueryCompiler.columns`).
+    func hit(_ s: SQLiteStatement) -> SearchHit {
+        let flags = s.int(5)
+        return SearchHit(emailID: s.text(1), account: s.text(2), folder: s.text(3), messageID: s.isNull(4) ? nil : s.text(4),
+                         date: s.int(7), size: s.int(8), subject: s.text(9),
+                         participantsField: s.text(10),
+                         isSeen: flags & SearchFlags.seen != 0, isFlagged: flags & SearchFlags.flagged != 0,
+                         hasAttachment: flags & SearchFlags.attachment != 0,
+                         category: AICategory(rawValue: UInt8(clamping: s.int(6))) ?? .uncategorized)
+    }
+
+    /// Runs `body` with a `MatchSets` for one search, and drops its tables after.
+    func withMatchSets<R>(_ body: (MatchSets) throws -> R) throws -> R {
+        let sets = MatchSets()
+        defer { drop(sets) }
+        return try body(sets)
+    }
+
+    /// Drops the tables of `sets`.
+    func drop(_ sets: MatchSets) {
+        locked {
+            for t in sets.tables.values { try? db.exec("DROP TABLE IF EXISTS temp.\(t)") }
+            sets.tables = [:]
+        }
+    }
+
+    /// The temp table of the rowids matching `match` (an FTS5 expression), made on first use in `sets`.
+    func matchSet(_ match: String, in sets: MatchSets) throws -> String {
+        try locked { () throws(SearchIndexError) -> String in
+            if let made = sets.tables[match] { return made }
+            let name = "search_set_\(setsMade)"
+            setsMade += 1
+            try db.exec("CREATE TEMP TABLE \(name)(rowid INTEGER PRIMARY KEY)")
+            sets.tables[match] = name
+            let fill = try db.prepare("INSERT INTO temp.\(name) SELECT rowid FROM fts WHERE fts MATCH ?")
+            try fill.run([.text(match)])
+            return name
         }
     }
 
@@ -40,16 +107,21 @@ extension SearchIndex {
     /// long-lived thread under a common word: a prefix matching half the mail at 1M took 4.5 s a page).
     package func matching(_ query: SearchQuery, among emailIDs: [String], account: String? = nil,
                           threadEmails: @escaping (String) throws -> [String] = { _ in [] }) throws -> Set<String> {
-        try matching(query, among: emailIDs, account: account, threadEmails: threadEmails,
-                     expansions: try locked { try prefixExpansions(query.expr) })
+        try withMatchSets { sets in
+            try matching(query, among: emailIDs, account: account, threadEmails: threadEmails,
+                         expansions: try locked { try prefixExpansions(query.expr) }, sets: sets)
+        }
     }
 
     /// Rows of a span stepped for each lookup of a copy and word it saves: a lookup seeks every word's
     /// postings (~6 us a word at 1M), a row steps them (~1 us and a comparison a word).
     static let lookupRows = 8
+    /// SQLite instructions a row of a span is counted for (a row filtered out inside SQLite is never returned).
+    static let rowInstructions = 16
 
     func matching(_ query: SearchQuery, among emailIDs: [String], account: String?,
-                  threadEmails: @escaping (String) throws -> [String], expansions: PrefixExpansions) throws -> Set<String> {
+                  threadEmails: @escaping (String) throws -> [String], expansions: PrefixExpansions,
+                  sets: MatchSets?) throws -> Set<String> {
         let ids = Array(emailIDs.prefix(QueryCompiler.maxThreadEmails))
         guard !ids.isEmpty else { return [] }
         let members = Set(ids)
@@ -64,33 +136,27 @@ extension SearchIndex {
         guard let lowest = rowids.min(), let highest = rowids.max() else { return [] }
         var compiler = QueryCompiler(threadEmails: threadEmails)
         compiler.expansions = expansions.expressions
+        if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
+        // Each statement is compiled before the lock is taken: a set it reads is made under the lock.
         let inSpan = try compiler.compile(query.expr, account: account, oldestFirst: false, within: lowest...highest)
-        let budget = rowids.count * Self.lookupRows * (1 + expansions.words)
-        let found: Set<String>? = try locked {
-            let s = try statement(inSpan.sql)
-            try s.bind(inSpan.binds)
-            defer { s.reset() }
-            var out = Set<String>()
-            var stepped = 0
-            while try s.step() {
-                stepped += 1
-                if stepped > budget { return nil }
-                let id = s.text(1)
-                if members.contains(id) { out.insert(id) }
-            }
-            return out
-        }
-        if let found { return found }
         let each = try compiler.compile(query.expr, account: account, oldestFirst: false, among: rowids)
+        let budget = rowids.count * Self.lookupRows * (1 + expansions.words)
         return try locked {
-            let s = try db.prepare(each.sql)
-            try s.bind(each.binds)
-            var out = Set<String>()
-            while try s.step() {
-                let id = s.text(1)
-                if members.contains(id) { out.insert(id) }
+            func matches(of compiled: QueryCompiler.Compiled) throws -> Set<String> {
+                let s = compiled.readsSets ? try db.prepare(compiled.sql) : try statement(compiled.sql)
+                try s.bind(compiled.binds)
+                defer { s.reset() }
+                var out = Set<String>()
+                while try s.step() {
+                    let id = s.text(1)
+                    if members.contains(id) { out.insert(id) }
+                }
+                return out
             }
-            return out
+            if let found = try db.bounded(instructions: budget * Self.rowInstructions, { try matches(of: inSpan) }) {
+                return found
+            }
+            return try matches(of: each)
         }
     }
 
@@ -104,9 +170,11 @@ extension SearchIndex {
         var order: [String] = []
         var byThread: [String: SearchThreadHit] = [:]
         var skipped = SkippedThreads()
-        // The prefixes are expanded once for the page's query and each thread's.
+        // The prefixes are expanded, and the sets made, once for the page's query and each thread's.
+        let sets = MatchSets()
+        defer { drop(sets) }
         let expansions = try locked { try prefixExpansions(query.expr) }
-        try search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails, expansions: expansions) { hit in
+        try search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails, expansions: expansions, sets: sets) { hit in
             // A copy that is its own thread is matched once: it is never seen again.
             guard let thread = try threadOf(hit.emailID) else {
                 if skipped.count < offset {
@@ -138,7 +206,7 @@ extension SearchIndex {
             var row = byThread[t]!
             if !t.hasPrefix("email:") {
                 let more = try matching(query, among: try threadEmails(t), account: account, threadEmails: threadEmails,
-                                        expansions: expansions)
+                                        expansions: expansions, sets: sets)
                 let have = Set(row.emailIDs)
                 row.emailIDs += more.filter { !have.contains($0) }.sorted()
             }

@@ -21,6 +21,11 @@ package final class SearchIndex: @unchecked Sendable {
     let digest: SearchTextDigest
     /// Expands prefix terms into words (made on the first query with one); used under `lock`.
     var prefixWords: PrefixWords?
+    /// Rows times words a statement with expanded prefixes steps before it goes on with FTS5's prefixes
+    /// (`defaultExpandedRowWords`; tests set it lower).
+    var expandedRowWords = SearchIndex.defaultExpandedRowWords
+    /// Numbers the `MatchSets` tables made on this connection; used under `lock`.
+    var setsMade = 0
     /// True for a file being built aside (`init(path:bulk:)`): its catch-up writes several batches per transaction.
     let bulk: Bool
 

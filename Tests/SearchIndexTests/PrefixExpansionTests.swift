@@ -8,14 +8,20 @@ import XCTest
 /// Prefix terms (`word*`) expanded into the index's words match exactly what FTS5's own prefix query
 /// matches, and a thread's other matches are found whichever way `matching` takes.
 final class PrefixExpansionTests: SearchIndexTestCase {
-    /// Email ids matching `query`, newest first: with the prefixes expanded, or left to FTS5.
-    func hits(_ query: String, _ idx: SearchIndex, expanded: Bool) throws -> [String] {
+    /// Email ids matching `query`, newest first (or oldest): as a search runs it (the prefixes expanded, the
+    /// sets made once), or as it ran before expansions (FTS5's prefixes, SQLite's subqueries).
+    func hits(_ query: String, _ idx: SearchIndex, expanded: Bool, oldestFirst: Bool = false) throws -> [String] {
         let parsed = try SearchQuery.parse(query)
-        let expansions = expanded ? try idx.locked { try idx.prefixExpansions(parsed.expr) } : PrefixExpansions()
         var out: [String] = []
-        try idx.search(parsed, account: nil, oldestFirst: false, threadEmails: { _ in [] }, expansions: expansions) { h in
+        let body = { (h: SearchHit) -> Bool in
             out.append(h.emailID)
             return true
+        }
+        if expanded {
+            try idx.search(parsed, oldestFirst: oldestFirst, body)
+        } else {
+            try idx.search(parsed, account: nil, oldestFirst: oldestFirst, threadEmails: { _ in [] }, expansions: PrefixExpansions(),
+                           sets: nil, body)
         }
         return out
     }
@@ -46,9 +52,22 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         }
         XCTAssertGreaterThan(compared, 200)
         XCTAssertEqual(expanded, compared, "every prefix here has fewer words than the bound")
-        // In combinations: under NOT, OR, beside a filter and a field.
-        for query in ["m* -d*", "(from:a* OR subject:b*) is:unread", "NOT e*", "s* t* w*"] {
+        // In combinations: under NOT, OR, beside a filter and a field; NOT and OR beside filters are sets.
+        let combined = ["m* -d*", "(from:a* OR subject:b*) is:unread", "NOT e*", "s* t* w*", "-(a* OR b*) is:unread",
+                        "(c* OR is:starred) -folder:INBOX"]
+        for query in combined {
             XCTAssertEqual(try hits(query, idx, expanded: true), try hits(query, idx, expanded: false), "'\(query)'")
+        }
+        // A statement that steps past its budget goes on from where it stopped with FTS5's prefixes: at every
+        // point, the same hits, each once, in order.
+        for rowWords in [1, 40, 400, 4_000, 40_000, 400_000] {
+            idx.expandedRowWords = rowWords
+            for query in ["m*", "s* -t*", "a* is:unread", "from:b*"] + combined {
+                for oldest in [false, true] {
+                    XCTAssertEqual(try hits(query, idx, expanded: true, oldestFirst: oldest),
+                                   try hits(query, idx, expanded: false, oldestFirst: oldest), "'\(query)' at \(rowWords)")
+                }
+            }
         }
     }
 
@@ -112,6 +131,22 @@ final class PrefixExpansionTests: SearchIndexTestCase {
             let thread = try XCTUnwrap(page.first { $0.emailIDs.contains(members[0]) })
             XCTAssertEqual(Set(thread.emailIDs), Set(members), query)
         }
+        // A page whose query tests membership (NOT beside no word) makes that set once, for the page's
+        // statement and every thread's, and drops it after.
+        let made = idx.setsMade
+        let page = try idx.searchThreads(try SearchQuery.parse("NOT news"), offset: 0, limit: 50,
+                                         threadOf: { try views.emailRecord(id: $0)?.threadID },
+                                         threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+        XCTAssertEqual(page.count, 1)
+        XCTAssertEqual(Set(page[0].emailIDs), Set(members))
+        XCTAssertEqual(idx.setsMade, made + 1)
+        let left = try idx.locked { () throws(SearchIndexError) -> Int64 in
+            let s = try idx.db.prepare("SELECT count(*) FROM temp.sqlite_master WHERE name LIKE 'search_set_%'")
+            try s.bind([])
+            _ = try s.step()
+            return s.int(0)
+        }
+        XCTAssertEqual(left, 0, "the page's sets are dropped")
         XCTAssertEqual(try idx.matching(try SearchQuery.parse("plan"), among: members), Set(members))
         XCTAssertEqual(try idx.matching(try SearchQuery.parse("done"), among: members), [members[1]])
     }

@@ -1,0 +1,12 @@
+/// The copies matching each FTS5 expression a search tests membership in (text under NOT, or beside filters
+/// under OR): each made once, as a temp table of rowids, for all the statements of that search, and dropped
+/// when it ends.
+///
+/// Why: SQLite makes such a subquery's set again in every statement, and a thread page runs one statement for
+/// the page and one per thread. `NOT m*` at a million messages made it 26 times (47 s).
+/// Bound: a table holds at most one rowid per document (with `temp_store = MEMORY`, ~12 bytes each), as the
+/// set SQLite made for one statement did.
+final class MatchSets {
+    /// Table name by FTS5 expression.
+    var tables: [String: String] = [:]
+}
