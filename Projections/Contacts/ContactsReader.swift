@@ -83,6 +83,23 @@ package struct ContactsReader {
         try snapshot.prefixed(ContactsProjector.peopleTable, Key(account).bytes, limit: limit).map(\.1)
     }
 
+    /// Calls `body` with `account`'s contacts by address, from after the key `after` (nil: the first), at most
+    /// `visits` of them; returns the key to go on after, nil when all are visited.
+    package func forEach(account: String, after: [UInt8]?, visits: Int, _ body: (Contact) -> Void) throws -> [UInt8]? {
+        var visited = 0
+        var last: [UInt8]?
+        var more = false
+        try snapshot.scan(ContactsProjector.peopleTable, prefix: Key(account).bytes, from: after) { key, c in
+            if let after, key == after { return true }
+            if visited == visits { more = true; return false }
+            visited += 1
+            last = key
+            body(c)
+            return true
+        }
+        return more ? last : nil
+    }
+
     /// The addresses (lowercased) of `account` the user wrote to, at most `limit`.
     package func correspondents(account: String, limit: Int = 100_000) throws -> Set<String> {
         var out = Set<String>()

@@ -24,9 +24,10 @@ package struct DedupReader {
     }
 
     /// The messages of `account` with more than one copy whose keys follow `after` (the `next` of a previous
-    /// page; nil: from the first), visiting at most `visits` messages: those found, and the key to go on after
-    /// (nil when the account's messages are all visited). Only the duplicates are kept, not every message read.
-    package func duplicates(account: String, after: [UInt8]?, visits: Int) throws -> (found: [(String, [DedupCopy])], next: [UInt8]?) {
+    /// page; nil: from the first), visiting at most `visits` messages and keeping at most `limit`: those found,
+    /// and the key to go on after (nil when the account's messages are all visited). Only the duplicates are
+    /// kept, not every message read.
+    package func duplicates(account: String, after: [UInt8]?, visits: Int, limit: Int = .max) throws -> (found: [(String, [DedupCopy])], next: [UInt8]?) {
         let prefix = Key(account).bytes
         var found: [(String, [DedupCopy])] = []
         var visited = 0
@@ -34,7 +35,7 @@ package struct DedupReader {
         var more = false
         try snapshot.scan(DedupProjector.messagesTable, prefix: prefix, from: after) { key, copies in
             if let after, key == after { return true }
-            if visited == visits { more = true; return false }
+            if visited == visits || found.count == limit { more = true; return false }
             visited += 1
             last = key
             if copies.count > 1 {

@@ -48,6 +48,24 @@ extension MailStore {
         try views().forEachDuplicate(account: account, body)
     }
 
+    /// A page of `account`'s contacts, most frequent first (`ViewStore.contactsPage`).
+    public func contactsPage(account: String, after: (count: UInt64, address: String)?, limit: Int) throws
+        -> (contacts: [Contact], total: Int, more: Bool) {
+        try views().contactsPage(account: account, after: after, limit: limit)
+    }
+
+    /// The account of a dedup view key (`duplicatePage`'s `next`), or nil when `key` is not one.
+    public static func dedupAccount(ofKey key: [UInt8]) -> String? {
+        guard let end = key.firstIndex(of: 0), end > 0, end + 1 < key.count else { return nil }
+        var r = KeyReader(key)
+        return r.string()
+    }
+
+    /// A page of `account`'s messages with more than one copy (`ViewStore.duplicatePage`).
+    public func duplicatePage(account: String, after: [UInt8]?, limit: Int) throws -> (found: [(String, [DedupCopy])], next: [UInt8]?) {
+        try views().duplicatePage(account: account, after: after, limit: limit)
+    }
+
     /// An action by id, or nil.
     public func action(id: String) throws -> ActionRecord? {
         try views().action(id: id)

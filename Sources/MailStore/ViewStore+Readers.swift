@@ -74,6 +74,54 @@ extension ViewStore {
         } while after != nil
     }
 
+    /// At most `limit` of `account`'s messages with more than one copy, after `after` (a page's `next`; nil:
+    /// from the first), read `visits` messages per read transaction; `next` is nil when none follow.
+    public func duplicatePage(account: String, after: [UInt8]?, limit: Int, visits: Int = 4_096) throws
+        -> (found: [(String, [DedupCopy])], next: [UInt8]?) {
+        var found: [(String, [DedupCopy])] = []
+        var from = after
+        repeat {
+            let page = try read {
+                try DedupReader($0).duplicates(account: account, after: from, visits: max(1, visits), limit: limit - found.count)
+            }
+            found += page.found
+            from = page.next
+            environment.releaseResidentPages(over: Environment.residentFileBudget)
+        } while from != nil && found.count < limit
+        return (found, from)
+    }
+
+    /// A page of `account`'s contacts, most frequent first (then by address): at most `limit` of those ranked
+    /// after `after` (the count and address of a previous page's last; nil: from the first), with how many
+    /// the account has and whether more follow. Every contact is visited, `visits` per read transaction, and
+    /// at most twice `limit` are held (the best so far, cut back to `limit` whenever that fills).
+    public func contactsPage(account: String, after: (count: UInt64, address: String)?, limit: Int,
+                             visits: Int = 4_096) throws -> (contacts: [Contact], total: Int, more: Bool) {
+        let limit = max(1, limit)
+        func first(_ a: Contact, _ b: Contact) -> Bool { a.count != b.count ? a.count > b.count : a.address < b.address }
+        var best: [Contact] = []
+        var total = 0, ranked = 0
+        var from: [UInt8]?
+        repeat {
+            from = try read {
+                try ContactsReader($0).forEach(account: account, after: from, visits: max(1, visits)) { c in
+                    total += 1
+                    if let after, !(c.count < after.count || (c.count == after.count && c.address > after.address)) { return }
+                    ranked += 1
+                    best.append(c)
+                    if best.count >= 2 * limit {
+                        best.sort(by: first)
+                        best.removeLast(best.count - limit)
+                    }
+                }
+            }
+            environment.releaseResidentPages(over: Environment.residentFileBudget)
+        } while from != nil
+        best.sort(by: first)
+        if best.count > limit { best.removeLast(best.count - limit) }
+        return (best, total, ranked > limit)
+    }
+
     /// True when a notification was delivered for `emailID` (and not yet evicted).
     public func wasNotified(emailID: String) throws -> Bool { try read { try DedupReader($0).wasNotified(emailID: emailID) } }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import MailStore
 
@@ -38,17 +39,42 @@ extension ProjectCommand {
     }
 
     /// `--view contacts`: the people seen in an account's mail, most frequent first.
+    /// Shows each account's contacts, most frequent first: a page of `--limit` (`more: --cursor X` on stderr
+    /// when more follow, for one account), or with `--all` every one. A page visits every contact and holds at
+    /// most twice `--limit`; `--all` holds the account's contacts.
     func showContacts(_ store: MailStore) throws {
         struct Row: Encodable { var account: String; var contacts: [Contact] }
+        let after = try cursor.map { text -> (count: UInt64, address: String) in
+            if unified { throw ValidationError("--cursor continues one account's contacts: give --account, not --unified") }
+            guard let c = ContactsCursor(text) else { throw ValidationError("malformed --cursor") }
+            return (c.count, c.address)
+        }
         var rows: [Row] = []
-        for a in try accountsToShow(store) { rows.append(Row(account: a, contacts: try store.contacts(account: a))) }
-        if json { return try printJSON(unified ? rows : [rows[0]]) }
-        for r in rows {
-            print("Contacts of \(r.account): \(r.contacts.count)")
-            for c in r.contacts {
-                print("  " + ThreadRow.fit(c.name.map { "\($0) <\(c.address)>" } ?? c.address, 48)
-                      + "  \(c.count) messages, \(c.sent) from them, last \(c.lastSeen.iso8601)")
+        var totals: [Int] = []
+        var next: ContactsCursor?
+        for a in try accountsToShow(store) {
+            if all {
+                let every = try store.contacts(account: a)
+                rows.append(Row(account: a, contacts: every))
+                totals.append(every.count)
+                continue
+            }
+            let page = try store.contactsPage(account: a, after: after, limit: limit)
+            rows.append(Row(account: a, contacts: page.contacts))
+            totals.append(page.total)
+            if page.more, let last = page.contacts.last { next = ContactsCursor(count: last.count, address: last.address) }
+        }
+        if json {
+            try printJSON(unified ? rows : [rows[0]])
+        } else {
+            for (r, total) in zip(rows, totals) {
+                print("Contacts of \(TerminalSanitiser.line(r.account)): \(total)")
+                for c in r.contacts {
+                    print("  " + ThreadRow.fit(c.name.map { "\($0) <\(c.address)>" } ?? c.address, 48)
+                          + "  \(c.count) messages, \(c.sent) from them, last \(c.lastSeen.iso8601)")
+                }
             }
         }
+        if let next, !unified { Terminal.note("more: --cursor \(next.text)") }
     }
 }

@@ -56,7 +56,17 @@ struct ProjectCommand: ParsableCommand {
         if let category, AICategory(name: category) == nil || category.lowercased() == "uncategorized" || category.lowercased() == "forums" {
             throw ValidationError("unknown category '\(category)': primary, social, promotions or updates (forums and uncategorized threads are under All)")
         }
-        if let cursor, ThreadCursor(cursor) == nil { throw ValidationError("malformed --cursor '\(cursor)'") }
+        if let cursor {
+            guard view == .threads || view == .dedup || view == .contacts else {
+                throw ValidationError("--cursor pages the threads, dedup and contacts views only")
+            }
+            let valid = switch view {
+            case .dedup: DedupCursor.key(cursor) != nil
+            case .contacts: ContactsCursor(cursor) != nil
+            default: ThreadCursor(cursor) != nil
+            }
+            if !valid { throw ValidationError("malformed --cursor '\(TerminalSanitiser.line(String(cursor.prefix(200))))'") }
+        }
     }
 
     func run() throws {
@@ -180,28 +190,51 @@ struct ProjectCommand: ParsableCommand {
 
     /// The messages with more than one copy, written as they are read (one stretch of the view in memory); the
     /// JSON is the array encoding them at once would give.
+    /// Shows a page of `--limit` messages with more than one copy (`more: --cursor X` on stderr when more
+    /// follow), or with `--all` every one; written as read, a page of at most 4,096 messages read at a time.
+    /// The cursor is the hex of the last row's key in the dedup view (account and Message-ID).
     func showDedup(_ store: MailStore) throws {
         struct Message: Encodable { var account: String; var messageId: String; var copies: [[String: String]] }
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var out = OutputBuffer()
         var shown = 0
-        if json { out.write("[") }
-        for a in try accountsToShow(store) {
-            try store.forEachDuplicate(account: a) { mid, copies in
-                if json {
-                    if shown > 0 { out.write(",") }
-                    out.write(try e.encode(Message(account: a, messageId: mid,
-                                                   copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] })))
-                } else {
-                    out.write(TerminalSanitiser.line("<\(mid)> \(copies.count) copies: "
-                        + copies.map { "\($0.emailID) in \($0.folder)" }.joined(separator: ", ")) + "\n")
-                }
-                shown += 1
+        func show(_ account: String, _ mid: String, _ copies: [DedupCopy]) throws {
+            if json {
+                if shown > 0 { out.write(",") }
+                out.write(try e.encode(Message(account: account, messageId: mid,
+                                               copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] })))
+            } else {
+                out.write(TerminalSanitiser.line("<\(mid)> \(copies.count) copies: "
+                    + copies.map { "\($0.emailID) in \($0.folder)" }.joined(separator: ", ")) + "\n")
             }
+            shown += 1
+        }
+        var accounts = try accountsToShow(store)
+        var after: [UInt8]?
+        if let cursor {
+            guard let key = DedupCursor.key(cursor), let account = DedupCursor.account(of: key), accounts.contains(account) else {
+                throw ValidationError("--cursor is not a dedup cursor of \(accounts.count == 1 ? "this account" : "these accounts")")
+            }
+            accounts = Array(accounts.drop { $0 != account })
+            after = key
+        }
+        if json { out.write("[") }
+        var next: [UInt8]?
+        for a in accounts {
+            if all {
+                try store.forEachDuplicate(account: a) { try show(a, $0, $1) }
+                continue
+            }
+            let page = try store.duplicatePage(account: a, after: after, limit: limit - shown)
+            after = nil
+            for (mid, copies) in page.found { try show(a, mid, copies) }
+            next = page.next
+            if shown == limit { break }
         }
         if json { out.write("]\n") }
         out.flush()
+        if let next { Terminal.note("more: --cursor \(DedupCursor.text(next))") }
         if !json && shown == 0 { print("(no message has more than one copy)") }
     }
 

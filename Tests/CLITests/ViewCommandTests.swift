@@ -71,6 +71,39 @@ final class ViewCommandTests: CLITestCase {
         try mailstore("project", "--view", "dedup", "--account", "demo")
     }
 
+    /// The dedup and contacts views page as the thread list does: `--limit` rows, `more: --cursor X` on stderr,
+    /// and the pages followed to the end are `--all`, line for line, each row once.
+    func testDedupAndContactsPageByCursorToWhatAllPrints() throws {
+        try importGenerated(600)
+        for view in ["dedup", "contacts"] {
+            let all = try mailstore("project", "--view", view, "--account", "demo", "--all").stdout
+            let rows = all.split(separator: "\n").filter { !$0.hasPrefix("Contacts of") }
+            XCTAssertGreaterThan(rows.count, 5, "\(view): \(all)")
+            var paged: [Substring] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let r = try mailstore(["project", "--view", view, "--account", "demo", "--limit", "2"] + (cursor.map { ["--cursor", $0] } ?? []))
+                let lines = r.stdout.split(separator: "\n").filter { !$0.hasPrefix("Contacts of") && !$0.hasPrefix("(no message") }
+                XCTAssertLessThanOrEqual(lines.count, 2, r.stdout)
+                paged += lines
+                cursor = r.stderr.split(separator: "\n").first { $0.hasPrefix("more: --cursor ") }.map { String($0.dropFirst("more: --cursor ".count)) }
+                pages += 1
+            } while cursor != nil && pages < 1_000
+            XCTAssertEqual(paged, rows, view)
+            let first = try mailstore("project", "--view", view, "--account", "demo", "--json")
+            let obj = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8))
+            let count = view == "dedup" ? (obj as? [Any])?.count : ((obj as? [[String: Any]])?.first?["contacts"] as? [Any])?.count
+            XCTAssertEqual(count, 25, "the default page is 25 rows")
+            XCTAssertTrue(first.stderr.contains("more: --cursor "))
+            try mailstore("project", "--view", view, "--account", "demo", "--cursor", "zz\u{1b}[31m", expect: 64)
+        }
+        try mailstore("project", "--view", "dedup", "--account", "demo", "--cursor", "1.61", expect: 64)
+        try mailstore("project", "--view", "unread", "--account", "demo", "--cursor", "1.61", expect: 64)
+        let escaped = try mailstore("project", "--view", "contacts", "--account", "demo", "--cursor", "x\u{1b}]0;t\u{07}", expect: 64)
+        XCTAssertFalse(escaped.stderr.contains("\u{1b}"), "a cursor is echoed sanitised")
+    }
+
     func testAsOfShowsThePastAndLeavesLiveViewsAlone() throws {
         try importGenerated(100)
         let past = try mailstore("project", "--view", "threads", "--account", "demo", "--as-of", "5", "--all", "--json")
