@@ -26,8 +26,8 @@ final class PrefixWords {
     static let maxWords = 2_048
     /// The longest prefix text tokenized (characters); a longer one is left to FTS5.
     static let maxPrefixCharacters = 256
-    /// The most prefix terms of one query expanded; the others are left to FTS5.
-    static let maxTerms = 16
+    /// The most prefix terms of one query expanded (the parser takes no more).
+    static let maxTerms = SearchQuery.maxPrefixes
 
     /// A scratch in-memory database with an FTS5 table tokenized like the index's `fts`.
     private let scratch: SQLiteConnection

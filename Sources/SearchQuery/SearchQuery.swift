@@ -11,6 +11,8 @@ package struct SearchQuery: Equatable, Sendable {
 
     /// The category names `category:` accepts.
     package static let categories = ["primary", "social", "promotions", "updates", "forums", "uncategorized"]
+    /// The most prefix terms (`word*`) one query takes (`QueryParser.maxPrefixes`).
+    package static let maxPrefixes = QueryParser.maxPrefixes
 
     /// The query as typed.
     package var text: String
