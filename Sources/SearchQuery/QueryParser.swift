@@ -19,9 +19,10 @@ struct QueryParser {
     var depth = 0
     /// The most prefix terms (`word*`) in one query. A prefix that expands to more than 2,048 words, or a query
     /// that steps far with its words, is left to FTS5, which merges each such prefix's postings in memory for
-    /// every statement (a one-letter prefix at a million messages: ~75 MB; eight of them at once took the
-    /// process to 255 MB). Without a bound, `a* a* ...` a hundred times took 21 s and 249 MB at 100K messages.
-    static let maxPrefixes = 8
+    /// every statement (a one-letter prefix at a million messages: ~30-75 MB; eight of them at once took the
+    /// process to 255 MB, four under NOT 187 MB). Without a bound, `a* a* ...` a hundred times took 21 s and
+    /// 249 MB at 100K messages.
+    static let maxPrefixes = 4
     var prefixes = 0
 
     init(tokens: [QueryLexer.Token], length: Int, now: Date) {
