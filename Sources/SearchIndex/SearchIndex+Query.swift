@@ -113,9 +113,10 @@ extension SearchIndex {
         }
     }
 
-    /// Rows of a span stepped for each lookup of a copy and word it saves: a lookup seeks every word's
-    /// postings (~6 us a word at 1M), a row steps them (~1 us and a comparison a word).
-    static let lookupRows = 8
+    /// Rows of a span stepped for each lookup of a copy and word it saves: a lookup parses the query again
+    /// and seeks every word's postings (~20-40 us, and ~6 us a word at 1M), a row steps them (~1 us and a
+    /// comparison a word). With 8, plain words at 100K took ~1 ms more a thread page than spans alone.
+    static let lookupRows = 32
     /// SQLite instructions a row of a span is counted for (a row filtered out inside SQLite is never returned).
     static let rowInstructions = 16
 
@@ -139,25 +140,24 @@ extension SearchIndex {
         if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
         // Each statement is compiled before the lock is taken: a set it reads is made under the lock.
         let inSpan = try compiler.compile(query.expr, account: account, oldestFirst: false, within: lowest...highest)
-        let each = try compiler.compile(query.expr, account: account, oldestFirst: false, among: rowids)
         let budget = rowids.count * Self.lookupRows * (1 + expansions.words)
-        return try locked {
-            func matches(of compiled: QueryCompiler.Compiled) throws -> Set<String> {
-                let s = compiled.readsSets ? try db.prepare(compiled.sql) : try statement(compiled.sql)
-                try s.bind(compiled.binds)
-                defer { s.reset() }
-                var out = Set<String>()
-                while try s.step() {
-                    let id = s.text(1)
-                    if members.contains(id) { out.insert(id) }
-                }
-                return out
+        // A statement of lookups is not cached: its text has one parameter per copy.
+        func matches(of compiled: QueryCompiler.Compiled, cached: Bool) throws -> Set<String> {
+            let s = compiled.readsSets || !cached ? try db.prepare(compiled.sql) : try statement(compiled.sql)
+            try s.bind(compiled.binds)
+            defer { s.reset() }
+            var out = Set<String>()
+            while try s.step() {
+                let id = s.text(1)
+                if members.contains(id) { out.insert(id) }
             }
-            if let found = try db.bounded(instructions: budget * Self.rowInstructions, { try matches(of: inSpan) }) {
-                return found
-            }
-            return try matches(of: each)
+            return out
         }
+        if let found = try locked({ try db.bounded(instructions: budget * Self.rowInstructions, { try matches(of: inSpan, cached: true) }) }) {
+            return found
+        }
+        let each = try compiler.compile(query.expr, account: account, oldestFirst: false, among: rowids)
+        return try locked { try matches(of: each, cached: false) }
     }
 
     /// Results grouped by thread: threads in the order of their first match, `offset` threads skipped, at
