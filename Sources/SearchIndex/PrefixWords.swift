@@ -106,7 +106,9 @@ final class PrefixWords {
                     left.append(w)
                 }
             }
-            // Else its longest prefix (at least the user's) the tokenizer keeps, left to FTS5's prefix.
+            // Else its longest prefix (at least the user's) the tokenizer keeps, left to FTS5's prefix. The
+            // stemmer leaves tokens over 64 bytes as they are, so a word it changes has at most 64 prefixes.
+            guard left.allSatisfy({ $0.utf8.count <= Self.maxStemmedBytes }) else { return nil }
             var candidates: [String] = []
             for w in left {
                 var p = Substring(w)
@@ -131,6 +133,9 @@ final class PrefixWords {
         }
         return ("(" + parts.joined(separator: " OR ") + ")", parts.count)
     }
+
+    /// The longest token FTS5's Porter stemmer changes (`FTS5_PORTER_MAX_TOKEN`).
+    static let maxStemmedBytes = 64
 
     /// Suffixes the Porter stemmer removes (its steps 1 to 5), tried after a word to find a surface form of it.
     static let suffixes = ["s", "e", "es", "ed", "ing", "ational", "tional", "enci", "anci", "izer", "abli", "alli", "entli",
