@@ -109,24 +109,21 @@ final class PrefixWords {
             // Else its longest prefix (at least the user's) the tokenizer keeps, left to FTS5's prefix. The
             // stemmer leaves tokens over 64 bytes as they are, so a word it changes has at most 64 prefixes.
             guard left.allSatisfy({ $0.utf8.count <= Self.maxStemmedBytes }) else { return nil }
-            var candidates: [String] = []
-            for w in left {
+            // Each word's prefixes, longest first, down to the user's.
+            let candidates: [[String]] = left.map { w in
+                var out: [String] = []
                 var p = Substring(w)
                 while p.utf8.count > prefix.utf8.count {
                     p = p.dropLast()
-                    if p.utf8.count >= prefix.utf8.count { candidates.append(String(p)) }
+                    if p.utf8.count >= prefix.utf8.count { out.append(String(p)) }
                 }
+                return out
             }
-            let stable = Set(zip(candidates, try tokens(candidates)).filter { [$0.0] == $0.1 }.map(\.0))
+            let flat = candidates.flatMap { $0 }
+            let stable = Set(zip(flat, try tokens(flat)).filter { [$0.0] == $0.1 }.map(\.0))
             var prefixes = Set<String>()
-            for w in left {
-                var p = Substring(w)
-                var found: String?
-                while p.utf8.count > prefix.utf8.count {
-                    p = p.dropLast()
-                    if stable.contains(String(p)) { found = String(p); break }
-                }
-                guard let found else { return nil }
+            for list in candidates {
+                guard let found = list.first(where: stable.contains) else { return nil }
                 prefixes.insert(found)
             }
             parts += prefixes.sorted().map { Self.quoted($0) + " *" }
