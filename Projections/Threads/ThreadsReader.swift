@@ -48,4 +48,23 @@ package struct ThreadsReader {
         guard let t = try snapshot.get(ThreadsProjector.threadsTable, Key(id).bytes) else { return [] }
         return try t.emailIDs.compactMap { e in try email(id: e).map { (e, $0) } }
     }
+
+    /// The copies of a thread with what an action needs of each (`EmailCopyState`), in the thread's order: as
+    /// `emails(thread:)`, reading only the thread's email ids and the copies' account, folder and flags.
+    package func copyStates(thread id: String) throws -> [(id: String, state: EmailCopyState)] {
+        guard let raw = try snapshot.reader.get(ThreadsProjector.threadsTable.name, Key(id).bytes) else { return [] }
+        let ids = try raw.withUnsafeBytes { buf throws(DecodeError) -> [String] in
+            var r = ByteReader(buf)
+            try r.skipString()  // id
+            try r.skipString()  // account
+            return try r.read()  // emailIDs (`ThreadRecord`'s layout)
+        }
+        return try ids.compactMap { e in
+            guard let raw = try snapshot.reader.get(ThreadsProjector.emailsTable.name, Key(e).bytes) else { return nil }
+            return (e, try raw.withUnsafeBytes { buf throws(DecodeError) in
+                var r = ByteReader(buf)
+                return try EmailCopyState(from: &r)
+            })
+        }
+    }
 }

@@ -89,6 +89,11 @@
         return String(decoding: raw, as: UTF8.self)
     }
 
+    /// Steps over a length-prefixed string (or byte string) without making it.
+    @inlinable package mutating func skipString() throws(DecodeError) {
+        _ = try readRaw(readLength())
+    }
+
     /// Reads any `BinaryField` value.
     @inlinable package mutating func read<T: BinaryField>(_: T.Type = T.self) throws(DecodeError) -> T {
         try T(from: &self)

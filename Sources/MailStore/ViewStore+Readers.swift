@@ -30,6 +30,15 @@ extension ViewStore {
         }
     }
 
+    /// The copies of each thread of `ids` with what an action needs of them (in order; empty for a thread that does
+    /// not exist), read in one transaction, as `threadEmails(ids:)` without decoding the rest of each record.
+    package func threadCopyStates(ids: [String]) throws -> [[(id: String, state: EmailCopyState)]] {
+        try read { snapshot in
+            let reader = ThreadsReader(snapshot)
+            return try ids.map { try reader.copyStates(thread: $0) }
+        }
+    }
+
     /// One email copy as the threads view has it.
     public func emailRecord(id: String) throws -> EmailRecord? { try read { try ThreadsReader($0).email(id: id) } }
 

@@ -64,10 +64,10 @@ public struct ManageThreadActionsUseCase {
     func act(_ kind: ActionKind, _ ids: [String], destination explicit: String? = nil, causation: EventID? = nil) throws(ThreadListError) -> EventID {
         try wrap {
             guard ids.count <= Self.maxThreadsPerAction else { throw ActionError.tooLarge(threads: ids.count, copies: 0) }
-            var emails: [(threadID: String, id: String, email: EmailRecord)] = []
-            for (id, members) in zip(ids, try views.threadEmails(ids: ids)) {
+            var emails: [(threadID: String, id: String, email: EmailCopyState)] = []
+            for (id, members) in zip(ids, try views.threadCopyStates(ids: ids)) {
                 guard !members.isEmpty else { throw ThreadListError.threadNotFound(id: id) }
-                emails += members.map { (id, $0.id, $0.email) }
+                emails += members.map { (id, $0.id, $0.state) }
             }
             if ids.count > 1 && emails.count > Self.maxCopiesPerAction {
                 throw ActionError.tooLarge(threads: ids.count, copies: emails.count)
