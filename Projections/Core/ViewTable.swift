@@ -93,6 +93,9 @@ package final class ViewTable<Value: BinaryField> {
     /// Encodes every changed entry and puts them in key order, emptying the cache, without touching the store:
     /// a view folded on a second thread does this there, and the writing thread's `flush()` only writes.
     package func encode() {
+        // A table the batch did not touch (most of a view's tables in a small batch) has nothing to encode: its
+        // emptied cache's room is not swept again.
+        guard !cache.isEmpty else { return }
         // Keys and values go into one buffer (not an array each), so writing and dropping them is a few
         // allocations per batch rather than two per change.
         var changes = encoded.take() ?? EncodedChanges()
@@ -111,7 +114,7 @@ package final class ViewTable<Value: BinaryField> {
 
     /// Writes every changed entry to the store, in key order, and empties the cache.
     package func flush() throws {
-        if !cache.isEmpty || encoded == nil { encode() }
+        encode()
         defer { encoded = nil }
         try encoded?.forEach { key, value in
             if let value {

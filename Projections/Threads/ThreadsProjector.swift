@@ -168,10 +168,14 @@ package final class ThreadsProjector: Projector {
     }
 
     private func updateEmail(_ id: String, _ change: (inout EmailRecord) -> Void) throws {
-        guard var e = try emails.get(Key(id).bytes) else { return }
-        change(&e)
-        emails.set(Key(id).bytes, e)
-        dirty.insert(e.threadID)
+        var thread: String?
+        try emails.modifyIfChanged(Key(id).bytes) { e in
+            guard e != nil else { return false }
+            change(&e!)
+            thread = e!.threadID
+            return true
+        }
+        if let thread { dirty.insert(thread) }
     }
 
     private func received(_ p: EmailReceived, account: String, sequence: UInt64) throws {
@@ -289,19 +293,38 @@ package final class ThreadsProjector: Projector {
             senders.append(s)
         }
         t.participants = senders
-        var byMessage: [String: Bool] = [:]  // message key -> read (any copy seen)
-        var order: [String] = []
+        // The distinct message keys in date order, and whether any copy of each is read: searched in the list while
+        // the thread is short (most are), through a dictionary of positions beyond.
+        var order: [String] = [], read: [Bool] = []
+        var position: [String: Int] = [:]
+        let searchesList = members.count <= 16
         for e in members {
-            if byMessage[e.messageKey] == nil { order.append(e.messageKey) }
-            byMessage[e.messageKey] = (byMessage[e.messageKey] ?? false) || e.isSeen
+            if let i = searchesList ? order.firstIndex(of: e.messageKey) : position[e.messageKey] {
+                if e.isSeen { read[i] = true }
+            } else {
+                if !searchesList { position[e.messageKey] = order.count }
+                order.append(e.messageKey)
+                read.append(e.isSeen)
+            }
         }
         t.messageCount = order.count
-        t.unreadCount = order.filter { byMessage[$0] == false }.count
+        t.unreadCount = read.count(where: { !$0 })
         t.messageIDs = order.filter { !$0.hasPrefix("<") }
         t.isStarred = members.contains { $0.isFlagged }
         t.hasAttachments = members.contains { $0.hasAttachments }
         t.category = members.last { $0.category != .uncategorized }?.category ?? .uncategorized
-        t.folders = Array(Set(members.map(\.folder))).sorted()
+        // The distinct folders, sorted: a thread's copies lie in a few (a list), a set once there are many.
+        var folders: [String] = []
+        var folderSet: Set<String>?
+        for e in members {
+            if folderSet != nil {
+                if folderSet!.insert(e.folder).inserted { folders.append(e.folder) }
+            } else if !folders.contains(e.folder) {
+                folders.append(e.folder)
+                if folders.count == 16 { folderSet = Set(folders) }
+            }
+        }
+        t.folders = folders.sorted()
         var keys: [[UInt8]] = []
         // A starred thread of an account without its own Starred folder is listed under the virtual one, once.
         let ownStarred = t.isStarred ? try starred.get(Key(t.account).bytes) : nil
