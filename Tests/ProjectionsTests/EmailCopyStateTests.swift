@@ -51,6 +51,39 @@ final class EmailCopyStateTests: XCTestCase {
         }
     }
 
+    /// A thread's copy states, read from its membership record's email ids and its copies' records, are the
+    /// copies `emails(thread:)` gives, in the same order: threads of one to five messages, some in two folders,
+    /// one merged from two, and a thread that does not exist (none).
+    func testAThreadsCopyStatesAreItsEmailsStates() throws {
+        let harness = FoldHarness(types: [ThreadsProjector.self])
+        var events: [DomainEvent] = []
+        for t in 0..<20 {
+            for m in 0..<(1 + t % 5) {
+                let folders: [String] = t % 3 == 0 ? ["INBOX", "Archive"] : ["INBOX"]
+                for (c, folder) in folders.enumerated() {
+                    events.append(.emailReceived(EmailReceived(
+                        emailID: "t\(t)m\(m)c\(c)", folder: folder, messageID: "t\(t)m\(m)@x",
+                        references: m == 0 ? (t == 7 ? ["t6m0@x"] : []) : ["t\(t)m0@x"], subject: "S \(t)",
+                        from: [EmailAddress(name: m % 2 == 0 ? "Jürgen" : nil, email: "s\(m)@example.com")],
+                        date: Timestamp(microseconds: 1_700_000_000_000_000 + Int64(t * 10 + m) * 1_000_000), dateSource: .header,
+                        flags: m % 2 == 0 ? ["\\Seen"] : [], size: 10, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
+                }
+            }
+        }
+        try harness.fold(events, account: "acct")
+        let reader = ThreadsReader(harness.snapshot)
+        var checked = 0
+        for t in 0..<20 {
+            let emails = try reader.emails(thread: "t\(t)m0c0")
+            let states = try reader.copyStates(thread: "t\(t)m0c0")
+            XCTAssertEqual(states.map(\.id), emails.map(\.id), "thread \(t)")
+            XCTAssertEqual(states.map(\.state), emails.map { EmailCopyState($0.email) }, "thread \(t)")
+            checked += emails.count
+        }
+        XCTAssertEqual(checked, events.count)
+        XCTAssertTrue(try reader.copyStates(thread: "nope").isEmpty)
+    }
+
     /// Cut short anywhere before its flags end, or with a bad optional tag where the sender is, a record's state is
     /// refused, as the full decode refuses the record.
     func testARecordCutShortOrWithABadTagIsRefused() throws {
