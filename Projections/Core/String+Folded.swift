@@ -15,7 +15,7 @@ extension String {
             guard capitals else { return self }
             let count = utf8.count
             return String(unsafeUninitializedCapacity: count) { buf in
-                for (i, b) in utf8.enumerated() { buf[i] = (0x41...0x5A).contains(b) ? b | 0x20 : b }
+                for (i, b) in utf8.enumerated() { buf[i] = Self.lowered(b) }
                 return count
             }
         }
@@ -24,12 +24,14 @@ extension String {
         for scalar in unicodeScalars {
             let v = scalar.value
             if v < 0x80 {
-                let b = UInt8(v)
-                out.append((0x41...0x5A).contains(b) ? b | 0x20 : b)
+                out.append(Self.lowered(UInt8(v)))
             } else {
                 out.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// An ASCII byte lowercased.
+    private static func lowered(_ b: UInt8) -> UInt8 { (0x41...0x5A).contains(b) ? b | 0x20 : b }
 }

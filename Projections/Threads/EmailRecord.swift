@@ -39,6 +39,7 @@ public struct EmailRecord: BinaryField, Equatable, Sendable {
     /// True when the copy has `\Flagged`.
     public var isFlagged: Bool { flags.contains("\\Flagged") }
 
+    /// The layout `EmailCopyState.init(from:)` also reads (a change here changes it there).
     @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(account); w.write(folder); w.write(messageKey); w.write(threadID); w.write(date); w.write(sender)
         w.write(subject); w.write(snippet); w.write(flags); w.write(hasAttachments); w.write(category); w.write(sequence)

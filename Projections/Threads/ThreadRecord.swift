@@ -29,6 +29,13 @@ package struct ThreadRecord: BinaryField, Equatable, Sendable {
         for k in indexKeys { w.writeBytes(k) }
     }
 
+    /// The email ids of an encoded record, its other fields not decoded (an action's resolve needs only them).
+    package static func emailIDs(from r: inout ByteReader) throws(DecodeError) -> [String] {
+        try r.skipString()  // id
+        try r.skipString()  // account
+        return try r.read()
+    }
+
     package init(from r: inout ByteReader) throws(DecodeError) {
         id = try r.read(); account = try r.read(); emailIDs = try r.read(); memberKeys = try r.read()
         firstSequence = try r.read()

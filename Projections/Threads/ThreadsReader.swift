@@ -55,9 +55,7 @@ package struct ThreadsReader {
         guard let raw = try snapshot.reader.get(ThreadsProjector.threadsTable.name, Key(id).bytes) else { return [] }
         let ids = try raw.withUnsafeBytes { buf throws(DecodeError) -> [String] in
             var r = ByteReader(buf)
-            try r.skipString()  // id
-            try r.skipString()  // account
-            return try r.read()  // emailIDs (`ThreadRecord`'s layout)
+            return try ThreadRecord.emailIDs(from: &r)
         }
         return try ids.compactMap { e in
             guard let raw = try snapshot.reader.get(ThreadsProjector.emailsTable.name, Key(e).bytes) else { return nil }

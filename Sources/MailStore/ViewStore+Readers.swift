@@ -21,17 +21,8 @@ extension ViewStore {
         try read { try ThreadsReader($0).emails(thread: id) }
     }
 
-    /// The email copies of each thread of `ids` (in order; empty for a thread that does not exist), read in
-    /// one transaction: one consistent state of the views, and one transaction for a batch of threads.
-    public func threadEmails(ids: [String]) throws -> [[(id: String, email: EmailRecord)]] {
-        try read { snapshot in
-            let reader = ThreadsReader(snapshot)
-            return try ids.map { try reader.emails(thread: $0) }
-        }
-    }
-
     /// The copies of each thread of `ids` with what an action needs of them (in order; empty for a thread that does
-    /// not exist), read in one transaction, as `threadEmails(ids:)` without decoding the rest of each record.
+    /// not exist), read in one transaction (one consistent state of the views), without decoding the rest of each record.
     package func threadCopyStates(ids: [String]) throws -> [[(id: String, state: EmailCopyState)]] {
         try read { snapshot in
             let reader = ThreadsReader(snapshot)
