@@ -1,8 +1,8 @@
 import EventModel
 import Projections
 
-/// A projector with a bug injected: it fails on any email whose subject is `boom` (after changing its
-/// tables half-way, as a real bug would).
+/// A projector with a bug injected: it fails on any email whose subject is `boom`, and on any archive into a
+/// folder named `boom` (after changing its tables half-way, as a real bug would).
 package final class FlakyProjector<Real: Projector>: Projector {
     package static var name: ViewName { Real.name }
     package static var schemaVersion: UInt32 { Real.schemaVersion }
@@ -17,6 +17,7 @@ package final class FlakyProjector<Real: Projector>: Projector {
     package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
         try real.apply(event, decoded)
         if case .emailReceived(let p) = decoded, p.subject == "boom" { throw Bug() }
+        if case .threadArchived(let a) = decoded, a.destination == "boom" { throw Bug() }
     }
 
     package func prepareFlush() throws { try real.prepareFlush() }
@@ -27,3 +28,5 @@ package final class FlakyProjector<Real: Projector>: Projector {
 package typealias FlakyThreadsProjector = FlakyProjector<ThreadsProjector>
 /// The contacts projector (folded on the second core in big batches) with the injected bug.
 package typealias FlakyContactsProjector = FlakyProjector<ContactsProjector>
+/// The unread projector (folded on the second core for actions over many copies) with the injected bug.
+package typealias FlakyUnreadProjector = FlakyProjector<UnreadProjector>

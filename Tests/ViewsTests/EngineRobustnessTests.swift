@@ -104,6 +104,34 @@ final class EngineRobustnessTests: ViewsTestCase {
         }
     }
 
+    /// In an action over many copies the threads view's changes are encoded on a thread of their own while the
+    /// second core's views are written. When one of those views fails on the action, the batch is folded again
+    /// with the first fold's changes (the threads view's encoded ones included) dropped: the failing view
+    /// quarantines the action alone, and every view equals a fold on one core.
+    func testABigActionFailingOnTheSecondCoreIsQuarantinedWithTheThreadsViewEncodedAside() throws {
+        var targets: [ActionTarget] = []
+        for i in 0..<300 {
+            let id = try receive("m\(i)", flags: i % 3 == 0 ? ["\\Seen"] : [])
+            targets.append(ActionTarget(emailID: id, folder: "INBOX", flags: i % 3 == 0 ? ["\\Seen"] : []))
+        }
+        let catalog = ViewCatalog(ViewCatalog.all.filter { $0.name != .unread } + [FlakyUnreadProjector.self])
+        let live = try ViewStore.open(store: store.directory, log: store.log, catalog: catalog)
+        try event(.threadArchived(ThreadAction(threadIDs: targets.map(\.emailID), targets: targets, destination: "boom")), stream: "action-1")
+        try live.catchUp()
+        let head = try store.log.head().sequence
+        let quarantined = try live.quarantined()
+        XCTAssertEqual(quarantined.map(\.view), ["unread"], "\(quarantined)")
+        XCTAssertEqual(quarantined.first?.sequence, head)
+        XCTAssertEqual(try live.checkpoints()["threads"], head)
+        // The threads view folded the action: every thread is listed under the destination.
+        let moved = try live.read { try ThreadsReader($0).page(scope: "acct", folder: "boom", category: nil, after: nil, limit: 500).threads }
+        XCTAssertEqual(moved.count, 300)
+        XCTAssertEqual(try page(live), [])
+        let one = try ViewStore.scratch(in: dir.file("one"), log: store.log, catalog: catalog, through: head, twoCores: false)
+        XCTAssertEqual(try one.quarantined(), quarantined)
+        try assertEqualViews(live, one, "two cores, the threads view encoded aside, against one")
+    }
+
     func testDamagedViewFilesAreRebuiltOrSayReplayNeverBackup() throws {
         for i in 0..<20 { try receive("m\(i)") }
         let live = try views()
