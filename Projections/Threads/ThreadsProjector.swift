@@ -54,6 +54,8 @@ package final class ThreadsProjector: Projector {
 
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
     private var dirty: Set<String> = []
+    /// The folders' Inbox roles asked about in this batch.
+    private var inboxMemo = InboxMemo()
     /// The tables' context: a big recompute writes it in parts.
     private let context: FoldContext
     /// Rows recomputed between two writes of the tables when a batch has many (a role change marks every
@@ -62,7 +64,10 @@ package final class ThreadsProjector: Projector {
     /// The projector must then fold on the writing thread (it does: only other views fold on a second one).
     package var recomputeChunk = 8_192
 
-    package func discardPending() { dirty.removeAll() }
+    package func discardPending() {
+        dirty.removeAll()
+        inboxMemo.forget()
+    }
 
     /// Recomputes the rows of the threads changed in this batch (once each).
     package func prepareFlush() throws {
@@ -135,6 +140,7 @@ package final class ThreadsProjector: Projector {
         let wasInbox = try folderRoles.isInbox(account: account, folder: folder)
         let hadStarred = try starred.get(Key(account).bytes) != nil
         try change()
+        inboxMemo.forget()
         if try folderRoles.isInbox(account: account, folder: folder) != wasInbox {
             try markThreads(listedUnder: ThreadsProjector.indexPrefix(scope: account, folder: folder, category: nil).bytes)
         }
@@ -330,7 +336,7 @@ package final class ThreadsProjector: Projector {
         let ownStarred = t.isStarred ? try starred.get(Key(t.account).bytes) : nil
         let virtual = t.isStarred && ownStarred == nil ? [ThreadsProjector.virtualStarred] : []
         for folder in t.folders + virtual {
-            let inbox = try folder != ThreadsProjector.virtualStarred && folderRoles.isInbox(account: t.account, folder: folder)
+            let inbox = try folder != ThreadsProjector.virtualStarred && inboxMemo.isInbox(account: t.account, folder: folder, in: folderRoles)
             for scope in inbox ? [t.account, "*"] : [t.account] {
                 let f = scope == "*" ? "INBOX" : folder
                 keys.append(ThreadsProjector.indexKey(scope: scope, folder: f, category: nil, date: t.latestDate, thread: t.id))

@@ -22,6 +22,8 @@ package final class UnreadProjector: Projector {
     let folderRoles: ViewTable<FolderRole>
     /// Per message (account, message key): its category and its copies in the account and in each folder.
     let infos: ViewTable<MessageInfo>
+    /// The folders' Inbox roles asked about in this batch.
+    private var inboxMemo = InboxMemo()
 
     /// The folder part of account-wide counters.
     package static let accountScope = "#account"
@@ -51,6 +53,7 @@ package final class UnreadProjector: Projector {
         switch decoded {
         case .folderDiscovered(let p):
             folderRoles.set(Key(account, p.folder).bytes, p.role)
+            inboxMemo.forget()
         case .emailReceived(let p):
             let key = Key(p.emailID).bytes
             if try emails.get(key) != nil { return }
@@ -92,11 +95,17 @@ package final class UnreadProjector: Projector {
         guard var e = try emails.get(key) else { return }
         let seen = c.applied(to: e.seen ? ["\\Seen"] : []).contains("\\Seen")
         if let folder = c.folder, folder != e.folder {
+            // Out of one folder and into the other, the message's record read and written once.
             let same = seen == e.seen
-            try change(e, copies: -1, seen: e.seen ? -1 : 0, accountScope: !same)
+            let ik = Key(e.account, e.messageKey).bytes
+            var info = try infos.get(ik) ?? MessageInfo()
+            try change(&info, e, copies: -1, seen: e.seen ? -1 : 0, accountScope: !same)
+            // A record the move out emptied starts again from nothing, as one dropped and read again would.
+            if info.isEmpty { info = MessageInfo() }
             e.folder = folder
             e.seen = seen
-            try change(e, copies: 1, seen: seen ? 1 : 0, accountScope: !same)
+            try change(&info, e, copies: 1, seen: seen ? 1 : 0, accountScope: !same)
+            infos.set(ik, info.isEmpty ? nil : info)
         } else if seen != e.seen {
             e.seen = seen
             try change(e, copies: 0, seen: seen ? 1 : -1)
@@ -112,7 +121,13 @@ package final class UnreadProjector: Projector {
     private func change(_ e: UnreadEmail, copies: Int, seen: Int, accountScope: Bool = true) throws {
         let ik = Key(e.account, e.messageKey).bytes
         var info = try infos.get(ik) ?? MessageInfo()
-        let inbox = try folderRoles.isInbox(account: e.account, folder: e.folder)
+        try change(&info, e, copies: copies, seen: seen, accountScope: accountScope)
+        infos.set(ik, info.isEmpty ? nil : info)
+    }
+
+    /// Applies a change of one copy to `info`, the record of its message, adjusting counters.
+    private func change(_ info: inout MessageInfo, _ e: UnreadEmail, copies: Int, seen: Int, accountScope: Bool) throws {
+        let inbox = try inboxMemo.isInbox(account: e.account, folder: e.folder, in: folderRoles)
         let inFolder = adjust(info.copies(in: e.folder), copies: copies, seen: seen, category: info.category,
                               account: e.account, folder: e.folder, badge: inbox, total: true)
         info.setCopies(inFolder, in: e.folder)
@@ -120,7 +135,6 @@ package final class UnreadProjector: Projector {
             info.account = adjust(info.account, copies: copies, seen: seen, category: info.category,
                                   account: e.account, folder: UnreadProjector.accountScope, badge: false, total: false)
         }
-        infos.set(ik, info.isEmpty ? nil : info)
     }
 
     /// Changes one message's copies in one scope and the counters that follow from it: unread of (`account`,
@@ -173,7 +187,10 @@ package final class UnreadProjector: Projector {
         pendingCounts.removeAll(keepingCapacity: true)
     }
 
-    package func discardPending() { pendingCounts.removeAll(keepingCapacity: true) }
+    package func discardPending() {
+        pendingCounts.removeAll(keepingCapacity: true)
+        inboxMemo.forget()
+    }
 
     /// Moves the unread counters of every scope holding the message (`info`: its folders and the account) from
     /// its category to `new`.
@@ -181,7 +198,7 @@ package final class UnreadProjector: Projector {
         let old = info.category
         var scopes: [(folder: String, count: CopyCount, inbox: Bool)] = []
         if info.account.exists { scopes.append((UnreadProjector.accountScope, info.account, false)) }
-        for f in info.folders { scopes.append((f.folder, f.count, try folderRoles.isInbox(account: account, folder: f.folder))) }
+        for f in info.folders { scopes.append((f.folder, f.count, try inboxMemo.isInbox(account: account, folder: f.folder, in: folderRoles))) }
         for scope in scopes where scope.count.isUnread {
             var targets = [(account, scope.folder)]
             if scope.inbox { targets += [(account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] }

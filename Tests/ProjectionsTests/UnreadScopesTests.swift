@@ -27,6 +27,23 @@ final class UnreadScopesTests: XCTestCase {
                 try r.count(account: "a", folder: folder, category: category)]
     }
 
+    /// A folder's Inbox role learnt in the middle of a batch counts in the badge the copies moved into it after,
+    /// not those before: the roles the batch asked about (`InboxMemo`) are forgotten when one is set.
+    func testARoleLearntMidBatchCountsTheCopiesMovedInAfterIt() throws {
+        let h = FoldHarness(types: [UnreadProjector.self])
+        try h.fold([.folderDiscovered(FolderDiscovered(folder: "INBOX", displayName: "Inbox", role: .inbox))], account: "a")
+        try h.fold([received("e1", folder: "INBOX", messageID: "m1@x"), received("e2", folder: "INBOX", messageID: "m2@x")], account: "a")
+        XCTAssertEqual(try counts(h, "INBOX", category: "uncategorized"), [2, 2, 2, 2, 2, 2])
+        func move(_ id: String) -> DomainEvent {
+            .threadMoved(ThreadAction(threadIDs: ["t"], targets: [ActionTarget(emailID: id, folder: "INBOX", flags: [])], destination: "Box"))
+        }
+        // One batch: e1 moves to Box (no role yet: not an Inbox), Box becomes an Inbox, e2 moves there too.
+        try h.fold([move("e1"), .folderDiscovered(FolderDiscovered(folder: "Box", displayName: "Box", role: .inbox)), move("e2")], account: "a")
+        // e1 left the badge with no Inbox to count it; e2 went from one Inbox to another.
+        XCTAssertEqual(try counts(h, "Box", category: "uncategorized"), [2, 2, 2, 1, 1, 2])
+        XCTAssertEqual(try counts(h, "INBOX", category: "uncategorized"), [0, 0, 2, 1, 1, 0])
+    }
+
     func testAMessagesCopiesCountOncePerScopeThroughReadsMovesCategoriesAndExpunges() throws {
         let h = FoldHarness(types: [UnreadProjector.self])
         try h.fold([.folderDiscovered(FolderDiscovered(folder: "INBOX", displayName: "Inbox", role: .inbox)),
