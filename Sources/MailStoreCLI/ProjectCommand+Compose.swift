@@ -41,7 +41,7 @@ extension ProjectCommand {
     /// `--view contacts`: the people seen in an account's mail, most frequent first.
     /// Shows each account's contacts, most frequent first: a page of `--limit` (`more: --cursor X` on stderr
     /// when more follow, for one account), or with `--all` every one. A page visits every contact and holds at
-    /// most twice `--limit`; `--all` holds the account's contacts.
+    /// most twice `--limit`; `--all` writes pages of 50,000 as it reads them (`ContactListing`).
     func showContacts(_ store: MailStore) throws {
         struct Row: Encodable { var account: String; var contacts: [Contact] }
         let after = try cursor.map { text -> (count: UInt64, address: String) in
@@ -49,16 +49,17 @@ extension ProjectCommand {
             guard let c = ContactsCursor(text) else { throw ValidationError("malformed --cursor") }
             return (c.count, c.address)
         }
+        if all {
+            let listing = ContactListing(json: json) { try store.contactsPage(account: $0, after: $1, limit: $2) }
+            var out = OutputBuffer()
+            try listing.write(accounts: try accountsToShow(store)) { out.write($0) }
+            out.flush()
+            return
+        }
         var rows: [Row] = []
         var totals: [Int] = []
         var next: ContactsCursor?
         for a in try accountsToShow(store) {
-            if all {
-                let every = try store.contacts(account: a)
-                rows.append(Row(account: a, contacts: every))
-                totals.append(every.count)
-                continue
-            }
             let page = try store.contactsPage(account: a, after: after, limit: limit)
             rows.append(Row(account: a, contacts: page.contacts))
             totals.append(page.total)
@@ -69,10 +70,7 @@ extension ProjectCommand {
         } else {
             for (r, total) in zip(rows, totals) {
                 print("Contacts of \(TerminalSanitiser.line(r.account)): \(total)")
-                for c in r.contacts {
-                    print("  " + ThreadRow.fit(c.name.map { "\($0) <\(c.address)>" } ?? c.address, 48)
-                          + "  \(c.count) messages, \(c.sent) from them, last \(c.lastSeen.iso8601)")
-                }
+                for c in r.contacts { print(ContactListing.line(c)) }
             }
         }
         if let next, !unified { Terminal.note("more: --cursor \(next.text)") }

@@ -2,6 +2,7 @@ import CorpusGenerator
 import EventLog
 import Foundation
 import MailStore
+@testable import MailStoreCLI
 import TestSupport
 import XCTest
 
@@ -102,6 +103,37 @@ final class ViewCommandTests: CLITestCase {
         try mailstore("project", "--view", "unread", "--account", "demo", "--cursor", "1.61", expect: 64)
         let escaped = try mailstore("project", "--view", "contacts", "--account", "demo", "--cursor", "x\u{1b}]0;t\u{07}", expect: 64)
         XCTAssertFalse(escaped.stderr.contains("\u{1b}"), "a cursor is echoed sanitised")
+    }
+
+    /// `--all` writes an account's contacts a page at a time (`ContactListing`, memory bounded by a page): in pages
+    /// of any size, the JSON and the lines are byte for byte the whole list sorted and encoded at once.
+    func testContactsAllWrittenInPagesIsTheWholeListEncodedAtOnce() throws {
+        try importGenerated(300)
+        let cli = try mailstore("project", "--view", "contacts", "--account", "demo", "--all", "--json").stdout
+        let opened = try MailStore.open(at: store, readOnly: true)
+        let every = try opened.contacts(account: "demo")
+        XCTAssertGreaterThan(every.count, 10)
+        XCTAssertGreaterThan(Set(every.map(\.count)).count, 2, "counts that order them, ties among them")
+        struct Row: Encodable { var account: String; var contacts: [Contact] }
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let whole = String(decoding: try e.encode([Row(account: "demo", contacts: every)]), as: UTF8.self) + "\n"
+        XCTAssertEqual(cli, whole)
+        let lines = "Contacts of demo: \(every.count)\n" + every.map { ContactListing.line($0) + "\n" }.joined()
+        XCTAssertEqual(try mailstore("project", "--view", "contacts", "--account", "demo", "--all").stdout, lines)
+        let twice = String(decoding: try e.encode([Row(account: "demo", contacts: every), Row(account: "demo", contacts: every)]),
+                           as: UTF8.self) + "\n"
+        for size in [1, 3, 7, every.count, every.count + 5] {
+            func written(_ json: Bool, _ accounts: [String]) throws -> String {
+                var data = Data()
+                try ContactListing(pageSize: size, json: json) { try opened.contactsPage(account: $0, after: $1, limit: $2) }
+                    .write(accounts: accounts) { data.append($0) }
+                return String(decoding: data, as: UTF8.self)
+            }
+            XCTAssertEqual(try written(true, ["demo"]), whole, "pages of \(size)")
+            XCTAssertEqual(try written(false, ["demo"]), lines, "pages of \(size)")
+            XCTAssertEqual(try written(true, ["demo", "demo"]), twice, "pages of \(size), two accounts")
+        }
     }
 
     func testAsOfShowsThePastAndLeavesLiveViewsAlone() throws {
