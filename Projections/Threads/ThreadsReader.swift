@@ -57,12 +57,15 @@ package struct ThreadsReader {
             var r = ByteReader(buf)
             return try ThreadRecord.emailIDs(from: &r)
         }
-        return try ids.compactMap { e in
-            guard let raw = try snapshot.reader.get(ThreadsProjector.emailsTable.name, Key(e).bytes) else { return nil }
-            return (e, try raw.withUnsafeBytes { buf throws(DecodeError) in
-                var r = ByteReader(buf)
-                return try EmailCopyState(from: &r)
-            })
+        return try ids.compactMap { e in try copyState(email: e).map { (e, $0) } }
+    }
+
+    /// What an action needs of one email copy (`EmailCopyState`), or nil when the view does not have it.
+    package func copyState(email id: String) throws -> EmailCopyState? {
+        guard let raw = try snapshot.reader.get(ThreadsProjector.emailsTable.name, Key(id).bytes) else { return nil }
+        return try raw.withUnsafeBytes { buf throws(DecodeError) in
+            var r = ByteReader(buf)
+            return try EmailCopyState(from: &r)
         }
     }
 }

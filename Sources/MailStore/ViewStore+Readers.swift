@@ -30,6 +30,15 @@ extension ViewStore {
         }
     }
 
+    /// What an action needs of each copy of `ids` (`EmailCopyState`; nil for one the threads view does not have),
+    /// in one read: an undo of 1,000 threads reads ~3,000, each in a read of its own and decoded whole before.
+    package func emailCopyStates(ids: [String]) throws -> [EmailCopyState?] {
+        try read { snapshot in
+            let reader = ThreadsReader(snapshot)
+            return try ids.map { try reader.copyState(email: $0) }
+        }
+    }
+
     /// One email copy as the threads view has it.
     public func emailRecord(id: String) throws -> EmailRecord? { try read { try ThreadsReader($0).email(id: id) } }
 

@@ -1,3 +1,4 @@
+import EventLog
 import EventModel
 import MailStore
 import Projections
@@ -35,6 +36,29 @@ final class ActionViewTests: ViewsTestCase {
         XCTAssertEqual(try v.action(id: archive.description)?.state, "undone")
         let report = try v.compareWithRebuild()
         XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
+    }
+
+    /// An undo moves each copy back from where it is now with its flags now: read for all the copies at once
+    /// (`emailCopyStates`), each copy keeps its own.
+    func testUndoMovesEachCopyBackWithItsOwnStateNow() throws {
+        let (actions, t) = try setUpMail()
+        try receive("e3", messageID: "e3@example.com", inReplyTo: ["e2@example.com"], subject: "Re: One", flags: ["\\Flagged"])
+        let v = try store.openViews()
+        let archive = try actions.archiveThread(id: t)
+        // Since the archive the server says e2 was read.
+        try event(.flagsChanged(FlagsChanged(emailID: "e2", folder: "Archive", flags: ["\\Seen"])))
+        try v.catchUp()
+        try actions.undo(actionId: archive.description)
+        var inverse: ThreadAction?
+        try store.log.scan { ev in
+            if case .threadMoved(let a) = try ev.decode(), ev.envelope.causationID != nil, a.destination == "INBOX" { inverse = a }
+            return true
+        }
+        let moved = try XCTUnwrap(inverse, "the undo's inverse move")
+        XCTAssertEqual(moved.targets.map(\.emailID), ["e1", "e2", "e3"])
+        XCTAssertEqual(moved.targets.map(\.folder), ["Archive", "Archive", "Archive"])
+        XCTAssertEqual(moved.targets.map(\.flags), [[], ["\\Seen"], ["\\Flagged"]])
+        XCTAssertEqual(try v.thread(id: t)?.folders, ["INBOX"])
     }
 
     func testImpossibleActionsAreRefusedWithTheSpecWording() throws {

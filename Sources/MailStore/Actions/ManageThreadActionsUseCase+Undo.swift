@@ -76,8 +76,9 @@ extension ManageThreadActionsUseCase {
     /// The state to put copies back to: their folder before the action, their current flags with the
     /// action's flag as it was.
     func restored(_ targets: [ActionTarget], _ r: ActionRecord) throws -> [ActionTarget] {
-        try targets.map { t in
-            var flags = Set(try views.emailRecord(id: t.emailID)?.flags ?? t.flags)
+        let states = try views.emailCopyStates(ids: targets.map(\.emailID))
+        return zip(targets, states).map { t, state in
+            var flags = Set(state?.flags ?? t.flags)
             if let (flag, _) = r.kind.flag {
                 if t.flags.contains(flag) { flags.insert(flag) } else { flags.remove(flag) }
             }
@@ -90,16 +91,18 @@ extension ManageThreadActionsUseCase {
     func inverse(of r: ActionRecord, applied: [ActionTarget], causation: EventID) throws -> [NewEvent] {
         guard !applied.isEmpty else { return [] }
         var groups: [(destination: String?, targets: [ActionTarget])] = []
+        // Each copy's folder and flags now, read at once.
+        let states = try views.emailCopyStates(ids: applied.map(\.emailID))
         if r.kind.flag != nil {
-            let current = try applied.compactMap { t in
-                try views.emailRecord(id: t.emailID).map { ActionTarget(emailID: t.emailID, folder: $0.folder, flags: $0.flags) }
+            let current = zip(applied, states).compactMap { t, state in
+                state.map { ActionTarget(emailID: t.emailID, folder: $0.folder, flags: $0.flags) }
             }
             groups.append((nil, current))
         } else {
             for folder in Array(Set(applied.map(\.folder))).sorted() {
                 var current: [ActionTarget] = []
-                for t in applied where t.folder == folder {
-                    if let e = try views.emailRecord(id: t.emailID) {
+                for (t, state) in zip(applied, states) where t.folder == folder {
+                    if let e = state {
                         current.append(ActionTarget(emailID: t.emailID, folder: e.folder, flags: e.flags))
                     } else if let messageID = try store.email(id: t.emailID)?.payload.messageID, let destination = r.destination {
                         for copy in try views.copies(account: r.account, messageID: messageID) where copy.folder == destination {
