@@ -31,12 +31,23 @@ extension ViewStore {
     }
 
     /// What an action needs of each copy of `ids` (`EmailCopyState`; nil for one the threads view does not have),
-    /// in one read: an undo of 1,000 threads reads ~3,000, each in a read of its own and decoded whole before.
-    package func emailCopyStates(ids: [String]) throws -> [EmailCopyState?] {
-        try read { snapshot in
-            let reader = ThreadsReader(snapshot)
-            return try ids.map { try reader.copyState(email: $0) }
+    /// `chunk` copies per read transaction (an undo of 1,000 threads reads ~3,000, each in a read of its own and
+    /// decoded whole before): an action recorded before the action bounds, or read from a damaged log, may name
+    /// any number, so each read stays short and the mapped pages are released between two.
+    package func emailCopyStates(ids: [String], chunk: Int = 1_024) throws -> [EmailCopyState?] {
+        var states: [EmailCopyState?] = []
+        states.reserveCapacity(ids.count)
+        var start = 0
+        while start < ids.count {
+            let part = ids[start..<min(ids.count, start + max(1, chunk))]
+            states += try read { snapshot in
+                let reader = ThreadsReader(snapshot)
+                return try part.map { try reader.copyState(email: $0) }
+            }
+            start += part.count
+            if start < ids.count { environment.releaseResidentPages(over: Environment.residentFileBudget) }
         }
+        return states
     }
 
     /// One email copy as the threads view has it.

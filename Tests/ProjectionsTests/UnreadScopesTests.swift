@@ -44,6 +44,30 @@ final class UnreadScopesTests: XCTestCase {
         XCTAssertEqual(try counts(h, "INBOX", category: "uncategorized"), [0, 0, 2, 1, 1, 0])
     }
 
+    /// A batch moving copies through more folders than the roles it remembers (`InboxMemo.capacity`), every
+    /// other one an Inbox, counts each move by its folder's own role.
+    func testMovesThroughMoreFoldersThanTheMemoHoldsCountByEachRole() throws {
+        let h = FoldHarness(types: [UnreadProjector.self])
+        let folders = (0..<20).map { "F\($0)" }
+        try h.fold(folders.enumerated().map { i, f in
+            .folderDiscovered(FolderDiscovered(folder: f, displayName: f, role: i % 2 == 0 ? .inbox : .custom))
+        }, account: "a")
+        try h.fold((0..<20).map { received("e\($0)", folder: "F0", messageID: "m\($0)@x") }, account: "a")
+        XCTAssertEqual(try counts(h, "F0", category: "uncategorized")[3], 20)
+        // One batch: message i goes F0 -> F1 -> ... -> F(i), each move asking the roles of two folders.
+        var moves: [DomainEvent] = []
+        for i in 1..<20 {
+            for step in 1...i {
+                moves.append(.threadMoved(ThreadAction(threadIDs: ["t"], targets: [ActionTarget(emailID: "e\(i)", folder: "F\(step - 1)", flags: [])],
+                                                      destination: "F\(step)")))
+            }
+        }
+        try h.fold(moves, account: "a")
+        // Messages 0, 2, 4, ..., 18 end in an Inbox-role folder.
+        XCTAssertEqual(try counts(h, "F0", category: "uncategorized")[3], 10)
+        for f in folders { XCTAssertEqual(try counts(h, f, category: "uncategorized")[0], 1, f) }
+    }
+
     func testAMessagesCopiesCountOncePerScopeThroughReadsMovesCategoriesAndExpunges() throws {
         let h = FoldHarness(types: [UnreadProjector.self])
         try h.fold([.folderDiscovered(FolderDiscovered(folder: "INBOX", displayName: "Inbox", role: .inbox)),

@@ -61,6 +61,21 @@ final class ActionViewTests: ViewsTestCase {
         XCTAssertEqual(try v.thread(id: t)?.folders, ["INBOX"])
     }
 
+    /// The copies' states are read a chunk per read transaction: however many ids (more than a chunk here, some
+    /// the view does not have), each state is the copy's own, in order.
+    func testCopyStatesReadInChunksAreEachCopysOwnInOrder() throws {
+        _ = try setUpMail()
+        try receive("e3", folder: "Archive", flags: ["\\Seen"])
+        let v = try store.openViews()
+        let ids = ["e3", "nope", "e1", "e2", "e3", "e1", "gone", "e2"]
+        let expected = try ids.map { id in try v.emailRecord(id: id).map(EmailCopyState.init) }
+        XCTAssertEqual(expected.compactMap { $0?.folder }, ["Archive", "INBOX", "INBOX", "Archive", "INBOX", "INBOX"])
+        for chunk in [1, 2, 3, 8, 100] {
+            XCTAssertEqual(try v.emailCopyStates(ids: ids, chunk: chunk), expected, "chunks of \(chunk)")
+        }
+        XCTAssertEqual(try v.emailCopyStates(ids: []), [])
+    }
+
     func testImpossibleActionsAreRefusedWithTheSpecWording() throws {
         try folder("INBOX", role: .inbox)
         try receive("e1")
