@@ -1,7 +1,7 @@
 import EventModel
 import SearchQuery
 
-/// Turns a query tree into one SQL statement over `docs` and `fts`.
+/// Turns a query tree into one SQL statement over `docs` and `fts` (and, as of a past point, `docs_past`).
 ///
 /// The top level's conjuncts that FTS5 can express (words, phrases, AND/OR of them, and `NOT x` beside a
 /// positive term) become one MATCH expression that drives the statement: FTS5 yields its rowids in order,
@@ -20,8 +20,13 @@ struct QueryCompiler {
     /// search, whose statements all use it); nil: a subquery SQLite runs again in each statement.
     var matchSet: ((String) throws -> String)?
 
-    /// What to select.
-    static let columns = "d.rowid, d.email_id, d.account, d.folder, d.message_id, d.flags, d.category, d.date, d.size, d.subject, d.participants"
+    /// The log sequence to search as of (nil: now). Each statement is then two, joined by `UNION ALL` and merged
+    /// in rowid order: one over `docs` rows whose values hold since that point or before (`since <= p`), one over
+    /// `docs_past`'s versions that held at it (`since <= p < until`); a copy has at most one of those.
+    var asOf: Int64?
+
+    /// What to select after the rowid (the driving table's: FTS5's when it drives, so its order needs no sort).
+    static let columns = "d.email_id, d.account, d.folder, d.message_id, d.flags, d.category, d.date, d.size, d.subject, d.participants"
 
     struct Compiled {
         var sql: String
@@ -34,6 +39,24 @@ struct QueryCompiler {
     /// (at most `maxThreadEmails`: each is bound).
     func compile(_ expr: SearchExpr, account: String?, oldestFirst: Bool, within: ClosedRange<Int64>? = nil,
                  among: [Int64]? = nil) throws -> Compiled {
+        let order = oldestFirst ? "ASC" : "DESC"
+        guard let asOf else {
+            let (sql, binds, rowid) = try select(expr, from: "docs", account: account, within: within, among: among, versions: [])
+            return Compiled(sql: sql + " ORDER BY \(rowid) \(order)", binds: binds,
+                            readsSets: matchSet != nil && sql.contains(Self.setMark))
+        }
+        let now = try select(expr, from: "docs", account: account, within: within, among: among,
+                             versions: [("d.since <= ?", .int(asOf))])
+        let then = try select(expr, from: "docs_past", account: account, within: within, among: among,
+                              versions: [("d.since <= ?", .int(asOf)), ("d.until > ?", .int(asOf))])
+        let sql = now.sql + " UNION ALL " + then.sql + " ORDER BY 1 \(order)"
+        return Compiled(sql: sql, binds: now.binds + then.binds, readsSets: matchSet != nil && sql.contains(Self.setMark))
+    }
+
+    /// One `SELECT` of `expr` over `table` (`docs`, or `docs_past` as of a point) with `versions`' conditions,
+    /// without its order; and the column its rows are ordered by.
+    private func select(_ expr: SearchExpr, from table: String, account: String?, within: ClosedRange<Int64>?, among: [Int64]?,
+                        versions: [(String, SQLiteValue)]) throws -> (sql: String, binds: [SQLiteValue], rowid: String) {
         var conjuncts: [SearchExpr]
         if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
         var match: [String] = []
@@ -54,19 +77,17 @@ struct QueryCompiler {
         }
         var binds: [SQLiteValue] = []
         var conds: [String] = []
-        let select = Self.columns
-        let order = oldestFirst ? "ASC" : "DESC"
         var sql: String
         let rowidColumn: String
         if !match.isEmpty {
             var m = match.count == 1 ? match[0] : match.map { "(\($0))" }.joined(separator: " AND ")
             for n in negated { m = "(\(m)) NOT (\(fts(n)!))" }
-            sql = "SELECT \(select) FROM fts CROSS JOIN docs d ON d.rowid = fts.rowid"
+            sql = "SELECT fts.rowid, \(Self.columns) FROM fts CROSS JOIN \(table) d ON d.rowid = fts.rowid"
             conds.append("fts MATCH ?")
             binds.append(.text(m))
             rowidColumn = "fts.rowid"
         } else {
-            sql = "SELECT \(select) FROM docs d"
+            sql = "SELECT d.rowid, \(Self.columns) FROM \(table) d"
             for n in negated { conds.append("NOT (" + (try membership(n, &binds)) + ")") }
             rowidColumn = "d.rowid"
         }
@@ -82,14 +103,17 @@ struct QueryCompiler {
             conds.append("\(rowidColumn) IN (" + Array(repeating: "?", count: among.count).joined(separator: ",") + ")")
             binds += among.map { .int($0) }
         }
+        for (cond, value) in versions {
+            conds.append(cond)
+            binds.append(value)
+        }
         for r in rest { conds.append(try sqlExpr(r, &binds)) }
         if let account {
             conds.append("d.account = ?")
             binds.append(.text(account))
         }
         if !conds.isEmpty { sql += " WHERE " + conds.joined(separator: " AND ") }
-        sql += " ORDER BY \(rowidColumn) \(order)"
-        return Compiled(sql: sql, binds: binds, readsSets: matchSet != nil && sql.contains(Self.setMark))
+        return (sql, binds, rowidColumn)
     }
 
     /// The FTS5 expression for `e`, or nil when FTS5 cannot express it alone.

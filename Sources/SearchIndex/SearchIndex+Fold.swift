@@ -48,7 +48,7 @@ extension SearchIndex {
                         try db.transaction {
                             for _ in 0..<SearchIndex.bulkBatchesPerTransaction {
                                 guard let batch = try feed.next() else { ended = true; return }
-                                try writeRows(batch, log: log)
+                                try writeRows(batch)
                                 progress?(batch.last - start, head - start)
                             }
                         }
@@ -57,7 +57,7 @@ extension SearchIndex {
                 return
             }
             while let batch = try feed.next() {
-                try write(batch, log: log)
+                try write(batch)
                 progress?(batch.last - start, head - start)
             }
             return
@@ -66,7 +66,7 @@ extension SearchIndex {
         var batch: [StoredEvent] = []
         batch.reserveCapacity(SearchIndex.batchSize)
         func commit(through last: UInt64) throws {
-            try write(reader.prepare(batch, through: last), log: log)
+            try write(reader.prepare(batch, through: last))
             progress?(last - start, head - start)
             batch.removeAll(keepingCapacity: true)
         }
@@ -80,31 +80,30 @@ extension SearchIndex {
     }
 
     /// Writes a prepared batch and the checkpoint `batch.last` in one transaction (events at or before the
-    /// checkpoint already written, by another process meanwhile, are skipped). `log` is where the batch comes
-    /// from: an expunged document's text is derived again from it (`SearchTextDigest`).
-    func write(_ batch: PreparedSearchBatch, log: EventLog) throws {
+    /// checkpoint already written, by another process meanwhile, are skipped).
+    func write(_ batch: PreparedSearchBatch) throws {
         try locked {
-            try db.transaction { try writeRows(batch, log: log) }
+            try db.transaction { try writeRows(batch) }
         }
     }
 
     /// Writes a prepared batch's rows and the checkpoint `batch.last` inside the caller's transaction, under `lock`
     /// (events at or before the checkpoint are skipped).
-    func writeRows(_ batch: PreparedSearchBatch, log: EventLog) throws {
+    func writeRows(_ batch: PreparedSearchBatch) throws {
         let cp = UInt64(max(0, try metaValue("checkpoint") ?? 0))
         guard batch.last > cp else { return }
         for (i, ev) in batch.events.enumerated() where ev.envelope.sequence > cp {
             guard let event = batch.decoded[i] else { continue }
-            try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i], log: log)
+            try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i])
         }
         try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
     }
 
     /// Folds the event at `sequence` (inside the caller's transaction); `document` is the `EmailReceived`'s, built
-    /// by `SearchBatchReader`; `log` is the log it comes from.
-    func apply(_ event: DomainEvent, account: String, sequence: UInt64, document: SearchDocument?, log: EventLog) throws {
+    /// by `SearchBatchReader`.
+    func apply(_ event: DomainEvent, account: String, sequence: UInt64, document: SearchDocument?) throws {
         if let changes = CopyChange.changes(of: event) {
-            for c in changes { try change(c) }
+            for c in changes { try change(c, sequence: sequence) }
             return
         }
         switch event {
@@ -121,11 +120,22 @@ extension SearchIndex {
                 try statement("INSERT OR IGNORE INTO own_drafts(account, message_id) VALUES(?, ?)").run([.text(account), .text(p.messageID)])
             }
         case .emailExpunged(let p):
-            try delete(emailID: p.emailID, log: log)
+            try delete(emailID: p.emailID, sequence: sequence)
         case .flagsChanged(let p):
-            try change(CopyChange(emailID: p.emailID, flags: p.flags))
+            try change(CopyChange(emailID: p.emailID, flags: p.flags), sequence: sequence)
         case .emailCategorized(let p):
-            try statement("UPDATE docs SET category = ? WHERE email_id = ?").run([.int(Int64(p.category.rawValue)), .text(p.emailID)])
+            let find = try statement("SELECT rowid, category, since FROM docs WHERE email_id = ?")
+            try find.bind([.text(p.emailID)])
+            guard try find.step() else {
+                find.reset()
+                return
+            }
+            let rowid = find.int(0), category = find.int(1), since = find.int(2)
+            find.reset()
+            let new = Int64(p.category.rawValue)
+            guard new != category else { return }
+            try supersede(rowid: rowid, since: since, at: Int64(sequence))
+            try statement("UPDATE docs SET category = ?, since = ? WHERE rowid = ?").run([.int(new), .int(Int64(sequence)), .int(rowid)])
         default:
             break
         }
@@ -133,23 +143,27 @@ extension SearchIndex {
 
     /// Indexes `d`, the document of the `EmailReceived` at `sequence`.
     func insert(_ d: SearchDocument, sequence: UInt64) throws(SearchIndexError) {
-        let existing = try statement("SELECT rowid, flags FROM docs WHERE email_id = ?")
+        let existing = try statement("SELECT rowid, flags, folder, since FROM docs WHERE email_id = ?")
         try existing.bind([.text(d.emailID)])
         if try existing.step() {
             // The same copy seen again: refresh where it is and its flags, as the threads view does.
-            let bits = (existing.int(1) & SearchFlags.attachment) | (d.flags & ~SearchFlags.attachment)
-            let rowid = existing.int(0)
+            let old = existing.int(1)
+            let bits = (old & SearchFlags.attachment) | (d.flags & ~SearchFlags.attachment)
+            let rowid = existing.int(0), folder = existing.text(2), since = existing.int(3)
             existing.reset()
-            try statement("UPDATE docs SET folder = ?, flags = ? WHERE rowid = ?").run([.text(d.folder), .int(bits), .int(rowid)])
+            guard bits != old || folder != d.folder else { return }
+            try supersede(rowid: rowid, since: since, at: Int64(sequence))
+            try statement("UPDATE docs SET folder = ?, flags = ?, since = ? WHERE rowid = ?")
+                .run([.text(d.folder), .int(bits), .int(Int64(sequence)), .int(rowid)])
             return
         }
         existing.reset()
         let rowid = try freeRowID(second: d.date, emailID: d.emailID)
         try statement("""
-            INSERT INTO docs(rowid, email_id, account, folder, message_id, flags, date, size, subject, participants)
-            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO docs(rowid, email_id, account, folder, message_id, flags, date, size, subject, participants, since)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run([.int(rowid), .text(d.emailID), .text(d.account), .text(d.folder), d.messageID.map { .text($0) } ?? .null,
-                      .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants)])
+                      .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants), .int(Int64(sequence))])
         let columns = d.textColumns
         try statement("INSERT INTO doc_text(rowid, seq, digest) VALUES(?, ?, ?)")
             .run([.int(rowid), .int(Int64(sequence)), .blob(d.textDigest ?? digest(columns))])
@@ -159,8 +173,6 @@ extension SearchIndex {
     /// The rowid's and the text columns' placeholders.
     private static let ftsValues = Array(repeating: "?", count: SearchSchema.textColumns.count + 1).joined(separator: ", ")
     static let ftsInsert = "INSERT INTO fts(rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES(\(ftsValues))"
-    /// FTS5's command that removes a row's terms from a contentless table, given the values it was indexed with.
-    static let ftsDelete = "INSERT INTO fts(fts, rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES('delete', \(ftsValues))"
 
     /// A rowid in the date's second not yet taken: a slot from the email id's hash, then the next free one.
     /// Taken means its terms are in `fts`, which `doc_text` tells (a removed document whose text was damaged
@@ -182,51 +194,76 @@ extension SearchIndex {
         throw .query("more than \(slots) messages dated in one second")
     }
 
-    func delete(emailID: String, log: EventLog) throws(SearchIndexError) {
-        let find = try statement("SELECT rowid FROM docs WHERE email_id = ?")
+    /// Removes an expunged copy from `docs` at `sequence`: its row as it was goes to `docs_past` (a search as of a
+    /// point before the expunge still finds it), and its terms and its `doc_text` row stay, so its rowid is never
+    /// given to another document. Results read `docs` (or, as of a point, the version then), never `fts` alone.
+    func delete(emailID: String, sequence: UInt64) throws(SearchIndexError) {
+        let find = try statement("SELECT rowid, since FROM docs WHERE email_id = ?")
         try find.bind([.text(emailID)])
         guard try find.step() else {
             find.reset()
             return
         }
-        let rowid = find.int(0)
+        let rowid = find.int(0), since = find.int(1)
         find.reset()
+        try supersede(rowid: rowid, since: since, at: Int64(sequence))
         try statement("DELETE FROM docs WHERE rowid = ?").run([.int(rowid)])
-        // The terms go with the values they were indexed with, derived again from the log and used only when
-        // their digest is the one kept. Text that cannot be derived as it was (a parser that now reads the
-        // message differently, a message gone, a damaged row) cannot say which terms to remove: they stay,
-        // unreachable (queries read `docs`), and so does the rowid, never given to another document;
-        // `verify --views` reports the difference from a rebuild.
-        let text = try statement("SELECT seq, digest FROM doc_text WHERE rowid = ?")
-        try text.bind([.int(rowid)])
-        let kept = try text.step() ? (sequence: text.int(0), digest: text.bytes(1)) : nil
-        text.reset()
-        guard let kept else {
-            try statement("INSERT INTO doc_text(rowid, seq, digest) VALUES(?, 0, ?)").run([.int(rowid), .blob([])])
-            return
-        }
-        guard let columns = derivedText(sequence: kept.sequence, digest: kept.digest, log: log) else { return }
-        try statement(SearchIndex.ftsDelete).run([.int(rowid)] + columns.map { .text($0) })
-        try statement("DELETE FROM doc_text WHERE rowid = ?").run([.int(rowid)])
     }
 
-    /// A move and/or flag change of one copy.
-    func change(_ c: CopyChange) throws(SearchIndexError) {
-        let find = try statement("SELECT rowid, flags FROM docs WHERE email_id = ?")
+    /// Keeps the `docs` row `rowid` (whose values hold since `since`) in `docs_past` as the version that held until
+    /// `sequence`, before an event at `sequence` changes it. Nothing when the row's values were set by that same
+    /// event (one event changing a copy twice): no point of the log saw them.
+    ///
+    /// The row is read, then inserted with its values bound: one row, no statement that may write several (an
+    /// `INSERT … SELECT`, a `REPLACE`). Those open a statement savepoint, and FTS5 writes out the postings it
+    /// gathers in memory at every savepoint: a rebuild at 100K generated messages took twice as long, each
+    /// `EmailCategorized` cutting a segment.
+    func supersede(rowid: Int64, since: Int64, at sequence: Int64) throws(SearchIndexError) {
+        guard since < sequence else { return }
+        let row = try statement("SELECT \(SearchIndex.versionColumns) FROM docs WHERE rowid = ?")
+        try row.bind([.int(rowid)])
+        guard try row.step() else {
+            row.reset()
+            return
+        }
+        var values: [SQLiteValue] = [.int(rowid), .int(since), .int(sequence)]
+        values.reserveCapacity(13)
+        for (i, kind) in SearchIndex.versionKinds.enumerated() {
+            let c = Int32(i)
+            switch kind {
+            case .int: values.append(.int(row.int(c)))
+            case .text: values.append(row.isNull(c) ? .null : .text(row.text(c)))
+            }
+        }
+        row.reset()
+        try statement("""
+            INSERT OR IGNORE INTO docs_past(rowid, since, until, \(SearchIndex.versionColumns))
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run(values)
+    }
+
+    /// The columns of `docs` a kept version copies (besides rowid and since), and their kinds.
+    static let versionColumns = "email_id, account, folder, message_id, flags, category, date, size, subject, participants"
+    enum ColumnKind { case int, text }
+    static let versionKinds: [ColumnKind] = [.text, .text, .text, .text, .int, .int, .int, .int, .text, .text]
+
+    /// A move and/or flag change of one copy, by the event at `sequence`.
+    func change(_ c: CopyChange, sequence: UInt64) throws(SearchIndexError) {
+        let find = try statement("SELECT rowid, flags, folder, since FROM docs WHERE email_id = ?")
         try find.bind([.text(c.emailID)])
         guard try find.step() else {
             find.reset()
             return
         }
-        let rowid = find.int(0), bits = find.int(1)
+        let rowid = find.int(0), bits = find.int(1), folder = find.text(2), since = find.int(3)
         find.reset()
         let flags = c.applied(to: SearchFlags.flags(bits))
         let newBits = SearchFlags.bits(flags, hasAttachment: bits & SearchFlags.attachment != 0)
-        if let folder = c.folder {
-            try statement("UPDATE docs SET folder = ?, flags = ? WHERE rowid = ?").run([.text(folder), .int(newBits), .int(rowid)])
-        } else if newBits != bits {
-            try statement("UPDATE docs SET flags = ? WHERE rowid = ?").run([.int(newBits), .int(rowid)])
-        }
+        let newFolder = c.folder ?? folder
+        guard newBits != bits || newFolder != folder else { return }
+        try supersede(rowid: rowid, since: since, at: Int64(sequence))
+        try statement("UPDATE docs SET folder = ?, flags = ?, since = ? WHERE rowid = ?")
+            .run([.text(newFolder), .int(newBits), .int(Int64(sequence)), .int(rowid)])
     }
 }
 

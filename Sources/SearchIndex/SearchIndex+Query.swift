@@ -23,6 +23,7 @@ extension SearchIndex {
     func search(_ query: SearchQuery, account: String?, oldestFirst: Bool, threadEmails: @escaping (String) throws -> [String],
                 expansions: PrefixExpansions, sets: MatchSets?, _ body: (SearchHit) throws -> Bool) throws {
         var compiler = QueryCompiler(threadEmails: threadEmails)
+        compiler.asOf = asOf.map { Int64(clamping: $0) }
         compiler.expansions = expansions.expressions
         if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
         var compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst)
@@ -127,15 +128,25 @@ extension SearchIndex {
         guard !ids.isEmpty else { return [] }
         let members = Set(ids)
         let rowids: [Int64] = try locked { () throws(SearchIndexError) in
-            let s = try db.prepare("SELECT rowid FROM docs WHERE email_id IN ("
-                                   + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")")
-            try s.bind(ids.map { .text($0) })
+            let list = "email_id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
+            let s: SQLiteStatement
+            if let asOf {
+                // The copies' versions at the point: current ones that held then, or those kept from before.
+                let p = Int64(clamping: asOf)
+                s = try db.prepare("SELECT rowid FROM docs WHERE \(list) AND since <= ? UNION ALL "
+                                   + "SELECT rowid FROM docs_past WHERE \(list) AND since <= ? AND until > ?")
+                try s.bind(ids.map { .text($0) } + [.int(p)] + ids.map { .text($0) } + [.int(p), .int(p)])
+            } else {
+                s = try db.prepare("SELECT rowid FROM docs WHERE " + list)
+                try s.bind(ids.map { .text($0) })
+            }
             var out: [Int64] = []
             while try s.step() { out.append(s.int(0)) }
             return out
         }
         guard let lowest = rowids.min(), let highest = rowids.max() else { return [] }
         var compiler = QueryCompiler(threadEmails: threadEmails)
+        compiler.asOf = asOf.map { Int64(clamping: $0) }
         compiler.expansions = expansions.expressions
         if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
         // Each statement is compiled before the lock is taken: a set it reads is made under the lock.

@@ -4,8 +4,8 @@ import Glibc
 
 extension SearchIndex {
     /// Rebuilds the index from the log up to this index's checkpoint in `scratchFolder` (removed afterwards)
-    /// and compares: the row counts of documents and of indexed texts (`doc_text`), every document's filter
-    /// columns, and the text columns of `sample` documents spread over the index, as indexed. Returns the checkpoint compared and what differs
+    /// and compares: the row counts of documents, of their kept versions (`docs_past`) and of indexed texts
+    /// (`doc_text`), every document's filter columns and every kept version, and the text columns of `sample` documents spread over the index, as indexed. Returns the checkpoint compared and what differs
     /// (at most 50 differences).
     package func compareWithRebuild(log: EventLog, scratchFolder: String, sample: Int = 200) throws -> (sequence: UInt64, differences: [String]) {
         let seq = try checkpoint()
@@ -17,7 +17,7 @@ extension SearchIndex {
         try fresh.catchUp(log: log, through: seq)
         var diffs: [String] = []
         func note(_ s: String) { if diffs.count < 50 { diffs.append(s) } }
-        for table in ["docs", "doc_text"] {
+        for table in ["docs", "docs_past", "doc_text"] {
             let a = try count(table), b = try fresh.count(table)
             if a != b { note("\(table): \(a) rows, a rebuild has \(b)") }
         }
@@ -25,26 +25,27 @@ extension SearchIndex {
         // `step`-th document's full text is compared too.
         let step = max(1, (try count("docs")) / max(1, sample))
         var sampled: [Int64] = []
-        try locked {
-            try fresh.locked {
-                let a = try db.prepare(SearchIndex.rowsQuery), b = try fresh.db.prepare(SearchIndex.rowsQuery)
-                var l = try a.step() ? SearchIndex.documentRow(a) : nil, r = try b.step() ? SearchIndex.documentRow(b) : nil
-                var seen = 0
-                while l != nil || r != nil, diffs.count < 50 {
-                    if let x = l, r == nil || x.id < r!.id {
-                        note("document \(x.id) is not in a rebuild")
-                        l = try a.step() ? SearchIndex.documentRow(a) : nil
-                    } else if let y = r, l == nil || y.id < l!.id {
-                        note("document \(y.id) is missing (a rebuild has it)")
-                        r = try b.step() ? SearchIndex.documentRow(b) : nil
-                    } else if let x = l, let y = r {
-                        if x.row != y.row { note("document \(x.id): \(x.row) vs rebuilt \(y.row)") }
-                        if seen % step == 0 { sampled.append(x.row.rowid) }
-                        seen += 1
-                        l = try a.step() ? SearchIndex.documentRow(a) : nil
-                        r = try b.step() ? SearchIndex.documentRow(b) : nil
-                    }
-                }
+        var seen = 0
+        try walkSideBySide(with: fresh, query: SearchIndex.rowsQuery, row: SearchIndex.documentRow, key: \.id,
+                           stop: { diffs.count >= 50 }) { ours, rebuilt in
+            switch (ours, rebuilt) {
+            case (let x?, nil): note("document \(x.id) is not in a rebuild")
+            case (nil, let y?): note("document \(y.id) is missing (a rebuild has it)")
+            case (let x?, let y?):
+                if x.row != y.row { note("document \(x.id): \(x.row) vs rebuilt \(y.row)") }
+                if seen % step == 0 { sampled.append(x.row.rowid) }
+                seen += 1
+            case (nil, nil): break
+            }
+        }
+        // The kept versions, side by side in key order.
+        try walkSideBySide(with: fresh, query: SearchIndex.pastQuery, row: SearchIndex.pastRow, key: \.key,
+                           stop: { diffs.count >= 50 }) { ours, rebuilt in
+            switch (ours, rebuilt) {
+            case (let x?, nil): note("past version \(x.description) is not in a rebuild")
+            case (nil, let y?): note("past version \(y.description) is missing (a rebuild has it)")
+            case (let x?, let y?): if x != y { note("past version \(x.description) vs rebuilt \(y.description)") }
+            case (nil, nil): break
             }
         }
         for rowid in sampled {
@@ -52,6 +53,33 @@ extension SearchIndex {
             if a != b { note("full text of row \(rowid) differs from a rebuild") }
         }
         return (seq, diffs)
+    }
+
+    /// Steps `query` on this index and on `other` side by side, both ordered by `key`, and calls `body` with the
+    /// rows of one key (nil on the side that has none), until both end or `stop` says so: memory bounded whatever
+    /// the tables' size.
+    func walkSideBySide<Row, Key: Comparable>(with other: SearchIndex, query: String, row: (SQLiteStatement) -> Row,
+                                              key: (Row) -> Key, stop: () -> Bool, _ body: (Row?, Row?) -> Void) throws {
+        try locked {
+            try other.locked {
+                let a = try db.prepare(query), b = try other.db.prepare(query)
+                var l = try a.step() ? row(a) : nil, r = try b.step() ? row(b) : nil
+                while l != nil || r != nil, !stop() {
+                    let lk = l.map(key), rk = r.map(key)
+                    if let lk, rk == nil || lk < rk! {
+                        body(l, nil)
+                        l = try a.step() ? row(a) : nil
+                    } else if let rk, lk == nil || rk < lk! {
+                        body(nil, r)
+                        r = try b.step() ? row(b) : nil
+                    } else {
+                        body(l, r)
+                        l = try a.step() ? row(a) : nil
+                        r = try b.step() ? row(b) : nil
+                    }
+                }
+            }
+        }
     }
 
     /// What `compareWithRebuild` compares of a document.
@@ -69,11 +97,33 @@ extension SearchIndex {
     }
 
     /// Every document's compared columns, in email-id order (`docs` has a unique index on it).
-    static let rowsQuery = "SELECT rowid, email_id, account, folder, ifnull(message_id, ''), flags, category, date, size, subject FROM docs ORDER BY email_id"
+    static let rowsQuery = "SELECT rowid, email_id, account, folder, ifnull(message_id, ''), flags, category, date, size, subject, since FROM docs ORDER BY email_id"
 
     /// The email id and compared columns of the row `s` stands on (a `rowsQuery` statement).
     static func documentRow(_ s: SQLiteStatement) -> (id: String, row: DocumentRow) {
-        (s.text(1), DocumentRow(rowid: s.int(0), values: (2...9).map { s.text(Int32($0)) }))
+        (s.text(1), DocumentRow(rowid: s.int(0), values: (2...10).map { s.text(Int32($0)) }))
+    }
+
+    /// Every kept version's compared columns, in key order.
+    static let pastQuery = "SELECT rowid, since, until, email_id, account, folder, ifnull(message_id, ''), flags, category, date, size, subject FROM docs_past ORDER BY rowid, since"
+
+    /// What `compareWithRebuild` compares of a kept version: its key (rowid, since) and its values.
+    struct PastRow: Equatable, CustomStringConvertible {
+        var rowid: Int64
+        var since: Int64
+        var values: [String]
+        var key: Key { Key(rowid: rowid, since: since) }
+        struct Key: Comparable {
+            var rowid: Int64
+            var since: Int64
+            static func < (a: Key, b: Key) -> Bool { (a.rowid, a.since) < (b.rowid, b.since) }
+        }
+        var description: String { "rowid \(rowid) since \(since) [\(values.joined(separator: ", "))]" }
+    }
+
+    /// The kept version `s` stands on (a `pastQuery` statement).
+    static func pastRow(_ s: SQLiteStatement) -> PastRow {
+        PastRow(rowid: s.int(0), since: s.int(1), values: (2...11).map { s.text(Int32($0)) })
     }
 
     /// What `doc_text` keeps of document `rowid`'s text: the sequence of its `EmailReceived` and the digest of

@@ -28,6 +28,10 @@ package final class SearchIndex: @unchecked Sendable {
     var setsMade = 0
     /// True for a file being built aside (`init(path:bulk:)`): its catch-up writes several batches per transaction.
     let bulk: Bool
+    /// The log sequence queries see the mail as of (nil: now): each copy with the folder, flags and category it had
+    /// then, only the copies received by then and not yet expunged (`docs_past`, `QueryCompiler.asOf`). Set before
+    /// the index is queried, on an index folded at least up to that sequence.
+    package var asOf: UInt64?
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when

@@ -5,8 +5,15 @@ import SearchQuery
 ///
 /// - `meta(key, value)`: `schema_version`, `checkpoint` (the last log sequence folded, written in the same
 ///   transaction as the rows it produced).
-/// - `docs`: one row per email copy. Its rowid orders by date: `seconds << 20 | slot`, so newest-first
-///   results stream from FTS5 in rowid order with no sort, and a date range is a rowid range.
+/// - `docs`: one row per email copy present now. Its rowid orders by date: `seconds << 20 | slot`, so newest-first
+///   results stream from FTS5 in rowid order with no sort, and a date range is a rowid range. `since`: the log
+///   sequence from which the row's values hold (its `EmailReceived`, or the last event that changed them).
+/// - `docs_past`: the values a copy had before: each time an event changes a row (a move, flags, a category) or
+///   removes it (an expunge), the row as it was goes here with `until`, that event's sequence. With `docs`, it
+///   says what every copy was at any point of the log: a copy's version at `p` is the one with
+///   `since <= p < until` (`until` of a `docs` row: now). A search as of a past point reads both
+///   (`QueryCompiler.asOf`) instead of folding an index up to that point. Keyed by (rowid, since); indexed by
+///   email id (a thread's copies at a point).
 /// - `own_drafts(account, message_id)`: the Message-IDs of our drafts' copies in the server's Drafts folder
 ///   (`DraftCopyChanged`): sync brings them back as mail, and they are not indexed (a draft is not mail).
 /// - `fts`: FTS5 over the text columns, rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
@@ -16,14 +23,17 @@ import SearchQuery
 /// - `doc_text(rowid, seq, digest)`: for each indexed document, the sequence of its `EmailReceived` and a digest
 ///   of its text columns as indexed (`SearchTextDigest`): removing its terms (FTS5's `'delete'` needs the values
 ///   indexed) derives them again from the log and the message, and uses them only when their digest is this one;
-///   `verify --views` compares these. A rowid is taken while it has a row here: its terms are in `fts`.
+///   `verify --views` compares these. A rowid is taken while it has a row here: its terms are in `fts`. An
+///   expunged copy keeps its terms and its row here (a search as of a point before the expunge finds it).
 enum SearchSchema {
     /// 1: first version. 2: a rollback journal instead of WAL, so a rebuilt file can be renamed over one
     /// that other processes have open (no -wal/-shm files that belong to a name rather than a file).
     /// 3: our drafts' server copies left out (`own_drafts`). 4: `fts` contentless, the text packed in
     /// `doc_text` (the index file at 100K generated messages: 332 MB with FTS5's own copy of the text).
     /// 5: `doc_text` keeps a digest of the text and the sequence to derive it from, not the text (79 of the 239 MB).
-    static let version = 5
+    /// 6: `docs.since` and `docs_past` (the values each copy had before, for a search as of a past point); an
+    /// expunged copy's terms stay in `fts`.
+    static let version = 6
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]
@@ -46,8 +56,25 @@ enum SearchSchema {
         date INTEGER NOT NULL,
         size INTEGER NOT NULL,
         subject TEXT NOT NULL,
-        participants TEXT NOT NULL);
+        participants TEXT NOT NULL,
+        since INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS docs_message_id ON docs(message_id);
+    CREATE TABLE IF NOT EXISTS docs_past(
+        rowid INTEGER NOT NULL,
+        since INTEGER NOT NULL,
+        until INTEGER NOT NULL,
+        email_id TEXT NOT NULL,
+        account TEXT NOT NULL,
+        folder TEXT NOT NULL,
+        message_id TEXT,
+        flags INTEGER NOT NULL,
+        category INTEGER NOT NULL,
+        date INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        subject TEXT NOT NULL,
+        participants TEXT NOT NULL,
+        PRIMARY KEY(rowid, since)) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS docs_past_email_id ON docs_past(email_id);
     CREATE TABLE IF NOT EXISTS own_drafts(account TEXT NOT NULL, message_id TEXT NOT NULL,
         PRIMARY KEY(account, message_id)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS doc_text(rowid INTEGER PRIMARY KEY, seq INTEGER NOT NULL, digest BLOB NOT NULL);

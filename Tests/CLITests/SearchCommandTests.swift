@@ -59,6 +59,36 @@ final class SearchCommandTests: CLITestCase {
         XCTAssertEqual(before.count, 0)
     }
 
+    /// `search --as-of` shows the mail as it was: threads deleted since are in their folder then and not in the
+    /// Trash, a thread starred since is not starred, and mail imported later is not there; the live search shows
+    /// now. Both from the one live index (the scratch folder of a past store never gets one).
+    func testSearchAsOfShowsFoldersAndFlagsAsTheyWere() throws {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 120, outputDirectory: dir.file("md"), seed: 9))
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+        let inbox = try rows(try mailstore("search", "folder:INBOX", "--limit", "1000", "--json"))
+        XCTAssertGreaterThan(inbox.count, 4)
+        let stats = try JSONSerialization.jsonObject(with: Data(try mailstore("stats", "--json").stdout.utf8)) as? [String: Any]
+        let before = try XCTUnwrap(stats?["events"] as? Int)
+        let deleted = inbox.prefix(2).map(\.threadId), starred = inbox[2].threadId
+        try mailstore(["delete"] + deleted)
+        try mailstore("star", starred)
+        _ = try generateCorpus(CorpusOptions(messages: 30, outputDirectory: dir.file("md2"), seed: 10))
+        try mailstore("import", "--maildir", dir.file("md2"), "--account", "later", "--quiet")
+        func threads(_ q: String, asOf: Int? = nil) throws -> Set<String> {
+            let args = ["search", q, "--limit", "1000", "--json"] + (asOf.map { ["--as-of", String($0)] } ?? [])
+            return Set(try rows(try mailstore(args)).map(\.threadId))
+        }
+        XCTAssertTrue(try threads("folder:Trash").isSuperset(of: deleted))
+        XCTAssertTrue(try threads("folder:Trash", asOf: before).isDisjoint(with: deleted), "not in the Trash then")
+        XCTAssertTrue(try threads("folder:INBOX", asOf: before).isSuperset(of: deleted), "in the Inbox then")
+        XCTAssertEqual(try threads("folder:INBOX", asOf: before), Set(inbox.map(\.threadId)))
+        XCTAssertTrue(try threads("is:starred").contains(starred))
+        XCTAssertFalse(try threads("is:starred", asOf: before).contains(starred))
+        XCTAssertEqual(try threads("account:later", asOf: before), [], "mail imported later is not there")
+        XCTAssertFalse(try threads("account:later").isEmpty)
+    }
+
     func testAMalformedQueryPointsAtThePosition() throws {
         try mailstore("init")
         let r = try mailstore("search", "from:alice", "date:2024-13-01", expect: 64)

@@ -79,7 +79,8 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(ids.count, 4)
         try idx.db.exec("UPDATE docs SET subject = 'tampered' WHERE email_id = '\(ids[0])'")
         try idx.db.exec("DELETE FROM docs WHERE email_id = '\(ids[1])'")
-        try idx.db.exec("INSERT INTO docs(rowid, email_id, account, folder, flags, date, size, subject, participants) VALUES (999999, 'zz-extra', 'local', 'INBOX', 0, 0, 0, '', '')")
+        try idx.db.exec("INSERT INTO docs(rowid, email_id, account, folder, flags, date, size, subject, participants, since) VALUES (999999, 'zz-extra', 'local', 'INBOX', 0, 0, 0, '', '', 1)")
+        try idx.db.exec("INSERT INTO docs_past(rowid, since, until, email_id, account, folder, flags, category, date, size, subject, participants) VALUES (5, 1, 2, 'zz-past', 'local', 'INBOX', 0, 0, 0, 0, '', '')")
         let other = try SearchTextDigest()(["", "", "", "", "tampered", "", ""])
         try idx.db.prepare("UPDATE doc_text SET digest = ? WHERE rowid = (SELECT rowid FROM docs WHERE email_id = ?)")
             .run([.blob(other), .text(ids[3])])
@@ -88,6 +89,8 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertTrue(diffs.contains("document \(ids[1]) is missing (a rebuild has it)"), "\(diffs)")
         XCTAssertTrue(diffs.contains("document zz-extra is not in a rebuild"), "\(diffs)")
         XCTAssertTrue(diffs.contains { $0.hasPrefix("full text of row ") }, "\(diffs)")
+        XCTAssertTrue(diffs.contains("docs_past: \(try idx.count("docs_past")) rows, a rebuild has \(try idx.count("docs_past") - 1)"), "\(diffs)")
+        XCTAssertTrue(diffs.contains { $0.hasPrefix("past version rowid 5 since 1 ") && $0.hasSuffix("is not in a rebuild") }, "\(diffs)")
     }
 
     func testWordsPhrasesAndFields() throws {
@@ -278,29 +281,42 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertTrue(text[SearchSchema.textColumns.firstIndex(of: "body")!].contains("zebra-crossing"))
     }
 
-    /// An expunged document's terms leave FTS5's index itself (not only the results, which read `docs`), and
-    /// its row in `doc_text` goes; its rowid may then serve another document.
-    func testAnExpungeRemovesTheTermsFromTheIndexItself() throws {
+    /// An expunged copy leaves every result at once, but its terms, its `doc_text` row (so its rowid is never given
+    /// to another document) and its row as it was (in `docs_past`, until the expunge) stay: a search as of a point
+    /// before the expunge finds it with no index folded for that point.
+    func testAnExpungedCopyLeavesTheResultsAndKeepsItsTermsForTheStoreAsItWas() throws {
         let idx = try index()
         let m4 = try emailID("m4@example.com")
         let rows = try ftsRows("lunch", idx)
         XCTAssertEqual(rows.count, 1)
-        XCTAssertEqual(try ftsRows("zebra", idx).count, 2)
+        let text = try idx.textRecord(rowid: rows[0])
+        let before = try store.log.head().sequence
         try append(.emailExpunged(EmailExpunged(emailID: m4, folder: "INBOX")))
+        let expunge = try store.log.head().sequence
         try idx.catchUp(log: store.log)
-        XCTAssertEqual(try ftsRows("lunch", idx), [], "the terms of the expunged message are gone from fts")
-        XCTAssertEqual(try ftsRows("zebra", idx).count, 1, "the other message's terms stay")
-        XCTAssertEqual(try idx.textRecord(rowid: rows[0]), "")
-        XCTAssertEqual(try idx.count("doc_text"), 3)
+        XCTAssertEqual(try ids("lunch", idx), [], "expunged mail leaves the results")
+        XCTAssertEqual(try ids("zebra", idx), ["m2@example.org"])
+        XCTAssertEqual(try ftsRows("lunch", idx), rows, "its terms stay in the index")
+        XCTAssertEqual(try idx.textRecord(rowid: rows[0]), text)
+        XCTAssertEqual(try idx.count("doc_text"), 4)
+        let past = try idx.db.prepare("SELECT rowid, until FROM docs_past WHERE email_id = ? ORDER BY since DESC LIMIT 1")
+        try past.bind([.text(m4)])
+        XCTAssertTrue(try past.step())
+        XCTAssertEqual([past.int(0), past.int(1)], [rows[0], Int64(expunge)], "its row as it was, until the expunge")
+        idx.asOf = before
+        XCTAssertEqual(try ids("lunch", idx), ["m4@example.com"], "as it was before the expunge")
+        XCTAssertEqual(try ids("zebra", idx), ["m4@example.com", "m2@example.org"])
+        idx.asOf = expunge
+        XCTAssertEqual(try ids("lunch", idx), [])
+        idx.asOf = nil
         let integrity = try idx.db.prepare("INSERT INTO fts(fts, rank) VALUES('integrity-check', 0)")
         XCTAssertNoThrow(try integrity.run())
         XCTAssertEqual(try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch")).differences, [])
     }
 
-    /// Text that no longer derives as it was indexed (a parser that now reads the message differently: here the
-    /// digest kept differs; a row naming another event or none) cannot say which terms to remove: the expunge
-    /// still folds, the terms stay out of every result, the rowid is never given to another document, and
-    /// `verify --views` reports it.
+    /// An expunge does not read the copy's text (its terms stay): one whose text no longer derives as it was
+    /// indexed (the digest kept differs, a row naming another event or none) folds like any other, its terms
+    /// match no result, and its rowid stays taken.
     func testAnExpungeOfADocumentWhoseTextNoLongerDerivesStillFolds() throws {
         for (i, damage) in ["digest = randomblob(16)", "seq = 1", "seq = 999999999", "digest = x''"].enumerated() {
             let store = try MailStore.create(at: dir.file("store-\(i)"))
@@ -314,13 +330,88 @@ final class SearchIndexTests: SearchIndexTestCase {
             try append(.emailExpunged(EmailExpunged(emailID: m4, folder: "INBOX")))
             XCTAssertNoThrow(try idx.catchUp(log: store.log), damage)
             XCTAssertEqual(try idx.checkpoint(), try store.log.head().sequence, damage)
-            XCTAssertEqual(try ids("lunch", idx), [], "\(damage): the stale terms match no document")
+            XCTAssertEqual(try ids("lunch", idx), [], "\(damage): the terms match no document")
             XCTAssertEqual(try ftsRows("lunch", idx), [row], "\(damage): they stay in the index, with their rowid")
             let second = row >> SearchSchema.slotBits
             try idx.locked { XCTAssertNotEqual(try idx.freeRowID(second: second, emailID: m4), row, "\(damage): the rowid stays taken") }
-            let diffs = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch-\(i)")).differences
-            XCTAssertTrue(diffs.contains("doc_text: 4 rows, a rebuild has 3"), "\(damage): \(diffs)")
         }
+    }
+
+    /// The index read as of any point of the log (`asOf`: the copies then, with their folders, flags and
+    /// categories then) answers every query as an index folded only up to that point does: through moves,
+    /// flag changes and their reverts, categories, a copy seen again in another folder, expunges and mail that
+    /// came later; for pages of messages and for a thread's matching copies.
+    func testASearchAsOfAnyPointEqualsAnIndexFoldedUpToIt() throws {
+        let live = try index()
+        let m1 = try emailID("m1@example.com"), m2 = try emailID("m2@example.org"), m4 = try emailID("m4@example.com")
+        func targets(_ ids: [String], _ folder: String) -> [ActionTarget] { ids.map { ActionTarget(emailID: $0, folder: folder, flags: []) } }
+        try append(.threadStarred(ThreadAction(threadIDs: ["t"], targets: targets([m1, m2], "INBOX"))))
+        try append(.threadMoved(ThreadAction(threadIDs: ["t"], targets: targets([m1, m2], "INBOX"), destination: "Fruit")))
+        try append(.flagsChanged(FlagsChanged(emailID: m2, folder: "Fruit", flags: ["\\Seen"])))
+        try append(.emailCategorized(EmailCategorized(emailID: m4, category: .promotions)))
+        try append(.threadMarkedUnread(ThreadAction(threadIDs: ["t"], targets: targets([m1], "Fruit"))))
+        try append(.threadMarkedRead(ThreadAction(threadIDs: ["t"], targets: targets([m1], "Fruit"))))
+        try append(.emailExpunged(EmailExpunged(emailID: m2, folder: "Fruit")))
+        // The first copy seen again, in another folder (a sync's EmailReceived for a copy the store has).
+        let first = try XCTUnwrap(try store.log.event(at: try XCTUnwrap(try firstReceived())))
+        guard case .emailReceived(var again) = try first.decode() else { return XCTFail("not an EmailReceived") }
+        again.folder = "Elsewhere"
+        try append(.emailReceived(again))
+        try importMessages([("INBOX", "5:2,", """
+        From: Eve <eve@example.com>
+        Subject: Kumquat lunch
+        Date: Mon, 22 Apr 2024 12:00:00 +0000
+        Message-ID: <m5@example.com>
+
+        Fresh kumquats, zebra stripes.
+        """)])
+        try append(.emailCategorized(EmailCategorized(emailID: m4, category: .social)))
+        try append(.emailExpunged(EmailExpunged(emailID: m4, folder: "INBOX")))
+        try live.catchUp(log: store.log)
+        let head = try store.log.head().sequence
+        let queries = ["*", "lunch", "zebra", "quarterly", "folder:INBOX", "folder:Fruit", "folder:Elsewhere", "is:unread",
+                       "is:starred", "is:read zebra", "category:promotions", "category:social", "NOT zebra", "kumquat OR lunch",
+                       "zeb*", "date:2024-04-01..2024-12-31", "from:alice OR folder:fruit", "id:m4@example.com"]
+        let all = [m1, m2, m4, try emailID("m3@example.fr"), try emailID("m5@example.com")]
+        func page(_ idx: SearchIndex, _ q: String, oldestFirst: Bool) throws -> [String] {
+            var out: [String] = []
+            try idx.search(try SearchQuery.parse(q), oldestFirst: oldestFirst) { h in
+                out.append("\(h.emailID) \(h.folder) seen:\(h.isSeen) flagged:\(h.isFlagged) \(h.category) \(h.subject)")
+                return true
+            }
+            return out
+        }
+        var seen = Set<[String]>()
+        for point in 1...head {
+            let folded = try SearchIndex.rebuild(folder: dir.file("asof-\(point)"), log: store.log, through: point)
+            live.asOf = point
+            for q in queries {
+                for oldestFirst in [false, true] {
+                    let expected = try page(folded, q, oldestFirst: oldestFirst)
+                    XCTAssertEqual(try page(live, q, oldestFirst: oldestFirst), expected, "as of \(point): \(q)")
+                    seen.insert(expected)
+                }
+                XCTAssertEqual(try live.matching(try SearchQuery.parse(q), among: all), try folded.matching(try SearchQuery.parse(q), among: all),
+                               "as of \(point), a thread's copies: \(q)")
+            }
+        }
+        XCTAssertGreaterThan(seen.count, 30, "the points differ from each other")
+        live.asOf = nil
+        XCTAssertEqual(try page(live, "*", oldestFirst: false), try page(try SearchIndex.rebuild(folder: dir.file("now"), log: store.log), "*", oldestFirst: false))
+        XCTAssertEqual(try live.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch")).differences, [])
+    }
+
+    /// The sequence of the first `EmailReceived` in the log.
+    private func firstReceived() throws -> UInt64? {
+        var found: UInt64?
+        try store.log.scan { ev in
+            if ev.envelope.type == .emailReceived {
+                found = ev.envelope.sequence
+                return false
+            }
+            return true
+        }
+        return found
     }
 
     /// The digest covers every column and where each one ends, and nothing else.

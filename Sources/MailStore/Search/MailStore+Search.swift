@@ -6,7 +6,7 @@ import SearchQuery
 import Views
 
 /// Full-text search: the search view (`STORE/views/search/`, SQLite FTS5) caught up with the log before
-/// every query; a store as of a past point searches an index folded up to that point.
+/// every query; a store as of a past point searches the same index as of that point (`SearchIndex.asOf`).
 extension MailStore {
     /// The search view's folder.
     var searchFolder: String { directory.viewsPath + "/search" }
@@ -76,10 +76,17 @@ extension MailStore {
         }
     }
 
-    /// The search index: the live one caught up with the log, or for a store as of a past point one folded
-    /// up to it beside that store's scratch views.
+    /// The search index: the live one caught up with the log; for a store as of a past point, the same one read
+    /// as of that point (`SearchIndex.asOf`: each copy's version then, kept in the index), or, where the live
+    /// index cannot be opened and caught up (a store this process may not write), one folded up to the point
+    /// beside that store's scratch views.
     func searchIndex() throws -> SearchIndex {
         if let snapshot {
+            if let live = try? SearchIndex.open(folder: searchFolder, log: log, notice: notice),
+               (try? live.checkpoint()).map({ $0 >= snapshot.sequence }) == true {
+                live.asOf = snapshot.sequence
+                return live
+            }
             // Inside the store's scratch folder, so it goes with it.
             if !FileManager.default.fileExists(atPath: snapshot.folder) { try StoreDirectory.makePrivateDirectory(snapshot.folder) }
             return try SearchIndex.rebuild(folder: snapshot.folder + "/search", log: log, through: snapshot.sequence)
