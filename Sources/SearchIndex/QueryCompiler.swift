@@ -24,6 +24,18 @@ struct QueryCompiler {
     /// in rowid order: one over `docs` rows whose values hold since that point or before (`since <= p`), one over
     /// `docs_past`'s versions that held at it (`since <= p < until`); a copy has at most one of those.
     var asOf: Int64?
+    /// As of a point: the rowids of the versions in `docs_past` that held at it, when they are at most
+    /// `maxPastRowids` (`SearchIndex.pastRowids`). The second arm then seeks those rowids (FTS5 seeks each one's
+    /// postings), or is left out when there are none, instead of stepping every match to find the few that have a
+    /// version then (`m*` as of the middle of a 1M-message log: 5-6 s and ~200 MB, two prefixes merged, against
+    /// 1.2 s now). Nil: more than that, or not known: the arm steps the matches.
+    var pastRowids: [Int64]?
+    /// As of a point: the rowids of the `docs` rows whose values held at it already (`since <= p`), when they are
+    /// at most `maxPastRowids` (a point early in the log, before most mail came: the first arm then seeks them
+    /// instead of stepping every match of mail that came later); nil: more, or not known.
+    var nowRowids: [Int64]?
+    /// The most rowids `pastRowids` (and `nowRowids`) holds: each is bound, beside at most `maxThreadEmails` of a thread's.
+    static let maxPastRowids = 10_000
 
     /// What to select after the rowid (the driving table's: FTS5's when it drives, so its order needs no sort).
     static let columns = "d.email_id, d.account, d.folder, d.message_id, d.flags, d.category, d.date, d.size, d.subject, d.participants"
@@ -45,18 +57,41 @@ struct QueryCompiler {
             return Compiled(sql: sql + " ORDER BY \(rowid) \(order)", binds: binds,
                             readsSets: matchSet != nil && sql.contains(Self.setMark))
         }
-        let now = try select(expr, from: "docs", account: account, within: within, among: among,
-                             versions: [("d.since <= ?", .int(asOf))])
-        let then = try select(expr, from: "docs_past", account: account, within: within, among: among,
-                              versions: [("d.since <= ?", .int(asOf)), ("d.until > ?", .int(asOf))])
-        let sql = now.sql + " UNION ALL " + then.sql + " ORDER BY 1 \(order)"
-        return Compiled(sql: sql, binds: now.binds + then.binds, readsSets: matchSet != nil && sql.contains(Self.setMark))
+        func narrowed(_ few: [Int64]?) -> [Int64]? {
+            guard let few else { return among }
+            return among.map { a in let s = Set(a); return few.filter { s.contains($0) } } ?? few
+        }
+        var arms: [(sql: String, binds: [SQLiteValue], rowid: String)] = []
+        let nowAmong = narrowed(nowRowids)
+        if nowAmong?.isEmpty != true {
+            arms.append(try select(expr, from: "docs", account: account, within: within, among: nowAmong,
+                                   versions: [("d.since <= ?", .int(asOf))], seek: nowRowids != nil))
+        }
+        let pastAmong = narrowed(pastRowids)
+        if pastAmong?.isEmpty != true {
+            arms.append(try select(expr, from: "docs_past", account: account, within: within, among: pastAmong,
+                                   versions: [("d.since <= ?", .int(asOf)), ("d.until > ?", .int(asOf))], seek: pastRowids != nil))
+        }
+        let sql: String
+        switch arms.count {
+        case 0: sql = "SELECT d.rowid, \(Self.columns) FROM docs d WHERE 0"
+        case 1: sql = arms[0].sql + " ORDER BY \(arms[0].rowid) \(order)"
+        default: sql = arms[0].sql + " UNION ALL " + arms[1].sql + " ORDER BY 1 \(order)"
+        }
+        return Compiled(sql: sql, binds: arms.flatMap(\.binds), readsSets: matchSet != nil && sql.contains(Self.setMark))
     }
 
     /// One `SELECT` of `expr` over `table` (`docs`, or `docs_past` as of a point) with `versions`' conditions,
     /// without its order; and the column its rows are ordered by.
+    ///
+    /// `seek`: the rows are those of `among` (a few versions held at a point), read by rowid, each tested for the
+    /// text: FTS5 seeks the rowid in each word's postings (`EXISTS … rowid = d.rowid`), or, for a query with a
+    /// prefix, the rowid is looked up in the set of every match (`matchSet`, made once for the search). A statement
+    /// FTS5 drives with the rowids as a list would run its query once per rowid: with a prefix's expanded words
+    /// (~1,500 for `m*`), a seek per word and rowid, minutes for a few thousand versions; with FTS5's own prefix,
+    /// the prefix's postings merged each time.
     private func select(_ expr: SearchExpr, from table: String, account: String?, within: ClosedRange<Int64>?, among: [Int64]?,
-                        versions: [(String, SQLiteValue)]) throws -> (sql: String, binds: [SQLiteValue], rowid: String) {
+                        versions: [(String, SQLiteValue)], seek: Bool = false) throws -> (sql: String, binds: [SQLiteValue], rowid: String) {
         var conjuncts: [SearchExpr]
         if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
         var match: [String] = []
@@ -79,7 +114,21 @@ struct QueryCompiler {
         var conds: [String] = []
         var sql: String
         let rowidColumn: String
-        if !match.isEmpty {
+        if seek && !match.isEmpty {
+            var m = conjuncts.compactMap { c -> String? in
+                if case .not(let inner) = c, fts(inner) != nil { return nil }
+                return fts(c, expand: false)
+            }.map { "(\($0))" }.joined(separator: " AND ")
+            for n in negated { m = "(\(m)) NOT (\(fts(n, expand: false)!))" }
+            sql = "SELECT d.rowid, \(Self.columns) FROM \(table) d"
+            if let matchSet, Self.hasPrefix(expr) {
+                conds.append("d.rowid IN " + Self.setMark + (try matchSet(m)))
+            } else {
+                conds.append("EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid = d.rowid)")
+                binds.append(.text(m))
+            }
+            rowidColumn = "d.rowid"
+        } else if !match.isEmpty {
             var m = match.count == 1 ? match[0] : match.map { "(\($0))" }.joined(separator: " AND ")
             for n in negated { m = "(\(m)) NOT (\(fts(n)!))" }
             sql = "SELECT fts.rowid, \(Self.columns) FROM fts CROSS JOIN \(table) d ON d.rowid = fts.rowid"
@@ -114,6 +163,16 @@ struct QueryCompiler {
         }
         if !conds.isEmpty { sql += " WHERE " + conds.joined(separator: " AND ") }
         return (sql, binds, rowidColumn)
+    }
+
+    /// True when `e` has a prefix term anywhere.
+    static func hasPrefix(_ e: SearchExpr) -> Bool {
+        switch e {
+        case .text(let t): return t.isPrefix
+        case .and(let parts), .or(let parts): return parts.contains(where: hasPrefix)
+        case .not(let inner): return hasPrefix(inner)
+        case .all, .filter: return false
+        }
     }
 
     /// The FTS5 expression for `e`, or nil when FTS5 cannot express it alone.

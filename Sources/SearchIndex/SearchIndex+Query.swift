@@ -24,6 +24,9 @@ extension SearchIndex {
                 expansions: PrefixExpansions, sets: MatchSets?, _ body: (SearchHit) throws -> Bool) throws {
         var compiler = QueryCompiler(threadEmails: threadEmails)
         compiler.asOf = asOf.map { Int64(clamping: $0) }
+        let point = try pointRowids()
+        compiler.nowRowids = point.now
+        compiler.pastRowids = point.past
         compiler.expansions = expansions.expressions
         if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
         var compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst)
@@ -60,6 +63,37 @@ extension SearchIndex {
                 if try !body(hit(s)) { return }
             }
         }
+    }
+
+    /// As of a point (`asOf`): the rowids of the `docs` rows that held at it already (`since <= p`) and of the kept
+    /// versions that held at it (`since <= p < until`), each in ascending order, or nil where they are more than
+    /// `maxPastRowids` (`QueryCompiler.maxPastRowids`; tests set it lower) (both nil when no point is set). Read
+    /// from `docs_since` and `docs_past_until`, at most that many plus one rows of each (and the versions
+    /// superseded after the point, of which those that began at it or before).
+    func pointRowids() throws -> (now: [Int64]?, past: [Int64]?) {
+        guard let asOf else { return (nil, nil) }
+        let p = Int64(clamping: asOf)
+        let found: [[Int64]?] = try locked { () throws -> [[Int64]?] in
+            // Kept for the searches of one point and checkpoint (a thread page makes one statement per thread).
+            let checkpoint = try metaValue("checkpoint") ?? 0
+            if let cached = pointRowidsCache, cached.asOf == asOf, cached.checkpoint == checkpoint { return [cached.now, cached.past] }
+            let now = try fewRowids("SELECT rowid FROM docs WHERE since <= ? LIMIT ?", [.int(p)])
+            let past = try fewRowids("SELECT rowid FROM docs_past WHERE until > ? AND since <= ? LIMIT ?", [.int(p), .int(p)])
+            pointRowidsCache = (asOf, checkpoint, now, past)
+            return [now, past]
+        }
+        return (found[0], found[1])
+    }
+
+    /// The rowids `sql` gives (its last parameter the limit), in ascending order, or nil when they are more than
+    /// `maxPastRowids`. Called under `lock`.
+    private func fewRowids(_ sql: String, _ binds: [SQLiteValue]) throws(SearchIndexError) -> [Int64]? {
+        let s = try statement(sql)
+        try s.bind(binds + [.int(Int64(maxPastRowids + 1))])
+        defer { s.reset() }
+        var out: [Int64] = []
+        while try s.step() { out.append(s.int(0)) }
+        return out.count > maxPastRowids ? nil : out.sorted()
     }
 
     /// The hit of the statement's row (`QueryCompiler.columns`).
@@ -131,7 +165,8 @@ extension SearchIndex {
             let list = "email_id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
             let s: SQLiteStatement
             if let asOf {
-                // The copies' versions at the point: current ones that held then, or those kept from before.
+                // The copies' versions at the point: current ones that held then, or those kept from before. Each id
+                // is bound twice: at most 2 x `maxThreadEmails` + 3 parameters, under SQLite's 32,766.
                 let p = Int64(clamping: asOf)
                 s = try db.prepare("SELECT rowid FROM docs WHERE \(list) AND since <= ? UNION ALL "
                                    + "SELECT rowid FROM docs_past WHERE \(list) AND since <= ? AND until > ?")
@@ -147,6 +182,9 @@ extension SearchIndex {
         guard let lowest = rowids.min(), let highest = rowids.max() else { return [] }
         var compiler = QueryCompiler(threadEmails: threadEmails)
         compiler.asOf = asOf.map { Int64(clamping: $0) }
+        let point = try pointRowids()
+        compiler.nowRowids = point.now
+        compiler.pastRowids = point.past
         compiler.expansions = expansions.expressions
         if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
         // Each statement is compiled before the lock is taken: a set it reads is made under the lock.

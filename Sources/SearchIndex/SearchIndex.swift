@@ -32,6 +32,13 @@ package final class SearchIndex: @unchecked Sendable {
     /// then, only the copies received by then and not yet expunged (`docs_past`, `QueryCompiler.asOf`). Set before
     /// the index is queried, on an index folded at least up to that sequence.
     package var asOf: UInt64?
+    /// `pointRowids()` for a point and the checkpoint it was read at; used under `lock`.
+    var pointRowidsCache: (asOf: UInt64, checkpoint: Int64, now: [Int64]?, past: [Int64]?)?
+    /// The most versions held at a point that a search as of it seeks by rowid (`QueryCompiler.maxPastRowids`;
+    /// tests set it lower, so the arm that steps the matches runs too). Used under `lock`.
+    var maxPastRowids = QueryCompiler.maxPastRowids {
+        didSet { pointRowidsCache = nil }
+    }
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when

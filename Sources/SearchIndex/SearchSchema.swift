@@ -13,7 +13,8 @@ import SearchQuery
 ///   says what every copy was at any point of the log: a copy's version at `p` is the one with
 ///   `since <= p < until` (`until` of a `docs` row: now). A search as of a past point reads both
 ///   (`QueryCompiler.asOf`) instead of folding an index up to that point. Keyed by (rowid, since); indexed by
-///   email id (a thread's copies at a point).
+///   email id (a thread's copies at a point) and by (until, since) (the versions that held at a point, found
+///   without reading the others: `until` grows as the log does, so that index is appended to).
 /// - `own_drafts(account, message_id)`: the Message-IDs of our drafts' copies in the server's Drafts folder
 ///   (`DraftCopyChanged`): sync brings them back as mail, and they are not indexed (a draft is not mail).
 /// - `fts`: FTS5 over the text columns, rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
@@ -59,6 +60,7 @@ enum SearchSchema {
         participants TEXT NOT NULL,
         since INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS docs_message_id ON docs(message_id);
+    CREATE INDEX IF NOT EXISTS docs_since ON docs(since);
     CREATE TABLE IF NOT EXISTS docs_past(
         rowid INTEGER NOT NULL,
         since INTEGER NOT NULL,
@@ -75,6 +77,7 @@ enum SearchSchema {
         participants TEXT NOT NULL,
         PRIMARY KEY(rowid, since)) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS docs_past_email_id ON docs_past(email_id);
+    CREATE INDEX IF NOT EXISTS docs_past_until ON docs_past(until, since);
     CREATE TABLE IF NOT EXISTS own_drafts(account TEXT NOT NULL, message_id TEXT NOT NULL,
         PRIMARY KEY(account, message_id)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS doc_text(rowid INTEGER PRIMARY KEY, seq INTEGER NOT NULL, digest BLOB NOT NULL);

@@ -385,20 +385,37 @@ final class SearchIndexTests: SearchIndexTestCase {
         for point in 1...head {
             let folded = try SearchIndex.rebuild(folder: dir.file("asof-\(point)"), log: store.log, through: point)
             live.asOf = point
+            // The versions held at the point sought by rowid (the default), stepped through the matches (0: any
+            // version), or either (1).
+            for most in [QueryCompiler.maxPastRowids, 0, 1] {
+            live.maxPastRowids = most
             for q in queries {
                 for oldestFirst in [false, true] {
                     let expected = try page(folded, q, oldestFirst: oldestFirst)
-                    XCTAssertEqual(try page(live, q, oldestFirst: oldestFirst), expected, "as of \(point): \(q)")
+                    XCTAssertEqual(try page(live, q, oldestFirst: oldestFirst), expected, "as of \(point): \(q) (\(most))")
                     seen.insert(expected)
                 }
                 XCTAssertEqual(try live.matching(try SearchQuery.parse(q), among: all), try folded.matching(try SearchQuery.parse(q), among: all),
-                               "as of \(point), a thread's copies: \(q)")
+                               "as of \(point), a thread's copies: \(q) (\(most))")
+            }
             }
         }
         XCTAssertGreaterThan(seen.count, 30, "the points differ from each other")
         live.asOf = nil
         XCTAssertEqual(try page(live, "*", oldestFirst: false), try page(try SearchIndex.rebuild(folder: dir.file("now"), log: store.log), "*", oldestFirst: false))
         XCTAssertEqual(try live.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch")).differences, [])
+    }
+
+    /// A thread's copies as of a point are looked up with each id bound twice (the current rows and the kept
+    /// versions): the most a thread expands to (`QueryCompiler.maxThreadEmails`) stays under SQLite's limit on
+    /// bound parameters, and more are cut to that.
+    func testAThreadOfTheMostCopiesIsMatchedAsOfAPoint() throws {
+        let idx = try index()
+        let m1 = try emailID("m1@example.com")
+        let many = (0..<(QueryCompiler.maxThreadEmails + 500)).map { "absent-\($0)" } + [m1]
+        idx.asOf = try store.log.head().sequence
+        XCTAssertEqual(try idx.matching(try SearchQuery.parse("quarterly"), among: [m1] + many), [m1])
+        XCTAssertEqual(try idx.matching(try SearchQuery.parse("quarterly"), among: many), [], "cut to the first 10,000")
     }
 
     /// The sequence of the first `EmailReceived` in the log.
