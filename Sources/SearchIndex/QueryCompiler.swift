@@ -25,7 +25,7 @@ struct QueryCompiler {
     /// `docs_past`'s versions that held at it (`since <= p < until`); a copy has at most one of those.
     var asOf: Int64?
     /// As of a point: the rowids of the versions in `docs_past` that held at it, when they are at most
-    /// `maxPastRowids` (`SearchIndex.pastRowids`). The second arm then seeks those rowids (FTS5 seeks each one's
+    /// `maxPastRowids` (`SearchIndex.pointRowids`). The second arm then seeks those rowids (FTS5 seeks each one's
     /// postings), or is left out when there are none, instead of stepping every match to find the few that have a
     /// version then (`m*` as of the middle of a 1M-message log: 5-6 s and ~200 MB, two prefixes merged, against
     /// 1.2 s now). Nil: more than that, or not known: the arm steps the matches.
@@ -34,8 +34,10 @@ struct QueryCompiler {
     /// at most `maxPastRowids` (a point early in the log, before most mail came: the first arm then seeks them
     /// instead of stepping every match of mail that came later); nil: more, or not known.
     var nowRowids: [Int64]?
-    /// The most rowids `pastRowids` (and `nowRowids`) holds: each is bound, beside at most `maxThreadEmails` of a thread's.
-    static let maxPastRowids = 10_000
+    /// The most rowids `pastRowids` (and `nowRowids`) holds. Each is bound: with a `thread:` term's ids (at most
+    /// `maxThreadEmails`, in each arm) a statement binds at most 2 x 4,096 + 2 x 10,000 values and a few more,
+    /// under SQLite's 32,766.
+    static let maxPastRowids = 4_096
 
     /// What to select after the rowid (the driving table's: FTS5's when it drives, so its order needs no sort).
     static let columns = "d.email_id, d.account, d.folder, d.message_id, d.flags, d.category, d.date, d.size, d.subject, d.participants"

@@ -26,7 +26,13 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_busy_timeout(db, 30_000)
+        // SQLite's default limit on a statement's parameters, whatever the library was built with (Debian's:
+        // 250,000): the statements made here are sized to it (`QueryCompiler.maxPastRowids`).
+        sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, SQLiteConnection.maxParameters)
     }
+
+    /// The most parameters a statement may have (SQLite's default, `SQLITE_MAX_VARIABLE_NUMBER`).
+    static let maxParameters: Int32 = 32_766
 
     deinit { sqlite3_close_v2(handle) }
 

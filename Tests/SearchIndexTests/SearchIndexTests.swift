@@ -418,6 +418,27 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try idx.matching(try SearchQuery.parse("quarterly"), among: many), [], "cut to the first 10,000")
     }
 
+    /// The most a statement as of a point binds (both arms seeking the most rowids, a `thread:` term of the most
+    /// copies in each) stays under the limit on parameters set on every connection (SQLite's default, whatever
+    /// the library was built with): SQLite prepares and runs it.
+    func testTheLargestStatementAsOfAPointPreparesAndRuns() throws {
+        let idx = try index()
+        var compiler = QueryCompiler(threadEmails: { _ in (0..<QueryCompiler.maxThreadEmails).map { "e\($0)" } })
+        compiler.asOf = 5
+        compiler.nowRowids = Array(0..<Int64(QueryCompiler.maxPastRowids))
+        compiler.pastRowids = Array(0..<Int64(QueryCompiler.maxPastRowids))
+        for q in ["thread:t hello", "thread:t", "thread:t (hello OR NOT folder:x)"] {
+            let c = try compiler.compile(try SearchQuery.parse(q).expr, account: "local", oldestFirst: false)
+            XCTAssertGreaterThan(c.binds.count, 2 * QueryCompiler.maxPastRowids + 2 * QueryCompiler.maxThreadEmails, q)
+            XCTAssertLessThanOrEqual(c.binds.count, Int(SQLiteConnection.maxParameters), q)
+            try idx.locked {
+                let s = try idx.db.prepare(c.sql)
+                try s.bind(c.binds)
+                XCTAssertFalse(try s.step(), q)
+            }
+        }
+    }
+
     /// The sequence of the first `EmailReceived` in the log.
     private func firstReceived() throws -> UInt64? {
         var found: UInt64?
