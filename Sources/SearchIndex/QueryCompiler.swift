@@ -96,15 +96,15 @@ struct QueryCompiler {
                         versions: [(String, SQLiteValue)], seek: Bool = false) throws -> (sql: String, binds: [SQLiteValue], rowid: String) {
         var conjuncts: [SearchExpr]
         if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
-        var match: [String] = []
+        var match: [SearchExpr] = []
         var negated: [SearchExpr] = []
         var rest: [SearchExpr] = []
         var lower: Int64? = within?.lowerBound, upper: Int64? = within.map { $0.upperBound + 1 }
         for c in conjuncts {
             if case .not(let inner) = c, fts(inner) != nil {
                 negated.append(inner)
-            } else if let m = fts(c) {
-                match.append(m)
+            } else if fts(c) != nil {
+                match.append(c)
             } else if case .filter(.date(let lo, let hi)) = c {
                 if let lo { lower = max(lower ?? .min, SearchSchema.rowid(atSecond: lo)) }
                 if let hi { upper = min(upper ?? .max, SearchSchema.rowid(atSecond: hi)) }
@@ -117,11 +117,7 @@ struct QueryCompiler {
         var sql: String
         let rowidColumn: String
         if seek && !match.isEmpty {
-            var m = conjuncts.compactMap { c -> String? in
-                if case .not(let inner) = c, fts(inner) != nil { return nil }
-                return fts(c, expand: false)
-            }.map { "(\($0))" }.joined(separator: " AND ")
-            for n in negated { m = "(\(m)) NOT (\(fts(n, expand: false)!))" }
+            let m = matchExpression(match, not: negated, expand: false)
             sql = "SELECT d.rowid, \(Self.columns) FROM \(table) d"
             if let matchSet, Self.hasPrefix(expr) {
                 conds.append("d.rowid IN " + Self.setMark + (try matchSet(m)))
@@ -131,8 +127,7 @@ struct QueryCompiler {
             }
             rowidColumn = "d.rowid"
         } else if !match.isEmpty {
-            var m = match.count == 1 ? match[0] : match.map { "(\($0))" }.joined(separator: " AND ")
-            for n in negated { m = "(\(m)) NOT (\(fts(n)!))" }
+            let m = matchExpression(match, not: negated, expand: true)
             sql = "SELECT fts.rowid, \(Self.columns) FROM fts CROSS JOIN \(table) d ON d.rowid = fts.rowid"
             conds.append("fts MATCH ?")
             binds.append(.text(m))
@@ -165,6 +160,14 @@ struct QueryCompiler {
         }
         if !conds.isEmpty { sql += " WHERE " + conds.joined(separator: " AND ") }
         return (sql, binds, rowidColumn)
+    }
+
+    /// The FTS5 expression of the conjuncts `match` (each one FTS5 expresses) without those of `negated`.
+    func matchExpression(_ match: [SearchExpr], not negated: [SearchExpr], expand: Bool) -> String {
+        let parts = match.map { fts($0, expand: expand)! }
+        var m = parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " AND ")
+        for n in negated { m = "(\(m)) NOT (\(fts(n, expand: expand)!))" }
+        return m
     }
 
     /// True when `e` has a prefix term anywhere.

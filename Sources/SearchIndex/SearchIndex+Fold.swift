@@ -124,18 +124,10 @@ extension SearchIndex {
         case .flagsChanged(let p):
             try change(CopyChange(emailID: p.emailID, flags: p.flags), sequence: sequence)
         case .emailCategorized(let p):
-            let find = try statement("SELECT rowid, category, since FROM docs WHERE email_id = ?")
-            try find.bind([.text(p.emailID)])
-            guard try find.step() else {
-                find.reset()
-                return
-            }
-            let rowid = find.int(0), category = find.int(1), since = find.int(2)
-            find.reset()
             let new = Int64(p.category.rawValue)
-            guard new != category else { return }
-            try supersede(rowid: rowid, since: since, at: Int64(sequence))
-            try statement("UPDATE docs SET category = ?, since = ? WHERE rowid = ?").run([.int(new), .int(Int64(sequence)), .int(rowid)])
+            guard let row = try currentDocument(emailID: p.emailID), new != row.category else { return }
+            try supersede(row, at: sequence)
+            try statement("UPDATE docs SET category = ?, since = ? WHERE rowid = ?").run([.int(new), .int(Int64(sequence)), .int(row.rowid)])
         default:
             break
         }
@@ -143,21 +135,15 @@ extension SearchIndex {
 
     /// Indexes `d`, the document of the `EmailReceived` at `sequence`.
     func insert(_ d: SearchDocument, sequence: UInt64) throws(SearchIndexError) {
-        let existing = try statement("SELECT rowid, flags, folder, since FROM docs WHERE email_id = ?")
-        try existing.bind([.text(d.emailID)])
-        if try existing.step() {
+        if let row = try currentDocument(emailID: d.emailID) {
             // The same copy seen again: refresh where it is and its flags, as the threads view does.
-            let old = existing.int(1)
-            let bits = (old & SearchFlags.attachment) | (d.flags & ~SearchFlags.attachment)
-            let rowid = existing.int(0), folder = existing.text(2), since = existing.int(3)
-            existing.reset()
-            guard bits != old || folder != d.folder else { return }
-            try supersede(rowid: rowid, since: since, at: Int64(sequence))
+            let bits = (row.flags & SearchFlags.attachment) | (d.flags & ~SearchFlags.attachment)
+            guard bits != row.flags || row.folder != d.folder else { return }
+            try supersede(row, at: sequence)
             try statement("UPDATE docs SET folder = ?, flags = ?, since = ? WHERE rowid = ?")
-                .run([.text(d.folder), .int(bits), .int(Int64(sequence)), .int(rowid)])
+                .run([.text(d.folder), .int(bits), .int(Int64(sequence)), .int(row.rowid)])
             return
         }
-        existing.reset()
         let rowid = try freeRowID(second: d.date, emailID: d.emailID)
         try statement("""
             INSERT INTO docs(rowid, email_id, account, folder, message_id, flags, date, size, subject, participants, since)
@@ -198,72 +184,47 @@ extension SearchIndex {
     /// point before the expunge still finds it), and its terms and its `doc_text` row stay, so its rowid is never
     /// given to another document. Results read `docs` (or, as of a point, the version then), never `fts` alone.
     func delete(emailID: String, sequence: UInt64) throws(SearchIndexError) {
-        let find = try statement("SELECT rowid, since FROM docs WHERE email_id = ?")
+        guard let row = try currentDocument(emailID: emailID) else { return }
+        try supersede(row, at: sequence)
+        try statement("DELETE FROM docs WHERE rowid = ?").run([.int(row.rowid)])
+        // A row with no `doc_text` (a damaged index) gets one, so the rowid stays taken (`freeRowID`).
+        try statement("INSERT OR IGNORE INTO doc_text(rowid, seq, digest) VALUES(?, 0, x'')").run([.int(row.rowid)])
+    }
+
+    /// The copy `emailID`'s row in `docs`, or nil when it has none.
+    func currentDocument(emailID: String) throws(SearchIndexError) -> CurrentDocument? {
+        let find = try statement("SELECT rowid, since, \(CurrentDocument.versionColumns) FROM docs WHERE email_id = ?")
         try find.bind([.text(emailID)])
-        guard try find.step() else {
-            find.reset()
-            return
-        }
-        let rowid = find.int(0), since = find.int(1)
-        find.reset()
-        try supersede(rowid: rowid, since: since, at: Int64(sequence))
-        try statement("DELETE FROM docs WHERE rowid = ?").run([.int(rowid)])
+        defer { find.reset() }
+        return try find.step() ? CurrentDocument(find) : nil
     }
 
-    /// Keeps the `docs` row `rowid` (whose values hold since `since`) in `docs_past` as the version that held until
-    /// `sequence`, before an event at `sequence` changes it. Nothing when the row's values were set by that same
-    /// event (one event changing a copy twice): no point of the log saw them.
+    /// Keeps `row` in `docs_past` as the version that held until `sequence`, before the event at `sequence` changes
+    /// it. Nothing when the row's values were set by that same event (one event changing a copy twice): no point
+    /// of the log saw them.
     ///
-    /// The row is read, then inserted with its values bound: one row, no statement that may write several (an
-    /// `INSERT … SELECT`, a `REPLACE`). Those open a statement savepoint, and FTS5 writes out the postings it
-    /// gathers in memory at every savepoint: a rebuild at 100K generated messages took twice as long, each
-    /// `EmailCategorized` cutting a segment.
-    func supersede(rowid: Int64, since: Int64, at sequence: Int64) throws(SearchIndexError) {
-        guard since < sequence else { return }
-        let row = try statement("SELECT \(SearchIndex.versionColumns) FROM docs WHERE rowid = ?")
-        try row.bind([.int(rowid)])
-        guard try row.step() else {
-            row.reset()
-            return
-        }
-        var values: [SQLiteValue] = [.int(rowid), .int(since), .int(sequence)]
-        values.reserveCapacity(13)
-        for (i, kind) in SearchIndex.versionKinds.enumerated() {
-            let c = Int32(i)
-            switch kind {
-            case .int: values.append(.int(row.int(c)))
-            case .text: values.append(row.isNull(c) ? .null : .text(row.text(c)))
-            }
-        }
-        row.reset()
+    /// Inserted with its values bound: one row, no statement that may write several (an `INSERT … SELECT`, a
+    /// `REPLACE`). Those open a statement savepoint, and FTS5 writes out the postings it gathers in memory at every
+    /// savepoint: a rebuild at 100K generated messages took twice as long, each `EmailCategorized` cutting a segment.
+    func supersede(_ row: CurrentDocument, at sequence: UInt64) throws(SearchIndexError) {
+        let until = Int64(sequence)
+        guard row.since < until else { return }
         try statement("""
-            INSERT OR IGNORE INTO docs_past(rowid, since, until, \(SearchIndex.versionColumns))
+            INSERT OR IGNORE INTO docs_past(rowid, since, until, \(CurrentDocument.versionColumns))
             VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run(values)
+            """).run([.int(row.rowid), .int(row.since), .int(until)] + row.values)
     }
-
-    /// The columns of `docs` a kept version copies (besides rowid and since), and their kinds.
-    static let versionColumns = "email_id, account, folder, message_id, flags, category, date, size, subject, participants"
-    enum ColumnKind { case int, text }
-    static let versionKinds: [ColumnKind] = [.text, .text, .text, .text, .int, .int, .int, .int, .text, .text]
 
     /// A move and/or flag change of one copy, by the event at `sequence`.
     func change(_ c: CopyChange, sequence: UInt64) throws(SearchIndexError) {
-        let find = try statement("SELECT rowid, flags, folder, since FROM docs WHERE email_id = ?")
-        try find.bind([.text(c.emailID)])
-        guard try find.step() else {
-            find.reset()
-            return
-        }
-        let rowid = find.int(0), bits = find.int(1), folder = find.text(2), since = find.int(3)
-        find.reset()
-        let flags = c.applied(to: SearchFlags.flags(bits))
-        let newBits = SearchFlags.bits(flags, hasAttachment: bits & SearchFlags.attachment != 0)
-        let newFolder = c.folder ?? folder
-        guard newBits != bits || newFolder != folder else { return }
-        try supersede(rowid: rowid, since: since, at: Int64(sequence))
+        guard let row = try currentDocument(emailID: c.emailID) else { return }
+        let flags = c.applied(to: SearchFlags.flags(row.flags))
+        let newBits = SearchFlags.bits(flags, hasAttachment: row.flags & SearchFlags.attachment != 0)
+        let newFolder = c.folder ?? row.folder
+        guard newBits != row.flags || newFolder != row.folder else { return }
+        try supersede(row, at: sequence)
         try statement("UPDATE docs SET folder = ?, flags = ?, since = ? WHERE rowid = ?")
-            .run([.text(newFolder), .int(newBits), .int(Int64(sequence)), .int(rowid)])
+            .run([.text(newFolder), .int(newBits), .int(Int64(sequence)), .int(row.rowid)])
     }
 }
 
