@@ -9,4 +9,10 @@
 final class MatchSets {
     /// Table name by FTS5 expression.
     var tables: [String: String] = [:]
+    /// As of a point: the expressions whose matches among the rows held would cost more than every match's
+    /// (`SearchIndex.pointMatchSet` gave nil; asked again by each thread of a page).
+    var pointRefused: Set<String> = []
+    /// As of a point: rowid spans holding every row held and about how many documents they hold
+    /// (`SearchIndex.pointSpans`), once made (`.some(nil)`: too many rows held to list).
+    var pointSpans: PointSpans??
 }

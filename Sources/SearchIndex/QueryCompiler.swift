@@ -19,6 +19,11 @@ struct QueryCompiler {
     /// The name of a table holding the rowids that match an FTS5 expression (`MatchSets`: made once for a
     /// search, whose statements all use it); nil: a subquery SQLite runs again in each statement.
     var matchSet: ((String) throws -> String)?
+    /// As of a point: the name of a table of the rows held then that match an FTS5 expression, given it with FTS5's
+    /// prefixes and with their expanded words (`SearchIndex.pointMatchSet`: the words' postings read over rowid
+    /// spans holding every row held); nil when that would cost more than the set of every match (`matchSet`), which
+    /// is then used.
+    var pointSet: ((_ plain: String, _ expanded: String) throws -> String?)?
 
     /// The log sequence to search as of (nil: now). Each statement is then two, joined by `UNION ALL` and merged
     /// in rowid order: one over `docs` rows whose values hold since that point or before (`since <= p`), one over
@@ -88,7 +93,8 @@ struct QueryCompiler {
     ///
     /// `seek`: the rows are those of `among` (a few versions held at a point), read by rowid, each tested for the
     /// text: FTS5 seeks the rowid in each word's postings (`EXISTS … rowid = d.rowid`), or, for a query with a
-    /// prefix, the rowid is looked up in the set of every match (`matchSet`, made once for the search). A statement
+    /// prefix, the rowid is looked up in a set made once for the search: of the matches among the rows held
+    /// (`pointSet`), or of every match (`matchSet`) where that costs less. A statement
     /// FTS5 drives with the rowids as a list would run its query once per rowid: with a prefix's expanded words
     /// (~1,500 for `m*`), a seek per word and rowid, minutes for a few thousand versions; with FTS5's own prefix,
     /// the prefix's postings merged each time.
@@ -99,7 +105,7 @@ struct QueryCompiler {
         var match: [SearchExpr] = []
         var negated: [SearchExpr] = []
         var rest: [SearchExpr] = []
-        var lower: Int64? = within?.lowerBound, upper: Int64? = within.map { $0.upperBound + 1 }
+        var lower: Int64? = within?.lowerBound, upper: Int64? = within.flatMap { $0.upperBound == .max ? nil : $0.upperBound + 1 }
         for c in conjuncts {
             if case .not(let inner) = c, fts(inner) != nil {
                 negated.append(inner)
@@ -120,7 +126,7 @@ struct QueryCompiler {
             let m = matchExpression(match, not: negated, expand: false)
             sql = "SELECT d.rowid, \(Self.columns) FROM \(table) d"
             if let matchSet, Self.hasPrefix(expr) {
-                conds.append("d.rowid IN " + Self.setMark + (try matchSet(m)))
+                conds.append(try seekMembership(match, not: negated, every: matchSet))
             } else {
                 conds.append("EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid = d.rowid)")
                 binds.append(.text(m))
@@ -134,7 +140,7 @@ struct QueryCompiler {
             rowidColumn = "fts.rowid"
         } else {
             sql = "SELECT d.rowid, \(Self.columns) FROM \(table) d"
-            for n in negated { conds.append("NOT (" + (try membership(n, &binds)) + ")") }
+            for n in negated { conds.append("NOT (" + (try membership(n, &binds, seek: seek)) + ")") }
             rowidColumn = "d.rowid"
         }
         if let lower {
@@ -153,7 +159,7 @@ struct QueryCompiler {
             conds.append(cond)
             binds.append(value)
         }
-        for r in rest { conds.append(try sqlExpr(r, &binds)) }
+        for r in rest { conds.append(try sqlExpr(r, &binds, seek: seek)) }
         if let account {
             conds.append("d.account = ?")
             binds.append(.text(account))
@@ -168,6 +174,19 @@ struct QueryCompiler {
         var m = parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " AND ")
         for n in negated { m = "(\(m)) NOT (\(fts(n, expand: expand)!))" }
         return m
+    }
+
+    /// True when every prefix term of `exprs` has its words in `expansions`.
+    func expandsEveryPrefix(_ exprs: [SearchExpr]) -> Bool {
+        func expanded(_ e: SearchExpr) -> Bool {
+            switch e {
+            case .text(let t): return !t.isPrefix || expansions[t] != nil
+            case .and(let parts), .or(let parts): return parts.allSatisfy(expanded)
+            case .not(let inner): return expanded(inner)
+            case .all, .filter: return true
+            }
+        }
+        return exprs.allSatisfy(expanded)
     }
 
     /// True when `e` has a prefix term anywhere.
@@ -220,31 +239,50 @@ struct QueryCompiler {
     }
 
     /// A condition on `docs d` for `e`.
-    func sqlExpr(_ e: SearchExpr, _ binds: inout [SQLiteValue]) throws -> String {
+    func sqlExpr(_ e: SearchExpr, _ binds: inout [SQLiteValue], seek: Bool = false) throws -> String {
         switch e {
         case .all: return "1"
         case .text:
-            return try membership(e, &binds)
+            return try membership(e, &binds, seek: seek)
         case .and(let parts), .or(let parts):
-            if fts(e) != nil { return try membership(e, &binds) }
+            if fts(e) != nil { return try membership(e, &binds, seek: seek) }
             var out: [String] = []
-            for p in parts { out.append(try sqlExpr(p, &binds)) }
+            for p in parts { out.append(try sqlExpr(p, &binds, seek: seek)) }
             let op: String
             if case .and = e { op = " AND " } else { op = " OR " }
             return "(" + out.joined(separator: op) + ")"
         case .not(let inner):
-            return "NOT (" + (try sqlExpr(inner, &binds)) + ")"
+            return "NOT (" + (try sqlExpr(inner, &binds, seek: seek)) + ")"
         case .filter(let f):
             return try filter(f, &binds)
         }
     }
 
     /// `d.rowid IN` the copies matching `e` (which `fts` expresses): a `matchSet` table, or a subquery.
-    func membership(_ e: SearchExpr, _ binds: inout [SQLiteValue]) throws -> String {
+    /// As of a point, or `seek` (in a statement that reads a few rows by rowid: `select`'s `seek`): `seekMembership`.
+    func membership(_ e: SearchExpr, _ binds: inout [SQLiteValue], seek: Bool = false) throws -> String {
+        if let matchSet, seek || pointSet != nil { return try seekMembership([e], not: [], every: matchSet, seek: seek) }
         let m = fts(e, expand: false)!
         if let matchSet { return "d.rowid IN " + Self.setMark + (try matchSet(m)) }
         binds.append(.text(m))
         return "d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+    }
+
+    /// As of a point: whether the row is among the copies that match the conjuncts `match` without those of
+    /// `negated` (each one FTS5 expresses), tested in a set made once for the search: of the matches among the rows
+    /// held at the point (`pointSet`) when every prefix is expanded and that costs little, else of every match
+    /// (`matchSet`). `seek`: in a statement that reads a few rows by rowid, probed per row (`EXISTS`), as a set of
+    /// the rows held always is: `d.rowid IN set` let SQLite step a set of every match (a million rows for `m*` at
+    /// 1M) and look each up among the rows held, 0.4 s a statement.
+    func seekMembership(_ match: [SearchExpr], not negated: [SearchExpr], every matchSet: (String) throws -> String,
+                        seek: Bool = true) throws -> String {
+        let m = matchExpression(match, not: negated, expand: false)
+        if expandsEveryPrefix(match + negated), let pointSet,
+           let table = try pointSet(m, matchExpression(match, not: negated, expand: true)) {
+            return "EXISTS (SELECT 1 FROM " + Self.setMark + table + " s WHERE s.rowid = d.rowid)"
+        }
+        let table = Self.setMark + (try matchSet(m))
+        return seek ? "EXISTS (SELECT 1 FROM " + table + " s WHERE s.rowid = d.rowid)" : "d.rowid IN " + table
     }
 
     /// The schema of `matchSet` tables.

@@ -28,9 +28,26 @@ extension SearchIndex {
         compiler.nowRowids = point.now
         compiler.pastRowids = point.past
         compiler.expansions = expansions.expressions
-        if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
-        var compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst)
+        if let sets { setMatchSets(&compiler, sets, point: point, words: expansions.words) }
+        // As of a point with more rows held than are sought by rowid: the spans that hold them, in the order of
+        // the results.
+        let spans: [ClosedRange<Int64>?]
+        if point.now == nil || point.past == nil, let held = try heldSpans(words: expansions.words) {
+            spans = oldestFirst ? held : held.reversed()
+        } else {
+            spans = [nil]
+        }
+        for span in spans where try !search(query, within: span, account: account, oldestFirst: oldestFirst,
+                                            compiler: compiler, expansions: expansions, body) { return }
+    }
+
+    /// The search of `query` over the rowids of `span` (nil: all): false when `body` stopped it.
+    private func search(_ query: SearchQuery, within span: ClosedRange<Int64>?, account: String?, oldestFirst: Bool,
+                        compiler: QueryCompiler, expansions: PrefixExpansions, _ body: (SearchHit) throws -> Bool) throws -> Bool {
+        var compiler = compiler
+        var compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst, within: span)
         var last: Int64?
+        var stopped = false
         // Expanded prefixes: bounded; past the bound the rest comes from the statement with FTS5's prefixes.
         let budget = expansions.expressions.isEmpty ? nil : Self.rowInstructions * expandedRowWords / max(1, expansions.words)
         let ended: Bool? = try locked {
@@ -40,29 +57,110 @@ extension SearchIndex {
             func run() throws -> Bool {
                 while try s.step() {
                     last = s.int(0)
-                    if try !body(hit(s)) { return true }
+                    if try !body(hit(s)) {
+                        stopped = true
+                        return true
+                    }
                 }
                 return true
             }
             guard let budget else { return try run() }
             return try db.bounded(instructions: budget, run)
         }
-        guard ended == nil else { return }
+        if stopped { return false }
+        guard ended == nil else { return true }
         compiler.expansions = [:]
+        let whole = span ?? Int64.min...(Int64.max - 1)
         let rest: ClosedRange<Int64>? = switch (last, oldestFirst) {
-        case (nil, _): nil
-        case (let l?, true): l == Int64.max - 1 ? nil : (l + 1)...(Int64.max - 1)
-        case (let l?, false): l == Int64.min ? nil : Int64.min...(l - 1)
+        case (nil, _): span
+        case (let l?, true): l >= whole.upperBound ? nil : (l + 1)...whole.upperBound
+        case (let l?, false): l <= whole.lowerBound ? nil : whole.lowerBound...(l - 1)
         }
-        if last != nil && rest == nil { return }
+        if last != nil && rest == nil { return true }
         compiled = try compiler.compile(query.expr, account: account, oldestFirst: oldestFirst, within: rest)
-        try locked {
+        return try locked {
             let s = try db.prepare(compiled.sql)
             try s.bind(compiled.binds)
             while try s.step() {
-                if try !body(hit(s)) { return }
+                if try !body(hit(s)) { return false }
             }
+            return true
         }
+    }
+
+    /// The most rows held at a point (current rows and versions, each) whose rowid spans a search as of it reads
+    /// (`heldSpans`): 256 Ki rowids, 2 MiB, read in ~35 ms at 1M. Past it the point is late enough in the log that
+    /// most matches held then.
+    static let maxHeldRows = 262_144
+    /// Word seeks a search as of a point may spend on starting its statement again in each span (a span's
+    /// statement seeks each word of its expanded prefixes: `m*` at 1M, 1,541 words, ~12 ms): `m*` gets 5 spans,
+    /// a query without prefixes `maxHeldSpans`.
+    static let heldSpanSeeks = 8_192
+    /// The most spans a search as of a point runs its statement in.
+    static let maxHeldSpans = 64
+
+    /// As of a point where more rows held than a search seeks by rowid (`pointRowids`): rowid spans, ascending,
+    /// that hold every row held then (the `docs` rows with `since <= p`, the versions with `since <= p < until`),
+    /// for the search to step the matches within them only, not the matches of mail that came later, between
+    /// and after them (`m*` as of sequence 50,000 of a 1M-message log stepped ~1M matches for the 25 first held:
+    /// 4-5 s). The gaps cut are the widest between rows held (at most `maxHeldSpans` - 1, fewer for a query whose
+    /// prefixes expand to many words: `heldSpanSeeks`) holding more than `pointSpanGap` documents. Nil: no point,
+    /// or more than `maxHeldRows` rows held of either kind. Cached per point and checkpoint. A span covers more
+    /// than the rows held; the statement in it still tests each row for the point.
+    func heldSpans(words: Int) throws -> [ClosedRange<Int64>]? {
+        guard let asOf else { return nil }
+        let p = Int64(clamping: asOf)
+        let held: [Int64]? = try locked { () throws(SearchIndexError) -> [Int64]? in
+            let checkpoint = try metaValue("checkpoint") ?? 0
+            if let cached = heldRowsCache, cached.asOf == asOf, cached.checkpoint == checkpoint { return cached.rows }
+            var rows: [Int64]? = []
+            for (sql, binds) in [("SELECT rowid FROM docs WHERE since <= ? LIMIT ?", [SQLiteValue.int(p)]),
+                                 ("SELECT rowid FROM docs_past WHERE until > ? AND since <= ? LIMIT ?", [.int(p), .int(p)])] where rows != nil {
+                let s = try statement(sql)
+                try s.bind(binds + [.int(Int64(Self.maxHeldRows + 1))])
+                var some: [Int64] = []
+                while try s.step() { some.append(s.int(0)) }
+                s.reset()
+                rows = some.count > Self.maxHeldRows ? nil : rows! + some
+            }
+            rows?.sort()
+            heldRowsCache = (asOf, checkpoint, rows)
+            return rows
+        }
+        guard let held else { return nil }
+        guard let first = held.first, let final = held.last else { return [] }
+        let most = min(Self.maxHeldSpans, max(1, Self.heldSpanSeeks / max(1, words)))
+        // The widest gaps, widest first (at most `most` - 1, kept in order in one pass: no sort of up to 512 Ki),
+        // cut where they hold more than `pointSpanGap` documents. Rowids come from a file: a gap is measured
+        // without overflow (`held` ascends, so the difference fits in 64 bits unsigned).
+        func gap(_ i: Int) -> UInt64 { UInt64(bitPattern: held[i + 1] &- held[i]) }
+        var widest: [Int] = []
+        for i in held.indices.dropLast() where most > 1 {
+            let g = gap(i)
+            if widest.count == most - 1, let narrowest = widest.last, gap(narrowest) >= g { continue }
+            widest.insert(i, at: widest.firstIndex { gap($0) < g } ?? widest.count)
+            if widest.count > most - 1 { widest.removeLast() }
+        }
+        let cuts: [Int] = try locked { () throws(SearchIndexError) -> [Int] in
+            var cuts: [Int] = []
+            let count = try statement("SELECT count(*) FROM (SELECT 1 FROM docs WHERE rowid > ? AND rowid < ? LIMIT ?)")
+            for i in widest {
+                try count.bind([.int(held[i]), .int(held[i + 1]), .int(Int64(pointSpanGap + 1))])
+                _ = try count.step()
+                let between = Int(count.int(0))
+                count.reset()
+                if between > pointSpanGap { cuts.append(i) }
+            }
+            return cuts.sorted()
+        }
+        var spans: [ClosedRange<Int64>] = []
+        var low = first
+        for i in cuts {
+            spans.append(low...held[i])
+            low = held[i + 1]
+        }
+        spans.append(low...final)
+        return spans
     }
 
     /// As of a point (`asOf`): the rowids of the `docs` rows that held at it already (`since <= p`) and of the kept
@@ -119,6 +217,110 @@ extension SearchIndex {
         locked {
             for t in sets.tables.values { try? db.exec("DROP TABLE IF EXISTS temp.\(t)") }
             sets.tables = [:]
+        }
+    }
+
+    /// Gives `compiler` the sets of `sets`: of every match, and as of a point, of the matches among the rows held then
+    /// (`pointMatchSet`).
+    private func setMatchSets(_ compiler: inout QueryCompiler, _ sets: MatchSets, point: (now: [Int64]?, past: [Int64]?), words: Int) {
+        compiler.matchSet = { try self.matchSet($0, in: sets) }
+        guard asOf != nil else { return }
+        compiler.pointSet = { try self.pointMatchSet($0, expanded: $1, point: point, words: words, in: sets) }
+    }
+
+    /// Documents between two rowids held at a point past which they are in spans of their own: seeking a word's
+    /// postings costs about what stepping a thousand rows past it does (`m*`'s 1,541 words at 1M: ~12 ms a span
+    /// with no documents, ~10 us more a document). (`SearchIndex.pointSpanGap`.)
+    static let defaultPointSpanGap = 1_024
+    /// The most word seeks, counting `pointSpanGap` documents stepped as one, a set of the matches among the rows
+    /// held at a point may cost (about 2 s); past it the set of every match is made, which costs about that for a
+    /// prefix of a thousand words at 1M (`m*` 2 s, `t*` 3 s) and holds FTS5's merge of the prefix's postings in
+    /// memory (~90 MB for `m*`, ~160 MB for `t*`), where this set holds only the rows of its spans.
+    /// (`SearchIndex.pointSetSeeks`.)
+    static let defaultPointSetSeeks = 256_000
+
+    /// As of a point: the temp table of the rows held then that match `match` (an FTS5 expression; `expanded`, with
+    /// its prefixes as the words they expand to, `words` in all), made on first use in `sets`: `expanded` run over
+    /// each rowid span of the rows held (`pointSpans`), where each word's postings are read from the span's start.
+    /// Every row held is in a span, so a statement as of the point may test any row it reads in it (a row outside
+    /// is not held: the statement leaves it out whatever the set says). Nil when that costs more than
+    /// `pointSetSeeks`, or the rows held are too many to list: the set of every match (`matchSet`), made from
+    /// FTS5's prefixes, is then the cheaper. FTS5's prefix itself merges the postings of all its words whatever the
+    /// span (2 s for `m*` at 1M, for a span of a thousand rows too).
+    /// Why: as of a point early in the log, a search of `m*` made the set of every match (a million rowids at 1M)
+    /// to test a few hundred rows: 3-20 s.
+    func pointMatchSet(_ match: String, expanded: String, point: (now: [Int64]?, past: [Int64]?), words: Int,
+                       in sets: MatchSets) throws -> String? {
+        let key = "point\u{0}" + match
+        if let made = locked({ sets.tables[key] }) { return made }
+        if locked({ sets.pointRefused.contains(key) }) { return nil }
+        let spans: PointSpans?
+        if let made = locked({ sets.pointSpans }) {
+            spans = made
+        } else {
+            spans = try pointSpans(point, words: words)
+            locked { sets.pointSpans = .some(spans) }
+        }
+        return try locked { () throws(SearchIndexError) -> String? in
+            guard let spans, Double(max(1, words)) * (Double(spans.spans.count) + Double(spans.documents) / Double(max(1, pointSpanGap)))
+                    <= Double(pointSetSeeks) else {
+                sets.pointRefused.insert(key)
+                return nil
+            }
+            let name = "search_set_\(setsMade)"
+            setsMade += 1
+            try db.exec("CREATE TEMP TABLE \(name)(rowid INTEGER PRIMARY KEY)")
+            sets.tables[key] = name
+            let fill = try db.prepare("INSERT OR IGNORE INTO temp.\(name) SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?")
+            for span in spans.spans {
+                try fill.run([.text(expanded), .int(span.lowerBound), .int(span.upperBound)])
+            }
+            return name
+        }
+    }
+
+    /// As of a point: rowid spans, ascending, that hold every row held then, and about how many documents they hold;
+    /// nil when the rows held are too many to list (`heldSpans`). With few of both kinds (`point`): two neighbours
+    /// are in one span unless more than `pointSpanGap` documents lie between them (at most `pointSpanGap` + 1 rows
+    /// of each gap counted), the documents counted those between and the rows held. Else the spans a search steps
+    /// (`heldSpans`), their documents counted up to what `pointSetSeeks` allows `words` (more: nil).
+    func pointSpans(_ point: (now: [Int64]?, past: [Int64]?), words: Int) throws -> PointSpans? {
+        if let now = point.now, let past = point.past {
+            let held = Array(Set(now + past)).sorted()
+            guard var low = held.first else { return PointSpans(spans: [], documents: 0) }
+            return try locked { () throws(SearchIndexError) -> PointSpans in
+                let count = try statement("SELECT count(*) FROM (SELECT 1 FROM docs WHERE rowid > ? AND rowid < ? LIMIT ?)")
+                var spans: [ClosedRange<Int64>] = []
+                var documents = held.count
+                for (a, b) in zip(held, held.dropFirst()) {
+                    try count.bind([.int(a), .int(b), .int(Int64(pointSpanGap + 1))])
+                    _ = try count.step()
+                    let between = Int(count.int(0))
+                    count.reset()
+                    if between > pointSpanGap {
+                        spans.append(low...a)
+                        low = b
+                    } else {
+                        documents += between
+                    }
+                }
+                spans.append(low...held[held.count - 1])
+                return PointSpans(spans: spans, documents: documents)
+            }
+        }
+        guard let spans = try heldSpans(words: words) else { return nil }
+        let most = pointSetSeeks / max(1, words) * max(1, pointSpanGap)
+        return try locked { () throws(SearchIndexError) -> PointSpans? in
+            let count = try statement("SELECT count(*) FROM (SELECT 1 FROM docs WHERE rowid >= ? AND rowid <= ? LIMIT ?)")
+            var documents = 0
+            for span in spans {
+                try count.bind([.int(span.lowerBound), .int(span.upperBound), .int(Int64(most - documents + 1))])
+                _ = try count.step()
+                documents += Int(count.int(0))
+                count.reset()
+                if documents > most { return nil }
+            }
+            return PointSpans(spans: spans, documents: documents)
         }
     }
 
@@ -186,7 +388,7 @@ extension SearchIndex {
         compiler.nowRowids = point.now
         compiler.pastRowids = point.past
         compiler.expansions = expansions.expressions
-        if let sets { compiler.matchSet = { try self.matchSet($0, in: sets) } }
+        if let sets { setMatchSets(&compiler, sets, point: point, words: expansions.words) }
         // Each statement is compiled before the lock is taken: a set it reads is made under the lock.
         let inSpan = try compiler.compile(query.expr, account: account, oldestFirst: false, within: lowest...highest)
         let budget = rowids.count * Self.lookupRows * (1 + expansions.words)

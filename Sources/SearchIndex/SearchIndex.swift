@@ -34,6 +34,15 @@ package final class SearchIndex: @unchecked Sendable {
     package var asOf: UInt64?
     /// `pointRowids()` for a point and the checkpoint it was read at; used under `lock`.
     var pointRowidsCache: (asOf: UInt64, checkpoint: Int64, now: [Int64]?, past: [Int64]?)?
+    /// The rowids held at a point read for `heldSpans` (nil: more than `maxHeldRows`), for a point and the checkpoint
+    /// they were read at; used under `lock`.
+    var heldRowsCache: (asOf: UInt64, checkpoint: Int64, rows: [Int64]?)?
+    /// The most a set of the matches among the rows held at a point may cost (`defaultPointSetSeeks`; tests set 0,
+    /// so the set of every match is made instead). Used under `lock`.
+    var pointSetSeeks = SearchIndex.defaultPointSetSeeks
+    /// Documents between two rows held at a point past which they are in spans of their own (`defaultPointSpanGap`;
+    /// tests set 0, so each row held is a span). Used under `lock`.
+    var pointSpanGap = SearchIndex.defaultPointSpanGap
     /// The most versions held at a point that a search as of it seeks by rowid (`QueryCompiler.maxPastRowids`;
     /// tests set it lower, so the arm that steps the matches runs too). Used under `lock`.
     var maxPastRowids = QueryCompiler.maxPastRowids {

@@ -371,7 +371,8 @@ final class SearchIndexTests: SearchIndexTestCase {
         let head = try store.log.head().sequence
         let queries = ["*", "lunch", "zebra", "quarterly", "folder:INBOX", "folder:Fruit", "folder:Elsewhere", "is:unread",
                        "is:starred", "is:read zebra", "category:promotions", "category:social", "NOT zebra", "kumquat OR lunch",
-                       "zeb*", "date:2024-04-01..2024-12-31", "from:alice OR folder:fruit", "id:m4@example.com"]
+                       "zeb*", "date:2024-04-01..2024-12-31", "from:alice OR folder:fruit", "id:m4@example.com",
+                       "NOT zeb*", "k* OR folder:Fruit", "l* -kumquat", "z* is:unread"]
         let all = [m1, m2, m4, try emailID("m3@example.fr"), try emailID("m5@example.com")]
         func page(_ idx: SearchIndex, _ q: String, oldestFirst: Bool) throws -> [String] {
             var out: [String] = []
@@ -386,17 +387,22 @@ final class SearchIndexTests: SearchIndexTestCase {
             let folded = try SearchIndex.rebuild(folder: dir.file("asof-\(point)"), log: store.log, through: point)
             live.asOf = point
             // The versions held at the point sought by rowid (the default), stepped through the matches (0: any
-            // version), or either (1).
-            for most in [QueryCompiler.maxPastRowids, 0, 1] {
+            // version), or either (1); the rows sought tested in a set of their matches (the default) or of every
+            // match (seeks 0), the set's words read over one span of the rows or over each row, and the matches
+            // stepped over one span of the rows held or over each run of them (gap 0).
+            let dm = QueryCompiler.maxPastRowids, ds = SearchIndex.defaultPointSetSeeks, dg = SearchIndex.defaultPointSpanGap
+            for (most, seeks, gap) in [(dm, ds, dg), (dm, 0, dg), (dm, ds, 0), (0, ds, dg), (0, ds, 0), (1, ds, dg), (1, 0, dg), (1, ds, 0)] {
             live.maxPastRowids = most
+            live.pointSetSeeks = seeks
+            live.pointSpanGap = gap
             for q in queries {
                 for oldestFirst in [false, true] {
                     let expected = try page(folded, q, oldestFirst: oldestFirst)
-                    XCTAssertEqual(try page(live, q, oldestFirst: oldestFirst), expected, "as of \(point): \(q) (\(most))")
+                    XCTAssertEqual(try page(live, q, oldestFirst: oldestFirst), expected, "as of \(point): \(q) (\(most), \(seeks), \(gap))")
                     seen.insert(expected)
                 }
                 XCTAssertEqual(try live.matching(try SearchQuery.parse(q), among: all), try folded.matching(try SearchQuery.parse(q), among: all),
-                               "as of \(point), a thread's copies: \(q) (\(most))")
+                               "as of \(point), a thread's copies: \(q) (\(most), \(seeks), \(gap))")
             }
             }
         }
@@ -404,6 +410,121 @@ final class SearchIndexTests: SearchIndexTestCase {
         live.asOf = nil
         XCTAssertEqual(try page(live, "*", oldestFirst: false), try page(try SearchIndex.rebuild(folder: dir.file("now"), log: store.log), "*", oldestFirst: false))
         XCTAssertEqual(try live.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch")).differences, [])
+    }
+
+    /// As of a point early in the log a search tests the few rows held then in a set of their own matches (its
+    /// words' postings read over the rows' rowid spans), not in a set of every match in the index (a million rows
+    /// for `m*` at 1M, 3-20 s); past a cost (`pointSetSeeks`) it makes that one, with the same results.
+    func testASearchAsOfAnEarlyPointTestsTheRowsHeldInASetOfTheirOwnMatches() throws {
+        let idx = try index()
+        var received: [String: UInt64] = [:]
+        for seq in 1...(try store.log.head().sequence) {
+            if case .emailReceived(let e)? = try? store.log.event(at: seq)?.decode() { received[e.emailID] = seq }
+        }
+        // `zeb*` matches two messages: as of the first one's arrival, only it.
+        let both = [try emailID("m2@example.org"), try emailID("m4@example.com")]
+        XCTAssertEqual(both.compactMap { received[$0] }.count, 2)
+        let first = try XCTUnwrap(both.min { received[$0, default: .max] < received[$1, default: .max] })
+        idx.asOf = received[first]
+        func run(_ seeks: Int, _ text: String) throws -> (hits: [String], rows: [String: Int]) {
+            idx.pointSetSeeks = seeks
+            let q = try SearchQuery.parse(text)
+            let sets = MatchSets()
+            defer { idx.drop(sets) }
+            var hits: [String] = []
+            try idx.search(q, account: nil, oldestFirst: false, threadEmails: { _ in [] },
+                           expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { hits.append($0.emailID); return true }
+            var rows: [String: Int] = [:]
+            try idx.locked {
+                for (key, table) in sets.tables {
+                    let s = try idx.db.prepare("SELECT count(*) FROM temp.\(table)")
+                    try s.bind([])
+                    _ = try s.step()
+                    rows[key.hasPrefix("point\u{0}") ? "held" : "every"] = Int(s.int(0))
+                    s.reset()
+                }
+            }
+            return (hits, rows)
+        }
+        for text in ["zeb*", "zeb* OR folder:Nope"] {
+            let held = try run(SearchIndex.defaultPointSetSeeks, text)
+            XCTAssertEqual(held.hits, [first], text)
+            XCTAssertEqual(held.rows, ["held": 1], "\(text): a set of the rows held only")
+            let every = try run(0, text)
+            XCTAssertEqual(every.hits, [first], text)
+            XCTAssertEqual(every.rows, ["every": 2], "\(text): past the cost, the set of every match")
+        }
+    }
+
+    /// As of a point with more rows held than are sought by rowid, a search steps the matches within the rowid
+    /// spans of the rows held only, not those of mail that came later between and after them (`heldSpans`): a gap
+    /// is cut where it holds more than `pointSpanGap` documents, into fewer spans for a query of many words.
+    func testASearchAsOfAPointStepsTheSpansOfTheRowsHeldOnly() throws {
+        let idx = try index()
+        let point = try store.log.head().sequence
+        // Dated between the first two messages: as of the point, a document between rows held.
+        try importMessages([("INBOX", "6:2,", """
+        From: Mallory <mallory@example.com>
+        Subject: Zebra crossing later
+        Date: Mon, 15 Jan 2024 12:00:00 +0000
+        Message-ID: <m6@example.com>
+
+        Zebras between the others, quarterly.
+        """)])
+        try idx.catchUp(log: store.log)
+        let folded = try SearchIndex.rebuild(folder: dir.file("asof"), log: store.log, through: point)
+        idx.asOf = point
+        idx.maxPastRowids = 0
+        XCTAssertEqual(try idx.heldSpans(words: 0)?.count, 1, "a gap of one document is not cut")
+        idx.pointSpanGap = 0
+        XCTAssertEqual(try idx.heldSpans(words: 0)?.count, 2, "cut around the document that came later")
+        XCTAssertEqual(try idx.heldSpans(words: SearchIndex.heldSpanSeeks)?.count, 1, "a query of many words: one span")
+        func page(_ i: SearchIndex, _ q: String, oldestFirst: Bool) throws -> [String] {
+            var out: [String] = []
+            try i.search(try SearchQuery.parse(q), oldestFirst: oldestFirst) { h in out.append(h.emailID); return true }
+            return out
+        }
+        for gap in [0, SearchIndex.defaultPointSpanGap] {
+            idx.pointSpanGap = gap
+            for q in ["zebra*", "quarterly", "*", "NOT zebra", "from:mallory"] {
+                for oldestFirst in [false, true] {
+                    XCTAssertEqual(try page(idx, q, oldestFirst: oldestFirst), try page(folded, q, oldestFirst: oldestFirst), "\(q) (\(gap))")
+                }
+            }
+        }
+        XCTAssertFalse(try page(idx, "*", oldestFirst: false).contains(try emailID("m6@example.com")))
+    }
+
+    /// The index is a file: rows with rowids at the ends of their 64-bit range (a damaged or hand-edited index) are
+    /// searched as of a point like any other, through its spans and a thread's span, without an overflow.
+    func testASearchAsOfAPointOverRowidsAtTheEndsOfTheirRange() throws {
+        let idx = try index()
+        try idx.locked {
+            for (rowid, id) in [(Int64.max, "edge-max"), (Int64.min, "edge-min")] {
+                try idx.db.exec("""
+                    INSERT INTO docs(rowid, email_id, account, folder, message_id, flags, category, date, size, subject, participants, since)
+                    VALUES(\(rowid), '\(id)', 'local', 'INBOX', NULL, 0, 0, 0, 0, 'edge', '', 1)
+                    """)
+            }
+        }
+        idx.asOf = try store.log.head().sequence
+        func page(_ q: String, oldestFirst: Bool) throws -> [String] {
+            var out: [String] = []
+            try idx.search(try SearchQuery.parse(q), oldestFirst: oldestFirst) { h in out.append(h.emailID); return true }
+            return out
+        }
+        for most in [QueryCompiler.maxPastRowids, 0] {
+            idx.maxPastRowids = most
+            for oldestFirst in [false, true] {
+                let all = try page("*", oldestFirst: oldestFirst)
+                XCTAssertEqual(all.count, 6, "four messages and the two edge rows (\(most))")
+                XCTAssertEqual(oldestFirst ? all.first : all.last, "edge-min")
+                XCTAssertEqual(oldestFirst ? all.last : all.first, "edge-max")
+                XCTAssertEqual(try page("folder:INBOX NOT zeb*", oldestFirst: oldestFirst).filter { $0.hasPrefix("edge") }.count, 2)
+                XCTAssertEqual(try page("zeb*", oldestFirst: oldestFirst).count, 2)
+            }
+            XCTAssertEqual(try idx.matching(try SearchQuery.parse("*"), among: ["edge-max", "edge-min"]), ["edge-max", "edge-min"])
+        }
     }
 
     /// A thread's copies as of a point are looked up with each id bound twice (the current rows and the kept
