@@ -168,19 +168,18 @@ extension SearchIndex {
     /// `maxPastRowids` (`QueryCompiler.maxPastRowids`; tests set it lower) (both nil when no point is set). Read
     /// from `docs_since` and `docs_past_until`, at most that many plus one rows of each (and the versions
     /// superseded after the point, of which those that began at it or before).
-    func pointRowids() throws -> (now: [Int64]?, past: [Int64]?) {
-        guard let asOf else { return (nil, nil) }
+    func pointRowids() throws -> PointRowids {
+        guard let asOf else { return PointRowids() }
         let p = Int64(clamping: asOf)
-        let found: [[Int64]?] = try locked { () throws -> [[Int64]?] in
+        return try locked { () throws -> PointRowids in
             // Kept for the searches of one point and checkpoint (a thread page makes one statement per thread).
             let checkpoint = try metaValue("checkpoint") ?? 0
-            if let cached = pointRowidsCache, cached.asOf == asOf, cached.checkpoint == checkpoint { return [cached.now, cached.past] }
-            let now = try fewRowids("SELECT rowid FROM docs WHERE since <= ? LIMIT ?", [.int(p)])
-            let past = try fewRowids("SELECT rowid FROM docs_past WHERE until > ? AND since <= ? LIMIT ?", [.int(p), .int(p)])
-            pointRowidsCache = (asOf, checkpoint, now, past)
-            return [now, past]
+            if let cached = pointRowidsCache, cached.asOf == asOf, cached.checkpoint == checkpoint { return cached.rows }
+            let rows = PointRowids(now: try fewRowids("SELECT rowid FROM docs WHERE since <= ? LIMIT ?", [.int(p)]),
+                                   past: try fewRowids("SELECT rowid FROM docs_past WHERE until > ? AND since <= ? LIMIT ?", [.int(p), .int(p)]))
+            pointRowidsCache = (asOf, checkpoint, rows)
+            return rows
         }
-        return (found[0], found[1])
     }
 
     /// The rowids `sql` gives (its last parameter the limit), in ascending order, or nil when they are more than
@@ -222,7 +221,7 @@ extension SearchIndex {
 
     /// Gives `compiler` the sets of `sets`: of every match, and as of a point, of the matches among the rows held then
     /// (`pointMatchSet`).
-    private func setMatchSets(_ compiler: inout QueryCompiler, _ sets: MatchSets, point: (now: [Int64]?, past: [Int64]?), words: Int) {
+    private func setMatchSets(_ compiler: inout QueryCompiler, _ sets: MatchSets, point: PointRowids, words: Int) {
         compiler.matchSet = { try self.matchSet($0, in: sets) }
         guard asOf != nil else { return }
         compiler.pointSet = { try self.pointMatchSet($0, expanded: $1, point: point, words: words, in: sets) }
@@ -249,7 +248,7 @@ extension SearchIndex {
     /// span (2 s for `m*` at 1M, for a span of a thousand rows too).
     /// Why: as of a point early in the log, a search of `m*` made the set of every match (a million rowids at 1M)
     /// to test a few hundred rows: 3-20 s.
-    func pointMatchSet(_ match: String, expanded: String, point: (now: [Int64]?, past: [Int64]?), words: Int,
+    func pointMatchSet(_ match: String, expanded: String, point: PointRowids, words: Int,
                        in sets: MatchSets) throws -> String? {
         let key = "point\u{0}" + match
         if let made = locked({ sets.tables[key] }) { return made }
@@ -284,7 +283,7 @@ extension SearchIndex {
     /// are in one span unless more than `pointSpanGap` documents lie between them (at most `pointSpanGap` + 1 rows
     /// of each gap counted), the documents counted those between and the rows held. Else the spans a search steps
     /// (`heldSpans`), their documents counted up to what `pointSetSeeks` allows `words` (more: nil).
-    func pointSpans(_ point: (now: [Int64]?, past: [Int64]?), words: Int) throws -> PointSpans? {
+    func pointSpans(_ point: PointRowids, words: Int) throws -> PointSpans? {
         if let now = point.now, let past = point.past {
             let held = Array(Set(now + past)).sorted()
             guard var low = held.first else { return PointSpans(spans: [], documents: 0) }

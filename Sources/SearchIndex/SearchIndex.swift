@@ -33,7 +33,7 @@ package final class SearchIndex: @unchecked Sendable {
     /// the index is queried, on an index folded at least up to that sequence.
     package var asOf: UInt64?
     /// `pointRowids()` for a point and the checkpoint it was read at; used under `lock`.
-    var pointRowidsCache: (asOf: UInt64, checkpoint: Int64, now: [Int64]?, past: [Int64]?)?
+    var pointRowidsCache: (asOf: UInt64, checkpoint: Int64, rows: PointRowids)?
     /// The rowids held at a point read for `heldSpans` (nil: more than `maxHeldRows`), for a point and the checkpoint
     /// they were read at; used under `lock`.
     var heldRowsCache: (asOf: UInt64, checkpoint: Int64, rows: [Int64]?)?
