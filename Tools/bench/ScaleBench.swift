@@ -2,8 +2,10 @@ import Foundation
 
 /// The scale suite: the whole life of a store of N generated messages, each step a `mailstore` child process
 /// with its wall time and peak memory: import, replay (every view and the search index), verify, verify
-/// --views, the first page of the thread list, and the thread list at past points (the log's midpoint, 10,000
-/// events later, near the start, and the point with the most events after its history window). Run at 100K and
+/// --views, the first page of the thread list, the thread list at past points (the log's midpoint, 10,000
+/// events later, near the start, and the point with the most events after its history window), and search now and
+/// at past points (a one-letter prefix near the start, a tenth in and at the midpoint; a word and a prefix under
+/// NOT at the midpoint). Run at 100K and
 /// at 1M messages, each N writes its own section (`scale-N`), so the cost curve is visible side by side.
 struct ScaleBench {
     let options: BenchOptions
@@ -55,6 +57,16 @@ struct ScaleBench {
             try step("`project --view threads --as-of \(end - 1)` (the longest tail after a history window: \(Fmt.int(Double(count - 1))) events)",
                      ["project", "--view", "threads", "--as-of", "\(end - 1)"])
         }
+        // Search as of a point: the live index read as of it (docs/architecture.md, "Search", "Time travel"), a
+        // one-letter prefix (the costliest kind but under NOT) near the start, early and at the midpoint, beside the
+        // same search now; a word at the midpoint; a one-letter prefix under NOT (its set of every match).
+        try step("`search 'm*'` (now: a one-letter prefix, the first 25 threads)", ["search", "m*"])
+        for (point, what) in [(1000, "near the log's start"), (events / 10, "a tenth into the log"), (events / 2, "the log's midpoint")] {
+            try step("`search --as-of \(point) 'm*'` (\(what))", ["search", "--as-of", "\(point)", "m*"])
+        }
+        try step("`search --as-of \(events / 2) hello` (the log's midpoint, a word)", ["search", "--as-of", "\(events / 2)", "hello"])
+        try step("`search --as-of \(events / 2) 'NOT m*'` (the log's midpoint, a one-letter prefix under NOT)",
+                 ["search", "--as-of", "\(events / 2)", "NOT m*"])
         // The same looks cold: the page cache dropped before each (root only), as after a reboot or on a phone whose
         // cache went to other apps.
         var coldLine = ""
