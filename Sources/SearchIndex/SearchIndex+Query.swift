@@ -110,22 +110,20 @@ extension SearchIndex {
     func heldSpans(words: Int) throws -> [ClosedRange<Int64>]? {
         guard let asOf else { return nil }
         let p = Int64(clamping: asOf)
+        // The rows, and the spans last made of them for a number of words and a gap (a search and its set of the
+        // rows held ask for the same).
+        var checkpoint: Int64 = 0
         let held: [Int64]? = try locked { () throws(SearchIndexError) -> [Int64]? in
-            let checkpoint = try metaValue("checkpoint") ?? 0
+            checkpoint = try metaValue("checkpoint") ?? 0
             if let cached = heldRowsCache, cached.asOf == asOf, cached.checkpoint == checkpoint { return cached.rows }
-            var rows: [Int64]? = []
-            for (sql, binds) in [("SELECT rowid FROM docs WHERE since <= ? LIMIT ?", [SQLiteValue.int(p)]),
-                                 ("SELECT rowid FROM docs_past WHERE until > ? AND since <= ? LIMIT ?", [.int(p), .int(p)])] where rows != nil {
-                let s = try statement(sql)
-                try s.bind(binds + [.int(Int64(Self.maxHeldRows + 1))])
-                var some: [Int64] = []
-                while try s.step() { some.append(s.int(0)) }
-                s.reset()
-                rows = some.count > Self.maxHeldRows ? nil : rows! + some
-            }
-            rows?.sort()
-            heldRowsCache = (asOf, checkpoint, rows)
+            var rows = try heldRowids(at: p, now: true, atMost: Self.maxHeldRows)
+            if let now = rows { rows = try heldRowids(at: p, now: false, atMost: Self.maxHeldRows).map { (now + $0).sorted() } }
+            heldRowsCache = (asOf, checkpoint, rows, nil)
             return rows
+        }
+        if let cached = locked({ heldRowsCache }), cached.asOf == asOf, cached.checkpoint == checkpoint,
+           let spans = cached.spans, spans.words == words, spans.gap == pointSpanGap {
+            return spans.spans
         }
         guard let held else { return nil }
         guard let first = held.first, let final = held.last else { return [] }
@@ -143,13 +141,8 @@ extension SearchIndex {
         }
         let cuts: [Int] = try locked { () throws(SearchIndexError) -> [Int] in
             var cuts: [Int] = []
-            let count = try statement("SELECT count(*) FROM (SELECT 1 FROM docs WHERE rowid > ? AND rowid < ? LIMIT ?)")
-            for i in widest {
-                try count.bind([.int(held[i]), .int(held[i + 1]), .int(Int64(pointSpanGap + 1))])
-                _ = try count.step()
-                let between = Int(count.int(0))
-                count.reset()
-                if between > pointSpanGap { cuts.append(i) }
+            for i in widest where try documents(between: held[i], and: held[i + 1], atMost: pointSpanGap) > pointSpanGap {
+                cuts.append(i)
             }
             return cuts.sorted()
         }
@@ -160,6 +153,11 @@ extension SearchIndex {
             low = held[i + 1]
         }
         spans.append(low...final)
+        locked {
+            if let cached = heldRowsCache, cached.asOf == asOf, cached.checkpoint == checkpoint {
+                heldRowsCache?.spans = (words, pointSpanGap, spans)
+            }
+        }
         return spans
     }
 
@@ -175,22 +173,32 @@ extension SearchIndex {
             // Kept for the searches of one point and checkpoint (a thread page makes one statement per thread).
             let checkpoint = try metaValue("checkpoint") ?? 0
             if let cached = pointRowidsCache, cached.asOf == asOf, cached.checkpoint == checkpoint { return cached.rows }
-            let rows = PointRowids(now: try fewRowids("SELECT rowid FROM docs WHERE since <= ? LIMIT ?", [.int(p)]),
-                                   past: try fewRowids("SELECT rowid FROM docs_past WHERE until > ? AND since <= ? LIMIT ?", [.int(p), .int(p)]))
+            let rows = PointRowids(now: try heldRowids(at: p, now: true, atMost: maxPastRowids),
+                                   past: try heldRowids(at: p, now: false, atMost: maxPastRowids))
             pointRowidsCache = (asOf, checkpoint, rows)
             return rows
         }
     }
 
-    /// The rowids `sql` gives (its last parameter the limit), in ascending order, or nil when they are more than
-    /// `maxPastRowids`. Called under `lock`.
-    private func fewRowids(_ sql: String, _ binds: [SQLiteValue]) throws(SearchIndexError) -> [Int64]? {
-        let s = try statement(sql)
-        try s.bind(binds + [.int(Int64(maxPastRowids + 1))])
+    /// As of `p`: the rowids of the `docs` rows that held at it already (`now`) or of the versions that held at it,
+    /// in ascending order, or nil when they are more than `most` (at most `most` + 1 read). Called under `lock`.
+    private func heldRowids(at p: Int64, now: Bool, atMost most: Int) throws(SearchIndexError) -> [Int64]? {
+        let s = now ? try statement("SELECT rowid FROM docs WHERE since <= ? LIMIT ?")
+                    : try statement("SELECT rowid FROM docs_past WHERE until > ? AND since <= ? LIMIT ?")
+        try s.bind((now ? [.int(p)] : [.int(p), .int(p)]) + [.int(Int64(most) + 1)])
         defer { s.reset() }
         var out: [Int64] = []
         while try s.step() { out.append(s.int(0)) }
-        return out.count > maxPastRowids ? nil : out.sorted()
+        return out.count > most ? nil : out.sorted()
+    }
+
+    /// The `docs` documents strictly between rowids `a` and `b`, counted up to `most` + 1. Called under `lock`.
+    func documents(between a: Int64, and b: Int64, atMost most: Int) throws(SearchIndexError) -> Int {
+        let count = try statement("SELECT count(*) FROM (SELECT 1 FROM docs WHERE rowid > ? AND rowid < ? LIMIT ?)")
+        try count.bind([.int(a), .int(b), .int(Int64(most) + 1)])
+        defer { count.reset() }
+        _ = try count.step()
+        return Int(count.int(0))
     }
 
     /// The hit of the statement's row (`QueryCompiler.columns`).
@@ -288,14 +296,10 @@ extension SearchIndex {
             let held = Array(Set(now + past)).sorted()
             guard var low = held.first else { return PointSpans(spans: [], documents: 0) }
             return try locked { () throws(SearchIndexError) -> PointSpans in
-                let count = try statement("SELECT count(*) FROM (SELECT 1 FROM docs WHERE rowid > ? AND rowid < ? LIMIT ?)")
                 var spans: [ClosedRange<Int64>] = []
                 var documents = held.count
                 for (a, b) in zip(held, held.dropFirst()) {
-                    try count.bind([.int(a), .int(b), .int(Int64(pointSpanGap + 1))])
-                    _ = try count.step()
-                    let between = Int(count.int(0))
-                    count.reset()
+                    let between = try self.documents(between: a, and: b, atMost: pointSpanGap)
                     if between > pointSpanGap {
                         spans.append(low...a)
                         low = b

@@ -35,8 +35,8 @@ package final class SearchIndex: @unchecked Sendable {
     /// `pointRowids()` for a point and the checkpoint it was read at; used under `lock`.
     var pointRowidsCache: (asOf: UInt64, checkpoint: Int64, rows: PointRowids)?
     /// The rowids held at a point read for `heldSpans` (nil: more than `maxHeldRows`), for a point and the checkpoint
-    /// they were read at; used under `lock`.
-    var heldRowsCache: (asOf: UInt64, checkpoint: Int64, rows: [Int64]?)?
+    /// they were read at, and the spans last made of them for a number of words and `pointSpanGap`; used under `lock`.
+    var heldRowsCache: (asOf: UInt64, checkpoint: Int64, rows: [Int64]?, spans: (words: Int, gap: Int, spans: [ClosedRange<Int64>])?)?
     /// The most a set of the matches among the rows held at a point may cost (`defaultPointSetSeeks`; tests set 0,
     /// so the set of every match is made instead). Used under `lock`.
     var pointSetSeeks = SearchIndex.defaultPointSetSeeks
