@@ -90,8 +90,8 @@ extension SearchIndex {
 
     /// The most rows held at a point (current rows and versions, each) whose rowid spans a search as of it reads
     /// (`heldSpans`): 256 Ki rowids, 2 MiB, read in ~35 ms at 1M. Past it the point is late enough in the log that
-    /// most matches held then.
-    static let maxHeldRows = 262_144
+    /// most matches held then. (`SearchIndex.maxHeldRows`.)
+    static let defaultMaxHeldRows = 262_144
     /// Word seeks a search as of a point may spend on starting its statement again in each span (a span's
     /// statement seeks each word of its expanded prefixes: `m*` at 1M, 1,541 words, ~12 ms): `m*` gets 5 spans,
     /// a query without prefixes `maxHeldSpans`.
@@ -116,8 +116,8 @@ extension SearchIndex {
         let held: [Int64]? = try locked { () throws(SearchIndexError) -> [Int64]? in
             checkpoint = try metaValue("checkpoint") ?? 0
             if let cached = heldRowsCache, cached.asOf == asOf, cached.checkpoint == checkpoint { return cached.rows }
-            var rows = try heldRowids(at: p, now: true, atMost: Self.maxHeldRows)
-            if let now = rows { rows = try heldRowids(at: p, now: false, atMost: Self.maxHeldRows).map { (now + $0).sorted() } }
+            var rows = try heldRowids(at: p, now: true, atMost: maxHeldRows)
+            if let now = rows { rows = try heldRowids(at: p, now: false, atMost: maxHeldRows).map { (now + $0).sorted() } }
             heldRowsCache = (asOf, checkpoint, rows, nil)
             return rows
         }

@@ -34,6 +34,11 @@ package final class SearchIndex: @unchecked Sendable {
     package var asOf: UInt64?
     /// `pointRowids()` for a point and the checkpoint it was read at; used under `lock`.
     var pointRowidsCache: (asOf: UInt64, checkpoint: Int64, rows: PointRowids)?
+    /// The most rows held at a point of each kind whose spans a search as of it reads (`defaultMaxHeldRows`; tests
+    /// set it lower, so a search past it runs as one statement). Used under `lock`.
+    var maxHeldRows = SearchIndex.defaultMaxHeldRows {
+        didSet { heldRowsCache = nil }
+    }
     /// The rowids held at a point read for `heldSpans` (nil: more than `maxHeldRows`), for a point and the checkpoint
     /// they were read at, and the spans last made of them for a number of words and `pointSpanGap`; used under `lock`.
     var heldRowsCache: (asOf: UInt64, checkpoint: Int64, rows: [Int64]?, spans: (words: Int, gap: Int, spans: [ClosedRange<Int64>])?)?

@@ -493,6 +493,20 @@ final class SearchIndexTests: SearchIndexTestCase {
             }
         }
         XCTAssertFalse(try page(idx, "*", oldestFirst: false).contains(try emailID("m6@example.com")))
+        // More rows held than `maxHeldRows` (4 here against 3, or 0): no spans; the search runs as one statement over
+        // every rowid, with the same results.
+        for most in [3, 0] {
+            idx.maxHeldRows = most
+            XCTAssertNil(try idx.heldSpans(words: 0), "more rows held than \(most)")
+            for q in ["zebra*", "quarterly", "*", "NOT zebra"] {
+                for oldestFirst in [false, true] {
+                    XCTAssertEqual(try page(idx, q, oldestFirst: oldestFirst), try page(folded, q, oldestFirst: oldestFirst), "\(q) (held > \(most))")
+                }
+            }
+        }
+        idx.maxHeldRows = 4
+        idx.pointSpanGap = 0
+        XCTAssertEqual(try idx.heldSpans(words: 0)?.count, 2, "as many rows held as the bound: spans")
     }
 
     /// The index is a file: rows with rowids at the ends of their 64-bit range (a damaged or hand-edited index) are
