@@ -24,6 +24,10 @@ final class PrefixWords {
     /// n seeks per run of the statement and n comparisons per row it steps: with 1,539 words, the first 25
     /// of a million messages took 0.01 s and 25 thread spans 0.26 s (2026-11-29).
     static let maxWords = 2_048
+    /// The most words one prefix expands to for sets of its matches only (`PrefixExpansions.heavy`), read a few
+    /// words at a time, where a prefix of more is left to FTS5's prefix, which merges its postings in memory.
+    /// The words listed are held (~64 bytes each: ~4 MiB).
+    static let maxSetWords = 65_536
     /// The longest prefix text tokenized (characters); a longer one is left to FTS5.
     static let maxPrefixCharacters = 256
     /// The most prefix terms of one query expanded (the parser takes no more).
@@ -58,10 +62,11 @@ final class PrefixWords {
 
     /// The FTS5 expression (without the column filter) that matches what `term`'s prefix matches, or nil
     /// to leave it to FTS5's prefix. `listWords` lists the index's words from a start word in byte order,
-    /// each with whether it is in one of the term's columns (a word may come once per column), calling its
-    /// body until it returns false. `maxWords` bounds the words listed, in any column.
-    func expansion(of term: TextTerm,
-                   listWords: (_ from: String, _ body: (_ word: String, _ inColumns: Bool) -> Bool) throws -> Void) throws -> (expression: String, words: Int)? {
+    /// each with whether it is in one of the term's columns (a word may come once per column) and its
+    /// occurrences there, calling its body until it returns false. `most` (`maxWords` by default) bounds the
+    /// words listed, in any column.
+    func expansion(of term: TextTerm, most: Int = PrefixWords.maxWords,
+                   listWords: (_ from: String, _ body: (_ word: String, _ inColumns: Bool, _ occurrences: Int) -> Bool) throws -> Void) throws -> PrefixExpansion? {
         guard term.isPrefix, term.text.count <= Self.maxPrefixCharacters else { return nil }
         let parsed = try tokens([term.text])
         guard parsed.count == 1, parsed[0].count == 1 else { return nil }
@@ -70,22 +75,28 @@ final class PrefixWords {
         var listed = 0
         var last: String?
         var tooMany = false
-        try listWords(prefix) { word, inColumns in
+        var postings = 0
+        try listWords(prefix) { word, inColumns, occurrences in
             guard word.utf8.starts(with: prefix.utf8) else { return false }
             if word != last {
                 last = word
                 listed += 1
-                if listed > Self.maxWords {
+                if listed > most {
                     tooMany = true
                     return false
                 }
             }
-            if inColumns, words.last != word { words.append(word) }
+            if inColumns {
+                if words.last != word { words.append(word) }
+                // Saturating: counts read from the index file are not trusted.
+                let n = max(0, occurrences)
+                postings = postings > Int.max - n ? Int.max : postings + n
+            }
             return true
         }
         guard !tooMany else { return nil }
         // No word in the term's columns: an empty phrase, which matches nothing.
-        if words.isEmpty { return ("(\"\")", 1) }
+        if words.isEmpty { return PrefixExpansion(parts: ["\"\""], postings: 0) }
         let back = try tokens(words)
         var parts: [String] = []
         var unstable: [String] = []
@@ -128,7 +139,7 @@ final class PrefixWords {
             }
             parts += prefixes.sorted().map { Self.quoted($0) + " *" }
         }
-        return ("(" + parts.joined(separator: " OR ") + ")", parts.count)
+        return PrefixExpansion(parts: parts, postings: postings)
     }
 
     /// The longest token FTS5's Porter stemmer changes (`FTS5_PORTER_MAX_TOKEN`).

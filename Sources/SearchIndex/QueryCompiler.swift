@@ -16,9 +16,28 @@ struct QueryCompiler {
     /// For prefix terms, the FTS5 expression of the words they expand to (`PrefixWords`); a prefix term not
     /// here is left to FTS5's prefix query.
     var expansions: [TextTerm: String] = [:]
+    /// The expanded prefix terms whose words have too many postings for FTS5's prefix query to merge in memory
+    /// (`PrefixExpansions.heavy`, `SearchIndex.maxMergedPostings`): a set of every match reads their words a few at a time (`setChunks`), and
+    /// no expression of this compiler leaves them to FTS5's prefix.
+    var heavy: [TextTerm: PrefixExpansion] = [:]
+    /// Text is tested in sets of every match (`matchSet`), probed per row of `docs` in rowid order, instead of an
+    /// FTS5 expression driving the statement: for the statement run again after the one with expanded words
+    /// stepped past its budget, when a heavy prefix would have FTS5 merge all its postings.
+    var textAsSets = false
     /// The name of a table holding the rowids that match an FTS5 expression (`MatchSets`: made once for a
-    /// search, whose statements all use it); nil: a subquery SQLite runs again in each statement.
-    var matchSet: ((String) throws -> String)?
+    /// search, whose statements all use it), given it with FTS5's prefixes (the table's key) and as expressions
+    /// whose matches together are its matches, each run in turn (`setChunks`; none: the expression itself);
+    /// nil: a subquery SQLite runs again in each statement.
+    var matchSet: ((_ plain: String, _ chunks: [String]) throws -> String)?
+    /// Words of a heavy prefix read by one statement of a set of every match (`setChunks`): FTS5 compares
+    /// each word of an OR for each row it steps, and every statement's rows are merged into the set.
+    /// `t*` at 1M (1,425 words, 32M postings, every document), each statement's rows inserted into the set:
+    /// 3.4 s and 8 MB by groups of 16, 3.6 s by 32, 4.0 s by 8, 4.5 s by 256; FTS5's prefix 2.7 s and 165 MB
+    /// (sqlite3, 2026-11-30). Merged in a list first (`SearchIndex.matchSet`), `NOT t*` took 2.8 s in all.
+    static let defaultSetChunkWords = 16
+    /// The words (and prefixes) of a heavy prefix in one expression of `setChunks` (`defaultSetChunkWords`; tests
+    /// set fewer).
+    var setChunkWords = QueryCompiler.defaultSetChunkWords
     /// As of a point: the name of a table of the rows held then that match an FTS5 expression, given it with FTS5's
     /// prefixes and with their expanded words (`SearchIndex.pointMatchSet`: the words' postings read over rowid
     /// spans holding every row held); nil when that would cost more than the set of every match (`matchSet`), which
@@ -122,10 +141,10 @@ struct QueryCompiler {
         var conds: [String] = []
         var sql: String
         let rowidColumn: String
-        if seek && !match.isEmpty {
+        if (seek || textAsSets && matchSet != nil) && !match.isEmpty {
             let m = matchExpression(match, not: negated, expand: false)
             sql = "SELECT d.rowid, \(Self.columns) FROM \(table) d"
-            if let matchSet, Self.hasPrefix(expr) {
+            if let matchSet, Self.hasPrefix(expr) || textAsSets {
                 conds.append(try seekMembership(match, not: negated, every: matchSet))
             } else {
                 conds.append("EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid = d.rowid)")
@@ -174,6 +193,59 @@ struct QueryCompiler {
         var m = parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " AND ")
         for n in negated { m = "(\(m)) NOT (\(fts(n, expand: expand)!))" }
         return m
+    }
+
+    /// The expression of `match` without `negated` with the heavy prefixes as their words and the others as
+    /// FTS5's prefixes: one statement whose memory is bounded (FTS5 reads each word's postings as it steps, and
+    /// merges the other prefixes' postings, at most `maxMergedPostings` together), not its time (a comparison per word
+    /// for each row stepped).
+    func boundedExpression(_ match: [SearchExpr], not negated: [SearchExpr]) -> String {
+        var c = self
+        c.expansions = heavy.mapValues(\.expression)
+        return c.matchExpression(match, not: negated, expand: true)
+    }
+
+    /// For a set of every match of `match` without `negated`: FTS5 expressions whose matches together are its
+    /// matches, run one after the other; empty when none of its prefixes is heavy (the expression itself is run,
+    /// FTS5's prefixes merging at most `maxMergedPostings` postings together).
+    /// With heavy prefixes, they are their words (`boundedExpression`), and the heaviest that no NOT negates is
+    /// split into groups of `setChunkWords` words and prefixes, an expression each. The union is exact: an
+    /// expression without NOT over a term matches a document when it does with the term as the one group that
+    /// holds the document's word (each occurrence of the term is true of the document or false, whichever group
+    /// read it). A heavy prefix under NOT is not split: one expression (`seekMembership` tests such an expression
+    /// part by part first, `partMembership`, so this is left for a statement without sets).
+    /// Why: FTS5's prefix query merges the postings of all the prefix's words in memory: `NOT t*` at 1M (32M
+    /// postings) took 199 MB, and more with the corpus; by groups, ~8 MB whatever the corpus.
+    func setChunks(_ match: [SearchExpr], not negated: [SearchExpr]) -> [String] {
+        guard !heavy.isEmpty else { return [] }
+        var positive = Set<TextTerm>(), negative = Set<TextTerm>()
+        func walk(_ e: SearchExpr, negatedHere: Bool) {
+            switch e {
+            case .text(let t):
+                guard heavy[t] != nil else { return }
+                if negatedHere { negative.insert(t) } else { positive.insert(t) }
+            case .and(let parts), .or(let parts): parts.forEach { walk($0, negatedHere: negatedHere) }
+            case .not(let inner): walk(inner, negatedHere: !negatedHere)
+            case .all, .filter: break
+            }
+        }
+        match.forEach { walk($0, negatedHere: false) }
+        negated.forEach { walk($0, negatedHere: true) }
+        guard !positive.isEmpty || !negative.isEmpty else { return [] }
+        var c = self
+        c.expansions = heavy.mapValues(\.expression)
+        let split = positive.subtracting(negative).max { a, b in
+            let (pa, pb) = (heavy[a]?.postings ?? 0, heavy[b]?.postings ?? 0)
+            return pa != pb ? pa < pb : (a.text, String(describing: a.field)) < (b.text, String(describing: b.field))
+        }
+        guard let split, let parts = heavy[split]?.parts, !parts.isEmpty else {
+            return [c.matchExpression(match, not: negated, expand: true)]
+        }
+        let size = max(1, setChunkWords)
+        return stride(from: 0, to: parts.count, by: size).map { i in
+            c.expansions[split] = "(" + parts[i ..< min(i + size, parts.count)].joined(separator: " OR ") + ")"
+            return c.matchExpression(match, not: negated, expand: true)
+        }
     }
 
     /// True when every prefix term of `exprs` has its words in `expansions`.
@@ -261,10 +333,9 @@ struct QueryCompiler {
     /// `d.rowid IN` the copies matching `e` (which `fts` expresses): a `matchSet` table, or a subquery.
     /// As of a point, or `seek` (in a statement that reads a few rows by rowid: `select`'s `seek`): `seekMembership`.
     func membership(_ e: SearchExpr, _ binds: inout [SQLiteValue], seek: Bool = false) throws -> String {
-        if let matchSet, seek || pointSet != nil { return try seekMembership([e], not: [], every: matchSet, seek: seek) }
+        if let matchSet { return try seekMembership([e], not: [], every: matchSet, seek: seek) }
         let m = fts(e, expand: false)!
-        if let matchSet { return "d.rowid IN " + Self.setMark + (try matchSet(m)) }
-        binds.append(.text(m))
+        binds.append(.text(heavy.isEmpty ? m : boundedExpression([e], not: [])))
         return "d.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
     }
 
@@ -274,15 +345,73 @@ struct QueryCompiler {
     /// (`matchSet`). `seek`: in a statement that reads a few rows by rowid, probed per row (`EXISTS`), as a set of
     /// the rows held always is: `d.rowid IN set` let SQLite step a set of every match (a million rows for `m*` at
     /// 1M) and look each up among the rows held, 0.4 s a statement.
-    func seekMembership(_ match: [SearchExpr], not negated: [SearchExpr], every matchSet: (String) throws -> String,
+    func seekMembership(_ match: [SearchExpr], not negated: [SearchExpr], every matchSet: (String, [String]) throws -> String,
                         seek: Bool = true) throws -> String {
         let m = matchExpression(match, not: negated, expand: false)
         if expandsEveryPrefix(match + negated), let pointSet,
            let table = try pointSet(m, matchExpression(match, not: negated, expand: true)) {
             return "EXISTS (SELECT 1 FROM " + Self.setMark + table + " s WHERE s.rowid = d.rowid)"
         }
-        let table = Self.setMark + (try matchSet(m))
+        if mixesHeavy(match) || mixesHeavy(negated, negated: true) || mixesHeavy(match + negated) {
+            var conds: [String] = []
+            for c in match { conds.append(try partMembership(c, every: matchSet, seek: seek)) }
+            for n in negated { conds.append("NOT (" + (try partMembership(n, every: matchSet, seek: seek)) + ")") }
+            return "(" + conds.joined(separator: " AND ") + ")"
+        }
+        let table = Self.setMark + (try matchSet(m, setChunks(match, not: negated)))
         return seek ? "EXISTS (SELECT 1 FROM " + table + " s WHERE s.rowid = d.rowid)" : "d.rowid IN " + table
+    }
+
+    /// Whether the row matches `e` (which FTS5 expresses), tested in sets (`seekMembership`): where `e` has a heavy
+    /// prefix beside another prefix or under a NOT (`mixesHeavy`), an AND, OR or NOT of its parts' sets (FTS5's
+    /// operators are those of sets of documents), so a set split by a heavy prefix has no other prefix in its
+    /// statements and the prefix no NOT over it.
+    /// Why: each of those statements would run the other prefix again: FTS5's merge of its postings (`NOT (t* m*)`
+    /// at 1M: 152 s), or its words as an OR (68 s); a set of each part, 5-8 s. A heavy prefix under NOT cannot be
+    /// split (the groups' sets would not add up), and all its words in one OR cost a comparison each per row.
+    func partMembership(_ e: SearchExpr, every matchSet: (String, [String]) throws -> String, seek: Bool) throws -> String {
+        guard mixesHeavy([e]) else { return try seekMembership([e], not: [], every: matchSet, seek: seek) }
+        switch e {
+        case .and(let parts), .or(let parts):
+            var conds: [String] = []
+            for p in parts {
+                if case .not(let inner) = p {
+                    conds.append("NOT (" + (try partMembership(inner, every: matchSet, seek: seek)) + ")")
+                } else {
+                    conds.append(try partMembership(p, every: matchSet, seek: seek))
+                }
+            }
+            if case .and = e { return "(" + conds.joined(separator: " AND ") + ")" }
+            return "(" + conds.joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return "NOT (" + (try partMembership(inner, every: matchSet, seek: seek)) + ")"
+        case .text, .all, .filter:
+            return try seekMembership([e], not: [], every: matchSet, seek: seek)
+        }
+    }
+
+    /// True when `exprs` have a heavy prefix term (`heavy`) beside another prefix term, or under a NOT (each of
+    /// `exprs` is under a NOT when `negated`).
+    func mixesHeavy(_ exprs: [SearchExpr], negated: Bool = false) -> Bool {
+        guard !heavy.isEmpty else { return false }
+        var prefixes = Set<TextTerm>()
+        var heavyFound = false, heavyNegated = false
+        func walk(_ e: SearchExpr, _ under: Bool) {
+            switch e {
+            case .text(let t):
+                guard t.isPrefix else { return }
+                prefixes.insert(t)
+                if heavy[t] != nil {
+                    heavyFound = true
+                    heavyNegated = heavyNegated || under
+                }
+            case .and(let parts), .or(let parts): parts.forEach { walk($0, under) }
+            case .not(let inner): walk(inner, !under)
+            case .all, .filter: break
+            }
+        }
+        for e in exprs { walk(e, negated) }
+        return heavyFound && (prefixes.count > 1 || heavyNegated)
     }
 
     /// The schema of `matchSet` tables.

@@ -28,6 +28,8 @@ extension SearchIndex {
         compiler.nowRowids = point.now
         compiler.pastRowids = point.past
         compiler.expansions = expansions.expressions
+        compiler.heavy = expansions.heavy
+        compiler.setChunkWords = setChunkWords
         if let sets { setMatchSets(&compiler, sets, point: point, words: expansions.words) }
         // As of a point with more rows held than are sought by rowid: the spans that hold them, in the order of
         // the results.
@@ -70,6 +72,9 @@ extension SearchIndex {
         if stopped { return false }
         guard ended == nil else { return true }
         compiler.expansions = [:]
+        // FTS5's prefix would merge a heavy prefix's postings in memory (`t* folder:Nope` at 1M: 209 MB): the text
+        // is tested in a set made a few words at a time instead, probed for each row of `docs` in order.
+        if !expansions.heavy.isEmpty, compiler.matchSet != nil { compiler.textAsSets = true }
         let whole = span ?? Int64.min...(Int64.max - 1)
         let rest: ClosedRange<Int64>? = switch (last, oldestFirst) {
         case (nil, _): span
@@ -230,10 +235,19 @@ extension SearchIndex {
     /// Gives `compiler` the sets of `sets`: of every match, and as of a point, of the matches among the rows held then
     /// (`pointMatchSet`).
     private func setMatchSets(_ compiler: inout QueryCompiler, _ sets: MatchSets, point: PointRowids, words: Int) {
-        compiler.matchSet = { try self.matchSet($0, in: sets) }
+        compiler.matchSet = { try self.matchSet($0, chunks: $1, in: sets) }
         guard asOf != nil else { return }
         compiler.pointSet = { try self.pointMatchSet($0, expanded: $1, point: point, words: words, in: sets) }
     }
+
+    /// The most postings (occurrences, as `fts5vocab` counts them) of a query's prefixes left to FTS5's prefix
+    /// query together: FTS5 merges the postings of all a prefix's words in memory, ~5-6 bytes each (`t*` at 1M,
+    /// 32M postings: 165 MB in sqlite3; `m*`, 12.8M: ~75 MB more than a search without it), so ~50 MB. The
+    /// prefixes with the most postings are made heavy until those left are under it: their words are read a few
+    /// at a time instead (`QueryCompiler.heavy`), in a list of ~24 bytes per document (24 MB at 1M), as fast or
+    /// faster (`NOT t*` at 1M: 2.8 s and 82 MB against 3.6 s and 199 MB; `NOT m*` 2.6 s and 85 MB against 2.7 s
+    /// and 131 MB). (`SearchIndex.maxMergedPostings`.)
+    static let defaultMaxMergedPostings = 8_000_000
 
     /// Documents between two rowids held at a point past which they are in spans of their own: seeking a word's
     /// postings costs about what stepping a thousand rows past it does (`m*`'s 1,541 words at 1M: ~12 ms a span
@@ -327,18 +341,71 @@ extension SearchIndex {
         }
     }
 
-    /// The temp table of the rowids matching `match` (an FTS5 expression), made on first use in `sets`.
-    func matchSet(_ match: String, in sets: MatchSets) throws -> String {
+    /// The temp table of the rowids matching `match` (an FTS5 expression), made on first use in `sets`: from
+    /// `match` itself, or when `chunks` are given (expressions whose matches together are `match`'s, each
+    /// reading a heavy prefix's words a few at a time: `QueryCompiler.setChunks`), from each of them in turn.
+    func matchSet(_ match: String, chunks: [String], in sets: MatchSets) throws -> String {
         try locked { () throws(SearchIndexError) -> String in
             if let made = sets.tables[match] { return made }
             let name = "search_set_\(setsMade)"
             setsMade += 1
             try db.exec("CREATE TEMP TABLE \(name)(rowid INTEGER PRIMARY KEY)")
             sets.tables[match] = name
-            let fill = try db.prepare("INSERT INTO temp.\(name) SELECT rowid FROM fts WHERE fts MATCH ?")
-            try fill.run([.text(match)])
+            guard !chunks.isEmpty else {
+                try db.prepare("INSERT INTO temp.\(name) SELECT rowid FROM fts WHERE fts MATCH ?").run([.text(match)])
+                return name
+            }
+            // The union made here, then inserted in order: each statement's rows inserted into the table as they
+            // came cost ~0.65 us a row (`m*` at 1M by 16 words: 6.2M rows, 5 s, where stepping them took 1 s).
+            let read = try db.prepare("SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid")
+            var union: [Int64] = []
+            var rows: [Int64] = []
+            for m in chunks {
+                rows.removeAll(keepingCapacity: true)
+                try read.bind([.text(m)])
+                defer { read.reset() }
+                while try read.step() { rows.append(read.int(0)) }
+                union = Self.union(union, Self.ascending(rows))
+            }
+            // Many rows a statement: each statement outside a transaction commits (~5 us; 1M rows one by one: 4.8 s).
+            let many = Self.setInsertRows
+            let insert = try db.prepare("INSERT INTO temp.\(name)(rowid) VALUES" + Array(repeating: "(?)", count: many).joined(separator: ","))
+            var at = 0
+            while union.count - at >= many {
+                try insert.run(union[at ..< at + many].map { .int($0) })
+                at += many
+            }
+            if at < union.count {
+                let rest = union.count - at
+                try db.prepare("INSERT INTO temp.\(name)(rowid) VALUES" + Array(repeating: "(?)", count: rest).joined(separator: ","))
+                    .run(union[at...].map { .int($0) })
+            }
             return name
         }
+    }
+
+    /// Rows of a set inserted by one statement (one parameter each, under SQLite's 32,766).
+    static let setInsertRows = 1_024
+
+    /// `rows` ascending, each once: as FTS5 gives a statement's rowids, else sorted here (the index file is not
+    /// trusted).
+    static func ascending(_ rows: [Int64]) -> [Int64] {
+        zip(rows, rows.dropFirst()).allSatisfy { $0 < $1 } ? rows : Array(Set(rows)).sorted()
+    }
+
+    /// The ascending rowids, each once, of `a` and `b` (each ascending, each rowid once: `ascending`).
+    static func union(_ a: [Int64], _ b: [Int64]) -> [Int64] {
+        if a.isEmpty { return b }
+        if b.isEmpty { return a }
+        var out: [Int64] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count && j < b.count {
+            if a[i] < b[j] { out.append(a[i]); i += 1 } else if b[j] < a[i] { out.append(b[j]); j += 1 } else { out.append(a[i]); i += 1; j += 1 }
+        }
+        out += a[i...]
+        out += b[j...]
+        return out
     }
 
     /// The copies among `emailIDs` (a thread's) that match `query`. The query runs over the rowid (date) span
@@ -391,6 +458,8 @@ extension SearchIndex {
         compiler.nowRowids = point.now
         compiler.pastRowids = point.past
         compiler.expansions = expansions.expressions
+        compiler.heavy = expansions.heavy
+        compiler.setChunkWords = setChunkWords
         if let sets { setMatchSets(&compiler, sets, point: point, words: expansions.words) }
         // Each statement is compiled before the lock is taken: a set it reads is made under the lock.
         let inSpan = try compiler.compile(query.expr, account: account, oldestFirst: false, within: lowest...highest)
@@ -495,17 +564,30 @@ extension SearchIndex {
         var out = PrefixExpansions()
         for t in terms.prefix(PrefixWords.maxTerms) {
             let columns = Set(SearchSchema.columns(of: t.field))
-            let expanded = try words.expansion(of: t) { from, body in
-                let s = try statement("SELECT term, col FROM temp.prefix_words WHERE term >= ?")
+            func list(_ from: String, _ body: (String, Bool, Int) -> Bool) throws {
+                let s = try statement("SELECT term, col, cnt FROM temp.prefix_words WHERE term >= ?")
                 try s.bind([.text(from)])
                 defer { s.reset() }
                 while try s.step() {
-                    if !body(s.text(0), columns.contains(s.text(1))) { return }
+                    if !body(s.text(0), columns.contains(s.text(1)), Int(clamping: s.int(2))) { return }
                 }
             }
-            if let expanded {
+            if let expanded = try words.expansion(of: t, listWords: list) {
                 out.expressions[t] = expanded.expression
                 out.words += expanded.words
+                out.heavy[t] = expanded
+            } else if let many = try words.expansion(of: t, most: PrefixWords.maxSetWords, listWords: list) {
+                // Too many words for an OR driving a statement: for sets only, if heavy.
+                out.heavy[t] = many
+            }
+        }
+        // The prefixes with the most postings are heavy until the others' postings fit `maxMergedPostings`.
+        var merged = out.heavy.values.reduce(0) { $0 > Int.max - $1.postings ? Int.max : $0 + $1.postings }
+        for (t, e) in out.heavy.sorted(by: { $0.value.postings > $1.value.postings }) {
+            if merged <= maxMergedPostings {
+                out.heavy[t] = nil
+            } else {
+                merged -= e.postings
             }
         }
         return out

@@ -24,6 +24,12 @@ package final class SearchIndex: @unchecked Sendable {
     /// Rows times words a statement with expanded prefixes steps before it goes on with FTS5's prefixes
     /// (`defaultExpandedRowWords`; tests set it lower).
     var expandedRowWords = SearchIndex.defaultExpandedRowWords
+    /// The most postings of a query's prefixes left to FTS5's prefix query, which merges them in memory
+    /// (`defaultMaxMergedPostings`; tests set it lower). Used under `lock`.
+    var maxMergedPostings = SearchIndex.defaultMaxMergedPostings
+    /// The words of a heavy prefix one statement of a set reads (`QueryCompiler.setChunkWords`; tests set fewer).
+    /// Used under `lock`.
+    var setChunkWords = QueryCompiler.defaultSetChunkWords
     /// Numbers the `MatchSets` tables made on this connection; used under `lock`.
     var setsMade = 0
     /// True for a file being built aside (`init(path:bulk:)`): its catch-up writes several batches per transaction.

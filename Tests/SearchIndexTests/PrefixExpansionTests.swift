@@ -71,6 +71,76 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         }
     }
 
+    /// Prefixes with too many postings for FTS5's in-memory merge (`maxMergedPostings`, those with the most first)
+    /// are heavy: a set of their matches is made from groups of their words (`setChunks`), an expression mixing a
+    /// heavy prefix with another prefix is tested part by part (`partMembership`), and a statement that steps past
+    /// its budget goes on testing the text in such sets (`textAsSets`). Whatever the budget and the group size, the
+    /// matches are FTS5's own prefixes'.
+    func testHeavyPrefixesAreReadAFewWordsAtATimeWithTheMatchesOfFTS5sPrefixes() throws {
+        _ = try generateCorpus(CorpusOptions(messages: 400, outputDirectory: dir.file("md"), seed: 7))
+        _ = try Importer(store: store, options: Importer.Options()).importMaildir(dir.file("md"))
+        let idx = try index()
+        // The budget decides which prefixes are heavy: none, the one with the most postings, or all.
+        func heavy(_ query: String) throws -> [String: Int] {
+            let parsed = try SearchQuery.parse(query)
+            let e = try idx.locked { try idx.prefixExpansions(parsed.expr) }
+            return Dictionary(uniqueKeysWithValues: e.heavy.map { ($0.key.text, $0.value.postings) })
+        }
+        idx.maxMergedPostings = 0
+        let both = try heavy("t* m*")
+        XCTAssertEqual(Set(both.keys), ["t", "m"])
+        let (most, least) = both["t"]! >= both["m"]! ? ("t", "m") : ("m", "t")
+        XCTAssertGreaterThan(both[least]!, 0)
+        idx.maxMergedPostings = both[least]!
+        XCTAssertEqual(Set(try heavy("t* m*").keys), [most], "the other fits the budget")
+        idx.maxMergedPostings = both[least]! + both[most]!
+        XCTAssertEqual(try heavy("t* m*"), [:])
+        // A set of a heavy prefix's matches: one expression per group of words, none with FTS5's prefix `t*`.
+        idx.maxMergedPostings = 0
+        let parsed = try SearchQuery.parse("t*")
+        var compiler = QueryCompiler(threadEmails: { _ in [] })
+        let expansions = try idx.locked { try idx.prefixExpansions(parsed.expr) }
+        compiler.heavy = expansions.heavy
+        compiler.setChunkWords = 3
+        let words = try XCTUnwrap(expansions.heavy.values.first).parts.count
+        XCTAssertGreaterThan(words, 6)
+        let chunks = compiler.setChunks([parsed.expr], not: [])
+        XCTAssertEqual(chunks.count, (words + 2) / 3)
+        XCTAssertFalse(chunks.contains { $0.contains("\"t\" *") }, "\(chunks.prefix(2))")
+        XCTAssertTrue(compiler.mixesHeavy([try SearchQuery.parse("NOT (t* m*)").expr]))
+        XCTAssertFalse(compiler.mixesHeavy([try SearchQuery.parse("t* hello").expr]))
+        XCTAssertTrue(compiler.mixesHeavy([try SearchQuery.parse("NOT (t* hello)").expr]), "a heavy prefix under NOT")
+        let queries = ["NOT t*", "NOT (t* m*)", "NOT (t* hello)", "t* folder:Nope", "(s* OR t*) is:unread", "m* -d*",
+                       "-(a* OR b*) is:unread", "(c* OR is:starred) -folder:INBOX", "NOT (s* -t*)", "a* NOT t*",
+                       "from:t* OR folder:INBOX", "t* m* -hello", "t*"]
+        var native: [String: [Bool: [String]]] = [:]
+        for q in queries {
+            for oldest in [false, true] { native[q, default: [:]][oldest] = try hits(q, idx, expanded: false, oldestFirst: oldest) }
+        }
+        XCTAssertGreaterThan(native.values.filter { !$0[false]!.isEmpty }.count, 8, "most queries match something")
+        for (merged, group, rowWords) in [(0, 1, SearchIndex.defaultExpandedRowWords), (0, 3, 1), (0, 16, 400),
+                                          (both[least]!, 2, 1), (both[least]!, 5, SearchIndex.defaultExpandedRowWords)] {
+            idx.maxMergedPostings = merged
+            idx.setChunkWords = group
+            idx.expandedRowWords = rowWords
+            for q in queries {
+                for oldest in [false, true] {
+                    XCTAssertEqual(try hits(q, idx, expanded: true, oldestFirst: oldest), native[q]![oldest]!,
+                                   "'\(q)' with \(merged) postings merged, by \(group) words, \(rowWords) row words")
+                }
+            }
+        }
+    }
+
+    /// A set's rowids are merged in ascending lists, each rowid once, whatever order a damaged index gives them in.
+    func testASetsRowidsAreMergedOnceEachInOrderWhateverTheIndexGives() {
+        XCTAssertEqual(SearchIndex.ascending([5, 1, 5, .max, .min, 3]), [.min, 1, 3, 5, .max])
+        XCTAssertEqual(SearchIndex.ascending([1, 2, 9]), [1, 2, 9])
+        XCTAssertEqual(SearchIndex.union([1, 4, 9], [2, 4, 10, .max]), [1, 2, 4, 9, 10, .max])
+        XCTAssertEqual(SearchIndex.union([], [3]), [3])
+        XCTAssertEqual(SearchIndex.union([3], []), [3])
+    }
+
     /// Porter's stem of `deployment` is `deploy`, which itself stems to `deploi`: that word is written as a
     /// surface form, not quoted as it is (which would search `deploi`) nor left to FTS5's prefix.
     func testAWordTheStemmerWouldChangeIsWrittenAsAFormThatStemsToIt() throws {
@@ -107,6 +177,15 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         XCTAssertNotNil(try expansion("zq1*", idx), "zq1, zq10-19, zq100-199, zq1000-1999: 1,111 words")
         XCTAssertEqual(try hits("zq1*", idx, expanded: true), try hits("zq1*", idx, expanded: false))
         XCTAssertEqual(try hits("zq1*", idx, expanded: true).count, 2)
+        // Heavy, its sets are still made from its words (up to `maxSetWords`), not from FTS5's prefix.
+        idx.maxMergedPostings = 0
+        let parsed = try SearchQuery.parse("zq*")
+        let heavy = try idx.locked { try idx.prefixExpansions(parsed.expr) }.heavy
+        XCTAssertEqual(heavy.values.first?.words, PrefixWords.maxWords + 10)
+        for query in ["NOT zq*", "zq* OR folder:Nope", "hello NOT zq*"] {
+            XCTAssertEqual(try hits(query, idx, expanded: true), try hits(query, idx, expanded: false), query)
+        }
+        XCTAssertEqual(try hits("zq* OR folder:Nope", idx, expanded: true).count, 2)
     }
 
     /// A thread's first and last message, with more matches between them than looking both up costs: the

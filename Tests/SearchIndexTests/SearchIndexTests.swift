@@ -389,20 +389,25 @@ final class SearchIndexTests: SearchIndexTestCase {
             // The versions held at the point sought by rowid (the default), stepped through the matches (0: any
             // version), or either (1); the rows sought tested in a set of their matches (the default) or of every
             // match (seeks 0), the set's words read over one span of the rows or over each row, and the matches
-            // stepped over one span of the rows held or over each run of them (gap 0).
+            // stepped over one span of the rows held or over each run of them (gap 0); every prefix heavy (merged 0:
+            // its sets made a word at a time) or none.
             let dm = QueryCompiler.maxPastRowids, ds = SearchIndex.defaultPointSetSeeks, dg = SearchIndex.defaultPointSpanGap
-            for (most, seeks, gap) in [(dm, ds, dg), (dm, 0, dg), (dm, ds, 0), (0, ds, dg), (0, ds, 0), (1, ds, dg), (1, 0, dg), (1, ds, 0)] {
+            let dp = SearchIndex.defaultMaxMergedPostings
+            for (most, seeks, gap, merged) in [(dm, ds, dg, dp), (dm, 0, dg, dp), (dm, ds, 0, dp), (0, ds, dg, dp), (0, ds, 0, dp), (1, ds, dg, dp),
+                                               (1, 0, dg, dp), (1, ds, 0, dp), (dm, 0, dg, 0), (0, 0, dg, 0)] {
             live.maxPastRowids = most
             live.pointSetSeeks = seeks
             live.pointSpanGap = gap
+            live.maxMergedPostings = merged
+            live.setChunkWords = merged == 0 ? 1 : QueryCompiler.defaultSetChunkWords
             for q in queries {
                 for oldestFirst in [false, true] {
                     let expected = try page(folded, q, oldestFirst: oldestFirst)
-                    XCTAssertEqual(try page(live, q, oldestFirst: oldestFirst), expected, "as of \(point): \(q) (\(most), \(seeks), \(gap))")
+                    XCTAssertEqual(try page(live, q, oldestFirst: oldestFirst), expected, "as of \(point): \(q) (\(most), \(seeks), \(gap), \(merged))")
                     seen.insert(expected)
                 }
                 XCTAssertEqual(try live.matching(try SearchQuery.parse(q), among: all), try folded.matching(try SearchQuery.parse(q), among: all),
-                               "as of \(point), a thread's copies: \(q) (\(most), \(seeks), \(gap))")
+                               "as of \(point), a thread's copies: \(q) (\(most), \(seeks), \(gap), \(merged))")
             }
             }
         }
