@@ -33,6 +33,8 @@ final class PrefixWords {
     /// The most prefix terms of one query expanded (the parser takes no more).
     static let maxTerms = SearchQuery.maxPrefixes
 
+    /// Texts tokenized so far (`tokens`): what expansions cost.
+    private(set) var tokenized = 0
     /// A scratch in-memory database with an FTS5 table tokenized like the index's `fts`.
     private let scratch: SQLiteConnection
 
@@ -46,6 +48,7 @@ final class PrefixWords {
 
     /// The tokens FTS5 makes of each of `texts`, in order.
     func tokens(_ texts: [String]) throws(SearchIndexError) -> [[String]] {
+        tokenized += texts.count
         try scratch.exec("DELETE FROM words")
         let insert = try scratch.prepare("INSERT INTO words(rowid, x) VALUES(?, ?)")
         for (i, t) in texts.enumerated() { try insert.run([.int(Int64(i)), .text(t)]) }
@@ -61,12 +64,20 @@ final class PrefixWords {
     }
 
     /// The FTS5 expression (without the column filter) that matches what `term`'s prefix matches, or nil
-    /// to leave it to FTS5's prefix. `listWords` lists the index's words from a start word in byte order,
-    /// each with whether it is in one of the term's columns (a word may come once per column) and its
-    /// occurrences there, calling its body until it returns false. `most` (`maxWords` by default) bounds the
-    /// words listed, in any column.
+    /// to leave it to FTS5's prefix: `listing` then `expansion(of:)`.
     func expansion(of term: TextTerm, most: Int = PrefixWords.maxWords,
                    listWords: (_ from: String, _ body: (_ word: String, _ inColumns: Bool, _ occurrences: Int) -> Bool) throws -> Void) throws -> PrefixExpansion? {
+        guard let listed = try listing(of: term, most: most, listWords: listWords), listed.complete else { return nil }
+        return try expansion(of: listed)
+    }
+
+    /// The index's words that `term`'s prefix matches in its columns and their postings, without tokenizing them;
+    /// nil for a term not expanded (not a prefix, too long, a prefix of several tokens). `listWords` lists the
+    /// index's words from a start word in byte order, each with whether it is in one of the term's columns (a
+    /// word may come once per column) and its occurrences there, calling its body until it returns false. `most`
+    /// bounds the words listed, in any column: past it the listing is not `complete`.
+    func listing(of term: TextTerm, most: Int,
+                 listWords: (_ from: String, _ body: (_ word: String, _ inColumns: Bool, _ occurrences: Int) -> Bool) throws -> Void) throws -> PrefixListing? {
         guard term.isPrefix, term.text.count <= Self.maxPrefixCharacters else { return nil }
         let parsed = try tokens([term.text])
         guard parsed.count == 1, parsed[0].count == 1 else { return nil }
@@ -94,7 +105,15 @@ final class PrefixWords {
             }
             return true
         }
-        guard !tooMany else { return nil }
+        return PrefixListing(prefix: prefix, words: tooMany ? [] : words, postings: postings, complete: !tooMany)
+    }
+
+    /// The FTS5 words and prefixes whose OR matches what a complete `listing`'s prefix matches, or nil to leave
+    /// it to FTS5's prefix (a word the stemmer changes with no form or prefix that it keeps). Tokenizes every
+    /// word listed (in a scratch table: ~0.1 ms a word with the forms of those the stemmer changes).
+    func expansion(of listing: PrefixListing) throws -> PrefixExpansion? {
+        guard listing.complete else { return nil }
+        let prefix = listing.prefix, words = listing.words, postings = listing.postings
         // No word in the term's columns: an empty phrase, which matches nothing.
         if words.isEmpty { return PrefixExpansion(parts: ["\"\""], postings: 0) }
         let back = try tokens(words)

@@ -562,6 +562,9 @@ extension SearchIndex {
             prefixWords = words
         }
         var out = PrefixExpansions()
+        // Prefixes of more words than an OR driving a statement takes: listed (up to `maxSetWords`) for their
+        // postings, and tokenized only if heavy (tokenizing 30,000 words took ~3 s a search).
+        var listings: [TextTerm: PrefixListing] = [:]
         for t in terms.prefix(PrefixWords.maxTerms) {
             let columns = Set(SearchSchema.columns(of: t.field))
             func list(_ from: String, _ body: (String, Bool, Int) -> Bool) throws {
@@ -572,23 +575,30 @@ extension SearchIndex {
                     if !body(s.text(0), columns.contains(s.text(1)), Int(clamping: s.int(2))) { return }
                 }
             }
-            if let expanded = try words.expansion(of: t, listWords: list) {
-                out.expressions[t] = expanded.expression
-                out.words += expanded.words
-                out.heavy[t] = expanded
-            } else if let many = try words.expansion(of: t, most: PrefixWords.maxSetWords, listWords: list) {
-                // Too many words for an OR driving a statement: for sets only, if heavy.
-                out.heavy[t] = many
+            guard let listed = try words.listing(of: t, most: PrefixWords.maxWords, listWords: list) else { continue }
+            if listed.complete {
+                if let expanded = try words.expansion(of: listed) {
+                    out.expressions[t] = expanded.expression
+                    out.words += expanded.words
+                    out.heavy[t] = expanded
+                }
+            } else if let many = try words.listing(of: t, most: PrefixWords.maxSetWords, listWords: list), many.complete {
+                listings[t] = many
             }
         }
         // The prefixes with the most postings are heavy until the others' postings fit `maxMergedPostings`.
-        var merged = out.heavy.values.reduce(0) { $0 > Int.max - $1.postings ? Int.max : $0 + $1.postings }
-        for (t, e) in out.heavy.sorted(by: { $0.value.postings > $1.value.postings }) {
-            if merged <= maxMergedPostings {
-                out.heavy[t] = nil
-            } else {
-                merged -= e.postings
-            }
+        var postings = out.heavy.mapValues(\.postings)
+        for (t, l) in listings { postings[t] = l.postings }
+        var merged = postings.values.reduce(0) { $0 > Int.max - $1 ? Int.max : $0 + $1 }
+        var heavy = Set<TextTerm>()
+        for (t, n) in postings.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.text < $1.key.text }) {
+            if merged <= maxMergedPostings { break }
+            heavy.insert(t)
+            merged -= n
+        }
+        out.heavy = out.heavy.filter { heavy.contains($0.key) }
+        for (t, l) in listings where heavy.contains(t) {
+            if let expanded = try words.expansion(of: l) { out.heavy[t] = expanded }
         }
         return out
     }

@@ -177,11 +177,16 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         XCTAssertNotNil(try expansion("zq1*", idx), "zq1, zq10-19, zq100-199, zq1000-1999: 1,111 words")
         XCTAssertEqual(try hits("zq1*", idx, expanded: true), try hits("zq1*", idx, expanded: false))
         XCTAssertEqual(try hits("zq1*", idx, expanded: true).count, 2)
+        // Light, its words are listed for their postings but not tokenized (30,000 words took ~3 s a search).
+        let parsed = try SearchQuery.parse("zq*")
+        let before = try XCTUnwrap(idx.prefixWords).tokenized
+        XCTAssertEqual(try idx.locked { try idx.prefixExpansions(parsed.expr) }.heavy.count, 0)
+        XCTAssertLessThan(try XCTUnwrap(idx.prefixWords).tokenized - before, 10, "the prefix only")
         // Heavy, its sets are still made from its words (up to `maxSetWords`), not from FTS5's prefix.
         idx.maxMergedPostings = 0
-        let parsed = try SearchQuery.parse("zq*")
         let heavy = try idx.locked { try idx.prefixExpansions(parsed.expr) }.heavy
         XCTAssertEqual(heavy.values.first?.words, PrefixWords.maxWords + 10)
+        XCTAssertGreaterThan(try XCTUnwrap(idx.prefixWords).tokenized - before, PrefixWords.maxWords)
         for query in ["NOT zq*", "zq* OR folder:Nope", "hello NOT zq*"] {
             XCTAssertEqual(try hits(query, idx, expanded: true), try hits(query, idx, expanded: false), query)
         }
