@@ -193,6 +193,28 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         XCTAssertEqual(try hits("zq* OR folder:Nope", idx, expanded: true).count, 2)
     }
 
+    /// A prefix of more words than even a set's listing takes (`maxSetWords`) is left to FTS5's prefix, heavy or not:
+    /// the same matches, and none of its words tokenized.
+    func testAPrefixOfMoreWordsThanASetsListingTakesIsLeftToFTS5() throws {
+        let many = (0...PrefixWords.maxSetWords).map { "qv\($0)" }.joined(separator: " ")
+        try importMessages([
+            ("INBOX", "1", "From: a@example.com\nMessage-ID: <q1@x>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\nSubject: q\n\n\(many)\n"),
+            ("INBOX", "2", "From: a@example.com\nMessage-ID: <q2@x>\nDate: Tue, 2 Jan 2024 10:00:00 +0000\nSubject: q\n\nqv5 hello\n"),
+            ("INBOX", "3", "From: a@example.com\nMessage-ID: <q3@x>\nDate: Wed, 3 Jan 2024 10:00:00 +0000\nSubject: q\n\nhello\n"),
+        ])
+        let idx = try index()
+        idx.maxMergedPostings = 0
+        let parsed = try SearchQuery.parse("qv*")
+        let e = try idx.locked { try idx.prefixExpansions(parsed.expr) }
+        XCTAssertEqual(e.heavy.count, 0)
+        XCTAssertEqual(e.expressions.count, 0)
+        XCTAssertLessThan(try XCTUnwrap(idx.prefixWords).tokenized, 10, "the prefix only")
+        for query in ["qv*", "NOT qv*", "qv* OR folder:Nope"] {
+            XCTAssertEqual(try hits(query, idx, expanded: true), try hits(query, idx, expanded: false), query)
+        }
+        XCTAssertEqual(try hits("NOT qv*", idx, expanded: true).count, 1)
+    }
+
     /// A thread's first and last message, with more matches between them than looking both up costs: the
     /// span is given up for lookups, and both are still marked.
     func testAThreadsMatchesAreFoundByLookupsWhenItsSpanHoldsManyOthers() throws {
