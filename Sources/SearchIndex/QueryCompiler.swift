@@ -217,30 +217,19 @@ struct QueryCompiler {
     /// Why: FTS5's prefix query merges the postings of all the prefix's words in memory: `NOT t*` at 1M (32M
     /// postings) took 199 MB, and more with the corpus; by groups, ~8 MB whatever the corpus.
     func setChunks(_ match: [SearchExpr], not negated: [SearchExpr]) -> [String] {
-        guard !heavy.isEmpty else { return [] }
-        var positive = Set<TextTerm>(), negative = Set<TextTerm>()
-        func walk(_ e: SearchExpr, negatedHere: Bool) {
-            switch e {
-            case .text(let t):
-                guard heavy[t] != nil else { return }
-                if negatedHere { negative.insert(t) } else { positive.insert(t) }
-            case .and(let parts), .or(let parts): parts.forEach { walk($0, negatedHere: negatedHere) }
-            case .not(let inner): walk(inner, negatedHere: !negatedHere)
-            case .all, .filter: break
-            }
-        }
-        match.forEach { walk($0, negatedHere: false) }
-        negated.forEach { walk($0, negatedHere: true) }
-        guard !positive.isEmpty || !negative.isEmpty else { return [] }
-        var c = self
-        c.expansions = heavy.mapValues(\.expression)
-        let split = positive.subtracting(negative).max { a, b in
+        let found = prefixTerms(match, negated: false) + prefixTerms(negated, negated: true)
+        let heavyFound = found.filter { heavy[$0.term] != nil }
+        guard !heavyFound.isEmpty else { return [] }
+        let negative = Set(heavyFound.filter(\.negated).map(\.term))
+        let split = Set(heavyFound.map(\.term)).subtracting(negative).max { a, b in
             let (pa, pb) = (heavy[a]?.postings ?? 0, heavy[b]?.postings ?? 0)
             return pa != pb ? pa < pb : (a.text, String(describing: a.field)) < (b.text, String(describing: b.field))
         }
         guard let split, let parts = heavy[split]?.parts, !parts.isEmpty else {
-            return [c.matchExpression(match, not: negated, expand: true)]
+            return [boundedExpression(match, not: negated)]
         }
+        var c = self
+        c.expansions = heavy.mapValues(\.expression)
         let size = max(1, setChunkWords)
         return stride(from: 0, to: parts.count, by: size).map { i in
             c.expansions[split] = "(" + parts[i ..< min(i + size, parts.count)].joined(separator: " OR ") + ")"
@@ -394,24 +383,25 @@ struct QueryCompiler {
     /// `exprs` is under a NOT when `negated`).
     func mixesHeavy(_ exprs: [SearchExpr], negated: Bool = false) -> Bool {
         guard !heavy.isEmpty else { return false }
-        var prefixes = Set<TextTerm>()
-        var heavyFound = false, heavyNegated = false
+        let found = prefixTerms(exprs, negated: negated)
+        let heavyFound = found.filter { heavy[$0.term] != nil }
+        return !heavyFound.isEmpty && (Set(found.map(\.term)).count > 1 || heavyFound.contains(where: \.negated))
+    }
+
+    /// Each occurrence of a prefix term in `exprs`, and whether an odd number of NOTs is over it (each of `exprs`
+    /// under one more when `negated`).
+    func prefixTerms(_ exprs: [SearchExpr], negated: Bool) -> [PrefixOccurrence] {
+        var out: [PrefixOccurrence] = []
         func walk(_ e: SearchExpr, _ under: Bool) {
             switch e {
-            case .text(let t):
-                guard t.isPrefix else { return }
-                prefixes.insert(t)
-                if heavy[t] != nil {
-                    heavyFound = true
-                    heavyNegated = heavyNegated || under
-                }
+            case .text(let t): if t.isPrefix { out.append(PrefixOccurrence(term: t, negated: under)) }
             case .and(let parts), .or(let parts): parts.forEach { walk($0, under) }
             case .not(let inner): walk(inner, !under)
             case .all, .filter: break
             }
         }
         for e in exprs { walk(e, negated) }
-        return heavyFound && (prefixes.count > 1 || heavyNegated)
+        return out
     }
 
     /// The schema of `matchSet` tables.
