@@ -87,6 +87,13 @@ struct QueryCompiler {
             guard let few else { return among }
             return among.map { a in let s = Set(a); return few.filter { s.contains($0) } } ?? few
         }
+        // Many current rows held (the point is not early in the log) and text FTS5 can drive the statement: one
+        // statement, each match joined to the version of its copy that held at the point (`heldVersions`).
+        if nowRowids == nil, !textAsSets, Self.conjuncts(of: expr).contains(where: { fts($0) != nil }) {
+            let (sql, binds, rowid) = try select(expr, from: Self.heldTable, account: account, within: within, among: among, versions: [])
+            return Compiled(sql: sql + " ORDER BY \(rowid) \(order)", binds: binds,
+                            readsSets: matchSet != nil && sql.contains(Self.setMark))
+        }
         var arms: [(sql: String, binds: [SQLiteValue], rowid: String)] = []
         let nowAmong = narrowed(nowRowids)
         if nowAmong?.isEmpty != true {
@@ -119,8 +126,7 @@ struct QueryCompiler {
     /// the prefix's postings merged each time.
     private func select(_ expr: SearchExpr, from table: String, account: String?, within: ClosedRange<Int64>?, among: [Int64]?,
                         versions: [(String, SQLiteValue)], seek: Bool = false) throws -> (sql: String, binds: [SQLiteValue], rowid: String) {
-        var conjuncts: [SearchExpr]
-        if case .and(let parts) = expr { conjuncts = parts } else { conjuncts = [expr] }
+        let conjuncts = Self.conjuncts(of: expr)
         var match: [SearchExpr] = []
         var negated: [SearchExpr] = []
         var rest: [SearchExpr] = []
@@ -150,6 +156,10 @@ struct QueryCompiler {
                 conds.append("EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid = d.rowid)")
                 binds.append(.text(m))
             }
+            rowidColumn = "d.rowid"
+        } else if !match.isEmpty, table == Self.heldTable, let asOf {
+            sql = "SELECT d.rowid, \(Self.columns) FROM (\(Self.heldVersions)) d"
+            binds += [.int(asOf), .int(asOf), .int(asOf), .text(matchExpression(match, not: negated, expand: true))]
             rowidColumn = "d.rowid"
         } else if !match.isEmpty {
             let m = matchExpression(match, not: negated, expand: true)
@@ -186,6 +196,34 @@ struct QueryCompiler {
         if !conds.isEmpty { sql += " WHERE " + conds.joined(separator: " AND ") }
         return (sql, binds, rowidColumn)
     }
+
+    /// The top level's conjuncts of `expr` (itself when it is not an AND).
+    static func conjuncts(of expr: SearchExpr) -> [SearchExpr] {
+        if case .and(let parts) = expr { return parts }
+        return [expr]
+    }
+
+    /// The name `select` takes for `heldVersions`.
+    static let heldTable = "held"
+
+    /// As of a point (bound three times, then the FTS5 expression): each match of the expression, in FTS5's rowid
+    /// order, with the values its copy had at the point: the `docs` row if they held since then or before
+    /// (`since <= p`), else the version in `docs_past` that held then (`since <= p < until`; a copy has at most one
+    /// of those), else no row. SQLite flattens it into the statement that selects from it: FTS5 drives, so the
+    /// rowid range and order reach FTS5 and a first page steps a few dozen matches; each match costs two lookups by
+    /// rowid. The text is tested once for both kinds of row: a copy's versions all have its text (its terms stay in
+    /// `fts` while it has a row in either table).
+    /// Why: with a statement of its own over `docs_past`, the few versions held inside an import chunk (copies not
+    /// yet categorized: scattered over the rowid range) were each tested in a set of every match of a prefix
+    /// (`m*` at 1M: ~2 s to make), and with more versions held every match was stepped twice.
+    static let heldVersions: String = {
+        let names = ["email_id", "account", "folder", "message_id", "flags", "category", "date", "size", "subject", "participants"]
+        let values = names.map { "CASE WHEN a.rowid IS NULL THEN b.\($0) ELSE a.\($0) END AS \($0)" }
+        return "SELECT fts.rowid AS rowid, " + values.joined(separator: ", ")
+            + " FROM fts LEFT JOIN docs a ON a.rowid = fts.rowid AND a.since <= ?"
+            + " LEFT JOIN docs_past b ON b.rowid = fts.rowid AND b.since <= ? AND b.until > ?"
+            + " WHERE fts MATCH ? AND (a.rowid IS NOT NULL OR b.rowid IS NOT NULL)"
+    }()
 
     /// The FTS5 expression of the conjuncts `match` (each one FTS5 expresses) without those of `negated`.
     func matchExpression(_ match: [SearchExpr], not negated: [SearchExpr], expand: Bool) -> String {
