@@ -433,23 +433,7 @@ final class SearchIndexTests: SearchIndexTestCase {
         idx.asOf = received[first]
         func run(_ seeks: Int, _ text: String) throws -> (hits: [String], rows: [String: Int]) {
             idx.pointSetSeeks = seeks
-            let q = try SearchQuery.parse(text)
-            let sets = MatchSets()
-            defer { idx.drop(sets) }
-            var hits: [String] = []
-            try idx.search(q, account: nil, oldestFirst: false, threadEmails: { _ in [] },
-                           expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { hits.append($0.emailID); return true }
-            var rows: [String: Int] = [:]
-            try idx.locked {
-                for (key, table) in sets.tables {
-                    let s = try idx.db.prepare("SELECT count(*) FROM temp.\(table)")
-                    try s.bind([])
-                    _ = try s.step()
-                    rows[key.hasPrefix("point\u{0}") ? "held" : "every"] = Int(s.int(0))
-                    s.reset()
-                }
-            }
-            return (hits, rows)
+            return try searchCountingSets(idx, text)
         }
         for text in ["zeb*", "zeb* OR folder:Nope"] {
             let held = try run(SearchIndex.defaultPointSetSeeks, text)
@@ -482,17 +466,34 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertNotNil(try idx.pointRowids().past)
         XCTAssertNil(try idx.pointRowids().now)
         for text in ["*", "zeb*", "q* OR orange", "l* -kumquat", "is:unread o*", "folder:INBOX zeb*"] {
-            let q = try SearchQuery.parse(text)
-            let sets = MatchSets()
-            defer { idx.drop(sets) }
-            var hits: [String] = []
-            try idx.search(q, account: nil, oldestFirst: false, threadEmails: { _ in [] },
-                           expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { hits.append($0.emailID); return true }
+            let (hits, rows) = try searchCountingSets(idx, text)
             var expected: [String] = []
-            try folded.search(q) { expected.append($0.emailID); return true }
+            try folded.search(try SearchQuery.parse(text)) { expected.append($0.emailID); return true }
             XCTAssertEqual(hits, expected, "as of \(point) (\(now) rows, \(past) versions held): \(text)")
-            XCTAssertEqual(idx.locked { sets.tables.count }, 0, "\(text): no set made")
+            XCTAssertEqual(rows, [:], "\(text): no set made")
         }
+    }
+
+    /// The copies `text` finds in `idx`, newest first, and the rows of each set the search made: "held" for a set
+    /// of the matches among the rows held at the point, "every" for one of every match.
+    func searchCountingSets(_ idx: SearchIndex, _ text: String) throws -> (hits: [String], rows: [String: Int]) {
+        let q = try SearchQuery.parse(text)
+        let sets = MatchSets()
+        defer { idx.drop(sets) }
+        var hits: [String] = []
+        try idx.search(q, account: nil, oldestFirst: false, threadEmails: { _ in [] },
+                       expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { hits.append($0.emailID); return true }
+        var rows: [String: Int] = [:]
+        try idx.locked {
+            for (key, table) in sets.tables {
+                let s = try idx.db.prepare("SELECT count(*) FROM temp.\(table)")
+                try s.bind([])
+                _ = try s.step()
+                rows[key.hasPrefix("point\u{0}") ? "held" : "every"] = Int(s.int(0))
+                s.reset()
+            }
+        }
+        return (hits, rows)
     }
 
     /// As of a point with more rows held than are sought by rowid, a search steps the matches within the rowid
