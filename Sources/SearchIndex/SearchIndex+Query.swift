@@ -22,15 +22,7 @@ extension SearchIndex {
 
     func search(_ query: SearchQuery, account: String?, oldestFirst: Bool, threadEmails: @escaping (String) throws -> [String],
                 expansions: PrefixExpansions, sets: MatchSets?, _ body: (SearchHit) throws -> Bool) throws {
-        var compiler = QueryCompiler(threadEmails: threadEmails)
-        compiler.asOf = asOf.map { Int64(clamping: $0) }
-        let point = try pointRowids()
-        compiler.nowRowids = point.now
-        compiler.pastRowids = point.past
-        compiler.expansions = expansions.expressions
-        compiler.heavy = expansions.heavy
-        compiler.setChunkWords = setChunkWords
-        if let sets { setMatchSets(&compiler, sets, point: point, words: expansions.words) }
+        let (compiler, point) = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets)
         // As of a point with more rows held than are sought by rowid: the spans that hold them, in the order of
         // the results.
         let spans: [ClosedRange<Int64>?]
@@ -240,6 +232,22 @@ extension SearchIndex {
         compiler.pointSet = { try self.pointMatchSet($0, expanded: $1, point: point, words: words, in: sets) }
     }
 
+    /// A compiler for a search's statements: the point searched as of and its rows held, the prefixes' words, and
+    /// the sets of `sets`; and those rows held.
+    func queryCompiler(threadEmails: @escaping (String) throws -> [String], expansions: PrefixExpansions,
+                       sets: MatchSets?) throws -> (compiler: QueryCompiler, point: PointRowids) {
+        var compiler = QueryCompiler(threadEmails: threadEmails)
+        compiler.asOf = asOf.map { Int64(clamping: $0) }
+        let point = try pointRowids()
+        compiler.nowRowids = point.now
+        compiler.pastRowids = point.past
+        compiler.expansions = expansions.expressions
+        compiler.heavy = expansions.heavy
+        compiler.setChunkWords = setChunkWords
+        if let sets { setMatchSets(&compiler, sets, point: point, words: expansions.words) }
+        return (compiler, point)
+    }
+
     /// The most postings (occurrences, as `fts5vocab` counts them) of a query's prefixes left to FTS5's prefix
     /// query together: FTS5 merges the postings of all a prefix's words in memory, ~5-6 bytes each (`t*` at 1M,
     /// 32M postings: 165 MB in sqlite3; `m*`, 12.8M: ~75 MB more than a search without it), so ~50 MB. The
@@ -420,6 +428,28 @@ extension SearchIndex {
         }
     }
 
+    /// The rowids of the copies `ids` (at most `QueryCompiler.maxThreadEmails`), as of the point searched: their
+    /// current rows that held then, or the versions kept from before that did.
+    func copyRowids(_ ids: [String]) throws -> [Int64] {
+        try locked { () throws(SearchIndexError) in
+            let list = "email_id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
+            let s: SQLiteStatement
+            if let asOf {
+                // Each id is bound twice: at most 2 x `maxThreadEmails` + 3 parameters, under SQLite's 32,766.
+                let p = Int64(clamping: asOf)
+                s = try db.prepare("SELECT rowid FROM docs WHERE \(list) AND since <= ? UNION ALL "
+                                   + "SELECT rowid FROM docs_past WHERE \(list) AND since <= ? AND until > ?")
+                try s.bind(ids.map { .text($0) } + [.int(p)] + ids.map { .text($0) } + [.int(p), .int(p)])
+            } else {
+                s = try db.prepare("SELECT rowid FROM docs WHERE " + list)
+                try s.bind(ids.map { .text($0) })
+            }
+            var out: [Int64] = []
+            while try s.step() { out.append(s.int(0)) }
+            return out
+        }
+    }
+
     /// Rows of a span stepped for each lookup of a copy and word it saves: a lookup parses the query again
     /// and seeks every word's postings (~20-40 us, and ~6 us a word at 1M), a row steps them (~1 us and a
     /// comparison a word). With 8, plain words at 100K took ~1 ms more a thread page than spans alone.
@@ -433,39 +463,15 @@ extension SearchIndex {
         let ids = Array(emailIDs.prefix(QueryCompiler.maxThreadEmails))
         guard !ids.isEmpty else { return [] }
         let members = Set(ids)
-        let rowids: [Int64] = try locked { () throws(SearchIndexError) in
-            let list = "email_id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
-            let s: SQLiteStatement
-            if let asOf {
-                // The copies' versions at the point: current ones that held then, or those kept from before. Each id
-                // is bound twice: at most 2 x `maxThreadEmails` + 3 parameters, under SQLite's 32,766.
-                let p = Int64(clamping: asOf)
-                s = try db.prepare("SELECT rowid FROM docs WHERE \(list) AND since <= ? UNION ALL "
-                                   + "SELECT rowid FROM docs_past WHERE \(list) AND since <= ? AND until > ?")
-                try s.bind(ids.map { .text($0) } + [.int(p)] + ids.map { .text($0) } + [.int(p), .int(p)])
-            } else {
-                s = try db.prepare("SELECT rowid FROM docs WHERE " + list)
-                try s.bind(ids.map { .text($0) })
-            }
-            var out: [Int64] = []
-            while try s.step() { out.append(s.int(0)) }
-            return out
-        }
+        let rowids = try copyRowids(ids)
         guard let lowest = rowids.min(), let highest = rowids.max() else { return [] }
-        var compiler = QueryCompiler(threadEmails: threadEmails)
-        compiler.asOf = asOf.map { Int64(clamping: $0) }
-        let point = try pointRowids()
-        compiler.nowRowids = point.now
-        compiler.pastRowids = point.past
-        compiler.expansions = expansions.expressions
-        compiler.heavy = expansions.heavy
-        compiler.setChunkWords = setChunkWords
-        if let sets { setMatchSets(&compiler, sets, point: point, words: expansions.words) }
+        let compiler = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets).compiler
         // Each statement is compiled before the lock is taken: a set it reads is made under the lock.
         let inSpan = try compiler.compile(query.expr, account: account, oldestFirst: false, within: lowest...highest)
         let budget = rowids.count * Self.lookupRows * (1 + expansions.words)
         // A statement of lookups is not cached: its text has one parameter per copy.
         func matches(of compiled: QueryCompiler.Compiled, cached: Bool) throws -> Set<String> {
+            threadStatements += 1
             let s = compiled.readsSets || !cached ? try db.prepare(compiled.sql) : try statement(compiled.sql)
             try s.bind(compiled.binds)
             defer { s.reset() }
@@ -481,61 +487,6 @@ extension SearchIndex {
         }
         let each = try compiler.compile(query.expr, account: account, oldestFirst: false, among: rowids)
         return try locked { try matches(of: each, cached: false) }
-    }
-
-    /// Results grouped by thread: threads in the order of their first match, `offset` threads skipped, at
-    /// most `limit`. `threadOf` gives a copy's thread (nil: the copy is its own thread, `email:ID`). Of the
-    /// threads skipped only their ids are kept (eight bytes each for the views' 16-hex-digit ids), so an
-    /// offset of a million costs a set of ids, not a million rows.
-    package func searchThreads(_ query: SearchQuery, account: String? = nil, oldestFirst: Bool = false, offset: Int, limit: Int,
-                               threadOf: (String) throws -> String?,
-                               threadEmails: @escaping (String) throws -> [String]) throws -> [SearchThreadHit] {
-        var order: [String] = []
-        var byThread: [String: SearchThreadHit] = [:]
-        var skipped = SkippedThreads()
-        // The prefixes are expanded, and the sets made, once for the page's query and each thread's.
-        let sets = MatchSets()
-        defer { drop(sets) }
-        let expansions = try locked { try prefixExpansions(query.expr) }
-        try search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails, expansions: expansions, sets: sets) { hit in
-            // A copy that is its own thread is matched once: it is never seen again.
-            guard let thread = try threadOf(hit.emailID) else {
-                if skipped.count < offset {
-                    skipped.count += 1
-                    return true
-                }
-                if order.count == limit { return false }
-                let t = "email:" + hit.emailID
-                order.append(t)
-                byThread[t] = SearchThreadHit(threadID: t, emailIDs: [hit.emailID], first: hit)
-                return true
-            }
-            if byThread[thread] != nil {
-                byThread[thread]!.emailIDs.append(hit.emailID)
-                return true
-            }
-            if skipped.contains(thread) { return true }
-            if skipped.count < offset {
-                skipped.insert(thread)
-                return true
-            }
-            if order.count == limit { return false }
-            order.append(thread)
-            byThread[thread] = SearchThreadHit(threadID: thread, emailIDs: [hit.emailID], first: hit)
-            return true
-        }
-        var out: [SearchThreadHit] = []
-        for t in order {
-            var row = byThread[t]!
-            if !t.hasPrefix("email:") {
-                let more = try matching(query, among: try threadEmails(t), account: account, threadEmails: threadEmails,
-                                        expansions: expansions, sets: sets)
-                let have = Set(row.emailIDs)
-                row.emailIDs += more.filter { !have.contains($0) }.sorted()
-            }
-            out.append(row)
-        }
-        return out
     }
 
     /// The FTS5 words each prefix term of `expr` expands to (`PrefixWords`; a term left out is left to FTS5's

@@ -32,6 +32,9 @@ package final class SearchIndex: @unchecked Sendable {
     var setChunkWords = QueryCompiler.defaultSetChunkWords
     /// Numbers the `MatchSets` tables made on this connection; used under `lock`.
     var setsMade = 0
+    /// Statements run to find the other matching copies of a page's threads (`threadMatches`, `matching`): what a
+    /// thread page costs beyond its own statement. Used under `lock`.
+    var threadStatements = 0
     /// True for a file being built aside (`init(path:bulk:)`): its catch-up writes several batches per transaction.
     let bulk: Bool
     /// The log sequence queries see the mail as of (nil: now): each copy with the folder, flags and category it had

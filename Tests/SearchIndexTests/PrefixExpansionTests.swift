@@ -215,6 +215,71 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         XCTAssertEqual(try hits("NOT qv*", idx, expanded: true).count, 1)
     }
 
+    /// A page's threads, their copies dated among each other's and other mail's, are matched together for a prefix
+    /// query: one statement over the rowid span of all their copies, not one per thread (each seeks every word of the
+    /// prefix), each thread given the same copies as matched on its own; with every gap that holds other mail cut
+    /// (more spans than threads), one by one.
+    func testAPagesThreadsAreMatchedTogetherOverTheSpansOfTheirCopies() throws {
+        var messages: [(folder: String, name: String, text: String)] = []
+        for t in 0..<6 {
+            for r in 0..<3 {
+                // Replies a day apart, the threads an hour apart: each thread's copies lie among the others'. The
+                // second reply of every other thread has no word starting with `ro`.
+                let reply = r == 0 ? "" : "In-Reply-To: <t\(t)r0@x>\nReferences: <t\(t)r0@x>\n"
+                let body = r == 2 && t % 2 == 1 ? "nothing here" : "rollout step \(r)"
+                messages.append(("INBOX", "t\(t)r\(r)", "From: a\(t)@example.com\nMessage-ID: <t\(t)r\(r)@x>\n\(reply)"
+                                 + "Date: \(r + 1) Mar 2024 \(String(format: "%02d", 10 + t)):00:00 +0000\nSubject: \(r == 0 ? "" : "Re: ")plan \(t)\n\n\(body)\n"))
+                // Other mail between every two copies.
+                messages.append(("INBOX", "o\(t)r\(r)", "From: c@example.com\nMessage-ID: <o\(t)r\(r)@x>\n"
+                                 + "Date: \(r + 1) Mar 2024 \(String(format: "%02d", 10 + t)):30:00 +0000\nSubject: other\n\nnews\n"))
+            }
+        }
+        try importMessages(messages)
+        let idx = try index()
+        let views = try store.openViews()
+        func page(_ query: String) throws -> [SearchThreadHit] {
+            try idx.searchThreads(try SearchQuery.parse(query), offset: 0, limit: 50, threadOf: { try views.emailRecord(id: $0)?.threadID },
+                                  threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+        }
+        // As of every point too (copies received, some not yet categorized: versions held).
+        var pages = Set<Int>()
+        for point in 1...(try store.log.head().sequence) {
+            idx.asOf = point
+            let threads = try page("ro*")
+            pages.insert(threads.count)
+            for thread in threads {
+                let alone = try idx.matching(try SearchQuery.parse("ro*"), among: try views.threadEmails(id: thread.threadID).map(\.id))
+                XCTAssertEqual(Set(thread.emailIDs), alone, "as of \(point): \(thread.first.subject)")
+            }
+        }
+        XCTAssertGreaterThan(pages.count, 3, "pages of several sizes as of the points")
+        idx.asOf = nil
+        for query in ["ro*", "rollo* OR nothing", "ro* -step"] {
+            for gap in [SearchIndex.defaultPointSpanGap, 0] {
+                idx.pointSpanGap = gap
+                let before = idx.threadStatements
+                let threads = try page(query)
+                let statements = idx.threadStatements - before
+                for thread in threads {
+                    let alone = try idx.matching(try SearchQuery.parse(query), among: try views.threadEmails(id: thread.threadID).map(\.id))
+                    XCTAssertEqual(Set(thread.emailIDs), alone, "\(query) (gap \(gap)): \(thread.first.subject)")
+                }
+                if query == "ro* -step" {
+                    XCTAssertEqual(threads.count, 0, query)
+                    continue
+                }
+                XCTAssertEqual(threads.count, 6, query)
+                XCTAssertEqual(threads.map(\.emailIDs.count).sorted(), query == "ro*" ? [2, 2, 2, 3, 3, 3] : [3, 3, 3, 3, 3, 3], query)
+                if gap == 0 {
+                    XCTAssertGreaterThanOrEqual(statements, threads.count, "\(query): every gap cut, each thread on its own")
+                } else {
+                    XCTAssertEqual(statements, 1, "\(query): the threads' copies lie in one span")
+                }
+            }
+        }
+        idx.pointSpanGap = SearchIndex.defaultPointSpanGap
+    }
+
     /// A thread's first and last message, with more matches between them than looking both up costs: the
     /// span is given up for lookups, and both are still marked.
     func testAThreadsMatchesAreFoundByLookupsWhenItsSpanHoldsManyOthers() throws {
