@@ -28,7 +28,12 @@ struct QueryCompiler {
     /// search, whose statements all use it), given it with FTS5's prefixes (the table's key) and as expressions
     /// whose matches together are its matches, each run in turn (`setChunks`; none: the expression itself);
     /// nil: a subquery SQLite runs again in each statement.
-    var matchSet: ((_ plain: String, _ chunks: [String]) throws -> String)?
+    var matchSet: ((_ plain: String, _ chunks: [String], _ range: ClosedRange<Int64>?) throws -> String)?
+    /// The rowid range the sets of every match a statement reads are made over (`compile`'s `within`; nil: the
+    /// whole index): a statement reads no row outside it, so a set need hold no match outside it (a search runs a
+    /// statement that tests text in sets over a few rowid windows from its first results on, not over all the
+    /// matches there are: `SearchIndex.searchWindows`).
+    var setRange: ClosedRange<Int64>?
     /// Words of a heavy prefix read by one statement of a set of every match (`setChunks`): FTS5 compares
     /// each word of an OR for each row it steps, and every statement's rows are merged into the set.
     /// `t*` at 1M (1,425 words, 32M postings, every document), each statement's rows inserted into the set:
@@ -77,6 +82,13 @@ struct QueryCompiler {
     /// (at most `maxThreadEmails`: each is bound).
     func compile(_ expr: SearchExpr, account: String?, oldestFirst: Bool, within: ClosedRange<Int64>? = nil,
                  among: [Int64]? = nil) throws -> Compiled {
+        var ranged = self
+        ranged.setRange = within
+        return try ranged.compiled(expr, account: account, oldestFirst: oldestFirst, within: within, among: among)
+    }
+
+    private func compiled(_ expr: SearchExpr, account: String?, oldestFirst: Bool, within: ClosedRange<Int64>?,
+                          among: [Int64]?) throws -> Compiled {
         let order = oldestFirst ? "ASC" : "DESC"
         guard let asOf else {
             let (sql, binds, rowid) = try select(expr, from: "docs", account: account, within: within, among: among, versions: [])
@@ -372,7 +384,7 @@ struct QueryCompiler {
     /// (`matchSet`). `seek`: in a statement that reads a few rows by rowid, probed per row (`EXISTS`), as a set of
     /// the rows held always is: `d.rowid IN set` let SQLite step a set of every match (a million rows for `m*` at
     /// 1M) and look each up among the rows held, 0.4 s a statement.
-    func seekMembership(_ match: [SearchExpr], not negated: [SearchExpr], every matchSet: (String, [String]) throws -> String,
+    func seekMembership(_ match: [SearchExpr], not negated: [SearchExpr], every matchSet: (String, [String], ClosedRange<Int64>?) throws -> String,
                         seek: Bool = true) throws -> String {
         let m = matchExpression(match, not: negated, expand: false)
         if expandsEveryPrefix(match + negated), let pointSet,
@@ -385,7 +397,13 @@ struct QueryCompiler {
             for n in negated { conds.append("NOT (" + (try partMembership(n, every: matchSet, seek: seek)) + ")") }
             return "(" + conds.joined(separator: " AND ") + ")"
         }
-        let table = Self.setMark + (try matchSet(m, setChunks(match, not: negated)))
+        var chunks = setChunks(match, not: negated)
+        // A set over a range: a light prefix as its words, read from the range's start (FTS5's prefix merges all its
+        // postings whatever the range).
+        if chunks.isEmpty, setRange != nil, (match + negated).contains(where: Self.hasPrefix), expandsEveryPrefix(match + negated) {
+            chunks = [matchExpression(match, not: negated, expand: true)]
+        }
+        let table = Self.setMark + (try matchSet(m, chunks, setRange))
         return seek ? "EXISTS (SELECT 1 FROM " + table + " s WHERE s.rowid = d.rowid)" : "d.rowid IN " + table
     }
 
@@ -396,7 +414,7 @@ struct QueryCompiler {
     /// Why: each of those statements would run the other prefix again: FTS5's merge of its postings (`NOT (t* m*)`
     /// at 1M: 152 s), or its words as an OR (68 s); a set of each part, 5-8 s. A heavy prefix under NOT cannot be
     /// split (the groups' sets would not add up), and all its words in one OR cost a comparison each per row.
-    func partMembership(_ e: SearchExpr, every matchSet: (String, [String]) throws -> String, seek: Bool) throws -> String {
+    func partMembership(_ e: SearchExpr, every matchSet: (String, [String], ClosedRange<Int64>?) throws -> String, seek: Bool) throws -> String {
         guard mixesHeavy([e]) else { return try seekMembership([e], not: [], every: matchSet, seek: seek) }
         switch e {
         case .and(let parts), .or(let parts):

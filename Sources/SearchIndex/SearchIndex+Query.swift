@@ -31,8 +31,68 @@ extension SearchIndex {
         } else {
             spans = [nil]
         }
-        for span in spans where try !search(query, within: span, account: account, oldestFirst: oldestFirst,
-                                            compiler: compiler, expansions: expansions, body) { return }
+        for span in spans where try !searchWindows(query, within: span, account: account, oldestFirst: oldestFirst,
+                                                   compiler: compiler, expansions: expansions, sets: sets, body) { return }
+    }
+
+    /// Documents in the first rowid window a search that tests text in sets of every match runs over; each next
+    /// window holds `setWindowGrowth` times as many (`searchWindows`). (`SearchIndex.firstSetWindow`.)
+    static let defaultFirstSetWindow = 4_096
+    /// How many times the documents of the window before a set window holds.
+    static let setWindowGrowth = 4
+
+    /// The search of `query` over `span` (nil: all), false when `body` stopped it. A statement that tests text in sets
+    /// of every match (text under NOT, beside filters under OR) runs over rowid windows from its first results on
+    /// (the newest, or the oldest), the first of `firstSetWindow` documents (4,096), each next `setWindowGrowth` times
+    /// larger, each with sets of the matches in it only: a first page is found in the first window or two.
+    /// Why: the set of every match of a one-letter prefix costs ~2 s at 1M (`NOT m*` 2.2-2.9 s, as of a point too),
+    /// a window's a seek of each of its words and the matches in the window.
+    func searchWindows(_ query: SearchQuery, within span: ClosedRange<Int64>?, account: String?, oldestFirst: Bool,
+                       compiler: QueryCompiler, expansions: PrefixExpansions, sets: MatchSets?,
+                       _ body: (SearchHit) throws -> Bool) throws -> Bool {
+        var dry = compiler
+        if dry.matchSet != nil { dry.matchSet = { _, _, _ in "dry" } }
+        guard compiler.matchSet != nil, try dry.compile(query.expr, account: account, oldestFirst: oldestFirst, within: span).readsSets else {
+            return try search(query, within: span, account: account, oldestFirst: oldestFirst, compiler: compiler, expansions: expansions, body)
+        }
+        let whole = span ?? Int64.min...Int64.max
+        var edge: Int64? = oldestFirst ? whole.lowerBound : whole.upperBound
+        var size = max(1, firstSetWindow)
+        while let from = edge {
+            // The rowid `size` documents on from the edge, in the results' order; past the span's end, its end.
+            let far: Int64? = try locked { () throws(SearchIndexError) -> Int64? in
+                let s = try statement(oldestFirst
+                    ? "SELECT rowid FROM docs WHERE rowid >= ? AND rowid <= ? ORDER BY rowid ASC LIMIT 1 OFFSET ?"
+                    : "SELECT rowid FROM docs WHERE rowid >= ? AND rowid <= ? ORDER BY rowid DESC LIMIT 1 OFFSET ?")
+                try s.bind(oldestFirst ? [.int(from), .int(whole.upperBound), .int(Int64(size))]
+                                       : [.int(whole.lowerBound), .int(from), .int(Int64(size))])
+                defer { s.reset() }
+                return try s.step() ? s.int(0) : nil
+            }
+            let window: ClosedRange<Int64>
+            if oldestFirst {
+                window = from...((far.map { $0 - 1 }) ?? whole.upperBound)
+                edge = far
+            } else {
+                window = ((far.map { $0 + 1 }) ?? whole.lowerBound)...from
+                edge = far
+            }
+            let more = try search(query, within: window, account: account, oldestFirst: oldestFirst, compiler: compiler,
+                                  expansions: expansions, body)
+            // A window's sets serve its statements only: dropped, so a search over every window holds one window's.
+            if let sets {
+                let suffix = "\u{0}\(window.lowerBound)...\(window.upperBound)"
+                locked {
+                    for (key, table) in sets.tables where key.hasSuffix(suffix) {
+                        try? db.exec("DROP TABLE IF EXISTS temp.\(table)")
+                        sets.tables[key] = nil
+                    }
+                }
+            }
+            if !more { return false }
+            size = size > Int.max / Self.setWindowGrowth ? Int.max : size * Self.setWindowGrowth
+        }
+        return true
     }
 
     /// The search of `query` over the rowids of `span` (nil: all): false when `body` stopped it.
@@ -227,7 +287,7 @@ extension SearchIndex {
     /// Gives `compiler` the sets of `sets`: of every match, and as of a point, of the matches among the rows held then
     /// (`pointMatchSet`).
     private func setMatchSets(_ compiler: inout QueryCompiler, _ sets: MatchSets, point: PointRowids, words: Int) {
-        compiler.matchSet = { try self.matchSet($0, chunks: $1, in: sets) }
+        compiler.matchSet = { try self.matchSet($0, chunks: $1, over: $2, in: sets) }
         guard asOf != nil else { return }
         compiler.pointSet = { try self.pointMatchSet($0, expanded: $1, point: point, words: words, in: sets) }
     }
@@ -349,32 +409,38 @@ extension SearchIndex {
         }
     }
 
-    /// The temp table of the rowids matching `match` (an FTS5 expression), made on first use in `sets`: from
-    /// `match` itself, or when `chunks` are given (expressions whose matches together are `match`'s, each
-    /// reading a heavy prefix's words a few at a time: `QueryCompiler.setChunks`), from each of them in turn.
-    func matchSet(_ match: String, chunks: [String], in sets: MatchSets) throws -> String {
+    /// The temp table of the rowids matching `match` (an FTS5 expression) within `range` (nil: all), made on first
+    /// use in `sets`: from `match` itself, or when `chunks` are given (expressions whose matches together are
+    /// `match`'s, each reading a heavy prefix's words a few at a time: `QueryCompiler.setChunks`), from each of them
+    /// in turn.
+    func matchSet(_ match: String, chunks: [String], over range: ClosedRange<Int64>?, in sets: MatchSets) throws -> String {
         try locked { () throws(SearchIndexError) -> String in
-            if let made = sets.tables[match] { return made }
+            let key = range.map { "\(match)\u{0}\($0.lowerBound)...\($0.upperBound)" } ?? match
+            if let made = sets.tables[key] { return made }
             let name = "search_set_\(setsMade)"
             setsMade += 1
             try db.exec("CREATE TEMP TABLE \(name)(rowid INTEGER PRIMARY KEY)")
-            sets.tables[match] = name
+            sets.tables[key] = name
+            let within = range == nil ? "" : " AND rowid >= ? AND rowid <= ?"
+            let bounds: [SQLiteValue] = range.map { [.int($0.lowerBound), .int($0.upperBound)] } ?? []
             guard !chunks.isEmpty else {
-                try db.prepare("INSERT INTO temp.\(name) SELECT rowid FROM fts WHERE fts MATCH ?").run([.text(match)])
+                try db.prepare("INSERT INTO temp.\(name) SELECT rowid FROM fts WHERE fts MATCH ?" + within).run([.text(match)] + bounds)
+                setRowsMade += db.changes
                 return name
             }
             // The union made here, then inserted in order: each statement's rows inserted into the table as they
             // came cost ~0.65 us a row (`m*` at 1M by 16 words: 6.2M rows, 5 s, where stepping them took 1 s).
-            let read = try db.prepare("SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid")
+            let read = try db.prepare("SELECT rowid FROM fts WHERE fts MATCH ?" + within + " ORDER BY rowid")
             var union: [Int64] = []
             var rows: [Int64] = []
             for m in chunks {
                 rows.removeAll(keepingCapacity: true)
-                try read.bind([.text(m)])
+                try read.bind([.text(m)] + bounds)
                 defer { read.reset() }
                 while try read.step() { rows.append(read.int(0)) }
                 union = Self.union(union, Self.ascending(rows))
             }
+            setRowsMade += union.count
             // Many rows a statement: each statement outside a transaction commits (~5 us; 1M rows one by one: 4.8 s).
             let many = Self.setInsertRows
             let insert = try db.prepare("INSERT INTO temp.\(name)(rowid) VALUES" + Array(repeating: "(?)", count: many).joined(separator: ","))

@@ -30,6 +30,11 @@ package final class SearchIndex: @unchecked Sendable {
     /// The words of a heavy prefix one statement of a set reads (`QueryCompiler.setChunkWords`; tests set fewer).
     /// Used under `lock`.
     var setChunkWords = QueryCompiler.defaultSetChunkWords
+    /// Documents in the first rowid window of a search that tests text in sets (`defaultFirstSetWindow`; tests set
+    /// fewer).
+    var firstSetWindow = SearchIndex.defaultFirstSetWindow
+    /// Rows put in sets of every match (`matchSet`) on this connection: what a search's sets cost. Used under `lock`.
+    var setRowsMade = 0
     /// Numbers the `MatchSets` tables made on this connection; used under `lock`.
     var setsMade = 0
     /// Statements run to find the other matching copies of a page's threads (`threadMatches`, `matching`): what a

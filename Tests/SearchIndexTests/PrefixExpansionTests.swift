@@ -215,6 +215,67 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         XCTAssertEqual(try hits("NOT qv*", idx, expanded: true).count, 1)
     }
 
+    /// A search that tests text in sets of every match (NOT, a filter under OR) runs over rowid windows from its
+    /// first results on, each with sets of its own matches, dropped after it: stopped after a few results, its sets
+    /// held the matches of the windows it ran over only; run to the end, it finds what one window over everything
+    /// finds, either way, as of a point too.
+    func testASearchThatTestsTextInSetsRunsOverWindowsFromItsFirstResults() throws {
+        var messages: [(folder: String, name: String, text: String)] = []
+        // Two messages a second: neighbouring rowids, a window's edge between them or not.
+        for i in 0..<40 {
+            let body = i % 3 == 0 ? "nothing" : "rollout \(i)"
+            messages.append((i % 4 == 0 ? "Archive" : "INBOX", "w\(i)", "From: a@example.com\nMessage-ID: <w\(i)@x>\n"
+                             + "Date: \(1 + i / 48) Mar 2024 \(String(format: "%02d", i / 2 % 24)):00:00 +0000\nSubject: s\(i)\n\n\(body)\n"))
+        }
+        try importMessages(messages)
+        let idx = try index()
+        // And rows with neighbouring rowids (no text: `NOT` finds them), a window's edge falling between two.
+        let base = SearchSchema.rowid(atSecond: 1_709_271_000)
+        for i in 0..<6 {
+            try idx.db.exec("""
+                INSERT INTO docs(rowid, email_id, account, folder, message_id, flags, category, date, size, subject, participants, since)
+                VALUES(\(base + Int64(i)), 'near-\(i)', 'local', 'INBOX', NULL, 0, 0, 0, 0, 'near', '', 1)
+                """)
+        }
+        func run(_ text: String, oldestFirst: Bool, first: Int?) throws -> (hits: [String], setRows: Int) {
+            let q = try SearchQuery.parse(text)
+            let sets = MatchSets()
+            defer { idx.drop(sets) }
+            var hits: [String] = []
+            let made = idx.setRowsMade
+            try idx.search(q, account: nil, oldestFirst: oldestFirst, threadEmails: { _ in [] },
+                           expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { h in
+                hits.append(h.emailID)
+                return first.map { hits.count < $0 } ?? true
+            }
+            XCTAssertEqual(idx.locked { sets.tables.keys.filter { $0.contains("...") } }, [], "\(text): each window's sets dropped after it")
+            return (hits, idx.setRowsMade - made)
+        }
+        let head = try store.log.head().sequence
+        for point in [nil, head, head / 2] as [UInt64?] {
+            idx.asOf = point
+            for text in ["NOT ro*", "ro* OR folder:Archive", "NOT rollout", "NOT (ro* OR folder:Archive)"] {
+                for oldestFirst in [false, true] {
+                    let what = "\(text) as of \(point.map(String.init) ?? "now"), oldest first: \(oldestFirst)"
+                    idx.firstSetWindow = Int.max / 2
+                    let whole = try run(text, oldestFirst: oldestFirst, first: nil)
+                    for first in [2, 3, 6] {
+                        idx.firstSetWindow = first
+                        XCTAssertEqual(try run(text, oldestFirst: oldestFirst, first: nil).hits, whole.hits, "\(what), first window \(first)")
+                    }
+                    if text.hasPrefix("NOT") { XCTAssertEqual(whole.hits.filter { $0.hasPrefix("near-") }.count, 6, what) }
+                    if point == nil, whole.hits.count > 3 {
+                        let few = try run(text, oldestFirst: oldestFirst, first: 3)
+                        XCTAssertEqual(few.hits, Array(whole.hits.prefix(3)), what)
+                        XCTAssertLessThan(few.setRows, whole.setRows, "\(what): sets of the first windows only")
+                    }
+                }
+            }
+        }
+        idx.asOf = nil
+        idx.firstSetWindow = SearchIndex.defaultFirstSetWindow
+    }
+
     /// A page's threads, their copies dated among each other's and other mail's, are matched together for a prefix
     /// query: one statement over the rowid span of all their copies, not one per thread (each seeks every word of the
     /// prefix), each thread given the same copies as matched on its own; with every gap that holds other mail cut
@@ -302,15 +363,16 @@ final class PrefixExpansionTests: SearchIndexTestCase {
             let thread = try XCTUnwrap(page.first { $0.emailIDs.contains(members[0]) })
             XCTAssertEqual(Set(thread.emailIDs), Set(members), query)
         }
-        // A page whose query tests membership (NOT beside no word) makes that set once, for the page's
-        // statement and every thread's, and drops it after.
+        // A page whose query tests membership (NOT beside no word) makes a set for its statement's window (here
+        // the whole index: fewer documents than `firstSetWindow`) and one for the thread's span, and drops them
+        // after.
         let made = idx.setsMade
         let page = try idx.searchThreads(try SearchQuery.parse("NOT news"), offset: 0, limit: 50,
                                          threadOf: { try views.emailRecord(id: $0)?.threadID },
                                          threadEmails: { try views.threadEmails(id: $0).map(\.id) })
         XCTAssertEqual(page.count, 1)
         XCTAssertEqual(Set(page[0].emailIDs), Set(members))
-        XCTAssertEqual(idx.setsMade, made + 1)
+        XCTAssertEqual(idx.setsMade, made + 2)
         let left = try idx.locked { () throws(SearchIndexError) -> Int64 in
             let s = try idx.db.prepare("SELECT count(*) FROM temp.sqlite_master WHERE name LIKE 'search_set_%'")
             try s.bind([])
