@@ -238,18 +238,8 @@ final class PrefixExpansionTests: SearchIndexTestCase {
                 """)
         }
         func run(_ text: String, oldestFirst: Bool, first: Int?) throws -> (hits: [String], setRows: Int) {
-            let q = try SearchQuery.parse(text)
-            let sets = MatchSets()
-            defer { idx.drop(sets) }
-            var hits: [String] = []
-            let made = idx.setRowsMade
-            try idx.search(q, account: nil, oldestFirst: oldestFirst, threadEmails: { _ in [] },
-                           expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { h in
-                hits.append(h.emailID)
-                return first.map { hits.count < $0 } ?? true
-            }
-            XCTAssertEqual(idx.locked { sets.tables.keys.filter { $0.contains("...") } }, [], "\(text): each window's sets dropped after it")
-            return (hits, idx.setRowsMade - made)
+            let (hits, rows) = try searchCountingSets(idx, text, oldestFirst: oldestFirst, first: first)
+            return (hits, rows["every"] ?? 0)
         }
         let head = try store.log.head().sequence
         for point in [nil, head, head / 2] as [UInt64?] {

@@ -67,4 +67,34 @@ class SearchIndexTestCase: XCTestCase {
     func append(_ e: DomainEvent, account: String = "local") throws {
         try store.log.append(NewEvent(event: e, account: account, stream: "test", actor: .sync))
     }
+
+    /// The copies `text` finds in `idx` (newest first or oldest; the first `first`, or all), and the rows of the sets
+    /// the search made: "held" for a set of the matches among the rows held at the point, "every" for sets of every
+    /// match (in each window, each dropped after it).
+    func searchCountingSets(_ idx: SearchIndex, _ text: String, oldestFirst: Bool = false,
+                            first: Int? = nil) throws -> (hits: [String], rows: [String: Int]) {
+        let q = try SearchQuery.parse(text)
+        let sets = MatchSets()
+        defer { idx.drop(sets) }
+        var hits: [String] = []
+        let made = idx.setRowsMade
+        try idx.search(q, account: nil, oldestFirst: oldestFirst, threadEmails: { _ in [] },
+                       expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { h in
+            hits.append(h.emailID)
+            return first.map { hits.count < $0 } ?? true
+        }
+        XCTAssertEqual(idx.locked { sets.tables.keys.filter { $0.contains("...") } }, [], "\(text): each window's sets dropped after it")
+        // Sets of every match are made over a window each and dropped after it: their rows are counted as made.
+        var rows: [String: Int] = idx.setRowsMade > made ? ["every": idx.setRowsMade - made] : [:]
+        try idx.locked {
+            for (key, table) in sets.tables where key.hasPrefix("point\u{0}") {
+                let s = try idx.db.prepare("SELECT count(*) FROM temp.\(table)")
+                try s.bind([])
+                _ = try s.step()
+                rows["held"] = Int(s.int(0))
+                s.reset()
+            }
+        }
+        return (hits, rows)
+    }
 }

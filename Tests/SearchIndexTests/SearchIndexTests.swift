@@ -474,30 +474,6 @@ final class SearchIndexTests: SearchIndexTestCase {
         }
     }
 
-    /// The copies `text` finds in `idx`, newest first, and the rows of the sets the search made: "held" for a set
-    /// of the matches among the rows held at the point, "every" for sets of every match (in each window).
-    func searchCountingSets(_ idx: SearchIndex, _ text: String) throws -> (hits: [String], rows: [String: Int]) {
-        let q = try SearchQuery.parse(text)
-        let sets = MatchSets()
-        defer { idx.drop(sets) }
-        var hits: [String] = []
-        let made = idx.setRowsMade
-        try idx.search(q, account: nil, oldestFirst: false, threadEmails: { _ in [] },
-                       expansions: try idx.locked { try idx.prefixExpansions(q.expr) }, sets: sets) { hits.append($0.emailID); return true }
-        // Sets of every match are made over a window each and dropped after it: their rows are counted as made.
-        var rows: [String: Int] = idx.setRowsMade > made ? ["every": idx.setRowsMade - made] : [:]
-        try idx.locked {
-            for (key, table) in sets.tables where key.hasPrefix("point\u{0}") {
-                let s = try idx.db.prepare("SELECT count(*) FROM temp.\(table)")
-                try s.bind([])
-                _ = try s.step()
-                rows["held"] = Int(s.int(0))
-                s.reset()
-            }
-        }
-        return (hits, rows)
-    }
-
     /// As of a point with more rows held than are sought by rowid, a search steps the matches within the rowid
     /// spans of the rows held only, not those of mail that came later between and after them (`heldSpans`): a gap
     /// is cut where it holds more than `pointSpanGap` documents, into fewer spans for a query of many words.
