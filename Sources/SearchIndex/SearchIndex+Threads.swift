@@ -60,8 +60,8 @@ extension SearchIndex {
 
     /// The most copies of a page's threads matched together (`threadMatches`): their rowids are held and sorted, and
     /// each gap between neighbours is counted (a statement each, up to `pointSpanGap` + 1 documents); more, and each
-    /// thread is matched on its own.
-    static let maxCopiesMatchedTogether = 4_096
+    /// thread is matched on its own. (`SearchIndex.maxCopiesMatchedTogether`.)
+    static let defaultMaxCopiesMatchedTogether = 4_096
 
     /// For each of `threads` (its copies' email ids, at most `QueryCompiler.maxThreadEmails`), its copies that match
     /// `query`. For a query with prefixes expanded to words, the query runs once over each rowid span of all the
@@ -82,7 +82,7 @@ extension SearchIndex {
         var rowids: [Int64] = []
         for ids in threads where !ids.isEmpty {
             rowids += try copyRowids(ids)
-            if rowids.count > Self.maxCopiesMatchedTogether { return try each() }
+            if rowids.count > maxCopiesMatchedTogether { return try each() }
         }
         let held = Array(Set(rowids)).sorted()
         guard let first = held.first else { return threads.map { _ in [] } }
