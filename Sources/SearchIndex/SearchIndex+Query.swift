@@ -81,7 +81,7 @@ extension SearchIndex {
                                   expansions: expansions, body)
             // A window's sets serve its statements only: dropped, so a search over every window holds one window's.
             if let sets {
-                let suffix = "\u{0}\(window.lowerBound)...\(window.upperBound)"
+                let suffix = Self.setKeySuffix(window)
                 locked {
                     for (key, table) in sets.tables where key.hasSuffix(suffix) {
                         try? db.exec("DROP TABLE IF EXISTS temp.\(table)")
@@ -368,6 +368,28 @@ extension SearchIndex {
         }
     }
 
+    /// Rowid spans, ascending, holding every one of `rows` (ascending, each once): two neighbours share a span unless
+    /// more than `pointSpanGap` documents lie between them (a count statement per gap, at most `pointSpanGap` + 1
+    /// documents each); and the documents counted: the rows and those between neighbours in one span.
+    func neighbourSpans(_ rows: [Int64]) throws -> PointSpans {
+        guard var low = rows.first else { return PointSpans(spans: [], documents: 0) }
+        return try locked { () throws(SearchIndexError) -> PointSpans in
+            var spans: [ClosedRange<Int64>] = []
+            var documents = rows.count
+            for (a, b) in zip(rows, rows.dropFirst()) {
+                let between = try self.documents(between: a, and: b, atMost: pointSpanGap)
+                if between > pointSpanGap {
+                    spans.append(low...a)
+                    low = b
+                } else {
+                    documents += between
+                }
+            }
+            spans.append(low...rows[rows.count - 1])
+            return PointSpans(spans: spans, documents: documents)
+        }
+    }
+
     /// As of a point: rowid spans, ascending, that hold every row held then, and about how many documents they hold;
     /// nil when the rows held are too many to list (`heldSpans`). With few of both kinds (`point`): two neighbours
     /// are in one span unless more than `pointSpanGap` documents lie between them (at most `pointSpanGap` + 1 rows
@@ -375,23 +397,7 @@ extension SearchIndex {
     /// (`heldSpans`), their documents counted up to what `pointSetSeeks` allows `words` (more: nil).
     func pointSpans(_ point: PointRowids, words: Int) throws -> PointSpans? {
         if let now = point.now, let past = point.past {
-            let held = Array(Set(now + past)).sorted()
-            guard var low = held.first else { return PointSpans(spans: [], documents: 0) }
-            return try locked { () throws(SearchIndexError) -> PointSpans in
-                var spans: [ClosedRange<Int64>] = []
-                var documents = held.count
-                for (a, b) in zip(held, held.dropFirst()) {
-                    let between = try self.documents(between: a, and: b, atMost: pointSpanGap)
-                    if between > pointSpanGap {
-                        spans.append(low...a)
-                        low = b
-                    } else {
-                        documents += between
-                    }
-                }
-                spans.append(low...held[held.count - 1])
-                return PointSpans(spans: spans, documents: documents)
-            }
+            return try neighbourSpans(Array(Set(now + past)).sorted())
         }
         guard let spans = try heldSpans(words: words) else { return nil }
         let most = pointSetSeeks / max(1, words) * max(1, pointSpanGap)
@@ -415,7 +421,7 @@ extension SearchIndex {
     /// in turn.
     func matchSet(_ match: String, chunks: [String], over range: ClosedRange<Int64>?, in sets: MatchSets) throws -> String {
         try locked { () throws(SearchIndexError) -> String in
-            let key = range.map { "\(match)\u{0}\($0.lowerBound)...\($0.upperBound)" } ?? match
+            let key = match + (range.map(Self.setKeySuffix) ?? "")
             if let made = sets.tables[key] { return made }
             let name = "search_set_\(setsMade)"
             setsMade += 1
@@ -456,6 +462,11 @@ extension SearchIndex {
             }
             return name
         }
+    }
+
+    /// What ends the key in `MatchSets.tables` of a set made over `range` (after its FTS5 expression).
+    static func setKeySuffix(_ range: ClosedRange<Int64>) -> String {
+        "\u{0}\(range.lowerBound)...\(range.upperBound)"
     }
 
     /// Rows of a set inserted by one statement (one parameter each, under SQLite's 32,766).

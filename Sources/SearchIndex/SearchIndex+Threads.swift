@@ -85,17 +85,8 @@ extension SearchIndex {
             if rowids.count > maxCopiesMatchedTogether { return try each() }
         }
         let held = Array(Set(rowids)).sorted()
-        guard let first = held.first else { return threads.map { _ in [] } }
-        let spans: [ClosedRange<Int64>] = try locked { () throws(SearchIndexError) -> [ClosedRange<Int64>] in
-            var spans: [ClosedRange<Int64>] = []
-            var low = first
-            for (a, b) in zip(held, held.dropFirst()) where try documents(between: a, and: b, atMost: pointSpanGap) > pointSpanGap {
-                spans.append(low...a)
-                low = b
-            }
-            spans.append(low...held[held.count - 1])
-            return spans
-        }
+        guard !held.isEmpty else { return threads.map { _ in [] } }
+        let spans = try neighbourSpans(held).spans
         guard spans.count < threads.count else { return try each() }
         let compiler = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets).compiler
         // Compiled before the lock is taken: a set a statement reads is made under the lock.
