@@ -7,7 +7,8 @@ import SearchQuery
 /// `m` into one list, on every run of the statement. At a million generated messages that took 1.6 s a
 /// run, and a thread page runs its query once for the page and once more per thread (26 runs: 42 s).
 /// An OR of the words streams instead: each word's postings are read from where the rowid range starts.
-/// Listing the words (FTS5's `fts5vocab`) still reads their postings once per search, not once per run.
+/// The words are listed from the index's vocabulary (`terms`: a range of rows; FTS5's `fts5vocab`, which reads
+/// every posting of the words it lists, while `terms` is not current), once per search, not once per run.
 ///
 /// The expansion gives the same matches as FTS5's prefix, by construction:
 /// - the prefix is tokenized as FTS5 tokenizes it (the same tokenizer, in a scratch in-memory table:

@@ -36,7 +36,24 @@ extension SearchIndex {
     package func catchUp(log: EventLog, through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
         let head = try limit ?? log.head().sequence
         let start = try checkpoint()
-        guard start < head else { return }
+        // A live index keeps `terms` current: batch by batch for a few events, else made again at the end (a file
+        // built aside gets it from its builder, after the merge).
+        if !bulk {
+            let events = head > start ? head - start : 0
+            let counted = try events <= SearchIndex.termsCountedCatchUp || events <= UInt64(documentCount() / 16)
+            locked { countsTerms = counted }
+        }
+        defer { locked { countsTerms = false } }
+        guard start < head else {
+            if !bulk, try !locked({ try termsCurrent() }) { try recomputeTerms() }
+            return
+        }
+        try foldCatchUp(log: log, head: head, start: start, progress: progress)
+        if !bulk, try !locked({ try termsCurrent() }) { try recomputeTerms() }
+    }
+
+    /// `catchUp`'s fold of the events after `start` through `head`.
+    private func foldCatchUp(log: EventLog, head: UInt64, start: UInt64, progress: ((UInt64, UInt64) -> Void)?) throws {
         if head - start >= SearchIndex.pipelineThreshold && ProcessInfo.processInfo.activeProcessorCount > 1 {
             let feed = SearchBatchFeed(log: log, from: start + 1, through: head)
             defer { feed.finish() }
@@ -92,10 +109,13 @@ extension SearchIndex {
     func writeRows(_ batch: PreparedSearchBatch) throws {
         let cp = UInt64(max(0, try metaValue("checkpoint") ?? 0))
         guard batch.last > cp else { return }
+        // `terms` is kept only where it is current up to this batch (another writer may have left it behind).
+        pendingTermDocuments = try countsTerms && termsCurrent() ? [] : nil
         for (i, ev) in batch.events.enumerated() where ev.envelope.sequence > cp {
             guard let event = batch.decoded[i] else { continue }
             try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i])
         }
+        try addPendingTerms(through: batch.last)
         try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
     }
 
@@ -154,6 +174,7 @@ extension SearchIndex {
         try statement("INSERT INTO doc_text(rowid, seq, digest) VALUES(?, ?, ?)")
             .run([.int(rowid), .int(Int64(sequence)), .blob(d.textDigest ?? digest(columns))])
         try statement(SearchIndex.ftsInsert).run([.int(rowid)] + columns.map { .text($0) })
+        pendingTermDocuments?.append(columns)
     }
 
     /// The rowid's and the text columns' placeholders.

@@ -567,8 +567,8 @@ extension SearchIndex {
     }
 
     /// The FTS5 words each prefix term of `expr` expands to (`PrefixWords`; a term left out is left to FTS5's
-    /// prefix). Called under `lock`: it lists words from the index's vocabulary (`fts5vocab`, made in the
-    /// connection's temp schema on first use) and tokenizes in a scratch in-memory database.
+    /// prefix). Called under `lock`: it lists words from the index's vocabulary (`terms`, or `fts5vocab` while that
+    /// is not current: `listWords`) and tokenizes in a scratch in-memory database.
     func prefixExpansions(_ expr: SearchExpr) throws -> PrefixExpansions {
         var terms: [TextTerm] = []
         func collect(_ e: SearchExpr) {
@@ -581,14 +581,10 @@ extension SearchIndex {
         }
         collect(expr)
         guard !terms.isEmpty else { return PrefixExpansions() }
-        let words: PrefixWords
-        if let made = prefixWords {
-            words = made
-        } else {
-            try db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.prefix_words USING fts5vocab(main, fts, 'col')")
-            words = try PrefixWords()
-            prefixWords = words
-        }
+        let words = try kept(\.prefixWords) { try PrefixWords() }
+        // The index's vocabulary (`terms`) where it is current, else FTS5's (`fts5vocab`: every posting read).
+        let fromTerms = try termsCurrent()
+        if fromTerms { termListings += 1 }
         var out = PrefixExpansions()
         // Prefixes of more words than an OR driving a statement takes: listed (up to `maxSetWords`) for their
         // postings, and tokenized only if heavy (tokenizing 30,000 words took ~3 s a search).
@@ -596,11 +592,8 @@ extension SearchIndex {
         for t in terms.prefix(PrefixWords.maxTerms) {
             let columns = Set(SearchSchema.columns(of: t.field))
             func list(_ from: String, _ body: (String, Bool, Int) -> Bool) throws {
-                let s = try statement("SELECT term, col, cnt FROM temp.prefix_words WHERE term >= ?")
-                try s.bind([.text(from)])
-                defer { s.reset() }
-                while try s.step() {
-                    if !body(s.text(0), columns.contains(s.text(1)), Int(clamping: s.int(2))) { return }
+                try listWords(from: from, fromTerms: fromTerms) { word, column, occurrences in
+                    body(word, columns.contains(column), occurrences)
                 }
             }
             guard let listed = try words.listing(of: t, most: PrefixWords.maxWords, listWords: list) else { continue }

@@ -5,7 +5,8 @@ import Glibc
 extension SearchIndex {
     /// Rebuilds the index from the log up to this index's checkpoint in `scratchFolder` (removed afterwards)
     /// and compares: the row counts of documents, of their kept versions (`docs_past`) and of indexed texts
-    /// (`doc_text`), every document's filter columns and every kept version, and the text columns of `sample` documents spread over the index, as indexed. Returns the checkpoint compared and what differs
+    /// (`doc_text`), every document's filter columns and every kept version, the vocabulary kept (`terms`, when
+    /// current), and the text columns of `sample` documents spread over the index, as indexed. Returns the checkpoint compared and what differs
     /// (at most 50 differences).
     package func compareWithRebuild(log: EventLog, scratchFolder: String, sample: Int = 200) throws -> (sequence: UInt64, differences: [String]) {
         let seq = try checkpoint()
@@ -39,14 +40,13 @@ extension SearchIndex {
             }
         }
         // The kept versions, side by side in key order.
-        try walkSideBySide(with: fresh, query: SearchIndex.pastQuery, row: SearchIndex.pastRow, key: \.key,
-                           stop: { diffs.count >= 50 }) { ours, rebuilt in
-            switch (ours, rebuilt) {
-            case (let x?, nil): note("past version \(x.description) is not in a rebuild")
-            case (nil, let y?): note("past version \(y.description) is missing (a rebuild has it)")
-            case (let x?, let y?): if x != y { note("past version \(x.description) vs rebuilt \(y.description)") }
-            case (nil, nil): break
-            }
+        try compareSideBySide(with: fresh, query: SearchIndex.pastQuery, row: SearchIndex.pastRow, key: \.key, noun: "past version",
+                              stop: { diffs.count >= 50 }, note: note)
+        // The vocabulary kept (`terms`), where it is in use, against the rebuild's, made from FTS5's.
+        if try locked({ try termsCurrent() }) {
+            try fresh.recomputeTerms()
+            try compareSideBySide(with: fresh, query: SearchIndex.termsQuery, row: SearchIndex.termRow, key: \.key, noun: "term",
+                                  stop: { diffs.count >= 50 }, note: note)
         }
         for rowid in sampled {
             let a = try textRecord(rowid: rowid), b = try fresh.textRecord(rowid: rowid)
@@ -78,6 +78,21 @@ extension SearchIndex {
                         r = try b.step() ? row(b) : nil
                     }
                 }
+            }
+        }
+    }
+
+    /// Rows of `query` on this index and on `other` (a rebuild), side by side by `key`: `note` is told of each row
+    /// only one has and each pair that differs, named `noun`.
+    func compareSideBySide<Row: Equatable & CustomStringConvertible, Key: Comparable>(
+        with other: SearchIndex, query: String, row: (SQLiteStatement) -> Row, key: (Row) -> Key, noun: String,
+        stop: () -> Bool, note: (String) -> Void) throws {
+        try walkSideBySide(with: other, query: query, row: row, key: key, stop: stop) { ours, rebuilt in
+            switch (ours, rebuilt) {
+            case (let x?, nil): note("\(noun) \(x.description) is not in a rebuild")
+            case (nil, let y?): note("\(noun) \(y.description) is missing (a rebuild has it)")
+            case (let x?, let y?): if x != y { note("\(noun) \(x.description) vs rebuilt \(y.description)") }
+            case (nil, nil): break
             }
         }
     }
@@ -124,6 +139,32 @@ extension SearchIndex {
     /// The kept version `s` stands on (a `pastQuery` statement).
     static func pastRow(_ s: SQLiteStatement) -> PastRow {
         PastRow(rowid: s.int(0), since: s.int(1), values: (2...11).map { s.text(Int32($0)) })
+    }
+
+    /// Every term of the vocabulary kept, in key order.
+    static let termsQuery = "SELECT term, col, docs, cnt FROM terms ORDER BY term, col"
+
+    /// What `compareWithRebuild` compares of a term: its key (term, column) and its counts.
+    struct TermRow: Equatable, CustomStringConvertible {
+        var term: String
+        var column: Int64
+        var documents: Int64
+        var occurrences: Int64
+        var key: Key { Key(term: term, column: column) }
+        struct Key: Comparable {
+            var term: String
+            var column: Int64
+            static func < (a: Key, b: Key) -> Bool {
+                // Byte order, as SQLite's BINARY collation orders the table.
+                a.term.utf8.elementsEqual(b.term.utf8) ? a.column < b.column : a.term.utf8.lexicographicallyPrecedes(b.term.utf8)
+            }
+        }
+        var description: String { "\"\(term)\" in column \(column): \(documents) documents, \(occurrences) occurrences" }
+    }
+
+    /// The term `s` stands on (a `termsQuery` statement).
+    static func termRow(_ s: SQLiteStatement) -> TermRow {
+        TermRow(term: s.text(0), column: s.int(1), documents: s.int(2), occurrences: s.int(3))
     }
 
     /// What `doc_text` keeps of document `rowid`'s text: the sequence of its `EmailReceived` and the digest of

@@ -44,6 +44,18 @@ package final class SearchIndex: @unchecked Sendable {
     var threadStatements = 0
     /// True for a file being built aside (`init(path:bulk:)`): its catch-up writes several batches per transaction.
     let bulk: Bool
+    /// Whether this connection made `fts5vocab`'s table in its temp schema (`vocabularyTable()`); used under `lock`.
+    var madeVocabularyTable = false
+    /// Tokenizes a live batch's documents for `terms` (made on the first batch that counts them); used under `lock`.
+    var termCounter: TermCounter?
+    /// Whether the catch-up under way keeps `terms` batch by batch (`termsCountedCatchUp`); used under `lock`.
+    var countsTerms = false
+    /// The text columns of the documents the batch being written indexed, when it keeps `terms` current (nil: it
+    /// does not); used under `lock`.
+    var pendingTermDocuments: [[String]]?
+    /// Searches on this connection whose prefixes' words were listed from `terms` (not `fts5vocab`): what a
+    /// search's listing cost. Used under `lock`.
+    var termListings = 0
     /// The log sequence queries see the mail as of (nil: now): each copy with the folder, flags and category it had
     /// then, only the copies received by then and not yet expunged (`docs_past`, `QueryCompiler.asOf`). Set before
     /// the index is queried, on an index folded at least up to that sequence.
@@ -91,11 +103,17 @@ package final class SearchIndex: @unchecked Sendable {
         try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=\(bulk ? -8_192 : -16_384);")
         try db.exec(SearchSchema.create)
         let found = try metaValue("schema_version")
-        if let found, found != Int64(SearchSchema.version) {
+        if found == Int64(SearchSchema.upgradedInPlace), !bulk {
+            // Version 6 is version 7 without `terms`: the table is made (above), and filled by the next catch-up
+            // (`termsKey` absent), instead of the whole index rebuilt.
+            try db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
+        } else if let found, found != Int64(SearchSchema.version) {
             throw .schemaMismatch(found: Int(found), expected: SearchSchema.version)
         }
         if found == nil {
             try db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
+            // An empty `terms` is the vocabulary of an empty `fts` (a file built aside gets it when complete).
+            if !bulk { try db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES('\(SearchIndex.termsKey)', 0)") }
         }
     }
 
@@ -171,6 +189,14 @@ package final class SearchIndex: @unchecked Sendable {
         }
     }
 
+    /// The value in `slot`, made by `make` and kept there the first time. Call under `lock`.
+    func kept<T>(_ slot: ReferenceWritableKeyPath<SearchIndex, T?>, made make: () throws -> T) rethrows -> T {
+        if let made = self[keyPath: slot] { return made }
+        let made = try make()
+        self[keyPath: slot] = made
+        return made
+    }
+
     func locked<R>(_ body: () throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
@@ -236,6 +262,8 @@ package final class SearchIndex: @unchecked Sendable {
             let fresh = try SearchIndex.builtAside(at: building)
             try fresh.catchUp(log: log, through: limit, progress: progress)
             try fresh.mergeAllSegments()
+            // After the merge: `fts5vocab` then reads one segment.
+            try fresh.recomputeTerms()
             try fresh.setAutomerge(SearchIndex.liveAutomerge)
             try fresh.setHashSize(SearchIndex.liveHashBytes)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
