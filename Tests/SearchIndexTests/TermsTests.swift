@@ -111,6 +111,12 @@ final class TermsTests: SearchIndexTestCase {
         XCTAssertEqual(diffs.count, 1)
         XCTAssertTrue(diffs[0].contains("\"quokka\"") && diffs[0].contains("missing"), diffs[0])
 
+        // Read from a file, hostile as any: a column out of range is in no column, a negative count is none.
+        try idx.locked { try idx.db.exec("INSERT INTO terms VALUES('quokka', 99, -5, -7), ('quokkb', -1, 1, 9223372036854775807)") }
+        XCTAssertEqual(try ids("quok*", idx), [])
+        XCTAssertEqual(try ids("NOT quok*", idx).count, 6)
+        try idx.locked { try idx.db.exec("DELETE FROM terms WHERE term IN ('quokka', 'quokkb')") }
+
         // Another writer folded a batch without keeping it: the checkpoint is past it.
         try idx.locked { try idx.db.exec("UPDATE meta SET value = value - 1 WHERE key = 'terms'") }
         XCTAssertFalse(try current(idx))
