@@ -44,11 +44,8 @@ extension SearchIndex {
             locked { countsTerms = counted }
         }
         defer { locked { countsTerms = false } }
-        guard start < head else {
-            if !bulk, try !locked({ try termsCurrent() }) { try recomputeTerms() }
-            return
-        }
-        try foldCatchUp(log: log, head: head, start: start, progress: progress)
+        if start < head { try foldCatchUp(log: log, head: head, start: start, progress: progress) }
+        // Behind after the fold (counted batches keep it current), or before it with nothing to fold: made again.
         if !bulk, try !locked({ try termsCurrent() }) { try recomputeTerms() }
     }
 
@@ -177,9 +174,8 @@ extension SearchIndex {
         pendingTermDocuments?.append(columns)
     }
 
-    /// The rowid's and the text columns' placeholders.
-    private static let ftsValues = Array(repeating: "?", count: SearchSchema.textColumns.count + 1).joined(separator: ", ")
-    static let ftsInsert = "INSERT INTO fts(rowid, \(SearchSchema.textColumns.joined(separator: ", "))) VALUES(\(ftsValues))"
+    /// The insert of a document into `fts` (`SearchSchema.textInsert`).
+    static let ftsInsert = SearchSchema.textInsert(into: "fts")
 
     /// A rowid in the date's second not yet taken: a slot from the email id's hash, then the next free one.
     /// Taken means its terms are in `fts`, which `doc_text` tells (a removed document whose text was damaged

@@ -98,6 +98,13 @@ enum SearchSchema {
         tokenize = \(tokenizer));
     """
 
+    /// The statement inserting a document's rowid and text columns (`textColumns` order) into the FTS5 table
+    /// `table` (the index's `fts`, `TermCounter`'s scratch table).
+    static func textInsert(into table: String) -> String {
+        let values = Array(repeating: "?", count: textColumns.count + 1).joined(separator: ", ")
+        return "INSERT INTO \(table)(rowid, \(textColumns.joined(separator: ", "))) VALUES(\(values))"
+    }
+
     /// The `fts` table's tokenizer, as an SQL string literal: `PrefixWords` tokenizes with the same one.
     static let tokenizer = "'porter unicode61 remove_diacritics 2 tokenchars ''_'''"
 

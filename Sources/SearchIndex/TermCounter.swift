@@ -21,8 +21,7 @@ final class TermCounter {
                 tokenize = \(SearchSchema.tokenizer));
             CREATE VIRTUAL TABLE batch_terms USING fts5vocab(batch, 'col');
             """)
-        let values = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-        insert = try scratch.prepare("INSERT INTO batch(rowid, \(columns.joined(separator: ", "))) VALUES(\(values))")
+        insert = try scratch.prepare(SearchSchema.textInsert(into: "batch"))
         read = try scratch.prepare("SELECT term, col, doc, cnt FROM batch_terms")
         columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($0.element, $0.offset) })
     }
