@@ -15,4 +15,7 @@ final class MatchSets {
     /// As of a point: rowid spans holding every row held and about how many documents they hold
     /// (`SearchIndex.pointSpans`), once made (`.some(nil)`: too many rows held to list).
     var pointSpans: PointSpans??
+    /// The rows the search reads by rowid where its filters admit few (`SearchIndex.restriction`), once decided
+    /// (`.some(nil)`: none).
+    var restriction: PointRowids??
 }

@@ -22,7 +22,7 @@ extension SearchIndex {
 
     func search(_ query: SearchQuery, account: String?, oldestFirst: Bool, threadEmails: @escaping (String) throws -> [String],
                 expansions: PrefixExpansions, sets: MatchSets?, _ body: (SearchHit) throws -> Bool) throws {
-        let (compiler, point) = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets)
+        let (compiler, point) = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets, restrictedBy: query.expr)
         // As of a point with more rows held than are sought by rowid: the spans that hold them, in the order of
         // the results.
         let spans: [ClosedRange<Int64>?]
@@ -284,21 +284,30 @@ extension SearchIndex {
         }
     }
 
-    /// Gives `compiler` the sets of `sets`: of every match, and as of a point, of the matches among the rows held then
-    /// (`pointMatchSet`).
+    /// Gives `compiler` the sets of `sets`: of every match, and as of a point or where the filters admit few rows
+    /// (`point.now` given), of the matches among the rows held then (`pointMatchSet`).
     private func setMatchSets(_ compiler: inout QueryCompiler, _ sets: MatchSets, point: PointRowids, words: Int) {
         compiler.matchSet = { try self.matchSet($0, chunks: $1, over: $2, in: sets) }
-        guard asOf != nil else { return }
+        guard asOf != nil || point.now != nil else { return }
         compiler.pointSet = { try self.pointMatchSet($0, expanded: $1, point: point, words: words, in: sets) }
     }
 
     /// A compiler for a search's statements: the point searched as of and its rows held, the prefixes' words, and
-    /// the sets of `sets`; and those rows held.
+    /// the sets of `sets`; and those rows held. Those are narrowed to the rows the filters of `expr` admit where
+    /// they are few (`restriction`, decided once for `sets`: the statements of a threads page all read them).
     func queryCompiler(threadEmails: @escaping (String) throws -> [String], expansions: PrefixExpansions,
-                       sets: MatchSets?) throws -> (compiler: QueryCompiler, point: PointRowids) {
+                       sets: MatchSets?, restrictedBy expr: SearchExpr? = nil) throws -> (compiler: QueryCompiler, point: PointRowids) {
         var compiler = QueryCompiler(threadEmails: threadEmails)
         compiler.asOf = asOf.map { Int64(clamping: $0) }
-        let point = try pointRowids()
+        var point = try pointRowids()
+        let decided = locked { sets?.restriction }
+        if case .some(let restricted) = decided {
+            if let restricted { point = restricted }
+        } else if let expr {
+            let restricted = try restriction(expr, point: point, expansions: expansions, threadEmails: threadEmails, sets: sets)
+            locked { sets?.restriction = .some(restricted) }
+            if let restricted { point = restricted }
+        }
         compiler.nowRowids = point.now
         compiler.pastRowids = point.past
         compiler.expansions = expansions.expressions

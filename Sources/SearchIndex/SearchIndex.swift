@@ -81,6 +81,10 @@ package final class SearchIndex: @unchecked Sendable {
     var maxPastRowids = QueryCompiler.maxPastRowids {
         didSet { pointRowidsCache = nil }
     }
+    /// Whether a search reads by rowid the few rows its filters admit (`restriction`; tests turn it off to compare).
+    var restrictsByFilters = true
+    /// Searches on this connection that read by rowid the rows their filters admit (`restriction`). Used under `lock`.
+    var filterRestrictions = 0
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
@@ -102,10 +106,12 @@ package final class SearchIndex: @unchecked Sendable {
         // same time as 4), 16 MiB for queries.
         try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=\(bulk ? -8_192 : -16_384);")
         try db.exec(SearchSchema.create)
+        if !bulk { try db.exec(SearchSchema.queryIndexes) }
         let found = try metaValue("schema_version")
-        if found == Int64(SearchSchema.upgradedInPlace), !bulk {
-            // Version 6 is version 7 without `terms`: the table is made (above), and filled by the next catch-up
-            // (`termsKey` absent), instead of the whole index rebuilt.
+        if let found, SearchSchema.upgradedInPlace.contains(found), !bulk {
+            // Version 7 is version 8 without its indexes by folder and Message-ID, made above (~2 s at 1M); version 6
+            // is version 7 without `terms`: the table is made (above), and filled by the next catch-up (`termsKey`
+            // absent). Neither rebuilds the whole index.
             try db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
         } else if let found, found != Int64(SearchSchema.version) {
             throw .schemaMismatch(found: Int(found), expected: SearchSchema.version)
@@ -264,6 +270,7 @@ package final class SearchIndex: @unchecked Sendable {
             try fresh.mergeAllSegments()
             // After the merge: `fts5vocab` then reads one segment.
             try fresh.recomputeTerms()
+            try fresh.db.exec(SearchSchema.queryIndexes)
             try fresh.setAutomerge(SearchIndex.liveAutomerge)
             try fresh.setHashSize(SearchIndex.liveHashBytes)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")

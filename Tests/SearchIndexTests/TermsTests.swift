@@ -140,8 +140,8 @@ final class TermsTests: SearchIndexTestCase {
     }
 
     /// A catch-up of more events than `termsCountedCatchUp` and than a sixteenth of the documents makes `terms`
-    /// again at its end; a version 6 file is upgraded in place (not rebuilt), its `terms` made by the catch-up on
-    /// open; a rebuild's file has it current.
+    /// again at its end; a version 7 file is upgraded in place (not rebuilt), its indexes by folder and Message-ID
+    /// made on open, and a version 6 file, its `terms` made by the catch-up on open too; a rebuild's file has it current.
     func testALargeCatchUpAndAnUpgradeMakeTheVocabularyAgain() throws {
         try importMessages((0..<4).map { message($0) })
         let folder = store.directory.viewsPath + "/search"
@@ -156,21 +156,38 @@ final class TermsTests: SearchIndexTestCase {
         XCTAssertFalse(try kept(idx).contains("zzzextra 0 1 1"))
         let made = try kept(idx)
 
-        // Version 6: no `terms` table, no `terms` key.
-        try idx.locked {
-            try idx.db.exec("""
-                DROP TABLE terms; DELETE FROM meta WHERE key = 'terms';
-                UPDATE meta SET value = 6 WHERE key = 'schema_version';
-                INSERT INTO meta(key, value) VALUES('marker', 42);
-                """)
+        // An older version, made by `older` (which drops the indexes of version 8 first) and opened: upgraded in
+        // place, not rebuilt (a row put in before is still there).
+        let indexes = ["docs_folder", "docs_past_folder", "docs_past_message_id"]
+        func present(_ idx: SearchIndex) throws -> [String] {
+            try idx.locked { () throws -> [String] in
+                let s = try idx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('docs_folder', 'docs_past_folder', 'docs_past_message_id') ORDER BY name")
+                var out: [String] = []
+                while try s.step() { out.append(s.text(0)) }
+                return out
+            }
         }
-        var notes: [String] = []
-        let upgraded = try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
-        XCTAssertEqual(notes, [], "not rebuilt")
-        try upgraded.locked {
-            XCTAssertEqual(try upgraded.metaValue("marker"), 42, "the same file")
-            XCTAssertEqual(try upgraded.metaValue("schema_version"), Int64(SearchSchema.version))
+        func opened(asVersion version: Int, _ older: String) throws -> SearchIndex {
+            try idx.locked {
+                try idx.db.exec(indexes.map { "DROP INDEX \($0);" }.joined() + older
+                                + "UPDATE meta SET value = \(version) WHERE key = 'schema_version'; INSERT INTO meta(key, value) VALUES('marker', 42);")
+            }
+            var notes: [String] = []
+            let upgraded = try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
+            XCTAssertEqual(notes, [], "version \(version): not rebuilt")
+            try upgraded.locked {
+                XCTAssertEqual(try upgraded.metaValue("marker"), 42, "version \(version): the same file")
+                XCTAssertEqual(try upgraded.metaValue("schema_version"), Int64(SearchSchema.version))
+                try upgraded.db.exec("DELETE FROM meta WHERE key = 'marker'")
+            }
+            XCTAssertEqual(try present(upgraded), indexes, "version \(version)")
+            return upgraded
         }
+        XCTAssertEqual(try present(idx), indexes)
+        // Version 7: without the indexes by folder and Message-ID.
+        XCTAssertEqual(try kept(try opened(asVersion: 7, "")), made)
+        // Version 6: no `terms` table, no `terms` key either.
+        let upgraded = try opened(asVersion: 6, "DROP TABLE terms; DELETE FROM meta WHERE key = 'terms';")
         XCTAssertTrue(try current(upgraded))
         XCTAssertEqual(try kept(upgraded), made)
         XCTAssertEqual(try ids("bulk3*", upgraded).count, (4..<(Int(SearchIndex.termsCountedCatchUp) / 2 + 200)).filter { $0 % 11 == 3 }.count)
