@@ -207,10 +207,7 @@ struct QueryCompiler {
             binds.append(value)
         }
         for r in rest { conds.append(try sqlExpr(r, &binds, seek: seek)) }
-        if let account {
-            conds.append("d.account = ?")
-            binds.append(.text(account))
-        }
+        if let account { conds.append(try filter(.account(account), &binds, seek: seek)) }
         if !conds.isEmpty { sql += " WHERE " + conds.joined(separator: " AND ") }
         return (sql, binds, rowidColumn)
     }
@@ -478,7 +475,7 @@ struct QueryCompiler {
         switch f {
         case .account(let a):
             binds.append(.text(a))
-            return "d.account = ?"
+            return d + "account = ?"
         case .folder(let name):
             binds.append(.text(name))
             return d + "folder = ? COLLATE NOCASE"

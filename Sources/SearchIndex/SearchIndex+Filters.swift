@@ -6,7 +6,7 @@ extension SearchIndex {
     static let filterSeeks = 16_384
 
     /// The copies the top-level filters of `expr` admit that are few enough to read by rowid: those in a folder
-    /// (`folder:`), of a Message-ID (`id:`) or of a thread (`thread:`), each kind at most
+    /// (`folder:`), an account (`account:`), of a Message-ID (`id:`) or of a thread (`thread:`), each kind at most
     /// `QueryCompiler.maxPastRowids`; as of a point, the current rows (`now`) and the versions kept (`past`) that have
     /// it, whatever their `since` and `until` (the statement tests those). Several such filters: the copies all admit.
     /// (`maxPastRowids` each: tests set fewer.)
@@ -30,7 +30,10 @@ extension SearchIndex {
                 condition = "email_id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
                 binds = ids.map { .text($0) }
                 if ids.isEmpty { return PointRowids(now: [], past: []) }
-            case .account, .state, .category, .date, .size:
+            case .account(let name):
+                condition = "account = ?"
+                binds = [.text(name)]
+            case .state, .category, .date, .size:
                 continue
             }
             let rows = try locked { () throws(SearchIndexError) -> PointRowids? in
@@ -96,9 +99,7 @@ extension SearchIndex {
         }
         // A prefix not expanded to words would be tested in a set of every match (FTS5's merge of its postings).
         guard prefixes == 0, let sets else { return nil }
-        let spans = try neighbourSpans(rows)
-        let seeks = Double(expansions.words) * (Double(spans.spans.count) + Double(spans.documents) / Double(max(1, pointSpanGap)))
-        guard seeks <= Double(pointSetSeeks) else { return nil }
+        guard let spans = try neighbourSpans(rows, words: expansions.words) else { return nil }
         locked { sets.pointSpans = .some(spans) }
         return counted(narrowed)
     }

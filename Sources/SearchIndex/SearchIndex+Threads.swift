@@ -86,7 +86,7 @@ extension SearchIndex {
         }
         let held = Array(Set(rowids)).sorted()
         guard !held.isEmpty else { return threads.map { _ in [] } }
-        let spans = try neighbourSpans(held).spans
+        guard let spans = try neighbourSpans(held)?.spans else { return try each() }
         guard spans.count < threads.count else { return try each() }
         let compiler = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets).compiler
         // Compiled before the lock is taken: a set a statement reads is made under the lock.

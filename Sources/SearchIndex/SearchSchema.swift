@@ -8,7 +8,7 @@ import SearchQuery
 /// - `docs`: one row per email copy present now. Its rowid orders by date: `seconds << 20 | slot`, so newest-first
 ///   results stream from FTS5 in rowid order with no sort, and a date range is a rowid range. `since`: the log
 ///   sequence from which the row's values hold (its `EmailReceived`, or the last event that changed them).
-///   Indexed by Message-ID, by `since`, and by folder (case-insensitive, as `folder:` compares).
+///   Indexed by Message-ID, by `since`, by folder (case-insensitive, as `folder:` compares) and by account.
 /// - `docs_past`: the values a copy had before: each time an event changes a row (a move, flags, a category) or
 ///   removes it (an expunge), the row as it was goes here with `until`, that event's sequence. With `docs`, it
 ///   says what every copy was at any point of the log: a copy's version at `p` is the one with
@@ -16,7 +16,7 @@ import SearchQuery
 ///   (`QueryCompiler.asOf`) instead of folding an index up to that point. Keyed by (rowid, since); indexed by
 ///   email id (a thread's copies at a point) and by (until, since) (the versions that held at a point, found
 ///   without reading the others: `until` grows as the log does, so that index is appended to), and, as `docs`,
-///   by folder and by Message-ID (the versions a search's `folder:` and `id:` admit).
+///   by folder, account and Message-ID (the versions a search's `folder:`, `account:` and `id:` admit).
 /// - `own_drafts(account, message_id)`: the Message-IDs of our drafts' copies in the server's Drafts folder
 ///   (`DraftCopyChanged`): sync brings them back as mail, and they are not indexed (a draft is not mail).
 /// - `fts`: FTS5 over the text columns, rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
@@ -43,8 +43,8 @@ enum SearchSchema {
     /// 6: `docs.since` and `docs_past` (the values each copy had before, for a search as of a past point); an
     /// expunged copy's terms stay in `fts`. 7: `terms`, the vocabulary of `fts` (a prefix's words read from it rather
     /// than from `fts5vocab`); a version 6 file is upgraded in place (`upgradedInPlace`). 8: `docs` and `docs_past`
-    /// indexed by folder, `docs_past` by Message-ID (the copies a search's `folder:` and `id:` admit, read before its
-    /// text: `SearchIndex.filterRowids`); a version 6 or 7 file is upgraded in place.
+    /// indexed by folder and account, `docs_past` by Message-ID (the copies a search's `folder:`, `account:` and `id:`
+    /// admit, read before its text: `SearchIndex.filterRowids`); a version 6 or 7 file is upgraded in place.
     static let version = 8
 
     /// The versions opened as this one by adding what they lack (the indexes of version 8, made on open; and for 6,
@@ -104,11 +104,14 @@ enum SearchSchema {
     """
 
     /// The indexes only queries read (the rows a search's filters admit: `SearchIndex.filterRowids`): made when a
-    /// file is opened live, and by a build once its rows are in (at 100K generated messages 0.3 s, where kept up
-    /// through the build's inserts they added ~1.1 s to its ~10.4).
+    /// file is opened live (any missing: a file of this version made before one was added gets it then), and by a
+    /// build once its rows are in (at 100K generated messages 0.3 s, where kept up through the build's inserts they
+    /// added ~1.1 s to its ~10.4).
     static let queryIndexes = """
     CREATE INDEX IF NOT EXISTS docs_folder ON docs(folder COLLATE NOCASE);
+    CREATE INDEX IF NOT EXISTS docs_account ON docs(account);
     CREATE INDEX IF NOT EXISTS docs_past_folder ON docs_past(folder COLLATE NOCASE);
+    CREATE INDEX IF NOT EXISTS docs_past_account ON docs_past(account);
     CREATE INDEX IF NOT EXISTS docs_past_message_id ON docs_past(message_id);
     """
 

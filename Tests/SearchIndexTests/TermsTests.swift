@@ -158,10 +158,10 @@ final class TermsTests: SearchIndexTestCase {
 
         // An older version, made by `older` (which drops the indexes of version 8 first) and opened: upgraded in
         // place, not rebuilt (a row put in before is still there).
-        let indexes = ["docs_folder", "docs_past_folder", "docs_past_message_id"]
+        let indexes = ["docs_account", "docs_folder", "docs_past_account", "docs_past_folder", "docs_past_message_id"]
         func present(_ idx: SearchIndex) throws -> [String] {
             try idx.locked { () throws -> [String] in
-                let s = try idx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('docs_folder', 'docs_past_folder', 'docs_past_message_id') ORDER BY name")
+                let s = try idx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('docs_account', 'docs_folder', 'docs_past_account', 'docs_past_folder', 'docs_past_message_id') ORDER BY name")
                 var out: [String] = []
                 while try s.step() { out.append(s.text(0)) }
                 return out
