@@ -106,15 +106,18 @@ package final class SearchIndex: @unchecked Sendable {
         // same time as 4), 16 MiB for queries.
         try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=\(bulk ? -8_192 : -16_384);")
         try db.exec(SearchSchema.create)
-        if !bulk { try db.exec(SearchSchema.queryIndexes) }
         let found = try metaValue("schema_version")
-        if let found, SearchSchema.upgradedInPlace.contains(found), !bulk {
-            // Version 7 is version 8 without its indexes by folder and Message-ID, made above (~2 s at 1M); version 6
-            // is version 7 without `terms`: the table is made (above), and filled by the next catch-up (`termsKey`
-            // absent). Neither rebuilds the whole index.
-            try db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
-        } else if let found, found != Int64(SearchSchema.version) {
+        let upgraded = found.map { SearchSchema.upgradedInPlace.contains($0) && !bulk } ?? false
+        if let found, found != Int64(SearchSchema.version), !upgraded {
             throw .schemaMismatch(found: Int(found), expected: SearchSchema.version)
+        }
+        // The indexes only queries read: a file built aside gets them once its rows are in (`rebuild`).
+        if !bulk { try db.exec(SearchSchema.queryIndexes) }
+        if upgraded {
+            // Version 7 is version 8 without its indexes by folder, account and Message-ID, made above (~4-5 s at 1M);
+            // version 6 is version 7 without `terms`: the table is made (above), and filled by the next catch-up
+            // (`termsKey` absent). Neither rebuilds the whole index.
+            try db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
         }
         if found == nil {
             try db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
