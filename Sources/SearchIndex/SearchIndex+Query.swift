@@ -362,8 +362,7 @@ extension SearchIndex {
             locked { sets.pointSpans = .some(spans) }
         }
         return try locked { () throws(SearchIndexError) -> String? in
-            guard let spans, Double(max(1, words)) * (Double(spans.spans.count) + Double(spans.documents) / Double(max(1, pointSpanGap)))
-                    <= Double(pointSetSeeks) else {
+            guard let spans, affordsPointSet(words: words, spans: spans.spans.count, documents: spans.documents) else {
                 sets.pointRefused.insert(key)
                 return nil
             }
@@ -379,6 +378,12 @@ extension SearchIndex {
         }
     }
 
+    /// Whether a set of the matches of `words` words over `spans` rowid spans holding `documents` documents costs at
+    /// most `pointSetSeeks`: a seek of each word per span and per `pointSpanGap` documents. Called under `lock`.
+    func affordsPointSet(words: Int, spans: Int, documents: Int) -> Bool {
+        Double(max(1, words)) * (Double(spans) + Double(documents) / Double(max(1, pointSpanGap))) <= Double(pointSetSeeks)
+    }
+
     /// Rowid spans, ascending, holding every one of `rows` (ascending, each once): two neighbours share a span unless
     /// more than `pointSpanGap` documents lie between them (a count statement per gap, at most `pointSpanGap` + 1
     /// documents each); and the documents counted: the rows and those between neighbours in one span. With `words`:
@@ -392,8 +397,7 @@ extension SearchIndex {
             var documents = rows.count
             func tooMany() -> Bool {
                 guard let words else { return false }
-                let seeks = Double(max(1, words)) * (Double(spans.count + 1) + Double(documents) / Double(max(1, pointSpanGap)))
-                return seeks > Double(pointSetSeeks)
+                return !affordsPointSet(words: words, spans: spans.count + 1, documents: documents)
             }
             if tooMany() { return nil }
             for (a, b) in zip(rows, rows.dropFirst()) {
