@@ -1,10 +1,11 @@
 import EventLog
+import SearchIndex
 import SMTPClient
 
 /// What kind of failure an error from the library is, for callers that map errors to outcomes (the CLI
 /// maps each to an exit code) without knowing the lower layers' error types.
 public enum ErrorCategory: Sendable, Equatable {
-    /// The store is missing, exists already, or has a newer format.
+    /// The store is missing, exists already, or has a newer format (or its search index a newer schema).
     case store
     /// The email, thread, folder, account, draft or action asked for does not exist.
     case notFound
@@ -22,7 +23,7 @@ public enum ErrorCategory: Sendable, Equatable {
     /// The category of `error`.
     public init(of error: any Error) {
         switch error {
-        case is StoreError: self = .store
+        case is StoreError, SearchIndexError.newerSchema: self = .store
         case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount: self = .invalidInput
         case MailStoreError.snapshot: self = .refused
         case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: self = .notFound

@@ -95,6 +95,11 @@ package final class SearchIndex: @unchecked Sendable {
         self.bulk = bulk
         db = try SQLiteConnection(path: path, create: true)
         digest = try SearchTextDigest()
+        // A newer build's file is recognised before anything is written to it (its tables may differ from this
+        // build's): it is left to that build (`newerSchema`), not rebuilt down to this one's version.
+        if let found = try storedSchemaVersion(), found > Int64(SearchSchema.version) {
+            throw .newerSchema(file: path, found: Int(found), supported: SearchSchema.version)
+        }
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
         // was built: changing it here would need every other connection closed).
         // 16 KiB pages for a new file (a no-op on one that has tables): FTS5's segments are written and read
@@ -176,6 +181,13 @@ package final class SearchIndex: @unchecked Sendable {
         return s
     }
 
+    /// The schema version a file holds, read without writing to it; nil for a file without one (new or empty).
+    private func storedSchemaVersion() throws(SearchIndexError) -> Int64? {
+        let table = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+        guard try table.step() else { return nil }
+        return try metaValue("schema_version")
+    }
+
     func metaValue(_ key: String) throws(SearchIndexError) -> Int64? {
         let s = try statement("SELECT value FROM meta WHERE key = ?")
         try s.bind([.text(key)])
@@ -215,12 +227,13 @@ package final class SearchIndex: @unchecked Sendable {
     // MARK: - Opening a store's index
 
     /// Opens the index in `folder` (created 0700 when missing; files 0600), rebuilding it from the log when it
-    /// is missing, fails to open or has another schema version (`notice` is told why), then folds the log's
-    /// new events.
+    /// is missing, fails to open or has an older schema version (`notice` is told why), then folds the log's
+    /// new events. A newer build's index is left as it is: `SearchIndexError.newerSchema` (`rebuild` replaces it
+    /// when asked).
     package static func open(folder: String, log: EventLog, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         let index: SearchIndex
-        if let current = openCurrent(folder: folder, notice: notice) {
+        if let current = try openCurrent(folder: folder, notice: notice) {
             index = current
         } else {
             index = try rebuild(folder: folder, log: log, unlessFresh: true)
@@ -230,11 +243,14 @@ package final class SearchIndex: @unchecked Sendable {
     }
 
     /// The index in `folder` if it opens with this build's schema, else nil (told to `notice` when it exists).
-    static func openCurrent(folder: String, notice: (String) -> Void) -> SearchIndex? {
+    /// Throws `newerSchema` for a newer build's file, which is left as it is.
+    static func openCurrent(folder: String, notice: (String) -> Void) throws -> SearchIndex? {
         let file = folder + "/" + fileName
         guard FileManager.default.fileExists(atPath: file) else { return nil }
         do {
             return try SearchIndex(path: file)
+        } catch .newerSchema(let file, let found, let supported) {
+            throw SearchIndexError.newerSchema(file: file, found: found, supported: supported)
         } catch {
             notice("the search index cannot be used (\(error)); rebuilding it from the log")
             return nil
@@ -263,7 +279,7 @@ package final class SearchIndex: @unchecked Sendable {
             throw SearchIndexError.io(folder + "/BUILD", String(cString: strerror(errno)))
         }
         defer { buildLock.unlock() }
-        if unlessFresh, let current = openCurrent(folder: folder, notice: { _ in }) { return current }
+        if unlessFresh, let current = try openCurrent(folder: folder, notice: { _ in }) { return current }
         let file = folder + "/" + fileName
         let building = file + ".building"
         for f in [building, building + "-journal"] { unlink(f) }

@@ -6,6 +6,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     case io(String, String)
     /// The index file was written by another schema version (the caller rebuilds it).
     case schemaMismatch(found: Int, expected: Int)
+    /// The index file was written by a newer build (a schema version above this build's): it is left as it is,
+    /// neither read nor rebuilt on open (an older and a newer build would otherwise rebuild it in turn, minutes
+    /// each at a million messages); `mailstore replay --view search` rebuilds it for this build when asked.
+    case newerSchema(file: String, found: Int, supported: Int)
     /// A query the parser accepted could not be run.
     case query(String)
 
@@ -16,6 +20,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .io(let path, let why): "search index: \(path): \(why)"
         case .schemaMismatch(let found, let expected):
             "search index: schema version \(found), this build writes \(expected); it is rebuilt from the log"
+        case .newerSchema(let file, let found, let supported):
+            "search index \(file): schema version \(found) was written by a newer mailstore (this build reads up to \(supported)); "
+                + "it was left as it is: upgrade mailstore, or run `mailstore replay --view search` to rebuild it for this build "
+                + "(a newer build then rebuilds it again)"
         case .query(let why): "search: \(why)"
         }
     }

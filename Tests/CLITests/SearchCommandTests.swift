@@ -89,6 +89,35 @@ final class SearchCommandTests: CLITestCase {
         XCTAssertFalse(try threads("account:later").isEmpty)
     }
 
+    /// A search index a newer build wrote: `search` (live and as of a point) and `verify --views` stop with exit 2
+    /// and say what to do, leaving the file as it is; `replay --view search` rebuilds it for this build.
+    func testANewerBuildsSearchIndexIsLeftAsItIs() throws {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 40, outputDirectory: dir.file("md"), seed: 3))
+        try mailstore("import", "--maildir", dir.file("md"), "--quiet")
+        XCTAssertEqual(try rows(try mailstore("search", "*", "--output", "messages", "--limit", "100", "--json")).count, 40)
+        let file = store + "/views/search/index.sqlite"
+        func sql(_ statement: String) throws -> String {
+            let r = try ChildProcess.run("/usr/bin/python3", ["-c", "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+                + "rows = c.execute(sys.argv[2]).fetchall()\nc.commit()\nprint(rows)", file, statement])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+        let version = try sql("SELECT value FROM meta WHERE key = 'schema_version'")
+        _ = try sql("UPDATE meta SET value = value + 1 WHERE key = 'schema_version'")
+        let newer = try sql("SELECT value FROM meta WHERE key = 'schema_version'")
+        XCTAssertNotEqual(newer, version)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        for args in [["search", "*"], ["search", "*", "--as-of", "5"], ["verify", "--views", "--quiet"]] {
+            let r = try mailstore(args, expect: 2)
+            XCTAssertTrue(r.stderr.contains("written by a newer mailstore") && r.stderr.contains("mailstore replay --view search"), r.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes, "\(args): the index untouched")
+        }
+        try mailstore("replay", "--view", "search", "--quiet")
+        XCTAssertEqual(try sql("SELECT value FROM meta WHERE key = 'schema_version'"), version)
+        XCTAssertEqual(try rows(try mailstore("search", "*", "--output", "messages", "--limit", "100", "--json")).count, 40)
+    }
+
     func testAMalformedQueryPointsAtThePosition() throws {
         try mailstore("init")
         let r = try mailstore("search", "from:alice", "date:2024-13-01", expect: 64)

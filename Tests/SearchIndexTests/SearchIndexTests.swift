@@ -630,16 +630,62 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(st.st_mode & 0o777, 0o700)
         XCTAssertEqual(stat(folder + "/index.sqlite", &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o600)
-        // An index written by another schema version is rebuilt on open.
+        // An index written by an older schema version (not upgraded in place) is rebuilt on open.
         do {
             let idx = try SearchIndex(path: folder + "/index.sqlite")
-            try idx.db.exec("UPDATE meta SET value = 999 WHERE key = 'schema_version'")
+            try idx.db.exec("UPDATE meta SET value = 5 WHERE key = 'schema_version'")
         }
         XCTAssertThrowsError(try SearchIndex(path: folder + "/index.sqlite"))
         var notes: [String] = []
         let reopened = try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
         XCTAssertEqual(notes.count, 1)
         XCTAssertEqual(try reopened.documentCount(), 4)
+        XCTAssertEqual(try reopened.metaValue("schema_version"), Int64(SearchSchema.version))
+    }
+
+    /// An index a newer build wrote is left as it is on open (neither read nor rebuilt down to this build's
+    /// version, which that build would then rebuild up again): a clear error, the file untouched; an explicit
+    /// rebuild (`replay --view search`) replaces it.
+    func testANewerBuildsIndexIsLeftAsItIs() throws {
+        let folder = store.directory.viewsPath + "/search"
+        let file = folder + "/index.sqlite"
+        _ = try index()
+        let newer = SearchSchema.version + 1
+        do {
+            // As a newer build might leave it: a table this build does not know, one of its own gone.
+            let idx = try SearchIndex(path: file)
+            try idx.db.exec("UPDATE meta SET value = \(newer) WHERE key = 'schema_version'; CREATE TABLE later(x); "
+                            + "INSERT INTO later VALUES(7); DROP TABLE terms;")
+        }
+        func tables() throws -> [String] {
+            let db = try SQLiteConnection(path: file, create: false)
+            let s = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            var names: [String] = []
+            while try s.step() { names.append(s.text(0)) }
+            return names
+        }
+        let before = try tables()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        for attempt in ["init", "open"] {
+            var notes: [String] = []
+            do {
+                _ = attempt == "init" ? try SearchIndex(path: file) : try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
+                XCTFail("\(attempt): a newer build's index opened")
+            } catch SearchIndexError.newerSchema(let f, let found, let supported) {
+                XCTAssertEqual(f, file)
+                XCTAssertEqual(found, newer)
+                XCTAssertEqual(supported, SearchSchema.version)
+            }
+            XCTAssertEqual(notes, [], "\(attempt): nothing rebuilt")
+            XCTAssertEqual(try tables(), before, "\(attempt): no table made or dropped")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes, "\(attempt): the file untouched")
+        }
+        XCTAssertTrue("\(SearchIndexError.newerSchema(file: file, found: newer, supported: SearchSchema.version))".contains("replay --view search"))
+        // Asked for, a rebuild replaces it with this build's.
+        let rebuilt = try SearchIndex.rebuild(folder: folder, log: store.log)
+        XCTAssertEqual(try rebuilt.metaValue("schema_version"), Int64(SearchSchema.version))
+        XCTAssertEqual(try rebuilt.documentCount(), 4)
+        XCTAssertFalse(try tables().contains("later"))
     }
 
     /// New index files have 16 KiB pages; a file built with 4 KiB pages (before) opens as it is and answers.

@@ -82,8 +82,17 @@ extension MailStore {
     /// beside that store's scratch views.
     func searchIndex() throws -> SearchIndex {
         if let snapshot {
-            if let live = try? SearchIndex.open(folder: searchFolder, log: log, notice: notice),
-               (try? live.checkpoint()).map({ $0 >= snapshot.sequence }) == true {
+            let live: SearchIndex?
+            do {
+                live = try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
+            } catch let e as SearchIndexError {
+                // A newer build's index is not folded anew beside it either: the same answer as a live search.
+                if case .newerSchema = e { throw e }
+                live = nil
+            } catch {
+                live = nil
+            }
+            if let live, (try? live.checkpoint()).map({ $0 >= snapshot.sequence }) == true {
                 live.asOf = snapshot.sequence
                 return live
             }
