@@ -97,7 +97,9 @@ package final class SearchIndex: @unchecked Sendable {
         digest = try SearchTextDigest()
         // A newer build's file is recognised before anything is written to it (its tables may differ from this
         // build's): it is left to that build (`newerSchema`), not rebuilt down to this one's version.
-        if let found = try storedSchemaVersion(), found > Int64(SearchSchema.version) {
+        // The version read here is the one the checks after `SearchSchema.create` use (that adds no meta row).
+        let found = try storedSchemaVersion()
+        if let found, found > Int64(SearchSchema.version) {
             throw .newerSchema(file: path, found: Int(found), supported: SearchSchema.version)
         }
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
@@ -111,7 +113,6 @@ package final class SearchIndex: @unchecked Sendable {
         // same time as 4), 16 MiB for queries.
         try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=\(bulk ? -8_192 : -16_384);")
         try db.exec(SearchSchema.create)
-        let found = try metaValue("schema_version")
         let upgraded = found.map { SearchSchema.upgradedInPlace.contains($0) && !bulk } ?? false
         if let found, found != Int64(SearchSchema.version), !upgraded {
             throw .schemaMismatch(found: Int(found), expected: SearchSchema.version)
@@ -249,9 +250,8 @@ package final class SearchIndex: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: file) else { return nil }
         do {
             return try SearchIndex(path: file)
-        } catch .newerSchema(let file, let found, let supported) {
-            throw SearchIndexError.newerSchema(file: file, found: found, supported: supported)
         } catch {
+            if case .newerSchema = error { throw error }
             notice("the search index cannot be used (\(error)); rebuilding it from the log")
             return nil
         }
