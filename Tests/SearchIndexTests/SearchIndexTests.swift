@@ -643,6 +643,31 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try reopened.metaValue("schema_version"), Int64(SearchSchema.version))
     }
 
+    /// The version a file holds is hostile input too: the largest integer SQLite stores is a newer build's (an
+    /// error naming it, the file kept); a value that is not a number, or a negative one, is an old file (rebuilt).
+    func testAnyStoredSchemaVersionOpensOrIsNamed() throws {
+        let folder = store.directory.viewsPath + "/search"
+        let file = folder + "/index.sqlite"
+        _ = try index()
+        func stored(_ value: String) throws {
+            let db = try SQLiteConnection(path: file, create: false)
+            try db.exec("UPDATE meta SET value = \(value) WHERE key = 'schema_version'")
+        }
+        try stored("\(Int64.max)")
+        XCTAssertThrowsError(try SearchIndex.open(folder: folder, log: store.log)) { error in
+            guard case SearchIndexError.newerSchema(_, let found, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(found, Int.max)
+        }
+        for value in ["'not a number'", "-9223372036854775808", "x'00ff'"] {
+            try stored(value)
+            var notes: [String] = []
+            let reopened = try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
+            XCTAssertEqual(notes.count, 1, value)
+            XCTAssertEqual(try reopened.metaValue("schema_version"), Int64(SearchSchema.version), value)
+            XCTAssertEqual(try reopened.documentCount(), 4, value)
+        }
+    }
+
     /// An index a newer build wrote is left as it is on open (neither read nor rebuilt down to this build's
     /// version, which that build would then rebuild up again): a clear error, the file untouched; an explicit
     /// rebuild (`replay --view search`) replaces it.
