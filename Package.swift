@@ -13,7 +13,8 @@ import PackageDescription
 ///   `SecureTransport` (TCP and verified TLS with STARTTLS upgrades, deadlines, and what both protocol clients
 ///   share: endpoints, security modes, credentials, auth mechanisms, SASL, transport errors),
 ///   `IMAPClient` (blocking IMAP over TLS, on `IMAPProtocol`), `SMTPClient` (blocking SMTP submission),
-///   `SearchIndex` (the full-text search view in SQLite FTS5);
+///   `SearchIndex` (the full-text search view in SQLite FTS5; `CSQLiteFolderVFS`, in C, keeps SQLite's temporary
+///   files in the index's folder);
 /// - native codecs: `NativeCodecs` (SHA-256 through OpenSSL, zstd);
 /// - the embeddable library `MailStore`, the CLI library `MailStoreCLI` and a thin `mailstore` executable;
 /// - tools under `Tools/`.
@@ -57,7 +58,9 @@ let package = Package(
         .target(name: "SMTPClient", dependencies: ["SecureTransport"]),
 
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "Projections"]),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "SearchQuery", "EventLog", "EventModel", "MailParser", "NativeCodecs", "Projections"]),
+        // SQLite's temporary files made in the index's folder (a VFS over the default one).
+        .target(name: "CSQLiteFolderVFS", dependencies: ["CSQLite"], path: "Sources/CSQLiteFolderVFS"),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CSQLiteFolderVFS", "SearchQuery", "EventLog", "EventModel", "MailParser", "NativeCodecs", "Projections"]),
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",

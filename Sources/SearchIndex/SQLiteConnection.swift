@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteFolderVFS
 import Glibc
 
 /// One SQLite connection, used from one thread at a time (the search index serialises access).
@@ -18,7 +19,15 @@ final class SQLiteConnection {
         }
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        // The connection's temporary files (an index's sort, temporary tables) are made beside the file, not in the
+        // system's temporary folder: they hold keys of the store's mail (`CSQLiteFolderVFS`).
+        let folder = SQLiteConnection.folder(of: path)
+        var vfs = [CChar](repeating: 0, count: 4_096)
+        let registered = mailstore_sqlite_folder_vfs(folder, &vfs, Int32(vfs.count))
+        guard registered == SQLITE_OK else {
+            throw .sqlite(call: "temporary files in \(folder)", code: registered, message: String(cString: sqlite3_errstr(registered)))
+        }
+        let rc = sqlite3_open_v2(path, &db, flags, vfs)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close(db) }
@@ -29,6 +38,12 @@ final class SQLiteConnection {
         // SQLite's default limit on a statement's parameters, whatever the library was built with (Debian's:
         // 250,000): the statements made here are sized to it (`QueryCompiler.maxPastRowids`).
         sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, SQLiteConnection.maxParameters)
+    }
+
+    /// The folder `path` is in (`.` for a bare file name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The most parameters a statement may have (SQLite's default, `SQLITE_MAX_VARIABLE_NUMBER`).
