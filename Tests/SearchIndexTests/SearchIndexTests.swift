@@ -668,6 +668,47 @@ final class SearchIndexTests: SearchIndexTestCase {
         }
     }
 
+    /// The indexes only queries read are made once a build's rows are in (a key of a random Message-ID or email id
+    /// put as each row is folded rewrote a page of the file each time: ~30 GB written by a 1M-message build), and a
+    /// file built aside ends with the same indexes as one opened live. Sorting their keys switches the connection
+    /// to temporary files, and back to memory for the sets searches make.
+    func testQueryIndexesAreMadeAfterABuildsRowsAndEveryFileHasThem() throws {
+        let queryIndexes = ["docs_account", "docs_folder", "docs_message_id", "docs_past_account", "docs_past_email_id",
+                            "docs_past_folder", "docs_past_message_id", "docs_past_until", "docs_since"]
+        func indexes(_ idx: SearchIndex) throws -> [String] {
+            try idx.locked { () throws -> [String] in
+                let s = try idx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                var out: [String] = []
+                while try s.step() { out.append(s.text(0)) }
+                return out
+            }
+        }
+        func temporaryStore(_ idx: SearchIndex) throws -> Int64 {
+            try idx.locked { () throws -> Int64 in
+                let s = try idx.db.prepare("PRAGMA temp_store")
+                _ = try s.step()
+                return s.int(0)
+            }
+        }
+        // Folding into a file built aside: none of them yet.
+        let aside = try SearchIndex.builtAside(at: dir.file("aside.sqlite"))
+        try aside.catchUp(log: store.log)
+        XCTAssertEqual(try aside.documentCount(), 4)
+        XCTAssertEqual(try indexes(aside), [])
+        // Built: all of them, as in a file opened live (made on open), and the sets in memory again (2: MEMORY).
+        let built = try SearchIndex.rebuild(folder: dir.file("built"), log: store.log)
+        XCTAssertEqual(try indexes(built), queryIndexes)
+        let live = try index()
+        XCTAssertEqual(try indexes(live), queryIndexes)
+        XCTAssertEqual(try temporaryStore(live), 2)
+        // One missing from a file (an older build's) is made when it is opened.
+        try live.locked { try live.db.exec("DROP INDEX docs_past_email_id; DROP INDEX docs_since;") }
+        let reopened = try SearchIndex(path: live.path)
+        XCTAssertEqual(try indexes(reopened), queryIndexes)
+        XCTAssertEqual(try temporaryStore(reopened), 2)
+        XCTAssertEqual(try ids("orange", reopened).count, 2)
+    }
+
     /// An index a newer build wrote is left as it is on open (neither read nor rebuilt down to this build's
     /// version, which that build would then rebuild up again): a clear error, the file untouched; an explicit
     /// rebuild (`replay --view search`) replaces it.
