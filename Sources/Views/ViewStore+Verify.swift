@@ -107,18 +107,17 @@ extension ViewStore {
                     let scope = TransactionScope(txn)
                     defer { scope.end() }
                     let latest = HistoryReader(scope: scope, tables: historyTables, window: .max)
+                    // Two walks of one map (the history and the table), released by the versions stepped over (a deleted
+                    // key's are not handed on: the index's old entries at 1M are long runs of them).
+                    latest.onSteps = { self.environment.releaseResidentPages(over: Environment.residentFileBudget) }
                     var found: [Difference] = []
                     func note(_ detail: String) { found.append(Difference(view: type.name.rawValue, table: ViewHistory.table(table), detail: detail)) }
                     do { try txn.withCursor(d) { live in
                         var l = try live.first()
-                        var walked = 0
                         let changed = pending[table] ?? []
                         /// Whether `k` changed in the open window (its version is written when the window closes).
                         func isPending(_ k: UnsafeRawBufferPointer) -> Bool { !changed.isEmpty && changed.contains(TableKey(Array(k))) }
                         try latest.scanBorrowed(table, from: []) { key, value in
-                            walked += 1
-                            // Two walks of one map (the history and the table): checked more often than a comparison's.
-                            if walked % 512 == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
                             while let e = l, ViewStore.compareBytes(e.key, key) < 0 {
                                 if !isPending(e.key) { note("key \(ViewStore.show(e.key)) has no version") }
                                 l = try live.next()

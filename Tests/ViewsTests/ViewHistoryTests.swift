@@ -493,6 +493,51 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertEqual(try store.latestViews().compareWithRebuild().differences, [])
     }
 
+    /// A scan of the history tells its caller every few versions it steps over, whether it hands them on or not: the
+    /// deleted keys' versions (a thread's old index entries, expunged copies) are stepped over without a call of the
+    /// scan's body, and `verify --views` releases the pages they map there (at 1M messages a walk over them had
+    /// taken it from 123 to 202 MiB within a second, where it released by the entries handed on).
+    func testAHistoryScanCountsTheVersionsItStepsOverWhetherItHandsThemOnOrNot() throws {
+        try fill()
+        let live = try store.latestViews()
+        var steppedOver = 0
+        try live.environment.read { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            for table in live.historyTables.keys.sorted() {
+                guard let history = live.historyTables[table], let view = live.databases[table] else { return XCTFail(table) }
+                let versions = try Self.entries(txn, history), entries = try Self.entries(txn, view)
+                let reader = HistoryReader(scope: scope, tables: live.historyTables, window: .max)
+                reader.stepInterval = 8
+                var calls = 0, handed = 0
+                reader.onSteps = { calls += 1 }
+                try reader.scanBorrowed(table, from: []) { _, _ in
+                    handed += 1
+                    return true
+                }
+                XCTAssertEqual(handed, entries, "\(table): the latest versions are the view's entries")
+                XCTAssertEqual(reader.steps, versions, table)
+                XCTAssertEqual(calls, versions / 8, table)
+                steppedOver += versions - handed
+            }
+        }
+        // Versions of deleted keys and of earlier windows, stepped over without a call of the scan's body.
+        XCTAssertGreaterThan(steppedOver, 1_000)
+    }
+
+    /// The entries of `d`.
+    private static func entries(_ txn: borrowing Transaction, _ d: Database) throws -> Int {
+        var n = 0
+        try txn.withCursor(d) { c in
+            var e = try c.first()
+            while e != nil {
+                n += 1
+                e = try c.next()
+            }
+        }
+        return n
+    }
+
     /// Views written by a build that kept no history are rebuilt with one when opened (told), and a read-only look
     /// at a past point of such views folds from the log's start instead.
     func testViewsWithoutAHistoryAreRebuiltWithOne() throws {
