@@ -24,6 +24,15 @@ package final class FileLock {
         return FileLock(fd: fd)
     }
 
+    /// True when `path` still names the file this lock is on (it was not removed or replaced since it was
+    /// opened): a lock on a file another process unlinked meanwhile guards nothing.
+    package func isStill(at path: String) -> Bool {
+        guard fd >= 0 else { return false }
+        var mine = stat(), named = stat()
+        guard fstat(fd, &mine) == 0, stat(path, &named) == 0 else { return false }
+        return mine.st_dev == named.st_dev && mine.st_ino == named.st_ino
+    }
+
     /// Releases the lock.
     package func unlock() {
         guard fd >= 0 else { return }

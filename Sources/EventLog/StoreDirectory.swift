@@ -9,6 +9,7 @@ import Glibc
 ///   FORMAT        "mailstore-store-format 4"
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
+///   scratch/      work thrown away (`ScratchFolder`): `verify --views`' rebuild, `--as-of` folds
 /// ```
 public struct StoreDirectory: Sendable {
     /// The store format this build writes; it reads every format from 1 up to it.

@@ -39,9 +39,13 @@ extension MailStore {
     /// table. Returns the sequence compared at and the differences (empty when the views are right).
     public func compareViewsWithRebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws
         -> (sequence: UInt64, differences: [ViewDifference]) {
-        // The search index is compared on a second thread while the views are rebuilt on this one.
-        let searchWork = BackgroundWork { try self.compareSearchWithRebuild() }
-        let views = Result { try latestViews().compareWithRebuild(twoCores: false, progress: progress) }
+        // The search index is compared on a second thread while the views are rebuilt on this one, both in a scratch
+        // folder of the store's (`ScratchFolder`: the rebuilt views and index are a copy of the store's mail).
+        let scratch = ScratchFolder(store: directory, kind: "verify")
+        defer { scratch.remove() }
+        let folder = try scratch.path()
+        let searchWork = BackgroundWork { try self.compareSearchWithRebuild(scratchFolder: folder + "/search") }
+        let views = Result { try latestViews().compareWithRebuild(twoCores: false, scratchFolder: folder + "/views", progress: progress) }
         let search = try searchWork.wait().get()
         let v = try views.get()
         return (min(v.sequence, search.sequence), v.differences + search.differences)
@@ -62,16 +66,17 @@ extension MailStore {
         let seq = try sequence(asOf: point)
         guard snapshot == nil else { throw MailStoreError.snapshot(sequence: snapshot?.sequence ?? seq) }
         // Made only when something is folded there (the views without a history, a search index as of the point).
-        let folder = FileManager.default.temporaryDirectory.path + "/mailstore-asof-\(UUID().uuidString.prefix(8))"
+        let scratch = ScratchFolder(store: directory, kind: "asof")
         do {
             let views = try latestViews().past(at: seq, only: only, progress: progress)
-            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
+            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq))
         } catch ViewError.noHistory {}
         do {
-            let views = try ViewStore.scratch(in: folder, log: log, through: seq, only: only, writesBehind: true, progress: progress)
-            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (folder, seq))
+            let views = try ViewStore.scratch(in: try scratch.path() + "/views", log: log, through: seq, only: only,
+                                              writesBehind: true, progress: progress)
+            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq))
         } catch {
-            try? FileManager.default.removeItem(atPath: folder)
+            scratch.remove()
             throw error
         }
     }

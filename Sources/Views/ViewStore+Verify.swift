@@ -27,8 +27,10 @@ extension ViewStore {
     /// compares the two table by table (every key and value). Returns the differences (at most a few
     /// per table), empty when the live views are exactly what the log gives.
     /// `twoCores`: whether the rebuild folds some views on a second thread (false when the caller keeps the other
-    /// core busy, as `verify --views` does with the search index).
-    public func compareWithRebuild(twoCores: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws
+    /// core busy, as `verify --views` does with the search index). `scratchFolder`: where the rebuild is made (a
+    /// folder that does not exist yet, removed after); nil: in the system's temporary folder.
+    public func compareWithRebuild(twoCores: Bool = true, scratchFolder: String? = nil,
+                                   progress: ((UInt64, UInt64) -> Void)? = nil) throws
         -> (sequence: UInt64, differences: [Difference]) {
         waitForPendingClose()
         let cps = try checkpoints()
@@ -37,7 +39,7 @@ extension ViewStore {
         for (name, cp) in cps where cp != seq {
             diffs.append(Difference(view: name, table: "views.meta", detail: "checkpoint \(cp), others at \(seq)"))
         }
-        let dir = FileManager.default.temporaryDirectory.path + "/mailstore-verify-views-\(UUID().uuidString.prefix(8))"
+        let dir = scratchFolder ?? FileManager.default.temporaryDirectory.path + "/mailstore-verify-views-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fresh = try ViewStore.scratch(in: dir, log: log, catalog: catalog, through: seq, twoCores: twoCores, progress: progress)
         // The walks read the live views in key order, which is their order in a published generation's file: with

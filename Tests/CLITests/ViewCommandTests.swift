@@ -170,4 +170,43 @@ final class ViewCommandTests: CLITestCase {
         let verify = try mailstore("verify", "--views")
         XCTAssertTrue(verify.stdout.hasPrefix("OK: every view equals a rebuild"), verify.stdout)
     }
+    /// `verify --views` rebuilds in the store's `scratch/` folder, not in `$TMPDIR` (the rebuilt views and index are
+    /// a copy of the store's mail); one killed midway leaves its folder there, and the next run removes it.
+    func testVerifyViewsWorksInTheStoresScratchFolderAndWhatAKilledOneLeftGoes() throws {
+        try importGenerated(3000)
+        let tmp = dir.file("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let scratch = store + "/scratch"
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        env["TMPDIR"] = tmp
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = ["verify", "--views", "--quiet"]
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // Killed once its rebuild has written into the scratch folder.
+        func rebuilding() -> String? {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? []
+            return names.first { $0.hasPrefix("verify-") && !$0.hasSuffix(".lock")
+                && FileManager.default.fileExists(atPath: scratch + "/" + $0 + "/views/data.mdb") }
+        }
+        var left: String?
+        for _ in 0..<2_000 where left == nil && p.isRunning {
+            left = rebuilding()
+            if left == nil { usleep(5_000) }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "verify --views was still running when killed")
+        let name = try XCTUnwrap(left, "no rebuild seen in \(scratch)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: scratch + "/" + name + "/views/data.mdb"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["verify", "--views"], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("OK: every view equals a rebuild"), r.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch), [], "the killed run's folder and this run's are gone")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
+    }
 }

@@ -96,9 +96,8 @@ extension MailStore {
                 live.asOf = snapshot.sequence
                 return live
             }
-            // Inside the store's scratch folder, so it goes with it.
-            if !FileManager.default.fileExists(atPath: snapshot.folder) { try StoreDirectory.makePrivateDirectory(snapshot.folder) }
-            return try SearchIndex.rebuild(folder: snapshot.folder + "/search", log: log, through: snapshot.sequence)
+            // Inside the snapshot's scratch folder, so it goes with it.
+            return try SearchIndex.rebuild(folder: try snapshot.scratch.path() + "/search", log: log, through: snapshot.sequence)
         }
         return try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
     }
@@ -115,9 +114,9 @@ extension MailStore {
 
     /// The search view compared with a scratch rebuild (counts, every document's filter columns, a sample of
     /// full texts), as view differences.
-    func compareSearchWithRebuild() throws -> (sequence: UInt64, differences: [ViewDifference]) {
+    /// `scratchFolder`: where the rebuild is made (a folder that does not exist yet), removed after.
+    func compareSearchWithRebuild(scratchFolder scratch: String) throws -> (sequence: UInt64, differences: [ViewDifference]) {
         let index = try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
-        let scratch = FileManager.default.temporaryDirectory.path + "/mailstore-verify-search-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let result = try index.compareWithRebuild(log: log, scratchFolder: scratch)
         return (result.sequence, result.differences.map { ViewDifference(view: "search", table: "index", detail: $0) })

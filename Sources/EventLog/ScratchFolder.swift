@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+
+/// A private folder for work that is thrown away: `verify --views`' rebuilt views and search index, the views
+/// or search index folded up to a point for `--as-of` where no history serves it. It holds the store's mail (a
+/// rebuilt index's terms, contacts, subjects; at 1M messages ~4.7 GB for `verify --views`), so it is made in the
+/// store's own `scratch/` folder, on the store's disk and as private as the store (0700), not in the system's
+/// temporary folder (often a RAM-backed tmpfs, shared with other users' programs). Only where the store's folder
+/// cannot be written (a store read from a read-only mount or another user's store) is it made in `$TMPDIR`.
+///
+/// Each folder in `scratch/` has a lock file beside it (`NAME.lock`) held by its owner while it lives: a process
+/// killed in the middle of a `verify --views` leaves its folder, and the next one to make a scratch folder or open
+/// the store for writing removes every folder whose lock no process holds (`removeAbandoned`).
+///
+/// The folder is made when `path()` is first called and removed with its lock file by `remove()` or when the
+/// object goes.
+package final class ScratchFolder: @unchecked Sendable {
+    /// The name of the store's scratch folder.
+    package static let folderName = "scratch"
+    /// How many random names are tried before giving up (a name already taken is skipped).
+    static let attempts = 8
+
+    private let store: StoreDirectory?
+    private let kind: String
+    private let lock = NSLock()
+    private var made: (path: String, fileLock: FileLock?)?
+    private var removed = false
+
+    /// A scratch folder for `kind` (a word: `verify-views`, `asof`) in `store`'s scratch folder, made on first use.
+    /// `store` nil: in the system's temporary folder.
+    package init(store: StoreDirectory?, kind: String) {
+        self.store = store
+        self.kind = kind
+    }
+
+    deinit { remove() }
+
+    /// The folder's path, made (0700) on the first call. In the store's `scratch/` when it can be written there,
+    /// else in `$TMPDIR`; the folders of killed processes in `scratch/` are removed first.
+    package func path() throws -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made.path }
+        precondition(!removed, "a scratch folder is used after its removal")
+        if let store, let inStore = try makeInStore(store) {
+            made = inStore
+        } else {
+            let folder = FileManager.default.temporaryDirectory.path + "/mailstore-\(kind)-\(ScratchFolder.randomName())"
+            try StoreDirectory.makePrivateDirectory(folder)
+            made = (folder, nil)
+        }
+        return made!.path
+    }
+
+    /// Removes the folder and its lock file (nothing when it was never made). Idempotent.
+    package func remove() {
+        lock.lock()
+        defer { lock.unlock() }
+        removed = true
+        guard let m = made else { return }
+        made = nil
+        try? FileManager.default.removeItem(atPath: m.path)
+        // The folder first, then its lock file: a folder is never without its lock while its owner lives.
+        if let fileLock = m.fileLock {
+            unlink(m.path + ".lock")
+            fileLock.unlock()
+        }
+    }
+
+    /// The scratch folder of `store` (or nil where it cannot be made: the store's folder cannot be written).
+    private func makeInStore(_ store: StoreDirectory) throws -> (path: String, fileLock: FileLock?)? {
+        let root = store.path + "/" + ScratchFolder.folderName
+        guard access(store.path, W_OK) == 0 else { return nil }
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) {
+            guard (try? StoreDirectory.makePrivateDirectory(root)) != nil else { return nil }
+        } else if !isFolder.boolValue {
+            return nil
+        }
+        guard access(root, W_OK) == 0 else { return nil }
+        ScratchFolder.removeAbandoned(in: store)
+        for _ in 0..<ScratchFolder.attempts {
+            let name = root + "/\(kind)-\(ScratchFolder.randomName())"
+            // The lock file first, made new and locked, then the folder: a folder without a lock file is never
+            // an owner's.
+            let fd = open(name + ".lock", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                if errno == EEXIST { continue }
+                throw StoreError.io(name + ".lock", "cannot create a scratch folder's lock file: \(String(cString: strerror(errno)))")
+            }
+            close(fd)
+            // Between the file's creation and its lock another process's clean-up may have taken and removed it:
+            // then the lock is on a file no longer there, and another name is tried.
+            guard let fileLock = FileLock.acquire(name + ".lock", exclusive: true, wait: false, create: false),
+                  fileLock.isStill(at: name + ".lock") else { continue }
+            do {
+                try StoreDirectory.makePrivateDirectory(name)
+            } catch {
+                unlink(name + ".lock")
+                throw error
+            }
+            return (name, fileLock)
+        }
+        throw StoreError.io(root, "cannot find a free name for a scratch folder in \(ScratchFolder.attempts) tries")
+    }
+
+    /// Removes from `store`'s scratch folder every folder whose owner is gone (its lock file not held, or missing)
+    /// and every lock file no process holds. Returns the names of the folders removed. Folders in use are left.
+    @discardableResult
+    package static func removeAbandoned(in store: StoreDirectory) -> [String] {
+        let root = store.path + "/" + folderName
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
+        var removedFolders: [String] = []
+        for name in names.sorted() where name.hasSuffix(".lock") {
+            let lockPath = root + "/" + name
+            guard let held = FileLock.acquire(lockPath, exclusive: true, wait: false, create: false),
+                  held.isStill(at: lockPath) else { continue }
+            let folder = String(lockPath.dropLast(".lock".count))
+            if FileManager.default.fileExists(atPath: folder) {
+                try? FileManager.default.removeItem(atPath: folder)
+                removedFolders.append(String(name.dropLast(".lock".count)))
+            }
+            unlink(lockPath)
+            held.unlock()
+        }
+        // A folder without a lock file: its owner (or a clean-up) was killed while removing it.
+        // (Checked again by name: a listing made while others create entries may show a folder and not its lock.)
+        let locks = Set(names.filter { $0.hasSuffix(".lock") })
+        for name in names where !name.hasSuffix(".lock") && !locks.contains(name + ".lock") {
+            guard access(root + "/" + name + ".lock", F_OK) != 0 else { continue }
+            if (try? FileManager.default.removeItem(atPath: root + "/" + name)) != nil { removedFolders.append(name) }
+        }
+        return removedFolders
+    }
+
+    /// 16 hex digits from the system's random source.
+    static func randomName() -> String {
+        String(UInt64.random(in: .min ... .max), radix: 16)
+    }
+}

@@ -1,0 +1,85 @@
+import EventLog
+import Foundation
+import Glibc
+import TestSupport
+import XCTest
+
+final class ScratchFolderTests: XCTestCase {
+    func mode(_ path: String) -> Int {
+        var st = stat()
+        stat(path, &st)
+        return Int(st.st_mode & 0o777)
+    }
+
+    func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    func makeStore(_ tmp: TemporaryDirectory) throws -> StoreDirectory {
+        let store = StoreDirectory(path: tmp.file("store"))
+        try store.create()
+        return store
+    }
+
+    /// Made on first use in the store's `scratch/`, private, beside its lock file; two are apart; both go with
+    /// `remove()` (and a clean-up meanwhile leaves them, their owner alive).
+    func testAScratchFolderIsMadeInTheStoreOnFirstUseAndGoesWithItsLockFile() throws {
+        let tmp = TemporaryDirectory()
+        let store = try makeStore(tmp)
+        let root = store.path + "/" + ScratchFolder.folderName
+        let one = ScratchFolder(store: store, kind: "verify")
+        XCTAssertFalse(exists(root), "nothing is made before the folder is used")
+        let path = try one.path()
+        XCTAssertEqual(try one.path(), path)
+        XCTAssertTrue(path.hasPrefix(root + "/verify-"), path)
+        XCTAssertEqual(mode(root), 0o700)
+        XCTAssertEqual(mode(path), 0o700)
+        XCTAssertEqual(mode(path + ".lock"), 0o600)
+        let two = ScratchFolder(store: store, kind: "verify")
+        let other = try two.path()
+        XCTAssertNotEqual(other, path)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path + "/file"))
+        XCTAssertEqual(ScratchFolder.removeAbandoned(in: store), [], "both owners are alive")
+        XCTAssertTrue(exists(path + "/file"))
+        one.remove()
+        XCTAssertFalse(exists(path))
+        XCTAssertFalse(exists(path + ".lock"))
+        XCTAssertTrue(exists(other))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).sorted(),
+                       [String(other.dropFirst(root.count + 1)), String(other.dropFirst(root.count + 1)) + ".lock"])
+        withExtendedLifetime(two) {}
+    }
+
+    /// What a killed owner leaves (a folder beside a lock file no process holds, a folder without its lock file, a
+    /// lock file alone) is removed by the next clean-up; a live owner's folder is left.
+    func testWhatKilledOwnersLeftIsRemovedAndALiveOnesFolderIsLeft() throws {
+        let tmp = TemporaryDirectory()
+        let store = try makeStore(tmp)
+        let root = store.path + "/" + ScratchFolder.folderName
+        let live = ScratchFolder(store: store, kind: "asof")
+        let livePath = try live.path()
+        for name in ["verify-dead", "verify-orphan"] {
+            try StoreDirectory.makePrivateDirectory(root + "/" + name + "/views")
+            try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: root + "/" + name + "/views/data.mdb"))
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/verify-dead.lock", contents: nil))
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/asof-gone.lock", contents: nil))
+        XCTAssertEqual(ScratchFolder.removeAbandoned(in: store).sorted(), ["verify-dead", "verify-orphan"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).sorted(),
+                       [String(livePath.dropFirst(root.count + 1)), String(livePath.dropFirst(root.count + 1)) + ".lock"])
+        live.remove()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root), [])
+    }
+
+    /// Where the store's scratch folder cannot be made (here a file holds its name), the system's temporary
+    /// folder serves, and the folder is removed all the same.
+    func testWhereTheStoreCannotHoldItTheTemporaryFolderServes() throws {
+        let tmp = TemporaryDirectory()
+        let store = try makeStore(tmp)
+        XCTAssertTrue(FileManager.default.createFile(atPath: store.path + "/" + ScratchFolder.folderName, contents: nil))
+        let scratch = ScratchFolder(store: store, kind: "asof")
+        let path = try scratch.path()
+        XCTAssertTrue(path.hasPrefix(FileManager.default.temporaryDirectory.path + "/mailstore-asof-"), path)
+        XCTAssertEqual(mode(path), 0o700)
+        scratch.remove()
+        XCTAssertFalse(exists(path))
+    }
+}
