@@ -26,11 +26,11 @@ extension EventLog {
         if let blobData { try forEachEntry(of: blobData, chunk: chunk) { try body(true, $0, $1, $2) } }
     }
 
-    /// Calls `body` with every key and value of `db`, in key order, reading `chunk` entries per short read
-    /// transaction (the transaction and the buffers are valid only during the call).
-    func forEachEntry(of db: Database, chunk: Int = 256,
+    /// Calls `body` with every key and value of `db` (after the key `after`, when given), in key order, reading
+    /// `chunk` entries per short read transaction (the transaction and the buffers are valid only during the call).
+    func forEachEntry(of db: Database, chunk: Int = 256, after start: [UInt8]? = nil,
                       _ body: (borrowing Transaction, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
-        var after: [UInt8]? = nil
+        var after: [UInt8]? = start
         while true {
             var count = 0
             try environment.read { txn in

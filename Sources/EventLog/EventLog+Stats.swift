@@ -3,32 +3,81 @@ import LMDB
 
 extension EventLog {
     /// Counts events by type, their bytes, blobs and compression (`mailstore stats`).
-    package func stats() throws -> LogStats {
-        var s = LogStats()
-        var perType: [EventType: LogStats.TypeStats] = [:]
-        let end = try head().sequence
-        try forEachRecord(through: end) { _, key, record in
-            if let h = try? RecordCodec.decodeHeader(record, sequence: EventLog.decodeSequence(key)) {
-                var t = perType[h.envelope.type] ?? LogStats.TypeStats(type: h.envelope.type, count: 0, storedBytes: 0, payloadBytes: 0)
-                t.count += 1
-                t.storedBytes += UInt64(record.count)
-                t.payloadBytes += UInt64(h.payloadLength)
-                perType[h.envelope.type] = t
-                s.payloadBytes += UInt64(h.payloadLength)
-                s.storedPayloadBytes += UInt64(record.count - h.payloadOffset)
-            }
-            s.events += 1
-            s.recordBytes += UInt64(record.count)
-            return true
+    ///
+    /// `cache`: a file keeping what was counted (`LogTally`): where it holds a tally of this log, only the events and
+    /// blobs appended since are walked, and the file is replaced with the new tally (when it can be written). Nil:
+    /// everything is walked.
+    package func stats(cache: String? = nil) throws -> LogStats {
+        var tally = LogTally()
+        var cached = false
+        if let cache, let found = LogTally.load(cache), try holds(found) {
+            tally = found
+            cached = true
         }
-        s.types = perType.values.sorted { ($0.count, $1.type) > ($1.count, $0.type) }
-        try forEachBlob { _, _, _, value in
-            s.blobs += 1
-            s.blobStoredBytes += UInt64(value.count)
+        let before = tally
+        let end = try head().sequence
+        if end > tally.sequence {
+            var perType: [EventType: LogStats.TypeStats] = [:]
+            for t in tally.typeStats { perType[t.type] = t }
+            try forEachRecord(from: tally.sequence + 1, through: end) { _, key, record in
+                if let h = try? RecordCodec.decodeHeader(record, sequence: EventLog.decodeSequence(key)) {
+                    var t = perType[h.envelope.type] ?? LogStats.TypeStats(type: h.envelope.type, count: 0, storedBytes: 0, payloadBytes: 0)
+                    t.count += 1
+                    t.storedBytes += UInt64(record.count)
+                    t.payloadBytes += UInt64(h.payloadLength)
+                    perType[h.envelope.type] = t
+                    tally.payloadBytes += UInt64(h.payloadLength)
+                    tally.storedPayloadBytes += UInt64(record.count - h.payloadOffset)
+                }
+                tally.events += 1
+                tally.recordBytes += UInt64(record.count)
+                return true
+            }
+            tally.types = perType.values.sorted { $0.type < $1.type }
+                .map { LogTally.TypeTally(code: $0.type.rawValue, count: $0.count, storedBytes: $0.storedBytes, payloadBytes: $0.payloadBytes) }
+            tally.sequence = end
+            tally.chainHash = LogTally.hex(try chainHash(at: end) ?? EventLog.zeroHash)
+        }
+        /// A blob's raw size, from its stored form's header.
+        func rawSize(_ value: UnsafeRawBufferPointer) -> UInt64 {
             var r = ByteReader(value)
             _ = try? r.readByte()
-            s.blobRawBytes += (try? r.readVarint()) ?? 0
+            return (try? r.readVarint()) ?? 0
         }
+        // The hash-keyed blobs of formats 1 and 2: no build appends to them but an older one (a cached tally counted
+        // as many as there are: `holds`).
+        if !cached {
+            try forEachEntry(of: blobs) { _, _, value in
+                tally.legacyBlobs += 1
+                tally.legacyStoredBytes += UInt64(value.count)
+                tally.legacyRawBytes += rawSize(value)
+            }
+        }
+        if let blobData {
+            var after: [UInt8]?
+            if tally.lastBlobNumber > 0 {
+                var key = [UInt8](repeating: 0, count: 8)
+                EventLog.encodeSequence(tally.lastBlobNumber, into: &key)
+                after = key
+            }
+            try forEachEntry(of: blobData, after: after) { _, key, value in
+                tally.numberedBlobs += 1
+                tally.numberedStoredBytes += UInt64(value.count)
+                tally.numberedRawBytes += rawSize(value)
+                if key.count == 8 { tally.lastBlobNumber = EventLog.decodeSequence(key) }
+            }
+        }
+        if let cache, tally != before { tally.save(cache) }
+
+        var s = LogStats()
+        s.events = tally.events
+        s.recordBytes = tally.recordBytes
+        s.payloadBytes = tally.payloadBytes
+        s.storedPayloadBytes = tally.storedPayloadBytes
+        s.types = tally.typeStats.sorted { ($0.count, $1.type) > ($1.count, $0.type) }
+        s.blobs = tally.legacyBlobs + tally.numberedBlobs
+        s.blobStoredBytes = tally.legacyStoredBytes + tally.numberedStoredBytes
+        s.blobRawBytes = tally.legacyRawBytes + tally.numberedRawBytes
         let count = try dictionaryCount()
         s.dictionaries = UInt64(count)
         if count > 0 {
@@ -41,5 +90,19 @@ extension EventLog {
         s.fileBytes = UInt64(environment.usedBytes)
         s.mapBytes = UInt64(environment.mapSize)
         return s
+    }
+
+    /// Whether `tally` counted this log's first events and blobs (see `LogTally`): the event it ends at has the chain
+    /// hash it recorded, the hash-keyed blobs are as many as it counted, and its last numbered blob is there.
+    func holds(_ tally: LogTally) throws -> Bool {
+        guard let hash = try chainHash(at: tally.sequence), LogTally.hex(hash) == tally.chainHash else { return false }
+        return try environment.read { txn in
+            guard try txn.stat(blobs).entries == tally.legacyBlobs else { return false }
+            guard tally.lastBlobNumber > 0 else { return tally.numberedBlobs == 0 }
+            guard let blobData else { return false }
+            var key = [UInt8](repeating: 0, count: 8)
+            EventLog.encodeSequence(tally.lastBlobNumber, into: &key)
+            return try key.withUnsafeBytes { try txn.get(blobData, key: $0) } != nil
+        }
     }
 }

@@ -10,6 +10,7 @@ import Glibc
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
 ///   scratch/      work thrown away (`ScratchFolder`): `verify --views`' rebuild, `--as-of` folds
+///   cache/        what `stats` counted (`LogTally`): a cache, rebuilt when missing or not this log's
 /// ```
 public struct StoreDirectory: Sendable {
     /// The store format this build writes; it reads every format from 1 up to it.
@@ -37,6 +38,8 @@ public struct StoreDirectory: Sendable {
     public var viewsPath: String { path + "/views" }
     /// The format file.
     public var formatFile: String { path + "/FORMAT" }
+    /// What `stats` counted of the log, so the next one walks only what came since (`LogTally`): a cache.
+    public var statsCacheFile: String { path + "/cache/log-stats.json" }
 
     /// Resolves the store folder: `explicit` (`--store`), else `$MAILSTORE_HOME`, else
     /// `$XDG_DATA_HOME/mailstore`, else `~/.local/share/mailstore`.

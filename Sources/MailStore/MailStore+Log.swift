@@ -10,9 +10,10 @@ extension MailStore {
         try log.scan(from: from, filter: filter, body)
     }
 
-    /// The log's size and counts per event type.
+    /// The log's size and counts per event type: what a `stats` before counted read from the store's cache
+    /// (`StoreDirectory.statsCacheFile`), only the events and blobs appended since walked.
     public func stats() throws -> LogStats {
-        try log.stats()
+        try log.stats(cache: directory.statsCacheFile)
     }
 
     /// Nil when folds and imports on this machine map the log's and the views' pages one per fault (the kernel's
