@@ -71,6 +71,68 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         }
     }
 
+    /// A prefix of several tokens (`text-t*`, `bob@ex*`: FTS5's phrase whose last token is a prefix) expands its
+    /// last token into words written after the text before it, as phrases, and matches what FTS5's phrase prefix
+    /// matches: for pairs of words the mail holds (the subjects' first two, the senders' addresses), cut to one to
+    /// three letters, in fields, beside other terms, as heavy prefixes read a few words at a time, and where the
+    /// statement steps past its budget.
+    func testAPrefixOfSeveralTokensExpandsItsLastAndMatchesWhatFTS5sPhrasePrefixMatches() throws {
+        _ = try generateCorpus(CorpusOptions(messages: 400, outputDirectory: dir.file("md"), seed: 11))
+        _ = try Importer(store: store, options: Importer.Options()).importMaildir(dir.file("md"))
+        let idx = try index()
+        var subjects: [String] = [], senders: [String] = []
+        try idx.locked {
+            let s = try idx.db.prepare("SELECT subject, participants FROM docs ORDER BY rowid LIMIT 40")
+            try s.bind([])
+            while try s.step() {
+                subjects.append(s.text(0))
+                senders.append(s.text(1))
+            }
+            s.reset()
+        }
+        var queries: [String] = []
+        for subject in subjects.prefix(20) {
+            let words: [String] = subject.split(whereSeparator: { !$0.isLetter }).map { String($0) }
+                .filter { $0.count >= 3 && $0.allSatisfy(\.isASCII) }
+            guard words.count >= 2 else { continue }
+            for n in [1, 2, 3] { queries.append(words[0] + "-" + String(words[1].prefix(n)) + "*") }
+        }
+        // Addresses: `local@d*` (a local part with dots is a phrase of more tokens).
+        let addresses: [String] = senders.flatMap { $0.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) && $0 != "@" && $0 != "." }) }
+            .map { String($0) }.filter { $0.contains("@") && !$0.hasPrefix("@") && !$0.hasPrefix(".") }
+        for address in Set(addresses).sorted().prefix(12) {
+            let parts = address.split(separator: "@", maxSplits: 1)
+            guard parts.count == 2, let d = parts[1].first else { continue }
+            let local = String(parts[0]), first = local + "@" + String(d) + "*"
+            queries += [first, "from:" + local + "@" + String(parts[1].prefix(2)) + "*", first + " -hello", "NOT " + first]
+        }
+        queries += ["zzzz-a*", "re-a*", "heads-u*", "(heads-u* OR t*) is:unread", "deploy-m*"]
+        var matched = 0, expanded = 0
+        for q in queries {
+            let native = try hits(q, idx, expanded: false)
+            if !native.isEmpty { matched += 1 }
+            XCTAssertEqual(try hits(q, idx, expanded: true), native, "'\(q)'")
+            if case .text(let t) = try SearchQuery.parse(q).expr, try expansion(q, idx) != nil {
+                expanded += 1
+                XCTAssertFalse(try XCTUnwrap(expansion(q, idx)).contains("\"" + t.text + "\" *"), "'\(q)': FTS5's phrase prefix left in")
+            }
+        }
+        XCTAssertGreaterThan(matched, 30, "most of these phrases are in the mail")
+        XCTAssertGreaterThan(expanded, 30, "and are expanded")
+        // Heavy: read a few words at a time; and a statement past its budget.
+        for (merged, group, rowWords) in [(0, 1, SearchIndex.defaultExpandedRowWords), (0, 3, 1), (SearchIndex.defaultMaxMergedPostings, 16, 1)] {
+            idx.maxMergedPostings = merged
+            idx.setChunkWords = group
+            idx.expandedRowWords = rowWords
+            for q in queries.prefix(24) + ["NOT heads-u*", "re-a* OR folder:INBOX"] {
+                for oldest in [false, true] {
+                    XCTAssertEqual(try hits(q, idx, expanded: true, oldestFirst: oldest), try hits(q, idx, expanded: false, oldestFirst: oldest),
+                                   "'\(q)' with \(merged) postings merged, by \(group) words, \(rowWords) row words")
+                }
+            }
+        }
+    }
+
     /// Prefixes with too many postings for FTS5's in-memory merge (`maxMergedPostings`, those with the most first)
     /// are heavy: a set of their matches is made from groups of their words (`setChunks`), an expression mixing a
     /// heavy prefix with another prefix is tested part by part (`partMembership`), and a statement that steps past
@@ -158,8 +220,14 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         // The prefix is tokenized as FTS5 tokenizes it: `deploying*` is `deploi*`.
         XCTAssertEqual(try hits("Deploying*", idx, expanded: true), try hits("deploying*", idx, expanded: false))
         XCTAssertEqual(try hits("deploying*", idx, expanded: true).count, 1)
-        // A prefix of two tokens and a prefix with no word are not expanded or match nothing, as FTS5's do.
-        XCTAssertNil(try expansion("done-deplo*", idx))
+        // A prefix of two tokens is expanded as a phrase, its last token as a prefix alone; a prefix with no word
+        // matches nothing, as FTS5's does.
+        let phrase = try XCTUnwrap(try expansion("done-deplo*", idx))
+        XCTAssertFalse(phrase.contains("*"), phrase)
+        XCTAssertTrue(phrase.contains("\"done-"), phrase)
+        XCTAssertEqual(try hits("done-deplo*", idx, expanded: true).count, 0, "'done' comes after 'deployment is'")
+        XCTAssertEqual(try hits("deployment-is-do*", idx, expanded: true).count, 1)
+        XCTAssertEqual(try hits("deployment-is-do*", idx, expanded: true), try hits("deployment-is-do*", idx, expanded: false))
         XCTAssertEqual(try hits("done-deplo*", idx, expanded: true), try hits("done-deplo*", idx, expanded: false))
         XCTAssertEqual(try hits("qqq*", idx, expanded: true), [])
         XCTAssertEqual(try hits("from:deplo*", idx, expanded: true), [], "the words are in the body only")
