@@ -67,6 +67,10 @@ struct ScaleBench {
         try step("`search --as-of \(events / 2) hello` (the log's midpoint, a word)", ["search", "--as-of", "\(events / 2)", "hello"])
         try step("`search --as-of \(events / 2) 'NOT m*'` (the log's midpoint, a one-letter prefix under NOT)",
                  ["search", "--as-of", "\(events / 2)", "NOT m*"])
+        // A prefix after another token (FTS5's phrase prefix: expanded as an OR of phrases since 2026-12-01; the
+        // generated subjects start "Heads-up: ..."), now and at the midpoint.
+        try step("`search 'heads-u*'` (now: a one-letter prefix after another token, a phrase)", ["search", "heads-u*"])
+        try step("`search --as-of \(events / 2) 'heads-u*'` (the log's midpoint)", ["search", "--as-of", "\(events / 2)", "heads-u*"])
         // The same looks cold: the page cache dropped before each (root only), as after a reboot or on a phone whose
         // cache went to other apps.
         var coldLine = ""
