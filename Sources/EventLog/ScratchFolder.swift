@@ -12,6 +12,9 @@ import Glibc
 /// killed in the middle of a `verify --views` leaves its folder, and the next one to make a scratch folder or open
 /// the store for writing removes every folder whose lock no process holds (`removeAbandoned`).
 ///
+/// Where the store's disk has too little room for the work (`expectedBytes`, twice over and 64 MiB more: a 16 MB
+/// store filesystem cannot hold a copy of its own views), `$TMPDIR` serves instead, and `notice` says so.
+///
 /// The folder is made when `path()` is first called and removed with its lock file by `remove()` or when the
 /// object goes.
 package final class ScratchFolder: @unchecked Sendable {
@@ -22,15 +25,34 @@ package final class ScratchFolder: @unchecked Sendable {
 
     private let store: StoreDirectory?
     private let kind: String
+    private let expectedBytes: Int
+    private let notice: (String) -> Void
     private let lock = NSLock()
     private var made: (path: String, fileLock: FileLock?)?
     private var removed = false
 
-    /// A scratch folder for `kind` (a word: `verify-views`, `asof`) in `store`'s scratch folder, made on first use.
-    /// `store` nil: in the system's temporary folder.
-    package init(store: StoreDirectory?, kind: String) {
+    /// A scratch folder for `kind` (a word: `verify`, `asof`) in `store`'s scratch folder, made on first use.
+    /// `store` nil: in the system's temporary folder. `expectedBytes`: about what the work writes there (its
+    /// room is checked when the folder is made); `notice` is told when it goes to `$TMPDIR` for want of room.
+    package init(store: StoreDirectory?, kind: String, expectedBytes: Int = 0, notice: @escaping (String) -> Void = { _ in }) {
         self.store = store
         self.kind = kind
+        self.expectedBytes = max(0, expectedBytes)
+        self.notice = notice
+    }
+
+    /// The room the store's disk must have free for work expected to write `bytes`.
+    package static func roomNeeded(for bytes: Int) -> Int {
+        let (twice, over) = bytes.multipliedReportingOverflow(by: 2)
+        return over ? Int.max : (twice > Int.max - (64 << 20) ? Int.max : twice + (64 << 20))
+    }
+
+    /// The bytes free for this user on the file system holding `path`, or nil when it cannot be told.
+    static func freeBytes(at path: String) -> Int? {
+        var fs = statvfs()
+        guard statvfs(path, &fs) == 0 else { return nil }
+        let (bytes, over) = Int(clamping: fs.f_bavail).multipliedReportingOverflow(by: Int(clamping: fs.f_frsize))
+        return over ? Int.max : bytes
     }
 
     deinit { remove() }
@@ -79,6 +101,12 @@ package final class ScratchFolder: @unchecked Sendable {
         }
         guard access(root, W_OK) == 0 else { return nil }
         ScratchFolder.removeAbandoned(in: store)
+        let needed = ScratchFolder.roomNeeded(for: expectedBytes)
+        if expectedBytes > 0, let free = ScratchFolder.freeBytes(at: root), free < needed {
+            notice("the store's disk has \(free >> 20) MiB free, where this work needs about \(needed >> 20) MiB: "
+                   + "its scratch folder is in the system's temporary folder instead (\(FileManager.default.temporaryDirectory.path))")
+            return nil
+        }
         for _ in 0..<ScratchFolder.attempts {
             let name = root + "/\(kind)-\(ScratchFolder.randomName())"
             // The lock file first, made new and locked, then the folder: a folder without a lock file is never

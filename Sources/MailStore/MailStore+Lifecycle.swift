@@ -1,7 +1,9 @@
 import EventLog
 import EventModel
 import Foundation
+import LMDB
 import Projections
+import SearchIndex
 import Views
 
 /// Rebuilding, verifying and time-travelling the views.
@@ -41,11 +43,14 @@ extension MailStore {
         -> (sequence: UInt64, differences: [ViewDifference]) {
         // The search index is compared on a second thread while the views are rebuilt on this one, both in a scratch
         // folder of the store's (`ScratchFolder`: the rebuilt views and index are a copy of the store's mail).
-        let scratch = ScratchFolder(store: directory, kind: "verify")
+        let live = try latestViews()
+        let expected = (Environment.fileSize(Environment.dataFile(live.path)) ?? 0)
+            + (Environment.fileSize(searchFolder + "/" + SearchIndex.fileName) ?? 0)
+        let scratch = ScratchFolder(store: directory, kind: "verify", expectedBytes: expected, notice: notice)
         defer { scratch.remove() }
         let folder = try scratch.path()
         let searchWork = BackgroundWork { try self.compareSearchWithRebuild(scratchFolder: folder + "/search") }
-        let views = Result { try latestViews().compareWithRebuild(twoCores: false, scratchFolder: folder + "/views", progress: progress) }
+        let views = Result { try live.compareWithRebuild(twoCores: false, scratchFolder: folder + "/views", progress: progress) }
         let search = try searchWork.wait().get()
         let v = try views.get()
         return (min(v.sequence, search.sequence), v.differences + search.differences)
@@ -66,7 +71,9 @@ extension MailStore {
         let seq = try sequence(asOf: point)
         guard snapshot == nil else { throw MailStoreError.snapshot(sequence: snapshot?.sequence ?? seq) }
         // Made only when something is folded there (the views without a history, a search index as of the point).
-        let scratch = ScratchFolder(store: directory, kind: "asof")
+        let scratch = ScratchFolder(store: directory, kind: "asof",
+                                    expectedBytes: (try? Environment.fileSize(Environment.dataFile(latestViews().path)) ?? 0) ?? 0,
+                                    notice: notice)
         do {
             let views = try latestViews().past(at: seq, only: only, progress: progress)
             return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq))

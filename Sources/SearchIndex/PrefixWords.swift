@@ -90,6 +90,18 @@ final class PrefixWords {
         if parsed[0].count > 1 {
             guard let found = try leadingText(of: term.text, tokens: parsed[0]) else { return nil }
             lead = found
+            // A phrase with a token that is in none of the term's columns matches nothing: no word is listed (FTS5
+            // would step the other tokens' rows for each word's phrase: `text-t*`, where `text` is only in the
+            // MIME types, 5.1 s at 1M generated messages).
+            for token in Set(parsed[0].dropLast()) {
+                var present = false
+                try listWords(token) { word, inColumns, _ in
+                    guard word == token else { return false }
+                    present = present || inColumns
+                    return !present
+                }
+                if !present { return PrefixListing(prefix: prefix, lead: lead, words: [], postings: 0, complete: true) }
+            }
         }
         var words: [String] = []
         var listed = 0

@@ -82,4 +82,30 @@ final class ScratchFolderTests: XCTestCase {
         scratch.remove()
         XCTAssertFalse(exists(path))
     }
+    /// Work the store's disk has no room for (twice what it is expected to write, and 64 MiB) goes to the system's
+    /// temporary folder, and the caller is told; work that fits stays in the store.
+    func testWorkTheStoresDiskHasNoRoomForGoesToTheTemporaryFolder() throws {
+        let tmp = TemporaryDirectory()
+        let store = try makeStore(tmp)
+        let told = Told()
+        let huge = ScratchFolder(store: store, kind: "verify", expectedBytes: Int.max / 4) { told.add($0) }
+        let path = try huge.path()
+        XCTAssertTrue(path.hasPrefix(FileManager.default.temporaryDirectory.path + "/mailstore-verify-"), path)
+        XCTAssertEqual(told.count, 1)
+        XCTAssertTrue(told.first.contains("the store's disk has"), told.first)
+        huge.remove()
+        let small = ScratchFolder(store: store, kind: "verify", expectedBytes: 1 << 20) { told.add($0) }
+        XCTAssertTrue(try small.path().hasPrefix(store.path + "/scratch/verify-"))
+        XCTAssertEqual(told.count, 1)
+        XCTAssertEqual(ScratchFolder.roomNeeded(for: 1 << 20), (2 << 20) + (64 << 20))
+        XCTAssertEqual(ScratchFolder.roomNeeded(for: Int.max / 2 + 1), Int.max)
+    }
+
+    /// What a scratch folder told.
+    final class Told: @unchecked Sendable {
+        private var lines: [String] = []
+        func add(_ s: String) { lines.append(s) }
+        var count: Int { lines.count }
+        var first: String { lines.first ?? "" }
+    }
 }

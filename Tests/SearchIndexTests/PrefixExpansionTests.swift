@@ -117,6 +117,12 @@ final class PrefixExpansionTests: SearchIndexTestCase {
                 XCTAssertFalse(try XCTUnwrap(expansion(q, idx)).contains("\"" + t.text + "\" *"), "'\(q)': FTS5's phrase prefix left in")
             }
         }
+        // A phrase with a token in none of the term's columns matches nothing, and lists no word.
+        XCTAssertEqual(try expansion("text-t*", idx), "(\"\")", "'text' is only in the MIME types")
+        XCTAssertEqual(try hits("text-t*", idx, expanded: false), [])
+        XCTAssertNotEqual(try expansion("mimetype:text-p*", idx), "(\"\")")
+        XCTAssertEqual(try hits("mimetype:text-p*", idx, expanded: true), try hits("mimetype:text-p*", idx, expanded: false))
+        XCTAssertFalse(try hits("mimetype:text-p*", idx, expanded: false).isEmpty)
         XCTAssertGreaterThan(matched, 30, "most of these phrases are in the mail")
         XCTAssertGreaterThan(expanded, 30, "and are expanded")
         // Heavy: read a few words at a time; and a statement past its budget.
