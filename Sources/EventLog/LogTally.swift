@@ -60,23 +60,14 @@ package struct LogTally: Codable, Equatable, Sendable {
         return tally
     }
 
-    /// Writes the tally to `path` (0600, its folder made 0700), atomically: a file of its own, then renamed over.
+    /// Writes the tally to `path` (0600, its folder made 0700), atomically (`StoreDirectory.writePrivateFile`).
     /// False when it cannot be written (a store this user may not write: the next `stats` counts again).
     @discardableResult
     func save(_ path: String) -> Bool {
         let folder = (path as NSString).deletingLastPathComponent
         guard access(folder, F_OK) == 0 || (try? StoreDirectory.makePrivateDirectory(folder)) != nil,
               let data = try? JSONEncoder().encode(self) else { return false }
-        let tmp = path + ".\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == data.count, rename(tmp, path) == 0 else {
-            unlink(tmp)
-            return false
-        }
-        return true
+        return (try? StoreDirectory.writePrivateFile(path, bytes: Array(data))) != nil
     }
 
     /// The counts by type as `LogStats` gives them.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LMDB
 
 /// A private folder for work that is thrown away: `verify --views`' rebuilt views and search index, the views
 /// or search index folded up to a point for `--as-of` where no history serves it. It holds the store's mail (a
@@ -47,13 +48,6 @@ package final class ScratchFolder: @unchecked Sendable {
         return over ? Int.max : (twice > Int.max - (64 << 20) ? Int.max : twice + (64 << 20))
     }
 
-    /// The bytes free for this user on the file system holding `path`, or nil when it cannot be told.
-    static func freeBytes(at path: String) -> Int? {
-        var fs = statvfs()
-        guard statvfs(path, &fs) == 0 else { return nil }
-        let (bytes, over) = Int(clamping: fs.f_bavail).multipliedReportingOverflow(by: Int(clamping: fs.f_frsize))
-        return over ? Int.max : bytes
-    }
 
     deinit { remove() }
 
@@ -102,7 +96,7 @@ package final class ScratchFolder: @unchecked Sendable {
         guard access(root, W_OK) == 0 else { return nil }
         ScratchFolder.removeAbandoned(in: store)
         let needed = ScratchFolder.roomNeeded(for: expectedBytes)
-        if expectedBytes > 0, let free = ScratchFolder.freeBytes(at: root), free < needed {
+        if expectedBytes > 0, let free = Environment.freeBytes(at: root), free < needed {
             notice("the store's disk has \(free >> 20) MiB free, where this work needs about \(needed >> 20) MiB: "
                    + "its scratch folder is in the system's temporary folder instead (\(FileManager.default.temporaryDirectory.path))")
             return nil

@@ -121,10 +121,15 @@ public struct StoreDirectory: Sendable {
 
     /// Writes `contents` to `file` with mode 0600, atomically (temp file + rename).
     public static func writePrivateFile(_ file: String, contents: String) throws {
-        let tmp = file + ".tmp"
+        try writePrivateFile(file, bytes: Array(contents.utf8))
+    }
+
+    /// Writes `bytes` to `file` with mode 0600, atomically: a temporary file of this process's beside it, synced,
+    /// then renamed over it.
+    package static func writePrivateFile(_ file: String, bytes: [UInt8]) throws {
+        let tmp = file + ".\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.io(tmp, String(cString: strerror(errno))) }
-        let bytes = Array(contents.utf8)
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let ok = n == bytes.count && fsync(fd) == 0
         close(fd)

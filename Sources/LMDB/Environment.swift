@@ -600,9 +600,16 @@ package final class Environment: @unchecked Sendable {
     /// True when the file system holding `path` has less than 1 MiB free for this user: a failed write
     /// there is taken for a full disk.
     static func diskIsFull(_ path: String) -> Bool {
+        guard let free = freeBytes(at: path) else { return false }
+        return free < 1 << 20
+    }
+
+    /// The bytes free for this user on the file system holding `path` (saturating), or nil when it cannot be told.
+    package static func freeBytes(at path: String) -> Int? {
         var st = statvfs()
-        guard statvfs(path, &st) == 0 else { return false }
-        return Int(st.f_bavail) * Int(st.f_frsize) < 1 << 20
+        guard statvfs(path, &st) == 0 else { return nil }
+        let (bytes, over) = Int(clamping: st.f_bavail).multipliedReportingOverflow(by: Int(clamping: st.f_frsize))
+        return over ? Int.max : bytes
     }
 
     /// The size of `file` in bytes, or nil when it cannot be read.
