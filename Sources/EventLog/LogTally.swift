@@ -19,6 +19,9 @@ package struct LogTally: Codable, Equatable, Sendable {
     static let version = 1
     /// The most bytes of a cache file read (a tally of ~100 event types is ~10 KB).
     static let maxBytes = 256 * 1024
+    /// The largest count or size a cache file may hold (2^56: 64 PiB, 72 quadrillion events): adding a log's new
+    /// events and blobs to it cannot overflow, where a planted `UInt64.max` would have stopped `stats` with a trap.
+    static let maxCount: UInt64 = 1 << 56
 
     /// One event type's count and bytes.
     package struct TypeTally: Codable, Equatable, Sendable {
@@ -56,7 +59,7 @@ package struct LogTally: Codable, Equatable, Sendable {
     static func load(_ path: String) -> LogTally? {
         guard let bytes = try? BoundedFile.read(path, maxBytes: maxBytes),
               let tally = try? JSONDecoder().decode(LogTally.self, from: Data(bytes)),
-              tally.version == version, tally.chainHash.utf8.count == 64 else { return nil }
+              tally.version == version, tally.chainHash.utf8.count == 64, tally.isPlausible else { return nil }
         return tally
     }
 
@@ -68,6 +71,14 @@ package struct LogTally: Codable, Equatable, Sendable {
         guard access(folder, F_OK) == 0 || (try? StoreDirectory.makePrivateDirectory(folder)) != nil,
               let data = try? JSONEncoder().encode(self) else { return false }
         return (try? StoreDirectory.writePrivateFile(path, bytes: Array(data))) != nil
+    }
+
+    /// Whether every count and size is at most `maxCount` (a cache file is read from disk, and trusted no further).
+    var isPlausible: Bool {
+        let all = [sequence, events, recordBytes, payloadBytes, storedPayloadBytes, legacyBlobs, legacyStoredBytes, legacyRawBytes,
+                   lastBlobNumber, numberedBlobs, numberedStoredBytes, numberedRawBytes]
+            + types.flatMap { [$0.count, $0.storedBytes, $0.payloadBytes] }
+        return all.allSatisfy { $0 <= LogTally.maxCount }
     }
 
     /// The counts by type as `LogStats` gives them.

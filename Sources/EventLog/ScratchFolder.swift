@@ -126,12 +126,17 @@ package final class ScratchFolder: @unchecked Sendable {
         throw StoreError.io(root, "cannot find a free name for a scratch folder in \(ScratchFolder.attempts) tries")
     }
 
+    /// The most entries of the scratch folder one clean-up reads (its folders and lock files): the folder is the
+    /// store's, but what is in it is not trusted to be few; what is past the bound goes at a later clean-up.
+    package static let maxEntries = 4_096
+
     /// Removes from `store`'s scratch folder every folder whose owner is gone (its lock file not held, or missing)
-    /// and every lock file no process holds. Returns the names of the folders removed. Folders in use are left.
+    /// and every lock file no process holds, among the first `maxEntries` entries read. Returns the names of the
+    /// folders removed. Folders in use are left.
     @discardableResult
     package static func removeAbandoned(in store: StoreDirectory) -> [String] {
         let root = store.path + "/" + folderName
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
+        guard let names = entries(of: root, most: maxEntries) else { return [] }
         var removedFolders: [String] = []
         for name in names.sorted() where name.hasSuffix(".lock") {
             let lockPath = root + "/" + name
@@ -153,6 +158,18 @@ package final class ScratchFolder: @unchecked Sendable {
             if (try? FileManager.default.removeItem(atPath: root + "/" + name)) != nil { removedFolders.append(name) }
         }
         return removedFolders
+    }
+
+    /// The names in `folder` (not `.` and `..`), at most `most` of them; nil when it cannot be read.
+    static func entries(of folder: String, most: Int) -> [String]? {
+        guard let d = opendir(folder) else { return nil }
+        defer { closedir(d) }
+        var out: [String] = []
+        while out.count < most, let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out
     }
 
     /// 16 hex digits from the system's random source.

@@ -80,7 +80,9 @@ final class PrefixWords {
     /// nil for a term not expanded (not a prefix, too long, a prefix of several tokens). `listWords` lists the
     /// index's words from a start word in byte order, each with whether it is in one of the term's columns (a
     /// word may come once per column) and its occurrences there, calling its body until it returns false. `most`
-    /// bounds the words listed, in any column: past it the listing is not `complete`.
+    /// bounds the words listed, in any column: past it the listing is not `complete`. A term of several tokens
+    /// lists at most `most` divided by its tokens: each word is written as a phrase of them all, so an expansion holds
+    /// at most `most` tokens (a term of 128 one-letter tokens would otherwise have made 2,048 phrases of 128).
     func listing(of term: TextTerm, most: Int,
                  listWords: (_ from: String, _ body: (_ word: String, _ inColumns: Bool, _ occurrences: Int) -> Bool) throws -> Void) throws -> PrefixListing? {
         guard term.isPrefix, term.text.count <= Self.maxPrefixCharacters else { return nil }
@@ -103,6 +105,7 @@ final class PrefixWords {
                 if !present { return PrefixListing(prefix: prefix, lead: lead, words: [], postings: 0, complete: true) }
             }
         }
+        let most = most / parsed[0].count
         var words: [String] = []
         var listed = 0
         var last: String?

@@ -105,4 +105,28 @@ final class LogTallyTests: EventLogTestCase {
         XCTAssertEqual(summary(try log.stats(cache: cache)), summary(try log.stats()))
         XCTAssertFalse(FileManager.default.fileExists(atPath: cache))
     }
+    /// A cache file is hostile too: one with a count no log reaches (a planted `UInt64.max`, which adding to would
+    /// trap) or over `LogTally.maxBytes` is not read, and the log is walked.
+    func testACacheWithImpossibleCountsOrTooManyBytesIsNotRead() throws {
+        let log = try openLog()
+        let cache = dir.file("cache/log-stats.json")
+        try appendMail(log, from: 0, count: 4)
+        _ = try log.stats(cache: cache)
+        try appendMail(log, from: 4, count: 2)
+        let truth = summary(try log.stats())
+        try rewrite(cache) { $0["events"] = UInt64.max }
+        XCTAssertEqual(summary(try log.stats(cache: cache)), truth, "a count past 2^56")
+        try rewrite(cache) { obj in
+            var types = obj["types"] as! [[String: Any]]
+            types[0]["storedBytes"] = (1 as UInt64) << 57
+            obj["types"] = types
+        }
+        XCTAssertEqual(summary(try log.stats(cache: cache)), truth, "a type's size past 2^56")
+        try rewrite(cache) { $0["padding"] = String(repeating: "x", count: 300 * 1024) }
+        var st = stat()
+        XCTAssertEqual(stat(cache, &st), 0)
+        XCTAssertGreaterThan(Int(st.st_size), 256 * 1024)
+        try rewrite(cache) { $0["events"] = 1_000 }
+        XCTAssertEqual(try log.stats(cache: cache).events, 12, "over the byte bound: not read")
+    }
 }

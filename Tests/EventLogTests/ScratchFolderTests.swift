@@ -108,4 +108,16 @@ final class ScratchFolderTests: XCTestCase {
         var count: Int { lines.count }
         var first: String { lines.first ?? "" }
     }
+    /// A clean-up reads at most `maxEntries` entries of the scratch folder: 5,000 abandoned lock files go in two.
+    func testACleanUpReadsABoundedNumberOfEntries() throws {
+        let tmp = TemporaryDirectory()
+        let store = try makeStore(tmp)
+        let root = store.path + "/" + ScratchFolder.folderName
+        try StoreDirectory.makePrivateDirectory(root)
+        for i in 0..<5_000 { XCTAssertTrue(FileManager.default.createFile(atPath: root + "/verify-\(i).lock", contents: nil)) }
+        ScratchFolder.removeAbandoned(in: store)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).count, 5_000 - ScratchFolder.maxEntries)
+        ScratchFolder.removeAbandoned(in: store)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root), [])
+    }
 }

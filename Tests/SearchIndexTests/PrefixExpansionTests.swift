@@ -450,4 +450,23 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         XCTAssertEqual(try idx.matching(try SearchQuery.parse("plan"), among: members), Set(members))
         XCTAssertEqual(try idx.matching(try SearchQuery.parse("done"), among: members), [members[1]])
     }
+    /// A prefix of several tokens lists at most the bound divided by its tokens, so its expansion (a phrase of all
+    /// of them per word) holds at most the bound's tokens; past it the listing is not complete.
+    func testAPrefixOfManyTokensListsFewerWords() throws {
+        let words = try PrefixWords()
+        func listing(_ text: String, most: Int) throws -> PrefixListing? {
+            try words.listing(of: TextTerm(text: text, isPrefix: true), most: most) { from, body in
+                if from == "t" {
+                    for i in 0..<300 where !body("t" + String(format: "%03d", i), true, 1) { return }
+                } else {
+                    _ = body(from, true, 1)
+                }
+            }
+        }
+        XCTAssertEqual(try XCTUnwrap(listing("t", most: 2_048)).words.count, 300)
+        XCTAssertEqual(try XCTUnwrap(listing("ab-t", most: 600)).words.count, 300, "2 tokens: 300 words of 600 / 2")
+        let long = try XCTUnwrap(listing("ab-cd-ef-gh-t", most: 600))
+        XCTAssertFalse(long.complete, "5 tokens: at most 120 words")
+        XCTAssertEqual(long.lead, "ab-cd-ef-gh-")
+    }
 }
