@@ -71,11 +71,11 @@ extension MailStore {
         let seq = try sequence(asOf: point)
         guard snapshot == nil else { throw MailStoreError.snapshot(sequence: snapshot?.sequence ?? seq) }
         // Made only when something is folded there (the views without a history, a search index as of the point).
-        let scratch = ScratchFolder(store: directory, kind: "asof",
-                                    expectedBytes: (try? Environment.fileSize(Environment.dataFile(latestViews().path)) ?? 0) ?? 0,
+        let live = try latestViews()
+        let scratch = ScratchFolder(store: directory, kind: "asof", expectedBytes: Environment.fileSize(Environment.dataFile(live.path)) ?? 0,
                                     notice: notice)
         do {
-            let views = try latestViews().past(at: seq, only: only, progress: progress)
+            let views = try live.past(at: seq, only: only, progress: progress)
             return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq))
         } catch ViewError.noHistory {}
         do {

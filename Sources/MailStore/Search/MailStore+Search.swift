@@ -114,10 +114,10 @@ extension MailStore {
 
     /// The search view compared with a scratch rebuild (counts, every document's filter columns, a sample of
     /// full texts), as view differences.
-    /// `scratchFolder`: where the rebuild is made (a folder that does not exist yet), removed after.
+    /// `scratchFolder`: where the rebuild is made (a folder that does not exist yet), removed after
+    /// (`SearchIndex.compareWithRebuild` removes it).
     func compareSearchWithRebuild(scratchFolder scratch: String) throws -> (sequence: UInt64, differences: [ViewDifference]) {
         let index = try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
         let result = try index.compareWithRebuild(log: log, scratchFolder: scratch)
         return (result.sequence, result.differences.map { ViewDifference(view: "search", table: "index", detail: $0) })
     }
