@@ -8,6 +8,8 @@ extension EventLog {
     /// blobs appended since are walked, and the file is replaced with the new tally (when it can be written). Nil:
     /// everything is walked.
     package func stats(cache: String? = nil) throws -> LogStats {
+        // What this process keeps as it appends (`keepsTally`) is written first, so the walk below starts there.
+        if cache != nil { saveKeptTally() }
         var tally = LogTally()
         var cached = false
         if let cache, let found = LogTally.load(cache), try holds(found) {
@@ -15,58 +17,7 @@ extension EventLog {
             cached = true
         }
         let before = tally
-        let end = try head().sequence
-        if end > tally.sequence {
-            var perType: [EventType: LogStats.TypeStats] = [:]
-            for t in tally.typeStats { perType[t.type] = t }
-            try forEachRecord(from: tally.sequence + 1, through: end) { _, key, record in
-                if let h = try? RecordCodec.decodeHeader(record, sequence: EventLog.decodeSequence(key)) {
-                    var t = perType[h.envelope.type] ?? LogStats.TypeStats(type: h.envelope.type, count: 0, storedBytes: 0, payloadBytes: 0)
-                    t.count += 1
-                    t.storedBytes += UInt64(record.count)
-                    t.payloadBytes += UInt64(h.payloadLength)
-                    perType[h.envelope.type] = t
-                    tally.payloadBytes += UInt64(h.payloadLength)
-                    tally.storedPayloadBytes += UInt64(record.count - h.payloadOffset)
-                }
-                tally.events += 1
-                tally.recordBytes += UInt64(record.count)
-                return true
-            }
-            tally.types = perType.values.sorted { $0.type < $1.type }
-                .map { LogTally.TypeTally(code: $0.type.rawValue, count: $0.count, storedBytes: $0.storedBytes, payloadBytes: $0.payloadBytes) }
-            tally.sequence = end
-            tally.chainHash = LogTally.hex(try chainHash(at: end) ?? EventLog.zeroHash)
-        }
-        /// A blob's raw size, from its stored form's header.
-        func rawSize(_ value: UnsafeRawBufferPointer) -> UInt64 {
-            var r = ByteReader(value)
-            _ = try? r.readByte()
-            return (try? r.readVarint()) ?? 0
-        }
-        // The hash-keyed blobs of formats 1 and 2: no build appends to them but an older one (a cached tally counted
-        // as many as there are: `holds`).
-        if !cached {
-            try forEachEntry(of: blobs) { _, _, value in
-                tally.legacyBlobs += 1
-                tally.legacyStoredBytes += UInt64(value.count)
-                tally.legacyRawBytes += rawSize(value)
-            }
-        }
-        if let blobData {
-            var after: [UInt8]?
-            if tally.lastBlobNumber > 0 {
-                var key = [UInt8](repeating: 0, count: 8)
-                EventLog.encodeSequence(tally.lastBlobNumber, into: &key)
-                after = key
-            }
-            try forEachEntry(of: blobData, after: after) { _, key, value in
-                tally.numberedBlobs += 1
-                tally.numberedStoredBytes += UInt64(value.count)
-                tally.numberedRawBytes += rawSize(value)
-                if key.count == 8 { tally.lastBlobNumber = EventLog.decodeSequence(key) }
-            }
-        }
+        try advance(&tally, legacyCounted: cached)
         if let cache, tally != before { tally.save(cache) }
 
         var s = LogStats()
@@ -90,6 +41,65 @@ extension EventLog {
         s.fileBytes = UInt64(environment.usedBytes)
         s.mapBytes = UInt64(environment.mapSize)
         return s
+    }
+
+    /// Counts into `tally` the events after its sequence and the numbered blobs after its last blob number, through
+    /// the log's head; the hash-keyed blobs of formats 1 and 2 too unless `legacyCounted` (a cached tally counted them
+    /// all: `holds`).
+    func advance(_ tally: inout LogTally, legacyCounted: Bool) throws {
+        let end = try head().sequence
+        if end > tally.sequence {
+            var perType: [EventType: LogStats.TypeStats] = [:]
+            for t in tally.typeStats { perType[t.type] = t }
+            try forEachRecord(from: tally.sequence + 1, through: end) { _, key, record in
+                if let h = try? RecordCodec.decodeHeader(record, sequence: EventLog.decodeSequence(key)) {
+                    var t = perType[h.envelope.type] ?? LogStats.TypeStats(type: h.envelope.type, count: 0, storedBytes: 0, payloadBytes: 0)
+                    t.count += 1
+                    t.storedBytes += UInt64(record.count)
+                    t.payloadBytes += UInt64(h.payloadLength)
+                    perType[h.envelope.type] = t
+                    tally.payloadBytes += UInt64(h.payloadLength)
+                    tally.storedPayloadBytes += UInt64(record.count - h.payloadOffset)
+                }
+                tally.events += 1
+                tally.recordBytes += UInt64(record.count)
+                return true
+            }
+            tally.types = perType.values.sorted { $0.type < $1.type }
+                .map { LogTally.TypeTally(code: $0.type.rawValue, count: $0.count, storedBytes: $0.storedBytes, payloadBytes: $0.payloadBytes) }
+            tally.sequence = end
+            tally.chainHash = LogTally.hex(try chainHash(at: end) ?? EventLog.zeroHash)
+        }
+        // The hash-keyed blobs of formats 1 and 2: no build appends to them but an older one (a cached tally counted
+        // as many as there are: `holds`).
+        if !legacyCounted {
+            try forEachEntry(of: blobs) { _, _, value in
+                tally.legacyBlobs += 1
+                tally.legacyStoredBytes += UInt64(value.count)
+                tally.legacyRawBytes += EventLog.blobRawSize(value)
+            }
+        }
+        if let blobData {
+            var after: [UInt8]?
+            if tally.lastBlobNumber > 0 {
+                var key = [UInt8](repeating: 0, count: 8)
+                EventLog.encodeSequence(tally.lastBlobNumber, into: &key)
+                after = key
+            }
+            try forEachEntry(of: blobData, after: after) { _, key, value in
+                tally.numberedBlobs += 1
+                tally.numberedStoredBytes += UInt64(value.count)
+                tally.numberedRawBytes += EventLog.blobRawSize(value)
+                if key.count == 8 { tally.lastBlobNumber = EventLog.decodeSequence(key) }
+            }
+        }
+    }
+
+    /// A blob's raw size, from its stored form's header (0 where it does not read).
+    static func blobRawSize(_ value: UnsafeRawBufferPointer) -> UInt64 {
+        var r = ByteReader(value)
+        _ = try? r.readByte()
+        return (try? r.readVarint()) ?? 0
     }
 
     /// Whether `tally` counted this log's first events and blobs (see `LogTally`): the event it ends at has the chain

@@ -63,6 +63,17 @@ package final class EventLog: @unchecked Sendable {
     package var spareChunkBytes: Int { writer.spares.heldBytes }
     /// Blob dictionaries loaded so far.
     let dictionaries = DictionaryCache()
+    /// The stats cache file this log keeps current as it appends (`keepsTally`: a store's log opened for writing);
+    /// nil: none kept. Set before the first append.
+    package var tallyCache: String?
+    /// The most events, and blobs, this log walks to start keeping the tally (`EventLog.tallyWalkLimit`; tests
+    /// lower it).
+    package var tallyWalkMost = EventLog.tallyWalkLimit
+    /// The tally kept as this process appends (nil: not kept, or not any more), the events and blobs appended since it
+    /// was last written, and whether keeping it was tried (once, at the first append). Under `writerLock`.
+    var keptTally: LogTally?
+    var unsavedTally: UInt64 = 0
+    var triedKeepingTally = false
 
     static let headHashKey = Array("head_hash".utf8)
     static let zeroHash = [UInt8](repeating: 0, count: 32)
@@ -99,6 +110,11 @@ package final class EventLog: @unchecked Sendable {
         let dataFile = Environment.dataFile(store.logPath)
         if let size = Environment.fileSize(dataFile), size == 0 { throw DataFileError.noHeader(file: dataFile, size: 0) }
         try self.init(path: store.logPath, options: options)
+        if !options.readOnly { tallyCache = store.statsCacheFile }
+    }
+
+    deinit {
+        saveKeptTallyUnlocked()
     }
 
     // MARK: - Head
@@ -130,6 +146,10 @@ package final class EventLog: @unchecked Sendable {
         if environment.readOnly { throw EventLogError.readOnly }
         writerLock.lock()
         defer { writerLock.unlock() }
+        if tallyCache != nil && !triedKeepingTally { startKeepingTally() }
+        // What the transaction put, for the kept tally: added once it committed (a failed one adds nothing).
+        var delta: TallyDelta?
+        let outcomes: [AppendOutcome]
         if batch.count >= EventLog.pipelineThreshold && ProcessInfo.processInfo.activeProcessorCount > 1 {
             // A big batch is encoded on a second thread, a chunk at a time, while this one hashes and puts
             // the chunks already encoded, and encodes too while the next is not ready (the write transaction
@@ -137,15 +157,17 @@ package final class EventLog: @unchecked Sendable {
             if helper == nil { helper = try WriterScratch(spares: writer.spares) }
             let feed = PreparedFeed(batch: batch, scratch: writer, helper: helper!, chunkSize: EventLog.pipelineChunk)
             defer { feed.finish() }
-            return try environment.write { txn in
-                try appendIn(txn, batch: batch, chunk: { try feed.chunk($0) }, blobs: pendingBlobs)
+            outcomes = try environment.write { txn in
+                try appendIn(txn, batch: batch, chunk: { try feed.chunk($0) }, blobs: pendingBlobs, delta: &delta)
             }
+        } else {
+            let prepared = try writer.prepare(batch)
+            outcomes = try environment.write { txn in
+                try appendIn(txn, batch: batch, chunk: { $0 == 0 ? prepared : nil }, blobs: pendingBlobs, delta: &delta)
+            }
+            writer.spares.give(consume prepared)
         }
-        let prepared = try writer.prepare(batch)
-        let outcomes = try environment.write { txn in
-            try appendIn(txn, batch: batch, chunk: { $0 == 0 ? prepared : nil }, blobs: pendingBlobs)
-        }
-        writer.spares.give(consume prepared)
+        if let delta { keep(delta) }
         return outcomes
     }
 
@@ -157,10 +179,12 @@ package final class EventLog: @unchecked Sendable {
 
     /// Appends `batch` in `txn`, its records and keys coming from `chunk(k)`: the k-th chunk of consecutive
     /// events, nil after the last. A transaction aborted by an error leaves the log as it was; after
-    /// `MDB_MAP_FULL` this runs again from chunk 0.
+    /// `MDB_MAP_FULL` this runs again from chunk 0. Where this process keeps the stats' tally, `delta` is made
+    /// afresh and counts what the transaction puts (added to the tally by the caller once it committed).
     private func appendIn(_ txn: borrowing Transaction, batch: [NewEvent], chunk: (Int) throws -> PreparedBatch?,
-                          blobs pendingBlobs: [PendingBlob]) throws -> [AppendOutcome] {
+                          blobs pendingBlobs: [PendingBlob], delta: inout TallyDelta?) throws -> [AppendOutcome] {
         let head = try headIn(txn)
+        delta = keptTally.map { TallyDelta(headBefore: head.sequence, lastBlobBefore: $0.lastBlobNumber) }
         var seq = head.sequence
         let prevHash = head.hash
         var outcomes: [AppendOutcome] = []
@@ -253,6 +277,7 @@ package final class EventLog: @unchecked Sendable {
                     let rec = UnsafeRawBufferPointer(rebasing: all[spans[j]])
                     let dst = try eventCursor.reserve(key: UnsafeRawBufferPointer(seqKey), size: rec.count, flags: .append)
                     dst.copyMemory(from: rec)
+                    delta?.add(record: rec)
                     let hash = UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange])
                     digest.copyMemory(from: UnsafeRawBufferPointer(rebasing: digests[(j * 32)..<(j * 32 + 32)]))
                     if let damaged = damagedPrevious {
@@ -282,8 +307,9 @@ package final class EventLog: @unchecked Sendable {
             if pendingVersions != nil { pendingVersions = [:] }
         }
         }}
-        try putBlobs(txn, pendingBlobs, check: checkResident)
+        try putBlobs(txn, pendingBlobs, check: checkResident, delta: &delta)
         if appended {
+            if delta != nil { delta!.end = (seq, Array(UnsafeRawBufferPointer(previous))) }
             try EventLog.headHashKey.withUnsafeBytes { k in
                 _ = try txn.put(meta, key: k, value: UnsafeRawBufferPointer(previous))
             }
@@ -342,7 +368,8 @@ package final class EventLog: @unchecked Sendable {
     /// write and split: ~5% of an import's time and ~5% of the file at 100K messages), its hash indexed to the
     /// number (`blob_keys`, small entries). A blob already stored, in this batch or before, in either layout,
     /// is not stored again.
-    private func putBlobs(_ txn: borrowing Transaction, _ pending: [PendingBlob], check: () -> Void) throws {
+    private func putBlobs(_ txn: borrowing Transaction, _ pending: [PendingBlob], check: () -> Void,
+                          delta: inout TallyDelta?) throws {
         guard !pending.isEmpty else { return }
         guard let blobData, let blobKeys else { throw EventLogError.readOnly }
         let legacy = try txn.stat(blobs).entries > 0
@@ -356,6 +383,10 @@ package final class EventLog: @unchecked Sendable {
             throw EventLogError.corruptBlob(hash: "blob_data", reason: "its last key is not a blob number below 2^64-1: the log's blob store is damaged; restore log/ from a backup")
         }
         var next = last + 1
+        if delta != nil {
+            delta!.lastBlobBefore = last
+            delta!.lastBlob = last
+        }
         var numberKey = [UInt8](repeating: 0, count: 8)
         for blob in pending {
             check()
@@ -368,6 +399,7 @@ package final class EventLog: @unchecked Sendable {
             try numberKey.withUnsafeBytes { k in
                 try blob.stored.withUnsafeBytes { v in _ = try txn.put(blobData, key: k, value: v, flags: .append) }
             }
+            delta?.add(blob: blob.stored, number: next)
             next += 1
         }
     }

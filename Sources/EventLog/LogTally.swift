@@ -63,14 +63,16 @@ package struct LogTally: Codable, Equatable, Sendable {
         return tally
     }
 
-    /// Writes the tally to `path` (0600, its folder made 0700), atomically (`StoreDirectory.writePrivateFile`).
-    /// False when it cannot be written (a store this user may not write: the next `stats` counts again).
+    /// Writes the tally to `path` (0600, its folder made 0700), atomically (`StoreDirectory.writePrivateFile`), and
+    /// synced unless not `synced` (the tally kept while appending, written often: a file a crash leaves empty or old
+    /// is not used, or walked on from). False when it cannot be written (a store this user may not write: the next
+    /// `stats` counts again).
     @discardableResult
-    func save(_ path: String) -> Bool {
+    func save(_ path: String, synced: Bool = true) -> Bool {
         let folder = (path as NSString).deletingLastPathComponent
         guard access(folder, F_OK) == 0 || (try? StoreDirectory.makePrivateDirectory(folder)) != nil,
               let data = try? JSONEncoder().encode(self) else { return false }
-        return (try? StoreDirectory.writePrivateFile(path, bytes: Array(data))) != nil
+        return (try? StoreDirectory.writePrivateFile(path, bytes: Array(data), synced: synced)) != nil
     }
 
     /// Whether every count and size is at most `maxCount` (a cache file is read from disk, and trusted no further).

@@ -124,14 +124,14 @@ public struct StoreDirectory: Sendable {
         try writePrivateFile(file, bytes: Array(contents.utf8))
     }
 
-    /// Writes `bytes` to `file` with mode 0600, atomically: a temporary file of this process's beside it, synced,
-    /// then renamed over it.
-    package static func writePrivateFile(_ file: String, bytes: [UInt8]) throws {
+    /// Writes `bytes` to `file` with mode 0600, atomically: a temporary file of this process's beside it, synced
+    /// (unless not `synced`: a cache, which a crash may leave empty or old), then renamed over it.
+    package static func writePrivateFile(_ file: String, bytes: [UInt8], synced: Bool = true) throws {
         let tmp = file + ".\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.io(tmp, String(cString: strerror(errno))) }
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let ok = n == bytes.count && fsync(fd) == 0
+        let ok = n == bytes.count && (!synced || fsync(fd) == 0)
         close(fd)
         guard ok, rename(tmp, file) == 0 else {
             unlink(tmp)

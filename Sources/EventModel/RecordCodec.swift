@@ -116,6 +116,17 @@ package enum RecordCodec {
         return Header(envelope: env, compressed: compressed, payloadLength: Int(length), payloadOffset: r.offset)
     }
 
+    /// Reads only where a record's payload is: its uncompressed length and where its stored bytes start, without
+    /// decoding the envelope (for counting bytes as records are appended); nil where the header does not read.
+    package static func peekPayload(_ raw: UnsafeRawBufferPointer) -> (length: Int, offset: Int)? {
+        guard raw.count >= fixedSize else { return nil }
+        let flags = raw[1]
+        var r = ByteReader(raw, offset: fixedSize + (flags & causationFlag != 0 ? 16 : 0) + (flags & correlationFlag != 0 ? 16 : 0))
+        guard (try? r.skipString()) != nil, (try? r.skipString()) != nil, let length = try? r.readVarint(),
+              length <= UInt64(Int32.max) else { return nil }
+        return (Int(length), r.offset)
+    }
+
     /// Reads only the event type of a record (for cheap type filters).
     package static func peekType(_ raw: UnsafeRawBufferPointer) -> EventType? {
         guard raw.count >= fixedSize else { return nil }

@@ -1,3 +1,4 @@
+import CorpusGenerator
 import EventLog
 import EventModel
 import Foundation
@@ -85,6 +86,30 @@ final class CoreCommandTests: CLITestCase {
         let single = try XCTUnwrap(obj["pagesMappedSingly"] as? Bool)
         XCTAssertTrue(text.stdout.contains(single ? "Memory maps: one page per fault" : "Memory maps: the kernel's fault-around stays on ("),
                       text.stdout)
+    }
+
+    /// An import leaves `stats`' cache current (the importing process keeps it as it appends), so the `stats` after
+    /// it walks nothing: its figures are those of a whole walk, and the cache is not rewritten by it.
+    func testAnImportLeavesTheStatsCacheCurrent() throws {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 120, outputDirectory: dir.file("md"), seed: 3))
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+        let cache = store + "/cache/log-stats.json"
+        let kept = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let tally = try XCTUnwrap(try JSONSerialization.jsonObject(with: kept) as? [String: Any])
+        let head = try EventLog(store: StoreDirectory(path: store)).head().sequence
+        XCTAssertEqual(tally["sequence"] as? UInt64, head, "the cache ends at the log's head")
+        let fromCache = try mailstore("stats", "--json").stdout
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache)), kept, "nothing walked, nothing rewritten")
+        try FileManager.default.removeItem(atPath: cache)
+        func counts(_ json: String) throws -> NSDictionary {
+            let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            return NSDictionary(dictionary: all.filter { ["events", "types", "blobs", "blobRawBytes", "blobStoredBytes",
+                                                          "recordBytes", "payloadBytes", "storedPayloadBytes"].contains($0.key) })
+        }
+        let walked = try mailstore("stats", "--json").stdout
+        XCTAssertEqual(try counts(fromCache), try counts(walked))
+        XCTAssertGreaterThanOrEqual(try counts(walked).count, 4)
     }
 
     /// `stats` says what the store takes on disk, part by part, and the parts add up to the total.
