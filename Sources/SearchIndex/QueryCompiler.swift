@@ -304,6 +304,16 @@ struct QueryCompiler {
     }
 
     /// True when `e` has a prefix term anywhere.
+    /// Whether `e` has a prefix term with no expression in `expansions`: FTS5's own prefix query then answers it.
+    static func leavesPrefixToFTS5(_ e: SearchExpr, expansions: [TextTerm: String]) -> Bool {
+        switch e {
+        case .text(let t): return t.isPrefix && expansions[t] == nil
+        case .and(let parts), .or(let parts): return parts.contains { leavesPrefixToFTS5($0, expansions: expansions) }
+        case .not(let inner): return leavesPrefixToFTS5(inner, expansions: expansions)
+        case .all, .filter: return false
+        }
+    }
+
     static func hasPrefix(_ e: SearchExpr) -> Bool {
         switch e {
         case .text(let t): return t.isPrefix

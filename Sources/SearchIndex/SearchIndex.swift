@@ -33,6 +33,9 @@ package final class SearchIndex: @unchecked Sendable {
     /// Documents in the first rowid window of a search that tests text in sets (`defaultFirstSetWindow`; tests set
     /// fewer).
     var firstSetWindow = SearchIndex.defaultFirstSetWindow
+    /// The most words a prefix term expands to (`PrefixWords.maxWords`; tests set fewer, to leave prefixes to FTS5's
+    /// prefix query). Used under `lock`.
+    var maxExpandedWords = PrefixWords.maxWords
     /// The most copies of a page's threads matched together (`defaultMaxCopiesMatchedTogether`; tests set fewer).
     var maxCopiesMatchedTogether = SearchIndex.defaultMaxCopiesMatchedTogether
     /// Rows put in sets of every match (`matchSet`) on this connection: what a search's sets cost. Used under `lock`.

@@ -340,32 +340,37 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         idx.firstSetWindow = SearchIndex.defaultFirstSetWindow
     }
 
-    /// A page's threads, their copies dated among each other's and other mail's, are matched together for a prefix
-    /// query: one statement over the rowid span of all their copies, not one per thread (each seeks every word of the
-    /// prefix), each thread given the same copies as matched on its own; with every gap that holds other mail cut
-    /// (more spans than threads), or more copies than are matched together (`maxCopiesMatchedTogether`), one by one.
-    func testAPagesThreadsAreMatchedTogetherOverTheSpansOfTheirCopies() throws {
+    /// Imports six threads of three messages whose copies lie among each other's (replies a day apart, the threads
+    /// an hour apart), `text` the body of each but the second reply of every other thread ("nothing here"), and other
+    /// mail between every two copies (`other` its body); returns the threads page of a query.
+    func importInterleavedThreads(text: (Int) -> String, other: String) throws -> (SearchIndex, (String) throws -> [SearchThreadHit]) {
         var messages: [(folder: String, name: String, text: String)] = []
         for t in 0..<6 {
             for r in 0..<3 {
-                // Replies a day apart, the threads an hour apart: each thread's copies lie among the others'. The
-                // second reply of every other thread has no word starting with `ro`.
                 let reply = r == 0 ? "" : "In-Reply-To: <t\(t)r0@x>\nReferences: <t\(t)r0@x>\n"
-                let body = r == 2 && t % 2 == 1 ? "nothing here" : "rollout step \(r)"
+                let body = r == 2 && t % 2 == 1 ? "nothing here" : text(r)
                 messages.append(("INBOX", "t\(t)r\(r)", "From: a\(t)@example.com\nMessage-ID: <t\(t)r\(r)@x>\n\(reply)"
                                  + "Date: \(r + 1) Mar 2024 \(String(format: "%02d", 10 + t)):00:00 +0000\nSubject: \(r == 0 ? "" : "Re: ")plan \(t)\n\n\(body)\n"))
-                // Other mail between every two copies.
                 messages.append(("INBOX", "o\(t)r\(r)", "From: c@example.com\nMessage-ID: <o\(t)r\(r)@x>\n"
-                                 + "Date: \(r + 1) Mar 2024 \(String(format: "%02d", 10 + t)):30:00 +0000\nSubject: other\n\nnews\n"))
+                                 + "Date: \(r + 1) Mar 2024 \(String(format: "%02d", 10 + t)):30:00 +0000\nSubject: other\n\n\(other)\n"))
             }
         }
         try importMessages(messages)
         let idx = try index()
         let views = try store.openViews()
-        func page(_ query: String) throws -> [SearchThreadHit] {
+        return (idx, { query in
             try idx.searchThreads(try SearchQuery.parse(query), offset: 0, limit: 50, threadOf: { try views.emailRecord(id: $0)?.threadID },
                                   threadEmails: { try views.threadEmails(id: $0).map(\.id) })
-        }
+        })
+    }
+
+    /// A page's threads, their copies dated among each other's and other mail's, are matched together for a prefix
+    /// query: one statement over the rowid span of all their copies, not one per thread (each seeks every word of the
+    /// prefix), each thread given the same copies as matched on its own; with every gap that holds other mail cut
+    /// (more spans than threads), or more copies than are matched together (`maxCopiesMatchedTogether`), one by one.
+    func testAPagesThreadsAreMatchedTogetherOverTheSpansOfTheirCopies() throws {
+        let (idx, page) = try importInterleavedThreads(text: { "rollout step \($0)" }, other: "news")
+        let views = try store.openViews()
         // As of every point too (copies received, some not yet categorized: versions held).
         var pages = Set<Int>()
         for point in 1...(try store.log.head().sequence) {
@@ -408,6 +413,37 @@ final class PrefixExpansionTests: SearchIndexTestCase {
         idx.maxCopiesMatchedTogether = SearchIndex.defaultMaxCopiesMatchedTogether
     }
 
+    /// A prefix left to FTS5's own prefix query (not expanded: more words than a prefix expands to) is matched for a
+    /// page's threads by one statement over the rowids between their copies, never by a statement per thread or by
+    /// looking copies up (FTS5 merges the prefix's postings again for each rowid of a list: `re-re-m*` at 1M generated
+    /// messages took 32 s a page, `re-m*` 259 s); each thread gets the copies it gets matched alone.
+    func testAPrefixLeftToFTS5IsMatchedForAPagesThreadsByOneStatement() throws {
+        let (idx, page) = try importInterleavedThreads(text: { "re-rollout step \($0)" }, other: "re-route rome")
+        let views = try store.openViews()
+        var expected: [String: [Int]] = [:]
+        for query in ["re-ro*", "ro*", "re-ro* -step"] {
+            expected[query] = try page(query).map(\.emailIDs.count).sorted()
+        }
+        XCTAssertGreaterThan(expected["re-ro*"]?.count ?? 0, 6, "the threads and the other mail (`re-route`)")
+        XCTAssertEqual(expected["re-ro*"]?.filter { $0 > 1 }, [2, 2, 2, 3, 3, 3])
+        idx.maxExpandedWords = 1
+        defer { idx.maxExpandedWords = PrefixWords.maxWords }
+        for point in [nil] + Array(1...(try store.log.head().sequence)).map(Optional.some) {
+            idx.asOf = point
+            for query in ["re-ro*", "ro*", "re-ro* -step"] {
+                let before = idx.threadStatements
+                let threads = try page(query)
+                let statements = idx.threadStatements - before
+                if point == nil { XCTAssertEqual(threads.map(\.emailIDs.count).sorted(), expected[query], query) }
+                for thread in threads {
+                    let alone = try idx.matching(try SearchQuery.parse(query), among: try views.threadEmails(id: thread.threadID).map(\.id))
+                    XCTAssertEqual(Set(thread.emailIDs), alone, "\(query) as of \(String(describing: point)): \(thread.first.subject)")
+                }
+                if threads.count > 1 { XCTAssertEqual(statements, 1, "\(query) as of \(String(describing: point)): one statement for the page") }
+            }
+        }
+    }
+
     /// A thread's first and last message, with more matches between them than looking both up costs: the
     /// span is given up for lookups, and both are still marked.
     func testAThreadsMatchesAreFoundByLookupsWhenItsSpanHoldsManyOthers() throws {
@@ -430,6 +466,16 @@ final class PrefixExpansionTests: SearchIndexTestCase {
             let thread = try XCTUnwrap(page.first { $0.emailIDs.contains(members[0]) })
             XCTAssertEqual(Set(thread.emailIDs), Set(members), query)
         }
+        // A prefix left to FTS5's prefix query: the span, whatever it steps, in one statement (a lookup would merge
+        // the prefix's postings again for each copy).
+        idx.maxExpandedWords = 0
+        defer { idx.maxExpandedWords = PrefixWords.maxWords }
+        for query in ["rollo*", "roll* -zzz"] {
+            let before = idx.threadStatements
+            XCTAssertEqual(try idx.matching(try SearchQuery.parse(query), among: members), Set(members), query)
+            XCTAssertEqual(idx.threadStatements - before, 1, "\(query): the thread's span, not lookups")
+        }
+        idx.maxExpandedWords = PrefixWords.maxWords
         // A page whose query tests membership (NOT beside no word) makes a set for its statement's window (here
         // the whole index: fewer documents than `firstSetWindow`) and one for the thread's span, and drops them
         // after.
@@ -464,9 +510,12 @@ final class PrefixExpansionTests: SearchIndexTestCase {
             }
         }
         XCTAssertEqual(try XCTUnwrap(listing("t", most: 2_048)).words.count, 300)
-        XCTAssertEqual(try XCTUnwrap(listing("ab-t", most: 600)).words.count, 300, "2 tokens: 300 words of 600 / 2")
+        XCTAssertEqual(try XCTUnwrap(listing("ab-t", most: 600)).words.count, 300, "2 tokens: 300 words of 600")
+        XCTAssertEqual(try XCTUnwrap(listing("ab-t", most: 300)).words.count, 300,
+                       "2 tokens: as many words as one (`re-m*` at 1M, 1,539 words, had been left to FTS5: 259 s a page)")
+        XCTAssertFalse(try XCTUnwrap(listing("ab-cd-t", most: 400)).complete, "3 tokens: at most 266 words of 400")
         let long = try XCTUnwrap(listing("ab-cd-ef-gh-t", most: 600))
-        XCTAssertFalse(long.complete, "5 tokens: at most 120 words")
+        XCTAssertFalse(long.complete, "5 tokens: at most 240 words")
         XCTAssertEqual(long.lead, "ab-cd-ef-gh-")
     }
 }
