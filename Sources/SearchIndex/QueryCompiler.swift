@@ -314,6 +314,15 @@ struct QueryCompiler {
         }
     }
 
+    /// Whether `e` has a filter or a NOT: rows its text matches may then be stepped and not returned.
+    static func mayRejectMatches(_ e: SearchExpr) -> Bool {
+        switch e {
+        case .filter, .not: return true
+        case .and(let parts), .or(let parts): return parts.contains(where: mayRejectMatches)
+        case .text, .all: return false
+        }
+    }
+
     static func hasPrefix(_ e: SearchExpr) -> Bool {
         switch e {
         case .text(let t): return t.isPrefix

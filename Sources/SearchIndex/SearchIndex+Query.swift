@@ -19,6 +19,10 @@ extension SearchIndex {
     /// word: 6 us a row with 1,541 words at 1M, against ~1 us and one merge of the postings for its prefix),
     /// so this wastes at most ~0.25 s; a first page steps a few dozen rows. (`SearchIndex.expandedRowWords`.)
     static let defaultExpandedRowWords = 64_000_000
+    /// What a word of a phrase prefix's expansion costs a row stepped, in words of a one-token prefix
+    /// (`PrefixExpansions.stepWords`): ~100 measured at 1M (`category:updates re-m*`: 27.3 s with a phrase's word
+    /// counted as one, 1.55 s with 100; the build before, FTS5's prefix, 2.65 s).
+    static let phraseWordSteps = 100
 
     func search(_ query: SearchQuery, account: String?, oldestFirst: Bool, threadEmails: @escaping (String) throws -> [String],
                 expansions: PrefixExpansions, sets: MatchSets?, _ body: (SearchHit) throws -> Bool) throws {
@@ -105,7 +109,11 @@ extension SearchIndex {
         var last: Int64?
         var stopped = false
         // Expanded prefixes: bounded; past the bound the rest comes from the statement with FTS5's prefixes.
-        let budget = expansions.expressions.isEmpty ? nil : Self.rowInstructions * expandedRowWords / max(1, expansions.words)
+        // Where a filter or a NOT may reject the rows the text matches, the statement may step many for each it
+        // returns: a phrase's words then count what they cost a row stepped (`stepWords`). Without, each row stepped
+        // is a hit, and a page wants a few hundred at most.
+        let stepped = QueryCompiler.mayRejectMatches(query.expr) ? expansions.stepWords : expansions.words
+        let budget = expansions.expressions.isEmpty ? nil : Self.rowInstructions * expandedRowWords / max(1, stepped)
         let ended: Bool? = try locked {
             let s = compiled.readsSets ? try db.prepare(compiled.sql) : try statement(compiled.sql)
             try s.bind(compiled.binds)
@@ -624,6 +632,7 @@ extension SearchIndex {
                 if let expanded = try words.expansion(of: listed) {
                     out.expressions[t] = expanded.expression
                     out.words += expanded.words
+                    out.stepWords += expanded.words * (listed.lead.isEmpty ? 1 : Self.phraseWordSteps)
                     out.heavy[t] = expanded
                 }
             } else if let many = try words.listing(of: t, most: PrefixWords.maxSetWords, listWords: list), many.complete {
