@@ -110,6 +110,26 @@ final class KeptTallyTests: EventLogTestCase {
         XCTAssertTrue(try appendKeeping(most: 17, 23), "no cache, 17 events before")
     }
 
+    /// A cache file is hostile: one holding counts at the most a cache may hold (2^56, planted with the log's right
+    /// chain hash) is kept only until an append would carry a count past that: the keeping then ends, without a trap
+    /// and without writing such a count.
+    func testCountsPlantedAtTheBoundEndTheKeepingWithoutATrap() throws {
+        do {
+            let log = try openLog()
+            try log.append([event(categorized(0))])
+            _ = try log.stats(cache: cache)
+        }
+        var planted = try json(cache) as! [String: Any]
+        planted["events"] = UInt64(1) << 56
+        try JSONSerialization.data(withJSONObject: planted).write(to: URL(fileURLWithPath: cache))
+        let log = try keepingLog()
+        try log.append([event(categorized(1))])
+        XCTAssertFalse(log.keepsTally)
+        log.saveKeptTally()
+        XCTAssertEqual(try json(cache)["events"] as? UInt64, UInt64(1) << 56, "the planted file as it was")
+        XCTAssertEqual(try log.head().sequence, 2)
+    }
+
     /// The tally is written when the log is closed, and `stats` in the same process sees it.
     func testTheKeptTallyIsWrittenOnCloseAndSeenByStats() throws {
         do {
