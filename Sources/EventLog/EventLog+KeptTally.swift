@@ -24,13 +24,9 @@ extension EventLog {
     /// each. Any failure leaves the tally not kept: it is a cache.
     func startKeepingTally() {
         triedKeepingTally = true
-        guard let path = tallyCache else { return }
-        var tally = LogTally()
-        var cached = false
-        if let found = LogTally.load(path), (try? holds(found)) == true {
-            tally = found
-            cached = true
-        }
+        guard let path = tallyCache, let found = try? cachedTally(path) else { return }
+        var tally = found.0
+        let cached = found.cached
         guard let head = try? head().sequence, head >= tally.sequence, head - tally.sequence <= tallyWalkMost,
               let blobsAfter = try? blobsAfter(tally, legacyCounted: cached), blobsAfter <= tallyWalkMost else { return }
         let before = tally

@@ -10,14 +10,10 @@ extension EventLog {
     package func stats(cache: String? = nil) throws -> LogStats {
         // What this process keeps as it appends (`keepsTally`) is written first, so the walk below starts there.
         if cache != nil { saveKeptTally() }
-        var tally = LogTally()
-        var cached = false
-        if let cache, let found = LogTally.load(cache), try holds(found) {
-            tally = found
-            cached = true
-        }
+        let found = try cache.map(cachedTally) ?? (LogTally(), cached: false)
+        var tally = found.0
         let before = tally
-        try advance(&tally, legacyCounted: cached)
+        try advance(&tally, legacyCounted: found.cached)
         if let cache, tally != before { tally.save(cache) }
 
         var s = LogStats()
@@ -100,6 +96,12 @@ extension EventLog {
         var r = ByteReader(value)
         _ = try? r.readByte()
         return (try? r.readVarint()) ?? 0
+    }
+
+    /// The tally the cache file `path` holds where it is this log's (`holds`) and true, else an empty one and false.
+    func cachedTally(_ path: String) throws -> (LogTally, cached: Bool) {
+        if let found = LogTally.load(path), try holds(found) { return (found, true) }
+        return (LogTally(), false)
     }
 
     /// Whether `tally` counted this log's first events and blobs (see `LogTally`): the event it ends at has the chain

@@ -306,30 +306,16 @@ struct QueryCompiler {
     /// True when `e` has a prefix term anywhere.
     /// Whether `e` has a prefix term with no expression in `expansions`: FTS5's own prefix query then answers it.
     static func leavesPrefixToFTS5(_ e: SearchExpr, expansions: [TextTerm: String]) -> Bool {
-        switch e {
-        case .text(let t): return t.isPrefix && expansions[t] == nil
-        case .and(let parts), .or(let parts): return parts.contains { leavesPrefixToFTS5($0, expansions: expansions) }
-        case .not(let inner): return leavesPrefixToFTS5(inner, expansions: expansions)
-        case .all, .filter: return false
-        }
+        e.contains { if case .text(let t) = $0 { t.isPrefix && expansions[t] == nil } else { false } }
     }
 
     /// Whether `e` has a filter or a NOT: rows its text matches may then be stepped and not returned.
     static func mayRejectMatches(_ e: SearchExpr) -> Bool {
-        switch e {
-        case .filter, .not: return true
-        case .and(let parts), .or(let parts): return parts.contains(where: mayRejectMatches)
-        case .text, .all: return false
-        }
+        e.contains { switch $0 { case .filter, .not: true; default: false } }
     }
 
     static func hasPrefix(_ e: SearchExpr) -> Bool {
-        switch e {
-        case .text(let t): return t.isPrefix
-        case .and(let parts), .or(let parts): return parts.contains(where: hasPrefix)
-        case .not(let inner): return hasPrefix(inner)
-        case .all, .filter: return false
-        }
+        e.contains { if case .text(let t) = $0 { t.isPrefix } else { false } }
     }
 
     /// The FTS5 expression for `e`, or nil when FTS5 cannot express it alone.

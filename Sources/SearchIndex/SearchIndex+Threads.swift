@@ -81,7 +81,7 @@ extension SearchIndex {
         // A prefix left to FTS5's own prefix query costs a merge of its postings in each statement (`matching`): the
         // page's threads are matched by one statement over the rowids between their copies (`re-re-m*` at 1M
         // generated messages: 32 s in a statement per thread).
-        let leftToFTS5 = threads.count > 1 && QueryCompiler.leavesPrefixToFTS5(query.expr, expansions: expansions.expressions)
+        let leftToFTS5 = QueryCompiler.leavesPrefixToFTS5(query.expr, expansions: expansions.expressions)
         guard expansions.words > 0 || leftToFTS5, threads.count > 1 else { return try each() }
         var rowids: [Int64] = []
         for ids in threads where !ids.isEmpty {
@@ -90,24 +90,23 @@ extension SearchIndex {
         }
         let held = Array(Set(rowids)).sorted()
         guard !held.isEmpty else { return threads.map { _ in [] } }
-        let members = Set(threads.joined())
+        // Left to FTS5: one span, all of it stepped, whatever that costs (lookups would cost more).
+        let spans: [ClosedRange<Int64>]
         if leftToFTS5 {
-            let compiler = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets).compiler
-            let compiled = try compiler.compile(query.expr, account: account, oldestFirst: false, within: held[0]...held[held.count - 1])
-            let found = try locked { try memberMatches(compiled, members: members) }
-            return threads.map { Set($0).intersection(found) }
+            spans = [held[0]...held[held.count - 1]]
+        } else {
+            guard let cut = try neighbourSpans(held)?.spans, cut.count < threads.count else { return try each() }
+            spans = cut
         }
-        guard let spans = try neighbourSpans(held)?.spans else { return try each() }
-        guard spans.count < threads.count else { return try each() }
         let compiler = try queryCompiler(threadEmails: threadEmails, expansions: expansions, sets: sets).compiler
         // Compiled before the lock is taken: a set a statement reads is made under the lock.
         let statements = try spans.map { try compiler.compile(query.expr, account: account, oldestFirst: false, within: $0) }
-        let budget = held.count * Self.lookupRows * (1 + expansions.words) * Self.rowInstructions
-        let found: Set<String>? = try locked {
-            try db.bounded(instructions: budget) { () throws -> Set<String> in
-                try statements.reduce(into: Set<String>()) { found, compiled in found.formUnion(try memberMatches(compiled, members: members)) }
-            }
+        let members = Set(threads.joined())
+        func run() throws -> Set<String> {
+            try statements.reduce(into: Set<String>()) { found, compiled in found.formUnion(try memberMatches(compiled, members: members)) }
         }
+        let budget = held.count * Self.lookupRows * (1 + expansions.words) * Self.rowInstructions
+        let found: Set<String>? = try locked { leftToFTS5 ? try run() : try db.bounded(instructions: budget, run) }
         guard let found else { return try each() }
         return threads.map { Set($0).intersection(found) }
     }
