@@ -19,11 +19,14 @@ public enum ErrorCategory: Sendable, Equatable {
     case invalidInput
     /// A database, file or data failure.
     case data
+    /// A search ran past its time limit (`MailStore.search(timeLimit:)`).
+    case timedOut
 
     /// The category of `error`.
     public init(of error: any Error) {
         switch error {
         case is StoreError, SearchIndexError.newerSchema: self = .store
+        case SearchIndexError.timedOut: self = .timedOut
         case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount: self = .invalidInput
         case MailStoreError.snapshot: self = .refused
         case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: self = .notFound

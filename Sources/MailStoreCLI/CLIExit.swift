@@ -18,6 +18,8 @@ package enum CLIExit {
     package static let configError: Int32 = 6
     /// A thread action cannot be taken (no Archive folder, nothing to do, undone already).
     package static let actionRefused: Int32 = 7
+    /// A search ran past its `--timeout`.
+    package static let timedOut: Int32 = 8
 
     /// Runs `body`; prints any error to stderr as `mailstore: error: ...` and exits with its code.
     static func run(_ body: () throws -> Void) throws {
@@ -51,6 +53,7 @@ package enum CLIExit {
         case .refused: actionRefused
         case .invalidInput: ExitCode.validationFailure.rawValue
         case .data: dataError
+        case .timedOut: timedOut
         }
     }
 }

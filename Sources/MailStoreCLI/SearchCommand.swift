@@ -13,8 +13,8 @@ struct SearchCommand: ParsableCommand {
         text) and attachment names. Examples:
           mailstore search 'from:alice invoice date:2024-01-01..2024-03-31' \
           mailstore search '"quarterly report" -is:read' --output messages --json
-        Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 64 a malformed query \
-        (the message points at the position).
+        Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 8 past --timeout, 64 a \
+        malformed query (the message points at the position).
         """)
 
     enum Output: String, ExpressibleByArgument, CaseIterable {
@@ -48,6 +48,9 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Search the store as it was at this sequence number or ISO 8601 time.", valueName: "seq|time"))
     var asOf: String?
 
+    @Option(name: .long, help: ArgumentHelp("Stop the search after this many seconds (30; 0.1 to 3600): exit code 8.", valueName: "seconds"))
+    var timeout: Double = MailStore.defaultSearchSeconds
+
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
@@ -58,6 +61,7 @@ struct SearchCommand: ParsableCommand {
         if limit < 1 || limit > SearchCommand.maxRows { throw ValidationError("--limit must be between 1 and \(SearchCommand.maxRows)") }
         if offset < 0 || offset > 1_000_000 { throw ValidationError("--offset must be between 0 and 1000000") }
         if query.joined().trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a query; * matches every message") }
+        if !(timeout >= 0.1 && timeout <= 3_600) { throw ValidationError("--timeout must be between 0.1 and 3600 seconds") }
     }
 
     func run() throws {
@@ -71,7 +75,7 @@ struct SearchCommand: ParsableCommand {
             let rows: [SearchResult]
             do {
                 rows = try store.search(text, account: account, output: output == .threads ? .threads : .messages,
-                                        limit: limit, offset: offset, oldestFirst: sort == .oldest)
+                                        limit: limit, offset: offset, oldestFirst: sort == .oldest, timeLimit: timeout)
             } catch let e as SearchSyntaxError {
                 Terminal.error(e.description)
                 Terminal.note(e.pointer)

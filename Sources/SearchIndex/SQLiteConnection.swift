@@ -7,6 +7,25 @@ import Glibc
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
+    /// What the progress handler checks (`bounded`'s budget, `deadline`); the handler is installed only while one is set.
+    private let limits: UnsafeMutablePointer<mailstore_sqlite_limits> = {
+        let p = UnsafeMutablePointer<mailstore_sqlite_limits>.allocate(capacity: 1)
+        p.initialize(to: mailstore_sqlite_limits(left: 0, counting: 0, budget_end: 0, deadline: 0))
+        return p
+    }()
+
+    /// When the statements run on this connection are interrupted (`mailstore_monotonic_ns`; 0: never): checked by
+    /// the progress handler, and by an interrupter armed over each `watched` call.
+    var deadline: UInt64 {
+        get { limits.pointee.deadline }
+        set {
+            limits.pointee.deadline = newValue
+            installLimits()
+        }
+    }
+
+    /// Whether `deadline` is set and has passed.
+    var isPastDeadline: Bool { deadline != 0 && mailstore_monotonic_ns() >= deadline }
 
     /// Opens (creating when `create`) the database at `path`; a new file gets mode 0600.
     init(path: String, create: Bool, readOnly: Bool = false) throws(SearchIndexError) {
@@ -49,7 +68,10 @@ final class SQLiteConnection {
     /// The most parameters a statement may have (SQLite's default, `SQLITE_MAX_VARIABLE_NUMBER`).
     static let maxParameters: Int32 = 32_766
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        sqlite3_close_v2(handle)
+        limits.deallocate()
+    }
 
     func check(_ rc: Int32, _ call: @autoclosure () -> String) throws(SearchIndexError) {
         if rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW {
@@ -82,25 +104,47 @@ final class SQLiteConnection {
         }
     }
 
-    /// SQLite virtual machine instructions between two checks of `bounded`'s budget.
+    /// SQLite virtual machine instructions between two checks of `bounded`'s budget and the deadline.
     static let progressEvery: Int32 = 256
 
+    private func installLimits() {
+        let l = limits.pointee
+        mailstore_sqlite_watch(handle, l.counting != 0 || l.budget_end != 0 || l.deadline != 0 ? Self.progressEvery : 0, limits)
+    }
+
     /// Runs `body` with any statement interrupted once the statements it runs have taken about `instructions`
-    /// SQLite virtual machine instructions together; nil when that happened (the caller resets its statement).
-    func bounded<R>(instructions: Int, _ body: () throws -> R) throws -> R? {
-        let left = UnsafeMutablePointer<CLongLong>.allocate(capacity: 1)
-        left.pointee = CLongLong(max(1, instructions / Int(Self.progressEvery)))
-        mailstore_sqlite_limit(handle, Self.progressEvery, left)
+    /// SQLite virtual machine instructions together, or, given `seconds`, once that long has passed (checked by the
+    /// progress handler and by an interrupter, which stops FTS5 inside one long call); nil when that happened (the
+    /// caller resets its statement). Past `deadline` it throws the interrupt instead.
+    func bounded<R>(instructions: Int, seconds: Double? = nil, _ body: () throws -> R) throws -> R? {
+        let end = seconds.map { mailstore_monotonic_ns() + UInt64(max(0, $0) * 1e9) } ?? 0
+        limits.pointee.left = CLongLong(max(1, instructions / Int(Self.progressEvery)))
+        limits.pointee.counting = 1
+        limits.pointee.budget_end = end
+        installLimits()
+        let interrupter = end == 0 ? nil : SQLiteInterrupter(handle: handle, at: end)
         defer {
-            mailstore_sqlite_limit(handle, 0, nil)
-            left.deallocate()
+            interrupter?.disarm()
+            limits.pointee.counting = 0
+            limits.pointee.budget_end = 0
+            installLimits()
         }
         do {
             return try body()
         } catch let error as SearchIndexError {
-            if case .sqlite(_, let code, _) = error, code == SQLITE_INTERRUPT, left.pointee < 0 { return nil }
+            if error.isInterrupt, !isPastDeadline,
+               limits.pointee.left < 0 || (end != 0 && mailstore_monotonic_ns() >= end) { return nil }
             throw error
         }
+    }
+
+    /// Runs `body` with an interrupter armed for `deadline`, when one is set (the progress handler alone misses
+    /// FTS5's long calls: `SQLiteInterrupter`).
+    func watched<R>(_ body: () throws -> R) rethrows -> R {
+        guard deadline != 0 else { return try body() }
+        let interrupter = SQLiteInterrupter(handle: handle, at: deadline)
+        defer { interrupter.disarm() }
+        return try body()
     }
 
     /// The rowid of the last insert.

@@ -23,6 +23,12 @@ extension SearchIndex {
     /// (`PrefixExpansions.stepWords`): ~100 measured at 1M (`category:updates re-m*`: 27.3 s with a phrase's word
     /// counted as one, 1.55 s with 100; the build before, FTS5's prefix, 2.65 s).
     static let phraseWordSteps = 100
+    /// Seconds a statement with expanded prefixes may run before it is run again from where it stopped with FTS5's
+    /// prefixes (`SearchIndex.expandedSeconds`): the rows budget cannot see FTS5's work inside one call, which is all
+    /// of it where the expanded words match nothing. `a-a*` at 1M (a phrase of the common `a` and 1,567 words, no
+    /// match): 4-7 s stepping the expanded phrases, ~1.5 s with FTS5's phrase prefix; the common expanded queries
+    /// take <= 0.7 s (`re-m*` 0.4-0.63 s, `the-t*` 0.3-0.6 s).
+    static let defaultExpandedSeconds = 1.0
 
     func search(_ query: SearchQuery, account: String?, oldestFirst: Bool, threadEmails: @escaping (String) throws -> [String],
                 expansions: PrefixExpansions, sets: MatchSets?, _ body: (SearchHit) throws -> Bool) throws {
@@ -129,10 +135,11 @@ extension SearchIndex {
                 return true
             }
             guard let budget else { return try run() }
-            return try db.bounded(instructions: budget, run)
+            return try db.bounded(instructions: budget, seconds: expandedSeconds, run)
         }
         if stopped { return false }
         guard ended == nil else { return true }
+        locked { expandedFallbacks += 1 }
         compiler.expansions = [:]
         // FTS5's prefix would merge a heavy prefix's postings in memory (`t* folder:Nope` at 1M: 209 MB): the text
         // is tested in a set made a few words at a time instead, probed for each row of `docs` in order.

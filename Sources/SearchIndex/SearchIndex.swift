@@ -1,3 +1,4 @@
+import CSQLite
 import EventLog
 import Foundation
 import Glibc
@@ -24,6 +25,12 @@ package final class SearchIndex: @unchecked Sendable {
     /// Rows times words a statement with expanded prefixes steps before it goes on with FTS5's prefixes
     /// (`defaultExpandedRowWords`; tests set it lower).
     var expandedRowWords = SearchIndex.defaultExpandedRowWords
+    /// Seconds a statement with expanded prefixes runs before it goes on with FTS5's prefixes
+    /// (`defaultExpandedSeconds`; tests set it to 0).
+    var expandedSeconds = SearchIndex.defaultExpandedSeconds
+    /// Statements with expanded prefixes stopped at their budget (rows or time) and gone on with FTS5's prefixes on
+    /// this connection. Used under `lock`.
+    var expandedFallbacks = 0
     /// The most postings of a query's prefixes left to FTS5's prefix query, which merges them in memory
     /// (`defaultMaxMergedPostings`; tests set it lower). Used under `lock`.
     var maxMergedPostings = SearchIndex.defaultMaxMergedPostings
@@ -242,10 +249,29 @@ package final class SearchIndex: @unchecked Sendable {
         return made
     }
 
+    /// Runs `body` holding the index's lock, its statements interrupted past the time limit of the search under way
+    /// (`withTimeLimit`).
     func locked<R>(_ body: () throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
-        return try body()
+        return try db.watched(body)
+    }
+
+    /// Runs `body` (a search on this index: `search`, `searchThreads`, `matching`) within `seconds` (nil: no limit):
+    /// its statements are interrupted once that long has passed, and it throws `SearchIndexError.timedOut`.
+    /// One limit at a time: a search on this index from another thread meanwhile is limited alike.
+    /// Why: a query is an argument from outside, and some cost seconds at a million messages (a phrase prefix whose
+    /// first word is common and whose matches are few: `a-a*`); a caller states how long it waits.
+    package func withTimeLimit<R>(_ seconds: Double?, _ body: () throws -> R) throws -> R {
+        guard let seconds else { return try body() }
+        let end = mailstore_monotonic_ns() + UInt64(max(0, min(seconds, 86_400)) * 1e9)
+        locked { db.deadline = end }
+        defer { locked { db.deadline = 0 } }
+        do {
+            return try body()
+        } catch let error as SearchIndexError where error.isInterrupt && mailstore_monotonic_ns() >= end {
+            throw SearchIndexError.timedOut(seconds: seconds)
+        }
     }
 
     // MARK: - Opening a store's index

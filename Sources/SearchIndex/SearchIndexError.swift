@@ -1,3 +1,6 @@
+import CSQLite
+import Foundation
+
 /// What failed in the search index, and what to do about it.
 package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     /// A SQLite call failed.
@@ -12,6 +15,14 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     case newerSchema(file: String, found: Int, supported: Int)
     /// A query the parser accepted could not be run.
     case query(String)
+    /// A search ran past its time limit (`SearchIndex.withTimeLimit`): nothing of it is returned.
+    case timedOut(seconds: Double)
+
+    /// Whether this is SQLite's `SQLITE_INTERRUPT` (a budget or deadline stopped the statement).
+    var isInterrupt: Bool {
+        if case .sqlite(_, let code, _) = self { return code == SQLITE_INTERRUPT }
+        return false
+    }
 
     package var description: String {
         switch self {
@@ -25,6 +36,9 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
                 + "it was left as it is: upgrade mailstore, or run `mailstore replay --view search` to rebuild it for this build "
                 + "(a newer build then rebuilds it again)"
         case .query(let why): "search: \(why)"
+        case .timedOut(let seconds):
+            "search: stopped after its limit of \(String(format: "%g", seconds)) s; "
+                + "narrow the query (fewer or longer prefixes, a filter such as folder: or date:) or allow more time (--timeout)"
         }
     }
 }

@@ -31,6 +31,13 @@ final class SearchCommandTests: CLITestCase {
         XCTAssertTrue(all.allSatisfy { !$0.threadId.isEmpty && $0.emailIds.count == 1 && !$0.participants.isEmpty })
         let oldest = try rows(try mailstore("search", "*", "--output", "messages", "--sort", "oldest", "--limit", "5", "--json"))
         XCTAssertEqual(oldest.map(\.emailIds), all.suffix(5).reversed().map(\.emailIds))
+        // A time limit within its bounds changes nothing; outside them it is refused.
+        XCTAssertEqual(try rows(try mailstore("search", "*", "--output", "messages", "--limit", "5", "--timeout", "0.1", "--json"))
+            .map(\.emailIds), all.prefix(5).map(\.emailIds))
+        for bad in ["0.05", "0", "3601", "-1", "nan"] {
+            let r = try mailstore("search", "*", "--timeout=\(bad)", expect: 64)
+            XCTAssertTrue(r.stderr.contains("--timeout must be between 0.1 and 3600 seconds"), "\(bad): \(r.stderr)")
+        }
         let page2 = try rows(try mailstore("search", "*", "--output", "messages", "--offset", "5", "--limit", "5", "--json"))
         XCTAssertEqual(page2.map(\.emailIds), all[5..<10].map(\.emailIds))
         // A word from a subject, as threads: each row's matching messages are in it.

@@ -18,10 +18,16 @@ extension MailStore {
     /// point (`asOf(_:views:)`) folds for `search --as-of`.
     public static let viewsSearchReads = [ViewName.threads.rawValue]
 
+    /// Seconds a search may take by default (`search(timeLimit:)`, `mailstore search --timeout`).
+    public static let defaultSearchSeconds = 30.0
+
     /// Searches mail with the notmuch-like query language (docs/cli.md). Throws `SearchSyntaxError` (with a
-    /// caret under the problem) for a malformed query.
+    /// caret under the problem) for a malformed query, and an error of category `ErrorCategory.timedOut` when the
+    /// query itself runs past `timeLimit` seconds (nil: no limit; the search view's catch-up with the log before it is
+    /// not counted).
     public func search(_ text: String, account: String? = nil, output: SearchOutput = .threads, limit: Int = 25,
-                       offset: Int = 0, oldestFirst: Bool = false) throws -> [SearchResult] {
+                       offset: Int = 0, oldestFirst: Bool = false,
+                       timeLimit: Double? = MailStore.defaultSearchSeconds) throws -> [SearchResult] {
         let query: SearchQuery
         do {
             query = try SearchQuery.parse(text)
@@ -33,45 +39,47 @@ extension MailStore {
         let limit = max(1, min(limit, MailStore.maxSearchRows))
         let threadEmails: (String) throws -> [String] = { id in try views.threadEmails(id: id).map(\.id) }
         func iso(_ seconds: Int64) -> String { Timestamp(microseconds: seconds * 1_000_000).iso8601 }
-        switch output {
-        case .messages:
-            var rows: [SearchResult] = []
-            var skipped = 0
-            try index.search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails) { h in
-                if skipped < offset {
-                    skipped += 1
-                    return true
+        return try index.withTimeLimit(timeLimit) {
+            switch output {
+            case .messages:
+                var rows: [SearchResult] = []
+                var skipped = 0
+                try index.search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails) { h in
+                    if skipped < offset {
+                        skipped += 1
+                        return true
+                    }
+                    let thread = try views.emailRecord(id: h.emailID)?.threadID ?? "email:" + h.emailID
+                    rows.append(SearchResult(threadId: thread, messageIds: h.messageID.map { [$0] } ?? [], emailIds: [h.emailID],
+                                             subject: h.subject, participants: h.participants, date: iso(h.date), account: h.account,
+                                             folders: [h.folder], messageCount: 1, unread: !h.isSeen, starred: h.isFlagged))
+                    return rows.count < limit
                 }
-                let thread = try views.emailRecord(id: h.emailID)?.threadID ?? "email:" + h.emailID
-                rows.append(SearchResult(threadId: thread, messageIds: h.messageID.map { [$0] } ?? [], emailIds: [h.emailID],
-                                         subject: h.subject, participants: h.participants, date: iso(h.date), account: h.account,
-                                         folders: [h.folder], messageCount: 1, unread: !h.isSeen, starred: h.isFlagged))
-                return rows.count < limit
-            }
-            return rows
-        case .threads:
-            // Each match's thread is looked up in the views: a deep offset reads thousands of their pages at random,
-            // released once past the mapped budget (as a fold's are) so they do not pile up in the resident size.
-            var looked = 0
-            let hits = try index.searchThreads(query, account: account, oldestFirst: oldestFirst, offset: offset, limit: limit,
-                                               threadOf: { id in
-                                                   looked += 1
-                                                   if looked % 4_096 == 0 { views.environment.releaseResidentPages(over: Environment.residentFileBudget) }
-                                                   return try views.emailRecord(id: id)?.threadID
-                                               }, threadEmails: threadEmails)
-            return try hits.map { t in
-                let mids = try t.emailIDs.compactMap { try views.emailRecord(id: $0)?.messageKey }.filter { !$0.hasPrefix("<") }
-                var seen = Set<String>()
-                let messageIds = mids.filter { seen.insert($0).inserted }
-                if let r = try views.thread(id: t.threadID) {
-                    return SearchResult(threadId: t.threadID, messageIds: messageIds, emailIds: t.emailIDs, subject: r.subject,
-                                        participants: r.participants, date: r.latestDate.iso8601, account: r.account, folders: r.folders,
-                                        messageCount: r.messageCount, unread: r.unreadCount > 0, starred: r.isStarred)
+                return rows
+            case .threads:
+                // Each match's thread is looked up in the views: a deep offset reads thousands of their pages at random,
+                // released once past the mapped budget (as a fold's are) so they do not pile up in the resident size.
+                var looked = 0
+                let hits = try index.searchThreads(query, account: account, oldestFirst: oldestFirst, offset: offset, limit: limit,
+                                                   threadOf: { id in
+                                                       looked += 1
+                                                       if looked % 4_096 == 0 { views.environment.releaseResidentPages(over: Environment.residentFileBudget) }
+                                                       return try views.emailRecord(id: id)?.threadID
+                                                   }, threadEmails: threadEmails)
+                return try hits.map { t in
+                    let mids = try t.emailIDs.compactMap { try views.emailRecord(id: $0)?.messageKey }.filter { !$0.hasPrefix("<") }
+                    var seen = Set<String>()
+                    let messageIds = mids.filter { seen.insert($0).inserted }
+                    if let r = try views.thread(id: t.threadID) {
+                        return SearchResult(threadId: t.threadID, messageIds: messageIds, emailIds: t.emailIDs, subject: r.subject,
+                                            participants: r.participants, date: r.latestDate.iso8601, account: r.account, folders: r.folders,
+                                            messageCount: r.messageCount, unread: r.unreadCount > 0, starred: r.isStarred)
+                    }
+                    let h = t.first
+                    return SearchResult(threadId: t.threadID, messageIds: h.messageID.map { [$0] } ?? [], emailIds: t.emailIDs,
+                                        subject: h.subject, participants: h.participants, date: iso(h.date), account: h.account,
+                                        folders: [h.folder], messageCount: 1, unread: !h.isSeen, starred: h.isFlagged)
                 }
-                let h = t.first
-                return SearchResult(threadId: t.threadID, messageIds: h.messageID.map { [$0] } ?? [], emailIds: t.emailIDs,
-                                    subject: h.subject, participants: h.participants, date: iso(h.date), account: h.account,
-                                    folders: [h.folder], messageCount: 1, unread: !h.isSeen, starred: h.isFlagged)
             }
         }
     }

@@ -1,0 +1,86 @@
+import CorpusGenerator
+import CSQLite
+import Foundation
+import MailStore
+@testable import SearchIndex
+import SearchQuery
+import TestSupport
+import XCTest
+
+/// A search's time: the expanded statement's time budget (past it, FTS5's prefixes go on from where it stopped) and
+/// a search's time limit (past it, `SearchIndexError.timedOut`), both enforced by SQLite's progress handler and by an
+/// interrupter that stops a statement between two of its calls.
+final class SearchTimeLimitTests: SearchIndexTestCase {
+    func ids(_ query: String, _ idx: SearchIndex, expanded: Bool = true) throws -> [String] {
+        let parsed = try SearchQuery.parse(query)
+        var out: [String] = []
+        if expanded {
+            try idx.search(parsed) { out.append($0.emailID); return true }
+        } else {
+            try idx.search(parsed, account: nil, oldestFirst: false, threadEmails: { _ in [] }, expansions: PrefixExpansions(),
+                           sets: nil) { out.append($0.emailID); return true }
+        }
+        return out
+    }
+
+    /// With no time for it, every statement with expanded prefixes goes on with FTS5's prefixes (counted), and finds
+    /// the same copies in the same order as FTS5's prefixes alone; with time, none does (the rows budget is the same).
+    func testAnExpandedStatementPastItsTimeGoesOnWithFTS5sPrefixes() throws {
+        _ = try generateCorpus(CorpusOptions(messages: 300, outputDirectory: dir.file("md"), seed: 7))
+        _ = try Importer(store: store, options: Importer.Options()).importMaildir(dir.file("md"))
+        let idx = try index()
+        let queries = ["m*", "s* -t*", "a* is:unread", "from:b*", "re-m*", "(c* OR is:starred) -folder:INBOX"]
+        idx.expandedSeconds = 3_600
+        var found: [String: [String]] = [:]
+        for q in queries { found[q] = try ids(q, idx) }
+        XCTAssertEqual(idx.expandedFallbacks, 0, "an hour is time enough for each")
+        idx.expandedSeconds = 0
+        for q in queries {
+            let before = idx.expandedFallbacks
+            let hits = try ids(q, idx)
+            XCTAssertGreaterThan(idx.expandedFallbacks, before, "'\(q)' went on with FTS5's prefixes")
+            XCTAssertEqual(hits, found[q], "'\(q)'")
+            XCTAssertEqual(hits, try ids(q, idx, expanded: false), "'\(q)'")
+            XCTAssertFalse(hits.isEmpty, "'\(q)' matches")
+        }
+    }
+
+    /// A search past its limit throws `timedOut` and nothing else; within it, the same copies as without one; the
+    /// index answers the next search in full (no interrupt is left over).
+    func testASearchPastItsTimeLimitThrowsTimedOut() throws {
+        _ = try generateCorpus(CorpusOptions(messages: 200, outputDirectory: dir.file("md"), seed: 3))
+        _ = try Importer(store: store, options: Importer.Options()).importMaildir(dir.file("md"))
+        let idx = try index()
+        for q in ["m*", "hello OR s*", "NOT t*", "*"] {
+            let all = try ids(q, idx)
+            XCTAssertFalse(all.isEmpty, "'\(q)'")
+            XCTAssertThrowsError(try idx.withTimeLimit(0) { try ids(q, idx) }, "'\(q)'") { error in
+                guard case SearchIndexError.timedOut(let s) = error else { return XCTFail("'\(q)': \(error)") }
+                XCTAssertEqual(s, 0)
+                XCTAssertTrue("\(error)".contains("--timeout"), "\(error)")
+            }
+            XCTAssertEqual(try idx.withTimeLimit(60) { try ids(q, idx) }, all, "'\(q)'")
+            XCTAssertEqual(try ids(q, idx), all, "'\(q)' after")
+        }
+        // Through the store: the error's category is `timedOut` (the CLI's exit code 8).
+        XCTAssertThrowsError(try store.search("m*", timeLimit: 0)) { XCTAssertEqual(ErrorCategory(of: $0), .timedOut) }
+        XCTAssertFalse(try store.search("m*", timeLimit: 60).isEmpty)
+    }
+
+    /// The interrupter stops a statement that the progress handler is not watching, and once disarmed interrupts
+    /// nothing more.
+    func testTheInterrupterStopsALongStatementAndNothingAfterItIsDisarmed() throws {
+        let d = TemporaryDirectory("interrupter")
+        let db = try SQLiteConnection(path: d.file("x.sqlite"), create: true)
+        // ~3e8 rows of a recursive count: tens of seconds unless interrupted.
+        let long = try db.prepare("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000000) SELECT count(*) FROM c")
+        let interrupter = SQLiteInterrupter(handle: db.handle, at: mailstore_monotonic_ns() + 50_000_000)
+        XCTAssertThrowsError(try long.step()) { XCTAssertTrue(($0 as? SearchIndexError)?.isInterrupt == true, "\($0)") }
+        long.reset()
+        interrupter.disarm()
+        usleep(UInt32(SQLiteInterrupter.repeatMilliseconds * 3_000))
+        let short = try db.prepare("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT count(*) FROM c")
+        XCTAssertTrue(try short.step())
+        XCTAssertEqual(short.int(0), 100_000)
+    }
+}
