@@ -1,3 +1,4 @@
+import EventModel
 import Foundation
 import Glibc
 
@@ -16,7 +17,7 @@ package final class AccountLock: @unchecked Sendable {
         let dir = store.path + "/locks"
         try StoreDirectory.makePrivateDirectory(dir)
         // Account names are free text: hex keeps the file name safe and distinct.
-        let name = account.utf8.map { String(format: "%02x", $0) }.joined()
+        let name = Hex.lowercase(account.utf8)
         file = "\(dir)/\(kind)-\(name).lock"
         fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.io(file, "cannot open the lock file: \(String(cString: strerror(errno)))") }

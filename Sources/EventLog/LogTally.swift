@@ -91,6 +91,6 @@ package struct LogTally: Codable, Equatable, Sendable {
 
     /// The hex form of a chain hash.
     static func hex(_ hash: [UInt8]) -> String {
-        hash.map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(hash)
     }
 }

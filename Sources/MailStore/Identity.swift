@@ -26,14 +26,6 @@ public struct Identity {
 
     /// A short, stable email id (16 hex digits) for a copy at `location` in `folder` of `account`.
     public func emailID(account: String, folder: String, location: String) -> String {
-        let d = digest(["email", account, folder, location])
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(16)
-        for b in d.prefix(8) {
-            out.append(hex[Int(b >> 4)])
-            out.append(hex[Int(b & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Hex.lowercase(digest(["email", account, folder, location]).prefix(8))
     }
 }

@@ -1,4 +1,5 @@
 import EventLog
+import EventModel
 import Foundation
 import Glibc
 
@@ -174,7 +175,7 @@ extension SearchIndex {
             let s = try db.prepare("SELECT seq, digest FROM doc_text WHERE rowid = ?")
             try s.bind([.int(rowid)])
             guard try s.step() else { return "" }
-            return "\(s.int(0)) " + s.bytes(1).map { String(format: "%02x", $0) }.joined()
+            return "\(s.int(0)) " + Hex.lowercase(s.bytes(1))
         }
     }
 

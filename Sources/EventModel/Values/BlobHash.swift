@@ -68,18 +68,7 @@ public struct BlobHash: Hashable, Sendable, BinaryField, CustomStringConvertible
     }
 
     /// Lowercase hex.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        withUnsafeBytes { raw in
-            for b in raw {
-                out.append(digits[Int(b >> 4)])
-                out.append(digits[Int(b & 0xF)])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var hex: String { withUnsafeBytes { Hex.lowercase($0) } }
 
     public var description: String { hex }
 
