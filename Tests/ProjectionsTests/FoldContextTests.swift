@@ -35,6 +35,35 @@ final class FoldContextTests: XCTestCase {
         XCTAssertEqual(try Snapshot(store).get(Table<Int>(.threads, "b"), Key("k").bytes), 2)
     }
 
+    /// The room the emptied caches keep is counted after a flush and after a discard, by the tables that had
+    /// entries (as their dictionaries hold it), stays counted through batches that leave a table alone, and is gone
+    /// once freed; an untouched table counts none.
+    func testTheCachesRoomIsCountedAfterFlushAndDiscardUntilFreed() throws {
+        let context = FoldContext(store: InMemoryKeyValueStore())
+        let a = context.table(Table<Int>(.threads, "a")), b = context.table(Table<Int>(.threads, "b"))
+        XCTAssertEqual(context.cacheBytes, 0)
+        for i in 0..<100 { a.set(Key("k\(i)").bytes, i) }
+        try context.flush()
+        let room = context.cacheBytes
+        XCTAssertGreaterThan(room, 100 * MemoryLayout<TableKey>.stride, "a's room for 100 entries")
+        XCTAssertEqual(b.cacheBytes, 0)
+        b.set(Key("x").bytes, 1)
+        context.discard()
+        XCTAssertGreaterThan(b.cacheBytes, 0, "b's room, kept after the discard")
+        XCTAssertEqual(context.cacheBytes, room + b.cacheBytes)
+        try context.flush()
+        XCTAssertEqual(context.cacheBytes, room + b.cacheBytes, "a batch that leaves both alone keeps their room")
+        var budget = room
+        context.trimCaches(budget: &budget)
+        XCTAssertEqual(context.cacheBytes, room, "b's room freed past the budget")
+        a.freeCache()
+        XCTAssertEqual(context.cacheBytes, 0)
+        // Entries set after a free are written.
+        a.set(Key("k1").bytes, 5)
+        try context.flush()
+        XCTAssertGreaterThan(a.cacheBytes, 0)
+    }
+
     /// `modifyIfChanged` writes an entry only when its body says it changed it: an entry left alone is not
     /// written back over the store (a change from elsewhere survives the flush), a changed one is.
     func testModifyIfChangedWritesOnlyWhatItsBodyChanged() throws {
