@@ -5,7 +5,7 @@
 /// list of a view's tables is known from its initializer alone.
 package final class FoldContext {
     let store: KeyValueStore
-    private var tables: [any CachedTable] = []
+    private var tables: [OpenedTable] = []
 
     /// A context over `store`.
     package init(store: KeyValueStore) { self.store = store }
@@ -18,7 +18,7 @@ package final class FoldContext {
     /// Opens `table` for the fold.
     package func table<Value>(_ table: Table<Value>) -> ViewTable<Value> {
         let t = ViewTable<Value>(table.name, store: store)
-        tables.append(t)
+        tables.append(OpenedTable(t))
         return t
     }
 
@@ -42,13 +42,13 @@ package final class FoldContext {
     }
 
     /// The bytes the tables' (emptied) caches keep allocated for their next batch.
-    package var cacheBytes: Int { tables.reduce(0) { $0 + $1.cacheBytes } }
+    package var cacheBytes: Int { tables.reduce(0) { $0 + $1.cacheBytes() } }
 
     /// Lets each table keep its emptied cache's room while `budget` (bytes) covers it, taken from `budget`;
     /// the others free theirs. Call on emptied caches (after `flush` or `discard`).
     package func trimCaches(budget: inout Int) {
         for t in tables {
-            let bytes = t.cacheBytes
+            let bytes = t.cacheBytes()
             if bytes <= budget {
                 budget -= bytes
             } else {
@@ -58,14 +58,26 @@ package final class FoldContext {
     }
 }
 
-/// A table with a write-back cache (a `ViewTable` of any value type).
-protocol CachedTable: AnyObject {
-    var name: String { get }
-    func flush() throws
-    func encode()
-    func discard()
-    var cacheBytes: Int { get }
-    func freeCache()
-}
+/// A table with a write-back cache (a `ViewTable` of any value type), through closures made where its value type is
+/// known. Why not a protocol: a generic class's conformance is one unspecialized witness for every value type, which
+/// asks Swift's runtime for the type metadata of the table's dictionary, its entries and their tuples at each call (a
+/// locked lookup); a single thread action spent ~19% of its CPU in `ViewTable.encode` that way (profile, 2026-12-01).
+/// `FoldContext.table(_:)` is specialized for each projector's value types, and so are the closures it makes here.
+struct OpenedTable {
+    let name: String
+    let flush: () throws -> Void
+    let encode: () -> Void
+    let discard: () -> Void
+    let cacheBytes: () -> Int
+    let freeCache: () -> Void
 
-extension ViewTable: CachedTable {}
+    @inline(__always)
+    init<Value>(_ t: ViewTable<Value>) {
+        name = t.name
+        flush = { try t.flush() }
+        encode = { t.encode() }
+        discard = { t.discard() }
+        cacheBytes = { t.cacheBytes }
+        freeCache = { t.freeCache() }
+    }
+}

@@ -12,7 +12,7 @@ package final class ViewTable<Value: BinaryField> {
     private var cache: [TableKey: Cached] = [:]
     /// Whether the cache may hold entries (it had one since it was last emptied), and the room it kept when it was:
     /// read where the cache itself is not needed. This class is generic, and the calls a fold makes on every table
-    /// after each batch (`encode`, `discard`, `cacheBytes`, through `CachedTable`) are not specialized: touching the
+    /// after each batch (`encode`, `discard`, `cacheBytes`) were not specialized (through a protocol, before `OpenedTable`): touching the
     /// dictionary there asks Swift's runtime for its type's metadata, a locked lookup each; a single thread action
     /// touches a few of the ~50 tables, and those lookups for the rest were ~12% of its CPU (profile, 2026-12-01).
     private var touched = false
