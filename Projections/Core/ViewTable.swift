@@ -11,10 +11,11 @@ package final class ViewTable<Value: BinaryField> {
     /// Values read or written in this batch (nil: no entry), each marked when it must be written.
     private var cache: [TableKey: Cached] = [:]
     /// Whether the cache may hold entries (it had one since it was last emptied), and the room it kept when it was:
-    /// read where the cache itself is not needed. This class is generic, and the calls a fold makes on every table
-    /// after each batch (`encode`, `discard`, `cacheBytes`) were not specialized (through a protocol, before `OpenedTable`): touching the
-    /// dictionary there asks Swift's runtime for its type's metadata, a locked lookup each; a single thread action
-    /// touches a few of the ~50 tables, and those lookups for the rest were ~12% of its CPU (profile, 2026-12-01).
+    /// read where the cache itself is not needed. The calls a fold makes on every table after each batch (`encode`,
+    /// `discard`, `cacheBytes`) were not specialized for the value type (through a protocol, before `OpenedTable`), and
+    /// touching the dictionary there asked Swift's runtime for its type's metadata, a locked lookup each: a single
+    /// thread action touches a few of the ~50 tables, and those lookups for the rest were ~12% of its CPU (profile,
+    /// 2026-12-01). Still the cheaper check for a table left alone.
     private var touched = false
     private var room = 0
 

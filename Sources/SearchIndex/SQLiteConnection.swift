@@ -7,7 +7,8 @@ import Glibc
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
-    /// What the progress handler checks (`bounded`'s budget, `deadline`); the handler is installed only while one is set.
+    /// What the progress handler checks (`bounded`'s budget, `deadline`); the handler is installed only while one is
+    /// set.
     private let limits: UnsafeMutablePointer<mailstore_sqlite_limits> = {
         let p = UnsafeMutablePointer<mailstore_sqlite_limits>.allocate(capacity: 1)
         p.initialize(to: mailstore_sqlite_limits(left: 0, counting: 0, budget_end: 0, deadline: 0))
@@ -109,7 +110,8 @@ final class SQLiteConnection {
 
     private func installLimits() {
         let l = limits.pointee
-        mailstore_sqlite_watch(handle, l.counting != 0 || l.budget_end != 0 || l.deadline != 0 ? Self.progressEvery : 0, limits)
+        let watching = l.counting != 0 || l.budget_end != 0 || l.deadline != 0
+        mailstore_sqlite_watch(handle, watching ? Self.progressEvery : 0, limits)
     }
 
     /// Runs `body` with any statement interrupted once the statements it runs have taken about `instructions`
