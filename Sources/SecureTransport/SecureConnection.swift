@@ -18,6 +18,8 @@ package final class SecureConnection {
     package let port: UInt16
     /// The extra trusted CA certificate file (PEM), besides the system trust store.
     package let caFile: String?
+    /// Where the system's trusted CAs are read from.
+    package let systemTrust: SystemTrust
     /// Seconds each read or write (and the TLS handshake) may wait, unless the call says otherwise.
     package let timeoutSeconds: Double
     /// The TCP socket under everything.
@@ -29,10 +31,11 @@ package final class SecureConnection {
     /// The seconds `deadline` was set for (extensions included), for its error.
     private var deadlineSeconds: Double = 0
 
-    private init(socket: TCPSocket, caFile: String?, timeoutSeconds: Double) {
+    private init(socket: TCPSocket, caFile: String?, systemTrust: SystemTrust, timeoutSeconds: Double) {
         self.host = socket.host
         self.port = socket.port
         self.caFile = caFile
+        self.systemTrust = systemTrust
         self.timeoutSeconds = timeoutSeconds
         self.socket = socket
         self.stream = socket
@@ -48,7 +51,8 @@ package final class SecureConnection {
     package static func open(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(TransportError) -> SecureConnection {
         let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port, timeout: endpoint.timeoutSeconds)
         trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
-        let connection = SecureConnection(socket: socket, caFile: endpoint.caFile, timeoutSeconds: endpoint.timeoutSeconds)
+        let connection = SecureConnection(socket: socket, caFile: endpoint.caFile, systemTrust: endpoint.systemTrust,
+                                          timeoutSeconds: endpoint.timeoutSeconds)
         if endpoint.security == .tls {
             try connection.startTLS()
             trace?("TLS established")
@@ -66,7 +70,8 @@ package final class SecureConnection {
     package func startTLS() throws(TransportError) {
         guard !stream.isEncrypted else { throw .tlsFailed(reason: "the connection is already encrypted") }
         do throws(TransportError) {
-            stream = try TLSStream.handshake(over: socket, host: host, caFile: caFile, timeout: timeoutSeconds)
+            stream = try TLSStream.handshake(over: socket, host: host, caFile: caFile, systemTrust: systemTrust,
+                                                 timeout: timeoutSeconds)
         } catch {
             close()
             throw error

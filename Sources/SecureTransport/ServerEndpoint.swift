@@ -9,6 +9,8 @@ package struct ServerEndpoint: Sendable {
     /// An extra trusted CA certificate file (PEM) for a server with a private or test CA;
     /// the system trust store is always used as well.
     package var caFile: String?
+    /// Where the system's trusted CAs are read from (the process's own by default; tests name a directory).
+    package var systemTrust = SystemTrust.current
     /// Seconds allowed for connecting and for each single read or write.
     package var timeoutSeconds: Double
     /// Seconds one whole command (or the connection's opening) may take, however the bytes

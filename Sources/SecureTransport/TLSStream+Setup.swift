@@ -6,9 +6,9 @@ import Darwin
 #endif
 
 extension TLSStream {
-    /// A client context: TLS 1.2 at least, peer verification against the system trust store
-    /// plus `caFile` when given.
-    static func makeContext(caFile: String?) throws(TransportError) -> OpaquePointer {
+    /// A client context: TLS 1.2 at least, peer verification against the system trust store (`SystemTrust`: its
+    /// hashed directory, read lazily, where there is one) plus `caFile` when given.
+    static func makeContext(caFile: String?, systemTrust: SystemTrust = .current) throws(TransportError) -> OpaquePointer {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw .tlsFailed(reason: "cannot create a TLS context: \(openSSLErrors())")
         }
@@ -17,8 +17,15 @@ extension TLSStream {
                 throw .tlsFailed(reason: "cannot require TLS 1.2: \(openSSLErrors())")
             }
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-            guard SSL_CTX_set_default_verify_paths(context) == 1 else {
-                throw .tlsFailed(reason: "cannot load the system trust store: \(openSSLErrors())")
+            switch systemTrust {
+            case .directory(let dir):
+                guard SSL_CTX_load_verify_dir(context, dir) == 1 else {
+                    throw .tlsFailed(reason: "cannot use the system trust store \(dir): \(openSSLErrors())")
+                }
+            case .defaultPaths:
+                guard SSL_CTX_set_default_verify_paths(context) == 1 else {
+                    throw .tlsFailed(reason: "cannot load the system trust store: \(openSSLErrors())")
+                }
             }
             if let caFile { try trust(caFile: caFile, in: context) }
             return context

@@ -27,8 +27,9 @@ final class TLSStream: ByteStream {
 
     /// Starts TLS on `socket` and completes the handshake, verifying that the server's
     /// certificate chains to the system trust store or to `caFile` and names `host`.
-    static func handshake(over socket: TCPSocket, host: String, caFile: String?, timeout: Double) throws(TransportError) -> TLSStream {
-        let context = try makeContext(caFile: caFile)
+    static func handshake(over socket: TCPSocket, host: String, caFile: String?, systemTrust: SystemTrust = .current,
+                          timeout: Double) throws(TransportError) -> TLSStream {
+        let context = try makeContext(caFile: caFile, systemTrust: systemTrust)
         let stream: TLSStream
         do throws(TransportError) {
             stream = try TLSStream(socket: socket, context: context, host: host)
