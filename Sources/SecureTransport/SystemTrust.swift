@@ -12,8 +12,8 @@ import Darwin
 /// `mailstore sync` that finds nothing new (2026-12-01). The hashed directory (`/etc/ssl/certs`, each certificate
 /// linked under its subject's hash by `update-ca-certificates` or `openssl rehash`) holds the same certificates and is
 /// read lazily: a handshake loads the few issuers it looks up (0.01 ms to set up). So the directory is used when it has
-/// such links; otherwise, or when `SSL_CERT_FILE` names a bundle other than the system's, OpenSSL's default paths as
-/// before.
+/// such links; otherwise, or when `SSL_CERT_FILE` or `SSL_CERT_DIR` names another bundle or directory than the
+/// system's, OpenSSL's default paths as before.
 package enum SystemTrust: Equatable, Sendable {
     /// The hashed directory, read lazily.
     case directory(String)
@@ -27,19 +27,28 @@ package enum SystemTrust: Equatable, Sendable {
     /// The system trust of this process (its environment read once).
     static let current = locate(environment: { name in getenv(name).map { String(cString: $0) } })
 
-    /// The system trust for an environment (`environment(name)`: the variable's value, or nil).
-    package static func locate(environment: (String) -> String?) -> SystemTrust {
-        // A bundle named by `SSL_CERT_FILE` is read as OpenSSL reads it, unless it is the system's own (an
-        // environment that names the default explicitly, as this machine's does).
+    /// The system trust for an environment (`environment(name)`: the variable's value, or nil), `directory` being
+    /// OpenSSL's default directory (tests name another).
+    ///
+    /// Where `SSL_CERT_FILE` or `SSL_CERT_DIR` names something other than the system's own bundle or directory,
+    /// OpenSSL's default paths read them as they always did (a private directory in `SSL_CERT_DIR` adds to the
+    /// system's bundle there, and must not replace it); an environment that names the defaults explicitly (as this
+    /// machine's does) is the default.
+    package static func locate(environment: (String) -> String?, directory: String = systemDirectory) -> SystemTrust {
         let fileVariable = String(cString: X509_get_default_cert_file_env())
-        if let file = environment(fileVariable), !file.isEmpty,
-           canonical(file) != canonical(systemBundle) { return .defaultPaths }
+        if let file = environment(fileVariable), !file.isEmpty, canonical(file) != canonical(systemBundle) {
+            return .defaultPaths
+        }
         let dirVariable = String(cString: X509_get_default_cert_dir_env())
-        let dir = environment(dirVariable).flatMap { $0.isEmpty ? nil : $0 } ?? String(cString: X509_get_default_cert_dir())
-        // A list of directories (`SSL_CERT_DIR=a:b`) is left to OpenSSL.
-        guard !dir.contains(":"), hasHashedLinks(dir) else { return .defaultPaths }
-        return .directory(dir)
+        if let dir = environment(dirVariable), !dir.isEmpty, canonical(dir) != canonical(directory) {
+            return .defaultPaths
+        }
+        guard hasHashedLinks(directory) else { return .defaultPaths }
+        return .directory(directory)
     }
+
+    /// The directory OpenSSL looks in by default (Debian: `/usr/lib/ssl/certs`, a link to `/etc/ssl/certs`).
+    package static var systemDirectory: String { String(cString: X509_get_default_cert_dir()) }
 
     /// The bundle file OpenSSL reads by default (Debian: `/usr/lib/ssl/cert.pem`, a link to
     /// `/etc/ssl/certs/ca-certificates.crt`).

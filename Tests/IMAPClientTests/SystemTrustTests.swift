@@ -12,7 +12,9 @@ final class SystemTrustTests: IMAPTestCase {
         let folder = NSTemporaryDirectory() + "trust-\(name)-\(getpid())-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        for (i, pem) in pems.enumerated() { try FileManager.default.copyItem(atPath: pem, toPath: folder + "/ca\(i).pem") }
+        for (i, pem) in pems.enumerated() {
+            try FileManager.default.copyItem(atPath: pem, toPath: folder + "/ca\(i).pem")
+        }
         let r = try ChildProcess.run("/usr/bin/openssl", ["rehash", folder])
         XCTAssertEqual(r.status, 0, r.stderr)
         return folder
@@ -20,14 +22,15 @@ final class SystemTrustTests: IMAPTestCase {
 
     func testATestCAInTheHashedDirectoryIsTrustedAndNoOtherIs() throws {
         let trusted = try hashedFolder("test-ca", [server.caFile])
-        XCTAssertEqual(SystemTrust.locate { $0 == "SSL_CERT_DIR" ? trusted : nil }, .directory(trusted))
+        XCTAssertEqual(SystemTrust.locate(environment: { _ in nil }, directory: trusted), .directory(trusted))
         var e = endpoint(.tls, trustTestCA: false)
         e.systemTrust = .directory(trusted)
         let imap = try connect(e)
         XCTAssertTrue(imap.isEncrypted)
         try imap.authenticate(username: user, credential: .password(password), mechanism: .plain)
         // Another CA's directory (a system CA's certificate, or none at all) does not vouch for the server.
-        let system = try FileManager.default.contentsOfDirectory(atPath: "/etc/ssl/certs").filter(SystemTrust.isHashedName).sorted()
+        let system = try FileManager.default.contentsOfDirectory(atPath: "/etc/ssl/certs")
+            .filter(SystemTrust.isHashedName).sorted()
         let other = try hashedFolder("other", system.prefix(1).map {
             URL(fileURLWithPath: "/etc/ssl/certs/" + $0).resolvingSymlinksInPath().path
         })
@@ -42,20 +45,25 @@ final class SystemTrustTests: IMAPTestCase {
         }
     }
 
-    /// Where the system trust is read from: a directory with hashed links (`SSL_CERT_DIR` or OpenSSL's), else (no
-    /// links, a list of directories, or a bundle named by `SSL_CERT_FILE`) OpenSSL's default paths.
+    /// Where the system trust is read from: the system's directory when it has hashed links and the environment
+    /// names no other bundle or directory (naming the system's own is the default); OpenSSL's default paths otherwise.
     func testTheHashedDirectoryIsUsedOnlyWhereItHasLinks() throws {
         let hashed = try hashedFolder("hashed", [server.caFile])
         let plain = try hashedFolder("plain", [])
         XCTAssertTrue(FileManager.default.createFile(atPath: plain + "/ca.pem", contents: Data()))
-        XCTAssertEqual(SystemTrust.locate { $0 == "SSL_CERT_DIR" ? hashed : nil }, .directory(hashed))
-        XCTAssertEqual(SystemTrust.locate { $0 == "SSL_CERT_DIR" ? plain : nil }, .defaultPaths)
-        XCTAssertEqual(SystemTrust.locate { $0 == "SSL_CERT_DIR" ? "/nonexistent-\(getpid())" : nil }, .defaultPaths)
-        XCTAssertEqual(SystemTrust.locate { $0 == "SSL_CERT_DIR" ? hashed + ":" + plain : nil }, .defaultPaths)
-        XCTAssertEqual(SystemTrust.locate { ["SSL_CERT_DIR": hashed, "SSL_CERT_FILE": server.caFile][$0] }, .defaultPaths)
-        // The system's own bundle named explicitly (as some environments do) is no other bundle.
-        let systemBundle = SystemTrust.systemBundle
-        XCTAssertEqual(SystemTrust.locate { ["SSL_CERT_DIR": hashed, "SSL_CERT_FILE": systemBundle][$0] }, .directory(hashed))
+        let bundle = SystemTrust.systemBundle
+        func locate(_ env: [String: String], _ dir: String) -> SystemTrust {
+            SystemTrust.locate(environment: { env[$0] }, directory: dir)
+        }
+        XCTAssertEqual(locate([:], hashed), .directory(hashed))
+        XCTAssertEqual(locate([:], plain), .defaultPaths, "no hashed links")
+        XCTAssertEqual(locate([:], "/nonexistent-\(getpid())"), .defaultPaths)
+        XCTAssertEqual(locate(["SSL_CERT_DIR": hashed, "SSL_CERT_FILE": bundle], hashed), .directory(hashed),
+                       "the defaults named")
+        XCTAssertEqual(locate(["SSL_CERT_DIR": "", "SSL_CERT_FILE": ""], hashed), .directory(hashed), "empty: unset")
+        XCTAssertEqual(locate(["SSL_CERT_DIR": plain], hashed), .defaultPaths, "a private directory adds to the bundle")
+        XCTAssertEqual(locate(["SSL_CERT_DIR": hashed + ":" + plain], hashed), .defaultPaths, "a list of directories")
+        XCTAssertEqual(locate(["SSL_CERT_FILE": server.caFile], hashed), .defaultPaths, "another bundle")
         for name in ["0123abcd.0", "ffffffff.12", "00000000.r0x"] {
             XCTAssertEqual(SystemTrust.isHashedName(name), name != "00000000.r0x", name)
         }
