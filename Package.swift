@@ -69,6 +69,7 @@ let package = Package(
         // The CLI imports `MailStore` (and ArgumentParser) only; within the package it may use `package` members.
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",
+            "EventModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),

@@ -10,14 +10,6 @@ package final class ViewTable<Value: BinaryField> {
     private let store: KeyValueStore
     /// Values read or written in this batch (nil: no entry), each marked when it must be written.
     private var cache: [TableKey: Cached] = [:]
-    /// Whether the cache may hold entries (it had one since it was last emptied), and the room it kept when it was:
-    /// read where the cache itself is not needed. The calls a fold makes on every table after each batch (`encode`,
-    /// `discard`, `cacheBytes`) were not specialized for the value type (through a protocol, before `OpenedTable`), and
-    /// touching the dictionary there asked Swift's runtime for its type's metadata, a locked lookup each: a single
-    /// thread action touches a few of the ~50 tables, and those lookups for the rest were ~12% of its CPU (profile,
-    /// 2026-12-01). Still the cheaper check for a table left alone.
-    private var touched = false
-    private var room = 0
 
     private struct Cached {
         var value: Value?
@@ -35,7 +27,6 @@ package final class ViewTable<Value: BinaryField> {
         let tk = TableKey(key)
         if let c = cache[tk] { return c.value }
         let v = try load(key)
-        touched = true
         cache[tk] = Cached(value: v, dirty: false)
         return v
     }
@@ -49,7 +40,6 @@ package final class ViewTable<Value: BinaryField> {
 
     /// Stores `value` under `key` (written at the next flush).
     package func set(_ key: [UInt8], _ value: Value?) {
-        touched = true
         cache[TableKey(key)] = Cached(value: value, dirty: true)
     }
 
@@ -69,7 +59,6 @@ package final class ViewTable<Value: BinaryField> {
     /// `body` must not change the value when it returns false. One lookup for a read and a change.
     package func modifyIfChanged(_ key: [UInt8], _ body: (inout Value?) throws -> Bool) throws {
         let tk = TableKey(key)
-        touched = true
         var entry: Cached
         if let cached = cache.removeValue(forKey: tk) {
             entry = cached
@@ -105,9 +94,7 @@ package final class ViewTable<Value: BinaryField> {
     /// a view folded on a second thread does this there, and the writing thread's `flush()` only writes.
     package func encode() {
         // A table the batch did not touch (most of a view's tables in a small batch) has nothing to encode: its
-        // emptied cache's room is not swept again, nor its type's metadata looked up.
-        guard touched else { return }
-        defer { emptied() }
+        // emptied cache's room is not swept again.
         guard !cache.isEmpty else { return }
         // Keys and values go into one buffer (not an array each), so writing and dropping them is a few
         // allocations per batch rather than two per change.
@@ -140,29 +127,18 @@ package final class ViewTable<Value: BinaryField> {
 
     /// Drops the cache and every unwritten change.
     package func discard() {
-        if touched {
-            cache.removeAll(keepingCapacity: true)
-            emptied()
-        }
+        cache.removeAll(keepingCapacity: true)
         encoded = nil
-    }
-
-    /// Marks the cache emptied (its room kept).
-    private func emptied() {
-        room = cache.capacity * (MemoryLayout<TableKey>.stride + MemoryLayout<Cached>.stride)
-        touched = false
     }
 
     /// The bytes the cache's storage holds allocated (its entries' room; an empty cache may keep it).
     package var cacheBytes: Int {
-        touched ? cache.capacity * (MemoryLayout<TableKey>.stride + MemoryLayout<Cached>.stride) : room
+        cache.capacity * (MemoryLayout<TableKey>.stride + MemoryLayout<Cached>.stride)
     }
 
     /// Drops the cache with its room (and every unwritten change).
     package func freeCache() {
         cache = [:]
-        room = 0
-        touched = false
         encoded = nil
     }
 }

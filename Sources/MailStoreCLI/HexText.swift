@@ -1,16 +1,9 @@
+import EventModel
+
 /// Bytes as lowercase hex text and back, for cursors that carry view keys or addresses.
 enum HexText {
     /// `bytes` as lowercase hex.
-    static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func encode(_ bytes: [UInt8]) -> String { Hex.lowercase(bytes) }
 
     /// The bytes of lowercase hex `text`, or nil when it is not that (odd length, another character) or
     /// decodes to more than `maxBytes`.

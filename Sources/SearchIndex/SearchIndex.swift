@@ -265,8 +265,9 @@ package final class SearchIndex: @unchecked Sendable {
     package func withTimeLimit<R>(_ seconds: Double?, _ body: () throws -> R) throws -> R {
         guard let seconds else { return try body() }
         let end = mailstore_monotonic_ns() + UInt64(max(0, min(seconds, 86_400)) * 1e9)
-        locked { db.deadline = end }
-        defer { locked { db.deadline = 0 } }
+        // Set and cleared under the lock alone: `locked` would arm an interrupter for these writes.
+        lock.withLock { db.deadline = end }
+        defer { lock.withLock { db.deadline = 0 } }
         do {
             return try body()
         } catch let error as SearchIndexError where error.isInterrupt && mailstore_monotonic_ns() >= end {

@@ -8,24 +8,6 @@ import XCTest
 /// Prefix terms (`word*`) expanded into the index's words match exactly what FTS5's own prefix query
 /// matches, and a thread's other matches are found whichever way `matching` takes.
 final class PrefixExpansionTests: SearchIndexTestCase {
-    /// Email ids matching `query`, newest first (or oldest): as a search runs it (the prefixes expanded, the
-    /// sets made once), or as it ran before expansions (FTS5's prefixes, SQLite's subqueries).
-    func hits(_ query: String, _ idx: SearchIndex, expanded: Bool, oldestFirst: Bool = false) throws -> [String] {
-        let parsed = try SearchQuery.parse(query)
-        var out: [String] = []
-        let body = { (h: SearchHit) -> Bool in
-            out.append(h.emailID)
-            return true
-        }
-        if expanded {
-            try idx.search(parsed, oldestFirst: oldestFirst, body)
-        } else {
-            try idx.search(parsed, account: nil, oldestFirst: oldestFirst, threadEmails: { _ in [] }, expansions: PrefixExpansions(),
-                           sets: nil, body)
-        }
-        return out
-    }
-
     func expansion(_ query: String, _ idx: SearchIndex) throws -> String? {
         let parsed = try SearchQuery.parse(query)
         guard case .text(let t) = parsed.expr else { XCTFail("'\(query)' is not one term"); return nil }

@@ -37,6 +37,24 @@ class SearchIndexTestCase: XCTestCase {
         _ = try Importer(store: store, options: o).importMaildir(root)
     }
 
+    /// Email ids matching `query`, newest first (or oldest): as a search runs it (the prefixes expanded, the
+    /// sets made once), or as it ran before expansions (FTS5's prefixes, SQLite's subqueries).
+    func hits(_ query: String, _ idx: SearchIndex, expanded: Bool, oldestFirst: Bool = false) throws -> [String] {
+        let parsed = try SearchQuery.parse(query)
+        var out: [String] = []
+        let body = { (h: SearchHit) -> Bool in
+            out.append(h.emailID)
+            return true
+        }
+        if expanded {
+            try idx.search(parsed, oldestFirst: oldestFirst, body)
+        } else {
+            try idx.search(parsed, account: nil, oldestFirst: oldestFirst, threadEmails: { _ in [] }, expansions: PrefixExpansions(),
+                           sets: nil, body)
+        }
+        return out
+    }
+
     func index() throws -> SearchIndex {
         try SearchIndex.open(folder: store.directory.viewsPath + "/search", log: store.log)
     }

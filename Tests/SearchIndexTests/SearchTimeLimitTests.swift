@@ -11,18 +11,6 @@ import XCTest
 /// a search's time limit (past it, `SearchIndexError.timedOut`), both enforced by SQLite's progress handler and by an
 /// interrupter that stops a statement between two of its calls.
 final class SearchTimeLimitTests: SearchIndexTestCase {
-    func ids(_ query: String, _ idx: SearchIndex, expanded: Bool = true) throws -> [String] {
-        let parsed = try SearchQuery.parse(query)
-        var out: [String] = []
-        if expanded {
-            try idx.search(parsed) { out.append($0.emailID); return true }
-        } else {
-            try idx.search(parsed, account: nil, oldestFirst: false, threadEmails: { _ in [] }, expansions: PrefixExpansions(),
-                           sets: nil) { out.append($0.emailID); return true }
-        }
-        return out
-    }
-
     /// With no time for it, every statement with expanded prefixes goes on with FTS5's prefixes (counted), and finds
     /// the same copies in the same order as FTS5's prefixes alone; with time, none does (the rows budget is the same).
     func testAnExpandedStatementPastItsTimeGoesOnWithFTS5sPrefixes() throws {
@@ -32,16 +20,16 @@ final class SearchTimeLimitTests: SearchIndexTestCase {
         let queries = ["m*", "s* -t*", "a* is:unread", "from:b*", "re-m*", "(c* OR is:starred) -folder:INBOX"]
         idx.expandedSeconds = 3_600
         var found: [String: [String]] = [:]
-        for q in queries { found[q] = try ids(q, idx) }
+        for q in queries { found[q] = try hits(q, idx, expanded: true) }
         XCTAssertEqual(idx.expandedFallbacks, 0, "an hour is time enough for each")
         idx.expandedSeconds = 0
         for q in queries {
             let before = idx.expandedFallbacks
-            let hits = try ids(q, idx)
+            let got = try hits(q, idx, expanded: true)
             XCTAssertGreaterThan(idx.expandedFallbacks, before, "'\(q)' went on with FTS5's prefixes")
-            XCTAssertEqual(hits, found[q], "'\(q)'")
-            XCTAssertEqual(hits, try ids(q, idx, expanded: false), "'\(q)'")
-            XCTAssertFalse(hits.isEmpty, "'\(q)' matches")
+            XCTAssertEqual(got, found[q], "'\(q)'")
+            XCTAssertEqual(got, try hits(q, idx, expanded: false), "'\(q)'")
+            XCTAssertFalse(got.isEmpty, "'\(q)' matches")
         }
     }
 
@@ -52,15 +40,15 @@ final class SearchTimeLimitTests: SearchIndexTestCase {
         _ = try Importer(store: store, options: Importer.Options()).importMaildir(dir.file("md"))
         let idx = try index()
         for q in ["m*", "hello OR s*", "NOT t*", "*"] {
-            let all = try ids(q, idx)
+            let all = try hits(q, idx, expanded: true)
             XCTAssertFalse(all.isEmpty, "'\(q)'")
-            XCTAssertThrowsError(try idx.withTimeLimit(0) { try ids(q, idx) }, "'\(q)'") { error in
+            XCTAssertThrowsError(try idx.withTimeLimit(0) { try hits(q, idx, expanded: true) }, "'\(q)'") { error in
                 guard case SearchIndexError.timedOut(let s) = error else { return XCTFail("'\(q)': \(error)") }
                 XCTAssertEqual(s, 0)
                 XCTAssertTrue("\(error)".contains("--timeout"), "\(error)")
             }
-            XCTAssertEqual(try idx.withTimeLimit(60) { try ids(q, idx) }, all, "'\(q)'")
-            XCTAssertEqual(try ids(q, idx), all, "'\(q)' after")
+            XCTAssertEqual(try idx.withTimeLimit(60) { try hits(q, idx, expanded: true) }, all, "'\(q)'")
+            XCTAssertEqual(try hits(q, idx, expanded: true), all, "'\(q)' after")
         }
         // Through the store: the error's category is `timedOut` (the CLI's exit code 8).
         XCTAssertThrowsError(try store.search("m*", timeLimit: 0)) { XCTAssertEqual(ErrorCategory(of: $0), .timedOut) }
