@@ -63,18 +63,21 @@ package enum SystemTrust: Equatable, Sendable {
 
     /// Whether `dir` holds an entry named as `openssl rehash` names them (`0123abcd.0`), among its first
     /// `maxEntriesLooked`.
-    static func hasHashedLinks(_ dir: String) -> Bool {
-        guard let d = opendir(dir) else { return false }
+    static func hasHashedLinks(_ dir: String) -> Bool { hashedLink(in: dir, most: maxEntriesLooked).found }
+
+    /// Whether a hashed link is among the first `most` entries of `dir`, and how many entries were looked at.
+    static func hashedLink(in dir: String, most: Int) -> (found: Bool, looked: Int) {
+        guard let d = opendir(dir) else { return (false, 0) }
         defer { closedir(d) }
         var looked = 0
-        while looked < maxEntriesLooked, let entry = readdir(d) {
+        while looked < most, let entry = readdir(d) {
             looked += 1
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if isHashedName(name) { return true }
+            if isHashedName(name) { return (true, looked) }
         }
-        return false
+        return (false, looked)
     }
 
     /// Whether `name` is a subject-hash link's name: eight lowercase hex digits, a dot, a decimal suffix.

@@ -64,6 +64,12 @@ final class SystemTrustTests: IMAPTestCase {
         XCTAssertEqual(locate(["SSL_CERT_DIR": plain], hashed), .defaultPaths, "a private directory adds to the bundle")
         XCTAssertEqual(locate(["SSL_CERT_DIR": hashed + ":" + plain], hashed), .defaultPaths, "a list of directories")
         XCTAssertEqual(locate(["SSL_CERT_FILE": server.caFile], hashed), .defaultPaths, "another bundle")
+        // A directory of more names than looked at, none a hashed link: the scan stops at its bound.
+        let crowded = try hashedFolder("crowded", [])
+        for i in 0..<40 { XCTAssertTrue(FileManager.default.createFile(atPath: crowded + "/n\(i).txt", contents: Data())) }
+        XCTAssertEqual(SystemTrust.hashedLink(in: crowded, most: 10).found, false)
+        XCTAssertEqual(SystemTrust.hashedLink(in: crowded, most: 10).looked, 10)
+        XCTAssertEqual(SystemTrust.hashedLink(in: crowded, most: 1_000).looked, 42, "40 names, . and ..")
         for name in ["0123abcd.0", "ffffffff.12", "00000000.r0x"] {
             XCTAssertEqual(SystemTrust.isHashedName(name), name != "00000000.r0x", name)
         }
