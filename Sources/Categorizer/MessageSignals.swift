@@ -30,35 +30,56 @@ package struct MessageSignals: Sendable, Equatable {
     package init(from: String, fromName: String = "", sender: String = "", subject: String = "", isReply: Bool = false,
                 recipients: [String] = [], fields: [SignalHeader: String] = [:], htmlImages: Int = 0, htmlLinks: Int = 0,
                 htmlOnly: Bool = false) {
-        self.from = from.lowercased()
+        var values = MessageSignals.noValues
+        for (k, v) in fields { values[k.rawValue] = v }
+        self.init(from: from, fromName: fromName, sender: sender, subject: subject, isReply: isReply,
+                  recipients: recipients, values: values, htmlImages: htmlImages, htmlLinks: htmlLinks, htmlOnly: htmlOnly)
+    }
+
+    /// Creates signals from the signal fields' values, indexed by kind.
+    private init(from: String, fromName: String, sender: String, subject: String, isReply: Bool,
+                 recipients: [String], values: [String?], htmlImages: Int, htmlLinks: Int, htmlOnly: Bool) {
+        self.from = MessageSignals.lowercased(from)
         self.fromName = fromName
-        self.sender = sender.lowercased()
+        self.sender = MessageSignals.lowercased(sender)
         self.subject = subject
         self.isReply = isReply
-        self.recipients = recipients.map { $0.lowercased() }
-        var values = [String?](repeating: nil, count: SignalHeader.allCases.count)
-        for (k, v) in fields { values[k.rawValue] = v }
+        self.recipients = recipients.map(MessageSignals.lowercased)
         self.values = values
         self.htmlImages = htmlImages
         self.htmlLinks = htmlLinks
         self.htmlOnly = htmlOnly
     }
 
+    /// `s` lowercased; `s` itself when it is ASCII with no capital (most addresses), where `lowercased()` would make
+    /// a copy.
+    static func lowercased(_ s: String) -> String {
+        s.utf8.allSatisfy({ $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }) ? s : s.lowercased()
+    }
+
+    /// One empty slot per signal field.
+    private static let noValues = [String?](repeating: nil, count: SignalHeader.allCases.count)
+
     /// The signals of a parsed message.
     package init(_ m: ParsedMessage) {
-        var fields: [SignalHeader: String] = [:]
+        // Each field's first value, straight into its slot (no dictionary of the fields on the way).
+        var values = MessageSignals.noValues
         for h in m.headers {
-            guard let kind = SignalHeader.kind(of: h.name), fields[kind] == nil else { continue }
-            fields[kind] = h.value
+            guard let kind = SignalHeader.kind(of: h.name), values[kind.rawValue] == nil else { continue }
+            values[kind.rawValue] = h.value
         }
         var images = 0
         var links = 0
         if let html = m.htmlBody {
             (images, links) = MessageSignals.countTags(html)
         }
+        var recipients: [String] = []
+        recipients.reserveCapacity(m.to.count + m.cc.count)
+        for a in m.to { recipients.append(a.email) }
+        for a in m.cc { recipients.append(a.email) }
         self.init(from: m.from.first?.email ?? "", fromName: m.from.first?.name ?? "", sender: m.sender?.email ?? "",
                   subject: m.subject ?? "", isReply: !m.inReplyTo.isEmpty || !m.references.isEmpty,
-                  recipients: (m.to + m.cc).map(\.email), fields: fields, htmlImages: images, htmlLinks: links,
+                  recipients: recipients, values: values, htmlImages: images, htmlLinks: links,
                   htmlOnly: m.htmlBody != nil && m.textBody == nil)
     }
 

@@ -115,4 +115,39 @@ final class CategorizerRuleTests: XCTestCase {
         let s = MessageSignals(from: "x@example.org", subject: "Re: hi", isReply: true)
         XCTAssertEqual(c.categorize(s), c.categorize(s))
     }
+
+    /// The Return-Path's address is found inside its angle brackets, spaces and tabs (trimmed byte by byte), and its
+    /// domain, or a parent of it, is an email service provider's.
+    func testReturnPathAtAnEmailServiceProviderIsBulk() {
+        for value in ["<bounces+12345-abcd=example.org@em123.sendgrid.net>", " \t<<Bounce@Mail.SendGrid.net>> ", "bounce@sendgrid.net"] {
+            let r = category("From: Ann <ann@shop.example>\nSubject: hello\nReturn-Path: \(value)\n\nx")
+            XCTAssertEqual(r.category, .promotions, value)
+            XCTAssertEqual(r.rule, "promotions.bulk", value)
+            XCTAssertEqual(r.explanation, "promotions.bulk: Return-Path at sendgrid.net", value)
+        }
+        // Nothing left once trimmed, or a domain no provider's: no bulk signal.
+        XCTAssertEqual(category("From: Ann <ann@shop.example>\nSubject: hello\nReturn-Path: <>\n\nx").rule, "primary.person")
+        XCTAssertEqual(category("From: Ann <ann@shop.example>\nSubject: hello\nReturn-Path: <ann@notsendgrid.net>\n\nx").rule, "primary.person")
+    }
+
+    /// A list server's Sender (`-bounces`, `-request@`), with or without a List-Id, makes a discussion list; the
+    /// same words elsewhere in the address do not.
+    func testAListServersSenderIsForums() {
+        let withID = category("From: ann@example.org\nSender: dev-bounces+ann=example.org@example.org\nSubject: hi\nList-Id: <dev.example.org>\n\nx")
+        XCTAssertEqual(withID.rule, "forums.list-server")
+        XCTAssertEqual(withID.explanation, "forums.list-server: <dev.example.org>")
+        let request = category("From: ann@example.org\nSender: dev-request@example.org\nSubject: hi\n\nx")
+        XCTAssertEqual(request.explanation, "forums.list-server: Sender: dev-request@example.org")
+        let bounces = category("From: ann@example.org\nSender: DEV-Bounces@example.org\nSubject: hi\n\nx")
+        XCTAssertEqual(bounces.explanation, "forums.list-server: Sender: dev-bounces@example.org")
+        // `-bounces` without its `@` makes a list only beside a List-Id; `request` without the dash, never.
+        XCTAssertEqual(category("From: ann@example.org\nSender: dev-bounces.x@example.org\nSubject: hi\n\nx").rule, "primary.person")
+        XCTAssertEqual(category("From: ann@example.org\nSender: devrequest@example.org\nSubject: hi\n\nx").rule, "primary.person")
+    }
+
+    /// A subject tag with a space in it is not a list's name.
+    func testASubjectTagWithASpaceIsNotAListTag() {
+        XCTAssertEqual(category("From: ann@example.org\nTo: dev@example.org\nSubject: [dev] hi\n\nx").rule, "forums.subject-tag")
+        XCTAssertEqual(category("From: ann@example.org\nTo: dev@example.org\nSubject: [dev team] hi\n\nx").rule, "primary.person")
+    }
 }

@@ -12,6 +12,10 @@ final class FlagsTests: XCTestCase {
         XCTAssertEqual(MaildirFilename.flags(of: "123.abc:1,S"), [])
         XCTAssertEqual(MaildirFilename.uniquePart(of: "new/123.abc:2,S"), "123.abc")
         XCTAssertEqual(MaildirFilename.infoLetters(of: "123.abc:2,RS"), "RS")
+        // Names are read as bytes: other scripts around the letters, a letter twice, a path of several parts.
+        XCTAssertEqual(MaildirFilename.flags(of: "pôst/ünïque.日本:2,SSé F"), ["\\Seen", "\\Flagged"])
+        XCTAssertEqual(MaildirFilename.uniquePart(of: "a/b/ünïque.日本:2,S"), "ünïque.日本")
+        XCTAssertEqual(MaildirFilename.uniquePart(of: "ünïque"), "ünïque")
     }
 
     func testMboxStatus() {
