@@ -168,22 +168,23 @@ extension Categorizer {
 
     /// Whether `needle` occurs in `text` (bytes).
     static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= text.count else { return false }
-        return text.withUnsafeBufferPointer { t in
-            needle.withUnsafeBufferPointer { n in
-                let last = t.count - n.count
-                var i = 0
-                while i <= last {
-                    if t[i] == first {
-                        var j = 1
-                        while j < n.count, t[i + j] == n[j] { j += 1 }
-                        if j == n.count { return true }
-                    }
-                    i += 1
-                }
-                return false
+        text.withUnsafeBufferPointer { t in needle.withUnsafeBufferPointer { n in contains(t, n) } }
+    }
+
+    /// Whether `n` occurs in `t`; an empty `n` does not.
+    static func contains(_ t: UnsafeBufferPointer<UInt8>, _ n: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = n.first, n.count <= t.count else { return false }
+        let last = t.count - n.count
+        var i = 0
+        while i <= last {
+            if t[i] == first {
+                var j = 1
+                while j < n.count, t[i + j] == n[j] { j += 1 }
+                if j == n.count { return true }
             }
+            i += 1
         }
+        return false
     }
 }
 
@@ -203,22 +204,7 @@ extension String {
     /// Whether `needle` occurs in this string, compared as UTF-8 bytes (the `contains` Foundation adds to strings
     /// goes through `range(of:)`, a search by `NSString` rules, for every message).
     func containsBytes(_ needle: StaticString) -> Bool {
-        let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        guard let first = n.first else { return true }
         var s = self
-        return s.withUTF8 { t in
-            guard n.count <= t.count else { return false }
-            var i = 0
-            let last = t.count - n.count
-            while i <= last {
-                if t[i] == first {
-                    var j = 1
-                    while j < n.count, t[i + j] == n[j] { j += 1 }
-                    if j == n.count { return true }
-                }
-                i += 1
-            }
-            return false
-        }
+        return s.withUTF8 { Categorizer.contains($0, UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)) }
     }
 }
