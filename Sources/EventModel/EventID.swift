@@ -19,6 +19,12 @@ public struct EventID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public init<C: Collection>(digest: C) where C.Element == UInt8 {
         var raw = (UInt64(0), UInt64(0))
         withUnsafeMutableBytes(of: &raw) { dst in
+            // Contiguous bytes (an array, a slice of one: every caller) copied at once; this generic init is not
+            // specialized for its callers in other modules, where a walk of the collection costs a witness call a byte.
+            let copied: Void? = digest.withContiguousStorageIfAvailable { src in
+                dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(src).prefix(16)))
+            }
+            guard copied == nil else { return }
             var i = 0
             for b in digest {
                 if i == 16 { break }

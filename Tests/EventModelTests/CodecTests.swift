@@ -114,6 +114,18 @@ final class CodecTests: XCTestCase {
         XCTAssertEqual(Array(d1.description)[14], "8")
     }
 
+    /// A derived id is the digest's first 16 bytes (version and variant bits set), however the bytes are held:
+    /// an array, a slice of one, a collection with no contiguous storage; a shorter digest is padded with zeros.
+    func testADerivedIdIsTheDigestsFirstSixteenBytesHoweverTheyAreHeld() {
+        let digest = (0..<32).map { UInt8($0 * 7 + 1) }
+        let expected = "01080f16-1d24-8b32-b940-474e555c636a"
+        XCTAssertEqual(EventID(digest: digest).description, expected)
+        XCTAssertEqual(EventID(digest: digest[0..<20]).description, expected)
+        XCTAssertEqual(EventID(digest: (0..<32).lazy.map { UInt8($0 * 7 + 1) }).description, expected)
+        XCTAssertEqual(EventID(digest: digest[5..<13]).description, "242b3239-4047-8e55-8000-000000000000")
+        XCTAssertEqual(EventID(digest: (5..<13).lazy.map { UInt8($0 * 7 + 1) }).description, "242b3239-4047-8e55-8000-000000000000")
+    }
+
     func testTimestampFormatsAsISO8601() {
         XCTAssertEqual(Timestamp(microseconds: 0).iso8601, "1970-01-01T00:00:00.000Z")
         XCTAssertEqual(Timestamp(microseconds: 1_705_311_000_123_000).iso8601, "2024-01-15T09:30:00.123Z")
