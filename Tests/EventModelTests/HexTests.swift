@@ -10,5 +10,10 @@ final class HexTests: XCTestCase {
         XCTAssertEqual(Hex.lowercase([0x00, 0x0f, 0xa0, 0xff]), "000fa0ff")
         XCTAssertEqual(Hex.lowercase([UInt8]()), "")
         XCTAssertEqual(Hex.lowercase("Zé".utf8), "5ac3a9")
+        // However the bytes are held: a slice of an array, a sequence with no contiguous storage.
+        XCTAssertEqual(Hex.lowercase(all[250...]), "fafbfcfdfeff")
+        XCTAssertEqual(Hex.lowercase(all.prefix(8).dropFirst(6)), "0607")
+        XCTAssertEqual(Hex.lowercase((0..<4).lazy.map { UInt8($0 * 85) }), "0055aaff")
+        XCTAssertEqual(Hex.lowercase(stride(from: 0, to: 0, by: 1).lazy.map { UInt8($0) }), "")
     }
 }

@@ -3,15 +3,23 @@
 public enum Hex {
     /// `bytes` as lowercase hex, two digits a byte.
     public static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
+        // Contiguous bytes (arrays and their slices: every caller) are read through a buffer: this generic function is
+        // not specialized for callers in other modules, where walking the sequence costs a witness call a byte.
+        if let hex = bytes.withContiguousStorageIfAvailable({ lowercase(buffer: $0) }) { return hex }
+        return Array(bytes).withUnsafeBufferPointer { lowercase(buffer: $0) }
+    }
+
+    /// `bytes` as lowercase hex, written straight into the string's storage.
+    private static func lowercase(buffer bytes: UnsafeBufferPointer<UInt8>) -> String {
         let digits: StaticString = "0123456789abcdef"
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        digits.withUTF8Buffer { d in
-            for b in bytes {
-                out.append(d[Int(b >> 4)])
-                out.append(d[Int(b & 0xF)])
+        return digits.withUTF8Buffer { d in
+            String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+                for (i, b) in bytes.enumerated() {
+                    out[2 * i] = d[Int(b >> 4)]
+                    out[2 * i + 1] = d[Int(b & 0xF)]
+                }
+                return bytes.count * 2
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
