@@ -24,7 +24,8 @@ struct MaildirSource {
     /// one file at a time per parse worker, each read waiting for the disk: a cold 100K-message import took 16-17 s
     /// against 8-9 s with this (6.5-7 s warm either way, 2026-11-29). Nothing beyond a chunk's files is asked for
     /// (`Importer.Options.batchMessages`, `batchBytes`: the listing runs one chunk ahead of the parse); the importer
-    /// sets its message size limit here, so a file it skips is not read. Costs an open and a close per message.
+    /// sets its message size limit here, so a file it skips is not read. The file opened for that is handed on to its
+    /// reader (`OpenedFile`), which then does not open it again.
     var prefetchLimit = 0
 
     static let bookkeeping: Set<String> = ["maildirfolder", "subscriptions", "dovecot-uidlist", "dovecot-keywords",
@@ -151,19 +152,23 @@ struct MaildirSource {
     private func message(in dir: Int32, _ dirPath: String, name: String, folder: String, new: Bool) -> SourceMessage? {
         var st = stat()
         guard fstatat(dir, name, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        let path = dirPath + "/" + name
+        var opened: OpenedFile?
         if st.st_size > 0 && st.st_size <= prefetchLimit {
             // Non-blocking and no controlling terminal, should the name have become something else than a file since.
             let fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
             if fd >= 0 {
                 _ = posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED)
-                close(fd)
+                // Handed on to the worker that reads it (`OpenedFile`), while few enough are open.
+                opened = OpenedFile.adopt(fd)
+                if opened == nil { close(fd) }
             }
         }
-        let path = dirPath + "/" + name
         var flags = MaildirFilename.flags(of: name)
         if new { flags.removeAll { $0 == "\\Seen" } }
         let mtime = Date(timeIntervalSince1970: Double(st.st_mtim.tv_sec))
-        return SourceMessage(folder: folder, location: MaildirFilename.uniquePart(of: name), content: .file(path),
+        return SourceMessage(folder: folder, location: MaildirFilename.uniquePart(of: name),
+                             content: opened.map { .opened($0, path: path) } ?? .file(path),
                              flags: flags, fallbackDate: mtime, size: Int(st.st_size))
     }
 }

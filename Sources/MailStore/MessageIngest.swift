@@ -74,6 +74,7 @@ final class MessageIngest {
         switch message.content {
         case .bytes(let b): return b
         case .file(let path): return try MessageIngest.readFile(path)
+        case .opened(let file, let path): return try MessageIngest.read(file.fd, path: path)
         }
     }
 
@@ -130,13 +131,22 @@ final class MessageIngest {
         EmailAddress(name: (a.name?.isEmpty ?? true) ? nil : a.name, email: a.email)
     }
 
-    /// Reads a whole file with POSIX calls.
+    /// Reads a whole file with POSIX calls (non-blocking and no controlling terminal: a name that is a FIFO or a
+    /// device now is refused, not waited on).
     static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw ImportError.unreadable(path, String(cString: strerror(errno))) }
         defer { close(fd) }
+        return try read(fd, path: path)
+    }
+
+    /// Reads the whole file open at `fd` from its start (`pread`: the offset of a descriptor its listing handed on is
+    /// not trusted), `path` naming it in errors. Anything but a regular file is refused: a name that became a FIFO or a
+    /// device since it was listed is not read.
+    static func read(_ fd: Int32, path: String) throws -> [UInt8] {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ImportError.unreadable(path, String(cString: strerror(errno))) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw ImportError.unreadable(path, "not a regular file") }
         let size = Int(st.st_size)
         guard size > 0 else { return [] }
         // Read into uninitialised memory (not zeroed first); a file shorter than its size was gives what it has.
@@ -144,7 +154,7 @@ final class MessageIngest {
         let out = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
             var done = 0
             while done < size {
-                let n = read(fd, buf.baseAddress! + done, size - done)
+                let n = pread(fd, buf.baseAddress! + done, size - done, off_t(done))
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = errno

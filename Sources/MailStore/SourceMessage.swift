@@ -6,6 +6,8 @@ struct SourceMessage: Sendable {
     enum Content: Sendable {
         /// A file (Maildir).
         case file(String)
+        /// A file (Maildir) its listing opened already: read through the descriptor; the path names it in errors.
+        case opened(OpenedFile, path: String)
         /// Bytes already read (mbox).
         case bytes([UInt8])
     }
