@@ -151,18 +151,28 @@ struct MaildirSource {
 
     private func message(in dir: Int32, _ dirPath: String, name: String, folder: String, new: Bool) -> SourceMessage? {
         var st = stat()
-        guard fstatat(dir, name, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        // With prefetch, the file is opened first and looked at through its descriptor: the kernel walks its name
+        // once, not for a `stat` and again for the `open`. Non-blocking and no controlling terminal, should the name
+        // be something else than a file. A file that cannot be opened (its permissions) is looked at by name, listed,
+        // and reported unreadable by its reader as before.
+        let fd: Int32 = prefetchLimit > 0 ? openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1
+        if fd >= 0 {
+            guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+                close(fd)
+                return nil
+            }
+        } else {
+            guard fstatat(dir, name, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        }
         let path = dirPath + "/" + name
         var opened: OpenedFile?
-        if st.st_size > 0 && st.st_size <= prefetchLimit {
-            // Non-blocking and no controlling terminal, should the name have become something else than a file since.
-            let fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-            if fd >= 0 {
+        if fd >= 0 {
+            if st.st_size > 0 && st.st_size <= prefetchLimit {
                 _ = posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED)
                 // Handed on to the worker that reads it (`OpenedFile`), while few enough are open.
                 opened = OpenedFile.adopt(fd)
-                if opened == nil { close(fd) }
             }
+            if opened == nil { close(fd) }
         }
         var flags = MaildirFilename.flags(of: name)
         if new { flags.removeAll { $0 == "\\Seen" } }

@@ -26,6 +26,9 @@ final class OpenedFileTests: FolderTestCase {
 
     func testAListedMessageIsReadThroughItsListingsDescriptorAndClosedWithIt() throws {
         let bodies = try writeMessages(5)
+        // Not messages: a folder and a FIFO where files are; opened to be looked at, then closed, never listed.
+        try FileManager.default.createDirectory(atPath: dir.file("md/cur/1700000009.9.host:2,S"), withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(dir.file("md/cur/1700000008.8.host:2,S"), 0o600), 0)
         let before = (files: OpenedFile.count, descriptors: openDescriptors())
         var source = MaildirSource(root: dir.file("md"))
         source.prefetchLimit = 1 << 20
@@ -34,6 +37,7 @@ final class OpenedFileTests: FolderTestCase {
         try source.messages(of: listing, chunk: 2) { held += $0 }
         XCTAssertEqual(held.count, 5)
         XCTAssertEqual(OpenedFile.count, before.files + 5, "each listed message keeps its descriptor until it is read")
+        XCTAssertEqual(openDescriptors(), before.descriptors + 5)
         for m in held {
             guard case .opened(let file, let path) = m.content else { return XCTFail("\(m.location) was not handed on open") }
             XCTAssertTrue(path.hasSuffix(m.location + ":2,S"), path)
