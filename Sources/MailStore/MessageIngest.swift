@@ -73,8 +73,8 @@ final class MessageIngest {
     static func bytes(of message: SourceMessage) throws -> [UInt8] {
         switch message.content {
         case .bytes(let b): return b
-        case .file(let path): return try MessageIngest.readFile(path)
-        case .opened(let file, let path): return try MessageIngest.read(file.fd, path: path)
+        case .file(let path): return try MessageIngest.readFile(path, listed: message.size)
+        case .opened(let file, let path): return try MessageIngest.read(file.fd, path: path, listed: message.size)
         }
     }
 
@@ -132,21 +132,27 @@ final class MessageIngest {
     }
 
     /// Reads a whole file with POSIX calls (non-blocking and no controlling terminal: a name that is a FIFO or a
-    /// device now is refused, not waited on).
-    static func readFile(_ path: String) throws -> [UInt8] {
+    /// device now is refused, not waited on). `listed`: its size when it was listed (see `read`).
+    static func readFile(_ path: String, listed: Int? = nil) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw ImportError.unreadable(path, String(cString: strerror(errno))) }
         defer { close(fd) }
-        return try read(fd, path: path)
+        return try read(fd, path: path, listed: listed)
     }
 
     /// Reads the whole file open at `fd` from its start (`pread`: the offset of a descriptor its listing handed on is
     /// not trusted), `path` naming it in errors. Anything but a regular file is refused: a name that became a FIFO or a
-    /// device since it was listed is not read.
-    static func read(_ fd: Int32, path: String) throws -> [UInt8] {
+    /// device since it was listed is not read. With `listed` (its size when the listing looked at it, which the
+    /// message size limit was checked against), a file grown since is refused rather than read whole: the read's
+    /// buffer is bounded by what was checked (a Maildir's message files are written once, in `tmp/`, and then only
+    /// renamed; a shorter one gives what it has).
+    static func read(_ fd: Int32, path: String, listed: Int? = nil) throws -> [UInt8] {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ImportError.unreadable(path, String(cString: strerror(errno))) }
         guard st.st_mode & S_IFMT == S_IFREG else { throw ImportError.unreadable(path, "not a regular file") }
+        if let listed, st.st_size > listed {
+            throw ImportError.unreadable(path, "it grew from \(listed) to \(st.st_size) bytes since it was listed; import again to take it as it is now")
+        }
         let size = Int(st.st_size)
         guard size > 0 else { return [] }
         // Read into uninitialised memory (not zeroed first); a file shorter than its size was gives what it has.

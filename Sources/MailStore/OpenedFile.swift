@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Bound: at most `limit` are open at once in the process (a quarter of the soft `RLIMIT_NOFILE`, at most 4,096; a
 /// listing runs one chunk of at most `Importer.Options.batchMessages` ahead, so ~2-3 chunks are open); past it,
-/// `open` returns nil and the listing closes its descriptor as before, the worker opening the file by its path.
+/// `adopt` returns nil and the listing closes its descriptor as before, the worker opening the file by its path.
 final class OpenedFile: Sendable {
     /// The descriptor, opened read-only, non-blocking (a name that stopped being a file cannot hang a reader) and
     /// close-on-exec.

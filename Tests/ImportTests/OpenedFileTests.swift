@@ -83,6 +83,36 @@ final class OpenedFileTests: FolderTestCase {
         }
     }
 
+    /// A message file that grew after its size was checked against the limit is refused (its read is bounded by the
+    /// size listed), through the listing's descriptor or by path; one that shrank gives what it has.
+    func testAFileThatGrewSinceItWasListedIsRefusedAndOneThatShrankIsRead() throws {
+        _ = try writeMessages(3)
+        for prefetch in [1 << 20, 0] {
+            var source = MaildirSource(root: dir.file("md"))
+            source.prefetchLimit = prefetch
+            let listing = try XCTUnwrap(try source.scan().first)
+            var held: [SourceMessage] = []
+            try source.messages(of: listing, chunk: 10) { held += $0 }
+            XCTAssertEqual(held.count, 3)
+            let grown = dir.file("md/cur/" + held[0].location + ":2,S"), shrunk = dir.file("md/cur/" + held[1].location + ":2,S")
+            let original = try Data(contentsOf: URL(fileURLWithPath: grown))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: grown))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: 0x41, count: 1 << 20))
+            try handle.close()
+            XCTAssertThrowsError(try MessageIngest.bytes(of: held[0]), "prefetch \(prefetch)") { error in
+                guard case ImportError.unreadable(_, let reason) = error else { return XCTFail("\(error)") }
+                XCTAssertTrue(reason.hasPrefix("it grew from \(original.count) to \(original.count + (1 << 20)) bytes"), reason)
+            }
+            XCTAssertEqual(truncate(shrunk, 10), 0)
+            XCTAssertEqual(try MessageIngest.bytes(of: held[1]).count, 10, "prefetch \(prefetch)")
+            XCTAssertEqual(try MessageIngest.bytes(of: held[2]).count, held[2].size)
+            // Put back for the next round.
+            try original.write(to: URL(fileURLWithPath: grown))
+            _ = try writeMessages(3)
+        }
+    }
+
     /// Another process may put a FIFO or a device where a message was: refused at once, never waited on.
     func testANameThatIsNotARegularFileIsRefusedNotWaitedOn() throws {
         let fifo = dir.file("fifo")
