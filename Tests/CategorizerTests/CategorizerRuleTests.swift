@@ -145,6 +145,19 @@ final class CategorizerRuleTests: XCTestCase {
         XCTAssertEqual(category("From: ann@example.org\nSender: devrequest@example.org\nSubject: hi\n\nx").rule, "primary.person")
     }
 
+    /// Addresses are lowercased as `lowercased()` does, capitals and other scripts included; one already lowercase is
+    /// kept as it is.
+    func testSignalAddressesAreLowercased() {
+        let s = MessageSignals(from: "Ann.Lee@Example.ORG", sender: "ÉLODIE@EXÄMPLE.DE",
+                               recipients: ["dev@example.org", "Δ@Ω.GR", "MiXeD+Tag@Example.Org"])
+        XCTAssertEqual(s.from, "ann.lee@example.org")
+        XCTAssertEqual(s.sender, "élodie@exämple.de")
+        XCTAssertEqual(s.recipients, ["dev@example.org", "δ@ω.gr", "mixed+tag@example.org"])
+        let parsed = MessageSignals(MailParser.parse(Array("From: Ann <ANN@Example.org>\r\nTo: A@B.c, d@e.f\r\nCc: G@H.i\r\n\r\nx".utf8)))
+        XCTAssertEqual(parsed.from, "ann@example.org")
+        XCTAssertEqual(parsed.recipients, ["a@b.c", "d@e.f", "g@h.i"], "To then Cc, in order")
+    }
+
     /// A subject tag with a space in it is not a list's name.
     func testASubjectTagWithASpaceIsNotAListTag() {
         XCTAssertEqual(category("From: ann@example.org\nTo: dev@example.org\nSubject: [dev] hi\n\nx").rule, "forums.subject-tag")
