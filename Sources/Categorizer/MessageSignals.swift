@@ -32,29 +32,24 @@ package struct MessageSignals: Sendable, Equatable {
                 htmlOnly: Bool = false) {
         var values = MessageSignals.noValues
         for (k, v) in fields { values[k.rawValue] = v }
-        self.init(from: from, fromName: fromName, sender: sender, subject: subject, isReply: isReply,
-                  recipients: recipients, values: values, htmlImages: htmlImages, htmlLinks: htmlLinks, htmlOnly: htmlOnly)
+        self.init(lowercasedFrom: from.lowercased(), fromName: fromName, sender: sender.lowercased(), subject: subject,
+                  isReply: isReply, recipients: recipients.map { $0.lowercased() }, values: values,
+                  htmlImages: htmlImages, htmlLinks: htmlLinks, htmlOnly: htmlOnly)
     }
 
-    /// Creates signals from the signal fields' values, indexed by kind.
-    private init(from: String, fromName: String, sender: String, subject: String, isReply: Bool,
+    /// Creates signals from addresses already lowercased and the signal fields' values, indexed by kind.
+    private init(lowercasedFrom from: String, fromName: String, sender: String, subject: String, isReply: Bool,
                  recipients: [String], values: [String?], htmlImages: Int, htmlLinks: Int, htmlOnly: Bool) {
-        self.from = MessageSignals.lowercased(from)
+        self.from = from
         self.fromName = fromName
-        self.sender = MessageSignals.lowercased(sender)
+        self.sender = sender
         self.subject = subject
         self.isReply = isReply
-        self.recipients = recipients.map(MessageSignals.lowercased)
+        self.recipients = recipients
         self.values = values
         self.htmlImages = htmlImages
         self.htmlLinks = htmlLinks
         self.htmlOnly = htmlOnly
-    }
-
-    /// `s` lowercased; `s` itself when it is ASCII with no capital (most addresses), where `lowercased()` would make
-    /// a copy.
-    static func lowercased(_ s: String) -> String {
-        s.utf8.allSatisfy({ $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }) ? s : s.lowercased()
     }
 
     /// One empty slot per signal field.
@@ -73,14 +68,12 @@ package struct MessageSignals: Sendable, Equatable {
         if let html = m.htmlBody {
             (images, links) = MessageSignals.countTags(html)
         }
-        var recipients: [String] = []
-        recipients.reserveCapacity(m.to.count + m.cc.count)
-        for a in m.to { recipients.append(a.email) }
-        for a in m.cc { recipients.append(a.email) }
-        self.init(from: m.from.first?.email ?? "", fromName: m.from.first?.name ?? "", sender: m.sender?.email ?? "",
-                  subject: m.subject ?? "", isReply: !m.inReplyTo.isEmpty || !m.references.isEmpty,
-                  recipients: recipients, values: values, htmlImages: images, htmlLinks: links,
-                  htmlOnly: m.htmlBody != nil && m.textBody == nil)
+        // The addresses as `MailAddress.normalizedEmail` gives them: lowercased, and not copied when they have no capital.
+        self.init(lowercasedFrom: m.from.first?.normalizedEmail ?? "", fromName: m.from.first?.name ?? "",
+                  sender: m.sender?.normalizedEmail ?? "", subject: m.subject ?? "",
+                  isReply: !m.inReplyTo.isEmpty || !m.references.isEmpty,
+                  recipients: m.to.map(\.normalizedEmail) + m.cc.map(\.normalizedEmail), values: values,
+                  htmlImages: images, htmlLinks: links, htmlOnly: m.htmlBody != nil && m.textBody == nil)
     }
 
     /// The first value of a signal field.
