@@ -267,8 +267,8 @@ package final class ThreadsProjector: Projector {
         let key = Key(thread.id).bytes
         var members: [EmailRecord] = []
         for id in thread.emailIDs { if let e = try emails.get(Key(id).bytes) { members.append(e) } }
-        for k in thread.indexKeys { index.set(k, nil) }
         if members.isEmpty {
+            for k in thread.indexKeys { index.set(k, nil) }
             // An emptied thread leaves no row; its links stay so a later message rejoins the same id.
             thread.emailIDs = []
             thread.indexKeys = []
@@ -345,10 +345,27 @@ package final class ThreadsProjector: Projector {
                 }
             }
         }
-        thread.indexKeys = keys
-        for k in keys { index.set(k, Present()) }
-        threads.set(key, thread)
+        // Only the index entries that changed are written (a flag or a new unread count leaves them as they were),
+        // and the thread's record only when they did: every write is a B-tree page copied and a version in the
+        // views' history.
+        if keys != thread.indexKeys {
+            let (removed, added) = ThreadsProjector.difference(from: thread.indexKeys, to: keys)
+            for k in removed { index.set(k, nil) }
+            for k in added { index.set(k, Present()) }
+            thread.indexKeys = keys
+            threads.set(key, thread)
+        }
         rows.set(key, t)
+    }
+
+    /// The keys of `old` not in `new`, and of `new` not in `old`, each in its list's order. A thread's keys are a
+    /// few (two per folder and scope at most): compared pairwise up to 16 of them, through a set beyond.
+    package static func difference(from old: [[UInt8]], to new: [[UInt8]]) -> (removed: [[UInt8]], added: [[UInt8]]) {
+        if old.count <= 16 && new.count <= 16 {
+            return (old.filter { !new.contains($0) }, new.filter { !old.contains($0) })
+        }
+        let oldSet = Set(old), newSet = Set(new)
+        return (old.filter { !newSet.contains($0) }, new.filter { !oldSet.contains($0) })
     }
 
     /// Categories with their own tab; forums and uncategorized threads appear under All only.

@@ -45,3 +45,19 @@ final class FoldHarness {
     /// A snapshot of the store for readers.
     var snapshot: Snapshot { Snapshot(store) }
 }
+
+extension Projector {
+    /// Applies `events` of account `acct` at the sequences after `sequence` (which it advances), then prepares the
+    /// flush: one batch of a fold, as the views engine makes it.
+    func applyBatch(_ events: [DomainEvent], after sequence: inout UInt64) throws {
+        for e in events {
+            sequence += 1
+            let at = Timestamp(microseconds: 1_700_000_000_000_000 + Int64(sequence))
+            let envelope = EventEnvelope(sequence: sequence, id: EventID(high: sequence, low: sequence), type: e.type, schemaVersion: 1,
+                                         recordedAt: at, occurredAt: at, account: "acct", stream: "s", causationID: nil,
+                                         correlationID: nil, actor: .sync)
+            try apply(StoredEvent(envelope: envelope, payload: []), e)
+        }
+        try prepareFlush()
+    }
+}

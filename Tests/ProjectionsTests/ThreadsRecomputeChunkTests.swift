@@ -22,19 +22,6 @@ final class ThreadsRecomputeChunkTests: XCTestCase {
                                      size: 10, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!))
     }
 
-    /// Applies `events` to `threads` at the sequences after `sequence` (which it advances), then prepares the flush.
-    private func apply(_ events: [DomainEvent], to threads: ThreadsProjector, after sequence: inout UInt64) throws {
-        for e in events {
-            sequence += 1
-            let at = Timestamp(microseconds: 1_700_000_000_000_000 + Int64(sequence))
-            let envelope = EventEnvelope(sequence: sequence, id: EventID(high: sequence, low: sequence), type: e.type, schemaVersion: 1,
-                                         recordedAt: at, occurredAt: at, account: "acct", stream: "s", causationID: nil,
-                                         correlationID: nil, actor: .sync)
-            try threads.apply(StoredEvent(envelope: envelope, payload: []), e)
-        }
-        try threads.prepareFlush()
-    }
-
     func testARoleChangeRecomputesItsFoldersThreadsInParts() throws {
         let mail = (0..<20).map(received)
         let role = DomainEvent.folderDiscovered(FolderDiscovered(folder: "Box", displayName: "Box", role: .inbox))
@@ -45,7 +32,7 @@ final class ThreadsRecomputeChunkTests: XCTestCase {
         threads.recomputeChunk = 3
         var sequence: UInt64 = 0
         func fold(_ events: [DomainEvent], flushing: Bool = true) throws {
-            try apply(events, to: threads, after: &sequence)
+            try threads.applyBatch(events, after: &sequence)
             if flushing { try context.flush() }
         }
         try fold(mail)
@@ -81,7 +68,7 @@ final class ThreadsRecomputeChunkTests: XCTestCase {
         let threads = ThreadsProjector(context: context)
         var sequence: UInt64 = 0
         func fold(_ events: [DomainEvent]) throws {
-            try apply(events, to: threads, after: &sequence)
+            try threads.applyBatch(events, after: &sequence)
             try context.flush()
         }
         try fold((0..<5).map(received))
