@@ -29,6 +29,10 @@ enum BenchMain {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             exit(64)
         }
+        guard suites.contains(suite) else {
+            FileHandle.standardError.write(Data("bench: unknown suite \(BenchUsageError.printable(suite))\n\(usage)\n".utf8))
+            exit(64)
+        }
         var options: BenchOptions
         do {
             options = try BenchOptions(args: Array(args.dropFirst()))
@@ -48,21 +52,15 @@ enum BenchMain {
         let scratch = options.work
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let section: String
-        switch suite {
-        case "log": section = try LogBench(options: options).run()
-        case "import": section = try ImportBench(options: options).run()
-        case "views": section = try ViewsBench(options: options).run()
-        case "sync": section = try SyncBench(options: options).run()
-        case "actions": section = try ActionsBench(options: options).run()
-        case "compose": section = try ComposeBench(options: options).run()
-        case "categories": section = try CategoriesBench(options: options).run()
-        case "search": section = try SearchBench(options: options).run()
-        case "notifications": section = try NotificationsBench(options: options).run()
-        case "notify-latency": section = try NotifyLatencyBench(options: options).run()
-        case "scale": section = try ScaleBench(options: options).run()
-        default:
-            FileHandle.standardError.write(Data("bench: unknown suite \(BenchUsageError.printable(suite))\n\(usage)\n".utf8))
-            exit(64)
+        do {
+            section = try run(suite, options: options)
+        } catch {
+            // A suite that fails says why and where, without a crash report: its scratch folder is removed above.
+            let ns = error as NSError
+            let reason = ns.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
+            FileHandle.standardError.write(Data("bench: the \(suite) suite failed: \(reason)\n".utf8))
+            try? FileManager.default.removeItem(atPath: scratch)
+            exit(70)
         }
         // The sync suite against another server than Dovecot writes a section of its own (sync-courier, ...).
         // The scale suite writes one section per size (scale-100000, scale-1000000).
@@ -78,6 +76,28 @@ enum BenchMain {
             exit(74)
         }
         print("wrote section '\(name)' of \(options.out)")
+    }
+
+    /// The suites, by the name the command line gives.
+    static let suites: Set<String> = ["log", "import", "views", "sync", "actions", "compose", "categories", "search",
+                                      "notifications", "notify-latency", "scale"]
+
+    /// Runs one suite and returns its section of docs/benchmarks.md.
+    static func run(_ suite: String, options: BenchOptions) throws -> String {
+        switch suite {
+        case "log": try LogBench(options: options).run()
+        case "import": try ImportBench(options: options).run()
+        case "views": try ViewsBench(options: options).run()
+        case "sync": try SyncBench(options: options).run()
+        case "actions": try ActionsBench(options: options).run()
+        case "compose": try ComposeBench(options: options).run()
+        case "categories": try CategoriesBench(options: options).run()
+        case "search": try SearchBench(options: options).run()
+        case "notifications": try NotificationsBench(options: options).run()
+        case "notify-latency": try NotifyLatencyBench(options: options).run()
+        case "scale": try ScaleBench(options: options).run()
+        default: preconditionFailure("\(suite) is not one of BenchMain.suites, which main checks first")
+        }
     }
 }
 
