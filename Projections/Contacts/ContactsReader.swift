@@ -45,8 +45,8 @@ package struct ContactsReader {
                 guard key.count >= wanted.count, memcmp(key.baseAddress!, wanted.baseAddress!, wanted.count) == 0 else { return false }
                 scanned += 1
                 // Key(account, token, address): the address is the part after the token's terminator.
-                var i = wanted.count
-                while i < key.count && key[i] != 0 { i += 1 }
+                let i = memchr(key.baseAddress! + wanted.count, 0, key.count - wanted.count)
+                    .map { key.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? key.count
                 var end = key.count
                 if end > i + 1 && key[end - 1] == 0 { end -= 1 }
                 if i + 1 < end {
