@@ -34,8 +34,18 @@ enum Report {
         let date = ISO8601DateFormatter().string(from: Date())
         return """
         Machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(mem) RAM; work folder on: `\(fs.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " "))`.
-        Software: \(lmdb); \(run("/usr/bin/env", ["swift", "--version"]).split(separator: "\n").first ?? "swift ?"). Run at \(date).
+        Software: \(lmdb); \(run("/usr/bin/env", ["swift", "--version"]).split(separator: "\n").first ?? "swift ?")\(linkage()). Run at \(date).
         """
+    }
+
+    /// How the `mailstore` beside this bench links the Swift runtime, which every command's start pays for (the
+    /// README builds it with `--static-swift-stdlib`); empty when there is no such binary.
+    static func linkage() -> String {
+        let exe = BenchOptions.sibling("mailstore")
+        guard FileManager.default.isExecutableFile(atPath: exe) else { return "" }
+        return run("/usr/bin/ldd", [exe]).contains("libswiftCore.so")
+            ? "; `mailstore` with the shared Swift runtime (built without `--static-swift-stdlib`)"
+            : "; `mailstore` with the Swift runtime linked in (`--static-swift-stdlib`)"
     }
 
     static func run(_ exe: String, _ args: [String]) -> String {
