@@ -39,11 +39,14 @@ enum Report {
     }
 
     /// How the `mailstore` beside this bench links the Swift runtime, which every command's start pays for (the
-    /// README builds it with `--static-swift-stdlib`); empty when there is no such binary.
+    /// README builds it with `--static-swift-stdlib`); empty when there is no such binary or `ldd` does not answer.
     static func linkage() -> String {
         let exe = BenchOptions.sibling("mailstore")
         guard FileManager.default.isExecutableFile(atPath: exe) else { return "" }
-        return run("/usr/bin/ldd", [exe]).contains("libswiftCore.so")
+        // No answer from ldd says nothing either way.
+        let libraries = run("/usr/bin/ldd", [exe])
+        guard !libraries.isEmpty else { return "" }
+        return libraries.contains("libswiftCore.so")
             ? "; `mailstore` with the shared Swift runtime (built without `--static-swift-stdlib`)"
             : "; `mailstore` with the Swift runtime linked in (`--static-swift-stdlib`)"
     }
