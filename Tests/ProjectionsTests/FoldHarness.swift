@@ -61,3 +61,18 @@ extension Projector {
         try prepareFlush()
     }
 }
+
+/// An in-memory store that counts the puts and deletes made to each table.
+final class CountingStore: KeyValueStore {
+    let inner = InMemoryKeyValueStore()
+    var puts: [String: Int] = [:]
+    var deletes: [String: Int] = [:]
+    /// Puts and deletes in every table.
+    var writes: Int { puts.values.reduce(0, +) + deletes.values.reduce(0, +) }
+    func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try inner.get(table, key) }
+    func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws { try inner.scan(table, from: start, body) }
+    func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { puts[table, default: 0] += 1; try inner.put(table, key, value) }
+    func delete(_ table: String, _ key: [UInt8]) throws { deletes[table, default: 0] += 1; try inner.delete(table, key) }
+    /// Forgets the counts.
+    func reset() { puts = [:]; deletes = [:] }
+}

@@ -5,19 +5,7 @@ import XCTest
 /// Recomputing a thread writes only the index entries that changed: a flag that does not move the thread in any
 /// listing leaves its index entries and its record unwritten, and the views are those of a fold from scratch.
 final class ThreadsIndexWritesTests: XCTestCase {
-    /// Counts the puts and deletes made to each table of a store.
-    private final class RecordingStore: KeyValueStore {
-        let inner = InMemoryKeyValueStore()
-        var puts: [String: Int] = [:]
-        var deletes: [String: Int] = [:]
-        func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try inner.get(table, key) }
-        func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws { try inner.scan(table, from: start, body) }
-        func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { puts[table, default: 0] += 1; try inner.put(table, key, value) }
-        func delete(_ table: String, _ key: [UInt8]) throws { deletes[table, default: 0] += 1; try inner.delete(table, key) }
-        func reset() { puts = [:]; deletes = [:] }
-    }
-
-    private let store = RecordingStore()
+    private let store = CountingStore()
     private lazy var context = FoldContext(store: store)
     private lazy var threads = ThreadsProjector(context: context)
     private var sequence: UInt64 = 0

@@ -5,16 +5,6 @@ import XCTest
 /// A batch that marks many threads (a folder's role changing) writes their rows in parts, and the views are
 /// those of a fold that recomputes them all at once.
 final class ThreadsRecomputeChunkTests: XCTestCase {
-    /// Counts the writes made to a store.
-    private final class CountingStore: KeyValueStore {
-        let inner = InMemoryKeyValueStore()
-        var writes = 0
-        func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try inner.get(table, key) }
-        func scan(_ table: String, from start: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws { try inner.scan(table, from: start, body) }
-        func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { writes += 1; try inner.put(table, key, value) }
-        func delete(_ table: String, _ key: [UInt8]) throws { writes += 1; try inner.delete(table, key) }
-    }
-
     private func received(_ i: Int) -> DomainEvent {
         .emailReceived(EmailReceived(emailID: "m\(i)", folder: "Box", messageID: "m\(i)@x", subject: "Subject \(i)",
                                      from: [EmailAddress(name: nil, email: "s\(i)@example.com")],

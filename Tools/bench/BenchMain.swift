@@ -19,7 +19,7 @@ import Foundation
 enum BenchMain {
     static func main() throws {
         let args = Array(CommandLine.arguments.dropFirst())
-        let usage = "usage: bench log|import|views|sync|actions|compose|categories|search|notifications|notify-latency|scale [--events N] [--rounds N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE] [--corpus DIR]"
+        let usage = "usage: bench \(suites.map(\.name).joined(separator: "|")) [--events N] [--rounds N] [--messages N] [--threads N] [--server NAME] [--work DIR] [--out FILE] [--corpus DIR]"
         // Asking for help runs nothing (a suite rewrites its section of docs/benchmarks.md).
         if args.contains(where: { ["--help", "-h", "help"].contains($0) }) {
             print(usage)
@@ -29,7 +29,7 @@ enum BenchMain {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             exit(64)
         }
-        guard suites.contains(suite) else {
+        guard let run = suites.first(where: { $0.name == suite })?.run else {
             FileHandle.standardError.write(Data("bench: unknown suite \(BenchUsageError.printable(suite))\n\(usage)\n".utf8))
             exit(64)
         }
@@ -53,7 +53,7 @@ enum BenchMain {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let section: String
         do {
-            section = try run(suite, options: options)
+            section = try run(options)
         } catch {
             // A suite that fails says why and where, without a crash report: its scratch folder is removed above.
             let ns = error as NSError
@@ -78,27 +78,21 @@ enum BenchMain {
         print("wrote section '\(name)' of \(options.out)")
     }
 
-    /// The suites, by the name the command line gives.
-    static let suites: Set<String> = ["log", "import", "views", "sync", "actions", "compose", "categories", "search",
-                                      "notifications", "notify-latency", "scale"]
-
-    /// Runs one suite and returns its section of docs/benchmarks.md.
-    static func run(_ suite: String, options: BenchOptions) throws -> String {
-        switch suite {
-        case "log": try LogBench(options: options).run()
-        case "import": try ImportBench(options: options).run()
-        case "views": try ViewsBench(options: options).run()
-        case "sync": try SyncBench(options: options).run()
-        case "actions": try ActionsBench(options: options).run()
-        case "compose": try ComposeBench(options: options).run()
-        case "categories": try CategoriesBench(options: options).run()
-        case "search": try SearchBench(options: options).run()
-        case "notifications": try NotificationsBench(options: options).run()
-        case "notify-latency": try NotifyLatencyBench(options: options).run()
-        case "scale": try ScaleBench(options: options).run()
-        default: preconditionFailure("\(suite) is not one of BenchMain.suites, which main checks first")
-        }
-    }
+    /// The suites, by the name the command line gives, each with what runs it and returns its section of
+    /// docs/benchmarks.md.
+    static let suites: [(name: String, run: @Sendable (BenchOptions) throws -> String)] = [
+        ("log", { try LogBench(options: $0).run() }),
+        ("import", { try ImportBench(options: $0).run() }),
+        ("views", { try ViewsBench(options: $0).run() }),
+        ("sync", { try SyncBench(options: $0).run() }),
+        ("actions", { try ActionsBench(options: $0).run() }),
+        ("compose", { try ComposeBench(options: $0).run() }),
+        ("categories", { try CategoriesBench(options: $0).run() }),
+        ("search", { try SearchBench(options: $0).run() }),
+        ("notifications", { try NotificationsBench(options: $0).run() }),
+        ("notify-latency", { try NotifyLatencyBench(options: $0).run() }),
+        ("scale", { try ScaleBench(options: $0).run() }),
+    ]
 }
 
 /// Options shared by the suites.
