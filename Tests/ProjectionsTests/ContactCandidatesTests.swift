@@ -60,4 +60,19 @@ final class ContactCandidatesTests: XCTestCase {
         let offers: [Offer] = (0..<50).map { i in (rank(UInt64(i)), Array(String(repeating: "a", count: 1 + (i * 37) % 300).utf8) + [UInt8(i)]) }
         assertSame(kept(offers, limit: 4), expected(offers, limit: 4))
     }
+
+    func testALimitPastTheCapKeepsAtMostTheCap() throws {
+        // A caller's `--limit` of Int.max: the completion is capped at `ContactsReader.maxLimit`, and nothing is
+        // reserved for the limit asked.
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let senders = (0..<(ContactsReader.maxLimit + 200)).map { i in
+            DomainEvent.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
+                from: [EmailAddress(name: nil, email: "person\(i)@example.org")], date: Timestamp(microseconds: Int64(i)),
+                dateSource: .header, size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!))
+        }
+        try harness.fold(senders, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        XCTAssertEqual(try reader.complete(account: "acc", prefix: "person", limit: .max).count, ContactsReader.maxLimit)
+        XCTAssertEqual(try reader.scanComplete(account: "acc", needle: Array("person".utf8), limit: .max).count, ContactsReader.maxLimit)
+    }
 }
