@@ -1,4 +1,5 @@
 import EventModel
+import Glibc
 
 /// The best-ranked contacts whose tokens start with one short prefix (1 to `ContactsProjector.topPrefixLength`
 /// characters): what a completion of a short prefix reads instead of scanning the thousands of index entries
@@ -27,7 +28,7 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
     @discardableResult
     package mutating func offer(address: String, rank: ContactRank, capacity: Int) -> Bool {
         let entry = Entry(address: address, rank: rank)
-        if let i = entries.firstIndex(where: { $0.address == address }) {
+        if let i = entries.firstIndex(where: { ContactTop.sameBytes($0.address, address) }) {
             if entries[i].rank == rank { return false }
             entries.remove(at: i)
         } else if entries.count >= capacity {
@@ -43,7 +44,33 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
     /// times seen and as recent, whose counts of mail from them differ) go by address, as the index scan orders
     /// them (`ContactCandidates`). Comparing them with `==` left such pairs unordered, in the order they were
     /// offered, so a list depended on how its offers were batched.
-    static func before(_ a: Entry, _ b: Entry) -> Bool { a.rank < b.rank || (!(b.rank < a.rank) && a.address < b.address) }
+    ///
+    /// Addresses compare as their UTF-8 bytes, as the index scan and the people table's keys compare them (schema 8;
+    /// `String`'s `<` and `==` compare canonical equivalents, so an address and its decomposed twin, two contacts
+    /// under two keys, were one entry here, and ties between such addresses were ordered otherwise than by the scan).
+    static func before(_ a: Entry, _ b: Entry) -> Bool {
+        if a.rank < b.rank { return true }
+        if b.rank < a.rank { return false }
+        return bytesOrder(a.address, b.address) < 0
+    }
+
+    /// Whether `a` and `b` have the same UTF-8 bytes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && bytesOrder(a, b) == 0
+    }
+
+    /// The order of `a` and `b` by their UTF-8 bytes (negative, zero or positive), the shorter first when one
+    /// starts the other.
+    static func bytesOrder(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : Int(memcmp(x.baseAddress!, y.baseAddress!, common))
+                return order != 0 ? order : x.count - y.count
+            }
+        }
+    }
 
     package func write(to w: inout ByteWriter) {
         w.writeVarint(UInt64(entries.count))

@@ -10,8 +10,9 @@ package final class ContactsProjector: Projector {
     /// recipients of mail in Sent-role folders. 5: the best contacts per short prefix (`ContactTop`), so a
     /// completion of 1 to 6 characters reads one list instead of scanning. 6: no token for the local part (every
     /// prefix of it is a prefix of the address token), so a scan reads one entry per address, not two. 7: the best lists
-    /// in a total order (`ContactTop.before`), so they no longer depend on how their offers were batched.
-    package static let schemaVersion: UInt32 = 7
+    /// in a total order (`ContactTop.before`), so they no longer depend on how their offers were batched. 8: addresses in
+    /// the best lists compared as bytes, as the index and the people table compare them (`ContactTop.before`).
+    package static let schemaVersion: UInt32 = 8
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")

@@ -16,6 +16,38 @@ final class ContactTopTests: XCTestCase {
         XCTAssertEqual(top.entries.map(\.address), ["a0", "a2", "a4"])
     }
 
+    /// An address and its decomposed twin are two contacts (two people keys): the list keeps both, and orders ties
+    /// by address bytes, as the index scan does. `String`'s canonical equality took the twin for the same entry and
+    /// replaced it.
+    func testCanonicallyEqualAddressesAreTwoEntriesInByteOrder() throws {
+        let composed = "zo\u{EB}@x.org", decomposed = "zoe\u{308}@x.org"
+        XCTAssertEqual(composed, decomposed, "canonically equivalent")
+        XCTAssertNotEqual(Array(composed.utf8), Array(decomposed.utf8))
+        var top = ContactTop()
+        let rank = ContactRank(sent: 0, count: 3, lastSeen: Timestamp(microseconds: 5))
+        XCTAssertTrue(top.offer(address: composed, rank: rank, capacity: 4))
+        XCTAssertTrue(top.offer(address: decomposed, rank: rank, capacity: 4), "a second contact, not the first again")
+        XCTAssertEqual(top.entries.map { Array($0.address.utf8) }, [Array(decomposed.utf8), Array(composed.utf8)],
+                       "equal ranks by address bytes: 'e' (0x65) before 0xC3")
+        XCTAssertFalse(top.offer(address: composed, rank: rank, capacity: 4), "the same bytes again: unchanged")
+        XCTAssertEqual(top.entries.count, 2)
+
+        // Folded: the list (1 to 6 characters) and the scan (7 or more) complete to the same two contacts in the same order.
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let blob = BlobHash(bytes: [UInt8](repeating: 1, count: 32))!
+        let events = [composed, decomposed].enumerated().map { i, a in
+            DomainEvent.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
+                from: [EmailAddress(name: nil, email: a)], to: [], date: Timestamp(microseconds: 7), dateSource: .header,
+                size: 1, blob: blob))
+        }
+        try harness.fold(events, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        let listed = try reader.complete(account: "acc", prefix: "zo", limit: 10).map { Array($0.address.utf8) }
+        let scanned = try reader.scanComplete(account: "acc", needle: Array("zo".utf8), limit: 10).map { Array($0.address.utf8) }
+        XCTAssertEqual(listed, [Array(decomposed.utf8), Array(composed.utf8)])
+        XCTAssertEqual(listed, scanned)
+    }
+
     func testAStoredListClaimingTooManyEntriesIsRefusedNotAllocated() {
         var w = ByteWriter(capacity: 16)
         w.writeVarint(1 << 40)
