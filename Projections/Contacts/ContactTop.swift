@@ -28,6 +28,9 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
     @discardableResult
     package mutating func offer(address: String, rank: ContactRank, capacity: Int) -> Bool {
         let entry = Entry(address: address, rank: rank)
+        // Most offers are of contacts below a full list: decided by its last entry alone. The address cannot be in
+        // the list then: its entry there would rank as well or worse (ranks only improve), so after the last one.
+        if entries.count >= capacity, let last = entries.last, ContactTop.before(last, entry) { return false }
         if let i = entries.firstIndex(where: { ContactTop.sameBytes($0.address, address) }) {
             if entries[i].rank == rank { return false }
             entries.remove(at: i)

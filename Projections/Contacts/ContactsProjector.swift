@@ -201,7 +201,7 @@ package final class ContactsProjector: Projector {
 
     /// Writes the index work of every waiting contact, in key order.
     private func writePending() throws {
-        for key in pending.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { try writeIndex(pending[key]!) }
+        for key in pending.keys.sorted(by: Key.precedes) { try writeIndex(pending[key]!) }
         pending.removeAll(keepingCapacity: true)
     }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Builds ordered byte keys from parts: strings are written with a 0 terminator (so `a` sorts before
 /// `ab`), integers big-endian (so numbers sort numerically).
 ///
@@ -41,6 +43,18 @@ package struct Key {
         Key.appendBounded(part, to: &bytes)
         bytes.append(0)
         return self
+    }
+
+    /// Whether key `a` sorts before key `b` (byte order, as LMDB orders keys): `memcmp`, where the generic
+    /// `lexicographicallyPrecedes` compares element by element.
+    package static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order < 0 || (order == 0 && x.count < y.count)
+            }
+        }
     }
 
     /// The bounded form of `s` as a key part (what `KeyReader.string()` returns for it).

@@ -14,6 +14,13 @@ final class ContactTopTests: XCTestCase {
         XCTAssertFalse(top.offer(address: "a1", rank: rank(1), capacity: 3), "below a full list: not taken")
         XCTAssertTrue(top.offer(address: "a0", rank: rank(20), capacity: 3), "a better rank moves it up")
         XCTAssertEqual(top.entries.map(\.address), ["a0", "a2", "a4"])
+        // At the last entry's rank a full list takes an address that sorts before the last one's, not one after it.
+        XCTAssertFalse(top.offer(address: "a5", rank: rank(7), capacity: 3), "a tie, after the last address: not taken")
+        XCTAssertTrue(top.offer(address: "a3", rank: rank(7), capacity: 3), "a tie, before the last address: taken")
+        XCTAssertEqual(top.entries.map(\.address), ["a0", "a2", "a3"])
+        // A listed address offered again at a better rank, the list full: moved, nothing dropped.
+        XCTAssertTrue(top.offer(address: "a3", rank: rank(30), capacity: 3))
+        XCTAssertEqual(top.entries.map(\.address), ["a3", "a0", "a2"])
     }
 
     /// An address and its decomposed twin are two contacts (two people keys): the list keeps both, and orders ties

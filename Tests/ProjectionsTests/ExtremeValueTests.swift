@@ -1,3 +1,4 @@
+import CorpusGenerator
 import EventModel
 import Projections
 import XCTest
@@ -110,6 +111,23 @@ final class ExtremeValueTests: XCTestCase {
         let a = String(repeating: "a", count: 200) + "1", b = String(repeating: "a", count: 200) + "2"
         XCTAssertNotEqual(Key(a).bytes, Key(b).bytes)
         XCTAssertEqual(Key("short").bytes, Array("short".utf8) + [0])
+    }
+
+    /// `Key.precedes` (memcmp) orders keys as the element-by-element comparison does: empty keys, one key starting
+    /// another, bytes over 0x7F, and random keys of every length up to a key's bound.
+    func testKeyPrecedesIsByteOrder() {
+        var gen = SplitMix64(seed: 5)
+        var keys: [[UInt8]] = [[], [0], [0, 0], [1], [0xFF], [0x7F, 0x80], [0x80], Array("ab".utf8), Array("abc".utf8)]
+        for _ in 0..<400 {
+            let n = Int.random(in: 0...511, using: &gen)
+            keys.append((0..<n).map { _ in UInt8.random(in: 0...3, using: &gen) * 0x55 })
+        }
+        for a in keys {
+            for b in keys.prefix(60) {
+                XCTAssertEqual(Key.precedes(a, b), a.lexicographicallyPrecedes(b), "\(a.prefix(8)) \(b.prefix(8))")
+                XCTAssertEqual(Key.precedes(b, a), b.lexicographicallyPrecedes(a))
+            }
+        }
     }
 
     func testLinkKeysKeepTheParentAndTheNearestReferencesWhenThereAreTooMany() {
