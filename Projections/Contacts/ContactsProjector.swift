@@ -59,34 +59,14 @@ package final class ContactsProjector: Projector {
     /// found by the part each key ends with: one of up to 7 bytes packed into an integer with its length, so
     /// finding it compares integers; a longer one (characters of several bytes) compared as bytes.
     package static func shortPrefixKeys(account: String, tokens: Set<String>) -> [[UInt8]] {
-        let base = Key(account)
-        let partStart = base.bytes.count
-        var keys: [[UInt8]] = []
-        keys.reserveCapacity(tokens.count * topPrefixLength)
-        var seen: [UInt64] = []
-        var seenLong = Set<ArraySlice<UInt8>>()
-        /// Adds `key` unless a key with the same last part is there already.
-        func add(_ key: Key) {
-            let part = key.bytes[partStart..<(key.bytes.count - 1)]
-            if part.count < 8 {
-                var id = UInt64(part.count)
-                for (i, b) in part.enumerated() { id |= UInt64(b) << (8 * (7 - UInt64(i))) }
-                if seen.contains(id) { return }
-                seen.append(id)
-            } else if !seenLong.insert(part).inserted {
-                return
-            }
-            keys.append(key.bytes)
-        }
+        var keys = ShortPrefixKeys(base: Key(account), capacity: tokens.count * topPrefixLength)
         for t in tokens {
             var t = t
             let bytewise = t.withUTF8 { buf -> Bool in
                 // CR forms one character with a following LF: such a token goes by characters.
                 guard buf.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return false }
                 for last in 0..<min(topPrefixLength, buf.count) {
-                    var key = base
-                    key.string(utf8: UnsafeBufferPointer(rebasing: buf[0...last]))
-                    add(key)
+                    keys.add(UnsafeBufferPointer(rebasing: buf[0...last]))
                 }
                 return true
             }
@@ -94,10 +74,11 @@ package final class ContactsProjector: Projector {
             var end = t.startIndex
             for _ in 0..<topPrefixLength where end < t.endIndex {
                 end = t.index(after: end)
-                add(Key(account, String(t[..<end])))
+                var prefix = String(t[..<end])
+                prefix.withUTF8 { keys.add($0) }
             }
         }
-        return keys
+        return keys.keys
     }
 
     /// The tokens a contact is found by: the address and each word of the name (lowercased; at most

@@ -4,12 +4,15 @@ import Glibc
 /// A typed table of a projector with a write-back cache: reads hit the cache, then the store; writes
 /// stay in the cache until `flush()`. Decoded values are cached, so a fold touching the same record many
 /// times in a batch decodes and encodes it once.
+///
+/// A table is folded by one thread at a time, so its cache skips Swift's run-time exclusivity checks
+/// (`@exclusivity(unchecked)`, docs/architecture.md "Exclusivity checks"): a check on every read and write of a fold.
 package final class ViewTable<Value: BinaryField> {
     /// The table's name in the store.
     package let name: String
     private let store: KeyValueStore
     /// Values read or written in this batch (nil: no entry), each marked when it must be written.
-    private var cache: [TableKey: Cached] = [:]
+    @exclusivity(unchecked) private var cache: [TableKey: Cached] = [:]
 
     private struct Cached {
         var value: Value?
@@ -88,7 +91,7 @@ package final class ViewTable<Value: BinaryField> {
     }
 
     /// Changes encoded in key order by `encode()`, waiting for `flush()`.
-    private var encoded: EncodedChanges?
+    @exclusivity(unchecked) private var encoded: EncodedChanges?
 
     /// Encodes every changed entry and puts them in key order, emptying the cache, without touching the store:
     /// a view folded on a second thread does this there, and the writing thread's `flush()` only writes.

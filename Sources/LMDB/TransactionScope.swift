@@ -5,8 +5,11 @@ import CLMDB
 ///
 /// Create it inside the `read`/`write` closure with `TransactionScope(txn)` and call `end()` before the
 /// closure returns (use `defer`); every call after `end()` traps, so it cannot outlive the transaction.
+///
+/// Used by the thread that owns the transaction only (LMDB's rule), so its stored properties skip Swift's run-time
+/// exclusivity checks (`@exclusivity(unchecked)`: a check on every put through a cursor).
 package final class TransactionScope {
-    private var handle: OpaquePointer?
+    @exclusivity(unchecked) private var handle: OpaquePointer?
     /// True for a read-only transaction.
     package let readOnly: Bool
 
@@ -25,7 +28,7 @@ package final class TransactionScope {
     }
 
     /// The cursors of `putThroughCursor` and `deleteThroughCursor`, one per database (a fold writes a few tables).
-    private var writeCursors: [(dbi: MDB_dbi, cursor: OpaquePointer)] = []
+    @exclusivity(unchecked) private var writeCursors: [(dbi: MDB_dbi, cursor: OpaquePointer)] = []
 
     private func writeCursor(_ db: Database) throws -> OpaquePointer {
         for c in writeCursors where c.dbi == db.dbi { return c.cursor }

@@ -14,23 +14,24 @@ import Foundation
 /// - growing it would take the filters of the whole store over `AbsentKeyBudget.limit`.
 ///
 /// Used by one thread at a time (the fold's, or the second core's for views folded there; the hand-over
-/// between them orders their accesses).
+/// between them orders their accesses). So its stored properties skip Swift's run-time exclusivity checks
+/// (`@exclusivity(unchecked)`, docs/architecture.md "Exclusivity checks").
 final class AbsentKeyFilters: @unchecked Sendable {
     private final class Entry {
-        var filter = AbsentKeyFilter()
-        var lookups = 0
-        var skipped = 0
-        var putsWithoutLookup = 0
+        @exclusivity(unchecked) var filter = AbsentKeyFilter()
+        @exclusivity(unchecked) var lookups = 0
+        @exclusivity(unchecked) var skipped = 0
+        @exclusivity(unchecked) var putsWithoutLookup = 0
     }
 
     static let unreadPuts = 65_536
     static let trialLookups = 4_096
     static let minimumSkipShare = 8
 
-    private var tables: [String: Entry]
+    @exclusivity(unchecked) private var tables: [String: Entry]
     private let budget: AbsentKeyBudget
     /// Lookups answered without reading the table (for tests and the bench's notes).
-    private(set) var skippedLookups = 0
+    @exclusivity(unchecked) private(set) var skippedLookups = 0
 
     /// Filters for `tables` (all empty now), their growth counted against `budget`.
     init(tables: [String], budget: AbsentKeyBudget) {
@@ -40,7 +41,7 @@ final class AbsentKeyFilters: @unchecked Sendable {
 
     /// The table looked up last and its entry (nil: not filtered): lookups and puts come in runs per table, and
     /// comparing the same string is cheaper than hashing it (as `LMDBKeyValueStore` does for its databases).
-    private var last: (table: String, entry: Entry?)?
+    @exclusivity(unchecked) private var last: (table: String, entry: Entry?)?
 
     private func entry(_ table: String) -> Entry? {
         if let last, last.table == table { return last.entry }

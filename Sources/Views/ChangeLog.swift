@@ -18,16 +18,18 @@ import Projections
 /// (1 byte, never 0), the name, the key's length (2 bytes), the key; both are read. Bounded like the open window
 /// (`ViewHistory.windowEvents`, `ViewHistory.windowBytes`); the lists in memory, by a batch's writes.
 /// Appended to by the folding thread only, within its write transaction; read and emptied by the window's close.
+/// One thread at a time, so its stored properties skip Swift's run-time exclusivity checks (`@exclusivity(unchecked)`,
+/// docs/architecture.md "Exclusivity checks").
 final class ChangeLog {
     /// The log's table.
     let database: Database
     /// The serial the next change gets (read from the log at the start of each transaction: `begin`).
-    private var next: UInt64 = 1
-    private var entry: [UInt8] = []
+    @exclusivity(unchecked) private var next: UInt64 = 1
+    @exclusivity(unchecked) private var entry: [UInt8] = []
     /// The keys added in the running transaction, per table (each as length and bytes), written by `flush`.
-    private var pending: [(name: String, keys: [UInt8])] = []
+    @exclusivity(unchecked) private var pending: [(name: String, keys: [UInt8])] = []
     /// The list the last key went to.
-    private var current = -1
+    @exclusivity(unchecked) private var current = -1
 
     init(database: Database) { self.database = database }
 

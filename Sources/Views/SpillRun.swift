@@ -8,6 +8,8 @@ import Glibc
 ///
 /// The file is this process's own (a 0600 file in the 0700 folder of a build): it is read back with every length
 /// checked against what was read, and a mismatch is an error, never a read past a buffer.
+/// Written by the writing thread between batches and only read while a batch folds, so its stored properties skip
+/// Swift's run-time exclusivity checks (`@exclusivity(unchecked)`, docs/architecture.md "Exclusivity checks").
 final class SpillRun: @unchecked Sendable {
     /// A table's part of the run.
     struct Section {
@@ -37,11 +39,11 @@ final class SpillRun: @unchecked Sendable {
     static let entryHeader = 7
 
     let path: String
-    private(set) var sections: [Int: Section] = [:]
-    private(set) var bytes = 0
+    @exclusivity(unchecked) private(set) var sections: [Int: Section] = [:]
+    @exclusivity(unchecked) private(set) var bytes = 0
     private var fd: Int32
-    private var buffer: [UInt8] = []
-    private var writing: (table: Int, section: Section, blockStart: Int)?
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var writing: (table: Int, section: Section, blockStart: Int)?
 
     /// Creates the run's file at `path` (it must not exist).
     init(path: String) throws {

@@ -20,15 +20,18 @@ import Projections
 /// Bounds: at most `ViewStore.spillBudget` bytes of runs on disk (plus the write-out that passes it); in memory, per
 /// key spilled an 8-byte slot of `latest`, at most two thirds full (12-24 bytes a key), and per ~4 KiB block of a run its
 /// first key.
+///
+/// Its stored properties skip Swift's run-time exclusivity checks (`@exclusivity(unchecked)`, docs/architecture.md
+/// "Exclusivity checks"): written between batches, only read while one folds.
 final class SpilledRuns: @unchecked Sendable {
     private let folder: String
-    private var runs: [SpillRun] = []
-    private var latest = SpillIndex()
-    private var tableNumbers: [String: Int] = [:]
+    @exclusivity(unchecked) private var runs: [SpillRun] = []
+    @exclusivity(unchecked) private var latest = SpillIndex()
+    @exclusivity(unchecked) private var tableNumbers: [String: Int] = [:]
     private var tableNames: [String] = []
     private var nextRun = 0
     /// The run being written (`begin` to `finish`).
-    private var open: SpillRun?
+    @exclusivity(unchecked) private var open: SpillRun?
 
     /// The most runs held before they are merged, whatever their size (a run's number must fit in `latest`).
     static let maxRuns = 255

@@ -27,6 +27,8 @@ import Projections
 /// gets its new value appended; the buffer is compacted at a commit once replaced values are half of it (and 64 KiB),
 /// so the buffers hold at most twice `bytes`, 64 KiB per table and one transaction's writes. (Until 2026-11-29 a dictionary of an array per key and per
 /// value: two allocations per write, and the write-outs' copies, ~10% of a replay's folding thread.)
+/// Used by one thread at a time (the fold's, or the second core's for its views), so its stored properties skip
+/// Swift's run-time exclusivity checks (`@exclusivity(unchecked)`, docs/architecture.md "Exclusivity checks").
 final class WriteBehind {
     /// What a lookup found.
     enum Lookup {
@@ -38,20 +40,20 @@ final class WriteBehind {
         case deleted
     }
 
-    private var tables: [HeldTable] = []
-    private var names: [String] = []
-    private var tableIndex: [String: Int] = [:]
+    @exclusivity(unchecked) private var tables: [HeldTable] = []
+    @exclusivity(unchecked) private var names: [String] = []
+    @exclusivity(unchecked) private var tableIndex: [String: Int] = [:]
     /// The table used last: a fold's writes and reads come in runs per table.
-    private var last: (name: String, index: Int)?
+    @exclusivity(unchecked) private var last: (name: String, index: Int)?
     /// Per table (by index; nil: not written by the running transaction): its entry count and buffer size when the
     /// transaction began.
-    private var marks: [(entries: Int, buffer: Int)?] = []
+    @exclusivity(unchecked) private var marks: [(entries: Int, buffer: Int)?] = []
     /// The tables the running transaction wrote.
-    private var marked: [Int] = []
+    @exclusivity(unchecked) private var marked: [Int] = []
     /// What the running transaction replaced in entries it did not add, oldest first: (table, entry, its value then).
-    private var undo: [(table: Int, entry: Int, value: HeldTable.ValueRange)] = []
+    @exclusivity(unchecked) private var undo: [(table: Int, entry: Int, value: HeldTable.ValueRange)] = []
     /// The bytes held: keys, values and `entryOverhead` for each entry (replaced values not counted).
-    private(set) var bytes = 0
+    @exclusivity(unchecked) private(set) var bytes = 0
     /// What an entry is counted beyond its key and value bytes: its `HeldTable.Entry`, index slots and sorted-order
     /// slot take ~64, and the buffers grow by doubling; counted at 64, a 1M replay peaked 5 MiB higher than with
     /// the dictionary's 112 (each write-out held ~20% more entries for the same budget), so 112 it stays.
