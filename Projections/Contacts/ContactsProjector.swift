@@ -31,7 +31,8 @@ package final class ContactsProjector: Projector {
 
     /// Index work deferred per contact, by people key (`PendingContactIndex`): written when the batch ends, when
     /// the contact's name changes, or when `maxPending` contacts wait.
-    private var pending: [[UInt8]: PendingContactIndex] = [:]
+    /// (`TableKey`: its bytes hashed in one call, where an array of bytes is hashed byte by byte.)
+    private var pending: [TableKey: PendingContactIndex] = [:]
     /// The most contacts whose index work waits at once (~0.5 KB each): a batch of mail with thousands of new
     /// addresses writes them in parts.
     package static let maxPending = 8_192
@@ -145,6 +146,7 @@ package final class ContactsProjector: Projector {
             let address = a.email.folded
             guard seen.insert(address).inserted else { continue }
             let key = Key(account, address).bytes
+            let pendingKey = TableKey(key)
             try people.modify(key) { c in
                 var contact = c ?? Contact(name: nil, address: ViewBounds.text(a.email), count: 0, sent: 0, lastSeen: date)
                 let oldName = contact.name
@@ -158,16 +160,16 @@ package final class ContactsProjector: Projector {
                     // The entries under the old name's tokens are written with the rank they had, then those
                     // tokens' entries go. Old tokens' lists keep the entry; the reader drops it when it no longer
                     // matches.
-                    if let before = pending.removeValue(forKey: key) { try writeIndex(before) }
+                    if let before = pending.removeValue(forKey: pendingKey) { try writeIndex(before) }
                     let tokens = ContactsProjector.tokens(name: contact.name, address: address)
                     for t in ContactsProjector.tokens(name: oldName, address: address).subtracting(tokens) {
                         prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
                     }
-                    pending[key] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
-                } else if pending[key] != nil {
-                    pending[key]!.rank = rank
+                    pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
+                } else if let waiting = pending.index(forKey: pendingKey) {
+                    pending.values[waiting].rank = rank
                 } else {
-                    pending[key] = PendingContactIndex(account: account, address: address,
+                    pending[pendingKey] = PendingContactIndex(account: account, address: address,
                                                        tokens: ContactsProjector.tokens(name: contact.name, address: address), rank: rank)
                 }
                 c = contact
@@ -182,7 +184,7 @@ package final class ContactsProjector: Projector {
 
     /// Writes the index work of every waiting contact, in key order.
     private func writePending() throws {
-        for key in pending.keys.sorted(by: Key.precedes) { try writeIndex(pending[key]!) }
+        for key in pending.keys.sorted(by: { Key.precedes($0.bytes, $1.bytes) }) { try writeIndex(pending[key]!) }
         pending.removeAll(keepingCapacity: true)
     }
 
