@@ -29,6 +29,30 @@ package struct Key {
         for p in parts { string(p) }
     }
 
+    // One, two and three parts (most keys) without the variadic form's array of parts: the same bytes.
+
+    /// A key from one string part.
+    package init(_ a: String) {
+        bytes.reserveCapacity(min(a.utf8.count, Key.maxPartBytes) + 17)
+        string(a)
+    }
+
+    /// A key from two string parts.
+    package init(_ a: String, _ b: String) {
+        bytes.reserveCapacity(min(a.utf8.count, Key.maxPartBytes) + min(b.utf8.count, Key.maxPartBytes) + 18)
+        string(a)
+        string(b)
+    }
+
+    /// A key from three string parts.
+    package init(_ a: String, _ b: String, _ c: String) {
+        bytes.reserveCapacity(min(a.utf8.count, Key.maxPartBytes) + min(b.utf8.count, Key.maxPartBytes)
+                              + min(c.utf8.count, Key.maxPartBytes) + 19)
+        string(a)
+        string(b)
+        string(c)
+    }
+
     /// Appends a string part (its UTF-8 bytes, then a 0 byte; 0 bytes inside become 1; a part over
     /// `maxPartBytes` is bounded as described above).
     @discardableResult package mutating func string(_ s: String) -> Key {
@@ -70,6 +94,8 @@ package struct Key {
         let start = bytes.count
         if part.count <= maxPartBytes {
             bytes.append(contentsOf: part)
+            // (`memchr`: most parts hold no 0 byte, found without a walk of the slice element by element.)
+            if part.count == 0 || memchr(part.baseAddress!, 0, part.count) == nil { return }
         } else {
             // Cut at a character boundary (never before a continuation byte), then marker and hash.
             var cut = keptBytes

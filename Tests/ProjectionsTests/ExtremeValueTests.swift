@@ -113,6 +113,23 @@ final class ExtremeValueTests: XCTestCase {
         XCTAssertEqual(Key("short").bytes, Array("short".utf8) + [0])
     }
 
+    /// The one-, two- and three-part initializers give the bytes of the parts appended one by one (as the variadic
+    /// one does), for every extreme value: NUL bytes made 1, long parts bounded.
+    func testKeysOfOneTwoAndThreePartsAreThePartsAppended() {
+        for (label, v) in Self.extremes {
+            func appended(_ parts: [String]) -> [UInt8] {
+                var k = Key()
+                for p in parts { k.string(p) }
+                return k.bytes
+            }
+            XCTAssertEqual(Key(v).bytes, appended([v]), label)
+            XCTAssertEqual(Key("a", v).bytes, appended(["a", v]), label)
+            XCTAssertEqual(Key(v, "b\u{0}c", v).bytes, appended([v, "b\u{0}c", v]), label)
+            XCTAssertEqual(Key(v, v, v, v).bytes, appended([v, v, v, v]), label)
+        }
+        XCTAssertEqual(Key("a\u{0}b").bytes, [0x61, 1, 0x62, 0])
+    }
+
     /// `Key.precedes` (memcmp) orders keys as the element-by-element comparison does: empty keys, one key starting
     /// another, bytes over 0x7F, and random keys of every length up to a key's bound.
     func testKeyPrecedesIsByteOrder() {
