@@ -1,5 +1,4 @@
 import EventModel
-import Glibc
 
 /// The best `limit` contacts met so far in a pass over the prefix index, in rank order (`ContactRank`, then
 /// address bytes), one per address: what a completion of a long prefix keeps while it reads thousands of
@@ -64,10 +63,6 @@ package struct ContactCandidates {
                                _ otherAddress: [UInt8]) -> Bool {
         if rank < other { return true }
         if other < rank { return false }
-        return otherAddress.withUnsafeBytes { kept in
-            let common = min(address.count, kept.count)
-            let order = common == 0 ? 0 : memcmp(address.baseAddress!, kept.baseAddress!, common)
-            return order < 0 || (order == 0 && address.count < kept.count)
-        }
+        return otherAddress.withUnsafeBytes { kept in Key.order(address, kept) < 0 }
     }
 }

@@ -1,5 +1,4 @@
 import EventModel
-import Glibc
 
 /// The best-ranked contacts whose tokens start with one short prefix (1 to `ContactsProjector.topPrefixLength`
 /// characters): what a completion of a short prefix reads instead of scanning the thousands of index entries
@@ -66,13 +65,7 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
     /// starts the other.
     static func bytesOrder(_ a: String, _ b: String) -> Int {
         var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : Int(memcmp(x.baseAddress!, y.baseAddress!, common))
-                return order != 0 ? order : x.count - y.count
-            }
-        }
+        return a.withUTF8 { x in b.withUTF8 { y in Key.order(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) } }
     }
 
     package func write(to w: inout ByteWriter) {

@@ -184,7 +184,7 @@ package final class ContactsProjector: Projector {
 
     /// Writes the index work of every waiting contact, in key order.
     private func writePending() throws {
-        for key in pending.keys.sorted(by: { Key.precedes($0.bytes, $1.bytes) }) { try writeIndex(pending[key]!) }
+        for waiting in pending.sorted(by: { Key.precedes($0.key.bytes, $1.key.bytes) }) { try writeIndex(waiting.value) }
         pending.removeAll(keepingCapacity: true)
     }
 

@@ -36,5 +36,5 @@ package final class InMemoryKeyValueStore: KeyValueStore {
     /// LMDB's default key size limit, enforced here too so tests catch an unbounded key.
     package static let maxKeyBytes = 511
 
-    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool { a.lexicographicallyPrecedes(b) }
+    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool { Key.precedes(a, b) }
 }

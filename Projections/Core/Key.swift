@@ -72,13 +72,15 @@ package struct Key {
     /// Whether key `a` sorts before key `b` (byte order, as LMDB orders keys): `memcmp`, where the generic
     /// `lexicographicallyPrecedes` compares element by element.
     package static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBytes { x in
-            b.withUnsafeBytes { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
-                return order < 0 || (order == 0 && x.count < y.count)
-            }
-        }
+        a.withUnsafeBytes { x in b.withUnsafeBytes { y in order(x, y) < 0 } }
+    }
+
+    /// The byte order of `a` and `b` (negative, zero or positive; the shorter first when one starts the other):
+    /// how LMDB orders keys, and how the contacts view orders addresses wherever it ranks them.
+    package static func order(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, common))
+        return order != 0 ? order : a.count - b.count
     }
 
     /// The bounded form of `s` as a key part (what `KeyReader.string()` returns for it).
