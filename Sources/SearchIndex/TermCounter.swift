@@ -17,7 +17,7 @@ final class TermCounter {
         scratch = try SQLiteConnection(path: ":memory:", create: false)
         let columns = SearchSchema.textColumns
         try scratch.exec("""
-            CREATE VIRTUAL TABLE batch USING fts5(\(columns.joined(separator: ", ")), content = '',
+            CREATE VIRTUAL TABLE batch USING fts5(\(columns.joined(separator: ", ")), content = '', columnsize = 0,
                 tokenize = \(SearchSchema.tokenizer));
             CREATE VIRTUAL TABLE batch_terms USING fts5vocab(batch, 'col');
             """)

@@ -281,6 +281,52 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertTrue(text[SearchSchema.textColumns.firstIndex(of: "body")!].contains("zebra-crossing"))
     }
 
+    /// A new file keeps no token counts per document (FTS5's `fts_docsize`: only ranking functions read them); a file
+    /// made before, whose `fts` keeps them, finds, folds new mail and compares with a rebuild alike.
+    func testANewFileKeepsNoTokenCountsAndAnOlderOneServesAlike() throws {
+        func tables(_ idx: SearchIndex) throws -> [String] {
+            try idx.locked { () throws -> [String] in
+                let s = try idx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'fts%' ORDER BY name")
+                var out: [String] = []
+                while try s.step() { out.append(s.text(0)) }
+                return out
+            }
+        }
+        let idx = try index()
+        XCTAssertEqual(try tables(idx), ["fts", "fts_config", "fts_data", "fts_idx"])
+        // A file of the layout before: its `fts` declared as version 8 first declared it, then folded from the log.
+        let folder = dir.file("older")
+        try StoreDirectory.makePrivateDirectory(folder)
+        let path = folder + "/" + SearchIndex.fileName
+        try SQLiteConnection(path: path, create: true).exec("""
+            PRAGMA page_size=\(SearchIndex.pageSize);
+            CREATE VIRTUAL TABLE fts USING fts5(\(SearchSchema.textColumns.joined(separator: ", ")), content = '',
+                tokenize = \(SearchSchema.tokenizer));
+            """)
+        let older = try SearchIndex(path: path)
+        try older.catchUp(log: store.log)
+        XCTAssertEqual(try tables(older), ["fts", "fts_config", "fts_data", "fts_docsize", "fts_idx"])
+        let queries = ["quarterly", "zebra*", "from:alice", "\"quarterly report\"", "caf*", "orange NOT lunch", "rollout*"]
+        for q in queries { XCTAssertEqual(try ids(q, older), try ids(q, idx), q) }
+        XCTAssertFalse(try ids("quarterly", idx).isEmpty)
+        // New mail folded into both, live.
+        try importMessages([("INBOX", "5:2,", """
+            From: Erin <erin@example.com>
+            To: alice@example.com
+            Subject: Rollout plan
+            Date: Mon, 22 Apr 2024 08:00:00 +0000
+            Message-ID: <m5@example.com>
+
+            The quarterly rollout starts Monday.
+            """)])
+        try older.catchUp(log: store.log)
+        try idx.catchUp(log: store.log)
+        for q in queries { XCTAssertEqual(try ids(q, older), try ids(q, idx), q) }
+        XCTAssertEqual(try ids("rollout*", idx), ["m5@example.com"])
+        XCTAssertEqual(try older.compareWithRebuild(log: store.log, scratchFolder: dir.file("s-older")).differences, [])
+        XCTAssertEqual(try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("s-new")).differences, [])
+    }
+
     /// An expunged copy leaves every result at once, but its terms, its `doc_text` row (so its rowid is never given
     /// to another document) and its row as it was (in `docs_past`, until the expunge) stay: a search as of a point
     /// before the expunge finds it with no index folded for that point.
