@@ -38,6 +38,8 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's allocator settings (`mallopt`), which the Glibc module leaves out: set by the CLI.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // Pure cores.
         .target(name: "EventModel"),
@@ -70,6 +72,7 @@ let package = Package(
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",
             "EventModel",
+            "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),
@@ -118,7 +121,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "NativeCodecs", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
                                                   "EventModel", "TestSupport", "mailstore", "MailParser", "CorpusGenerator"]),
-        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),
+        .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "CMalloc", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,8 +29,10 @@ package struct MailstoreCommand: ParsableCommand {
     /// (exit 64); thread actions read any number of ids up to 100,000 with `--ids-from FILE`.
     package static let maxArguments = 4_096
 
-    /// Parses the command line and runs the command, refusing one of more than `maxArguments` arguments.
+    /// Sets the allocator (`AllocatorSettings`), parses the command line and runs the command, refusing one of more
+    /// than `maxArguments` arguments.
     package static func main() {
+        if AllocatorSettings.applies(environment: ProcessInfo.processInfo.environment) { AllocatorSettings.apply() }
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count <= maxArguments else {
             Terminal.error("\(arguments.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")
