@@ -281,6 +281,27 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertTrue(text[SearchSchema.textColumns.firstIndex(of: "body")!].contains("zebra-crossing"))
     }
 
+    /// A copy seen again (a sync's `EmailReceived` for a copy the index has) in another folder moves there, the same
+    /// document: no second row, no second rowid taken, its earlier place kept as a past version; seen again where it
+    /// is, nothing changes.
+    func testACopySeenAgainMovesTheSameDocument() throws {
+        let idx = try index()
+        let first = try XCTUnwrap(try store.log.event(at: try XCTUnwrap(try firstReceived())))
+        guard case .emailReceived(var again) = try first.decode() else { return XCTFail("not an EmailReceived") }
+        let mid = try XCTUnwrap(again.messageID)
+        let before = try ["docs", "doc_text", "docs_past"].map { try idx.count($0) }
+        XCTAssertTrue(try ids("folder:Elsewhere", idx).isEmpty)
+        try append(.emailReceived(again))
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ["docs", "doc_text", "docs_past"].map { try idx.count($0) }, before, "seen again where it is")
+        again.folder = "Elsewhere"
+        try append(.emailReceived(again))
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ids("folder:Elsewhere", idx), [mid])
+        XCTAssertEqual(try ["docs", "doc_text", "docs_past"].map { try idx.count($0) }, [before[0], before[1], before[2] + 1])
+        XCTAssertEqual(try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("s-again")).differences, [])
+    }
+
     /// A new file keeps no token counts per document (FTS5's `fts_docsize`: only ranking functions read them); a file
     /// made before, whose `fts` keeps them, finds, folds new mail and compares with a rebuild alike.
     func testANewFileKeepsNoTokenCountsAndAnOlderOneServesAlike() throws {
