@@ -165,13 +165,28 @@ package final class SearchIndex: @unchecked Sendable {
     /// The page size of a new index file.
     static let pageSize = 16_384
 
-    /// FTS5's `automerge` while a file is built aside: a level of the index is merged once 8 of its segments
-    /// are there, not 4 (each commit of a build writes its ~500 documents as a new segment), and the build ends
-    /// by merging every segment into one (`mergeAllSegments`). At 100K generated messages (interleaved runs,
-    /// 2026-11-26): the build 9.5-10.3 s against 11.0-12.9 s with FTS5's defaults (8 without the final merge:
-    /// faster still, but its 16 segments made top-25 queries twice as slow as the default's 8); a top-25 query
-    /// of the merged index reads one b-tree per term instead of one per segment, 2-4x faster than either.
-    static let buildAutomerge = 8
+    /// FTS5's `automerge` while a file is built aside: none. Each commit of a build writes its postings as a new
+    /// segment; FTS5 merges a level's segments only once `buildCrisisMerge` of them are there, and the build ends by
+    /// merging every segment into one (`mergeAllSegments`), so a posting is written about three times (its segment, a
+    /// merge of 64, the final merge), where merging 8 at a time wrote it once per level too. `replay --view search` at
+    /// 1M generated messages, two pairs alternated (2026-12-02): 126.4 and 119.6 s against 160.1 and 132.2 s (CPU
+    /// 158 and 153 s against 167 and 166 s), the same peak (89 MB) and the same merged index; at 100K the same time
+    /// either way. (On 2026-11-26 merging 8 at a time had beaten FTS5's default 4 at 100K: 9.5-10.3 s against
+    /// 11.0-12.9 s.) A top-25 query of the merged index reads one b-tree per term instead of one per segment.
+    static let buildAutomerge = 0
+
+    /// FTS5's `crisismerge` while a file is built aside: a level's segments are merged once this many are there
+    /// (FTS5's default, 16, is set again before the file goes live). Each merge holds a cursor per segment: a page of
+    /// each, not their postings.
+    static let buildCrisisMerge = 64
+
+    /// FTS5's default `crisismerge`, set again before a built file goes live.
+    static let liveCrisisMerge = 16
+
+    /// Sets FTS5's `crisismerge` (stored in the file's FTS5 configuration).
+    func setCrisisMerge(_ segments: Int) throws(SearchIndexError) {
+        try db.exec("INSERT INTO fts(fts, rank) VALUES('crisismerge', \(segments))")
+    }
 
     /// FTS5's default `automerge`, set again before a built file goes live, where syncs add a few documents at
     /// a time.
@@ -308,11 +323,12 @@ package final class SearchIndex: @unchecked Sendable {
     }
 
     /// A new file at `path` set up to be built aside and used only once complete (a rebuild, `verify --views`'s
-    /// scratch index): no journal and no syncs (`bulk`), FTS5 merging 8 segments at a time and gathering
-    /// `buildHashBytes` of postings before writing one.
+    /// scratch index): no journal and no syncs (`bulk`), FTS5 merging a level's segments only when 64 are there
+    /// (`buildAutomerge`, `buildCrisisMerge`) and gathering `buildHashBytes` of postings before writing one.
     static func builtAside(at path: String) throws -> SearchIndex {
         let fresh = try SearchIndex(path: path, bulk: true)
         try fresh.setAutomerge(SearchIndex.buildAutomerge)
+        try fresh.setCrisisMerge(SearchIndex.buildCrisisMerge)
         try fresh.setHashSize(SearchIndex.buildHashBytes)
         return fresh
     }
@@ -342,6 +358,7 @@ package final class SearchIndex: @unchecked Sendable {
             // After the merge: `fts5vocab` then reads one segment.
             try fresh.recomputeTerms()
             try fresh.setAutomerge(SearchIndex.liveAutomerge)
+            try fresh.setCrisisMerge(SearchIndex.liveCrisisMerge)
             try fresh.setHashSize(SearchIndex.liveHashBytes)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }

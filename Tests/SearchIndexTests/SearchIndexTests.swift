@@ -871,6 +871,9 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try scalar(built, "SELECT v FROM fts_config WHERE k = 'automerge'"), Int64(SearchIndex.liveAutomerge))
         XCTAssertEqual(SearchIndex.liveAutomerge, 4)
         XCTAssertNotEqual(SearchIndex.buildAutomerge, SearchIndex.liveAutomerge)
+        XCTAssertEqual(try scalar(built, "SELECT v FROM fts_config WHERE k = 'crisismerge'"), Int64(SearchIndex.liveCrisisMerge))
+        XCTAssertEqual(SearchIndex.liveCrisisMerge, 16)
+        XCTAssertGreaterThan(SearchIndex.buildCrisisMerge, SearchIndex.liveCrisisMerge)
         XCTAssertEqual(try scalar(built, "SELECT v FROM fts_config WHERE k = 'hashsize'"), Int64(SearchIndex.liveHashBytes))
         XCTAssertEqual(SearchIndex.liveHashBytes, 1 << 20)
         XCTAssertGreaterThan(SearchIndex.buildHashBytes, SearchIndex.liveHashBytes)
@@ -879,8 +882,9 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(Set(try ids("word7", built)), Set(extra.indices.filter { $0 % 50 == 7 }.map { "bulk-\($0)@example.com" }))
     }
 
-    /// A file built aside (a rebuild, `verify --views`'s scratch index) has no journal and no syncs, merges 8 FTS5
-    /// segments at a time and gathers `buildHashBytes` of postings before writing one; a live index has its journal.
+    /// A file built aside (a rebuild, `verify --views`'s scratch index) has no journal and no syncs, merges FTS5's
+    /// segments only when 64 of a level are there and gathers `buildHashBytes` of postings before writing one; a live
+    /// index has its journal.
     func testAFileBuiltAsideHasNoJournalAndTheBuildSettings() throws {
         func text(_ idx: SearchIndex, _ sql: String) throws -> String? {
             let s = try idx.db.prepare(sql)
@@ -890,7 +894,8 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertTrue(aside.bulk)
         XCTAssertEqual(try text(aside, "PRAGMA journal_mode"), "off")
         XCTAssertEqual(try text(aside, "PRAGMA synchronous"), "0")
-        XCTAssertEqual(try text(aside, "SELECT v FROM fts_config WHERE k = 'automerge'"), "\(SearchIndex.buildAutomerge)")
+        XCTAssertEqual(try text(aside, "SELECT v FROM fts_config WHERE k = 'automerge'"), "0")
+        XCTAssertEqual(try text(aside, "SELECT v FROM fts_config WHERE k = 'crisismerge'"), "\(SearchIndex.buildCrisisMerge)")
         XCTAssertEqual(try text(aside, "SELECT v FROM fts_config WHERE k = 'hashsize'"), "\(SearchIndex.buildHashBytes)")
         let live = try index()
         XCTAssertFalse(live.bulk)
