@@ -8,9 +8,9 @@ import Glibc
 /// Why: glibc moves its threshold for mapping a block on its own up to the size of the biggest mapped block freed
 /// (up to 32 MiB), and its threshold for giving the heap's free top back to twice that. A long fold frees buffers
 /// of several MiB (a table's encoded changes, the spilled runs' index when it doubles), so after the first ones
-/// such buffers came from the heap and their room stayed resident: a 1M-message `replay` peaked at 190-195 MiB,
-/// 179.5 MiB with these settings (153 s against 152-162 s), and at 100K `replay` and `import` ran as fast either
-/// way (2026-12-02, docs/operations.md "Memory while folding").
+/// such buffers came from the heap and their room stayed resident: a 1M-message `replay` peaked at 176.0 MiB with
+/// these settings against 196.9 MiB without (131.5 s against 128.6 s, alternated), and at 100K `replay` and `import`
+/// ran as fast either way (2026-12-02, docs/operations.md "Memory while folding").
 ///
 /// A process whose `GLIBC_TUNABLES` sets any of glibc's malloc tunables keeps its own settings. The library does
 /// not call this: an application embedding it sets its allocator as it sees fit.

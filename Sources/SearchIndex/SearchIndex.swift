@@ -183,19 +183,9 @@ package final class SearchIndex: @unchecked Sendable {
     /// FTS5's default `crisismerge`, set again before a built file goes live.
     static let liveCrisisMerge = 16
 
-    /// Sets FTS5's `crisismerge` (stored in the file's FTS5 configuration).
-    func setCrisisMerge(_ segments: Int) throws(SearchIndexError) {
-        try db.exec("INSERT INTO fts(fts, rank) VALUES('crisismerge', \(segments))")
-    }
-
     /// FTS5's default `automerge`, set again before a built file goes live, where syncs add a few documents at
     /// a time.
     static let liveAutomerge = 4
-
-    /// Sets FTS5's `automerge` (stored in the file's FTS5 configuration).
-    func setAutomerge(_ segments: Int) throws(SearchIndexError) {
-        try db.exec("INSERT INTO fts(fts, rank) VALUES('automerge', \(segments))")
-    }
 
     /// The bytes FTS5 gathers in memory before writing them out as a segment, while a file is built aside: each
     /// transaction of a build (`bulkBatchesPerTransaction`) fills it about once. With FTS5's default (1 MiB) and
@@ -207,9 +197,13 @@ package final class SearchIndex: @unchecked Sendable {
     /// FTS5's default, set again before a built file goes live (a live transaction adds a few documents).
     static let liveHashBytes = 1 << 20
 
-    /// Sets FTS5's `hashsize` (stored in the file's FTS5 configuration).
-    func setHashSize(_ bytes: Int) throws(SearchIndexError) {
-        try db.exec("INSERT INTO fts(fts, rank) VALUES('hashsize', \(bytes))")
+    /// Sets FTS5's `automerge`, `crisismerge` and `hashsize` (stored in the file's FTS5 configuration) to a build's
+    /// (`buildAutomerge`, `buildCrisisMerge`, `buildHashBytes`) or to a live index's (FTS5's defaults).
+    func setFTS5Writing(build: Bool) throws(SearchIndexError) {
+        let settings = build
+            ? [("automerge", SearchIndex.buildAutomerge), ("crisismerge", SearchIndex.buildCrisisMerge), ("hashsize", SearchIndex.buildHashBytes)]
+            : [("automerge", SearchIndex.liveAutomerge), ("crisismerge", SearchIndex.liveCrisisMerge), ("hashsize", SearchIndex.liveHashBytes)]
+        for (name, value) in settings { try db.exec("INSERT INTO fts(fts, rank) VALUES('\(name)', \(value))") }
     }
 
     /// Merges the full-text index's segments into one (FTS5's `optimize`). Its time grows with the index (part of
@@ -327,9 +321,7 @@ package final class SearchIndex: @unchecked Sendable {
     /// (`buildAutomerge`, `buildCrisisMerge`) and gathering `buildHashBytes` of postings before writing one.
     static func builtAside(at path: String) throws -> SearchIndex {
         let fresh = try SearchIndex(path: path, bulk: true)
-        try fresh.setAutomerge(SearchIndex.buildAutomerge)
-        try fresh.setCrisisMerge(SearchIndex.buildCrisisMerge)
-        try fresh.setHashSize(SearchIndex.buildHashBytes)
+        try fresh.setFTS5Writing(build: true)
         return fresh
     }
 
@@ -357,9 +349,7 @@ package final class SearchIndex: @unchecked Sendable {
             try fresh.makeQueryIndexes()
             // After the merge: `fts5vocab` then reads one segment.
             try fresh.recomputeTerms()
-            try fresh.setAutomerge(SearchIndex.liveAutomerge)
-            try fresh.setCrisisMerge(SearchIndex.liveCrisisMerge)
-            try fresh.setHashSize(SearchIndex.liveHashBytes)
+            try fresh.setFTS5Writing(build: false)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }
         guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }
