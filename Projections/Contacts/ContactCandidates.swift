@@ -2,10 +2,14 @@ import EventModel
 
 /// The best `limit` contacts met so far in a pass over the prefix index, in rank order (`ContactRank`, then
 /// address bytes), one per address: what a completion of a long prefix keeps while it reads thousands of
-/// index entries. An entry that would not enter costs one comparison and no allocation. Each kept contact has a
-/// slot (its rank and address bytes) that stays where it is; the order is a list of slot numbers, so an entry
-/// that enters moves integers, and one that enters a full list takes over the slot of the one it pushes out
-/// (where entries come in rising rank, every one enters).
+/// index entries. An entry that would not enter costs one comparison and no allocation.
+///
+/// Each kept contact has a slot that stays where it is: its rank in `ranks`, its address bytes in `arena` (slot `s`
+/// at `s * slotBytes`, its length in `lengths`). The order is a list of slot numbers, so an entry that enters moves
+/// integers, and one that enters a full list takes over the slot of the one it pushes out. Where entries come in
+/// rising rank every one enters (a prefix's addresses in key order, each newer than the last): that path copies
+/// the address into its slot and shifts at most `limit` integers, with no array made or resized. The slots grow
+/// (all at once) only when an address longer than any before enters; index keys bound them (`Key.maxPartBytes`).
 package struct ContactCandidates {
     /// One kept contact: its rank and its address as stored in the key (bounded, lowercased).
     package struct Entry {
@@ -15,54 +19,97 @@ package struct ContactCandidates {
 
     package let limit: Int
     private var ranks: [ContactRank] = []
-    private var addresses: [[UInt8]] = []
-    /// Slot numbers, best first.
-    private var order: [Int] = []
+    private var lengths: [Int] = []
+    /// The slots' address bytes, `slotBytes` each.
+    private var arena: [UInt8]
+    private var slotBytes: Int
+    /// Slot numbers, best first: the first `kept` of `limit`.
+    private var order: [Int]
+    private var kept = 0
 
     /// An empty list keeping at most `limit` (at least 1) contacts.
     package init(limit: Int) {
         self.limit = max(1, limit)
+        slotBytes = Key.maxPartBytes + 32
+        arena = [UInt8](repeating: 0, count: self.limit * slotBytes)
         ranks.reserveCapacity(self.limit)
-        addresses.reserveCapacity(self.limit)
-        order.reserveCapacity(self.limit + 1)
+        lengths.reserveCapacity(self.limit)
+        order = [Int](repeating: 0, count: self.limit)
     }
 
     /// The contacts kept, best first.
-    package var entries: [Entry] { order.map { Entry(rank: ranks[$0], address: addresses[$0]) } }
+    package var entries: [Entry] {
+        order[..<kept].map { s in Entry(rank: ranks[s], address: Array(arena[(s * slotBytes)..<(s * slotBytes + lengths[s])])) }
+    }
 
     /// Offers the contact at `address` (borrowed bytes) with `rank`.
     package mutating func offer(rank: ContactRank, address: UnsafeRawBufferPointer) {
-        let full = order.count >= limit
-        if full, !precedes(rank, address, slot: order[order.count - 1]) { return }
-        // The same address under another token carries the same rank: kept once.
-        if order.contains(where: { ranks[$0] == rank && addresses[$0].elementsEqual(address) }) { return }
-        // Before the last entry when the list is full, so still a place in it once that one is out.
-        let at = order.firstIndex { precedes(rank, address, slot: $0) } ?? order.endIndex
+        let full = kept == limit
+        if full, !precedes(rank, address, slot: order[kept - 1]) { return }
+        // The place: before the first kept entry it precedes. Entries are in a total order (rank, then address), so
+        // the same address under another token (the same rank) would be the entry just before that place: kept once.
+        var at = 0
+        while at < kept && !precedes(rank, address, slot: order[at]) { at += 1 }
+        if at > 0 {
+            let s = order[at - 1]
+            if ranks[s] == rank && same(address, slot: s) { return }
+        }
         let slot: Int
         if full {
-            slot = order.removeLast()
+            slot = order[kept - 1]
             ranks[slot] = rank
-            addresses[slot].removeAll(keepingCapacity: true)
-            addresses[slot].append(contentsOf: address)
         } else {
             slot = ranks.count
             ranks.append(rank)
-            addresses.append(Array(address))
+            lengths.append(0)
+            kept += 1
         }
-        order.insert(slot, at: at)
+        store(address, in: slot)
+        // The slots from `at` on move one place down (the last one's, when full, was taken over above).
+        order.withUnsafeMutableBufferPointer { o in
+            let base = o.baseAddress!
+            if kept - 1 > at {
+                UnsafeMutableRawPointer(base + at + 1).copyMemory(from: base + at, byteCount: (kept - 1 - at) * MemoryLayout<Int>.stride)
+            }
+            base[at] = slot
+        }
     }
 
-    /// Whether (`rank`, `address`) comes before the contact in `slot`.
+    /// Copies `address` into `slot`, growing every slot first when it is longer than they are.
+    private mutating func store(_ address: UnsafeRawBufferPointer, in slot: Int) {
+        if address.count > slotBytes { grow(to: address.count) }
+        lengths[slot] = address.count
+        guard let source = address.baseAddress, address.count > 0 else { return }
+        let start = slot * slotBytes
+        arena.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: start).copyMemory(from: source, byteCount: address.count) }
+    }
+
+    /// Moves every slot's bytes into slots of `bytes` (rounded up to 64).
+    private mutating func grow(to bytes: Int) {
+        let wider = (bytes + 63) / 64 * 64
+        var moved = [UInt8](repeating: 0, count: limit * wider)
+        for s in 0..<lengths.count {
+            moved[(s * wider)..<(s * wider + lengths[s])] = arena[(s * slotBytes)..<(s * slotBytes + lengths[s])]
+        }
+        arena = moved
+        slotBytes = wider
+    }
+
+    /// Whether `address` has the bytes of the address in `slot`.
+    private func same(_ address: UnsafeRawBufferPointer, slot: Int) -> Bool {
+        guard lengths[slot] == address.count else { return false }
+        return arena.withUnsafeBytes { bytes in
+            Key.order(address, UnsafeRawBufferPointer(rebasing: bytes[(slot * slotBytes)..<(slot * slotBytes + lengths[slot])])) == 0
+        }
+    }
+
+    /// Whether (`rank`, `address`) comes before the contact in `slot`: the better rank first, then the address bytes.
     private func precedes(_ rank: ContactRank, _ address: UnsafeRawBufferPointer, slot: Int) -> Bool {
-        ContactCandidates.before(rank, address, ranks[slot], addresses[slot])
-    }
-
-    /// Whether (`rank`, `address`) comes before (`other`, `otherAddress`): the better rank first, then the
-    /// address bytes.
-    private static func before(_ rank: ContactRank, _ address: UnsafeRawBufferPointer, _ other: ContactRank,
-                               _ otherAddress: [UInt8]) -> Bool {
+        let other = ranks[slot]
         if rank < other { return true }
         if other < rank { return false }
-        return otherAddress.withUnsafeBytes { kept in Key.order(address, kept) < 0 }
+        return arena.withUnsafeBytes { bytes in
+            Key.order(address, UnsafeRawBufferPointer(rebasing: bytes[(slot * slotBytes)..<(slot * slotBytes + lengths[slot])])) < 0
+        }
     }
 }

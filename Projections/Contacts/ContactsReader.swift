@@ -50,8 +50,7 @@ package struct ContactsReader {
                 var end = key.count
                 if end > i + 1 && key[end - 1] == 0 { end -= 1 }
                 if i + 1 < end {
-                    var r = ByteReader(value)
-                    if let rank = try? ContactRank(from: &r) {
+                    if let rank = ContactRank(borrowing: value) {
                         best.offer(rank: rank, address: UnsafeRawBufferPointer(rebasing: key[(i + 1)..<end]))
                     }
                 }
