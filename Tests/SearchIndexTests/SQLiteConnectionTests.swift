@@ -37,4 +37,28 @@ final class SQLiteConnectionTests: XCTestCase {
         XCTAssertEqual(SQLiteConnection.folder(of: "index.sqlite"), ".")
         XCTAssertEqual(SQLiteConnection.folder(of: "a/index.sqlite"), "a")
     }
+
+    /// A text is bound from its own bytes up to its first NUL (as a C string of it was), an empty text as an empty text
+    /// (not NULL), and a statement run again with fewer values has the parameters it was not given NULL, not the
+    /// values of the run before.
+    func testTextsAreBoundAsCStringsOfThemWere() throws {
+        let dir = TemporaryDirectory("sqlite-bind")
+        let db = try SQLiteConnection(path: dir.file("x.sqlite"), create: true)
+        try db.exec("CREATE TABLE t(n INTEGER, a, b)")
+        let insert = try db.prepare("INSERT INTO t(n, a, b) VALUES(?, ?, ?)")
+        let long = String(repeating: "wörd ", count: 20_000)
+        try insert.run([.int(1), .text("before\u{0}after"), .text("")])
+        try insert.run([.int(2), .text(long), .text("é")])
+        try insert.run([.int(3), .text("\u{0}")])
+        try insert.run([.int(4), .text("plain")])
+        // (`hex` shows every byte stored, a NUL included.)
+        let read = try db.prepare("SELECT a, typeof(a), b, typeof(b), hex(a) FROM t ORDER BY n")
+        var rows: [[String]] = []
+        while try read.step() { rows.append([read.text(0), read.text(1), read.text(2), read.text(3)]) }
+        XCTAssertEqual(try { try read.bind([]); _ = try read.step(); return read.text(4) }(), "6265666F7265")
+        XCTAssertTrue(rows.count == 4 && rows[1][0] == long, "a long text stored whole")
+        if rows.count == 4 { rows[1][0] = "(long)" }
+        XCTAssertEqual(rows, [["before", "text", "", "text"], ["(long)", "text", "é", "text"], ["", "text", "", "null"],
+                              ["plain", "text", "", "null"]])
+    }
 }
