@@ -109,6 +109,9 @@ extension SearchIndex {
         guard batch.last > cp else { return }
         // `terms` is kept only where it is current up to this batch (another writer may have left it behind).
         pendingTermDocuments = try countsTerms && termsCurrent() ? [] : nil
+        let anyOwnDraft = try statement("SELECT EXISTS(SELECT 1 FROM own_drafts)")
+        mayHaveOwnDrafts = try anyOwnDraft.step() && anyOwnDraft.int(0) != 0
+        anyOwnDraft.reset()
         for (i, ev) in batch.events.enumerated() where ev.envelope.sequence > cp {
             guard let event = batch.decoded[i] else { continue }
             try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i])
@@ -127,15 +130,18 @@ extension SearchIndex {
         switch event {
         case .emailReceived(let p):
             // Our drafts' copies in the server's Drafts folder are drafts, not mail (as in the thread list).
-            let own = try statement("SELECT 1 FROM own_drafts WHERE account = ? AND message_id = ?")
-            try own.bind([.text(account), .text(p.messageKey)])
-            let isOwnDraft = try own.step()
-            own.reset()
-            if isOwnDraft { return }
+            if mayHaveOwnDrafts {
+                let own = try statement("SELECT 1 FROM own_drafts WHERE account = ? AND message_id = ?")
+                try own.bind([.text(account), .text(p.messageKey)])
+                let isOwnDraft = try own.step()
+                own.reset()
+                if isOwnDraft { return }
+            }
             try insert(document ?? SearchDocument(p, account: account, raw: nil), sequence: sequence)
         case .draftCopyChanged(let p):
             if p.change == .appending || p.change == .stored, !p.messageID.isEmpty {
                 try statement("INSERT OR IGNORE INTO own_drafts(account, message_id) VALUES(?, ?)").run([.text(account), .text(p.messageID)])
+                mayHaveOwnDrafts = true
             }
         case .emailExpunged(let p):
             try delete(emailID: p.emailID, sequence: sequence)

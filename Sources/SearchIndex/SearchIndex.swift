@@ -63,6 +63,10 @@ package final class SearchIndex: @unchecked Sendable {
     /// The text columns of the documents the batch being written indexed, when it keeps `terms` current (nil: it
     /// does not); used under `lock`.
     var pendingTermDocuments: [[String]]?
+    /// Whether `own_drafts` may hold a row, as the batch being written found it (then set by each insert): a message
+    /// is looked up there only when it may (a store whose drafts were never written from here has none: one look-up
+    /// per batch instead of one per message). Used under `lock`.
+    var mayHaveOwnDrafts = true
     /// Searches on this connection whose prefixes' words were listed from `terms` (not `fts5vocab`): what a
     /// search's listing cost. Used under `lock`.
     var termListings = 0

@@ -215,6 +215,32 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertFalse(skipped.contains("b0fe3286201101b7") || skipped.contains("t2"))
     }
 
+    /// Our drafts' copies that sync brings back from the server's Drafts folder are drafts, not mail: not indexed,
+    /// whether the draft's `DraftCopyChanged` came in the same catch-up as the copy or in an earlier one, and
+    /// whether or not the batches before had any draft (the index looks a copy up only where drafts may exist).
+    func testOurDraftsServerCopiesAreNotIndexed() throws {
+        let idx = try index()
+        func received(_ id: String, _ mid: String, _ subject: String) -> DomainEvent {
+            .emailReceived(EmailReceived(emailID: id, folder: "Drafts", messageID: mid, subject: subject,
+                                         from: [EmailAddress(name: nil, email: "me@example.com")],
+                                         date: Timestamp(microseconds: 1_700_000_000_000_000), dateSource: .header, size: 10,
+                                         blob: BlobHash(bytes: [UInt8](repeating: 7, count: 32))!))
+        }
+        try append(received("e0", "mail0@example.com", "quince mail"))
+        try idx.catchUp(log: store.log)
+        try append(.draftCopyChanged(DraftCopyChanged(draftID: "d1", change: .appending, draftVersion: 1, folder: "Drafts",
+                                                      messageID: "draft1@example.com")))
+        try append(received("e1", "draft1@example.com", "quince draft one"))
+        try idx.catchUp(log: store.log)
+        try append(.draftCopyChanged(DraftCopyChanged(draftID: "d2", change: .appending, draftVersion: 1, folder: "Drafts",
+                                                      messageID: "draft2@example.com")))
+        try idx.catchUp(log: store.log)
+        try append(received("e2", "draft2@example.com", "quince draft two"))
+        try append(received("e3", "mail3@example.com", "quince more mail"))
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ids("quince", idx).sorted(), ["mail0@example.com", "mail3@example.com"])
+    }
+
     func testNewMailFlagsMovesCategoriesAndExpungesFollow() throws {
         let idx = try index()
         XCTAssertEqual(try ids("kumquat", idx), [])
