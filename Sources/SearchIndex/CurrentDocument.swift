@@ -1,6 +1,6 @@
 /// A copy's row in `docs` as it is now, read once by a fold step that may change it: its rowid, the sequence its
 /// values hold since, and the values a kept version copies (`versionColumns`, in that order), ready to be bound.
-struct CurrentDocument {
+struct CurrentDocument: Equatable {
     var rowid: Int64
     var since: Int64
     /// `versionColumns`' values.
@@ -14,6 +14,22 @@ struct CurrentDocument {
     var folder: String { if case .text(let s) = values[2] { return s } else { return "" } }
     var flags: Int64 { if case .int(let n) = values[4] { return n } else { return 0 } }
     var category: Int64 { if case .int(let n) = values[5] { return n } else { return 0 } }
+
+    /// The row a document inserts (`SearchIndex.insert`) at `sequence`, as `init(_:)` would read it back: each text as
+    /// stored (up to its first NUL, as it is bound), the category the table's default (0).
+    init(inserted d: SearchDocument, rowid: Int64, sequence: UInt64) {
+        self.rowid = rowid
+        since = Int64(sequence)
+        let t = { (s: String) in SQLiteValue.text(CurrentDocument.stored(s)) }
+        values = [t(d.emailID), t(d.account), t(d.folder), d.messageID.map(t) ?? .null, .int(d.flags), .int(0), .int(d.date),
+                  .int(d.size), t(d.subject), t(d.participants)]
+    }
+
+    /// `text` as a row holds it once bound: up to its first NUL byte.
+    static func stored(_ text: String) -> String {
+        guard let nul = text.utf8.firstIndex(of: 0) else { return text }
+        return String(text[..<nul])
+    }
 
     /// The row `s` stands on: `SELECT rowid, since, <versionColumns>`.
     init(_ s: SQLiteStatement) {

@@ -240,7 +240,7 @@ final class SQLiteStatement {
 }
 
 /// A value to bind.
-enum SQLiteValue {
+enum SQLiteValue: Equatable {
     case null
     case int(Int64)
     case text(String)

@@ -112,6 +112,8 @@ extension SearchIndex {
         let anyOwnDraft = try statement("SELECT EXISTS(SELECT 1 FROM own_drafts)")
         mayHaveOwnDrafts = try anyOwnDraft.step() && anyOwnDraft.int(0) != 0
         anyOwnDraft.reset()
+        insertedRows.removeAll(keepingCapacity: true)
+        defer { insertedRows.removeAll(keepingCapacity: true) }
         for (i, ev) in batch.events.enumerated() where ev.envelope.sequence > cp {
             guard let event = batch.decoded[i] else { continue }
             try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i])
@@ -149,7 +151,8 @@ extension SearchIndex {
             try change(CopyChange(emailID: p.emailID, flags: p.flags), sequence: sequence)
         case .emailCategorized(let p):
             let new = Int64(p.category.rawValue)
-            guard let row = try currentDocument(emailID: p.emailID), new != row.category else { return }
+            guard let row = try insertedRow(emailID: p.emailID) ?? currentDocument(emailID: p.emailID), new != row.category else { return }
+            insertedRows[CurrentDocument.stored(p.emailID)] = nil
             try supersede(row, at: sequence)
             try statement("UPDATE docs SET category = ?, since = ? WHERE rowid = ?").run([.int(new), .int(Int64(sequence)), .int(row.rowid)])
         default:
@@ -172,6 +175,7 @@ extension SearchIndex {
                       .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants), .int(Int64(sequence))])
         guard db.changes == 1 else {
             // The same copy seen again: refresh where it is and its flags, as the threads view does.
+            insertedRows[CurrentDocument.stored(d.emailID)] = nil
             guard let row = try currentDocument(emailID: d.emailID) else {
                 throw .sqlite(call: "insert into docs", code: SQLITE_CORRUPT, message: "a copy neither inserted nor found by its email id")
             }
@@ -182,6 +186,7 @@ extension SearchIndex {
                 .run([.text(d.folder), .int(bits), .int(Int64(sequence)), .int(row.rowid)])
             return
         }
+        insertedRows[CurrentDocument.stored(d.emailID)] = CurrentDocument(inserted: d, rowid: rowid, sequence: sequence)
         let columns = d.textColumns
         try statement("INSERT INTO doc_text(rowid, seq, digest) VALUES(?, ?, ?)")
             .run([.int(rowid), .int(Int64(sequence)), .blob(d.textDigest ?? digest(columns))])
@@ -216,11 +221,20 @@ extension SearchIndex {
     /// point before the expunge still finds it), and its terms and its `doc_text` row stay, so its rowid is never
     /// given to another document. Results read `docs` (or, as of a point, the version then), never `fts` alone.
     func delete(emailID: String, sequence: UInt64) throws(SearchIndexError) {
+        insertedRows[CurrentDocument.stored(emailID)] = nil
         guard let row = try currentDocument(emailID: emailID) else { return }
         try supersede(row, at: sequence)
         try statement("DELETE FROM docs WHERE rowid = ?").run([.int(row.rowid)])
         // A row with no `doc_text` (a damaged index) gets one, so the rowid stays taken (`freeRowID`).
         try statement("INSERT OR IGNORE INTO doc_text(rowid, seq, digest) VALUES(?, 0, x'')").run([.int(row.rowid)])
+    }
+
+    /// The row of copy `emailID` when the batch being written inserted it and nothing changed it since (`insertedRows`),
+    /// else nil. Debug builds check it against the row read back.
+    func insertedRow(emailID: String) throws(SearchIndexError) -> CurrentDocument? {
+        guard let row = insertedRows[CurrentDocument.stored(emailID)] else { return nil }
+        assert((try? currentDocument(emailID: emailID)).map { $0 == row } ?? true, "the row kept for \(emailID) differs from the row in docs")
+        return row
     }
 
     /// The copy `emailID`'s row in `docs`, or nil when it has none.
@@ -249,6 +263,7 @@ extension SearchIndex {
 
     /// A move and/or flag change of one copy, by the event at `sequence`.
     func change(_ c: CopyChange, sequence: UInt64) throws(SearchIndexError) {
+        insertedRows[CurrentDocument.stored(c.emailID)] = nil
         guard let row = try currentDocument(emailID: c.emailID) else { return }
         let flags = c.applied(to: SearchFlags.flags(row.flags))
         let newBits = SearchFlags.bits(flags, hasAttachment: row.flags & SearchFlags.attachment != 0)

@@ -241,6 +241,37 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try ids("quince", idx).sorted(), ["mail0@example.com", "mail3@example.com"])
     }
 
+    /// A copy categorized in the batch that indexed it keeps, as the version before the category, the row it was
+    /// inserted with (known without reading it back): the same rows as when the category comes in a later batch, texts
+    /// holding a NUL and a copy without a Message-ID included, and one categorized twice in one batch.
+    func testACopyCategorizedInTheBatchThatIndexedItKeepsTheSameVersions() throws {
+        let idx = try index()
+        func received(_ id: String, _ mid: String?, _ subject: String) -> DomainEvent {
+            .emailReceived(EmailReceived(emailID: id, folder: "IN\u{0}BOX", messageID: mid, subject: subject,
+                                         from: [EmailAddress(name: "N\u{0}ul", email: "nul@example.com")],
+                                         date: Timestamp(microseconds: 1_700_000_000_000_000), dateSource: .header, size: 10,
+                                         blob: BlobHash(bytes: [UInt8](repeating: 9, count: 32))!))
+        }
+        try append(received("c1", "one@example.com", "fig\u{0}tree"))
+        try append(received("c2", nil, "fig leaves"))
+        try idx.catchUp(log: store.log)
+        try append(.emailCategorized(EmailCategorized(emailID: "c1", category: .promotions)))
+        try append(.emailCategorized(EmailCategorized(emailID: "c2", category: .social)))
+        try append(.emailCategorized(EmailCategorized(emailID: "c2", category: .updates)))
+        try idx.catchUp(log: store.log)
+        XCTAssertEqual(try ids("fig category:promotions", idx), ["one@example.com"])
+        // The rebuild folds all of it in one batch: the rows read back against those kept (debug builds assert it).
+        let (seq, diffs) = try idx.compareWithRebuild(log: store.log, scratchFolder: dir.file("scratch"))
+        XCTAssertEqual(seq, try store.log.head().sequence)
+        XCTAssertEqual(diffs, [])
+        let past = try idx.db.prepare("""
+            SELECT email_id || ' ' || category FROM docs_past WHERE email_id IN ('c1', 'c2') ORDER BY since
+            """)
+        var versions: [String] = []
+        while try past.step() { versions.append(past.text(0)) }
+        XCTAssertEqual(versions, ["c1 0", "c2 0", "c2 \(AICategory.social.rawValue)"], "a version before each category")
+    }
+
     func testNewMailFlagsMovesCategoriesAndExpungesFollow() throws {
         let idx = try index()
         XCTAssertEqual(try ids("kumquat", idx), [])
