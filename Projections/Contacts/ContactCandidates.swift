@@ -39,7 +39,7 @@ package struct ContactCandidates {
 
     /// The contacts kept, best first.
     package var entries: [Entry] {
-        order[..<kept].map { s in Entry(rank: ranks[s], address: Array(arena[(s * slotBytes)..<(s * slotBytes + lengths[s])])) }
+        order[..<kept].map { s in Entry(rank: ranks[s], address: Array(arena[bytesRange(of: s)])) }
     }
 
     /// Offers the contact at `address` (borrowed bytes) with `rank`.
@@ -89,18 +89,23 @@ package struct ContactCandidates {
         let wider = (bytes + 63) / 64 * 64
         var moved = [UInt8](repeating: 0, count: limit * wider)
         for s in 0..<lengths.count {
-            moved[(s * wider)..<(s * wider + lengths[s])] = arena[(s * slotBytes)..<(s * slotBytes + lengths[s])]
+            moved[(s * wider)..<(s * wider + lengths[s])] = arena[bytesRange(of: s)]
         }
         arena = moved
         slotBytes = wider
     }
 
+    /// Where the address in `slot` lies in `arena`.
+    private func bytesRange(of slot: Int) -> Range<Int> { (slot * slotBytes)..<(slot * slotBytes + lengths[slot]) }
+
+    /// `address` against the address in `slot`, as `Key.order` compares them.
+    private func compare(_ address: UnsafeRawBufferPointer, slot: Int) -> Int {
+        arena.withUnsafeBytes { Key.order(address, UnsafeRawBufferPointer(rebasing: $0[bytesRange(of: slot)])) }
+    }
+
     /// Whether `address` has the bytes of the address in `slot`.
     private func same(_ address: UnsafeRawBufferPointer, slot: Int) -> Bool {
-        guard lengths[slot] == address.count else { return false }
-        return arena.withUnsafeBytes { bytes in
-            Key.order(address, UnsafeRawBufferPointer(rebasing: bytes[(slot * slotBytes)..<(slot * slotBytes + lengths[slot])])) == 0
-        }
+        lengths[slot] == address.count && compare(address, slot: slot) == 0
     }
 
     /// Whether (`rank`, `address`) comes before the contact in `slot`: the better rank first, then the address bytes.
@@ -108,8 +113,6 @@ package struct ContactCandidates {
         let other = ranks[slot]
         if rank < other { return true }
         if other < rank { return false }
-        return arena.withUnsafeBytes { bytes in
-            Key.order(address, UnsafeRawBufferPointer(rebasing: bytes[(slot * slotBytes)..<(slot * slotBytes + lengths[slot])])) < 0
-        }
+        return compare(address, slot: slot) < 0
     }
 }

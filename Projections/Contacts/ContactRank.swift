@@ -25,33 +25,13 @@ package struct ContactRank: BinaryField, Equatable, Sendable, Comparable {
 
     package func write(to w: inout ByteWriter) { w.write(sent); w.write(count); w.write(lastSeen) }
 
-    /// The rank encoded at the start of `bytes` (borrowed: a prefix index entry's value read in place), or nil
-    /// where `init(from:)` throws: what a pass over thousands of entries decodes per entry, without a reader's
-    /// checks per byte (each varint read from a pointer, its bounds checked once per byte as `ByteReader` does).
+    /// The rank encoded at the start of `bytes` (borrowed: a prefix index entry's value read in place, no copy made),
+    /// or nil where `init(from:)` throws (a damaged view file's value, skipped by the pass that reads it).
     @inline(__always)
     package init?(borrowing bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return nil }
-        var at = 0
-        guard let sent = ContactRank.varint(base, bytes.count, &at), let count = ContactRank.varint(base, bytes.count, &at),
-              let seen = ContactRank.varint(base, bytes.count, &at) else { return nil }
-        self.init(sent: sent, count: count, lastSeen: Timestamp(microseconds: Int64(bitPattern: (seen >> 1) ^ (0 &- (seen & 1)))))
-    }
-
-    /// The varint at `at` in the `end` bytes from `base` (`ByteReader.readVarint`'s rules), `at` moved past it.
-    @inline(__always)
-    private static func varint(_ base: UnsafeRawPointer, _ end: Int, _ at: inout Int) -> UInt64? {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while at < end {
-            let b = base.load(fromByteOffset: at, as: UInt8.self)
-            at += 1
-            if shift == 63 && b > 1 { return nil }
-            result |= UInt64(b & 0x7F) << shift
-            if b & 0x80 == 0 { return result }
-            shift += 7
-            if shift > 63 { return nil }
-        }
-        return nil
+        var r = ByteReader(bytes)
+        guard let rank = try? ContactRank(from: &r) else { return nil }
+        self = rank
     }
 
     package init(from r: inout ByteReader) throws(DecodeError) { sent = try r.read(); count = try r.read(); lastSeen = try r.read() }

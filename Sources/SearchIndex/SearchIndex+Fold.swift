@@ -151,8 +151,7 @@ extension SearchIndex {
             try change(CopyChange(emailID: p.emailID, flags: p.flags), sequence: sequence)
         case .emailCategorized(let p):
             let new = Int64(p.category.rawValue)
-            guard let row = try insertedRow(emailID: p.emailID) ?? currentDocument(emailID: p.emailID), new != row.category else { return }
-            insertedRows[CurrentDocument.stored(p.emailID)] = nil
+            guard let row = try currentDocument(emailID: p.emailID), new != row.category else { return }
             try supersede(row, at: sequence)
             try statement("UPDATE docs SET category = ?, since = ? WHERE rowid = ?").run([.int(new), .int(Int64(sequence)), .int(row.rowid)])
         default:
@@ -175,7 +174,6 @@ extension SearchIndex {
                       .int(d.flags), .int(d.date), .int(d.size), .text(d.subject), .text(d.participants), .int(Int64(sequence))])
         guard db.changes == 1 else {
             // The same copy seen again: refresh where it is and its flags, as the threads view does.
-            insertedRows[CurrentDocument.stored(d.emailID)] = nil
             guard let row = try currentDocument(emailID: d.emailID) else {
                 throw .sqlite(call: "insert into docs", code: SQLITE_CORRUPT, message: "a copy neither inserted nor found by its email id")
             }
@@ -221,7 +219,6 @@ extension SearchIndex {
     /// point before the expunge still finds it), and its terms and its `doc_text` row stay, so its rowid is never
     /// given to another document. Results read `docs` (or, as of a point, the version then), never `fts` alone.
     func delete(emailID: String, sequence: UInt64) throws(SearchIndexError) {
-        insertedRows[CurrentDocument.stored(emailID)] = nil
         guard let row = try currentDocument(emailID: emailID) else { return }
         try supersede(row, at: sequence)
         try statement("DELETE FROM docs WHERE rowid = ?").run([.int(row.rowid)])
@@ -229,16 +226,19 @@ extension SearchIndex {
         try statement("INSERT OR IGNORE INTO doc_text(rowid, seq, digest) VALUES(?, 0, x'')").run([.int(row.rowid)])
     }
 
-    /// The row of copy `emailID` when the batch being written inserted it and nothing changed it since (`insertedRows`),
-    /// else nil. Debug builds check it against the row read back.
-    func insertedRow(emailID: String) throws(SearchIndexError) -> CurrentDocument? {
-        guard let row = insertedRows[CurrentDocument.stored(emailID)] else { return nil }
-        assert((try? currentDocument(emailID: emailID)).map { $0 == row } ?? true, "the row kept for \(emailID) differs from the row in docs")
-        return row
+    /// The copy `emailID`'s row in `docs`, or nil when it has none: the row the batch being written inserted, taken
+    /// from `insertedRows` (every caller changes the row next, so it is kept no longer), else read by email id. Debug
+    /// builds check a row taken against the row read back.
+    func currentDocument(emailID: String) throws(SearchIndexError) -> CurrentDocument? {
+        if let kept = insertedRows.removeValue(forKey: CurrentDocument.stored(emailID)) {
+            assert((try? storedDocument(emailID: emailID)).map { $0 == kept } ?? true, "the row kept for \(emailID) differs from the row in docs")
+            return kept
+        }
+        return try storedDocument(emailID: emailID)
     }
 
-    /// The copy `emailID`'s row in `docs`, or nil when it has none.
-    func currentDocument(emailID: String) throws(SearchIndexError) -> CurrentDocument? {
+    /// The copy `emailID`'s row as `docs` holds it, or nil when it has none.
+    private func storedDocument(emailID: String) throws(SearchIndexError) -> CurrentDocument? {
         let find = try statement("SELECT rowid, since, \(CurrentDocument.versionColumns) FROM docs WHERE email_id = ?")
         try find.bind([.text(emailID)])
         defer { find.reset() }
@@ -263,7 +263,6 @@ extension SearchIndex {
 
     /// A move and/or flag change of one copy, by the event at `sequence`.
     func change(_ c: CopyChange, sequence: UInt64) throws(SearchIndexError) {
-        insertedRows[CurrentDocument.stored(c.emailID)] = nil
         guard let row = try currentDocument(emailID: c.emailID) else { return }
         let flags = c.applied(to: SearchFlags.flags(row.flags))
         let newBits = SearchFlags.bits(flags, hasAttachment: row.flags & SearchFlags.attachment != 0)

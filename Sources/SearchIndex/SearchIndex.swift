@@ -67,10 +67,10 @@ package final class SearchIndex: @unchecked Sendable {
     /// is looked up there only when it may (a store whose drafts were never written from here has none: one look-up
     /// per batch instead of one per message). Used under `lock`.
     var mayHaveOwnDrafts = true
-    /// The rows the batch being written inserted, by email id as stored, as they stand (`CurrentDocument`): a copy's
-    /// `EmailCategorized` mostly comes in the same batch as the copy, and its row is then known without a look-up
-    /// by email id. An entry goes when anything else changes its row; all go when the batch ends (at most a batch's
-    /// documents, `SearchBatchReader`'s). Used under `lock`.
+    /// The rows the batch being written inserted, by email id as stored (`CurrentDocument`): a copy's
+    /// `EmailCategorized` mostly comes in the same batch as the copy, and `currentDocument` then takes its row from here
+    /// rather than looking it up by email id. Every change of a row reads it through `currentDocument` first, which
+    /// takes it out; all go when the batch ends (at most a batch's documents, `SearchBatchReader`'s). Used under `lock`.
     var insertedRows: [String: CurrentDocument] = [:]
     /// Searches on this connection whose prefixes' words were listed from `terms` (not `fts5vocab`): what a
     /// search's listing cost. Used under `lock`.
