@@ -64,6 +64,43 @@ final class FoldContextTests: XCTestCase {
         XCTAssertGreaterThan(a.cacheBytes, 0)
     }
 
+    /// Deleting an entry the batch read as absent writes nothing; a delete of an entry not read, of one read
+    /// present, or of one set earlier in the batch is written, and the last change of the batch wins.
+    func testDeletingAnEntryReadAsAbsentWritesNothing() throws {
+        let store = CountingStore()
+        let context = FoldContext(store: store)
+        let t = context.table(Table<Int>(.threads, "n"))
+        let table = Table<Int>(.threads, "n")
+        let present = Key("present").bytes, absent = Key("absent").bytes, unread = Key("unread").bytes
+        let setThenDeleted = Key("set-then-deleted").bytes, deletedThenSet = Key("deleted-then-set").bytes
+        t.set(present, 1)
+        try context.flush()
+        store.reset()
+        XCTAssertEqual(try t.get(present), 1)
+        XCTAssertNil(try t.get(absent))
+        XCTAssertNil(try t.get(setThenDeleted))
+        XCTAssertNil(try t.get(deletedThenSet))
+        t.set(present, nil)
+        t.set(absent, nil)
+        t.set(unread, nil)
+        t.set(setThenDeleted, 5)
+        t.set(setThenDeleted, nil)
+        t.set(deletedThenSet, nil)
+        t.set(deletedThenSet, 6)
+        try context.flush()
+        XCTAssertEqual(store.deletes["threads.n"], 3, "present, unread and set-then-deleted: not absent")
+        XCTAssertEqual(store.puts["threads.n"], 1, "deleted-then-set")
+        XCTAssertNil(try Snapshot(store.inner).get(table, present))
+        XCTAssertNil(try Snapshot(store.inner).get(table, setThenDeleted))
+        XCTAssertEqual(try Snapshot(store.inner).get(table, deletedThenSet), 6)
+        // Read absent through modifyIfChanged (left alone), then deleted: nothing written either.
+        store.reset()
+        try t.modifyIfChanged(absent) { _ in false }
+        t.set(absent, nil)
+        try context.flush()
+        XCTAssertEqual(store.writes, 0)
+    }
+
     /// `modifyIfChanged` writes an entry only when its body says it changed it: an entry left alone is not
     /// written back over the store (a change from elsewhere survives the flush), a changed one is.
     func testModifyIfChangedWritesOnlyWhatItsBodyChanged() throws {
