@@ -69,6 +69,16 @@ package struct EncodedChanges: ~Copyable {
         }
     }
 
+    /// Calls `body` with the change at `position` (of `0..<count`): its key and its value (nil for a deletion), borrowed
+    /// for the call.
+    package func withChange<R>(at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        let c = changes[position]
+        return try buffer.withUnsafeBytes { base in
+            try body(UnsafeRawBufferPointer(rebasing: base[c.keyStart..<c.keyEnd]),
+                     c.valueEnd.map { UnsafeRawBufferPointer(rebasing: base[c.keyEnd..<$0]) })
+        }
+    }
+
     /// Calls `body` with each change in order: its key and its value (nil for a deletion), borrowed for the call.
     package func forEach(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
         try forEach(in: changes.indices, body)

@@ -6,7 +6,7 @@ import Projections
 /// The table changes a generation being built (`replay`, `verify --views`, a schema upgrade) has written out but not
 /// yet into its B-trees: each write-out becomes a sorted run in a file (`SpillRun`), written in one sequential pass,
 /// and the runs are merged into the B-trees only when they hold `ViewStore.spillBudget` bytes, and at the end of the
-/// fold.
+/// fold, or, for a generation `replay` publishes, into the copy it serves from (`ViewStore.mergesRunsWhenPublished`).
 ///
 /// Why: a fold's keys are scattered (ids and hashes), and at a million messages each write-out of 8 MiB touched most
 /// leaves of the big tables, so the B-trees were copied again at every write-out (~300 of them, each a window of the
@@ -138,26 +138,21 @@ final class SpilledRuns: @unchecked Sendable {
         return MergedChangeCursor(newestFirst: layers)
     }
 
-    /// Calls `body` with the runs' changes of `table` in key order, merged (the newest run's change of a key wins;
-    /// a nil value: deleted), each borrowed for the call. Reads each run's section a few blocks at a time.
-    func forEachMerged(_ table: String, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
-        guard let t = tableNumbers[table] else { return }
+    /// The runs' changes of `table` merged in key order (the newest run's change of a key wins), read one at a time;
+    /// nil when no run holds any. Reads each run's section a few blocks at a time.
+    func merged(_ table: String) throws -> MergedRuns? {
+        guard let t = tableNumbers[table] else { return nil }
         let readers = try runs.reversed().compactMap { r in try r.sections[t].map { try SpillSectionReader(run: r, section: $0) } }
-        while true {
-            // The smallest key; on a tie the newer run's (earlier in `readers`).
-            var best: SpillSectionReader?
-            for r in readers {
-                guard let k = r.key else { continue }
-                if let b = best, !SpilledRuns.precedes(k, b.key!) { continue }
-                best = r
-            }
-            guard let winner = best, let key = winner.key else { return }
-            try body(key, winner.value)
-            // Every run holding this key moves past it (the winner last: its key is the one compared).
-            for r in readers where r !== winner {
-                if let k = r.key, SpilledRuns.equal(k, key) { try r.advance() }
-            }
-            try winner.advance()
+        return readers.isEmpty ? nil : MergedRuns(newestFirst: readers)
+    }
+
+    /// Calls `body` with the runs' changes of `table` in key order, merged (the newest run's change of a key wins;
+    /// a nil value: deleted), each borrowed for the call.
+    func forEachMerged(_ table: String, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void) throws {
+        guard let merged = try merged(table) else { return }
+        while let key = merged.key {
+            try body(key, merged.value)
+            try merged.advance()
         }
     }
 

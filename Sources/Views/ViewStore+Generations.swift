@@ -80,8 +80,10 @@ extension ViewStore {
             fresh.foldsOnTwoCores = twoCores
             fresh.writesBehind = true
             fresh.writeBehindLimit = ViewStore.rebuildWriteBehindBudget
-            // Its write-outs spill sorted runs, merged into the B-trees a dozen at a time (`SpilledRuns`).
+            // Its write-outs spill sorted runs, merged into the B-trees a dozen at a time (`SpilledRuns`), the last ones
+            // into the copy `publish` writes.
             fresh.spillsRuns = true
+            fresh.mergesRunsWhenPublished = true
             // Every view folded here starts empty (a new folder, or emptied by `reset` after the copy), and
             // the folder is this build's alone until the switch below.
             fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })

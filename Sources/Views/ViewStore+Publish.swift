@@ -29,11 +29,14 @@ extension ViewStore {
         if let w = windows, let to = out.windows { small.append((w, to)) }
         if let c = changeLog, let to = out.changeLog { small.append((c.database, to.database)) }
         for (from, to) in small { try copy(from, to: to, into: out, append: false) }
+        // The runs a fold left unmerged (`mergesRunsWhenPublished`): each table's merged with its B-tree on the way.
+        var runTables = Set(spilled?.tables ?? [])
         for type in catalog.types {
             let stages = stagedViews.contains(type.name.rawValue)
             for table in ViewCatalog.tables(of: type) {
                 guard let from = databases[table], let to = out.databases[table] else { throw ViewError.unknownTable(table) }
-                try copy(from, to: to, into: out, append: true)
+                let runs = runTables.remove(table) != nil ? try spilled?.merged(table) : nil
+                try copy(from, to: to, into: out, append: true, runs: runs)
                 guard let history = historyTables[table], let outHistory = out.historyTables[table] else { continue }
                 if stages, let staging {
                     try mergeStaged(table: table, staging: staging, history: history, to: outHistory, into: out)
@@ -42,6 +45,11 @@ extension ViewStore {
                 }
             }
         }
+        // Only the views' tables are written behind, so spilled (a table of no view here would be a bug: not served).
+        guard runTables.isEmpty else {
+            throw ViewError.damaged("\(path): spilled changes of tables no view opens: \(runTables.sorted().joined(separator: ", "))")
+        }
+        publishedSpilledRuns()
         // Any other table the file holds (one this build's views do not open, a newer build's say) goes as it is.
         let known = Set([ViewStore.metaTable, ViewStore.quarantineTable, ViewHistory.windowsTable, ViewHistory.changesTable,
                          ViewHistory.stagingTable] + catalog.tables + catalog.tables.map(ViewHistory.table))
@@ -88,20 +96,40 @@ extension ViewStore {
     /// Copies `from` into `to` of `out` in key order, appended (keys in order, pages filled) or put, in chunks of
     /// `publishChunk` entries: each chunk one read transaction here and one write transaction of `out`, through a
     /// cursor on each (a put through a cursor starts from the leaf the last one left, where `mdb_put` descends from
-    /// the root each time). A write run again (the map full) starts from where its chunk began.
+    /// the root each time). A write run again (the map full) starts from where its chunk began. With `runs` (the
+    /// table's spilled changes not merged into `from`), the two are merged on the way: a key's change in the runs
+    /// replaces its entry in `from`, a deletion drops it.
     ///
     /// The last key a chunk copied is kept once, at its end, and only the next chunk's first entry is compared with
     /// it: copying each key into an array and comparing it with the one before, element by element, was 7% of a
     /// `replay --view unread` at 10K messages (callgrind, 2026-11-29).
-    private func copy(_ from: Database, to: Database, into out: ViewStore, append: Bool) throws {
+    private func copy(_ from: Database, to: Database, into out: ViewStore, append: Bool, runs: MergedRuns? = nil) throws {
         let flags: PutFlags = append ? .append : []
-        // The last key copied by the chunks committed so far (nil before the first).
+        // The last key the chunks committed so far passed (copied, replaced or dropped; nil before the first): every
+        // key up to it in `from` and in `runs` is done.
         var after: [UInt8]?
         var done = false
+        // The runs' next changes, copied out of their read buffers (`part`, from `partAt` on): a write run again (the
+        // map grown) reads the same ones, where the runs themselves have moved on. At most `publishPartEntries`
+        // (`writeBehindChunkByPwrite`) of them at a time, as `mergeSpilled` holds.
+        var part = EncodedChanges()
+        var partAt = 0
         while !done {
-            try out.environment.reserve(room: ViewStore.batchRoom(events: ViewStore.publishChunk, copies: 0))
-            let chunkStart = after
+            if let runs, partAt == part.count, runs.key != nil {
+                part.removeAll()
+                partAt = 0
+                while part.count < publishPartEntries, let key = runs.key {
+                    part.append(key: key, value: runs.value)
+                    try runs.advance()
+                }
+            }
+            // The runs' first change not in `part`: entries of `from` from it on wait for the next part. (It points into
+            // the runs' buffers, which move only when `part` is filled again, between chunks.)
+            let pending = runs?.key
+            try out.environment.reserve(room: ViewStore.batchRoom(events: publishChunkEntries, copies: 0))
+            let chunkStart = after, chunkPartAt = partAt
             var chunkEnd: [UInt8]?
+            var nextPartAt = partAt
             try guarded { try environment.read { source in
                 try source.withCursor(from) { reading in
                     try out.environment.write { txn in
@@ -111,30 +139,56 @@ extension ViewStore {
                             var entry: Cursor.Entry?
                             if let start = chunkStart {
                                 entry = try start.withUnsafeBytes { try reading.seek(atLeast: $0) }
-                                // The key the chunk before ended with, copied already (unless it is gone since).
+                                // The key the chunk before ended with, done already (unless it is gone since).
                                 if let e = entry, e.key.elementsEqual(start) { entry = try reading.next() }
                             } else {
                                 entry = try reading.first()
                             }
+                            var at = chunkPartAt
                             var copied = 0
                             var last: UnsafeRawBufferPointer?
-                            while let e = entry {
-                                guard copied < ViewStore.publishChunk else {
+                            // The position in `part` of the last key passed, when it came from there.
+                            var lastInPart: Int?
+                            while true {
+                                guard copied < publishChunkEntries else {
                                     done = false
                                     break
                                 }
-                                try writing.put(key: e.key, value: e.value, flags: flags)
-                                last = e.key
+                                let fromPart = at < part.count
+                                if let e = entry, fromPart ? part.withChange(at: at, { k, _ in SpilledRuns.precedes(e.key, k) })
+                                                           : pending.map({ SpilledRuns.precedes(e.key, $0) }) ?? true {
+                                    try writing.put(key: e.key, value: e.value, flags: flags)
+                                    last = e.key
+                                    lastInPart = nil
+                                    entry = try reading.next()
+                                } else if fromPart {
+                                    try part.withChange(at: at) { key, value in
+                                        if let value { try writing.put(key: key, value: value, flags: flags) }
+                                        if let e = entry, SpilledRuns.equal(e.key, key) { entry = try reading.next() }
+                                    }
+                                    lastInPart = at
+                                    at += 1
+                                } else {
+                                    // `part` used up: the rest of `from` is at or past the runs' next change (the next
+                                    // chunk's, once `part` is filled again), or both are.
+                                    if pending != nil { done = false }
+                                    break
+                                }
                                 copied += 1
-                                entry = try reading.next()
                             }
                             // The source's pages stay mapped until its read transaction ends: the key is valid here.
-                            if let last { chunkEnd = Array(last) }
+                            if let i = lastInPart {
+                                chunkEnd = part.withChange(at: i) { key, _ in Array(key) }
+                            } else if let last {
+                                chunkEnd = Array(last)
+                            }
+                            nextPartAt = at
                         }
                     }
                 }
             } }
             after = chunkEnd
+            partAt = nextPartAt
         }
     }
 }

@@ -73,8 +73,18 @@ public final class ViewStore: @unchecked Sendable {
     var spillsRuns = false
     /// The bytes of spilled runs that start a merge (`spillBudget`; tests merge more often).
     var spillLimit = ViewStore.spillBudget
+    /// Whether a fold leaves the runs spilled since the last merge where they are, for `publish` to merge into the copy
+    /// it writes (the tables read in key order from the B-trees and the runs together, appended), rather than merging
+    /// them into the B-trees at its end: a generation being built is read only by its publishing after its fold, and
+    /// the last merge put every entry of a 100K replay's views into B-trees that `publish` read straight back out (its
+    /// B-trees were still empty: 96 MiB of runs hold them all). Set before the first fold.
+    var mergesRunsWhenPublished = false
+    /// The most entries `publish` writes per transaction (`publishChunk`; tests write fewer).
+    var publishChunkEntries = ViewStore.publishChunk
+    /// The most spilled changes `publish` holds copied at a time (`writeBehindChunkByPwrite`; tests hold fewer).
+    var publishPartEntries = ViewStore.writeBehindChunkByPwrite
     /// The runs spilled and not yet merged (made by the first fold that spills).
-    private var spilled: SpilledRuns?
+    private(set) var spilled: SpilledRuns?
     /// The runs spilled and the merges made so far.
     package private(set) var spillCounts = (runs: 0, merges: 0)
     /// Set when a fold writing behind failed with writes not yet written out: the folder's checkpoints then run
@@ -630,7 +640,9 @@ public final class ViewStore: @unchecked Sendable {
                         projector: type.init(context: context), handles: type.handledEvents)
         }
         defer {
-            if folds.contains(where: { !($0.store.writeBehind?.isEmpty ?? true) }) || !(spilled?.isEmpty ?? true) {
+            // Runs are left unmerged on purpose only by a fold that ended, for `publish` (`mergesRunsWhenPublished`).
+            let runsLeft = !(spilled?.isEmpty ?? true) && !(folded && mergesRunsWhenPublished)
+            if folds.contains(where: { !($0.store.writeBehind?.isEmpty ?? true) }) || runsLeft {
                 // Left by an error: what they hold is lost with them, and the folder with it.
                 lostWritesBehind = true
             } else {
@@ -855,7 +867,7 @@ public final class ViewStore: @unchecked Sendable {
         }
         try commit(final: true)
         try writeOut(folds)
-        try mergeSpilled()
+        if !mergesRunsWhenPublished { try mergeSpilled() }
         folded = true
     }
 
@@ -979,5 +991,12 @@ public final class ViewStore: @unchecked Sendable {
         spilled.clear()
         spillCounts.merges += 1
         lostWritesBehind = false
+    }
+
+    /// Drops the spilled runs once `publish` has merged all of them into its copy, counted as a merge.
+    func publishedSpilledRuns() {
+        guard let spilled, !spilled.isEmpty else { return }
+        spilled.clear()
+        spillCounts.merges += 1
     }
 }
