@@ -20,17 +20,17 @@ package final class AccountsProjector: Projector {
         discovered = context.table(Self.discoveredTable)
     }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
         switch decoded {
         case .accountAdded(let p):
-            list.set(Key(p.name).bytes, AccountRecord(settings: p, sequence: event.envelope.sequence))
+            list.set(Key(p.name).bytes, AccountRecord(settings: p, sequence: event.pointee.envelope.sequence))
         case .accountRemoved(let p):
             list.set(Key(p.name).bytes, nil)
         case .accountSettingsDiscovered(let p):
             // Only a network lookup that found IMAP is worth reusing; the registry is local, a reuse is not news.
             guard p.cachedFrom == nil, p.imapHost != nil, p.imapSource != "registry" else { break }
-            discovered.set(Key(p.domain).bytes, DiscoveryRecord(found: p.bounded, sequence: event.envelope.sequence,
-                                                                recordedAt: event.envelope.recordedAt))
+            discovered.set(Key(p.domain).bytes, DiscoveryRecord(found: p.bounded, sequence: event.pointee.envelope.sequence,
+                                                                recordedAt: event.pointee.envelope.recordedAt))
         default:
             break
         }

@@ -42,8 +42,8 @@ package final class ActionsProjector: Projector {
         return k.bytes
     }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let env = event.envelope
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let env = event.pointee.envelope
         if let kind = ActionKind(decoded), let p = decoded.threadAction {
             let record = ActionRecord(id: env.id, account: env.account, kind: kind, sequence: env.sequence, occurredAt: env.occurredAt,
                                       threadIDs: p.threadIDs, targets: p.targets, destination: p.destination, causation: env.causationID)

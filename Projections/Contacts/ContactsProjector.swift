@@ -119,8 +119,8 @@ package final class ContactsProjector: Projector {
         Key(account, token, address).bytes
     }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
         switch decoded {
         case .folderDiscovered(let f):
             folderRoles.set(Key(account, f.folder).bytes, f.role)

@@ -36,8 +36,8 @@ package final class DedupProjector: Projector {
     /// The key of a message's copies.
     package static func messageKey(account: String, messageID: String) -> [UInt8] { Key(account, messageID).bytes }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
         switch decoded {
         case .emailReceived(let p):
             guard let raw = p.messageID, !raw.isEmpty else { return }

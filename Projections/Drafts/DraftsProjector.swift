@@ -36,11 +36,11 @@ package final class DraftsProjector: Projector {
     }
 
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
         switch decoded {
         case .draftSaved(let p):
-            items.set(Key(p.draftID).bytes, DraftRecord(account: account, latest: p, savedAt: event.envelope.occurredAt))
+            items.set(Key(p.draftID).bytes, DraftRecord(account: account, latest: p, savedAt: event.pointee.envelope.occurredAt))
             index.set(Key(account, p.draftID).bytes, Present())
         case .draftDeleted(let p):
             items.set(Key(p.draftID).bytes, nil)

@@ -18,8 +18,8 @@ package final class FoldersProjector: Projector {
     }
 
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
         switch decoded {
         case .folderDiscovered(let p):
             list.set(Key(account, p.folder).bytes, FolderEntry(account: account, path: p.folder, displayName: p.displayName, role: p.role))

@@ -57,13 +57,13 @@ package final class NotificationsProjector: Projector {
     /// The key of a posted decision waiting for delivery, in decision order.
     static func pendingKey(_ n: UInt64) -> [UInt8] { var k = Key(); k.uint64(n); return k.bytes }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
         switch decoded {
         case .notificationPreferenceChanged(let p):
-            try applyPreference(p, account: event.envelope.account)
+            try applyPreference(p, account: event.pointee.envelope.account)
         case .notificationDecided(let p):
-            meta.set(Self.lastDecidedKey(event.envelope.account), event.envelope.sequence)
-            try applyDecision(p, account: event.envelope.account)
+            meta.set(Self.lastDecidedKey(event.pointee.envelope.account), event.pointee.envelope.sequence)
+            try applyDecision(p, account: event.pointee.envelope.account)
         case .notificationDelivered(let p):
             guard var record = try decisions.get(Key(p.emailID).bytes), record.state == .decided else { return }
             record.state = .delivered

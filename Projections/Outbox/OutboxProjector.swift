@@ -31,9 +31,9 @@ package final class OutboxProjector: Projector {
         return k.bytes
     }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
-        let at = event.envelope.occurredAt
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
+        let at = event.pointee.envelope.occurredAt
         func update(_ id: String, _ change: (inout OutboxItem) -> Void) throws {
             let key = Key(id).bytes
             let old = try items.get(key)

@@ -36,8 +36,8 @@ package final class SyncStateProjector: Projector {
         return k.bytes
     }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
         switch decoded {
         case .emailReceived(let p):
             guard let uid = p.uid, let validity = p.uidValidity else { return }
@@ -47,7 +47,7 @@ package final class SyncStateProjector: Projector {
             let key = SyncStateProjector.copyKey(account: account, folder: p.folder, uid: uid)
             if try copies.get(key) == nil { try count(account, p.folder, by: 1) }
             copies.set(key, SyncedCopy(emailID: p.emailID, uid: uid, uidValidity: validity, flags: p.flags,
-                                       messageID: p.messageID, size: p.size, sequence: event.envelope.sequence))
+                                       messageID: p.messageID, size: p.size, sequence: event.pointee.envelope.sequence))
             emails.set(emailKey, CopyLocation(folder: p.folder, uid: uid))
         case .flagsChanged(let p):
             guard let at = try emails.get(Key(p.emailID).bytes) else { return }

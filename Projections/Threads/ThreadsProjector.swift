@@ -81,8 +81,8 @@ package final class ThreadsProjector: Projector {
         dirty.removeAll()
     }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
         if let changes = CopyChange.changes(of: decoded) {
             for c in changes {
                 try updateEmail(c.emailID) { e in
@@ -113,7 +113,7 @@ package final class ThreadsProjector: Projector {
             }
         case .emailReceived(let p):
             if try ownDrafts.get(Key(account, ViewBounds.id(p.messageKey)).bytes) != nil { return }
-            try received(p, account: account, sequence: event.envelope.sequence)
+            try received(p, account: account, sequence: event.pointee.envelope.sequence)
         case .flagsChanged(let p):
             try updateEmail(p.emailID) { $0.flags = ViewBounds.flags(p.flags) }
         case .emailCategorized(let p):

@@ -44,8 +44,8 @@ package final class UnreadProjector: Projector {
         Key(account, folder, category).bytes
     }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
-        let account = event.envelope.account
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
+        let account = event.pointee.envelope.account
         if let changes = CopyChange.changes(of: decoded) {
             for c in changes { try apply(c) }
             return

@@ -16,7 +16,7 @@ extension ViewStore {
             try decoded.withUnsafeBufferPointer { payloads in
                 for i in stored.indices where stored[i].envelope.sequence > checkpoint && handles.contains(stored[i].envelope.type)
                     && !(checksSkipped && skipped.contains(i)) {
-                    try projector.apply(stored[i], payloads[i])
+                    try projector.apply(stored.baseAddress! + i, payloads[i])
                 }
             }
         }
@@ -28,7 +28,7 @@ extension ViewStore {
         precondition(events.count == decoded.count, "a batch's events and their decoded payloads are parallel arrays")
         try events.withUnsafeBufferPointer { stored in
             try decoded.withUnsafeBufferPointer { payloads in
-                for i in indices { try projector.apply(stored[i], payloads[i]) }
+                for i in indices { try projector.apply(stored.baseAddress! + i, payloads[i]) }
             }
         }
     }

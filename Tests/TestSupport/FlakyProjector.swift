@@ -14,7 +14,7 @@ package final class FlakyProjector<Real: Projector>: Projector {
 
     package init(context: FoldContext) { real = Real(context: context) }
 
-    package func apply(_ event: StoredEvent, _ decoded: DomainEvent) throws {
+    package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
         try real.apply(event, decoded)
         if case .emailReceived(let p) = decoded, p.subject == "boom" { throw Bug() }
         if case .threadArchived(let a) = decoded, a.destination == "boom" { throw Bug() }
