@@ -20,7 +20,7 @@ package protocol Projector: AnyObject {
     /// writes is bounded); an error is a bug, and the engine quarantines the event for this view.
     ///
     /// The stored event is lent where the batch holds it (valid for the call): passed as a value, each call copied
-    /// it (its envelope's strings and its payload bytes retained and released), once per projector and event, ~3%
+    /// it (its envelope's strings and its payload bytes retained and released), once per projector and event, ~2%
     /// of a replay's folding thread, for the few envelope fields a projector reads.
     func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws
     /// Work deferred to the end of a batch, before the tables are written (e.g. recomputing rows).

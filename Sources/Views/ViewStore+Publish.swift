@@ -41,7 +41,11 @@ extension ViewStore {
                 if stages, let staging {
                     try mergeStaged(table: table, staging: staging, history: history, to: outHistory, into: out)
                 } else {
-                    try copy(history, to: outHistory, into: out, append: true)
+                    // A view not built from empty here writes the versions of events in a closed window at once, held
+                    // and spilled as entries of its history table: merged on the way too.
+                    let name = ViewHistory.table(table)
+                    let runs = runTables.remove(name) != nil ? try spilled?.merged(name) : nil
+                    try copy(history, to: outHistory, into: out, append: true, runs: runs)
                 }
             }
         }
