@@ -64,13 +64,15 @@ final class FoldContextTests: XCTestCase {
         XCTAssertGreaterThan(a.cacheBytes, 0)
     }
 
+    /// The table the write tests below fold into.
+    static let counts = Table<Int>(.threads, "n")
+
     /// Deleting an entry the batch read as absent writes nothing; a delete of an entry not read, of one read
     /// present, or of one set earlier in the batch is written, and the last change of the batch wins.
     func testDeletingAnEntryReadAsAbsentWritesNothing() throws {
         let store = CountingStore()
         let context = FoldContext(store: store)
-        let t = context.table(Table<Int>(.threads, "n"))
-        let table = Table<Int>(.threads, "n")
+        let t = context.table(Self.counts), table = Self.counts
         let present = Key("present").bytes, absent = Key("absent").bytes, unread = Key("unread").bytes
         let setThenDeleted = Key("set-then-deleted").bytes, deletedThenSet = Key("deleted-then-set").bytes
         t.set(present, 1)
@@ -106,8 +108,7 @@ final class FoldContextTests: XCTestCase {
     func testModifyIfChangedWritesOnlyWhatItsBodyChanged() throws {
         let store = InMemoryKeyValueStore()
         let context = FoldContext(store: store)
-        let t = context.table(Table<Int>(.threads, "n"))
-        let table = Table<Int>(.threads, "n")
+        let t = context.table(Self.counts), table = Self.counts
         let kept = Key("kept").bytes, changed = Key("changed").bytes, absent = Key("absent").bytes
         t.set(kept, 1)
         t.set(changed, 1)
