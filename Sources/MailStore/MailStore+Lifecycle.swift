@@ -14,14 +14,17 @@ extension MailStore {
     public func replay(view: ViewName? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
         if view == .search { return try replaySearch(progress: progress) }
-        // Every view: the search index (SQLite, its own files) is rebuilt on a second thread while the views
-        // fold on this one: the two share nothing but the log, which each reads in its own transactions.
+        // Every view: the search index (SQLite, its own files) is rebuilt on a thread of its own while the views
+        // fold on another (`viewsNicenessBesideSearch`): the two share nothing but the log, which each reads in its
+        // own transactions.
         let tally = ReplayProgress(progress)
         let search = view == nil ? BackgroundWork { try self.replaySearch { done, total in tally.update(search: done, total) } } : nil
-        let folded: Result<UInt64, Error> = Result {
+        // Once the index's build has ended, the fold takes the second core too (`ViewStore.secondCoreFree`).
+        let secondCoreFree: (@Sendable () -> Bool)? = search.map(MailStore.ended)
+        let foldViews: @Sendable () throws -> UInt64 = { [self] in
             var events: UInt64 = 0
             let rebuilt = try ViewStore.replay(store: directory, log: log, views: view.map { [$0.rawValue] }, twoCores: search == nil,
-                                               notice: notice) { done, total in
+                                               secondCoreFree: secondCoreFree, notice: notice) { done, total in
                 events = done
                 tally.update(views: done, total)
             }
@@ -30,12 +33,34 @@ extension MailStore {
             viewsLock.unlock()
             return events
         }
+        let folded = search == nil
+            ? Result { try foldViews() }
+            : BackgroundWork(niceness: MailStore.viewsNicenessBesideSearch, foldViews).wait()
         // Both end before either's error is thrown: no thread outlives the call.
         let searched = search?.wait()
         let events = try folded.get()
         _ = try searched?.get()
         return events
     }
+
+    /// Whether `work` has ended, asked from another thread.
+    private static func ended<T>(_ work: BackgroundWork<T>) -> @Sendable () -> Bool { { work.hasEnded } }
+
+    /// How much lower the views' folding thread runs than the search index's threads while `replay` rebuilds both,
+    /// as a nice value added to the thread's (`BackgroundWork(niceness:)`).
+    ///
+    /// Why: the search index's build ends with ~2.6 s at 100K messages that only one thread can do (FTS5's merge
+    /// of its segments into one 1.0-1.3 s, the query indexes 0.7 s, the vocabulary 0.65 s), and the views' fold
+    /// cannot help with it. At equal priority the fold took as much of the two cores as the index's two threads
+    /// together and ended ~3.5 s before the index, whose end then ran on one core with the other idle. Lowered, the
+    /// fold gives the index's threads the cores while all three run, has a core to itself while the index merges,
+    /// and takes the second one once the index is done (`ViewStore.secondCoreFree`). 100K `replay` (2026-12-02, AMD
+    /// EPYC, alternated with the build before, 3 pairs): 13.3, 13.9 and 12.9 s against 14.8, 15.4 and 13.0 s, both
+    /// cores busy to the end, peak 138-141 MiB against 134-136 MiB (the two jobs' ends overlap); at 1M within the
+    /// machine's spread: 176.4-196.1 s (4 runs) against 176.9-192.6 s (4), peak 177-185 MiB against 175-182. Not for
+    /// `verify --views`: there the views' fold and comparison end after the index's at equal priority already
+    /// (15.3 and 16.4 s with it lowered against 14.0 and 14.5 s).
+    static let viewsNicenessBesideSearch: Int32 = 4
 
     /// Rebuilds every view from the log in a scratch place and compares it with the live views, table by
     /// table. Returns the sequence compared at and the differences (empty when the views are right).

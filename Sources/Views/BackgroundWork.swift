@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Work run on a thread of its own, waited for by its starter (`wait()` returns its result or error).
 /// Used where two independent jobs (the views fold and the search index) can share the two cores.
@@ -6,11 +7,21 @@ package final class BackgroundWork<T>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, Error>?
     private var waited = false
+    private let endedLock = NSLock()
+    private var endedFlag = false
 
     /// Starts `body` on a new thread (8 MiB stack, like the main thread's).
-    package init(_ body: @escaping @Sendable () throws -> T) {
+    ///
+    /// `niceness`: the thread's nice value is raised by this much before `body` runs (a lower priority for it and
+    /// the threads it starts, not for its starter: on Linux a nice value is a thread's). Where two jobs share the
+    /// two cores and one of them ends with a long stretch only one thread can do (the search index's merge, the
+    /// views' fold does not), the other yields to it while both run and has the cores to itself afterwards (see
+    /// `MailStore.replay`). A value the system refuses leaves the thread's priority as it was.
+    package init(niceness: Int32 = 0, _ body: @escaping @Sendable () throws -> T) {
         let thread = Thread { [self] in
+            if niceness > 0 { BackgroundWork<Void>.lowerPriority(by: niceness) }
             result = Result { try body() }
+            endedLock.withLock { endedFlag = true }
             done.signal()
         }
         thread.stackSize = 8 << 20
@@ -25,6 +36,22 @@ package final class BackgroundWork<T>: @unchecked Sendable {
             waited = true
         }
         return result!
+    }
+
+    /// True once the work has ended; any thread may ask (another job sharing the cores, to take the second one
+    /// when this work leaves it: `ViewStore.secondCoreFree`). Never blocks.
+    package var hasEnded: Bool { endedLock.withLock { endedFlag } }
+
+    /// Raises the calling thread's nice value by `niceness` (Linux: `setpriority(PRIO_PROCESS, 0, …)` changes the
+    /// calling thread only), up to 19. Returns the nice value the thread has after it.
+    @discardableResult
+    package static func lowerPriority(by niceness: Int32) -> Int32 {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let now = getpriority(which, 0)
+        guard errno == 0 else { return now }
+        _ = setpriority(which, 0, min(now + niceness, 19))
+        return getpriority(which, 0)
     }
 
     /// True when the work has ended (then `wait()` returns at once). Never blocks.

@@ -48,7 +48,8 @@ extension ViewStore {
     /// view among `only`, or at all) is used instead of building again.
     @discardableResult
     static func rebuild(root: String, log: EventLog, catalog: ViewCatalog, only: [String]? = nil, unlessFresh: Bool = false,
-                        twoCores: Bool = true, notice: (String) -> Void = { _ in }, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
+                        twoCores: Bool = true, secondCoreFree: (@Sendable () -> Bool)? = nil, notice: (String) -> Void = { _ in },
+                        progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let buildLock = try acquireBuildLock(root, notice: notice)
         defer { buildLock.unlock() }
         let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in })
@@ -78,6 +79,7 @@ extension ViewStore {
             // operations.md, "Memory while folding").
             let fresh = try ViewStore(path: building, log: log, catalog: catalog, writeMap: false)
             fresh.foldsOnTwoCores = twoCores
+            fresh.secondCoreFree = secondCoreFree
             fresh.writesBehind = true
             fresh.writeBehindLimit = ViewStore.rebuildWriteBehindBudget
             // Its write-outs spill sorted runs, merged into the B-trees a dozen at a time (`SpilledRuns`), the last ones
@@ -160,9 +162,10 @@ extension ViewStore {
     /// Rebuilds views blue/green (`mailstore replay`): all of them, or only `views`. Events quarantined
     /// before are folded again. Serialized with other builds; readers keep being served meanwhile.
     /// `twoCores`: whether big batches fold some views on a second thread (false when the caller keeps the other
-    /// core busy, as `MailStore.replay` does with the search index).
+    /// core busy, as `MailStore.replay` does with the search index); `secondCoreFree` then says when that core is
+    /// free again (`ViewStore.secondCoreFree`).
     package static func replay(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard, views: [String]? = nil,
-                              twoCores: Bool = true,
+                              twoCores: Bool = true, secondCoreFree: (@Sendable () -> Bool)? = nil,
                               notice: (String) -> Void = { _ in },
                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
@@ -170,7 +173,8 @@ extension ViewStore {
         if let views {
             for v in views where catalog.type(named: v) == nil { throw ViewError.unknownView(v) }
         }
-        return try rebuild(root: root, log: log, catalog: catalog, only: views, twoCores: twoCores, notice: notice, progress: progress)
+        return try rebuild(root: root, log: log, catalog: catalog, only: views, twoCores: twoCores, secondCoreFree: secondCoreFree,
+                           notice: notice, progress: progress)
     }
 
     /// Builds every view (or only those named in `only`) from the log's start up to `sequence` in a scratch folder

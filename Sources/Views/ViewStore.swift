@@ -61,6 +61,10 @@ public final class ViewStore: @unchecked Sendable {
     /// Whether big batches fold some views on a second thread (`secondCoreViews`). Off when the caller keeps
     /// the other core busy itself (a replay or verification that rebuilds the search index meanwhile).
     package var foldsOnTwoCores = true
+    /// Where `foldsOnTwoCores` is off because another job has the other core: asked before each batch whether that
+    /// job has ended (the search index's build beside a replay); from then on big batches fold on two cores as
+    /// `foldsOnTwoCores` has them (a fold at a lower priority than that job can end after it: `MailStore.replay`).
+    package var secondCoreFree: (@Sendable () -> Bool)?
     /// For views built by `scratch`: the sequence their fold began at (kept past views, a snapshot, or 0).
     package var startedFrom: UInt64 = 0
     /// Whether folds hold their writes in memory across batches and write them out in key order (`WriteBehind`):
@@ -708,7 +712,7 @@ public final class ViewStore: @unchecked Sendable {
                         // Big batches: the second core applies some views' events (reading through a read
                         // transaction of its own, which sees what this one does: the batch's changes stay in
                         // the folds' caches until they are written below, and a view reads only its tables).
-                        let secondNames = foldsOnTwoCores ? ViewStore.secondCoreViews(events: events.count, copies: copies) : []
+                        let secondNames = foldsOnTwoCores || secondCoreFree?() == true ? ViewStore.secondCoreViews(events: events.count, copies: copies) : []
                         let second = Set(folds.indices.filter { secondNames.contains(folds[$0].name) && !careful.contains($0) })
                         nonisolated(unsafe) let secondFolds = second.sorted().map { folds[$0] }
                         let batch = (events, decodedEvents, skipped)
