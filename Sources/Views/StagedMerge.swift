@@ -136,16 +136,30 @@ struct StagedMerge {
         }
     }
 
+    /// Moves `heap[i]` down to its place, bottom-up: the hole goes down to a leaf along the smaller children (one
+    /// comparison a level), then the source climbs back to where it belongs (a comparison a level it climbs). The
+    /// source sifted is the one just popped, whose next version lies among the others' anywhere, so most often near
+    /// the bottom, where a sift comparing it with both children at every level takes two comparisons a level: the
+    /// comparisons of a 1M replay's `publish` (~600 runs of a big table merged) were 37% of its time, the sift 44%.
+    /// The order is a strict total one (`before`), so the merge hands on the same sequence whatever the heap's shape.
     private mutating func siftDown(_ i: Int) {
-        var p = i
+        let n = heap.count
+        let moving = heap[i]
+        var hole = i
         while true {
-            let l = 2 * p + 1, r = l + 1
-            var m = p
-            if l < heap.count, before(heap[l], heap[m]) { m = l }
-            if r < heap.count, before(heap[r], heap[m]) { m = r }
-            if m == p { return }
-            heap.swapAt(p, m)
-            p = m
+            let l = 2 * hole + 1
+            guard l < n else { break }
+            let r = l + 1
+            let child = r < n && before(heap[r], heap[l]) ? r : l
+            heap[hole] = heap[child]
+            hole = child
         }
+        while hole > i {
+            let parent = (hole - 1) / 2
+            guard before(moving, heap[parent]) else { break }
+            heap[hole] = heap[parent]
+            hole = parent
+        }
+        heap[hole] = moving
     }
 }
