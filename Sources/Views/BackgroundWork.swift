@@ -19,7 +19,7 @@ package final class BackgroundWork<T>: @unchecked Sendable {
     /// `MailStore.replay`). A value the system refuses leaves the thread's priority as it was.
     package init(niceness: Int32 = 0, _ body: @escaping @Sendable () throws -> T) {
         let thread = Thread { [self] in
-            if niceness > 0 { BackgroundWork<Void>.lowerPriority(by: niceness) }
+            if niceness > 0 { Self.lowerPriority(by: niceness) }
             result = Result { try body() }
             endedLock.withLock { endedFlag = true }
             done.signal()
@@ -45,7 +45,7 @@ package final class BackgroundWork<T>: @unchecked Sendable {
     /// Raises the calling thread's nice value by `niceness` (Linux: `setpriority(PRIO_PROCESS, 0, …)` changes the
     /// calling thread only), up to 19. Returns the nice value the thread has after it.
     @discardableResult
-    package static func lowerPriority(by niceness: Int32) -> Int32 {
+    private static func lowerPriority(by niceness: Int32) -> Int32 {
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         errno = 0
         let now = getpriority(which, 0)
