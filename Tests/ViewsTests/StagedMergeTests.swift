@@ -1,3 +1,4 @@
+import CorpusGenerator
 import Foundation
 import LMDB
 import TestSupport
@@ -8,18 +9,6 @@ import XCTest
 /// runs (a 1M replay's big tables have ~600), every version comes out once, in key order and then window order, and
 /// where several runs say the same key in the same window the last one written wins.
 final class StagedMergeTests: XCTestCase {
-    /// A deterministic generator (the same runs every time).
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A view key: its number's 4 bytes, big-endian, and 0-6 more bytes (keys of several lengths, some a prefix of
     /// others).
     private func key(_ n: Int) -> [UInt8] {
@@ -39,7 +28,7 @@ final class StagedMergeTests: XCTestCase {
         let staging = try env.openDatabase("staging", flags: .create)
         let history = try env.openDatabase("history", flags: .create)
         var runs = StagedRuns()
-        var rng = SplitMix(state: 12)
+        var rng = SplitMix64(seed: 12)
         var expected: [[UInt8]: [UInt32: [UInt8]]] = [:]
         for r in 0..<300 {
             // Three runs to a window (a window's write-outs): a key they share in it is the last one's.
