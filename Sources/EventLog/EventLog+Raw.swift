@@ -74,6 +74,7 @@ extension EventLog {
                     while let e = entry, n < chunk {
                         let seq = e.key.count == 8 ? EventLog.decodeSequence(e.key) : next
                         if seq > end { break }
+                        let ahead = c.nextAhead()
                         let goOn = try body(txn, e.key, e.value)
                         next = seq + 1
                         walked += 1
@@ -82,7 +83,7 @@ extension EventLog {
                             done = true
                             return
                         }
-                        entry = try c.next()
+                        entry = try ahead.get()
                     }
                     if entry == nil || next > end { done = true }
                     if let e = entry, e.key.count == 8, EventLog.decodeSequence(e.key) > end { done = true }

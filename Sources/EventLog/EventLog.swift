@@ -539,13 +539,14 @@ package final class EventLog: @unchecked Sendable {
                             entry = try c.next()
                             continue
                         }
+                        let ahead = c.nextAhead()
                         let ev = try decoder.decode(e.value, sequence: seq)
                         if let a = filter.account, ev.envelope.account != a {
-                            entry = try c.next()
+                            entry = try ahead.get()
                             continue
                         }
                         batch.append(ev)
-                        entry = try c.next()
+                        entry = try ahead.get()
                     }
                     if entry == nil { next = end + 1 }
                 }

@@ -33,6 +33,17 @@ import CLMDB
     @inlinable package func last() throws -> Entry? { try op(MDB_LAST) }
     /// The next entry (for dupSort: the next value, then the next key).
     @inlinable package func next() throws -> Entry? { try op(MDB_NEXT) }
+    /// The next entry, read ahead of its use: its value (up to 4 KiB) is asked into the CPU's caches while the
+    /// caller still works on the entry before it, and a failure is handed back rather than thrown, for the caller to
+    /// throw where it would have read the entry (after using the one before). For sequential scans that decode
+    /// every value: a leaf page is 4 KiB and the CPU's own prefetcher does not cross into the next page, so each
+    /// record's first bytes waited on memory (in the log bench's typed scan, checking strings' bytes had been 20%
+    /// of the samples, reading the first bytes, 4%).
+    @inlinable package func nextAhead() -> Result<Entry?, any Error> {
+        let ahead = Result { () throws -> Entry? in try op(MDB_NEXT) }
+        if case .success(let e?) = ahead, let start = e.value.baseAddress { mailstore_prefetch(start, e.value.count) }
+        return ahead
+    }
     /// The previous entry.
     @inlinable package func previous() throws -> Entry? { try op(MDB_PREV) }
     /// The entry under the cursor.
