@@ -94,7 +94,7 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer", path: "Tools/fuzzing/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Tools/fuzzing/FuzzSupport"),
         .executableTarget(name: "fuzz-imap", dependencies: ["FuzzSupport", "IMAPProtocol"], path: "Tools/fuzzing/fuzz-imap"),
-        .executableTarget(name: "fuzz-mime", dependencies: ["FuzzSupport", "MailParser"], path: "Tools/fuzzing/fuzz-mime"),
+        .executableTarget(name: "fuzz-mime", dependencies: ["FuzzSupport", "MailParser", "Categorizer"], path: "Tools/fuzzing/fuzz-mime"),
         .executableTarget(name: "fuzz-mbox", dependencies: ["FuzzSupport", "MailParser"], path: "Tools/fuzzing/fuzz-mbox"),
         .executableTarget(name: "fuzz-record", dependencies: ["FuzzSupport", "EventModel", "EventLog", "NativeCodecs"], path: "Tools/fuzzing/fuzz-record"),
         .executableTarget(name: "fuzz-smtp-reply", dependencies: ["FuzzSupport", "SMTPClient"], path: "Tools/fuzzing/fuzz-smtp-reply"),

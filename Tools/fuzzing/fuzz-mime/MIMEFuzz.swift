@@ -1,3 +1,4 @@
+import Categorizer
 import FuzzSupport
 import MailParser
 
@@ -12,13 +13,53 @@ import MailParser
 ///   of UTF-8 (the worst case found: a raw byte in a header becomes U+FFFD, 3 bytes, and an encoded word
 ///   in an unknown charset that mixes those with an invalid byte turns each of the 3 into U+FFFD again);
 ///   the snippet at most 100 characters;
-/// - at most 65 warnings per message (64 and "further warnings dropped").
+/// - at most 65 warnings per message (64 and "further warnings dropped");
+/// - the structure alone (`MailParser.parseStructure`, what the search index reads) is the full parse's tree:
+///   the same types, ranges, children and embedded messages;
+/// - each text part's decoded text (as the search index and snippets read it) at most 9n + 64 bytes, and an
+///   HTML part as plain text (`HTMLText.plainText`) at most its limit (4,096 here) + 64 bytes;
+/// - the categorizer's rules over the message (`Categorizer.categorize`, as an import runs them) give evidence
+///   of at most 80 characters (+ "…") with no control character.
 enum MIMEFuzz {
+    static let categorizer = Categorizer()
+    static let htmlLimit = 4_096
+
     static func check(_ bytes: [UInt8]) {
         let message = MailParser.parse(bytes)
         var parts = 0
         checkMessage(message, within: 0..<bytes.count, inputSize: bytes.count, depth: 0, parts: &parts)
         FuzzCheck.require(parts <= 10_000 + 1, "\(parts) parts")
+        sameTree(MailParser.parseStructure(bytes), message.root, at: "root")
+        checkTexts(message.root, bytes, bound: 9 * bytes.count + 64)
+        let c = categorizer.categorize(MessageSignals(message))
+        FuzzCheck.require(c.evidence.count <= 81, "evidence of \(c.evidence.count) characters")
+        FuzzCheck.require(!c.evidence.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+                          "a control character in the evidence \(c.evidence.debugDescription)")
+    }
+
+    /// The structure parse against the full one, part by part.
+    static func sameTree(_ a: MIMEPart, _ b: MIMEPart, at path: String) {
+        FuzzCheck.require(a.contentType == b.contentType, "\(path): type \(a.contentType) against \(b.contentType)")
+        FuzzCheck.require(a.headerRange == b.headerRange && a.bodyRange == b.bodyRange,
+                          "\(path): ranges \(a.headerRange) \(a.bodyRange) against \(b.headerRange) \(b.bodyRange)")
+        FuzzCheck.require(a.children.count == b.children.count, "\(path): \(a.children.count) children against \(b.children.count)")
+        for (i, (x, y)) in zip(a.children, b.children).enumerated() { sameTree(x, y, at: "\(path).\(i)") }
+        FuzzCheck.require((a.embedded == nil) == (b.embedded == nil), "\(path): an embedded message in one parse only")
+        if let x = a.embedded, let y = b.embedded { sameTree(x.root, y.root, at: "\(path).embedded") }
+    }
+
+    /// Every text part's decoded text, and an HTML part's plain text.
+    static func checkTexts(_ part: MIMEPart, _ bytes: [UInt8], bound: Int) {
+        if part.children.isEmpty && part.embedded == nil && part.type == "text" {
+            let text = part.decodedText(in: bytes)
+            FuzzCheck.require(text.utf8.count <= bound, "decoded text of \(text.utf8.count) bytes from \(bytes.count)")
+            if part.contentType == "text/html" {
+                let plain = HTMLText.plainText(text, limit: htmlLimit)
+                FuzzCheck.require(plain.utf8.count <= htmlLimit + 64, "plain text of \(plain.utf8.count) bytes, limit \(htmlLimit)")
+            }
+        }
+        for child in part.children { checkTexts(child, bytes, bound: bound) }
+        if let embedded = part.embedded { checkTexts(embedded.root, bytes, bound: bound) }
     }
 
     static func checkMessage(_ message: ParsedMessage, within range: Range<Int>, inputSize n: Int, depth: Int, parts: inout Int) {
