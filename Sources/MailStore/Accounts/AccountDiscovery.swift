@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import SyncCore
 
@@ -186,9 +187,15 @@ public struct AccountDiscovery: Sendable {
         return (String(host), port)
     }
 
-    /// The first IPv4 `nameserver` of /etc/resolv.conf.
-    static func systemResolver() -> (String, UInt16)? {
-        guard let text = try? String(contentsOfFile: "/etc/resolv.conf", encoding: .utf8) else { return nil }
+    /// The most of a resolver file read: 64 KiB (glibc uses its first three `nameserver` lines; a file's size is
+    /// not trusted, even the system's).
+    package static let resolverFileMaxBytes = 1 << 16
+
+    /// The first IPv4 `nameserver` of `path` (/etc/resolv.conf); nil when it names none, or cannot be read, or is
+    /// over `resolverFileMaxBytes`.
+    package static func systemResolver(path: String = "/etc/resolv.conf") -> (String, UInt16)? {
+        guard let bytes = try? BoundedFile.read(path, maxBytes: resolverFileMaxBytes) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\n") {
             let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if f.count >= 2, f[0] == "nameserver", f[1].contains("."), !f[1].contains(":") { return (String(f[1]), 53) }
