@@ -52,12 +52,13 @@ static inline int mailstore_uffd_register_wp(int fd, uintptr_t start, uint64_t l
 }
 
 /* Asks the CPU to bring [p, p + n) into its caches ahead of use (a read hint, kept in all cache levels): at most
-   4 KiB, one hint per 64-byte line. A hint never faults: an address not mapped is ignored. */
+   4 KiB, one hint per 64-byte line the range touches (the first line taken from its start, so a range that does
+   not begin on a line still has its last line asked for). A hint never faults: an address not mapped is ignored. */
 #include <stddef.h>
 static inline void mailstore_prefetch(const void *p, size_t n) {
-    const char *c = (const char *)p;
     if (n > 4096) n = 4096;
-    for (size_t i = 0; i < n; i += 64) __builtin_prefetch(c + i, 0, 3);
+    uintptr_t end = (uintptr_t)p + n;
+    for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < end; a += 64) __builtin_prefetch((const void *)a, 0, 3);
 }
 
 #endif
