@@ -25,6 +25,9 @@ public struct VerifyReport: Sendable, Equatable {
     public var problems: [Problem] = []
     /// True when more problems were found than kept.
     public var truncated = false
+    /// True when the indexes' digests differed from the records' and every record was looked up in them
+    /// (`EventLog.verify`); false when the digests agreed.
+    public var indexesLookedUp = false
 
     /// An empty report.
     public init() {}
@@ -46,6 +49,7 @@ public struct VerifyReport: Sendable, Equatable {
         dictionariesChecked += other.dictionariesChecked
         for p in other.problems { add(p.sequence, p.message) }
         truncated = truncated || other.truncated
+        indexesLookedUp = indexesLookedUp || other.indexesLookedUp
     }
 
     mutating func add(_ sequence: UInt64?, _ message: String) {

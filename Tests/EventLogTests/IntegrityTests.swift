@@ -58,6 +58,51 @@ final class IntegrityTests: EventLogTestCase {
         XCTAssertTrue(report.problems[0].message.contains("id index"))
     }
 
+    // The indexes are first checked as wholes (their entries' digests against the records'); only a log whose
+    // digests differ is looked up record by record, to name what is wrong.
+    func testACleanLogIsCheckedByDigestsWithoutLookingRecordsUp() throws {
+        let log = try openLog()
+        try log.append((1...50).map { event(categorized($0), stream: StreamName(rawValue: "s\($0 % 7)")) })
+        let report = try log.verify()
+        XCTAssertTrue(report.isClean, "\(report.problems)")
+        XCTAssertFalse(report.indexesLookedUp)
+        XCTAssertEqual(report.eventsChecked, 50)
+    }
+
+    func testAStreamIndexEntryMovedToAnotherStreamIsNamed() throws {
+        let log = try openLog()
+        try log.append((1...30).map { event(categorized($0), stream: StreamName(rawValue: "s\($0 % 3)")) })
+        // Record 7 is in stream s1: its entry moves to s2 (the index keeps as many entries as there are records).
+        let streams = try log.environment.openDatabase("stream_events", flags: [.dupSort, .dupFixed])
+        func seq(_ n: UInt64) -> [UInt8] { withUnsafeBytes(of: n.bigEndian) { Array($0) } }
+        try log.environment.write { txn in
+            XCTAssertTrue(try txn.delete(streams, key: Array("s1".utf8)))
+            for n: UInt64 in stride(from: 1, through: 28, by: 3) where n != 7 {
+                _ = try txn.put(streams, key: Array("s1".utf8), value: seq(n))
+            }
+            _ = try txn.put(streams, key: Array("s2".utf8), value: seq(7))
+        }
+        let report = try log.verify()
+        XCTAssertTrue(report.indexesLookedUp)
+        XCTAssertEqual(report.problems.map(\.sequence), [7], "\(report.problems)")
+        XCTAssertTrue(report.problems.first?.message.contains("missing from the stream index of 's1'") == true, "\(report.problems)")
+    }
+
+    func testAnIdIndexEntryForAnotherSequenceIsNamedWhateverTheOrder() throws {
+        let log = try openLog()
+        try log.append((1...20).map { event(categorized($0)) })
+        // Two ids swap their sequences: the index holds the same sequences, each under the other's id.
+        let a = try log.event(at: 3)!.envelope.id, b = try log.event(at: 15)!.envelope.id
+        let ids = try log.environment.openDatabase("ids")
+        try log.environment.write { txn in
+            _ = try txn.put(ids, key: a.bytes, value: [0, 0, 0, 0, 0, 0, 0, 15])
+            _ = try txn.put(ids, key: b.bytes, value: [0, 0, 0, 0, 0, 0, 0, 3])
+        }
+        let report = try log.verify()
+        XCTAssertTrue(report.indexesLookedUp)
+        XCTAssertEqual(report.problems.map(\.sequence), [3, 15], "\(report.problems)")
+    }
+
     func testCorruptBlobIsReported() throws {
         let log = try openLog()
         let h = try log.putBlob(Array("hello blob".utf8))
