@@ -136,24 +136,42 @@ extension EventLog {
     }
 
     /// The digests of the id and stream indexes' entries for sequences up to `end` (later ones were appended
-    /// after the walk began), each index walked in its own order in one read transaction, its mapped pages
-    /// released every 4,096 entries past the budget.
+    /// after the walk began), each index walked in its own order, `indexWalkChunk` entries per read transaction (65,536)
+    /// (the next one goes on from the last entry seen: entries are never removed), its mapped pages released after
+    /// each chunk past the budget.
     private func indexDigest(through end: UInt64) throws -> IndexDigest {
         var digest = IndexDigest()
-        try environment.read { txn in
-            for (db, isIDs) in [(ids, true), (streamEvents, false)] {
-                try txn.withCursor(db) { c in
-                    var entry = try c.first()
-                    var n = 0
-                    while let e = entry {
-                        if e.value.count != 8 || EventLog.decodeSequence(e.value) <= end {
-                            if isIDs { digest.ids.add(key: e.key, value: e.value) } else { digest.streams.add(key: e.key, value: e.value) }
+        for (db, isIDs) in [(ids, true), (streamEvents, false)] {
+            var last: (key: [UInt8], value: [UInt8])? = nil
+            var done = false
+            while !done {
+                try environment.read { txn in
+                    try txn.withCursor(db) { c in
+                        var entry: Cursor.Entry?
+                        if let last {
+                            // Back on the last entry seen, then past it.
+                            let at = try last.key.withUnsafeBytes { k in
+                                try isIDs ? c.seek(atLeast: k) : last.value.withUnsafeBytes { v in try c.seek(key: k, valueAtLeast: v) }
+                            }
+                            entry = try at.flatMap { e in e.key.elementsEqual(last.key) && e.value.elementsEqual(last.value) ? try c.next() : e }
+                        } else {
+                            entry = try c.first()
                         }
-                        n += 1
-                        if n % 4_096 == 0 { environment.releaseResidentPages(over: Environment.residentFileBudget) }
-                        entry = try c.next()
+                        var n = 0
+                        var seen: Cursor.Entry?
+                        while let e = entry, n < indexWalkChunk {
+                            if e.value.count != 8 || EventLog.decodeSequence(e.value) <= end {
+                                if isIDs { digest.ids.add(key: e.key, value: e.value) } else { digest.streams.add(key: e.key, value: e.value) }
+                            }
+                            seen = e
+                            n += 1
+                            entry = try c.next()
+                        }
+                        if let seen { last = (Array(seen.key), Array(seen.value)) }
+                        if entry == nil { done = true }
                     }
                 }
+                environment.releaseResidentPages(over: Environment.residentFileBudget)
             }
         }
         return digest

@@ -69,6 +69,8 @@ package final class EventLog: @unchecked Sendable {
     /// The most events, and blobs, this log walks to start keeping the tally (`EventLog.tallyWalkLimit`; tests
     /// lower it).
     package var tallyWalkMost = EventLog.tallyWalkLimit
+    /// Index entries `verify` digests per read transaction (tests lower it).
+    package var indexWalkChunk = 65_536
     /// The tally kept as this process appends (nil: not kept, or not any more), the events and blobs appended since it
     /// was last written, and whether keeping it was tried (once, at the first append). Under `writerLock`.
     var keptTally: LogTally?

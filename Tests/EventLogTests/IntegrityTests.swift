@@ -69,6 +69,17 @@ final class IntegrityTests: EventLogTestCase {
         XCTAssertEqual(report.eventsChecked, 50)
     }
 
+    func testTheIndexesAreDigestedAFewEntriesATransactionAlike() throws {
+        let log = try openLog()
+        try log.append((1...40).map { event(categorized($0), stream: StreamName(rawValue: "s\($0 % 3)")) })
+        for chunk in [1, 3, 7, 40, 41] {
+            log.indexWalkChunk = chunk
+            let report = try log.verify()
+            XCTAssertTrue(report.isClean, "chunks of \(chunk): \(report.problems)")
+            XCTAssertFalse(report.indexesLookedUp, "chunks of \(chunk)")
+        }
+    }
+
     func testAStreamIndexEntryMovedToAnotherStreamIsNamed() throws {
         let log = try openLog()
         try log.append((1...30).map { event(categorized($0), stream: StreamName(rawValue: "s\($0 % 3)")) })
@@ -82,6 +93,7 @@ final class IntegrityTests: EventLogTestCase {
             }
             _ = try txn.put(streams, key: Array("s2".utf8), value: seq(7))
         }
+        log.indexWalkChunk = 4
         let report = try log.verify()
         XCTAssertTrue(report.indexesLookedUp)
         XCTAssertEqual(report.problems.map(\.sequence), [7], "\(report.problems)")
