@@ -136,9 +136,9 @@ extension EventLog {
     }
 
     /// The digests of the id and stream indexes' entries for sequences up to `end` (later ones were appended
-    /// after the walk began), each index walked in its own order, `indexWalkChunk` entries per read transaction (65,536)
-    /// (the next one goes on from the last entry seen: entries are never removed), its mapped pages released after
-    /// each chunk past the budget.
+    /// after the walk began), each index walked in its own order, `indexWalkChunk` entries (at least one) per read
+    /// transaction, the next going on from the last entry seen (entries are never removed), the mapped pages
+    /// released after each past the budget.
     private func indexDigest(through end: UInt64) throws -> IndexDigest {
         var digest = IndexDigest()
         for (db, isIDs) in [(ids, true), (streamEvents, false)] {
@@ -159,7 +159,7 @@ extension EventLog {
                         }
                         var n = 0
                         var seen: Cursor.Entry?
-                        while let e = entry, n < indexWalkChunk {
+                        while let e = entry, n < max(1, indexWalkChunk) {
                             if e.value.count != 8 || EventLog.decodeSequence(e.value) <= end {
                                 if isIDs { digest.ids.add(key: e.key, value: e.value) } else { digest.streams.add(key: e.key, value: e.value) }
                             }
