@@ -141,7 +141,8 @@ extension EventLog {
     /// released after each past the budget.
     private func indexDigest(through end: UInt64) throws -> IndexDigest {
         var digest = IndexDigest()
-        for (db, isIDs) in [(ids, true), (streamEvents, false)] {
+        for (db, sum) in [(ids, \IndexDigest.ids), (streamEvents, \IndexDigest.streams)] {
+            let isIDs = sum == \IndexDigest.ids
             var last: (key: [UInt8], value: [UInt8])? = nil
             var done = false
             while !done {
@@ -161,7 +162,7 @@ extension EventLog {
                         var seen: Cursor.Entry?
                         while let e = entry, n < max(1, indexWalkChunk) {
                             if e.value.count != 8 || EventLog.decodeSequence(e.value) <= end {
-                                if isIDs { digest.ids.add(key: e.key, value: e.value) } else { digest.streams.add(key: e.key, value: e.value) }
+                                digest[keyPath: sum].add(key: e.key, value: e.value)
                             }
                             seen = e
                             n += 1
