@@ -70,9 +70,14 @@ extension EventLog {
     /// The stored dictionary `id`, checked against its SHA-256 (cached once loaded); nil when absent.
     func dictionary(id: UInt32) throws -> ZstdDictionary? {
         if let d = dictionaries.get(id) { return d }
-        guard let stored = try environment.read({ txn in try txn.getBytes(meta, key: EventLog.dictionaryKey(id)) }) else {
-            return nil
-        }
+        return try environment.read { txn in try dictionary(id: id, txn) }
+    }
+
+    /// The same, read in `txn` when not cached (for a caller inside a read transaction: this thread can hold no second
+    /// one).
+    func dictionary(id: UInt32, _ txn: borrowing Transaction) throws -> ZstdDictionary? {
+        if let d = dictionaries.get(id) { return d }
+        guard let stored = try txn.getBytes(meta, key: EventLog.dictionaryKey(id)) else { return nil }
         let d = try EventLog.openDictionary(stored, id: id)
         dictionaries.put(id, d)
         return d

@@ -193,7 +193,7 @@ extension EventLog {
                 return
             }
             do {
-                _ = try BlobCodec.open(Array(value), hash: h, zstd: zstd, hasher: hasher, dictionary: { loaded[$0] })
+                _ = try BlobCodec.open(value, hash: h, zstd: zstd, hasher: hasher, dictionary: { loaded[$0] })
             } catch {
                 report.add(nil, "\(error)")
             }

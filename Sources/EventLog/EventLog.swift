@@ -455,9 +455,12 @@ package final class EventLog: @unchecked Sendable {
     /// Blob `hash` read with a caller's zstd context and hasher, which a loop over many blobs (the search
     /// index's rebuild) reuses instead of making two per blob. Neither may be shared between threads.
     package func blob(_ hash: BlobHash, zstd: Zstd?, hasher: SHA256Hasher?) throws -> [UInt8]? {
-        let stored: [UInt8]? = try environment.read { txn in try storedBlob(txn, hash).map { Array($0) } }
-        guard let stored else { return nil }
-        return try BlobCodec.open(stored, hash: hash, zstd: zstd, hasher: hasher, dictionary: { try self.dictionary(id: $0) })
+        // Decoded where it lies in the map: the stored bytes are not copied out first (a copy and an allocation per blob
+        // the search index's rebuild reads).
+        try environment.read { txn in
+            guard let stored = try storedBlob(txn, hash) else { return nil }
+            return try BlobCodec.open(stored, hash: hash, zstd: zstd, hasher: hasher, dictionary: { try self.dictionary(id: $0, txn) })
+        }
     }
 
     /// True when blob `hash` is stored.

@@ -129,6 +129,20 @@ final class IntegrityTests: EventLogTestCase {
                       report.problems[0].message)
     }
 
+    /// A stored blob that cannot be decoded (an unknown flag, a size that does not match) names the blob by its hash
+    /// (the name is made only for the error), and the blobs beside it still read.
+    func testUndecodableBlobIsNamedByItsHash() throws {
+        let log = try openLog()
+        let h = try log.putBlob(Array("hello blob".utf8))
+        let other = try log.putBlob(Array("another blob".utf8))
+        let data = try log.environment.openDatabase("blob_data")
+        for stored: [UInt8] in [[9, 10] + Array("hello blob".utf8), [0, 11] + Array("hello blob".utf8), [2, 10, 7, 1, 2, 3]] {
+            try log.environment.write { txn in try txn.put(data, key: [0, 0, 0, 0, 0, 0, 0, 1], value: stored) }
+            XCTAssertThrowsError(try log.blob(h)) { XCTAssertTrue("\($0)".contains(h.hex), "\($0)") }
+            XCTAssertEqual(try log.blob(other), Array("another blob".utf8))
+        }
+    }
+
     /// More bad blobs than a report keeps: the blobs are checked on a thread of their own and their report joins
     /// the walk's, within the same bound (the first ones kept, the rest counted as truncated).
     func testMoreBadBlobsThanTheReportKeepsAreCappedAndCounted() throws {
