@@ -129,8 +129,8 @@ final class IntegrityTests: EventLogTestCase {
                       report.problems[0].message)
     }
 
-    /// A stored blob that cannot be decoded (an unknown flag, a size that does not match) names the blob by its hash
-    /// (the name is made only for the error), and the blobs beside it still read.
+    /// A stored blob that cannot be decoded (an unknown flag, a size that does not match, a dictionary that is not
+    /// there) is named by its hash in the error, and the blobs beside it still read.
     func testUndecodableBlobIsNamedByItsHash() throws {
         let log = try openLog()
         let h = try log.putBlob(Array("hello blob".utf8))
