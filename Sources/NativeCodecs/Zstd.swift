@@ -49,12 +49,10 @@ package final class Zstd {
     /// 4 bytes (an RLE block: 3 header bytes and the byte repeated).
     package static let maxExpansion = 32_768
 
-    /// Decompresses `input`, which must expand to exactly `expectedSize` bytes.
-    ///
-    /// `expectedSize` comes from a record or blob header that may be corrupt, so it is checked before the
-    /// output is allocated: against the content size the zstd frame declares, and against what `input`
-    /// can expand to at most (``maxExpansion``).
-    package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws -> [UInt8] {
+    /// Throws unless `input` is a zstd frame that can expand to `expectedSize` bytes: the content size the frame
+    /// declares (when it declares one) is `expectedSize`, and `expectedSize` is at most what `input` can expand to
+    /// (``maxExpansion`` a byte). What every decompression checks before it allocates its output.
+    static func checkExpansion(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws(NativeCodecError) {
         let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
         if declared == mailstore_zstd_contentsize_error() {
             throw NativeCodecError.corruptCompressedData("not a zstd frame")
@@ -65,6 +63,15 @@ package final class Zstd {
         guard expectedSize >= 0, expectedSize / Zstd.maxExpansion <= input.count else {
             throw NativeCodecError.corruptCompressedData("\(input.count) compressed bytes cannot expand to \(expectedSize)")
         }
+    }
+
+    /// Decompresses `input`, which must expand to exactly `expectedSize` bytes.
+    ///
+    /// `expectedSize` comes from a record or blob header that may be corrupt, so it is checked before the
+    /// output is allocated: against the content size the zstd frame declares, and against what `input`
+    /// can expand to at most (``maxExpansion``).
+    package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws -> [UInt8] {
+        try Zstd.checkExpansion(input, expectedSize: expectedSize)
         var out = [UInt8](repeating: 0, count: expectedSize)
         let rc = out.withUnsafeMutableBytes { o in
             ZSTD_decompressDCtx(dctx, o.baseAddress, o.count, input.baseAddress, input.count)

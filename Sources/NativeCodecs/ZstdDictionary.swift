@@ -76,8 +76,11 @@ extension Zstd {
         return out
     }
 
-    /// Decompresses `input` made with `dictionary`; it must expand to exactly `expectedSize` bytes.
+    /// Decompresses `input` made with `dictionary`; it must expand to exactly `expectedSize` bytes, checked as
+    /// `decompress(_:expectedSize:)` checks it before the output is allocated (a corrupt size would otherwise
+    /// allocate up to the blob header's bound, 16 GiB).
     package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, dictionary: ZstdDictionary) throws -> [UInt8] {
+        try Zstd.checkExpansion(input, expectedSize: expectedSize)
         var out = [UInt8](repeating: 0, count: expectedSize)
         let rc = out.withUnsafeMutableBytes { o in
             ZSTD_decompress_usingDDict(dctx, o.baseAddress, o.count, input.baseAddress, input.count, dictionary.ddict)

@@ -31,6 +31,24 @@ final class CompressedSizeTests: XCTestCase {
         }
     }
 
+    /// The same checks with a dictionary (a blob's flag 2): before 2026-12-02 its size went to the allocation unchecked.
+    func testDecompressWithADictionaryRefusesTheSameBeforeAllocating() throws {
+        let zstd = try Zstd()
+        let line = "Subject: [list] hello from the list\r\n"
+        let dictionary = try ZstdDictionary(bytes: Array(String(repeating: line, count: 40).utf8), level: 3)
+        let payload = Array(String(repeating: line, count: 10).utf8)
+        let frame = try payload.withUnsafeBytes { try zstd.compress($0, dictionary: dictionary) }
+        XCTAssertEqual(try frame.withUnsafeBytes { try zstd.decompress($0, expectedSize: payload.count, dictionary: dictionary) }, payload)
+        // 1 TiB: allocating it first would trap.
+        XCTAssertThrowsError(try frame.withUnsafeBytes { try zstd.decompress($0, expectedSize: 1 << 40, dictionary: dictionary) }) {
+            XCTAssertEqual($0 as? NativeCodecError, .corruptCompressedData("the frame holds \(payload.count) bytes, expected \(1 << 40)"))
+        }
+        let undeclared: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x50] + [0x03, 0x00, 0x10, 0x61]
+        XCTAssertThrowsError(try undeclared.withUnsafeBytes { try zstd.decompress($0, expectedSize: 1 << 40, dictionary: dictionary) }) {
+            XCTAssertEqual($0 as? NativeCodecError, .corruptCompressedData("10 compressed bytes cannot expand to \(1 << 40)"))
+        }
+    }
+
     func testACompressedRecordClaimingTwoGiBIsCorruptNotAllocated() throws {
         let zstd = try Zstd()
         var payload = ByteWriter()
