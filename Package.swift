@@ -38,6 +38,9 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // libxml2 (libxml2-dev): autoconfig documents, read as a tree (Foundation's XMLParser trapped on hostile ones).
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         // glibc's allocator settings (`mallopt`), which the Glibc module leaves out: set by the CLI.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -45,7 +48,7 @@ let package = Package(
         .target(name: "EventModel"),
         .target(name: "MailParser"),
         .target(name: "IMAPProtocol"),
-        .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol"]),
+        .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol", "CLibXML2"]),
         .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
         .target(name: "MessageComposer", dependencies: ["MailParser"]),
         .target(name: "Categorizer", dependencies: ["EventModel", "MailParser"]),
@@ -98,6 +101,7 @@ let package = Package(
         .executableTarget(name: "fuzz-mbox", dependencies: ["FuzzSupport", "MailParser"], path: "Tools/fuzzing/fuzz-mbox"),
         .executableTarget(name: "fuzz-record", dependencies: ["FuzzSupport", "EventModel", "EventLog", "NativeCodecs"], path: "Tools/fuzzing/fuzz-record"),
         .executableTarget(name: "fuzz-smtp-reply", dependencies: ["FuzzSupport", "SMTPClient"], path: "Tools/fuzzing/fuzz-smtp-reply"),
+        .executableTarget(name: "fuzz-discovery", dependencies: ["FuzzSupport", "SyncCore"], path: "Tools/fuzzing/fuzz-discovery"),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
@@ -119,7 +123,7 @@ let package = Package(
         .testTarget(name: "CorpusGeneratorTests", dependencies: ["CorpusGenerator"]),
         .testTarget(name: "ImportTests", dependencies: ["MailStore", "EventLog", "EventModel", "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "ViewsTests", dependencies: ["MailStore", "Views", "Projections", "EventLog", "EventModel", "LMDB", "NativeCodecs", "TestSupport", "CorpusGenerator"]),
-        .testTarget(name: "SyncTests", dependencies: ["MailStore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
+        .testTarget(name: "SyncTests", dependencies: ["MailStore", "SyncCore", "IMAPClient", "IMAPProtocol", "Views", "Projections", "EventLog",
                                                   "EventModel", "TestSupport", "mailstore", "MailParser", "CorpusGenerator"]),
         .testTarget(name: "CLITests", dependencies: ["MailStoreCLI", "CMalloc", "mailstore", "EventLog", "MailStore", "Views", "TestSupport", "CorpusGenerator"]),
     ],

@@ -1,60 +1,126 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import CLibXML2
 
 /// Reads a Thunderbird autoconfig (ISPDB) `clientConfig` document: the first IMAP incoming server and the
 /// first SMTP outgoing server with TLS or STARTTLS (plaintext servers are ignored). Pure: no I/O.
+///
+/// The document comes from a server, so it is hostile. libxml2 reads it into a tree (`xmlReadMemory`) with no network
+/// access, no external entity or DTD loaded and no entity substituted; only the text nodes directly inside an element
+/// or an attribute are read (an entity reference is skipped, so no entity is expanded however it nests), at most
+/// `maxFieldBytes` of each. Bounds: the document at most `maxDocumentBytes`; libxml2's own limits on depth (256) and
+/// text node size hold (`XML_PARSE_HUGE` is not set).
+///
+/// It used Foundation's `XMLParser` until fuzz-discovery found it trapping and crashing on documents a server could
+/// send (2026-12-02): an element name that is not UTF-8 (it force-unwraps the name's decoding) and a processing
+/// instruction with no data (`<?x?>`, valid XML: it calls `strlen` on a null pointer).
 package enum AutoconfigParser {
-    /// The servers found; nil when the document is not valid XML or names no usable server.
+    /// The largest document read (the ISPDB's are a few KiB).
+    package static let maxDocumentBytes = 1 << 20
+    /// The most bytes of one field (a host name, a port, a socket type, the server's type) kept.
+    package static let maxFieldBytes = 1_024
+
+    /// The servers found; nil when the document is not well-formed XML, is not a `clientConfig`, or names no usable
+    /// server.
     package static func parse(_ data: [UInt8]) -> (imap: Provider.Server?, smtp: Provider.Server?)? {
-        guard data.count <= 1 << 20 else { return nil }
-        let delegate = Collector()
-        let parser = XMLParser(data: Data(data))
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        guard parser.parse(), delegate.sawClientConfig else { return nil }
-        let imap = delegate.servers.first { $0.kind == "imap" }?.server
-        let smtp = delegate.servers.first { $0.kind == "smtp" }?.server
+        guard !data.isEmpty, data.count <= maxDocumentBytes else { return nil }
+        _ = initialized
+        let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_NOCDATA.rawValue
+        let parsed = data.withUnsafeBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) {
+                xmlReadMemory($0, Int32(buf.count), nil, nil, Int32(bitPattern: options))
+            }
+        }
+        guard let doc = parsed else { return nil }
+        defer { xmlFreeDoc(doc) }
+        guard let root = xmlDocGetRootElement(doc), name(root) == "clientConfig" else { return nil }
+        var imap: Provider.Server?
+        var smtp: Provider.Server?
+        // Every element under the root in document order, without recursion (depth is libxml2's to bound).
+        var next: xmlNodePtr? = root.pointee.children
+        while let node = next {
+            if node.pointee.type == XML_ELEMENT_NODE {
+                let element = name(node)
+                if element == "incomingServer" || element == "outgoingServer",
+                   let kind = attribute(node, "type")?.lowercased(), let server = server(node) {
+                    if kind == "imap", imap == nil { imap = server }
+                    if kind == "smtp", smtp == nil { smtp = server }
+                }
+                if let child = node.pointee.children {
+                    next = child
+                    continue
+                }
+            }
+            next = following(node, under: root)
+        }
         return imap == nil && smtp == nil ? nil : (imap, smtp)
     }
 
-    private final class Collector: NSObject, XMLParserDelegate {
-        var servers: [(kind: String, server: Provider.Server)] = []
-        var sawClientConfig = false
-        private var kind: String?
-        private var fields: [String: String] = [:]
-        private var text = ""
+    /// libxml2 set up once per process, before any parse (its documentation asks so of threaded programs).
+    private static let initialized: Void = xmlInitParser()
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            if name == "clientConfig" { sawClientConfig = true }
-            if name == "incomingServer" || name == "outgoingServer" {
-                kind = attributes["type"]?.lowercased()
-                fields = [:]
-            }
-            text = ""
+    /// The node after `node`'s subtree in document order, within `root`'s; nil at its end.
+    private static func following(_ node: xmlNodePtr, under root: xmlNodePtr) -> xmlNodePtr? {
+        var at = node
+        while at != root {
+            if let sibling = at.pointee.next { return sibling }
+            guard let parent = at.pointee.parent else { return nil }
+            at = parent
         }
+        return nil
+    }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if text.count < 1024 { text += string }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            if kind != nil, ["hostname", "port", "socketType"].contains(name) {
-                fields[name] = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            if name == "incomingServer" || name == "outgoingServer", let k = kind {
-                kind = nil
-                let security: Provider.Security? = switch fields["socketType"]?.uppercased() {
-                case "SSL", "TLS": .tls
-                case "STARTTLS": .starttls
-                default: nil
+    /// The server a `incomingServer` or `outgoingServer` element describes by its `hostname`, `port` and `socketType`
+    /// children (the first of each); nil unless all three are usable and the socket type is TLS or STARTTLS.
+    private static func server(_ element: xmlNodePtr) -> Provider.Server? {
+        var fields: [String: String] = [:]
+        var child = element.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_ELEMENT_NODE {
+                let field = name(node)
+                if ["hostname", "port", "socketType"].contains(field), fields[field] == nil {
+                    fields[field] = text(node.pointee.children)
                 }
-                guard let host = fields["hostname"], !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }),
-                      let port = fields["port"].flatMap(UInt16.init), port > 0, let security else { return }
-                servers.append((k, Provider.Server(host: host, port: port, security: security)))
             }
+            child = node.pointee.next
         }
+        let security: Provider.Security? = switch fields["socketType"]?.uppercased() {
+        case "SSL", "TLS": .tls
+        case "STARTTLS": .starttls
+        default: nil
+        }
+        guard let host = fields["hostname"], !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }),
+              let port = fields["port"].flatMap(UInt16.init), port > 0, let security else { return nil }
+        return Provider.Server(host: host, port: port, security: security)
+    }
+
+    /// An element's name (bytes that are not UTF-8 repaired, never trapped on).
+    private static func name(_ node: xmlNodePtr) -> String {
+        node.pointee.name.map { String(cString: $0) } ?? ""
+    }
+
+    /// The text of the attribute `name` of `node`, or nil when it has none.
+    private static func attribute(_ node: xmlNodePtr, _ name: String) -> String? {
+        guard let attr = xmlHasProp(node, name) else { return nil }
+        return text(attr.pointee.children)
+    }
+
+    /// The text nodes among `first` and its siblings, concatenated (at most `maxFieldBytes`), with the white space at
+    /// either end trimmed. Entity references and elements among them are skipped.
+    private static func text(_ first: xmlNodePtr?) -> String {
+        var bytes: [UInt8] = []
+        var at = first
+        while let node = at, bytes.count < maxFieldBytes {
+            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE, let content = node.pointee.content {
+                var p = content
+                while p.pointee != 0, bytes.count < maxFieldBytes {
+                    bytes.append(p.pointee)
+                    p += 1
+                }
+            }
+            at = node.pointee.next
+        }
+        let space: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let start = bytes.firstIndex(where: { !space($0) }), let end = bytes.lastIndex(where: { !space($0) }) else { return "" }
+        return String(decoding: bytes[start...end], as: UTF8.self)
     }
 }

@@ -63,4 +63,29 @@ final class DiscoveryParsingTests: XCTestCase {
         let plain = valid.replacingOccurrences(of: "STARTTLS", with: "plain").replacingOccurrences(of: "SSL", with: "plain")
         XCTAssertNil(AutoconfigParser.parse(Array(plain.utf8)), "plaintext servers are never used")
     }
+
+    /// Documents Foundation's XMLParser trapped or crashed on (found by fuzz-discovery): a name that is not UTF-8, a
+    /// processing instruction with no data. Read with libxml2's tree they parse or are refused; entities are not
+    /// expanded (an entity's text is not a host name), and a document declared in Latin-1 still reads.
+    func testHostileAutoconfigDocumentsAreReadOrRefusedNeverCrashedOn() throws {
+        let server = "<incomingServer type=\"imap\"><hostname>imap.x.org</hostname><port>993</port><socketType>SSL</socketType></incomingServer>"
+        let broken = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><clientConfig>\(server)<usern".utf8)
+            + [0xFF, 0xFF] + Array("ame>x</usern".utf8) + [0xFF, 0xFF] + Array("ame></clientConfig>".utf8)
+        XCTAssertNil(AutoconfigParser.parse(broken), "not UTF-8: not well-formed")
+        let instruction = "<?xml version=\"1.0\"?><?x?><clientConfig><?y?>\(server)</clientConfig>"
+        XCTAssertEqual(AutoconfigParser.parse(Array(instruction.utf8))?.imap?.host, "imap.x.org")
+        let latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><clientConfig><displayName>Soci".utf8) + [0xE9]
+            + Array("t\(server.dropFirst(0))</displayName>\(server)</clientConfig>".utf8)
+        XCTAssertEqual(AutoconfigParser.parse(latin1)?.imap?.host, "imap.x.org")
+        let entities = """
+        <?xml version="1.0"?><!DOCTYPE clientConfig [<!ENTITY a "imap.x.org"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">
+        <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY x SYSTEM "file:///etc/passwd">]><clientConfig>
+        <incomingServer type="imap"><hostname>&c;</hostname><port>993</port><socketType>SSL</socketType></incomingServer>
+        <outgoingServer type="smtp"><hostname>&x;</hostname><port>465</port><socketType>SSL</socketType></outgoingServer>
+        </clientConfig>
+        """
+        XCTAssertNil(AutoconfigParser.parse(Array(entities.utf8)), "no entity is expanded into a host name")
+        XCTAssertNil(AutoconfigParser.parse([0xFF, 0xFE, 0x3C, 0x00]), "a UTF-16 fragment")
+        XCTAssertNil(AutoconfigParser.parse([]))
+    }
 }

@@ -1,4 +1,5 @@
 @testable import MailStore
+import SyncCore
 import TestSupport
 import XCTest
 
@@ -35,6 +36,9 @@ final class HTTPClientTests: XCTestCase {
         assertBad("HTTP/1.1 abc OK\r\n\r\n", "status line")
         assertBad("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "ends after 5 of 10 bytes")
         assertBad("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "Content-Length")
+        // RFC 9110's 1*DIGIT: no sign (`Int` takes one); the server's text is shown printable, for a terminal.
+        assertBad("HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\nhello", "Content-Length +5")
+        assertBad("HTTP/1.1 200 OK\r\nContent-Length: 5\u{1B}[2J\r\n\r\nhello", "Content-Length 5?[2J")
         assertBad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", "without its last chunk")
         assertBad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", "chunk size")
         assertBad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\nhello\r\n0\r\n\r\n", "chunk size")

@@ -148,3 +148,64 @@ smtp = {
 for name, text in smtp.items():
     data = text.encode("latin-1")
     write("smtp-reply", name, data.replace(b"\n", b"\r\n") if name not in ("bare-code",) else data)
+
+# --- Discovery: DNS answers, autoconfig documents, HTTP responses -----------------------------------
+# The first byte chooses the parser (modulo 4): 0 DNS SRV, 1 DNS MX, 2 autoconfig, 3 HTTP. A DNS seed's first
+# two bytes after it are its transaction id, which the target asks for.
+
+
+def dns_name(name):
+    out = b""
+    for label in name.split("."):
+        out += bytes([len(label)]) + label.encode()
+    return out + b"\x00"
+
+
+def dns_response(qname, qtype, answers, rcode=0):
+    head = bytes([0x12, 0x34, 0x81, 0x80 | rcode, 0, 1, 0, len(answers), 0, 0, 0, 0])
+    body = dns_name(qname) + qtype.to_bytes(2, "big") + b"\x00\x01"
+    for rtype, rdata in answers:
+        # The owner as a pointer to the question (offset 12), class IN, TTL 300.
+        body += b"\xc0\x0c" + rtype.to_bytes(2, "big") + b"\x00\x01\x00\x00\x01\x2c" + len(rdata).to_bytes(2, "big") + rdata
+    return head + body
+
+
+def srv(priority, weight, port, target):
+    return priority.to_bytes(2, "big") + weight.to_bytes(2, "big") + port.to_bytes(2, "big") + dns_name(target)
+
+
+discovery = {
+    "srv-imaps": b"\x00" + dns_response("_imaps._tcp.example.org", 33,
+                                        [(33, srv(0, 1, 993, "imap.example.org")), (33, srv(10, 5, 993, "imap2.example.org"))]),
+    "srv-none": b"\x00" + dns_response("_imap._tcp.example.org", 33, [(33, srv(0, 0, 0, ""))]),
+    "srv-nxdomain": b"\x00" + dns_response("_submission._tcp.example.org", 33, [], rcode=3),
+    # An exchange compressed against the question's name ("mx" then a pointer to "example.org" at offset 12 + 1 + 2).
+    "mx-google": b"\x01" + dns_response("example.org", 15,
+                                         [(15, b"\x00\x0a" + dns_name("aspmx.l.google.com")), (15, b"\x00\x05\x02mx\xc0\x0c")]),
+    "mx-cname": b"\x01" + dns_response("example.org", 15, [(5, dns_name("other.example.org")), (15, b"\x00\x01\xc0\x0c")]),
+    "autoconfig": b"\x02" + b"""<?xml version="1.0" encoding="UTF-8"?>
+<clientConfig version="1.1">
+  <emailProvider id="example.org">
+    <domain>example.org</domain>
+    <incomingServer type="imap"><hostname>imap.example.org</hostname><port>993</port><socketType>SSL</socketType>
+      <authentication>password-cleartext</authentication><username>%EMAILADDRESS%</username></incomingServer>
+    <incomingServer type="pop3"><hostname>pop.example.org</hostname><port>995</port><socketType>SSL</socketType></incomingServer>
+    <outgoingServer type="smtp"><hostname>smtp.example.org</hostname><port>587</port><socketType>STARTTLS</socketType></outgoingServer>
+  </emailProvider>
+</clientConfig>
+""",
+    "autoconfig-entities": b"\x02" + b"""<?xml version="1.0"?>
+<!DOCTYPE clientConfig [<!ENTITY h "imap.example.org"><!ENTITY x SYSTEM "file:///etc/passwd">]>
+<clientConfig><emailProvider><incomingServer type="IMAP"><hostname>&h;</hostname><port>143</port>
+<socketType>starttls</socketType></incomingServer><outgoingServer type="smtp"><hostname>&x;</hostname><port>465</port>
+<socketType>TLS</socketType></outgoingServer></emailProvider></clientConfig>
+""",
+    "http-length": b"\x03" + b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 60\r\nCache-Control: no-store\r\n\r\n"
+                   b'{"access_token":"x","token_type":"Bearer","expires_in":3599}',
+    "http-chunked": b"\x03" + b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/xml\r\n\r\n"
+                    b"1a;ext=1\r\n<clientConfig version=\"1.1\">\r\n10\r\n</clientConfig>\r\n\r\n0\r\nTrailer: x\r\n\r\n",
+    "http-redirect": b"\x03" + b"HTTP/1.1 301 Moved Permanently\r\nLocation: /v1.1/example.org\r\nContent-Length: 0\r\n\r\n",
+    "http-to-the-end": b"\x03" + b"HTTP/1.0 404 Not Found\r\nServer: x\r\n\r\nnot here",
+}
+for name, data in discovery.items():
+    write("discovery", name, data)

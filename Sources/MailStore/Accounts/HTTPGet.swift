@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A bounded, blocking HTTP(S) GET for discovery: at most `limit` bytes (refused as soon as more arrive),
 /// within `timeout` seconds in all, following up to 5 redirects; https with the certificate verified,
 /// plain http only to a loopback address (``HTTPClient``).

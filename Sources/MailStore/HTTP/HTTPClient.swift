@@ -1,5 +1,6 @@
 import Foundation
 import SecureTransport
+import SyncCore
 
 /// The small blocking HTTP/1.1 client mailstore needs (OAuth's token and metadata requests, account
 /// discovery's autoconfig GET): one request per connection (`Connection: close`), over TLS 1.2+ with the
@@ -101,62 +102,12 @@ struct HTTPClient: Sendable {
         return try HTTPClient.parse(raw, from: t.host)
     }
 
-    /// Parses a whole response (read to the connection's end): status line, headers, body by
-    /// Content-Length, chunked, or to the end. Pure.
+    /// Parses a whole response (read to the connection's end): `HTTPResponseParser`, its refusal named by `host`.
     static func parse(_ raw: [UInt8], from host: String) throws(HTTPClientError) -> HTTPResponse {
-        var end: Int?
-        var i = 0
-        while i + 3 < raw.count {
-            if raw[i] == 13 && raw[i + 1] == 10 && raw[i + 2] == 13 && raw[i + 3] == 10 {
-                end = i
-                break
-            }
-            i += 1
-        }
-        guard let end else { throw .badResponse(host: host, "no end of the headers") }
-        let lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let statusParts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
-        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), statusParts[1].count == 3,
-              let status = Int(statusParts[1]), (100...599).contains(status) else {
-            throw .badResponse(host: host, "the status line is not HTTP/1.x")
-        }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        var body = Array(raw[(end + 4)...])
-        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            body = try dechunk(body, from: host)
-        } else if let length = headers["content-length"] {
-            guard let n = Int(length), n >= 0 else { throw .badResponse(host: host, "Content-Length \(length.prefix(40))") }
-            guard n <= body.count else { throw .badResponse(host: host, "the body ends after \(body.count) of \(n) bytes") }
-            body.removeLast(body.count - n)
-        }
-        return HTTPResponse(status: status, headers: headers, body: body)
-    }
-
-    /// The body of a chunked transfer coding (RFC 9112 section 7.1): chunk sizes in hex (extensions
-    /// ignored), each chunk followed by CRLF, ended by a zero-size chunk (trailers ignored).
-    static func dechunk(_ data: [UInt8], from host: String) throws(HTTPClientError) -> [UInt8] {
-        var out: [UInt8] = []
-        var i = 0
-        while true {
-            var lineEnd = i
-            while lineEnd + 1 < data.count && !(data[lineEnd] == 13 && data[lineEnd + 1] == 10) { lineEnd += 1 }
-            guard lineEnd + 1 < data.count else { throw .badResponse(host: host, "a chunked body ends without its last chunk") }
-            let sizeText = String(decoding: data[i..<lineEnd], as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)[0]
-                .trimmingCharacters(in: .whitespaces)
-            // At most 15 hex digits: any size that fits the response bound does, and Int cannot overflow.
-            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16), size >= 0 else {
-                throw .badResponse(host: host, "a bad chunk size")
-            }
-            if size == 0 { return out }
-            let start = lineEnd + 2
-            guard size <= data.count - start else { throw .badResponse(host: host, "a chunk ends early") }
-            out += data[start..<start + size]
-            i = start + size + 2
-            guard i <= data.count, data[i - 2] == 13, data[i - 1] == 10 else { throw .badResponse(host: host, "a chunk without its CRLF") }
+        do {
+            return try HTTPResponseParser.parse(raw)
+        } catch {
+            throw .badResponse(host: host, error.reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// OAuth's HTTP requests: form POSTs and metadata GETs through ``HTTPClient`` (TLS verified, plain `http`
 /// only to a loopback address, responses capped at 1 MiB, every wait at `timeoutSeconds`), its errors told
