@@ -103,6 +103,7 @@ let package = Package(
         .executableTarget(name: "fuzz-smtp-reply", dependencies: ["FuzzSupport", "SMTPClient"], path: "Tools/fuzzing/fuzz-smtp-reply"),
         .executableTarget(name: "fuzz-discovery", dependencies: ["FuzzSupport", "SyncCore"], path: "Tools/fuzzing/fuzz-discovery"),
         .executableTarget(name: "fuzz-views", dependencies: ["FuzzSupport", "EventModel", "Projections"], path: "Tools/fuzzing/fuzz-views"),
+        .executableTarget(name: "fuzz-blob", dependencies: ["FuzzSupport", "EventLog", "EventModel", "NativeCodecs"], path: "Tools/fuzzing/fuzz-blob"),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),

@@ -7,10 +7,10 @@ import NativeCodecs
 /// - 2: the id of a blob dictionary as a varint (`BlobDictionary`), then the data compressed with zstd and it.
 ///
 /// Flags 0 and 1 are all format 1 wrote; format 2 adds flag 2.
-enum BlobCodec {
+package enum BlobCodec {
     /// Decodes a stored blob and checks it against its hash; `dictionary` finds a dictionary by id. `stored` may lie
     /// in a map (read in place, not copied first).
-    static func open(_ stored: UnsafeRawBufferPointer, hash: BlobHash, zstd: Zstd? = nil, hasher: SHA256Hasher? = nil,
+    package static func open(_ stored: UnsafeRawBufferPointer, hash: BlobHash, zstd: Zstd? = nil, hasher: SHA256Hasher? = nil,
                      dictionary: (UInt32) throws -> ZstdDictionary?) throws -> [UInt8] {
         let raw = try decode(stored, name: hash.hex, zstd: zstd, dictionary: dictionary)
         let digest = try (hasher ?? SHA256Hasher()).hash(raw)
@@ -20,7 +20,7 @@ enum BlobCodec {
 
     /// Decodes a stored blob without checking its content; `name` (its hash, or its number) names it in errors, and is
     /// made only for one.
-    static func decode(_ buf: UnsafeRawBufferPointer, name: @autoclosure () -> String, zstd: Zstd?,
+    package static func decode(_ buf: UnsafeRawBufferPointer, name: @autoclosure () -> String, zstd: Zstd?,
                        dictionary: (UInt32) throws -> ZstdDictionary?) throws -> [UInt8] {
         var r = ByteReader(buf)
         do {

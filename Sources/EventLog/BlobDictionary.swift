@@ -9,6 +9,12 @@ package struct BlobDictionary: Sendable {
     /// The digested dictionary.
     package let zstd: ZstdDictionary
 
+    /// The dictionary `zstd` stored under `id`.
+    package init(id: UInt32, zstd: ZstdDictionary) {
+        self.id = id
+        self.zstd = zstd
+    }
+
     /// zstd level of blobs compressed with a dictionary (baked into the digested dictionary). Level 1, as
     /// the importer's plain zstd: on generated mail level 3 saved ~2 points of size (51.5% against 53.6% of
     /// raw) for 2.4x the compression time.

@@ -8,7 +8,7 @@ package struct PendingBlob: Sendable {
     /// The raw size.
     package let rawSize: Int
     /// The stored record (`BlobCodec`).
-    let stored: [UInt8]
+    package let stored: [UInt8]
     /// The stored record's size.
     package var storedSize: Int { stored.count }
 }
