@@ -1,4 +1,3 @@
-import Foundation
 import FuzzSupport
 
 /// Fuzzes with libFuzzer when built by Tools/fuzz, replays the given files otherwise;
@@ -6,11 +5,6 @@ import FuzzSupport
 @main
 enum FuzzRecord {
     static func main() throws {
-        let arguments = CommandLine.arguments
-        if arguments.count == 3, arguments[1] == "--write-seeds" {
-            try RecordFuzz.writeSeeds(to: arguments[2])
-            return
-        }
-        FuzzMain.run(check: RecordFuzz.check)
+        try FuzzMain.run(check: RecordFuzz.check, writeSeeds: RecordFuzz.writeSeeds(to:))
     }
 }
