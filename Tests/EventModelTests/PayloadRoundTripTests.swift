@@ -112,4 +112,18 @@ final class CatalogDocTests: XCTestCase {
             XCTAssertTrue(text.contains("schema version \(event.schemaVersion)."), "version of \(event.type.name)")
         }
     }
+
+    /// The record fuzz target's seed corpus holds every event type (`fuzz-record --write-seeds`): it had fallen behind
+    /// the event model by seven types, whose payloads the fuzzer then had to find alone.
+    func testTheRecordFuzzSeedsHoldEveryType() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Tools/fuzzing/corpus/record").path
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: corpus))
+        for (index, event) in DomainEvent.examples.enumerated() {
+            for suffix in ["plain", "zstd"] {
+                let name = String(format: "%02d", index) + "-\(event.type.name)-\(suffix)"
+                XCTAssertTrue(names.contains(name), "Tools/fuzzing/corpus/record lacks \(name): run `swift build --product fuzz-record && .build/debug/fuzz-record --write-seeds DIR` into an emptied corpus")
+            }
+        }
+    }
 }
