@@ -103,6 +103,7 @@ let package = Package(
         .executableTarget(name: "fuzz-smtp-reply", dependencies: ["FuzzSupport", "SMTPClient"], path: "Tools/fuzzing/fuzz-smtp-reply"),
         .executableTarget(name: "fuzz-discovery", dependencies: ["FuzzSupport", "SyncCore"], path: "Tools/fuzzing/fuzz-discovery"),
         .executableTarget(name: "fuzz-views", dependencies: ["FuzzSupport", "EventModel", "Projections"], path: "Tools/fuzzing/fuzz-views"),
+        .executableTarget(name: "fuzz-compose", dependencies: ["FuzzSupport", "MessageComposer", "MailParser"], path: "Tools/fuzzing/fuzz-compose"),
         .executableTarget(name: "fuzz-blob", dependencies: ["FuzzSupport", "EventLog", "EventModel", "NativeCodecs"], path: "Tools/fuzzing/fuzz-blob"),
 
         // Tests.

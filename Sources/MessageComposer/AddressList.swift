@@ -41,6 +41,10 @@ package struct AddressList: Sendable, Hashable {
         let domain = email[email.index(after: at)...]
         if local.isEmpty { return "the part before the @ is empty" }
         if domain.isEmpty { return "the domain is empty" }
+        // RFC 5321 section 4.5.3.1: a path (the address in brackets) is at most 256 octets, a local part at most 64; a
+        // longer address cannot be sent, nor written on one header line.
+        if email.utf8.count > 254 { return "it is longer than 254 bytes" }
+        if local.utf8.count > 64 { return "the part before the @ is longer than 64 bytes" }
         if email.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             return "it holds a space or a control character"
         }

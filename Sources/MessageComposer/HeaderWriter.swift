@@ -12,27 +12,59 @@ struct HeaderWriter {
     /// The header section written so far.
     private(set) var bytes: [UInt8] = []
 
+    /// The longest line a message may have (RFC 5322 section 2.1.1), CRLF not counted.
+    static let maxLineBytes = 998
+
     /// Adds `name: value` with `value` made of `tokens`, separated by single spaces and folded
     /// before a token that would pass ``foldWidth``.
     mutating func add(_ name: String, tokens: [String]) {
+        bytes.append(contentsOf: HeaderWriter.field(name, tokens: tokens).utf8)
+    }
+
+    /// `name: value` with its CRLF, `value` made of `tokens` separated by single spaces, folded before a token that
+    /// would pass ``foldWidth``. A fold goes only at a single space between two words (an empty token is a second
+    /// space): next to another space, a reader unfolding as RFC 5322 says (the CRLF removed) and one collapsing the
+    /// folding white space (as many do, mailstore's parser too) would read the text with different spaces.
+    static func field(_ name: String, tokens: [String]) -> String {
+        // The tokens in groups that may not be cut: words with a run of spaces (empty tokens) between them.
+        var groups: [String] = []
+        for (i, token) in tokens.enumerated() {
+            if i > 0, token.isEmpty || tokens[i - 1].isEmpty {
+                groups[groups.count - 1] += " " + token
+            } else {
+                groups.append(token)
+            }
+        }
         var line = name + ":"
         var lineLength = line.utf8.count
-        for token in tokens {
-            let length = token.utf8.count
+        for group in groups {
+            let length = group.utf8.count
             if lineLength + 1 + length > HeaderWriter.foldWidth, lineLength > name.utf8.count + 1 {
-                line += "\r\n " + token
+                line += "\r\n " + group
                 lineLength = 1 + length
             } else {
-                line += " " + token
+                line += " " + group
                 lineLength += 1 + length
             }
         }
-        bytes.append(contentsOf: (line + "\r\n").utf8)
+        return line + "\r\n"
+    }
+
+    /// The bytes of the longest line of `field` (CRLF not counted).
+    static func longestLine(_ field: String) -> Int {
+        field.utf8.split(separator: 0x0A).map { $0.last == 0x0D ? $0.count - 1 : $0.count }.max() ?? 0
     }
 
     /// Adds an unstructured field (`Subject`): ASCII text as words, other text as encoded words.
     mutating func add(_ name: String, text: String) {
-        add(name, tokens: HeaderWriter.unstructuredTokens(text))
+        let plain = HeaderWriter.field(name, tokens: HeaderWriter.unstructuredTokens(text))
+        // Plain words that cannot be folded within a line's 998 bytes (a long word, or long runs of spaces) go as
+        // encoded words, which fold anywhere.
+        guard HeaderWriter.longestLine(plain) > HeaderWriter.maxLineBytes else {
+            bytes.append(contentsOf: plain.utf8)
+            return
+        }
+        add(name, tokens: HeaderWriter.encodedWords(HeaderWriter.sanitized(text)))
     }
 
     /// The tokens of unstructured `text`, line breaks and controls turned into spaces: its words
@@ -46,14 +78,18 @@ struct HeaderWriter {
     }
 
     /// A display name as phrase tokens (RFC 5322 §3.2.5): atoms when it only has atom characters,
-    /// else one quoted string when ASCII, else encoded words.
+    /// else one quoted string when ASCII, else (or when too long for a line) encoded words.
     static func phraseTokens(_ name: String) -> [String] {
         let clean = sanitized(name).trimmingCharacters(in: .init(charactersIn: " "))
         guard !clean.isEmpty else { return [] }
-        guard isPlainASCII(clean) else { return encodedWords(clean) }
+        // Words cannot be folded inside: a name too long for a line (with the field's name and an address of up to
+        // 254 bytes) goes as encoded words, which can.
+        guard isPlainASCII(clean), clean.utf8.count <= maxLineBytes - 300 else { return encodedWords(clean) }
         let words = clean.split(separator: " ").map(String.init)
         if words.allSatisfy({ $0.unicodeScalars.allSatisfy(isAtomText) }) { return words }
         let escaped = clean.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        // (Escaping at most doubles it: the quoted string may pass the bound above by as much, in a line of 998.)
+        guard escaped.utf8.count <= maxLineBytes - 300 else { return encodedWords(clean) }
         return ["\"" + escaped + "\""]
     }
 

@@ -3,12 +3,14 @@ enum MIMEParameter {
     /// The longest value part of one RFC 2231 section, so a section fits a folded line.
     static let sectionLength = 60
 
-    /// `name="value"` tokens for printable ASCII values, else RFC 2231 `name*=utf-8''%XX` ones,
+    /// `name="value"` tokens for printable ASCII values without `=?`, else RFC 2231 `name*=utf-8''%XX` ones,
     /// split into numbered sections (`name*0*=`, `name*1*=`) when long. Each token but the
     /// caller's last gets its `;`.
     static func tokens(_ name: String, _ value: String) -> [String] {
         let clean = HeaderWriter.sanitized(value)
-        if clean.utf8.allSatisfy({ (0x20...0x7E).contains($0) }), clean.utf8.count <= sectionLength {
+        // A value with `=?` goes in RFC 2231 form too: in a quoted one, readers (mailstore's, Thunderbird's) decode
+        // what looks like an RFC 2047 encoded word, and the name would read otherwise than it was written.
+        if clean.utf8.allSatisfy({ (0x20...0x7E).contains($0) }), clean.utf8.count <= sectionLength, !clean.contains("=?") {
             var escaped = ""
             for character in clean {
                 if character == "\\" || character == "\"" { escaped.append("\\") }

@@ -96,11 +96,17 @@ package enum MessageComposer {
         return tokens
     }
 
+    /// The longest message id written into In-Reply-To or References (without its brackets): an id is not folded, and
+    /// `In-Reply-To: <id>` must fit a line's 998 bytes. A longer one (no real id is) is left out.
+    static let maxIDBytes = 900
+
     /// A message id without angle brackets and surrounding space, or nil when it cannot be written.
     static func cleanID(_ id: String) -> String? {
         var text = Substring(id.trimmingCharacters(in: .whitespaces))
         if text.hasPrefix("<") && text.hasSuffix(">") && text.count >= 2 { text = text.dropFirst().dropLast() }
-        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "<" && $0 != ">" })
+        // At most `maxIDBytes`: an id cannot be folded, and a longer one would not fit a header line.
+        guard !text.isEmpty, text.utf8.count <= maxIDBytes,
+              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "<" && $0 != ">" })
         else { return nil }
         return String(text)
     }

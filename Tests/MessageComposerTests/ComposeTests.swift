@@ -191,6 +191,46 @@ final class ComposeTests: ComposerTestCase {
         }
     }
 
+    /// What fuzz-compose found (2026-12-02): text that read back otherwise than it was written, and lines past 998 bytes.
+    func testHeaderTextReadsBackAsWrittenAndEveryLineFits() throws {
+        // A fold at a double space: RFC 5322's unfolding keeps both spaces, a reader collapsing folding white space
+        // (mailstore's parser) kept one. Folds now go only at single spaces.
+        let doubled = "Quarterly numbers " + String(repeating: "a", count: 42) + "  " + String(repeating: "b", count: 20) + " end"
+        var message = try MessageComposer.compose(draft(subject: doubled))
+        XCTAssertEqual(MailParser.parse(message.bytes).subject, doubled)
+        XCTAssertEqual(try PythonEmailOracle.read(message.bytes).subject, doubled)
+        try assertWellFormed(message.bytes)
+        // A word no fold can cut (over 998 bytes), and a display name as long, go as encoded words.
+        let word = "x" + String(repeating: "y", count: 1_200)
+        var long = draft(subject: "Re: " + word)
+        long.to = [MailAddress(name: String(repeating: "Name ", count: 200), email: "bob@example.org")]
+        message = try MessageComposer.compose(long)
+        let lines = String(decoding: message.bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        XCTAssertLessThanOrEqual(lines.map(\.utf8.count).max() ?? 0, 998)
+        XCTAssertEqual(MailParser.parse(message.bytes).subject, "Re: " + word)
+        XCTAssertEqual(MailParser.parse(message.bytes).to.first?.name, String(repeating: "Name ", count: 200).trimmingCharacters(in: .whitespaces))
+        // A file name with `=?` goes in RFC 2231 form: quoted, readers decode it as an encoded word.
+        let name = "=?utf-8?q?not_a_word?= notes.txt"
+        message = try MessageComposer.compose(draft(attachments: [DraftAttachment(filename: name, mimeType: "text/plain", data: [0x61])]))
+        XCTAssertEqual(MailParser.parse(message.bytes).attachments.map(\.filename), [name])
+        // A reference id that cannot fit a line is left out rather than written past 998 bytes.
+        var reply = draft()
+        reply.inReplyTo = String(repeating: "a", count: 950) + "@example.org"
+        reply.references = [reply.inReplyTo!, "short@example.org"]
+        message = try MessageComposer.compose(reply)
+        XCTAssertFalse(headerText(message.bytes).contains("In-Reply-To"))
+        XCTAssertTrue(unfolded(headerText(message.bytes)).contains("References: <short@example.org>"))
+    }
+
+    /// RFC 5321's limits: an address over 254 bytes or with a local part over 64 cannot be sent (nor fit a line).
+    func testAnAddressPastSMTPsLimitsIsRefused() {
+        XCTAssertNotNil(AddressList.problem(with: String(repeating: "a", count: 65) + "@example.org"))
+        XCTAssertNil(AddressList.problem(with: String(repeating: "a", count: 64) + "@example.org"))
+        let domain = (0..<5).map { _ in String(repeating: "d", count: 60) }.joined(separator: ".")
+        XCTAssertNotNil(AddressList.problem(with: "a@" + domain))
+        XCTAssertNil(AddressList.problem(with: "a@" + domain.prefix(250)))
+    }
+
     func testOnlyBccRecipientsGiveAnUndisclosedTo() throws {
         var draft = draft()
         (draft.to, draft.cc) = ([], [])

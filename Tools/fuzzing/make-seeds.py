@@ -209,3 +209,18 @@ discovery = {
 }
 for name, data in discovery.items():
     write("discovery", name, data)
+
+# --- Compose: a draft's fields separated by NUL ------------------------------------------------------
+# subject, text, recipient's name, recipient's local part, attachment name, its type, its bytes, a reference id,
+# flags (bit 0: 8BITMIME).
+compose = {
+    "plain": ["Lunch", "Hello Bob,\nsee you at noon.\n", "Bob", "bob", "", "", "", "", "\x01"],
+    "umlauts-qp": ["Grüße aus Köln", "Grüße,\n\nÜmlaute und ☕\n=Gleich= am Anfang\n.\n", "Jürgen Müller", "juergen", "", "", "", "", "\x00"],
+    "reply-attachment": ["Re: report", "See attached.\r\n", "Carol \"CJ\" Jones", "carol", "Prüfbericht 2026 (final).pdf",
+                         "application/pdf", "%PDF-1.4 fake\n", "abc123@mail.example.org", "\x01"],
+    "injection": ["Hi\r\nBcc: evil@example.com", "x\r\n.\r\nMAIL FROM:<a@b>\r\n", "Bob\r\nX-Evil: 1", "bob", "a\r\nb.txt",
+                  "text/plain\r\nX: y", "data", "<x>\r\nY: z", "\x00"],
+    "long-line": ["=?utf-8?q?not_a_word?= " + "word " * 40, "x" * 2100 + "\n", "", "l", "", "", "", "", "\x01"],
+}
+for name, fields in compose.items():
+    write("compose", name, "\x00".join(fields))
