@@ -88,4 +88,16 @@ final class DiscoveryParsingTests: XCTestCase {
         XCTAssertNil(AutoconfigParser.parse([0xFF, 0xFE, 0x3C, 0x00]), "a UTF-16 fragment")
         XCTAssertNil(AutoconfigParser.parse([]))
     }
+
+    /// The bounds: a field keeps at most `maxFieldBytes` of its text, and a document over `maxDocumentBytes` is not read.
+    func testAutoconfigBounds() throws {
+        func doc(host: String, padding: Int = 0) -> [UInt8] {
+            Array("<clientConfig><!--\(String(repeating: "p", count: padding))--><incomingServer type=\"imap\"><hostname>\(host)</hostname>".utf8)
+                + Array("<port>993</port><socketType>SSL</socketType></incomingServer></clientConfig>".utf8)
+        }
+        let long = String(repeating: "a", count: 5_000)
+        XCTAssertEqual(AutoconfigParser.parse(doc(host: long))?.imap?.host.utf8.count, AutoconfigParser.maxFieldBytes)
+        XCTAssertNotNil(AutoconfigParser.parse(doc(host: "imap.x.org", padding: AutoconfigParser.maxDocumentBytes - 300)))
+        XCTAssertNil(AutoconfigParser.parse(doc(host: "imap.x.org", padding: AutoconfigParser.maxDocumentBytes)))
+    }
 }
