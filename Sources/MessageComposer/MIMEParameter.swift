@@ -48,11 +48,12 @@ enum MIMEParameter {
         return out
     }
 
-    /// `mimeType` lowercased when it is `type/subtype` of token characters, else `application/octet-stream`.
+    /// `mimeType` lowercased when it is `type/subtype` of token characters, each at most 127 (RFC 6838 section 4.2: so
+    /// the type fits a header line), else `application/octet-stream`.
     static func validType(_ mimeType: String) -> String {
         let parts = mimeType.lowercased().split(separator: "/", omittingEmptySubsequences: false)
         let token = { (part: Substring) in
-            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
+            !part.isEmpty && part.utf8.count <= 127 && part.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
         }
         guard parts.count == 2, token(parts[0]), token(parts[1]) else { return "application/octet-stream" }
         return parts.joined(separator: "/")

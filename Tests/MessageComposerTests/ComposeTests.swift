@@ -213,6 +213,11 @@ final class ComposeTests: ComposerTestCase {
         let name = "=?utf-8?q?not_a_word?= notes.txt"
         message = try MessageComposer.compose(draft(attachments: [DraftAttachment(filename: name, mimeType: "text/plain", data: [0x61])]))
         XCTAssertEqual(MailParser.parse(message.bytes).attachments.map(\.filename), [name])
+        // A media type past RFC 6838's 127 characters a name goes as application/octet-stream.
+        let type = "text/" + String(repeating: "x", count: 1_200)
+        message = try MessageComposer.compose(draft(attachments: [DraftAttachment(filename: "a.txt", mimeType: type, data: [0x61])]))
+        XCTAssertLessThanOrEqual(String(decoding: message.bytes, as: UTF8.self).components(separatedBy: "\r\n").map(\.utf8.count).max() ?? 0, 998)
+        XCTAssertTrue(String(decoding: message.bytes, as: UTF8.self).contains("Content-Type: application/octet-stream"))
         // A reference id that cannot fit a line is left out rather than written past 998 bytes.
         var reply = draft()
         reply.inReplyTo = String(repeating: "a", count: 950) + "@example.org"
