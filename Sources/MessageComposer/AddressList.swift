@@ -49,6 +49,20 @@ package struct AddressList: Sendable, Hashable {
             return "it holds a space or a control character"
         }
         let quoted = local.count >= 2 && local.first == "\"" && local.last == "\""
+        if quoted {
+            // A quoted string (RFC 5322 section 3.2.4): inside, a quote or a backslash only after a backslash.
+            var escaped = false
+            for c in local.dropFirst().dropLast() {
+                if escaped {
+                    escaped = false
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "\"" {
+                    return "the part before the @ has a quote that is not escaped"
+                }
+            }
+            if escaped { return "the part before the @ ends its quotes with a lone backslash" }
+        }
         if !quoted {
             if local.contains(where: { "<>()[]\\,;:@\"".contains($0) }) { return "the part before the @ holds a character that needs quoting" }
             if local.hasPrefix(".") || local.hasSuffix(".") || local.contains("..") { return "the part before the @ has a misplaced dot" }

@@ -234,6 +234,11 @@ final class ComposeTests: ComposerTestCase {
         let domain = (0..<5).map { _ in String(repeating: "d", count: 60) }.joined(separator: ".")
         XCTAssertNotNil(AddressList.problem(with: "a@" + domain))
         XCTAssertNil(AddressList.problem(with: "a@" + domain.prefix(250)))
+        // A quoted local part must be one quoted string (found by fuzz-compose: `""""/""""@x` read back otherwise).
+        XCTAssertNil(AddressList.problem(with: "\"john..smith\"@example.org"))
+        XCTAssertNil(AddressList.problem(with: "\"a\\\"b\"@example.org"))
+        XCTAssertNotNil(AddressList.problem(with: "\"\"\"\"/\"\"\"\"@example.org"))
+        XCTAssertNotNil(AddressList.problem(with: "\"a\\\"@example.org"))
     }
 
     func testOnlyBccRecipientsGiveAnUndisclosedTo() throws {
