@@ -35,17 +35,21 @@ package struct AddressList: Sendable, Hashable {
     }
 
     /// What makes `email` unusable as an address (`local@domain`), or nil when it is fine.
+    ///
+    /// Every check reads Unicode scalars, not characters: a combining mark after a quote, an `@` or a dot makes one
+    /// grapheme of them, and a check by character would not see the quote, the `@` or the dot a reader sees.
     package static func problem(with email: String) -> String? {
-        guard let at = email.lastIndex(of: "@") else { return "it has no @" }
-        let local = email[..<at]
-        let domain = email[email.index(after: at)...]
+        let scalars = Array(email.unicodeScalars)
+        guard let at = scalars.lastIndex(of: "@") else { return "it has no @" }
+        let local = scalars[..<at]
+        let domain = scalars[(at + 1)...]
         if local.isEmpty { return "the part before the @ is empty" }
         if domain.isEmpty { return "the domain is empty" }
         // RFC 5321 section 4.5.3.1: a path (the address in brackets) is at most 256 octets, a local part at most 64; a
         // longer address cannot be sent, nor written on one header line.
         if email.utf8.count > 254 { return "it is longer than 254 bytes" }
-        if local.utf8.count > 64 { return "the part before the @ is longer than 64 bytes" }
-        if email.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+        if String(String.UnicodeScalarView(local)).utf8.count > 64 { return "the part before the @ is longer than 64 bytes" }
+        if scalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             return "it holds a space or a control character"
         }
         let quoted = local.count >= 2 && local.first == "\"" && local.last == "\""
@@ -62,17 +66,20 @@ package struct AddressList: Sendable, Hashable {
                 }
             }
             if escaped { return "the part before the @ ends its quotes with a lone backslash" }
+        } else {
+            let special = Set("<>()[]\\,;:@\"".unicodeScalars)
+            if local.contains(where: special.contains) { return "the part before the @ holds a character that needs quoting" }
+            let dots = local.indices.filter { local[$0] == "." }
+            if local.first == "." || local.last == "." || dots.contains(where: { dots.contains($0 + 1) }) {
+                return "the part before the @ has a misplaced dot"
+            }
         }
-        if !quoted {
-            if local.contains(where: { "<>()[]\\,;:@\"".contains($0) }) { return "the part before the @ holds a character that needs quoting" }
-            if local.hasPrefix(".") || local.hasSuffix(".") || local.contains("..") { return "the part before the @ has a misplaced dot" }
-        }
-        if domain.hasPrefix("["), domain.hasSuffix("]") { return nil }
+        if domain.first == "[", domain.last == "]" { return nil }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
             if label.isEmpty { return "the domain has an empty label (a misplaced dot)" }
-            if label.hasPrefix("-") || label.hasSuffix("-") { return "a domain label starts or ends with a hyphen" }
-            if !label.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || $0 == "-" }) {
+            if label.first == "-" || label.last == "-" { return "a domain label starts or ends with a hyphen" }
+            if !label.allSatisfy({ !$0.isASCII || $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" }) {
                 return "the domain holds a character a host name cannot have"
             }
         }

@@ -239,6 +239,13 @@ final class ComposeTests: ComposerTestCase {
         XCTAssertNil(AddressList.problem(with: "\"a\\\"b\"@example.org"))
         XCTAssertNotNil(AddressList.problem(with: "\"\"\"\"/\"\"\"\"@example.org"))
         XCTAssertNotNil(AddressList.problem(with: "\"a\\\"@example.org"))
+        // A combining mark after a quote, a dot or an @ makes one character of them; the checks read scalars (found by
+        // fuzz-compose: `b"\u{035C}ol@example.org` had passed and read back as another address).
+        XCTAssertNotNil(AddressList.problem(with: "b\u{FFFD}\"\u{035C}ol@example.org"))
+        XCTAssertNotNil(AddressList.problem(with: "\"\u{035C}ab\"\u{035C}@example.org"))
+        XCTAssertNotNil(AddressList.problem(with: "a..\u{0301}b@example.org"))
+        XCTAssertNotNil(AddressList.problem(with: "a<\u{0301}b@example.org"))
+        XCTAssertNil(AddressList.problem(with: "jos\u{00E9}.\u{0301}a@example.org"))
     }
 
     func testOnlyBccRecipientsGiveAnUndisclosedTo() throws {
