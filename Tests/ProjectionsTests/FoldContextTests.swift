@@ -133,9 +133,9 @@ final class FoldContextTests: XCTestCase {
         XCTAssertEqual(try Snapshot(store).get(table, kept), 9)
     }
 
-    /// The best-contacts list keys of a contact's tokens: one per distinct prefix of 1 to 6 characters, the
+    /// The best-contacts list keys of a contact's tokens: one per distinct prefix of 1 to 7 characters, the
     /// same bytes as `Key(account, prefix)`, by the byte path (ASCII) and by characters (the rest).
-    func testShortPrefixKeysAreEachPrefixOfOneToSixCharactersOnce() {
+    func testShortPrefixKeysAreEachPrefixOfOneToSevenCharactersOnce() {
         let tokens: Set<String> = ["jo", "john", "john.smith@example.com", "zoë", "zo", "éa", "x\u{0}yz", "été-au-lac", "a\r\nbcdefg", "a\r\n", "ab€"]
         var expected = Set<[UInt8]>()
         for t in tokens {
@@ -144,15 +144,15 @@ final class FoldContextTests: XCTestCase {
         let keys = ContactsProjector.shortPrefixKeys(account: "acct", tokens: tokens)
         XCTAssertEqual(Set(keys), expected)
         XCTAssertEqual(keys.count, expected.count, "each list once")
-        XCTAssertTrue(keys.contains(Key("acct", "john.s").bytes) && !keys.contains(Key("acct", "john.sm").bytes))
+        XCTAssertTrue(keys.contains(Key("acct", "john.sm").bytes) && !keys.contains(Key("acct", "john.smi").bytes))
         XCTAssertTrue(keys.contains(Key("acct", "x\u{0}y").bytes), "a 0 byte is written as Key writes it")
-        XCTAssertTrue(keys.contains(Key("acct", "a\r\nbcde").bytes) && !keys.contains(Key("acct", "a\r").bytes), "CR LF is one character")
+        XCTAssertTrue(keys.contains(Key("acct", "a\r\nbcdef").bytes) && !keys.contains(Key("acct", "a\r").bytes), "CR LF is one character")
         XCTAssertTrue(ContactsProjector.shortPrefixKeys(account: "acct", tokens: []).isEmpty)
         XCTAssertTrue(ContactsProjector.shortPrefixKeys(account: "acct", tokens: [""]).isEmpty)
     }
 
-    /// Hostile sizes: a 100 KB address and a name of many long words give at most 6 list keys per token, each
-    /// the account's key and at most 6 characters, whatever the account's length.
+    /// Hostile sizes: a 100 KB address and a name of many long words give at most 7 list keys per token, each
+    /// the account's key and at most 7 characters, whatever the account's length.
     func testShortPrefixKeysStayBoundedForHugeTokensAndAccounts() {
         let account = String(repeating: "a", count: 5_000)
         let address = String(repeating: "x", count: 100_000) + "@example.com"
@@ -163,7 +163,7 @@ final class FoldContextTests: XCTestCase {
         XCTAssertLessThanOrEqual(keys.count, tokens.count * ContactsProjector.topPrefixLength)
         let base = Key(account).bytes.count
         XCTAssertLessThanOrEqual(base, Key.maxPartBytes + 1)
-        for k in keys { XCTAssertLessThanOrEqual(k.count, base + 6 * 4 + 1) }
+        for k in keys { XCTAssertLessThanOrEqual(k.count, base + ContactsProjector.topPrefixLength * 4 + 1) }
     }
 
     func testTheInMemoryStoreScansInKeyOrderAndRefusesKeysLMDBWouldRefuse() throws {
