@@ -69,8 +69,7 @@ package struct AddressList: Sendable, Hashable {
         } else {
             let special = Set("<>()[]\\,;:@\"".unicodeScalars)
             if local.contains(where: special.contains) { return "the part before the @ holds a character that needs quoting" }
-            let dots = local.indices.filter { local[$0] == "." }
-            if local.first == "." || local.last == "." || dots.contains(where: { dots.contains($0 + 1) }) {
+            if local.first == "." || local.last == "." || zip(local, local.dropFirst()).contains(where: { $0 == "." && $1 == "." }) {
                 return "the part before the @ has a misplaced dot"
             }
         }
