@@ -12,13 +12,15 @@ package final class ContactsProjector: Projector {
     /// prefix of it is a prefix of the address token), so a scan reads one entry per address, not two. 7: the best lists
     /// in a total order (`ContactTop.before`), so they no longer depend on how their offers were batched. 8: addresses in
     /// the best lists compared as bytes, as the index and the people table compare them (`ContactTop.before`). 9: best
-    /// lists for prefixes of up to 7 characters (were 6), so the longest scan is of a prefix of 8 or more.
-    package static let schemaVersion: UInt32 = 9
+    /// lists for prefixes of up to 7 characters (were 6), so the longest scan is of a prefix of 8 or more. 10: a best list per
+    /// name word longer than that (`words`), so a scan reads a word's list and skips the word's entries.
+    package static let schemaVersion: UInt32 = 10
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
     static let topTable = Table<ContactTop>(.contacts, "top")
+    package static let wordsTable = Table<ContactTop>(.contacts, "words")
 
     /// Key(account, lowercased address) -> contact.
     let people: ViewTable<Contact>
@@ -26,6 +28,9 @@ package final class ContactsProjector: Projector {
     let prefix: ViewTable<ContactRank>
     /// Key(account, prefix of 1 to `topPrefixLength` characters of a token) -> the best contacts it starts.
     let top: ViewTable<ContactTop>
+    /// Key(account, name word of more than `topPrefixLength` characters) -> the best contacts with that word: a scan of
+    /// a long prefix reads it in place of the word's entries (thousands for a common name).
+    let words: ViewTable<ContactTop>
     /// Key(account, folder) -> role, from `FolderDiscovered` (else the role the folder's name gives).
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
@@ -42,6 +47,7 @@ package final class ContactsProjector: Projector {
         people = context.table(Self.peopleTable)
         prefix = context.table(Self.prefixTable)
         top = context.table(Self.topTable)
+        words = context.table(Self.wordsTable)
         folderRoles = context.table(Self.folderRolesTable)
     }
 
@@ -117,6 +123,12 @@ package final class ContactsProjector: Projector {
             out.insert(String(word))
         }
         return out
+    }
+
+    /// Whether `token` has a best list of its own (`words`): a name word (an address token has an @) of more than
+    /// `topPrefixLength` characters. Shorter words are served by the prefix lists; each address is one contact.
+    package static func hasWordList(_ token: String) -> Bool {
+        token.utf8.count > topPrefixLength && !token.utf8.contains(UInt8(ascii: "@")) && token.count > topPrefixLength
     }
 
     /// The index key of a token for an address.
@@ -203,6 +215,12 @@ package final class ContactsProjector: Projector {
         }
         for key in ContactsProjector.shortPrefixKeys(account: c.account, tokens: c.tokens) {
             try top.modifyIfChanged(key) { list in
+                if list == nil { list = ContactTop() }
+                return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+            }
+        }
+        for t in c.tokens where ContactsProjector.hasWordList(t) {
+            try words.modifyIfChanged(Key(c.account, t).bytes) { list in
                 if list == nil { list = ContactTop() }
                 return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
             }

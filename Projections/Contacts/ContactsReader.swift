@@ -34,32 +34,77 @@ package struct ContactsReader {
     /// `candidates`), the best `limit` of them by rank. The entries are read in place (no copy, no string per
     /// entry); only one that enters the best `limit` is copied. An entry whose key or rank does not parse (a
     /// damaged view file) is skipped.
-    package func scanComplete(account: String, needle: [UInt8], limit: Int, candidates: Int = 20_000) throws -> [Contact] {
+    ///
+    /// With `wordLists` (schema 10), a name word of more than `ContactsProjector.topPrefixLength` characters is read
+    /// from its best list (`words`) where that list answers for it: when it is not full (it holds every contact
+    /// with the word) or holds `limit` contacts that still have the word; then the pass skips the word's entries
+    /// (a common name's thousands). Otherwise the word's entries are read as any others.
+    package func scanComplete(account: String, needle: [UInt8], limit: Int, candidates: Int = 20_000,
+                              wordLists: Bool = true) throws -> [Contact] {
         let limit = min(limit, ContactsReader.maxLimit)
         let accountKey = Key(account).bytes
         let start = accountKey + needle
         var best = ContactCandidates(limit: limit)
         var scanned = 0
-        try start.withUnsafeBytes { wanted in
-            try snapshot.reader.scanBorrowed(ContactsProjector.prefixTable.name, from: start) { key, value in
-                guard key.count >= wanted.count, memcmp(key.baseAddress!, wanted.baseAddress!, wanted.count) == 0 else { return false }
-                scanned += 1
-                // Key(account, token, address): the address is the part after the token's terminator.
-                let i = memchr(key.baseAddress! + wanted.count, 0, key.count - wanted.count)
-                    .map { key.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? key.count
-                var end = key.count
-                if end > i + 1 && key[end - 1] == 0 { end -= 1 }
-                if i + 1 < end {
-                    if let rank = ContactRank(borrowing: value) {
-                        best.offer(rank: rank, address: UnsafeRawBufferPointer(rebasing: key[(i + 1)..<end]))
+        // The word whose entries are being read (its list did not answer), and where to go on after a skipped word.
+        var readingWord: [UInt8] = []
+        var from = start
+        var resume: [UInt8]?
+        repeat {
+            resume = nil
+            try start.withUnsafeBytes { wanted in
+                try snapshot.reader.scanBorrowed(ContactsProjector.prefixTable.name, from: from) { key, value in
+                    guard key.count >= wanted.count, memcmp(key.baseAddress!, wanted.baseAddress!, wanted.count) == 0 else { return false }
+                    scanned += 1
+                    // Key(account, token, address): the address is the part after the token's terminator.
+                    let i = memchr(key.baseAddress! + wanted.count, 0, key.count - wanted.count)
+                        .map { key.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? key.count
+                    let token = UnsafeRawBufferPointer(rebasing: key[accountKey.count..<i])
+                    if wordLists, token.count > ContactsProjector.topPrefixLength, token.count < Key.maxPartBytes,
+                       memchr(token.baseAddress!, Int32(UInt8(ascii: "@")), token.count) == nil,
+                       !(readingWord.count == token.count && memcmp(readingWord, token.baseAddress!, token.count) == 0) {
+                        if try offerWordList(account: account, accountKey: accountKey, token: token, limit: limit, into: &best, scanned: &scanned) {
+                            resume = Array(key[0..<i]) + [1]
+                            return false
+                        }
+                        readingWord = Array(token)
                     }
+                    var end = key.count
+                    if end > i + 1 && key[end - 1] == 0 { end -= 1 }
+                    if i + 1 < end {
+                        if let rank = ContactRank(borrowing: value) {
+                            best.offer(rank: rank, address: UnsafeRawBufferPointer(rebasing: key[(i + 1)..<end]))
+                        }
+                    }
+                    return scanned < candidates
                 }
-                return scanned < candidates
             }
-        }
+            if let next = resume { from = next }
+        } while resume != nil && scanned < candidates
         return try best.entries.compactMap { entry in
             try snapshot.get(ContactsProjector.peopleTable, accountKey + entry.address + [0])
         }
+    }
+
+    /// Offers the contacts of name word `token`'s best list to `best` when the list answers for the word (see
+    /// `scanComplete`); false when it does not (no list, or a full one with fewer than `limit` entries still valid).
+    private func offerWordList(account: String, accountKey: [UInt8], token: UnsafeRawBufferPointer, limit: Int,
+                               into best: inout ContactCandidates, scanned: inout Int) throws -> Bool {
+        guard let list = try snapshot.get(ContactsProjector.wordsTable, accountKey + Array(token) + [0]) else { return false }
+        let word = String(decoding: token, as: UTF8.self)
+        var valid: [ContactTop.Entry] = []
+        for entry in list.entries {
+            guard let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, entry.address).bytes)
+            else { continue }
+            if ContactsProjector.tokens(name: c.name, address: entry.address).contains(word) { valid.append(entry) }
+        }
+        if list.entries.count >= ContactsProjector.topSize, valid.count < limit { return false }
+        scanned += list.entries.count
+        for entry in valid {
+            var address = Key.bounded(entry.address)
+            address.withUTF8 { best.offer(rank: entry.rank, address: UnsafeRawBufferPointer($0)) }
+        }
+        return true
     }
 
     /// A completion from the best-contacts list of a short prefix: its entries in rank order whose contact

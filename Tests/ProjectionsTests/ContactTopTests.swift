@@ -100,12 +100,60 @@ final class ContactTopTests: XCTestCase {
         XCTAssertFalse(try reader.complete(account: "acc", prefix: "a").isEmpty)
     }
 
+    /// A scan over long prefixes with the name words' lists (schema 10) against the scan of every entry: the same
+    /// contacts in the same order, with lists full and not, stale entries (names change often) and limits above and
+    /// below a list's size.
+    func testWordListsAnswerAsTheFullScan() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0..<1_000_000, using: &rng)
+        var gen = SplitMix64(seed: seed)
+        let words = ["bartholomew", "bartholomeus", "alexandria", "alexandra", "alexander", "zebulonian", "émilienne",
+                     "christopher", "christophe", "ann", "bob", "rarelyused"]
+        var events: [DomainEvent] = []
+        for i in 0..<4_000 {
+            // Few addresses, many names each: names change often, so lists hold stale entries.
+            let n = Int.random(in: 0..<500, using: &gen)
+            let first = words[Int.random(in: 0..<(words.count - 1), using: &gen)]
+            let second = Int.random(in: 0..<50, using: &gen) == 0 ? "rarelyused" : words[Int.random(in: 0..<words.count, using: &gen)]
+            let from = EmailAddress(name: Int.random(in: 0..<6, using: &gen) == 0 ? nil : "\(first) \(second)", email: "q\(n)@x\(n % 5).org")
+            events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
+                from: [from], to: [EmailAddress(name: "Me", email: "me@home.org")],
+                date: Timestamp(microseconds: Int64(Int.random(in: 0..<1_000, using: &gen))), dateSource: .header,
+                size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
+            if events.count == 400 {
+                try harness.fold(events, account: "acc")
+                events.removeAll()
+            }
+        }
+        try harness.fold(events, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        var prefixes = Set<String>()
+        for w in words { for n in (ContactsProjector.topPrefixLength + 1)...max(ContactsProjector.topPrefixLength + 1, w.count) { prefixes.insert(String(w.prefix(n))) } }
+        prefixes.formUnion(["bartholomewx", "q1", "q12@x"])
+        var answeredByLists = 0
+        for p in prefixes.sorted() {
+            for limit in [1, 10, 16, 40] {
+                let aided = try reader.scanComplete(account: "acc", needle: Array(p.utf8), limit: limit).map(\.address)
+                let plain = try reader.scanComplete(account: "acc", needle: Array(p.utf8), limit: limit, wordLists: false).map(\.address)
+                XCTAssertEqual(aided, plain, "prefix \(p) limit \(limit) seed \(seed)")
+                XCTAssertEqual(try reader.complete(account: "acc", prefix: p, limit: limit).map(\.address), plain)
+                if !plain.isEmpty { answeredByLists += 1 }
+            }
+        }
+        XCTAssertGreaterThan(answeredByLists, 40)
+        // The lists exist for the long words and are bounded.
+        let list = try XCTUnwrap(try harness.snapshot.get(ContactsProjector.wordsTable, Key("acc", "bartholomew").bytes))
+        XCTAssertEqual(list.entries.count, ContactsProjector.topSize)
+        XCTAssertNil(try harness.snapshot.get(ContactsProjector.wordsTable, Key("acc", "ann").bytes), "a short word has prefix lists only")
+    }
+
     /// The index pass (read in place, the best kept as it goes) against ranking every contact by hand: the same
     /// contacts in the same order, each once although its address and a name word both match.
     func testAScanCompletionEqualsRankingEveryContact() throws {
         let harness = FoldHarness(types: [ContactsProjector.self])
         var gen = SplitMix64(seed: 12)
-        let words = ["ann", "anna", "andrew", "bob", "bobby", "zoe", "zebulon", "émile"]
+        let words = ["ann", "anna", "andrew", "bob", "bobby", "zoe", "zebulon", "émile", "annabellina", "annabelle"]
         var events: [DomainEvent] = []
         for i in 0..<2_000 {
             let n = Int.random(in: 0..<300, using: &gen)
@@ -121,7 +169,7 @@ final class ContactTopTests: XCTestCase {
         let reader = ContactsReader(harness.snapshot)
         let everyone = try reader.all(account: "acc")
         XCTAssertGreaterThan(everyone.count, 200)
-        for prefix in ["ann", "ann1", "ann12", "anna", "bob", "ann12@x", "émi", "me@", "zz"] {
+        for prefix in ["ann", "ann1", "ann12", "anna", "bob", "ann12@x", "émi", "me@", "zz", "annabell", "annabelli", "annabelle"] {
             let expected = everyone
                 .filter { c in ContactsProjector.tokens(name: c.name, address: c.address).contains { $0.hasPrefix(prefix) } }
                 .sorted { a, b in
