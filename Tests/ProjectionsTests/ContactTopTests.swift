@@ -77,16 +77,9 @@ final class ContactTopTests: XCTestCase {
             let n = Int.random(in: 0..<400, using: &gen)
             let name = "\(words[Int.random(in: 0..<words.count, using: &gen)]) \(words[Int.random(in: 0..<words.count, using: &gen)])"
             let from = EmailAddress(name: Int.random(in: 0..<5, using: &gen) == 0 ? nil : name, email: "p\(n)@x\(n % 7).org")
-            let to = EmailAddress(name: "Me", email: "me@home.org")
-            events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
-                from: [from], to: [to], date: Timestamp(microseconds: Int64(Int.random(in: 0..<1_000_000, using: &gen))), dateSource: .header,
-                size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
-            if events.count == 500 {
-                try harness.fold(events, account: "acc")
-                events.removeAll()
-            }
+            events.append(received(i, from: from, at: Int64(Int.random(in: 0..<1_000_000, using: &gen))))
         }
-        try harness.fold(events, account: "acc")
+        try fold(events, into: harness, batch: 500)
         let reader = ContactsReader(harness.snapshot)
         var prefixes = Set<String>()
         for w in words + ["p1", "p12", "x", "me", "ho", "é", "él"] { for n in 1...min(ContactsProjector.topPrefixLength + 1, w.count) { prefixes.insert(String(w.prefix(n))) } }
@@ -117,16 +110,9 @@ final class ContactTopTests: XCTestCase {
             let first = words[Int.random(in: 0..<(words.count - 1), using: &gen)]
             let second = Int.random(in: 0..<50, using: &gen) == 0 ? "rarelyused" : words[Int.random(in: 0..<words.count, using: &gen)]
             let from = EmailAddress(name: Int.random(in: 0..<6, using: &gen) == 0 ? nil : "\(first) \(second)", email: "q\(n)@x\(n % 5).org")
-            events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
-                from: [from], to: [EmailAddress(name: "Me", email: "me@home.org")],
-                date: Timestamp(microseconds: Int64(Int.random(in: 0..<1_000, using: &gen))), dateSource: .header,
-                size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
-            if events.count == 400 {
-                try harness.fold(events, account: "acc")
-                events.removeAll()
-            }
+            events.append(received(i, from: from, at: Int64(Int.random(in: 0..<1_000, using: &gen))))
         }
-        try harness.fold(events, account: "acc")
+        try fold(events, into: harness, batch: 400)
         let reader = ContactsReader(harness.snapshot)
         var prefixes = Set<String>()
         for w in words { for n in (ContactsProjector.topPrefixLength + 1)...max(ContactsProjector.topPrefixLength + 1, w.count) { prefixes.insert(String(w.prefix(n))) } }
@@ -181,6 +167,22 @@ final class ContactTopTests: XCTestCase {
             let scanned = try reader.scanComplete(account: "acc", needle: Array(prefix.utf8), limit: 10).map(\.address)
             XCTAssertEqual(scanned, Array(expected), "prefix \(prefix)")
             if prefix != "zz" { XCTAssertFalse(scanned.isEmpty, "prefix \(prefix)") }
+        }
+    }
+
+    /// Mail `e<i>` from `from` to me, dated `at` microseconds.
+    private func received(_ i: Int, from: EmailAddress, at: Int64) -> DomainEvent {
+        .emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s", from: [from],
+            to: [EmailAddress(name: "Me", email: "me@home.org")], date: Timestamp(microseconds: at), dateSource: .header,
+            size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!))
+    }
+
+    /// Folds `events` in batches of `batch` (each batch's end writes the contacts' deferred index work).
+    private func fold(_ events: [DomainEvent], into harness: FoldHarness, batch: Int) throws {
+        var start = 0
+        while start < events.count {
+            try harness.fold(Array(events[start..<min(start + batch, events.count)]), account: "acc")
+            start += batch
         }
     }
 }
