@@ -60,6 +60,8 @@ package struct ContactsReader {
                     let i = memchr(key.baseAddress! + wanted.count, 0, key.count - wanted.count)
                         .map { key.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? key.count
                     let token = UnsafeRawBufferPointer(rebasing: key[accountKey.count..<i])
+                    // `hasWordList` by bytes: a word of more than 7 bytes but 7 characters or fewer has no list, and
+                    // its lookup finds none (one read); a part cut by `Key` (`maxPartBytes`) is not looked up.
                     if wordLists, token.count > ContactsProjector.topPrefixLength, token.count < Key.maxPartBytes,
                        memchr(token.baseAddress!, Int32(UInt8(ascii: "@")), token.count) == nil,
                        !(readingWord.count == token.count && memcmp(readingWord, token.baseAddress!, token.count) == 0) {
@@ -92,12 +94,7 @@ package struct ContactsReader {
                                into best: inout ContactCandidates, scanned: inout Int) throws -> Bool {
         guard let list = try snapshot.get(ContactsProjector.wordsTable, accountKey + Array(token) + [0]) else { return false }
         let word = String(decoding: token, as: UTF8.self)
-        var valid: [ContactTop.Entry] = []
-        for entry in list.entries {
-            guard let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, entry.address).bytes)
-            else { continue }
-            if ContactsProjector.tokens(name: c.name, address: entry.address).contains(word) { valid.append(entry) }
-        }
+        let valid = try stillMatching(list, account: account, limit: limit) { $0 == word }.map(\.entry)
         if list.entries.count >= ContactsProjector.topSize, valid.count < limit { return false }
         scanned += list.entries.count
         for entry in valid {
@@ -112,13 +109,20 @@ package struct ContactsReader {
     /// ones took the room), so the caller scans the index instead.
     func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
         let list = try snapshot.get(ContactsProjector.topTable, Key(account, prefix).bytes) ?? ContactTop()
-        var out: [Contact] = []
+        let out = try stillMatching(list, account: account, limit: limit) { $0.hasPrefix(prefix) }.map(\.contact)
+        if out.count < limit, list.entries.count >= ContactsProjector.topSize { return nil }
+        return out
+    }
+
+    /// The entries of a best list (`top` or `words`) whose contact still has a token `matches` accepts, in list order,
+    /// at most `limit`, each with its contact: an entry left stale by a name change is dropped here.
+    private func stillMatching(_ list: ContactTop, account: String, limit: Int,
+                               _ matches: (String) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
+        var out: [(entry: ContactTop.Entry, contact: Contact)] = []
         for entry in list.entries where out.count < limit {
             guard let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, entry.address).bytes) else { continue }
-            let tokens = ContactsProjector.tokens(name: c.name, address: entry.address)
-            if tokens.contains(where: { $0.hasPrefix(prefix) }) { out.append(c) }
+            if ContactsProjector.tokens(name: c.name, address: entry.address).contains(where: matches) { out.append((entry, c)) }
         }
-        if out.count < limit, list.entries.count >= ContactsProjector.topSize { return nil }
         return out
     }
 
