@@ -39,15 +39,19 @@ package struct AddressList: Sendable, Hashable {
     /// Every check reads Unicode scalars, not characters: a combining mark after a quote, an `@` or a dot makes one
     /// grapheme of them, and a check by character would not see the quote, the `@` or the dot a reader sees.
     package static func problem(with email: String) -> String? {
+        // The @, the empty parts and the length are found on the bytes, so a huge text is refused before its scalars are
+        // collected (an @ is one byte in UTF-8 and never part of another character's bytes).
+        let bytes = email.utf8
+        guard let atByte = bytes.lastIndex(of: UInt8(ascii: "@")) else { return "it has no @" }
+        if atByte == bytes.startIndex { return "the part before the @ is empty" }
+        if bytes.index(after: atByte) == bytes.endIndex { return "the domain is empty" }
+        // RFC 5321 section 4.5.3.1: a path (the address in brackets) is at most 256 octets, a local part at most 64; a
+        // longer address cannot be sent, nor written on one header line.
+        if bytes.count > 254 { return "it is longer than 254 bytes" }
         let scalars = Array(email.unicodeScalars)
         guard let at = scalars.lastIndex(of: "@") else { return "it has no @" }
         let local = scalars[..<at]
         let domain = scalars[(at + 1)...]
-        if local.isEmpty { return "the part before the @ is empty" }
-        if domain.isEmpty { return "the domain is empty" }
-        // RFC 5321 section 4.5.3.1: a path (the address in brackets) is at most 256 octets, a local part at most 64; a
-        // longer address cannot be sent, nor written on one header line.
-        if email.utf8.count > 254 { return "it is longer than 254 bytes" }
         if String(String.UnicodeScalarView(local)).utf8.count > 64 { return "the part before the @ is longer than 64 bytes" }
         if scalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             return "it holds a space or a control character"

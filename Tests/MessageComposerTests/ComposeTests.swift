@@ -246,6 +246,9 @@ final class ComposeTests: ComposerTestCase {
         XCTAssertNotNil(AddressList.problem(with: "a..\u{0301}b@example.org"))
         XCTAssertNotNil(AddressList.problem(with: "a<\u{0301}b@example.org"))
         XCTAssertNil(AddressList.problem(with: "jos\u{00E9}.\u{0301}a@example.org"))
+        // A huge address is refused by its length (checked on the bytes before anything is collected).
+        XCTAssertEqual(AddressList.problem(with: String(repeating: "a", count: 10_000_000) + "@example.org"), "it is longer than 254 bytes")
+        XCTAssertEqual(AddressList.problem(with: String(repeating: "a", count: 300)), "it has no @")
     }
 
     func testOnlyBccRecipientsGiveAnUndisclosedTo() throws {
