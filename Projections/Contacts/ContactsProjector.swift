@@ -13,8 +13,10 @@ package final class ContactsProjector: Projector {
     /// in a total order (`ContactTop.before`), so they no longer depend on how their offers were batched. 8: addresses in
     /// the best lists compared as bytes, as the index and the people table compare them (`ContactTop.before`). 9: best
     /// lists for prefixes of up to 7 characters (were 6), so the longest scan is of a prefix of 8 or more. 10: a best list per
-    /// name word longer than that (`words`), so a scan reads a word's list and skips the word's entries.
-    package static let schemaVersion: UInt32 = 10
+    /// name word longer than that (`words`), so a scan reads a word's list and skips the word's entries. 11: no contact for an
+    /// address longer than `ViewBounds.maxAddressBytes` (its lists' entries held the whole address, bounded only by the
+    /// parser's header limit).
+    package static let schemaVersion: UInt32 = 11
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -159,7 +161,8 @@ package final class ContactsProjector: Projector {
         let date = p.date
         var seen = Set<String>()
         // (`utf8.contains`: `String.contains(String)` goes through Foundation's NSString search, ~3% of this fold.)
-        for a in p.from + p.to + p.cc where a.email.utf8.contains(UInt8(ascii: "@")) {
+        // An address past SMTP's length limit is no one to write to: no contact, so every list entry's address is bounded.
+        for a in p.from + p.to + p.cc where a.email.utf8.count <= ViewBounds.maxAddressBytes && a.email.utf8.contains(UInt8(ascii: "@")) {
             let address = a.email.folded
             guard seen.insert(address).inserted else { continue }
             let key = Key(account, address).bytes

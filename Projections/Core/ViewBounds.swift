@@ -10,6 +10,9 @@ package enum ViewBounds {
     package static let maxLinkKeys = 128
     /// The most flags (keywords) kept per email copy.
     package static let maxFlags = 64
+    /// The longest address a contact is kept for: RFC 5321's limit (a path is at most 256 octets with its brackets),
+    /// the longest the composer sends to. A longer text in an address field is no address mail can go to.
+    package static let maxAddressBytes = 254
     /// The most copies of one Message-ID the dedup view lists (more are counted by the threads view
     /// still, but not listed).
     package static let maxCopiesListed = 1_000

@@ -31,6 +31,20 @@ final class ContactsViewTests: ViewsTestCase {
         XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
     }
 
+    func testAnAddressPastSMTPsLengthLimitIsNoContact() throws {
+        let me = EmailAddress(name: "Me", email: "me@example.com")
+        let longest = String(repeating: "a", count: 64) + "@" + String(repeating: "b", count: 185) + ".com"
+        let tooLong = String(repeating: "a", count: 64) + "@" + String(repeating: "b", count: 186) + ".com"
+        XCTAssertEqual(longest.utf8.count, ViewBounds.maxAddressBytes)
+        try mail("1", from: EmailAddress(name: "Long", email: longest), to: [me])
+        try mail("2", from: EmailAddress(name: "Longer", email: tooLong), to: [me])
+        XCTAssertEqual(try views().completeContacts(account: "acct", prefix: "aaaa").map(\.address), [longest])
+        XCTAssertEqual(try views().completeContacts(account: "acct", prefix: "long").map(\.address), [longest],
+                       "the longer one is under no token")
+        let report = try views().compareWithRebuild()
+        XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
+    }
+
     func testEveryDraftVersionIsKeptAndTheViewShowsTheLatest() throws {
         for v in 1...3 {
             try event(.draftSaved(DraftSaved(draftID: "d1", draftVersion: UInt32(v), subject: "v\(v)", body: "body \(v)")), stream: "draft/d1")
