@@ -47,6 +47,7 @@ final class TerminalOutputTests: CLITestCase {
         assertClean(history.stdout, "history")
         let contacts = try mailstore("contacts", "complete", "mal", "--account", "demo")
         assertClean(contacts.stdout, "contacts")
+        XCTAssertTrue(contacts.stdout.contains("1 message, 1 from them"), contacts.stdout)
     }
 
     /// Usage errors quote their arguments, which may come from mail through a script: the parser's own and the
