@@ -50,7 +50,7 @@ struct CategorizeCommand: ParsableCommand {
                 if json {
                     print(String(decoding: try encoder.encode(summary), as: UTF8.self))
                 } else {
-                    print("\(summary.classifier): \(summary.examined) emails, \(summary.recategorized) re-categorized "
+                    print("\(summary.classifier): \(Counted.of(summary.examined, "email")), \(summary.recategorized) re-categorized "
                           + "(\(summary.moved) moved), \(summary.upToDate) up to date, \(summary.userCorrections) the user's own, "
                           + "\(summary.missingRaw.count) without their raw message")
                 }
@@ -60,7 +60,7 @@ struct CategorizeCommand: ParsableCommand {
             if json {
                 print(String(decoding: try encoder.encode(CorrectionJSON(c)), as: UTF8.self))
             } else {
-                print("thread \(c.threadID): \(c.emailIDs.count) emails -> \(c.category)"
+                print("thread \(c.threadID): \(Counted.of(c.emailIDs.count, "email")) -> \(c.category)"
                       + (c.learnedSender.map { "; later mail from \(CategorizeCommand.printable($0)) too" } ?? ""))
             }
         }

@@ -51,12 +51,9 @@ struct ContactListing {
         if json { emit(Data("]\n".utf8)) }
     }
 
-    /// "1 message", "2 messages".
-    static func messages(_ n: UInt64) -> String { n == 1 ? "1 message" : "\(n) messages" }
-
     /// A contact's line for a terminal (sanitised).
     static func line(_ c: Contact) -> String {
         "  " + ThreadRow.fit(c.name.map { "\($0) <\(c.address)>" } ?? c.address, 48)
-            + "  \(ContactListing.messages(c.count)), \(c.sent) from them, last \(c.lastSeen.iso8601)"
+            + "  \(Counted.of(c.count, "message")), \(c.sent) from them, last \(c.lastSeen.iso8601)"
     }
 }

@@ -81,15 +81,15 @@ struct ImportCommand: ParsableCommand {
 
     static func printSummary(_ s: ImportSummary) {
         let rate = s.seconds > 0 ? Double(s.imported + s.alreadyPresent) / s.seconds : 0
-        print("Imported \(s.imported) of \(s.found) messages in \(s.folders) folders (\(s.alreadyPresent) already present) "
+        print("Imported \(s.imported) of \(Counted.of(s.found, "message")) in \(Counted.of(s.folders, "folder")) (\(s.alreadyPresent) already present) "
               + String(format: "in %.1fs, %.0f messages/s, %.1f MB/s", s.seconds, rate,
                        s.seconds > 0 ? Double(s.bytes) / s.seconds / 1e6 : 0))
         if s.malformed > 0 {
             let reasons = s.warnings.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            print("Malformed: \(s.malformed) messages imported with warnings (\(reasons))")
+            print("Malformed: \(Counted.of(s.malformed, "message")) imported with warnings (\(reasons))")
         }
         if !s.unreadable.isEmpty {
-            print("Unreadable: \(s.unreadable.count) messages could not be read:")
+            print("Unreadable: \(Counted.of(s.unreadable.count, "message")) could not be read:")
             for u in s.unreadable.prefix(20) { Terminal.print("  \(u)") }
         }
     }

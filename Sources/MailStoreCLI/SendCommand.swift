@@ -169,7 +169,7 @@ struct ContactsCompleteCommand: ParsableCommand {
             e.outputFormatting = [.sortedKeys]
             for c in try store.completeContacts(account: a, prefix: prefix, limit: limit) {
                 if json { print(String(decoding: try e.encode(c), as: UTF8.self)); continue }
-                Terminal.print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(ContactListing.messages(c.count)), \(c.sent) from them)")
+                Terminal.print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(Counted.of(c.count, "message")), \(c.sent) from them)")
             }
         }
     }

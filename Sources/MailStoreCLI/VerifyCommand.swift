@@ -52,7 +52,7 @@ struct VerifyCommand: ParsableCommand {
                 print(String(decoding: data, as: UTF8.self))
             } else if report.isClean {
                 let hash = try store.head().hash.prefix(8).map { String(format: "%02x", $0) }.joined()
-                print("OK: \(report.eventsChecked) events (head \(report.headSequence), chain \(hash)…), \(report.blobsChecked) blobs verified")
+                print("OK: \(Counted.of(report.eventsChecked, "event")) (head \(report.headSequence), chain \(hash)…), \(Counted.of(report.blobsChecked, "blob")) verified")
             } else {
                 for p in report.problems { Terminal.print("BAD \(p)") }
                 if report.truncated { print("(more problems not shown)") }

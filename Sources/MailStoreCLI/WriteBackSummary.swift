@@ -9,10 +9,10 @@ enum WriteBackSummary {
         guard actions != WriteBackReport() else { return }
         Swift.print("  actions: \(a.applied) applied, \(a.rejected) refused by the server, \(a.failed) to retry")
         for p in a.problems {
-            Terminal.print("  \(p.retrying ? "will retry" : "refused"): action \(p.action) (\(p.emails) emails in \(p.threads.count) threads): \(p.reason)")
+            Terminal.print("  \(p.retrying ? "will retry" : "refused"): action \(p.action) (\(Counted.of(p.emails, "email")) in \(Counted.of(p.threads.count, "thread"))): \(p.reason)")
         }
         let failedThreads = Set(a.problems.flatMap(\.threads)).count
-        if failedThreads > 0 { Swift.print("  \(failedThreads) threads failed; `mailstore actions --failed` lists them, `mailstore retry ACTION` retries") }
+        if failedThreads > 0 { Swift.print("  \(Counted.of(failedThreads, "thread")) failed; `mailstore actions --failed` lists them, `mailstore retry ACTION` retries") }
     }
 
     /// Prints what putting the drafts on the server did; a draft kept local (no Drafts folder) is a warning.

@@ -21,7 +21,8 @@ final class TerminalOutputTests: CLITestCase {
 
         """
         try Data(message.utf8).write(to: URL(fileURLWithPath: dir.file("hostile.mbox")))
-        try mailstore("import", "--mbox", dir.file("hostile.mbox"), "--account", "demo", "--quiet")
+        let imported = try mailstore("import", "--mbox", dir.file("hostile.mbox"), "--account", "demo")
+        XCTAssertTrue(imported.stdout.hasPrefix("Imported 1 of 1 message in 1 folder (0 already present)"), imported.stdout)
     }
 
     private func assertClean(_ output: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
