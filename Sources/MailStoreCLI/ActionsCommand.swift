@@ -16,6 +16,7 @@ struct ActionsCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
+            if let account { try AccountCheck.require(account, in: store) }
             let accounts = try account.map { [$0] } ?? store.accounts().map(\.name)
             var rows: [ActionRecord] = []
             for a in accounts { rows += failed ? try store.failedActions(account: a) : try store.pendingActions(account: a) }

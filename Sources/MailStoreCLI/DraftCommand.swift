@@ -153,6 +153,7 @@ struct DraftListCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
+            try AccountCheck.require(account, in: store)
             for d in try store.drafts(account: account).sorted(by: { $0.savedAt > $1.savedAt }) {
                 Terminal.print(DraftListCommand.line(d, state: try store.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"))
             }

@@ -27,7 +27,9 @@ struct NotificationsListCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            try NotificationsCommand.show(try storeOptions.open(readOnly: true), account: account, json: json, limit: limit)
+            let store = try storeOptions.open(readOnly: true)
+            if let account { try AccountCheck.require(account, in: store) }
+            try NotificationsCommand.show(store, account: account, json: json, limit: limit)
         }
     }
 }
@@ -95,7 +97,10 @@ struct NotificationSettingsCommand: ParsableCommand {
             let store = try storeOptions.open()
             let c = NotificationCoordinator(store: store)
             if reset { try c.reset() }
-            if let account, enable || disable { try c.setAccount(account, enabled: enable) }
+            if let account, enable || disable {
+                try AccountCheck.require(account, in: store)
+                try c.setAccount(account, enabled: enable)
+            }
             for text in category {
                 let (name, on) = try NotificationSettingsCommand.parseCategory(text)
                 try c.setCategory(name, enabled: on)

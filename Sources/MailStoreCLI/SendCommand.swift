@@ -75,6 +75,7 @@ struct OutboxListCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
+            try AccountCheck.require(account, in: store)
             let (emails, badge) = try FetchThreadsUseCase(store: store).fetchOutboxEmails(accountId: account)
             print("Outbox of \(account): \(badge) queued or failed")
             for e in emails {
@@ -164,6 +165,7 @@ struct ContactsCompleteCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
+            if let account { try AccountCheck.require(account, in: store) }
             let a = try account ?? ProjectCommand.defaultAccount(store)
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]

@@ -16,14 +16,25 @@ enum Terminal {
         return 80
     }
 
-    /// Writes `mailstore: error: message` to stderr (sanitised: errors quote servers and mail).
+    /// Writes `mailstore: error: message` to stderr (sanitised: errors quote servers and mail; bounded, `bounded`).
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("mailstore: error: \(TerminalSanitiser.block(message))\n".utf8))
+        FileHandle.standardError.write(Data("mailstore: error: \(TerminalSanitiser.block(bounded(message)))\n".utf8))
     }
 
-    /// Writes `mailstore: warning: message` to stderr (sanitised).
+    /// Writes `mailstore: warning: message` to stderr (sanitised and bounded).
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("mailstore: warning: \(TerminalSanitiser.block(message))\n".utf8))
+        FileHandle.standardError.write(Data("mailstore: warning: \(TerminalSanitiser.block(bounded(message)))\n".utf8))
+    }
+
+    /// The most characters of an error or warning printed whole.
+    static let maxMessageCharacters = 2_000
+
+    /// `message` whole when it has at most `maxMessageCharacters`, else its first 1,000 and last 500 characters with
+    /// what was cut said between them: a message quoting a huge argument or server text keeps its hint, which ends it.
+    static func bounded(_ message: String) -> String {
+        guard message.count > maxMessageCharacters else { return message }
+        let cut = message.count - 1_500
+        return "\(message.prefix(1_000)) … (\(cut) characters cut) … \(message.suffix(500))"
     }
 
     /// Writes a line to stderr (sanitised).

@@ -23,4 +23,12 @@ class CLITestCase: FolderTestCase {
         XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
         return r
     }
+
+    /// Configures account `name` (an IMAP server that is never reached; its password in a 0600 file).
+    func addAccount(_ name: String, email: String = "me@example.com") throws {
+        let pw = dir.file("pw-\(name)")
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: pw))
+        chmod(pw, 0o600)
+        try mailstore("account", "add", name, "--email", email, "--host", "imap.example.com", "--security", "tls", "--password-file", pw)
+    }
 }

@@ -25,6 +25,8 @@ final class NotificationsCommandTests: CLITestCase {
         XCTAssertEqual(s["categories"] as? [String: Bool], ["primary": true, "social": true, "promotions": true, "updates": true, "forums": true])
         XCTAssertNil(s["quietHours"])
         XCTAssertEqual(s["quietHoursPreset"] as? String, "22:00-07:00")
+        try mailstore(["notifications", "settings", "--account", "work", "--disable"], expect: 4)
+        try addAccount("work")
         s = try settings("--account", "work", "--disable", "--category", "promotions=off", "--quiet-hours", "22:00-07:00")
         XCTAssertEqual(s["accountEnabled"] as? Bool, false)
         XCTAssertEqual((s["categories"] as? [String: Bool])?["promotions"], false)

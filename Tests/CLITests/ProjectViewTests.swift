@@ -11,11 +11,7 @@ final class ProjectViewTests: CLITestCase {
         try mailstore("init")
         _ = try generateCorpus(CorpusOptions(messages: 60, outputDirectory: dir.file("md"), seed: 7))
         try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
-        let pw = dir.file("pw")
-        try Data("secret".utf8).write(to: URL(fileURLWithPath: pw))
-        chmod(pw, 0o600)
-        try mailstore("account", "add", "work", "--email", "me@example.com", "--host", "imap.example.com",
-                      "--security", "tls", "--password-file", pw)
+        try addAccount("work")
         let draft = try mailstore("draft", "new", "--account", "work", "--to", "bob@example.com", "--subject", "Quarterly plan",
                                   "--body", "Hello")
         return String(draft.stdout.split(separator: "\n").last ?? "")
@@ -183,6 +179,20 @@ final class ProjectViewTests: CLITestCase {
         try mailstore("init")
         let r = try mailstore("project", "--view", "nope", expect: 64)
         XCTAssertTrue(r.stderr.contains("contacts"), r.stderr)
+    }
+
+    /// A mistyped `--account` is "no account" (exit 4) in every view, as a mistyped folder is, not an empty view.
+    func testAnUnknownAccountIsNotFound() throws {
+        _ = try prepare()
+        for view in ViewName.projected where view != .accounts {
+            let r = try mailstore("project", "--view", view.rawValue, "--account", "nosuch", expect: 4)
+            XCTAssertTrue(r.stderr.contains("no account named \"nosuch\""), "\(view): \(r.stderr)")
+            XCTAssertTrue(r.stdout.isEmpty, "\(view): \(r.stdout)")
+        }
+        let long = String(repeating: "x", count: 100_000)
+        let r = try mailstore("project", "--view", "contacts", "--account", long, expect: 4)
+        XCTAssertLessThan(r.stderr.utf8.count, 500, "the name is quoted cut")
+        try mailstore("project", "--view", "drafts", "--account", "work")
     }
 
     /// Reading the drafts or the outbox appends nothing to the log.

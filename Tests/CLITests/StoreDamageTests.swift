@@ -52,7 +52,7 @@ final class StoreDamageTests: CLITestCase {
     /// are rebuilt, and CURRENT written again.
     func testAFIFOOrAHugeFileInPlaceOfTheStoresSmallFilesIsRefusedNotWaitedOn() throws {
         _ = try storeWithSomeEvents()
-        try mailstore("project", "--view", "folders", "--account", "a")
+        try mailstore("project", "--view", "folders", "--unified")
         let format = store + "/FORMAT"
         let kept = try Data(contentsOf: URL(fileURLWithPath: format))
         try FileManager.default.removeItem(atPath: format)
@@ -67,7 +67,7 @@ final class StoreDamageTests: CLITestCase {
         let current = store + "/views/CURRENT"
         try FileManager.default.removeItem(atPath: current)
         XCTAssertEqual(mkfifo(current, 0o600), 0)
-        try mailstore("project", "--view", "folders", "--account", "a")
+        try mailstore("project", "--view", "folders", "--unified")
         var st = stat()
         XCTAssertEqual(stat(current, &st), 0)
         XCTAssertEqual(st.st_mode & S_IFMT, S_IFREG, "CURRENT written again as a file")

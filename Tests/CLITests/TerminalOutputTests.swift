@@ -51,6 +51,16 @@ final class TerminalOutputTests: CLITestCase {
         XCTAssertTrue(contacts.stdout.contains("1 message, 1 from them"), contacts.stdout)
     }
 
+    /// An error quoting a huge argument prints its beginning and its end (the hint), not the whole argument.
+    func testAnErrorQuotingAHugeArgumentIsCutKeepingItsHint() throws {
+        try mailstore("init")
+        let r = try mailstore("show", String(repeating: "a", count: 100_000), expect: 4)
+        XCTAssertLessThan(r.stderr.count, 2_100, r.stderr.prefix(300).description)
+        XCTAssertTrue(r.stderr.hasPrefix("mailstore: error: no email with id 'aaa"), r.stderr.prefix(300).description)
+        XCTAssertTrue(r.stderr.contains("characters cut"), r.stderr.prefix(300).description)
+        XCTAssertTrue(r.stderr.hasSuffix("': `mailstore log --type EmailReceived` lists them\n"), r.stderr.suffix(300).description)
+    }
+
     /// Usage errors quote their arguments, which may come from mail through a script: the parser's own and the
     /// commands' are printed without escapes, with their exit status kept. An import's account name is bounded.
     func testUsageErrorsQuoteArgumentsWithoutEscapes() throws {

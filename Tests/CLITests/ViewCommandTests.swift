@@ -32,6 +32,8 @@ final class ViewCommandTests: CLITestCase {
         let allPage = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as! [String: Any]
         XCTAssertEqual(allPage["hasMore"] as? Bool, false)
         XCTAssertGreaterThan((allPage["threads"] as! [Any]).count, 10)
+        try mailstore("project", "--view", "threads", "--account", "nobody", "--json", expect: 4)
+        try addAccount("nobody")
         let empty = try mailstore("project", "--view", "threads", "--account", "nobody", "--json")
         XCTAssertEqual(empty.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"hasMore":false,"nextCursor":null,"threads":[]}"#)
         try mailstore("project", "--view", "threads", "--category", "forums", expect: 64)
@@ -54,6 +56,7 @@ final class ViewCommandTests: CLITestCase {
         let table = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "10000").stdout
         XCTAssertEqual(try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--limit", "3").stdout, table)
         XCTAssertGreaterThan(table.split(separator: "\n").count, 20)
+        try addAccount("nobody")
         let empty = try mailstore("project", "--view", "threads", "--account", "nobody", "--all", "--json")
         XCTAssertEqual(empty.stdout, #"{"hasMore":false,"nextCursor":null,"threads":[]}"# + "\n")
         let tooBig = try mailstore("project", "--view", "threads", "--limit", "10001", expect: 64)
