@@ -26,15 +26,20 @@ enum Terminal {
         FileHandle.standardError.write(Data("mailstore: warning: \(TerminalSanitiser.block(bounded(message)))\n".utf8))
     }
 
-    /// The most characters of an error or warning printed whole.
-    static let maxMessageCharacters = 2_000
+    /// The most Unicode scalars of an error or warning printed whole.
+    static let maxMessageScalars = 2_000
 
-    /// `message` whole when it has at most `maxMessageCharacters`, else its first 1,000 and last 500 characters with
-    /// what was cut said between them: a message quoting a huge argument or server text keeps its hint, which ends it.
+    /// `message` whole when it has at most `maxMessageScalars`, else its first 1,000 and last 500 scalars with what was
+    /// cut said between them: a message quoting a huge argument or server text keeps its hint, which ends it. Counted in
+    /// scalars, not characters: one character can be a base and any number of combining marks.
     static func bounded(_ message: String) -> String {
-        guard message.count > maxMessageCharacters else { return message }
-        let cut = message.count - 1_500
-        return "\(message.prefix(1_000)) … (\(cut) characters cut) … \(message.suffix(500))"
+        let scalars = message.unicodeScalars
+        let n = scalars.count
+        guard n > maxMessageScalars else { return message }
+        var head = String.UnicodeScalarView(), tail = String.UnicodeScalarView()
+        head.append(contentsOf: scalars.prefix(1_000))
+        tail.append(contentsOf: scalars.suffix(500))
+        return "\(String(head)) … (\(n - 1_500) characters cut) … \(String(tail))"
     }
 
     /// Writes a line to stderr (sanitised).

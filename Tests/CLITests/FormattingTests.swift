@@ -40,4 +40,20 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(ThreadRow.fit("徐丽徐丽", 5), "徐丽…")
         XCTAssertEqual(ThreadRow.fit("ab", 4), "ab  ")
     }
+
+    /// Errors and warnings are bounded in scalars: a huge message keeps its beginning and its closing hint, and one
+    /// character of a million combining marks is cut too.
+    func testAHugeMessageIsCutToItsEnds() {
+        XCTAssertEqual(Terminal.bounded("short"), "short")
+        let exact = String(repeating: "a", count: Terminal.maxMessageScalars)
+        XCTAssertEqual(Terminal.bounded(exact), exact)
+        let long = "no email with id '" + String(repeating: "a", count: 100_000) + "': `mailstore log` lists them"
+        let cut = Terminal.bounded(long)
+        XCTAssertTrue(cut.hasPrefix("no email with id 'aaa"))
+        XCTAssertTrue(cut.hasSuffix("': `mailstore log` lists them"))
+        XCTAssertLessThan(cut.unicodeScalars.count, 1_600)
+        let bomb = "x" + String(repeating: "\u{0301}", count: 1_000_000)
+        XCTAssertEqual(bomb.count, 1)
+        XCTAssertLessThan(Terminal.bounded(bomb).utf8.count, 4_000)
+    }
 }
