@@ -68,6 +68,7 @@ struct SearchCommand: ParsableCommand {
         let text = query.joined(separator: " ")
         try CLIExit.run {
             var store = try MailStore.open(at: storeOptions.path, readOnly: true, notice: { Terminal.warning($0) })
+            if let account { try AccountCheck.require(account, in: store) }
             if let asOf {
                 store = try store.asOf(asOf, views: MailStore.viewsSearchReads)
                 if !json, let seq = store.snapshotSequence { Terminal.note("(as of sequence \(seq))") }

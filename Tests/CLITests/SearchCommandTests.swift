@@ -48,7 +48,9 @@ final class SearchCommandTests: CLITestCase {
         XCTAssertEqual(Set(threads.map(\.threadId)).count, threads.count, "one row per thread")
         let matchingMessages = try rows(try mailstore("search", "subject:\(word)", "--output", "messages", "--limit", "1000", "--json"))
         XCTAssertEqual(Set(threads.flatMap(\.emailIds)), Set(matchingMessages.flatMap(\.emailIds)))
-        XCTAssertEqual(try rows(try mailstore("search", "subject:\(word)", "--account", "nobody", "--json")).count, 0)
+        // A query term filters (an unknown account matches nothing); a mistyped --account is "no account" (exit 4).
+        XCTAssertEqual(try rows(try mailstore("search", "subject:\(word) account:nobody", "--json")).count, 0)
+        try mailstore("search", "subject:\(word)", "--account", "nobody", "--json", expect: 4)
         // Text output and files.
         let text = try mailstore("search", "*", "--limit", "3")
         XCTAssertEqual(text.stdout.split(separator: "\n").count, 3)
