@@ -26,7 +26,7 @@ struct ReplayCommand: ParsableCommand {
             bar.finish()
             let secs = Date().timeIntervalSince(start)
             let rate = secs > 0 ? Double(events) / secs : 0
-            print("Rebuilt \(view?.rawValue ?? "all views") from \(events) events in \(String(format: "%.2f", secs))s (\(String(format: "%.0f", rate)) events/s)")
+            print("Rebuilt \(view?.rawValue ?? "all views") from \(Counted.of(events, "event")) in \(String(format: "%.2f", secs))s (\(String(format: "%.0f", rate)) events/s)")
         }
     }
 }

@@ -61,7 +61,7 @@ struct StatsCommand: ParsableCommand {
                       + "views \(StatsCommand.bytes(UInt64(v.viewsFileBytes))) (their history \(StatsCommand.bytes(UInt64(v.historyBytes)))), "
                       + "search index \(StatsCommand.bytes(UInt64(v.searchIndexBytes)))")
                 if v.keepsHistory {
-                    print("View history (for --as-of): \(v.historyWindows) windows of at most \(v.windowEvents) events"
+                    print("View history (for --as-of): \(Counted.of(v.historyWindows, "window")) of at most \(Counted.of(v.windowEvents, "event"))"
                           + (v.historyThrough.map { ", the last ending at sequence \($0)" } ?? ""))
                 } else {
                     print("View history (for --as-of): none (views written by an older build; `mailstore replay` rebuilds them with one)")

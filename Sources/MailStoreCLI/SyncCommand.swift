@@ -158,7 +158,7 @@ struct SyncCommand: ParsableCommand {
 
     static func printSummary(_ r: SyncReport) {
         let changed = r.folders.filter { !$0.unchanged }
-        print("\(r.account): \(r.received) new, \(r.folders.reduce(0) { $0 + $1.flagsChanged }) flag changes, "
+        print("\(r.account): \(r.received) new, \(Counted.of(r.folders.reduce(0) { $0 + $1.flagsChanged }, "flag change")), "
               + "\(r.folders.reduce(0) { $0 + $1.expunged }) expunged in \(Counted.of(r.folders.count, "folder")) "
               + String(format: "(%.2fs, %d events)", r.seconds, r.events))
         WriteBackSummary.print(r.actions)
