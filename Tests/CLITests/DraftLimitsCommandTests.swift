@@ -7,11 +7,7 @@ import XCTest
 final class DraftLimitsCommandTests: CLITestCase {
     private func prepareAccount() throws {
         try mailstore("init")
-        let pw = dir.file("pw")
-        try Data("secret".utf8).write(to: URL(fileURLWithPath: pw))
-        chmod(pw, 0o600)
-        try mailstore("account", "add", "work", "--email", "me@example.com", "--host", "imap.example.com",
-                      "--security", "tls", "--password-file", pw)
+        try addAccount("work")
     }
 
     private func draftEvents() throws -> Int {
