@@ -47,7 +47,7 @@ struct StatsCommand: ParsableCommand {
             }
             print("Records: \(StatsCommand.bytes(s.recordBytes)) (payloads \(StatsCommand.bytes(s.payloadBytes)) raw, \(StatsCommand.bytes(s.storedPayloadBytes)) stored)")
             print("Blobs: \(s.blobs), \(StatsCommand.bytes(s.blobRawBytes)) raw, \(StatsCommand.bytes(s.blobStoredBytes)) stored"
-                  + (s.dictionaries > 0 ? ", \(s.dictionaries) zstd dictionaries of \(StatsCommand.bytes(s.dictionaryBytes))" : ""))
+                  + (s.dictionaries > 0 ? ", \(Counted.of(s.dictionaries, "zstd dictionary", plural: "zstd dictionaries")) of \(StatsCommand.bytes(s.dictionaryBytes))" : ""))
             print(String(format: "Compression ratio: %.2f", s.compressionRatio))
             print("Log file: \(StatsCommand.bytes(s.fileBytes)) used of a \(StatsCommand.bytes(s.mapBytes)) map")
             if let refusal = MailStore.faultAroundRefusal {

@@ -110,6 +110,11 @@ final class CoreCommandTests: CLITestCase {
         let walked = try mailstore("stats", "--json").stdout
         XCTAssertEqual(try counts(fromCache), try counts(walked))
         XCTAssertGreaterThanOrEqual(try counts(walked).count, 4)
+        // The account's one dictionary, trained on the import, is counted in the singular.
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(walked.utf8)) as? [String: Any])
+        XCTAssertEqual(json["dictionaries"] as? Int, 1)
+        let text = try mailstore("stats").stdout
+        XCTAssertTrue(text.contains(" stored, 1 zstd dictionary of "), text)
     }
 
     /// `stats` says what the store takes on disk, part by part, and the parts add up to the total.
