@@ -55,6 +55,9 @@ package final class EventLog: @unchecked Sendable {
     static let pipelineChunk = 1_024
 
     let writerLock = NSLock()
+    /// The clock an append records its events at (tests set it to step back); the log's recorded times never go
+    /// back even when it does (see `appendIn`).
+    package var clock: @Sendable () -> Timestamp = { .now }
     private let writer: WriterScratch
     /// The writing thread's scratch while the feed's thread uses `writer` (made at the first big batch).
     private var helper: WriterScratch?
@@ -157,13 +160,13 @@ package final class EventLog: @unchecked Sendable {
             // the chunks already encoded, and encodes too while the next is not ready (the write transaction
             // stays on this thread).
             if helper == nil { helper = try WriterScratch(spares: writer.spares) }
-            let feed = PreparedFeed(batch: batch, scratch: writer, helper: helper!, chunkSize: EventLog.pipelineChunk)
+            let feed = PreparedFeed(batch: batch, scratch: writer, helper: helper!, chunkSize: EventLog.pipelineChunk, now: clock())
             defer { feed.finish() }
             outcomes = try environment.write { txn in
                 try appendIn(txn, batch: batch, chunk: { try feed.chunk($0) }, blobs: pendingBlobs, delta: &delta)
             }
         } else {
-            let prepared = try writer.prepare(batch)
+            let prepared = try writer.prepare(batch, now: clock())
             outcomes = try environment.write { txn in
                 try appendIn(txn, batch: batch, chunk: { $0 == 0 ? prepared : nil }, blobs: pendingBlobs, delta: &delta)
             }
@@ -204,6 +207,12 @@ package final class EventLog: @unchecked Sendable {
         var damagedPrevious: [UInt8]? = prevHash.count == 32 ? nil : prevHash
         if damagedPrevious == nil { prevHash.withUnsafeBytes { previous.copyMemory(from: $0) } }
         var appended = false
+        // Recorded times never go back along the log, so a time names a point in it (`--as-of`, `log --since`) and
+        // is found by binary search: a batch encoded at a clock behind the last record's time (the wall clock
+        // stepped back: NTP, a VM resumed, a phone's clock set by hand) records that time instead, each such
+        // record's digest made again here. Rare, and a lookup of the last record otherwise.
+        let floor = head.sequence == 0 ? nil : try lastRecordedAt(txn)
+        var digestHasher: SHA256Hasher?
         // Stream index entries are put after each chunk's records, sorted by key, so consecutive puts land on the
         // same index pages (the keys of a batch are scattered over the index): each appended event's key is
         // copied into `keyArena` meanwhile. Expected-version checks count the current chunk's entries (not in the
@@ -279,9 +288,15 @@ package final class EventLog: @unchecked Sendable {
                     let rec = UnsafeRawBufferPointer(rebasing: all[spans[j]])
                     let dst = try eventCursor.reserve(key: UnsafeRawBufferPointer(seqKey), size: rec.count, flags: .append)
                     dst.copyMemory(from: rec)
-                    delta?.add(record: rec)
                     let hash = UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange])
-                    digest.copyMemory(from: UnsafeRawBufferPointer(rebasing: digests[(j * 32)..<(j * 32 + 32)]))
+                    if let floor, let at = RecordCodec.recordedAt(UnsafeRawBufferPointer(dst)), at < floor {
+                        RecordCodec.setRecordedAt(floor, in: dst)
+                        if digestHasher == nil { digestHasher = try SHA256Hasher() }
+                        EventLog.recordDigest(UnsafeRawBufferPointer(dst), hasher: digestHasher!, into: digest)
+                    } else {
+                        digest.copyMemory(from: UnsafeRawBufferPointer(rebasing: digests[(j * 32)..<(j * 32 + 32)]))
+                    }
+                    delta?.add(record: UnsafeRawBufferPointer(dst))
                     if let damaged = damagedPrevious {
                         damaged.withUnsafeBytes { p in
                             EventLog.chainHash(previous: p, sequenceKey: UnsafeRawBufferPointer(seqKey),
@@ -317,6 +332,11 @@ package final class EventLog: @unchecked Sendable {
             }
         }
         return outcomes
+    }
+
+    /// The recorded time of the log's last record (in `txn`), or nil when it has none or its header is cut short.
+    private func lastRecordedAt(_ txn: borrowing Transaction) throws -> Timestamp? {
+        try txn.withCursor(events) { c in try c.last().flatMap { RecordCodec.recordedAt($0.value) } }
     }
 
     /// Puts the stream index entries of a chunk, sorted by key then sequence, so consecutive puts land on the

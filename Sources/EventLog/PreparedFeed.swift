@@ -37,13 +37,13 @@ final class PreparedFeed: @unchecked Sendable {
 
     /// Starts encoding `batch` (every event recorded at the same time): the feed's thread with `scratch`, which
     /// it uses until `finish()`, the writing thread (in `chunk(_:)`) with `helper`.
-    init(batch: [NewEvent], scratch: WriterScratch, helper: WriterScratch, chunkSize: Int) {
+    init(batch: [NewEvent], scratch: WriterScratch, helper: WriterScratch, chunkSize: Int, now: Timestamp) {
         slots = Array(repeating: .open, count: (batch.count + chunkSize - 1) / chunkSize)
         self.batch = batch
         self.chunkSize = chunkSize
         self.scratch = scratch
         self.helper = helper
-        now = Timestamp.now
+        self.now = now
         let thread = Thread { [self] in
             defer { done.signal() }
             condition.lock()

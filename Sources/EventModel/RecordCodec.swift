@@ -127,6 +127,21 @@ package enum RecordCodec {
         return (Int(length), r.offset)
     }
 
+    /// Where a record's recorded-at time sits (8 bytes, little-endian microseconds).
+    static let recordedAtOffset = 54
+
+    /// Reads only a record's recorded-at time, or nil when its fixed part is cut short.
+    package static func recordedAt(_ raw: UnsafeRawBufferPointer) -> Timestamp? {
+        guard raw.count >= fixedSize else { return nil }
+        return Timestamp(microseconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: recordedAtOffset, as: Int64.self)))
+    }
+
+    /// Overwrites a record's recorded-at time (its digest and chain hash must be made again after).
+    package static func setRecordedAt(_ time: Timestamp, in raw: UnsafeMutableRawBufferPointer) {
+        precondition(raw.count >= fixedSize, "a record shorter than its fixed part")
+        raw.storeBytes(of: time.microseconds.littleEndian, toByteOffset: recordedAtOffset, as: Int64.self)
+    }
+
     /// Reads only the event type of a record (for cheap type filters).
     package static func peekType(_ raw: UnsafeRawBufferPointer) -> EventType? {
         guard raw.count >= fixedSize else { return nil }

@@ -1,0 +1,34 @@
+import EventLog
+import EventModel
+import Foundation
+import XCTest
+
+/// Recorded times never go back along the log, whatever the clock does: a time names one point in it.
+final class RecordedTimeTests: EventLogTestCase {
+    /// A clock stepped back an hour records the last record's time instead, in small batches and in big ones (the
+    /// pipelined encoder), and the chain over the records whose time was raised verifies.
+    func testAClockSteppedBackRecordsTheLastTimeAgain() throws {
+        let log = try openLog()
+        let start = Timestamp(microseconds: 1_800_000_000_000_000)
+        log.clock = { start }
+        try log.append((1...10).map { event(categorized($0)) })
+        log.clock = { Timestamp(microseconds: start.microseconds - 3_600_000_000) }
+        try log.append(event(categorized(11)))
+        try log.append((12...1_500).map { event(categorized($0)) })
+        XCTAssertEqual(try log.event(at: 11)?.envelope.recordedAt, start, "a single append")
+        XCTAssertEqual(try log.event(at: 1_500)?.envelope.recordedAt, start, "a pipelined batch")
+        let later = Timestamp(microseconds: start.microseconds + 1_000_000)
+        log.clock = { later }
+        try log.append(event(categorized(1_501)))
+        XCTAssertEqual(try log.event(at: 1_501)?.envelope.recordedAt, later, "a clock ahead again records its time")
+        var last = Timestamp(microseconds: 0)
+        try log.scan { ev in
+            XCTAssertGreaterThanOrEqual(ev.envelope.recordedAt, last, "sequence \(ev.envelope.sequence)")
+            last = ev.envelope.recordedAt
+            return true
+        }
+        let report = try log.verify()
+        XCTAssertTrue(report.isClean, "\(report.problems)")
+        XCTAssertEqual(report.eventsChecked, 1_501)
+    }
+}
