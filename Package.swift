@@ -75,6 +75,7 @@ let package = Package(
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",
             "EventModel",
+            "SearchQuery",
             "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -10,6 +10,19 @@ extension MailStore {
         try log.scan(from: from, filter: filter, body)
     }
 
+    /// Where the newest `count` events of `from...through` that `filter` lets through begin (the oldest of them's
+    /// sequence, or `from` when fewer pass): a scan from there through `through` shows exactly them. Walks back in
+    /// bounded read transactions keeping only a count (`EventLog.startOfLast`).
+    public func startOfLast(_ count: Int, from: UInt64 = 1, through: UInt64, filter: ScanFilter = .all) throws -> UInt64 {
+        try log.startOfLast(count, from: from, through: through, filter: filter)
+    }
+
+    /// The first sequence recorded at or after `time` (the head's + 1 when none is), by binary search: recorded
+    /// times never go back along the log.
+    public func firstSequence(recordedAtOrAfter time: Timestamp) throws -> UInt64 {
+        try log.firstSequence(recordedAtOrAfter: time)
+    }
+
     /// The log's size and counts per event type: what a `stats` before counted read from the store's cache
     /// (`StoreDirectory.statsCacheFile`), only the events and blobs appended since walked.
     public func stats() throws -> LogStats {

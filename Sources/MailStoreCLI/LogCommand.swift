@@ -1,13 +1,19 @@
 import ArgumentParser
 import Foundation
 import MailStore
+import SearchQuery
 
 /// `mailstore log`: the event log, one line per event.
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Show events: sequence, time, type, stream, actor and a one-line summary.",
-        discussion: "Filters combine. Times are when the log recorded the event, in UTC.")
+        discussion: """
+        Filters combine. Times are when the log recorded the event, in UTC; they never go back along the log. \
+        TIME is \(TimePoint.forms); --since takes from its start, --until through its end (a whole day for a date). \
+        --last N shows the newest N events that pass the filters, oldest first; --follow then keeps showing events \
+        as they are appended, until interrupted.
+        """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -23,23 +29,62 @@ struct LogCommand: ParsableCommand {
     @Option(name: .customLong("from-seq"), help: ArgumentHelp("Start at this sequence number.", valueName: "seq"))
     var fromSeq: UInt64 = 1
 
+    @Option(name: .customLong("to-seq"), help: ArgumentHelp("End at this sequence number (included).", valueName: "seq"))
+    var toSeq: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("Only events recorded at or after this time (UTC; e.g. 2026-12-03, '2026-12-03 10:00', 2h).", valueName: "time"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only events recorded up to the end of this time (a date: its whole day).", valueName: "time"))
+    var until: String?
+
     @Option(name: .long, help: ArgumentHelp("Show at most this many events.", valueName: "n"))
     var limit: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Show only the newest n events that pass the filters (oldest first).", valueName: "n"))
+    var last: Int?
+
+    @Flag(name: .long, help: "Keep showing events as they are appended, until interrupted.")
+    var follow = false
 
     @Flag(name: .long, help: "Print JSON Lines: one object per event with its full payload.")
     var json = false
 
+    /// How long `--follow` waits between two looks at the log's head.
+    static let followInterval = 0.2
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let last, last < 0 { throw ValidationError("--last must be 0 or more") }
+        if limit != nil && last != nil { throw ValidationError("give --last or --limit, not both") }
         if fromSeq == 0 { throw ValidationError("--from-seq starts at 1") }
+        if let toSeq, toSeq < fromSeq { throw ValidationError("--to-seq \(toSeq) is before --from-seq \(fromSeq)") }
+        if follow && (toSeq != nil || until != nil) { throw ValidationError("--follow shows events as they come: give it no end (--to-seq, --until)") }
         for name in typeNames where EventType(name: name) == nil {
             let known = EventType.catalog.map(\.1).joined(separator: ", ")
             throw ValidationError("unknown event type '\(name)'; known types: \(known)")
+        }
+        let span = try times(now: Date())
+        if let a = span.since, let b = span.until, a >= b {
+            throw ValidationError("--since \(since!) is not before --until \(until!): no time is in both")
         }
     }
 
     var typeNames: [String] {
         type.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+    }
+
+    /// `--since`'s start and `--until`'s end (exclusive), in microseconds since the epoch.
+    func times(now: Date) throws -> (since: Int64?, until: Int64?) {
+        func point(_ text: String?, _ option: String) throws -> TimePoint? {
+            guard let text else { return nil }
+            guard let p = TimePoint.parse(text, now: now) else {
+                throw ValidationError("\(option): invalid time '\(text)'; use \(TimePoint.forms)")
+            }
+            return p
+        }
+        let micro: Int64 = 1_000_000
+        return (try point(since, "--since").map { $0.start * micro }, try point(until, "--until").map { $0.end * micro })
     }
 
     func run() throws {
@@ -51,18 +96,46 @@ struct LogCommand: ParsableCommand {
             var shown = 0
             let width = Terminal.stdoutIsTTY ? Terminal.width : Int.max
             if limit == 0 { return }
-            try store.scan(from: fromSeq, filter: filter) { ev in
-                if json {
-                    let data = try EventJSON.encoder.encode(EventJSON(ev))
-                    out.write(data)
-                    out.write("\n")
-                } else {
-                    out.write(LogCommand.line(ev, width: width))
+            // The sequences the times and --to-seq bound, against the head as it is now.
+            let span = try times(now: Date())
+            var from = fromSeq
+            var through = min(try store.head().sequence, toSeq ?? .max)
+            if let s = span.since { from = max(from, try store.firstSequence(recordedAtOrAfter: Timestamp(microseconds: s))) }
+            if let u = span.until { through = min(through, try store.firstSequence(recordedAtOrAfter: Timestamp(microseconds: u)) - 1) }
+            if let last { from = try store.startOfLast(last, from: from, through: through, filter: filter) }
+            var next = from
+            func show(upTo end: UInt64) throws -> Bool {
+                var more = true
+                if next <= end {
+                    try store.scan(from: next, filter: filter) { ev in
+                        if ev.envelope.sequence > end { return false }
+                        next = ev.envelope.sequence + 1
+                        if json {
+                            out.write(try EventJSON.encoder.encode(EventJSON(ev)))
+                            out.write("\n")
+                        } else {
+                            out.write(LogCommand.line(ev, width: width))
+                        }
+                        shown += 1
+                        more = limit.map { shown < $0 } ?? true
+                        return more
+                    }
+                    next = max(next, end + 1)
                 }
-                shown += 1
-                return limit.map { shown < $0 } ?? true
+                out.flush()
+                return more
             }
-            out.flush()
+            guard try show(upTo: through), follow else { return }
+            // Past the head as it was: every event appended from now on, looked for every `followInterval`.
+            next = max(next, through + 1)
+            while true {
+                let head = try store.head().sequence
+                if head >= next {
+                    guard try show(upTo: head) else { return }
+                } else {
+                    Thread.sleep(forTimeInterval: LogCommand.followInterval)
+                }
+            }
         }
     }
 

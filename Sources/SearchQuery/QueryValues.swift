@@ -4,19 +4,14 @@ import Foundation
 ///
 /// ```
 /// date-value = point / [point] ".." [point]
-/// point      = YYYY / YYYY-MM / YYYY-MM-DD / 1*DIGIT unit / "today" / "yesterday" / "now"
+/// point      = a `TimePoint`: YYYY / YYYY-MM / YYYY-MM-DD / YYYY-MM-DDTHH:MM[:SS][Z] / 1*DIGIT unit / "today" /
+///              "yesterday" / "now"
 /// unit       = "y" / "M" / "w" / "d" / "h" / "m" / "s"     ; years, months, weeks, days, hours, minutes, seconds ago
 /// size-value = n / n ".." n / n ".." / ".." n / (">" / ">=" / "<" / "<=") n
 /// n          = 1*DIGIT ["k" / "K" / "M" / "G"] ["B" / "b"] ; 1024-based
 /// ```
-/// Absolute dates are UTC calendar days; a range's upper point includes its whole day (month, year).
+/// Absolute dates are UTC calendar days; a range's upper point includes its whole day (month, year; minute, second).
 enum QueryValues {
-    static let utc: Calendar = {
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: "UTC")!
-        return c
-    }()
-
     /// `[lower, upper)` in seconds since the epoch.
     static func dateRange(_ value: String, offset: Int, now: Date) throws(SearchQueryError) -> (Int64?, Int64?) {
         if let r = value.range(of: "..") {
@@ -35,49 +30,13 @@ enum QueryValues {
         return (p.start, p.end)
     }
 
-    /// A point's span: for a calendar date its day (month, year); for a relative point the instant.
+    /// A point's span: for a calendar date its day (month, year), for a time its minute or second; for a relative
+    /// point the instant (`TimePoint`).
     static func point(_ s: String, offset: Int, now: Date) throws(SearchQueryError) -> (start: Int64, end: Int64, relative: Bool) {
-        let nowSec = Int64(now.timeIntervalSince1970.rounded(.down))
-        switch s.lowercased() {
-        case "now": return (nowSec, nowSec + 1, true)
-        case "today", "yesterday":
-            let day = utc.startOfDay(for: now).timeIntervalSince1970
-            let start = Int64(day) - (s.lowercased() == "yesterday" ? 86_400 : 0)
-            return (start, start + 86_400, false)
-        default: break
+        guard let p = TimePoint.parse(s, now: now) else {
+            throw SearchQueryError(offset: offset, "invalid date '\(s)'; use \(TimePoint.forms)")
         }
-        let invalid = SearchQueryError(offset: offset,
-                                       "invalid date '\(s)'; use YYYY, YYYY-MM, YYYY-MM-DD, or a count back from now like 7d, 2w, 3M, 1y")
-        if let unit = s.last, "yMwdhms".contains(unit), let n = Int64(s.dropLast()), n >= 0, n <= 100_000 {
-            var c = DateComponents()
-            switch unit {
-            case "y": c.year = -Int(n)
-            case "M": c.month = -Int(n)
-            case "w": c.day = -7 * Int(n)
-            case "d": c.day = -Int(n)
-            case "h": c.hour = -Int(n)
-            case "m": c.minute = -Int(n)
-            default: c.second = -Int(n)
-            }
-            guard let d = utc.date(byAdding: c, to: now) else { throw invalid }
-            let t = Int64(d.timeIntervalSince1970.rounded(.down))
-            return (t, t, true)
-        }
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), parts[0].count == 4,
-              parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) && Int($0) != nil }) else { throw invalid }
-        let y = Int(parts[0])!, m = parts.count > 1 ? Int(parts[1])! : 1, d = parts.count > 2 ? Int(parts[2])! : 1
-        guard (1...12).contains(m), (1...31).contains(d) else { throw invalid }
-        guard let start = utc.date(from: DateComponents(year: y, month: m, day: d)),
-              utc.component(.day, from: start) == d else { throw invalid }
-        var step = DateComponents()
-        switch parts.count {
-        case 1: step.year = 1
-        case 2: step.month = 1
-        default: step.day = 1
-        }
-        guard let end = utc.date(byAdding: step, to: start) else { throw invalid }
-        return (Int64(start.timeIntervalSince1970), Int64(end.timeIntervalSince1970), false)
+        return (p.start, p.end, p.relative)
     }
 
     /// `[lower, upper]` in bytes.

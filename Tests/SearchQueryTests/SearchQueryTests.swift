@@ -109,6 +109,29 @@ final class SearchQueryTests: XCTestCase {
         XCTAssertEqual(r.0, 1_718_409_600)
         r = try range("date:1M..")
         XCTAssertEqual(r.0, 1_718_452_800 - 31 * 86_400) // May has 31 days
+        // A time to the minute or second (UTC), as `mailstore log` prints them: the upper one includes its span.
+        r = try range("date:2024-01-01T10:30..2024-01-01T11:00:05Z")
+        XCTAssertEqual(r.0, jan1 + 10 * 3600 + 30 * 60)
+        XCTAssertEqual(r.1, jan1 + 11 * 3600 + 6)
+    }
+
+    /// Every form `TimePoint` reads, and what it refuses (a bad field, a day the month has not, a time without a
+    /// day, an hour past 23, a count too large, text past its bound).
+    func testTimePoints() {
+        let now = Date(timeIntervalSince1970: 1_718_452_800) // 2024-06-15 12:00:00 UTC
+        let jan1: Int64 = 1_704_067_200
+        func p(_ s: String) -> TimePoint? { TimePoint.parse(s, now: now) }
+        XCTAssertEqual(p("2024-01-01 10:30"), TimePoint(start: jan1 + 37_800, end: jan1 + 37_860, relative: false))
+        XCTAssertEqual(p("2024-01-01T10:30:07Z"), TimePoint(start: jan1 + 37_807, end: jan1 + 37_808, relative: false))
+        XCTAssertEqual(p("2024-01-01"), TimePoint(start: jan1, end: jan1 + 86_400, relative: false))
+        XCTAssertEqual(p("2h"), TimePoint(start: 1_718_452_800 - 7_200, end: 1_718_452_800 - 7_200, relative: true))
+        XCTAssertEqual(p("NOW"), TimePoint(start: 1_718_452_800, end: 1_718_452_801, relative: true))
+        XCTAssertEqual(p("yesterday")?.start, 1_718_409_600 - 86_400)
+        for bad in ["", "2024-02-30", "2024-13", "24-01-01", "10:30", "2024-01 10:30", "2024-01-01 24:00", "2024-01-01 10:60",
+                    "2024-01-01 10:30:61", "2024-01-01 1:30", "2024-01-01T10", "2024-01-01T10:30:00+02:00", "100001d", "-1d",
+                    "２０２４", String(repeating: "9", count: 65) + "d"] {
+            XCTAssertNil(p(bad), bad)
+        }
     }
 
     func testSizes() throws {
