@@ -4,6 +4,7 @@ import Foundation
 import LMDB
 import Projections
 import SearchIndex
+import SearchQuery
 import Views
 
 /// Rebuilding, verifying and time-travelling the views.
@@ -129,7 +130,8 @@ extension MailStore {
     public var snapshotSequence: UInt64? { snapshot?.sequence }
 
     /// The last sequence at `point`: a sequence number (at most the head), or the last event recorded at or
-    /// before an ISO 8601 time.
+    /// before a time: ISO 8601 (`2024-01-15T09:30:00Z`, fractional seconds too), or a `TimePoint` (`2024-01-15
+    /// 09:30`, `2024-01-15`, `2h`, `yesterday`, ...), taken at the end of its span (a day's last moment, a minute's).
     func sequence(asOf point: String) throws -> UInt64 {
         let head = try log.head().sequence
         if let n = UInt64(point) { return min(n, head) }
@@ -139,14 +141,16 @@ extension MailStore {
             f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             date = f.date(from: point)
         }
-        guard let date else { throw MailStoreError.badPointInTime(point) }
-        let limit = Timestamp(date)
-        // recordedAt only grows with the sequence (one writer), so binary search.
-        var lo: UInt64 = 0, hi = head
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if let ev = try log.event(at: mid), ev.envelope.recordedAt <= limit { lo = mid } else { hi = mid - 1 }
+        let end: Timestamp
+        if let date {
+            end = Timestamp(microseconds: Timestamp(date).microseconds + 1)
+        } else if let p = TimePoint.parse(point, now: Date()) {
+            end = Timestamp(microseconds: (p.relative ? p.start + 1 : p.end) * 1_000_000)
+        } else {
+            throw MailStoreError.badPointInTime(point)
         }
-        return lo
+        // Recorded times never go back along the log: the last event before `end` is the one before the first at or
+        // after it.
+        return min(try log.firstSequence(recordedAtOrAfter: end) - 1, head)
     }
 }

@@ -43,7 +43,7 @@ struct ProjectCommand: ParsableCommand {
     @Flag(name: .long, help: "Every page.")
     var all = false
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Show the view as it was at this sequence number or ISO 8601 time.", valueName: "seq|time"))
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Show the view as it was at this sequence number or time (ISO 8601, or as log --since reads it: 2026-12-03 10:00, 2h).", valueName: "seq|time"))
     var asOf: String?
 
     @Flag(name: .long, help: "Print JSON.")

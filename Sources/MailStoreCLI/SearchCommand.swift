@@ -45,7 +45,7 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .long, help: "newest or oldest first.")
     var sort: Sort = .newest
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Search the store as it was at this sequence number or ISO 8601 time.", valueName: "seq|time"))
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Search the store as it was at this sequence number or time (ISO 8601, or as log --since reads it: 2026-12-03 10:00, 2h).", valueName: "seq|time"))
     var asOf: String?
 
     @Option(name: .long, help: ArgumentHelp("Stop the search after this many seconds (30; 0.1 to 3600): exit code 8.", valueName: "seconds"))

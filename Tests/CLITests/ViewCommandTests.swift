@@ -145,7 +145,18 @@ final class ViewCommandTests: CLITestCase {
         let obj = try JSONSerialization.jsonObject(with: Data(past.stdout.utf8)) as! [String: Any]
         XCTAssertEqual((obj["threads"] as! [Any]).count, 0, "sequence 5 is before any mail (folders come first)")
         try mailstore("project", "--view", "threads", "--as-of", "2001-01-01T00:00:00Z", "--account", "demo")
-        try mailstore("project", "--view", "threads", "--as-of", "yesterday", expect: 64)
+        // The times `log --since` reads too, each at the end of its span: a day, a minute, now.
+        func threads(asOf point: String) throws -> Int {
+            let page = try mailstore("project", "--view", "threads", "--account", "demo", "--as-of", point, "--all", "--json")
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any])["threads"].map { ($0 as! [Any]).count } ?? -1
+        }
+        XCTAssertEqual(try threads(asOf: "2001-01-01"), 0)
+        XCTAssertEqual(try threads(asOf: "2001-01-01 23:59"), 0)
+        let live = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--json").stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(try threads(asOf: "now"), (live["threads"] as! [Any]).count)
+        XCTAssertGreaterThan(try threads(asOf: "now"), 0)
+        let bad = try mailstore("project", "--view", "threads", "--as-of", "soon", expect: 64)
+        XCTAssertTrue(bad.stderr.contains("'soon' is neither a sequence number nor a time") && bad.stderr.contains("YYYY-MM-DD HH:MM"), bad.stderr)
     }
 
     /// A replay killed midway leaves the old views serving; the rerun completes and verify --views is clean.
