@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import MailParser
 
 extension MailStore {
     /// An email's `EmailReceived` event and payload.
@@ -18,5 +19,16 @@ extension MailStore {
             return found == nil
         }
         return found
+    }
+
+    /// The readable text of `email` (its plain text part, else its HTML part's text), at most `limit` UTF-8 bytes of
+    /// it; nil when its raw message is missing from the blob store (`mailstore verify` names that).
+    public func bodyText(of email: ReceivedEmail, limit: Int = BodyText.defaultLimit) throws -> BodyText? {
+        guard let raw = try log.blob(email.payload.blob) else { return nil }
+        let parsed = MailParser.parse(raw, fallbackDate: nil)
+        if let text = parsed.textBody { return BodyText(text, fromHTML: false, limit: limit) }
+        // The HTML's text is made up to the limit (and one byte more, so a cut is seen).
+        if let html = parsed.htmlBody { return BodyText(HTMLText.plainText(html, limit: limit + 1), fromHTML: true, limit: limit) }
+        return BodyText("", fromHTML: false, limit: limit)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Buffered stdout for commands that print many lines.
+/// Buffered stdout for commands that print many lines. Its writes go after whatever `print` left in stdio's buffer
+/// (every stdio stream flushed first), so a command may mix the two and keep its order.
 struct OutputBuffer {
     private var buffer = Data()
 
@@ -16,6 +17,7 @@ struct OutputBuffer {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
+        fflush(nil)
         FileHandle.standardOutput.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }

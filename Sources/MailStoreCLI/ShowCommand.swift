@@ -5,7 +5,11 @@ import MailStore
 /// `mailstore show EMAIL`: one email, or its raw bytes.
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show an email by id; --raw prints its original bytes exactly.")
+        commandName: "show", abstract: "Show an email by id; --raw prints its original bytes exactly.",
+        discussion: """
+        The headers, then the message's text: its plain text part, or its HTML part's text where it has none (at most \
+        1 MiB, then a notice), made safe for the terminal. --headers-only leaves the text out.
+        """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -17,6 +21,9 @@ struct ShowCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Print the EmailReceived payload as JSON.")
     var json = false
+
+    @Flag(name: .customLong("headers-only"), help: "Print the headers without the message's text.")
+    var headersOnly = false
 
     func run() throws {
         try CLIExit.run {
@@ -56,6 +63,23 @@ struct ShowCommand: ParsableCommand {
             }
             Terminal.print("Snippet:     \(p.snippet)")
             for w in p.warnings { Terminal.print("Warning:     \(w)") }
+            if headersOnly { return }
+            guard let body = try store.bodyText(of: received) else {
+                throw CLIError.notFound("the raw message \(p.blob) is missing from the blob store, so its text is too; run `mailstore verify`")
+            }
+            var out = OutputBuffer()
+            out.write("\n")
+            if body.text.isEmpty {
+                out.write("(no text part" + (p.attachments.isEmpty ? ")\n" : "; see the attachments above)\n"))
+            } else {
+                if body.fromHTML { out.write("(the text of its HTML part)\n\n") }
+                out.write(TerminalSanitiser.block(body.text))
+                if !body.text.hasSuffix("\n") { out.write("\n") }
+            }
+            if body.truncated {
+                out.write("[the text goes on past \(BodyText.defaultLimit / 1_048_576) MiB: `mailstore show --raw \(p.emailID)` prints the whole message]\n")
+            }
+            out.flush()
         }
     }
 }
