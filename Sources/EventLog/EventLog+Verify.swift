@@ -33,6 +33,7 @@ extension EventLog {
         // wrong. Mapped pages are checked after every 256 records: on a 1M-message log, 512 per check peaked at
         // 163-182 MiB, 256 at 109 MiB, 128 at 103 MiB (with the lookups).
         var expectedDigest = IndexDigest()
+        var lastRecordedAt: Timestamp?
         try forEachRecord(through: end, chunk: 256, progress: { progress?($0, end) }) { txn, key, record in
             guard key.count == 8 else {
                 report.add(expected, "key is \(key.count) bytes, not 8")
@@ -42,6 +43,13 @@ extension EventLog {
             if seq != expected { report.add(expected, "sequence gap: next record is \(seq)") }
             check(record: record, seq: seq, txn: txn, hasher: hasher, decoder: decoder,
                   prevHash: &prevHash, computed: &computed, digest: &expectedDigest, report: &report)
+            if let at = RecordCodec.recordedAt(record) {
+                if let last = lastRecordedAt, at < last {
+                    report.recordedTimesBack += 1
+                    if report.firstRecordedTimeBack == nil { report.firstRecordedTimeBack = seq }
+                }
+                lastRecordedAt = at
+            }
             report.eventsChecked += 1
             expected = seq + 1
             return true

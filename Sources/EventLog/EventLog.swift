@@ -58,6 +58,9 @@ package final class EventLog: @unchecked Sendable {
     /// The clock an append records its events at (tests set it to step back); the log's recorded times never go
     /// back even when it does (see `appendIn`).
     package var clock: @Sendable () -> Timestamp = { .now }
+    /// False appends as builds before 2026-12-03 did, recording the clock's time even where it is behind the last
+    /// record's (for tests of logs they wrote).
+    package var keepsRecordedTimesInOrder = true
     private let writer: WriterScratch
     /// The writing thread's scratch while the feed's thread uses `writer` (made at the first big batch).
     private var helper: WriterScratch?
@@ -211,7 +214,7 @@ package final class EventLog: @unchecked Sendable {
         // is found by binary search: a batch encoded at a clock behind the last record's time (the wall clock
         // stepped back: NTP, a VM resumed, a phone's clock set by hand) records that time instead, each such
         // record's digest made again here. Rare, and a lookup of the last record otherwise.
-        let floor = head.sequence == 0 ? nil : try lastRecordedAt(txn)
+        let floor = head.sequence == 0 || !keepsRecordedTimesInOrder ? nil : try lastRecordedAt(txn)
         var digestHasher: SHA256Hasher?
         // Stream index entries are put after each chunk's records, sorted by key, so consecutive puts land on the
         // same index pages (the keys of a batch are scattered over the index): each appended event's key is

@@ -29,6 +29,13 @@ public struct VerifyReport: Sendable, Equatable {
     /// (`EventLog.verify`); false when the digests agreed.
     public var indexesLookedUp = false
 
+    /// Records recorded earlier than the record before them: none in a log this build wrote (its appends never
+    /// record a time before the last one), some where an older build's clock stepped back. Not a problem (the chain
+    /// and the records are sound), but a time (`log --since`, `--as-of`) then names a point near each such step.
+    public var recordedTimesBack: UInt64 = 0
+    /// The first of those records.
+    public var firstRecordedTimeBack: UInt64?
+
     /// An empty report.
     public init() {}
 

@@ -46,7 +46,8 @@ struct VerifyCommand: ParsableCommand {
                     "clean": report.isClean, "events": report.eventsChecked, "blobs": report.blobsChecked,
                     "dictionaries": report.dictionariesChecked,
                     "head": report.headSequence, "firstBadSequence": report.firstBadSequence.map { $0 as Any } ?? NSNull(),
-                    "problems": report.problems.map(\.description),
+                    "problems": report.problems.map(\.description), "recordedTimesBack": report.recordedTimesBack,
+                    "firstRecordedTimeBack": report.firstRecordedTimeBack.map { $0 as Any } ?? NSNull(),
                 ]
                 let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
@@ -61,6 +62,11 @@ struct VerifyCommand: ParsableCommand {
                 } else {
                     Terminal.error("verification failed: \(report.problems.count) problems")
                 }
+            }
+            if let first = report.firstRecordedTimeBack, !json {
+                print("Note: recorded times go back at \(Counted.of(report.recordedTimesBack, "record")), the first at sequence \(first) "
+                      + "(written by a build before 2026-12-03 whose clock stepped back): `log --since/--until` and `--as-of TIME` "
+                      + "name a point near each such step; sequence numbers are exact")
             }
             if !report.isClean { throw ExitCode(CLIExit.problemsFound) }
         }

@@ -81,6 +81,23 @@ final class LogCommandTests: CLITestCase {
         }
     }
 
+    /// `verify` says where an older build recorded times going back (not a failure), and where none do, nothing.
+    func testVerifyNotesRecordedTimesGoingBack() throws {
+        try appendAtTimes()
+        XCTAssertFalse(try mailstore("verify").stdout.contains("Note:"), "this build keeps them in order")
+        let log = try EventLog(store: StoreDirectory(path: store))
+        log.keepsRecordedTimesInOrder = false
+        log.clock = { Timestamp(microseconds: 1_000) }
+        try log.append(NewEvent(event: .folderRemoved(FolderRemoved(folder: "old")), account: "a", stream: "s", actor: .system))
+        let text = try mailstore("verify").stdout
+        XCTAssertTrue(text.hasPrefix("OK: 12 events"), text)
+        XCTAssertTrue(text.contains("Note: recorded times go back at 1 record, the first at sequence 12 "), text)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try mailstore("verify", "--json").stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["recordedTimesBack"] as? Int, 1)
+        XCTAssertEqual(json["firstRecordedTimeBack"] as? Int, 12)
+        XCTAssertEqual(json["clean"] as? Bool, true)
+    }
+
     /// `--follow` shows what is appended after it started, and `--limit` ends it.
     func testFollowShowsEventsAppendedWhileItRuns() throws {
         try appendAtTimes()

@@ -30,5 +30,21 @@ final class RecordedTimeTests: EventLogTestCase {
         let report = try log.verify()
         XCTAssertTrue(report.isClean, "\(report.problems)")
         XCTAssertEqual(report.eventsChecked, 1_501)
+        XCTAssertEqual(report.recordedTimesBack, 0)
+        XCTAssertNil(report.firstRecordedTimeBack)
+    }
+
+    /// A log an older build wrote while its clock stepped back verifies clean, and verify counts the steps back.
+    func testVerifyCountsTheTimesAnOlderBuildRecordedGoingBack() throws {
+        let log = try openLog()
+        log.keepsRecordedTimesInOrder = false
+        for (n, at) in [(3, 5_000), (2, 1_000), (2, 3_000), (1, 2_000)] {
+            log.clock = { Timestamp(microseconds: Int64(at)) }
+            try log.append((0..<n).map { event(categorized($0)) })
+        }
+        let report = try log.verify()
+        XCTAssertTrue(report.isClean, "\(report.problems)")
+        XCTAssertEqual(report.recordedTimesBack, 2, "at sequences 4 and 8")
+        XCTAssertEqual(report.firstRecordedTimeBack, 4)
     }
 }
