@@ -12,10 +12,16 @@ public struct BodyText: Sendable, Equatable {
     /// pasted into a message is cut, with a notice).
     public static let defaultLimit = 1 << 20
 
-    /// `text` cut to at most `limit` UTF-8 bytes at a Unicode scalar's end (a grapheme of a million combining marks
+    /// `text` without its leading blank lines, cut to at most `limit` UTF-8 bytes at a Unicode scalar's end (a grapheme of a million combining marks
     /// is cut inside, in steps bounded by UTF-8's 4 bytes), CRLF and lone CR made LF.
     init(_ text: String, fromHTML: Bool, limit: Int) {
-        var t = text.replacingCRLF()
+        var t = BodyText.lineFeeds(text)
+        // Blank lines before the first line of text (an HTML part's first block starts with one) are left out; that
+        // line's indentation is kept.
+        if let first = t.firstIndex(where: { $0 != "\n" && $0 != " " && $0 != "\t" }),
+           let lastBreak = t[..<first].lastIndex(of: "\n") {
+            t = String(t[t.index(after: lastBreak)...])
+        }
         let cut = t.utf8.count > limit
         if cut {
             let bytes = Array(t.utf8)
@@ -27,15 +33,13 @@ public struct BodyText: Sendable, Equatable {
         self.fromHTML = fromHTML
         self.truncated = cut
     }
-}
 
-extension String {
-    /// CRLF and lone CR as LF.
-    fileprivate func replacingCRLF() -> String {
-        guard utf8.contains(13) else { return self }
+    /// `text` with CRLF and lone CR as LF.
+    private static func lineFeeds(_ text: String) -> String {
+        guard text.utf8.contains(13) else { return text }
         var out = String.UnicodeScalarView()
         var previousCR = false
-        for s in unicodeScalars {
+        for s in text.unicodeScalars {
             if s == "\r" {
                 out.append("\n")
                 previousCR = true

@@ -26,7 +26,10 @@ extension MailStore {
     public func bodyText(of email: ReceivedEmail, limit: Int = BodyText.defaultLimit) throws -> BodyText? {
         guard let raw = try log.blob(email.payload.blob) else { return nil }
         let parsed = MailParser.parse(raw, fallbackDate: nil)
-        if let text = parsed.textBody { return BodyText(text, fromHTML: false, limit: limit) }
+        // A plain part of only white space beside an HTML one says nothing: the HTML's text is shown.
+        if let text = parsed.textBody, parsed.htmlBody == nil || !text.allSatisfy(\.isWhitespace) {
+            return BodyText(text, fromHTML: false, limit: limit)
+        }
         // The HTML's text is made up to the limit (and one byte more, so a cut is seen).
         if let html = parsed.htmlBody { return BodyText(HTMLText.plainText(html, limit: limit + 1), fromHTML: true, limit: limit) }
         return BodyText("", fromHTML: false, limit: limit)

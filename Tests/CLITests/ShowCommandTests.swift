@@ -50,6 +50,8 @@ final class ShowCommandTests: CLITestCase {
             ("html", "MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n", "<html><body><h1>Hello</h1><p>from <b>HTML</b></p></body></html>"),
             ("attachment only", "MIME-Version: 1.0\nContent-Type: application/pdf; name=\"a.pdf\"\nContent-Transfer-Encoding: base64\n", "JVBERi0xLjQK"),
             ("hostile", "", "line one \u{1B}[2J\u{1B}]52;c;ZXZpbA==\u{07}still one\n\u{202E}reversed"),
+            ("blank plain", "MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary=\"b2\"\n",
+             "--b2\nContent-Type: text/plain\n\n \n\n--b2\nContent-Type: text/html\n\n<p>the real text</p>\n--b2--"),
         ])
         let plain = try mailstore("show", try XCTUnwrap(ids["plain"])).stdout
         XCTAssertTrue(plain.contains("Snippet:     Grüße aus München second line\n\nGrüße aus München\nsecond line\n"), plain)
@@ -57,6 +59,8 @@ final class ShowCommandTests: CLITestCase {
         let html = try mailstore("show", try XCTUnwrap(ids["html"])).stdout
         XCTAssertTrue(html.contains("\n\n(the text of its HTML part)\n\n"), html)
         XCTAssertTrue(html.contains("Hello") && html.contains("from HTML") && !html.contains("<p>"), html)
+        let blank = try mailstore("show", try XCTUnwrap(ids["blank plain"])).stdout
+        XCTAssertTrue(blank.contains("(the text of its HTML part)\n\nthe real text"), blank)
         let none = try mailstore("show", try XCTUnwrap(ids["attachment only"])).stdout
         XCTAssertTrue(none.hasSuffix("\n\n(no text part; see the attachments above)\n"), none)
         let hostile = try mailstore("show", try XCTUnwrap(ids["hostile"])).stdout
