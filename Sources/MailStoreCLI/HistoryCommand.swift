@@ -33,11 +33,11 @@ struct HistoryCommand: ParsableCommand {
             let store = try storeOptions.open(readOnly: true)
             let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) }
                 else if let account { .account(account) } else { .action(action!) }
-            let events = try store.history(of: subject)
-            if events.isEmpty { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? account ?? action!)") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            for ev in events {
+            var shown = 0
+            try store.forEachHistoryEvent(of: subject) { ev in
+                shown += 1
                 let decoded = try? ev.decode()
                 let link = decoded.flatMap(HistoryCommand.answered)
                 if json {
@@ -53,7 +53,9 @@ struct HistoryCommand: ParsableCommand {
                     else if let c = e.causationID, ActionKindName.isAction(e.type) { text += "\n" + String(repeating: " ", count: 30) + "↳ because of \(c)" }
                     Terminal.printBlock(text)
                 }
+                return true
             }
+            if shown == 0 { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? account ?? action!)") }
         }
     }
 

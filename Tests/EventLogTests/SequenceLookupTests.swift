@@ -25,4 +25,19 @@ final class SequenceLookupTests: EventLogTestCase {
         XCTAssertEqual(try log.sequences(of: asked), found)
         XCTAssertEqual(try log.sequences(of: []), [])
     }
+
+    /// `events(at:)` reads the events in the order asked, across read transactions, skips a sequence past the head,
+    /// and stops when `body` says so.
+    func testEventsAtSequencesComeInTheOrderAskedAcrossTransactions() throws {
+        let log = try openLog()
+        try log.append((0..<2_000).map { event(categorized($0)) })
+        let asked: [UInt64] = Array(1...1_200) + [1_500, 3, 5_000, 1_999]
+        var seen: [UInt64] = []
+        try log.events(at: asked) { seen.append($0.envelope.sequence); return true }
+        XCTAssertEqual(seen, Array(1...1_200) + [1_500, 3, 1_999])
+        var first: [UInt64] = []
+        try log.events(at: asked) { first.append($0.envelope.sequence); return first.count < 600 }
+        XCTAssertEqual(first, Array(1...600))
+        try log.events(at: []) { _ in XCTFail("nothing asked"); return true }
+    }
 }

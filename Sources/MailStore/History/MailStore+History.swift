@@ -6,8 +6,23 @@ import Views
 extension MailStore {
     /// Every event that touched a thread, an email or an action, in log order: the emails' own events
     /// (received, flags, expunged), every action on them with its outcomes and compensations, and the
-    /// actions that undo or retry those actions.
+    /// actions that undo or retry those actions. Holds them all: `forEachHistoryEvent` holds only their sequences.
     public func history(of subject: HistorySubject) throws -> [StoredEvent] {
+        var events: [StoredEvent] = []
+        try forEachHistoryEvent(of: subject) { events.append($0); return true }
+        return events
+    }
+
+    /// Calls `body` with each event of `subject`'s history (as `history(of:)`), in log order, until it returns false.
+    /// Its memory: 8 bytes per event of the history (their sequences, gathered from the streams and sorted), the
+    /// ids of the emails and actions it follows, and 512 decoded events at a time (`EventLog.events(at:)`), so a
+    /// thread of 100,000 events takes ~1 MB where the events themselves had all been held.
+    public func forEachHistoryEvent(of subject: HistorySubject, _ body: (StoredEvent) throws -> Bool) throws {
+        try log.events(at: try historySequences(of: subject), body)
+    }
+
+    /// The sequences of `subject`'s history, ascending.
+    private func historySequences(of subject: HistorySubject) throws -> [UInt64] {
         let views = try latestViews()
         var emails: [String] = []
         var actions: [String] = []
@@ -20,12 +35,12 @@ extension MailStore {
         case .action(let id):
             actions = [id]
         case .account(let name):
-            var events: [StoredEvent] = []
+            var sequences: [UInt64] = []
             try log.scan(filter: ScanFilter(stream: .account(name))) { ev in
-                events.append(ev)
+                sequences.append(ev.envelope.sequence)
                 return true
             }
-            return events
+            return sequences
         }
         for e in emails { actions += try views.actionIDs(touching: e, email: true) }
         var streams = Set(emails.map { StreamName.email($0) })
@@ -47,13 +62,14 @@ extension MailStore {
                 }
             }
         }
-        var events: [UInt64: StoredEvent] = [:]
+        // An event is in one stream: the streams' sequences are distinct.
+        var sequences: [UInt64] = []
         for s in streams {
             try log.scan(filter: ScanFilter(stream: s)) { ev in
-                events[ev.envelope.sequence] = ev
+                sequences.append(ev.envelope.sequence)
                 return true
             }
         }
-        return events.keys.sorted().map { events[$0]! }
+        return sequences.sorted()
     }
 }
