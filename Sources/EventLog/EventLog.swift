@@ -213,8 +213,8 @@ package final class EventLog: @unchecked Sendable {
         // Recorded times never go back along the log, so a time names a point in it (`--as-of`, `log --since`) and
         // is found by binary search: a batch encoded at a clock behind the last record's time (the wall clock
         // stepped back: NTP, a VM resumed, a phone's clock set by hand) records that time instead, each such
-        // record's digest made again here. Rare, and a lookup of the last record otherwise.
-        let floor = head.sequence == 0 || !keepsRecordedTimesInOrder ? nil : try lastRecordedAt(txn)
+        // record's digest made again here. Rare, and a read of the last record otherwise.
+        var floor: Timestamp?
         var digestHasher: SHA256Hasher?
         // Stream index entries are put after each chunk's records, sorted by key, so consecutive puts land on the
         // same index pages (the keys of a batch are scattered over the index): each appended event's key is
@@ -245,6 +245,8 @@ package final class EventLog: @unchecked Sendable {
         // cursor and descends each time: a fifth of the writing thread in the log bench's profile).
         var first = 0, chunkIndex = 0
         try txn.withCursor(events) { eventCursor in
+        // The last record's time, read through the cursor the records are appended with (nil for an empty log).
+        if head.sequence > 0 && keepsRecordedTimesInOrder { floor = try eventCursor.last().flatMap { RecordCodec.recordedAt($0.value) } }
         try txn.withCursor(self.ids) { idCursor in
         while let prepared = try chunk(chunkIndex) {
             chunkIndex += 1
@@ -335,11 +337,6 @@ package final class EventLog: @unchecked Sendable {
             }
         }
         return outcomes
-    }
-
-    /// The recorded time of the log's last record (in `txn`), or nil when it has none or its header is cut short.
-    private func lastRecordedAt(_ txn: borrowing Transaction) throws -> Timestamp? {
-        try txn.withCursor(events) { c in try c.last().flatMap { RecordCodec.recordedAt($0.value) } }
     }
 
     /// Puts the stream index entries of a chunk, sorted by key then sequence, so consecutive puts land on the
