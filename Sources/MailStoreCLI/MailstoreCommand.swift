@@ -18,7 +18,7 @@ package struct MailstoreCommand: ParsableCommand {
                       ArchiveCommand.self, DeleteCommand.self, ReadCommand.self, UnreadCommand.self, StarCommand.self,
                       UnstarCommand.self, MoveCommand.self, UndoCommand.self, CategorizeCommand.self, ActionsCommand.self, RetryCommand.self, HistoryCommand.self,
                       DraftCommand.self, SendCommand.self, OutboxCommand.self, ContactsCommand.self, SearchCommand.self, LogCommand.self, ShowCommand.self, ProjectCommand.self,
-                      ReplayCommand.self, VerifyCommand.self, StatsCommand.self,
+                      ReplayCommand.self, VerifyCommand.self, BackupCommand.self, StatsCommand.self,
                       NotificationsCommand.self, VIPCommand.self, MuteCommand.self, UnmuteCommand.self]
     )
 

@@ -7,7 +7,7 @@ import LMDB
 /// size would otherwise grow by the whole batch's pages (~150 MiB of a 100K-message store's views) however
 /// often the writing thread releases between its steps. The pages are page cache of a shared map: unmapping
 /// them loses nothing, and a page touched again is mapped again.
-final class ResidentPageReleaser: @unchecked Sendable {
+package final class ResidentPageReleaser: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private var work: BackgroundWork<Void>?
 
@@ -22,7 +22,7 @@ final class ResidentPageReleaser: @unchecked Sendable {
     /// Runs `body` with `environment`'s pages released every `interval` meanwhile, and once more at the end
     /// (what `body` mapped since the last release would otherwise stay mapped while the caller goes on: after a
     /// copy, ~35 MiB of the source views all through `replay --view`'s fold at 100K messages).
-    static func during<T>(_ environment: Environment, every interval: DispatchTimeInterval = ViewStore.releaseEvery,
+    package static func during<T>(_ environment: Environment, every interval: DispatchTimeInterval = ViewStore.releaseEvery,
                           _ body: () throws -> T) rethrows -> T {
         let releaser = ResidentPageReleaser(environment, every: interval)
         defer {

@@ -168,7 +168,7 @@ public final class ViewStore: @unchecked Sendable {
     /// How often the resident size is checked while a big batch is written, its views' pages unmapped when over
     /// the budget (each release costs a read of /proc/self/maps and the minor faults of the pages touched
     /// again). A write transaction maps tens of MiB in 10 ms: at 10 ms the overshoot kept a 100K replay over 200 MB.
-    static let releaseEvery = DispatchTimeInterval.milliseconds(2)
+    package static let releaseEvery = DispatchTimeInterval.milliseconds(2)
     /// The views map of a new store (allocated on disk).
     static let initialMapSize = 4 << 20
     /// The room a fold makes in the map before a batch's write transaction: 8 KiB for each event and each

@@ -51,6 +51,19 @@ final class OAuthTokenTests: XCTestCase {
         }
     }
 
+    /// A token file is read with its bound (256 KiB), not read whole and then measured: a huge one is refused.
+    func testAnOversizedTokenFileIsRefusedWithoutBeingReadWhole() throws {
+        let dir = TemporaryDirectory("oauth")
+        let path = dir.file("big.oauth")
+        try Data(repeating: 0x20, count: OAuthTokenFile.maxBytes + 1).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        XCTAssertThrowsError(try OAuthTokenFile.read(path)) {
+            XCTAssertTrue("\($0)".contains("a regular file of at most 256 KiB"), "\($0)")
+        }
+        try Data(repeating: 0x20, count: 10).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try OAuthTokenFile.read(path)) { XCTAssertTrue("\($0)".contains("is not an OAuth token file"), "\($0)") }
+    }
+
     func testTheIDTokenGivesTheEmail() {
         func jwt(_ claims: String) -> String {
             "e30." + Data(claims.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + ".sig"

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// An account's OAuth state in one file, `STORE/secrets/NAME.oauth` (mode 0600, JSON): the settings
@@ -27,10 +28,11 @@ public struct OAuthTokenFile: Sendable, Equatable, Codable {
     /// Reads the file at `path` (it must be a regular file of mode 0600 or stricter).
     public static func read(_ path: String) throws(AccountError) -> OAuthTokenFile {
         try CredentialSource.file(path).validate()
-        guard let data = FileManager.default.contents(atPath: path), data.count <= maxBytes else {
-            throw .credentialUnavailable("cannot read \(path)")
+        // Read with its bound, not whole and then measured.
+        guard let bytes = try? BoundedFile.read(path, maxBytes: maxBytes) else {
+            throw .credentialUnavailable("cannot read \(path) (a regular file of at most \(maxBytes / 1024) KiB)")
         }
-        do { return try JSONDecoder().decode(OAuthTokenFile.self, from: data) } catch {
+        do { return try JSONDecoder().decode(OAuthTokenFile.self, from: Data(bytes)) } catch {
             throw .credentialUnavailable("\(path) is not an OAuth token file: \(error)")
         }
     }

@@ -1,0 +1,22 @@
+import EventLog
+
+/// What `MailStore.backup(to:)` wrote.
+public struct BackupReport: Sendable, Equatable {
+    /// The backup's folder (absolute).
+    public var destination: String
+    /// The last sequence in the copy and its chain hash: the log as it was when the copy's read transaction began
+    /// (writers went on meanwhile; what they appended after that is not in the copy).
+    public var headSequence: UInt64
+    public var headHash: [UInt8]
+    /// The store's log file and the copy's, in bytes (the copy is compacted: free pages left out).
+    public var sourceFileBytes: Int
+    public var copyFileBytes: Int
+    /// The OAuth token files (`secrets/`) copied, and those left out (without `includeSecrets`).
+    public var secretsCopied: Int
+    public var secretsLeftOut: Int
+    /// The copy walked as `verify` walks a store (hash chain, every record, indexes, blobs), when asked.
+    public var verification: VerifyReport?
+    /// Seconds spent copying the log, and verifying the copy.
+    public var copySeconds: Double
+    public var verifySeconds: Double
+}

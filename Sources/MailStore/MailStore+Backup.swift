@@ -1,0 +1,173 @@
+import EventLog
+import Foundation
+import Glibc
+import LMDB
+import Views
+
+/// Backing the store up while it is in use.
+extension MailStore {
+    /// The most OAuth token files a backup looks at in `secrets/` (one per account: far more than any store holds).
+    static let maxSecretFiles = 10_000
+    /// The largest secret file copied (`OAuthTokenFile`'s own bound).
+    static let maxSecretBytes = 256 * 1024
+
+    /// Writes a backup of the store into the folder `path` (made with mode 0700 when missing; else it must be an
+    /// empty folder): `FORMAT` and `log/data.mdb` (0600), a compacted copy of the log taken in one read transaction,
+    /// so writers (a sync, an import, another process) go on meanwhile and the copy is the log at one commit. The
+    /// views and the search index are not copied: they are rebuilt from the log where the backup is first used.
+    /// OAuth token files (`secrets/`) are copied only with `includeSecrets`; without, they are counted.
+    ///
+    /// The backup is a store: `--store PATH` reads it, and restoring is putting its `FORMAT` and `log/` in place of
+    /// a store's. It appears whole or not at all: the log is written into `log.partial/` and synced, renamed, and
+    /// `FORMAT` written last; a failure (a full disk) removes what was written. With `verify`, the copy is then
+    /// walked as `mailstore verify` walks a store (hash chain, every record, indexes, every blob's hash).
+    ///
+    /// Memory: LMDB's copy writes through two 1 MiB buffers of its own, and the log's pages it maps are released
+    /// past the mapped budget every 2 ms (`ResidentPageReleaser`); verifying is `verify`'s bound.
+    public func backup(to path: String, includeSecrets: Bool = false, verify: Bool = true,
+                       progress: ((UInt64, UInt64) -> Void)? = nil) throws -> BackupReport {
+        if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
+        let dest = try backupDestination(path)
+        var made = false
+        var st = stat()
+        if lstat(dest, &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFDIR, MailStore.isEmptyFolder(dest) else { throw BackupError.destinationNotEmpty(dest) }
+        } else if errno == ENOENT {
+            guard mkdir(dest, 0o700) == 0 else { throw BackupError.badDestination(dest, String(cString: strerror(errno))) }
+            made = true
+        } else {
+            throw BackupError.badDestination(dest, String(cString: strerror(errno)))
+        }
+        let partial = dest + "/log.partial", logFolder = dest + "/log", secretsFolder = dest + "/secrets"
+        let format = dest + "/FORMAT"
+        func removeWritten() {
+            try? FileManager.default.removeItem(atPath: partial)
+            try? FileManager.default.removeItem(atPath: logFolder)
+            try? FileManager.default.removeItem(atPath: secretsFolder)
+            unlink(format)
+            if made { rmdir(dest) }
+        }
+        let secrets: (copied: Int, leftOut: Int)
+        let copySeconds: Double
+        do {
+            guard let formatBefore = StoreDirectory.readSmallFile(directory.formatFile) else {
+                throw BackupError.copyFailed(dest, "the store's format file \(directory.formatFile) cannot be read")
+            }
+            guard mkdir(partial, 0o700) == 0 else { throw BackupError.copyFailed(dest, "\(partial): \(String(cString: strerror(errno)))") }
+            let started = ContinuousClock.now
+            // The copy reads every page of the log through the map: released as it goes, its resident size stays
+            // near the budget (without, a 100K-message store's backup peaked at 468 MiB, the whole file).
+            do { try ResidentPageReleaser.during(log.environment) { try log.environment.copy(to: partial, durable: true) } } catch let e as LMDBError {
+                throw BackupError.copyFailed(dest, e.code == ENOSPC ? "the disk is full" : "\(e)")
+            }
+            copySeconds = MailStore.seconds(since: started)
+            guard StoreDirectory.readSmallFile(directory.formatFile) == formatBefore else {
+                throw BackupError.formatChangedDuringCopy(directory.formatFile)
+            }
+            guard rename(partial, logFolder) == 0 else { throw BackupError.copyFailed(dest, "\(logFolder): \(String(cString: strerror(errno)))") }
+            secrets = try copySecrets(into: includeSecrets ? secretsFolder : nil, dest: dest)
+            do { try StoreDirectory.writePrivateFile(format, bytes: formatBefore) } catch {
+                throw BackupError.copyFailed(dest, "\(error)")
+            }
+            // The renames and the new files are on disk with their folders.
+            for folder in [logFolder, dest] where !MailStore.syncFolder(folder) {
+                throw BackupError.copyFailed(dest, "fsync(\(folder)): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            removeWritten()
+            throw error
+        }
+        let copy = try MailStore.open(at: dest, readOnly: true)
+        let head = try copy.head()
+        var verification: VerifyReport?
+        let verifyStarted = ContinuousClock.now
+        if verify { verification = try copy.verifyLog(checkBlobs: true, progress: progress) }
+        return BackupReport(
+            destination: dest, headSequence: head.sequence, headHash: head.hash,
+            sourceFileBytes: Environment.fileSize(Environment.dataFile(directory.logPath)) ?? 0,
+            copyFileBytes: Environment.fileSize(Environment.dataFile(logFolder)) ?? 0,
+            secretsCopied: secrets.copied, secretsLeftOut: secrets.leftOut, verification: verification,
+            copySeconds: copySeconds, verifySeconds: verify ? MailStore.seconds(since: verifyStarted) : 0)
+    }
+
+    /// `path` made absolute, checked: not empty, not too long for the files under it, its parent an existing
+    /// folder, and neither the store nor inside it.
+    private func backupDestination(_ path: String) throws -> String {
+        guard !path.isEmpty, !path.utf8.contains(0) else { throw BackupError.badDestination(path, "an empty or malformed path") }
+        var dest = StoreDirectory.resolve(explicit: path)
+        while dest.count > 1 && dest.hasSuffix("/") { dest.removeLast() }
+        // Room for the longest name written under it (`log.partial/data.mdb`).
+        guard dest.utf8.count + 32 < Int(PATH_MAX) else { throw BackupError.badDestination(dest, "the path is longer than the system allows") }
+        let name = (dest as NSString).lastPathComponent
+        guard !name.isEmpty, name != "/", name != ".", name != ".." else { throw BackupError.badDestination(dest, "name a folder") }
+        let parent = (dest as NSString).deletingLastPathComponent
+        guard let parentReal = MailStore.realPath(parent) else {
+            throw BackupError.badDestination(dest, "its parent folder \(parent) does not exist")
+        }
+        let destReal = parentReal == "/" ? "/" + name : parentReal + "/" + name
+        if let storeReal = MailStore.realPath(directory.path), destReal == storeReal || destReal.hasPrefix(storeReal + "/") {
+            throw BackupError.destinationInsideStore(dest)
+        }
+        return dest
+    }
+
+    /// The store's secret files (`secrets/`: regular files, not temporary ones) copied into `folder` (0700, each
+    /// file 0600), or when `folder` is nil counted. At most `maxSecretFiles` names are looked at.
+    private func copySecrets(into folder: String?, dest: String) throws -> (copied: Int, leftOut: Int) {
+        let source = directory.path + "/secrets"
+        let names = (MailStore.folderEntries(source, limit: MailStore.maxSecretFiles) ?? []).filter { name in
+            var st = stat()
+            return !name.hasPrefix(".") && !name.hasSuffix(".tmp") && lstat(source + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+        }
+        guard let folder else { return (0, names.count) }
+        guard mkdir(folder, 0o700) == 0 else { throw BackupError.copyFailed(dest, "\(folder): \(String(cString: strerror(errno)))") }
+        for name in names.sorted() {
+            let bytes: [UInt8]
+            do { bytes = try BoundedFile.read(source + "/" + name, maxBytes: MailStore.maxSecretBytes) } catch {
+                throw BackupError.copyFailed(dest, "the secret file \(source)/\(name) cannot be read (\(error))")
+            }
+            do { try StoreDirectory.writePrivateFile(folder + "/" + name, bytes: bytes) } catch {
+                throw BackupError.copyFailed(dest, "\(error)")
+            }
+        }
+        guard MailStore.syncFolder(folder) else { throw BackupError.copyFailed(dest, "fsync(\(folder)): \(String(cString: strerror(errno)))") }
+        return (names.count, 0)
+    }
+
+    /// True when `path` is a folder holding nothing.
+    private static func isEmptyFolder(_ path: String) -> Bool {
+        folderEntries(path, limit: 1)?.isEmpty == true
+    }
+
+    /// The names in folder `path` (not `.` and `..`), at most `limit` of them; nil when it cannot be read.
+    private static func folderEntries(_ path: String, limit: Int) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while names.count < limit, let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `path` with its symbolic links resolved, or nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// Syncs a folder's entries to disk; false (with `errno`) when it cannot.
+    private static func syncFolder(_ path: String) -> Bool {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}

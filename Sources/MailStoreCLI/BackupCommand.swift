@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import MailStore
+
+/// `mailstore backup DEST`: a consistent, compacted, verified copy of the log while the store is in use.
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the store's log into a new folder while it is in use: compacted, verified, a store itself.",
+        discussion: """
+        DEST is made (mode 0700) or must be an empty folder, outside the store. It gets FORMAT and log/data.mdb \
+        (0600): the log as of one commit, taken while syncs and imports go on. Views and the search index are not \
+        copied: they are rebuilt from the log where the backup is used (--store DEST). OAuth token files are copied \
+        only with --include-secrets. The copy is then verified as `mailstore verify` does (--no-verify skips it). \
+        Exits 1 when the copy fails verification (the store's own log is then damaged too: run `mailstore verify`), \
+        2 when DEST is not empty, 3 when copying fails (what was written is removed).
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The folder to write the backup into (made if missing; else it must be empty).")
+    var destination: String
+
+    @Flag(name: .long, help: "Copy the OAuth token files (secrets/) too, mode 0600. Without it they are left out and counted.")
+    var includeSecrets = false
+
+    @Flag(name: .long, help: "Do not walk the copy afterwards (hash chain, records, indexes, blobs).")
+    var noVerify = false
+
+    @Flag(name: .long, help: "No progress bar.")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        try CLIExit.run {
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let bar = ProgressBar("verifying the copy", total: nil, quiet: quiet || json || noVerify)
+            let r = try store.backup(to: destination, includeSecrets: includeSecrets, verify: !noVerify) { done, _ in bar.update(done) }
+            bar.finish()
+            let clean = r.verification?.isClean ?? true
+            let hash = r.headHash.prefix(8).map { String(format: "%02x", $0) }.joined()
+            if json {
+                let v = r.verification
+                let obj: [String: Any] = [
+                    "destination": r.destination, "head": r.headSequence, "chain": r.headHash.map { String(format: "%02x", $0) }.joined(),
+                    "sourceFileBytes": r.sourceFileBytes, "copyFileBytes": r.copyFileBytes,
+                    "secretsCopied": r.secretsCopied, "secretsLeftOut": r.secretsLeftOut,
+                    "verified": v != nil, "clean": clean, "events": v.map { $0.eventsChecked as Any } ?? NSNull(),
+                    "blobs": v.map { $0.blobsChecked as Any } ?? NSNull(), "problems": v?.problems.map(\.description) ?? [],
+                    "copySeconds": r.copySeconds, "verifySeconds": r.verifySeconds,
+                ]
+                print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
+            } else {
+                Terminal.print("Backed up to \(r.destination): the log through sequence \(r.headSequence) (chain \(hash)…), "
+                               + "\(StatsCommand.bytes(UInt64(r.copyFileBytes))) (the store's log file \(StatsCommand.bytes(UInt64(r.sourceFileBytes))), compacted), "
+                               + String(format: "%.1f s", r.copySeconds))
+                if let v = r.verification {
+                    if v.isClean {
+                        print("Verified: \(Counted.of(v.eventsChecked, "event")), \(Counted.of(v.blobsChecked, "blob")), hash chain and indexes"
+                              + String(format: " (%.1f s)", r.verifySeconds))
+                    } else {
+                        for p in v.problems { Terminal.print("BAD \(p)") }
+                    }
+                } else {
+                    print("Not verified (--no-verify): `mailstore verify --store DEST` walks it")
+                }
+                var left = ["views and the search index (rebuilt from the log where the backup is used)"]
+                if r.secretsLeftOut > 0 { left.append("\(Counted.of(r.secretsLeftOut, "OAuth token file")) (--include-secrets copies them)") }
+                print("Not copied: " + left.joined(separator: "; "))
+                if r.secretsCopied > 0 { print("Copied \(Counted.of(r.secretsCopied, "OAuth token file")) (secrets/, mode 0600): keep the backup private") }
+            }
+            if !clean {
+                Terminal.error("the copy failed verification: the store's own log is likely damaged too; run `mailstore verify`")
+                throw ExitCode(CLIExit.problemsFound)
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `mailstore backup DEST`: its report, exit codes, and the backup used as a store.
+final class BackupCommandTests: CLITestCase {
+    private func importSample() throws {
+        try mailstore("init")
+        var mbox = ""
+        for i in 0..<5 {
+            mbox += "From sender@example.com Mon Nov 16 10:00:00 2026\nFrom: Sender <sender@example.com>\nTo: you@example.com\n"
+            mbox += "Subject: message \(i)\nMessage-ID: <bk\(i)@example.com>\nDate: Mon, 16 Nov 2026 10:00:0\(i) +0000\n\nBody \(i).\n\n"
+        }
+        try Data(mbox.utf8).write(to: URL(fileURLWithPath: dir.file("in.mbox")))
+        try mailstore("import", "--mbox", dir.file("in.mbox"), "--account", "demo", "--quiet")
+    }
+
+    func testABackupReportsVerifiesAndServesAsAStore() throws {
+        try importSample()
+        let out = try mailstore("backup", dir.file("bk"), "--json").stdout
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        XCTAssertEqual(obj["destination"] as? String, dir.file("bk"))
+        XCTAssertEqual(obj["clean"] as? Bool, true)
+        XCTAssertEqual(obj["verified"] as? Bool, true)
+        XCTAssertEqual(obj["blobs"] as? Int, 5)
+        XCTAssertEqual(obj["secretsLeftOut"] as? Int, 0)
+        let head = try XCTUnwrap(obj["head"] as? Int)
+        XCTAssertEqual(obj["events"] as? Int, head)
+        for key in ["chain", "sourceFileBytes", "copyFileBytes", "secretsCopied", "problems", "copySeconds", "verifySeconds"] {
+            XCTAssertNotNil(obj[key], key)
+        }
+        // The same log, read through --store; its views are built on first use.
+        XCTAssertEqual(try mailstore("log", "--store", dir.file("bk"), "--json").stdout, try mailstore("log", "--json").stdout)
+        let threads = try mailstore("project", "--store", dir.file("bk"), "--view", "threads", "--account", "demo", "--folder", "in").stdout
+        XCTAssertTrue(threads.contains("message 4"), threads)
+        try mailstore("verify", "--store", dir.file("bk"))
+
+        // Again into the same folder: refused (exit 2), the backup untouched; into the store: wrong arguments.
+        let again = try mailstore("backup", dir.file("bk"), expect: 2)
+        XCTAssertTrue(again.stderr.contains("exists and is not an empty folder"), again.stderr)
+        try mailstore("verify", "--store", dir.file("bk"))
+        let inside = try mailstore("backup", store + "/bk", expect: 64)
+        XCTAssertTrue(inside.stderr.contains("inside the store folder"), inside.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/bk"))
+    }
+
+    func testTheTextReportIsSanitisedAndSaysWhatWasLeftOut() throws {
+        try importSample()
+        try FileManager.default.createDirectory(atPath: store + "/secrets", withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: store + "/secrets/demo.oauth"))
+        let hostile = dir.file("bk\u{1B}]52;c;ZXZpbA==\u{07}\u{1B}[2J")
+        let r = try mailstore("backup", hostile, "--quiet")
+        XCTAssertFalse(r.stdout.contains("\u{1B}") || r.stdout.contains("\u{07}"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Verified: "), r.stdout)
+        XCTAssertTrue(r.stdout.contains("1 OAuth token file (--include-secrets copies them)"), r.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: hostile + "/secrets"))
+        let skipped = try mailstore("backup", dir.file("bk2"), "--no-verify", "--include-secrets").stdout
+        XCTAssertTrue(skipped.contains("Not verified (--no-verify)"), skipped)
+        XCTAssertTrue(skipped.contains("Copied 1 OAuth token file"), skipped)
+    }
+}

@@ -1,0 +1,191 @@
+import EventLog
+import EventModel
+import Foundation
+import MailStore
+import TestSupport
+import XCTest
+
+/// `MailStore.backup(to:)`: a compacted, verified copy of the log that is itself a store, taken while writers go on,
+/// private (0700/0600), without secrets unless asked, written whole or not at all.
+final class BackupTests: XCTestCase {
+    var dir: TemporaryDirectory!
+    var store: MailStore!
+
+    override func setUpWithError() throws {
+        dir = TemporaryDirectory("backup")
+        store = try MailStore.create(at: dir.file("store"))
+    }
+
+    override func tearDown() {
+        store = nil
+        dir = nil
+    }
+
+    private func maildir(_ ids: [String]) throws -> String {
+        let root = dir.file("md")
+        for (i, id) in ids.enumerated() {
+            let path = root + "/cur/17000000\(10 + i).\(i).host:2,S"
+            try FileManager.default.createDirectory(atPath: root + "/cur", withIntermediateDirectories: true)
+            let text = "From: Alice <alice@example.com>\r\nTo: bob@example.org\r\nSubject: about \(id)\r\n"
+                + "Date: Mon, 15 Jan 2024 09:3\(i % 10):00 +0000\r\nMessage-ID: <\(id)@example.com>\r\n\r\nBody of \(id).\r\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        return root
+    }
+
+    private func mode(_ path: String) -> mode_t {
+        var st = stat()
+        XCTAssertEqual(lstat(path, &st), 0, path)
+        return st.st_mode & 0o7777
+    }
+
+    /// Every event of a log: sequence, id, type and payload.
+    private func events(_ s: MailStore) throws -> [StoredEvent] {
+        var out: [StoredEvent] = []
+        try s.log.scan { out.append($0); return true }
+        return out
+    }
+
+    func testABackupIsAVerifiedPrivateStoreOfTheSameLog() throws {
+        let md = try maildir(["a", "b", "c"])
+        _ = try Importer(store: store).importMaildir(md)
+        try FileManager.default.createDirectory(atPath: dir.file("store/secrets"), withIntermediateDirectories: true)
+        try Data("{\"token\":\"x\"}".utf8).write(to: URL(fileURLWithPath: dir.file("store/secrets/work.oauth")))
+        let old = umask(0o022)
+        defer { umask(old) }
+        let report = try store.backup(to: dir.file("bk"))
+
+        let head = try store.head()
+        XCTAssertEqual(report.headSequence, head.sequence)
+        XCTAssertEqual(report.headHash, head.hash)
+        XCTAssertEqual(report.verification?.isClean, true, "\(String(describing: report.verification?.problems))")
+        XCTAssertEqual(report.verification?.eventsChecked, head.sequence)
+        XCTAssertEqual(report.verification?.blobsChecked, 3)
+        XCTAssertEqual(report.secretsCopied, 0)
+        XCTAssertEqual(report.secretsLeftOut, 1)
+        XCTAssertGreaterThan(report.copyFileBytes, 0)
+        XCTAssertLessThanOrEqual(report.copyFileBytes, report.sourceFileBytes, "compacted")
+        // Private whatever the umask, and only the log: no views, no secrets, nothing half-written left.
+        XCTAssertEqual(mode(dir.file("bk")), 0o700)
+        XCTAssertEqual(mode(dir.file("bk/log")), 0o700)
+        XCTAssertEqual(mode(dir.file("bk/FORMAT")), 0o600)
+        XCTAssertEqual(mode(dir.file("bk/log/data.mdb")), 0o600)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("bk")).sorted(), ["FORMAT", "log"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir.file("bk/FORMAT"))),
+                       try Data(contentsOf: URL(fileURLWithPath: dir.file("store/FORMAT"))))
+
+        // The backup is the store's log, and a store: its views are built where it is used, an import into it is
+        // as idempotent as into the store, and new mail is appended after the copied head.
+        let copy = try MailStore.open(at: dir.file("bk"))
+        XCTAssertEqual(try events(copy), try events(store))
+        let blob = try XCTUnwrap(try events(store).lazy.compactMap { e -> BlobHash? in
+            if case .emailReceived(let p)? = try? e.decode() { return p.blob }
+            return nil
+        }.first)
+        XCTAssertEqual(try copy.blob(blob), try store.blob(blob))
+        XCTAssertEqual(try Importer(store: copy).importMaildir(md).imported, 0)
+        XCTAssertEqual(try Importer(store: copy).importMaildir(try maildir(["a", "b", "c", "d"])).imported, 1)
+        XCTAssertEqual(try copy.verifyLog().isClean, true)
+        XCTAssertEqual(try store.head().sequence, head.sequence, "the store itself is unchanged")
+    }
+
+    func testSecretsAreCopiedOnlyWhenAskedAndOnlyRegularFiles() throws {
+        let secrets = dir.file("store/secrets")
+        try FileManager.default.createDirectory(atPath: secrets, withIntermediateDirectories: true)
+        try Data("one".utf8).write(to: URL(fileURLWithPath: secrets + "/a.oauth"))
+        chmod(secrets + "/a.oauth", 0o644)
+        try Data("half".utf8).write(to: URL(fileURLWithPath: secrets + "/b.oauth.123.tmp"))
+        try Data("elsewhere".utf8).write(to: URL(fileURLWithPath: dir.file("outside")))
+        XCTAssertEqual(symlink(dir.file("outside"), secrets + "/c.oauth"), 0)
+        let report = try store.backup(to: dir.file("bk"), includeSecrets: true, verify: false)
+        XCTAssertNil(report.verification)
+        XCTAssertEqual(report.secretsCopied, 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("bk/secrets")), ["a.oauth"])
+        XCTAssertEqual(try String(contentsOfFile: dir.file("bk/secrets/a.oauth"), encoding: .utf8), "one")
+        XCTAssertEqual(mode(dir.file("bk/secrets")), 0o700)
+        XCTAssertEqual(mode(dir.file("bk/secrets/a.oauth")), 0o600)
+    }
+
+    func testADestinationThatIsNotNewOrEmptyOrIsInsideTheStoreIsRefusedUntouched() throws {
+        try FileManager.default.createDirectory(atPath: dir.file("full"), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir.file("full/mine")))
+        XCTAssertThrowsError(try store.backup(to: dir.file("full"))) {
+            XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("full")))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("full")), ["mine"])
+        XCTAssertThrowsError(try store.backup(to: dir.file("full/mine"))) {
+            XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("full/mine")))
+        }
+        // A symbolic link, even to an empty folder, is not written through.
+        try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: true)
+        XCTAssertEqual(symlink(dir.file("empty"), dir.file("link")), 0)
+        XCTAssertThrowsError(try store.backup(to: dir.file("link"))) { XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("link"))) }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("empty")), [])
+        // The store, a folder inside it (also through a link to the store), or under a missing parent.
+        XCTAssertEqual(symlink(dir.file("store"), dir.file("storelink")), 0)
+        for inside in [dir.file("store"), dir.file("store/views/x"), dir.file("storelink/new"), dir.file("store/")] {
+            XCTAssertThrowsError(try store.backup(to: inside), inside) {
+                guard case .destinationInsideStore? = $0 as? BackupError else { return XCTFail("\(inside): \($0)") }
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("store/views/x")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("store/new")))
+        XCTAssertThrowsError(try store.backup(to: dir.file("missing/bk"))) {
+            guard case .badDestination? = $0 as? BackupError else { return XCTFail("\($0)") }
+        }
+        XCTAssertThrowsError(try store.backup(to: "/" + String(repeating: "d", count: 5_000))) {
+            guard case .badDestination? = $0 as? BackupError else { return XCTFail("\($0)") }
+        }
+        // An empty folder is used as it is.
+        XCTAssertEqual(try store.backup(to: dir.file("empty")).verification?.isClean, true)
+    }
+
+    /// Writers go on during the copy: each backup is the log at one commit (a prefix of the final log, its chain
+    /// intact), never a torn mixture.
+    func testBackupsTakenWhileAnotherThreadAppendsAreEachTheLogAtOneCommit() throws {
+        let writer = Thread { [store] in
+            for batch in 0..<150 {
+                let events = (0..<20).map { i in
+                    NewEvent(event: .folderDiscovered(FolderDiscovered(folder: "F\(batch)-\(i)", displayName: "F", role: .custom)),
+                             account: "acct", stream: .folder(account: "acct", path: "F\(batch)-\(i)"), actor: .sync)
+                }
+                try! store!.log.append(events)
+            }
+        }
+        writer.start()
+        var reports: [BackupReport] = []
+        for i in 0..<4 { reports.append(try store.backup(to: dir.file("bk\(i)"))) }
+        while !writer.isFinished { usleep(10_000) }
+        let all = try events(store)
+        for (i, r) in reports.enumerated() {
+            XCTAssertEqual(r.verification?.isClean, true, "backup \(i): \(String(describing: r.verification?.problems))")
+            let copied = try events(try MailStore.open(at: dir.file("bk\(i)"), readOnly: true))
+            XCTAssertEqual(UInt64(copied.count), r.headSequence)
+            XCTAssertEqual(copied, Array(all.prefix(copied.count)), "backup \(i) is a prefix of the log")
+        }
+        XCTAssertEqual(UInt64(all.count), try store.head().sequence)
+    }
+
+    /// A disk that fills up during the copy: a clear error, nothing of the backup left, and the store as it was.
+    func testABackupOntoAFullDiskFailsCleanly() throws {
+        let fs: SmallFilesystem
+        do { fs = try SmallFilesystem(megabytes: 8) } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
+            throw XCTSkip("\(error)")
+        }
+        var md: [String] = []
+        for i in 0..<40 { md.append("m\(i)") }
+        _ = try Importer(store: store).importMaildir(try maildir(md))
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: dir.file("store/log/data.mdb"))[.size] as? Int)
+        try fs.fill(leaving: 16 << 10)
+        XCTAssertGreaterThan(size, 64 << 10, "the copy needs more room than is left")
+        XCTAssertThrowsError(try store.backup(to: fs.path + "/bk")) {
+            guard case .copyFailed(_, let why)? = $0 as? BackupError else { return XCTFail("\($0)") }
+            XCTAssertEqual(why, "the disk is full")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fs.path + "/bk"), "what was written is removed")
+        XCTAssertEqual(try store.verifyLog().isClean, true)
+        fs.free()
+        XCTAssertEqual(try store.backup(to: fs.path + "/bk").verification?.isClean, true)
+    }
+}
