@@ -7,6 +7,12 @@ public struct VerifyReport: Sendable, Equatable {
         /// What is wrong.
         public var message: String
 
+        /// A problem at `sequence` (nil: not of one record).
+        public init(sequence: UInt64?, message: String) {
+            self.sequence = sequence
+            self.message = message
+        }
+
         public var description: String {
             if let s = sequence { return "seq \(s): \(message)" }
             return message

@@ -20,7 +20,8 @@ extension MailStore {
     /// The backup is a store: `--store PATH` reads it, and restoring is putting its `FORMAT` and `log/` in place of
     /// a store's. It appears whole or not at all: the log is written into `log.partial/` and synced, renamed, and
     /// `FORMAT` written last; a failure (a full disk) removes what was written. With `verify`, the copy is then
-    /// walked as `mailstore verify` walks a store (hash chain, every record, indexes, every blob's hash).
+    /// walked as `mailstore verify` walks a store (hash chain, every record, indexes, every blob's hash), and its
+    /// head's chain hash compared with the store's at that sequence.
     ///
     /// Memory: LMDB's copy writes through two 1 MiB buffers of its own, and the log's pages it maps are released
     /// past the mapped budget every 2 ms (`ResidentPageReleaser`); verifying is `verify`'s bound.
@@ -81,7 +82,15 @@ extension MailStore {
         let head = try copy.head()
         var verification: VerifyReport?
         let verifyStarted = ContinuousClock.now
-        if verify { verification = try copy.verifyLog(checkBlobs: true, progress: progress) }
+        if verify {
+            var report = try copy.verifyLog(checkBlobs: true, progress: progress)
+            // The copy's chain, verified, ends in the hash the store's log has at that sequence: the two agree on every
+            // event up to it.
+            if try log.chainHash(at: head.sequence) != head.hash {
+                report.problems.append(.init(sequence: head.sequence, message: "the copy's chain hash differs from the store's log at this sequence"))
+            }
+            verification = report
+        }
         return BackupReport(
             destination: dest, headSequence: head.sequence, headHash: head.hash,
             sourceFileBytes: Environment.fileSize(Environment.dataFile(directory.logPath)) ?? 0,

@@ -43,6 +43,9 @@ struct ScaleBench {
         let events = try eventCount(mailstore, store: store)
         try step("`replay` (\(Fmt.int(Double(events))) events, every view and the search index)", ["replay"], count: events)
         try step("`verify` (records, chain, blobs)", ["verify"], count: events)
+        let backup = options.work + "/backup-\(n)"
+        try step("`backup` (a compacted copy of the log, then verified)", ["backup", backup, "--quiet"], count: events)
+        try? FileManager.default.removeItem(atPath: backup)
         try step("`verify --views` (every view against a rebuild)", ["verify", "--views"], count: events)
         try step("first page: `project --view threads` (25 rows)", ["project", "--view", "threads"])
         try step("`project --view threads --as-of \(events / 2)` (the log's midpoint)", ["project", "--view", "threads", "--as-of", "\(events / 2)"])
