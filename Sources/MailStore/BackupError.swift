@@ -3,6 +3,8 @@
 public enum BackupError: Error, Equatable, CustomStringConvertible {
     /// The destination exists and is not an empty folder (a file, a folder with something in it, a symbolic link).
     case destinationNotEmpty(String)
+    /// Another backup is being written into the destination now.
+    case destinationBusy(String)
     /// The destination lies inside the store folder (a backup would copy into what it copies), or is the store.
     case destinationInsideStore(String)
     /// The destination cannot be used: its parent folder is missing, the path is too long, or it cannot be made.
@@ -16,6 +18,8 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .destinationNotEmpty(let p):
             "\(p) exists and is not an empty folder: name a new folder (it is made) or an empty one; nothing was written"
+        case .destinationBusy(let p):
+            "another mailstore backup is writing into \(p) now: wait for it, or name another folder; nothing was written"
         case .destinationInsideStore(let p):
             "\(p) is inside the store folder: a backup belongs elsewhere, ideally on another disk; nothing was written"
         case .badDestination(let p, let why):

@@ -14,6 +14,8 @@ public struct BackupReport: Sendable, Equatable {
     /// The OAuth token files (`secrets/`) copied, and those left out (without `includeSecrets`).
     public var secretsCopied: Int
     public var secretsLeftOut: Int
+    /// True when the folder held what a backup killed midway had left there (cleared first).
+    public var clearedUnfinished: Bool
     /// The copy walked as `verify` walks a store (hash chain, every record, indexes, blobs), when asked.
     public var verification: VerifyReport?
     /// Seconds spent copying the log, and verifying the copy.

@@ -25,7 +25,7 @@ public enum ErrorCategory: Sendable, Equatable {
     /// The category of `error`.
     public init(of error: any Error) {
         switch error {
-        case is StoreError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty: self = .store
+        case is StoreError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationBusy: self = .store
         case BackupError.destinationInsideStore, BackupError.badDestination: self = .invalidInput
         case SearchIndexError.timedOut: self = .timedOut
         case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount: self = .invalidInput

@@ -29,28 +29,21 @@ extension MailStore {
                        progress: ((UInt64, UInt64) -> Void)? = nil) throws -> BackupReport {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
         let dest = try backupDestination(path)
-        var made = false
-        var st = stat()
-        if lstat(dest, &st) == 0 {
-            guard st.st_mode & S_IFMT == S_IFDIR, MailStore.isEmptyFolder(dest) else { throw BackupError.destinationNotEmpty(dest) }
-        } else if errno == ENOENT {
-            guard mkdir(dest, 0o700) == 0 else { throw BackupError.badDestination(dest, String(cString: strerror(errno))) }
-            made = true
-        } else {
-            throw BackupError.badDestination(dest, String(cString: strerror(errno)))
-        }
+        // The folder is claimed by a marker file held locked (`flock`) for the whole run: another backup into it meanwhile
+        // is refused, and what a run killed midway left (the marker, unlocked once its holder died) is cleared.
+        let (marker, made, clearedUnfinished) = try claimBackupFolder(dest)
+        defer { close(marker) }
         let partial = dest + "/log.partial", logFolder = dest + "/log", secretsFolder = dest + "/secrets"
         let format = dest + "/FORMAT"
         func removeWritten() {
-            try? FileManager.default.removeItem(atPath: partial)
-            try? FileManager.default.removeItem(atPath: logFolder)
-            try? FileManager.default.removeItem(atPath: secretsFolder)
-            unlink(format)
+            MailStore.removeBackupEntries(dest)
             if made { rmdir(dest) }
         }
         let secrets: (copied: Int, leftOut: Int)
         let copySeconds: Double
         do {
+            // The marker on disk before anything it covers.
+            guard MailStore.syncFolder(dest) else { throw BackupError.copyFailed(dest, "fsync(\(dest)): \(String(cString: strerror(errno)))") }
             guard let formatBefore = StoreDirectory.readSmallFile(directory.formatFile) else {
                 throw BackupError.copyFailed(dest, "the store's format file \(directory.formatFile) cannot be read")
             }
@@ -70,9 +63,12 @@ extension MailStore {
             do { try StoreDirectory.writePrivateFile(format, bytes: formatBefore) } catch {
                 throw BackupError.copyFailed(dest, "\(error)")
             }
-            // The renames and the new files are on disk with their folders.
+            // The renames and the new files are on disk with their folders, then the backup is no longer unfinished.
             for folder in [logFolder, dest] where !MailStore.syncFolder(folder) {
                 throw BackupError.copyFailed(dest, "fsync(\(folder)): \(String(cString: strerror(errno)))")
+            }
+            guard unlink(dest + "/" + MailStore.unfinishedMarker) == 0, MailStore.syncFolder(dest) else {
+                throw BackupError.copyFailed(dest, "\(MailStore.unfinishedMarker): \(String(cString: strerror(errno)))")
             }
         } catch {
             removeWritten()
@@ -95,8 +91,54 @@ extension MailStore {
             destination: dest, headSequence: head.sequence, headHash: head.hash,
             sourceFileBytes: Environment.fileSize(Environment.dataFile(directory.logPath)) ?? 0,
             copyFileBytes: Environment.fileSize(Environment.dataFile(logFolder)) ?? 0,
-            secretsCopied: secrets.copied, secretsLeftOut: secrets.leftOut, verification: verification,
+            secretsCopied: secrets.copied, secretsLeftOut: secrets.leftOut, clearedUnfinished: clearedUnfinished, verification: verification,
             copySeconds: copySeconds, verifySeconds: verify ? MailStore.seconds(since: verifyStarted) : 0)
+    }
+
+    /// Claims folder `dest` for a backup: made when missing (0700), else it must be empty or hold what a killed
+    /// backup left (cleared here); the marker file made or taken over, and locked. Returns the marker's descriptor
+    /// (the lock goes with it), whether the folder was made, and whether a killed backup's leftovers were cleared.
+    private func claimBackupFolder(_ dest: String) throws -> (marker: Int32, made: Bool, cleared: Bool) {
+        let markerPath = dest + "/" + MailStore.unfinishedMarker
+        var st = stat()
+        if lstat(dest, &st) != 0 {
+            guard errno == ENOENT, mkdir(dest, 0o700) == 0 else { throw BackupError.badDestination(dest, String(cString: strerror(errno))) }
+            guard let fd = MailStore.lockedMarker(markerPath, create: true) else {
+                rmdir(dest)
+                throw BackupError.destinationNotEmpty(dest)
+            }
+            return (fd, true, false)
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw BackupError.destinationNotEmpty(dest) }
+        if MailStore.isEmptyFolder(dest) {
+            guard let fd = MailStore.lockedMarker(markerPath, create: true) else { throw BackupError.destinationNotEmpty(dest) }
+            return (fd, false, false)
+        }
+        // Its marker, and nothing but names a backup writes: someone else's files are never touched.
+        guard MailStore.isUnfinishedBackup(dest) else { throw BackupError.destinationNotEmpty(dest) }
+        guard let fd = MailStore.lockedMarker(markerPath, create: false) else { throw BackupError.destinationBusy(dest) }
+        MailStore.removeBackupEntries(dest, keepingMarker: true)
+        guard let names = MailStore.folderEntries(dest, limit: 2), names == [MailStore.unfinishedMarker] else {
+            close(fd)
+            throw BackupError.badDestination(dest, "an unfinished backup there could not be cleared")
+        }
+        return (fd, false, true)
+    }
+
+    /// The marker at `path` opened (made when `create`, failing if it exists) and locked; nil when it is locked by a
+    /// running backup, or was removed meanwhile (that backup finished), or cannot be made.
+    private static func lockedMarker(_ path: String, create: Bool) -> Int32? {
+        let flags = create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW : O_RDWR | O_CLOEXEC | O_NOFOLLOW
+        let fd = Glibc.open(path, flags, 0o600)
+        guard fd >= 0 else { return nil }
+        var mine = stat(), there = stat()
+        // Locked, and still the file at the path (not one a finishing backup unlinked after it was opened here).
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &mine) == 0, lstat(path, &there) == 0,
+              mine.st_ino == there.st_ino, mine.st_dev == there.st_dev else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// `path` made absolute, checked: not empty, not too long for the files under it, its parent an existing
@@ -141,6 +183,30 @@ extension MailStore {
         }
         guard MailStore.syncFolder(folder) else { throw BackupError.copyFailed(dest, "fsync(\(folder)): \(String(cString: strerror(errno)))") }
         return (names.count, 0)
+    }
+
+    /// The file that marks a backup's folder while it is written (removed once `FORMAT` is in).
+    static let unfinishedMarker = ".mailstore-backup-unfinished"
+
+    /// The names a backup writes in its folder (`FORMAT`'s temporary as `writePrivateFile` names it).
+    private static func isBackupEntry(_ name: String) -> Bool {
+        ["log.partial", "log", "secrets", "FORMAT", unfinishedMarker].contains(name)
+            || (name.hasPrefix("FORMAT.") && name.hasSuffix(".tmp") && name.count <= 32)
+    }
+
+    /// True when folder `path` holds what a killed backup left: its marker, and nothing but names a backup writes.
+    private static func isUnfinishedBackup(_ path: String) -> Bool {
+        guard let names = folderEntries(path, limit: 64), names.count < 64 else { return false }
+        return names.contains(unfinishedMarker) && names.allSatisfy(isBackupEntry)
+    }
+
+    /// Removes from folder `path` the entries a backup writes, its marker last unless `keepingMarker` (a run killed
+    /// meanwhile leaves the folder still marked).
+    private static func removeBackupEntries(_ path: String, keepingMarker: Bool = false) {
+        for name in folderEntries(path, limit: 64) ?? [] where isBackupEntry(name) && name != unfinishedMarker {
+            try? FileManager.default.removeItem(atPath: path + "/" + name)
+        }
+        if !keepingMarker { unlink(path + "/" + unfinishedMarker) }
     }
 
     /// True when `path` is a folder holding nothing.

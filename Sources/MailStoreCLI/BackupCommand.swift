@@ -12,8 +12,9 @@ struct BackupCommand: ParsableCommand {
         (0600): the log as of one commit, taken while syncs and imports go on. Views and the search index are not \
         copied: they are rebuilt from the log where the backup is used (--store DEST). OAuth token files are copied \
         only with --include-secrets. The copy is then verified as `mailstore verify` does (--no-verify skips it). \
-        Exits 1 when the copy fails verification (the store's own log is then damaged too: run `mailstore verify`), \
-        2 when DEST is not empty, 3 when copying fails (what was written is removed).
+        A backup killed midway leaves DEST marked unfinished: the next backup into it clears it first. Exits 1 when \
+        the copy fails verification (the store's own log is then damaged too: run `mailstore verify`), 2 when DEST \
+        is not empty or another backup is writing into it, 3 when copying fails (what was written is removed).
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -46,13 +47,14 @@ struct BackupCommand: ParsableCommand {
                 let obj: [String: Any] = [
                     "destination": r.destination, "head": r.headSequence, "chain": r.headHash.map { String(format: "%02x", $0) }.joined(),
                     "sourceFileBytes": r.sourceFileBytes, "copyFileBytes": r.copyFileBytes,
-                    "secretsCopied": r.secretsCopied, "secretsLeftOut": r.secretsLeftOut,
+                    "secretsCopied": r.secretsCopied, "secretsLeftOut": r.secretsLeftOut, "clearedUnfinished": r.clearedUnfinished,
                     "verified": v != nil, "clean": clean, "events": v.map { $0.eventsChecked as Any } ?? NSNull(),
                     "blobs": v.map { $0.blobsChecked as Any } ?? NSNull(), "problems": v?.problems.map(\.description) ?? [],
                     "copySeconds": r.copySeconds, "verifySeconds": r.verifySeconds,
                 ]
                 print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
             } else {
+                if r.clearedUnfinished { Terminal.print("\(r.destination) held a backup killed before it finished: cleared first") }
                 Terminal.print("Backed up to \(r.destination): the log through sequence \(r.headSequence) (chain \(hash)…), "
                                + "\(StatsCommand.bytes(UInt64(r.copyFileBytes))) (the store's log file \(StatsCommand.bytes(UInt64(r.sourceFileBytes))), compacted), "
                                + String(format: "%.1f s", r.copySeconds))

@@ -44,6 +44,46 @@ final class BackupCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/bk"))
     }
 
+    /// `mailstore backup` killed at any moment: the same command run again completes (or the killed one had), and the
+    /// backup verifies.
+    func testABackupKilledAtAnyMomentIsCompletedByTheNextRun() throws {
+        try mailstore("init")
+        var mbox = ""
+        for i in 0..<2_000 {
+            mbox += "From s@example.com Mon Nov 16 10:00:00 2026\nFrom: S <s@example.com>\nSubject: m \(i)\nMessage-ID: <k\(i)@example.com>\n\n"
+            mbox += String(repeating: "line \(i) of some text to make the log bigger\n", count: 40) + "\n"
+        }
+        try Data(mbox.utf8).write(to: URL(fileURLWithPath: dir.file("k.mbox")))
+        try mailstore("import", "--mbox", dir.file("k.mbox"), "--quiet")
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        var killedMidway = 0
+        for (i, delay) in [0, 10_000, 20_000, 25_000, 30_000, 35_000, 40_000, 50_000, 60_000, 80_000].enumerated() {
+            let dest = dir.file("bk\(i)")
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+            p.arguments = ["backup", dest, "--quiet"]
+            p.environment = env
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(useconds_t(delay))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            let finished = FileManager.default.fileExists(atPath: dest + "/FORMAT")
+                && !FileManager.default.fileExists(atPath: dest + "/.mailstore-backup-unfinished")
+            if !finished && FileManager.default.fileExists(atPath: dest + "/.mailstore-backup-unfinished") {
+                killedMidway += 1
+                let again = try mailstore("backup", dest, "--quiet")
+                XCTAssertTrue(again.stdout.contains("held a backup killed before it finished: cleared first"), again.stdout)
+            } else if !finished {
+                try mailstore("backup", dest, "--quiet")
+            }
+            try mailstore("verify", "--store", dest)
+        }
+        print("backups killed midway: \(killedMidway) of 10")
+    }
+
     func testTheTextReportIsSanitisedAndSaysWhatWasLeftOut() throws {
         try importSample()
         try FileManager.default.createDirectory(atPath: store + "/secrets", withIntermediateDirectories: true)

@@ -140,6 +140,40 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try store.backup(to: dir.file("empty")).verification?.isClean, true)
     }
 
+    /// A backup killed midway leaves its folder marked: the next backup into it clears what that one wrote, and only
+    /// that; a folder another backup is writing into (its marker locked) is refused untouched.
+    func testWhatAKilledBackupLeftIsClearedAndARunningOnesFolderIsRefused() throws {
+        let marker = ".mailstore-backup-unfinished"
+        func leftovers(_ folder: String, extra: [String] = []) throws {
+            try FileManager.default.createDirectory(atPath: dir.file(folder + "/log.partial"), withIntermediateDirectories: true)
+            try Data(repeating: 7, count: 5_000).write(to: URL(fileURLWithPath: dir.file(folder + "/log.partial/data.mdb")))
+            for name in [marker, "FORMAT.4242.tmp"] + extra { try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file(folder + "/" + name))) }
+        }
+        try leftovers("killed")
+        let report = try store.backup(to: dir.file("killed"))
+        XCTAssertTrue(report.clearedUnfinished)
+        XCTAssertEqual(report.verification?.isClean, true)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("killed")).sorted(), ["FORMAT", "log"])
+        XCTAssertFalse(try store.backup(to: dir.file("fresh")).clearedUnfinished)
+
+        // Beside something a backup does not write, nothing is cleared; without the marker, neither.
+        try leftovers("mixed", extra: ["notes.txt"])
+        XCTAssertThrowsError(try store.backup(to: dir.file("mixed"))) { XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("mixed"))) }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("mixed")).count, 4)
+        try leftovers("unmarked")
+        XCTAssertEqual(unlink(dir.file("unmarked/" + marker)), 0)
+        XCTAssertThrowsError(try store.backup(to: dir.file("unmarked"))) { XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("unmarked"))) }
+
+        // A backup writing there now holds its marker locked.
+        try leftovers("busy")
+        let fd = open(dir.file("busy/" + marker), O_RDWR)
+        XCTAssertEqual(flock(fd, LOCK_EX), 0)
+        XCTAssertThrowsError(try store.backup(to: dir.file("busy"))) { XCTAssertEqual($0 as? BackupError, .destinationBusy(dir.file("busy"))) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("busy/log.partial/data.mdb")), "nothing of it removed")
+        close(fd)
+        XCTAssertTrue(try store.backup(to: dir.file("busy")).clearedUnfinished, "its lock gone (the holder died), it is cleared")
+    }
+
     /// Writers go on during the copy: each backup is the log at one commit (a prefix of the final log, its chain
     /// intact), never a torn mixture.
     func testBackupsTakenWhileAnotherThreadAppendsAreEachTheLogAtOneCommit() throws {
