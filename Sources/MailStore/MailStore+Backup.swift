@@ -23,9 +23,13 @@ extension MailStore {
     /// walked as `mailstore verify` walks a store (hash chain, every record, indexes, every blob's hash), and its
     /// head's chain hash compared with the store's at that sequence.
     ///
+    /// `copyProgress` is told the bytes of the copy written so far and the log file's size (the copy, compacted, ends
+    /// at most that), every 0.1 s on the calling thread; `progress`, the verification's (done, total).
+    ///
     /// Memory: LMDB's copy writes through two 1 MiB buffers of its own, and the log's pages it maps are released
     /// past the mapped budget every 2 ms (`ResidentPageReleaser`); verifying is `verify`'s bound.
     public func backup(to path: String, includeSecrets: Bool = false, verify: Bool = true,
+                       copyProgress: ((_ bytesWritten: UInt64, _ logFileBytes: UInt64) -> Void)? = nil,
                        progress: ((UInt64, UInt64) -> Void)? = nil) throws -> BackupReport {
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
         let dest = try backupDestination(path)
@@ -50,8 +54,19 @@ extension MailStore {
             guard mkdir(partial, 0o700) == 0 else { throw BackupError.copyFailed(dest, "\(partial): \(String(cString: strerror(errno)))") }
             let started = ContinuousClock.now
             // The copy reads every page of the log through the map: released as it goes, its resident size stays
-            // near the budget (without, a 100K-message store's backup peaked at 468 MiB, the whole file).
-            do { try ResidentPageReleaser.during(log.environment) { try log.environment.copy(to: partial, durable: true) } } catch let e as LMDBError {
+            // near the budget (without, a 100K-message store's backup peaked at 468 MiB, the whole file). It runs on a
+            // thread of its own (its read transaction begins and ends there) while this one reports the bytes written.
+            let environment = log.environment
+            let work = BackgroundWork { try ResidentPageReleaser.during(environment) { try environment.copy(to: partial, durable: true) } }
+            if let copyProgress {
+                let total = UInt64(Environment.fileSize(Environment.dataFile(directory.logPath)) ?? 0)
+                let file = Environment.dataFile(partial)
+                while !work.hasEnded {
+                    copyProgress(UInt64(Environment.fileSize(file) ?? 0), total)
+                    usleep(100_000)
+                }
+            }
+            do { try work.wait().get() } catch let e as LMDBError {
                 throw BackupError.copyFailed(dest, e.code == ENOSPC ? "the disk is full" : "\(e)")
             }
             copySeconds = MailStore.seconds(since: started)

@@ -37,8 +37,19 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            let copying = ProgressBar("copying the log (MiB)", total: nil, quiet: quiet || json)
             let bar = ProgressBar("verifying the copy", total: nil, quiet: quiet || json || noVerify)
-            let r = try store.backup(to: destination, includeSecrets: includeSecrets, verify: !noVerify) { done, _ in bar.update(done) }
+            var copied = false
+            let r = try store.backup(to: destination, includeSecrets: includeSecrets, verify: !noVerify, copyProgress: { done, total in
+                copying.update(done >> 20, total: total >> 20)
+            }, progress: { done, _ in
+                if !copied {
+                    copying.finish()
+                    copied = true
+                }
+                bar.update(done)
+            })
+            if !copied { copying.finish() }
             bar.finish()
             let clean = r.verification?.isClean ?? true
             let hash = r.headHash.prefix(8).map { String(format: "%02x", $0) }.joined()

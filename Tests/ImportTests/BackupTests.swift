@@ -53,7 +53,9 @@ final class BackupTests: XCTestCase {
         try Data("{\"token\":\"x\"}".utf8).write(to: URL(fileURLWithPath: dir.file("store/secrets/work.oauth")))
         let old = umask(0o022)
         defer { umask(old) }
-        let report = try store.backup(to: dir.file("bk"))
+        var told: [(UInt64, UInt64)] = []
+        let report = try store.backup(to: dir.file("bk"), copyProgress: { told.append(($0, $1)) })
+        XCTAssertTrue(told.allSatisfy { $0.0 <= $0.1 && $0.1 == UInt64(report.sourceFileBytes) }, "\(told)")
 
         let head = try store.head()
         XCTAssertEqual(report.headSequence, head.sequence)
