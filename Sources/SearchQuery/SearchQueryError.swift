@@ -18,9 +18,16 @@ package struct SearchQueryError: Error, Equatable, Sendable, CustomStringConvert
     ///                 ^ invalid date '2024-13-01' ...
     /// ```
     /// Control characters in the query are shown as spaces so the caret lines up.
-    package func pointing(at query: String) -> String {
-        let shown = String(query.map { $0.isNewline || $0 == "\t" || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 })
-        let pad = String(repeating: " ", count: min(offset, shown.count))
-        return shown + "\n" + pad + "^ " + message
+    /// A query longer than `width` characters is shown as the `width` around the offending one, an ellipsis for what
+    /// is left out on either side (a query may be 4,096 characters and more: it and a line of as many spaces under it
+    /// had been printed whole).
+    package func pointing(at query: String, width: Int = 72) -> String {
+        let chars = query.map { $0.isNewline || $0 == "\t" || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 }
+        let at = min(max(offset, 0), chars.count)
+        let end = min(chars.count, max(at - width / 2, 0) + width)
+        let start = max(0, end - width)
+        let head = start > 0 ? "…" : "", tail = end < chars.count ? "…" : ""
+        let pad = String(repeating: " ", count: head.count + at - start)
+        return head + String(chars[start..<end]) + tail + "\n" + pad + "^ " + message
     }
 }

@@ -195,6 +195,19 @@ final class SearchQueryTests: XCTestCase {
         let p = failure(q)!.pointing(at: q).split(separator: "\n")
         XCTAssertEqual(p[0], "a b (")
         XCTAssertEqual(p[1], "    ^ this '(' is never closed; add a ')'")
+        // A long query is shown around the problem, not whole: the caret still under it.
+        let long = String(repeating: "word ", count: 400) + "date:2024-13-01 " + String(repeating: "more ", count: 300)
+        let e2 = failure(long)!
+        let l = e2.pointing(at: long).split(separator: "\n")
+        XCTAssertEqual(l.count, 2)
+        XCTAssertLessThanOrEqual(l[0].count, 74)
+        XCTAssertTrue(l[0].hasPrefix("…") && l[0].hasSuffix("…"), String(l[0]))
+        let caret = l[1].distance(from: l[1].startIndex, to: l[1].firstIndex(of: "^")!)
+        XCTAssertEqual(String(Array(l[0])[caret...].prefix(10)), "2024-13-01")
+        // Near either end, the window starts or ends there.
+        let atEnd = failure(String(repeating: "a ", count: 100) + "(")!.pointing(at: String(repeating: "a ", count: 100) + "(").split(separator: "\n")
+        XCTAssertTrue(atEnd[0].hasPrefix("…") && atEnd[0].hasSuffix("("), String(atEnd[0]))
+        XCTAssertEqual(atEnd[1].firstIndex(of: "^").map { atEnd[1].distance(from: atEnd[1].startIndex, to: $0) }, 72)
     }
 
     func testHostileInputIsBounded() {
