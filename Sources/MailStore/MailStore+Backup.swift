@@ -125,6 +125,10 @@ extension MailStore {
             return (fd, true, false)
         }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw BackupError.destinationNotEmpty(dest) }
+        // Another user could swap what is written there (a folder for a link elsewhere) or read what a mode lets out.
+        guard st.st_uid == getuid(), st.st_mode & 0o022 == 0 else {
+            throw BackupError.badDestination(dest, "it is not yours or others may write in it (a backup holds the mail): make a folder of your own, mode 0700")
+        }
         if MailStore.isEmptyFolder(dest) {
             guard let fd = MailStore.lockedMarker(markerPath, create: true) else { throw BackupError.destinationNotEmpty(dest) }
             return (fd, false, false)

@@ -138,7 +138,14 @@ final class BackupTests: XCTestCase {
         XCTAssertThrowsError(try store.backup(to: "/" + String(repeating: "d", count: 5_000))) {
             guard case .badDestination? = $0 as? BackupError else { return XCTFail("\($0)") }
         }
-        // An empty folder is used as it is.
+        // An empty folder others may write in is not used (they could swap what is written there for a link).
+        chmod(dir.file("empty"), 0o777)
+        XCTAssertThrowsError(try store.backup(to: dir.file("empty"))) {
+            guard case .badDestination(_, let why)? = $0 as? BackupError else { return XCTFail("\($0)") }
+            XCTAssertTrue(why.contains("others may write in it"), why)
+        }
+        // An empty folder of one's own is used as it is.
+        chmod(dir.file("empty"), 0o755)
         XCTAssertEqual(try store.backup(to: dir.file("empty")).verification?.isClean, true)
     }
 
