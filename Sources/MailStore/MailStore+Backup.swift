@@ -194,7 +194,12 @@ extension MailStore {
         for name in names.sorted() {
             let bytes: [UInt8]
             do { bytes = try BoundedFile.read(source + "/" + name, maxBytes: MailStore.maxSecretBytes) } catch {
-                throw BackupError.copyFailed(dest, "the secret file \(source)/\(name) cannot be read (\(error))")
+                let why = switch error {
+                case .unreadable(let reason): reason
+                case .notAFile: "not a regular file"
+                case .tooLarge: "larger than \(MailStore.maxSecretBytes / 1024) KiB, which no OAuth token file is"
+                }
+                throw BackupError.copyFailed(dest, "the secret file \(source)/\(name) cannot be read: \(why)")
             }
             do { try StoreDirectory.writePrivateFile(folder + "/" + name, bytes: bytes) } catch {
                 throw BackupError.copyFailed(dest, "\(error)")

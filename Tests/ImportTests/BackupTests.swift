@@ -106,6 +106,15 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: dir.file("bk/secrets/a.oauth"), encoding: .utf8), "one")
         XCTAssertEqual(mode(dir.file("bk/secrets")), 0o700)
         XCTAssertEqual(mode(dir.file("bk/secrets/a.oauth")), 0o600)
+
+        // A secret file past its bound (256 KiB) is not read whole: the backup fails and leaves nothing.
+        try Data(repeating: 0x41, count: 256 * 1024 + 1).write(to: URL(fileURLWithPath: secrets + "/huge.oauth"))
+        XCTAssertThrowsError(try store.backup(to: dir.file("bk2"), includeSecrets: true)) {
+            guard case .copyFailed(_, let why)? = $0 as? BackupError else { return XCTFail("\($0)") }
+            XCTAssertTrue(why.contains("huge.oauth cannot be read: larger than 256 KiB"), why)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("bk2")))
+        XCTAssertEqual(try store.backup(to: dir.file("bk3")).secretsLeftOut, 2, "without --include-secrets it is only counted")
     }
 
     func testADestinationThatIsNotNewOrEmptyOrIsInsideTheStoreIsRefusedUntouched() throws {
