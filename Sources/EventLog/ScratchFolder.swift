@@ -161,7 +161,7 @@ package final class ScratchFolder: @unchecked Sendable {
     }
 
     /// The names in `folder` (not `.` and `..`), at most `most` of them; nil when it cannot be read.
-    static func entries(of folder: String, most: Int) -> [String]? {
+    package static func entries(of folder: String, most: Int) -> [String]? {
         guard let d = opendir(folder) else { return nil }
         defer { closedir(d) }
         var out: [String] = []

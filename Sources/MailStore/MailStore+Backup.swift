@@ -137,7 +137,7 @@ extension MailStore {
         guard MailStore.isUnfinishedBackup(dest) else { throw BackupError.destinationNotEmpty(dest) }
         guard let fd = MailStore.lockedMarker(markerPath, create: false) else { throw BackupError.destinationBusy(dest) }
         MailStore.removeBackupEntries(dest, keepingMarker: true)
-        guard let names = MailStore.folderEntries(dest, limit: 2), names == [MailStore.unfinishedMarker] else {
+        guard let names = ScratchFolder.entries(of: dest, most: 2), names == [MailStore.unfinishedMarker] else {
             close(fd)
             throw BackupError.badDestination(dest, "an unfinished backup there could not be cleared")
         }
@@ -185,7 +185,7 @@ extension MailStore {
     /// file 0600), or when `folder` is nil counted. At most `maxSecretFiles` names are looked at.
     private func copySecrets(into folder: String?, dest: String) throws -> (copied: Int, leftOut: Int) {
         let source = directory.path + "/secrets"
-        let names = (MailStore.folderEntries(source, limit: MailStore.maxSecretFiles) ?? []).filter { name in
+        let names = (ScratchFolder.entries(of: source, most: MailStore.maxSecretFiles) ?? []).filter { name in
             var st = stat()
             return !name.hasPrefix(".") && !name.hasSuffix(".tmp") && lstat(source + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
         }
@@ -220,14 +220,14 @@ extension MailStore {
 
     /// True when folder `path` holds what a killed backup left: its marker, and nothing but names a backup writes.
     private static func isUnfinishedBackup(_ path: String) -> Bool {
-        guard let names = folderEntries(path, limit: 64), names.count < 64 else { return false }
+        guard let names = ScratchFolder.entries(of: path, most: 64), names.count < 64 else { return false }
         return names.contains(unfinishedMarker) && names.allSatisfy(isBackupEntry)
     }
 
     /// Removes from folder `path` the entries a backup writes, its marker last unless `keepingMarker` (a run killed
     /// meanwhile leaves the folder still marked).
     private static func removeBackupEntries(_ path: String, keepingMarker: Bool = false) {
-        for name in folderEntries(path, limit: 64) ?? [] where isBackupEntry(name) && name != unfinishedMarker {
+        for name in ScratchFolder.entries(of: path, most: 64) ?? [] where isBackupEntry(name) && name != unfinishedMarker {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
         if !keepingMarker { unlink(path + "/" + unfinishedMarker) }
@@ -235,20 +235,9 @@ extension MailStore {
 
     /// True when `path` is a folder holding nothing.
     private static func isEmptyFolder(_ path: String) -> Bool {
-        folderEntries(path, limit: 1)?.isEmpty == true
+        ScratchFolder.entries(of: path, most: 1)?.isEmpty == true
     }
 
-    /// The names in folder `path` (not `.` and `..`), at most `limit` of them; nil when it cannot be read.
-    private static func folderEntries(_ path: String, limit: Int) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while names.count < limit, let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
 
     /// `path` with its symbolic links resolved, or nil when it does not exist.
     private static func realPath(_ path: String) -> String? {
