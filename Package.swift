@@ -91,6 +91,8 @@ let package = Package(
             "CorpusGenerator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tools/gen-corpus"),
+        // Runs one of bench's steps from a small process, so the step's peak RSS is its own (Tools/peak-rss/main.c).
+        .executableTarget(name: "peak-rss", path: "Tools/peak-rss"),
         .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel", "LMDB"],
                           path: "Tools/torture-helper"),
 

@@ -99,7 +99,7 @@ struct ScaleBench {
         return """
         ## Scale: \(Fmt.int(Double(n))) messages
 
-        `swift build -c release && .build/release/bench scale --messages \(n)` — a generated Maildir (`Tools/gen-corpus --seed 1`, \(Fmt.f(Double(raw) / 1e6, 1)) MB, flushed to disk with `sync` before the import), each step a `mailstore` process (wall time; peak RSS from wait4, file-backed pages of the mapped log included; peak anonymous memory sampled from /proc).
+        `swift build -c release && .build/release/bench scale --messages \(n)` — a generated Maildir (`Tools/gen-corpus --seed 1`, \(Fmt.f(Double(raw) / 1e6, 1)) MB, flushed to disk with `sync` before the import), each step a `mailstore` process (wall time; peak RSS: the step's own wait4 figure, taken by `Tools/peak-rss` so that the bench's own size is not in it, file-backed pages of the mapped log included; peak anonymous memory sampled from /proc).
         \(Report.machine(workDir: options.work))
 
         | step | wall | rate | peak RSS | peak anonymous |
