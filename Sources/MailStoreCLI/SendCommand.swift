@@ -158,8 +158,16 @@ struct ContactsCompleteCommand: ParsableCommand {
     @Option(help: ArgumentHelp("At most this many (1 to 1000).", valueName: "n")) var limit: Int = 10
     @Flag(help: "JSON Lines.") var json = false
 
+    /// The longest PREFIX: an address is at most 254 characters (RFC 5321's path of 256 with its brackets), and a
+    /// longer prefix can match nothing, so it is a mistake said as one (it had printed nothing, exit 0).
+    static let maxPrefixCharacters = 256
+
     func validate() throws {
         if !(1...MailStore.maxContactCompletions).contains(limit) { throw ValidationError("--limit must be between 1 and \(MailStore.maxContactCompletions)") }
+        if prefix.isEmpty { throw ValidationError("PREFIX is empty: give the beginning of an address or of a name") }
+        if prefix.count > Self.maxPrefixCharacters {
+            throw ValidationError("PREFIX has \(prefix.count) characters; at most \(Self.maxPrefixCharacters) (an address is at most 254)")
+        }
     }
 
     func run() throws {

@@ -157,6 +157,8 @@ final class CoreCommandTests: CLITestCase {
         let cases: [([String], String)] = [
             (["contacts", "complete", "a", "--limit", huge], "--limit must be between 1 and 1000"),
             (["contacts", "complete", "a", "--limit", "0"], "--limit must be between 1 and 1000"),
+            (["contacts", "complete", String(repeating: "a", count: 100_000)], "PREFIX has 100000 characters; at most 256"),
+            (["contacts", "complete", ""], "PREFIX is empty"),
             (["import", "--mbox", "/nonexistent", "--max-message-bytes", huge], "--max-message-bytes is 1 to 1073741824 (1 GiB)"),
             (["sync", "--timeout", "nan"], "--timeout is 0.1 to 3600 seconds"),
             (["sync", "--timeout", "inf"], "--timeout is 0.1 to 3600 seconds"),
@@ -172,6 +174,7 @@ final class CoreCommandTests: CLITestCase {
         }
         // Within the bounds, the largest completion asked is served.
         try mailstore("contacts", "complete", "a", "--limit", "1000")
+        try mailstore("contacts", "complete", String(repeating: "a", count: 256))
     }
 
     func appendExamples() throws {
