@@ -195,7 +195,8 @@ extension ViewStore {
     }
 
     /// The windows closed so far: how many, the last one's end, and the one that holds the most events (its end
-    /// and how many). For `stats`: one pass over the windows (a few per 8,192 events of the log).
+    /// and how many; of windows as long, the latest: the views are biggest there, and a look folds most into them).
+    /// For `stats`: one pass over the windows (a few per window's events of the log).
     package func historyWindows() throws -> (count: Int, last: UInt64?, longest: (end: UInt64, events: UInt64)?) {
         guard let windows else { return (0, nil, nil) }
         waitForPendingClose()
@@ -210,7 +211,7 @@ extension ViewStore {
                         throw ViewError.damaged("\(windows.name): the windows are not in order")
                     }
                     count += 1
-                    if w.end - previous > longest?.events ?? 0 { longest = (w.end, w.end - previous) }
+                    if w.end - previous >= longest?.events ?? 0 { longest = (w.end, w.end - previous) }
                     previous = w.end
                     e = try c.next()
                 }

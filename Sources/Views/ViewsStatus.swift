@@ -15,7 +15,8 @@ public struct ViewsStatus: Sendable {
     public var historyWindows: Int = 0
     /// The sequence the last of them ends at (nil: none closed yet).
     public var historyThrough: UInt64?
-    /// The window holding the most events: its end and how many (a look just before its end folds one fewer).
+    /// The window holding the most events (the latest of those as long): its end and how many (a look just before its
+    /// end folds one fewer).
     public var historyLongestWindow: (end: UInt64, events: UInt64)?
     /// The bytes the history's pages take in the views file (part of `viewsFileBytes`).
     public var historyBytes: Int = 0

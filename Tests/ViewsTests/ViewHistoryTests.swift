@@ -81,6 +81,22 @@ final class ViewHistoryTests: ViewsTestCase {
 
     // MARK: - Keys
 
+    /// `stats`' longest window (the point `bench scale` looks at for the longest tail) is, of the windows holding the
+    /// most events, the latest: the views are biggest there, so a look folds the most into them.
+    func testTheLongestWindowIsTheLatestOfTheLongest() throws {
+        try fill()
+        let views = try store.latestViews()
+        let ends = try windowEnds(views)
+        let lengths = zip(ends, [0] + ends).map { $0 - $1 }
+        let most = try XCTUnwrap(lengths.max())
+        XCTAssertGreaterThan(lengths.filter { $0 == most }.count, 1, "the test needs windows of equal length: \(lengths)")
+        let latest = ends[try XCTUnwrap(lengths.lastIndex(of: most))]
+        let found = try XCTUnwrap(try views.historyWindows().longest)
+        XCTAssertEqual(found.end, latest)
+        XCTAssertEqual(found.events, most)
+        XCTAssertEqual(try store.viewsStatus()?.historyLongestWindow?.end, latest)
+    }
+
     func testHistoryKeysKeepTheViewsKeyOrderAndGroupEachKeysVersions() throws {
         var rng = SplitMix64(seed: 11)
         var keys: [[UInt8]] = [[], [0], [0, 0], [0, 1], [1], [1, 0], [1, 0, 0], [0xFF], [0xFF, 0], [0, 0xFF], [0, 0xFF, 0]]

@@ -52,7 +52,7 @@ struct ScaleBench {
         try step("`project --view threads --as-of \(events / 2 + 10_000)` (10,000 events later)",
                  ["project", "--view", "threads", "--as-of", "\(events / 2 + 10_000)"])
         try step("`project --view threads --as-of 1000` (near the log's start)", ["project", "--view", "threads", "--as-of", "1000"])
-        // The longest tail a look folds: the point just before the end of the window holding the most events.
+        // The longest tail a look folds: the point just before the end of the window holding the most events (the latest).
         var longestPoint: (point: Int, events: Int)?
         if let longest = statsViews(mailstore, store: store)?["historyLongestWindow"] as? [String: Int],
            let end = longest["end"], let count = longest["events"], count > 1 {
