@@ -78,6 +78,11 @@ struct ScaleBench {
         // cache went to other apps.
         var coldLine = ""
         let coldLooks = [(events / 2, "the log's midpoint")] + (longestPoint.map { [($0.point, "the longest tail, \(Fmt.int(Double($0.events))) events")] } ?? [])
+        // First the floor under every cold look: a process started and the store opened, from a cold cache.
+        if ScaleBench.dropPageCache() {
+            try step("cold: `log --limit 0` (a process started and the store opened, nothing read; page cache dropped first)",
+                     ["log", "--limit", "0"])
+        }
         for (point, what) in coldLooks {
             guard ScaleBench.dropPageCache() else {
                 coldLine = "The cold looks were not measured: dropping the page cache (`/proc/sys/vm/drop_caches`) needs root."
