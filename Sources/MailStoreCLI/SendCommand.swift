@@ -153,7 +153,7 @@ struct ContactsCompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "complete",
         abstract: "Contacts whose address or name starts with PREFIX: people who wrote first, then frequency, then recency.")
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The typed prefix.") var prefix: String
+    @Argument(help: "The typed prefix (1 to 256 characters).") var prefix: String
     @Option(help: ArgumentHelp("The account (default: the only one).", valueName: "name")) var account: String?
     @Option(help: ArgumentHelp("At most this many (1 to 1000).", valueName: "n")) var limit: Int = 10
     @Flag(help: "JSON Lines.") var json = false
