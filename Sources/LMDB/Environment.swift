@@ -63,6 +63,8 @@ package final class Environment: @unchecked Sendable {
     private let noFaultAround: Bool
     /// Opened with `noReadAhead`: the map's standing advice is `MADV_RANDOM` (LMDB's), else `MADV_NORMAL`.
     private let noReadAhead: Bool
+    /// False when opened with `noReadAhead`: a fault reads its one page, not the kernel's read-ahead around it.
+    package var readsAhead: Bool { !noReadAhead }
     /// True when the current map faults in one page at a time (`noFaultAround` asked, and the kernel agreed).
     package private(set) var mapsPagesSingly = false
     /// The folder holding `data.mdb` and `lock.mdb`.
@@ -436,6 +438,15 @@ package final class Environment: @unchecked Sendable {
     /// 66,000 of them while copying the other views). The same caveats as `withoutReadAhead`.
     package func withReadAhead<T>(_ body: () throws -> T) rethrows -> T {
         try withAdvice(MADV_SEQUENTIAL, body)
+    }
+
+    /// Runs `body` with the kernel's usual read-ahead on this map (`MADV_NORMAL`), then the map's standing advice
+    /// again: for a scan of the whole log through a map opened for lookups (`noReadAhead`), such as a rebuild of the
+    /// views started by a read-only command (one page per fault, a 100K rebuild from a cold cache took 12.95 s
+    /// instead of 8.58 s). On a map that reads ahead already, nothing changes. The same caveats as `withoutReadAhead`.
+    package func withUsualReadAhead<T>(_ body: () throws -> T) rethrows -> T {
+        guard noReadAhead else { return try body() }
+        return try withAdvice(MADV_NORMAL, body)
     }
 
     private func withAdvice<T>(_ advice: Int32, _ body: () throws -> T) rethrows -> T {

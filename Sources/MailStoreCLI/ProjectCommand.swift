@@ -71,8 +71,8 @@ struct ProjectCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            // The log is only read; the views are folded and written in their own environment.
-            var store = try MailStore.open(at: storeOptions.path, readOnly: true, notice: { Terminal.warning($0) })
+            // The log is only read, and by lookups (the views are folded and written in their own environment).
+            var store = try MailStore.open(at: storeOptions.path, readOnly: true, lookups: true, notice: { Terminal.warning($0) })
             // Checked on the live views: an account that exists now shows what it had at an earlier point (maybe nothing).
             if let account, view != .accounts { try AccountCheck.require(account, in: store) }
             if let asOf {

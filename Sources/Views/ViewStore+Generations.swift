@@ -89,7 +89,8 @@ extension ViewStore {
             // Every view folded here starts empty (a new folder, or emptied by `reset` after the copy), and
             // the folder is this build's alone until the switch below.
             fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })
-            try fresh.catchUp(progress: progress)
+            // A scan of the whole log: with the kernel's read-ahead even where the log was opened for lookups.
+            try log.environment.withUsualReadAhead { try fresh.catchUp(progress: progress) }
             // The generation serves from a copy written in key order (`publish`): a bulk fold leaves a third to a half
             // of its file in free pages (each batch's copies on write need pages that the batches before still held),
             // which LMDB reuses but never gives back, and its history's B-trees about half full; the views built

@@ -83,6 +83,21 @@ final class ImportTests: XCTestCase {
         XCTAssertTrue(try store.log.verify().isClean)
     }
 
+    /// A store opened for lookups (`project`) reads its log without the kernel's read-ahead, one page per fault; a
+    /// plain open keeps it (scans), an import (`bulk`) goes without. Lookups through it read what a plain open reads.
+    func testAStoreOpenedForLookupsReadsItsLogWithoutReadAhead() throws {
+        try write("md/cur/1.1.h:2,S", message("look"))
+        _ = try Importer(store: store).importMaildir(dir.file("md"))
+        let emailID = try XCTUnwrap(try received().first).emailID
+        let path = dir.file("store")
+        let lookups = try MailStore.open(at: path, readOnly: true, lookups: true)
+        XCTAssertFalse(lookups.log.environment.readsAhead)
+        XCTAssertTrue(try MailStore.open(at: path, readOnly: true).log.environment.readsAhead)
+        XCTAssertFalse(try MailStore.open(at: path, bulk: true).log.environment.readsAhead)
+        XCTAssertEqual(try lookups.email(id: emailID)?.payload, try store.email(id: emailID)?.payload)
+        XCTAssertEqual(try lookups.head().sequence, try store.head().sequence)
+    }
+
     func testRawBytesAreKeptExactly() throws {
         var bytes = Array(message("raw", extra: "X-Odd: \u{1}\r\n").utf8)
         bytes += [0xFF, 0xFE, 0x00, 0x80, 0x0D, 0x0A] // binary garbage after the body
