@@ -78,8 +78,8 @@ public final class MailStore: @unchecked Sendable {
     ///
     /// `lookups`: the caller reads the log by lookups (its head, a record or two), not by scans, as a page of a view
     /// does: the log is opened without the kernel's read-ahead, so each of those few faults reads its one page and
-    /// not the 8 MiB around it (this project's test machine: a first page from a cold cache 0.28-0.30 s instead of
-    /// 0.39-0.46 s at a million messages). A scan through such a store (views caught up with many new events) faults
+    /// not the 8 MiB around it (this project's test machine: a first page from a cold cache 0.25-0.32 s instead of
+    /// 0.39-0.46 s at a million messages, 0.28-0.33 s at 100K). A scan through such a store (views caught up with many new events) faults
     /// its records in one page at a time.
     public static func open(at path: String, readOnly: Bool = false, bulk: Bool = false, lookups: Bool = false,
                             notice: @escaping @Sendable (String) -> Void = { _ in }) throws -> MailStore {
