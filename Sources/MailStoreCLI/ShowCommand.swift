@@ -27,7 +27,8 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path, readOnly: true)
+            // One record and its blob, found through the indexes.
+            let store = try MailStore.open(at: storeOptions.path, readOnly: true, lookups: true)
             let id = email.hasPrefix("email/") ? String(email.dropFirst(6)) : email
             guard let received = try store.email(id: id) else {
                 throw CLIError.notFound("no email with id '\(id)': `mailstore log --type EmailReceived` lists them")

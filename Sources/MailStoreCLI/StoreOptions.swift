@@ -14,7 +14,8 @@ package struct StoreOptions: ParsableArguments {
     package var path: String { StoreDirectory.resolve(explicit: store) }
 
     /// Opens the store; its views open when first read (rebuilding any that need it, with a note on stderr).
-    func open(readOnly: Bool = false) throws -> MailStore {
-        try MailStore.open(at: path, readOnly: readOnly, notice: { Terminal.note($0) })
+    /// `lookups`: the command reads the log by lookups, not scans (see `MailStore.open(at:readOnly:bulk:lookups:notice:)`).
+    func open(readOnly: Bool = false, lookups: Bool = false) throws -> MailStore {
+        try MailStore.open(at: path, readOnly: readOnly, lookups: lookups, notice: { Terminal.note($0) })
     }
 }

@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+@testable import MailStoreCLI
 import TestSupport
 import XCTest
 
@@ -61,6 +62,40 @@ final class LogCommandTests: CLITestCase {
         XCTAssertEqual(try sequences("--last", "50", "--from-seq", "8"), Array(8...11), "fewer than asked: all of them")
         XCTAssertEqual(try sequences("--last", "5", "--stream", "nothing"), [])
         XCTAssertEqual(try sequences("--last", "0"), [])
+    }
+
+    func testOnlyALongScanReadsTheLogAhead() {
+        let n = LogCommand.lookupSpan
+        func ahead(_ from: UInt64, _ through: UInt64, limit: Int? = nil, last: Int? = nil, filtered: Bool = false,
+                   stream: Bool = false) -> Bool {
+            LogCommand.readsAhead(from: from, through: through, limit: limit, last: last, filtered: filtered, stream: stream)
+        }
+        XCTAssertFalse(ahead(1, n), "a span of lookupSpan events")
+        XCTAssertTrue(ahead(1, n + 1))
+        XCTAssertTrue(ahead(1, 2_000_000), "the whole log")
+        XCTAssertFalse(ahead(1, 2_000_000, stream: true), "one stream: through its index, one by one")
+        XCTAssertFalse(ahead(1, 2_000_000, limit: 50))
+        XCTAssertFalse(ahead(1, 2_000_000, last: 20))
+        XCTAssertTrue(ahead(1, 2_000_000, limit: 50, filtered: true), "a filter may pass over most of the log for 50")
+        XCTAssertTrue(ahead(1, 2_000_000, last: 1, filtered: true))
+        XCTAssertFalse(ahead(1_000_000, 1_000_100, filtered: true), "a filtered span of 101 events")
+        XCTAssertFalse(ahead(10, 9), "an empty span")
+    }
+
+    /// Both ways of reading give the same events: a filtered walk back over more than `lookupSpan` events (read
+    /// ahead) and a short listing (lookups) of the same log.
+    func testALongScanAndAShortOneListTheSameEvents() throws {
+        try mailstore("init")
+        let log = try EventLog(store: StoreDirectory(path: store))
+        let n = Int(LogCommand.lookupSpan) + 100
+        try log.append((0..<n).map { i in
+            NewEvent(event: .folderRemoved(FolderRemoved(folder: "f\(i)")), account: i == 0 ? "first" : "a",
+                     stream: StreamName(rawValue: "s"), actor: .system)
+        })
+        XCTAssertEqual(try sequences("--last", "1", "--account", "first"), [2], "a walk back over the whole log")
+        XCTAssertEqual(try sequences("--type", "StoreInitialized"), [1], "a filtered scan of the whole log")
+        XCTAssertEqual(try sequences("--from-seq", "20000", "--limit", "3"), [20000, 20001, 20002])
+        XCTAssertEqual(try sequences("--last", "2"), [n, n + 1])
     }
 
     func testContradictoryOrMalformedBoundsAreRefused() throws {
