@@ -1,4 +1,4 @@
-import EventLog
+@testable import EventLog
 import EventModel
 import Foundation
 import MailStore
@@ -87,8 +87,15 @@ final class ImportTests: XCTestCase {
     /// plain open keeps it (scans), an import (`bulk`) goes without. Lookups through it read what a plain open reads.
     func testAStoreOpenedForLookupsReadsItsLogWithoutReadAhead() throws {
         try write("md/cur/1.1.h:2,S", message("look"))
+        // A message whose blob is stored over 64 KiB (bytes zstd cannot shrink): read with read-ahead over its pages.
+        var rng = SystemRandomNumberGenerator()
+        let noise = (0..<120_000).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".randomElement(using: &rng)! }
+        let bigText = stride(from: 0, to: noise.count, by: 76).map { String(noise[$0..<min(noise.count, $0 + 76)]) }.joined(separator: "\r\n")
+        let big = Array((message("big") + bigText + "\r\n").utf8)
+        try write("md/cur/2.1.h:2,S", big)
         _ = try Importer(store: store).importMaildir(dir.file("md"))
-        let emailID = try XCTUnwrap(try received().first).emailID
+        let emailID = try XCTUnwrap(try received().first { $0.messageID == "look@example.com" }).emailID
+        let bigBlob = try XCTUnwrap(try received().first { $0.messageID == "big@example.com" }).blob
         let path = dir.file("store")
         let lookups = try MailStore.open(at: path, readOnly: true, lookups: true)
         XCTAssertFalse(lookups.log.environment.readsAhead)
@@ -96,6 +103,9 @@ final class ImportTests: XCTestCase {
         XCTAssertFalse(try MailStore.open(at: path, bulk: true).log.environment.readsAhead)
         XCTAssertEqual(try lookups.email(id: emailID)?.payload, try store.email(id: emailID)?.payload)
         XCTAssertEqual(try lookups.head().sequence, try store.head().sequence)
+        XCTAssertEqual(try lookups.blob(bigBlob), big)
+        XCTAssertGreaterThanOrEqual(try lookups.log.environment.read { txn in try lookups.log.storedBlob(txn, bigBlob)?.count ?? 0 },
+                                    EventLog.readAheadBlobBytes, "stored big enough to be read ahead")
     }
 
     func testRawBytesAreKeptExactly() throws {

@@ -42,4 +42,26 @@ final class ReadAheadAdviceTests: LMDBTestCase {
             XCTAssertEqual(try adviceFlags(folder), standing, "noReadAhead \(noReadAhead): after a body that threw")
         }
     }
+
+    func testABigValueIsReadAheadAloneOnAMapWithoutReadAhead() throws {
+        for noReadAhead in [false, true] {
+            let folder = dir.file(noReadAhead ? "random" : "normal")
+            let env = try openEnvironment(in: noReadAhead ? "random" : "normal", mapSize: 16 << 20) { $0.noReadAhead = noReadAhead }
+            let db = try env.openDatabase("t", flags: .create)
+            try fill(env, db, count: 500, valueBytes: 100, perTransaction: 500)
+            let big = LMDBTestCase.value(7, bytes: 300_000)
+            try env.write { txn in try txn.put(db, key: LMDBTestCase.key(1_000), value: big) }
+            let standing: Set<String> = noReadAhead ? ["rr"] : []
+            try env.read { txn in
+                let value = try XCTUnwrap(try LMDBTestCase.key(1_000).withUnsafeBytes { try txn.get(db, key: $0) })
+                let read = try env.withReadAhead(over: value) {
+                    // Only the value's pages: the rest of the map keeps its advice.
+                    XCTAssertEqual(try adviceFlags(folder), noReadAhead ? ["rr", "sr"] : [], "noReadAhead \(noReadAhead): during")
+                    return Array(value)
+                }
+                XCTAssertEqual(read, big)
+            }
+            XCTAssertEqual(try adviceFlags(folder), standing, "noReadAhead \(noReadAhead): after")
+        }
+    }
 }
