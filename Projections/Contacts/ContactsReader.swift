@@ -15,7 +15,8 @@ package struct ContactsReader {
     /// Contacts of `account` whose address, local part or a name word starts with `prefix`
     /// (case-insensitive): those who wrote first, then the most frequent, then the most recent. A prefix of
     /// 1 to `ContactsProjector.topPrefixLength` characters reads its best-contacts list (one lookup, then one
-    /// per entry); a longer one makes one pass over the prefix index (each entry carries its rank; at most
+    /// per entry); a longer one reads the list of its first `topPrefixLength` characters where that answers for it
+    /// (`fromTopList`), else makes one pass over the prefix index (each entry carries its rank; at most
     /// `candidates` entries), then one lookup per result. At most `maxLimit` contacts, whatever `limit` asks.
     package func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
         let limit = min(limit, ContactsReader.maxLimit)
@@ -23,8 +24,7 @@ package struct ContactsReader {
         let lowered = prefix.lowercased()
         let needle = Array(lowered.utf8.prefix(Key.maxPartBytes - 17))
         guard !needle.isEmpty, limit > 0 else { return [] }
-        if lowered.count <= ContactsProjector.topPrefixLength, limit <= ContactsProjector.topSize,
-           let found = try fromTopList(account: account, prefix: lowered, limit: limit) {
+        if limit <= ContactsProjector.topSize, let found = try fromTopList(account: account, prefix: lowered, limit: limit) {
             return found
         }
         return try scanComplete(account: account, needle: needle, limit: limit, candidates: candidates)
@@ -104,11 +104,18 @@ package struct ContactsReader {
         return true
     }
 
-    /// A completion from the best-contacts list of a short prefix: its entries in rank order whose contact
-    /// still has a token starting with `prefix`. Nil when a full list has fewer than `limit` such entries (stale
-    /// ones took the room), so the caller scans the index instead.
-    func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
-        let list = try snapshot.get(ContactsProjector.topTable, Key(account, prefix).bytes) ?? ContactTop()
+    /// A completion from the best-contacts list of `prefix`'s first `ContactsProjector.topPrefixLength` characters
+    /// (all of a short prefix): its entries in rank order whose contact still has a token starting with `prefix`.
+    /// Nil when a full list has fewer than `limit` such entries (stale ones, or for a longer prefix contacts that
+    /// start only its first characters, took the room), so the caller scans the index instead.
+    ///
+    /// Why a longer prefix may read the shorter one's list: every contact it matches is matched by its first
+    /// characters too, so one ranked above the list's last entry is in the list. When the list is not full it holds
+    /// every contact of the shorter prefix; when it holds `limit` that match, they are the best `limit`. Many
+    /// addresses sharing a long beginning (`noreply-…`, `notifications+…`) are one lookup, not a scan of them all.
+    package func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
+        let listPrefix = prefix.count <= ContactsProjector.topPrefixLength ? prefix : String(prefix.prefix(ContactsProjector.topPrefixLength))
+        let list = try snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes) ?? ContactTop()
         let out = try stillMatching(list, account: account, limit: limit) { $0.hasPrefix(prefix) }.map(\.contact)
         if out.count < limit, list.entries.count >= ContactsProjector.topSize { return nil }
         return out

@@ -134,6 +134,44 @@ final class ContactTopTests: XCTestCase {
         XCTAssertNil(try harness.snapshot.get(ContactsProjector.wordsTable, Key("acc", "ann").bytes), "a short word has prefix lists only")
     }
 
+    /// A prefix longer than `topPrefixLength` read from its first characters' list where that answers: many
+    /// addresses sharing a long beginning (`noreply-…`) are one lookup; where few of a full list's contacts match
+    /// (`noreply-42…`: 11 of 500), the index is scanned. Every answer equals the full scan's.
+    func testALongPrefixReadsItsFirstCharactersListWhereThatAnswers() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0..<1_000_000, using: &rng)
+        var gen = SplitMix64(seed: seed)
+        var events: [DomainEvent] = []
+        for i in 0..<3_000 {
+            let n = Int.random(in: 0..<600, using: &gen)
+            // `noreplz…` share `norepl` with the others but not `noreply`: their own 7-character list.
+            let address = n < 500 ? "noreply-\(n)@x\(n % 9).org" : "noreplz\(n)@y.org"
+            let name = Int.random(in: 0..<4, using: &gen) == 0 ? "Robot \(n % 3)" : nil
+            events.append(received(i, from: EmailAddress(name: name, email: address), at: Int64(Int.random(in: 0..<1_000_000, using: &gen))))
+        }
+        try fold(events, into: harness, batch: 500)
+        let reader = ContactsReader(harness.snapshot)
+        for limit in [1, 10, 16] {
+            let viaList = try XCTUnwrap(try reader.fromTopList(account: "acc", prefix: "noreply-", limit: limit),
+                                        "limit \(limit) seed \(seed): the `norepl` list's contacts nearly all start `noreply-`")
+            let plain = try reader.scanComplete(account: "acc", needle: Array("noreply-".utf8), limit: limit, wordLists: false)
+            XCTAssertEqual(viaList.map(\.address), plain.map(\.address), "limit \(limit) seed \(seed)")
+            XCTAssertEqual(try reader.complete(account: "acc", prefix: "NoReply-", limit: limit).map(\.address), plain.map(\.address))
+        }
+        XCTAssertNil(try reader.fromTopList(account: "acc", prefix: "noreply-42", limit: 10),
+                     "seed \(seed): a full list with few contacts starting `noreply-42`")
+        var prefixes = ["noreply-1", "noreply-42", "noreply-4", "noreplz5", "noreplz", "noreply-499@x4", "noreply-0@x0.org", "noreplyx"]
+        prefixes += (0..<20).map { _ in "noreply-\(Int.random(in: 0..<500, using: &gen))" }
+        for p in prefixes {
+            for limit in [1, 10, 16, 40] {
+                let plain = try reader.scanComplete(account: "acc", needle: Array(p.utf8), limit: limit, wordLists: false).map(\.address)
+                XCTAssertEqual(try reader.complete(account: "acc", prefix: p, limit: limit).map(\.address), plain,
+                               "prefix \(p) limit \(limit) seed \(seed)")
+            }
+        }
+    }
+
     /// The index pass (read in place, the best kept as it goes) against ranking every contact by hand: the same
     /// contacts in the same order, each once although its address and a name word both match.
     func testAScanCompletionEqualsRankingEveryContact() throws {
