@@ -13,6 +13,19 @@ final class CodecTests: XCTestCase {
             for v in values { XCTAssertEqual(try r.readVarint(), v) }
             for v in signed { XCTAssertEqual(try r.readSignedVarint(), v) }
             XCTAssertTrue(r.isAtEnd)
+            XCTAssertThrowsError(try r.readVarint(), "past the end") { XCTAssertEqual($0 as? DecodeError, .truncated(at: w.count)) }
+        }
+        // A one-byte varint as the last byte, and a longer one cut short there.
+        for (bytes, expected) in [([0x7F], UInt64?.some(127)), ([0x80], nil), ([0x05, 0x81], nil)] as [([UInt8], UInt64?)] {
+            try bytes.withUnsafeBytes { (raw) throws in
+                var r = ByteReader(raw, offset: bytes.count - 1)
+                if let expected {
+                    XCTAssertEqual(try r.readVarint(), expected)
+                    XCTAssertTrue(r.isAtEnd)
+                } else {
+                    XCTAssertThrowsError(try r.readVarint()) { XCTAssertEqual($0 as? DecodeError, .truncated(at: bytes.count)) }
+                }
+            }
         }
     }
 
