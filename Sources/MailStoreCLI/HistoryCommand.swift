@@ -31,7 +31,7 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         try CLIExit.run {
             // A history's events are found through the stream index and read one by one.
-            let store = try storeOptions.open(readOnly: true, lookups: true)
+            let store = try storeOptions.open(readOnly: true)
             let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) }
                 else if let account { .account(account) } else { .action(action!) }
             let encoder = JSONEncoder()
