@@ -67,7 +67,7 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let text = query.joined(separator: " ")
         try CLIExit.run {
-            var store = try MailStore.open(at: storeOptions.path, readOnly: true, notice: { Terminal.warning($0) })
+            var store = try MailStore.open(at: storeOptions.path, readOnly: true, lookups: true, notice: { Terminal.warning($0) })
             if let account { try AccountCheck.require(account, in: store) }
             if let asOf {
                 store = try store.asOf(asOf, views: MailStore.viewsSearchReads)
