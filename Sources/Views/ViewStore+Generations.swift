@@ -45,15 +45,21 @@ extension ViewStore {
     /// Builds a new generation from the log (all views, or only `only` with the others copied from the
     /// current generation), then makes it current. The current generation keeps serving until the switch.
     /// With `unlessFresh`, a generation that another process finished meanwhile (current, with no stale
-    /// view among `only`, or at all) is used instead of building again.
+    /// view among `only`, or at all) is used instead of building again; with `unlessBehindLess`, a current generation
+    /// with no stale view that is no longer that far behind the log (another process rebuilt or caught it up meanwhile).
     @discardableResult
     static func rebuild(root: String, log: EventLog, catalog: ViewCatalog, only: [String]? = nil, unlessFresh: Bool = false,
+                        unlessBehindLess: UInt64? = nil,
                         twoCores: Bool = true, secondCoreFree: (@Sendable () -> Bool)? = nil, notice: (String) -> Void = { _ in },
                         progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let buildLock = try acquireBuildLock(root, notice: notice)
         defer { buildLock.unlock() }
         let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in })
         if unlessFresh, let current, try current.staleViews().isEmpty { return current }
+        if let minimum = unlessBehindLess, let current, try current.staleViews().isEmpty {
+            let (behind, head) = try eventsBehind(current, log: log)
+            if !rebuilds(behind: behind, head: head, from: minimum) { return current }
+        }
         removeStaleBuilds(root)
         let gen = "gen-\((generationNumbers(root).max() ?? 0) + 1)"
         let building = root + "/" + gen + ".building"

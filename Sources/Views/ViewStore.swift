@@ -365,8 +365,11 @@ public final class ViewStore: @unchecked Sendable {
     /// written with another schema version, and folds the log's new events into them. `notice` is told
     /// about every rebuild and wait. On a store whose views folder cannot be written (a read-only
     /// filesystem), the views are read as they are, in a private copy caught up with the log when behind.
+    ///
+    /// Views at least `rebuildBehind` events behind the log, and by at least half of it, are rebuilt rather than
+    /// caught up (see `rebuildBehind`).
     package static func open(store: StoreDirectory, log: EventLog, catalog: ViewCatalog = .standard,
-                            notice: (String) -> Void = { _ in },
+                            notice: (String) -> Void = { _ in }, rebuildBehind: UInt64 = ViewStore.rebuildBehind,
                             progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
         if !FileManager.default.fileExists(atPath: root) {
@@ -387,7 +390,8 @@ public final class ViewStore: @unchecked Sendable {
             idle.unlock()
         }
         do {
-            return try openAndCatchUp(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+            return try openAndCatchUp(root: root, log: log, catalog: catalog, notice: notice, rebuildBehind: rebuildBehind,
+                                      progress: progress)
         } catch let e as ViewError {
             guard case .damaged(let detail) = e else { throw e }
             // Views are disposable: damaged files are rebuilt from the log, never restored.
@@ -398,7 +402,27 @@ public final class ViewStore: @unchecked Sendable {
         }
     }
 
+    /// The fewest events behind the log for which views are rebuilt rather than caught up, when they are also
+    /// behind by at least half of the log. A rebuild folds into an empty generation (sorted runs, bulk-loaded) about
+    /// 3x as fast per event as a catch-up folds into the live views: at 100K messages (200,010 events) views caught up
+    /// from ~70,000 took 21-25 s, a rebuild of all 200,010 11.5 s (2026-12-03); a store that imported a big mailbox
+    /// after its views were built is the usual case.
+    package static let rebuildBehind: UInt64 = 50_000
+
+    /// True when views `behind` events behind a log whose head is `head` are quicker rebuilt than caught up.
+    package static func rebuilds(behind: UInt64, head: UInt64, from minimum: UInt64) -> Bool {
+        behind >= minimum && behind >= head - behind
+    }
+
+    /// How many events the views in `views` are behind `log`'s head (their least checkpoint's distance).
+    static func eventsBehind(_ views: ViewStore, log: EventLog) throws -> (behind: UInt64, head: UInt64) {
+        let head = try log.head().sequence
+        let least = try views.checkpoints().values.min() ?? 0
+        return (head > least ? head - least : 0, head)
+    }
+
     private static func openAndCatchUp(root: String, log: EventLog, catalog: ViewCatalog, notice: (String) -> Void,
+                                       rebuildBehind: UInt64,
                                        progress: ((UInt64, UInt64) -> Void)?) throws -> ViewStore {
         var views: ViewStore
         if let current = try openCurrent(root: root, log: log, catalog: catalog, notice: notice) {
@@ -414,6 +438,11 @@ public final class ViewStore: @unchecked Sendable {
                 notice("view schema changed for \(stale.joined(separator: ", ")); rebuilding \(stale.count == 1 ? "it" : "them") from the log")
             }
             views = try rebuild(root: root, log: log, catalog: catalog, only: stale, unlessFresh: true, notice: notice, progress: progress)
+        }
+        let (behind, head) = try eventsBehind(views, log: log)
+        if rebuilds(behind: behind, head: head, from: rebuildBehind) {
+            notice("the views are \(behind) events behind the log (of \(head)); rebuilding them from it, quicker than folding that many in")
+            views = try rebuild(root: root, log: log, catalog: catalog, unlessBehindLess: rebuildBehind, notice: notice, progress: progress)
         }
         try views.catchUp(progress: progress)
         return views
