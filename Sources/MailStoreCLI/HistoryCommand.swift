@@ -30,7 +30,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            // A history's events are found through the stream index and read one by one.
+            // A history's events are found through the stream index and read one by one: opened for lookups.
             let store = try storeOptions.open(readOnly: true)
             let subject: HistorySubject = if let thread { .thread(thread) } else if let email { .email(email) }
                 else if let account { .account(account) } else { .action(action!) }

@@ -409,9 +409,10 @@ public final class ViewStore: @unchecked Sendable {
     /// after its views were built is the usual case.
     package static let rebuildBehind: UInt64 = 50_000
 
-    /// True when views `behind` events behind a log whose head is `head` are quicker rebuilt than caught up.
+    /// True when views `behind` events behind a log whose head is `head` are quicker rebuilt than caught up (`behind`
+    /// past `head` counts as all of it).
     package static func rebuilds(behind: UInt64, head: UInt64, from minimum: UInt64) -> Bool {
-        behind >= minimum && behind >= head - behind
+        behind >= minimum && behind >= head - min(behind, head)
     }
 
     /// How many events the views in `views` are behind `log`'s head (their least checkpoint's distance).

@@ -19,6 +19,7 @@ final class RebuildBehindTests: ViewsTestCase {
         XCTAssertTrue(ViewStore.rebuilds(behind: 50, head: 50, from: 50))
         XCTAssertTrue(ViewStore.rebuilds(behind: 1_500_000, head: 2_000_000, from: ViewStore.rebuildBehind))
         XCTAssertFalse(ViewStore.rebuilds(behind: 40_000, head: 60_000, from: ViewStore.rebuildBehind), "under the minimum")
+        XCTAssertTrue(ViewStore.rebuilds(behind: .max, head: 10, from: 5), "past the head: no overflow")
     }
 
     func testViewsFarBehindAreRebuiltAndEqualAFreshBuild() throws {
