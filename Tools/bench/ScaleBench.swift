@@ -91,6 +91,15 @@ struct ScaleBench {
             try step("cold: `project --view threads --as-of \(point)` (\(what); page cache dropped first)",
                      ["project", "--view", "threads", "--as-of", "\(point)"])
         }
+        // Point reads of the log from a cold cache: one email (its record and blob) and a thread's history (its
+        // events through the stream index), as an audit starts.
+        if coldLine.isEmpty, let (email, thread, messages) = lookTargets(mailstore, store: store, events: events) {
+            for (name, args) in [("`show EMAIL` (an email of the log's midpoint: its record and text)", ["show", email]),
+                                 ("`history --thread T` (the first page's longest thread, \(messages) messages)", ["history", "--thread", thread])] {
+                guard ScaleBench.dropPageCache() else { break }
+                try step("cold: \(name); page cache dropped first", args)
+            }
+        }
         // What the steps left on disk, read once.
         let after = statsViews(mailstore, store: store)
         let historyLine = "The views' history after these steps: \(after?["historyWindows"] as? Int ?? 0) windows, "
@@ -144,6 +153,20 @@ struct ScaleBench {
         let out = Report.run(mailstore, ["stats", "--json", "--store", store])
         guard let data = out.data(using: .utf8), let j = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return j["views"] as? [String: Any]
+    }
+
+    /// An email of the log's midpoint and the thread with the most messages on the threads view's first page (with
+    /// its count), for the cold point reads; nil when the store does not say.
+    func lookTargets(_ mailstore: String, store: String, events: Int) -> (email: String, thread: String, messages: Int)? {
+        let line = Report.run(mailstore, ["log", "--type", "EmailReceived", "--from-seq", "\(max(1, events / 2))", "--limit", "1", "--json", "--store", store])
+        let page = Report.run(mailstore, ["project", "--view", "threads", "--json", "--store", store])
+        guard let e = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let email = (e["payload"] as? [String: Any])?["emailID"] as? String,
+              let p = try? JSONSerialization.jsonObject(with: Data(page.utf8)) as? [String: Any],
+              let threads = p["threads"] as? [[String: Any]],
+              let longest = threads.max(by: { ($0["messageCount"] as? Int ?? 0) < ($1["messageCount"] as? Int ?? 0) }),
+              let thread = longest["id"] as? String else { return nil }
+        return (email, thread, longest["messageCount"] as? Int ?? 0)
     }
 
     /// The number of events in the store's log (`mailstore stats --json`).
