@@ -114,7 +114,7 @@ package struct ContactsReader {
     /// every contact of the shorter prefix; when it holds `limit` that match, they are the best `limit`. Many
     /// addresses sharing a long beginning (`noreply-…`, `notifications+…`) are one lookup, not a scan of them all.
     package func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
-        let listPrefix = prefix.count <= ContactsProjector.topPrefixLength ? prefix : String(prefix.prefix(ContactsProjector.topPrefixLength))
+        let listPrefix = String(prefix.prefix(ContactsProjector.topPrefixLength))
         let list = try snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes) ?? ContactTop()
         let out = try stillMatching(list, account: account, limit: limit) { $0.hasPrefix(prefix) }.map(\.contact)
         if out.count < limit, list.entries.count >= ContactsProjector.topSize { return nil }

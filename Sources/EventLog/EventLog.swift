@@ -481,12 +481,10 @@ package final class EventLog: @unchecked Sendable {
             guard let stored = try storedBlob(txn, hash) else { return nil }
             // A big blob's pages read ahead: where the log is read without read-ahead, each of them would fault and
             // wait alone (a 0.5 MB message from a cold cache: 175 faults, 123 of them its pages).
-            if stored.count >= EventLog.readAheadBlobBytes {
-                return try environment.withReadAhead(over: stored) {
-                    try BlobCodec.open(stored, hash: hash, zstd: zstd, hasher: hasher, dictionary: { try self.dictionary(id: $0, txn) })
-                }
+            let ahead = stored.count >= EventLog.readAheadBlobBytes ? stored : UnsafeRawBufferPointer(start: nil, count: 0)
+            return try environment.withReadAhead(over: ahead) {
+                try BlobCodec.open(stored, hash: hash, zstd: zstd, hasher: hasher, dictionary: { try self.dictionary(id: $0, txn) })
             }
-            return try BlobCodec.open(stored, hash: hash, zstd: zstd, hasher: hasher, dictionary: { try self.dictionary(id: $0, txn) })
         }
     }
 

@@ -452,7 +452,8 @@ package final class Environment: @unchecked Sendable {
     /// Runs `body`, which reads `bytes` (a value inside this map) in order, with the kernel's read-ahead on those
     /// pages (`MADV_SEQUENTIAL` on their range alone), then the map's standing advice on them again: for a big value (a
     /// blob in overflow pages) read through a map without read-ahead, whose every page would otherwise fault and wait
-    /// for a read of its own (a 15 MB blob from a cold cache: 3,769 faults). Other values keep the map's advice.
+    /// for a read of its own (a 15 MB blob from a cold cache: 3,769 faults). Other values keep the map's advice; empty
+    /// `bytes`, or a map that reads ahead already, run `body` alone.
     package func withReadAhead<T>(over bytes: UnsafeRawBufferPointer, _ body: () throws -> T) rethrows -> T {
         guard noReadAhead, let base = bytes.baseAddress, !bytes.isEmpty else { return try body() }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))

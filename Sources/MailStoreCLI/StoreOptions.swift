@@ -14,10 +14,9 @@ package struct StoreOptions: ParsableArguments {
     package var path: String { StoreDirectory.resolve(explicit: store) }
 
     /// Opens the store; its views open when first read (rebuilding any that need it, with a note on stderr).
-    /// `lookups` (by default a read-only store's): the command reads the log by lookups, its head and a few records,
-    /// not by scans (see `MailStore.open(at:readOnly:bulk:lookups:notice:)`); a rebuild of the views scans it with
-    /// read-ahead all the same.
-    func open(readOnly: Bool = false, lookups: Bool? = nil) throws -> MailStore {
-        try MailStore.open(at: path, readOnly: readOnly, lookups: lookups ?? readOnly, notice: { Terminal.note($0) })
+    /// A read-only store is opened for lookups: its commands read the log's head and a few records, not scans (see
+    /// `MailStore.open(at:readOnly:bulk:lookups:notice:)`); a rebuild of the views scans it with read-ahead all the same.
+    func open(readOnly: Bool = false) throws -> MailStore {
+        try MailStore.open(at: path, readOnly: readOnly, lookups: readOnly, notice: { Terminal.note($0) })
     }
 }
