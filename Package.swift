@@ -93,6 +93,8 @@ let package = Package(
         ], path: "Tools/gen-corpus"),
         // Runs one of bench's steps from a small process, so the step's peak RSS is its own (Tools/peak-rss/main.c).
         .executableTarget(name: "peak-rss", path: "Tools/peak-rss"),
+        // What memory costs this machine when bench starts (first touch, recently freed, page cache writes).
+        .executableTarget(name: "machine-probe", path: "Tools/machine-probe"),
         .executableTarget(name: "mailstore-torture", dependencies: ["EventLog", "EventModel", "LMDB"],
                           path: "Tools/torture-helper"),
 

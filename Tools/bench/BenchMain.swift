@@ -50,6 +50,8 @@ enum BenchMain {
             exit(73)
         }
         let scratch = options.work
+        // Before the suite: what memory costs this machine now, for the section's Memory line.
+        Report.probeMemory(in: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let section: String
         do {

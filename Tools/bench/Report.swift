@@ -1,5 +1,6 @@
 import CLMDB
 import Foundation
+import Synchronization
 
 /// Writes a suite's section into docs/benchmarks.md, keeping the other sections.
 enum Report {
@@ -35,7 +36,33 @@ enum Report {
         return """
         Machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(mem) RAM; work folder on: `\(fs.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " "))`.
         Software: \(lmdb); \(run("/usr/bin/env", ["swift", "--version"]).split(separator: "\n").first ?? "swift ?")\(linkage()). Run at \(date).
+        Memory: \(memoryProbe.withLock { $0 } ?? "not probed").
         """
+    }
+
+    /// What `machine-probe` found when the suite started (`probeMemory`), for `machine`'s Memory line.
+    static let memoryProbe = Mutex<String?>(nil)
+    /// The MiB `probeMemory` writes and touches: ~0.1 s where memory is quick, ~4 s where the host charges ~55 µs
+    /// for each page it took back (and 256 MiB of recently freed memory for the suite's first steps).
+    static let memoryProbeMiB = 128
+
+    /// Runs `machine-probe` (built beside this bench) in `workDir` before the suite, and keeps its reading for the
+    /// section's Memory line. On the VMs this is measured on, the first touch of memory the host has taken back
+    /// (free for ~20 s) costs 10-60 µs a page against ~2.5 µs for memory freed moments ago, and a page cache that
+    /// grows pays it for every new page: a suite's times move with it (docs/benchmarks-history.md, 2026-12-04).
+    static func probeMemory(in workDir: String) {
+        let exe = BenchOptions.sibling("machine-probe")
+        let reading: String
+        if !FileManager.default.isExecutableFile(atPath: exe) {
+            reading = "not probed (`machine-probe` missing: swift build -c release --product machine-probe)"
+        } else if let probe = MemoryReading(run(exe, [workDir, String(memoryProbeMiB)])) {
+            reading = "first touch of memory free a while \(probe.cold) µs a 4 KiB page, of memory freed moments ago "
+                + "\(probe.warm) µs; a new file's pages written into the page cache \(probe.write) µs each "
+                + "(`machine-probe`, \(probe.mib) MiB, at the suite's start)"
+        } else {
+            reading = "`machine-probe` gave no reading"
+        }
+        memoryProbe.withLock { $0 = reading }
     }
 
     /// How the `mailstore` beside this bench links the Swift runtime, which every command's start pays for (the
