@@ -48,7 +48,7 @@ enum Report {
 
     /// Runs `machine-probe` (built beside this bench) in `workDir` before the suite, and keeps its reading for the
     /// section's Memory line. On the VMs this is measured on, the first touch of memory the host has taken back
-    /// (free for ~20 s) costs 10-60 µs a page against ~2.5 µs for memory freed moments ago, and a page cache that
+    /// (free for ~20 s) cost 2-10 µs a page on 2026-12-04 and ~55 µs the night before, against ~2.5 µs for memory freed moments ago, and a page cache that
     /// grows pays it for every new page: a suite's times move with it (docs/benchmarks-history.md, 2026-12-04).
     static func probeMemory(in workDir: String) {
         let exe = BenchOptions.sibling("machine-probe")
