@@ -47,4 +47,23 @@ final class RebuildBehindTests: ViewsTestCase {
         XCTAssertEqual(generation(caughtUp), generation(before), "the same generation, caught up")
         XCTAssertEqual(Set(try caughtUp.checkpoints().values), [try store.log.head().sequence])
     }
+
+    func testACatchUpOfManyEventsIsToldFirst() throws {
+        for i in 0..<30 { _ = try receive("m\(i)") }
+        _ = try ViewStore.open(store: store.directory, log: store.log)
+        let caughtUpAt = try store.log.head().sequence
+        for i in 30..<40 { _ = try receive("m\(i)") }
+        let behind = try store.log.head().sequence - caughtUpAt
+        var notices: [String] = []
+        _ = try ViewStore.open(store: store.directory, log: store.log, notice: { notices.append($0) }, rebuildBehind: 1_000,
+                               catchUpNotice: behind + 1)
+        XCTAssertEqual(notices, [], "one event fewer than the threshold: nothing said")
+        let caughtUpAgain = try store.log.head().sequence
+        for i in 40..<50 { _ = try receive("m\(i)") }
+        let behindNow = try store.log.head().sequence - caughtUpAgain
+        let views = try ViewStore.open(store: store.directory, log: store.log, notice: { notices.append($0) }, rebuildBehind: 1_000,
+                                       catchUpNotice: behindNow)
+        XCTAssertEqual(notices, ["the views are \(behindNow) events behind the log (of \(caughtUpAgain + behindNow)); folding them in"])
+        XCTAssertEqual(Set(try views.checkpoints().values), [try store.log.head().sequence], "and caught up")
+    }
 }
