@@ -47,9 +47,8 @@ enum Report {
     static let memoryProbeMiB = 128
 
     /// Runs `machine-probe` (built beside this bench) in `workDir` before the suite, and keeps its reading for the
-    /// section's Memory line. On the VMs this is measured on, the first touch of memory the host has taken back
-    /// (free for ~20 s) cost 2-10 µs a page on 2026-12-04 and ~55 µs the night before, against ~2.5 µs for memory freed moments ago, and a page cache that
-    /// grows pays it for every new page: a suite's times move with it (docs/benchmarks-history.md, 2026-12-04).
+    /// section's Memory line: what a first touch of memory costs moves a suite's times (why: the probe's header,
+    /// Tools/machine-probe/main.c, and docs/benchmarks-history.md, 2026-12-04).
     static func probeMemory(in workDir: String) {
         let exe = BenchOptions.sibling("machine-probe")
         let reading: String
