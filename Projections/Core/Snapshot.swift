@@ -11,8 +11,7 @@ package struct Snapshot {
 
     /// The value under `key` in `table`, or nil.
     package func get<V>(_ table: Table<V>, _ key: [UInt8]) throws -> V? {
-        guard let raw = try reader.get(table.name, key) else { return nil }
-        return try raw.withUnsafeBytes { buf in
+        try reader.withValue(table.name, key) { buf in
             var r = ByteReader(buf)
             return try V(from: &r)
         }

@@ -87,8 +87,7 @@ package final class ViewTable<Value: BinaryField> {
 
     /// The stored value under `key`, decoded.
     private func load(_ key: [UInt8]) throws -> Value? {
-        guard let raw = try store.get(name, key) else { return nil }
-        return try raw.withUnsafeBytes { buf throws -> Value in
+        try store.withValue(name, key) { buf throws -> Value in
             var r = ByteReader(buf)
             return try Value(from: &r)
         }

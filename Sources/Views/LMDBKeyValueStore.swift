@@ -50,9 +50,12 @@ final class LMDBKeyValueStore: KeyValueStore {
     }
 
     func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? {
+        try withValue(table, key) { Array($0) }
+    }
+    func withValue<R>(_ table: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         if let writeBehind {
             switch writeBehind.lookup(table, key) {
-            case .value(let v): return v
+            case .value(let v): return try v.withUnsafeBytes(body)
             case .deleted: return nil
             case .notHere: break
             }
@@ -60,12 +63,13 @@ final class LMDBKeyValueStore: KeyValueStore {
         if let filters, filters.surelyAbsent(table, key) { return nil }
         if let spilled {
             switch try key.withUnsafeBytes({ try spilled.lookup(table, $0) }) {
-            case .value(let v): return v
+            case .value(let v): return try v.withUnsafeBytes(body)
             case .deleted: return nil
             case .notHere: break
             }
         }
-        return try live.get(db(table), key)
+        // Borrowed from the map: `body` runs before this transaction writes again.
+        return try key.withUnsafeBytes { k in try live.getBorrowed(db(table), k).map(body) }
     }
     func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(table, k, v) } }

@@ -170,6 +170,14 @@ final class WriteBehindTests: ViewsTestCase {
             XCTAssertEqual(try store.get("t", bytes("c")), bytes("new c"))
             XCTAssertNil(try store.get("t", bytes("e")), "deleted while held")
             XCTAssertEqual(try store.get("t", bytes("g")), bytes("tree g"))
+            // The borrowed read (what a fold's tables decode from) answers as `get` does: held, deleted, in the B-tree, absent.
+            func borrowed(_ key: String) throws -> String? {
+                try store.withValue("t", bytes(key)) { String(decoding: $0, as: UTF8.self) }
+            }
+            XCTAssertEqual(try borrowed("c"), "new c")
+            XCTAssertNil(try borrowed("e"), "deleted while held")
+            XCTAssertEqual(try borrowed("g"), "tree g")
+            XCTAssertNil(try borrowed("b"), "never written")
         }
     }
 
