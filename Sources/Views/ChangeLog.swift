@@ -168,6 +168,31 @@ final class ChangeLog {
         }
     }
 
+    /// The serial of the log's last entry (0: the log is empty).
+    func lastSerial(_ scope: TransactionScope) throws -> UInt64 {
+        try scope.withCursor(database) { c in
+            guard let e = try c.last() else { return 0 }
+            guard e.key.count == 8 else { throw damaged() }
+            return e.key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
+    }
+
+    /// Removes the entries up to serial `last` (a window's, closed by a close left running), leaving those after it
+    /// (the next window's, written by folds meanwhile).
+    func remove(through last: UInt64, _ scope: TransactionScope) throws {
+        var drop: [[UInt8]] = []
+        try scope.withCursor(database) { c in
+            var e = try c.first()
+            while let entry = e {
+                guard entry.key.count == 8 else { throw damaged() }
+                if entry.key.reduce(UInt64(0), { $0 << 8 | UInt64($1) }) > last { break }
+                drop.append(Array(entry.key))
+                e = try c.next()
+            }
+        }
+        for k in drop { try scope.delete(database, k) }
+    }
+
     /// Removes the changes of `tables` (views emptied to be folded again).
     func remove(tables: Set<String>, _ scope: TransactionScope) throws {
         var drop: [[UInt8]] = []

@@ -1,3 +1,4 @@
+import Dispatch
 import LMDB
 
 // The views' history as folds keep it (`ViewHistory`): window cuts, closing windows, and the format marker.
@@ -48,14 +49,32 @@ extension ViewStore {
     }
 
     /// Where a fold's batch after `sequence` must end so that it spans no window's end (read in a transaction of
-    /// its own: a fold's start); nil when these views keep no history.
-    func nextWindowCut(after sequence: UInt64) throws -> UInt64? {
-        guard let windows else { return nil }
+    /// its own: a fold's start); nil when these views keep no history. `closing`: the end of the window a close left
+    /// running closes (`runningCloseEnd`), taken as closed.
+    func nextWindowCut(after sequence: UInt64, closing: UInt64? = nil) throws -> UInt64? {
+        guard windows != nil else { return nil }
         return try guarded { try environment.read { txn in
             let scope = TransactionScope(txn)
             defer { scope.end() }
-            return try windowCut(after: sequence, closed: try ViewHistory.lastClosed(scope, windows), scope: scope)
+            return try windowCut(after: sequence, closed: lastClosed(scope, closing: closing), scope: scope)
         } }
+    }
+
+    /// The bytes of versions the open window holds (`ViewHistory.openBytesKey`; while a close left running runs, its
+    /// window's too), read in a transaction of its own.
+    func openWindowBytes() throws -> UInt64 {
+        try guarded { try environment.read { txn in
+            try txn.getBytes(meta, key: ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+        } }
+    }
+
+    /// The last window closed, or the one a close left running closes (ending at `closing`, after the last closed) while
+    /// it runs: what a fold folds after.
+    func lastClosed(_ scope: TransactionScope, closing: UInt64?) throws -> ViewHistory.Window? {
+        guard let windows else { return nil }
+        let closed = try ViewHistory.lastClosed(scope, windows)
+        guard let closing, closing > closed?.end ?? 0 else { return closed }
+        return ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: closing)
     }
 
     /// Where a fold's batch after `sequence` must end so that it spans no window's end, `closed` being the last window
@@ -80,14 +99,22 @@ extension ViewStore {
     /// `deferring`, the batch's bytes are counted and the window stays open, for `closeWindowAfterFold` to close it at
     /// `last` in a transaction of its own. A close releases the pages it maps past the budget as it goes, unless
     /// its caller does (`releasing` false).
+    ///
+    /// `closing`: a close left running by an earlier fold has not ended (`closed` is then the window it closes, at its
+    /// end): this batch's bytes are counted and nothing closes (windows close in order; the fold waits for that close
+    /// before a batch that takes the open window to half its events, `fold`).
     func closeWindowIfDue(at last: UInt64, after closed: ViewHistory.Window?, scope: TransactionScope, written: Int,
-                          deferring: Bool = false,
+                          deferring: Bool = false, closing: Bool = false,
                           releasing: Bool = true) throws -> (closed: ViewHistory.Window?, deferred: Bool) {
         guard let windows else { return (closed, false) }
         let end = closed?.end ?? 0
         guard last > end else { return (closed, false) }
         let before = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
         let bytes = before &+ UInt64(written)
+        if closing {
+            if written > 0 { try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(bytes)) }
+            return (closed, false)
+        }
         // Past half the events, a window closes at the next batch's end: a rebuild's batches (~7,000 generated events,
         // 2 MiB of payloads) then each close one, and write their versions once, where closing only at the full count
         // would cut a small batch after every big one and write out twice as often.
@@ -117,39 +144,150 @@ extension ViewStore {
         return (closed, due)
     }
 
-    /// Closes the open window at `last` on a thread of its own, in a write transaction of its own, after the fold whose
-    /// last batch ended there and found it due has returned: the caller (an action, a sync's batch) does not wait for
-    /// the window's versions to be written. The close happens only as it would have in that batch: the window still
-    /// open, due, and every view standing at `last`; when another fold came first (another process), the window
-    /// stays open and a later batch closes it. The next fold of this store, a look into the past, the history's
-    /// verification and the store's end wait for it (`waitForPendingClose`); a close that fails (the disk full) leaves
-    /// the window open, and the next fold closes it inside its first batch, where a failure reaches its caller
-    /// (`lastCloseFailure`).
+    /// Closes the open window at `last` on a thread of its own, after the fold whose last batch ended there and found it
+    /// due has returned: the caller (an action, a sync's batch) does not wait for the window's versions to be written,
+    /// and the next fold waits only for the close's first read (`waitForCloseSnapshot`), not for its writes. The close
+    /// reads, in one read transaction, whether it is due and every key the window changed with its value there
+    /// (`WindowClose`), then writes them as the window's versions in chunks of `closeChunkKeys`, a write transaction
+    /// each, and closes the window in the last; folds of this store meanwhile fold into the next window (their changes
+    /// stay in the change log) and close none until it ends (`runningCloseEnd`). The close happens only as it would have
+    /// in that batch: the window still open, due, and every view standing at `last`; when another fold came first
+    /// (another process), the window stays open and a later batch closes it; when another process closes the window
+    /// between two chunks, the close stops there (that close wrote every key's version). A close killed between chunks
+    /// leaves versions of a window that is not closed: no look at the past reads them (it reads closed windows), and
+    /// the window's close, whenever it comes, writes every key of the change log again. A look into the past, the
+    /// history's verification and the store's end wait for the whole close (`waitForPendingClose`); a close that fails
+    /// (the disk full) leaves the window open, and the next fold closes it inside its first batch, where a failure
+    /// reaches its caller (`lastCloseFailure`).
     package func closeWindowAfterFold(at last: UInt64) {
-        guard let windows else { return }
+        guard windows != nil else { return }
         // The store waits for this work before it goes (deinit), so the work may use it without holding it.
         unowned(unsafe) let store = self
+        let read = DispatchSemaphore(value: 0)
         let work = BackgroundWork<Void> {
+            var signalled = false
+            defer { if !signalled { read.signal() } }
             try store.guarded {
-                // The views' pages the close touches (and its commit, again) are released as it goes, past the
-                // budget only: see `closeWindowIfDue`. Pages within it stay mapped for the next action, which
-                // would otherwise fault them in again (+10 ms on a 1,000-thread archive after an unconditional
-                // release at the close's end).
-                let releaser = ResidentPageReleaser(store.environment, every: ViewStore.releaseEvery)
-                defer { releaser.stop() }
-                try store.environment.write { txn in
+                // The views' pages the close touches are released after its read and after each chunk, past the
+                // budget only: pages within it stay mapped for the next action, which would otherwise fault them in
+                // again (+10 ms on a 1,000-thread archive after an unconditional release at the close's end), and a
+                // fold running meanwhile is not unmapped every few milliseconds (as a releasing thread would).
+                let plan = try store.environment.read { txn -> WindowClose? in
                     let scope = TransactionScope(txn)
                     defer { scope.end() }
-                    let closed = try ViewHistory.lastClosed(scope, windows)
-                    _ = try store.closeWindowIfDue(at: last, after: closed, scope: scope, written: 0, releasing: false)
+                    read.signal()
+                    signalled = true
+                    return try store.planClose(at: last, scope: scope)
                 }
+                store.environment.releaseResidentPages(over: Environment.residentFileBudget)
+                if let plan { try store.writeClose(plan) }
             }
         }
         pendingCloseLock.lock()
         let before = pendingClose
         pendingClose = work
+        pendingCloseEnd = last
+        pendingCloseRead = read
         pendingCloseLock.unlock()
         _ = before?.wait()
+    }
+
+    /// The close a fold left running at `last` (`closeWindowAfterFold`), read in `scope` at the window's end: nil when
+    /// it is not due there (the window closed already, not due, or a view no longer standing at `last`).
+    func planClose(at last: UInt64, scope: TransactionScope) throws -> WindowClose? {
+        guard let windows, let changeLog else { return nil }
+        let closed = try ViewHistory.lastClosed(scope, windows)
+        let end = closed?.end ?? 0
+        guard last > end else { return nil }
+        let bytes = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+        guard last - end >= max(1, historyWindowEvents / 2) || bytes >= UInt64(historyWindowBytes) else { return nil }
+        for type in catalog.types {
+            let cp = try scope.get(meta, Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+            if cp != last { return nil }
+        }
+        try beforeWindowCloses?()
+        var plan = WindowClose(window: ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: last), before: closed,
+                               lastSerial: try changeLog.lastSerial(scope), bytes: bytes)
+        try changeLog.forEachTable(scope) { table, keys in
+            guard historyTables[table] != nil, let live = databases[table] else { throw ViewError.unknownTable(ViewHistory.table(table)) }
+            try scope.withCursor(live) { views in
+                try plan.add(table: table, keys: keys) { try views.seek(exactly: $0)?.value }
+            }
+        }
+        return plan
+    }
+
+    /// Writes `plan`'s versions, `closeChunkKeys` a write transaction, and closes its window in the last: each finds the
+    /// window still open and the last closed window the one the plan was read after, or stops there (another process
+    /// closed the window). The close's change-log entries go with the window's close, the next window's stay, and the
+    /// window's bytes leave the open window's count.
+    func writeClose(_ plan: WindowClose) throws {
+        guard let windows, let changeLog else { return }
+        func stillOpen(_ scope: TransactionScope) throws -> Bool { try ViewHistory.lastClosed(scope, windows) == plan.before }
+        var key: [UInt8] = []
+        for t in plan.tables.indices {
+            let name = plan.tables[t].name
+            guard let history = historyTables[name] else { throw ViewError.unknownTable(ViewHistory.table(name)) }
+            var at = (entry: 0, offset: 0)
+            while at.entry < plan.tables[t].count {
+                beforeCloseChunk?()
+                let open = try environment.write { txn -> Bool in
+                    let scope = TransactionScope(txn)
+                    defer { scope.end() }
+                    guard try stillOpen(scope) else { return false }
+                    at = try scope.withCursor(history) { versions in
+                        try plan.forEach(table: t, from: at, limit: max(1, closeChunkKeys)) { k, value in
+                            let cut = HistoryKey.encode(k, window: plan.window.number, into: &key)
+                            try key.withUnsafeBytes { hk in
+                                let out = try versions.reserve(key: hk, size: HistoryValue.size(key: k, cut: cut, value: value))
+                                HistoryValue.write(key: k, cut: cut, value: value, into: out)
+                            }
+                        }
+                    }
+                    return true
+                }
+                if !open { return }
+                environment.releaseResidentPages(over: Environment.residentFileBudget)
+            }
+        }
+        beforeCloseChunk?()
+        try environment.write { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            guard try stillOpen(scope) else { return }
+            try ViewHistory.close(plan.window.number, at: plan.window.end, scope, windows)
+            try changeLog.remove(through: plan.lastSerial, scope)
+            let now = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+            try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(now > plan.bytes ? now - plan.bytes : 0))
+        }
+    }
+
+    /// Waits until a close a fold left running (`closeWindowAfterFold`) has read the window's end, so that the views may
+    /// move on; returns the end of the window it closes while it runs, nil when none runs (one that has ended is waited
+    /// for, as `waitForPendingClose` does). What a fold calls first: it folds into the next window meanwhile.
+    func waitForCloseRead() -> UInt64? {
+        pendingCloseLock.lock()
+        let work = pendingClose, read = pendingCloseRead, end = pendingCloseEnd
+        pendingCloseLock.unlock()
+        guard let work else { return nil }
+        read?.wait()
+        // (Signalled once: a later wait for the same read returns at once.)
+        read?.signal()
+        if work.hasEnded {
+            waitForPendingClose()
+            return nil
+        }
+        return end
+    }
+
+    /// The end of the window a close left running is closing, while it runs (nil once it has ended: then the history
+    /// says what it did). A fold's batch reads it inside its write transaction: a close that had not ended before it
+    /// began cannot end while it runs (the close's last write waits for it).
+    func runningCloseEnd() -> UInt64? {
+        pendingCloseLock.lock()
+        defer { pendingCloseLock.unlock() }
+        guard let work = pendingClose, !work.hasEnded else { return nil }
+        return pendingCloseEnd
     }
 
     /// Whether a window's close a fold left running (`closeWindowAfterFold`) was not waited for yet (it may have ended).
@@ -165,6 +303,8 @@ extension ViewStore {
         pendingCloseLock.lock()
         let work = pendingClose
         pendingClose = nil
+        pendingCloseEnd = nil
+        pendingCloseRead = nil
         pendingCloseLock.unlock()
         guard case .failure(let error) = work?.wait() else { return }
         pendingCloseLock.lock()

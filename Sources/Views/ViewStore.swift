@@ -114,6 +114,14 @@ public final class ViewStore: @unchecked Sendable {
     package var closesWindowsAfterFold = true
     /// The close a fold left running (`closeWindowAfterFold`), under `pendingCloseLock`.
     var pendingClose: BackgroundWork<Void>?
+    /// The end of the window that close closes, and the signal of its first read (`waitForCloseRead`), under
+    /// `pendingCloseLock`.
+    var pendingCloseEnd: UInt64?
+    var pendingCloseRead: DispatchSemaphore?
+    /// The versions a close left running writes per write transaction (`closeChunk`; tests write fewer).
+    var closeChunkKeys = ViewStore.closeChunk
+    /// Runs before each write transaction of a close left running (tests hold a close there).
+    var beforeCloseChunk: (() -> Void)?
     /// What the last close left running failed with, when it failed (under `pendingCloseLock`): the next fold closes
     /// the window inside its batch instead, so a failure that lasts (a full disk) reaches that fold's caller.
     var pendingCloseFailure: Error?
@@ -169,6 +177,10 @@ public final class ViewStore: @unchecked Sendable {
     /// the budget (each release costs a read of /proc/self/maps and the minor faults of the pages touched
     /// again). A write transaction maps tens of MiB in 10 ms: at 10 ms the overshoot kept a 100K replay over 200 MB.
     package static let releaseEvery = DispatchTimeInterval.milliseconds(2)
+    /// The versions a window's close left running after a fold writes per write transaction (`closeWindowAfterFold`):
+    /// a fold that comes meanwhile waits for at most one such transaction (~5-10 ms: 8,192 versions inserted in key
+    /// order), where it had waited for the whole close (~70-250 ms at 50,000 threads, ~90,000 versions).
+    static let closeChunk = 8_192
     /// The views map of a new store (allocated on disk).
     static let initialMapSize = 4 << 20
     /// The room a fold makes in the map before a batch's write transaction: 8 KiB for each event and each
@@ -656,8 +668,9 @@ public final class ViewStore: @unchecked Sendable {
     }
 
     private func fold(through limit: UInt64?, progress: ((UInt64, UInt64) -> Void)?) throws {
-        // A window's close left running by the fold before goes first: this fold's changes are the next window's.
-        waitForPendingClose()
+        // A window's close left running by the fold before has read the window's end first: this fold's changes are the
+        // next window's, folded while that close writes (`closeWindowAfterFold`).
+        _ = waitForCloseRead()
         // After a close left running failed, this fold closes a due window in its batch, where a failure reaches its
         // caller; the failure is kept until a fold ends well.
         let failedClose = takeCloseFailure()
@@ -665,7 +678,9 @@ public final class ViewStore: @unchecked Sendable {
         defer { if !folded, let failedClose { keepCloseFailure(failedClose) } }
         let head = try limit ?? log.head().sequence
         let start = (try checkpoints().values.min() ?? 0)
-        guard start < head else { return }
+        // Nothing to fold: the close left running, if any, is waited for (a caller that catches up and then reads the
+        // history directly finds it settled, as before closes wrote in chunks).
+        guard start < head else { return waitForPendingClose() }
         guard pastPoint == nil else { throw ViewError.pastPoint }
         guard !lostWritesBehind else {
             throw ViewError.damaged("\(path): an earlier fold into this private folder failed before writing out what it held")
@@ -704,7 +719,7 @@ public final class ViewStore: @unchecked Sendable {
         decodedEvents.reserveCapacity(ViewStore.batchSize)
         var done: UInt64 = 0
         // Where the next batch must end so that it spans no window's end (`ViewHistory`).
-        var cut = try nextWindowCut(after: start)
+        var cut = try nextWindowCut(after: start, closing: runningCloseEnd())
         // The fold's last batch may leave a window's close to run after the fold returns (`closesWindowsAfterFold`):
         // a live fold's, whose history goes to the change log.
         let closesAfter = closesWindowsAfterFold && !writesBehind && changeLog != nil && failedClose == nil
@@ -720,6 +735,14 @@ public final class ViewStore: @unchecked Sendable {
             // mapped they would count against the budget all through the batch, so the releasing thread would
             // unmap the views' pages the folds are writing.
             if events.count >= ViewStore.releaserMinimum { log.environment.releaseResidentPages() }
+            // A close left running ends before a batch that takes the next window to half its events (where it may be
+            // due): windows close in order, and one holds at most `historyWindowEvents`.
+            // So does a close before a batch when the open window's bytes of versions (the closing window's with the
+            // next one's) reach twice `historyWindowBytes`: what the next close holds stays bounded (`WindowClose`).
+            if let closing = runningCloseEnd(),
+               try last >= closing &+ max(1, historyWindowEvents / 2) || openWindowBytes() >= 2 * UInt64(historyWindowBytes) {
+                waitForPendingClose()
+            }
             while true {
                 do {
                     // A big batch's pages are unmapped while it folds, writes and commits (see
@@ -737,7 +760,10 @@ public final class ViewStore: @unchecked Sendable {
                         for f in folds { f.store.writeBehind?.abort() }
                         // The batch's versions go in the window holding its events: a live fold's in the open window to
                         // the change log, the rest (a generation being built, a view folded again) as versions at once.
-                        let closed = try windows.flatMap { try ViewHistory.lastClosed(scope, $0) }
+                        // The window a close left running closes counts as closed while that close runs (one that had not
+                        // ended when this transaction began cannot close its window before this one commits).
+                        let lastClosedWindow = try windows.flatMap { try ViewHistory.lastClosed(scope, $0) }
+                        let closed = try lastClosed(scope, closing: runningCloseEnd())
                         if let windows {
                             let open = last > (closed?.end ?? 0)
                             let window = open ? (closed?.number ?? 0) + 1 : try ViewHistory.window(for: last, scope, windows)
@@ -832,7 +858,8 @@ public final class ViewStore: @unchecked Sendable {
                         for q in quarantined { try scope.put(quarantine, q.key, Array(q.error.utf8)) }
                         let (nowClosed, deferred) = try closeWindowIfDue(at: last, after: closed, scope: scope,
                                                                          written: folds.reduce(0) { $0 + ($1.store.history?.bytes ?? 0) },
-                                                                         deferring: final && closesAfter)
+                                                                         deferring: final && closesAfter,
+                                                                         closing: closed != lastClosedWindow)
                         closeAfter = deferred
                         nextCut = try windowCut(after: last, closed: nowClosed, scope: scope)
                         try recordHistoryThrough(last, scope: scope)

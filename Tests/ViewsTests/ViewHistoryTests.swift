@@ -343,6 +343,119 @@ final class ViewHistoryTests: ViewsTestCase {
         }
     }
 
+    /// A fold that comes while a close left running writes its versions (a write transaction for each few keys here)
+    /// waits only for the close's read of the window's end: it returns before the close has written anything, its
+    /// changes belong to the next window (they stay in the change log when the close ends), and the histories equal
+    /// those of closes inside their batches: the window closed where the fold that left it ended, and the next one
+    /// closes later with the versions of its own changes.
+    func testAFoldWhileACloseLeftRunningWritesFoldsIntoTheNextWindowWithoutWaitingForIt() throws {
+        var histories: [[[String: [[UInt8]]]]] = []
+        for leftRunning in [false, true] {
+            store = try MailStore.create(at: dir.file("store-\(leftRunning)"))
+            clock = 1_700_000_000_000_000
+            let live = try store.views()
+            live.closesWindowsAfterFold = leftRunning
+            live.closeChunkKeys = 3
+            try fill(200)
+            live.waitForPendingClose()
+            var more = 0
+            while try windowEnds(live).last.map({ try store.log.head().sequence - $0 < 24 }) ?? true {
+                try receive("more\(more)")
+                more += 1
+                try live.catchUp()
+            }
+            // The close's writes are held until the fold below has returned (opened after 20 s at the latest, so that a
+            // fold which waits for the whole close fails the test rather than hangs it).
+            let gate = CloseGate(live, openingAfter: 20)
+            try receive("last", messageID: "last@x")
+            try live.catchUp()
+            let closedAt = try store.log.head().sequence
+            XCTAssertEqual(live.closeLeftRunning, leftRunning)
+            for i in 0..<3 { try receive("during\(i)", from: "d\(i)@example.com") }
+            try live.catchUp()
+            XCTAssertFalse(gate.openedByTimer, "the fold returned without waiting for the close's writes")
+            if leftRunning { XCTAssertTrue(live.closeLeftRunning, "the close still holds its writes") }
+            gate.open()
+            XCTAssertEqual(try windowEnds(live).last, closedAt, "the window closed where the fold that left it ended")
+            XCTAssertEqual(try live.compareWithRebuild().differences, [], "the next window's changes are still the change log's")
+            var runHistories = [try historyEntries(live)]
+            // The next window closes with its own changes, the three folded during the close among them.
+            let ends = try windowEnds(live).count
+            repeat {
+                try receive("after\(more)")
+                more += 1
+                try live.catchUp()
+            } while try windowEnds(live).count == ends
+            runHistories.append(try historyEntries(live))
+            XCTAssertEqual(try live.compareWithRebuild().differences, [])
+            histories.append(runHistories)
+        }
+        for stage in 0..<2 {
+            XCTAssertEqual(histories[0][stage].keys.sorted(), histories[1][stage].keys.sorted())
+            for name in histories[0][stage].keys.sorted() {
+                let (a, b) = (histories[0][stage][name] ?? [], histories[1][stage][name] ?? [])
+                XCTAssertEqual(a.count, b.count, "\(name), stage \(stage)")
+                XCTAssertNil(Array(zip(a, b)).firstIndex { $0.0 != $0.1 }, "\(name), stage \(stage): the first entry that differs")
+            }
+        }
+    }
+
+    /// A fold that would take the next window to half its events while a close left running writes waits for that
+    /// close first (windows close in order, and none holds more than its events): it returns only once the close has
+    /// written, and the history is the views'.
+    func testAFoldReachingHalfTheNextWindowWaitsForACloseLeftRunning() throws {
+        try fill(200)
+        let live = try store.views()
+        live.closeChunkKeys = 3
+        live.waitForPendingClose()
+        while try windowEnds(live).last.map({ try store.log.head().sequence - $0 < 24 }) ?? true {
+            try receive("more\(UUID().uuidString.prefix(6))")
+            try live.catchUp()
+        }
+        let gate = CloseGate(live, openingAfter: 1)
+        try receive("last", messageID: "last@x")
+        try live.catchUp()
+        let closedAt = try store.log.head().sequence
+        XCTAssertTrue(live.closeLeftRunning)
+        for i in 0..<25 { try receive("during\(i)", from: "d\(i)@example.com") }
+        try live.catchUp()
+        XCTAssertTrue(gate.openedByTimer, "the fold waited for the close")
+        XCTAssertTrue(try windowEnds(live).contains(closedAt), "the window closed where the fold that left it ended")
+        XCTAssertEqual(try live.compareWithRebuild().differences, [])
+    }
+
+    /// Holds the writes of a close left running by `views` (`beforeCloseChunk`) until `open()` or, at the latest,
+    /// `seconds` later (then `openedByTimer`).
+    final class CloseGate: @unchecked Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var timerOpened = false
+        private var timer: DispatchWorkItem?
+
+        init(_ views: ViewStore, openingAfter seconds: Double) {
+            let semaphore = semaphore
+            views.beforeCloseChunk = {
+                semaphore.wait()
+                semaphore.signal()
+            }
+            let timer = DispatchWorkItem { [self] in
+                lock.withLock { timerOpened = true }
+                semaphore.signal()
+            }
+            self.timer = timer
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer)
+        }
+
+        /// Whether the timer opened the gate (before `open()`).
+        var openedByTimer: Bool { lock.withLock { timerOpened } }
+
+        /// Lets the close write.
+        func open() {
+            timer?.cancel()
+            semaphore.signal()
+        }
+    }
+
     /// The store's end waits for a close left running (a command's process exits once its store is gone), and a close
     /// asked for where the views no longer stand (another process folded first) closes nothing, where a close asked
     /// for where they stand closes the window there.
