@@ -678,9 +678,7 @@ public final class ViewStore: @unchecked Sendable {
         defer { if !folded, let failedClose { keepCloseFailure(failedClose) } }
         let head = try limit ?? log.head().sequence
         let start = (try checkpoints().values.min() ?? 0)
-        // Nothing to fold: the close left running, if any, is waited for (a caller that catches up and then reads the
-        // history directly finds it settled, as before closes wrote in chunks).
-        guard start < head else { return waitForPendingClose() }
+        guard start < head else { return }
         guard pastPoint == nil else { throw ViewError.pastPoint }
         guard !lostWritesBehind else {
             throw ViewError.damaged("\(path): an earlier fold into this private folder failed before writing out what it held")
