@@ -424,6 +424,37 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertEqual(try live.compareWithRebuild().differences, [])
     }
 
+    /// A close left running whose window another fold closed first (another process's, in its batch, with every key's
+    /// version at its own end) writes nothing: its chunks and its last write find the last closed window moved on.
+    func testACloseWhoseWindowAnotherFoldClosedFirstWritesNothing() throws {
+        try fill(60)
+        let live = try store.views()
+        live.waitForPendingClose()
+        live.closesWindowsAfterFold = false
+        live.closeChunkKeys = 3
+        live.historyWindowEvents = 1_000
+        for i in 0..<30 { try receive("n\(i)") }
+        try live.catchUp()
+        // Due where the views stand: the close a fold would leave running, read as it reads it.
+        live.historyWindowEvents = 50
+        let now = try store.log.head().sequence
+        let plan = try live.environment.read { txn -> WindowClose? in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            return try live.planClose(at: now, scope: scope)
+        }
+        XCTAssertNotNil(plan, "due at \(now)")
+        XCTAssertGreaterThan(plan?.heldBytes ?? 0, 0)
+        // Another fold closes the window first, in its batch, one event later.
+        try receive("first", from: "other@example.com")
+        try live.catchUp()
+        XCTAssertEqual(try windowEnds(live).last, now + 1)
+        let before = try historyEntries(live)
+        try live.writeClose(try XCTUnwrap(plan))
+        XCTAssertEqual(try historyEntries(live), before, "nothing written")
+        XCTAssertEqual(try live.compareWithRebuild().differences, [])
+    }
+
     /// Holds the writes of a close left running by `views` (`beforeCloseChunk`) until `open()` or, at the latest,
     /// `seconds` later (then `openedByTimer`).
     final class CloseGate: @unchecked Sendable {
