@@ -5,10 +5,11 @@ import Projections
 /// (`ViewHistory.changesTable`): each write a live fold makes to a view table adds its key to the transaction's list
 /// for that table, and the transaction writes each table's list as one entry (`flush`) under the next serial number
 /// (`MDB_APPEND`: no search, pages filled). When the window closes
-/// (`ViewStore.closeWindowIfDue`, in the transaction of the batch that ends it or, after a live fold's last batch,
-/// in a transaction of its own before any other fold: `closeWindowAfterFold`; the tables stand at the window's end
-/// either way), each key's value in its table is written to the history as that window's version, each key once,
-/// table by table in key order, and the log is emptied. A change then costs a short append instead of an insert at
+/// (`ViewStore.closeWindowIfDue`, in the transaction of the batch that ends it; or, after a live fold's last batch,
+/// read at the window's end in a read transaction and written in chunks while later folds append the next window's
+/// changes: `closeWindowAfterFold`), each key's value in its table at the window's end is written to the history as
+/// that window's version, each key once, table by table in key order, and the log's entries up to the window's last
+/// are removed (all of them in a batch's close). A change then costs a short append instead of an insert at
 /// a random place of a history table's B-tree, and each of those B-trees' leaves is written once a window rather
 /// than once a batch (archiving 1,000 threads changes ~15,000 keys: ~20 ms of inserts, ~3-4 ms of appends one per
 /// key, a few copies into a list per table since 2026-11-28).

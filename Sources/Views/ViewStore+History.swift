@@ -97,12 +97,12 @@ extension ViewStore {
     /// then written as its versions (`writeChanges`). A batch inside a closed window (a view folded again) opens and
     /// closes nothing. Returns the last window closed after it, and whether a due close was left for later:
     /// `deferring`, the batch's bytes are counted and the window stays open, for `closeWindowAfterFold` to close it at
-    /// `last` in a transaction of its own. A close releases the pages it maps past the budget as it goes, unless
+    /// `last` in transactions of its own. A close releases the pages it maps past the budget as it goes, unless
     /// its caller does (`releasing` false).
     ///
     /// `closing`: a close left running by an earlier fold has not ended (`closed` is then the window it closes, at its
     /// end): this batch's bytes are counted and nothing closes (windows close in order; the fold waits for that close
-    /// before a batch that takes the open window to half its events, `fold`).
+    /// before a batch that takes the open window to half its events, or the count to twice `historyWindowBytes`).
     func closeWindowIfDue(at last: UInt64, after closed: ViewHistory.Window?, scope: TransactionScope, written: Int,
                           deferring: Bool = false, closing: Bool = false,
                           releasing: Bool = true) throws -> (closed: ViewHistory.Window?, deferred: Bool) {
@@ -146,7 +146,7 @@ extension ViewStore {
 
     /// Closes the open window at `last` on a thread of its own, after the fold whose last batch ended there and found it
     /// due has returned: the caller (an action, a sync's batch) does not wait for the window's versions to be written,
-    /// and the next fold waits only for the close's first read (`waitForCloseSnapshot`), not for its writes. The close
+    /// and the next fold waits only for the close's first read (`waitForCloseRead`), not for its writes. The close
     /// reads, in one read transaction, whether it is due and every key the window changed with its value there
     /// (`WindowClose`), then writes them as the window's versions in chunks of `closeChunkKeys`, a write transaction
     /// each, and closes the window in the last; folds of this store meanwhile fold into the next window (their changes

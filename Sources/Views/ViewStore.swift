@@ -178,8 +178,8 @@ public final class ViewStore: @unchecked Sendable {
     /// again). A write transaction maps tens of MiB in 10 ms: at 10 ms the overshoot kept a 100K replay over 200 MB.
     package static let releaseEvery = DispatchTimeInterval.milliseconds(2)
     /// The versions a window's close left running after a fold writes per write transaction (`closeWindowAfterFold`):
-    /// a fold that comes meanwhile waits for at most one such transaction (~5-10 ms: 8,192 versions inserted in key
-    /// order), where it had waited for the whole close (~70-250 ms at 50,000 threads, ~90,000 versions).
+    /// a fold that comes meanwhile waits for at most one such transaction (~7-15 ms: a whole close of ~90,000 versions
+    /// at 50,000 threads took 73-168 ms of CPU), where it had waited for the whole close.
     static let closeChunk = 8_192
     /// The views map of a new store (allocated on disk).
     static let initialMapSize = 4 << 20
