@@ -230,7 +230,7 @@ extension ViewStore {
             guard let history = historyTables[name] else { throw ViewError.unknownTable(ViewHistory.table(name)) }
             var at = (entry: 0, offset: 0)
             while at.entry < plan.tables[t].count {
-                beforeCloseChunk?()
+                try beforeCloseChunk?()
                 let open = try environment.write { txn -> Bool in
                     let scope = TransactionScope(txn)
                     defer { scope.end() }
@@ -250,7 +250,7 @@ extension ViewStore {
                 environment.releaseResidentPages(over: Environment.residentFileBudget)
             }
         }
-        beforeCloseChunk?()
+        try beforeCloseChunk?()
         try environment.write { txn in
             let scope = TransactionScope(txn)
             defer { scope.end() }

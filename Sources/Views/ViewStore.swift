@@ -120,8 +120,8 @@ public final class ViewStore: @unchecked Sendable {
     var pendingCloseRead: DispatchSemaphore?
     /// The versions a close left running writes per write transaction (`closeChunk`; tests write fewer).
     var closeChunkKeys = ViewStore.closeChunk
-    /// Runs before each write transaction of a close left running (tests hold a close there).
-    var beforeCloseChunk: (() -> Void)?
+    /// Runs before each write transaction of a close left running (tests hold a close there, or make it fail there).
+    var beforeCloseChunk: (() throws -> Void)?
     /// What the last close left running failed with, when it failed (under `pendingCloseLock`): the next fold closes
     /// the window inside its batch instead, so a failure that lasts (a full disk) reaches that fold's caller.
     var pendingCloseFailure: Error?

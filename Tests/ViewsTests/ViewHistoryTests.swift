@@ -343,6 +343,36 @@ final class ViewHistoryTests: ViewsTestCase {
         }
     }
 
+    /// A new store's live views after `fill(count)`, folded one event at a time until the open window is one fold from
+    /// due (24 events of 50 in it), with closes left running (`leftRunning`) written 3 versions a chunk.
+    func viewsOneFoldFromADueWindow(_ name: String, fill count: Int, leftRunning: Bool = true) throws -> ViewStore {
+        store = try MailStore.create(at: dir.file(name))
+        clock = 1_700_000_000_000_000
+        let live = try store.views()
+        live.closesWindowsAfterFold = leftRunning
+        live.closeChunkKeys = 3
+        try fill(count)
+        live.waitForPendingClose()
+        var more = 0
+        while try windowEnds(live).last.map({ try store.log.head().sequence - $0 < 24 }) ?? true {
+            try receive("more\(more)")
+            more += 1
+            try live.catchUp()
+        }
+        return live
+    }
+
+    /// Asserts that two histories (`historyEntries`) hold the same tables and entries.
+    func assertEqualHistories(_ a: [String: [[UInt8]]], _ b: [String: [[UInt8]]], _ label: String = "",
+                              file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.keys.sorted(), b.keys.sorted(), label, file: file, line: line)
+        for name in a.keys.sorted() {
+            let (x, y) = (a[name] ?? [], b[name] ?? [])
+            XCTAssertEqual(x.count, y.count, "\(name) \(label)", file: file, line: line)
+            XCTAssertNil(Array(zip(x, y)).firstIndex { $0.0 != $0.1 }, "\(name) \(label): the first entry that differs", file: file, line: line)
+        }
+    }
+
     /// A fold that comes while a close left running writes its versions (a write transaction for each few keys here)
     /// waits only for the close's read of the window's end: it returns before the close has written anything, its
     /// changes belong to the next window (they stay in the change log when the close ends), and the histories equal
@@ -351,19 +381,7 @@ final class ViewHistoryTests: ViewsTestCase {
     func testAFoldWhileACloseLeftRunningWritesFoldsIntoTheNextWindowWithoutWaitingForIt() throws {
         var histories: [[[String: [[UInt8]]]]] = []
         for leftRunning in [false, true] {
-            store = try MailStore.create(at: dir.file("store-\(leftRunning)"))
-            clock = 1_700_000_000_000_000
-            let live = try store.views()
-            live.closesWindowsAfterFold = leftRunning
-            live.closeChunkKeys = 3
-            try fill(200)
-            live.waitForPendingClose()
-            var more = 0
-            while try windowEnds(live).last.map({ try store.log.head().sequence - $0 < 24 }) ?? true {
-                try receive("more\(more)")
-                more += 1
-                try live.catchUp()
-            }
+            let live = try viewsOneFoldFromADueWindow("store-\(leftRunning)", fill: 200, leftRunning: leftRunning)
             // The close's writes are held until the fold below has returned (opened after 20 s at the latest, so that a
             // fold which waits for the whole close fails the test rather than hangs it).
             let gate = CloseGate(live, openingAfter: 20)
@@ -381,6 +399,7 @@ final class ViewHistoryTests: ViewsTestCase {
             var runHistories = [try historyEntries(live)]
             // The next window closes with its own changes, the three folded during the close among them.
             let ends = try windowEnds(live).count
+            var more = 0
             repeat {
                 try receive("after\(more)")
                 more += 1
@@ -390,14 +409,7 @@ final class ViewHistoryTests: ViewsTestCase {
             XCTAssertEqual(try live.compareWithRebuild().differences, [])
             histories.append(runHistories)
         }
-        for stage in 0..<2 {
-            XCTAssertEqual(histories[0][stage].keys.sorted(), histories[1][stage].keys.sorted())
-            for name in histories[0][stage].keys.sorted() {
-                let (a, b) = (histories[0][stage][name] ?? [], histories[1][stage][name] ?? [])
-                XCTAssertEqual(a.count, b.count, "\(name), stage \(stage)")
-                XCTAssertNil(Array(zip(a, b)).firstIndex { $0.0 != $0.1 }, "\(name), stage \(stage): the first entry that differs")
-            }
-        }
+        for stage in 0..<2 { assertEqualHistories(histories[0][stage], histories[1][stage], "stage \(stage)") }
     }
 
     /// A fold that would take the next window to half its events while a close left running writes waits for that
@@ -453,6 +465,45 @@ final class ViewHistoryTests: ViewsTestCase {
         try live.writeClose(try XCTUnwrap(plan))
         XCTAssertEqual(try historyEntries(live), before, "nothing written")
         XCTAssertEqual(try live.compareWithRebuild().differences, [])
+    }
+
+    /// A close left running that fails between two of its chunks (a full disk; here a failure put before its third)
+    /// leaves versions of a window that is not closed: a look at a closed window's end still equals a fold from the
+    /// log's start, the history check finds nothing, and the next fold closes the window in its batch with every key's
+    /// version: the same history as after a close that failed before writing anything.
+    func testACloseLeftRunningFailingBetweenChunksLeavesTheWindowOpenAndTheHistoryRight() throws {
+        struct DiskFull: Error {}
+        var histories: [[String: [[UInt8]]]] = []
+        for failsBetweenChunks in [false, true] {
+            let live = try viewsOneFoldFromADueWindow("store-\(failsBetweenChunks)", fill: 120)
+            let ends = try windowEnds(live)
+            nonisolated(unsafe) var chunks = 0
+            if failsBetweenChunks {
+                live.beforeCloseChunk = {
+                    chunks += 1
+                    if chunks == 3 { throw DiskFull() }
+                }
+            } else {
+                live.beforeWindowCloses = { throw DiskFull() }
+            }
+            try receive("last", messageID: "last@x")
+            try live.catchUp()
+            XCTAssertTrue(live.closeLeftRunning)
+            XCTAssertEqual(try windowEnds(live), ends, "the failed close closed nothing")
+            XCTAssertTrue(live.lastCloseFailure is DiskFull)
+            if failsBetweenChunks { XCTAssertEqual(chunks, 3, "two chunks written before the failure") }
+            let point = try XCTUnwrap(ends.last)
+            try assertEqualViews(try live.past(at: point), try fromZero(point), "as of \(point)")
+            XCTAssertEqual(try live.compareWithRebuild().differences, [])
+            live.beforeCloseChunk = nil
+            live.beforeWindowCloses = nil
+            try receive("next")
+            try live.catchUp()
+            XCTAssertEqual(try windowEnds(live), ends + [try store.log.head().sequence], "closed by the next fold, in its batch")
+            XCTAssertEqual(try live.compareWithRebuild().differences, [])
+            histories.append(try historyEntries(live))
+        }
+        assertEqualHistories(histories[0], histories[1])
     }
 
     /// Holds the writes of a close left running by `views` (`beforeCloseChunk`) until `open()` or, at the latest,
