@@ -64,8 +64,29 @@ extension ViewStore {
     /// window's too), read in a transaction of its own.
     func openWindowBytes() throws -> UInt64 {
         try guarded { try environment.read { txn in
-            try txn.getBytes(meta, key: ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            return try openWindowBytes(scope)
         } }
+    }
+
+    /// The open window's bytes of versions as `scope` has them.
+    func openWindowBytes(_ scope: TransactionScope) throws -> UInt64 {
+        try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+    }
+
+    /// Whether the open window after `end` is due to close at `last` with `bytes` of versions: past half its events or
+    /// `historyWindowBytes`, and every view standing at `last`. Past half the events, a window closes at the next batch's
+    /// end: a rebuild's batches (~7,000 generated events, 2 MiB of payloads) then each close one, and write their
+    /// versions once, where closing only at the full count would cut a small batch after every big one and write out
+    /// twice as often.
+    func windowDue(at last: UInt64, after end: UInt64, bytes: UInt64, scope: TransactionScope) throws -> Bool {
+        guard last - end >= max(1, historyWindowEvents / 2) || bytes >= UInt64(historyWindowBytes) else { return false }
+        for type in catalog.types {
+            let cp = try scope.get(meta, Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
+            if cp != last { return false }
+        }
+        return true
     }
 
     /// The last window closed, or the one a close left running closes (ending at `closing`, after the last closed) while
@@ -109,22 +130,12 @@ extension ViewStore {
         guard let windows else { return (closed, false) }
         let end = closed?.end ?? 0
         guard last > end else { return (closed, false) }
-        let before = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
-        let bytes = before &+ UInt64(written)
+        let bytes = try openWindowBytes(scope) &+ UInt64(written)
         if closing {
             if written > 0 { try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(bytes)) }
             return (closed, false)
         }
-        // Past half the events, a window closes at the next batch's end: a rebuild's batches (~7,000 generated events,
-        // 2 MiB of payloads) then each close one, and write their versions once, where closing only at the full count
-        // would cut a small batch after every big one and write out twice as often.
-        var due = last - end >= max(1, historyWindowEvents / 2) || bytes >= UInt64(historyWindowBytes)
-        if due {
-            for type in catalog.types {
-                let cp = try scope.get(meta, Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
-                if cp != last { due = false; break }
-            }
-        }
+        let due = try windowDue(at: last, after: end, bytes: bytes, scope: scope)
         if due && !deferring {
             try beforeWindowCloses?()
             let window = ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: last)
@@ -199,12 +210,8 @@ extension ViewStore {
         let closed = try ViewHistory.lastClosed(scope, windows)
         let end = closed?.end ?? 0
         guard last > end else { return nil }
-        let bytes = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
-        guard last - end >= max(1, historyWindowEvents / 2) || bytes >= UInt64(historyWindowBytes) else { return nil }
-        for type in catalog.types {
-            let cp = try scope.get(meta, Array(type.name.rawValue.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
-            if cp != last { return nil }
-        }
+        let bytes = try openWindowBytes(scope)
+        guard try windowDue(at: last, after: end, bytes: bytes, scope: scope) else { return nil }
         try beforeWindowCloses?()
         var plan = WindowClose(window: ViewHistory.Window(number: (closed?.number ?? 0) + 1, end: last), before: closed,
                                lastSerial: try changeLog.lastSerial(scope), bytes: bytes)
@@ -237,11 +244,7 @@ extension ViewStore {
                     guard try stillOpen(scope) else { return false }
                     at = try scope.withCursor(history) { versions in
                         try plan.forEach(table: t, from: at, limit: max(1, closeChunkKeys)) { k, value in
-                            let cut = HistoryKey.encode(k, window: plan.window.number, into: &key)
-                            try key.withUnsafeBytes { hk in
-                                let out = try versions.reserve(key: hk, size: HistoryValue.size(key: k, cut: cut, value: value))
-                                HistoryValue.write(key: k, cut: cut, value: value, into: out)
-                            }
+                            try ViewStore.writeVersion(of: k, value, window: plan.window.number, through: versions, key: &key)
                         }
                     }
                     return true
@@ -257,27 +260,23 @@ extension ViewStore {
             guard try stillOpen(scope) else { return }
             try ViewHistory.close(plan.window.number, at: plan.window.end, scope, windows)
             try changeLog.remove(through: plan.lastSerial, scope)
-            let now = try scope.get(meta, ViewHistory.openBytesKey).map { $0.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
+            let now = try openWindowBytes(scope)
             try scope.put(meta, ViewHistory.openBytesKey, ViewHistory.endKey(now > plan.bytes ? now - plan.bytes : 0))
         }
     }
 
     /// Waits until a close a fold left running (`closeWindowAfterFold`) has read the window's end, so that the views may
-    /// move on; returns the end of the window it closes while it runs, nil when none runs (one that has ended is waited
-    /// for, as `waitForPendingClose` does). What a fold calls first: it folds into the next window meanwhile.
-    func waitForCloseRead() -> UInt64? {
+    /// move on (one that has ended is waited for, as `waitForPendingClose` does, for its failure). What a fold calls
+    /// first: it folds into the next window meanwhile (`runningCloseEnd`).
+    func waitForCloseRead() {
         pendingCloseLock.lock()
-        let work = pendingClose, read = pendingCloseRead, end = pendingCloseEnd
+        let work = pendingClose, read = pendingCloseRead
         pendingCloseLock.unlock()
-        guard let work else { return nil }
+        guard let work else { return }
         read?.wait()
         // (Signalled once: a later wait for the same read returns at once.)
         read?.signal()
-        if work.hasEnded {
-            waitForPendingClose()
-            return nil
-        }
-        return end
+        if work.hasEnded { waitForPendingClose() }
     }
 
     /// The end of the window a close left running is closing, while it runs (nil once it has ended: then the history
@@ -388,17 +387,21 @@ extension ViewStore {
             try scope.withCursor(live) { views in
                 try scope.withCursor(history) { versions in
                     for k in keys {
-                        let value = try views.seek(exactly: k)?.value
-                        let cut = HistoryKey.encode(k, window: window, into: &key)
-                        try key.withUnsafeBytes { hk in
-                            let out = try versions.reserve(key: hk, size: HistoryValue.size(key: k, cut: cut, value: value))
-                            HistoryValue.write(key: k, cut: cut, value: value, into: out)
-                        }
+                        try ViewStore.writeVersion(of: k, try views.seek(exactly: k)?.value, window: window, through: versions, key: &key)
                     }
                 }
             }
         }
         try scope.clear(changeLog.database)
+    }
+
+    /// Writes `value` (nil: deleted) as `k`'s version in `window` through `versions`, a cursor on its history table (`key`:
+    /// the history key's buffer, reused).
+    static func writeVersion(of k: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?, window: UInt32,
+                             through versions: borrowing Cursor, key: inout [UInt8]) throws {
+        let cut = HistoryKey.encode(k, window: window, into: &key)
+        let out = try key.withUnsafeBytes { try versions.reserve(key: $0, size: HistoryValue.size(key: k, cut: cut, value: value)) }
+        HistoryValue.write(key: k, cut: cut, value: value, into: out)
     }
 
     /// Starts a staged run of `table`'s held changes (`StagedRuns`), in the window they were held for.

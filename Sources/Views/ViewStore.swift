@@ -670,7 +670,7 @@ public final class ViewStore: @unchecked Sendable {
     private func fold(through limit: UInt64?, progress: ((UInt64, UInt64) -> Void)?) throws {
         // A window's close left running by the fold before has read the window's end first: this fold's changes are the
         // next window's, folded while that close writes (`closeWindowAfterFold`).
-        _ = waitForCloseRead()
+        waitForCloseRead()
         // After a close left running failed, this fold closes a due window in its batch, where a failure reaches its
         // caller; the failure is kept until a fold ends well.
         let failedClose = takeCloseFailure()
