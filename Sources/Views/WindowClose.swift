@@ -33,11 +33,17 @@ struct WindowClose {
     /// The versions held, keys and values (what the close holds in memory).
     var heldBytes: Int { tables.reduce(0) { $0 + $1.versions.count } }
 
-    /// Adds `table`'s `keys` (in key order, each once) with the values `value` gives (nil: deleted), copied.
-    mutating func add(table: String, keys: [UnsafeRawBufferPointer], value: (UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer?) rethrows {
+    /// Adds `table`'s `keys` (in key order, each once) with the values `value` gives (nil: deleted), copied; a key or
+    /// value longer than its length field holds is `ViewError.damaged`.
+    mutating func add(table: String, keys: [UnsafeRawBufferPointer], value: (UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer?) throws {
         var out: [UInt8] = []
         for k in keys {
             let v = try value(k)
+            // A key is at most LMDB's 511 bytes (the change log's lengths are 2 bytes); a value this buffer's 4-byte
+            // length cannot hold is a damaged file's, not a view's (their records are bounded by `ViewBounds`).
+            guard k.count <= 0xFFFF, (v?.count ?? 0) < Int(UInt32.max) else {
+                throw ViewError.damaged("\(table): a key of \(k.count) bytes or a value of \(v?.count ?? 0) bytes in a window's versions")
+            }
             out.append(UInt8(truncatingIfNeeded: k.count >> 8))
             out.append(UInt8(truncatingIfNeeded: k.count))
             out.append(contentsOf: k)
