@@ -15,14 +15,16 @@ package final class ContactsProjector: Projector {
     /// lists for prefixes of up to 7 characters (were 6), so the longest scan is of a prefix of 8 or more. 10: a best list per
     /// name word longer than that (`words`), so a scan reads a word's list and skips the word's entries. 11: no contact for an
     /// address longer than `ViewBounds.maxAddressBytes` (its lists' entries held the whole address, bounded only by the
-    /// parser's header limit).
-    package static let schemaVersion: UInt32 = 11
+    /// parser's header limit). 12: best lists per address prefix of 8 to `deepPrefixLength` characters under a full list
+    /// (`deep`), so a long prefix that thousands of addresses share is read from lists, not scanned.
+    package static let schemaVersion: UInt32 = 12
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
     static let topTable = Table<ContactTop>(.contacts, "top")
     package static let wordsTable = Table<ContactTop>(.contacts, "words")
+    package static let deepTable = Table<ContactTop>(.contacts, "deep")
 
     /// Key(account, lowercased address) -> contact.
     let people: ViewTable<Contact>
@@ -33,6 +35,10 @@ package final class ContactsProjector: Projector {
     /// Key(account, name word of more than `topPrefixLength` characters) -> the best contacts with that word: a scan of
     /// a long prefix reads it in place of the word's entries (thousands for a common name).
     let words: ViewTable<ContactTop>
+    /// Key(account, address prefix of 8 to `deepPrefixLength` ASCII characters) -> the best contacts whose address
+    /// starts with it; kept for a prefix exactly when the list of the prefix one character shorter is full (`top` for
+    /// 7 characters, `deep` beyond), so a list that is not full holds every address it starts (see `fillDeep`).
+    let deep: ViewTable<ContactTop>
     /// Key(account, folder) -> role, from `FolderDiscovered` (else the role the folder's name gives).
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
@@ -50,6 +56,7 @@ package final class ContactsProjector: Projector {
         prefix = context.table(Self.prefixTable)
         top = context.table(Self.topTable)
         words = context.table(Self.wordsTable)
+        deep = context.table(Self.deepTable)
         folderRoles = context.table(Self.folderRolesTable)
     }
 
@@ -65,6 +72,26 @@ package final class ContactsProjector: Projector {
     package static let topPrefixLength = 7
     /// How many contacts each such list keeps: the 10 a completion shows and room for entries gone stale.
     package static let topSize = 16
+    /// The longest address prefix with a list of its own in `deep` (characters, all ASCII): a prefix shared by more than
+    /// `topSize` addresses gets lists for its next character, and so on down to this length; a longer completion reads
+    /// the list of its first `deepPrefixLength` characters where that holds every address it starts, else scans.
+    /// Bounds the lists an address is offered to (at most 33 more, each one read per batch that ranks the contact anew).
+    package static let deepPrefixLength = 40
+
+    /// The bytes of `address` (lowercased) that its `deep` lists' prefixes are cut from: up to the first byte that is
+    /// not ASCII (or is CR or 0: characters of several bytes, or a byte a key rewrites), at most `deepPrefixLength`.
+    /// Empty when that is no longer than `topPrefixLength` (no `deep` list can hold the address).
+    static func deepPath(_ address: String) -> [UInt8] {
+        var address = address
+        return address.withUTF8 { buf -> [UInt8] in
+            var end = 0
+            while end < min(buf.count, deepPrefixLength), deepByte(buf[end]) { end += 1 }
+            return end > topPrefixLength ? Array(buf[0..<end]) : []
+        }
+    }
+
+    /// Whether `b` may be part of a `deep` list's prefix: ASCII that a key keeps as it is, and that is a character alone.
+    static func deepByte(_ b: UInt8) -> Bool { b < 0x80 && b != 0x0D && b != 0 }
 
     /// The keys of the best-contacts lists of `tokens` in `account`: `Key(account, p)` for every distinct
     /// prefix `p` of 1 to `topPrefixLength` characters of a token. Tokens of ASCII without CR (nearly all:
@@ -208,18 +235,39 @@ package final class ContactsProjector: Projector {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Writes one contact's index entries with its rank and offers it to its short prefixes' lists. A list this
-    /// contact does not enter is only read (most contacts rank below full lists): `offer` leaves it as it is and
-    /// says so, and the table then does not write it. In place: `modify` hands over the only reference, so the
-    /// list's array is not copied.
+    /// Writes one contact's index entries with its rank and offers it to its short prefixes' lists, then to the `deep`
+    /// lists of its address's longer prefixes while the list above each is full. A list this contact does not enter is
+    /// only read (most contacts rank below full lists): `offer` leaves it as it is and says so, and the table then does
+    /// not write it. In place: `modify` hands over the only reference, so the list's array is not copied.
     private func writeIndex(_ c: PendingContactIndex) throws {
         for t in c.tokens {
             prefix.set(ContactsProjector.prefixKey(account: c.account, token: t, address: c.address), c.rank)
         }
+        let base = Key(c.account)
+        let path = ContactsProjector.deepPath(c.address)
+        var addressKey: [UInt8] = []
+        if !path.isEmpty {
+            var k = base
+            path.withUnsafeBufferPointer { _ = k.string(utf8: UnsafeBufferPointer(rebasing: $0[0..<ContactsProjector.topPrefixLength])) }
+            addressKey = k.bytes
+        }
+        var addressListFull = false
         for key in ContactsProjector.shortPrefixKeys(account: c.account, tokens: c.tokens) {
+            var filled: [ContactTop.Entry]?
             try top.modifyIfChanged(key) { list in
                 if list == nil { list = ContactTop() }
-                return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                let before = list!.entries.count
+                let changed = list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                let full = list!.entries.count >= ContactsProjector.topSize
+                if full, before < ContactsProjector.topSize { filled = list!.entries }
+                if key == addressKey { addressListFull = full }
+                return changed
+            }
+            // A 7-character list just filled: it held every contact it starts, so the lists of its next character are
+            // made from it; from now on every address it starts is offered to them (below).
+            if let filled, key.count == base.bytes.count + ContactsProjector.topPrefixLength + 1 {
+                let part = Array(key[base.bytes.count..<(key.count - 1)])
+                if part.allSatisfy(ContactsProjector.deepByte) { try fillDeep(base: base, parent: part, entries: filled) }
             }
         }
         for t in c.tokens where ContactsProjector.hasWordList(t) {
@@ -227,6 +275,62 @@ package final class ContactsProjector: Projector {
                 if list == nil { list = ContactTop() }
                 return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
             }
+        }
+        // Down the address's prefixes while the list above is full: such a list is the top of many, so the prefix keeps
+        // a list of its own (made when the one above filled, or made now for the first address it starts).
+        var parentFull = addressListFull
+        var length = ContactsProjector.topPrefixLength + 1
+        while parentFull, length <= path.count {
+            var key = base
+            path.withUnsafeBufferPointer { _ = key.string(utf8: UnsafeBufferPointer(rebasing: $0[0..<length])) }
+            var filled: [ContactTop.Entry]?
+            try deep.modifyIfChanged(key.bytes) { list in
+                if list == nil { list = ContactTop() }
+                let before = list!.entries.count
+                let changed = list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                parentFull = list!.entries.count >= ContactsProjector.topSize
+                if parentFull, before < ContactsProjector.topSize { filled = list!.entries }
+                return changed
+            }
+            if let filled { try fillDeep(base: base, parent: Array(path[0..<length]), entries: filled) }
+            length += 1
+        }
+    }
+
+    /// Makes the `deep` lists of the prefixes one character longer than `parent` from `entries`, the list of `parent`
+    /// as it just became full: a list is offered every contact it starts until it is full, so it held them all, and the
+    /// lists made from it hold every address that starts theirs. A list made full here makes its own the same way
+    /// (at most `deepPrefixLength` characters). The same lists wherever batches end: each is, from then on, offered
+    /// every address it starts, so it ends as the top of the last ranks of all of them.
+    private func fillDeep(base: Key, parent: [UInt8], entries: [ContactTop.Entry]) throws {
+        guard parent.count < ContactsProjector.deepPrefixLength else { return }
+        var children: [[UInt8]: ContactTop] = [:]
+        for e in entries {
+            var address = e.address
+            let child: [UInt8]? = address.withUTF8 { b in
+                guard b.count > parent.count, ContactsProjector.deepByte(b[parent.count]),
+                      b.starts(with: parent) else { return nil }
+                return Array(b[0...parent.count])
+            }
+            if let child { children[child, default: ContactTop()].offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize) }
+        }
+        for (child, made) in children.sorted(by: { Key.precedes($0.key, $1.key) }) {
+            var key = base
+            child.withUnsafeBufferPointer { _ = key.string(utf8: $0) }
+            var filled: [ContactTop.Entry]?
+            try deep.modifyIfChanged(key.bytes) { list in
+                let before = list?.entries.count ?? 0
+                var changed = false
+                if list == nil {
+                    list = made
+                    changed = true
+                } else {
+                    for e in made.entries where list!.offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize) { changed = true }
+                }
+                if list!.entries.count >= ContactsProjector.topSize, before < ContactsProjector.topSize { filled = list!.entries }
+                return changed
+            }
+            if let filled { try fillDeep(base: base, parent: child, entries: filled) }
         }
     }
 }

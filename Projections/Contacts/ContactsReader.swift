@@ -113,11 +113,75 @@ package struct ContactsReader {
     /// characters too, so one ranked above the list's last entry is in the list. When the list is not full it holds
     /// every contact of the shorter prefix; when it holds `limit` that match, they are the best `limit`. Many
     /// addresses sharing a long beginning (`noreply-…`, `notifications+…`) are one lookup, not a scan of them all.
+    ///
+    /// Where that list does not answer, a prefix of more than `topPrefixLength` ASCII characters is answered from the
+    /// address lists (`deep`) and the lists of the name words it starts (`fromDeepLists`) when those answer.
     package func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
         let listPrefix = String(prefix.prefix(ContactsProjector.topPrefixLength))
         let list = try snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes) ?? ContactTop()
         let out = try stillMatching(list, account: account, limit: limit) { $0.hasPrefix(prefix) }.map(\.contact)
-        if out.count < limit, list.entries.count >= ContactsProjector.topSize { return nil }
+        if out.count < limit, list.entries.count >= ContactsProjector.topSize {
+            return try fromDeepLists(account: account, prefix: prefix, limit: limit)
+        }
+        return out
+    }
+
+    /// The most name words a completion from lists reads the lists of (more: the index scan, which skips their entries).
+    static let maxWordLists = 32
+
+    /// A completion of a prefix of more than `ContactsProjector.topPrefixLength` ASCII characters (when the list of its
+    /// first 7 is full and does not answer) from lists only: the addresses it starts from the `deep` list of the prefix,
+    /// or of its shortest beginning whose list is not full (which holds every address it starts), and the name words it
+    /// starts from each word's list (`words`: every word of 8 characters or more has one). Their best `limit` together,
+    /// in rank order, are the scan's: a contact is matched by its address or a name word. Nil (the caller scans) when
+    /// a list is missing or does not answer: no `deep` list (no address starts the prefix, or the view has none), a
+    /// prefix longer than `deepPrefixLength` whose list is full, more than `maxWordLists` words, a word's full list with
+    /// fewer than `limit` contacts still having it, a word cut in its key. At most `limit` <= `topSize`.
+    package func fromDeepLists(account: String, prefix: String, limit: Int) throws -> [Contact]? {
+        let p = Array(prefix.utf8)
+        guard limit <= ContactsProjector.topSize, p.count > ContactsProjector.topPrefixLength,
+              p.allSatisfy(ContactsProjector.deepByte) else { return nil }
+        let base = Key(account)
+        var addresses: ContactTop?
+        for length in (ContactsProjector.topPrefixLength + 1)...min(p.count, ContactsProjector.deepPrefixLength) {
+            var key = base
+            p.withUnsafeBufferPointer { _ = key.string(utf8: UnsafeBufferPointer(rebasing: $0[0..<length])) }
+            guard let list = try snapshot.get(ContactsProjector.deepTable, key.bytes) else { return nil }
+            if list.entries.count < ContactsProjector.topSize || length == p.count {
+                addresses = list
+                break
+            }
+        }
+        guard let addresses else { return nil }
+        var candidates: [(entry: ContactTop.Entry, contact: Contact?)] = []
+        for e in addresses.entries where e.address.utf8.starts(with: p) { candidates.append((e, nil)) }
+        var wordCount = 0
+        var answered = true
+        try snapshot.scan(ContactsProjector.wordsTable, prefix: base.bytes + p) { key, list in
+            wordCount += 1
+            let part = key[base.bytes.count..<(key.count - 1)]
+            guard wordCount <= ContactsReader.maxWordLists, !part.contains(Key.hashMarker) else {
+                answered = false
+                return false
+            }
+            let word = String(decoding: part, as: UTF8.self)
+            let valid = try stillMatching(list, account: account, limit: limit) { $0 == word }
+            if list.entries.count >= ContactsProjector.topSize, valid.count < limit {
+                answered = false
+                return false
+            }
+            candidates += valid.map { ($0.entry, $0.contact) }
+            return true
+        }
+        guard answered else { return nil }
+        candidates.sort { ContactTop.before($0.entry, $1.entry) }
+        var out: [Contact] = []
+        var taken = Set<[UInt8]>()
+        for c in candidates where out.count < limit && taken.insert(Array(c.entry.address.utf8)).inserted {
+            if let contact = try c.contact ?? snapshot.get(ContactsProjector.peopleTable, Key(account, c.entry.address).bytes) {
+                out.append(contact)
+            }
+        }
         return out
     }
 

@@ -159,8 +159,13 @@ final class ContactTopTests: XCTestCase {
             XCTAssertEqual(viaList.map(\.address), plain.map(\.address), "limit \(limit) seed \(seed)")
             XCTAssertEqual(try reader.complete(account: "acc", prefix: "NoReply-", limit: limit).map(\.address), plain.map(\.address))
         }
-        XCTAssertNil(try reader.fromTopList(account: "acc", prefix: "noreply-42", limit: 10),
-                     "seed \(seed): a full list with few contacts starting `noreply-42`")
+        // A full `noreply` list with few contacts starting `noreply-42` (11 of 500): answered by the address lists of
+        // `noreply-` (full), `noreply-4` (full) and `noreply-42` (not full: every address it starts).
+        let viaDeep = try XCTUnwrap(try reader.fromTopList(account: "acc", prefix: "noreply-42", limit: 10), "seed \(seed)")
+        XCTAssertEqual(viaDeep.map(\.address), try reader.scanComplete(account: "acc", needle: Array("noreply-42".utf8), limit: 10, wordLists: false).map(\.address))
+        XCTAssertEqual(try harness.snapshot.get(ContactsProjector.deepTable, Key("acc", "noreply-").bytes)?.entries.count, ContactsProjector.topSize)
+        XCTAssertEqual(try harness.snapshot.get(ContactsProjector.deepTable, Key("acc", "noreply-42").bytes)?.entries.count, 11)
+        XCTAssertNil(try harness.snapshot.get(ContactsProjector.deepTable, Key("acc", "noreply-420").bytes), "under a list that is not full")
         var prefixes = ["noreply-1", "noreply-42", "noreply-4", "noreplz5", "noreplz", "noreply-499@x4", "noreply-0@x0.org", "noreplyx"]
         prefixes += (0..<20).map { _ in "noreply-\(Int.random(in: 0..<500, using: &gen))" }
         for p in prefixes {
@@ -169,6 +174,74 @@ final class ContactTopTests: XCTestCase {
                 XCTAssertEqual(try reader.complete(account: "acc", prefix: p, limit: limit).map(\.address), plain,
                                "prefix \(p) limit \(limit) seed \(seed)")
             }
+        }
+    }
+
+    /// The address lists (`deep`, schema 12) against the scan of every entry: many addresses sharing long beginnings
+    /// (`noreply-N`, `christopher.N`), name words starting the same letters (`christophersen`, whose lists the answer
+    /// merges), names that change (stale word-list entries), limits above and below a list's size. Every long prefix
+    /// whose first 7 characters' list does not answer is answered from lists (no scan) where its beginning is shared
+    /// by addresses, and the tables are the same folded in batches of 1, 37 and 5,000 events.
+    func testLongAddressPrefixesAreAnsweredByTheirListsAsTheScanAnswers() throws {
+        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0..<1_000_000, using: &rng)
+        var gen = SplitMix64(seed: seed)
+        let names = ["Christophersen Lee", "Christopherina Ray", "Chris Topher", "Noreply Team", "Noreplyteambot X", nil]
+        var events: [DomainEvent] = []
+        for i in 0..<5_000 {
+            let n = Int.random(in: 0..<1_200, using: &gen)
+            let address: String
+            switch n % 4 {
+            case 0: address = "noreply-\(n / 4)@x\(n % 9).org"
+            case 1: address = "christopher.\(n / 4)@y.org"
+            case 2: address = "christopher\(n / 4)@z\(n % 3).org"
+            default: address = "Nore\(n)@w.org"
+            }
+            let name = names[Int.random(in: 0..<names.count, using: &gen)]
+            events.append(received(i, from: EmailAddress(name: name, email: address), at: Int64(Int.random(in: 0..<1_000_000, using: &gen))))
+        }
+        var stores: [InMemoryKeyValueStore] = []
+        for batch in [5_000, 37, 1] {
+            let harness = FoldHarness(types: [ContactsProjector.self])
+            try fold(events, into: harness, batch: batch)
+            stores.append(harness.store)
+        }
+        for store in stores.dropFirst() {
+            XCTAssertEqual(store.tableNames, stores[0].tableNames)
+            for table in stores[0].tableNames {
+                XCTAssertTrue(store.entries(table).elementsEqual(stores[0].entries(table), by: { $0.0 == $1.0 && $0.1 == $1.1 }),
+                              "table \(table) seed \(seed)")
+            }
+        }
+        let reader = ContactsReader(Snapshot(stores[0]))
+        var prefixes = Set(["noreply-", "noreply-1", "noreply-12", "noreply-123", "noreply-1@", "noreply-99@x", "christop", "christoph",
+                            "christopher", "christopher.", "christopher.1", "christopher1", "christophers", "christopherina",
+                            "noreplyt", "noreplyteam", "nore1", "nore11", "nore111", "christopher.299@y.org", "christopher.299@y.orgx",
+                            "noreply-1" + String(repeating: "9", count: 45)])
+        for _ in 0..<60 {
+            let full = ["noreply-", "christopher.", "christopher"][Int.random(in: 0..<3, using: &gen)] + "\(Int.random(in: 0..<300, using: &gen))"
+            prefixes.insert(String(full.prefix(Int.random(in: 8..<16, using: &gen))))
+        }
+        var fromLists = 0
+        for p in prefixes.sorted() {
+            for limit in [1, 10, 16, 40] {
+                let plain = try reader.scanComplete(account: "acc", needle: Array(p.utf8), limit: limit, wordLists: false).map(\.address)
+                XCTAssertEqual(try reader.complete(account: "acc", prefix: p, limit: limit).map(\.address), plain, "prefix \(p) limit \(limit) seed \(seed)")
+                if limit <= ContactsProjector.topSize, let listed = try reader.fromDeepLists(account: "acc", prefix: p, limit: limit) {
+                    XCTAssertEqual(listed.map(\.address), plain, "prefix \(p) limit \(limit) seed \(seed)")
+                    fromLists += 1
+                }
+            }
+        }
+        // `noreply-12` (the list of `noreply` full of others) and `christopher.1` are answered by lists.
+        for p in ["noreply-12", "christopher.1", "christopher1"] {
+            XCTAssertNotNil(try reader.fromDeepLists(account: "acc", prefix: p, limit: 10), "prefix \(p) seed \(seed)")
+        }
+        XCTAssertGreaterThan(fromLists, 100, "seed \(seed)")
+        // No list for a prefix whose shorter one is not full, none past `deepPrefixLength`.
+        XCTAssertNil(try Snapshot(stores[0]).get(ContactsProjector.deepTable, Key("acc", "nore1234").bytes))
+        for (key, _) in stores[0].entries(ContactsProjector.deepTable.name) {
+            XCTAssertLessThanOrEqual(key.count, Key("acc").bytes.count + ContactsProjector.deepPrefixLength + 1)
         }
     }
 
