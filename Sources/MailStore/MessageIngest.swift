@@ -83,7 +83,7 @@ final class MessageIngest {
         return try MessageIngest.bytes(of: message).withUnsafeBytes { raw in
             let parsed = MailParser.parse(raw, fallbackDate: message.fallbackDate)
             let blob = try encoder.prepare(raw, dictionary: dictionary)
-            let emailID = identity.emailID(account: account, folder: message.folder, location: message.location)
+            let emailID = identity.emailID(account: account, folder: message.folder, location: message.identityKey)
             let date = parsed.date ?? message.fallbackDate ?? Date()
             let source: EventModel.DateSource = switch parsed.dateSource {
             case .header: .header
@@ -106,12 +106,12 @@ final class MessageIngest {
                 },
                 size: UInt64(raw.count), blob: blob.hash, listID: parsed.listID,
                 warnings: parsed.warnings.map { "\($0.code.rawValue): \($0.detail)" })
-            let event = NewEvent(id: eventID(folder: message.folder, location: message.location),
+            let event = NewEvent(id: eventID(folder: message.folder, location: message.identityKey),
                                  event: .emailReceived(payload), account: account, stream: .email(emailID),
                                  occurredAt: Timestamp(date), correlationID: correlation, actor: actor)
             let categorized = categorizer.map { c in
                 MessageIngest.categorized(c.categorize(MessageSignals(parsed)), emailID: emailID, event: event,
-                                          id: identity.eventID("EmailCategorized", account, message.folder, message.location))
+                                          id: identity.eventID("EmailCategorized", account, message.folder, message.identityKey))
             }
             return Result(event: event, categorized: categorized, blob: blob, warnings: parsed.warnings, bytes: raw.count)
         }

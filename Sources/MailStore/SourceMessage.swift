@@ -14,8 +14,12 @@ struct SourceMessage: Sendable {
 
     /// The folder it belongs to.
     var folder: String
-    /// Its stable location within the folder: the Maildir unique name, or the mbox ordinal.
+    /// Where it is within the folder, as shown (`sourceLocation`): the Maildir unique name, or the mbox ordinal (`#3`).
     var location: String
+    /// The SHA-256 of an mbox message's bytes, which its ids derive from (`identityKey`); nil for Maildir.
+    var contentHash: BlobHash?
+    /// Which copy of those bytes in its mbox this is (1: the first): identical copies are each a message.
+    var copy = 1
     /// Its bytes.
     var content: Content
     /// Flags from the source (Maildir info letters, mbox Status/X-Status).
@@ -26,4 +30,14 @@ struct SourceMessage: Sendable {
     var size: Int
     /// True for mbox messages: flags come from their Status and X-Status headers.
     var mboxStatus = false
+
+    /// The natural key its event ids and email id derive from within its account and folder: the Maildir unique name
+    /// (stable as flags change the file's name), or an mbox message's content (`sha256:` and its hex, then `#2`, `#3`…
+    /// for a second and third identical copy in the file). Not the mbox ordinal: a second mbox imported into the same
+    /// folder, or one whose earlier messages were deleted, has other messages at the same ordinals, which the log then
+    /// took for mail it had (before 2026-12-04: see `Importer.presentByOrdinal`).
+    var identityKey: String {
+        guard let contentHash else { return location }
+        return "sha256:" + contentHash.hex + (copy > 1 ? "#\(copy)" : "")
+    }
 }

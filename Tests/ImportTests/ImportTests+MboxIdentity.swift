@@ -1,0 +1,85 @@
+@testable import EventLog
+import EventModel
+import Foundation
+import MailStore
+import XCTest
+
+/// An mbox message is known by its bytes, not its ordinal: another mbox in the same folder, or the same one after
+/// messages were deleted from it, is not taken for mail the log has.
+extension ImportTests {
+    private func mbox(_ ids: [String]) -> String {
+        ids.map { "From x@example.com Mon Jan 15 09:30:00 2024\r\n" + message($0) + "\r\n" }.joined()
+    }
+
+    private func importMbox(_ name: String, folder: String = "INBOX") throws -> ImportSummary {
+        var options = Importer.Options()
+        options.folder = folder
+        return try Importer(store: store, options: options).importMbox(dir.file(name))
+    }
+
+    func testASecondMboxInTheSameFolderIsImportedAndEachAgainAppendsNothing() throws {
+        try write("a.mbox", mbox(["a1", "a2", "a3"]))
+        try write("b.mbox", mbox(["b1", "b2"]))
+        XCTAssertEqual(try importMbox("a.mbox").imported, 3)
+        let second = try importMbox("b.mbox")
+        XCTAssertEqual(second.imported, 2, "the messages at ordinals 1 and 2 of another mbox are new mail")
+        XCTAssertEqual(second.alreadyPresent, 0)
+        XCTAssertEqual(try importMbox("a.mbox").imported, 0)
+        XCTAssertEqual(try importMbox("b.mbox").imported, 0)
+        let r = try received()
+        XCTAssertEqual(r.map(\.messageID), ["a1@example.com", "a2@example.com", "a3@example.com", "b1@example.com", "b2@example.com"])
+        XCTAssertEqual(Set(r.map(\.emailID)).count, 5, "each message its own email id")
+        XCTAssertEqual(r.map(\.sourceLocation), ["#1", "#2", "#3", "#1", "#2"], "the location shown stays the ordinal")
+    }
+
+    func testAnMboxWithMessagesDeletedAndOthersAddedImportsOnlyTheNewOnes() throws {
+        try write("box.mbox", mbox(["m1", "m2", "m3", "m4"]))
+        XCTAssertEqual(try importMbox("box.mbox").imported, 4)
+        // A client compacted the mbox (m2 gone) and new mail came: m5 sits at ordinal 4, which m4 had.
+        try write("box.mbox", mbox(["m1", "m3", "m4", "m5"]))
+        let again = try importMbox("box.mbox")
+        XCTAssertEqual(again.imported, 1)
+        XCTAssertEqual(again.alreadyPresent, 3)
+        XCTAssertEqual(try received().map(\.messageID).last, "m5@example.com")
+    }
+
+    func testIdenticalCopiesInAnMboxAreEachImportedOnce() throws {
+        try write("dup.mbox", mbox(["d1", "d2", "d1", "d1"]))
+        let s = try importMbox("dup.mbox")
+        XCTAssertEqual(s.found, 4)
+        XCTAssertEqual(s.imported, 4)
+        XCTAssertEqual(try importMbox("dup.mbox").imported, 0)
+        // The first copy of d1 deleted: the two left are the first and second copies, both in the log.
+        try write("dup.mbox", mbox(["d2", "d1", "d1"]))
+        XCTAssertEqual(try importMbox("dup.mbox").imported, 0)
+        try write("dup.mbox", mbox(["d2", "d1", "d1", "d1", "d1"]))
+        XCTAssertEqual(try importMbox("dup.mbox").imported, 1, "a fourth copy")
+    }
+
+    /// A store whose mbox messages were imported under ids of their ordinals (before 2026-12-04): importing the same
+    /// mbox again appends nothing (the event at the ordinal's id holds the same bytes); a message at an ordinal the log
+    /// has with other bytes is new mail.
+    func testAnMboxImportedUnderOrdinalIdsIsNotImportedAgain() throws {
+        let bytes = ["o1", "o2"].map { Array(message($0).utf8) }
+        let identity = try Identity()
+        var legacy: [NewEvent] = []
+        for (i, b) in bytes.enumerated() {
+            let hash = try store.log.putBlob(b)
+            let emailID = identity.emailID(account: "local", folder: "INBOX", location: "#\(i + 1)")
+            let p = EmailReceived(emailID: emailID, folder: "INBOX", sourceLocation: "#\(i + 1)", messageID: "o\(i + 1)@example.com",
+                                  subject: "Hello", from: [EmailAddress(name: "Alice", email: "alice@example.com")],
+                                  date: Timestamp(microseconds: 1_705_311_000_000_000), dateSource: .header,
+                                  size: UInt64(b.count), blob: hash)
+            legacy.append(NewEvent(id: identity.eventID("EmailReceived", "local", "INBOX", "#\(i + 1)"), event: .emailReceived(p),
+                                   account: "local", stream: .email(emailID), actor: .system))
+        }
+        try store.log.append(legacy)
+        try write("old.mbox", mbox(["o1", "o2", "o3"]))
+        let s = try importMbox("old.mbox")
+        XCTAssertEqual(s.imported, 1, "o1 and o2 are in the log under their ordinals' ids")
+        XCTAssertEqual(s.alreadyPresent, 2)
+        try write("other.mbox", mbox(["x1"]))
+        XCTAssertEqual(try importMbox("other.mbox").imported, 1, "ordinal 1 holds other bytes in the log")
+        XCTAssertEqual(try received().map(\.messageID), ["o1@example.com", "o2@example.com", "o3@example.com", "x1@example.com"])
+    }
+}
