@@ -15,8 +15,9 @@ package struct ContactsReader {
     /// Contacts of `account` whose address, local part or a name word starts with `prefix`
     /// (case-insensitive): those who wrote first, then the most frequent, then the most recent. A prefix of
     /// 1 to `ContactsProjector.topPrefixLength` characters reads its best-contacts list (one lookup, then one
-    /// per entry); a longer one reads the list of its first `topPrefixLength` characters where that answers for it
-    /// (`fromTopList`), else makes one pass over the prefix index (each entry carries its rank; at most
+    /// per entry); a longer one reads the list of its first `topPrefixLength` characters where that answers for it,
+    /// else the lists of the addresses and name words it starts where those answer (`fromTopList`), else makes one pass
+    /// over the prefix index (each entry carries its rank; at most
     /// `candidates` entries), then one lookup per result. At most `maxLimit` contacts, whatever `limit` asks.
     package func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
         let limit = min(limit, ContactsReader.maxLimit)
@@ -106,8 +107,9 @@ package struct ContactsReader {
 
     /// A completion from the best-contacts list of `prefix`'s first `ContactsProjector.topPrefixLength` characters
     /// (all of a short prefix): its entries in rank order whose contact still has a token starting with `prefix`.
-    /// Nil when a full list has fewer than `limit` such entries (stale ones, or for a longer prefix contacts that
-    /// start only its first characters, took the room), so the caller scans the index instead.
+    /// When a full list has fewer than `limit` such entries (stale ones, or for a longer prefix contacts that start only
+    /// its first characters, took the room), the lists of a longer prefix's addresses and name words answer if they can
+    /// (below); nil when they cannot either, so the caller scans the index instead.
     ///
     /// Why a longer prefix may read the shorter one's list: every contact it matches is matched by its first
     /// characters too, so one ranked above the list's last entry is in the list. When the list is not full it holds
@@ -115,7 +117,7 @@ package struct ContactsReader {
     /// addresses sharing a long beginning (`noreply-…`, `notifications+…`) are one lookup, not a scan of them all.
     ///
     /// Where that list does not answer, a prefix of more than `topPrefixLength` ASCII characters is answered from the
-    /// address lists (`deep`) and the lists of the name words it starts (`fromDeepLists`) when those answer.
+    /// address lists (`deep`) and the lists of the name words it starts (`fromDeepLists`).
     package func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
         let listPrefix = String(prefix.prefix(ContactsProjector.topPrefixLength))
         let list = try snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes) ?? ContactTop()
