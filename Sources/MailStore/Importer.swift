@@ -34,6 +34,11 @@ public final class Importer {
         /// (default 1 GiB, ~15 million messages): its names are held while it is read, so a larger folder is
         /// refused with a clear error rather than filling memory.
         public var maxFolderNameBytes = 1 << 30
+        /// For mbox: the most distinct messages whose hashes are kept to number identical copies (default 2^20: 8 MiB
+        /// of hashes, ~16 MiB with the set's room). Past it the count starts again, so identical copies more than this
+        /// many distinct messages apart are taken for one message (the second "already present"); the same file is
+        /// numbered the same way every time.
+        public var maxTrackedCopies = 1 << 20
 
         /// Default options.
         public init() {}
@@ -178,8 +183,8 @@ public final class Importer {
         var splitter = MboxSplitter(maxMessageBytes: options.maxMessageBytes)
         // Each message's SHA-256, which its ids derive from (`SourceMessage.identityKey`), and the copies of identical
         // bytes met so far in the file, by the hash's first 8 bytes: 8 bytes a message (a set), and a count for each
-        // repeated one. Two messages sharing those bytes (about one in 10^8 files of a million) only number their
-        // copies as one; each keeps its own hash in its key.
+        // repeated one, at most `maxTrackedCopies` of them. Two messages sharing those bytes (about one in 10^8 files of
+        // a million) only number their copies as one; each keeps its own hash in its key.
         let hasher = try SHA256Hasher()
         var seen = Set<UInt64>()
         var copies: [UInt64: Int] = [:]
@@ -196,6 +201,10 @@ public final class Importer {
                 let digest = hasher.hash(m.bytes)
                 let short = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 var copy = 1
+                if seen.count >= options.maxTrackedCopies {
+                    seen.removeAll(keepingCapacity: true)
+                    copies.removeAll()
+                }
                 if !seen.insert(short).inserted {
                     copy = copies[short, default: 1] + 1
                     copies[short] = copy

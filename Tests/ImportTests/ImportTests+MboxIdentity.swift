@@ -11,9 +11,10 @@ extension ImportTests {
         ids.map { "From x@example.com Mon Jan 15 09:30:00 2024\r\n" + message($0) + "\r\n" }.joined()
     }
 
-    private func importMbox(_ name: String, folder: String = "INBOX") throws -> ImportSummary {
+    private func importMbox(_ name: String, folder: String = "INBOX", tracked: Int? = nil) throws -> ImportSummary {
         var options = Importer.Options()
         options.folder = folder
+        if let tracked { options.maxTrackedCopies = tracked }
         return try Importer(store: store, options: options).importMbox(dir.file(name))
     }
 
@@ -54,6 +55,18 @@ extension ImportTests {
         XCTAssertEqual(try importMbox("dup.mbox").imported, 0)
         try write("dup.mbox", mbox(["d2", "d1", "d1", "d1", "d1"]))
         XCTAssertEqual(try importMbox("dup.mbox").imported, 1, "a fourth copy")
+    }
+
+    /// The hashes kept to number copies are bounded (`maxTrackedCopies`): past it the count starts again, so a copy
+    /// that far from the first is taken for it, the same way every time.
+    func testCopiesAreNumberedWithinTheTrackedBound() throws {
+        try write("far.mbox", mbox(["f1", "f2", "f3", "f1", "f2"]))
+        let s = try importMbox("far.mbox", tracked: 2)
+        XCTAssertEqual(s.found, 5)
+        XCTAssertEqual(s.imported, 3, "the copies of f1 and f2 come after the count started again (at f3, then at f2): first copies")
+        XCTAssertEqual(s.alreadyPresent, 2)
+        XCTAssertEqual(try importMbox("far.mbox", tracked: 2).imported, 0)
+        XCTAssertEqual(try importMbox("far.mbox").imported, 2, "tracked in full, each second copy is its own message")
     }
 
     /// A store whose mbox messages were imported under ids of their ordinals (before 2026-12-04): importing the same
