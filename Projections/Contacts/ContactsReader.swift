@@ -109,15 +109,13 @@ package struct ContactsReader {
     /// (all of a short prefix): its entries in rank order whose contact still has a token starting with `prefix`.
     /// When a full list has fewer than `limit` such entries (stale ones, or for a longer prefix contacts that start only
     /// its first characters, took the room), the lists of a longer prefix's addresses and name words answer if they can
-    /// (below); nil when they cannot either, so the caller scans the index instead.
+    /// (`fromDeepLists`, for a prefix of more than `topPrefixLength` ASCII characters); nil when they cannot either, so
+    /// the caller scans the index instead.
     ///
     /// Why a longer prefix may read the shorter one's list: every contact it matches is matched by its first
     /// characters too, so one ranked above the list's last entry is in the list. When the list is not full it holds
     /// every contact of the shorter prefix; when it holds `limit` that match, they are the best `limit`. Many
     /// addresses sharing a long beginning (`noreply-…`, `notifications+…`) are one lookup, not a scan of them all.
-    ///
-    /// Where that list does not answer, a prefix of more than `topPrefixLength` ASCII characters is answered from the
-    /// address lists (`deep`) and the lists of the name words it starts (`fromDeepLists`).
     package func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
         let listPrefix = String(prefix.prefix(ContactsProjector.topPrefixLength))
         let list = try snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes) ?? ContactTop()

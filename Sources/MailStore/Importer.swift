@@ -6,7 +6,8 @@ import NativeCodecs
 
 /// Imports Maildir trees and mbox files into the log as `FolderDiscovered` and `EmailReceived` events,
 /// raw messages into the blob store. Idempotent: a message's event id derives from its account, folder
-/// and location, so importing the same source again appends nothing.
+/// and natural key (`SourceMessage.identityKey`: a Maildir file's unique name, an mbox message's bytes), so importing
+/// the same source again appends nothing.
 ///
 /// Messages are read, parsed, hashed and compressed on all cores, then appended in batches of a few
 /// hundred (one transaction each). Bad mail never stops an import: it is imported as well as it can be,
