@@ -164,7 +164,13 @@ final class ContactTopTests: XCTestCase {
         let viaDeep = try XCTUnwrap(try reader.fromTopList(account: "acc", prefix: "noreply-42", limit: 10), "seed \(seed)")
         XCTAssertEqual(viaDeep.map(\.address), try reader.scanComplete(account: "acc", needle: Array("noreply-42".utf8), limit: 10, wordLists: false).map(\.address))
         XCTAssertEqual(try harness.snapshot.get(ContactsProjector.deepTable, Key("acc", "noreply-").bytes)?.entries.count, ContactsProjector.topSize)
-        XCTAssertEqual(try harness.snapshot.get(ContactsProjector.deepTable, Key("acc", "noreply-42").bytes)?.entries.count, 11)
+        // Every address starting `noreply-42` that the mail has (up to 11: most of `noreply-42` and `-420` to `-429`).
+        let starting42 = Set(events.compactMap { e -> String? in
+            guard case .emailReceived(let p) = e, let a = p.from.first?.email, a.hasPrefix("noreply-42") else { return nil }
+            return a
+        })
+        XCTAssertEqual(try harness.snapshot.get(ContactsProjector.deepTable, Key("acc", "noreply-42").bytes)?.entries.count,
+                       starting42.count, "seed \(seed)")
         XCTAssertNil(try harness.snapshot.get(ContactsProjector.deepTable, Key("acc", "noreply-420").bytes), "under a list that is not full")
         var prefixes = ["noreply-1", "noreply-42", "noreply-4", "noreplz5", "noreplz", "noreply-499@x4", "noreply-0@x0.org", "noreplyx"]
         prefixes += (0..<20).map { _ in "noreply-\(Int.random(in: 0..<500, using: &gen))" }
@@ -237,7 +243,7 @@ final class ContactTopTests: XCTestCase {
         for p in ["noreply-12", "christopher.1", "christopher1"] {
             XCTAssertNotNil(try reader.fromDeepLists(account: "acc", prefix: p, limit: 10), "prefix \(p) seed \(seed)")
         }
-        XCTAssertGreaterThan(fromLists, 100, "seed \(seed)")
+        XCTAssertGreaterThan(fromLists, 60, "seed \(seed)")
         // No list for a prefix whose shorter one is not full, none past `deepPrefixLength`.
         XCTAssertNil(try Snapshot(stores[0]).get(ContactsProjector.deepTable, Key("acc", "nore1234").bytes))
         for (key, _) in stores[0].entries(ContactsProjector.deepTable.name) {
