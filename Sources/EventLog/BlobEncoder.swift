@@ -17,9 +17,10 @@ package final class BlobEncoder {
         BlobHash(bytes: hasher.hash(bytes))!
     }
 
-    /// Hashes and (when it saves at least 10%) compresses `bytes`, with `dictionary` when one is given.
-    package func prepare(_ bytes: UnsafeRawBufferPointer, dictionary: BlobDictionary? = nil) throws -> PendingBlob {
-        let hash = self.hash(bytes)
+    /// Hashes and (when it saves at least 10%) compresses `bytes`, with `dictionary` when one is given. `hash`: their
+    /// SHA-256 when the caller has it already (an mbox import derives the message's ids from it), not computed again.
+    package func prepare(_ bytes: UnsafeRawBufferPointer, dictionary: BlobDictionary? = nil, hash known: BlobHash? = nil) throws -> PendingBlob {
+        let hash = known ?? self.hash(bytes)
         var compressed: [UInt8] = []
         if bytes.count >= 64 {
             compressed = try dictionary.map { try zstd.compress(bytes, dictionary: $0.zstd) } ?? zstd.compress(bytes)

@@ -82,7 +82,7 @@ final class MessageIngest {
     func ingest(_ message: SourceMessage, correlation: EventID, actor: Actor = .system) throws -> Result {
         return try MessageIngest.bytes(of: message).withUnsafeBytes { raw in
             let parsed = MailParser.parse(raw, fallbackDate: message.fallbackDate)
-            let blob = try encoder.prepare(raw, dictionary: dictionary)
+            let blob = try encoder.prepare(raw, dictionary: dictionary, hash: message.contentHash)
             let emailID = identity.emailID(account: account, folder: message.folder, location: message.identityKey)
             let date = parsed.date ?? message.fallbackDate ?? Date()
             let source: EventModel.DateSource = switch parsed.dateSource {

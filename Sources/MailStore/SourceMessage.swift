@@ -16,7 +16,8 @@ struct SourceMessage: Sendable {
     var folder: String
     /// Where it is within the folder, as shown (`sourceLocation`): the Maildir unique name, or the mbox ordinal (`#3`).
     var location: String
-    /// The SHA-256 of an mbox message's bytes, which its ids derive from (`identityKey`); nil for Maildir.
+    /// The SHA-256 of an mbox message's bytes, which its ids derive from (`identityKey`) and its blob is stored under
+    /// (not computed again); nil for Maildir.
     var contentHash: BlobHash?
     /// Which copy of those bytes in its mbox this is (1: the first): identical copies are each a message.
     var copy = 1
