@@ -245,24 +245,11 @@ package final class ContactsProjector: Projector {
         }
         let base = Key(c.account)
         let path = ContactsProjector.deepPath(c.address)
-        var addressKey: [UInt8] = []
-        if !path.isEmpty {
-            var k = base
-            path.withUnsafeBufferPointer { _ = k.string(utf8: UnsafeBufferPointer(rebasing: $0[0..<ContactsProjector.topPrefixLength])) }
-            addressKey = k.bytes
-        }
+        let addressKey = path.isEmpty ? [] : ContactsProjector.listKey(base, path[0..<ContactsProjector.topPrefixLength])
         var addressListFull = false
         for key in ContactsProjector.shortPrefixKeys(account: c.account, tokens: c.tokens) {
-            var filled: [ContactTop.Entry]?
-            try top.modifyIfChanged(key) { list in
-                if list == nil { list = ContactTop() }
-                let before = list!.entries.count
-                let changed = list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
-                let full = list!.entries.count >= ContactsProjector.topSize
-                if full, before < ContactsProjector.topSize { filled = list!.entries }
-                if key == addressKey { addressListFull = full }
-                return changed
-            }
+            let (full, filled) = try offering(top, key) { $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize) }
+            if key == addressKey { addressListFull = full }
             // A 7-character list just filled: it held every contact it starts, so the lists of its next character are
             // made from it; from now on every address it starts is offered to them (below).
             if let filled, key.count == base.bytes.count + ContactsProjector.topPrefixLength + 1 {
@@ -281,16 +268,9 @@ package final class ContactsProjector: Projector {
         var parentFull = addressListFull
         var length = ContactsProjector.topPrefixLength + 1
         while parentFull, length <= path.count {
-            var key = base
-            path.withUnsafeBufferPointer { _ = key.string(utf8: UnsafeBufferPointer(rebasing: $0[0..<length])) }
-            var filled: [ContactTop.Entry]?
-            try deep.modifyIfChanged(key.bytes) { list in
-                if list == nil { list = ContactTop() }
-                let before = list!.entries.count
-                let changed = list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
-                parentFull = list!.entries.count >= ContactsProjector.topSize
-                if parentFull, before < ContactsProjector.topSize { filled = list!.entries }
-                return changed
+            let filled: [ContactTop.Entry]?
+            (parentFull, filled) = try offering(deep, ContactsProjector.listKey(base, path[0..<length])) {
+                $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
             }
             if let filled { try fillDeep(base: base, parent: Array(path[0..<length]), entries: filled) }
             length += 1
@@ -315,22 +295,37 @@ package final class ContactsProjector: Projector {
             if let child { children[child, default: ContactTop()].offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize) }
         }
         for (child, made) in children.sorted(by: { Key.precedes($0.key, $1.key) }) {
-            var key = base
-            child.withUnsafeBufferPointer { _ = key.string(utf8: $0) }
-            var filled: [ContactTop.Entry]?
-            try deep.modifyIfChanged(key.bytes) { list in
-                let before = list?.entries.count ?? 0
+            let (_, filled) = try offering(deep, ContactsProjector.listKey(base, child[...])) { list in
                 var changed = false
-                if list == nil {
-                    list = made
-                    changed = true
-                } else {
-                    for e in made.entries where list!.offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize) { changed = true }
-                }
-                if list!.entries.count >= ContactsProjector.topSize, before < ContactsProjector.topSize { filled = list!.entries }
+                for e in made.entries where list.offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize) { changed = true }
                 return changed
             }
             if let filled { try fillDeep(base: base, parent: child, entries: filled) }
         }
+    }
+
+    /// Offers to the best list under `key` in `table` (an empty one when there is none) by `offer`, which says whether
+    /// it changed the list: whether the list is full after, and its entries when it just became full (it then holds
+    /// every contact it starts, and the `deep` lists below it are made from them). One lookup; written only if changed.
+    private func offering(_ table: ViewTable<ContactTop>, _ key: [UInt8],
+                          _ offer: (inout ContactTop) -> Bool) throws -> (full: Bool, filled: [ContactTop.Entry]?) {
+        var full = false
+        var filled: [ContactTop.Entry]?
+        try table.modifyIfChanged(key) { list in
+            if list == nil { list = ContactTop() }
+            let before = list!.entries.count
+            let changed = offer(&list!)
+            full = list!.entries.count >= ContactsProjector.topSize
+            if full, before < ContactsProjector.topSize { filled = list!.entries }
+            return changed
+        }
+        return (full, filled)
+    }
+
+    /// The key of the best list (`top` or `deep`) of the prefix `bytes` in the account whose key is `base`.
+    package static func listKey(_ base: Key, _ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var key = base
+        bytes.withUnsafeBufferPointer { _ = key.string(utf8: $0) }
+        return key.bytes
     }
 }

@@ -144,9 +144,7 @@ package struct ContactsReader {
         let base = Key(account)
         var addresses: ContactTop?
         for length in (ContactsProjector.topPrefixLength + 1)...min(p.count, ContactsProjector.deepPrefixLength) {
-            var key = base
-            p.withUnsafeBufferPointer { _ = key.string(utf8: UnsafeBufferPointer(rebasing: $0[0..<length])) }
-            guard let list = try snapshot.get(ContactsProjector.deepTable, key.bytes) else { return nil }
+            guard let list = try snapshot.get(ContactsProjector.deepTable, ContactsProjector.listKey(base, p[0..<length])) else { return nil }
             if list.entries.count < ContactsProjector.topSize || length == p.count {
                 addresses = list
                 break
