@@ -43,7 +43,8 @@ extension ViewStore {
     }
 
     /// Builds a new generation from the log (all views, or only `only` with the others copied from the
-    /// current generation), then makes it current. The current generation keeps serving until the switch.
+    /// current generation: `only` folded as far as the copied ones stand), then makes it current and, with views copied,
+    /// catches it up as a live generation. The current generation keeps serving until the switch.
     /// With `unlessFresh`, a generation that another process finished meanwhile (current, with no stale
     /// view among `only`, or at all) is used instead of building again; with `unlessBehindLess`, a current generation
     /// with no stale view that is no longer that far behind the log (another process rebuilt or caught it up meanwhile).
@@ -65,8 +66,15 @@ extension ViewStore {
         let building = root + "/" + gen + ".building"
         let compacted = root + "/" + gen + ".compact"
         try StoreDirectory.makePrivateDirectory(building)
-        // Every view rebuilt is a build from empty: nothing to copy.
-        let only = only.flatMap { names in catalog.types.allSatisfy { names.contains($0.name.rawValue) } ? nil : names }
+        // Every view rebuilt is a build from empty: nothing to copy. With no current generation, every view is built
+        // from empty here (folding those not named into a build store as if they held data lost history versions).
+        let only = current == nil ? nil : only.flatMap { names in catalog.types.allSatisfy { names.contains($0.name.rawValue) } ? nil : names }
+        // How far the build folds: with views copied, only as far as they stand, so that it folds only the views
+        // rebuilt; the new generation catches the copied ones up once it serves (below), as any live fold does. Folded
+        // here, the copied views' windows closed from their tables while their changes were held behind (`writesBehind`)
+        // or spilled, not yet in those tables: the closes wrote no version for such keys (`verify --views`: "has no
+        // version").
+        var through: UInt64?
         do {
             if let only, let current {
                 // The copy reads every page of the current views, and emptying a view frees every page of its
@@ -79,6 +87,7 @@ extension ViewStore {
                 }
                 let copied = try ViewStore(path: building, log: log, catalog: catalog)
                 try ResidentPageReleaser.during(copied.environment) { try copied.reset(views: only) }
+                through = try copied.checkpoints().filter { !only.contains($0.key) }.values.min()
             }
             // Written by `pwrite` at each commit rather than through the map, where each page a write-out changes
             // faults, through the file system's `page_mkwrite` (a third of a 100K `replay --view threads`; docs/
@@ -96,7 +105,7 @@ extension ViewStore {
             // the folder is this build's alone until the switch below.
             fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })
             // A scan of the whole log: with the kernel's read-ahead even where the log was opened for lookups.
-            try log.environment.withUsualReadAhead { try fresh.catchUp(progress: progress) }
+            try log.environment.withUsualReadAhead { try fresh.catchUp(through: through, progress: progress) }
             // The generation serves from a copy written in key order (`publish`): a bulk fold leaves a third to a half
             // of its file in free pages (each batch's copies on write need pages that the batches before still held),
             // which LMDB reuses but never gives back, and its history's B-trees about half full; the views built
@@ -111,15 +120,20 @@ extension ViewStore {
         try? FileManager.default.removeItem(atPath: building)
         // The switch: no process opens a generation meanwhile.
         let final = root + "/" + gen
-        let switchLock = FileLock.acquire(root + "/" + lockFile, exclusive: true)
-        defer { switchLock?.unlock() }
-        guard rename(compacted, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
-        try StoreDirectory.writePrivateFile(root + "/" + currentFile, contents: gen + "\n")
-        // Older generations go (a process that has one open keeps reading its files until it closes them).
-        for n in generationNumbers(root) where "gen-\(n)" != gen {
-            try? FileManager.default.removeItem(atPath: root + "/gen-\(n)")
-        }
-        return try ViewStore(path: final, log: log, catalog: catalog)
+        try {
+            let switchLock = FileLock.acquire(root + "/" + lockFile, exclusive: true)
+            defer { switchLock?.unlock() }
+            guard rename(compacted, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
+            try StoreDirectory.writePrivateFile(root + "/" + currentFile, contents: gen + "\n")
+            // Older generations go (a process that has one open keeps reading its files until it closes them).
+            for n in generationNumbers(root) where "gen-\(n)" != gen {
+                try? FileManager.default.removeItem(atPath: root + "/gen-\(n)")
+            }
+        }()
+        // No other build removes it meanwhile: this one holds the build lock until it returns.
+        let served = try ViewStore(path: final, log: log, catalog: catalog)
+        if through != nil { try served.catchUp() }
+        return served
     }
 
     /// Empties the tables, their history, checkpoints and quarantined events of `views`.

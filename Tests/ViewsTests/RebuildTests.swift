@@ -73,6 +73,32 @@ final class RebuildTests: ViewsTestCase {
         XCTAssertTrue(try only.compareWithRebuild().differences.isEmpty)
     }
 
+    /// A replay of one view copies the others: their history stays right when the log went on past them (more than a
+    /// history window), and when no generation was built before. (The build had folded the copied views' tail with the
+    /// rebuild's writes held behind, and its window closes wrote no version for the keys held: "has no version".)
+    func testReplayingOneViewKeepsTheOthersHistoryRight() throws {
+        func mail(_ range: Range<Int>) -> [NewEvent] {
+            range.map { i in
+                NewEvent(event: .emailReceived(EmailReceived(
+                    emailID: "h\(i)", folder: "INBOX", messageID: "h\(i)@example.com", subject: "Subject \(i % 50)",
+                    from: [EmailAddress(name: "P\(i % 300)", email: "p\(i % 300)@example.com")],
+                    date: Timestamp(microseconds: 1_700_000_000_000_000 + Int64(i) * 1_000_000), dateSource: .header,
+                    size: 100, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)),
+                         account: "acct", stream: .email("h\(i)"), actor: .sync)
+            }
+        }
+        try store.log.append(mail(0..<3_000))
+        // No generation yet: the replay of one view builds them all.
+        let first = try ViewStore.replay(store: store.directory, log: store.log, views: ["contacts"])
+        XCTAssertEqual(try first.compareWithRebuild().differences, [])
+        try first.catchUp()
+        // The log goes on past more than a window's events; the other views are copied behind it.
+        try store.log.append(mail(3_000..<13_500))  // more than a window (8,192 events)
+        let again = try ViewStore.replay(store: store.directory, log: store.log, views: ["contacts"])
+        XCTAssertEqual(Set(try again.checkpoints().values), [try store.log.head().sequence])
+        XCTAssertEqual(try again.compareWithRebuild().differences, [])
+    }
+
     /// A replayed generation serves from a compacted copy: no free pages left by the bulk fold's batches.
     func testAReplayedGenerationIsCompacted() throws {
         let events = (0..<15_000).map { i in
