@@ -1,13 +1,22 @@
 /// A typed event: one case per event type of the catalog (`docs/events.md`).
-public indirect enum DomainEvent: Sendable, Equatable {
+///
+/// Its payloads are held in the enum (69 bytes), so decoding one allocates nothing for the event itself and a
+/// `switch` reads a payload where it is. `EmailReceived`, the largest and most common, holds its 24 fields in one
+/// object of its own, so a copy of it (binding it in a `switch`, handing an event on) retains one reference; the
+/// few payloads over 72 bytes, all rare (`AccountAdded`, `AccountSettingsDiscovered`, `DraftSaved`,
+/// `DraftCopyChanged`, `NotificationDecided`), are `indirect` cases, each in a box, so they do not make every event
+/// as large as they are. (Until 2026-12-04 the whole enum was `indirect`: each event decoded into a box and binding
+/// a payload copied it out, retaining every string and array of an `EmailReceived`; the log bench's typed scan now
+/// runs ~7% fewer instructions for that, callgrind.)
+public enum DomainEvent: Sendable, Equatable {
     /// `StoreInitialized`.
     case storeInitialized(StoreInitialized)
     /// `AccountAdded`.
-    case accountAdded(AccountAdded)
+    indirect case accountAdded(AccountAdded)
     /// `AccountRemoved`.
     case accountRemoved(AccountRemoved)
     /// `AccountSettingsDiscovered`.
-    case accountSettingsDiscovered(AccountSettingsDiscovered)
+    indirect case accountSettingsDiscovered(AccountSettingsDiscovered)
     /// `FolderDiscovered`.
     case folderDiscovered(FolderDiscovered)
     /// `FolderRemoved`.
@@ -53,7 +62,7 @@ public indirect enum DomainEvent: Sendable, Equatable {
     /// `ActionUndone`.
     case actionUndone(ActionUndone)
     /// `DraftSaved`.
-    case draftSaved(DraftSaved)
+    indirect case draftSaved(DraftSaved)
     /// `DraftDeleted`.
     case draftDeleted(DraftDeleted)
     /// `MessageQueued`.
@@ -69,7 +78,7 @@ public indirect enum DomainEvent: Sendable, Equatable {
     /// `SendCancelled`.
     case sendCancelled(SendCancelled)
     /// `DraftCopyChanged`.
-    case draftCopyChanged(DraftCopyChanged)
+    indirect case draftCopyChanged(DraftCopyChanged)
     /// `MessagePartlySent`.
     case messagePartlySent(MessagePartlySent)
     /// `NotificationDelivered`.
@@ -77,7 +86,7 @@ public indirect enum DomainEvent: Sendable, Equatable {
     /// `NotificationPreferenceChanged`.
     case notificationPreferenceChanged(NotificationPreferenceChanged)
     /// `NotificationDecided`.
-    case notificationDecided(NotificationDecided)
+    indirect case notificationDecided(NotificationDecided)
     /// `NotificationWithdrawn`.
     case notificationWithdrawn(NotificationWithdrawn)
     /// A type this build does not know, kept as bytes.

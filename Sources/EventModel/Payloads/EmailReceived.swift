@@ -1,136 +1,246 @@
 /// A message was seen in a folder (synced or imported). One event per copy; the raw bytes are in the blob store.
+///
+/// Its fields are held in one immutable object (`Storage`), so a copy of the payload (binding it out of a
+/// `DomainEvent`, which copies it from the enum's storage, or passing it on) retains that object once instead of
+/// each of its ~15 strings and arrays, and releases it once; setting a field makes a new object with the change
+/// (payloads are built whole and read, rarely changed).
 public struct EmailReceived: PayloadCodable {
     /// The schema version this build writes.
     public static let schemaVersion: UInt16 = 1
 
+    /// The stored fields, in the order they are written (and their JSON object's keys: `Fields`' own encoding).
+    @usableFromInline struct Fields: Equatable, Encodable, Sendable {
+        @usableFromInline var emailID: String
+        @usableFromInline var folder: String
+        @usableFromInline var uid: UInt32?
+        @usableFromInline var uidValidity: UInt32?
+        @usableFromInline var sourceLocation: String?
+        @usableFromInline var messageID: String?
+        @usableFromInline var inReplyTo: [String]
+        @usableFromInline var references: [String]
+        @usableFromInline var gmailThreadID: UInt64?
+        @usableFromInline var subject: String
+        @usableFromInline var from: [EmailAddress]
+        @usableFromInline var to: [EmailAddress]
+        @usableFromInline var cc: [EmailAddress]
+        @usableFromInline var bcc: [EmailAddress]
+        @usableFromInline var replyTo: [EmailAddress]
+        @usableFromInline var date: Timestamp
+        @usableFromInline var dateSource: DateSource
+        @usableFromInline var flags: [String]
+        @usableFromInline var snippet: String
+        @usableFromInline var attachments: [AttachmentInfo]
+        @usableFromInline var size: UInt64
+        @usableFromInline var blob: BlobHash
+        @usableFromInline var listID: String?
+        @usableFromInline var warnings: [String]
+    }
+
+    /// The fields' one immutable holder.
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let fields: Fields
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+    }
+
+    @usableFromInline var storage: Storage
+
+    /// Changes fields: a new `Storage` with the change.
+    @inlinable mutating func update(_ change: (inout Fields) -> Void) {
+        var f = storage.fields
+        change(&f)
+        storage = Storage(f)
+    }
+
     /// The email's id: stable for this copy (account, folder, location).
-    public var emailID: String
+    @inlinable public var emailID: String {
+        get { storage.fields.emailID }
+        set { update { $0.emailID = newValue } }
+    }
     /// The folder it is in.
-    public var folder: String
+    @inlinable public var folder: String {
+        get { storage.fields.folder }
+        set { update { $0.folder = newValue } }
+    }
     /// IMAP UID.
-    public var uid: UInt32?
+    @inlinable public var uid: UInt32? {
+        get { storage.fields.uid }
+        set { update { $0.uid = newValue } }
+    }
     /// IMAP UIDVALIDITY of `uid`.
-    public var uidValidity: UInt32?
+    @inlinable public var uidValidity: UInt32? {
+        get { storage.fields.uidValidity }
+        set { update { $0.uidValidity = newValue } }
+    }
     /// Where an import found it (maildir file name, mbox byte offset).
-    public var sourceLocation: String?
+    @inlinable public var sourceLocation: String? {
+        get { storage.fields.sourceLocation }
+        set { update { $0.sourceLocation = newValue } }
+    }
     /// Message-ID without angle brackets.
-    public var messageID: String?
+    @inlinable public var messageID: String? {
+        get { storage.fields.messageID }
+        set { update { $0.messageID = newValue } }
+    }
     /// In-Reply-To ids.
-    public var inReplyTo: [String]
+    @inlinable public var inReplyTo: [String] {
+        get { storage.fields.inReplyTo }
+        set { update { $0.inReplyTo = newValue } }
+    }
     /// References ids, oldest first.
-    public var references: [String]
+    @inlinable public var references: [String] {
+        get { storage.fields.references }
+        set { update { $0.references = newValue } }
+    }
     /// X-GM-THRID when the server gives it.
-    public var gmailThreadID: UInt64?
+    @inlinable public var gmailThreadID: UInt64? {
+        get { storage.fields.gmailThreadID }
+        set { update { $0.gmailThreadID = newValue } }
+    }
     /// Decoded subject (empty when missing).
-    public var subject: String
+    @inlinable public var subject: String {
+        get { storage.fields.subject }
+        set { update { $0.subject = newValue } }
+    }
     /// From.
-    public var from: [EmailAddress]
+    @inlinable public var from: [EmailAddress] {
+        get { storage.fields.from }
+        set { update { $0.from = newValue } }
+    }
     /// To.
-    public var to: [EmailAddress]
+    @inlinable public var to: [EmailAddress] {
+        get { storage.fields.to }
+        set { update { $0.to = newValue } }
+    }
     /// Cc.
-    public var cc: [EmailAddress]
+    @inlinable public var cc: [EmailAddress] {
+        get { storage.fields.cc }
+        set { update { $0.cc = newValue } }
+    }
     /// Bcc.
-    public var bcc: [EmailAddress]
+    @inlinable public var bcc: [EmailAddress] {
+        get { storage.fields.bcc }
+        set { update { $0.bcc = newValue } }
+    }
     /// Reply-To.
-    public var replyTo: [EmailAddress]
+    @inlinable public var replyTo: [EmailAddress] {
+        get { storage.fields.replyTo }
+        set { update { $0.replyTo = newValue } }
+    }
     /// The message date.
-    public var date: Timestamp
+    @inlinable public var date: Timestamp {
+        get { storage.fields.date }
+        set { update { $0.date = newValue } }
+    }
     /// Where `date` came from: header, received, fallback or none.
-    public var dateSource: DateSource
+    @inlinable public var dateSource: DateSource {
+        get { storage.fields.dateSource }
+        set { update { $0.dateSource = newValue } }
+    }
     /// Flags at the time (`\Seen`, `\Flagged`, keywords).
-    public var flags: [String]
+    @inlinable public var flags: [String] {
+        get { storage.fields.flags }
+        set { update { $0.flags = newValue } }
+    }
     /// The first ~100 characters of the message's own text.
-    public var snippet: String
+    @inlinable public var snippet: String {
+        get { storage.fields.snippet }
+        set { update { $0.snippet = newValue } }
+    }
     /// Attachments and inline parts.
-    public var attachments: [AttachmentInfo]
+    @inlinable public var attachments: [AttachmentInfo] {
+        get { storage.fields.attachments }
+        set { update { $0.attachments = newValue } }
+    }
     /// Raw message size in bytes.
-    public var size: UInt64
+    @inlinable public var size: UInt64 {
+        get { storage.fields.size }
+        set { update { $0.size = newValue } }
+    }
     /// SHA-256 of the raw bytes: the key in the blob store.
-    public var blob: BlobHash
+    @inlinable public var blob: BlobHash {
+        get { storage.fields.blob }
+        set { update { $0.blob = newValue } }
+    }
     /// List-Id.
-    public var listID: String?
+    @inlinable public var listID: String? {
+        get { storage.fields.listID }
+        set { update { $0.listID = newValue } }
+    }
     /// What the parser had to work around in this message.
-    public var warnings: [String]
+    @inlinable public var warnings: [String] {
+        get { storage.fields.warnings }
+        set { update { $0.warnings = newValue } }
+    }
 
     /// Creates the payload.
     package init(emailID: String, folder: String, uid: UInt32? = nil, uidValidity: UInt32? = nil, sourceLocation: String? = nil, messageID: String? = nil, inReplyTo: [String] = [], references: [String] = [], gmailThreadID: UInt64? = nil, subject: String, from: [EmailAddress] = [], to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], replyTo: [EmailAddress] = [], date: Timestamp, dateSource: DateSource, flags: [String] = [], snippet: String = "", attachments: [AttachmentInfo] = [], size: UInt64, blob: BlobHash, listID: String? = nil, warnings: [String] = []) {
-        self.emailID = emailID
-        self.folder = folder
-        self.uid = uid
-        self.uidValidity = uidValidity
-        self.sourceLocation = sourceLocation
-        self.messageID = messageID
-        self.inReplyTo = inReplyTo
-        self.references = references
-        self.gmailThreadID = gmailThreadID
-        self.subject = subject
-        self.from = from
-        self.to = to
-        self.cc = cc
-        self.bcc = bcc
-        self.replyTo = replyTo
-        self.date = date
-        self.dateSource = dateSource
-        self.flags = flags
-        self.snippet = snippet
-        self.attachments = attachments
-        self.size = size
-        self.blob = blob
-        self.listID = listID
-        self.warnings = warnings
+        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings))
+    }
+
+    /// Equal when every field is.
+    public static func == (a: EmailReceived, b: EmailReceived) -> Bool {
+        a.storage === b.storage || a.storage.fields == b.storage.fields
+    }
+
+    /// Encodes the fields as the payload's JSON object (each field a key, in order).
+    public func encode(to encoder: any Encoder) throws {
+        try storage.fields.encode(to: encoder)
     }
 
     package func encode(to w: inout ByteWriter) {
-        w.write(emailID)
-        w.write(folder)
-        w.write(uid)
-        w.write(uidValidity)
-        w.write(sourceLocation)
-        w.write(messageID)
-        w.write(inReplyTo)
-        w.write(references)
-        w.write(gmailThreadID)
-        w.write(subject)
-        w.write(from)
-        w.write(to)
-        w.write(cc)
-        w.write(bcc)
-        w.write(replyTo)
-        w.write(date)
-        w.write(dateSource)
-        w.write(flags)
-        w.write(snippet)
-        w.write(attachments)
-        w.write(size)
-        w.write(blob)
-        w.write(listID)
-        w.write(warnings)
+        // Each field read where it is held (binding `storage.fields` to a local copied it, retaining each field).
+        let s = storage
+        w.write(s.fields.emailID)
+        w.write(s.fields.folder)
+        w.write(s.fields.uid)
+        w.write(s.fields.uidValidity)
+        w.write(s.fields.sourceLocation)
+        w.write(s.fields.messageID)
+        w.write(s.fields.inReplyTo)
+        w.write(s.fields.references)
+        w.write(s.fields.gmailThreadID)
+        w.write(s.fields.subject)
+        w.write(s.fields.from)
+        w.write(s.fields.to)
+        w.write(s.fields.cc)
+        w.write(s.fields.bcc)
+        w.write(s.fields.replyTo)
+        w.write(s.fields.date)
+        w.write(s.fields.dateSource)
+        w.write(s.fields.flags)
+        w.write(s.fields.snippet)
+        w.write(s.fields.attachments)
+        w.write(s.fields.size)
+        w.write(s.fields.blob)
+        w.write(s.fields.listID)
+        w.write(s.fields.warnings)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
-        emailID = try r.read()
-        folder = try r.read()
-        uid = try r.read()
-        uidValidity = try r.read()
-        sourceLocation = try r.read()
-        messageID = try r.read()
-        inReplyTo = try r.read()
-        references = try r.read()
-        gmailThreadID = try r.read()
-        subject = try r.read()
-        from = try r.read()
-        to = try r.read()
-        cc = try r.read()
-        bcc = try r.read()
-        replyTo = try r.read()
-        date = try r.read()
-        dateSource = try r.read()
-        flags = try r.read()
-        snippet = try r.read()
-        attachments = try r.read()
-        size = try r.read()
-        blob = try r.read()
-        listID = try r.read()
-        warnings = try r.read()
+        let emailID: String = try r.read()
+        let folder: String = try r.read()
+        let uid: UInt32? = try r.read()
+        let uidValidity: UInt32? = try r.read()
+        let sourceLocation: String? = try r.read()
+        let messageID: String? = try r.read()
+        let inReplyTo: [String] = try r.read()
+        let references: [String] = try r.read()
+        let gmailThreadID: UInt64? = try r.read()
+        let subject: String = try r.read()
+        let from: [EmailAddress] = try r.read()
+        let to: [EmailAddress] = try r.read()
+        let cc: [EmailAddress] = try r.read()
+        let bcc: [EmailAddress] = try r.read()
+        let replyTo: [EmailAddress] = try r.read()
+        let date: Timestamp = try r.read()
+        let dateSource: DateSource = try r.read()
+        let flags: [String] = try r.read()
+        let snippet: String = try r.read()
+        let attachments: [AttachmentInfo] = try r.read()
+        let size: UInt64 = try r.read()
+        let blob: BlobHash = try r.read()
+        let listID: String? = try r.read()
+        let warnings: [String] = try r.read()
+        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings))
     }
 }
