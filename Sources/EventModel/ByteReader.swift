@@ -56,6 +56,7 @@
     }
 
     /// `readVarint` past its one-byte case.
+    ///
     /// Reads the bytes where they are, one bound check each, the offset moved once at the end (through `readByte`,
     /// each byte was a call that checked and moved it: 3% of a typed scan's instructions, callgrind).
     @usableFromInline mutating func readLongVarint() throws(DecodeError) -> UInt64 {

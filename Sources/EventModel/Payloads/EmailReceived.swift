@@ -42,9 +42,10 @@ public struct EmailReceived: PayloadCodable {
         @usableFromInline init(_ fields: Fields) { self.fields = fields }
     }
 
+    /// The fields, shared by every copy of this payload until one of them sets a field.
     @usableFromInline var storage: Storage
 
-    /// Changes fields: a new `Storage` with the change.
+    /// Changes fields: a new `Storage` with the change (copies of the payload keep the one they had).
     @inlinable mutating func update(_ change: (inout Fields) -> Void) {
         var f = storage.fields
         change(&f)
@@ -188,7 +189,7 @@ public struct EmailReceived: PayloadCodable {
     }
 
     package func encode(to w: inout ByteWriter) {
-        // Each field read where it is held (binding `storage.fields` to a local copied it, retaining each field).
+        // Each field read where the storage holds it, not from a copy of the fields.
         let s = storage
         w.write(s.fields.emailID)
         w.write(s.fields.folder)
