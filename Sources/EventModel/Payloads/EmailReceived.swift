@@ -235,7 +235,7 @@ public struct EmailReceived: PayloadCodable {
         let replyTo: [EmailAddress] = try r.read()
         let date: Timestamp = try r.read()
         let dateSource: DateSource = try r.read()
-        let flags: [String] = try r.read()
+        let flags = try r.readFlagList()
         let snippet: String = try r.read()
         let attachments: [AttachmentInfo] = try r.read()
         let size: UInt64 = try r.read()

@@ -38,9 +38,9 @@ public struct FlagsChanged: PayloadCodable {
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
         emailID = try r.read()
         folder = try r.read()
-        flags = try r.read()
-        added = try r.read()
-        removed = try r.read()
+        flags = try r.readFlagList()
+        added = try r.readFlagList()
+        removed = try r.readFlagList()
         modSeq = try r.read()
     }
 }

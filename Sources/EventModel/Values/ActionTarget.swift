@@ -23,6 +23,6 @@ public struct ActionTarget: Hashable, Sendable, Encodable, BinaryField {
     @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         emailID = try r.read()
         folder = try r.read()
-        flags = try r.read()
+        flags = try r.readFlagList()
     }
 }
