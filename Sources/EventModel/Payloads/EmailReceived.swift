@@ -9,31 +9,31 @@ public struct EmailReceived: PayloadCodable {
     public static let schemaVersion: UInt16 = 1
 
     /// The stored fields, in the order they are written (and their JSON object's keys: `Fields`' own encoding).
-    @usableFromInline struct Fields: Equatable, Encodable, Sendable {
-        @usableFromInline var emailID: String
-        @usableFromInline var folder: String
-        @usableFromInline var uid: UInt32?
-        @usableFromInline var uidValidity: UInt32?
-        @usableFromInline var sourceLocation: String?
-        @usableFromInline var messageID: String?
-        @usableFromInline var inReplyTo: [String]
-        @usableFromInline var references: [String]
-        @usableFromInline var gmailThreadID: UInt64?
-        @usableFromInline var subject: String
-        @usableFromInline var from: [EmailAddress]
-        @usableFromInline var to: [EmailAddress]
-        @usableFromInline var cc: [EmailAddress]
-        @usableFromInline var bcc: [EmailAddress]
-        @usableFromInline var replyTo: [EmailAddress]
-        @usableFromInline var date: Timestamp
-        @usableFromInline var dateSource: DateSource
-        @usableFromInline var flags: [String]
-        @usableFromInline var snippet: String
-        @usableFromInline var attachments: [AttachmentInfo]
-        @usableFromInline var size: UInt64
-        @usableFromInline var blob: BlobHash
-        @usableFromInline var listID: String?
-        @usableFromInline var warnings: [String]
+    @usableFromInline package struct Fields: Equatable, Encodable, Sendable {
+        @usableFromInline package var emailID: String
+        @usableFromInline package var folder: String
+        @usableFromInline package var uid: UInt32?
+        @usableFromInline package var uidValidity: UInt32?
+        @usableFromInline package var sourceLocation: String?
+        @usableFromInline package var messageID: String?
+        @usableFromInline package var inReplyTo: [String]
+        @usableFromInline package var references: [String]
+        @usableFromInline package var gmailThreadID: UInt64?
+        @usableFromInline package var subject: String
+        @usableFromInline package var from: [EmailAddress]
+        @usableFromInline package var to: [EmailAddress]
+        @usableFromInline package var cc: [EmailAddress]
+        @usableFromInline package var bcc: [EmailAddress]
+        @usableFromInline package var replyTo: [EmailAddress]
+        @usableFromInline package var date: Timestamp
+        @usableFromInline package var dateSource: DateSource
+        @usableFromInline package var flags: [String]
+        @usableFromInline package var snippet: String
+        @usableFromInline package var attachments: [AttachmentInfo]
+        @usableFromInline package var size: UInt64
+        @usableFromInline package var blob: BlobHash
+        @usableFromInline package var listID: String?
+        @usableFromInline package var warnings: [String]
     }
 
     /// The fields' one immutable holder.
@@ -45,8 +45,9 @@ public struct EmailReceived: PayloadCodable {
     /// The fields, shared by every copy of this payload until one of them sets a field.
     @usableFromInline var storage: Storage
 
-    /// Changes fields: a new `Storage` with the change (copies of the payload keep the one they had).
-    @inlinable mutating func update(_ change: (inout Fields) -> Void) {
+    /// Changes fields: a new `Storage` with the change (copies of the payload keep the one they had). Setting
+    /// several fields through one call makes one object, where each setter makes its own.
+    @inlinable package mutating func update(_ change: (inout Fields) -> Void) {
         var f = storage.fields
         change(&f)
         storage = Storage(f)

@@ -134,10 +134,12 @@ extension SyncEngine {
                                    flags: m.flags, fallbackDate: date, size: m.body.count)
         var result = try ingest.ingest(source, correlation: correlation, actor: .sync)
         if case .emailReceived(var p) = result.event.event {
-            p.uid = m.uid
-            p.uidValidity = validity
-            p.sourceLocation = nil
-            if let thrid = m.gmailThreadID { p.gmailThreadID = thrid }
+            p.update {
+                $0.uid = m.uid
+                $0.uidValidity = validity
+                $0.sourceLocation = nil
+                if let thrid = m.gmailThreadID { $0.gmailThreadID = thrid }
+            }
             result.event.event = .emailReceived(p)
         }
         return result

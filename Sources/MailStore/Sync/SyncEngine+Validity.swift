@@ -67,8 +67,10 @@ extension SyncEngine {
     /// its email id kept; nil if the original cannot be read.
     func received(again copy: SyncedCopy, uid: UInt32, validity: UInt32, folder: String) throws -> NewEvent? {
         guard let stored = try store.log.event(at: copy.sequence), case .emailReceived(var p) = try stored.decode() else { return nil }
-        p.uid = uid
-        p.uidValidity = validity
+        p.update {
+            $0.uid = uid
+            $0.uidValidity = validity
+        }
         return NewEvent(id: identity.eventID("EmailReceived", account.name, folder, SyncEngine.location(validity: validity, uid: uid)),
                         event: .emailReceived(p), account: account.name, stream: .email(copy.emailID),
                         occurredAt: stored.envelope.occurredAt, correlationID: correlation, actor: .sync)
