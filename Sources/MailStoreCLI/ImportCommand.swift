@@ -82,7 +82,7 @@ struct ImportCommand: ParsableCommand {
     static func printSummary(_ s: ImportSummary) {
         let rate = s.seconds > 0 ? Double(s.imported + s.alreadyPresent) / s.seconds : 0
         print("Imported \(s.imported) of \(Counted.of(s.found, "message")) in \(Counted.of(s.folders, "folder")) (\(s.alreadyPresent) already present) "
-              + String(format: "in %.1fs, %.0f messages/s, %.1f MB/s", s.seconds, rate,
+              + String(format: "in %.2fs, %.0f messages/s, %.1f MB/s", s.seconds, rate,
                        s.seconds > 0 ? Double(s.bytes) / s.seconds / 1e6 : 0))
         if s.malformed > 0 {
             let reasons = s.warnings.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

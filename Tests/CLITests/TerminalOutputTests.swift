@@ -23,6 +23,8 @@ final class TerminalOutputTests: CLITestCase {
         try Data(message.utf8).write(to: URL(fileURLWithPath: dir.file("hostile.mbox")))
         let imported = try mailstore("import", "--mbox", dir.file("hostile.mbox"), "--account", "demo")
         XCTAssertTrue(imported.stdout.hasPrefix("Imported 1 of 1 message in 1 folder (0 already present)"), imported.stdout)
+        // A quick import's time in hundredths ("in 0.0s" said nothing).
+        XCTAssertNotNil(imported.stdout.range(of: #"present\) in [0-9]+\.[0-9]{2}s, "#, options: .regularExpression), imported.stdout)
     }
 
     private func assertClean(_ output: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
