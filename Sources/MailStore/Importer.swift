@@ -56,6 +56,12 @@ public final class Importer {
     private var ingests: [MessageIngest] = []
     /// True once the account has a blob dictionary or one was tried on this run's first chunk.
     private var dictionaryDecided = false
+    /// The folders whose `FolderDiscovered` this run appended: the log holds no message of theirs under the ids an
+    /// import derives (an import appends a folder's discovery before any of its messages, and those ids name the
+    /// folder), so their chunks look nothing up before parsing. The append still finds any id already there.
+    private var discoveredNow: Set<String> = []
+    /// How many messages this importer looked up in the log before parsing them (a folder it discovered: none).
+    package private(set) var messagesLookedUp = 0
 
     /// Creates an importer for `store`.
     public init(store: MailStore, options: Options = Options()) throws {
@@ -90,6 +96,7 @@ public final class Importer {
         var done = 0
         while let listed = try feed.next() {
             for (location, size) in listed.tooLarge { skipTooLarge(location, size: size) }
+            messagesLookedUp += listed.lookedUp
             if !listed.messages.isEmpty { try process(listed.messages, known: listed.known) }
             done += listed.messages.count + listed.tooLarge.count
             progress?(done, max(total, done))
@@ -105,25 +112,33 @@ public final class Importer {
     private struct ListedChunk: @unchecked Sendable {
         var messages: [SourceMessage] = []
         var known: [UInt64?] = []
+        /// How many of `messages` were looked up (none in a folder this run discovered).
+        var lookedUp = 0
         var tooLarge: [(location: String, size: Int)] = []
     }
 
     /// Lists the folders' messages a chunk at a time on a thread of its own (a chunk ends at `batchMessages` or
     /// `batchBytes`) and looks up which of them the log already has. The lookups run in the thread's own short
     /// read transactions, beside the appends: a message appended by the chunk before is not seen yet, and its
-    /// append then finds it (`AppendOutcome.duplicate`, counted as already present).
+    /// append then finds it (`AppendOutcome.duplicate`, counted as already present). A chunk of a folder this run
+    /// discovered (`discoveredNow`) looks nothing up: a first import of a Maildir makes no lookup.
     private func listedChunks(_ source: MaildirSource, folders: [MaildirSource.Listing]) throws -> ChunkFeed<ListedChunk> {
         // Its own Identity (a hasher each): the importer's is used on the appending thread meanwhile.
         nonisolated(unsafe) let lookups = try Identity()
         let account = options.account, batchMessages = options.batchMessages, batchBytes = options.batchBytes
         let maxMessageBytes = options.maxMessageBytes
-        let log = store.log
+        let log = store.log, discoveredNow = discoveredNow
         return ChunkFeed { emit in
             var chunk = ListedChunk()
             var chunkBytes = 0
             func send() throws {
-                let ids = chunk.messages.map { MessageIngest.eventID(lookups, account: account, folder: $0.folder, location: $0.identityKey) }
-                chunk.known = try log.sequences(of: ids)
+                if chunk.messages.allSatisfy({ discoveredNow.contains($0.folder) }) {
+                    chunk.known = Array(repeating: nil, count: chunk.messages.count)
+                } else {
+                    let ids = chunk.messages.map { MessageIngest.eventID(lookups, account: account, folder: $0.folder, location: $0.identityKey) }
+                    chunk.known = try log.sequences(of: ids)
+                    chunk.lookedUp = ids.count
+                }
                 try emit(chunk)
                 chunk = ListedChunk()
                 chunkBytes = 0
@@ -257,7 +272,8 @@ public final class Importer {
                                                                role: f.role, delimiter: "/")),
                      account: account, stream: .folder(account: account, path: f.path), correlationID: correlation, actor: .system)
         }
-        try store.commit(events)
+        let outcomes = try store.commit(events)
+        discoveredNow = Set(zip(folders, outcomes).filter { $0.1.isNew }.map { $0.0.path })
     }
 
     /// A chunk read and parsed, ready to append.
@@ -281,11 +297,14 @@ public final class Importer {
     /// parses). `finishPending()` appends the last one.
     /// `known`: the log's sequences of the chunk's messages already there, when looked up already.
     private func process(_ chunk: [SourceMessage], known lookedUp: [UInt64?]? = nil) throws {
+        // A folder this run discovered has nothing to look up (`discoveredNow`), by either id of an mbox message.
+        let fresh = lookedUp == nil && chunk.allSatisfy { discoveredNow.contains($0.folder) }
+        if lookedUp == nil && !fresh { messagesLookedUp += chunk.count }
         // The importer's own Identity: the workers' may be busy parsing the previous chunk.
-        let known = try lookedUp ?? store.log.sequences(of: chunk.map {
+        let known = try lookedUp ?? (fresh ? Array(repeating: nil, count: chunk.count) : store.log.sequences(of: chunk.map {
             MessageIngest.eventID(identity, account: options.account, folder: $0.folder, location: $0.identityKey)
-        })
-        let present = try presentByOrdinal(chunk, known: known)
+        }))
+        let present = fresh ? [] : try presentByOrdinal(chunk, known: known)
         let todo = chunk.indices.filter { known[$0] == nil && !present.contains($0) }
         let previous = waitPending()
         if !dictionaryDecided && !todo.isEmpty { try trainDictionary(chunk, todo: todo) }

@@ -75,7 +75,10 @@ extension ImportTests {
     func testAnMboxImportedUnderOrdinalIdsIsNotImportedAgain() throws {
         let bytes = ["o1", "o2"].map { Array(message($0).utf8) }
         let identity = try Identity()
-        var legacy: [NewEvent] = []
+        // As an import then wrote them: the folder's discovery first (the id every import derives for it), then its messages.
+        var legacy = [NewEvent(id: identity.eventID("FolderDiscovered", "local", "INBOX"),
+                               event: .folderDiscovered(FolderDiscovered(folder: "INBOX", displayName: "Inbox", role: .inbox, delimiter: "/")),
+                               account: "local", stream: .folder(account: "local", path: "INBOX"), actor: .system)]
         for (i, b) in bytes.enumerated() {
             let hash = try store.log.putBlob(b)
             let emailID = identity.emailID(account: "local", folder: "INBOX", location: "#\(i + 1)")
