@@ -74,7 +74,7 @@ final class MessageIngest {
         switch message.content {
         case .bytes(let b): return b
         case .file(let path): return try MessageIngest.readFile(path, listed: message.size)
-        case .opened(let file, let path): return try MessageIngest.read(file.fd, path: path, listed: message.size)
+        case .opened(let file, let path): return try MessageIngest.readListed(file.fd, path: path, listed: message.size)
         }
     }
 
@@ -140,6 +140,21 @@ final class MessageIngest {
         return try read(fd, path: path, listed: listed)
     }
 
+    /// Reads the whole regular file open at `fd`, which its listing looked at through that descriptor (a regular file
+    /// of `listed` bytes then; a descriptor's file does not change type): no `fstat` again. One `pread` asks for a byte
+    /// more than was listed, so a file grown since shows itself in the same call and is refused, as `read` refuses it;
+    /// a read that stops at the listed size is the file's end (Linux reads a regular file short only there), and a
+    /// shorter file gives what it has. The buffer holds at most `listed + 1` bytes.
+    static func readListed(_ fd: Int32, path: String, listed: Int) throws -> [UInt8] {
+        let out = try readFromStart(fd, path: path, capacity: listed + 1, endingAt: listed)
+        if out.count > listed {
+            var st = stat()
+            let now = fstat(fd, &st) == 0 ? "\(st.st_size)" : "more"
+            throw ImportError.unreadable(path, "it grew from \(listed) to \(now) bytes since it was listed; import again to take it as it is now")
+        }
+        return out
+    }
+
     /// Reads the whole file open at `fd` from its start (`pread`: the offset of a descriptor its listing handed on is
     /// not trusted), `path` naming it in errors. Anything but a regular file is refused: a name that became a FIFO or a
     /// device since it was listed is not read. With `listed` (its size when the listing looked at it, which the
@@ -155,12 +170,18 @@ final class MessageIngest {
         }
         let size = Int(st.st_size)
         guard size > 0 else { return [] }
-        // Read into uninitialised memory (not zeroed first); a file shorter than its size was gives what it has.
+        return try readFromStart(fd, path: path, capacity: size, endingAt: size)
+    }
+
+    /// Up to `capacity` bytes of the regular file open at `fd`, read from its start with `pread` into uninitialised
+    /// memory (not zeroed first): until `capacity`, the file's end, or a read that stops short at `end` bytes (Linux
+    /// reads a regular file short only at its end). A file shorter than expected gives what it has.
+    private static func readFromStart(_ fd: Int32, path: String, capacity: Int, endingAt end: Int) throws -> [UInt8] {
         var failure: Int32 = 0
-        let out = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+        let out = [UInt8](unsafeUninitializedCapacity: capacity) { buf, count in
             var done = 0
-            while done < size {
-                let n = pread(fd, buf.baseAddress! + done, size - done, off_t(done))
+            while done < capacity {
+                let n = pread(fd, buf.baseAddress! + done, capacity - done, off_t(done))
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = errno
@@ -168,6 +189,7 @@ final class MessageIngest {
                 }
                 if n == 0 { break }
                 done += n
+                if done == end { break }
             }
             count = done
         }
