@@ -19,7 +19,7 @@ package struct BlobDictionary: Sendable {
     /// the importer's plain zstd: on generated mail level 3 saved ~2 points of size (51.5% against 53.6% of
     /// raw) for 2.4x the compression time.
     package static let level: Int32 = 1
-    /// The most sample bytes a dictionary is trained on (training reads them ~10 times).
+    /// The most sample bytes a dictionary is trained on (the training's time grows with them: ~0.04 s for 4 MB).
     package static let maxSampleBytes = 4 << 20
     /// The most messages sampled.
     package static let maxSamples = 1024

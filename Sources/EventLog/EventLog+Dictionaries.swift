@@ -41,8 +41,7 @@ extension EventLog {
             total += s.count
         }
         guard taken.count >= BlobDictionary.minSamples, total >= BlobDictionary.minSampleBytes,
-              let bytes = ZstdDictionary.train(samples: taken, capacity: BlobDictionary.capacity(sampleBytes: total),
-                                               threads: ProcessInfo.processInfo.activeProcessorCount) else { return nil }
+              let bytes = ZstdDictionary.train(samples: taken, capacity: BlobDictionary.capacity(sampleBytes: total)) else { return nil }
         let zstd = try ZstdDictionary(bytes: bytes, level: BlobDictionary.level)
         let digest = try SHA256Hasher().hash(bytes)
         writerLock.lock()
