@@ -5,12 +5,10 @@ package struct FoldersReader {
     /// A reader over `snapshot`.
     package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
-    /// The folders of `account`, in the folder list's order (system folders first, then by name).
+    /// The folders of `account`, in the folder list's order: system folders first, then the others by path, each
+    /// folder's subfolders right after it (`FolderEntry.tree`).
     package func folders(account: String) throws -> [FolderEntry] {
-        try snapshot.prefixed(FoldersProjector.listTable, Key(account).bytes).map(\.1).sorted {
-            let (a, b) = (FoldersProjector.order($0.role), FoldersProjector.order($1.role))
-            return a != b ? a < b : $0.displayName.lowercased() < $1.displayName.lowercased()
-        }
+        FolderEntry.tree(try snapshot.prefixed(FoldersProjector.listTable, Key(account).bytes).map(\.1)).map(\.entry)
     }
 
     /// The accounts that have folders, in key order.

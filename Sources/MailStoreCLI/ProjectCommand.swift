@@ -166,8 +166,14 @@ struct ProjectCommand: ParsableCommand {
         var all: [FolderSummary] = []
         for a in try accountsToShow(store) { all += try useCase.fetchFolders(accountId: a) }
         if json { return try printJSON(all) }
+        // A subfolder's name is indented under its folder's; the path (what `--folder` takes) follows where it is not
+        // the name shown.
         for f in all {
-            print("\(ThreadRow.fit(f.accountId, 12)) \(ThreadRow.fit(f.name, 28)) \(ThreadRow.fit(f.role.description, 9)) \(f.badge.map(String.init) ?? "—")")
+            let name = String(repeating: "  ", count: min(f.depth, 8)) + f.name
+            let path = f.id.caseInsensitiveCompare(f.name) == .orderedSame ? "" : "  " + TerminalSanitiser.line(f.id)
+            let badge = f.badge.map(String.init) ?? "—"
+            print("\(ThreadRow.fit(f.accountId, 12)) \(ThreadRow.fit(name, 28)) \(ThreadRow.fit(f.role.description, 9)) "
+                  + (path.isEmpty ? badge : ThreadRow.fit(badge, 6) + path))
         }
     }
 

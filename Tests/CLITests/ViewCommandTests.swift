@@ -75,6 +75,27 @@ final class ViewCommandTests: CLITestCase {
         try mailstore("project", "--view", "dedup", "--account", "demo")
     }
 
+    /// Two subfolders of the same name in different folders are told apart: each is listed under its folder,
+    /// indented, with the path `--folder` takes; a folder at the top shows no path.
+    func testFoldersListSubfoldersUnderTheirFolderWithThePathToGive() throws {
+        try mailstore("init")
+        for (folder, n) in [("bar", 1), ("bar/baz", 2), ("foo", 3), ("foo/baz", 4)] {
+            let cur = dir.file("md/\(folder)/cur")
+            try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
+            try Data("Subject: \(folder)\nMessage-ID: <\(n)@x>\n\nbody\n".utf8).write(to: URL(fileURLWithPath: cur + "/\(n).host:2,S"))
+        }
+        try mailstore("import", "--maildir", dir.file("md"), "--quiet")
+        let lines = try mailstore("project", "--view", "folders").stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().map(String.init) },
+                       [["Inbox", "inbox", "0"], ["Starred", "flagged", "—"], ["bar", "custom", "—"], ["baz", "custom", "—", "bar/baz"],
+                        ["foo", "custom", "—"], ["baz", "custom", "—", "foo/baz"]], lines.joined(separator: "\n"))
+        XCTAssertTrue(lines[3].hasPrefix("local          baz "), "indented under bar: \(lines[3])")
+        XCTAssertFalse(lines.contains { $0.hasSuffix(" ") }, "no trailing blanks")
+        let sub = try mailstore("project", "--view", "threads", "--folder", "foo/baz")
+        XCTAssertTrue(sub.stdout.contains("foo/baz"), sub.stdout)
+        XCTAssertFalse(sub.stdout.contains("bar/baz"), sub.stdout)
+    }
+
     /// The dedup and contacts views page as the thread list does: `--limit` rows, `more: --cursor X` on stderr,
     /// and the pages followed to the end are `--all`, line for line, each row once.
     func testDedupAndContactsPageByCursorToWhatAllPrints() throws {

@@ -127,6 +127,24 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertEqual(f.map(\.badge), [1, nil, nil, 1, 1, nil, nil, nil, nil])
     }
 
+    /// A folder's subfolders follow it at depth + 1 (under the Inbox too, the virtual Starred folder after them); a
+    /// folder whose parent is no listed folder (`[Gmail]/Sent Mail`, `lists/Apple` beside `Lists`) is at the top;
+    /// siblings by path part by part, ignoring case (`Lists` and its subfolders before `Lists 2024`).
+    func testSubfoldersFollowTheirFolderWithTheirDepth() throws {
+        for (p, r) in [("Lists 2024", FolderRole.custom), ("Lists/dev/rust", .custom), ("Archive/2024", .custom), ("lists/Apple", .custom),
+                       ("INBOX/Lists", .custom), ("Lists", .custom), ("[Gmail]/Sent Mail", .sent), ("Archive", .archive),
+                       ("Lists/dev", .custom), ("INBOX", .inbox)] {
+            try folder(p, role: r)
+        }
+        let f = try useCase().fetchFolders(accountId: "acct")
+        XCTAssertEqual(f.map(\.id), ["INBOX", "INBOX/Lists", "Starred", "[Gmail]/Sent Mail", "Archive", "Archive/2024", "Lists",
+                                     "Lists/dev", "Lists/dev/rust", "lists/Apple", "Lists 2024"])
+        XCTAssertEqual(f.map(\.name), ["Inbox", "Lists", "Starred", "Sent Mail", "Archive", "2024", "Lists", "dev", "rust", "Apple",
+                                       "Lists 2024"])
+        XCTAssertEqual(f.map(\.depth), [0, 1, 0, 0, 0, 1, 0, 1, 2, 0, 0])
+        XCTAssertEqual(try views().folders(account: "acct").map(\.path), f.map(\.id).filter { $0 != "Starred" })
+    }
+
     func testOutboxStates() throws {
         func save(_ d: String) throws { try event(.draftSaved(DraftSaved(draftID: d, draftVersion: 1, subject: "S \(d)", body: "b"))) }
         for d in ["q", "s", "f", "sent", "undone", "x"] { try save(d) }

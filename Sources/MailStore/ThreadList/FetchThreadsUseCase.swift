@@ -123,7 +123,8 @@ extension FetchThreadsUseCase {
     }
 
     /// The folders of an account in navigation order (Inbox, Starred, Sent, Drafts, Spam, Trash, Archive,
-    /// then custom folders alphabetically), with their badges.
+    /// then custom folders by path, ignoring case; each folder's subfolders right after it, with their depth),
+    /// with their badges.
     /// An account with folders but no `\Flagged`-role one (and none named Starred) gets the virtual Starred
     /// folder after the Inbox (id `Starred`, read by ``fetchThreads(accountId:folderId:category:cursor:pageSize:)``).
     /// The Drafts badge counts the account's drafts: the local ones (each once, whether or not its server copy
@@ -131,16 +132,18 @@ extension FetchThreadsUseCase {
     public func fetchFolders(accountId: String) throws -> [FolderSummary] {
         do {
             let folders = try views.folders(account: accountId)
-            var out = try folders.map { f in
+            var out = try FolderEntry.tree(folders).map { f, depth in
                 let badge: Int? = switch f.role {
                 case .inbox, .junk: try views.unreadCount(account: accountId, folder: f.path, category: "all")
                 case .drafts: try draftsBadge(accountId: accountId, folder: f.path)
                 default: nil
                 }
-                return FolderSummary(id: f.path, accountId: accountId, name: f.displayName, role: f.role, badge: badge)
+                return FolderSummary(id: f.path, accountId: accountId, name: f.displayName, role: f.role, badge: badge,
+                                     depth: depth)
             }
             if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged || $0.path == FetchThreadsUseCase.starredFolder }) {
-                let at = out.firstIndex { $0.role != .inbox } ?? out.count
+                // After the Inbox and its subfolders.
+                let at = out.firstIndex { $0.role != .inbox && $0.depth == 0 } ?? out.count
                 out.insert(FolderSummary(id: FetchThreadsUseCase.starredFolder, accountId: accountId, name: FetchThreadsUseCase.starredFolder,
                                          role: .flagged, badge: nil, isVirtual: true), at: at)
             }

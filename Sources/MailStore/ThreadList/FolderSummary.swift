@@ -14,8 +14,11 @@ public struct FolderSummary: Sendable, Equatable, Encodable {
     public var badge: Int?
     /// True for a folder with no server folder behind it (the virtual Starred folder of an account without one).
     public var isVirtual = false
+    /// How many listed folders are above it: 0 at the top, 1 for a subfolder of one at the top (the list gives each
+    /// folder's subfolders right after it).
+    public var depth = 0
 
-    enum CodingKeys: String, CodingKey { case id, accountId, name, role, badge, isVirtual = "virtual" }
+    enum CodingKeys: String, CodingKey { case id, accountId, name, role, badge, isVirtual = "virtual", depth }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -25,5 +28,6 @@ public struct FolderSummary: Sendable, Equatable, Encodable {
         try c.encode(role, forKey: .role)
         try c.encode(badge, forKey: .badge)
         try c.encode(isVirtual, forKey: .isVirtual)
+        try c.encode(depth, forKey: .depth)
     }
 }
