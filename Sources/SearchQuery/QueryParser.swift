@@ -152,6 +152,12 @@ struct QueryParser {
                 throw SearchQueryError(offset: offset, "unknown state '\(value)'; is: takes \(MessageState.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return .filter(.state(s))
+        case "has":
+            // Gmail's spelling of `is:attachment`; Gmail's other `has:` terms name things a store does not keep.
+            guard value.lowercased() == MessageState.attachment.rawValue else {
+                throw SearchQueryError(offset: offset, "unknown '\(value)'; has: takes attachment (is: takes \(MessageState.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return .filter(.state(.attachment))
         case "category":
             let v = value.lowercased()
             guard SearchQuery.categories.contains(v) else {

@@ -62,6 +62,7 @@ final class SearchQueryTests: XCTestCase {
         XCTAssertEqual(try parse("is:unread"), .filter(.state(.unread)))
         XCTAssertEqual(try parse("is:STARRED"), .filter(.state(.starred)))
         XCTAssertEqual(try parse("is:attachment"), .filter(.state(.attachment)))
+        XCTAssertEqual(try parse("has:Attachment"), .filter(.state(.attachment)), "Gmail's spelling")
         XCTAssertEqual(try parse("category:Social"), .filter(.category("social")))
     }
 
@@ -160,6 +161,7 @@ final class SearchQueryTests: XCTestCase {
             ("hello world)", 11, "no matching"),
             ("a \"open phrase", 2, "never closed"),
             ("is:sleepy", 3, "unknown state"),
+            ("has:drive", 4, "has: takes attachment"),
             ("category:fun", 9, "unknown category"),
             ("a OR", 2, "OR needs"),
             ("OR a", 0, "OR needs"),
