@@ -7,9 +7,9 @@ extension FolderEntry {
     package static let maxTreeDepth = 32
 
     /// The character between the path's parts: the one before the name shown, when the path ends with that name
-    /// after something; nil for a folder at the top (or a name that is not the path's end).
+    /// after something; nil for a folder at the top (or an empty name, or one that is not the path's end).
     package var delimiter: Character? {
-        guard path.count > displayName.count, path.hasSuffix(displayName) else { return nil }
+        guard !displayName.isEmpty, path.count > displayName.count, path.hasSuffix(displayName) else { return nil }
         return path.dropLast(displayName.count).last
     }
 

@@ -2,8 +2,9 @@ import Foundation
 
 /// A search query in mailstore's language (close to notmuch's): free words and "phrases", field terms
 /// (`from:` `to:` `cc:` `subject:` `body:` `attachment:` `mimetype:` `folder:` `account:` `id:` `thread:`
-/// `is:` `has:attachment` (Gmail's spelling of `is:attachment`) `category:` `date:` `size:`), `AND` / `OR` / `NOT` / `-`, parentheses. Words next to each other
-/// are ANDed; NOT binds tighter than AND, AND tighter than OR. Pure: no I/O; `now` fixes relative dates.
+/// `is:` `has:attachment` (Gmail's spelling of `is:attachment`) `category:` `date:` `size:`), `AND` / `OR` / `NOT` /
+/// `-`, parentheses. Words next to each other are ANDed; NOT binds tighter than AND, AND tighter than OR. Pure: no I/O;
+/// `now` fixes relative dates.
 package struct SearchQuery: Equatable, Sendable {
     /// The field names the lexer recognises before a colon; any other `name:value` is searched as text.
     package static let fields: Set<String> = Set(TextField.allCases.map(\.rawValue))

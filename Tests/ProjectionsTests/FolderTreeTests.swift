@@ -19,6 +19,13 @@ final class FolderTreeTests: XCTestCase {
         XCTAssertEqual(tree.map(\.depth), [0] + (0..<FolderEntry.maxTreeDepth).map { $0 } + [0, 0])
     }
 
+    func testANameThatIsNotThePathsEndOrIsEmptyIsAFolderAtTheTop() {
+        let odd = [FolderEntry(account: "a", path: "abc", displayName: "", role: .custom),
+                   FolderEntry(account: "a", path: "x/y", displayName: "Why", role: .custom), entry("x"), entry("ab")]
+        XCTAssertEqual(FolderEntry.tree(odd).map(\.entry.path), ["ab", "abc", "x", "x/y"])
+        XCTAssertEqual(FolderEntry.tree(odd).map(\.depth), [0, 0, 0, 0])
+    }
+
     func testAPathOfTwoHundredThousandPartsIsListedAtTheTop() {
         let long = Array(repeating: "x", count: 200_000).joined(separator: "/")
         let entries = [entry(long), entry("x"), entry(long + "/y"), entry("x/x")]
