@@ -136,13 +136,26 @@ struct ProjectCommand: ParsableCommand {
             Dictionary(uniqueKeysWithValues: c.map { ($0.key?.description ?? "all", $0.value) })
         }
         var reports: [Report] = []
-        for a in try accountsToShow(store) {
-            let folderIDs = try folder.map { [$0] } ?? useCase.fetchFolders(accountId: a).filter { !$0.isVirtual }.map(\.id)
+        let accounts = try accountsToShow(store)
+        var missing: Error?
+        for a in accounts {
+            // A folder named is looked up (a mistyped one is an error, as for the thread list); over several accounts
+            // those without it show no row for it, and it is an error only when none has it.
+            var folderIDs: [String]
+            if let folder {
+                do { folderIDs = [try useCase.folderPath(accountId: a, folderId: folder)] } catch ThreadListError.folderNotFound(let id) {
+                    missing = ThreadListError.folderNotFound(id: id)
+                    folderIDs = []
+                }
+            } else {
+                folderIDs = try useCase.fetchFolders(accountId: a).filter { !$0.isVirtual }.map(\.id)
+            }
             let rows = try folderIDs.map { Row(folder: $0, counts: named(try useCase.fetchUnreadCounts(accountId: a, folderId: $0))) }
             let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: FetchThreadsUseCase.wholeAccount))
             reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows,
                                   categoriesAvailable: tabs))
         }
+        if let missing, reports.allSatisfy({ $0.folders.isEmpty }) { throw missing }
         if json {
             struct Unified: Encodable { var accounts: [Report]; var badge: Int }
             if unified { try printJSON(Unified(accounts: reports, badge: try useCase.fetchBadgeCount())) }
@@ -155,7 +168,8 @@ struct ProjectCommand: ParsableCommand {
                   + (r.categoriesAvailable ? "shown" : "hidden (no categorizer: MAILSTORE_CATEGORIZER=off)"))
             print(ThreadRow.fit("folder", 28) + cats.map { ThreadRow.fit($0, 13) }.joined())
             for row in r.folders + [Row(folder: "(whole account)", counts: r.total)] {
-                print(ThreadRow.fit(row.folder, 28) + cats.map { ThreadRow.fit(String(row.counts[$0] ?? 0), 13) }.joined())
+                let line = ThreadRow.fit(row.folder, 28) + cats.map { ThreadRow.fit(String(row.counts[$0] ?? 0), 13) }.joined()
+                print(String(line.reversed().drop { $0 == " " }.reversed()))
             }
         }
         if unified { print("Badge over all accounts: \(try useCase.fetchBadgeCount())") }

@@ -91,6 +91,12 @@ final class ViewCommandTests: CLITestCase {
                         ["foo", "custom", "—"], ["baz", "custom", "—", "foo/baz"]], lines.joined(separator: "\n"))
         XCTAssertTrue(lines[3].hasPrefix("local          baz "), "indented under bar: \(lines[3])")
         XCTAssertFalse(lines.contains { $0.hasSuffix(" ") }, "no trailing blanks")
+        // The unread view checks the folder it is given as the thread list does; `inbox` is the Inbox.
+        let unread = try mailstore("project", "--view", "unread", "--folder", "inbox").stdout
+        XCTAssertTrue(unread.contains("\nINBOX "), unread)
+        XCTAssertFalse(unread.split(separator: "\n").contains { $0.hasSuffix(" ") }, "no trailing blanks")
+        let wrong = try mailstore("project", "--view", "unread", "--folder", "baz", expect: 4)
+        XCTAssertTrue(wrong.stderr.contains("no folder 'baz'"), wrong.stderr)
         let sub = try mailstore("project", "--view", "threads", "--folder", "foo/baz")
         XCTAssertTrue(sub.stdout.contains("foo/baz"), sub.stdout)
         XCTAssertFalse(sub.stdout.contains("bar/baz"), sub.stdout)

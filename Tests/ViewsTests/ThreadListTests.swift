@@ -114,6 +114,27 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertTrue(try views().compareWithRebuild().differences.isEmpty)
     }
 
+    /// INBOX names the Inbox in any case (RFC 3501 5.1); another folder the account does not have is an error.
+    func testInboxInAnyCaseIsTheInboxAndAnUnknownFolderIsAnError() throws {
+        try folder("INBOX", role: .inbox)
+        try folder("Work", role: .custom)
+        _ = try receive("i1")
+        let u = try useCase()
+        for name in ["inbox", "Inbox", "INBOX"] {
+            XCTAssertEqual(try u.folderPath(accountId: "acct", folderId: name), "INBOX")
+            XCTAssertEqual(try u.fetchThreads(accountId: "acct", folderId: name).threads.count, 1, name)
+        }
+        XCTAssertEqual(try u.folderPath(accountId: "acct", folderId: "Work"), "Work")
+        XCTAssertTrue(try u.fetchThreads(accountId: "acct", folderId: "Work").threads.isEmpty)
+        for name in ["work", "Nope"] {
+            XCTAssertThrowsError(try u.folderPath(accountId: "acct", folderId: name)) {
+                guard case ThreadListError.folderNotFound(let id) = $0 else { return XCTFail("\($0)") }
+                XCTAssertEqual(id, name)
+            }
+            XCTAssertThrowsError(try u.fetchThreads(accountId: "acct", folderId: name), name)
+        }
+    }
+
     func testFolderOrderAndBadges() throws {
         for (p, r) in [("Zeta", FolderRole.custom), ("Trash", .trash), ("Archive", .archive), ("INBOX", .inbox), ("alpha", .custom),
                        ("Drafts", .drafts), ("Spam", .junk), ("Sent", .sent), ("Starred", .flagged)] {

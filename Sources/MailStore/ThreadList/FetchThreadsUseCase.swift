@@ -40,13 +40,23 @@ public struct FetchThreadsUseCase: Sendable {
         let result = try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
         // Only an empty page can come from a folder that does not exist: check then, off the hot path.
         if result.threads.isEmpty {
-            let folders: [FolderEntry]
-            do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
-            if !folders.isEmpty && !folders.contains(where: { $0.path == folderId }) {
-                throw ThreadListError.folderNotFound(id: folderId)
+            let path = try folderPath(accountId: accountId, folderId: folderId)
+            if path != folderId {
+                return try fetchThreads(accountId: accountId, folderId: path, category: category, cursor: cursor, pageSize: pageSize)
             }
         }
         return result
+    }
+
+    /// The path of the folder `folderId` names in `accountId`: `folderId` itself when the account has that folder
+    /// (or no folders yet), the account's Inbox for `INBOX` in any case (RFC 3501 section 5.1: that name is
+    /// case-insensitive, `inbox` and `Inbox` name it too); else `ThreadListError.folderNotFound`.
+    public func folderPath(accountId: String, folderId: String) throws -> String {
+        let folders: [FolderEntry]
+        do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        if folders.isEmpty || folders.contains(where: { $0.path == folderId }) { return folderId }
+        if folderId.uppercased() == "INBOX", let inbox = folders.first(where: { $0.path.uppercased() == "INBOX" }) { return inbox.path }
+        throw ThreadListError.folderNotFound(id: folderId)
     }
 
     /// A page of the unified inbox: the Inbox-role folders of every account, merged by date.
