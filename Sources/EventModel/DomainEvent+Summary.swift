@@ -12,7 +12,8 @@ extension DomainEvent {
             return f.name.map { "\($0) <\(f.email)>" } ?? f.email
         }
         func flags(_ f: [String]) -> String { f.isEmpty ? "(none)" : f.joined(separator: " ") }
-        func ids(_ e: [String]) -> String { e.count == 1 ? e[0] : "\(e.count) emails" }
+        func emails(_ n: Int) -> String { n == 1 ? "1 email" : "\(n) emails" }
+        func ids(_ e: [String]) -> String { e.count == 1 ? e[0] : emails(e.count) }
         switch self {
         case .storeInitialized(let p): return "store format \(p.formatVersion) created by \(p.createdBy)"
         case .accountAdded(let p):
@@ -48,12 +49,12 @@ extension DomainEvent {
         case .threadArchived(let p), .threadDeleted(let p), .threadMarkedRead(let p), .threadMarkedUnread(let p),
              .threadStarred(let p), .threadUnstarred(let p), .threadMoved(let p):
             let n = p.threadIDs.count == 1 ? "thread \(p.threadIDs[0])" : "\(p.threadIDs.count) threads"
-            return "\(n), \(p.targets.count) emails" + (p.destination.map { " -> \($0)" } ?? "")
+            return "\(n), \(emails(p.targets.count))" + (p.destination.map { " -> \($0)" } ?? "")
         case .actionApplied(let p): return "action \(p.actionID) applied to \(ids(p.emailIDs))"
         case .actionFailed(let p): return "action \(p.actionID) attempt \(p.attempt): \(p.reason)"
         case .actionRejected(let p): return "action \(p.actionID): \(p.reason)"
         case .flagRejected(let p): return "action \(p.actionID): \(p.flag) reverted on \(ids(p.emailIDs)): \(p.message)"
-        case .actionReverted(let p): return "action \(p.actionID): \(p.targets.count) emails restored (\(p.reason))"
+        case .actionReverted(let p): return "action \(p.actionID): \(emails(p.targets.count)) restored (\(p.reason))"
         case .actionUndone(let p): return "action \(p.actionID) undone" + (p.serverInverseQueued ? ", inverse queued" : "")
         case .draftSaved(let p): return "draft \(p.draftID) v\(p.draftVersion) \(q(p.subject))"
         case .draftDeleted(let p): return "draft \(p.draftID)"
