@@ -31,7 +31,7 @@ extension FolderEntry {
 
     /// `entries` (one account's folders) in the folder list's order, each with its depth: the folders at the top
     /// (those with no listed folder above them: Gmail's `[Gmail]/Sent Mail`, whose `[Gmail]` is no folder, is one)
-    /// ordered by `listedBefore`, each followed by its subfolders at depth + 1, ordered the same way, and theirs.
+    /// ordered by `SortKey`, each followed by its subfolders at depth + 1, ordered the same way, and theirs.
     /// Each folder's path is split once; an iterative walk, so a deep tree costs no stack.
     package static func tree(_ entries: [FolderEntry]) -> [(entry: FolderEntry, depth: Int)] {
         let paths = Set(entries.map(\.path))
@@ -56,12 +56,9 @@ extension FolderEntry {
         return out
     }
 
-    /// Whether `a` is listed before its sibling `b`: by role (Inbox, Starred, Sent, Drafts, Spam, Trash, Archive, All,
-    /// Important, then the user's folders), then by path part by part, ignoring case, so that `Lists/dev` comes before
-    /// `Lists 2024`; the exact path settles what case alone tells apart.
-    package static func listedBefore(_ a: FolderEntry, _ b: FolderEntry) -> Bool { SortKey(a) < SortKey(b) }
-
-    /// What `listedBefore` compares, worked out once per folder.
+    /// The order of siblings, worked out once per folder: by role (Inbox, Starred, Sent, Drafts, Spam, Trash, Archive,
+    /// All, Important, then the user's folders), then by path part by part, ignoring case, so that `Lists/dev` comes
+    /// before `Lists 2024`; the exact path settles what case alone tells apart.
     struct SortKey: Comparable {
         let role: Int
         let parts: [String]

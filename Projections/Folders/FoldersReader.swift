@@ -7,8 +7,11 @@ package struct FoldersReader {
 
     /// The folders of `account`, in the folder list's order: system folders first, then the others by path, each
     /// folder's subfolders right after it (`FolderEntry.tree`).
-    package func folders(account: String) throws -> [FolderEntry] {
-        FolderEntry.tree(try snapshot.prefixed(FoldersProjector.listTable, Key(account).bytes).map(\.1)).map(\.entry)
+    package func folders(account: String) throws -> [FolderEntry] { try tree(account: account).map(\.entry) }
+
+    /// The same, each folder with its depth in the tree (`FolderEntry.tree`).
+    package func tree(account: String) throws -> [(entry: FolderEntry, depth: Int)] {
+        FolderEntry.tree(try snapshot.prefixed(FoldersProjector.listTable, Key(account).bytes).map(\.1))
     }
 
     /// The accounts that have folders, in key order.

@@ -61,6 +61,11 @@ extension ViewStore {
     /// The folders of `account`, in the folder list's order.
     public func folders(account: String) throws -> [FolderEntry] { try read { try FoldersReader($0).folders(account: account) } }
 
+    /// The same, each folder with its depth (0 at the top; a folder's subfolders follow it one deeper).
+    public func folderTree(account: String) throws -> [(entry: FolderEntry, depth: Int)] {
+        try read { try FoldersReader($0).tree(account: account) }
+    }
+
     /// The accounts that have folders.
     public func accounts() throws -> [String] { try read { try FoldersReader($0).accounts() } }
 

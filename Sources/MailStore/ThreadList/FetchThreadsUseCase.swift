@@ -141,8 +141,9 @@ extension FetchThreadsUseCase {
     /// is there) and the server's other drafts.
     public func fetchFolders(accountId: String) throws -> [FolderSummary] {
         do {
-            let folders = try views.folders(account: accountId)
-            var out = try FolderEntry.tree(folders).map { f, depth in
+            let tree = try views.folderTree(account: accountId)
+            let folders = tree.map(\.entry)
+            var out = try tree.map { f, depth in
                 let badge: Int? = switch f.role {
                 case .inbox, .junk: try views.unreadCount(account: accountId, folder: f.path, category: "all")
                 case .drafts: try draftsBadge(accountId: accountId, folder: f.path)
