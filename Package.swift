@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "CategorizerTests", dependencies: ["Categorizer", "MailParser", "EventModel"],
                     exclude: ["Labelled"]),
         .testTarget(name: "SearchQueryTests", dependencies: ["SearchQuery"]),
-        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "SearchQuery", "MailStore", "Views", "EventLog", "EventModel",
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "SearchQuery", "MailStore", "Views", "Projections", "EventLog", "EventModel",
                                                          "TestSupport", "CorpusGenerator"]),
         .testTarget(name: "IMAPProtocolTests", dependencies: ["IMAPProtocol"]),
         .testTarget(name: "IMAPClientTests", dependencies: ["IMAPClient", "IMAPProtocol", "SecureTransport", "TestSupport"]),

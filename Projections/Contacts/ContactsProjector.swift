@@ -16,8 +16,9 @@ package final class ContactsProjector: Projector {
     /// name word longer than that (`words`), so a scan reads a word's list and skips the word's entries. 11: no contact for an
     /// address longer than `ViewBounds.maxAddressBytes` (its lists' entries held the whole address, bounded only by the
     /// parser's header limit). 12: best lists per address prefix of 8 to `deepPrefixLength` characters under a full list
-    /// (`deep`), so a long prefix that thousands of addresses share is read from lists, not scanned.
-    package static let schemaVersion: UInt32 = 12
+    /// (`deep`), so a long prefix that thousands of addresses share is read from lists, not scanned. 13: a name word with
+    /// diacritics is also indexed without them (`DiacriticFold`), so "franc" completes "François".
+    package static let schemaVersion: UInt32 = 13
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -123,9 +124,11 @@ package final class ContactsProjector: Projector {
     }
 
     /// The tokens a contact is found by: the address and each word of the name (lowercased; at most
-    /// `maxNameWords`, since a name is text from mail and may be a novel). The address token also finds the
-    /// local part: every prefix of it starts the address. ASCII names take a byte path that gives the same
-    /// words as the Unicode one.
+    /// `maxNameWords`, since a name is text from mail and may be a novel), a word with diacritics also without them
+    /// as the search index removes them (`DiacriticFold`; schema 13): "franc" and "franç" both complete "François"
+    /// (a prefix typed is only lowercased, so "franç" does not complete a "Francois" written without). The address
+    /// token also finds the local part: every prefix of it starts the address. ASCII names take a byte path that
+    /// gives the same words as the Unicode one.
     package static func tokens(name: String?, address: String) -> Set<String> {
         var out: Set<String> = [address.folded]
         guard var name, !name.isEmpty else { return out }
@@ -149,7 +152,9 @@ package final class ContactsProjector: Projector {
         }
         if ascii { return out }
         for word in name.folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
-            out.insert(String(word))
+            let word = String(word)
+            out.insert(word)
+            if let plain = DiacriticFold.removingDiacritics(word) { out.insert(plain) }
         }
         return out
     }
