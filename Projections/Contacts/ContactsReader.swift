@@ -19,10 +19,27 @@ package struct ContactsReader {
     /// else the lists of the addresses and name words it starts where those answer (`fromTopList`), else makes one pass
     /// over the prefix index (each entry carries its rank; at most
     /// `candidates` entries), then one lookup per result. At most `maxLimit` contacts, whatever `limit` asks.
+    ///
+    /// A prefix of several words ("carl w", "worth, c", "jean-l", "o'b"; `queryWords`) completes contacts with a token
+    /// starting each word (`completeWords`); one word with blanks or commas around it completes as that word; without a
+    /// blank or comma the prefix also completes as one token (an address "jean-l…"), the two merged by rank.
     package func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
+        let lowered = prefix.lowercased()
+        guard let words = ContactsReader.queryWords(lowered) else {
+            return try completeToken(account: account, lowered: lowered, limit: limit, candidates: candidates)
+        }
+        let several = words.count == 1
+            ? try completeToken(account: account, lowered: words[0], limit: limit, candidates: candidates)
+            : try completeWords(account: account, words: words, limit: limit, candidates: candidates)
+        if lowered.contains(where: { $0.isWhitespace || $0 == "," }) { return several }
+        return ContactsReader.merged(several, try completeToken(account: account, lowered: lowered, limit: limit, candidates: candidates),
+                                     limit: min(limit, ContactsReader.maxLimit))
+    }
+
+    /// The completion of one token's prefix (`lowered`, lowercased): see `complete`.
+    private func completeToken(account: String, lowered: String, limit: Int, candidates: Int) throws -> [Contact] {
         let limit = min(limit, ContactsReader.maxLimit)
         // A token longer than a key part is stored bounded: match on its kept beginning.
-        let lowered = prefix.lowercased()
         let needle = Array(lowered.utf8.prefix(Key.maxPartBytes - 17))
         guard !needle.isEmpty, limit > 0 else { return [] }
         if limit <= ContactsProjector.topSize, let found = try fromTopList(account: account, prefix: lowered, limit: limit) {
@@ -57,9 +74,7 @@ package struct ContactsReader {
                 try snapshot.reader.scanBorrowed(ContactsProjector.prefixTable.name, from: from) { key, value in
                     guard key.count >= wanted.count, memcmp(key.baseAddress!, wanted.baseAddress!, wanted.count) == 0 else { return false }
                     scanned += 1
-                    // Key(account, token, address): the address is the part after the token's terminator.
-                    let i = memchr(key.baseAddress! + wanted.count, 0, key.count - wanted.count)
-                        .map { key.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? key.count
+                    let i = ContactsReader.tokenEnd(key, from: wanted.count)
                     let token = UnsafeRawBufferPointer(rebasing: key[accountKey.count..<i])
                     // `hasWordList` by bytes: a word of more than 7 bytes but 7 characters or fewer has no list, and
                     // its lookup finds none (one read); a part cut by `Key` (`maxPartBytes`) is not looked up.
@@ -72,12 +87,8 @@ package struct ContactsReader {
                         }
                         readingWord = Array(token)
                     }
-                    var end = key.count
-                    if end > i + 1 && key[end - 1] == 0 { end -= 1 }
-                    if i + 1 < end {
-                        if let rank = ContactRank(borrowing: value) {
-                            best.offer(rank: rank, address: UnsafeRawBufferPointer(rebasing: key[(i + 1)..<end]))
-                        }
+                    if let address = ContactsReader.address(key, tokenEnd: i), let rank = ContactRank(borrowing: value) {
+                        best.offer(rank: rank, address: address)
                     }
                     return scanned < candidates
                 }

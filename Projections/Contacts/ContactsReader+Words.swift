@@ -1,0 +1,202 @@
+import EventModel
+import Glibc
+
+extension ContactsReader {
+    /// The most words of a prefix matched: a name is indexed by at most `ContactsProjector.maxNameWords`.
+    package static let maxQueryWords = ContactsProjector.maxNameWords
+
+    /// The words of a typed prefix (`lowered`) that names several words ("carl w", "worth, c", "jean-l", "o'b", "carl "),
+    /// at most `maxQueryWords`: split at blanks and commas, and at a hyphen or apostrophe between two letters (as in a
+    /// name). Nil when it is one token as typed: nothing to split, or an @ in it (an address's prefix, matched whole).
+    /// An address's other characters do not split it ("noreply-", "noreply-1", "john.sm" are one token each).
+    package static func queryWords(_ lowered: String) -> [String]? {
+        guard !lowered.utf8.contains(UInt8(ascii: "@")) else { return nil }
+        var words: [String] = []
+        for chunk in lowered.split(whereSeparator: { $0.isWhitespace || $0 == "," }) where words.count < maxQueryWords {
+            let chars = Array(chunk)
+            var start = 0
+            for i in chars.indices where i > start && i + 1 < chars.count && "-'\u{2019}".contains(chars[i])
+                && chars[i - 1].isLetter && chars[i + 1].isLetter {
+                words.append(String(chars[start..<i]))
+                start = i + 1
+            }
+            words.append(String(chars[start...]))
+        }
+        guard !words.isEmpty, words != [lowered] else { return nil }
+        return Array(words.prefix(maxQueryWords))
+    }
+
+    /// Contacts with a token (a name word, or the address) starting each of `words`, best first, at most `limit`.
+    ///
+    /// First the best-contacts list of each word's first `ContactsProjector.topPrefixLength` characters, longest word
+    /// first: a list whose contacts, checked in its order (every word starts one of the contact's tokens), give `limit`,
+    /// or a list not full (it holds every contact its prefix starts), is the answer, as for one word (`fromTopList`).
+    ///
+    /// Else the index: the entries of the longest word (as a rule the fewest), at most `candidates`, are kept (rank and
+    /// address, in one buffer). Each other word's entries are then read while they are at most as many plus 256,
+    /// and the addresses they name kept as hashes (`HashTable`; a word with none: no contact, done); a word with more is
+    /// left to the check (it is the less selective, so the contacts tried pass it as a rule). The longest word's entries
+    /// named for every such word are offered to the best `limit` (`ContactCandidates`), which are looked up and
+    /// checked; when all pass they are the answer, else all of them are tried best rank first until `limit` pass.
+    ///
+    /// At most `maxQueryWords` lists read; `candidates` entries read for the longest word and `candidates` + 256 for
+    /// each other, as many hashes held, and at most `candidates` contacts looked up; a contact past the first
+    /// `candidates` entries of the longest word is not found. `lists: false` skips the lists (tests compare the two).
+    package func completeWords(account: String, words: [String], limit: Int, candidates: Int = 20_000,
+                               lists: Bool = true) throws -> [Contact] {
+        let limit = min(limit, ContactsReader.maxLimit)
+        guard limit > 0, candidates > 0, !words.isEmpty, !words.contains(where: \.isEmpty) else { return [] }
+        let accountKey = Key(account).bytes
+        let ordered = words.sorted { $0.utf8.count > $1.utf8.count }
+        if lists {
+            for word in ordered {
+                let listed = String(word.prefix(ContactsProjector.topPrefixLength))
+                let list = try snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes) ?? ContactTop()
+                let out = try checked(list.entries.map { Array(Key.bounded($0.address).utf8) }, account: accountKey, words: words, limit: limit)
+                if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out }
+            }
+        }
+        // The longest word's entries: rank, hash and where the address is in `arena`.
+        var entries: [(rank: ContactRank, hash: UInt64, start: Int, count: Int)] = []
+        var arena: [UInt8] = []
+        var leadRead = 0
+        try scanEntries(accountKey, ordered[0]) { address, value in
+            leadRead += 1
+            if let rank = ContactRank(borrowing: value) {
+                entries.append((rank, ContactsReader.hash(address), arena.count, address.count))
+                arena.append(contentsOf: address)
+            }
+            return leadRead < candidates
+        }
+        let most = leadRead + 256
+        for word in ordered.dropFirst() where !entries.isEmpty {
+            var named: [UInt64] = []
+            var read = 0
+            try scanEntries(accountKey, word) { address, _ in
+                read += 1
+                guard read <= most else { return false }
+                named.append(ContactsReader.hash(address))
+                return true
+            }
+            guard read <= most else { continue }
+            let table = HashTable(named)
+            entries.removeAll { !table.contains($0.hash) }
+        }
+        // The best `limit` first (no sort of them all): when each passes the check, they are the answer.
+        var best = ContactCandidates(limit: limit)
+        arena.withUnsafeBytes { bytes in
+            for e in entries { best.offer(rank: e.rank, address: UnsafeRawBufferPointer(rebasing: bytes[e.start..<(e.start + e.count)])) }
+        }
+        let top = best.entries.map(\.address)
+        let out = try checked(top, account: accountKey, words: words, limit: limit)
+        if out.count == top.count { return out }
+        // Some failed (a word left to the check, a hash named by chance): all of them, best first, until `limit` pass.
+        func address(_ e: (rank: ContactRank, hash: UInt64, start: Int, count: Int)) -> ArraySlice<UInt8> {
+            arena[e.start..<(e.start + e.count)]
+        }
+        entries.sort { $0.rank < $1.rank || ($0.rank == $1.rank && address($0).lexicographicallyPrecedes(address($1))) }
+        var addresses: [[UInt8]] = []
+        for e in entries where addresses.last.map({ $0[...] != address(e) }) ?? true {
+            // The same contact under two tokens of the word (a name word and the address): the same rank, next in order.
+            addresses.append(Array(address(e)))
+        }
+        return try checked(addresses, account: accountKey, words: words, limit: limit)
+    }
+
+    /// The contacts at `addresses` (key parts, best first) that have a token starting each of `words`, at most `limit`.
+    private func checked(_ addresses: [[UInt8]], account accountKey: [UInt8], words: [String], limit: Int) throws -> [Contact] {
+        var out: [Contact] = []
+        for address in addresses where out.count < limit {
+            guard let c = try snapshot.get(ContactsProjector.peopleTable, accountKey + address + [0]) else { continue }
+            let tokens = ContactsProjector.tokens(name: c.name, address: String(decoding: address, as: UTF8.self))
+            if words.allSatisfy({ w in tokens.contains { $0.hasPrefix(w) } }) { out.append(c) }
+        }
+        return out
+    }
+
+    /// Reads the prefix index entries of `account` (`accountKey`) whose token starts with `word` (its kept beginning, as a
+    /// key part bounds it), in key order, each as its address and value, borrowed, while `body` returns true. An entry
+    /// without an address (a damaged view file's) is skipped.
+    private func scanEntries(_ accountKey: [UInt8], _ word: String,
+                             _ body: (_ address: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
+        let start = accountKey + Array(word.utf8.prefix(Key.maxPartBytes - 17))
+        try start.withUnsafeBytes { wanted in
+            try snapshot.reader.scanBorrowed(ContactsProjector.prefixTable.name, from: start) { key, value in
+                guard key.count >= wanted.count, memcmp(key.baseAddress!, wanted.baseAddress!, wanted.count) == 0 else { return false }
+                guard let address = ContactsReader.address(key, tokenEnd: ContactsReader.tokenEnd(key, from: wanted.count)) else { return true }
+                return try body(address, value)
+            }
+        }
+    }
+
+    /// A hash of an address's bytes, 8 at a time (no seed to set up per address, as `Hasher` has): a word's contacts
+    /// are a table of them. Collisions cost only a contact checked in vain.
+    private static func hash(_ a: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(a.count)
+        var i = 0
+        while i + 8 <= a.count {
+            h = (h ^ a.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+            i += 8
+        }
+        while i < a.count {
+            h = (h ^ UInt64(a[i])) &* 0x100_0000_01B3
+            i += 1
+        }
+        h ^= h >> 29
+        h = h &* 0xC4CE_B9FE_1A85_EC53
+        return h ^ (h >> 32)
+    }
+
+    /// A set of hashes (`hash`) for membership tests: open addressing, at least twice as many slots as hashes (a power
+    /// of two), 0 marking an empty slot (a hash of 0 is kept as 1). Made once from a word's hashes, then only read.
+    private struct HashTable {
+        private var slots: [UInt64]
+        private let mask: Int
+
+        init(_ hashes: [UInt64]) {
+            var size = 16
+            while size < 2 * hashes.count { size *= 2 }
+            slots = [UInt64](repeating: 0, count: size)
+            mask = size - 1
+            for h in hashes {
+                let h = max(h, 1)
+                var i = Int(truncatingIfNeeded: h) & mask
+                while slots[i] != 0 && slots[i] != h { i = (i + 1) & mask }
+                slots[i] = h
+            }
+        }
+
+        func contains(_ hash: UInt64) -> Bool {
+            let h = max(hash, 1)
+            var i = Int(truncatingIfNeeded: h) & mask
+            while slots[i] != 0 {
+                if slots[i] == h { return true }
+                i = (i + 1) & mask
+            }
+            return false
+        }
+    }
+
+    /// Two completions (each best first) as one: best rank first, then address bytes, each address once, at most `limit`.
+    static func merged(_ a: [Contact], _ b: [Contact], limit: Int) -> [Contact] {
+        var seen = Set<[UInt8]>()
+        let all = (a + b).map { (rank: ContactRank($0), address: Array($0.address.utf8), contact: $0) }
+            .sorted { $0.rank < $1.rank || ($0.rank == $1.rank && $0.address.lexicographicallyPrecedes($1.address)) }
+        return all.filter { seen.insert($0.address).inserted }.prefix(limit).map(\.contact)
+    }
+
+    /// Where the token of a prefix index key (`Key(account, token, address)`) ends: its terminator, the first 0 byte at or
+    /// after `from` (the bytes matched), or the key's end.
+    static func tokenEnd(_ key: UnsafeRawBufferPointer, from: Int) -> Int {
+        memchr(key.baseAddress! + from, 0, key.count - from).map { key.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? key.count
+    }
+
+    /// The address part of a prefix index key whose token ends at `tokenEnd` (without the key's closing 0); nil when it
+    /// has none (a damaged view file's key).
+    static func address(_ key: UnsafeRawBufferPointer, tokenEnd i: Int) -> UnsafeRawBufferPointer? {
+        var end = key.count
+        if end > i + 1 && key[end - 1] == 0 { end -= 1 }
+        return i + 1 < end ? UnsafeRawBufferPointer(rebasing: key[(i + 1)..<end]) : nil
+    }
+}
