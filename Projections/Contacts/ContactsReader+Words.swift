@@ -39,8 +39,9 @@ extension ContactsReader {
     /// named for every such word are offered to the best `limit` (`ContactCandidates`), which are looked up and
     /// checked; when all pass they are the answer, else all of them are tried best rank first until `limit` pass.
     ///
-    /// At most `maxQueryWords` lists read; `candidates` entries read for the longest word and `candidates` + 256 for
-    /// each other, as many hashes held, and at most `candidates` contacts looked up; a contact past the first
+    /// At most `maxQueryWords` lists read; `candidates` entries read for the longest word (their addresses held, each at
+    /// most `Key.maxPartBytes`) and `candidates` + 256 for each other, as many hashes held, and at most `candidates`
+    /// contacts looked up; a contact past the first
     /// `candidates` entries of the longest word is not found. `lists: false` skips the lists (tests compare the two).
     package func completeWords(account: String, words: [String], limit: Int, candidates: Int = 20_000,
                                lists: Bool = true) throws -> [Contact] {
@@ -95,23 +96,32 @@ extension ContactsReader {
             arena[e.start..<(e.start + e.count)]
         }
         entries.sort { $0.rank < $1.rank || ($0.rank == $1.rank && address($0).lexicographicallyPrecedes(address($1))) }
-        var addresses: [[UInt8]] = []
-        for e in entries where addresses.last.map({ $0[...] != address(e) }) ?? true {
+        var passed: [Contact] = []
+        var last: ArraySlice<UInt8>?
+        for e in entries where passed.count < limit {
             // The same contact under two tokens of the word (a name word and the address): the same rank, next in order.
-            addresses.append(Array(address(e)))
+            let bytes = address(e)
+            if bytes == last { continue }
+            last = bytes
+            if let c = try checked(Array(bytes), account: accountKey, words: words) { passed.append(c) }
         }
-        return try checked(addresses, account: accountKey, words: words, limit: limit)
+        return passed
     }
 
     /// The contacts at `addresses` (key parts, best first) that have a token starting each of `words`, at most `limit`.
     private func checked(_ addresses: [[UInt8]], account accountKey: [UInt8], words: [String], limit: Int) throws -> [Contact] {
         var out: [Contact] = []
         for address in addresses where out.count < limit {
-            guard let c = try snapshot.get(ContactsProjector.peopleTable, accountKey + address + [0]) else { continue }
-            let tokens = ContactsProjector.tokens(name: c.name, address: String(decoding: address, as: UTF8.self))
-            if words.allSatisfy({ w in tokens.contains { $0.hasPrefix(w) } }) { out.append(c) }
+            if let c = try checked(address, account: accountKey, words: words) { out.append(c) }
         }
         return out
+    }
+
+    /// The contact at `address` (a key part) when each of `words` starts one of its tokens.
+    private func checked(_ address: [UInt8], account accountKey: [UInt8], words: [String]) throws -> Contact? {
+        guard let c = try snapshot.get(ContactsProjector.peopleTable, accountKey + address + [0]) else { return nil }
+        let tokens = ContactsProjector.tokens(name: c.name, address: String(decoding: address, as: UTF8.self))
+        return words.allSatisfy({ w in tokens.contains { $0.hasPrefix(w) } }) ? c : nil
     }
 
     /// Reads the prefix index entries of `account` (`accountKey`) whose token starts with `word` (its kept beginning, as a
