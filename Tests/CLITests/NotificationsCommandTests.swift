@@ -39,6 +39,11 @@ final class NotificationsCommandTests: CLITestCase {
         XCTAssertEqual(try settings()["mutedThreads"] as? [String], [])
         try mailstore(["vip", "remove", "JOHN@example.com"])
         XCTAssertEqual(try mailstore(["vip", "list", "--json"]).stdout, "[]\n")
+        // A name and address as a From line writes them: the address.
+        try mailstore(["vip", "add", "\"Worth, Carl\" <CWorth@cworth.org>"])
+        XCTAssertEqual(try mailstore(["vip", "list"]).stdout, "cworth@cworth.org\n")
+        try mailstore(["vip", "remove", "Carl <cworth@cworth.org>"])
+        XCTAssertEqual(try mailstore(["vip", "list", "--json"]).stdout, "[]\n")
         s = try settings("--no-quiet-hours")
         XCTAssertNil(s["quietHours"])
         s = try settings("--reset")
@@ -58,6 +63,7 @@ final class NotificationsCommandTests: CLITestCase {
         for args in [["notifications", "settings", "--quiet-hours", "25:00-07:00"], ["notifications", "settings", "--category", "promotions=maybe"],
                      ["notifications", "settings", "--category", "spam=off"], ["notifications", "settings", "--enable"],
                      ["notifications", "settings", "--enable", "--disable", "--account", "a"], ["vip", "add", "not-an-address"],
+                     ["vip", "add", "Carl <not-an-address>"], ["vip", "add", "a <a@b.c>, b <b@c.d>"], ["vip", "add", "Carl <a@b.c"],
                      ["vip", "add"], ["vip", "frobnicate", "a@b.c"], ["notifications", "settings", "--quiet-hours", "22:00-07:00", "--no-quiet-hours"]] {
             let r = try mailstore(args, expect: 64)
             XCTAssertFalse(r.stderr.isEmpty, "\(args)")

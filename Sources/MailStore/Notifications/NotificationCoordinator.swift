@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import MailParser
 import Projections
 
 /// The notifications use case, shaped like the spec's coordinator for an app that embeds the store:
@@ -60,8 +61,15 @@ public struct NotificationCoordinator {
     /// Every preference back to the defaults.
     public func reset() throws { try record(.reset) }
 
+    /// The address a VIP is kept by, lowercased: `address` itself, or the one address of "Name <a@b.c>" as a From line
+    /// or a draft's `--to` writes it; anything else (no @, several addresses, a malformed one) is refused.
     static func vip(_ address: String) throws -> String {
-        let a = address.trimmingCharacters(in: .whitespaces).lowercased()
+        var text = address.trimmingCharacters(in: .whitespaces)
+        if text.utf8.contains(UInt8(ascii: "<")), text.utf8.count <= 1_024 {
+            let parsed = MailAddress.parseList(text)
+            if parsed.count == 1, parsed[0].raw == nil { text = parsed[0].email }
+        }
+        let a = text.lowercased()
         let parts = a.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, a.utf8.count <= 254,
               !a.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
