@@ -120,7 +120,8 @@ extension ContactsReader {
     /// The contact at `address` (a key part) when each of `words` starts one of its tokens.
     private func checked(_ address: [UInt8], account accountKey: [UInt8], words: [String]) throws -> Contact? {
         guard let c = try snapshot.get(ContactsProjector.peopleTable, accountKey + address + [0]) else { return nil }
-        let tokens = ContactsProjector.tokens(name: c.name, address: String(decoding: address, as: UTF8.self))
+        // The contact's own address: a key part holds at most `Key.maxPartBytes` of it.
+        let tokens = ContactsProjector.tokens(name: c.name, address: c.address)
         return words.allSatisfy({ w in tokens.contains { $0.hasPrefix(w) } }) ? c : nil
     }
 

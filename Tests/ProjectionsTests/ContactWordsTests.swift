@@ -115,6 +115,24 @@ final class ContactWordsTests: XCTestCase {
         XCTAssertGreaterThan(listed, 60, "many queries complete to someone")
     }
 
+    /// An address longer than a key part (`Key.maxPartBytes`) is kept bounded in the index: a word of it past the kept
+    /// beginning still completes, checked against the contact's own address.
+    func testALongAddressCompletesWithItsWholeBeginning() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let long = String(repeating: "verylong", count: 18) + "@example.org"
+        XCTAssertGreaterThan(long.utf8.count, Key.maxPartBytes)
+        try harness.fold([received(0, from: EmailAddress(name: "Zed Long", email: long)),
+                          received(1, from: EmailAddress(name: "Zed Short", email: "zs@example.org"))], account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        let wholeBeginning = String(long.prefix(120))
+        for lists in [true, false] {
+            XCTAssertEqual(try reader.completeWords(account: "acc", words: ["zed", "verylong"], limit: 10, lists: lists).map(\.address), [long])
+            XCTAssertEqual(try reader.completeWords(account: "acc", words: ["zed", wholeBeginning], limit: 10, lists: lists).map(\.address), [long],
+                           "lists: \(lists)")
+            XCTAssertEqual(try reader.completeWords(account: "acc", words: ["zed", wholeBeginning + "x"], limit: 10, lists: lists), [])
+        }
+    }
+
     /// Mail `e<i>` from `from` to me.
     private func received(_ i: Int, from: EmailAddress) -> DomainEvent {
         .emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s", from: [from],
