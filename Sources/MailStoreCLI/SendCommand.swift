@@ -151,7 +151,12 @@ struct ContactsCommand: ParsableCommand {
 
 struct ContactsCompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "complete",
-        abstract: "Contacts whose address or name starts with PREFIX: people who wrote first, then frequency, then recency.")
+        abstract: "Contacts whose address or name starts with PREFIX: people who wrote first, then frequency, then recency.",
+        discussion: """
+            PREFIX is the beginning of an address or of a name's words, in any case and with or without diacritics \
+            ("franc" completes "François"); several words complete contacts with a word starting each ("carl w", \
+            "Carl Worth", "worth, carl"). See docs/cli.md.
+            """)
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The typed prefix (1 to 256 characters).") var prefix: String
     @Option(help: ArgumentHelp("The account (default: the only one).", valueName: "name")) var account: String?
