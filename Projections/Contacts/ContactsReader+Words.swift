@@ -53,8 +53,8 @@ extension ContactsReader {
             for word in ordered {
                 let listed = String(word.prefix(ContactsProjector.topPrefixLength))
                 let list = try snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes) ?? ContactTop()
-                let out = try checked(list.entries.map { Array(Key.bounded($0.address).utf8) }, account: accountKey, words: words, limit: limit)
-                if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out }
+                let out = try stillMatching(list, account: account, limit: limit, tokens: { ContactsReader.hasEach(words, in: $0) })
+                if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
             }
         }
         // The longest word's entries: rank, hash and where the address is in `arena`.
@@ -121,8 +121,12 @@ extension ContactsReader {
     private func checked(_ address: [UInt8], account accountKey: [UInt8], words: [String]) throws -> Contact? {
         guard let c = try snapshot.get(ContactsProjector.peopleTable, accountKey + address + [0]) else { return nil }
         // The contact's own address: a key part holds at most `Key.maxPartBytes` of it.
-        let tokens = ContactsProjector.tokens(name: c.name, address: c.address)
-        return words.allSatisfy({ w in tokens.contains { $0.hasPrefix(w) } }) ? c : nil
+        return ContactsReader.hasEach(words, in: ContactsProjector.tokens(name: c.name, address: c.address)) ? c : nil
+    }
+
+    /// Whether each of `words` starts one of `tokens`.
+    static func hasEach(_ words: [String], in tokens: Set<String>) -> Bool {
+        words.allSatisfy { w in tokens.contains { $0.hasPrefix(w) } }
     }
 
     /// Reads the prefix index entries of `account` (`accountKey`) whose token starts with `word` (its kept beginning, as a
@@ -192,9 +196,9 @@ extension ContactsReader {
     /// Two completions (each best first) as one: best rank first, then address bytes, each address once, at most `limit`.
     static func merged(_ a: [Contact], _ b: [Contact], limit: Int) -> [Contact] {
         var seen = Set<[UInt8]>()
-        let all = (a + b).map { (rank: ContactRank($0), address: Array($0.address.utf8), contact: $0) }
-            .sorted { $0.rank < $1.rank || ($0.rank == $1.rank && $0.address.lexicographicallyPrecedes($1.address)) }
-        return all.filter { seen.insert($0.address).inserted }.prefix(limit).map(\.contact)
+        let all = (a + b).map { (entry: ContactTop.Entry(address: $0.address, rank: ContactRank($0)), contact: $0) }
+            .sorted { ContactTop.before($0.entry, $1.entry) }
+        return all.filter { seen.insert(Array($0.entry.address.utf8)).inserted }.prefix(limit).map(\.contact)
     }
 
     /// Where the token of a prefix index key (`Key(account, token, address)`) ends: its terminator, the first 0 byte at or

@@ -198,10 +198,17 @@ package struct ContactsReader {
     /// at most `limit`, each with its contact: an entry left stale by a name change is dropped here.
     private func stillMatching(_ list: ContactTop, account: String, limit: Int,
                                _ matches: (String) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
+        try stillMatching(list, account: account, limit: limit, tokens: { $0.contains(where: matches) })
+    }
+
+    /// The entries of a best list whose contact's tokens (all of them: `completeWords` asks one for each word) `matches`
+    /// accepts, in list order, at most `limit`, each with its contact.
+    func stillMatching(_ list: ContactTop, account: String, limit: Int,
+                       tokens matches: (Set<String>) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
         var out: [(entry: ContactTop.Entry, contact: Contact)] = []
         for entry in list.entries where out.count < limit {
             guard let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, entry.address).bytes) else { continue }
-            if ContactsProjector.tokens(name: c.name, address: entry.address).contains(where: matches) { out.append((entry, c)) }
+            if matches(ContactsProjector.tokens(name: c.name, address: entry.address)) { out.append((entry, c)) }
         }
         return out
     }
