@@ -64,6 +64,8 @@ final class NotificationsCommandTests: CLITestCase {
                      ["notifications", "settings", "--category", "spam=off"], ["notifications", "settings", "--enable"],
                      ["notifications", "settings", "--enable", "--disable", "--account", "a"], ["vip", "add", "not-an-address"],
                      ["vip", "add", "Carl <not-an-address>"], ["vip", "add", "a <a@b.c>, b <b@c.d>"], ["vip", "add", "Carl <a@b.c"],
+                     ["vip", "add", "Carl <" + String(repeating: "a", count: 2_000) + "@b.c>"], // past the 1,024 bytes parsed
+                     ["vip", "add", "Carl <" + String(repeating: "a", count: 300) + "@b.c>"], // an address past 254 bytes
                      ["vip", "add"], ["vip", "frobnicate", "a@b.c"], ["notifications", "settings", "--quiet-hours", "22:00-07:00", "--no-quiet-hours"]] {
             let r = try mailstore(args, expect: 64)
             XCTAssertFalse(r.stderr.isEmpty, "\(args)")

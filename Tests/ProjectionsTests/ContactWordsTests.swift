@@ -115,6 +115,20 @@ final class ContactWordsTests: XCTestCase {
         XCTAssertGreaterThan(listed, 60, "many queries complete to someone")
     }
 
+    /// A word with far more index entries than the longest word's plus 256 (1,200 `w…` tokens against one `carl`) is not
+    /// read whole: it is left to the check of each contact, and the answer is the same.
+    func testAWordWithTooManyEntriesIsLeftToTheCheck() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        var events = (0..<600).map { received($0, from: EmailAddress(name: "Wanda \($0)", email: "w\($0)@x.org")) }
+        events.append(received(600, from: EmailAddress(name: "Carl Worth", email: carl)))
+        events.append(received(601, from: EmailAddress(name: "Carl Xu", email: "cx@x.org")))
+        try harness.fold(events, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        XCTAssertEqual(try reader.completeWords(account: "acc", words: ["w", "carl"], limit: 10, lists: false).map(\.address), [carl])
+        XCTAssertEqual(try reader.completeWords(account: "acc", words: ["w", "carl"], limit: 10).map(\.address), [carl])
+        XCTAssertEqual(try reader.complete(account: "acc", prefix: "carl w", limit: 10).map(\.address), [carl])
+    }
+
     /// An address longer than a key part (`Key.maxPartBytes`) is kept bounded in the index: a word of it past the kept
     /// beginning still completes, checked against the contact's own address.
     func testALongAddressCompletesWithItsWholeBeginning() throws {
