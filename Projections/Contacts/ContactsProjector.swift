@@ -130,9 +130,17 @@ package final class ContactsProjector: Projector {
     /// token also finds the local part: every prefix of it starts the address. ASCII names take a byte path that
     /// gives the same words as the Unicode one.
     package static func tokens(name: String?, address: String) -> Set<String> {
-        var out: Set<String> = [address.folded]
-        guard var name, !name.isEmpty else { return out }
+        var out = Set<String>()
+        forEachToken(name: name, address: address) { out.insert($0); return true }
+        return out
+    }
+
+    /// Calls `body` with each of the tokens `tokens(name:address:)` gives (the address first; a token may come more
+    /// than once), until it returns false: a check that needs some of them builds no set of them all.
+    package static func forEachToken(name: String?, address: String, _ body: (String) -> Bool) {
+        guard body(address.folded), var name, !name.isEmpty else { return }
         var words = 0
+        var going = true
         let ascii = name.withUTF8 { buf -> Bool in
             guard buf.allSatisfy({ $0 < 0x80 }) else { return false }
             var word: [UInt8] = []
@@ -141,22 +149,21 @@ package final class ContactsProjector: Projector {
                 if (lower >= 0x61 && lower <= 0x7A) || (b >= 0x30 && b <= 0x39) {
                     word.append(b >= 0x41 && b <= 0x5A ? lower : b)
                 } else if !word.isEmpty {
-                    out.insert(String(decoding: word, as: UTF8.self))
+                    going = body(String(decoding: word, as: UTF8.self))
                     word.removeAll(keepingCapacity: true)
                     words += 1
-                    if words == maxNameWords { return true }
+                    if !going || words == maxNameWords { return true }
                 }
             }
-            if !word.isEmpty { out.insert(String(decoding: word, as: UTF8.self)) }
+            if !word.isEmpty { _ = body(String(decoding: word, as: UTF8.self)) }
             return true
         }
-        if ascii { return out }
+        if ascii { return }
         for word in name.folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
             let word = String(word)
-            out.insert(word)
-            if let plain = DiacriticFold.removingDiacritics(word) { out.insert(plain) }
+            guard body(word) else { return }
+            if let plain = DiacriticFold.removingDiacritics(word), !body(plain) { return }
         }
-        return out
     }
 
     /// Whether `token` has a best list of its own (`words`): a name word (an address token has an @) of more than

@@ -33,44 +33,81 @@ extension ContactsReader {
     /// or a list not full (it holds every contact its prefix starts), is the answer, as for one word (`fromTopList`).
     ///
     /// Else the index: the entries of the longest word (as a rule the fewest), at most `candidates`, are kept (rank and
-    /// address, in one buffer). Each other word's entries are then read while they are at most as many plus 256,
-    /// and the addresses they name kept as hashes (`HashTable`; a word with none: no contact, done); a word with more is
-    /// left to the check (it is the less selective, so the contacts tried pass it as a rule). The longest word's entries
-    /// named for every such word are offered to the best `limit` (`ContactCandidates`), which are looked up and
-    /// checked; when all pass they are the answer, else all of them are tried best rank first until `limit` pass.
+    /// address, in one buffer: `RankedContactEntries`) and taken best first, each contact looked up and checked, until
+    /// `limit` pass. Where the others are selective, reading their entries costs less than the checks that would find
+    /// `limit` (`readsOthers`, at the pass rate of the checks made, the longest word's list's counted, once `probe`
+    /// were made): each other word's entries are then read while they are at most as many plus 256, and the addresses
+    /// they name kept as hashes (`HashTable`; a word with none: no contact, done), and the entries still to take that
+    /// a word does not name are dropped; a word with more is left to the check (it is the less selective, so the
+    /// contacts tried pass it as a rule). A common other word (`budget re`) is so not read, and no sort is made.
     ///
     /// At most `maxQueryWords` lists read; `candidates` entries read for the longest word (their addresses held, each at
     /// most `Key.maxPartBytes`) and `candidates` + 256 for each other, as many hashes held, and at most `candidates`
-    /// contacts looked up; a contact past the first
-    /// `candidates` entries of the longest word is not found. `lists: false` skips the lists (tests compare the two).
+    /// contacts looked up; a contact past the first `candidates` entries of the longest word is not found.
+    /// `lists: false` skips the lists, `probe: 0` reads the others at once, `probe: .max` never (tests compare them).
     package func completeWords(account: String, words: [String], limit: Int, candidates: Int = 20_000,
-                               lists: Bool = true) throws -> [Contact] {
+                               probe: Int = 16, lists: Bool = true) throws -> [Contact] {
         let limit = min(limit, ContactsReader.maxLimit)
         guard limit > 0, candidates > 0, !words.isEmpty, !words.contains(where: \.isEmpty) else { return [] }
         let accountKey = Key(account).bytes
         let ordered = words.sorted { $0.utf8.count > $1.utf8.count }
+        // The checks of the longest word's list: its best contacts (or its first characters'), how many passed.
+        var sampled = (checks: 0, passed: 0)
         if lists {
             for word in ordered {
                 let listed = String(word.prefix(ContactsProjector.topPrefixLength))
                 let list = try snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes) ?? ContactTop()
                 let out = try stillMatching(list, account: account, limit: limit, tokens: { ContactsReader.hasEach(words, in: $0) })
                 if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
+                if word == ordered[0] { sampled = (list.entries.count, out.count) }
             }
         }
-        // The longest word's entries: rank, hash and where the address is in `arena`.
-        var entries: [(rank: ContactRank, hash: UInt64, start: Int, count: Int)] = []
-        var arena: [UInt8] = []
+        // The longest word's entries, taken best first and checked against the words.
+        var entries = RankedContactEntries()
         var leadRead = 0
         try scanEntries(accountKey, ordered[0]) { address, value in
             leadRead += 1
-            if let rank = ContactRank(borrowing: value) {
-                entries.append((rank, ContactsReader.hash(address), arena.count, address.count))
-                arena.append(contentsOf: address)
-            }
+            if let rank = ContactRank(borrowing: value) { entries.append(rank: rank, address: address) }
             return leadRead < candidates
         }
-        let most = leadRead + 256
-        for word in ordered.dropFirst() where !entries.isEmpty {
+        var passed: [Contact] = []
+        var last: ArraySlice<UInt8>?
+        var checks = 0
+        var filtered = ordered.count == 1
+        while passed.count < limit {
+            // The checks still needed at the rate seen, against reading the others' entries (`readsPerCheck` a check).
+            if !filtered && checks + sampled.checks >= probe, ContactsReader.readsOthers(
+                needed: limit - passed.count, checked: checks + sampled.checks, passed: passed.count + sampled.passed,
+                remaining: entries.remaining) {
+                filtered = true
+                try keepNamed(by: ordered.dropFirst(), in: &entries, account: accountKey, most: leadRead + 256)
+            }
+            guard let e = entries.next() else { break }
+            // The same contact under two tokens of the word (a name word and the address): next in order.
+            if e.address == last { continue }
+            last = e.address
+            checks += 1
+            if let c = try checked(Array(e.address), account: accountKey, words: words) { passed.append(c) }
+        }
+        return passed
+    }
+
+    /// About how many index entries are read in the time a contact is looked up and checked (measured: ~50 ns against
+    /// ~1.5 µs), which decides when a completion of several words reads its other words' entries.
+    static let readsPerCheck = 32
+
+    /// Whether a completion of several words reads its other words' entries now, short of `needed` contacts with
+    /// `remaining` entries of its first word to check: when at the pass rate seen (`passed` of `checked`) checking them
+    /// would cost more than reading about as many entries of each other word, or when nothing was checked yet.
+    package static func readsOthers(needed: Int, checked: Int, passed: Int, remaining: Int) -> Bool {
+        checked == 0 || needed * checked * readsPerCheck > max(passed, 1) * remaining
+    }
+
+    /// Keeps, of `entries`, those each of `words` names: a word's entries are read while they are at most `most`, their
+    /// addresses kept as hashes (`HashTable`); a word with more is left to the check (it is the less selective).
+    private func keepNamed(by words: ArraySlice<String>, in entries: inout RankedContactEntries, account accountKey: [UInt8],
+                           most: Int) throws {
+        for word in words where entries.remaining > 0 {
             var named: [UInt64] = []
             var read = 0
             try scanEntries(accountKey, word) { address, _ in
@@ -81,47 +118,20 @@ extension ContactsReader {
             }
             guard read <= most else { continue }
             let table = HashTable(named)
-            entries.removeAll { !table.contains($0.hash) }
+            entries.keep { table.contains(ContactsReader.hash($0)) }
         }
-        // The best `limit` first (no sort of them all): when each passes the check, they are the answer.
-        var best = ContactCandidates(limit: limit)
-        arena.withUnsafeBytes { bytes in
-            for e in entries { best.offer(rank: e.rank, address: UnsafeRawBufferPointer(rebasing: bytes[e.start..<(e.start + e.count)])) }
-        }
-        let top = best.entries.map(\.address)
-        let out = try checked(top, account: accountKey, words: words, limit: limit)
-        if out.count == top.count { return out }
-        // Some failed (a word left to the check, a hash named by chance): all of them, best first, until `limit` pass.
-        func address(_ e: (rank: ContactRank, hash: UInt64, start: Int, count: Int)) -> ArraySlice<UInt8> {
-            arena[e.start..<(e.start + e.count)]
-        }
-        entries.sort { $0.rank < $1.rank || ($0.rank == $1.rank && address($0).lexicographicallyPrecedes(address($1))) }
-        var passed: [Contact] = []
-        var last: ArraySlice<UInt8>?
-        for e in entries where passed.count < limit {
-            // The same contact under two tokens of the word (a name word and the address): the same rank, next in order.
-            let bytes = address(e)
-            if bytes == last { continue }
-            last = bytes
-            if let c = try checked(Array(bytes), account: accountKey, words: words) { passed.append(c) }
-        }
-        return passed
-    }
-
-    /// The contacts at `addresses` (key parts, best first) that have a token starting each of `words`, at most `limit`.
-    private func checked(_ addresses: [[UInt8]], account accountKey: [UInt8], words: [String], limit: Int) throws -> [Contact] {
-        var out: [Contact] = []
-        for address in addresses where out.count < limit {
-            if let c = try checked(address, account: accountKey, words: words) { out.append(c) }
-        }
-        return out
     }
 
     /// The contact at `address` (a key part) when each of `words` starts one of its tokens.
     private func checked(_ address: [UInt8], account accountKey: [UInt8], words: [String]) throws -> Contact? {
         guard let c = try snapshot.get(ContactsProjector.peopleTable, accountKey + address + [0]) else { return nil }
         // The contact's own address: a key part holds at most `Key.maxPartBytes` of it.
-        return ContactsReader.hasEach(words, in: ContactsProjector.tokens(name: c.name, address: c.address)) ? c : nil
+        var unmatched = words
+        ContactsProjector.forEachToken(name: c.name, address: c.address) { token in
+            unmatched.removeAll { token.hasPrefix($0) }
+            return !unmatched.isEmpty
+        }
+        return unmatched.isEmpty ? c : nil
     }
 
     /// Whether each of `words` starts one of `tokens`.

@@ -107,12 +107,29 @@ final class ContactWordsTests: XCTestCase {
             let viaIndex = try reader.completeWords(account: "acc", words: words, limit: 10, lists: false).map(\.address)
             XCTAssertEqual(viaIndex, Array(expected), "\(words)")
             XCTAssertEqual(viaLists, Array(expected), "\(words)")
+            // The others' entries read at once, or never (every contact of the first word checked), with and without lists.
+            for probe in [0, Int.max] {
+                for lists in [false, true] {
+                    let got = try reader.completeWords(account: "acc", words: words, limit: 10, probe: probe, lists: lists).map(\.address)
+                    XCTAssertEqual(got, Array(expected), "\(words) probe \(probe) lists \(lists)")
+                }
+            }
             if try reader.complete(account: "acc", prefix: words.joined(separator: " "), limit: 10).map(\.address) != Array(expected) {
                 XCTFail("complete '\(words.joined(separator: " "))'")
             }
             if !expected.isEmpty { listed += 1 }
         }
         XCTAssertGreaterThan(listed, 60, "many queries complete to someone")
+    }
+
+    /// The other words' entries are read when checking the first word's contacts at the pass rate seen would cost more
+    /// (a check about `readsPerCheck` entries read), or at once when nothing was checked.
+    func testWhenTheOtherWordsAreRead() {
+        XCTAssertTrue(ContactsReader.readsOthers(needed: 10, checked: 0, passed: 0, remaining: 3_800))
+        XCTAssertFalse(ContactsReader.readsOthers(needed: 8, checked: 16, passed: 2, remaining: 3_784), "1 in 8 pass: ~64 checks")
+        XCTAssertTrue(ContactsReader.readsOthers(needed: 9, checked: 16, passed: 1, remaining: 3_784), "1 in 16: ~144 checks")
+        XCTAssertTrue(ContactsReader.readsOthers(needed: 10, checked: 16, passed: 0, remaining: 3_784), "none passed")
+        XCTAssertFalse(ContactsReader.readsOthers(needed: 1, checked: 16, passed: 0, remaining: 3_784), "one more needed")
     }
 
     /// A word with far more index entries than the longest word's plus 256 (1,200 `w…` tokens against one `carl`) is not
@@ -124,6 +141,7 @@ final class ContactWordsTests: XCTestCase {
         events.append(received(601, from: EmailAddress(name: "Carl Xu", email: "cx@x.org")))
         try harness.fold(events, account: "acc")
         let reader = ContactsReader(harness.snapshot)
+        XCTAssertEqual(try reader.completeWords(account: "acc", words: ["w", "carl"], limit: 10, probe: 0, lists: false).map(\.address), [carl])
         XCTAssertEqual(try reader.completeWords(account: "acc", words: ["w", "carl"], limit: 10, lists: false).map(\.address), [carl])
         XCTAssertEqual(try reader.completeWords(account: "acc", words: ["w", "carl"], limit: 10).map(\.address), [carl])
         XCTAssertEqual(try reader.complete(account: "acc", prefix: "carl w", limit: 10).map(\.address), [carl])
