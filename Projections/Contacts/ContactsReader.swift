@@ -39,13 +39,23 @@ package struct ContactsReader {
     /// The completion of one token's prefix (`lowered`, lowercased): see `complete`.
     private func completeToken(account: String, lowered: String, limit: Int, candidates: Int) throws -> [Contact] {
         let limit = min(limit, ContactsReader.maxLimit)
-        // A token longer than a key part is stored bounded: match on its kept beginning.
+        // A token longer than a key part is stored bounded: the index is read by its kept beginning.
         let needle = Array(lowered.utf8.prefix(Key.maxPartBytes - 17))
         guard !needle.isEmpty, limit > 0 else { return [] }
         if limit <= ContactsProjector.topSize, let found = try fromTopList(account: account, prefix: lowered, limit: limit) {
             return found
         }
-        return try scanComplete(account: account, needle: needle, limit: limit, candidates: candidates)
+        guard needle.count < lowered.utf8.count else {
+            return try scanComplete(account: account, needle: needle, limit: limit, candidates: candidates)
+        }
+        // Past the kept beginning the index cannot tell the tokens apart: the best `maxLimit` sharing it, each checked
+        // against the contact's own tokens (a contact past those, were more than `maxLimit` to share it, is not found).
+        return try scanComplete(account: account, needle: needle, limit: ContactsReader.maxLimit, candidates: candidates)
+            .filter { c in
+                var found = false
+                ContactsProjector.forEachToken(name: c.name, address: c.address) { found = $0.hasPrefix(lowered); return !found }
+                return found
+            }.prefix(limit).map { $0 }
     }
 
     /// A completion by one pass over the prefix index: every entry whose token starts with `needle` (at most

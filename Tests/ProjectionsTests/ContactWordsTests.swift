@@ -147,6 +147,22 @@ final class ContactWordsTests: XCTestCase {
         XCTAssertEqual(try reader.complete(account: "acc", prefix: "carl w", limit: 10).map(\.address), [carl])
     }
 
+    /// A prefix longer than a key part's kept beginning completes only the tokens it starts, not every token sharing
+    /// that beginning: addresses cut in the index (past `Key.maxPartBytes`) and whole ones just under it.
+    func testAPrefixPastTheKeptBeginningMatchesWhole() throws {
+        for (letter, repeats) in [("x", 90), ("y", 85)] {
+            let harness = FoldHarness(types: [ContactsProjector.self])
+            let base = String(repeating: letter, count: repeats)
+            // 20 contacts, so the list of the first 7 characters is full and the index is read.
+            try harness.fold((0..<20).map { received($0, from: EmailAddress(name: nil, email: "\(base)\($0)@x.org")) }, account: "acc")
+            let reader = ContactsReader(harness.snapshot)
+            XCTAssertEqual(try reader.complete(account: "acc", prefix: base + "7@", limit: 10).map(\.address), ["\(base)7@x.org"], letter)
+            XCTAssertEqual(try reader.complete(account: "acc", prefix: base + "1", limit: 10).count, 10, "1, 10-19: the best 10")
+            XCTAssertEqual(try reader.complete(account: "acc", prefix: base + "1", limit: 20).count, 11, letter)
+            XCTAssertEqual(try reader.complete(account: "acc", prefix: base + "7@y", limit: 10), [], letter)
+        }
+    }
+
     /// An address longer than a key part (`Key.maxPartBytes`) is kept bounded in the index: a word of it past the kept
     /// beginning still completes, checked against the contact's own address.
     func testALongAddressCompletesWithItsWholeBeginning() throws {
