@@ -57,7 +57,7 @@ extension ContactsReader {
             for word in ordered {
                 let listed = String(word.prefix(ContactsProjector.topPrefixLength))
                 let list = try snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes) ?? ContactTop()
-                let out = try stillMatching(list, account: account, limit: limit, tokens: { ContactsReader.hasEach(words, in: $0) })
+                let out = try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasEach(words, name: $0, address: $1) })
                 if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
                 if word == ordered[0] { sampled = (list.entries.count, out.count) }
             }
@@ -126,17 +126,18 @@ extension ContactsReader {
     private func checked(_ address: [UInt8], account accountKey: [UInt8], words: [String]) throws -> Contact? {
         guard let c = try snapshot.get(ContactsProjector.peopleTable, accountKey + address + [0]) else { return nil }
         // The contact's own address: a key part holds at most `Key.maxPartBytes` of it.
+        return ContactsReader.hasEach(words, name: c.name, address: c.address) ? c : nil
+    }
+
+    /// Whether each of `words` starts one of the tokens of a contact named `name` at `address`
+    /// (`ContactsProjector.tokens`): made one at a time until each has one.
+    static func hasEach(_ words: [String], name: String?, address: String) -> Bool {
         var unmatched = words
-        ContactsProjector.forEachToken(name: c.name, address: c.address) { token in
+        ContactsProjector.forEachToken(name: name, address: address) { token in
             unmatched.removeAll { token.hasPrefix($0) }
             return !unmatched.isEmpty
         }
-        return unmatched.isEmpty ? c : nil
-    }
-
-    /// Whether each of `words` starts one of `tokens`.
-    static func hasEach(_ words: [String], in tokens: Set<String>) -> Bool {
-        words.allSatisfy { w in tokens.contains { $0.hasPrefix(w) } }
+        return unmatched.isEmpty
     }
 
     /// Reads the prefix index entries of `account` (`accountKey`) whose token starts with `word` (its kept beginning, as a

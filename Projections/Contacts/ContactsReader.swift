@@ -51,11 +51,7 @@ package struct ContactsReader {
         // Past the kept beginning the index cannot tell the tokens apart: the best `maxLimit` sharing it, each checked
         // against the contact's own tokens (a contact past those, were more than `maxLimit` to share it, is not found).
         return try scanComplete(account: account, needle: needle, limit: ContactsReader.maxLimit, candidates: candidates)
-            .filter { c in
-                var found = false
-                ContactsProjector.forEachToken(name: c.name, address: c.address) { found = $0.hasPrefix(lowered); return !found }
-                return found
-            }.prefix(limit).map { $0 }
+            .filter { ContactsReader.hasToken(name: $0.name, address: $0.address) { $0.hasPrefix(lowered) } }.prefix(limit).map { $0 }
     }
 
     /// A completion by one pass over the prefix index: every entry whose token starts with `needle` (at most
@@ -208,19 +204,27 @@ package struct ContactsReader {
     /// at most `limit`, each with its contact: an entry left stale by a name change is dropped here.
     private func stillMatching(_ list: ContactTop, account: String, limit: Int,
                                _ matches: (String) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
-        try stillMatching(list, account: account, limit: limit, tokens: { $0.contains(where: matches) })
+        try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasToken(name: $0, address: $1, where: matches) })
     }
 
-    /// The entries of a best list whose contact's tokens (all of them: `completeWords` asks one for each word) `matches`
-    /// accepts, in list order, at most `limit`, each with its contact.
+    /// The entries of a best list whose contact (its name and the entry's address) `matches` accepts (`completeWords`
+    /// asks for a token starting each word), in list order, at most `limit`, each with its contact.
     func stillMatching(_ list: ContactTop, account: String, limit: Int,
-                       tokens matches: (Set<String>) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
+                       contact matches: (_ name: String?, _ address: String) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
         var out: [(entry: ContactTop.Entry, contact: Contact)] = []
         for entry in list.entries where out.count < limit {
             guard let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, entry.address).bytes) else { continue }
-            if matches(ContactsProjector.tokens(name: c.name, address: entry.address)) { out.append((entry, c)) }
+            if matches(c.name, entry.address) { out.append((entry, c)) }
         }
         return out
+    }
+
+    /// Whether one of the tokens of a contact named `name` at `address` (`ContactsProjector.tokens`) is one `matches`
+    /// accepts: made one at a time until one is.
+    static func hasToken(name: String?, address: String, where matches: (String) -> Bool) -> Bool {
+        var found = false
+        ContactsProjector.forEachToken(name: name, address: address) { found = matches($0); return !found }
+        return found
     }
 
     /// Every contact of `account`, by address.
