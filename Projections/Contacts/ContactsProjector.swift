@@ -17,8 +17,10 @@ package final class ContactsProjector: Projector {
     /// address longer than `ViewBounds.maxAddressBytes` (its lists' entries held the whole address, bounded only by the
     /// parser's header limit). 12: best lists per address prefix of 8 to `deepPrefixLength` characters under a full list
     /// (`deep`), so a long prefix that thousands of addresses share is read from lists, not scanned. 13: a name word with
-    /// diacritics is also indexed without them (`DiacriticFold`), so "franc" completes "François".
-    package static let schemaVersion: UInt32 = 13
+    /// diacritics is also indexed without them (`DiacriticFold`), so "franc" completes "François". 14: how many index
+    /// entries each prefix of 1 to `countedPrefixLength` characters starts (`counts`), so a completion of several words
+    /// reads the entries of the word that starts the fewest.
+    package static let schemaVersion: UInt32 = 14
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -26,6 +28,7 @@ package final class ContactsProjector: Projector {
     static let topTable = Table<ContactTop>(.contacts, "top")
     package static let wordsTable = Table<ContactTop>(.contacts, "words")
     package static let deepTable = Table<ContactTop>(.contacts, "deep")
+    package static let countsTable = Table<Int>(.contacts, "counts")
 
     /// Key(account, lowercased address) -> contact.
     let people: ViewTable<Contact>
@@ -40,6 +43,9 @@ package final class ContactsProjector: Projector {
     /// starts with it; kept for a prefix exactly when the list of the prefix one character shorter is full (`top` for
     /// 7 characters, `deep` beyond), so a list that is not full holds every address it starts (see `fillDeep`).
     let deep: ViewTable<ContactTop>
+    /// Key(account, prefix of 1 to `countedPrefixLength` characters of a token) -> how many index entries (a token and
+    /// an address) it starts: exact for a word that short, a bound for a longer one.
+    let counts: ViewTable<Int>
     /// Key(account, folder) -> role, from `FolderDiscovered` (else the role the folder's name gives).
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
@@ -48,6 +54,10 @@ package final class ContactsProjector: Projector {
     /// the contact's name changes, or when `maxPending` contacts wait.
     /// (`TableKey`: its bytes hashed in one call, where an array of bytes is hashed byte by byte.)
     private var pending: [TableKey: PendingContactIndex] = [:]
+    /// Changes of `counts` waiting, by key: added when the batch ends or `maxPending` keys wait.
+    private var pendingCounts: [TableKey: Int] = [:]
+    /// The longest prefixes whose index entries are counted: 3 characters tell most name words apart.
+    package static let countedPrefixLength = 3
     /// The most contacts whose index work waits at once (~0.5 KB each): a batch of mail with thousands of new
     /// addresses writes them in parts.
     package static let maxPending = 8_192
@@ -58,6 +68,7 @@ package final class ContactsProjector: Projector {
         top = context.table(Self.topTable)
         words = context.table(Self.wordsTable)
         deep = context.table(Self.deepTable)
+        counts = context.table(Self.countsTable)
         folderRoles = context.table(Self.folderRolesTable)
     }
 
@@ -221,25 +232,55 @@ package final class ContactsProjector: Projector {
                     // matches.
                     if let before = pending.removeValue(forKey: pendingKey) { try writeIndex(before) }
                     let tokens = ContactsProjector.tokens(name: contact.name, address: address)
-                    for t in ContactsProjector.tokens(name: oldName, address: address).subtracting(tokens) {
+                    let old = ContactsProjector.tokens(name: oldName, address: address)
+                    for t in old.subtracting(tokens) {
                         prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
+                        count(account, t, -1)
                     }
+                    for t in tokens.subtracting(old) { count(account, t, 1) }
                     pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
                 } else if let waiting = pending.index(forKey: pendingKey) {
                     pending.values[waiting].rank = rank
                 } else {
-                    pending[pendingKey] = PendingContactIndex(account: account, address: address,
-                                                       tokens: ContactsProjector.tokens(name: contact.name, address: address), rank: rank)
+                    let tokens = ContactsProjector.tokens(name: contact.name, address: address)
+                    if c == nil { for t in tokens { count(account, t, 1) } }
+                    pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
                 }
                 c = contact
             }
         }
         if pending.count >= ContactsProjector.maxPending { try writePending() }
+        if pendingCounts.count >= ContactsProjector.maxPending { try writeCounts() }
     }
 
-    package func prepareFlush() throws { try writePending() }
+    package func prepareFlush() throws {
+        try writePending()
+        try writeCounts()
+    }
 
-    package func discardPending() { pending.removeAll() }
+    package func discardPending() {
+        pending.removeAll()
+        pendingCounts.removeAll()
+    }
+
+    /// Counts an index entry of `token` gone (`delta` -1) or made (1) under each of its first `countedPrefixLength`
+    /// prefixes.
+    private func count(_ account: String, _ token: String, _ delta: Int) {
+        var start = ""
+        for character in token.prefix(ContactsProjector.countedPrefixLength) {
+            start.append(character)
+            pendingCounts[TableKey(Key(account, start).bytes), default: 0] += delta
+        }
+    }
+
+    /// Adds the waiting changes of `counts` to it (a count of 0 is no key).
+    private func writeCounts() throws {
+        for (key, delta) in pendingCounts.sorted(by: { Key.precedes($0.key.bytes, $1.key.bytes) }) where delta != 0 {
+            let n = (try counts.get(key.bytes) ?? 0) + delta
+            counts.set(key.bytes, n > 0 ? n : nil)
+        }
+        pendingCounts.removeAll(keepingCapacity: true)
+    }
 
     /// Writes the index work of every waiting contact, in key order.
     private func writePending() throws {

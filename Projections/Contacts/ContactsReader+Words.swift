@@ -28,30 +28,34 @@ extension ContactsReader {
 
     /// Contacts with a token (a name word, or the address) starting each of `words`, best first, at most `limit`.
     ///
-    /// First the best-contacts list of each word's first `ContactsProjector.topPrefixLength` characters, longest word
-    /// first: a list whose contacts, checked in its order (every word starts one of the contact's tokens), give `limit`,
-    /// or a list not full (it holds every contact its prefix starts), is the answer, as for one word (`fromTopList`).
+    /// The words are taken the one whose first characters start the fewest index entries first (`entryCount`; the
+    /// longest among equals), called the first word below. First the best-contacts list of each word's first
+    /// `ContactsProjector.topPrefixLength` characters, in that order: a list whose contacts, checked in its order (every
+    /// word starts one of the contact's tokens), give `limit`, or a list not full (it holds every contact its prefix
+    /// starts), is the answer, as for one word (`fromTopList`).
     ///
-    /// Else the index: the entries of the longest word (as a rule the fewest), at most `candidates`, are kept (rank and
-    /// address, in one buffer: `RankedContactEntries`) and taken best first, each contact looked up and checked, until
-    /// `limit` pass. Where the others are selective, reading their entries costs less than the checks that would find
-    /// `limit` (`readsOthers`, at the pass rate of the checks made, the longest word's list's counted, once `probe`
+    /// Else the index: the entries of the first word, at most `candidates`, are kept (rank and address, in one buffer:
+    /// `RankedContactEntries`) and taken best first, each contact looked up and checked, until `limit` pass. Where the others are selective, reading their entries costs less than the checks that would find
+    /// `limit` (`readsOthers`, at the pass rate of the checks made, the first word's list's counted, once `probe`
     /// were made): each other word's entries are then read while they are at most as many plus 256, and the addresses
     /// they name kept as hashes (`HashTable`; a word with none: no contact, done), and the entries still to take that
     /// a word does not name are dropped; a word with more is left to the check (it is the less selective, so the
     /// contacts tried pass it as a rule). A common other word (`budget re`) is so not read, and no sort is made.
     ///
-    /// At most `maxQueryWords` lists read; `candidates` entries read for the longest word (their addresses held, each at
+    /// At most `maxQueryWords` lists read; `candidates` entries read for the first word (their addresses held, each at
     /// most `Key.maxPartBytes`) and `candidates` + 256 for each other, as many hashes held, and at most `candidates`
-    /// contacts looked up; a contact past the first `candidates` entries of the longest word is not found.
+    /// contacts looked up; a contact past the first `candidates` entries of the first word is not found.
     /// `lists: false` skips the lists, `probe: 0` reads the others at once, `probe: .max` never (tests compare them).
     package func completeWords(account: String, words: [String], limit: Int, candidates: Int = 20_000,
                                probe: Int = 16, lists: Bool = true) throws -> [Contact] {
         let limit = min(limit, ContactsReader.maxLimit)
         guard limit > 0, candidates > 0, !words.isEmpty, !words.contains(where: \.isEmpty) else { return [] }
         let accountKey = Key(account).bytes
-        let ordered = words.sorted { $0.utf8.count > $1.utf8.count }
-        // The checks of the longest word's list: its best contacts (or its first characters'), how many passed.
+        // The word whose first characters start the fewest index entries first (the longest among equals): its entries
+        // are the ones read whole, the others' only where they are selective.
+        let ordered = try words.map { (word: $0, entries: try entryCount(account: account, word: $0)) }
+            .sorted { $0.entries < $1.entries || ($0.entries == $1.entries && $0.word.utf8.count > $1.word.utf8.count) }.map(\.word)
+        // The checks of the first word's list: its best contacts (or its first characters'), how many passed.
         var sampled = (checks: 0, passed: 0)
         if lists {
             for word in ordered {
@@ -62,7 +66,7 @@ extension ContactsReader {
                 if word == ordered[0] { sampled = (list.entries.count, out.count) }
             }
         }
-        // The longest word's entries, taken best first and checked against the words.
+        // The first word's entries, taken best first and checked against the words.
         var entries = RankedContactEntries()
         var leadRead = 0
         try scanEntries(accountKey, ordered[0]) { address, value in
@@ -90,6 +94,12 @@ extension ContactsReader {
             if let c = try checked(Array(e.address), account: accountKey, words: words) { passed.append(c) }
         }
         return passed
+    }
+
+    /// How many index entries the first `ContactsProjector.countedPrefixLength` characters of `word` start (`counts`):
+    /// the word's own for a word that short, a bound for a longer one.
+    package func entryCount(account: String, word: String) throws -> Int {
+        try snapshot.get(ContactsProjector.countsTable, Key(account, String(word.prefix(ContactsProjector.countedPrefixLength))).bytes) ?? 0
     }
 
     /// About how many index entries are read in the time a contact is looked up and checked (measured: ~50 ns against

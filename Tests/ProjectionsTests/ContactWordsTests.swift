@@ -132,6 +132,21 @@ final class ContactWordsTests: XCTestCase {
         XCTAssertFalse(ContactsReader.readsOthers(needed: 1, checked: 16, passed: 0, remaining: 3_784), "one more needed")
     }
 
+    /// The word whose first characters start the fewest index entries is read first, not the longest: `w` (one name
+    /// word, `worth`) before `carl` (600 others named Carl, whose entries come first in key order), so Carl Worth is
+    /// found among `candidates` entries that `carl`'s would have filled with others.
+    func testTheWordStartingTheFewestEntriesIsReadFirst() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        var events = (0..<600).map { received($0, from: EmailAddress(name: "Carl \($0)", email: "a\($0)@x.org")) }
+        events.append(received(600, from: EmailAddress(name: "Carl Worth", email: carl)))
+        try harness.fold(events, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        XCTAssertGreaterThan(try reader.entryCount(account: "acc", word: "carl"), try reader.entryCount(account: "acc", word: "w"))
+        for words in [["carl", "w"], ["w", "carl"]] {
+            XCTAssertEqual(try reader.completeWords(account: "acc", words: words, limit: 10, candidates: 5, lists: false).map(\.address), [carl], "\(words)")
+        }
+    }
+
     /// A word with far more index entries than the longest word's plus 256 (1,200 `w…` tokens against one `carl`) is not
     /// read whole: it is left to the check of each contact, and the answer is the same.
     func testAWordWithTooManyEntriesIsLeftToTheCheck() throws {

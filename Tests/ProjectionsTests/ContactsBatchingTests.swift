@@ -47,7 +47,7 @@ final class ContactsBatchingTests: XCTestCase {
         for seed in [102_379] + (0..<2).map({ _ in UInt64.random(in: 0..<1_000_000, using: &rng) }) {
             let events = events(seed: seed)
             let whole = try tables(events, batch: events.count)
-            XCTAssertEqual(Set(whole.keys), ["contacts.folders", "contacts.people", "contacts.prefix", "contacts.top"], "seed \(seed)")
+            XCTAssertEqual(Set(whole.keys), ["contacts.counts", "contacts.folders", "contacts.people", "contacts.prefix", "contacts.top"], "seed \(seed)")
             for size in [1, 7, 250] {
                 let other = try tables(events, batch: size)
                 XCTAssertEqual(Set(other.keys), Set(whole.keys), "batches of \(size), seed \(seed)")
@@ -59,6 +59,46 @@ final class ContactsBatchingTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Each prefix of 1 to 3 characters counts the index entries it starts (a token of a contact and its address),
+    /// names changing included (an old name's words no longer counted); a count of 0 is no key.
+    func testCountsAreTheIndexEntriesEachPrefixStarts() throws {
+        let events = events(seed: 31)
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        for start in stride(from: 0, to: events.count, by: 97) {
+            try harness.fold(Array(events[start..<min(events.count, start + 97)]), account: "acc")
+        }
+        let reader = ContactsReader(harness.snapshot)
+        var expected: [String: Int] = [:]
+        for c in try reader.all(account: "acc") {
+            for token in ContactsProjector.tokens(name: c.name, address: c.address) {
+                for n in 1...ContactsProjector.countedPrefixLength where token.count >= n { expected[String(token.prefix(n)), default: 0] += 1 }
+            }
+        }
+        XCTAssertGreaterThan(expected["a"] ?? 0, 100)
+        for (start, n) in expected { XCTAssertEqual(try reader.entryCount(account: "acc", word: start), n, start) }
+        XCTAssertEqual(try reader.entryCount(account: "acc", word: "annabel"), expected["ann"], "a longer word: its first 3")
+        XCTAssertEqual(try reader.entryCount(account: "acc", word: "q"), 0)
+        XCTAssertEqual(harness.store.entries("contacts.counts").count, expected.count, "no key for a count gone to 0")
+    }
+
+    /// More prefixes changed in one batch than may wait (`ContactsProjector.maxPending`): the counts are written in
+    /// parts, the same as in small batches.
+    func testABatchChangingMoreCountsThanMayWaitWritesThemInParts() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var events: [DomainEvent] = []
+        for i in 0..<10_000 {
+            let start = String([letters[i % 36], letters[(i / 36) % 36], letters[(i / 1_296) % 36]])
+            events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
+                from: [EmailAddress(name: nil, email: "\(start)@x.org")], to: [], cc: [],
+                date: Timestamp(microseconds: Int64(i)), dateSource: .header, size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
+        }
+        let whole = try tables(events, batch: events.count)
+        XCTAssertGreaterThan(whole["contacts.counts"]?.count ?? 0, ContactsProjector.maxPending)
+        let parts = try tables(events, batch: 500)
+        XCTAssertEqual(parts["contacts.counts"]?.count, whole["contacts.counts"]?.count)
+        XCTAssertTrue(zip(parts["contacts.counts"] ?? [], whole["contacts.counts"] ?? []).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 })
     }
 
     /// A batch naming more contacts than may wait at once (`ContactsProjector.maxPending`) writes them in parts:
