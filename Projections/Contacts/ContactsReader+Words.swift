@@ -35,12 +35,13 @@ extension ContactsReader {
     /// starts), is the answer, as for one word (`fromTopList`).
     ///
     /// Else the index: the entries of the first word, at most `candidates`, are kept (rank and address, in one buffer:
-    /// `RankedContactEntries`) and taken best first, each contact looked up and checked, until `limit` pass. Where the others are selective, reading their entries costs less than the checks that would find
-    /// `limit` (`readsOthers`, at the pass rate of the checks made, the first word's list's counted, once `probe`
-    /// were made): each other word's entries are then read while they are at most as many plus 256, and the addresses
-    /// they name kept as hashes (`HashTable`; a word with none: no contact, done), and the entries still to take that
-    /// a word does not name are dropped; a word with more is left to the check (it is the less selective, so the
-    /// contacts tried pass it as a rule). A common other word (`budget re`) is so not read, and no sort is made.
+    /// `RankedContactEntries`) and taken best first, each contact looked up and checked, until `limit` pass. Where the
+    /// others are selective, reading their entries costs less than the checks that would find `limit` (`readsOthers`,
+    /// at the pass rate of the checks made, the first word's list's counted, once `probe` were made): each other word's
+    /// entries are then read while they are at most as many plus 256, and the addresses they name kept as hashes
+    /// (`HashTable`; a word with none: no contact, done), and the entries still to take that a word does not name are
+    /// dropped; a word with more is left to the check (it is the less selective, so the contacts tried pass it as a
+    /// rule). A common other word (`budget re`) is so not read, and no sort is made.
     ///
     /// At most `maxQueryWords` lists read; `candidates` entries read for the first word (their addresses held, each at
     /// most `Key.maxPartBytes`) and `candidates` + 256 for each other, as many hashes held, and at most `candidates`
