@@ -54,7 +54,8 @@ extension ContactsReader {
         let accountKey = Key(account).bytes
         // The word whose first characters start the fewest index entries first (the longest among equals): its entries
         // are the ones read whole, the others' only where they are selective.
-        let ordered = try words.map { (word: $0, entries: try entryCount(account: account, word: $0)) }
+        // (One word, `carl `: nothing to order, no count read.)
+        let ordered = words.count == 1 ? words : try words.map { (word: $0, entries: try entryCount(account: account, word: $0)) }
             .sorted { $0.entries < $1.entries || ($0.entries == $1.entries && $0.word.utf8.count > $1.word.utf8.count) }.map(\.word)
         // The checks of the first word's list: its best contacts (or its first characters'), how many passed.
         var sampled = (checks: 0, passed: 0)
