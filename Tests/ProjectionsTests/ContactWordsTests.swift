@@ -132,6 +132,19 @@ final class ContactWordsTests: XCTestCase {
         XCTAssertFalse(ContactsReader.readsOthers(needed: 1, checked: 16, passed: 0, remaining: 3_784), "one more needed")
     }
 
+    /// More contacts share a long prefix's kept beginning than the best 1,000 it checks (`ContactsReader.maxLimit`):
+    /// what it returns is at most `limit`, each starting the whole prefix.
+    func testAPrefixPastTheKeptBeginningSharedByMoreThanMaxLimit() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let base = String(repeating: "x", count: 90)
+        try harness.fold((0..<1_200).map { received($0, from: EmailAddress(name: nil, email: "\(base)\($0)@x.org")) }, account: "acc")
+        XCTAssertGreaterThan(1_200, ContactsReader.maxLimit)
+        let reader = ContactsReader(harness.snapshot)
+        let got = try reader.complete(account: "acc", prefix: base + "5", limit: 10).map(\.address)
+        XCTAssertEqual(got.count, 10)
+        XCTAssertTrue(got.allSatisfy { $0.hasPrefix(base + "5") }, "\(got)")
+    }
+
     /// The word whose first characters start the fewest index entries is read first, not the longest: `w` (one name
     /// word, `worth`) before `carl` (600 others named Carl, whose entries come first in key order), so Carl Worth is
     /// found among `candidates` entries that `carl`'s would have filled with others.

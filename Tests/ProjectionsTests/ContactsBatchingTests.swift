@@ -83,6 +83,20 @@ final class ContactsBatchingTests: XCTestCase {
         XCTAssertEqual(harness.store.entries("contacts.counts").count, expected.count, "no key for a count gone to 0")
     }
 
+    /// A count's key is a prefix of at most 3 characters, but a character from mail may be any length (one letter and
+    /// 2,000 combining marks): the key stays within a key part's bound.
+    func testACountsKeyOfAHugeCharacterIsBounded() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let huge = "a" + String(repeating: "\u{301}", count: 2_000)
+        try harness.fold([.emailReceived(EmailReceived(emailID: "e", folder: "INBOX", messageID: "m@t", subject: "s",
+            from: [EmailAddress(name: "\(huge)\(huge) Bob", email: "bob@x.org")], to: [], cc: [],
+            date: Timestamp(microseconds: 1), dateSource: .header, size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!))],
+            account: "acc")
+        let keys = harness.store.entries("contacts.counts").map(\.0)
+        XCTAssertFalse(keys.isEmpty)
+        XCTAssertTrue(keys.allSatisfy { $0.count <= Key("acc").bytes.count + Key.maxPartBytes + 1 }, "\(keys.map(\.count))")
+    }
+
     /// More prefixes changed in one batch than may wait (`ContactsProjector.maxPending`): the counts are written in
     /// parts, the same as in small batches.
     func testABatchChangingMoreCountsThanMayWaitWritesThemInParts() throws {
