@@ -19,8 +19,9 @@ package final class ContactsProjector: Projector {
     /// (`deep`), so a long prefix that thousands of addresses share is read from lists, not scanned. 13: a name word with
     /// diacritics is also indexed without them (`DiacriticFold`), so "franc" completes "François". 14: how many index
     /// entries each prefix of 1 to `countedPrefixLength` characters starts (`counts`), so a completion of several words
-    /// reads the entries of the word that starts the fewest.
-    package static let schemaVersion: UInt32 = 14
+    /// reads the entries of the word that starts the fewest. 15: the best contacts per pair of initials (`pairs`), so
+    /// initials typed (`r d`) read one list instead of the ~10,000 index entries of a letter.
+    package static let schemaVersion: UInt32 = 15
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -29,6 +30,7 @@ package final class ContactsProjector: Projector {
     package static let wordsTable = Table<ContactTop>(.contacts, "words")
     package static let deepTable = Table<ContactTop>(.contacts, "deep")
     package static let countsTable = Table<Int>(.contacts, "counts")
+    package static let pairsTable = Table<ContactTop>(.contacts, "pairs")
 
     /// Key(account, lowercased address) -> contact.
     let people: ViewTable<Contact>
@@ -46,6 +48,9 @@ package final class ContactsProjector: Projector {
     /// Key(account, prefix of 1 to `countedPrefixLength` characters of a token) -> how many index entries (a token and
     /// an address) it starts: exact for a word that short, a bound for a longer one.
     let counts: ViewTable<Int>
+    /// Key(account, two initials) -> the best contacts with a token starting with each: an initial is an ASCII letter or
+    /// digit starting a token (`initials`), the two in byte order (`pairKey`). What initials typed (`r d`) read.
+    let pairs: ViewTable<ContactTop>
     /// Key(account, folder) -> role, from `FolderDiscovered` (else the role the folder's name gives).
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
@@ -69,6 +74,7 @@ package final class ContactsProjector: Projector {
         words = context.table(Self.wordsTable)
         deep = context.table(Self.deepTable)
         counts = context.table(Self.countsTable)
+        pairs = context.table(Self.pairsTable)
         folderRoles = context.table(Self.folderRolesTable)
     }
 
@@ -181,6 +187,36 @@ package final class ContactsProjector: Projector {
     /// `topPrefixLength` characters. Shorter words are served by the prefix lists; each address is one contact.
     package static func hasWordList(_ token: String) -> Bool {
         token.utf8.count > topPrefixLength && !token.utf8.contains(UInt8(ascii: "@")) && token.count > topPrefixLength
+    }
+
+    /// The initials of `tokens`: the first bytes that are ASCII letters or digits (a token starting otherwise has none),
+    /// each once, in byte order. At most 36 (of a contact's tokens, 17). A token starting with a letter and a combining mark (`ŕ`) gives the letter:
+    /// a pair's list may so hold a contact that a check then drops, never miss one.
+    package static func initials(_ tokens: Set<String>) -> [UInt8] {
+        var seen: UInt64 = 0
+        for t in tokens {
+            guard let b = t.utf8.first, let bit = initialBit(b) else { continue }
+            seen |= 1 << UInt64(bit)
+        }
+        var out: [UInt8] = []
+        for bit in 0..<36 where seen & (1 << UInt64(bit)) != 0 {
+            out.append(bit < 10 ? UInt8(0x30 + bit) : UInt8(0x61 + bit - 10))
+        }
+        return out
+    }
+
+    /// The position of `b` among the 36 initials (digits, then lowercase letters), nil when it is none.
+    package static func initialBit(_ b: UInt8) -> Int? {
+        switch b {
+        case 0x30...0x39: return Int(b - 0x30)
+        case 0x61...0x7A: return Int(b - 0x61) + 10
+        default: return nil
+        }
+    }
+
+    /// The `pairs` key of initials `a` and `b` (distinct; in either order): `Key(account, "ab")`, the two in byte order.
+    package static func pairKey(account: String, _ a: UInt8, _ b: UInt8) -> [UInt8] {
+        Key(account, String(decoding: [min(a, b), max(a, b)], as: UTF8.self)).bytes
     }
 
     /// The index key of a token for an address.
@@ -308,6 +344,17 @@ package final class ContactsProjector: Projector {
             if let filled, key.count == base.bytes.count + ContactsProjector.topPrefixLength + 1 {
                 let part = Array(key[base.bytes.count..<(key.count - 1)])
                 if part.allSatisfy(ContactsProjector.deepByte) { try fillDeep(base: base, parent: part, entries: filled) }
+            }
+        }
+        // Each pair of the contact's initials: a token gives at most one, so at most 17 (the address and `maxNameWords`
+        // name words, a word's form without diacritics starting as it does or giving the one it lacks): 136 lists.
+        let firsts = ContactsProjector.initials(c.tokens)
+        for (i, a) in firsts.enumerated() {
+            for b in firsts[(i + 1)...] {
+                try pairs.modifyIfChanged(ContactsProjector.pairKey(account: c.account, a, b)) { list in
+                    if list == nil { list = ContactTop() }
+                    return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                }
             }
         }
         for t in c.tokens where ContactsProjector.hasWordList(t) {

@@ -28,8 +28,11 @@ extension ContactsReader {
 
     /// Contacts with a token (a name word, or the address) starting each of `words`, best first, at most `limit`.
     ///
+    /// Initials (each word one ASCII letter or digit, two of them distinct: `r d`) first read the best list of their first
+    /// two distinct (`pairs`): checked in its order, it is the answer where `limit` pass or it is not full.
+    ///
     /// The words are taken the one whose first characters start the fewest index entries first (`entryCount`; the
-    /// longest among equals), called the first word below. First the best-contacts list of each word's first
+    /// longest among equals), called the first word below. Then the best-contacts list of each word's first
     /// `ContactsProjector.topPrefixLength` characters, in that order: a list whose contacts, checked in its order (every
     /// word starts one of the contact's tokens), give `limit`, or a list not full (it holds every contact its prefix
     /// starts), is the answer, as for one word (`fromTopList`).
@@ -43,7 +46,7 @@ extension ContactsReader {
     /// dropped; a word with more is left to the check (it is the less selective, so the contacts tried pass it as a
     /// rule). A common other word (`budget re`) is so not read, and no sort is made.
     ///
-    /// At most `maxQueryWords` lists read; `candidates` entries read for the first word (their addresses held, each at
+    /// At most `maxQueryWords` + 1 lists read; `candidates` entries read for the first word (their addresses held, each at
     /// most `Key.maxPartBytes`) and `candidates` + 256 for each other, as many hashes held, and at most `candidates`
     /// contacts looked up; a contact past the first `candidates` entries of the first word is not found.
     /// `lists: false` skips the lists, `probe: 0` reads the others at once, `probe: .max` never (tests compare them).
@@ -60,6 +63,14 @@ extension ContactsReader {
         // The checks of the first word's list: its best contacts (or its first characters'), how many passed.
         var sampled = (checks: 0, passed: 0)
         if lists {
+            // Initials (`r d`): the list of the first two distinct ones holds, best first, every contact with a token
+            // starting with each (that a check still finds) above its last; one lookup where a letter's ~10,000 entries
+            // would be read.
+            if let pair = ContactsReader.initialsPair(words) {
+                let list = try snapshot.get(ContactsProjector.pairsTable, ContactsProjector.pairKey(account: account, pair.0, pair.1)) ?? ContactTop()
+                let out = try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasEach(words, name: $0, address: $1) })
+                if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
+            }
             for word in ordered {
                 let listed = String(word.prefix(ContactsProjector.topPrefixLength))
                 let list = try snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes) ?? ContactTop()
@@ -96,6 +107,17 @@ extension ContactsReader {
             if let c = try checked(Array(e.address), account: accountKey, words: words) { passed.append(c) }
         }
         return passed
+    }
+
+    /// The first two distinct initials of `words` when each word is one initial (an ASCII letter or digit,
+    /// `ContactsProjector.initials`), else nil: such a prefix is read from the list of their pair (`pairs`).
+    package static func initialsPair(_ words: [String]) -> (UInt8, UInt8)? {
+        var firsts: [UInt8] = []
+        for w in words {
+            guard w.utf8.count == 1, let b = w.utf8.first, ContactsProjector.initialBit(b) != nil else { return nil }
+            if !firsts.contains(b) { firsts.append(b) }
+        }
+        return firsts.count >= 2 ? (firsts[0], firsts[1]) : nil
     }
 
     /// How many index entries the first `ContactsProjector.countedPrefixLength` characters of `word` start (`counts`):
