@@ -211,12 +211,14 @@ final class WriteBehindTests: ViewsTestCase {
         // Or, as `replay` builds, the last runs left to `publish` and merged into its copy with the B-trees (with
         // chunks and parts of a few entries, so that their ends fall everywhere: on a key of the runs, of the B-tree,
         // on one both hold, on a deletion).
+        // (A spill limit that the fold's last write-out passes merges every run before `publish`: 60 KiB did once the
+        // contacts view kept its pairs' lists, schema 15; the limit of that way is chosen so that some are left.)
         // Last, views not built from empty (as those a `replay --view` folds beside the one it rebuilds): their history
         // written as versions, held and spilled like their tables.
         let ways: [(limit: Int, history: Bool, spill: Int?, atPublish: Bool, fromEmpty: Bool)] = [
             (64 << 10, true, nil, false, true), (Int.max, true, nil, false, true), (64 << 10, false, nil, false, true),
             (32 << 10, true, 100 << 10, false, true), (32 << 10, true, Int.max, false, true), (16 << 10, false, Int.max, false, true),
-            (32 << 10, true, 100 << 10, true, true), (32 << 10, true, Int.max, true, true), (16 << 10, false, 60 << 10, true, true),
+            (32 << 10, true, 100 << 10, true, true), (32 << 10, true, Int.max, true, true), (16 << 10, false, 56 << 10, true, true),
             (32 << 10, true, 100 << 10, true, false), (32 << 10, true, Int.max, false, false),
         ]
         for (limit, history, spill, atPublish, fromEmpty) in ways {
@@ -241,7 +243,7 @@ final class WriteBehindTests: ViewsTestCase {
             XCTAssertEqual(behind.stagedViews.isEmpty, !history || !fromEmpty)
             // Written out as a replay's generation is (`publish`): its staged history merged on the way.
             let runsLeft = (try? FileManager.default.contentsOfDirectory(atPath: path + "/" + ViewStore.spillFolder))?.count ?? 0
-            if atPublish { XCTAssertGreaterThan(runsLeft, 0, "the last runs left for publish") }
+            if atPublish { XCTAssertGreaterThan(runsLeft, 0, "the last runs left for publish (\(name))") }
             else { XCTAssertEqual(runsLeft, 0, "no run is left after the fold") }
             if let spill {
                 XCTAssertGreaterThan(behind.spillCounts.runs, 3, "write-outs spilled runs")
