@@ -190,8 +190,8 @@ package final class ContactsProjector: Projector {
     }
 
     /// The initials of `tokens`: the first bytes that are ASCII letters or digits (a token starting otherwise has none),
-    /// each once, in byte order. At most 36 (of a contact's tokens, 17). A token starting with a letter and a combining mark (`ŕ`) gives the letter:
-    /// a pair's list may so hold a contact that a check then drops, never miss one.
+    /// each once, in byte order. At most 36 (of a contact's tokens, 17). A token starting with a letter and a combining
+    /// mark (`ŕ`) gives the letter: a pair's list may so hold a contact that a check then drops, never miss one.
     package static func initials(_ tokens: Set<String>) -> [UInt8] {
         var seen: UInt64 = 0
         for t in tokens {
