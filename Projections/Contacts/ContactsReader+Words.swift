@@ -58,8 +58,9 @@ extension ContactsReader {
         // The word whose first characters start the fewest index entries first (the longest among equals): its entries
         // are the ones read whole, the others' only where they are selective.
         // (One word, `carl `: nothing to order, no count read.)
-        let ordered = words.count == 1 ? words : try words.map { (word: $0, entries: try entryCount(account: account, word: $0)) }
-            .sorted { $0.entries < $1.entries || ($0.entries == $1.entries && $0.word.utf8.count > $1.word.utf8.count) }.map(\.word)
+        let counted = words.count == 1 ? [(word: words[0], entries: 0)] : try words.map { (word: $0, entries: try entryCount(account: account, word: $0)) }
+            .sorted { $0.entries < $1.entries || ($0.entries == $1.entries && $0.word.utf8.count > $1.word.utf8.count) }
+        let ordered = counted.map(\.word)
         // The checks of the first word's list: its best contacts (or its first characters'), how many passed.
         var sampled = (checks: 0, passed: 0)
         if lists {
@@ -97,7 +98,7 @@ extension ContactsReader {
                 needed: limit - passed.count, checked: checks + sampled.checks, passed: passed.count + sampled.passed,
                 remaining: entries.remaining) {
                 filtered = true
-                try keepNamed(by: ordered.dropFirst(), in: &entries, account: accountKey, most: leadRead + 256)
+                try keepNamed(by: counted.dropFirst(), in: &entries, account: accountKey, most: leadRead + 256)
             }
             guard let e = entries.next() else { break }
             // The same contact under two tokens of the word (a name word and the address): next in order.
@@ -138,10 +139,13 @@ extension ContactsReader {
     }
 
     /// Keeps, of `entries`, those each of `words` names: a word's entries are read while they are at most `most`, their
-    /// addresses kept as hashes (`HashTable`); a word with more is left to the check (it is the less selective).
-    private func keepNamed(by words: ArraySlice<String>, in entries: inout RankedContactEntries, account accountKey: [UInt8],
-                           most: Int) throws {
-        for word in words where entries.remaining > 0 {
+    /// addresses kept as hashes (`HashTable`); a word with more is left to the check (it is the less selective). A word
+    /// of at most `ContactsProjector.countedPrefixLength` characters counted (`entries`, from `counts`) past `most` is
+    /// not read at all: a scan by its bytes reads at least as many (`re`: ~11,400 entries, ~4,000 read in vain before).
+    private func keepNamed(by words: ArraySlice<(word: String, entries: Int)>, in entries: inout RankedContactEntries,
+                           account accountKey: [UInt8], most: Int) throws {
+        for (word, counted) in words where entries.remaining > 0 {
+            if counted > most && word.count <= ContactsProjector.countedPrefixLength { continue }
             var named: [UInt64] = []
             var read = 0
             try scanEntries(accountKey, word) { address, _ in
