@@ -55,23 +55,24 @@ extension ContactsReader {
         let limit = min(limit, ContactsReader.maxLimit)
         guard limit > 0, candidates > 0, !words.isEmpty, !words.contains(where: \.isEmpty) else { return [] }
         let accountKey = Key(account).bytes
+        // Initials (`r d`): the list of the first two distinct ones holds, best first, every contact with a token starting
+        // with each (that a check still finds) above its last; one lookup where a letter's ~10,000 entries would be read,
+        // and no entry count.
+        if lists, let pair = ContactsReader.initialsPair(words) {
+            let list = try snapshot.get(ContactsProjector.pairsTable, ContactsProjector.pairKey(account: account, pair.0, pair.1)) ?? ContactTop()
+            let out = try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasEach(words, name: $0, address: $1) })
+            if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
+        }
         // The word whose first characters start the fewest index entries first (the longest among equals): its entries
         // are the ones read whole, the others' only where they are selective.
         // (One word, `carl `: nothing to order, no count read.)
-        let counted = words.count == 1 ? [(word: words[0], entries: 0)] : try words.map { (word: $0, entries: try entryCount(account: account, word: $0)) }
-            .sorted { $0.entries < $1.entries || ($0.entries == $1.entries && $0.word.utf8.count > $1.word.utf8.count) }
+        let counted = words.count == 1 ? [(word: words[0], entries: 0)]
+            : try words.map { (word: $0, entries: try entryCount(account: account, word: $0)) }
+                .sorted { $0.entries < $1.entries || ($0.entries == $1.entries && $0.word.utf8.count > $1.word.utf8.count) }
         let ordered = counted.map(\.word)
         // The checks of the first word's list: its best contacts (or its first characters'), how many passed.
         var sampled = (checks: 0, passed: 0)
         if lists {
-            // Initials (`r d`): the list of the first two distinct ones holds, best first, every contact with a token
-            // starting with each (that a check still finds) above its last; one lookup where a letter's ~10,000 entries
-            // would be read.
-            if let pair = ContactsReader.initialsPair(words) {
-                let list = try snapshot.get(ContactsProjector.pairsTable, ContactsProjector.pairKey(account: account, pair.0, pair.1)) ?? ContactTop()
-                let out = try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasEach(words, name: $0, address: $1) })
-                if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
-            }
             for word in ordered {
                 let listed = String(word.prefix(ContactsProjector.topPrefixLength))
                 let list = try snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes) ?? ContactTop()
