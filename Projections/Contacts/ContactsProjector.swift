@@ -351,9 +351,8 @@ package final class ContactsProjector: Projector {
         let firsts = ContactsProjector.initials(c.tokens)
         for (i, a) in firsts.enumerated() {
             for b in firsts[(i + 1)...] {
-                try pairs.modifyIfChanged(ContactsProjector.pairKey(account: c.account, a, b)) { list in
-                    if list == nil { list = ContactTop() }
-                    return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                _ = try offering(pairs, ContactsProjector.pairKey(account: c.account, a, b)) {
+                    $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
                 }
             }
         }
