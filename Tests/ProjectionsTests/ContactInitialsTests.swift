@@ -113,6 +113,19 @@ final class ContactInitialsTests: XCTestCase {
         XCTAssertEqual(harness.store.entries("contacts.pairs").count, 17 * 16 / 2)
     }
 
+    /// Initials typed past `ContactsReader.maxQueryWords` (36, with the 256-character bound of the CLI far off) are
+    /// taken as their first 16, as a name's words are: a contact named by those 16 completes, one lacking one does not.
+    func testMoreInitialsThanAQueryKeepsAreBounded() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789").map(String.init)
+        try harness.fold([received(0, from: EmailAddress(name: letters.prefix(16).map { $0 + "x" }.joined(separator: " "), email: "a@x.org")),
+                          received(1, from: EmailAddress(name: letters.prefix(15).map { $0 + "x" }.joined(separator: " "), email: "b@x.org"))],
+                         account: "acc")
+        let typed = letters.joined(separator: " ")
+        XCTAssertEqual(ContactsReader.queryWords(typed)?.count, ContactsReader.maxQueryWords)
+        XCTAssertEqual(try ContactsReader(harness.snapshot).complete(account: "acc", prefix: typed, limit: 10).map(\.address), ["a@x.org"])
+    }
+
     /// Mail `e<i>` from `from` to me.
     private func received(_ i: Int, from: EmailAddress) -> DomainEvent {
         .emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s", from: [from],
