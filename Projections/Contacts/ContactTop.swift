@@ -4,11 +4,15 @@ import EventModel
 /// characters): what a completion of a short prefix reads instead of scanning the thousands of index entries
 /// such a prefix matches.
 ///
-/// Kept in rank order (`ContactRank`, then address), at most `ContactsProjector.topSize` entries, one per
-/// address. Ranks only ever improve (counts and the last date grow), so an address outside a full list ranks
-/// below every entry in it. An entry may be stale: a contact whose name changed no longer has the token that
-/// put it here. The reader checks each entry against the contact's current tokens and scans the index when a
-/// full list has too few that still match.
+/// At most `ContactsProjector.topSize` entries, one per address. A list that is not full holds every address
+/// offered to it, in address order and unranked (`unranked`: the reader ranks them by the contacts it reads), so it
+/// changes only when an address joins it, not each time a contact's rank does (schema 16: most of the lists' writes,
+/// and most of their history, had been those new ranks); an entry whose contact lost the token (a new name) is frozen
+/// at the rank it had then (`freeze`). The offer that fills it ranks every unranked entry with its contact's rank then;
+/// a full list is kept in rank order (`ContactRank`, then address) from then on. Ranks only ever
+/// improve (counts and the last date grow), so an address outside a full list ranks below every entry in it. An entry
+/// may be stale: a contact whose name changed no longer has the token that put it here. The reader checks each entry
+/// against the contact's current tokens and scans the index when a full list has too few that still match.
 package struct ContactTop: BinaryField, Equatable, Sendable {
     /// One contact in the list.
     package struct Entry: Equatable, Sendable {
@@ -21,11 +25,63 @@ package struct ContactTop: BinaryField, Equatable, Sendable {
 
     package init() {}
 
-    /// Puts `address` at `rank` into the list: moves it when it is there, else inserts it when the list has
-    /// room or it outranks the last entry (which then drops out).
+    /// The rank of an entry in a list that is not full: none (a contact's rank counts at least one message).
+    package static let unranked = ContactRank(sent: 0, count: 0, lastSeen: Timestamp(microseconds: 0))
+
+    /// Whether the list is full at `capacity`: ranked, in rank order.
+    package func isFull(capacity: Int) -> Bool { entries.count >= capacity }
+
+    /// Offers `address`, whose contact has `rank` now. A list that is not full takes it unranked in address order when
+    /// it is not there (listed, nothing changes, but that a frozen entry is unranked again: its contact has the token
+    /// again); the offer that fills the list ranks every unranked entry (`rankOf`: the rank of an address's contact
+    /// now) and puts them in rank order. A full list moves the address when it is there (at its new rank), else inserts
+    /// it when it outranks the last entry (which then drops out).
     /// Returns false when nothing changed.
     @discardableResult
-    package mutating func offer(address: String, rank: ContactRank, capacity: Int) -> Bool {
+    package mutating func offer(address: String, rank: ContactRank, capacity: Int,
+                                rankOf: (String) throws -> ContactRank) rethrows -> Bool {
+        guard !isFull(capacity: capacity) else { return offerRanked(address: address, rank: rank, capacity: capacity) }
+        var at = entries.endIndex
+        for (i, e) in entries.enumerated() {
+            let order = ContactTop.bytesOrder(address, e.address)
+            if order == 0 {
+                // Listed: unchanged, unless frozen (`freeze`: its contact had lost the token; offered, it has it again).
+                guard e.rank != ContactTop.unranked else { return false }
+                entries[i].rank = ContactTop.unranked
+                return true
+            }
+            if order < 0 {
+                at = i
+                break
+            }
+        }
+        entries.insert(Entry(address: address, rank: ContactTop.unranked), at: at)
+        if isFull(capacity: capacity) {
+            // Frozen entries keep the rank they were frozen at.
+            for i in entries.indices where entries[i].rank == ContactTop.unranked {
+                entries[i].rank = i == at ? rank : try rankOf(entries[i].address)
+            }
+            entries.sort(by: ContactTop.before)
+        }
+        return true
+    }
+
+    /// Gives `address`, listed unranked in a list that is not full, `rank`: its contact no longer has a token this list
+    /// is of (a new name), so it will not be offered here again, and when the list fills its entry ranks as it did when
+    /// it left, as a full list keeps a stale entry at the rank it was last offered at. Returns false when nothing changed
+    /// (a full list, the address not listed, or already frozen).
+    @discardableResult
+    package mutating func freeze(address: String, rank: ContactRank, capacity: Int) -> Bool {
+        guard !isFull(capacity: capacity),
+              let i = entries.firstIndex(where: { ContactTop.sameBytes($0.address, address) }),
+              entries[i].rank == ContactTop.unranked else { return false }
+        entries[i].rank = rank
+        return true
+    }
+
+    /// `offer` into a full list, kept in rank order: moves `address` when it is there, else inserts it when it
+    /// outranks the last entry (which then drops out). Returns false when nothing changed.
+    private mutating func offerRanked(address: String, rank: ContactRank, capacity: Int) -> Bool {
         let entry = Entry(address: address, rank: rank)
         // Most offers are of contacts below a full list: decided by its last entry alone. The address cannot be in
         // the list then: its entry there would rank as well or worse (ranks only improve), so after the last one.

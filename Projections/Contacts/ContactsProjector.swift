@@ -20,13 +20,16 @@ package final class ContactsProjector: Projector {
     /// diacritics is also indexed without them (`DiacriticFold`), so "franc" completes "François". 14: how many index
     /// entries each prefix of 1 to `countedPrefixLength` characters starts (`counts`), so a completion of several words
     /// reads the entries of the word that starts the fewest. 15: the best contacts per pair of initials (`pairs`), so
-    /// initials typed (`r d`) read one list instead of the ~10,000 index entries of a letter.
-    package static let schemaVersion: UInt32 = 15
+    /// initials typed (`r d`) read one list instead of the ~10,000 index entries of a letter. 16: a best list that is
+    /// not full holds its addresses unranked (`ContactTop.unranked`), so it is written when an address joins it, not
+    /// each time one of its contacts' ranks changes (~64% of the lists' writes at 100K generated messages, and most of
+    /// their history: `history:contacts.top` was the views' largest table at 1M).
+    package static let schemaVersion: UInt32 = 16
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
     static let prefixTable = Table<ContactRank>(.contacts, "prefix")
-    static let topTable = Table<ContactTop>(.contacts, "top")
+    package static let topTable = Table<ContactTop>(.contacts, "top")
     package static let wordsTable = Table<ContactTop>(.contacts, "words")
     package static let deepTable = Table<ContactTop>(.contacts, "deep")
     package static let countsTable = Table<Int>(.contacts, "counts")
@@ -253,36 +256,45 @@ package final class ContactsProjector: Projector {
             guard seen.insert(address).inserted else { continue }
             let key = Key(account, address).bytes
             let pendingKey = TableKey(key)
-            try people.modify(key) { c in
+            // Its index work is done once the people table is no longer being modified: a list that fills reads
+            // contacts' ranks from it (`rank(account:address:)`).
+            var isNew = false
+            var names: (old: String?, new: String?) = (nil, nil)
+            var oldRank = ContactTop.unranked
+            let rank: ContactRank = try people.modify(key) { c in
+                isNew = c == nil
+                if let c { oldRank = ContactRank(c) }
                 var contact = c ?? Contact(name: nil, address: ViewBounds.text(a.email), count: 0, sent: 0, lastSeen: date)
-                let oldName = contact.name
+                names.old = contact.name
                 if let name = a.name, !name.isEmpty { contact.name = ViewBounds.text(name) }
                 contact.count += 1
                 if senders.contains(address) { contact.sent += 1 }
                 if recipients.contains(address) { contact.wroteTo += 1 }
                 if date > contact.lastSeen { contact.lastSeen = date }
-                let rank = ContactRank(contact)
-                if c != nil, oldName != contact.name {
-                    // The entries under the old name's tokens are written with the rank they had, then those
-                    // tokens' entries go. Old tokens' lists keep the entry; the reader drops it when it no longer
-                    // matches.
-                    if let before = pending.removeValue(forKey: pendingKey) { try writeIndex(before) }
-                    let tokens = ContactsProjector.tokens(name: contact.name, address: address)
-                    let old = ContactsProjector.tokens(name: oldName, address: address)
-                    for t in old.subtracting(tokens) {
-                        prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
-                        count(account, t, -1)
-                    }
-                    for t in tokens.subtracting(old) { count(account, t, 1) }
-                    pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
-                } else if let waiting = pending.index(forKey: pendingKey) {
-                    pending.values[waiting].rank = rank
-                } else {
-                    let tokens = ContactsProjector.tokens(name: contact.name, address: address)
-                    if c == nil { for t in tokens { count(account, t, 1) } }
-                    pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
-                }
+                names.new = contact.name
                 c = contact
+                return ContactRank(contact)
+            }
+            if !isNew, names.old != names.new {
+                // The entries under the old name's tokens are written with the rank they had, then those
+                // tokens' entries go. Old tokens' lists keep the entry (one not full frozen at that rank: `freeze`);
+                // the reader drops it when it no longer matches.
+                if let before = pending.removeValue(forKey: pendingKey) { try writeIndex(before) }
+                let tokens = ContactsProjector.tokens(name: names.new, address: address)
+                let old = ContactsProjector.tokens(name: names.old, address: address)
+                for t in old.subtracting(tokens) {
+                    prefix.set(ContactsProjector.prefixKey(account: account, token: t, address: address), nil)
+                    count(account, t, -1)
+                }
+                for t in tokens.subtracting(old) { count(account, t, 1) }
+                try freeze(account: account, address: address, old: old, new: tokens, rank: oldRank)
+                pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
+            } else if let waiting = pending.index(forKey: pendingKey) {
+                pending.values[waiting].rank = rank
+            } else {
+                let tokens = ContactsProjector.tokens(name: names.new, address: address)
+                if isNew { for t in tokens { count(account, t, 1) } }
+                pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
             }
         }
         if pending.count >= ContactsProjector.maxPending { try writePending() }
@@ -297,6 +309,30 @@ package final class ContactsProjector: Projector {
     package func discardPending() {
         pending.removeAll()
         pendingCounts.removeAll()
+    }
+
+    /// Freezes `address` at `rank` (its rank before its name changed) in the lists that are not full of the tokens `old`
+    /// had and `new` has not (`ContactTop.freeze`): it will not be offered to them again, and a list that fills later
+    /// ranks its entry as a full one would have kept it, at the rank it was last offered at. The address's own lists
+    /// (its prefixes, `deep`) are the same for both names.
+    private func freeze(account: String, address: String, old: Set<String>, new: Set<String>, rank: ContactRank) throws {
+        let kept = Set(ContactsProjector.shortPrefixKeys(account: account, tokens: new))
+        for key in ContactsProjector.shortPrefixKeys(account: account, tokens: old) where !kept.contains(key) {
+            try top.modifyIfChanged(key) { $0?.freeze(address: address, rank: rank, capacity: ContactsProjector.topSize) ?? false }
+        }
+        let newFirsts = ContactsProjector.initials(new), oldFirsts = ContactsProjector.initials(old)
+        for (i, a) in oldFirsts.enumerated() {
+            for b in oldFirsts[(i + 1)...] where !(newFirsts.contains(a) && newFirsts.contains(b)) {
+                try pairs.modifyIfChanged(ContactsProjector.pairKey(account: account, a, b)) {
+                    $0?.freeze(address: address, rank: rank, capacity: ContactsProjector.topSize) ?? false
+                }
+            }
+        }
+        for t in old.subtracting(new) where ContactsProjector.hasWordList(t) {
+            try words.modifyIfChanged(Key(account, t).bytes) {
+                $0?.freeze(address: address, rank: rank, capacity: ContactsProjector.topSize) ?? false
+            }
+        }
     }
 
     /// Counts an index entry of `token` gone (`delta` -1) or made (1) under each of its first `countedPrefixLength`
@@ -329,6 +365,8 @@ package final class ContactsProjector: Projector {
     /// only read (most contacts rank below full lists): `offer` leaves it as it is and says so, and the table then does
     /// not write it. In place: `modify` hands over the only reference, so the list's array is not copied.
     private func writeIndex(_ c: PendingContactIndex) throws {
+        // A list that fills ranks its entries with their contacts' ranks now (`ContactTop.offer`).
+        let rankOf = { (address: String) throws -> ContactRank in try self.rank(account: c.account, address: address) }
         for t in c.tokens {
             prefix.set(ContactsProjector.prefixKey(account: c.account, token: t, address: c.address), c.rank)
         }
@@ -337,13 +375,13 @@ package final class ContactsProjector: Projector {
         let addressKey = path.isEmpty ? [] : ContactsProjector.listKey(base, path[0..<ContactsProjector.topPrefixLength])
         var addressListFull = false
         for key in ContactsProjector.shortPrefixKeys(account: c.account, tokens: c.tokens) {
-            let (full, filled) = try offering(top, key) { $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize) }
+            let (full, filled) = try offering(top, key) { try $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize, rankOf: rankOf) }
             if key == addressKey { addressListFull = full }
             // A 7-character list just filled: it held every contact it starts, so the lists of its next character are
             // made from it; from now on every address it starts is offered to them (below).
             if let filled, key.count == base.bytes.count + ContactsProjector.topPrefixLength + 1 {
                 let part = Array(key[base.bytes.count..<(key.count - 1)])
-                if part.allSatisfy(ContactsProjector.deepByte) { try fillDeep(base: base, parent: part, entries: filled) }
+                if part.allSatisfy(ContactsProjector.deepByte) { try fillDeep(base: base, parent: part, entries: filled, rankOf: rankOf) }
             }
         }
         // Each pair of the contact's initials: a token gives at most one, so at most 17 (the address and `maxNameWords`
@@ -352,14 +390,14 @@ package final class ContactsProjector: Projector {
         for (i, a) in firsts.enumerated() {
             for b in firsts[(i + 1)...] {
                 _ = try offering(pairs, ContactsProjector.pairKey(account: c.account, a, b)) {
-                    $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                    try $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize, rankOf: rankOf)
                 }
             }
         }
         for t in c.tokens where ContactsProjector.hasWordList(t) {
             try words.modifyIfChanged(Key(c.account, t).bytes) { list in
                 if list == nil { list = ContactTop() }
-                return list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                return try list!.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize, rankOf: rankOf)
             }
         }
         // Down the address's prefixes while the list above is full: such a list is the top of many, so the prefix keeps
@@ -369,9 +407,9 @@ package final class ContactsProjector: Projector {
         while parentFull, length <= path.count {
             let filled: [ContactTop.Entry]?
             (parentFull, filled) = try offering(deep, ContactsProjector.listKey(base, path[0..<length])) {
-                $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize)
+                try $0.offer(address: c.address, rank: c.rank, capacity: ContactsProjector.topSize, rankOf: rankOf)
             }
-            if let filled { try fillDeep(base: base, parent: Array(path[0..<length]), entries: filled) }
+            if let filled { try fillDeep(base: base, parent: Array(path[0..<length]), entries: filled, rankOf: rankOf) }
             length += 1
         }
     }
@@ -381,9 +419,10 @@ package final class ContactsProjector: Projector {
     /// lists made from it hold every address that starts theirs. A list made full here makes its own the same way
     /// (at most `deepPrefixLength` characters). The same lists wherever batches end: each is, from then on, offered
     /// every address it starts, so it ends as the top of the last ranks of all of them.
-    private func fillDeep(base: Key, parent: [UInt8], entries: [ContactTop.Entry]) throws {
+    private func fillDeep(base: Key, parent: [UInt8], entries: [ContactTop.Entry],
+                          rankOf: (String) throws -> ContactRank) throws {
         guard parent.count < ContactsProjector.deepPrefixLength else { return }
-        var children: [[UInt8]: ContactTop] = [:]
+        var children: [[UInt8]: [ContactTop.Entry]] = [:]
         for e in entries {
             var address = e.address
             let child: [UInt8]? = address.withUTF8 { b in
@@ -391,15 +430,17 @@ package final class ContactsProjector: Projector {
                       b.starts(with: parent) else { return nil }
                 return Array(b[0...parent.count])
             }
-            if let child { children[child, default: ContactTop()].offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize) }
+            if let child { children[child, default: []].append(e) }
         }
         for (child, made) in children.sorted(by: { Key.precedes($0.key, $1.key) }) {
             let (_, filled) = try offering(deep, ContactsProjector.listKey(base, child[...])) { list in
                 var changed = false
-                for e in made.entries where list.offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize) { changed = true }
+                for e in made where try list.offer(address: e.address, rank: e.rank, capacity: ContactsProjector.topSize, rankOf: rankOf) {
+                    changed = true
+                }
                 return changed
             }
-            if let filled { try fillDeep(base: base, parent: child, entries: filled) }
+            if let filled { try fillDeep(base: base, parent: child, entries: filled, rankOf: rankOf) }
         }
     }
 
@@ -407,18 +448,24 @@ package final class ContactsProjector: Projector {
     /// it changed the list: whether the list is full after, and its entries when it just became full (it then holds
     /// every contact it starts, and the `deep` lists below it are made from them). One lookup; written only if changed.
     private func offering(_ table: ViewTable<ContactTop>, _ key: [UInt8],
-                          _ offer: (inout ContactTop) -> Bool) throws -> (full: Bool, filled: [ContactTop.Entry]?) {
+                          _ offer: (inout ContactTop) throws -> Bool) throws -> (full: Bool, filled: [ContactTop.Entry]?) {
         var full = false
         var filled: [ContactTop.Entry]?
         try table.modifyIfChanged(key) { list in
             if list == nil { list = ContactTop() }
             let before = list!.entries.count
-            let changed = offer(&list!)
+            let changed = try offer(&list!)
             full = list!.entries.count >= ContactsProjector.topSize
             if full, before < ContactsProjector.topSize { filled = list!.entries }
             return changed
         }
         return (full, filled)
+    }
+
+    /// The rank `address`'s contact in `account` has now (`unranked` where there is none: every address a list holds is
+    /// a contact's). Read through the people table's cache, so a contact changed in this batch ranks as it is now.
+    private func rank(account: String, address: String) throws -> ContactRank {
+        try people.get(Key(account, address).bytes).map(ContactRank.init) ?? ContactTop.unranked
     }
 
     /// The key of the best list (`top` or `deep`) of the prefix `bytes` in the account whose key is `base`.

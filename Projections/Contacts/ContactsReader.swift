@@ -110,7 +110,7 @@ package struct ContactsReader {
     /// `scanComplete`); false when it does not (no list, or a full one with fewer than `limit` entries still valid).
     private func offerWordList(account: String, accountKey: [UInt8], token: UnsafeRawBufferPointer, limit: Int,
                                into best: inout ContactCandidates, scanned: inout Int) throws -> Bool {
-        guard let list = try snapshot.get(ContactsProjector.wordsTable, accountKey + Array(token) + [0]) else { return false }
+        guard let list = try ranked(snapshot.get(ContactsProjector.wordsTable, accountKey + Array(token) + [0]), account: account) else { return false }
         let word = String(decoding: token, as: UTF8.self)
         let valid = try stillMatching(list, account: account, limit: limit) { $0 == word }.map(\.entry)
         if list.entries.count >= ContactsProjector.topSize, valid.count < limit { return false }
@@ -135,7 +135,7 @@ package struct ContactsReader {
     /// addresses sharing a long beginning (`noreply-…`, `notifications+…`) are one lookup, not a scan of them all.
     package func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
         let listPrefix = String(prefix.prefix(ContactsProjector.topPrefixLength))
-        let list = try snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes) ?? ContactTop()
+        let list = try ranked(snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes), account: account) ?? ContactTop()
         let out = try stillMatching(list, account: account, limit: limit) { $0.hasPrefix(prefix) }.map(\.contact)
         if out.count < limit, list.entries.count >= ContactsProjector.topSize {
             return try fromDeepLists(account: account, prefix: prefix, limit: limit)
@@ -161,7 +161,9 @@ package struct ContactsReader {
         let base = Key(account)
         var addresses: ContactTop?
         for length in (ContactsProjector.topPrefixLength + 1)...min(p.count, ContactsProjector.deepPrefixLength) {
-            guard let list = try snapshot.get(ContactsProjector.deepTable, ContactsProjector.listKey(base, p[0..<length])) else { return nil }
+            guard let list = try ranked(snapshot.get(ContactsProjector.deepTable, ContactsProjector.listKey(base, p[0..<length])), account: account) else {
+                return nil
+            }
             if list.entries.count < ContactsProjector.topSize || length == p.count {
                 addresses = list
                 break
@@ -172,7 +174,7 @@ package struct ContactsReader {
         for e in addresses.entries where e.address.utf8.starts(with: p) { candidates.append((e, nil)) }
         var wordCount = 0
         var answered = true
-        try snapshot.scan(ContactsProjector.wordsTable, prefix: base.bytes + p) { key, list in
+        try snapshot.scan(ContactsProjector.wordsTable, prefix: base.bytes + p) { key, stored in
             wordCount += 1
             let part = key[base.bytes.count..<(key.count - 1)]
             guard wordCount <= ContactsReader.maxWordLists, !part.contains(Key.hashMarker) else {
@@ -180,6 +182,7 @@ package struct ContactsReader {
                 return false
             }
             let word = String(decoding: part, as: UTF8.self)
+            let list = try ranked(stored, account: account) ?? stored
             let valid = try stillMatching(list, account: account, limit: limit) { $0 == word }
             if list.entries.count >= ContactsProjector.topSize, valid.count < limit {
                 answered = false
@@ -198,6 +201,19 @@ package struct ContactsReader {
             }
         }
         return out
+    }
+
+    /// `list` in rank order: a list that is not full holds its addresses unranked (`ContactTop.unranked`, in address
+    /// order), so each entry gets the rank its contact has now (at most `topSize` - 1 lookups), and they are sorted as
+    /// a full list is kept (`ContactTop.before`). A full list as it is; nil for nil.
+    func ranked(_ list: ContactTop?, account: String) throws -> ContactTop? {
+        guard var list, !list.isFull(capacity: ContactsProjector.topSize) else { return list }
+        for i in list.entries.indices {
+            let contact = try snapshot.get(ContactsProjector.peopleTable, Key(account, list.entries[i].address).bytes)
+            list.entries[i].rank = contact.map(ContactRank.init) ?? ContactTop.unranked
+        }
+        list.entries.sort(by: ContactTop.before)
+        return list
     }
 
     /// The entries of a best list (`top` or `words`) whose contact still has a token `matches` accepts, in list order,

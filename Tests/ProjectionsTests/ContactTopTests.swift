@@ -9,18 +9,80 @@ final class ContactTopTests: XCTestCase {
     func testOfferKeepsTheBestInRankOrder() {
         var top = ContactTop()
         func rank(_ count: UInt64) -> ContactRank { ContactRank(sent: 0, count: count, lastSeen: Timestamp(microseconds: 0)) }
-        for (i, c) in [5, 1, 9, 3, 7].enumerated() { top.offer(address: "a\(i)", rank: rank(UInt64(c)), capacity: 3) }
-        XCTAssertEqual(top.entries.map(\.address), ["a2", "a4", "a0"])
-        XCTAssertFalse(top.offer(address: "a1", rank: rank(1), capacity: 3), "below a full list: not taken")
-        XCTAssertTrue(top.offer(address: "a0", rank: rank(20), capacity: 3), "a better rank moves it up")
-        XCTAssertEqual(top.entries.map(\.address), ["a0", "a2", "a4"])
+        // The contacts' ranks now, as the fold reads them when a list fills.
+        var now: [String: ContactRank] = [:]
+        func offer(_ address: String, _ count: UInt64) -> Bool {
+            now[address] = rank(count)
+            return top.offer(address: address, rank: rank(count), capacity: 3) { now[$0]! }
+        }
+        // Not full: every address offered, in address order, unranked; a listed contact's new rank changes nothing.
+        XCTAssertTrue(offer("a1", 5))
+        XCTAssertTrue(offer("a0", 1))
+        XCTAssertEqual(top.entries.map(\.address), ["a0", "a1"])
+        XCTAssertEqual(top.entries.map(\.rank), [ContactTop.unranked, ContactTop.unranked])
+        XCTAssertFalse(offer("a0", 9), "a listed address at a new rank, the list not full: unchanged")
+        // The offer that fills the list ranks every entry with its contact's rank now (a0's 9, not the 1 it joined at).
+        XCTAssertTrue(offer("a2", 3))
+        XCTAssertEqual(top.entries.map(\.address), ["a0", "a1", "a2"])
+        XCTAssertEqual(top.entries.map(\.rank), [rank(9), rank(5), rank(3)])
+        XCTAssertFalse(offer("a3", 1), "below a full list: not taken")
+        XCTAssertTrue(offer("a4", 7))
+        XCTAssertEqual(top.entries.map(\.address), ["a0", "a4", "a1"])
+        XCTAssertTrue(offer("a1", 20), "a better rank moves it up")
+        XCTAssertEqual(top.entries.map(\.address), ["a1", "a0", "a4"])
         // At the last entry's rank a full list takes an address that sorts before the last one's, not one after it.
-        XCTAssertFalse(top.offer(address: "a5", rank: rank(7), capacity: 3), "a tie, after the last address: not taken")
-        XCTAssertTrue(top.offer(address: "a3", rank: rank(7), capacity: 3), "a tie, before the last address: taken")
-        XCTAssertEqual(top.entries.map(\.address), ["a0", "a2", "a3"])
+        XCTAssertFalse(offer("a5", 7), "a tie, after the last address: not taken")
+        XCTAssertTrue(offer("a3", 7), "a tie, before the last address: taken")
+        XCTAssertEqual(top.entries.map(\.address), ["a1", "a0", "a3"])
         // A listed address offered again at a better rank, the list full: moved, nothing dropped.
-        XCTAssertTrue(top.offer(address: "a3", rank: rank(30), capacity: 3))
-        XCTAssertEqual(top.entries.map(\.address), ["a3", "a0", "a2"])
+        XCTAssertTrue(offer("a3", 30))
+        XCTAssertEqual(top.entries.map(\.address), ["a3", "a1", "a0"])
+    }
+
+    /// An entry whose contact lost the list's token is frozen at the rank it had (the list not full), keeps it when the
+    /// list fills (where the others take their contacts' ranks then), and is unfrozen when its contact is offered again.
+    func testAFrozenEntryKeepsItsRankWhenTheListFills() {
+        func rank(_ count: UInt64) -> ContactRank { ContactRank(sent: 0, count: count, lastSeen: Timestamp(microseconds: 0)) }
+        let now: [String: ContactRank] = ["a": rank(1), "b": rank(2), "c": rank(3)]
+        var top = ContactTop()
+        XCTAssertTrue(top.offer(address: "a", rank: rank(1), capacity: 3) { now[$0]! })
+        XCTAssertTrue(top.offer(address: "b", rank: rank(2), capacity: 3) { now[$0]! })
+        XCTAssertTrue(top.freeze(address: "a", rank: rank(9), capacity: 3))
+        XCTAssertFalse(top.freeze(address: "a", rank: rank(10), capacity: 3), "frozen already")
+        XCTAssertFalse(top.freeze(address: "z", rank: rank(10), capacity: 3), "not listed")
+        XCTAssertEqual(top.entries.map(\.rank), [rank(9), ContactTop.unranked])
+        // Offered again (its contact has the token again): unfrozen.
+        var again = top
+        XCTAssertTrue(again.offer(address: "a", rank: rank(4), capacity: 3) { now[$0]! })
+        XCTAssertEqual(again.entries.map(\.rank), [ContactTop.unranked, ContactTop.unranked])
+        XCTAssertFalse(again.offer(address: "a", rank: rank(5), capacity: 3) { now[$0]! })
+        // Filled: `a` ranks at its frozen 9 (not its contact's 1 now), `b` and `c` at theirs now.
+        XCTAssertTrue(top.offer(address: "c", rank: rank(3), capacity: 3) { now[$0]! })
+        XCTAssertEqual(top.entries.map(\.address), ["a", "c", "b"])
+        XCTAssertEqual(top.entries.map(\.rank), [rank(9), rank(3), rank(2)])
+        XCTAssertFalse(top.freeze(address: "b", rank: rank(20), capacity: 3), "a full list keeps a stale entry's rank as it is")
+    }
+
+    /// A list that is not full is written when a contact joins it, not when a listed contact's rank changes (schema
+    /// 16): folded again with more mail from its contacts, its stored bytes stay as they were, and a completion still
+    /// ranks them by their contacts as they are now.
+    func testAListNotFullIsNotRewrittenWhenItsContactsRanksChange() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let key = Key("acc", "an").bytes
+        try harness.fold([received(0, from: EmailAddress(name: nil, email: "ann@x.org"), at: 10),
+                          received(1, from: EmailAddress(name: nil, email: "andy@x.org"), at: 5)], account: "acc")
+        let before = try XCTUnwrap(try harness.snapshot.get(ContactsProjector.topTable, key))
+        XCTAssertEqual(before.entries.map(\.address), ["andy@x.org", "ann@x.org"])
+        XCTAssertEqual(try ContactsReader(harness.snapshot).complete(account: "acc", prefix: "an", limit: 10).map(\.address),
+                       ["ann@x.org", "andy@x.org"], "as recent, as many: the later first")
+        // andy writes twice more: his rank passes ann's; the list is as it was, the completion follows the ranks.
+        try harness.fold([received(2, from: EmailAddress(name: nil, email: "andy@x.org"), at: 6),
+                          received(3, from: EmailAddress(name: nil, email: "andy@x.org"), at: 7)], account: "acc")
+        XCTAssertEqual(try harness.snapshot.get(ContactsProjector.topTable, key), before)
+        XCTAssertEqual(try ContactsReader(harness.snapshot).complete(account: "acc", prefix: "an", limit: 10).map(\.address),
+                       ["andy@x.org", "ann@x.org"])
+        XCTAssertEqual(try ContactsReader(harness.snapshot).complete(account: "acc", prefix: "an", limit: 1).map(\.address),
+                       ["andy@x.org"])
     }
 
     /// An address and its decomposed twin are two contacts (two people keys): the list keeps both, and orders ties
@@ -32,11 +94,11 @@ final class ContactTopTests: XCTestCase {
         XCTAssertNotEqual(Array(composed.utf8), Array(decomposed.utf8))
         var top = ContactTop()
         let rank = ContactRank(sent: 0, count: 3, lastSeen: Timestamp(microseconds: 5))
-        XCTAssertTrue(top.offer(address: composed, rank: rank, capacity: 4))
-        XCTAssertTrue(top.offer(address: decomposed, rank: rank, capacity: 4), "a second contact, not the first again")
+        XCTAssertTrue(top.offer(address: composed, rank: rank, capacity: 4) { _ in rank })
+        XCTAssertTrue(top.offer(address: decomposed, rank: rank, capacity: 4) { _ in rank }, "a second contact, not the first again")
         XCTAssertEqual(top.entries.map { Array($0.address.utf8) }, [Array(decomposed.utf8), Array(composed.utf8)],
                        "equal ranks by address bytes: 'e' (0x65) before 0xC3")
-        XCTAssertFalse(top.offer(address: composed, rank: rank, capacity: 4), "the same bytes again: unchanged")
+        XCTAssertFalse(top.offer(address: composed, rank: rank, capacity: 4) { _ in rank }, "the same bytes again: unchanged")
         XCTAssertEqual(top.entries.count, 2)
 
         // Folded: the list (1 to 6 characters) and the scan (7 or more) complete to the same two contacts in the same order.
