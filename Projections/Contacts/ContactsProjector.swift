@@ -361,9 +361,10 @@ package final class ContactsProjector: Projector {
     }
 
     /// Writes one contact's index entries with its rank and offers it to its short prefixes' lists, then to the `deep`
-    /// lists of its address's longer prefixes while the list above each is full. A list this contact does not enter is
-    /// only read (most contacts rank below full lists): `offer` leaves it as it is and says so, and the table then does
-    /// not write it. In place: `modify` hands over the only reference, so the list's array is not copied.
+    /// lists of its address's longer prefixes while the list above each is full. A list this contact does not enter
+    /// (most contacts rank below full lists), or one not full that holds it already (unranked, schema 16), is only read:
+    /// `offer` leaves it as it is and says so, and the table then does not write it. In place: `modify` hands over the
+    /// only reference, so the list's array is not copied.
     private func writeIndex(_ c: PendingContactIndex) throws {
         // A list that fills ranks its entries with their contacts' ranks now (`ContactTop.offer`).
         let rankOf = { (address: String) throws -> ContactRank in try self.rank(account: c.account, address: address) }
