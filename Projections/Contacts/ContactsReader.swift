@@ -206,7 +206,7 @@ package struct ContactsReader {
     /// `list` in rank order: a list that is not full holds its addresses unranked (`ContactTop.unranked`, in address
     /// order), so each entry gets the rank its contact has now (at most `topSize` - 1 lookups), and they are sorted as
     /// a full list is kept (`ContactTop.before`). A full list as it is; nil for nil.
-    func ranked(_ list: ContactTop?, account: String) throws -> ContactTop? {
+    package func ranked(_ list: ContactTop?, account: String) throws -> ContactTop? {
         guard var list, !list.isFull(capacity: ContactsProjector.topSize) else { return list }
         for i in list.entries.indices {
             let contact = try snapshot.get(ContactsProjector.peopleTable, Key(account, list.entries[i].address).bytes)

@@ -63,6 +63,42 @@ final class ContactTopTests: XCTestCase {
         XCTAssertFalse(top.freeze(address: "b", rank: rank(20), capacity: 3), "a full list keeps a stale entry's rank as it is")
     }
 
+    /// A stored list as a damaged or hostile view file may hold it (out of address order, an address twice, more entries
+    /// than a list keeps) is offered to, frozen in and ranked for reading without a trap, and stays bounded.
+    func testADamagedListIsOfferedToAndReadWithoutATrap() throws {
+        func rank(_ count: UInt64) -> ContactRank { ContactRank(sent: 0, count: count, lastSeen: Timestamp(microseconds: 0)) }
+        var w = ByteWriter(capacity: 64)
+        w.writeVarint(4)
+        for a in ["z", "a", "a", "m"] {
+            w.write(a)
+            ContactTop.unranked.write(to: &w)
+        }
+        let bytes = w.bytes
+        let damaged = try bytes.withUnsafeBytes { buf in
+            var r = ByteReader(buf)
+            return try ContactTop(from: &r)
+        }
+        var notFull = damaged
+        XCTAssertTrue(notFull.offer(address: "b", rank: rank(2), capacity: 16) { _ in rank(1) })
+        XCTAssertFalse(notFull.offer(address: "z", rank: rank(2), capacity: 16) { _ in rank(1) })
+        _ = notFull.freeze(address: "a", rank: rank(3), capacity: 16)
+        XCTAssertLessThanOrEqual(notFull.entries.count, 5)
+        // Filled by an offer, and past the capacity already: kept at most as long as it was, ranked.
+        var filling = damaged
+        XCTAssertTrue(filling.offer(address: "c", rank: rank(2), capacity: 5) { _ in rank(1) })
+        XCTAssertEqual(filling.entries.count, 5)
+        XCTAssertFalse(filling.entries.contains { $0.rank == ContactTop.unranked })
+        var over = damaged
+        _ = over.offer(address: "d", rank: rank(9), capacity: 2) { _ in rank(1) }
+        XCTAssertLessThanOrEqual(over.entries.count, 4)
+        XCTAssertFalse(over.freeze(address: "m", rank: rank(3), capacity: 2), "a full list is not frozen in")
+        // Read: ranked by the contacts there are (none here: each unranked), every entry kept.
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let read = try XCTUnwrap(try ContactsReader(harness.snapshot).ranked(damaged, account: "acc"))
+        XCTAssertEqual(read.entries.count, 4)
+        XCTAssertTrue(try ContactsReader(harness.snapshot).complete(account: "acc", prefix: "a", limit: 10).isEmpty)
+    }
+
     /// A list that is not full is written when a contact joins it, not when a listed contact's rank changes (schema
     /// 16): folded again with more mail from its contacts, its stored bytes stay as they were, and a completion still
     /// ranks them by their contacts as they are now.
