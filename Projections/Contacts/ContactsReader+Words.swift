@@ -59,8 +59,7 @@ extension ContactsReader {
         // with each (that a check still finds) above its last; one lookup where a letter's ~10,000 entries would be read,
         // and no entry count.
         if lists, let pair = ContactsReader.initialsPair(words) {
-            let list = try ranked(snapshot.get(ContactsProjector.pairsTable, ContactsProjector.pairKey(account: account, pair.0, pair.1)),
-                                  account: account) ?? ContactTop()
+            let list = try snapshot.get(ContactsProjector.pairsTable, ContactsProjector.pairKey(account: account, pair.0, pair.1)) ?? ContactTop()
             let out = try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasEach(words, name: $0, address: $1) })
             if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
         }
@@ -76,7 +75,7 @@ extension ContactsReader {
         if lists {
             for word in ordered {
                 let listed = String(word.prefix(ContactsProjector.topPrefixLength))
-                let list = try ranked(snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes), account: account) ?? ContactTop()
+                let list = try snapshot.get(ContactsProjector.topTable, Key(account, listed).bytes) ?? ContactTop()
                 let out = try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasEach(words, name: $0, address: $1) })
                 if out.count >= limit || list.entries.count < ContactsProjector.topSize { return out.map(\.contact) }
                 if word == ordered[0] { sampled = (list.entries.count, out.count) }

@@ -110,7 +110,7 @@ package struct ContactsReader {
     /// `scanComplete`); false when it does not (no list, or a full one with fewer than `limit` entries still valid).
     private func offerWordList(account: String, accountKey: [UInt8], token: UnsafeRawBufferPointer, limit: Int,
                                into best: inout ContactCandidates, scanned: inout Int) throws -> Bool {
-        guard let list = try ranked(snapshot.get(ContactsProjector.wordsTable, accountKey + Array(token) + [0]), account: account) else { return false }
+        guard let list = try snapshot.get(ContactsProjector.wordsTable, accountKey + Array(token) + [0]) else { return false }
         let word = String(decoding: token, as: UTF8.self)
         let valid = try stillMatching(list, account: account, limit: limit) { $0 == word }.map(\.entry)
         if list.entries.count >= ContactsProjector.topSize, valid.count < limit { return false }
@@ -135,7 +135,7 @@ package struct ContactsReader {
     /// addresses sharing a long beginning (`noreply-…`, `notifications+…`) are one lookup, not a scan of them all.
     package func fromTopList(account: String, prefix: String, limit: Int) throws -> [Contact]? {
         let listPrefix = String(prefix.prefix(ContactsProjector.topPrefixLength))
-        let list = try ranked(snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes), account: account) ?? ContactTop()
+        let list = try snapshot.get(ContactsProjector.topTable, Key(account, listPrefix).bytes) ?? ContactTop()
         let out = try stillMatching(list, account: account, limit: limit) { $0.hasPrefix(prefix) }.map(\.contact)
         if out.count < limit, list.entries.count >= ContactsProjector.topSize {
             return try fromDeepLists(account: account, prefix: prefix, limit: limit)
@@ -161,9 +161,7 @@ package struct ContactsReader {
         let base = Key(account)
         var addresses: ContactTop?
         for length in (ContactsProjector.topPrefixLength + 1)...min(p.count, ContactsProjector.deepPrefixLength) {
-            guard let list = try ranked(snapshot.get(ContactsProjector.deepTable, ContactsProjector.listKey(base, p[0..<length])), account: account) else {
-                return nil
-            }
+            guard let list = try snapshot.get(ContactsProjector.deepTable, ContactsProjector.listKey(base, p[0..<length])) else { return nil }
             if list.entries.count < ContactsProjector.topSize || length == p.count {
                 addresses = list
                 break
@@ -171,10 +169,12 @@ package struct ContactsReader {
         }
         guard let addresses else { return nil }
         var candidates: [(entry: ContactTop.Entry, contact: Contact?)] = []
-        for e in addresses.entries where e.address.utf8.starts(with: p) { candidates.append((e, nil)) }
+        for (e, read) in try rankedEntries(addresses, account: account) where e.address.utf8.starts(with: p) {
+            candidates.append((e, read ?? nil))
+        }
         var wordCount = 0
         var answered = true
-        try snapshot.scan(ContactsProjector.wordsTable, prefix: base.bytes + p) { key, stored in
+        try snapshot.scan(ContactsProjector.wordsTable, prefix: base.bytes + p) { key, list in
             wordCount += 1
             let part = key[base.bytes.count..<(key.count - 1)]
             guard wordCount <= ContactsReader.maxWordLists, !part.contains(Key.hashMarker) else {
@@ -182,7 +182,6 @@ package struct ContactsReader {
                 return false
             }
             let word = String(decoding: part, as: UTF8.self)
-            let list = try ranked(stored, account: account) ?? stored
             let valid = try stillMatching(list, account: account, limit: limit) { $0 == word }
             if list.entries.count >= ContactsProjector.topSize, valid.count < limit {
                 answered = false
@@ -203,33 +202,37 @@ package struct ContactsReader {
         return out
     }
 
-    /// `list` in rank order: a list that is not full holds its addresses unranked (`ContactTop.unranked`, in address
-    /// order), so each entry gets the rank its contact has now (at most `topSize` - 1 lookups), and they are sorted as
-    /// a full list is kept (`ContactTop.before`). A full list as it is; nil for nil.
-    package func ranked(_ list: ContactTop?, account: String) throws -> ContactTop? {
-        guard var list, !list.isFull(capacity: ContactsProjector.topSize) else { return list }
-        for i in list.entries.indices {
-            let contact = try snapshot.get(ContactsProjector.peopleTable, Key(account, list.entries[i].address).bytes)
-            list.entries[i].rank = contact.map(ContactRank.init) ?? ContactTop.unranked
+    /// The entries of `list` in rank order, each with its contact where that was read (`read`: nil when not read, `.some(nil)`
+    /// when there is none). A list that is not full holds its addresses unranked (`ContactTop.unranked`, in address
+    /// order): each entry's contact is read (at most `topSize` - 1 lookups) and gives the entry its rank now, and they are
+    /// sorted as a full list is kept (`ContactTop.before`). A full list's entries as they are, no contact read.
+    package func rankedEntries(_ list: ContactTop, account: String) throws -> [(entry: ContactTop.Entry, read: Contact??)] {
+        guard !list.isFull(capacity: ContactsProjector.topSize) else { return list.entries.map { ($0, nil) } }
+        var out: [(entry: ContactTop.Entry, read: Contact??)] = []
+        out.reserveCapacity(list.entries.count)
+        for var e in list.entries {
+            let contact = try snapshot.get(ContactsProjector.peopleTable, Key(account, e.address).bytes)
+            e.rank = contact.map(ContactRank.init) ?? ContactTop.unranked
+            out.append((e, .some(contact)))
         }
-        list.entries.sort(by: ContactTop.before)
-        return list
+        out.sort { ContactTop.before($0.entry, $1.entry) }
+        return out
     }
 
-    /// The entries of a best list (`top` or `words`) whose contact still has a token `matches` accepts, in list order,
-    /// at most `limit`, each with its contact: an entry left stale by a name change is dropped here.
+    /// The entries of a best list (`top` or `words`) whose contact still has a token `matches` accepts, in rank order
+    /// (`rankedEntries`), at most `limit`, each with its contact: an entry left stale by a name change is dropped here.
     private func stillMatching(_ list: ContactTop, account: String, limit: Int,
                                _ matches: (String) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
         try stillMatching(list, account: account, limit: limit, contact: { ContactsReader.hasToken(name: $0, address: $1, where: matches) })
     }
 
     /// The entries of a best list whose contact (its name and the entry's address) `matches` accepts (`completeWords`
-    /// asks for a token starting each word), in list order, at most `limit`, each with its contact.
+    /// asks for a token starting each word), in rank order (`rankedEntries`), at most `limit`, each with its contact.
     func stillMatching(_ list: ContactTop, account: String, limit: Int,
                        contact matches: (_ name: String?, _ address: String) -> Bool) throws -> [(entry: ContactTop.Entry, contact: Contact)] {
         var out: [(entry: ContactTop.Entry, contact: Contact)] = []
-        for entry in list.entries where out.count < limit {
-            guard let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, entry.address).bytes) else { continue }
+        for (entry, read) in try rankedEntries(list, account: account) where out.count < limit {
+            guard let c = try read ?? snapshot.get(ContactsProjector.peopleTable, Key(account, entry.address).bytes) else { continue }
             if matches(c.name, entry.address) { out.append((entry, c)) }
         }
         return out

@@ -94,8 +94,8 @@ final class ContactTopTests: XCTestCase {
         XCTAssertFalse(over.freeze(address: "m", rank: rank(3), capacity: 2), "a full list is not frozen in")
         // Read: ranked by the contacts there are (none here: each unranked), every entry kept.
         let harness = FoldHarness(types: [ContactsProjector.self])
-        let read = try XCTUnwrap(try ContactsReader(harness.snapshot).ranked(damaged, account: "acc"))
-        XCTAssertEqual(read.entries.count, 4)
+        let read = try ContactsReader(harness.snapshot).rankedEntries(damaged, account: "acc")
+        XCTAssertEqual(read.count, 4)
         XCTAssertTrue(try ContactsReader(harness.snapshot).complete(account: "acc", prefix: "a", limit: 10).isEmpty)
     }
 
