@@ -22,7 +22,7 @@ TABLES = {  # type -> the tables (view.table) that store it
     "SyncedCopy": ["sync.copies"], "FolderSyncState": ["sync.folders"], "CopyLocation": ["sync.emails"],
     "ActionRecord": ["actions.items"], "DraftRecord": ["drafts.items"], "DraftServerState": ["drafts.server"],
     "OutboxItem": ["outbox.items"], "AccountRecord": ["accounts.list"], "DiscoveryRecord": ["accounts.discovered"],
-    "DedupCopy": ["dedup.messages"],
+    "DedupCopy": ["dedup.messages"], "ContactTopOffers": ["contacts.top", "contacts.words"],
 }
 
 
@@ -31,7 +31,7 @@ def main():
     views = os.path.join(store, "views")
     gens = sorted((d for d in os.listdir(views) if d.startswith("gen-")), key=lambda d: int(d[4:]))
     env = os.path.join(views, gens[-1])
-    order = re.findall(r'\("(\w+)", roundTrip', open(SOURCE).read())
+    order = re.findall(r'\("(\w+)", (?:roundTrip|offers)', open(SOURCE).read())
     os.makedirs(OUT, exist_ok=True)
     for selector, name in enumerate(order):
         for table in TABLES.get(name, []):
