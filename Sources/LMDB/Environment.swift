@@ -404,7 +404,7 @@ package final class Environment: @unchecked Sendable {
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buf -> (resident: Int, shared: Int)? in
             let n = pread(fd, buf.baseAddress, buf.count, 0)
             guard n > 0, let pages = residentPages(statm: UnsafeBufferPointer(rebasing: buf[0..<n])) else { return nil }
-            // A count of 18 digits times a page could pass Int's range: nil then, as for a count not read.
+            // At most 18 digits each: the products fit (a page is 4 KiB to 64 KiB).
             guard !pages.resident.multipliedReportingOverflow(by: systemPageSize).overflow,
                   !pages.shared.multipliedReportingOverflow(by: systemPageSize).overflow else { return nil }
             return (pages.resident * systemPageSize, pages.shared * systemPageSize)
