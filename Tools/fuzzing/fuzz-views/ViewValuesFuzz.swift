@@ -65,9 +65,10 @@ enum ViewValuesFuzz {
 
     /// The check of the contacts fold's changes to a best list (`ContactTop.offer`, `freeze`) on any list a view file
     /// can hold: each of the list's first 8 addresses and 3 others offered and frozen, one at a time, at a rank above or
-    /// below the list's, at capacities that make the list full, just full, one short, and at the fold's (16). Never a trap; an offer adds at most one entry and none past the
-    /// larger of the list's size and the capacity; a list not full lists what is offered to it; a freeze adds or
-    /// removes none; "nothing changed" means nothing did; and every list they leave writes and reads back as it is.
+    /// below the list's, at capacities that make the list full, just full, one short, and at the fold's (16). Never a
+    /// trap; an offer adds at most one entry and none past the larger of the list's size and the capacity; a list not
+    /// full lists what is offered to it; a freeze adds or removes none; "nothing changed" means nothing did; and every
+    /// list they leave writes and reads back as it is.
     @Sendable static func offers(_ bytes: [UInt8]) {
         guard let list = decode(ContactTop.self, bytes) else { return }
         let seed = FuzzCheck.seed(of: bytes)
