@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "Projections"]),
         // SQLite's temporary files made in the index's folder (a VFS over the default one).
         .target(name: "CSQLiteFolderVFS", dependencies: ["CSQLite"], path: "Sources/CSQLiteFolderVFS"),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "CSQLiteFolderVFS", "SearchQuery", "EventLog", "EventModel", "MailParser", "NativeCodecs", "Projections"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CSQLiteFolderVFS", "SearchQuery", "EventLog", "EventModel", "LMDB", "MailParser", "NativeCodecs", "Projections"]),
 
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",

@@ -54,6 +54,9 @@ package final class Environment: @unchecked Sendable {
 
     private let env: OpaquePointer
     private let resizeLock = ResizeLock()
+    /// A `MDB_WRITEMAP` writer's shared lock on its folder, held while it is open: other writers opening the file see
+    /// it is in use (`joinWriters`), so none gives the file a size smaller than this one's map.
+    private let presence: FileLock?
     /// The map's address ranges once found (`mappedRanges`), guarded by `rangesLock`; dropped when remapped.
     private var cachedRanges: [Range<UInt>]?
     private let rangesLock = NSLock()
@@ -83,6 +86,20 @@ package final class Environment: @unchecked Sendable {
         // needs); `readOnly` still refuses every write (`begin`). Only over a data file with a whole header: opened
         // so, LMDB would create a missing file and write the header of an empty one.
         let file = Environment.dataFile(path)
+        // A `MDB_WRITEMAP` environment: LMDB sets the data file's size to the map's at open (`ftruncate`), so an open
+        // with a smaller map than another writer's would cut the file under that writer's map, whose next new page
+        // would kill it (SIGBUS). Opened where another writer has it open, the map is the file's size at least.
+        var options = options
+        var sizeLock: FileLock?
+        var presence: FileLock?
+        if options.writeMap && !options.readOnly {
+            sizeLock = Environment.lockSize(path)
+            let joined = Environment.joinWriters(path)
+            presence = joined.lock
+            if !joined.alone, let size = Environment.fileSize(file) { options.mapSize = max(options.mapSize, size) }
+        }
+        defer { sizeLock?.unlock() }
+        self.presence = presence
         let writable = options.readOnly && options.noFaultAround
             && (Environment.fileSize(file) ?? 0) >= 2 * Int(getpagesize()) && access(file, W_OK) == 0
         let env: OpaquePointer
@@ -132,6 +149,24 @@ package final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Locks the size of the data file in folder `path` (an exclusive `flock` on `data.mdb`, created if missing, as
+    /// LMDB would) for a change of a `MDB_WRITEMAP` map: its open, growth, adoption and shrinking, each of which sets
+    /// the file's size. Held for one such change only (an `ftruncate` and a `posix_fallocate` of at most the growth,
+    /// 1 GiB, unless a batch asks for more), so a wait for it is that long. Nil when the file cannot be opened (then
+    /// the sizes chosen are the conservative ones: never below the file's).
+    private static func lockSize(_ path: String) -> FileLock? { FileLock.acquire(dataFile(path), exclusive: true) }
+
+    /// Takes the shared lock every `MDB_WRITEMAP` writer holds on its folder while open (`presence`), after trying it
+    /// exclusive: `alone` when no other writer (of any process) has the file open. Called with the size lock held, so
+    /// no other writer joins meanwhile. `alone` is false when the folder cannot be locked.
+    private static func joinWriters(_ path: String) -> (lock: FileLock?, alone: Bool) {
+        if let only = FileLock.acquire(path, exclusive: true, wait: false, create: false) {
+            only.convert(exclusive: false)
+            return (only, true)
+        }
+        return (FileLock.acquire(path, exclusive: false, create: false), false)
+    }
+
     /// Gives the whole map of a `MDB_WRITEMAP` environment disk blocks (LMDB extends the file to the map size
     /// as a sparse file). A full disk is then `ENOSPC` here, not SIGBUS on a later write through the map.
     private static func allocateMap(_ env: OpaquePointer, path: String) throws {
@@ -143,7 +178,10 @@ package final class Environment: @unchecked Sendable {
         if rc != 0 { throw LMDBError(code: rc, operation: "posix_fallocate(\(Environment.dataFile(path)), \(info.me_mapsize) bytes)") }
     }
 
-    deinit { mdb_env_close(env) }
+    deinit {
+        mdb_env_close(env)
+        presence?.unlock()
+    }
 
     /// Opens a named database (creating it with `.create`, which needs a writable environment).
     /// Call once per name at startup and keep the handle.
@@ -293,13 +331,17 @@ package final class Environment: @unchecked Sendable {
     package func grow(atLeast: Int = 0) throws {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
+        let sizeLock = writeMap ? Environment.lockSize(path) : nil
+        defer { sizeLock?.unlock() }
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         let old = info.me_mapsize
         let step = max(atLeast, min(max(old / 4, 1 << 20), 1 << 30))
-        // Whole pages, as LMDB rounds the map size to them.
+        // Whole pages, as LMDB rounds the map size to them. A write map never sets the file below its size: another
+        // writer's map may reach that far (`init`).
         let page = pageSize
-        let newSize = writeMap ? (old + step + page - 1) / page * page : old * 2
+        let file = writeMap ? Environment.fileSize(Environment.dataFile(path)) ?? 0 : 0
+        let newSize = writeMap ? max((old + step + page - 1) / page * page, file) : old * 2
         forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, newSize), "mdb_env_set_mapsize(\(newSize))")
         if noFaultAround { turnOffFaultAround() }
@@ -307,8 +349,9 @@ package final class Environment: @unchecked Sendable {
         do {
             try Environment.allocateMap(env, path: path)
         } catch {
-            // The old map is allocated: writes stay within it (a full map is MDB_MAP_FULL again).
-            _ = mdb_env_set_mapsize(env, old)
+            // The old map (or the file as it was, as far as another writer had allocated it) is allocated: writes stay
+            // within it (a full map is MDB_MAP_FULL again).
+            _ = mdb_env_set_mapsize(env, max(old, file))
             throw error
         }
     }
@@ -321,14 +364,18 @@ package final class Environment: @unchecked Sendable {
 
     /// Gives back a `MDB_WRITEMAP` map's room past the pages in use: such a map is its file's size, so the room
     /// a fold reserved for its batches (`reserve(room:)`: up to 1 GiB) would otherwise stay on disk after it. LMDB
-    /// rounds a map smaller than its data up to the last page in use and truncates the file to that. Only for an
-    /// environment no other process has open for writing (a scratch folder, or past views under their claim): a
-    /// writer elsewhere would go on writing into the bigger map, past the file's end. Call outside any
-    /// transaction of this process; a map without `MDB_WRITEMAP` is left as it is.
+    /// rounds a map smaller than its data up to the last page in use and truncates the file to that. Only where no
+    /// other writer (of this process or another) has the file open (`presence`): a writer elsewhere would go on
+    /// writing into its bigger map, past the file's end; otherwise the room stays, and the map as it is. Call outside
+    /// any transaction of this process; a map without `MDB_WRITEMAP` is left as it is.
     package func shrinkToData() throws {
         guard writeMap, !readOnly else { return }
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
+        let sizeLock = Environment.lockSize(path)
+        defer { sizeLock?.unlock() }
+        guard let presence, presence.convert(exclusive: true) else { return }
+        defer { presence.convert(exclusive: false) }
         forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, pageSize), "mdb_env_set_mapsize(the data's size)")
         if noFaultAround { turnOffFaultAround() }
@@ -338,8 +385,13 @@ package final class Environment: @unchecked Sendable {
     private func adoptGrownMap() throws {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
+        let sizeLock = writeMap ? Environment.lockSize(path) : nil
+        defer { sizeLock?.unlock() }
         forgetRanges()
-        try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize(0)")
+        // A write map takes the file's size (the largest map of its writers: `init`); any other map the size the
+        // newest meta page records. LMDB raises either to the pages in use.
+        let size = writeMap ? Environment.fileSize(Environment.dataFile(path)) ?? 0 : 0
+        try LMDBError.check(mdb_env_set_mapsize(env, size), "mdb_env_set_mapsize(\(size))")
         if noFaultAround { turnOffFaultAround() }
         if writeMap { try Environment.allocateMap(env, path: path) }
     }

@@ -2,6 +2,7 @@ import CSQLite
 import EventLog
 import Foundation
 import Glibc
+import LMDB
 
 /// The full-text search view: an SQLite FTS5 database folded from the log (and the blob store), with its
 /// own checkpoint and schema version. Disposable like every view: `rebuild` makes it again from the log.

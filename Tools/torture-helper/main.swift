@@ -12,6 +12,10 @@
 //   mailstore-torture grow --path DIR --bytes N [--map-size M]
 //       Writes N bytes of values into DIR's environment (opened with a map of M bytes, default 1 MiB), so
 //       its map grows; prints "grown <map size>".
+//   mailstore-torture hold-writer --path DIR [--map-size M] [--reserve R]
+//       Opens DIR's environment for writing through the map (`MDB_WRITEMAP`, as the views are; a map of M bytes
+//       asked, default 1 MiB), grows the map to hold R bytes more than its data when asked, prints
+//       "open <map size> <data file size>" and sleeps until killed.
 import EventLog
 import EventModel
 import Foundation
@@ -110,6 +114,15 @@ do {
             written += value.count
         }
         print("grown \(env.mapSize)")
+    case "hold-writer":
+        var options = Environment.Options()
+        options.mapSize = Int(arg("--map-size", args) ?? "\(1 << 20)") ?? 1 << 20
+        options.writeMap = true
+        let env = try Environment(path: path, options: options)
+        if let room = arg("--reserve", args).flatMap({ Int($0) }) { try env.reserve(room: room) }
+        let size = Environment.fileSize(Environment.dataFile(path)) ?? -1
+        FileHandle.standardOutput.write(Data("open \(env.mapSize) \(size)\n".utf8))
+        while true { sleep(60) }
     default:
         fail("unknown mode \(mode)")
     }

@@ -33,6 +33,27 @@ package final class FileLock {
         return mine.st_dev == named.st_dev && mine.st_ino == named.st_ino
     }
 
+    /// Turns the lock held into a shared one, or tries to make it exclusive (`exclusive: true`, never waiting). Returns
+    /// whether the lock is now of that kind. An exclusive lock refused (another holder) leaves the lock shared: Linux
+    /// drops the held lock before it tries the new one, so the shared lock is taken again (waiting only for an
+    /// exclusive holder, which a caller of this that keeps other exclusive holders out never meets).
+    @discardableResult
+    package func convert(exclusive: Bool) -> Bool {
+        guard fd >= 0 else { return false }
+        if exclusive {
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                if errno == EINTR { continue }
+                while flock(fd, LOCK_SH) != 0 && errno == EINTR {}
+                return false
+            }
+            return true
+        }
+        while flock(fd, LOCK_SH) != 0 {
+            if errno != EINTR { return false }
+        }
+        return true
+    }
+
     /// Releases the lock.
     package func unlock() {
         guard fd >= 0 else { return }
