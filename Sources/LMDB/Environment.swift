@@ -411,6 +411,23 @@ package final class Environment: @unchecked Sendable {
     /// memory for speed on a machine that has it (as `XAPIAN_FLUSH_THRESHOLD` does for Xapian).
     package static let residentFileBudget = residentFileBudget(ProcessInfo.processInfo.environment["MAILSTORE_MAPPED_BUDGET_MB"])
     static let defaultResidentFileBudget = 64 << 20
+    /// The anonymous memory (`/proc/self/statm`'s resident less its shared pages) a process may hold before its
+    /// budget for mapped pages shrinks by what it holds past this (`mappedBudget(_:anonymous:)`).
+    static let anonymousAllowance = 112 << 20
+    /// The least a budget for mapped pages shrinks to (the least `MAILSTORE_MAPPED_BUDGET_MB` may set).
+    static let leastResidentFileBudget = 32 << 20
+
+    /// The mapped pages `budget` allows while the process holds `anonymous` bytes of anonymous memory: all of it up
+    /// to `anonymousAllowance`, then less by what it holds past that, down to `leastResidentFileBudget`. So mapped
+    /// and anonymous pages together stay under `budget` + `anonymousAllowance` (176 MiB with the defaults) while the
+    /// anonymous ones stay under that less 32 MiB, plus what is mapped between two checks. The folds' own buffers
+    /// peak at different moments from run to run (a 1M-message `replay`: 116-118 MiB anonymous in most runs, 125 in
+    /// one, which with 66 MiB mapped made 191 MiB, the aim's line, 2026-12-05); the budget gives way then.
+    package static func mappedBudget(_ budget: Int, anonymous: Int) -> Int {
+        let over = anonymous - anonymousAllowance
+        guard over > 0 else { return budget }
+        return max(min(budget, leastResidentFileBudget), budget - over)
+    }
 
     /// The budget `MAILSTORE_MAPPED_BUDGET_MB` sets (`text`: whole MiB, 32 to 1 TiB), or the default when it is
     /// unset or not such a number (with a warning on stderr, once; the value itself is not echoed).
@@ -424,38 +441,53 @@ package final class Environment: @unchecked Sendable {
     }
 
     /// The process's resident file-backed and shared pages in bytes (`/proc/self/statm`), or nil.
+    package static func residentFileBytes() -> Int? { residentBytes()?.shared }
+
+    /// The process's resident pages in bytes (`/proc/self/statm`): all of them, and the file-backed and shared ones
+    /// among them (the rest is its anonymous memory); nil where statm cannot be read.
     ///
     /// Called every few hundred puts and every 2 ms by releasing threads: the file stays open (one descriptor
     /// for the process) and is read again from offset 0 into a stack buffer, parsed by hand. Opening, reading
     /// into an array and splitting it each time was a quarter of a bulk append's writing thread in the log
     /// bench's profile.
-    package static func residentFileBytes() -> Int? {
+    package static func residentBytes() -> (resident: Int, shared: Int)? {
         let fd = statmDescriptor
         guard fd >= 0 else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buf -> Int? in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buf -> (resident: Int, shared: Int)? in
             let n = pread(fd, buf.baseAddress, buf.count, 0)
-            guard n > 0, let pages = residentSharedPages(statm: UnsafeBufferPointer(rebasing: buf[0..<n])) else { return nil }
-            return pages.multipliedReportingOverflow(by: systemPageSize).overflow ? nil : pages * systemPageSize
+            guard n > 0, let pages = residentPages(statm: UnsafeBufferPointer(rebasing: buf[0..<n])) else { return nil }
+            // A count of 18 digits times a page could pass Int's range: nil then, as for a count not read.
+            guard !pages.resident.multipliedReportingOverflow(by: systemPageSize).overflow,
+                  !pages.shared.multipliedReportingOverflow(by: systemPageSize).overflow else { return nil }
+            return (pages.resident * systemPageSize, pages.shared * systemPageSize)
         }
     }
 
     /// The third field of a `/proc/<pid>/statm` text (`size resident shared text lib data dt`, in pages): the
-    /// resident file-backed and shared pages. Nil unless that field is 1 to 18 decimal digits (no page count comes
-    /// near, and the value cannot overflow).
-    package static func residentSharedPages(statm: UnsafeBufferPointer<UInt8>) -> Int? {
-        var field = 0, value = 0, digits = 0
+    /// resident file-backed and shared pages. Nil unless the second and third fields are 1 to 18 decimal digits.
+    package static func residentSharedPages(statm: UnsafeBufferPointer<UInt8>) -> Int? { residentPages(statm: statm)?.shared }
+
+    /// The second and third fields of a `/proc/<pid>/statm` text, in pages: the resident pages, and the file-backed
+    /// and shared ones among them. Nil unless each is 1 to 18 decimal digits (no page count comes near, and the
+    /// values cannot overflow).
+    package static func residentPages(statm: UnsafeBufferPointer<UInt8>) -> (resident: Int, shared: Int)? {
+        var field = 0, values = (0, 0), digits = 0
         for b in statm {
             if b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") {
+                guard field == 0 || digits > 0 else { return nil }
                 if field == 2 { break }
                 field += 1
+                digits = 0
                 continue
             }
-            guard field == 2 else { continue }
+            guard field >= 1 else { continue }
             guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9"), digits < 18 else { return nil }
-            value = value * 10 + Int(b - UInt8(ascii: "0"))
+            let digit = Int(b - UInt8(ascii: "0"))
+            if field == 1 { values.0 = values.0 * 10 + digit } else { values.1 = values.1 * 10 + digit }
             digits += 1
         }
-        return field == 2 && digits > 0 ? value : nil
+        guard field == 2, digits > 0 else { return nil }
+        return (values.0, values.1)
     }
 
     /// `/proc/self/statm`, open for the life of the process (negative when it cannot be opened).
@@ -464,11 +496,13 @@ package final class Environment: @unchecked Sendable {
     private static let systemPageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Unmaps the map's resident pages (`releaseResidentPages()`) when the process's resident file pages
-    /// exceed `budget`; returns whether it did. What frequent callers use: pages that fit stay mapped (a page
-    /// unmapped and touched again costs a fault, which adds up on the upper levels of big B-trees).
+    /// exceed `budget`, less what its anonymous memory holds past `anonymousAllowance` (`mappedBudget`); returns
+    /// whether it did. What frequent callers use: pages that fit stay mapped (a page unmapped and touched again
+    /// costs a fault, which adds up on the upper levels of big B-trees).
     @discardableResult
     package func releaseResidentPages(over budget: Int = Environment.residentFileBudget) -> Bool {
-        if let resident = Environment.residentFileBytes(), resident <= budget { return false }
+        if let bytes = Environment.residentBytes(),
+           bytes.shared <= Environment.mappedBudget(budget, anonymous: max(0, bytes.resident - bytes.shared)) { return false }
         releaseResidentPages()
         return true
     }

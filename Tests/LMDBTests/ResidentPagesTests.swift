@@ -123,4 +123,33 @@ final class ResidentPagesTests: LMDBTestCase {
         XCTAssertNil(pages(""))
         XCTAssertNotNil(Environment.residentFileBytes(), "this process's own statm")
     }
+
+    /// Both counts the budget's check reads: the second field (resident) and the third (shared), each 1 to 18 digits.
+    func testTheStatmParseTakesTheResidentAndSharedPages() {
+        func pages(_ text: String) -> (Int, Int)? {
+            Array(text.utf8).withUnsafeBufferPointer { Environment.residentPages(statm: $0) }.map { ($0.resident, $0.shared) }
+        }
+        XCTAssertTrue(pages("61234 5210 3388 402 0 2040 0\n")! == (5210, 3388))
+        XCTAssertTrue(pages("1 999999999999999999 3")! == (999_999_999_999_999_999, 3))
+        XCTAssertNil(pages("1 9999999999999999999 3"), "19 digits")
+        XCTAssertNil(pages("1 x2 3"))
+        XCTAssertNil(pages("1  3 4"), "an empty second field")
+        XCTAssertNil(pages("1 2"))
+        let own = try? XCTUnwrap(Environment.residentBytes())
+        XCTAssertNotNil(own, "this process's own statm")
+        if let own { XCTAssertLessThanOrEqual(own.shared, own.resident) }
+    }
+
+    /// The mapped pages' budget gives way to anonymous memory past `anonymousAllowance` (112 MiB), byte for byte,
+    /// down to 32 MiB; a budget set larger gives way the same, and one under 32 MiB (a test's) is kept.
+    func testTheMappedBudgetGivesWayToAnonymousMemoryPastItsAllowance() {
+        let mib = 1 << 20
+        XCTAssertEqual(Environment.mappedBudget(64 * mib, anonymous: 0), 64 * mib)
+        XCTAssertEqual(Environment.mappedBudget(64 * mib, anonymous: 112 * mib), 64 * mib)
+        XCTAssertEqual(Environment.mappedBudget(64 * mib, anonymous: 125 * mib), 51 * mib, "125 MiB anonymous: 176 in all")
+        XCTAssertEqual(Environment.mappedBudget(64 * mib, anonymous: 144 * mib), 32 * mib)
+        XCTAssertEqual(Environment.mappedBudget(64 * mib, anonymous: 900 * mib), 32 * mib, "never under 32 MiB")
+        XCTAssertEqual(Environment.mappedBudget(512 * mib, anonymous: 125 * mib), 499 * mib)
+        XCTAssertEqual(Environment.mappedBudget(0, anonymous: 900 * mib), 0)
+    }
 }
