@@ -81,10 +81,6 @@ package final class Environment: @unchecked Sendable {
     /// truncated file throws `DataFileError` instead of crashing on the first read past its end), and
     /// clears the reader slots of processes that died holding a read transaction (`mdb_reader_check`).
     package init(path: String, options: Options = Options()) throws {
-        // A read-only environment that is to map single pages is opened without `MDB_RDONLY` where this process may
-        // write its data file (LMDB then opens the file for writing, which the registration in `turnOffFaultAround`
-        // needs); `readOnly` still refuses every write (`begin`). Only over a data file with a whole header: opened
-        // so, LMDB would create a missing file and write the header of an empty one.
         let file = Environment.dataFile(path)
         // A `MDB_WRITEMAP` environment: LMDB sets the data file's size to the map's at open (`ftruncate`), so an open
         // with a smaller map than another writer's would cut the file under that writer's map, whose next new page
@@ -100,6 +96,10 @@ package final class Environment: @unchecked Sendable {
         }
         defer { sizeLock?.unlock() }
         self.presence = presence
+        // A read-only environment that is to map single pages is opened without `MDB_RDONLY` where this process may
+        // write its data file (LMDB then opens the file for writing, which the registration in `turnOffFaultAround`
+        // needs); `readOnly` still refuses every write (`begin`). Only over a data file with a whole header: opened
+        // so, LMDB would create a missing file and write the header of an empty one.
         let writable = options.readOnly && options.noFaultAround
             && (Environment.fileSize(file) ?? 0) >= 2 * Int(getpagesize()) && access(file, W_OK) == 0
         let env: OpaquePointer
