@@ -37,6 +37,9 @@ public final class MailStore: @unchecked Sendable {
     }
 
     deinit {
+        // The store's end waits for a window's close its views left running, so that they go here and now: let go
+        // while the close still held them for a call, they would end on the close's own thread, after this store.
+        openedViews?.waitForPendingClose()
         if let scratch = snapshot?.scratch {
             openedViews = nil
             scratch.remove()

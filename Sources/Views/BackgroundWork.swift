@@ -9,6 +9,10 @@ package final class BackgroundWork<T>: @unchecked Sendable {
     private var waited = false
     private let endedLock = NSLock()
     private var endedFlag = false
+    /// The work, until its thread takes it (and lets it go as it ends).
+    private var body: (@Sendable () throws -> T)?
+    /// The thread running the work, once it runs (under `endedLock`).
+    private var runner: pthread_t?
 
     /// Starts `body` on a new thread (8 MiB stack, like the main thread's).
     ///
@@ -18,9 +22,17 @@ package final class BackgroundWork<T>: @unchecked Sendable {
     /// views' fold does not), the other yields to it while both run and has the cores to itself afterwards (see
     /// `MailStore.replay`). A value the system refuses leaves the thread's priority as it was.
     package init(niceness: Int32 = 0, _ body: @escaping @Sendable () throws -> T) {
+        self.body = body
         let thread = Thread { [self] in
             if niceness > 0 { Self.lowerPriority(by: niceness) }
-            result = Result { try body() }
+            // What `body` holds is let go before the starter hears the work ended: the thread (and the closure it
+            // runs) lives on for a moment after that, and a view store it held would outlive its holder's release,
+            // with its pending work and its environment still open under the next store opened on its folder.
+            endedLock.withLock { runner = pthread_self() }
+            var work = self.body
+            self.body = nil
+            result = Result { try work!() }
+            work = nil
             endedLock.withLock { endedFlag = true }
             done.signal()
         }
@@ -36,6 +48,12 @@ package final class BackgroundWork<T>: @unchecked Sendable {
             waited = true
         }
         return result!
+    }
+
+    /// True when called from the work's own thread (a wait there would never end: the work ends after its body
+    /// returns). Never blocks.
+    package var isCurrentThread: Bool {
+        endedLock.withLock { runner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// True once the work has ended; any thread may ask (another job sharing the cores, to take the second one

@@ -301,6 +301,12 @@ extension ViewStore {
     package func waitForPendingClose() {
         pendingCloseLock.lock()
         let work = pendingClose
+        // Called by the close itself (this store's last reference let go inside it: its deinit runs there), it is
+        // ending: waiting for it there would wait for ever.
+        if work?.isCurrentThread == true {
+            pendingCloseLock.unlock()
+            return
+        }
         pendingClose = nil
         pendingCloseEnd = nil
         pendingCloseRead = nil
