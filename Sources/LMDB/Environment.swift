@@ -52,24 +52,33 @@ package final class Environment: @unchecked Sendable {
         package init() {}
     }
 
-    private let env: OpaquePointer
-    private let resizeLock = ResizeLock()
+    /// The LMDB environment, shared with every other `Environment` of this process on the same folder
+    /// (`EnvironmentHandle`): its options are those of the first open.
+    private let handle: EnvironmentHandle
+    private var env: OpaquePointer { handle.env }
+    private var resizeLock: ResizeLock { handle.resizeLock }
     /// A `MDB_WRITEMAP` writer's shared lock on its folder, held while it is open: other writers opening the file see
     /// it is in use (`joinWriters`), so none gives the file a size smaller than this one's map.
-    private let presence: FileLock?
+    private var presence: FileLock? { handle.presence }
     /// The map's address ranges once found (`mappedRanges`), guarded by `rangesLock`; dropped when remapped.
-    private var cachedRanges: [Range<UInt>]?
-    private let rangesLock = NSLock()
+    private var cachedRanges: [Range<UInt>]? {
+        get { handle.cachedRanges }
+        set { handle.cachedRanges = newValue }
+    }
+    private var rangesLock: NSLock { handle.rangesLock }
     /// Opened with `MDB_WRITEMAP` (writable): pages are written through the map, which is kept allocated on disk.
-    package let writeMap: Bool
+    package var writeMap: Bool { handle.writeMap }
     /// Opened with `noFaultAround`: each new map is registered (`turnOffFaultAround`).
-    private let noFaultAround: Bool
+    private var noFaultAround: Bool { handle.noFaultAround }
     /// Opened with `noReadAhead`: the map's standing advice is `MADV_RANDOM` (LMDB's), else `MADV_NORMAL`.
-    private let noReadAhead: Bool
+    private var noReadAhead: Bool { handle.noReadAhead }
     /// False when opened with `noReadAhead`: a fault reads its one page, not the kernel's read-ahead around it.
     package var readsAhead: Bool { !noReadAhead }
     /// True when the current map faults in one page at a time (`noFaultAround` asked, and the kernel agreed).
-    package private(set) var mapsPagesSingly = false
+    package private(set) var mapsPagesSingly: Bool {
+        get { handle.mapsPagesSingly }
+        set { handle.mapsPagesSingly = newValue }
+    }
     /// The folder holding `data.mdb` and `lock.mdb`.
     package let path: String
     /// True when opened read-only.
@@ -81,6 +90,26 @@ package final class Environment: @unchecked Sendable {
     /// truncated file throws `DataFileError` instead of crashing on the first read past its end), and
     /// clears the reader slots of processes that died holding a read transaction (`mdb_reader_check`).
     package init(path: String, options: Options = Options()) throws {
+        self.path = path
+        self.readOnly = options.readOnly
+        // One handle per folder in this process (`EnvironmentHandle`): shared when it serves these options.
+        let key = EnvironmentHandle.key(of: path)
+        var opened = false
+        handle = try EnvironmentHandle.registry.withLock { handles in
+            if let key, let shared = handles[key], shared.serves(options) {
+                shared.users += 1
+                return shared
+            }
+            let new = try Environment.openNewHandle(path: path, options: options, key: key)
+            if let key, handles[key] == nil { handles[key] = new }
+            opened = true
+            return new
+        }
+        if opened && noFaultAround { turnOffFaultAround() }
+    }
+
+    /// Opens a new handle on folder `path` for `init` (under the registry's lock).
+    private static func openNewHandle(path: String, options: Options, key: EnvironmentHandle.Key?) throws -> EnvironmentHandle {
         let file = Environment.dataFile(path)
         // A `MDB_WRITEMAP` environment: LMDB sets the data file's size to the map's at open (`ftruncate`), so an open
         // with a smaller map than another writer's would cut the file under that writer's map, whose next new page
@@ -95,7 +124,6 @@ package final class Environment: @unchecked Sendable {
             if !joined.alone, let size = Environment.fileSize(file) { options.mapSize = max(options.mapSize, size) }
         }
         defer { sizeLock?.unlock() }
-        self.presence = presence
         // A read-only environment that is to map single pages is opened without `MDB_RDONLY` where this process may
         // write its data file (LMDB then opens the file for writing, which the registration in `turnOffFaultAround`
         // needs); `readOnly` still refuses every write (`begin`). Only over a data file with a whole header: opened
@@ -103,19 +131,15 @@ package final class Environment: @unchecked Sendable {
         let writable = options.readOnly && options.noFaultAround
             && (Environment.fileSize(file) ?? 0) >= 2 * Int(getpagesize()) && access(file, W_OK) == 0
         let env: OpaquePointer
+        var readOnlyFlag = options.readOnly && !writable
         do {
-            env = try Environment.openHandle(path: path, options: options, readOnlyFlag: options.readOnly && !writable)
+            env = try Environment.openHandle(path: path, options: options, readOnlyFlag: readOnlyFlag)
         } catch where writable {
             // Refused for writing after all (a lock file it may not write, a file system mounted read-only).
+            readOnlyFlag = true
             env = try Environment.openHandle(path: path, options: options, readOnlyFlag: true)
         }
-        self.env = env
-        self.path = path
-        self.readOnly = options.readOnly
-        self.writeMap = options.writeMap && !options.readOnly
-        self.noFaultAround = options.noFaultAround
-        self.noReadAhead = options.noReadAhead
-        if noFaultAround { turnOffFaultAround() }
+        return EnvironmentHandle(env: env, presence: presence, readOnlyFlag: readOnlyFlag, options: options, key: key)
     }
 
     /// Creates and opens an LMDB environment for `init` (with `MDB_RDONLY` when `readOnlyFlag`), checks its data
@@ -178,10 +202,7 @@ package final class Environment: @unchecked Sendable {
         if rc != 0 { throw LMDBError(code: rc, operation: "posix_fallocate(\(Environment.dataFile(path)), \(info.me_mapsize) bytes)") }
     }
 
-    deinit {
-        mdb_env_close(env)
-        presence?.unlock()
-    }
+    deinit { EnvironmentHandle.registry.release(handle) }
 
     /// Opens a named database (creating it with `.create`, which needs a writable environment).
     /// Call once per name at startup and keep the handle.

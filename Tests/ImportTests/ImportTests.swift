@@ -97,12 +97,17 @@ final class ImportTests: XCTestCase {
         let emailID = try XCTUnwrap(try received().first { $0.messageID == "look@example.com" }).emailID
         let bigBlob = try XCTUnwrap(try received().first { $0.messageID == "big@example.com" }).blob
         let path = dir.file("store")
-        let lookups = try MailStore.open(at: path, readOnly: true, lookups: true)
-        XCTAssertFalse(lookups.log.environment.readsAhead)
+        let payload = try store.email(id: emailID)?.payload
+        let head = try store.head().sequence
+        // Each store opened alone: stores of one process on one log share its LMDB handle, opened as the first asked
+        // (`EnvironmentHandle`).
+        store = nil
         XCTAssertTrue(try MailStore.open(at: path, readOnly: true).log.environment.readsAhead)
         XCTAssertFalse(try MailStore.open(at: path, bulk: true).log.environment.readsAhead)
-        XCTAssertEqual(try lookups.email(id: emailID)?.payload, try store.email(id: emailID)?.payload)
-        XCTAssertEqual(try lookups.head().sequence, try store.head().sequence)
+        let lookups = try MailStore.open(at: path, readOnly: true, lookups: true)
+        XCTAssertFalse(lookups.log.environment.readsAhead)
+        XCTAssertEqual(try lookups.email(id: emailID)?.payload, payload)
+        XCTAssertEqual(try lookups.head().sequence, head)
         XCTAssertEqual(try lookups.blob(bigBlob), big)
         XCTAssertGreaterThanOrEqual(try lookups.log.environment.read { txn in try lookups.log.storedBlob(txn, bigBlob)?.count ?? 0 },
                                     EventLog.readAheadBlobBytes, "stored big enough to be read ahead")
