@@ -93,15 +93,14 @@ package final class Environment: @unchecked Sendable {
         self.path = path
         self.readOnly = options.readOnly
         // One handle per folder in this process (`EnvironmentHandle`): shared when it serves these options.
-        let key = EnvironmentHandle.key(of: path)
         var opened = false
         handle = try EnvironmentHandle.registry.withLock { handles in
-            if let key, let shared = handles[key], shared.serves(options) {
+            if let key = EnvironmentHandle.key(of: path), let shared = handles[key], shared.serves(options) {
                 shared.users += 1
                 return shared
             }
-            let new = try Environment.openNewHandle(path: path, options: options, key: key)
-            if let key, handles[key] == nil { handles[key] = new }
+            let new = try Environment.openNewHandle(path: path, options: options)
+            if let key = new.key, handles[key] == nil { handles[key] = new }
             opened = true
             return new
         }
@@ -109,7 +108,7 @@ package final class Environment: @unchecked Sendable {
     }
 
     /// Opens a new handle on folder `path` for `init` (under the registry's lock).
-    private static func openNewHandle(path: String, options: Options, key: EnvironmentHandle.Key?) throws -> EnvironmentHandle {
+    private static func openNewHandle(path: String, options: Options) throws -> EnvironmentHandle {
         let file = Environment.dataFile(path)
         // A `MDB_WRITEMAP` environment: LMDB sets the data file's size to the map's at open (`ftruncate`), so an open
         // with a smaller map than another writer's would cut the file under that writer's map, whose next new page
@@ -139,7 +138,8 @@ package final class Environment: @unchecked Sendable {
             readOnlyFlag = true
             env = try Environment.openHandle(path: path, options: options, readOnlyFlag: true)
         }
-        return EnvironmentHandle(env: env, presence: presence, readOnlyFlag: readOnlyFlag, options: options, key: key)
+        return EnvironmentHandle(env: env, presence: presence, readOnlyFlag: readOnlyFlag, options: options,
+                                 key: EnvironmentHandle.key(of: env))
     }
 
     /// Creates and opens an LMDB environment for `init` (with `MDB_RDONLY` when `readOnlyFlag`), checks its data

@@ -9,9 +9,10 @@ import Glibc
 /// lock on `lock.mdb` (POSIX locks never conflict within a process), so it takes itself for the only user and
 /// initializes the lock file's reader table and writer mutex again under the first handle (its readers uncounted,
 /// two writers at once); and closing either handle's lock file drops the process's locks on it, so another process
-/// takes its live readers for dead. So `Environment.init` shares the handle already open on the folder
-/// (`EnvironmentHandle.registry`, keyed by the folder's device and inode) and the last `Environment` to go closes
-/// it. A request the open handle cannot serve (a write where it is read-only, `MDB_WRITEMAP` or `MDB_NOSYNC` other
+/// takes its live readers for dead. So `Environment.init` shares the handle already open on the folder's data file
+/// (`EnvironmentHandle.registry`, keyed by the file's device and inode, which the handle keeps open, so no other
+/// file takes its number while it is registered; a folder removed and made again is another file) and the last
+/// `Environment` to go closes it. A request the open handle cannot serve (a write where it is read-only, `MDB_WRITEMAP` or `MDB_NOSYNC` other
 /// than asked, fewer named databases) opens a handle of its own, as before: none of the store's own paths asks so.
 final class EnvironmentHandle: @unchecked Sendable {
     let env: OpaquePointer
@@ -38,12 +39,12 @@ final class EnvironmentHandle: @unchecked Sendable {
     /// True when the current map faults in one page at a time (set by `Environment.turnOffFaultAround`, under the
     /// resize lock).
     var mapsPagesSingly = false
-    /// The folder's device and inode (nil: not found; then never shared).
+    /// The data file's device and inode (nil: not found; then never shared).
     let key: Key?
     /// How many `Environment`s use the handle (under the registry's lock).
     var users = 1
 
-    /// A folder's identity.
+    /// A data file's identity.
     struct Key: Hashable {
         let device: UInt64
         let inode: UInt64
@@ -70,10 +71,18 @@ final class EnvironmentHandle: @unchecked Sendable {
         return !readOnlyFlag && writeMap == options.writeMap && noSync == options.noSync
     }
 
-    /// The identity of folder `path` (nil when it cannot be read).
+    /// The identity of the data file in folder `path` (nil when there is none yet: no handle can be open on it).
     static func key(of path: String) -> Key? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard stat(Environment.dataFile(path), &st) == 0 else { return nil }
+        return Key(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// The identity of the data file `env` has open (nil when LMDB gives no descriptor).
+    static func key(of env: OpaquePointer) -> Key? {
+        var fd: Int32 = -1
+        var st = stat()
+        guard mdb_env_get_fd(env, &fd) == 0, fstat(fd, &st) == 0 else { return nil }
         return Key(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
