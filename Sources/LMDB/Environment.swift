@@ -646,11 +646,9 @@ package final class Environment: @unchecked Sendable {
         rangesLock.lock()
         defer { rangesLock.unlock() }
         if let cachedRanges { return cachedRanges }
-        var fd: Int32 = -1
-        var st = stat()
-        guard mdb_env_get_fd(env, &fd) == 0, fstat(fd, &st) == 0,
-              let maps = Environment.readProcFile("/proc/self/maps") else { return [] }
-        let found = Environment.ranges(in: maps, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        // The data file's identity, found once when the handle was opened (`EnvironmentHandle.key`).
+        guard let file = handle.key, let maps = Environment.readProcFile("/proc/self/maps") else { return [] }
+        let found = Environment.ranges(in: maps, device: file.device, inode: file.inode)
         if !found.isEmpty { cachedRanges = found }
         return found
     }
