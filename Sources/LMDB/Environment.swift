@@ -92,10 +92,11 @@ package final class Environment: @unchecked Sendable {
     package init(path: String, options: Options = Options()) throws {
         self.path = path
         self.readOnly = options.readOnly
-        // One handle per folder in this process (`EnvironmentHandle`): shared when it serves these options.
+        // One handle per folder in this process (`EnvironmentHandle`): shared when it serves these options, else refused.
         var opened = false
         handle = try EnvironmentHandle.registry.withLock { handles in
-            if let key = EnvironmentHandle.key(of: path), let shared = handles[key], shared.serves(options) {
+            if let key = EnvironmentHandle.key(of: path), let shared = handles[key] {
+                if let reason = shared.conflict(with: options) { throw HandleConflictError(path: path, reason: reason) }
                 shared.users += 1
                 return shared
             }

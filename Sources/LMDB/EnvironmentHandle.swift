@@ -13,7 +13,8 @@ import Glibc
 /// (`EnvironmentHandle.registry`, keyed by the file's device and inode, which the handle keeps open, so no other
 /// file takes its number while it is registered; a folder removed and made again is another file) and the last
 /// `Environment` to go closes it. A request the open handle cannot serve (a write where it is read-only, `MDB_WRITEMAP` or `MDB_NOSYNC` other
-/// than asked, fewer named databases) opens a handle of its own, as before: none of the store's own paths asks so.
+/// than asked, more named databases) is refused (`HandleConflictError`) rather than given a second handle: none of
+/// the store's own paths asks so.
 final class EnvironmentHandle: @unchecked Sendable {
     let env: OpaquePointer
     /// Held shared by every transaction, exclusively by a change of the map (`mdb_env_set_mapsize` requires that no
@@ -65,10 +66,24 @@ final class EnvironmentHandle: @unchecked Sendable {
     /// Whether this handle serves an `Environment` opened with `options`: any read-only one; a writable one where the
     /// handle may write, through the map exactly when asked and syncing exactly as asked; either with at most the
     /// handle's named databases.
-    func serves(_ options: Environment.Options) -> Bool {
-        guard options.maxDatabases <= maxDatabases else { return false }
-        if options.readOnly { return true }
-        return !readOnlyFlag && writeMap == options.writeMap && noSync == options.noSync
+    func serves(_ options: Environment.Options) -> Bool { conflict(with: options) == nil }
+
+    /// What an `Environment` opened with `options` asks that this handle does not do, or nil when it serves it.
+    func conflict(with options: Environment.Options) -> String? {
+        if options.maxDatabases > maxDatabases {
+            return "\(options.maxDatabases) named databases (the open handle has room for \(maxDatabases))"
+        }
+        if options.readOnly { return nil }
+        if readOnlyFlag { return "writing (the open handle is read-only)" }
+        if writeMap != options.writeMap {
+            return writeMap ? "pages written by pwrite (the open handle writes through its map)"
+                : "pages written through the map (the open handle writes by pwrite)"
+        }
+        if noSync != options.noSync {
+            return noSync ? "a sync at each commit (the open handle does not sync)"
+                : "no sync at commits (the open handle syncs each)"
+        }
+        return nil
     }
 
     /// The identity of the data file in folder `path` (nil when there is none yet: no handle can be open on it).

@@ -50,9 +50,12 @@ final class StoreDirectoryTests: XCTestCase {
         try "mailstore-store-format 1\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
         var readOnly = Environment.Options()
         readOnly.readOnly = true
-        let reader = try EventLog(store: store, options: readOnly)
-        XCTAssertEqual(try reader.head().sequence, 1)
-        XCTAssertEqual(try store.checkFormat(), 1, "a read-only open leaves the format alone")
+        do {
+            // Closed before the writable open: one process may not have the log open both ways at once.
+            let reader = try EventLog(store: store, options: readOnly)
+            XCTAssertEqual(try reader.head().sequence, 1)
+            XCTAssertEqual(try store.checkFormat(), 1, "a read-only open leaves the format alone")
+        }
         _ = try EventLog(store: store)
         XCTAssertEqual(try store.checkFormat(), 4)
         XCTAssertEqual(try String(contentsOfFile: store.formatFile, encoding: .utf8), "mailstore-store-format 4\n")

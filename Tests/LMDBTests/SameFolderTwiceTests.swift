@@ -67,4 +67,39 @@ final class SameFolderTwiceTests: LMDBTestCase {
         try third.write { txn in try txn.put(db3, key: Array("b".utf8), value: [2]) }
         XCTAssertEqual(try second.read { try $0.getBytes(db, key: Array("b".utf8)) }, [2])
     }
+
+    /// An open the handle already open cannot serve (a write beside a read-only handle, another sync mode, more named
+    /// databases) is refused with what it asked, instead of a second handle resetting the first one's locks; the first
+    /// goes on, and once it is closed the same open succeeds.
+    func testAnOpenTheOpenHandleCannotServeIsRefusedAndTheFirstWorksOn() throws {
+        var writer: Environment? = try openEnvironment()
+        let db = try writer!.openDatabase("t", flags: .create)
+        try writer!.write { txn in try txn.put(db, key: Array("a".utf8), value: [1]) }
+        writer = nil
+        var reader: Environment? = try openEnvironment(readOnly: true)
+        XCTAssertThrowsError(try openEnvironment()) { error in
+            let conflict = try? XCTUnwrap(error as? HandleConflictError)
+            XCTAssertEqual(conflict?.path, dir.path)
+            XCTAssertTrue(conflict?.description.contains("writing (the open handle is read-only)") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try Environment(path: dir.path, options: {
+            var o = Environment.Options()
+            o.readOnly = true
+            o.maxDatabases = 10_000
+            return o
+        }())) { XCTAssertTrue($0 is HandleConflictError, "\($0)") }
+        let readable = try reader!.openDatabase("t")
+        XCTAssertEqual(try reader!.read { try $0.getBytes(readable, key: Array("a".utf8)) }, [1], "the first handle reads on")
+        reader = nil
+        let again = try openEnvironment()
+        let writable = try again.openDatabase("t")
+        try again.write { txn in try txn.put(writable, key: Array("b".utf8), value: [2]) }
+        XCTAssertThrowsError(try Environment(path: dir.path, options: {
+            var o = Environment.Options()
+            o.mapSize = 1 << 20
+            o.noSync = true
+            return o
+        }())) { XCTAssertTrue(($0 as? HandleConflictError)?.reason.contains("no sync") == true, "\($0)") }
+        XCTAssertEqual(try again.read { try $0.getBytes(writable, key: Array("b".utf8)) }, [2])
+    }
 }
