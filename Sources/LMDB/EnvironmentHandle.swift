@@ -63,12 +63,9 @@ final class EnvironmentHandle: @unchecked Sendable {
         self.key = key
     }
 
-    /// Whether this handle serves an `Environment` opened with `options`: any read-only one; a writable one where the
-    /// handle may write, through the map exactly when asked and syncing exactly as asked; either with at most the
-    /// handle's named databases.
-    func serves(_ options: Environment.Options) -> Bool { conflict(with: options) == nil }
-
-    /// What an `Environment` opened with `options` asks that this handle does not do, or nil when it serves it.
+    /// What an `Environment` opened with `options` asks that this handle does not do, or nil when it serves it: it
+    /// serves any read-only one, and a writable one where the handle may write, through the map exactly when asked and
+    /// syncing exactly as asked; either with at most the handle's named databases.
     func conflict(with options: Environment.Options) -> String? {
         if options.maxDatabases > maxDatabases {
             return "\(options.maxDatabases) named databases (the open handle has room for \(maxDatabases))"

@@ -4,7 +4,7 @@
 public struct HandleConflictError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The environment's folder.
     public let path: String
-    /// What the open asked that the open handle does not do, e.g. `a write (the open handle is read-only)`.
+    /// What the open asked that the open handle does not do, e.g. `writing (the open handle is read-only)`.
     public let reason: String
 
     /// Creates the error for folder `path`.
