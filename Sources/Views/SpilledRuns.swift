@@ -69,6 +69,9 @@ final class SpilledRuns: @unchecked Sendable {
         return n
     }
 
+    /// The most keys' hashes `add` holds before putting them into the index.
+    static let indexChunk = 65_536
+
     private func hash(_ table: Int, _ key: UnsafeRawBufferPointer) -> UInt64 {
         var h = Hasher()
         h.combine(table)
@@ -88,12 +91,20 @@ final class SpilledRuns: @unchecked Sendable {
         guard let run = open else { preconditionFailure("changes spilled outside a run") }
         let t = number(table)
         let index = runs.count
-        latest.reserve(changes.count)
         try run.begin(table: t)
+        // The keys' hashes go into the index a chunk at a time, grouped (`SpillIndex.set(_:run:)`): at most
+        // `indexChunk` of them held (512 KiB).
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(min(changes.count, SpilledRuns.indexChunk))
         try changes.forEach(in: 0..<changes.count) { key, value in
             try run.append(key: key, value: value)
-            latest.set(hash(t, key), run: index)
+            hashes.append(hash(t, key))
+            if hashes.count == SpilledRuns.indexChunk {
+                latest.set(hashes, run: index)
+                hashes.removeAll(keepingCapacity: true)
+            }
         }
+        latest.set(hashes, run: index)
         try run.end()
     }
 

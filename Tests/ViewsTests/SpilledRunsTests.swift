@@ -157,6 +157,22 @@ final class SpilledRunsTests: FolderTestCase {
         XCTAssertEqual(index.count, 0)
     }
 
+    /// A run's keys put in grouped by where their slots lie give the same index as put in one by one: each key's run,
+    /// a later run over an earlier one, the table grown on the way, and fewer keys than a group put in as they come.
+    func testKeysPutInGroupedGiveTheSameIndexAsOneByOne() {
+        var grouped = SpillIndex(), single = SpillIndex()
+        let keys = (0..<50_000).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+        for (run, range) in [(0, 0..<20_000), (1, 10_000..<45_000), (2, 44_000..<44_500), (3, 0..<50_000)] {
+            let batch = Array(keys[range])
+            grouped.set(batch, run: run)
+            for h in batch { single.set(h, run: run) }
+            XCTAssertEqual(grouped.count, single.count)
+            for h in keys { XCTAssertEqual(grouped.run(for: h), single.run(for: h)) }
+        }
+        XCTAssertEqual(grouped.count, 50_000)
+        XCTAssertEqual(grouped.run(for: keys[123]), 3)
+    }
+
     func testAnEmptyRunIsDroppedAndOldRunsInTheFolderAreRemoved() throws {
         let folder = dir.file("spill")
         try StoreDirectory.makePrivateDirectory(folder)
