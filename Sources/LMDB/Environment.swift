@@ -380,8 +380,18 @@ package final class Environment: @unchecked Sendable {
 
     /// Grows the map until `room` bytes fit past the part in use, so a write transaction of about that size
     /// does not hit `MDB_MAP_FULL` (and redo its work). Call outside any transaction of this process.
+    ///
+    /// The room is measured under the resize lock: LMDB reads it from the meta pages, which lie in the map, and a grow
+    /// by another thread meanwhile (two threads publishing, each reserving before its writes) remaps them; read
+    /// through the old map's addresses, a page past the file's end is `SIGBUS`.
     package func reserve(room: Int) throws {
-        while mapSize - usedBytes < room { try grow(atLeast: room - (mapSize - usedBytes)) }
+        while true {
+            resizeLock.lockShared()
+            let free = mapSize - usedBytes
+            resizeLock.unlock()
+            guard free < room else { return }
+            try grow(atLeast: room - free)
+        }
     }
 
     /// Gives back a `MDB_WRITEMAP` map's room past the pages in use: such a map is its file's size, so the room

@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 import Projections
 
@@ -31,28 +32,23 @@ extension ViewStore {
         for (from, to) in small { try copy(from, to: to, into: out, append: false) }
         // The runs a fold left unmerged (`mergesRunsWhenPublished`): each table's merged with its B-tree on the way.
         var runTables = Set(spilled?.tables ?? [])
+        var jobs: [PublishJob] = []
         for type in catalog.types {
             let stages = stagedViews.contains(type.name.rawValue)
             for table in ViewCatalog.tables(of: type) {
-                guard let from = databases[table], let to = out.databases[table] else { throw ViewError.unknownTable(table) }
-                let runs = runTables.remove(table) != nil ? try spilled?.merged(table) : nil
-                try copy(from, to: to, into: out, append: true, runs: runs)
-                guard let history = historyTables[table], let outHistory = out.historyTables[table] else { continue }
-                if stages, let staging {
-                    try mergeStaged(table: table, staging: staging, history: history, to: outHistory, into: out)
-                } else {
-                    // A view not built from empty here writes the versions of events in a closed window at once, held
-                    // and spilled as entries of its history table: merged on the way too.
-                    let name = ViewHistory.table(table)
-                    let runs = runTables.remove(name) != nil ? try spilled?.merged(name) : nil
-                    try copy(history, to: outHistory, into: out, append: true, runs: runs)
-                }
+                guard databases[table] != nil, out.databases[table] != nil else { throw ViewError.unknownTable(table) }
+                let hasHistory = historyTables[table] != nil && out.historyTables[table] != nil
+                let historyName = ViewHistory.table(table)
+                jobs.append(PublishJob(table: table, runs: runTables.remove(table) != nil, hasHistory: hasHistory,
+                                       stagesHistory: hasHistory && stages && staging != nil,
+                                       historyRuns: hasHistory && !(stages && staging != nil) && runTables.remove(historyName) != nil))
             }
         }
         // Only the views' tables are written behind, so spilled (a table of no view here would be a bug: not served).
         guard runTables.isEmpty else {
             throw ViewError.damaged("\(path): spilled changes of tables no view opens: \(runTables.sorted().joined(separator: ", "))")
         }
+        try publish(jobs, into: out)
         publishedSpilledRuns()
         // Any other table the file holds (one this build's views do not open, a newer build's say) goes as it is.
         let known = Set([ViewStore.metaTable, ViewStore.quarantineTable, ViewHistory.windowsTable, ViewHistory.changesTable,
@@ -65,6 +61,80 @@ extension ViewStore {
         }
         try out.environment.sync()
         try out.environment.shrinkToData()
+    }
+
+    /// One view table to publish, with its history.
+    struct PublishJob {
+        var table: String
+        /// Whether spilled runs hold changes of the table (merged on the way).
+        var runs: Bool
+        var hasHistory: Bool
+        /// Whether its history comes from staged runs (`mergeStaged`), else copied.
+        var stagesHistory: Bool
+        /// Whether spilled runs hold entries of its history table (a view not built from empty here).
+        var historyRuns: Bool
+    }
+
+    /// The jobs left to two publishing threads: each takes the biggest left (`next`), until none is or one failed.
+    private final class PublishQueue: @unchecked Sendable {
+        private let lock = NSLock()
+        private var jobs: [PublishJob]
+        private var failed = false
+
+        init(_ jobs: [PublishJob]) { self.jobs = jobs.reversed() }
+
+        func next() -> PublishJob? { lock.withLock { failed ? nil : jobs.popLast() } }
+        func fail() { lock.withLock { failed = true } }
+    }
+
+    /// Publishes `jobs` into `out` on two threads (this one and one more), biggest tables first: each job's reads and
+    /// merges run beside the other's, and their write transactions of `out` take turns (LMDB's one writer). Each table
+    /// is written by one thread, in key order, so it comes out as one thread would write it; its pages lie in the
+    /// file in stretches of a chunk (`publishChunk` entries) between the other table's. The first error stops both
+    /// and is thrown once the other thread has stopped. With `publishesOnTwoThreads` off (or one job), one thread.
+    private func publish(_ jobs: [PublishJob], into out: ViewStore) throws {
+        // Biggest first (by the source's pages of the table and of its history), so the two threads end close together.
+        let sized = try guarded { try environment.read { txn in
+            try jobs.map { job -> (PublishJob, Int) in
+                var pages = try txn.stat(databases[job.table]!).bytes
+                if job.hasHistory, let h = historyTables[job.table] { pages += try txn.stat(h).bytes }
+                return (job, pages)
+            }
+        } }
+        let queue = PublishQueue(sized.sorted { $0.1 > $1.1 }.map(\.0))
+        let me = self, target = out
+        let drain: @Sendable () throws -> Void = {
+            while let job = queue.next() {
+                do {
+                    try me.publishTable(job, into: target)
+                } catch {
+                    queue.fail()
+                    throw error
+                }
+            }
+        }
+        let helper = publishesOnTwoThreads && jobs.count > 1 ? BackgroundWork(drain) : nil
+        let mine = Result { try drain() }
+        if case .failure(let e) = helper?.wait() {
+            _ = try mine.get()
+            throw e
+        }
+        try mine.get()
+    }
+
+    /// Publishes one table and its history into `out` (`publish(to:)`).
+    private func publishTable(_ job: PublishJob, into out: ViewStore) throws {
+        guard let from = databases[job.table], let to = out.databases[job.table] else { throw ViewError.unknownTable(job.table) }
+        try copy(from, to: to, into: out, append: true, runs: job.runs ? try spilled?.merged(job.table) : nil)
+        guard job.hasHistory, let history = historyTables[job.table], let outHistory = out.historyTables[job.table] else { return }
+        if job.stagesHistory, let staging {
+            try mergeStaged(table: job.table, staging: staging, history: history, to: outHistory, into: out)
+        } else {
+            // A view not built from empty here writes the versions of events in a closed window at once, held
+            // and spilled as entries of its history table: merged on the way too.
+            let runs = job.historyRuns ? try spilled?.merged(ViewHistory.table(job.table)) : nil
+            try copy(history, to: outHistory, into: out, append: true, runs: runs)
+        }
     }
 
     /// Writes `table`'s history into `to` of `out`: its staged runs merged with what `history` holds, in key order.

@@ -85,6 +85,8 @@ public final class ViewStore: @unchecked Sendable {
     var mergesRunsWhenPublished = false
     /// The most entries `publish` writes per transaction (`publishChunk`; tests write fewer).
     var publishChunkEntries = ViewStore.publishChunk
+    /// Whether `publish(to:)` copies tables on two threads (tests turn it off to compare).
+    var publishesOnTwoThreads = true
     /// The most spilled changes `publish` holds copied at a time (`writeBehindChunkByPwrite`; tests hold fewer).
     var publishPartEntries = ViewStore.writeBehindChunkByPwrite
     /// The runs spilled and not yet merged (made by the first fold that spills).

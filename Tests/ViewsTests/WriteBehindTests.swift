@@ -222,14 +222,17 @@ final class WriteBehindTests: ViewsTestCase {
             (32 << 10, true, 100 << 10, true, true), (32 << 10, true, Int.max, true, true), (16 << 10, false, 44 << 10, true, true),
             (32 << 10, true, 100 << 10, true, false), (32 << 10, true, Int.max, false, false),
         ]
-        for (limit, history, spill, atPublish, fromEmpty) in ways {
-            let name = "\(limit)-\(history)-\(spill ?? 0)-\(atPublish)-\(fromEmpty)"
+        for (index, (limit, history, spill, atPublish, fromEmpty)) in ways.enumerated() {
+            // Published on two threads (each table by one, their writes taking turns), or every other way on one.
+            let twoThreads = index % 2 == 0
+            let name = "\(limit)-\(history)-\(spill ?? 0)-\(atPublish)-\(fromEmpty)-\(twoThreads ? 2 : 1)"
             let path = dir.file("private-" + name)
             try StoreDirectory.makePrivateDirectory(path)
             let behind = try ViewStore(path: path, log: store.log, catalog: catalog, history: history)
             behind.writesBehind = true
             behind.batchEvents = 16
             behind.writeBehindLimit = limit
+            behind.publishesOnTwoThreads = twoThreads
             if let spill {
                 behind.spillsRuns = true
                 behind.spillLimit = spill
