@@ -181,6 +181,12 @@ final class SpilledRuns: @unchecked Sendable {
         a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 
+    /// The bytes the runs hold of `table`'s changes.
+    func bytes(of table: String) -> Int {
+        guard let t = tableNumbers[table] else { return 0 }
+        return runs.reduce(0) { sum, run in sum + (run.sections[t].map { $0.end - $0.start } ?? 0) }
+    }
+
     /// The tables the runs hold changes of.
     var tables: [String] {
         tableNames.indices.filter { t in runs.contains { $0.sections[t] != nil } }.map { tableNames[$0] }

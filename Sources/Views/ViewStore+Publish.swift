@@ -1,4 +1,3 @@
-import Foundation
 import LMDB
 import Projections
 
@@ -75,18 +74,6 @@ extension ViewStore {
         var historyRuns: Bool
     }
 
-    /// The jobs left to two publishing threads: each takes the biggest left (`next`), until none is or one failed.
-    private final class PublishQueue: @unchecked Sendable {
-        private let lock = NSLock()
-        private var jobs: [PublishJob]
-        private var failed = false
-
-        init(_ jobs: [PublishJob]) { self.jobs = jobs.reversed() }
-
-        func next() -> PublishJob? { lock.withLock { failed ? nil : jobs.popLast() } }
-        func fail() { lock.withLock { failed = true } }
-    }
-
     /// Publishes `jobs` into `out` on two threads (this one and one more), biggest tables first: each job's reads and
     /// merges run beside the other's, and their write transactions of `out` take turns (LMDB's one writer). Each table
     /// is written by one thread, in key order, so it comes out as one thread would write it; its pages lie in the
@@ -101,25 +88,9 @@ extension ViewStore {
                 return (job, pages)
             }
         } }
-        let queue = PublishQueue(sized.sorted { $0.1 > $1.1 }.map(\.0))
-        let me = self, target = out
-        let drain: @Sendable () throws -> Void = {
-            while let job = queue.next() {
-                do {
-                    try me.publishTable(job, into: target)
-                } catch {
-                    queue.fail()
-                    throw error
-                }
-            }
+        try ViewStore.onTwoThreads(sized.sorted { $0.1 > $1.1 }.map(\.0), twoThreads: publishesOnTwoThreads) { [self] job in
+            try publishTable(job, into: out)
         }
-        let helper = publishesOnTwoThreads && jobs.count > 1 ? BackgroundWork(drain) : nil
-        let mine = Result { try drain() }
-        if case .failure(let e) = helper?.wait() {
-            _ = try mine.get()
-            throw e
-        }
-        try mine.get()
     }
 
     /// Publishes one table and its history into `out` (`publish(to:)`).

@@ -87,6 +87,8 @@ public final class ViewStore: @unchecked Sendable {
     var publishChunkEntries = ViewStore.publishChunk
     /// Whether `publish(to:)` copies tables on two threads (tests turn it off to compare).
     var publishesOnTwoThreads = true
+    /// Whether the spilled runs are merged into the B-trees on two threads (`mergeSpilled`; tests turn it off to compare).
+    var mergesOnTwoThreads = true
     /// The most spilled changes `publish` holds copied at a time (`writeBehindChunkByPwrite`; tests hold fewer).
     var publishPartEntries = ViewStore.writeBehindChunkByPwrite
     /// The runs spilled and not yet merged (made by the first fold that spills).
@@ -1037,26 +1039,29 @@ public final class ViewStore: @unchecked Sendable {
         let releaser = ResidentPageReleaser(environment, every: ViewStore.releaseEvery)
         defer { releaser.stop() }
         let chunk = environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite
-        // A part of a table's merged changes, copied out of the runs' buffers first: a transaction run again (the
-        // map grown) writes the same part.
-        var part = EncodedChanges()
-        func write(_ db: Database) throws {
-            guard part.count > 0 else { return }
-            try environment.reserve(room: ViewStore.batchRoom(events: part.count, copies: 0))
-            try environment.write { txn in
-                try txn.withCursor(db) { cursor in
-                    try part.forEach(in: 0..<part.count) { k, v in try ViewStore.write(k, v, through: cursor) }
-                }
-            }
-            part.removeAll()
-        }
-        for table in spilled.tables {
+        // Table by table on two threads, the biggest first (the second core waits for the next batch meanwhile): each
+        // merge reads its own readers of the runs, and their write transactions take turns.
+        let tables = spilled.tables.map { ($0, spilled.bytes(of: $0)) }.sorted { $0.1 > $1.1 }.map(\.0)
+        try ViewStore.onTwoThreads(tables, twoThreads: mergesOnTwoThreads) { [self] table in
             guard let db = databases[table] else { throw ViewError.unknownTable(table) }
+            // A part of the table's merged changes, copied out of the runs' buffers first: a transaction run again
+            // (the map grown) writes the same part.
+            var part = EncodedChanges()
+            func write() throws {
+                guard part.count > 0 else { return }
+                try environment.reserve(room: ViewStore.batchRoom(events: part.count, copies: 0))
+                try environment.write { txn in
+                    try txn.withCursor(db) { cursor in
+                        try part.forEach(in: 0..<part.count) { k, v in try ViewStore.write(k, v, through: cursor) }
+                    }
+                }
+                part.removeAll()
+            }
             try spilled.forEachMerged(table) { key, value in
                 part.append(key: key, value: value)
-                if part.count >= chunk { try write(db) }
+                if part.count >= chunk { try write() }
             }
-            try write(db)
+            try write()
         }
         spilled.clear()
         spillCounts.merges += 1

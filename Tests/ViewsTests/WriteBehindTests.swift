@@ -223,7 +223,8 @@ final class WriteBehindTests: ViewsTestCase {
             (32 << 10, true, 100 << 10, true, false), (32 << 10, true, Int.max, false, false),
         ]
         for (index, (limit, history, spill, atPublish, fromEmpty)) in ways.enumerated() {
-            // Published on two threads (each table by one, their writes taking turns), or every other way on one.
+            // Published, and the spilled runs merged, on two threads (each table by one, their writes taking turns), or
+            // every other way on one.
             let twoThreads = index % 2 == 0
             let name = "\(limit)-\(history)-\(spill ?? 0)-\(atPublish)-\(fromEmpty)-\(twoThreads ? 2 : 1)"
             let path = dir.file("private-" + name)
@@ -233,6 +234,7 @@ final class WriteBehindTests: ViewsTestCase {
             behind.batchEvents = 16
             behind.writeBehindLimit = limit
             behind.publishesOnTwoThreads = twoThreads
+            behind.mergesOnTwoThreads = twoThreads
             if let spill {
                 behind.spillsRuns = true
                 behind.spillLimit = spill
