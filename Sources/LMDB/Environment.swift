@@ -323,24 +323,28 @@ package final class Environment: @unchecked Sendable {
     }
 
     /// The current map size in bytes.
-    package var mapSize: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(env, &info)
-        return info.me_mapsize
-    }
+    package var mapSize: Int { info().me_mapsize }
 
     /// The size of the environment's pages in bytes.
-    package var pageSize: Int {
-        var st = MDB_stat()
-        mdb_env_stat(env, &st)
-        return Int(st.ms_psize)
-    }
+    package var pageSize: Int { handle.pageSize }
 
     /// Bytes of the data file in use (last page used × page size).
-    package var usedBytes: Int {
+    package var usedBytes: Int { (info().me_last_pgno + 1) * pageSize }
+
+    /// `mdb_env_info`, under the resize lock held shared: LMDB reads the newest meta page through the map, which a
+    /// grow by another thread (holding the lock exclusively) remaps; read through the old addresses, a page past the
+    /// file's end is `SIGBUS`. Not for a caller holding the lock exclusively (`grow`: `infoHoldingLock`).
+    private func info() -> MDB_envinfo {
+        resizeLock.lockShared()
+        defer { resizeLock.unlock() }
+        return infoHoldingLock()
+    }
+
+    /// `mdb_env_info`, for a caller holding the resize lock (either way).
+    private func infoHoldingLock() -> MDB_envinfo {
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
-        return (info.me_last_pgno + 1) * pageSize
+        return info
     }
 
     /// Grows the map: doubles it, or a `MDB_WRITEMAP` map by a quarter (below). Waits until no
@@ -355,9 +359,7 @@ package final class Environment: @unchecked Sendable {
         defer { resizeLock.unlock() }
         let sizeLock = writeMap ? Environment.lockSize(path) : nil
         defer { sizeLock?.unlock() }
-        var info = MDB_envinfo()
-        mdb_env_info(env, &info)
-        let old = info.me_mapsize
+        let old = infoHoldingLock().me_mapsize
         let step = max(atLeast, min(max(old / 4, 1 << 20), 1 << 30))
         // Whole pages, as LMDB rounds the map size to them. A write map never sets the file below its size: another
         // writer's map may reach that far (`init`).
@@ -387,7 +389,8 @@ package final class Environment: @unchecked Sendable {
     package func reserve(room: Int) throws {
         while true {
             resizeLock.lockShared()
-            let free = mapSize - usedBytes
+            let info = infoHoldingLock()
+            let free = info.me_mapsize - (info.me_last_pgno + 1) * pageSize
             resizeLock.unlock()
             guard free < room else { return }
             try grow(atLeast: room - free)
@@ -715,11 +718,7 @@ package final class Environment: @unchecked Sendable {
     }
 
     /// The reader-table slots in use (live and stale), read from the lock file.
-    package var readersInUse: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(env, &info)
-        return Int(info.me_numreaders)
-    }
+    package var readersInUse: Int { Int(info().me_numreaders) }
 
     /// Throws `DataFileError` when the data file is shorter than its newest meta page says (reading the
     /// missing pages through the map would be a SIGBUS). Only the meta pages are read, through `pread` by

@@ -37,6 +37,9 @@ final class EnvironmentHandle: @unchecked Sendable {
     let noFaultAround: Bool
     /// Opened with `noReadAhead` (`MDB_NORDAHEAD`).
     let noReadAhead: Bool
+    /// The environment's page size, read once when the handle is made (no other thread has it yet): LMDB reads it
+    /// with the meta pages, through the map, which a grow by another thread may remap meanwhile.
+    let pageSize: Int
     /// True when the current map faults in one page at a time (set by `Environment.turnOffFaultAround`, under the
     /// resize lock).
     var mapsPagesSingly = false
@@ -61,6 +64,9 @@ final class EnvironmentHandle: @unchecked Sendable {
         self.noFaultAround = options.noFaultAround
         self.noReadAhead = options.noReadAhead
         self.key = key
+        var st = MDB_stat()
+        mdb_env_stat(env, &st)
+        self.pageSize = Int(st.ms_psize)
     }
 
     /// What an `Environment` opened with `options` asks that this handle does not do, or nil when it serves it: it

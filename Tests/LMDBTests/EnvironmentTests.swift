@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import LMDB
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -87,6 +88,38 @@ final class EnvironmentTests: LMDBTestCase {
         try env.reserve(room: before)
         XCTAssertGreaterThanOrEqual(env.mapSize - env.usedBytes, before)
         XCTAssertLessThan(env.mapSize, before + env.usedBytes + before / 4 + env.pageSize)
+    }
+
+    /// The map's size and the pages in use are read while another thread remaps the map again and again (a write
+    /// map grown, then shrunk to its data): LMDB reads both from the meta pages, through the map, so they are read
+    /// under the resize lock. Read through a map just unmapped, they were a SIGSEGV or SIGBUS (this process dies).
+    func testSizesReadWhileAnotherThreadRemapsTheMap() throws {
+        let env = try openEnvironment(in: "remapped", mapSize: 1 << 20) { $0.writeMap = true }
+        let db = try env.openDatabase("t", flags: .create)
+        try fill(env, db, count: 64, valueBytes: 1 << 10)
+        let used = env.usedBytes
+        let done = Atomic<Bool>(false)
+        let shared = env
+        let remapper = Thread {
+            defer { done.store(true, ordering: .releasing) }
+            for _ in 0..<300 {
+                do {
+                    try shared.grow(atLeast: 1 << 20)
+                    try shared.shrinkToData()
+                } catch {
+                    return
+                }
+            }
+        }
+        remapper.start()
+        var reads = 0
+        while !done.load(ordering: .acquiring) || reads == 0 {
+            XCTAssertEqual(env.usedBytes, used)
+            XCTAssertGreaterThanOrEqual(env.mapSize, used)
+            XCTAssertGreaterThanOrEqual(env.readersInUse, 0)
+            reads += 1
+        }
+        XCTAssertEqual(try env.read { try $0.stat(db).entries }, 64)
     }
 
     /// A write closure that hits `MDB_MAP_FULL` is run again from scratch: what it wrote before the
