@@ -294,7 +294,8 @@ package final class EventLog: @unchecked Sendable {
                     let dst = try eventCursor.reserve(key: UnsafeRawBufferPointer(seqKey), size: rec.count, flags: .append)
                     dst.copyMemory(from: rec)
                     let hash = UnsafeMutableRawBufferPointer(rebasing: dst[RecordCodec.hashRange])
-                    if let floor, let at = RecordCodec.recordedAt(UnsafeRawBufferPointer(dst)), at < floor {
+                    // The recorded time read from the encoded record (in cache), not from the page just written.
+                    if let floor, let at = RecordCodec.recordedAt(rec), at < floor {
                         RecordCodec.setRecordedAt(floor, in: dst)
                         if digestHasher == nil { digestHasher = try SHA256Hasher() }
                         EventLog.recordDigest(UnsafeRawBufferPointer(dst), hasher: digestHasher!, into: digest)

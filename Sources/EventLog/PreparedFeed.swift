@@ -24,6 +24,8 @@ final class PreparedFeed: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var slots: [Slot]
+    /// How many chunks there are (`slots.count`, readable without the lock: the slots are written under it).
+    private let chunkCount: Int
     /// The first chunk no thread has taken.
     private var nextOpen = 0
     private var cancelled = false
@@ -38,7 +40,8 @@ final class PreparedFeed: @unchecked Sendable {
     /// Starts encoding `batch` (every event recorded at the same time): the feed's thread with `scratch`, which
     /// it uses until `finish()`, the writing thread (in `chunk(_:)`) with `helper`.
     init(batch: [NewEvent], scratch: WriterScratch, helper: WriterScratch, chunkSize: Int, now: Timestamp) {
-        slots = Array(repeating: .open, count: (batch.count + chunkSize - 1) / chunkSize)
+        chunkCount = (batch.count + chunkSize - 1) / chunkSize
+        slots = Array(repeating: .open, count: chunkCount)
         self.batch = batch
         self.chunkSize = chunkSize
         self.scratch = scratch
@@ -58,7 +61,7 @@ final class PreparedFeed: @unchecked Sendable {
 
     /// Takes the first open chunk (the lock held), nil when none is left or the feed is cancelled.
     private func takeOpen() -> Int? {
-        guard !cancelled, nextOpen < slots.count else { return nil }
+        guard !cancelled, nextOpen < chunkCount else { return nil }
         let k = nextOpen
         nextOpen += 1
         slots[k] = .taken
@@ -81,7 +84,7 @@ final class PreparedFeed: @unchecked Sendable {
     /// The `k`-th chunk, encoding open chunks meanwhile if it is not ready; nil past the last. Throws the
     /// encoding error of the chunk that failed.
     func chunk(_ k: Int) throws -> PreparedBatch? {
-        guard k < slots.count else { return nil }
+        guard k < chunkCount else { return nil }
         condition.lock()
         defer { condition.unlock() }
         while true {

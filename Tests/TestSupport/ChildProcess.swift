@@ -28,12 +28,17 @@ package struct ChildProcess {
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         // Read both pipes concurrently so a large output cannot block the child.
+        // The semaphore orders the reading thread's write of `errData` before this thread's read of it.
         nonisolated(unsafe) var errData = Data()
-        let t = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let errRead = DispatchSemaphore(value: 0)
+        let t = Thread {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errRead.signal()
+        }
         t.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        while !t.isFinished { usleep(1000) }
+        errRead.wait()
         return Result(status: p.terminationReason == .uncaughtSignal ? p.terminationStatus + 128 : p.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
