@@ -166,7 +166,7 @@ package final class ScratchFolder: @unchecked Sendable {
         defer { closedir(d) }
         var out: [String] = []
         while out.count < most, let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = String(decoding: DirectoryEntry.name(e), as: UTF8.self)
             if name != "." && name != ".." { out.append(name) }
         }
         return out

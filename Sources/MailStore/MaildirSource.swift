@@ -1,3 +1,4 @@
+import EventLog
 import EventModel
 import Foundation
 import MailParser
@@ -135,16 +136,12 @@ struct MaildirSource {
         defer { closedir(d) }
         var names = PackedNames()
         while let e = readdir(d) {
-            let fits = withUnsafeBytes(of: e.pointee.d_name) { raw -> Bool in
-                let bytes = raw.prefix { $0 != 0 }
-                if bytes.elementsEqual([UInt8(ascii: ".")]) || bytes.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return true }
-                guard names.byteCount + bytes.count <= maxNameBytes else { return false }
-                names.append(bytes)
-                return true
-            }
-            guard fits else {
+            let bytes = DirectoryEntry.name(e)
+            if bytes.elementsEqual([UInt8(ascii: ".")]) || bytes.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { continue }
+            guard names.byteCount + bytes.count <= maxNameBytes else {
                 throw ImportError.sourceNotFound(dir, "its file names pass \(maxNameBytes) bytes (Importer.Options.maxFolderNameBytes): split the folder")
             }
+            names.append(bytes)
         }
         return names
     }

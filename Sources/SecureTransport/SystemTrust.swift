@@ -72,9 +72,9 @@ package enum SystemTrust: Equatable, Sendable {
         var looked = 0
         while looked < most, let entry = readdir(d) {
             looked += 1
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // The name read where it lies: `entry.pointee.d_name` copies 256 bytes, past a short last entry's end.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+                .assumingMemoryBound(to: CChar.self))
             if isHashedName(name) { return (true, looked) }
         }
         return (false, looked)

@@ -110,9 +110,9 @@ func isEmptyDirectory(_ path: String) throws -> Bool {
     guard let dir = opendir(path) else { throw CorpusError.io("opendir \(path)", errno) }
     defer { closedir(dir) }
     while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        // The name read where it lies: `entry.pointee.d_name` copies 256 bytes, past a short last entry's end.
+        let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+            .assumingMemoryBound(to: CChar.self))
         if name != "." && name != ".." { return false }
     }
     return true
