@@ -7,9 +7,13 @@ struct WarningList: Sendable {
     private(set) var items: [ParseWarning] = []
     private var overflowed = false
 
-    /// Records a warning unless the limit has been reached.
+    /// Records a warning unless the limit has been reached, or the same one (code and detail) is recorded already: a
+    /// malformed value repeated (the same text in From and Reply-To, as list archives write both) tells no more twice,
+    /// and each copy was stored in the message's event (~90 bytes).
     mutating func add(_ code: ParseWarning.Code, _ detail: String) {
         if items.count < WarningList.limit {
+            // At most `limit` compared, and only while the list is not full.
+            if items.contains(where: { $0.code == code && $0.detail == detail }) { return }
             items.append(ParseWarning(code: code, detail: detail))
         } else if !overflowed {
             overflowed = true

@@ -102,6 +102,19 @@ final class AddressTests: XCTestCase {
         XCTAssertTrue(hasWarning(bad, .malformedAddress))
     }
 
+    /// A malformed value given twice (as list archives write From and Reply-To) is one warning; two different ones
+    /// are two, each with its own text.
+    func testTheSameMalformedValueTwiceIsOneWarning() {
+        let value = "\"Doe, Jane\"      Jane.Doe@example.com"
+        let twice = parse("From: \(value)\nReply-To: \(value)\n\nx")
+        XCTAssertEqual(twice.from.map(\.email), ["Jane.Doe@example.com"])
+        XCTAssertEqual(twice.replyTo.map(\.email), ["Jane.Doe@example.com"])
+        XCTAssertEqual(twice.warnings.filter { $0.code == .malformedAddress }.map(\.detail), [value])
+        let other = "\"Roe, Rick\"      Rick.Roe@example.com"
+        let two = parse("From: \(value)\nReply-To: \(other)\n\nx")
+        XCTAssertEqual(two.warnings.filter { $0.code == .malformedAddress }.map(\.detail), [value, other])
+    }
+
     func testCodableRoundTrip() throws {
         let a = MailAddress(name: "N", email: "n@x.y", raw: "raw")
         let data = try JSONEncoder().encode(a)
