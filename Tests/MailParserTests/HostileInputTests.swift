@@ -246,6 +246,16 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(m.textBody, "body")
     }
 
+    /// Thousands of the same malformed address, as many as a header value holds (`HeaderSection.maxValueBytes`; each
+    /// warning is compared with at most `WarningList.limit` kept ones): one warning, every address parsed.
+    func testThousandsOfTheSameMalformedAddressAreOneWarning() {
+        let bad = "Someone Without Address"
+        let m = parse("From: a@b.c\nTo: " + Array(repeating: bad, count: 2_500).joined(separator: ", ") + "\n\nbody")
+        XCTAssertEqual(m.to.count, 2_500)
+        XCTAssertEqual(m.warnings.filter { $0.code == .malformedAddress }.map(\.detail), [bad])
+        XCTAssertEqual(m.textBody, "body")
+    }
+
     func testEmptyInput() {
         let m = MailParser.parse([])
         XCTAssertTrue(m.headers.isEmpty)
