@@ -469,7 +469,7 @@ package final class Environment: @unchecked Sendable {
     static func residentFileBudget(_ text: String?) -> Int {
         guard let text else { return defaultResidentFileBudget }
         guard let mb = Int(text.trimmingCharacters(in: .whitespaces)), (32...(1 << 20)).contains(mb) else {
-            FileHandle.standardError.write(Data("mailstore: MAILSTORE_MAPPED_BUDGET_MB is not a whole number of MiB from 32 to 1048576: using 64\n".utf8))
+            FileHandle.standardError.write(Data("mailstore: warning: MAILSTORE_MAPPED_BUDGET_MB is not a whole number of MiB from 32 to 1048576: using 64\n".utf8))
             return defaultResidentFileBudget
         }
         return mb << 20

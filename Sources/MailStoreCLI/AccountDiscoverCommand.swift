@@ -17,8 +17,14 @@ struct AccountDiscoverCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The email address.") var email: String
-    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found (imapHost, imapPort, imapSecurity, source, smtpHost, smtpPort, smtpSecurity, smtpSource), cachedAt and cachedSequence for a cached lookup.") var json = false
+    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found (imapHost, imapPort, imapSecurity, source, smtpHost, smtpPort, smtpSecurity, smtpSource), unsupported, seconds, and cachedAt and cachedSequence for a cached lookup.") var json = false
     @Flag(help: "Ask the servers even when the store has a recent lookup of the domain.") var noCache = false
+
+    func validate() throws {
+        guard AccountSettings.isAccountAddress(email) else {
+            throw ValidationError("give an email address such as alice@example.com (its domain is what is looked up)")
+        }
+    }
 
     func run() throws {
         let result = lookUp()

@@ -44,9 +44,11 @@ struct CategorizeCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if rerun {
+                let bar = ProgressBar("emails", total: nil, quiet: json)
                 let summary = try useCase.rerun { done, total in
-                    if !json { Terminal.note("\(done)/\(total) emails") }
+                    bar.update(UInt64(max(done, 0)), total: UInt64(max(total, 0)), force: done == total)
                 }
+                bar.finish()
                 if json {
                     print(String(decoding: try encoder.encode(summary), as: UTF8.self))
                 } else {

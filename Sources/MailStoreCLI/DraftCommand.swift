@@ -19,6 +19,10 @@ struct DraftFields: ParsableArguments {
     @Option(help: ArgumentHelp("Read the text body from a file.", valueName: "file")) var bodyFile: String?
     @Option(help: ArgumentHelp("Attach a file (repeatable).", valueName: "file")) var attach: [String] = []
 
+    func validate() throws {
+        if body != nil && bodyFile != nil { throw ValidationError("give --body or --body-file, not both") }
+    }
+
     func input() throws -> DraftInput {
         var body = self.body
         if let bodyFile {

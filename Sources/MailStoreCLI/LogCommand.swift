@@ -7,7 +7,7 @@ import SearchQuery
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Show events: sequence, time, type, stream, actor and a one-line summary.",
+        abstract: "Show events: sequence, time, type, actor, stream and a one-line summary.",
         discussion: """
         Filters combine. Times are when the log recorded the event, in UTC; they never go back along the log. \
         TIME is \(TimePoint.forms); --since takes from its start, --until through its end (a whole day for a date). \

@@ -8,10 +8,13 @@ package struct MailstoreCommand: ParsableCommand {
         commandName: "mailstore",
         abstract: "An event-sourced mail store: an append-only event log and the views folded from it.",
         discussion: """
-        The store folder is --store PATH, else $MAILSTORE_HOME, else ~/.local/share/mailstore.
+        The store folder is --store PATH, else $MAILSTORE_HOME, else $XDG_DATA_HOME/mailstore, else \
+        ~/.local/share/mailstore.
         Exit codes: 0 success, 1 verification found problems, 2 store missing/exists/newer format, \
-        3 database or file error, 4 no such email/thread/folder/account/draft, 5 server or network error, \
-        6 configuration error (an account, or the categorizer off), 7 action cannot be taken, 64 wrong arguments or a malformed query. See docs/cli.md.
+        3 database or file error (or another process syncing the account), 4 no such \
+        email/thread/folder/account/draft, 5 server or network error, 6 configuration error (an account, or the \
+        categorizer off), 7 action cannot be taken, 8 a search past its --timeout, 64 wrong arguments or a \
+        malformed query. See docs/cli.md.
         """,
         version: MailStore.version,
         subcommands: [InitCommand.self, AccountCommand.self, ImportCommand.self, SyncCommand.self,
@@ -38,14 +41,16 @@ package struct MailstoreCommand: ParsableCommand {
             Terminal.error("\(arguments.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")
             Foundation.exit(64)
         }
+        var ran: ParsableCommand.Type?
         do {
             var command = try parseAsRoot(arguments)
+            ran = type(of: command)
             try command.run()
         } catch {
             // As `ParsableCommand.main` does, but an error's text is sanitised before it reaches the terminal: the
             // parser's and the commands' usage errors quote arguments, which may come from mail (a thread id, a
             // subject, an account name given by a script).
-            let text = fullMessage(for: error)
+            let text = message(for: error, ranCommand: ran)
             let code = exitCode(for: error)
             if !text.isEmpty {
                 if code == .success {
@@ -56,5 +61,20 @@ package struct MailstoreCommand: ParsableCommand {
             }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// The text for `error`: the parser's own, but a usage error a command's `run` found (a value checked against
+    /// the store) shows that command's usage, where the parser would show the root's (`mailstore <subcommand>`).
+    static func message(for error: Error, ranCommand: ParsableCommand.Type?) -> String {
+        guard let ranCommand, ranCommand != MailstoreCommand.self, let e = error as? ValidationError else {
+            return fullMessage(for: error)
+        }
+        let usage = usageString(for: ranCommand)
+        let path = usage.split(separator: " ").prefix { !"-[<".contains($0.first ?? "-") }.joined(separator: " ")
+        return """
+            Error: \(e.message)
+            Usage: \(usage)
+              See '\(path) --help' for more information.
+            """
     }
 }

@@ -22,8 +22,13 @@ struct NotificationsListCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Only this account's decisions.") var account: String?
-    @Option(help: "At most this many decisions (newest first, up to 1000).") var limit = 50
+    @Option(help: "At most this many decisions (newest first, 1 to 1000).") var limit = 50
     @Flag(help: "Print the decisions as JSON.") var json = false
+
+    func validate() throws {
+        let most = NotificationCoordinator.readLimit
+        if limit < 1 || limit > most { throw ValidationError("--limit must be between 1 and \(most)") }
+    }
 
     func run() throws {
         try CLIExit.run {

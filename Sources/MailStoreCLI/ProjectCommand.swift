@@ -6,7 +6,7 @@ import MailStore
 struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
-        abstract: "Show a view: \(ViewName.allValueStrings.joined(separator: ", ")).",
+        abstract: "Show a view: \(ProjectCommand.viewNames.joined(separator: ", ")).",
         discussion: """
         The views are folded from the log (new events first). --as-of shows a view as it was at a sequence \
         number or time, read without touching the live views: the views' history gives them at the end of the last \
@@ -16,7 +16,7 @@ struct ProjectCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("The view: \(ViewName.allValueStrings.joined(separator: ", ")).", valueName: "view"))
+    @Option(name: .long, help: ArgumentHelp("The view: \(ProjectCommand.viewNames.joined(separator: ", ")).", valueName: "view"))
     var view: ViewName
 
     @Option(name: .long, help: ArgumentHelp("The account.", valueName: "account"))
@@ -313,11 +313,17 @@ struct ProjectCommand: ParsableCommand {
         if shown == 0 { Terminal.note("(no threads)") }
     }
 
-    /// The account to show when none is given: the only one the views know (`local` when none).
-    static func defaultAccount(_ store: MailStore) throws -> String {
+    /// The views `project` shows: every view but `search`, which `mailstore search` reads (`replay --view search`
+    /// rebuilds it).
+    static let viewNames = ViewName.projected.map(\.rawValue)
+
+    /// The account to show when none is given: the only one the views know (`local` when none); with several, a
+    /// usage error naming them (`unifiedToo`: the command also takes `--unified`).
+    static func defaultAccount(_ store: MailStore, unifiedToo: Bool = true) throws -> String {
         let accounts = try store.accountNames()
         if accounts.count > 1 {
-            throw ValidationError("this store has several accounts (\(accounts.joined(separator: ", "))): give --account NAME or --unified")
+            let hint = unifiedToo ? "give --account NAME or --unified" : "give --account NAME"
+            throw ValidationError("this store has several accounts (\(accounts.joined(separator: ", "))): \(hint)")
         }
         return accounts.first ?? "local"
     }

@@ -11,8 +11,9 @@ struct SearchCommand: ParsableCommand {
         discussion: """
         Words match case- and diacritics-insensitively in the subject, the addresses, every text part (HTML as \
         text) and attachment names. Examples:
-          mailstore search 'from:alice invoice date:2024-01-01..2024-03-31' \
+          mailstore search 'from:alice invoice date:2024-01-01..2024-03-31'
           mailstore search '"quarterly report" -is:read' --output messages --json
+          mailstore search -- -is:read from:bob      (a query that begins with - comes after --)
         Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 8 past --timeout, 64 a \
         malformed query (the message points at the position).
         """)
@@ -36,10 +37,10 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .long, help: "Rows as threads (the matching messages marked) or as messages.")
     var output: Output = .threads
 
-    @Option(name: .long, help: "At most this many rows.")
+    @Option(name: .long, help: "At most this many rows (1 to 10000).")
     var limit: Int = 25
 
-    @Option(name: .long, help: "Skip this many rows first.")
+    @Option(name: .long, help: "Skip this many rows first (0 to 1000000).")
     var offset: Int = 0
 
     @Option(name: .long, help: "newest or oldest first.")

@@ -179,7 +179,7 @@ struct ContactsCompleteCommand: ParsableCommand {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
             if let account { try AccountCheck.require(account, in: store) }
-            let a = try account ?? ProjectCommand.defaultAccount(store)
+            let a = try account ?? ProjectCommand.defaultAccount(store, unifiedToo: false)
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
             for c in try store.completeContacts(account: a, prefix: prefix, limit: limit) {

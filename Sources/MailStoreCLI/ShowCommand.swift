@@ -19,7 +19,7 @@ struct ShowCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the raw message exactly as stored (byte for byte).")
     var raw = false
 
-    @Flag(name: .long, help: "Print the EmailReceived payload as JSON.")
+    @Flag(name: .long, help: "Print the EmailReceived event as JSON (as `log --json` prints it: the envelope, the payload under \"payload\").")
     var json = false
 
     @Flag(name: .customLong("headers-only"), help: "Print the headers without the message's text.")

@@ -3,8 +3,8 @@ import MailStore
 
 /// The `--store` option shared by every command that opens a store.
 package struct StoreOptions: ParsableArguments {
-    /// The store folder; default $MAILSTORE_HOME, else ~/.local/share/mailstore.
-    @Option(name: .long, help: ArgumentHelp("The store folder (default: $MAILSTORE_HOME, else ~/.local/share/mailstore).",
+    /// The store folder; default $MAILSTORE_HOME, else $XDG_DATA_HOME/mailstore, else ~/.local/share/mailstore.
+    @Option(name: .long, help: ArgumentHelp("The store folder (default: $MAILSTORE_HOME, else $XDG_DATA_HOME/mailstore, else ~/.local/share/mailstore).",
                                             valueName: "path"))
     package var store: String?
 

@@ -16,7 +16,8 @@ struct SyncCommand: ParsableCommand {
         maxConnections per account, 30 in all); one that fails is reported and the others still synced. \
         --watch keeps going: IDLE on the Inbox (re-issued at the provider's refresh interval), actions taken meanwhile \
         written back within seconds, other folders polled, reconnecting with backoff, until interrupted.
-        Exit codes: 4 no such account or folder, 5 server or network error, 6 account configuration error.
+        Exit codes: 3 another process syncing the account past the 30 s wait (or a database error), 4 no such account \
+        or folder, 5 server or network error, 6 account configuration error.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -152,7 +153,9 @@ struct SyncCommand: ParsableCommand {
     static func exitForFailures(_ failures: [(String, any Error)], of total: Int) throws {
         guard let first = failures.first else { return }
         if total == 1 { throw first.1 }
-        Terminal.error("\(failures.count) of \(total) accounts failed: \(failures.map(\.0).joined(separator: ", ")); the others were synced")
+        let names = failures.map(\.0).joined(separator: ", ")
+        Terminal.error(failures.count == total ? "every account failed (\(names)): see each one's error above"
+                       : "\(failures.count) of \(total) accounts failed: \(names); the others were synced")
         throw ExitCode(CLIExit.code(for: ErrorCategory(of: first.1)))
     }
 

@@ -33,10 +33,21 @@ final class NotificationsCommandTests: CLITestCase {
         XCTAssertEqual(s["quietHours"] as? String, "22:00-07:00")
         try mailstore(["vip", "add", "John@Example.com"])
         XCTAssertEqual(try mailstore(["vip", "list"]).stdout, "john@example.com\n")
-        try mailstore(["mute", "T-123"])
-        XCTAssertEqual(try settings()["mutedThreads"] as? [String], ["T-123"])
-        try mailstore(["unmute", "T-123"])
+        // A thread id no view knows (a typo) is exit 4 and mutes nothing.
+        XCTAssertTrue(try mailstore(["mute", "T-123"], expect: 4).stderr.contains("no thread 'T-123'"))
         XCTAssertEqual(try settings()["mutedThreads"] as? [String], [])
+        let md = dir.file("md")
+        for sub in ["cur", "new", "tmp"] { try FileManager.default.createDirectory(atPath: md + "/" + sub, withIntermediateDirectories: true) }
+        try Data("Message-ID: <m1@example.com>\r\nFrom: a@example.com\r\nSubject: hi\r\n\r\nhello\r\n".utf8)
+            .write(to: URL(fileURLWithPath: md + "/cur/1:2,"))
+        try mailstore(["import", "--maildir", md, "--account", "work", "--quiet"])
+        let page = try JSONSerialization.jsonObject(with: Data(try mailstore(["project", "--view", "threads", "--account", "work", "--json"]).stdout.utf8))
+        let thread = try XCTUnwrap(((page as? [String: Any])?["threads"] as? [[String: Any]])?.first?["id"] as? String)
+        try mailstore(["mute", thread])
+        XCTAssertEqual(try settings()["mutedThreads"] as? [String], [thread])
+        try mailstore(["unmute", thread])
+        XCTAssertEqual(try settings()["mutedThreads"] as? [String], [])
+        try mailstore(["unmute", "T-123"])
         try mailstore(["vip", "remove", "JOHN@example.com"])
         XCTAssertEqual(try mailstore(["vip", "list", "--json"]).stdout, "[]\n")
         // A name and address as a From line writes them: the address.
@@ -51,8 +62,8 @@ final class NotificationsCommandTests: CLITestCase {
         XCTAssertEqual((s["categories"] as? [String: Bool])?["promotions"], true)
         // Every change is in the log.
         let log = try mailstore(["log", "--type", "NotificationPreferenceChanged"]).stdout
-        for change in ["account-disabled", "category-off promotions", "quiet hours", "vip-added john@example.com", "thread-muted T-123",
-                       "thread-unmuted T-123", "vip-removed john@example.com", "quiet-hours-cleared", "reset"] {
+        for change in ["account-disabled", "category-off promotions", "quiet hours", "vip-added john@example.com", "thread-muted \(thread)",
+                       "thread-unmuted \(thread)", "thread-unmuted T-123", "vip-removed john@example.com", "quiet-hours-cleared", "reset"] {
             XCTAssertTrue(log.contains(change), "\(change) in \(log)")
         }
         XCTAssertEqual(try mailstore(["notifications", "--json"]).stdout, "[]\n")

@@ -122,7 +122,16 @@ final class NotificationActionTests: XCTestCase {
         let c = NotificationCoordinator(store: store)
         let party = try XCTUnwrap(ids["Party"])
         try c.mute(thread: party)
-        try c.mute(thread: "0123456789abcdef")
+        // A thread the views do not know is not muted (exit 4 in the CLI) and records nothing.
+        XCTAssertThrowsError(try c.mute(thread: "0123456789abcdef")) { error in
+            guard case .threadNotFound(let id)? = error as? ThreadListError else { return XCTFail("\(error)") }
+            XCTAssertEqual(id, "0123456789abcdef")
+        }
+        XCTAssertEqual(try c.settings().mutedThreads, [party])
+        // A mute whose thread went since (its mail expunged; here written as the mute was before the thread existed).
+        let gone = NotificationPreferenceChanged(change: .threadMuted, value: "0123456789abcdef")
+        _ = try store.commit([NewEvent(event: .notificationPreferenceChanged(gone), account: "",
+                                       stream: NotificationCoordinator.settingsStream, actor: .user)])
         XCTAssertEqual(try c.removeMutesOfGoneThreads(), ["0123456789abcdef"])
         XCTAssertEqual(try c.settings().mutedThreads, [party])
         XCTAssertEqual(try c.removeMutesOfGoneThreads(), [], "nothing twice")

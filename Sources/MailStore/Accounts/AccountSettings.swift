@@ -126,6 +126,14 @@ public struct AccountSettings: Sendable {
                                          manual: manualSettings, steps: ["registry:found"])
     }
 
+    /// Whether `email` can be an account's address: one `@`, something before it, a domain with a dot after it (or
+    /// `localhost`), at most 254 bytes (RFC 5321's path limit).
+    public static func isAccountAddress(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return email.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty
+            && (parts[1].contains(".") || parts[1] == "localhost")
+    }
+
     /// Checks every setting and returns the event payload (paths made absolute).
     public func validated() throws(AccountError) -> AccountAdded {
         let settings = try resolved()
@@ -138,8 +146,7 @@ public struct AccountSettings: Sendable {
               name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._@+-".unicodeScalars.contains($0) }) else {
             throw .invalid("an account name is 1-64 letters, digits and . _ @ + -; got \"\(name.count > 64 ? name.prefix(64) + "…" : name)\"")
         }
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains(".") || parts[1] == "localhost" else {
+        guard AccountSettings.isAccountAddress(email) else {
             throw .invalid("--email wants an address such as alice@example.com; got \"\(email)\"")
         }
         try AccountSettings.checkServer(host: host, security: security, port: port, options: "--", protocolName: "IMAP")

@@ -52,8 +52,14 @@ public struct NotificationCoordinator {
     /// Removes a VIP sender.
     public func removeVIP(_ address: String) throws { try record(.vipRemoved, value: try NotificationCoordinator.vip(address)) }
 
-    /// Mutes a thread (its showing notifications are owed a withdrawal).
-    public func mute(thread: String) throws { try record(.threadMuted, value: try NotificationCoordinator.thread(thread)) }
+    /// Mutes a thread (its showing notifications are owed a withdrawal). A thread the views do not know is
+    /// `ThreadListError.threadNotFound`: a mistyped id is an error, not a mute of nothing (a watch would drop it at
+    /// its start anyway, spec E-21).
+    public func mute(thread: String) throws {
+        let id = try NotificationCoordinator.thread(thread)
+        guard try store.views().thread(id: id) != nil else { throw ThreadListError.threadNotFound(id: id) }
+        try record(.threadMuted, value: id)
+    }
 
     /// Unmutes a thread.
     public func unmute(thread: String) throws { try record(.threadUnmuted, value: try NotificationCoordinator.thread(thread)) }
