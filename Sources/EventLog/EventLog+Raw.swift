@@ -43,6 +43,11 @@ extension EventLog {
                         entry = try c.first()
                     }
                     while let e = entry, count < chunk {
+                        // Keys come sorted (LMDB's order: bytes, then length); one that does not is a damaged page,
+                        // and seeking past it again would walk the same entries forever.
+                        if let a = after, !EventLog.sortsAfter(e.key, a) {
+                            throw EventLogError.corruptRecord(sequence: 0, reason: "the log file is damaged: a key of \(db.name) out of order (run `mailstore verify`; restore the log from a backup, docs/operations.md)")
+                        }
                         try body(txn, e.key, e.value)
                         after = Array(e.key)
                         count += 1
@@ -54,6 +59,12 @@ extension EventLog {
             environment.releaseResidentPages(over: Environment.residentFileBudget)
             if count < chunk { return }
         }
+    }
+
+    /// Whether `key` sorts after `previous` in LMDB's default order (bytes compared, then the shorter first).
+    static func sortsAfter(_ key: UnsafeRawBufferPointer, _ previous: [UInt8]) -> Bool {
+        for (a, b) in zip(key, previous) where a != b { return a > b }
+        return key.count > previous.count
     }
 
     /// Calls `body` with every record from sequence `from` up to `end`, in order, reading `chunk` records per
@@ -74,6 +85,7 @@ extension EventLog {
                     while let e = entry, n < chunk {
                         let seq = e.key.count == 8 ? EventLog.decodeSequence(e.key) : next
                         if seq > end { break }
+                        guard seq >= next else { throw EventLog.outOfOrder(seq, after: next) }
                         let ahead = c.nextAhead()
                         let goOn = try body(txn, e.key, e.value)
                         next = seq + 1

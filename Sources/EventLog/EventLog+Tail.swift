@@ -33,7 +33,12 @@ extension EventLog {
             next = nil
             // Looks at `seq` going back; false where the walk stops (before `from`, the count found, or this
             // transaction's visits spent: `next` says where the next one goes on).
-            func look(_ seq: UInt64, _ raw: UnsafeRawBufferPointer?) -> Bool {
+            var below = upper &+ 1
+            func look(_ seq: UInt64, _ raw: UnsafeRawBufferPointer?) throws -> Bool {
+                // Going back, each sequence is below the one before: one that is not comes from a damaged page,
+                // and would walk the same records forever.
+                guard seq < below else { throw EventLog.outOfOrder(seq, after: below, backwards: true) }
+                below = seq
                 if seq < from { return false }
                 if visited == EventLog.tailVisitsPerChunk { next = seq; return false }
                 visited += 1
@@ -55,7 +60,7 @@ extension EventLog {
                         while let e = entry, e.value.count == 8 {
                             let seq = EventLog.decodeSequence(e.value)
                             EventLog.encodeSequence(seq, into: &key)
-                            guard look(seq, try key.withUnsafeBytes { try txn.get(events, key: $0) }) else { return }
+                            guard try look(seq, try key.withUnsafeBytes { try txn.get(events, key: $0) }) else { return }
                             entry = try c.previousDuplicate()
                         }
                     }
@@ -65,7 +70,7 @@ extension EventLog {
                         var entry = try key.withUnsafeBytes { try c.seek(atLeast: $0) }
                         if let e = entry, EventLog.decodeSequence(e.key) > upper { entry = try c.previous() } else if entry == nil { entry = try c.last() }
                         while let e = entry, e.key.count == 8 {
-                            guard look(EventLog.decodeSequence(e.key), e.value) else { return }
+                            guard try look(EventLog.decodeSequence(e.key), e.value) else { return }
                             entry = try c.previous()
                         }
                     }

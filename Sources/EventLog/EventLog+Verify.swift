@@ -34,6 +34,9 @@ extension EventLog {
         // 163-182 MiB, 256 at 109 MiB, 128 at 103 MiB (with the lookups).
         var expectedDigest = IndexDigest()
         var lastRecordedAt: Timestamp?
+        // A damaged page can stop a walk (LMDB finds a page it cannot read, or keys out of order): that is a problem
+        // found, named with where the walk got to, and the checks that do not need the walk still run.
+        if let damage = try EventLog.damage(of: {
         try forEachRecord(through: end, chunk: 256, progress: { progress?($0, end) }) { txn, key, record in
             guard key.count == 8 else {
                 report.add(expected, "key is \(key.count) bytes, not 8")
@@ -54,15 +57,18 @@ extension EventLog {
             expected = seq + 1
             return true
         }
-        let indexedDigest = try indexDigest(through: end)
-        if indexedDigest != expectedDigest {
-            report.indexesLookedUp = true
-            try forEachRecord(through: end, chunk: 256) { txn, key, record in
-                guard key.count == 8, record.count >= RecordCodec.fixedSize else { return true }
-                lookUpIndexes(record: record, seq: EventLog.decodeSequence(key), txn: txn, decoder: decoder, report: &report)
-                return true
+        }) { report.add(expected, damage) }
+        if let damage = try EventLog.damage(of: {
+            let indexedDigest = try indexDigest(through: end)
+            if indexedDigest != expectedDigest {
+                report.indexesLookedUp = true
+                try forEachRecord(through: end, chunk: 256) { txn, key, record in
+                    guard key.count == 8, record.count >= RecordCodec.fixedSize else { return true }
+                    lookUpIndexes(record: record, seq: EventLog.decodeSequence(key), txn: txn, decoder: decoder, report: &report)
+                    return true
+                }
             }
-        }
+        }) { report.add(nil, damage) }
         if report.eventsChecked != end { report.add(nil, "walked \(report.eventsChecked) records, head is \(end)") }
         if prevHash != headHash && report.eventsChecked == end {
             report.add(end == 0 ? nil : end, "the head hash in meta does not match the chain")
@@ -77,7 +83,9 @@ extension EventLog {
                 report.add(nil, "the stream index has \(streamIndexCount) entries for \(h) events")
             }
         }
-        if let blobs, let blobReport = try blobs.next() { report.absorb(blobReport) }
+        var blobReport: VerifyReport?
+        if let damage = try EventLog.damage(of: { blobReport = try blobs?.next() }) { report.add(nil, damage) }
+        if let blobReport { report.absorb(blobReport) }
         // Every indexed hash names a numbered blob and every numbered blob is indexed: with each blob's own
         // hash indexed to its number (checked by the walk), equal counts leave no other entry.
         if let blobData, let blobKeys {
@@ -85,6 +93,20 @@ extension EventLog {
             if data != keys { report.add(nil, "the blob index has \(keys) entries for \(data) numbered blobs") }
         }
         return report
+    }
+
+    /// Runs `body`; an error that says the file is damaged (`EventLogError.corruptRecord`, LMDB's `MDB_CORRUPTED` or
+    /// `MDB_PAGE_NOTFOUND`) is returned as the problem to report, any other is thrown.
+    static func damage(of body: () throws -> Void) throws -> String? {
+        do {
+            try body()
+            return nil
+        } catch let e as LMDBError where e.isCorruption {
+            return "cannot be read on, the file is damaged: \(e)"
+        } catch let e as EventLogError {
+            guard case .corruptRecord(_, let reason) = e else { throw e }
+            return "cannot be read on: \(reason)"
+        }
     }
 
     private func check(record raw: UnsafeRawBufferPointer, seq: UInt64, txn: borrowing Transaction, hasher: SHA256Hasher,

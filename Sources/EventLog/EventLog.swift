@@ -566,6 +566,9 @@ package final class EventLog: @unchecked Sendable {
                     var visited = 0
                     while let e = entry, batch.count < chunkSize, visited < visitsPerChunk {
                         let seq = EventLog.decodeSequence(e.key)
+                        // Sequences are gap-free: any other than the next is a damaged page (seeking it again would
+                        // find the same record forever, and a gap would lose events without a word).
+                        guard seq == next else { throw EventLog.outOfOrder(seq, after: next) }
                         if seq > end { break }
                         next = seq + 1
                         visited += 1
@@ -582,7 +585,10 @@ package final class EventLog: @unchecked Sendable {
                         batch.append(ev)
                         entry = try ahead.get()
                     }
-                    if entry == nil { next = end + 1 }
+                    if entry == nil {
+                        if next <= end { throw EventLog.outOfOrder(nil, after: next) }
+                        next = end + 1
+                    }
                 }
             }
             environment.releaseResidentPages(over: Environment.residentFileBudget)
@@ -605,15 +611,23 @@ package final class EventLog: @unchecked Sendable {
             }
         }
         let decoder = try RecordDecoder()
-        try forEachRecord(from: from, through: try head().sequence, chunk: chunkSize) { _, key, value in
+        let end = try head().sequence
+        var next = max(from, 1)
+        var stopped = false
+        try forEachRecord(from: from, through: end, chunk: chunkSize) { _, key, value in
             guard key.count == 8 else {
-                throw EventLogError.corruptRecord(sequence: 0, reason: "a record's key is \(key.count) bytes, not 8 (run `mailstore verify`)")
+                throw EventLogError.corruptRecord(sequence: next, reason: "the log file is damaged: a record's key is \(key.count) bytes, not 8 (run `mailstore verify`; restore the log from a backup, docs/operations.md)")
             }
+            let seq = EventLog.decodeSequence(key)
+            guard seq == next else { throw EventLog.outOfOrder(seq, after: next) }
+            next += 1
             if let types = filter.types, let t = RecordCodec.peekType(value), !types.contains(t) { return true }
-            let record = try decoder.decodeTyped(value, sequence: EventLog.decodeSequence(key))
+            let record = try decoder.decodeTyped(value, sequence: seq)
             if let a = filter.account, record.envelope.account != a { return true }
-            return try body(record.envelope, record.event)
+            stopped = try !body(record.envelope, record.event)
+            return !stopped
         }
+        if !stopped && next <= end { throw EventLog.outOfOrder(nil, after: next) }
     }
 
     /// `scan` of one stream, through the stream index: `chunkSize` of its events per read transaction.
@@ -640,6 +654,7 @@ package final class EventLog: @unchecked Sendable {
                         visited += 1
                         let seq = EventLog.decodeSequence(e.value)
                         if seq > end { more = false; break }
+                        guard seq >= next else { throw EventLog.outOfOrder(seq, after: next) }
                         next = seq &+ 1
                         EventLog.encodeSequence(seq, into: &sk)
                         guard let raw = try sk.withUnsafeBytes({ try txn.get(events, key: $0) }) else {
@@ -666,9 +681,24 @@ package final class EventLog: @unchecked Sendable {
         key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, as: UInt64.self) }
     }
 
-    /// Reads 8 big-endian bytes.
+    /// Reads 8 big-endian bytes. A key or value of another length (a damaged page) is read from its first 8 bytes, or
+    /// from fewer padded with zeros after them (so numbers keep LMDB's order of keys), never past its end; the walks
+    /// then find its sequence is not the one due.
     @inline(__always) static func decodeSequence(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
+        if _fastPath(raw.count == 8) { return UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)) }
+        var v: UInt64 = 0
+        for i in 0..<8 { v = v << 8 | UInt64(i < raw.count ? raw[i] : 0) }
+        return v
+    }
+
+    /// The error of a walk that met sequence `seq` where the log's order wants one at or past `next` (below `next`
+    /// going `backwards`): LMDB keeps keys sorted, so only a damaged page of the log file gives that, and walking on
+    /// would visit the same records again and again.
+    static func outOfOrder(_ seq: UInt64?, after next: UInt64, backwards: Bool = false) -> EventLogError {
+        let found = seq.map { "sequence \($0) read where the order wants " } ?? "no record read where the log's head wants "
+        return .corruptRecord(sequence: next, reason: "the log file is damaged: " + found
+                              + (backwards ? "one below \(next)" : "\(next)")
+                              + " (run `mailstore verify`; restore the log from a backup, docs/operations.md)")
     }
 
     /// The index key of a stream: its name, or a digest for names over LMDB's key size.
