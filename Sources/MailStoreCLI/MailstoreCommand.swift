@@ -36,9 +36,17 @@ package struct MailstoreCommand: ParsableCommand {
     /// than `maxArguments` arguments.
     package static func main() {
         if AllocatorSettings.applies(environment: ProcessInfo.processInfo.environment) { AllocatorSettings.apply() }
+        // verify's child crashing is reported by its parent (`CrashGuard`), in verify's own words.
+        if !CrashGuard.isChild { CrashHint.install() }
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count <= maxArguments else {
             Terminal.error("\(arguments.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")
+            Foundation.exit(64)
+        }
+        // Swift reads each argument as UTF-8, repairing other bytes to U+FFFD: a path or a name with such bytes would
+        // silently become another one (`init --store $'s\xff'` made a folder named `s\u{FFFD}`).
+        for i in 1..<Int(CommandLine.argc) where CommandLine.unsafeArgv[i].map({ String(validatingCString: $0) == nil }) ?? false {
+            Terminal.error("argument \(i) is not UTF-8 text: mailstore reads paths, names and ids as UTF-8 (rename a file or folder whose name has other bytes)")
             Foundation.exit(64)
         }
         var ran: ParsableCommand.Type?
@@ -56,7 +64,7 @@ package struct MailstoreCommand: ParsableCommand {
                 if code == .success {
                     print(text)
                 } else {
-                    FileHandle.standardError.write(Data((TerminalSanitiser.block(text) + "\n").utf8))
+                    FileHandle.standardError.write(Data((TerminalSanitiser.block(Terminal.bounded(text)) + "\n").utf8))
                 }
             }
             Foundation.exit(code.rawValue)

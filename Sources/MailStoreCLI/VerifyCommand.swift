@@ -24,6 +24,24 @@ struct VerifyCommand: ParsableCommand {
     var views = false
 
     func run() throws {
+        // LMDB reads where a page says: a damaged one can crash the reading process, which verify must survive to
+        // report it (docs/reliability.md, "A damaged page").
+        if !CrashGuard.isChild {
+            _ = CrashGuard.runAsChild { signal in
+                let name = signal == SIGBUS ? "SIGBUS" : "SIGSEGV"
+                let what = views ? "the log's or the views' file (`mailstore verify` checks the log alone: if it passes, `mailstore replay` rebuilds the views)"
+                                 : "the log file (log/data.mdb): restore the store's log folder from a backup"
+                let problem = "reading the store crashed LMDB (\(name)): a page of \(what)"
+                if json {
+                    let obj: [String: Any] = ["clean": false, "problems": [problem]]
+                    if let data = try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]) { print(JSONText.string(data)) }
+                } else {
+                    print("BAD \(problem)")
+                    Terminal.error("verification failed: a store file is damaged where LMDB does not check it")
+                }
+                return CLIExit.problemsFound
+            }
+        }
         try CLIExit.run {
             if views { return try verifyViews() }
             let store: MailStore
@@ -31,7 +49,7 @@ struct VerifyCommand: ParsableCommand {
                 // A cut-short log file is a finding of verify, not a failure to run it.
                 if json {
                     let obj: [String: Any] = ["clean": false, "problems": ["\(e)"]]
-                    print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
+                    print(JSONText.string(try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])))
                 } else {
                     print("BAD \(e)")
                     Terminal.error("verification failed: the log file is truncated; restore the store's log folder from a backup")
@@ -50,7 +68,7 @@ struct VerifyCommand: ParsableCommand {
                     "firstRecordedTimeBack": report.firstRecordedTimeBack.map { $0 as Any } ?? NSNull(),
                 ]
                 let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                print(JSONText.string(data))
             } else if report.isClean {
                 let hash = try store.head().hash.prefix(8).map { String(format: "%02x", $0) }.joined()
                 print("OK: \(Counted.of(report.eventsChecked, "event")) (head \(report.headSequence), chain \(hash)…), \(Counted.of(report.blobsChecked, "blob")) verified")
@@ -81,7 +99,7 @@ struct VerifyCommand: ParsableCommand {
         if json {
             let obj: [String: Any] = ["clean": diffs.isEmpty && quarantined.isEmpty, "sequence": seq, "differences": diffs.map(\.description),
                                       "quarantined": quarantined.map { ["sequence": $0.sequence, "view": $0.view, "error": $0.error] as [String: Any] }]
-            print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
+            print(JSONText.string(try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])))
         } else if diffs.isEmpty {
             print("OK: every view equals a rebuild from the log (through sequence \(seq))")
         } else {

@@ -38,6 +38,70 @@ final class StoreDamageTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int, size / 2)
     }
 
+    /// Writes a size of ~4 GiB into every 8-byte-keyed value of the log file's leaf pages (the records' and the
+    /// numbered blobs'): LMDB hands such a value on unchecked, and reading it runs past the file (what a damaged page
+    /// does; a random one made `verify` crash in 11 of 20 tries on the audit's store).
+    private func damageEveryRecordsSize(_ file: String) throws {
+        var data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let page = 4_096
+        var damaged = 0
+        data.withUnsafeMutableBytes { (b: UnsafeMutableRawBufferPointer) in
+            func u16(_ o: Int) -> Int { Int(b.loadUnaligned(fromByteOffset: o, as: UInt16.self)) }
+            for p in 2..<(b.count / page) {
+                let base = p * page
+                // A leaf page (P_LEAF) that says it is this page: its node offsets from 16 to `lower`.
+                guard b.loadUnaligned(fromByteOffset: base, as: UInt64.self) == UInt64(p), u16(base + 10) == 0x02 else { continue }
+                let lower = u16(base + 12)
+                guard lower >= 16, lower <= page else { continue }
+                for i in stride(from: 16, to: lower, by: 2) {
+                    let node = base + u16(base + i)
+                    // mn_lo, mn_hi (the value's size), mn_flags (0: the value is in the page), mn_ksize.
+                    guard node + 8 <= base + page, u16(node + 4) == 0, u16(node + 6) == 8 else { continue }
+                    b.storeBytes(of: UInt16(0xFFF0), toByteOffset: node, as: UInt16.self)
+                    b.storeBytes(of: UInt16(0xFFFF), toByteOffset: node + 2, as: UInt16.self)
+                    damaged += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(damaged, 100)
+        try data.write(to: URL(fileURLWithPath: file))
+    }
+
+    /// A page LMDB does not check crashes the process that reads it: `verify` reads the store in a child process and
+    /// reports that crash as what it found (exit 1, `BAD`); any other command crashes with a line saying what to run.
+    func testAPageThatCrashesLMDBIsAFindingOfVerify() throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["MAILSTORE_TEST_SANITIZER"] != nil,
+                      "a sanitizer reports the crash this test makes on purpose")
+        let file = try storeWithSomeEvents()
+        try mailstore("verify")
+        try damageEveryRecordsSize(file)
+        let verify = try mailstore("verify", expect: 1)
+        XCTAssertTrue(verify.stdout.contains("BAD reading the store crashed LMDB (SIG"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("restore the store's log folder from a backup"), verify.stdout)
+        XCTAssertFalse(verify.stderr.contains("Backtracing"), "the child's crash is verify's finding, not a backtrace: \(verify.stderr)")
+        let json = try mailstore("verify", "--json", expect: 1)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
+        XCTAssertEqual(object["clean"] as? Bool, false)
+        XCTAssertTrue((object["problems"] as? [String])?.first?.contains("crashed LMDB") == true, json.stdout)
+        // `log` checks each record's lengths before it reads them: this damage is a clean error there.
+        let log = try mailstore("log", expect: 3)
+        XCTAssertTrue(log.stderr.contains("event 1 is corrupt"), log.stderr)
+    }
+
+    /// A command that dies of a bad memory access says first what a damaged store file does and what to run.
+    func testACrashSaysWhatToRunBeforeItsBacktrace() throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["MAILSTORE_TEST_SANITIZER"] != nil,
+                      "a sanitizer reports the crash this test makes on purpose")
+        try mailstore("init")
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        let r = try ChildProcess.run("/bin/sh", ["-c", #""$0" log --follow & p=$!; sleep 1; kill -SEGV $p; wait $p; echo "status $?""#,
+                                                 BuiltProducts.executable("mailstore")], environment: env)
+        XCTAssertTrue(r.stdout.contains("status 139"), "it still dies of the signal: \(r.stdout)")
+        XCTAssertTrue(r.stderr.contains("mailstore: error: crashed on a bad memory access") && r.stderr.contains("`mailstore verify`"), r.stderr)
+    }
+
     func testAnEmptyLogFileIsNotTakenForANewLog() throws {
         let file = try storeWithSomeEvents()
         XCTAssertEqual(truncate(file, 0), 0)
