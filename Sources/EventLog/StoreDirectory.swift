@@ -65,9 +65,18 @@ public struct StoreDirectory: Sendable {
     /// True when `path` holds a store (its format file exists).
     public var exists: Bool { access(formatFile, F_OK) == 0 }
 
-    /// Creates a new store folder. Fails if one is already there.
+    /// Creates a new store folder. Fails if one is already there, or if `path` is a folder holding anything else (a
+    /// home folder given by mistake): its files are not the store's to mix with, nor its mode to tighten.
     public func create() throws {
         if exists { throw StoreError.alreadyExists(path) }
+        var st = stat()
+        if stat(path, &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFDIR else { throw StoreError.notEmpty(path, "it is a file, not a folder") }
+            guard let names = ScratchFolder.entries(of: path, most: 1) else {
+                throw StoreError.io(path, "cannot read the folder: \(String(cString: strerror(errno)))")
+            }
+            if let first = names.first { throw StoreError.notEmpty(path, "it holds other files (\(first) among them)") }
+        }
         try StoreDirectory.makePrivateDirectory(path)
         try StoreDirectory.makePrivateDirectory(logPath)
         try StoreDirectory.makePrivateDirectory(viewsPath)

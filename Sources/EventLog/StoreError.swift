@@ -4,6 +4,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(String)
     /// `init` on a folder that already holds a store.
     case alreadyExists(String)
+    /// `init` on a path that is not an empty folder or nothing (the path, what is there).
+    case notEmpty(String, String)
     /// The store was written by a newer format version.
     case newerFormat(found: UInt32, supported: UInt32)
     /// The format file is damaged.
@@ -17,6 +19,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no mailstore at \(p): run `mailstore init` first, or pass --store / set MAILSTORE_HOME"
         case .alreadyExists(let p):
             return "a mailstore already exists at \(p); nothing was changed"
+        case .notEmpty(let p, let what):
+            return "cannot create a store at \(p): \(what); give a new or empty folder (nothing was changed)"
         case .newerFormat(let found, let supported):
             return "this store has format version \(found), newer than this build supports (\(supported)): upgrade mailstore; the store was not touched"
         case .unreadableFormat(let f, let why):

@@ -58,6 +58,9 @@ struct LogCommand: ParsableCommand {
         if let last, last < 0 { throw ValidationError("--last must be 0 or more") }
         if limit != nil && last != nil { throw ValidationError("give --last or --limit, not both") }
         if fromSeq == 0 { throw ValidationError("--from-seq starts at 1") }
+        if let stream, stream.isEmpty {
+            throw ValidationError("--stream takes a stream name as `log` shows them (email/ID, thread/ID, folder/ACCOUNT/NAME, ...)")
+        }
         if let toSeq, toSeq < fromSeq { throw ValidationError("--to-seq \(toSeq) is before --from-seq \(fromSeq)") }
         if follow && (toSeq != nil || until != nil) { throw ValidationError("--follow shows events as they come: give it no end (--to-seq, --until)") }
         for name in typeNames where EventType(name: name) == nil {
@@ -113,7 +116,7 @@ struct LogCommand: ParsableCommand {
                         if ev.envelope.sequence > end { return false }
                         next = ev.envelope.sequence + 1
                         if json {
-                            out.write(try EventJSON.encoder.encode(EventJSON(ev)))
+                            out.write(JSONText.data(try EventJSON.encoder.encode(EventJSON(ev))))
                             out.write("\n")
                         } else {
                             out.write(LogCommand.line(ev, width: width))

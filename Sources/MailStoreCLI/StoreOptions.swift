@@ -10,6 +10,11 @@ package struct StoreOptions: ParsableArguments {
 
     package init() {}
 
+    package func validate() throws {
+        // An empty path (an unset shell variable: `--store "$DIR"`) is a mistake, not the default store.
+        if let store, store.isEmpty { throw ValidationError("--store needs a path (leave it out for the default store)") }
+    }
+
     /// The resolved store path.
     package var path: String { StoreDirectory.resolve(explicit: store) }
 

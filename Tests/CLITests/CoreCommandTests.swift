@@ -140,6 +140,28 @@ final class CoreCommandTests: CLITestCase {
         XCTAssertTrue(text.contains("(their history ") && text.contains("View history (for --as-of): "), text)
     }
 
+    /// `init` makes a store in a new or empty folder only: a folder of other files (`--store ~` by mistake) is left as
+    /// it was, mode included; an empty `--store` is a usage error, not the default store.
+    func testInitRefusesAFolderHoldingOtherFilesAndAnEmptyPath() throws {
+        let home = dir.file("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try "mine".write(toFile: home + "/notes.txt", atomically: true, encoding: .utf8)
+        chmod(home, 0o755)
+        let r = try mailstore("init", "--store", home, expect: 2)
+        XCTAssertTrue(r.stderr.contains("it holds other files (notes.txt among them)"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home), ["notes.txt"])
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: home)[.posixPermissions] as? Int, 0o755)
+        try mailstore("init", "--store", home + "/notes.txt", expect: 2)
+        let empty = dir.file("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        try mailstore("init", "--store", empty)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: empty + "/FORMAT"))
+        let blank = try mailstore("init", "--store", "", expect: 64)
+        XCTAssertTrue(blank.stderr.contains("--store needs a path"), blank.stderr)
+        XCTAssertTrue(blank.stderr.contains("Usage: mailstore init"), "the command's own usage: \(blank.stderr)")
+        try mailstore("log", "--store", empty, "--stream", "", expect: 64)
+    }
+
     func testMissingAndNewerStoresAreRefusedClearly() throws {
         let missing = try mailstore("log", expect: 2)
         XCTAssertTrue(missing.stderr.contains("mailstore init"))
