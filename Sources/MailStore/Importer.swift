@@ -85,6 +85,7 @@ public final class Importer {
         source.prefetchLimit = options.maxMessageBytes
         let folders = try source.scan()
         let total = folders.reduce(0) { $0 + $1.count }
+        summary.unreadable += source.unlisted
         summary.found = total
         summary.folders = folders.count
         try discover(folders.map(\.folder))

@@ -17,6 +17,9 @@ struct MaildirSource {
     }
 
     let root: String
+    /// What `scan` could not list, as `ImportSummary.unreadable` lines: folders whose names are not UTF-8 (at most
+    /// `maxUnlisted`).
+    private(set) var unlisted: [String] = []
     /// The most bytes of names one folder may list (`Importer.Options.maxFolderNameBytes`).
     var maxNameBytes = 1 << 30
     /// Each message file looked at of at most this many bytes is also asked into the page cache
@@ -47,32 +50,51 @@ struct MaildirSource {
 
     /// Every folder of the tree with the number of its messages. Messages themselves are not held: the
     /// tree of a million messages is listed in a few MB (`messages(of:_:)` reads one folder at a time).
-    func scan() throws -> [Listing] {
+    mutating func scan() throws -> [Listing] {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
             throw ImportError.sourceNotFound(root, "not a folder")
         }
         var out: [Listing] = []
+        unlisted = []
         try walk(root, folder: "INBOX", out: &out, depth: 0)
         return out
     }
 
-    private func walk(_ dir: String, folder: String, out: inout [Listing], depth: Int) throws {
+    /// The most folders `unlisted` names (one line more says how many others).
+    static let maxUnlisted = 100
+
+    private mutating func walk(_ dir: String, folder: String, out: inout [Listing], depth: Int) throws {
         guard depth < 64 else { return }
-        let entries: [String]
-        do { entries = try FileManager.default.contentsOfDirectory(atPath: dir).sorted() } catch {
-            throw ImportError.sourceNotFound(dir, error.localizedDescription)
+        guard let listed = try names(in: dir) else {
+            throw ImportError.sourceNotFound(dir, String(cString: strerror(errno)))
         }
+        // Each entry is looked at relative to the folder, by the bytes of its name: one that is not UTF-8 is still
+        // found (a message file with such a name is then opened by its bytes; a folder, walked by its path, which
+        // such a name cannot be part of, is said to be left out, not skipped without a word).
+        let d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard d >= 0 else { throw ImportError.sourceNotFound(dir, String(cString: strerror(errno))) }
+        defer { close(d) }
         var places: [(dir: String, new: Bool, loose: Bool)] = []
-        var count = 0, loose = 0
+        var count = 0, loose = 0, hasCur = false
         var subdirs: [(String, String)] = []
-        for name in entries {
-            let path = dir + "/" + name
+        for i in listed.sortedIndices() {
+            let name = listed[i]
             var st = stat()
-            guard lstat(path, &st) == 0 else { continue }
+            guard listed.withCName(i, { fstatat(d, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
             let kind = st.st_mode & S_IFMT
+            if kind == S_IFDIR && !listed.isUTF8(i) {
+                if unlisted.count < MaildirSource.maxUnlisted {
+                    unlisted.append("\(dir)/\(name): a folder whose name is not UTF-8 was not imported (rename it)")
+                } else if unlisted.count == MaildirSource.maxUnlisted {
+                    unlisted.append("more folders whose names are not UTF-8 were not imported")
+                }
+                continue
+            }
+            let path = dir + "/" + name
             if kind == S_IFDIR {
                 if name == "cur" || name == "new" {
+                    hasCur = hasCur || name == "cur"
                     places.append((path, name == "new", false))
                     count += try names(in: path)?.count ?? 0
                 } else if name == "tmp" || name.hasPrefix("..") {
@@ -90,7 +112,7 @@ struct MaildirSource {
         }
         if loose > 0 { places.append((dir, false, true)) }
         count += loose
-        if count > 0 || depth == 0 || entries.contains("cur") {
+        if count > 0 || depth == 0 || hasCur {
             out.append(Listing(folder: Folder(path: folder, role: FolderNaming.role(forPath: folder)), places: places, count: count))
         }
         for (path, sub) in subdirs {
@@ -118,7 +140,10 @@ struct MaildirSource {
             for i in names.sortedIndices() {
                 let name = names[i]
                 if place.loose && !MaildirSource.isLooseMessage(name) { continue }
-                guard let m = message(in: dir, place.dir, name: name, folder: listing.folder.path, new: place.new) else { continue }
+                let m = names.withCName(i) {
+                    message(in: dir, place.dir, name: name, cName: $0, byName: names.isUTF8(i), folder: listing.folder.path, new: place.new)
+                }
+                guard let m else { continue }
                 batch.append(m)
                 if batch.count >= chunk {
                     try body(batch)
@@ -146,25 +171,31 @@ struct MaildirSource {
         return names
     }
 
-    private func message(in dir: Int32, _ dirPath: String, name: String, folder: String, new: Bool) -> SourceMessage? {
+    /// The message in file `cName` of `dir` (`name` as shown; `byName`: a path made of `name` opens it, else, its name
+    /// not being UTF-8, only its bytes do, so it is opened here and read through the descriptor).
+    private func message(in dir: Int32, _ dirPath: String, name: String, cName: UnsafePointer<CChar>, byName: Bool,
+                         folder: String, new: Bool) -> SourceMessage? {
         var st = stat()
         // With prefetch, the file is opened first and looked at through its descriptor: the kernel walks its name
         // once, not for a `stat` and again for the `open`. Non-blocking and no controlling terminal, should the name
         // be something else than a file. A file that cannot be opened (its permissions) is looked at by name, listed,
         // and reported unreadable by its reader as before.
-        let fd: Int32 = prefetchLimit > 0 ? openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1
+        let fd: Int32 = prefetchLimit > 0 || !byName ? openat(dir, cName, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1
         if fd >= 0 {
             guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
                 close(fd)
                 return nil
             }
         } else {
-            guard fstatat(dir, name, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard fstatat(dir, cName, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         }
         let path = dirPath + "/" + name
         var opened: OpenedFile?
         if fd >= 0 {
-            if st.st_size > 0 && st.st_size <= prefetchLimit {
+            if !byName {
+                // Held open whatever the count (no path reaches it): at most a chunk's messages are listed ahead.
+                opened = OpenedFile.adopt(fd, limit: .max)
+            } else if st.st_size > 0 && st.st_size <= prefetchLimit {
                 _ = posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED)
                 // Handed on to the worker that reads it (`OpenedFile`), while few enough are open.
                 opened = OpenedFile.adopt(fd)

@@ -19,9 +19,20 @@ struct PackedNames {
     /// The bytes of name `i`.
     private func span(_ i: Int) -> Range<Int> { (i == 0 ? 0 : Int(ends[i - 1]))..<Int(ends[i]) }
 
-    /// Name `i` (a file name that is not UTF-8 is decoded with replacement characters: no file has that
-    /// name, so it is skipped, as Foundation's directory listing did).
+    /// Name `i` (a file name that is not UTF-8 is decoded with replacement characters: shown so, and opened by its
+    /// bytes, `withCName`).
     subscript(i: Int) -> String { String(decoding: bytes[span(i)], as: UTF8.self) }
+
+    /// Whether name `i` is UTF-8 (a `String` of it names the file).
+    func isUTF8(_ i: Int) -> Bool { String(validating: bytes[span(i)], as: UTF8.self) != nil }
+
+    /// Calls `body` with name `i` as the bytes it has on disk, NUL-terminated: for `openat` and `fstatat`, which
+    /// then find a file whose name is not UTF-8.
+    func withCName<R>(_ i: Int, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        var c = Array(bytes[span(i)])
+        c.append(0)
+        return try c.withUnsafeBufferPointer { try $0.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) } }
+    }
 
     /// The indices of the names in byte order (the order `ls` gives in the C locale).
     func sortedIndices() -> [Int] {
