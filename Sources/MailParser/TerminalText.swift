@@ -15,7 +15,7 @@
 ///   ``block(_:)``.
 ///
 /// Everything else (any printable character of any script, emoji) is kept. JSON output does not
-/// use this: the JSON encoder escapes control characters and keeps the text exact.
+/// use this: it keeps the text exact, with the encoder's escapes of C0 controls and ``jsonEscaped(_:)``'s of the rest.
 ///
 /// ```swift
 /// print(TerminalText.line(subject))   // "hi" for "hi\u{1B}[2J\u{1B}]52;c;aGk=\u{07}"
@@ -36,6 +36,24 @@ public enum TerminalText {
     /// Whether `text` prints as itself (``line(_:)`` would return it unchanged).
     public static func isSafeLine(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { !isControl($0.value) && !isBidiControl($0.value) && !isSeparator($0.value) }
+    }
+
+    /// `json` (JSON text) with every DEL, C1 control, bidi control and line or paragraph separator written as a
+    /// `\uXXXX` escape: the same text to a JSON reader, nothing a terminal acts on when it is printed. (JSON encoders
+    /// escape only U+0000-U+001F; the characters escaped here can stand only inside JSON strings.)
+    public static func jsonEscaped(_ json: String) -> String {
+        guard json.utf8.contains(where: { $0 >= 0x7F }) else { return json }
+        var out = String.UnicodeScalarView()
+        for u in json.unicodeScalars {
+            let v = u.value
+            if v >= 0x7F && (isControl(v) || isBidiControl(v) || isSeparator(v)) {
+                let hex = String(v, radix: 16, uppercase: true)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(u)
+            }
+        }
+        return String(out)
     }
 
     private static let escape: UInt32 = 0x1B

@@ -130,7 +130,7 @@ struct AccountListCommand: ParsableCommand {
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
-                for a in accounts { print(String(decoding: try e.encode(a), as: UTF8.self)) }
+                for a in accounts { print(JSONText.string(try e.encode(a))) }
                 return
             }
             if accounts.isEmpty { print("No accounts. Add one with `mailstore account add`."); return }

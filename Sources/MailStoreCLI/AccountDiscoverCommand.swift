@@ -31,7 +31,7 @@ struct AccountDiscoverCommand: ParsableCommand {
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
-            print(String(decoding: try e.encode(result), as: UTF8.self))
+            print(JSONText.string(try e.encode(result)))
         } else {
             AccountDiscoverCommand.show(result)
         }

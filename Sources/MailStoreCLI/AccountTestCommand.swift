@@ -26,7 +26,7 @@ struct AccountTestCommand: ParsableCommand {
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
-            print(String(decoding: try e.encode(report), as: UTF8.self))
+            print(JSONText.string(try e.encode(report)))
             return
         }
         for c in report.checks {

@@ -27,7 +27,7 @@ struct ActionOptions: ParsableArguments {
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try e.encode(result), as: UTF8.self))
+                print(JSONText.string(try e.encode(result)))
             } else {
                 for a in result.actions { print(a.action) }
             }

@@ -23,7 +23,7 @@ struct ActionsCommand: ParsableCommand {
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                for r in rows { print(String(decoding: try e.encode(Row(r)), as: UTF8.self)) }
+                for r in rows { print(JSONText.string(try e.encode(Row(r)))) }
                 return
             }
             if rows.isEmpty { return Terminal.note(failed ? "(no failed actions)" : "(no pending actions)") }

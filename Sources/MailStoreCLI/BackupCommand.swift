@@ -63,7 +63,7 @@ struct BackupCommand: ParsableCommand {
                     "blobs": v.map { $0.blobsChecked as Any } ?? NSNull(), "problems": v?.problems.map(\.description) ?? [],
                     "copySeconds": r.copySeconds, "verifySeconds": r.verifySeconds,
                 ]
-                print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
+                print(JSONText.string(try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])))
             } else {
                 if r.clearedUnfinished { Terminal.print("\(r.destination) held a backup killed before it finished: cleared first") }
                 Terminal.print("Backed up to \(r.destination): the log through sequence \(r.headSequence) (chain \(hash)…), "

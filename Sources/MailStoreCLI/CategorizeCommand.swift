@@ -50,7 +50,7 @@ struct CategorizeCommand: ParsableCommand {
                 }
                 bar.finish()
                 if json {
-                    print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+                    print(JSONText.string(try encoder.encode(summary)))
                 } else {
                     print("\(summary.classifier): \(Counted.of(summary.examined, "email")), \(summary.recategorized) re-categorized "
                           + "(\(summary.moved) moved), \(summary.upToDate) up to date, \(summary.userCorrections) the user's own, "
@@ -60,7 +60,7 @@ struct CategorizeCommand: ParsableCommand {
             }
             let c = try useCase.categorizeThread(id: thread!, as: .init(name: category!)!)
             if json {
-                print(String(decoding: try encoder.encode(CorrectionJSON(c)), as: UTF8.self))
+                print(JSONText.string(try encoder.encode(CorrectionJSON(c))))
             } else {
                 print("thread \(c.threadID): \(Counted.of(c.emailIDs.count, "email")) -> \(c.category)"
                       + (c.learnedSender.map { "; later mail from \(CategorizeCommand.printable($0)) too" } ?? ""))

@@ -29,7 +29,7 @@ struct ContactListing {
                 if after == nil {
                     if json {
                         emit(Data(((i > 0 ? "," : "") + #"{"account":"#).utf8))
-                        emit(try e.encode(account))
+                        emit(JSONText.data(try e.encode(account)))
                         emit(Data(#","contacts":["#.utf8))
                     } else {
                         emit(Data("Contacts of \(TerminalSanitiser.line(account)): \(p.total)\n".utf8))
@@ -38,7 +38,7 @@ struct ContactListing {
                 for c in p.contacts {
                     if json {
                         if written > 0 { emit(Data(",".utf8)) }
-                        emit(try e.encode(c))
+                        emit(JSONText.data(try e.encode(c)))
                     } else {
                         emit(Data((ContactListing.line(c) + "\n").utf8))
                     }

@@ -129,7 +129,7 @@ struct DraftShowCommand: ParsableCommand {
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                return print(String(decoding: try e.encode(d.latest), as: UTF8.self))
+                return print(JSONText.string(try e.encode(d.latest)))
             }
             let p = d.latest
             func list(_ a: [EmailAddress]) -> String { a.map { x in x.name.map { "\($0) <\(x.email)>" } ?? x.email }.joined(separator: ", ") }

@@ -42,7 +42,7 @@ struct HistoryCommand: ParsableCommand {
                 let decoded = try? ev.decode()
                 let link = decoded.flatMap(HistoryCommand.answered)
                 if json {
-                    var line = String(decoding: try encoder.encode(EventJSON(ev)), as: UTF8.self)
+                    var line = JSONText.string(try encoder.encode(EventJSON(ev)))
                     if let link { line = String(line.dropLast()) + ",\"compensates\":\"\(link)\"}" }
                     print(line)
                 } else {

@@ -72,7 +72,7 @@ struct ImportCommand: ParsableCommand {
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
-                print(String(decoding: try e.encode(summary), as: UTF8.self))
+                print(JSONText.string(try e.encode(summary)))
             } else if !quiet {
                 ImportCommand.printSummary(summary)
             }

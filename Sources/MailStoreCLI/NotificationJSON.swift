@@ -39,6 +39,6 @@ struct NotificationJSON: Encodable {
     var line: String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: e.encode(self), as: UTF8.self)) ?? "{}"
+        return (try? JSONText.string(e.encode(self))) ?? "{}"
     }
 }

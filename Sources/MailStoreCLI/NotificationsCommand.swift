@@ -46,7 +46,7 @@ extension NotificationsCommand {
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try e.encode(records.map { NotificationJSON($0) }), as: UTF8.self))
+            print(JSONText.string(try e.encode(records.map { NotificationJSON($0) })))
             return
         }
         for r in records {
@@ -130,7 +130,7 @@ struct NotificationSettingsCommand: ParsableCommand {
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            Swift.print(String(decoding: try e.encode(out), as: UTF8.self))
+            Swift.print(JSONText.string(try e.encode(out)))
             return
         }
         if let account { Swift.print("account \(account): " + (s.disabledAccounts.contains(account) ? "off" : "on")) }
@@ -165,7 +165,7 @@ struct VIPCommand: ParsableCommand {
             if verb == "remove" { try c.removeVIP(address!) }
             let vips = try c.settings().vips.sorted()
             if json {
-                Swift.print(String(decoding: try JSONEncoder().encode(vips), as: UTF8.self))
+                Swift.print(JSONText.string(try JSONEncoder().encode(vips)))
             } else {
                 for v in vips { Terminal.print(CategorizeCommand.printable(v)) }
                 if vips.isEmpty { Swift.print("(no VIP)") }

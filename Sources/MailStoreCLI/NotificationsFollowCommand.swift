@@ -57,7 +57,7 @@ struct NotificationsFollowCommand: ParsableCommand {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 let v = Withdrawn(emailId: id, threadId: w.threadID, identifier: "email-\(id)", reason: w.reason)
-                return (try? String(decoding: e.encode(v), as: UTF8.self)) ?? "{}"
+                return (try? JSONText.string(e.encode(v))) ?? "{}"
             }
         default:
             return []

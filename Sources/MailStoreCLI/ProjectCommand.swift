@@ -114,7 +114,7 @@ struct ProjectCommand: ParsableCommand {
     func printJSON<T: Encodable>(_ value: T) throws {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try e.encode(value), as: UTF8.self))
+        print(JSONText.string(try e.encode(value)))
     }
 
     func accountsToShow(_ store: MailStore) throws -> [String] {
@@ -224,8 +224,8 @@ struct ProjectCommand: ParsableCommand {
         func show(_ account: String, _ mid: String, _ copies: [DedupCopy]) throws {
             if json {
                 if shown > 0 { out.write(",") }
-                out.write(try e.encode(Message(account: account, messageId: mid,
-                                               copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] })))
+                out.write(JSONText.data(try e.encode(Message(account: account, messageId: mid,
+                                                             copies: copies.map { ["emailId": $0.emailID, "folder": $0.folder] }))))
             } else {
                 out.write(TerminalSanitiser.line("<\(mid)> \(copies.count) copies: "
                     + copies.map { "\($0.emailID) in \($0.folder)" }.joined(separator: ", ")) + "\n")
@@ -286,13 +286,13 @@ struct ProjectCommand: ParsableCommand {
                 page = try useCase.fetchUnifiedThreads(category: cat, cursor: next, pageSize: limit)
             }
             if json && !all {
-                print(String(decoding: try e.encode(page), as: UTF8.self))
+                print(JSONText.string(try e.encode(page)))
                 return
             }
             for t in page.threads {
                 if json {
                     if shown > 0 { out.write(",") }
-                    out.write(try e.encode(t))
+                    out.write(JSONText.data(try e.encode(t)))
                 } else {
                     out.write(ThreadRow.line(t, width: width, times: times) + "\n")
                 }

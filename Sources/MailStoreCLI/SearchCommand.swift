@@ -92,7 +92,7 @@ struct SearchCommand: ParsableCommand {
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            out.write(String(decoding: try e.encode(rows), as: UTF8.self) + "\n")
+            out.write(JSONText.string(try e.encode(rows)) + "\n")
             out.flush()
             return
         }

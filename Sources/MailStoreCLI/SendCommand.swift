@@ -183,7 +183,7 @@ struct ContactsCompleteCommand: ParsableCommand {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
             for c in try store.completeContacts(account: a, prefix: prefix, limit: limit) {
-                if json { print(String(decoding: try e.encode(c), as: UTF8.self)); continue }
+                if json { print(JSONText.string(try e.encode(c))); continue }
                 Terminal.print((c.name.map { "\($0) <\(c.address)>" } ?? c.address) + "  (\(Counted.of(c.count, "message")), \(c.sent) from them)")
             }
         }

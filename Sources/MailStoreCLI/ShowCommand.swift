@@ -16,14 +16,26 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The email id (as `mailstore log` shows it in email/<id>).", valueName: "email"))
     var email: String
 
-    @Flag(name: .long, help: "Print the raw message exactly as stored (byte for byte).")
+    @Flag(name: .long, help: "Print the raw message exactly as stored (byte for byte), to a pipe or a file; on a terminal only with --force.")
     var raw = false
+
+    @Flag(name: .long, help: "With --raw: print the bytes to a terminal too (escape sequences in the mail act on it).")
+    var force = false
 
     @Flag(name: .long, help: "Print the EmailReceived event as JSON (as `log --json` prints it: the envelope, the payload under \"payload\").")
     var json = false
 
     @Flag(name: .customLong("headers-only"), help: "Print the headers without the message's text.")
     var headersOnly = false
+
+    func validate() throws {
+        if force && !raw { throw ValidationError("--force goes with --raw") }
+        // The raw bytes are a stranger's: printed to a terminal, an escape sequence in them clears the screen or
+        // writes the clipboard. They go to a pipe or a file (`| less`, `> msg.eml`), to a terminal only when asked.
+        if raw && !force && Terminal.stdoutIsTTY {
+            throw ValidationError("--raw writes the message's bytes as they are, escape sequences included, and standard output is a terminal: pipe it (| less) or redirect it (> message.eml), or add --force")
+        }
+    }
 
     func run() throws {
         try CLIExit.run {
@@ -42,7 +54,7 @@ struct ShowCommand: ParsableCommand {
             }
             if json {
                 let data = try EventJSON.encoder.encode(EventJSON(received.event))
-                print(String(decoding: data, as: UTF8.self))
+                print(JSONText.string(data))
                 return
             }
             let p = received.payload

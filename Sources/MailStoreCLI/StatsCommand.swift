@@ -37,7 +37,7 @@ struct StatsCommand: ParsableCommand {
                     } ?? NSNull(),
                 ]
                 let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                print(JSONText.string(data))
                 return
             }
             print("Store \(store.directory.path)")

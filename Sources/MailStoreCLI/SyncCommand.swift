@@ -103,7 +103,7 @@ struct SyncCommand: ParsableCommand {
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
-                for r in reports { print(String(decoding: try e.encode(r), as: UTF8.self)) }
+                for r in reports { print(JSONText.string(try e.encode(r))) }
             }
             try SyncCommand.exitForFailures(failures, of: accounts.count)
         }

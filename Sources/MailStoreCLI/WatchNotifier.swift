@@ -62,7 +62,7 @@ final class WatchNotifier: @unchecked Sendable {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 let v = Withdrawal(threadId: thread, emailIds: w.emailIDs, identifiers: w.emailIDs.map { "email-\($0)" }, reason: w.reason)
-                return WatchNotifier.run(withdrawCommand, input: (try? String(decoding: e.encode(v), as: UTF8.self)) ?? "{}")
+                return WatchNotifier.run(withdrawCommand, input: (try? JSONText.string(e.encode(v))) ?? "{}")
             })
         } catch {
             Terminal.warning("notifications: \(error)")

@@ -92,5 +92,44 @@ final class TerminalOutputTests: CLITestCase {
         let subject = try XCTUnwrap(payload["subject"] as? String ?? (object?["event"] as? [String: Any])?["subject"] as? String,
                                     json.stdout)
         XCTAssertEqual(subject, "hi\u{1B}[2J\u{1B}]52;c;aGVsbG8=\u{07}", "JSON keeps the text exactly")
+        // The display name's right-to-left override is written as an escape too (the encoder leaves it raw), and reads
+        // back as itself.
+        assertClean(json.stdout, "show --json")
+        XCTAssertTrue(json.stdout.contains(#"Mallory\u202Egpj.exe"#), json.stdout)
+        let from = (payload["from"] as? [[String: Any]])?.first?["name"] as? String
+        XCTAssertEqual(from, "Mallory\u{202E}gpj.exe")
+        for args in [["log", "--json"], ["project", "--view", "threads", "--account", "demo", "--folder", "hostile", "--json"],
+                     ["search", "hi", "--json"], ["contacts", "complete", "mal", "--account", "demo", "--json"]] {
+            assertClean(try mailstore(args).stdout, args.joined(separator: " "))
+        }
+    }
+
+    /// `show --raw` prints a stranger's bytes exactly: to a pipe, never to a terminal unless asked (`--force`).
+    func testRawBytesGoToAPipeNotATerminal() throws {
+        try importHostileMessage()
+        let log = try mailstore("log", "--type", "EmailReceived")
+        let id = String(try XCTUnwrap(log.stdout.components(separatedBy: "email/").dropFirst().first?.prefix { !$0.isWhitespace }))
+        XCTAssertTrue(try mailstore("show", id, "--raw").stdout.contains("\u{1B}]52;c;ZXZpbA=="), "a pipe gets the bytes as they are")
+        // `script` runs the command with a terminal as its standard output.
+        let exe = BuiltProducts.executable("mailstore")
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        let onTerminal = try ChildProcess.run("/usr/bin/script", ["-qec", "\(exe) show \(id) --raw", "/dev/null"], environment: env)
+        XCTAssertEqual(onTerminal.status, 64, onTerminal.stdout)
+        XCTAssertTrue(onTerminal.stdout.contains("standard output is a terminal"), onTerminal.stdout)
+        XCTAssertFalse(onTerminal.stdout.contains("ZXZpbA=="), "nothing of the message was printed")
+        let forced = try ChildProcess.run("/usr/bin/script", ["-qec", "\(exe) show \(id) --raw --force", "/dev/null"], environment: env)
+        XCTAssertEqual(forced.status, 0, forced.stdout)
+        XCTAssertTrue(forced.stdout.contains("ZXZpbA=="), forced.stdout)
+    }
+
+    /// An argument that is not UTF-8 is refused: Swift would read it with U+FFFD in place of its bytes, naming another
+    /// path (`init --store $'s\xff'` made a folder `s\u{FFFD}`).
+    func testAnArgumentThatIsNotUTF8IsRefused() throws {
+        let exe = BuiltProducts.executable("mailstore")
+        let r = try ChildProcess.run("/bin/sh", ["-c", #"exec "$0" init --store "$1/s$(printf '\377')""#, exe, dir.path])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("argument 3 is not UTF-8 text"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("s") }, [], "nothing made")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MailParser
 import XCTest
 
@@ -51,5 +52,16 @@ final class TerminalTextTests: XCTestCase {
             XCTAssertTrue(TerminalText.isSafeLine(text))
         }
         XCTAssertFalse(TerminalText.isSafeLine("a\u{1B}b"))
+    }
+
+    /// JSON keeps the text, and writes what a terminal would act on as escapes the encoder leaves raw: DEL, C1
+    /// controls, bidi controls, line and paragraph separators. Any other character stays as it is.
+    func testJSONEscapesWhatTheEncoderLeavesRaw() throws {
+        let text = "a\u{7F}b\u{9B}2J\u{202E}gpj\u{2066}\u{2028}é日😀\u{200B}"
+        let data = try JSONEncoder().encode([text])
+        let escaped = TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self))
+        XCTAssertEqual(escaped, #"["a\u007Fb\u009B2J\u202Egpj\u2066\u2028é日😀"# + "\u{200B}\"]")
+        XCTAssertEqual(try JSONDecoder().decode([String].self, from: Data(escaped.utf8)), [text], "the same text to a reader")
+        XCTAssertEqual(TerminalText.jsonEscaped(#"{"a":"plain"}"#), #"{"a":"plain"}"#)
     }
 }
