@@ -7,6 +7,16 @@ public enum DataFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `file` is `size` bytes, too short to hold LMDB's two meta pages (an empty file included).
     case noHeader(file: String, size: Int)
 
+    /// What was found, without what to do about it (a caller that acts itself, rebuilding the views, says what it does).
+    public var finding: String {
+        switch self {
+        case .truncated(let file, let size, let expected):
+            return "\(file) is truncated: it is \(size) bytes but its last committed transaction reaches byte \(expected)"
+        case .noHeader(let file, let size):
+            return "\(file) is truncated: it is \(size) bytes, too short for a database header"
+        }
+    }
+
     public var description: String {
         switch self {
         case .truncated(let file, let size, let expected):

@@ -63,6 +63,7 @@ struct LogCommand: ParsableCommand {
         }
         if let toSeq, toSeq < fromSeq { throw ValidationError("--to-seq \(toSeq) is before --from-seq \(fromSeq)") }
         if follow && (toSeq != nil || until != nil) { throw ValidationError("--follow shows events as they come: give it no end (--to-seq, --until)") }
+        if !type.isEmpty && typeNames.isEmpty { throw ValidationError("--type takes event type names (e.g. EmailReceived,FlagsChanged)") }
         for name in typeNames where EventType(name: name) == nil {
             let known = EventType.catalog.map(\.1).joined(separator: ", ")
             throw ValidationError("unknown event type '\(name)'; known types: \(known)")
@@ -172,7 +173,7 @@ struct LogCommand: ParsableCommand {
         let time = String(e.recordedAt.iso8601.prefix(19)).replacingOccurrences(of: "T", with: " ")
         let summary: String
         do { summary = try ev.decode().summary } catch { summary = "(undecodable: \(error))" }
-        var s = TerminalSanitiser.line("\(pad(String(e.sequence), 7, right: true))  \(time)  \(pad(e.type.name, 22))  \(pad(e.actor.description, 6))  \(pad(e.stream, 28))  \(summary)")
+        var s = TerminalSanitiser.line("\(pad(String(e.sequence), 7, right: true))  \(time)  \(pad(e.type.name, 22))  \(pad(e.actor.description, 6))  \(pad(TerminalSanitiser.line(e.stream), 28))  \(summary)")
         if s.count > width { s = String(s.prefix(max(width - 1, 10))) + "…" }
         return s + "\n"
     }

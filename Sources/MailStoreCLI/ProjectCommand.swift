@@ -77,7 +77,7 @@ struct ProjectCommand: ParsableCommand {
             if let account, view != .accounts { try AccountCheck.require(account, in: store) }
             if let asOf {
                 store = try store.asOf(asOf, views: ProjectCommand.viewsRead(by: view).map(\.rawValue))
-                if !json, let seq = store.snapshotSequence { Terminal.note("(as of sequence \(seq))") }
+                if !json, let seq = store.snapshotSequence { Terminal.note(ProjectCommand.asOfNote(asOf, seq)) }
             }
             try show(store)
         }
@@ -311,6 +311,13 @@ struct ProjectCommand: ParsableCommand {
             Terminal.note("more: --cursor \(c)")
         }
         if shown == 0 { Terminal.note("(no threads)") }
+    }
+
+    /// The note naming the point `--as-of requested` was read at (`seq`), saying so when a sequence past the log's
+    /// last was asked for (it is read at the last).
+    static func asOfNote(_ requested: String, _ seq: UInt64) -> String {
+        if let n = UInt64(requested), n > seq { return "(as of sequence \(seq), the log's last: \(n) is past it)" }
+        return "(as of sequence \(seq))"
     }
 
     /// The views `project` shows: every view but `search`, which `mailstore search` reads (`replay --view search`

@@ -72,7 +72,7 @@ struct SearchCommand: ParsableCommand {
             if let account { try AccountCheck.require(account, in: store) }
             if let asOf {
                 store = try store.asOf(asOf, views: MailStore.viewsSearchReads)
-                if !json, let seq = store.snapshotSequence { Terminal.note("(as of sequence \(seq))") }
+                if !json, let seq = store.snapshotSequence { Terminal.note(ProjectCommand.asOfNote(asOf, seq)) }
             }
             let rows: [SearchResult]
             do {

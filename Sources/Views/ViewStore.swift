@@ -3,6 +3,7 @@ import EventModel
 import Foundation
 import LMDB
 import Projections
+import Synchronization
 
 /// The views environment: every projector's tables and checkpoints, kept apart from the log and
 /// rebuilt from it whenever needed.
@@ -267,11 +268,24 @@ public final class ViewStore: @unchecked Sendable {
         self.catalog = catalog
         self.temporaryFolder = temporaryFolder
         pastPoint = nil
-        if let text = ProcessInfo.processInfo.environment["MAILSTORE_HISTORY_WINDOW"], let n = UInt64(text), n >= 1 {
-            historyWindowEvents = min(n, ViewHistory.maxWindowEvents)
-        }
+        if let n = ViewStore.historyWindow(ProcessInfo.processInfo.environment["MAILSTORE_HISTORY_WINDOW"]) { historyWindowEvents = n }
         if windows != nil && !readOnly { try guarded { try markHistoryIfNew() } }
     }
+
+    /// The window `MAILSTORE_HISTORY_WINDOW` sets (`text`: events, at least 1, cut to `ViewHistory.maxWindowEvents`);
+    /// nil when unset. Anything else is warned about on stderr (once a process) and the default kept.
+    static func historyWindow(_ text: String?) -> UInt64? {
+        guard let text else { return nil }
+        guard let n = UInt64(text.trimmingCharacters(in: .whitespaces)), n >= 1 else {
+            if !historyWindowWarned.exchange(true, ordering: .relaxed) {
+                FileHandle.standardError.write(Data("mailstore: warning: MAILSTORE_HISTORY_WINDOW is not a whole number of events of at least 1: using \(ViewHistory.windowEvents)\n".utf8))
+            }
+            return nil
+        }
+        return min(n, ViewHistory.maxWindowEvents)
+    }
+
+    private static let historyWindowWarned = Atomic<Bool>(false)
 
     /// The views of `live` at a past point: the same environment, read through its history (`past(at:)`).
     init(pastOf live: ViewStore, catalog: ViewCatalog, point: PastPoint) {
@@ -499,7 +513,13 @@ public final class ViewStore: @unchecked Sendable {
         do {
             return try ViewStore(path: root + "/" + gen, log: log, catalog: catalog, readOnly: readOnly)
         } catch {
-            notice("the views in \(gen) fail to open (\(error)); rebuilding them from the log")
+            // What was found, not the advice each error carries (restore, replay): the views are rebuilt here.
+            let finding = switch error {
+            case let e as DataFileError: e.finding
+            case ViewError.damaged(let what): what
+            default: "\(error)"
+            }
+            notice("the views in \(gen) fail to open (\(finding)); rebuilding them from the log (nothing in the log is lost)")
             return nil
         }
     }

@@ -160,6 +160,10 @@ final class CoreCommandTests: CLITestCase {
         XCTAssertTrue(blank.stderr.contains("--store needs a path"), blank.stderr)
         XCTAssertTrue(blank.stderr.contains("Usage: mailstore init"), "the command's own usage: \(blank.stderr)")
         try mailstore("log", "--store", empty, "--stream", "", expect: 64)
+        try mailstore("log", "--store", empty, "--type", ",", expect: 64)
+        // A point past the log's end is read at its end, and said so.
+        let past = try mailstore("project", "--store", empty, "--view", "accounts", "--as-of", "99")
+        XCTAssertTrue(past.stderr.contains("(as of sequence 1, the log's last: 99 is past it)"), past.stderr)
     }
 
     func testMissingAndNewerStoresAreRefusedClearly() throws {
