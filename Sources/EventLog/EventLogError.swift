@@ -13,6 +13,12 @@ package enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A stream name is empty.
     case invalidStream(String)
 
+    /// True for `wrongExpectedVersion`: another writer appended to the stream first (read it again and retry).
+    package var isVersionConflict: Bool {
+        if case .wrongExpectedVersion = self { return true }
+        return false
+    }
+
     package var description: String {
         switch self {
         case .wrongExpectedVersion(let stream, let expected, let actual):

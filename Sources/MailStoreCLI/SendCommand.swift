@@ -125,7 +125,26 @@ struct OutboxRetryCommand: ParsableCommand {
         try CLIExit.run {
             let store = try storeOptions.open()
             try OutboxCommand.reclaim(store: store)
-            print("\(draft)  \(try OutboxUseCase(store: store).deliver(draft))")
+            guard try store.outboxItem(draftID: draft)?.state.inOutbox == true else {
+                throw CLIError.notFound("draft \(draft) is not in the outbox (queued or failed); `mailstore outbox --account A` lists it")
+            }
+            let state = try OutboxUseCase(store: store).deliver(draft)
+            print("\(draft)  \(state)")
+            // A retry that did not send says why and fails: scripts tell a sent message from one still waiting.
+            switch state {
+            case .sent: return
+            case .failed:
+                let reason = try store.outboxItem(draftID: draft)?.reason ?? "the server refused it"
+                Terminal.error("not sent: \(reason)")
+                throw ExitCode(CLIExit.serverError)
+            case .queued:
+                let due = try store.outboxItem(draftID: draft)?.dueAt.map { " at \($0.iso8601)" } ?? ""
+                Terminal.error("not sent yet: it is due\(due) (the undo delay, or a retry after no network); `mailstore outbox send --account A` sends it then")
+                throw ExitCode(CLIExit.actionRefused)
+            case .draft, .sending:
+                Terminal.error("not sent: it is \(state) now (another process took it back or is sending it)")
+                throw ExitCode(CLIExit.actionRefused)
+            }
         }
     }
 }

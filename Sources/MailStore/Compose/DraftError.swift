@@ -16,6 +16,14 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     case noSentFolder(String)
     /// A draft's text, recipients or attachments pass their bounds (`DraftsUseCase.maxBodyBytes`, ...): nothing saved.
     case tooLarge(String)
+    /// The draft is in the outbox (queued, being sent or failed): the version queued is what goes out, so it is not
+    /// edited or queued again until it is taken back (the draft, its state).
+    case inOutbox(String, String)
+    /// Other processes kept saving the draft while this one tried (each try found a newer version): nothing saved.
+    case busy(String)
+    /// The draft's latest version is not the one its queuing announced (saved by a build that allowed that): nothing
+    /// is sent rather than a message other than the one recorded.
+    case changedSinceQueued(String)
 
     public var description: String {
         switch self {
@@ -29,6 +37,13 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .originalNotFound(let e): "no email \"\(e)\" to reply to or forward"
         case .noSentFolder(let a): "account \(a) has no Sent folder on the server; the sent message stays pending until one exists"
         case .tooLarge(let what): "the draft is not saved: \(what)"
+        case .inOutbox(let d, let state):
+            "draft \(d) is in the outbox (\(state)): what was queued is what is sent; take it back first "
+                + (state == "queued" ? "(`mailstore send --undo \(d)` within its undo delay, else `mailstore outbox cancel \(d)`)" : "(`mailstore outbox cancel \(d)`)")
+                + ", then edit and send it again"
+        case .busy(let d): "draft \(d) was saved by other processes all the while this one tried: nothing was saved; run it again"
+        case .changedSinceQueued(let d):
+            "draft \(d) changed after it was queued: nothing was sent; `mailstore outbox cancel \(d)`, then send it again"
         case .offline(let why): "no network (\(why)): the message stays queued; `mailstore outbox send` or `sync --watch` sends it when the server can be reached"
         }
     }

@@ -45,12 +45,28 @@ public struct DraftsUseCase {
         return try save(account: account, base: base, merged)
     }
 
-    /// Saves the next version of a draft with `input`'s changes.
+    /// Saves the next version of a draft with `input`'s changes. The version is written only if the draft's stream
+    /// is still as it was read (optimistic concurrency): two processes editing one draft at once each save a version
+    /// of their own, in order, neither lost (without the check, eight at once wrote versions 1,2,2,2,3,3,4,4,3). A draft
+    /// in the outbox is not edited (`DraftError.inOutbox`): the version queued is the one sent.
     public func edit(_ id: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
         try checkInput(input)
-        guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
-        return try save(account: d.account, base: d.latest, input)
+        for _ in 0..<DraftsUseCase.maxSaveAttempts {
+            let expected = try store.expectedVersion(of: .draft(id))
+            let views = try store.latestViews()
+            guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
+            if let state = try views.outboxItem(draftID: id)?.state, state.inOutbox { throw DraftError.inOutbox(id, "\(state)") }
+            do {
+                return try save(account: d.account, base: d.latest, input, expected: expected)
+            } catch let e as EventLogError where e.isVersionConflict {
+                continue
+            }
+        }
+        throw DraftError.busy(id)
     }
+
+    /// The most times `edit` reads a draft again after another process saved it first.
+    public static let maxSaveAttempts = 16
 
     /// Deletes a draft (`DraftDeleted`; its versions stay in the log).
     public func delete(_ id: String) throws {
@@ -70,7 +86,8 @@ public struct DraftsUseCase {
         return out
     }
 
-    private func save(account: String, base: DraftSaved, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
+    private func save(account: String, base: DraftSaved, _ input: DraftInput,
+                      expected: ExpectedVersion = .any) throws -> (draft: DraftSaved, problems: [String]) {
         var d = base
         d.draftVersion += 1
         var problems: [String] = []
@@ -98,7 +115,8 @@ public struct DraftsUseCase {
             let name = URL(fileURLWithPath: path).lastPathComponent
             d.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: DraftsUseCase.mimeType(name), size: UInt64(data.count), blob: blob.hash))
         }
-        try store.commit([NewEvent(event: .draftSaved(d), account: account, stream: .draft(d.draftID), actor: .user)], blobs: blobs)
+        try store.commit([NewEvent(event: .draftSaved(d), account: account, stream: .draft(d.draftID), actor: .user,
+                                   expectedVersion: expected)], blobs: blobs)
         return (d, problems)
     }
 

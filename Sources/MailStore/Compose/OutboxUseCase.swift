@@ -29,16 +29,28 @@ public struct OutboxUseCase {
     }
 
     /// Queues a draft: `MessageQueued` with the Message-ID it will carry and its due time.
+    /// Queued only if the draft's stream is as it was read (optimistic concurrency): of two `send`s at once, one
+    /// queues it and the other finds it in the outbox (`DraftError.inOutbox`); an edit saved meanwhile is read again.
     public func queue(_ draftID: String, undoDelay: Double) throws -> MessageQueued {
-        guard let d = try views.draft(id: draftID) else { throw DraftError.notFound(draftID) }
-        let problems = DraftsUseCase(store: store).problems(d.latest)
-        guard problems.isEmpty else { throw DraftError.notSendable(problems) }
-        if let state = try views.outboxItem(draftID: draftID)?.state, state.inOutbox { throw DraftError.tooLateToUndo(draftID) }
-        let due = Timestamp(Date().addingTimeInterval(max(0, undoDelay)))
-        let composed = try compose(d, due: due)
-        let queued = MessageQueued(draftID: draftID, draftVersion: d.latest.draftVersion, messageID: composed.messageID, dueAt: due)
-        try append(.messageQueued(queued), d.account, draftID, actor: .user)
-        return queued
+        for _ in 0..<DraftsUseCase.maxSaveAttempts {
+            let expected = try store.expectedVersion(of: .draft(draftID))
+            let views = try store.latestViews()
+            guard let d = try views.draft(id: draftID) else { throw DraftError.notFound(draftID) }
+            let problems = DraftsUseCase(store: store).problems(d.latest)
+            guard problems.isEmpty else { throw DraftError.notSendable(problems) }
+            if let state = try views.outboxItem(draftID: draftID)?.state, state.inOutbox { throw DraftError.inOutbox(draftID, "\(state)") }
+            let due = Timestamp(Date().addingTimeInterval(max(0, undoDelay)))
+            let composed = try compose(d, due: due)
+            let queued = MessageQueued(draftID: draftID, draftVersion: d.latest.draftVersion, messageID: composed.messageID, dueAt: due)
+            do {
+                try store.commit([NewEvent(event: .messageQueued(queued), account: d.account, stream: .draft(draftID), actor: .user,
+                                           expectedVersion: expected)])
+                return queued
+            } catch let e as EventLogError where e.isVersionConflict {
+                continue
+            }
+        }
+        throw DraftError.busy(draftID)
     }
 
     /// Takes a queued message back before its due time (`SendUndone`); the draft is as it was.
@@ -121,6 +133,8 @@ public struct OutboxUseCase {
             throw DraftError.notFound(draftID)
         }
         guard let queued = try queuings(draftID).first else { throw DraftError.notQueued(draftID) }
+        // What goes out is the version the queuing announced, with its Message-ID (edits wait until it is taken back).
+        guard d.latest.draftVersion == queued.draftVersion else { throw DraftError.changedSinceQueued(draftID) }
         let composed = try compose(d, due: queued.dueAt)
         let connection: SMTPConnection
         do {
