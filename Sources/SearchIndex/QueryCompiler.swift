@@ -486,7 +486,9 @@ struct QueryCompiler {
             return d + "folder = ? COLLATE NOCASE"
         case .messageID(let id):
             binds.append(.text(id))
-            return d + "message_id = ?"
+            // A message with no Message-ID has NULL there, and `NULL = ?` is NULL, which NOT keeps NULL: `NOT id:X` left
+            // such messages out. `IS NOT NULL` makes the condition false for them (the index still drives `= ?`).
+            return "(" + d + "message_id = ? AND " + d + "message_id IS NOT NULL)"
         case .thread(let id):
             let ids = try threadEmails(id).prefix(Self.maxThreadEmails)
             if ids.isEmpty { return "0" }

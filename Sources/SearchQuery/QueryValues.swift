@@ -26,7 +26,9 @@ enum QueryValues {
             return (lo, hi)
         }
         let p = try point(value, offset: offset, now: now)
-        if p.relative { return (p.start, nil) }
+        // `date:7d` alone is the last 7 days: up to now, as `date:7d..now` (mail dated in the future, a wrong clock or
+        // the year 2200, is not "recent").
+        if p.relative { return (p.start, try point("now", offset: offset, now: now).end) }
         return (p.start, p.end)
     }
 

@@ -139,6 +139,23 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try ids("* -folder:inbox"), ["m3@example.fr"])
     }
 
+    /// A message with no Message-ID is in every `NOT id:X` (its NULL column had made `NOT (message_id = ?)` NULL, so
+    /// `* -id:X` left it out).
+    func testNotIdKeepsAMessageWithoutAMessageID() throws {
+        try importMessages([("INBOX", "5", """
+            From: Erin <erin@example.com>
+            To: Bob <bob@example.com>
+            Subject: Orphan note
+            Date: Tue, 16 Apr 2024 10:00:00 +0000
+
+            No Message-ID here.
+            """)])
+        XCTAssertEqual(try ids("orphan"), ["?"])
+        XCTAssertEqual(try ids("NOT id:m1@example.com").sorted(), ["?", "m2@example.org", "m3@example.fr", "m4@example.com"])
+        XCTAssertEqual(try ids("orphan -id:nothing@x"), ["?"])
+        XCTAssertEqual(try ids("id:m1@example.com"), ["m1@example.com"])
+    }
+
     func testFiltersDatesSizesAndSort() throws {
         XCTAssertEqual(try ids("folder:Archive"), ["m3@example.fr"])
         XCTAssertEqual(try ids("folder:inbox orange"), ["m4@example.com"])

@@ -100,6 +100,11 @@ final class SearchQueryTests: XCTestCase {
         r = try range("date:7d..")
         XCTAssertEqual(r.0, 1_718_452_800 - 7 * 86_400)
         XCTAssertNil(r.1)
+        // Alone, the last 7 days: up to now, as `date:7d..now` (mail dated in the future is not in them).
+        r = try range("date:7d")
+        XCTAssertEqual(r.0, 1_718_452_800 - 7 * 86_400)
+        XCTAssertEqual(r.1, try range("date:7d..now").1)
+        XCTAssertEqual(r.1, 1_718_452_800 + 1)
         r = try range("date:..2024-01-01")
         XCTAssertNil(r.0)
         XCTAssertEqual(r.1, jan1 + 86_400)
