@@ -48,12 +48,16 @@ extension SearchIndex {
         let matched = try threadMatches(query, threads: copies, account: account, threadEmails: threadEmails,
                                         expansions: expansions, sets: sets)
         let more = Dictionary(uniqueKeysWithValues: zip(grouped, matched))
+        // A row's copies: its first match (in the page's order), then the others in email-id order, whichever way they
+        // were found (in the scan, or by `threadMatches` when the page filled before the scan reached them): a page's
+        // rows are then the same as in a larger page (they had differed in the order of the copies after the first).
         return order.map { t in
             var row = byThread[t]!
-            if let found = more[t] {
-                let have = Set(row.emailIDs)
-                row.emailIDs += found.filter { !have.contains($0) }.sorted()
-            }
+            let first = row.emailIDs[0]
+            var rest = Set(row.emailIDs.dropFirst())
+            if let found = more[t] { rest.formUnion(found) }
+            rest.remove(first)
+            row.emailIDs = [first] + rest.sorted()
             return row
         }
     }

@@ -219,6 +219,37 @@ final class SearchIndexTests: SearchIndexTestCase {
         }
     }
 
+    /// A thread's row lists the same copies in the same order whether the page filled before the scan reached its
+    /// later matches (found then by `threadMatches`) or not: its first match, then the others in email-id order (a page
+    /// of one had listed them by email id, a page of all by date).
+    func testAThreadRowIsTheSameInAPageOfOneAndAPageOfAll() throws {
+        var messages: [(folder: String, name: String, text: String)] = []
+        for i in 0..<6 {
+            messages.append(("INBOX", "r\(i)", """
+                From: Fay <fay@example.com>
+                To: Bob <bob@example.com>
+                Subject: Re: kiwi plans
+                Date: Wed, 1\(i) Jul 2024 10:00:00 +0000
+                Message-ID: <kiwi-\(i)@example.com>
+                \(i > 0 ? "In-Reply-To: <kiwi-\(i - 1)@example.com>\nReferences: <kiwi-0@example.com>" : "")
+
+                kiwi number \(i)
+                """))
+        }
+        try importMessages(messages)
+        let views = try store.openViews()
+        let idx = try index()
+        func page(_ limit: Int) throws -> [SearchThreadHit] {
+            try idx.searchThreads(try SearchQuery.parse("kiwi OR orange"), offset: 0, limit: limit,
+                                  threadOf: { try views.emailRecord(id: $0)?.threadID },
+                                  threadEmails: { try views.threadEmails(id: $0).map(\.id) })
+        }
+        let all = try page(100)
+        XCTAssertEqual(all.first?.emailIDs.count, 6)
+        XCTAssertEqual(try page(1), Array(all.prefix(1)))
+        XCTAssertEqual(Array(all[0].emailIDs.dropFirst()), all[0].emailIDs.dropFirst().sorted())
+    }
+
     func testSkippedThreadsKeepViewsIdsAsNumbersAndOthersAsText() {
         XCTAssertEqual(SkippedThreads.pack("b0fe3286201101b6"), 0xb0fe3286201101b6)
         XCTAssertEqual(SkippedThreads.pack("0000000000000000"), 0)
