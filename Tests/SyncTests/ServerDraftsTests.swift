@@ -92,6 +92,23 @@ final class ServerDraftsTests: SyncTestCase {
         XCTAssertEqual(try FetchThreadsUseCase(views: views).fetchFolders(accountId: accountName).first { $0.role == .drafts }?.badge, 1)
     }
 
+    /// A message in the outbox is no draft for other clients: a write-back during its undo delay does not APPEND it to
+    /// Drafts (it had; another device then showed a message being sent as a draft); taken back, it is stored.
+    func testAQueuedMessageIsNotStoredInDraftsUntilItIsTakenBack() throws {
+        try sync()
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "Bob <bob@example.com>", subject: "Queued", body: "Soon"))
+        let outbox = OutboxUseCase(store: store)
+        _ = try outbox.queue(d.draftID, undoDelay: 600)
+        XCTAssertEqual(try store.pushDrafts(account: accountName)?.stored, 0)
+        try sync()
+        let c = try server()
+        defer { c.logout() }
+        XCTAssertEqual(try messages("Drafts", via: c).count, 0, "nothing in Drafts while it waits to be sent")
+        try outbox.undo(d.draftID)
+        XCTAssertEqual(try store.pushDrafts(account: accountName)?.stored, 1, "a draft again, it is stored")
+        XCTAssertEqual(try messages("Drafts", via: c).values.map(\.message.subject), ["Queued"])
+    }
+
     func testADiscardedDraftsCopyIsDeletedAndARestartFindsTheCopyToReplace() throws {
         try sync()
         let (d, _) = try drafts.create(account: accountName, DraftInput(subject: "No recipient yet", body: ""))

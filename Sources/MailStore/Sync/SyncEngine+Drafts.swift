@@ -36,7 +36,12 @@ extension SyncEngine {
         var work: [DraftWork] = []
         for d in try views.drafts(account: account.name) {
             let id = d.latest.draftID
-            work.append(DraftWork(draft: d, state: states.removeValue(forKey: id) ?? DraftServerState(account: account.name, draftID: id)))
+            let state = states.removeValue(forKey: id) ?? DraftServerState(account: account.name, draftID: id)
+            // A message in the outbox, or sent and not yet filed, is no draft for other clients: its latest version is
+            // not APPENDed to Drafts (it had been, during an undo delay and before a pending filing), and a copy stored
+            // before it was queued waits: deleted once it is sent, the draft's again if it is taken back.
+            if let s = try views.outboxItem(draftID: id)?.state, s.inOutbox || s == .sent { continue }
+            work.append(DraftWork(draft: d, state: state))
         }
         work += states.values.sorted { $0.draftID < $1.draftID }.map { DraftWork(draft: nil, state: $0) }
         let hasDraftsFolder = try views.folders(account: account.name).contains { $0.role == .drafts }
