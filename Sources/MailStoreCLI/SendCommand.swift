@@ -47,7 +47,12 @@ struct SendCommand: ParsableCommand {
                 if try store.outboxItem(draftID: draft) != nil {
                     Terminal.note("not yet filed in the server's Sent folder; the next `mailstore sync` or `mailstore outbox send` files it")
                 }
-            case .draft: print("Not sent: \(draft) was taken back; it is a draft again")
+            case .draft:
+                if try store.draft(id: draft) == nil {
+                    print("Not sent: \(draft) was deleted")
+                } else {
+                    print("Not sent: \(draft) was taken back; it is a draft again")
+                }
             case .failed:
                 let reason = try store.outboxItem(draftID: draft)?.reason ?? "unknown"
                 Terminal.print("Failed: \(reason)")

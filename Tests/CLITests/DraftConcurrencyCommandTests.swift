@@ -59,6 +59,9 @@ final class DraftConcurrencyCommandTests: CLITestCase {
         p.waitUntilExit()
         try mailstore("draft", "edit", id, "--subject", "v2")
         XCTAssertEqual(try versions(id), [1, 2], "taken back, it is edited again")
+        // An id that is no draft is exit 4 (undo and cancel said "not in the outbox", exit 7).
+        try mailstore("send", "--undo", "ffffffffffffffff", expect: 4)
+        try mailstore("outbox", "cancel", "ffffffffffffffff", expect: 4)
         // A retry of a draft not in the outbox is an error (it printed `ID  draft`, exit 0).
         let retry = try mailstore("outbox", "retry", id, expect: 4)
         XCTAssertTrue(retry.stderr.contains("is not in the outbox"), retry.stderr)

@@ -55,6 +55,7 @@ public struct OutboxUseCase {
 
     /// Takes a queued message back before its due time (`SendUndone`); the draft is as it was.
     public func undo(_ draftID: String) throws {
+        try requireKnown(draftID)
         guard let item = try views.outboxItem(draftID: draftID), item.state == .queued else { throw DraftError.notQueued(draftID) }
         guard let due = item.dueAt, Timestamp.now < due else { throw DraftError.tooLateToUndo(draftID) }
         try append(.sendUndone(SendUndone(draftID: draftID)), item.account, draftID, actor: .user)
@@ -64,6 +65,7 @@ public struct OutboxUseCase {
     /// `sending` by a process that ended during the attempt (its interruption recorded first); one that another
     /// process is sending now cannot be (`AccountLockError.held` once `sendLockWaitSeconds` have passed).
     public func cancel(_ draftID: String) throws {
+        try requireKnown(draftID)
         guard let account = try views.outboxItem(draftID: draftID)?.account else { throw DraftError.notQueued(draftID) }
         try withSendLock(account, wait: OutboxUseCase.sendLockWaitSeconds) {
             _ = try store.latestViews()
@@ -71,6 +73,12 @@ public struct OutboxUseCase {
             if item.state == .sending { item = try reclaimInterrupted(item) }
             try append(.sendCancelled(SendCancelled(draftID: draftID)), item.account, draftID, actor: .user)
         }
+    }
+
+    /// Throws `DraftError.notFound` (exit 4) for an id that is neither a draft nor in the outbox: a mistyped id is not
+    /// "not in the outbox" (exit 7, a draft that was not queued).
+    func requireKnown(_ draftID: String) throws {
+        if try views.draft(id: draftID) == nil, try views.outboxItem(draftID: draftID) == nil { throw DraftError.notFound(draftID) }
     }
 
     /// How long a send or a cancel waits for another process sending the same account's mail (the send lock).
