@@ -2,10 +2,16 @@ import EventModel
 
 /// The sync state view: per folder its last checkpoint and the server copies (UID, flags) the log holds,
 /// so the sync engine can tell what is new, changed or gone. Only copies with a UID (from IMAP) are kept.
+///
+/// Copies are keyed by UID, not UIDVALIDITY: after a UIDVALIDITY change the re-match records each copy at its new
+/// UID, which may still hold another copy's entry of the old validity (the folder was recreated with its messages
+/// in another order). So an email's location counts only while the entry there is still that email's: moving,
+/// changing or expunging a copy never touches an entry another email has taken over.
 package final class SyncStateProjector: Projector {
     package static let name = ViewName.sync
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    package static let schemaVersion: UInt32 = 2
+    /// 3: a re-match in another UID order keeps every copy (entries taken over by another email are left alone).
+    package static let schemaVersion: UInt32 = 3
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .flagsChanged, .emailExpunged, .folderRemoved, .folderSyncCheckpointed])
     static let foldersTable = Table<FolderSyncState>(.sync, "folders")
@@ -43,7 +49,7 @@ package final class SyncStateProjector: Projector {
             guard let uid = p.uid, let validity = p.uidValidity else { return }
             let emailKey = Key(p.emailID).bytes
             // A copy matched again after a UIDVALIDITY change keeps its email id and moves to its new UID.
-            if let old = try emails.get(emailKey) { try remove(old, account: account) }
+            if let old = try emails.get(emailKey) { try remove(old, account: account, emailID: p.emailID) }
             let key = SyncStateProjector.copyKey(account: account, folder: p.folder, uid: uid)
             if try copies.get(key) == nil { try count(account, p.folder, by: 1) }
             copies.set(key, SyncedCopy(emailID: p.emailID, uid: uid, uidValidity: validity, flags: p.flags,
@@ -51,11 +57,13 @@ package final class SyncStateProjector: Projector {
             emails.set(emailKey, CopyLocation(folder: p.folder, uid: uid))
         case .flagsChanged(let p):
             guard let at = try emails.get(Key(p.emailID).bytes) else { return }
-            try copies.modify(SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid)) { $0?.flags = p.flags }
+            try copies.modify(SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid)) { copy in
+                if copy?.emailID == p.emailID { copy?.flags = p.flags }
+            }
         case .emailExpunged(let p):
             let emailKey = Key(p.emailID).bytes
             guard let at = try emails.get(emailKey) else { return }
-            try remove(at, account: account)
+            try remove(at, account: account, emailID: p.emailID)
             emails.set(emailKey, nil)
         case .folderSyncCheckpointed(let p):
             folders.set(Key(account, p.folder).bytes, FolderSyncState(p))
@@ -66,9 +74,10 @@ package final class SyncStateProjector: Projector {
         }
     }
 
-    private func remove(_ at: CopyLocation, account: String) throws {
+    /// Removes the entry at `at` if it is still `emailID`'s (not taken over by another email's re-match).
+    private func remove(_ at: CopyLocation, account: String, emailID: String) throws {
         let key = SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid)
-        guard try copies.get(key) != nil else { return }
+        guard try copies.get(key)?.emailID == emailID else { return }
         copies.set(key, nil)
         try count(account, at.folder, by: -1)
     }

@@ -29,7 +29,8 @@ package struct SyncStateReader {
     package func copy(account: String, emailID: String) throws -> (folder: String, copy: SyncedCopy)? {
         guard let at = try snapshot.get(SyncStateProjector.emailsTable, Key(emailID).bytes),
               let copy = try snapshot.get(SyncStateProjector.copiesTable,
-                                          SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid))
+                                          SyncStateProjector.copyKey(account: account, folder: at.folder, uid: at.uid)),
+              copy.emailID == emailID
         else { return nil }
         return (at.folder, copy)
     }

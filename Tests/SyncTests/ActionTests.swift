@@ -221,6 +221,29 @@ final class ActionTests: SyncTestCase {
         try assertViewsMatchServer()
     }
 
+    /// A delete (a move to the Trash) of mail another client expunged before the write-back: nothing is left to move,
+    /// so it is applied, as a flag action on it is. It had been refused ("no longer on the server"), reverted in the
+    /// views, and kept among the failed actions for good (its thread gone, nothing to retry).
+    func testADeleteOfMailAnotherClientExpungedIsDoneNotFailed() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m0")
+        let delete = try actions.deleteThreads(ids: [t])
+        _ = try c.select(MailboxName("INBOX"), readOnly: false)
+        let uid = try XCTUnwrap(try c.uidSearch([.header("Message-ID", "m0@example.com")]).first)
+        _ = try c.uidStore(UIDSet(uid), .add, flags: ["\\Deleted"])
+        try c.expunge()
+        let report = try XCTUnwrap(try store.pushActions(for: delete.description))
+        XCTAssertEqual(report.applied, 1)
+        XCTAssertEqual(try store.failedActions(account: accountName).count, 0, "nothing left failed")
+        XCTAssertEqual(try folderOf("m0", via: c), [])
+        try sync()
+        XCTAssertNil(try views.thread(id: t), "the next sync drops it")
+        try assertViewsMatchServer()
+        try assertRebuildAgrees()
+    }
+
     /// An undo from another process while a write-back has the server carry the action out (between its MOVE and
     /// its recorded outcome) waits for that outcome, then queues the inverse: the next sync puts the message back.
     /// Without the wait the undo only reverted the views, and the next sync brought the server's archive back.

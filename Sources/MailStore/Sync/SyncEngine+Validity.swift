@@ -37,12 +37,15 @@ extension SyncEngine {
                 byKey["\(id)\u{0}\(size)"] = candidates
                 guard let again = try self.received(again: copy, uid: uid, validity: sel.uidValidity, folder: path) else { return }
                 claimed.insert(copy.emailID)
-                events.append(again)
+                events.append(again.event)
+                // The re-sent event sets the flags of the copy's first arrival: what changed since then (here or on
+                // the server) is recorded against those, so the copy ends with the server's flags.
                 let flags = SyncEngine.normalized(msg.flags ?? [])
-                if Set(flags) != Set(copy.flags) {
+                let sent = again.flags
+                if Set(flags) != Set(sent) {
                     events.append(self.event(.flagsChanged(FlagsChanged(emailID: copy.emailID, folder: path, flags: flags,
-                                                                        added: flags.filter { !copy.flags.contains($0) },
-                                                                        removed: copy.flags.filter { !flags.contains($0) },
+                                                                        added: flags.filter { !sent.contains($0) },
+                                                                        removed: sent.filter { !flags.contains($0) }.sorted(),
                                                                         modSeq: msg.modSeq)),
                                              stream: .email(copy.emailID)))
                 }
@@ -64,15 +67,17 @@ extension SyncEngine {
     }
 
     /// The `EmailReceived` of a copy found again at a new UID: the original event with the new UID,
-    /// its email id kept; nil if the original cannot be read.
-    func received(again copy: SyncedCopy, uid: UInt32, validity: UInt32, folder: String) throws -> NewEvent? {
+    /// its email id kept, and the flags it sets (those of the copy's first arrival, not its current ones);
+    /// nil if the original cannot be read.
+    func received(again copy: SyncedCopy, uid: UInt32, validity: UInt32, folder: String) throws -> (event: NewEvent, flags: [String])? {
         guard let stored = try store.log.event(at: copy.sequence), case .emailReceived(var p) = try stored.decode() else { return nil }
         p.update {
             $0.uid = uid
             $0.uidValidity = validity
         }
-        return NewEvent(id: identity.eventID("EmailReceived", account.name, folder, SyncEngine.location(validity: validity, uid: uid)),
-                        event: .emailReceived(p), account: account.name, stream: .email(copy.emailID),
-                        occurredAt: stored.envelope.occurredAt, correlationID: correlation, actor: .sync)
+        let event = NewEvent(id: identity.eventID("EmailReceived", account.name, folder, SyncEngine.location(validity: validity, uid: uid)),
+                             event: .emailReceived(p), account: account.name, stream: .email(copy.emailID),
+                             occurredAt: stored.envelope.occurredAt, correlationID: correlation, actor: .sync)
+        return (event, p.flags)
     }
 }

@@ -60,13 +60,14 @@ extension SyncEngine {
         var failedReason: String?
     }
 
-    /// Sends one action to the server, folder by folder.
+    /// Sends one action to the server, folder by folder. A UID is sent only under the UIDVALIDITY it was recorded
+    /// with (`current(_:in:validity:_:)`): after the folder's UIDVALIDITY changed, the copy is found again first.
     func perform(_ r: ActionRecord, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
-        var byFolder: [String: [(target: ActionTarget, uid: UInt32)]] = [:]
+        var byFolder: [String: [(target: ActionTarget, copy: SyncedCopy)]] = [:]
         let pending = Set(r.pending)
         for t in r.targets where pending.contains(t.emailID) {
             if let (folder, copy) = try views.syncedCopy(account: account.name, emailID: t.emailID) {
-                byFolder[folder, default: []].append((t, copy.uid))
+                byFolder[folder, default: []].append((t, copy))
             } else {
                 // No server copy (imported mail, or not synced): the action is complete locally.
                 outcome.applied.append(t.emailID)
@@ -84,7 +85,7 @@ extension SyncEngine {
                 } else {
                     try move(group, from: source, to: r.destination ?? "", conn, into: &outcome)
                 }
-            } catch {
+            } catch let error as IMAPClientError {
                 if case .commandFailed(_, let status, let text) = error, status == "NO" || status == "BAD" {
                     outcome.rejected += group.map { ($0.target.emailID, text) }
                 } else {
@@ -98,35 +99,41 @@ extension SyncEngine {
     /// Sets or clears a flag; checks PERMANENTFLAGS first and the flags the server reports after. A copy gone from
     /// the folder whose target names another one (where the views have it: a write-back moved it there before any
     /// sync saw where it went) is looked for there by Message-ID and changed there; one gone otherwise was expunged
-    /// meanwhile, and has nothing left to change.
-    func storeFlag(_ flag: String, set: Bool, _ group: [(target: ActionTarget, uid: UInt32)], in folder: MappedFolder,
-                   _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
+    /// meanwhile, and has nothing left to change. A copy of another UIDVALIDITY is found again first (`current`).
+    func storeFlag(_ flag: String, set: Bool, _ copies: [(target: ActionTarget, copy: SyncedCopy)], in folder: MappedFolder,
+                   _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
         let sel = try conn.select(folder.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
         let refusal = set ? "the server does not keep \(flag) in \(folder.path)" : "the server did not clear \(flag) in \(folder.path)"
         if sel.readOnly {
-            outcome.rejected += group.map { ($0.target.emailID, "\(folder.path) is read-only for this account") }
+            outcome.rejected += copies.map { ($0.target.emailID, "\(folder.path) is read-only for this account") }
             return
         }
         if let permanent = sel.permanentFlags, !permanent.contains("\\*"),
            !permanent.contains(where: { $0.caseInsensitiveCompare(flag) == .orderedSame }) {
-            outcome.rejected += group.map { ($0.target.emailID, refusal) }
+            outcome.rejected += copies.map { ($0.target.emailID, refusal) }
             return
         }
-        let uids = UIDSet(group.map(\.uid))
-        let before = try flags(of: uids, conn)
-        let todo = group.filter { has(before[$0.uid], flag) != set }
-        if !todo.isEmpty { _ = try conn.uidStore(UIDSet(todo.map(\.uid)), set ? .add : .remove, flags: [flag]) }
-        let after = todo.isEmpty ? before : try flags(of: uids, conn)
-        var moved: [(target: ActionTarget, uid: UInt32)] = []
-        for g in group {
-            if after[g.uid] == nil {
-                if g.target.folder != folder.path { moved.append(g) }
-                else { outcome.applied.append(g.target.emailID) }  // expunged meanwhile: nothing left to change
-            } else if has(after[g.uid], flag) == set { outcome.applied.append(g.target.emailID) }
-            else { outcome.rejected.append((g.target.emailID, refusal)) }
+        let (group, absent) = try current(copies, in: folder.path, validity: sel.uidValidity, conn)
+        var moved: [ActionTarget] = []
+        func notHere(_ t: ActionTarget) {
+            if t.folder != folder.path { moved.append(t) }
+            else { outcome.applied.append(t.emailID) }  // expunged meanwhile: nothing left to change
+        }
+        absent.forEach(notHere)
+        if !group.isEmpty {
+            let uids = UIDSet(group.map(\.uid))
+            let before = try flags(of: uids, conn)
+            let todo = group.filter { has(before[$0.uid], flag) != set }
+            if !todo.isEmpty { _ = try conn.uidStore(UIDSet(todo.map(\.uid)), set ? .add : .remove, flags: [flag]) }
+            let after = todo.isEmpty ? before : try flags(of: uids, conn)
+            for g in group {
+                if after[g.uid] == nil { notHere(g.target) }
+                else if has(after[g.uid], flag) == set { outcome.applied.append(g.target.emailID) }
+                else { outcome.rejected.append((g.target.emailID, refusal)) }
+            }
         }
         // Found again where they went, by Message-ID; a copy not found there was expunged meanwhile.
-        let gone = try relocated(moved.map(\.target), conn) { (name, readOnly, located) throws(IMAPClientError) in
+        let gone = try relocated(moved, conn) { (name, readOnly, located) throws(IMAPClientError) in
             if readOnly {
                 outcome.rejected += located.map { ($0.target.emailID, "\(name) is read-only for this account") }
                 return
@@ -175,29 +182,35 @@ extension SyncEngine {
     /// are looked for in the destination by Message-ID (moved before a crash) and recorded without moving. A copy
     /// found in neither but whose target names another folder (where the views have it: an undo's move back of
     /// mail a write-back moved before any sync saw where it went) is looked for there by Message-ID and moved from
-    /// there, its newest match (the copy that move made).
-    func move(_ group: [(target: ActionTarget, uid: UInt32)], from source: MappedFolder, to destination: String,
-              _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
+    /// there, its newest match (the copy that move made); one found nowhere was expunged meanwhile, and has nothing
+    /// left to move (applied, as a flag action on it is). A copy of another UIDVALIDITY is found again first
+    /// (`current`).
+    func move(_ copies: [(target: ActionTarget, copy: SyncedCopy)], from source: MappedFolder, to destination: String,
+              _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
         let target = mapped.first { $0.path == destination }?.mailbox ?? MailboxName(destination)
-        _ = try conn.select(source.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
-        let present = try flags(of: UIDSet(group.map(\.uid)), conn)
+        let sel = try conn.select(source.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
+        let (group, absent) = try current(copies, in: source.path, validity: sel.uidValidity, conn)
+        let present = group.isEmpty ? [:] : try flags(of: UIDSet(group.map(\.uid)), conn)
         let here = group.filter { present[$0.uid] != nil }
         if !here.isEmpty { _ = try conn.uidMove(UIDSet(here.map(\.uid)), to: target) }
         outcome.applied += here.map(\.target.emailID)
-        let gone = group.filter { present[$0.uid] == nil }
+        let gone = group.filter { present[$0.uid] == nil }.map(\.target) + absent
         guard !gone.isEmpty else { return }
         _ = try conn.select(target, readOnly: true, condstore: false)
         var elsewhere: [ActionTarget] = []
-        for g in gone {
-            let messageID = (try? views.syncedCopy(account: account.name, emailID: g.target.emailID))??.copy.messageID
+        for t in gone {
+            let messageID = (try? views.syncedCopy(account: account.name, emailID: t.emailID))??.copy.messageID
             var found: [UInt32] = []
             if let messageID { found = try conn.uidSearch([.header("Message-ID", messageID)]) }
             if !found.isEmpty {
-                outcome.applied.append(g.target.emailID)
-            } else if messageID != nil, g.target.folder != source.path, g.target.folder != destination {
-                elsewhere.append(g.target)
+                outcome.applied.append(t.emailID)
+            } else if messageID != nil, t.folder != source.path, t.folder != destination {
+                elsewhere.append(t)
             } else {
-                outcome.rejected.append((g.target.emailID, "the message is no longer on the server"))
+                // Expunged meanwhile (deleted by another client): nothing is left to move, as a flag action finds
+                // nothing left to change. Refused, it had stayed among the failed actions for good (its thread gone,
+                // `retry` had nothing to retry), and been reverted in the views until the next sync dropped it anyway.
+                outcome.applied.append(t.emailID)
             }
         }
         guard !elsewhere.isEmpty else { return }
@@ -207,7 +220,7 @@ extension SyncEngine {
                 outcome.applied.append(c.target.emailID)
             }
         }
-        outcome.rejected += missing.map { ($0.emailID, "the message is no longer on the server") }
+        outcome.applied += missing.map(\.emailID)  // expunged meanwhile, as above
     }
 
     private func flags(of uids: UIDSet, _ conn: IMAPConnection) throws(IMAPClientError) -> [UInt32: [String]] {
