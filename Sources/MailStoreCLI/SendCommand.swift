@@ -75,12 +75,17 @@ struct OutboxCommand: ParsableCommand {
 struct OutboxListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the outbox with each item's state and actions.")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: ArgumentHelp("The account.", valueName: "name")) var account: String
+    @Option(help: ArgumentHelp("The account (default: the only one).", valueName: "name")) var account: String?
 
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
-            try AccountCheck.require(account, in: store)
+            if let account { try AccountCheck.require(account, in: store) }
+            let configured = try store.accounts().map(\.name)
+            if account == nil && configured.count > 1 {
+                throw ValidationError("this store has several accounts (\(configured.joined(separator: ", "))): give --account NAME")
+            }
+            let account = try account ?? configured.first ?? ProjectCommand.defaultAccount(store, unifiedToo: false)
             let (emails, badge) = try FetchThreadsUseCase(store: store).fetchOutboxEmails(accountId: account)
             print("Outbox of \(account): \(badge) queued or failed")
             for e in emails {
@@ -108,15 +113,18 @@ struct OutboxSendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "send",
         abstract: "Deliver what is due: failed messages whose retry time has come (abandoned queued ones go back to drafts).")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: ArgumentHelp("The account.", valueName: "name")) var account: String
+    @Option(help: ArgumentHelp("The account (default: every configured account).", valueName: "name")) var account: String?
 
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open()
-            try OutboxCommand.reclaim(store: store, account: account)
+            if let account { try AccountCheck.require(account, in: store) }
             let outbox = OutboxUseCase(store: store)
-            for (id, state) in try outbox.deliverDue(account: account) { print("\(id)  \(state)") }
-            for id in try outbox.completeSentFilings(account: account) { print("\(id)  filed in Sent") }
+            for account in try account.map({ [$0] }) ?? store.accounts().map(\.name) {
+                try OutboxCommand.reclaim(store: store, account: account)
+                for (id, state) in try outbox.deliverDue(account: account) { print("\(id)  \(state)") }
+                for id in try outbox.completeSentFilings(account: account) { print("\(id)  filed in Sent") }
+            }
         }
     }
 }

@@ -57,8 +57,11 @@ final class DraftConcurrencyCommandTests: CLITestCase {
         XCTAssertEqual(try mailstore("log", "--stream", "draft/" + id, "--type", "MessageQueued").stdout.split(separator: "\n").count, 1)
         try mailstore("send", "--undo", id)
         p.waitUntilExit()
-        try mailstore("draft", "edit", id, "--subject", "v2")
+        let edited = try mailstore("draft", "edit", id, "--subject", "v2", "--detach", "nothing.pdf")
         XCTAssertEqual(try versions(id), [1, 2], "taken back, it is edited again")
+        XCTAssertTrue(edited.stderr.contains("--detach nothing.pdf: the draft has no attachment of that name"), edited.stderr)
+        // One account: `outbox` needs no --account.
+        XCTAssertTrue(try mailstore("outbox").stdout.hasPrefix("Outbox of work: 0 queued or failed"))
         // An id that is no draft is exit 4 (undo and cancel said "not in the outbox", exit 7).
         try mailstore("send", "--undo", "ffffffffffffffff", expect: 4)
         try mailstore("outbox", "cancel", "ffffffffffffffff", expect: 4)

@@ -102,6 +102,9 @@ public struct DraftsUseCase {
         d.bcc = parse(input.bcc, .bcc, d.bcc)
         if let s = input.subject { d.subject = s }
         if let b = input.body { d.body = b }
+        for name in input.detach where !d.attachments.contains(where: { $0.filename == name }) {
+            problems.append("--detach \(name): the draft has no attachment of that name")
+        }
         d.attachments.removeAll { input.detach.contains($0.filename) }
         var blobs: [PendingBlob] = []
         var attached = d.attachments.reduce(UInt64(0)) { $0 &+ $1.size }
