@@ -7,7 +7,8 @@ enum WriteBackSummary {
         var actions = a
         actions.drafts = DraftSyncReport()
         guard actions != WriteBackReport() else { return }
-        Swift.print("  actions: \(a.applied) applied, \(a.rejected) refused by the server, \(a.failed) to retry")
+        Swift.print("  actions: \(a.applied) applied, \(a.rejected) refused by the server, \(a.failed) to retry"
+                    + (a.waiting > 0 ? ", \(a.waiting) waiting for their retry time (`mailstore retry ACTION` sends one now)" : ""))
         for p in a.problems {
             Terminal.print("  \(p.retrying ? "will retry" : "refused"): action \(p.action) (\(Counted.of(p.emails, "email")) in \(Counted.of(p.threads.count, "thread"))): \(p.reason)")
         }

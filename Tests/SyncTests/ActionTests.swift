@@ -244,6 +244,26 @@ final class ActionTests: SyncTestCase {
         try assertRebuildAgrees()
     }
 
+    /// An action whose write-back failed (a lost connection) waits for its retry time; a write-back meanwhile counts
+    /// its copies as waiting (a sync had said "0 to retry" while it waited).
+    func testAnActionWaitingForItsRetryTimeIsCountedAsWaiting() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let star = try actions.starThreads(ids: [try thread("m0")])
+        let record = try XCTUnwrap(try views.action(id: star.description))
+        let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
+        defer { engine.disconnect() }
+        var outcome = SyncEngine.ActionOutcome()
+        outcome.failedReason = "the connection was lost"
+        var first = WriteBackReport()
+        try engine.record(record, outcome, into: &first)
+        XCTAssertEqual(first.failed, 1)
+        let report = try engine.writeBack()
+        XCTAssertEqual(report.waiting, 1, "\(report)")
+        XCTAssertEqual(report.applied + report.failed + report.rejected, 0, "nothing sent before its retry time")
+    }
+
     /// An undo from another process while a write-back has the server carry the action out (between its MOVE and
     /// its recorded outcome) waits for that outcome, then queues the inverse: the next sync puts the message back.
     /// Without the wait the undo only reverted the views, and the next sync brought the server's archive back.

@@ -24,9 +24,11 @@ extension SyncEngine {
 
     private func writeBackLocked(force: Set<String>) throws -> WriteBackReport {
         var report = WriteBackReport()
-        let due = try store.latestViews().pendingActions(account: account.name).filter { r in
-            force.contains(r.id.description) || (r.retryAt.map { $0 <= Timestamp.now } ?? true)
-        }
+        let pending = try store.latestViews().pendingActions(account: account.name)
+        let due = pending.filter { r in force.contains(r.id.description) || (r.retryAt.map { $0 <= Timestamp.now } ?? true) }
+        // Those left for their retry time are counted (a sync after a lost connection said "0 to retry" while some waited).
+        let dueIDs = Set(due.map(\.id))
+        report.waiting = pending.filter { !dueIDs.contains($0.id) }.reduce(0) { $0 + $1.pending.count }
         guard !due.isEmpty else { return report }
         let conn = try connect()
         if mapped.isEmpty {

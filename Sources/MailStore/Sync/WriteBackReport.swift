@@ -6,6 +6,8 @@ public struct WriteBackReport: Sendable, Equatable, Encodable {
     public var rejected = 0
     /// Email copies left pending after a temporary failure (retried later).
     public var failed = 0
+    /// Email copies of actions not sent this time: their retry time, after an earlier failure, has not come.
+    public var waiting = 0
     /// The actions with a refused or failed part, and why.
     public var problems: [Problem] = []
     /// What putting the drafts into the server's Drafts folder did.
