@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SearchIndex
 import Views
 
 extension MailStore {
@@ -11,6 +12,8 @@ extension MailStore {
         defer { viewsLock.unlock() }
         if let openedViews { return openedViews }
         let views = try ViewStore.open(store: directory, log: log, notice: notice)
+        // As the views' half-built generations are, a search index a killed rebuild left half-built is removed.
+        SearchIndex.removeStaleBuild(folder: searchFolder)
         openedViews = views
         return views
     }

@@ -302,6 +302,7 @@ package final class SearchIndex: @unchecked Sendable {
     /// when asked).
     package static func open(folder: String, log: EventLog, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
+        removeStaleBuild(folder: folder)
         let index: SearchIndex
         if let current = try openCurrent(folder: folder, notice: notice) {
             index = current
@@ -310,6 +311,18 @@ package final class SearchIndex: @unchecked Sendable {
         }
         try index.catchUp(log: log)
         return index
+    }
+
+    /// Removes a half-built index (`index.sqlite.building` and its journal) whose builder is gone: nobody holds the
+    /// build lock (`BUILD`, freed by the kernel when its holder dies). A `replay` killed midway had left it (158 MiB of
+    /// a 200K-event store) until the next rebuild of the index, uncounted by `stats`. Called as the index is opened
+    /// (`open`, and by `MailStore` as it opens its views); nothing happens where the folder cannot be written.
+    package static func removeStaleBuild(folder: String) {
+        let building = folder + "/" + fileName + ".building"
+        guard FileManager.default.fileExists(atPath: building) || FileManager.default.fileExists(atPath: building + "-journal"),
+              let idle = FileLock.acquire(folder + "/BUILD", exclusive: true, wait: false) else { return }
+        defer { idle.unlock() }
+        for f in [building, building + "-journal"] { unlink(f) }
     }
 
     /// The index in `folder` if it opens with this build's schema, else nil (told to `notice` when it exists).

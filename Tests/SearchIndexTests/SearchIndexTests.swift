@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import LMDB
 import MailStore
 @testable import SearchIndex
 import SearchQuery
@@ -248,6 +249,23 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(all.first?.emailIDs.count, 6)
         XCTAssertEqual(try page(1), Array(all.prefix(1)))
         XCTAssertEqual(Array(all[0].emailIDs.dropFirst()), all[0].emailIDs.dropFirst().sorted())
+    }
+
+    /// A half-built index whose builder is gone (a `replay` killed midway) is removed as the index or the views are
+    /// opened; one whose builder holds the build lock is left to it.
+    func testAHalfBuiltIndexIsRemovedOnceItsBuilderIsGone() throws {
+        let folder = store.directory.viewsPath + "/search"
+        let building = folder + "/" + SearchIndex.fileName + ".building"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: URL(fileURLWithPath: building))
+        try Data("journal".utf8).write(to: URL(fileURLWithPath: building + "-journal"))
+        let builder = try XCTUnwrap(FileLock.acquire(folder + "/BUILD", exclusive: true, wait: false))
+        SearchIndex.removeStaleBuild(folder: folder)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: building), "its builder still holds the lock")
+        builder.unlock()
+        _ = try SearchIndex.open(folder: folder, log: store.log)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: building))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: building + "-journal"))
     }
 
     func testSkippedThreadsKeepViewsIdsAsNumbersAndOthersAsText() {
