@@ -131,6 +131,8 @@ extension MailStore {
         }
         if MailStore.isEmptyFolder(dest) {
             guard let fd = MailStore.lockedMarker(markerPath, create: true) else { throw BackupError.destinationNotEmpty(dest) }
+            // Private, as a folder the backup makes is (an empty folder made beforehand kept its 0755).
+            if st.st_mode & 0o777 != 0o700 { _ = chmod(dest, 0o700) }
             return (fd, false, false)
         }
         // Its marker, and nothing but names a backup writes: someone else's files are never touched.

@@ -156,6 +156,8 @@ final class BackupTests: XCTestCase {
         // An empty folder of one's own is used as it is.
         chmod(dir.file("empty"), 0o755)
         XCTAssertEqual(try store.backup(to: dir.file("empty")).verification?.isClean, true)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: dir.file("empty"))[.posixPermissions] as? Int, 0o700,
+                       "made private, as a folder the backup makes is")
     }
 
     /// A backup killed midway leaves its folder marked: the next backup into it clears what that one wrote, and only
