@@ -70,31 +70,20 @@ final class WatchNotifier: @unchecked Sendable {
     }
 
     /// Runs `command` with `/bin/sh -c`, `input` and a newline on stdin, its output on stderr; true when it
-    /// exits 0 within `commandTimeout` seconds.
+    /// exits 0 within `commandTimeout` seconds (`NotifyCommand`: past that its whole process group is killed).
     static func run(_ command: String, input: String) -> Bool {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let stdin = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = FileHandle.standardError
-        do {
-            try p.run()
-        } catch {
-            Terminal.warning("notify command could not start: \(error)")
-            return false
+        switch NotifyCommand(command: command, timeoutSeconds: commandTimeout).run(input: Array((input + "\n").utf8)) {
+        case .exited(0):
+            return true
+        case .exited(let code):
+            Terminal.warning("notify command exited \(code); will retry")
+        case .killedBySignal(let signal):
+            Terminal.warning("notify command was killed by signal \(signal); will retry")
+        case .timedOut:
+            Terminal.warning("notify command did not finish within \(Int(commandTimeout)) s and was killed with its process group; will retry")
+        case .couldNotStart(let why):
+            Terminal.warning("notify command could not start: \(why)")
         }
-        stdin.fileHandleForWriting.write(Data((input + "\n").utf8))
-        try? stdin.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(commandTimeout)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning {
-            p.terminate()
-            p.waitUntilExit()
-            Terminal.warning("notify command timed out after \(Int(commandTimeout)) s; will retry")
-            return false
-        }
-        if p.terminationStatus != 0 { Terminal.warning("notify command exited \(p.terminationStatus); will retry") }
-        return p.terminationStatus == 0
+        return false
     }
 }

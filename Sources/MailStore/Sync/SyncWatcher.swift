@@ -11,7 +11,8 @@ import SyncCore
 /// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a
 /// second connection leased from the ``ConnectionPool`` and given back after each use; when the pool has no room
 /// for it at once, the IDLE is ended and the work done on the watch's own connection. Lost connections are
-/// re-opened with exponential backoff (1 s doubling to 5 min), as is a pool that had no room. Authentication,
+/// re-opened with exponential backoff (1 s doubling to 5 min, from 1 s again once a session's first sync went
+/// through), as is a pool that had no room. Authentication,
 /// certificate and configuration errors end the watch: retrying cannot fix them.
 public final class SyncWatcher {
     let engine: SyncEngine
@@ -27,6 +28,8 @@ public final class SyncWatcher {
     public var onRetry: ((Error, Double) -> Void)?
     /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
     public var shouldStop: () -> Bool = { false }
+    /// Set when a session's first full sync went through: the reconnect backoff starts again from 1 s after it.
+    private var synced = false
 
     /// A watcher over `engine`. `idleRefresh` nil: the provider's interval.
     public init(engine: SyncEngine, idleRefresh: Double? = nil, pollInterval: Double = 300) {
@@ -45,12 +48,22 @@ public final class SyncWatcher {
             } catch let error as SyncError {
                 guard SyncWatcher.isTransient(error) else { throw error }
                 engine.disconnect()
-                onRetry?(error, backoff)
-                let until = Date().addingTimeInterval(backoff)
+                let wait: Double
+                (wait, backoff) = SyncWatcher.backoff(after: backoff, sessionSynced: synced)
+                synced = false
+                onRetry?(error, wait)
+                let until = Date().addingTimeInterval(wait)
                 while Date() < until && !shouldStop() { usleep(100_000) }
-                backoff = min(backoff * 2, 300)
             }
         }
+    }
+
+    /// The wait before reconnecting and the backoff after it: `current` doubled up to 5 min, or 1 s again when the
+    /// session that just failed got going (its first sync went through): one drop after a day's watch waits 1 s, not
+    /// the doubled wait of an outage long past (it had stayed doubled: 16, 32, 64 s for single drops).
+    static func backoff(after current: Double, sessionSynced: Bool) -> (wait: Double, next: Double) {
+        let wait = sessionSynced ? 1 : current
+        return (wait, min(wait * 2, 300))
     }
 
     /// One connected session: a full sync, then IDLE until stopped or the connection fails. The Inbox is synced
@@ -59,6 +72,7 @@ public final class SyncWatcher {
     func watchOnce() throws {
         defer { helper?.disconnect() }
         report(try engine.syncAll())
+        synced = true
         var lastPoll = Date()
         var lastOutbox = Date.distantPast
         guard let inbox = engine.mapped.first(where: { $0.role == .inbox }) else { return }

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+
+/// Runs a `--notify-command` or `--withdraw-command` with bounds: `/bin/sh -c CMD` in a process group of its own, the
+/// notification's JSON line on its stdin (written without blocking; a command that does not read it is fine), its
+/// stdout on our stderr, and at most `timeoutSeconds` for all of it. Past that the whole process group is killed
+/// (SIGKILL), so a command's own children (`sleep 60`) go too and the watch thread goes on at once.
+///
+/// Found by an audit of `sync --watch`: with Foundation's `Process`, a timeout killed only `sh`, and waiting for it
+/// waited for its orphaned child as well (181 s of a stalled watch for three hung notifications); and a command that
+/// exited without reading a large notification (a 120 KB subject) made the pipe write trap (`Broken pipe`), ending
+/// the watch.
+struct NotifyCommand {
+    /// What became of a run.
+    enum Outcome: Equatable {
+        case exited(Int32)
+        case killedBySignal(Int32)
+        case timedOut
+        case couldNotStart(String)
+    }
+
+    let command: String
+    let timeoutSeconds: Double
+
+    /// Runs the command with `input` on its stdin.
+    func run(input: [UInt8]) -> Outcome {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return .couldNotStart("pipe: \(String(cString: strerror(errno)))") }
+        // Neither end leaks into other children; ours does not block (a command that reads nothing fills the pipe).
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        // The child starts with SIGPIPE as the default, whatever this process set for itself.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        close(fds[0])
+        guard rc == 0 else {
+            close(fds[1])
+            return .couldNotStart(String(cString: strerror(rc)))
+        }
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        write(input, to: fds[1], until: deadline)
+        close(fds[1])
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { break }
+            if r < 0 && errno != EINTR { return .exited(-1) }
+            if Date() >= deadline {
+                kill(-pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return .timedOut
+            }
+            usleep(10_000)
+        }
+        return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .killedBySignal(status & 0x7f)
+    }
+
+    /// Writes `bytes` to the non-blocking `fd` until they are written, the reader is gone (EPIPE: the command did not
+    /// want them), or the deadline.
+    private func write(_ bytes: [UInt8], to fd: Int32, until deadline: Date) {
+        var offset = 0
+        while offset < bytes.count {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return }
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let r = poll(&p, 1, Int32(min(left * 1000, 100).rounded(.up)))
+            if r < 0 && errno != EINTR { return }
+            if r <= 0 { continue }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EAGAIN || errno == EINTR { continue }
+                return  // EPIPE (SIGPIPE is ignored by the watch) or another error: the command has what it took
+            }
+            offset += n
+        }
+    }
+}
