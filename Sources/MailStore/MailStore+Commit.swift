@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import Views
 
 extension MailStore {
     /// Appends `events` (with `blobs`, in one transaction) and folds them into the views: the one way the
@@ -18,6 +19,23 @@ extension MailStore {
         let outcomes = try log.append(events, blobs: blobs)
         try views?.catchUp()
         return outcomes
+    }
+
+    /// Runs `body` with `stream`'s version and the views caught up after it was read, and again (up to `attempts`
+    /// times) when its append finds another process appended to the stream first (`EventLogError.wrongExpectedVersion`,
+    /// nothing appended): optimistic concurrency, each try on what is there now. Nil when every try was beaten.
+    package func retryingOnConflict<T>(on stream: StreamName, attempts: Int,
+                                       _ body: (ExpectedVersion, ViewStore) throws -> T) throws -> T? {
+        for _ in 0..<attempts {
+            let expected = try expectedVersion(of: stream)
+            let views = try latestViews()
+            do {
+                return try body(expected, views)
+            } catch let e as EventLogError where e.isVersionConflict {
+                continue
+            }
+        }
+        return nil
     }
 
     /// The version to expect for a stream that may not exist yet: `.noStream` or its current version.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MailStore
 
 /// Runs a `--notify-command` or `--withdraw-command` with bounds: `/bin/sh -c CMD` in a process group of its own, the
 /// notification's JSON line on its stdin (written without blocking; a command that does not read it is fine), its
@@ -30,29 +31,14 @@ struct NotifyCommand {
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        // The child starts with SIGPIPE as the default, whatever this process set for itself.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        let spawned = ShellProcess.spawn(command, stdin: fds[0], stdout: 2)
         close(fds[0])
-        guard rc == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let p): pid = p
+        case .failure(let e):
             close(fds[1])
-            return .couldNotStart(String(cString: strerror(rc)))
+            return .couldNotStart(e.description)
         }
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         write(input, to: fds[1], until: deadline)

@@ -96,24 +96,12 @@ package struct PasswordCommand {
         }
     }
 
-    /// Starts `/bin/sh -c command` as the leader of a new process group, stdout to `stdoutWrite`.
+    /// Starts `/bin/sh -c command` as the leader of a new process group (`ShellProcess`), stdout to `stdoutWrite`.
     private func spawn(stdoutWrite: Int32) throws(AccountError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutWrite, 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-        guard rc == 0 else { throw .credentialUnavailable("cannot run the password command: \(String(cString: strerror(rc)))") }
-        return pid
+        switch ShellProcess.spawn(command, stdin: nil, stdout: stdoutWrite) {
+        case .success(let pid): return pid
+        case .failure(let e): throw .credentialUnavailable("cannot run the password command: \(e)")
+        }
     }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }

@@ -51,21 +51,16 @@ public struct DraftsUseCase {
     /// in the outbox is not edited (`DraftError.inOutbox`): the version queued is the one sent.
     public func edit(_ id: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
         try checkInput(input)
-        for _ in 0..<DraftsUseCase.maxSaveAttempts {
-            let expected = try store.expectedVersion(of: .draft(id))
-            let views = try store.latestViews()
+        let saved = try store.retryingOnConflict(on: .draft(id), attempts: DraftsUseCase.maxSaveAttempts) { expected, views in
             guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
             if let state = try views.outboxItem(draftID: id)?.state, state.inOutbox { throw DraftError.inOutbox(id, "\(state)") }
-            do {
-                return try save(account: d.account, base: d.latest, input, expected: expected)
-            } catch let e as EventLogError where e.isVersionConflict {
-                continue
-            }
+            return try save(account: d.account, base: d.latest, input, expected: expected)
         }
-        throw DraftError.busy(id)
+        guard let saved else { throw DraftError.busy(id) }
+        return saved
     }
 
-    /// The most times `edit` reads a draft again after another process saved it first.
+    /// The most times `edit` (or `OutboxUseCase.queue`) reads a draft again after another process wrote to it first.
     public static let maxSaveAttempts = 16
 
     /// Deletes a draft (`DraftDeleted`; its versions stay in the log).

@@ -32,9 +32,7 @@ public struct OutboxUseCase {
     /// Queued only if the draft's stream is as it was read (optimistic concurrency): of two `send`s at once, one
     /// queues it and the other finds it in the outbox (`DraftError.inOutbox`); an edit saved meanwhile is read again.
     public func queue(_ draftID: String, undoDelay: Double) throws -> MessageQueued {
-        for _ in 0..<DraftsUseCase.maxSaveAttempts {
-            let expected = try store.expectedVersion(of: .draft(draftID))
-            let views = try store.latestViews()
+        let queued = try store.retryingOnConflict(on: .draft(draftID), attempts: DraftsUseCase.maxSaveAttempts) { expected, views in
             guard let d = try views.draft(id: draftID) else { throw DraftError.notFound(draftID) }
             let problems = DraftsUseCase(store: store).problems(d.latest)
             guard problems.isEmpty else { throw DraftError.notSendable(problems) }
@@ -42,15 +40,12 @@ public struct OutboxUseCase {
             let due = Timestamp(Date().addingTimeInterval(max(0, undoDelay)))
             let composed = try compose(d, due: due)
             let queued = MessageQueued(draftID: draftID, draftVersion: d.latest.draftVersion, messageID: composed.messageID, dueAt: due)
-            do {
-                try store.commit([NewEvent(event: .messageQueued(queued), account: d.account, stream: .draft(draftID), actor: .user,
-                                           expectedVersion: expected)])
-                return queued
-            } catch let e as EventLogError where e.isVersionConflict {
-                continue
-            }
+            try store.commit([NewEvent(event: .messageQueued(queued), account: d.account, stream: .draft(draftID), actor: .user,
+                                       expectedVersion: expected)])
+            return queued
         }
-        throw DraftError.busy(draftID)
+        guard let queued else { throw DraftError.busy(draftID) }
+        return queued
     }
 
     /// Takes a queued message back before its due time (`SendUndone`); the draft is as it was.
