@@ -43,6 +43,7 @@ let package = Package(
                        providers: [.apt(["libxml2-dev"])]),
         // glibc's allocator settings (`mallopt`), which the Glibc module leaves out: set by the CLI.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
 
         // Pure cores.
         .target(name: "EventModel"),
@@ -77,6 +78,7 @@ let package = Package(
             "EventModel",
             "SearchQuery",
             "CMalloc",
+            "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mailstore", dependencies: ["MailStoreCLI"]),

@@ -37,7 +37,7 @@ package struct MailstoreCommand: ParsableCommand {
     package static func main() {
         if AllocatorSettings.applies(environment: ProcessInfo.processInfo.environment) { AllocatorSettings.apply() }
         // verify's child crashing is reported by its parent (`CrashGuard`), in verify's own words.
-        if !CrashGuard.isChild { CrashHint.install() }
+        if CrashGuard.isChild { CrashGuard.bindToParent() } else { CrashHint.install() }
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count <= maxArguments else {
             Terminal.error("\(arguments.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")
