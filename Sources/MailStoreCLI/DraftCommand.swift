@@ -71,23 +71,32 @@ struct DraftPushOption: ParsableArguments {
 struct DraftNewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "new", abstract: "Start a draft; prints its id on the last line.")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: ArgumentHelp("The account to send from.", valueName: "name")) var account: String
+    @Option(help: ArgumentHelp("The account to send from (default: the only one).", valueName: "name")) var account: String?
     @OptionGroup var fields: DraftFields
-    @Option(help: ArgumentHelp("Reply to this email: \"Re:\" subject, In-Reply-To, References, the original quoted.", valueName: "email"))
+    @Option(help: ArgumentHelp("Reply to this email: to its Reply-To (else its From), \"Re:\" subject, In-Reply-To, References, the original quoted.",
+                               valueName: "email"))
     var replyTo: String?
-    @Option(help: ArgumentHelp("Forward this email: \"Fwd:\" subject, the original below.", valueName: "email")) var forward: String?
+    @Option(help: ArgumentHelp("Reply to all: as --reply-to, and to the original's To (in To) and Cc (in Cc), your own address left out.",
+                               valueName: "email"))
+    var replyAll: String?
+    @Option(help: ArgumentHelp("Forward this email: \"Fwd:\" subject, the original below, its attachments attached.", valueName: "email"))
+    var forward: String?
     @OptionGroup var push: DraftPushOption
 
     func validate() throws {
-        if replyTo != nil && forward != nil { throw ValidationError("give --reply-to or --forward, not both") }
+        if [replyTo, replyAll, forward].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --reply-to, --reply-all and --forward")
+        }
     }
 
     func run() throws {
         try CLIExit.run {
             var input = try fields.input()
-            input.replyTo = replyTo
+            input.replyTo = replyTo ?? replyAll
+            input.replyAll = replyAll != nil
             input.forward = forward
             let store = try storeOptions.open()
+            let account = try account ?? ProjectCommand.configuredAccount(store)
             let (saved, problems) = try DraftsUseCase(store: store).create(account: account, input)
             try push.run(store, account: account)
             DraftFields.report(saved, problems)
@@ -152,11 +161,12 @@ struct DraftShowCommand: ParsableCommand {
 struct DraftListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the drafts of an account.")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: ArgumentHelp("The account.", valueName: "name")) var account: String
+    @Option(help: ArgumentHelp("The account (default: the only one).", valueName: "name")) var account: String?
 
     func run() throws {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
+            let account = try account ?? ProjectCommand.configuredAccount(store)
             try AccountCheck.require(account, in: store)
             for d in try store.drafts(account: account).sorted(by: { $0.savedAt > $1.savedAt }) {
                 Terminal.print(DraftListCommand.line(d, state: try store.outboxItem(draftID: d.latest.draftID)?.state.description ?? "draft"))

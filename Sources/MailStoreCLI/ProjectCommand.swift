@@ -334,4 +334,14 @@ struct ProjectCommand: ParsableCommand {
         }
         return accounts.first ?? "local"
     }
+
+    /// The account to send or draft from when none is given: the only configured one (an account with no mail yet
+    /// counts); with several configured, a usage error naming them; with none, `defaultAccount`'s answer.
+    static func configuredAccount(_ store: MailStore) throws -> String {
+        let configured = try store.accounts().map(\.name)
+        if configured.count > 1 {
+            throw ValidationError("this store has several accounts (\(configured.joined(separator: ", "))): give --account NAME")
+        }
+        return try configured.first ?? defaultAccount(store, unifiedToo: false)
+    }
 }

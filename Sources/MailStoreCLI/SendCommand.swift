@@ -81,11 +81,7 @@ struct OutboxListCommand: ParsableCommand {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
             if let account { try AccountCheck.require(account, in: store) }
-            let configured = try store.accounts().map(\.name)
-            if account == nil && configured.count > 1 {
-                throw ValidationError("this store has several accounts (\(configured.joined(separator: ", "))): give --account NAME")
-            }
-            let account = try account ?? configured.first ?? ProjectCommand.defaultAccount(store, unifiedToo: false)
+            let account = try account ?? ProjectCommand.configuredAccount(store)
             let (emails, badge) = try FetchThreadsUseCase(store: store).fetchOutboxEmails(accountId: account)
             print("Outbox of \(account): \(badge) queued or failed")
             for e in emails {

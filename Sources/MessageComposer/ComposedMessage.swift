@@ -8,12 +8,27 @@ package struct ComposedMessage: Sendable, Hashable {
     package var envelopeSender: String
     /// The envelope recipients (`RCPT TO`): To, Cc and Bcc addresses, each once, in that order.
     package var envelopeRecipients: [String]
+    /// The `Bcc` field (folded, with its CRLF) of the sender's own copy; empty without Bcc recipients.
+    package var bccField: [UInt8]
+    /// Where ``bccField`` goes in ``bytes`` (after To and Cc): an offset within the header section.
+    package var bccOffset: Int
 
     /// A composed message with the given parts.
-    package init(bytes: [UInt8], messageID: String, envelopeSender: String, envelopeRecipients: [String]) {
+    package init(bytes: [UInt8], messageID: String, envelopeSender: String, envelopeRecipients: [String],
+                 bccField: [UInt8] = [], bccOffset: Int = 0) {
         self.bytes = bytes
         self.messageID = messageID
         self.envelopeSender = envelopeSender
         self.envelopeRecipients = envelopeRecipients
+        self.bccField = bccField
+        self.bccOffset = min(max(0, bccOffset), bytes.count)
+    }
+
+    /// The message as filed in the sender's own folders (Sent, Drafts): ``bytes`` with the `Bcc` field, so the
+    /// sender still sees whom they sent a blind copy to (as Thunderbird and Apple Mail file it). The same bytes as
+    /// ``bytes`` when there is no Bcc. Never the bytes to submit: Bcc recipients must not see each other.
+    package var filedCopy: [UInt8] {
+        guard !bccField.isEmpty else { return bytes }
+        return Array(bytes[..<bccOffset]) + bccField + Array(bytes[bccOffset...])
     }
 }

@@ -26,6 +26,31 @@ extension MessageComposer {
         return (parentID, chain.filter { seen.insert($0).inserted })
     }
 
+    /// The recipients of a reply to `parent` (RFC 5322 §3.6.3): its `Reply-To` when it has one, else its `From`;
+    /// with `all`, also its `To` (in To) and its `Cc` (in Cc). `own` (the sender's addresses, compared as
+    /// ``MailAddress/normalizedEmail``) are left out, and each address comes once. A reply to the sender's own message
+    /// (every author is in `own`) goes to that message's `To`, as mutt and Thunderbird do; a note to oneself (no one
+    /// else at all) stays to oneself. With nobody left in To, Cc moves up.
+    package static func replyRecipients(to parent: ParentMessage, all: Bool,
+                                        own: Set<String>) -> (to: [MailAddress], cc: [MailAddress]) {
+        let authors = parent.replyTo.isEmpty ? parent.from : parent.replyTo
+        let fromSelf = !authors.isEmpty && authors.allSatisfy { own.contains($0.normalizedEmail) }
+        let primary = fromSelf && !parent.to.isEmpty ? parent.to : authors
+        var seen: Set<String> = []
+        func others(_ list: [MailAddress]) -> [MailAddress] {
+            list.filter { !$0.email.isEmpty && !own.contains($0.normalizedEmail) && seen.insert($0.normalizedEmail).inserted }
+        }
+        var to = others(all ? primary + parent.to : primary)
+        var cc = all ? others(parent.cc) : []
+        if to.isEmpty { (to, cc) = (cc, []) }
+        if to.isEmpty {
+            // Nobody but the sender: a note to oneself is answered to oneself.
+            var kept: Set<String> = []
+            to = primary.filter { !$0.email.isEmpty && kept.insert($0.normalizedEmail).inserted }
+        }
+        return (to, cc)
+    }
+
     /// The parent's text quoted for a reply: `On DATE, NAME wrote:` and every line after `> `
     /// (`>` alone for an empty line, `>` before lines already quoted).
     package static func quotedBody(of parent: ParentMessage, timeZone: TimeZone) -> String {

@@ -21,7 +21,8 @@ package enum MessageComposer {
     /// Composes `draft`: Date, From, To (or `undisclosed-recipients:;` when only Bcc is given), Cc,
     /// Subject, Message-ID, In-Reply-To and References when replying, MIME-Version; the text as
     /// `text/plain; charset=utf-8` (7bit, 8bit or quoted-printable), inside `multipart/mixed` with
-    /// base64 attachments when there are any. Bcc recipients are in the envelope only.
+    /// base64 attachments when there are any. Bcc recipients are in the envelope only; the copy filed in the
+    /// sender's own Sent or Drafts folder (``ComposedMessage/filedCopy``) also has them in a `Bcc` field.
     ///
     /// Throws ``ComposeError`` for unusable addresses, no recipient or a bad Message-ID domain.
     package static func compose(_ draft: MessageDraft,
@@ -37,6 +38,9 @@ package enum MessageComposer {
             header.add("To", tokens: mailboxTokens(draft.to))
         }
         if !draft.cc.isEmpty { header.add("Cc", tokens: mailboxTokens(draft.cc)) }
+        // Where the filed copy's Bcc field goes: after To and Cc, as a reader expects it.
+        let bccOffset = header.bytes.count
+        let bccField = draft.bcc.isEmpty ? [] : Array(HeaderWriter.field("Bcc", tokens: mailboxTokens(draft.bcc)).utf8)
         header.add("Subject", text: draft.subject)
         header.add("Message-ID", tokens: ["<\(messageID)>"])
         if let parent = draft.inReplyTo.flatMap(cleanID) { header.add("In-Reply-To", tokens: ["<\(parent)>"]) }
@@ -61,7 +65,8 @@ package enum MessageComposer {
             recipients.append(address.email)
         }
         return ComposedMessage(bytes: header.bytes + [0x0D, 0x0A] + body, messageID: messageID,
-                               envelopeSender: draft.from.email, envelopeRecipients: recipients)
+                               envelopeSender: draft.from.email, envelopeRecipients: recipients,
+                               bccField: bccField, bccOffset: bccOffset)
     }
 
     /// Throws unless every address is usable, there is a recipient and the Message-ID domain is a host name.

@@ -13,6 +13,8 @@ package struct ParentMessage: Sendable {
     package var subject: String?
     /// Its authors.
     package var from: [MailAddress]
+    /// Where its authors ask replies to go (`Reply-To`), if anywhere but `from`.
+    package var replyTo: [MailAddress]
     /// Its `To` recipients.
     package var to: [MailAddress]
     /// Its `Cc` recipients.
@@ -24,12 +26,14 @@ package struct ParentMessage: Sendable {
 
     /// A parent with the given parts.
     package init(messageID: String?, references: [String] = [], inReplyTo: [String] = [], subject: String?,
-                from: [MailAddress], to: [MailAddress] = [], cc: [MailAddress] = [], date: Date?, text: String) {
+                from: [MailAddress], replyTo: [MailAddress] = [], to: [MailAddress] = [], cc: [MailAddress] = [],
+                date: Date?, text: String) {
         self.messageID = messageID
         self.references = references
         self.inReplyTo = inReplyTo
         self.subject = subject
         self.from = from
+        self.replyTo = replyTo
         self.to = to
         self.cc = cc
         self.date = date
@@ -39,7 +43,7 @@ package struct ParentMessage: Sendable {
     /// The parent as ``MailParser`` read it (its plain text, or the text of its HTML when it has none).
     package init(_ parsed: ParsedMessage) {
         self.init(messageID: parsed.messageID, references: parsed.references, inReplyTo: parsed.inReplyTo,
-                  subject: parsed.subject, from: parsed.from, to: parsed.to, cc: parsed.cc, date: parsed.date,
+                  subject: parsed.subject, from: parsed.from, replyTo: parsed.replyTo, to: parsed.to, cc: parsed.cc, date: parsed.date,
                   text: parsed.textBody ?? parsed.htmlBody.map { HTMLText.plainText($0) } ?? "")
     }
 }

@@ -43,6 +43,25 @@ final class ComposeTests: ComposerTestCase {
         try assertWellFormed(message.bytes)
     }
 
+    func testTheFiledCopyHasTheBccFieldAndTheSubmittedBytesNever() throws {
+        var generator = SplitMix64(seed: 1)
+        let message = try MessageComposer.compose(draft(), using: &generator)
+        let copy = message.filedCopy
+        let header = headerText(copy)
+        XCTAssertTrue(header.contains("\r\nCc: carol@example.net\r\nBcc: Dave Hidden <dave@example.com>\r\nSubject: Lunch\r\n"), header)
+        XCTAssertFalse(headerText(message.bytes).contains("Bcc"), "Bcc in the bytes submitted")
+        XCTAssertEqual(MailParser.parse(copy).bcc, [Self.dave])
+        XCTAssertEqual(MailParser.parse(copy).messageID, message.messageID)
+        // The rest byte for byte the same.
+        XCTAssertEqual(copy.count, message.bytes.count + message.bccField.count)
+        XCTAssertEqual(Array(copy[(message.bccOffset + message.bccField.count)...]), Array(message.bytes[message.bccOffset...]))
+        try assertWellFormed(copy, bcc: true)
+        var none = draft()
+        none.bcc = []
+        let plain = try MessageComposer.compose(none, using: &generator)
+        XCTAssertEqual(plain.filedCopy, plain.bytes)
+    }
+
     func testNonASCIIHeadersAreEncodedWordsWithinTheLimits() throws {
         let subject = "Grüße aus Köln – über den Jahresabschluss 2026, die Zahlen ☕ und 日本語のテキスト 🇩🇪👨‍👩‍👧 Ende"
         let names = ["Jörg Müller", "Doe, John", "Dr. \"Quote\" \\ Backslash", "=?utf-8?q?not-an-encoded-word?=", "日本 太郎"]

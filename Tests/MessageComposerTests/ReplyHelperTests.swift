@@ -36,6 +36,38 @@ final class ReplyHelperTests: ComposerTestCase {
         XCTAssertEqual(MessageComposer.replyThreading(to: noID).references, ["a@x"])
     }
 
+    func testAReplyGoesToReplyToElseFromAndAReplyToAllToEveryoneButOneself() {
+        let list = MailAddress(name: "The List", email: "list@lists.example.org")
+        let me = MailAddress(name: "Me", email: "Alice@Example.com")
+        let own: Set<String> = ["alice@example.com"]
+        let toList = ParentMessage(messageID: "p@x", subject: nil, from: [Self.bob], replyTo: [list],
+                                   to: [list, me], cc: [Self.carol, Self.bob], date: nil, text: "")
+        var r = MessageComposer.replyRecipients(to: toList, all: false, own: own)
+        XCTAssertEqual(r.to, [list], "Reply-To over From")
+        XCTAssertEqual(r.cc, [])
+        r = MessageComposer.replyRecipients(to: toList, all: true, own: own)
+        XCTAssertEqual(r.to, [list], "the list once, not me")
+        XCTAssertEqual(r.cc, [Self.carol, Self.bob])
+        let plain = ParentMessage(messageID: "p@x", subject: nil, from: [Self.bob], to: [me, Self.dave], cc: [me], date: nil, text: "")
+        XCTAssertEqual(MessageComposer.replyRecipients(to: plain, all: false, own: own).to, [Self.bob], "From without Reply-To")
+        r = MessageComposer.replyRecipients(to: plain, all: true, own: own)
+        XCTAssertEqual(r.to, [Self.bob, Self.dave])
+        XCTAssertEqual(r.cc, [], "my own address left out of Cc")
+        // A reply to my own sent message goes to its recipients; a note to myself to me.
+        let mine = ParentMessage(messageID: "p@x", subject: nil, from: [me], to: [Self.bob], cc: [Self.carol], date: nil, text: "")
+        XCTAssertEqual(MessageComposer.replyRecipients(to: mine, all: false, own: own).to, [Self.bob])
+        r = MessageComposer.replyRecipients(to: mine, all: true, own: own)
+        XCTAssertEqual(r.to, [Self.bob])
+        XCTAssertEqual(r.cc, [Self.carol])
+        let note = ParentMessage(messageID: "p@x", subject: nil, from: [me], to: [me], date: nil, text: "")
+        XCTAssertEqual(MessageComposer.replyRecipients(to: note, all: true, own: own).to, [me])
+        // Only Cc left: it moves up to To.
+        let ccOnly = ParentMessage(messageID: "p@x", subject: nil, from: [me], to: [], cc: [Self.carol], date: nil, text: "")
+        r = MessageComposer.replyRecipients(to: ccOnly, all: true, own: own)
+        XCTAssertEqual(r.to, [Self.carol])
+        XCTAssertEqual(r.cc, [])
+    }
+
     func testTheQuotedBodyAndTheForwardedBlock() throws {
         let parent = ParentMessage(messageID: "p@x", subject: "Plan", from: [Self.bob], to: [Self.alice], cc: [Self.carol],
                                    date: Self.date, text: "Line one\r\n\r\n> earlier quote\nlast")

@@ -69,6 +69,53 @@ final class SendTests: SyncTestCase {
             return true
         }
         XCTAssertEqual(types, [.draftSaved, .messageQueued, .sendStarted, .messageSent, .draftDeleted])
+        // The copy in Sent names the blind copy's recipient (the message submitted never did).
+        try sync()
+        let sent = try views.syncedCopies(account: accountName, folder: path("Sent")).values.compactMap { try store.email(id: $0.emailID)?.payload }
+        XCTAssertEqual(sent.filter { $0.messageID == queued.messageID }.map { $0.bcc.map(\.email) }, [["dave@example.com"]])
+    }
+
+    func testARepliesRecipientsAndAForwardsAttachments() throws {
+        let c = try server()
+        defer { c.logout() }
+        let pdf = (0..<5000).map { UInt8($0 % 253) }
+        let raw = "From: Bob <bob@example.com>\r\nReply-To: The List <list@lists.example.org>\r\n"
+            + "To: The List <list@lists.example.org>, \(user!)\r\nCc: carol@example.com, Dave <dave@example.com>\r\n"
+            + "Subject: Agenda\r\nDate: 02 Mar 2026 10:00:00 +0000\r\nMessage-ID: <agenda@example.com>\r\n"
+            + "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b1\r\n\r\n"
+            + "--b1\r\nContent-Type: text/plain\r\n\r\nThe agenda is attached.\r\n"
+            + "--b1\r\nContent-Type: application/pdf; name=\"../../etc/agenda\u{7}.pdf\"\r\nContent-Disposition: attachment; filename=\"../../etc/agenda\u{7}.pdf\"\r\n"
+            + "Content-Transfer-Encoding: base64\r\n\r\n" + Data(pdf).base64EncodedString(options: .lineLength76Characters) + "\r\n--b1--\r\n"
+        _ = try c.append(to: MailboxName("INBOX"), message: Array(raw.utf8), flags: [])
+        try sync()
+        let original = try XCTUnwrap(try views.syncedCopies(account: accountName, folder: "INBOX").values.first).emailID
+        // A reply goes to Reply-To; a reply to all to it, the To and the Cc, not to me.
+        let (r, _) = try drafts.create(account: accountName, DraftInput(body: "Fine.", replyTo: original))
+        XCTAssertEqual(r.to.map(\.email), ["list@lists.example.org"])
+        XCTAssertEqual(r.cc.map(\.email), [])
+        let (all, _) = try drafts.create(account: accountName, DraftInput(body: "Fine.", replyTo: original, replyAll: true))
+        XCTAssertEqual(all.to.map(\.email), ["list@lists.example.org"])
+        XCTAssertEqual(all.cc.map(\.email), ["carol@example.com", "dave@example.com"])
+        XCTAssertEqual(all.inReplyTo, "agenda@example.com")
+        // A forward carries the attachment, its name a name and not a path; the message sent has it byte for byte.
+        let (f, problems) = try drafts.create(account: accountName, DraftInput(to: "erin@example.com", forward: original))
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(f.attachments.map(\.filename), ["agenda.pdf"])
+        XCTAssertEqual(f.attachments.map(\.mimeType), ["application/pdf"])
+        XCTAssertEqual(f.attachments.map(\.size), [5000])
+        let queued = try outbox.queue(f.draftID, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(f.draftID), .sent)
+        let spool = try smtp.spoolEntries()
+        for e in spool {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: smtp.spoolDir + "/" + e.file)))
+            let parsed = MailParser.parse(bytes)
+            guard parsed.messageID == queued.messageID else { continue }
+            XCTAssertEqual(parsed.subject, "Fwd: Agenda")
+            XCTAssertEqual(parsed.attachments.map(\.filename), ["agenda.pdf"])
+            XCTAssertEqual(parsed.attachments.first?.decodedBody(in: bytes), pdf)
+            return
+        }
+        XCTFail("the forward was not delivered")
     }
 
     func testAReplyHasItsSubjectThreadingAndQuote() throws {

@@ -11,11 +11,15 @@ public struct DraftInput: Sendable {
     public var detach: [String] = []
     /// An email id to reply to (subject "Re:", In-Reply-To, References, the original quoted below).
     public var replyTo: String?
-    /// An email id to forward (subject "Fwd:", the original below).
+    /// With `replyTo`: reply to all (the original's Reply-To or From and its To in To, its Cc in Cc, the account's own
+    /// address left out); without it, to the Reply-To or From alone.
+    public var replyAll = false
+    /// An email id to forward (subject "Fwd:", the original below, its attachments attached).
     public var forward: String?
 
     public init(to: String? = nil, cc: String? = nil, bcc: String? = nil, subject: String? = nil, body: String? = nil,
-                attach: [String] = [], detach: [String] = [], replyTo: String? = nil, forward: String? = nil) {
+                attach: [String] = [], detach: [String] = [], replyTo: String? = nil, replyAll: Bool = false,
+                forward: String? = nil) {
         self.to = to
         self.cc = cc
         self.bcc = bcc
@@ -24,6 +28,7 @@ public struct DraftInput: Sendable {
         self.attach = attach
         self.detach = detach
         self.replyTo = replyTo
+        self.replyAll = replyAll
         self.forward = forward
     }
 }

@@ -17,24 +17,34 @@ public struct DraftsUseCase {
         self.store = store
     }
 
-    /// Creates a draft in `account`; returns it with the per-field address problems (saved anyway).
+    /// Creates a draft in `account`; returns it with the per-field address problems (saved anyway). A reply goes to
+    /// the original's Reply-To (else its From), a reply to all also to its To and Cc, the account's own address left
+    /// out; a forward carries the original's attachments (those past the draft's bounds are left out, each named in
+    /// the problems).
     public func create(account: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
         try checkInput(input)
-        guard try views.account(named: account) != nil else { throw DraftError.noAccount(account) }
+        guard let settings = try views.account(named: account) else { throw DraftError.noAccount(account) }
         let id = String(EventID.generate().description.replacingOccurrences(of: "-", with: "").suffix(16))
         var base = DraftSaved(draftID: id, draftVersion: 0, subject: "", body: "")
+        var carried = CarriedAttachments()
         if let original = input.replyTo ?? input.forward {
-            let parent = try self.parent(original)
+            let (parsed, bytes) = try self.original(original)
+            let parent = ParentMessage(parsed)
             let reply = input.replyTo != nil
             base.subject = reply ? MessageComposer.replySubject(parent.subject ?? "") : MessageComposer.forwardSubject(parent.subject ?? "")
             if reply {
                 let threading = MessageComposer.replyThreading(to: parent)
                 base.inReplyTo = threading.inReplyTo
                 base.references = threading.references
-                base.to = parent.from.map(MessageIngest.address)
+                let own = Set([settings.settings.email, settings.settings.username].map { MailAddress(name: nil, email: $0).normalizedEmail })
+                let recipients = MessageComposer.replyRecipients(to: parent, all: input.replyAll, own: own)
+                base.to = recipients.to.map(MessageIngest.address)
+                base.cc = recipients.cc.map(MessageIngest.address)
                 base.replyToEmailID = original
             } else {
                 base.forwardOfEmailID = original
+                carried = try forwardedAttachments(of: parsed, in: bytes)
+                base.attachments = carried.attachments
             }
             let quoted = reply ? MessageComposer.quotedBody(of: parent, timeZone: .current)
                                : MessageComposer.forwardedBlock(of: parent, timeZone: .current)
@@ -42,7 +52,8 @@ public struct DraftsUseCase {
         }
         var merged = input
         if merged.body != nil && (input.replyTo ?? input.forward) != nil { merged.body = nil }
-        return try save(account: account, base: base, merged)
+        let (draft, problems) = try save(account: account, base: base, merged, carrying: carried.blobs)
+        return (draft, carried.problems + problems)
     }
 
     /// Saves the next version of a draft with `input`'s changes. The version is written only if the draft's stream
@@ -81,8 +92,8 @@ public struct DraftsUseCase {
         return out
     }
 
-    private func save(account: String, base: DraftSaved, _ input: DraftInput,
-                      expected: ExpectedVersion = .any) throws -> (draft: DraftSaved, problems: [String]) {
+    private func save(account: String, base: DraftSaved, _ input: DraftInput, expected: ExpectedVersion = .any,
+                      carrying carried: [PendingBlob] = []) throws -> (draft: DraftSaved, problems: [String]) {
         var d = base
         d.draftVersion += 1
         var problems: [String] = []
@@ -101,7 +112,7 @@ public struct DraftsUseCase {
             problems.append("--detach \(name): the draft has no attachment of that name")
         }
         d.attachments.removeAll { input.detach.contains($0.filename) }
-        var blobs: [PendingBlob] = []
+        var blobs = carried
         var attached = d.attachments.reduce(UInt64(0)) { $0 &+ $1.size }
         try Self.checkDraft(recipients: d.to.count + d.cc.count + d.bcc.count, attachments: d.attachments.count + input.attach.count,
                             attachmentBytes: attached)
@@ -118,12 +129,12 @@ public struct DraftsUseCase {
         return (d, problems)
     }
 
-    /// The original of a reply or forward, parsed from its stored bytes.
-    func parent(_ emailID: String) throws -> ParentMessage {
+    /// The original of a reply or forward, parsed, and its stored bytes.
+    func original(_ emailID: String) throws -> (ParsedMessage, [UInt8]) {
         guard let e = try store.email(id: emailID), let bytes = try store.log.blob(e.payload.blob) else {
             throw DraftError.originalNotFound(emailID)
         }
-        return ParentMessage(MailParser.parse(bytes))
+        return (MailParser.parse(bytes), bytes)
     }
 
     /// A MIME type from a file name's extension.

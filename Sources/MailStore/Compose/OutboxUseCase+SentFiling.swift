@@ -58,7 +58,7 @@ extension OutboxUseCase {
         return filed
     }
 
-    /// APPENDs the sent message to Sent with \Seen where the provider does not file it itself, trying up to
+    /// APPENDs the sent message (its filed copy: with its Bcc field) to Sent with \Seen where the provider does not file it itself, trying up to
     /// `retries` times (1 s, 2 s, 4 s apart). Returns nil when filed or not needed, else why it was not.
     func fileInSent(_ m: ComposedMessage, account a: AccountAdded, retries: Int) -> String? {
         guard ProviderRegistry.provider(id: a.provider).requiresSentAppend else { return nil }
@@ -66,7 +66,7 @@ extension OutboxUseCase {
         for attempt in 0..<max(1, min(retries, 5)) {
             if attempt > 0 { Thread.sleep(forTimeInterval: Double(1 << (attempt - 1))) }
             do {
-                try appendToSent(m.bytes, account: a)
+                try appendToSent(m.filedCopy, account: a)
                 return nil
             } catch DraftError.noSentFolder(let name) {
                 return DraftError.noSentFolder(name).description

@@ -252,7 +252,8 @@ public struct OutboxUseCase {
 
     /// The message as it goes out; the same bytes and Message-ID every time for one queuing. A `draftCopy` (for
     /// the server's Drafts folder) has a Message-ID of its own and keeps only the usable addresses (none at all
-    /// gives `undisclosed-recipients`), so an unfinished draft can be stored too.
+    /// gives `undisclosed-recipients`), so an unfinished draft can be stored too. Its `filedCopy` (what goes into
+    /// the server's Sent or Drafts folder) has the Bcc field; its `bytes` (what is submitted) never.
     func compose(_ d: DraftRecord, due: Timestamp, draftCopy: Bool = false) throws -> ComposedMessage {
         guard let account = try views.account(named: d.account)?.settings else { throw DraftError.noAccount(d.account) }
         let p = d.latest
@@ -265,9 +266,11 @@ public struct OutboxUseCase {
         var draft = MessageDraft(from: MailAddress(name: account.displayName, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
                                  bcc: addresses(p.bcc), subject: p.subject, text: p.body, attachments: attachments,
                                  inReplyTo: p.inReplyTo, references: p.references, date: due.date)
-        if draftCopy { OutboxUseCase.keepUsableAddresses(&draft) }
+        let senderOnly = draftCopy && OutboxUseCase.keepUsableAddresses(&draft)
         var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)" + (draftCopy ? "/drafts-folder" : ""))
-        return try MessageComposer.compose(draft, using: &generator)
+        var composed = try MessageComposer.compose(draft, using: &generator)
+        if senderOnly { composed.bccField = [] }
+        return composed
     }
 
     /// Opens and authenticates an SMTP connection with the account's SMTP settings and credential.

@@ -1,0 +1,69 @@
+import EventLog
+import EventModel
+import Foundation
+import MailParser
+
+extension DraftsUseCase {
+    /// The original's attachments a forward carries: the draft's entries, their blobs (prepared, stored with the
+    /// draft's first version) and what was left out.
+    struct CarriedAttachments {
+        var attachments: [EventModel.DraftAttachment] = []
+        var blobs: [PendingBlob] = []
+        var problems: [String] = []
+    }
+
+    /// The attachments of `parsed` (the original of a forward; inline resources of its HTML are not attachments) as a
+    /// draft's, their bytes decoded from `bytes`, each stored as a blob. Bounded as a draft is: at most
+    /// `maxAttachments` of them and `maxAttachmentBytes` together, each one over what is left named in the problems
+    /// and left out (one at a time is decoded, so memory holds at most one decoded attachment and the compressed rest).
+    func forwardedAttachments(of parsed: ParsedMessage, in bytes: [UInt8]) throws -> CarriedAttachments {
+        var carried = CarriedAttachments()
+        var total = 0
+        for (index, a) in parsed.attachments.enumerated() where !a.isInline {
+            let name = Self.forwardedName(a.filename, index: index + 1)
+            guard carried.attachments.count < Self.maxAttachments else {
+                carried.problems.append("the original's attachment \(name) was left out: a draft has at most \(Self.maxAttachments)")
+                continue
+            }
+            let data = a.decodedBody(in: bytes)
+            guard data.count <= Self.maxAttachmentBytes - total else {
+                carried.problems.append("the original's attachment \(name) (\(data.count) bytes) was left out: "
+                                        + "the attachments would be over \(Self.maxAttachmentBytes) bytes (64 MiB) together")
+                continue
+            }
+            total += data.count
+            let blob = try store.log.prepareBlob(data)
+            carried.blobs.append(blob)
+            carried.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: Self.forwardedType(a.mimeType),
+                                                                  size: UInt64(data.count), blob: blob.hash))
+        }
+        return carried
+    }
+
+    /// The most UTF-8 bytes of a forwarded attachment's name (a file name's common limit).
+    static let maxForwardedNameBytes = 255
+
+    /// A forwarded attachment's name as a draft keeps it: the last part of a path (a sender's `../x` or `C:\x` is
+    /// no path here), without control characters, at most `maxForwardedNameBytes`; `attachment-N` when nothing is left.
+    static func forwardedName(_ name: String?, index: Int) -> String {
+        let last = (name ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var kept = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in last.unicodeScalars where !(scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)) {
+            let size = String(scalar).utf8.count
+            guard bytes + size <= maxForwardedNameBytes else { break }
+            kept.append(scalar)
+            bytes += size
+        }
+        let clean = String(kept).trimmingCharacters(in: .whitespaces)
+        return clean.isEmpty || clean == "." || clean == ".." ? "attachment-\(index)" : clean
+    }
+
+    /// A forwarded attachment's MIME type: the original's when it is a plain `type/subtype`, else
+    /// `application/octet-stream` (the type is written into the message sent).
+    static func forwardedType(_ type: String) -> String {
+        let parts = type.split(separator: "/", omittingEmptySubsequences: false)
+        let token = { (s: Substring) in !s.isEmpty && s.utf8.count <= 127 && s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?=".utf8.contains($0) } }
+        return parts.count == 2 && token(parts[0]) && token(parts[1]) ? type : "application/octet-stream"
+    }
+}
