@@ -1,7 +1,8 @@
 /// Builds the short preview text of a message body: quoted lines (`>`),
 /// attribution lines before quotes ("On ... wrote:") and the signature
-/// (from a `-- ` line on) are dropped, whitespace is collapsed and the
-/// result is cut to at most 100 characters (grapheme-safe).
+/// (from a `-- ` line on) are dropped, terminal escape sequences removed
+/// whole, whitespace is collapsed and the result is cut to at most 100
+/// characters (grapheme-safe).
 package enum Snippet {
     /// The most characters in a snippet.
     package static let maxCharacters = 100
@@ -107,7 +108,7 @@ package enum Snippet {
     }
 
     /// Appends a line with whitespace runs (ASCII and Unicode) collapsed
-    /// to one space and invisible characters removed.
+    /// to one space, invisible characters and escape sequences (``EscapeSequence``) removed.
     /// - Returns: false when it stopped early because `out` reached `limit`.
     private static func appendCollapsed(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, to out: inout [UInt8],
                                         limit: Int) -> Bool {
@@ -133,6 +134,11 @@ package enum Snippet {
                 if pendingSpace && !out.isEmpty && out.last != ASCII.space { out.append(ASCII.space) }
                 pendingSpace = false
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i]))
+                continue
+            }
+            // An escape sequence goes whole (`ESC [ 31 m`, not just its `ESC`).
+            if let e = EscapeSequence.end(in: b, at: i, before: end) {
+                i = e
                 continue
             }
             let c = b[i]

@@ -3,10 +3,10 @@
 /// A Subject, a display name or a folder name is written by strangers: printed raw, `ESC [ 2 J`
 /// clears the screen, `ESC ] 52 ; c ; ... BEL` writes the clipboard (OSC 52), a right-to-left
 /// override reverses what follows. The sanitiser removes:
-/// - escape sequences whole: CSI (`ESC [` or U+009B, parameters, intermediates, final byte),
-///   OSC, DCS, SOS, PM and APC strings (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _` or their C1
-///   forms, up to BEL or ST; when unterminated only the introducer goes), and `ESC` with the one
-///   character that follows it;
+/// - escape sequences whole, as ``EscapeSequence`` finds them: CSI (`ESC [` or U+009B, parameters,
+///   intermediates, final byte), OSC, DCS, SOS, PM and APC strings (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`,
+///   `ESC _` or their C1 forms, up to BEL or ST; one not ended goes up to the end of its line, at most
+///   ``EscapeSequence/maxStringBytes`` bytes), and `ESC` with the character that follows it;
 /// - every other C0 control (U+0000-U+001F), DEL (U+007F) and C1 control (U+0080-U+009F), except
 ///   tab and line feed in ``block(_:)``; CR LF becomes LF there;
 /// - bidirectional embeddings, overrides, isolates and marks (U+202A-U+202E, U+2066-U+2069,
@@ -56,26 +56,14 @@ public enum TerminalText {
         return String(out)
     }
 
-    private static let escape: UInt32 = 0x1B
-    private static let bell: UInt32 = 0x07
-
     private static func sanitise(_ text: String, keepLayout: Bool) -> String {
         if isSafeLine(text) { return text }
-        let scalars = Array(text.unicodeScalars)
+        let scalars = Array(EscapeSequence.removed(from: text).unicodeScalars)
         var out = String.UnicodeScalarView()
         var i = 0
         while i < scalars.count {
             let v = scalars[i].value
             switch v {
-            case escape:
-                i = skipEscape(scalars, from: i)
-                continue
-            case 0x9B:
-                i = skipCSIBody(scalars, from: i + 1)
-                continue
-            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
-                i = skipString(scalars, introducerEnd: i + 1, introducerStart: i)
-                continue
             case 0x09:
                 out.append(keepLayout ? scalars[i] : " ")
             case 0x0A:
@@ -95,48 +83,6 @@ public enum TerminalText {
             i += 1
         }
         return String(out)
-    }
-
-    /// The index after the escape sequence that starts with ESC at `start`.
-    private static func skipEscape(_ s: [Unicode.Scalar], from start: Int) -> Int {
-        let next = start + 1
-        guard next < s.count else { return next }
-        switch s[next].value {
-        case 0x5B: // [
-            return skipCSIBody(s, from: next + 1)
-        case 0x5D, 0x50, 0x58, 0x5E, 0x5F: // ] P X ^ _
-            return skipString(s, introducerEnd: next + 1, introducerStart: start)
-        case 0x20...0x2F:
-            // nF sequences: intermediates, then one final character.
-            var j = next
-            while j < s.count, (0x20...0x2F).contains(s[j].value) { j += 1 }
-            return j < s.count && (0x30...0x7E).contains(s[j].value) ? j + 1 : j
-        default:
-            // ESC and the one character after it (ESC c, ESC 7, ...), unless that is a control.
-            return isControl(s[next].value) ? next : next + 1
-        }
-    }
-
-    /// The index after a CSI's parameters, intermediates and final byte, starting after `ESC [`.
-    private static func skipCSIBody(_ s: [Unicode.Scalar], from start: Int) -> Int {
-        var j = start
-        while j < s.count, (0x30...0x3F).contains(s[j].value) { j += 1 }
-        while j < s.count, (0x20...0x2F).contains(s[j].value) { j += 1 }
-        if j < s.count, (0x40...0x7E).contains(s[j].value) { j += 1 }
-        return j
-    }
-
-    /// The index after a control string (OSC, DCS, ...) ended by BEL or ST (`ESC \` or U+009C);
-    /// when it is never ended, the index after its introducer (the rest is printable text then).
-    private static func skipString(_ s: [Unicode.Scalar], introducerEnd: Int, introducerStart: Int) -> Int {
-        var j = introducerEnd
-        while j < s.count {
-            let v = s[j].value
-            if v == bell || v == 0x9C { return j + 1 }
-            if v == escape { return j + 1 < s.count && s[j + 1].value == 0x5C ? j + 2 : j }
-            j += 1
-        }
-        return introducerEnd
     }
 
     /// C0 controls, DEL and C1 controls.

@@ -39,7 +39,7 @@ struct SearchDocument: Equatable {
         from = Self.addresses(p.from)
         to = Self.addresses(p.to)
         cc = Self.addresses(p.cc + p.bcc)
-        subject = p.subject
+        subject = EscapeSequence.removed(from: p.subject)
         attachment = p.attachments.compactMap(\.filename).joined(separator: "\n")
         emailID = p.emailID
         self.account = account
@@ -87,10 +87,12 @@ struct SearchDocument: Equatable {
         }
     }
 
+    /// Appends `s` as a line of its own, without its terminal escape sequences (``EscapeSequence``: `ESC [ 31 m`
+    /// would leave the word `31m`, glued to the next).
     static func append(_ s: String, to text: inout String) {
         if s.isEmpty { return }
         if !text.isEmpty { text.append("\n") }
-        text.append(s)
+        text.append(EscapeSequence.removed(from: s))
     }
 
     /// Names and addresses, one per line, for the full-text columns.

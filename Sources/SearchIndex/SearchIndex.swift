@@ -133,18 +133,11 @@ package final class SearchIndex: @unchecked Sendable {
         // same time as 4), 16 MiB for queries.
         try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=\(bulk ? -8_192 : -16_384);")
         try db.exec(SearchSchema.create)
-        let upgraded = found.map { SearchSchema.upgradedInPlace.contains($0) && !bulk } ?? false
-        if let found, found != Int64(SearchSchema.version), !upgraded {
+        if let found, found != Int64(SearchSchema.version) {
             throw .schemaMismatch(found: Int(found), expected: SearchSchema.version)
         }
         // The indexes only queries read: a file built aside gets them once its rows are in (`rebuild`).
         if !bulk { try makeQueryIndexes() }
-        if upgraded {
-            // Version 7 is version 8 without its indexes by folder, account and Message-ID, made above (~4-5 s at 1M);
-            // version 6 is version 7 without `terms`: the table is made (above), and filled by the next catch-up
-            // (`termsKey` absent). Neither rebuilds the whole index.
-            try db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
-        }
         if found == nil {
             try db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', \(SearchSchema.version))")
             // An empty `terms` is the vocabulary of an empty `fts` (a file built aside gets it when complete).

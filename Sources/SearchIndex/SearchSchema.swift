@@ -42,9 +42,11 @@ enum SearchSchema {
     /// 5: `doc_text` keeps a digest of the text and the sequence to derive it from, not the text (79 of the 239 MB).
     /// 6: `docs.since` and `docs_past` (the values each copy had before, for a search as of a past point); an
     /// expunged copy's terms stay in `fts`. 7: `terms`, the vocabulary of `fts` (a prefix's words read from it rather
-    /// than from `fts5vocab`); a version 6 file is upgraded in place (`upgradedInPlace`). 8: `docs` and `docs_past`
+    /// than from `fts5vocab`); a version 6 file was upgraded in place. 8: `docs` and `docs_past`
     /// indexed by folder and account, `docs_past` by Message-ID (the copies a search's `folder:`, `account:` and `id:`
-    /// admit, read before its text: `SearchIndex.filterRowids`); a version 6 or 7 file is upgraded in place.
+    /// admit, read before its text: `SearchIndex.filterRowids`); a version 6 or 7 file was upgraded in place.
+    /// 9: the subject and body text without terminal escape sequences (`EscapeSequence`: `ESC [ 31 m RED` indexed
+    /// `31mred`); the text of an older file's documents is not what they derive to now, so it is rebuilt.
     ///
     /// Files made since 2026-12-02 declare `fts` with `columnsize = 0`: FTS5 then keeps no row of token counts per
     /// document (`fts_docsize`, a B-tree keyed by the scattered rowids, written at every insert), which only its
@@ -52,11 +54,7 @@ enum SearchSchema {
     /// and FTS5 keeps it current: both read and verify alike, so the version is unchanged and no file is rebuilt.
     /// At 100K generated messages, `replay --view search` alternated three times with the build before: 8.4-9.8 s
     /// against 8.8-10.7 s, 11.7-13.4 s of CPU against 12.5-14.9 s.
-    static let version = 8
-
-    /// The versions opened as this one by adding what they lack (the indexes of version 8, made on open; and for 6,
-    /// `terms`, filled by the next catch-up).
-    static let upgradedInPlace: ClosedRange<Int64> = 6...7
+    static let version = 9
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]

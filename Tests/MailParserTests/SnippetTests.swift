@@ -137,4 +137,21 @@ final class SnippetTests: XCTestCase {
         XCTAssertEqual(Snippet.make(fromPlainText: "Sale\u{00A0}\u{200C} \u{200C}\u{00A0}\u{200C} now"), "Sale now")
         XCTAssertEqual(Snippet.make(fromPlainText: "a\u{200C}b"), "a\u{200C}b")
     }
+
+    /// Terminal escape sequences go whole: what a message's text colours is kept, none of the sequence ("[31m").
+    func testEscapeSequencesGoWhole() {
+        XCTAssertEqual(Snippet.make(fromPlainText: "\u{1B}[31mRED\u{1B}[0m text"), "RED text")
+        XCTAssertEqual(Snippet.make(fromPlainText: "\u{9B}1;4mbold\u{9B}0m and \u{1B}(0\u{1B}7plain"), "bold and plain")
+        XCTAssertEqual(Snippet.make(fromPlainText: "a\u{1B}]0;title\u{07}b \u{1B}]8;;https://x.example/\u{1B}\\link\u{9D}8;;\u{9C} end"),
+                       "ab link end")
+        // One never ended goes to the end of its line only, at most `maxStringBytes` bytes.
+        XCTAssertEqual(Snippet.make(fromPlainText: "before\u{1B}]52;c;never ended\nnext line"), "before next line")
+        let long = "x\u{1B}]" + String(repeating: "p", count: EscapeSequence.maxStringBytes) + " after"
+        XCTAssertEqual(Snippet.make(fromPlainText: long), "x" + String(repeating: "p", count: 2) + " after")
+        // The snippet the parser makes at ingest, from a text and from an HTML body.
+        let plain = MailParser.parse(Array("Subject: s\r\n\r\nStatus: \u{1B}[1;32mOK\u{1B}[0m, all green\r\n".utf8))
+        XCTAssertEqual(plain.snippet, "Status: OK, all green")
+        let html = MailParser.parse(Array("Content-Type: text/html\r\n\r\n<p>\u{1B}[31mRED&#27;[0m text</p>\r\n".utf8))
+        XCTAssertEqual(html.snippet, "RED text")
+    }
 }

@@ -23,8 +23,18 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.line("\u{1B}[?1049h\u{1B}[1;1Hx"), "x")
         XCTAssertEqual(TerminalText.line("a\u{1B}cb\u{1B}(0c"), "abc")
         XCTAssertEqual(TerminalText.line("trailing\u{1B}"), "trailing")
-        XCTAssertEqual(TerminalText.line("unterminated\u{1B}]52;c;text"), "unterminated52;c;text",
-                       "without its introducer the rest is plain text")
+        XCTAssertEqual(TerminalText.line("unterminated\u{1B}]52;c;text"), "unterminated",
+                       "a string never ended goes to the end of its line")
+    }
+
+    /// A control string never ended goes up to the end of its line, at most `EscapeSequence.maxStringBytes` bytes:
+    /// the next line, and what follows the bound, are kept.
+    func testAStringNeverEndedGoesToItsLinesEndAtMost() {
+        XCTAssertEqual(TerminalText.block("a\u{1B}]0;title\nnext\u{9D}x\r\nlast"), "a\nnext\nlast")
+        XCTAssertEqual(TerminalText.line("a\u{1B}P" + String(repeating: "q", count: EscapeSequence.maxStringBytes) + "é"), "aqqé")
+        XCTAssertEqual(TerminalText.line("a\u{1B}_x" + String(repeating: "é", count: EscapeSequence.maxStringBytes) + "!"),
+                       "a" + String(repeating: "é", count: EscapeSequence.maxStringBytes / 2 + 1) + "!",
+                       "the bound ends after a whole character")
     }
 
     func testControlsAndDELGoAndLinesStayOneLine() {

@@ -109,6 +109,35 @@ final class SearchIndexTests: SearchIndexTestCase {
         XCTAssertEqual(try ids("quart*"), ["m2@example.org", "m1@example.com"])
     }
 
+    /// Terminal escape sequences are not indexed: the words they colour are found, their remains ("31mred") are not
+    /// words, in the body (plain and HTML) and the subject.
+    func testEscapeSequencesAreNotIndexed() throws {
+        try importMessages([("INBOX", "9:2,", """
+        From: Eve <eve@example.com>
+        Subject: \u{1B}[1mBuild\u{1B}[0m log
+        Date: Mon, 22 Apr 2024 12:00:00 +0000
+        Message-ID: <ansi@example.com>
+        MIME-Version: 1.0
+        Content-Type: multipart/alternative; boundary="b2"
+
+        --b2
+        Content-Type: text/plain
+
+        \u{1B}[31mRED\u{1B}[0m text \u{1B}]8;;https://x.example/\u{07}linked\u{1B}]8;;\u{07}
+        --b2
+        Content-Type: text/html
+
+        <p>\u{1B}[32mgreenish\u{1B}[0m</p>
+        --b2--
+        """)])
+        for word in ["red", "text", "linked", "greenish", "subject:build", "subject:log"] {
+            XCTAssertEqual(try ids(word), ["ansi@example.com"], word)
+        }
+        for remains in ["31mred", "0m", "32mgreenish", "1mbuild", "x.example", "8"] {
+            XCTAssertEqual(try ids(remains), [], remains)
+        }
+    }
+
     func testHTMLPartsAttachmentsAndMimeTypes() throws {
         XCTAssertEqual(try ids("congratulations"), ["m2@example.org"], "HTML is indexed as text")
         XCTAssertEqual(try ids("html"), [], "markup is not indexed")

@@ -140,9 +140,10 @@ final class TermsTests: SearchIndexTestCase {
     }
 
     /// A catch-up of more events than `termsCountedCatchUp` and than a sixteenth of the documents makes `terms`
-    /// again at its end; a version 7 file is upgraded in place (not rebuilt), its indexes by folder and Message-ID
-    /// made on open, and a version 6 file, its `terms` made by the catch-up on open too; a rebuild's file has it current.
-    func testALargeCatchUpAndAnUpgradeMakeTheVocabularyAgain() throws {
+    /// again at its end; a file of an older version (8, 7 or 6: its text was indexed with the remains of terminal
+    /// escape sequences) is rebuilt on open, with its indexes by folder and Message-ID and `terms` current; a
+    /// rebuild's file has it current.
+    func testALargeCatchUpAndAnOlderVersionMakeTheVocabularyAgain() throws {
         try importMessages((0..<4).map { message($0) })
         let folder = store.directory.viewsPath + "/search"
         let idx = try index()
@@ -156,8 +157,8 @@ final class TermsTests: SearchIndexTestCase {
         XCTAssertFalse(try kept(idx).contains("zzzextra 0 1 1"))
         let made = try kept(idx)
 
-        // An older version, made by `older` (which drops the indexes of version 8 first) and opened: upgraded in
-        // place, not rebuilt (a row put in before is still there).
+        // An older version, made by `older` (which drops the indexes of version 8 first) and opened: rebuilt (a row
+        // put in before is gone), complete.
         let indexes = ["docs_account", "docs_folder", "docs_past_account", "docs_past_folder", "docs_past_message_id"]
         func present(_ idx: SearchIndex) throws -> [String] {
             try idx.locked { () throws -> [String] in
@@ -167,30 +168,25 @@ final class TermsTests: SearchIndexTestCase {
                 return out
             }
         }
-        func opened(asVersion version: Int, _ older: String) throws -> SearchIndex {
-            try idx.locked {
-                try idx.db.exec(indexes.map { "DROP INDEX \($0);" }.joined() + older
-                                + "UPDATE meta SET value = \(version) WHERE key = 'schema_version'; INSERT INTO meta(key, value) VALUES('marker', 42);")
+        var file = idx
+        for (version, older) in [(8, ""), (7, ""), (6, "DROP TABLE terms; DELETE FROM meta WHERE key = 'terms';")] {
+            try file.locked {
+                try file.db.exec(indexes.map { "DROP INDEX IF EXISTS \($0);" }.joined() + older
+                                    + "UPDATE meta SET value = \(version) WHERE key = 'schema_version'; INSERT INTO meta(key, value) VALUES('marker', 42);")
             }
             var notes: [String] = []
-            let upgraded = try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
-            XCTAssertEqual(notes, [], "version \(version): not rebuilt")
-            try upgraded.locked {
-                XCTAssertEqual(try upgraded.metaValue("marker"), 42, "version \(version): the same file")
-                XCTAssertEqual(try upgraded.metaValue("schema_version"), Int64(SearchSchema.version))
-                try upgraded.db.exec("DELETE FROM meta WHERE key = 'marker'")
+            let reopened = try SearchIndex.open(folder: folder, log: store.log) { notes.append($0) }
+            XCTAssertEqual(notes.count, 1, "version \(version): rebuilt")
+            try reopened.locked {
+                XCTAssertNil(try reopened.metaValue("marker"), "version \(version): a new file")
+                XCTAssertEqual(try reopened.metaValue("schema_version"), Int64(SearchSchema.version))
             }
-            XCTAssertEqual(try present(upgraded), indexes, "version \(version)")
-            return upgraded
+            XCTAssertEqual(try present(reopened), indexes, "version \(version)")
+            XCTAssertTrue(try current(reopened), "version \(version)")
+            XCTAssertEqual(try kept(reopened), made, "version \(version)")
+            XCTAssertEqual(try ids("bulk3*", reopened).count, (4..<(Int(SearchIndex.termsCountedCatchUp) / 2 + 200)).filter { $0 % 11 == 3 }.count)
+            file = reopened
         }
-        XCTAssertEqual(try present(idx), indexes)
-        // Version 7: without the indexes by folder and Message-ID.
-        XCTAssertEqual(try kept(try opened(asVersion: 7, "")), made)
-        // Version 6: no `terms` table, no `terms` key either.
-        let upgraded = try opened(asVersion: 6, "DROP TABLE terms; DELETE FROM meta WHERE key = 'terms';")
-        XCTAssertTrue(try current(upgraded))
-        XCTAssertEqual(try kept(upgraded), made)
-        XCTAssertEqual(try ids("bulk3*", upgraded).count, (4..<(Int(SearchIndex.termsCountedCatchUp) / 2 + 200)).filter { $0 % 11 == 3 }.count)
 
         let rebuilt = try SearchIndex.rebuild(folder: dir.file("rebuilt"), log: store.log)
         XCTAssertTrue(try current(rebuilt))
