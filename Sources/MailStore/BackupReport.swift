@@ -4,6 +4,9 @@ import EventLog
 public struct BackupReport: Sendable, Equatable {
     /// The backup's folder (absolute).
     public var destination: String
+    /// Where the copy is: `destination`, or when it failed verification its `unverified/` folder (kept there for
+    /// inspection, not put in place: `destination` stays marked unfinished and the next backup into it clears it).
+    public var copyFolder: String
     /// The last sequence in the copy and its chain hash: the log as it was when the copy's read transaction began
     /// (writers went on meanwhile; what they appended after that is not in the copy).
     public var headSequence: UInt64

@@ -18,10 +18,14 @@ extension MailStore {
     /// OAuth token files (`secrets/`) are copied only with `includeSecrets`; without, they are counted.
     ///
     /// The backup is a store: `--store PATH` reads it, and restoring is putting its `FORMAT` and `log/` in place of
-    /// a store's. It appears whole or not at all: the log is written into `log.partial/` and synced, renamed, and
-    /// `FORMAT` written last; a failure (a full disk) removes what was written. With `verify`, the copy is then
-    /// walked as `mailstore verify` walks a store (hash chain, every record, indexes, every blob's hash), and its
-    /// head's chain hash compared with the store's at that sequence.
+    /// a store's. It appears whole and verified or not at all: the copy is made in `unverified/` inside the folder
+    /// (0700; the log written into `unverified/log.partial/` and synced, renamed, then `secrets/` and `FORMAT`), and
+    /// with `verify` walked there as `mailstore verify` walks a store (hash chain, every record, indexes, every blob's
+    /// hash), its head's chain hash compared with the store's at that sequence. Only then are its `log/`, `secrets/`
+    /// and `FORMAT` (last) renamed into the folder and the folder's unfinished marker removed: a backup killed before
+    /// that, verifying included, leaves no `FORMAT` in the folder and the marker there, and the next backup into the
+    /// folder clears what it left. A failure (a full disk) removes what was written; a copy that fails verification
+    /// is not put in place but kept in `unverified/` for inspection (the folder stays marked unfinished).
     ///
     /// `copyProgress` is told the bytes of the copy written so far and the log file's size (the copy, compacted, ends
     /// at most that), every 0.1 s on the calling thread; `progress`, the verification's (done, total).
@@ -37,8 +41,12 @@ extension MailStore {
         // is refused, and what a run killed midway left (the marker, unlocked once its holder died) is cleared.
         let (marker, made, clearedUnfinished) = try claimBackupFolder(dest)
         defer { close(marker) }
-        let partial = dest + "/log.partial", logFolder = dest + "/log", secretsFolder = dest + "/secrets"
-        let format = dest + "/FORMAT"
+        let staging = dest + "/" + MailStore.unverifiedFolder
+        let partial = staging + "/log.partial"
+        // Each name in the copy's folder while it is unverified, and in the backup's once it is put in place.
+        let (stagedLog, logFolder) = (staging + "/log", dest + "/log")
+        let (stagedSecrets, secretsFolder) = (staging + "/secrets", dest + "/secrets")
+        let (stagedFormat, format) = (staging + "/FORMAT", dest + "/FORMAT")
         func removeWritten() {
             MailStore.removeBackupEntries(dest)
             if made { rmdir(dest) }
@@ -51,7 +59,9 @@ extension MailStore {
             guard let formatBefore = StoreDirectory.readSmallFile(directory.formatFile) else {
                 throw BackupError.copyFailed(dest, "the store's format file \(directory.formatFile) cannot be read")
             }
-            guard mkdir(partial, 0o700) == 0 else { throw BackupError.copyFailed(dest, "\(partial): \(String(cString: strerror(errno)))") }
+            for folder in [staging, partial] where mkdir(folder, 0o700) != 0 {
+                throw BackupError.copyFailed(dest, "\(folder): \(String(cString: strerror(errno)))")
+            }
             let started = ContinuousClock.now
             // The copy reads every page of the log through the map: released as it goes, its resident size stays
             // near the budget (without, a 100K-message store's backup peaked at 468 MiB, the whole file). It runs on a
@@ -73,41 +83,66 @@ extension MailStore {
             guard StoreDirectory.readSmallFile(directory.formatFile) == formatBefore else {
                 throw BackupError.formatChangedDuringCopy(directory.formatFile)
             }
-            guard rename(partial, logFolder) == 0 else { throw BackupError.copyFailed(dest, "\(logFolder): \(String(cString: strerror(errno)))") }
-            secrets = try copySecrets(into: includeSecrets ? secretsFolder : nil, dest: dest)
-            do { try StoreDirectory.writePrivateFile(format, bytes: formatBefore) } catch {
+            guard rename(partial, stagedLog) == 0 else { throw BackupError.copyFailed(dest, "\(stagedLog): \(String(cString: strerror(errno)))") }
+            secrets = try copySecrets(into: includeSecrets ? stagedSecrets : nil, dest: dest)
+            do { try StoreDirectory.writePrivateFile(stagedFormat, bytes: formatBefore) } catch {
                 throw BackupError.copyFailed(dest, "\(error)")
             }
-            // The renames and the new files are on disk with their folders, then the backup is no longer unfinished.
-            for folder in [logFolder, dest] where !MailStore.syncFolder(folder) {
+            // The copy on disk with its folders before it is verified and put in place.
+            for folder in [stagedLog, staging] where !MailStore.syncFolder(folder) {
                 throw BackupError.copyFailed(dest, "fsync(\(folder)): \(String(cString: strerror(errno)))")
-            }
-            guard unlink(dest + "/" + MailStore.unfinishedMarker) == 0, MailStore.syncFolder(dest) else {
-                throw BackupError.copyFailed(dest, "\(MailStore.unfinishedMarker): \(String(cString: strerror(errno)))")
             }
         } catch {
             removeWritten()
             throw error
         }
-        let copy = try MailStore.open(at: dest, readOnly: true)
-        let head = try copy.head()
+        let head: (sequence: UInt64, hash: [UInt8])
         var verification: VerifyReport?
         let verifyStarted = ContinuousClock.now
-        if verify {
-            var report = try copy.verifyLog(checkBlobs: true, progress: progress)
-            // The copy's chain, verified, ends in the hash the store's log has at that sequence: the two agree on every
-            // event up to it.
-            if try log.chainHash(at: head.sequence) != head.hash {
-                report.problems.append(.init(sequence: head.sequence, message: "the copy's chain hash differs from the store's log at this sequence"))
+        do {
+            let copy = try MailStore.open(at: staging, readOnly: true)
+            let copyHead = try copy.head()
+            head = (copyHead.sequence, copyHead.hash)
+            if verify {
+                Failpoint.reached("backup-verifying")
+                var report = try copy.verifyLog(checkBlobs: true, progress: progress)
+                // The copy's chain, verified, ends in the hash the store's log has at that sequence: the two agree on
+                // every event up to it.
+                if try log.chainHash(at: head.sequence) != head.hash {
+                    report.problems.append(.init(sequence: head.sequence, message: "the copy's chain hash differs from the store's log at this sequence"))
+                }
+                verification = report
             }
-            verification = report
+        } catch {
+            removeWritten()
+            throw error
+        }
+        let verifySeconds = verify ? MailStore.seconds(since: verifyStarted) : 0
+        let placed = verification?.isClean ?? true
+        if placed {
+            // Into place, `FORMAT` last; then the backup is no longer unfinished.
+            do {
+                for (from, to) in [(stagedLog, logFolder), (stagedSecrets, secretsFolder), (stagedFormat, format)]
+                where (to != secretsFolder || includeSecrets) && rename(from, to) != 0 {
+                    throw BackupError.copyFailed(dest, "\(to): \(String(cString: strerror(errno)))")
+                }
+                guard rmdir(staging) == 0, MailStore.syncFolder(dest) else {
+                    throw BackupError.copyFailed(dest, "\(staging): \(String(cString: strerror(errno)))")
+                }
+                guard unlink(dest + "/" + MailStore.unfinishedMarker) == 0, MailStore.syncFolder(dest) else {
+                    throw BackupError.copyFailed(dest, "\(MailStore.unfinishedMarker): \(String(cString: strerror(errno)))")
+                }
+            } catch {
+                removeWritten()
+                throw error
+            }
         }
         return BackupReport(
-            destination: dest, headSequence: head.sequence, headHash: head.hash,
+            destination: dest, copyFolder: placed ? dest : staging, headSequence: head.sequence, headHash: head.hash,
             sourceFileBytes: Environment.fileSize(Environment.dataFile(directory.logPath)) ?? 0,
-            copyFileBytes: Environment.fileSize(Environment.dataFile(logFolder)) ?? 0,
+            copyFileBytes: Environment.fileSize(Environment.dataFile(placed ? logFolder : stagedLog)) ?? 0,
             secretsCopied: secrets.copied, secretsLeftOut: secrets.leftOut, clearedUnfinished: clearedUnfinished, verification: verification,
-            copySeconds: copySeconds, verifySeconds: verify ? MailStore.seconds(since: verifyStarted) : 0)
+            copySeconds: copySeconds, verifySeconds: verifySeconds)
     }
 
     /// Claims folder `dest` for a backup: made when missing (0700), else it must be empty or hold what a killed
@@ -168,8 +203,8 @@ extension MailStore {
         guard !path.isEmpty, !path.utf8.contains(0) else { throw BackupError.badDestination(path, "an empty or malformed path") }
         var dest = StoreDirectory.resolve(explicit: path)
         while dest.count > 1 && dest.hasSuffix("/") { dest.removeLast() }
-        // Room for the longest name written under it (`log.partial/data.mdb`).
-        guard dest.utf8.count + 32 < Int(PATH_MAX) else { throw BackupError.badDestination(dest, "the path is longer than the system allows") }
+        // Room for the longest name written under it (`unverified/log.partial/data.mdb`, 32 bytes with its slash).
+        guard dest.utf8.count + 48 < Int(PATH_MAX) else { throw BackupError.badDestination(dest, "the path is longer than the system allows") }
         let name = (dest as NSString).lastPathComponent
         guard !name.isEmpty, name != "/", name != ".", name != ".." else { throw BackupError.badDestination(dest, "name a folder") }
         let parent = (dest as NSString).deletingLastPathComponent
@@ -211,12 +246,16 @@ extension MailStore {
         return (names.count, 0)
     }
 
-    /// The file that marks a backup's folder while it is written (removed once `FORMAT` is in).
+    /// The file that marks a backup's folder while it is written (removed once the verified copy is in place).
     static let unfinishedMarker = ".mailstore-backup-unfinished"
 
-    /// The names a backup writes in its folder (`FORMAT`'s temporary as `writePrivateFile` names it).
+    /// The folder in a backup's folder where the copy is written and verified, before it is put in place.
+    static let unverifiedFolder = "unverified"
+
+    /// The names a backup writes in its folder (`FORMAT`'s temporary as `writePrivateFile` names it; `log.partial`
+    /// and `FORMAT`'s temporary there, as builds before `unverifiedFolder` wrote them).
     private static func isBackupEntry(_ name: String) -> Bool {
-        ["log.partial", "log", "secrets", "FORMAT", unfinishedMarker].contains(name)
+        ["log.partial", "log", "secrets", "FORMAT", unverifiedFolder, unfinishedMarker].contains(name)
             || (name.hasPrefix("FORMAT.") && name.hasSuffix(".tmp") && name.count <= 32)
     }
 

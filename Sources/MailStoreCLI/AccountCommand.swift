@@ -35,7 +35,7 @@ struct AccountAddCommand: ParsableCommand {
     @Argument(help: "The account's name (letters, digits, . _ @ + -).") var name: String
     @Option(help: ArgumentHelp("The account's email address.", valueName: "address")) var email: String
     @Option(help: ArgumentHelp("The IMAP server (default: the provider registry's for the email's domain).", valueName: "host")) var host: String?
-    @Option(help: ArgumentHelp("The IMAP port (default 993 for tls, 143 for starttls).", valueName: "port")) var port: UInt16?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The IMAP port (default 993 for tls, 143 for starttls).", valueName: "port")) var port: UInt16?
     @Option(help: ArgumentHelp("tls (implicit TLS, the default) or starttls.", valueName: "mode")) var security: String?
     @Option(help: ArgumentHelp("plain, login, oauth2 (sign in now, tokens kept for you), or xoauth2 with a token from --password-command (default: the provider's, else plain).", valueName: "mechanism")) var auth: String?
     @OptionGroup var oauth: OAuthOptions
@@ -45,7 +45,7 @@ struct AccountAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("An environment variable holding the secret.", valueName: "name")) var passwordEnv: String?
     @Option(help: ArgumentHelp("A PEM file of a private CA to trust.", valueName: "file")) var caFile: String?
     @Option(help: ArgumentHelp("The SMTP submission server (for sending).", valueName: "host")) var smtpHost: String?
-    @Option(help: ArgumentHelp("The SMTP port (default 587 for starttls, 465 for tls).", valueName: "port")) var smtpPort: UInt16?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The SMTP port (default 587 for starttls, 465 for tls).", valueName: "port")) var smtpPort: UInt16?
     @Option(help: ArgumentHelp("starttls (default) or tls.", valueName: "mode")) var smtpSecurity: String?
     @Option(help: ArgumentHelp("The SMTP login (default: the IMAP login).", valueName: "name")) var smtpUsername: String?
     @Option(help: ArgumentHelp("A file (0600) with the SMTP secret (default: the IMAP secret source).", valueName: "file")) var smtpPasswordFile: String?

@@ -18,7 +18,7 @@ struct AccountLoginCommand: ParsableCommand {
     @Argument(help: "The account's name.") var name: String
     @Flag(help: "Sign in with a code entered on another device (RFC 8628).") var device = false
     @Flag(help: "Print the sign-in URL only, never open a browser.") var noBrowser = false
-    @Option(help: ArgumentHelp("Seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
 
     func validate() throws {
         if let t = signInTimeout, !(t > 0 && t <= 3600) { throw ValidationError("--sign-in-timeout is 1-3600 seconds") }

@@ -11,10 +11,12 @@ struct BackupCommand: ParsableCommand {
         DEST is made (mode 0700) or must be an empty folder, outside the store. It gets FORMAT and log/data.mdb \
         (0600): the log as of one commit, taken while syncs and imports go on. Views and the search index are not \
         copied: they are rebuilt from the log where the backup is used (--store DEST). OAuth token files are copied \
-        only with --include-secrets. The copy is then verified as `mailstore verify` does (--no-verify skips it). \
-        A backup killed midway leaves DEST marked unfinished: the next backup into it clears it first. Exits 1 when \
-        the copy fails verification (the store's own log is then damaged too: run `mailstore verify`), 2 when DEST \
-        is not empty or another backup is writing into it, 3 when copying fails (what was written is removed).
+        only with --include-secrets. The copy is written into DEST/unverified/, verified there as `mailstore verify` \
+        does (--no-verify skips it), and only then moved into DEST (FORMAT last). A backup killed midway, verifying \
+        included, leaves DEST marked unfinished and without FORMAT: the next backup into it clears it first. \
+        Exits 1 when the copy fails verification (the store's own log is then damaged too: run `mailstore verify`; \
+        the copy stays in DEST/unverified/ for inspection), 2 when DEST is not empty or another backup is writing \
+        into it, 3 when copying fails (what was written is removed).
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -66,7 +68,7 @@ struct BackupCommand: ParsableCommand {
                 print(JSONText.string(try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])))
             } else {
                 if r.clearedUnfinished { Terminal.print("\(r.destination) held a backup killed before it finished: cleared first") }
-                Terminal.print("Backed up to \(r.destination): the log through sequence \(r.headSequence) (chain \(hash)…), "
+                Terminal.print("\(clean ? "Backed up to" : "Copied into") \(r.copyFolder): the log through sequence \(r.headSequence) (chain \(hash)…), "
                                + "\(StatsCommand.bytes(UInt64(r.copyFileBytes))) (the store's log file \(StatsCommand.bytes(UInt64(r.sourceFileBytes))), compacted), "
                                + String(format: "%.1f s", r.copySeconds))
                 if let v = r.verification {
@@ -85,7 +87,8 @@ struct BackupCommand: ParsableCommand {
                 if r.secretsCopied > 0 { print("Copied \(Counted.of(r.secretsCopied, "OAuth token file")) (secrets/, mode 0600): keep the backup private") }
             }
             if !clean {
-                Terminal.error("the copy failed verification: the store's own log is likely damaged too; run `mailstore verify`")
+                Terminal.error("the copy failed verification, so it was not put in place: it is kept in \(r.copyFolder) for inspection "
+                               + "(the next backup into \(r.destination) clears it); the store's own log is likely damaged too; run `mailstore verify`")
                 throw ExitCode(CLIExit.problemsFound)
             }
         }

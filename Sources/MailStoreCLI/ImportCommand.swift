@@ -29,7 +29,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For --mbox: the folder (default: the file name without extension).", valueName: "name"))
     var folder: String?
 
-    @Option(name: .long, help: ArgumentHelp("Skip messages larger than this many bytes (default 64 MiB; at most 1 GiB).", valueName: "bytes"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Skip messages larger than this many bytes (default 64 MiB; at most 1 GiB).", valueName: "bytes"))
     var maxMessageBytes: Int = 64 << 20
 
     @Flag(name: .long, help: "No progress bar and no summary.")

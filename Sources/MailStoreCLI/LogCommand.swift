@@ -26,10 +26,10 @@ struct LogCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only events of this account.", valueName: "account"))
     var account: String?
 
-    @Option(name: .customLong("from-seq"), help: ArgumentHelp("Start at this sequence number.", valueName: "seq"))
+    @Option(name: .customLong("from-seq"), parsing: .unconditional, help: ArgumentHelp("Start at this sequence number.", valueName: "seq"))
     var fromSeq: UInt64 = 1
 
-    @Option(name: .customLong("to-seq"), help: ArgumentHelp("End at this sequence number (included).", valueName: "seq"))
+    @Option(name: .customLong("to-seq"), parsing: .unconditional, help: ArgumentHelp("End at this sequence number (included).", valueName: "seq"))
     var toSeq: UInt64?
 
     @Option(name: .long, help: ArgumentHelp("Only events recorded at or after this time (UTC; e.g. 2026-12-03, '2026-12-03 10:00', 2h).", valueName: "time"))
@@ -38,10 +38,10 @@ struct LogCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only events recorded up to the end of this time (a date: its whole day).", valueName: "time"))
     var until: String?
 
-    @Option(name: .long, help: ArgumentHelp("Show at most this many events.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show at most this many events.", valueName: "n"))
     var limit: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Show only the newest n events that pass the filters (oldest first).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show only the newest n events that pass the filters (oldest first).", valueName: "n"))
     var last: Int?
 
     @Flag(name: .long, help: "Keep showing events as they are appended, until interrupted.")

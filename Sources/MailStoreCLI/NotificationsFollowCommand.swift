@@ -16,7 +16,7 @@ struct NotificationsFollowCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Flag(help: "Print JSON Lines.") var json = false
     @Flag(help: "Print what was recorded before starting too.") var fromStart = false
-    @Option(help: ArgumentHelp("Stop after this many lines (for scripts).", valueName: "N")) var maxLines: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many lines (for scripts).", valueName: "N")) var maxLines: Int?
 
     func run() throws {
         try CLIExit.run {

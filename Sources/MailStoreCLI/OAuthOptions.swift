@@ -11,7 +11,7 @@ struct OAuthOptions: ParsableArguments {
                                valueName: "scope")) var oauthScope: [String] = []
     @Flag(help: "OAuth: sign in with a code entered on another device (RFC 8628), for machines without a browser.") var device = false
     @Flag(help: "OAuth: print the sign-in URL only, never open a browser.") var noBrowser = false
-    @Option(help: ArgumentHelp("OAuth: seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("OAuth: seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
 
     /// Checks what `account add --auth oauth2` needs.
     func validate(host: String?) throws {

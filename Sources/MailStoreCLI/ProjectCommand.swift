@@ -37,13 +37,13 @@ struct ProjectCommand: ParsableCommand {
     /// The most rows of one page (`--limit`): a page is read and held whole.
     static let maxLimit = 10_000
 
-    @Option(name: .long, help: ArgumentHelp("Rows per page (default 25; at most 10,000).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Rows per page (default 25; at most 10,000).", valueName: "n"))
     var limit: Int = FetchThreadsUseCase.defaultPageSize
 
     @Flag(name: .long, help: "Every page.")
     var all = false
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Show the view as it was at this sequence number or time (ISO 8601, or as log --since reads it: 2026-12-03 10:00, 2h).", valueName: "seq|time"))
+    @Option(name: .customLong("as-of"), parsing: .unconditional, help: ArgumentHelp("Show the view as it was at this sequence number or time (ISO 8601, or as log --since reads it: 2026-12-03 10:00, 2h).", valueName: "seq|time"))
     var asOf: String?
 
     @Flag(name: .long, help: "Print JSON.")

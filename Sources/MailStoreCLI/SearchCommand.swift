@@ -37,19 +37,22 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .long, help: "Rows as threads (the matching messages marked) or as messages.")
     var output: Output = .threads
 
-    @Option(name: .long, help: "At most this many rows (1 to 10000).")
+    // The numbers are read unconditionally: `--offset -1` is the value -1, refused by `validate` naming the option's
+    // range (read as the next option, ArgumentParser only said "Missing value").
+    @Option(name: .long, parsing: .unconditional, help: "At most this many rows (1 to 10000).")
     var limit: Int = 25
 
-    @Option(name: .long, help: "Skip this many rows first (0 to 1000000).")
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many rows first (0 to 1000000).")
     var offset: Int = 0
 
     @Option(name: .long, help: "newest or oldest first.")
     var sort: Sort = .newest
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Search the store as it was at this sequence number or time (ISO 8601, or as log --since reads it: 2026-12-03 10:00, 2h).", valueName: "seq|time"))
+    @Option(name: .customLong("as-of"), parsing: .unconditional, help: ArgumentHelp("Search the store as it was at this sequence number or time (ISO 8601, or as log --since reads it: 2026-12-03 10:00, 2h).", valueName: "seq|time"))
     var asOf: String?
 
-    @Option(name: .long, help: ArgumentHelp("Stop the search after this many seconds (30; 0.1 to 3600): exit code 8.", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Stop the search after this many seconds (30; 0.1 to 3600): exit code 8.", valueName: "seconds"))
     var timeout: Double = MailStore.defaultSearchSeconds
 
     @Flag(name: .long, help: "Print JSON.")

@@ -188,7 +188,7 @@ struct ContactsCompleteCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The typed prefix (1 to 256 characters).") var prefix: String
     @Option(help: ArgumentHelp("The account (default: the only one).", valueName: "name")) var account: String?
-    @Option(help: ArgumentHelp("At most this many (1 to 1000).", valueName: "n")) var limit: Int = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many (1 to 1000).", valueName: "n")) var limit: Int = 10
     @Flag(help: "JSON Lines.") var json = false
 
     /// The longest PREFIX: an address is at most 254 characters (RFC 5321's path of 256 with its brackets), and a

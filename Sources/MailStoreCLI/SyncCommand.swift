@@ -26,11 +26,11 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON.") var json = false
     @Flag(help: "No progress bar and no summary.") var quiet = false
     @Flag(help: "Keep syncing: IDLE on the Inbox, poll the other folders, until interrupted.") var watch = false
-    @Option(help: ArgumentHelp("With --watch: re-issue IDLE after this many seconds (default: the provider's).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --watch: re-issue IDLE after this many seconds (default: the provider's).", valueName: "seconds"))
     var idleRefresh: Double?
-    @Option(help: ArgumentHelp("With --watch: poll every folder this often.", valueName: "seconds")) var pollInterval: Double = 300
-    @Option(help: ArgumentHelp("Network timeout.", valueName: "seconds")) var timeout: Double = 60
-    @Option(help: ArgumentHelp("The most messages fetched and committed per batch.", valueName: "n")) var batchMessages: Int = 500
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --watch: poll every folder this often.", valueName: "seconds")) var pollInterval: Double = 300
+    @Option(parsing: .unconditional, help: ArgumentHelp("Network timeout.", valueName: "seconds")) var timeout: Double = 60
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most messages fetched and committed per batch.", valueName: "n")) var batchMessages: Int = 500
     @Flag(help: "Print the IMAP conversation to stderr (credentials redacted).") var trace = false
     @OptionGroup var notify: SyncNotifyOptions
 

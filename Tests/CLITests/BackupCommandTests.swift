@@ -84,6 +84,30 @@ final class BackupCommandTests: CLITestCase {
         print("backups killed midway: \(killedMidway) of 10")
     }
 
+    /// A backup killed while it verifies its copy leaves no `DEST` that looks finished: no `FORMAT` or `log/` in it,
+    /// the unverified copy (0700) beside the unfinished marker; the next backup into it clears that and finishes.
+    func testABackupKilledWhileVerifyingLeavesNoFinishedLookingBackup() throws {
+        try importSample()
+        let dest = dir.file("bk")
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        env["MAILSTORE_FAILPOINT"] = "backup-verifying"
+        let killed = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["backup", dest, "--quiet"], environment: env, stdin: nil)
+        XCTAssertEqual(killed.status, 86, killed.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dest).sorted(), [".mailstore-backup-unfinished", "unverified"])
+        var st = stat()
+        XCTAssertEqual(lstat(dest + "/unverified", &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o700)
+        let notAStore = try mailstore("log", "--store", dest, expect: 2)
+        XCTAssertFalse(notAStore.stderr.isEmpty)
+
+        let again = try mailstore("backup", dest, "--quiet")
+        XCTAssertTrue(again.stdout.contains("held a backup killed before it finished: cleared first"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("Backed up to \(dest): "), again.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dest).sorted(), ["FORMAT", "log"])
+        try mailstore("verify", "--store", dest)
+    }
+
     func testTheTextReportIsSanitisedAndSaysWhatWasLeftOut() throws {
         try importSample()
         try FileManager.default.createDirectory(atPath: store + "/secrets", withIntermediateDirectories: true)

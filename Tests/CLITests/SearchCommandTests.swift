@@ -134,4 +134,27 @@ final class SearchCommandTests: CLITestCase {
         XCTAssertTrue(r.stderr.contains("from:alice date:2024-13-01\n                ^ invalid date"), r.stderr)
         try mailstore("search", "--limit", "0", "x", expect: 64)
     }
+
+    /// A negative number after a numeric option is its value, refused as out of range (a usage error, 64, naming
+    /// the option and its range), not taken for an option with the value missing.
+    func testANegativeNumberIsRefusedNamingTheOptionsRange() throws {
+        try mailstore("init")
+        for (args, message) in [(["--offset", "-1"], "--offset must be between 0 and 1000000"),
+                                (["--limit", "-5"], "--limit must be between 1 and 10000"),
+                                (["--timeout", "-1"], "--timeout must be between 0.1 and 3600 seconds"),
+                                (["--offset", "1000001"], "--offset must be between 0 and 1000000")] {
+            let r = try mailstore(["search"] + args + ["x"], expect: 64)
+            XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("Missing value"), "\(args): \(r.stderr)")
+        }
+        // So in every command with a numeric option (and `--as-of`).
+        for (args, message) in [(["log", "--limit", "-1"], "--limit must be 0 or more"), (["log", "--last", "-5"], "--last must be 0 or more"),
+                                (["project", "--view", "threads", "--limit", "-3"], "--limit must be between 1 and 10000"),
+                                (["sync", "--timeout", "-1"], "--timeout is 0.1 to 3600 seconds"),
+                                (["search", "--as-of", "-1", "x"], "'-1' is neither a sequence number nor a time"),
+                                (["account", "add", "x", "--email", "a@example.com", "--host", "h", "--port", "-1"], "'-1' is invalid for '--port")] {
+            let r = try mailstore(args, expect: 64)
+            XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+    }
 }

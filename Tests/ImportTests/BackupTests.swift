@@ -167,6 +167,11 @@ final class BackupTests: XCTestCase {
         func leftovers(_ folder: String, extra: [String] = []) throws {
             try FileManager.default.createDirectory(atPath: dir.file(folder + "/log.partial"), withIntermediateDirectories: true)
             try Data(repeating: 7, count: 5_000).write(to: URL(fileURLWithPath: dir.file(folder + "/log.partial/data.mdb")))
+            // A copy written whole but not verified (or failing verification): not in place.
+            try FileManager.default.createDirectory(atPath: dir.file(folder + "/unverified/log"), withIntermediateDirectories: true)
+            for name in ["FORMAT", "log/data.mdb"] {
+                try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: dir.file(folder + "/unverified/" + name)))
+            }
             for name in [marker, "FORMAT.4242.tmp"] + extra { try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file(folder + "/" + name))) }
         }
         try leftovers("killed")
@@ -179,7 +184,7 @@ final class BackupTests: XCTestCase {
         // Beside something a backup does not write, nothing is cleared; without the marker, neither.
         try leftovers("mixed", extra: ["notes.txt"])
         XCTAssertThrowsError(try store.backup(to: dir.file("mixed"))) { XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("mixed"))) }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("mixed")).count, 4)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("mixed")).count, 5)
         try leftovers("unmarked")
         XCTAssertEqual(unlink(dir.file("unmarked/" + marker)), 0)
         XCTAssertThrowsError(try store.backup(to: dir.file("unmarked"))) { XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("unmarked"))) }
@@ -192,6 +197,24 @@ final class BackupTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("busy/log.partial/data.mdb")), "nothing of it removed")
         close(fd)
         XCTAssertTrue(try store.backup(to: dir.file("busy")).clearedUnfinished, "its lock gone (the holder died), it is cleared")
+    }
+
+    /// A copy that fails verification is not put in place: it is kept in `unverified/` for inspection, the folder still
+    /// marked unfinished, and the next backup into the folder clears it.
+    func testACopyThatFailsVerificationIsNotPutInPlace() throws {
+        _ = try Importer(store: store).importMaildir(try maildir(["a", "b"]))
+        // A record whose key is not the next sequence (what a damaged page gives): the copy has it too.
+        let events = try store.log.environment.openDatabase("events")
+        try store.log.environment.write { txn in _ = try txn.put(events, key: [0, 0, 0, 0, 0, 0, 0, 1, 0], value: [1, 2, 3]) }
+        let report = try store.backup(to: dir.file("bk"))
+        XCTAssertEqual(report.verification?.isClean, false)
+        XCTAssertEqual(report.copyFolder, dir.file("bk/unverified"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("bk")).sorted(), [".mailstore-backup-unfinished", "unverified"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("bk/unverified")).sorted(), ["FORMAT", "log"])
+        XCTAssertEqual(mode(dir.file("bk/unverified")), 0o700)
+        let again = try store.backup(to: dir.file("bk"))
+        XCTAssertTrue(again.clearedUnfinished)
+        XCTAssertEqual(again.verification?.isClean, false)
     }
 
     /// Writers go on during the copy: each backup is the log at one commit (a prefix of the final log, its chain

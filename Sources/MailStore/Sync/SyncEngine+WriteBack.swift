@@ -291,8 +291,8 @@ extension SyncEngine {
         }
     }
 
-    /// A test hook: `MAILSTORE_FAILPOINT=NAME` ends the process at that point, as a crash would.
+    /// A test hook: `MAILSTORE_FAILPOINT=NAME` ends the process at that point, as a crash would (``Failpoint``).
     static func failpoint(_ name: String) {
-        if ProcessInfo.processInfo.environment["MAILSTORE_FAILPOINT"] == name { _exit(86) }
+        Failpoint.reached(name)
     }
 }
