@@ -18,11 +18,18 @@ struct Envelope {
     /// Fills the fields from the first occurrence of each header (address
     /// headers that occur more than once are concatenated). `kinds` says
     /// which known header each field is.
+    ///
+    /// `X-GM-THRID` is taken only where Gmail wrote it, in a Takeout export: among the first
+    /// ``gmailExportFields`` fields, beside `X-Gmail-Labels`. Anywhere else it is text a sender wrote
+    /// (any sender can put it in a message), and trusting it would thread a stranger's mail into a
+    /// conversation and split a real reply from it; a synced copy's comes from the server (`X-GM-THRID`
+    /// fetched from Gmail) or is none.
     mutating func collect(_ fields: [HeaderField], kinds: [KnownHeader], warnings: inout WarningList) {
         var seenMessageID = false
         var seenInReplyTo = false
         var seenReferences = false
-        for (f, kind) in zip(fields, kinds) {
+        let gmailExport = fields.prefix(Self.gmailExportFields).contains { $0.hasName("x-gmail-labels") }
+        for (index, (f, kind)) in zip(fields, kinds).enumerated() {
             switch kind {
             case .from: from += AddressParser.parseList(f.value, warnings: &warnings)
             case .to: to += AddressParser.parseList(f.value, warnings: &warnings)
@@ -62,12 +69,18 @@ struct Envelope {
             case .listID:
                 if listID == nil { listID = Self.listID(f.value) }
             case .gmailThreadID:
-                if gmailThreadID == nil { gmailThreadID = UInt64(f.value.trimmingASCIIWhitespace()) }
+                if gmailExport, index < Self.gmailExportFields, gmailThreadID == nil {
+                    gmailThreadID = UInt64(f.value.trimmingASCIIWhitespace())
+                }
             default:
                 break
             }
         }
     }
+
+    /// The fields at the top of a message Gmail's Takeout writes before the message's own (`X-GM-THRID`,
+    /// `X-Gmail-Labels`).
+    static let gmailExportFields = 2
 
     /// The id inside `<>` of a List-Id value, or the trimmed value.
     static func listID(_ value: String) -> String? {

@@ -39,7 +39,7 @@ final class MessageIDTests: XCTestCase {
         XCTAssertEqual(m.messageID, "root@example.com")
         XCTAssertEqual(m.inReplyTo, ["parent@example.com"])
         XCTAssertEqual(m.references, ["grand@example.com", "parent@example.com"])
-        XCTAssertEqual(m.gmailThreadID, 1_234_567_890_123_456_789)
+        XCTAssertNil(m.gmailThreadID, "a sender's X-GM-THRID is not Gmail's")
         XCTAssertEqual(m.listID, "discuss.example.com")
         XCTAssertFalse(hasWarning(m, .malformedMessageID))
     }
@@ -50,5 +50,18 @@ final class MessageIDTests: XCTestCase {
         XCTAssertTrue(hasWarning(m, .malformedMessageID))
         XCTAssertNil(m.gmailThreadID)
         XCTAssertEqual(m.listID, "plain-list")
+    }
+
+    /// Gmail's thread id is read from a message's header only where a Takeout export writes it: at the top, beside
+    /// X-Gmail-Labels. Anywhere else any sender could have written it.
+    func testOnlyATakeoutExportsGmailThreadIDIsRead() {
+        let takeout = parse("X-GM-THRID: 1798123456789012345\nX-Gmail-Labels: Inbox,Important\nMessage-ID: <a@x>\n\nx")
+        XCTAssertEqual(takeout.gmailThreadID, 1_798_123_456_789_012_345)
+        let labelsFirst = parse("X-Gmail-Labels: Inbox\nX-GM-THRID: 42\nMessage-ID: <a@x>\n\nx")
+        XCTAssertEqual(labelsFirst.gmailThreadID, 42)
+        let alone = parse("X-GM-THRID: 42\nMessage-ID: <a@x>\n\nx")
+        XCTAssertNil(alone.gmailThreadID, "without Gmail's labels beside it")
+        let below = parse("Received: from a by b\nX-Gmail-Labels: Inbox\nX-GM-THRID: 42\nMessage-ID: <a@x>\n\nx")
+        XCTAssertNil(below.gmailThreadID, "below a header a server added: the sender's")
     }
 }

@@ -61,4 +61,26 @@ final class HostileContentTests: SyncTestCase {
         try mailstore(["project", "--view", "threads", "--account", long, "--folder", long])
         try mailstore(["verify", "--views"])
     }
+
+    /// A sender's `X-GM-THRID` header, even at the top beside `X-Gmail-Labels` as a Takeout export writes it, does not
+    /// thread a synced message: only Gmail's server gives a synced copy its thread id. The reply stays with its
+    /// parent; the stranger's message with the same header is a thread of its own.
+    func testASendersGmailThreadHeaderThreadsNothing() throws {
+        let c = try server()
+        defer { c.logout() }
+        func message(_ id: String, _ subject: String, parent: String?) -> [UInt8] {
+            var h = "X-GM-THRID: 1\r\nX-Gmail-Labels: Inbox\r\nFrom: a@example.com\r\nSubject: \(subject)\r\nMessage-ID: <\(id)@x>\r\n"
+            if let parent { h += "In-Reply-To: <\(parent)@x>\r\nReferences: <\(parent)@x>\r\n" }
+            return Array((h + "Date: Mon, 2 Sep 2024 10:00:00 +0000\r\n\r\nbody\r\n").utf8)
+        }
+        _ = try c.append(to: MailboxName("INBOX"), message: Array("From: a@example.com\r\nSubject: root\r\nMessage-ID: <root@x>\r\nDate: Mon, 2 Sep 2024 09:00:00 +0000\r\n\r\nroot\r\n".utf8))
+        _ = try c.append(to: MailboxName("INBOX"), message: message("reply", "Re: root", parent: "root"))
+        _ = try c.append(to: MailboxName("INBOX"), message: message("stranger", "win", parent: nil))
+        try addAccount()
+        try sync()
+        let copies = try views.syncedCopies(account: accountName, folder: "INBOX").values.compactMap { try store.email(id: $0.emailID)?.payload }
+        XCTAssertEqual(copies.count, 3)
+        XCTAssertEqual(copies.compactMap(\.gmailThreadID), [])
+        XCTAssertEqual(try threads("INBOX"), [["root@x", "reply@x"], ["stranger@x"]])
+    }
 }

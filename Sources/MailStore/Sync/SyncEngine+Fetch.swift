@@ -138,7 +138,7 @@ extension SyncEngine {
                 $0.uid = m.uid
                 $0.uidValidity = validity
                 $0.sourceLocation = nil
-                if let thrid = m.gmailThreadID { $0.gmailThreadID = thrid }
+                $0.gmailThreadID = m.gmailThreadID  // the server's, never a header a sender wrote
             }
             result.event.event = .emailReceived(p)
         }
