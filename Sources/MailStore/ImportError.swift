@@ -13,7 +13,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .sourceNotFound(let p, let why): "cannot read \(p): \(why)"
         case .unreadable(let p, let why): "cannot read message \(p): \(why)"
-        case .invalidAccount(let name): "--account \"\(name)\" cannot name an account: give 1 to 1,024 bytes without control characters"
+        case .invalidAccount(let name): "--account \"\(name)\" cannot name an account: give 1 to 1,024 bytes without control characters, not `*` (every account together)"
         }
     }
 }
@@ -21,10 +21,12 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 extension ImportError {
     /// Whether `name` can name the account an import files its mail under: 1 to 1,024 bytes (above LMDB's key
     /// limit, which the views handle), no control or format (bidi, zero-width) characters. `account add` asks more
-    /// (1-64 letters, digits and . _ @ + -); an import of local mail takes any readable name, as it always did,
+    /// (1-64 letters, digits and . _ @ + -); an import of local mail takes any readable name but `*`, as it always did,
     /// but not one that would ride in every event's envelope at any length.
     static func checkAccount(_ name: String) throws(ImportError) {
-        guard !name.isEmpty, name.utf8.count <= 1_024,
+        // `*` is the views' key of every account together (the unified inbox and badge): an account of that name
+        // would mix into it.
+        guard !name.isEmpty, name != "*", name.utf8.count <= 1_024,
               !name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
             throw .invalidAccount(name.count > 64 ? String(name.prefix(64)) + "…" : name)
         }

@@ -130,24 +130,24 @@ extension MailStore {
     public var snapshotSequence: UInt64? { snapshot?.sequence }
 
     /// The last sequence at `point`: a sequence number (at most the head), or the last event recorded at or
-    /// before a time: ISO 8601 (`2024-01-15T09:30:00Z`, fractional seconds too), or a `TimePoint` (`2024-01-15
-    /// 09:30`, `2024-01-15`, `2h`, `yesterday`, ...), taken at the end of its span (a day's last moment, a minute's).
+    /// before a time: a `TimePoint` (`2024-01-15T09:30:00Z`, `2024-01-15 09:30`, `2024-01-15`, `2h`, `yesterday`, ...),
+    /// taken at the end of its span (a second's, a minute's, a day's last moment) as `log --until` takes it, `Z` or
+    /// not; else ISO 8601 with an offset or fractional seconds (`2024-01-15T09:30:00.250+02:00`), an instant.
     func sequence(asOf point: String) throws -> UInt64 {
         let head = try log.head().sequence
         if let n = UInt64(point) { return min(n, head) }
-        let f = ISO8601DateFormatter()
-        var date = f.date(from: point)
-        if date == nil {
-            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            date = f.date(from: point)
-        }
         let end: Timestamp
-        if let date {
-            end = Timestamp(microseconds: Timestamp(date).microseconds + 1)
-        } else if let p = TimePoint.parse(point, now: Date()) {
+        if let p = TimePoint.parse(point, now: Date()) {
             end = Timestamp(microseconds: (p.relative ? p.start + 1 : p.end) * 1_000_000)
         } else {
-            throw MailStoreError.badPointInTime(point)
+            let f = ISO8601DateFormatter()
+            var date = f.date(from: point)
+            if date == nil {
+                f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                date = f.date(from: point)
+            }
+            guard let date else { throw MailStoreError.badPointInTime(point) }
+            end = Timestamp(microseconds: Timestamp(date).microseconds + 1)
         }
         // Recorded times never go back along the log: the last event before `end` is the one before the first at or
         // after it.

@@ -17,6 +17,12 @@ extension MailStore {
         try views().account(named: name)?.settings
     }
 
+    /// Where email copy `id` is now and its flags now, as the views hold them after every action and sync since it
+    /// arrived (`EmailReceived` says where and how it came); nil when the views no longer hold it (expunged).
+    public func currentState(ofEmail id: String) throws -> (folder: String, flags: [String])? {
+        try views().emailCopyStates(ids: [id]).first.flatMap { $0 }.map { ($0.folder, $0.flags) }
+    }
+
     /// Every account the views know mail of (configured or imported), sorted.
     public func accountNames() throws -> [String] {
         try views().accounts()

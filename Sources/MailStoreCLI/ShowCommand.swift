@@ -62,14 +62,25 @@ struct ShowCommand: ParsableCommand {
                 a.map { addr in addr.name.map { "\($0) <\(addr.email)>" } ?? addr.email }.joined(separator: ", ")
             }
             Terminal.print("Email:       \(p.emailID)  (seq \(received.event.envelope.sequence), account \(received.event.envelope.account))")
-            Terminal.print("Folder:      \(p.folder)")
+            // Where it is and its flags now (actions and syncs since), and how it came when that differs.
+            let now = try store.currentState(ofEmail: p.emailID)
+            let flagText = { (flags: [String]) in flags.isEmpty ? "(none)" : flags.joined(separator: " ") }
+            if let now {
+                Terminal.print("Folder:      \(now.folder)" + (now.folder == p.folder ? "" : "  (received in \(p.folder))"))
+            } else {
+                Terminal.print("Folder:      \(p.folder)  (as received; no longer there: expunged)")
+            }
             Terminal.print("Message-ID:  \(p.messageID.map { "<\($0)>" } ?? "(none)")")
             Terminal.print("Date:        \(p.date.iso8601) (from \(p.dateSource))")
             Terminal.print("From:        \(list(p.from))")
             if !p.to.isEmpty { Terminal.print("To:          \(list(p.to))") }
             if !p.cc.isEmpty { Terminal.print("Cc:          \(list(p.cc))") }
             Terminal.print("Subject:     \(p.subject)")
-            Terminal.print("Flags:       \(p.flags.isEmpty ? "(none)" : p.flags.joined(separator: " "))")
+            if let now, Set(now.flags) != Set(p.flags) {
+                Terminal.print("Flags:       \(flagText(now.flags))  (received with \(flagText(p.flags)))")
+            } else {
+                Terminal.print("Flags:       \(flagText(p.flags))")
+            }
             Terminal.print("Size:        \(p.size) bytes, blob \(p.blob.hex)")
             for a in p.attachments {
                 Terminal.print("Attachment:  \(a.filename ?? "(unnamed)") \(a.mimeType) \(a.size) bytes\(a.isInline ? " (inline)" : "")")

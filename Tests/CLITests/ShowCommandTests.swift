@@ -71,6 +71,27 @@ final class ShowCommandTests: CLITestCase {
     }
 
     /// A text over 1 MiB is cut there, at a character's end, with a notice naming `--raw`.
+    /// The folder and flags are the copy's now (after actions), with how it came beside them.
+    func testTheFolderAndFlagsAreAsTheyAreNow() throws {
+        let ids = try importMessages([("Plans", "", "Text")])
+        let id = try XCTUnwrap(ids["Plans"])
+        // A folder to move it to (a folder comes with the mail filed in it).
+        let other = "From a@example.com Mon Nov 16 10:00:00 2026\nFrom: a@example.com\nSubject: Old\nMessage-ID: <old@example.com>\n\nold\n"
+        try Data(other.utf8).write(to: URL(fileURLWithPath: dir.file("archive.mbox")))
+        try mailstore("import", "--mbox", dir.file("archive.mbox"), "--account", "demo", "--folder", "Archive", "--quiet")
+        let before = try mailstore("show", id, "--headers-only").stdout
+        XCTAssertTrue(before.contains("Folder:      show\n"), before)
+        XCTAssertTrue(before.contains("Flags:       (none)\n"), before)
+        let page = try mailstore("project", "--view", "threads", "--account", "demo", "--folder", "show", "--json").stdout
+        let threads = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(page.utf8)) as? [String: Any])?["threads"] as? [[String: Any]])
+        let thread = try XCTUnwrap(threads.first?["id"] as? String)
+        try mailstore("star", thread)
+        try mailstore("move", thread, "--to", "Archive")
+        let after = try mailstore("show", id, "--headers-only").stdout
+        XCTAssertTrue(after.contains("Folder:      Archive  (received in show)\n"), after)
+        XCTAssertTrue(after.contains("Flags:       \\Flagged  (received with (none))\n"), after)
+    }
+
     func testAHugeTextIsCutWithANotice() throws {
         let line = String(repeating: "é", count: 99) + "\n"  // 199 bytes
         let ids = try importMessages([("huge", "Content-Type: text/plain; charset=utf-8\n", String(repeating: line, count: 8_000))])

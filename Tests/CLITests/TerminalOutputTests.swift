@@ -77,6 +77,8 @@ final class TerminalOutputTests: CLITestCase {
         let long = try mailstore("import", "--mbox", "/nonexistent", "--account", String(repeating: "a", count: 1_025), expect: 64)
         XCTAssertTrue(long.stderr.contains("cannot name an account: give 1 to 1,024 bytes"), long.stderr)
         XCTAssertLessThan(long.stderr.count, 600, "the name is quoted cut short")
+        let star = try mailstore("import", "--mbox", "/nonexistent", "--account", "*", expect: 64)
+        XCTAssertTrue(star.stderr.contains("not `*` (every account together)"), star.stderr)
         try mailstore("import", "--mbox", dir.file("none.mbox"), "--account", "my mail é", expect: 3)
         XCTAssertEqual(try mailstore("--help").status, 0)
     }

@@ -46,6 +46,19 @@ final class ThreadActionCommandTests: CLITestCase {
         XCTAssertTrue(none.stderr.contains("give at least one thread id"), none.stderr)
     }
 
+    /// On mail of an account with no server (an import), an action and its undo's inverse are complete at once:
+    /// nothing is left pending that no write-back could ever send; `actions` lists every account's, such a one's too.
+    func testAnImportedAccountsActionAndItsUndoAreCompleteAtOnce() throws {
+        let threads = try importedThreads()
+        let id = String(try mailstore("star", threads[0]).stdout.split(separator: "\n").last ?? "")
+        XCTAssertTrue(try mailstore("actions").stderr.contains("(no pending actions)"))
+        XCTAssertTrue(try starred().contains(threads[0]))
+        try mailstore("undo", id)
+        XCTAssertTrue(try mailstore("actions").stderr.contains("(no pending actions)"), "the inverse is not left pending")
+        XCTAssertTrue(try mailstore("actions", "--account", "demo").stderr.contains("(no pending actions)"))
+        XCTAssertFalse(try starred().contains(threads[0]))
+    }
+
     func testABadIDListIsRefusedWithItsLineAndNothingIsDone() throws {
         let ids = try importedThreads()
         let before = try starred()

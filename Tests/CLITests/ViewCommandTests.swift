@@ -182,6 +182,12 @@ final class ViewCommandTests: CLITestCase {
         let live = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try mailstore("project", "--view", "threads", "--account", "demo", "--all", "--json").stdout.utf8)) as? [String: Any])
         XCTAssertEqual(try threads(asOf: "now"), (live["threads"] as! [Any]).count)
         XCTAssertGreaterThan(try threads(asOf: "now"), 0)
+        // A second written as `log` prints it, `Z` or not, is the whole second, as `log --until` takes it.
+        let last = try mailstore("log", "--last", "1", "--json").stdout
+        let recorded = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])?["recordedAt"] as? String)
+        let second = String(recorded.prefix(19))
+        XCTAssertEqual(try threads(asOf: second + "Z"), (live["threads"] as! [Any]).count, second)
+        XCTAssertEqual(try threads(asOf: second), (live["threads"] as! [Any]).count, second)
         let bad = try mailstore("project", "--view", "threads", "--as-of", "soon", expect: 64)
         XCTAssertTrue(bad.stderr.contains("'soon' is neither a sequence number nor a time") && bad.stderr.contains("YYYY-MM-DD HH:MM"), bad.stderr)
     }

@@ -114,11 +114,15 @@ extension ManageThreadActionsUseCase {
                 groups.append((folder, current))
             }
         }
-        return groups.filter { !$0.targets.isEmpty }.map { g in
+        var events: [NewEvent] = []
+        for g in groups where !g.targets.isEmpty {
             let id = EventID.generate()
             let kind: ActionKind = r.kind.flag != nil ? r.kind.inverse : .move
-            return NewEvent(id: id, event: kind.event(ThreadAction(threadIDs: r.threadIDs, targets: g.targets, destination: g.destination)),
-                            account: r.account, stream: .action(id), causationID: causation, actor: .user)
+            events.append(NewEvent(id: id, event: kind.event(ThreadAction(threadIDs: r.threadIDs, targets: g.targets, destination: g.destination)),
+                                   account: r.account, stream: .action(id), causationID: causation, actor: .user))
+            // As the action itself was, its inverse is complete at once where there is no server to write it to.
+            events += try completedLocally(id, g.targets, account: r.account)
         }
+        return events
     }
 }

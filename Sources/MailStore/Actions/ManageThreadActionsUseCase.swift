@@ -94,14 +94,18 @@ public struct ManageThreadActionsUseCase {
             let id = EventID.generate()
             var events = [NewEvent(id: id, event: kind.event(payload), account: account, stream: .action(id),
                                    causationID: causation, actor: .user)]
-            // Mail of an account with no server (an import) has nothing to write back: the action is complete.
-            if try views.account(named: account) == nil {
-                events.append(NewEvent(event: .actionApplied(ActionApplied(actionID: id, emailIDs: payload.targets.map(\.emailID))),
-                                       account: account, stream: .action(id), causationID: id, actor: .system))
-            }
+            events += try completedLocally(id, payload.targets, account: account)
             try store.commit(events)
             return id
         }
+    }
+
+    /// Mail of an account with no server (an import) has nothing to write back: its action is complete at once (an
+    /// `ActionApplied` for every target), never left pending. Nothing for an account with a server.
+    func completedLocally(_ id: EventID, _ targets: [ActionTarget], account: String) throws -> [NewEvent] {
+        guard try views.account(named: account) == nil else { return [] }
+        return [NewEvent(event: .actionApplied(ActionApplied(actionID: id, emailIDs: targets.map(\.emailID))),
+                         account: account, stream: .action(id), causationID: id, actor: .system)]
     }
 
     /// Where a moving action puts the copies: the Archive-role folder (Gmail: the `\All` folder, All Mail
