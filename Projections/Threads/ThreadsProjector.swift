@@ -11,8 +11,9 @@ package final class ThreadsProjector: Projector {
     package static let name = ViewName.threads
     /// 2: rows stored apart from membership (`threads.rows`). 3: user actions and compensations fold in.
     /// 4: bounded keys and values (`Key`, `ViewBounds`). 5: the virtual Starred folder (`starred` table, index
-    /// keys); our drafts' server copies left out (`drafts` table).
-    package static let schemaVersion: UInt32 = 5
+    /// keys); our drafts' server copies left out (`drafts` table). 6: a thread's subject keeps its leading `[tags]`
+    /// (`BaseSubject`: `[EXTERNAL] Invoice`, where 5 showed `Invoice`).
+    package static let schemaVersion: UInt32 = 6
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .folderRemoved, .draftCopyChanged, .emailReceived, .flagsChanged, .emailCategorized, .emailExpunged])
     static let emailsTable = Table<EmailRecord>(.threads, "emails")

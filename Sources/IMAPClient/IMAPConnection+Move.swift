@@ -1,11 +1,13 @@
 import IMAPProtocol
 
 extension IMAPConnection {
-    /// Moves messages to `mailbox`: `UID MOVE` when MOVE is advertised, else `UID STORE +FLAGS.SILENT
-    /// (\Deleted)`, `UID COPY` and `UID EXPUNGE` (UIDPLUS) of exactly those UIDs. `\Deleted` goes first
-    /// and is checked (`UID FETCH FLAGS`) before anything is copied: a folder the user may not delete from
-    /// answers the STORE with OK and keeps nothing (Courier, Dovecot with ACLs), and a copy made then could
-    /// not be removed from the source. A refused COPY takes the `\Deleted` back.
+    /// Moves messages to `mailbox`: `UID MOVE` when MOVE is advertised, else RFC 6851's steps: `UID COPY`, `UID STORE
+    /// +FLAGS.SILENT (\Deleted)` and `UID EXPUNGE` (UIDPLUS) of exactly those UIDs. Whether the user may delete in the
+    /// source is checked before anything is copied: `\Deleted` set, read back (`UID FETCH FLAGS`) and taken away
+    /// again. A folder the user may not delete from answers the STORE with OK and keeps nothing (Courier, Dovecot with
+    /// ACLs), and a copy made then could not be removed from the source. The copy is made while the source is not
+    /// marked: a COPY keeps the flags, and copies marked `\Deleted` (as this fallback made them until 2026-12-06) are
+    /// erased by the next client that closes the destination folder (Courier; every client's CLOSE or EXPUNGE).
     /// Without MOVE and UIDPLUS it refuses (``IMAPClientError/commandFailed(command:status:text:)``,
     /// nothing sent): a plain EXPUNGE could remove other messages marked `\Deleted`.
     /// Returns the COPYUID when the server sent one.
@@ -15,6 +17,20 @@ extension IMAPConnection {
             throw .commandFailed(command: "UID MOVE", status: "NOT SENT",
                                  text: "the server offers neither MOVE nor UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
         }
+        guard try deletesAreKept(set) else {
+            throw .commandFailed(command: "UID MOVE", status: "NO",
+                                 text: "the server did not keep \\Deleted in the source folder (no right to delete there); nothing was copied")
+        }
+        // Unmarked before the copy (all of them: one marked by another client before would be copied marked too).
+        _ = try uidStore(set, .remove, flags: ["\\Deleted"])
+        let copied = try uidCopy(set, to: mailbox)
+        _ = try uidStore(set, .add, flags: ["\\Deleted"])
+        try uidExpunge(set)
+        return copied
+    }
+
+    /// Marks `set` `\Deleted` and reads the flags back: false when the server did not keep the mark on every one.
+    private func deletesAreKept(_ set: UIDSet) throws(IMAPClientError) -> Bool {
         _ = try uidStore(set, .add, flags: ["\\Deleted"])
         var kept = true
         do {
@@ -26,19 +42,7 @@ extension IMAPConnection {
         } catch {
             throw .commandFailed(command: "UID FETCH", status: "NO", text: "\(error)")
         }
-        guard kept else {
-            throw .commandFailed(command: "UID MOVE", status: "NO",
-                                 text: "the server did not keep \\Deleted in the source folder (no right to delete there); nothing was copied")
-        }
-        let copied: CopyUID?
-        do {
-            copied = try uidCopy(set, to: mailbox)
-        } catch {
-            _ = try? uidStore(set, .remove, flags: ["\\Deleted"])
-            throw error
-        }
-        try uidExpunge(set)
-        return copied
+        return kept
     }
 
     /// `UID EXPUNGE set` (UIDPLUS): removes exactly those of `set` that are marked `\Deleted`.

@@ -26,6 +26,8 @@ package final class IMAPConnection {
     let transport: SecureConnection
     /// Reads the server's responses from the bytes received.
     var parser = IMAPResponseParser()
+    /// The largest message (literal) the connection takes: a message the server says is larger is not to be fetched.
+    package var maxMessageBytes: Int { parser.limits.maxLiteralSize }
     /// Receives protocol lines (credentials redacted), when tracing.
     let trace: ((String) -> Void)?
     /// Splits received bytes into lines for `trace`.

@@ -1,5 +1,4 @@
-/// The "base subject" used to group messages into threads: reply and
-/// forward prefixes in many languages and leading `[list]` tags removed.
+/// The subject a thread shows: reply and forward prefixes in many languages removed, leading `[tags]` kept.
 package enum BaseSubject {
     /// Reply prefixes in many languages (lowercase; compared case-insensitively): `Re:`, `Aw:`,
     /// `Sv:`, `Antw:`, `Réf:`, `Odp:`, `Rif:`, `Vs:`, `Ynt:`, `Res:`, `回复:` ...
@@ -12,10 +11,11 @@ package enum BaseSubject {
     /// Reply and forward prefixes.
     private static let prefixes = replyPrefixes + forwardPrefixes
 
-    /// Strips (repeatedly) `Re:`, `RE:`, `Fwd:`, `Fw:`, `Aw:`, `Sv:`,
-    /// `Antw:`, `Réf:`, `回复:`, `转发:` and similar, with counters such as
-    /// `Re[2]:` or `Re(2):`, full-width colons, leading `[list]` tags and a
-    /// trailing `(fwd)`; collapses and trims whitespace.
+    /// Strips (repeatedly) `Re:`, `RE:`, `Fwd:`, `Fw:`, `Aw:`, `Sv:`, `Antw:`, `Réf:`, `回复:`, `转发:` and
+    /// similar, with counters such as `Re[2]:` or `Re(2):` and full-width colons, at the start or after leading
+    /// `[tags]`, and a trailing `(fwd)`; collapses and trims whitespace. The tags stay (`[list] Re: x` is
+    /// `[list] x`): a gateway's `[EXTERNAL]` or `[SPAM]` is a warning to the reader, and `[PATCH 1/2]` says which
+    /// (RFC 5256's base subject, for sorting, drops them; the thread list shows them, as Gmail and notmuch do).
     package static func of(_ subject: String) -> String {
         var s = collapse(subject)
         var changed = true
@@ -27,12 +27,11 @@ package enum BaseSubject {
                 s = collapse(String(s.dropLast(5)))
                 changed = true
             }
-            if let rest = stripTag(s), !rest.isEmpty {
-                s = rest
-                changed = true
-            }
             if let rest = stripPrefix(s) {
                 s = rest
+                changed = true
+            } else if let (tags, rest) = leadingTags(s), let stripped = stripPrefix(rest) {
+                s = stripped.isEmpty ? tags : tags + " " + stripped
                 changed = true
             }
         }
@@ -87,10 +86,17 @@ package enum BaseSubject {
         return !afterSpace || s.isEmpty
     }
 
-    /// Removes a leading `[tag]`.
-    private static func stripTag(_ s: String) -> String? {
-        guard s.first == "[", let close = s.firstIndex(of: "]") else { return nil }
-        return collapse(String(s[s.index(after: close)...]))
+    /// The leading `[tags]` of `s` (one or more, spaces between them) and what follows them, or nil when `s` does not
+    /// start with a tag or is nothing but tags. Bounded by `s`'s length: each tag ends at its first `]`.
+    private static func leadingTags(_ s: String) -> (tags: String, rest: String)? {
+        guard s.first == "[" else { return nil }
+        var end = s.startIndex
+        while end < s.endIndex, s[end] == "[", let close = s[end...].firstIndex(of: "]") {
+            end = s.index(after: close)
+            while end < s.endIndex, s[end] == " " { end = s.index(after: end) }
+        }
+        guard end > s.startIndex, end < s.endIndex else { return nil }
+        return (collapse(String(s[..<end])), String(s[end...]))
     }
 
     /// False when `s` surely starts with none of `prefixes` followed by its colon, judged from its first bytes alone:

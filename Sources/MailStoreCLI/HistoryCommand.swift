@@ -56,7 +56,15 @@ struct HistoryCommand: ParsableCommand {
                 }
                 return true
             }
-            if shown == 0 { throw CLIError.notFound("nothing in the log touches \(thread ?? email ?? account ?? action!)") }
+            if shown == 0, let thread {
+                // A thread id of the past (`project --as-of` shows them) names no thread once a message joined its
+                // thread with another: the joined thread has one id of the two.
+                throw CLIError.notFound("no thread \(thread) now: it never was, or a message since joined it with another thread, "
+                                        + "which took the other's id; ask about one of its messages: `project --view threads --as-of SEQ --json` "
+                                        + "lists a past thread's Message-IDs, `search id:MESSAGE-ID --json` their email ids, "
+                                        + "`history --email ID` the history")
+            }
+            if shown == 0 { throw CLIError.notFound("nothing in the log touches \(email ?? account ?? action!)") }
         }
     }
 

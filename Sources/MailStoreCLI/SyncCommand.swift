@@ -173,5 +173,11 @@ struct SyncCommand: ParsableCommand {
             if f.uidValidityChanged { parts.append("UIDVALIDITY changed, \(f.rematched) matched again") }
             if !parts.isEmpty { Terminal.print("  \(f.folder): \(parts.joined(separator: ", "))") }
         }
+        for f in r.folders where !f.skippedTooLarge.isEmpty {
+            Terminal.warning("\(f.folder): \(Counted.of(f.skippedTooLarge.count, "message")) over 64 MiB not fetched (UID "
+                             + f.skippedTooLarge.prefix(10).map(String.init).joined(separator: ", ")
+                             + (f.skippedTooLarge.count > 10 ? ", ..." : "") + "): mailstore stores a message of at most 64 MiB; "
+                             + "the rest of the account is synced")
+        }
     }
 }

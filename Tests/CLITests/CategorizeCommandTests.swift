@@ -38,6 +38,9 @@ final class CategorizeCommandTests: CLITestCase {
         let history = try mailstore("history", "--thread", thread)
         XCTAssertTrue(history.stdout.contains("the user's correction"), history.stdout)
         XCTAssertTrue(history.stdout.contains("by rules/1"), history.stdout)
+        // An id that names no thread now says why that may be and how to find its messages.
+        let gone = try mailstore("history", "--thread", "00000000000000ff", expect: 4)
+        XCTAssertTrue(gone.stderr.contains("a message since joined it with another thread"), gone.stderr)
 
         let rerun = try json(try mailstore("categorize", "--rerun", "--json"))
         XCTAssertEqual(rerun["recategorized"] as? Int, 0)

@@ -205,6 +205,14 @@ final class MessageTests: IMAPTestCase {
         let copyUID = try XCTUnwrap(imap.uidMove(UIDSet(uids[1]), to: "Archive"))
         XCTAssertEqual(copyUID.source, UIDSet(uids[1]))
         XCTAssertEqual(try imap.uidSearch([.all]), [uids[0]], "only the moved message may be expunged")
+        // The copy is not marked \Deleted (a COPY keeps the flags: a marked copy is erased by the next client that
+        // closes the folder).
+        _ = try imap.select("Archive")
+        var archived: [UInt32: [String]] = [:]
+        try imap.uidFetch(copyUID.destination, [.uid, .flags]) { if let uid = $0.uid { archived[uid] = $0.flags ?? [] } }
+        XCTAssertEqual(archived.count, 1)
+        XCTAssertFalse(archived.values.contains { $0.contains("\\Deleted") }, "\(archived)")
+        _ = try imap.select(.inbox)
 
         imap.capabilities.remove("UIDPLUS")
         XCTAssertThrowsError(try imap.uidMove(UIDSet(uids[0]), to: "Archive")) { error in

@@ -48,6 +48,28 @@ final class SyncEngineTests: SyncTestCase {
         XCTAssertEqual(stored.uid, first.uid)
     }
 
+    /// A message the server says is larger than a message may be (64 MiB) is not fetched and named: the folder's other
+    /// mail and the folders after it still sync, at every sync (one such message had stopped the account's sync).
+    func testAMessageOverTheLimitIsSkippedAndTheRestSyncs() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [("a1", "Plans", nil, [])], via: c)
+        let big = Array(("From: a@example.com\r\nSubject: Big\r\nMessage-ID: <big@example.com>\r\n\r\n").utf8)
+            + [UInt8](repeating: UInt8(ascii: "x"), count: (64 << 20) + 1_000) + Array("\r\n".utf8)
+        let bigUID = try XCTUnwrap(c.append(to: MailboxName("INBOX"), message: big)).uid
+        try fill("INBOX", [("a2", "Later", nil, [])], via: c)
+        try fill("Projects", [("p1", "Kickoff", nil, [])], via: c)
+        try addAccount()
+        for round in 0..<2 {
+            let report = try sync()
+            let inbox = try XCTUnwrap(report.folders.first { $0.folder == "INBOX" })
+            XCTAssertEqual(inbox.skippedTooLarge, [bigUID], "round \(round)")
+            XCTAssertEqual(Set(try views.syncedCopies(account: accountName, folder: "INBOX").values.compactMap(\.messageID)),
+                           ["a1@example.com", "a2@example.com"], "round \(round)")
+            XCTAssertEqual(try views.syncedCopies(account: accountName, folder: path("Projects")).count, 1, "round \(round)")
+        }
+    }
+
     func testANoChangeSyncAppendsNothing() throws {
         let c = try server()
         defer { c.logout() }

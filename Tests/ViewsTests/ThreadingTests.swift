@@ -63,7 +63,7 @@ final class ThreadingTests: ViewsTestCase {
                     flags: ["\\Flagged", "\\Seen"])
         try event(.emailCategorized(EmailCategorized(emailID: "r3", category: .updates)))
         let t = try XCTUnwrap(try useCase().fetchThreads(accountId: "acct", folderId: "INBOX").threads.first)
-        XCTAssertEqual(t.subject, "Build broken")
+        XCTAssertEqual(t.subject, "[swift-dev] Build broken", "the oldest message's subject, its list tag kept")
         XCTAssertEqual(t.participants.map(\.email), ["alice@example.com", "bob@example.com"], "most recent sender first")
         XCTAssertEqual(t.participantsJSON, #"[{"name":"Alice Smith","email":"alice@example.com"},{"name":"Bob","email":"bob@example.com"}]"#)
         XCTAssertEqual(t.snippet, "snippet of r3")

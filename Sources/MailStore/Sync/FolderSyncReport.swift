@@ -18,6 +18,9 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     public var uidValidityChanged = false
     /// Events appended for this folder (including checkpoints).
     public var events = 0
+    /// UIDs of messages the server says are larger than a message may be (64 MiB, the IMAP literal bound): not
+    /// fetched, named in a warning at every sync while they are there, so the rest of the account still syncs.
+    public var skippedTooLarge: [UInt32] = []
 
     public init(folder: String, role: String) {
         self.folder = folder

@@ -33,14 +33,25 @@ extension SyncEngine {
     /// batch's bodies reach ``SyncOptions/batchBytes`` the messages so far are handed over at once,
     /// so a server that states RFC822.SIZE 0 and sends 64 MiB bodies never has more than a few
     /// batches' worth held (see docs/reliability.md). A UID sent twice is taken once.
+    ///
+    /// A message the server says is larger than the connection takes (`IMAPConnection.maxMessageBytes`, 64 MiB) is
+    /// not fetched: its UID is returned, counted as done, so one such message does not stop the folder's sync and
+    /// every folder after it at each sync (as mbsync's MaxSize skips). One that states a smaller size and sends more
+    /// still ends the session (a broken or hostile server).
+    @discardableResult
     func fetchNew(_ uids: [UInt32], folder: MappedFolder, validity: UInt32, _ conn: IMAPConnection,
-                  commit: ([NewEvent], [PendingBlob], UInt32, Int) throws -> Void) throws {
+                  commit: ([NewEvent], [PendingBlob], UInt32, Int) throws -> Void) throws -> [UInt32] {
         var sizes: [UInt32: UInt64] = [:]
         do {
             try conn.uidFetch(UIDSet(uids), [.uid, .rfc822Size]) { msg in
                 if let uid = msg.uid, let size = msg.size { sizes[uid] = size }
             }
         } catch let e as IMAPClientError { throw SyncError.server(e) }
+        let limit = UInt64(conn.maxMessageBytes)
+        let tooLarge = uids.filter { (sizes[$0] ?? 0) > limit }
+        let skipped = Set(tooLarge)
+        let all = uids
+        let uids = tooLarge.isEmpty ? uids : uids.filter { !skipped.contains($0) }
         var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
         if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items.append(.gmailThreadID) }
         var batches: [[UInt32]] = []
@@ -60,7 +71,10 @@ extension SyncEngine {
         let plan = batches
         let byteBound = max(1, options.batchBytes)
         let pipeline = FetchPipeline<FetchedChunk>(capacity: 2)
+        let skippedChunk = FetchedChunk(messages: [], covered: tooLarge)
         pipeline.start { pipe in
+            // Those too large to fetch are done first (nothing to parse; the checkpoint moves past them).
+            if !skippedChunk.covered.isEmpty, !pipe.put(skippedChunk) { return }
             for batch in plan {
                 var chunk = FetchedChunk(messages: [], covered: [])
                 var bytes = 0
@@ -88,20 +102,20 @@ extension SyncEngine {
         defer { pipeline.finish() }
         var done = 0
         var lowest = UInt32.max
-        progress?(folder.path, 0, uids.count)
+        progress?(folder.path, 0, all.count)
         while true {
             let chunk: FetchedChunk
             switch pipeline.take() {
             case .batch(let c): chunk = c
             case .failed(let e as IMAPClientError): throw SyncError.server(e)
             case .failed(let e): throw e
-            case .end: return
+            case .end: return tooLarge
             }
             let results = try parse(chunk.messages, folder: folder.path, validity: validity)
             lowest = min(lowest, chunk.covered.min() ?? lowest)
             done += chunk.covered.count
-            try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done)
-            progress?(folder.path, done, uids.count)
+            try commit(results.flatMap(\.events), results.map(\.blob), lowest, all.count - done)
+            progress?(folder.path, done, all.count)
         }
     }
 

@@ -53,7 +53,7 @@ extension SyncEngine {
             report.events += events.count
         }
         guard !missing.isEmpty else { return report }
-        try fetchNew(missing, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining in
+        report.skippedTooLarge = try fetchNew(missing, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
             var all = batch
             all.append(self.checkpoint(path, next))
