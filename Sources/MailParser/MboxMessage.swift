@@ -14,6 +14,9 @@ package struct MboxMessage: Sendable, Hashable {
     /// then empty: it was dropped, not cut).
     package var oversizedBytes: Int?
 
+    /// Whether it is an empty message (a From_ line followed by another, or by the file's end): nothing to import.
+    package var isEmpty: Bool { bytes.isEmpty && oversizedBytes == nil }
+
     /// Creates a message.
     package init(bytes: [UInt8], envelopeSender: String? = nil, envelopeDate: Date? = nil, oversizedBytes: Int? = nil) {
         self.bytes = bytes

@@ -7,7 +7,8 @@ import Foundation
 /// current message plus the start of the current line.
 ///
 /// A message starts at a line beginning `From ` that is preceded by a blank
-/// line (or is the first line of the file). Lines matching `^>+From ` lose
+/// line, is the first line of the file, or follows another From_ line (whose
+/// message is then empty: returned with empty `bytes`). Lines matching `^>+From ` lose
 /// one `>` (when the `From ` ends within the line's first 4,098 bytes). The
 /// blank line before a From_ line is not part of the message. The result does
 /// not depend on how the input is cut into chunks.
@@ -46,6 +47,9 @@ package struct MboxSplitter: Sendable {
     private var lineIsOrdinary = false
     /// No non-blank line has been seen yet.
     private var atFileStart = true
+    /// The current message has only its From_ line so far: another From_ line now is a separator too (the first
+    /// one's message is empty), never content.
+    private var afterEnvelope = false
 
     /// Creates a splitter keeping messages of at most `maxMessageBytes` bytes.
     package init(maxMessageBytes: Int = MboxSplitter.defaultMaxMessageBytes) {
@@ -165,7 +169,7 @@ package struct MboxSplitter: Sendable {
             clearLine()
             lineIsOrdinary = true
         case .envelopeCandidate:
-            if !(atFileStart || pendingBlank != nil) || full {
+            if !(atFileStart || pendingBlank != nil || afterEnvelope) || full {
                 appendOrdinary(line)
                 clearLine()
                 lineIsOrdinary = true
@@ -185,7 +189,7 @@ package struct MboxSplitter: Sendable {
         switch classify(line, complete: true, quotes: countQuotes()) {
         case .quotedFrom:
             appendOrdinary(Array(line.dropFirst()))
-        case .envelopeCandidate where (atFileStart || pendingBlank != nil) && isEnvelope(line):
+        case .envelopeCandidate where (atFileStart || pendingBlank != nil || afterEnvelope) && isEnvelope(line):
             emit(into: &out)
             startMessage(envelope: line)
         default:
@@ -199,6 +203,7 @@ package struct MboxSplitter: Sendable {
         if !inMessage {
             inMessage = true
         }
+        afterEnvelope = false
         if let pb = pendingBlank {
             pb.withUnsafeBufferPointer { keep($0) }
             pendingBlank = nil
@@ -236,6 +241,7 @@ package struct MboxSplitter: Sendable {
     /// Starts a new message from its From_ line.
     private mutating func startMessage(envelope l: [UInt8]) {
         inMessage = true
+        afterEnvelope = true
         pendingBlank = nil
         message = []
         dropped = 0
@@ -254,6 +260,7 @@ package struct MboxSplitter: Sendable {
     private mutating func emit(into out: inout [MboxMessage]) {
         defer {
             inMessage = false
+            afterEnvelope = false
             pendingBlank = nil
             envelopeSender = nil
             envelopeDate = nil

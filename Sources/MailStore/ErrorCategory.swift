@@ -28,7 +28,7 @@ public enum ErrorCategory: Sendable, Equatable {
         case is StoreError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationBusy: self = .store
         case BackupError.destinationInsideStore, BackupError.badDestination: self = .invalidInput
         case SearchIndexError.timedOut: self = .timedOut
-        case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount: self = .invalidInput
+        case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount, ImportError.invalidFolder: self = .invalidInput
         case MailStoreError.snapshot: self = .refused
         case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: self = .notFound
         case SyncError.server, SyncError.noEmailFolders, SyncError.connectionsBusy, is SMTPClientError: self = .server

@@ -8,12 +8,19 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The account name cannot name an account: empty, over 1,024 bytes, or with control or format characters
     /// (the name as given, cut to 64 characters).
     case invalidAccount(String)
+    /// The mbox file is locked by another program (a mail client or delivery agent writing it) for longer than the
+    /// import waits (`Importer.Options.mboxLockWait`): the path and what holds it.
+    case mboxLocked(String, String)
+    /// The folder given for an mbox cannot name a folder: empty (the name as given).
+    case invalidFolder(String)
 
     public var description: String {
         switch self {
         case .sourceNotFound(let p, let why): "cannot read \(p): \(why)"
         case .unreadable(let p, let why): "cannot read message \(p): \(why)"
         case .invalidAccount(let name): "--account \"\(name)\" cannot name an account: give 1 to 1,024 bytes without control characters, not `*` (every account together)"
+        case .mboxLocked(let p, let why): "cannot import \(p): it is locked by another program (\(why)); try again once that program is done with it (a stale \(p).lock left by a crashed program may be removed by hand)"
+        case .invalidFolder(let name): "--folder \"\(name)\" cannot name a folder: give a non-empty name"
         }
     }
 }

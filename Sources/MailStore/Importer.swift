@@ -40,6 +40,9 @@ public final class Importer {
         /// many distinct messages apart are taken for one message (the second "already present"); the same file is
         /// numbered the same way every time.
         public var maxTrackedCopies = 1 << 20
+        /// For mbox: how long to wait for another program's lock on the file (its `FILE.lock` dot-lock or an `fcntl`
+        /// write lock), polled every 100 ms, before failing with `ImportError.mboxLocked` (default 10 s).
+        public var mboxLockWait: Duration = MboxLock.defaultWait
 
         /// Default options.
         public init() {}
@@ -97,12 +100,21 @@ public final class Importer {
         var done = 0
         while let listed = try feed.next() {
             for (location, size) in listed.tooLarge { skipTooLarge(location, size: size) }
+            for note in listed.notes {
+                switch note {
+                case .skipped(let line): summary.addSkipped(line)
+                case .vanished(let line): summary.addVanished(line)
+                }
+            }
             messagesLookedUp += listed.lookedUp
             if !listed.messages.isEmpty { try process(listed.messages, known: listed.known) }
-            done += listed.messages.count + listed.tooLarge.count
+            done += listed.messages.count + listed.tooLarge.count + listed.notes.count
             progress?(done, max(total, done))
         }
         try finishPending()
+        // What the folders' listings met (files come and go between the count and the listing): each is imported,
+        // already present, too large, unreadable, vanished or skipped.
+        summary.found = done
         try store.log.environment.sync()
         summary.seconds = Date().timeIntervalSince(start)
         return summary
@@ -116,6 +128,8 @@ public final class Importer {
         /// How many of `messages` were looked up (none in a folder this run discovered).
         var lookedUp = 0
         var tooLarge: [(location: String, size: Int)] = []
+        /// Entries skipped as not messages and message files that vanished (`MaildirSource.Note`).
+        var notes: [MaildirSource.Note] = []
     }
 
     /// Lists the folders' messages a chunk at a time on a thread of its own (a chunk ends at `batchMessages` or
@@ -146,7 +160,9 @@ public final class Importer {
             }
             for listing in folders {
                 // Messages come a listing chunk at a time; a chunk to append ends at `batchMessages` or `batchBytes`.
-                try source.messages(of: listing, chunk: batchMessages) { messages in
+                try source.messages(of: listing, chunk: batchMessages) { messages, notes in
+                    chunk.notes += notes
+                    if messages.isEmpty && chunk.notes.count >= batchMessages { try send() }
                     for m in messages {
                         if m.size > maxMessageBytes {
                             chunk.tooLarge.append(("\(m.folder)/\(m.location)", m.size))
@@ -154,12 +170,13 @@ public final class Importer {
                             chunk.messages.append(m)
                             chunkBytes += m.size
                         }
-                        // A chunk holds at most `batchMessages` entries, skipped ones included.
-                        if chunk.messages.count + chunk.tooLarge.count >= batchMessages || chunkBytes >= batchBytes { try send() }
+                        // A chunk holds at most `batchMessages` entries, skipped ones included (and the notes of the
+                        // listing chunk that filled it).
+                        if chunk.messages.count + chunk.tooLarge.count + chunk.notes.count >= batchMessages || chunkBytes >= batchBytes { try send() }
                     }
                 }
                 // A folder's last chunk goes alone, as before.
-                if !chunk.messages.isEmpty || !chunk.tooLarge.isEmpty { try send() }
+                if !chunk.messages.isEmpty || !chunk.tooLarge.isEmpty || !chunk.notes.isEmpty { try send() }
             }
         }
     }
@@ -192,8 +209,15 @@ public final class Importer {
             || st.st_mode & S_IFMT == S_IFDIR {
             throw ImportError.sourceNotFound(path, "not an mbox file (a device or folder); give a regular file or a pipe")
         }
+        // A spool another program writes is read under its locks (`MboxLock`), and only as far as it was when they
+        // were taken: what a writer appends meanwhile is left for the next import. A pipe has neither.
+        var readLimit = Int.max
+        if st.st_mode & S_IFMT == S_IFREG {
+            _ = try MboxLock.acquire(fd: handle.fileDescriptor, path: path, wait: options.mboxLockWait)
+            if fstat(handle.fileDescriptor, &st) == 0 { readLimit = Int(st.st_size) }
+        }
         let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let folder = options.folder ?? (base.isEmpty ? "INBOX" : base)
+        let folder = try Importer.folderName(options.folder ?? (base.isEmpty ? "INBOX" : base))
         summary.folders = 1
         try discover([MaildirSource.Folder(path: folder, role: FolderNaming.role(forPath: folder))])
         defer { syncLog() }
@@ -213,6 +237,10 @@ public final class Importer {
                 ordinal += 1
                 if let size = m.oversizedBytes {
                     skipTooLarge("#\(ordinal)", size: size)
+                    continue
+                }
+                if m.isEmpty {
+                    summary.addSkipped("\(path) #\(ordinal): an empty message (its From_ line is followed by another From_ line or the file's end)")
                     continue
                 }
                 let digest = hasher.hash(m.bytes)
@@ -244,9 +272,9 @@ public final class Importer {
         let fd = handle.fileDescriptor
         var offset = 0
         _ = posix_fadvise(fd, 0, off_t(Importer.mboxReadAhead), POSIX_FADV_WILLNEED)
-        while true {
+        while offset < readLimit {
             let data: Data
-            do { data = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+            do { data = try handle.read(upToCount: min(1 << 20, readLimit - offset)) ?? Data() } catch {
                 throw ImportError.sourceNotFound(path, error.localizedDescription)
             }
             if data.isEmpty { break }
@@ -262,6 +290,13 @@ public final class Importer {
         try store.log.environment.sync()
         summary.seconds = Date().timeIntervalSince(start)
         return summary
+    }
+
+    /// The folder an mbox is imported into, for `name` as given: `INBOX` in any case is the Inbox, `INBOX`
+    /// (docs/cli.md); an empty name is refused (`ImportError.invalidFolder`).
+    static func folderName(_ name: String) throws(ImportError) -> String {
+        guard !name.isEmpty else { throw .invalidFolder(name) }
+        return name.lowercased() == "inbox" ? "INBOX" : name
     }
 
     /// Appends `FolderDiscovered` for each folder (once: derived ids).

@@ -1,14 +1,18 @@
 import EventLog
 import EventModel
 import Foundation
+import IMAPProtocol
 import MailParser
 
 /// Finds the folders and messages of a Maildir tree.
 ///
 /// The root is `INBOX`. Maildir++ subfolders (`.Sent`, `.Lists.swift-dev`) become `Sent` and
 /// `Lists/swift-dev`; plain subfolders (`bar/baz`, as notmuch's corpora have them) keep their path.
-/// Messages are the files in `cur/` and `new/`, and, notmuch-style, regular files directly in a folder
-/// that are not Maildir bookkeeping (dovecot index files, `maildirfolder`, dot-files). `tmp/` is skipped.
+/// Messages are the files in `cur/` and `new/` (not dot-files), and, notmuch-style, regular files directly in a folder
+/// that are not Maildir bookkeeping (`maildirsize`, `dovecot*`, `courierimap*`, dot-files...: left out without a word)
+/// nor an mbox file lying there (it begins with a From_ line: said to be skipped). `tmp/` and notmuch's database
+/// (`.notmuch/`) are not walked. Maildir++ names in modified UTF-7 (Dovecot's on-disk encoding, `.Entw&APw-rfe`) are
+/// decoded (`Entwürfe`); one that does not decode keeps its name.
 struct MaildirSource {
     /// A folder found in the tree.
     struct Folder: Equatable {
@@ -32,10 +36,12 @@ struct MaildirSource {
     /// reader (`OpenedFile`), which then does not open it again.
     var prefetchLimit = 0
 
-    static let bookkeeping: Set<String> = ["maildirfolder", "subscriptions", "dovecot-uidlist", "dovecot-keywords",
-                                           "dovecot.index", "dovecot.index.log", "dovecot.index.cache",
-                                           "dovecot.list.index", "dovecot.list.index.log", "dovecot-uidvalidity",
-                                           "courierimapuiddb", "courierimapkeywords", "courierimapacl"]
+    /// Files of Maildir bookkeeping (besides dot-files and the `dovecot` and `courierimap` prefixes): not mail, left
+    /// out without a word.
+    static let bookkeeping: Set<String> = ["maildirfolder", "maildirsize", "subscriptions", "courierimapsubscribed",
+                                           "mbsyncstate", "offlineimap.uidvalidity"]
+    /// Folders that are some program's database, not mail: not walked.
+    static let notMailFolders: Set<String> = [".notmuch"]
 
     /// A folder and where its messages are: its `cur/` and `new/` folders and, when it holds loose message
     /// files, the folder itself.
@@ -96,12 +102,12 @@ struct MaildirSource {
                 if name == "cur" || name == "new" {
                     hasCur = hasCur || name == "cur"
                     places.append((path, name == "new", false))
-                    count += try names(in: path)?.count ?? 0
-                } else if name == "tmp" || name.hasPrefix("..") {
+                    count += try names(in: path)?.countMessages() ?? 0
+                } else if name == "tmp" || name.hasPrefix("..") || MaildirSource.notMailFolders.contains(name) {
                     continue
                 } else if name.hasPrefix(".") {
-                    // Maildir++: ".A.B" is folder A/B below the root.
-                    let sub = name.dropFirst().split(separator: ".").joined(separator: "/")
+                    // Maildir++: ".A.B" is folder A/B below the root, each level in modified UTF-7 on disk (Dovecot).
+                    let sub = name.dropFirst().split(separator: ".").map { MaildirSource.decodedName($0) }.joined(separator: "/")
                     if !sub.isEmpty { subdirs.append((path, depth == 0 ? sub : folder + "/" + sub)) }
                 } else {
                     subdirs.append((path, folder == "INBOX" && depth == 0 ? name : folder + "/" + name))
@@ -120,38 +126,102 @@ struct MaildirSource {
         }
     }
 
-    /// A file directly in a folder that is a message, not Maildir or server bookkeeping.
+    /// A file directly in a folder that may be a message: not a dot-file, not Maildir or server bookkeeping.
     static func isLooseMessage(_ name: String) -> Bool {
-        !(name.hasPrefix(".") || bookkeeping.contains(name) || name.hasPrefix("dovecot"))
+        !(name.hasPrefix(".") || bookkeeping.contains(name) || name.hasPrefix("dovecot") || name.hasPrefix("courierimap"))
     }
 
-    /// Calls `body` with the messages of `listing`, place by place in file-name order, `chunk` at a time.
-    /// One place's names are held at once, packed (the name bytes and an offset each: ~70 bytes a message),
-    /// and each message is looked at (`stat`) only when its chunk is made.
-    func messages(of listing: Listing, chunk: Int, _ body: ([SourceMessage]) throws -> Void) throws {
+    /// A Maildir++ folder name's level as the name it encodes in modified UTF-7 (RFC 3501 5.1.3, as Dovecot writes
+    /// names on disk); a name that is not modified UTF-7 (plain UTF-8, a lone `&`) is kept as it is.
+    static func decodedName(_ level: Substring) -> String {
+        guard level.utf8.contains(UInt8(ascii: "&")), let decoded = try? ModifiedUTF7.decode(level.utf8),
+              !decoded.isEmpty, !decoded.contains("/") else { return String(level) }
+        return decoded
+    }
+
+    /// What the listing met besides messages, for `ImportSummary`.
+    enum Note: Equatable {
+        /// An entry of `cur/` or `new/` that is not a message file (a FIFO, a socket, a folder, a dangling link): its
+        /// path and why.
+        case skipped(String)
+        /// A message file gone between the listing and its reading, and not found again under its unique name (deleted
+        /// or moved to another folder meanwhile): its folder and unique name.
+        case vanished(String)
+    }
+
+    /// How many rounds of looking again for files renamed meanwhile (`messages(of:chunk:_:)`): a file renamed again
+    /// each time it is looked for is said to have vanished after this many.
+    static let maxLookAgain = 3
+
+    /// Calls `body` with the messages of `listing`, place by place in file-name order, `chunk` at a time, and what
+    /// was met that is not a message (`Note`). One place's names are held at once, packed (the name bytes and an offset
+    /// each: ~70 bytes a message), and each message is looked at (`stat`) only when its chunk is made.
+    ///
+    /// A file gone when it is looked at was most often renamed by a mail client or `mbsync` (a flag changed:
+    /// `:2,S` to `:2,RS`, or moved from `new/` to `cur/`): as Dovecot does, its unique name (before `:2,`) is looked
+    /// for again in `cur/` and `new/` once the folder's listing is done (one more listing of them a round, at most
+    /// `maxLookAgain` rounds), and the file found is read with its flags of now. One not found is a `Note.vanished`.
+    func messages(of listing: Listing, chunk: Int, _ body: ([SourceMessage], [Note]) throws -> Void) throws {
         var batch: [SourceMessage] = []
+        var notes: [Note] = []
         batch.reserveCapacity(chunk)
-        for place in listing.places {
-            guard let names = try names(in: place.dir) else { continue }
-            // Each message is looked at relative to its folder (`fstatat`): the kernel walks one name, not the path.
-            let dir = open(place.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard dir >= 0 else { continue }
-            defer { close(dir) }
-            for i in names.sortedIndices() {
-                let name = names[i]
-                if place.loose && !MaildirSource.isLooseMessage(name) { continue }
-                let m = names.withCName(i) {
-                    message(in: dir, place.dir, name: name, cName: $0, byName: names.isUTF8(i), folder: listing.folder.path, new: place.new)
-                }
-                guard let m else { continue }
-                batch.append(m)
-                if batch.count >= chunk {
-                    try body(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+        func take(_ entry: Entry, unique: () -> String, missing: inout Set<String>) throws {
+            switch entry {
+            case .message(let m): batch.append(m)
+            case .notMessage(let why): notes.append(.skipped(why))
+            case .gone: missing.insert(unique())
+            case .ignored: return
+            }
+            if batch.count + notes.count >= chunk {
+                try body(batch, notes)
+                batch.removeAll(keepingCapacity: true)
+                notes.removeAll()
             }
         }
-        if !batch.isEmpty { try body(batch) }
+        // `new/` first: a client moves a message from `new/` to `cur/` (as it reads it), so one moved while `new/` is
+        // read is found in `cur/`, listed later, and one moved meanwhile is missed in `new/`; a missed one met in a
+        // later listing is found.
+        var missing = Set<String>()
+        for place in listing.places.filter(\.new) + listing.places.filter({ !$0.new }) {
+            try each(in: place, folder: listing.folder.path, where: { _ in true }) { entry, name in
+                if !missing.isEmpty { missing.remove(MaildirFilename.uniquePart(of: name)) }
+                try take(entry, unique: { MaildirFilename.uniquePart(of: name) }, missing: &missing)
+            }
+        }
+        var round = 0
+        while !missing.isEmpty && round < MaildirSource.maxLookAgain {
+            round += 1
+            var wanted = missing
+            missing = []
+            for place in listing.places {
+                try each(in: place, folder: listing.folder.path, where: { wanted.remove(MaildirFilename.uniquePart(of: $0)) != nil }) { entry, name in
+                    try take(entry, unique: { MaildirFilename.uniquePart(of: name) }, missing: &missing)
+                }
+            }
+            for unique in wanted.sorted() { notes.append(.vanished("\(listing.folder.path)/\(unique)")) }
+        }
+        for unique in missing.sorted() { notes.append(.vanished("\(listing.folder.path)/\(unique)")) }
+        if !batch.isEmpty || !notes.isEmpty { try body(batch, notes) }
+    }
+
+    /// Calls `body` with each entry of `place` in file-name order whose name `wanted` takes (dot-files are not
+    /// messages, nor bookkeeping directly in a folder: left out), looked at.
+    private func each(in place: (dir: String, new: Bool, loose: Bool), folder: String, where wanted: (String) -> Bool,
+                      _ body: (Entry, String) throws -> Void) throws {
+        guard let names = try names(in: place.dir) else { return }
+        // Each message is looked at relative to its folder (`fstatat`): the kernel walks one name, not the path.
+        let dir = open(place.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { return }
+        defer { close(dir) }
+        for i in names.sortedIndices() {
+            let name = names[i]
+            guard !name.hasPrefix("."), !place.loose || MaildirSource.isLooseMessage(name), wanted(name) else { continue }
+            let entry = names.withCName(i) {
+                message(in: dir, place.dir, name: name, cName: $0, byName: names.isUTF8(i), folder: folder, new: place.new,
+                        loose: place.loose)
+            }
+            try body(entry, name)
+        }
     }
 
     /// The entry names of `dir` (not `.` and `..`), packed; nil when it cannot be read. More than
@@ -171,25 +241,47 @@ struct MaildirSource {
         return names
     }
 
+    /// What one entry of `cur/` or `new/` is.
+    enum Entry {
+        /// A message file.
+        case message(SourceMessage)
+        /// Not a message file: its path and why (`Note.skipped`).
+        case notMessage(String)
+        /// Gone since it was listed (renamed or deleted).
+        case gone
+        /// Directly in a folder and not a regular file (a folder walked on its own): not a message, nothing to say.
+        case ignored
+    }
+
     /// The message in file `cName` of `dir` (`name` as shown; `byName`: a path made of `name` opens it, else, its name
     /// not being UTF-8, only its bytes do, so it is opened here and read through the descriptor).
     private func message(in dir: Int32, _ dirPath: String, name: String, cName: UnsafePointer<CChar>, byName: Bool,
-                         folder: String, new: Bool) -> SourceMessage? {
+                         folder: String, new: Bool, loose: Bool) -> Entry {
         var st = stat()
+        let path = dirPath + "/" + name
         // With prefetch, the file is opened first and looked at through its descriptor: the kernel walks its name
         // once, not for a `stat` and again for the `open`. Non-blocking and no controlling terminal, should the name
-        // be something else than a file. A file that cannot be opened (its permissions) is looked at by name, listed,
-        // and reported unreadable by its reader as before.
-        let fd: Int32 = prefetchLimit > 0 || !byName ? openat(dir, cName, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1
+        // be something else than a file (a FIFO opens at once and is refused, never read). A file that cannot be opened
+        // (its permissions) is looked at by name, listed, and reported unreadable by its reader as before.
+        // A link directly in a folder is not followed (docs/cli.md): only `cur/` and `new/` hold link folders' messages.
+        let noFollow = loose ? O_NOFOLLOW : 0
+        let fd: Int32 = prefetchLimit > 0 || !byName ? openat(dir, cName, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | noFollow) : -1
         if fd >= 0 {
             guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
                 close(fd)
-                return nil
+                return loose ? .ignored : .notMessage("\(path): \(MaildirSource.kind(st.st_mode)), not a message file")
             }
-        } else {
-            guard fstatat(dir, cName, &st, 0) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        } else if fstatat(dir, cName, &st, loose ? AT_SYMLINK_NOFOLLOW : 0) != 0 {
+            // Gone, or a symbolic link to nothing (or a socket, which cannot be opened).
+            guard fstatat(dir, cName, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return .gone }
+            return loose ? .ignored : .notMessage("\(path): \(MaildirSource.kind(st.st_mode)), not a message file")
+        } else if st.st_mode & S_IFMT != S_IFREG {
+            return loose ? .ignored : .notMessage("\(path): \(MaildirSource.kind(st.st_mode)), not a message file")
         }
-        let path = dirPath + "/" + name
+        if loose && MaildirSource.beginsWithFromLine(in: dir, cName, fd: fd) {
+            if fd >= 0 { close(fd) }
+            return .notMessage("\(path): an mbox file lying in a folder (it begins with a From_ line), not a message; import it with --mbox")
+        }
         var opened: OpenedFile?
         if fd >= 0 {
             if !byName {
@@ -205,8 +297,31 @@ struct MaildirSource {
         var flags = MaildirFilename.flags(of: name)
         if new { flags.removeAll { $0 == "\\Seen" } }
         let mtime = Date(timeIntervalSince1970: Double(st.st_mtim.tv_sec))
-        return SourceMessage(folder: folder, location: MaildirFilename.uniquePart(of: name),
-                             content: opened.map { .opened($0, path: path) } ?? .file(path),
-                             flags: flags, fallbackDate: mtime, size: Int(st.st_size))
+        return .message(SourceMessage(folder: folder, location: MaildirFilename.uniquePart(of: name),
+                                      content: opened.map { .opened($0, path: path) } ?? .file(path),
+                                      flags: flags, fallbackDate: mtime, size: Int(st.st_size)))
+    }
+
+    /// Whether the file `cName` of `dir` (open at `fd` when that is not -1) begins with `From `: an mbox's first From_
+    /// line. A Maildir message never does; a file that cannot be read is left to its reader to say so. Reads 5 bytes.
+    private static func beginsWithFromLine(in dir: Int32, _ cName: UnsafePointer<CChar>, fd: Int32) -> Bool {
+        let file = fd >= 0 ? fd : openat(dir, cName, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW)
+        guard file >= 0 else { return false }
+        defer { if file != fd { close(file) } }
+        var head = [UInt8](repeating: 0, count: 5)
+        let n = head.withUnsafeMutableBytes { pread(file, $0.baseAddress, 5, 0) }
+        return n == 5 && head == Array("From ".utf8)
+    }
+
+    /// What a file of `mode` is, in words.
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: "a symbolic link to nothing"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
     }
 }

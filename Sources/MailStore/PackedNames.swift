@@ -16,6 +16,11 @@ struct PackedNames {
         ends.append(UInt32(truncatingIfNeeded: bytes.count))
     }
 
+    /// How many names do not begin with a dot (a Maildir's `cur/` and `new/` hold messages under those).
+    func countMessages() -> Int {
+        (0..<count).reduce(0) { n, i in n + (bytes[span(i)].first == UInt8(ascii: ".") ? 0 : 1) }
+    }
+
     /// The bytes of name `i`.
     private func span(_ i: Int) -> Range<Int> { (i == 0 ? 0 : Int(ends[i - 1]))..<Int(ends[i]) }
 

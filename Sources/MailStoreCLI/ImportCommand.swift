@@ -10,7 +10,9 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Maildir: the root is INBOX; Maildir++ subfolders (.Sent, .Lists.dev) and plain subfolders become \
         folders; the S F R T D info letters become \\Seen \\Flagged \\Answered \\Deleted \\Draft. \
-        mbox: mboxo and mboxrd; Status and X-Status headers give the flags; the folder is the file name. \
+        mbox: mboxo and mboxrd; Status and X-Status headers give the flags; the folder is the file name \
+        (INBOX in any case is the Inbox). A spool another program writes is read under its locks (its FILE.lock \
+        dot-lock and an fcntl lock), waiting up to 10 s for them. \
         Malformed messages are imported as well as they can be and counted in the summary. A message over \
         --max-message-bytes (default 64 MiB) is skipped with a warning; nothing of it is stored.
         """)
@@ -42,6 +44,7 @@ struct ImportCommand: ParsableCommand {
         if (maildir == nil) == (mbox == nil) { throw ValidationError("give exactly one of --maildir DIR or --mbox FILE") }
         if account.isEmpty { throw ValidationError("--account must not be empty") }
         if folder != nil && mbox == nil { throw ValidationError("--folder goes with --mbox") }
+        if folder?.isEmpty == true { throw ValidationError("--folder must not be empty (leave it out to use the file name)") }
         // A message is held whole while it is parsed, hashed and compressed: the bound is bounded too.
         if !(1...(1 << 30)).contains(maxMessageBytes) { throw ValidationError("--max-message-bytes is 1 to 1073741824 (1 GiB)") }
     }
@@ -69,6 +72,8 @@ struct ImportCommand: ParsableCommand {
             bar.finish()
             for t in summary.tooLarge.prefix(20) { Terminal.warning("skipped a message too large to import: \(t)") }
             if summary.tooLarge.count > 20 { Terminal.warning("skipped \(summary.tooLarge.count - 20) more messages too large to import") }
+            for t in summary.skipped.prefix(20) { Terminal.warning("skipped, not mail: \(t)") }
+            if summary.skippedCount > 20 { Terminal.warning("skipped \(summary.skippedCount - 20) more entries that are not mail") }
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
@@ -88,6 +93,11 @@ struct ImportCommand: ParsableCommand {
             let reasons = s.warnings.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print("Malformed: \(Counted.of(s.malformed, "message")) imported with warnings (\(reasons))")
         }
+        if s.vanishedCount > 0 {
+            print("Vanished: \(Counted.of(s.vanishedCount, "message file")) deleted or moved to another folder while importing (not imported):")
+            for v in s.vanished.prefix(20) { Terminal.print("  \(v)") }
+        }
+        if s.skippedCount > 0 { print("Skipped (not mail, warned about above): \(Counted.of(s.skippedCount, "entry", plural: "entries"))") }
         if !s.unreadable.isEmpty {
             print("Unreadable: \(Counted.of(s.unreadable.count, "message")) could not be read:")
             for u in s.unreadable.prefix(20) { Terminal.print("  \(u)") }

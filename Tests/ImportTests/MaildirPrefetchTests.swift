@@ -47,7 +47,7 @@ final class MaildirPrefetchTests: FolderTestCase {
         source.prefetchLimit = 100_000
         let listing = try XCTUnwrap(try source.scan().first)
         var listed: [String] = []
-        try source.messages(of: listing, chunk: 10) { listed += $0.map(\.location) }
+        try source.messages(of: listing, chunk: 10) { m, _ in listed += m.map(\.location) }
         XCTAssertEqual(listed.count, 2)
 
         // The kernel reads the small file in the background: wait for it (at most 5 s).
@@ -60,7 +60,7 @@ final class MaildirPrefetchTests: FolderTestCase {
         evict(small)
         guard try residency(small).none else { throw XCTSkip("the file's pages could not be dropped again") }
         source.prefetchLimit = 0
-        try source.messages(of: listing, chunk: 10) { _ in }
+        try source.messages(of: listing, chunk: 10) { _, _ in }
         usleep(200_000)
         XCTAssertTrue(try residency(small).none, "no prefetch with a limit of 0")
     }

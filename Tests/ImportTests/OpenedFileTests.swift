@@ -34,7 +34,7 @@ final class OpenedFileTests: FolderTestCase {
         source.prefetchLimit = 1 << 20
         let listing = try XCTUnwrap(try source.scan().first)
         var held: [SourceMessage] = []
-        try source.messages(of: listing, chunk: 2) { held += $0 }
+        try source.messages(of: listing, chunk: 2) { m, _ in held += m }
         XCTAssertEqual(held.count, 5)
         XCTAssertEqual(OpenedFile.count, before.files + 5, "each listed message keeps its descriptor until it is read")
         XCTAssertEqual(openDescriptors(), before.descriptors + 5)
@@ -76,7 +76,7 @@ final class OpenedFileTests: FolderTestCase {
         source.prefetchLimit = 0
         let listing = try XCTUnwrap(try source.scan().first)
         var held: [SourceMessage] = []
-        try source.messages(of: listing, chunk: 10) { held += $0 }
+        try source.messages(of: listing, chunk: 10) { m, _ in held += m }
         for m in held {
             guard case .file = m.content else { return XCTFail("\(m.location) was handed on open") }
             XCTAssertEqual(String(decoding: try MessageIngest.bytes(of: m), as: UTF8.self), bodies[m.location])
@@ -92,7 +92,7 @@ final class OpenedFileTests: FolderTestCase {
             source.prefetchLimit = prefetch
             let listing = try XCTUnwrap(try source.scan().first)
             var held: [SourceMessage] = []
-            try source.messages(of: listing, chunk: 10) { held += $0 }
+            try source.messages(of: listing, chunk: 10) { m, _ in held += m }
             XCTAssertEqual(held.count, 3)
             let grown = dir.file("md/cur/" + held[0].location + ":2,S"), shrunk = dir.file("md/cur/" + held[1].location + ":2,S")
             let original = try Data(contentsOf: URL(fileURLWithPath: grown))

@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `mailstore import`'s options and summary (docs/cli.md, `mailstore import`).
+final class ImportCommandTests: CLITestCase {
+    private func writeMbox(_ name: String) throws -> String {
+        let path = dir.file(name)
+        try Data("From a@example.com Mon Jan  1 10:00:00 2024\nFrom: a@example.com\nMessage-ID: <a@x>\nSubject: a\n\nbody\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// `--folder ""` is refused as `--account ""` is (exit 64); `--folder inbox` is the Inbox, `INBOX`, not a second
+    /// folder with its role.
+    func testAnEmptyFolderIsRefusedAndInboxInAnyCaseIsTheInbox() throws {
+        try mailstore("init")
+        let mbox = try writeMbox("a.mbox")
+        let refused = try mailstore("import", "--mbox", mbox, "--folder", "", expect: 64)
+        XCTAssertTrue(refused.stderr.contains("--folder must not be empty"), refused.stderr)
+        try mailstore("import", "--mbox", mbox, "--folder", "INBOX", "--quiet")
+        try mailstore("import", "--mbox", mbox, "--folder", "inbox", "--quiet")
+        let folders = try mailstore("project", "--view", "folders").stdout
+        XCTAssertEqual(folders.split(separator: "\n").filter { $0.contains("Inbox") }.count, 1, folders)
+        let discovered = try mailstore("log", "--type", "FolderDiscovered").stdout.split(separator: "\n")
+        XCTAssertEqual(discovered.count, 1, "\(discovered)")
+        XCTAssertTrue(discovered.first?.hasSuffix("INBOX role=inbox") == true, "\(discovered)")
+    }
+
+    /// What is not mail is said: counted in the JSON summary (`skippedCount`, `skipped`; `vanishedCount`, `vanished`
+    /// beside the fields there were) and warned about on stderr; a FIFO does not hang the import.
+    func testEntriesThatAreNotMailAreCountedInTheJSONAndWarnedAbout() throws {
+        try mailstore("init")
+        let cur = dir.file("md/cur")
+        try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
+        try Data("From: a@example.com\nMessage-ID: <m@x>\n\nbody\n".utf8).write(to: URL(fileURLWithPath: cur + "/1.1.host:2,S"))
+        XCTAssertEqual(mkfifo(cur + "/2.2.host:2,S", 0o600), 0)
+        let r = try mailstore("import", "--maildir", dir.file("md"), "--json")
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(summary["imported"] as? Int, 1)
+        XCTAssertEqual(summary["skippedCount"] as? Int, 1)
+        XCTAssertEqual(summary["vanishedCount"] as? Int, 0)
+        XCTAssertEqual(summary["vanished"] as? [String], [])
+        XCTAssertNotNil(summary["unreadable"], "the fields there were stay")
+        XCTAssertTrue(r.stderr.contains("skipped, not mail: \(cur)/2.2.host:2,S: a FIFO (named pipe), not a message file"), r.stderr)
+        let text = try mailstore("import", "--maildir", dir.file("md"))
+        XCTAssertTrue(text.stdout.contains("Skipped (not mail, warned about above): 1 entry"), text.stdout)
+    }
+}
