@@ -36,10 +36,9 @@ public enum ErrorCategory: Sendable, Equatable {
         case DraftError.noSMTP: self = .configuration
         case DraftError.offline: self = .server
         case is DraftError: self = .refused
+        case AccountError.oauth(let e), SyncError.credential(.oauth(let e)): self = e.needsUser ? .configuration : .server
         case is AccountError, SyncError.credential, CategorizeError.categorizerOff: self = .configuration
-        case OAuthError.invalidConfiguration, OAuthError.signInAgain, OAuthError.notSignedIn, OAuthError.adminConsentRequired:
-            self = .configuration
-        case is OAuthError: self = .server
+        case let e as OAuthError: self = e.needsUser ? .configuration : .server
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: self = .notFound
         case ThreadListError.actionFailed(let u as ActionError):
             if case .actionNotFound = u { self = .notFound } else { self = .refused }

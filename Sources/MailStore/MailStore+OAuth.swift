@@ -11,6 +11,25 @@ extension MailStore {
     /// Where the OAuth token file of account `name` lives: `STORE/secrets/NAME.oauth` (0600).
     public func oauthTokenPath(account name: String) -> String { directory.path + "/secrets/" + name + ".oauth" }
 
+    /// Where the secret of `account` comes from in this store (nil when its stored form is not understood):
+    /// an OAuth token file is this store's `secrets/NAME.oauth` whatever store path `AccountAdded` recorded
+    /// (see ``CredentialSource/inStore(_:)``), so a restored or moved store uses its own tokens.
+    public func credentialSource(of account: AccountAdded, smtp: Bool = false) -> CredentialSource? {
+        let stored = smtp ? account.smtpCredentialSource ?? account.credentialSource : account.credentialSource
+        return CredentialSource(stored: stored)?.inStore(directory.path)
+    }
+
+    /// `account` with its credential sources resolved in this store (``credentialSource(of:smtp:)``), for
+    /// code that reads them from the settings.
+    func withSourcesInStore(_ account: AccountAdded) -> AccountAdded {
+        var a = account
+        if let s = credentialSource(of: account) { a.credentialSource = s.description }
+        if let stored = account.smtpCredentialSource, let s = CredentialSource(stored: stored)?.inStore(directory.path) {
+            a.smtpCredentialSource = s.description
+        }
+        return a
+    }
+
     /// Adds an account that signs in with OAuth 2.0: `signIn` runs first (the browser or device flow), the
     /// tokens go to the account's token file, and only then is `AccountAdded` committed (with `oauth:PATH`
     /// as its credential source and `oauth2` as its auth). A failed or killed sign-in adds nothing. With
@@ -44,10 +63,11 @@ extension MailStore {
     }
 
     /// Signs account `name` in again (a revoked or expired refresh token): `signIn` runs with the settings in
-    /// its token file, whose tokens are then replaced at once (the old file stays until the new one is whole).
+    /// its token file (this store's `secrets/NAME.oauth`, see ``credentialSource(of:smtp:)``), whose tokens are
+    /// then replaced at once (the old file stays until the new one is whole).
     public func loginOAuthAccount(named name: String, signIn: (OAuthClient) throws -> OAuthClient.Tokens) throws {
         guard let account = try account(named: name) else { throw AccountError.notFound(name) }
-        guard let source = CredentialSource(stored: account.credentialSource), case .oauth(let path) = source else {
+        guard let source = credentialSource(of: account), case .oauth(let path) = source else {
             throw AccountError.invalid("\(name) does not sign in with OAuth (its secret comes from \(account.credentialSource))")
         }
         var file = try OAuthTokenFile.read(path)

@@ -58,6 +58,9 @@ struct AccountAddCommand: ParsableCommand {
     @Flag(help: "Look the servers up again even when the log has a recent discovery of the domain.") var noCache = false
 
     func validate() throws {
+        if let problem = AccountSettings.addressProblem(email) {
+            throw ValidationError("--email wants an address such as alice@example.com: \(problem)")
+        }
         let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
         if auth == "oauth2" {
             guard sources.isEmpty else { throw ValidationError("--auth oauth2 signs in instead of a password: drop --password-*") }
@@ -96,7 +99,7 @@ struct AccountAddCommand: ParsableCommand {
                 ? try store.addOAuthAccount(settings, config: try oauth.config(host: try settings.resolved().host ?? "", caFile: caFile),
                                             signIn: oauth.signIn(loginHint: email))
                 : try store.addAccount(settings)
-            print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
+            Terminal.print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "
                   + "provider \(added.provider), auth \(added.auth)"
                   + (added.smtpHost.map { ", SMTP \(added.smtpSecurity ?? "starttls") \($0):\(added.smtpPort ?? 0)" } ?? "") + ")")
         }
@@ -134,8 +137,11 @@ struct AccountListCommand: ParsableCommand {
                 return
             }
             if accounts.isEmpty { print("No accounts. Add one with `mailstore account add`."); return }
+            // Each field printed without controls or bidi controls (an account recorded before they were refused may hold them).
             for a in accounts {
-                print("\(a.name)\t\(a.displayName.map { "\($0) <\(a.email)>" } ?? a.email)\t\(a.imapSecurity)://\(a.imapHost):\(a.imapPort)\t\(a.provider)\t\(a.auth)\tsecret from \(a.credentialSource)")
+                let fields = [a.name, a.displayName.map { "\($0) <\(a.email)>" } ?? a.email, "\(a.imapSecurity)://\(a.imapHost):\(a.imapPort)",
+                              a.provider, a.auth, "secret from \(a.credentialSource)"]
+                print(fields.map(TerminalSanitiser.line).joined(separator: "\t"))
             }
         }
     }
@@ -144,15 +150,23 @@ struct AccountListCommand: ParsableCommand {
 /// `mailstore account remove`.
 struct AccountRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove an account from the configuration (its mail stays in the log).")
+        commandName: "remove", abstract: "Remove an account from the configuration (its mail stays in the log).",
+        discussion: """
+        An OAuth account's sign-in is removed too: its refresh token is revoked at the provider when the provider \
+        offers revocation (within 10 s; a failure is a warning, the account is removed all the same) and its \
+        token file STORE/secrets/NAME.oauth is deleted.
+        """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The account's name.") var name: String
 
     func run() throws {
         try CLIExit.run {
-            try storeOptions.open().removeAccount(named: name)
-            print("Removed account \(name)")
+            let store = try storeOptions.open()
+            let oauth = try store.account(named: name).flatMap { store.credentialSource(of: $0) }?.isOAuth ?? false
+            let warnings = try store.removeAccount(named: name)
+            for w in warnings { Terminal.warning(w) }
+            print("Removed account \(name)" + (oauth ? " and its OAuth sign-in (token file deleted)" : ""))
         }
     }
 }

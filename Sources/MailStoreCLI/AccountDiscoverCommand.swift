@@ -9,7 +9,7 @@ struct AccountDiscoverCommand: ParsableCommand {
         abstract: "Find an address's servers: registry, ISPDB autoconfig, DNS SRV, MX heuristic (10 s each, 30 s in all).",
         discussion: """
         Only the domain is sent to the autoconfig server. MAILSTORE_AUTOCONFIG_URL replaces the ISPDB base URL, \
-        MAILSTORE_DNS_SERVER (ip:port) the resolver. When the store holds a lookup of the domain made by
+        MAILSTORE_DNS_SERVER (IPV4[:PORT]) the resolver. When the store holds a lookup of the domain made by
         `account add` within 30 days, that is shown (one step, `cache`) instead of asking again; --no-cache asks. \
         Nothing is recorded. Exit 0 when an IMAP server was found, 4 when nothing was (set it up by hand with \
         --host), 6 for an unsupported service (ProtonMail).
@@ -21,8 +21,8 @@ struct AccountDiscoverCommand: ParsableCommand {
     @Flag(help: "Ask the servers even when the store has a recent lookup of the domain.") var noCache = false
 
     func validate() throws {
-        guard AccountSettings.isAccountAddress(email) else {
-            throw ValidationError("give an email address such as alice@example.com (its domain is what is looked up)")
+        if let problem = AccountSettings.addressProblem(email) {
+            throw ValidationError("give an email address such as alice@example.com (its domain is what is looked up): \(problem)")
         }
     }
 

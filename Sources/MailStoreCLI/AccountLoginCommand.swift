@@ -10,8 +10,10 @@ struct AccountLoginCommand: ParsableCommand {
         discussion: """
         Opens the provider's sign-in page (the URL is printed; a browser is opened when there is one) and waits \
         for it on a loopback address (127.0.0.1). --device shows a code to enter on another device instead. \
-        The new refresh token replaces the old one in STORE/secrets/NAME.oauth (mode 0600); nothing secret is \
-        printed or logged.
+        The new refresh token replaces the old one in STORE/secrets/NAME.oauth (mode 0600) of the store in use; \
+        nothing secret is printed or logged. Exit 6 when the sign-in is refused (by you, the server or an \
+        administrator) or the account does not use OAuth, 5 when the OAuth server cannot be reached or the \
+        sign-in ran out of time, 4 when there is no such account.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -32,7 +34,13 @@ struct AccountLoginCommand: ParsableCommand {
             options.noBrowser = noBrowser
             options.signInTimeout = signInTimeout
             let email = try store.account(named: name)?.email
-            try store.loginOAuthAccount(named: name, signIn: options.signIn(loginHint: email))
+            do {
+                try store.loginOAuthAccount(named: name, signIn: options.signIn(loginHint: email))
+            } catch let error as OAuthError {
+                // Refused (needs the user) is 6, unreachable or too late is 5: see OAuthError.needsUser.
+                Terminal.error("\(error)")
+                throw ExitCode(error.needsUser ? CLIExit.configError : CLIExit.serverError)
+            }
             print("Signed in \(name).")
         }
     }

@@ -42,6 +42,12 @@ package enum DNSMessage {
         return out
     }
 
+    /// Whether `bytes` is a response with TC (truncated) set: the answer did not fit and must be asked for again over
+    /// TCP (RFC 1035 4.1.1, RFC 7766); what it holds is a part at best.
+    package static func isTruncated(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 3 && bytes[2] & 0x02 != 0
+    }
+
     /// The answers of `type` in response `bytes` to query `id` (an NXDOMAIN or empty answer is []).
     static func answers(_ bytes: [UInt8], id: UInt16, type: RecordType) throws(Malformed) -> [(rdata: Range<Int>, start: Int)] {
         guard bytes.count >= 12 else { throw Malformed(reason: "shorter than a header") }

@@ -53,7 +53,9 @@ final class AccountCommandTests: CLITestCase {
         let plain = try mailstore("account", "add", "a", "--email", "me@example.com", "--host", "h.example.com",
                                   "--security", "none", "--password-env", "X", expect: 6)
         XCTAssertTrue(plain.stderr.contains("tls or starttls"), plain.stderr)
-        try mailstore("account", "add", "a", "--email", "nobody", "--host", "h", "--security", "tls", "--password-env", "X", expect: 6)
+        let nobody = try mailstore("account", "add", "a", "--email", "nobody", "--host", "h", "--security", "tls", "--password-env", "X",
+                                   expect: 64)
+        XCTAssertTrue(nobody.stderr.contains("LOCAL@DOMAIN"), nobody.stderr)
         try mailstore("account", "add", "a", "--email", "me@example.com", "--host", "h", "--security", "tls", expect: 64)
         try mailstore("account", "add", "a", "--email", "me@example.com", "--host", "h", "--security", "tls",
                       "--password-env", "X", "--password-command", "true", expect: 64)
@@ -62,6 +64,26 @@ final class AccountCommandTests: CLITestCase {
                                 "--password-env", "X", expect: 6)
         XCTAssertTrue(dup.stderr.contains("exists already"), dup.stderr)
         try mailstore("account", "remove", "nope", expect: 4)
+    }
+
+    /// Control and format characters (bidi controls, zero-width characters) in a host name or an address are
+    /// refused with the character named, like any other character no host name holds.
+    func testControlAndFormatCharactersInHostsAndAddressesAreRefused() throws {
+        try mailstore("init")
+        let pw = try passwordFile()
+        for host in ["h\u{202E}.example", "h\u{200B}.example", "h.example\u{1B}[2J", "h\u{2066}.example"] {
+            let r = try mailstore("account", "add", "a", "--email", "me@example.com", "--host", host, "--password-file", pw, expect: 6)
+            XCTAssertTrue(r.stderr.contains("control or format character"), r.stderr)
+            let smtp = try mailstore("account", "add", "a", "--email", "me@example.com", "--host", "h.example", "--smtp-host", host,
+                                     "--password-file", pw, expect: 6)
+            XCTAssertTrue(smtp.stderr.contains("--smtp-host"), smtp.stderr)
+        }
+        for email in ["a\u{202E}@example.com", "a\u{200D}b@example.com", "a\u{7}@example.com", "a b@example.com",
+                      "a@exam\u{202E}ple.com"] {
+            let r = try mailstore("account", "add", "a", "--email", email, "--host", "h.example", "--password-file", pw, expect: 64)
+            XCTAssertTrue(r.stderr.contains("U+"), r.stderr)
+        }
+        XCTAssertEqual(try mailstore("account", "list").stdout, "No accounts. Add one with `mailstore account add`.\n")
     }
 
     /// AC-MP-01, E-22: a known provider needs no server settings; ProtonMail and unknown domains say what to do.

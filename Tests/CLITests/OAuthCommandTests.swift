@@ -15,44 +15,6 @@ final class OAuthCommandTests: CLITestCase {
         server = try TestServers.oauth()
     }
 
-    /// `mailstore ARGS` running in the background; its stdout lines read as they come.
-    private final class Running {
-        let process = Process()
-        let out = Pipe()
-        var text = ""
-        var stderr = Pipe()
-
-        init(_ args: [String], store: String) throws {
-            process.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-            process.arguments = args
-            var env = ProcessInfo.processInfo.environment
-            env["MAILSTORE_HOME"] = store
-            process.environment = env
-            process.standardOutput = out
-            process.standardError = stderr
-            try process.run()
-        }
-
-        /// Waits (at most 30 s) for a stdout line containing `marker` and returns it.
-        func line(containing marker: String) throws -> String {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                if let l = text.split(separator: "\n").first(where: { $0.contains(marker) }) { return String(l) }
-                let data = out.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-            }
-            throw TestServerError("no line with \(marker) in: \(text)")
-        }
-
-        func finish() -> (status: Int32, stdout: String, stderr: String) {
-            text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text, err)
-        }
-    }
-
     private func addArguments(_ name: String, email: String) -> [String] {
         ["account", "add", name, "--email", email, "--host", server.imap.host, "--port", String(server.imap.tlsPort),
          "--security", "tls", "--ca-file", server.imap.caFile, "--auth", "oauth2", "--oauth-issuer", server.issuer,
@@ -61,7 +23,7 @@ final class OAuthCommandTests: CLITestCase {
     }
 
     /// Plays the browser: opens the authorization URL mailstore printed and follows the redirect to its listener.
-    private func approveInBrowser(_ running: Running) throws {
+    private func approveInBrowser(_ running: BackgroundMailstore) throws {
         let url = try running.line(containing: "/authorize?")
         let answer = try server.get(url.trimmingCharacters(in: .whitespaces))
         XCTAssertEqual(answer.status, 302)
@@ -77,7 +39,7 @@ final class OAuthCommandTests: CLITestCase {
 
     func testSignInSyncExpireRefreshRevokeAndSignInAgain() throws {
         try mailstore("init")
-        let add = try Running(addArguments("work", email: server.user), store: store)
+        let add = try BackgroundMailstore(addArguments("work", email: server.user), home: store)
         try approveInBrowser(add)
         let added = add.finish()
         XCTAssertEqual(added.status, 0, added.stderr)
@@ -92,6 +54,9 @@ final class OAuthCommandTests: CLITestCase {
         let access = try XCTUnwrap(first["accessToken"] as? String)
 
         try mailstore("sync")
+        // `account test` logs in with the token by an OAuth mechanism, as sync does (it had sent it by PLAIN).
+        let tested = try mailstore("account", "test", "work", "--json")
+        XCTAssertTrue(tested.stdout.contains("\"step\":\"imap-auth\"") && !tested.stdout.contains("\"failed\""), tested.stdout)
         // The server expires every access token early: the login is refused, the token refreshed, the login retried.
         try server.expireAccessTokens()
         try mailstore("sync")
@@ -100,11 +65,11 @@ final class OAuthCommandTests: CLITestCase {
 
         // Revoked: a clear error saying what to run.
         try server.revoke(refresh)
-        let refused = try mailstore("sync", expect: 5)
+        let refused = try mailstore("sync", expect: 6)
         XCTAssertTrue(refused.stderr.contains("run `mailstore account login work` again"), refused.stderr)
 
         // Signed in again with the device grant: the test approves the code as the user would.
-        let login = try Running(["account", "login", "work", "--device", "--sign-in-timeout", "60"], store: store)
+        let login = try BackgroundMailstore(["account", "login", "work", "--device", "--sign-in-timeout", "60"], home: store)
         let prompt = try login.line(containing: "enter the code")
         let words = prompt.split(separator: " ")
         let uri = try XCTUnwrap(words.first { $0.hasPrefix("http") })
@@ -129,7 +94,7 @@ final class OAuthCommandTests: CLITestCase {
 
     func testSendingLogsInToSMTPWithTheOAuthToken() throws {
         try mailstore("init")
-        let add = try Running(addArguments("work", email: server.user), store: store)
+        let add = try BackgroundMailstore(addArguments("work", email: server.user), home: store)
         try approveInBrowser(add)
         XCTAssertEqual(add.finish().status, 0)
         try mailstore("sync")
@@ -146,7 +111,7 @@ final class OAuthCommandTests: CLITestCase {
 
     func testAdminConsentRefusalSaysWhatToDoAndAddsNothing() throws {
         try mailstore("init")
-        let add = try Running(addArguments("corp", email: "consent-required@example.com"), store: store)
+        let add = try BackgroundMailstore(addArguments("corp", email: "consent-required@example.com"), home: store)
         try approveInBrowser(add)
         let r = add.finish()
         XCTAssertEqual(r.status, 6, r.stderr)
@@ -157,14 +122,14 @@ final class OAuthCommandTests: CLITestCase {
 
     func testAKillDuringTheSignInLeavesNoHalfAccount() throws {
         try mailstore("init")
-        let add = try Running(addArguments("work", email: server.user), store: store)
+        let add = try BackgroundMailstore(addArguments("work", email: server.user), home: store)
         _ = try add.line(containing: "/authorize?")
         kill(add.process.processIdentifier, SIGKILL)
         _ = add.finish()
         XCTAssertTrue(try mailstore("account", "list").stdout.hasPrefix("No accounts"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/secrets/work.oauth"))
         // The name is free: signing in again works.
-        let again = try Running(addArguments("work", email: server.user), store: store)
+        let again = try BackgroundMailstore(addArguments("work", email: server.user), home: store)
         try approveInBrowser(again)
         XCTAssertEqual(again.finish().status, 0)
         try mailstore("sync")

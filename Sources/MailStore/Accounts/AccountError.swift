@@ -12,6 +12,8 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
     case credentialUnavailable(String)
     /// The email's provider cannot be used over IMAP (ProtonMail, E-22); the text says what to do.
     case unsupportedProvider(String)
+    /// An OAuth access token could not be had (a refresh refused, or its server unreachable).
+    case oauth(OAuthError)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
             "\(p) has mode \(mode): a password file must be readable by its owner only; run `chmod 600 \(p)`"
         case .credentialUnavailable(let m): "cannot read the account's secret: \(m)"
         case .unsupportedProvider(let m): m
+        case .oauth(let e): "cannot read the account's secret: \(e)"
         }
     }
 }

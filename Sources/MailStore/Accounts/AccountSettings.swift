@@ -92,7 +92,10 @@ public struct AccountSettings: Sendable {
             let smtp = smtpHost == nil ? found.smtpHost.map { h in
                 " --smtp-host \(h)" + (found.smtpPort.map { " --smtp-port \($0)" } ?? "") + (found.smtpSecurity.map { " --smtp-security \($0)" } ?? "")
             } ?? "" : ""
-            throw .invalid("no IMAP server was found for \"\(email)\"; give it by hand: --host HOST [--port P --security tls|starttls]\(smtp)")
+            // Say why when a step saw servers it could not take (an autoconfig offering plaintext only).
+            let plaintext = DiscoveryError.noEncryptedServer.description
+            let why = found.steps.contains { $0.detail == plaintext } ? " (\(plaintext.prefix { $0 != ":" }))" : ""
+            throw .invalid("no IMAP server was found for \"\(email)\"\(why); give it by hand: --host HOST [--port P --security tls|starttls]\(smtp)")
         }
         var r = self
         r.host = imapHost
@@ -126,12 +129,28 @@ public struct AccountSettings: Sendable {
                                          manual: manualSettings, steps: ["registry:found"])
     }
 
-    /// Whether `email` can be an account's address: one `@`, something before it, a domain with a dot after it (or
-    /// `localhost`), at most 254 bytes (RFC 5321's path limit).
-    public static func isAccountAddress(_ email: String) -> Bool {
+    /// Whether `email` can be an account's address (`addressProblem` is nil).
+    public static func isAccountAddress(_ email: String) -> Bool { addressProblem(email) == nil }
+
+    /// Why `email` cannot be an account's address, or nil when it can: one `@`; before it 1-64 bytes without white
+    /// space, control or format characters (bidi controls, zero-width characters); after it a host name with a dot
+    /// (or `localhost`), an internationalised one only when it converts to ASCII (`AccountDiscovery.asciiDomain`); at
+    /// most 254 bytes in all (RFC 5321's path limit).
+    public static func addressProblem(_ email: String) -> String? {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        return email.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty
-            && (parts[1].contains(".") || parts[1] == "localhost")
+        guard parts.count == 2, !parts[0].isEmpty else { return "an address is LOCAL@DOMAIN with one @, such as alice@example.com" }
+        guard email.utf8.count <= 254 else { return "an address is at most 254 bytes" }
+        guard parts[0].utf8.count <= 64 else { return "the part before the @ is at most 64 bytes" }
+        if let bad = parts[0].unicodeScalars.first(where: { AccountDiscovery.isInvisible($0) || $0.properties.isWhitespace }) {
+            return "the part before the @ holds U+\(String(format: "%04X", bad.value)), a space, control or format character"
+        }
+        do {
+            let domain = try AccountDiscovery.asciiDomain(String(parts[1]))
+            guard domain.contains(".") || domain == "localhost" else { return "the domain \"\(domain)\" has no dot" }
+        } catch {
+            return error.description
+        }
+        return nil
     }
 
     /// Checks every setting and returns the event payload (paths made absolute).
@@ -146,11 +165,12 @@ public struct AccountSettings: Sendable {
               name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._@+-".unicodeScalars.contains($0) }) else {
             throw .invalid("an account name is 1-64 letters, digits and . _ @ + -; got \"\(name.count > 64 ? name.prefix(64) + "…" : name)\"")
         }
-        guard AccountSettings.isAccountAddress(email) else {
-            throw .invalid("--email wants an address such as alice@example.com; got \"\(email)\"")
+        if let problem = AccountSettings.addressProblem(email) {
+            throw .invalid("--email wants an address such as alice@example.com: \(problem)")
         }
         try AccountSettings.checkServer(host: host, security: security, port: port, options: "--", protocolName: "IMAP")
-        let auth = self.auth ?? provider.auth
+        let found = self.auth == nil ? try discoveredAuth() : nil
+        let auth = self.auth ?? found ?? provider.auth
         guard ["plain", "xoauth2", "login", "oauth2", "oauthbearer"].contains(auth) else {
             throw .invalid("--auth is plain, login, oauth2 (signed in with `mailstore account login`), xoauth2 or oauthbearer; got \"\(auth)\"")
         }
@@ -172,7 +192,7 @@ public struct AccountSettings: Sendable {
         }
         let port = self.port ?? (security == "tls" ? 993 : 143)
         var added = AccountAdded(name: name, email: email, provider: provider.id, imapHost: host, imapPort: UInt32(port),
-                                 imapSecurity: security, auth: auth, username: username ?? email,
+                                 imapSecurity: security, auth: auth, username: username ?? discovered?.imapUsername ?? email,
                                  credentialSource: credential.description, caFile: ca,
                                  displayName: displayName?.trimmingCharacters(in: .whitespaces))
         if smtpHost == nil && (smtpPort != nil || smtpSecurity != nil || smtpUsername != nil || smtpCredential != nil) {
@@ -186,10 +206,33 @@ public struct AccountSettings: Sendable {
             added.smtpHost = smtpHost
             added.smtpPort = UInt32(smtpPort ?? (smtpSecurity == "tls" ? 465 : 587))
             added.smtpSecurity = smtpSecurity
-            added.smtpUsername = smtpUsername
+            // The autoconfig's SMTP login, when it is not the IMAP one the account logs in with already.
+            let foundSMTPUser = smtpHost == discovered?.smtpHost ? discovered?.smtpUsername : nil
+            added.smtpUsername = smtpUsername ?? (foundSMTPUser == added.username ? nil : foundSMTPUser)
             added.smtpCredentialSource = smtpCredential?.description
         }
         return added
+    }
+
+    /// What discovery found, when the servers came from it (no --host given).
+    private var discovered: AccountDiscovery.Result? { discovery.flatMap { $0.imapHost != nil && $0.imapHost == host ? $0 : nil } }
+
+    /// The `--auth` the autoconfig document's `<authentication>` values for the IMAP server ask for
+    /// (`AccountDiscovery.auth(forAuthentication:)`), or nil when it names none; throws when it offers nothing a
+    /// password can do, with what to give instead.
+    private func discoveredAuth() throws(AccountError) -> String? {
+        guard let offered = discovered?.imapAuthentication, !offered.isEmpty else { return nil }
+        let list = offered.map { "\"\($0)\"" }.joined(separator: ", ")
+        switch AccountDiscovery.auth(forAuthentication: offered) {
+        case "plain": return "plain"
+        case "oauth2":
+            throw .invalid("the provider's autoconfig offers only OAuth2 sign-in for IMAP (\(list)), no password: add the account "
+                           + "with --auth oauth2 instead of --password-* (see `mailstore account login`), or give --auth plain to "
+                           + "try a password (an app password) anyway")
+        default:
+            throw .invalid("the provider's autoconfig offers only \(list) for IMAP, which mailstore does not do (it does a "
+                           + "password with PLAIN or LOGIN, and OAuth2): give --auth plain to try a password anyway")
+        }
     }
 
     /// Checks a server's host name, security mode and port (the options named `PREFIXhost` etc.).
@@ -197,6 +240,10 @@ public struct AccountSettings: Sendable {
                             protocolName: String) throws(AccountError) {
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
             throw .invalid("\(prefix)host wants a server name or address; got \"\(host)\"")
+        }
+        if let bad = host.unicodeScalars.first(where: { AccountDiscovery.isInvisible($0) }) {
+            throw .invalid("\(prefix)host wants a server name or address; it holds U+\(String(format: "%04X", bad.value)), "
+                           + "a control or format character (such as a bidi control or a zero-width character)")
         }
         guard ["tls", "starttls"].contains(security) else {
             throw .invalid("\(prefix)security is tls or starttls (plaintext \(protocolName) is not supported); got \"\(security)\"")

@@ -48,7 +48,8 @@ public struct ConnectionTest: Sendable {
         let start = Date()
         let deadline = start.addingTimeInterval(budgetSeconds)
         var checks: [Check] = []
-        func remaining() -> Double { max(0.5, deadline.timeIntervalSinceNow) }
+        // Rounded down to a tenth of a second: the limit stands, and a timeout says "9.9 seconds", not 9.999978184700012.
+        func remaining() -> Double { max(0.5, (deadline.timeIntervalSinceNow * 10).rounded(.down) / 10) }
         func step(_ name: String, _ body: () throws -> Void) -> Bool {
             let t = Date()
             do {
@@ -63,6 +64,10 @@ public struct ConnectionTest: Sendable {
         }
         func skip(_ name: String, _ why: String) { checks.append(Check(step: name, status: "skipped", detail: why, seconds: 0)) }
         let mechanism = AuthMechanism(rawValue: account.auth.lowercased()) ?? .plain
+        // An OAuth account (auth `oauth2`, or a token file as its secret) logs in with its access token by the OAuth
+        // mechanism the server offers (OAUTHBEARER, else XOAUTH2), as sync and send do: never as a password.
+        let oauth = mechanism.isOAuth || account.auth.lowercased() == "oauth2"
+            || (CredentialSource(stored: account.credentialSource)?.isOAuth ?? false)
 
         var imap: IMAPConnection?
         if step("imap-connect", {
@@ -73,7 +78,13 @@ public struct ConnectionTest: Sendable {
         }), let conn = imap {
             _ = step("imap-auth") {
                 let secret = try ConnectionTest.secret(account.credentialSource)
-                let credential: Credential = mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret)
+                if oauth {
+                    let offered = conn.capabilities.filter { $0.hasPrefix("AUTH=") }.map { String($0.dropFirst(5)) }
+                    try conn.authenticate(username: account.username, credential: .oauth2Token(secret),
+                                          mechanism: AuthMechanism.oauth(offered: offered) ?? .xoauth2)
+                    return
+                }
+                let credential: Credential = .password(secret)
                 do {
                     try conn.authenticate(username: account.username, credential: credential, mechanism: mechanism)
                 } catch IMAPClientError.mechanismUnavailable where mechanism == .plain {
@@ -95,9 +106,10 @@ public struct ConnectionTest: Sendable {
             }), let conn = smtp {
                 _ = step("smtp-auth") {
                     let secret = try ConnectionTest.secret(account.smtpCredentialSource ?? account.credentialSource)
+                    let smtpOAuth = oauth || (account.smtpCredentialSource.flatMap { CredentialSource(stored: $0)?.isOAuth } ?? false)
                     try conn.authenticate(username: account.smtpUsername ?? account.username,
-                                          credential: mechanism == .xoauth2 ? .oauth2Token(secret) : .password(secret),
-                                          mechanism: mechanism)
+                                          credential: smtpOAuth ? .oauth2Token(secret) : .password(secret),
+                                          mechanism: smtpOAuth ? AuthMechanism.oauth(offered: conn.extensions.authMechanisms) ?? .xoauth2 : mechanism)
                 }
                 conn.quit()
             } else {

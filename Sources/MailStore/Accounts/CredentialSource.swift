@@ -13,10 +13,12 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
     /// An environment variable holding the secret.
     case environment(String)
     /// OAuth 2.0: the account's token file (``OAuthTokenFile``, 0600, under `STORE/secrets/`); the secret
-    /// read from it is a current access token, refreshed when it is about to expire.
+    /// read from it is a current access token, refreshed when it is about to expire. The stored path is taken
+    /// in the store in use (``inStore(_:)``, `MailStore.credentialSource(of:smtp:)`) before it is read.
     case oauth(String)
 
-    /// The stored form: `file:PATH`, `command:CMD`, `env:VAR` or `oauth:PATH`.
+    /// The stored form: `file:PATH`, `command:CMD`, `env:VAR` or `oauth:PATH` (`PATH` relative to the store, or
+    /// absolute as older events recorded it).
     public var description: String {
         switch self {
         case .file(let p): "file:\(p)"

@@ -10,6 +10,10 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
     case noResolver
     /// The DNS query could not be made or answered.
     case dns(String)
+    /// The autoconfig document names IMAP or SMTP servers, but only without TLS: a password would go in clear.
+    case noEncryptedServer
+    /// `MAILSTORE_DNS_SERVER` is malformed (the text says how); no other resolver is asked instead.
+    case badResolver(String)
 
     public var description: String {
         switch self {
@@ -18,6 +22,10 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
         case .timeout(let s): "no answer within \(Int(s.rounded(.up))) s"
         case .noResolver: "no DNS resolver: set MAILSTORE_DNS_SERVER=ip:port"
         case .dns(let why): "DNS query failed: \(why)"
+        case .noEncryptedServer:
+            "the provider's autoconfig offers no encrypted connection (only plaintext, which would send the password in clear): "
+                + "ask the provider for its TLS or STARTTLS settings and give them with --host"
+        case .badResolver(let why): why
         }
     }
 }

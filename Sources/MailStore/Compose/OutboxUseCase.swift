@@ -279,7 +279,7 @@ public struct OutboxUseCase {
               let security = ConnectionSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
             throw DraftError.noSMTP(a.name)
         }
-        guard let source = CredentialSource(stored: a.smtpCredentialSource ?? a.credentialSource) else {
+        guard let source = store.credentialSource(of: a, smtp: true) else {
             throw AccountError.invalid("the account's SMTP credential source is not understood")
         }
         let secret = try source.secret()
@@ -313,7 +313,7 @@ public struct OutboxUseCase {
             refused = true
         }
         guard refused else { return }
-        let fresh = try source.oauthAccessToken(forceRefresh: true, caFile: caFile)
+        let fresh = try source.oauthAccessToken(forceRefresh: true, caFile: caFile, timeoutSeconds: CredentialSource.defaultRefreshSeconds)
         try conn.authenticate(username: user, credential: .oauth2Token(fresh), mechanism: mechanism)
     }
 

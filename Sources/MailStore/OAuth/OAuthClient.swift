@@ -65,18 +65,33 @@ public struct OAuthClient: Sendable {
                            ("code_verifier", verifier)])
     }
 
-    /// New tokens from `refreshToken`: up to 3 retries with exponential backoff when the server cannot be
-    /// reached or fails on its side; a revoked token is ``OAuthError/signInAgain(account:detail:)`` at once.
-    public func refresh(_ refreshToken: String) throws(OAuthError) -> Tokens {
+    /// New tokens from `refreshToken`: up to 3 retries with exponential backoff (1, 2, 4 s) when the server cannot
+    /// be reached or fails on its side; a revoked token is ``OAuthError/signInAgain(account:detail:)`` at once.
+    /// With a `deadline` (the caller's own time limit) every request and wait ends by it: a retry whose wait
+    /// would pass it is not made, and the last error says the time ran out.
+    public func refresh(_ refreshToken: String, deadline: Date? = nil) throws(OAuthError) -> Tokens {
+        let client = bounded(by: deadline)
         var attempt = 0
         while true {
             do {
-                return try tokens(grant: [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+                return try client.tokens(grant: [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             } catch where error.isRetryable && attempt < 3 {
-                sleep(retryDelay * pow(2, Double(attempt)))
+                let wait = retryDelay * pow(2, Double(attempt))
+                if let deadline, Date().addingTimeInterval(wait) >= deadline {
+                    throw .unreachable("\(error.detail); no time left to try again within the time allowed")
+                }
+                sleep(wait)
                 attempt += 1
             }
         }
+    }
+
+    /// This client with every request ending by `deadline` (itself when nil).
+    func bounded(by deadline: Date?) -> OAuthClient {
+        guard let deadline else { return self }
+        var c = self
+        c.http.deadline = min(deadline, c.http.deadline ?? deadline)
+        return c
     }
 
     /// A device authorization (RFC 8628 3.2): what to show the user and how to poll.
@@ -98,32 +113,52 @@ public struct OAuthClient: Sendable {
         guard let device = r.deviceCode, let user = r.userCode, let uri = r.verificationURI else {
             throw .server("the device authorization answer lacks device_code, user_code or verification_uri")
         }
+        // Printed as the place to go: only a web address the user can safely open (not `javascript:`, `file:` ...).
+        do throws(OAuthError) { try OAuthHTTP.check(uri) } catch {
+            throw .server("the device authorization answer's verification_uri is not an https URL; it is not shown")
+        }
+        guard user.count <= 64 else { throw .server("the device authorization answer's user_code is over 64 characters") }
         return DeviceAuthorization(deviceCode: device, userCode: user, verificationURI: uri,
                                    verificationURIComplete: r.verificationURIComplete,
                                    interval: min(max(r.interval ?? 5, 1), 60))
     }
 
-    /// Polls the token endpoint until the user approved `device` (or `deadline` passes).
+    /// Polls the token endpoint until the user approved `device` or `deadline` passes: waits the server's
+    /// interval between polls (5 s more after each `slow_down`, RFC 8628 3.5), never past `deadline`, and
+    /// every poll ends by it too.
     public func pollDevice(_ device: DeviceAuthorization, deadline: Date) throws(OAuthError) -> Tokens {
+        let client = bounded(by: deadline)
         var interval = device.interval
-        while Date() < deadline {
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > interval else {
+                if left > 0 { sleep(left) }
+                throw .timedOut("the code was not approved in time")
+            }
             sleep(interval)
             do {
-                return try tokens(grant: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-                                          ("device_code", device.deviceCode)])
+                return try client.tokens(grant: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                                                 ("device_code", device.deviceCode)])
             } catch .refused(let error, _) where error == "authorization_pending" {
                 continue
             } catch .refused(let error, _) where error == "slow_down" {
-                interval += 5
+                interval = min(interval + 5, 60)
+            } catch .unreachable where deadline.timeIntervalSinceNow <= 0 {
+                throw .timedOut("the code was not approved in time")
             }
         }
-        throw .timedOut("the code was not approved in time")
     }
 
-    /// Revokes `token` at the revocation endpoint (best effort; nothing when there is none).
-    public func revoke(_ token: String) throws(OAuthError) {
-        guard let endpoint = config.revocationEndpoint else { return }
-        _ = try http.post(endpoint, form: clientForm([("token", token)]))
+    /// Revokes `token` (a refresh token) at the revocation endpoint (RFC 7009), every wait ending by
+    /// `deadline`. Returns false when the provider has no revocation endpoint; throws when the server could not
+    /// be reached or did not answer HTTP 200.
+    @discardableResult
+    public func revoke(_ token: String, deadline: Date? = nil) throws(OAuthError) -> Bool {
+        guard let endpoint = config.revocationEndpoint else { return false }
+        let response = try bounded(by: deadline).http.post(endpoint, form: clientForm([("token", token),
+                                                                                       ("token_type_hint", "refresh_token")]))
+        guard response.status == 200 else { throw .server("the revocation endpoint answered HTTP \(response.status)") }
+        return true
     }
 
     private func clientForm(_ form: [(String, String)]) -> [(String, String)] {

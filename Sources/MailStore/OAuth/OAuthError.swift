@@ -40,6 +40,22 @@ public enum OAuthError: Error, CustomStringConvertible, Equatable {
         return false
     }
 
+    /// Whether a person must act before it can work (sign in again, approve the app, fix the OAuth settings):
+    /// the server or the user refused the credential or the sign-in. Exit 6 in the CLI; the rest (the server
+    /// could not be reached, answered garbage, the sign-in ran out of time) is exit 5.
+    public var needsUser: Bool {
+        switch self {
+        case .invalidConfiguration, .signInAgain, .adminConsentRequired, .refused, .notSignedIn: true
+        case .unreachable, .server, .timedOut: false
+        }
+    }
+
+    /// The text of ``unreachable(_:)`` (and of the other cases, their description).
+    var detail: String {
+        if case .unreachable(let m) = self { return m }
+        return description
+    }
+
     /// The error an OAuth error response (`error`, `error_description`) stands for.
     static func fromResponse(error: String, description: String, account: String) -> OAuthError {
         let text = (error + " " + description).lowercased()

@@ -2,14 +2,16 @@ import Foundation
 import SyncCore
 
 /// OAuth's HTTP requests: form POSTs and metadata GETs through ``HTTPClient`` (TLS verified, plain `http`
-/// only to a loopback address, responses capped at 1 MiB, every wait at `timeoutSeconds`), its errors told
-/// as ``OAuthError``s.
+/// only to a loopback address, responses capped at 1 MiB, every wait at `timeoutSeconds`, a whole request at
+/// twice that and never past `deadline`), its errors told as ``OAuthError``s.
 struct OAuthHTTP: Sendable {
     typealias Response = HTTPResponse
 
     static let maxResponseBytes = 1 << 20
     var caFile: String?
     var timeoutSeconds: Double = 30
+    /// When set, no request waits past it (a command's own time limit); a request started later fails at once.
+    var deadline: Date?
 
     /// POSTs `form` (application/x-www-form-urlencoded) to `url`.
     func post(_ url: String, form: [(String, String)]) throws(OAuthError) -> Response {
@@ -22,12 +24,25 @@ struct OAuthHTTP: Sendable {
         try map { () throws(HTTPClientError) in try client.get(url) }
     }
 
+    /// Seconds left before `deadline` (nil without one).
+    var secondsLeft: Double? { deadline.map { $0.timeIntervalSinceNow } }
+
     private var client: HTTPClient {
-        HTTPClient(caFile: caFile, timeoutSeconds: timeoutSeconds, deadlineSeconds: timeoutSeconds * 2,
-                   maxResponseBytes: OAuthHTTP.maxResponseBytes, accept: "application/json")
+        let whole = min(timeoutSeconds * 2, max(0.1, secondsLeft ?? .infinity))
+        return HTTPClient(caFile: caFile, timeoutSeconds: min(timeoutSeconds, whole), deadlineSeconds: whole,
+                          maxResponseBytes: OAuthHTTP.maxResponseBytes, accept: "application/json")
+    }
+
+    /// Checks that `url` is one OAuth may use (https, or http on a loopback address) without asking it anything.
+    static func check(_ url: String) throws(OAuthError) {
+        _ = try OAuthHTTP().map { () throws(HTTPClientError) in
+            _ = try HTTPClient.target(url)
+            return Response(status: 0, headers: [:], body: [])
+        }
     }
 
     private func map(_ body: () throws(HTTPClientError) -> Response) throws(OAuthError) -> Response {
+        if let left = secondsLeft, left <= 0 { throw .unreachable("no time left for another request within the time allowed") }
         do {
             return try body()
         } catch {

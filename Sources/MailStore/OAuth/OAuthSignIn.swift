@@ -9,10 +9,16 @@ public enum OAuthSignIn {
     /// The most bytes of a redirect request read.
     static let maxRequestBytes = 16 * 1024
 
-    /// Signs in through the browser and returns the tokens.
+    /// Signs in through the browser and returns the tokens. The endpoints are checked (https, or http on a
+    /// loopback address) before the URL is shown, so a sign-in that could not finish is not started. Only the
+    /// redirect carrying this sign-in's `state` counts: any other request to the listener (no or another
+    /// state, a probe, a forged `error=`) is answered with an error page and the wait goes on, up to
+    /// `timeoutSeconds` in all. The browser's page says "Signed in" only once the code was exchanged for tokens.
     public static func browser(_ client: OAuthClient, loginHint: String?, openBrowser: Bool = true,
                                timeoutSeconds: Double = defaultTimeoutSeconds,
                                say: (String) -> Void) throws(OAuthError) -> OAuthClient.Tokens {
+        try OAuthHTTP.check(client.config.authorizationEndpoint)
+        try OAuthHTTP.check(client.config.tokenEndpoint)
         let listener = try LoopbackListener()
         defer { listener.close() }
         let redirect = "http://127.0.0.1:\(listener.port)/"
@@ -23,22 +29,43 @@ public enum OAuthSignIn {
         if openBrowser { open(url) }
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while true {
-            let query = try listener.nextRedirect(deadline: deadline)
-            guard query["state"] == state else { continue }   // not ours (another tab, a probe): keep waiting
-            if let error = query["error"] {
-                throw OAuthError.fromResponse(error: error, description: query["error_description"] ?? "", account: client.account)
+            let request = try listener.nextRequest(deadline: deadline)
+            guard request.query["state"] == state else {
+                // Not this sign-in's redirect (another tab, a probe, a forged link): nothing happened.
+                request.answer(status: 400, "This is not the sign-in mailstore is waiting for; nothing was done. "
+                               + "Use the URL mailstore printed.")
+                continue
             }
-            guard let code = query["code"], !code.isEmpty else { continue }
-            return try client.exchange(code: code, verifier: verifier, redirect: redirect)
+            if let error = request.query["error"] {
+                request.answer(status: 400, "Sign-in refused. You can close this window; mailstore says why.")
+                throw OAuthError.fromResponse(error: error, description: request.query["error_description"] ?? "",
+                                              account: client.account)
+            }
+            guard let code = request.query["code"], !code.isEmpty else {
+                request.answer(status: 400, "The redirect carries no authorization code; nothing was done.")
+                continue
+            }
+            let tokens: OAuthClient.Tokens
+            do {
+                tokens = try client.exchange(code: code, verifier: verifier, redirect: redirect)
+            } catch {
+                request.answer(status: 502, "Sign-in failed. You can close this window; mailstore says why.")
+                throw error
+            }
+            request.answer(status: 200, "Signed in. You can close this window and return to mailstore.")
+            return tokens
         }
     }
 
-    /// Signs in with the device grant: shows the code and where to enter it, then polls.
+    /// Signs in with the device grant: shows the code and where to enter it (an https address only), then
+    /// polls; `timeoutSeconds` bounds the whole of it, the first request included.
     public static func device(_ client: OAuthClient, timeoutSeconds: Double = defaultTimeoutSeconds,
                               say: (String) -> Void) throws(OAuthError) -> OAuthClient.Tokens {
-        let d = try client.startDevice()
+        try OAuthHTTP.check(client.config.tokenEndpoint)
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        let d = try client.bounded(by: deadline).startDevice()
         say("On any device, open \(d.verificationURI) and enter the code \(d.userCode)")
-        return try client.pollDevice(d, deadline: Date().addingTimeInterval(timeoutSeconds))
+        return try client.pollDevice(d, deadline: deadline)
     }
 
     /// Opens `url` with xdg-open when a graphical session is there (best effort, never waited for).
@@ -52,78 +79,5 @@ public enum OAuthSignIn {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try? p.run()
-    }
-}
-
-/// A TCP listener on 127.0.0.1 (a free port) that reads one HTTP request per connection and answers a
-/// short page: the redirect target of a browser sign-in.
-final class LoopbackListener {
-    let fd: Int32
-    let port: UInt16
-
-    init() throws(OAuthError) {
-        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard s >= 0 else { throw .unreachable("cannot open a socket: \(String(cString: strerror(errno)))") }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, len) } }
-        guard bound == 0, listen(s, 8) == 0,
-              withUnsafeMutablePointer(to: &addr, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s, $0, &len) } }) == 0
-        else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(s)
-            throw .unreachable("cannot listen on 127.0.0.1: \(reason)")
-        }
-        fd = s
-        port = UInt16(bigEndian: addr.sin_port)
-    }
-
-    func close() { Glibc.close(fd) }
-
-    /// Waits for the next request and returns its query parameters (empty for a request without any).
-    func nextRedirect(deadline: Date) throws(OAuthError) -> [String: String] {
-        while true {
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw .timedOut("no answer from the browser within the time allowed") }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(min(left, 1) * 1000))
-            if ready <= 0 { continue }
-            let c = accept(fd, nil, nil)
-            guard c >= 0 else { continue }
-            defer { Glibc.close(c) }
-            var tv = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-            var request: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while request.count < LoopbackListener.maxBytes, !request.containsHeaderEnd {
-                let n = read(c, &buffer, buffer.count)
-                guard n > 0 else { break }
-                request += buffer[0..<n]
-            }
-            let line = String(decoding: request.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
-            let parts = line.split(separator: " ")
-            guard parts.count >= 2, parts[0] == "GET" else { continue }
-            let query = URLComponents(string: String(parts[1]))?.queryItems ?? []
-            var result: [String: String] = [:]
-            for item in query { result[item.name] = item.value ?? "" }
-            let page = result["error"] != nil
-                ? "Sign-in refused. You can close this window and return to mailstore."
-                : "Signed in. You can close this window and return to mailstore."
-            let response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"
-                + "Connection: close\r\n\r\n" + page
-            _ = response.utf8CString.withUnsafeBufferPointer { write(c, $0.baseAddress, $0.count - 1) }
-            if !result.isEmpty { return result }
-        }
-    }
-
-    static let maxBytes = OAuthSignIn.maxRequestBytes
-}
-
-extension Array where Element == UInt8 {
-    fileprivate var containsHeaderEnd: Bool {
-        count >= 4 && (0...(count - 4)).contains { self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10 }
     }
 }

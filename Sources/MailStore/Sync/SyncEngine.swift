@@ -30,6 +30,8 @@ public final class SyncEngine {
     let correlation = EventID.generate()
     var connection: IMAPConnection?
     var qresyncEnabled = false
+    /// Why the refresh after a refused OAuth login failed (told as the credential's failure, not the server's).
+    var refreshFailure: AccountError?
     /// The folders of the last listing.
     var mapped: [MappedFolder] = []
     /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
@@ -126,11 +128,11 @@ public final class SyncEngine {
         }
         let endpoint = ServerEndpoint(host: account.imapHost, port: port, security: security, caFile: account.caFile,
                                       timeoutSeconds: options.timeoutSeconds, commandTimeoutSeconds: options.commandTimeoutSeconds)
-        guard let source = CredentialSource(stored: account.credentialSource) else {
+        guard let source = store.credentialSource(of: account) else {
             throw SyncError.credential(.invalid("the account's credential source \"\(account.credentialSource)\" is not understood"))
         }
         let secret: String
-        do { secret = try source.secret() } catch { throw SyncError.credential(error) }
+        do { secret = try source.secret(caFile: account.caFile, timeoutSeconds: options.timeoutSeconds) } catch { throw SyncError.credential(error) }
         let mechanism = AuthMechanism(rawValue: account.auth) ?? .plain
         do {
             let conn = try IMAPConnection.connect(endpoint, trace: options.trace)
@@ -149,6 +151,8 @@ public final class SyncEngine {
             if conn.has("QRESYNC") { _ = try conn.enable(["QRESYNC"]) }
             return conn
         } catch {
+            // The server refused the token and a new one could not be had: that is the credential's failure.
+            if let refreshFailure { self.refreshFailure = nil; throw SyncError.credential(refreshFailure) }
             throw SyncError.server(error)
         }
     }
@@ -162,7 +166,8 @@ public final class SyncEngine {
             try conn.authenticate(username: account.username, credential: .oauth2Token(token), mechanism: mechanism)
         } catch .authenticationFailed(let text) {
             let fresh: String
-            do { fresh = try source.oauthAccessToken(forceRefresh: true, caFile: account.caFile) } catch {
+            do { fresh = try source.oauthAccessToken(forceRefresh: true, caFile: account.caFile, timeoutSeconds: options.timeoutSeconds) } catch {
+                refreshFailure = error
                 throw .authenticationFailed("\(text); \(error)")
             }
             try conn.authenticate(username: account.username, credential: .oauth2Token(fresh), mechanism: mechanism)

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A TCP listener on 127.0.0.1 (a free port): the redirect target of a browser sign-in. Each request is read
+/// (at most ``maxBytes``, 10 s) and handed over with its query; the caller answers it with a short page.
+final class LoopbackListener {
+    let fd: Int32
+    let port: UInt16
+    /// The most bytes of a request read.
+    static let maxBytes = OAuthSignIn.maxRequestBytes
+
+    /// One GET to the listener, open until ``answer(status:_:)``.
+    final class Request {
+        /// The query's parameters, form-decoded (`+` is a space; a repeated name keeps its first value).
+        let query: [String: String]
+        private var fd: Int32
+
+        init(fd: Int32, query: [String: String]) {
+            self.fd = fd
+            self.query = query
+        }
+
+        /// Answers a plain-text `page` with `status` and closes the connection (once; later calls do nothing).
+        func answer(status: Int, _ page: String) {
+            guard fd >= 0 else { return }
+            let reason = status == 200 ? "OK" : status == 400 ? "Bad Request" : "Bad Gateway"
+            let response = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: \(page.utf8.count)\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n" + page
+            _ = response.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+            Glibc.close(fd)
+            fd = -1
+        }
+
+        deinit { if fd >= 0 { Glibc.close(fd) } }
+    }
+
+    init() throws(OAuthError) {
+        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard s >= 0 else { throw .unreachable("cannot open a socket: \(String(cString: strerror(errno)))") }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, len) } }
+        guard bound == 0, listen(s, 8) == 0,
+              withUnsafeMutablePointer(to: &addr, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s, $0, &len) } }) == 0
+        else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(s)
+            throw .unreachable("cannot listen on 127.0.0.1: \(reason)")
+        }
+        fd = s
+        port = UInt16(bigEndian: addr.sin_port)
+    }
+
+    func close() { Glibc.close(fd) }
+
+    /// Waits (until `deadline`) for the next GET and returns it unanswered; anything else is answered 400 and
+    /// the wait goes on.
+    func nextRequest(deadline: Date) throws(OAuthError) -> Request {
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw .timedOut("no answer from the browser within the time allowed") }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32(min(left, 1) * 1000))
+            if ready <= 0 { continue }
+            let c = accept(fd, nil, nil)
+            guard c >= 0 else { continue }
+            var tv = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            var request: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while request.count < LoopbackListener.maxBytes, !request.containsHeaderEnd {
+                let n = read(c, &buffer, buffer.count)
+                guard n > 0 else { break }
+                request += buffer[0..<n]
+            }
+            let line = String(decoding: request.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
+            let parts = line.split(separator: " ")
+            guard parts.count >= 2, parts[0] == "GET" else {
+                Request(fd: c, query: [:]).answer(status: 400, "Not a sign-in redirect.")
+                continue
+            }
+            return Request(fd: c, query: LoopbackListener.formDecode(query: String(parts[1])))
+        }
+    }
+
+    /// The parameters of `target`'s query (`/path?a=b&c=d`), decoded as `application/x-www-form-urlencoded`
+    /// (HTML 4.01 17.13.4: `+` is a space, then percent-decoding), which is how redirects carry them (RFC 6749 4.1.2).
+    static func formDecode(query target: String) -> [String: String] {
+        guard let mark = target.firstIndex(of: "?") else { return [:] }
+        var result: [String: String] = [:]
+        for pair in target[target.index(after: mark)...].split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String {
+                let spaced = s.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            let name = decode(kv[0])
+            if result[name] == nil { result[name] = kv.count > 1 ? decode(kv[1]) : "" }
+        }
+        return result
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate var containsHeaderEnd: Bool {
+        count >= 4 && (0...(count - 4)).contains { self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10 }
+    }
+}
