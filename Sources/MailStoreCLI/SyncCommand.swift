@@ -159,13 +159,21 @@ struct SyncCommand: ParsableCommand {
         throw ExitCode(CLIExit.code(for: ErrorCategory(of: first.1)))
     }
 
+    /// One account's summary: totals (the expunged copies of removed folders included), the write-back, then a line
+    /// per folder that changed, a folder gone from the server as "FOLDER: removed from the server, N expunged".
     static func printSummary(_ r: SyncReport) {
         let changed = r.folders.filter { !$0.unchanged }
+        let removed = r.folders.filter(\.removed).count
         print("\(r.account): \(r.received) new, \(Counted.of(r.folders.reduce(0) { $0 + $1.flagsChanged }, "flag change")), "
-              + "\(r.folders.reduce(0) { $0 + $1.expunged }) expunged in \(Counted.of(r.folders.count, "folder")) "
+              + "\(r.folders.reduce(0) { $0 + $1.expunged }) expunged in \(Counted.of(r.folders.count - removed, "folder"))"
+              + (removed > 0 ? ", \(Counted.of(removed, "folder")) removed " : " ")
               + String(format: "(%.2fs, %d events)", r.seconds, r.events))
         WriteBackSummary.print(r.actions)
         for f in changed {
+            if f.removed {
+                Terminal.print("  \(f.folder): removed from the server, \(f.expunged) expunged")
+                continue
+            }
             var parts: [String] = []
             if f.received > 0 { parts.append("\(f.received) new") }
             if f.flagsChanged > 0 { parts.append("\(f.flagsChanged) flag changes") }

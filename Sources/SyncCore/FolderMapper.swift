@@ -2,10 +2,17 @@ import EventModel
 import IMAPProtocol
 
 /// Folder mapping in three tiers: RFC 6154 SPECIAL-USE attributes, then the provider's names, then
-/// case-insensitive name heuristics (exact names and translations first, then substrings). A role
-/// taken by a higher tier is not given again by heuristics. `\Noselect` folders and the provider's
-/// excluded folders are skipped, except an excluded folder with the `\All` attribute (Gmail's All Mail), which
-/// is kept unsyncable so its role is known (Gmail's archive target). Pure.
+/// case-insensitive well-known names with translations (`FolderNaming`). A role taken by a higher tier is not
+/// given again by names. `\Noselect` folders and the provider's excluded folders are skipped, except an excluded
+/// folder with the `\All` attribute (Gmail's All Mail), which is kept unsyncable so its role is known (Gmail's
+/// archive target). Pure.
+///
+/// Tier 3 is conservative and stable: a folder's last name component must equal a known name (no substrings:
+/// `Presentations` is not Sent, `Sent to boss` is not Sent); among the candidates for a role, one at the top level
+/// or directly under INBOX (Courier's personal namespace `INBOX.`) wins over a nested one (`INBOX.Trash` over
+/// `INBOX.Projects.Trash`), then the shorter path, then the smaller name in code-point order: the same role
+/// whatever order the server lists its folders in, so another client creating a folder cannot move a role
+/// between syncs unless the new folder is a better candidate by these rules.
 package enum FolderMapper {
     /// The error when a server lists no folder that can hold mail.
     package struct NoEmailFolders: Error, CustomStringConvertible, Equatable {
@@ -15,16 +22,7 @@ package enum FolderMapper {
         }
     }
 
-    /// Substrings tier 3 tries last, for folders whose names only contain a role word.
-    static let stems: [(FolderRole, [String])] = [
-        (.sent, ["sent", "gesendet", "envoy", "enviad", "inviat", "verzonden", "skickat", "отправлен"]),
-        (.drafts, ["draft", "entw", "brouillon", "borrador", "bozz", "concept", "черновик"]),
-        (.trash, ["trash", "deleted", "papierkorb", "gelöscht", "corbeille", "papelera", "cestino", "prullenbak", "корзин"]),
-        (.junk, ["junk", "spam", "bulk", "indésirable", "no deseado"]),
-        (.archive, ["archiv", "arkiv", "archief", "архив"]),
-    ]
-
-    /// The syncable folders of a LIST response, each with its role.
+    /// The syncable folders of a LIST response (in LIST order), each with its role.
     package static func map(_ items: [ListItem], provider: Provider) throws(NoEmailFolders) -> [MappedFolder] {
         var out: [MappedFolder] = []
         var taken = Set<FolderRole>()
@@ -53,27 +51,58 @@ package enum FolderMapper {
             out.append(folder)
         }
         guard out.contains(where: \.syncable) else { throw NoEmailFolders() }
-        // Tier 3: exact names first, then substrings; a role only once.
-        for exact in [true, false] {
-            for i in pending where out[i].tier == .none {
-                let role = exact ? exactRole(out[i]) : stemRole(out[i])
-                guard let role, role != .custom, role != .inbox, !taken.contains(role) else { continue }
-                out[i].role = role
-                out[i].tier = .heuristic
-                taken.insert(role)
-            }
+        // Tier 3: for each role still free, the best candidate by rank (not the first listed).
+        var best: [FolderRole: (index: Int, rank: Rank)] = [:]
+        for i in pending {
+            guard let role = nameRole(out[i]), !taken.contains(role) else { continue }
+            let rank = Rank(out[i])
+            if let current = best[role], !(rank < current.rank) { continue }
+            best[role] = (i, rank)
+        }
+        for (role, winner) in best {
+            out[winner.index].role = role
+            out[winner.index].tier = .heuristic
         }
         return out
     }
 
-    static func exactRole(_ f: MappedFolder) -> FolderRole? {
-        let r = FolderNaming.role(forPath: f.path, delimiter: f.delimiter?.first)
-        return r == .custom ? nil : r
+    /// How good a tier-3 candidate is (smaller wins): nested or not, then path length, then the path itself.
+    struct Rank: Comparable {
+        /// False at the top level or directly under INBOX.
+        var nested: Bool
+        /// The path's length in characters.
+        var length: Int
+        /// The path, for a total order among equals.
+        var path: String
+
+        init(_ folder: MappedFolder) {
+            let parents = FolderMapper.components(folder).dropLast()
+            nested = !(parents.isEmpty || (parents.count == 1 && parents[parents.startIndex].uppercased() == "INBOX"))
+            length = folder.path.count
+            path = folder.path
+        }
+
+        static func < (a: Rank, b: Rank) -> Bool {
+            if a.nested != b.nested { return !a.nested }
+            if a.length != b.length { return a.length < b.length }
+            return a.path.unicodeScalars.lexicographicallyPrecedes(b.path.unicodeScalars)
+        }
     }
 
-    static func stemRole(_ f: MappedFolder) -> FolderRole? {
-        let leaf = f.displayName.lowercased()
-        return stems.first { _, words in words.contains { leaf.contains($0) } }?.0
+    /// A path's components split at the folder's delimiter (the whole path when the server has none).
+    static func components(_ folder: MappedFolder) -> [String] {
+        guard let d = folder.delimiter?.first else { return [folder.path] }
+        return folder.path.split(separator: d, omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The role a folder's last name component names exactly (case-insensitively, with the translations
+    /// `FolderNaming` knows), or nil; never the Inbox's (only INBOX itself is the Inbox).
+    static func nameRole(_ folder: MappedFolder) -> FolderRole? {
+        guard let leaf = components(folder).last, !leaf.isEmpty else { return nil }
+        // A delimiter given so that the leaf is taken whole (a `.` in a `/`-separated name is part of the name; with no
+        // delimiter the whole path is one name): NUL, which no mailbox name holds.
+        let role = FolderNaming.role(forPath: leaf, delimiter: folder.delimiter?.first ?? "\u{0}")
+        return role == .custom || role == .inbox ? nil : role
     }
 
     static func role(_ use: SpecialUse) -> FolderRole {

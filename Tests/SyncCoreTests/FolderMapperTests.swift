@@ -67,22 +67,102 @@ final class FolderMapperTests: XCTestCase {
         XCTAssertNil(icloud["Notes/Work"], "and its children")
     }
 
-    func testHeuristicsTranslationsAndSubstrings() throws {
+    func testHeuristicsTranslationsExactNamesOnly() throws {
         let r = try roles([item("INBOX"), item("INBOX.Gesendete Objekte", delimiter: "."), item("INBOX.Papierkorb", delimiter: "."),
                            item("INBOX.Brouillons", delimiter: "."), item("INBOX.My Spam Folder", delimiter: "."),
-                           item("INBOX.Archiv 2024", delimiter: "."), item("INBOX.Projects", delimiter: ".")])
+                           item("INBOX.Archiv 2024", delimiter: "."), item("INBOX.Projects", delimiter: "."),
+                           item("INBOX.Presentations", delimiter: "."), item("INBOX.Drafting", delimiter: "."),
+                           item("INBOX.Spam", delimiter: ".")])
         XCTAssertEqual(r["INBOX.Gesendete Objekte"], .sent)
         XCTAssertEqual(r["INBOX.Papierkorb"], .trash)
         XCTAssertEqual(r["INBOX.Brouillons"], .drafts)
-        XCTAssertEqual(r["INBOX.My Spam Folder"], .junk, "substring")
-        XCTAssertEqual(r["INBOX.Archiv 2024"], .archive, "substring")
+        XCTAssertEqual(r["INBOX.Spam"], .junk)
+        // No substrings of ordinary words: a role needs the whole name.
+        XCTAssertEqual(r["INBOX.My Spam Folder"], .custom)
+        XCTAssertEqual(r["INBOX.Archiv 2024"], .custom)
+        XCTAssertEqual(r["INBOX.Presentations"], .custom, "contains 'sent' but is not Sent (no INBOX.Sent here)")
+        XCTAssertEqual(r["INBOX.Drafting"], .custom)
         XCTAssertEqual(r["INBOX.Projects"], .custom)
+        XCTAssertFalse(r.values.contains(.archive), "\(r)")
     }
 
-    func testExactNameBeatsSubstringForTheSameRole() throws {
+    func testAWordContainingARoleNameGivesNoRole() throws {
+        let r = try roles([item("INBOX"), item("Sent to boss"), item("Presentations"), item("Consent forms"), item("Trashy novels"),
+                           item("Bulk orders"), item("Archived projects")])
+        XCTAssertEqual(Set(r.values), [.inbox, .custom], "\(r)")
+    }
+
+    func testExactNameBeatsAnotherCandidateForTheSameRole() throws {
         let r = try roles([item("INBOX"), item("Sent to boss"), item("Sent")])
         XCTAssertEqual(r["Sent"], .sent)
         XCTAssertEqual(r["Sent to boss"], .custom)
+    }
+
+    /// Every order of `items`, the first one as given (at most 6! = 720 orders: the tests list at most 6 folders).
+    private func orders(_ items: [ListItem]) -> [[ListItem]] {
+        precondition(items.count <= 6, "permutations of at most 6 items")
+        guard items.count > 1 else { return [items] }
+        var out: [[ListItem]] = []
+        for i in items.indices {
+            var rest = items
+            let first = rest.remove(at: i)
+            out += orders(rest).map { [first] + $0 }
+        }
+        return out
+    }
+
+    /// The roles of `items` in every LIST order, checked to be the same each time; returns them.
+    private func rolesInEveryOrder(_ items: [ListItem], file: StaticString = #filePath, line: UInt = #line) throws -> [String: FolderRole] {
+        let expected = try roles(items)
+        for order in orders(items) {
+            XCTAssertEqual(try roles(order), expected, "LIST order \(order.map(\.mailbox.name))", file: file, line: line)
+        }
+        return expected
+    }
+
+    func testANestedTrashNeverTakesTheRoleFromTheTopLevelOneWhateverTheListOrder() throws {
+        // Courier: INBOX.Alpha2.Trash listed before INBOX.Trash had taken the Trash role.
+        let r = try rolesInEveryOrder([item("INBOX", delimiter: "."), item("INBOX.Zeta.Trash", delimiter: "."),
+                                       item("INBOX.Alpha2.Trash", delimiter: "."), item("INBOX.Trash", delimiter: "."),
+                                       item("INBOX.Misc.Trash", delimiter: "."), item("INBOX.Y2019.Trash", delimiter: ".")])
+        XCTAssertEqual(r["INBOX.Trash"], .trash)
+        XCTAssertEqual(r.filter { $0.value == .trash }.count, 1)
+    }
+
+    func testATopLevelNameWinsOverANestedOneOnAServerWithoutTheINBOXPrefix() throws {
+        let r = try rolesInEveryOrder([item("INBOX"), item("Archive/Drafts"), item("Drafts"), item("Clients/Acme/Sent"),
+                                       item("Sent"), item("Archive")])
+        XCTAssertEqual(r, ["INBOX": .inbox, "Drafts": .drafts, "Sent": .sent, "Archive": .archive,
+                           "Archive/Drafts": .custom, "Clients/Acme/Sent": .custom])
+    }
+
+    func testAmongEqualCandidatesTheShortestPathThenTheNameWinsWhateverTheListOrder() throws {
+        // Top level and directly under INBOX count the same; then the shorter path; then name order.
+        let r = try rolesInEveryOrder([item("INBOX"), item("INBOX/Trash"), item("Trash"), item("Spam"), item("Junk"),
+                                       item("Deleted Items")])
+        // Deleted Items: a longer name for a role already given; Junk and Spam: the same length, name order.
+        XCTAssertEqual(r, ["INBOX": .inbox, "Trash": .trash, "INBOX/Trash": .custom, "Deleted Items": .custom,
+                           "Junk": .junk, "Spam": .custom])
+        // Only nested candidates: still one, chosen the same way in every order.
+        let nested = try rolesInEveryOrder([item("INBOX", delimiter: "."), item("INBOX.Zeta.Sent", delimiter: "."),
+                                            item("INBOX.Beta.Sent", delimiter: "."), item("INBOX.Old.Projects.Sent", delimiter: ".")])
+        XCTAssertEqual(nested["INBOX.Beta.Sent"], .sent)
+        XCTAssertEqual(nested.filter { $0.value == .sent }.count, 1)
+    }
+
+    func testSpecialUseWinsOverAnyNameWhateverTheListOrder() throws {
+        let r = try rolesInEveryOrder([item("INBOX"), item("Trash"), item("Old", ["\\Trash"]), item("Sent"),
+                                       item("Outgoing", ["\\Sent"]), item("Drafts")])
+        XCTAssertEqual(r, ["INBOX": .inbox, "Old": .trash, "Trash": .custom, "Outgoing": .sent, "Sent": .custom, "Drafts": .drafts])
+    }
+
+    func testADotInASlashSeparatedNameIsPartOfTheName() throws {
+        let r = try roles([item("INBOX"), item("Projects.Trash"), item("Mail/Old.Sent")])
+        XCTAssertEqual(r["Projects.Trash"], .custom)
+        XCTAssertEqual(r["Mail/Old.Sent"], .custom)
+        let flat = try roles([item("INBOX", delimiter: nil), item("Work/Sent", delimiter: nil), item("Junk", delimiter: nil)])
+        XCTAssertEqual(flat["Work/Sent"], .custom, "no delimiter: the whole path is one name")
+        XCTAssertEqual(flat["Junk"], .junk)
     }
 
     func testNoSelectableFolderIsAnError() {

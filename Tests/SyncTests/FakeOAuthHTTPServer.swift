@@ -20,19 +20,9 @@ final class FakeOAuthHTTPServer: @unchecked Sendable {
     private var paths: [String] = []
 
     init(_ answer: @escaping @Sendable (_ path: String, _ form: [String: String]) -> Answer?) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ready = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, ready else { throw TestServerError("cannot listen on 127.0.0.1") }
+        guard let (fd, port) = LoopbackSocket.listen(backlog: 16) else { throw TestServerError("cannot listen on 127.0.0.1") }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         self.answer = answer
         Thread { [self] in serve() }.start()
     }

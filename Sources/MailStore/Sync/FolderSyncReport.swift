@@ -1,6 +1,6 @@
 import EventModel
 
-/// What one folder's sync did.
+/// What one folder's sync did, or (``removed``) that the folder is gone from the server.
 public struct FolderSyncReport: Sendable, Equatable, Encodable {
     /// The folder path.
     public var folder: String
@@ -10,14 +10,18 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     public var received = 0
     /// Flag changes recorded (`FlagsChanged`).
     public var flagsChanged = 0
-    /// Copies gone from the server (`EmailExpunged`).
+    /// Copies gone from the server (`EmailExpunged`); for a removed folder, every copy it held.
     public var expunged = 0
     /// Copies matched again by Message-ID and size after a UIDVALIDITY change.
     public var rematched = 0
     /// Whether the server's UIDVALIDITY changed.
     public var uidValidityChanged = false
-    /// Events appended for this folder (including checkpoints).
+    /// Events appended for this folder (including checkpoints). 0 for a removed folder: its `EmailExpunged` and
+    /// `FolderRemoved` are counted in the account's `folderEvents` (``SyncReport/folderEvents``), as before.
     public var events = 0
+    /// True when the folder is gone from the server (deleted or renamed by another client): its copies were
+    /// expunged (``expunged``) and `FolderRemoved` recorded. Such a folder was not synced.
+    public var removed = false
     /// UIDs of messages the server says are larger than a message may be (64 MiB, the IMAP literal bound): not
     /// fetched, named in a warning at every sync while they are there, so the rest of the account still syncs.
     public var skippedTooLarge: [UInt32] = []
@@ -27,6 +31,6 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
         self.role = role
     }
 
-    /// True when nothing changed on the server.
-    public var unchanged: Bool { events == 0 }
+    /// True when nothing changed on the server (a removed folder is a change).
+    public var unchanged: Bool { events == 0 && !removed }
 }

@@ -3,6 +3,7 @@ import EventModel
 import Foundation
 import IMAPClient
 import IMAPProtocol
+import MailParser
 import Projections
 import SyncCore
 
@@ -85,7 +86,7 @@ extension SyncEngine {
                 if let (flag, set) = r.kind.flag {
                     try storeFlag(flag, set: set, group, in: source, conn, into: &outcome)
                 } else {
-                    try move(group, from: source, to: r.destination ?? "", conn, into: &outcome)
+                    try move(group, from: source, to: r.destination ?? "", attempted: r.attempts > 0, conn, into: &outcome)
                 }
             } catch let error as IMAPClientError {
                 if case .commandFailed(_, let status, let text) = error, status == "NO" || status == "BAD" {
@@ -187,13 +188,39 @@ extension SyncEngine {
     /// there, its newest match (the copy that move made); one found nowhere was expunged meanwhile, and has nothing
     /// left to move (applied, as a flag action on it is). A copy of another UIDVALIDITY is found again first
     /// (`current`).
+    ///
+    /// On a server without MOVE, when the action was `attempted` before (its write-back failed: a lost connection,
+    /// perhaps after the server had done the `UID COPY` but before its reply came), the copies still in the source
+    /// are first looked for in the destination by Message-ID and size (`alreadyCopied`); those found there are only
+    /// removed from the source (`\Deleted` and `UID EXPUNGE` of their UIDs), not copied a second time.
     func move(_ copies: [(target: ActionTarget, copy: SyncedCopy)], from source: MappedFolder, to destination: String,
-              _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
+              attempted: Bool = false, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
         let target = mapped.first { $0.path == destination }?.mailbox ?? MailboxName(destination)
         let sel = try conn.select(source.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
         let (group, absent) = try current(copies, in: source.path, validity: sel.uidValidity, conn)
         let present = group.isEmpty ? [:] : try flags(of: UIDSet(group.map(\.uid)), conn)
-        let here = group.filter { present[$0.uid] != nil }
+        var here = group.filter { present[$0.uid] != nil }
+        if attempted, !here.isEmpty, !conn.has("MOVE"), conn.has("UIDPLUS") {
+            let copyOf = Dictionary(copies.map { ($0.target.emailID, $0.copy) }, uniquingKeysWith: { a, _ in a })
+            let copied = try alreadyCopied(here.compactMap { h in copyOf[h.target.emailID].map { (h.target, $0) } }, to: target, conn)
+            // The destination was EXAMINEd: the source is selected again (read-write) for the expunge and the move.
+            _ = try conn.select(source.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
+            if !copied.isEmpty {
+                let finish = here.filter { copied.contains($0.target.emailID) }
+                here = here.filter { !copied.contains($0.target.emailID) }
+                let uids = UIDSet(finish.map { $0.uid })
+                _ = try conn.uidStore(uids, .add, flags: ["\\Deleted"])
+                try conn.uidExpunge(uids)
+                let left = try flags(of: uids, conn)
+                for f in finish {
+                    if left[f.uid] == nil { outcome.applied.append(f.target.emailID) }
+                    else {
+                        outcome.rejected.append((f.target.emailID, "the message is already in \(destination) but the server did not "
+                                                 + "remove it from \(source.path) (no right to delete there?); delete it there by hand"))
+                    }
+                }
+            }
+        }
         if !here.isEmpty { _ = try conn.uidMove(UIDSet(here.map(\.uid)), to: target) }
         outcome.applied += here.map(\.target.emailID)
         let gone = group.filter { present[$0.uid] == nil }.map(\.target) + absent
@@ -223,6 +250,55 @@ extension SyncEngine {
             }
         }
         outcome.applied += missing.map(\.emailID)  // expunged meanwhile, as above
+    }
+
+    /// Message-IDs per `UID SEARCH` in ``alreadyCopied(_:to:_:)``: at most 16, and at most 4,000 bytes of them.
+    static let searchBatch = (ids: 16, bytes: 4_000)
+
+    /// The email ids of `copies` that `destination` already holds: the same Message-ID and size (RFC822.SIZE), one
+    /// destination message for each copy at most. EXAMINEs the destination (nothing changes there; the caller selects
+    /// the source again) and searches in batches (``searchBatch``: `UID SEARCH OR HEADER Message-ID a HEADER ...`),
+    /// then fetches the Message-ID and size of the matches (a header search matches substrings). A copy without a
+    /// Message-ID is never found: it is copied.
+    func alreadyCopied(_ copies: [(target: ActionTarget, copy: SyncedCopy)], to destination: MailboxName,
+                       _ conn: IMAPConnection) throws(IMAPClientError) -> Set<String> {
+        var wanted: [String: [String]] = [:]  // "Message-ID NUL size" -> email ids still to find
+        for c in copies {
+            guard let id = c.copy.messageID, !id.isEmpty else { continue }
+            wanted["\(id)\u{0}\(c.copy.size)", default: []].append(c.target.emailID)
+        }
+        guard !wanted.isEmpty else { return [] }
+        _ = try conn.select(destination, readOnly: true, condstore: false)
+        let ids = Set(copies.compactMap { $0.copy.messageID }.filter { !$0.isEmpty }).sorted()
+        var batches: [[String]] = [[]]
+        var bytes = 0
+        for id in ids {
+            if !batches[batches.count - 1].isEmpty,
+               batches[batches.count - 1].count >= SyncEngine.searchBatch.ids || bytes + id.utf8.count > SyncEngine.searchBatch.bytes {
+                batches.append([])
+                bytes = 0
+            }
+            batches[batches.count - 1].append(id)
+            bytes += id.utf8.count
+        }
+        var found = Set<String>()
+        for batch in batches where !batch.isEmpty {
+            let keys = batch.map { SearchKey.header("Message-ID", $0) }
+            let any = keys.dropFirst().reduce(keys[0]) { SearchKey.or($0, $1) }
+            let uids = try conn.uidSearch([any])
+            guard !uids.isEmpty else { continue }
+            do {
+                try conn.uidFetch(UIDSet(uids), [.uid, .rfc822Size, .body(.headerFields(["MESSAGE-ID"]), peek: true)]) { msg in
+                    guard let size = msg.size, let header = msg.section("HEADER.FIELDS (MESSAGE-ID)"),
+                          let id = MailParser.parse(header).messageID else { return }
+                    let key = "\(id)\u{0}\(size)"
+                    guard var left = wanted[key], !left.isEmpty else { return }
+                    found.insert(left.removeFirst())
+                    wanted[key] = left
+                }
+            } catch let e as IMAPClientError { throw e } catch { throw .protocolError("\(error)") }
+        }
+        return found
     }
 
     private func flags(of uids: UIDSet, _ conn: IMAPConnection) throws(IMAPClientError) -> [UInt32: [String]] {

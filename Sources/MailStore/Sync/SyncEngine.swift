@@ -194,7 +194,8 @@ public final class SyncEngine {
         }
     }
 
-    /// Lists and maps the server's folders and records what changed (`FolderDiscovered`, `FolderRemoved`).
+    /// Lists and maps the server's folders and records what changed (`FolderDiscovered`, `FolderRemoved`); each
+    /// folder removed is added to `report.folders` (``FolderSyncReport/removed``, with the copies expunged).
     func discoverFolders(_ conn: IMAPConnection, report: inout SyncReport) throws -> [MappedFolder] {
         let items: [ListItem]
         do { items = try conn.list() } catch { throw SyncError.server(error) }
@@ -205,6 +206,7 @@ public final class SyncEngine {
         let folders = mappedAll.filter { paths.insert($0.path).inserted }
         let known = Dictionary(try store.latestViews().folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var events: [NewEvent] = []
+        var removed: [FolderSyncReport] = []
         for f in folders {
             if let k = known[f.path], k.role == f.role, k.displayName == f.displayName { continue }
             events.append(event(.folderDiscovered(FolderDiscovered(folder: f.path, displayName: f.displayName, role: f.role,
@@ -218,14 +220,20 @@ public final class SyncEngine {
                 let synced = try views.syncState(account: account.name, folder: path) != nil
                 let total = try views.unreadCount(account: account.name, folder: path, category: UnreadProjector.totalCategory)
                 guard synced || total == 0 else { continue }
+                var gone = FolderSyncReport(folder: path, role: known[path]?.role.description ?? FolderRole.custom.description)
+                gone.removed = true
                 for copy in try views.syncedCopies(account: account.name, folder: path).values.sorted(by: { $0.uid < $1.uid }) {
                     events.append(expunged(copy, folder: path))
+                    gone.expunged += 1
                 }
                 events.append(event(.folderRemoved(FolderRemoved(folder: path)), stream: folderStream(path)))
+                removed.append(gone)
             }
         }
         try store.commit(events)
         report.folderEvents = events.count
+        // Reported once committed (the summary had said "0 expunged" and named no folder).
+        report.folders += removed
         return folders
     }
 
