@@ -86,6 +86,18 @@ final class FolderMapperTests: XCTestCase {
         XCTAssertFalse(r.values.contains(.archive), "\(r)")
     }
 
+    /// The names Outlook gives its folders in German and Dutch (now that a name must match whole, each is listed).
+    func testOutlooksTranslatedNames() throws {
+        let german = try roles([item("INBOX"), item("Gesendete Elemente", delimiter: "/"), item("Gelöschte Elemente", delimiter: "/"),
+                                item("Junk-E-Mail", delimiter: "/")])
+        XCTAssertEqual(german["Gesendete Elemente"], .sent)
+        XCTAssertEqual(german["Gelöschte Elemente"], .trash)
+        XCTAssertEqual(german["Junk-E-Mail"], .junk)
+        let dutch = try roles([item("INBOX"), item("Verzonden items", delimiter: "/"), item("Verwijderde items", delimiter: "/")])
+        XCTAssertEqual(dutch["Verzonden items"], .sent)
+        XCTAssertEqual(dutch["Verwijderde items"], .trash)
+    }
+
     func testAWordContainingARoleNameGivesNoRole() throws {
         let r = try roles([item("INBOX"), item("Sent to boss"), item("Presentations"), item("Consent forms"), item("Trashy novels"),
                            item("Bulk orders"), item("Archived projects")])
