@@ -18,6 +18,9 @@ extension IMAPConnection {
                                  text: "the server offers neither MOVE nor UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
         }
         guard try deletesAreKept(set) else {
+            // Those that kept the mark lose it again: nothing was copied, and a marked message is erased by the next
+            // client that closes the folder.
+            _ = try? uidStore(set, .remove, flags: ["\\Deleted"])
             throw .commandFailed(command: "UID MOVE", status: "NO",
                                  text: "the server did not keep \\Deleted in the source folder (no right to delete there); nothing was copied")
         }

@@ -30,7 +30,11 @@ package enum BaseSubject {
             if let rest = stripPrefix(s) {
                 s = rest
                 changed = true
-            } else if let (tags, rest) = leadingTags(s), let stripped = stripPrefix(rest) {
+            } else if let (tags, rest) = leadingTags(s), var stripped = stripPrefix(rest) {
+                // A tag a gateway put on every message (`[EXTERNAL] RE: [EXTERNAL] hi`) is shown once.
+                while let (again, after) = leadingTags(stripped), tagList(again).allSatisfy(tagList(tags).contains) {
+                    stripped = after
+                }
                 s = stripped.isEmpty ? tags : tags + " " + stripped
                 changed = true
             }
@@ -84,6 +88,11 @@ package enum BaseSubject {
             }
         }
         return !afterSpace || s.isEmpty
+    }
+
+    /// The tags of a run of leading tags (`[a] [b]` -> `[a]`, `[b]`), compared case-insensitively.
+    private static func tagList(_ tags: String) -> [String] {
+        tags.split(separator: "]").map { $0.drop(while: { $0 == " " }).lowercased() + "]" }
     }
 
     /// The leading `[tags]` of `s` (one or more, spaces between them) and what follows them, or nil when `s` does not

@@ -166,7 +166,7 @@ struct AccountRemoveCommand: ParsableCommand {
             let oauth = try store.account(named: name).flatMap { store.credentialSource(of: $0) }?.isOAuth ?? false
             let warnings = try store.removeAccount(named: name)
             for w in warnings { Terminal.warning(w) }
-            print("Removed account \(name)" + (oauth ? " and its OAuth sign-in (token file deleted)" : ""))
+            print("Removed account \(name)" + (oauth && warnings.isEmpty ? " and its OAuth sign-in" : ""))
         }
     }
 }

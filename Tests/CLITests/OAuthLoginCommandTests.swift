@@ -104,7 +104,7 @@ final class OAuthLoginCommandTests: CLITestCase {
         let path = store + "/secrets/work.oauth"
         let refresh = try XCTUnwrap(try tokenFile(path)["refreshToken"] as? String)
         let r = try mailstore("account", "remove", "work")
-        XCTAssertEqual(r.stdout, "Removed account work and its OAuth sign-in (token file deleted)\n")
+        XCTAssertEqual(r.stdout, "Removed account work and its OAuth sign-in\n")
         XCTAssertEqual(r.stderr, "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
         XCTAssertTrue(try refreshRefused(refresh), "the refresh token was revoked")

@@ -43,6 +43,8 @@ final class OAuthStoreTokenTests: XCTestCase {
         XCTAssertEqual(old.inStore("/srv/restored"), .oauth("/srv/restored/secrets/work.oauth"))
         XCTAssertEqual(old.inStore("/srv/restored/"), .oauth("/srv/restored/secrets/work.oauth"))
         XCTAssertEqual(CredentialSource(stored: "oauth:secrets/work.oauth")?.inStore("/srv/s"), .oauth("/srv/s/secrets/work.oauth"))
+        // A relative path names only a file in this store's secrets folder: `..` leads nowhere outside it.
+        XCTAssertEqual(CredentialSource(stored: "oauth:secrets/../../x.oauth")?.inStore("/srv/s"), .oauth("/srv/s/secrets/x.oauth"))
         // Only token files under a secrets folder move with the store; other sources stay as they are.
         XCTAssertEqual(CredentialSource.oauth("/etc/keys/work.oauth").inStore("/srv/s"), .oauth("/etc/keys/work.oauth"))
         XCTAssertEqual(CredentialSource.file("/home/bob/secrets/pw").inStore("/srv/s"), .file("/home/bob/secrets/pw"))

@@ -106,7 +106,8 @@ public struct ConnectionTest: Sendable {
             }), let conn = smtp {
                 _ = step("smtp-auth") {
                     let secret = try ConnectionTest.secret(account.smtpCredentialSource ?? account.credentialSource)
-                    let smtpOAuth = oauth || (account.smtpCredentialSource.flatMap { CredentialSource(stored: $0)?.isOAuth } ?? false)
+                    // By the SMTP side's own secret, as sending decides: a separate SMTP password is a password.
+                    let smtpOAuth = account.smtpCredentialSource.flatMap { CredentialSource(stored: $0)?.isOAuth } ?? oauth
                     try conn.authenticate(username: account.smtpUsername ?? account.username,
                                           credential: smtpOAuth ? .oauth2Token(secret) : .password(secret),
                                           mechanism: smtpOAuth ? AuthMechanism.oauth(offered: conn.extensions.authMechanisms) ?? .xoauth2 : mechanism)

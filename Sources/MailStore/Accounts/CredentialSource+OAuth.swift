@@ -31,8 +31,12 @@ extension CredentialSource {
     public func inStore(_ storePath: String) -> CredentialSource {
         guard case .oauth(let path) = self else { return self }
         let store = storePath.count > 1 && storePath.hasSuffix("/") ? String(storePath.dropLast()) : storePath
-        guard path.hasPrefix("/") else { return .oauth(store + "/" + path) }
         let file = (path as NSString).lastPathComponent
+        // Relative: only its file name counts, in this store's secrets folder (`oauth:secrets/../../x.oauth` names
+        // nothing outside it).
+        guard path.hasPrefix("/") else {
+            return file.hasSuffix(".oauth") && file.count > 6 ? .oauth(store + "/secrets/" + file) : self
+        }
         guard file.hasSuffix(".oauth"), ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent == "secrets" else {
             return self
         }

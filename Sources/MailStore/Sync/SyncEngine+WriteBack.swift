@@ -90,7 +90,10 @@ extension SyncEngine {
                 }
             } catch let error as IMAPClientError {
                 if case .commandFailed(_, let status, let text) = error, status == "NO" || status == "BAD" {
-                    outcome.rejected += group.map { ($0.target.emailID, text) }
+                    // Those the server already took in this group (a retried move's copies found in the destination) stay
+                    // applied: refused too, they would be reverted in the views though the server has moved them.
+                    let done = Set(outcome.applied)
+                    outcome.rejected += group.filter { !done.contains($0.target.emailID) }.map { ($0.target.emailID, text) }
                 } else {
                     throw SyncError.server(error)
                 }
