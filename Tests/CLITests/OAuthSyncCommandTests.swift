@@ -52,16 +52,8 @@ final class OAuthSyncCommandTests: CLITestCase {
         XCTAssertTrue(revoked.stderr.contains("run `mailstore account login work` again"), revoked.stderr)
 
         // A listener that never accepts: the connection is made (the kernel's backlog), no answer ever comes.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try XCTUnwrap(LoopbackSocket.listen(backlog: 8))
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        let port = UInt16(bigEndian: address.sin_port)
         try editTokenFile(path) {
             var config = $0["config"] as? [String: Any] ?? [:]
             config["tokenEndpoint"] = "http://127.0.0.1:\(port)/token"

@@ -2,6 +2,7 @@ import Foundation
 import IMAPClient
 import IMAPProtocol
 import SecureTransport
+import TestSupport
 import XCTest
 
 /// TLS, STARTTLS and certificate checks against the real server.
@@ -87,20 +88,9 @@ final class ConnectionSecurityTests: IMAPTestCase {
     }
 
     func testConnectingToAClosedPortFails() throws {
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A free port bound without listening: connecting to it is refused.
+        let (socket, port) = try XCTUnwrap(LoopbackSocket.listen(backlog: nil))
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        // Bind a free port without listening: connecting to it is refused.
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        XCTAssertTrue(bound)
-        let port = UInt16(bigEndian: address.sin_port)
         XCTAssertThrowsError(try IMAPConnection.connect(ServerEndpoint(host: "127.0.0.1", port: port, security: .tls))) { error in
             guard case .transport(.connectFailed("127.0.0.1", port, let reason))? = error as? IMAPClientError else { return XCTFail("got \(error)") }
             XCTAssertTrue(reason.lowercased().contains("refused"), reason)

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A TCP socket listening on 127.0.0.1 at a port the kernel picks, for the fake servers of the tests.
+/// A TCP socket on 127.0.0.1 at a port the kernel picks, for the fake servers of the tests.
 package enum LoopbackSocket {
-    /// A listening socket with `backlog` and its port, or nil when it cannot be made (the socket closed then).
-    package static func listen(backlog: Int32) -> (fd: Int32, port: UInt16)? {
+    /// A socket listening with `backlog` (or, with nil, bound and not listening: connecting to it is refused) and
+    /// its port, or nil when it cannot be made (the socket closed then).
+    package static func listen(backlog: Int32?) -> (fd: Int32, port: UInt16)? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
@@ -12,7 +13,8 @@ package enum LoopbackSocket {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ready = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && Glibc.listen(fd, backlog) == 0 && getsockname(fd, $0, &length) == 0
+                bind(fd, $0, length) == 0 && (backlog.map { Glibc.listen(fd, $0) == 0 } ?? true)
+                    && getsockname(fd, $0, &length) == 0
             }
         }
         guard ready else { close(fd); return nil }
