@@ -3,11 +3,16 @@ import IMAPProtocol
 extension IMAPConnection {
     /// Moves messages to `mailbox`: `UID MOVE` when MOVE is advertised, else RFC 6851's steps: `UID COPY`, `UID STORE
     /// +FLAGS.SILENT (\Deleted)` and `UID EXPUNGE` (UIDPLUS) of exactly those UIDs. Whether the user may delete in the
-    /// source is checked before anything is copied: `\Deleted` set, read back (`UID FETCH FLAGS`) and taken away
-    /// again. A folder the user may not delete from answers the STORE with OK and keeps nothing (Courier, Dovecot with
-    /// ACLs), and a copy made then could not be removed from the source. The copy is made while the source is not
-    /// marked: a COPY keeps the flags, and copies marked `\Deleted` (as this fallback made them until 2026-12-06) are
-    /// erased by the next client that closes the destination folder (Courier; every client's CLOSE or EXPUNGE).
+    /// source is checked before anything is copied, since a folder the user may not delete from answers the STORE with
+    /// OK and keeps nothing (Courier, Dovecot with ACLs) and a copy made then could not be removed from the source:
+    /// by the ACL when the server has one (`MYRIGHTS`, ``mayRemoveMessages(from:)``: nothing is marked), else by
+    /// trying: `\Deleted` set, read back (`UID FETCH FLAGS`) and taken away again (a connection cut between the two
+    /// leaves the mark, which the next move of the message takes away, but not an undo). The copy is made while the
+    /// source is not marked: a COPY keeps the flags, and copies marked `\Deleted` (as this fallback made them until
+    /// 2026-12-06) are erased by the next client that closes the destination folder (Courier; every client's CLOSE or
+    /// EXPUNGE). After the expunge the source is read again: a message the server kept there (copied, not removed)
+    /// fails the move (``IMAPClientError/commandFailed(command:status:text:)``, `UID EXPUNGE`), so a retry finds the copy
+    /// made and does not copy again.
     /// Without MOVE and UIDPLUS it refuses (``IMAPClientError/commandFailed(command:status:text:)``,
     /// nothing sent): a plain EXPUNGE could remove other messages marked `\Deleted`.
     /// Returns the COPYUID when the server sent one.
@@ -17,18 +22,41 @@ extension IMAPConnection {
             throw .commandFailed(command: "UID MOVE", status: "NOT SENT",
                                  text: "the server offers neither MOVE nor UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
         }
-        guard try deletesAreKept(set) else {
-            // Those that kept the mark lose it again: nothing was copied, and a marked message is erased by the next
-            // client that closes the folder.
-            _ = try? uidStore(set, .remove, flags: ["\\Deleted"])
-            throw .commandFailed(command: "UID MOVE", status: "NO",
-                                 text: "the server did not keep \\Deleted in the source folder (no right to delete there); nothing was copied")
+        let refusal = IMAPClientError.commandFailed(
+            command: "UID MOVE", status: "NO", text: "the server did not keep \\Deleted in the source folder (no right to delete there); nothing was copied")
+        var allowed: Bool?
+        if let source = selectedMailbox { allowed = try mayRemoveMessages(from: source) }
+        switch allowed {
+        case true?:
+            // Unmarked before the copy (all of them: one marked by another client before would be copied marked too).
+            _ = try uidStore(set, .remove, flags: ["\\Deleted"])
+        case false?:
+            throw refusal
+        case nil:
+            guard try deletesAreKept(set) else {
+                // Those that kept the mark lose it again: nothing was copied, and a marked message is erased by the next
+                // client that closes the folder.
+                _ = try? uidStore(set, .remove, flags: ["\\Deleted"])
+                throw refusal
+            }
+            _ = try uidStore(set, .remove, flags: ["\\Deleted"])
         }
-        // Unmarked before the copy (all of them: one marked by another client before would be copied marked too).
-        _ = try uidStore(set, .remove, flags: ["\\Deleted"])
         let copied = try uidCopy(set, to: mailbox)
         _ = try uidStore(set, .add, flags: ["\\Deleted"])
         try uidExpunge(set)
+        var kept = 0
+        do {
+            try uidFetch(set, [.uid]) { message in if message.uid != nil { kept += 1 } }
+        } catch let error as IMAPClientError {
+            throw error
+        } catch {
+            throw .commandFailed(command: "UID FETCH", status: "NO", text: "\(error)")
+        }
+        guard kept == 0 else {
+            throw .commandFailed(command: "UID EXPUNGE", status: "NO",
+                                 text: "the server copied \(kept == 1 ? "a message" : "\(kept) messages") to \(mailbox) but kept "
+                                     + "\(kept == 1 ? "it" : "them") in the source folder (no right to delete there?)")
+        }
         return copied
     }
 

@@ -21,6 +21,7 @@ extension IMAPConnection {
         }
         var state = SelectState()
         selectedUIDNext = nil
+        selectedMailbox = nil  // a SELECT that fails leaves none selected (RFC 3501 6.3.1)
         let completion = try run(readOnly ? .examine(mailbox, option) : .select(mailbox, option), name: name) { response throws(IMAPClientError) in
             let taken = state.take(response)
             try self.checkCollected(max(state.changed.count, state.vanishedRanges.count))
@@ -28,6 +29,7 @@ extension IMAPConnection {
         }
         selectedUIDNext = state.uidNext
         selectedExists = state.exists ?? 0
+        selectedMailbox = mailbox
         guard let uidValidity = state.uidValidity else {
             throw fail(.protocolError("the server did not report UIDVALIDITY for \(mailbox)"))
         }

@@ -51,6 +51,8 @@ package final class IMAPConnection {
     var selectedUIDNext: UInt32?
     /// The message count of the selected mailbox as last reported.
     var selectedExists: UInt32 = 0
+    /// The mailbox selected (or examined) last, nil before and after a SELECT or EXAMINE that failed.
+    package internal(set) var selectedMailbox: MailboxName?
 
     /// What one command may bring back; a command that gets more fails with
     /// ``IMAPClientError/responseLimitExceeded(command:limit:)``.

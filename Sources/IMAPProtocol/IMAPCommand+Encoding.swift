@@ -141,6 +141,9 @@ extension IMAPCommand {
         case .unsubscribe(let mailbox):
             w.raw("UNSUBSCRIBE ")
             w.mailbox(mailbox)
+        case .myRights(let mailbox):
+            w.raw("MYRIGHTS ")
+            w.mailbox(mailbox)
         case .status(let mailbox, let items):
             w.raw("STATUS ")
             w.mailbox(mailbox)

@@ -42,6 +42,8 @@ package enum IMAPCommand: Hashable, Sendable {
     case unsubscribe(MailboxName)
     /// `STATUS mailbox (items)`.
     case status(MailboxName, [StatusAttribute])
+    /// `MYRIGHTS mailbox` (RFC 4314, ACL): the rights the logged-in user has on `mailbox`.
+    case myRights(MailboxName)
     /// `CLOSE`: deselect, expunging `\Deleted` messages.
     case close
     /// `UNSELECT` (RFC 3691): deselect without expunging.

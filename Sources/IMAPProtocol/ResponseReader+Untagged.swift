@@ -70,6 +70,13 @@ extension ResponseReader {
             return try readID()
         case "NAMESPACE":
             return try readNamespace()
+        case "MYRIGHTS":
+            try expectSpace()
+            let mailbox = try readMailbox()
+            try expectSpace()
+            let rights = try readAString("rights")
+            try expectResponseEnd()
+            return .myRights(mailbox: mailbox, rights: String(decoding: rights, as: UTF8.self))
         default:
             return other(name, from: bodyStart)
         }

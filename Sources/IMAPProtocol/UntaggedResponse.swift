@@ -36,6 +36,8 @@ package enum UntaggedResponse: Hashable, Sendable {
     case id([String: String?])
     /// `* NAMESPACE ...` (RFC 2342).
     case namespace(NamespaceResponse)
+    /// `* MYRIGHTS mailbox rights` (RFC 4314): the rights as sent, one letter each (RFC 2086's `d` and `c` included).
+    case myRights(mailbox: MailboxName, rights: String)
     /// Any other response: its name uppercased (for `* 3 XYZ ...` the word after the number)
     /// and the raw bytes after `* ` up to, not including, the final line terminator.
     case other(name: String, raw: [UInt8])

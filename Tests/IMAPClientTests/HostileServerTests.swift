@@ -150,4 +150,29 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(ServerEndpoint(host: "h", port: 1, security: .tls, timeoutSeconds: 3).commandTimeout, 30)
         XCTAssertEqual(ServerEndpoint(host: "h", port: 1, security: .tls, timeoutSeconds: 3, commandTimeoutSeconds: 7).commandTimeout, 7)
     }
+
+    /// A server whose ACL allows deleting but that keeps the messages through the expunge: the move fails (the copy
+    /// made, the source kept), so the write-back retries and finds the copy rather than report a move that is not.
+    func testAMoveTheServerKeptInTheSourceFails() throws {
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1 UIDPLUS ACL] hi\r\n"), .readLine, .send(Self.selectAnswer),
+            .readLine, .send("* MYRIGHTS INBOX acdilrsw\r\nA2 OK rights\r\n"),
+            .readLine, .send("A3 OK stored\r\n"),
+            .readLine, .send("A4 OK [COPYUID 9 2 11] copied\r\n"),
+            .readLine, .send("A5 OK stored\r\n"),
+            .readLine, .send("A6 OK expunged\r\n"),
+            .readLine, .send("* 2 FETCH (UID 2)\r\nA7 OK fetched\r\n"),
+            .readLine, .send("A8 OK bye\r\n"), .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        _ = try imap.select(.inbox, condstore: false)
+        XCTAssertThrowsError(try imap.uidMove(UIDSet(2), to: "Archive")) { error in
+            guard case .commandFailed("UID EXPUNGE", "NO", let text)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertTrue(text.contains("kept it in the source folder"), text)
+        }
+        imap.logout()
+        let lines = try server.clientLines()
+        XCTAssertEqual(lines.map { $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ") },
+                       ["SELECT \"INBOX\"", "MYRIGHTS \"INBOX\"", "UID STORE", "UID COPY", "UID STORE", "UID EXPUNGE", "UID FETCH", "LOGOUT"])
+    }
 }

@@ -224,6 +224,62 @@ final class MessageTests: IMAPTestCase {
     }
 }
 
+extension MessageTests {
+    /// The client's commands in `lines` (the trace's `C: ` lines, tags dropped).
+    private func commands(_ lines: [String]) -> [String] {
+        lines.filter { $0.hasPrefix("C: ") }.map { String($0.dropFirst(3).drop { $0 != " " }.dropFirst()) }
+    }
+
+    /// Without MOVE, on a server with an ACL, the right to delete is asked (MYRIGHTS), not tried: nothing in the source
+    /// is marked before the copy, so no cut connection can leave a message marked `\Deleted` there. Without the ACL
+    /// the mark is tried (set, read back, taken away), as before.
+    func testAMoveWithoutMOVEAsksTheACLForTheRightToDelete() throws {
+        let lines = LockedLines()
+        let imap = try loggedIn(trace: { lines.append($0) })
+        let uids = try appendMessages(imap, [("acl one", []), ("acl two", [])])
+        _ = try imap.select(.inbox)
+        imap.capabilities.remove("MOVE")
+        XCTAssertTrue(imap.has("ACL"), "Dovecot with imap_acl")
+        XCTAssertEqual(try imap.mayRemoveMessages(from: .inbox), true)
+        lines.removeAll()
+        XCTAssertNotNil(try imap.uidMove(UIDSet(uids[0]), to: "Archive"))
+        var sent = commands(lines.lines)
+        XCTAssertEqual(sent.map { $0.split(separator: " ").prefix(2).joined(separator: " ") },
+                       ["MYRIGHTS \"INBOX\"", "UID STORE", "UID COPY", "UID STORE", "UID EXPUNGE", "UID FETCH"], "\(sent)")
+        XCTAssertTrue(sent[1].contains("-FLAGS"), "the only STORE before the copy takes a mark away: \(sent)")
+
+        imap.capabilities.remove("ACL")
+        XCTAssertNil(try imap.mayRemoveMessages(from: .inbox), "unknown without the ACL")
+        lines.removeAll()
+        XCTAssertNotNil(try imap.uidMove(UIDSet(uids[1]), to: "Archive"))
+        sent = commands(lines.lines)
+        let copyAt = try XCTUnwrap(sent.firstIndex { $0.hasPrefix("UID COPY") })
+        XCTAssertTrue(sent[..<copyAt].contains { $0.hasPrefix("UID STORE") && $0.contains("+FLAGS") }, "the mark tried: \(sent)")
+        XCTAssertEqual(try imap.uidSearch([.all]).filter { uids.contains($0) }, [], "both moved")
+    }
+
+    /// A source the ACL forbids deleting from (`lrws`: no `t`, no `e`) refuses the move before anything is marked
+    /// or copied.
+    func testAMoveOutOfAFolderTheACLForbidsMarksNothing() throws {
+        let lines = LockedLines()
+        let imap = try loggedIn(trace: { lines.append($0) })
+        let uid = try XCTUnwrap(try appendMessages(imap, [("acl kept", [])], to: "Archive").first)
+        try server.readOnly(user: user, folder: "Archive", rights: "lrws")
+        addTeardownBlock { [server, user] in try? server?.readWrite(user: user, folder: "Archive") }
+        _ = try imap.select("Archive")
+        imap.capabilities.remove("MOVE")
+        lines.removeAll()
+        XCTAssertThrowsError(try imap.uidMove(UIDSet(uid), to: .inbox)) { error in
+            guard case .commandFailed("UID MOVE", "NO", let text)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertTrue(text.contains("no right to delete"), text)
+        }
+        XCTAssertEqual(commands(lines.lines).map { $0.split(separator: " ")[0] }, ["MYRIGHTS"], "nothing marked or copied")
+        var flags: [String]?
+        try imap.uidFetch(UIDSet(uid), [.uid, .flags]) { flags = $0.flags }
+        XCTAssertEqual(flags?.contains("\\Deleted"), false)
+    }
+}
+
 /// Lines gathered from a trace callback.
 final class LockedLines: @unchecked Sendable {
     private let lock = NSLock()

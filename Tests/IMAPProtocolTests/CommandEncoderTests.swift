@@ -114,6 +114,7 @@ final class CommandEncoderTests: XCTestCase {
         XCTAssertEqual(try line(.rename(from: "Old \"name\"", to: "Archive/2024")), "a1 RENAME \"Old \\\"name\\\"\" \"Archive/2024\"\r\n")
         XCTAssertEqual(try line(.subscribe("Sent")), "a1 SUBSCRIBE \"Sent\"\r\n")
         XCTAssertEqual(try line(.unsubscribe("Sent")), "a1 UNSUBSCRIBE \"Sent\"\r\n")
+        XCTAssertEqual(try line(.myRights("INBOX.Archiv ä")), "a1 MYRIGHTS \"INBOX.Archiv &AOQ-\"\r\n")
         XCTAssertEqual(try line(.status("INBOX", [.messages, .uidNext, .uidValidity, .unseen, .highestModSeq])),
                        "a1 STATUS \"INBOX\" (MESSAGES UIDNEXT UIDVALIDITY UNSEEN HIGHESTMODSEQ)\r\n")
         // A raw UTF-8 name (UTF8=ACCEPT) is 8-bit and goes out as a literal.

@@ -125,14 +125,26 @@ final class ParserEdgeCaseTests: XCTestCase {
         }
     }
 
+    /// `* MYRIGHTS` (RFC 4314) as Dovecot (atoms) and Courier (quoted strings, RFC 2086's `d`) send it; a rights
+    /// list missing or followed by more is malformed, not taken for no rights.
+    func testMyRights() throws {
+        XCTAssertEqual(try parseOne("* MYRIGHTS INBOX lrswipkxtecda\n"),
+                       .untagged(.myRights(mailbox: "INBOX", rights: "lrswipkxtecda")))
+        XCTAssertEqual(try parseOne("* MYRIGHTS \"INBOX.Archiv &AOQ-\" \"acdilrsw\"\n"),
+                       .untagged(.myRights(mailbox: "INBOX.Archiv ä", rights: "acdilrsw")))
+        XCTAssertEqual(try parseOne("* MYRIGHTS Shared \"\"\n"), .untagged(.myRights(mailbox: "Shared", rights: "")))
+        XCTAssertThrowsError(try parseOne("* MYRIGHTS INBOX\n"))
+        XCTAssertThrowsError(try parseOne("* MYRIGHTS INBOX lr extra\n"))
+    }
+
     func testUnknownResponsesNeverFail() throws {
         let bytes = raw("* XYZZY foo (bar [baz) ") + literal(raw("abc\r\n")) + raw(" tail\r\n")
-            + raw("* 5 XSTUFF whatever\r\n* QUOTA \"\" (STORAGE 10 512)\r\n* MYRIGHTS INBOX lrswipkxtecda\r\n")
+            + raw("* 5 XSTUFF whatever\r\n* QUOTA \"\" (STORAGE 10 512)\r\n* LISTRIGHTS INBOX bob \"\" l r\r\n")
         XCTAssertEqual(try parseEveryWay(bytes), [
             .untagged(.other(name: "XYZZY", raw: raw("XYZZY foo (bar [baz) {5}\r\nabc\r\n tail"))),
             .untagged(.other(name: "XSTUFF", raw: raw("5 XSTUFF whatever"))),
             .untagged(.other(name: "QUOTA", raw: raw("QUOTA \"\" (STORAGE 10 512)"))),
-            .untagged(.other(name: "MYRIGHTS", raw: raw("MYRIGHTS INBOX lrswipkxtecda"))),
+            .untagged(.other(name: "LISTRIGHTS", raw: raw("LISTRIGHTS INBOX bob \"\" l r"))),
         ])
     }
 
