@@ -11,8 +11,8 @@ extension IMAPConnection {
     /// source is not marked: a COPY keeps the flags, and copies marked `\Deleted` (as this fallback made them until
     /// 2026-12-06) are erased by the next client that closes the destination folder (Courier; every client's CLOSE or
     /// EXPUNGE). After the expunge the source is read again: a message the server kept there (copied, not removed)
-    /// fails the move (``IMAPClientError/commandFailed(command:status:text:)``, `UID EXPUNGE`), so a retry finds the copy
-    /// made and does not copy again.
+    /// fails the move as refused (``IMAPClientError/commandFailed(command:status:text:)``, `UID EXPUNGE`, `NO`) rather
+    /// than report a move the server did not make; the copy stays in the destination, where the next sync finds it.
     /// Without MOVE and UIDPLUS it refuses (``IMAPClientError/commandFailed(command:status:text:)``,
     /// nothing sent): a plain EXPUNGE could remove other messages marked `\Deleted`.
     /// Returns the COPYUID when the server sent one.

@@ -151,8 +151,8 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(ServerEndpoint(host: "h", port: 1, security: .tls, timeoutSeconds: 3, commandTimeoutSeconds: 7).commandTimeout, 7)
     }
 
-    /// A server whose ACL allows deleting but that keeps the messages through the expunge: the move fails (the copy
-    /// made, the source kept), so the write-back retries and finds the copy rather than report a move that is not.
+    /// A server whose ACL allows deleting but that keeps the messages through the expunge: the move is refused (the
+    /// copy made, the source kept) rather than reported as made.
     func testAMoveTheServerKeptInTheSourceFails() throws {
         let server = try ScriptedServer([
             .send("* OK [CAPABILITY IMAP4rev1 UIDPLUS ACL] hi\r\n"), .readLine, .send(Self.selectAnswer),
