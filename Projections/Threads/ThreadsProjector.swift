@@ -12,8 +12,9 @@ package final class ThreadsProjector: Projector {
     /// 2: rows stored apart from membership (`threads.rows`). 3: user actions and compensations fold in.
     /// 4: bounded keys and values (`Key`, `ViewBounds`). 5: the virtual Starred folder (`starred` table, index
     /// keys); our drafts' server copies left out (`drafts` table). 6: a thread's subject keeps its leading `[tags]`
-    /// (`BaseSubject`: `[EXTERNAL] Invoice`, where 5 showed `Invoice`).
-    package static let schemaVersion: UInt32 = 6
+    /// (`BaseSubject`: `[EXTERNAL] Invoice`, where 5 showed `Invoice`). 7: unread counters by the thread's category
+    /// (`counts`, each thread's share of them in `shares`): a category tab's badge counts what the tab lists.
+    package static let schemaVersion: UInt32 = 7
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .folderRemoved, .draftCopyChanged, .emailReceived, .flagsChanged, .emailCategorized, .emailExpunged])
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
@@ -24,6 +25,8 @@ package final class ThreadsProjector: Projector {
     static let indexTable = Table<Present>(.threads, "index")
     static let starredTable = Table<String>(.threads, "starred")
     static let ownDraftsTable = Table<Present>(.threads, "drafts")
+    static let countsTable = Table<Int>(.threads, "counts")
+    static let sharesTable = Table<[CountedUnread]>(.threads, "shares")
     /// The index folder of the virtual Starred folder (a name no IMAP path of ours takes: paths never start
     /// with a backslash here).
     package static let virtualStarred = "\\Starred"
@@ -39,6 +42,13 @@ package final class ThreadsProjector: Projector {
     /// Key(account, Message-ID) -> present: our drafts' server copies (`DraftCopyChanged`), which sync brings
     /// back into the Drafts folder and which are not threads of their own (the draft is shown once, locally).
     let ownDrafts: ViewTable<Present>
+    /// Key(scope account, folder path or `#account`/`#badge`, the threads' category) -> unread messages of the
+    /// threads of that category there (`countKey`); `*` with `#badge` over every account's Inbox-role folders.
+    let counts: ViewTable<Int>
+    /// Key(thread id) -> the counters the thread adds to and what it adds to each (so it can be taken back when it
+    /// changes); none for a thread with no unread mail. Apart from the thread's record, which is large for a long
+    /// thread: reading or unreading mail writes only this.
+    let shares: ViewTable<[CountedUnread]>
 
     /// Creates the projector over `store`.
     package init(context: FoldContext) {
@@ -51,6 +61,8 @@ package final class ThreadsProjector: Projector {
         index = context.table(Self.indexTable)
         starred = context.table(Self.starredTable)
         ownDrafts = context.table(Self.ownDraftsTable)
+        counts = context.table(Self.countsTable)
+        shares = context.table(Self.sharesTable)
     }
 
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
@@ -65,9 +77,13 @@ package final class ThreadsProjector: Projector {
     /// The projector must then fold on the writing thread (it does: only other views fold on a second one).
     package var recomputeChunk = 8_192
 
+    /// Changes of the unread counters in this batch (by counter key), added to the stored ones at flush.
+    private var pendingCounts: [[UInt8]: Int] = [:]
+
     package func discardPending() {
         dirty.removeAll()
         inboxMemo.forget()
+        pendingCounts.removeAll()
     }
 
     /// Recomputes the rows of the threads changed in this batch (once each).
@@ -80,6 +96,21 @@ package final class ThreadsProjector: Projector {
             if done % recomputeChunk == 0 && context.writesInParts { try context.flush() }
         }
         dirty.removeAll()
+        for (key, delta) in pendingCounts.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where delta != 0 {
+            let v = (try counts.get(key) ?? 0) + delta
+            counts.set(key, v == 0 ? nil : v)
+        }
+        pendingCounts.removeAll(keepingCapacity: true)
+    }
+
+    /// Sets thread `id`'s share of the unread counters to `new`, taking its stored one back.
+    private func share(_ id: String, _ new: [CountedUnread]) throws {
+        let key = Key(id).bytes
+        let old = try shares.get(key) ?? []
+        guard old != new else { return }
+        for c in old { pendingCounts[c.key, default: 0] -= c.count }
+        for c in new { pendingCounts[c.key, default: 0] += c.count }
+        shares.set(key, new.isEmpty ? nil : new)
     }
 
     package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
@@ -252,6 +283,7 @@ package final class ThreadsProjector: Projector {
             try emails.modify(Key(id).bytes) { e in e?.threadID = winnerID }
         }
         for k in loser.indexKeys { index.set(k, nil) }
+        try share(loserID, [])
         threads.set(Key(loserID).bytes, nil)
         rows.set(Key(loserID).bytes, nil)
         dirty.remove(loserID)
@@ -270,6 +302,7 @@ package final class ThreadsProjector: Projector {
         for id in thread.emailIDs { if let e = try emails.get(Key(id).bytes) { members.append(e) } }
         if members.isEmpty {
             for k in thread.indexKeys { index.set(k, nil) }
+            try share(thread.id, [])
             // An emptied thread leaves no row; its links stay so a later message rejoins the same id.
             thread.emailIDs = []
             thread.indexKeys = []
@@ -346,6 +379,22 @@ package final class ThreadsProjector: Projector {
                 }
             }
         }
+        // The thread's share of the unread counters of its category: per folder, the messages with a copy there and
+        // none of them read there (as the unread view counts a folder's unread mail), also under the badge for an
+        // Inbox-role folder; over the account, the row's unread count.
+        var counted: [CountedUnread] = []
+        func add(_ scope: String, _ folder: String, _ n: Int) {
+            if n > 0 { counted.append(CountedUnread(key: ThreadsProjector.countKey(scope: scope, folder: folder, category: t.category), count: n)) }
+        }
+        var inInbox = 0
+        for (folder, n) in ThreadsProjector.unreadByFolder(members) {
+            add(t.account, folder, n)
+            if try inboxMemo.isInbox(account: t.account, folder: folder, in: folderRoles) { inInbox += n }
+        }
+        add(t.account, UnreadProjector.badgeScope, inInbox)
+        add("*", UnreadProjector.badgeScope, inInbox)
+        add(t.account, UnreadProjector.accountScope, t.unreadCount)
+        try share(thread.id, counted)
         // Only the index entries that changed are written (a flag or a new unread count leaves them as they were),
         // and the thread's record only when they did: every write is a B-tree page copied and a version in the
         // views' history.
@@ -357,6 +406,39 @@ package final class ThreadsProjector: Projector {
             threads.set(key, thread)
         }
         rows.set(key, t)
+    }
+
+    /// A copy's folder and message: a message's copies in one folder count once there.
+    private struct FolderMessage: Hashable {
+        let folder: String, message: String
+    }
+
+    /// Per folder (sorted by path), the messages of `members` with a copy there and none of them read there; folders
+    /// with none left out. Compared in a list while the thread is short (most are), through a dictionary beyond.
+    static func unreadByFolder(_ members: [EmailRecord]) -> [(folder: String, count: Int)] {
+        var unread: [String: Int] = [:]
+        if members.count <= 16 {
+            var seen: [(copy: FolderMessage, seen: Bool)] = []
+            for e in members {
+                let c = FolderMessage(folder: e.folder, message: e.messageKey)
+                if let i = seen.firstIndex(where: { $0.copy == c }) { seen[i].seen = seen[i].seen || e.isSeen } else { seen.append((c, e.isSeen)) }
+            }
+            for s in seen where !s.seen { unread[s.copy.folder, default: 0] += 1 }
+        } else {
+            var seen: [FolderMessage: Bool] = [:]
+            for e in members {
+                let c = FolderMessage(folder: e.folder, message: e.messageKey)
+                if e.isSeen { seen[c] = true } else if seen[c] == nil { seen[c] = false }
+            }
+            for (c, s) in seen where !s { unread[c.folder, default: 0] += 1 }
+        }
+        return unread.map { ($0.key, $0.value) }.sorted { $0.folder < $1.folder }
+    }
+
+    /// The key of an unread counter of the threads view: scope (an account, or `*` with `#badge`), folder path or
+    /// `#account` / `#badge` (`UnreadProjector`'s scope names), the threads' category.
+    package static func countKey(scope: String, folder: String, category: AICategory) -> [UInt8] {
+        Key(scope, folder, category.description).bytes
     }
 
     /// The keys of `old` not in `new`, and of `new` not in `old`, each in its list's order. A thread's keys are a

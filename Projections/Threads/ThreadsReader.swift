@@ -33,6 +33,13 @@ package struct ThreadsReader {
         return (out, hasMore)
     }
 
+    /// Unread messages of the threads of `category` in `folder` (a folder path, `UnreadProjector.accountScope` for the
+    /// whole account, `UnreadProjector.badgeScope` for its Inbox-role folders; scope `*` with the badge: every
+    /// account's): what a category tab of that listing shows as its badge. One key lookup.
+    package func unreadCount(scope: String, folder: String, category: AICategory) throws -> Int {
+        try snapshot.get(ThreadsProjector.countsTable, ThreadsProjector.countKey(scope: scope, folder: folder, category: category)) ?? 0
+    }
+
     /// A thread's row by id.
     package func thread(id: String) throws -> ThreadRow? {
         try snapshot.get(ThreadsProjector.rowsTable, Key(id).bytes)

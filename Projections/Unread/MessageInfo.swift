@@ -1,11 +1,10 @@
 import EventModel
 
-/// Per message of an account (account, message key): its category, its copies in the account, and its copies
-/// in each folder holding one. One record per message, read and written once per change: the unread state of
+/// Per message of an account (account, message key): its copies in the account, and its copies in each folder
+/// holding one. One record per message, read and written once per change: the unread state of
 /// every scope a message is in lives here (schema 4; until then each scope's state was a row of its own, two
 /// more random keys written per message, ~17% of the pages a 1M-message fold dirtied).
 package struct MessageInfo: BinaryField, Equatable, Sendable {
-    package var category: AICategory = .uncategorized
     /// The message in the account scope (every folder).
     package var account = CopyCount()
     /// The folders holding a copy, by name, each with its copies there.
@@ -13,8 +12,8 @@ package struct MessageInfo: BinaryField, Equatable, Sendable {
 
     package init() {}
 
-    /// True when the record says nothing (no copy anywhere, no category): it is deleted.
-    package var isEmpty: Bool { folders.isEmpty && !account.exists && category == .uncategorized }
+    /// True when the record says nothing (no copy anywhere): it is deleted.
+    package var isEmpty: Bool { folders.isEmpty && !account.exists }
 
     /// The copies in `folder` (none: zero).
     package func copies(in folder: String) -> CopyCount {
@@ -34,9 +33,8 @@ package struct MessageInfo: BinaryField, Equatable, Sendable {
         }
     }
 
-    package func write(to w: inout ByteWriter) { w.write(category); account.write(to: &w); w.write(folders) }
+    package func write(to w: inout ByteWriter) { account.write(to: &w); w.write(folders) }
     package init(from r: inout ByteReader) throws(DecodeError) {
-        category = try r.read()
         account = try r.read()
         folders = try r.read()
     }

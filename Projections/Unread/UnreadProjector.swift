@@ -1,17 +1,19 @@
 import EventModel
 
-/// The unread counts view: unread messages per account, folder and category (and All), per account
-/// over all folders, and the badge (unread mail in Inbox-role folders only). A message in several
+/// The unread counts view: unread messages per account and folder, per account over all folders, and the
+/// badge (unread mail in Inbox-role folders only), with each folder's message total. A message in several
 /// folders of one account (Inbox and All Mail) counts once per folder and once in the account total.
-/// Counters are kept up to date on every change, so reads are one key lookup.
+/// Counters are kept up to date on every change, so reads are one key lookup. The counts by category are the
+/// threads view's (`ThreadsProjector.countKey`): by the thread's category, as a category tab lists threads.
 package final class UnreadProjector: Projector {
     package static let name = ViewName.unread
     /// 2: user actions and compensations fold in.
     /// 3: bounded keys and values (`Key`, `ViewBounds`).
     /// 4: a message's state in each scope kept in its `infos` record (no `messages` table).
-    package static let schemaVersion: UInt32 = 4
+    /// 5: no counters by category (the threads view's since its schema 7), nor a message's category in `infos`.
+    package static let schemaVersion: UInt32 = 5
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
-    package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .emailReceived, .flagsChanged, .emailExpunged, .emailCategorized])
+    package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .emailReceived, .flagsChanged, .emailExpunged])
     static let emailsTable = Table<UnreadEmail>(.unread, "emails")
     static let countsTable = Table<Int>(.unread, "counts")
     static let folderRolesTable = Table<FolderRole>(.unread, "folders")
@@ -20,7 +22,7 @@ package final class UnreadProjector: Projector {
     let emails: ViewTable<UnreadEmail>
     let counts: ViewTable<Int>
     let folderRoles: ViewTable<FolderRole>
-    /// Per message (account, message key): its category and its copies in the account and in each folder.
+    /// Per message (account, message key): its copies in the account and in each folder.
     let infos: ViewTable<MessageInfo>
     /// The folders' Inbox roles asked about in this batch.
     private var inboxMemo = InboxMemo()
@@ -39,7 +41,7 @@ package final class UnreadProjector: Projector {
         infos = context.table(Self.infosTable)
     }
 
-    /// The counter key for (scope account, folder, category name or `all`).
+    /// The counter key for (scope account, folder, `all` or `totalCategory`).
     package static func countKey(account: String, folder: String, category: String) -> [UInt8] {
         Key(account, folder, category).bytes
     }
@@ -74,15 +76,6 @@ package final class UnreadProjector: Projector {
             guard let e = try emails.get(key) else { return }
             emails.set(key, nil)
             try change(e, copies: -1, seen: e.seen ? -1 : 0)
-        case .emailCategorized(let p):
-            guard let e = try emails.get(Key(p.emailID).bytes) else { return }
-            let ik = Key(e.account, e.messageKey).bytes
-            var info = try infos.get(ik) ?? MessageInfo()
-            if info.category == p.category { return }
-            // Re-file the message's state under the new category in every scope that holds it.
-            try recategorize(account: e.account, info: info, to: p.category)
-            info.category = p.category
-            infos.set(ik, info)
         default:
             break
         }
@@ -128,11 +121,11 @@ package final class UnreadProjector: Projector {
     /// Applies a change of one copy to `info`, the record of its message, adjusting counters.
     private func change(_ info: inout MessageInfo, _ e: UnreadEmail, copies: Int, seen: Int, accountScope: Bool) throws {
         let inbox = try inboxMemo.isInbox(account: e.account, folder: e.folder, in: folderRoles)
-        let inFolder = adjust(info.copies(in: e.folder), copies: copies, seen: seen, category: info.category,
+        let inFolder = adjust(info.copies(in: e.folder), copies: copies, seen: seen,
                               account: e.account, folder: e.folder, badge: inbox, total: true)
         info.setCopies(inFolder, in: e.folder)
         if accountScope {
-            info.account = adjust(info.account, copies: copies, seen: seen, category: info.category,
+            info.account = adjust(info.account, copies: copies, seen: seen,
                                   account: e.account, folder: UnreadProjector.accountScope, badge: false, total: false)
         }
     }
@@ -140,17 +133,17 @@ package final class UnreadProjector: Projector {
     /// Changes one message's copies in one scope and the counters that follow from it: unread of (`account`,
     /// `folder`), and of the badges when `badge`; the scope's total when `total`. Returns the new copies (a
     /// scope with no copy left holds nothing: zero).
-    private func adjust(_ before: CopyCount, copies: Int, seen: Int, category: AICategory,
+    private func adjust(_ before: CopyCount, copies: Int, seen: Int,
                         account: String, folder: String, badge: Bool, total: Bool) -> CopyCount {
         var after = before
         after.copies += copies
         after.seenCopies += seen
         let unreadDelta = (after.isUnread ? 1 : 0) - (before.isUnread ? 1 : 0)
         if unreadDelta != 0 {
-            bump(account, folder, category, unreadDelta)
+            bump(account, folder, unreadDelta)
             if badge {
-                bump(account, UnreadProjector.badgeScope, category, unreadDelta)
-                bump("*", UnreadProjector.badgeScope, category, unreadDelta)
+                bump(account, UnreadProjector.badgeScope, unreadDelta)
+                bump("*", UnreadProjector.badgeScope, unreadDelta)
             }
         }
         let existDelta = (after.exists ? 1 : 0) - (before.exists ? 1 : 0)
@@ -162,7 +155,7 @@ package final class UnreadProjector: Projector {
     /// copies between the same folders changes each counter once.
     private var pendingCounts: [CounterID: Int] = [:]
 
-    /// A counter: scope account, folder, category name (or `all`, `#total`).
+    /// A counter: scope account, folder, `all` or `#total`.
     private struct CounterID: Hashable {
         let account: String, folder: String, category: String
         init(_ account: String, _ folder: String, _ category: String) {
@@ -172,10 +165,9 @@ package final class UnreadProjector: Projector {
         }
     }
 
-    /// Moves the unread counters of (`account`, `folder`) for all mail and for `category` by `delta`.
-    private func bump(_ account: String, _ folder: String, _ category: AICategory, _ delta: Int) {
+    /// Moves the unread counter of (`account`, `folder`) by `delta`.
+    private func bump(_ account: String, _ folder: String, _ delta: Int) {
         pendingCounts[CounterID(account, folder, "all"), default: 0] += delta
-        pendingCounts[CounterID(account, folder, category.description), default: 0] += delta
     }
 
     package func prepareFlush() throws {
@@ -191,22 +183,4 @@ package final class UnreadProjector: Projector {
         pendingCounts.removeAll(keepingCapacity: true)
         inboxMemo.forget()
     }
-
-    /// Moves the unread counters of every scope holding the message (`info`: its folders and the account) from
-    /// its category to `new`.
-    private func recategorize(account: String, info: MessageInfo, to new: AICategory) throws {
-        let old = info.category
-        var scopes: [(folder: String, count: CopyCount, inbox: Bool)] = []
-        if info.account.exists { scopes.append((UnreadProjector.accountScope, info.account, false)) }
-        for f in info.folders { scopes.append((f.folder, f.count, try inboxMemo.isInbox(account: account, folder: f.folder, in: folderRoles))) }
-        for scope in scopes where scope.count.isUnread {
-            var targets = [(account, scope.folder)]
-            if scope.inbox { targets += [(account, UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] }
-            for (a, f) in targets {
-                pendingCounts[CounterID(a, f, old.description), default: 0] -= 1
-                pendingCounts[CounterID(a, f, new.description), default: 0] += 1
-            }
-        }
-    }
-
 }

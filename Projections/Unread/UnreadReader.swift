@@ -6,8 +6,9 @@ package struct UnreadReader {
     package init(_ snapshot: Snapshot) { self.snapshot = snapshot }
 
     /// An unread counter: `folder` is a folder path, `UnreadProjector.accountScope` (the whole account)
-    /// or `UnreadProjector.badgeScope` (Inbox-role folders; account `*` for every account); `category` a
-    /// category name, `all`, or `UnreadProjector.totalCategory` (all messages, read or not).
+    /// or `UnreadProjector.badgeScope` (Inbox-role folders; account `*` for every account); `category` `all`, or
+    /// `UnreadProjector.totalCategory` (all messages, read or not). The counts by category are the threads view's
+    /// (`ThreadsReader.unreadCount`).
     package func count(account: String, folder: String, category: String) throws -> Int {
         try snapshot.get(UnreadProjector.countsTable, UnreadProjector.countKey(account: account, folder: folder, category: category)) ?? 0
     }

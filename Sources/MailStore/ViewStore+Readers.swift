@@ -58,6 +58,11 @@ extension ViewStore {
         try read { try UnreadReader($0).count(account: account, folder: folder, category: category) }
     }
 
+    /// Unread messages of the threads of `category` in `folder` (see `ThreadsReader.unreadCount`): a category tab's badge.
+    public func threadUnreadCount(account: String, folder: String, category: AICategory) throws -> Int {
+        try read { try ThreadsReader($0).unreadCount(scope: account, folder: folder, category: category) }
+    }
+
     /// The folders of `account`, in the folder list's order.
     public func folders(account: String) throws -> [FolderEntry] { try read { try FoldersReader($0).folders(account: account) } }
 

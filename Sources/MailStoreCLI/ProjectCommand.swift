@@ -87,7 +87,8 @@ struct ProjectCommand: ParsableCommand {
     /// names the accounts and their folders).
     static func viewsRead(by view: ViewName) -> [ViewName] {
         switch view {
-        case .folders, .unread: [.folders, .unread, .drafts]
+        case .folders: [.folders, .unread, .drafts]
+        case .unread: [.folders, .unread, .drafts, .threads]  // the category counts are the threads view's
         case .drafts: [.drafts, .outbox, .folders]
         default: [view, .folders]
         }

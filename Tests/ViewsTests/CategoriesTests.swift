@@ -233,8 +233,64 @@ final class CategoriesTests: ViewsTestCase {
         XCTAssertEqual(Set(try threadIDs(.primary)), ["a@x", "b@x"], "an older email's category does not move the thread")
         XCTAssertEqual(try threadIDs(.promotions), [])
         let counts = try FetchThreadsUseCase(views: try views()).fetchUnreadCounts(accountId: "acct", folderId: "INBOX")
-        XCTAssertEqual(counts[.primary], 1, "unread counters are per message")
-        XCTAssertEqual(counts[.promotions], 1)
+        XCTAssertEqual(counts[.primary], 2, "a tab's badge counts the unread mail of the threads it lists")
+        XCTAssertNil(counts[.promotions], "though an older email of the thread is a promotion, the tab lists none")
+    }
+
+    /// Every scope's unread counts by category: the folder's, the account's and the Inbox badge's (of the account and
+    /// of every account). Each category sums with the others to All.
+    private func tabs(_ folder: String = "INBOX", file: StaticString = #filePath, line: UInt = #line) throws -> [AICategory: Int] {
+        let useCase = FetchThreadsUseCase(views: try views())
+        for (account, scope) in [("acct", "INBOX"), ("acct", "Archive"), ("acct", FetchThreadsUseCase.wholeAccount),
+                                 ("acct", UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] {
+            let c = try useCase.fetchUnreadCounts(accountId: account, folderId: scope)
+            XCTAssertEqual(c.filter { $0.key != nil }.values.reduce(0, +), c[nil] ?? 0, "\(account) \(scope): \(c)", file: file, line: line)
+        }
+        let counts = try useCase.fetchUnreadCounts(accountId: "acct", folderId: folder)
+        return Dictionary(uniqueKeysWithValues: counts.compactMap { k, v in k.map { ($0, v) } })
+    }
+
+    /// A category tab's badge counts the unread messages of the threads that tab lists (in that folder), through
+    /// the thread's category changing with a newer email, reads, a move, a merge of two threads and an expunge;
+    /// the counters stay equal to those of views folded from empty.
+    func testATabsBadgeCountsTheUnreadMailOfTheThreadsItLists() throws {
+        try folder("INBOX", role: .inbox)
+        try folder("Archive", role: .archive)
+        func categorize(_ id: String, _ c: AICategory) throws {
+            try event(.emailCategorized(EmailCategorized(emailID: id, category: c, classifier: "rules", classifierVersion: 1)), stream: .email(id))
+        }
+        // A newsletter, and a person's reply to it: the thread is the reply's (primary), both messages unread.
+        try receive("n1", messageID: "n1@x", subject: "Deal")
+        try categorize("n1", .promotions)
+        XCTAssertEqual(try tabs(), [.promotions: 1])
+        try receive("n2", messageID: "n2@x", inReplyTo: ["n1@x"], references: ["n1@x"], subject: "Re: Deal")
+        try categorize("n2", .primary)
+        XCTAssertEqual(try tabs(), [.primary: 2], "the promotion is listed, and counted, under Primary now")
+        // A social thread; then the newsletter's copy read, and the reply archived.
+        try receive("s1", messageID: "s1@x", subject: "Sam sent you a message")
+        try categorize("s1", .social)
+        XCTAssertEqual(try tabs(), [.primary: 2, .social: 1])
+        try event(.flagsChanged(FlagsChanged(emailID: "n1", folder: "INBOX", flags: ["\\Seen"], added: ["\\Seen"])), stream: .email("n1"))
+        XCTAssertEqual(try tabs(), [.primary: 1, .social: 1])
+        try event(.threadArchived(ThreadAction(threadIDs: ["n1"], targets: [ActionTarget(emailID: "n2", folder: "INBOX", flags: [])],
+                                               destination: "Archive")), stream: .thread("n1"))
+        XCTAssertEqual(try tabs(), [.social: 1], "the Inbox holds the read newsletter only")
+        XCTAssertEqual(try tabs("Archive"), [.primary: 1])
+        // A message joining both threads merges them: the merged thread is the newest email's (social).
+        try receive("m1", messageID: "m1@x", references: ["n2@x", "s1@x"], subject: "Re: both")
+        try categorize("m1", .social)
+        XCTAssertEqual(try tabs(), [.social: 2])
+        XCTAssertEqual(try tabs("Archive"), [.social: 1])
+        try event(.emailExpunged(EmailExpunged(emailID: "m1", folder: "INBOX")), stream: .email("m1"))
+        XCTAssertEqual(try tabs(), [.social: 1])
+        try event(.emailExpunged(EmailExpunged(emailID: "s1", folder: "INBOX")), stream: .email("s1"))
+        XCTAssertEqual(try tabs(), [:])
+        XCTAssertEqual(try tabs("Archive"), [.primary: 1], "the thread left is the archived reply's again")
+
+        let live = try views()
+        try live.catchUp()
+        let fresh = try ViewStore.scratch(in: dir.file("scratch"), log: store.log, through: try store.log.head().sequence)
+        try assertEqualViews(fresh, live, "folded from empty")
     }
 
     func testCategorizerAvailabilityFlag() throws {

@@ -109,12 +109,14 @@ public struct FetchThreadsUseCase: Sendable {
 }
 
 extension FetchThreadsUseCase {
-    /// Unread messages of a folder by category: `nil` is All, then each category with unread mail.
+    /// Unread messages of a folder by category: `nil` is All, then each category with unread mail. A category counts
+    /// the unread messages of the threads of that category (a thread's category is its newest categorized
+    /// email's), so a tab's badge counts the mail the tab lists, whatever each older message was categorized as.
     public func fetchUnreadCounts(accountId: String, folderId: String) throws -> [AICategory?: Int] {
         do {
             var out: [AICategory?: Int] = [nil: try views.unreadCount(account: accountId, folder: folderId, category: "all")]
             for c in AICategory.allCases {
-                let n = try views.unreadCount(account: accountId, folder: folderId, category: c.description)
+                let n = try views.threadUnreadCount(account: accountId, folder: folderId, category: c)
                 if n > 0 { out[c] = n }
             }
             return out
