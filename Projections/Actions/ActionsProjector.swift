@@ -6,8 +6,9 @@ import EventModel
 /// touched them (for `mailstore history`).
 package final class ActionsProjector: Projector {
     package static let name = ViewName.actions
-    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    package static let schemaVersion: UInt32 = 2
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`). 3: a refused star's or
+    /// unstar's reason in the spec's words, the server's after it (`ActionKind.refusalReason`), recorded so or not.
+    package static let schemaVersion: UInt32 = 3
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.threadArchived, .threadDeleted, .threadMarkedRead, .threadMarkedUnread, .threadStarred, .threadUnstarred, .threadMoved, .actionApplied, .actionRejected, .actionFailed, .actionUndone])
     static let itemsTable = Table<ActionRecord>(.actions, "items")
@@ -71,7 +72,8 @@ package final class ActionsProjector: Projector {
                 r.pending.removeAll { ids.contains($0) }
                 let had = Set(r.rejected)
                 r.rejected += p.emailIDs.filter { !had.contains($0) }
-                r.lastError = p.reason
+                // Logs written before the write-back recorded a refused star in the spec's words show them too.
+                r.lastError = r.kind.refusalReason(p.reason)
                 return .failed
             }
         case .actionFailed(let p):

@@ -29,6 +29,9 @@ public struct OutboxItem: BinaryField, Equatable, Sendable {
     public var reason: String?
     public var attempts: Int
     public var updatedAt: Timestamp
+    /// When a failed message is tried next (its last `SendFailed`'s retry time); nil when it is not failed, or
+    /// failed for good (a permanent refusal: only `outbox retry` sends it again).
+    public var retryAt: Timestamp?
 
     public init(draftID: String, account: String) {
         self.draftID = draftID
@@ -40,15 +43,16 @@ public struct OutboxItem: BinaryField, Equatable, Sendable {
         reason = nil
         attempts = 0
         updatedAt = Timestamp(microseconds: 0)
+        retryAt = nil
     }
 
     @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(draftID); w.write(account); w.write(subject); w.write(to); w.write(state); w.write(dueAt); w.write(reason)
-        w.write(attempts); w.write(updatedAt)
+        w.write(attempts); w.write(updatedAt); w.write(retryAt)
     }
 
     @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         draftID = try r.read(); account = try r.read(); subject = try r.read(); to = try r.read(); state = try r.read()
-        dueAt = try r.read(); reason = try r.read(); attempts = try r.read(); updatedAt = try r.read()
+        dueAt = try r.read(); reason = try r.read(); attempts = try r.read(); updatedAt = try r.read(); retryAt = try r.read()
     }
 }

@@ -4,8 +4,9 @@ import EventModel
 /// folder type), newest first, and per account the queued + failed count (the Outbox badge).
 package final class OutboxProjector: Projector {
     package static let name = ViewName.outbox
-    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    package static let schemaVersion: UInt32 = 2
+    /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`). 3: a failed item's next
+    /// retry time (`OutboxItem.retryAt`).
+    package static let schemaVersion: UInt32 = 3
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.messageQueued, .sendStarted, .messageSent, .sendFailed, .sendUndone, .sendCancelled, .draftSaved, .draftDeleted])
     static let itemsTable = Table<OutboxItem>(.outbox, "items")
@@ -39,6 +40,8 @@ package final class OutboxProjector: Projector {
             let old = try items.get(key)
             var item = old ?? OutboxItem(draftID: id, account: account)
             change(&item)
+            // A retry time belongs to the failure it follows: any other state change ends it.
+            if item.state != .failed { item.retryAt = nil }
             item.updatedAt = at
             try reindex(old: old, new: item)
             items.set(key, item)
@@ -66,6 +69,7 @@ package final class OutboxProjector: Projector {
             try update(p.draftID) {
                 $0.state = .failed
                 $0.reason = p.reason
+                $0.retryAt = p.permanent ? nil : p.retryAt
             }
         case .sendUndone(let p):
             try update(p.draftID) { $0.state = .draft }

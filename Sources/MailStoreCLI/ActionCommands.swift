@@ -18,8 +18,10 @@ struct ActionOptions: ParsableArguments {
     }
 
     /// Opens the store, runs the batch through the library's use case (one action per account), prints each
-    /// action's id (or the JSON outcome) and every thread that failed, and pushes if asked. When nothing could be
-    /// done the first failure is the error; when only some threads failed, the exit status is the first failure's.
+    /// action's id (or the JSON outcome, with its `failures`) and names every thread that failed on stderr
+    /// (`thread ID: reason`, with `--json` too), and pushes if asked. When nothing could be done the first failure
+    /// is the error (without `--json`: printed as the error alone); when only some threads failed, the exit status
+    /// is the first failure's.
     func run(_ kind: ActionKind, destination: String? = nil) throws {
         try CLIExit.run {
             let store = try storeOptions.open()
@@ -35,7 +37,7 @@ struct ActionOptions: ParsableArguments {
             if push { for a in result.actions { try ActionOptions.push(actionID: a.action, store: store, quiet: json) } }
             guard let first = result.failures.first else { return }
             if result.actions.isEmpty && !json { throw first.error }
-            if !json { for f in result.failures { Terminal.error("thread \(f.thread): \(f.reason)") } }
+            for f in result.failures { Terminal.error("thread \(f.thread): \(f.reason)") }
             throw ExitCode(CLIExit.code(for: ErrorCategory(of: first.error)))
         }
     }

@@ -87,8 +87,8 @@ struct ProjectCommand: ParsableCommand {
     /// names the accounts and their folders).
     static func viewsRead(by view: ViewName) -> [ViewName] {
         switch view {
-        case .folders: [.folders, .unread, .drafts]
-        case .unread: [.folders, .unread, .drafts, .threads]  // the category counts are the threads view's
+        case .folders: [.folders, .unread, .drafts, .outbox]
+        case .unread: [.folders, .unread, .drafts, .outbox, .threads]  // the category counts are the threads view's
         case .drafts: [.drafts, .outbox, .folders]
         default: [view, .folders]
         }
@@ -204,7 +204,7 @@ struct ProjectCommand: ParsableCommand {
         for r in reports {
             print("Outbox of \(r.account): \(r.badge) queued or failed")
             for e in r.emails {
-                let detail = e.sendState == "failed" ? (e.failureReason ?? "") : (e.dueAt.map { "due \($0)" } ?? "")
+                let detail = e.sendState == "failed" ? (e.failureReason ?? "") + OutboxListCommand.when(e) : (e.dueAt.map { "due \($0)" } ?? "")
                 print("  \(ThreadRow.fit(e.sendState, 8)) \(ThreadRow.fit(e.id, 18)) \(ThreadRow.fit(e.subject, 40)) \(detail)  [\(e.actions.joined(separator: ", "))]")
             }
             if r.emails.isEmpty { print("  (empty)") }

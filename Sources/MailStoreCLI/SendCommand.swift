@@ -86,12 +86,21 @@ struct OutboxListCommand: ParsableCommand {
             print("Outbox of \(account): \(badge) queued or failed")
             for e in emails {
                 print("\(e.id)  \(ThreadRow.fit(e.sendState, 8))  \(ThreadRow.fit(e.subject, 30))  actions: \(e.actions.joined(separator: ", "))"
-                      + (e.failureReason.map { "  reason: \($0)" } ?? "") + (e.dueAt.map { "  due \($0)" } ?? ""))
+                      + (e.failureReason.map { "  reason: \($0)" } ?? "") + OutboxListCommand.when(e))
             }
             for u in try OutboxUseCase(store: store).unfiledSent(account: account) {
                 Terminal.print("\(u.draftID)  sent      not yet filed in Sent <\(u.messageID)>: the next sync or `outbox send` files it")
             }
         }
+    }
+}
+
+extension OutboxListCommand {
+    /// When an outbox row goes out next: a failed message's retry time (its queue time is past), the due time of
+    /// a queued one; a failure that is not retried says how to send it again.
+    static func when(_ e: OutboxEmail) -> String {
+        guard e.sendState == "failed" else { return e.dueAt.map { "  due \($0)" } ?? "" }
+        return e.retryAt.map { "  next try \($0)" } ?? "  not retried: `mailstore outbox retry \(e.id)` sends it again"
     }
 }
 

@@ -4,8 +4,9 @@ import IMAPProtocol
 /// Folder mapping in three tiers: RFC 6154 SPECIAL-USE attributes, then the provider's names, then
 /// case-insensitive well-known names with translations (`FolderNaming`). A role taken by a higher tier is not
 /// given again by names. `\Noselect` folders and the provider's excluded folders are skipped, except an excluded
-/// folder with the `\All` attribute (Gmail's All Mail), which is kept unsyncable so its role is known (Gmail's
-/// archive target). Pure.
+/// folder that is All Mail (Gmail's archive target), which is kept unsyncable so its role is known: by its `\All`
+/// attribute, or, on a server that does not send one, by the provider's name map (`[Gmail]/All Mail`), unless
+/// another folder has `\All` (SPECIAL-USE wins). Pure.
 ///
 /// Tier 3 is conservative and stable: a folder's last name component must equal a known name (no substrings:
 /// `Presentations` is not Sent, `Sent to boss` is not Sent); among the candidates for a role, one at the top level
@@ -30,7 +31,8 @@ package enum FolderMapper {
         for item in items where item.isSelectable {
             let path = item.mailbox.isInbox ? "INBOX" : item.mailbox.name
             let excluded = provider.excludes(path, delimiter: item.delimiter)
-            if excluded && item.specialUse != .all { continue }
+            let allMail = item.specialUse == .all || (item.specialUse == nil && provider.mappedRole(path) == .all)
+            if excluded && !allMail { continue }
             var folder = MappedFolder(
                 path: path, mailbox: item.mailbox,
                 displayName: FolderNaming.displayName(forPath: path, delimiter: item.delimiter?.first ?? "/"),
@@ -49,6 +51,10 @@ package enum FolderMapper {
             }
             if folder.tier != .none { taken.insert(folder.role) }
             out.append(folder)
+        }
+        // All Mail by SPECIAL-USE wins over All Mail by name: a folder kept only for that role is dropped.
+        if out.contains(where: { $0.role == .all && $0.tier == .specialUse }) {
+            out.removeAll { $0.role == .all && $0.tier == .providerName && !$0.syncable }
         }
         guard out.contains(where: \.syncable) else { throw NoEmailFolders() }
         // Tier 3: for each role still free, the best candidate by rank (not the first listed).

@@ -46,6 +46,32 @@ final class ThreadActionCommandTests: CLITestCase {
         XCTAssertTrue(none.stderr.contains("give at least one thread id"), none.stderr)
     }
 
+    /// docs/cli.md, spec AC-U-04: in a batch, a thread with nothing to do (starred already) fails alone: named in
+    /// `failures` with its reason and on stderr (with `--json` too), left out of the action's threads, the others
+    /// applied; the exit status is the first failure's (7, a refusal), as when it is the only thread.
+    func testABatchThreadWithNothingToDoIsAFailureNamedOnStderr() throws {
+        let ids = try importedThreads()
+        let before = try starred()
+        let fresh = ids.filter { !before.contains($0) }
+        XCTAssertGreaterThan(fresh.count, 3)
+        try mailstore("star", fresh[1])
+        let alone = try mailstore("star", fresh[1], expect: 7)
+        XCTAssertTrue(alone.stderr.contains("nothing to do: these threads are starred already"), alone.stderr)
+        let r = try mailstore("star", fresh[0], fresh[1], fresh[2], "--json", expect: 7)
+        let outcome = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let actions = try XCTUnwrap(outcome["actions"] as? [[String: Any]])
+        XCTAssertEqual(actions.compactMap { $0["threads"] as? [String] }, [[fresh[0], fresh[2]]])
+        let failures = try XCTUnwrap(outcome["failures"] as? [[String: Any]])
+        XCTAssertEqual(failures.compactMap { $0["thread"] as? String }, [fresh[1]])
+        XCTAssertTrue((failures.first?["reason"] as? String)?.contains("nothing to do: these threads are starred already") == true, "\(failures)")
+        XCTAssertTrue(r.stderr.contains("thread \(fresh[1]): "), r.stderr)
+        XCTAssertEqual(try starred(), before.union([fresh[0], fresh[1], fresh[2]]))
+        // Without --json: the action's id on stdout, the failure on stderr.
+        let plain = try mailstore("unstar", fresh[0], fresh[3], expect: 7)
+        XCTAssertEqual(plain.stdout.split(separator: "\n").count, 1, plain.stdout)
+        XCTAssertTrue(plain.stderr.contains("thread \(fresh[3]): ") && plain.stderr.contains("not starred"), plain.stderr)
+    }
+
     /// On mail of an account with no server (an import), an action and its undo's inverse are complete at once:
     /// nothing is left pending that no write-back could ever send; `actions` lists every account's, such a one's too.
     func testAnImportedAccountsActionAndItsUndoAreCompleteAtOnce() throws {

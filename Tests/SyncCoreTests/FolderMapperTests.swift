@@ -30,7 +30,8 @@ final class FolderMapperTests: XCTestCase {
         let mapped = try FolderMapper.map(items, provider: ProviderRegistry.gmail)
         let r = Dictionary(uniqueKeysWithValues: mapped.map { ($0.path, $0.role) })
         XCTAssertNil(r["[Gmail]"], "\\Noselect is skipped")
-        XCTAssertNil(r["[Gmail]/All Mail"], "Gmail's All Mail is excluded")
+        XCTAssertEqual(r["[Gmail]/All Mail"], .all, "Gmail's All Mail is known by its name (the archive target)")
+        XCTAssertEqual(mapped.filter { !$0.syncable }.map(\.path), ["[Gmail]/All Mail"], "and excluded from sync")
         XCTAssertEqual(r["[Gmail]/Sent Mail"], .sent)
         XCTAssertEqual(r["[Gmail]/Spam"], .junk)
         XCTAssertEqual(r["[Gmail]/Trash"], .trash)
@@ -50,6 +51,26 @@ final class FolderMapperTests: XCTestCase {
         XCTAssertTrue(mapped.filter { $0.path != "[Gmail]/All Mail" }.allSatisfy(\.syncable))
         XCTAssertThrowsError(try FolderMapper.map([item("[Gmail]/All Mail", ["\\All"])], provider: ProviderRegistry.gmail),
                              "an unsyncable folder alone is no email folder")
+    }
+
+    /// A Gmail All Mail without `\All` (a server or proxy that sends no SPECIAL-USE) is All Mail by the provider's
+    /// name map, kept unsyncable, so archive has its target; a folder with `\All` wins over it.
+    func testGmailsAllMailWithoutSpecialUseIsKnownByItsName() throws {
+        for prefix in ["[Gmail]", "[Google Mail]"] {
+            let mapped = try FolderMapper.map([item("INBOX"), item("\(prefix)/All Mail", ["\\HasNoChildren"]), item("\(prefix)/Sent Mail")],
+                                              provider: ProviderRegistry.gmail)
+            let all = try XCTUnwrap(mapped.first { $0.path == "\(prefix)/All Mail" }, "kept for its role")
+            XCTAssertEqual(all.role, .all)
+            XCTAssertEqual(all.tier, .providerName)
+            XCTAssertFalse(all.syncable, "never fetched")
+        }
+        let both = try FolderMapper.map([item("INBOX"), item("[Gmail]/All Mail"), item("Everything", ["\\All"])],
+                                        provider: ProviderRegistry.gmail)
+        XCTAssertEqual(both.filter { $0.role == .all }.map(\.path), ["Everything"], "SPECIAL-USE wins")
+        XCTAssertNil(both.first { $0.path == "[Gmail]/All Mail" }, "excluded, and no role to keep it for")
+        // Another provider's folder named All Mail gets no role from Gmail's map, and is synced.
+        let custom = try FolderMapper.map([item("INBOX"), item("[Gmail]/All Mail")], provider: ProviderRegistry.custom)
+        XCTAssertEqual(custom.first { $0.path == "[Gmail]/All Mail" }?.syncable, true)
     }
 
     func testProviderMapsOutlookYahooICloud() throws {

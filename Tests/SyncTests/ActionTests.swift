@@ -119,6 +119,39 @@ final class ActionTests: SyncTestCase {
         try assertRebuildAgrees()
     }
 
+    /// Spec 004, E-29: a refused star says "This provider does not support starred emails" (the server's reason
+    /// after it) in the write-back's report, the action's recorded reason and `actions --failed`, whether the
+    /// folder is read-only (`lr`) or keeps no \Flagged (`lrs`); a refused move keeps the server's reason alone.
+    func testARefusedStarSaysSoInTheSpecsWordsEverywhere() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let spec = "This provider does not support starred emails"
+        for (i, rights) in ["lr", "lrs"].enumerated() {
+            try imap.readOnly(user: user, folder: "INBOX", rights: rights)
+            let action = try actions.starThreads(ids: [try thread("m\(i)")])
+            let report = try XCTUnwrap(try store.pushActions(for: action.description))
+            XCTAssertEqual(report.rejected, 1, rights)
+            let reason = try XCTUnwrap(report.problems.first?.reason, rights)
+            XCTAssertTrue(reason.hasPrefix(spec + " ("), "\(rights): \(reason)")
+            try views.catchUp()
+            XCTAssertEqual(try views.action(id: action.description)?.lastError, reason, rights)
+            XCTAssertTrue(try views.failedActions(account: accountName).contains { $0.id == action && $0.lastError == reason }, rights)
+            var recorded: [String] = []
+            try store.log.scan(filter: ScanFilter(types: [.actionRejected], stream: .action(action))) { ev in
+                if case .actionRejected(let p) = try ev.decode() { recorded.append(p.reason) }
+                return true
+            }
+            XCTAssertEqual(recorded, [reason], rights)
+            try imap.readWrite(user: user, folder: "INBOX")
+        }
+        try imap.readOnly(user: user, folder: "INBOX", rights: "lr")
+        let move = try actions.archiveThreads(ids: [try thread("m0")])
+        let moved = try XCTUnwrap(try store.pushActions(for: move.description))
+        XCTAssertFalse(moved.problems.first?.reason.hasPrefix(spec) ?? true, "\(moved.problems)")
+        try imap.readWrite(user: user, folder: "INBOX")
+    }
+
     func testAMoveIntoAReadOnlyFolderIsRefusedAndPutBack() throws {
         let c = try server()
         defer { c.logout() }

@@ -114,9 +114,12 @@ final class MultiProviderSyncTests: SyncTestCase {
         XCTAssertEqual(try views.syncedCount(account: "broken", folder: "INBOX"), 0)
         XCTAssertEqual(try roles("broken"), [:], "nothing recorded for the account that failed")
 
-        // Gmail: the provider's names (no SPECIAL-USE on this user); All Mail not synced (every message is in it).
+        // Gmail: the provider's names (no SPECIAL-USE on this user); All Mail known by its name (the archive target)
+        // but not synced (every message is in it).
         XCTAssertEqual(try roles("gmail"), ["INBOX": .inbox, "[Gmail]/Sent Mail": .sent, "[Gmail]/Starred": .flagged,
-                                            "[Gmail]/Drafts": .drafts, "[Gmail]/Trash": .trash, "[Gmail]/Spam": .junk, "Work": .custom])
+                                            "[Gmail]/Drafts": .drafts, "[Gmail]/Trash": .trash, "[Gmail]/Spam": .junk, "Work": .custom,
+                                            "[Gmail]/All Mail": .all])
+        XCTAssertEqual(try views.syncedCount(account: "gmail", folder: "[Gmail]/All Mail"), 0, "All Mail is not synced")
         XCTAssertEqual(try views.syncedCount(account: "gmail", folder: "[Gmail]/Sent Mail"), 1)
         // Outlook: its names; Conversation History excluded.
         XCTAssertEqual(try roles("outlook"), ["INBOX": .inbox, "Sent Items": .sent, "Deleted Items": .trash, "Junk Email": .junk,
@@ -159,6 +162,28 @@ final class MultiProviderSyncTests: SyncTestCase {
         }
         XCTAssertEqual(SyncEngine.connections.globalLimit, 30)
         XCTAssertEqual(SyncEngine.connections.queueTimeoutSeconds, 30)
+    }
+
+    /// A Gmail account whose All Mail carries no `\All` attribute (this user has no SPECIAL-USE): the provider's
+    /// name map makes `[Gmail]/All Mail` the All Mail folder, and archive moves the Inbox copy there (it had been
+    /// refused: "No All Mail folder (\All) is known for this Gmail account").
+    func testGmailArchivesToAllMailFoundByNameWithoutSpecialUse() throws {
+        let gmail = try newUser("nameall", layout: "plain")
+        try populate(gmail, folders: ["[Gmail]/All Mail", "[Gmail]/Sent Mail"], inbox: 2)
+        try register("gmail", gmail, provider: "gmail")
+        _ = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: "gmail")?.settings)).run()
+        XCTAssertEqual(try roles("gmail")["[Gmail]/All Mail"], .all)
+        let copy = try XCTUnwrap(try views.copies(account: "gmail", messageID: "\(gmail.name)-0@example.com").first)
+        let thread = try XCTUnwrap(try views.emailRecord(id: copy.emailID)).threadID
+        let action = try ManageThreadActionsUseCase(store: store).archiveThreads(ids: [thread])
+        XCTAssertEqual(try views.action(id: action.description)?.destination, "[Gmail]/All Mail")
+        XCTAssertEqual(try store.pushActions(for: action.description)?.applied, 1)
+        let c = try login(gmail)
+        defer { c.logout() }
+        _ = try c.select(.inbox, readOnly: true)
+        XCTAssertEqual(try c.uidSearch([.header("Message-ID", "\(gmail.name)-0@example.com")]), [], "out of the Inbox")
+        _ = try c.select(MailboxName("[Gmail]/All Mail"), readOnly: true)
+        XCTAssertEqual(try c.uidSearch([.header("Message-ID", "\(gmail.name)-0@example.com")]).count, 1, "in All Mail")
     }
 
     // MARK: - The pool with a real server

@@ -114,6 +114,62 @@ final class ActionViewTests: ViewsTestCase {
         XCTAssertEqual(history, [.emailReceived, .threadStarred, .actionApplied], "no server: complete at once")
     }
 
+    /// Spec AC-U-04 and docs/cli.md: in a batch, a thread with nothing to do (archived already, in the Trash
+    /// already) fails alone, with its reason: it is no thread of the action (had been reported as acted on), the
+    /// others are applied.
+    func testABatchThreadWithNothingToDoFailsAloneAndIsNoThreadOfTheAction() throws {
+        try folder("Trash", role: .trash)
+        let (v, threads) = try inboxThreads(3)
+        let actions = ManageThreadActionsUseCase(store: store)
+        try actions.archiveThread(id: threads[1])
+        let archive = actions.batch(.archive, ids: threads)
+        XCTAssertEqual(archive.actions.map(\.threads), [[threads[0], threads[2]]])
+        XCTAssertEqual(archive.failures.map(\.thread), [threads[1]])
+        XCTAssertTrue(archive.failures.first?.reason.contains("nothing to do: no message of these threads is in the Inbox") == true,
+                      "\(archive.failures.map(\.reason))")
+        XCTAssertEqual(archive.failures.first.map { ErrorCategory(of: $0.error) }, .refused)
+        let recorded = try XCTUnwrap(try v.action(id: archive.actions[0].action))
+        XCTAssertEqual(recorded.threadIDs, [threads[0], threads[2]])
+        XCTAssertFalse(try v.actionIDs(touching: threads[1]).contains(recorded.id.description), "no action of the thread it left alone")
+        // Delete of a thread in the Trash already, beside one that is not.
+        try actions.deleteThread(id: threads[0])
+        let delete = actions.batch(.delete, ids: [threads[0], threads[2]])
+        XCTAssertEqual(delete.actions.map(\.threads), [[threads[2]]])
+        XCTAssertEqual(delete.failures.map(\.thread), [threads[0]])
+        XCTAssertTrue(delete.failures.first?.reason.contains("in the Trash already") == true, "\(delete.failures.map(\.reason))")
+        // Nothing to do on any: every thread fails, no action.
+        let none = actions.batch(.delete, ids: [threads[0], threads[2]])
+        XCTAssertTrue(none.actions.isEmpty)
+        XCTAssertEqual(none.failures.map(\.thread), [threads[0], threads[2]])
+        let report = try v.compareWithRebuild()
+        XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
+    }
+
+    /// A refused star or unstar shows the spec's words (spec 004, E-29), the server's reason after them, in
+    /// `actions --failed` even for a refusal recorded with the server's reason alone (before this wording).
+    func testARefusedStarShowsTheSpecsWordsInTheFailedActions() throws {
+        let (v, threads) = try inboxThreads(2)
+        let star = EventID.generate(), move = EventID.generate()
+        let target = [ActionTarget(emailID: "m0", folder: "INBOX", flags: [])]
+        try store.log.append(NewEvent(id: star, event: .threadStarred(ThreadAction(threadIDs: [threads[0]], targets: target)),
+                                      account: "acct", stream: .action(star), actor: .user))
+        try event(.actionRejected(ActionRejected(actionID: star, emailIDs: ["m0"], reason: "INBOX is read-only for this account")),
+                  stream: .action(star))
+        try store.log.append(NewEvent(id: move, event: .threadArchived(ThreadAction(threadIDs: [threads[1]], targets: [ActionTarget(emailID: "m1", folder: "INBOX", flags: [])],
+                                                                                          destination: "Archive")),
+                                      account: "acct", stream: .action(move), actor: .user))
+        try event(.actionRejected(ActionRejected(actionID: move, emailIDs: ["m1"], reason: "INBOX is read-only for this account")),
+                  stream: .action(move))
+        try v.catchUp()
+        XCTAssertEqual(try v.action(id: star.description)?.lastError,
+                       "This provider does not support starred emails (INBOX is read-only for this account)")
+        XCTAssertEqual(try v.action(id: move.description)?.lastError, "INBOX is read-only for this account", "a move's reason as it is")
+        XCTAssertEqual(ActionKind.unstar.refusalReason("the server did not clear \\Flagged in INBOX"),
+                       "This provider does not support starred emails (the server did not clear \\Flagged in INBOX)")
+        XCTAssertEqual(ActionKind.star.refusalReason(ActionKind.star.refusalReason("x")), ActionKind.star.refusalReason("x"), "applied once")
+        XCTAssertEqual(ActionKind.read.refusalReason("x"), "x")
+    }
+
     /// A selection of more threads than one action takes is several actions of consecutive threads, each within
     /// the bounds, every thread acted on; each undoes its own; the views equal a rebuild.
     /// `n` one-message threads in the Inbox (m0...m(n-1)) of an account with an Archive, and their ids.

@@ -186,6 +186,54 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertEqual(badge, 2, "queued + failed")
     }
 
+    /// Spec AC-U-05: draft count for Drafts, queued + failed for the Outbox. A draft handed to the outbox (queued,
+    /// sending, failed) is the Outbox's, not a draft for the Drafts badge; taken back, it is a draft again.
+    func testTheDraftsBadgeLeavesOutDraftsInTheOutbox() throws {
+        try folder("INBOX", role: .inbox)
+        try folder("Drafts", role: .drafts)
+        for d in ["d1", "d2", "q", "s", "f"] {
+            try event(.draftSaved(DraftSaved(draftID: d, draftVersion: 1, subject: "S \(d)", body: "b")))
+        }
+        for d in ["q", "s", "f"] {
+            try event(.messageQueued(MessageQueued(draftID: d, draftVersion: 1, messageID: "\(d)@x", dueAt: tick())))
+        }
+        try event(.sendStarted(SendStarted(draftID: "s", attempt: 1)))
+        try event(.sendFailed(SendFailed(draftID: "f", reason: "451 try later", permanent: false, retryAt: tick())))
+        func draftsBadge() throws -> Int? { try useCase().fetchFolders(accountId: "acct").first { $0.role == .drafts }?.badge }
+        XCTAssertEqual(try draftsBadge(), 2, "d1 and d2; q, s and f are in the outbox")
+        XCTAssertEqual(try useCase().fetchOutboxEmails(accountId: "acct").badge, 2, "queued + failed")
+        try event(.sendCancelled(SendCancelled(draftID: "f")))
+        try event(.sendUndone(SendUndone(draftID: "q")))
+        XCTAssertEqual(try draftsBadge(), 4, "taken back from the outbox: drafts again")
+        XCTAssertEqual(try useCase().fetchOutboxEmails(accountId: "acct").badge, 0)
+    }
+
+    /// A failed message shows when it is tried next (its last failure's retry time), not only the time it was
+    /// queued for, which has passed; a permanent failure has no retry time, and a new attempt clears it.
+    func testAFailedOutboxItemShowsItsNextRetry() throws {
+        try event(.draftSaved(DraftSaved(draftID: "f", draftVersion: 1, subject: "S", body: "b")))
+        let due = tick()
+        try event(.messageQueued(MessageQueued(draftID: "f", draftVersion: 1, messageID: "f@x", dueAt: due)))
+        try event(.sendStarted(SendStarted(draftID: "f", attempt: 1)))
+        let first = tick(1)
+        try event(.sendFailed(SendFailed(draftID: "f", reason: "451 try later", permanent: false, retryAt: first)))
+        func row() throws -> OutboxEmail? { try useCase().fetchOutboxEmails(accountId: "acct").emails.first }
+        XCTAssertEqual(try row()?.retryAt, first.iso8601)
+        XCTAssertEqual(try row()?.dueAt, due.iso8601, "the documented field is kept")
+        try event(.sendStarted(SendStarted(draftID: "f", attempt: 2)))
+        XCTAssertNil(try row()?.retryAt, "sending: no retry time")
+        let second = tick(2)
+        try event(.sendFailed(SendFailed(draftID: "f", reason: "451 try later", permanent: false, retryAt: second)))
+        XCTAssertEqual(try row()?.retryAt, second.iso8601, "the latest failure's")
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        XCTAssertTrue(String(decoding: try e.encode(try row()), as: UTF8.self).contains("\"retryAt\":\"\(second.iso8601)\""))
+        try event(.sendStarted(SendStarted(draftID: "f", attempt: 3)))
+        try event(.sendFailed(SendFailed(draftID: "f", reason: "550 no such user", permanent: true)))
+        XCTAssertEqual(try row()?.sendState, "failed")
+        XCTAssertNil(try row()?.retryAt, "a permanent failure is not retried")
+    }
+
     func testDedupAndNotificationFIFO() throws {
         try receive("a1", messageID: "same@example.com")
         try receive("a2", folder: "All Mail", messageID: "same@example.com")

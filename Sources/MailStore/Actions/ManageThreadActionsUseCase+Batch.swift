@@ -8,7 +8,8 @@ extension ManageThreadActionsUseCase {
     /// server), or several when they are more than one action takes (`maxThreadsPerAction` threads,
     /// `maxCopiesPerAction` copies): consecutive runs of the given order, so memory stays bounded whatever the
     /// selection. A thread that cannot be acted on (an unknown id, no Archive folder in its account, nothing to
-    /// do there) is a failure in the result, and the other threads are still applied. Ids given twice count once.
+    /// do there, even beside threads of its account that have something to do) is a failure in the result, left
+    /// out of the action, and the other threads are still applied. Ids given twice count once.
     public func batch(_ kind: ActionKind, ids: [String], destination: String? = nil) -> BatchActionResult {
         var result = BatchActionResult()
         var seen = Set<String>()
@@ -27,8 +28,11 @@ extension ManageThreadActionsUseCase {
             for threads in ManageThreadActionsUseCase.actions(byAccount[account]!) {
                 releaseMappedPages()
                 do throws(ThreadListError) {
-                    let action = try act(kind, threads, destination: destination)
-                    result.actions.append(.init(account: account, action: action.description, threads: threads))
+                    let (action, idle) = try actOn(kind, threads, destination: destination)
+                    let left = Set(idle)
+                    result.actions.append(.init(account: account, action: action.description, threads: threads.filter { !left.contains($0) }))
+                    let nothing = ThreadListError.actionFailed(underlying: ActionError.nothingToDo(ManageThreadActionsUseCase.nothing(kind)))
+                    result.failures += idle.map { .init(thread: $0, reason: nothing.description, error: nothing) }
                 } catch {
                     result.failures += threads.map { .init(thread: $0, reason: error.description, error: error) }
                 }

@@ -60,8 +60,16 @@ public struct ManageThreadActionsUseCase {
 
     /// Takes an action of `kind` on `ids`: resolves the targets, appends the action event, folds the views.
     /// More than `maxThreadsPerAction` threads, or several threads of more than `maxCopiesPerAction` copies,
-    /// are refused (`ActionError.tooLarge`).
+    /// are refused (`ActionError.tooLarge`); so is an action with nothing to do on any of them.
     func act(_ kind: ActionKind, _ ids: [String], destination explicit: String? = nil, causation: EventID? = nil) throws(ThreadListError) -> EventID {
+        try actOn(kind, ids, destination: explicit, causation: causation).id
+    }
+
+    /// `act`, telling apart the threads the action has nothing to do on (archive of a thread with no Inbox copy,
+    /// delete of one in the Trash...): those are left out of the action (its `threadIDs` names the threads it
+    /// changes) and returned, in the order given. When no thread has anything to do, `ActionError.nothingToDo`.
+    func actOn(_ kind: ActionKind, _ ids: [String], destination explicit: String? = nil,
+               causation: EventID? = nil) throws(ThreadListError) -> (id: EventID, idle: [String]) {
         try wrap {
             guard ids.count <= Self.maxThreadsPerAction else { throw ActionError.tooLarge(threads: ids.count, copies: 0) }
             var emails: [(threadID: String, id: String, email: EmailCopyState)] = []
@@ -89,14 +97,15 @@ public struct ManageThreadActionsUseCase {
                 }
             }
             guard !chosen.isEmpty else { throw ActionError.nothingToDo(ManageThreadActionsUseCase.nothing(kind)) }
-            let payload = ThreadAction(threadIDs: ids, targets: chosen.map { ActionTarget(emailID: $0.id, folder: $0.email.folder, flags: $0.email.flags) },
+            let busy = Set(chosen.map(\.threadID))
+            let payload = ThreadAction(threadIDs: ids.filter(busy.contains), targets: chosen.map { ActionTarget(emailID: $0.id, folder: $0.email.folder, flags: $0.email.flags) },
                                        destination: destination)
             let id = EventID.generate()
             var events = [NewEvent(id: id, event: kind.event(payload), account: account, stream: .action(id),
                                    causationID: causation, actor: .user)]
             events += try completedLocally(id, payload.targets, account: account)
             try store.commit(events)
-            return id
+            return (id, ids.filter { !busy.contains($0) })
         }
     }
 

@@ -326,7 +326,8 @@ extension SyncEngine {
         if !o.applied.isEmpty { add(.actionApplied(ActionApplied(actionID: r.id, emailIDs: o.applied))) }
         if !o.rejected.isEmpty {
             let ids = o.rejected.map(\.emailID)
-            let reason = RecordedText.bounded(o.rejected[0].reason)
+            // A refused star says so in the spec's words (E-29), the server's reason after them.
+            let reason = RecordedText.bounded(r.kind.refusalReason(o.rejected[0].reason))
             add(.actionRejected(ActionRejected(actionID: r.id, emailIDs: ids, reason: reason)))
             if let (flag, set) = r.kind.flag {
                 add(.flagRejected(FlagRejected(actionID: r.id, emailIDs: ids, flag: flag, wasSet: set, message: SyncEngine.message(flag, reason))))
@@ -364,7 +365,7 @@ extension SyncEngine {
     /// What to tell the user when the server refuses a flag (the spec's wording for stars).
     static func message(_ flag: String, _ reason: String) -> String {
         switch flag {
-        case "\\Flagged": "This provider does not support starred emails"
+        case "\\Flagged": ActionKind.starRefusal
         case "\\Seen": "This folder does not keep messages read or unread (\(reason))"
         default: "The server refused \(flag): \(reason)"
         }

@@ -140,7 +140,8 @@ extension FetchThreadsUseCase {
     /// An account with folders but no `\Flagged`-role one (and none named Starred) gets the virtual Starred
     /// folder after the Inbox (id `Starred`, read by ``fetchThreads(accountId:folderId:category:cursor:pageSize:)``).
     /// The Drafts badge counts the account's drafts: the local ones (each once, whether or not its server copy
-    /// is there) and the server's other drafts.
+    /// is there) and the server's other drafts; a draft handed to the outbox (queued, sending, failed, or sent and
+    /// not yet filed) is not counted: the Outbox badge counts it.
     public func fetchFolders(accountId: String) throws -> [FolderSummary] {
         do {
             let tree = try views.folderTree(account: accountId)
@@ -167,11 +168,16 @@ extension FetchThreadsUseCase {
     }
 
     /// The Drafts badge: the account's drafts (each once, its server copy not counted again) and the other
-    /// messages of the server's Drafts folder (drafts written elsewhere).
+    /// messages of the server's Drafts folder (drafts written elsewhere). A draft the outbox has (queued, sending,
+    /// failed, or sent and not yet filed in Sent) is no draft for the badge (spec AC-U-05: drafts for Drafts,
+    /// queued + failed for the Outbox); its server copy, if sync recorded one, is still ours and not counted.
     func draftsBadge(accountId: String, folder: String) throws -> Int {
         let onServer = try views.unreadCount(account: accountId, folder: folder, category: UnreadProjector.totalCategory)
         let ours = try views.ownDraftCopies(account: accountId, folder: folder)
-        return try views.drafts(account: accountId).count + max(0, onServer - ours)
+        let drafts = try views.drafts(account: accountId).filter { d in
+            (try views.outboxItem(draftID: d.latest.draftID)?.state ?? .draft) == .draft
+        }
+        return drafts.count + max(0, onServer - ours)
     }
 
     /// The outbox (queued, sending, failed) of an account, newest first, and its badge (queued + failed).

@@ -17,6 +17,9 @@ public struct OutboxEmail: Sendable, Equatable, Encodable {
     public var dueAt: String?
     /// Why it failed.
     public var failureReason: String?
+    /// When a failed message is tried next (after its backoff): nil unless failed, and nil for a failure that is
+    /// not retried (a permanent refusal: `outbox retry` or `cancel`). `dueAt` stays the time it was queued for.
+    public var retryAt: String?
     /// What the user can do: `cancel` for queued, `retry` for failed.
     public var actions: [String]
 
@@ -28,6 +31,7 @@ public struct OutboxEmail: Sendable, Equatable, Encodable {
         sendState = item.state.description
         dueAt = item.dueAt?.iso8601
         failureReason = item.reason
+        retryAt = item.state == .failed ? item.retryAt?.iso8601 : nil
         actions = switch item.state {
         case .queued: ["cancel"]
         case .failed: ["retry", "cancel"]
