@@ -19,7 +19,8 @@ public struct NotificationCandidate: Equatable, Sendable {
     public var subject: String
     /// The snippet (nil or empty gives an empty body).
     public var snippet: String?
-    /// When the email was received.
+    /// When the email arrived (the server's INTERNALDATE for synced mail; see
+    /// `NotificationCoordinator.arrival`): recency and the per-sync cap go by it, never by the sender's Date header.
     public var dateReceived: Timestamp
     /// The roles of the folders holding it.
     public var folderRoles: Set<FolderRole>

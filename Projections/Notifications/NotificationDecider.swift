@@ -4,20 +4,21 @@ import EventModel
 /// sync as recorded in the log. The same inputs give the same `NotificationDecided` events, so the
 /// decisions recorded in the log replay identically and `history` explains each.
 ///
-/// Per email, in order: dedup (one notification per message, across folders and restarts: an email
-/// already decided is skipped); the account's first sync suppresses everything; the filter pipeline (AND:
-/// account enabled, not Junk, inbox association, category enabled with uncategorized passing, outside quiet
-/// hours, thread not muted), bypassed by a VIP sender; the folder the user is looking at gives badge only;
-/// recency (5 minutes foreground, 1 hour background); at most `maxBannersPerSync` banners, the newest by
-/// date received, the rest badge only.
+/// Per email, in order: dedup (one decision per message within a sync; the caller's `alreadyDecided` skips
+/// the emails decided before: see `NotificationCoordinator.didSyncNewEmails`); the account's first sync, or
+/// the first of a session, suppresses everything; the filter pipeline (AND: account enabled, not Junk, inbox
+/// association, category enabled with uncategorized passing, outside quiet hours, thread not muted), bypassed by
+/// a VIP sender; the folder the user is looking at gives badge only; recency (5 minutes foreground, 1 hour
+/// background) by `dateReceived`, the arrival time, never the sender's Date header; at most `maxBannersPerSync`
+/// banners, the newest by arrival, the rest badge only.
 public enum NotificationDecider {
     /// The most banners one sync posts (the spec's 10).
     public static let maxBannersPerSync = 10
     /// The most characters of the snippet in the body (the spec's 100).
     public static let bodyCharacters = 100
 
-    /// The decisions for `candidates`, in their order; `alreadyDecided` says whether an email or message
-    /// key was decided before (those are skipped).
+    /// The decisions for `candidates`, in their order; `alreadyDecided` says whether a candidate is not to be
+    /// decided (those are skipped: the coordinator's dedup, which only a posted copy makes final for a message).
     public static func decide(_ candidates: [NotificationCandidate], settings: NotificationSettings, sync: NotificationSync,
                               alreadyDecided: (NotificationCandidate) -> Bool = { _ in false }) -> [NotificationDecided] {
         var seen = Set<String>()
@@ -46,6 +47,7 @@ public enum NotificationDecider {
     /// The outcome and reason for one email before the per-sync cap.
     static func rule(_ c: NotificationCandidate, settings: NotificationSettings, sync: NotificationSync) -> (NotificationOutcome, String) {
         if sync.isFirstSync { return (.suppressed, "first-sync") }
+        if sync.isSessionStart { return (.suppressed, "session-start") }
         let vip = settings.isVIP(c.fromAddress)
         if !vip, let reason = filterReason(c, settings: settings, sync: sync) { return (.suppressed, reason) }
         if let active = sync.activeFolder, c.folderRoles.contains(active) { return (.badgeOnly, "active-folder") }
@@ -70,6 +72,7 @@ public enum NotificationDecider {
         let name = c.fromName ?? ""
         return NotificationDecided(emailID: c.emailID, threadID: c.threadID, outcome: outcome, reason: reason, syncTime: sync.time,
                                    title: name.isEmpty ? c.fromAddress : name, subtitle: c.subject,
-                                   body: String((c.snippet ?? "").prefix(bodyCharacters)), fromAddress: c.fromAddress)
+                                   body: String((c.snippet ?? "").prefix(bodyCharacters)), fromAddress: c.fromAddress,
+                                   messageKey: c.messageKey)
     }
 }

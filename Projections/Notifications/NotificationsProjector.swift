@@ -8,7 +8,8 @@ import EventModel
 /// as events, so replay never re-decides.
 package final class NotificationsProjector: Projector {
     package static let name = ViewName.notifications
-    package static let schemaVersion: UInt32 = 1
+    /// 2: `messages` (from `NotificationDecided` version 2's `messageKey`), and records holding that version.
+    package static let schemaVersion: UInt32 = 2
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.notificationPreferenceChanged, .notificationDecided, .notificationDelivered, .notificationWithdrawn, .threadMarkedRead, .threadArchived, .threadDeleted, .threadMoved, .flagsChanged, .emailExpunged])
     static let settingsTable = Table<NotificationSettings>(.notifications, "settings")
@@ -19,6 +20,10 @@ package final class NotificationsProjector: Projector {
     static let withdrawTable = Table<PendingWithdrawal>(.notifications, "withdraw")
     static let undeliveredTable = Table<[String]>(.notifications, "undelivered")
     static let metaTable = Table<UInt64>(.notifications, "meta")
+    /// Per message (account, message key) the email of its standing decision: its posted one, else its first.
+    /// Kept when the copies are gone (moved away and back), so a posted message is never posted again and a copy
+    /// outside the Inbox of a message decided before is not decided again.
+    static let messagesTable = Table<String>(.notifications, "messages")
 
     /// The most decisions listed (older ones leave the list; their records stay for dedup).
     package static let recentCapacity = 10_000
@@ -40,6 +45,7 @@ package final class NotificationsProjector: Projector {
     let withdraw: ViewTable<PendingWithdrawal>
     let undelivered: ViewTable<[String]>
     let meta: ViewTable<UInt64>
+    let messages: ViewTable<String>
 
     package init(context: FoldContext) {
         settings = context.table(Self.settingsTable)
@@ -50,7 +56,11 @@ package final class NotificationsProjector: Projector {
         withdraw = context.table(Self.withdrawTable)
         undelivered = context.table(Self.undeliveredTable)
         meta = context.table(Self.metaTable)
+        messages = context.table(Self.messagesTable)
     }
+
+    /// The key of a message in `messages`.
+    static func messageKey(account: String, _ messageKey: String) -> [UInt8] { Key(account, messageKey).bytes }
 
     /// The key of the `n`th decision in `recent` (newest sorts first).
     static func recentKey(_ n: UInt64) -> [UInt8] { var k = Key(); k.uint64(UInt64.max - n); return k.bytes }
@@ -133,6 +143,15 @@ package final class NotificationsProjector: Projector {
         if try decisions.get(ek) != nil { return }
         let head = try meta.get(Self.headKey) ?? 0, tail = try meta.get(Self.tailKey) ?? 0
         decisions.set(ek, NotificationRecord(decision: p, account: account, position: head))
+        if !p.messageKey.isEmpty {
+            let mk = Self.messageKey(account: account, p.messageKey)
+            if let standing = try messages.get(mk) {
+                // A posted decision stands for the message from then on; another one never replaces it.
+                if p.outcome == .posted, try decisions.get(Key(standing).bytes)?.decision.outcome != .posted { messages.set(mk, p.emailID) }
+            } else {
+                messages.set(mk, p.emailID)
+            }
+        }
         recent.set(Self.recentKey(head), p.emailID)
         if p.outcome == .posted {
             pending.set(Self.pendingKey(head), p.emailID)

@@ -17,6 +17,15 @@ package struct NotificationsReader {
         try snapshot.get(NotificationsProjector.decisionsTable, Key(emailID).bytes)
     }
 
+    /// The standing decision of a message of `account` (`messageKey`: the threads view's message key): its posted
+    /// one, else its first; nil when none was recorded with its message key (none, or only version 1 decisions).
+    package func messageRecord(account: String, messageKey: String) throws -> NotificationRecord? {
+        guard !messageKey.isEmpty,
+              let emailID = try snapshot.get(NotificationsProjector.messagesTable, NotificationsProjector.messageKey(account: account, messageKey))
+        else { return nil }
+        return try record(emailID: emailID)
+    }
+
     /// The most recent decisions, newest first (of `account` when given), at most `limit`.
     package func recent(account: String? = nil, limit: Int = 100) throws -> [NotificationRecord] {
         var out: [NotificationRecord] = []

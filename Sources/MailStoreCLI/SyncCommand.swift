@@ -142,6 +142,7 @@ struct SyncCommand: ParsableCommand {
             if !quiet { SyncCommand.printSummary(r) }
             notifier?.didSync()
         }
+        watcher.onSessionSynced = { notifier?.sessionSynced() }
         watcher.onRetry = { error, seconds in
             Terminal.warning("\(account.name): \(error); reconnecting in \(Int(seconds)) s")
         }

@@ -14,10 +14,15 @@ struct SyncNotifyOptions: ParsableArguments {
     var activeFolder: String?
     @Flag(help: "With --watch: decide as a background sync (mail up to 1 hour old may notify, instead of 5 minutes).")
     var background = false
+    @Flag(help: """
+        With --watch: decide the mail the watch's first sync finds like any later sync's (recency still applies) \
+        instead of suppressing it (for a watch a supervisor restarts); the account's first sync is still suppressed.
+        """)
+    var notifyOnStart = false
 
     func validate(watch: Bool) throws {
-        if !watch && (notifyCommand != nil || withdrawCommand != nil || activeFolder != nil || background) {
-            throw ValidationError("--notify-command, --withdraw-command, --active-folder and --background go with --watch")
+        if !watch && (notifyCommand != nil || withdrawCommand != nil || activeFolder != nil || background || notifyOnStart) {
+            throw ValidationError("--notify-command, --withdraw-command, --active-folder, --background and --notify-on-start go with --watch")
         }
         if let activeFolder, SyncNotifyOptions.role(activeFolder) == nil {
             throw ValidationError("unknown folder role '\(activeFolder)': inbox, sent, drafts, trash, junk, archive, all, flagged, important")
@@ -29,6 +34,7 @@ struct SyncNotifyOptions: ParsableArguments {
     /// The notifier for a watch of `account`; nil commands: decisions are still recorded, nothing is run.
     func notifier(store: MailStore, account: String) throws -> WatchNotifier {
         try WatchNotifier(store: store, account: account, notifyCommand: notifyCommand, withdrawCommand: withdrawCommand,
-                          activeFolder: activeFolder.flatMap(SyncNotifyOptions.role), background: background)
+                          activeFolder: activeFolder.flatMap(SyncNotifyOptions.role), background: background,
+                          notifyOnStart: notifyOnStart)
     }
 }

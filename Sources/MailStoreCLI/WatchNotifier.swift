@@ -15,15 +15,20 @@ final class WatchNotifier: @unchecked Sendable {
     let background: Bool
     /// The log position up to which new emails were decided.
     var decidedThrough: UInt64
-    /// True until the account's first sync has been decided (everything in it suppressed).
+    /// True until the account's first sync has been decided (everything in it suppressed, `first-sync`).
     var firstSync: Bool
+    /// True until this watch's first sync has been decided: what it finds (mail that came while no watch ran,
+    /// and mail synced but not decided before) is suppressed, `session-start` (the spec's first launch, E-13),
+    /// unless `--notify-on-start`.
+    var sessionStart: Bool
 
     /// The longest a notify or withdraw command may run.
     static let commandTimeout = 10.0
 
     init(store: MailStore, account: String, notifyCommand: String?, withdrawCommand: String?, activeFolder: FolderRole?,
-         background: Bool = false) throws {
+         background: Bool = false, notifyOnStart: Bool = false) throws {
         self.background = background
+        sessionStart = !notifyOnStart
         coordinator = NotificationCoordinator(store: store)
         self.account = account
         self.notifyCommand = notifyCommand
@@ -40,15 +45,23 @@ final class WatchNotifier: @unchecked Sendable {
     /// Called after each sync that changed something.
     func didSync() {
         do {
-            let sync = NotificationSync(time: .now, background: background, isFirstSync: firstSync, activeFolder: activeFolder,
-                                        utcOffsetSeconds: TimeZone.current.secondsFromGMT())
+            let sync = NotificationSync(time: .now, background: background, isFirstSync: firstSync, isSessionStart: sessionStart,
+                                        activeFolder: activeFolder, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
             try coordinator.didSync(account: account, after: decidedThrough, sync: sync)
             decidedThrough = try coordinator.store.head().sequence
             firstSync = false
+            sessionStart = false
         } catch {
             Terminal.warning("notifications: \(error)")
         }
         deliver()
+    }
+
+    /// Called when a connected session's first full sync went through, whether it changed anything or not: the
+    /// watch's first ends its session start here (deciding, suppressed, what is left undecided), so mail that
+    /// comes after a first sync that found nothing new is decided as usual rather than suppressed.
+    func sessionSynced() {
+        if sessionStart || firstSync { didSync() }
     }
 
     func deliver() {

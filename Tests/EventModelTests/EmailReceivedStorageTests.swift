@@ -36,7 +36,7 @@ final class EmailReceivedStorageTests: XCTestCase {
         // Built again from its payload bytes: equal values in another object.
         var w = ByteWriter()
         DomainEvent.emailReceived(original).encodePayload(to: &w)
-        guard case .emailReceived(let decoded) = try DomainEvent.decode(type: .emailReceived, version: 1, payload: w.bytes) else {
+        guard case .emailReceived(let decoded) = try DomainEvent.decode(type: .emailReceived, version: EmailReceived.schemaVersion, payload: w.bytes) else {
             return XCTFail("not decoded as EmailReceived")
         }
         XCTAssertEqual(decoded, original)
@@ -50,9 +50,9 @@ final class EmailReceivedStorageTests: XCTestCase {
             ("date", { $0.date = Timestamp(microseconds: 1) }), ("dateSource", { $0.dateSource = .header }),
             ("flags", { $0.flags = [] }), ("snippet", { $0.snippet = "s" }), ("attachments", { $0.attachments = [] }),
             ("size", { $0.size += 1 }), ("blob", { $0.blob = BlobHash(bytes: [UInt8](repeating: 1, count: 32))! }),
-            ("listID", { $0.listID = nil }), ("warnings", { $0.warnings = [] }),
+            ("listID", { $0.listID = nil }), ("warnings", { $0.warnings = [] }), ("receivedAt", { $0.receivedAt = nil }),
         ]
-        XCTAssertEqual(changes.count, 24, "a change per field")
+        XCTAssertEqual(changes.count, 25, "a change per field")
         for (name, change) in changes {
             var changed = decoded
             change(&changed)
@@ -69,7 +69,7 @@ final class EmailReceivedStorageTests: XCTestCase {
         let json = try encoder.encode(try example())
         let keys = ["emailID", "folder", "uid", "uidValidity", "sourceLocation", "messageID", "inReplyTo", "references",
                     "gmailThreadID", "subject", "from", "to", "cc", "bcc", "replyTo", "date", "dateSource", "flags",
-                    "snippet", "attachments", "size", "blob", "listID", "warnings"]
+                    "snippet", "attachments", "size", "blob", "listID", "warnings", "receivedAt"]
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: json) as? [String: Any])
         XCTAssertEqual(Set(object.keys), Set(keys))
         // An absent optional is left out.

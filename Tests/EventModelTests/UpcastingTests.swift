@@ -129,3 +129,36 @@ final class AccountAddedUpcastTests: XCTestCase {
         XCTAssertEqual(EventType.accountSettingsDiscovered.rawValue, 12)
     }
 }
+
+/// The catalog's own upcasts: events written by an older build still read, with the newer fields absent.
+final class CatalogUpcastingTests: XCTestCase {
+    /// An example payload's bytes at the current version, written with `strip`'s field at its absent value, less
+    /// that field's `trailing` bytes: what version 1 wrote.
+    func versionOne(_ event: DomainEvent, trailing: Int) -> [UInt8] {
+        var w = ByteWriter()
+        event.encodePayload(to: &w)
+        return Array(w.bytes.dropLast(trailing))
+    }
+
+    func testEmailReceivedVersion1ReadsWithoutAnArrivalTime() throws {
+        guard case .emailReceived(var p) = try XCTUnwrap(DomainEvent.examples.first { $0.type == .emailReceived }) else { return XCTFail() }
+        XCTAssertNotNil(p.receivedAt, "the example sets every field")
+        XCTAssertEqual(EmailReceived.schemaVersion, 2)
+        p.receivedAt = nil
+        let v1 = versionOne(.emailReceived(p), trailing: 1)
+        XCTAssertEqual(try DomainEvent.decode(type: .emailReceived, version: 1, payload: v1), .emailReceived(p))
+        XCTAssertThrowsError(try DomainEvent.decode(type: .emailReceived, version: 2, payload: v1), "version 2 has the field")
+    }
+
+    func testNotificationDecidedVersion1ReadsWithAnUnknownMessage() throws {
+        guard case .notificationDecided(var p) = try XCTUnwrap(DomainEvent.examples.first { $0.type == .notificationDecided }) else {
+            return XCTFail()
+        }
+        XCTAssertFalse(p.messageKey.isEmpty, "the example sets every field")
+        XCTAssertEqual(NotificationDecided.schemaVersion, 2)
+        p.messageKey = ""
+        let v1 = versionOne(.notificationDecided(p), trailing: 1)
+        XCTAssertEqual(try DomainEvent.decode(type: .notificationDecided, version: 1, payload: v1), .notificationDecided(p))
+        XCTAssertThrowsError(try DomainEvent.decode(type: .notificationDecided, version: 2, payload: v1), "version 2 has the field")
+    }
+}

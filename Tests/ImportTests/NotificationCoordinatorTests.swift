@@ -40,6 +40,55 @@ final class NotificationCoordinatorTests: XCTestCase {
     }
 }
 
+/// Mail with no recorded arrival (an import, or an event of `EmailReceived` schema 1): its date counts, but never later
+/// than when the log recorded it, so a Date header in the future is not newer than mail that just arrived.
+final class NotificationArrivalFallbackTests: XCTestCase {
+    func testWithoutAnArrivalTheDateCountsButNoLaterThanItsRecord() throws {
+        let dir = TemporaryDirectory("notify-arrival")
+        let store = try MailStore.create(at: dir.file("store"))
+        let md = dir.file("md")
+        for sub in ["cur", "new", "tmp"] { try FileManager.default.createDirectory(atPath: md + "/" + sub, withIntermediateDirectories: true) }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        var options = Importer.Options()
+        options.account = "work"
+        func importing(_ messages: [(String, Int)]) throws {
+            for (subject, offset) in messages {
+                let text = "Message-ID: <\(subject)@example.com>\r\nFrom: Ann <ann@example.com>\r\nTo: me@example.com\r\n"
+                    + "Subject: \(subject)\r\nDate: \(f.string(from: Date().addingTimeInterval(Double(offset))))\r\n\r\nhello\r\n"
+                XCTAssertTrue(FileManager.default.createFile(atPath: md + "/cur/\(subject):2,", contents: Data(text.utf8)))
+            }
+            _ = try Importer(store: store, options: options).importMaildir(md)
+        }
+        // Recorded first: a Date two hours ahead, and one ten minutes old.
+        try importing([("future", 7_200), ("stale", -600)])
+        usleep(20_000)
+        // Recorded after them: ten dated a minute ahead (a sender's clock running fast).
+        try importing((0..<10).map { ("recent\($0)", 60) })
+        var ids: [String] = []
+        try store.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
+            if case .emailReceived(let p) = try ev.decode() {
+                XCTAssertNil(p.receivedAt, "an import knows no arrival")
+                ids.append(p.emailID)
+            }
+            return true
+        }
+        XCTAssertEqual(ids.count, 12)
+        let decided = try NotificationCoordinator(store: store).didSyncNewEmails(account: "work", emailIDs: ids,
+                                                                                 sync: NotificationSync(time: .now))
+        func outcome(_ subject: String) -> (NotificationOutcome, String) {
+            decided.first { $0.subtitle == subject }.map { ($0.outcome, $0.reason) } ?? (.suppressed, "not decided")
+        }
+        XCTAssertTrue(outcome("stale") == (.suppressed, "too-old"))
+        XCTAssertEqual(decided.filter { $0.outcome == .posted }.count, 10)
+        XCTAssertTrue(outcome("future") == (.badgeOnly, "flood-cap"),
+                      "its Date counts as when it was recorded, before the ten: it does not beat them in the cap")
+        for i in 0..<10 { XCTAssertEqual(outcome("recent\(i)").0, .posted, "recent\(i)") }
+    }
+}
+
 /// AC-N-16..19: acting on a notification goes through the thread-action and compose use cases, withdraws
 /// the thread's notifications, and reports the badge after it.
 final class NotificationActionTests: XCTestCase {

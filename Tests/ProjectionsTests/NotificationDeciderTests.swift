@@ -33,6 +33,19 @@ final class NotificationDeciderTests: XCTestCase {
         return (d[0].outcome, d[0].reason)
     }
 
+    // AC-N-13, E-13: a session's first sync (the app just launched) suppresses everything, however new; the account's
+    // first sync keeps its own reason; the decision carries the message key (dedup across copies gone since).
+    func testASessionStartSuppressesEverything() {
+        let start = NotificationSync(time: now, isSessionStart: true)
+        let d = decide((0..<15).map { email("e\($0)", thread: "T\($0)", ageSeconds: 5) }, NotificationSettings(), start)
+        XCTAssertEqual(d.count, 15)
+        XCTAssertTrue(d.allSatisfy { $0.outcome == .suppressed && $0.reason == "session-start" })
+        XCTAssertTrue(one(email("e1"), NotificationSettings(), NotificationSync(time: now, isFirstSync: true, isSessionStart: true))
+            == (.suppressed, "first-sync"))
+        XCTAssertTrue(one(email("e1")) == (.posted, "passed"), "later syncs of the session decide as usual")
+        XCTAssertEqual(decide([email("e1", messageKey: "m1@example.com")])[0].messageKey, "m1@example.com")
+    }
+
     // AC-N-03
     func testContent() {
         let long = String(repeating: "abcdefghij", count: 15)

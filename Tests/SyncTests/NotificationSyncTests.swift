@@ -23,8 +23,13 @@ final class NotificationSyncTests: SyncTestCase {
         return Array(h.utf8)
     }
 
-    func append(_ c: IMAPConnection, _ id: String, subject: String, from: String = "Alice Example <alice@example.com>", secondsAgo: Int = 0) throws {
-        _ = try c.append(to: .inbox, message: NotificationSyncTests.fresh(id, subject: subject, from: from, secondsAgo: secondsAgo))
+    /// APPENDs a fresh message: its Date header `secondsAgo` old, its arrival (INTERNALDATE) `arrivedSecondsAgo` old
+    /// (nil: now, the server's clock).
+    func append(_ c: IMAPConnection, _ id: String, subject: String, from: String = "Alice Example <alice@example.com>", secondsAgo: Int = 0,
+                arrivedSecondsAgo: Int? = nil, to mailbox: MailboxName = .inbox) throws {
+        let arrived = arrivedSecondsAgo.map { InternalDate(epochSeconds: Int64(Date().timeIntervalSince1970) - Int64($0)) }
+        _ = try c.append(to: mailbox, message: NotificationSyncTests.fresh(id, subject: subject, from: from, secondsAgo: secondsAgo),
+                         date: arrived)
     }
 
     /// Syncs and decides as `sync --watch` does; returns the decisions.
@@ -61,7 +66,7 @@ final class NotificationSyncTests: SyncTestCase {
         // A second decision round over the same emails decides nothing again.
         XCTAssertTrue(try coordinator.didSync(account: accountName, after: 0, sync: NotificationSync(time: .now)).isEmpty)
 
-        for i in 0..<15 { try append(c, "flood\(i)", subject: "Flood \(i)", secondsAgo: 100 - i) }
+        for i in 0..<15 { try append(c, "flood\(i)", subject: "Flood \(i)", secondsAgo: 100 - i, arrivedSecondsAgo: 100 - i) }
         let flood = try syncAndDecide(coordinator)
         XCTAssertEqual(flood.filter { $0.outcome == .posted }.count, 10)
         XCTAssertEqual(flood.filter { $0.outcome == .badgeOnly }.count, 5)
@@ -195,6 +200,153 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(lines.count, 2, "shown, then once more after the crash: \(lines)")
         let ids = try lines.map { try XCTUnwrap((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["content"] as? [String: Any])["identifier"] as? String }
         XCTAssertEqual(Set(ids).count, 1, "the same identifier both times")
+    }
+
+    /// A message's age and its place in the 10-banner cap go by when it arrived (INTERNALDATE, recorded with it as
+    /// `EmailReceived.receivedAt`), never by the sender's Date header: an old Date on new mail still posts, a new
+    /// Date on old mail is too old, and a Date in the future does not win the cap.
+    func testRecencyAndTheCapGoByArrivalNotTheDateHeader() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        try addAccount()
+        let coordinator = NotificationCoordinator(store: store)
+        _ = try syncAndDecide(coordinator)
+
+        try append(c, "olddate", subject: "Old Date, just arrived", secondsAgo: 600)
+        try append(c, "oldarrival", subject: "New Date, arrived long ago", arrivedSecondsAgo: 600)
+        try append(c, "future", subject: "Dated two hours ahead", secondsAgo: -7_200, arrivedSecondsAgo: 200)
+        for i in 0..<10 { try append(c, "recent\(i)", subject: "Recent \(i)", arrivedSecondsAgo: 10 + i) }
+        let decided = try syncAndDecide(coordinator)
+        func outcome(_ subject: String) throws -> (NotificationOutcome, String) {
+            let d = try XCTUnwrap(decided.first { $0.subtitle == subject }, subject)
+            return (d.outcome, d.reason)
+        }
+        XCTAssertEqual(decided.count, 13)
+        XCTAssertEqual(try outcome("Old Date, just arrived").0, .posted, "arrived now: its old Date header does not matter")
+        XCTAssertTrue(try outcome("New Date, arrived long ago") == (.suppressed, "too-old"), "arrived 10 minutes ago")
+        XCTAssertTrue(try outcome("Dated two hours ahead") == (.badgeOnly, "flood-cap"), "the oldest arrival of the 12 loses the cap")
+        XCTAssertTrue(try outcome("Recent 9") == (.badgeOnly, "flood-cap"), "the second oldest arrival")
+        XCTAssertEqual(decided.filter { $0.outcome == .posted }.count, 10)
+        for i in 0..<9 { XCTAssertEqual(try outcome("Recent \(i)").0, .posted, "Recent \(i)") }
+
+        // The arrival is recorded with the email, as the server gave it.
+        var arrivals: [String: Timestamp] = [:]
+        try store.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
+            if case .emailReceived(let p) = try ev.decode(), let at = p.receivedAt { arrivals[p.subject] = at }
+            return true
+        }
+        let now = Timestamp.now.microseconds
+        let oldArrival = try XCTUnwrap(arrivals["New Date, arrived long ago"]).microseconds
+        XCTAssertEqual(Double(now - oldArrival) / 1e6, 600, accuracy: 30)
+        let fresh = try XCTUnwrap(arrivals["Old Date, just arrived"]).microseconds
+        XCTAssertEqual(Double(now - fresh) / 1e6, 0, accuracy: 30)
+    }
+
+    /// A message first synced outside the Inbox (`not-in-inbox`) is decided again when a copy reaches the Inbox (copied
+    /// there on another device, as Gmail does when the Inbox label is added): only a posted notification blocks
+    /// another. An old message moved to the Inbox keeps its arrival (COPY and MOVE keep INTERNALDATE): too old. Never
+    /// posted twice, even when every copy that was posted is gone: a posted message moved out gets no second decision,
+    /// and moved back to the Inbox no second banner.
+    func testACopyReachingTheInboxLaterIsDecidedButNeverPostedTwice() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        try fill("Projects", [(id: "pseed", subject: "Project seed", parent: nil, flags: [])], via: c)
+        try addAccount()
+        let coordinator = NotificationCoordinator(store: store)
+        _ = try syncAndDecide(coordinator)
+        let projects = MailboxName(path("Projects"))
+        func uids(_ mailbox: MailboxName, _ id: String) throws -> UIDSet {
+            _ = try c.select(mailbox)
+            let found = try c.uidSearch([.header("Message-ID", "\(id)@example.com")])
+            XCTAssertEqual(found.count, 1, id)
+            return UIDSet(found)
+        }
+
+        try append(c, "elsewhere", subject: "Filed by a rule", to: projects)
+        try append(c, "oldfiled", subject: "Filed long ago", arrivedSecondsAgo: 7_200, to: projects)
+        let first = try syncAndDecide(coordinator)
+        XCTAssertEqual(Set(first.map(\.reason)), ["not-in-inbox"])
+        XCTAssertEqual(first.count, 2)
+
+        // Another device puts both in the Inbox: a copy (the Projects copy stays), and a move.
+        _ = try c.uidCopy(try uids(projects, "elsewhere"), to: .inbox)
+        _ = try c.uidMove(try uids(projects, "oldfiled"), to: .inbox)
+        let moved = try syncAndDecide(coordinator)
+        XCTAssertEqual(moved.count, 2)
+        let posted = try XCTUnwrap(moved.first { $0.subtitle == "Filed by a rule" })
+        XCTAssertEqual(posted.outcome, .posted, "the Inbox copy is decided, and posts")
+        XCTAssertNotEqual(posted.emailID, first.first { $0.subtitle == "Filed by a rule" }?.emailID)
+        let old = try XCTUnwrap(moved.first { $0.subtitle == "Filed long ago" })
+        XCTAssertTrue((old.outcome, old.reason) == (.suppressed, "too-old"), "a move keeps the arrival: \(old.reason)")
+        var shown: [String] = []
+        try coordinator.deliverPending(post: { shown.append($0.decision.emailID); return true }, withdraw: { _, _ in true })
+        XCTAssertEqual(shown, [posted.emailID])
+
+        // New mail posted in the Inbox, moved to Projects (no copy of it left where it was posted), then back.
+        try append(c, "direct", subject: "Straight to the Inbox")
+        let direct = try syncAndDecide(coordinator)
+        XCTAssertEqual(direct.map(\.outcome), [.posted])
+        try coordinator.deliverPending(post: { shown.append($0.decision.emailID); return true }, withdraw: { _, _ in true })
+        XCTAssertEqual(shown.count, 2)
+        _ = try c.uidMove(try uids(.inbox, "direct"), to: projects)
+        XCTAssertEqual(try syncAndDecide(coordinator), [], "a posted message moved out is not decided again")
+        _ = try c.uidMove(try uids(projects, "direct"), to: .inbox)
+        XCTAssertEqual(try syncAndDecide(coordinator), [], "posted once: back in the Inbox it is not decided again")
+        try coordinator.deliverPending(post: { shown.append($0.decision.emailID); return true }, withdraw: { _, _ in true })
+        XCTAssertEqual(shown.count, 2, "never shown twice")
+    }
+
+    /// Each `sync --watch` session's first sync suppresses what it finds (`session-start`: the spec's first launch),
+    /// not only the account's first: mail that came while no watch ran does not flood when it starts. Mail after that
+    /// first sync posts (also when the first sync found nothing new), and `--notify-on-start` decides the first sync's
+    /// mail as usual.
+    func testEachWatchSessionStartsSuppressed() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        views = nil
+        store = nil
+        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
+                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+        func watch(_ extra: [String] = []) throws -> Process {
+            try startSync(["--watch", "--account", accountName, "--idle-refresh", "2"] + extra)
+        }
+        func stop(_ p: Process) {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        func decided(_ prefix: String) throws -> [NotificationRecord] { try decisions().filter { $0.decision.subtitle.hasPrefix(prefix) } }
+        var p = try watch()
+        XCTAssertTrue(try waitFor { try self.decisions().count >= 1 }, "the first sync was decided")
+        stop(p)
+
+        for i in 0..<15 { try append(c, "away\(i)", subject: "Away \(i)") }
+        p = try watch()
+        XCTAssertTrue(try waitFor { try decided("Away").count == 15 }, "what came while stopped was decided")
+        let away = try decided("Away")
+        XCTAssertTrue(away.allSatisfy { $0.decision.outcome == .suppressed && $0.decision.reason == "session-start" },
+                      "\(away.map { ($0.decision.outcome, $0.decision.reason) })")
+        try append(c, "during", subject: "During the session")
+        XCTAssertTrue(try waitFor { try decided("During").count == 1 })
+        XCTAssertEqual(try decided("During").first?.decision.outcome, .posted)
+        stop(p)
+
+        // A session whose first sync finds nothing new: the next mail posts.
+        p = try watch()
+        usleep(4_000_000)
+        try append(c, "quiet", subject: "After a quiet start")
+        XCTAssertTrue(try waitFor { try decided("After a quiet start").count == 1 })
+        XCTAssertEqual(try decided("After a quiet start").first?.decision.outcome, .posted)
+        stop(p)
+
+        // --notify-on-start: the first sync's mail is decided as any other (recency still applies).
+        try append(c, "restart", subject: "Restarted by a supervisor")
+        p = try watch(["--notify-on-start"])
+        defer { stop(p) }
+        XCTAssertTrue(try waitFor { try decided("Restarted").count == 1 })
+        XCTAssertEqual(try decided("Restarted").first?.decision.outcome, .posted)
     }
 
     func decisions() throws -> [NotificationRecord] {

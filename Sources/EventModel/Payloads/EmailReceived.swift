@@ -6,7 +6,9 @@
 /// (payloads are built whole and read, rarely changed).
 public struct EmailReceived: PayloadCodable {
     /// The schema version this build writes.
-    public static let schemaVersion: UInt16 = 1
+    ///
+    /// 2: `receivedAt`, the server's arrival time (version 1 reads with nil).
+    public static let schemaVersion: UInt16 = 2
 
     /// The stored fields, in the order they are written (and their JSON object's keys: `Fields`' own encoding).
     @usableFromInline package struct Fields: Equatable, Encodable, Sendable {
@@ -34,6 +36,7 @@ public struct EmailReceived: PayloadCodable {
         @usableFromInline package var blob: BlobHash
         @usableFromInline package var listID: String?
         @usableFromInline package var warnings: [String]
+        @usableFromInline package var receivedAt: Timestamp?
     }
 
     /// The fields' one immutable holder.
@@ -173,10 +176,17 @@ public struct EmailReceived: PayloadCodable {
         get { storage.fields.warnings }
         set { update { $0.warnings = newValue } }
     }
+    /// When the message arrived at the server (IMAP `INTERNALDATE`), as the server said it; nil when not known
+    /// (imports, and events of schema version 1, written before it was recorded). Unlike `date`, a sender cannot
+    /// set it: notifications order and age mail by it.
+    @inlinable public var receivedAt: Timestamp? {
+        get { storage.fields.receivedAt }
+        set { update { $0.receivedAt = newValue } }
+    }
 
     /// Creates the payload.
-    package init(emailID: String, folder: String, uid: UInt32? = nil, uidValidity: UInt32? = nil, sourceLocation: String? = nil, messageID: String? = nil, inReplyTo: [String] = [], references: [String] = [], gmailThreadID: UInt64? = nil, subject: String, from: [EmailAddress] = [], to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], replyTo: [EmailAddress] = [], date: Timestamp, dateSource: DateSource, flags: [String] = [], snippet: String = "", attachments: [AttachmentInfo] = [], size: UInt64, blob: BlobHash, listID: String? = nil, warnings: [String] = []) {
-        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings))
+    package init(emailID: String, folder: String, uid: UInt32? = nil, uidValidity: UInt32? = nil, sourceLocation: String? = nil, messageID: String? = nil, inReplyTo: [String] = [], references: [String] = [], gmailThreadID: UInt64? = nil, subject: String, from: [EmailAddress] = [], to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], replyTo: [EmailAddress] = [], date: Timestamp, dateSource: DateSource, flags: [String] = [], snippet: String = "", attachments: [AttachmentInfo] = [], size: UInt64, blob: BlobHash, listID: String? = nil, warnings: [String] = [], receivedAt: Timestamp? = nil) {
+        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings, receivedAt: receivedAt))
     }
 
     /// Equal when every field is.
@@ -216,6 +226,7 @@ public struct EmailReceived: PayloadCodable {
         w.write(s.fields.blob)
         w.write(s.fields.listID)
         w.write(s.fields.warnings)
+        w.write(s.fields.receivedAt)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -243,6 +254,8 @@ public struct EmailReceived: PayloadCodable {
         let blob: BlobHash = try r.read()
         let listID: String? = try r.read()
         let warnings: [String] = try r.read()
-        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings))
+        // Version 1 events were written before the arrival time was recorded: upcast with it absent.
+        let receivedAt: Timestamp? = if version >= 2 { try r.read() } else { nil }
+        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings, receivedAt: receivedAt))
     }
 }

@@ -2,7 +2,9 @@
 /// sync's time (never the wall clock at fold time) so a replay shows exactly the same decision.
 public struct NotificationDecided: PayloadCodable {
     /// The schema version this build writes.
-    public static let schemaVersion: UInt16 = 1
+    ///
+    /// 2: `messageKey` (version 1 reads with "": unknown).
+    public static let schemaVersion: UInt16 = 2
 
     /// The email.
     public var emailID: String
@@ -23,10 +25,14 @@ public struct NotificationDecided: PayloadCodable {
     public var body: String
     /// The sender's address (user info `fromAddress`).
     public var fromAddress: String
+    /// The message the email is a copy of (its Message-ID, or `<emailID>` without one; the threads view's
+    /// message key), so a posted message is never posted again from another copy, even after the copy posted
+    /// is gone (moved away and back); empty when unknown (events of schema version 1).
+    public var messageKey: String
 
     /// Creates the payload.
     public init(emailID: String, threadID: String, outcome: NotificationOutcome, reason: String, syncTime: Timestamp,
-                title: String, subtitle: String, body: String, fromAddress: String) {
+                title: String, subtitle: String, body: String, fromAddress: String, messageKey: String = "") {
         self.emailID = emailID
         self.threadID = threadID
         self.outcome = outcome
@@ -36,6 +42,7 @@ public struct NotificationDecided: PayloadCodable {
         self.subtitle = subtitle
         self.body = body
         self.fromAddress = fromAddress
+        self.messageKey = messageKey
     }
 
     package func encode(to w: inout ByteWriter) {
@@ -48,6 +55,7 @@ public struct NotificationDecided: PayloadCodable {
         w.write(subtitle)
         w.write(body)
         w.write(fromAddress)
+        w.write(messageKey)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -60,5 +68,7 @@ public struct NotificationDecided: PayloadCodable {
         subtitle = try r.read()
         body = try r.read()
         fromAddress = try r.read()
+        // Version 1 events were written before the message was recorded: upcast with it unknown.
+        messageKey = if version >= 2 { try r.read() } else { "" }
     }
 }

@@ -3,6 +3,7 @@ import EventModel
 import Foundation
 import MailParser
 import Projections
+import Views
 
 /// The notifications use case, shaped like the spec's coordinator for an app that embeds the store:
 /// preferences are events; `didSyncNewEmails` decides (with the pure `NotificationDecider`) and records
@@ -108,16 +109,21 @@ public struct NotificationCoordinator {
     public func decision(emailID: String) throws -> NotificationRecord? { try store.views().notificationRecord(emailID: emailID) }
 
     /// Decides the notifications for the new emails of one sync of `account` and records each decision
-    /// (`NotificationDecided`, on the email's stream). An email (or another copy of its message) decided
-    /// before is skipped, so a second call, or the same message from another folder, posts nothing again.
+    /// (`NotificationDecided`, on the email's stream). Never twice for one email, and never a second banner for
+    /// one message: an email is skipped when it was decided before, when a copy of its message (here or gone
+    /// since, across folders and restarts) was posted, or when it is outside the Inbox and a copy was decided.
+    /// A copy that reaches the Inbox later (moved there on another device, "not spam") of a message decided
+    /// but never posted (it was in the Archive: `not-in-inbox`) is decided, by every rule: recency goes by its
+    /// arrival, which a move keeps, so an old message moved to the Inbox is `too-old`.
     @discardableResult
     public func didSyncNewEmails(account: String, emailIDs: [String], sync: NotificationSync) throws -> [NotificationDecided] {
         let candidates = try self.candidates(account: account, emailIDs: emailIDs)
         let views = try store.views()
+        let byEmail = Dictionary(candidates.map { ($0.candidate.emailID, $0) }, uniquingKeysWith: { a, _ in a })
         let decisions = NotificationDecider.decide(candidates.map(\.candidate), settings: try views.notificationSettings(), sync: sync) { c in
-            let copies = candidates.first(where: { $0.candidate.emailID == c.emailID })?.copies ?? []
+            guard let found = byEmail[c.emailID] else { return true }
             // An unreadable record counts as decided: better no banner than a second one.
-            return (try? ([c.emailID] + copies).contains { try views.notificationRecord(emailID: $0) != nil }) ?? true
+            return (try? NotificationCoordinator.decidedBefore(found, account: account, views: views)) ?? true
         }
         guard !decisions.isEmpty else { return [] }
         _ = try store.commit(decisions.map {
@@ -126,23 +132,64 @@ public struct NotificationCoordinator {
         return decisions
     }
 
-    /// The candidates for `emailIDs` (unknown ids are skipped), each with every copy of its message.
-    func candidates(account: String, emailIDs: [String]) throws -> [(candidate: NotificationCandidate, copies: [String])] {
+    /// Whether `found` is not to be decided: the email was decided; a copy of its message was posted; or it is
+    /// outside the Inbox and a copy was decided (a copy moved to the Archive is not decided again).
+    static func decidedBefore(_ found: Candidate, account: String, views: ViewStore) throws -> Bool {
+        if try views.notificationRecord(emailID: found.candidate.emailID) != nil { return true }
+        var earlier = try found.copies.compactMap { try views.notificationRecord(emailID: $0) }
+        // The message's standing decision, kept when its copies are gone (moved away and back).
+        if let standing = try views.notificationRecord(account: account, messageKey: found.candidate.messageKey) { earlier.append(standing) }
+        if earlier.contains(where: { $0.decision.outcome == .posted }) { return true }
+        return !earlier.isEmpty && !found.inInbox
+    }
+
+    /// A new email as the decision sees it, with every other copy of its message and whether it is itself in an
+    /// Inbox-role folder.
+    struct Candidate {
+        var candidate: NotificationCandidate
+        var copies: [String]
+        var inInbox: Bool
+    }
+
+    /// The candidates for `emailIDs` (unknown ids are skipped), each with every copy of its message and its
+    /// arrival time (`arrivals`).
+    func candidates(account: String, emailIDs: [String]) throws -> [Candidate] {
         let views = try store.views()
         let roles = Dictionary(try views.folders(account: account).map { ($0.path, $0.role) }, uniquingKeysWith: { a, _ in a })
         func role(_ path: String) -> FolderRole {
             let r = roles[path] ?? .custom
             return r == .custom && path.uppercased() == "INBOX" ? .inbox : r
         }
-        var out: [(NotificationCandidate, [String])] = []
-        for id in emailIDs.prefix(10_000) {
-            guard let e = try views.emailRecord(id: id), e.account == account else { continue }
+        var found: [(id: String, email: EmailRecord)] = []
+        for id in emailIDs.prefix(NotificationCoordinator.maxEmailsPerDecision) {
+            if let e = try views.emailRecord(id: id), e.account == account { found.append((id, e)) }
+        }
+        let arrivals = try self.arrivals(of: found)
+        var out: [Candidate] = []
+        for (id, e) in found {
             let copies = try views.threadEmails(id: e.threadID).filter { $0.email.messageKey == e.messageKey }
             let c = NotificationCandidate(emailID: id, messageKey: e.messageKey, threadID: e.threadID, account: account,
                                           fromName: e.sender?.name, fromAddress: e.sender?.email ?? "", subject: e.subject,
-                                          snippet: e.snippet, dateReceived: e.date,
+                                          snippet: e.snippet, dateReceived: arrivals[id] ?? e.date,
                                           folderRoles: Set(copies.map { role($0.email.folder) } + [role(e.folder)]), category: e.category)
-            out.append((c, copies.map(\.id).filter { $0 != id }))
+            out.append(Candidate(candidate: c, copies: copies.map(\.id).filter { $0 != id }, inInbox: role(e.folder) == .inbox))
+        }
+        return out
+    }
+
+    /// When each email of `emails` arrived, which recency and the per-sync cap go by: the server's arrival time
+    /// recorded with it (`EmailReceived.receivedAt`, IMAP INTERNALDATE), else (an import, or an event written before
+    /// schema version 2) its date (the Date header, or the fallback the parser chose); either no later than when the
+    /// log recorded the copy, so a server clock or a Date header in the future does not make mail newer than mail
+    /// that really just arrived. An email whose event cannot be read is left out (its date is used).
+    func arrivals(of emails: [(id: String, email: EmailRecord)]) throws -> [String: Timestamp] {
+        let wanted = Dictionary(emails.map { ($0.email.sequence, $0.id) }, uniquingKeysWith: { a, _ in a })
+        var out: [String: Timestamp] = [:]
+        try store.log.events(at: emails.map(\.email.sequence)) { stored in
+            if let id = wanted[stored.envelope.sequence], case .emailReceived(let p) = try? stored.decode(), p.emailID == id {
+                out[id] = min(p.receivedAt ?? p.date, stored.envelope.recordedAt)
+            }
+            return true
         }
         return out
     }

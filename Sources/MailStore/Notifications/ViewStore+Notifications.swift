@@ -10,6 +10,11 @@ extension ViewStore {
     /// The decision for an email, or nil.
     func notificationRecord(emailID: String) throws -> NotificationRecord? { try read { try NotificationsReader($0).record(emailID: emailID) } }
 
+    /// The standing decision of a message (its posted one, else its first), or nil.
+    func notificationRecord(account: String, messageKey: String) throws -> NotificationRecord? {
+        try read { try NotificationsReader($0).messageRecord(account: account, messageKey: messageKey) }
+    }
+
     /// The most recent decisions, newest first.
     func recentNotifications(account: String?, limit: Int) throws -> [NotificationRecord] {
         try read { try NotificationsReader($0).recent(account: account, limit: limit) }

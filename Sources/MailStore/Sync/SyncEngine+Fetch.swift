@@ -153,6 +153,9 @@ extension SyncEngine {
                 $0.uidValidity = validity
                 $0.sourceLocation = nil
                 $0.gmailThreadID = m.gmailThreadID  // the server's, never a header a sender wrote
+                // When the server received it (INTERNALDATE): what notifications age and order mail by, which a
+                // sender's Date header cannot move (`Timestamp(_:)` bounds a hostile value).
+                $0.receivedAt = date.map { Timestamp($0) }
             }
             result.event.event = .emailReceived(p)
         }

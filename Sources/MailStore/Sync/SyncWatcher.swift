@@ -24,6 +24,9 @@ public final class SyncWatcher {
     private var helper: SyncEngine?
     /// Told about every sync that changed something.
     public var onReport: ((SyncReport) -> Void)?
+    /// Told when a connected session's first full sync went through, changed or not (after `onReport` of it):
+    /// the first call tells that the watch's initial sync is done (notifications: its session start is over).
+    public var onSessionSynced: (() -> Void)?
     /// Told about a transient failure and the seconds until the next attempt.
     public var onRetry: ((Error, Double) -> Void)?
     /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
@@ -73,6 +76,7 @@ public final class SyncWatcher {
         defer { helper?.disconnect() }
         report(try engine.syncAll())
         synced = true
+        onSessionSynced?()
         var lastPoll = Date()
         var lastOutbox = Date.distantPast
         guard let inbox = engine.mapped.first(where: { $0.role == .inbox }) else { return }
