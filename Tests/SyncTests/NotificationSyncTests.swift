@@ -126,11 +126,7 @@ final class NotificationSyncTests: SyncTestCase {
     func testWatchRunsTheNotifyCommandOnceEvenAfterAFailedDelivery() throws {
         let c = try server()
         defer { c.logout() }
-        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
-        views = nil
-        store = nil
-        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
-                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+        try seedAndAddAccountByCLI(via: c)
         let out = dir.file("posted.jsonl")
         // First run: the notify command fails, so the decision stays pending.
         var p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2", "--notify-command", "cat > /dev/null; exit 3"])
@@ -175,11 +171,7 @@ final class NotificationSyncTests: SyncTestCase {
     func testAKillDuringDeliveryLosesNothing() throws {
         let c = try server()
         defer { c.logout() }
-        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
-        views = nil
-        store = nil
-        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
-                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+        try seedAndAddAccountByCLI(via: c)
         let out = dir.file("shown.jsonl")
         // The command shows the notification, then the watch dies before recording it.
         var p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2",
@@ -305,11 +297,7 @@ final class NotificationSyncTests: SyncTestCase {
     func testEachWatchSessionStartsSuppressed() throws {
         let c = try server()
         defer { c.logout() }
-        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
-        views = nil
-        store = nil
-        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
-                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+        try seedAndAddAccountByCLI(via: c)
         func watch(_ extra: [String] = []) throws -> Process {
             try startSync(["--watch", "--account", accountName, "--idle-refresh", "2"] + extra)
         }
@@ -360,5 +348,15 @@ final class NotificationSyncTests: SyncTestCase {
             usleep(200_000)
         }
         return false
+    }
+
+    /// Seeds the Inbox with one message and adds the account through the CLI, the test's store closed first (the
+    /// CLI's processes open it).
+    private func seedAndAddAccountByCLI(via c: IMAPConnection) throws {
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        views = nil
+        store = nil
+        try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
+                       "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
     }
 }
