@@ -24,18 +24,39 @@ struct Envelope {
     /// (any sender can put it in a message), and trusting it would thread a stranger's mail into a
     /// conversation and split a real reply from it; a synced copy's comes from the server (`X-GM-THRID`
     /// fetched from Gmail) or is none.
+    /// The most addresses kept in one address field of a message, over all of its headers (a field may be
+    /// repeated, each header up to its value's cap): the composer's own bound on recipients. A message naming more
+    /// keeps the first ones, with a `tooManyAddresses` warning; without it, a message repeating `To:` a thousand
+    /// times named millions of addresses and its event took gigabytes to fold.
+    static let maxAddressesPerField = 1_000
+
+    /// Adds the addresses of header `field` to `list`, up to ``maxAddressesPerField``: one warning per field the
+    /// first time one is left out (`overflowed` names those warned of); a header of a field already full is not
+    /// parsed.
+    static func append(_ field: HeaderField, to list: inout [MailAddress], _ name: String, overflowed: inout Set<String>,
+                       warnings: inout WarningList) {
+        let room = maxAddressesPerField - list.count
+        let parsed = room > 0 ? AddressParser.parseList(field.value, warnings: &warnings) : []
+        let leftOut = room > 0 ? parsed.count > room : !field.value.allSatisfy(\.isWhitespace)
+        if leftOut, overflowed.insert(name).inserted {
+            warnings.add(.tooManyAddresses, "\(name): more than \(maxAddressesPerField) addresses; the first \(maxAddressesPerField) kept")
+        }
+        list += parsed.prefix(max(0, room))
+    }
+
     mutating func collect(_ fields: [HeaderField], kinds: [KnownHeader], warnings: inout WarningList) {
         var seenMessageID = false
         var seenInReplyTo = false
         var seenReferences = false
+        var overflowed = Set<String>()
         let gmailExport = fields.prefix(Self.gmailExportFields).contains { $0.hasName("x-gmail-labels") }
         for (index, (f, kind)) in zip(fields, kinds).enumerated() {
             switch kind {
-            case .from: from += AddressParser.parseList(f.value, warnings: &warnings)
-            case .to: to += AddressParser.parseList(f.value, warnings: &warnings)
-            case .cc: cc += AddressParser.parseList(f.value, warnings: &warnings)
-            case .bcc: bcc += AddressParser.parseList(f.value, warnings: &warnings)
-            case .replyTo: replyTo += AddressParser.parseList(f.value, warnings: &warnings)
+            case .from: Self.append(f, to: &from, "From", overflowed: &overflowed, warnings: &warnings)
+            case .to: Self.append(f, to: &to, "To", overflowed: &overflowed, warnings: &warnings)
+            case .cc: Self.append(f, to: &cc, "Cc", overflowed: &overflowed, warnings: &warnings)
+            case .bcc: Self.append(f, to: &bcc, "Bcc", overflowed: &overflowed, warnings: &warnings)
+            case .replyTo: Self.append(f, to: &replyTo, "Reply-To", overflowed: &overflowed, warnings: &warnings)
             case .sender:
                 if sender == nil { sender = AddressParser.parseList(f.value, warnings: &warnings).first }
             case .subject:

@@ -41,6 +41,8 @@ package struct ParseWarning: Sendable, Hashable, Codable {
         case tooManyWarnings
         /// More MIME parts than the parser keeps; the rest were ignored.
         case tooManyParts
+        /// More addresses in one field (its repeated headers together) than the parser keeps; the rest were ignored.
+        case tooManyAddresses
     }
 
     /// The kind of problem.

@@ -247,11 +247,12 @@ final class HostileInputTests: XCTestCase {
     }
 
     /// Thousands of the same malformed address, as many as a header value holds (`HeaderSection.maxValueBytes`; each
-    /// warning is compared with at most `WarningList.limit` kept ones): one warning, every address parsed.
+    /// warning is compared with at most `WarningList.limit` kept ones): one warning, every address parsed and the
+    /// field's first 1,000 kept (`Envelope.maxAddressesPerField`).
     func testThousandsOfTheSameMalformedAddressAreOneWarning() {
         let bad = "Someone Without Address"
         let m = parse("From: a@b.c\nTo: " + Array(repeating: bad, count: 2_500).joined(separator: ", ") + "\n\nbody")
-        XCTAssertEqual(m.to.count, 2_500)
+        XCTAssertEqual(m.to.count, 1_000)
         XCTAssertEqual(m.warnings.filter { $0.code == .malformedAddress }.map(\.detail), [bad])
         XCTAssertEqual(m.textBody, "body")
     }
@@ -317,8 +318,29 @@ final class HostileScalingTests: XCTestCase {
         var m: ParsedMessage?
         let t = timed { m = parse("To: \(list)\n\nbody") }
         XCTAssertLessThan(t, 10)
-        // The header value is capped at 64 KiB, so only the first few thousand survive.
-        XCTAssertGreaterThan(m?.to.count ?? 0, 2_000)
+        // The field keeps its first 1,000 addresses, and says so.
+        XCTAssertEqual(m?.to.count, 1_000)
         XCTAssertEqual(m?.to.first?.email, "user0@example.com")
+        XCTAssertEqual(m?.warnings.filter { $0.code == .tooManyAddresses }.count, 1)
+    }
+
+    /// A field repeated many times (each header under the value cap) is bounded as a whole: a message repeating `To:`
+    /// a thousand times named millions of addresses, and its event took gigabytes to fold. One warning per field;
+    /// the other fields keep theirs; a header of a field already exactly full is warned of too.
+    func testARepeatedAddressFieldIsBoundedAsAWhole() {
+        let header = (0..<500).map { "u\($0)@example.com" }.joined(separator: ", ")
+        var text = "From: a@example.com\nCc: c1@example.com, c2@example.com\n"
+        for _ in 0..<1_000 { text += "To: \(header)\n" }
+        var m: ParsedMessage?
+        let t = timed { m = parse(text + "\nbody") }
+        XCTAssertLessThan(t, 10)
+        XCTAssertEqual(m?.to.count, Envelope.maxAddressesPerField)
+        XCTAssertEqual(m?.cc.count, 2)
+        XCTAssertEqual(m?.warnings.filter { $0.code == .tooManyAddresses }.map(\.detail), ["To: more than 1000 addresses; the first 1000 kept"])
+        let exact = (0..<1_000).map { "e\($0)@example.com" }.joined(separator: ", ")
+        let full = parse("Bcc: \(exact)\nBcc: one.more@example.com\n\nbody")
+        XCTAssertEqual(full.bcc.count, 1_000)
+        XCTAssertEqual(full.warnings.filter { $0.code == .tooManyAddresses }.count, 1)
+        XCTAssertEqual(parse("Bcc: \(exact)\n\nbody").warnings.filter { $0.code == .tooManyAddresses }.count, 0)
     }
 }
