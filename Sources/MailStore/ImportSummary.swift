@@ -23,12 +23,13 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public var vanished: [String] = []
     /// How many message files vanished.
     public var vanishedCount = 0
-    /// What was skipped as not mail, with the path and why: an entry of `cur/` or `new/` that is not a message file
-    /// (a FIFO, a socket, a folder, a dangling symbolic link), an mbox file lying in a Maildir folder, an mbox's empty
-    /// message (two From_ lines in a row); at most `maxListed`, `skippedCount` counts them all.
+    /// What was skipped, with the path and why: an entry of `cur/` or `new/` that is not a message file (a FIFO, a
+    /// socket, a folder, a dangling symbolic link), an mbox file lying in a Maildir folder, an mbox's empty message
+    /// (two From_ lines in a row), a folder nested deeper than `MaildirSource.maxDepth` (not walked); at most
+    /// `maxListed`, `skippedCount` counts them all.
     /// Bookkeeping (`maildirsize`, `dovecot*`, dot-files, `.notmuch/`) is left out without a word.
     public var skipped: [String] = []
-    /// How many entries were skipped as not mail.
+    /// How many entries were skipped (`skipped`).
     public var skippedCount = 0
     /// Folders found.
     public var folders = 0
@@ -49,7 +50,7 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
         if vanished.count < ImportSummary.maxListed { vanished.append(line) }
     }
 
-    /// Counts an entry skipped as not mail (`skipped`).
+    /// Counts an entry skipped (`skipped`).
     mutating func addSkipped(_ line: String) {
         skippedCount += 1
         if skipped.count < ImportSummary.maxListed { skipped.append(line) }

@@ -35,10 +35,11 @@ public final class Importer {
         /// (default 1 GiB, ~15 million messages): its names are held while it is read, so a larger folder is
         /// refused with a clear error rather than filling memory.
         public var maxFolderNameBytes = 1 << 30
-        /// For mbox: the most distinct messages whose hashes are kept to number identical copies (default 2^20: 8 MiB
-        /// of hashes, ~16 MiB with the set's room). Past it the count starts again, so identical copies more than this
-        /// many distinct messages apart are taken for one message (the second "already present"); the same file is
-        /// numbered the same way every time.
+        /// For mbox: the most distinct messages whose hashes are kept in memory to number identical copies (default
+        /// 2^20: 8 MiB of hashes, ~16 MiB with the set's room). Past it the table moves to a file in the store's
+        /// scratch folder (at most 64 bytes of disk a distinct message) and the memory is freed: every identical copy is
+        /// numbered, and so kept as its own message, however far apart; the numbers, and so the ids, do not depend on
+        /// this bound (`Importer.CopyNumbering`).
         public var maxTrackedCopies = 1 << 20
         /// For mbox: how long to wait for another program's lock on the file (its `FILE.lock` dot-lock or an `fcntl`
         /// write lock), polled every 100 ms, before failing with `ImportError.mboxLocked` (default 10 s).
@@ -89,6 +90,9 @@ public final class Importer {
         let folders = try source.scan()
         let total = folders.reduce(0) { $0 + $1.count }
         summary.unreadable += source.unlisted
+        // Folders too deep to walk are said to be skipped, with the entries of `cur/` and `new/` that are not mail.
+        for line in source.notWalked { summary.addSkipped(line) }
+        summary.skippedCount += source.notWalkedCount - source.notWalked.count
         summary.found = total
         summary.folders = folders.count
         try discover(folders.map(\.folder))
@@ -223,12 +227,10 @@ public final class Importer {
         defer { syncLog() }
         var splitter = MboxSplitter(maxMessageBytes: options.maxMessageBytes)
         // Each message's SHA-256, which its ids derive from (`SourceMessage.identityKey`), and the copies of identical
-        // bytes met so far in the file, by the hash's first 8 bytes: 8 bytes a message (a set), and a count for each
-        // repeated one, at most `maxTrackedCopies` of them. Two messages sharing those bytes (about one in 10^8 files of
-        // a million) only number their copies as one; each keeps its own hash in its key.
+        // bytes met so far in the file, by the hash's first 8 bytes (`CopyNumbering`: in memory up to
+        // `maxTrackedCopies` distinct messages, then in a file in the store's scratch folder).
         let hasher = try SHA256Hasher()
-        var seen = Set<UInt64>()
-        var copies: [UInt64: Int] = [:]
+        let numbering = CopyNumbering(memoryLimit: options.maxTrackedCopies, store: store.directory, notice: store.notice)
         var ordinal = 0
         var chunk: [SourceMessage] = []
         var chunkBytes = 0
@@ -245,15 +247,7 @@ public final class Importer {
                 }
                 let digest = hasher.hash(m.bytes)
                 let short = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                var copy = 1
-                if seen.count >= options.maxTrackedCopies {
-                    seen.removeAll(keepingCapacity: true)
-                    copies.removeAll()
-                }
-                if !seen.insert(short).inserted {
-                    copy = copies[short, default: 1] + 1
-                    copies[short] = copy
-                }
+                let copy = try numbering.copy(of: short)
                 chunk.append(SourceMessage(folder: folder, location: "#\(ordinal)", contentHash: BlobHash(bytes: digest), copy: copy,
                                            content: .bytes(m.bytes), flags: [], fallbackDate: m.envelopeDate,
                                            size: m.bytes.count, mboxStatus: true))

@@ -24,6 +24,11 @@ struct MaildirSource {
     /// What `scan` could not list, as `ImportSummary.unreadable` lines: folders whose names are not UTF-8 (at most
     /// `maxUnlisted`).
     private(set) var unlisted: [String] = []
+    /// The folders not descended into for being nested `maxDepth` levels or more below the root, as
+    /// `ImportSummary.skipped` lines saying so (at most `ImportSummary.maxListed`; `notWalkedCount` counts them all).
+    private(set) var notWalked: [String] = []
+    /// How many folders were not descended into for their depth.
+    private(set) var notWalkedCount = 0
     /// The most bytes of names one folder may list (`Importer.Options.maxFolderNameBytes`).
     var maxNameBytes = 1 << 30
     /// Each message file looked at of at most this many bytes is also asked into the page cache
@@ -63,6 +68,8 @@ struct MaildirSource {
         }
         var out: [Listing] = []
         unlisted = []
+        notWalked = []
+        notWalkedCount = 0
         try walk(root, folder: "INBOX", out: &out, depth: 0)
         return out
     }
@@ -70,8 +77,23 @@ struct MaildirSource {
     /// The most folders `unlisted` names (one line more says how many others).
     static let maxUnlisted = 100
 
+    /// How deep below the root folders are walked: the root is level 0, and a folder at level `maxDepth` (the 65th
+    /// folder of a path counting the root) is not descended into, nor anything in it; it is reported as skipped
+    /// (`notWalked`), never dropped without a word. It bounds the walk's recursion and a tree that loops back on itself
+    /// (a bind mount; links are not followed). Mail trees are rarely deeper than ~20 levels, and a Maildir++ folder is
+    /// one level whatever its depth as a mail folder (`.a.b.c`).
+    static let maxDepth = 64
+
     private mutating func walk(_ dir: String, folder: String, out: inout [Listing], depth: Int) throws {
-        guard depth < 64 else { return }
+        guard depth < MaildirSource.maxDepth else {
+            notWalkedCount += 1
+            if notWalked.count < ImportSummary.maxListed {
+                notWalked.append("\(dir): a folder nested more than \(MaildirSource.maxDepth) levels below the Maildir root; "
+                                 + "not imported, nor anything in it (move it higher up the tree, or import it on its own with "
+                                 + "--maildir, which files its mail under INBOX)")
+            }
+            return
+        }
         guard let listed = try names(in: dir) else {
             throw ImportError.sourceNotFound(dir, String(cString: strerror(errno)))
         }

@@ -9,7 +9,8 @@ struct ImportCommand: ParsableCommand {
         abstract: "Import a Maildir tree or an mbox file (idempotent: importing again appends nothing).",
         discussion: """
         Maildir: the root is INBOX; Maildir++ subfolders (.Sent, .Lists.dev) and plain subfolders become \
-        folders; the S F R T D info letters become \\Seen \\Flagged \\Answered \\Deleted \\Draft. \
+        folders; the S F R T D info letters become \\Seen \\Flagged \\Answered \\Deleted \\Draft. A folder \
+        nested more than 64 levels below the root is not walked: it is said to be skipped, with what is in it. \
         mbox: mboxo and mboxrd; Status and X-Status headers give the flags; the folder is the file name \
         (INBOX in any case is the Inbox). A spool another program writes is read under its locks (its FILE.lock \
         dot-lock and an fcntl lock), waiting up to 10 s for them. \
@@ -72,8 +73,9 @@ struct ImportCommand: ParsableCommand {
             bar.finish()
             for t in summary.tooLarge.prefix(20) { Terminal.warning("skipped a message too large to import: \(t)") }
             if summary.tooLarge.count > 20 { Terminal.warning("skipped \(summary.tooLarge.count - 20) more messages too large to import") }
-            for t in summary.skipped.prefix(20) { Terminal.warning("skipped, not mail: \(t)") }
-            if summary.skippedCount > 20 { Terminal.warning("skipped \(summary.skippedCount - 20) more entries that are not mail") }
+            // Each line says what was skipped and why: an entry that is not mail, or a folder too deep to walk.
+            for t in summary.skipped.prefix(20) { Terminal.warning("skipped: \(t)") }
+            if summary.skippedCount > 20 { Terminal.warning("skipped \(summary.skippedCount - 20) more entries (--json lists the first \(ImportSummary.maxListed))") }
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys]
@@ -97,7 +99,7 @@ struct ImportCommand: ParsableCommand {
             print("Vanished: \(Counted.of(s.vanishedCount, "message file")) deleted or moved to another folder while importing (not imported):")
             for v in s.vanished.prefix(20) { Terminal.print("  \(v)") }
         }
-        if s.skippedCount > 0 { print("Skipped (not mail, warned about above): \(Counted.of(s.skippedCount, "entry", plural: "entries"))") }
+        if s.skippedCount > 0 { print("Skipped (not mail, or a folder too deep; warned about above): \(Counted.of(s.skippedCount, "entry", plural: "entries"))") }
         if !s.unreadable.isEmpty {
             print("Unreadable: \(Counted.of(s.unreadable.count, "message")) could not be read:")
             for u in s.unreadable.prefix(20) { Terminal.print("  \(u)") }

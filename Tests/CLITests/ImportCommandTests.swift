@@ -42,8 +42,29 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(summary["vanishedCount"] as? Int, 0)
         XCTAssertEqual(summary["vanished"] as? [String], [])
         XCTAssertNotNil(summary["unreadable"], "the fields there were stay")
-        XCTAssertTrue(r.stderr.contains("skipped, not mail: \(cur)/2.2.host:2,S: a FIFO (named pipe), not a message file"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("skipped: \(cur)/2.2.host:2,S: a FIFO (named pipe), not a message file"), r.stderr)
         let text = try mailstore("import", "--maildir", dir.file("md"))
-        XCTAssertTrue(text.stdout.contains("Skipped (not mail, warned about above): 1 entry"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Skipped (not mail, or a folder too deep; warned about above): 1 entry"), text.stdout)
+    }
+
+    /// A folder nested too deep to walk is said on stderr, in the text summary and in the JSON (`skipped`).
+    func testAFolderTooDeepIsReportedAsSkipped() throws {
+        try mailstore("init")
+        var path = dir.file("md")
+        for level in 0...65 {
+            if level > 0 { path += "/d\(level)" }
+            try FileManager.default.createDirectory(atPath: path + "/cur", withIntermediateDirectories: true)
+            try Data("From: a@example.com\nMessage-ID: <m\(level)@x>\n\nbody\n".utf8).write(to: URL(fileURLWithPath: path + "/cur/\(level).1.host:2,S"))
+        }
+        let cut = dir.file("md") + (1...64).map { "/d\($0)" }.joined()
+        let r = try mailstore("import", "--maildir", dir.file("md"), "--json")
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(summary["imported"] as? Int, 64)
+        XCTAssertEqual(summary["skippedCount"] as? Int, 1)
+        let line = try XCTUnwrap((summary["skipped"] as? [String])?.first)
+        XCTAssertTrue(line.hasPrefix("\(cut): a folder nested more than 64 levels below the Maildir root; not imported"), line)
+        XCTAssertTrue(r.stderr.contains("skipped: \(cut): a folder nested more than 64 levels"), r.stderr)
+        let text = try mailstore("import", "--maildir", dir.file("md"))
+        XCTAssertTrue(text.stdout.contains("Skipped (not mail, or a folder too deep; warned about above): 1 entry"), text.stdout)
     }
 }

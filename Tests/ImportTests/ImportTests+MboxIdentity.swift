@@ -57,16 +57,45 @@ extension ImportTests {
         XCTAssertEqual(try importMbox("dup.mbox").imported, 1, "a fourth copy")
     }
 
-    /// The hashes kept to number copies are bounded (`maxTrackedCopies`): past it the count starts again, so a copy
-    /// that far from the first is taken for it, the same way every time.
-    func testCopiesAreNumberedWithinTheTrackedBound() throws {
+    /// The hashes kept in memory to number copies are bounded (`maxTrackedCopies`): past it the table moves to a file
+    /// in the store's scratch folder, so a copy however far from the first is still a message of its own, numbered the
+    /// same way whatever the bound (before, the count started again: the later copy was taken for the first and lost).
+    func testIdenticalCopiesFarApartAreEachImportedPastTheTrackedBound() throws {
         try write("far.mbox", mbox(["f1", "f2", "f3", "f1", "f2"]))
         let s = try importMbox("far.mbox", tracked: 2)
         XCTAssertEqual(s.found, 5)
-        XCTAssertEqual(s.imported, 3, "the copies of f1 and f2 come after the count started again (at f3, then at f2): first copies")
-        XCTAssertEqual(s.alreadyPresent, 2)
+        XCTAssertEqual(s.imported, 5, "the second copies of f1 and f2 are messages of their own")
+        XCTAssertEqual(s.alreadyPresent, 0)
         XCTAssertEqual(try importMbox("far.mbox", tracked: 2).imported, 0)
-        XCTAssertEqual(try importMbox("far.mbox").imported, 2, "tracked in full, each second copy is its own message")
+        let whole = try importMbox("far.mbox")
+        XCTAssertEqual(whole.imported, 0, "tracked in memory in full, the copies have the same numbers: nothing new")
+        XCTAssertEqual(whole.alreadyPresent, 5)
+        // As the audit found it: a message twice, then more distinct messages than the bound, then the message again.
+        try write("audit.mbox", mbox(["a", "a", "x1", "x2", "x3", "x4", "a"]))
+        let audit = try importMbox("audit.mbox", folder: "Audit", tracked: 2)
+        XCTAssertEqual(audit.found, 7)
+        XCTAssertEqual(audit.imported, 7, "the third copy of a is kept")
+        XCTAssertEqual(audit.alreadyPresent, 0)
+        XCTAssertEqual(try importMbox("audit.mbox", folder: "Audit").imported, 0)
+        XCTAssertEqual(try importMbox("audit.mbox", folder: "Audit", tracked: 0).imported, 0)
+        let copies = try received().filter { $0.folder == "Audit" && $0.messageID == "a@example.com" }
+        XCTAssertEqual(copies.map(\.sourceLocation), ["#1", "#2", "#7"])
+        XCTAssertEqual(Set(copies.map(\.emailID)).count, 3)
+        XCTAssertEqual(ScratchFolder.entries(of: dir.file("store") + "/" + ScratchFolder.folderName, most: 16) ?? [], [],
+                       "the table's file goes with the import")
+    }
+
+    /// The table in its file doubles as it fills (at 513 distinct messages past a bound of 1): the counts are kept
+    /// through the copy.
+    func testCopiesAreNumberedThroughTheTableFileGrowing() throws {
+        let distinct = (0..<600).map { "g\($0)" }
+        try write("grow.mbox", mbox(["a"] + distinct + ["a", "g0", "a"]))
+        let s = try importMbox("grow.mbox", tracked: 1)
+        XCTAssertEqual(s.found, 604)
+        XCTAssertEqual(s.imported, 604)
+        XCTAssertEqual(try importMbox("grow.mbox").imported, 0, "the same numbers as in memory")
+        XCTAssertEqual(try importMbox("grow.mbox", tracked: 1).imported, 0)
+        XCTAssertEqual(Set(try received().map(\.emailID)).count, 604)
     }
 
     /// A store whose mbox messages were imported under ids of their ordinals (before 2026-12-04): importing the same
