@@ -18,22 +18,36 @@ extension MailStore {
     /// ids of the emails and actions it follows, and 512 decoded events at a time (`EventLog.events(at:)`), so a
     /// thread of 100,000 events takes ~1 MB where the events themselves had all been held.
     public func forEachHistoryEvent(of subject: HistorySubject, _ body: (StoredEvent) throws -> Bool) throws {
-        try log.events(at: try historySequences(of: subject), body)
+        var work = HistoryActionFollower.Work()
+        try log.events(at: try historySequences(of: subject, work: &work), body)
     }
 
-    /// The sequences of `subject`'s history, ascending.
-    private func historySequences(of subject: HistorySubject) throws -> [UInt64] {
+    /// The work `history` does to find which actions `subject`'s history follows (a seam for tests: it grows with
+    /// the actions and their targets, never with emails times targets).
+    package func historyWork(of subject: HistorySubject) throws -> HistoryActionFollower.Work {
+        var work = HistoryActionFollower.Work()
+        _ = try historySequences(of: subject, work: &work)
+        return work
+    }
+
+    /// The sequences of `subject`'s history, ascending; `work` gets what finding its actions took.
+    ///
+    /// Linear in the emails, the actions met and their targets (`HistoryActionFollower`: the emails' actions are read
+    /// from the index alone, 1,024 emails per read transaction, each action's record at most twice). Memory beyond the
+    /// sequences (8 bytes an event): the emails' ids and the bound of `HistoryActionFollower` (the distinct actions met).
+    private func historySequences(of subject: HistorySubject, work: inout HistoryActionFollower.Work) throws -> [UInt64] {
         let views = try latestViews()
         var emails: [String] = []
-        var actions: [String] = []
+        var threads: [String] = []
+        var given: [String] = []
         switch subject {
         case .thread(let id):
             emails = try views.threadEmails(id: id).map(\.id)
-            actions = try views.actionIDs(touching: id)
+            threads = [id]
         case .email(let id):
             emails = [id]
         case .action(let id):
-            actions = [id]
+            given = [id]
         case .account(let name):
             var sequences: [UInt64] = []
             try log.scan(filter: ScanFilter(stream: .account(name))) { ev in
@@ -42,26 +56,33 @@ extension MailStore {
             }
             return sequences
         }
-        for e in emails { actions += try views.actionIDs(touching: e, email: true) }
-        var streams = Set(emails.map { StreamName.email($0) })
-        var queue = actions
-        var seen = Set<String>()
-        while let a = queue.popLast() {
-            guard seen.insert(a).inserted else { continue }
-            streams.insert(StreamName.action(a))
-            // Actions taken because of this one: retries (causation = it) and undo inverses (causation = its ActionUndone).
-            guard let r = try views.action(id: a) else { continue }
-            var causes: Set<String> = [a]
-            try log.scan(filter: ScanFilter(types: [.actionUndone], stream: .action(a))) { ev in
-                causes.insert(ev.envelope.id.description)
-                return true
-            }
-            for t in r.threadIDs {
-                for other in try views.actionIDs(touching: t) where !seen.contains(other) {
-                    if let c = try views.action(id: other)?.causation, causes.contains(c.description) { queue.append(other) }
+        let log = self.log
+        var follower = HistoryActionFollower(lookups: HistoryActionLookups(
+            actionsOnThread: { t in try views.read { try ActionsReader($0).indexedActionIDs(touching: t) } },
+            actionsOnEmails: { chunk in
+                try views.read { snapshot in
+                    let reader = ActionsReader(snapshot)
+                    return try chunk.flatMap { try reader.indexedActionIDs(touching: $0, email: true) }
                 }
-            }
-        }
+            },
+            facts: { id in
+                try views.action(id: id).map {
+                    HistoryActionFacts(threadIDs: $0.threadIDs, causation: $0.causation?.description, targetCount: $0.targets.count)
+                }
+            },
+            // Actions taken because of one: retries (causation = it) and undo inverses (causation = its ActionUndone).
+            undoEvents: { a in
+                var ids: [String] = []
+                try log.scan(filter: ScanFilter(types: [.actionUndone], stream: .action(a))) { ev in
+                    ids.append(ev.envelope.id.description)
+                    return true
+                }
+                return ids
+            }))
+        let actions = try follower.follow(given: given, threads: threads, emails: emails)
+        work = follower.work
+        var streams = Set(emails.map { StreamName.email($0) })
+        for a in actions { streams.insert(StreamName.action(a)) }
         // An event is in one stream: the streams' sequences are distinct.
         var sequences: [UInt64] = []
         for s in streams {
