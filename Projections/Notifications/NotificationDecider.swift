@@ -26,7 +26,9 @@ public enum NotificationDecider {
         var postedIndexes: [Int] = []
         var received: [Timestamp] = []
         for c in candidates {
-            guard seen.insert(c.messageKey).inserted, !alreadyDecided(c) else { continue }
+            // Asked before the message is taken as seen: a copy skipped as decided (outside the Inbox) must leave the
+            // message to a later copy of this sync that is to be decided (one in the Inbox).
+            guard !alreadyDecided(c), seen.insert(c.messageKey).inserted else { continue }
             let (outcome, reason) = rule(c, settings: settings, sync: sync)
             if outcome == .posted { postedIndexes.append(decisions.count) }
             decisions.append(decision(c, outcome: outcome, reason: reason, sync: sync))

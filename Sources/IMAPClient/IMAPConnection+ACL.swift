@@ -19,12 +19,19 @@ extension IMAPConnection {
         return rights.map { Set($0.lowercased()) }
     }
 
-    /// Whether the user may remove messages from `mailbox` by the ACL: setting `\Deleted` (RFC 4314's `t`) and
-    /// expunging (`e`), or RFC 2086's `d` that held both (Courier sends `acdilrsw`). Nil when unknown (no ACL, or
-    /// `MYRIGHTS` refused): only trying tells then.
+    /// Whether the user may remove messages from `mailbox` by the ACL (``mayRemoveMessages(rights:)``). Nil when
+    /// unknown (no ACL, or `MYRIGHTS` refused): only trying tells then.
     package func mayRemoveMessages(from mailbox: MailboxName) throws(IMAPClientError) -> Bool? {
         guard let rights = try myRights(mailbox) else { return nil }
-        let d = rights.contains("d")
-        return (rights.contains("t") || d) && (rights.contains("e") || d)
+        return IMAPConnection.mayRemoveMessages(rights: rights)
+    }
+
+    /// Whether `rights` (a `MYRIGHTS` answer) allow setting `\Deleted` and expunging: RFC 4314's `t` and `e`; from a
+    /// server that answers in RFC 2086's letters only (Courier: `acdilrsw`), its `d`, which held both. An RFC 4314
+    /// server also sends `d` when it grants any one of `t`, `e`, `x` (RFC 4314 2.1.1), so beside any of its own
+    /// letters (`t`, `e`, `x`, `k`) `d` says nothing: `lrstd` may mark but not expunge.
+    package static func mayRemoveMessages(rights: Set<Character>) -> Bool {
+        let rfc4314 = rights.contains("t") || rights.contains("e") || rights.contains("x") || rights.contains("k")
+        return rfc4314 ? rights.contains("t") && rights.contains("e") : rights.contains("d")
     }
 }

@@ -175,4 +175,17 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(lines.map { $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ") },
                        ["SELECT \"INBOX\"", "MYRIGHTS \"INBOX\"", "UID STORE", "UID COPY", "UID STORE", "UID EXPUNGE", "UID FETCH", "LOGOUT"])
     }
+
+    /// The right to remove messages read from a MYRIGHTS answer: RFC 4314's `t` and `e`; RFC 2086's `d` only from a
+    /// server that answers in its letters alone (an RFC 4314 server sends `d` beside `t` when it grants `t` only).
+    func testTheRightToRemoveIsReadFromBothACLFamilies() {
+        func may(_ rights: String) -> Bool { IMAPConnection.mayRemoveMessages(rights: Set(rights)) }
+        XCTAssertTrue(may("lrswipkxtecda"), "Dovecot, every right")
+        XCTAssertTrue(may("acdilrsw"), "Courier, RFC 2086")
+        XCTAssertFalse(may("alr"), "Courier read-only")
+        XCTAssertFalse(may("lrstd"), "t without e: may mark, not expunge")
+        XCTAssertFalse(may("lredx"), "e without t")
+        XCTAssertTrue(may("lrte"))
+        XCTAssertFalse(may("lrs"))
+    }
 }

@@ -46,6 +46,18 @@ final class NotificationDeciderTests: XCTestCase {
         XCTAssertEqual(decide([email("e1", messageKey: "m1@example.com")])[0].messageKey, "m1@example.com")
     }
 
+    /// A copy skipped as decided (outside the Inbox, a copy of its message decided before) does not take the message
+    /// from a later copy of the same sync that is to be decided (the Inbox's): it is decided.
+    func testACopySkippedAsDecidedLeavesTheMessageToTheInboxCopy() {
+        let important = email("imp", roles: [.custom], messageKey: "m@x")
+        let inbox = email("inb", roles: [.inbox], messageKey: "m@x")
+        let d = NotificationDecider.decide([important, inbox], settings: NotificationSettings(), sync: sync()) { $0.emailID == "imp" }
+        XCTAssertEqual(d.map(\.emailID), ["inb"])
+        XCTAssertEqual(d.first?.outcome, .posted)
+        XCTAssertEqual(decide([inbox, email("all", roles: [.all], messageKey: "m@x")]).map(\.emailID), ["inb"],
+                       "two new copies of one message: one decision")
+    }
+
     // AC-N-03
     func testContent() {
         let long = String(repeating: "abcdefghij", count: 15)

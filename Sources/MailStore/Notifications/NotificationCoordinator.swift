@@ -166,8 +166,12 @@ public struct NotificationCoordinator {
         }
         let arrivals = try self.arrivals(of: found)
         var out: [Candidate] = []
+        // Each thread's emails read once for all of its new emails (10,000 new messages of one long thread read it once,
+        // not 10,000 times); held for the call: at most the threads of `maxEmailsPerDecision` emails.
+        var threadEmails: [String: [(id: String, email: EmailRecord)]] = [:]
         for (id, e) in found {
-            let copies = try views.threadEmails(id: e.threadID).filter { $0.email.messageKey == e.messageKey }
+            if threadEmails[e.threadID] == nil { threadEmails[e.threadID] = try views.threadEmails(id: e.threadID) }
+            let copies = (threadEmails[e.threadID] ?? []).filter { $0.email.messageKey == e.messageKey }
             let c = NotificationCandidate(emailID: id, messageKey: e.messageKey, threadID: e.threadID, account: account,
                                           fromName: e.sender?.name, fromAddress: e.sender?.email ?? "", subject: e.subject,
                                           snippet: e.snippet, dateReceived: arrivals[id] ?? e.date,
