@@ -28,13 +28,15 @@ final class RecordedReasonTests: SyncTestCase {
                                  : SyncEngine.ActionOutcome(rejected: record.pending.map { (emailID: $0, reason: reason) })
             try engine.record(record, outcome, into: &report)
         }
-        var texts: [String] = []
+        // (text, the whole text's length): a refused star's reason is the spec's words with the server's after them.
+        var texts: [(String, Int)] = []
         var flagMessages: [String] = []
+        let refused = "\(ActionKind.starRefusal) (\(reason))"
         try store.log.scan(filter: ScanFilter(types: [.actionRejected, .flagRejected, .actionFailed])) { ev in
             switch try ev.decode() {
-            case .actionRejected(let p): texts.append(p.reason)
+            case .actionRejected(let p): texts.append((p.reason, refused.utf8.count))
             case .flagRejected(let p): flagMessages.append(p.message)
-            case .actionFailed(let p): texts.append(p.reason)
+            case .actionFailed(let p): texts.append((p.reason, reason.utf8.count))
             default: break
             }
             return true
@@ -43,10 +45,10 @@ final class RecordedReasonTests: SyncTestCase {
         // The user's message is the spec's wording, never the server's text.
         XCTAssertEqual(flagMessages.count, 1)
         XCTAssertFalse(flagMessages.contains { $0.contains("CANNOT") }, "\(flagMessages)")
-        for text in texts {
+        for (text, whole) in texts {
             XCTAssertLessThanOrEqual(text.utf8.count, RecordedText.maxBytes)
             XCTAssertTrue(text.contains("NO [CANNOT] éé"), String(text.prefix(80)))
-            XCTAssertTrue(text.hasSuffix("[... \(reason.utf8.count) bytes in all]"), String(text.suffix(80)))
+            XCTAssertTrue(text.hasSuffix("[... \(whole) bytes in all]"), String(text.suffix(80)))
         }
     }
 }
