@@ -77,10 +77,7 @@ final class NotificationSyncTests: SyncTestCase {
     func testAReadOnAnotherClientOwesAWithdrawalAndAVIPBypassesMuteAndQuietHours() throws {
         let c = try server()
         defer { c.logout() }
-        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
-        try addAccount()
-        let coordinator = NotificationCoordinator(store: store)
-        _ = try syncAndDecide(coordinator)
+        let coordinator = try seededCoordinator(via: c)
         try append(c, "r1", subject: "Read me elsewhere")
         let posted = try XCTUnwrap(try syncAndDecide(coordinator).first)
         XCTAssertEqual(posted.outcome, .posted)
@@ -200,10 +197,7 @@ final class NotificationSyncTests: SyncTestCase {
     func testRecencyAndTheCapGoByArrivalNotTheDateHeader() throws {
         let c = try server()
         defer { c.logout() }
-        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
-        try addAccount()
-        let coordinator = NotificationCoordinator(store: store)
-        _ = try syncAndDecide(coordinator)
+        let coordinator = try seededCoordinator(via: c)
 
         try append(c, "olddate", subject: "Old Date, just arrived", secondsAgo: 600)
         try append(c, "oldarrival", subject: "New Date, arrived long ago", arrivedSecondsAgo: 600)
@@ -358,5 +352,15 @@ final class NotificationSyncTests: SyncTestCase {
         store = nil
         try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(imap.tlsPort)",
                        "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
+    }
+
+    /// Seeds the Inbox with one message, adds the account and runs its first sync and decision (the account's first,
+    /// which posts nothing), so the test's mail is decided as a later sync's; returns the coordinator.
+    private func seededCoordinator(via c: IMAPConnection) throws -> NotificationCoordinator {
+        try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
+        try addAccount()
+        let coordinator = NotificationCoordinator(store: store)
+        _ = try syncAndDecide(coordinator)
+        return coordinator
     }
 }
