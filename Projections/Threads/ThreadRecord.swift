@@ -1,14 +1,16 @@
 import EventModel
 
 /// A thread's membership as the threads view stores it: its emails, every message key linked to it, and
-/// the index keys its row is listed under.
+/// the index keys its row is listed under. Read and written whole: bounded by `ThreadBound`.
 package struct ThreadRecord: BinaryField, Equatable, Sendable {
     package var id: String
     package var account: String
     /// The email copies in the thread.
     package var emailIDs: [String]
     /// Every message key (seen or only referenced) that maps to this thread.
-    package var memberKeys: [String]
+    package private(set) var memberKeys: [String]
+    /// The UTF-8 bytes of `memberKeys` (counted as they are added or read, not stored).
+    package private(set) var memberKeyBytes: Int
     /// The sequence of the event that created the thread (the older thread survives a merge).
     package var firstSequence: UInt64
     /// The index keys the row is listed under (so they can be removed when it changes).
@@ -19,8 +21,18 @@ package struct ThreadRecord: BinaryField, Equatable, Sendable {
         self.account = account
         emailIDs = []
         memberKeys = []
+        memberKeyBytes = 0
         self.firstSequence = firstSequence
         indexKeys = []
+    }
+
+    /// True while the thread takes more mail: under both of `bound`'s limits.
+    package func hasRoom(_ bound: ThreadBound) -> Bool { bound.hasRoom(emails: emailIDs.count, keyBytes: memberKeyBytes) }
+
+    /// Adds a message key that now maps to this thread.
+    package mutating func addMemberKey(_ key: String) {
+        memberKeys.append(key)
+        memberKeyBytes += key.utf8.count
     }
 
     package func write(to w: inout ByteWriter) {
@@ -37,11 +49,14 @@ package struct ThreadRecord: BinaryField, Equatable, Sendable {
     }
 
     package init(from r: inout ByteReader) throws(DecodeError) {
-        id = try r.read(); account = try r.read(); emailIDs = try r.read(); memberKeys = try r.read()
+        id = try r.read(); account = try r.read(); emailIDs = try r.read()
+        let keys: [String] = try r.read()
+        memberKeys = keys
+        memberKeyBytes = keys.reduce(0) { $0 + $1.utf8.count }
         firstSequence = try r.read()
         let n = try r.readLength()
-        var keys: [[UInt8]] = []
-        for _ in 0..<n { keys.append(try r.readBytes()) }
-        indexKeys = keys
+        var index: [[UInt8]] = []
+        for _ in 0..<n { index.append(try r.readBytes()) }
+        indexKeys = index
     }
 }

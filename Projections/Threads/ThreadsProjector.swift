@@ -14,7 +14,9 @@ package final class ThreadsProjector: Projector {
     /// keys); our drafts' server copies left out (`drafts` table). 6: a thread's subject keeps its leading `[tags]`
     /// (`BaseSubject`: `[EXTERNAL] Invoice`, where 5 showed `Invoice`). 7: unread counters by the thread's category
     /// (`counts`, each thread's share of them in `shares`): a category tab's badge counts what the tab lists.
-    package static let schemaVersion: UInt32 = 7
+    /// 8: a thread is bounded (`ThreadBound`); mail linked to a full one goes on in
+    /// another (`overflow`).
+    package static let schemaVersion: UInt32 = 8
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .folderRemoved, .draftCopyChanged, .emailReceived, .flagsChanged, .emailCategorized, .emailExpunged])
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
@@ -27,6 +29,10 @@ package final class ThreadsProjector: Projector {
     static let ownDraftsTable = Table<Present>(.threads, "drafts")
     static let countsTable = Table<Int>(.threads, "counts")
     static let sharesTable = Table<[CountedUnread]>(.threads, "shares")
+    static let overflowTable = Table<String>(.threads, "overflow")
+    /// The most `overflow` links followed from a full thread (each pointer is moved to where the message goes, so
+    /// chains stay one or two long; a longer one ends in a new thread).
+    static let maxOverflowHops = 16
     /// The index folder of the virtual Starred folder (a name no IMAP path of ours takes: paths never start
     /// with a backslash here).
     package static let virtualStarred = "\\Starred"
@@ -49,6 +55,10 @@ package final class ThreadsProjector: Projector {
     /// changes); none for a thread with no unread mail. Apart from the thread's record, which is large for a long
     /// thread: reading or unreading mail writes only this.
     let shares: ViewTable<[CountedUnread]>
+    /// Key(full thread id) -> the thread that took the last message linked to it: mail linked to a thread at its
+    /// bound (`ThreadRecord.hasRoom(_:)`) goes on there, so a long conversation continues in one thread past the bound
+    /// instead of one new thread per reply.
+    let overflow: ViewTable<String>
 
     /// Creates the projector over `store`.
     package init(context: FoldContext) {
@@ -63,6 +73,7 @@ package final class ThreadsProjector: Projector {
         ownDrafts = context.table(Self.ownDraftsTable)
         counts = context.table(Self.countsTable)
         shares = context.table(Self.sharesTable)
+        overflow = context.table(Self.overflowTable)
     }
 
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
@@ -76,6 +87,10 @@ package final class ThreadsProjector: Projector {
     /// Written in parts, the caches stay at ~8 MB; the folder's thread ids (tens of bytes each) are held at once.
     /// The projector must then fold on the writing thread (it does: only other views fold on a second one).
     package var recomputeChunk = 8_192
+
+    /// How much mail a thread holds before mail linked to it goes on in another: `ThreadBound.standard` (tests fold
+    /// with small ones).
+    package var threadBound = ThreadBound.standard
 
     /// Changes of the unread counters in this batch (by counter key), added to the stored ones at flush.
     private var pendingCounts: [[UInt8]: Int] = [:]
@@ -234,30 +249,51 @@ package final class ThreadsProjector: Projector {
         } else {
             linkKeys = ViewBounds.linkKeys(messageKey: messageKey, references: p.references, inReplyTo: p.inReplyTo)
         }
-        // The threads these keys already belong to; the oldest survives and absorbs the others.
+        // The threads these keys already belong to, oldest first. The message joins the oldest that has room and
+        // absorbs the others while the result keeps room (`ThreadRecord.hasRoom(_:)`); a full thread keeps its mail and
+        // keys, and its mail goes on in the thread that took the last message linked to it (`overflow`), or in a
+        // new one.
         var linked: [String?] = []
-        var found: [(id: String, first: UInt64)] = []
+        // Each thread's size only: holding a copy of its record would make the append below copy its lists.
+        var found: [ThreadSize] = []
         for k in linkKeys {
             let tid = try links.get(Key(account, k).bytes)
             linked.append(tid)
             guard let tid, !found.contains(where: { $0.id == tid }) else { continue }
-            if let t = try threads.get(Key(tid).bytes) { found.append((tid, t.firstSequence)) }
+            if let t = try threads.get(Key(tid).bytes) { found.append(ThreadSize(t)) }
         }
+        var open = found.filter { threadBound.hasRoom(emails: $0.emails, keyBytes: $0.keyBytes) }
+        var full = found.filter { !threadBound.hasRoom(emails: $0.emails, keyBytes: $0.keyBytes) }.map(\.id)
+        for f in full {
+            if let taker = try overflowTaker(of: f, visited: &full), !open.contains(where: { $0.id == taker.id }) {
+                open.append(taker)
+            }
+        }
+        open.sort { ($0.first, $0.id) < ($1.first, $1.id) }
         let winner: String
-        if found.isEmpty {
-            winner = p.emailID
-            threads.set(Key(winner).bytes, ThreadRecord(id: winner, account: account, firstSequence: sequence))
+        if let oldest = open.first {
+            winner = oldest.id
+            var emailCount = oldest.emails, keyBytes = oldest.keyBytes
+            for t in open.dropFirst() where threadBound.hasRoom(emails: emailCount + t.emails, keyBytes: keyBytes + t.keyBytes) {
+                emailCount += t.emails
+                keyBytes += t.keyBytes
+                try merge(t.id, into: winner)
+            }
         } else {
-            found.sort { ($0.first, $0.id) < ($1.first, $1.id) }
-            winner = found[0].id
-            for loser in found.dropFirst() { try merge(loser.id, into: winner) }
+            winner = try threads.get(Key(p.emailID).bytes) == nil ? p.emailID : "\(p.emailID)-\(sequence)"
+            threads.set(Key(winner).bytes, ThreadRecord(id: winner, account: account, firstSequence: sequence))
+        }
+        for f in full {
+            if try overflow.get(Key(f).bytes) != winner { overflow.set(Key(f).bytes, winner) }
         }
         try threads.modify(Key(winner).bytes) { t in
             guard t != nil else { return }
-            // A key is a member of the thread exactly when its link names the thread.
-            for (i, k) in linkKeys.enumerated() where linked[i] != winner && !found.dropFirst().contains(where: { $0.id == linked[i] }) {
+            // A key is a member of the thread exactly when its link names the thread: the keys no thread has yet
+            // (or a thread no longer stored) join it; those of merged threads were moved by the merge, those of
+            // full or unmerged threads stay theirs.
+            for (i, k) in linkKeys.enumerated() where !found.contains(where: { $0.id == linked[i] }) {
                 links.set(Key(account, k).bytes, winner)
-                t!.memberKeys.append(k)
+                t!.addMemberKey(k)
             }
             t!.emailIDs.append(p.emailID)
         }
@@ -275,7 +311,7 @@ package final class ThreadsProjector: Projector {
             guard w != nil else { return }
             for k in loser.memberKeys {
                 links.set(Key(loser.account, k).bytes, winnerID)
-                w!.memberKeys.append(k)
+                w!.addMemberKey(k)
             }
             w!.emailIDs += loser.emailIDs
         }
@@ -286,7 +322,23 @@ package final class ThreadsProjector: Projector {
         try share(loserID, [])
         threads.set(Key(loserID).bytes, nil)
         rows.set(Key(loserID).bytes, nil)
+        overflow.set(Key(loserID).bytes, nil)
         dirty.remove(loserID)
+    }
+
+    /// The thread with room that takes the mail of full thread `id`: its `overflow`, followed through threads that
+    /// are full in turn (at most ``maxOverflowHops``, each appended to `visited` so its pointer moves to where the
+    /// message goes); nil when the chain ends at a full thread or one no longer stored.
+    private func overflowTaker(of id: String, visited: inout [String]) throws -> ThreadSize? {
+        var current = id
+        for _ in 0..<Self.maxOverflowHops {
+            guard let next = try overflow.get(Key(current).bytes), let t = try threads.get(Key(next).bytes) else { return nil }
+            if t.hasRoom(threadBound) { return ThreadSize(t) }
+            if visited.contains(next) { return nil }
+            visited.append(next)
+            current = next
+        }
+        return nil
     }
 
     /// Stores a thread's membership and marks its row for recomputation at flush.
