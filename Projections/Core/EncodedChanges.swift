@@ -22,6 +22,8 @@ package struct EncodedChanges: ~Copyable {
 
     /// The number of changes.
     package var count: Int { changes.count }
+    /// The bytes of the changes' keys and values held.
+    package var byteCount: Int { buffer.count }
 
     /// Drops every change, keeping the buffer's room for the next.
     package mutating func removeAll() {

@@ -540,11 +540,16 @@ package final class EventLog: @unchecked Sendable {
 
     /// Calls `body` with each event from `from` up to the head as it was when the scan began (a
     /// consistent snapshot: later appends are not seen), in order, until `body` returns false.
-    /// Reads in short transactions of `chunkSize` records (512 by default: the records of a chunk, and the
-    /// log's pages around them that reading maps, are held until `body` has seen them), each visiting at most
+    /// Reads in short transactions of `chunkSize` records (512 by default) or `scanChunkBytes` of payloads (the
+    /// records of a chunk, and the log's pages around them that reading maps, are held until `body` has seen them),
+    /// each visiting at most
     /// `visitsPerChunk` records (a filter that passes few would otherwise hold one transaction over the whole
     /// log). The log's pages are released after each chunk past the mapped budget: `mailstore log --type T` over
     /// a 1M-message log had mapped 1 GB.
+    /// A chunk of `scan` also ends past this many payload bytes: events are ~1 KB, so 512 stay under it; events of
+    /// ~125 KB (a message naming 128 references of ~1 KB each) had made a chunk of 512 hold 63 MB.
+    package static let scanChunkBytes = 4 << 20
+
     package func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 512,
                      _ body: (StoredEvent) throws -> Bool) throws {
         if let stream = filter.stream {
@@ -559,12 +564,13 @@ package final class EventLog: @unchecked Sendable {
         let visitsPerChunk = chunkSize * 16
         while next <= end {
             batch.removeAll(keepingCapacity: true)
+            var batchBytes = 0
             EventLog.encodeSequence(next, into: &key)
             try environment.read { txn in
                 try txn.withCursor(events) { c in
                     var entry = try key.withUnsafeBytes { try c.seek(atLeast: $0) }
                     var visited = 0
-                    while let e = entry, batch.count < chunkSize, visited < visitsPerChunk {
+                    while let e = entry, batch.count < chunkSize, batchBytes < EventLog.scanChunkBytes, visited < visitsPerChunk {
                         let seq = EventLog.decodeSequence(e.key)
                         // Sequences are gap-free: any other than the next is a damaged page (seeking it again would
                         // find the same record forever, and a gap would lose events without a word).
@@ -582,6 +588,7 @@ package final class EventLog: @unchecked Sendable {
                             entry = try ahead.get()
                             continue
                         }
+                        batchBytes += ev.payload.count
                         batch.append(ev)
                         entry = try ahead.get()
                     }
@@ -630,7 +637,8 @@ package final class EventLog: @unchecked Sendable {
         if !stopped && next <= end { throw EventLog.outOfOrder(nil, after: next) }
     }
 
-    /// `scan` of one stream, through the stream index: `chunkSize` of its events per read transaction.
+    /// `scan` of one stream, through the stream index: `chunkSize` of its events (or `scanChunkBytes` of payloads) per
+    /// read transaction.
     private func scanStream(_ stream: String, from: UInt64, filter: ScanFilter, chunkSize: Int,
                             _ body: (StoredEvent) throws -> Bool) throws {
         let decoder = try RecordDecoder()
@@ -643,6 +651,7 @@ package final class EventLog: @unchecked Sendable {
         var more = true
         while more {
             found.removeAll(keepingCapacity: true)
+            var foundBytes = 0
             more = false
             EventLog.encodeSequence(next, into: &fromKey)
             try environment.read { txn in
@@ -650,7 +659,7 @@ package final class EventLog: @unchecked Sendable {
                     var entry = try key.withUTF8Buffer { k in try fromKey.withUnsafeBytes { try c.seek(key: k, valueAtLeast: $0) } }
                     var visited = 0
                     while let e = entry {
-                        if visited == chunkSize { more = true; break }
+                        if visited == chunkSize || foundBytes >= EventLog.scanChunkBytes { more = true; break }
                         visited += 1
                         let seq = EventLog.decodeSequence(e.value)
                         if seq > end { more = false; break }
@@ -662,7 +671,10 @@ package final class EventLog: @unchecked Sendable {
                         }
                         if filter.types == nil || filter.types!.contains(RecordCodec.peekType(raw) ?? EventType(rawValue: 0)) {
                             let ev = try decoder.decode(raw, sequence: seq)
-                            if filter.account == nil || ev.envelope.account == filter.account { found.append(ev) }
+                            if filter.account == nil || ev.envelope.account == filter.account {
+                                foundBytes += ev.payload.count
+                                found.append(ev)
+                            }
                         }
                         entry = try c.nextDuplicate()
                     }

@@ -33,6 +33,9 @@ struct StagedMerge {
         self.history = history
     }
 
+    /// The bytes of versions the sources hold read ahead.
+    var heldBytes: Int { sources.reduce(0) { $0 + $1.buffer.bytes.count } }
+
     /// True when every source is read to its end.
     var isEmpty: Bool { heap.isEmpty }
 
@@ -66,7 +69,7 @@ struct StagedMerge {
 
     private func damaged(_ what: String) -> ViewError { .damaged("\(what): an entry is not one the history writes") }
 
-    /// Refills `sources[i]` from where it stopped: up to `StagedRuns.readAhead` versions.
+    /// Refills `sources[i]` from where it stopped: up to `StagedRuns.readAhead` versions or `readAheadBytes`.
     private mutating func refill(_ i: Int, _ scope: TransactionScope) throws {
         var s = Source(run: nil)
         swap(&s, &sources[i])
@@ -87,7 +90,7 @@ struct StagedMerge {
                 s.buffer.append(key: UnsafeRawBufferPointer(rebasing: k[4...]), window: run.window, value: v)
                 s.after.removeAll(keepingCapacity: true)
                 s.after.append(contentsOf: k)
-                return s.buffer.count < StagedRuns.readAhead
+                return s.buffer.count < StagedRuns.readAhead && s.buffer.bytes.count < StagedRuns.readAheadBytes
             }
         } else {
             let name = history.name
@@ -109,7 +112,7 @@ struct StagedMerge {
                 }
                 s.after.removeAll(keepingCapacity: true)
                 s.after.append(contentsOf: k)
-                return s.buffer.count < StagedRuns.readAhead
+                return s.buffer.count < StagedRuns.readAhead && s.buffer.bytes.count < StagedRuns.readAheadBytes
             }
         }
         s.started = true

@@ -41,6 +41,14 @@ struct StagedRuns {
 
     /// Versions read from a source at a time: ~600 runs of a big table at a million messages keep ~8 MB in hand.
     static let readAhead = 32
+    /// The bytes a source's read-ahead stops at (after at least one version): versions are a few hundred bytes,
+    /// so 32 of them stay under it; a source whose next version is big (a long thread's record, ~1 MB at most,
+    /// `ThreadBound`) holds that one alone. A key changed in many runs of one window has its versions at the heads
+    /// of as many sources at once: ~1 MB each for a long thread's.
+    static let readAheadBytes = 64 << 10
+    /// The bytes of versions handed on in one stretch (after at least one besides the pending one): a stretch of
+    /// `chunk` versions of big values (long threads' records) held ~100 MB.
+    static let stretchBytes = 8 << 20
 
     /// Merges the runs of `table` (read in `staging`) and the versions its history table `history` already holds into
     /// `body`, in the history's key order (each key's versions oldest window first), each (key, window) once: where
@@ -65,7 +73,8 @@ struct StagedRuns {
                     started = true
                     try merge.start(scope)
                 }
-                while out.count <= chunk, try merge.pop(into: &out, scope) {}
+                while out.count <= chunk, out.count < 2 || out.bytes.count < StagedRuns.stretchBytes,
+                      try merge.pop(into: &out, scope) {}
             }
             if out.isEmpty { return }
             if merge.isEmpty, out.count <= chunk {

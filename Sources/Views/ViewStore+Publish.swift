@@ -7,6 +7,10 @@ extension ViewStore {
     /// Entries a chunk of `publish` copies: one read transaction of this store and one write transaction of the
     /// target each, so neither lasts long and the target's commits touch a bounded number of pages.
     static let publishChunk = 8_192
+    /// A chunk also ends past this many bytes of keys and values copied: the write transaction holds the pages it
+    /// fills in memory until it commits, and 8,192 long threads' records (~1 MB each, `ThreadBound`) had been 130 MB
+    /// in one transaction.
+    static let publishChunkBytes = 16 << 20
 
     /// Writes these views into the views environment `target` (a new, empty folder's): the meta, quarantine and
     /// history's windows and change log as they are, each view table and history table in key order, appended; for
@@ -163,7 +167,7 @@ extension ViewStore {
             if let runs, partAt == part.count, runs.key != nil {
                 part.removeAll()
                 partAt = 0
-                while part.count < publishPartEntries, let key = runs.key {
+                while part.count < publishPartEntries, part.byteCount < ViewStore.partBytes, let key = runs.key {
                     part.append(key: key, value: runs.value)
                     try runs.advance()
                 }
@@ -190,12 +194,12 @@ extension ViewStore {
                                 entry = try reading.first()
                             }
                             var at = chunkPartAt
-                            var copied = 0
+                            var copied = 0, copiedBytes = 0
                             var last: UnsafeRawBufferPointer?
                             // The position in `part` of the last key passed, when it came from there.
                             var lastInPart: Int?
                             while true {
-                                guard copied < publishChunkEntries else {
+                                guard copied < publishChunkEntries, copiedBytes < ViewStore.publishChunkBytes else {
                                     done = false
                                     break
                                 }
@@ -203,12 +207,16 @@ extension ViewStore {
                                 if let e = entry, fromPart ? part.withChange(at: at, { k, _ in SpilledRuns.precedes(e.key, k) })
                                                            : pending.map({ SpilledRuns.precedes(e.key, $0) }) ?? true {
                                     try writing.put(key: e.key, value: e.value, flags: flags)
+                                    copiedBytes += e.key.count + e.value.count
                                     last = e.key
                                     lastInPart = nil
                                     entry = try reading.next()
                                 } else if fromPart {
                                     try part.withChange(at: at) { key, value in
-                                        if let value { try writing.put(key: key, value: value, flags: flags) }
+                                        if let value {
+                                            try writing.put(key: key, value: value, flags: flags)
+                                            copiedBytes += key.count + value.count
+                                        }
                                         if let e = entry, SpilledRuns.equal(e.key, key) { entry = try reading.next() }
                                     }
                                     lastInPart = at

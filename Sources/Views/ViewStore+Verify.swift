@@ -119,12 +119,20 @@ extension ViewStore {
                         let changed = pending[table] ?? []
                         /// Whether `k` changed in the open window (its version is written when the window closes).
                         func isPending(_ k: UnsafeRawBufferPointer) -> Bool { !changed.isEmpty && changed.contains(TableKey(Array(k))) }
+                        // Values compared map their pages too: released past `releaseBytes` of them (long threads'
+                        // records, ~1 MB each, had mapped ~260 MB between two steps' releases).
+                        var comparedBytes = 0
                         try latest.scanBorrowed(table, from: []) { key, value in
                             while let e = l, ViewStore.compareBytes(e.key, key) < 0 {
                                 if !isPending(e.key) { note("key \(ViewStore.show(e.key)) has no version") }
                                 l = try live.next()
                             }
                             if let e = l, ViewStore.compareBytes(e.key, key) == 0 {
+                                comparedBytes += e.value.count + value.count
+                                if comparedBytes >= ViewStore.releaseBytes {
+                                    comparedBytes = 0
+                                    self.environment.releaseResidentPages(over: Environment.residentFileBudget)
+                                }
                                 if ViewStore.compareBytes(e.value, value) != 0 && !isPending(key) {
                                     note("key \(ViewStore.show(key)): the latest version differs from the view")
                                 }
@@ -165,12 +173,15 @@ extension ViewStore {
                     try freshTxn.withCursor(theirs) { fresh in
                         var out: [Difference] = []
                         var l = try live.first(), r = try fresh.first()
-                        var walked = 0
+                        var walked = 0, walkedBytes = 0
                         while l != nil || r != nil, out.count < 5 {
                             // Both maps' pages read so far go from the resident size now and then (page cache:
-                            // mapped again if touched), so a comparison holds a few MiB, not both stores.
+                            // mapped again if touched), so a comparison holds a few MiB, not both stores: every
+                            // `releaseInterval` entries, or `releaseBytes` of values (a long thread's record is ~1 MB).
                             walked += 1
-                            if walked % ViewStore.releaseInterval == 0 {
+                            walkedBytes += (l?.value.count ?? 0) + (r?.value.count ?? 0)
+                            if walked % ViewStore.releaseInterval == 0 || walkedBytes >= ViewStore.releaseBytes {
+                                walkedBytes = 0
                                 environment.releaseResidentPages(over: Environment.residentFileBudget)
                                 other.environment.releaseResidentPages(over: Environment.residentFileBudget)
                             }

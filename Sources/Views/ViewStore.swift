@@ -153,6 +153,10 @@ public final class ViewStore: @unchecked Sendable {
     /// 2,048 leaves (8 MiB) and their branch pages. At 1M messages a `replay` peaked at 174 MiB with 2,048 against
     /// 185 MiB with 8,192, and ran no slower.
     static let writeBehindChunkByPwrite = 2_048
+    /// A part of changes copied out of spilled runs (merged into the B-trees, or read by `publish`) also ends at
+    /// this many bytes of keys and values: its write transaction holds the pages it dirties in memory until it commits,
+    /// and 2,048 long threads' records (~1 MB each, `ThreadBound`) had been 140 MB in one.
+    static let partBytes = 8 << 20
     /// The bytes of spilled runs (`SpilledRuns`) a generation being built holds on disk before merging them into its
     /// B-trees: each merge copies the leaves its keys fall in once, so the bigger, the fewer copies; the memory it
     /// costs is 12-24 bytes per key spilled (`SpillIndex`) and each ~4 KiB block's first key.
@@ -175,6 +179,9 @@ public final class ViewStore: @unchecked Sendable {
     /// The views' pages are released once this many events have been folded in batches too small for a
     /// releaser (one action's catch-up, a sync's small batches).
     static let releaseInterval = 4_096
+    /// A walk of whole tables (`verify --views`' comparison) also releases the pages it mapped past this many bytes
+    /// of values: 4,096 entries of long threads' records (~1 MB each) had mapped 264 MB.
+    static let releaseBytes = 16 << 20
     /// A batch of at least this many events has its views' pages released every `releaseEvery` while it is
     /// folded and written (`ResidentPageReleaser`: a thread started per batch).
     static let releaserMinimum = 1_024
@@ -1052,7 +1059,7 @@ public final class ViewStore: @unchecked Sendable {
     }
 
     /// Merges the spilled runs (`SpilledRuns`) into the B-trees, table by table in key order, in transactions of at
-    /// most `writeBehindChunkByPwrite` entries, and drops them.
+    /// most `writeBehindChunkByPwrite` entries (or `partBytes`), and drops them.
     private func mergeSpilled() throws {
         guard let spilled, !spilled.isEmpty else { return }
         lostWritesBehind = true
@@ -1079,7 +1086,7 @@ public final class ViewStore: @unchecked Sendable {
             }
             try spilled.forEachMerged(table) { key, value in
                 part.append(key: key, value: value)
-                if part.count >= chunk { try write() }
+                if part.count >= chunk || part.byteCount >= ViewStore.partBytes { try write() }
             }
             try write()
         }

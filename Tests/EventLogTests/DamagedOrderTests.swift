@@ -56,4 +56,22 @@ final class DamagedOrderTests: EventLogTestCase {
         XCTAssertEqual(first, 3)
         XCTAssertEqual(try log.verify(checkBlobs: false).firstBadSequence, 5)
     }
+
+    /// A chunk also ends at `scanChunkBytes` of payloads: events of 1.5 MB each are handed on three at a time (a chunk
+    /// of 512 of them had held 768 MB), so the three before a missing record are seen before the scan stops there.
+    func testAChunkEndsAtItsBytesAsWellAsItsCount() throws {
+        let log = try openLog()
+        let big = 1_500_000
+        XCTAssertGreaterThan(3 * big, EventLog.scanChunkBytes)
+        XCTAssertLessThan(2 * big, EventLog.scanChunkBytes)
+        try log.append((1...6).map { event(categorized($0, padding: big)) })
+        let events = try log.environment.openDatabase("events")
+        try log.environment.write { txn in _ = try txn.delete(events, key: [0, 0, 0, 0, 0, 0, 0, 5]) }
+        var seen: [UInt64] = []
+        assertDamaged { try log.scan { seen.append($0.envelope.sequence); return true } }
+        XCTAssertEqual(seen, [1, 2, 3], "the first chunk ended at its bytes and was handed on")
+        var streamSeen: [UInt64] = []
+        XCTAssertThrowsError(try log.scan(filter: ScanFilter(stream: "s")) { streamSeen.append($0.envelope.sequence); return true })
+        XCTAssertEqual(streamSeen, [1, 2, 3], "a stream's scan too")
+    }
 }

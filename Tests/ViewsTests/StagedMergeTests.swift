@@ -65,4 +65,56 @@ final class StagedMergeTests: XCTestCase {
         let first = got.indices.first { $0 >= want.count || got[$0] != want[$0] }
         XCTAssertNil(first, "first difference at \(first ?? -1): \(first.map { "\(got[$0]) against \($0 < want.count ? want[$0].description : "nothing")" } ?? "")")
     }
+
+    /// Big versions (a long thread's record is up to ~1 MB) are read ahead one at a time and handed on in stretches of
+    /// about `stretchBytes`: 30 runs of 10 keys of 100 KB had held 30 MB read ahead and 10 MB in one stretch.
+    func testBigVersionsAreReadAheadAndHandedOnByTheirBytes() throws {
+        let dir = TemporaryDirectory("staged-merge-big")
+        let env = try Environment(path: dir.path)
+        let staging = try env.openDatabase("staging", flags: .create)
+        let history = try env.openDatabase("history", flags: .create)
+        var runs = StagedRuns()
+        let size = 100_000
+        for r in 0..<30 {
+            let run = runs.start(table: "t", window: UInt32(r / 3))
+            try env.write { txn in
+                var staged: [UInt8] = []
+                for n in 0..<10 {
+                    XCTAssertTrue(key(n).withUnsafeBytes { StagedRuns.key($0, run: run.number, into: &staged) })
+                    _ = try txn.put(staging, key: staged, value: [UInt8](repeating: UInt8(r), count: size))
+                }
+            }
+        }
+        var merge = StagedMerge(runs: runs.runs, staging: staging, history: history)
+        var out = VersionBatch()
+        var mostHeld = 0
+        try env.read { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            try merge.start(scope)
+            while try merge.pop(into: &out, scope) { mostHeld = max(mostHeld, merge.heldBytes) }
+        }
+        XCTAssertLessThanOrEqual(mostHeld, 30 * (StagedRuns.readAheadBytes + size + 16), "one big version a source")
+        XCTAssertEqual(out.count, 10 * 10, "each key once a window")
+
+        var stretches: [Int] = []
+        var got: [(key: [UInt8], window: UInt32, value: UInt8)] = []
+        try runs.merge(table: "t", staging: staging, history: history, chunk: 1_000, read: { work in
+            try env.read { txn in
+                let scope = TransactionScope(txn)
+                defer { scope.end() }
+                try work(scope)
+            }
+        }) { batch in
+            stretches.append(batch.bytes.count)
+            batch.forEach { k, w, v in got.append((Array(k), w, v.first!)) }
+        }
+        XCTAssertGreaterThan(stretches.count, 1)
+        XCTAssertLessThanOrEqual(stretches.max()!, StagedRuns.stretchBytes + 2 * (size + 16))
+        // Every key in every window once, in order, the window's last run's value.
+        let want = (0..<10).map(key).sorted { $0.lexicographicallyPrecedes($1) }.flatMap { k in (0..<10).map { w in (k, UInt32(w), UInt8(w * 3 + 2)) } }
+        XCTAssertEqual(got.map(\.key), want.map(\.0))
+        XCTAssertEqual(got.map(\.window), want.map(\.1))
+        XCTAssertEqual(got.map(\.value), want.map(\.2))
+    }
 }
