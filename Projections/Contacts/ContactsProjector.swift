@@ -59,18 +59,27 @@ package final class ContactsProjector: Projector {
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
 
     /// Index work deferred per contact, by people key (`PendingContactIndex`): written when the batch ends, when
-    /// the contact's name changes, or when `maxPending` contacts wait.
+    /// the contact's name changes, or when `maxPending` contacts wait (a part: see `writePart`).
     /// (`TableKey`: its bytes hashed in one call, where an array of bytes is hashed byte by byte.)
     private var pending: [TableKey: PendingContactIndex] = [:]
     /// Changes of `counts` waiting, by key: added when the batch ends or `maxPending` keys wait.
     private var pendingCounts: [TableKey: Int] = [:]
     /// The longest prefixes whose index entries are counted: 3 characters tell most name words apart.
     package static let countedPrefixLength = 3
-    /// The most contacts whose index work waits at once (~0.5 KB each): a batch of mail with thousands of new
-    /// addresses writes them in parts.
+    /// The most contacts whose index work waits at once (~0.5 KB each), and the most a batch adds or changes between
+    /// two writes of the view's tables (`writePart`): a batch of mail with thousands of new addresses writes them in
+    /// parts. The tables' caches then hold the decoded records of at most this many contacts: each one's person
+    /// record, index entries and word lists and its share of the prefix lists read (`top`, `deep`, `pairs`, `counts`),
+    /// with its waiting work ~1.5 KB a contact of mail of 1,000 named recipients each (~12 MiB in all, and ~5 MiB of
+    /// their encoded changes while a part is written), where a batch (2 MiB of payloads: ~55,000 such addresses) had
+    /// held all of its contacts' (`replay --view contacts` of 2,000 such messages: 89 MiB of heap at its peak, not 121).
     package static let maxPending = 8_192
 
+    /// The tables' context: a batch naming more than `maxPending` contacts writes them in parts (`writePart`).
+    private let context: FoldContext
+
     package init(context: FoldContext) {
+        self.context = context
         people = context.table(Self.peopleTable)
         prefix = context.table(Self.prefixTable)
         top = context.table(Self.topTable)
@@ -297,8 +306,21 @@ package final class ContactsProjector: Projector {
                 pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
             }
         }
-        if pending.count >= ContactsProjector.maxPending { try writePending() }
+        if pending.count >= ContactsProjector.maxPending { try writePart() }
         if pendingCounts.count >= ContactsProjector.maxPending { try writeCounts() }
+    }
+
+    /// Writes the index work of every waiting contact and the waiting counts, then, where the fold may
+    /// (`FoldContext.writesInParts`), every table's cached changes: the caches then hold the records of at most
+    /// `maxPending` contacts whatever the batch names (every contact the part touched waited in `pending`). The same
+    /// tables as a batch written once: what is written is read back by the rest of the batch, and the index work and
+    /// counts are the same wherever they are written (`PendingContactIndex`). A batch folded on the second core
+    /// (`ViewStore.secondCoreViews`: 2,048 events or more) reads through a read transaction: a live fold's part fails
+    /// there, and the batch is folded again, this view one event at a time on the writing thread, to the same tables.
+    private func writePart() throws {
+        try writePending()
+        try writeCounts()
+        if context.writesInParts { try context.flush() }
     }
 
     package func prepareFlush() throws {
