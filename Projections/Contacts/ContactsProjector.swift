@@ -314,9 +314,9 @@ package final class ContactsProjector: Projector {
     /// (`FoldContext.writesInParts`), every table's cached changes: the caches then hold the records of at most
     /// `maxPending` contacts whatever the batch names (every contact the part touched waited in `pending`). The same
     /// tables as a batch written once: what is written is read back by the rest of the batch, and the index work and
-    /// counts are the same wherever they are written (`PendingContactIndex`). A batch folded on the second core
-    /// (`ViewStore.secondCoreViews`: 2,048 events or more) reads through a read transaction: a live fold's part fails
-    /// there, and the batch is folded again, this view one event at a time on the writing thread, to the same tables.
+    /// counts are the same wherever they are written (`PendingContactIndex`). A live batch folded on the second core
+    /// (`ViewStore.secondCoreViews`: 2,048 events or more) has no write transaction there and writes no part: its
+    /// caches hold the batch's contacts (at most 2 MiB of payloads' addresses) until the writing thread flushes them.
     private func writePart() throws {
         try writePending()
         try writeCounts()

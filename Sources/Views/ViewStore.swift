@@ -49,6 +49,8 @@ public final class ViewStore: @unchecked Sendable {
     let pastPoint: PastPoint?
     /// Events folded since the views' pages were last released from this process (see `fold`).
     private var foldedSinceRelease = 0
+    /// Payload bytes of the events folded since then.
+    private var foldedBytesSinceRelease = 0
     /// The views built from empty by this object alone (`buildsFromEmpty`), each with its tables' filters.
     private var absentKeyFilters: [String: AbsentKeyFilters] = [:]
     /// The views of a generation being built whose history's versions are staged as runs in `views.staging` and
@@ -185,6 +187,10 @@ public final class ViewStore: @unchecked Sendable {
     /// A batch of at least this many events has its views' pages released every `releaseEvery` while it is
     /// folded and written (`ResidentPageReleaser`: a thread started per batch).
     static let releaserMinimum = 1_024
+    /// A batch of fewer events but this many payload bytes has a releaser too: 60 messages naming 1,000 recipients
+    /// each (2 MiB) write tens of thousands of keys, and a `verify --views` of 2,000 of them had mapped 284 MB of its
+    /// scratch views' pages between two releases.
+    static let releaserMinimumBytes = 1 << 20
     /// How often the resident size is checked while a big batch is written, its views' pages unmapped when over
     /// the budget (each release costs a read of /proc/self/maps and the minor faults of the pages touched
     /// again). A write transaction maps tens of MiB in 10 ms: at 10 ms the overshoot kept a 100K replay over 200 MB.
@@ -625,6 +631,12 @@ public final class ViewStore: @unchecked Sendable {
                 f.store.scope = scope
                 f.context.discard()
                 f.projector.discardPending()
+                // A part written before the batch ends (`FoldContext.writesInParts`) goes into the held writes of a
+                // fold writing behind; without them this thread has no write transaction to write it in, so the
+                // batch's changes stay in the caches until the writing thread flushes them.
+                let parts = f.context.writesInParts
+                if f.store.writeBehind == nil { f.context.writesInParts = false }
+                defer { f.context.writesInParts = parts }
                 let cp = try scope.get(meta, Array(f.name.utf8)).flatMap(ViewMeta.decode)?.checkpoint ?? 0
                 do {
                     try ViewStore.apply(f.projector, handles: f.handles, events: events, decoded: decoded, skipped: skipped, after: cp)
@@ -763,7 +775,8 @@ public final class ViewStore: @unchecked Sendable {
             // The log's pages the scan mapped go first, once per batch: the scan is done with them, and left
             // mapped they would count against the budget all through the batch, so the releasing thread would
             // unmap the views' pages the folds are writing.
-            if events.count >= ViewStore.releaserMinimum { log.environment.releaseResidentPages() }
+            let bigBatch = events.count >= ViewStore.releaserMinimum || batchBytes >= ViewStore.releaserMinimumBytes
+            if bigBatch { log.environment.releaseResidentPages() }
             // A close left running ends before a batch that takes the next window to half its events (where it may be
             // due): windows close in order, and one holds at most `historyWindowEvents`.
             // So does a close before a batch when the open window's bytes of versions (the closing window's with the
@@ -776,8 +789,7 @@ public final class ViewStore: @unchecked Sendable {
                 do {
                     // A big batch's pages are unmapped while it folds, writes and commits (see
                     // `ResidentPageReleaser`): the resident size holds a few milliseconds' pages, not the batch's.
-                    let releaser = events.count >= ViewStore.releaserMinimum
-                        ? ResidentPageReleaser(environment, every: ViewStore.releaseEvery) : nil
+                    let releaser = bigBatch ? ResidentPageReleaser(environment, every: ViewStore.releaseEvery) : nil
                     defer { releaser?.stop() }
                     try environment.write { txn in
                         let scope = TransactionScope(txn)
@@ -917,7 +929,9 @@ public final class ViewStore: @unchecked Sendable {
             // every `releaseInterval` events folded by this store, however they were batched: one action's
             // catch-up does not pay for finding the map, a long sync of small batches still releases.
             foldedSinceRelease += events.count
-            if foldedSinceRelease >= ViewStore.releaseInterval {
+            foldedBytesSinceRelease += batchBytes
+            if foldedSinceRelease >= ViewStore.releaseInterval || foldedBytesSinceRelease >= ViewStore.releaseBytes {
+                foldedBytesSinceRelease = 0
                 environment.releaseResidentPages(over: Environment.residentFileBudget)
                 foldedSinceRelease = 0
             }
