@@ -51,8 +51,8 @@ enum MessageParser {
 
         // Bodies, snippet and attachments.
         let selection = BodyParts.select(root: root, buf: buf)
-        let textBody = selection.text.map { $0.decodeText(buf, warnings: &warnings) }
-        let htmlBody = selection.html.map { $0.decodeText(buf, warnings: &warnings) }
+        let textBody = selection.text.map { bodyText($0, buf, warnings: &warnings) }
+        let htmlBody = selection.html.map { bodyText($0, buf, warnings: &warnings) }
         var snippet = textBody.map { Snippet.make(fromPlainText: $0) } ?? ""
         if snippet.isEmpty, let html = htmlBody {
             snippet = Snippet.make(fromHTML: html)
@@ -83,6 +83,15 @@ enum MessageParser {
                                        to: h.to, cc: h.cc),
             warnings: warnings.items
         )
+    }
+
+    /// The text of a body part, at most `ParsedMessage.maxBodyTextBytes` of it (a `bodyTextCut` warning when cut),
+    /// from the first window alone (`TextWindow.first(for:)`: a part whose text shrinks past it keeps less).
+    static func bodyText(_ part: MIMEPart, _ buf: UnsafeBufferPointer<UInt8>, warnings: inout WarningList) -> String {
+        let limit = ParsedMessage.maxBodyTextBytes
+        let (text, cut, _) = part.decodeText(buf, limit: limit, widening: false, warnings: &warnings)
+        if cut { warnings.add(.bodyTextCut, "\(part.contentType) body: its text cut at \(limit) bytes") }
+        return text
     }
 
     /// The root part of `buf[range]` as `parse` builds it (the same header section and MIME walk), with nothing

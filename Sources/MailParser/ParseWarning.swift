@@ -43,6 +43,9 @@ package struct ParseWarning: Sendable, Hashable, Codable {
         case tooManyParts
         /// More addresses in one field (its repeated headers together) than the parser keeps; the rest were ignored.
         case tooManyAddresses
+        /// The message's own text or HTML part holds more text than ``ParsedMessage/maxBodyTextBytes``; its text
+        /// was cut there.
+        case bodyTextCut
     }
 
     /// The kind of problem.

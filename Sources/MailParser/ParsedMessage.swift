@@ -35,9 +35,11 @@ package struct ParsedMessage: Sendable {
     /// The root of the MIME tree.
     package var root: MIMEPart
     /// The message's own plain text: the first non-attachment `text/plain`
-    /// part, decoded, with line endings normalised to LF.
+    /// part, decoded, with line endings normalised to LF; at most
+    /// ``maxBodyTextBytes`` of it.
     package var textBody: String?
-    /// The first non-attachment `text/html` part, decoded.
+    /// The first non-attachment `text/html` part, decoded; at most
+    /// ``maxBodyTextBytes`` of it.
     package var htmlBody: String?
     /// Up to 100 characters of the message's own text (quotes, attribution
     /// and signature removed, whitespace collapsed).
@@ -48,6 +50,16 @@ package struct ParsedMessage: Sendable {
     package var participants: [MailAddress]
     /// Problems found while parsing.
     package var warnings: [ParseWarning]
+
+    /// The most UTF-8 bytes of text ``textBody`` and ``htmlBody`` each hold (8 MiB). A longer part's text is cut
+    /// there, at a Unicode scalar's end, with a `bodyTextCut` warning, and decoded from the first ~12 MiB of its
+    /// encoded body only (``TextWindow/first(for:)``; a part whose text shrinks more than that, quoted-printable full
+    /// of escapes, keeps less). Memory: a parse of a 60 MB body holds the message, ~12 MiB of window text (~24 MiB
+    /// where line ends or a charset are converted through a copy; ~60 MiB at the very worst, bytes that each become
+    /// three) and the 8 MiB kept, where it held the message and two decoded copies of it (~180 MB). Every reader
+    /// keeps less than this: `show` prints 1 MiB, a snippet is 100 characters, the categorizer reads 32 KiB of
+    /// HTML, a reply quotes what is here.
+    package static let maxBodyTextBytes = 8 << 20
 
     /// Whether any attachment is a real (non-inline) attachment.
     package var hasAttachments: Bool { attachments.contains { !$0.isInline } }

@@ -26,6 +26,11 @@ struct WarningList: Sendable {
         if let warning { add(warning.code, warning.detail) }
     }
 
+    /// Records the warnings of `other`, in order, as `add` would one by one.
+    mutating func add(contentsOf other: WarningList) {
+        for w in other.items { add(w) }
+    }
+
     /// Whether a warning with this code has already been recorded.
     func contains(_ code: ParseWarning.Code) -> Bool {
         items.contains { $0.code == code }

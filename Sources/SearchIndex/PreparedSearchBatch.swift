@@ -11,4 +11,7 @@ struct PreparedSearchBatch: Sendable {
     var documents: [Int: SearchDocument] = [:]
     /// The checkpoint to write with the batch.
     var last: UInt64 = 0
+    /// What its events and documents hold, as `SearchBatchReader.heldBytes(payload:document:)` counts them (at most
+    /// `SearchIndex.batchBytes` and its last event's).
+    var heldBytes = 0
 }

@@ -5,7 +5,8 @@ import Foundation
 /// The batches of a big catch-up, read, decoded and parsed on a thread of its own while the caller writes the
 /// ones before (SQLite writes on the caller's thread; the log is read in the feed thread's own read
 /// transactions). At most `capacity` batch waits, besides the one being read and the one being written: memory
-/// stays at three batches of documents (two did not build faster).
+/// stays at three batches of documents (two did not build faster), each at most `SearchIndex.batchSize` events and
+/// about `SearchIndex.batchBytes` (`SearchBatchReader.isFull`).
 final class SearchBatchFeed: @unchecked Sendable {
     /// Batches prepared ahead of the writer, at most.
     static let capacity = 1
@@ -17,20 +18,13 @@ final class SearchBatchFeed: @unchecked Sendable {
         // A deep stack: messages are parsed on this thread.
         feed = ChunkFeed(depth: SearchBatchFeed.capacity, stackSize: 8 << 20) { emit in
             let reader = try SearchBatchReader(log: log)
-            var batch: [StoredEvent] = []
-            batch.reserveCapacity(SearchIndex.batchSize)
-            func hand(through last: UInt64) throws {
-                let prepared = try reader.prepare(batch, through: last)
-                batch.removeAll(keepingCapacity: true)
-                try emit(prepared)
-            }
             try log.scan(from: from, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
                 if ev.envelope.sequence > head { return false }
-                batch.append(ev)
-                if batch.count >= SearchIndex.batchSize { try hand(through: ev.envelope.sequence) }
+                try reader.add(ev)
+                if reader.isFull { try emit(reader.take(through: ev.envelope.sequence)) }
                 return true
             }
-            try hand(through: head)
+            try emit(reader.take(through: head))
         }
     }
 

@@ -30,8 +30,25 @@ struct SearchDocument: Equatable {
     /// The text columns, in `SearchSchema.textColumns` order.
     var textColumns: [String] { [from, to, cc, subject, body, attachment, mimetype] }
 
-    /// The most body text indexed per message (characters of UTF-8): longer bodies are cut.
+    /// The bytes of UTF-8 the document's strings hold (text and filter columns, the digest): what
+    /// `SearchBatchReader` counts it for while its batch is in flight.
+    var heldBytes: Int {
+        var n = from.utf8.count + to.utf8.count + cc.utf8.count + subject.utf8.count + body.utf8.count
+        n += attachment.utf8.count + mimetype.utf8.count + emailID.utf8.count + account.utf8.count + folder.utf8.count
+        return n + (messageID?.utf8.count ?? 0) + participants.utf8.count + (textDigest?.count ?? 0)
+    }
+
+    /// The most body text indexed per message (bytes of UTF-8, cut at a Unicode scalar's end): longer bodies are cut.
+    /// Memory: a document holds at most this much body text (1 MiB), and a part's text is decoded from a window of
+    /// its encoded body sized for what is left of it (`MIMEPart.decodedText(in:limit:widening:)`, `TextWindow`:
+    /// ~1.6 MiB, widened to ~4.1 MiB when that gave less than the room left; ~20 MiB transient at the very worst),
+    /// never from the whole part (a 60 MB body was decoded whole, twice copied, to keep 1 MiB).
     static let maxBodyBytes = 1 << 20
+    /// The most HTML decoded per `text/html` part (bytes of UTF-8) for its text: a longer part's text comes from its
+    /// first 4 MiB (decoded from the first ~6 MiB of the part, not widened: `TextWindow`). Every HTML part of ordinary
+    /// mail is shorter (a newsletter: ~100 KB). Memory: the window's ~6 MiB decoded (~12 MiB through a copy, ~30 MiB
+    /// at the very worst), its 4 MiB kept while its text (at most `maxBodyBytes`) is made.
+    static let maxHTMLBytes = 4 << 20
     /// The most MIME parts walked per message.
     static let maxParts = 2_000
 
@@ -63,8 +80,8 @@ struct SearchDocument: Equatable {
         mimetype = types.sorted().joined(separator: "\n")
     }
 
-    /// Walks the MIME tree in order: every text/plain part and every text/html part (as text), embedded
-    /// messages included, up to `maxBodyBytes`; every part's content type.
+    /// Walks the MIME tree in order: every text/plain part and every text/html part (as text, from at most
+    /// `maxHTMLBytes` of its HTML), embedded messages included, up to `maxBodyBytes`; every part's content type.
     static func collect(_ part: MIMEPart, raw: [UInt8], text: inout String, types: inout Set<String>, budget: inout Int) {
         guard budget > 0 else { return }
         budget -= 1
@@ -81,8 +98,9 @@ struct SearchDocument: Equatable {
         let room = maxBodyBytes - text.utf8.count
         guard room > 0 else { return }
         switch part.contentType {
-        case "text/plain": append(String(decoding: part.decodedText(in: raw).utf8.prefix(room), as: UTF8.self), to: &text)
-        case "text/html": append(HTMLText.plainText(part.decodedText(in: raw), limit: room), to: &text)
+        case "text/plain": append(part.decodedText(in: raw, limit: room), to: &text)
+        case "text/html":
+            append(HTMLText.plainText(part.decodedText(in: raw, limit: maxHTMLBytes, widening: false), limit: room), to: &text)
         default: break
         }
     }

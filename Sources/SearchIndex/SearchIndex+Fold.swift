@@ -5,12 +5,24 @@ import Foundation
 import Projections
 
 extension SearchIndex {
-    /// Events folded per write transaction: each email's raw message is held until its batch is written, so a
-    /// batch holds up to 500 messages (a 100K-message rebuild took the same time as with 2,000).
+    /// Events folded per write transaction, at most: each email's document is held until its batch is written, so a
+    /// batch holds up to 500 documents (a 100K-message rebuild took the same time as with 2,000), and less when they
+    /// hold `batchBytes`.
     static let batchSize = 500
+    /// What a batch's events and documents may hold before it is cut short of `batchSize`
+    /// (`SearchBatchReader.heldBytes`: payloads encoded and decoded, the documents' strings). Memory: a rebuild has
+    /// three batches in flight (`SearchBatchFeed`), so ~3 x 8 MiB plus one event past the line (its document's body at
+    /// most `SearchDocument.maxBodyBytes`). Ordinary mail does not reach it (500 generated messages: ~3 MB);
+    /// messages naming 1,000 recipients each (~180 KB counted a message) are cut at ~45 a batch, where 250 of them
+    /// (500 events with their categories) held ~32 MB a batch, ~127 MB of heap with four batches alive at once
+    /// (`replay --view search` of 2,000 of them peaked at 267 MB; 114 MB with this).
+    static let batchBytes = 8 << 20
     /// Batches a file being built aside (`bulk`) writes per transaction: FTS5 writes a segment at each commit (and
-    /// when `buildHashBytes` fill up), so fewer, larger transactions leave fewer segments to merge. Nothing is lost
-    /// by it: a build killed midway is started again from the log. A live index keeps one batch per transaction.
+    /// when `buildHashBytes` fill up), so fewer, larger transactions leave fewer segments to merge. Batches cut short
+    /// by `batchBytes` make smaller transactions: 8 full batches' events per transaction instead built no faster
+    /// (2,000 messages naming 1,000 recipients each, `replay --view search`: 3.0-3.5 s, 111 MB either way; 2026-12-06).
+    /// Nothing is lost by it: a build killed midway is started again from the log. A live index keeps one batch per
+    /// transaction.
     static let bulkBatchesPerTransaction = 8
     /// Blobs read between two checks of the resident size (`releaseResidentPages(over:)`): each blob read maps
     /// its pages, and their cached neighbourhood where the kernel's fault-around is on (up to 64 KiB), so 16 blobs
@@ -78,17 +90,14 @@ extension SearchIndex {
             return
         }
         let reader = try SearchBatchReader(log: log)
-        var batch: [StoredEvent] = []
-        batch.reserveCapacity(SearchIndex.batchSize)
         func commit(through last: UInt64) throws {
-            try write(reader.prepare(batch, through: last))
+            try write(reader.take(through: last))
             progress?(last - start, head - start)
-            batch.removeAll(keepingCapacity: true)
         }
         try log.scan(from: start + 1, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
             if ev.envelope.sequence > head { return false }
-            batch.append(ev)
-            if batch.count >= SearchIndex.batchSize { try commit(through: ev.envelope.sequence) }
+            try reader.add(ev)
+            if reader.isFull { try commit(through: ev.envelope.sequence) }
             return true
         }
         try commit(through: head)

@@ -47,6 +47,10 @@ enum SearchSchema {
     /// admit, read before its text: `SearchIndex.filterRowids`); a version 6 or 7 file was upgraded in place.
     /// 9: the subject and body text without terminal escape sequences (`EscapeSequence`: `ESC [ 31 m RED` indexed
     /// `31mred`); the text of an older file's documents is not what they derive to now, so it is rebuilt.
+    /// 10: a part's text decoded from a window of its body (`TextWindow`), cut at a Unicode scalar's end, an HTML
+    /// part's from its first `SearchDocument.maxHTMLBytes`: ordinary mail indexes the same text, but a body of
+    /// several MiB may derive to other text than a version 9 file indexed (its digest would no longer match), so
+    /// it is rebuilt.
     ///
     /// Files made since 2026-12-02 declare `fts` with `columnsize = 0`: FTS5 then keeps no row of token counts per
     /// document (`fts_docsize`, a B-tree keyed by the scattered rowids, written at every insert), which only its
@@ -54,7 +58,7 @@ enum SearchSchema {
     /// and FTS5 keeps it current: both read and verify alike, so the version is unchanged and no file is rebuilt.
     /// At 100K generated messages, `replay --view search` alternated three times with the build before: 8.4-9.8 s
     /// against 8.8-10.7 s, 11.7-13.4 s of CPU against 12.5-14.9 s.
-    static let version = 9
+    static let version = 10
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]
