@@ -62,16 +62,16 @@ package final class ZstdDictionary: @unchecked Sendable {
 }
 
 extension Zstd {
-    /// Compresses `input` with `dictionary` (at the dictionary's level).
+    /// Compresses `input` with `dictionary` (at the dictionary's level), into room not filled first (as `compress(_:)`).
     package func compress(_ input: UnsafeRawBufferPointer, dictionary: ZstdDictionary) throws -> [UInt8] {
-        let cap = Zstd.bound(input.count)
-        var out = [UInt8](repeating: 0, count: cap)
-        let rc = out.withUnsafeMutableBytes { o in
-            ZSTD_compress_usingCDict(cctx, o.baseAddress, o.count, input.baseAddress, input.count, dictionary.cdict)
+        try [UInt8](unsafeUninitializedCapacity: Zstd.bound(input.count)) { out, count in
+            let rc = ZSTD_compress_usingCDict(cctx, out.baseAddress, out.count, input.baseAddress, input.count, dictionary.cdict)
+            if ZSTD_isError(rc) != 0 {
+                count = 0
+                throw NativeCodecError.zstd(String(cString: ZSTD_getErrorName(rc)))
+            }
+            count = rc
         }
-        if ZSTD_isError(rc) != 0 { throw NativeCodecError.zstd(String(cString: ZSTD_getErrorName(rc))) }
-        out.removeLast(cap - rc)
-        return out
     }
 
     /// Decompresses `input` made with `dictionary`; it must expand to exactly `expectedSize` bytes, checked as
