@@ -15,8 +15,8 @@ package final class ThreadsProjector: Projector {
     /// (`BaseSubject`: `[EXTERNAL] Invoice`, where 5 showed `Invoice`). 7: unread counters by the thread's category
     /// (`counts`, each thread's share of them in `shares`): a category tab's badge counts what the tab lists.
     /// 8: a thread is bounded (`ThreadBound`); mail linked to a full one goes on in
-    /// another (`overflow`).
-    package static let schemaVersion: UInt32 = 8
+    /// another (`overflow`). 9: a thread that took such mail and is merged away forwards it (`takers`).
+    package static let schemaVersion: UInt32 = 9
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .folderRemoved, .draftCopyChanged, .emailReceived, .flagsChanged, .emailCategorized, .emailExpunged])
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
@@ -30,6 +30,7 @@ package final class ThreadsProjector: Projector {
     static let countsTable = Table<Int>(.threads, "counts")
     static let sharesTable = Table<[CountedUnread]>(.threads, "shares")
     static let overflowTable = Table<String>(.threads, "overflow")
+    static let takersTable = Table<Present>(.threads, "takers")
     /// The most `overflow` links followed from a full thread (each pointer is moved to where the message goes, so
     /// chains stay one or two long; a longer one ends in a new thread).
     static let maxOverflowHops = 16
@@ -59,6 +60,9 @@ package final class ThreadsProjector: Projector {
     /// bound (`ThreadRecord.hasRoom(_:)`) goes on there, so a long conversation continues in one thread past the bound
     /// instead of one new thread per reply.
     let overflow: ViewTable<String>
+    /// Key(thread id) -> present: threads some full thread's `overflow` names (a merge of one leaves a forwarding
+    /// `overflow` entry under its id, naming the thread that absorbed it).
+    let takers: ViewTable<Present>
 
     /// Creates the projector over `store`.
     package init(context: FoldContext) {
@@ -74,6 +78,7 @@ package final class ThreadsProjector: Projector {
         counts = context.table(Self.countsTable)
         shares = context.table(Self.sharesTable)
         overflow = context.table(Self.overflowTable)
+        takers = context.table(Self.takersTable)
     }
 
     /// Threads whose membership or emails changed in this batch: their rows are recomputed once, at flush.
@@ -280,12 +285,23 @@ package final class ThreadsProjector: Projector {
                 try merge(t.id, into: winner)
             }
         } else {
-            winner = try threads.get(Key(p.emailID).bytes) == nil ? p.emailID : "\(p.emailID)-\(sequence)"
+            // The email's id, unless a thread has it (a full one its earlier copy started): then one made unique by
+            // the event's sequence. Entries an earlier thread of that id left behind go.
+            var id = p.emailID
+            var n = 0
+            while try threads.get(Key(id).bytes) != nil {
+                n += 1
+                id = n == 1 ? "\(p.emailID)-\(sequence)" : "\(p.emailID)-\(sequence)-\(n)"
+            }
+            if try overflow.get(Key(id).bytes) != nil { overflow.set(Key(id).bytes, nil) }
+            if try takers.get(Key(id).bytes) != nil { takers.set(Key(id).bytes, nil) }
+            winner = id
             threads.set(Key(winner).bytes, ThreadRecord(id: winner, account: account, firstSequence: sequence))
         }
         for f in full {
             if try overflow.get(Key(f).bytes) != winner { overflow.set(Key(f).bytes, winner) }
         }
+        if !full.isEmpty, try takers.get(Key(winner).bytes) == nil { takers.set(Key(winner).bytes, Present()) }
         try threads.modify(Key(winner).bytes) { t in
             guard t != nil else { return }
             // A key is a member of the thread exactly when its link names the thread: the keys no thread has yet
@@ -322,17 +338,30 @@ package final class ThreadsProjector: Projector {
         try share(loserID, [])
         threads.set(Key(loserID).bytes, nil)
         rows.set(Key(loserID).bytes, nil)
-        overflow.set(Key(loserID).bytes, nil)
+        // A thread that took a full thread's mail forwards it to the one absorbing it (full threads name it); any
+        // other's entry (its own taker, from when it was full) goes with it.
+        if try takers.get(Key(loserID).bytes) != nil {
+            overflow.set(Key(loserID).bytes, winnerID)
+            takers.set(Key(loserID).bytes, nil)
+            if try takers.get(Key(winnerID).bytes) == nil { takers.set(Key(winnerID).bytes, Present()) }
+        } else if try overflow.get(Key(loserID).bytes) != nil {
+            overflow.set(Key(loserID).bytes, nil)
+        }
         dirty.remove(loserID)
     }
 
     /// The thread with room that takes the mail of full thread `id`: its `overflow`, followed through threads that
     /// are full in turn (at most ``maxOverflowHops``, each appended to `visited` so its pointer moves to where the
-    /// message goes); nil when the chain ends at a full thread or one no longer stored.
+    /// message goes) and the forwarding entries of threads merged away; nil when the chain ends at a full thread.
     private func overflowTaker(of id: String, visited: inout [String]) throws -> ThreadSize? {
         var current = id
         for _ in 0..<Self.maxOverflowHops {
-            guard let next = try overflow.get(Key(current).bytes), let t = try threads.get(Key(next).bytes) else { return nil }
+            guard let next = try overflow.get(Key(current).bytes) else { return nil }
+            // Merged away: its entry forwards to the thread that absorbed it.
+            guard let t = try threads.get(Key(next).bytes) else {
+                current = next
+                continue
+            }
             if t.hasRoom(threadBound) { return ThreadSize(t) }
             if visited.contains(next) { return nil }
             visited.append(next)

@@ -538,6 +538,10 @@ package final class EventLog: @unchecked Sendable {
         return try environment.read { txn in try key.withUTF8Buffer { try streamCount(txn, key: $0) } }
     }
 
+    /// A chunk of `scan` also ends past this many payload bytes: events are ~1 KB, so 512 stay under it; events of
+    /// ~125 KB (a message naming 128 references of ~1 KB each) had made a chunk of 512 hold 63 MB.
+    package static let scanChunkBytes = 4 << 20
+
     /// Calls `body` with each event from `from` up to the head as it was when the scan began (a
     /// consistent snapshot: later appends are not seen), in order, until `body` returns false.
     /// Reads in short transactions of `chunkSize` records (512 by default) or `scanChunkBytes` of payloads (the
@@ -546,10 +550,6 @@ package final class EventLog: @unchecked Sendable {
     /// `visitsPerChunk` records (a filter that passes few would otherwise hold one transaction over the whole
     /// log). The log's pages are released after each chunk past the mapped budget: `mailstore log --type T` over
     /// a 1M-message log had mapped 1 GB.
-    /// A chunk of `scan` also ends past this many payload bytes: events are ~1 KB, so 512 stay under it; events of
-    /// ~125 KB (a message naming 128 references of ~1 KB each) had made a chunk of 512 hold 63 MB.
-    package static let scanChunkBytes = 4 << 20
-
     package func scan(from: UInt64 = 1, filter: ScanFilter = .all, chunkSize: Int = 512,
                      _ body: (StoredEvent) throws -> Bool) throws {
         if let stream = filter.stream {

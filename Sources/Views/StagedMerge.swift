@@ -74,7 +74,8 @@ struct StagedMerge {
         var s = Source(run: nil)
         swap(&s, &sources[i])
         defer { swap(&s, &sources[i]) }
-        s.buffer.removeAll()
+        // The room a big version took goes (kept, ~600 runs' buffers would each keep the biggest version they read).
+        if s.buffer.byteCapacity > 2 * StagedRuns.readAheadBytes { s.buffer = VersionBatch() } else { s.buffer.removeAll() }
         s.at = 0
         // Only the first entry a scan meets can be the last one read before.
         var skipFirst = s.started

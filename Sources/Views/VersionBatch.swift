@@ -20,6 +20,8 @@ struct VersionBatch {
 
     /// The number of entries.
     var count: Int { entries.count }
+    /// The bytes `bytes` has room for.
+    var byteCapacity: Int { bytes.capacity }
     var isEmpty: Bool { entries.isEmpty }
 
     /// Appends a version: `key`, then the value `marker ‖ value` (`marker` nil: `value` is the whole stored value).

@@ -1025,7 +1025,14 @@ public final class ViewStore: @unchecked Sendable {
                 guard intoTable || staged != nil else { continue }
                 var next = 0
                 while next < changes.count {
-                    let end = min(changes.count, next + (environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite))
+                    // At most a chunk of entries, or `partBytes` of them (after the first): big values (long threads'
+                    // records) would otherwise make a transaction's dirty pages the held budget's whole.
+                    let chunk = environment.writeMap ? ViewStore.writeBehindChunk : ViewStore.writeBehindChunkByPwrite
+                    var end = next, bytes = 0
+                    while end < changes.count, end - next < chunk, end == next || bytes < ViewStore.partBytes {
+                        bytes += changes.withChange(at: end) { k, v in k.count + (v?.count ?? 0) }
+                        end += 1
+                    }
                     try environment.reserve(room: ViewStore.batchRoom(events: end - next, copies: 0) * (staged == nil || !intoTable ? 1 : 2))
                     try environment.write { txn in
                         let scope = TransactionScope(txn)

@@ -98,4 +98,19 @@ final class ThreadBoundTests: XCTestCase {
         XCTAssertEqual(try threads(store), [["m00", "m01", "m03", "m04", "m05"]])
         assertSameTables(try fold([events + [expunge, after]], bound: bound), store, "one batch")
     }
+
+    /// The thread that took a full thread's mail merged into an older one: mail linked to the full thread goes on where
+    /// that thread's mail went (its forwarding entry), not in a new thread.
+    func testMailOfAFullThreadFollowsItsTakerIntoAMerge() throws {
+        let four = ThreadBound(emails: 4, memberKeyBytes: 1 << 20)
+        let events = [mail("r", at: 0), mail("r1", refs: ["r@x"], at: 1), mail("r2", refs: ["r@x"], at: 2),
+                      mail("r3", refs: ["r@x"], at: 3),           // r's thread full
+                      mail("x0", at: 4),                           // an older thread than r4's
+                      mail("r4", refs: ["r@x"], at: 5),            // takes r's mail
+                      mail("m", refs: ["r4@x", "x0@x"], at: 6),    // r4's thread merges into x0's
+                      mail("r5", refs: ["r@x"], at: 7)]            // r's mail: where r4's went
+        let whole = try fold([events], bound: four)
+        XCTAssertEqual(try threads(whole), [["m", "r4", "r5", "x0"], ["r", "r1", "r2", "r3"]])
+        assertSameTables(try fold(events.map { [$0] }, bound: four), whole, "one event a batch")
+    }
 }
