@@ -286,7 +286,8 @@ package final class ThreadsProjector: Projector {
             }
         } else {
             // The email's id, unless a thread has it (a full one its earlier copy started): then one made unique by
-            // the event's sequence. Entries an earlier thread of that id left behind go.
+            // the event's sequence. The forwarding entry an earlier thread of that id left when merged goes (its
+            // `takers` entry went with the merge).
             var id = p.emailID
             var n = 0
             while try threads.get(Key(id).bytes) != nil {
@@ -294,7 +295,6 @@ package final class ThreadsProjector: Projector {
                 id = n == 1 ? "\(p.emailID)-\(sequence)" : "\(p.emailID)-\(sequence)-\(n)"
             }
             if try overflow.get(Key(id).bytes) != nil { overflow.set(Key(id).bytes, nil) }
-            if try takers.get(Key(id).bytes) != nil { takers.set(Key(id).bytes, nil) }
             winner = id
             threads.set(Key(winner).bytes, ThreadRecord(id: winner, account: account, firstSequence: sequence))
         }

@@ -41,14 +41,7 @@ final class ContactsMemoryBoundTests: XCTestCase {
 
         /// Applies `events` as one batch, without ending it.
         mutating func apply(_ events: some Sequence<DomainEvent>) throws {
-            for e in events {
-                sequence += 1
-                let at = Timestamp(microseconds: 1_700_000_000_000_000 + Int64(sequence))
-                let envelope = EventEnvelope(sequence: sequence, id: EventID(high: sequence, low: sequence), type: e.type, schemaVersion: 1,
-                                             recordedAt: at, occurredAt: at, account: "acc", stream: "s", causationID: nil,
-                                             correlationID: nil, actor: .system)
-                try projector.apply(StoredEvent(envelope: envelope, payload: []), e)
-            }
+            try projector.apply(events, after: &sequence)
         }
 
         /// Ends the batch as the views engine does: the deferred work, then every table's changes written.

@@ -50,6 +50,13 @@ extension Projector {
     /// Applies `events` of account `acct` at the sequences after `sequence` (which it advances), then prepares the
     /// flush: one batch of a fold, as the views engine makes it.
     func applyBatch(_ events: [DomainEvent], after sequence: inout UInt64) throws {
+        try apply(events, after: &sequence)
+        try prepareFlush()
+    }
+
+    /// Applies `events` of account `acct` at the sequences after `sequence` (which it advances), without ending the
+    /// batch.
+    func apply(_ events: some Sequence<DomainEvent>, after sequence: inout UInt64) throws {
         for e in events {
             sequence += 1
             let at = Timestamp(microseconds: 1_700_000_000_000_000 + Int64(sequence))
@@ -58,7 +65,6 @@ extension Projector {
                                          correlationID: nil, actor: .sync)
             try apply(StoredEvent(envelope: envelope, payload: []), e)
         }
-        try prepareFlush()
     }
 }
 

@@ -15,6 +15,15 @@ final class StagedMergeTests: XCTestCase {
         withUnsafeBytes(of: UInt32(n).bigEndian) { Array($0) } + [UInt8](repeating: 0x61, count: n % 7)
     }
 
+    /// Runs `work` in a read transaction of `env` (the merge's `read`).
+    private static func read(_ env: Environment, _ work: (TransactionScope) throws -> Void) throws {
+        try env.read { txn in
+            let scope = TransactionScope(txn)
+            defer { scope.end() }
+            try work(scope)
+        }
+    }
+
     private struct Version: Equatable, CustomStringConvertible {
         var key: [UInt8]
         var window: UInt32
@@ -51,13 +60,7 @@ final class StagedMergeTests: XCTestCase {
             for (w, v) in expected[k]!.sorted(by: { $0.key < $1.key }) { want.append(Version(key: k, window: w, value: v)) }
         }
         var got: [Version] = []
-        try runs.merge(table: "t", staging: staging, history: history, chunk: 37, read: { work in
-            try env.read { txn in
-                let scope = TransactionScope(txn)
-                defer { scope.end() }
-                try work(scope)
-            }
-        }) { batch in
+        try runs.merge(table: "t", staging: staging, history: history, chunk: 37, read: { try Self.read(env, $0) }) { batch in
             batch.forEach { k, w, v in got.append(Version(key: Array(k), window: w, value: Array(v))) }
         }
         XCTAssertGreaterThan(want.count, 3_000, "enough versions to merge")
@@ -99,13 +102,7 @@ final class StagedMergeTests: XCTestCase {
 
         var stretches: [Int] = []
         var got: [(key: [UInt8], window: UInt32, value: UInt8)] = []
-        try runs.merge(table: "t", staging: staging, history: history, chunk: 1_000, read: { work in
-            try env.read { txn in
-                let scope = TransactionScope(txn)
-                defer { scope.end() }
-                try work(scope)
-            }
-        }) { batch in
+        try runs.merge(table: "t", staging: staging, history: history, chunk: 1_000, read: { try Self.read(env, $0) }) { batch in
             stretches.append(batch.bytes.count)
             batch.forEach { k, w, v in got.append((Array(k), w, v.first!)) }
         }
