@@ -4,8 +4,11 @@ extension Charsets {
     /// Converts `buffer` from `name` to UTF-8 with glibc iconv. Invalid
     /// sequences become U+FFFD. Returns nil when iconv does not know the
     /// charset. The conversion descriptor comes from `IconvPool` and is used
-    /// by this call alone, so this is safe to use from any thread.
-    static func iconvDecode(_ buffer: UnsafeBufferPointer<UInt8>, from name: String) -> (String, Bool)? {
+    /// by this call alone, so this is safe to use from any thread. `prefix`:
+    /// a character cut at the end of `buffer` (iconv's `EINVAL`, incomplete
+    /// input) is left out rather than replaced: the buffer is a window's cut.
+    static func iconvDecode(_ buffer: UnsafeBufferPointer<UInt8>, from name: String,
+                            prefix: Bool = false) -> (String, Bool)? {
         guard let cd = IconvPool.shared.take(name) else { return nil }
         defer { IconvPool.shared.give(cd, charset: name) }
         guard let base = buffer.baseAddress, buffer.count > 0 else { return ("", false) }
@@ -38,6 +41,7 @@ extension Charsets {
             drain(outLeft)
             if r != -1 { break }
             if err == E2BIG { continue }
+            if err == EINVAL && prefix { break }  // a character cut by the window's end: not part of the text
             invalid = true
             result.append(contentsOf: replacement)
             if err == EILSEQ, inLeft > 0 {

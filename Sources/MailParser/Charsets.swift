@@ -31,8 +31,11 @@ package enum Charsets {
         }
     }
 
-    /// Decodes bytes from a buffer. See ``decode(_:charset:)``.
-    static func decode(buffer: UnsafeBufferPointer<UInt8>, charset: String?) -> (String, ParseWarning?) {
+    /// Decodes bytes from a buffer. See ``decode(_:charset:)``. `prefix`: `buffer` is a prefix of the text, cut
+    /// wherever its window ended, so a character of an iconv charset begun and not finished at its end (a lead
+    /// byte of Shift_JIS, GB18030 or Big5, half an ISO-2022 escape, a UTF-16 high surrogate) is left out, not
+    /// replaced by U+FFFD with a warning (UTF-8's own cut is made before: ``TextWindow/completeUTF8(_:)``).
+    static func decode(buffer: UnsafeBufferPointer<UInt8>, charset: String?, prefix: Bool = false) -> (String, ParseWarning?) {
         let k: Kind = charset.map { kind(of: $0) } ?? .ascii
         switch k {
         case .utf8:
@@ -47,7 +50,7 @@ package enum Charsets {
             if isASCIICompatible(name), isPlainASCII(buffer) {
                 return (String(decoding: buffer, as: UTF8.self), nil)
             }
-            if let (text, invalid) = iconvDecode(buffer, from: name) {
+            if let (text, invalid) = iconvDecode(buffer, from: name, prefix: prefix) {
                 return (text, invalid ? ParseWarning(code: .invalidCharsetBytes, detail: "invalid \(name) bytes replaced") : nil)
             }
             // Unknown to iconv: keep ASCII, UTF-8 if it is valid, else U+FFFD.

@@ -118,12 +118,12 @@ extension MIMEPart {
                 var b = decoded
                 if partial { b = wide ? TextWindow.wholeUnits(b) : TextWindow.wholeLines(b) }
                 if charset == nil && contentType == "text/html" { charset = HTMLCharsetSniffer.sniff(b) }
-                return Self.decodeText(b, charset: charset, warnings: &warnings)
+                return Self.decodeText(b, charset: charset, prefix: partial, warnings: &warnings)
             }
         default:
             if partial && wide { encoded = TextWindow.wholeUnits(encoded) }
             if charset == nil && contentType == "text/html" { charset = HTMLCharsetSniffer.sniff(encoded) }
-            return Self.decodeText(encoded, charset: charset, warnings: &warnings)
+            return Self.decodeText(encoded, charset: charset, prefix: partial, warnings: &warnings)
         }
     }
 
@@ -140,8 +140,10 @@ extension MIMEPart {
     /// Charset-decodes text bytes with line endings normalised to LF. For
     /// ASCII-compatible charsets this is done on the bytes, before decoding:
     /// straight into the `String`'s storage where the bytes are already UTF-8
-    /// (``Charsets/decodesAsUTF8(_:charset:)``), else into a copy first.
-    static func decodeText(_ bytes: UnsafeBufferPointer<UInt8>, charset: String?, warnings: inout WarningList) -> String {
+    /// (``Charsets/decodesAsUTF8(_:charset:)``), else into a copy first. `prefix`: the bytes are a window's cut,
+    /// so a character of an iconv charset cut at their end is left out (``Charsets/decode(buffer:charset:prefix:)``).
+    static func decodeText(_ bytes: UnsafeBufferPointer<UInt8>, charset: String?, prefix: Bool = false,
+                           warnings: inout WarningList) -> String {
         let wide = charset.map { Charsets.isWide($0) } ?? false
         if !wide, TextNormalizer.needsWork(bytes) {
             if Charsets.decodesAsUTF8(bytes, charset: charset) {
@@ -149,11 +151,11 @@ extension MIMEPart {
                 return String(unsafeUninitializedCapacity: bytes.count) { TextNormalizer.normalize(bytes, into: $0) }
             }
             let clean = TextNormalizer.normalize(bytes) ?? Array(bytes)
-            let (text, warning) = clean.withUnsafeBufferPointer { Charsets.decode(buffer: $0, charset: charset) }
+            let (text, warning) = clean.withUnsafeBufferPointer { Charsets.decode(buffer: $0, charset: charset, prefix: prefix) }
             warnings.add(warning)
             return text
         }
-        let (text, warning) = Charsets.decode(buffer: bytes, charset: charset)
+        let (text, warning) = Charsets.decode(buffer: bytes, charset: charset, prefix: prefix)
         warnings.add(warning)
         return wide ? normalizeNewlines(text) : text
     }

@@ -10,8 +10,9 @@
 /// the transfer decoding, so its text is the part's text up to a line; what a whole-body decision would have seen
 /// past the window is not seen: the choice between UTF-8 and Windows-1252 for unlabelled 8-bit text, and the
 /// warnings of bytes past it. Where a window holds no line end it is cut by UTF-8's rules (a wide charset's at whole
-/// 4-byte units): a character of a legacy multibyte charset, or a UTF-16 surrogate pair, cut there shows as U+FFFD
-/// with an `invalidCharsetBytes` warning (only for a part longer than its window).
+/// 4-byte units); a character of a legacy multibyte charset, or a UTF-16 surrogate pair, cut there is left out of
+/// the window's text by the charset's decoder (iconv's incomplete input at the end: `Charsets.decode(buffer:charset:prefix:)`),
+/// not shown as U+FFFD with a warning.
 ///
 /// Memory, for a window of W encoded bytes: its transfer-decoded bytes (at most W), its text (at most W for UTF-8
 /// and ASCII, normalised straight into it; through a normalised copy of at most W, and up to three bytes a byte

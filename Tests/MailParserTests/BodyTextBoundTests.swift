@@ -194,6 +194,66 @@ final class BodyTextBoundTests: XCTestCase {
         }
     }
 
+    /// A window with no line end that ends inside a character of a charset decoded by iconv (a UTF-16 surrogate
+    /// pair, a Shift_JIS or GB18030 character, an ISO-2022-JP escape) leaves the cut character out: the windowed text
+    /// is the whole text's prefix, with no U+FFFD and no warning (it had both: `invalidCharsetBytes`).
+    func testAWindowEndingInsideACharacterOfAnyCharsetLeavesItOut() {
+        let line = String(repeating: "日本語😀テキスト漢字", count: 60_000)  // one line: no window holds a line end
+        var cases: [(String, String, [UInt8])] = []
+        if let d = line.data(using: .utf16LittleEndian) {
+            cases.append(("utf-16le base64", "Content-Type: text/plain; charset=utf-16le\nContent-Transfer-Encoding: base64",
+                          base64Lines(Array(d))))
+        }
+        if let d = line.data(using: .utf16BigEndian) {
+            cases.append(("utf-16be 8bit", "Content-Type: text/plain; charset=utf-16be\nContent-Transfer-Encoding: 8bit",
+                          Array(d)))
+        }
+        let cjk = line.replacingOccurrences(of: "😀", with: "")
+        if let d = cjk.data(using: .shiftJIS) {
+            cases.append(("shift_jis 8bit", "Content-Type: text/plain; charset=shift_jis\nContent-Transfer-Encoding: 8bit",
+                          Array(d)))
+        }
+        if let d = cjk.data(using: .iso2022JP) {
+            cases.append(("iso-2022-jp 7bit", "Content-Type: text/plain; charset=iso-2022-jp", Array(d)))
+        }
+        cases.append(("gb18030 8bit", "Content-Type: text/plain; charset=gb18030\nContent-Transfer-Encoding: 8bit",
+                      iconv(line, to: "GB18030")))
+        for (name, headers, body) in cases {
+            XCTAssertGreaterThan(body.count, 300_000, name)
+            let raw = message(headers, body: body)
+            let root = MailParser.parseStructure(raw)
+            let whole = root.decodedText(in: raw)
+            XCTAssertFalse(whole.contains("\u{FFFD}"), name)
+            // Windows one byte apart: some end inside a character (or a surrogate pair, or an escape) whatever the
+            // charset's widths. The limits are past what the first window gives, so the last one is cut too.
+            for limit in (40_000..<40_008).map({ $0 * 2 }) + [400_000, 400_001] {
+                var w = WarningList()
+                let (t, cut, window) = raw.withUnsafeBufferPointer { root.decodeText($0, limit: limit, warnings: &w) }
+                XCTAssertTrue(cut, name)
+                XCTAssertLessThan(window, root.bodyRange.count, name)
+                XCTAssertFalse(t.contains("\u{FFFD}"), "\(name), limit \(limit)")
+                XCTAssertTrue(whole.hasPrefix(t), "\(name), limit \(limit)")
+                XCTAssertEqual(w.items, [], "\(name), limit \(limit)")
+            }
+        }
+    }
+
+    /// `text` in `charset` by glibc's iconv (the charsets Foundation does not encode).
+    private func iconv(_ text: String, to charset: String) -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
+        p.arguments = ["-f", "UTF-8", "-t", charset]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        guard (try? p.run()) != nil else { return [] }
+        let writer = Thread { input.fileHandleForWriting.write(Data(text.utf8)); try? input.fileHandleForWriting.close() }
+        writer.start()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Array(out)
+    }
+
     /// Line ends normalised straight into the text's storage give what normalising into a copy first gave: the same
     /// text and warnings, for each charset path.
     func testNormalisingIntoTheTextEqualsNormalisingFirst() {
