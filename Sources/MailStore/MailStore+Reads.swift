@@ -111,9 +111,24 @@ extension MailStore {
     public static var maxContactCompletions: Int { ContactsReader.maxLimit }
 
     /// Contacts of an account whose address or name starts with `prefix` (all when empty), best first: at most
-    /// `limit`, and at most `maxContactCompletions`.
+    /// `limit`, and at most `maxContactCompletions`. The user's own addresses (every configured account's) come
+    /// after everyone else: they are in every message's recipients or sender, so by frequency they would lead
+    /// every completion they match ("t" offering the user before Tina); they stay offered, last, for mail to oneself.
     public func completeContacts(account: String, prefix: String, limit: Int = 10) throws -> [Contact] {
-        try views().completeContacts(account: account, prefix: prefix, limit: limit)
+        let limit = min(max(0, limit), Self.maxContactCompletions)
+        let own = Set(try accounts().map { $0.email.lowercased() }.filter { !$0.isEmpty })
+        let found = try views().completeContacts(account: account, prefix: prefix, limit: limit + own.count)
+        return Self.ownAddressesLast(found, own: own, limit: limit)
+    }
+
+    /// `found` (best first) with the contacts whose address is in `own` (lowercased) moved after the others, in their
+    /// order, at most `limit`.
+    static func ownAddressesLast(_ found: [Contact], own: Set<String>, limit: Int) -> [Contact] {
+        guard !own.isEmpty else { return Array(found.prefix(limit)) }
+        let isOwn = found.map { own.contains($0.address.lowercased()) }
+        let others = zip(found, isOwn).filter { !$0.1 }.map(\.0)
+        let mine = zip(found, isOwn).filter { $0.1 }.map(\.0)
+        return Array((others + mine).prefix(limit))
     }
 }
 
