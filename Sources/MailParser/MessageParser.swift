@@ -7,8 +7,10 @@ enum MessageParser {
     /// - Parameters:
     ///   - depth: nesting depth (0 for the top-level message).
     ///   - partBudget: MIME parts still allowed, shared across nesting.
-    static func parse(_ buf: UnsafeBufferPointer<UInt8>, range: Range<Int>, fallbackDate: Date?, depth: Int,
-                      partBudget: inout Int) -> ParsedMessage {
+    ///   - now: the present, for a date past it (``FutureDate``); nil: none known (a date is only checked against
+    ///     the message's arrival).
+    static func parse(_ buf: UnsafeBufferPointer<UInt8>, range: Range<Int>, fallbackDate: Date?, now: Date? = nil,
+                      depth: Int, partBudget: inout Int) -> ParsedMessage {
         var warnings = WarningList()
         if depth == 0, ByteScan.find(ASCII.nul, in: buf, from: range.lowerBound, to: range.upperBound) != nil {
             warnings.add(.nulBytes, "message contains NUL bytes")
@@ -32,21 +34,29 @@ enum MessageParser {
         } else {
             warnings.add(.missingDate, "no Date header")
         }
-        if date == nil {
-            var tried = 0
-            for (f, kind) in zip(section.fields, section.kinds) where kind == .received && tried < 20 {
-                tried += 1
-                guard let dateText = Self.receivedDate(f.value) else { continue }
-                if let parsed = MailDate.parseDetailed(dateText) {
-                    date = Date(timeIntervalSince1970: TimeInterval(parsed.epoch))
-                    source = .received
-                    break
-                }
+        // The topmost parseable Received date: the date when the header gives none, the arrival to check it against.
+        var received: Date?
+        var tried = 0
+        for (f, kind) in zip(section.fields, section.kinds) where kind == .received && tried < 20 {
+            tried += 1
+            guard let dateText = Self.receivedDate(f.value) else { continue }
+            if let parsed = MailDate.parseDetailed(dateText) {
+                received = Date(timeIntervalSince1970: TimeInterval(parsed.epoch))
+                break
             }
+        }
+        if date == nil, let r = received {
+            date = r
+            source = .received
         }
         if date == nil, let fb = fallbackDate {
             date = fb
             source = .fallback
+        }
+        if let d = date, let fixed = FutureDate.corrected(d, source: source, received: received, fallback: fallbackDate, now: now) {
+            date = fixed.date
+            source = fixed.source
+            warnings.add(.futureDate, fixed.warning)
         }
 
         // Bodies, snippet and attachments.

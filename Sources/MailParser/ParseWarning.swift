@@ -46,6 +46,9 @@ package struct ParseWarning: Sendable, Hashable, Codable {
         /// The message's own text or HTML part holds more text than ``ParsedMessage/maxBodyTextBytes``; its text
         /// was cut there.
         case bodyTextCut
+        /// The message's date lay more than a day past its arrival or the present; the arrival was kept
+        /// (``FutureDate``).
+        case futureDate
     }
 
     /// The kind of problem.

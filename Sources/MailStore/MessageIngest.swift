@@ -81,7 +81,7 @@ final class MessageIngest {
     /// Reads and parses `message`. Throws only when its bytes cannot be read at all.
     func ingest(_ message: SourceMessage, correlation: EventID, actor: Actor = .system) throws -> Result {
         return try MessageIngest.bytes(of: message).withUnsafeBytes { raw in
-            let parsed = MailParser.parse(raw, fallbackDate: message.fallbackDate)
+            let parsed = MailParser.parse(raw, fallbackDate: message.fallbackDate, now: Date())
             let blob = try encoder.prepare(raw, dictionary: dictionary, hash: message.contentHash)
             let emailID = identity.emailID(account: account, folder: message.folder, location: message.identityKey)
             let date = parsed.date ?? message.fallbackDate ?? Date()

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Mail whose date lies in the future: a sender's wrong clock, or spam dated years ahead to stay at the top of a
+/// newest-first list (where it stayed, its thread sorted by that date, until the date came). Such a date is
+/// replaced by the message's arrival, as a client sorting by arrival (Gmail) would show it:
+/// - a `Date:` more than ``slack`` after the topmost `Received:` header's date (when that one is a date from
+///   ``earliestArrival`` on: the receiving server's clock, which a wrong sender's clock does not move) becomes that
+///   date (`DateSource.received`);
+/// - any date more than ``slack`` after `now` (the time it is stored) becomes the caller's fallback (the server's
+///   internal date, the mbox From_ line, the file time) where that one is not in the future too, else `now`.
+/// Each with a `futureDate` warning naming both dates. ``slack`` leaves alone what a zone written wrong (up to 14 hours) or
+/// a clock a few hours fast explains.
+enum FutureDate {
+    /// How far past its arrival a date may lie before it is taken as wrong (one day).
+    static let slack: TimeInterval = 86_400
+    /// A `Received:` date before this (1990-01-01) is a relay's unset clock, not an arrival.
+    static let earliestArrival = Date(timeIntervalSince1970: 631_152_000)
+
+    /// The date to keep for a message dated `date` (from `source`), or nil to keep it: see the type's rules.
+    /// `received`: the topmost `Received:` header's date; `now`: nil when the caller gives no present (no second rule).
+    static func corrected(_ date: Date, source: DateSource, received: Date?, fallback: Date?,
+                          now: Date?) -> (date: Date, source: DateSource, warning: String)? {
+        guard source == .header || source == .received else { return nil }
+        if source == .header, let r = received, r >= earliestArrival, date.timeIntervalSince(r) > slack,
+           now.map({ r.timeIntervalSince($0) <= slack }) ?? true {
+            return (r, .received, "Date \(stamp(date)) after its arrival \(stamp(r)): arrival kept")
+        }
+        guard let now, date.timeIntervalSince(now) > slack else { return nil }
+        if let f = fallback, f.timeIntervalSince(now) <= slack {
+            return (f, .fallback, "date \(stamp(date)) in the future: arrival \(stamp(f)) kept")
+        }
+        return (now, .none, "date \(stamp(date)) in the future: time stored kept")
+    }
+
+    /// A date as UTC seconds (`2038-01-19T03:14:07Z`).
+    private static func stamp(_ d: Date) -> String {
+        let s = Int64(max(-62_135_596_800, min(253_402_300_799, d.timeIntervalSince1970.rounded(.down))))
+        var t = time_t(s)
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        func p(_ v: Int32, _ w: Int) -> String { String(repeating: "0", count: max(0, w - String(v).count)) + String(v) }
+        return "\(p(tm.tm_year + 1900, 4))-\(p(tm.tm_mon + 1, 2))-\(p(tm.tm_mday, 2))T\(p(tm.tm_hour, 2)):\(p(tm.tm_min, 2)):\(p(tm.tm_sec, 2))Z"
+    }
+}
