@@ -23,8 +23,9 @@ package final class ContactsProjector: Projector {
     /// initials typed (`r d`) read one list instead of the ~10,000 index entries of a letter. 16: a best list that is
     /// not full holds its addresses unranked (`ContactTop.unranked`), so it is written when an address joins it, not
     /// each time one of its contacts' ranks changes (~64% of the lists' writes at 100K generated messages, and most of
-    /// their history: `history:contacts.top` was the views' largest table at 1M).
-    package static let schemaVersion: UInt32 = 16
+    /// their history: `history:contacts.top` was the views' largest table at 1M). 17: mail arriving in a Junk-role folder
+    /// adds no contact (spammers had been offered as recipients, ranked as people who wrote).
+    package static let schemaVersion: UInt32 = 17
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -253,8 +254,12 @@ package final class ContactsProjector: Projector {
         guard case .emailReceived(let p) = decoded else { return }
         // (`folded`: `lowercased()` without its Unicode machinery for ASCII addresses.)
         let senders = Set(p.from.map { $0.email.folded })
+        let role = try folderRoles.get(Key(account, p.folder).bytes) ?? FolderNaming.role(forPath: p.folder)
+        // Spam's senders (and the addresses it was sent to) are no one to write to: mail that arrives in a Junk-role
+        // folder adds no contact and counts for none (schema 17).
+        guard role != .junk else { return }
         // Mail in a Sent-role folder is mail the user wrote: its recipients are people they write to.
-        let byUser = (try folderRoles.get(Key(account, p.folder).bytes) ?? FolderNaming.role(forPath: p.folder)) == .sent
+        let byUser = role == .sent
         let recipients = byUser ? Set((p.to + p.cc).map { $0.email.folded }) : []
         let date = p.date
         var seen = Set<String>()

@@ -1,0 +1,32 @@
+import EventModel
+import Projections
+import XCTest
+
+/// Mail that arrives in a Junk-role folder adds no contact: its senders were offered as recipients, ranked above the
+/// people the user writes to for having written.
+final class ContactsJunkTests: XCTestCase {
+    private func mail(_ id: String, folder: String, from: String, to: String = "me@home.org") -> DomainEvent {
+        .emailReceived(EmailReceived(emailID: id, folder: folder, messageID: "\(id)@t", subject: "s",
+                                     from: [EmailAddress(name: nil, email: from)], to: [EmailAddress(name: nil, email: to)],
+                                     date: Timestamp(microseconds: 1_700_000_000_000_000), dateSource: .header,
+                                     size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!))
+    }
+
+    func testMailInJunkAddsNoContact() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        try harness.fold([
+            .folderDiscovered(FolderDiscovered(folder: "[Gmail]/Spam", displayName: "Spam", role: .junk)),
+            mail("a", folder: "[Gmail]/Spam", from: "spammer@pills.example", to: "victims@list.example"),
+            mail("b", folder: "Junk", from: "offers@deals.example"),  // the role its name gives
+            mail("c", folder: "INBOX", from: "sam@friends.example"),
+            mail("d", folder: "[Gmail]/Spam", from: "sam@friends.example"),  // a friend caught by the filter once
+        ], account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        let all = try reader.all(account: "acc")
+        XCTAssertEqual(all.map(\.address).sorted(), ["me@home.org", "sam@friends.example"])
+        XCTAssertEqual(all.first { $0.address == "sam@friends.example" }?.count, 1, "the message in Spam counts for nothing")
+        XCTAssertEqual(try reader.complete(account: "acc", prefix: "s").map(\.address), ["sam@friends.example"])
+        XCTAssertEqual(try reader.complete(account: "acc", prefix: "o"), [])
+        XCTAssertEqual(try reader.complete(account: "acc", prefix: "vic"), [])
+    }
+}
