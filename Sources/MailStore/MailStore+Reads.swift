@@ -117,7 +117,17 @@ extension MailStore {
     public func completeContacts(account: String, prefix: String, limit: Int = 10) throws -> [Contact] {
         let limit = min(max(0, limit), Self.maxContactCompletions)
         let own = Set(try accounts().map { $0.email.lowercased() }.filter { !$0.isEmpty })
-        let found = try views().completeContacts(account: account, prefix: prefix, limit: limit + own.count)
+        let views = try views()
+        // Asked for `limit` (a completion of up to 16 reads one best list); again for as many more as own addresses
+        // came in, while a full answer held some: at most once per own address, usually not at all.
+        var asked = limit
+        var found = try views.completeContacts(account: account, prefix: prefix, limit: asked)
+        while found.count == asked, asked < min(limit + own.count, Self.maxContactCompletions) {
+            let mine = found.filter { own.contains($0.address.lowercased()) }.count
+            guard mine > 0, limit + mine > asked else { break }
+            asked = min(limit + mine, Self.maxContactCompletions)
+            found = try views.completeContacts(account: account, prefix: prefix, limit: asked)
+        }
         return Self.ownAddressesLast(found, own: own, limit: limit)
     }
 

@@ -89,7 +89,8 @@ final class MessageIngest {
             case .header: .header
             case .received: .received
             case .fallback: .fallback
-            case .none: message.fallbackDate == nil ? .none : .fallback
+            // (A date in the future is replaced by the time stored with `none`: it stays `none`, fallback or not.)
+            case .none: parsed.date == nil && message.fallbackDate != nil ? .fallback : .none
             }
             let payload = EmailReceived(
                 emailID: emailID, folder: message.folder, sourceLocation: message.location,

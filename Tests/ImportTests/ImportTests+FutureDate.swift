@@ -19,6 +19,17 @@ extension ImportTests {
         XCTAssertEqual(f.date, Timestamp(mtime), "the file's time, the message's arrival")
         XCTAssertEqual(f.dateSource, .fallback)
         XCTAssertTrue(f.warnings.contains { $0.hasPrefix("futureDate:") }, "\(f.warnings)")
+        // A file time in the future as well: the time it was stored, said as such (`none`, not `fallback`).
+        let later = future.replacingOccurrences(of: "<future@", with: "<later@")
+        try write("md/cur/1700000002.3.host:2,S", later)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 4_000_000_000)],
+                                              ofItemAtPath: dir.file("md/cur/1700000002.3.host:2,S"))
+        let before = Date()
+        XCTAssertEqual(try Importer(store: store).importMaildir(dir.file("md")).imported, 1)
+        let l = try XCTUnwrap(try received().first { $0.messageID == "later@example.com" })
+        XCTAssertEqual(l.dateSource, EventModel.DateSource.none)
+        XCTAssertGreaterThanOrEqual(l.date, Timestamp(before.addingTimeInterval(-1)))
+        XCTAssertLessThanOrEqual(l.date, Timestamp(Date().addingTimeInterval(1)))
         let t = try XCTUnwrap(byID["today@example.com"])
         XCTAssertEqual(t.dateSource, .header)
         XCTAssertTrue(t.warnings.isEmpty, "\(t.warnings)")

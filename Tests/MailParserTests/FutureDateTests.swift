@@ -39,6 +39,20 @@ final class FutureDateTests: XCTestCase {
         let m = parsed("Received: from a by b; Thu, 1 Jan 1970 00:00:05 +0000\nDate: Tue, 2 Jan 2024 10:00:00 +0000", now: now)
         XCTAssertEqual(m.date, utc(2024, 1, 2, 10))
         XCTAssertFalse(hasWarning(m, .futureDate))
+        // A clock years slow (reset to 2000) is no arrival where the internal date says when the mail came.
+        let slow = "Received: from a by b; Sat, 1 Jan 2000 00:00:00 +0000\nDate: Tue, 2 Jan 2024 10:00:00 +0000"
+        XCTAssertEqual(parsed(slow, fallback: utc(2024, 1, 2, 10, 5), now: now).date, utc(2024, 1, 2, 10))
+        // Spam dated ahead of both: the Received date.
+        let spam = "Received: from a by b; Tue, 2 Jan 2024 10:00:00 +0000\nDate: Thu, 1 Jan 2099 00:00:00 +0000"
+        XCTAssertEqual(parsed(spam, fallback: utc(2024, 1, 2, 10, 1), now: now).date, utc(2024, 1, 2, 10))
+    }
+
+    func testAFallbackDateInTheFutureBecomesThePresent() {
+        let m = parsed("X-No-Date: 1", fallback: utc(2031, 1, 1), now: now)
+        XCTAssertEqual(m.date, now)
+        XCTAssertEqual(m.dateSource, DateSource.none)
+        XCTAssertTrue(hasWarning(m, .futureDate))
+        XCTAssertEqual(parsed("X-No-Date: 1", fallback: utc(2026, 12, 1), now: now).date, utc(2026, 12, 1))
     }
 
     func testADateAfterThePresentBecomesTheFallbackOrThePresent() {
