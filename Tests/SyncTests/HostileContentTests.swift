@@ -1,3 +1,5 @@
+import EventLog
+import EventModel
 import Foundation
 import IMAPClient
 import IMAPProtocol
@@ -82,5 +84,33 @@ final class HostileContentTests: SyncTestCase {
         XCTAssertEqual(copies.count, 3)
         XCTAssertEqual(copies.compactMap(\.gmailThreadID), [])
         XCTAssertEqual(try threads("INBOX"), [["root@x", "reply@x"], ["stranger@x"]])
+    }
+
+    /// Spam dated 2099 (a Date header far ahead of the server's internal date) is listed by its arrival, not first in
+    /// the inbox until 2099: synced from the real Dovecot, its event carries the internal date, `fallback`, and a
+    /// `futureDate` warning, and the thread list puts the mail that came later above it.
+    func testMailDatedInTheFutureIsListedByItsArrival() throws {
+        let c = try server()
+        defer { c.logout() }
+        var spam = String(decoding: SyncTestCase.message("spam", subject: "Act now"), as: UTF8.self)
+        spam = spam.replacingOccurrences(of: "Date: 01 Mar 2026 10:00:00 +0000", with: "Date: Thu, 01 Jan 2099 00:00:00 +0000")
+        XCTAssertTrue(spam.contains("2099"))
+        let arrived: Int64 = 1_767_225_600  // 2026-01-01T00:00:00Z
+        _ = try c.append(to: MailboxName("INBOX"), message: Array(spam.utf8), date: InternalDate(epochSeconds: arrived))
+        _ = try c.append(to: MailboxName("INBOX"), message: SyncTestCase.message("real", subject: "Lunch?", day: 2))
+        try addAccount()
+        try sync()
+        var dates: [String: (Timestamp, String, [String])] = [:]
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
+            if case .emailReceived(let p) = try ev.decode() { dates[p.messageID ?? ""] = (p.date, "\(p.dateSource)", p.warnings) }
+            return true
+        }
+        let s = try XCTUnwrap(dates["spam@example.com"])
+        XCTAssertEqual(s.0, Timestamp(microseconds: arrived * 1_000_000))
+        XCTAssertEqual(s.1, "fallback")
+        XCTAssertTrue(s.2.contains { $0.hasPrefix("futureDate:") }, "\(s.2)")
+        XCTAssertEqual(dates["real@example.com"]?.1, "header")
+        let page = try views.threadPage(scope: accountName, folder: "INBOX", category: nil, after: nil, limit: 10).threads
+        XCTAssertEqual(page.map(\.subject), ["Lunch?", "Act now"])
     }
 }
