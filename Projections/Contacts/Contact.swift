@@ -12,21 +12,26 @@ public struct Contact: BinaryField, Equatable, Sendable, Encodable {
     public var lastSeen: Timestamp
     /// How many messages the user wrote to them (To or Cc of mail in a Sent-role folder).
     public var wroteTo: UInt64
+    /// How many messages they sent that are in a Sent-role folder: the user's own addresses (an alias, another
+    /// identity) have some; autocomplete offers them after everyone else (contacts schema 18).
+    public var wroteAs: UInt64
 
-    public init(name: String?, address: String, count: UInt64, sent: UInt64, lastSeen: Timestamp, wroteTo: UInt64 = 0) {
+    public init(name: String?, address: String, count: UInt64, sent: UInt64, lastSeen: Timestamp, wroteTo: UInt64 = 0,
+                wroteAs: UInt64 = 0) {
         self.name = name
         self.address = address
         self.count = count
         self.sent = sent
         self.lastSeen = lastSeen
         self.wroteTo = wroteTo
+        self.wroteAs = wroteAs
     }
 
     @usableFromInline package func write(to w: inout ByteWriter) {
-        w.write(name); w.write(address); w.write(count); w.write(sent); w.write(lastSeen); w.write(wroteTo)
+        w.write(name); w.write(address); w.write(count); w.write(sent); w.write(lastSeen); w.write(wroteTo); w.write(wroteAs)
     }
     @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         name = try r.read(); address = try r.read(); count = try r.read(); sent = try r.read(); lastSeen = try r.read()
-        wroteTo = try r.read()
+        wroteTo = try r.read(); wroteAs = try r.read()
     }
 }

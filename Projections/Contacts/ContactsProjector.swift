@@ -24,8 +24,9 @@ package final class ContactsProjector: Projector {
     /// not full holds its addresses unranked (`ContactTop.unranked`), so it is written when an address joins it, not
     /// each time one of its contacts' ranks changes (~64% of the lists' writes at 100K generated messages, and most of
     /// their history: `history:contacts.top` was the views' largest table at 1M). 17: mail arriving in a Junk-role folder
-    /// adds no contact (spammers had been offered as recipients, ranked as people who wrote).
-    package static let schemaVersion: UInt32 = 17
+    /// adds no contact (spammers had been offered as recipients, ranked as people who wrote). 18: how many messages in
+    /// Sent-role folders each contact sent (`Contact.wroteAs`): the user's own addresses, offered last.
+    package static let schemaVersion: UInt32 = 18
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -284,6 +285,7 @@ package final class ContactsProjector: Projector {
                 contact.count += 1
                 if senders.contains(address) { contact.sent += 1 }
                 if recipients.contains(address) { contact.wroteTo += 1 }
+                if byUser && senders.contains(address) { contact.wroteAs += 1 }
                 if date > contact.lastSeen { contact.lastSeen = date }
                 names.new = contact.name
                 c = contact

@@ -111,19 +111,21 @@ extension MailStore {
     public static var maxContactCompletions: Int { ContactsReader.maxLimit }
 
     /// Contacts of an account whose address or name starts with `prefix` (all when empty), best first: at most
-    /// `limit`, and at most `maxContactCompletions`. The user's own addresses (every configured account's) come
-    /// after everyone else: they are in every message's recipients or sender, so by frequency they would lead
-    /// every completion they match ("t" offering the user before Tina); they stay offered, last, for mail to oneself.
+    /// `limit`, and at most `maxContactCompletions`. The user's own addresses (every configured account's, and every
+    /// address that sent mail in a Sent-role folder: an alias, another identity) come after everyone else: they are
+    /// in every message's recipients or sender, so by frequency they would lead every completion they match ("t"
+    /// offering the user before Tina); they stay offered, last, for mail to oneself.
     public func completeContacts(account: String, prefix: String, limit: Int = 10) throws -> [Contact] {
         let limit = min(max(0, limit), Self.maxContactCompletions)
         let own = Set(try accounts().map { $0.email.lowercased() }.filter { !$0.isEmpty })
         let views = try views()
         // Asked for `limit` (a completion of up to 16 reads one best list); again for as many more as own addresses
-        // came in, while a full answer held some: at most once per own address, usually not at all.
+        // came in, while a full answer held some: usually not at all, at most `maxOwnRequeries` times (a Sent folder
+        // of other people's mail, an imported list archive, can make thousands of addresses "own").
         var asked = limit
         var found = try views.completeContacts(account: account, prefix: prefix, limit: asked)
-        while found.count == asked, asked < min(limit + own.count, Self.maxContactCompletions) {
-            let mine = found.filter { own.contains($0.address.lowercased()) }.count
+        for _ in 0..<Self.maxOwnRequeries where found.count == asked && asked < Self.maxContactCompletions {
+            let mine = found.filter { Self.isOwn($0, own) }.count
             guard mine > 0, limit + mine > asked else { break }
             asked = min(limit + mine, Self.maxContactCompletions)
             found = try views.completeContacts(account: account, prefix: prefix, limit: asked)
@@ -131,11 +133,17 @@ extension MailStore {
         return Self.ownAddressesLast(found, own: own, limit: limit)
     }
 
-    /// `found` (best first) with the contacts whose address is in `own` (lowercased) moved after the others, in their
-    /// order, at most `limit`.
+    /// How many more times a completion is asked for, to fill in for the user's own addresses it held.
+    static let maxOwnRequeries = 3
+
+    /// Whether `c` is one of the user's addresses: a configured account's (`own`, lowercased), or one that sent mail
+    /// in a Sent-role folder.
+    static func isOwn(_ c: Contact, _ own: Set<String>) -> Bool { c.wroteAs > 0 || own.contains(c.address.lowercased()) }
+
+    /// `found` (best first) with the user's own addresses (`isOwn`) moved after the others, in their order, at most
+    /// `limit`.
     static func ownAddressesLast(_ found: [Contact], own: Set<String>, limit: Int) -> [Contact] {
-        guard !own.isEmpty else { return Array(found.prefix(limit)) }
-        let isOwn = found.map { own.contains($0.address.lowercased()) }
+        let isOwn = found.map { Self.isOwn($0, own) }
         let others = zip(found, isOwn).filter { !$0.1 }.map(\.0)
         let mine = zip(found, isOwn).filter { $0.1 }.map(\.0)
         return Array((others + mine).prefix(limit))

@@ -21,16 +21,20 @@ final class OwnAddressCompletionTests: XCTestCase {
         for i in 0..<6 { try write("md/cur/17000000\(i).\(i).host:2,S", from: "Tina <tina@example.org>", to: "Tom <tom@example.com>", id: i) }
         try write("md/cur/1700000010.10.host:2,S", from: "Theo <theo@example.net>", to: "tom@example.com", id: 10)
         for i in 20..<23 { try write("md/.Sent/cur/17000000\(i).\(i).host:2,S", from: "Tom <tom@example.com>", to: "Tina <tina@example.org>", id: i) }
+        // An alias the user sends from (not the account's address): own too, as its mail is in Sent.
+        for i in 30..<33 { try write("md/.Sent/cur/17000000\(i).\(i).host:2,S", from: "Tom <tb@alias.example>", to: "Theo <theo@example.net>", id: i) }
         var options = Importer.Options()
         options.account = "home"
-        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 10)
+        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 13)
+        XCTAssertEqual(try store.completeContacts(account: "home", prefix: "tb").map(\.address), ["tb@alias.example"])
 
         // The views rank Tom first (10 messages, 3 from him); the store offers him last.
         let t = try store.completeContacts(account: "home", prefix: "t")
-        XCTAssertEqual(t.map(\.address), ["tina@example.org", "theo@example.net", "tom@example.com"])
+        XCTAssertEqual(t.map(\.address), ["tina@example.org", "theo@example.net", "tom@example.com", "tb@alias.example"])
         XCTAssertEqual(try store.completeContacts(account: "home", prefix: "t", limit: 2).map(\.address),
                        ["tina@example.org", "theo@example.net"])
-        XCTAssertEqual(try store.completeContacts(account: "home", prefix: "to").map(\.address), ["tom@example.com"],
+        XCTAssertEqual(try store.completeContacts(account: "home", prefix: "t", limit: 1).map(\.address), ["tina@example.org"])
+        XCTAssertEqual(try store.completeContacts(account: "home", prefix: "to").map(\.address), ["tom@example.com", "tb@alias.example"],
                        "still offered, for mail to oneself")
         XCTAssertEqual(try store.completeContacts(account: "home", prefix: "t", limit: 0), [])
     }
