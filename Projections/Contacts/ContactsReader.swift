@@ -268,6 +268,20 @@ package struct ContactsReader {
         return more ? last : nil
     }
 
+    /// Those of `addresses` (lowercased) that sent mail in a Sent-role folder of `account` (`Contact.wroteAs`): the
+    /// user's own (an alias, another identity). One lookup each, for at most `limit` of them.
+    package func sentAs(account: String, among addresses: [String], limit: Int = 1_024) throws -> Set<String> {
+        var out = Set<String>()
+        for a in addresses.prefix(limit) {
+            let address = a.folded
+            guard address.utf8.count <= ViewBounds.maxAddressBytes, !out.contains(address) else { continue }
+            if let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, address).bytes), c.wroteAs > 0 {
+                out.insert(address)
+            }
+        }
+        return out
+    }
+
     /// The addresses (lowercased) of `account` the user wrote to, at most `limit`.
     package func correspondents(account: String, limit: Int = 100_000) throws -> Set<String> {
         var out = Set<String>()

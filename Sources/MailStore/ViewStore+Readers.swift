@@ -13,6 +13,12 @@ extension ViewStore {
         try read { try ThreadsReader($0).page(scope: scope, folder: folder, category: category, after: after, limit: limit) }
     }
 
+    /// Those of `addresses` (lowercased) that sent mail in a Sent-role folder of `account`: the user's own addresses
+    /// (see `ContactsReader.sentAs`).
+    public func sentAs(account: String, among addresses: [String]) throws -> Set<String> {
+        try read { try ContactsReader($0).sentAs(account: account, among: addresses) }
+    }
+
     /// A thread by id.
     public func thread(id: String) throws -> ThreadRow? { try read { try ThreadsReader($0).thread(id: id) } }
 

@@ -18,8 +18,8 @@ public struct DraftsUseCase {
     }
 
     /// Creates a draft in `account`; returns it with the per-field address problems (saved anyway). A reply goes to
-    /// the original's Reply-To (else its From), a reply to all also to its To and Cc, the account's own address left
-    /// out; a forward carries the original's attachments (those past the draft's bounds are left out, each named in
+    /// the original's Reply-To (else its From), a reply to all also to its To and Cc, the user's own addresses left
+    /// out (the account's, and those that sent mail in a Sent-role folder); a forward carries the original's attachments (those past the draft's bounds are left out, each named in
     /// the problems).
     public func create(account: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
         try checkInput(input)
@@ -36,7 +36,10 @@ public struct DraftsUseCase {
                 let threading = MessageComposer.replyThreading(to: parent)
                 base.inReplyTo = threading.inReplyTo
                 base.references = threading.references
-                let own = Set([settings.settings.email, settings.settings.username].map { MailAddress(name: nil, email: $0).normalizedEmail })
+                var own = Set([settings.settings.email, settings.settings.username].map { MailAddress(name: nil, email: $0).normalizedEmail })
+                // The user's other addresses among the parent's (an alias that sent mail in Sent): left out as well.
+                own.formUnion(try views.sentAs(account: account,
+                                               among: (parent.from + parent.replyTo + parent.to + parent.cc).map(\.normalizedEmail)))
                 let recipients = MessageComposer.replyRecipients(to: parent, all: input.replyAll, own: own)
                 base.to = recipients.to.map(MessageIngest.address)
                 base.cc = recipients.cc.map(MessageIngest.address)
