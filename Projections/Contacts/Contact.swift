@@ -13,8 +13,13 @@ public struct Contact: BinaryField, Equatable, Sendable, Encodable {
     /// How many messages the user wrote to them (To or Cc of mail in a Sent-role folder).
     public var wroteTo: UInt64
     /// How many messages they sent that are in a Sent-role folder: the user's own addresses (an alias, another
-    /// identity) have some; autocomplete offers them after everyone else (contacts schema 18).
+    /// identity) have some (contacts schema 18); see `isUsersOwn`.
     public var wroteAs: UInt64
+
+    /// Whether this is one of the user's own addresses by its mail: at least half of what it sent is in a Sent-role
+    /// folder (an alias; a copy of its mail kept in Sent as well as received counts half). Someone whose mail also
+    /// sits in a Sent folder (a delegate's copies, a shared mailbox) but who writes to the user is not.
+    public var isUsersOwn: Bool { wroteAs > 0 && sent - Swift.min(sent, wroteAs) <= wroteAs }
 
     public init(name: String?, address: String, count: UInt64, sent: UInt64, lastSeen: Timestamp, wroteTo: UInt64 = 0,
                 wroteAs: UInt64 = 0) {

@@ -244,7 +244,7 @@ extension ContactsReader {
     }
 
     /// Two completions (each best first) as one: best rank first, then address bytes, each address once, at most `limit`.
-    static func merged(_ a: [Contact], _ b: [Contact], limit: Int) -> [Contact] {
+    package static func merged(_ a: [Contact], _ b: [Contact], limit: Int) -> [Contact] {
         var seen = Set<[UInt8]>()
         let all = (a + b).map { (entry: ContactTop.Entry(address: $0.address, rank: ContactRank($0)), contact: $0) }
             .sorted { ContactTop.before($0.entry, $1.entry) }

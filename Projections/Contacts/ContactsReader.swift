@@ -268,14 +268,16 @@ package struct ContactsReader {
         return more ? last : nil
     }
 
-    /// Those of `addresses` (lowercased) that sent mail in a Sent-role folder of `account` (`Contact.wroteAs`): the
-    /// user's own (an alias, another identity). One lookup each, for at most `limit` of them.
+    /// Those of `addresses` (lowercased) that are the user's own by their mail in `account`'s Sent-role folders
+    /// (`Contact.isUsersOwn`: an alias, another identity). One lookup for each distinct address, for at most `limit`.
     package func sentAs(account: String, among addresses: [String], limit: Int = 1_024) throws -> Set<String> {
         var out = Set<String>()
-        for a in addresses.prefix(limit) {
+        var looked = Set<String>()
+        for a in addresses where a.utf8.count <= ViewBounds.maxAddressBytes {
             let address = a.folded
-            guard address.utf8.count <= ViewBounds.maxAddressBytes, !out.contains(address) else { continue }
-            if let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, address).bytes), c.wroteAs > 0 {
+            guard looked.insert(address).inserted else { continue }
+            if looked.count > limit { break }
+            if let c = try snapshot.get(ContactsProjector.peopleTable, Key(account, address).bytes), c.isUsersOwn {
                 out.insert(address)
             }
         }

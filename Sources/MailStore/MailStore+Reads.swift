@@ -122,13 +122,16 @@ extension MailStore {
         // Asked for `limit` (a completion of up to 16 reads one best list); again for as many more as own addresses
         // came in, while a full answer held some: usually not at all, at most `maxOwnRequeries` times (a Sent folder
         // of other people's mail, an imported list archive, can make thousands of addresses "own").
+        // A longer answer may come from a scan bounded in entries where the first came from a best list: the answers
+        // are merged by rank, so one never loses a contact an earlier one found.
         var asked = limit
         var found = try views.completeContacts(account: account, prefix: prefix, limit: asked)
         for _ in 0..<Self.maxOwnRequeries where found.count == asked && asked < Self.maxContactCompletions {
             let mine = found.filter { Self.isOwn($0, own) }.count
             guard mine > 0, limit + mine > asked else { break }
             asked = min(limit + mine, Self.maxContactCompletions)
-            found = try views.completeContacts(account: account, prefix: prefix, limit: asked)
+            found = ContactsReader.merged(try views.completeContacts(account: account, prefix: prefix, limit: asked), found,
+                                          limit: asked)
         }
         return Self.ownAddressesLast(found, own: own, limit: limit)
     }
@@ -136,9 +139,9 @@ extension MailStore {
     /// How many more times a completion is asked for, to fill in for the user's own addresses it held.
     static let maxOwnRequeries = 3
 
-    /// Whether `c` is one of the user's addresses: a configured account's (`own`, lowercased), or one that sent mail
-    /// in a Sent-role folder.
-    static func isOwn(_ c: Contact, _ own: Set<String>) -> Bool { c.wroteAs > 0 || own.contains(c.address.lowercased()) }
+    /// Whether `c` is one of the user's addresses: a configured account's (`own`, lowercased), or one whose mail is
+    /// mostly in Sent-role folders (`Contact.isUsersOwn`).
+    static func isOwn(_ c: Contact, _ own: Set<String>) -> Bool { c.isUsersOwn || own.contains(c.address.lowercased()) }
 
     /// `found` (best first) with the user's own addresses (`isOwn`) moved after the others, in their order, at most
     /// `limit`.

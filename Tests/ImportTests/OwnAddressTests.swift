@@ -69,10 +69,11 @@ final class OwnAddressTests: XCTestCase {
             if case .emailReceived(let p) = try ev.decode(), p.messageID == "p1@example.com" { parent = p.emailID }
             return true
         }
-        let (draft, _) = try DraftsUseCase(store: store).create(account: "home",
+        let (draft, problems) = try DraftsUseCase(store: store).create(account: "home",
                                                                  DraftInput(body: "Yes", replyTo: try XCTUnwrap(parent), replyAll: true))
         XCTAssertEqual(draft.to.map(\.email), ["tina@example.org"])
         XCTAssertEqual(draft.cc.map(\.email), ["theo@example.net"], "neither the account nor the alias")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("tb@alias.example left out of the reply") }, "\(problems)")
 
         // Put in a category, the thread teaches a rule for Tina, not for the user's alias that wrote its newest mail.
         let thread = try XCTUnwrap(try store.latestViews().threadPage(scope: "home", folder: "INBOX", category: nil, after: nil,
@@ -80,5 +81,41 @@ final class OwnAddressTests: XCTestCase {
         XCTAssertEqual(thread.messageCount, 2)
         let correction = try CategorizeEmailUseCase(store: store).categorizeThread(id: thread.id, as: .promotions)
         XCTAssertEqual(correction.learnedSender, "tina@example.org")
+    }
+
+    /// A delegate whose mail is also in Sent (copies of what they sent on the user's behalf) but who writes to the user
+    /// is not taken for the user: a reply goes to them, and autocomplete ranks them as anyone.
+    func testSomeoneWhoseMailIsAlsoInSentIsNotTheUser() throws {
+        let dir = TemporaryDirectory("own-delegate")
+        let store = try MailStore.create(at: dir.file("store"))
+        _ = try store.addAccount(AccountSettings(name: "home", email: "tom@example.com", host: "imap.example.com",
+                                                 port: 993, security: "tls", credential: .environment("MAILSTORE_UNUSED")))
+        func write(_ path: String, from: String, to: String, id: String, day: Int) throws {
+            let url = URL(fileURLWithPath: dir.file(path))
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let text = "From: \(from)\r\nTo: \(to)\r\nSubject: s \(id)\r\nDate: \(day) Jan 2024 09:00:00 +0000\r\n"
+                + "Message-ID: <\(id)@example.com>\r\n\r\nBody.\r\n"
+            try Data(text.utf8).write(to: url)
+        }
+        try write("md/.Sent/cur/1700000001.1.host:2,S", from: "Dana <dana@example.com>", to: "x@example.org", id: "d0", day: 2)
+        for i in 1...3 {
+            try write("md/cur/170000000\(i + 1).\(i + 1).host:2,S", from: "Dana <dana@example.com>", to: "tom@example.com", id: "d\(i)", day: 2 + i)
+        }
+        var options = Importer.Options()
+        options.account = "home"
+        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 4)
+        var parent: String?
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
+            if case .emailReceived(let p) = try ev.decode(), p.messageID == "d3@example.com" { parent = p.emailID }
+            return true
+        }
+        let (draft, problems) = try DraftsUseCase(store: store).create(account: "home",
+                                                                        DraftInput(body: "Sure", replyTo: try XCTUnwrap(parent)))
+        XCTAssertEqual(draft.to.map(\.email), ["dana@example.com"])
+        XCTAssertFalse(problems.contains { $0.contains("left out") }, "\(problems)")
+        let d = try XCTUnwrap(try store.completeContacts(account: "home", prefix: "d").first)
+        XCTAssertEqual(d.address, "dana@example.com")
+        XCTAssertEqual(d.wroteAs, 1)
+        XCTAssertFalse(d.isUsersOwn)
     }
 }

@@ -27,6 +27,7 @@ public struct DraftsUseCase {
         let id = String(EventID.generate().description.replacingOccurrences(of: "-", with: "").suffix(16))
         var base = DraftSaved(draftID: id, draftVersion: 0, subject: "", body: "")
         var carried = CarriedAttachments()
+        var aliasNotes: [String] = []
         if let original = input.replyTo ?? input.forward {
             let (parsed, bytes) = try self.original(original)
             let parent = ParentMessage(parsed)
@@ -37,10 +38,17 @@ public struct DraftsUseCase {
                 base.inReplyTo = threading.inReplyTo
                 base.references = threading.references
                 var own = Set([settings.settings.email, settings.settings.username].map { MailAddress(name: nil, email: $0).normalizedEmail })
-                // The user's other addresses among the parent's (an alias that sent mail in Sent): left out as well.
-                own.formUnion(try views.sentAs(account: account,
-                                               among: (parent.from + parent.replyTo + parent.to + parent.cc).map(\.normalizedEmail)))
+                // The user's other addresses among the parent's (an alias: most of its mail in Sent) are left out as well,
+                // each said in the problems, since a Sent folder can hold someone else's mail (a delegate's).
+                let named = (parent.from + parent.replyTo + parent.to + parent.cc).map(\.normalizedEmail)
+                let aliases = try views.sentAs(account: account, among: named).subtracting(own)
+                own.formUnion(aliases)
                 let recipients = MessageComposer.replyRecipients(to: parent, all: input.replyAll, own: own)
+                let kept = Set((recipients.to + recipients.cc).map(\.normalizedEmail))
+                let addressed = Set((parent.to + parent.cc).map(\.normalizedEmail))
+                aliasNotes = aliases.intersection(addressed).subtracting(kept).sorted().map {
+                    "\($0) left out of the reply: most of its mail is in a Sent folder, so it is taken for one of your addresses"
+                }
                 base.to = recipients.to.map(MessageIngest.address)
                 base.cc = recipients.cc.map(MessageIngest.address)
                 base.replyToEmailID = original
@@ -56,7 +64,7 @@ public struct DraftsUseCase {
         var merged = input
         if merged.body != nil && (input.replyTo ?? input.forward) != nil { merged.body = nil }
         let (draft, problems) = try save(account: account, base: base, merged, carrying: carried.blobs)
-        return (draft, carried.problems + problems)
+        return (draft, carried.problems + aliasNotes + problems)
     }
 
     /// Saves the next version of a draft with `input`'s changes. The version is written only if the draft's stream
