@@ -9,11 +9,33 @@ import XCTest
 /// everyone else's (the user is a recipient of every message received and the sender of every one sent, so by
 /// frequency alone "t" offered Tom, the user, before Tina); a reply to all leaves them out, aliases included.
 final class OwnAddressTests: XCTestCase {
+    /// A new store in `dir` with the account "home" of tom@example.com (never connected to).
+    private func homeStore(_ dir: TemporaryDirectory, email: String = "tom@example.com") throws -> MailStore {
+        let store = try MailStore.create(at: dir.file("store"))
+        _ = try store.addAccount(AccountSettings(name: "home", email: email, host: "imap.example.com",
+                                                 port: 993, security: "tls", credential: .environment("MAILSTORE_UNUSED")))
+        return store
+    }
+
+    /// Imports `dir`'s `md` Maildir into "home", checking it brought `count` messages.
+    private func importHome(_ store: MailStore, _ dir: TemporaryDirectory, count: Int) throws {
+        var options = Importer.Options()
+        options.account = "home"
+        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, count)
+    }
+
+    /// The email id of the message whose Message-ID is `messageID`.
+    private func emailID(_ store: MailStore, _ messageID: String) throws -> String {
+        var found: String?
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
+            if case .emailReceived(let p) = try ev.decode(), p.messageID == messageID { found = p.emailID }
+            return true
+        }
+        return try XCTUnwrap(found)
+    }
     func testTheUsersOwnAddressComesAfterEveryoneElse() throws {
         let dir = TemporaryDirectory("own-address")
-        let store = try MailStore.create(at: dir.file("store"))
-        _ = try store.addAccount(AccountSettings(name: "home", email: "Tom@Example.com", host: "imap.example.com",
-                                                 port: 993, security: "tls", credential: .environment("MAILSTORE_UNUSED")))
+        let store = try homeStore(dir, email: "Tom@Example.com")
         func write(_ path: String, from: String, to: String, id: Int) throws {
             let url = URL(fileURLWithPath: dir.file(path))
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -26,9 +48,7 @@ final class OwnAddressTests: XCTestCase {
         for i in 20..<23 { try write("md/.Sent/cur/17000000\(i).\(i).host:2,S", from: "Tom <tom@example.com>", to: "Tina <tina@example.org>", id: i) }
         // An alias the user sends from (not the account's address): own too, as its mail is in Sent.
         for i in 30..<33 { try write("md/.Sent/cur/17000000\(i).\(i).host:2,S", from: "Tom <tb@alias.example>", to: "Theo <theo@example.net>", id: i) }
-        var options = Importer.Options()
-        options.account = "home"
-        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 13)
+        try importHome(store, dir, count: 13)
         XCTAssertEqual(try store.completeContacts(account: "home", prefix: "tb").map(\.address), ["tb@alias.example"])
 
         // The views rank Tom first (10 messages, 3 from him); the store offers him last.
@@ -44,9 +64,7 @@ final class OwnAddressTests: XCTestCase {
 
     func testAReplyToAllLeavesOutTheUsersAliases() throws {
         let dir = TemporaryDirectory("own-reply")
-        let store = try MailStore.create(at: dir.file("store"))
-        _ = try store.addAccount(AccountSettings(name: "home", email: "tom@example.com", host: "imap.example.com",
-                                                 port: 993, security: "tls", credential: .environment("MAILSTORE_UNUSED")))
+        let store = try homeStore(dir)
         func write(_ path: String, _ text: String) throws {
             let url = URL(fileURLWithPath: dir.file(path))
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -61,16 +79,10 @@ final class OwnAddressTests: XCTestCase {
         // The user answered Tina from the alias: the thread's newest mail is the user's.
         try write("md/.Sent/cur/1700000003.3.host:2,S", "From: Tom <tb@alias.example>\nTo: tina@example.org\nSubject: Re: plans\n"
                   + "Date: Wed, 17 Jan 2024 09:00:00 +0000\nMessage-ID: <s2@example.com>\nIn-Reply-To: <p1@example.com>\n\nok\n")
-        var options = Importer.Options()
-        options.account = "home"
-        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 3)
-        var parent: String?
-        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
-            if case .emailReceived(let p) = try ev.decode(), p.messageID == "p1@example.com" { parent = p.emailID }
-            return true
-        }
+        try importHome(store, dir, count: 3)
+        let parent = try emailID(store, "p1@example.com")
         let (draft, problems) = try DraftsUseCase(store: store).create(account: "home",
-                                                                 DraftInput(body: "Yes", replyTo: try XCTUnwrap(parent), replyAll: true))
+                                                                 DraftInput(body: "Yes", replyTo: parent, replyAll: true))
         XCTAssertEqual(draft.to.map(\.email), ["tina@example.org"])
         XCTAssertEqual(draft.cc.map(\.email), ["theo@example.net"], "neither the account nor the alias")
         XCTAssertTrue(problems.contains { $0.hasPrefix("tb@alias.example left out of the reply") }, "\(problems)")
@@ -87,9 +99,7 @@ final class OwnAddressTests: XCTestCase {
     /// is not taken for the user: a reply goes to them, and autocomplete ranks them as anyone.
     func testSomeoneWhoseMailIsAlsoInSentIsNotTheUser() throws {
         let dir = TemporaryDirectory("own-delegate")
-        let store = try MailStore.create(at: dir.file("store"))
-        _ = try store.addAccount(AccountSettings(name: "home", email: "tom@example.com", host: "imap.example.com",
-                                                 port: 993, security: "tls", credential: .environment("MAILSTORE_UNUSED")))
+        let store = try homeStore(dir)
         func write(_ path: String, from: String, to: String, id: String, day: Int) throws {
             let url = URL(fileURLWithPath: dir.file(path))
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -101,16 +111,10 @@ final class OwnAddressTests: XCTestCase {
         for i in 1...3 {
             try write("md/cur/170000000\(i + 1).\(i + 1).host:2,S", from: "Dana <dana@example.com>", to: "tom@example.com", id: "d\(i)", day: 2 + i)
         }
-        var options = Importer.Options()
-        options.account = "home"
-        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 4)
-        var parent: String?
-        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
-            if case .emailReceived(let p) = try ev.decode(), p.messageID == "d3@example.com" { parent = p.emailID }
-            return true
-        }
+        try importHome(store, dir, count: 4)
+        let parent = try emailID(store, "d3@example.com")
         let (draft, problems) = try DraftsUseCase(store: store).create(account: "home",
-                                                                        DraftInput(body: "Sure", replyTo: try XCTUnwrap(parent)))
+                                                                        DraftInput(body: "Sure", replyTo: parent))
         XCTAssertEqual(draft.to.map(\.email), ["dana@example.com"])
         XCTAssertFalse(problems.contains { $0.contains("left out") }, "\(problems)")
         let d = try XCTUnwrap(try store.completeContacts(account: "home", prefix: "d").first)
