@@ -286,11 +286,18 @@ package struct ContactsReader {
 
     /// The addresses (lowercased) of `account` the user wrote to, at most `limit`.
     package func correspondents(account: String, limit: Int = 100_000) throws -> Set<String> {
-        var out = Set<String>()
+        try people(account: account, limit: limit).wroteTo
+    }
+
+    /// In one pass over `account`'s contacts: the addresses (lowercased) the user wrote to, and those that are the
+    /// user's own by their mail (`Contact.isUsersOwn`: an alias), at most `limit` of each.
+    package func people(account: String, limit: Int = 100_000) throws -> (wroteTo: Set<String>, own: Set<String>) {
+        var wroteTo = Set<String>(), own = Set<String>()
         try snapshot.scan(ContactsProjector.peopleTable, prefix: Key(account).bytes) { _, c in
-            if c.wroteTo > 0 { out.insert(c.address.lowercased()) }
-            return out.count < limit
+            if c.wroteTo > 0 && wroteTo.count < limit { wroteTo.insert(c.address.lowercased()) }
+            if c.isUsersOwn && own.count < limit { own.insert(c.address.lowercased()) }
+            return wroteTo.count < limit || own.count < limit
         }
-        return out
+        return (wroteTo, own)
     }
 }

@@ -18,10 +18,10 @@ final class OwnAddressTests: XCTestCase {
     }
 
     /// Imports `dir`'s `md` Maildir into "home", checking it brought `count` messages.
-    private func importHome(_ store: MailStore, _ dir: TemporaryDirectory, count: Int) throws {
+    private func importHome(_ store: MailStore, _ dir: TemporaryDirectory, count: Int, folder: String = "md") throws {
         var options = Importer.Options()
         options.account = "home"
-        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, count)
+        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file(folder)).imported, count)
     }
 
     /// The email id of the message whose Message-ID is `messageID`.
@@ -60,6 +60,17 @@ final class OwnAddressTests: XCTestCase {
         XCTAssertEqual(try store.completeContacts(account: "home", prefix: "to").map(\.address), ["tom@example.com", "tb@alias.example"],
                        "still offered, for mail to oneself")
         XCTAssertEqual(try store.completeContacts(account: "home", prefix: "t", limit: 0), [])
+
+        // Mail from the alias that arrives later (the user copying themselves) is the user's own: primary.own.
+        try write("md2/cur/1700000040.40.host:2,S", from: "Tom <tb@alias.example>", to: "tb@alias.example", id: 40)
+        try importHome(store, dir, count: 1, folder: "md2")
+        let id = try emailID(store, "m40@example.com")
+        var rule: String?
+        try store.log.scan(filter: ScanFilter(types: [.emailCategorized])) { ev in
+            if case .emailCategorized(let c) = try ev.decode(), c.emailID == id { rule = c.rule }
+            return true
+        }
+        XCTAssertEqual(rule, "primary.own: tb@alias.example")
     }
 
     func testAReplyToAllLeavesOutTheUsersAliases() throws {

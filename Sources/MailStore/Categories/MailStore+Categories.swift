@@ -26,14 +26,15 @@ extension MailStore {
     }
 
     /// The categorizer for `account`'s new mail: the built-in rules with the user's learned sender rules and the
-    /// people the user wrote to (the contacts view: recipients of mail in Sent-role folders); nil when
-    /// categorizing is off.
+    /// people the user wrote to (the contacts view: recipients of mail in Sent-role folders); `ownAddresses` with the
+    /// user's aliases (addresses with most of their mail in Sent-role folders); nil when categorizing is off.
     public func categorizer(account: String, ownAddresses: Set<String> = []) throws -> Categorizer? {
         guard MailStore.categorizerEnabled else { return nil }
         // Open views are read as they are; otherwise the current generation is read without opening the store's
         // views (a bulk import folds them only when it ends).
-        let read: (Snapshot) throws -> Set<String> = { try ContactsReader($0).correspondents(account: account) }
-        let correspondents = try viewsIfOpen.map { try $0.read(read) } ?? ViewStore.readCurrent(store: directory, log: log, read) ?? []
-        return Categorizer(senderRules: try senderRules(account: account), ownAddresses: ownAddresses, correspondents: correspondents)
+        let read: (Snapshot) throws -> (wroteTo: Set<String>, own: Set<String>) = { try ContactsReader($0).people(account: account) }
+        let people = try viewsIfOpen.map { try $0.read(read) } ?? ViewStore.readCurrent(store: directory, log: log, read)
+        return Categorizer(senderRules: try senderRules(account: account), ownAddresses: ownAddresses.union(people?.own ?? []),
+                           correspondents: people?.wroteTo ?? [])
     }
 }
