@@ -89,6 +89,16 @@ struct ComposeBench {
             }
             return (times, hits)
         }
+        // Through the store, as a client asks (`MailStore.completeContacts`): the configured accounts read, the user's
+        // own addresses put last (the bench account's `me@example.com` is no contact here, so one view completion each).
+        var throughStore: [UInt64] = []
+        for _ in 0..<1000 {
+            let prefix = String(rng.pick(RealisticEvents.words).prefix(3))
+            let t = Stopwatch.now()
+            let found = try store.completeContacts(account: "bench", prefix: prefix)
+            throughStore.append(Stopwatch.now() - t)
+            precondition(found.count <= 10)
+        }
         let (twoWords, twoHits) = try timedCompletions { "\($0.pick(RealisticEvents.words)) \($0.pick(RealisticEvents.words).prefix(2))" }
         // Initials (`r d`: a letter of each word, as one types "c w" for Carl Worth): each letter starts one to four of
         // the 26 name words, so the first word's entries are ~3,800 to ~15,000.
@@ -161,7 +171,7 @@ struct ComposeBench {
         return """
         ## Compose
 
-        `swift build -c release && .build/release/bench compose` — in-process: `DraftsUseCase` saving one draft 1,000 times (each save a durable `DraftSaved` with fsync, folded into the views before it returns), and `ViewStore.completeContacts` over \(Fmt.int(Double(contacts))) contacts with 1-, 3-, 5-, 7- and 8-letter prefixes of name words (each name two of 26 words, so a word starts ~3,800 contacts' names), 1,000 of each (\(hits / (1000 * lengths.count)) results per query on average, up to 10), 1,000 names typed as two words (a whole word and two letters of another, as `budget re`: the words' best-contacts lists, then the first word's ~3,800 index entries taken best first and checked, the second's read and intersected with them where checking would cost more), 1,000 initials (`r d`: a letter of each of two words; the best list of the pair of initials, contacts schema 15, where before the ~3,800 to ~15,000 index entries of the rarer letter were read), the prefixes that match the most contacts, and the scan a prefix of 8 or more characters matching 11,111 contacts would take (200 queries each); then, with 10,000 senders `noreply-N@serviceM.example` appended, `noreply-` and the scan of its entries (200 each); then, with 20 busier senders `noreply@brandN.example` (3 messages each) filling the list of `noreply`, `noreply-` and `noreply-1` and the scans of their entries (200 each). Prefixes of 1 to 7 characters read a list of their 16 best contacts; 8 and more read the list of their first 7 where 10 of its contacts match, else (ASCII) the list of 16 best addresses of their own prefix, or of its shortest beginning whose list holds every address it starts, merged with the lists of the name words they start (contacts schema 12), else scan the prefix index, where a name word of 8 or more letters is read from its own list of 16 (its ~3,800 entries skipped).
+        `swift build -c release && .build/release/bench compose` — in-process: `DraftsUseCase` saving one draft 1,000 times (each save a durable `DraftSaved` with fsync, folded into the views before it returns), and `ViewStore.completeContacts` over \(Fmt.int(Double(contacts))) contacts with 1-, 3-, 5-, 7- and 8-letter prefixes of name words (each name two of 26 words, so a word starts ~3,800 contacts' names), 1,000 of each (\(hits / (1000 * lengths.count)) results per query on average, up to 10), 1,000 3-letter ones through `MailStore.completeContacts` (the configured accounts read, the user's own addresses put last), 1,000 names typed as two words (a whole word and two letters of another, as `budget re`: the words' best-contacts lists, then the first word's ~3,800 index entries taken best first and checked, the second's read and intersected with them where checking would cost more), 1,000 initials (`r d`: a letter of each of two words; the best list of the pair of initials, contacts schema 15, where before the ~3,800 to ~15,000 index entries of the rarer letter were read), the prefixes that match the most contacts, and the scan a prefix of 8 or more characters matching 11,111 contacts would take (200 queries each); then, with 10,000 senders `noreply-N@serviceM.example` appended, `noreply-` and the scan of its entries (200 each); then, with 20 busier senders `noreply@brandN.example` (3 messages each) filling the list of `noreply`, `noreply-` and `noreply-1` and the scans of their entries (200 each). Prefixes of 1 to 7 characters read a list of their 16 best contacts; 8 and more read the list of their first 7 where 10 of its contacts match, else (ASCII) the list of 16 best addresses of their own prefix, or of its shortest beginning whose list holds every address it starts, merged with the lists of the name words they start (contacts schema 12), else scan the prefix index, where a name word of 8 or more letters is read from its own list of 16 (its ~3,800 entries skipped).
         \(Report.machine(workDir: options.work))
 
         | run | p50 | p99 |
@@ -172,6 +182,7 @@ struct ComposeBench {
         | autocomplete, 5 letters | \(f(completions[5]!, 50)) ms | \(f(completions[5]!, 99)) ms |
         | autocomplete, 7 letters | \(f(completions[7]!, 50)) ms | \(f(completions[7]!, 99)) ms |
         | autocomplete, 8 letters (index scan; each word's list) | \(f(completions[8]!, 50)) ms | \(f(completions[8]!, 99)) ms |
+        | autocomplete, 3 letters through the store (`MailStore.completeContacts`: the accounts read, own addresses last) | \(f(throughStore, 50)) ms | \(f(throughStore, 99)) ms |
         | autocomplete, two words (`budget re`: the lists, then ~3,800 index entries of the first, best first, checked, and the second's where it is selective; \(twoHits / 1000) results per query on average) | \(f(twoWords, 50)) ms | \(f(twoWords, 99)) ms |
         | autocomplete, initials (`r d`: a letter of each of two words; the list of the pair; \(initialHits / 1000) results per query on average) | \(f(initials, 50)) ms | \(f(initials, 99)) ms |
         | autocomplete, `person1` (11,111 matching contacts) | \(f(wide, 50)) ms | \(f(wide, 99)) ms |
