@@ -35,13 +35,9 @@ enum FutureDate {
         return (now, .none, "date \(stamp(date)) in the future: time stored kept")
     }
 
-    /// A date as UTC seconds (`2038-01-19T03:14:07Z`).
+    /// A date as UTC seconds (`2038-01-19T03:14:07Z`), within the years 1-9999.
     private static func stamp(_ d: Date) -> String {
-        let s = Int64(max(-62_135_596_800, min(253_402_300_799, d.timeIntervalSince1970.rounded(.down))))
-        var t = time_t(s)
-        var tm = tm()
-        gmtime_r(&t, &tm)
-        func p(_ v: Int32, _ w: Int) -> String { String(repeating: "0", count: max(0, w - String(v).count)) + String(v) }
-        return "\(p(tm.tm_year + 1900, 4))-\(p(tm.tm_mon + 1, 2))-\(p(tm.tm_mday, 2))T\(p(tm.tm_hour, 2)):\(p(tm.tm_min, 2)):\(p(tm.tm_sec, 2))Z"
+        Date(timeIntervalSince1970: max(-62_135_596_800, min(253_402_300_799, d.timeIntervalSince1970.rounded(.down))))
+            .formatted(.iso8601)
     }
 }

@@ -112,7 +112,7 @@ extension MailStore {
 
     /// Contacts of an account whose address or name starts with `prefix` (all when empty), best first: at most
     /// `limit`, and at most `maxContactCompletions`. The user's own addresses (every configured account's, and every
-    /// address that sent mail in a Sent-role folder: an alias, another identity) come after everyone else: they are
+    /// address with at least half of its mail in a Sent-role folder: an alias, `Contact.isUsersOwn`) come after everyone else: they are
     /// in every message's recipients or sender, so by frequency they would lead every completion they match ("t"
     /// offering the user before Tina); they stay offered, last, for mail to oneself.
     public func completeContacts(account: String, prefix: String, limit: Int = 10) throws -> [Contact] {

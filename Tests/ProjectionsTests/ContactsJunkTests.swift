@@ -29,4 +29,23 @@ final class ContactsJunkTests: XCTestCase {
         XCTAssertEqual(try reader.complete(account: "acc", prefix: "o"), [])
         XCTAssertEqual(try reader.complete(account: "acc", prefix: "vic"), [])
     }
+
+    /// `sentAs` (the user's aliases among a message's addresses) looks up at most 1,024 distinct addresses, whatever a
+    /// hostile message names: repeats of one address use one lookup, and what lies past 1,024 others is not looked up.
+    func testSentAsLooksUpAtMostItsBoundOfDistinctAddresses() throws {
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        try harness.fold([
+            .folderDiscovered(FolderDiscovered(folder: "Sent", displayName: "Sent", role: .sent)),
+            mail("s", folder: "Sent", from: "alias@me.example", to: "friend@x.example"),
+            mail("i", folder: "INBOX", from: "friend@x.example"),
+        ], account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        let repeats = Array(repeating: "friend@x.example", count: 5_000) + ["ALIAS@me.example"]
+        XCTAssertEqual(try reader.sentAs(account: "acc", among: repeats), ["alias@me.example"])
+        let many = (0..<1_100).map { "p\($0)@x.example" } + ["alias@me.example"]
+        XCTAssertEqual(try reader.sentAs(account: "acc", among: many), [])
+        XCTAssertEqual(try reader.sentAs(account: "acc", among: [String(repeating: "a", count: 300) + "@x.example", "alias@me.example"]),
+                       ["alias@me.example"], "an address past the bound is skipped, not looked up")
+        XCTAssertEqual(try reader.sentAs(account: "acc", among: ["friend@x.example"]), [], "they write to the user")
+    }
 }

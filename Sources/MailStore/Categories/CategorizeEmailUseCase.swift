@@ -58,8 +58,8 @@ public struct CategorizeEmailUseCase {
                                                                    rule: "user.correction: thread \(id)")),
                          account: account, stream: .email(m.id), correlationID: correlation, actor: .user)
             }
-            // The sender to learn: of the newest email not from the user's own addresses (the account's, or one that
-            // sent mail in Sent: a reply the user sent says nothing about where the other side's mail belongs).
+            // The sender to learn: of the newest email not from the user's own addresses (the account's, or one with at
+            // least half of its mail in Sent: a reply the user sent says nothing about where the other side's mail belongs).
             var own = Set([try store.account(named: account)?.email.lowercased()].compactMap { $0 })
             own.formUnion(try store.latestViews().sentAs(account: account, among: members.compactMap { $0.email.sender?.email.lowercased() }))
             let teacher = members.filter { $0.email.sender.map { !own.contains($0.email.lowercased()) } ?? false }

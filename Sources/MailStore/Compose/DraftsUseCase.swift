@@ -19,7 +19,7 @@ public struct DraftsUseCase {
 
     /// Creates a draft in `account`; returns it with the per-field address problems (saved anyway). A reply goes to
     /// the original's Reply-To (else its From), a reply to all also to its To and Cc, the user's own addresses left
-    /// out (the account's, and those that sent mail in a Sent-role folder); a forward carries the original's attachments (those past the draft's bounds are left out, each named in
+    /// out (the account's, and those with at least half of their mail in a Sent-role folder); a forward carries the original's attachments (those past the draft's bounds are left out, each named in
     /// the problems).
     public func create(account: String, _ input: DraftInput) throws -> (draft: DraftSaved, problems: [String]) {
         try checkInput(input)
