@@ -26,10 +26,14 @@ public struct NotificationCandidate: Equatable, Sendable {
     public var folderRoles: Set<FolderRole>
     /// Its category (`.uncategorized` when none).
     public var category: AICategory
+    /// Whether the sender is the user: a configured account's address, or an alias (an address with at least half
+    /// of its mail in a Sent-role folder, `Contact.isUsersOwn`). The user's own mail in the Inbox (a list's copy of
+    /// what they wrote, a note to self) is not news to them: suppressed `own-mail` unless the sender is a VIP.
+    public var fromUser: Bool
 
     /// Creates a candidate.
     public init(emailID: String, messageKey: String? = nil, threadID: String, account: String, fromName: String?, fromAddress: String,
-                subject: String, snippet: String?, dateReceived: Timestamp, folderRoles: Set<FolderRole>, category: AICategory = .uncategorized) {
+                subject: String, snippet: String?, dateReceived: Timestamp, folderRoles: Set<FolderRole>, category: AICategory = .uncategorized, fromUser: Bool = false) {
         self.emailID = emailID
         self.messageKey = messageKey ?? emailID
         self.threadID = threadID
@@ -41,5 +45,6 @@ public struct NotificationCandidate: Equatable, Sendable {
         self.dateReceived = dateReceived
         self.folderRoles = folderRoles
         self.category = category
+        self.fromUser = fromUser
     }
 }

@@ -7,7 +7,7 @@ import EventModel
 /// Per email, in order: dedup (one decision per message within a sync; the caller's `alreadyDecided` skips
 /// the emails decided before: see `NotificationCoordinator.didSyncNewEmails`); the account's first sync, or
 /// the first of a session, suppresses everything; the filter pipeline (AND: account enabled, not Junk, inbox
-/// association, category enabled with uncategorized passing, outside quiet hours, thread not muted), bypassed by
+/// association, not the user's own mail, category enabled with uncategorized passing, outside quiet hours, thread not muted), bypassed by
 /// a VIP sender; the folder the user is looking at gives badge only; recency (5 minutes foreground, 1 hour
 /// background) by `dateReceived`, the arrival time, never the sender's Date header; at most `maxBannersPerSync`
 /// banners, the newest by arrival, the rest badge only.
@@ -62,6 +62,7 @@ public enum NotificationDecider {
         if settings.disabledAccounts.contains(c.account) { return "account-disabled" }
         if c.folderRoles.contains(.junk) { return "junk" }
         if !c.folderRoles.contains(.inbox) { return "not-in-inbox" }
+        if c.fromUser { return "own-mail" }
         if c.category != .uncategorized, settings.disabledCategories.contains(c.category) { return "category-off" }
         if let quiet = settings.quietHours, quiet.contains(minute: sync.localMinute) { return "quiet-hours" }
         if settings.mutedThreads.contains(c.threadID) { return "muted" }

@@ -95,6 +95,19 @@ final class NotificationDeciderTests: XCTestCase {
         XCTAssertTrue(one(email("e1", roles: [.inbox, .flagged])) == (.posted, "passed"))  // E-06
     }
 
+    // Not in the spec: the user's own mail in the Inbox (a list's copy of what they wrote, a note to self) is not news;
+    // outside the Inbox the folder says why; a VIP (the user made themselves one) still bypasses it.
+    func testTheUsersOwnMailIsSuppressed() {
+        var mine = email("e1", from: "me@example.com")
+        mine.fromUser = true
+        XCTAssertTrue(one(mine) == (.suppressed, "own-mail"))
+        var sent = mine
+        sent.folderRoles = [.sent]
+        XCTAssertTrue(one(sent) == (.suppressed, "not-in-inbox"))
+        XCTAssertTrue(one(mine, NotificationSettings(vips: ["me@example.com"])) == (.posted, "vip"))
+        XCTAssertTrue(one(email("e2", from: "me@example.com")) == (.posted, "passed"))
+    }
+
     // AC-N-07, E-07
     func testCategoryFilter() {
         let off = NotificationSettings(disabledCategories: [.promotions])

@@ -346,6 +346,26 @@ final class NotificationSyncTests: SyncTestCase {
 
     /// Seeds the Inbox with one message and adds the account through the CLI, the test's store closed first (the
     /// CLI's processes open it).
+    /// The user's own mail reaching the Inbox (a list's copy of what they wrote, a note to self, mail from an alias whose
+    /// mail is in Sent) posts no banner: `own-mail`; someone else's mail of the same sync is posted.
+    func testTheUsersOwnMailInTheInboxPostsNoBanner() throws {
+        let c = try server()
+        defer { c.logout() }
+        let coordinator = try seededCoordinator(via: c)
+        // An alias: what it sent is in the Sent folder (the Sent copies are the user's, decided not-in-inbox).
+        for i in 0..<2 { try append(c, "alias-sent\(i)", subject: "From my alias \(i)", from: "Me Too <me.too@example.net>", to: MailboxName("Sent")) }
+        _ = try syncAndDecide(coordinator)
+        try append(c, "self", subject: "Note to self", from: "Me <\(user!)>")
+        try append(c, "alias-list", subject: "[list] my post", from: "Me Too <ME.TOO@example.net>")
+        try append(c, "other", subject: "Hello", from: "John Doe <john@example.com>")
+        let decided = Dictionary(try syncAndDecide(coordinator).map { ($0.subtitle, $0) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(decided["Note to self"]?.reason, "own-mail")
+        XCTAssertEqual(decided["Note to self"]?.outcome, .suppressed)
+        XCTAssertEqual(decided["[list] my post"]?.reason, "own-mail")
+        XCTAssertEqual(decided["Hello"]?.outcome, .posted)
+        XCTAssertEqual(try coordinator.pendingDeliveries().map(\.decision.subtitle), ["Hello"])
+    }
+
     private func seedAndAddAccountByCLI(via c: IMAPConnection) throws {
         try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
         views = nil

@@ -12,7 +12,7 @@ public struct NotificationDecided: PayloadCodable {
     public var threadID: String
     /// Posted, badge-only or suppressed.
     public var outcome: NotificationOutcome
-    /// Why (`vip`, `passed`, `first-sync`, `account-disabled`, `junk`, `not-in-inbox`, `active-folder`,
+    /// Why (`vip`, `passed`, `first-sync`, `account-disabled`, `junk`, `not-in-inbox`, `own-mail`, `active-folder`,
     /// `category-off`, `quiet-hours`, `muted`, `too-old`, `flood-cap`).
     public var reason: String
     /// The time of the sync that brought the email, used for recency and quiet hours.

@@ -165,6 +165,7 @@ public struct NotificationCoordinator {
             if let e = try views.emailRecord(id: id), e.account == account { found.append((id, e)) }
         }
         let arrivals = try self.arrivals(of: found)
+        let own = try ownAddresses(account: account, senders: found.compactMap { $0.email.sender?.email })
         var out: [Candidate] = []
         // Each thread's emails read once for all of its new emails (10,000 new messages of one long thread read it once,
         // not 10,000 times); held for the call: at most the threads of `maxEmailsPerDecision` emails.
@@ -175,10 +176,20 @@ public struct NotificationCoordinator {
             let c = NotificationCandidate(emailID: id, messageKey: e.messageKey, threadID: e.threadID, account: account,
                                           fromName: e.sender?.name, fromAddress: e.sender?.email ?? "", subject: e.subject,
                                           snippet: e.snippet, dateReceived: arrivals[id] ?? e.date,
-                                          folderRoles: Set(copies.map { role($0.email.folder) } + [role(e.folder)]), category: e.category)
+                                          folderRoles: Set(copies.map { role($0.email.folder) } + [role(e.folder)]), category: e.category,
+                                          fromUser: own.contains((e.sender?.email ?? "").lowercased()))
             out.append(Candidate(candidate: c, copies: copies.map(\.id).filter { $0 != id }, inInbox: role(e.folder) == .inbox))
         }
         return out
+    }
+
+    /// Those of `senders` (lowercased) that are the user's: every configured account's address, and the aliases among
+    /// them (`ViewStore.sentAs`: at least half of an address's mail in a Sent-role folder of `account`; the first
+    /// 1,024 distinct senders are looked up, the rest taken as others).
+    func ownAddresses(account: String, senders: [String]) throws -> Set<String> {
+        let configured = Set(try store.accounts().map { $0.email.lowercased() }.filter { !$0.isEmpty })
+        let others = Array(Set(senders.map { $0.lowercased() }.filter { !$0.isEmpty && !configured.contains($0) })).sorted()
+        return try configured.union(others.isEmpty ? [] : store.views().sentAs(account: account, among: others))
     }
 
     /// When each email of `emails` arrived, which recency and the per-sync cap go by: the server's arrival time
