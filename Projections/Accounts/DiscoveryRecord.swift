@@ -40,6 +40,11 @@ extension AccountSettingsDiscovered {
         p.smtpHost = smtpHost.map { ViewBounds.text($0) }
         p.manual = manual.prefix(16).map { ViewBounds.text($0, maxBytes: 64) }
         p.steps = steps.prefix(16).map { ViewBounds.text($0, maxBytes: 64) }
+        // A login template longer than a login may be is no login (the reuse then logs in with the address).
+        p.imapUsernameTemplate = imapUsernameTemplate.flatMap { $0.utf8.count <= 1_024 ? $0 : nil }
+        p.smtpUsernameTemplate = smtpUsernameTemplate.flatMap { $0.utf8.count <= 1_024 ? $0 : nil }
+        p.imapAuthentication = imapAuthentication.prefix(16).map { ViewBounds.text($0, maxBytes: 64) }
+        p.smtpAuthentication = smtpAuthentication.prefix(16).map { ViewBounds.text($0, maxBytes: 64) }
         return p
     }
 }

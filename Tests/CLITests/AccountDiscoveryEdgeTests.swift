@@ -166,6 +166,22 @@ final class AccountDiscoveryEdgeTests: CLITestCase {
         XCTAssertEqual(list["un"]?["username"] as? String, "a%b@unknown.test", "a placeholder not known: the address")
         XCTAssertEqual(list["pc"]?["username"] as? String, "a%b", "a % in the address itself is kept")
         XCTAssertNil(list["lp"]?["smtpUsername"] as? String, "the SMTP login is the IMAP one")
+
+        // Another address of the same domains: the cached lookup fills the document's placeholders in for it (it had
+        // logged in with the whole address, whatever the document said).
+        let requests = server?.requestedPaths.count ?? 0
+        try run(["account", "add", "lp2", "--email", "jane@localpart.test", "--password-file", pw])
+        try run(["account", "add", "bo2", "--email", "x.y@both.test", "--password-file", pw])
+        try run(["account", "add", "fx2", "--email", "jane@fixed.test", "--password-file", pw])
+        try run(["account", "add", "ho2", "--email", "jane@hostile.test", "--password-file", pw])
+        XCTAssertEqual(server?.requestedPaths.count ?? 0, requests, "from the cache, nothing asked")
+        let again = try accounts()
+        XCTAssertEqual(again["lp2"]?["username"] as? String, "jane")
+        XCTAssertEqual(again["bo2"]?["username"] as? String, "x.y+both.test")
+        XCTAssertEqual(again["fx2"]?["username"] as? String, "mailbox-7")
+        XCTAssertEqual(again["ho2"]?["username"] as? String, "jane@hostile.test")
+        let cached = try run(["history", "--account", "lp2", "--json"]).stdout
+        XCTAssertTrue(cached.contains("\"imapUsernameTemplate\":\"%EMAILLOCALPART%\""), cached)
     }
 
     /// `<authentication>`: password-cleartext is a password (plain); OAuth2 alone is not recorded as a password
@@ -187,6 +203,13 @@ final class AccountDiscoveryEdgeTests: CLITestCase {
         XCTAssertNil(list["o"])
         XCTAssertEqual(list["e"]?["auth"] as? String, "plain")
         XCTAssertEqual(list["c2"]?["auth"] as? String, "plain", "--auth given wins")
+
+        // The cached lookups keep the methods: a second address of the OAuth2-only domain is told the same.
+        try run(["account", "add", "o1", "--email", "u@oauth.test", "--password-file", pw, "--auth", "plain"])
+        let o2 = try run(["account", "add", "o2", "--email", "v@oauth.test", "--password-file", pw], expect: 6)
+        XCTAssertTrue(o2.stderr.contains("offers only OAuth2") && o2.stderr.contains("--auth oauth2"), o2.stderr)
+        let c3 = try run(["account", "add", "c3", "--email", "v@cram.test", "--password-file", pw], expect: 6)
+        XCTAssertTrue(c3.stderr.contains("password-encrypted"), c3.stderr)
     }
 
     /// An autoconfig offering plaintext connections only: said so, by discover and by add.

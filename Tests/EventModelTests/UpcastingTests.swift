@@ -124,7 +124,15 @@ final class AccountAddedUpcastTests: XCTestCase {
                                           cachedFrom: 12)
         var w = ByteWriter()
         DomainEvent.accountSettingsDiscovered(p).encodePayload(to: &w)
-        XCTAssertEqual(try DomainEvent.decode(type: .accountSettingsDiscovered, version: 1, payload: w.bytes), .accountSettingsDiscovered(p))
+        // Version 1 is the same bytes without the autoconfig's logins and methods (two absent optionals, two empty lists).
+        XCTAssertEqual(try DomainEvent.decode(type: .accountSettingsDiscovered, version: 1, payload: Array(w.bytes.dropLast(4))),
+                       .accountSettingsDiscovered(p))
+        var v2 = p
+        (v2.imapUsernameTemplate, v2.imapAuthentication) = ("%EMAILLOCALPART%", ["OAuth2", "password-cleartext"])
+        (v2.smtpUsernameTemplate, v2.smtpAuthentication) = ("%EMAILADDRESS%", ["password-cleartext"])
+        var w2 = ByteWriter()
+        DomainEvent.accountSettingsDiscovered(v2).encodePayload(to: &w2)
+        XCTAssertEqual(try DomainEvent.decode(type: .accountSettingsDiscovered, version: 2, payload: w2.bytes), .accountSettingsDiscovered(v2))
         XCTAssertEqual(EventType(name: "AccountSettingsDiscovered"), .accountSettingsDiscovered)
         XCTAssertEqual(EventType.accountSettingsDiscovered.rawValue, 12)
     }

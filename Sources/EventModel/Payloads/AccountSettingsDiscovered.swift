@@ -4,7 +4,7 @@
 /// Never carries a secret (server names and ports only).
 public struct AccountSettingsDiscovered: PayloadCodable {
     /// The schema version this build writes.
-    public static let schemaVersion: UInt16 = 1
+    public static let schemaVersion: UInt16 = 2
 
     /// The account's local name (also the envelope's account).
     public var name: String
@@ -33,11 +33,24 @@ public struct AccountSettingsDiscovered: PayloadCodable {
     public var steps: [String]
     /// The log sequence of the earlier `AccountSettingsDiscovered` reused from the cache; nil when looked up now.
     public var cachedFrom: UInt64?
+    /// The IMAP server's `<username>` in the autoconfig document as written, its placeholders (`%EMAILLOCALPART%`, ...)
+    /// not filled in, so a reuse from the cache fills them in for its own address (schema 2; nil in version 1, and when
+    /// the document names none or the servers came from elsewhere).
+    public var imapUsernameTemplate: String?
+    /// The IMAP server's `<authentication>` values in the autoconfig document (`password-cleartext`, `OAuth2`, ...;
+    /// schema 2, empty in version 1).
+    public var imapAuthentication: [String]
+    /// The SMTP server's `<username>` as written (schema 2).
+    public var smtpUsernameTemplate: String?
+    /// The SMTP server's `<authentication>` values (schema 2).
+    public var smtpAuthentication: [String]
 
     /// Creates the payload.
     public init(name: String, domain: String, imapHost: String? = nil, imapPort: UInt32? = nil, imapSecurity: String? = nil,
                 imapSource: String? = nil, smtpHost: String? = nil, smtpPort: UInt32? = nil, smtpSecurity: String? = nil,
-                smtpSource: String? = nil, manual: [String] = [], steps: [String] = [], cachedFrom: UInt64? = nil) {
+                smtpSource: String? = nil, manual: [String] = [], steps: [String] = [], cachedFrom: UInt64? = nil,
+                imapUsernameTemplate: String? = nil, imapAuthentication: [String] = [], smtpUsernameTemplate: String? = nil,
+                smtpAuthentication: [String] = []) {
         self.name = name
         self.domain = domain
         self.imapHost = imapHost
@@ -51,6 +64,10 @@ public struct AccountSettingsDiscovered: PayloadCodable {
         self.manual = manual
         self.steps = steps
         self.cachedFrom = cachedFrom
+        self.imapUsernameTemplate = imapUsernameTemplate
+        self.imapAuthentication = imapAuthentication
+        self.smtpUsernameTemplate = smtpUsernameTemplate
+        self.smtpAuthentication = smtpAuthentication
     }
 
     package func encode(to w: inout ByteWriter) {
@@ -67,6 +84,10 @@ public struct AccountSettingsDiscovered: PayloadCodable {
         w.write(manual)
         w.write(steps)
         w.write(cachedFrom)
+        w.write(imapUsernameTemplate)
+        w.write(imapAuthentication)
+        w.write(smtpUsernameTemplate)
+        w.write(smtpAuthentication)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -83,5 +104,13 @@ public struct AccountSettingsDiscovered: PayloadCodable {
         manual = try r.read()
         steps = try r.read()
         cachedFrom = try r.read()
+        if version >= 2 {
+            imapUsernameTemplate = try r.read()
+            imapAuthentication = try r.read()
+            smtpUsernameTemplate = try r.read()
+            smtpAuthentication = try r.read()
+        } else {
+            (imapUsernameTemplate, imapAuthentication, smtpUsernameTemplate, smtpAuthentication) = (nil, [], nil, [])
+        }
     }
 }

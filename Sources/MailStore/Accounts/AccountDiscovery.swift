@@ -51,6 +51,11 @@ public struct AccountDiscovery: Sendable {
         public var imapUsername: String?
         /// The IMAP server's `<authentication>` values in the autoconfig document (`password-cleartext`, `OAuth2`, ...).
         public var imapAuthentication: [String]?
+        /// The IMAP server's `<username>` as the autoconfig document writes it, placeholders not filled in: recorded, so
+        /// a reuse of this lookup from the cache fills them in for its own address.
+        public var imapUsernameTemplate: String?
+        /// The SMTP server's `<username>` as written.
+        public var smtpUsernameTemplate: String?
         /// The SMTP login the autoconfig document names, if any.
         public var smtpUsername: String?
         /// The SMTP server's `<authentication>` values in the autoconfig document.
@@ -132,11 +137,15 @@ public struct AccountDiscovery: Sendable {
                 if r.imapHost == nil, let imap, let imapEntry {
                     (r.imapHost, r.imapPort, r.imapSecurity, r.source) = (imap.host, imap.port, imap.security.rawValue, name)
                     r.imapUsername = imapEntry.username.flatMap { AccountDiscovery.username($0, email: email) }
+                    // Kept for the cache only when it gave a login (a template with a control character, an unknown
+                    // placeholder or too long a result is not recorded: a reuse logs in with the address, as here).
+                    r.imapUsernameTemplate = r.imapUsername == nil ? nil : imapEntry.username
                     r.imapAuthentication = imapEntry.authentication.isEmpty ? nil : imapEntry.authentication
                 }
                 if r.smtpHost == nil, let smtp, let smtpEntry {
                     (r.smtpHost, r.smtpPort, r.smtpSecurity, r.smtpSource) = (smtp.host, smtp.port, smtp.security.rawValue, name)
                     r.smtpUsername = smtpEntry.username.flatMap { AccountDiscovery.username($0, email: email) }
+                    r.smtpUsernameTemplate = r.smtpUsername == nil ? nil : smtpEntry.username
                     r.smtpAuthentication = smtpEntry.authentication.isEmpty ? nil : smtpEntry.authentication
                 }
             } catch {

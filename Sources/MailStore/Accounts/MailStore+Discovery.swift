@@ -129,6 +129,13 @@ extension AccountDiscovery.Result {
         smtpPort = f.smtpPort.flatMap { UInt16(exactly: $0) }
         smtpSecurity = f.smtpSecurity
         smtpSource = f.smtpSource
+        // The document's logins filled in for this address (a lookup made for bob@ serves carol@), and its methods.
+        imapUsernameTemplate = f.imapUsernameTemplate
+        imapUsername = f.imapUsernameTemplate.flatMap { AccountDiscovery.username($0, email: email) }
+        imapAuthentication = f.imapAuthentication.isEmpty ? nil : f.imapAuthentication
+        smtpUsernameTemplate = f.smtpUsernameTemplate
+        smtpUsername = f.smtpUsernameTemplate.flatMap { AccountDiscovery.username($0, email: email) }
+        smtpAuthentication = f.smtpAuthentication.isEmpty ? nil : f.smtpAuthentication
         cachedAt = when
         cachedSequence = record.sequence
     }
@@ -138,6 +145,8 @@ extension AccountDiscovery.Result {
         AccountSettingsDiscovered(name: name, domain: domain, imapHost: imapHost, imapPort: imapPort.map(UInt32.init),
                                   imapSecurity: imapSecurity, imapSource: source, smtpHost: smtpHost,
                                   smtpPort: smtpPort.map(UInt32.init), smtpSecurity: smtpSecurity, smtpSource: smtpSource,
-                                  manual: manual, steps: steps.map { "\($0.step):\($0.status)" }, cachedFrom: cachedSequence)
+                                  manual: manual, steps: steps.map { "\($0.step):\($0.status)" }, cachedFrom: cachedSequence,
+                                  imapUsernameTemplate: imapUsernameTemplate, imapAuthentication: imapAuthentication ?? [],
+                                  smtpUsernameTemplate: smtpUsernameTemplate, smtpAuthentication: smtpAuthentication ?? [])
     }
 }
