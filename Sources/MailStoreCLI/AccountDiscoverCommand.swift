@@ -17,7 +17,7 @@ struct AccountDiscoverCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The email address.") var email: String
-    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found (imapHost, imapPort, imapSecurity, source, smtpHost, smtpPort, smtpSecurity, smtpSource), unsupported, seconds, and cachedAt and cachedSequence for a cached lookup.") var json = false
+    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found (imapHost, imapPort, imapSecurity, source, smtpHost, smtpPort, smtpSecurity, smtpSource), the autoconfig logins and methods (imapUsername, imapUsernameTemplate, imapAuthentication and the smtp ones), unsupported, seconds, and cachedAt and cachedSequence for a cached lookup.") var json = false
     @Flag(help: "Ask the servers even when the store has a recent lookup of the domain.") var noCache = false
 
     func validate() throws {

@@ -344,8 +344,6 @@ final class NotificationSyncTests: SyncTestCase {
         return false
     }
 
-    /// Seeds the Inbox with one message and adds the account through the CLI, the test's store closed first (the
-    /// CLI's processes open it).
     /// The user's own mail reaching the Inbox (a list's copy of what they wrote, a note to self, mail from an alias whose
     /// mail is in Sent) posts no banner: `own-mail`; someone else's mail of the same sync is posted.
     func testTheUsersOwnMailInTheInboxPostsNoBanner() throws {
@@ -366,6 +364,8 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(try coordinator.pendingDeliveries().map(\.decision.subtitle), ["Hello"])
     }
 
+    /// Seeds the Inbox with one message and adds the account through the CLI, the test's store closed first (the
+    /// CLI's processes open it).
     private func seedAndAddAccountByCLI(via c: IMAPConnection) throws {
         try fill("INBOX", [(id: "seed", subject: "Seed", parent: nil, flags: [])], via: c)
         views = nil

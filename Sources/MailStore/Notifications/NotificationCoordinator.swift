@@ -165,7 +165,8 @@ public struct NotificationCoordinator {
             if let e = try views.emailRecord(id: id), e.account == account { found.append((id, e)) }
         }
         let arrivals = try self.arrivals(of: found)
-        let own = try ownAddresses(account: account, senders: found.compactMap { $0.email.sender?.email })
+        // Only mail in the Inbox can post: the senders looked up are those.
+        let own = try ownAddresses(account: account, senders: found.filter { role($0.email.folder) == .inbox }.compactMap { $0.email.sender?.email })
         var out: [Candidate] = []
         // Each thread's emails read once for all of its new emails (10,000 new messages of one long thread read it once,
         // not 10,000 times); held for the call: at most the threads of `maxEmailsPerDecision` emails.
@@ -183,13 +184,14 @@ public struct NotificationCoordinator {
         return out
     }
 
-    /// Those of `senders` (lowercased) that are the user's: every configured account's address, and the aliases among
-    /// them (`ViewStore.sentAs`: at least half of an address's mail in a Sent-role folder of `account`; the first
-    /// 1,024 distinct senders are looked up, the rest taken as others).
+    /// Those of `senders` (lowercased) that are the user's: the account's own address, and the aliases among them
+    /// (`ViewStore.sentAs`: at least half of an address's mail in a Sent-role folder of `account`; at most 1,024 distinct
+    /// senders are looked up, the rest taken as others). Another configured account's address counts only as an alias
+    /// does: it may be a shared mailbox (team@) whose mail to the user is news.
     func ownAddresses(account: String, senders: [String]) throws -> Set<String> {
-        let configured = Set(try store.accounts().map { $0.email.lowercased() }.filter { !$0.isEmpty })
-        let others = Array(Set(senders.map { $0.lowercased() }.filter { !$0.isEmpty && !configured.contains($0) })).sorted()
-        return try configured.union(others.isEmpty ? [] : store.views().sentAs(account: account, among: others))
+        let mine = (try store.account(named: account)?.email.lowercased()).map { Set([$0]) } ?? []
+        let others = Array(Set(senders.map { $0.lowercased() }.filter { !$0.isEmpty && !mine.contains($0) })).sorted()
+        return try mine.union(others.isEmpty ? [] : store.views().sentAs(account: account, among: others))
     }
 
     /// When each email of `emails` arrived, which recency and the per-sync cap go by: the server's arrival time
