@@ -12,6 +12,7 @@ extension MailStore {
     public func addAccount(_ settings: AccountSettings) throws -> AccountAdded {
         let payload = try settings.validated()
         if try latestViews().account(named: payload.name) != nil { throw AccountError.exists(payload.name) }
+        try checkNameAndMailbox(payload)
         let stream = StreamName.account(payload.name)
         var events = [NewEvent(event: .accountAdded(payload), account: payload.name, stream: stream, actor: .user,
                                expectedVersion: try expectedVersion(of: stream))]
@@ -21,6 +22,48 @@ extension MailStore {
         try commit(events)
         return payload
     }
+
+    /// Refuses an account whose name or mailbox would mix it up with what the store holds: a mailbox another account
+    /// reads (the same IMAP host, port and login, case aside); a name differing from a known one (configured, once configured,
+    /// or holding imported mail) only by case, width or Unicode form (NFKC, case-folded); a name once an account of
+    /// another mailbox (its sync state, drafts and pending actions are still filed under it: a new mailbox with the
+    /// same UIDVALIDITY would have had the old account's flags and moves applied to its own messages); a name holding
+    /// imported mail. The same mailbox added again under its old name is allowed: it goes on where it was.
+    func checkNameAndMailbox(_ p: AccountAdded) throws {
+        let views = try latestViews()
+        let configured = try views.accountList().map(\.settings)
+        if let twin = configured.first(where: { MailStore.mailbox(of: $0) == MailStore.mailbox(of: p) && $0.imapPort == p.imapPort }) {
+            throw AccountError.sameMailbox(name: p.name, existing: twin.name)
+        }
+        let stream = StreamName.account(p.name)
+        var previous: AccountAdded?
+        if try log.streamVersion(stream) > 0 {
+            // The name's own stream: its adds, discoveries and removals only.
+            try log.scanDecoded(filter: ScanFilter(stream: stream)) { _, event in
+                if case .success(.accountAdded(let a)) = event { previous = a }
+                return true
+            }
+        }
+        let folded = MailStore.folded(p.name)
+        let known = configured.map(\.name) + (try views.accounts())
+        if let like = known.first(where: { !$0.utf8.elementsEqual(p.name.utf8) && MailStore.folded($0) == folded }) {
+            throw AccountError.nameLike(name: p.name, existing: like)
+        }
+        if let previous {
+            guard MailStore.mailbox(of: previous) == MailStore.mailbox(of: p) else {
+                throw AccountError.nameHeldAnotherMailbox(name: p.name, login: previous.username, host: previous.imapHost)
+            }
+        } else if try !views.folders(account: p.name).isEmpty {
+            throw AccountError.nameHoldsImportedMail(p.name)
+        }
+    }
+
+    /// The mailbox an account reads: its IMAP host and login, lowercased (a port or security changed on re-adding a name
+    /// is the same mailbox).
+    static func mailbox(of a: AccountAdded) -> [String] { [a.imapHost.lowercased(), a.username.lowercased()] }
+
+    /// An account name as a user tells names apart: compatibility-composed (NFKC: full-width letters as ASCII), lowercased.
+    static func folded(_ name: String) -> [UInt8] { Array(name.precomposedStringWithCompatibilityMapping.lowercased().utf8) }
 
     /// Removes an account from the configuration (`AccountRemoved`); its mail stays in the log. An OAuth
     /// account's sign-in goes with it: once `AccountRemoved` is committed, its refresh token is revoked at the

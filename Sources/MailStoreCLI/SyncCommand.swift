@@ -148,6 +148,7 @@ struct SyncCommand: ParsableCommand {
         }
         if !quiet { Terminal.note("watching \(account.name) (IDLE on the Inbox; interrupt to stop)") }
         try watcher.run()
+        if watcher.accountRemoved { Terminal.note("\(account.name): the account was removed; no longer watched (its mail stays in the store)") }
     }
 
     /// Throws the exit code of the first failure when any account failed (one failing alone: its own error).

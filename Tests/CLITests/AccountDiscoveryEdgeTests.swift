@@ -172,13 +172,14 @@ final class AccountDiscoveryEdgeTests: CLITestCase {
         let requests = server?.requestedPaths.count ?? 0
         try run(["account", "add", "lp2", "--email", "jane@localpart.test", "--password-file", pw])
         try run(["account", "add", "bo2", "--email", "x.y@both.test", "--password-file", pw])
-        try run(["account", "add", "fx2", "--email", "jane@fixed.test", "--password-file", pw])
+        // A fixed login names one mailbox whatever the address: a second account of it is refused.
+        let fx2 = try run(["account", "add", "fx2", "--email", "jane@fixed.test", "--password-file", pw], expect: 6)
+        XCTAssertTrue(fx2.stderr.contains("the account \"fx\" reads this mailbox already"), fx2.stderr)
         try run(["account", "add", "ho2", "--email", "jane@hostile.test", "--password-file", pw])
         XCTAssertEqual(server?.requestedPaths.count ?? 0, requests, "from the cache, nothing asked")
         let again = try accounts()
         XCTAssertEqual(again["lp2"]?["username"] as? String, "jane")
         XCTAssertEqual(again["bo2"]?["username"] as? String, "x.y+both.test")
-        XCTAssertEqual(again["fx2"]?["username"] as? String, "mailbox-7")
         XCTAssertEqual(again["ho2"]?["username"] as? String, "jane@hostile.test")
         let cached = try run(["history", "--account", "lp2", "--json"]).stdout
         XCTAssertTrue(cached.contains("\"imapUsernameTemplate\":\"%EMAILLOCALPART%\""), cached)
@@ -206,10 +207,12 @@ final class AccountDiscoveryEdgeTests: CLITestCase {
 
         // The cached lookups keep the methods: a second address of the OAuth2-only domain is told the same.
         try run(["account", "add", "o1", "--email", "u@oauth.test", "--password-file", pw, "--auth", "plain"])
+        let asked = server?.requestedPaths.count ?? 0
         let o2 = try run(["account", "add", "o2", "--email", "v@oauth.test", "--password-file", pw], expect: 6)
         XCTAssertTrue(o2.stderr.contains("offers only OAuth2") && o2.stderr.contains("--auth oauth2"), o2.stderr)
         let c3 = try run(["account", "add", "c3", "--email", "v@cram.test", "--password-file", pw], expect: 6)
         XCTAssertTrue(c3.stderr.contains("password-encrypted"), c3.stderr)
+        XCTAssertEqual(server?.requestedPaths.count ?? 0, asked, "both refused from the cache, nothing asked")
     }
 
     /// An autoconfig offering plaintext connections only: said so, by discover and by add.

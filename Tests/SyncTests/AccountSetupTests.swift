@@ -1,5 +1,8 @@
 import Foundation
+import IMAPClient
+import IMAPProtocol
 import MailStore
+import SecureTransport
 import TestSupport
 import XCTest
 
@@ -69,9 +72,23 @@ final class AccountSetupTests: SyncTestCase {
 /// Many accounts at once (FR-MPROV-14, AC-MP-13): `sync` runs every account and reports a failing one
 /// without stopping the others; `sync --watch` watches every account. Real Dovecot.
 final class ManyAccountsTests: SyncTestCase {
-    func add(_ name: String, password: String) throws {
-        try mailstore(["account", "add", name, "--email", user, "--host", imap.host, "--port", String(imap.tlsPort),
-                       "--ca-file", imap.caFile, "--password-file", password])
+    /// Adds account `name` of a mailbox of its own (a second account of one mailbox is refused), its password from
+    /// `password` (nil: its own, right one); returns the mailbox's login and password file.
+    @discardableResult
+    func add(_ name: String, password: String? = nil) throws -> (user: String, password: String, passwordFile: String) {
+        let u = try imap.newUser("many")
+        try mailstore(["account", "add", name, "--email", u.user, "--host", imap.host, "--port", String(imap.tlsPort),
+                       "--ca-file", imap.caFile, "--password-file", password ?? u.passwordFile])
+        return u
+    }
+
+    /// Puts one message in the Inbox of `u`.
+    func deliver(_ id: String, _ subject: String, to u: (user: String, password: String, passwordFile: String)) throws {
+        let c = try IMAPConnection.connect(ServerEndpoint(host: imap.host, port: imap.tlsPort, security: .tls, caFile: imap.caFile,
+                                                          timeoutSeconds: 30))
+        defer { c.logout() }
+        try c.authenticate(username: u.user, credential: .password(u.password), mechanism: .plain)
+        try fill("INBOX", [(id: id, subject: subject, parent: nil, flags: [])], via: c)
     }
 
     func copies(_ account: String) throws -> Int {
@@ -79,15 +96,12 @@ final class ManyAccountsTests: SyncTestCase {
     }
 
     func testOneFailingAccountDoesNotStopTheOthers() throws {
-        let c = try server()
-        defer { c.logout() }
-        try fill("INBOX", [(id: "m1", subject: "For everyone", parent: nil, flags: [])], via: c)
         let wrong = dir.file("wrong-pw")
         try Data("not-the-password".utf8).write(to: URL(fileURLWithPath: wrong))
         chmod(wrong, 0o600)
-        try add("a", password: passwordFile)
-        try add("b", password: wrong)
-        try add("c", password: passwordFile)
+        for (name, password) in [("a", nil), ("b", wrong), ("c", nil)] {
+            try deliver("m1", "For everyone", to: try add(name, password: password))
+        }
         let r = try mailstore(["sync"], expect: 5)
         XCTAssertTrue(r.stdout.contains("a: 1 new") && r.stdout.contains("c: 1 new"), r.stdout)
         XCTAssertTrue(r.stderr.contains("b: ") && r.stderr.contains("1 of 3 accounts failed: b"), r.stderr)
@@ -96,20 +110,49 @@ final class ManyAccountsTests: SyncTestCase {
         XCTAssertEqual(try copies("b"), 0)
     }
 
+    /// Accounts "a" and "c", each of a mailbox of its own, and `sync --watch` started on both.
+    func watchTwo() throws -> (a: (user: String, password: String, passwordFile: String),
+                               c: (user: String, password: String, passwordFile: String), watch: Process) {
+        let a = try add("a")
+        let c = try add("c")
+        return (a, c, try startSync(["--watch", "--idle-refresh", "2"]))
+    }
+
     func testWatchFollowsEveryAccount() throws {
-        let c = try server()
-        defer { c.logout() }
-        try add("a", password: passwordFile)
-        try add("c", password: passwordFile)
-        let p = try startSync(["--watch", "--idle-refresh", "2"])
+        let (a, c, p) = try watchTwo()
         defer {
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
             p.waitUntilExit()
         }
-        try fill("INBOX", [(id: "w1", subject: "While watching", parent: nil, flags: [])], via: c)
+        try deliver("w1", "While watching", to: a)
+        try deliver("w1", "While watching", to: c)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, try copies("a") < 1 || copies("c") < 1 { usleep(200_000) }
         XCTAssertEqual(try copies("a"), 1, "account a got the message while watching")
         XCTAssertEqual(try copies("c"), 1, "account c got the message while watching")
+    }
+
+    /// An account removed (here by another process) while a watch follows it is no longer synced: its new mail is not
+    /// fetched (nor notified); the other accounts are still watched. It had gone on syncing and posting banners.
+    func testARemovedAccountIsNoLongerWatched() throws {
+        let (a, c, p) = try watchTwo()
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        try deliver("before", "Before", to: c)
+        var deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, try copies("c") < 1 { usleep(200_000) }
+        XCTAssertEqual(try copies("c"), 1)
+        try mailstore(["account", "remove", "c"])
+        usleep(4_000_000)
+        try deliver("after", "After the removal", to: c)
+        try deliver("after", "After the removal", to: a)
+        deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, try copies("a") < 1 { usleep(200_000) }
+        XCTAssertEqual(try copies("a"), 1, "a is still watched")
+        usleep(4_000_000)
+        XCTAssertEqual(try copies("c"), 1, "nothing more fetched for the removed account")
+        XCTAssertTrue(p.isRunning, "the watch goes on for a")
     }
 }

@@ -239,8 +239,10 @@ final class SendTests: SyncTestCase {
 
     func testWithNoNetworkTheMessageStaysQueuedAndTheUserIsTold() throws {
         // An account whose SMTP server cannot be reached (nothing listens on port 9 of 127.0.0.1).
-        try store.addAccount(AccountSettings(name: "offline", email: user, host: imap.host, port: imap.tlsPort, security: "tls",
-                                             credential: .file(passwordFile), caFile: imap.caFile, smtpHost: "127.0.0.1",
+        // A mailbox of its own: a second account of the test's mailbox is refused.
+        let other = try imap.newUser("offline")
+        try store.addAccount(AccountSettings(name: "offline", email: other.user, host: imap.host, port: imap.tlsPort, security: "tls",
+                                             credential: .file(other.passwordFile), caFile: imap.caFile, smtpHost: "127.0.0.1",
                                              smtpPort: 9, smtpSecurity: "starttls", smtpCredential: .file(smtp.passwordFile)))
         let (d, _) = try drafts.create(account: "offline", DraftInput(to: "bob@example.com", subject: "Later", body: "When online"))
         _ = try outbox.queue(d.draftID, undoDelay: 0)
@@ -374,7 +376,9 @@ final class SendTests: SyncTestCase {
     /// encoded word when it is not ASCII; without one, From is the address alone.
     func testTheAccountsDisplayNameIsInFromEncodedWhenNotASCII() throws {
         for (account, display) in [("ascii", "Bob Example"), ("unicode", "Jürgen Müller (Köln)")] {
-            try store.addAccount(AccountSettings(name: account, email: user, host: imap.host, port: imap.tlsPort, security: "tls",
+            // Each a mailbox of its own: a second account of the test's mailbox is refused.
+            let me = try imap.newUser(account).user
+            try store.addAccount(AccountSettings(name: account, email: me, host: imap.host, port: imap.tlsPort, security: "tls",
                                                  credential: .file(passwordFile), caFile: bundle, smtpHost: smtp.host,
                                                  smtpPort: smtp.submissionPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
                                                  smtpCredential: .file(smtp.passwordFile), displayName: display))
@@ -385,17 +389,17 @@ final class SendTests: SyncTestCase {
             XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
             let (_, parsed) = try XCTUnwrap(try spooled(queued.messageID))
             XCTAssertEqual(parsed.from.first?.name, display)
-            XCTAssertEqual(parsed.from.first?.email, user)
+            XCTAssertEqual(parsed.from.first?.email, me)
             let (_, bytes) = try XCTUnwrap(try smtp.spooledMessage(containing: queued.messageID))
             let header = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
                 .replacingOccurrences(of: "\r\n ", with: " ").replacingOccurrences(of: "\r\n\t", with: " ")
             let from = try XCTUnwrap(header.components(separatedBy: "\r\n").first { $0.hasPrefix("From:") })
             if account == "ascii" {
-                XCTAssertEqual(from, "From: Bob Example <\(user!)>")
+                XCTAssertEqual(from, "From: Bob Example <\(me)>")
             } else {
                 XCTAssertTrue(from.hasPrefix("From: =?utf-8?") || from.hasPrefix("From: =?UTF-8?"), from)
                 XCTAssertTrue(from.unicodeScalars.allSatisfy(\.isASCII), "encoded: \(from)")
-                XCTAssertTrue(from.hasSuffix("<\(user!)>"), from)
+                XCTAssertTrue(from.hasSuffix("<\(me)>"), from)
             }
         }
         // The test account has none: the address alone.

@@ -14,6 +14,17 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
     case unsupportedProvider(String)
     /// An OAuth access token could not be had (a refresh refused, or its server unreachable).
     case oauth(OAuthError)
+    /// Another account reads the same mailbox (the same IMAP server and login): every message would be listed and
+    /// acted on twice.
+    case sameMailbox(name: String, existing: String)
+    /// The name differs from an account's (configured, removed, or holding imported mail) only by case, width or
+    /// Unicode form: the two would be told apart by nothing a user sees.
+    case nameLike(name: String, existing: String)
+    /// The name was an account's reading another mailbox, removed since: its mail, sync state, drafts and pending
+    /// actions are still filed under the name, and a new account would take them for its own.
+    case nameHeldAnotherMailbox(name: String, login: String, host: String)
+    /// Mail imported without a server is filed under the name: an account would take it for the server's.
+    case nameHoldsImportedMail(String)
 
     public var description: String {
         switch self {
@@ -25,6 +36,18 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
         case .credentialUnavailable(let m): "cannot read the account's secret: \(m)"
         case .unsupportedProvider(let m): m
         case .oauth(let e): "cannot read the account's secret: \(e)"
+        case .sameMailbox(let n, let existing):
+            "the account \"\(existing)\" reads this mailbox already (the same server and login): a second account \"\(n)\" would list "
+                + "and act on every message twice; use \"\(existing)\", or remove it first"
+        case .nameLike(let n, let existing):
+            "the name \"\(n)\" is too like the account name \"\(existing)\" (they differ only by case, width or Unicode form); choose another name"
+        case .nameHeldAnotherMailbox(let n, let login, let host):
+            "the name \"\(n)\" was the account of \(login) on \(host), removed since: its mail, sync state, drafts and pending actions "
+                + "are still filed under it, and another mailbox would take them for its own; choose another name (adding \(login) "
+                + "on \(host) again under \"\(n)\" is allowed)"
+        case .nameHoldsImportedMail(let n):
+            "mail imported without a server is filed under \"\(n)\": an account of that name would take it for the server's; "
+                + "choose another name"
         }
     }
 }

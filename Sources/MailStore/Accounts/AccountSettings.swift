@@ -153,6 +153,26 @@ public struct AccountSettings: Sendable {
         return nil
     }
 
+    /// Why `name` cannot name an account, or nil when it can: 1-64 bytes (UTF-8: the name is a key and part of a lock
+    /// file's name) of letters, digits (with their combining marks) and `. _ @ + -`, starting with a letter or digit, in
+    /// Unicode's composed form (NFC: "é" typed as e and a combining accent is another name byte for byte, which two
+    /// accounts could otherwise hold looking alike).
+    static func nameProblem(_ name: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "it is empty" }
+        guard name.utf8.count <= 64 else { return "it is \(name.utf8.count) bytes" }
+        guard name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._@+-".unicodeScalars.contains($0) }) else {
+            return "it holds another character"
+        }
+        guard CharacterSet.letters.contains(first) || CharacterSet.decimalDigits.contains(first),
+              ![.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory) else {
+            return "it starts with another character"
+        }
+        guard name.utf8.elementsEqual(name.precomposedStringWithCanonicalMapping.utf8) else {
+            return "it is not in Unicode's composed form (NFC); type its accented letters as one character each"
+        }
+        return nil
+    }
+
     /// Checks every setting and returns the event payload (paths made absolute).
     public func validated() throws(AccountError) -> AccountAdded {
         let settings = try resolved()
@@ -161,9 +181,11 @@ public struct AccountSettings: Sendable {
     }
 
     private func validated(host: String, security: String) throws(AccountError) -> AccountAdded {
-        guard !name.isEmpty, name.count <= 64,
-              name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._@+-".unicodeScalars.contains($0) }) else {
-            throw .invalid("an account name is 1-64 letters, digits and . _ @ + -; got \"\(name.count > 64 ? name.prefix(64) + "…" : name)\"")
+        if let problem = AccountSettings.nameProblem(name) {
+            let shown = String(String.UnicodeScalarView(name.unicodeScalars.prefix(64)))
+                .unicodeScalars.map { AccountDiscovery.isInvisible($0) ? "<U+\(String($0.value, radix: 16, uppercase: true))>" : String($0) }.joined()
+            throw .invalid("an account name is 1-64 bytes of letters, digits and . _ @ + -, starting with a letter or digit: \(problem); "
+                           + "got \"\(shown)\(name.unicodeScalars.count > 64 ? "…" : "")\"")
         }
         if let problem = AccountSettings.addressProblem(email) {
             throw .invalid("--email wants an address such as alice@example.com: \(problem)")

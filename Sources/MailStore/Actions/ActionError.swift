@@ -19,6 +19,8 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
     /// One action was asked for more threads (or, of several threads, more email copies) than it takes:
     /// `ManageThreadActionsUseCase.batch` splits a selection into actions within the bounds.
     case tooLarge(threads: Int, copies: Int)
+    /// The threads are mail of an account removed since: its server is no longer configured, so no action reaches it.
+    case accountRemoved(String)
 
     public var description: String {
         switch self {
@@ -30,6 +32,9 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
         case .actionNotFound(let id): "no action '\(id)'; `mailstore actions` lists them"
         case .alreadyUndone(let id): "action \(id) was undone already"
         case .nothingToRetry(let id): "action \(id) has nothing that failed"
+        case .accountRemoved(let name):
+            "the account \"\(name)\" was removed: its mail stays in the store to read, but no action on it reaches its server; "
+                + "add the account again (`mailstore account add \(name) ...`, the same server and login) to act on it"
         case .tooLarge(let threads, let copies):
             "one action takes at most \(ManageThreadActionsUseCase.maxThreadsPerAction) threads and, of several threads, "
                 + "\(ManageThreadActionsUseCase.maxCopiesPerAction) email copies (asked: \(threads) threads, \(copies) copies): "

@@ -33,6 +33,11 @@ public final class SyncWatcher {
     public var shouldStop: () -> Bool = { false }
     /// Set when a session's first full sync went through: the reconnect backoff starts again from 1 s after it.
     private var synced = false
+    /// True once the watch ended because its account is no longer configured (`account remove`, here or in another
+    /// process): a removed account's mail is not synced on, nor notified.
+    public private(set) var accountRemoved = false
+    /// When the account was last looked up in the views (at most once a second).
+    private var accountCheckedAt = Date.distantPast
 
     /// A watcher over `engine`. `idleRefresh` nil: the provider's interval.
     public init(engine: SyncEngine, idleRefresh: Double? = nil, pollInterval: Double = 300) {
@@ -44,7 +49,7 @@ public final class SyncWatcher {
     /// Runs until `shouldStop` says so (or a permanent error is thrown).
     public func run() throws {
         var backoff = 1.0
-        while !shouldStop() {
+        while !stopping() {
             do {
                 try watchOnce()
                 return
@@ -56,9 +61,19 @@ public final class SyncWatcher {
                 synced = false
                 onRetry?(error, wait)
                 let until = Date().addingTimeInterval(wait)
-                while Date() < until && !shouldStop() { usleep(100_000) }
+                while Date() < until && !stopping() { usleep(100_000) }
             }
         }
+    }
+
+    /// Whether the watch is to end: `shouldStop`, or the account removed (looked up at most once a second; a lookup
+    /// that fails leaves the watch going).
+    private func stopping() -> Bool {
+        if accountRemoved || shouldStop() { return true }
+        guard Date().timeIntervalSince(accountCheckedAt) >= 1 else { return false }
+        accountCheckedAt = Date()
+        if case .some(.none) = try? engine.store.latestViews().account(named: engine.account.name) { accountRemoved = true }
+        return accountRemoved
     }
 
     /// The wait before reconnecting and the backoff after it: `current` doubled up to 5 min, or 1 s again when the
@@ -81,7 +96,7 @@ public final class SyncWatcher {
         var lastOutbox = Date.distantPast
         guard let inbox = engine.mapped.first(where: { $0.role == .inbox }) else { return }
         var resynced = false
-        while !shouldStop() {
+        while !stopping() {
             engine.pool.closeExpired()
             // The user's pending actions go first, so the flags read next already include them.
             let actions = try engine.writeBack()
@@ -104,7 +119,7 @@ public final class SyncWatcher {
             var noRoom = false
             do {
                 try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.localCheckInterval, tick: {
-                    if self.shouldStop() { return true }
+                    if self.stopping() { return true }
                     do {
                         try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
                         return false
