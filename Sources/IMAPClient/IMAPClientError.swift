@@ -18,6 +18,9 @@ public enum IMAPClientError: Error, CustomStringConvertible, Equatable {
     case authenticationFailed(String)
     /// The server answered NO or BAD to a command (named without its arguments).
     case commandFailed(command: String, status: String, text: String)
+    /// The server answered NO with a response code saying the failure is temporary (RFC 5530: `UNAVAILABLE`, a
+    /// subsystem down; `INUSE`, the mailbox or message in use by another): the same command may succeed later.
+    case temporarilyUnavailable(command: String, code: String, text: String)
     /// The server sent something this client cannot read or did not expect; the connection is unusable.
     case protocolError(String)
     /// A command (or the connection's opening) did not complete within its overall deadline
@@ -42,6 +45,8 @@ public enum IMAPClientError: Error, CustomStringConvertible, Equatable {
             return "authentication failed: \(text); check the user name and the password or token"
         case .commandFailed(let command, let status, let text):
             return "IMAP \(command) failed (\(status)): \(text)"
+        case .temporarilyUnavailable(let command, let code, let text):
+            return "IMAP \(command) failed for now ([\(code)] \(text)): the server says to try again later"
         case .protocolError(let what):
             return "IMAP protocol error: \(what); the connection was dropped, reconnect to retry"
         case .deadlinePassed(let command, let seconds):
@@ -70,7 +75,7 @@ extension IMAPClientError {
     public var isRetryable: Bool {
         switch self {
         case .transport(let error): return error.isRetryable
-        case .deadlinePassed: return true
+        case .deadlinePassed, .temporarilyUnavailable: return true
         default: return false
         }
     }

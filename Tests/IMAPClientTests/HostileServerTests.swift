@@ -176,6 +176,31 @@ final class HostileServerTests: XCTestCase {
                        ["SELECT \"INBOX\"", "MYRIGHTS \"INBOX\"", "UID STORE", "UID COPY", "UID STORE", "UID EXPUNGE", "UID FETCH", "LOGOUT"])
     }
 
+    /// A NO whose response code says the failure is temporary (RFC 5530's UNAVAILABLE and INUSE) is a failure to retry,
+    /// not a refusal: a write-back had reverted a star with "This provider does not support starred emails" for it.
+    func testATemporaryNoIsRetryableAndAPlainNoIsARefusal() throws {
+        let server = try ScriptedServer([
+            .send("* OK [CAPABILITY IMAP4rev1 UIDPLUS] hi\r\n"), .readLine, .send(Self.selectAnswer),
+            .readLine, .send("A2 NO [UNAVAILABLE] the flags service is down\r\n"),
+            .readLine, .send("A3 NO [INUSE] mailbox locked\r\n"),
+            .readLine, .send("A4 NO [CANNOT] flags not allowed here\r\n"),
+            .readLine, .send("A5 OK bye\r\n"), .waitForClose,
+        ])
+        let imap = try IMAPConnection.connect(endpoint(server))
+        _ = try imap.select(.inbox, condstore: false)
+        for code in ["UNAVAILABLE", "INUSE"] {
+            XCTAssertThrowsError(try imap.uidStore(UIDSet(2), .add, flags: ["\\Flagged"])) { error in
+                guard case .temporarilyUnavailable("UID STORE", code, _)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+                XCTAssertTrue((error as? IMAPClientError)?.isRetryable == true)
+            }
+        }
+        XCTAssertThrowsError(try imap.uidStore(UIDSet(2), .add, flags: ["\\Flagged"])) { error in
+            guard case .commandFailed("UID STORE", "NO", _)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertFalse((error as? IMAPClientError)?.isRetryable == true)
+        }
+        imap.logout()
+    }
+
     /// The right to remove messages read from a MYRIGHTS answer: RFC 4314's `t` and `e`; RFC 2086's `d` only from a
     /// server that answers in its letters alone (an RFC 4314 server sends `d` beside `t` when it grants `t` only).
     func testTheRightToRemoveIsReadFromBothACLFamilies() {

@@ -26,7 +26,7 @@ extension SyncEngine {
     private func writeBackLocked(force: Set<String>) throws -> WriteBackReport {
         var report = WriteBackReport()
         let pending = try store.latestViews().pendingActions(account: account.name)
-        let due = pending.filter { r in force.contains(r.id.description) || (r.retryAt.map { $0 <= Timestamp.now } ?? true) }
+        let due = SyncEngine.due(pending, force: force, now: .now)
         // Those left for their retry time are counted (a sync after a lost connection said "0 to retry" while some waited).
         let dueIDs = Set(due.map(\.id))
         report.waiting = pending.filter { !dueIDs.contains($0.id) }.reduce(0) { $0 + $1.pending.count }
@@ -54,6 +54,34 @@ extension SyncEngine {
             if failed { disconnect() ; break }
         }
         return report
+    }
+
+    /// The actions of `pending` (oldest first) to send now, in order: those whose retry time has come (or never set),
+    /// and those named in `force` with every older pending action on any of their emails (a push sends what came
+    /// before it on the same mail first). An action sharing an email with an older one that waits, waits too: the
+    /// server gets a message's actions in the order the user took them (a star waiting after a lost connection, then
+    /// an unstar: the unstar had been sent first and the star after it, leaving the message starred).
+    package static func due(_ pending: [ActionRecord], force: Set<String>, now: Timestamp) -> [ActionRecord] {
+        // Newest first: a forced action forces the older ones on its emails.
+        var forced = force
+        var forcedEmails = Set<String>()
+        for r in pending.reversed() {
+            if forced.contains(r.id.description) || !forcedEmails.isDisjoint(with: r.pending) {
+                forced.insert(r.id.description)
+                forcedEmails.formUnion(r.pending)
+            }
+        }
+        var held = Set<String>()
+        var out: [ActionRecord] = []
+        for r in pending {
+            let isDue = forced.contains(r.id.description) || (r.retryAt.map { $0 <= now } ?? true)
+            if isDue && held.isDisjoint(with: r.pending) {
+                out.append(r)
+            } else {
+                held.formUnion(r.pending)
+            }
+        }
+        return out
     }
 
     /// What the server made of one action's pending copies.
