@@ -11,6 +11,9 @@ struct PreparedSearchBatch: Sendable {
     var documents: [Int: SearchDocument] = [:]
     /// The checkpoint to write with the batch.
     var last: UInt64 = 0
+    /// The log's chain hash at `last`, written with it (`SearchIndex.logMismatch` tells another log's index by it);
+    /// nil when the log had none to give.
+    var link: [UInt8]?
     /// What its events and documents hold, as `SearchBatchReader.heldBytes(payload:document:)` counts them (at most
     /// `SearchIndex.batchBytes` and its last event's).
     var heldBytes = 0

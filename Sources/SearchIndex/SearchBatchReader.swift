@@ -85,6 +85,7 @@ final class SearchBatchReader {
         if isFull { releasePages() }
         var out = batch
         out.last = last
+        out.link = try? log.chainHash(at: last)
         out.heldBytes = heldBytes
         batch = PreparedSearchBatch()
         batch.events.reserveCapacity(min(SearchIndex.batchSize, out.events.count))

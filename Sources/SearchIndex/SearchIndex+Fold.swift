@@ -129,6 +129,10 @@ extension SearchIndex {
         }
         try addPendingTerms(through: batch.last)
         try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
+        if let link = batch.link {
+            try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('log-link', ?)")
+                .run([.text("\(batch.last):" + link.map { String(format: "%02x", $0) }.joined())])
+        }
     }
 
     /// Folds the event at `sequence` (inside the caller's transaction); `document` is the `EmailReceived`'s, built

@@ -298,12 +298,47 @@ package final class SearchIndex: @unchecked Sendable {
         removeStaleBuild(folder: folder)
         let index: SearchIndex
         if let current = try openCurrent(folder: folder, notice: notice) {
-            index = current
+            if let why = try current.logMismatch(log: log) {
+                notice(why)
+                index = try rebuild(folder: folder, log: log)
+            } else {
+                index = current
+            }
         } else {
             index = try rebuild(folder: folder, log: log, unlessFresh: true)
         }
         try index.catchUp(log: log)
         return index
+    }
+
+    /// Why this index is not `log`'s (what the user is told before it is rebuilt), or nil when it is: the event of its
+    /// link (`log-link`, the last event folded and its chain hash, written with each batch) missing from the log or
+    /// another there: a log restored from a backup, or another store's index; without a link (an index written
+    /// before it was kept), a checkpoint past the log's head.
+    package func logMismatch(log: EventLog) throws -> String? {
+        let head = try log.head().sequence
+        let link: String? = try locked { () throws(SearchIndexError) -> String? in
+            let s = try statement("SELECT value FROM meta WHERE key = 'log-link'")
+            defer { s.reset() }
+            return try s.step() ? s.text(0) : nil
+        }
+        if let link, let colon = link.firstIndex(of: ":"), let sequence = UInt64(link[..<colon]) {
+            guard let hash = try log.chainHash(at: sequence) else {
+                return "the search index is folded through event \(sequence), past the log's end (\(head)): a log restored from a "
+                    + "backup, or another store's index; rebuilding it from the log"
+            }
+            guard link[link.index(after: colon)...] == hash.map({ String(format: "%02x", $0) }).joined() else {
+                return "the search index was folded from another log (its event \(sequence) is not this log's): a log restored "
+                    + "from a backup, or another store's index; rebuilding it from the log"
+            }
+            return nil
+        }
+        let cp = try checkpoint()
+        guard cp <= head else {
+            return "the search index is folded through event \(cp), past the log's end (\(head)): a log restored from a backup, "
+                + "or another store's index; rebuilding it from the log"
+        }
+        return nil
     }
 
     /// Removes a half-built index (`index.sqlite.building` and its journal) whose builder is gone: nobody holds the
@@ -353,7 +388,7 @@ package final class SearchIndex: @unchecked Sendable {
             throw SearchIndexError.io(folder + "/BUILD", String(cString: strerror(errno)))
         }
         defer { buildLock.unlock() }
-        if unlessFresh, let current = try openCurrent(folder: folder, notice: { _ in }) { return current }
+        if unlessFresh, let current = try openCurrent(folder: folder, notice: { _ in }), try current.logMismatch(log: log) == nil { return current }
         let file = folder + "/" + fileName
         let building = file + ".building"
         for f in [building, building + "-journal"] { unlink(f) }

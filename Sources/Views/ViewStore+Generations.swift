@@ -55,7 +55,8 @@ extension ViewStore {
                         progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let buildLock = try acquireBuildLock(root, notice: notice)
         defer { buildLock.unlock() }
-        let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in })
+        // Views of another log (`logMismatch`) are no base: neither served nor copied for a partial rebuild.
+        let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in }).flatMap { try $0.logMismatch() == nil ? $0 : nil }
         if unlessFresh, let current, try current.staleViews().isEmpty { return current }
         if let minimum = unlessBehindLess, let current, try current.staleViews().isEmpty {
             let (behind, head) = try eventsBehind(current, log: log)

@@ -477,7 +477,12 @@ public final class ViewStore: @unchecked Sendable {
                                        progress: ((UInt64, UInt64) -> Void)?) throws -> ViewStore {
         var views: ViewStore
         if let current = try openCurrent(root: root, log: log, catalog: catalog, notice: notice) {
-            views = current
+            if let why = try current.logMismatch() {
+                notice(why)
+                views = try rebuild(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+            } else {
+                views = current
+            }
         } else {
             views = try rebuild(root: root, log: log, catalog: catalog, unlessFresh: true, notice: notice, progress: progress)
         }
@@ -546,7 +551,7 @@ public final class ViewStore: @unchecked Sendable {
         try StoreDirectory.makePrivateDirectory(folder)
         var copied = false
         if let current = try openCurrent(root: root, log: log, catalog: catalog, readOnly: true, notice: { _ in }),
-           (try? current.staleViews().isEmpty) == true {
+           (try? current.staleViews().isEmpty) == true, (try? current.logMismatch()) == .some(nil) {
             copied = (try? current.environment.copy(to: folder)) != nil
         }
         notice(copied ? "the store's views folder is read-only: reading a private copy of the views"
@@ -894,6 +899,8 @@ public final class ViewStore: @unchecked Sendable {
                                 throw FoldFailure(index: e.index)
                             }
                         }
+                        // The link to the log folded from (`logMismatch` tells another log's views by it).
+                        if let link = try logLink(through: last) { try scope.put(meta, ViewStore.logLinkKey, link) }
                         // The keys the batch changed, a change-log entry per table, before the window's close reads them.
                         try changeLog?.flush(scope)
                         for q in quarantined { try scope.put(quarantine, q.key, Array(q.error.utf8)) }
