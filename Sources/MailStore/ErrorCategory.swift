@@ -25,6 +25,8 @@ public enum ErrorCategory: Sendable, Equatable {
     /// The category of `error`.
     public init(of error: any Error) {
         switch error {
+        case let e as RecordedButNotFolded: self = ErrorCategory(of: e.underlying)
+        case ThreadListError.actionFailed(let e as RecordedButNotFolded): self = ErrorCategory(of: e.underlying)
         case is StoreError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationBusy: self = .store
         case BackupError.destinationInsideStore, BackupError.badDestination: self = .invalidInput
         case SearchIndexError.timedOut: self = .timedOut

@@ -17,7 +17,11 @@ extension MailStore {
         let views = viewsIfOpen
         try views?.catchUp()
         let outcomes = try log.append(events, blobs: blobs)
-        try views?.catchUp()
+        do {
+            try views?.catchUp()
+        } catch {
+            throw RecordedButNotFolded(sequence: outcomes.map(\.sequence).max() ?? 0, underlying: error)
+        }
         return outcomes
     }
 

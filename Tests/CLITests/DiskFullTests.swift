@@ -65,4 +65,53 @@ final class DiskFullTests: CLITestCase {
         }
         XCTAssertEqual(received, 3_000, "every message once")
     }
+
+    /// An action whose event reached the log while the views could not fold it (the views file could not grow on a
+    /// full disk) says it is recorded, done, not to be taken again; it had said "the action failed ... nothing of the
+    /// failed write was stored" though the log had it (and the thread showed starred once space was freed). An action
+    /// the log did not take says the disk is full.
+    func testAnActionRecordedWhileTheViewsCannotGrowSaysItIsDone() throws {
+        var recordedSeen = false
+        for leaving in [64 << 10, 128 << 10] {
+            let fs: SmallFilesystem
+            do { fs = try SmallFilesystem(megabytes: 60) } catch {
+                if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
+                throw XCTSkip("\(error)")
+            }
+            let env = ProcessInfo.processInfo.environment.merging(["MAILSTORE_HOME": fs.path + "/store"]) { _, b in b }
+            func run(_ args: [String]) throws -> ChildProcess.Result {
+                try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+            }
+            func head() throws -> String { try run(["log", "--last", "1", "--json"]).stdout }
+            XCTAssertEqual(try run(["init"]).status, 0)
+            let source = dir.file("actions.mbox")
+            try Data(DiskFullTests.mbox(count: 300).utf8).write(to: URL(fileURLWithPath: source))
+            XCTAssertEqual(try run(["import", "--mbox", source, "--folder", "INBOX", "--quiet"]).status, 0)
+            let listed = try run(["project", "--view", "threads", "--all", "--json"]).stdout
+            let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])
+            let ids = (page["threads"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            XCTAssertEqual(ids.count, 300)
+            let idFile = dir.file("ids-\(leaving)")
+            try Data(ids.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: idFile))
+            try fs.fill(leaving: leaving)
+            for i in 0..<30 {
+                let before = try head()
+                let r = try run([i % 2 == 0 ? "star" : "unstar", "--ids-from", idFile])
+                guard r.status != 0 else { continue }
+                XCTAssertEqual(r.status, 3, r.stderr)
+                if try head() != before {
+                    recordedSeen = true
+                    XCTAssertTrue(r.stderr.contains("the action is recorded in the log") && r.stderr.contains("do not do it again")
+                                  && !r.stderr.contains("failed write was stored") && !r.stderr.contains("the action failed"), r.stderr)
+                } else {
+                    XCTAssertTrue(r.stderr.contains("the disk is full"), r.stderr)
+                }
+                break
+            }
+            // Once space is freed the action shows: the next command folds it in.
+            fs.free()
+            XCTAssertEqual(try run(["verify", "--views"]).status, 0)
+        }
+        XCTAssertTrue(recordedSeen, "an action reached the log while the views could not grow")
+    }
 }

@@ -83,7 +83,7 @@ final class ActionViewTests: ViewsTestCase {
         let actions = ManageThreadActionsUseCase(store: store)
         let t = try XCTUnwrap(try v.emailRecord(id: "e1")).threadID
         XCTAssertThrowsError(try actions.archiveThread(id: t)) { error in
-            XCTAssertEqual("\(error)", "the action failed: No archive folder: move to a specific folder instead?")
+            XCTAssertEqual("\(error)", "No archive folder: move to a specific folder instead?")
         }
         XCTAssertThrowsError(try actions.moveThread(id: t, toFolderId: "Nope")) { error in
             guard case ThreadListError.folderNotFound(let id) = error else { return XCTFail("\(error)") }

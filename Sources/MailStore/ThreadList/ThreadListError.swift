@@ -12,6 +12,9 @@ public enum ThreadListError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fetchFailed(let e): "could not read the thread list: \(e)"
+        // An action refused says why in its own words ("no action 'X'", "nothing to do: ..."); one recorded says so.
+        case .actionFailed(let e as ActionError): "\(e)"
+        case .actionFailed(let e as RecordedButNotFolded): "the action is \(e)"
         case .actionFailed(let e): "the action failed: \(e)"
         case .threadNotFound(let id): "no thread '\(id)'"
         case .folderNotFound(let id): "no folder '\(id)': `mailstore project --view folders` lists them"
