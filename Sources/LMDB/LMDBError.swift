@@ -21,6 +21,11 @@ import Glibc
     @usableFromInline package var isCorruption: Bool {
         code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND || code == MDB_INVALID || code == MDB_VERSION_MISMATCH
     }
+    /// True for what a damaged file makes writes built from it meet besides `isCorruption`: keys out of order
+    /// (`MDB_KEYEXIST` from an ordered write), a size read from a bad page (`MDB_BAD_VALSIZE`, `MDB_PAGE_FULL`).
+    @usableFromInline package var mayBeDamage: Bool {
+        isCorruption || code == MDB_KEYEXIST || code == MDB_BAD_VALSIZE || code == MDB_PAGE_FULL
+    }
     /// True for `ENOSPC`: the file system is full (nothing of the failed write was stored).
     @usableFromInline package var isDiskFull: Bool { code == ENOSPC }
     /// True for `MDB_NOTFOUND` (a named database that does not exist, opened without creating it).

@@ -358,6 +358,7 @@ package final class SearchIndex: @unchecked Sendable {
     static func openCurrent(folder: String, notice: (String) -> Void) throws -> SearchIndex? {
         let file = folder + "/" + fileName
         guard FileManager.default.fileExists(atPath: file) else { return nil }
+        if try movedAsideIfNotAFile(file, notice: notice) { return nil }
         do {
             return try SearchIndex(path: file)
         } catch {
@@ -374,6 +375,19 @@ package final class SearchIndex: @unchecked Sendable {
         let fresh = try SearchIndex(path: path, bulk: true)
         try fresh.setFTS5Writing(build: true)
         return fresh
+    }
+
+    /// Moves aside something other than a file where the index goes (a folder, a FIFO), which would fail every
+    /// rebuild's rename over it, for good; tells `notice`. True when it did.
+    static func movedAsideIfNotAFile(_ file: String, notice: (String) -> Void) throws -> Bool {
+        var st = stat()
+        guard lstat(file, &st) == 0, st.st_mode & S_IFMT != S_IFREG else { return false }
+        let aside = file + ".not-a-file-\(Int(Date().timeIntervalSince1970))"
+        guard rename(file, aside) == 0 else {
+            throw SearchIndexError.io(file, "it is not a file and cannot be moved aside (\(String(cString: strerror(errno)))): remove it")
+        }
+        notice("\(file) was not a file: moved aside to \(aside); rebuilding the search index from the log")
+        return true
     }
 
     /// Builds a new index from the log in `folder/index.sqlite.building`, then renames it over the current
@@ -403,6 +417,7 @@ package final class SearchIndex: @unchecked Sendable {
             try fresh.setFTS5Writing(build: false)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }
+        _ = try movedAsideIfNotAFile(file, notice: { _ in })
         guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }
         // What an index of the WAL era left beside the file belongs to no file any more.
         for f in [file + "-wal", file + "-shm"] { unlink(f) }

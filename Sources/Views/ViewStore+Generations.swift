@@ -69,54 +69,64 @@ extension ViewStore {
         try StoreDirectory.makePrivateDirectory(building)
         // Every view rebuilt is a build from empty: nothing to copy. With no current generation, every view is built
         // from empty here (folding those not named into a build store as if they held data lost history versions).
-        let only = current == nil ? nil : only.flatMap { names in catalog.types.allSatisfy { names.contains($0.name.rawValue) } ? nil : names }
+        var only = current == nil ? nil : only.flatMap { names in catalog.types.allSatisfy { names.contains($0.name.rawValue) } ? nil : names }
         // How far the build folds: with views copied, only as far as they stand, so that it folds only the views
         // rebuilt; the new generation catches the copied ones up once it serves (below), as any live fold does. Folded
         // here, the copied views' windows closed from their tables while their changes were held behind (`writesBehind`)
         // or spilled, not yet in those tables: the closes wrote no version for such keys (`verify --views`: "has no
         // version").
         var through: UInt64?
-        do {
-            if let only, let current {
-                // The copy reads every page of the current views, and emptying a view frees every page of its
-                // tables: both unmapped as they go (`ResidentPageReleaser`), or the whole views file (~300 MiB
-                // at 100K messages) becomes resident.
-                // Read ahead: the copy walks every B-tree in key order, and a published generation's pages lie in that
-                // order in its file (the map otherwise reads one page per fault).
-                try ResidentPageReleaser.during(current.environment) {
-                    try current.environment.withReadAhead { try current.environment.copy(to: building) }
+        // A partial rebuild copies the views kept from the current file; when that file is damaged (the copy, or the
+        // ordered writes of its tables, meet a bad page), every view is built from the log instead: `replay --view X`,
+        // the documented mend for a damaged view, had ended saying to restore the file from a backup.
+        while true {
+            do {
+                if let names = only, let current {
+                    // The copy reads every page of the current views, and emptying a view frees every page of its
+                    // tables: both unmapped as they go (`ResidentPageReleaser`), or the whole views file (~300 MiB
+                    // at 100K messages) becomes resident.
+                    // Read ahead: the copy walks every B-tree in key order, and a published generation's pages lie in that
+                    // order in its file (the map otherwise reads one page per fault).
+                    try ResidentPageReleaser.during(current.environment) {
+                        try current.environment.withReadAhead { try current.environment.copy(to: building) }
+                    }
+                    let copied = try ViewStore(path: building, log: log, catalog: catalog)
+                    try ResidentPageReleaser.during(copied.environment) { try copied.reset(views: names) }
+                    through = try copied.checkpoints().filter { !names.contains($0.key) }.values.min()
                 }
-                let copied = try ViewStore(path: building, log: log, catalog: catalog)
-                try ResidentPageReleaser.during(copied.environment) { try copied.reset(views: only) }
-                through = try copied.checkpoints().filter { !only.contains($0.key) }.values.min()
+                // Written by `pwrite` at each commit rather than through the map, where each page a write-out changes
+                // faults, through the file system's `page_mkwrite` (a third of a 100K `replay --view threads`; docs/
+                // operations.md, "Memory while folding").
+                let fresh = try ViewStore(path: building, log: log, catalog: catalog, writeMap: false)
+                fresh.foldsOnTwoCores = twoCores
+                fresh.secondCoreFree = secondCoreFree
+                fresh.writesBehind = true
+                fresh.writeBehindLimit = ViewStore.rebuildWriteBehindBudget
+                // Its write-outs spill sorted runs, merged into the B-trees a dozen at a time (`SpilledRuns`), the last ones
+                // into the copy `publish` writes.
+                fresh.spillsRuns = true
+                fresh.mergesRunsWhenPublished = true
+                // Every view folded here starts empty (a new folder, or emptied by `reset` after the copy), and
+                // the folder is this build's alone until the switch below.
+                fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })
+                // A scan of the whole log: with the kernel's read-ahead even where the log was opened for lookups.
+                try log.environment.withUsualReadAhead { try fresh.catchUp(through: through, progress: progress) }
+                // The generation serves from a copy written in key order (`publish`): a bulk fold leaves a third to a half
+                // of its file in free pages (each batch's copies on write need pages that the batches before still held),
+                // which LMDB reuses but never gives back, and its history's B-trees about half full; the views built
+                // from their history get their tables in the same pass.
+                try StoreDirectory.makePrivateDirectory(compacted)
+                try fresh.publish(to: compacted)
+                break
+            } catch {
+                try? FileManager.default.removeItem(atPath: building)
+                try? FileManager.default.removeItem(atPath: compacted)
+                guard let names = only, ViewStore.isDamage(error) else { throw error }
+                notice("the views file is damaged (\(error)): rebuilding every view from the log, not only \(names.joined(separator: ", "))")
+                try StoreDirectory.makePrivateDirectory(building)
+                only = nil
+                through = nil
             }
-            // Written by `pwrite` at each commit rather than through the map, where each page a write-out changes
-            // faults, through the file system's `page_mkwrite` (a third of a 100K `replay --view threads`; docs/
-            // operations.md, "Memory while folding").
-            let fresh = try ViewStore(path: building, log: log, catalog: catalog, writeMap: false)
-            fresh.foldsOnTwoCores = twoCores
-            fresh.secondCoreFree = secondCoreFree
-            fresh.writesBehind = true
-            fresh.writeBehindLimit = ViewStore.rebuildWriteBehindBudget
-            // Its write-outs spill sorted runs, merged into the B-trees a dozen at a time (`SpilledRuns`), the last ones
-            // into the copy `publish` writes.
-            fresh.spillsRuns = true
-            fresh.mergesRunsWhenPublished = true
-            // Every view folded here starts empty (a new folder, or emptied by `reset` after the copy), and
-            // the folder is this build's alone until the switch below.
-            fresh.buildsFromEmpty(only ?? catalog.types.map { $0.name.rawValue })
-            // A scan of the whole log: with the kernel's read-ahead even where the log was opened for lookups.
-            try log.environment.withUsualReadAhead { try fresh.catchUp(through: through, progress: progress) }
-            // The generation serves from a copy written in key order (`publish`): a bulk fold leaves a third to a half
-            // of its file in free pages (each batch's copies on write need pages that the batches before still held),
-            // which LMDB reuses but never gives back, and its history's B-trees about half full; the views built
-            // from their history get their tables in the same pass.
-            try StoreDirectory.makePrivateDirectory(compacted)
-            try fresh.publish(to: compacted)
-        } catch {
-            try? FileManager.default.removeItem(atPath: building)
-            try? FileManager.default.removeItem(atPath: compacted)
-            throw error
         }
         try? FileManager.default.removeItem(atPath: building)
         // The switch: no process opens a generation meanwhile.
@@ -135,6 +145,13 @@ extension ViewStore {
         let served = try ViewStore(path: final, log: log, catalog: catalog)
         if through != nil { try served.catchUp() }
         return served
+    }
+
+    /// Whether `error` says a views file is damaged (a bad page, keys out of order), which a build from the log mends.
+    static func isDamage(_ error: any Error) -> Bool {
+        if let e = error as? LMDBError { return e.mayBeDamage }
+        if case ViewError.damaged? = error as? ViewError { return true }
+        return false
     }
 
     /// Empties the tables, their history, checkpoints and quarantined events of `views`.
