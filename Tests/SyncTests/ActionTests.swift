@@ -395,4 +395,26 @@ final class ActionTests: SyncTestCase {
     func testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetriesOnCyrus() throws {
         try testABatchOfTenWhereFiveAreRefusedReportsFiveAndRetries()
     }
+
+    /// Archive, move, star, then an undo of the move, all before the next sync: the star reaches the copy where the
+    /// views have it (the Archive) and stays. It had been looked for only in the move's folder (where the star saw the
+    /// copy), not found there, and counted as applied: the views then lost the star too.
+    func testAFlagTakenAfterAnUndoneMoveReachesTheCopyWhereItIsNow() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m0")
+        try actions.archiveThread(id: t)
+        let move = try actions.moveThread(id: t, toFolderId: path("Projects"))
+        try actions.starThreads(ids: [t])
+        try actions.undo(actionId: move.description)
+        XCTAssertTrue(try threads("Archive").contains(["m0@example.com"]))
+        XCTAssertEqual(try views.thread(id: t)?.isStarred, true)
+        try sync()
+        try sync()
+        XCTAssertEqual(try folderOf("m0", via: c), [path("Archive")])
+        XCTAssertTrue(try serverFlags(of: "m0", in: "Archive", via: c).contains("\\Flagged"), "the star is on the server")
+        XCTAssertEqual(try views.thread(id: t)?.isStarred, true, "and stays in the views")
+        try assertRebuildAgrees()
+    }
 }

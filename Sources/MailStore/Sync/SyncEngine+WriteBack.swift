@@ -166,8 +166,11 @@ extension SyncEngine {
                 else { outcome.rejected.append((g.target.emailID, refusal)) }
             }
         }
-        // Found again where they went, by Message-ID; a copy not found there was expunged meanwhile.
-        let gone = try relocated(moved, conn) { (name, readOnly, located) throws(IMAPClientError) in
+        // Found again where they went, by Message-ID: first where the views have each copy now (every action taken since
+        // folded in, an undo of a move included), then where the action saw it; a copy found in neither was expunged
+        // meanwhile. (Looked for only where the action saw it, a star taken after a move that was undone before it
+        // reached the server was looked for in the move's folder, not found, and counted as applied: lost.)
+        func store(_ name: String, _ readOnly: Bool, _ located: [(target: ActionTarget, uid: UInt32)]) throws(IMAPClientError) {
             if readOnly {
                 outcome.rejected += located.map { ($0.target.emailID, "\(name) is read-only for this account") }
                 return
@@ -180,6 +183,16 @@ extension SyncEngine {
                 else { outcome.rejected.append((g.target.emailID, refusal)) }
             }
         }
+        let nowIn = (try? views.emailCopyStates(ids: moved.map(\.emailID))) ?? []
+        let elsewhere = zip(moved, nowIn + Array(repeating: nil, count: max(0, moved.count - nowIn.count))).compactMap { t, state -> ActionTarget? in
+            guard let state, state.folder != t.folder, state.folder != folder.path else { return nil }
+            var there = t
+            there.folder = state.folder
+            return there
+        }
+        let notFoundElsewhere = Set(try relocated(elsewhere, conn, found: store).map(\.emailID))
+        let lookedFor = Set(elsewhere.map(\.emailID))
+        let gone = try relocated(moved.filter { !lookedFor.contains($0.emailID) || notFoundElsewhere.contains($0.emailID) }, conn, found: store)
         outcome.applied += gone.map(\.emailID)
     }
 
