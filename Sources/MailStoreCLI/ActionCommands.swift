@@ -43,8 +43,19 @@ struct ActionOptions: ParsableArguments {
     }
 
     /// Writes the account's pending actions back now and prints the outcome.
+    /// A push that cannot reach the server says the action stays recorded and queued (it is in the views already): it
+    /// had said only "cannot connect", as if the action were lost.
     static func push(actionID: String, store: MailStore, quiet: Bool = false) throws {
-        guard let report = try store.pushActions(for: actionID) else {
+        let report: WriteBackReport?
+        do {
+            report = try store.pushActions(for: actionID)
+        } catch let error as SyncError where ErrorCategory(of: error) == .server {
+            Terminal.error("\(error)")
+            Terminal.error("action \(actionID) is recorded and shown; it stays queued for the server: the next `mailstore sync` "
+                           + "(or `mailstore sync --watch`) writes it back")
+            throw ExitCode(CLIExit.code(for: .server))
+        }
+        guard let report else {
             return quiet ? () : Terminal.note("no server account for this action: it is complete locally")
         }
         if !quiet { WriteBackSummary.print(report) }

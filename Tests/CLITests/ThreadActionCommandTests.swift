@@ -116,4 +116,23 @@ final class ThreadActionCommandTests: CLITestCase {
         let atBound = try mailstore(["archive"] + many.prefix(1_000), expect: 4)
         XCTAssertTrue(atBound.stderr.contains("no thread '0000000000000000'"), atBound.stderr)
     }
+
+    /// `--push` with the server out of reach says the action stays recorded and queued (exit 5): it had said only
+    /// "cannot connect", as if the action were lost.
+    func testAPushThatCannotReachTheServerSaysTheActionStaysQueued() throws {
+        try mailstore("init")
+        let pw = dir.file("pw-work")
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: pw))
+        chmod(pw, 0o600)
+        try mailstore("account", "add", "work", "--email", "me@example.com", "--host", "127.0.0.1", "--port", "9", "--security", "tls",
+                      "--password-file", pw)
+        _ = try generateCorpus(CorpusOptions(messages: 5, outputDirectory: dir.file("md"), seed: 12))
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "work", "--quiet")
+        let out = try mailstore("project", "--view", "threads", "--account", "work", "--all", "--json").stdout
+        let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        let thread = try XCTUnwrap((page["threads"] as? [[String: Any]])?.first?["id"] as? String)
+        let r = try mailstore("star", thread, "--push", expect: 5)
+        XCTAssertTrue(r.stderr.contains("cannot connect") && r.stderr.contains("is recorded and shown; it stays queued"), r.stderr)
+        XCTAssertTrue(try mailstore("actions").stdout.contains("star  pending"))
+    }
 }

@@ -417,4 +417,21 @@ final class ActionTests: SyncTestCase {
         XCTAssertEqual(try views.thread(id: t)?.isStarred, true, "and stays in the views")
         try assertRebuildAgrees()
     }
+
+    /// A move refused because another client deleted its folder: the retry says the folder is gone and what to do
+    /// (it had said "no folder 'Projects'", exit 4, with the action left on the failed list).
+    func testARetryOfAMoveWhoseFolderIsGoneSaysWhatToDo() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m0")
+        let move = try actions.moveThread(id: t, toFolderId: path("Projects"))
+        try c.delete(MailboxName(path("Projects")))
+        try sync()
+        XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]), "the refused move is reverted")
+        XCTAssertThrowsError(try actions.retry(actionId: move.description)) { error in
+            XCTAssertTrue("\(error)".contains("is no longer there") && "\(error)".contains("mailstore undo \(move)"), "\(error)")
+            XCTAssertEqual(ErrorCategory(of: error), .refused)
+        }
+    }
 }

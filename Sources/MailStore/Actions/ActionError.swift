@@ -21,6 +21,8 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
     case tooLarge(threads: Int, copies: Int)
     /// The threads are mail of an account removed since: its server is no longer configured, so no action reaches it.
     case accountRemoved(String)
+    /// A retry of a move whose folder is no longer there (deleted or renamed on the server since).
+    case destinationGone(action: String, folder: String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,9 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
         case .actionNotFound(let id): "no action '\(id)'; `mailstore actions` lists them"
         case .alreadyUndone(let id): "action \(id) was undone already"
         case .nothingToRetry(let id): "action \(id) has nothing that failed"
+        case .destinationGone(let action, let folder):
+            "the folder \(folder) this move went to is no longer there (deleted or renamed on the server): move the threads to "
+                + "another folder, or undo the action (`mailstore undo \(action)`) to take it off the failed list"
         case .accountRemoved(let name):
             "the account \"\(name)\" was removed: its mail stays in the store to read, but no action on it reaches its server; "
                 + "add the account again (`mailstore account add \(name) ...`, the same server and login) to act on it"

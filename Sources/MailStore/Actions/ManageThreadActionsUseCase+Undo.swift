@@ -68,7 +68,12 @@ extension ManageThreadActionsUseCase {
         var ids: [EventID] = []
         for part in ManageThreadActionsUseCase.actions(threads) {
             releaseMappedPages()
-            ids.append(try act(r.kind, part, destination: r.destination, causation: r.id))
+            do {
+                ids.append(try act(r.kind, part, destination: r.destination, causation: r.id))
+            } catch .folderNotFound(let folder) where r.kind == .move {
+                // The move's folder is gone (deleted or renamed on the server): say what can be done instead of "no folder".
+                throw .actionFailed(underlying: ActionError.destinationGone(action: actionId, folder: folder))
+            }
         }
         return ids
     }
