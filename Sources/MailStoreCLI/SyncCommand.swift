@@ -183,6 +183,11 @@ struct SyncCommand: ParsableCommand {
             if f.uidValidityChanged { parts.append("UIDVALIDITY changed, \(f.rematched) matched again") }
             if !parts.isEmpty { Terminal.print("  \(f.folder): \(parts.joined(separator: ", "))") }
         }
+        for name in r.foldersAlike {
+            Terminal.warning("\(r.account): the server folder \"\(name)\" is not synced: its name is another folder's but for its "
+                             + "Unicode form (one written with combining accents, the other with accented letters), which mailstore "
+                             + "cannot tell apart; rename one of them on the server")
+        }
         for f in r.folders where !f.skippedTooLarge.isEmpty {
             Terminal.warning("\(f.folder): \(Counted.of(f.skippedTooLarge.count, "message")) over 64 MiB not fetched (UID "
                              + f.skippedTooLarge.prefix(10).map(String.init).joined(separator: ", ")

@@ -201,10 +201,26 @@ public final class SyncEngine {
         do { items = try conn.list() } catch { throw SyncError.server(error) }
         let mappedAll: [MappedFolder]
         do { mappedAll = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
-        // One folder per path, however often the server lists it (or names that map to the same path).
-        var paths = Set<String>()
-        let folders = mappedAll.filter { paths.insert($0.path).inserted }
-        let known = Dictionary(try store.latestViews().folders(account: account.name).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let knownList = try store.latestViews().folders(account: account.name)
+        // One folder per path, however often the server lists it (or names that map to the same path). Names equal but for
+        // their Unicode form (NFC "Café", NFD "Café") are one name to Swift's strings, which the folds' tables keep them
+        // in, and two names to the server and the views' keys: the second listed is not synced, and named
+        // (`foldersAlike`); one the views know in the other form keeps the form they know (its wire name is the
+        // server's). Both had been merged in the unread counts by batch, the second folder's mail never fetched, its
+        // actions counted applied; a folder that changed form was never discovered nor removed.
+        var seen: [String: String] = [:]
+        let knownForm = Dictionary(knownList.map { ($0.path, $0.path) }, uniquingKeysWith: { a, _ in a })
+        var folders: [MappedFolder] = []
+        for var f in mappedAll {
+            if let first = seen[f.path] {
+                if !first.utf8.elementsEqual(f.path.utf8) { report.foldersAlike.append(f.path) }
+                continue
+            }
+            seen[f.path] = f.path
+            if let form = knownForm[f.path], !form.utf8.elementsEqual(f.path.utf8) { f.path = form }
+            folders.append(f)
+        }
+        let known = Dictionary(knownList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var events: [NewEvent] = []
         var removed: [FolderSyncReport] = []
         for f in folders {

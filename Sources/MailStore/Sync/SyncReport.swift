@@ -12,6 +12,9 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var folders: [FolderSyncReport] = []
     /// Wall-clock seconds.
     public var seconds = 0.0
+    /// Server folders not synced because their name is another folder's but for its Unicode form (NFC "Café" beside
+    /// NFD "Café"): the store tells folders by name, and two it cannot tell apart would merge; the first listed is synced.
+    public var foldersAlike: [String] = []
 
     public init(account: String) { self.account = account }
 
