@@ -15,6 +15,9 @@ extension IMAPConnection {
             }
         } catch .commandFailed {
             return nil
+        } catch .temporarilyUnavailable {
+            // Advisory: rights not known now are rights unknown, as for a server that refuses the command.
+            return nil
         }
         return rights.map { Set($0.lowercased()) }
     }

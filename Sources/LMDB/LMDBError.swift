@@ -21,10 +21,13 @@ import Glibc
     @usableFromInline package var isCorruption: Bool {
         code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND || code == MDB_INVALID || code == MDB_VERSION_MISMATCH
     }
-    /// True for what a damaged file makes writes built from it meet besides `isCorruption`: keys out of order
-    /// (`MDB_KEYEXIST` from an ordered write), a size read from a bad page (`MDB_BAD_VALSIZE`, `MDB_PAGE_FULL`).
+    /// True for what a damaged file can make reads of it and writes built from it meet: any of LMDB's own codes but
+    /// those about resources and plain absence (keys out of order give `MDB_KEYEXIST` in an ordered write, a bad page's
+    /// sizes `MDB_BAD_VALSIZE` or `MDB_PAGE_FULL`, its flags `MDB_INCOMPATIBLE`, besides `isCorruption`'s).
     @usableFromInline package var mayBeDamage: Bool {
-        isCorruption || code == MDB_KEYEXIST || code == MDB_BAD_VALSIZE || code == MDB_PAGE_FULL
+        let resources: [Int32] = [MDB_NOTFOUND, MDB_MAP_FULL, MDB_DBS_FULL, MDB_READERS_FULL, MDB_TLS_FULL, MDB_TXN_FULL,
+                                  MDB_CURSOR_FULL, MDB_MAP_RESIZED, MDB_BAD_RSLOT, MDB_BAD_TXN]
+        return code >= MDB_KEYEXIST && code <= MDB_LAST_ERRCODE && !resources.contains(code)
     }
     /// True for `ENOSPC`: the file system is full (nothing of the failed write was stored).
     @usableFromInline package var isDiskFull: Bool { code == ENOSPC }

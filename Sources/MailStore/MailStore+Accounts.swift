@@ -50,12 +50,21 @@ extension MailStore {
             throw AccountError.nameLike(name: p.name, existing: like)
         }
         if let previous {
-            guard MailStore.mailbox(of: previous) == MailStore.mailbox(of: p) else {
+            // Only where something is filed under the name: an account added with a mistyped host and removed before
+            // it synced is added again as it should have been.
+            guard try MailStore.mailbox(of: previous) == MailStore.mailbox(of: p) || !holdsState(p.name, views: views) else {
                 throw AccountError.nameHeldAnotherMailbox(name: p.name, login: previous.username, host: previous.imapHost)
             }
         } else if try !views.folders(account: p.name).isEmpty {
             throw AccountError.nameHoldsImportedMail(p.name)
         }
+    }
+
+    /// Whether anything is filed under account `name`: folders (its mail and sync state), drafts and outbox items,
+    /// pending or failed actions.
+    func holdsState(_ name: String, views: ViewStore) throws -> Bool {
+        try !views.folders(account: name).isEmpty || !views.drafts(account: name).isEmpty
+            || !views.pendingActions(account: name).isEmpty || !views.failedActions(account: name).isEmpty
     }
 
     /// The mailbox an account reads: its IMAP host and login, lowercased (a port or security changed on re-adding a name

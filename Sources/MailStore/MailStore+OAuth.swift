@@ -42,6 +42,9 @@ extension MailStore {
         probe.credential = .environment("PATH")
         let checked = try probe.validated()
         if try latestViews().account(named: checked.name) != nil { throw AccountError.exists(checked.name) }
+        // The name's and the mailbox's checks too, before the sign-in writes the token file: refused after it, the file
+        // (on a file system that ignores case, another account's of a name differing only by case) had been deleted.
+        try checkNameAndMailbox(checked)
         let path = oauthTokenPath(account: settings.name)
         let tokens = try signIn(OAuthClient(config: config, account: settings.name, caFile: checked.caFile))
         guard let refresh = tokens.refreshToken else {
@@ -56,6 +59,9 @@ extension MailStore {
         if config.emailSource == .idToken, let email = tokens.email { final.email = email }
         do {
             return try addAccount(final)
+        } catch let recorded as RecordedButNotFolded {
+            // The account is recorded: its token file stays.
+            throw recorded
         } catch {
             unlink(path)
             throw error

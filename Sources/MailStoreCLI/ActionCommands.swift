@@ -34,7 +34,15 @@ struct ActionOptions: ParsableArguments {
                 for a in result.actions { print(a.action) }
             }
             // With --json, stdout is the JSON alone: the push's outcome is then in `mailstore actions`.
-            if push { for a in result.actions { try ActionOptions.push(actionID: a.action, store: store, quiet: json) } }
+            // Every action is pushed, whatever the one before met (a server out of reach is told once per action).
+            var pushFailure: (any Error)?
+            if push {
+                for a in result.actions {
+                    do { try ActionOptions.push(actionID: a.action, store: store, quiet: json) } catch { pushFailure = pushFailure ?? error }
+                }
+            }
+            for f in result.failures where pushFailure != nil { Terminal.error("thread \(f.thread): \(f.reason)") }
+            if let pushFailure { throw pushFailure }
             guard let first = result.failures.first else { return }
             if result.actions.isEmpty && !json { throw first.error }
             for f in result.failures { Terminal.error("thread \(f.thread): \(f.reason)") }

@@ -19,7 +19,8 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            let store = try MailStore.open(at: storeOptions.path)
+            // Its notes are said (a damaged views file met, and every view built instead of the one asked for).
+            let store = try MailStore.open(at: storeOptions.path, notice: { Terminal.note($0) })
             let bar = ProgressBar("replaying", total: nil, quiet: quiet)
             let start = Date()
             let events = try store.replay(view: view) { done, total in bar.update(done, total: total) }

@@ -8,7 +8,8 @@ enum WriteBackSummary {
         actions.drafts = DraftSyncReport()
         guard actions != WriteBackReport() else { return }
         Swift.print("  actions: \(a.applied) applied, \(a.rejected) refused by the server, \(a.failed) to retry"
-                    + (a.waiting > 0 ? ", \(a.waiting) waiting for their retry time (`mailstore retry ACTION` sends one now)" : ""))
+                    + (a.waiting > 0 ? ", \(a.waiting) waiting for their retry time or behind an earlier action on the same mail "
+                       + "(`mailstore sync` sends them when due; `ACTION --push` or `mailstore retry ACTION` now)" : ""))
         for p in a.problems {
             Terminal.print("  \(p.retrying ? "will retry" : "refused"): action \(p.action) (\(Counted.of(p.emails, "email")) in \(Counted.of(p.threads.count, "thread"))): \(p.reason)")
         }

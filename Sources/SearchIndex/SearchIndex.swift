@@ -300,7 +300,8 @@ package final class SearchIndex: @unchecked Sendable {
         if let current = try openCurrent(folder: folder, notice: notice) {
             if let why = try current.logMismatch(log: log) {
                 notice(why)
-                index = try rebuild(folder: folder, log: log)
+                // (Another process's rebuild finished meanwhile is taken: a mismatched index is never a fresh one.)
+                index = try rebuild(folder: folder, log: log, unlessFresh: true)
             } else {
                 index = current
             }
@@ -381,7 +382,7 @@ package final class SearchIndex: @unchecked Sendable {
     /// rebuild's rename over it, for good; tells `notice`. True when it did.
     static func movedAsideIfNotAFile(_ file: String, notice: (String) -> Void) throws -> Bool {
         var st = stat()
-        guard lstat(file, &st) == 0, st.st_mode & S_IFMT != S_IFREG else { return false }
+        guard stat(file, &st) == 0, st.st_mode & S_IFMT != S_IFREG else { return false }
         let aside = file + ".not-a-file-\(Int(Date().timeIntervalSince1970))"
         guard rename(file, aside) == 0 else {
             throw SearchIndexError.io(file, "it is not a file and cannot be moved aside (\(String(cString: strerror(errno)))): remove it")
@@ -402,7 +403,9 @@ package final class SearchIndex: @unchecked Sendable {
             throw SearchIndexError.io(folder + "/BUILD", String(cString: strerror(errno)))
         }
         defer { buildLock.unlock() }
-        if unlessFresh, let current = try openCurrent(folder: folder, notice: { _ in }), try current.logMismatch(log: log) == nil { return current }
+        if unlessFresh, let current = try openCurrent(folder: folder, notice: { _ in }), (try? current.logMismatch(log: log)) == .some(nil) {
+            return current
+        }
         let file = folder + "/" + fileName
         let building = file + ".building"
         for f in [building, building + "-journal"] { unlink(f) }

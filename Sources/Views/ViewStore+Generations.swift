@@ -56,7 +56,9 @@ extension ViewStore {
         let buildLock = try acquireBuildLock(root, notice: notice)
         defer { buildLock.unlock() }
         // Views of another log (`logMismatch`) are no base: neither served nor copied for a partial rebuild.
-        let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in }).flatMap { try $0.logMismatch() == nil ? $0 : nil }
+        // A link that cannot be read (a damaged page) makes no base either: the rebuild must not fail on what it mends.
+        let current = try openCurrent(root: root, log: log, catalog: catalog, notice: { _ in })
+            .flatMap { (try? $0.logMismatch()) == .some(nil) ? $0 : nil }
         if unlessFresh, let current, try current.staleViews().isEmpty { return current }
         if let minimum = unlessBehindLess, let current, try current.staleViews().isEmpty {
             let (behind, head) = try eventsBehind(current, log: log)

@@ -479,7 +479,8 @@ public final class ViewStore: @unchecked Sendable {
         if let current = try openCurrent(root: root, log: log, catalog: catalog, notice: notice) {
             if let why = try current.logMismatch() {
                 notice(why)
-                views = try rebuild(root: root, log: log, catalog: catalog, notice: notice, progress: progress)
+                // (Another process's rebuild finished meanwhile is taken: `rebuild` never takes views of another log.)
+                views = try rebuild(root: root, log: log, catalog: catalog, unlessFresh: true, notice: notice, progress: progress)
             } else {
                 views = current
             }
@@ -523,9 +524,20 @@ public final class ViewStore: @unchecked Sendable {
                             notice: (String) -> Void) throws -> ViewStore? {
         let lock = FileLock.acquire(root + "/" + lockFile, exclusive: false, create: !readOnly)
         defer { lock?.unlock() }
-        guard let gen = currentGeneration(root) else { return nil }
-        guard FileManager.default.fileExists(atPath: root + "/" + gen + "/data.mdb") else {
+        guard let gen = currentGeneration(root) else {
+            if FileManager.default.fileExists(atPath: root + "/" + currentFile) {
+                notice("views/\(currentFile) does not name a generation of the views; rebuilding them from the log")
+            }
+            return nil
+        }
+        let file = root + "/" + gen + "/data.mdb"
+        guard FileManager.default.fileExists(atPath: file) else {
             notice("the views' files are missing; rebuilding them from the log")
+            return nil
+        }
+        // An empty file would open as new, empty views folded again in place, without a word.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int, size == 0 {
+            notice("the views file \(gen)/data.mdb is empty (cut short); rebuilding the views from the log")
             return nil
         }
         do {

@@ -22,7 +22,14 @@ final class AccountIdentityTests: CLITestCase {
 
     func testANameOnceAnotherMailboxsIsRefusedAndTheSameMailboxGoesOn() throws {
         try mailstore("init")
+        // A name removed before anything was filed under it (a mistyped host) is free.
+        try add("work", "carol@example.com", host: "imap.exmaple.com")
+        try mailstore("account", "remove", "work")
         try add("work", "carol@example.com")
+        // Mail filed under it (imported here: a sync files it the same way), then removed: the name is the mailbox's.
+        let mbox = dir.file("in.mbox")
+        try Data(DiskFullTests.mbox(count: 2).utf8).write(to: URL(fileURLWithPath: mbox))
+        try mailstore("import", "--mbox", mbox, "--folder", "INBOX", "--account", "work", "--quiet")
         try mailstore("account", "remove", "work")
         let other = try add("work", "dan@example.com", expect: 6)
         XCTAssertTrue(other.stderr.contains("was the account of carol@example.com on imap.example.com")

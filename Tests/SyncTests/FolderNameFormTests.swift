@@ -61,4 +61,24 @@ final class FolderNameFormTests: SyncTestCase {
         let report = try views.compareWithRebuild()
         XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
     }
+
+    /// The folder the views know stays the one synced when a folder of the other form appears and is listed before it
+    /// (Dovecot lists by bytes: the decomposed name first): the newcomer is named, the known one's mail is kept.
+    func testTheKnownFolderIsKeptWhenOneOfTheOtherFormIsListedFirst() throws {
+        let c = try server()
+        defer { c.logout() }
+        try c.create(MailboxName(path(composed)))
+        try fill(composed, (0..<2).map { (id: "known\($0)", subject: "Known \($0)", parent: nil, flags: [String]()) }, via: c)
+        try addAccount()
+        try sync()
+        try c.create(MailboxName(path(decomposed)))
+        try fill(decomposed, (0..<5).map { (id: "late\($0)", subject: "Late \($0)", parent: nil, flags: [String]()) }, via: c)
+        let r = try sync()
+        XCTAssertEqual(r.foldersAlike.map { Array($0.unicodeScalars) }, [Array(path(decomposed).unicodeScalars)])
+        XCTAssertEqual(try views.unreadCount(account: accountName, folder: path(composed), category: "all"), 2, "the known folder's mail")
+        XCTAssertTrue(try views.copies(account: accountName, messageID: "known0@example.com").count == 1)
+        XCTAssertTrue(try views.copies(account: accountName, messageID: "late0@example.com").isEmpty)
+        let report = try views.compareWithRebuild()
+        XCTAssertTrue(report.differences.isEmpty, "\(report.differences)")
+    }
 }

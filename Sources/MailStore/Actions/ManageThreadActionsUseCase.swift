@@ -135,10 +135,11 @@ public struct ManageThreadActionsUseCase {
             guard let t = folders.first(where: { $0.role == .trash }) else { throw ActionError.noTrashFolder }
             return t.path
         case .move:
-            guard let explicit, folders.contains(where: { $0.path == explicit }) else {
+            // The folder's own name, byte for byte: one typed in another Unicode form matches it but is another key.
+            guard let explicit, let folder = folders.first(where: { $0.path == explicit }) else {
                 throw ThreadListError.folderNotFound(id: explicit ?? "")
             }
-            return explicit
+            return folder.path
         default:
             return nil
         }

@@ -208,17 +208,26 @@ public final class SyncEngine {
         // (`foldersAlike`); one the views know in the other form keeps the form they know (its wire name is the
         // server's). Both had been merged in the unread counts by batch, the second folder's mail never fetched, its
         // actions counted applied; a folder that changed form was never discovered nor removed.
-        var seen: [String: String] = [:]
+        // Grouped by name as Swift's strings take it (canonical equivalence), in LIST order; of a group's folders (bytes
+        // differing), the one the views know is kept, else the first listed.
+        var order: [String] = []
+        var groups: [String: [MappedFolder]] = [:]
+        for f in mappedAll {
+            if groups[f.path] == nil { order.append(f.path) }
+            groups[f.path, default: []].append(f)
+        }
+        let knownBytes = Set(knownList.map { Array($0.path.utf8) })
         let knownForm = Dictionary(knownList.map { ($0.path, $0.path) }, uniquingKeysWith: { a, _ in a })
         var folders: [MappedFolder] = []
-        for var f in mappedAll {
-            if let first = seen[f.path] {
-                if !first.utf8.elementsEqual(f.path.utf8) { report.foldersAlike.append(f.path) }
-                continue
-            }
-            seen[f.path] = f.path
-            if let form = knownForm[f.path], !form.utf8.elementsEqual(f.path.utf8) { f.path = form }
-            folders.append(f)
+        for key in order {
+            var distinct: [MappedFolder] = []
+            var bytes = Set<[UInt8]>()
+            for f in groups[key] ?? [] where bytes.insert(Array(f.path.utf8)).inserted { distinct.append(f) }
+            guard let first = distinct.first else { continue }
+            var chosen = distinct.first { knownBytes.contains(Array($0.path.utf8)) } ?? first
+            for f in distinct where !f.path.utf8.elementsEqual(chosen.path.utf8) { report.foldersAlike.append(f.path) }
+            if let form = knownForm[chosen.path], !form.utf8.elementsEqual(chosen.path.utf8) { chosen.path = form }
+            folders.append(chosen)
         }
         let known = Dictionary(knownList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var events: [NewEvent] = []
@@ -230,13 +239,17 @@ public final class SyncEngine {
                                 stream: folderStream(f.path)))
         }
         if options.folders == nil {
-            let present = Set(folders.map(\.path))
-            for path in known.keys.sorted() where !present.contains(path) {
+            // By bytes: a store that knows a folder in two Unicode forms (synced before they were told apart) has each
+            // removed on its own.
+            let present = Set(folders.map { Array($0.path.utf8) })
+            for entry in knownList.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
+                where !present.contains(Array(entry.path.utf8)) {
+                let path = entry.path
                 // Folders this engine synced, or empty ones; never a folder with imported mail under the same account name.
                 let synced = try views.syncState(account: account.name, folder: path) != nil
                 let total = try views.unreadCount(account: account.name, folder: path, category: UnreadProjector.totalCategory)
                 guard synced || total == 0 else { continue }
-                var gone = FolderSyncReport(folder: path, role: known[path]?.role.description ?? FolderRole.custom.description)
+                var gone = FolderSyncReport(folder: path, role: entry.role.description)
                 gone.removed = true
                 for copy in try views.syncedCopies(account: account.name, folder: path).values.sorted(by: { $0.uid < $1.uid }) {
                     events.append(expunged(copy, folder: path))
