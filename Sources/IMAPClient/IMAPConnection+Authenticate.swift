@@ -39,9 +39,19 @@ extension IMAPConnection {
         case (.xoauth2, .password), (.oauthbearer, .password):
             throw .mechanismUnavailable("\(mechanism.saslName) needs an OAuth2 access token, not a password")
         }
-        guard completion.status == .ok else { throw .authenticationFailed(completion.text) }
+        guard completion.status == .ok else { throw IMAPConnection.loginRefusal(completion, "LOGIN") }
         if case .capability? = completion.code { return }
         try refreshCapabilities()
+    }
+
+    /// The error for a refused login: `temporarilyUnavailable` for a NO whose code says the refusal is temporary (RFC
+    /// 5530's own example: `[UNAVAILABLE]`, the authentication backend down), to retry rather than end a watch on as
+    /// wrong credentials; else `authenticationFailed`.
+    static func loginRefusal(_ completion: Completion, _ command: String) -> IMAPClientError {
+        if completion.status == .no, case .other(let code, _)? = completion.code, temporaryCodes.contains(code) {
+            return .temporarilyUnavailable(command: command, code: code, text: completion.text)
+        }
+        return .authenticationFailed(completion.text)
     }
 
     /// `AUTHENTICATE mechanism` with a one-step SASL exchange; returns the completion when it is OK, else
@@ -67,6 +77,9 @@ extension IMAPConnection {
                                return initialResponse
                            })
         guard completion.status == .ok else {
+            if case .temporarilyUnavailable = IMAPConnection.loginRefusal(completion, "AUTHENTICATE") {
+                throw IMAPConnection.loginRefusal(completion, "AUTHENTICATE")
+            }
             throw .authenticationFailed(completion.text + (failure.map { " (\($0))" } ?? ""))
         }
         return completion

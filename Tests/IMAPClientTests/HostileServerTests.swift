@@ -1,4 +1,4 @@
-import IMAPClient
+@testable import IMAPClient
 import IMAPProtocol
 import SecureTransport
 import TestSupport
@@ -199,6 +199,17 @@ final class HostileServerTests: XCTestCase {
             XCTAssertFalse((error as? IMAPClientError)?.isRetryable == true)
         }
         imap.logout()
+    }
+
+    /// A login refused with `NO [UNAVAILABLE]` (RFC 5530's example: the authentication backend down) is a failure to
+    /// retry, not wrong credentials (which end a watch); any other refusal stays `authenticationFailed`.
+    func testALoginRefusedForNowIsNotWrongCredentials() {
+        let now = IMAPConnection.loginRefusal(Completion(status: .no, code: .other(name: "UNAVAILABLE", raw: nil), text: "backend down"), "LOGIN")
+        guard case .temporarilyUnavailable("LOGIN", "UNAVAILABLE", "backend down") = now else { return XCTFail("got \(now)") }
+        XCTAssertTrue(now.isRetryable)
+        let wrong = IMAPConnection.loginRefusal(Completion(status: .no, code: .other(name: "AUTHENTICATIONFAILED", raw: nil), text: "no"), "LOGIN")
+        guard case .authenticationFailed("no") = wrong else { return XCTFail("got \(wrong)") }
+        XCTAssertFalse(wrong.isRetryable)
     }
 
     /// The right to remove messages read from a MYRIGHTS answer: RFC 4314's `t` and `e`; RFC 2086's `d` only from a
