@@ -204,12 +204,11 @@ public final class SyncEngine {
         let knownList = try store.latestViews().folders(account: account.name)
         // One folder per path, however often the server lists it (or names that map to the same path). Names equal but for
         // their Unicode form (NFC "Café", NFD "Café") are one name to Swift's strings, which the folds' tables keep them
-        // in, and two names to the server and the views' keys: the second listed is not synced, and named
-        // (`foldersAlike`); one the views know in the other form keeps the form they know (its wire name is the
+        // in, and two names to the server and the views' keys: grouped by name as Swift's strings take it, in LIST order,
+        // one folder of each group is synced (the one the views know, else the first listed) and the others named
+        // (`foldersAlike`); one the views know only in the other form keeps the form they know (its wire name is the
         // server's). Both had been merged in the unread counts by batch, the second folder's mail never fetched, its
         // actions counted applied; a folder that changed form was never discovered nor removed.
-        // Grouped by name as Swift's strings take it (canonical equivalence), in LIST order; of a group's folders (bytes
-        // differing), the one the views know is kept, else the first listed.
         var order: [String] = []
         var groups: [String: [MappedFolder]] = [:]
         for f in mappedAll {
@@ -226,7 +225,8 @@ public final class SyncEngine {
             guard let first = distinct.first else { continue }
             var chosen = distinct.first { knownBytes.contains(Array($0.path.utf8)) } ?? first
             for f in distinct where !f.path.utf8.elementsEqual(chosen.path.utf8) { report.foldersAlike.append(f.path) }
-            if let form = knownForm[chosen.path], !form.utf8.elementsEqual(chosen.path.utf8) { chosen.path = form }
+            // (Only a name the views do not know byte for byte takes their form: a store that knows both keeps each.)
+            if !knownBytes.contains(Array(chosen.path.utf8)), let form = knownForm[chosen.path] { chosen.path = form }
             folders.append(chosen)
         }
         let known = Dictionary(knownList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
