@@ -21,7 +21,7 @@ extension MailStore {
     /// The views, also folding what other processes appended since they were last caught up.
     public func latestViews() throws -> ViewStore {
         let views = try views()
-        if snapshot == nil { try views.catchUp() }
+        if snapshot == nil { try views.catchUpUnlessDiskFull(notice: notice) }
         return views
     }
 

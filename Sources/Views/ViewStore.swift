@@ -503,8 +503,20 @@ public final class ViewStore: @unchecked Sendable {
         } else if behind >= catchUpNotice {
             notice("the views are \(behind) events behind the log (of \(head)); folding them in")
         }
-        try views.catchUp(progress: progress)
+        try views.catchUpUnlessDiskFull(notice: notice, progress: progress)
         return views
+    }
+
+    /// `catchUp`, except that on a full disk the views are left as they stand, behind the log, with a note: reading goes
+    /// on (a write still fails: `MailStore.commit` folds them first). Every read command had failed on a full disk.
+    package func catchUpUnlessDiskFull(notice: (String) -> Void, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
+        do {
+            try catchUp(progress: progress)
+        } catch let e as LMDBError where e.isDiskFull {
+            let (left, head) = try ViewStore.eventsBehind(self, log: log)
+            notice("the views are \(left) events behind the log (of \(head)) and cannot be brought up to date: the disk is full "
+                   + "(\(e.operation)); shown as they stand: free space, and the next command folds the rest in")
+        }
     }
 
     /// Runs `body`, reporting a damaged views file as `ViewError.damaged` (which says to replay).

@@ -103,6 +103,13 @@ final class DiskFullTests: CLITestCase {
                     recordedSeen = true
                     XCTAssertTrue(r.stderr.contains("the action is recorded in the log") && r.stderr.contains("do not do it again")
                                   && !r.stderr.contains("failed write was stored") && !r.stderr.contains("the action failed"), r.stderr)
+                    // The disk still full, the views behind the log: the thread list is shown as it stands, with a note
+                    // (every read command had failed, exit 3).
+                    let list = try run(["project", "--view", "threads", "--all", "--json"])
+                    XCTAssertEqual(list.status, 0, list.stderr)
+                    XCTAssertTrue(list.stderr.contains("cannot be brought up to date: the disk is full"), list.stderr)
+                    let shown = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
+                    XCTAssertEqual((shown?["threads"] as? [[String: Any]])?.count, 300)
                 } else {
                     XCTAssertTrue(r.stderr.contains("the disk is full"), r.stderr)
                 }
