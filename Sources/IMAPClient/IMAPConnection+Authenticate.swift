@@ -48,10 +48,7 @@ extension IMAPConnection {
     /// 5530's own example: `[UNAVAILABLE]`, the authentication backend down), to retry rather than end a watch on as
     /// wrong credentials; else `authenticationFailed`.
     static func loginRefusal(_ completion: Completion, _ command: String) -> IMAPClientError {
-        if completion.status == .no, case .other(let code, _)? = completion.code, temporaryCodes.contains(code) {
-            return .temporarilyUnavailable(command: command, code: code, text: completion.text)
-        }
-        return .authenticationFailed(completion.text)
+        temporaryFailure(completion, command) ?? .authenticationFailed(completion.text)
     }
 
     /// `AUTHENTICATE mechanism` with a one-step SASL exchange; returns the completion when it is OK, else
@@ -77,9 +74,7 @@ extension IMAPConnection {
                                return initialResponse
                            })
         guard completion.status == .ok else {
-            if case .temporarilyUnavailable = IMAPConnection.loginRefusal(completion, "AUTHENTICATE") {
-                throw IMAPConnection.loginRefusal(completion, "AUTHENTICATE")
-            }
+            if let temporary = IMAPConnection.temporaryFailure(completion, "AUTHENTICATE") { throw temporary }
             throw .authenticationFailed(completion.text + (failure.map { " (\($0))" } ?? ""))
         }
         return completion

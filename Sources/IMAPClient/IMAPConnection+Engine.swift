@@ -23,15 +23,19 @@ extension IMAPConnection {
     /// The response codes of a NO that RFC 5530 says is temporary: `UNAVAILABLE` and `INUSE`.
     static let temporaryCodes: Set<String> = ["UNAVAILABLE", "INUSE"]
 
+    /// `temporarilyUnavailable` for a NO of `command` whose code is one of `temporaryCodes`, else nil.
+    static func temporaryFailure(_ completion: Completion, _ command: String) -> IMAPClientError? {
+        guard completion.status == .no, case .other(let code, _)? = completion.code, temporaryCodes.contains(code) else { return nil }
+        return .temporarilyUnavailable(command: command, code: code, text: completion.text)
+    }
+
     /// `completion` when it is OK; else throws ``IMAPClientError/commandFailed(command:status:text:)``, or
     /// ``IMAPClientError/temporarilyUnavailable(command:code:text:)`` for a NO whose code says it is temporary.
     @discardableResult
     func requireOK(_ completion: Completion, name: String) throws(IMAPClientError) -> Completion {
         guard completion.status == .ok else {
-            if completion.status == .no, case .other(let code, _)? = completion.code, IMAPConnection.temporaryCodes.contains(code) {
-                throw .temporarilyUnavailable(command: name, code: code, text: completion.text)
-            }
-            throw .commandFailed(command: name, status: completion.status.rawValue, text: completion.text)
+            throw IMAPConnection.temporaryFailure(completion, name)
+                ?? .commandFailed(command: name, status: completion.status.rawValue, text: completion.text)
         }
         return completion
     }

@@ -131,7 +131,7 @@ extension SearchIndex {
         try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
         if let link = batch.link {
             try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('log-link', ?)")
-                .run([.text("\(batch.last):" + link.map { String(format: "%02x", $0) }.joined())])
+                .run([.text("\(batch.last):" + Hex.lowercase(link))])
         }
     }
 

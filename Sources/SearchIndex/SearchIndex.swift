@@ -1,5 +1,6 @@
 import CSQLite
 import EventLog
+import EventModel
 import Foundation
 import Glibc
 import LMDB
@@ -328,7 +329,7 @@ package final class SearchIndex: @unchecked Sendable {
                 return "the search index is folded through event \(sequence), past the log's end (\(head)): a log restored from a "
                     + "backup, or another store's index; rebuilding it from the log"
             }
-            guard link[link.index(after: colon)...] == hash.map({ String(format: "%02x", $0) }).joined() else {
+            guard link[link.index(after: colon)...] == Hex.lowercase(hash) else {
                 return "the search index was folded from another log (its event \(sequence) is not this log's): a log restored "
                     + "from a backup, or another store's index; rebuilding it from the log"
             }

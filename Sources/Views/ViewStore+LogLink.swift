@@ -13,9 +13,7 @@ extension ViewStore {
     /// The link to write after folding through `sequence`, or nil when the log has no such event.
     func logLink(through sequence: UInt64) throws -> [UInt8]? {
         guard let hash = try log.chainHash(at: sequence) else { return nil }
-        var out = [UInt8](repeating: 0, count: 8)
-        for i in 0..<8 { out[i] = UInt8(truncatingIfNeeded: sequence >> (56 - 8 * UInt64(i))) }
-        return out + hash
+        return withUnsafeBytes(of: sequence.bigEndian) { Array($0) } + hash
     }
 
     /// Why these views are not the log's (what the user is told before they are rebuilt), or nil when they are: the

@@ -216,7 +216,7 @@ public final class SyncEngine {
             groups[f.path, default: []].append(f)
         }
         let knownBytes = Set(knownList.map { Array($0.path.utf8) })
-        let knownForm = Dictionary(knownList.map { ($0.path, $0.path) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(knownList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var folders: [MappedFolder] = []
         for key in order {
             var distinct: [MappedFolder] = []
@@ -226,10 +226,9 @@ public final class SyncEngine {
             var chosen = distinct.first { knownBytes.contains(Array($0.path.utf8)) } ?? first
             for f in distinct where !f.path.utf8.elementsEqual(chosen.path.utf8) { report.foldersAlike.append(f.path) }
             // (Only a name the views do not know byte for byte takes their form: a store that knows both keeps each.)
-            if !knownBytes.contains(Array(chosen.path.utf8)), let form = knownForm[chosen.path] { chosen.path = form }
+            if !knownBytes.contains(Array(chosen.path.utf8)), let form = known[chosen.path]?.path { chosen.path = form }
             folders.append(chosen)
         }
-        let known = Dictionary(knownList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var events: [NewEvent] = []
         var removed: [FolderSyncReport] = []
         for f in folders {
