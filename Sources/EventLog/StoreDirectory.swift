@@ -6,7 +6,7 @@ import Glibc
 ///
 /// ```
 /// STORE/
-///   FORMAT        "mailstore-store-format 4"
+///   FORMAT        "mailstore-store-format 5"
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
 ///   scratch/      work thrown away (`ScratchFolder`): `verify --views`' rebuild, `--as-of` folds
@@ -27,7 +27,15 @@ public struct StoreDirectory: Sendable {
     /// - 4: new log records are of record format 2 (the chain hash over the record's digest, `RecordCodec`). The
     ///   upgrade rewrites only the FORMAT file: the records already stored stay format 1 and are read and
     ///   verified as they are, and an older build, which would fail on a format 2 record, refuses the store.
-    public static let formatVersion: UInt32 = 4
+    /// - 5: records may hold the event catalog of 2026-12-06 (`EmailReceived`, `EmailCategorized`, `AccountAdded`,
+    ///   `AccountSettingsDiscovered` and `NotificationDecided` at schema 2; `StoreFormatCatalogTests` keeps the whole
+    ///   list). A format 4 build reads the store but sets aside every event of a schema it does not know: it showed
+    ///   such a store without most of its mail, exit 0, and `verify` told to restore the log from a backup. The upgrade
+    ///   rewrites only the FORMAT file, so such a build refuses the store instead.
+    ///
+    /// From 5 on, every new event type and every new schema version of an event bumps the format (the catalog test
+    /// fails until it does): a build never folds a log holding events it cannot read.
+    public static let formatVersion: UInt32 = 5
     static let formatPrefix = "mailstore-store-format "
 
     /// The store folder.

@@ -42,6 +42,13 @@ public struct VerifyReport: Sendable, Equatable {
     /// The first of those records.
     public var firstRecordedTimeBack: UInt64?
 
+    /// Records whose chain hash holds but whose payload is of a schema newer than this build reads: written by a newer
+    /// mailstore (whose store format this build would refuse; a log copied under an older format, or a build that broke
+    /// the format rule). Not a problem found, nor checked: `verify` says to upgrade instead of to restore.
+    public var newerRecords: UInt64 = 0
+    /// The first of those records, and what its decoding said.
+    public var firstNewerRecord: Problem?
+
     /// An empty report.
     public init() {}
 
@@ -61,8 +68,15 @@ public struct VerifyReport: Sendable, Equatable {
         blobsChecked += other.blobsChecked
         dictionariesChecked += other.dictionariesChecked
         for p in other.problems { add(p.sequence, p.message) }
+        newerRecords += other.newerRecords
+        if firstNewerRecord == nil { firstNewerRecord = other.firstNewerRecord }
         truncated = truncated || other.truncated
         indexesLookedUp = indexesLookedUp || other.indexesLookedUp
+    }
+
+    mutating func newer(_ sequence: UInt64, _ what: String) {
+        newerRecords += 1
+        if firstNewerRecord == nil { firstNewerRecord = Problem(sequence: sequence, message: what) }
     }
 
     mutating func add(_ sequence: UInt64?, _ message: String) {

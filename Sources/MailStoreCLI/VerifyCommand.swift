@@ -61,7 +61,9 @@ struct VerifyCommand: ParsableCommand {
             bar.finish()
             if json {
                 let obj: [String: Any] = [
-                    "clean": report.isClean, "events": report.eventsChecked, "blobs": report.blobsChecked,
+                    "clean": report.isClean && report.newerRecords == 0, "events": report.eventsChecked, "blobs": report.blobsChecked,
+                    "newerEvents": report.newerRecords,
+                    "firstNewerEvent": report.firstNewerRecord.map { ["sequence": $0.sequence ?? 0, "what": $0.message] as Any } ?? NSNull(),
                     "dictionaries": report.dictionariesChecked,
                     "head": report.headSequence, "firstBadSequence": report.firstBadSequence.map { $0 as Any } ?? NSNull(),
                     "problems": report.problems.map(\.description), "recordedTimesBack": report.recordedTimesBack,
@@ -69,7 +71,7 @@ struct VerifyCommand: ParsableCommand {
                 ]
                 let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
                 print(JSONText.string(data))
-            } else if report.isClean {
+            } else if report.isClean && report.newerRecords == 0 {
                 let hash = try store.head().hash.prefix(8).map { String(format: "%02x", $0) }.joined()
                 print("OK: \(Counted.of(report.eventsChecked, "event")) (head \(report.headSequence), chain \(hash)…), \(Counted.of(report.blobsChecked, "blob")) verified")
             } else {
@@ -86,7 +88,14 @@ struct VerifyCommand: ParsableCommand {
                       + "(written by a build before 2026-12-03 whose clock stepped back): `log --since/--until` and `--as-of TIME` "
                       + "name a point near each such step; sequence numbers are exact")
             }
+            if let first = report.firstNewerRecord, !json {
+                // Not damage: restoring the log from before them would lose them (and the mail they record).
+                Terminal.error("the log holds \(Counted.of(report.newerRecords, "event")) written by a newer mailstore, the first at "
+                               + "sequence \(first.sequence ?? 0) (\(first.message)): this build cannot check them; upgrade mailstore and "
+                               + "verify again (they are not damage: restore nothing for them)")
+            }
             if !report.isClean { throw ExitCode(CLIExit.problemsFound) }
+            if report.newerRecords > 0 { throw ExitCode(CLIExit.storeError) }
         }
     }
 

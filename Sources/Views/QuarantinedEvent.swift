@@ -13,14 +13,16 @@ public struct QuarantinedEvent: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "event \(sequence) quarantined by view \(view): \(error)" }
 
-    var key: [UInt8] {
+    /// Its key in the quarantine table: the sequence (8 bytes, big-endian), then the view's name.
+    package var key: [UInt8] {
         var k: [UInt8] = []
         for i in (0..<8).reversed() { k.append(UInt8(truncatingIfNeeded: sequence >> (UInt64(i) * 8))) }
         k.append(contentsOf: view.utf8.prefix(64))
         return k
     }
 
-    init(sequence: UInt64, view: String, error: String) {
+    /// An entry for `sequence` and `view`, the error cut to `maxErrorBytes`.
+    package init(sequence: UInt64, view: String, error: String) {
         self.sequence = sequence
         self.view = view
         self.error = String(decoding: error.utf8.prefix(QuarantinedEvent.maxErrorBytes), as: UTF8.self)

@@ -18,9 +18,14 @@ extension ViewStore {
 
     /// Why these views are not the log's (what the user is told before they are rebuilt), or nil when they are: the
     /// link's event missing from the log or another there; without a link (views written before it was kept), a view's
-    /// checkpoint past the log's head.
+    /// checkpoint past the log's head; folded without events this build reads (`foldedWithoutReadableEvents`).
     package func logMismatch() throws -> String? {
         guard pastPoint == nil else { return nil }
+        if let why = try linkMismatch() { return why }
+        return try foldedWithoutReadableEvents()
+    }
+
+    private func linkMismatch() throws -> String? {
         let head = try log.head().sequence
         let link = try guarded { try environment.read { txn in try txn.getBytes(meta, key: ViewStore.logLinkKey) } }
         if let link, link.count > 8 {

@@ -504,6 +504,7 @@ public final class ViewStore: @unchecked Sendable {
             notice("the views are \(behind) events behind the log (of \(head)); folding them in")
         }
         try views.catchUpUnlessDiskFull(notice: notice, progress: progress)
+        if let note = try? views.newerEventsNote() { notice(note) }
         return views
     }
 

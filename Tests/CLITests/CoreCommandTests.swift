@@ -72,6 +72,30 @@ final class CoreCommandTests: CLITestCase {
         XCTAssertTrue(bad.stdout.contains("BAD seq 22"))
     }
 
+    /// Records of a schema newer than this build reads, whose chain holds, are a newer build's, not damage: `verify`
+    /// says to upgrade (exit 2), never to restore the log from before them (which would lose them); the read commands
+    /// name them.
+    func testVerifyTellsANewerBuildsEventsFromDamage() throws {
+        try mailstore("init")
+        do {
+            let log = try EventLog(store: StoreDirectory(path: store))
+            try log.append(NewEvent(event: .folderRemoved(FolderRemoved(folder: "f")), account: "a", stream: "s", actor: .system))
+            try log.append(NewEvent(event: .unknown(type: .folderRemoved, version: FolderRemoved.schemaVersion + 1, payload: [1, 0x66]),
+                                    account: "a", stream: "s", actor: .system))
+        }
+        let r = try mailstore("verify", expect: 2)
+        XCTAssertTrue(r.stderr.contains("1 event written by a newer mailstore, the first at sequence 3"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("upgrade mailstore"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("restored from a backup"), r.stderr)
+        XCTAssertFalse(r.stdout.contains("BAD"), r.stdout)
+        let json = try mailstore("verify", "--json", expect: 2)
+        let obj = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(obj["clean"] as? Bool, false)
+        XCTAssertEqual(obj["newerEvents"] as? Int, 1)
+        let shown = try mailstore("project", "--view", "folders")
+        XCTAssertTrue(shown.stderr.contains("written by a newer mailstore"), shown.stderr)
+    }
+
     func testStatsCountsByType() throws {
         try mailstore("init")
         try appendExamples()

@@ -30,9 +30,10 @@ final class StoreDirectoryTests: XCTestCase {
         let tmp = TemporaryDirectory()
         let store = StoreDirectory(path: tmp.file("store"))
         try store.create()
-        try "mailstore-store-format 5\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
+        let next = StoreDirectory.formatVersion + 1
+        try "mailstore-store-format \(next)\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try EventLog(store: store)) { error in
-            XCTAssertEqual(error as? StoreError, .newerFormat(found: 5, supported: 4))
+            XCTAssertEqual(error as? StoreError, .newerFormat(found: next, supported: StoreDirectory.formatVersion))
             XCTAssertTrue("\(error)".contains("upgrade mailstore"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.logPath + "/data.mdb"))
@@ -57,8 +58,8 @@ final class StoreDirectoryTests: XCTestCase {
             XCTAssertEqual(try store.checkFormat(), 1, "a read-only open leaves the format alone")
         }
         _ = try EventLog(store: store)
-        XCTAssertEqual(try store.checkFormat(), 4)
-        XCTAssertEqual(try String(contentsOfFile: store.formatFile, encoding: .utf8), "mailstore-store-format 4\n")
+        XCTAssertEqual(try store.checkFormat(), StoreDirectory.formatVersion)
+        XCTAssertEqual(try String(contentsOfFile: store.formatFile, encoding: .utf8), "mailstore-store-format \(StoreDirectory.formatVersion)\n")
     }
 
     func testMissingStoreSaysToInit() {
