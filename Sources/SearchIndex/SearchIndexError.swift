@@ -26,6 +26,9 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
 
     package var description: String {
         switch self {
+        case .sqlite(let call, let code, let message) where code & 0xFF == SQLITE_FULL:
+            // A rebuild needs room too: the advice is the room.
+            "search index: SQLite \(call) failed (\(code): \(message)); the disk is full: free space and run the command again"
         case .sqlite(let call, let code, let message):
             "search index: SQLite \(call) failed (\(code): \(message)); `mailstore replay` rebuilds the index from the log"
         case .io(let path, let why): "search index: \(path): \(why)"
