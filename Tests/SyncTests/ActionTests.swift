@@ -51,6 +51,52 @@ final class ActionTests: SyncTestCase {
         XCTAssertTrue(report.differences.isEmpty, "verify --views: \(report.differences)", file: file, line: line)
     }
 
+    /// A sync of the folder an archived thread left (a watch syncs only the Inbox on a change) records the Archive's
+    /// new copy first: the thread had shown in no folder, no search and no undo until the Archive's own sync, and an
+    /// undo then did nothing, exit 0.
+    func testASyncOfTheFolderMovedMailLeftRecordsItsNewCopyFirst() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(3, via: c)
+        let t0 = try thread("m0")
+        let id = try actions.archiveThread(id: t0)
+        guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
+        let report = try SyncEngine(store: store, account: account, options: SyncOptions(folders: ["INBOX"])).run()
+        XCTAssertEqual(report.actions.applied, 1)
+        XCTAssertEqual(try folderOf("m0", via: c), [path("Archive")])
+        XCTAssertEqual(report.folders.map(\.folder), [path("Archive"), "INBOX"], "the destination first, then the folder it left")
+        XCTAssertTrue(try threads("Archive").contains(["m0@example.com"]), "the archived thread shows in the Archive")
+        XCTAssertFalse(try threads("INBOX").contains(["m0@example.com"]))
+        let copies = try views.copies(account: accountName, messageID: "m0@example.com")
+        XCTAssertEqual(copies.count, 1, "one copy: the Archive's")
+        try assertRebuildAgrees()
+        // An undo moves it back.
+        _ = try actions.undo(actionId: id.description)
+        XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]))
+        try sync()
+        XCTAssertEqual(try folderOf("m0", via: c), ["INBOX"])
+        XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]))
+    }
+
+    /// An undo of an archive whose mail another client deleted from the Archive since: nothing to move back, said so
+    /// (exit 7); it had recorded "undone, inverse queued" with no inverse, exit 0.
+    func testAnUndoOfMailDeletedSinceSaysNothingWasUndone() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let id = try actions.archiveThread(id: try thread("m0"))
+        try sync()
+        _ = try c.select(MailboxName(path("Archive")), readOnly: false)
+        let uid = try XCTUnwrap(try c.uidSearch([.header("Message-ID", "m0@example.com")]).first)
+        _ = try c.uidStore(UIDSet(uid), .add, flags: ["\\Deleted"])
+        try c.expunge()
+        try sync()
+        XCTAssertThrowsError(try actions.undo(actionId: id.description)) { error in
+            XCTAssertTrue("\(error)".contains("nothing was undone"), "\(error)")
+        }
+        XCTAssertEqual(try views.action(id: id.description)?.undone, false)
+    }
+
     func testEveryActionShowsAtOnceReachesTheServerAndTheNextSyncAgrees() throws {
         let c = try server()
         defer { c.logout() }

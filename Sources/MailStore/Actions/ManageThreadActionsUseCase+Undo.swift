@@ -34,7 +34,11 @@ extension ManageThreadActionsUseCase {
                                                                              reason: "undone by the user")),
                                        account: r.account, stream: .action(r.id), causationID: undoID, actor: .user))
             }
-            events += try inverse(of: r, applied: r.targets.filter { applied.contains($0.emailID) }, causation: undoID)
+            let inverse = try inverse(of: r, applied: r.targets.filter { applied.contains($0.emailID) }, causation: undoID)
+            // Nothing of it is where the action left it any more (deleted or moved since, on the server or here): an
+            // `ActionUndone` saying an inverse is queued, with none, was an undo that did nothing, exit 0.
+            if notSent.isEmpty, inverse.isEmpty, !applied.isEmpty { throw ActionError.nothingToDo("the mail of action \(r.id) is no longer where it put it (deleted or moved since, on the server or by another action): nothing was undone; find it with `mailstore search` and act on it where it is") }
+            events += inverse
             try store.commit(events)
             return undoID
         }

@@ -11,6 +11,7 @@ extension SyncEngine {
         // Recorded for its role only (Gmail's All Mail): never fetched.
         guard folder.syncable else { return report }
         let name = account.name, path = folder.path
+        syncedInRun.insert(path)
         let sel: SelectedMailbox
         do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
         var state = try views.syncState(account: name, folder: path)
@@ -38,6 +39,13 @@ extension SyncEngine {
         do { onServer = sel.exists == 0 ? [] : try conn.uidSearch([.all]) } catch { throw SyncError.server(error) }
         let serverSet = Set(onServer)
         if state != nil { gone.formUnion(known.keys.filter { !serverSet.contains($0) }) }
+        let ahead = try destinationsAhead(of: path, gone: gone.compactMap { known[$0] })
+        if !ahead.isEmpty {
+            // The user's moves left this folder for those: their new copies are recorded first, then this folder
+            // again (selected anew), so its expunges never leave the moved mail in no folder.
+            for d in ahead { reportsAhead.append(try sync(d, conn)) }
+            return try sync(folder, conn)
+        }
         for uid in gone.sorted() {
             guard let copy = known.removeValue(forKey: uid) else { continue }
             events.append(expunged(copy, folder: path))
@@ -62,6 +70,24 @@ extension SyncEngine {
             report.events += all.count
         }
         return report
+    }
+
+    /// The folders to sync before recording `gone` (copies of `folder` no longer on the server) expunged: those the
+    /// views show such a copy in now, other than `folder` (moved there by the user's archive, delete or move, written
+    /// back), not synced in this run yet, and syncable. Recorded first, the expunge removed the moved copy from every
+    /// view (and search, and an undo's targets) until the destination's own sync brought its new copy: with a watch,
+    /// which syncs only the Inbox on a change, up to its poll interval; after a sync cut off between the two folders,
+    /// until the next sync. Mail another client moved shows in the folder it left: its expunge is recorded as it is.
+    func destinationsAhead(of folder: String, gone: [SyncedCopy]) throws -> [MappedFolder] {
+        guard !gone.isEmpty else { return [] }
+        let views = try self.views
+        var paths = Set<String>()
+        for copy in gone {
+            guard let shown = try views.emailRecord(id: copy.emailID)?.folder, shown != folder,
+                  !syncedInRun.contains(shown) else { continue }
+            paths.insert(shown)
+        }
+        return mapped.filter { paths.contains($0.path) && $0.syncable }
     }
 
     /// Records flag changes since the last checkpoint (CONDSTORE CHANGEDSINCE, else every message's flags)

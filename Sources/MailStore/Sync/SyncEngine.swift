@@ -34,6 +34,11 @@ public final class SyncEngine {
     var refreshFailure: AccountError?
     /// The folders of the last listing.
     var mapped: [MappedFolder] = []
+    /// The folders synced in this run (``syncAll()`` or ``sync(role:)``): each once.
+    var syncedInRun: Set<String> = []
+    /// The reports of folders synced ahead of the folder that named them (the destinations of its moved mail,
+    /// ``SyncEngine/destinationsAhead(of:gone:)``), handed to the run's report before that folder's.
+    var reportsAhead: [FolderSyncReport] = []
     /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
     public var lockWaitSeconds = 30.0
     /// The account's sync lock while a sync or write-back of this engine runs.
@@ -80,8 +85,13 @@ public final class SyncEngine {
         report.actions = try writeBack()
         // Sent messages not yet filed in Sent (sent before the folders were known, or the APPEND failed).
         report.sentFiled = try OutboxUseCase(store: store).completeSentFilings(account: account.name).count
-        for folder in try selected(folders) {
-            report.folders.append(try sync(folder, conn))
+        syncedInRun = []
+        reportsAhead = []
+        // (A folder synced ahead of another, as the destination of its moved mail, is not synced again.)
+        for folder in try selected(folders) where !syncedInRun.contains(folder.path) {
+            let r = try sync(folder, conn)
+            report.folders += reportsAhead + [r]
+            reportsAhead = []
         }
         report.seconds = Date().timeIntervalSince(start)
         return report
@@ -96,8 +106,12 @@ public final class SyncEngine {
         let start = Date()
         var report = SyncReport(account: account.name)
         let conn = try connect()
-        for folder in mapped where folder.role == role {
-            report.folders.append(try sync(folder, conn))
+        syncedInRun = []
+        reportsAhead = []
+        for folder in mapped where folder.role == role && !syncedInRun.contains(folder.path) {
+            let r = try sync(folder, conn)
+            report.folders += reportsAhead + [r]
+            reportsAhead = []
         }
         report.seconds = Date().timeIntervalSince(start)
         return report
