@@ -90,7 +90,10 @@ struct AccountAddCommand: ParsableCommand {
             if test && auth != "oauth2" {
                 let report = ConnectionTest(account: try settings.validated()).run()
                 try AccountTestCommand.show(report, json: false)
-                guard report.ok else {
+                // An account with no SMTP server configured receives only: its two IMAP steps decide (the warning
+                // that sending won't work is shown above). It had never been added with `--test`.
+                let receiveOnly = report.imapOK && report.checks.allSatisfy { !$0.step.hasPrefix("smtp") || $0.status == "skipped" }
+                guard report.ok || receiveOnly else {
                     Terminal.error("the account was not added; fix the settings or the secret and run `account add` again")
                     throw ExitCode(CLIExit.serverError)
                 }

@@ -61,7 +61,7 @@ struct BackupCommand: ParsableCommand {
                     "destination": r.destination, "head": r.headSequence, "chain": r.headHash.map { String(format: "%02x", $0) }.joined(),
                     "sourceFileBytes": r.sourceFileBytes, "copyFileBytes": r.copyFileBytes,
                     "secretsCopied": r.secretsCopied, "secretsLeftOut": r.secretsLeftOut, "clearedUnfinished": r.clearedUnfinished,
-                    "verified": v != nil, "clean": clean, "events": v.map { $0.eventsChecked as Any } ?? NSNull(),
+                    "verified": v != nil, "clean": v.map { $0.isClean as Any } ?? NSNull(), "events": v.map { $0.eventsChecked as Any } ?? NSNull(),
                     "blobs": v.map { $0.blobsChecked as Any } ?? NSNull(), "problems": v?.problems.map(\.description) ?? [],
                     "copySeconds": r.copySeconds, "verifySeconds": r.verifySeconds,
                 ]

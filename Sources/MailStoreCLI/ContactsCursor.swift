@@ -1,5 +1,6 @@
-/// The `--cursor` of `project --view contacts`: the rank of a page's last contact, `COUNT.HEX`, its message
-/// count and the hex of its address (contacts are listed by count, then address).
+/// The `--cursor` of `project --view contacts`: the rank of a page's last contact, `cCOUNT.HEX`, its message
+/// count and the hex of its address (contacts are listed by count, then address). The `c` keeps it apart from the
+/// thread list's `µs.ID`, which a `COUNT.HEX` also was: another view's cursor had paged on, exit 0.
 struct ContactsCursor {
     /// The last contact's message count.
     var count: UInt64
@@ -14,9 +15,10 @@ struct ContactsCursor {
         self.address = address
     }
 
-    /// Parses `COUNT.HEX`; nil when `text` is not one.
+    /// Parses `cCOUNT.HEX`; nil when `text` is not one.
     init?(_ text: String) {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard text.first == "c" else { return nil }
+        let parts = text.dropFirst().split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let count = UInt64(parts[0]),
               let bytes = HexText.decode(parts[1], maxBytes: Self.maxAddressBytes),
               let address = String(validating: bytes, as: UTF8.self) else { return nil }
@@ -25,5 +27,5 @@ struct ContactsCursor {
     }
 
     /// The cursor as text.
-    var text: String { "\(count)." + HexText.encode(Array(address.utf8)) }
+    var text: String { "c\(count)." + HexText.encode(Array(address.utf8)) }
 }

@@ -16,7 +16,14 @@ struct ProjectCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("The view: \(ProjectCommand.viewNames.joined(separator: ", ")).", valueName: "view"))
+    // Parsed from its name (not as `ViewName` itself, whose help would list `search`, which `project` refuses).
+    @Option(name: .long, help: ArgumentHelp("The view: \(ProjectCommand.viewNames.joined(separator: ", ")).", valueName: "view"),
+            transform: { name in
+                guard let v = ViewName(rawValue: name) else {
+                    throw ValidationError("unknown view '\(name)'; the views: \(ProjectCommand.viewNames.joined(separator: ", "))")
+                }
+                return v
+            })
     var view: ViewName
 
     @Option(name: .long, help: ArgumentHelp("The account.", valueName: "account"))
@@ -325,10 +332,11 @@ struct ProjectCommand: ParsableCommand {
     /// rebuilds it).
     static let viewNames = ViewName.projected.map(\.rawValue)
 
-    /// The account to show when none is given: the only one the views know (`local` when none); with several, a
-    /// usage error naming them (`unifiedToo`: the command also takes `--unified`).
+    /// The account to show when none is given: the only one there is, with mail in the views or configured (`local`
+    /// when none); with several, a usage error naming them (`unifiedToo`: the command also takes `--unified`). An
+    /// account added but not synced yet counts: the thread list had shown the other account's, exit 0, until it was.
     static func defaultAccount(_ store: MailStore, unifiedToo: Bool = true) throws -> String {
-        let accounts = try store.accountNames()
+        let accounts = Set(try store.accountNames()).union(try store.accounts().map(\.name)).sorted()
         if accounts.count > 1 {
             let hint = unifiedToo ? "give --account NAME or --unified" : "give --account NAME"
             throw ValidationError("this store has several accounts (\(accounts.joined(separator: ", "))): \(hint)")

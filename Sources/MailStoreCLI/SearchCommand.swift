@@ -105,17 +105,12 @@ struct SearchCommand: ParsableCommand {
             let count = r.messageCount > 1 ? " (\(r.messageIds.count)/\(r.messageCount))" : ""
             let marks = (r.unread ? "●" : " ") + (r.starred ? "★" : " ")
             let date = String(r.date.prefix(10))
-            let line = "\(marks) \(date)  \(ThreadRow.fit(SearchCommand.clean(who) + count, 28))  "
-                + ThreadRow.fit(SearchCommand.clean(r.subject.isEmpty ? "(no subject)" : r.subject), max(20, width - 46))
+            let line = "\(marks) \(date)  \(ThreadRow.fit(TerminalSanitiser.line(who) + count, 28))  "
+                + ThreadRow.fit(TerminalSanitiser.line(r.subject.isEmpty ? "(no subject)" : r.subject), max(20, width - 46))
                 + "  " + (r.emailIds.first ?? "")
             out.write(line + "\n")
         }
         out.flush()
         if rows.isEmpty { Terminal.note("(no matches)") }
-    }
-
-    /// Mail text made safe for a terminal: control characters become spaces.
-    static func clean(_ s: String) -> String {
-        String(s.unicodeScalars.map { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : Character($0) })
     }
 }

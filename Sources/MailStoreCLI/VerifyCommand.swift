@@ -61,10 +61,11 @@ struct VerifyCommand: ParsableCommand {
             bar.finish()
             if json {
                 let obj: [String: Any] = [
-                    "clean": report.isClean && report.newerRecords == 0, "events": report.eventsChecked, "blobs": report.blobsChecked,
+                    "clean": report.isClean && report.newerRecords == 0, "events": report.eventsChecked,
+                    "blobs": skipBlobs ? NSNull() : report.blobsChecked as Any,
                     "newerEvents": report.newerRecords,
                     "firstNewerEvent": report.firstNewerRecord.map { ["sequence": $0.sequence ?? 0, "what": $0.message] as Any } ?? NSNull(),
-                    "dictionaries": report.dictionariesChecked,
+                    "dictionaries": skipBlobs ? NSNull() : report.dictionariesChecked as Any,
                     "head": report.headSequence, "firstBadSequence": report.firstBadSequence.map { $0 as Any } ?? NSNull(),
                     "problems": report.problems.map(\.description), "recordedTimesBack": report.recordedTimesBack,
                     "firstRecordedTimeBack": report.firstRecordedTimeBack.map { $0 as Any } ?? NSNull(),

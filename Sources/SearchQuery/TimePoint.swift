@@ -19,7 +19,7 @@ package struct TimePoint: Sendable, Equatable {
     package var relative: Bool
 
     /// What `parse` tells a user who typed something else.
-    package static let forms = "YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD HH:MM[:SS] (UTC), today, yesterday, now, or a count back from now like 30m, 2h, 7d, 2w, 3M, 1y"
+    package static let forms = "YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (UTC; `log` and `--as-of` also take a space for the T), today, yesterday, now, or a count back from now like 10s, 30m, 2h, 7d, 2w, 3M, 1y"
 
     static let utc: Calendar = {
         var c = Calendar(identifier: .gregorian)

@@ -130,6 +130,11 @@ final class ViewCommandTests: CLITestCase {
             try mailstore("project", "--view", view, "--account", "demo", "--cursor", "zz\u{1b}[31m", expect: 64)
         }
         try mailstore("project", "--view", "dedup", "--account", "demo", "--cursor", "1.61", expect: 64)
+        // Another view's cursor is refused, not taken as this one's form: the contacts' had paged the thread list on.
+        let contactsCursor = try XCTUnwrap(try mailstore("project", "--view", "contacts", "--account", "demo", "--limit", "2")
+            .stderr.split(separator: "\n").first { $0.hasPrefix("more: --cursor ") }).dropFirst("more: --cursor ".count)
+        try mailstore("project", "--view", "threads", "--account", "demo", "--cursor", String(contactsCursor), expect: 64)
+        try mailstore("project", "--view", "dedup", "--account", "demo", "--cursor", String(contactsCursor), expect: 64)
         try mailstore("project", "--view", "unread", "--account", "demo", "--cursor", "1.61", expect: 64)
         let escaped = try mailstore("project", "--view", "contacts", "--account", "demo", "--cursor", "x\u{1b}]0;t\u{07}", expect: 64)
         XCTAssertFalse(escaped.stderr.contains("\u{1b}"), "a cursor is echoed sanitised")

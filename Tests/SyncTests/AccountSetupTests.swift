@@ -46,6 +46,19 @@ final class AccountSetupTests: SyncTestCase {
         XCTAssertTrue(list.contains("good\t") && !list.contains("bad\t"), list)
     }
 
+    /// An account with no SMTP server (receiving only) is added with `--test` when IMAP passes, with the warning; it
+    /// had never been added so (SMTP "skipped" failed the test). One whose SMTP is configured and fails is not.
+    func testAddWithTestRecordsAReceiveOnlyAccountWithTheWarning() throws {
+        let args = ["account", "add", "recv", "--email", user, "--host", imap.host, "--port", String(imap.tlsPort),
+                    "--ca-file", bundle, "--password-file", passwordFile, "--test"].compactMap { $0 }
+        let r = try mailstore(args)
+        XCTAssertTrue(r.stdout.contains("ok      imap-auth") && r.stdout.contains("skipped smtp-connect"), r.stdout)
+        XCTAssertTrue(r.stderr.contains("receiving works, but sending won't"), r.stderr)
+        XCTAssertTrue(r.stdout.contains("Added account recv"), r.stdout)
+        let failing = try mailstore(addArgs("sendfails", imapPassword: passwordFile, smtpPassword: try wrongPasswordFile()) + ["--test"], expect: 5)
+        XCTAssertTrue(failing.stderr.contains("was not added"), failing.stderr)
+    }
+
     func testAccountTestReportsEveryStepAndWarnsWhenOnlySendingFails() throws {
         try mailstore(addArgs("recv", imapPassword: passwordFile, smtpPassword: try wrongPasswordFile()))
         let r = try mailstore(["account", "test", "recv"], expect: 5)

@@ -19,7 +19,8 @@ enum HTTPClientError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .invalidURL(let u): "\(u) is not an http(s) URL"
         case .insecureURL(let u): "\(u): only https is allowed (plain http only to a loopback address)"
-        case .unreachable(let m): "cannot connect: \(m); check the network and try again"
+        // A transport's reason says what to check already ("the host name, the port and the network").
+        case .unreachable(let m): m.contains("check the") ? "cannot connect: \(m); then try again" : "cannot connect: \(m); check the network and try again"
         case .timeout(let host, let s): "\(host) sent nothing for \(Int(s.rounded(.up))) s"
         case .badResponse(let host, let m): "\(host) sent a bad HTTP response: \(m)"
         case .tooLarge(let host, let limit): "\(host) sent more than \(limit) bytes"
