@@ -91,14 +91,15 @@ struct ProjectCommand: ParsableCommand {
     }
 
     /// The views that showing `view` reads, in any of its forms: all that `--as-of` folds (the folders view
-    /// names the accounts and their folders).
+    /// names the accounts with mail and their folders, the accounts view those configured: `defaultAccount`).
     static func viewsRead(by view: ViewName) -> [ViewName] {
-        switch view {
+        let read: [ViewName] = switch view {
         case .folders: [.folders, .unread, .drafts, .outbox]
         case .unread: [.folders, .unread, .drafts, .outbox, .threads]  // the category counts are the threads view's
         case .drafts: [.drafts, .outbox, .folders]
         default: [view, .folders]
         }
+        return read.contains(.accounts) ? read : read + [.accounts]
     }
 
     /// Prints the view asked for (every view has its own form).

@@ -25,17 +25,21 @@ final class DiskFullTests: CLITestCase {
         return out
     }
 
-    func testAnImportThatFillsTheDiskFailsCleanlyAndTheRerunCompletes() throws {
+    /// A small tmpfs of `megabytes` (skipped where mounting is not allowed, outside CI: CI can mount, so a failure
+    /// stands), the store folder in it, and a runner of `mailstore` on that store (`MAILSTORE_HOME`).
+    func storeOnSmallFilesystem(megabytes: Int) throws -> (fs: SmallFilesystem, home: String, run: ([String]) throws -> ChildProcess.Result) {
         let fs: SmallFilesystem
-        do { fs = try SmallFilesystem(megabytes: 40) } catch {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }  // CI can mount: a failure stands
+        do { fs = try SmallFilesystem(megabytes: megabytes) } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
             throw XCTSkip("\(error)")
         }
         let home = fs.path + "/store"
         let env = ProcessInfo.processInfo.environment.merging(["MAILSTORE_HOME": home]) { _, b in b }
-        func run(_ args: [String]) throws -> ChildProcess.Result {
-            try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
-        }
+        return (fs, home, { try ChildProcess.run(BuiltProducts.executable("mailstore"), $0, environment: env) })
+    }
+
+    func testAnImportThatFillsTheDiskFailsCleanlyAndTheRerunCompletes() throws {
+        let (fs, home, run) = try storeOnSmallFilesystem(megabytes: 40)
         XCTAssertEqual(try run(["init"]).status, 0)
         let source = dir.file("fill.mbox")
         try Data(DiskFullTests.mbox(count: 3_000).utf8).write(to: URL(fileURLWithPath: source))
@@ -73,15 +77,7 @@ final class DiskFullTests: CLITestCase {
     func testAnActionRecordedWhileTheViewsCannotGrowSaysItIsDone() throws {
         var recordedSeen = false
         for leaving in [64 << 10, 128 << 10] {
-            let fs: SmallFilesystem
-            do { fs = try SmallFilesystem(megabytes: 60) } catch {
-                if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
-                throw XCTSkip("\(error)")
-            }
-            let env = ProcessInfo.processInfo.environment.merging(["MAILSTORE_HOME": fs.path + "/store"]) { _, b in b }
-            func run(_ args: [String]) throws -> ChildProcess.Result {
-                try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
-            }
+            let (fs, _, run) = try storeOnSmallFilesystem(megabytes: 60)
             func head() throws -> String { try run(["log", "--last", "1", "--json"]).stdout }
             XCTAssertEqual(try run(["init"]).status, 0)
             let source = dir.file("actions.mbox")
@@ -126,16 +122,7 @@ final class DiskFullTests: CLITestCase {
     /// room left: a clear "disk is full", not a crash in LMDB telling the user a store file is damaged (its new lock
     /// file, extended sparse and written through a map, was SIGBUS); reading the log goes on.
     func testViewsToBuildOnAFullDiskSayTheDiskIsFull() throws {
-        let fs: SmallFilesystem
-        do { fs = try SmallFilesystem(megabytes: 16) } catch {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
-            throw XCTSkip("\(error)")
-        }
-        let home = fs.path + "/store"
-        let env = ProcessInfo.processInfo.environment.merging(["MAILSTORE_HOME": home]) { _, b in b }
-        func run(_ args: [String]) throws -> ChildProcess.Result {
-            try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
-        }
+        let (fs, home, run) = try storeOnSmallFilesystem(megabytes: 16)
         XCTAssertEqual(try run(["init"]).status, 0)
         let source = dir.file("few.mbox")
         try Data(DiskFullTests.mbox(count: 20).utf8).write(to: URL(fileURLWithPath: source))

@@ -194,7 +194,7 @@ final class ViewCommandTests: CLITestCase {
         XCTAssertEqual(try threads(asOf: second + "Z"), (live["threads"] as! [Any]).count, second)
         XCTAssertEqual(try threads(asOf: second), (live["threads"] as! [Any]).count, second)
         let bad = try mailstore("project", "--view", "threads", "--as-of", "soon", expect: 64)
-        XCTAssertTrue(bad.stderr.contains("'soon' is neither a sequence number nor a time") && bad.stderr.contains("YYYY-MM-DD HH:MM"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("'soon' is neither a sequence number nor a time") && bad.stderr.contains("YYYY-MM-DDTHH:MM"), bad.stderr)
     }
 
     /// A replay killed midway leaves the old views serving; the rerun completes and verify --views is clean.
