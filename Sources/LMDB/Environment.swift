@@ -193,14 +193,19 @@ package final class Environment: @unchecked Sendable {
         return (FileLock.acquire(path, exclusive: false, create: false), false)
     }
 
-    /// The size of the lock file LMDB makes for `maxReaders` on this platform: its header (two cache lines, 64 bytes
-    /// each on x86-64 and arm64) and a cache line per reader slot.
-    static func lockFileSize(maxReaders: UInt32) -> Int { 128 + 64 * Int(max(1, maxReaders)) }
+    /// The size given to a new lock file for `maxReaders`: at least what LMDB makes (a header of up to four cache lines
+    /// and a cache line per reader slot: 8,192 bytes for 126 readers on x86-64, 8,256 on arm64, whose mutexes are
+    /// bigger), rounded up to whole pages. LMDB takes a bigger file as it is (its reader table is the file's size).
+    static func lockFileSize(maxReaders: UInt32) -> Int {
+        let page = Int(getpagesize())
+        return (256 + 64 * Int(max(1, maxReaders)) + page - 1) / page * page
+    }
 
-    /// Gives the lock file of the folder at `path` disk blocks before LMDB opens it: LMDB extends a new lock file as a
-    /// sparse file and writes its header through a map, which on a full disk is SIGBUS (every command that built views
-    /// anew on a full disk crashed, telling the user a store file was damaged). With its blocks first, a full disk is
-    /// `ENOSPC` here. Nothing is done where the folder cannot be written or the file is there at its size already.
+    /// Gives a new lock file in the folder at `path` disk blocks before LMDB opens it: LMDB extends a new lock file as
+    /// a sparse file and writes its header through a map, which on a full disk is SIGBUS (every command that built
+    /// views anew on a full disk crashed, telling the user a store file was damaged). With its blocks first, a full
+    /// disk is `ENOSPC` here. A lock file already made is never touched (other processes map it at its size, their
+    /// reader tables with it); nothing is done where the folder cannot be written.
     static func allocateLockFile(_ path: String, options: Options) throws {
         guard access(path, W_OK) == 0 else { return }
         let file = path + "/lock.mdb"
@@ -210,8 +215,8 @@ package final class Environment: @unchecked Sendable {
         guard fd >= 0 else { return }
         defer { close(fd) }
         var st = stat()
-        // A lock file made before (LMDB's, sparse past the pages it touched) is left as it is: reading goes on where it did.
-        if fstat(fd, &st) == 0, Int(st.st_size) >= size { return }
+        // Made before (by LMDB, or by this at its size): left as it is. Only an empty file, new, gets its blocks.
+        guard fstat(fd, &st) == 0, st.st_size == 0 else { return }
         let rc = posix_fallocate(fd, 0, off_t(size))
         if rc != 0 { throw LMDBError(code: rc, operation: "posix_fallocate(\(file), \(size) bytes)") }
     }

@@ -22,7 +22,7 @@ struct SyncCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: ArgumentHelp("Sync only this account (default: every account).", valueName: "name")) var account: String?
-    @Option(help: ArgumentHelp("Sync only this folder (repeatable).", valueName: "path")) var folder: [String] = []
+    @Option(help: ArgumentHelp("Sync only this folder (repeatable), and the folders synced before to which the user's moves took its mail.", valueName: "path")) var folder: [String] = []
     @Flag(help: "Print the summary as JSON.") var json = false
     @Flag(help: "No progress bar and no summary.") var quiet = false
     @Flag(help: "Keep syncing: IDLE on the Inbox, poll the other folders, until interrupted.") var watch = false

@@ -80,7 +80,7 @@ struct VerifyCommand: ParsableCommand {
                 if report.truncated { print("(more problems not shown)") }
                 if let first = report.firstBadSequence {
                     Terminal.error("verification failed: first bad sequence \(first); the log must be restored from a backup from before it")
-                } else {
+                } else if !report.isClean {
                     Terminal.error("verification failed: \(report.problems.count) problems")
                 }
             }

@@ -23,7 +23,8 @@ extension ViewStore {
     package func unreadable() throws -> Unreadable? {
         guard pastPoint == nil else { return nil }
         var out = Unreadable()
-        let set = try quarantined(limit: 1_000).filter { $0.view == "*" }.prefix(ViewStore.unreadableLooked)
+        // A damaged page here is the views' damage, as any other read of them (`guarded`: rebuilt, never a failure).
+        let set = try guarded { try quarantined(limit: 1_000) }.filter { $0.view == "*" }.prefix(ViewStore.unreadableLooked)
         for q in set {
             guard let event = try? log.event(at: q.sequence) else { continue }
             do {

@@ -70,12 +70,21 @@ final class ActionTests: SyncTestCase {
         let copies = try views.copies(account: accountName, messageID: "m0@example.com")
         XCTAssertEqual(copies.count, 1, "one copy: the Archive's")
         try assertRebuildAgrees()
-        // An undo moves it back.
+        // An undo moves it back; a sync of the Inbox alone (which writes the move back, then finds the new copy there)
+        // lists it once: the copy the undo moved back is replaced by the new one in one commit (it had been listed
+        // twice until the Archive's own sync).
         _ = try actions.undo(actionId: id.description)
         XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]))
-        try sync()
+        let back = try SyncEngine(store: store, account: account, options: SyncOptions(folders: ["INBOX"])).run()
+        XCTAssertEqual(back.actions.applied, 1)
         XCTAssertEqual(try folderOf("m0", via: c), ["INBOX"])
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "m0@example.com").count, 1, "listed once")
         XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]))
+        try assertRebuildAgrees()
+        try sync()
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "m0@example.com").count, 1)
+        try assertViewsMatchServer()
+        try assertRebuildAgrees()
     }
 
     /// An undo of an archive whose mail another client deleted from the Archive since: nothing to move back, said so
@@ -95,6 +104,52 @@ final class ActionTests: SyncTestCase {
             XCTAssertTrue("\(error)".contains("nothing was undone"), "\(error)")
         }
         XCTAssertEqual(try views.action(id: id.description)?.undone, false)
+    }
+
+    /// An undo of an action with refused parts whose applied mail is gone since: undone all the same (nothing to send
+    /// back), which takes it off the failed list; a "nothing to do" there had left it failed for good.
+    func testAnUndoOfAPartlyRefusedActionWhoseMailIsGoneTakesItOffTheFailedList() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(1, locked: 1, via: c)
+        try imap.readOnly(user: user, folder: path("Locked"), rights: "lr")
+        let action = try actions.starThreads(ids: [try thread("m0"), try thread("l0")])
+        let report = try sync()
+        XCTAssertEqual(report.actions.applied, 1)
+        XCTAssertEqual(report.actions.rejected, 1)
+        _ = try c.select(MailboxName("INBOX"), readOnly: false)
+        let uid = try XCTUnwrap(try c.uidSearch([.header("Message-ID", "m0@example.com")]).first)
+        _ = try c.uidStore(UIDSet(uid), .add, flags: ["\\Deleted"])
+        try c.expunge()
+        try sync()
+        XCTAssertEqual(try views.failedActions(account: accountName).map(\.id), [action])
+        _ = try actions.undo(actionId: action.description)
+        XCTAssertTrue(try views.failedActions(account: accountName).isEmpty, "off the failed list")
+    }
+
+    /// Two actions on one thread waiting for the server, undone oldest first: refused, the newest first instead. Undone
+    /// in that order (archive, delete, undo of the archive, undo of the delete) the views had shown the thread in the
+    /// Archive for good while the server kept it in the Inbox.
+    func testStackedActionsAreUndoneNewestFirst() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(2, via: c)
+        let t = try thread("m0")
+        let archive = try actions.archiveThread(id: t)
+        let delete = try actions.deleteThread(id: t)
+        XCTAssertThrowsError(try actions.undo(actionId: archive.description)) { error in
+            XCTAssertTrue("\(error)".contains("undo \(delete) first"), "\(error)")
+        }
+        XCTAssertTrue(try threads("Trash").contains(["m0@example.com"]), "nothing undone")
+        _ = try actions.undo(actionId: delete.description)
+        XCTAssertTrue(try threads("Archive").contains(["m0@example.com"]))
+        _ = try actions.undo(actionId: archive.description)
+        XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]))
+        try sync()
+        XCTAssertEqual(try folderOf("m0", via: c), ["INBOX"])
+        XCTAssertTrue(try threads("INBOX").contains(["m0@example.com"]))
+        try assertViewsMatchServer()
+        try assertRebuildAgrees()
     }
 
     func testEveryActionShowsAtOnceReachesTheServerAndTheNextSyncAgrees() throws {

@@ -23,6 +23,8 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
     case accountRemoved(String)
     /// A retry of a move whose folder is no longer there (deleted or renamed on the server since).
     case destinationGone(action: String, folder: String)
+    /// An undo of an action a later one, not yet on the server, changed the same mail after: undo that one first.
+    case laterActionFirst(action: String, later: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public enum ActionError: Error, CustomStringConvertible, Equatable {
         case .actionNotFound(let id): "no action '\(id)'; `mailstore actions` lists them"
         case .alreadyUndone(let id): "action \(id) was undone already"
         case .nothingToRetry(let id): "action \(id) has nothing that failed"
+        case .laterActionFirst(let action, let later):
+            "action \(action) was followed by action \(later) on the same mail, not yet on the server: undo \(later) first (the newest first), or sync and then undo"
         case .destinationGone(let action, let folder):
             "the folder \(folder) this move went to is no longer there (deleted or renamed on the server): move the threads to "
                 + "another folder, or undo the action (`mailstore undo \(action)`) to take it off the failed list"

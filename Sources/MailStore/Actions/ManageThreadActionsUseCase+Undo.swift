@@ -29,6 +29,14 @@ extension ManageThreadActionsUseCase {
                                    account: r.account, stream: .action(r.id), causationID: r.id, actor: .user)]
             let pending = Set(r.pending), applied = Set(r.applied)
             let notSent = r.targets.filter { pending.contains($0.emailID) }
+            // A later action on the same mail still waiting for the server: reverting this one would restore what it
+            // saw over what the later one did (archive, delete, undo of the archive, undo of the delete: the views
+            // showed the mail in the Archive for good, the server in the Inbox). The newest is undone first.
+            if !pending.isEmpty, let later = try views.pendingActions(account: r.account).first(where: {
+                $0.sequence > r.sequence && !$0.undone && !pending.isDisjoint(with: $0.pending)
+            }) {
+                throw ActionError.laterActionFirst(action: r.id.description, later: later.id.description)
+            }
             if !notSent.isEmpty {
                 events.append(NewEvent(event: .actionReverted(ActionReverted(actionID: r.id, targets: try restored(notSent, r),
                                                                              reason: "undone by the user")),
@@ -37,7 +45,8 @@ extension ManageThreadActionsUseCase {
             let inverse = try inverse(of: r, applied: r.targets.filter { applied.contains($0.emailID) }, causation: undoID)
             // Nothing of it is where the action left it any more (deleted or moved since, on the server or here): an
             // `ActionUndone` saying an inverse is queued, with none, was an undo that did nothing, exit 0.
-            if notSent.isEmpty, inverse.isEmpty, !applied.isEmpty { throw ActionError.nothingToDo("the mail of action \(r.id) is no longer where it put it (deleted or moved since, on the server or by another action): nothing was undone; find it with `mailstore search` and act on it where it is") }
+            // (One with refused parts is still undone: that takes it off the failed list.)
+            if notSent.isEmpty, inverse.isEmpty, !applied.isEmpty, r.rejected.isEmpty { throw ActionError.nothingToDo("the mail of action \(r.id) is no longer where it put it (deleted or moved since, on the server or by another action): nothing was undone; find it with `mailstore search` and act on it where it is") }
             events += inverse
             try store.commit(events)
             return undoID

@@ -5,13 +5,34 @@ import Projections
 import SyncCore
 
 extension SyncEngine {
-    /// Syncs one folder: UIDVALIDITY, flag changes, expunges, then new mail newest first.
+    /// Syncs one folder: UIDVALIDITY, flag changes, expunges, then new mail newest first. When copies that left it
+    /// are shown by the views in folders to sync first (``destinationsAhead(of:gone:)``), those are synced, and the
+    /// folder's pass starts again (selected anew).
     func sync(_ folder: MappedFolder, _ conn: IMAPConnection) throws -> FolderSyncReport {
         var report = FolderSyncReport(folder: folder.path, role: folder.role.description)
         // Recorded for its role only (Gmail's All Mail): never fetched.
         guard folder.syncable else { return report }
+        syncedInRun.insert(folder.path)
+        // Each pass that defers adds a folder to `syncedInRun`: at most one pass more than the account has folders.
+        while true {
+            let ahead = try pass(folder, conn, report: &report)
+            if ahead.isEmpty { return report }
+            for d in ahead where !syncedInRun.contains(d.path) {
+                do {
+                    reportsAhead.append(try sync(d, conn))
+                } catch {
+                    // The destination could not be synced (its SELECT refused, say): the folder is synced as before,
+                    // its expunges recorded; a lost connection fails the folder's next pass as it would have.
+                    syncedInRun.insert(d.path)
+                }
+            }
+        }
+    }
+
+    /// One pass of ``sync(_:_:)``; returns the folders to sync before it can record its expunges (nothing recorded
+    /// then but a changed UIDVALIDITY's re-match), else empty once the folder is synced.
+    private func pass(_ folder: MappedFolder, _ conn: IMAPConnection, report: inout FolderSyncReport) throws -> [MappedFolder] {
         let name = account.name, path = folder.path
-        syncedInRun.insert(path)
         let sel: SelectedMailbox
         do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
         var state = try views.syncState(account: name, folder: path)
@@ -19,18 +40,20 @@ extension SyncEngine {
             // An empty folder of which no copy is known has nothing to match again, retire or fetch: some
             // servers (Courier) give such a folder a new UIDVALIDITY in every session. Nothing is recorded;
             // the old value stays, and the first sync that finds mail under another value re-matches then.
-            if sel.exists == 0, try views.syncedCount(account: name, folder: path) == 0 { return report }
+            if sel.exists == 0, try views.syncedCount(account: name, folder: path) == 0 { return [] }
             state = try rematch(folder, sel, old: s, conn, report: &report)
         }
         // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished.
         if let s = state, s.isComplete, s.uidValidity == sel.uidValidity, s.uidNext == sel.uidNext,
            let m = sel.highestModSeq, s.highestModSeq == m,
            try views.syncedCount(account: name, folder: path) == Int(sel.exists) {
-            return report
+            return []
         }
         var known = try views.syncedCopies(account: name, folder: path)
         var events: [NewEvent] = []
         var gone = Set<UInt32>()
+        // What this pass counts before it may defer (a deferred pass records none of it: the next counts it).
+        let counted = report
         if let s = state {
             let vanished = try changedFlags(since: s, sel, conn, known: known, into: &events, report: &report)
             gone.formUnion(vanished)
@@ -43,8 +66,8 @@ extension SyncEngine {
         if !ahead.isEmpty {
             // The user's moves left this folder for those: their new copies are recorded first, then this folder
             // again (selected anew), so its expunges never leave the moved mail in no folder.
-            for d in ahead { reportsAhead.append(try sync(d, conn)) }
-            return try sync(folder, conn)
+            report = counted
+            return ahead
         }
         for uid in gone.sorted() {
             guard let copy = known.removeValue(forKey: uid) else { continue }
@@ -60,21 +83,52 @@ extension SyncEngine {
             try store.commit(events)
             report.events += events.count
         }
-        guard !missing.isEmpty else { return report }
+        guard !missing.isEmpty else { return [] }
         report.skippedTooLarge = try fetchNew(missing, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
-            var all = batch
+            var all = try self.replacedByArrivals(batch, folder: path)
+            report.expunged += all.count
+            all += batch
             all.append(self.checkpoint(path, next))
             try self.store.commit(all, blobs: blobs)
             report.received += batch.count { $0.event.type == .emailReceived }
             report.events += all.count
         }
-        return report
+        return []
+    }
+
+    /// The expunges of the copies that `batch`'s new mail of `folder` replaces: copies of the same messages (by
+    /// Message-ID) that the views show in `folder` while the server had them in another folder, moved there by the
+    /// user's action, written back (none waits for the server). Recorded with the new copies, in one commit: an undo
+    /// of an archive, written back, then a sync of the Inbox had listed the message twice there (the copy the undo
+    /// moved back, and the new one) until the Archive's own sync. The Archive's sync then finds nothing to expunge.
+    func replacedByArrivals(_ batch: [NewEvent], folder: String) throws -> [NewEvent] {
+        var candidates: [String] = []
+        var seen = Set<String>()
+        let views = try self.views
+        for ev in batch {
+            guard case .emailReceived(let p) = ev.event, let raw = p.messageID, !raw.isEmpty else { continue }
+            for copy in try views.copies(account: account.name, messageID: ViewBounds.id(raw))
+                where copy.emailID != p.emailID && copy.folder != folder && seen.insert(copy.emailID).inserted {
+                candidates.append(copy.emailID)
+            }
+        }
+        guard !candidates.isEmpty else { return [] }
+        var pending: Set<String>?
+        var out: [NewEvent] = []
+        for (id, state) in zip(candidates, try views.emailCopyStates(ids: candidates)) where state?.folder == folder {
+            if pending == nil { pending = Set(try views.pendingActions(account: account.name).flatMap(\.pending)) }
+            guard pending?.contains(id) == false, let at = try views.syncedCopy(account: account.name, emailID: id),
+                  at.folder != folder else { continue }
+            out.append(expunged(at.copy, folder: at.folder))
+        }
+        return out
     }
 
     /// The folders to sync before recording `gone` (copies of `folder` no longer on the server) expunged: those the
     /// views show such a copy in now, other than `folder` (moved there by the user's archive, delete or move, written
-    /// back), not synced in this run yet, and syncable. Recorded first, the expunge removed the moved copy from every
+    /// back), not synced in this run yet, syncable, and synced before (a folder never synced, one `--folder` leaves
+    /// out for its size, is not fetched whole for it). Recorded first, the expunge removed the moved copy from every
     /// view (and search, and an undo's targets) until the destination's own sync brought its new copy: with a watch,
     /// which syncs only the Inbox on a change, up to its poll interval; after a sync cut off between the two folders,
     /// until the next sync. Mail another client moved shows in the folder it left: its expunge is recorded as it is.
@@ -82,12 +136,17 @@ extension SyncEngine {
         guard !gone.isEmpty else { return [] }
         let views = try self.views
         var paths = Set<String>()
-        for copy in gone {
-            guard let shown = try views.emailRecord(id: copy.emailID)?.folder, shown != folder,
-                  !syncedInRun.contains(shown) else { continue }
+        // Folder and flags only, a chunk of copies per read transaction (`emailCopyStates`).
+        for state in try views.emailCopyStates(ids: gone.map(\.emailID)) {
+            guard let shown = state?.folder, shown != folder, !syncedInRun.contains(shown) else { continue }
             paths.insert(shown)
         }
-        return mapped.filter { paths.contains($0.path) && $0.syncable }
+        guard !paths.isEmpty else { return [] }
+        var ahead: [MappedFolder] = []
+        for f in mapped where paths.contains(f.path) && f.syncable {
+            if try views.syncState(account: account.name, folder: f.path) != nil { ahead.append(f) }
+        }
+        return ahead
     }
 
     /// Records flag changes since the last checkpoint (CONDSTORE CHANGEDSINCE, else every message's flags)
