@@ -32,8 +32,11 @@ extension ManageThreadActionsUseCase {
             // A later action on the same mail still waiting for the server: reverting this one would restore what it
             // saw over what the later one did (archive, delete, undo of the archive, undo of the delete: the views
             // showed the mail in the Archive for good, the server in the Inbox). The newest is undone first.
+            // (Only one changing what this one changed: the folder for a move, archive or delete; the same flag for a
+            // flag action. A star after a move is kept by the move's undo, which restores the folder only.)
+            func sameKind(_ k: ActionKind) -> Bool { r.kind.flag == nil ? k.flag == nil : k.flag?.name == r.kind.flag?.name }
             if !pending.isEmpty, let later = try views.pendingActions(account: r.account).first(where: {
-                $0.sequence > r.sequence && !$0.undone && !pending.isDisjoint(with: $0.pending)
+                $0.sequence > r.sequence && !$0.undone && sameKind($0.kind) && !pending.isDisjoint(with: $0.pending)
             }) {
                 throw ActionError.laterActionFirst(action: r.id.description, later: later.id.description)
             }
