@@ -193,13 +193,11 @@ package final class Environment: @unchecked Sendable {
         return (FileLock.acquire(path, exclusive: false, create: false), false)
     }
 
-    /// The size given to a new lock file for `maxReaders`: at least what LMDB makes (a header of up to four cache lines
-    /// and a cache line per reader slot: 8,192 bytes for 126 readers on x86-64, 8,256 on arm64, whose mutexes are
-    /// bigger), rounded up to whole pages. LMDB takes a bigger file as it is (its reader table is the file's size).
-    static func lockFileSize(maxReaders: UInt32) -> Int {
-        let page = Int(getpagesize())
-        return (256 + 64 * Int(max(1, maxReaders)) + page - 1) / page * page
-    }
+    /// The size given to a new lock file for `maxReaders`: what LMDB makes on x86-64 (a header of two cache lines and a
+    /// cache line per reader slot: 8,192 bytes for 126 readers). Not more: LMDB takes a bigger file's size as its
+    /// reader table's, past `maxReaders`. On arm64, whose mutexes are bigger, LMDB adds 64 bytes to it (the last
+    /// reader slot's page then has no blocks until it is used).
+    static func lockFileSize(maxReaders: UInt32) -> Int { 128 + 64 * Int(max(1, maxReaders)) }
 
     /// Gives a new lock file in the folder at `path` disk blocks before LMDB opens it: LMDB extends a new lock file as
     /// a sparse file and writes its header through a map, which on a full disk is SIGBUS (every command that built
@@ -241,12 +239,10 @@ package final class Environment: @unchecked Sendable {
         if create && !readOnly {
             return try write { txn in try txn.openDatabase(name, flags: flags) }
         }
-        // A handle opened in a transaction that is aborted is closed with it: commit the read transaction.
-        resizeLock.lockShared()
+        // A handle opened in a transaction that is aborted is closed with it: commit the read transaction. Begun as
+        // every other (`begin`): a map another process grew is adopted first (`MDB_MAP_RESIZED` had failed the open).
+        let txn = try begin(readOnly: true)
         defer { resizeLock.unlock() }
-        var t: OpaquePointer?
-        try LMDBError.check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &t), "mdb_txn_begin(read)")
-        guard let txn = t else { throw LMDBError(code: -1, operation: "mdb_txn_begin(read)") }
         let db: Database
         do {
             db = try Transaction(handle: txn, readOnly: true).openDatabase(name, flags: flags.subtracting(.create))

@@ -32,6 +32,17 @@ extension MailStore {
         return openedViews
     }
 
+    /// Opens the views again when a replay (here or in another process) switched them to another generation since
+    /// they were opened: a long-running process (a `sync --watch`) had gone on folding every event into the old one,
+    /// deleted, for its whole life (its disk space unseen by `du`, its fold work doubled). True when it did.
+    @discardableResult
+    package func reopenViewsIfReplaced() throws -> Bool {
+        guard snapshot == nil, let open = viewsIfOpen, let current = ViewStore.currentGeneration(directory.viewsPath),
+              (open.path as NSString).lastPathComponent != current else { return false }
+        try openViews(notice: notice)
+        return true
+    }
+
     /// Opens the views again (rebuilding any that need it, told to `notice`), folds the log's new events into
     /// them, and makes them the store's views.
     @discardableResult

@@ -3,7 +3,7 @@ import Foundation
 import LMDB
 
 extension ViewStore {
-    static func currentGeneration(_ root: String) -> String? {
+    package static func currentGeneration(_ root: String) -> String? {
         guard let bytes = StoreDirectory.readSmallFile(root + "/" + currentFile), let text = String(validating: bytes, as: UTF8.self) else {
             return nil
         }

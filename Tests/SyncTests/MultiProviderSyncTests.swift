@@ -357,26 +357,14 @@ extension MultiProviderSyncTests {
         let pool = ConnectionPool<IMAPConnection>(globalLimit: 1, queueTimeoutSeconds: 5)
         let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
         engine.pool = pool
-        let watcher = SyncWatcher(engine: engine, idleRefresh: 120, pollInterval: 1000)
-        let stop = Locked(false)
-        watcher.shouldStop = { stop.withLock { $0 } }
-        let retries = Locked(0)
-        watcher.onRetry = { _, _ in retries.withLock { $0 += 1 } }
-        let failure = Locked<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let box = UncheckedBox(watcher)
-        Thread {
-            do { try box.value.run() } catch { failure.withLock { $0 = error } }
-            done.signal()
-        }.start()
+        let watch = WatchRun(SyncWatcher(engine: engine, idleRefresh: 120, pollInterval: 1000))
         Thread.sleep(forTimeInterval: 3)
         try mailstore(["star", thread])
         let flagged = try waitForFlagged("Archive", via: c)
-        stop.withLock { $0 = true }
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the watch stopped")
+        XCTAssertTrue(watch.stop(), "the watch stopped")
         XCTAssertTrue(flagged, "the star was written back through the watch's own connection")
-        XCTAssertNil(failure.withLock { $0 })
-        XCTAssertEqual(retries.withLock { $0 }, 0, "no reconnect: the work was done out of IDLE, not after an error")
+        XCTAssertNil(watch.failure.withLock { $0 })
+        XCTAssertEqual(watch.retries.withLock { $0 }, 0, "no reconnect: the work was done out of IDLE, not after an error")
         XCTAssertEqual(pool.peakInUse(), 1, "never a second connection")
         engine.disconnect()
         pool.closeIdle()

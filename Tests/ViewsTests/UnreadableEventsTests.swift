@@ -67,3 +67,19 @@ final class UnreadableEventsTests: ViewsTestCase {
         XCTAssertEqual(try views.quarantined(), [])
     }
 }
+
+/// A long-running process (a `sync --watch`) follows a replay made meanwhile: its views are opened again on the new
+/// generation. It had gone on folding into the old one, deleted, for its whole life.
+final class ReplacedViewsTests: ViewsTestCase {
+    func testViewsAReplayReplacedAreOpenedAgain() throws {
+        try receive("m1")
+        let first = try store.views()
+        XCTAssertFalse(try store.reopenViewsIfReplaced(), "the views are current")
+        _ = try ViewStore.replay(store: store.directory, log: store.log)
+        XCTAssertTrue(try store.reopenViewsIfReplaced())
+        let now = try store.views()
+        XCTAssertNotEqual(now.path, first.path)
+        XCTAssertEqual(ViewStore.currentGeneration(store.directory.viewsPath), (now.path as NSString).lastPathComponent)
+        XCTAssertFalse(try store.reopenViewsIfReplaced())
+    }
+}

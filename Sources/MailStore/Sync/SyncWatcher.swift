@@ -1,3 +1,4 @@
+import EventLog
 import EventModel
 import Foundation
 import IMAPClient
@@ -53,17 +54,26 @@ public final class SyncWatcher {
             do {
                 try watchOnce()
                 return
-            } catch let error as SyncError {
-                guard SyncWatcher.isTransient(error) else { throw error }
-                engine.disconnect()
-                let wait: Double
-                (wait, backoff) = SyncWatcher.backoff(after: backoff, sessionSynced: synced)
-                synced = false
-                onRetry?(error, wait)
-                let until = Date().addingTimeInterval(wait)
-                while Date() < until && !stopping() { usleep(100_000) }
+            } catch let error as SyncError where SyncWatcher.isTransient(error) {
+                retry(after: error, backoff: &backoff)
+            } catch let error as AccountLockError {
+                // Another process syncs the account (a long `mailstore sync` of a big folder) past the lock's 30 s wait:
+                // the watch goes on after it, as after a lost connection (it had ended for good).
+                guard case .held = error else { throw error }
+                retry(after: error, backoff: &backoff)
             }
         }
+    }
+
+    /// Disconnects and waits the backoff (`stopping()` checked every 100 ms) before the next attempt.
+    private func retry(after error: Error, backoff: inout Double) {
+        engine.disconnect()
+        let wait: Double
+        (wait, backoff) = SyncWatcher.backoff(after: backoff, sessionSynced: synced)
+        synced = false
+        onRetry?(error, wait)
+        let until = Date().addingTimeInterval(wait)
+        while Date() < until && !stopping() { usleep(100_000) }
     }
 
     /// Whether the watch is to end: `shouldStop`, or the account removed (looked up at most once a second; a lookup
@@ -72,6 +82,8 @@ public final class SyncWatcher {
         if accountRemoved || shouldStop() { return true }
         guard Date().timeIntervalSince(accountCheckedAt) >= 1 else { return false }
         accountCheckedAt = Date()
+        // Views a replay replaced since (here, between steps, nothing holds them).
+        _ = try? engine.store.reopenViewsIfReplaced()
         if case .some(.none) = try? engine.store.latestViews().account(named: engine.account.name) { accountRemoved = true }
         return accountRemoved
     }
