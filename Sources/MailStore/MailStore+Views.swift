@@ -36,10 +36,16 @@ extension MailStore {
     /// they were opened: a long-running process (a `sync --watch`) had gone on folding every event into the old one,
     /// deleted, for its whole life (its disk space unseen by `du`, its fold work doubled). True when it did.
     @discardableResult
+    /// Checked and reopened under the views' lock (watches of several accounts share the store); views read from a
+    /// private copy (a views folder this user cannot write) are left as they are.
     package func reopenViewsIfReplaced() throws -> Bool {
-        guard snapshot == nil, let open = viewsIfOpen, let current = ViewStore.currentGeneration(directory.viewsPath),
+        viewsLock.lock()
+        defer { viewsLock.unlock() }
+        guard snapshot == nil, let open = openedViews, open.path.hasPrefix(directory.viewsPath + "/"),
+              let current = ViewStore.currentGeneration(directory.viewsPath),
               (open.path as NSString).lastPathComponent != current else { return false }
-        try openViews(notice: notice)
+        openedViews = nil
+        openedViews = try ViewStore.open(store: directory, log: log, notice: notice)
         return true
     }
 

@@ -121,6 +121,7 @@ struct VerifyCommand: ParsableCommand {
         let quarantined = try store.quarantinedEvents()
         if json {
             let obj: [String: Any] = ["clean": diffs.isEmpty && quarantined.isEmpty, "sequence": seq, "differences": diffs.map(\.description),
+                                      "logGrew": grew,
                                       "quarantined": quarantined.map { ["sequence": $0.sequence, "view": $0.view, "error": $0.error] as [String: Any] }]
             print(JSONText.string(try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])))
         } else if diffs.isEmpty {

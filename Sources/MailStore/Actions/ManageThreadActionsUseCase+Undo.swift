@@ -25,8 +25,7 @@ extension ManageThreadActionsUseCase {
             guard let r = try views.action(id: actionId) else { throw ActionError.actionNotFound(actionId) }
             guard !r.undone else { throw ActionError.alreadyUndone(actionId) }
             let undoID = EventID.generate()
-            var events = [NewEvent(id: undoID, event: .actionUndone(ActionUndone(actionID: r.id, serverInverseQueued: !r.applied.isEmpty)),
-                                   account: r.account, stream: .action(r.id), causationID: r.id, actor: .user)]
+            var events: [NewEvent] = []
             let pending = Set(r.pending), applied = Set(r.applied)
             let notSent = r.targets.filter { pending.contains($0.emailID) }
             // A later action on the same mail still waiting for the server: reverting this one would restore what it
@@ -50,6 +49,9 @@ extension ManageThreadActionsUseCase {
             // `ActionUndone` saying an inverse is queued, with none, was an undo that did nothing, exit 0.
             // (One with refused parts is still undone: that takes it off the failed list.)
             if notSent.isEmpty, inverse.isEmpty, !applied.isEmpty, r.rejected.isEmpty { throw ActionError.nothingToDo("the mail of action \(r.id) is no longer where it put it (deleted or moved since, on the server or by another action): nothing was undone; find it with `mailstore search` and act on it where it is") }
+            // First in the batch, saying whether an inverse was queued (none when the applied mail is gone).
+            events.insert(NewEvent(id: undoID, event: .actionUndone(ActionUndone(actionID: r.id, serverInverseQueued: !inverse.isEmpty)),
+                                   account: r.account, stream: .action(r.id), causationID: r.id, actor: .user), at: 0)
             events += inverse
             try store.commit(events)
             return undoID

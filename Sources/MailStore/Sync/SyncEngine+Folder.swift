@@ -20,9 +20,9 @@ extension SyncEngine {
             for d in ahead where !syncedInRun.contains(d.path) {
                 do {
                     reportsAhead.append(try sync(d, conn))
-                } catch {
-                    // The destination could not be synced (its SELECT refused, say): the folder is synced as before,
-                    // its expunges recorded; a lost connection fails the folder's next pass as it would have.
+                } catch SyncError.server(let e) where !e.isRetryable {
+                    // The server refused the destination (its SELECT, say): the folder is synced as before, its
+                    // expunges recorded. Anything else (a lost connection, a full disk) fails the sync as it would have.
                     syncedInRun.insert(d.path)
                 }
             }
@@ -87,7 +87,6 @@ extension SyncEngine {
         report.skippedTooLarge = try fetchNew(missing, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
             var all = try self.replacedByArrivals(batch, folder: path)
-            report.expunged += all.count
             all += batch
             all.append(self.checkpoint(path, next))
             try self.store.commit(all, blobs: blobs)
@@ -102,7 +101,11 @@ extension SyncEngine {
     /// user's action, written back (none waits for the server). Recorded with the new copies, in one commit: an undo
     /// of an archive, written back, then a sync of the Inbox had listed the message twice there (the copy the undo
     /// moved back, and the new one) until the Archive's own sync. The Archive's sync then finds nothing to expunge.
+    ///
+    /// Not on Gmail, where a folder is a label: a message moved out of one may stay in it, and an expunge recorded
+    /// without the server's word could not be taken back (the copy's next fetch is the same event, appended once).
     func replacedByArrivals(_ batch: [NewEvent], folder: String) throws -> [NewEvent] {
+        guard provider.id != "gmail" else { return [] }
         var candidates: [String] = []
         var seen = Set<String>()
         let views = try self.views
@@ -117,7 +120,10 @@ extension SyncEngine {
         var pending: Set<String>?
         var out: [NewEvent] = []
         for (id, state) in zip(candidates, try views.emailCopyStates(ids: candidates)) where state?.folder == folder {
-            if pending == nil { pending = Set(try views.pendingActions(account: account.name).flatMap(\.pending)) }
+            // (A flag waiting for the server does not keep the copy where it is: only a move does.)
+            if pending == nil {
+                pending = Set(try views.pendingActions(account: account.name).filter { $0.kind.flag == nil }.flatMap(\.pending))
+            }
             guard pending?.contains(id) == false, let at = try views.syncedCopy(account: account.name, emailID: id),
                   at.folder != folder else { continue }
             out.append(expunged(at.copy, folder: at.folder))
