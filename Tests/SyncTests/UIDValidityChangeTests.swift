@@ -61,6 +61,29 @@ final class UIDValidityChangeTests: SyncTestCase {
         XCTAssertEqual(try sync().received, 0, "nothing is fetched again", file: file, line: line)
     }
 
+    /// A thread moved out of G (written back), then G recreated by another client (a new UIDVALIDITY): a sync of G
+    /// alone records the moved message's new copy in the Archive first. The re-match had expunged the copy the views
+    /// showed in the Archive, and the message was in no folder until the Archive's own sync.
+    func testMailMovedOutOfAFolderRecreatedSinceStaysWhereItWent() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(via: c)
+        let archive = try actions.moveThread(id: try thread("g0"), toFolderId: path("Archive"))
+        XCTAssertEqual(try XCTUnwrap(try store.pushActions(for: archive.description)).applied, 1)
+        _ = try c.select(MailboxName("INBOX"), readOnly: true)
+        try c.delete(MailboxName(path("G")))
+        try c.create(MailboxName(path("G")))
+        for i in 1..<count {
+            _ = try c.append(to: MailboxName(path("G")), message: SyncTestCase.message("g\(i)", subject: "G\(i)", day: 1 + i), flags: [])
+        }
+        guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
+        let report = try SyncEngine(store: store, account: account, options: SyncOptions(folders: [path("G")])).run()
+        XCTAssertEqual(report.folders.map(\.folder), [path("Archive"), path("G")], "the destination first")
+        XCTAssertTrue(try threads("Archive").contains(["g0@example.com"]), "the moved thread shows in the Archive")
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "g0@example.com").count, 1)
+        try assertSettled()
+    }
+
     /// A delete queued before the change moves the message it was for, not the one now at its old UID.
     func testADeleteQueuedBeforeAUIDValidityChangeDeletesTheRightMessage() throws {
         let c = try server()

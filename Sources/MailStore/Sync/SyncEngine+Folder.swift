@@ -41,6 +41,10 @@ extension SyncEngine {
             // servers (Courier) give such a folder a new UIDVALIDITY in every session. Nothing is recorded;
             // the old value stays, and the first sync that finds mail under another value re-matches then.
             if sel.exists == 0, try views.syncedCount(account: name, folder: path) == 0 { return [] }
+            // The re-match expunges the copies it does not find again, among them those the user's moves took
+            // elsewhere: their destinations are synced first, as for any expunge (the moved mail had shown in no folder).
+            let ahead = try destinationsAhead(of: path, gone: Array(try views.syncedCopies(account: name, folder: path).values))
+            if !ahead.isEmpty { return ahead }
             state = try rematch(folder, sel, old: s, conn, report: &report)
         }
         // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished.
