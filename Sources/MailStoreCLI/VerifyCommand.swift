@@ -106,16 +106,17 @@ struct VerifyCommand: ParsableCommand {
         // The live views are read a table at a time: another process folding new events meanwhile (a `sync --watch`)
         // puts them ahead of the rebuild, a difference that is no damage. Compared again (up to 3 times) while the
         // log grows under the check; what still differs then is named with that said.
-        var before = try store.head().sequence
-        var (seq, diffs) = try store.compareViewsWithRebuild { done, total in bar.update(done, total: total) }
-        var grew = try store.head().sequence != before
+        let compare = { () throws in
+            let before = try store.head().sequence
+            let (seq, diffs) = try store.compareViewsWithRebuild { done, total in bar.update(done, total: total) }
+            return (seq, diffs, try store.head().sequence != before)
+        }
+        var (seq, diffs, grew) = try compare()
         var attempts = 1
         while !diffs.isEmpty && grew && attempts < 3 {
             Thread.sleep(forTimeInterval: 1)
             attempts += 1
-            before = try store.head().sequence
-            (seq, diffs) = try store.compareViewsWithRebuild { done, total in bar.update(done, total: total) }
-            grew = try store.head().sequence != before
+            (seq, diffs, grew) = try compare()
         }
         bar.finish()
         let quarantined = try store.quarantinedEvents()

@@ -14,8 +14,7 @@ extension ViewStore {
     package struct Unreadable: Sendable {
         /// The first of them this build decodes (the views were folded without it), or nil.
         package var readNow: UInt64?
-        /// How many (of those looked at) a newer build wrote, and the first with what its decoding said.
-        package var newer = 0
+        /// The first of them a newer build wrote, with what its decoding said.
         package var firstNewer: (sequence: UInt64, what: String)?
     }
 
@@ -32,7 +31,6 @@ extension ViewStore {
                 out.readNow = out.readNow ?? q.sequence
             } catch {
                 guard case .unsupportedVersion = error else { continue }
-                out.newer += 1
                 if out.firstNewer == nil { out.firstNewer = (q.sequence, "\(error)") }
             }
         }
