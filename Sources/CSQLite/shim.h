@@ -7,6 +7,8 @@
 
 /* SQLITE_TRANSIENT is ((sqlite3_destructor_type)-1): SQLite copies the bound text/blob before returning. */
 static inline sqlite3_destructor_type mailstore_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+/* SQLITE_READONLY_DBMOVED (a macro Swift does not import): a database file renamed over since it was opened. */
+static inline int mailstore_sqlite_dbmoved(void) { return SQLITE_READONLY_DBMOVED; }
 
 /* The limits a connection's progress handler checks (every N virtual machine instructions): a count of checks
    left, while `counting`, and two times on CLOCK_MONOTONIC in nanoseconds (0: none): the statement budget's and

@@ -1,34 +1,53 @@
 #include "folder_vfs.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <sqlite3.h>
 
 /* The longest folder path accepted: its temporary files' names must fit the default VFS's `mxPathname`
    (512 on Unix) too, which `xOpen` checks. */
 #define MAX_FOLDER 4000
 
-/* One folder's VFS: a copy of the default VFS whose `xOpen` names the temporary files. */
+/* One folder's VFS: a copy of the default VFS whose `xOpen` names the temporary files, and, with a switch lock,
+   guards the main database files it opens (see the header). */
 typedef struct FolderVfs {
     sqlite3_vfs base;
     sqlite3_vfs *real;
     struct FolderVfs *next;
     char folder[MAX_FOLDER + 1];
-    char name[MAX_FOLDER + 32];
+    /* The switch lock's path ("" for none). */
+    char switchLock[MAX_FOLDER + 64];
+    char name[2 * MAX_FOLDER + 128];
 } FolderVfs;
 
-/* What this VFS keeps after the default VFS's file object: the methods it set and the name it was given (freed
-   when the file is closed; the default VFS keeps a pointer to it while the file is open). */
+/* What this VFS keeps after the default VFS's file object: the methods it set, the name it was given to a
+   temporary file (freed when the file is closed; the default VFS keeps a pointer to it while the file is open),
+   and for a guarded main database file its switch lock and the file it opened. */
 typedef struct Extra {
     const sqlite3_io_methods *real;
     char *name;
+    /* A guarded file: the switch lock's descriptor (-1: not guarded), whether this file holds it shared, and the
+       path (SQLite's, valid while the file is open), device and inode it was opened at. */
+    int switchFd;
+    int holding;
+    const char *path;
+    dev_t dev;
+    ino_t ino;
 } Extra;
 
-/* A default VFS's methods with `xClose` replaced: one per methods table seen (the Unix VFS has a handful). */
+/* A default VFS's methods with `xClose` replaced, and for guarded files `xLock` and `xUnlock` too: one per methods
+   table seen and kind (the Unix VFS has a handful). */
 typedef struct Wrapped {
     const sqlite3_io_methods *real;
+    int guarded;
     sqlite3_io_methods wrapped;
 } Wrapped;
 
@@ -42,29 +61,93 @@ static int extraOffset = 0;
 
 static Extra *extraOf(sqlite3_file *file) { return (Extra *)((char *)file + extraOffset); }
 
+/* The longest a guarded file waits for the switch lock before SQLite is told SQLITE_BUSY (its busy handler then
+   tries again, within the connection's busy timeout): the lock is held exclusively only for a rename. */
+#define SWITCH_WAIT_MS 2000
+
+/* Takes `fd`'s lock shared, waiting up to SWITCH_WAIT_MS. */
+static int takeShared(int fd) {
+    for (int waited = 0;; waited++) {
+        if (flock(fd, LOCK_SH | LOCK_NB) == 0) return SQLITE_OK;
+        if (errno == EINTR) continue;
+        if (errno != EWOULDBLOCK || waited >= SWITCH_WAIT_MS) return SQLITE_BUSY;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+}
+
+static void releaseSwitch(Extra *x) {
+    if (x->switchFd >= 0 && x->holding) flock(x->switchFd, LOCK_UN);
+    x->holding = 0;
+}
+
+/* Whether the guarded file's path still names the file it opened. */
+static int stillAtPath(const Extra *x) {
+    struct stat st;
+    return stat(x->path, &st) == 0 && st.st_dev == x->dev && st.st_ino == x->ino;
+}
+
 static int folderClose(sqlite3_file *file) {
     Extra *x = extraOf(file);
     const sqlite3_io_methods *real = x->real;
     char *name = x->name;
     file->pMethods = real;
     int rc = real->xClose(file);
+    releaseSwitch(x);
+    if (x->switchFd >= 0) close(x->switchFd);
+    x->switchFd = -1;
     x->real = NULL;
     x->name = NULL;
     sqlite3_free(name);
     return rc;
 }
 
-/* The methods table wrapping `real`, or NULL when MAX_WRAPPED tables were seen already. */
-static const sqlite3_io_methods *wrapping(const sqlite3_io_methods *real) {
+/* A guarded file's first lock of a transaction (SHARED, from none) takes the switch lock shared, then checks that
+   the file is still the one at its path: one renamed over since it was opened is refused with
+   SQLITE_READONLY_DBMOVED (the caller opens the path again). */
+static int guardedLock(sqlite3_file *file, int level) {
+    Extra *x = extraOf(file);
+    int took = 0;
+    if (level == SQLITE_LOCK_SHARED && x->switchFd >= 0 && !x->holding) {
+        int rc = takeShared(x->switchFd);
+        if (rc != SQLITE_OK) return rc;
+        x->holding = 1;
+        took = 1;
+        if (!stillAtPath(x)) {
+            releaseSwitch(x);
+            return SQLITE_READONLY_DBMOVED;
+        }
+    }
+    int rc = x->real->xLock(file, level);
+    if (rc != SQLITE_OK && took) releaseSwitch(x);
+    return rc;
+}
+
+/* Releases the switch lock with the file's last lock. */
+static int guardedUnlock(sqlite3_file *file, int level) {
+    Extra *x = extraOf(file);
+    int rc = x->real->xUnlock(file, level);
+    if (level == SQLITE_LOCK_NONE) releaseSwitch(x);
+    return rc;
+}
+
+/* The methods table wrapping `real` (with the guard's methods when `guarded`), or NULL when MAX_WRAPPED tables
+   were seen already. */
+static const sqlite3_io_methods *wrapping(const sqlite3_io_methods *real, int guarded) {
     const sqlite3_io_methods *found = NULL;
     pthread_mutex_lock(&lock);
     for (int i = 0; i < wrappedCount && !found; i++) {
-        if (wrapped[i].real == real) found = &wrapped[i].wrapped;
+        if (wrapped[i].real == real && wrapped[i].guarded == guarded) found = &wrapped[i].wrapped;
     }
     if (!found && wrappedCount < MAX_WRAPPED) {
         wrapped[wrappedCount].real = real;
+        wrapped[wrappedCount].guarded = guarded;
         wrapped[wrappedCount].wrapped = *real;
         wrapped[wrappedCount].wrapped.xClose = folderClose;
+        if (guarded) {
+            wrapped[wrappedCount].wrapped.xLock = guardedLock;
+            wrapped[wrappedCount].wrapped.xUnlock = guardedUnlock;
+        }
         found = &wrapped[wrappedCount].wrapped;
         wrappedCount++;
     }
@@ -72,11 +155,51 @@ static const sqlite3_io_methods *wrapping(const sqlite3_io_methods *real) {
     return found;
 }
 
+/* Opens a main database file guarded by `f`'s switch lock: the file is opened and its identity read while the lock
+   is held shared, so no rename comes between them. Without the lock file (a folder that cannot be written and has
+   none) the file is opened unguarded: no process can rename over it either. */
+static int openGuarded(FolderVfs *f, const char *zName, sqlite3_file *file, int flags, int *outFlags) {
+    Extra *x = extraOf(file);
+    int fd = open(f->switchLock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) fd = open(f->switchLock, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return f->real->xOpen(f->real, zName, file, flags, outFlags);
+    x->switchFd = fd;
+    x->path = zName;
+    int rc = takeShared(fd);
+    if (rc != SQLITE_OK) {
+        close(fd);
+        x->switchFd = -1;
+        return rc;
+    }
+    x->holding = 1;
+    rc = f->real->xOpen(f->real, zName, file, flags, outFlags);
+    struct stat st;
+    if (rc == SQLITE_OK && stat(zName, &st) == 0) {
+        x->dev = st.st_dev;
+        x->ino = st.st_ino;
+    }
+    releaseSwitch(x);
+    const sqlite3_io_methods *methods = file->pMethods ? wrapping(file->pMethods, 1) : NULL;
+    if (methods == NULL) {
+        if (file->pMethods) file->pMethods->xClose(file);
+        file->pMethods = NULL;
+        close(fd);
+        x->switchFd = -1;
+        return rc == SQLITE_OK ? SQLITE_CANTOPEN : rc;
+    }
+    x->real = file->pMethods;
+    file->pMethods = methods;
+    return rc;
+}
+
 static int folderOpen(sqlite3_vfs *vfs, const char *zName, sqlite3_file *file, int flags, int *outFlags) {
     FolderVfs *f = (FolderVfs *)vfs;
     Extra *x = extraOf(file);
     x->real = NULL;
     x->name = NULL;
+    x->switchFd = -1;
+    x->holding = 0;
+    if (zName != NULL && f->switchLock[0] != 0 && (flags & SQLITE_OPEN_MAIN_DB)) return openGuarded(f, zName, file, flags, outFlags);
     if (zName != NULL) return f->real->xOpen(f->real, zName, file, flags, outFlags);
     /* A temporary file (SQLite passes no name and deletes it on close): named in the folder, made with O_EXCL. */
     size_t size = strlen(f->folder) + 32;
@@ -89,7 +212,7 @@ static int folderOpen(sqlite3_vfs *vfs, const char *zName, sqlite3_file *file, i
     int rc = f->real->xOpen(f->real, name, file, flags | SQLITE_OPEN_EXCLUSIVE | SQLITE_OPEN_DELETEONCLOSE | SQLITE_OPEN_CREATE,
                             outFlags);
     /* SQLite calls xClose when pMethods is set, even after a failed open. */
-    const sqlite3_io_methods *methods = file->pMethods ? wrapping(file->pMethods) : NULL;
+    const sqlite3_io_methods *methods = file->pMethods ? wrapping(file->pMethods, 0) : NULL;
     if (methods == NULL) {
         if (file->pMethods) file->pMethods->xClose(file);
         file->pMethods = NULL;
@@ -102,19 +225,28 @@ static int folderOpen(sqlite3_vfs *vfs, const char *zName, sqlite3_file *file, i
     return rc;
 }
 
+int mailstore_sqlite_file_moved(sqlite3 *db) {
+    sqlite3_file *file = NULL;
+    if (db == NULL || sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK) return 0;
+    if (file == NULL || file->pMethods == NULL || file->pMethods->xLock != guardedLock) return 0;
+    const Extra *x = extraOf(file);
+    return x->switchFd >= 0 && !stillAtPath(x);
+}
+
 /* Before SQLite is first initialized: no statistics of its memory use (nothing here reads them), so its allocations
    and frees take no global mutex to count themselves (~3% of a search build's writing thread in locking alone). */
 static pthread_once_t configured = PTHREAD_ONCE_INIT;
 static void configure(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
 
-int mailstore_sqlite_folder_vfs(const char *folder, char *name, int capacity) {
-    if (folder == NULL || name == NULL || strlen(folder) > MAX_FOLDER) return SQLITE_MISUSE;
+int mailstore_sqlite_folder_vfs(const char *folder, const char *switchLock, char *name, int capacity) {
+    if (switchLock == NULL) switchLock = "";
+    if (folder == NULL || name == NULL || strlen(folder) > MAX_FOLDER || strlen(switchLock) > MAX_FOLDER + 32) return SQLITE_MISUSE;
     pthread_once(&configured, configure);
     int rc = sqlite3_initialize();
     if (rc != SQLITE_OK) return rc;
     pthread_mutex_lock(&lock);
     FolderVfs *f = registered;
-    while (f != NULL && strcmp(f->folder, folder) != 0) f = f->next;
+    while (f != NULL && (strcmp(f->folder, folder) != 0 || strcmp(f->switchLock, switchLock) != 0)) f = f->next;
     if (f == NULL) {
         sqlite3_vfs *real = sqlite3_vfs_find(NULL);
         f = real ? calloc(1, sizeof *f) : NULL;
@@ -132,7 +264,12 @@ int mailstore_sqlite_folder_vfs(const char *folder, char *name, int capacity) {
         f->base.xOpen = folderOpen;
         f->real = real;
         strcpy(f->folder, folder);
-        snprintf(f->name, sizeof f->name, "mailstore-temp-in:%s", folder);
+        strcpy(f->switchLock, switchLock);
+        if (switchLock[0] != 0) {
+            snprintf(f->name, sizeof f->name, "mailstore-temp-in:%s;switch:%s", folder, switchLock);
+        } else {
+            snprintf(f->name, sizeof f->name, "mailstore-temp-in:%s", folder);
+        }
         f->base.zName = f->name;
         rc = sqlite3_vfs_register(&f->base, 0);
         if (rc != SQLITE_OK) {

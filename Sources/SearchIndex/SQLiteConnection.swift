@@ -28,8 +28,11 @@ final class SQLiteConnection {
     /// Whether `deadline` is set and has passed.
     var isPastDeadline: Bool { deadline != 0 && mailstore_monotonic_ns() >= deadline }
 
-    /// Opens (creating when `create`) the database at `path`; a new file gets mode 0600.
-    init(path: String, create: Bool, readOnly: Bool = false) throws(SearchIndexError) {
+    /// Opens (creating when `create`) the database at `path`; a new file gets mode 0600. With `switchLock` (a lock
+    /// file's path), every transaction holds that lock shared, and one on a file renamed over since it was opened is
+    /// refused with `SearchIndexError.replaced` (`CSQLiteFolderVFS`): whoever renames a file into place at `path`
+    /// holds the lock exclusively (`SearchIndex.rebuild`).
+    init(path: String, create: Bool, readOnly: Bool = false, switchLock: String? = nil) throws(SearchIndexError) {
         self.path = path
         if create, !readOnly {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -43,7 +46,7 @@ final class SQLiteConnection {
         // system's temporary folder: they hold keys of the store's mail (`CSQLiteFolderVFS`).
         let folder = SQLiteConnection.folder(of: path)
         var vfs = [CChar](repeating: 0, count: 4_096)
-        let registered = mailstore_sqlite_folder_vfs(folder, &vfs, Int32(vfs.count))
+        let registered = mailstore_sqlite_folder_vfs(folder, switchLock, &vfs, Int32(vfs.count))
         guard registered == SQLITE_OK else {
             throw .sqlite(call: "temporary files in \(folder)", code: registered, message: String(cString: sqlite3_errstr(registered)))
         }
@@ -51,6 +54,7 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close(db) }
+            if rc == mailstore_sqlite_dbmoved() { throw .replaced(file: path) }
             throw .sqlite(call: "open \(path)", code: rc, message: message)
         }
         handle = db
@@ -76,6 +80,11 @@ final class SQLiteConnection {
 
     func check(_ rc: Int32, _ call: @autoclosure () -> String) throws(SearchIndexError) {
         if rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW {
+            // The file was renamed over since it was opened (a rebuild put in place): refused by the switch lock's
+            // guard, or by SQLite itself as a write begins.
+            if sqlite3_extended_errcode(handle) == mailstore_sqlite_dbmoved() || mailstore_sqlite_file_moved(handle) != 0 {
+                throw .replaced(file: path)
+            }
             throw .sqlite(call: call(), code: rc, message: String(cString: sqlite3_errmsg(handle)))
         }
     }
@@ -212,6 +221,9 @@ final class SQLiteStatement {
         let rc = sqlite3_step(stmt)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
+        if sqlite3_extended_errcode(connection.handle) == mailstore_sqlite_dbmoved() || mailstore_sqlite_file_moved(connection.handle) != 0 {
+            throw .replaced(file: connection.path)
+        }
         throw .sqlite(call: "step \(sql.prefix(80))", code: rc, message: String(cString: sqlite3_errmsg(connection.handle)))
     }
 

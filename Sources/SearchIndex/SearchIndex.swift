@@ -14,6 +14,15 @@ import LMDB
 package final class SearchIndex: @unchecked Sendable {
     /// The index file's name inside its folder.
     package static let fileName = "index.sqlite"
+    /// The switch lock's name inside the index's folder: every transaction on the live file holds it shared, and a
+    /// rebuild holds it exclusively while it renames its new file into place (`CSQLiteFolderVFS`). Without it, a
+    /// rename during another process's write transaction left that transaction's rollback journal beside the new file,
+    /// and the next process to read took it for a crashed writer's and rolled the old file's pages into the new one
+    /// ("database disk image is malformed" until the next rebuild).
+    package static let switchLockName = "SWITCH"
+    /// The longest a rebuild waits for the transactions under way on the live file to end before it renames its
+    /// new file into place (a search holds one for as long as it runs, `MailStore.defaultSearchSeconds` by default).
+    static let switchWaitSeconds = 60.0
 
     let db: SQLiteConnection
     let lock = NSLock()
@@ -114,7 +123,8 @@ package final class SearchIndex: @unchecked Sendable {
     package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
         self.path = path
         self.bulk = bulk
-        db = try SQLiteConnection(path: path, create: true)
+        db = try SQLiteConnection(path: path, create: true,
+                                  switchLock: bulk ? nil : SQLiteConnection.folder(of: path) + "/" + SearchIndex.switchLockName)
         digest = try SearchTextDigest()
         // A newer build's file is recognised before anything is written to it (its tables may differ from this
         // build's): it is left to that build (`newerSchema`), not rebuilt down to this one's version.
@@ -294,7 +304,24 @@ package final class SearchIndex: @unchecked Sendable {
     /// is missing, fails to open or has an older schema version (`notice` is told why), then folds the log's
     /// new events. A newer build's index is left as it is: `SearchIndexError.newerSchema` (`rebuild` replaces it
     /// when asked).
+    /// An index renamed over by another process's rebuild while this one opened it is opened again (at most
+    /// `openAttempts` times in all).
     package static func open(folder: String, log: EventLog, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
+        var attempt = 1
+        while true {
+            do {
+                return try openOnce(folder: folder, log: log, notice: notice)
+            } catch SearchIndexError.replaced where attempt < openAttempts {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Times `open` tries when the file is renamed over under it each time.
+    static let openAttempts = 3
+
+    /// `open`'s one attempt.
+    private static func openOnce(folder: String, log: EventLog, notice: (String) -> Void) throws -> SearchIndex {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         removeStaleBuild(folder: folder)
         let index: SearchIndex
@@ -421,10 +448,34 @@ package final class SearchIndex: @unchecked Sendable {
             try fresh.setFTS5Writing(build: false)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }
-        _ = try movedAsideIfNotAFile(file, notice: { _ in })
-        guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }
-        // What an index of the WAL era left beside the file belongs to no file any more.
-        for f in [file + "-wal", file + "-shm"] { unlink(f) }
+        try whileNoTransaction(folder: folder) {
+            _ = try movedAsideIfNotAFile(file, notice: { _ in })
+            guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }
+            // With no transaction under way, a rollback journal there is a crashed writer's, of the file just replaced:
+            // the new file's first reader would roll it into the new file. What an index of the WAL era left beside the
+            // file belongs to no file any more either.
+            for f in [file + "-journal", file + "-wal", file + "-shm"] { unlink(f) }
+        }
         return try SearchIndex(path: file)
+    }
+
+    /// Runs `body` (a rename into place) holding the switch lock of the index in `folder` exclusively: no transaction
+    /// on the live file is under way meanwhile, and each later one of a connection to the file renamed over is
+    /// refused (`SearchIndexError.replaced`). Waits up to `switchWaitSeconds` for those under way to end; where the
+    /// lock cannot be made (a folder that cannot be written), no other process can have the file open for writing.
+    static func whileNoTransaction(folder: String, _ body: () throws -> Void) throws {
+        let path = folder + "/" + switchLockName
+        let end = mailstore_monotonic_ns() + UInt64(switchWaitSeconds * 1e9)
+        var held = FileLock.acquire(path, exclusive: true, wait: false)
+        while held == nil, errno == EWOULDBLOCK, mailstore_monotonic_ns() < end {
+            usleep(5_000)
+            held = FileLock.acquire(path, exclusive: true, wait: false)
+        }
+        if held == nil, errno == EWOULDBLOCK {
+            throw SearchIndexError.io(path, "another mailstore process kept the search index in use for \(Int(switchWaitSeconds)) s, so the rebuilt "
+                + "index was not put in place; run the command again")
+        }
+        defer { held?.unlock() }
+        try body()
     }
 }

@@ -15,6 +15,9 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     case newerSchema(file: String, found: Int, supported: Int)
     /// A query the parser accepted could not be run.
     case query(String)
+    /// The index file was replaced since this connection opened it (another process's rebuild, `replay`, renamed a
+    /// new one into place): nothing was read or written; the caller opens the index again (`SearchIndex.open` does).
+    case replaced(file: String)
     /// A search ran past its time limit (`SearchIndex.withTimeLimit`): nothing of it is returned.
     case timedOut(seconds: Double)
 
@@ -38,6 +41,8 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
             "search index \(file): schema version \(found) was written by a newer mailstore (this build reads up to \(supported)); "
                 + "it was left as it is: upgrade mailstore, or run `mailstore replay --view search` to rebuild it for this build "
                 + "(a newer build then rebuilds it again)"
+        case .replaced(let file):
+            "search index \(file): another mailstore process rebuilt it (a `replay`) while this one used it; run the command again"
         case .query(let why): "search: \(why)"
         case .timedOut(let seconds):
             "search: stopped after its limit of \(String(format: "%g", seconds)) s; "

@@ -34,6 +34,20 @@ extension MailStore {
         } catch {
             throw SearchSyntaxError(offset: error.offset, message: error.message, pointer: error.pointing(at: text))
         }
+        // An index renamed over by another process's rebuild (a `replay`) while this search used it is refused its
+        // next transaction: the search is made again on the new one (once).
+        do {
+            return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
+                              timeLimit: timeLimit)
+        } catch SearchIndexError.replaced {
+            return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
+                              timeLimit: timeLimit)
+        }
+    }
+
+    /// `search`'s query parsed, made once.
+    private func search(_ query: SearchQuery, account: String?, output: SearchOutput, limit: Int, offset: Int, oldestFirst: Bool,
+                        timeLimit: Double?) throws -> [SearchResult] {
         let index = try searchIndex()
         let views = try latestViews()
         let limit = max(1, min(limit, MailStore.maxSearchRows))
