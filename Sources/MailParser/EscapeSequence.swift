@@ -14,7 +14,19 @@
 ///   character, nothing) is a sequence of that one byte.
 ///
 /// The C1 forms are the two UTF-8 bytes of their code points (`C2 9B`, ...). Never ends inside a UTF-8 sequence.
+///
+/// For a terminal (``TerminalText``), a control string not ended (by BEL, ST or another `ESC`) is only its
+/// introducer: its text is then printable and stays, so that one field of a composed line (a Subject with `ESC ] 0 ;`
+/// and no end) cannot take the rest of the line with it (an address, an audit line's folder) as the whole string
+/// did. Snippets and the search index remove such a string whole (unchanged since search schema 9).
 package enum EscapeSequence {
+    /// What an unended control string is: the whole string (to the end of its line or ``maxStringBytes``), or only
+    /// its introducer (`ESC ]`, ...).
+    package enum Unended: Sendable {
+        case whole
+        case introducer
+    }
+
     /// The most bytes a control string spans, from its first byte through its terminator (an OSC 8 hyperlink or an
     /// OSC 0 title fits many times over); one not ended within them ends there.
     package static let maxStringBytes = 4_096
@@ -26,13 +38,13 @@ package enum EscapeSequence {
 
     /// The index just after the escape sequence that starts at `b[i]`, or nil when none starts there. Reads no
     /// byte at or after `n`.
-    package static func end(in b: UnsafeBufferPointer<UInt8>, at i: Int, before n: Int) -> Int? {
+    package static func end(in b: UnsafeBufferPointer<UInt8>, at i: Int, before n: Int, unended: Unended = .whole) -> Int? {
         guard i < n else { return nil }
         if b[i] == c1Lead {
             guard i + 1 < n else { return nil }
             switch b[i + 1] {
             case 0x9B: return csiEnd(b, from: i + 2, before: n)
-            case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return stringEnd(b, start: i, from: i + 2, before: n)
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return stringEnd(b, start: i, from: i + 2, before: n, unended: unended)
             default: return nil
             }
         }
@@ -43,7 +55,7 @@ package enum EscapeSequence {
         case ASCII.openBracket:
             return csiEnd(b, from: next + 1, before: n)
         case ASCII.closeBracket, 0x50, 0x58, 0x5E, ASCII.underscore: // ] P X ^ _
-            return stringEnd(b, start: i, from: next + 1, before: n)
+            return stringEnd(b, start: i, from: next + 1, before: n, unended: unended)
         case 0x20...0x2F:
             var j = next
             while j < n, (0x20...0x2F).contains(b[j]) { j += 1 }
@@ -55,15 +67,16 @@ package enum EscapeSequence {
         }
     }
 
-    /// `text` with every escape sequence removed; `text` itself when it has none.
-    package static func removed(from text: String) -> String {
+    /// `text` with every escape sequence removed (an unended control string as `unended` says); `text` itself when
+    /// it has none.
+    package static func removed(from text: String, unended: Unended = .whole) -> String {
         var copy = text
         return copy.withUTF8 { b in
             var out = [UInt8]()
             var kept = 0
             var i = 0
             while i < b.count {
-                guard b[i] == escape || b[i] == c1Lead, let e = end(in: b, at: i, before: b.count) else {
+                guard b[i] == escape || b[i] == c1Lead, let e = end(in: b, at: i, before: b.count, unended: unended) else {
                     i += 1
                     continue
                 }
@@ -88,8 +101,9 @@ package enum EscapeSequence {
     }
 
     /// The index after a control string whose introducer is `b[start..<from]`: after its BEL or ST, or at an `ESC`
-    /// that is not ST, a line end or ``maxStringBytes`` from `start` (moved past any UTF-8 continuation bytes).
-    private static func stringEnd(_ b: UnsafeBufferPointer<UInt8>, start: Int, from: Int, before n: Int) -> Int {
+    /// that is not ST, a line end or ``maxStringBytes`` from `start` (moved past any UTF-8 continuation bytes); with
+    /// `unended: .introducer`, `from` where it is not ended by BEL, ST or an `ESC`.
+    private static func stringEnd(_ b: UnsafeBufferPointer<UInt8>, start: Int, from: Int, before n: Int, unended: Unended) -> Int {
         let limit = min(n, start + maxStringBytes)
         var j = from
         while j < limit {
@@ -101,11 +115,12 @@ package enum EscapeSequence {
             case c1Lead where j + 1 < n && b[j + 1] == 0x9C:
                 return j + 2
             case ASCII.lf, ASCII.cr:
-                return j
+                return unended == .introducer ? from : j
             default:
                 j += 1
             }
         }
+        if unended == .introducer { return from }
         while j < n, b[j] & 0xC0 == 0x80 { j += 1 }
         return j
     }

@@ -5,8 +5,9 @@
 /// override reverses what follows. The sanitiser removes:
 /// - escape sequences whole, as ``EscapeSequence`` finds them: CSI (`ESC [` or U+009B, parameters,
 ///   intermediates, final byte), OSC, DCS, SOS, PM and APC strings (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`,
-///   `ESC _` or their C1 forms, up to BEL or ST; one not ended goes up to the end of its line, at most
-///   ``EscapeSequence/maxStringBytes`` bytes), and `ESC` with the character that follows it;
+///   `ESC _` or their C1 forms, up to BEL, ST or another `ESC`; of one not ended, only its introducer: the
+///   printable text after it stays, so one field of a line cannot hide the rest of the line), and `ESC` with the
+///   character that follows it;
 /// - every other C0 control (U+0000-U+001F), DEL (U+007F) and C1 control (U+0080-U+009F), except
 ///   tab and line feed in ``block(_:)``; CR LF becomes LF there;
 /// - bidirectional embeddings, overrides, isolates and marks (U+202A-U+202E, U+2066-U+2069,
@@ -58,7 +59,7 @@ public enum TerminalText {
 
     private static func sanitise(_ text: String, keepLayout: Bool) -> String {
         if isSafeLine(text) { return text }
-        let scalars = Array(EscapeSequence.removed(from: text).unicodeScalars)
+        let scalars = Array(EscapeSequence.removed(from: text, unended: .introducer).unicodeScalars)
         var out = String.UnicodeScalarView()
         var i = 0
         while i < scalars.count {

@@ -132,7 +132,8 @@ extension MailStore {
     /// The last sequence at `point`: a sequence number (at most the head), or the last event recorded at or
     /// before a time: a `TimePoint` (`2024-01-15T09:30:00Z`, `2024-01-15 09:30`, `2024-01-15`, `2h`, `yesterday`, ...),
     /// taken at the end of its span (a second's, a minute's, a day's last moment) as `log --until` takes it, `Z` or
-    /// not; else ISO 8601 with an offset or fractional seconds (`2024-01-15T09:30:00.250+02:00`), an instant.
+    /// not; else ISO 8601 with an offset or fractional seconds (`2024-01-15T09:30:00.250+02:00`): up to the end of
+    /// the last digit's span (`.250` the millisecond's last microsecond; digits past the sixth are cut).
     func sequence(asOf point: String) throws -> UInt64 {
         let head = try log.head().sequence
         if let n = UInt64(point) { return min(n, head) }
@@ -140,14 +141,22 @@ extension MailStore {
         if let p = TimePoint.parse(point, now: Date()) {
             end = Timestamp(microseconds: (p.relative ? p.start + 1 : p.end) * 1_000_000)
         } else {
-            let f = ISO8601DateFormatter()
-            var date = f.date(from: point)
-            if date == nil {
-                f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                date = f.date(from: point)
+            // Fractional seconds are read here, to the microsecond (Foundation's formatter reads milliseconds on
+            // Linux, and dropped the rest): a fraction is a span as a whole second is, so `log`'s `recordedAt` (cut to
+            // the millisecond) given back takes in the event recorded in that millisecond.
+            var whole = point
+            var fraction = (micros: Int64(0), span: Int64(1_000_000))
+            if let dot = point.firstIndex(of: "."), point[..<dot].contains("T") || point[..<dot].contains(" ") {
+                let digits = point[point.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+                guard !digits.isEmpty, digits.count <= 9 else { throw MailStoreError.badPointInTime(point) }
+                let kept = String(digits.prefix(6))
+                fraction.span = Int64(pow(10.0, Double(6 - kept.count)))
+                fraction.micros = (Int64(kept) ?? 0) * fraction.span
+                if digits.count > 6 { fraction.span = 1 }
+                whole = String(point[..<dot]) + String(point[digits.endIndex...])
             }
-            guard let date else { throw MailStoreError.badPointInTime(point) }
-            end = Timestamp(microseconds: Timestamp(date).microseconds + 1)
+            guard let date = ISO8601DateFormatter().date(from: whole) else { throw MailStoreError.badPointInTime(point) }
+            end = Timestamp(microseconds: Timestamp(date).microseconds + fraction.micros + fraction.span)
         }
         // Recorded times never go back along the log: the last event before `end` is the one before the first at or
         // after it.

@@ -23,18 +23,29 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.line("\u{1B}[?1049h\u{1B}[1;1Hx"), "x")
         XCTAssertEqual(TerminalText.line("a\u{1B}cb\u{1B}(0c"), "abc")
         XCTAssertEqual(TerminalText.line("trailing\u{1B}"), "trailing")
-        XCTAssertEqual(TerminalText.line("unterminated\u{1B}]52;c;text"), "unterminated",
-                       "a string never ended goes to the end of its line")
+        XCTAssertEqual(TerminalText.line("unterminated\u{1B}]52;c;text"), "unterminated52;c;text",
+                       "of a string never ended only its introducer goes")
     }
 
-    /// A control string never ended goes up to the end of its line, at most `EscapeSequence.maxStringBytes` bytes:
-    /// the next line, and what follows the bound, are kept.
-    func testAStringNeverEndedGoesToItsLinesEndAtMost() {
-        XCTAssertEqual(TerminalText.block("a\u{1B}]0;title\nnext\u{9D}x\r\nlast"), "a\nnext\nlast")
-        XCTAssertEqual(TerminalText.line("a\u{1B}P" + String(repeating: "q", count: EscapeSequence.maxStringBytes) + "é"), "aqqé")
-        XCTAssertEqual(TerminalText.line("a\u{1B}_x" + String(repeating: "é", count: EscapeSequence.maxStringBytes) + "!"),
-                       "a" + String(repeating: "é", count: EscapeSequence.maxStringBytes / 2 + 1) + "!",
-                       "the bound ends after a whole character")
+    /// Of a control string never ended (by BEL, ST or another ESC) only the introducer goes: its text, printable once
+    /// the ESC is gone, stays, and so does the rest of the line. The whole string to the line's end had gone: a
+    /// Subject or display name with `ESC ] 0 ;` and no end took the address, folder or counts after it in the same
+    /// printed line with it (`contacts complete`, `log`, `history`).
+    func testAStringNeverEndedLosesOnlyItsIntroducer() {
+        XCTAssertEqual(TerminalText.block("a\u{1B}]0;title\nnext\u{9D}x\r\nlast"), "a0;title\nnextx\nlast")
+        XCTAssertEqual(TerminalText.line("Osc Name \u{1B}]0;x <osc@name.example> 3 messages"), "Osc Name 0;x <osc@name.example> 3 messages")
+        XCTAssertEqual(TerminalText.line("\"Invoice \u{1B}]0;hidden\" from Real Sender <r@example.org> in INBOX"),
+                       "\"Invoice 0;hidden\" from Real Sender <r@example.org> in INBOX")
+        XCTAssertEqual(TerminalText.line("a\u{1B}P" + String(repeating: "q", count: EscapeSequence.maxStringBytes) + "é"),
+                       "a" + String(repeating: "q", count: EscapeSequence.maxStringBytes) + "é")
+        // Ended, by BEL, ST or another sequence, a string still goes whole.
+        XCTAssertEqual(TerminalText.line("a\u{1B}]0;title\u{07}b\u{1B}]8;;x\u{1B}\\c\u{1B}]0;t\u{1B}[31md"), "abcd")
+    }
+
+    /// Snippets and the search index's text still remove a string never ended up to its line's end (search schema 9).
+    func testTheIndexedTextStillLosesAStringNeverEndedWhole() {
+        XCTAssertEqual(EscapeSequence.removed(from: "a\u{1B}]0;title\nnext"), "a\nnext")
+        XCTAssertEqual(EscapeSequence.removed(from: "a\u{1B}P" + String(repeating: "q", count: EscapeSequence.maxStringBytes) + "é"), "aqqé")
     }
 
     func testControlsAndDELGoAndLinesStayOneLine() {

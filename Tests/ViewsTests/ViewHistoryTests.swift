@@ -180,6 +180,33 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertEqual(try live.compareWithRebuild().differences, [])
     }
 
+    /// A point in time with a fraction of a second is the end of that fraction's span, read to the microsecond: `log`'s
+    /// `recordedAt` (cut to the millisecond) given back takes in the event recorded then. The formatter had read the
+    /// milliseconds alone as an instant, so the event recorded in that millisecond's later microseconds was left out.
+    func testAPointWithAFractionOfASecondTakesInTheEventsRecordedInIt() throws {
+        try fill(60)
+        let head = try store.log.head().sequence
+        // An event whose recorded time is not on a millisecond, the last one recorded in its millisecond.
+        var found: (UInt64, Timestamp)?
+        for seq in stride(from: head, to: 1, by: -1) {
+            guard let at = try store.log.event(at: seq)?.envelope.recordedAt, at.microseconds % 1_000 != 0,
+                  try store.log.event(at: seq + 1)?.envelope.recordedAt.microseconds ?? .max >= (at.microseconds / 1_000 + 1) * 1_000
+            else { continue }
+            found = (seq, at)
+            break
+        }
+        let (seq, at) = try XCTUnwrap(found)
+        XCTAssertEqual(try store.asOf(at.iso8601).snapshotSequence, seq, "\(at.iso8601): log's own rendering")
+        let us = at.microseconds % 1_000_000
+        let secondText = String(at.iso8601.prefix(19))
+        func point(_ fraction: String) -> String { secondText + "." + fraction + "Z" }
+        XCTAssertEqual(try store.asOf(point(String(format: "%06lld", us))).snapshotSequence, seq, "to the microsecond")
+        XCTAssertEqual(try store.asOf(point(String(format: "%06lld", us) + "999")).snapshotSequence, seq, "digits past the sixth are cut")
+        XCTAssertLessThan(try store.asOf(point(String(format: "%06lld", us - 1))).snapshotSequence ?? .max, seq, "a microsecond before")
+        XCTAssertThrowsError(try store.asOf(secondText + ".Z"))
+        XCTAssertThrowsError(try store.asOf(secondText + ".1234567890Z"))
+    }
+
     /// Time travel for some views folds only those and refuses to read any other, rather than show it at another point.
     func testAPastPointOfSomeViewsFoldsOnlyThemAndRefusesTheOthers() throws {
         try fill(150)
