@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* F_OFD_SETLK */
 #include "folder_vfs.h"
 
 #include <errno.h>
@@ -6,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,22 +62,65 @@ static int extraOffset = 0;
 static Extra *extraOf(sqlite3_file *file) { return (Extra *)((char *)file + extraOffset); }
 
 /* The longest a guarded file waits for the switch lock before SQLite is told SQLITE_BUSY (its busy handler then
-   tries again, within the connection's busy timeout): the lock is held exclusively only for a rename. */
+   tries again, within the connection's busy timeout): the lock is held exclusively only for a rename, and its gate
+   while a rename waits for the transactions under way. */
 #define SWITCH_WAIT_MS 2000
 
-/* Takes `fd`'s lock shared, waiting up to SWITCH_WAIT_MS. */
-static int takeShared(int fd) {
-    for (int waited = 0;; waited++) {
-        if (flock(fd, LOCK_SH | LOCK_NB) == 0) return SQLITE_OK;
+/* The switch lock file's two bytes, locked with open file description locks (`F_OFD_SETLK`: owned by the open file,
+   not the process, so two connections of one process exclude each other, on NFS too): a transaction holds SWITCH_BYTE
+   shared; a rename holds it exclusively. GATE_BYTE is what SQLite's PENDING lock is to its SHARED: a transaction takes
+   it shared only to get SWITCH_BYTE, and a rename takes it exclusively first, so that transactions starting one
+   after another cannot keep the rename out for ever. */
+#define GATE_BYTE 0
+#define SWITCH_BYTE 1
+
+static long long nowMs(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Locks `byte` of `fd` (F_RDLCK or F_WRLCK), waiting up to `waitMs` (measured, not counted in tries): SQLITE_OK,
+   SQLITE_BUSY when it is still held by another after that, SQLITE_IOERR_LOCK when locking fails otherwise. */
+static int lockByte(int fd, short type, off_t byte, int waitMs) {
+    long long end = nowMs() + waitMs;
+    for (;;) {
+        struct flock fl;
+        memset(&fl, 0, sizeof fl);
+        fl.l_type = type;
+        fl.l_whence = SEEK_SET;
+        fl.l_start = byte;
+        fl.l_len = 1;
+        if (fcntl(fd, F_OFD_SETLK, &fl) == 0) return SQLITE_OK;
         if (errno == EINTR) continue;
-        if (errno != EWOULDBLOCK || waited >= SWITCH_WAIT_MS) return SQLITE_BUSY;
+        if (errno != EAGAIN && errno != EACCES) return SQLITE_IOERR_LOCK;
+        if (nowMs() >= end) return SQLITE_BUSY;
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
 }
 
+static void unlockByte(int fd, off_t byte) {
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_UNLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = byte;
+    fl.l_len = 1;
+    while (fcntl(fd, F_OFD_SETLK, &fl) != 0 && errno == EINTR) {}
+}
+
+/* Takes `fd`'s switch byte shared through its gate, waiting up to SWITCH_WAIT_MS for each. */
+static int takeShared(int fd) {
+    int rc = lockByte(fd, F_RDLCK, GATE_BYTE, SWITCH_WAIT_MS);
+    if (rc != SQLITE_OK) return rc;
+    rc = lockByte(fd, F_RDLCK, SWITCH_BYTE, SWITCH_WAIT_MS);
+    unlockByte(fd, GATE_BYTE);
+    return rc;
+}
+
 static void releaseSwitch(Extra *x) {
-    if (x->switchFd >= 0 && x->holding) flock(x->switchFd, LOCK_UN);
+    if (x->switchFd >= 0 && x->holding) unlockByte(x->switchFd, SWITCH_BYTE);
     x->holding = 0;
 }
 
@@ -162,7 +205,12 @@ static int openGuarded(FolderVfs *f, const char *zName, sqlite3_file *file, int 
     Extra *x = extraOf(file);
     int fd = open(f->switchLock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) fd = open(f->switchLock, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return f->real->xOpen(f->real, zName, file, flags, outFlags);
+    if (fd < 0) {
+        /* A folder this process cannot write (a read-only store): it cannot rename over the file either, and opens
+           it unguarded. Any other failure (out of descriptors) is not a reason to go without the lock. */
+        if (errno != EROFS && errno != EACCES && errno != ENOENT) return SQLITE_CANTOPEN;
+        return f->real->xOpen(f->real, zName, file, flags, outFlags);
+    }
     x->switchFd = fd;
     x->path = zName;
     int rc = takeShared(fd);
@@ -174,9 +222,14 @@ static int openGuarded(FolderVfs *f, const char *zName, sqlite3_file *file, int 
     x->holding = 1;
     rc = f->real->xOpen(f->real, zName, file, flags, outFlags);
     struct stat st;
-    if (rc == SQLITE_OK && stat(zName, &st) == 0) {
-        x->dev = st.st_dev;
-        x->ino = st.st_ino;
+    if (rc == SQLITE_OK) {
+        /* Read under the lock: no rename comes between the open and this. */
+        if (stat(zName, &st) == 0) {
+            x->dev = st.st_dev;
+            x->ino = st.st_ino;
+        } else {
+            rc = SQLITE_CANTOPEN;
+        }
     }
     releaseSwitch(x);
     const sqlite3_io_methods *methods = file->pMethods ? wrapping(file->pMethods, 1) : NULL;
@@ -190,6 +243,29 @@ static int openGuarded(FolderVfs *f, const char *zName, sqlite3_file *file, int 
     x->real = file->pMethods;
     file->pMethods = methods;
     return rc;
+}
+
+int mailstore_sqlite_switch_gate(const char *path, int waitMs, int *rc) {
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        *rc = SQLITE_CANTOPEN;
+        return -1;
+    }
+    *rc = lockByte(fd, F_WRLCK, GATE_BYTE, waitMs);
+    if (*rc != SQLITE_OK) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int mailstore_sqlite_switch_take(int fd, int waitMs) { return lockByte(fd, F_WRLCK, SWITCH_BYTE, waitMs); }
+
+void mailstore_sqlite_switch_release(int fd) {
+    if (fd < 0) return;
+    unlockByte(fd, SWITCH_BYTE);
+    unlockByte(fd, GATE_BYTE);
+    close(fd);
 }
 
 static int folderOpen(sqlite3_vfs *vfs, const char *zName, sqlite3_file *file, int flags, int *outFlags) {

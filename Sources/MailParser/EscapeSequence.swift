@@ -39,12 +39,22 @@ package enum EscapeSequence {
     /// The index just after the escape sequence that starts at `b[i]`, or nil when none starts there. Reads no
     /// byte at or after `n`.
     package static func end(in b: UnsafeBufferPointer<UInt8>, at i: Int, before n: Int, unended: Unended = .whole) -> Int? {
+        var clear = 0
+        return end(in: b, at: i, before: n, unended: unended, clear: &clear)
+    }
+
+    /// `end(in:at:before:unended:)` with `clear`: an index up to which the bytes after any introducer at or after `i`
+    /// hold no terminator and no line end (a control string's scan left it there), so a scan resumes from it; moved on
+    /// by a scan that found no terminator. With it, text of many introducers never ended is read once (each had scanned
+    /// its `maxStringBytes` again: 2 s for a megabyte of U+009D).
+    private static func end(in b: UnsafeBufferPointer<UInt8>, at i: Int, before n: Int, unended: Unended,
+                            clear: inout Int) -> Int? {
         guard i < n else { return nil }
         if b[i] == c1Lead {
             guard i + 1 < n else { return nil }
             switch b[i + 1] {
             case 0x9B: return csiEnd(b, from: i + 2, before: n)
-            case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return stringEnd(b, start: i, from: i + 2, before: n, unended: unended)
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return stringEnd(b, start: i, from: i + 2, before: n, unended: unended, clear: &clear)
             default: return nil
             }
         }
@@ -55,7 +65,7 @@ package enum EscapeSequence {
         case ASCII.openBracket:
             return csiEnd(b, from: next + 1, before: n)
         case ASCII.closeBracket, 0x50, 0x58, 0x5E, ASCII.underscore: // ] P X ^ _
-            return stringEnd(b, start: i, from: next + 1, before: n, unended: unended)
+            return stringEnd(b, start: i, from: next + 1, before: n, unended: unended, clear: &clear)
         case 0x20...0x2F:
             var j = next
             while j < n, (0x20...0x2F).contains(b[j]) { j += 1 }
@@ -75,8 +85,9 @@ package enum EscapeSequence {
             var out = [UInt8]()
             var kept = 0
             var i = 0
+            var clear = 0
             while i < b.count {
-                guard b[i] == escape || b[i] == c1Lead, let e = end(in: b, at: i, before: b.count, unended: unended) else {
+                guard b[i] == escape || b[i] == c1Lead, let e = end(in: b, at: i, before: b.count, unended: unended, clear: &clear) else {
                     i += 1
                     continue
                 }
@@ -103,9 +114,11 @@ package enum EscapeSequence {
     /// The index after a control string whose introducer is `b[start..<from]`: after its BEL or ST, or at an `ESC`
     /// that is not ST, a line end or ``maxStringBytes`` from `start` (moved past any UTF-8 continuation bytes); with
     /// `unended: .introducer`, `from` where it is not ended by BEL, ST or an `ESC`.
-    private static func stringEnd(_ b: UnsafeBufferPointer<UInt8>, start: Int, from: Int, before n: Int, unended: Unended) -> Int {
+    private static func stringEnd(_ b: UnsafeBufferPointer<UInt8>, start: Int, from: Int, before n: Int, unended: Unended,
+                                  clear: inout Int) -> Int {
         let limit = min(n, start + maxStringBytes)
-        var j = from
+        var j = max(from, clear)
+        defer { if j > clear { clear = j } }
         while j < limit {
             switch b[j] {
             case bell:

@@ -155,8 +155,16 @@ extension MailStore {
                 if digits.count > 6 { fraction.span = 1 }
                 whole = String(point[..<dot]) + String(point[digits.endIndex...])
             }
-            guard let date = ISO8601DateFormatter().date(from: whole) else { throw MailStoreError.badPointInTime(point) }
-            end = Timestamp(microseconds: Timestamp(date).microseconds + fraction.micros + fraction.span)
+            // The second as `log` reads one (`T` or a space, `Z` or none: UTC), else ISO 8601 with an offset.
+            let second: Int64
+            if let p = TimePoint.parse(whole, now: Date()), !p.relative, p.end - p.start == 1 {
+                second = p.start * 1_000_000
+            } else if let date = ISO8601DateFormatter().date(from: whole) {
+                second = Timestamp(date).microseconds
+            } else {
+                throw MailStoreError.badPointInTime(point)
+            }
+            end = Timestamp(microseconds: second + fraction.micros + fraction.span)
         }
         // Recorded times never go back along the log: the last event before `end` is the one before the first at or
         // after it.

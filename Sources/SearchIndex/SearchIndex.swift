@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteFolderVFS
 import EventLog
 import EventModel
 import Foundation
@@ -21,8 +22,9 @@ package final class SearchIndex: @unchecked Sendable {
     /// ("database disk image is malformed" until the next rebuild).
     package static let switchLockName = "SWITCH"
     /// The longest a rebuild waits for the transactions under way on the live file to end before it renames its
-    /// new file into place (a search holds one for as long as it runs, `MailStore.defaultSearchSeconds` by default).
-    static let switchWaitSeconds = 60.0
+    /// new file into place: a search holds one for as long as it runs (`mailstore search --timeout`, at most 3,600 s;
+    /// `verify --views` for its comparison's walk), and new ones wait meanwhile (up to their busy timeout).
+    static let switchWaitSeconds = 3_660.0
 
     let db: SQLiteConnection
     let lock = NSLock()
@@ -329,12 +331,12 @@ package final class SearchIndex: @unchecked Sendable {
             if let why = try current.logMismatch(log: log) {
                 notice(why)
                 // (Another process's rebuild finished meanwhile is taken: a mismatched index is never a fresh one.)
-                index = try rebuild(folder: folder, log: log, unlessFresh: true)
+                index = try rebuild(folder: folder, log: log, unlessFresh: true, notice: notice)
             } else {
                 index = current
             }
         } else {
-            index = try rebuild(folder: folder, log: log, unlessFresh: true)
+            index = try rebuild(folder: folder, log: log, unlessFresh: true, notice: notice)
         }
         try index.catchUp(log: log)
         return index
@@ -425,7 +427,7 @@ package final class SearchIndex: @unchecked Sendable {
     /// `unlessFresh`, an index that another process finished meanwhile is used instead of building again.
     @discardableResult
     package static func rebuild(folder: String, log: EventLog, through limit: UInt64? = nil, unlessFresh: Bool = false,
-                                progress: ((UInt64, UInt64) -> Void)? = nil) throws -> SearchIndex {
+                                progress: ((UInt64, UInt64) -> Void)? = nil, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         guard let buildLock = FileLock.acquire(folder + "/BUILD", exclusive: true) else {
             throw SearchIndexError.io(folder + "/BUILD", String(cString: strerror(errno)))
@@ -448,12 +450,20 @@ package final class SearchIndex: @unchecked Sendable {
             try fresh.setFTS5Writing(build: false)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }
-        try whileNoTransaction(folder: folder) {
+        // Built without syncs: on disk before it is put in place (a power cut after the rename had left a torn index).
+        try syncFile(building)
+        try whileNoTransaction(folder: folder, notice: notice) {
             _ = try movedAsideIfNotAFile(file, notice: { _ in })
+            // With no transaction under way, a rollback journal there is a crashed writer's, of the file about to be
+            // replaced: rolled back into that file first (by a connection without the guard, which would wait for the
+            // lock held here), so that a crash right after the rename leaves no hot journal beside the new file.
+            if FileManager.default.fileExists(atPath: file + "-journal") {
+                let old = try? SQLiteConnection(path: file, create: false)
+                try? old?.exec("SELECT count(*) FROM sqlite_master")
+            }
             guard rename(building, file) == 0 else { throw SearchIndexError.io(file, String(cString: strerror(errno))) }
-            // With no transaction under way, a rollback journal there is a crashed writer's, of the file just replaced:
-            // the new file's first reader would roll it into the new file. What an index of the WAL era left beside the
-            // file belongs to no file any more either.
+            // Whatever journal is left (a rollback that failed) belongs to the file replaced; what an index of the WAL era
+            // left beside the file belongs to no file any more.
             for f in [file + "-journal", file + "-wal", file + "-shm"] { unlink(f) }
         }
         return try SearchIndex(path: file)
@@ -461,21 +471,38 @@ package final class SearchIndex: @unchecked Sendable {
 
     /// Runs `body` (a rename into place) holding the switch lock of the index in `folder` exclusively: no transaction
     /// on the live file is under way meanwhile, and each later one of a connection to the file renamed over is
-    /// refused (`SearchIndexError.replaced`). Waits up to `switchWaitSeconds` for those under way to end; where the
-    /// lock cannot be made (a folder that cannot be written), no other process can have the file open for writing.
-    static func whileNoTransaction(folder: String, _ body: () throws -> Void) throws {
+    /// refused (`SearchIndexError.replaced`). Takes the lock's gate first (new transactions wait), then waits for the
+    /// transactions under way to end, telling `notice` after 2 s, up to `switchWaitSeconds` (the longest a search
+    /// may run, `--timeout`); throws when the lock cannot be taken, since renaming without it could damage the new file.
+    static func whileNoTransaction(folder: String, notice: (String) -> Void, _ body: () throws -> Void) throws {
         let path = folder + "/" + switchLockName
-        let end = mailstore_monotonic_ns() + UInt64(switchWaitSeconds * 1e9)
-        var held = FileLock.acquire(path, exclusive: true, wait: false)
-        while held == nil, errno == EWOULDBLOCK, mailstore_monotonic_ns() < end {
-            usleep(5_000)
-            held = FileLock.acquire(path, exclusive: true, wait: false)
+        var rc: Int32 = 0
+        let fd = mailstore_sqlite_switch_gate(path, 2_000, &rc)
+        guard fd >= 0 else { throw switchError(path, rc) }
+        defer { mailstore_sqlite_switch_release(fd) }
+        rc = mailstore_sqlite_switch_take(fd, 2_000)
+        if rc == SQLITE_BUSY {
+            notice("waiting for other mailstore processes' searches of the search index to end before the rebuilt index is put "
+                + "in place (at most \(Int(switchWaitSeconds)) s)")
+            rc = mailstore_sqlite_switch_take(fd, Int32(switchWaitSeconds * 1_000))
         }
-        if held == nil, errno == EWOULDBLOCK {
-            throw SearchIndexError.io(path, "another mailstore process kept the search index in use for \(Int(switchWaitSeconds)) s, so the rebuilt "
-                + "index was not put in place; run the command again")
-        }
-        defer { held?.unlock() }
+        guard rc == SQLITE_OK else { throw switchError(path, rc) }
         try body()
+    }
+
+    /// Flushes `path` to disk (`fsync`).
+    static func syncFile(_ path: String) throws {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SearchIndexError.io(path, String(cString: strerror(errno))) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw SearchIndexError.io(path, String(cString: strerror(errno))) }
+    }
+
+    private static func switchError(_ path: String, _ rc: Int32) -> SearchIndexError {
+        rc == SQLITE_BUSY
+            ? .io(path, "other mailstore processes kept the search index in use for \(Int(switchWaitSeconds)) s, so the rebuilt "
+                + "index was not put in place; run the command again when they end")
+            : .io(path, "the lock for putting a rebuilt index in place cannot be taken (\(String(cString: sqlite3_errstr(rc))), "
+                + "\(String(cString: strerror(errno)))); check the folder's permissions and free file descriptors")
     }
 }

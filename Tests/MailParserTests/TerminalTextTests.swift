@@ -42,6 +42,16 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.line("a\u{1B}]0;title\u{07}b\u{1B}]8;;x\u{1B}\\c\u{1B}]0;t\u{1B}[31md"), "abcd")
     }
 
+    /// Many introducers never ended are each removed alone, and one ended far on still goes whole: the scan resumes
+    /// where the one before it stopped, so text of a megabyte of them is read once.
+    func testManyIntroducersNeverEndedAreReadOnce() {
+        XCTAssertEqual(TerminalText.line(String(repeating: "\u{9D}", count: 200_000) + "tail"), "tail")
+        XCTAssertEqual(TerminalText.line("a\u{9D}b\u{9D}c\u{07}d"), "ad")
+        let q = String(repeating: "q", count: 5_000)
+        XCTAssertEqual(TerminalText.line("\u{9D}x" + q + "\u{9D}y\u{07}z"), "x" + q + "z")
+        XCTAssertEqual(TerminalText.block("\u{9D}a\u{9D}b\nc\u{9D}d\u{07}e"), "ab\nce")
+    }
+
     /// Snippets and the search index's text still remove a string never ended up to its line's end (search schema 9).
     func testTheIndexedTextStillLosesAStringNeverEndedWhole() {
         XCTAssertEqual(EscapeSequence.removed(from: "a\u{1B}]0;title\nnext"), "a\nnext")

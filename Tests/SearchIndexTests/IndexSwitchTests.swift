@@ -88,4 +88,41 @@ final class IndexSwitchTests: SearchIndexTestCase {
         XCTAssertEqual(try rebuilt.documentCount(), 60)
         XCTAssertEqual(try ids("pelican2", rebuilt).count, 20)
     }
+
+    /// Transactions that overlap one another (each process's search starting while another's runs) never leave the file
+    /// free of a transaction, and had kept a rebuild's rename out for as long as they went on: the rename's gate now
+    /// makes new ones wait while those under way end.
+    func testOverlappingTransactionsDoNotKeepARebuildOut() throws {
+        try importMessages(messages(20))
+        let folder = store.directory.viewsPath + "/search"
+        let file = folder + "/" + SearchIndex.fileName
+        _ = try index()
+        let stop = Date().addingTimeInterval(10)
+        let ended = DispatchGroup()
+        for offset in [0.0, 0.03] {
+            let connection = try SearchIndex(path: file)
+            ended.enter()
+            Thread.detachNewThread {
+                defer { ended.leave() }
+                Thread.sleep(forTimeInterval: offset)
+                // Each holds a transaction 60 ms of every 65: one of the two always has one.
+                while Date() < stop {
+                    do {
+                        try connection.db.exec("BEGIN; SELECT count(*) FROM meta;")
+                        Thread.sleep(forTimeInterval: 0.06)
+                        try connection.db.exec("COMMIT")
+                    } catch {
+                        return  // the file was renamed over
+                    }
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        let rebuilt = try SearchIndex.rebuild(folder: folder, log: store.log)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "the rename waited for the transactions under way only")
+        XCTAssertEqual(ended.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(try rebuilt.documentCount(), 20)
+    }
 }

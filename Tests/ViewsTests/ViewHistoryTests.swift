@@ -203,6 +203,11 @@ final class ViewHistoryTests: ViewsTestCase {
         XCTAssertEqual(try store.asOf(point(String(format: "%06lld", us))).snapshotSequence, seq, "to the microsecond")
         XCTAssertEqual(try store.asOf(point(String(format: "%06lld", us) + "999")).snapshotSequence, seq, "digits past the sixth are cut")
         XCTAssertLessThan(try store.asOf(point(String(format: "%06lld", us - 1))).snapshotSequence ?? .max, seq, "a microsecond before")
+        // As `log` reads a second: a space for the T, no zone (UTC).
+        let spaced = secondText.replacingOccurrences(of: "T", with: " ")
+        XCTAssertEqual(try store.asOf(spaced + "." + String(format: "%06lld", us)).snapshotSequence, seq, "a space, no zone")
+        XCTAssertEqual(try store.asOf(secondText + "." + String(format: "%06lld", us)).snapshotSequence, seq, "no zone")
+        XCTAssertThrowsError(try store.asOf(String(secondText.prefix(16)) + ".5Z"), "a fraction of a minute")
         XCTAssertThrowsError(try store.asOf(secondText + ".Z"))
         XCTAssertThrowsError(try store.asOf(secondText + ".1234567890Z"))
     }

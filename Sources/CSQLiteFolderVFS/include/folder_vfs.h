@@ -11,11 +11,15 @@
 
    With a switch lock (a file's path), the main database files opened through the VFS are guarded against being
    renamed over while in use (a rebuilt file put in place of a live one): each transaction, from its first SHARED
-   lock until its locks are all released, holds the switch lock shared (`flock`), and whoever renames a new file into
-   place holds it exclusively. So no rollback journal is ever left by the path's old file while a connection to the
-   new one looks for a hot journal (it would roll the old file's pages into the new one), and a connection whose file
-   was renamed over since it opened it is refused its next transaction with SQLITE_READONLY_DBMOVED (it opens the
-   path again). A transaction waits up to 2 s for the lock (then SQLITE_BUSY, which the busy handler retries). */
+   lock until its locks are all released, holds the switch lock shared, and whoever renames a new file into place
+   holds it exclusively (`mailstore_sqlite_switch_gate`, `_take`). So no rollback journal is ever left by the path's
+   old file while a connection to the new one looks for a hot journal (it would roll the old file's pages into the
+   new one), and a connection whose file was renamed over since it opened it is refused its next transaction with
+   SQLITE_READONLY_DBMOVED (it opens the path again). The locks are open file description locks on two bytes of the
+   lock file (a gate, taken first by a rename, so that a stream of transactions cannot keep it out). A transaction
+   waits up to 2 s for each (then SQLITE_BUSY, which the busy handler retries); a lock that fails otherwise is
+   SQLITE_IOERR_LOCK, and a lock file that cannot be opened for another reason than a folder this process cannot
+   write fails the open (SQLITE_CANTOPEN). */
 
 /* Registers (once per folder and switch lock, for the life of the process) the VFS for `folder` guarded by
    `switchLock` (NULL: none) and writes its name into `name` (`capacity` bytes). Returns SQLITE_OK, SQLITE_MISUSE
@@ -27,5 +31,17 @@ int mailstore_sqlite_folder_vfs(const char *folder, const char *switchLock, char
    opened (0 for a connection without the guard). Read after a failure: SQLite does not pass on the guard's
    SQLITE_READONLY_DBMOVED from every path (FTS5's table constructor reports "vtable constructor failed"). */
 int mailstore_sqlite_file_moved(sqlite3 *db);
+
+/* For a rename into place: opens (creating it 0600) the switch lock at `path` and takes its gate exclusively, waiting up
+   to `waitMs`; new transactions then wait. Returns the descriptor, or -1 with `*rc` SQLITE_CANTOPEN, SQLITE_BUSY or
+   SQLITE_IOERR_LOCK. */
+int mailstore_sqlite_switch_gate(const char *path, int waitMs, int *rc);
+
+/* Takes the switch lock exclusively on a descriptor from `mailstore_sqlite_switch_gate`, waiting up to `waitMs` for
+   the transactions under way to end: SQLITE_OK, SQLITE_BUSY (call again to wait longer) or SQLITE_IOERR_LOCK. */
+int mailstore_sqlite_switch_take(int fd, int waitMs);
+
+/* Releases what `mailstore_sqlite_switch_gate` and `_take` took, and closes the descriptor (nothing for -1). */
+void mailstore_sqlite_switch_release(int fd);
 
 #endif

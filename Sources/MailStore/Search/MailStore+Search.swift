@@ -114,7 +114,14 @@ extension MailStore {
             } catch {
                 live = nil
             }
-            if let live, (try? live.checkpoint()).map({ $0 >= snapshot.sequence }) == true {
+            // A live index renamed over meanwhile is searched again (the caller's one retry), not folded in a scratch folder.
+            var checkpoint: UInt64?
+            do {
+                checkpoint = try live?.checkpoint()
+            } catch let e as SearchIndexError {
+                if case .replaced = e { throw e }
+            }
+            if let live, let checkpoint, checkpoint >= snapshot.sequence {
                 live.asOf = snapshot.sequence
                 return live
             }
@@ -127,10 +134,10 @@ extension MailStore {
     /// Rebuilds the search view from the log (what `replay` does for it).
     func replaySearch(progress: ((UInt64, UInt64) -> Void)?) throws -> UInt64 {
         var events: UInt64 = 0
-        _ = try SearchIndex.rebuild(folder: searchFolder, log: log) { done, total in
+        _ = try SearchIndex.rebuild(folder: searchFolder, log: log, progress: { done, total in
             events = done
             progress?(done, total)
-        }
+        }, notice: notice)
         return events
     }
 
