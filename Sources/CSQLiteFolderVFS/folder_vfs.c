@@ -80,17 +80,23 @@ static long long nowMs(void) {
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* A lock of `type` (F_RDLCK, F_WRLCK, F_UNLCK) on the one byte at `byte` (l_pid 0, as open file description locks need). */
+static struct flock oneByte(short type, off_t byte) {
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = type;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = byte;
+    fl.l_len = 1;
+    return fl;
+}
+
 /* Locks `byte` of `fd` (F_RDLCK or F_WRLCK), waiting up to `waitMs` (measured, not counted in tries): SQLITE_OK,
    SQLITE_BUSY when it is still held by another after that, SQLITE_IOERR_LOCK when locking fails otherwise. */
 static int lockByte(int fd, short type, off_t byte, int waitMs) {
     long long end = nowMs() + waitMs;
     for (;;) {
-        struct flock fl;
-        memset(&fl, 0, sizeof fl);
-        fl.l_type = type;
-        fl.l_whence = SEEK_SET;
-        fl.l_start = byte;
-        fl.l_len = 1;
+        struct flock fl = oneByte(type, byte);
         if (fcntl(fd, F_OFD_SETLK, &fl) == 0) return SQLITE_OK;
         if (errno == EINTR) continue;
         if (errno != EAGAIN && errno != EACCES) return SQLITE_IOERR_LOCK;
@@ -101,12 +107,7 @@ static int lockByte(int fd, short type, off_t byte, int waitMs) {
 }
 
 static void unlockByte(int fd, off_t byte) {
-    struct flock fl;
-    memset(&fl, 0, sizeof fl);
-    fl.l_type = F_UNLCK;
-    fl.l_whence = SEEK_SET;
-    fl.l_start = byte;
-    fl.l_len = 1;
+    struct flock fl = oneByte(F_UNLCK, byte);
     while (fcntl(fd, F_OFD_SETLK, &fl) != 0 && errno == EINTR) {}
 }
 
