@@ -22,8 +22,9 @@ final class MessageIngest {
     private let encoder: BlobEncoder
     private let identity: Identity
     let account: String
-    /// Categorizes each message as it is parsed (all its header fields at hand); nil: no categorizing.
-    let categorizer: Categorizer?
+    /// Categorizes each message as it is parsed (all its header fields at hand); nil: no categorizing. Replaced
+    /// only while no ingest runs (a sync's learned sender rules kept current, ``SyncEngine/refreshCategorizer()``).
+    var categorizer: Categorizer?
     /// The account's blob dictionary, when it has one (set only while no ingest runs).
     var dictionary: BlobDictionary?
 

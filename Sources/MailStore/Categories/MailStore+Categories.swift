@@ -30,11 +30,18 @@ extension MailStore {
     /// user's aliases (addresses with most of their mail in Sent-role folders); nil when categorizing is off.
     public func categorizer(account: String, ownAddresses: Set<String> = []) throws -> Categorizer? {
         guard MailStore.categorizerEnabled else { return nil }
-        // Open views are read as they are; otherwise the current generation is read without opening the store's
-        // views (a bulk import folds them only when it ends).
+        let people = try categorizerPeople(account: account)
+        return Categorizer(senderRules: try senderRules(account: account), ownAddresses: ownAddresses.union(people.own),
+                           correspondents: people.wroteTo)
+    }
+
+    /// What the categorizer reads from the contacts view for `account`: the addresses the user wrote to and the
+    /// user's aliases (both lowercased; empty when there are no views yet). Open views are read as they are;
+    /// otherwise the current generation is read without opening the store's views (a bulk import folds them only
+    /// when it ends).
+    func categorizerPeople(account: String) throws -> (wroteTo: Set<String>, own: Set<String>) {
         let read: (Snapshot) throws -> (wroteTo: Set<String>, own: Set<String>) = { try ContactsReader($0).people(account: account) }
         let people = try viewsIfOpen.map { try $0.read(read) } ?? ViewStore.readCurrent(store: directory, log: log, read)
-        return Categorizer(senderRules: try senderRules(account: account), ownAddresses: ownAddresses.union(people?.own ?? []),
-                           correspondents: people?.wroteTo ?? [])
+        return people ?? ([], [])
     }
 }

@@ -126,6 +126,7 @@ extension SyncEngine {
             dictionaryDecided = try MessageIngest.trainDictionary(store.log, account: account.name, count: fetched.count,
                                                                   message: { fetched[$0].body }, into: workers)
         }
+        try refreshCategorizer()
         nonisolated(unsafe) var slots = [Result<MessageIngest.Result, Error>?](repeating: nil, count: fetched.count)
         nonisolated(unsafe) let ingests = workers
         let account = self.account.name

@@ -24,6 +24,14 @@ public final class SyncEngine {
     let options: SyncOptions
     let identity: Identity
     let workers: [MessageIngest]
+    /// The version of the account's learned sender rules stream (`MailStore.senderRulesStream`) the workers'
+    /// categorizer holds: a newer one (a `categorize --as` since, here or in another process) is read before the next
+    /// batch is categorized (``SyncEngine/refreshCategorizer()``).
+    var categorizerRulesVersion: UInt64 = 0
+    /// The log's head when the workers' categorizer read the contacts view (correspondents, aliases).
+    var categorizerPeopleAt: UInt64 = 0
+    /// True once this run (``syncAll()``, ``sync(role:)``) looked whether the contacts view moved on.
+    var categorizerPeopleChecked = false
     /// True once the account has a blob dictionary or a batch big enough to train one was tried.
     var dictionaryDecided = false
     /// One id for every event of this run.
@@ -58,6 +66,9 @@ public final class SyncEngine {
         self.options = options
         identity = try Identity()
         let n = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        // Read before the categorizer's inputs: anything appended meanwhile is read again before it is needed.
+        categorizerRulesVersion = try store.log.streamVersion(MailStore.senderRulesStream(account: account.name))
+        categorizerPeopleAt = try store.head().sequence
         let categorizer = try store.categorizer(account: account.name, ownAddresses: [account.email])
         let dictionary = try store.log.blobDictionary(account: account.name)
         dictionaryDecided = dictionary != nil
@@ -87,6 +98,7 @@ public final class SyncEngine {
         report.sentFiled = try OutboxUseCase(store: store).completeSentFilings(account: account.name).count
         syncedInRun = []
         reportsAhead = []
+        categorizerPeopleChecked = false
         // (A folder synced ahead of another, as the destination of its moved mail, is not synced again.)
         for folder in try selected(folders) where !syncedInRun.contains(folder.path) {
             let r = try sync(folder, conn)
@@ -108,6 +120,7 @@ public final class SyncEngine {
         let conn = try connect()
         syncedInRun = []
         reportsAhead = []
+        categorizerPeopleChecked = false
         for folder in mapped where folder.role == role && !syncedInRun.contains(folder.path) {
             let r = try sync(folder, conn)
             report.folders += reportsAhead + [r]
