@@ -143,6 +143,8 @@ struct SyncCommand: ParsableCommand {
             notifier?.didSync()
         }
         watcher.onSessionSynced = { notifier?.sessionSynced() }
+        // Withdrawals (and deliveries) owed by another process's events: a mute, a read on the command line.
+        if let notifier { watcher.onLogGrew = { notifier.deliver() } }
         watcher.onRetry = { error, seconds in
             Terminal.warning("\(account.name): \(error); reconnecting in \(Int(seconds)) s")
         }

@@ -3,7 +3,8 @@ import MailStore
 
 /// The notifications side of `sync --watch`: after every sync, decide the new emails (recorded), then run
 /// the notify command for each posted one not yet delivered and the withdraw command for each withdrawal
-/// owed, recording each that succeeded. Undelivered decisions stay pending across restarts.
+/// owed, recording each that succeeded; the same delivery runs when the log grew while the watch waits (another
+/// process's mute or read). Undelivered decisions stay pending across restarts.
 // `@unchecked Sendable`: each notifier belongs to one account's watch thread, and only that thread uses it.
 final class WatchNotifier: @unchecked Sendable {
     let coordinator: NotificationCoordinator
@@ -21,6 +22,9 @@ final class WatchNotifier: @unchecked Sendable {
     /// and mail synced but not decided before) is suppressed, `session-start` (the spec's first launch, E-13),
     /// unless `--notify-on-start`.
     var sessionStart: Bool
+
+    /// Held while a notifier delivers (``deliver()``).
+    private static let delivering = NSLock()
 
     /// The longest a notify or withdraw command may run.
     static let commandTimeout = 10.0
@@ -42,7 +46,8 @@ final class WatchNotifier: @unchecked Sendable {
         deliver()
     }
 
-    /// Called after each sync that changed something.
+    /// Called after each sync that changed something (and ``deliver()`` alone, within a few seconds, when another
+    /// process appended events: a mute owes a withdrawal at once, not at the next sync).
     func didSync() {
         do {
             let sync = NotificationSync(time: .now, background: background, isFirstSync: firstSync, isSessionStart: sessionStart,
@@ -64,7 +69,11 @@ final class WatchNotifier: @unchecked Sendable {
         if sessionStart || firstSync { didSync() }
     }
 
+    /// Runs the owed notify and withdraw commands and records them. One notifier at a time in the process: each
+    /// account's watch delivers every withdrawal owed, and two at once (woken by the same event) would run one twice.
     func deliver() {
+        WatchNotifier.delivering.lock()
+        defer { WatchNotifier.delivering.unlock() }
         do {
             try coordinator.deliverPending(post: { r in
                 guard let notifyCommand, r.account == self.account else { return false }

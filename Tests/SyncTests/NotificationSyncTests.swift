@@ -191,6 +191,36 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(Set(ids).count, 1, "the same identifier both times")
     }
 
+    /// A thread muted by another process (`mailstore mute`) while a watch waits in IDLE has its delivered notification
+    /// withdrawn within seconds (the watch looks every 2 s whether the log grew): the withdrawal had waited for the
+    /// next sync that changed something, however long (no poll nor IDLE refresh comes in this test).
+    func testAMuteFromAnotherProcessIsWithdrawnWithinSecondsWithoutASync() throws {
+        let c = try server()
+        defer { c.logout() }
+        try seedAndAddAccountByCLI(via: c)
+        let shown = dir.file("shown.jsonl"), withdrawn = dir.file("withdrawn.jsonl")
+        let p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "600", "--poll-interval", "600",
+                               "--notify-command", "cat >> '\(shown)'", "--withdraw-command", "cat >> '\(withdrawn)'"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitFor { try self.decisions().count >= 1 }, "the first sync was decided")
+        try append(c, "mute1", subject: "Mute this one", from: "Carol <carol@example.com>")
+        XCTAssertTrue(try waitFor { try self.decisions().contains { $0.state == .delivered } }, "delivered")
+        let thread = try XCTUnwrap(try decisions().first { $0.state == .delivered }?.decision.threadID)
+        try mailstore(["mute", thread])
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, try !decisions().contains(where: { $0.state == .withdrawn }) { usleep(200_000) }
+        XCTAssertEqual(try decisions().first { $0.decision.threadID == thread && $0.decision.subtitle == "Mute this one" }?.state,
+                       .withdrawn, "withdrawn within 10 s, no sync in between")
+        let line = ((try? String(contentsOfFile: withdrawn, encoding: .utf8)) ?? "").split(separator: "\n")
+        XCTAssertEqual(line.count, 1, "\(line)")
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(line.first).utf8)) as? [String: Any])
+        XCTAssertEqual(obj["threadId"] as? String, thread)
+        XCTAssertEqual(obj["reason"] as? String, "muted")
+    }
+
     /// A message's age and its place in the 10-banner cap go by when it arrived (INTERNALDATE, recorded with it as
     /// `EmailReceived.receivedAt`), never by the sender's Date header: an old Date on new mail still posts, a new
     /// Date on old mail is too old, and a Date in the future does not win the cap.

@@ -10,7 +10,8 @@ import SyncCore
 /// for local work: every ``localCheckInterval`` (2 s) the watcher looks, without leaving IDLE, for actions queued
 /// and drafts saved meanwhile (by this or another process) and writes them back at once, delivers the outbox's due
 /// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a
-/// second connection leased from the ``ConnectionPool`` and given back after each use; when the pool has no room
+/// second connection leased from the ``ConnectionPool`` and given back after each use, and tells ``onLogGrew`` when
+/// the log grew (another process's mute owes a withdrawal); when the pool has no room
 /// for it at once, the IDLE is ended and the work done on the watch's own connection. Lost connections are
 /// re-opened with exponential backoff (1 s doubling to 5 min, from 1 s again once a session's first sync went
 /// through), as is a pool that had no room. Authentication,
@@ -28,6 +29,13 @@ public final class SyncWatcher {
     /// Told when a connected session's first full sync went through, changed or not (after `onReport` of it):
     /// the first call tells that the watch's initial sync is done (notifications: its session start is over).
     public var onSessionSynced: (() -> Void)?
+    /// Told, within ``localCheckInterval`` while the watch waits in IDLE, that the log grew since it was last told (the
+    /// views caught up first): events another process appended (a mute, a read, a preference) or this watch's own syncs.
+    /// A notifier delivers there what they owe (the withdrawal of a muted thread's notification had waited for the next
+    /// sync that changed something).
+    public var onLogGrew: (() -> Void)?
+    /// The log's head when `onLogGrew` was last told.
+    private var toldHead: UInt64?
     /// Told about a transient failure and the seconds until the next attempt.
     public var onRetry: ((Error, Double) -> Void)?
     /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
@@ -134,6 +142,7 @@ public final class SyncWatcher {
                     if self.stopping() { return true }
                     do {
                         try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
+                        try self.tellLogGrowth()
                         return false
                     } catch SyncError.connectionsBusy {
                         noRoom = true
@@ -153,8 +162,21 @@ public final class SyncWatcher {
             }
             if let localError { throw localError }
             // No second connection to be had: the work is done here, out of IDLE.
-            if noRoom { try localWork(using: engine, lastPoll: &lastPoll, lastOutbox: &lastOutbox) }
+            if noRoom {
+                try localWork(using: engine, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
+                try tellLogGrowth()
+            }
         }
+    }
+
+    /// Tells `onLogGrew` when the log's head moved since it was last told, with the views caught up with it.
+    private func tellLogGrowth() throws {
+        guard let onLogGrew else { return }
+        let head = try engine.store.head().sequence
+        guard head != toldHead else { return }
+        _ = try engine.store.latestViews()
+        toldHead = head
+        onLogGrew()
     }
 
     /// What is done while the Inbox connection stays in IDLE: actions and drafts that became due written back, the outbox's
