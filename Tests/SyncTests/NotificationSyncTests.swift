@@ -221,6 +221,36 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(obj["reason"] as? String, "muted")
     }
 
+    /// Spec AC-N-08: a muted conversation stays muted when a reply merges it into an older thread (whose id
+    /// survives): the reply is decided `muted` (it had been posted), and a watch start carries the mute to the
+    /// surviving thread instead of removing it as a gone thread's (E-21).
+    func testAMuteFollowsItsThreadIntoTheThreadItMergesWith() throws {
+        let c = try server()
+        defer { c.logout() }
+        let coordinator = try seededCoordinator(via: c)
+        try append(c, "y1", subject: "Plans", from: "Yann <yann@example.com>")
+        let y = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        try append(c, "x1", subject: "Other plans", from: "Xena <xena@example.com>")
+        let x = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        XCTAssertNotEqual(x.threadID, y.threadID)
+        try coordinator.mute(thread: x.threadID)
+        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy", subject: "Re: both plans"), as: UTF8.self)
+            .replacingOccurrences(of: "MIME-Version", with: "References: <y1@example.com> <x1@example.com>\r\nMIME-Version").utf8))
+        let reply = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        XCTAssertEqual(reply.threadID, y.threadID, "merged into the older thread")
+        XCTAssertNil(try views.thread(id: x.threadID), "the muted thread's id is gone")
+        XCTAssertEqual(reply.outcome, .suppressed)
+        XCTAssertEqual(reply.reason, "muted")
+        // A watch start: the mute moves to the surviving thread, not dropped.
+        XCTAssertEqual(try coordinator.removeMutesOfGoneThreads(), [x.threadID])
+        XCTAssertEqual(try coordinator.settings().mutedThreads, [y.threadID])
+        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy2", subject: "Re: both plans"), as: UTF8.self)
+            .replacingOccurrences(of: "MIME-Version", with: "In-Reply-To: <xy@example.com>\r\nMIME-Version").utf8))
+        let later = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        XCTAssertEqual(later.threadID, y.threadID)
+        XCTAssertEqual(later.reason, "muted")
+    }
+
     /// A message's age and its place in the 10-banner cap go by when it arrived (INTERNALDATE, recorded with it as
     /// `EmailReceived.receivedAt`), never by the sender's Date header: an old Date on new mail still posts, a new
     /// Date on old mail is too old, and a Date in the future does not win the cap.

@@ -38,12 +38,20 @@ extension NotificationCoordinator {
 
 extension NotificationCoordinator {
     /// Spec E-21: mutes of threads that no longer exist (every email of them expunged, or never seen) are
-    /// removed, each as a recorded unmute. Run when a watch starts. Returns the threads unmuted.
+    /// removed, each as a recorded unmute. A muted thread merged into another since is not gone: its mute is carried
+    /// to the thread that absorbed it (recorded as a mute of that one, then the unmute; spec AC-N-08). Run when a watch
+    /// starts. Returns the threads unmuted.
     @discardableResult
     public func removeMutesOfGoneThreads() throws -> [String] {
         let views = try store.latestViews()
-        let gone = try settings().mutedThreads.sorted().filter { try views.thread(id: $0) == nil }
-        for t in gone { try unmute(thread: t) }
+        var muted = try settings().mutedThreads
+        let gone = try muted.sorted().filter { try views.thread(id: $0) == nil }
+        for t in gone {
+            if let survivor = try mutedNow([t], views: views).subtracting([t]).first, muted.insert(survivor).inserted {
+                try record(.threadMuted, value: survivor)
+            }
+            try unmute(thread: t)
+        }
         return gone
     }
 }

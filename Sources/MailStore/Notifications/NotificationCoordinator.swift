@@ -120,7 +120,9 @@ public struct NotificationCoordinator {
         let candidates = try self.candidates(account: account, emailIDs: emailIDs)
         let views = try store.views()
         let byEmail = Dictionary(candidates.map { ($0.candidate.emailID, $0) }, uniquingKeysWith: { a, _ in a })
-        let decisions = NotificationDecider.decide(candidates.map(\.candidate), settings: try views.notificationSettings(), sync: sync) { c in
+        var settings = try views.notificationSettings()
+        settings.mutedThreads = try mutedNow(settings.mutedThreads, views: views)
+        let decisions = NotificationDecider.decide(candidates.map(\.candidate), settings: settings, sync: sync) { c in
             guard let found = byEmail[c.emailID] else { return true }
             // An unreadable record counts as decided: better no banner than a second one.
             return (try? NotificationCoordinator.decidedBefore(found, account: account, views: views)) ?? true
@@ -130,6 +132,19 @@ public struct NotificationCoordinator {
             NewEvent(event: .notificationDecided($0), account: account, stream: .email($0.emailID), occurredAt: sync.time, actor: .system)
         })
         return decisions
+    }
+
+    /// `muted` with the thread that absorbed each muted thread merged into another since it was muted (spec AC-N-08: a
+    /// muted conversation stays muted; the reply that merged it had been posted). A thread's id is its first email's,
+    /// whose record names the thread it is in now; a thread gone otherwise (its mail expunged) adds nothing.
+    func mutedNow(_ muted: Set<String>, views: ViewStore) throws -> Set<String> {
+        var out = muted
+        for id in muted where try views.thread(id: id) == nil {
+            if let survivor = try views.emailRecord(id: id)?.threadID, survivor != id, try views.thread(id: survivor) != nil {
+                out.insert(survivor)
+            }
+        }
+        return out
     }
 
     /// Whether `found` is not to be decided: the email was decided; a copy of its message was posted; or it is
