@@ -16,7 +16,9 @@ package final class ThreadsProjector: Projector {
     /// (`counts`, each thread's share of them in `shares`): a category tab's badge counts what the tab lists.
     /// 8: a thread is bounded (`ThreadBound`); mail linked to a full one goes on in
     /// another (`overflow`). 9: a thread that took such mail and is merged away forwards it (`takers`).
-    package static let schemaVersion: UInt32 = 9
+    /// 10: an email's sender is `EmailAddress.sender(of:)` (the first `From` address with an `@`, a display name split
+    /// at an unquoted comma put back together), where 9 took the first address (`Smith` of `Smith, John <j@x>`).
+    package static let schemaVersion: UInt32 = 10
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .folderRemoved, .draftCopyChanged, .emailReceived, .flagsChanged, .emailCategorized, .emailExpunged])
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
@@ -315,7 +317,7 @@ package final class ThreadsProjector: Projector {
         }
         emails.set(emailKey, EmailRecord(
             account: account, folder: p.folder, messageKey: messageKey, threadID: winner, date: p.date,
-            sender: p.from.first.map(ViewBounds.address), subject: ViewBounds.text(p.subject),
+            sender: EmailAddress.sender(of: p.from).map(ViewBounds.address), subject: ViewBounds.text(p.subject),
             snippet: ViewBounds.text(p.snippet), flags: ViewBounds.flags(p.flags),
             hasAttachments: p.attachments.contains { !$0.isInline }, category: .uncategorized, sequence: sequence))
         dirty.insert(winner)

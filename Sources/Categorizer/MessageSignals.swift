@@ -69,7 +69,8 @@ package struct MessageSignals: Sendable, Equatable {
             (images, links) = MessageSignals.countTags(html)
         }
         // The addresses as `MailAddress.normalizedEmail` gives them: lowercased, and not copied when they have no capital.
-        self.init(lowercasedFrom: m.from.first?.normalizedEmail ?? "", fromName: m.from.first?.name ?? "",
+        let from = MailAddress.sender(of: m.from)
+        self.init(lowercasedFrom: from?.normalizedEmail ?? "", fromName: from?.name ?? "",
                   sender: m.sender?.normalizedEmail ?? "", subject: m.subject ?? "",
                   isReply: !m.inReplyTo.isEmpty || !m.references.isEmpty,
                   recipients: m.to.map(\.normalizedEmail) + m.cc.map(\.normalizedEmail), values: values,

@@ -8,7 +8,7 @@ extension DomainEvent {
             return "\"" + (flat.count > max ? String(flat.prefix(max - 1)) + "…" : flat) + "\""
         }
         func who(_ a: [EmailAddress]) -> String {
-            guard let f = a.first else { return "(no sender)" }
+            guard let f = EmailAddress.sender(of: a) else { return "(no sender)" }
             return f.name.map { "\($0) <\(f.email)>" } ?? f.email
         }
         func flags(_ f: [String]) -> String { f.isEmpty ? "(none)" : f.joined(separator: " ") }

@@ -6,18 +6,28 @@ enum AddressParser {
     /// The most addresses kept from one header.
     static let maxAddresses = 10_000
 
-    /// Parses an address-list header value.
-    static func parseList(_ value: String, warnings: inout WarningList) -> [MailAddress] {
+    /// Parses an address-list header value. With `authors` (`From`, `Sender`, `Reply-To`: whoever wrote the
+    /// message), a comma after bare words that a mailbox with an angle address follows is part of that mailbox's
+    /// display name, as Outlook writes it unquoted: `Smith, John <john@example.com>` is one mailbox named
+    /// `Smith, John` (where the list's grammar reads a mailbox `Smith` without a domain, then `John`'s). Recipient
+    /// lists keep the grammar's reading: there `root, John <john@example.com>` names a local user `root`.
+    static func parseList(_ value: String, authors: Bool = false, warnings: inout WarningList) -> [MailAddress] {
         var copy = value
-        return copy.withUTF8 { parse(buffer: $0, warnings: &warnings) }
+        return copy.withUTF8 { parse(buffer: $0, authors: authors, warnings: &warnings) }
     }
 
-    private static func parse(buffer b: UnsafeBufferPointer<UInt8>, warnings: inout WarningList) -> [MailAddress] {
+    private static func parse(buffer b: UnsafeBufferPointer<UInt8>, authors: Bool,
+                              warnings: inout WarningList) -> [MailAddress] {
         let n = b.count
         var result: [MailAddress] = []
         var itemStart = 0
         var inGroup = false
         var sawAddressSyntax = false
+        // For `authors`: where the words after the last comma kept in a display name begin, and the look-ahead's
+        // answer (whether a mailbox with an angle address follows) for the commas before `decidedUntil`.
+        var segmentStart = 0
+        var namesMailbox = false
+        var decidedUntil = 0
         var i = 0
 
         func emit(_ end: Int, warnings: inout WarningList) {
@@ -52,6 +62,13 @@ enum AddressParser {
                     itemStart = i + 1
                 }
             case ASCII.comma:
+                if authors, !sawAddressSyntax, isBareWords(b, max(itemStart, segmentStart)..<i) {
+                    // Decided once for every comma up to where the look-ahead stopped (linear in the header).
+                    if i >= decidedUntil { (namesMailbox, decidedUntil) = namesNextMailbox(b, after: i) }
+                    segmentStart = i + 1
+                    // `Smith, John <john@example.com>`: the comma stays in the display name.
+                    if namesMailbox { break }
+                }
                 emit(i, warnings: &warnings)
                 itemStart = i + 1
                 sawAddressSyntax = false
@@ -67,6 +84,47 @@ enum AddressParser {
         }
         emit(n, warnings: &warnings)
         return result
+    }
+
+    /// Whether `r` holds a word and no address, quoted string, comment or group syntax.
+    private static func isBareWords(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var sawWord = false
+        for i in r {
+            switch b[i] {
+            case ASCII.at, ASCII.lessThan, ASCII.greaterThan, ASCII.quote, ASCII.openParen, ASCII.closeParen,
+                 ASCII.colon, ASCII.semicolon, ASCII.backslash:
+                return false
+            case let c where ASCII.isWhitespace(c):
+                continue
+            default:
+                sawWord = true
+            }
+        }
+        return sawWord
+    }
+
+    /// Whether the list items after the comma at `comma` are words up to a mailbox with an angle address (`<`
+    /// before any `@`, `;` or `:` at the top level), and where that was decided: the same answer holds for every
+    /// top-level comma before it.
+    private static func namesNextMailbox(_ b: UnsafeBufferPointer<UInt8>, after comma: Int) -> (Bool, Int) {
+        var i = comma + 1
+        while i < b.count {
+            switch b[i] {
+            case ASCII.quote:
+                i = skipQuoted(b, from: i)
+                continue
+            case ASCII.openParen:
+                i = HeaderParameters.skipComment(b, from: i)
+                continue
+            case ASCII.lessThan:
+                return (true, i)
+            case ASCII.at, ASCII.semicolon, ASCII.colon:
+                return (false, i)
+            default:
+                i += 1
+            }
+        }
+        return (false, b.count)
     }
 
     /// The index after a quoted string starting at `from` (or the end).

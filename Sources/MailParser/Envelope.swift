@@ -32,11 +32,11 @@ struct Envelope {
 
     /// Adds the addresses of header `field` to `list`, up to ``maxAddressesPerField``: one warning per field the
     /// first time one is left out (`overflowed` names those warned of); a header of a field already full is not
-    /// parsed.
-    static func append(_ field: HeaderField, to list: inout [MailAddress], _ name: String, overflowed: inout Set<String>,
-                       warnings: inout WarningList) {
+    /// parsed. `authors` as ``AddressParser/parseList(_:authors:warnings:)`` takes it.
+    static func append(_ field: HeaderField, to list: inout [MailAddress], _ name: String, authors: Bool = false,
+                       overflowed: inout Set<String>, warnings: inout WarningList) {
         let room = maxAddressesPerField - list.count
-        let parsed = room > 0 ? AddressParser.parseList(field.value, warnings: &warnings) : []
+        let parsed = room > 0 ? AddressParser.parseList(field.value, authors: authors, warnings: &warnings) : []
         let leftOut = room > 0 ? parsed.count > room : !field.value.allSatisfy(\.isWhitespace)
         if leftOut, overflowed.insert(name).inserted {
             warnings.add(.tooManyAddresses, "\(name): more than \(maxAddressesPerField) addresses; the first \(maxAddressesPerField) kept")
@@ -52,13 +52,13 @@ struct Envelope {
         let gmailExport = fields.prefix(Self.gmailExportFields).contains { $0.hasName("x-gmail-labels") }
         for (index, (f, kind)) in zip(fields, kinds).enumerated() {
             switch kind {
-            case .from: Self.append(f, to: &from, "From", overflowed: &overflowed, warnings: &warnings)
+            case .from: Self.append(f, to: &from, "From", authors: true, overflowed: &overflowed, warnings: &warnings)
             case .to: Self.append(f, to: &to, "To", overflowed: &overflowed, warnings: &warnings)
             case .cc: Self.append(f, to: &cc, "Cc", overflowed: &overflowed, warnings: &warnings)
             case .bcc: Self.append(f, to: &bcc, "Bcc", overflowed: &overflowed, warnings: &warnings)
-            case .replyTo: Self.append(f, to: &replyTo, "Reply-To", overflowed: &overflowed, warnings: &warnings)
+            case .replyTo: Self.append(f, to: &replyTo, "Reply-To", authors: true, overflowed: &overflowed, warnings: &warnings)
             case .sender:
-                if sender == nil { sender = AddressParser.parseList(f.value, warnings: &warnings).first }
+                if sender == nil { sender = AddressParser.parseList(f.value, authors: true, warnings: &warnings).first }
             case .subject:
                 if subject == nil { subject = EncodedWords.decode(f.value) }
             case .date:

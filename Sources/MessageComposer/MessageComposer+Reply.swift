@@ -54,7 +54,7 @@ extension MessageComposer {
     /// The parent's text quoted for a reply: `On DATE, NAME wrote:` and every line after `> `
     /// (`>` alone for an empty line, `>` before lines already quoted).
     package static func quotedBody(of parent: ParentMessage, timeZone: TimeZone) -> String {
-        let author = parent.from.first.map { $0.name ?? $0.email } ?? "someone"
+        let author = MailAddress.sender(of: parent.from).map { $0.name ?? $0.email } ?? "someone"
         let attribution = parent.date.map { "On \(MessageDate.format($0, timeZone: timeZone)), \(author) wrote:" }
             ?? "\(author) wrote:"
         let quoted = lines(of: parent.text).map { line in

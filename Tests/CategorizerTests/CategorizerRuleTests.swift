@@ -82,6 +82,18 @@ final class CategorizerRuleTests: XCTestCase {
                        "the newest correction for a sender wins")
     }
 
+    /// Outlook's unquoted comma in the sender's name (`Smith, John <john@example.com>`): the rule learned for the
+    /// address applies, and the signals' sender is the address with the whole name (not a mailbox `Smith`).
+    func testAnUnquotedCommaInTheSendersNameKeepsTheAddress() {
+        var rules = SenderRules()
+        rules.learn("john@example.com", .promotions)
+        let raw = "From: Smith, John <John@Example.com>\nSubject: hi\n\nx"
+        XCTAssertEqual(category(raw, Categorizer(senderRules: rules)).explanation, "sender.learned: john@example.com")
+        let m = MessageSignals(MailParser.parse(Array(raw.replacingOccurrences(of: "\n", with: "\r\n").utf8)))
+        XCTAssertEqual(m.from, "john@example.com")
+        XCTAssertEqual(m.fromName, "Smith, John")
+    }
+
     func testMailmanSubjectTagToTheListIsForums() {
         let r = category("From: Carl <carl@example.org>\nTo: notmuch@notmuchmail.org\nSubject: Re: [notmuch] archive\n\nx")
         XCTAssertEqual(r.explanation, "forums.subject-tag: [notmuch] to notmuch@notmuchmail.org")

@@ -120,6 +120,28 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(plain.reason, "quiet-hours")
     }
 
+    /// Outlook's unquoted comma in a VIP's name (`From: Smith, John <vipjohn@example.org>`) during quiet hours: the
+    /// sender is the VIP's address, named `Smith, John`, as with the quoted name (it had been a sender `Smith`,
+    /// suppressed by the quiet hours).
+    func testAVIPWithAnUnquotedCommaInTheNameBypassesQuietHours() throws {
+        let c = try server()
+        defer { c.logout() }
+        let coordinator = try seededCoordinator(via: c)
+        let minute = UInt32((Int(Date().timeIntervalSince1970) + TimeZone.current.secondsFromGMT()) / 60 % 1440)
+        try coordinator.setQuietHours(QuietHours(start: (minute + 1380) % 1440, end: (minute + 60) % 1440))
+        try coordinator.addVIP("vipjohn@example.org")
+        try append(c, "outlook", subject: "Unquoted", from: "Smith, John <vipjohn@example.org>")
+        try append(c, "quoted", subject: "Quoted", from: "\"Smith, John\" <vipjohn@example.org>")
+        let decided = try syncAndDecide(coordinator)
+        for subject in ["Unquoted", "Quoted"] {
+            let d = try XCTUnwrap(decided.first { $0.subtitle == subject }, subject)
+            XCTAssertEqual(d.outcome, .posted, subject)
+            XCTAssertEqual(d.reason, "vip", subject)
+            XCTAssertEqual(d.title, "Smith, John", subject)
+            XCTAssertEqual(d.fromAddress, "vipjohn@example.org", subject)
+        }
+    }
+
     func testWatchRunsTheNotifyCommandOnceEvenAfterAFailedDelivery() throws {
         let c = try server()
         defer { c.logout() }
