@@ -50,6 +50,12 @@ package struct ThreadsReader {
         try snapshot.get(ThreadsProjector.emailsTable, Key(id).bytes)
     }
 
+    /// A thread's membership record: its emails now and every message key linked to it. An emptied thread (all of
+    /// its mail expunged) keeps its record, its links standing; nil for an id no thread has (never had, or merged away).
+    package func record(thread id: String) throws -> ThreadRecord? {
+        try snapshot.get(ThreadsProjector.threadsTable, Key(id).bytes)
+    }
+
     /// The emails of a thread (each copy's folder, flags, message key).
     package func emails(thread id: String) throws -> [(id: String, email: EmailRecord)] {
         guard let t = try snapshot.get(ThreadsProjector.threadsTable, Key(id).bytes) else { return [] }

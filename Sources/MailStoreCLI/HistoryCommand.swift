@@ -57,10 +57,11 @@ struct HistoryCommand: ParsableCommand {
                 return true
             }
             if shown == 0, let thread {
-                // A thread id of the past (`project --as-of` shows them) names no thread once a message joined its
-                // thread with another: the joined thread has one id of the two.
-                throw CLIError.notFound("no thread \(thread) now: it never was, or a message since joined it with another thread, "
-                                        + "which took the other's id; ask about one of its messages: `project --view threads --as-of SEQ --json` "
+                // A thread's history covers the copy that founded it (its id) and those its actions took, wherever
+                // they are now: nothing shown means no copy of that id and no action on it is in the log.
+                throw CLIError.notFound("no thread \(thread): no copy of that id founded a thread and no action names it (check the id); "
+                                        + "if a message since joined it with another thread, which took the other's id, "
+                                        + "ask about one of its messages: `project --view threads --as-of SEQ --json` "
                                         + "lists a past thread's Message-IDs, `search id:MESSAGE-ID --json` their email ids, "
                                         + "`history --email ID` the history")
             }

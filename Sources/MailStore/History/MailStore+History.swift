@@ -6,7 +6,9 @@ import Views
 extension MailStore {
     /// Every event that touched a thread, an email or an action, in log order: the emails' own events
     /// (received, flags, expunged), every action on them with its outcomes and compensations, and the
-    /// actions that undo or retry those actions. Holds them all: `forEachHistoryEvent` holds only their sequences.
+    /// actions that undo or retry those actions. A thread's emails are its copies now, the copy that founded it and
+    /// the copies its actions took (`pastCopies`): those expunged or moved out of it since, and a thread all of
+    /// whose mail was expunged, keep their receipts, flag changes and expunges in its history. Holds them all: `forEachHistoryEvent` holds only their sequences.
     public func history(of subject: HistorySubject) throws -> [StoredEvent] {
         var events: [StoredEvent] = []
         try forEachHistoryEvent(of: subject) { events.append($0); return true }
@@ -43,6 +45,10 @@ extension MailStore {
         switch subject {
         case .thread(let id):
             emails = try views.threadEmails(id: id).map(\.id)
+            // The copy that founded the thread (its id is the thread's, or the thread's begins with it and `-`),
+            // wherever it is now: expunged, moved to another folder by another client, or merged away.
+            let founder = String(id.prefix { $0 != "-" })
+            if !founder.isEmpty, !emails.contains(founder) { emails.append(founder) }
             threads = [id]
         case .email(let id):
             emails = [id]
@@ -81,6 +87,9 @@ extension MailStore {
             }))
         let actions = try follower.follow(given: given, threads: threads, emails: emails)
         work = follower.work
+        if case .thread(let id) = subject {
+            emails += try pastCopies(ofThread: id, actions: actions, known: Set(emails), views: views)
+        }
         var streams = Set(emails.map { StreamName.email($0) })
         for a in actions { streams.insert(StreamName.action(a)) }
         // An event is in one stream: the streams' sequences are distinct.
@@ -92,5 +101,41 @@ extension MailStore {
             }
         }
         return sequences.sorted()
+    }
+
+    /// The copies the actions on thread `id` (of `actions`, those naming it) took that are not in `known`: copies the
+    /// thread had then, since expunged, moved elsewhere by another client or replaced by the server's copy in the
+    /// folder the action put them in, whose own events (received, flags, expunged) belong to the thread's history.
+    /// A target of an action on this thread alone is the thread's; one of an action on several threads is the
+    /// thread's when the message its receipt names (its Message-ID) is one the thread's record links to it.
+    ///
+    /// Bound: one record read per action naming the thread, and, for actions on several threads, one receipt read
+    /// (the first event of the copy's stream, through the stream index) per target not already known: at most the
+    /// targets of those actions (an action holds at most 10,000 copies). A copy no action took that did not found the
+    /// thread (a reply expunged on the server, no action on its thread) is not found: the views keep no id of an
+    /// expunged copy.
+    private func pastCopies(ofThread id: String, actions: Set<String>, known: Set<String>, views: ViewStore) throws -> [String] {
+        var found: [String] = []
+        var seen = known
+        var linked: Set<String>?
+        for a in actions.sorted() {
+            guard let record = try views.action(id: a), record.threadIDs.contains(id) else { continue }
+            for target in record.targets where seen.insert(target.emailID).inserted {
+                if record.threadIDs.count == 1 {
+                    found.append(target.emailID)
+                    continue
+                }
+                if linked == nil {
+                    linked = Set(try views.read { try ThreadsReader($0).record(thread: id) }?.memberKeys ?? [])
+                }
+                var key: String?
+                try log.scan(filter: ScanFilter(types: [.emailReceived], stream: .email(target.emailID))) { ev in
+                    if case .emailReceived(let p) = try ev.decode() { key = ViewBounds.id(p.messageKey) }
+                    return false
+                }
+                if let key, linked?.contains(key) == true { found.append(target.emailID) }
+            }
+        }
+        return found
     }
 }
