@@ -10,7 +10,9 @@ struct HistoryCommand: ParsableCommand {
         discussion: """
         Each line: time, actor (sync, user, system), event and what changed. An outcome or compensation \
         (ActionApplied, ActionRejected, FlagRejected, ActionReverted, ActionUndone) names the action it answers; \
-        an undo's inverse action names the undo. --account NAME shows the account's configuration: AccountAdded, \
+        an undo's inverse action names the undo and the action it undoes. --action takes an action's id or that of \
+        an outcome or compensation of it (the ActionUndone id `undo` prints) and shows the action with those it was \
+        taken because of and those taken because of it. --account NAME shows the account's configuration: AccountAdded, \
         where its servers came from (AccountSettingsDiscovered: registry, ispdb, dns-srv, mx or cache; settings \
         given by hand) and AccountRemoved.
         """)
@@ -18,7 +20,7 @@ struct HistoryCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: ArgumentHelp("A thread id.", valueName: "id")) var thread: String?
     @Option(help: ArgumentHelp("An email id.", valueName: "id")) var email: String?
-    @Option(help: ArgumentHelp("An action id.", valueName: "id")) var action: String?
+    @Option(help: ArgumentHelp("An action id, or an outcome's or undo's (ActionUndone) id.", valueName: "id")) var action: String?
     @Option(help: ArgumentHelp("An account's name: its settings and where they came from.", valueName: "name")) var account: String?
     @Flag(help: "JSON Lines (the `mailstore log --json` form plus `compensates`).") var json = false
 
@@ -37,10 +39,14 @@ struct HistoryCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             var shown = 0
+            // The undos shown so far, by the id of their `ActionUndone`: an inverse (caused by one) names the action
+            // it undoes. At most one entry per event shown.
+            var undone: [String: String] = [:]
             try store.forEachHistoryEvent(of: subject) { ev in
                 shown += 1
                 let decoded = try? ev.decode()
                 let link = decoded.flatMap(HistoryCommand.answered)
+                if case .actionUndone(let p) = decoded { undone[ev.envelope.id.description] = p.actionID.description }
                 if json {
                     var line = JSONText.string(try encoder.encode(EventJSON(ev)))
                     if let link { line = String(line.dropLast()) + ",\"compensates\":\"\(link)\"}" }
@@ -51,7 +57,10 @@ struct HistoryCommand: ParsableCommand {
                     var text = "\(time)  \(LogCommand.pad(e.actor.description, 6))  \(LogCommand.pad(e.type.name, 20))  \(decoded?.summary ?? "(undecodable)")"
                     if ActionKindName.isAction(e.type) { text += "  [action \(e.id)]" }
                     if let link { text += "\n" + String(repeating: " ", count: 30) + "↳ answers action \(link)" }
-                    else if let c = e.causationID, ActionKindName.isAction(e.type) { text += "\n" + String(repeating: " ", count: 30) + "↳ because of \(c)" }
+                    else if let c = e.causationID, ActionKindName.isAction(e.type) {
+                        text += "\n" + String(repeating: " ", count: 30) + "↳ because of \(c)"
+                        if let a = undone[c.description] { text += " (the undo of action \(a))" }
+                    }
                     Terminal.printBlock(text)
                 }
                 return true

@@ -85,6 +85,20 @@ final class ThreadActionCommandTests: CLITestCase {
         XCTAssertFalse(try starred().contains(threads[0]))
     }
 
+    /// The id `undo` prints (its `ActionUndone`, in the undone action's stream) leads `history --action` to the undone
+    /// action, its undo and the inverse (it had been exit 4, "nothing in the log touches"); the inverse's line names
+    /// the action it undoes.
+    func testHistoryOfTheUndosIDShowsTheUndoneActionAndItsInverse() throws {
+        let ids = try importedThreads()
+        let fresh = try XCTUnwrap(ids.first { !(try starred()).contains($0) })
+        let star = String(try mailstore("star", fresh).stdout.split(separator: "\n").last ?? "")
+        let undo = String(try mailstore("undo", star).stdout.split(separator: "\n").last ?? "")
+        let history = try mailstore("history", "--action", undo).stdout
+        for text in ["ThreadStarred", "ActionUndone", "ThreadUnstarred", "(the undo of action \(star))"] {
+            XCTAssertTrue(history.contains(text), "history lacks \(text): \(history)")
+        }
+    }
+
     func testABadIDListIsRefusedWithItsLineAndNothingIsDone() throws {
         let ids = try importedThreads()
         let before = try starred()

@@ -53,7 +53,7 @@ extension MailStore {
         case .email(let id):
             emails = [id]
         case .action(let id):
-            given = [id]
+            given = try historyActions(named: id)
         case .account(let name):
             var sequences: [UInt64] = []
             try log.scan(filter: ScanFilter(stream: .account(name))) { ev in
@@ -137,5 +137,48 @@ extension MailStore {
             }
         }
         return found
+    }
+
+    /// The most causation steps `historyActions(named:)` follows back from the action asked about.
+    package static let historyCauseHops = 64
+
+    /// The actions `history --action id` starts from: the action `id` names, either itself or the one an outcome or
+    /// compensation of it answers (the `ActionUndone` whose id `undo` prints lives in the undone action's stream,
+    /// where `history --action` had found nothing), and the actions it was taken because of, followed back through
+    /// causation ids (an undo's inverse names the `ActionUndone`, which names the undone action; a retry names the
+    /// action retried). Bound: at most `historyCauseHops` events read by id (one lookup and one read each). An id no
+    /// event has is kept as it is (the view may still know the action).
+    private func historyActions(named id: String) throws -> [String] {
+        guard var next = EventID(id) else { return [id] }
+        var actions: [String] = []
+        var seen = Set<EventID>()
+        for _ in 0..<Self.historyCauseHops {
+            guard seen.insert(next).inserted, let at = try log.sequence(of: next), let ev = try log.event(at: at),
+                  let decoded = try? ev.decode() else { break }
+            if decoded.threadAction != nil {
+                actions.append(next.description)
+                guard let cause = ev.envelope.causationID else { break }
+                next = cause
+            } else if let answered = Self.actionAnswered(by: decoded) {
+                next = answered
+            } else {
+                break
+            }
+        }
+        return actions.isEmpty ? [id] : actions
+    }
+
+    /// The action an outcome or compensation answers (`ActionApplied`, `ActionFailed`, `ActionRejected`,
+    /// `FlagRejected`, `ActionReverted`, `ActionUndone`), or nil for another event.
+    package static func actionAnswered(by event: DomainEvent) -> EventID? {
+        switch event {
+        case .actionApplied(let p): p.actionID
+        case .actionFailed(let p): p.actionID
+        case .actionRejected(let p): p.actionID
+        case .flagRejected(let p): p.actionID
+        case .actionReverted(let p): p.actionID
+        case .actionUndone(let p): p.actionID
+        default: nil
+        }
     }
 }
