@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventModel
 import Foundation
 import MailStore
 
@@ -8,7 +9,8 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "A timeline of every event that touched a thread, an email, an action or an account's settings, compensations linked.",
         discussion: """
-        Each line: time, actor (sync, user, system), event and what changed. An outcome or compensation \
+        Each line: the time the log recorded the event, actor (sync, user, system), event and what changed, and when \
+        the event says it occurred (a message's Date header) when that is more than a minute apart. An outcome or compensation \
         (ActionApplied, ActionRejected, FlagRejected, ActionReverted, ActionUndone) names the action it answers; \
         an undo's inverse action names the undo and the action it undoes. --action takes an action's id or that of \
         an outcome or compensation of it (the ActionUndone id `undo` prints) and shows the action with those it was \
@@ -53,8 +55,11 @@ struct HistoryCommand: ParsableCommand {
                     print(line)
                 } else {
                     let e = ev.envelope
-                    let time = String(e.occurredAt.iso8601.prefix(19)).replacingOccurrences(of: "T", with: " ")
+                    // The time the log recorded it (as `log` prints; never going back along the log), not `occurredAt`,
+                    // which for a receipt or a categorization is the message's Date header: the sender's to set.
+                    let time = HistoryCommand.time(e.recordedAt)
                     var text = "\(time)  \(LogCommand.pad(e.actor.description, 6))  \(LogCommand.pad(e.type.name, 20))  \(decoded?.summary ?? "(undecodable)")"
+                    if let dated = HistoryCommand.occurredApart(e) { text += "  (occurred \(dated))" }
                     if ActionKindName.isAction(e.type) { text += "  [action \(e.id)]" }
                     if let link { text += "\n" + String(repeating: " ", count: 30) + "↳ answers action \(link)" }
                     else if let c = e.causationID, ActionKindName.isAction(e.type) {
@@ -76,6 +81,23 @@ struct HistoryCommand: ParsableCommand {
             }
             if shown == 0 { throw CLIError.notFound("nothing in the log touches \(email ?? account ?? action!)") }
         }
+    }
+
+    /// How far `occurredAt` may lie from `recordedAt` before the timeline names it (a minute, in microseconds): an
+    /// action's click and its record are moments apart; a receipt's Date header may be years before.
+    static let occurredApartMicroseconds: Int64 = 60_000_000
+
+    /// A time as the timeline prints it: `YYYY-MM-DD HH:MM:SS`, UTC.
+    static func time(_ t: Timestamp) -> String {
+        String(t.iso8601.prefix(19)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// The event's `occurredAt` as printed, when it lies more than `occurredApartMicroseconds` from when it was
+    /// recorded (a message's Date header, an import of old mail), else nil.
+    static func occurredApart(_ e: EventEnvelope) -> String? {
+        let apart = e.occurredAt.microseconds.subtractingReportingOverflow(e.recordedAt.microseconds)
+        guard apart.overflow || abs(apart.partialValue) > occurredApartMicroseconds else { return nil }
+        return time(e.occurredAt)
     }
 
     /// The action an outcome or compensation answers.

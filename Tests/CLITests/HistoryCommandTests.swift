@@ -1,0 +1,29 @@
+import EventLog
+import EventModel
+import Foundation
+import TestSupport
+import XCTest
+
+/// `mailstore history`'s text timeline: each line's time is when the log recorded the event (as `log` prints), not
+/// its `occurredAt`, which for a receipt or a categorization is the message's Date header.
+final class HistoryCommandTests: CLITestCase {
+    /// A message dated 2024-01-01 10:05 received and categorized on 2030-01-01 at 10:00 and 10:01: the timeline
+    /// says 2030 (in log order), and names the Date header apart (it had listed both at 2024-01-01 10:05).
+    func testTheTimelineShowsTheRecordedTimeAndTheDateHeaderApart() throws {
+        try mailstore("init")
+        let log = try EventLog(store: StoreDirectory(path: store))
+        let recorded: Int64 = 1_893_492_000_000_000  // 2030-01-01 10:00:00 UTC
+        let dated = Timestamp(microseconds: 1_704_103_500_000_000)  // 2024-01-01 10:05:00 UTC
+        let received = EmailReceived(emailID: "h1", folder: "INBOX", messageID: "h1@example.com", subject: "Hello",
+                                     from: [EmailAddress(name: "Alice", email: "alice@example.com")], date: dated,
+                                     dateSource: .header, size: 100, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)
+        log.clock = { Timestamp(microseconds: recorded) }
+        try log.append(NewEvent(event: .emailReceived(received), account: "acct", stream: .email("h1"), occurredAt: dated, actor: .sync))
+        log.clock = { Timestamp(microseconds: recorded + 60_000_000) }
+        try log.append(NewEvent(event: .emailCategorized(EmailCategorized(emailID: "h1", category: .updates, classifier: "rules", classifierVersion: 1)),
+                                account: "acct", stream: .email("h1"), occurredAt: dated, actor: .sync))
+        let lines = try mailstore("history", "--email", "h1").stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }
+        XCTAssertEqual(lines.map { String($0.prefix(19)) }, ["2030-01-01 10:00:00", "2030-01-01 10:01:00"], "\(lines)")
+        XCTAssertTrue(lines.allSatisfy { $0.hasSuffix("(occurred 2024-01-01 10:05:00)") }, "\(lines)")
+    }
+}
