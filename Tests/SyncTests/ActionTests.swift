@@ -106,6 +106,38 @@ final class ActionTests: SyncTestCase {
         XCTAssertEqual(try views.action(id: id.description)?.undone, false)
     }
 
+    /// `history --thread` through real syncs: an archived thread keeps its Inbox copy's receipt and expunge (the
+    /// server's Archive copy replaced it) beside the Archive copy's receipt; a starred thread the server expunged,
+    /// and a thread expunged with no action on it, keep their receipts and expunges (they had shown none, or been
+    /// "no thread").
+    func testAThreadsHistoryKeepsTheCopiesItHadThroughSyncs() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(3, via: c)
+        let (t0, t1, t2) = (try thread("m0"), try thread("m1"), try thread("m2"))
+        try actions.archiveThread(id: t0)
+        try actions.starThreads(ids: [t1])
+        try sync()
+        try sync()
+        _ = try c.select(MailboxName("INBOX"), readOnly: false)
+        for id in ["m1", "m2"] {
+            let uid = try XCTUnwrap(try c.uidSearch([.header("Message-ID", "\(id)@example.com")]).first)
+            _ = try c.uidStore(UIDSet(uid), .add, flags: ["\\Deleted"])
+        }
+        try c.expunge()
+        try sync()
+        func types(_ t: String) throws -> [EventType] { try store.history(of: .thread(t)).map(\.envelope.type) }
+        let archived = try types(t0)
+        XCTAssertEqual(archived.filter { $0 == .emailReceived }.count, 2, "the Inbox copy and the Archive's: \(archived)")
+        XCTAssertEqual(archived.filter { $0 == .emailExpunged }.count, 1, "the Inbox copy's expunge: \(archived)")
+        XCTAssertTrue(archived.contains(.threadArchived), "\(archived)")
+        let starred = try types(t1)
+        for type in [EventType.emailReceived, .threadStarred, .actionApplied, .emailExpunged] {
+            XCTAssertTrue(starred.contains(type), "the starred thread's history lacks \(type): \(starred)")
+        }
+        XCTAssertEqual(try types(t2).filter { $0 != .emailCategorized }, [.emailReceived, .emailExpunged], "a thread expunged with no action")
+    }
+
     /// An undo of an action with refused parts whose applied mail is gone since: undone all the same (nothing to send
     /// back), which takes it off the failed list; a "nothing to do" there had left it failed for good.
     func testAnUndoOfAPartlyRefusedActionWhoseMailIsGoneTakesItOffTheFailedList() throws {
