@@ -23,8 +23,49 @@ final class WatchNotifier: @unchecked Sendable {
     /// unless `--notify-on-start`.
     var sessionStart: Bool
 
-    /// Held while a notifier delivers (``deliver()``).
-    private static let delivering = NSLock()
+    /// Which notifier of the process runs the withdrawals owed (``deliver()``).
+    private static let withdrawals = WithdrawalClaim()
+
+    /// The claim on running the process's owed withdrawals: each account's notifier delivers every withdrawal owed, so
+    /// one at a time runs them (two woken by the same event would run each twice); one that finds another at it leaves
+    /// them to it and flags it to look again, rather than waiting behind its commands (a hung withdraw command, killed
+    /// after `commandTimeout`, had held every account's watch).
+    private final class WithdrawalClaim: @unchecked Sendable {
+        private let lock = NSLock()
+        private var busy = false
+        private var again = false
+
+        /// True when this caller now runs the withdrawals; false (another is at it, told to look again) otherwise.
+        func begin() -> Bool {
+            lock.withLock {
+                if busy {
+                    again = true
+                    return false
+                }
+                busy = true
+                again = false
+                return true
+            }
+        }
+
+        /// True when another notifier asked meanwhile and `mayLookAgain`: the caller runs them once more, still holding
+        /// the claim; else the claim is let go.
+        func end(mayLookAgain: Bool) -> Bool {
+            lock.withLock {
+                if again && mayLookAgain {
+                    again = false
+                    return true
+                }
+                busy = false
+                again = false
+                return false
+            }
+        }
+    }
+
+    /// Rounds of withdrawals a notifier runs for others' asks before it lets the claim go (what is still owed then
+    /// goes with the next delivery).
+    static let maxWithdrawalRounds = 3
 
     /// The longest a notify or withdraw command may run.
     static let commandTimeout = 10.0
@@ -69,16 +110,26 @@ final class WatchNotifier: @unchecked Sendable {
         if sessionStart || firstSync { didSync() }
     }
 
-    /// Runs the owed notify and withdraw commands and records them. One notifier at a time in the process: each
-    /// account's watch delivers every withdrawal owed, and two at once (woken by the same event) would run one twice.
+    /// Runs the owed notify and withdraw commands and records them. The withdrawals (every account's) are run by one
+    /// notifier of the process at a time (`WithdrawalClaim`); this account's posts by this one.
     func deliver() {
-        WatchNotifier.delivering.lock()
-        defer { WatchNotifier.delivering.unlock() }
+        let withdrawing = WatchNotifier.withdrawals.begin()
+        var round = 1
+        while true {
+            deliverOnce(withdrawing: withdrawing)
+            guard withdrawing, WatchNotifier.withdrawals.end(mayLookAgain: round < WatchNotifier.maxWithdrawalRounds) else { return }
+            round += 1
+        }
+    }
+
+    /// One pass of ``deliver()``: the withdrawals too when `withdrawing` (else they are left owed, to the notifier at them).
+    private func deliverOnce(withdrawing: Bool) {
         do {
             try coordinator.deliverPending(post: { r in
                 guard let notifyCommand, r.account == self.account else { return false }
                 return WatchNotifier.run(notifyCommand, input: NotificationJSON(r, event: "posted").line)
             }, withdraw: { thread, w in
+                guard withdrawing else { return false }
                 guard let withdrawCommand else { return true }
                 struct Withdrawal: Encodable { var event = "withdrawn"; var threadId: String; var emailIds: [String]; var identifiers: [String]; var reason: String }
                 let e = JSONEncoder()

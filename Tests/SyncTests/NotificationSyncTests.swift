@@ -273,6 +273,30 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(later.reason, "muted")
     }
 
+    /// An unmute of the thread a muted one merged into lifts that mute too: the merged thread still counted as muted
+    /// (the gone thread's mute followed it) and a watch's start carried the mute back to it.
+    func testAnUnmuteOfTheThreadAMutedOneMergedIntoLiftsItsMute() throws {
+        let c = try server()
+        defer { c.logout() }
+        let coordinator = try seededCoordinator(via: c)
+        try append(c, "y1", subject: "Plans", from: "Yann <yann@example.com>")
+        let y = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        try append(c, "x1", subject: "Other plans", from: "Xena <xena@example.com>")
+        let x = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        try coordinator.mute(thread: x.threadID)
+        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy", subject: "Re: both plans"), as: UTF8.self)
+            .replacingOccurrences(of: "MIME-Version", with: "References: <y1@example.com> <x1@example.com>\r\nMIME-Version").utf8))
+        XCTAssertEqual(try XCTUnwrap(try syncAndDecide(coordinator).first).reason, "muted")
+        try coordinator.unmute(thread: y.threadID)
+        XCTAssertEqual(try coordinator.settings().mutedThreads, [])
+        XCTAssertEqual(try coordinator.removeMutesOfGoneThreads(), [], "nothing to carry back")
+        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy2", subject: "Re: both plans"), as: UTF8.self)
+            .replacingOccurrences(of: "MIME-Version", with: "In-Reply-To: <xy@example.com>\r\nMIME-Version").utf8))
+        let later = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        XCTAssertEqual(later.threadID, y.threadID)
+        XCTAssertNotEqual(later.reason, "muted")
+    }
+
     /// A message's age and its place in the 10-banner cap go by when it arrived (INTERNALDATE, recorded with it as
     /// `EmailReceived.receivedAt`), never by the sender's Date header: an old Date on new mail still posts, a new
     /// Date on old mail is too old, and a Date in the future does not win the cap.

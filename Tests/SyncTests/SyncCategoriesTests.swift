@@ -56,6 +56,7 @@ final class SyncCategoriesTests: SyncTestCase {
         try addAccount()
         let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
         defer { engine.disconnect() }
+        engine.categorizerPeopleInterval = 0  // at most every 5 minutes in a watch
         XCTAssertEqual(try engine.syncAll().received, 1)
         let first = try XCTUnwrap(try views.copies(account: accountName, messageID: "c1@example.com").first)
         let thread = try XCTUnwrap(try views.emailRecord(id: first.emailID)?.threadID)

@@ -109,22 +109,28 @@ extension MailStore {
     /// A target of an action on this thread alone is the thread's; one of an action on several threads is the
     /// thread's when the message its receipt names (its Message-ID) is one the thread's record links to it.
     ///
-    /// Bound: one record read per action naming the thread, and, for actions on several threads, one receipt read
-    /// (the first event of the copy's stream, through the stream index) per target not already known: at most the
-    /// targets of those actions (an action holds at most 10,000 copies). A copy no action took that did not found the
-    /// thread (a reply expunged on the server, no action on its thread) is not found: the views keep no id of an
-    /// expunged copy.
+    /// Bound: one record read per action naming the thread, and, for actions on several threads, one look-up in the
+    /// views per target not already known (a copy still there belongs to the thread it is in now) and one receipt read
+    /// (the first event of the copy's stream, through the stream index) per target gone, at most `historyReceiptReads`
+    /// in all; memory: the copies found (the thread's). A copy no action took that did not found the thread (a reply
+    /// expunged on the server, no action on its thread) is not found: the views keep no id of an expunged copy.
     private func pastCopies(ofThread id: String, actions: Set<String>, known: Set<String>, views: ViewStore) throws -> [String] {
-        var found: [String] = []
-        var seen = known
+        var found = Set<String>()
+        var receipts = 0
         var linked: Set<String>?
         for a in actions.sorted() {
             guard let record = try views.action(id: a), record.threadIDs.contains(id) else { continue }
-            for target in record.targets where seen.insert(target.emailID).inserted {
+            for target in record.targets where !known.contains(target.emailID) && !found.contains(target.emailID) {
                 if record.threadIDs.count == 1 {
-                    found.append(target.emailID)
+                    found.insert(target.emailID)
                     continue
                 }
+                if let live = try views.emailRecord(id: target.emailID) {
+                    if live.threadID == id { found.insert(target.emailID) }
+                    continue
+                }
+                guard receipts < MailStore.historyReceiptReads else { continue }
+                receipts += 1
                 if linked == nil {
                     linked = Set(try views.read { try ThreadsReader($0).record(thread: id) }?.memberKeys ?? [])
                 }
@@ -133,11 +139,14 @@ extension MailStore {
                     if case .emailReceived(let p) = try ev.decode() { key = ViewBounds.id(p.messageKey) }
                     return false
                 }
-                if let key, linked?.contains(key) == true { found.append(target.emailID) }
+                if let key, linked?.contains(key) == true { found.insert(target.emailID) }
             }
         }
-        return found
+        return found.sorted()
     }
+
+    /// The most receipts `history --thread` reads to tell which gone targets of actions on several threads were its own.
+    package static let historyReceiptReads = 10_000
 
     /// The most causation steps `historyActions(named:)` follows back from the action asked about.
     package static let historyCauseHops = 64

@@ -62,8 +62,17 @@ public struct NotificationCoordinator {
         try record(.threadMuted, value: id)
     }
 
-    /// Unmutes a thread.
-    public func unmute(thread: String) throws { try record(.threadUnmuted, value: try NotificationCoordinator.thread(thread)) }
+    /// Unmutes a thread, and every muted thread gone into it by a merge (each counts it as muted: `mutedNow`), whose
+    /// mute a watch's start would otherwise carry back to it.
+    public func unmute(thread: String) throws {
+        let id = try NotificationCoordinator.thread(thread)
+        let views = try store.views()
+        let merged = try settings().mutedThreads.filter { t in
+            try t != id && mutedNow([t], views: views).contains(id)
+        }
+        for t in merged.sorted() { try record(.threadUnmuted, value: t) }
+        try record(.threadUnmuted, value: id)
+    }
 
     /// Every preference back to the defaults.
     public func reset() throws { try record(.reset) }

@@ -1,10 +1,12 @@
 import Categorizer
+import Dispatch
 
 extension SyncEngine {
     /// Keeps the workers' categorizer current before a batch is categorized (the workers are idle): the account's
     /// learned sender rules are read again when their stream grew since they were read (a `categorize --as` made after
     /// the engine was made, here or in another process: one lookup of the stream's version per batch), and the contacts
-    /// view (correspondents, aliases) once a run when the log moved on since it was read. A `sync --watch` keeps its
+    /// view (correspondents, aliases) once a run when the log moved on since it was read, at most every
+    /// `categorizerPeopleInterval` (5 minutes). A `sync --watch` keeps its
     /// engine for its whole life: its mail had been categorized with the rules of its start until it was restarted.
     func refreshCategorizer() throws {
         guard var categorizer = workers.first?.categorizer else { return }
@@ -16,10 +18,12 @@ extension SyncEngine {
             categorizerRulesVersion = version
             changed = true
         }
-        if !categorizerPeopleChecked {
+        let sinceRead = Double(DispatchTime.now().uptimeNanoseconds &- categorizerPeopleReadAt) / 1e9
+        if !categorizerPeopleChecked, sinceRead >= categorizerPeopleInterval {
             categorizerPeopleChecked = true
             let head = try store.head().sequence
             if head != categorizerPeopleAt {
+                categorizerPeopleReadAt = DispatchTime.now().uptimeNanoseconds
                 let people = try store.categorizerPeople(account: account.name)
                 categorizer = Categorizer(senderRules: categorizer.senderRules, ownAddresses: people.own.union([account.email]),
                                           correspondents: people.wroteTo)

@@ -32,6 +32,12 @@ public final class SyncEngine {
     var categorizerPeopleAt: UInt64 = 0
     /// True once this run (``syncAll()``, ``sync(role:)``) looked whether the contacts view moved on.
     var categorizerPeopleChecked = false
+    /// When the categorizer's people were last read (`DispatchTime`'s uptime, ns).
+    var categorizerPeopleReadAt = DispatchTime.now().uptimeNanoseconds
+    /// The least time between two reads of the categorizer's people (seconds): each reads every contact of the account
+    /// in one transaction (10^5 at a million messages, hundreds of milliseconds), and the log moves on nearly every run of
+    /// a watch (its own appends). Tests set 0.
+    package var categorizerPeopleInterval: Double = 300
     /// True once the account has a blob dictionary or a batch big enough to train one was tried.
     var dictionaryDecided = false
     /// One id for every event of this run.
