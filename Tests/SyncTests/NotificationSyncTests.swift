@@ -243,6 +243,25 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(obj["reason"] as? String, "muted")
     }
 
+    /// Thread Y, then thread X, X muted, then a reply naming both that merges X into Y (whose id survives), decided.
+    private func mutedThreadMerged(_ c: IMAPConnection, _ coordinator: NotificationCoordinator) throws
+        -> (x: NotificationDecided, y: NotificationDecided, reply: NotificationDecided) {
+        try append(c, "y1", subject: "Plans", from: "Yann <yann@example.com>")
+        let y = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        try append(c, "x1", subject: "Other plans", from: "Xena <xena@example.com>")
+        let x = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        XCTAssertNotEqual(x.threadID, y.threadID)
+        try coordinator.mute(thread: x.threadID)
+        try appendReply(c, "xy", header: "References: <y1@example.com> <x1@example.com>")
+        return (x, y, try XCTUnwrap(try syncAndDecide(coordinator).first))
+    }
+
+    /// Appends a reply "Re: both plans" with Message-ID `<id@example.com>` and `header` (References, In-Reply-To).
+    private func appendReply(_ c: IMAPConnection, _ id: String, header: String) throws {
+        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh(id, subject: "Re: both plans"), as: UTF8.self)
+            .replacingOccurrences(of: "MIME-Version", with: header + "\r\nMIME-Version").utf8))
+    }
+
     /// Spec AC-N-08: a muted conversation stays muted when a reply merges it into an older thread (whose id
     /// survives): the reply is decided `muted` (it had been posted), and a watch start carries the mute to the
     /// surviving thread instead of removing it as a gone thread's (E-21).
@@ -250,15 +269,7 @@ final class NotificationSyncTests: SyncTestCase {
         let c = try server()
         defer { c.logout() }
         let coordinator = try seededCoordinator(via: c)
-        try append(c, "y1", subject: "Plans", from: "Yann <yann@example.com>")
-        let y = try XCTUnwrap(try syncAndDecide(coordinator).first)
-        try append(c, "x1", subject: "Other plans", from: "Xena <xena@example.com>")
-        let x = try XCTUnwrap(try syncAndDecide(coordinator).first)
-        XCTAssertNotEqual(x.threadID, y.threadID)
-        try coordinator.mute(thread: x.threadID)
-        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy", subject: "Re: both plans"), as: UTF8.self)
-            .replacingOccurrences(of: "MIME-Version", with: "References: <y1@example.com> <x1@example.com>\r\nMIME-Version").utf8))
-        let reply = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        let (x, y, reply) = try mutedThreadMerged(c, coordinator)
         XCTAssertEqual(reply.threadID, y.threadID, "merged into the older thread")
         XCTAssertNil(try views.thread(id: x.threadID), "the muted thread's id is gone")
         XCTAssertEqual(reply.outcome, .suppressed)
@@ -266,8 +277,7 @@ final class NotificationSyncTests: SyncTestCase {
         // A watch start: the mute moves to the surviving thread, not dropped.
         XCTAssertEqual(try coordinator.removeMutesOfGoneThreads(), [x.threadID])
         XCTAssertEqual(try coordinator.settings().mutedThreads, [y.threadID])
-        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy2", subject: "Re: both plans"), as: UTF8.self)
-            .replacingOccurrences(of: "MIME-Version", with: "In-Reply-To: <xy@example.com>\r\nMIME-Version").utf8))
+        try appendReply(c, "xy2", header: "In-Reply-To: <xy@example.com>")
         let later = try XCTUnwrap(try syncAndDecide(coordinator).first)
         XCTAssertEqual(later.threadID, y.threadID)
         XCTAssertEqual(later.reason, "muted")
@@ -279,19 +289,12 @@ final class NotificationSyncTests: SyncTestCase {
         let c = try server()
         defer { c.logout() }
         let coordinator = try seededCoordinator(via: c)
-        try append(c, "y1", subject: "Plans", from: "Yann <yann@example.com>")
-        let y = try XCTUnwrap(try syncAndDecide(coordinator).first)
-        try append(c, "x1", subject: "Other plans", from: "Xena <xena@example.com>")
-        let x = try XCTUnwrap(try syncAndDecide(coordinator).first)
-        try coordinator.mute(thread: x.threadID)
-        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy", subject: "Re: both plans"), as: UTF8.self)
-            .replacingOccurrences(of: "MIME-Version", with: "References: <y1@example.com> <x1@example.com>\r\nMIME-Version").utf8))
-        XCTAssertEqual(try XCTUnwrap(try syncAndDecide(coordinator).first).reason, "muted")
+        let (_, y, reply) = try mutedThreadMerged(c, coordinator)
+        XCTAssertEqual(reply.reason, "muted")
         try coordinator.unmute(thread: y.threadID)
         XCTAssertEqual(try coordinator.settings().mutedThreads, [])
         XCTAssertEqual(try coordinator.removeMutesOfGoneThreads(), [], "nothing to carry back")
-        _ = try c.append(to: .inbox, message: Array(String(decoding: NotificationSyncTests.fresh("xy2", subject: "Re: both plans"), as: UTF8.self)
-            .replacingOccurrences(of: "MIME-Version", with: "In-Reply-To: <xy@example.com>\r\nMIME-Version").utf8))
+        try appendReply(c, "xy2", header: "In-Reply-To: <xy@example.com>")
         let later = try XCTUnwrap(try syncAndDecide(coordinator).first)
         XCTAssertEqual(later.threadID, y.threadID)
         XCTAssertNotEqual(later.reason, "muted")
