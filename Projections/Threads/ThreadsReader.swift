@@ -56,6 +56,12 @@ package struct ThreadsReader {
         try snapshot.get(ThreadsProjector.threadsTable, Key(id).bytes)
     }
 
+    /// The thread a message key of `account` is linked to now (a message's own key, or one its mail references): where
+    /// a thread merged into another left its links. Nil when no thread links it.
+    package func thread(linking key: String, account: String) throws -> String? {
+        try snapshot.get(ThreadsProjector.linksTable, Key(account, key).bytes)
+    }
+
     /// The emails of a thread (each copy's folder, flags, message key).
     package func emails(thread id: String) throws -> [(id: String, email: EmailRecord)] {
         guard let t = try snapshot.get(ThreadsProjector.threadsTable, Key(id).bytes) else { return [] }

@@ -59,6 +59,11 @@ extension ViewStore {
     /// One email copy as the threads view has it.
     public func emailRecord(id: String) throws -> EmailRecord? { try read { try ThreadsReader($0).email(id: id) } }
 
+    /// The thread a message key of `account` is linked to now (`ThreadsReader.thread(linking:account:)`).
+    package func thread(linking key: String, account: String) throws -> String? {
+        try read { try ThreadsReader($0).thread(linking: key, account: account) }
+    }
+
     /// An unread counter (see `UnreadReader.count`).
     public func unreadCount(account: String, folder: String, category: String) throws -> Int {
         try read { try UnreadReader($0).count(account: account, folder: folder, category: category) }

@@ -390,14 +390,27 @@ package final class SearchIndex: @unchecked Sendable {
         let file = folder + "/" + fileName
         guard FileManager.default.fileExists(atPath: file) else { return nil }
         if try movedAsideIfNotAFile(file, notice: notice) { return nil }
-        do {
-            return try SearchIndex(path: file)
-        } catch {
-            if case .newerSchema = error { throw error }
-            notice("the search index cannot be used (\(error)); rebuilding it from the log")
-            return nil
+        var attempt = 1
+        while true {
+            do {
+                return try SearchIndex(path: file)
+            } catch {
+                if case .newerSchema = error { throw error }
+                // Busy is an index in use, not a damaged one: a rebuild putting its new file in place keeps new transactions
+                // waiting (2 s each) while it waits for the searches under way. Tried again, then said so.
+                if error.isBusy {
+                    guard attempt < busyOpenAttempts else { throw error }
+                    attempt += 1
+                    continue
+                }
+                notice("the search index cannot be used (\(error)); rebuilding it from the log")
+                return nil
+            }
         }
     }
+
+    /// Times `openCurrent` tries an index that stays busy (2 s each, `CSQLiteFolderVFS`'s wait for the switch lock).
+    static let busyOpenAttempts = 15
 
     /// A new file at `path` set up to be built aside and used only once complete (a rebuild, `verify --views`'s
     /// scratch index): no journal and no syncs (`bulk`), FTS5 merging a level's segments only when 64 are there

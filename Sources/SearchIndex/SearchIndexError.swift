@@ -21,6 +21,12 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     /// A search ran past its time limit (`SearchIndex.withTimeLimit`): nothing of it is returned.
     case timedOut(seconds: Double)
 
+    /// Whether this is SQLite's `SQLITE_BUSY`: another connection holds the file (or the switch lock) past the wait.
+    var isBusy: Bool {
+        if case .sqlite(_, let code, _) = self { return code & 0xFF == SQLITE_BUSY }
+        return false
+    }
+
     /// Whether this is SQLite's `SQLITE_INTERRUPT` (a budget or deadline stopped the statement).
     var isInterrupt: Bool {
         if case .sqlite(_, let code, _) = self { return code == SQLITE_INTERRUPT }
@@ -32,6 +38,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .sqlite(let call, let code, let message) where code & 0xFF == SQLITE_FULL:
             // A rebuild needs room too: the advice is the room.
             "search index: SQLite \(call) failed (\(code): \(message)); the disk is full: free space and run the command again"
+        case .sqlite(let call, let code, let message) where code & 0xFF == SQLITE_BUSY:
+            // In use, not damaged: a rebuild is not the answer.
+            "search index: SQLite \(call) failed (\(code): \(message)): another mailstore process kept it busy (a `replay` putting a "
+                + "rebuilt index in place waits for the searches under way); run the command again"
         case .sqlite(let call, let code, let message):
             "search index: SQLite \(call) failed (\(code): \(message)); `mailstore replay` rebuilds the index from the log"
         case .io(let path, let why): "search index: \(path): \(why)"

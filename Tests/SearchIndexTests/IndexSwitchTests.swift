@@ -125,4 +125,27 @@ final class IndexSwitchTests: SearchIndexTestCase {
         XCTAssertEqual(ended.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(try rebuilt.documentCount(), 20)
     }
+
+    /// An index opened while a rebuild waits to put its file in place (new transactions held at the gate) is busy, not
+    /// damaged: the open tries again. It had told the user the index "cannot be used" and set out to rebuild it.
+    func testAnOpenWhileARenameWaitsIsNotTakenForADamagedIndex() throws {
+        try importMessages(messages(5))
+        _ = try index()
+        let folder = store.directory.viewsPath + "/search"
+        let holding = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? SearchIndex.whileNoTransaction(folder: folder, notice: { _ in }) {
+                holding.signal()
+                Thread.sleep(forTimeInterval: 3)
+            }
+            released.signal()
+        }
+        holding.wait()
+        var notices: [String] = []
+        let opened = try SearchIndex.openCurrent(folder: folder, notice: { notices.append($0) })
+        XCTAssertEqual(released.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(notices, [])
+        XCTAssertEqual(try XCTUnwrap(opened).documentCount(), 5)
+    }
 }

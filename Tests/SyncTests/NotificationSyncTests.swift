@@ -300,6 +300,36 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertNotEqual(later.reason, "muted")
     }
 
+    /// A mute follows a merge when the muted thread's first copy is gone (expunged by another client, archived: the
+    /// thread lives on with its other mail, under the same id): the merged thread had been found through that copy's
+    /// record alone, and the reply that merged it was posted.
+    func testAMuteFollowsAMergeWhenTheThreadsFirstCopyIsGone() throws {
+        let c = try server()
+        defer { c.logout() }
+        let coordinator = try seededCoordinator(via: c)
+        try append(c, "y1", subject: "Plans", from: "Yann <yann@example.com>")
+        let y = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        try append(c, "x1", subject: "Other plans", from: "Xena <xena@example.com>")
+        let x = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        try appendReply(c, "x2", header: "In-Reply-To: <x1@example.com>")
+        XCTAssertEqual(try XCTUnwrap(try syncAndDecide(coordinator).first).threadID, x.threadID)
+        try coordinator.mute(thread: x.threadID)
+        // Another client deletes the first message: the thread goes on with x2, under x1's id.
+        _ = try c.select(.inbox, readOnly: false)
+        let uid = try XCTUnwrap(try c.uidSearch([.header("Message-ID", "x1@example.com")]).first)
+        _ = try c.uidStore(UIDSet(uid), .add, flags: ["\\Deleted"])
+        try c.expunge()
+        _ = try syncAndDecide(coordinator)
+        XCTAssertNil(try views.emailRecord(id: x.emailID))
+        XCTAssertNotNil(try views.thread(id: x.threadID))
+        try appendReply(c, "xy", header: "References: <y1@example.com> <x2@example.com>")
+        let reply = try XCTUnwrap(try syncAndDecide(coordinator).first)
+        XCTAssertEqual(reply.threadID, y.threadID, "merged into the older thread")
+        XCTAssertEqual(reply.reason, "muted")
+        XCTAssertEqual(try coordinator.removeMutesOfGoneThreads(), [x.threadID])
+        XCTAssertEqual(try coordinator.settings().mutedThreads, [y.threadID])
+    }
+
     /// A message's age and its place in the 10-banner cap go by when it arrived (INTERNALDATE, recorded with it as
     /// `EmailReceived.receivedAt`), never by the sender's Date header: an old Date on new mail still posts, a new
     /// Date on old mail is too old, and a Date in the future does not win the cap.

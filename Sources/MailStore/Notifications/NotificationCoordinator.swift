@@ -144,14 +144,26 @@ public struct NotificationCoordinator {
     }
 
     /// `muted` with the thread that absorbed each muted thread merged into another since it was muted (spec AC-N-08: a
-    /// muted conversation stays muted; the reply that merged it had been posted). A thread's id is its first email's,
-    /// whose record names the thread it is in now; a thread gone otherwise (its mail expunged) adds nothing.
+    /// muted conversation stays muted; the reply that merged it had been posted). A thread's id is its first email's
+    /// (with `-SEQUENCE` after it where that id was taken), whose record names the thread it is in now; where that copy
+    /// is gone (archived, expunged), its receipt in the log names its message, whose links the merge moved to the thread
+    /// that absorbed it. A thread gone otherwise (its mail expunged) adds nothing. Bound: per muted thread gone, two
+    /// look-ups in the views and one receipt read (the first event of the copy's stream).
     func mutedNow(_ muted: Set<String>, views: ViewStore) throws -> Set<String> {
         var out = muted
         for id in muted where try views.thread(id: id) == nil {
-            if let survivor = try views.emailRecord(id: id)?.threadID, survivor != id, try views.thread(id: survivor) != nil {
-                out.insert(survivor)
+            let founder = String(id.prefix { $0 != "-" })
+            var survivor = try views.emailRecord(id: founder)?.threadID
+            if survivor == nil || survivor == id {
+                survivor = nil
+                try store.log.scan(filter: ScanFilter(types: [.emailReceived], stream: .email(founder))) { ev in
+                    if case .emailReceived(let p) = try ev.decode() {
+                        survivor = try views.thread(linking: p.messageKey, account: ev.envelope.account)
+                    }
+                    return false
+                }
             }
+            if let survivor, survivor != id, try views.thread(id: survivor) != nil { out.insert(survivor) }
         }
         return out
     }
