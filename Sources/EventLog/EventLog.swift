@@ -538,6 +538,24 @@ package final class EventLog: @unchecked Sendable {
         return try environment.read { txn in try key.withUTF8Buffer { try streamCount(txn, key: $0) } }
     }
 
+    /// The names of the streams that begin with `prefix` (in byte order; a name over 400 bytes, kept by its hash, is left
+    /// out), at most `limit` of them: one read of the stream index's keys, no event decoded.
+    package func streamNames(prefix: String, limit: Int = 10_000) throws -> [String] {
+        let start = Array(prefix.utf8)
+        return try environment.read { txn in
+            try txn.withCursor(streamEvents) { c in
+                var names: [String] = []
+                var entry = try start.withUnsafeBytes { try c.seek(atLeast: $0) }
+                while let e = entry, names.count < max(0, limit), e.key.starts(with: start) {
+                    let name = String(decoding: e.key, as: UTF8.self)
+                    if !name.hasPrefix("#sha256:") { names.append(name) }
+                    entry = try c.nextKey()
+                }
+                return names
+            }
+        }
+    }
+
     /// A chunk of `scan` also ends past this many payload bytes: events are ~1 KB, so 512 stay under it; events of
     /// ~125 KB (a message naming 128 references of ~1 KB each) had made a chunk of 512 hold 63 MB.
     package static let scanChunkBytes = 4 << 20

@@ -58,6 +58,8 @@ import CLMDB
     }
     /// dupSort: the next value of the current key only.
     @inlinable package func nextDuplicate() throws -> Entry? { try op(MDB_NEXT_DUP) }
+    /// dupSort: the first value of the next key.
+    @inlinable package func nextKey() throws -> Entry? { try op(MDB_NEXT_NODUP) }
     /// dupSort: the last value of the current key.
     @inlinable package func lastDuplicate() throws -> Entry? { try op(MDB_LAST_DUP) }
     /// dupSort: the previous value of the current key only.

@@ -39,7 +39,8 @@ public enum ErrorCategory: Sendable, Equatable {
         case DraftError.offline: self = .server
         case is DraftError: self = .refused
         case AccountError.oauth(let e), SyncError.credential(.oauth(let e)): self = e.needsUser ? .configuration : .server
-        case is AccountError, SyncError.credential, CategorizeError.categorizerOff: self = .configuration
+        case is AccountError, SyncError.credential, CategorizeError.categorizerOff, ImportError.accountIsConfigured,
+             ImportError.accountNameLike: self = .configuration
         case let e as OAuthError: self = e.needsUser ? .configuration : .server
         case ThreadListError.folderNotFound, ThreadListError.threadNotFound: self = .notFound
         case ThreadListError.actionFailed(let u as ActionError):

@@ -5,7 +5,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case sourceNotFound(String, String)
     /// A message file could not be read.
     case unreadable(String, String)
-    /// The account name cannot name an account: empty, over 1,024 bytes, or with control or format characters
+    /// The account name cannot name an account: empty, over 1,024 bytes, or with control, format or line/paragraph separator characters
     /// (the name as given, cut to 64 characters).
     case invalidAccount(String)
     /// The mbox file is locked by another program (a mail client or delivery agent writing it) for longer than the
@@ -13,6 +13,13 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case mboxLocked(String, String)
     /// The folder given for an mbox cannot name a folder: empty (the name as given).
     case invalidFolder(String)
+    /// The account name is an IMAP account's, configured now or once (removed since): its folders mirror its server,
+    /// and mail imported into them would pass for the server's (listed, counted, its actions "applied" though no server
+    /// holds it).
+    case accountIsConfigured(String)
+    /// The account name differs from a known one (configured, once configured, or holding mail) only by case, width or
+    /// Unicode form (NFKC, case-folded): the name given and the one it is like.
+    case accountNameLike(name: String, existing: String)
 
     public var description: String {
         switch self {
@@ -21,20 +28,26 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAccount(let name): "--account \"\(name)\" cannot name an account: give 1 to 1,024 bytes without control characters, not `*` (every account together)"
         case .mboxLocked(let p, let why): "cannot import \(p): it is locked by another program (\(why)); try again once that program is done with it (a stale \(p).lock left by a crashed program may be removed by hand)"
         case .invalidFolder(let name): "--folder \"\(name)\" cannot name a folder: give a non-empty name"
+        case .accountIsConfigured(let name):
+            "--account \"\(name)\" is an IMAP account (configured now or once): its folders mirror its server, and imported mail "
+                + "would pass for the server's; import under another name (e.g. \"\(name)-archive\")"
+        case .accountNameLike(let name, let existing):
+            "--account \"\(name)\" is too like the account name \"\(existing)\" (they differ only by case, width or Unicode form); "
+                + "use \"\(existing)\" or another name"
         }
     }
 }
 
 extension ImportError {
     /// Whether `name` can name the account an import files its mail under: 1 to 1,024 bytes (above LMDB's key
-    /// limit, which the views handle), no control or format (bidi, zero-width) characters. `account add` asks more
+    /// limit, which the views handle), no control, format (bidi, zero-width) or line/paragraph separator characters. `account add` asks more
     /// (1-64 letters, digits and . _ @ + -); an import of local mail takes any readable name but `*`, as it always did,
     /// but not one that would ride in every event's envelope at any length.
     static func checkAccount(_ name: String) throws(ImportError) {
         // `*` is the views' key of every account together (the unified inbox and badge): an account of that name
         // would mix into it.
         guard !name.isEmpty, name != "*", name.utf8.count <= 1_024,
-              !name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
+              !name.unicodeScalars.contains(where: { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) else {
             throw .invalidAccount(name.count > 64 ? String(name.prefix(64)) + "…" : name)
         }
     }

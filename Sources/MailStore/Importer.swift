@@ -48,6 +48,10 @@ public final class Importer {
         /// write lock), polled every 100 ms, before failing with `ImportError.mboxLocked` (default 10 s).
         public var mboxLockWait: Duration = MboxLock.defaultWait
 
+        /// Files the mail under a server account's name all the same (tests only: it stands for mail a sync filed there,
+        /// without a server). An import refuses such a name (``MailStore/checkImportAccount(_:)``).
+        package var underServerAccount = false
+
         /// Default options.
         public init() {}
     }
@@ -73,6 +77,7 @@ public final class Importer {
     /// Creates an importer for `store`.
     public init(store: MailStore, options: Options = Options()) throws {
         try ImportError.checkAccount(options.account)
+        if !options.underServerAccount { try store.checkImportAccount(options.account) }
         self.store = store
         self.options = options
         identity = try Identity()

@@ -60,6 +60,32 @@ extension MailStore {
         }
     }
 
+    /// Refuses to import mail under `name` where it would mix with an IMAP account: the name of one configured now or
+    /// once (its `account/NAME` stream holds an `AccountAdded`: its folders mirror its server, and its removal keeps its
+    /// mail and sync state filed under the name for a re-add), or a name differing from one of those only by case, width
+    /// or Unicode form. Reads the log's stream index only (the views are not opened, let alone caught up: an import
+    /// starts at once whatever their state); at most 10,000 account names are compared. The twin of
+    /// ``checkNameAndMailbox(_:)``, which refuses an account over a name holding imported mail.
+    func checkImportAccount(_ name: String) throws {
+        let stream = StreamName.account(name)
+        if try log.streamVersion(stream) > 0 {
+            var configured = false
+            try log.scanDecoded(filter: ScanFilter(stream: stream)) { _, event in
+                if case .success(.accountAdded) = event { configured = true; return false }
+                return true
+            }
+            if configured { throw ImportError.accountIsConfigured(name) }
+        }
+        let folded = MailStore.folded(name)
+        let prefix = StreamName.account("").rawValue
+        for streamName in try log.streamNames(prefix: prefix) {
+            let other = String(streamName.dropFirst(prefix.count))
+            if !other.utf8.elementsEqual(name.utf8) && MailStore.folded(other) == folded {
+                throw ImportError.accountNameLike(name: name, existing: other)
+            }
+        }
+    }
+
     /// Whether anything is filed under account `name`: folders (its mail and sync state), drafts and outbox items,
     /// pending or failed actions.
     func holdsState(_ name: String, views: ViewStore) throws -> Bool {

@@ -26,10 +26,10 @@ final class AccountIdentityTests: CLITestCase {
         try add("work", "carol@example.com", host: "imap.exmaple.com")
         try mailstore("account", "remove", "work")
         try add("work", "carol@example.com")
-        // Mail filed under it (imported here: a sync files it the same way), then removed: the name is the mailbox's.
+        // Mail filed under it (imported here, as a sync files it), then removed: the name is the mailbox's.
         let mbox = dir.file("in.mbox")
         try Data(DiskFullTests.mbox(count: 2).utf8).write(to: URL(fileURLWithPath: mbox))
-        try mailstore("import", "--mbox", mbox, "--folder", "INBOX", "--account", "work", "--quiet")
+        try fileAsSynced(mbox: mbox, account: "work")
         try mailstore("account", "remove", "work")
         let other = try add("work", "dan@example.com", expect: 6)
         XCTAssertTrue(other.stderr.contains("was the account of carol@example.com on imap.example.com")
@@ -72,6 +72,27 @@ final class AccountIdentityTests: CLITestCase {
         try add("\u{3BB}-work", "lw@example.com")
     }
 
+    /// The twin of the refusal above: an import under a server account's name (configured now or once), or a name like
+    /// a known one, is refused before anything is filed; mail of its own name goes in.
+    func testAnImportUnderAServerAccountsNameIsRefused() throws {
+        try mailstore("init")
+        let mbox = dir.file("in.mbox")
+        try Data(DiskFullTests.mbox(count: 2).utf8).write(to: URL(fileURLWithPath: mbox))
+        try add("frank", "frank@example.com")
+        let into = try mailstore("import", "--mbox", mbox, "--account", "frank", "--quiet", expect: 6)
+        XCTAssertTrue(into.stderr.contains("\"frank\" is an IMAP account") && into.stderr.contains("frank-archive"), into.stderr)
+        let like = try mailstore("import", "--mbox", mbox, "--account", "Frank", "--quiet", expect: 6)
+        XCTAssertTrue(like.stderr.contains("too like the account name \"frank\""), like.stderr)
+        try mailstore("account", "remove", "frank")
+        try mailstore("import", "--mbox", mbox, "--account", "frank", "--quiet", expect: 6)
+        XCTAssertEqual(try mailstore("log", "--type", "EmailReceived").stdout.filter { $0 == "\n" }.count, 0, "nothing filed")
+        // A name of imported mail only goes on taking mail.
+        try mailstore("import", "--mbox", mbox, "--account", "archive", "--quiet")
+        try mailstore("import", "--mbox", mbox, "--account", "archive", "--quiet")
+        let line = try mailstore("import", "--mbox", mbox, "--account", "a\u{2028}b", "--quiet", expect: 64)
+        XCTAssertTrue(line.stderr.contains("cannot name an account"), line.stderr)
+    }
+
     func testANameHoldingImportedMailIsRefusedAndARemovedAccountsMailTakesNoAction() throws {
         try mailstore("init")
         let mbox = dir.file("in.mbox")
@@ -80,10 +101,10 @@ final class AccountIdentityTests: CLITestCase {
         let local = try add("local", "me@example.com", expect: 6)
         XCTAssertTrue(local.stderr.contains("mail imported without a server is filed under \"local\""), local.stderr)
 
-        // Mail filed under a configured account (imported into it here: a sync would file it the same way), then the
-        // account removed: an action on it would never reach the server, so it is refused, not done locally.
+        // Mail filed under a configured account (imported into it here, as a sync files it), then the account removed:
+        // an action on it would never reach the server, so it is refused, not done locally.
         try add("work", "carol@example.com")
-        try mailstore("import", "--mbox", mbox, "--folder", "INBOX", "--account", "work", "--quiet")
+        try fileAsSynced(mbox: mbox, account: "work")
         let out = try mailstore("project", "--view", "threads", "--account", "work", "--all", "--json").stdout
         let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
         let thread = try XCTUnwrap((page["threads"] as? [[String: Any]])?.first?["id"] as? String)

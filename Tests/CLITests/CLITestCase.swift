@@ -1,4 +1,5 @@
 import Foundation
+import MailStore
 import TestSupport
 import XCTest
 
@@ -6,6 +7,24 @@ import XCTest
 class CLITestCase: FolderTestCase {
     override class var folderPrefix: String { "cli" }
     var store: String { dir.file("store") }
+
+    /// Files a Maildir's (`maildir`) or an mbox's (`mbox`, in `folder`) messages in `account` as a sync would, in this
+    /// process: `mailstore import` refuses a server account's name (its folders mirror its server).
+    func fileAsSynced(maildir: String? = nil, mbox: String? = nil, folder: String = "INBOX", account: String) throws {
+        let store = try MailStore.open(at: self.store, bulk: true)
+        var options = Importer.Options()
+        options.account = account
+        options.underServerAccount = true
+        let importer: Importer
+        if let maildir {
+            importer = try Importer(store: store, options: options)
+            _ = try importer.importMaildir(maildir)
+        } else if let mbox {
+            options.folder = folder
+            importer = try Importer(store: store, options: options)
+            _ = try importer.importMbox(mbox)
+        }
+    }
 
     @discardableResult
     func mailstore(_ args: String..., stdin: String? = nil, expect status: Int32 = 0, file: StaticString = #filePath,

@@ -17,7 +17,7 @@ final class DraftReplyCommandTests: CLITestCase {
         }
         mbox += "--b1--\n"
         try Data(mbox.utf8).write(to: URL(fileURLWithPath: dir.file("in.mbox")))
-        try mailstore("import", "--mbox", dir.file("in.mbox"), "--account", "work", "--quiet")
+        try fileAsSynced(mbox: dir.file("in.mbox"), folder: "in", account: "work")
         let line = try mailstore("log", "--type", "EmailReceived", "--json").stdout.split(separator: "\n").first ?? ""
         let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         return try XCTUnwrap((event["payload"] as? [String: Any])?["emailID"] as? String)

@@ -40,7 +40,7 @@ final class NotificationsCommandTests: CLITestCase {
         for sub in ["cur", "new", "tmp"] { try FileManager.default.createDirectory(atPath: md + "/" + sub, withIntermediateDirectories: true) }
         try Data("Message-ID: <m1@example.com>\r\nFrom: a@example.com\r\nSubject: hi\r\n\r\nhello\r\n".utf8)
             .write(to: URL(fileURLWithPath: md + "/cur/1:2,"))
-        try mailstore(["import", "--maildir", md, "--account", "work", "--quiet"])
+        try fileAsSynced(maildir: md, account: "work")
         let page = try JSONSerialization.jsonObject(with: Data(try mailstore(["project", "--view", "threads", "--account", "work", "--json"]).stdout.utf8))
         let thread = try XCTUnwrap(((page as? [String: Any])?["threads"] as? [[String: Any]])?.first?["id"] as? String)
         try mailstore(["mute", thread])

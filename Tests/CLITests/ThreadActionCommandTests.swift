@@ -141,7 +141,7 @@ final class ThreadActionCommandTests: CLITestCase {
         try mailstore("account", "add", "work", "--email", "me@example.com", "--host", "127.0.0.1", "--port", "9", "--security", "tls",
                       "--password-file", pw)
         _ = try generateCorpus(CorpusOptions(messages: 5, outputDirectory: dir.file("md"), seed: 12))
-        try mailstore("import", "--maildir", dir.file("md"), "--account", "work", "--quiet")
+        try fileAsSynced(maildir: dir.file("md"), account: "work")
         let out = try mailstore("project", "--view", "threads", "--account", "work", "--all", "--json").stdout
         let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
         let thread = try XCTUnwrap((page["threads"] as? [[String: Any]])?.first?["id"] as? String)

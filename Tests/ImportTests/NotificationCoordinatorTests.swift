@@ -54,6 +54,7 @@ final class NotificationArrivalFallbackTests: XCTestCase {
         f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
         var options = Importer.Options()
         options.account = "work"
+        options.underServerAccount = true  // as a sync files it
         func importing(_ messages: [(String, Int)]) throws {
             for (subject, offset) in messages {
                 let text = "Message-ID: <\(subject)@example.com>\r\nFrom: Ann <ann@example.com>\r\nTo: me@example.com\r\n"
@@ -111,6 +112,7 @@ final class NotificationActionTests: XCTestCase {
         }
         var options = Importer.Options()
         options.account = "work"
+        options.underServerAccount = true  // as a sync files it
         _ = try Importer(store: store, options: options).importMaildir(md)
         _ = try store.commit([("Archive", FolderRole.archive), ("Trash", .trash)].map { f, role in
             NewEvent(event: .folderDiscovered(FolderDiscovered(folder: f, displayName: f, role: role)), account: "work",

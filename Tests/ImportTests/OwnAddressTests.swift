@@ -21,6 +21,7 @@ final class OwnAddressTests: XCTestCase {
     private func importHome(_ store: MailStore, _ dir: TemporaryDirectory, count: Int, folder: String = "md") throws {
         var options = Importer.Options()
         options.account = "home"
+        options.underServerAccount = true  // as a sync files it
         XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file(folder)).imported, count)
     }
 
