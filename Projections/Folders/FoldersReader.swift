@@ -14,7 +14,8 @@ package struct FoldersReader {
         FolderEntry.tree(try snapshot.prefixed(FoldersProjector.listTable, Key(account).bytes).map(\.1))
     }
 
-    /// The accounts that have folders, in key order.
+    /// The accounts that have folders, in key order: each by its name (the folder entry's), not its key part (a name over
+    /// the key's 96 bytes is hashed there).
     package func accounts() throws -> [String] {
         var out: [String] = []
         // One seek per account: after reading an account's first key, jump past its prefix.
@@ -27,9 +28,10 @@ package struct FoldersReader {
             }
             guard let key = next else { break }
             var r = KeyReader(key)
-            let account = r.string()
-            out.append(account)
-            start = Key(account).bytes
+            let part = r.string()
+            let prefix = Key(part).bytes
+            out.append(try snapshot.prefixed(FoldersProjector.listTable, prefix, limit: 1).first?.1.account ?? part)
+            start = prefix
             start[start.count - 1] = 1 // just past every key of this account (its terminator is 0)
         }
         return out

@@ -13,6 +13,29 @@ extension ViewStore {
         try read { try ThreadsReader($0).page(scope: scope, folder: folder, category: category, after: after, limit: limit) }
     }
 
+    /// One page over several accounts' folders (`folders`: account and folder path each), merged newest first as one
+    /// listing orders its threads (date descending, then thread id), after `after`, read in one transaction (one
+    /// consistent state of the views). Reads at most `limit` + 1 rows of each folder.
+    public func threadPage(folders: [(account: String, folder: String)], category: AICategory?, after: (Timestamp, String)?,
+                           limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
+        try read { snapshot in
+            let reader = ThreadsReader(snapshot)
+            var rows: [ThreadRow] = []
+            var hasMore = false
+            for f in folders {
+                let page = try reader.page(scope: f.account, folder: f.folder, category: category, after: after, limit: limit)
+                rows += page.threads
+                hasMore = hasMore || page.hasMore
+            }
+            rows.sort { $0.latestDate != $1.latestDate ? $0.latestDate > $1.latestDate : Key($0.id).bytes.lexicographicallyPrecedes(Key($1.id).bytes) }
+            if rows.count > limit {
+                rows.removeLast(rows.count - limit)
+                hasMore = true
+            }
+            return (rows, hasMore)
+        }
+    }
+
     /// Those of `addresses` (lowercased) that sent mail in a Sent-role folder of `account`: the user's own addresses
     /// (see `ContactsReader.sentAs`).
     public func sentAs(account: String, among addresses: [String]) throws -> Set<String> {

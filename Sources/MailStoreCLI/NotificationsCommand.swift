@@ -133,7 +133,7 @@ struct NotificationSettingsCommand: ParsableCommand {
             Swift.print(JSONText.string(try e.encode(out)))
             return
         }
-        if let account { Swift.print("account \(account): " + (s.disabledAccounts.contains(account) ? "off" : "on")) }
+        if let account { Swift.print("account \(TerminalSanitiser.line(account)): " + (s.disabledAccounts.contains(account) ? "off" : "on")) }
         Swift.print("accounts off: " + (out.disabledAccounts.isEmpty ? "(none)" : out.disabledAccounts.joined(separator: ", ")))
         Swift.print("categories: " + CategorizeCommand.choices.map { "\($0)=\(cats[$0]! ? "on" : "off")" }.joined(separator: " "))
         Swift.print("quiet hours: " + (s.quietHours?.text ?? "off (preset \(QuietHours.preset.text))"))

@@ -30,11 +30,13 @@ extension ProjectCommand {
             }
         }
         if json { return try printJSON(rows) }
-        print(ThreadRow.fit("folder", 28) + ThreadRow.fit("copies", 9) + ThreadRow.fit("uidvalidity", 13) + ThreadRow.fit("highest uid", 13)
+        // With --unified, each row names its account (the folders of two accounts share paths).
+        let accountColumn: (String) -> String = unified ? { ThreadRow.fit($0, 16) } : { _ in "" }
+        print(accountColumn("account") + ThreadRow.fit("folder", 28) + ThreadRow.fit("copies", 9) + ThreadRow.fit("uidvalidity", 13) + ThreadRow.fit("highest uid", 13)
               + ThreadRow.fit("uidnext", 9) + ThreadRow.fit("modseq", 10) + "state")
         for r in rows {
             let state = r.uidValidity == nil ? "never synced" : r.complete ? "complete" : "first sync in progress"
-            print(ThreadRow.fit(r.folder, 28) + ThreadRow.fit(String(r.copies), 9) + ThreadRow.fit(r.uidValidity.map(String.init) ?? "-", 13)
+            print(accountColumn(r.account) + ThreadRow.fit(r.folder, 28) + ThreadRow.fit(String(r.copies), 9) + ThreadRow.fit(r.uidValidity.map(String.init) ?? "-", 13)
                   + ThreadRow.fit(r.highestUID.map(String.init) ?? "-", 13) + ThreadRow.fit(r.uidNext.map(String.init) ?? "-", 9)
                   + ThreadRow.fit(r.highestModSeq.map(String.init) ?? "-", 10) + state)
         }

@@ -165,6 +165,8 @@ struct ProjectCommand: ParsableCommand {
                                   categoriesAvailable: tabs))
         }
         if let missing, reports.allSatisfy({ $0.folders.isEmpty }) { throw missing }
+        // Over several accounts, those without the folder named are left out.
+        if folder != nil && reports.count > 1 { reports.removeAll { $0.folders.isEmpty } }
         if json {
             struct Unified: Encodable { var accounts: [Report]; var badge: Int }
             if unified { try printJSON(Unified(accounts: reports, badge: try useCase.fetchBadgeCount())) }
@@ -173,7 +175,7 @@ struct ProjectCommand: ParsableCommand {
         }
         let cats = ["all", "primary", "social", "promotions", "updates", "forums", "uncategorized"]
         for r in reports {
-            print("Account \(r.account): badge \(r.badge) (unread in Inbox-role folders); category tabs "
+            print("Account \(TerminalSanitiser.line(r.account)): badge \(r.badge) (unread in Inbox-role folders); category tabs "
                   + (r.categoriesAvailable ? "shown" : "hidden (no categorizer: MAILSTORE_CATEGORIZER=off)"))
             print(ThreadRow.fit("folder", 28) + cats.map { ThreadRow.fit($0, 13) }.joined())
             for row in r.folders + [Row(folder: "(whole account)", counts: r.total)] {
@@ -210,7 +212,7 @@ struct ProjectCommand: ParsableCommand {
         }
         if json { return try printJSON(unified ? reports : [reports[0]]) }
         for r in reports {
-            print("Outbox of \(r.account): \(r.badge) queued or failed")
+            print("Outbox of \(TerminalSanitiser.line(r.account)): \(r.badge) queued or failed")
             for e in r.emails {
                 let detail = e.sendState == "failed" ? (e.failureReason ?? "") + OutboxListCommand.when(e) : (e.dueAt.map { "due \($0)" } ?? "")
                 print("  \(ThreadRow.fit(e.sendState, 8)) \(ThreadRow.fit(e.id, 18)) \(ThreadRow.fit(e.subject, 40)) \(detail)  [\(e.actions.joined(separator: ", "))]")
@@ -292,7 +294,7 @@ struct ProjectCommand: ParsableCommand {
                 page = try useCase.fetchThreads(accountId: accountName, folderId: folder ?? "INBOX", category: cat,
                                                 cursor: next, pageSize: limit)
             } else {
-                page = try useCase.fetchUnifiedThreads(category: cat, cursor: next, pageSize: limit)
+                page = try useCase.fetchUnifiedThreads(folderId: folder, category: cat, cursor: next, pageSize: limit)
             }
             if json && !all {
                 print(JSONText.string(try e.encode(page)))

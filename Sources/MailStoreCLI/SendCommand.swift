@@ -83,7 +83,7 @@ struct OutboxListCommand: ParsableCommand {
             if let account { try AccountCheck.require(account, in: store) }
             let account = try account ?? ProjectCommand.configuredAccount(store)
             let (emails, badge) = try FetchThreadsUseCase(store: store).fetchOutboxEmails(accountId: account)
-            print("Outbox of \(account): \(badge) queued or failed")
+            print("Outbox of \(TerminalSanitiser.line(account)): \(badge) queued or failed")
             for e in emails {
                 print("\(e.id)  \(ThreadRow.fit(e.sendState, 8))  \(ThreadRow.fit(e.subject, 30))  actions: \(e.actions.joined(separator: ", "))"
                       + (e.failureReason.map { "  reason: \($0)" } ?? "") + OutboxListCommand.when(e))

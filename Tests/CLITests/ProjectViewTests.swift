@@ -174,6 +174,54 @@ final class ProjectViewTests: CLITestCase {
         try mailstore("verify", "--views")
     }
 
+    /// `--unified --folder F` lists F of every account that has it, merged newest first (pages with cursors give the same
+    /// rows), and is "no folder" only when none has it; the unread view leaves out the accounts without it; an account
+    /// name past a view key's 96 bytes is listed by its name, not its key.
+    func testUnifiedFolderListingsAndLongAccountNames() throws {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 60, outputDirectory: dir.file("md"), seed: 7))
+        let long = String(repeating: "n", count: 100)
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+        try mailstore("import", "--maildir", dir.file("md"), "--account", long, "--quiet")
+        try Data(DiskFullTests.mbox(count: 2).utf8).write(to: URL(fileURLWithPath: dir.file("only.mbox")))
+        try mailstore("import", "--mbox", dir.file("only.mbox"), "--folder", "Only", "--account", "solo", "--quiet")
+        func threads(_ args: [String]) throws -> [[String: Any]] {
+            let page = try XCTUnwrap(try json(try mailstore(["project", "--view", "threads", "--json"] + args).stdout) as? [String: Any])
+            return try XCTUnwrap(page["threads"] as? [[String: Any]])
+        }
+        let unified = try threads(["--unified", "--folder", "Archive", "--all"])
+        let demo = try threads(["--account", "demo", "--folder", "Archive", "--all"])
+        let other = try threads(["--account", long, "--folder", "Archive", "--all"])
+        XCTAssertGreaterThan(demo.count, 1)
+        XCTAssertEqual(Set(unified.compactMap { $0["id"] as? String }), Set((demo + other).compactMap { $0["id"] as? String }))
+        XCTAssertEqual(unified.count, demo.count + other.count)
+        XCTAssertEqual(Set(unified.compactMap { $0["accountId"] as? String }), ["demo", long])
+        let dates = unified.compactMap { $0["latestDate"] as? String }
+        XCTAssertEqual(dates, dates.sorted(by: >), "newest first")
+        // Two rows a page, cursor after cursor: the same rows in the same order.
+        var paged: [String] = []
+        var cursor: String?
+        repeat {
+            let out = try mailstore(["project", "--view", "threads", "--json", "--unified", "--folder", "Archive", "--limit", "2"]
+                                    + (cursor.map { ["--cursor", $0] } ?? [])).stdout
+            let page = try XCTUnwrap(try json(out) as? [String: Any])
+            paged += (page["threads"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            cursor = page["nextCursor"] as? String
+        } while cursor != nil && paged.count <= unified.count
+        XCTAssertEqual(paged, unified.compactMap { $0["id"] as? String })
+        XCTAssertEqual(try threads(["--unified", "--folder", "Only"]).compactMap { $0["accountId"] as? String }, ["solo", "solo"])
+        let none = try mailstore("project", "--view", "threads", "--unified", "--folder", "NoSuch", expect: 4)
+        XCTAssertTrue(none.stderr.contains("no folder"), none.stderr)
+
+        let unread = try XCTUnwrap(try json(try mailstore("project", "--view", "unread", "--unified", "--folder", "Only", "--json").stdout)
+                                   as? [String: Any])
+        XCTAssertEqual((unread["accounts"] as? [[String: Any]])?.compactMap { $0["account"] as? String }, ["solo"])
+        let all = try XCTUnwrap(try json(try mailstore("project", "--view", "unread", "--unified", "--json").stdout) as? [String: Any])
+        XCTAssertEqual(Set((all["accounts"] as? [[String: Any]])?.compactMap { $0["account"] as? String } ?? []), ["demo", long, "solo"])
+        let sync = try mailstore("project", "--view", "sync", "--unified").stdout
+        XCTAssertTrue(sync.hasPrefix("account"), sync)
+    }
+
     /// A view that is not one is a usage error listing the views.
     func testUnknownViewIsAUsageError() throws {
         try mailstore("init")

@@ -59,10 +59,36 @@ public struct FetchThreadsUseCase: Sendable {
         throw ThreadListError.folderNotFound(id: folderId)
     }
 
-    /// A page of the unified inbox: the Inbox-role folders of every account, merged by date.
-    public func fetchUnifiedThreads(category: AICategory? = nil, cursor: ThreadCursor? = nil,
+    /// A page of the unified inbox: the Inbox-role folders of every account, merged by date. With `folderId` (other than
+    /// `INBOX`), the folder of that path in every account that has it (`Starred`: each account's, as
+    /// ``fetchThreads(accountId:folderId:category:cursor:pageSize:)`` reads it), merged the same way; a folder no account
+    /// has throws `ThreadListError.folderNotFound`.
+    public func fetchUnifiedThreads(folderId: String? = nil, category: AICategory? = nil, cursor: ThreadCursor? = nil,
                                     pageSize: Int = defaultPageSize) throws -> ThreadPage {
-        try page(scope: "*", folder: "INBOX", category: category, cursor: cursor, pageSize: pageSize)
+        guard let folderId, folderId.uppercased() != "INBOX" else {
+            return try page(scope: "*", folder: "INBOX", category: category, cursor: cursor, pageSize: pageSize)
+        }
+        let accounts: [String]
+        do { accounts = try views.accounts() } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        var folders: [(account: String, folder: String)] = []
+        for a in accounts {
+            if folderId == FetchThreadsUseCase.starredFolder, let starred = try starredFolder(accountId: a) {
+                folders.append((a, starred))
+                continue
+            }
+            do { folders.append((a, try folderPath(accountId: a, folderId: folderId))) } catch ThreadListError.folderNotFound { continue }
+        }
+        if folders.isEmpty { throw ThreadListError.folderNotFound(id: folderId) }
+        guard pageSize > 0 else { return .empty }
+        if category == .uncategorized || category == .forums { return .empty }
+        do {
+            let (rows, hasMore) = try views.threadPage(folders: folders, category: category,
+                                                       after: cursor.map { ($0.latestDate, $0.threadID) }, limit: pageSize)
+            let next = hasMore ? rows.last.map { ThreadCursor(latestDate: $0.latestDate, threadID: $0.id) } : nil
+            return ThreadPage(threads: rows.map(FetchThreadsUseCase.summary), nextCursor: next, hasMore: hasMore)
+        } catch {
+            throw ThreadListError.fetchFailed(underlying: error)
+        }
     }
 
     /// One thread by id.
