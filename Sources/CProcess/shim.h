@@ -8,4 +8,16 @@
 static inline int mailstore_set_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
 }
+
+#include <stdio.h>
+#include <errno.h>
+
+/* Flushes stdio's standard output and says whether all it was given reached the file: 0 if so; else the error number
+   of the flush that failed, or 0x7fffffff when an earlier write failed (stdio keeps no error number for it). Swift 6
+   cannot name `stdout` (a C global it takes for shared mutable state). */
+static inline int mailstore_stdout_finish(void) {
+    errno = 0;
+    if (fflush(stdout) != 0) return errno != 0 ? errno : 0x7fffffff;
+    return ferror(stdout) ? 0x7fffffff : 0;
+}
 #endif

@@ -494,7 +494,8 @@ package final class Environment: @unchecked Sendable {
     static func residentFileBudget(_ text: String?) -> Int {
         guard let text else { return defaultResidentFileBudget }
         guard let mb = Int(text.trimmingCharacters(in: .whitespaces)), (32...(1 << 20)).contains(mb) else {
-            FileHandle.standardError.write(Data("mailstore: warning: MAILSTORE_MAPPED_BUDGET_MB is not a whole number of MiB from 32 to 1048576: using 64\n".utf8))
+            var warning = "mailstore: warning: MAILSTORE_MAPPED_BUDGET_MB is not a whole number of MiB from 32 to 1048576: using 64\n"
+            warning.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
             return defaultResidentFileBudget
         }
         return mb << 20

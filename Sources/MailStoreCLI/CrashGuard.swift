@@ -47,7 +47,7 @@ enum CrashGuard {
         if p.terminationReason == .exit { exit(status) }
         if status == SIGSEGV || status == SIGBUS {
             // The child's progress bar, where it was drawn, is cleared first.
-            if Terminal.stderrIsTTY { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if Terminal.stderrIsTTY { StandardStream.err(Data("\r\u{1B}[K".utf8)) }
             exit(onCrash(status))
         }
         signal(status, SIG_DFL)

@@ -54,6 +54,7 @@ package struct MailstoreCommand: ParsableCommand {
             var command = try parseAsRoot(arguments)
             ran = type(of: command)
             try command.run()
+            StandardStream.finish()
         } catch {
             // As `ParsableCommand.main` does, but an error's text is sanitised before it reaches the terminal: the
             // parser's and the commands' usage errors quote arguments, which may come from mail (a thread id, a
@@ -64,9 +65,10 @@ package struct MailstoreCommand: ParsableCommand {
                 if code == .success {
                     print(text)
                 } else {
-                    FileHandle.standardError.write(Data((TerminalSanitiser.block(Terminal.bounded(text)) + "\n").utf8))
+                    StandardStream.err(Data((TerminalSanitiser.block(Terminal.bounded(text)) + "\n").utf8))
                 }
             }
+            if code == .success { StandardStream.finish() } else { fflush(nil) }
             Foundation.exit(code.rawValue)
         }
     }

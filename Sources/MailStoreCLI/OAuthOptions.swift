@@ -41,7 +41,7 @@ struct OAuthOptions: ParsableArguments {
     func signIn(loginHint: String?) -> (OAuthClient) throws -> OAuthClient.Tokens {
         let timeout = signInTimeout ?? OAuthSignIn.defaultTimeoutSeconds
         // Unbuffered, so a caller reading the output sees the URL or code at once; server text sanitised.
-        let say: (String) -> Void = { FileHandle.standardOutput.write(Data((TerminalSanitiser.block($0) + "\n").utf8)) }
+        let say: (String) -> Void = { StandardStream.out(Data((TerminalSanitiser.block($0) + "\n").utf8)) }
         return { [device, noBrowser] client in
             device ? try OAuthSignIn.device(client, timeoutSeconds: timeout, say: say)
                 : try OAuthSignIn.browser(client, loginHint: loginHint, openBrowser: !noBrowser, timeoutSeconds: timeout, say: say)

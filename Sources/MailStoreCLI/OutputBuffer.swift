@@ -18,7 +18,7 @@ struct OutputBuffer {
     mutating func flush() {
         guard !buffer.isEmpty else { return }
         fflush(nil)
-        FileHandle.standardOutput.write(buffer)
+        StandardStream.out(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

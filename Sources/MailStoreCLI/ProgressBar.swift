@@ -40,12 +40,12 @@ final class ProgressBar {
             if rate > 0, done < total { line += String(format: " ETA %.0fs", Double(total - done) / rate) }
         }
         line += String(format: " %.0f/s", rate)
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        StandardStream.err(Data((line + "\u{1B}[K").utf8))
     }
 
     /// Clears the bar.
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardStream.err(Data("\r\u{1B}[K".utf8))
     }
 }

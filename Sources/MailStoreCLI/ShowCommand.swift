@@ -49,7 +49,7 @@ struct ShowCommand: ParsableCommand {
                 guard let bytes = try store.blob(received.payload.blob) else {
                     throw CLIError.notFound("the raw message \(received.payload.blob) is missing from the blob store; run `mailstore verify`")
                 }
-                FileHandle.standardOutput.write(Data(bytes))
+                StandardStream.out(Data(bytes))
                 return
             }
             if json {

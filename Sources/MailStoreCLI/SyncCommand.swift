@@ -57,7 +57,7 @@ struct SyncCommand: ParsableCommand {
             }
             if accounts.isEmpty { throw SyncError.noAccounts }
             var options = SyncOptions(folders: folder.isEmpty ? nil : folder, batchMessages: batchMessages, timeoutSeconds: timeout)
-            if trace { options.trace = { line in FileHandle.standardError.write(Data((TerminalSanitiser.line(line) + "\n").utf8)) } }
+            if trace { options.trace = { line in StandardStream.err(Data((TerminalSanitiser.line(line) + "\n").utf8)) } }
             if watch {
                 // Spec E-21: mutes of threads that are gone go, once per watch start.
                 try NotificationCoordinator(store: store).removeMutesOfGoneThreads()

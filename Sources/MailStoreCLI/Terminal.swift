@@ -18,12 +18,12 @@ enum Terminal {
 
     /// Writes `mailstore: error: message` to stderr (sanitised: errors quote servers and mail; bounded, `bounded`).
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("mailstore: error: \(TerminalSanitiser.block(bounded(message)))\n".utf8))
+        StandardStream.err(Data("mailstore: error: \(TerminalSanitiser.block(bounded(message)))\n".utf8))
     }
 
     /// Writes `mailstore: warning: message` to stderr (sanitised and bounded).
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("mailstore: warning: \(TerminalSanitiser.block(bounded(message)))\n".utf8))
+        StandardStream.err(Data("mailstore: warning: \(TerminalSanitiser.block(bounded(message)))\n".utf8))
     }
 
     /// The most Unicode scalars of an error or warning printed whole.
@@ -44,7 +44,7 @@ enum Terminal {
 
     /// Writes a line to stderr (sanitised).
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((TerminalSanitiser.block(message) + "\n").utf8))
+        StandardStream.err(Data((TerminalSanitiser.block(message) + "\n").utf8))
     }
 
     /// Prints text that comes from mail or a server on stdout as one line, without escape sequences,

@@ -291,7 +291,8 @@ public final class ViewStore: @unchecked Sendable {
         guard let text else { return nil }
         guard let n = UInt64(text.trimmingCharacters(in: .whitespaces)), n >= 1 else {
             if !historyWindowWarned.exchange(true, ordering: .relaxed) {
-                FileHandle.standardError.write(Data("mailstore: warning: MAILSTORE_HISTORY_WINDOW is not a whole number of events of at least 1: using \(ViewHistory.windowEvents)\n".utf8))
+                var warning = "mailstore: warning: MAILSTORE_HISTORY_WINDOW is not a whole number of events of at least 1: using \(ViewHistory.windowEvents)\n"
+                warning.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
             }
             return nil
         }

@@ -54,6 +54,22 @@ final class TerminalOutputTests: CLITestCase {
     }
 
     /// An error quoting a huge argument prints its beginning and its end (the hint), not the whole argument.
+    /// Output that cannot be written (a full disk: `/dev/full`) fails the command with a message and the data error code,
+    /// whether it went through stdio or straight to the file (a Foundation write had trapped, exit 132; stdio's lost
+    /// output had exited 0).
+    func testOutputToAFullDiskFailsTheCommandSayingSo() throws {
+        try importHostileMessage()
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        for args in [["log"], ["project", "--view", "threads", "--account", "demo", "--folder", "hostile", "--all", "--json"], ["verify", "--json"],
+                     ["stats", "--json"]] {
+            let r = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" >/dev/full", BuiltProducts.executable("mailstore")] + args,
+                                         environment: env)
+            XCTAssertEqual(r.status, 3, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("cannot write the output: "), "\(args): \(r.stderr)")
+        }
+    }
+
     func testAnErrorQuotingAHugeArgumentIsCutKeepingItsHint() throws {
         try mailstore("init")
         let r = try mailstore("show", String(repeating: "a", count: 100_000), expect: 4)
