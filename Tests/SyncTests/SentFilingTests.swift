@@ -73,6 +73,23 @@ final class SentFilingTests: SyncTestCase {
         XCTAssertEqual(try inSent(messageID), 1, "filed once")
     }
 
+    /// A filing whose APPEND reached the server but whose answer was lost (a dropped connection, a timeout, a process
+    /// killed) is pending and the copy is in Sent already: the next filing finds it by its Message-ID and appends no
+    /// second copy.
+    func testAPendingFilingWhoseCopyIsInSentAlreadyAppendsNoSecond() throws {
+        try add(imapPort: 9)
+        let (draftID, messageID) = try send("Answer lost")
+        try store.removeAccount(named: accountName)
+        try add(imapPort: imap.tlsPort)
+        let c = try server()
+        let copy = "From: \(user!)\r\nTo: bob@example.com\r\nSubject: Answer lost\r\nMessage-ID: \(messageID)\r\n\r\nHello\r\n"
+        _ = try c.append(to: MailboxName(path("Sent")), message: Array(copy.utf8), flags: ["\\Seen"])
+        c.logout()
+        XCTAssertEqual(try sync().sentFiled, 1, "completed")
+        XCTAssertEqual(try inSent(messageID), 1, "no second copy")
+        XCTAssertNil(try views.draft(id: draftID))
+    }
+
     /// A sync does not file a sent message while another process sends the account's mail: that process may be
     /// filing the same message (two APPENDs, two copies in Sent). The next sync files it, once.
     func testAPendingFilingIsLeftToTheProcessSendingNow() throws {

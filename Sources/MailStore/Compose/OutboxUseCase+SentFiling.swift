@@ -51,7 +51,8 @@ extension OutboxUseCase {
             guard let d = try views.draft(id: item.draftID), let a = try views.account(named: account)?.settings,
                   let due = try sentQueuing(item.draftID)?.dueAt else { continue }
             let composed = try compose(d, due: due)
-            guard fileInSent(composed, account: a, retries: 1) == nil else { continue }
+            // An earlier try may have filed it and lost only the server's answer: looked for first.
+            guard fileInSent(composed, account: a, retries: 1, lookFirst: true) == nil else { continue }
             try append(.draftDeleted(DraftDeleted(draftID: item.draftID)), account, item.draftID, actor: .system)
             filed.append(item.draftID)
         }
@@ -59,14 +60,16 @@ extension OutboxUseCase {
     }
 
     /// APPENDs the sent message (its filed copy: with its Bcc field) to Sent with \Seen where the provider does not file it itself, trying up to
-    /// `retries` times (1 s, 2 s, 4 s apart). Returns nil when filed or not needed, else why it was not.
-    func fileInSent(_ m: ComposedMessage, account a: AccountAdded, retries: Int) -> String? {
+    /// `retries` times (1 s, 2 s, 4 s apart). Returns nil when filed or not needed, else why it was not. A try after the
+    /// first (and every try with `lookFirst`) first looks for the message's Message-ID in Sent: an APPEND whose answer was
+    /// lost (a dropped connection, a timeout) may have filed it, and a second would leave two copies.
+    func fileInSent(_ m: ComposedMessage, account a: AccountAdded, retries: Int, lookFirst: Bool = false) -> String? {
         guard ProviderRegistry.provider(id: a.provider).requiresSentAppend else { return nil }
         var why = ""
         for attempt in 0..<max(1, min(retries, 5)) {
             if attempt > 0 { Thread.sleep(forTimeInterval: Double(1 << (attempt - 1))) }
             do {
-                try appendToSent(m.filedCopy, account: a)
+                try appendToSent(m.filedCopy, messageID: m.messageID, account: a, lookFirst: lookFirst || attempt > 0)
                 return nil
             } catch DraftError.noSentFolder(let name) {
                 return DraftError.noSentFolder(name).description
@@ -77,8 +80,9 @@ extension OutboxUseCase {
         return why
     }
 
-    /// One APPEND to the Sent folder; the folder list is fetched (and recorded) first when none is known.
-    private func appendToSent(_ bytes: [UInt8], account a: AccountAdded) throws {
+    /// One APPEND to the Sent folder; the folder list is fetched (and recorded) first when none is known. With `lookFirst`,
+    /// none when Sent holds a message of `messageID` already (`UID SEARCH HEADER Message-ID`, the folder examined).
+    private func appendToSent(_ bytes: [UInt8], messageID: String, account a: AccountAdded, lookFirst: Bool) throws {
         let engine = try SyncEngine(store: store, account: a)
         defer { engine.disconnect() }
         let conn = try engine.connect()
@@ -88,6 +92,10 @@ extension OutboxUseCase {
             path = try engine.discoverFolders(conn, report: &report).first { $0.role == .sent }?.path
         }
         guard let path else { throw DraftError.noSentFolder(a.name) }
+        if lookFirst {
+            _ = try conn.select(MailboxName(path), readOnly: true, condstore: false)
+            if try !conn.uidSearch([.header("Message-ID", messageID)]).isEmpty { return }
+        }
         _ = try conn.append(to: MailboxName(path), message: bytes, flags: ["\\Seen"])
     }
 
