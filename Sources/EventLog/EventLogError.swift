@@ -19,14 +19,30 @@ package enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible 
         return false
     }
 
+    /// True for `corruptBlob`: one blob's stored bytes are damaged (the rest of the log reads). A reader of many
+    /// messages (the search index, `categorize --rerun`) skips that message's raw form, not the whole run.
+    package var isCorruptBlob: Bool {
+        if case .corruptBlob = self { return true }
+        return false
+    }
+
+    /// The hint every corrupt record or blob ends with.
+    static let verifyHint = "; run `mailstore verify`"
+
+    /// `reason` without a trailing `verifyHint` (a wrapped decoding or zstd error's own), so the description, which
+    /// adds it, says it once.
+    static func withoutHint(_ reason: String) -> String {
+        reason.hasSuffix(verifyHint) ? String(reason.dropLast(verifyHint.count)) : reason
+    }
+
     package var description: String {
         switch self {
         case .wrongExpectedVersion(let stream, let expected, let actual):
             return "stream '\(stream)' is at version \(actual), the append expected \(expected); nothing was appended: re-read the stream and retry"
         case .corruptRecord(let seq, let reason):
-            return "event \(seq) is corrupt: \(reason); run `mailstore verify` and restore the log from a backup"
+            return "event \(seq) is corrupt: \(EventLogError.withoutHint(reason))\(EventLogError.verifyHint) and restore the log from a backup"
         case .corruptBlob(let hash, let reason):
-            return "blob \(hash) is corrupt: \(reason); run `mailstore verify`"
+            return "blob \(hash) is corrupt: \(EventLogError.withoutHint(reason))\(EventLogError.verifyHint)"
         case .readOnly:
             return "the log is open read-only"
         case .invalidStream(let s):

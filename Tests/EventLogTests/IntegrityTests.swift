@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import LMDB
+import NativeCodecs
 import TestSupport
 import XCTest
 
@@ -127,6 +128,20 @@ final class IntegrityTests: EventLogTestCase {
         XCTAssertEqual(report.problems.count, 1, "\(report.problems)")
         XCTAssertTrue(report.problems[0].message.contains("blob number 1") && report.problems[0].message.contains("altered"),
                       report.problems[0].message)
+    }
+
+    /// A damaged record's or blob's error says to run `mailstore verify` once, though the decoding or zstd error it
+    /// wraps says so too.
+    func testACorruptRecordOrBlobSaysToRunVerifyOnce() {
+        let wrapped = [DecodeError.malformed("a bad length", at: 3).description, DecodeError.truncated(at: 9).description,
+                       NativeCodecError.corruptCompressedData("Unknown frame descriptor").description, "content does not match its SHA-256"]
+        for reason in wrapped {
+            for error in [EventLogError.corruptBlob(hash: "4dbb", reason: reason), EventLogError.corruptRecord(sequence: 7, reason: reason)] {
+                let text = "\(error)"
+                XCTAssertEqual(text.components(separatedBy: "`mailstore verify`").count, 2, text)
+                XCTAssertTrue(text.contains(reason.components(separatedBy: ";")[0]), text)
+            }
+        }
     }
 
     /// A stored blob that cannot be decoded (an unknown flag, a size that does not match, a dictionary that is not
