@@ -54,7 +54,9 @@ struct CategorizeCommand: ParsableCommand {
                 } else {
                     print("\(summary.classifier): \(Counted.of(summary.examined, "email")), \(summary.recategorized) re-categorized "
                           + "(\(summary.moved) moved), \(summary.upToDate) up to date, \(summary.userCorrections) the user's own, "
-                          + "\(summary.missingRaw.count) without their raw message")
+                          + "\(summary.missingRaw.count) without their raw message"
+                          + (summary.damagedRaw.isEmpty ? "" : ", \(summary.damagedRaw.count) whose raw message is damaged "
+                              + "(left as they were: `mailstore verify` names the damaged blobs; restore log/ from a backup)"))
                 }
                 return
             }

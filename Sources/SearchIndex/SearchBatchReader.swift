@@ -50,13 +50,22 @@ final class SearchBatchReader {
     }
 
     /// Decodes `ev`, reads its raw message if it is an `EmailReceived` and builds its document, its text digested,
-    /// into the batch being made.
+    /// into the batch being made. A raw message that does not read (a damaged blob) leaves the document without its
+    /// body, listed in the batch's `unreadBodies`.
     func add(_ ev: StoredEvent) throws {
         // An event that does not decode is skipped, not fatal: a rebuild or catch-up never sticks on it.
         let d = try? ev.decode()
         var document: SearchDocument?
         if case .emailReceived(let p)? = d {
-            let raw = try log.blob(p.blob, zstd: zstd, hasher: hasher)
+            // A damaged blob costs its message's body, not the run: the document holds what the event carries (headers, snippet), and
+            // the writer names the email (`SearchIndex.noteUnreadBody`). Failing here had stopped every rebuild for good.
+            let raw: [UInt8]?
+            do {
+                raw = try log.blob(p.blob, zstd: zstd, hasher: hasher)
+            } catch let error as EventLogError where error.isCorruptBlob {
+                raw = nil
+                batch.unreadBodies.append(UnreadBody(emailID: p.emailID, sequence: ev.envelope.sequence, reason: "\(error)"))
+            }
             blobsSinceRelease += 1
             // Each blob read maps its pages (and their cached neighbourhood where fault-around is on): the pages read
             // so far go every `releaseInterval` blobs, so they never pile up in the resident size; a big blob's at once.

@@ -46,7 +46,13 @@ extension SearchIndex {
     /// A catch-up of `pipelineThreshold` events or more (a rebuild) reads, decodes and parses its batches on
     /// a second thread while this one writes them (`SearchBatchFeed`, at most `SearchBatchFeed.capacity`
     /// batch ahead): parsing the messages was a fifth of a rebuild's time, and SQLite writes on one thread.
-    package func catchUp(log: EventLog, through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws {
+    ///
+    /// An email whose raw message does not read (a damaged blob) is indexed without its body, and `notice` is told
+    /// which (`tellUnreadBodies`); the catch-up goes on.
+    package func catchUp(log: EventLog, through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil,
+                         notice: (String) -> Void = { _ in }) throws {
+        let unreadBefore = locked { unreadBodies }
+        defer { tellUnreadBodies(since: unreadBefore, notice: notice) }
         let head = try limit ?? log.head().sequence
         let start = try checkpoint()
         // A live index keeps `terms` current: batch by batch for a few events, else made again at the end (a file
@@ -60,6 +66,34 @@ extension SearchIndex {
         if start < head { try foldCatchUp(log: log, head: head, start: start, progress: progress) }
         // Behind after the fold (counted batches keep it current), or before it with nothing to fold: made again.
         if !bulk, try !locked({ try termsCurrent() }) { try recomputeTerms() }
+    }
+
+    /// The most emails indexed without their body that a catch-up names one by one (`tellUnreadBodies`); the rest
+    /// are counted.
+    static let maxUnreadBodiesNamed = 10
+
+    /// Counts `u`, an email the batch being written indexes without its body, and keeps what to say of it (the
+    /// first `maxUnreadBodiesNamed` of a catch-up). Call under `lock`.
+    func noteUnreadBody(_ u: UnreadBody) {
+        unreadBodies += 1
+        guard unreadBodyNotes.count < SearchIndex.maxUnreadBodiesNamed else { return }
+        unreadBodyNotes.append("email \(u.emailID) (event \(u.sequence)) is indexed without its body, its raw message unreadable "
+            + "(\(u.reason)): search finds it by the headers and snippet its event carries. Restore log/ from a backup (docs/operations.md); "
+            + "`mailstore verify` lists the damaged blobs")
+    }
+
+    /// Tells `notice` of the emails indexed without their body since `before` (`unreadBodies`): each of the first
+    /// `maxUnreadBodiesNamed`, then how many more.
+    func tellUnreadBodies(since before: Int, notice: (String) -> Void) {
+        let (count, notes) = locked { () -> (Int, [String]) in
+            defer { unreadBodyNotes = [] }
+            return (unreadBodies - before, unreadBodyNotes)
+        }
+        for n in notes { notice(n) }
+        if count > notes.count {
+            notice("\(count) emails in all are indexed without their body, their raw message unreadable (\(count - notes.count) more "
+                + "than named above); restore log/ from a backup (docs/operations.md); `mailstore verify` lists the damaged blobs")
+        }
     }
 
     /// `catchUp`'s fold of the events after `start` through `head`.
@@ -127,6 +161,7 @@ extension SearchIndex {
             guard let event = batch.decoded[i] else { continue }
             try apply(event, account: ev.envelope.account, sequence: ev.envelope.sequence, document: batch.documents[i])
         }
+        for u in batch.unreadBodies where u.sequence > cp { noteUnreadBody(u) }
         try addPendingTerms(through: batch.last)
         try statement("INSERT OR REPLACE INTO meta(key, value) VALUES('checkpoint', ?)").run([.int(Int64(batch.last))])
         if let link = batch.link {
@@ -297,14 +332,17 @@ extension SearchIndex {
     }
 
     /// The text columns of the document of the `EmailReceived` at `sequence`, derived from the log and the
-    /// message as a fold derives them; nil when that event is not one or does not decode, or its message does
-    /// not read (a message the store does not have is indexed without its body, and derived so again).
+    /// message as a fold derives them; nil when that event is not one or does not decode, or the log cannot be read
+    /// (a message the store does not have, or whose blob is damaged, is indexed without its body, and derived so again).
     static func indexedColumns(at sequence: UInt64, log: EventLog) -> [String]? {
         guard let stored = try? log.event(at: sequence),
               case .emailReceived(let p)? = try? stored.decode() else { return nil }
         let raw: [UInt8]?
         do {
             raw = try log.blob(p.blob, zstd: nil, hasher: nil)
+        } catch let error as EventLogError where error.isCorruptBlob {
+            // As the fold indexed it: without its body (`SearchBatchReader.add`).
+            raw = nil
         } catch {
             return nil
         }

@@ -117,6 +117,12 @@ package final class SearchIndex: @unchecked Sendable {
     var restrictsByFilters = true
     /// Searches on this connection that read by rowid the rows their filters admit (`restriction`). Used under `lock`.
     var filterRestrictions = 0
+    /// Emails the catch-ups on this connection indexed without their body, their raw message unreadable (a damaged
+    /// blob: `SearchBatchReader.add`). Used under `lock`.
+    package internal(set) var unreadBodies = 0
+    /// What to tell of the emails indexed without their body since the catch-up under way began (at most
+    /// `maxUnreadBodiesNamed`, `tellUnreadBodies`). Used under `lock`.
+    var unreadBodyNotes: [String] = []
 
     /// Opens the index file at `path`, creating its tables when new. Throws `schemaMismatch` when the file
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
@@ -338,7 +344,7 @@ package final class SearchIndex: @unchecked Sendable {
         } else {
             index = try rebuild(folder: folder, log: log, unlessFresh: true, notice: notice)
         }
-        try index.catchUp(log: log)
+        try index.catchUp(log: log, notice: notice)
         return index
     }
 
@@ -454,7 +460,7 @@ package final class SearchIndex: @unchecked Sendable {
         for f in [building, building + "-journal"] { unlink(f) }
         do {
             let fresh = try SearchIndex.builtAside(at: building)
-            try fresh.catchUp(log: log, through: limit, progress: progress)
+            try fresh.catchUp(log: log, through: limit, progress: progress, notice: notice)
             try fresh.mergeAllSegments()
             // Before the vocabulary's temporary table is made (`makeQueryIndexes` switches the temporary store).
             try fresh.makeQueryIndexes()

@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import LMDB
 import MailStore
 import Projections
 import Views
@@ -217,6 +218,39 @@ final class CategoriesTests: ViewsTestCase {
         XCTAssertEqual(again.recategorized, 0)
         XCTAssertEqual(again.upToDate, 5)
         XCTAssertEqual(try store.log.head().sequence, head + 1)
+    }
+
+    /// A re-run over a message whose blob is damaged (its content no longer matches its SHA-256) skips it, counted,
+    /// and categorizes the others: one bad blob had stopped the run, writing nothing.
+    func testRerunSkipsAndCountsAMessageWhoseBlobIsDamaged() throws {
+        try importAll(try maildir("mail", CategoriesTests.messages))
+        var blobs: [String: (emailID: String, blob: BlobHash)] = [:]
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
+            if case .emailReceived(let p) = try ev.decode() { blobs[p.messageID ?? ""] = (p.emailID, p.blob) }
+            return true
+        }
+        let github = try XCTUnwrap(blobs["g1@github.com"]), promo = try XCTUnwrap(blobs["s1@shopwell.example"])
+        // Both left by an older classifier (version 1 of the payload), so a re-run reads their raw messages.
+        for id in [github.emailID, promo.emailID] {
+            var w = ByteWriter()
+            w.write(id); w.write(AICategory.primary); w.write("rules")
+            let old = try DomainEvent.decode(type: .emailCategorized, version: 1, payload: w.bytes)
+            try store.log.append(NewEvent(event: old, account: "acct", stream: .email(id), actor: .system))
+        }
+        let env = store.log.environment
+        let keys = try env.openDatabase("blob_keys"), data = try env.openDatabase("blob_data")
+        try env.write { txn in
+            let number = try XCTUnwrap(try txn.getBytes(keys, key: github.blob.bytes))
+            _ = try txn.put(data, key: number, value: [0, 7] + Array("altered".utf8))
+        }
+        XCTAssertThrowsError(try store.log.blob(github.blob))
+
+        let summary = try CategorizeEmailUseCase(store: store).rerun()
+        XCTAssertEqual(summary.damagedRaw, [github.emailID])
+        XCTAssertEqual(summary.missingRaw, [])
+        XCTAssertEqual(summary.recategorized, 1, "the other message is categorized")
+        XCTAssertEqual(try categories()["s1@shopwell.example"]?.category, .promotions)
+        XCTAssertEqual(try categories()["g1@github.com"]?.category, .primary, "the damaged one is left as it was")
     }
 
     func testAThreadsCategoryIsItsNewestEmails() throws {

@@ -20,7 +20,8 @@ extension CategorizeEmailUseCase {
 
     /// Re-categorizes the existing mail with the current classifier version: every email whose newest
     /// `EmailCategorized` is from an older version (or which has none) gets a new one, read from its raw
-    /// message in the blob store. The user's corrections are left alone; old events are never edited.
+    /// message in the blob store. The user's corrections are left alone; old events are never edited. An email whose raw
+    /// message is missing or damaged (its blob fails its SHA-256) is skipped and counted (`missingRaw`, `damagedRaw`).
     /// Idempotent: a second run finds everything up to date. `progress` gets (done, total).
     public func rerun(batchSize: Int = 512, progress: ((Int, Int) -> Void)? = nil) throws -> RerunSummary {
         guard isAvailable else { throw CategorizeError.categorizerOff }
@@ -64,7 +65,15 @@ extension CategorizeEmailUseCase {
             case .none:
                 break
             }
-            guard let raw = try store.log.blob(e.blob) else { summary.missingRaw.append(id); continue }
+            // A damaged blob skips its email, counted, as a missing one does: one bad message had stopped the run.
+            let stored: [UInt8]?
+            do {
+                stored = try store.log.blob(e.blob)
+            } catch let error as EventLogError where error.isCorruptBlob {
+                summary.damagedRaw.append(id)
+                continue
+            }
+            guard let raw = stored else { summary.missingRaw.append(id); continue }
             if categorizers[e.account] == nil {
                 categorizers[e.account] = Categorizer(senderRules: try store.senderRules(account: e.account))
             }

@@ -14,6 +14,9 @@ public struct RerunSummary: Sendable, Equatable, Encodable {
     public var userCorrections = 0
     /// Emails whose raw message is not in the blob store (left alone).
     public var missingRaw: [String] = []
+    /// Emails whose raw message is damaged in the blob store (left alone): `mailstore verify` names the blobs; restore
+    /// the log from a backup.
+    public var damagedRaw: [String] = []
 
     public init(classifier: String) { self.classifier = classifier }
 }
