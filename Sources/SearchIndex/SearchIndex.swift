@@ -352,8 +352,17 @@ package final class SearchIndex: @unchecked Sendable {
     /// link (`log-link`, the last event folded and its chain hash, written with each batch) missing from the log or
     /// another there: a log restored from a backup, or another store's index; without a link (an index written
     /// before it was kept), a checkpoint past the log's head.
+    ///
+    /// A checkpoint past the log's head is a mismatch too, whatever the link: such an index skips every event up to
+    /// its checkpoint, so new mail went unindexed, silently. The checkpoint is read before the head: another process's
+    /// catch-up meanwhile folds only events the log has by then.
     package func logMismatch(log: EventLog) throws -> String? {
+        let cp = try checkpoint()
         let head = try log.head().sequence
+        guard cp <= head else {
+            return "the search index is folded through event \(cp), past the log's end (\(head)): a log restored from a backup, "
+                + "another store's index, or a damaged index; rebuilding it from the log"
+        }
         let link: String? = try locked { () throws(SearchIndexError) -> String? in
             let s = try statement("SELECT value FROM meta WHERE key = 'log-link'")
             defer { s.reset() }
@@ -369,11 +378,6 @@ package final class SearchIndex: @unchecked Sendable {
                     + "from a backup, or another store's index; rebuilding it from the log"
             }
             return nil
-        }
-        let cp = try checkpoint()
-        guard cp <= head else {
-            return "the search index is folded through event \(cp), past the log's end (\(head)): a log restored from a backup, "
-                + "or another store's index; rebuilding it from the log"
         }
         return nil
     }

@@ -5,8 +5,8 @@ import LMDB
 @testable import SearchIndex
 import XCTest
 
-/// A search index over a log with a damaged part: one message's blob altered.
-/// It may not leave the index stuck.
+/// A search index over a log with a damaged part: one message's blob altered, or an index whose checkpoint is
+/// past the log's end. Neither may leave the index stuck or silently behind.
 final class DamagedLogTests: SearchIndexTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -63,5 +63,28 @@ final class DamagedLogTests: SearchIndexTestCase {
         XCTAssertEqual(live.locked { live.unreadBodies }, 1)
         XCTAssertEqual(notices.filter { $0.contains(lunch.emailID) }.count, 1, "\(notices)")
         XCTAssertEqual(try ids("subject:lunch", live), ["m4@example.com"])
+    }
+
+    /// An index whose checkpoint is past the log's end, its link still naming an event of the log (a damaged index),
+    /// is rebuilt: it had skipped every new message up to its checkpoint, silently.
+    func testAnIndexFoldedPastTheLogsEndIsRebuiltWhateverItsLink() throws {
+        let folder = store.directory.viewsPath + "/search"
+        let idx = try index()
+        XCTAssertEqual(try ids("quarterly", idx).count, 2)
+        try idx.db.exec("UPDATE meta SET value = 99999 WHERE key = 'checkpoint'")
+        try importMessages([("INBOX", "9:2,", """
+            From: Erin <erin@example.com>
+            To: alice@example.com
+            Subject: Kayak trip
+            Date: Mon, 22 Apr 2024 12:00:00 +0000
+            Message-ID: <m9@example.com>
+
+            Paddles ready.
+            """)], account: "acc2")
+        var notices: [String] = []
+        let reopened = try SearchIndex.open(folder: folder, log: store.log, notice: { notices.append($0) })
+        XCTAssertEqual(try ids("kayak", reopened), ["m9@example.com"])
+        XCTAssertEqual(try ids("quarterly", reopened).count, 2)
+        XCTAssertTrue(notices.contains { $0.contains("past the log's end") && $0.contains("rebuilding it from the log") }, "\(notices)")
     }
 }
