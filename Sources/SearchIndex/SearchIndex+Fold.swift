@@ -48,9 +48,11 @@ extension SearchIndex {
     /// batch ahead): parsing the messages was a fifth of a rebuild's time, and SQLite writes on one thread.
     ///
     /// An email whose raw message does not read (a damaged blob) is indexed without its body, and `notice` is told
-    /// which (`tellUnreadBodies`); the catch-up goes on.
+    /// which (`tellUnreadBodies`); the catch-up goes on. Nothing on an index opened read-only.
     package func catchUp(log: EventLog, through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil,
                          notice: (String) -> Void = { _ in }) throws {
+        // An index opened read-only is searched as it stands (`openReadOnly` said how far behind it is).
+        if readOnly { return }
         let unreadBefore = locked { unreadBodies }
         defer { tellUnreadBodies(since: unreadBefore, notice: notice) }
         let head = try limit ?? log.head().sequence

@@ -117,6 +117,11 @@ package final class SearchIndex: @unchecked Sendable {
     var restrictsByFilters = true
     /// Searches on this connection that read by rowid the rows their filters admit (`restriction`). Used under `lock`.
     var filterRestrictions = 0
+    /// Whether the file was opened read-only (`init(path:bulk:readOnly:)`): it is never caught up.
+    package let readOnly: Bool
+    /// A folder removed when this index is released: the private folder of an index built in the temporary folder for
+    /// a store whose index folder cannot be written (`openReadOnly`).
+    var removesFolder: String?
     /// Emails the catch-ups on this connection indexed without their body, their raw message unreadable (a damaged
     /// blob: `SearchBatchReader.add`). Used under `lock`.
     package internal(set) var unreadBodies = 0
@@ -128,10 +133,16 @@ package final class SearchIndex: @unchecked Sendable {
     /// holds another schema version. `bulk`: for a file being built aside (renamed into place only when
     /// complete, or a scratch file): no journal and no syncs, and a catch-up writes several batches per transaction;
     /// `builtAside(at:)` opens one with the build's FTS5 settings, and `rebuild` sets the live journal before renaming.
-    package init(path: String, bulk: Bool = false) throws(SearchIndexError) {
+    ///
+    /// `readOnly`: for an index whose folder cannot be written (a store on a read-only filesystem, a backup on read-only
+    /// media): the file is opened read-only and nothing is written to it, nor beside it; one that has no tables, or
+    /// another schema version, is `schemaMismatch`. Such an index is searched as it stands, never caught up
+    /// (`openReadOnly`).
+    package init(path: String, bulk: Bool = false, readOnly: Bool = false) throws(SearchIndexError) {
         self.path = path
         self.bulk = bulk
-        db = try SQLiteConnection(path: path, create: true,
+        self.readOnly = readOnly
+        db = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly,
                                   switchLock: bulk ? nil : SQLiteConnection.folder(of: path) + "/" + SearchIndex.switchLockName)
         digest = try SearchTextDigest()
         // A newer build's file is recognised before anything is written to it (its tables may differ from this
@@ -140,6 +151,12 @@ package final class SearchIndex: @unchecked Sendable {
         let found = try storedSchemaVersion()
         if let found, found > Int64(SearchSchema.version) {
             throw .newerSchema(file: path, found: Int(found), supported: SearchSchema.version)
+        }
+        if readOnly {
+            // Its tables and query indexes as they are (made when it was built); temporary tables in memory.
+            guard found == Int64(SearchSchema.version) else { throw .schemaMismatch(found: Int(found ?? 0), expected: SearchSchema.version) }
+            try db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384;")
+            return
         }
         // A file being built has no journal; a live one keeps SQLite's default rollback journal (set when it
         // was built: changing it here would need every other connection closed).
@@ -162,6 +179,10 @@ package final class SearchIndex: @unchecked Sendable {
             // An empty `terms` is the vocabulary of an empty `fts` (a file built aside gets it when complete).
             if !bulk { try db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES('\(SearchIndex.termsKey)', 0)") }
         }
+    }
+
+    deinit {
+        if let removesFolder { try? FileManager.default.removeItem(atPath: removesFolder) }
     }
 
     /// Makes the indexes only queries read (`SearchSchema.queryIndexes`), sorting their keys in temporary files:
@@ -330,6 +351,7 @@ package final class SearchIndex: @unchecked Sendable {
 
     /// `open`'s one attempt.
     private static func openOnce(folder: String, log: EventLog, notice: (String) -> Void) throws -> SearchIndex {
+        if !canWrite(folder) { return try openReadOnly(folder: folder, log: log, notice: notice) }
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         removeStaleBuild(folder: folder)
         let index: SearchIndex
@@ -346,6 +368,61 @@ package final class SearchIndex: @unchecked Sendable {
         }
         try index.catchUp(log: log, notice: notice)
         return index
+    }
+
+    /// Whether this process may write in `folder` (or make it, where it is missing: its nearest existing ancestor is
+    /// writable): false on a read-only filesystem (even for root) or in a folder of another user's.
+    static func canWrite(_ folder: String) -> Bool {
+        var path = folder
+        while access(path, W_OK) != 0 {
+            guard errno == ENOENT else { return false }
+            let parent = SQLiteConnection.folder(of: path)
+            guard parent != path else { return false }
+            path = parent
+        }
+        return true
+    }
+
+    /// The index of a store whose index folder cannot be written (`canWrite`): the store's own file opened read-only
+    /// when it is this log's and of this build's schema, searched as it stands (when it is behind the log, `notice` is
+    /// told how far and why); otherwise an index built from the log in a private folder in the temporary folder,
+    /// removed when released (`notice` is told). Nothing in the store is written. Until 2026-12-07 the index was
+    /// opened for writing: on a read-only filesystem the open failed and the rebuild it fell back on failed too
+    /// (exit 3), though the index was current.
+    static func openReadOnly(folder: String, log: EventLog, notice: (String) -> Void) throws -> SearchIndex {
+        let file = folder + "/" + fileName
+        var why = "is missing"
+        if FileManager.default.fileExists(atPath: file) {
+            do {
+                let index = try SearchIndex(path: file, readOnly: true)
+                if let mismatch = try index.logMismatch(log: log) {
+                    why = "is not this log's (\(mismatch))"
+                } else {
+                    let checkpoint = try index.checkpoint(), head = try log.head().sequence
+                    if checkpoint < head {
+                        notice("the search index's folder \(folder) cannot be written (a read-only filesystem or folder), so the "
+                            + "index is searched as it stands: folded through event \(checkpoint) of \(head), the mail of the last "
+                            + "\(head - checkpoint) events is not searched; a search where the store can be written brings it up to date")
+                    }
+                    return index
+                }
+            } catch let e as SearchIndexError {
+                if case .newerSchema = e { throw e }
+                if e.isBusy { throw e }
+                why = "cannot be used (\(e))"
+            }
+        }
+        let scratch = FileManager.default.temporaryDirectory.path + "/mailstore-search-\(UUID().uuidString.prefix(8))"
+        notice("the search index's folder \(folder) cannot be written (a read-only filesystem or folder) and its index \(why): "
+            + "building a private index in \(scratch), removed afterwards")
+        do {
+            let built = try rebuild(folder: scratch, log: log, notice: notice)
+            built.removesFolder = scratch
+            return built
+        } catch {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw error
+        }
     }
 
     /// Why this index is not `log`'s (what the user is told before it is rebuilt), or nil when it is: the event of its

@@ -72,15 +72,7 @@ final class DamagedLogTests: SearchIndexTestCase {
         let idx = try index()
         XCTAssertEqual(try ids("quarterly", idx).count, 2)
         try idx.db.exec("UPDATE meta SET value = 99999 WHERE key = 'checkpoint'")
-        try importMessages([("INBOX", "9:2,", """
-            From: Erin <erin@example.com>
-            To: alice@example.com
-            Subject: Kayak trip
-            Date: Mon, 22 Apr 2024 12:00:00 +0000
-            Message-ID: <m9@example.com>
-
-            Paddles ready.
-            """)], account: "acc2")
+        try importMessages(SearchIndexTestCase.kayak, account: "acc2")
         var notices: [String] = []
         let reopened = try SearchIndex.open(folder: folder, log: store.log, notice: { notices.append($0) })
         XCTAssertEqual(try ids("kayak", reopened), ["m9@example.com"])

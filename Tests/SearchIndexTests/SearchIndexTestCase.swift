@@ -12,6 +12,16 @@ import XCTest
 class SearchIndexTestCase: XCTestCase {
     var dir: TemporaryDirectory!
     var store: MailStore!
+    /// A message none of the tests' other messages resembles ("kayak"), for mail that comes later.
+    static let kayak: [(folder: String, name: String, text: String)] = [("INBOX", "9:2,", """
+        From: Erin <erin@example.com>
+        To: alice@example.com
+        Subject: Kayak trip
+        Date: Mon, 22 Apr 2024 12:00:00 +0000
+        Message-ID: <m9@example.com>
+
+        Paddles ready.
+        """)]
 
     override func setUpWithError() throws {
         dir = TemporaryDirectory("search")

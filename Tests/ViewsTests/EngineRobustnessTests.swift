@@ -194,43 +194,18 @@ final class EngineRobustnessTests: ViewsTestCase {
         let path = store.directory.path
         store = nil
         // A read-only bind mount of the store (root ignores file modes, so a mount it must be).
-        guard mountReadOnly(path) else {
+        guard let mount = ReadOnlyMount(path) else {
             // In CI (root on this machine kind) the mount works: there a failure to mount is a failure.
             if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("cannot make a read-only bind mount") }
             throw XCTSkip("cannot make a read-only bind mount here")
         }
-        defer { unmount(path) }
-        let before = try listing(path)
+        defer { withExtendedLifetime(mount) {} }
+        let before = try ReadOnlyMount.listing(path)
         let ro = try MailStore.open(at: path, readOnly: true)
         var notices: [String] = []
         let views = try ViewStore.open(store: ro.directory, log: ro.log, notice: { notices.append($0) })
         XCTAssertEqual(try page(views).count, 11, "the private copy is caught up with the log")
         XCTAssertTrue(notices.contains { $0.contains("read-only") }, "\(notices)")
-        XCTAssertEqual(try listing(path), before, "nothing in the store changed")
-    }
-
-    private func listing(_ path: String) throws -> [String] {
-        let e = FileManager.default.enumerator(atPath: path)
-        var out: [String] = []
-        while let f = e?.nextObject() as? String {
-            let a = try FileManager.default.attributesOfItem(atPath: path + "/" + f)
-            out.append("\(f) \(a[.posixPermissions] ?? 0) \(a[.size] ?? 0) \((a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
-        }
-        return out.sorted()
-    }
-
-    private func mountReadOnly(_ path: String) -> Bool {
-        let a = try? ChildProcess.run("/bin/mount", ["--bind", path, path])
-        guard a?.status == 0 else { return false }
-        let b = try? ChildProcess.run("/bin/mount", ["-o", "remount,ro,bind", path])
-        if b?.status != 0 {
-            unmount(path)
-            return false
-        }
-        return true
-    }
-
-    private func unmount(_ path: String) {
-        _ = try? ChildProcess.run("/bin/umount", [path])
+        XCTAssertEqual(try ReadOnlyMount.listing(path), before, "nothing in the store changed")
     }
 }
