@@ -25,7 +25,8 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public var vanishedCount = 0
     /// What was skipped, with the path and why: an entry of `cur/` or `new/` that is not a message file (a FIFO, a
     /// socket, a folder, a dangling symbolic link), an mbox file lying in a Maildir folder, an mbox's empty message
-    /// (two From_ lines in a row), a folder nested deeper than `MaildirSource.maxDepth` (not walked); at most
+    /// (two From_ lines in a row), a folder nested deeper than `MaildirSource.maxDepth` or that cannot be read (not
+    /// walked), a `cur/` or `new/` that cannot be listed or went away while the import ran (its messages not read); at most
     /// `maxListed`, `skippedCount` counts them all.
     /// Bookkeeping (`maildirsize`, `dovecot*`, dot-files, `.notmuch/`) is left out without a word.
     public var skipped: [String] = []

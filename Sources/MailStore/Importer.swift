@@ -73,6 +73,9 @@ public final class Importer {
     private var discoveredNow: Set<String> = []
     /// How many messages this importer looked up in the log before parsing them (a folder it discovered: none).
     package private(set) var messagesLookedUp = 0
+    /// Test hook: Maildir folders whose listing fails as if their permissions refused it
+    /// (`MaildirSource.refusedForTest`); empty in use.
+    package var refusedForTest: Set<String> = []
 
     /// Creates an importer for `store`.
     public init(store: MailStore, options: Options = Options()) throws {
@@ -95,6 +98,7 @@ public final class Importer {
         summary = ImportSummary()
         var source = MaildirSource(root: root, maxNameBytes: options.maxFolderNameBytes)
         source.prefetchLimit = options.maxMessageBytes
+        source.refusedForTest = refusedForTest
         let folders = try source.scan()
         let total = folders.reduce(0) { $0 + $1.count }
         summary.unreadable += source.unlisted
@@ -114,13 +118,14 @@ public final class Importer {
             for (location, size) in listed.tooLarge { skipTooLarge(location, size: size) }
             for note in listed.notes {
                 switch note {
-                case .skipped(let line): summary.addSkipped(line)
+                case .skipped(let line), .unlisted(let line): summary.addSkipped(line)
                 case .vanished(let line): summary.addVanished(line)
                 }
             }
+            let unlisted = listed.notes.count { if case .unlisted = $0 { true } else { false } }
             messagesLookedUp += listed.lookedUp
             if !listed.messages.isEmpty { try process(listed.messages, known: listed.known) }
-            done += listed.messages.count + listed.tooLarge.count + listed.notes.count
+            done += listed.messages.count + listed.tooLarge.count + listed.notes.count - unlisted
             progress?(done, max(total, done))
         }
         try finishPending()

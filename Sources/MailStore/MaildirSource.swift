@@ -24,11 +24,15 @@ struct MaildirSource {
     /// What `scan` could not list, as `ImportSummary.unreadable` lines: folders whose names are not UTF-8 (at most
     /// `maxUnlisted`).
     private(set) var unlisted: [String] = []
-    /// The folders not descended into for being nested `maxDepth` levels or more below the root, as
-    /// `ImportSummary.skipped` lines saying so (at most `ImportSummary.maxListed`; `notWalkedCount` counts them all).
+    /// The folders not descended into for being nested `maxDepth` levels or more below the root, or for not being
+    /// readable (their permissions, or gone while the tree was walked), as `ImportSummary.skipped` lines saying so
+    /// (at most `ImportSummary.maxListed`; `notWalkedCount` counts them all).
     private(set) var notWalked: [String] = []
-    /// How many folders were not descended into for their depth.
+    /// How many folders were not descended into for their depth or for not being readable.
     private(set) var notWalkedCount = 0
+    /// Test hook: folders whose listing fails as if their permissions refused it (`EACCES`). Tests run as root, whom
+    /// permissions do not stop; empty in use.
+    package var refusedForTest: Set<String> = []
     /// The most bytes of names one folder may list (`Importer.Options.maxFolderNameBytes`).
     var maxNameBytes = 1 << 30
     /// Each message file looked at of at most this many bytes is also asked into the page cache
@@ -94,17 +98,28 @@ struct MaildirSource {
             }
             return
         }
+        // The root unreadable is an error; a folder below it that cannot be read (its permissions, a `lost+found`
+        // of root's, or gone since its parent was listed) is said to be skipped with the reason, and the rest of the
+        // tree is imported.
         guard let listed = try names(in: dir) else {
-            throw ImportError.sourceNotFound(dir, String(cString: strerror(errno)))
+            let why = String(cString: strerror(errno))
+            guard depth > 0 else { throw ImportError.sourceNotFound(dir, why + MaildirSource.accessHint) }
+            notReadable(dir, why)
+            return
         }
         // Each entry is looked at relative to the folder, by the bytes of its name: one that is not UTF-8 is still
         // found (a message file with such a name is then opened by its bytes; a folder, walked by its path, which
         // such a name cannot be part of, is said to be left out, not skipped without a word).
         let d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard d >= 0 else { throw ImportError.sourceNotFound(dir, String(cString: strerror(errno))) }
+        guard d >= 0 else {
+            let why = String(cString: strerror(errno))
+            guard depth > 0 else { throw ImportError.sourceNotFound(dir, why + MaildirSource.accessHint) }
+            notReadable(dir, why)
+            return
+        }
         defer { close(d) }
         var places: [(dir: String, new: Bool, loose: Bool)] = []
-        var count = 0, loose = 0, hasCur = false
+        var count = 0, loose = 0, keepFolder = false
         var subdirs: [(String, String)] = []
         for i in listed.sortedIndices() {
             let name = listed[i]
@@ -122,9 +137,11 @@ struct MaildirSource {
             let path = dir + "/" + name
             if kind == S_IFDIR {
                 if name == "cur" || name == "new" {
-                    hasCur = hasCur || name == "cur"
                     places.append((path, name == "new", false))
-                    count += try names(in: path)?.countMessages() ?? 0
+                    // One that cannot be listed keeps its folder listed: reading it says why its messages were not
+                    // imported (`messages(of:chunk:_:)`), as for one that goes away meanwhile.
+                    if let names = try names(in: path) { count += names.countMessages() } else { keepFolder = true }
+                    keepFolder = keepFolder || name == "cur"
                 } else if name == "tmp" || name.hasPrefix("..") || MaildirSource.notMailFolders.contains(name) {
                     continue
                 } else if name.hasPrefix(".") {
@@ -140,11 +157,23 @@ struct MaildirSource {
         }
         if loose > 0 { places.append((dir, false, true)) }
         count += loose
-        if count > 0 || depth == 0 || hasCur {
+        if count > 0 || depth == 0 || keepFolder {
             out.append(Listing(folder: Folder(path: folder, role: FolderNaming.role(forPath: folder)), places: places, count: count))
         }
         for (path, sub) in subdirs {
             try walk(path, folder: sub, out: &out, depth: depth + 1)
+        }
+    }
+
+    /// What an error reading a folder ends with: what to do.
+    static let accessHint = " (give the importing user read and search access to it, e.g. chmod u+rx, or import as its owner)"
+
+    /// Counts folder `dir`, which could not be read for `why`, as not walked (`notWalked`).
+    private mutating func notReadable(_ dir: String, _ why: String) {
+        notWalkedCount += 1
+        if notWalked.count < ImportSummary.maxListed {
+            notWalked.append("\(dir): a folder that cannot be read (\(why)); not imported, nor anything in it"
+                             + MaildirSource.accessHint)
         }
     }
 
@@ -169,6 +198,9 @@ struct MaildirSource {
         /// A message file gone between the listing and its reading, and not found again under its unique name (deleted
         /// or moved to another folder meanwhile): its folder and unique name.
         case vanished(String)
+        /// A `cur/`, `new/` or folder of loose files that could not be listed when read (its permissions, or deleted,
+        /// renamed or replaced since the walk): why, as a `skipped` line. Not an entry: not counted in `found`.
+        case unlisted(String)
     }
 
     /// How many rounds of looking again for files renamed meanwhile (`messages(of:chunk:_:)`): a file renamed again
@@ -205,10 +237,13 @@ struct MaildirSource {
         // later listing is found.
         var missing = Set<String>()
         for place in listing.places.filter(\.new) + listing.places.filter({ !$0.new }) {
-            try each(in: place, folder: listing.folder.path, where: { _ in true }) { entry, name in
+            let failure = try each(in: place, folder: listing.folder.path, where: { _ in true }) { entry, name in
                 if !missing.isEmpty { missing.remove(MaildirFilename.uniquePart(of: name)) }
                 try take(entry, unique: { MaildirFilename.uniquePart(of: name) }, missing: &missing)
             }
+            // A place that cannot be listed now (its permissions, or it or its folder deleted or renamed since the
+            // tree was walked) is said to be skipped: its messages are not imported, and nothing is dropped unsaid.
+            if let failure { notes.append(.unlisted(MaildirSource.unlistedLine(place.dir, errno: failure))) }
         }
         var round = 0
         while !missing.isEmpty && round < MaildirSource.maxLookAgain {
@@ -216,7 +251,7 @@ struct MaildirSource {
             var wanted = missing
             missing = []
             for place in listing.places {
-                try each(in: place, folder: listing.folder.path, where: { wanted.remove(MaildirFilename.uniquePart(of: $0)) != nil }) { entry, name in
+                _ = try each(in: place, folder: listing.folder.path, where: { wanted.remove(MaildirFilename.uniquePart(of: $0)) != nil }) { entry, name in
                     try take(entry, unique: { MaildirFilename.uniquePart(of: name) }, missing: &missing)
                 }
             }
@@ -226,14 +261,26 @@ struct MaildirSource {
         if !batch.isEmpty || !notes.isEmpty { try body(batch, notes) }
     }
 
+    /// The `Note.skipped` line of a place of messages (`cur/`, `new/` or a folder's loose files) that could not be
+    /// listed for `errno` `code`.
+    static func unlistedLine(_ dir: String, errno code: Int32) -> String {
+        let why = String(cString: strerror(code))
+        if code == ENOENT || code == ENOTDIR {
+            return "\(dir): gone since the folder was listed (\(why): deleted, renamed or replaced while importing); "
+                + "the messages in it were not imported (import again once it is back)"
+        }
+        return "\(dir): cannot be listed (\(why)); the messages in it were not imported" + accessHint
+    }
+
     /// Calls `body` with each entry of `place` in file-name order whose name `wanted` takes (dot-files are not
-    /// messages, nor bookkeeping directly in a folder: left out), looked at.
+    /// messages, nor bookkeeping directly in a folder: left out), looked at. Returns the `errno` of the failure when
+    /// `place` could not be listed (nothing called), nil when it was.
     private func each(in place: (dir: String, new: Bool, loose: Bool), folder: String, where wanted: (String) -> Bool,
-                      _ body: (Entry, String) throws -> Void) throws {
-        guard let names = try names(in: place.dir) else { return }
+                      _ body: (Entry, String) throws -> Void) throws -> Int32? {
+        guard let names = try names(in: place.dir) else { return errno }
         // Each message is looked at relative to its folder (`fstatat`): the kernel walks one name, not the path.
         let dir = open(place.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else { return }
+        guard dir >= 0 else { return errno }
         defer { close(dir) }
         for i in names.sortedIndices() {
             let name = names[i]
@@ -244,11 +291,16 @@ struct MaildirSource {
             }
             try body(entry, name)
         }
+        return nil
     }
 
     /// The entry names of `dir` (not `.` and `..`), packed; nil when it cannot be read. More than
     /// `maxNameBytes` of names is refused (`ImportError.sourceNotFound` saying so).
     func names(in dir: String) throws -> PackedNames? {
+        if refusedForTest.contains(dir) {
+            errno = EACCES
+            return nil
+        }
         guard let d = opendir(dir) else { return nil }
         defer { closedir(d) }
         var names = PackedNames()

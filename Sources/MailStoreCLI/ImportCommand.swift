@@ -99,7 +99,7 @@ struct ImportCommand: ParsableCommand {
             print("Vanished: \(Counted.of(s.vanishedCount, "message file")) deleted or moved to another folder while importing (not imported):")
             for v in s.vanished.prefix(20) { Terminal.print("  \(v)") }
         }
-        if s.skippedCount > 0 { print("Skipped (not mail, or a folder too deep; warned about above): \(Counted.of(s.skippedCount, "entry", plural: "entries"))") }
+        if s.skippedCount > 0 { print("Skipped (not mail, or a folder too deep or unreadable; warned about above): \(Counted.of(s.skippedCount, "entry", plural: "entries"))") }
         if !s.unreadable.isEmpty {
             print("Unreadable: \(Counted.of(s.unreadable.count, "message")) could not be read:")
             for u in s.unreadable.prefix(20) { Terminal.print("  \(u)") }

@@ -44,7 +44,7 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertNotNil(summary["unreadable"], "the fields there were stay")
         XCTAssertTrue(r.stderr.contains("skipped: \(cur)/2.2.host:2,S: a FIFO (named pipe), not a message file"), r.stderr)
         let text = try mailstore("import", "--maildir", dir.file("md"))
-        XCTAssertTrue(text.stdout.contains("Skipped (not mail, or a folder too deep; warned about above): 1 entry"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Skipped (not mail, or a folder too deep or unreadable; warned about above): 1 entry"), text.stdout)
     }
 
     /// A folder nested too deep to walk is said on stderr, in the text summary and in the JSON (`skipped`).
@@ -65,6 +65,6 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertTrue(line.hasPrefix("\(cut): a folder nested more than 64 levels below the Maildir root; not imported"), line)
         XCTAssertTrue(r.stderr.contains("skipped: \(cut): a folder nested more than 64 levels"), r.stderr)
         let text = try mailstore("import", "--maildir", dir.file("md"))
-        XCTAssertTrue(text.stdout.contains("Skipped (not mail, or a folder too deep; warned about above): 1 entry"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Skipped (not mail, or a folder too deep or unreadable; warned about above): 1 entry"), text.stdout)
     }
 }
