@@ -88,11 +88,27 @@ enum MessageParser {
             textBody: textBody,
             htmlBody: htmlBody,
             snippet: snippet,
-            attachments: selection.attachments,
+            attachments: listed(selection.attachments, warnings: &warnings),
             participants: participants(from: h.from.isEmpty ? (h.sender.map { [$0] } ?? []) : h.from,
                                        to: h.to, cc: h.cc),
             warnings: warnings.items
         )
+    }
+
+    /// The first of `attachments` within ``ParsedMessage/maxListedAttachments`` and
+    /// ``ParsedMessage/maxAttachmentListBytes`` of names and types, with a `tooManyAttachments` warning when some are
+    /// left out.
+    static func listed(_ attachments: [Attachment], warnings: inout WarningList) -> [Attachment] {
+        var bytes = 0, kept = 0
+        for a in attachments {
+            bytes += (a.filename?.utf8.count ?? 0) + a.mimeType.utf8.count
+            guard kept < ParsedMessage.maxListedAttachments, bytes <= ParsedMessage.maxAttachmentListBytes else { break }
+            kept += 1
+        }
+        guard kept < attachments.count else { return attachments }
+        warnings.add(.tooManyAttachments, "\(attachments.count) attachments; the first \(kept) listed (at most "
+                     + "\(ParsedMessage.maxListedAttachments), \(ParsedMessage.maxAttachmentListBytes) bytes of names and types)")
+        return Array(attachments.prefix(kept))
     }
 
     /// The text of a body part, at most `ParsedMessage.maxBodyTextBytes` of it (a `bodyTextCut` warning when cut),

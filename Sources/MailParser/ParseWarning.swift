@@ -46,6 +46,9 @@ package struct ParseWarning: Sendable, Hashable, Codable {
         /// The message's own text or HTML part holds more text than ``ParsedMessage/maxBodyTextBytes``; its text
         /// was cut there.
         case bodyTextCut
+        /// More attachments, or more bytes of their names and types, than ``ParsedMessage/attachments`` lists
+        /// (``ParsedMessage/maxListedAttachments``, ``ParsedMessage/maxAttachmentListBytes``); the first ones kept.
+        case tooManyAttachments
         /// The message's date lay more than a day past its arrival or the present; the arrival was kept
         /// (``FutureDate``).
         case futureDate

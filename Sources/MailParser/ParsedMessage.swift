@@ -44,7 +44,9 @@ package struct ParsedMessage: Sendable {
     /// Up to 100 characters of the message's own text (quotes, attribution
     /// and signature removed, whitespace collapsed).
     package var snippet: String
-    /// Attachments and inline resources, in tree order.
+    /// Attachments and inline resources, in tree order: at most ``maxListedAttachments`` of them, and only while
+    /// their names and types total at most ``maxAttachmentListBytes`` (a `tooManyAttachments` warning says how many
+    /// there were). Each name is at most ``Attachment/maxFilenameBytes``, each type ``Attachment/maxMimeTypeBytes``.
     package var attachments: [Attachment]
     /// From, then To, then Cc, de-duplicated by normalized address.
     package var participants: [MailAddress]
@@ -60,6 +62,14 @@ package struct ParsedMessage: Sendable {
     /// keeps less than this: `show` prints 1 MiB, a snippet is 100 characters, the categorizer reads 32 KiB of
     /// HTML, a reply quotes what is here.
     package static let maxBodyTextBytes = 8 << 20
+
+    /// The most attachments ``attachments`` lists (1,000). Every event recording the message carries the list
+    /// (`EmailReceived.attachments`), and the search index its names: a message of 9,000 parts with ~6 KB names
+    /// made 32 MiB events and a 116 MB index entry each.
+    package static let maxListedAttachments = 1_000
+    /// The most bytes of names and types, together, ``attachments`` holds (64 KiB: ~1,600 attachments of ordinary
+    /// names, 128 with names and types at their bounds).
+    package static let maxAttachmentListBytes = 64 << 10
 
     /// Whether any attachment is a real (non-inline) attachment.
     package var hasAttachments: Bool { attachments.contains { !$0.isInline } }
