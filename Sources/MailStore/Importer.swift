@@ -160,6 +160,9 @@ public final class Importer {
         let account = options.account, batchMessages = options.batchMessages, batchBytes = options.batchBytes
         let maxMessageBytes = options.maxMessageBytes
         let log = store.log, discoveredNow = discoveredNow
+        // The last listing of each folder path: two folders of the tree can be one folder (`Sent/` and `.Sent/`, the
+        // root and `.INBOX/`), and the unique names met are held until its last one is read.
+        let lastListing = Dictionary(folders.enumerated().map { ($1.folder.path, $0) }, uniquingKeysWith: { max($0, $1) })
         return ChunkFeed { emit in
             var chunk = ListedChunk()
             var chunkBytes = 0
@@ -171,19 +174,30 @@ public final class Importer {
                     chunk.known = try log.sequences(of: ids)
                     chunk.lookedUp = ids.count
                 }
+                // A collided message is looked up by the appending thread, by its bytes (`resolveCollisions`).
+                for (i, m) in chunk.messages.enumerated() where m.collided { chunk.known[i] = nil }
                 try emit(chunk)
                 chunk = ListedChunk()
                 chunkBytes = 0
             }
-            for listing in folders {
+            // The unique names of the folder being read, as 64-bit hashes (8 bytes a message, ~16 with the set's
+            // room: ~16 MiB for a folder of a million): a name met again is a collision. Two names of one hash are
+            // taken for one: the message is then compared by its bytes, and imported all the same.
+            var seen = Set<Int>()
+            for (index, listing) in folders.enumerated() {
                 // Messages come a listing chunk at a time; a chunk to append ends at `batchMessages` or `batchBytes`.
                 try source.messages(of: listing, chunk: batchMessages) { messages, notes in
                     chunk.notes += notes
                     if messages.isEmpty && chunk.notes.count >= batchMessages { try send() }
-                    for m in messages {
+                    for var m in messages {
                         if m.size > maxMessageBytes {
                             chunk.tooLarge.append(("\(m.folder)/\(m.location)", m.size))
                         } else {
+                            if !seen.insert(m.location.hashValue).inserted {
+                                // The file that had the name first goes in a chunk before it, appended first.
+                                m.collided = true
+                                if !chunk.messages.isEmpty { try send() }
+                            }
                             chunk.messages.append(m)
                             chunkBytes += m.size
                         }
@@ -194,6 +208,7 @@ public final class Importer {
                 }
                 // A folder's last chunk goes alone, as before.
                 if !chunk.messages.isEmpty || !chunk.tooLarge.isEmpty || !chunk.notes.isEmpty { try send() }
+                if lastListing[listing.folder.path] == index { seen = [] }
             }
         }
     }
@@ -339,7 +354,13 @@ public final class Importer {
     /// one chunk overlaps appending the previous one; the workers' contexts are never shared between two
     /// parses). `finishPending()` appends the last one.
     /// `known`: the log's sequences of the chunk's messages already there, when looked up already.
-    private func process(_ chunk: [SourceMessage], known lookedUp: [UInt64?]? = nil) throws {
+    private func process(_ listed: [SourceMessage], known listedKnown: [UInt64?]? = nil) throws {
+        var resolved = listed, lookedUp = listedKnown
+        var collidedPresent = Set<Int>()
+        if listed.contains(where: \.collided) {
+            (collidedPresent, lookedUp) = try resolveCollisions(&resolved, known: lookedUp ?? Array(repeating: nil, count: listed.count))
+        }
+        let chunk = resolved
         // A folder this run discovered has nothing to look up (`discoveredNow`), by either id of an mbox message.
         let fresh = lookedUp == nil && chunk.allSatisfy { discoveredNow.contains($0.folder) }
         if lookedUp == nil && !fresh { messagesLookedUp += chunk.count }
@@ -347,7 +368,7 @@ public final class Importer {
         let known = try lookedUp ?? (fresh ? Array(repeating: nil, count: chunk.count) : store.log.sequences(of: chunk.map {
             MessageIngest.eventID(identity, account: options.account, folder: $0.folder, location: $0.identityKey)
         }))
-        let present = fresh ? [] : try presentByOrdinal(chunk, known: known)
+        let present = (fresh ? [] : try presentByOrdinal(chunk, known: known)).union(collidedPresent)
         let todo = chunk.indices.filter { known[$0] == nil && !present.contains($0) }
         let previous = waitPending()
         if !dictionaryDecided && !todo.isEmpty { try trainDictionary(chunk, todo: todo) }
@@ -381,6 +402,36 @@ public final class Importer {
             if p.blob == chunk[i].contentHash { present.insert(i) }
         }
         return present
+    }
+
+    /// Decides what each collided Maildir message of `chunk` is (`SourceMessage.collided`: another file of its
+    /// folder had its unique name first in this import), once every chunk before it is appended: the same bytes as the
+    /// message the log holds under that name (a file renamed from `new/` to `cur/` while listed, a copy) is that
+    /// message, already present (returned by index); other bytes (another message sharing the name) take ids of their
+    /// own from the name and their SHA-256 (`collisionHash`), looked up again (the `known` returned), so a second
+    /// import finds them. With no message under the name, the file keeps it. Each collided file is read here (at most
+    /// `maxMessageBytes`, its size being checked when listed) and handed on as bytes: it is not read twice.
+    private func resolveCollisions(_ chunk: inout [SourceMessage], known: [UInt64?]) throws -> (Set<Int>, [UInt64?]) {
+        try finishPending()
+        var known = known, present = Set<Int>()
+        let hasher = try SHA256Hasher()
+        for i in chunk.indices where chunk[i].collided {
+            let m = chunk[i]
+            // One that cannot be read is left to the ingest, which reports it unreadable.
+            guard let bytes = try? MessageIngest.bytes(of: m) else { continue }
+            let hash = BlobHash(bytes: hasher.hash(bytes))
+            chunk[i].content = .bytes(bytes)
+            let plain = MessageIngest.eventID(identity, account: options.account, folder: m.folder, location: m.identityKey)
+            guard let sequence = try store.log.sequences(of: [plain]).first ?? nil else { continue }
+            if case .emailReceived(let p)? = try? store.log.event(at: sequence)?.decode(), p.blob == hash {
+                present.insert(i)
+                continue
+            }
+            chunk[i].collisionHash = hash
+            known[i] = try store.log.sequences(of: [MessageIngest.eventID(identity, account: options.account, folder: m.folder,
+                                                                          location: chunk[i].identityKey)]).first ?? nil
+        }
+        return (present, known)
     }
 
     /// Trains the account's blob dictionary on the first chunk with new mail and hands it to the workers,
