@@ -18,6 +18,8 @@ package final class ChunkFeed<Chunk>: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private var joined = false
     private let depth: Int
+    /// The work, taken by the thread (and let go of before it says it ended: `run`).
+    private var work: ((_ emit: (Chunk) throws -> Void) throws -> Void)?
 
     /// The feed was cancelled while its thread was making a chunk.
     struct Cancelled: Error {}
@@ -26,17 +28,31 @@ package final class ChunkFeed<Chunk>: @unchecked Sendable {
     /// `emit` (which waits while `depth` chunks are waiting, and throws once the feed is cancelled).
     package init(depth: Int = 1, stackSize: Int? = nil, _ make: @escaping @Sendable (_ emit: (Chunk) throws -> Void) throws -> Void) {
         self.depth = max(1, depth)
+        work = make
         let thread = Thread { [self] in
-            defer { ended.signal() }
-            do {
-                try make { try self.put($0) }
-                end(nil)
-            } catch {
-                end(error)
-            }
+            run()
+            ended.signal()
         }
         if let stackSize { thread.stackSize = stackSize }
         thread.start()
+    }
+
+    /// Runs the work on the feed's thread. What it holds (a log whose blobs it checks, say) is let go of when this
+    /// returns, before the thread says it ended: the block a `Thread` runs is released only after the thread is gone,
+    /// which had kept a log verified a moment before open, so that opening it again another way was refused
+    /// ("already open in this process in another way").
+    private func run() {
+        condition.lock()
+        let make = work
+        work = nil
+        condition.unlock()
+        guard let make else { return }
+        do {
+            try make { try self.put($0) }
+            end(nil)
+        } catch {
+            end(error)
+        }
     }
 
     private func put(_ chunk: Chunk) throws {
