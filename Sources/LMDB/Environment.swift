@@ -399,10 +399,26 @@ package final class Environment: @unchecked Sendable {
             try Environment.allocateMap(env, path: path)
         } catch {
             // The old map (or the file as it was, as far as another writer had allocated it) is allocated: writes stay
-            // within it (a full map is MDB_MAP_FULL again).
-            _ = mdb_env_set_mapsize(env, max(old, file))
+            // within it (a full map is MDB_MAP_FULL again). That size is mapped anew, maybe elsewhere: the ranges found
+            // for the grown map go with it. Kept, they had pointed at addresses the kernel then gave to other mappings
+            // (the heap, a thread's stack, another environment's map), which the next release of resident pages
+            // (`MADV_DONTNEED`) zeroed: `verify --views` on a full disk died of `free(): invalid pointer` (2026-12-07).
+            forgetRanges()
+            let rc = mdb_env_set_mapsize(env, max(old, file))
+            if noFaultAround { turnOffFaultAround() }
+            if rc != 0 { throw LMDBError(code: rc, operation: "mdb_env_set_mapsize(\(max(old, file)), back from a growth the disk had no room for)") }
             throw error
         }
+    }
+
+    /// True when the map's address ranges this environment acts on (`releaseResidentPages`, the read-ahead advice,
+    /// the fault-around registration) are those the kernel shows for its data file now: for tests of the remaps.
+    package var knownRangesAreCurrent: Bool {
+        resizeLock.lockShared()
+        defer { resizeLock.unlock() }
+        let known = mappedRanges()
+        guard let file = handle.key, let maps = Environment.readProcFile("/proc/self/maps") else { return false }
+        return known == Environment.ranges(in: maps, device: file.device, inode: file.inode)
     }
 
     /// Grows the map until `room` bytes fit past the part in use, so a write transaction of about that size

@@ -23,13 +23,12 @@ final class EnvironmentTests: LMDBTestCase {
         }
     }
 
-    /// A `MDB_WRITEMAP` environment on a disk that fills up: growing the map is `ENOSPC`, an error (a page
-    /// written through the map into a hole of a sparse file the disk has no room for would be SIGBUS), and
-    /// everything committed before stays readable.
-    func testAWriteMapOnAFullDiskFailsWithAnErrorAndKeepsWhatWasCommitted() throws {
+    /// A 4 MiB tmpfs (skipped where mounting is not allowed, outside CI: CI can mount, so a failure stands), a folder
+    /// `env` in it, and the options of a write map of 256 KiB.
+    private func writeMapOnASmallDisk() throws -> (fs: SmallFilesystem, path: String, options: Environment.Options) {
         let fs: SmallFilesystem
         do { fs = try SmallFilesystem(megabytes: 4) } catch {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }  // CI can mount: a failure stands
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
             throw XCTSkip("\(error)")
         }
         var o = Environment.Options()
@@ -37,6 +36,15 @@ final class EnvironmentTests: LMDBTestCase {
         o.writeMap = true
         let path = fs.path + "/env"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return (fs, path, o)
+    }
+
+    /// A `MDB_WRITEMAP` environment on a disk that fills up: growing the map is `ENOSPC`, an error (a page
+    /// written through the map into a hole of a sparse file the disk has no room for would be SIGBUS), and
+    /// everything committed before stays readable.
+    func testAWriteMapOnAFullDiskFailsWithAnErrorAndKeepsWhatWasCommitted() throws {
+        let (fs, path, o) = try writeMapOnASmallDisk()
+        defer { withExtendedLifetime(fs) {} }
         var committed = 0
         do {
             let env = try Environment(path: path, options: o)
@@ -58,6 +66,29 @@ final class EnvironmentTests: LMDBTestCase {
             XCTAssertEqual(try txn.stat(db).entries, committed)
             XCTAssertEqual(try txn.getBytes(db, key: LMDBTestCase.key(committed - 1)), LMDBTestCase.value(committed - 1, bytes: 16 << 10))
         }
+    }
+
+    /// A write map whose growth the full disk refused is mapped again at its old size, maybe at other addresses: the
+    /// ranges the environment acts on (releasing resident pages is `MADV_DONTNEED` on them) are the new map's. They had
+    /// stayed the grown map's, addresses the kernel then gave to other mappings, which a release zeroed (`verify --views`
+    /// on a full disk: `free(): invalid pointer`, SIGABRT).
+    func testAGrowthRefusedForWantOfRoomLeavesTheMapsRangesCurrent() throws {
+        let (fs, path, options) = try writeMapOnASmallDisk()
+        defer { withExtendedLifetime(fs) {} }
+        var o = options
+        o.noFaultAround = true
+        let env = try Environment(path: path, options: o)
+        let db = try env.openDatabase("t", flags: .create)
+        XCTAssertThrowsError(try {
+            for k in 0..<10_000 {
+                try env.write { txn in try txn.put(db, key: LMDBTestCase.key(k), value: LMDBTestCase.value(k, bytes: 16 << 10)) }
+            }
+        }()) { error in
+            XCTAssertEqual((error as? LMDBError)?.isDiskFull, true, "\(error)")
+        }
+        XCTAssertTrue(env.knownRangesAreCurrent, "the ranges released are those of the map as it is")
+        env.releaseResidentPages()
+        try env.read { txn in XCTAssertGreaterThan(try txn.stat(db).entries, 10) }
     }
 
     /// A write map (its whole size on disk) grows by a quarter, or by what is asked: a compacted copy, whose
