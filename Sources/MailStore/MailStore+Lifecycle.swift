@@ -69,7 +69,15 @@ extension MailStore {
         -> (sequence: UInt64, differences: [ViewDifference]) {
         // The search index is compared on a second thread while the views are rebuilt on this one, both in a scratch
         // folder of the store's (`ScratchFolder`: the rebuilt views and index are a copy of the store's mail).
-        let live = try latestViews()
+        // The live views are brought up to the log's end first, a full disk included: left behind it (as a read command
+        // leaves them, `latestViews`), they were compared as they stood and found "OK" while thousands of events were
+        // not in them.
+        let live = try views()
+        if snapshot == nil {
+            do { try live.catchUp() } catch let e as LMDBError where e.isDiskFull {
+                throw LMDBError(code: e.code, operation: "bringing the views up to the log's end before comparing them (\(e.operation))")
+            }
+        }
         let expected = (Environment.fileSize(Environment.dataFile(live.path)) ?? 0)
             + (Environment.fileSize(searchFolder + "/" + SearchIndex.fileName) ?? 0)
         let scratch = ScratchFolder(store: directory, kind: "verify", expectedBytes: expected, notice: notice)

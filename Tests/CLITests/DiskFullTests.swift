@@ -142,4 +142,29 @@ final class DiskFullTests: CLITestCase {
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stdout.contains("filler 19"), listed.stdout)
     }
+
+    /// `verify --views` on a full disk with the views behind the log (mail imported since they were last read): the
+    /// views cannot be brought up to date, which it says (exit 3, the disk is full), and nothing crashes. A growth of
+    /// the views' map refused for want of room had left the map's old address ranges to the next release of its
+    /// resident pages (`MADV_DONTNEED`), which zeroed what the kernel had put there since: the heap (`free(): invalid
+    /// pointer`, SIGABRT) or code pointers (SIGSEGV), reported as a damaged store file. Then it had compared the views
+    /// as they stood and said "OK" with thousands of events missing from them.
+    func testVerifyViewsOnAFullDiskWithTheViewsBehindSaysTheDiskIsFull() throws {
+        let (fs, _, run) = try storeOnSmallFilesystem(megabytes: 100)
+        XCTAssertEqual(try run(["init"]).status, 0)
+        let first = dir.file("first.mbox"), second = dir.file("second.mbox")
+        try Data(DiskFullTests.mbox(count: 1_500).utf8).write(to: URL(fileURLWithPath: first))
+        try Data(DiskFullTests.mbox(count: 1_500).utf8).write(to: URL(fileURLWithPath: second))
+        XCTAssertEqual(try run(["import", "--mbox", first, "--folder", "INBOX", "--quiet"]).status, 0)
+        XCTAssertEqual(try run(["project", "--view", "threads", "--limit", "1"]).status, 0)
+        XCTAssertEqual(try run(["import", "--mbox", second, "--folder", "INBOX", "--account", "other", "--quiet"]).status, 0)
+        try fs.fill(leaving: 4 << 20)
+        let r = try run(["verify", "--views", "--quiet"])
+        XCTAssertEqual(r.status, 3, "\(r.stdout) \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("bringing the views up to the log's end") && r.stderr.contains("the disk is full"), r.stderr)
+        XCTAssertFalse(r.stdout.contains("OK") || r.stdout.contains("crashed"), r.stdout)
+        fs.free()
+        let again = try run(["verify", "--views", "--quiet"])
+        XCTAssertEqual(again.status, 0, "\(again.stdout) \(again.stderr)")
+    }
 }
