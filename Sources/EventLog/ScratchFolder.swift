@@ -7,7 +7,8 @@ import LMDB
 /// rebuilt index's terms, contacts, subjects; at 1M messages ~4.7 GB for `verify --views`), so it is made in the
 /// store's own `scratch/` folder, on the store's disk and as private as the store (0700), not in the system's
 /// temporary folder (often a RAM-backed tmpfs, shared with other users' programs). Only where the store's folder
-/// cannot be written (a store read from a read-only mount or another user's store) is it made in `$TMPDIR`.
+/// cannot be written (a store read from a read-only mount or another user's store) is it made in `$TMPDIR`, in this
+/// user's `mailstore-scratch-UID/` there (`temporaryRoot`), with lock files and clean-ups as in `scratch/`.
 ///
 /// Each folder in `scratch/` has a lock file beside it (`NAME.lock`) held by its owner while it lives: a process
 /// killed in the middle of a `verify --views` leaves its folder, and the next one to make a scratch folder or open
@@ -60,6 +61,9 @@ package final class ScratchFolder: @unchecked Sendable {
         precondition(!removed, "a scratch folder is used after its removal")
         if let store, let inStore = try makeInStore(store) {
             made = inStore
+        } else if let root = ScratchFolder.temporaryRoot() {
+            ScratchFolder.removeAbandoned(root: root)
+            made = try ScratchFolder.make(kind: kind, in: root)
         } else {
             let folder = FileManager.default.temporaryDirectory.path + "/mailstore-\(kind)-\(ScratchFolder.randomName())"
             try StoreDirectory.makePrivateDirectory(folder)
@@ -101,6 +105,26 @@ package final class ScratchFolder: @unchecked Sendable {
                    + "its scratch folder is in the system's temporary folder instead (\(FileManager.default.temporaryDirectory.path))")
             return nil
         }
+        return try ScratchFolder.make(kind: kind, in: root)
+    }
+
+    /// The folder in `$TMPDIR` holding this user's scratch folders where the store's cannot serve
+    /// (`mailstore-scratch-UID`, 0700). Each folder there has its lock file as in `scratch/`, so the folders of killed
+    /// processes are removed by the next scratch folder made there (each had stayed in `$TMPDIR` for good, a copy of
+    /// the store's views). Nil when it cannot be made or is not this user's own folder (`$TMPDIR` is shared: another
+    /// user's folder, a symbolic link): a folder of its own is then made in `$TMPDIR`, as before.
+    package static func temporaryRoot() -> String? {
+        let root = FileManager.default.temporaryDirectory.path + "/mailstore-scratch-\(geteuid())"
+        if mkdir(root, 0o700) != 0 && errno != EEXIST { return nil }
+        var st = stat()
+        guard lstat(root, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, st.st_uid == geteuid() else { return nil }
+        if st.st_mode & 0o777 != 0o700 && chmod(root, 0o700) != 0 { return nil }
+        return root
+    }
+
+    /// Makes a scratch folder for `kind` in `root` (the store's `scratch/`, or `temporaryRoot()`), its lock file
+    /// beside it made first and held.
+    private static func make(kind: String, in root: String) throws -> (path: String, fileLock: FileLock?) {
         for _ in 0..<ScratchFolder.attempts {
             let name = root + "/\(kind)-\(ScratchFolder.randomName())"
             // The lock file first, made new and locked, then the folder: a folder without a lock file is never
@@ -135,7 +159,12 @@ package final class ScratchFolder: @unchecked Sendable {
     /// folders removed. Folders in use are left.
     @discardableResult
     package static func removeAbandoned(in store: StoreDirectory) -> [String] {
-        let root = store.path + "/" + folderName
+        removeAbandoned(root: store.path + "/" + folderName)
+    }
+
+    /// `removeAbandoned(in:)` in the scratch folder `root` (the store's, or `temporaryRoot()`).
+    @discardableResult
+    package static func removeAbandoned(root: String) -> [String] {
         guard let names = entries(of: root, most: maxEntries) else { return [] }
         var removedFolders: [String] = []
         for name in names.sorted() where name.hasSuffix(".lock") {

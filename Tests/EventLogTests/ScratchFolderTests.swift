@@ -77,11 +77,38 @@ final class ScratchFolderTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: store.path + "/" + ScratchFolder.folderName, contents: nil))
         let scratch = ScratchFolder(store: store, kind: "asof")
         let path = try scratch.path()
-        XCTAssertTrue(path.hasPrefix(FileManager.default.temporaryDirectory.path + "/mailstore-asof-"), path)
+        XCTAssertTrue(path.hasPrefix(try XCTUnwrap(ScratchFolder.temporaryRoot()) + "/asof-"), path)
         XCTAssertEqual(mode(path), 0o700)
         scratch.remove()
         XCTAssertFalse(exists(path))
     }
+    /// A scratch folder made in the system's temporary folder has its lock file as in the store's `scratch/`, and the
+    /// folders there of processes killed meanwhile go when the next one is made (each killed `verify --views` on a
+    /// full disk had left a copy of the views in `$TMPDIR` for good).
+    func testFoldersKilledProcessesLeftInTheTemporaryFolderAreRemovedByTheNext() throws {
+        let tmp = TemporaryDirectory()
+        let store = try makeStore(tmp)
+        XCTAssertTrue(FileManager.default.createFile(atPath: store.path + "/" + ScratchFolder.folderName, contents: nil))
+        let first = ScratchFolder(store: store, kind: "verify")
+        let path = try first.path()
+        let root = (path as NSString).deletingLastPathComponent
+        XCTAssertTrue(exists(path + ".lock"), "the folder's owner holds a lock file beside it")
+        // What a killed run leaves: its folder, and its lock file that no process holds.
+        let dead = root + "/verify-\(UInt64.random(in: .min ... .max))"
+        defer { try? FileManager.default.removeItem(atPath: dead); unlink(dead + ".lock") }
+        try StoreDirectory.makePrivateDirectory(dead + "/views")
+        XCTAssertTrue(FileManager.default.createFile(atPath: dead + ".lock", contents: nil))
+        let next = ScratchFolder(store: store, kind: "verify")
+        _ = try next.path()
+        XCTAssertFalse(exists(dead), "a dead process's folder is removed")
+        XCTAssertFalse(exists(dead + ".lock"))
+        XCTAssertTrue(exists(path), "a live one's is left")
+        first.remove()
+        next.remove()
+        XCTAssertFalse(exists(path))
+        XCTAssertFalse(exists(path + ".lock"))
+    }
+
     /// Work the store's disk has no room for (twice what it is expected to write, and 64 MiB) goes to the system's
     /// temporary folder, and the caller is told; work that fits stays in the store.
     func testWorkTheStoresDiskHasNoRoomForGoesToTheTemporaryFolder() throws {
@@ -90,7 +117,7 @@ final class ScratchFolderTests: XCTestCase {
         let told = Told()
         let huge = ScratchFolder(store: store, kind: "verify", expectedBytes: Int.max / 4) { told.add($0) }
         let path = try huge.path()
-        XCTAssertTrue(path.hasPrefix(FileManager.default.temporaryDirectory.path + "/mailstore-verify-"), path)
+        XCTAssertTrue(path.hasPrefix(try XCTUnwrap(ScratchFolder.temporaryRoot()) + "/verify-"), path)
         XCTAssertEqual(told.count, 1)
         XCTAssertTrue(told.first.contains("the store's disk has"), told.first)
         huge.remove()
