@@ -1,5 +1,6 @@
 import EventModel
 import Foundation
+import Glibc
 import LMDB
 import NativeCodecs
 
@@ -86,11 +87,21 @@ package final class EventLog: @unchecked Sendable {
     static let headHashKey = Array("head_hash".utf8)
     static let zeroHash = [UInt8](repeating: 0, count: 32)
 
-    /// Opens the log environment in folder `path` (which must exist), creating its databases.
-    package init(path: String, options: Environment.Options = Environment.Options()) throws {
+    /// Opens the log environment in folder `path` (which must exist), creating its databases (with `existing`: the
+    /// log's own, which every format has, must be there already: `StoreError.notALog` otherwise, nothing created).
+    package init(path: String, options: Environment.Options = Environment.Options(), existing: Bool = false) throws {
         var opts = options
         opts.maxDatabases = max(opts.maxDatabases, 8)
         environment = try Environment(path: path, options: opts)
+        if existing {
+            // Opened without creating: a data file of another LMDB environment (a views file copied in its place)
+            // lacks them, and must not have a new log started inside it.
+            for name in ["events", "ids", "blobs", "meta", "stream_events"] {
+                do { _ = try environment.openDatabase(name) } catch let e as LMDBError where e.isNotFound {
+                    throw StoreError.notALog(file: Environment.dataFile(path), why: "it has no `\(name)` database (another LMDB file, not a log)")
+                }
+            }
+        }
         let create: Database.Flags = options.readOnly ? [] : .create
         let plain = try environment.openDatabases(["events", "ids", "blobs", "meta"], flags: create)
         events = plain["events"]!
@@ -111,14 +122,43 @@ package final class EventLog: @unchecked Sendable {
     }
 
     /// Opens the log of a store folder (checking its format first, and upgrading an older format when
-    /// opened for writing: `StoreDirectory.upgradeFormat`). An empty log file is refused
-    /// (`DataFileError.noHeader`): LMDB would take it for a new log and the store would silently start over.
-    package convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options()) throws {
-        if options.readOnly { try store.checkFormat() } else { try store.upgradeFormat() }
+    /// opened for writing: `StoreDirectory.upgradeFormat`, once the log is found to be one).
+    ///
+    /// Only `creating` (`mailstore init`, on the folder `StoreDirectory.create` just made) makes a new log. Opening
+    /// an existing store's log never does: LMDB would create a missing data file, or new databases in another LMDB
+    /// file put in its place, and the store would silently start over (its views rebuilt empty, an import writing a
+    /// brand-new log). A missing data file is `StoreError.logMissing`, an empty one `DataFileError.noHeader`, one that
+    /// is not an LMDB file or lacks the log's databases `StoreError.notALog`; nothing is written then.
+    package convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options(), creating: Bool = false) throws {
+        let version = try store.checkFormat()
         let dataFile = Environment.dataFile(store.logPath)
-        if let size = Environment.fileSize(dataFile), size == 0 { throw DataFileError.noHeader(file: dataFile, size: 0) }
-        try self.init(path: store.logPath, options: options)
+        if !creating {
+            var st = stat()
+            if stat(dataFile, &st) != 0 {
+                if errno == ENOENT { throw StoreError.logMissing(file: dataFile) }
+                throw StoreError.io(dataFile, "cannot read the log file: \(String(cString: strerror(errno)))")
+            }
+            if st.st_mode & S_IFMT != S_IFREG { throw StoreError.notALog(file: dataFile, why: "it is not a regular file") }
+            if st.st_size == 0 { throw DataFileError.noHeader(file: dataFile, size: 0) }
+        }
+        do {
+            try self.init(path: store.logPath, options: options, existing: !creating)
+        } catch let e as LMDBError where e.isNotAnEnvironment {
+            throw StoreError.notALog(file: dataFile, why: "it is not an LMDB file of this version (\(e))")
+        }
+        if !options.readOnly && version < StoreDirectory.formatVersion { try store.upgradeFormat() }
         if !options.readOnly { tallyCache = store.statsCacheFile }
+    }
+
+    /// The sequence and type of the log's first record (nil: no record; a nil type: its fixed part is cut short, which
+    /// `verify` reports). A store's log begins with the `StoreInitialized` event `mailstore init` records.
+    package func firstRecord() throws -> (sequence: UInt64, type: EventType?)? {
+        try environment.read { txn in
+            try txn.withCursor(events) { c in
+                guard let e = try c.first() else { return nil }
+                return (EventLog.decodeSequence(e.key), RecordCodec.peekType(e.value))
+            }
+        }
     }
 
     deinit {

@@ -12,6 +12,11 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableFormat(String, String)
     /// A file system operation failed.
     case io(String, String)
+    /// The store's log file is missing (`log/data.mdb`): the store is not opened, nothing is created.
+    case logMissing(file: String)
+    /// The store's log file is not its log (another LMDB file, not an LMDB file, a log without its first
+    /// `StoreInitialized` event): the store is not opened, nothing is written.
+    case notALog(file: String, why: String)
 
     package var description: String {
         switch self {
@@ -27,6 +32,15 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the store's format file \(f) is unreadable (\(why)): it should contain 'mailstore-store-format \(StoreDirectory.formatVersion)'"
         case .io(let p, let why):
             return "\(p): \(why)"
+        case .logMissing(let file):
+            return "the store's log \(file) is missing: the store was not opened and nothing was written (its views are "
+                + "left as they are); restore the log from a backup (`mailstore backup`: put the backup's FORMAT and log/ "
+                + "in place of the store's, docs/operations.md \"Backups\"). Only `mailstore init` starts a new log"
+        case .notALog(let file, let why):
+            return "the store's log \(file) is not a mailstore log: \(why). The store was not opened and nothing was "
+                + "written (its views are left as they are); restore the log from a backup (`mailstore backup`: put the "
+                + "backup's FORMAT and log/ in place of the store's, docs/operations.md \"Backups\"). Only `mailstore init` "
+                + "starts a new log"
         }
     }
 }

@@ -31,6 +31,8 @@ import Glibc
     }
     /// True for `ENOSPC`: the file system is full (nothing of the failed write was stored).
     @usableFromInline package var isDiskFull: Bool { code == ENOSPC }
+    /// True for `MDB_INVALID` or `MDB_VERSION_MISMATCH`: the file opened is not an LMDB data file of this version.
+    @usableFromInline package var isNotAnEnvironment: Bool { code == MDB_INVALID || code == MDB_VERSION_MISMATCH }
     /// True for `MDB_NOTFOUND` (a named database that does not exist, opened without creating it).
     @usableFromInline package var isNotFound: Bool { code == MDB_NOTFOUND }
     /// True for `MDB_KEYEXIST`.

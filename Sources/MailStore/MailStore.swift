@@ -63,7 +63,7 @@ public final class MailStore: @unchecked Sendable {
     package static func create(at path: String, logOptions: Environment.Options) throws -> MailStore {
         let dir = StoreDirectory(path: path)
         try dir.create()
-        let log = try EventLog(store: dir, options: logOptions)
+        let log = try EventLog(store: dir, options: logOptions, creating: true)
         let initEvent = StoreInitialized(formatVersion: StoreDirectory.formatVersion, createdBy: MailStore.version)
         let store = MailStore(directory: dir, log: log)
         try store.commit([NewEvent(event: .storeInitialized(initEvent), account: "", stream: .store, actor: .system,
@@ -93,6 +93,19 @@ public final class MailStore: @unchecked Sendable {
         // Imports touch the indexes at random: no read-ahead, so only the pages touched are mapped.
         options.noReadAhead = bulk || lookups
         let log = try EventLog(store: dir, options: options)
+        // A store's log begins with the `StoreInitialized` event `init` records: a log without it (an empty one, or
+        // another store's data in its place) is not this store's, and would be taken for a store starting over.
+        switch try log.firstRecord() {
+        case nil:
+            throw StoreError.notALog(file: Environment.dataFile(dir.logPath), why: "it holds no events, not even the "
+                + "StoreInitialized event `mailstore init` records first (if an init was interrupted, remove the store folder "
+                + "and run `mailstore init` again)")
+        case let first? where first.sequence != 1 || (first.type != nil && first.type != .storeInitialized):
+            throw StoreError.notALog(file: Environment.dataFile(dir.logPath), why: "its first record (sequence \(first.sequence)) "
+                + "is not the StoreInitialized event `mailstore init` records first")
+        default:
+            break
+        }
         // What killed processes left in the store's scratch folder (a `verify --views` at 1M: ~4.7 GB) goes.
         if !readOnly { ScratchFolder.removeAbandoned(in: dir) }
         return MailStore(directory: dir, log: log, notice: notice)

@@ -228,4 +228,57 @@ final class StoreDamageTests: CLITestCase {
         XCTAssertTrue(garbled.stdout.contains("filler 1"), garbled.stdout)
         try mailstore("verify", "--views", "--quiet")
     }
+
+    /// The bytes of every file of the views (the generations' data files and `CURRENT`; not the lock files, which a
+    /// read touches), by path: to see that a command left them alone.
+    private func viewsFiles() throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let root = store + "/views"
+        for case let name as String in FileManager.default.enumerator(atPath: root)! where name == "CURRENT" || name.hasSuffix("data.mdb") {
+            out[name] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + name))
+        }
+        return out
+    }
+
+    /// A store whose log file is missing, is another LMDB file (a views file copied in its place), or is a log
+    /// without the StoreInitialized event `init` records first, is refused by every command (exit 2, the file named,
+    /// restore the log from a backup), and nothing is written: no new log, the views left as they are. A missing
+    /// `data.mdb` had been created anew (`verify --views` "OK ... through sequence 0", the views rebuilt empty; `import`
+    /// wrote a new log and said it succeeded), and a views file had a new log started inside it by `import`.
+    func testAMissingOrForeignLogIsRefusedNotStartedOver() throws {
+        let source = try storeWithSomeEvents()
+        let mbox = dir.file("one.mbox")
+        try Data(("From s@example.com Mon Jan  1 00:00:00 2024\nFrom: s@example.com\nSubject: one\n"
+                  + "Message-ID: <one@example.com>\n\nbody\n\n").utf8).write(to: URL(fileURLWithPath: mbox))
+        try mailstore("import", "--mbox", mbox, "--folder", "INBOX", "--quiet")
+        try mailstore("project", "--view", "threads", "--limit", "1")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: source))
+        let gen = try String(contentsOfFile: store + "/views/CURRENT", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let viewsFile = try Data(contentsOf: URL(fileURLWithPath: store + "/views/" + gen + "/data.mdb"))
+        // An LMDB file with the log's databases and no event: what an init killed before its first commit leaves.
+        let emptyLog = dir.file("empty-log")
+        try FileManager.default.createDirectory(atPath: emptyLog, withIntermediateDirectories: true)
+        do { _ = try EventLog(path: emptyLog) }
+        let empty = try Data(contentsOf: URL(fileURLWithPath: emptyLog + "/data.mdb"))
+        let commands: [[String]] = [["verify"], ["verify", "--views", "--quiet"], ["replay", "--quiet"],
+                                    ["import", "--mbox", mbox, "--folder", "INBOX", "--quiet"], ["project", "--view", "threads"],
+                                    ["categorize", "--rerun"], ["log"]]
+        for (what, contents, says) in [("missing", nil, "is missing"), ("a views file", viewsFile, "has no `events` database"),
+                                       ("an empty log", empty, "holds no events")] as [(String, Data?, String)] {
+            try? FileManager.default.removeItem(atPath: source)
+            if let contents { try contents.write(to: URL(fileURLWithPath: source)) }
+            let views = try viewsFiles()
+            for command in commands {
+                let r = try mailstore(command, expect: 2)
+                XCTAssertTrue(r.stderr.contains(source) && r.stderr.contains(says) && r.stderr.contains("restore the log from a backup"),
+                              "\(what), \(command): \(r.stderr)")
+                XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: source)), contents, "\(what), \(command): the log file as it was")
+                XCTAssertEqual(try viewsFiles(), views, "\(what), \(command): the views left as they were")
+            }
+        }
+        try? FileManager.default.removeItem(atPath: source)
+        try kept.write(to: URL(fileURLWithPath: source))
+        try mailstore("verify")
+        try mailstore("verify", "--views", "--quiet")
+    }
 }

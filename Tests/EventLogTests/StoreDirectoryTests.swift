@@ -19,7 +19,7 @@ final class StoreDirectoryTests: XCTestCase {
         XCTAssertEqual(mode(store.logPath), 0o700)
         XCTAssertEqual(mode(store.viewsPath), 0o700)
         XCTAssertEqual(mode(store.formatFile), 0o600)
-        let log = try EventLog(store: store)
+        let log = try EventLog(store: store, creating: true)
         try log.append(NewEventFixtures.one())
         XCTAssertEqual(mode(store.logPath + "/data.mdb"), 0o600)
         XCTAssertEqual(mode(store.logPath + "/lock.mdb"), 0o600)
@@ -45,7 +45,7 @@ final class StoreDirectoryTests: XCTestCase {
         try store.create()
         try "mailstore-store-format 1\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
         do {
-            let log = try EventLog(store: store)
+            let log = try EventLog(store: store, creating: true)
             try log.append(NewEventFixtures.one())
         }
         try "mailstore-store-format 1\n".write(toFile: store.formatFile, atomically: true, encoding: .utf8)
