@@ -285,8 +285,17 @@ package final class EventLog: @unchecked Sendable {
         // cursor and descends each time: a fifth of the writing thread in the log bench's profile).
         var first = 0, chunkIndex = 0
         try txn.withCursor(events) { eventCursor in
-        // The last record's time, read through the cursor the records are appended with (nil for an empty log).
-        if head.sequence > 0 && keepsRecordedTimesInOrder { floor = try eventCursor.last().flatMap { RecordCodec.recordedAt($0.value) } }
+        // The last record, read through the cursor the records are appended with: its chain hash must be the head hash
+        // in `meta` the batch chains from (a damaged head hash had been chained from as it was: every record appended
+        // after it failed verify, and the damage verify had named was named no more), and its time is the floor of
+        // the batch's (nil for an empty log).
+        if head.sequence > 0 {
+            let last = try eventCursor.last()
+            let chain = last.map { $0.value.count >= RecordCodec.hashRange.upperBound
+                ? Array(UnsafeRawBufferPointer(rebasing: $0.value[RecordCodec.hashRange])) : [] }
+            guard let chain, chain == prevHash else { throw EventLogError.headHashMismatch(sequence: head.sequence) }
+            if keepsRecordedTimesInOrder { floor = last.flatMap { RecordCodec.recordedAt($0.value) } }
+        }
         try txn.withCursor(self.ids) { idCursor in
         while let prepared = try chunk(chunkIndex) {
             chunkIndex += 1

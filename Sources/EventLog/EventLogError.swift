@@ -12,6 +12,9 @@ package enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible 
     case readOnly
     /// A stream name is empty.
     case invalidStream(String)
+    /// The head hash in `meta` is not the chain hash of the last record (`sequence`): an append would chain from a
+    /// damaged hash. Nothing was appended.
+    case headHashMismatch(sequence: UInt64)
 
     /// True for `wrongExpectedVersion`: another writer appended to the stream first (read it again and retry).
     package var isVersionConflict: Bool {
@@ -47,6 +50,10 @@ package enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible 
             return "the log is open read-only"
         case .invalidStream(let s):
             return "invalid stream name '\(s)': a stream must be non-empty"
+        case .headHashMismatch(let seq):
+            return "the log's head hash (in its meta database) does not match the chain hash of its last record, \(seq): the "
+                + "log is damaged, and nothing was appended (every new record would chain from the bad hash); run "
+                + "`mailstore verify` and restore the log from a backup"
         }
     }
 }

@@ -45,6 +45,27 @@ final class IntegrityTests: EventLogTestCase {
         XCTAssertEqual(try log.verify().firstBadSequence, 7)
     }
 
+    /// A damaged head hash in `meta` fails an append, which appends nothing; the damage verify names stays the one it
+    /// names. The append had chained from the bad hash: every record after it failed verify, and the head hash itself
+    /// was no longer named.
+    func testADamagedHeadHashFailsTheAppendAndAppendsNothing() throws {
+        let log = try openLog()
+        try log.append((1...20).map { event(categorized($0)) })
+        let meta = try log.environment.openDatabase("meta")
+        for damaged in [[UInt8](repeating: 0, count: 32), [UInt8](repeating: 7, count: 5)] {
+            try log.environment.write { txn in try txn.put(meta, key: Array("head_hash".utf8), value: damaged) }
+            for batch in [[event(categorized(21))], (21...1_100).map { event(categorized($0)) }] {
+                XCTAssertThrowsError(try log.append(batch)) { error in
+                    XCTAssertEqual(error as? EventLogError, .headHashMismatch(sequence: 20))
+                    XCTAssertTrue("\(error)".contains("nothing was appended") && "\(error)".contains("restore the log from a backup"), "\(error)")
+                }
+            }
+            XCTAssertEqual(try log.head().sequence, 20)
+            let report = try log.verify()
+            XCTAssertEqual(report.problems.map(\.message), ["the head hash in meta does not match the chain"])
+        }
+    }
+
     func testVerifyChecksTheIdIndex() throws {
         let log = try openLog()
         try log.append((1...10).map { event(categorized($0)) })
