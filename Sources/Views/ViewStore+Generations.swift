@@ -24,6 +24,31 @@ extension ViewStore {
         return out
     }
 
+    /// Refuses a views folder `root` that is not a folder (a file in its place), saying what it is and what to do: every
+    /// command that uses the views had said "another mailstore process is rebuilding the views", then failed with a
+    /// raw file-system error (NSCocoaErrorDomain 512). Nothing where `root` does not exist (it is made).
+    package static func checkFolder(_ root: String) throws {
+        var st = stat()
+        guard stat(root, &st) == 0, st.st_mode & S_IFMT != S_IFDIR else { return }
+        throw StoreError.io(root, "is not a folder, where the store keeps its views (disposable: rebuilt from the log); nothing "
+                            + "was changed: move it away (it is not mailstore's), then run the command again")
+    }
+
+    /// Moves a `CURRENT` of `root` that is a folder aside, to `CURRENT.aside-N`, so that the switch to a new generation
+    /// can write it (a file of any other kind is renamed over) (`rename` over a folder fails: every command, `replay` included,
+    /// had failed "cannot write: Is a directory", so the documented mend did not mend). Told to `notice`.
+    static func moveCurrentAsideIfAFolder(_ root: String, notice: (String) -> Void) throws {
+        let current = root + "/" + currentFile
+        var st = stat()
+        guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { return }
+        for n in 1...64 where access(current + ".aside-\(n)", F_OK) != 0 {
+            guard rename(current, current + ".aside-\(n)") == 0 else { break }
+            notice("views/\(currentFile) was a folder: moved aside to views/\(currentFile).aside-\(n) (remove it), and written anew")
+            return
+        }
+        throw StoreError.io(current, "is a folder, and cannot be moved aside (\(String(cString: strerror(errno)))): move it away, then run `mailstore replay`")
+    }
+
     /// Removes half-built generations. Only called while holding the build lock, so their builders are gone.
     static func removeStaleBuilds(_ root: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".building") || name.hasSuffix(".compact") {
@@ -137,6 +162,7 @@ extension ViewStore {
             let switchLock = FileLock.acquire(root + "/" + lockFile, exclusive: true)
             defer { switchLock?.unlock() }
             guard rename(compacted, final) == 0 else { throw StoreError.io(final, String(cString: strerror(errno))) }
+            try moveCurrentAsideIfAFolder(root, notice: notice)
             try StoreDirectory.writePrivateFile(root + "/" + currentFile, contents: gen + "\n")
             // Older generations go (a process that has one open keeps reading its files until it closes them).
             for n in generationNumbers(root) where "gen-\(n)" != gen {
@@ -210,6 +236,7 @@ extension ViewStore {
                               notice: (String) -> Void = { _ in },
                               progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
+        try checkFolder(root)
         if !FileManager.default.fileExists(atPath: root) { try StoreDirectory.makePrivateDirectory(root) }
         if let views {
             for v in views where catalog.type(named: v) == nil { throw ViewError.unknownView(v) }

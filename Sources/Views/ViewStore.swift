@@ -417,6 +417,7 @@ public final class ViewStore: @unchecked Sendable {
                             catchUpNotice: UInt64 = ViewStore.catchUpNotice,
                             progress: ((UInt64, UInt64) -> Void)? = nil) throws -> ViewStore {
         let root = store.viewsPath
+        try checkFolder(root)
         if !FileManager.default.fileExists(atPath: root) {
             do { try StoreDirectory.makePrivateDirectory(root) } catch {
                 return try openPrivateCopy(root: root, log: log, catalog: catalog, notice: notice, progress: progress)

@@ -281,4 +281,34 @@ final class StoreDamageTests: CLITestCase {
         try mailstore("verify")
         try mailstore("verify", "--views", "--quiet")
     }
+
+    /// A folder in place of the views' `CURRENT` is moved aside and CURRENT written again, by any command that uses the
+    /// views and by `replay`, the documented mend (every one had failed "cannot write: Is a directory"); a file in place
+    /// of the views' folder is refused with what it is and what to do (it had said another process was rebuilding the
+    /// views, then failed with NSCocoaErrorDomain 512).
+    func testAFolderInPlaceOfCurrentIsMovedAsideAndAFileInPlaceOfTheViewsIsNamed() throws {
+        _ = try storeWithSomeEvents()
+        try mailstore("project", "--view", "folders", "--unified")
+        let current = store + "/views/CURRENT"
+        for command in [["project", "--view", "folders", "--unified"], ["replay", "--quiet"]] {
+            try FileManager.default.removeItem(atPath: current)
+            try FileManager.default.createDirectory(atPath: current, withIntermediateDirectories: false)
+            let r = try mailstore(command)
+            XCTAssertTrue(r.stderr.contains("views/CURRENT was a folder: moved aside"), "\(command): \(r.stderr)")
+            var st = stat()
+            XCTAssertEqual(stat(current, &st), 0)
+            XCTAssertEqual(st.st_mode & S_IFMT, S_IFREG, "\(command): CURRENT written again as a file")
+            try FileManager.default.removeItem(atPath: current + ".aside-1")
+        }
+        try mailstore("verify", "--views", "--quiet")
+        let views = store + "/views"
+        try FileManager.default.moveItem(atPath: views, toPath: store + "/views.kept")
+        try Data("not views\n".utf8).write(to: URL(fileURLWithPath: views))
+        for command in [["project", "--view", "folders"], ["search", "folder"], ["replay", "--quiet"]] {
+            let r = try mailstore(command, expect: 2)
+            XCTAssertTrue(r.stderr.contains(views + ": is not a folder") && r.stderr.contains("move it away")
+                          && !r.stderr.contains("another mailstore process") && !r.stderr.contains("NSCocoaErrorDomain"), "\(command): \(r.stderr)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: views, encoding: .utf8), "not views\n")
+    }
 }

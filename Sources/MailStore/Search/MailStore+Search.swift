@@ -128,12 +128,14 @@ extension MailStore {
             // Inside the snapshot's scratch folder, so it goes with it.
             return try SearchIndex.rebuild(folder: try snapshot.scratch.path() + "/search", log: log, through: snapshot.sequence)
         }
+        try ViewStore.checkFolder(directory.viewsPath)
         return try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
     }
 
     /// Rebuilds the search view from the log (what `replay` does for it).
     func replaySearch(progress: ((UInt64, UInt64) -> Void)?) throws -> UInt64 {
         var events: UInt64 = 0
+        try ViewStore.checkFolder(directory.viewsPath)
         _ = try SearchIndex.rebuild(folder: searchFolder, log: log, progress: { done, total in
             events = done
             progress?(done, total)
