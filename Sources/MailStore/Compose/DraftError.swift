@@ -5,7 +5,7 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     case unreadableAttachment(String, String)
     /// Sending needs at least one valid recipient and a body; each problem names its field.
     case notSendable([String])
-    /// The undo delay is over (or it was never queued).
+    /// The undo delay of the draft's queuing is over: it is being sent, failed or was sent.
     case tooLateToUndo(String)
     case notQueued(String)
     case noSMTP(String)
@@ -31,7 +31,9 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .notFound(let d): "no draft \"\(d)\"; `mailstore draft list` lists them"
         case .unreadableAttachment(let p, let why): "cannot attach \(p): \(why)"
         case .notSendable(let problems): "cannot send yet: " + problems.joined(separator: "; ")
-        case .tooLateToUndo(let d): "too late to undo: draft \(d) is being sent or was sent"
+        case .tooLateToUndo(let d):
+            "too late to undo: draft \(d) is being sent, failed or was sent (`mailstore outbox` shows which; a failed one is taken "
+                + "back with `mailstore outbox cancel \(d)`)"
         case .notQueued(let d): "draft \(d) is not in the outbox"
         case .noSMTP(let a): "account \(a) has no SMTP server: add it again with --smtp-host"
         case .originalNotFound(let e): "no email \"\(e)\" to reply to or forward"

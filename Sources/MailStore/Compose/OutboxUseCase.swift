@@ -23,6 +23,10 @@ public struct OutboxUseCase {
         ProcessInfo.processInfo.environment["MAILSTORE_OUTBOX_GRACE"].flatMap(Double.init) ?? 15
     }
 
+    /// For tests: run between an undo's or a send's read of the draft's stream and its append (after the send's
+    /// connection is made), where another process's undo or send lands when they race.
+    package var beforeCommitting: (() throws -> Void)?
+
     /// The outbox of `store`.
     public init(store: MailStore) {
         self.store = store
@@ -48,12 +52,48 @@ public struct OutboxUseCase {
         return queued
     }
 
-    /// Takes a queued message back before its due time (`SendUndone`); the draft is as it was.
+    /// Takes a queued message back before its due time (`SendUndone`); the draft is as it was. The undo is appended
+    /// only if the draft's stream is still as it was read (`expectedVersion`), and a send starts only on the stream as
+    /// it read it too (`SendStarted` with its `expectedVersion`), so of an undo and a send at the due time exactly one
+    /// wins: nothing is sent, or the undo is refused as too late. Once the undo window of the queuing is over (past
+    /// its due time, being sent, failed or sent, its draft deleted by the send) the answer is always
+    /// `DraftError.tooLateToUndo`; an id never queued is `notQueued`, an unknown one `notFound`.
     public func undo(_ draftID: String) throws {
-        try requireKnown(draftID)
-        guard let item = try views.outboxItem(draftID: draftID), item.state == .queued else { throw DraftError.notQueued(draftID) }
-        guard let due = item.dueAt, Timestamp.now < due else { throw DraftError.tooLateToUndo(draftID) }
-        try append(.sendUndone(SendUndone(draftID: draftID)), item.account, draftID, actor: .user)
+        let undone = try store.retryingOnConflict(on: .draft(draftID), attempts: DraftsUseCase.maxSaveAttempts) { expected, views in
+            guard let item = try views.outboxItem(draftID: draftID), item.state == .queued, let due = item.dueAt, Timestamp.now < due else {
+                throw try notUndoable(draftID, views)
+            }
+            try beforeCommitting?()
+            try store.commit([NewEvent(event: .sendUndone(SendUndone(draftID: draftID)), account: item.account, stream: .draft(draftID),
+                                       actor: .user, expectedVersion: expected)])
+            return true
+        }
+        guard undone != nil else { throw DraftError.busy(draftID) }
+    }
+
+    /// Why `draftID` cannot be undone now: too late when its queuing's undo window is over (queued past its due time,
+    /// sending, failed, sent, or sent and its draft deleted), else not queued, or no such draft.
+    func notUndoable(_ draftID: String, _ views: ViewStore) throws -> DraftError {
+        let item = try views.outboxItem(draftID: draftID)
+        if let state = item?.state, state.inOutbox || state == .sent { return .tooLateToUndo(draftID) }
+        if try sentSinceQueued(draftID) { return .tooLateToUndo(draftID) }
+        if try views.draft(id: draftID) == nil, item == nil { return .notFound(draftID) }
+        return .notQueued(draftID)
+    }
+
+    /// Whether the draft's last queuing by the user ended in `MessageSent` (not taken back before it).
+    func sentSinceQueued(_ draftID: String) throws -> Bool {
+        var sent = false
+        try store.log.scan(filter: ScanFilter(stream: .draft(draftID))) { ev in
+            switch ev.envelope.type {
+            case .messageSent: sent = true
+            case .messageQueued where ev.envelope.actor == .user: sent = false
+            case .sendUndone, .sendCancelled: sent = false
+            default: break
+            }
+            return true
+        }
+        return sent
     }
 
     /// Takes a queued or failed message out of the outbox (`SendCancelled`); it is a draft again. So is one left
@@ -123,13 +163,38 @@ public struct OutboxUseCase {
         return try withSendLock(account, wait: OutboxUseCase.sendLockWaitSeconds) { try deliverLocked(draftID) }
     }
 
-    /// `deliver`, the send lock held.
+    /// `deliver`, the send lock held. Each try reads the draft's stream and appends only if it is still as read
+    /// (`expectedVersion`): an undo, a cancel or a delete that got in first is seen, and nothing is sent.
     func deliverLocked(_ draftID: String) throws -> OutboxItem.State {
+        for _ in 0..<DraftsUseCase.maxSaveAttempts {
+            if let state = try attemptLocked(draftID) { return state }
+        }
+        throw DraftError.busy(draftID)
+    }
+
+    /// One try of `deliverLocked`: nil when another process appended to the draft's stream between this read and
+    /// this append (read it again).
+    private func attemptLocked(_ draftID: String) throws -> OutboxItem.State? {
+        let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
-        guard var item = try views.outboxItem(draftID: draftID), item.state.inOutbox else {
+        guard let item = try views.outboxItem(draftID: draftID), item.state.inOutbox else {
             return try views.outboxItem(draftID: draftID)?.state ?? .draft
         }
-        if item.state == .sending { item = try reclaimInterrupted(item) }
+        func commit(_ events: [DomainEvent], account: String, actor: Actor) throws -> Bool {
+            let new = events.enumerated().map { i, e in
+                NewEvent(event: e, account: account, stream: .draft(draftID), actor: actor, expectedVersion: i == 0 ? expected : .any)
+            }
+            do {
+                try store.commit(new)
+                return true
+            } catch let e as EventLogError where e.isVersionConflict {
+                return false
+            }
+        }
+        if item.state == .sending {
+            _ = try reclaimInterrupted(item)
+            return nil
+        }
         guard item.state == .queued || item.state == .failed else { return item.state }
         if item.state == .queued, let due = item.dueAt, Timestamp.now < due { return .queued }
         guard let d = try views.draft(id: draftID), let account = try views.account(named: d.account)?.settings else {
@@ -139,19 +204,23 @@ public struct OutboxUseCase {
         // What goes out is the version the queuing announced, with its Message-ID (edits wait until it is taken back).
         guard d.latest.draftVersion == queued.draftVersion else { throw DraftError.changedSinceQueued(draftID) }
         let composed = try compose(d, due: queued.dueAt)
+        let attempt = UInt32(item.attempts + 1)
         let connection: SMTPConnection
         do {
             connection = try connect(account)
         } catch let e as SMTPClientError where OutboxUseCase.isOffline(e) {
             // No network: it stays queued (due again after a backoff) and is sent when the network is back.
             let retry = Timestamp(Date().addingTimeInterval(30))
-            try append(.messageQueued(MessageQueued(draftID: draftID, draftVersion: queued.draftVersion, messageID: queued.messageID,
-                                                    dueAt: retry)), d.account, draftID, actor: .system)
+            let again = MessageQueued(draftID: draftID, draftVersion: queued.draftVersion, messageID: queued.messageID, dueAt: retry)
+            guard try commit([.messageQueued(again)], account: d.account, actor: .system) else { return nil }
             throw DraftError.offline(e.description)
         }
         defer { connection.quit() }
-        let attempt = UInt32(item.attempts + 1)
-        try append(.sendStarted(SendStarted(draftID: draftID, attempt: attempt)), d.account, draftID, actor: .system)
+        try beforeCommitting?()
+        // Started only on the stream as read: an undo (or a cancel) appended since wins, and nothing is sent.
+        guard try commit([.sendStarted(SendStarted(draftID: draftID, attempt: attempt))], account: d.account, actor: .system) else {
+            return nil
+        }
         // A server that takes fewer recipients a transaction than the message has gets it in several; those it
         // accepted already in this queuing (a failure after them) do not get it again.
         let everyone = composed.envelopeRecipients
@@ -230,10 +299,19 @@ public struct OutboxUseCase {
     @discardableResult
     public func reclaimAbandoned(account: String) throws -> [String] {
         var out: [String] = []
-        for item in try views.outbox(account: account) where item.state == .queued {
-            guard let due = item.dueAt, due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds,
+        for listed in try views.outbox(account: account) where listed.state == .queued {
+            let expected = try store.expectedVersion(of: .draft(listed.draftID))
+            _ = try store.latestViews()
+            guard let item = try views.outboxItem(draftID: listed.draftID), item.state == .queued, let due = item.dueAt,
+                  due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds,
                   try queuingEvents(item.draftID).last?.1 == .user else { continue }
-            try append(.sendUndone(SendUndone(draftID: item.draftID)), account, item.draftID, actor: .system)
+            // Only on the stream as read: a send that started meanwhile (a slow process, not an ended one) wins.
+            do {
+                try store.commit([NewEvent(event: .sendUndone(SendUndone(draftID: item.draftID)), account: account, stream: .draft(item.draftID),
+                                           actor: .system, expectedVersion: expected)])
+            } catch let e as EventLogError where e.isVersionConflict {
+                continue
+            }
             out.append(item.draftID)
         }
         return out

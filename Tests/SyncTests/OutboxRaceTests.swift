@@ -1,0 +1,143 @@
+import EventLog
+import EventModel
+import Foundation
+import MailParser
+import MailStore
+import Projections
+import TestSupport
+import XCTest
+
+/// The outbox's answers when things happen at once or go wrong before a message is offered: an undo and a send at
+/// the due time (exactly one wins), a delete of a draft in the outbox, SMTP refusals at the greeting, at AUTH and a
+/// send lock held by another process (each recorded on the message as `SendFailed`), and one message's or account's
+/// trouble not stopping `outbox send` of the others.
+final class OutboxRaceTests: SyncTestCase {
+    var smtp: SMTPServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        smtp = try TestServers.smtp(SMTPPersonality(testName: name))
+        try addAccount(smtp: smtp)
+        try sync()
+    }
+
+    private var drafts: DraftsUseCase { DraftsUseCase(store: store) }
+    private var outbox: OutboxUseCase { OutboxUseCase(store: store) }
+
+    private func spooled(_ messageID: String) throws -> Bool {
+        try smtp.spoolEntries().contains { e in
+            MailParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: smtp.spoolDir + "/" + e.file)))).messageID == messageID
+        }
+    }
+
+    private func types(_ draftID: String) throws -> [EventType] {
+        var out: [EventType] = []
+        try store.log.scan(filter: ScanFilter(stream: .draft(draftID))) { ev in
+            out.append(ev.envelope.type)
+            return true
+        }
+        return out
+    }
+
+    private func lastFailure(_ draftID: String) throws -> SendFailed? {
+        var last: SendFailed?
+        try store.log.scan(filter: ScanFilter(types: [.sendFailed], stream: .draft(draftID))) { ev in
+            if case .sendFailed(let p) = try ev.decode() { last = p }
+            return true
+        }
+        return last
+    }
+
+    private func draft(_ subject: String, account: String? = nil, to: String = "bob@example.com") throws -> String {
+        try drafts.create(account: account ?? accountName, DraftInput(to: to, subject: subject, body: "Hello")).draft.draftID
+    }
+
+    /// A failed attempt whose retry time has come (what `outbox send` and a watch deliver), `account` its account.
+    private func failedAndDue(_ draftID: String, account: String) throws {
+        _ = try outbox.queue(draftID, undoDelay: 0)
+        try store.commit([
+            NewEvent(event: .sendStarted(SendStarted(draftID: draftID, attempt: 1)), account: account, stream: .draft(draftID), actor: .system),
+            NewEvent(event: .sendFailed(SendFailed(draftID: draftID, reason: "421 earlier", permanent: false,
+                                                   retryAt: Timestamp(Date().addingTimeInterval(-1)))),
+                     account: account, stream: .draft(draftID), actor: .sync),
+        ])
+    }
+
+    /// A second account (its own IMAP user) whose SMTP server is `port` on loopback.
+    private func addAccount(_ name: String, smtpPort: UInt16, password: String? = nil) throws {
+        let other = try imap.newUser(name)
+        var credential: String = smtp.passwordFile
+        if let password {
+            credential = dir.file("\(name)-smtp-password")
+            try password.write(toFile: credential, atomically: true, encoding: .utf8)
+            chmod(credential, 0o600)
+        }
+        try store.addAccount(AccountSettings(name: name, email: other.user, host: imap.host, port: imap.tlsPort, security: "tls",
+                                             credential: .file(other.passwordFile), caFile: dir.file("ca-bundle.pem"), smtpHost: "127.0.0.1",
+                                             smtpPort: smtpPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
+                                             smtpCredential: .file(credential)))
+    }
+
+    // MARK: - Undo against send (bug: "Undone" printed while the message went out)
+
+    /// An undo that read the draft's stream before the due time and appends after the sender read it: the sender's
+    /// `SendStarted` expects the stream as it read it, so the undo wins and nothing is sent.
+    func testAnUndoLandingAfterTheSendersReadWinsAndNothingIsSent() throws {
+        let id = try draft("Race lost by the send")
+        let queued = try outbox.queue(id, undoDelay: 0)
+        let read = try store.expectedVersion(of: .draft(id))
+        var sender = outbox
+        sender.beforeCommitting = { [store, accountName] in
+            try store!.commit([NewEvent(event: .sendUndone(SendUndone(draftID: id)), account: accountName, stream: .draft(id), actor: .user,
+                                        expectedVersion: read)])
+        }
+        XCTAssertEqual(try sender.deliver(id), .draft)
+        XCTAssertFalse(try spooled(queued.messageID), "an undone message must not reach SMTP")
+        XCTAssertEqual(try types(id), [.draftSaved, .messageQueued, .sendUndone])
+        XCTAssertEqual(try views.outboxItem(draftID: id)?.state, .draft)
+        XCTAssertNotNil(try views.draft(id: id), "the draft is back")
+    }
+
+    /// The send reaches the due time between an undo's read (before it) and its append: the undo expects the stream
+    /// as it read it, so it is refused as too late, and the message is sent once, with no `SendUndone` after it.
+    func testAnUndoBeatenByTheSendIsTooLateNotUndone() throws {
+        let id = try draft("Race won by the send")
+        let queued = try outbox.queue(id, undoDelay: 0.5)
+        var undoer = outbox
+        var sentMeanwhile: OutboxItem.State?
+        undoer.beforeCommitting = { [outbox] in
+            guard sentMeanwhile == nil else { return }
+            while Timestamp.now < queued.dueAt { usleep(10_000) }
+            sentMeanwhile = try outbox.deliver(id)
+        }
+        XCTAssertThrowsError(try undoer.undo(id)) { error in
+            XCTAssertEqual(error as? DraftError, .tooLateToUndo(id), "\(error)")
+        }
+        XCTAssertEqual(sentMeanwhile, .sent)
+        XCTAssertTrue(try spooled(queued.messageID))
+        let recorded = try types(id)
+        XCTAssertFalse(recorded.contains(.sendUndone), "no undo recorded after the send: \(recorded)")
+    }
+
+    /// After the undo window every undo gets the one documented answer, too late (exit 7), whatever the message is
+    /// doing: queued past its due time, failed, or sent with its draft deleted (it had been "not in the outbox" or
+    /// "no draft", exit 4).
+    func testAnUndoAfterTheWindowIsAlwaysTooLate() throws {
+        let sent = try draft("Sent")
+        _ = try outbox.queue(sent, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(sent), .sent)
+        let failed = try draft("Failed", to: "fail5xx@example.com")
+        _ = try outbox.queue(failed, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(failed), .failed)
+        let due = try draft("Due")
+        _ = try outbox.queue(due, undoDelay: 0)
+        for id in [sent, failed, due] {
+            XCTAssertThrowsError(try outbox.undo(id)) { XCTAssertEqual($0 as? DraftError, .tooLateToUndo(id), "\($0)") }
+        }
+        let r = try mailstore(["send", "--undo", sent], expect: 7)
+        XCTAssertTrue(r.stderr.contains("too late to undo"), r.stderr)
+        let never = try draft("Never queued")
+        XCTAssertThrowsError(try outbox.undo(never)) { XCTAssertEqual($0 as? DraftError, .notQueued(never), "\($0)") }
+        XCTAssertThrowsError(try outbox.undo("nosuchdraft")) { XCTAssertEqual($0 as? DraftError, .notFound("nosuchdraft"), "\($0)") }
+    }
+}
