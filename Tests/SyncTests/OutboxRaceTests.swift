@@ -140,4 +140,62 @@ final class OutboxRaceTests: SyncTestCase {
         XCTAssertThrowsError(try outbox.undo(never)) { XCTAssertEqual($0 as? DraftError, .notQueued(never), "\($0)") }
         XCTAssertThrowsError(try outbox.undo("nosuchdraft")) { XCTAssertEqual($0 as? DraftError, .notFound("nosuchdraft"), "\($0)") }
     }
+
+    // MARK: - Refusals before the message is offered (bug: nothing recorded, the draft "back" 15 s later)
+
+    /// Sends a new draft of a new account `name` whose SMTP server is `port` (a password of its own when given):
+    /// the attempt must fail and be recorded; returns the draft and its `SendFailed`.
+    private func sendFailing(account name: String, smtpPort port: UInt16, password: String? = nil) throws -> (String, SendFailed) {
+        try addAccount(name, smtpPort: port, password: password)
+        let id = try draft("Through \(name)", account: name)
+        _ = try outbox.queue(id, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(id), .failed)
+        return (id, try XCTUnwrap(try lastFailure(id), "a SendFailed is recorded"))
+    }
+
+    func testA421AtTheGreetingIsRecordedAsATemporaryFailure() throws {
+        let peer = try ScriptedServer([.send("421 4.3.2 Service not available, closing channel\r\n"), .waitForClose])
+        let (id, failure) = try sendFailing(account: "greet421", smtpPort: peer.port)
+        XCTAssertFalse(failure.permanent)
+        XCTAssertTrue(failure.reason.contains("421"), failure.reason)
+        XCTAssertGreaterThan(try XCTUnwrap(failure.retryAt), Timestamp.now, "retried with backoff")
+        XCTAssertEqual(try views.outboxItem(draftID: id)?.state, .failed)
+        XCTAssertEqual(try types(id), [.draftSaved, .messageQueued, .sendStarted, .sendFailed])
+        XCTAssertTrue(try outbox.reclaimAbandoned(account: "greet421").isEmpty, "a failed message is not taken for abandoned")
+    }
+
+    /// A server that offers no STARTTLS on the submission port: the password is not sent, and the message fails for
+    /// good with the reason (a TLS policy the user must fix, not retried blindly).
+    func testAServerWithoutSTARTTLSIsAPermanentFailureWithTheReason() throws {
+        let peer = try ScriptedServer([.send("220 plain.example ESMTP\r\n"), .readLine, .send("250 plain.example\r\n"), .waitForClose])
+        let (_, failure) = try sendFailing(account: "nostarttls", smtpPort: peer.port)
+        XCTAssertTrue(failure.permanent)
+        XCTAssertTrue(failure.reason.contains("STARTTLS"), failure.reason)
+        XCTAssertFalse(try peer.clientLines().contains { $0.uppercased().hasPrefix("AUTH") }, "no credential over plain text")
+    }
+
+    func testARefusedLoginIsRecordedAsAPermanentFailureWithTheReason() throws {
+        let (_, failure) = try sendFailing(account: "badlogin", smtpPort: smtp.submissionPort, password: "not-the-password")
+        XCTAssertTrue(failure.permanent, "a refused login is not retried blindly")
+        XCTAssertNil(failure.retryAt)
+        XCTAssertTrue(failure.reason.contains("535") && failure.reason.contains("outbox retry"), failure.reason)
+        let listing = try mailstore(["outbox", "--account", "badlogin"]).stdout
+        XCTAssertTrue(listing.contains("failed") && listing.contains("535"), listing)
+    }
+
+    /// `send` waiting for the send lock past its bound: the due message is recorded as failed for now (it had stayed
+    /// queued, and 15 s later been put back among the drafts as if its process had ended), and is sent by a retry.
+    func testASendLockHeldPastTheWaitIsRecordedAsATemporaryFailure() throws {
+        let id = try draft("Lock held")
+        let queued = try outbox.queue(id, undoDelay: 0)
+        let other = try AccountLock(store: store.directory, kind: "send", account: accountName, waitSeconds: 0)
+        XCTAssertEqual(try outbox.deliver(id, lockWait: 0.3), .failed)
+        other.release()
+        let failure = try XCTUnwrap(try lastFailure(id))
+        XCTAssertFalse(failure.permanent)
+        XCTAssertNotNil(failure.retryAt)
+        XCTAssertTrue(failure.reason.contains("send lock"), failure.reason)
+        XCTAssertEqual(try outbox.deliver(id), .sent)
+        XCTAssertTrue(try spooled(queued.messageID))
+    }
 }

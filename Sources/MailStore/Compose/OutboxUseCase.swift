@@ -154,13 +154,36 @@ public struct OutboxUseCase {
     }
 
     /// Submits a queued (due) or failed message now: `SendStarted`, then `MessageSent` or `SendFailed`. Holds the
-    /// account's send lock meanwhile (waiting up to `sendLockWaitSeconds` for another process's send); a message
-    /// that a process ending mid-attempt left `sending` is recorded as interrupted first, then sent.
+    /// account's send lock meanwhile (waiting up to `lockWait`, `sendLockWaitSeconds` unless given, for another
+    /// process's send); a message that a process ending mid-attempt left `sending` is recorded as interrupted first,
+    /// then sent. When the lock stays held that long, a due message is recorded as failed for now (`SendFailed`, retried
+    /// 30 s later by `outbox send` or a watch), so it is not left queued past its due time to be taken for abandoned.
     @discardableResult
-    public func deliver(_ draftID: String) throws -> OutboxItem.State {
+    public func deliver(_ draftID: String, lockWait: Double = OutboxUseCase.sendLockWaitSeconds) throws -> OutboxItem.State {
+        let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
-        guard let account = try views.outboxItem(draftID: draftID)?.account else { return .draft }
-        return try withSendLock(account, wait: OutboxUseCase.sendLockWaitSeconds) { try deliverLocked(draftID) }
+        guard let item = try views.outboxItem(draftID: draftID) else { return .draft }
+        let lock: AccountLock
+        do {
+            lock = try AccountLock(store: store.directory, kind: "send", account: item.account, waitSeconds: lockWait)
+        } catch let held as AccountLockError {
+            let due = item.state == .failed || (item.state == .queued && (item.dueAt.map { $0 <= Timestamp.now } ?? true))
+            guard due else { throw held }
+            let reason = "another process kept this account's send lock for \(Int(lockWait.rounded())) s (it is sending other mail): "
+                + "nothing was sent; `mailstore outbox send` or `sync --watch` sends it from the retry time"
+            let failed = SendFailed(draftID: draftID, reason: reason, permanent: false, retryAt: Timestamp(Date().addingTimeInterval(30)))
+            do {
+                try store.commit([NewEvent(event: .sendFailed(failed), account: item.account, stream: .draft(draftID), actor: .system,
+                                           expectedVersion: expected)])
+            } catch let e as EventLogError where e.isVersionConflict {
+                // The lock's holder took it up meanwhile (or it was taken back): as it is now.
+                _ = try store.latestViews()
+                return try views.outboxItem(draftID: draftID)?.state ?? .draft
+            }
+            return .failed
+        }
+        defer { lock.release() }
+        return try deliverLocked(draftID)
     }
 
     /// `deliver`, the send lock held. Each try reads the draft's stream and appends only if it is still as read
@@ -214,6 +237,16 @@ public struct OutboxUseCase {
             let again = MessageQueued(draftID: draftID, draftVersion: queued.draftVersion, messageID: queued.messageID, dueAt: retry)
             guard try commit([.messageQueued(again)], account: d.account, actor: .system) else { return nil }
             throw DraftError.offline(e.description)
+        } catch {
+            // Refused before the message was offered (the greeting, TLS, AUTH, the credential): a failed attempt with the
+            // reason, retried with backoff when it is temporary (4xx, a lost connection), else left for the user to fix.
+            guard let failure = OutboxUseCase.connectFailure(error, draftID: draftID, attempt: attempt) else { throw error }
+            guard try commit([.sendStarted(SendStarted(draftID: draftID, attempt: attempt)), .sendFailed(failure)],
+                             account: d.account, actor: .sync) else { return nil }
+            // The account's configuration (its SMTP settings, a credential or sign-in to renew) is recorded the same, and
+            // also thrown as it is: the caller says what to fix (the CLI's exit 6).
+            if ErrorCategory(of: error) == .configuration { throw error }
+            return .failed
         }
         defer { connection.quit() }
         try beforeCommitting?()
@@ -393,6 +426,22 @@ public struct OutboxUseCase {
         guard refused else { return }
         let fresh = try source.oauthAccessToken(forceRefresh: true, caFile: caFile, timeoutSeconds: CredentialSource.defaultRefreshSeconds)
         try conn.authenticate(username: user, credential: .oauth2Token(fresh), mechanism: mechanism)
+    }
+
+    /// The `SendFailed` for an error met before the message was offered: a server or network error (temporary when
+    /// retrying may help: a 4xx, a lost connection; permanent for a 5xx, a certificate or TLS policy failure, a refused
+    /// login), or the account's SMTP configuration (permanent: the user fixes it, then `outbox retry`). Nil for
+    /// anything else (the store's own errors), which is thrown.
+    static func connectFailure(_ error: any Error, draftID: String, attempt: UInt32) -> SendFailed? {
+        let temporary: Bool
+        switch ErrorCategory(of: error) {
+        case .server: temporary = (error as? SMTPClientError)?.isRetryable ?? true
+        case .configuration: temporary = false
+        default: return nil
+        }
+        let reason = "\(error)" + (temporary ? "" : "; not retried: fix that, then `mailstore outbox retry \(draftID)`")
+        return SendFailed(draftID: draftID, reason: RecordedText.bounded(reason), permanent: !temporary,
+                          retryAt: temporary ? RetryBackoff.next(after: attempt) : nil)
     }
 
     /// Whether the server could not be reached at all (no network, nothing listening, timed out).
