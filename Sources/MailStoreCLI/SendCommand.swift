@@ -127,7 +127,9 @@ struct OutboxSendCommand: ParsableCommand {
             let outbox = OutboxUseCase(store: store)
             for account in try account.map({ [$0] }) ?? store.accounts().map(\.name) {
                 try OutboxCommand.reclaim(store: store, account: account)
-                for (id, state) in try outbox.deliverDue(account: account) { print("\(id)  \(state)") }
+                // One message's or account's trouble does not stop the others (a server's refusal is recorded on its message).
+                let due = try outbox.deliverDue(account: account) { id, error in Terminal.warning("\(id) skipped: \(error)") }
+                for (id, state) in due { print("\(id)  \(state)") }
                 for id in try outbox.completeSentFilings(account: account) { print("\(id)  filed in Sent") }
             }
         }
@@ -174,7 +176,10 @@ struct OutboxCancelCommand: ParsableCommand {
 
     func run() throws {
         try CLIExit.run {
-            try OutboxUseCase(store: storeOptions.open()).cancel(draft)
+            let store = try storeOptions.open()
+            try OutboxUseCase(store: store).cancel(draft)
+            // A message whose draft was deleted while it was queued (a build that allowed that) has no draft to be again.
+            if try store.draft(id: draft) == nil { return print("Cancelled: \(draft) is out of the outbox (its draft was deleted)") }
             print("Cancelled: \(draft) is a draft again")
         }
     }

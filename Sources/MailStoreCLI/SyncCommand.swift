@@ -145,6 +145,7 @@ struct SyncCommand: ParsableCommand {
         watcher.onSessionSynced = { notifier?.sessionSynced() }
         // Withdrawals (and deliveries) owed by another process's events: a mute, a read on the command line.
         if let notifier { watcher.onLogGrew = { notifier.deliver() } }
+        watcher.onOutboxSkipped = { id, error in Terminal.warning("\(account.name): outbox: \(id) skipped: \(error)") }
         watcher.onRetry = { error, seconds in
             Terminal.warning("\(account.name): \(error); reconnecting in \(Int(seconds)) s")
         }

@@ -198,4 +198,48 @@ final class OutboxRaceTests: SyncTestCase {
         XCTAssertEqual(try outbox.deliver(id), .sent)
         XCTAssertTrue(try spooled(queued.messageID))
     }
+
+    // MARK: - One message's or account's trouble stops no other (bug: `outbox send` and the watch ended)
+
+    /// `outbox send` of every account: an account whose SMTP server answers 421 records that on its message, and the
+    /// other account's due message is still sent (it had ended with exit 5 at the first account).
+    func testAnAccountsSMTPTroubleDoesNotStopOutboxSendOfTheOthers() throws {
+        let peer = try ScriptedServer([.send("421 4.3.2 Service not available, closing channel\r\n"), .waitForClose])
+        try addAccount("aaa-broken", smtpPort: peer.port)
+        let broken = try draft("To a broken server", account: "aaa-broken")
+        try failedAndDue(broken, account: "aaa-broken")
+        let fine = try draft("To a working server")
+        try failedAndDue(fine, account: accountName)
+        try mailstore(["outbox", "send"])
+        _ = try store.latestViews()
+        XCTAssertEqual(try views.outboxItem(draftID: broken)?.state, .failed)
+        let reason = try lastFailure(broken)?.reason ?? ""
+        XCTAssertTrue(reason.contains("421 4.3.2"), reason)
+        XCTAssertNil(try views.draft(id: fine), "the other account's message was sent and its draft deleted")
+    }
+
+    // MARK: - A message whose draft is gone (a zombie outbox entry an older build left)
+
+    /// A message whose draft was deleted while it was in the outbox (an older build allowed it) is taken out of the
+    /// outbox with a warning, and the account's other due message is sent (it had stopped every `outbox send`).
+    func testAMessageWhoseDraftIsGoneIsSkippedAndTheOthersSent() throws {
+        let zombie = try draft("Deleted while queued")
+        _ = try outbox.queue(zombie, undoDelay: 0)
+        try store.commit([
+            NewEvent(event: .sendStarted(SendStarted(draftID: zombie, attempt: 1)), account: accountName, stream: .draft(zombie), actor: .system),
+            NewEvent(event: .draftDeleted(DraftDeleted(draftID: zombie)), account: accountName, stream: .draft(zombie), actor: .user),
+            NewEvent(event: .sendFailed(SendFailed(draftID: zombie, reason: "connection lost", permanent: false,
+                                                   retryAt: Timestamp(Date().addingTimeInterval(-1)))),
+                     account: accountName, stream: .draft(zombie), actor: .sync),
+        ])
+        XCTAssertEqual(try views.outboxItem(draftID: zombie)?.state, .failed)
+        let fine = try draft("Still sent")
+        try failedAndDue(fine, account: accountName)
+        var skipped: [String] = []
+        let done = try outbox.deliverDue(account: accountName) { id, _ in skipped.append(id) }
+        XCTAssertEqual(skipped, [zombie])
+        XCTAssertEqual(done.first { $0.0 == fine }?.1, .sent)
+        XCTAssertNotEqual(try views.outboxItem(draftID: zombie)?.state.inOutbox, true, "out of the outbox")
+        XCTAssertTrue(try outbox.deliverDue(account: accountName).isEmpty, "nothing left to skip")
+    }
 }

@@ -220,9 +220,13 @@ public struct OutboxUseCase {
         }
         guard item.state == .queued || item.state == .failed else { return item.state }
         if item.state == .queued, let due = item.dueAt, Timestamp.now < due { return .queued }
-        guard let d = try views.draft(id: draftID), let account = try views.account(named: d.account)?.settings else {
-            throw DraftError.notFound(draftID)
+        guard let d = try views.draft(id: draftID) else {
+            // Its draft was deleted while it was in the outbox (a build that allowed that): nothing can be sent, so it is
+            // taken out of the outbox, and the caller told.
+            guard try commit([.sendCancelled(SendCancelled(draftID: draftID))], account: item.account, actor: .system) else { return nil }
+            throw DraftError.deletedInOutbox(draftID)
         }
+        guard let account = try views.account(named: d.account)?.settings else { throw DraftError.noAccount(d.account) }
         guard let queued = try queuings(draftID).first else { throw DraftError.notQueued(draftID) }
         // What goes out is the version the queuing announced, with its Message-ID (edits wait until it is taken back).
         guard d.latest.draftVersion == queued.draftVersion else { throw DraftError.changedSinceQueued(draftID) }
@@ -298,33 +302,49 @@ public struct OutboxUseCase {
     /// messages to the drafts, and records as interrupted those a process that ended mid-attempt left `sending`
     /// (retried when their retry time comes). Returns (draft id, state) for each message it touched; nothing
     /// when another process is sending this account's mail now (it holds the send lock: the next round does it).
-    public func deliverDue(account: String) throws -> [(String, OutboxItem.State)] {
+    /// One message's trouble stops neither the others nor the caller (a watch, `outbox send` of every account): a
+    /// server's refusal is recorded on the message (`SendFailed`), and a message that cannot be sent for another reason
+    /// (its draft gone, no SMTP settings) is told to `skipped` with the error and left.
+    public func deliverDue(account: String, skipped: ((String, any Error) -> Void)? = nil) throws -> [(String, OutboxItem.State)] {
         do {
-            return try withSendLock(account, wait: 0) { try deliverDueLocked(account: account) }
+            return try withSendLock(account, wait: 0) { try deliverDueLocked(account: account, skipped: skipped) }
         } catch AccountLockError.held {
             return []
         }
     }
 
-    private func deliverDueLocked(account: String) throws -> [(String, OutboxItem.State)] {
+    private func deliverDueLocked(account: String, skipped: ((String, any Error) -> Void)?) throws -> [(String, OutboxItem.State)] {
         _ = try store.latestViews()
         var out = try reclaimAbandoned(account: account).map { ($0, OutboxItem.State.draft) }
         for item in try views.outbox(account: account) {
-            switch item.state {
-            case .sending:
-                out.append((item.draftID, try reclaimInterrupted(item).state))
-            case .failed:
-                guard let f = try lastFailure(item.draftID), !f.permanent, (f.retryAt.map { $0 <= Timestamp.now } ?? true) else { continue }
-                out.append((item.draftID, try deliverReporting(item.draftID)))
-            case .queued:
-                // Re-queued while there was no network: due again.
-                guard let due = item.dueAt, due <= Timestamp.now, try queuingEvents(item.draftID).last?.1 == .system else { continue }
-                out.append((item.draftID, try deliverReporting(item.draftID)))
-            default:
-                break
+            do {
+                switch item.state {
+                case .sending:
+                    out.append((item.draftID, try reclaimInterrupted(item).state))
+                case .failed:
+                    guard let f = try lastFailure(item.draftID), !f.permanent, (f.retryAt.map { $0 <= Timestamp.now } ?? true) else { continue }
+                    out.append((item.draftID, try deliverReporting(item.draftID)))
+                case .queued:
+                    // Re-queued while there was no network: due again.
+                    guard let due = item.dueAt, due <= Timestamp.now, try queuingEvents(item.draftID).last?.1 == .system else { continue }
+                    out.append((item.draftID, try deliverReporting(item.draftID)))
+                default:
+                    break
+                }
+            } catch where OutboxUseCase.isMessageProblem(error) {
+                skipped?(item.draftID, error)
             }
         }
         return out
+    }
+
+    /// Whether `error` is about one message or its account's sending (a draft gone, no SMTP settings, a server's or the
+    /// network's failure), not the store: the other messages are still delivered.
+    static func isMessageProblem(_ error: any Error) -> Bool {
+        switch ErrorCategory(of: error) {
+        case .server, .configuration, .refused, .notFound: true
+        default: false
+        }
     }
 
     /// Queued messages whose due time passed long ago without a send starting: the process that queued them

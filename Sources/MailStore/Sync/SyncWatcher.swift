@@ -36,6 +36,9 @@ public final class SyncWatcher {
     public var onLogGrew: (() -> Void)?
     /// The log's head when `onLogGrew` was last told.
     private var toldHead: UInt64?
+    /// Told about an outbox message its round could not send for a reason of its own (its draft gone, no SMTP
+    /// settings), with the error; the watch goes on (a server's refusal is recorded on the message, `SendFailed`).
+    public var onOutboxSkipped: ((String, any Error) -> Void)?
     /// Told about a transient failure and the seconds until the next attempt.
     public var onRetry: ((Error, Double) -> Void)?
     /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
@@ -200,7 +203,8 @@ public final class SyncWatcher {
         }
         if outboxDue {
             // Failed messages whose retry time has come; abandoned queued ones back to drafts.
-            _ = try OutboxUseCase(store: engine.store).deliverDue(account: account)
+            // One message's trouble (a server's refusal is recorded on it) never ends the watch.
+            _ = try OutboxUseCase(store: engine.store).deliverDue(account: account, skipped: onOutboxSkipped)
             lastOutbox = Date()
         }
         if pollDue {
