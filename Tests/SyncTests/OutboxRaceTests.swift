@@ -218,7 +218,21 @@ final class OutboxRaceTests: SyncTestCase {
         XCTAssertNil(try views.draft(id: fine), "the other account's message was sent and its draft deleted")
     }
 
-    // MARK: - A message whose draft is gone (a zombie outbox entry an older build left)
+    // MARK: - Deleting a draft in the outbox (bug: deleted, sent anyway, a zombie outbox entry)
+
+    func testDeletingADraftInTheOutboxIsRefusedUntilItIsTakenBack() throws {
+        let id = try draft("Queued, not deleted")
+        _ = try outbox.queue(id, undoDelay: 60)
+        XCTAssertThrowsError(try drafts.delete(id)) { XCTAssertEqual($0 as? DraftError, .deleteInOutbox(id, "queued"), "\($0)") }
+        let r = try mailstore(["draft", "delete", id], expect: 7)
+        XCTAssertTrue(r.stderr.contains("send --undo") && r.stderr.contains("outbox cancel"), r.stderr)
+        _ = try store.latestViews()
+        XCTAssertNotNil(try views.draft(id: id))
+        XCTAssertEqual(try views.outboxItem(draftID: id)?.state, .queued)
+        try outbox.cancel(id)
+        try drafts.delete(id)
+        XCTAssertNil(try views.draft(id: id))
+    }
 
     /// A message whose draft was deleted while it was in the outbox (an older build allowed it) is taken out of the
     /// outbox with a warning, and the account's other due message is sent (it had stopped every `outbox send`).

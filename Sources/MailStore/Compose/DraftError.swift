@@ -24,6 +24,9 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     /// The draft's latest version is not the one its queuing announced (saved by a build that allowed that): nothing
     /// is sent rather than a message other than the one recorded.
     case changedSinceQueued(String)
+    /// `draft delete` of a draft in the outbox (queued, being sent or failed; the draft, its state): it is taken back
+    /// first (`send --undo` within its undo delay, else `outbox cancel`), so a delete never races a send.
+    case deleteInOutbox(String, String)
     /// A message in the outbox whose draft is gone (deleted while it was queued, by a build that allowed that):
     /// nothing can be sent; it was taken out of the outbox (`SendCancelled`, actor system).
     case deletedInOutbox(String)
@@ -49,6 +52,10 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .busy(let d): "draft \(d) was saved by other processes all the while this one tried: nothing was saved; run it again"
         case .changedSinceQueued(let d):
             "draft \(d) changed after it was queued: nothing was sent; `mailstore outbox cancel \(d)`, then send it again"
+        case .deleteInOutbox(let d, let state):
+            "draft \(d) is in the outbox (\(state)) and is not deleted: take it back first "
+                + (state == "queued" ? "(`mailstore send --undo \(d)` within its undo delay, else `mailstore outbox cancel \(d)`)"
+                                     : "(`mailstore outbox cancel \(d)`)") + ", then delete it"
         case .deletedInOutbox(let d):
             "draft \(d) was deleted while it was in the outbox: nothing was sent, and it is out of the outbox now"
         case .offline(let why): "no network (\(why)): the message stays queued; `mailstore outbox send` or `sync --watch` sends it when the server can be reached"

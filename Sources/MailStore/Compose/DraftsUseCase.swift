@@ -85,10 +85,19 @@ public struct DraftsUseCase {
     /// The most times `edit` (or `OutboxUseCase.queue`) reads a draft again after another process wrote to it first.
     public static let maxSaveAttempts = 16
 
-    /// Deletes a draft (`DraftDeleted`; its versions stay in the log).
+    /// Deletes a draft (`DraftDeleted`; its versions stay in the log). A draft in the outbox (queued, being sent or
+    /// failed) is refused (`DraftError.deleteInOutbox`): it is taken back first, so a delete never races its send. The
+    /// delete is appended only if the draft's stream is still as read (`expectedVersion`): a `send` that queued it
+    /// meanwhile is seen.
     public func delete(_ id: String) throws {
-        guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
-        try store.commit([NewEvent(event: .draftDeleted(DraftDeleted(draftID: id)), account: d.account, stream: .draft(id), actor: .user)])
+        let deleted = try store.retryingOnConflict(on: .draft(id), attempts: DraftsUseCase.maxSaveAttempts) { expected, views in
+            guard let d = try views.draft(id: id) else { throw DraftError.notFound(id) }
+            if let state = try views.outboxItem(draftID: id)?.state, state.inOutbox { throw DraftError.deleteInOutbox(id, "\(state)") }
+            try store.commit([NewEvent(event: .draftDeleted(DraftDeleted(draftID: id)), account: d.account, stream: .draft(id), actor: .user,
+                                       expectedVersion: expected)])
+            return true
+        }
+        guard deleted != nil else { throw DraftError.busy(id) }
     }
 
     /// What keeps a draft from being sent: invalid addresses (per field), no valid recipient, no body.
