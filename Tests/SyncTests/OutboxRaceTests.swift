@@ -256,4 +256,13 @@ final class OutboxRaceTests: SyncTestCase {
         XCTAssertNotEqual(try views.outboxItem(draftID: zombie)?.state.inOutbox, true, "out of the outbox")
         XCTAssertTrue(try outbox.deliverDue(account: accountName).isEmpty, "nothing left to skip")
     }
+
+    // MARK: - A retry of a message another process sent
+
+    func testARetryOfAMessageSentMeanwhileSaysSent() throws {
+        let id = try draft("Sent elsewhere")
+        _ = try outbox.queue(id, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(id), .sent)
+        XCTAssertEqual(try outbox.deliver(id), .sent, "it was sent, not taken back")
+    }
 }

@@ -162,7 +162,7 @@ public struct OutboxUseCase {
     public func deliver(_ draftID: String, lockWait: Double = OutboxUseCase.sendLockWaitSeconds) throws -> OutboxItem.State {
         let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
-        guard let item = try views.outboxItem(draftID: draftID) else { return .draft }
+        guard let item = try views.outboxItem(draftID: draftID) else { return try sentSinceQueued(draftID) ? .sent : .draft }
         let lock: AccountLock
         do {
             lock = try AccountLock(store: store.directory, kind: "send", account: item.account, waitSeconds: lockWait)
@@ -201,7 +201,8 @@ public struct OutboxUseCase {
         let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
         guard let item = try views.outboxItem(draftID: draftID), item.state.inOutbox else {
-            return try views.outboxItem(draftID: draftID)?.state ?? .draft
+            // Sent by another process meanwhile (its draft deleted after filing): said as sent, not as taken back.
+            return try views.outboxItem(draftID: draftID)?.state ?? (sentSinceQueued(draftID) ? .sent : .draft)
         }
         func commit(_ events: [DomainEvent], account: String, actor: Actor) throws -> Bool {
             let new = events.enumerated().map { i, e in
