@@ -17,8 +17,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// and mail imported into them would pass for the server's (listed, counted, its actions "applied" though no server
     /// holds it).
     case accountIsConfigured(String)
-    /// The account name differs from a known one (configured, once configured, or holding mail) only by case, width or
-    /// Unicode form (NFKC, case-folded): the name given and the one it is like.
+    /// The account name differs from an IMAP account's (configured now or once) only by case, width or Unicode form
+    /// (NFKC, case-folded): the name given and the one it is like.
     case accountNameLike(name: String, existing: String)
 
     public var description: String {
@@ -32,8 +32,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
             "--account \"\(name)\" is an IMAP account (configured now or once): its folders mirror its server, and imported mail "
                 + "would pass for the server's; import under another name (e.g. \"\(name)-archive\")"
         case .accountNameLike(let name, let existing):
-            "--account \"\(name)\" is too like the account name \"\(existing)\" (they differ only by case, width or Unicode form); "
-                + "use \"\(existing)\" or another name"
+            "--account \"\(name)\" is too like the IMAP account name \"\(existing)\" (they differ only by case, width or Unicode form); "
+                + "import under another name"
         }
     }
 }

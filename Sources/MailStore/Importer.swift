@@ -180,11 +180,14 @@ public final class Importer {
                 chunk = ListedChunk()
                 chunkBytes = 0
             }
-            // The unique names of the folder being read, as 64-bit hashes (8 bytes a message, ~16 with the set's
-            // room: ~16 MiB for a folder of a million): a name met again is a collision. Two names of one hash are
-            // taken for one: the message is then compared by its bytes, and imported all the same.
-            var seen = Set<Int>()
+            // The unique names met in each folder path, as 64-bit hashes (8 bytes a message, ~16 with the set's room:
+            // ~16 MiB for a folder of a million), kept per path until its last listing (other folders may be read
+            // between two listings of one path: root, `.Drafts/`, `.INBOX/`): a name met again in the same path is a
+            // collision. Two names of one hash are taken for one: the message is then compared by its bytes, and
+            // imported all the same.
+            var seenByPath: [String: Set<Int>] = [:]
             for (index, listing) in folders.enumerated() {
+                var seen = seenByPath.removeValue(forKey: listing.folder.path) ?? []
                 // Messages come a listing chunk at a time; a chunk to append ends at `batchMessages` or `batchBytes`.
                 try source.messages(of: listing, chunk: batchMessages) { messages, notes in
                     chunk.notes += notes
@@ -194,9 +197,11 @@ public final class Importer {
                             chunk.tooLarge.append(("\(m.folder)/\(m.location)", m.size))
                         } else {
                             if !seen.insert(m.location.hashValue).inserted {
-                                // The file that had the name first goes in a chunk before it, appended first.
                                 m.collided = true
-                                if !chunk.messages.isEmpty { try send() }
+                                // The file that had the name first goes in a chunk before it, appended first (only when
+                                // it is in this one: a folder repeating another's files is not a chunk a message).
+                                let location = m.location, folder = m.folder
+                                if chunk.messages.contains(where: { $0.location == location && $0.folder == folder }) { try send() }
                             }
                             chunk.messages.append(m)
                             chunkBytes += m.size
@@ -208,7 +213,7 @@ public final class Importer {
                 }
                 // A folder's last chunk goes alone, as before.
                 if !chunk.messages.isEmpty || !chunk.tooLarge.isEmpty || !chunk.notes.isEmpty { try send() }
-                if lastListing[listing.folder.path] == index { seen = [] }
+                if lastListing[listing.folder.path] != index { seenByPath[listing.folder.path] = seen }
             }
         }
     }

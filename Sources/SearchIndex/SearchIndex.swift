@@ -351,7 +351,9 @@ package final class SearchIndex: @unchecked Sendable {
 
     /// `open`'s one attempt.
     private static func openOnce(folder: String, log: EventLog, notice: (String) -> Void) throws -> SearchIndex {
-        if !canWrite(folder) { return try openReadOnly(folder: folder, log: log, notice: notice) }
+        if let refusal = writeRefusal(folder) {
+            return try openReadOnly(folder: folder, log: log, fileSystemReadOnly: refusal == EROFS, notice: notice)
+        }
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         removeStaleBuild(folder: folder)
         let index: SearchIndex
@@ -370,17 +372,18 @@ package final class SearchIndex: @unchecked Sendable {
         return index
     }
 
-    /// Whether this process may write in `folder` (or make it, where it is missing: its nearest existing ancestor is
-    /// writable): false on a read-only filesystem (even for root) or in a folder of another user's.
-    static func canWrite(_ folder: String) -> Bool {
+    /// Why this process may not write in `folder` (or make it, where it is missing: its nearest existing ancestor),
+    /// as an error number (`EROFS` on a read-only filesystem, even for root; `EACCES` in a folder of another user's), or
+    /// nil when it may.
+    static func writeRefusal(_ folder: String) -> Int32? {
         var path = folder
         while access(path, W_OK) != 0 {
-            guard errno == ENOENT else { return false }
+            guard errno == ENOENT else { return errno }
             let parent = SQLiteConnection.folder(of: path)
-            guard parent != path else { return false }
+            guard parent != path else { return ENOENT }
             path = parent
         }
-        return true
+        return nil
     }
 
     /// The index of a store whose index folder cannot be written (`canWrite`): the store's own file opened read-only
@@ -389,7 +392,11 @@ package final class SearchIndex: @unchecked Sendable {
     /// removed when released (`notice` is told). Nothing in the store is written. Until 2026-12-07 the index was
     /// opened for writing: on a read-only filesystem the open failed and the rebuild it fell back on failed too
     /// (exit 3), though the index was current.
-    static func openReadOnly(folder: String, log: EventLog, notice: (String) -> Void) throws -> SearchIndex {
+    ///
+    /// A private index is built only on a read-only filesystem (`fileSystemReadOnly`): a writable store whose index
+    /// folder this user may not write (another user's, left by a `sudo mailstore search`) and whose index cannot be read
+    /// as it is fails with the reason, rather than rebuild the whole index at every search.
+    static func openReadOnly(folder: String, log: EventLog, fileSystemReadOnly: Bool, notice: (String) -> Void) throws -> SearchIndex {
         let file = folder + "/" + fileName
         var why = "is missing"
         if FileManager.default.fileExists(atPath: file) {
@@ -411,6 +418,10 @@ package final class SearchIndex: @unchecked Sendable {
                 if e.isBusy { throw e }
                 why = "cannot be used (\(e))"
             }
+        }
+        guard fileSystemReadOnly else {
+            throw SearchIndexError.io(folder, "this user may not write the search index's folder and its index \(why): give the "
+                + "folder (and its files) back to the store's owner (`chown -R`), or search as that user")
         }
         let scratch = FileManager.default.temporaryDirectory.path + "/mailstore-search-\(UUID().uuidString.prefix(8))"
         notice("the search index's folder \(folder) cannot be written (a read-only filesystem or folder) and its index \(why): "

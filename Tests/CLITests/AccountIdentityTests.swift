@@ -82,7 +82,7 @@ final class AccountIdentityTests: CLITestCase {
         let into = try mailstore("import", "--mbox", mbox, "--account", "frank", "--quiet", expect: 6)
         XCTAssertTrue(into.stderr.contains("\"frank\" is an IMAP account") && into.stderr.contains("frank-archive"), into.stderr)
         let like = try mailstore("import", "--mbox", mbox, "--account", "Frank", "--quiet", expect: 6)
-        XCTAssertTrue(like.stderr.contains("too like the account name \"frank\""), like.stderr)
+        XCTAssertTrue(like.stderr.contains("too like the IMAP account name \"frank\""), like.stderr)
         try mailstore("account", "remove", "frank")
         try mailstore("import", "--mbox", mbox, "--account", "frank", "--quiet", expect: 6)
         XCTAssertEqual(try mailstore("log", "--type", "EmailReceived").stdout.filter { $0 == "\n" }.count, 0, "nothing filed")

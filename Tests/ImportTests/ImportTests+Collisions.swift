@@ -17,16 +17,21 @@ extension ImportTests {
         // The same bytes twice (a file copied, or renamed from new/ to cur/ while listed): one message.
         try write("md/new/1700000004.d.host", message("same-d"))
         try write("md/cur/1700000004.d.host:2,S", message("same-d"))
+        // Folders listed between the two listings of one path (root, .Drafts, .INBOX; .Sent, Archive, Sent), with names
+        // of their own that are no collision.
+        try write("md/.Drafts/cur/1700000002.b.host:2,S", message("drafts-b"))
+        try write("md/Archive/cur/1700000003.c.host:2,S", message("archive-c"))
         let s = try Importer(store: store).importMaildir(dir.file("md"))
-        XCTAssertEqual(s.imported, 7, "\(s)")
+        XCTAssertEqual(s.imported, 9, "\(s)")
         XCTAssertEqual(s.alreadyPresent, 1)
         let ids = try received().map { $0.messageID ?? "" }.sorted()
-        XCTAssertEqual(ids, ["cur-a", "dot-inbox-b", "dot-sent-c", "new-a", "plain-sent-c", "root-b", "same-d"].map { "\($0)@example.com" }.sorted())
-        XCTAssertEqual(Set(try received().map(\.emailID)).count, 7, "each its own email id")
+        XCTAssertEqual(ids, ["archive-c", "cur-a", "dot-inbox-b", "dot-sent-c", "drafts-b", "new-a", "plain-sent-c", "root-b", "same-d"]
+                           .map { "\($0)@example.com" }.sorted())
+        XCTAssertEqual(Set(try received().map(\.emailID)).count, 9, "each its own email id")
         // Again: nothing appended, each found.
         let again = try Importer(store: store).importMaildir(dir.file("md"))
         XCTAssertEqual(again.imported, 0, "\(again)")
-        XCTAssertEqual(again.alreadyPresent, 8)
-        XCTAssertEqual(try received().count, 7)
+        XCTAssertEqual(again.alreadyPresent, 10)
+        XCTAssertEqual(try received().count, 9)
     }
 }

@@ -176,9 +176,9 @@ public struct OutboxUseCase {
                 try store.commit([NewEvent(event: .sendFailed(failed), account: item.account, stream: .draft(draftID), actor: .system,
                                            expectedVersion: expected)])
             } catch let e as EventLogError where e.isVersionConflict {
-                // The lock's holder took it up meanwhile (or it was taken back): as it is now.
+                // The lock's holder took it up meanwhile (sent it and deleted its draft, or it was taken back): as it is now.
                 _ = try store.latestViews()
-                return try views.outboxItem(draftID: draftID)?.state ?? .draft
+                return try views.outboxItem(draftID: draftID)?.state ?? (try sentSinceQueued(draftID) ? .sent : .draft)
             }
             return .failed
         }
