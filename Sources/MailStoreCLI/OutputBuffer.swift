@@ -17,8 +17,7 @@ struct OutputBuffer {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        fflush(nil)
-        StandardStream.out(buffer)
+        StandardStream.out(buffer)  // after flushing every stdio stream
         buffer.removeAll(keepingCapacity: true)
     }
 }
