@@ -133,14 +133,35 @@ package final class Environment: @unchecked Sendable {
         let env: OpaquePointer
         var readOnlyFlag = options.readOnly && !writable
         do {
-            env = try Environment.openHandle(path: path, options: options, readOnlyFlag: readOnlyFlag)
+            env = try Environment.openHandleFitting(path: path, options: options, readOnlyFlag: readOnlyFlag)
         } catch where writable {
             // Refused for writing after all (a lock file it may not write, a file system mounted read-only).
             readOnlyFlag = true
-            env = try Environment.openHandle(path: path, options: options, readOnlyFlag: true)
+            env = try Environment.openHandleFitting(path: path, options: options, readOnlyFlag: true)
         }
         return EnvironmentHandle(env: env, presence: presence, readOnlyFlag: readOnlyFlag, options: options,
                                  key: EnvironmentHandle.key(of: env))
+    }
+
+    /// The smallest map an open under an address-space limit goes down to: below it the limit leaves too little
+    /// for any command (mapping the file is still tried at its own size, if that is more).
+    static let smallestFittingMap = 64 << 20
+
+    /// `openHandle`, with a map that is only a reservation of addresses (not `MDB_WRITEMAP`: the log's is 64 GiB)
+    /// halved while the process has no room for it (`ENOMEM`: an address-space limit, `ulimit -v`), down to the data
+    /// file's size and `smallestFittingMap`: such a map grows as the data does (`grow`). A `MDB_WRITEMAP` map is the
+    /// file's size, so it is not made smaller; when nothing fits, the error says the limit (`LMDBError.advice`).
+    private static func openHandleFitting(path: String, options: Options, readOnlyFlag: Bool) throws -> OpaquePointer {
+        var options = options
+        let reservation = !(options.writeMap && !options.readOnly)
+        let floor = max(smallestFittingMap, fileSize(dataFile(path)) ?? 0)
+        while true {
+            do {
+                return try openHandle(path: path, options: options, readOnlyFlag: readOnlyFlag)
+            } catch let error as LMDBError where error.code == ENOMEM && reservation && options.mapSize / 2 >= floor {
+                options.mapSize /= 2
+            }
+        }
     }
 
     /// Creates and opens an LMDB environment for `init` (with `MDB_RDONLY` when `readOnlyFlag`), checks its data
@@ -390,7 +411,9 @@ package final class Environment: @unchecked Sendable {
         // writer's map may reach that far (`init`).
         let page = pageSize
         let file = writeMap ? Environment.fileSize(Environment.dataFile(path)) ?? 0 : 0
-        let newSize = writeMap ? max((old + step + page - 1) / page * page, file) : old * 2
+        let newSize = try Environment.fitting(
+            writeMap ? max((old + step + page - 1) / page * page, file) : old * 2, old: old, page: page,
+            floor: writeMap ? max(file, old + atLeast) : 0, path: path)
         forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, newSize), "mdb_env_set_mapsize(\(newSize))")
         if noFaultAround { turnOffFaultAround() }
@@ -409,6 +432,17 @@ package final class Environment: @unchecked Sendable {
             if rc != 0 { throw LMDBError(code: rc, operation: "mdb_env_set_mapsize(\(max(old, file)), back from a growth the disk had no room for)") }
             throw error
         }
+    }
+
+    /// The size a map of `old` bytes grows to: `wanted` where the process's address space has room for it, else
+    /// the most of a quarter more or 16 MiB more that fits and is at least `floor` (under an address-space limit,
+    /// `ulimit -v`); none fitting is `ENOMEM`, with the map left as it is. LMDB must never be asked for a map it
+    /// cannot make (``AddressSpace``).
+    private static func fitting(_ wanted: Int, old: Int, page: Int, floor: Int, path: String) throws -> Int {
+        if wanted <= old || AddressSpace.hasRoom(wanted - old) { return wanted }
+        let smaller = [old + old / 4, old + (16 << 20)].map { max(($0 + page - 1) / page * page, floor) }
+        if let fit = smaller.first(where: { $0 > old && $0 < wanted && AddressSpace.hasRoom($0 - old) }) { return fit }
+        throw LMDBError(code: ENOMEM, operation: "growing the map of \(dataFile(path)) from \(old >> 20) MiB")
     }
 
     /// True when the map's address ranges this environment acts on (`releaseResidentPages`, the read-ahead advice,
@@ -463,10 +497,22 @@ package final class Environment: @unchecked Sendable {
         defer { resizeLock.unlock() }
         let sizeLock = writeMap ? Environment.lockSize(path) : nil
         defer { sizeLock?.unlock() }
-        forgetRanges()
         // A write map takes the file's size (the largest map of its writers: `init`); any other map the size the
-        // newest meta page records. LMDB raises either to the pages in use.
-        let size = writeMap ? Environment.fileSize(Environment.dataFile(path)) ?? 0 : 0
+        // newest meta page records (0), unless the process's address space is limited (`ulimit -v`): then the pages
+        // in use, doubled where there is room for that, since the other process's map may be more than fits here.
+        // LMDB raises either to the pages in use; a size with no room is refused before LMDB is asked (``AddressSpace``).
+        var size = writeMap ? Environment.fileSize(Environment.dataFile(path)) ?? 0 : 0
+        let info = infoHoldingLock()
+        let old = info.me_mapsize
+        if writeMap {
+            if size > old && !AddressSpace.hasRoom(size - old) {
+                throw LMDBError(code: ENOMEM, operation: "mapping \(Environment.dataFile(path)) at \(size >> 20) MiB, grown by another process")
+            }
+        } else if AddressSpace.limit != nil {
+            let used = (info.me_last_pgno + 1) * pageSize
+            size = try Environment.fitting(max(used * 2, old), old: old, page: pageSize, floor: used, path: path)
+        }
+        forgetRanges()
         try LMDBError.check(mdb_env_set_mapsize(env, size), "mdb_env_set_mapsize(\(size))")
         if noFaultAround { turnOffFaultAround() }
         if writeMap { try Environment.allocateMap(env, path: path) }

@@ -29,6 +29,11 @@ import Glibc
                                   MDB_CURSOR_FULL, MDB_MAP_RESIZED, MDB_BAD_RSLOT, MDB_BAD_TXN]
         return code >= MDB_KEYEXIST && code <= MDB_LAST_ERRCODE && !resources.contains(code)
     }
+    /// True when the process ran short of something of its own, not of the file's making: address space or memory
+    /// (`ENOMEM`, under `ulimit -v`), open files (`EMFILE`, `ENFILE`), reader slots (`MDB_READERS_FULL`).
+    @usableFromInline package var isShortOfResources: Bool {
+        code == ENOMEM || code == EMFILE || code == ENFILE || code == MDB_READERS_FULL
+    }
     /// True for `ENOSPC`: the file system is full (nothing of the failed write was stored).
     @usableFromInline package var isDiskFull: Bool { code == ENOSPC }
     /// True for `MDB_INVALID` or `MDB_VERSION_MISMATCH`: the file opened is not an LMDB data file of this version.
@@ -51,6 +56,13 @@ import Glibc
         case 13 /* EACCES */: "permission denied: check the store folder's owner and mode"
         case ENOSPC: "the disk is full: free space and run the command again (nothing of the failed write was stored)"
         case 11 /* EAGAIN */: "the environment is locked by another process"
+        case ENOMEM:
+            if let limit = AddressSpace.limitDescription {
+                "this process has no room left to map the file: its address-space limit is \(limit); nothing was "
+                    + "changed: raise the limit (`ulimit -v unlimited`) and run the command again"
+            } else {
+                "out of memory mapping the file: nothing was changed; close other programs and run the command again"
+            }
         default: "see the LMDB message"
         }
     }

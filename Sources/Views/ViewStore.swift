@@ -557,6 +557,9 @@ public final class ViewStore: @unchecked Sendable {
         }
         do {
             return try ViewStore(path: root + "/" + gen, log: log, catalog: catalog, readOnly: readOnly)
+        } catch let e as LMDBError where e.isShortOfResources {
+            // The process's limits, not the file: a rebuild would meet them too (or throw good views away). Said as it is.
+            throw e
         } catch {
             // What was found, not the advice each error carries (restore, replay): the views are rebuilt here.
             let finding = switch error {
