@@ -134,6 +134,11 @@ extension MailStore {
         try views().quarantined(limit: limit)
     }
 
+    /// The note for events a newer mailstore wrote that the views lack ("... upgrade mailstore"), or nil.
+    public func newerEventsNote() throws -> String? {
+        try views().newerEventsNote()
+    }
+
     /// The sequence a store from `asOf` shows, or nil for the live store.
     public var snapshotSequence: UInt64? { snapshot?.sequence }
 
