@@ -122,6 +122,8 @@ package final class SearchIndex: @unchecked Sendable {
     /// A folder removed when this index is released: the private folder of an index built in the temporary folder for
     /// a store whose index folder cannot be written (`openReadOnly`).
     var removesFolder: String?
+    /// The scratch folder `removesFolder` is, held (its lock) while this index lives, then removed with its lock file.
+    var scratchOwner: ScratchFolder?
     /// Emails the catch-ups on this connection indexed without their body, their raw message unreadable (a damaged
     /// blob: `SearchBatchReader.add`). Used under `lock`.
     package internal(set) var unreadBodies = 0
@@ -423,15 +425,19 @@ package final class SearchIndex: @unchecked Sendable {
             throw SearchIndexError.io(folder, "this user may not write the search index's folder and its index \(why): give the "
                 + "folder (and its files) back to the store's owner (`chown -R`), or search as that user")
         }
-        let scratch = FileManager.default.temporaryDirectory.path + "/mailstore-search-\(UUID().uuidString.prefix(8))"
+        // In this user's `$TMPDIR/mailstore-scratch-UID/`, its lock held while the index lives: what a killed search
+        // leaves there (a copy of the store's words) is removed by the next scratch folder made (it had stayed for good).
+        let owner = ScratchFolder(store: nil, kind: "search")
+        let scratch = try owner.path()
         notice("the search index's folder \(folder) cannot be written (a read-only filesystem or folder) and its index \(why): "
             + "building a private index in \(scratch), removed afterwards")
         do {
             let built = try rebuild(folder: scratch, log: log, notice: notice)
             built.removesFolder = scratch
+            built.scratchOwner = owner
             return built
         } catch {
-            try? FileManager.default.removeItem(atPath: scratch)
+            owner.remove()
             throw error
         }
     }

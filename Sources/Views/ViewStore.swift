@@ -33,6 +33,8 @@ public final class ViewStore: @unchecked Sendable {
     private let readable: [String: Database]
     /// A private copy of the views (read-only store) removed when this store is released.
     private let temporaryFolder: String?
+    /// The scratch folder `temporaryFolder` is (a private copy's), its lock held while these views live.
+    private var scratchOwner: ScratchFolder?
     /// Each view table's history table, by the view table's name; empty when these views keep no history (a scratch
     /// fold, a read-only generation written before histories were kept).
     let historyTables: [String: Database]
@@ -577,8 +579,10 @@ public final class ViewStore: @unchecked Sendable {
     /// up with the log, removed when released. Nothing in the store is written, deleted or re-moded.
     static func openPrivateCopy(root: String, log: EventLog, catalog: ViewCatalog, notice: (String) -> Void,
                                 progress: ((UInt64, UInt64) -> Void)?) throws -> ViewStore {
-        let folder = FileManager.default.temporaryDirectory.path + "/mailstore-views-\(UUID().uuidString.prefix(8))"
-        try StoreDirectory.makePrivateDirectory(folder)
+        // In this user's `$TMPDIR/mailstore-scratch-UID/` (0700), its lock held while the views live: what a killed
+        // process leaves there (a copy of the store's views) is removed by the next scratch folder made (it had stayed).
+        let owner = ScratchFolder(store: nil, kind: "views")
+        let folder = try owner.path()
         var copied = false
         if let current = try openCurrent(root: root, log: log, catalog: catalog, readOnly: true, notice: { _ in }),
            (try? current.staleViews().isEmpty) == true, (try? current.logMismatch()) == .some(nil) {
@@ -587,6 +591,7 @@ public final class ViewStore: @unchecked Sendable {
         notice(copied ? "the store's views folder is read-only: reading a private copy of the views"
                       : "the store's views folder is read-only: folding the views in a private folder")
         let views = try ViewStore(path: folder, log: log, catalog: catalog, temporaryFolder: folder)
+        views.scratchOwner = owner
         try views.catchUp(progress: progress)
         return views
     }

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import MailStore
 @testable import SearchIndex
@@ -48,14 +49,25 @@ final class ReadOnlyIndexTests: SearchIndexTestCase {
         XCTAssertEqual(r.quarterly.count, 2)
         XCTAssertTrue(r.notices.contains { $0.contains("cannot be written") && $0.contains("folded through event \(early)") }, "\(r.notices)")
 
-        // Missing: built in a private folder, removed once released.
+        // Missing: built in a private folder of this user's scratch root in $TMPDIR, removed once released; one a
+        // killed search left there (its lock file held by no process) is removed by the next.
         try FileManager.default.removeItem(atPath: folder + "/" + SearchIndex.fileName)
+        let root = try XCTUnwrap(ScratchFolder.temporaryRoot())
+        let abandoned = root + "/search-killed\(getpid())"
+        try FileManager.default.createDirectory(atPath: abandoned, withIntermediateDirectories: false)
+        XCTAssertTrue(FileManager.default.createFile(atPath: abandoned + "/index.sqlite", contents: Data("words".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: abandoned + ".lock", contents: nil))
         let temporary = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
+        let others = Set(try FileManager.default.contentsOfDirectory(atPath: root)).subtracting(["search-killed\(getpid())", "search-killed\(getpid()).lock"])
         r = try searchReadOnly(path)
         XCTAssertEqual(r.kayak.count, 1)
         XCTAssertEqual(r.quarterly.count, 2)
-        XCTAssertTrue(r.notices.contains { $0.contains("is missing") && $0.contains("private index") }, "\(r.notices)")
+        XCTAssertTrue(r.notices.contains { $0.contains("is missing") && $0.contains("private index") && $0.contains(root) }, "\(r.notices)")
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())).subtracting(temporary)
-        XCTAssertEqual(left.filter { $0.hasPrefix("mailstore-search-") }, [], "the private index is removed once released")
+        XCTAssertEqual(left.filter { $0.hasPrefix("mailstore-search-") }, [], "nothing in $TMPDIR but the scratch root")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned), "a killed search's private index is removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned + ".lock"))
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: root)).subtracting(others).filter { $0.hasPrefix("search-") }, [],
+                       "the private index is removed once released")
     }
 }

@@ -201,11 +201,25 @@ final class EngineRobustnessTests: ViewsTestCase {
         }
         defer { withExtendedLifetime(mount) {} }
         let before = try ReadOnlyMount.listing(path)
-        let ro = try MailStore.open(at: path, readOnly: true)
-        var notices: [String] = []
-        let views = try ViewStore.open(store: ro.directory, log: ro.log, notice: { notices.append($0) })
-        XCTAssertEqual(try page(views).count, 11, "the private copy is caught up with the log")
-        XCTAssertTrue(notices.contains { $0.contains("read-only") }, "\(notices)")
-        XCTAssertEqual(try ReadOnlyMount.listing(path), before, "nothing in the store changed")
+        // The private copy goes in this user's scratch root in $TMPDIR; one a killed process left there (its lock file
+        // held by no process) is removed by the next (each had stayed for good, a copy of the store's views).
+        let root = try XCTUnwrap(ScratchFolder.temporaryRoot())
+        let abandoned = root + "/views-killed\(getpid())"
+        try FileManager.default.createDirectory(atPath: abandoned, withIntermediateDirectories: false)
+        XCTAssertTrue(FileManager.default.createFile(atPath: abandoned + "/data.mdb", contents: Data("views".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: abandoned + ".lock", contents: nil))
+        let others = Set(try FileManager.default.contentsOfDirectory(atPath: root)).subtracting([abandoned, abandoned + ".lock"].map { ($0 as NSString).lastPathComponent })
+        let copies = { Set(try FileManager.default.contentsOfDirectory(atPath: root)).subtracting(others).filter { $0.hasPrefix("views-") } }
+        do {
+            let ro = try MailStore.open(at: path, readOnly: true)
+            var notices: [String] = []
+            let views = try ViewStore.open(store: ro.directory, log: ro.log, notice: { notices.append($0) })
+            XCTAssertEqual(try page(views).count, 11, "the private copy is caught up with the log")
+            XCTAssertTrue(notices.contains { $0.contains("read-only") }, "\(notices)")
+            XCTAssertEqual(try ReadOnlyMount.listing(path), before, "nothing in the store changed")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned), "a killed process's private copy is removed")
+            XCTAssertEqual(try copies().filter { !$0.hasSuffix(".lock") }.count, 1, "the private copy is in the scratch root")
+        }
+        XCTAssertEqual(try copies(), [], "the private copy and its lock file are removed once released")
     }
 }
