@@ -363,6 +363,10 @@ package final class Environment: @unchecked Sendable {
                 // LMDB reports a short write of its pages as EIO: on a full disk, say so.
                 throw LMDBError(code: ENOSPC, operation: "mdb_txn_commit")
             }
+            if crc == EIO || crc == EFBIG, Environment.fileSizeLimitReached(path) {
+                // A write cut short at the file-size limit (`ulimit -f`) is EIO to LMDB too: say which limit.
+                throw LMDBError(code: EFBIG, operation: "mdb_txn_commit")
+            }
             try LMDBError.check(crc, "mdb_txn_commit")
             return result
         }
@@ -830,6 +834,15 @@ package final class Environment: @unchecked Sendable {
 
     /// True when the file system holding `path` has less than 1 MiB free for this user: a failed write
     /// there is taken for a full disk.
+    /// True when the data file in folder `path` has reached this process's file-size limit (`ulimit -f`,
+    /// `RLIMIT_FSIZE`; within 1 MiB of it): a write past it is cut short (EIO to LMDB) or fails with EFBIG.
+    static func fileSizeLimitReached(_ path: String) -> Bool {
+        var r = rlimit()
+        guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &r) == 0, r.rlim_cur != rlim_t.max, r.rlim_cur < UInt(Int.max),
+              let size = fileSize(dataFile(path)) else { return false }
+        return size >= Int(r.rlim_cur) - (1 << 20)
+    }
+
     static func diskIsFull(_ path: String) -> Bool {
         guard let free = freeBytes(at: path) else { return false }
         return free < 1 << 20

@@ -56,6 +56,9 @@ import Glibc
         case 13 /* EACCES */: "permission denied: check the store folder's owner and mode"
         case ENOSPC: "the disk is full: free space and run the command again (nothing of the failed write was stored)"
         case 11 /* EAGAIN */: "the environment is locked by another process"
+        case EFBIG:
+            "a file would pass this process's file-size limit (`ulimit -f`): nothing of the failed write was stored; "
+                + "raise the limit (`ulimit -f unlimited`) and run the command again"
         case ENOMEM:
             if let limit = AddressSpace.limitDescription {
                 "this process has no room left to map the file: its address-space limit is \(limit); nothing was "

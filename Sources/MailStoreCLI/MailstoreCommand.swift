@@ -38,6 +38,9 @@ package struct MailstoreCommand: ParsableCommand {
         if AllocatorSettings.applies(environment: ProcessInfo.processInfo.environment) { AllocatorSettings.apply() }
         // verify's child crashing is reported by its parent (`CrashGuard`), in verify's own words.
         if CrashGuard.isChild { CrashGuard.bindToParent() } else { CrashHint.install() }
+        // A write past the file-size limit (`ulimit -f`) fails with EFBIG, which says so, rather than killing the process
+        // with SIGXFSZ mid-write, without a word (a backup died so, exit 153, its half-written folder left).
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count <= maxArguments else {
             Terminal.error("\(arguments.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")

@@ -92,7 +92,7 @@ final class WatchNotifier: @unchecked Sendable {
     func didSync() {
         do {
             let sync = NotificationSync(time: .now, background: background, isFirstSync: firstSync, isSessionStart: sessionStart,
-                                        activeFolder: activeFolder, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
+                                        activeFolder: activeFolder, utcOffsetSeconds: LocalTime.utcOffsetSeconds())
             try coordinator.didSync(account: account, after: decidedThrough, sync: sync)
             decidedThrough = try coordinator.store.head().sequence
             firstSync = false

@@ -65,4 +65,23 @@ final class AddressSpaceLimitTests: CLITestCase {
         XCTAssertEqual(try String(contentsOfFile: store + "/views/CURRENT", encoding: .utf8), current, "no rebuild")
         try mailstore("verify", "--views")
     }
+
+    /// A file-size limit (`ulimit -f`) the log reaches: the import fails saying the limit (exit 3), not killed by
+    /// SIGXFSZ without a word, nor "Input/output error; see the LMDB message"; nothing stored is lost.
+    func testAFileSizeLimitIsSaidAndLosesNothing() throws {
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 400, outputDirectory: dir.file("md"), seed: 7))
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        let r = try ChildProcess.run("/bin/bash", ["-c", "ulimit -f 1024 && exec \"$0\" \"$@\"", BuiltProducts.executable("mailstore"),
+                                                   "import", "--maildir", dir.file("md"), "--account", "demo", "--quiet"], environment: env)
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("file-size limit (`ulimit -f`)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("see the LMDB message"), r.stderr)
+        try mailstore("verify")
+        // Without the limit the import completes where it stopped.
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+        let found = try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json")
+        XCTAssertEqual(found.stdout.components(separatedBy: "\"emailIds\"").count - 1, 400)
+    }
 }
