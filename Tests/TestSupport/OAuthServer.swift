@@ -50,6 +50,37 @@ package struct OAuthServer: Sendable {
     /// Revokes `token` (a refresh token also revokes its access tokens).
     package func revoke(_ token: String) throws { try post("/revoke", ["token": token]) }
 
+    /// What `/control/family` answers about the sign-in (the refresh token family) a refresh token belongs to.
+    package struct Family {
+        /// Refreshes granted.
+        package var refreshes: Int
+        /// Refreshes waiting out the family's delay now.
+        package var pending: Int
+        /// Whether the family was revoked (a revocation, or a rotated-out refresh token used again).
+        package var revoked: Bool
+        /// The new refresh token, after `rotateNow`.
+        package var refreshToken: String?
+    }
+
+    /// Switches refresh token rotation (`rotate`: each refresh issues a new one, the old one refused), reuse detection
+    /// (`reuseDetection`: a rotated-out one used again revokes the whole sign-in) and a `delay` (seconds) before each
+    /// refresh answers for the sign-in `refreshToken` belongs to only (nil leaves a setting as it is), or rotates its
+    /// current refresh token at once (`rotateNow`, as another client's refresh would); returns its state.
+    @discardableResult
+    package func family(of refreshToken: String, rotate: Bool? = nil, reuseDetection: Bool? = nil, delay: Double? = nil,
+                        rotateNow: Bool = false) throws -> Family {
+        var fields = ["token": refreshToken]
+        if let rotate { fields["rotate"] = rotate ? "1" : "0" }
+        if let reuseDetection { fields["reuse_detection"] = reuseDetection ? "1" : "0" }
+        if let delay { fields["delay"] = String(delay) }
+        if rotateNow { fields["rotate_now"] = "1" }
+        let j = try post("/control/family", fields)
+        guard let refreshes = j["refreshes"] as? Int, let pending = j["pending"] as? Int, let revoked = j["revoked"] as? Bool else {
+            throw TestServerError("/control/family answered \(j)")
+        }
+        return Family(refreshes: refreshes, pending: pending, revoked: revoked, refreshToken: j["refresh_token"] as? String)
+    }
+
     /// An access and refresh token for `user` through the device grant, approved at once.
     package func tokens(for user: String? = nil) throws -> (access: String, refresh: String) {
         let d = try post("/device", ["client_id": clientID, "scope": "mail"])

@@ -14,8 +14,21 @@ Started by Tools/test-server/oauth-server; not for production. What it serves (a
   POST /introspect  RFC 7662: token=... -> {"active", "username", "scope", "exp", "client_id"}
   POST /revoke      RFC 7009: token=... (a refresh token also revokes its access tokens)
   POST /control/expire   test hook: every access token now expired
-Access tokens live --access-ttl seconds (default 60); refresh tokens until revoked. Tokens are random;
-the server keeps them in memory only. Every request is logged to stderr without token values.
+  POST /control/family   test hook for one sign-in's refresh tokens (its "family": the refresh token a code or
+       device grant issued and every one rotated from it), named by token=ANY_REFRESH_TOKEN_OF_IT; switched for
+       that family only, so tests sharing the server do not disturb each other:
+         rotate=1            each refresh issues a new refresh token and the one used is rotated out (refused
+                             with invalid_grant from then on), as Microsoft Entra does
+         reuse_detection=1   a rotated-out refresh token used again revokes the whole family, every refresh and
+                             access token of it (OAuth 2.0 Security BCP, refresh token rotation)
+         delay=SECONDS       each refresh of the family answers that much later (at most 30), checked after the
+                             wait, so tests can make refreshes overlap
+         rotate_now=1        rotates the family's current refresh token at once, as another client refreshing
+                             would (answers the new one as refresh_token)
+       answers the family's settings and counts: refreshes (granted), pending (waiting in delay), revoked.
+Access tokens live --access-ttl seconds (default 60); refresh tokens until revoked (or rotated out). Revoking
+a refresh token revokes its family. Tokens are random; the server keeps them in memory only. Every request is
+logged to stderr without token values.
 """
 import argparse
 import base64
@@ -32,7 +45,8 @@ MAX_BODY = 64 * 1024
 LOCK = threading.Lock()
 CODES = {}      # code -> {client_id, redirect_uri, challenge, user, scope, exp}
 ACCESS = {}     # token -> {user, scope, exp, client_id, refresh}
-REFRESH = {}    # token -> {user, scope, client_id, revoked}
+REFRESH = {}    # token -> {user, scope, client_id, revoked, rotated_out, family}
+FAMILIES = {}   # family id -> {rotate, reuse_detection, delay, refreshes, pending, revoked}
 DEVICES = {}    # device_code -> {user_code, client_id, scope, user, approved, exp, last_poll}
 ARGS = None
 
@@ -49,12 +63,33 @@ def id_token(user, client_id, issuer):
     return header + "." + b64url(json.dumps(claims).encode()) + "."
 
 
+def new_refresh(user, scope, client_id, family):
+    """A new refresh token in `family` (a new family when None). Call with LOCK held."""
+    if family is None:
+        family = secrets.token_hex(8)
+        FAMILIES[family] = {"rotate": False, "reuse_detection": False, "delay": 0.0, "refreshes": 0, "pending": 0,
+                            "revoked": False}
+    refresh = secrets.token_urlsafe(32)
+    REFRESH[refresh] = {"user": user, "scope": scope, "client_id": client_id, "revoked": False, "rotated_out": False,
+                        "family": family}
+    return refresh
+
+
+def revoke_family(family):
+    """Revokes every refresh token of `family` and every access token issued from them. Call with LOCK held."""
+    FAMILIES[family]["revoked"] = True
+    for r in REFRESH.values():
+        if r["family"] == family:
+            r["revoked"] = True
+    for t in [t for t, a in ACCESS.items() if REFRESH.get(a["refresh"], {}).get("family") == family]:
+        del ACCESS[t]
+
+
 def issue(user, scope, client_id, refresh=None):
     access = secrets.token_urlsafe(32)
     with LOCK:
         if refresh is None:
-            refresh = secrets.token_urlsafe(32)
-            REFRESH[refresh] = {"user": user, "scope": scope, "client_id": client_id, "revoked": False}
+            refresh = new_refresh(user, scope, client_id, None)
         ACCESS[access] = {"user": user, "scope": scope, "exp": time.time() + ARGS.access_ttl,
                           "client_id": client_id, "refresh": refresh}
     body = {"access_token": access, "token_type": "Bearer", "expires_in": ARGS.access_ttl,
@@ -165,7 +200,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/introspect":
             with LOCK:
                 a = ACCESS.get(form.get("token", ""))
-                live = a is not None and a["exp"] > time.time() and not REFRESH.get(a["refresh"], {}).get("revoked")
+                # An access token lives until it expires or its family is revoked (rotating the refresh token it
+                # came with out does not end it).
+                live = a is not None and a["exp"] > time.time() and not FAMILIES.get(
+                    REFRESH.get(a["refresh"], {}).get("family"), {}).get("revoked", True)
             if not live:
                 return self.reply(200, {"active": False})
             return self.reply(200, {"active": True, "username": a["user"], "scope": a["scope"],
@@ -174,9 +212,7 @@ class Handler(BaseHTTPRequestHandler):
             token = form.get("token", "")
             with LOCK:
                 if token in REFRESH:
-                    REFRESH[token]["revoked"] = True
-                    for t in [t for t, a in ACCESS.items() if a["refresh"] == token]:
-                        del ACCESS[t]
+                    revoke_family(REFRESH[token]["family"])
                 ACCESS.pop(token, None)
             return self.reply(200, {})
         if path == "/control/expire":
@@ -184,7 +220,31 @@ class Handler(BaseHTTPRequestHandler):
                 for a in ACCESS.values():
                     a["exp"] = time.time() - 1
             return self.reply(200, {"expired": len(ACCESS)})
+        if path == "/control/family":
+            return self.family(form)
         self.error(404, "not_found", path)
+
+    def family(self, form):
+        """The test hook POST /control/family (see the module's text)."""
+        with LOCK:
+            r = REFRESH.get(form.get("token", ""))
+            if r is None:
+                return self.error(404, "not_found", "no such refresh token")
+            f = FAMILIES[r["family"]]
+            for key in ("rotate", "reuse_detection"):
+                if key in form:
+                    f[key] = form[key] == "1"
+            if "delay" in form:
+                f["delay"] = min(max(float(form["delay"]), 0.0), 30.0)
+            body = dict(f)
+            if form.get("rotate_now") == "1":
+                current = [t for t, c in REFRESH.items() if c["family"] == r["family"] and not c["revoked"]]
+                if len(current) != 1:
+                    return self.error(400, "invalid_request", "the family has no current refresh token")
+                old = REFRESH[current[0]]
+                old["revoked"], old["rotated_out"] = True, True
+                body["refresh_token"] = new_refresh(old["user"], old["scope"], old["client_id"], old["family"])
+        return self.reply(200, body)
 
     def token(self, form):
         grant = form.get("grant_type")
@@ -203,11 +263,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.error(400, "invalid_grant", "PKCE verification failed")
             return self.reply(200, issue(c["user"], c["scope"], client))
         if grant == "refresh_token":
-            with LOCK:
-                r = REFRESH.get(form.get("refresh_token", ""))
-            if r is None or r["revoked"] or r["client_id"] != client:
-                return self.error(400, "invalid_grant", "the refresh token was revoked or is unknown")
-            return self.reply(200, issue(r["user"], r["scope"], client, refresh=form["refresh_token"]))
+            return self.refresh(form.get("refresh_token", ""), client)
         if grant == "urn:ietf:params:oauth:grant-type:device_code":
             with LOCK:
                 d = DEVICES.get(form.get("device_code", ""))
@@ -220,6 +276,34 @@ class Handler(BaseHTTPRequestHandler):
                 del DEVICES[form["device_code"]]
             return self.reply(200, issue(d["user"], d["scope"], client))
         self.error(400, "unsupported_grant_type", str(grant))
+
+    def refresh(self, token, client):
+        """The refresh_token grant: the family's delay first, then the checks, then (rotating) a new refresh token."""
+        with LOCK:
+            r = REFRESH.get(token)
+            family = FAMILIES[r["family"]] if r is not None else None
+            delay = family["delay"] if family is not None else 0
+            if family is not None:
+                family["pending"] += 1
+        if delay:
+            time.sleep(delay)
+        with LOCK:
+            if family is not None:
+                family["pending"] -= 1
+            if r is None or r["client_id"] != client:
+                return self.error(400, "invalid_grant", "the refresh token is unknown")
+            if r["rotated_out"] and family["reuse_detection"] and not family["revoked"]:
+                revoke_family(r["family"])
+                return self.error(400, "invalid_grant", "a rotated-out refresh token was used again: every token of "
+                                                        "this sign-in is revoked")
+            if r["revoked"]:
+                return self.error(400, "invalid_grant", "the refresh token was revoked or rotated out")
+            family["refreshes"] += 1
+            refresh = token
+            if family["rotate"]:
+                r["revoked"], r["rotated_out"] = True, True
+                refresh = new_refresh(r["user"], r["scope"], client, r["family"])
+        return self.reply(200, issue(r["user"], r["scope"], client, refresh=refresh))
 
 
 def main():
