@@ -51,7 +51,8 @@ package final class AccountLock: @unchecked Sendable {
 
     deinit { release() }
 
-    private static func readHolder(_ fd: Int32) -> Int32? {
+    /// The process id written in the lock file open at `fd` (nil when none is).
+    package static func readHolder(_ fd: Int32) -> Int32? {
         var buf = [UInt8](repeating: 0, count: 32)
         let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard n > 0 else { return nil }

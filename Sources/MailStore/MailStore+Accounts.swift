@@ -122,6 +122,8 @@ extension MailStore {
         if unlink(path) != 0 && errno != ENOENT {
             notes.append("could not delete the token file \(path): \(String(cString: strerror(errno))); delete it by hand")
         }
+        // Its refresh lock too (empty; a refresh holding it finds the token file gone and writes nothing).
+        unlink(OAuthRefreshLock.path(forTokenFile: path))
         return notes
     }
 

@@ -218,13 +218,13 @@ extension MailStore {
         return dest
     }
 
-    /// The store's secret files (`secrets/`: regular files, not temporary ones) copied into `folder` (0700, each
+    /// The store's secret files (`secrets/`: regular files, not temporary ones nor a token file's refresh lock) copied into `folder` (0700, each
     /// file 0600), or when `folder` is nil counted. At most `maxSecretFiles` names are looked at.
     private func copySecrets(into folder: String?, dest: String) throws -> (copied: Int, leftOut: Int) {
         let source = directory.path + "/secrets"
         let names = (ScratchFolder.entries(of: source, most: MailStore.maxSecretFiles) ?? []).filter { name in
             var st = stat()
-            return !name.hasPrefix(".") && !name.hasSuffix(".tmp") && lstat(source + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+            return !name.hasPrefix(".") && !name.hasSuffix(".tmp") && !name.hasSuffix(".lock") && lstat(source + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
         }
         guard let folder else { return (0, names.count) }
         guard mkdir(folder, 0o700) == 0 else { throw BackupError.copyFailed(dest, "\(folder): \(String(cString: strerror(errno)))") }

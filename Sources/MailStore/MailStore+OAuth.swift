@@ -8,6 +8,9 @@ extension MailStore {
         ProviderRegistry.provider(forHost: host)?.id ?? ProviderRegistry.custom.id
     }
 
+    /// How long `account login` waits for another process's token refresh to end before it writes the new tokens.
+    static let loginLockWaitSeconds = 30.0
+
     /// Where the OAuth token file of account `name` lives: `STORE/secrets/NAME.oauth` (0600).
     public func oauthTokenPath(account name: String) -> String { directory.path + "/secrets/" + name + ".oauth" }
 
@@ -70,14 +73,20 @@ extension MailStore {
 
     /// Signs account `name` in again (a revoked or expired refresh token): `signIn` runs with the settings in
     /// its token file (this store's `secrets/NAME.oauth`, see ``credentialSource(of:smtp:)``), whose tokens are
-    /// then replaced at once (the old file stays until the new one is whole).
+    /// then replaced at once (the old file stays until the new one is whole). The new tokens are written under the
+    /// token file's refresh lock (``OAuthRefreshLock``), so a refresh another process is making ends before and
+    /// one it makes after uses them; after `loginLockWaitSeconds` without it they are written all the same (a refresh
+    /// ending later keeps the file of a refresh token it did not use).
     public func loginOAuthAccount(named name: String, signIn: (OAuthClient) throws -> OAuthClient.Tokens) throws {
         guard let account = try account(named: name) else { throw AccountError.notFound(name) }
         guard let source = credentialSource(of: account), case .oauth(let path) = source else {
             throw AccountError.invalid("\(name) does not sign in with OAuth (its secret comes from \(account.credentialSource))")
         }
+        let config = try OAuthTokenFile.read(path).config
+        let tokens = try signIn(OAuthClient(config: config, account: name, caFile: account.caFile))
+        let lock = try? OAuthRefreshLock(tokenFile: path, account: name, deadline: Date().addingTimeInterval(MailStore.loginLockWaitSeconds))
+        defer { lock?.release() }
         var file = try OAuthTokenFile.read(path)
-        let tokens = try signIn(OAuthClient(config: file.config, account: name, caFile: account.caFile))
         if file.refreshTokenCommand == nil {
             guard let refresh = tokens.refreshToken else { throw OAuthError.server("the provider gave no refresh token") }
             file.refreshToken = refresh

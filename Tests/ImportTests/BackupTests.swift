@@ -51,6 +51,8 @@ final class BackupTests: XCTestCase {
         _ = try Importer(store: store).importMaildir(md)
         try FileManager.default.createDirectory(atPath: dir.file("store/secrets"), withIntermediateDirectories: true)
         try Data("{\"token\":\"x\"}".utf8).write(to: URL(fileURLWithPath: dir.file("store/secrets/work.oauth")))
+        // A token file's refresh lock is no secret, nor counted as one.
+        try Data().write(to: URL(fileURLWithPath: dir.file("store/secrets/work.oauth.lock")))
         let old = umask(0o022)
         defer { umask(old) }
         var told: [(UInt64, UInt64)] = []

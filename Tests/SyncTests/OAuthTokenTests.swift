@@ -23,15 +23,24 @@ final class OAuthTokenTests: XCTestCase {
         XCTAssertEqual(waits.withLock { $0 }, [1, 2, 4])
     }
 
-    func testATokenCloseToItsExpiryIsReplacedAndTheFileStays0600() throws {
-        let server = try TestServers.oauth()
-        let dir = TemporaryDirectory("oauth")
+    /// `dir`'s `secrets/work.oauth` holding a new sign-in's tokens at `server`, the access token expiring at `expires`
+    /// (seconds since 1970).
+    private func signIn(_ server: OAuthServer, in dir: TemporaryDirectory, expires: Double) throws
+        -> (path: String, file: OAuthTokenFile, access: String, refresh: String) {
         let path = dir.file("secrets/work.oauth")
         let (access, refresh) = try server.tokens()
         var file = OAuthTokenFile(config: config(server.issuer), refreshToken: refresh)
         file.accessToken = access
-        file.accessTokenExpires = Date().addingTimeInterval(3600).timeIntervalSince1970
+        file.accessTokenExpires = expires
         try file.write(path)
+        return (path, file, access, refresh)
+    }
+
+    func testATokenCloseToItsExpiryIsReplacedAndTheFileStays0600() throws {
+        let server = try TestServers.oauth()
+        let dir = TemporaryDirectory("oauth")
+        let (path, signedIn, access, refresh) = try signIn(server, in: dir, expires: Date().addingTimeInterval(3600).timeIntervalSince1970)
+        var file = signedIn
         let source = CredentialSource.oauth(path)
         XCTAssertEqual(try source.secret(), access, "a token with an hour left is used as it is")
 
@@ -43,12 +52,61 @@ final class OAuthTokenTests: XCTestCase {
         var st = stat()
         XCTAssertEqual(stat(path, &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o600)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("secrets")), ["work.oauth"], "no temporary left")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("secrets")).sorted(), ["work.oauth", "work.oauth.lock"],
+                       "no temporary left (the refresh lock stays, 0600)")
+        XCTAssertEqual(stat(dir.file("secrets/work.oauth.lock"), &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
 
         try server.revoke(refresh)
         XCTAssertThrowsError(try source.oauthAccessToken(forceRefresh: true)) {
             XCTAssertTrue("\($0)".contains("run `mailstore account login work` again"), "\($0)")
         }
+    }
+
+    /// A refresh takes the token file's lock (`NAME.oauth.lock`) within its time limit and reads the file again under
+    /// it: a token another process refreshed while it waited is used as it is (a forced refresh: when it is not the
+    /// token refused), not refreshed again. A lock held past the time limit is a clear error, in time; the lock is
+    /// released after an error too.
+    func testARefreshWaitsForTheLockWithinItsTimeAndUsesATokenRefreshedMeanwhile() throws {
+        let server = try TestServers.oauth()
+        let dir = TemporaryDirectory("oauth")
+        let (path, signedIn, _, refresh) = try signIn(server, in: dir, expires: 1000)
+        var file = signedIn
+        let source = CredentialSource.oauth(path)
+
+        // Held, as by another process (two open files' flock locks exclude each other in one process too).
+        var held: OAuthRefreshLock? = try OAuthRefreshLock(tokenFile: path, account: "work", deadline: Date())
+        let start = Date()
+        XCTAssertThrowsError(try source.oauthAccessToken(forceRefresh: false, timeoutSeconds: 1)) {
+            guard case .oauth(.refreshInProgress(let account, let holder, _))? = $0 as? AccountError else { return XCTFail("\($0)") }
+            XCTAssertEqual(account, "work")
+            XCTAssertEqual(holder, getpid())
+            XCTAssertTrue("\($0)".contains("run the command again"), "\($0)")
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.9)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3, "bounded by the refresh's time limit")
+
+        // The holder refreshes (here: puts a token there) and lets go: the waiting refresh uses that token.
+        let got = Locked<String?>(nil)
+        let waiting = BackgroundTask { got.withLock { $0 = try? source.oauthAccessToken(forceRefresh: false, timeoutSeconds: 10) } }
+        Thread.sleep(forTimeInterval: 0.3)
+        file.accessToken = "refreshed-by-the-holder"
+        file.accessTokenExpires = Date().addingTimeInterval(3600).timeIntervalSince1970
+        try file.write(path)
+        held = nil
+        try waiting.wait(seconds: 15)
+        XCTAssertEqual(got.withLock { $0 }, "refreshed-by-the-holder")
+        XCTAssertNil(held)
+        // Forced after a refusal: a token other than the refused one is used; the refused one is replaced.
+        XCTAssertEqual(try source.oauthAccessToken(forceRefresh: true, refused: "refused-before"), "refreshed-by-the-holder")
+        let fresh = try source.oauthAccessToken(forceRefresh: true, refused: "refreshed-by-the-holder")
+        XCTAssertNotEqual(fresh, "refreshed-by-the-holder")
+        XCTAssertEqual(try OAuthTokenFile.read(path).accessToken, fresh)
+
+        // An error on the way (a revoked sign-in) releases the lock.
+        try server.revoke(refresh)
+        XCTAssertThrowsError(try source.oauthAccessToken(forceRefresh: true))
+        XCTAssertNoThrow(try OAuthRefreshLock(tokenFile: path, account: "work", deadline: Date()))
     }
 
     /// A token file is read with its bound (256 KiB), not read whole and then measured: a huge one is refused.

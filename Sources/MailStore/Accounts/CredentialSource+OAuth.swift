@@ -44,7 +44,7 @@ extension CredentialSource {
     }
 
     /// Reads the secret now, an OAuth access token refreshed (when due) with `caFile` trusted and within
-    /// `timeoutSeconds` (see ``oauthAccessToken(forceRefresh:caFile:timeoutSeconds:)``): for callers with a time
+    /// `timeoutSeconds` (see ``oauthAccessToken(forceRefresh:refused:caFile:timeoutSeconds:)``): for callers with a time
     /// limit of their own (sync's `--timeout`).
     public func secret(caFile: String?, timeoutSeconds: Double?) throws(AccountError) -> String {
         guard isOAuth else { return try secret() }
@@ -54,30 +54,60 @@ extension CredentialSource {
 
     /// A current access token from the OAuth token file: the stored one while it has more than
     /// `refreshMarginSeconds` left (and `forceRefresh` is false), else a new one from the refresh token
-    /// (3 retries with backoff), written back to the file. The refresh, retries and waits included, ends within
-    /// `timeoutSeconds` (default ``defaultRefreshSeconds``; 0.5 to 3600) and by ``refreshDeadline`` when one is
-    /// bound. A revoked refresh token throws an error saying to run `mailstore account login NAME` again.
-    public func oauthAccessToken(forceRefresh: Bool, caFile: String? = nil, timeoutSeconds: Double? = nil) throws(AccountError) -> String {
+    /// (3 retries with backoff), written back to the file. `refused` is the access token a server just refused
+    /// (with `forceRefresh`; default: the one in the file when called): a different one another process put there since
+    /// is used instead of refreshing again.
+    ///
+    /// One process at a time refreshes a token file (``OAuthRefreshLock``, taken within the refresh's time limit);
+    /// the file is read again under the lock, and a token another process refreshed meanwhile is used as it is.
+    /// A refresh refused with `invalid_grant` is tried once more when the file's refresh token changed meanwhile
+    /// (replaced without the lock: an older build, another sign-in). The file written keeps the newest refresh
+    /// token: the one the server rotated to, else the one read under the lock; a file whose refresh token changed
+    /// again by the time of the write (or that is gone) is left as it is.
+    ///
+    /// The refresh, the lock's wait, retries and waits included, ends within `timeoutSeconds` (default
+    /// ``defaultRefreshSeconds``; 0.5 to 3600) and by ``refreshDeadline`` when one is bound. A revoked refresh
+    /// token throws an error saying to run `mailstore account login NAME` again.
+    public func oauthAccessToken(forceRefresh: Bool, refused: String? = nil, caFile: String? = nil,
+                                 timeoutSeconds: Double? = nil) throws(AccountError) -> String {
         guard case .oauth(let path) = self else { return try secret() }
-        var file = try OAuthTokenFile.read(path)
-        if !forceRefresh, let token = file.accessToken, let expires = file.accessTokenExpires,
-           expires - Date().timeIntervalSince1970 > CredentialSource.refreshMarginSeconds {
-            return token
-        }
-        let refreshToken = try file.currentRefreshToken(account: oauthAccount)
+        let seen = try OAuthTokenFile.read(path)
+        if !forceRefresh, let token = seen.usableAccessToken(margin: CredentialSource.refreshMarginSeconds) { return token }
         let asked = timeoutSeconds ?? CredentialSource.defaultRefreshSeconds
         let limit = asked.isFinite ? min(max(asked, 0.5), 3600) : CredentialSource.defaultRefreshSeconds
         var deadline = Date().addingTimeInterval(limit)
         if let bound = CredentialSource.refreshDeadline { deadline = min(deadline, bound) }
+        // The access token this refresh replaces (none when it is only due).
+        let stale = forceRefresh ? refused ?? seen.accessToken : nil
+        let lock = try OAuthRefreshLock(tokenFile: path, account: oauthAccount, deadline: deadline)
+        defer { lock.release() }
+        // Read again under the lock: the state before it may be another process's refresh old.
+        var file = try OAuthTokenFile.read(path)
+        if let token = file.usableAccessToken(margin: CredentialSource.refreshMarginSeconds), !forceRefresh || token != stale {
+            return token
+        }
+        var used = try file.currentRefreshToken(account: oauthAccount)
         let tokens: OAuthClient.Tokens
-        do {
-            tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(refreshToken, deadline: deadline)
+        do throws(OAuthError) {
+            tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(used, deadline: deadline)
         } catch {
-            throw .oauth(error)
+            guard case .signInAgain = error else { throw .oauth(error) }
+            // Refused: when someone replaced the refresh token without the lock meanwhile, it is the current one.
+            let again = try OAuthTokenFile.read(path)
+            guard let newer = try? again.currentRefreshToken(account: oauthAccount), newer != used else { throw .oauth(error) }
+            (file, used) = (again, newer)
+            do throws(OAuthError) {
+                tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(used, deadline: deadline)
+            } catch {
+                throw .oauth(error)
+            }
         }
         file.accessToken = tokens.accessToken
         file.accessTokenExpires = tokens.expires.timeIntervalSince1970
         if let rotated = tokens.refreshToken, file.refreshTokenCommand == nil { file.refreshToken = rotated }
+        // A refresh token replaced meanwhile without the lock is a newer sign-in than the one refreshed here, and a
+        // file deleted meanwhile an account removed: either is left as it is.
+        if file.refreshTokenCommand == nil, (try? OAuthTokenFile.read(path))?.refreshToken != used { return tokens.accessToken }
         try file.write(path)
         return tokens.accessToken
     }

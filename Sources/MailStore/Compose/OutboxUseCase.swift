@@ -445,7 +445,8 @@ public struct OutboxUseCase {
             refused = true
         }
         guard refused else { return }
-        let fresh = try source.oauthAccessToken(forceRefresh: true, caFile: caFile, timeoutSeconds: CredentialSource.defaultRefreshSeconds)
+        let fresh = try source.oauthAccessToken(forceRefresh: true, refused: token, caFile: caFile,
+                                                timeoutSeconds: CredentialSource.defaultRefreshSeconds)
         try conn.authenticate(username: user, credential: .oauth2Token(fresh), mechanism: mechanism)
     }
 

@@ -16,6 +16,9 @@ public enum OAuthError: Error, CustomStringConvertible, Equatable {
     case timedOut(String)
     /// The account has no tokens yet.
     case notSignedIn(String)
+    /// Another process (`holder`, when known) was refreshing the account's tokens and did not finish within the
+    /// `waitedSeconds` this refresh had (its lock on the token file, ``OAuthRefreshLock``).
+    case refreshInProgress(account: String, holder: Int32?, waitedSeconds: Double)
 
     public var description: String {
         switch self {
@@ -31,13 +34,20 @@ public enum OAuthError: Error, CustomStringConvertible, Equatable {
             "the sign-in was refused: \(error)\(description.isEmpty ? "" : ": \(description)")"
         case .timedOut(let m): "the sign-in did not complete: \(m); run the command again"
         case .notSignedIn(let account): "\(account) is not signed in; run `mailstore account login \(account)`"
+        case .refreshInProgress(let account, let holder, let waited):
+            "\(holder.map { "process \($0)" } ?? "another mailstore process") was refreshing the sign-in of \(account) "
+                + "and did not finish within the \(String(format: "%.1f", waited)) s this command could wait; nothing was changed, "
+                + "run the command again"
         }
     }
 
-    /// Whether trying again later may succeed (the server could not be reached or failed on its side).
+    /// Whether trying again later may succeed (the server could not be reached or failed on its side, another
+    /// process's refresh took the time).
     public var isRetryable: Bool {
-        if case .unreachable = self { return true }
-        return false
+        switch self {
+        case .unreachable, .refreshInProgress: true
+        default: false
+        }
     }
 
     /// Whether a person must act before it can work (sign in again, approve the app, fix the OAuth settings):
@@ -46,7 +56,7 @@ public enum OAuthError: Error, CustomStringConvertible, Equatable {
     public var needsUser: Bool {
         switch self {
         case .invalidConfiguration, .signInAgain, .adminConsentRequired, .refused, .notSignedIn: true
-        case .unreachable, .server, .timedOut: false
+        case .unreachable, .server, .timedOut, .refreshInProgress: false
         }
     }
 

@@ -67,6 +67,12 @@ public struct OAuthTokenFile: Sendable, Equatable, Codable {
         }
     }
 
+    /// The access token while it has more than `margin` seconds left, else nil.
+    func usableAccessToken(margin: Double) -> String? {
+        guard let accessToken, let accessTokenExpires, accessTokenExpires - Date().timeIntervalSince1970 > margin else { return nil }
+        return accessToken
+    }
+
     /// The refresh token, from the file or its command.
     func currentRefreshToken(account: String) throws(AccountError) -> String {
         if let refreshTokenCommand { return try CredentialSource.command(refreshTokenCommand).secret() }

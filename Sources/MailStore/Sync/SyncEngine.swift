@@ -199,7 +199,10 @@ public final class SyncEngine {
             try conn.authenticate(username: account.username, credential: .oauth2Token(token), mechanism: mechanism)
         } catch .authenticationFailed(let text) {
             let fresh: String
-            do { fresh = try source.oauthAccessToken(forceRefresh: true, caFile: account.caFile, timeoutSeconds: options.timeoutSeconds) } catch {
+            do {
+                fresh = try source.oauthAccessToken(forceRefresh: true, refused: token, caFile: account.caFile,
+                                                    timeoutSeconds: options.timeoutSeconds)
+            } catch {
                 refreshFailure = error
                 throw .authenticationFailed("\(text); \(error)")
             }

@@ -237,6 +237,8 @@ public final class SyncWatcher {
         switch error {
         case .server(let e): e.isRetryable
         case .connectionsBusy: true
+        // Another process's token refresh took the time this one could wait (it ends; the token is then there).
+        case .credential(.oauth(.refreshInProgress)): true
         default: false
         }
     }
