@@ -92,6 +92,67 @@ final class OAuthCommandTests: CLITestCase {
         }
     }
 
+    /// Signs account `work` in through the browser flow; returns its refresh token.
+    private func signIn() throws -> String {
+        try mailstore("init")
+        let add = try BackgroundMailstore(addArguments("work", email: server.user), home: store)
+        try approveInBrowser(add)
+        let added = add.finish()
+        XCTAssertEqual(added.status, 0, added.stderr)
+        return try XCTUnwrap(try tokenFile("work")["refreshToken"] as? String)
+    }
+
+    /// Several processes needing a refresh at once (here four `account test`s; a `sync --watch` and a `send` alike)
+    /// against a server that rotates refresh tokens and, like the OAuth 2.0 Security BCP's reuse detection, revokes
+    /// the whole sign-in when a rotated-out one is used again: one refreshes, the others wait for its lock on the
+    /// token file and use its token. All succeed, the server saw one refresh, the rotated refresh token is kept, and
+    /// later syncs (and refreshes) work. Without the lock every process refreshed with the same token: the sign-in
+    /// was revoked and each was told to sign in again.
+    func testRefreshesOfSeveralProcessesAtOnceMakeOneRotationAndKeepTheSignIn() throws {
+        let first = try signIn()
+        // Each refresh answered 1 s late: refreshes started together overlap.
+        try server.family(of: first, rotate: true, reuseDetection: true, delay: 1)
+        let path = store + "/secrets/work.oauth"
+        try editTokenFile(path) { $0["accessTokenExpires"] = 1000 }
+        let runs = try (0..<4).map { _ in try BackgroundMailstore(["account", "test", "work", "--json"], home: store) }
+        for r in runs.map({ $0.finish() }) {
+            XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        }
+        let family = try server.family(of: first, delay: 0)
+        XCTAssertFalse(family.revoked, "no refresh token used twice")
+        XCTAssertEqual(family.refreshes, 1, "one process refreshed; the others used its token")
+        let rotated = try XCTUnwrap(try tokenFile("work")["refreshToken"] as? String)
+        XCTAssertNotEqual(rotated, first, "the rotated refresh token is kept")
+        try mailstore("sync")
+        try editTokenFile(path) { $0["accessTokenExpires"] = 1000 }
+        try mailstore("sync")
+        XCTAssertEqual(try server.family(of: first).refreshes, 2)
+        XCTAssertNotEqual(try tokenFile("work")["refreshToken"] as? String, rotated)
+    }
+
+    /// A refresh refused with `invalid_grant` because the refresh token was rotated meanwhile by someone not taking
+    /// the lock (an older build, another client of the same sign-in) and written to the token file: the file is read
+    /// again and the refresh tried once with the new token, not "sign in again".
+    func testARefreshRefusedAfterTheTokenWasRotatedMeanwhileTriesTheNewOneOnce() throws {
+        let first = try signIn()
+        // Rotating, a rotated-out token refused (no reuse detection), each refresh answered 2 s late.
+        try server.family(of: first, rotate: true, reuseDetection: false, delay: 2)
+        let path = store + "/secrets/work.oauth"
+        try editTokenFile(path) { $0["accessTokenExpires"] = 1000 }
+        let sync = try BackgroundMailstore(["sync"], home: store)
+        // Its refresh with `first` is at the server: another client rotates the token now and writes it in the file.
+        let deadline = Date().addingTimeInterval(30)
+        while try server.family(of: first).pending == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let other = try XCTUnwrap(try server.family(of: first, delay: 0, rotateNow: true).refreshToken)
+        try editTokenFile(path) { $0["refreshToken"] = other }
+        let r = sync.finish()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try server.family(of: first).refreshes, 1, "refused with `first`, granted with the new one")
+        let now = try XCTUnwrap(try tokenFile("work")["refreshToken"] as? String)
+        XCTAssertFalse([first, other].contains(now), "the token rotated from the new one is kept")
+        try mailstore("sync")
+    }
+
     func testSendingLogsInToSMTPWithTheOAuthToken() throws {
         try mailstore("init")
         let add = try BackgroundMailstore(addArguments("work", email: server.user), home: store)

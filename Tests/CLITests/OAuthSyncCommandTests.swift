@@ -24,13 +24,6 @@ final class OAuthSyncCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
     }
 
-    private func editTokenFile(_ path: String, _ change: (inout [String: Any]) -> Void) throws {
-        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        change(&json)
-        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o600)
-    }
-
     func testARestoredStoreSyncsWithItsOwnTokenFile() throws {
         try mailstore("init")
         try addAccount()
