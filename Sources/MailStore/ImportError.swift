@@ -17,6 +17,12 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// and mail imported into them would pass for the server's (listed, counted, its actions "applied" though no server
     /// holds it).
     case accountIsConfigured(String)
+    /// The file given as an mbox is compressed (by its first bytes): the path, the format (`gzip`, `bzip2`, `xz`,
+    /// `zstd`) and a command that writes its content to a file that can be imported. Nothing is stored.
+    case compressedMbox(path: String, format: String, command: String)
+    /// The file given as an mbox does not begin with a From_ line (after a UTF-8 byte-order mark and blank lines):
+    /// the path, what it begins with (safe for a terminal) and what to do. Nothing is stored.
+    case notAnMbox(path: String, begins: String, advice: String)
     /// The account name differs from an IMAP account's (configured now or once) only by case, width or Unicode form
     /// (NFKC, case-folded): the name given and the one it is like.
     case accountNameLike(name: String, existing: String)
@@ -28,6 +34,10 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAccount(let name): "--account \"\(name)\" cannot name an account: give 1 to 1,024 bytes without control characters, not `*` (every account together)"
         case .mboxLocked(let p, let why): "cannot import \(p): it is locked by another program (\(why)); try again once that program is done with it (a stale \(p).lock left by a crashed program may be removed by hand)"
         case .invalidFolder(let name): "--folder \"\(name)\" cannot name a folder: give a non-empty name"
+        case .compressedMbox(let p, let format, let command):
+            "cannot import \(p): it is \(format)-compressed, not an mbox; decompress it first (`\(command)`) and import that"
+        case .notAnMbox(let p, let begins, let advice):
+            "cannot import \(p): not an mbox: it begins with \(begins), not a From_ line; \(advice)"
         case .accountIsConfigured(let name):
             "--account \"\(name)\" is an IMAP account (configured now or once): its folders mirror its server, and imported mail "
                 + "would pass for the server's; import under another name (e.g. \"\(name)-archive\")"

@@ -253,6 +253,22 @@ public final class Importer {
             _ = try MboxLock.acquire(fd: handle.fileDescriptor, path: path, wait: options.mboxLockWait)
             if fstat(handle.fileDescriptor, &st) == 0 { readLimit = Int(st.st_size) }
         }
+        let fd = handle.fileDescriptor
+        _ = posix_fadvise(fd, 0, off_t(Importer.mboxReadAhead), POSIX_FADV_WILLNEED)
+        func read(upTo count: Int) throws -> Data {
+            do { return try handle.read(upToCount: count) ?? Data() } catch {
+                throw ImportError.sourceNotFound(path, error.localizedDescription)
+            }
+        }
+        // The file's first `MboxStart.sniffBytes` (64 KiB, or the whole file when shorter) say whether it is an mbox,
+        // before anything is stored: a compressed file or one not beginning with a From_ line is refused.
+        var head: [UInt8] = []
+        while head.count < min(MboxStart.sniffBytes, readLimit) {
+            let data = try read(upTo: min(MboxStart.sniffBytes, readLimit) - head.count)
+            if data.isEmpty { break }
+            head.append(contentsOf: data)
+        }
+        let (skip, loneCR) = try Importer.mboxStart(head, path: path)
         let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let folder = try Importer.folderName(options.folder ?? (base.isEmpty ? "INBOX" : base))
         summary.folders = 1
@@ -296,19 +312,24 @@ public final class Importer {
         // The file is read 1 MiB at a time on this thread, between appends: the kernel is asked for the next
         // `mboxReadAhead` bytes beyond what was read (a pipe ignores it), so a file not in the page cache is read from
         // the disk while this thread parses and appends, not while it waits. At most that much of the page cache ahead.
-        let fd = handle.fileDescriptor
-        var offset = 0
-        _ = posix_fadvise(fd, 0, off_t(Importer.mboxReadAhead), POSIX_FADV_WILLNEED)
+        // Lines ending in CR alone are read as lines (`LoneCRLineEnds`: each such CR becomes LF).
+        var lineEnds = loneCR ? LoneCRLineEnds() : nil
+        func feed(_ bytes: UnsafeRawBufferPointer) throws {
+            guard lineEnds != nil else { return try take(splitter.feed(bytes)) }
+            let lines = lineEnds!.convert(bytes)
+            try take(lines.withUnsafeBytes { splitter.feed($0) })
+        }
+        try head.withUnsafeBytes { try feed(UnsafeRawBufferPointer(rebasing: $0[skip...])) }
+        var offset = head.count
+        head = []
         while offset < readLimit {
-            let data: Data
-            do { data = try handle.read(upToCount: min(1 << 20, readLimit - offset)) ?? Data() } catch {
-                throw ImportError.sourceNotFound(path, error.localizedDescription)
-            }
+            let data = try read(upTo: min(1 << 20, readLimit - offset))
             if data.isEmpty { break }
             _ = posix_fadvise(fd, off_t(offset + Importer.mboxReadAhead), off_t(data.count), POSIX_FADV_WILLNEED)
             offset += data.count
-            try take(data.withUnsafeBytes { splitter.feed($0) })
+            try data.withUnsafeBytes { try feed($0) }
         }
+        if let end = lineEnds?.finish(), !end.isEmpty { try take(end.withUnsafeBytes { splitter.feed($0) }) }
         try take(splitter.finish())
         if !chunk.isEmpty { try process(chunk) }
         try finishPending()
@@ -317,6 +338,24 @@ public final class Importer {
         try store.log.environment.sync()
         summary.seconds = Date().timeIntervalSince(start)
         return summary
+    }
+
+    /// How to read an mbox whose first bytes are `head` (`MboxStart.inspect`): the bytes of a UTF-8 byte-order mark to
+    /// skip, and whether its lines end in CR alone. A compressed file (`ImportError.compressedMbox`) or one not
+    /// beginning with a From_ line (`ImportError.notAnMbox`) is refused.
+    static func mboxStart(_ head: [UInt8], path: String) throws(ImportError) -> (skip: Int, loneCR: Bool) {
+        switch MboxStart.inspect(head) {
+        case .mbox(let skip, let loneCR):
+            return (skip, loneCR)
+        case .compressed(let format):
+            let quote = { (p: String) in "'" + p.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            let out = path.hasSuffix(format.fileExtension) && path.count > format.fileExtension.count
+                ? String(path.dropLast(format.fileExtension.count)) : path + ".mbox"
+            throw .compressedMbox(path: path, format: format.rawValue,
+                                  command: "\(format.decompressToStdout) \(quote(path)) > \(quote(out))")
+        case .notMbox(let begins, let advice):
+            throw .notAnMbox(path: path, begins: begins, advice: advice)
+        }
     }
 
     /// The folder an mbox is imported into, for `name` as given: `INBOX` in any case is the Inbox, `INBOX`

@@ -67,4 +67,22 @@ final class ImportCommandTests: CLITestCase {
         let text = try mailstore("import", "--maildir", dir.file("md"))
         XCTAssertTrue(text.stdout.contains("Skipped (not mail, or a folder too deep or unreadable; warned about above): 1 entry"), text.stdout)
     }
+
+    /// A compressed file or a lone message given to `--mbox` is refused (exit 3, a file error) before anything is
+    /// stored, saying what it is and what to do; it was imported as one junk message without a word.
+    func testAFileThatIsNotAnMboxIsRefusedWithExit3AndNothingStored() throws {
+        try mailstore("init")
+        let gz = dir.file("old.mbox.gz")
+        try Data([0x1F, 0x8B, 0x08, 0x00] + Array(repeating: 0x41, count: 64)).write(to: URL(fileURLWithPath: gz))
+        let compressed = try mailstore("import", "--mbox", gz, expect: 3)
+        XCTAssertTrue(compressed.stderr.contains("it is gzip-compressed, not an mbox; decompress it first (`gzip -dc '\(gz)' > '\(dir.file("old.mbox"))'`)"),
+                      compressed.stderr)
+        let eml = dir.file("one.eml")
+        try Data("From: a@example.com\nMessage-ID: <a@x>\nSubject: a\n\nbody\n".utf8).write(to: URL(fileURLWithPath: eml))
+        let lone = try mailstore("import", "--mbox", eml, expect: 3)
+        XCTAssertTrue(lone.stderr.contains("not an mbox: it begins with a header line (`From:`), as a single message does, not a From_ line; "
+                                           + "a lone message needs a From_ line before it"), lone.stderr)
+        XCTAssertEqual(try mailstore("log", "--type", "FolderDiscovered").stdout, "", "nothing stored")
+        XCTAssertEqual(try mailstore("log", "--type", "EmailReceived").stdout, "", "nothing stored")
+    }
 }
