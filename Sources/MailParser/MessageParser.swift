@@ -68,6 +68,7 @@ enum MessageParser {
             snippet = Snippet.make(fromHTML: html)
         }
 
+        let listedAttachments = listed(selection.attachments, warnings: &warnings)
         return ParsedMessage(
             headers: section.fields,
             messageID: h.messageID,
@@ -88,27 +89,44 @@ enum MessageParser {
             textBody: textBody,
             htmlBody: htmlBody,
             snippet: snippet,
-            attachments: listed(selection.attachments, warnings: &warnings),
+            attachments: listedAttachments.list,
+            unlistedAttachments: listedAttachments.unlisted,
             participants: participants(from: h.from.isEmpty ? (h.sender.map { [$0] } ?? []) : h.from,
                                        to: h.to, cc: h.cc),
             warnings: warnings.items
         )
     }
 
-    /// The first of `attachments` within ``ParsedMessage/maxListedAttachments`` and
-    /// ``ParsedMessage/maxAttachmentListBytes`` of names and types, with a `tooManyAttachments` warning when some are
-    /// left out.
-    static func listed(_ attachments: [Attachment], warnings: inout WarningList) -> [Attachment] {
-        var bytes = 0, kept = 0
-        for a in attachments {
-            bytes += (a.filename?.utf8.count ?? 0) + a.mimeType.utf8.count
-            guard kept < ParsedMessage.maxListedAttachments, bytes <= ParsedMessage.maxAttachmentListBytes else { break }
-            kept += 1
+    /// `attachments` within ``ParsedMessage/maxListedAttachments`` and ``ParsedMessage/maxAttachmentListBytes`` of names
+    /// and types, in tree order, and how many real (not inline) attachments were left out. Over the bounds, real
+    /// attachments are taken first, in order, and inline parts fill what is left (a message whose first parts are
+    /// hundreds of long-named inline images keeps its real attachments); an entry that does not fit is left out and
+    /// the next ones still tried. Any left out make a `tooManyAttachments` warning counting both kinds.
+    static func listed(_ attachments: [Attachment], warnings: inout WarningList) -> (list: [Attachment], unlisted: Int) {
+        let size = { (a: Attachment) in (a.filename?.utf8.count ?? 0) + a.mimeType.utf8.count }
+        let total = attachments.reduce(0) { $0 + size($1) }
+        guard attachments.count > ParsedMessage.maxListedAttachments || total > ParsedMessage.maxAttachmentListBytes else {
+            return (attachments, 0)
         }
-        guard kept < attachments.count else { return attachments }
-        warnings.add(.tooManyAttachments, "\(attachments.count) attachments; the first \(kept) listed (at most "
-                     + "\(ParsedMessage.maxListedAttachments), \(ParsedMessage.maxAttachmentListBytes) bytes of names and types)")
-        return Array(attachments.prefix(kept))
+        var keep = [Bool](repeating: false, count: attachments.count)
+        var bytes = 0, kept = 0
+        for inline in [false, true] {
+            for (i, a) in attachments.enumerated() where a.isInline == inline {
+                guard kept < ParsedMessage.maxListedAttachments else { break }
+                guard bytes + size(a) <= ParsedMessage.maxAttachmentListBytes else { continue }
+                bytes += size(a)
+                kept += 1
+                keep[i] = true
+            }
+        }
+        let list = attachments.indices.filter { keep[$0] }.map { attachments[$0] }
+        let real = attachments.filter { !$0.isInline }.count
+        let unlisted = real - list.filter { !$0.isInline }.count
+        let unlistedInline = attachments.count - real - list.filter(\.isInline).count
+        warnings.add(.tooManyAttachments, "\(attachments.count) attachments; \(kept) listed, left out \(unlisted) real and "
+                     + "\(unlistedInline) inline (at most \(ParsedMessage.maxListedAttachments), "
+                     + "\(ParsedMessage.maxAttachmentListBytes) bytes of names and types; real ones first)")
+        return (list, unlisted)
     }
 
     /// The text of a body part, at most `ParsedMessage.maxBodyTextBytes` of it (a `bodyTextCut` warning when cut),

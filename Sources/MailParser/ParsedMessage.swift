@@ -45,9 +45,13 @@ package struct ParsedMessage: Sendable {
     /// and signature removed, whitespace collapsed).
     package var snippet: String
     /// Attachments and inline resources, in tree order: at most ``maxListedAttachments`` of them, and only while
-    /// their names and types total at most ``maxAttachmentListBytes`` (a `tooManyAttachments` warning says how many
-    /// there were). Each name is at most ``Attachment/maxFilenameBytes``, each type ``Attachment/maxMimeTypeBytes``.
+    /// their names and types total at most ``maxAttachmentListBytes``, real attachments taken first and inline parts
+    /// filling what is left (a `tooManyAttachments` warning says how many of each were left out). Each name is at
+    /// most ``Attachment/maxFilenameBytes``, each type ``Attachment/maxMimeTypeBytes``.
     package var attachments: [Attachment]
+    /// How many real (not inline) attachments the message has that ``attachments`` leaves out (0 within the
+    /// bounds): a forward cannot carry them, and says so.
+    package var unlistedAttachments: Int
     /// From, then To, then Cc, de-duplicated by normalized address.
     package var participants: [MailAddress]
     /// Problems found while parsing.

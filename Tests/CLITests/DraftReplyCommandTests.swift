@@ -5,13 +5,18 @@ import XCTest
 /// the account's own address; a forward carries the original's attachments up to a draft's bounds, naming those
 /// left out; `--account` may be left out with one account.
 final class DraftReplyCommandTests: CLITestCase {
-    /// Imports one message to `me@example.com` with a Reply-To, a Cc and `files` small attachments; returns its email id.
-    private func importOriginal(files: Int) throws -> String {
+    /// Imports one message to `me@example.com` with a Reply-To, a Cc, `inline` long-named inline images and then
+    /// `files` small attachments; returns its email id.
+    private func importOriginal(files: Int, inline: Int = 0) throws -> String {
         var mbox = "From bob@example.com Mon Mar  2 10:00:00 2026\n"
             + "From: Bob <bob@example.com>\nReply-To: The List <list@lists.example.org>\n"
             + "To: The List <list@lists.example.org>, Me <ME@example.com>\nCc: carol@example.com, me@example.com\n"
             + "Subject: Agenda\nDate: 02 Mar 2026 10:00:00 +0000\nMessage-ID: <agenda@example.com>\n"
             + "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b1\n\n--b1\nContent-Type: text/plain\n\nSee the files.\n"
+        for i in 0..<inline {
+            mbox += "--b1\nContent-Type: image/png\nContent-Disposition: inline; filename=\"\(String(repeating: "i", count: 300))\(i).png\"\n"
+                + "Content-ID: <img\(i)@example.com>\n\nx\n"
+        }
         for i in 0..<files {
             mbox += "--b1\nContent-Type: text/csv\nContent-Disposition: attachment; filename=\"f\(i).csv\"\n\nrow,\(i)\n"
         }
@@ -54,5 +59,30 @@ final class DraftReplyCommandTests: CLITestCase {
         try addAccount("home", email: "home@example.com")
         let which = try mailstore("draft", "list", expect: 64)
         XCTAssertTrue(which.stderr.contains("several accounts"), which.stderr)
+    }
+
+    /// The original's attachment list (1,000 entries, 64 KiB of names and types) keeps real attachments before inline
+    /// parts: a message whose first parts are hundreds of long-named inline images lost its real attachments from the
+    /// event, and a forward of it carried none without a word.
+    func testAForwardCarriesTheAttachmentsAfterHundredsOfInlineImages() throws {
+        try mailstore("init")
+        try addAccount("work")
+        let original = try importOriginal(files: 2, inline: 300)
+        let forward = try mailstore("draft", "new", "--forward", original, "--to", "erin@example.com")
+        let f = try draft(forward.stdout.split(separator: "\n").last)
+        let names = (f["attachments"] as? [[String: Any]] ?? []).compactMap { $0["filename"] as? String }
+        XCTAssertEqual(names, ["f0.csv", "f1.csv"], forward.stderr)
+        XCTAssertFalse(forward.stderr.contains("left out"), forward.stderr)
+    }
+
+    /// Attachments past the original's list are not carried, and the forward says how many.
+    func testAForwardSaysHowManyAttachmentsPastTheListItCannotCarry() throws {
+        try mailstore("init")
+        try addAccount("work")
+        let original = try importOriginal(files: 1_000 + 3)
+        let forward = try mailstore("draft", "new", "--forward", original, "--to", "erin@example.com")
+        XCTAssertTrue(forward.stderr.contains("the original's attachment f999.csv was left out: a draft has at most 100"), forward.stderr)
+        XCTAssertTrue(forward.stderr.contains("3 more of the original's attachments were left out: a message's attachment list holds "
+                                              + "at most 1000 entries and 64 KiB of names and types"), forward.stderr)
     }
 }

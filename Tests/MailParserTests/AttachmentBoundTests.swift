@@ -27,7 +27,7 @@ final class AttachmentBoundTests: XCTestCase {
     func testTheListIsBoundedByCountAndBytesWithAWarning() {
         let many = parse(message(parts: 1_500, name: "a"))
         XCTAssertEqual(many.attachments.count, ParsedMessage.maxListedAttachments)
-        XCTAssertTrue(many.warnings.contains { $0.code == .tooManyAttachments && $0.detail.hasPrefix("1500 attachments; the first 1000 listed") },
+        XCTAssertTrue(many.warnings.contains { $0.code == .tooManyAttachments && $0.detail.hasPrefix("1500 attachments; 1000 listed, left out 500 real and 0 inline") },
                       "\(many.warnings)")
         // 300 names of ~255 bytes (a 6 KB name each in the message): 64 KiB of names and types holds ~250 of them.
         let long = parse(message(parts: 300, name: String(repeating: "n", count: 6_000)))
@@ -38,5 +38,29 @@ final class AttachmentBoundTests: XCTestCase {
         let few = parse(message(parts: 3, name: "a"))
         XCTAssertEqual(few.attachments.map(\.filename), ["a0", "a1", "a2"])
         XCTAssertFalse(few.warnings.contains { $0.code == .tooManyAttachments })
+        XCTAssertEqual(many.unlistedAttachments, 500)
+        XCTAssertEqual(few.unlistedAttachments, 0)
+    }
+
+    /// Over the bounds, real attachments are listed first and inline parts fill what is left: a message whose first
+    /// parts are hundreds of long-named inline images kept only those, its real attachments left out of the event (and
+    /// of a forward) without a word.
+    func testRealAttachmentsAreListedBeforeInlineParts() {
+        var s = "From: a@example.com\r\nContent-Type: multipart/related; boundary=b\r\n\r\n"
+        for i in 0..<300 {
+            s += "--b\r\nContent-Type: image/png\r\nContent-Disposition: inline; filename=\"\(String(repeating: "i", count: 6_000))\(i)\"\r\n"
+                + "Content-ID: <img\(i)@x>\r\n\r\nx\r\n"
+        }
+        s += "--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"report.pdf\"\r\n\r\nx\r\n"
+        s += "--b\r\nContent-Type: text/csv; name=\"rows.csv\"\r\n\r\nx\r\n--b--\r\n"
+        let m = parse(s)
+        XCTAssertEqual(m.attachments.filter { !$0.isInline }.map(\.filename), ["report.pdf", "rows.csv"])
+        XCTAssertTrue(m.hasAttachments)
+        XCTAssertEqual(m.unlistedAttachments, 0)
+        XCTAssertEqual(m.attachments.suffix(2).map(\.filename), ["report.pdf", "rows.csv"], "in the message's order")
+        let inline = m.attachments.filter(\.isInline).count
+        XCTAssertEqual(inline, (ParsedMessage.maxAttachmentListBytes - 10 - 15 - 8 - 8) / (255 + 9), "inline parts fill what is left")
+        XCTAssertTrue(m.warnings.contains { $0.code == .tooManyAttachments && $0.detail.hasPrefix("302 attachments; \(inline + 2) listed, left out 0 real and \(300 - inline) inline") },
+                      "\(m.warnings)")
     }
 }

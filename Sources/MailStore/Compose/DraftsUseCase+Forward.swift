@@ -15,7 +15,8 @@ extension DraftsUseCase {
     /// The attachments of `parsed` (the original of a forward; inline resources of its HTML are not attachments) as a
     /// draft's, their bytes decoded from `bytes`, each stored as a blob. Bounded as a draft is: at most
     /// `maxAttachments` of them and `maxAttachmentBytes` together, each one over what is left named in the problems
-    /// and left out (one at a time is decoded, so memory holds at most one decoded attachment and the compressed rest).
+    /// and left out (one at a time is decoded, so memory holds at most one decoded attachment and the compressed rest);
+    /// those past the original's attachment list (`ParsedMessage.unlistedAttachments`) are counted in the problems.
     func forwardedAttachments(of parsed: ParsedMessage, in bytes: [UInt8]) throws -> CarriedAttachments {
         var carried = CarriedAttachments()
         var total = 0
@@ -36,6 +37,14 @@ extension DraftsUseCase {
             carried.blobs.append(blob)
             carried.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: Self.forwardedType(a.mimeType),
                                                                   size: UInt64(data.count), blob: blob.hash))
+        }
+        if parsed.unlistedAttachments > 0 {
+            // Past the list's bounds (`ParsedMessage.maxListedAttachments`, `maxAttachmentListBytes`): not named in
+            // the message's event, nor here, but never dropped without a word.
+            let n = parsed.unlistedAttachments
+            carried.problems.append("\(n) more of the original's attachments \(n == 1 ? "was" : "were") left out: a message's attachment "
+                                    + "list holds at most \(ParsedMessage.maxListedAttachments) entries and "
+                                    + "\(ParsedMessage.maxAttachmentListBytes / 1_024) KiB of names and types")
         }
         return carried
     }
