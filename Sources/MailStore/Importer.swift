@@ -233,7 +233,10 @@ public final class Importer {
     /// cache 4.4-4.6 s either way).
     package static let mboxReadAhead = 16 << 20
 
-    /// Imports the mbox file at `path` (mboxo or mboxrd), reading it in 1 MiB chunks.
+    /// Imports the mbox file at `path` (mboxo or mboxrd), reading it in 1 MiB chunks. Its first
+    /// `MboxStart.sniffBytes` (64 KiB) are looked at first: a compressed file (`ImportError.compressedMbox`) or one not
+    /// beginning with a From_ line (`ImportError.notAnMbox`) throws before anything is stored; a UTF-8 byte-order mark
+    /// before the first From_ line is skipped, and lines ending in CR alone are read as lines (`LoneCRLineEnds`).
     public func importMbox(_ path: String, progress: Progress? = nil) throws -> ImportSummary {
         let start = Date()
         summary = ImportSummary()
