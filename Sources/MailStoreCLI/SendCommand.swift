@@ -39,11 +39,15 @@ struct SendCommand: ParsableCommand {
                 return print("Undone: \(draft) is a draft again")
             }
             try OutboxCommand.reclaim(store: store)
-            let queued = try outbox.queue(draft, undoDelay: SendCommand.seconds(undoDelay) ?? 5)
-            Terminal.note("queued \(draft) as <\(queued.messageID)>; sending at \(queued.dueAt.iso8601) unless `mailstore send --undo \(draft)`")
-            switch try outbox.deliverWhenDue(draft) {
+            // This process owns the message until its outcome is recorded (its claim): no other process's reclaim takes it back.
+            var messageID = ""
+            let state = try outbox.send(draft, undoDelay: SendCommand.seconds(undoDelay) ?? 5) { queued in
+                messageID = queued.messageID
+                Terminal.note("queued \(draft) as <\(queued.messageID)>; sending at \(queued.dueAt.iso8601) unless `mailstore send --undo \(draft)`")
+            }
+            switch state {
             case .sent:
-                print("Sent \(draft) <\(queued.messageID)>")
+                print("Sent \(draft) <\(messageID)>")
                 if try store.outboxItem(draftID: draft) != nil {
                     Terminal.note("not yet filed in the server's Sent folder; the next `mailstore sync` or `mailstore outbox send` files it")
                 }

@@ -199,6 +199,74 @@ final class OutboxRaceTests: SyncTestCase {
         XCTAssertTrue(try spooled(queued.messageID))
     }
 
+    // MARK: - A live send is never taken back (bug: a `send` waiting for the send lock past the reclaim age was)
+
+    /// How many copies of `messageID` the SMTP server took.
+    private func spooledCount(_ messageID: String) throws -> Int {
+        try smtp.spoolEntries().filter { e in
+            MailParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: smtp.spoolDir + "/" + e.file)))).messageID == messageID
+        }.count
+    }
+
+    /// `mailstore send` in another process waits for the account's send lock (held here) far past the reclaim age
+    /// (`MAILSTORE_OUTBOX_GRACE` 0.2 s): `outbox send` and `sync` in other processes leave its message alone (they had
+    /// taken it back as "the process sending it ended", and the `send` then said "taken back"), and once the lock is
+    /// free it goes out, once, and its claim file is gone.
+    func testASendWaitingForTheSendLockPastTheReclaimAgeIsNotTakenBack() throws {
+        let id = try draft("Waiting for the send lock")
+        let grace = ["MAILSTORE_OUTBOX_GRACE": "0.2"]
+        let other = try AccountLock(store: store.directory, kind: "send", account: accountName, waitSeconds: 0)
+        let sender = try startMailstore(["send", id, "--undo-delay", "0"], env: grace)
+        defer {
+            if sender.isRunning { kill(sender.processIdentifier, SIGKILL) }
+            sender.waitUntilExit()
+        }
+        var deadline = Date().addingTimeInterval(20)
+        while try store.latestViews().outboxItem(draftID: id)?.state != .queued && Date() < deadline { usleep(50_000) }
+        let due = try XCTUnwrap(try views.outboxItem(draftID: id)?.dueAt, "queued by the sender")
+        // Well past the reclaim age, the sender still waiting for the lock.
+        while Timestamp.now.microseconds < due.microseconds + 1_000_000 { usleep(50_000) }
+        XCTAssertTrue(sender.isRunning)
+        let round = try mailstore(["outbox", "send", "--account", accountName], env: grace)
+        XCTAssertFalse(round.stderr.contains("is back"), round.stderr)
+        let synced = try mailstore(["sync", "--account", accountName, "--quiet"], env: grace)
+        XCTAssertFalse(synced.stderr.contains("is back"), synced.stderr)
+        _ = try store.latestViews()
+        XCTAssertEqual(try views.outboxItem(draftID: id)?.state, .queued, "still the waiting sender's")
+        other.release()
+        deadline = Date().addingTimeInterval(30)
+        while sender.isRunning && Date() < deadline { usleep(50_000) }
+        XCTAssertFalse(sender.isRunning, "the sender ends once it has the lock")
+        sender.waitUntilExit()
+        XCTAssertEqual(sender.terminationStatus, 0)
+        XCTAssertEqual(try types(id), [.draftSaved, .messageQueued, .sendStarted, .messageSent, .draftDeleted])
+        var messageID = ""
+        try store.log.scan(filter: ScanFilter(types: [.messageQueued], stream: .draft(id))) { ev in
+            if case .messageQueued(let q) = try ev.decode() { messageID = q.messageID }
+            return true
+        }
+        XCTAssertEqual(try spooledCount(messageID), 1, "sent once")
+        XCTAssertEqual(ScratchFolder.entries(of: SendClaim.folder(store.directory), most: 10), [], "no claim file left")
+    }
+
+    /// An `outbox retry` of a queued message whose `send` ended (no claim held: taken back 0 s past its due time here)
+    /// holds the message's claim while it sends: a reclaim landing while it waits for the server (after its connection
+    /// is made, before `SendStarted`) leaves it alone, and it is sent (it had been taken back, and the retry said so).
+    func testARetrySendingAQueuedMessageIsNotTakenBackMeanwhile() throws {
+        let id = try draft("Retried while queued")
+        let queued = try outbox.queue(id, undoDelay: 0)
+        setenv("MAILSTORE_OUTBOX_GRACE", "0", 1)
+        defer { unsetenv("MAILSTORE_OUTBOX_GRACE") }
+        while Timestamp.now <= queued.dueAt { usleep(10_000) }
+        var retry = outbox
+        var reclaimed: [String]?
+        retry.beforeCommitting = { [outbox, accountName] in reclaimed = try outbox.reclaimAbandoned(account: accountName) }
+        XCTAssertEqual(try retry.deliver(id), .sent)
+        XCTAssertEqual(reclaimed, [], "nothing taken back while the retry sends it")
+        XCTAssertEqual(try spooledCount(queued.messageID), 1)
+        XCTAssertEqual(ScratchFolder.entries(of: SendClaim.folder(store.directory), most: 10), [], "no claim file left")
+    }
+
     // MARK: - One message's or account's trouble stops no other (bug: `outbox send` and the watch ended)
 
     /// `outbox send` of every account: an account whose SMTP server answers 421 records that on its message, and the

@@ -299,6 +299,28 @@ final class SendTests: SyncTestCase {
         XCTAssertEqual(try sentByThisTest(), before, "nothing was sent")
     }
 
+    /// A `send` killed (SIGKILL) during a minute's undo delay, and one killed while it waits for the send lock (held
+    /// here): their claims ended with them, so the next write path takes each message back at once, not 15 s past its
+    /// due time (the first had stayed queued for 75 s, the second for 15), and removes the claim files.
+    func testAKilledSendersMessageIsBackAtTheNextWriteNotAfterItsDueTime() throws {
+        let (delayed, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Killed in the delay", body: "Hi"))
+        let (waiting, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Killed waiting", body: "Hi"))
+        let claims = dir.file("store") + "/locks/queued"
+        let lock = try AccountLock(store: store.directory, kind: "send", account: accountName, waitSeconds: 0)
+        defer { lock.release() }
+        views = nil
+        store = nil
+        for (draft, delay, after) in [(delayed.draftID, "60s", 0.0), (waiting.draftID, "0", 0.3)] {
+            try killSend(draft, undoDelay: delay, once: .queued, after: after)
+            XCTAssertEqual(ScratchFolder.entries(of: claims, most: 10)?.count, 1, "the killed sender left its claim file")
+            let r = try mailstore(["outbox", "send", "--account", accountName])
+            XCTAssertTrue(r.stderr.contains("draft \(draft) is back"), r.stderr)
+        }
+        let list = try mailstore(["draft", "list", "--account", accountName]).stdout
+        XCTAssertFalse(list.contains("queued"), list)
+        XCTAssertEqual(ScratchFolder.entries(of: claims, most: 10), [], "no claim file left")
+    }
+
     /// A process killed while it sends (`SendStarted`, no outcome) must not leave the message `sending` for
     /// ever: whoever takes the account's send lock next records the attempt as interrupted (it may have reached
     /// the server), and it can be retried or cancelled.

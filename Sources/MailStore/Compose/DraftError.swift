@@ -30,6 +30,9 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     /// A message in the outbox whose draft is gone (deleted while it was queued, by a build that allowed that):
     /// nothing can be sent; it was taken out of the outbox (`SendCancelled`, actor system).
     case deletedInOutbox(String)
+    /// Another process (its pid when known) still holds the draft's send claim (`SendClaim`): it is finishing a send of
+    /// it (recording the outcome, or noticing it was taken back). Nothing was queued.
+    case claimed(String, Int32?)
 
     public var description: String {
         switch self {
@@ -58,6 +61,9 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
                                      : "(`mailstore outbox cancel \(d)`)") + ", then delete it"
         case .deletedInOutbox(let d):
             "draft \(d) was deleted while it was in the outbox: nothing was sent, and it is out of the outbox now"
+        case .claimed(let d, let pid):
+            "another process\(pid.map { " (pid \($0))" } ?? "") is still sending draft \(d) (finishing an earlier send of it): nothing was "
+                + "queued; run it again when that process has ended (`mailstore outbox` shows the message)"
         case .offline(let why): "no network (\(why)): the message stays queued; `mailstore outbox send` or `sync --watch` sends it when the server can be reached"
         }
     }

@@ -17,8 +17,9 @@ import Views
 public struct OutboxUseCase {
     public let store: MailStore
     var views: ViewStore { get throws { try store.views() } }
-    /// How long after its due time a queued message is taken as abandoned by a process that ended
-    /// (15 s; `MAILSTORE_OUTBOX_GRACE` seconds overrides it, for tests).
+    /// How long after its due time a queued message with no claim (`SendClaim`: queued by a build before claims, or by
+    /// `queue` alone) is taken as abandoned by a process that ended (15 s; `MAILSTORE_OUTBOX_GRACE` seconds overrides
+    /// it, for tests). A message with a claim is taken back when, and only when, its claim's holder has ended.
     public static var orphanGrace: Double {
         ProcessInfo.processInfo.environment["MAILSTORE_OUTBOX_GRACE"].flatMap(Double.init) ?? 15
     }
@@ -163,6 +164,11 @@ public struct OutboxUseCase {
         let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
         guard let item = try views.outboxItem(draftID: draftID) else { return try sentSinceQueued(draftID) ? .sent : .draft }
+        // A queued message this process sends is its own meanwhile (an `outbox retry` of one whose `send` ended), so no
+        // reclaim takes it back while it waits for the lock or the server; one whose claim a live `send` holds is that
+        // process's (this may be it) and is not taken back either.
+        let claim = item.state == .queued ? try SendClaim.tryTake(store: store.directory, draftID: draftID) : nil
+        defer { claim?.release() }
         let lock: AccountLock
         do {
             lock = try AccountLock(store: store.directory, kind: "send", account: item.account, waitSeconds: lockWait)
@@ -348,18 +354,33 @@ public struct OutboxUseCase {
         }
     }
 
-    /// Queued messages whose due time passed long ago without a send starting: the process that queued them
-    /// ended during the undo delay, so they go back to the drafts (`SendUndone`, actor system). Returns their ids.
+    /// Queued messages whose sending process ended before a send started: they go back to the drafts (`SendUndone`,
+    /// actor system). Returns their ids. Whether that process is alive is asked of the message's claim (`SendClaim`),
+    /// not of the clock: one whose claim another process holds (a `send` in its undo delay, waiting for the send lock or
+    /// for the server, an `outbox retry` sending it) is left alone however late; one whose claim was left by a process
+    /// that ended (killed, even by SIGKILL) is taken back at once, before its due time too. A message queued without a
+    /// claim (by a build before claims, or by the library's `queue` alone) is taken back `orphanGrace` past its due
+    /// time, as before. Also removes claim files their ended holders left on messages no longer queued (`SendClaim.sweep`).
     @discardableResult
     public func reclaimAbandoned(account: String) throws -> [String] {
         var out: [String] = []
         for listed in try views.outbox(account: account) where listed.state == .queued {
             let expected = try store.expectedVersion(of: .draft(listed.draftID))
             _ = try store.latestViews()
-            guard let item = try views.outboxItem(draftID: listed.draftID), item.state == .queued, let due = item.dueAt,
-                  due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds,
-                  try queuingEvents(item.draftID).last?.1 == .user else { continue }
-            // Only on the stream as read: a send that started meanwhile (a slow process, not an ended one) wins.
+            guard let item = try views.outboxItem(draftID: listed.draftID), item.state == .queued, let due = item.dueAt else { continue }
+            let claim: SendClaim?
+            switch try SendClaim.probe(store: store.directory, draftID: item.draftID) {
+            case .held: continue
+            case .abandoned(let left): claim = left
+            case .none:
+                guard due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds else { continue }
+                claim = nil
+            }
+            // Its holder ended: the claim is gone with it, held here until the message is taken back (its file removed).
+            defer { claim?.release() }
+            // Queued again by the system (no network): `outbox send` and the watch send it, nobody takes it back.
+            guard try queuingEvents(item.draftID).last?.1 == .user else { continue }
+            // Only on the stream as read: a send that started meanwhile (an `outbox retry`, a process without a claim) wins.
             do {
                 try store.commit([NewEvent(event: .sendUndone(SendUndone(draftID: item.draftID)), account: account, stream: .draft(item.draftID),
                                            actor: .system, expectedVersion: expected)])
@@ -367,6 +388,10 @@ public struct OutboxUseCase {
                 continue
             }
             out.append(item.draftID)
+        }
+        try SendClaim.sweep(store: store.directory) { draftID in
+            _ = try store.latestViews()
+            return try views.outboxItem(draftID: draftID)?.state == .queued
         }
         return out
     }
