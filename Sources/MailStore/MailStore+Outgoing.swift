@@ -24,9 +24,9 @@ extension MailStore {
         return try engine.syncDrafts(force: true)
     }
 
-    /// Puts queued messages whose sending process ended before their undo delay passed back among the
-    /// drafts (`SendUndone`, actor system), in `account` or (nil) every configured account. Returns their
-    /// draft ids. Write paths run it (send, sync, `outbox send|retry`); reads never do.
+    /// Puts queued messages whose sending process ended before the send started (their claim's holder ended, see
+    /// `OutboxUseCase.reclaimAbandoned`) back among the drafts (`SendUndone`, actor system), in `account` or (nil)
+    /// every configured account. Returns their draft ids. Write paths run it (send, sync, `outbox send|retry`); reads never do.
     @discardableResult
     public func reclaimAbandonedSends(account: String? = nil) throws -> [String] {
         let names = try account.map { [$0] } ?? accounts().map(\.name)

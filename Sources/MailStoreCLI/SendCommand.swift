@@ -109,11 +109,12 @@ extension OutboxListCommand {
 }
 
 extension OutboxCommand {
-    /// Puts abandoned queued messages (of `account`, or every account) back among the drafts and says so
+    /// Puts abandoned queued messages (of `account`, or every account: their sending process ended before the send
+    /// started) back among the drafts and says so
     /// (write paths only: reads never append).
     static func reclaim(store: MailStore, account: String? = nil) throws {
         for id in try store.reclaimAbandonedSends(account: account) {
-            Terminal.note("draft \(id) is back: the process sending it ended before its undo delay passed")
+            Terminal.note("draft \(id) is back: the process sending it ended before the send started")
         }
     }
 }

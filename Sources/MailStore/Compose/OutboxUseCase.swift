@@ -13,7 +13,8 @@ import Views
 /// The send queue: `send` queues a draft with its due time (the undo delay), undo before then puts it back,
 /// and delivery submits it over SMTP (never before the due time), records sent or failed (4xx and lost
 /// connections retried with backoff, 5xx not), files it in Sent where the provider needs it and removes the
-/// draft. A message whose queuing process ended before its due time goes back to the drafts (the spec's rule).
+/// draft. A message whose queuing process ended before its send started goes back to the drafts (the spec's rule;
+/// `reclaimAbandoned`, told by the message's `SendClaim`).
 public struct OutboxUseCase {
     public let store: MailStore
     var views: ViewStore { get throws { try store.views() } }
