@@ -26,12 +26,13 @@ package struct NotificationsReader {
         return try record(emailID: emailID)
     }
 
-    /// The most recent decisions, newest first (of `account` when given), at most `limit`.
-    package func recent(account: String? = nil, limit: Int = 100) throws -> [NotificationRecord] {
+    /// The most recent decisions, newest first (of `account` when given, else of every account but those of
+    /// `leavingOut`), at most `limit`.
+    package func recent(account: String? = nil, leavingOut: Set<String> = [], limit: Int = 100) throws -> [NotificationRecord] {
         var out: [NotificationRecord] = []
         guard limit > 0 else { return out }
         try snapshot.scan(NotificationsProjector.recentTable, prefix: []) { _, emailID in
-            if let r = try record(emailID: emailID), account == nil || r.account == account { out.append(r) }
+            if let r = try record(emailID: emailID), account.map({ r.account == $0 }) ?? !leavingOut.contains(r.account) { out.append(r) }
             return out.count < limit
         }
         return out

@@ -15,16 +15,19 @@ extension ViewStore {
 
     /// One page over several accounts' folders (`folders`: account and folder path each), merged newest first as one
     /// listing orders its threads (date descending, then thread id), after `after`, read in one transaction (one
-    /// consistent state of the views). Reads at most `limit` + 1 rows of each folder.
+    /// consistent state of the views). Reads at most `limit` + 1 rows of each folder. A thread in two of the folders
+    /// (two Inbox-role folders of one account) is listed once: each folder's rows are distinct threads, so `limit`
+    /// distinct rows still come before any row a folder's page left out.
     public func threadPage(folders: [(account: String, folder: String)], category: AICategory?, after: (Timestamp, String)?,
                            limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
         try read { snapshot in
             let reader = ThreadsReader(snapshot)
             var rows: [ThreadRow] = []
             var hasMore = false
+            var seen = Set<String>()
             for f in folders {
                 let page = try reader.page(scope: f.account, folder: f.folder, category: category, after: after, limit: limit)
-                rows += page.threads
+                rows += page.threads.filter { seen.insert($0.id).inserted }
                 hasMore = hasMore || page.hasMore
             }
             rows.sort { $0.latestDate != $1.latestDate ? $0.latestDate > $1.latestDate : Key($0.id).bytes.lexicographicallyPrecedes(Key($1.id).bytes) }
@@ -107,6 +110,26 @@ extension ViewStore {
 
     /// The accounts that have folders.
     public func accounts() throws -> [String] { try read { try FoldersReader($0).accounts() } }
+
+    /// The Inbox-role folders of every account with folders but those of `removed` (account and path each; an account
+    /// with no folder of that role its `INBOX`, as the views count it until its role is known), read in one transaction:
+    /// what the unified inbox merges when it leaves accounts out.
+    public func inboxFolders(leavingOut removed: Set<String>) throws -> [(account: String, folder: String)] {
+        try read { snapshot in
+            let reader = FoldersReader(snapshot)
+            var out: [(account: String, folder: String)] = []
+            for a in try reader.accounts() where !removed.contains(a) {
+                let all = try reader.folders(account: a)
+                let inboxes = all.filter { $0.role == .inbox }
+                if !inboxes.isEmpty {
+                    out += inboxes.map { (a, $0.path) }
+                } else if let inbox = all.first(where: { $0.path.uppercased() == "INBOX" }) {
+                    out.append((a, inbox.path))
+                }
+            }
+            return out
+        }
+    }
 
     /// The outbox of `account` (queued, sending, failed), newest first.
     public func outbox(account: String) throws -> [OutboxItem] { try read { try OutboxReader($0).items(account: account) } }

@@ -17,9 +17,10 @@ struct ActionsCommand: ParsableCommand {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: true)
             if let account { try AccountCheck.require(account, in: store) }
-            // Every account: those configured and those only mail names (an import's `local`), whose actions are pending too.
+            // Every account: those configured and those only mail names (an import's `local`), whose actions are pending
+            // too; not those removed now (named, they are read).
             let configured = try store.accounts().map(\.name)
-            let accounts = try account.map { [$0] } ?? configured + store.accountNames().filter { !configured.contains($0) }
+            let accounts = try account.map { [$0] } ?? configured + store.unifiedAccountNames().filter { !configured.contains($0) }
             var rows: [ActionRecord] = []
             for a in accounts { rows += failed ? try store.failedActions(account: a) : try store.pendingActions(account: a) }
             if json {

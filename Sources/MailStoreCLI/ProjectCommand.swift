@@ -126,9 +126,11 @@ struct ProjectCommand: ParsableCommand {
         print(JSONText.string(try e.encode(value)))
     }
 
+    /// The accounts a view shows: the one named (an account removed now too: its mail stays in the log and the views,
+    /// read by name), with `--unified` every account with mail but those removed now, else the default one.
     func accountsToShow(_ store: MailStore) throws -> [String] {
         if let account { return [account] }
-        if unified { return try store.accountNames() }
+        if unified { return try store.unifiedAccountNames() }
         return [try ProjectCommand.defaultAccount(store)]
     }
 
@@ -338,8 +340,11 @@ struct ProjectCommand: ParsableCommand {
     /// The account to show when none is given: the only one there is, with mail in the views or configured (`local`
     /// when none); with several, a usage error naming them (`unifiedToo`: the command also takes `--unified`). An
     /// account added but not synced yet counts: the thread list had shown the other account's, exit 0, until it was.
+    /// An account removed now does not, while any other is left (it is read by name: `--account`).
     static func defaultAccount(_ store: MailStore, unifiedToo: Bool = true) throws -> String {
-        let accounts = Set(try store.accountNames()).union(try store.accounts().map(\.name)).sorted()
+        let known = Set(try store.accountNames()).union(try store.accounts().map(\.name))
+        let shown = known.subtracting(try store.removedAccounts())
+        let accounts = (shown.isEmpty ? known : shown).sorted()
         if accounts.count > 1 {
             let hint = unifiedToo ? "give --account NAME or --unified" : "give --account NAME"
             throw ValidationError("this store has several accounts (\(accounts.joined(separator: ", "))): \(hint)")

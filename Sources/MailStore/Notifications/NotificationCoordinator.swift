@@ -109,9 +109,13 @@ public struct NotificationCoordinator {
 
     // MARK: Decisions
 
-    /// The most recent decisions, newest first (of `account` when given).
+    /// The most recent decisions, newest first: of `account` when given (an account removed now too, by name), else of
+    /// every account but those removed now (`MailStore.removedAccounts(in:)`).
     public func recent(account: String? = nil, limit: Int = 100) throws -> [NotificationRecord] {
-        try store.views().recentNotifications(account: account, limit: min(max(limit, 0), NotificationCoordinator.readLimit))
+        let views = try store.views()
+        let removed = account == nil ? try store.removedAccounts(in: views) : []
+        return try views.recentNotifications(account: account, leavingOut: removed,
+                                             limit: min(max(limit, 0), NotificationCoordinator.readLimit))
     }
 
     /// The decision for an email, or nil.

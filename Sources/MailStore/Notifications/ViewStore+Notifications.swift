@@ -16,8 +16,8 @@ extension ViewStore {
     }
 
     /// The most recent decisions, newest first.
-    func recentNotifications(account: String?, limit: Int) throws -> [NotificationRecord] {
-        try read { try NotificationsReader($0).recent(account: account, limit: limit) }
+    func recentNotifications(account: String?, leavingOut: Set<String> = [], limit: Int) throws -> [NotificationRecord] {
+        try read { try NotificationsReader($0).recent(account: account, leavingOut: leavingOut, limit: limit) }
     }
 
     /// Posted decisions waiting for delivery, oldest first.

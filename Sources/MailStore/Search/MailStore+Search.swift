@@ -14,9 +14,10 @@ extension MailStore {
     /// The most rows one search returns.
     public static let maxSearchRows = 10_000
 
-    /// The views `search` reads besides its index (thread rows and membership): all that a store at a past
-    /// point (`asOf(_:views:)`) folds for `search --as-of`.
-    public static let viewsSearchReads = [ViewName.threads.rawValue]
+    /// The views `search` reads besides its index (thread rows and membership; the accounts configured, whose removed
+    /// ones a search across accounts leaves out): all that a store at a past point (`asOf(_:views:)`) folds for
+    /// `search --as-of`.
+    public static let viewsSearchReads = [ViewName.threads.rawValue, ViewName.accounts.rawValue]
 
     /// Seconds a search may take by default (`search(timeLimit:)`, `mailstore search --timeout`).
     public static let defaultSearchSeconds = 30.0
@@ -51,6 +52,7 @@ extension MailStore {
         let index = try searchIndex()
         let views = try latestViews()
         let limit = max(1, min(limit, MailStore.maxSearchRows))
+        let query = MailStore.leavingOut(try removedAccounts(in: views), from: query, account: account)
         let threadEmails: (String) throws -> [String] = { id in try views.threadEmails(id: id).map(\.id) }
         func iso(_ seconds: Int64) -> String { Timestamp(microseconds: seconds * 1_000_000).iso8601 }
         return try index.withTimeLimit(timeLimit) {
@@ -96,6 +98,21 @@ extension MailStore {
                 }
             }
         }
+    }
+
+    /// `query` without the mail of the accounts of `removed` (`removedAccounts(in:)`) when it spans accounts (no
+    /// `account` given): a condition `NOT account:NAME` for each, but one the query names in an `account:` term (read by
+    /// name, as `--account` reads it).
+    static func leavingOut(_ removed: Set<String>, from query: SearchQuery, account: String?) -> SearchQuery {
+        guard account == nil, !removed.isEmpty else { return query }
+        let left = removed.filter { name in
+            !query.expr.contains { if case .filter(.account(let a)) = $0 { a == name } else { false } }
+        }
+        guard !left.isEmpty else { return query }
+        var out = query
+        let parts: [SearchExpr] = if case .and(let p) = query.expr { p } else { [query.expr] }
+        out.expr = .and(parts + left.sorted().map { .not(.filter(.account($0))) })
+        return out
     }
 
     /// The search index: the live one caught up with the log; for a store as of a past point, the same one read

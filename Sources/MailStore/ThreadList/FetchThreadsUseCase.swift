@@ -13,15 +13,20 @@ public struct FetchThreadsUseCase: Sendable {
     /// Where its views come from: the store's, or given ones (a past state built in a scratch folder).
     let source: @Sendable () throws -> ViewStore
     var views: ViewStore { get throws { try source() } }
+    /// The accounts removed now (`MailStore.removedAccounts(in:)`), which the reads across accounts leave out; read once
+    /// per such read.
+    let removedSource: @Sendable (ViewStore) throws -> Set<String>
 
     /// The thread list of `store` (its views are opened when first needed).
     public init(store: MailStore) {
         source = { try store.views() }
+        removedSource = { try store.removedAccounts(in: $0) }
     }
 
-    /// The thread list over given views.
+    /// The thread list over given views (without the log, no account is known to be removed).
     package init(views: ViewStore) {
         source = { views }
+        removedSource = { _ in [] }
     }
 
     /// A page of the threads of `folderId` in `accountId` (a thread is in a folder when any of its emails
@@ -63,15 +68,25 @@ public struct FetchThreadsUseCase: Sendable {
     /// `INBOX`), the folder of that path in every account that has it (`Starred`: each account's, as
     /// ``fetchThreads(accountId:folderId:category:cursor:pageSize:)`` reads it), merged the same way; a folder no account
     /// has throws `ThreadListError.folderNotFound`.
+    ///
+    /// Accounts removed now (`MailStore.removedAccounts(in:)`) are left out (their mail is read by naming the account);
+    /// mail imported without a server stays in. With none removed, the unified inbox is one index (the views' `*` scope);
+    /// with some, the Inbox-role folders of the others are merged, one page read of each in one read transaction.
     public func fetchUnifiedThreads(folderId: String? = nil, category: AICategory? = nil, cursor: ThreadCursor? = nil,
                                     pageSize: Int = defaultPageSize) throws -> ThreadPage {
+        let views = try self.views
+        let removed: Set<String>
+        do { removed = try removedSource(views) } catch { throw ThreadListError.fetchFailed(underlying: error) }
         guard let folderId, folderId.uppercased() != "INBOX" else {
-            return try page(scope: "*", folder: "INBOX", category: category, cursor: cursor, pageSize: pageSize)
+            if removed.isEmpty {
+                return try page(scope: "*", folder: "INBOX", category: category, cursor: cursor, pageSize: pageSize)
+            }
+            return try unifiedInbox(leavingOut: removed, category: category, cursor: cursor, pageSize: pageSize)
         }
         let accounts: [String]
         do { accounts = try views.accounts() } catch { throw ThreadListError.fetchFailed(underlying: error) }
         var folders: [(account: String, folder: String)] = []
-        for a in accounts {
+        for a in accounts where !removed.contains(a) {
             if folderId == FetchThreadsUseCase.starredFolder, let starred = try starredFolder(accountId: a) {
                 folders.append((a, starred))
                 continue
@@ -79,6 +94,21 @@ public struct FetchThreadsUseCase: Sendable {
             do { folders.append((a, try folderPath(accountId: a, folderId: folderId))) } catch ThreadListError.folderNotFound { continue }
         }
         if folders.isEmpty { throw ThreadListError.folderNotFound(id: folderId) }
+        return try mergedPage(folders: folders, category: category, cursor: cursor, pageSize: pageSize)
+    }
+
+    /// The unified inbox without the accounts of `removed`: the Inbox-role folders of every other account with folders
+    /// (`INBOX` where an account has no folder of that role, as the views count it until its role is known), merged.
+    private func unifiedInbox(leavingOut removed: Set<String>, category: AICategory?, cursor: ThreadCursor?,
+                              pageSize: Int) throws -> ThreadPage {
+        let folders: [(account: String, folder: String)]
+        do { folders = try views.inboxFolders(leavingOut: removed) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        return try mergedPage(folders: folders, category: category, cursor: cursor, pageSize: pageSize)
+    }
+
+    /// A page of `folders` (account and folder path each) merged newest first.
+    private func mergedPage(folders: [(account: String, folder: String)], category: AICategory?, cursor: ThreadCursor?,
+                            pageSize: Int) throws -> ThreadPage {
         guard pageSize > 0 else { return .empty }
         if category == .uncategorized || category == .forums { return .empty }
         do {
@@ -151,10 +181,20 @@ extension FetchThreadsUseCase {
         }
     }
 
-    /// The badge: unread mail in Inbox-role folders only, of one account or (nil) of every account.
+    /// The badge: unread mail in Inbox-role folders only, of one account or (nil) of every account but those removed
+    /// now (`MailStore.removedAccounts(in:)`: their mail still counts in their own badge, by name).
     public func fetchBadgeCount(accountId: String? = nil) throws -> Int {
         do {
-            return try views.unreadCount(account: accountId ?? "*", folder: UnreadProjector.badgeScope, category: "all")
+            let views = try self.views
+            if let accountId { return try views.unreadCount(account: accountId, folder: UnreadProjector.badgeScope, category: "all") }
+            let removed = try removedSource(views)
+            if removed.isEmpty { return try views.unreadCount(account: "*", folder: UnreadProjector.badgeScope, category: "all") }
+            // The accounts' own badges, those removed left out (the `*` counter holds every account's).
+            var sum = 0
+            for a in try views.accounts() where !removed.contains(a) {
+                sum += try views.unreadCount(account: a, folder: UnreadProjector.badgeScope, category: "all")
+            }
+            return sum
         } catch {
             throw ThreadListError.fetchFailed(underlying: error)
         }
