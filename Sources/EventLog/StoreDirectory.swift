@@ -73,6 +73,15 @@ public struct StoreDirectory: Sendable {
     /// True when `path` holds a store (its format file exists).
     public var exists: Bool { access(formatFile, F_OK) == 0 }
 
+    /// The file that marks a folder `mailstore backup` is writing into, removed once the verified copy is in place
+    /// (`MailStore.backup(to:)`): a folder holding it and no `FORMAT` is a backup that did not finish.
+    public static let unfinishedBackupMarker = ".mailstore-backup-unfinished"
+
+    /// True when `path` holds no store but a backup that did not finish (its marker).
+    var holdsUnfinishedBackup: Bool {
+        !exists && access(path + "/" + StoreDirectory.unfinishedBackupMarker, F_OK) == 0
+    }
+
     /// Creates a new store folder. Fails if one is already there, or if `path` is a folder holding anything else (a
     /// home folder given by mistake): its files are not the store's to mix with, nor its mode to tighten.
     public func create() throws {
@@ -83,6 +92,7 @@ public struct StoreDirectory: Sendable {
             guard let names = ScratchFolder.entries(of: path, most: 1) else {
                 throw StoreError.io(path, "cannot read the folder: \(String(cString: strerror(errno)))")
             }
+            if holdsUnfinishedBackup { throw StoreError.unfinishedBackup(path) }
             if let first = names.first { throw StoreError.notEmpty(path, "it holds other files (\(first) among them)") }
         }
         try StoreDirectory.makePrivateDirectory(path)
@@ -94,7 +104,7 @@ public struct StoreDirectory: Sendable {
     /// Checks that `path` holds a store this build can open; returns its format version.
     @discardableResult
     public func checkFormat() throws -> UInt32 {
-        guard exists else { throw StoreError.notFound(path) }
+        guard exists else { throw holdsUnfinishedBackup ? StoreError.unfinishedBackup(path) : StoreError.notFound(path) }
         guard let data = StoreDirectory.readSmallFile(formatFile),
               let text = String(validating: data, as: UTF8.self) else {
             throw StoreError.unreadableFormat(formatFile, "cannot read it (a regular file of at most 4 KiB of UTF-8 text)")

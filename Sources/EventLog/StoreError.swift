@@ -2,6 +2,9 @@
 package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No store at the path.
     case notFound(String)
+    /// No store at the path, but the folder holds a backup that did not finish (`mailstore backup` killed or failed
+    /// midway: its marker, `StoreDirectory.unfinishedBackupMarker`, is there and its `FORMAT` is not).
+    case unfinishedBackup(String)
     /// `init` on a folder that already holds a store.
     case alreadyExists(String)
     /// `init` on a path that is not an empty folder or nothing (the path, what is there).
@@ -22,6 +25,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .notFound(let p):
             return "no mailstore at \(p): run `mailstore init` first, or pass --store / set MAILSTORE_HOME"
+        case .unfinishedBackup(let p):
+            return "\(p) holds a backup that did not finish: run the backup again (`mailstore backup --store SOURCE \(p)`) "
+                + "or remove it; nothing was changed"
         case .alreadyExists(let p):
             return "a mailstore already exists at \(p); nothing was changed"
         case .notEmpty(let p, let what):
