@@ -17,6 +17,12 @@ public struct BackupReport: Sendable, Equatable {
     /// The OAuth token files (`secrets/`) copied, and those left out (without `includeSecrets`).
     public var secretsCopied: Int
     public var secretsLeftOut: Int
+    /// With `includeSecrets`, the entries of `secrets/` that are not regular files (symbolic links, FIFOs, folders):
+    /// not copied, each with why.
+    public var secretsSkipped: [SkippedSecretFile] = []
+    /// The accounts (sorted names) whose secret is a file outside the store (`file:PATH`, or an OAuth token file
+    /// outside its `secrets/`): never in a backup; a store restored from it reads them from the same paths.
+    public var accountsWithSecretsOutside: [String] = []
     /// True when the folder held what a backup killed midway had left there (cleared first).
     public var clearedUnfinished: Bool
     /// The copy walked as `verify` walks a store (hash chain, every record, indexes, blobs), when asked.

@@ -27,7 +27,8 @@ public enum ErrorCategory: Sendable, Equatable {
         switch error {
         case let e as RecordedButNotFolded: self = ErrorCategory(of: e.underlying)
         case ThreadListError.actionFailed(let e as RecordedButNotFolded): self = ErrorCategory(of: e.underlying)
-        case is StoreError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationBusy: self = .store
+        case is StoreError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationIsLink,
+             BackupError.destinationBusy: self = .store
         case BackupError.destinationInsideStore, BackupError.badDestination: self = .invalidInput
         case SearchIndexError.timedOut: self = .timedOut
         case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount, ImportError.invalidFolder: self = .invalidInput

@@ -1,4 +1,5 @@
 import EventLog
+import EventModel
 import Foundation
 import Glibc
 import LMDB
@@ -51,7 +52,7 @@ extension MailStore {
             MailStore.removeBackupEntries(dest)
             if made { rmdir(dest) }
         }
-        let secrets: (copied: Int, leftOut: Int)
+        let secrets: (copied: Int, leftOut: Int, skipped: [SkippedSecretFile])
         let copySeconds: Double
         do {
             // The marker on disk before anything it covers.
@@ -77,7 +78,9 @@ extension MailStore {
                 }
             }
             do { try work.wait().get() } catch let e as LMDBError {
-                throw BackupError.copyFailed(dest, e.code == ENOSPC ? "the disk is full" : "\(e)")
+                // A write past the file-size limit fails with EFBIG (once SIGXFSZ, which would kill the process, is ignored).
+                throw BackupError.copyFailed(dest, e.code == ENOSPC ? "the disk is full"
+                                             : e.code == EFBIG ? BackupError.writeProblem("write(\(Environment.dataFile(partial)))", EFBIG, folder: dest) : "\(e)")
             }
             copySeconds = MailStore.seconds(since: started)
             guard StoreDirectory.readSmallFile(directory.formatFile) == formatBefore else {
@@ -118,6 +121,9 @@ extension MailStore {
             throw error
         }
         let verifySeconds = verify ? MailStore.seconds(since: verifyStarted) : 0
+        // Named so a restore is not taken for holding them (the accounts configured now; a log that cannot be read for
+        // them here has failed the copy or its verification already, so none are named rather than the backup failed).
+        let outside = (try? accountsWithSecretsOutside()) ?? []
         let placed = verification?.isClean ?? true
         if placed {
             // Into place, `FORMAT` last; then the backup is no longer unfinished.
@@ -141,23 +147,40 @@ extension MailStore {
             destination: dest, copyFolder: placed ? dest : staging, headSequence: head.sequence, headHash: head.hash,
             sourceFileBytes: Environment.fileSize(Environment.dataFile(directory.logPath)) ?? 0,
             copyFileBytes: Environment.fileSize(Environment.dataFile(placed ? logFolder : stagedLog)) ?? 0,
-            secretsCopied: secrets.copied, secretsLeftOut: secrets.leftOut, clearedUnfinished: clearedUnfinished, verification: verification,
+            secretsCopied: secrets.copied, secretsLeftOut: secrets.leftOut, secretsSkipped: secrets.skipped,
+            accountsWithSecretsOutside: outside, clearedUnfinished: clearedUnfinished, verification: verification,
             copySeconds: copySeconds, verifySeconds: verifySeconds)
     }
 
     /// Claims folder `dest` for a backup: made when missing (0700), else it must be empty or hold what a killed
     /// backup left (cleared here); the marker file made or taken over, and locked. Returns the marker's descriptor
     /// (the lock goes with it), whether the folder was made, and whether a killed backup's leftovers were cleared.
+    /// A folder that cannot be made or written in (a read-only filesystem, an immutable folder, no space or inodes)
+    /// is `BackupError.cannotWrite`, with the errno.
     private func claimBackupFolder(_ dest: String) throws -> (marker: Int32, made: Bool, cleared: Bool) {
         let markerPath = dest + "/" + MailStore.unfinishedMarker
+        let parent = (dest as NSString).deletingLastPathComponent
         var st = stat()
         if lstat(dest, &st) != 0 {
-            guard errno == ENOENT, mkdir(dest, 0o700) == 0 else { throw BackupError.badDestination(dest, String(cString: strerror(errno))) }
-            guard let fd = MailStore.lockedMarker(markerPath, create: true) else {
+            let lstatError = errno
+            guard lstatError == ENOENT else { throw BackupError.cannotWrite(dest, BackupError.writeProblem("lstat", lstatError, folder: parent)) }
+            guard mkdir(dest, 0o700) == 0 else {
+                let code = errno
+                throw BackupError.cannotWrite(dest, BackupError.writeProblem("mkdir", code, folder: parent))
+            }
+            let fd: Int32?
+            do { fd = try MailStore.lockedMarker(markerPath, create: true, in: dest) } catch {
                 rmdir(dest)
-                throw BackupError.destinationNotEmpty(dest)
+                throw error
+            }
+            guard let fd else {
+                rmdir(dest)
+                throw BackupError.destinationBusy(dest)
             }
             return (fd, true, false)
+        }
+        if st.st_mode & S_IFMT == S_IFLNK {
+            throw BackupError.destinationIsLink(dest, MailStore.linkTarget(dest) ?? "an unreadable target")
         }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw BackupError.destinationNotEmpty(dest) }
         // Another user could swap what is written there (a folder for a link elsewhere) or read what a mode lets out.
@@ -165,14 +188,14 @@ extension MailStore {
             throw BackupError.badDestination(dest, "it is not yours or others may write in it (a backup holds the mail): make a folder of your own, mode 0700")
         }
         if MailStore.isEmptyFolder(dest) {
-            guard let fd = MailStore.lockedMarker(markerPath, create: true) else { throw BackupError.destinationNotEmpty(dest) }
+            guard let fd = try MailStore.lockedMarker(markerPath, create: true, in: dest) else { throw BackupError.destinationBusy(dest) }
             // Private, as a folder the backup makes is (an empty folder made beforehand kept its 0755).
             if st.st_mode & 0o777 != 0o700 { _ = chmod(dest, 0o700) }
             return (fd, false, false)
         }
         // Its marker, and nothing but names a backup writes: someone else's files are never touched.
         guard MailStore.isUnfinishedBackup(dest) else { throw BackupError.destinationNotEmpty(dest) }
-        guard let fd = MailStore.lockedMarker(markerPath, create: false) else { throw BackupError.destinationBusy(dest) }
+        guard let fd = try MailStore.lockedMarker(markerPath, create: false, in: dest) else { throw BackupError.destinationBusy(dest) }
         MailStore.removeBackupEntries(dest, keepingMarker: true)
         guard let names = ScratchFolder.entries(of: dest, most: 2), names == [MailStore.unfinishedMarker] else {
             close(fd)
@@ -181,12 +204,17 @@ extension MailStore {
         return (fd, false, true)
     }
 
-    /// The marker at `path` opened (made when `create`, failing if it exists) and locked; nil when it is locked by a
-    /// running backup, or was removed meanwhile (that backup finished), or cannot be made.
-    private static func lockedMarker(_ path: String, create: Bool) -> Int32? {
+    /// The marker at `path` (in folder `dest`) opened (made when `create`, failing if it exists) and locked; nil when
+    /// another backup holds it (locked, or made meanwhile) or it was removed meanwhile (that backup finished). Any other
+    /// failure to open it (a read-only filesystem, an immutable folder, no inodes) is `BackupError.cannotWrite`.
+    private static func lockedMarker(_ path: String, create: Bool, in dest: String) throws -> Int32? {
         let flags = create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW : O_RDWR | O_CLOEXEC | O_NOFOLLOW
         let fd = Glibc.open(path, flags, 0o600)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else {
+            let code = errno
+            if code == EEXIST || code == ENOENT { return nil }
+            throw BackupError.cannotWrite(dest, BackupError.writeProblem("open(\(unfinishedMarker))", code, folder: dest))
+        }
         var mine = stat(), there = stat()
         // Locked, and still the file at the path (not one a finishing backup unlinked after it was opened here).
         guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &mine) == 0, lstat(path, &there) == 0,
@@ -195,6 +223,14 @@ extension MailStore {
             return nil
         }
         return fd
+    }
+
+    /// What the symbolic link at `path` points to, or nil when it cannot be read.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, Int(PATH_MAX))
+        guard n >= 0 else { return nil }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `path` made absolute, checked: not empty, not too long for the files under it, its parent an existing
@@ -215,18 +251,44 @@ extension MailStore {
         if let storeReal = MailStore.realPath(directory.path), destReal == storeReal || destReal.hasPrefix(storeReal + "/") {
             throw BackupError.destinationInsideStore(dest)
         }
+        // The same folder can have other paths (a bind mount of the store, or of a folder holding it): the destination
+        // and each existing folder above it are compared with the store folder by device and inode.
+        var store = stat(), st = stat()
+        if stat(directory.path, &store) == 0 {
+            if lstat(destReal, &st) == 0, st.st_dev == store.st_dev, st.st_ino == store.st_ino { throw BackupError.destinationInsideStore(dest) }
+            var folder = parentReal
+            while true {
+                if stat(folder, &st) == 0, st.st_dev == store.st_dev, st.st_ino == store.st_ino { throw BackupError.destinationInsideStore(dest) }
+                if folder == "/" || folder.isEmpty { break }
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
         return dest
     }
 
-    /// The store's secret files (`secrets/`: regular files, not temporary ones nor a token file's refresh lock) copied into `folder` (0700, each
-    /// file 0600), or when `folder` is nil counted. At most `maxSecretFiles` names are looked at.
-    private func copySecrets(into folder: String?, dest: String) throws -> (copied: Int, leftOut: Int) {
+    /// The store's secret files (`secrets/`: regular files, not temporary ones (`.tmp`, a token file's `.tmp-PID`) nor a
+    /// token file's refresh lock) copied into `folder` (0700, each file 0600), or when `folder` is nil counted. At most
+    /// `maxSecretFiles` names are looked at. When copying, the other entries (symbolic links, FIFOs, folders: not
+    /// temporary, not hidden) are returned as skipped, with why.
+    private func copySecrets(into folder: String?, dest: String) throws -> (copied: Int, leftOut: Int, skipped: [SkippedSecretFile]) {
         let source = directory.path + "/secrets"
-        let names = (ScratchFolder.entries(of: source, most: MailStore.maxSecretFiles) ?? []).filter { name in
+        var names: [String] = []
+        var skipped: [SkippedSecretFile] = []
+        for name in ScratchFolder.entries(of: source, most: MailStore.maxSecretFiles) ?? []
+        where !name.hasPrefix(".") && !name.hasSuffix(".tmp") && !name.contains(".tmp-") && !name.hasSuffix(".lock") {
             var st = stat()
-            return !name.hasPrefix(".") && !name.hasSuffix(".tmp") && !name.hasSuffix(".lock") && lstat(source + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+            guard lstat(source + "/" + name, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFREG: names.append(name)
+            case S_IFLNK:
+                skipped.append(SkippedSecretFile(name: name, why: "it is a symbolic link (to \(MailStore.linkTarget(source + "/" + name) ?? "an unreadable target")), "
+                                                 + "not followed; to have it in a backup, put the file itself in its place"))
+            case S_IFIFO: skipped.append(SkippedSecretFile(name: name, why: "it is a FIFO, not a regular file"))
+            case S_IFDIR: skipped.append(SkippedSecretFile(name: name, why: "it is a folder, not a regular file"))
+            default: skipped.append(SkippedSecretFile(name: name, why: "it is not a regular file (a socket or a device)"))
+            }
         }
-        guard let folder else { return (0, names.count) }
+        guard let folder else { return (0, names.count, []) }
         guard mkdir(folder, 0o700) == 0 else { throw BackupError.copyFailed(dest, "\(folder): \(String(cString: strerror(errno)))") }
         for name in names.sorted() {
             let bytes: [UInt8]
@@ -243,11 +305,43 @@ extension MailStore {
             }
         }
         guard MailStore.syncFolder(folder) else { throw BackupError.copyFailed(dest, "fsync(\(folder)): \(String(cString: strerror(errno)))") }
-        return (names.count, 0)
+        return (names.count, 0, skipped.sorted { $0.name < $1.name })
+    }
+
+    /// The accounts configured now (sorted names) whose secret, for IMAP or SMTP, is a file outside the store's
+    /// `secrets/` (`file:PATH`, or an OAuth token file kept elsewhere): a backup never holds it. Reads the log's account
+    /// streams only (the views are not opened); at most 10,000 names.
+    private func accountsWithSecretsOutside() throws -> [String] {
+        let prefix = StreamName.account("").rawValue
+        let secrets = directory.path + "/secrets/"
+        var names: [String] = []
+        for streamName in try log.streamNames(prefix: prefix) {
+            var latest: AccountAdded?
+            try log.scanDecoded(filter: ScanFilter(stream: StreamName(rawValue: streamName))) { _, event in
+                switch event {
+                case .success(.accountAdded(let a)): latest = a
+                case .success(.accountRemoved): latest = nil
+                default: break
+                }
+                return true
+            }
+            guard let account = latest else { continue }
+            let sources = [account.credentialSource, account.smtpCredentialSource].compactMap { $0 }
+                .compactMap { CredentialSource(stored: $0)?.inStore(directory.path) }
+            let outside = sources.contains { source in
+                switch source {
+                case .file: true
+                case .oauth(let path): !path.hasPrefix(secrets)
+                case .command, .environment: false
+                }
+            }
+            if outside { names.append(account.name) }
+        }
+        return names.sorted()
     }
 
     /// The file that marks a backup's folder while it is written (removed once the verified copy is in place).
-    static let unfinishedMarker = ".mailstore-backup-unfinished"
+    static let unfinishedMarker = StoreDirectory.unfinishedBackupMarker
 
     /// The folder in a backup's folder where the copy is written and verified, before it is put in place.
     static let unverifiedFolder = "unverified"

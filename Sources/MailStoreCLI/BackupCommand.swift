@@ -15,8 +15,10 @@ struct BackupCommand: ParsableCommand {
         does (--no-verify skips it), and only then moved into DEST (FORMAT last). A backup killed midway, verifying \
         included, leaves DEST marked unfinished and without FORMAT: the next backup into it clears it first. \
         Exits 1 when the copy fails verification (the store's own log is then damaged too: run `mailstore verify`; \
-        the copy stays in DEST/unverified/ for inspection), 2 when DEST is not empty or another backup is writing \
-        into it, 3 when copying fails (what was written is removed).
+        the copy stays in DEST/unverified/ for inspection), 2 when DEST is not empty, is a symbolic link or another \
+        backup is writing into it, 3 when DEST cannot be made or written in (a read-only filesystem, an immutable \
+        folder, no space or inodes: the message names the errno) or copying fails (what was written is removed), \
+        64 when DEST is the store or inside it (through a bind mount too), its parent does not exist, or it is not yours.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -42,15 +44,23 @@ struct BackupCommand: ParsableCommand {
             let copying = ProgressBar("copying the log (MiB)", total: nil, quiet: quiet || json)
             let bar = ProgressBar("verifying the copy", total: nil, quiet: quiet || json || noVerify)
             var copied = false
-            let r = try store.backup(to: destination, includeSecrets: includeSecrets, verify: !noVerify, copyProgress: { done, total in
-                copying.update(done >> 20, total: total >> 20)
-            }, progress: { done, _ in
-                if !copied {
-                    copying.finish()
-                    copied = true
-                }
-                bar.update(done)
-            })
+            let r: BackupReport
+            do {
+                r = try store.backup(to: destination, includeSecrets: includeSecrets, verify: !noVerify, copyProgress: { done, total in
+                    copying.update(done >> 20, total: total >> 20)
+                }, progress: { done, _ in
+                    if !copied {
+                        copying.finish()
+                        copied = true
+                    }
+                    bar.update(done)
+                })
+            } catch let e as BackupError where ErrorCategory(of: e) == .invalidInput {
+                // A destination that cannot be one: said as such, exit 64, without the usage text (the arguments'
+                // form was right).
+                Terminal.error("\(e)")
+                throw ExitCode.validationFailure
+            }
             if !copied { copying.finish() }
             bar.finish()
             let clean = r.verification?.isClean ?? true
@@ -61,6 +71,8 @@ struct BackupCommand: ParsableCommand {
                     "destination": r.destination, "head": r.headSequence, "chain": r.headHash.map { String(format: "%02x", $0) }.joined(),
                     "sourceFileBytes": r.sourceFileBytes, "copyFileBytes": r.copyFileBytes,
                     "secretsCopied": r.secretsCopied, "secretsLeftOut": r.secretsLeftOut, "clearedUnfinished": r.clearedUnfinished,
+                    "secretsSkipped": r.secretsSkipped.map { ["name": $0.name, "why": $0.why] },
+                    "accountsWithSecretsOutside": r.accountsWithSecretsOutside,
                     "verified": v != nil, "clean": v.map { $0.isClean as Any } ?? NSNull(), "events": v.map { $0.eventsChecked as Any } ?? NSNull(),
                     "blobs": v.map { $0.blobsChecked as Any } ?? NSNull(), "problems": v?.problems.map(\.description) ?? [],
                     "copySeconds": r.copySeconds, "verifySeconds": r.verifySeconds,
@@ -85,7 +97,12 @@ struct BackupCommand: ParsableCommand {
                 if r.secretsLeftOut > 0 { left.append("\(Counted.of(r.secretsLeftOut, "OAuth token file")) (--include-secrets copies them)") }
                 print("Not copied: " + left.joined(separator: "; "))
                 if r.secretsCopied > 0 { print("Copied \(Counted.of(r.secretsCopied, "OAuth token file")) (secrets/, mode 0600): keep the backup private") }
+                if !r.accountsWithSecretsOutside.isEmpty {
+                    Terminal.print("Not in the backup: the secret files of \(Counted.of(r.accountsWithSecretsOutside.count, "account")) kept outside the store "
+                                   + "(\(r.accountsWithSecretsOutside.joined(separator: ", "))): a store restored from it reads them from the same paths")
+                }
             }
+            for s in r.secretsSkipped { Terminal.warning(s.description) }
             if !clean {
                 Terminal.error("the copy failed verification, so it was not put in place: it is kept in \(r.copyFolder) for inspection "
                                + "(the next backup into \(r.destination) clears it); the store's own log is likely damaged too; run `mailstore verify`")

@@ -44,6 +44,27 @@ final class BackupCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/bk"))
     }
 
+    /// A destination that cannot be one is exit 64 and says why, without the usage text (the arguments' form is
+    /// right); one that cannot be written in (a read-only filesystem) is exit 3 with the errno and what to do.
+    func testBadDestinationsSayWhyWithTheirExitCodeAndNoUsage() throws {
+        try importSample()
+        for (dest, said) in [(store + "/bk", "is inside the store folder"), (dir.file("missing/bk"), "its parent folder")] {
+            let r = try mailstore("backup", dest, "--quiet", expect: 64)
+            XCTAssertTrue(r.stderr.contains(said), r.stderr)
+            XCTAssertFalse(r.stderr.contains("Usage:"), r.stderr)
+        }
+        let ro = dir.file("ro")
+        try FileManager.default.createDirectory(atPath: ro, withIntermediateDirectories: true)
+        guard let mount = ReadOnlyMount(ro) else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("cannot make a read-only bind mount") }
+            throw XCTSkip("cannot make a read-only bind mount (needs root; CI=true makes this a failure)")
+        }
+        defer { withExtendedLifetime(mount) {} }
+        let r = try mailstore("backup", ro + "/bk", "--quiet", expect: 3)
+        XCTAssertTrue(r.stderr.contains("cannot write the backup in \(ro)/bk: mkdir: Read-only file system (EROFS)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("Usage:"), r.stderr)
+    }
+
     /// `mailstore backup` killed at any moment: the same command run again completes (or the killed one had), and the
     /// backup verifies.
     func testABackupKilledAtAnyMomentIsCompletedByTheNextRun() throws {
@@ -98,8 +119,12 @@ final class BackupCommandTests: CLITestCase {
         var st = stat()
         XCTAssertEqual(lstat(dest + "/unverified", &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o700)
-        let notAStore = try mailstore("log", "--store", dest, expect: 2)
-        XCTAssertFalse(notAStore.stderr.isEmpty)
+        // Not "no mailstore: run init" (which then refused the folder): what it is and what to do.
+        for command in [["log"], ["verify"], ["init"]] {
+            let notAStore = try mailstore(command + ["--store", dest], expect: 2)
+            XCTAssertTrue(notAStore.stderr.contains("\(dest) holds a backup that did not finish: run the backup again "
+                                                    + "(`mailstore backup --store SOURCE \(dest)`) or remove it"), notAStore.stderr)
+        }
 
         let again = try mailstore("backup", dest, "--quiet")
         XCTAssertTrue(again.stdout.contains("held a backup killed before it finished: cleared first"), again.stdout)
@@ -112,6 +137,9 @@ final class BackupCommandTests: CLITestCase {
         try importSample()
         try FileManager.default.createDirectory(atPath: store + "/secrets", withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: store + "/secrets/demo.oauth"))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: dir.file("elsewhere.oauth")))
+        XCTAssertEqual(symlink(dir.file("elsewhere.oauth"), store + "/secrets/b.oauth"), 0)
+        try addAccount("work")
         let hostile = dir.file("bk\u{1B}]52;c;ZXZpbA==\u{07}\u{1B}[2J")
         let r = try mailstore("backup", hostile, "--quiet")
         XCTAssertFalse(r.stdout.contains("\u{1B}") || r.stdout.contains("\u{07}"), r.stdout)
@@ -121,5 +149,11 @@ final class BackupCommandTests: CLITestCase {
         let skipped = try mailstore("backup", dir.file("bk2"), "--no-verify", "--include-secrets").stdout
         XCTAssertTrue(skipped.contains("Not verified (--no-verify)"), skipped)
         XCTAssertTrue(skipped.contains("Copied 1 OAuth token file"), skipped)
+        // What was left out is said: a link in secrets/ (a warning each), and the accounts whose password file is
+        // elsewhere (named, never the secret).
+        let warned = try mailstore("backup", dir.file("bk3"), "--quiet", "--include-secrets")
+        XCTAssertTrue(warned.stderr.contains("mailstore: warning: secrets/b.oauth was not copied: it is a symbolic link"), warned.stderr)
+        XCTAssertTrue(warned.stdout.contains("Not in the backup: the secret files of 1 account kept outside the store (work): "
+                                             + "a store restored from it reads them from the same paths"), warned.stdout)
     }
 }

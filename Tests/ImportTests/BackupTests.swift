@@ -101,9 +101,14 @@ final class BackupTests: XCTestCase {
         try Data("half".utf8).write(to: URL(fileURLWithPath: secrets + "/b.oauth.123.tmp"))
         try Data("elsewhere".utf8).write(to: URL(fileURLWithPath: dir.file("outside")))
         XCTAssertEqual(symlink(dir.file("outside"), secrets + "/c.oauth"), 0)
+        XCTAssertEqual(mkfifo(secrets + "/d.oauth", 0o600), 0)
         let report = try store.backup(to: dir.file("bk"), includeSecrets: true, verify: false)
         XCTAssertNil(report.verification)
         XCTAssertEqual(report.secretsCopied, 1)
+        // What is not a regular file is not copied, and said so with why.
+        XCTAssertEqual(report.secretsSkipped.map(\.name), ["c.oauth", "d.oauth"])
+        XCTAssertTrue(report.secretsSkipped[0].why.contains("symbolic link (to \(dir.file("outside")))"), report.secretsSkipped[0].why)
+        XCTAssertTrue(report.secretsSkipped[1].why.contains("FIFO"), report.secretsSkipped[1].why)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("bk/secrets")), ["a.oauth"])
         XCTAssertEqual(try String(contentsOfFile: dir.file("bk/secrets/a.oauth"), encoding: .utf8), "one")
         XCTAssertEqual(mode(dir.file("bk/secrets")), 0o700)
@@ -119,6 +124,22 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try store.backup(to: dir.file("bk3")).secretsLeftOut, 2, "without --include-secrets it is only counted")
     }
 
+    /// Accounts whose secret is a file outside the store (never in a backup) are named, never their secrets; a removed
+    /// account, or one whose secret is a command or a variable, is not.
+    func testAccountsWhosePasswordFileIsOutsideTheStoreAreNamed() throws {
+        let pw = dir.file("pw")
+        try Data("hunter2".utf8).write(to: URL(fileURLWithPath: pw))
+        chmod(pw, 0o600)
+        for (name, credential) in [("work", CredentialSource.file(pw)), ("home", .environment("MAILSTORE_UNUSED")), ("old", .file(pw))] {
+            try store.addAccount(AccountSettings(name: name, email: "\(name)@example.com", host: "imap.example.com", port: 993,
+                                                 security: "tls", credential: credential))
+        }
+        try store.removeAccount(named: "old")
+        let report = try store.backup(to: dir.file("bk"), includeSecrets: true)
+        XCTAssertEqual(report.accountsWithSecretsOutside, ["work"])
+        XCTAssertEqual(try store.backup(to: dir.file("bk2")).accountsWithSecretsOutside, ["work"], "said without --include-secrets too")
+    }
+
     func testADestinationThatIsNotNewOrEmptyOrIsInsideTheStoreIsRefusedUntouched() throws {
         try FileManager.default.createDirectory(atPath: dir.file("full"), withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: URL(fileURLWithPath: dir.file("full/mine")))
@@ -132,8 +153,17 @@ final class BackupTests: XCTestCase {
         // A symbolic link, even to an empty folder, is not written through.
         try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: true)
         XCTAssertEqual(symlink(dir.file("empty"), dir.file("link")), 0)
-        XCTAssertThrowsError(try store.backup(to: dir.file("link"))) { XCTAssertEqual($0 as? BackupError, .destinationNotEmpty(dir.file("link"))) }
+        XCTAssertThrowsError(try store.backup(to: dir.file("link"))) {
+            XCTAssertEqual($0 as? BackupError, .destinationIsLink(dir.file("link"), dir.file("empty")))
+        }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("empty")), [])
+        // A dangling one is named as a link too (it "exists" as nothing else).
+        XCTAssertEqual(symlink(dir.file("nowhere"), dir.file("dangling")), 0)
+        XCTAssertThrowsError(try store.backup(to: dir.file("dangling"))) {
+            XCTAssertEqual($0 as? BackupError, .destinationIsLink(dir.file("dangling"), dir.file("nowhere")))
+            XCTAssertTrue("\($0)".contains("is a symbolic link (to \(dir.file("nowhere")))"), "\($0)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("nowhere")))
         // The store, a folder inside it (also through a link to the store), or under a missing parent.
         XCTAssertEqual(symlink(dir.file("store"), dir.file("storelink")), 0)
         for inside in [dir.file("store"), dir.file("store/views/x"), dir.file("storelink/new"), dir.file("store/")] {
@@ -266,5 +296,78 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try store.verifyLog().isClean, true)
         fs.free()
         XCTAssertEqual(try store.backup(to: fs.path + "/bk").verification?.isClean, true)
+    }
+
+    /// Skips a test that needs root (mounts) outside CI; in CI (`CI=true`, where it can mount) a failure stands.
+    private func needsRoot(_ what: String) throws {
+        if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("cannot make \(what)") }
+        throw XCTSkip("cannot make \(what) (needs root; CI=true makes this a failure)")
+    }
+
+    /// A folder nothing can be written in (a read-only filesystem; no inodes left) is said as such, with the errno
+    /// and what to do, not taken for a folder that is not empty; a folder the backup made is removed again.
+    func testAFolderThatCannotBeWrittenInSaysWhyWithTheErrno() throws {
+        let ro = dir.file("ro")
+        try FileManager.default.createDirectory(atPath: ro + "/e", withIntermediateDirectories: true)
+        chmod(ro + "/e", 0o700)
+        do {
+            guard let mount = ReadOnlyMount(ro) else { return try needsRoot("a read-only bind mount") }
+            defer { withExtendedLifetime(mount) {} }
+            for dest in [ro + "/e", ro + "/new"] {
+                XCTAssertThrowsError(try store.backup(to: dest), dest) {
+                    guard case .cannotWrite(let p, let why)? = $0 as? BackupError else { return XCTFail("\(dest): \($0)") }
+                    XCTAssertEqual(p, dest)
+                    XCTAssertTrue(why.contains("(EROFS): the filesystem is mounted read-only"), why)
+                    XCTAssertEqual(ErrorCategory(of: $0), .data, "exit 3")
+                }
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ro).sorted(), ["e"])
+        }
+        // Room for the folder and no more: the marker cannot be made, and the folder made for it goes again.
+        let fs: SmallFilesystem
+        do { fs = try SmallFilesystem(megabytes: 8, inodes: 2) } catch { return try needsRoot("a tmpfs: \(error)") }
+        XCTAssertThrowsError(try store.backup(to: fs.path + "/bk")) {
+            guard case .cannotWrite(_, let why)? = $0 as? BackupError else { return XCTFail("\($0)") }
+            XCTAssertTrue(why.contains("(ENOSPC): the disk has no free inodes left"), why)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fs.path + "/bk"))
+    }
+
+    /// A bind mount of the store is the store: a backup into it (or into a folder inside it) is refused as a backup
+    /// inside the store, whatever path names it.
+    func testTheStoreThroughABindMountIsStillTheStore() throws {
+        let other = dir.file("other")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        guard let mount = BindMount(dir.file("store"), on: other) else { return try needsRoot("a bind mount") }
+        defer { withExtendedLifetime(mount) {} }
+        for dest in [other, other + "/log/x", other + "/views/new"] {
+            XCTAssertThrowsError(try store.backup(to: dest), dest) {
+                XCTAssertEqual($0 as? BackupError, .destinationInsideStore(dest), dest)
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("store/log/x")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("store/views/new")))
+    }
+
+    /// A write past the file-size limit (`ulimit -f`, SIGXFSZ ignored as the CLI ignores it) fails the backup with the
+    /// limit named, not an LMDB error code; nothing of it is left.
+    func testAFileSizeLimitIsNamed() throws {
+        var md: [String] = []
+        for i in 0..<40 { md.append("m\(i)") }
+        _ = try Importer(store: store).importMaildir(try maildir(md))
+        var old = rlimit()
+        XCTAssertEqual(getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &old), 0)
+        let oldHandler = signal(SIGXFSZ, SIG_IGN)
+        var low = old
+        low.rlim_cur = 32 << 10
+        XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &low), 0)
+        let result = Result { try store.backup(to: dir.file("bk")) }
+        XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &old), 0)
+        signal(SIGXFSZ, oldHandler)
+        XCTAssertThrowsError(try result.get()) {
+            guard case .copyFailed(_, let why)? = $0 as? BackupError else { return XCTFail("\($0)") }
+            XCTAssertTrue(why.contains("(EFBIG): a file would pass the file-size limit (`ulimit -f`"), why)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("bk")))
     }
 }

@@ -9,11 +9,12 @@ package final class SmallFilesystem {
     package let path: String
     private var filler: String { path + "/.filler" }
 
-    /// Mounts a tmpfs of `megabytes` MiB, or throws `TestServerError` saying why it cannot (the test then skips).
-    package init(megabytes: Int) throws {
+    /// Mounts a tmpfs of `megabytes` MiB (with at most `inodes` files and folders, its root among them, when given), or
+    /// throws `TestServerError` saying why it cannot (the test then skips).
+    package init(megabytes: Int, inodes: Int? = nil) throws {
         path = NSTemporaryDirectory() + "mailstore-smallfs-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        if mount("tmpfs", path, "tmpfs", 0, "size=\(megabytes)m,mode=0700") != 0 {
+        if mount("tmpfs", path, "tmpfs", 0, "size=\(megabytes)m,mode=0700" + (inodes.map { ",nr_inodes=\($0)" } ?? "")) != 0 {
             let why = String(cString: strerror(errno))
             rmdir(path)
             throw TestServerError("cannot mount a \(megabytes) MiB tmpfs (\(why)): disk-full tests need root or CAP_SYS_ADMIN")
