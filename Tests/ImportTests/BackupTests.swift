@@ -107,8 +107,9 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(report.secretsCopied, 1)
         // What is not a regular file is not copied, and said so with why.
         XCTAssertEqual(report.secretsSkipped.map(\.name), ["c.oauth", "d.oauth"])
-        XCTAssertTrue(report.secretsSkipped[0].why.contains("symbolic link (to \(dir.file("outside")))"), report.secretsSkipped[0].why)
-        XCTAssertTrue(report.secretsSkipped[1].why.contains("FIFO"), report.secretsSkipped[1].why)
+        let why = report.secretsSkipped.map(\.why)
+        XCTAssertTrue(why.first?.contains("symbolic link (to \(dir.file("outside")))") == true, "\(why)")
+        XCTAssertTrue(why.last?.contains("FIFO") == true, "\(why)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("bk/secrets")), ["a.oauth"])
         XCTAssertEqual(try String(contentsOfFile: dir.file("bk/secrets/a.oauth"), encoding: .utf8), "one")
         XCTAssertEqual(mode(dir.file("bk/secrets")), 0o700)
