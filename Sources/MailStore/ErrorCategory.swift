@@ -34,7 +34,8 @@ public enum ErrorCategory: Sendable, Equatable {
         case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount, ImportError.invalidFolder: self = .invalidInput
         case MailStoreError.snapshot: self = .refused
         case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: self = .notFound
-        case SyncError.server, SyncError.noEmailFolders, SyncError.connectionsBusy, is SMTPClientError: self = .server
+        case SyncError.server, SyncError.noEmailFolders, SyncError.connectionsBusy, SyncError.foldersNotSynced,
+             is SMTPClientError: self = .server
         case DraftError.notFound, DraftError.noAccount, DraftError.originalNotFound: self = .notFound
         case DraftError.noSMTP: self = .configuration
         case DraftError.offline: self = .server

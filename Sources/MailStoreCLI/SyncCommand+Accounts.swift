@@ -26,9 +26,12 @@ extension SyncCommand {
                     do {
                         try OutboxCommand.reclaim(store: store, account: a.name)
                         let report = try SyncEngine(store: store, account: a, options: options).run()
-                        results.set(i, .synced(report)) { if summaries { SyncCommand.printSummary(report) } }
+                        results.set(i, .synced(report)) {
+                            if summaries { SyncCommand.printSummary(report) }
+                            SyncCommand.printFolderFailures(report)
+                        }
                     } catch {
-                        results.set(i, .failed(error)) { Terminal.error("\(a.name): \(error)") }
+                        results.set(i, .failed(error)) { Terminal.error("\(a.name): \(SyncCommand.clause(error))") }
                     }
                 }
             }

@@ -16,8 +16,10 @@ struct SyncCommand: ParsableCommand {
         maxConnections per account, 30 in all); one that fails is reported and the others still synced. \
         --watch keeps going: IDLE on the Inbox (re-issued at the provider's refresh interval), actions taken meanwhile \
         written back within seconds, other folders polled, reconnecting with backoff, until interrupted.
+        A folder the server refuses (a NO to its EXAMINE: no read right, deleted meanwhile) is skipped with a warning and \
+        the others synced; the sync then exits 5, and a watch tries it again (with a backoff while it stays refused).
         Exit codes: 3 another process syncing the account past the 30 s wait (or a database error), 4 no such account \
-        or folder, 5 server or network error, 6 account configuration error.
+        or folder, 5 server or network error (also: a folder refused, the others synced), 6 account configuration error.
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -91,6 +93,7 @@ struct SyncCommand: ParsableCommand {
                 bar.finish()
                 reports.append(report)
                 if !json && !quiet { SyncCommand.printSummary(report) }
+                SyncCommand.printFolderFailures(report)
             } else {
                 let outcomes = SyncCommand.syncConcurrently(store: store, accounts: accounts, options: options, summaries: !json && !quiet)
                 for (a, outcome) in zip(accounts, outcomes) {
@@ -105,7 +108,7 @@ struct SyncCommand: ParsableCommand {
                 e.outputFormatting = [.sortedKeys]
                 for r in reports { print(JSONText.string(try e.encode(r))) }
             }
-            try SyncCommand.exitForFailures(failures, of: accounts.count)
+            try SyncCommand.exitForFailures(failures, of: accounts.count, partial: reports)
         }
     }
 
@@ -123,7 +126,7 @@ struct SyncCommand: ParsableCommand {
                     try SyncCommand.watch(store: store, account: account, options: options, idleRefresh: idleRefresh,
                                           pollInterval: pollInterval, quiet: quiet, notifier: notifiers[account.name])
                 } catch {
-                    Terminal.error("\(account.name): \(error); the other accounts are still watched")
+                    Terminal.error("\(account.name): \(SyncCommand.clause(error)); the other accounts are still watched")
                     failures.append(account.name, error)
                 }
             }
@@ -147,21 +150,59 @@ struct SyncCommand: ParsableCommand {
         if let notifier { watcher.onLogGrew = { notifier.deliver() } }
         watcher.onOutboxSkipped = { id, error in Terminal.warning("\(account.name): outbox: \(id) skipped: \(error)") }
         watcher.onRetry = { error, seconds in
-            Terminal.warning("\(account.name): \(error); reconnecting in \(Int(seconds)) s")
+            Terminal.warning("\(account.name): \(SyncCommand.clause(error)); reconnecting in \(Int(seconds)) s")
+        }
+        watcher.onFolderRefused = { failure, refusals, since, retryIn in
+            let next = retryIn <= 0 ? "tried again at the next round" : "tried again in \(Int((retryIn / 60).rounded(.up))) min"
+            if refusals == 1 {
+                Terminal.warning("\(account.name): folder \"\(failure.folder)\" not synced: \(SyncCommand.clause(failure.error)); "
+                                 + "the other folders are synced; \(next), less often while it stays refused (said again at most once an hour)")
+            } else {
+                let time = ISO8601DateFormatter.string(from: since, timeZone: .current, formatOptions: [.withInternetDateTime])
+                Terminal.warning("\(account.name): folder \"\(failure.folder)\" still not synced (refused \(refusals) times in a row since "
+                                 + "\(time)): \(SyncCommand.clause(failure.error)); \(next)")
+            }
+        }
+        watcher.onFolderSynced = { folder in
+            if !quiet { Terminal.note("\(account.name): folder \"\(folder)\" synced again") }
         }
         if !quiet { Terminal.note("watching \(account.name) (IDLE on the Inbox; interrupt to stop)") }
         try watcher.run()
         if watcher.accountRemoved { Terminal.note("\(account.name): the account was removed; no longer watched (its mail stays in the store)") }
     }
 
-    /// Throws the exit code of the first failure when any account failed (one failing alone: its own error).
-    static func exitForFailures(_ failures: [(String, any Error)], of total: Int) throws {
-        guard let first = failures.first else { return }
+    /// Throws the exit code of the first failure when any account failed (one failing alone: its own error); else, when
+    /// a report of `partial` names folders the server refused, ``SyncError/foldersNotSynced(account:folders:)`` (exit 5,
+    /// the other accounts' ones said first).
+    static func exitForFailures(_ failures: [(String, any Error)], of total: Int, partial: [SyncReport] = []) throws {
+        let refused = partial.filter { !$0.failedFolders.isEmpty }
+            .map { SyncError.foldersNotSynced(account: $0.account, folders: $0.failedFolders.map(\.folder)) }
+        guard let first = failures.first else {
+            guard let last = refused.last else { return }
+            for e in refused.dropLast() { Terminal.error(e.description) }
+            throw last
+        }
+        for e in refused { Terminal.error(e.description) }
         if total == 1 { throw first.1 }
         let names = failures.map(\.0).joined(separator: ", ")
         Terminal.error(failures.count == total ? "every account failed (\(names)): see each one's error above"
                        : "\(failures.count) of \(total) accounts failed: \(names); the others were synced")
         throw ExitCode(CLIExit.code(for: ErrorCategory(of: first.1)))
+    }
+
+    /// A warning for each folder the server refused in `r` (skipped, the others synced), with the server's text.
+    static func printFolderFailures(_ r: SyncReport) {
+        for f in r.failedFolders {
+            Terminal.warning("\(r.account): folder \"\(f.folder)\" not synced: \(clause(f.error)); the other folders were synced")
+        }
+    }
+
+    /// `error`'s text as a clause to go on with ("...; reconnecting"): without its closing full stops (Dovecot ends its
+    /// answers with one: "(0.001 + 0.000 secs).", which had read "secs).; the other accounts ...").
+    static func clause(_ error: Any) -> String {
+        var text = "\(error)"
+        while let last = text.last, last == "." || last.isWhitespace { text.removeLast() }
+        return text
     }
 
     /// One account's summary: totals (the expunged copies of removed folders included), the write-back, then a line

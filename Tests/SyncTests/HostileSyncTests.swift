@@ -78,6 +78,53 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(try events(.emailReceived).count, 3)
     }
 
+    /// A watch on `account` of the hostile server, until `done` says so or 60 s pass: the retries and the folders told
+    /// refused counted; true when `done` was met.
+    private func watchHostile(refused: Locked<[String]>, until done: () throws -> Bool) throws -> (WatchRun, Bool) {
+        let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings),
+                                    options: SyncOptions(timeoutSeconds: 10))
+        let watcher = SyncWatcher(engine: engine, idleRefresh: 2, pollInterval: 1000)
+        watcher.onFolderRefused = { failure, _, _, _ in refused.withLock { $0.append(failure.folder + ": " + failure.error) } }
+        let watch = WatchRun(watcher)
+        let deadline = Date().addingTimeInterval(60)
+        var met = false
+        while !met && Date() < deadline && watch.failure.withLock({ $0 }) == nil {
+            Thread.sleep(forTimeInterval: 0.2)
+            met = try done()
+        }
+        return (watch, met)
+    }
+
+    /// One `NO [SERVERBUG]` to one EXAMINE (here the Inbox's, the watch's first): the folder is skipped and told, and
+    /// the watch goes on and gets the mail. The NO had ended the watch for good (not "retryable").
+    func testAWatchSurvivesAOneOffNoToAnExamineAndGetsTheMail() throws {
+        try startHostile("examine-no-once")
+        let refused = Locked<[String]>([])
+        let (watch, got) = try watchHostile(refused: refused) {
+            try self.views.syncedCount(account: self.accountName, folder: "INBOX") == 2
+        }
+        XCTAssertTrue(watch.stop(), "the watch stopped")
+        XCTAssertNil(watch.failure.withLock { $0 }, "the watch went on")
+        XCTAssertTrue(got, "both messages synced after the refusal")
+        let told = refused.withLock { $0 }
+        XCTAssertEqual(told.count, 1, "the refusal told once: \(told)")
+        XCTAssertTrue(told.first?.hasPrefix("INBOX: IMAP EXAMINE failed (NO): Internal error occurred") == true, "\(told)")
+    }
+
+    /// One malformed untagged FETCH during IDLE (a protocol error: the connection dropped) makes the watch reconnect after
+    /// its backoff and get the mail that came meanwhile. It had ended the watch for good, though its message said
+    /// "reconnect to retry".
+    func testAWatchReconnectsAfterAProtocolErrorDuringIdleAndGetsTheMail() throws {
+        try startHostile("garbage-once")
+        let (watch, got) = try watchHostile(refused: Locked([])) {
+            try self.views.syncedCount(account: self.accountName, folder: "INBOX") == 2
+        }
+        XCTAssertTrue(watch.stop(), "the watch stopped")
+        XCTAssertNil(watch.failure.withLock { $0 }, "the watch went on")
+        XCTAssertTrue(got, "the second message synced after the reconnect")
+        XCTAssertEqual(watch.retries.withLock { $0 }, 1, "one reconnect")
+    }
+
     func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {
         try startHostile("trickle")
         views = nil

@@ -1,4 +1,5 @@
 @testable import MailStore
+import IMAPClient
 import XCTest
 
 /// `sync --watch` reconnects with backoff: 1 s doubling to 5 min while the server stays away, and from 1 s again once
@@ -20,5 +21,57 @@ final class SyncWatcherBackoffTests: XCTestCase {
         (wait, next) = SyncWatcher.backoff(after: next, sessionSynced: false)
         XCTAssertEqual(wait, 2)
         XCTAssertEqual(SyncWatcher.backoff(after: 300, sessionSynced: false).next, 300, "capped at 5 min")
+    }
+}
+
+/// What ends a watch and what makes it reconnect; how a folder the server refuses is tried again and told.
+final class SyncWatcherRefusalTests: XCTestCase {
+    /// Authentication, certificate and configuration errors end the watch; anything else reconnects after the backoff
+    /// (a protocol error, an IDLE flood and a NO had ended it for good).
+    func testOnlyAuthenticationCertificateAndConfigurationErrorsEndAWatch() {
+        let reconnects: [IMAPClientError] = [
+            .protocolError("unexpected byte 0x01 in a flag"), .responseLimitExceeded(command: "IDLE", limit: "10000000 untagged responses"),
+            .commandFailed(command: "EXAMINE", status: "NO", text: "[SERVERBUG] Internal error"),
+            .commandFailed(command: "LIST", status: "BAD", text: "x"), .transport(.connectionClosed("bye")),
+            .deadlinePassed(command: "IDLE", seconds: 10), .temporarilyUnavailable(command: "EXAMINE", code: "INUSE", text: "x"),
+        ]
+        for e in reconnects { XCTAssertTrue(SyncWatcher.reconnects(after: .server(e)), "\(e)") }
+        let ends: [IMAPClientError] = [
+            .authenticationFailed("no"), .transport(.certificateRejected(host: "h", reason: "r")), .transport(.tlsFailed(reason: "r")),
+            .insecureAuthentication, .startTLSUnavailable(host: "h"), .mechanismUnavailable("XOAUTH2"),
+        ]
+        for e in ends { XCTAssertFalse(SyncWatcher.reconnects(after: .server(e)), "\(e)") }
+        XCTAssertFalse(SyncWatcher.reconnects(after: .credential(.invalid("x"))))
+        XCTAssertTrue(SyncWatcher.reconnects(after: .connectionsBusy(ConnectionPoolTimeout(account: "a", waitedSeconds: 30, accountInUse: 5, accountLimit: 5, totalInUse: 5, globalLimit: 30))))
+    }
+
+    /// A refused folder: told at once and tried at the next round; then quietly, waits doubling to the cap, told again
+    /// after an hour; synced again: forgotten (and that said); no longer listed: forgotten.
+    func testARefusedFolderIsToldOnceThenTriedWithABackoff() {
+        var clock = Date(timeIntervalSince1970: 1_000_000)
+        let retry = FolderRetry(firstWait: 60, maxWait: 3_600, tellEvery: 3_600)
+        retry.now = { clock }
+        XCTAssertTrue(retry.isDue("Junk"))
+        var r = retry.refused("Junk")
+        XCTAssertEqual([r.tell ? 1 : 0, r.refusals], [1, 1])
+        XCTAssertEqual(r.retryIn, 0, "the next round")
+        XCTAssertTrue(retry.isDue("Junk"))
+        var waits: [Double] = []
+        var told = 0
+        for _ in 0..<8 {
+            clock = clock.addingTimeInterval(r.retryIn)
+            XCTAssertTrue(retry.isDue("Junk"))
+            r = retry.refused("Junk")
+            waits.append(r.retryIn)
+            if r.tell { told += 1 }
+            XCTAssertFalse(retry.isDue("Junk"))
+        }
+        XCTAssertEqual(waits, [60, 120, 240, 480, 960, 1_920, 3_600, 3_600])
+        XCTAssertEqual(told, 2, "told again once an hour had passed (\(waits.reduce(0, +)) s in all)")
+        XCTAssertTrue(retry.synced("Junk"), "synced again: to be said")
+        XCTAssertFalse(retry.synced("Junk"))
+        _ = retry.refused("Gone")
+        retry.keep(only: ["INBOX"])
+        XCTAssertTrue(retry.entries.isEmpty)
     }
 }

@@ -3,21 +3,56 @@
 
     hostile-imap.py MODE CERT KEY
 
-Prints "PORT n" once it listens on 127.0.0.1, then serves clients one after the other until killed.
+Prints "PORT n" once it listens on 127.0.0.1, then serves clients, each on a thread of its own, until killed.
 It is a fake on purpose: no real server misbehaves on cue. MODE:
-  list-dupes  LIST answers 9,000 copies of "Spam" (and INBOX); every folder is empty.
-  size-zero   INBOX holds 3 messages of 2 MiB each whose RFC822.SIZE is said to be 0.
-  trickle     LIST is answered one byte every half second, for ever.
-Any login is accepted (AUTHENTICATE PLAIN with SASL-IR).
+  list-dupes       LIST answers 9,000 copies of "Spam" (and INBOX); every folder is empty.
+  size-zero        INBOX holds 3 messages of 2 MiB each whose RFC822.SIZE is said to be 0.
+  trickle          LIST is answered one byte every half second, for ever.
+  examine-no-once  the first EXAMINE (or SELECT) is refused with `NO [SERVERBUG]` (Dovecot's words); INBOX holds one
+                   small message, and a second from that refusal on.
+  garbage-once     the first IDLE gets a malformed untagged FETCH (FLAGS (\\Seen \\x01bad)); INBOX holds one small
+                   message, and a second from then on.
+Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
+connection.
 """
 import re
 import socket
 import ssl
 import sys
+import threading
 import time
 
-CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR"
+CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR IDLE"
 BODY_SIZE = 2 << 20
+ONCE_MODES = ("examine-no-once", "garbage-once")
+
+
+class Shared:
+    """What the connections share: whether the one-off fault was sent, and so how many messages INBOX holds."""
+    lock = threading.Lock()
+    faulted = False
+
+    @classmethod
+    def fault(cls):
+        """True the first time only (the fault is to be sent now)."""
+        with cls.lock:
+            first = not cls.faulted
+            cls.faulted = True
+            return first
+
+    @classmethod
+    def existing(cls, mode):
+        if mode == "size-zero":
+            return [1, 2, 3]
+        if mode in ONCE_MODES:
+            with cls.lock:
+                return [1, 2] if cls.faulted else [1]
+        return []
+
+
+def small_message(uid):
+    return (f"From: Hostile <h@example.com>\r\nTo: you@example.com\r\nSubject: small {uid}\r\n"
+            f"Message-ID: <small{uid}@example.com>\r\nDate: Mon, 16 Nov 2026 10:00:00 +0000\r\n\r\nHello {uid}.\r\n").encode()
 
 
 def message(uid):
@@ -50,7 +85,8 @@ def serve(conn, mode):
         f.write(data if isinstance(data, bytes) else data.encode())
         f.flush()
 
-    existing = [1, 2, 3] if mode == "size-zero" else []
+    existing = Shared.existing(mode)
+    body_of = small_message if mode in ONCE_MODES else message
     send(f"* OK [CAPABILITY {CAPS}] hostile ready\r\n")
     while True:
         raw = f.readline()
@@ -74,7 +110,19 @@ def serve(conn, mode):
             if mode == "list-dupes":
                 send(b'* LIST (\\HasNoChildren) "/" "Spam"\r\n' * 9000)
             send(f'* LIST (\\HasNoChildren) "/" INBOX\r\n{tag} OK done\r\n')
+        elif cmd in ("EXAMINE", "SELECT") and mode == "examine-no-once" and Shared.fault():
+            send(f"{tag} NO [SERVERBUG] Internal error occurred. Refer to server log for more information. "
+                 f"[2026-12-07 04:00:00] (0.001 + 0.000 secs).\r\n")
+        elif cmd == "IDLE":
+            send("+ idling\r\n")
+            if mode == "garbage-once" and Shared.fault():
+                send(b"* 1 FETCH (FLAGS (\\Seen \x01bad))\r\n")
+            done = f.readline()
+            if not done:
+                return
+            send(f"{tag} OK idle done\r\n")
         elif cmd in ("EXAMINE", "SELECT"):
+            existing = Shared.existing(mode)
             send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY 42] v\r\n* OK [UIDNEXT {len(existing) + 1}] n\r\n"
                  f"{tag} OK [READ-ONLY] done\r\n")
         elif cmd == "UID" and rest.upper().startswith("SEARCH"):
@@ -85,11 +133,12 @@ def serve(conn, mode):
             items = m.group(2).upper() if m else ""
             for seq, uid in enumerate(uids, 1):
                 if "BODY" in items:
-                    body = message(uid)
+                    body = body_of(uid)
                     send(f'* {seq} FETCH (UID {uid} FLAGS () INTERNALDATE "16-Nov-2026 10:00:00 +0000" '
                          f"BODY[] {{{len(body)}}}\r\n".encode() + body + b")\r\n")
                 else:
-                    send(f"* {seq} FETCH (UID {uid} RFC822.SIZE 0 FLAGS ())\r\n")
+                    size = 0 if mode == "size-zero" else len(body_of(uid))
+                    send(f"* {seq} FETCH (UID {uid} RFC822.SIZE {size} FLAGS ())\r\n")
             send(f"{tag} OK done\r\n")
         elif cmd == "LOGOUT":
             send(f"* BYE bye\r\n{tag} OK done\r\n")
@@ -106,13 +155,16 @@ def main():
     listener.bind(("127.0.0.1", 0))
     listener.listen(4)
     print(f"PORT {listener.getsockname()[1]}", flush=True)
-    while True:
-        plain, _ = listener.accept()
+    def handle(plain):
         try:
             with context.wrap_socket(plain, server_side=True) as conn:
                 serve(conn, mode)
         except (OSError, ssl.SSLError):
             pass
+
+    while True:
+        plain, _ = listener.accept()
+        threading.Thread(target=handle, args=(plain,), daemon=True).start()
 
 
 if __name__ == "__main__":

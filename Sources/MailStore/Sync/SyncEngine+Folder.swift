@@ -20,10 +20,12 @@ extension SyncEngine {
             for d in ahead where !syncedInRun.contains(d.path) {
                 do {
                     reportsAhead.append(try sync(d, conn))
-                } catch SyncError.server(let e) where !e.isRetryable {
+                } catch where SyncEngine.isFolderRefusal(error) {
                     // The server refused the destination (its SELECT, say): the folder is synced as before, its
-                    // expunges recorded. Anything else (a lost connection, a full disk) fails the sync as it would have.
+                    // expunges recorded, the destination named in the run's failed folders. Anything else (a lost
+                    // connection, a protocol error, a full disk) fails the sync as it would have.
                     syncedInRun.insert(d.path)
+                    failedAhead.append(FolderSyncFailure(folder: d.path, error: error))
                 }
             }
         }

@@ -53,6 +53,11 @@ public final class SyncEngine {
     /// The reports of folders synced ahead of the folder that named them (the destinations of its moved mail,
     /// ``SyncEngine/destinationsAhead(of:gone:)``), handed to the run's report before that folder's.
     var reportsAhead: [FolderSyncReport] = []
+    /// The destinations synced ahead of a folder that the server refused (``isFolderRefusal(_:)``), handed to the run's
+    /// report with it.
+    var failedAhead: [FolderSyncFailure] = []
+    /// A watch's folders refused again and again, each tried with a backoff in ``syncAll()`` (nil: every folder tried).
+    var folderRetry: FolderRetry?
     /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
     public var lockWaitSeconds = 30.0
     /// The account's sync lock while a sync or write-back of this engine runs.
@@ -104,15 +109,46 @@ public final class SyncEngine {
         report.sentFiled = try OutboxUseCase(store: store).completeSentFilings(account: account.name).count
         syncedInRun = []
         reportsAhead = []
+        failedAhead = []
         categorizerPeopleChecked = false
         // (A folder synced ahead of another, as the destination of its moved mail, is not synced again.)
+        folderRetry?.keep(only: Set(folders.map(\.path)))
         for folder in try selected(folders) where !syncedInRun.contains(folder.path) {
-            let r = try sync(folder, conn)
-            report.folders += reportsAhead + [r]
-            reportsAhead = []
+            // A folder a watch found refused again and again waits its backoff (``FolderRetry``).
+            if let folderRetry, !folderRetry.isDue(folder.path) { continue }
+            try syncOrSkip(folder, conn, into: &report)
         }
         report.seconds = Date().timeIntervalSince(start)
         return report
+    }
+
+    /// Syncs `folder` into `report`; a folder the server refuses (``isFolderRefusal(_:)``) is skipped and named in
+    /// ``SyncReport/failedFolders``, so one folder the client cannot open (no read right, deleted between the LIST
+    /// and its EXAMINE) never stops the others: they had never been reached, the Inbox among them, and a watch had
+    /// ended for good. Any other error (a lost connection, a protocol error, a full disk) fails the sync as before.
+    private func syncOrSkip(_ folder: MappedFolder, _ conn: IMAPConnection, into report: inout SyncReport) throws {
+        do {
+            let r = try sync(folder, conn)
+            report.folders += reportsAhead + [r]
+        } catch where SyncEngine.isFolderRefusal(error) {
+            report.folders += reportsAhead
+            report.failedFolders.append(FolderSyncFailure(folder: folder.path, error: error))
+        }
+        report.failedFolders += failedAhead
+        reportsAhead = []
+        failedAhead = []
+    }
+
+    /// Whether `error` is the server's refusal of one folder's command (a NO to its EXAMINE, UID SEARCH or UID FETCH,
+    /// `[UNAVAILABLE]` and `[INUSE]` ones included): the connection still works and the account's other folders can be
+    /// synced. A BAD (the client's fault), a protocol error or a lost connection is not one.
+    static func isFolderRefusal(_ error: any Error) -> Bool {
+        guard case SyncError.server(let e) = error else { return false }
+        switch e {
+        case .commandFailed(_, let status, _): return status == "NO"
+        case .temporarilyUnavailable: return true
+        default: return false
+        }
     }
 
     /// Syncs the folders with `role` only (e.g. the Inbox after IDLE reported a change), from the last folder list.
@@ -126,11 +162,12 @@ public final class SyncEngine {
         let conn = try connect()
         syncedInRun = []
         reportsAhead = []
+        failedAhead = []
         categorizerPeopleChecked = false
+        // (No folder backoff here: a watch syncs the Inbox on its changes, and a refused Inbox fails the watch's own
+        // SELECT next, which reconnects with the session's backoff.)
         for folder in mapped where folder.role == role && !syncedInRun.contains(folder.path) {
-            let r = try sync(folder, conn)
-            report.folders += reportsAhead + [r]
-            reportsAhead = []
+            try syncOrSkip(folder, conn, into: &report)
         }
         report.seconds = Date().timeIntervalSince(start)
         return report

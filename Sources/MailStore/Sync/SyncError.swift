@@ -16,6 +16,9 @@ public enum SyncError: Error, CustomStringConvertible {
     case credential(AccountError)
     /// No connection came free in the connection pool within its queue timeout (other syncs of this process hold them).
     case connectionsBusy(ConnectionPoolTimeout)
+    /// The account synced but for `folders`, which the server refused (``SyncReport/failedFolders``, each named in a
+    /// warning with the server's text).
+    case foldersNotSynced(account: String, folders: [String])
 
     public var description: String {
         switch self {
@@ -27,6 +30,10 @@ public enum SyncError: Error, CustomStringConvertible {
         case .server(let e): e.description
         case .credential(let e): e.description
         case .connectionsBusy(let e): e.description
+        case .foldersNotSynced(let account, let folders):
+            "\(account): \(folders.count == 1 ? "1 folder" : "\(folders.count) folders") not synced (\(folders.joined(separator: ", "))): "
+                + "the server refused \(folders.count == 1 ? "it" : "them") (see the warnings above; the other folders were synced); "
+                + "check the folder's rights on the server (the IMAP read right), or sync again later"
         }
     }
 }

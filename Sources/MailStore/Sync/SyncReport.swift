@@ -15,6 +15,9 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     /// Server folders not synced because their name is another folder's but for its Unicode form (NFC "Café" beside
     /// NFD "Café"): the store tells folders by name, and two it cannot tell apart would merge; the first listed is synced.
     public var foldersAlike: [String] = []
+    /// Folders not synced because the server refused them (a NO to their EXAMINE or their own commands); the others
+    /// were synced. A one-shot `sync` exits 5 after the rest (docs/cli.md); a watch tries them again with a backoff.
+    public var failedFolders: [FolderSyncFailure] = []
 
     public init(account: String) { self.account = account }
 

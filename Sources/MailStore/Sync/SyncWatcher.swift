@@ -12,10 +12,12 @@ import SyncCore
 /// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a
 /// second connection leased from the ``ConnectionPool`` and given back after each use, and tells ``onLogGrew`` when
 /// the log grew (another process's mute owes a withdrawal); when the pool has no room
-/// for it at once, the IDLE is ended and the work done on the watch's own connection. Lost connections are
-/// re-opened with exponential backoff (1 s doubling to 5 min, from 1 s again once a session's first sync went
-/// through), as is a pool that had no room. Authentication,
-/// certificate and configuration errors end the watch: retrying cannot fix them.
+/// for it at once, the IDLE is ended and the work done on the watch's own connection. A failed session (a lost
+/// connection, a protocol error, an over-limit response, a refused command outside a folder's sync) is re-opened
+/// with exponential backoff (1 s doubling to 5 min, from 1 s again once a session's first sync went through and it
+/// lasted ``steadySession``), as is a pool that had no room. Authentication, certificate and configuration errors end
+/// the watch: retrying cannot fix them. A folder the server refuses (``FolderSyncFailure``) is skipped, the others
+/// synced, and tried again at the next round, then with a backoff of its own while it stays refused (``FolderRetry``).
 public final class SyncWatcher {
     let engine: SyncEngine
     /// Seconds an IDLE lasts before it is re-issued: the provider's `idleRefreshSeconds` unless given.
@@ -41,10 +43,19 @@ public final class SyncWatcher {
     public var onOutboxSkipped: ((String, any Error) -> Void)?
     /// Told about a transient failure and the seconds until the next attempt.
     public var onRetry: ((Error, Double) -> Void)?
+    /// Told about a folder the server refused (skipped, the others synced): at its first refusal, then at most every
+    /// hour while it stays refused (quietly tried again meanwhile, with a backoff): the failure, the refusals in a row,
+    /// when the first came, and the seconds before the next try (0: the next round).
+    public var onFolderRefused: ((FolderSyncFailure, _ refusals: Int, _ since: Date, _ retryIn: Double) -> Void)?
+    /// Told about a folder refused before that synced again.
+    public var onFolderSynced: ((String) -> Void)?
+    /// The folders refused again and again, shared by the watch's engines.
+    let folderRetry = FolderRetry()
     /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
     public var shouldStop: () -> Bool = { false }
-    /// Set when a session's first full sync went through: the reconnect backoff starts again from 1 s after it.
-    private var synced = false
+    /// When the current session's first full sync went through (nil: not yet): the reconnect backoff starts again
+    /// from 1 s after a session that lasted ``steadySession`` from then.
+    private var syncedAt: Date?
     /// True once the watch ended because its account is no longer configured (`account remove`, here or in another
     /// process): a removed account's mail is not synced on, nor notified.
     public private(set) var accountRemoved = false
@@ -56,6 +67,7 @@ public final class SyncWatcher {
         self.engine = engine
         self.idleRefresh = idleRefresh ?? engine.provider.idleRefreshSeconds
         self.pollInterval = pollInterval
+        engine.folderRetry = folderRetry
     }
 
     /// Runs until `shouldStop` says so (or a permanent error is thrown).
@@ -65,7 +77,7 @@ public final class SyncWatcher {
             do {
                 try watchOnce()
                 return
-            } catch let error as SyncError where SyncWatcher.isTransient(error) {
+            } catch let error as SyncError where SyncWatcher.reconnects(after: error) {
                 retry(after: error, backoff: &backoff)
             } catch let error as AccountLockError {
                 // Another process syncs the account (a long `mailstore sync` of a big folder) past the lock's 30 s wait:
@@ -80,8 +92,10 @@ public final class SyncWatcher {
     private func retry(after error: Error, backoff: inout Double) {
         engine.disconnect()
         let wait: Double
-        (wait, backoff) = SyncWatcher.backoff(after: backoff, sessionSynced: synced)
-        synced = false
+        // A session that fails the same way soon after every connect (garbage at each IDLE) keeps doubling its wait.
+        let steady = syncedAt.map { Date().timeIntervalSince($0) >= SyncWatcher.steadySession } ?? false
+        (wait, backoff) = SyncWatcher.backoff(after: backoff, sessionSynced: steady)
+        syncedAt = nil
         onRetry?(error, wait)
         let until = Date().addingTimeInterval(wait)
         while Date() < until && !stopping() { usleep(100_000) }
@@ -113,7 +127,7 @@ public final class SyncWatcher {
     func watchOnce() throws {
         defer { helper?.disconnect() }
         report(try engine.syncAll())
-        synced = true
+        syncedAt = Date()
         onSessionSynced?()
         var lastPoll = Date()
         var lastOutbox = Date.distantPast
@@ -218,13 +232,21 @@ public final class SyncWatcher {
         if let helper { return helper }
         let made = try SyncEngine(store: engine.store, account: engine.account, options: engine.options)
         made.pool = engine.pool
+        made.folderRetry = folderRetry
         made.poolWaitSeconds = 0
         helper = made
         return made
     }
 
+    /// Tells `onReport` about a sync that changed something, and the folders the server refused (or synced again) as
+    /// ``folderRetry`` says.
     private func report(_ r: SyncReport) {
         if r.changed { onReport?(r) }
+        for f in r.folders where !f.removed && folderRetry.synced(f.folder) { onFolderSynced?(f.folder) }
+        for f in r.failedFolders {
+            let refusal = folderRetry.refused(f.folder)
+            if refusal.tell { onFolderRefused?(f, refusal.refusals, refusal.since, refusal.retryIn) }
+        }
     }
 
     /// How often, during IDLE, the watcher looks for local work (a read of the small actions view).
@@ -232,13 +254,35 @@ public final class SyncWatcher {
     /// How often, during IDLE, the outbox's due retries are delivered.
     static let outboxCheckInterval = 60.0
 
-    /// Whether retrying later may help: lost or refused connections and timeouts.
+    /// How long a session must last after its first sync for the reconnect backoff to start again from 1 s (seconds).
+    static let steadySession = 60.0
+
+    /// Whether retrying later may help: lost or refused connections and timeouts (a write-back keeps the action for a
+    /// later try then; see ``reconnects(after:)`` for the watch's own sessions).
     static func isTransient(_ error: SyncError) -> Bool {
         switch error {
         case .server(let e): e.isRetryable
         case .connectionsBusy: true
         // Another process's token refresh took the time this one could wait (it ends; the token is then there).
         case .credential(.oauth(.refreshInProgress)): true
+        default: false
+        }
+    }
+
+    /// Whether the watch opens a new session (after the backoff) when one fails with `error`: for everything but
+    /// authentication, certificate and configuration errors, as docs/cli.md says. A lost connection, a timeout, a
+    /// protocol error (a malformed response during IDLE), a response over the client's limits or a refused command may
+    /// not recur on a new connection, and the backoff bounds the tries of one that does (a NO, a protocol error and an
+    /// IDLE flood had ended the watch for good, though their own messages said "reconnect to retry").
+    static func reconnects(after error: SyncError) -> Bool {
+        switch error {
+        case .server(let e):
+            switch e {
+            case .transport(let t): t.isRetryable  // not a rejected certificate, nor a failed TLS handshake
+            case .startTLSUnavailable, .insecureAuthentication, .mechanismUnavailable, .authenticationFailed: false
+            case .commandFailed, .temporarilyUnavailable, .protocolError, .deadlinePassed, .responseLimitExceeded: true
+            }
+        case .connectionsBusy: true
         default: false
         }
     }
