@@ -125,6 +125,22 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(watch.retries.withLock { $0 }, 1, "one reconnect")
     }
 
+    /// A server that sends garbage at every IDLE, right after every session's first sync: the reconnect waits keep
+    /// doubling (a session that synced had reset them to 1 s: a reconnect and a full sync every second, for ever).
+    func testAServerFailingAtEverySessionGoesThroughTheBackoff() throws {
+        try startHostile("garbage-always")
+        let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings),
+                                    options: SyncOptions(timeoutSeconds: 10))
+        let watch = WatchRun(SyncWatcher(engine: engine, idleRefresh: 2, pollInterval: 1000))
+        let deadline = Date().addingTimeInterval(30)
+        while watch.retries.withLock({ $0 }) < 4 && Date() < deadline && watch.failure.withLock({ $0 }) == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTAssertTrue(watch.stop(), "the watch stopped")
+        XCTAssertNil(watch.failure.withLock { $0 }, "the watch went on")
+        XCTAssertEqual(Array(watch.waits.withLock { $0 }.prefix(4)), [1, 2, 4, 8], "doubling")
+    }
+
     func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {
         try startHostile("trickle")
         views = nil

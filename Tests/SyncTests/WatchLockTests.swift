@@ -37,16 +37,21 @@ final class WatchLockTests: SyncTestCase {
     }
 }
 
-/// A `SyncWatcher` running on a thread of its own until `stop()`: its retries counted, the error that ended it kept.
+/// A `SyncWatcher` running on a thread of its own until `stop()`: its retries counted (and their waits kept), the error
+/// that ended it kept.
 final class WatchRun: @unchecked Sendable {
     let retries = Locked(0)
+    let waits = Locked<[Double]>([])
     let failure = Locked<(any Error)?>(nil)
     private let stopping = Locked(false)
     private let done = DispatchSemaphore(value: 0)
 
     init(_ watcher: SyncWatcher) {
         watcher.shouldStop = { [stopping] in stopping.withLock { $0 } }
-        watcher.onRetry = { [retries] _, _ in retries.withLock { $0 += 1 } }
+        watcher.onRetry = { [retries, waits] _, wait in
+            retries.withLock { $0 += 1 }
+            waits.withLock { $0.append(wait) }
+        }
         nonisolated(unsafe) let running = watcher
         Thread { [failure, done] in
             do { try running.run() } catch { failure.withLock { $0 = error } }

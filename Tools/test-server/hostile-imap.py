@@ -12,6 +12,7 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
                    small message, and a second from that refusal on.
   garbage-once     the first IDLE gets a malformed untagged FETCH (FLAGS (\\Seen \\x01bad)); INBOX holds one small
                    message, and a second from then on.
+  garbage-always   every IDLE gets that malformed FETCH; INBOX holds one small message.
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
 connection.
 """
@@ -25,6 +26,7 @@ import time
 CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR IDLE"
 BODY_SIZE = 2 << 20
 ONCE_MODES = ("examine-no-once", "garbage-once")
+SMALL_MODES = ONCE_MODES + ("garbage-always",)
 
 
 class Shared:
@@ -44,6 +46,8 @@ class Shared:
     def existing(cls, mode):
         if mode == "size-zero":
             return [1, 2, 3]
+        if mode == "garbage-always":
+            return [1]
         if mode in ONCE_MODES:
             with cls.lock:
                 return [1, 2] if cls.faulted else [1]
@@ -86,7 +90,7 @@ def serve(conn, mode):
         f.flush()
 
     existing = Shared.existing(mode)
-    body_of = small_message if mode in ONCE_MODES else message
+    body_of = small_message if mode in SMALL_MODES else message
     send(f"* OK [CAPABILITY {CAPS}] hostile ready\r\n")
     while True:
         raw = f.readline()
@@ -115,7 +119,7 @@ def serve(conn, mode):
                  f"[2026-12-07 04:00:00] (0.001 + 0.000 secs).\r\n")
         elif cmd == "IDLE":
             send("+ idling\r\n")
-            if mode == "garbage-once" and Shared.fault():
+            if mode == "garbage-always" or (mode == "garbage-once" and Shared.fault()):
                 send(b"* 1 FETCH (FLAGS (\\Seen \x01bad))\r\n")
             done = f.readline()
             if not done:

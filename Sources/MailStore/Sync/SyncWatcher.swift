@@ -114,8 +114,10 @@ public final class SyncWatcher {
     }
 
     /// The wait before reconnecting and the backoff after it: `current` doubled up to 5 min, or 1 s again when the
-    /// session that just failed got going (its first sync went through): one drop after a day's watch waits 1 s, not
-    /// the doubled wait of an outage long past (it had stayed doubled: 16, 32, 64 s for single drops).
+    /// session that just failed got going (its first sync went through and it lasted ``steadySession`` from then): one
+    /// drop after a day's watch waits 1 s, not the doubled wait of an outage long past (it had stayed doubled: 16, 32,
+    /// 64 s for single drops); a server that fails every session soon after its first sync (garbage at each IDLE) is
+    /// not reconnected every second.
     static func backoff(after current: Double, sessionSynced: Bool) -> (wait: Double, next: Double) {
         let wait = sessionSynced ? 1 : current
         return (wait, min(wait * 2, 300))
