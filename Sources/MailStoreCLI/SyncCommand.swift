@@ -167,6 +167,7 @@ struct SyncCommand: ParsableCommand {
             if !quiet { Terminal.note("\(account.name): folder \"\(folder)\" synced again") }
         }
         if !quiet { Terminal.note("watching \(account.name) (IDLE on the Inbox; interrupt to stop)") }
+        defer { notifier?.finishDeliveries(seconds: WatchNotifier.commandTimeout + 2) }
         try watcher.run()
         if watcher.accountRemoved { Terminal.note("\(account.name): the account was removed; no longer watched (its mail stays in the store)") }
     }

@@ -5,7 +5,11 @@ import MailStore
 /// the notify command for each posted one not yet delivered and the withdraw command for each withdrawal
 /// owed, recording each that succeeded; the same delivery runs when the log grew while the watch waits (another
 /// process's mute or read). Undelivered decisions stay pending across restarts.
-// `@unchecked Sendable`: each notifier belongs to one account's watch thread, and only that thread uses it.
+///
+/// The commands run on a thread of their own (`DeliveryWorker`), never on the watch's: a notify command that hangs
+/// (10 s each until killed, for each of many pending) had held up the next sync, new mail recorded 27-33 s late.
+// `@unchecked Sendable`: the deciding state belongs to one account's watch thread, and only that thread uses it; the
+// delivery pass reads only constants and the store (which is shared by every watch thread) and runs on the worker alone.
 final class WatchNotifier: @unchecked Sendable {
     let coordinator: NotificationCoordinator
     let account: String
@@ -83,9 +87,13 @@ final class WatchNotifier: @unchecked Sendable {
         firstSync = try coordinator.isFirstSync(account: account)
         // A command that exits without reading its stdin must not kill the watch with SIGPIPE.
         if notifyCommand != nil || withdrawCommand != nil { signal(SIGPIPE, SIG_IGN) }
+        worker = DeliveryWorker(name: "notify \(account)") { [self] in deliverPass() }
         // Deliver what a previous run decided but did not deliver (a crash or kill between the two).
         deliver()
     }
+
+    /// The thread the commands run on (set once in `init`).
+    private var worker: DeliveryWorker?
 
     /// Called after each sync that changed something (and ``deliver()`` alone, within a few seconds, when another
     /// process appended events: a mute owes a withdrawal at once, not at the next sync).
@@ -110,9 +118,15 @@ final class WatchNotifier: @unchecked Sendable {
         if sessionStart || firstSync { didSync() }
     }
 
+    /// Asks for the owed notify and withdraw commands to be run (on the `DeliveryWorker`'s thread; never waits for them).
+    func deliver() { worker?.ask() }
+
+    /// Waits until the asked deliveries ran, at most `seconds` (when the watch ends: what is left stays pending).
+    func finishDeliveries(seconds: Double) { worker?.waitIdle(seconds: seconds) }
+
     /// Runs the owed notify and withdraw commands and records them. The withdrawals (every account's) are run by one
     /// notifier of the process at a time (`WithdrawalClaim`); this account's posts by this one.
-    func deliver() {
+    private func deliverPass() {
         let withdrawing = WatchNotifier.withdrawals.begin()
         var round = 1
         while true {
@@ -122,7 +136,7 @@ final class WatchNotifier: @unchecked Sendable {
         }
     }
 
-    /// One pass of ``deliver()``: the withdrawals too when `withdrawing` (else they are left owed, to the notifier at them).
+    /// One round of ``deliverPass()``: the withdrawals too when `withdrawing` (else they are left owed, to the notifier at them).
     private func deliverOnce(withdrawing: Bool) {
         do {
             try coordinator.deliverPending(post: { r in

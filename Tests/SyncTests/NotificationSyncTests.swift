@@ -470,6 +470,32 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertEqual(try decided("Restarted").first?.decision.outcome, .posted)
     }
 
+    /// A notify command that hangs (each run killed after 10 s) runs on a thread of its own: mail that comes while it
+    /// hangs is synced and decided within seconds. It had run on the watch's thread, every pending one in turn, so new
+    /// mail waited for them all (three pending: about 30 s).
+    func testAHangingNotifyCommandDoesNotDelayTheNextSync() throws {
+        let c = try server()
+        defer { c.logout() }
+        try seedAndAddAccountByCLI(via: c)
+        let started = dir.file("started")
+        let p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2",
+                               "--notify-command", "cat > /dev/null; echo >> '\(started)'; exec sleep 30 > /dev/null 2>&1"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitFor { try self.decisions().count >= 1 }, "the first sync was decided")
+        for i in 0..<3 { try append(c, "slow\(i)", subject: "Slow \(i)") }
+        XCTAssertTrue(try waitFor { FileManager.default.fileExists(atPath: started) }, "the notify command runs (and hangs)")
+        let appended = Date()
+        try append(c, "next", subject: "Next while hanging")
+        XCTAssertTrue(try waitFor { try self.decisions().contains { $0.decision.subtitle == "Next while hanging" } }, "decided")
+        let took = Date().timeIntervalSince(appended)
+        XCTAssertLessThan(took, 8, "recorded and decided \(took) s after it came, while the notify command hung")
+        XCTAssertEqual(try decisions().first { $0.decision.subtitle == "Next while hanging" }?.decision.outcome, .posted)
+        XCTAssertFalse(try decisions().contains { $0.state == .delivered }, "none delivered: every run hangs")
+    }
+
     func decisions() throws -> [NotificationRecord] {
         try NotificationCoordinator(store: try MailStore.open(at: dir.file("store"), readOnly: true)).recent(limit: 100)
     }
