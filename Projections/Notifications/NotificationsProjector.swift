@@ -9,7 +9,9 @@ import EventModel
 package final class NotificationsProjector: Projector {
     package static let name = ViewName.notifications
     /// 2: `messages` (from `NotificationDecided` version 2's `messageKey`), and records holding that version.
-    package static let schemaVersion: UInt32 = 2
+    /// 3: `posted` (the recent posted decisions the flood caps across syncs read) and the counts of VIP adds and mutes
+    /// left out at their caps (`meta`).
+    package static let schemaVersion: UInt32 = 3
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.notificationPreferenceChanged, .notificationDecided, .notificationDelivered, .notificationWithdrawn, .threadMarkedRead, .threadArchived, .threadDeleted, .threadMoved, .flagsChanged, .emailExpunged])
     static let settingsTable = Table<NotificationSettings>(.notifications, "settings")
@@ -24,16 +26,28 @@ package final class NotificationsProjector: Projector {
     /// Kept when the copies are gone (moved away and back), so a posted message is never posted again and a copy
     /// outside the Inbox of a message decided before is not decided again.
     static let messagesTable = Table<String>(.notifications, "messages")
+    /// The posted decisions, newest first (key: `recentKey` of their count), the last `postedCapacity` of them: what the
+    /// flood caps across syncs read (`NotificationsReader.recentlyPosted`).
+    static let postedTable = Table<String>(.notifications, "posted")
 
     /// The most decisions listed (older ones leave the list; their records stay for dedup).
     package static let recentCapacity = 10_000
-    /// The most VIPs and muted threads kept (changes beyond are ignored).
+    /// The most posted decisions `posted` keeps (older ones leave it; their records stay).
+    package static let postedCapacity = 1_000
+    /// The most VIPs kept. `NotificationCoordinator.addVIP` refuses an add past it; an add beyond it in a log written
+    /// otherwise (by an older build, or racing past a check) is left out, the first ones kept, and counted (`vipsLeftOutKey`).
     package static let maxVIPs = 1_000
+    /// The most muted threads kept, the same way (`NotificationCoordinator.mute` refuses past it; counted in `mutesLeftOutKey`).
     package static let maxMutedThreads = 10_000
 
     static let settingsKey = Key("settings").bytes
     static let headKey = Key("head").bytes
     static let tailKey = Key("tail").bytes
+    static let postedHeadKey = Key("postedHead").bytes
+    static let postedTailKey = Key("postedTail").bytes
+    /// How many VIP adds, and how many mutes, the fold left out at the cap since the last reset.
+    static let vipsLeftOutKey = Key("vipsLeftOut").bytes
+    static let mutesLeftOutKey = Key("mutesLeftOut").bytes
     /// The key of the log sequence of `account`'s last decision (a watch resumes deciding after it).
     static func lastDecidedKey(_ account: String) -> [UInt8] { Key("last", account).bytes }
 
@@ -46,6 +60,7 @@ package final class NotificationsProjector: Projector {
     let undelivered: ViewTable<[String]>
     let meta: ViewTable<UInt64>
     let messages: ViewTable<String>
+    let posted: ViewTable<String>
 
     package init(context: FoldContext) {
         settings = context.table(Self.settingsTable)
@@ -57,6 +72,7 @@ package final class NotificationsProjector: Projector {
         undelivered = context.table(Self.undeliveredTable)
         meta = context.table(Self.metaTable)
         messages = context.table(Self.messagesTable)
+        posted = context.table(Self.postedTable)
     }
 
     /// The key of a message in `messages`.
@@ -127,15 +143,29 @@ package final class NotificationsProjector: Projector {
         case .categoryOff: if let c = AICategory(name: value) { s.disabledCategories.insert(c) }
         case .quietHoursSet: s.quietHours = QuietHours(start: p.quietStart, end: p.quietEnd)
         case .quietHoursCleared: s.quietHours = nil
-        case .vipAdded: if s.vips.count < Self.maxVIPs { s.vips.insert(value.lowercased()) }
+        case .vipAdded: try insert(value.lowercased(), into: &s.vips, cap: Self.maxVIPs, leftOut: Self.vipsLeftOutKey)
         case .vipRemoved: s.vips.remove(value.lowercased())
         case .threadMuted:
-            if s.mutedThreads.count < Self.maxMutedThreads { s.mutedThreads.insert(value) }
+            try insert(value, into: &s.mutedThreads, cap: Self.maxMutedThreads, leftOut: Self.mutesLeftOutKey)
             try owe([value], reason: "muted")
         case .threadUnmuted: s.mutedThreads.remove(value)
-        case .reset: s = NotificationSettings()
+        case .reset:
+            s = NotificationSettings()
+            meta.set(Self.vipsLeftOutKey, nil)
+            meta.set(Self.mutesLeftOutKey, nil)
         }
         settings.set(Self.settingsKey, s == NotificationSettings() ? nil : s)
+    }
+
+    /// Adds `value` to `set` unless it holds `cap` already: then it is left out (the first ones stay) and counted at
+    /// `leftOut` in `meta`, so `vip list` and `notifications settings` can say so.
+    func insert(_ value: String, into set: inout Set<String>, cap: Int, leftOut: [UInt8]) throws {
+        if set.contains(value) { return }
+        if set.count < cap {
+            set.insert(value)
+        } else {
+            meta.set(leftOut, (try meta.get(leftOut) ?? 0) &+ 1)
+        }
     }
 
     func applyDecision(_ p: NotificationDecided, account: String) throws {
@@ -154,6 +184,7 @@ package final class NotificationsProjector: Projector {
         }
         recent.set(Self.recentKey(head), p.emailID)
         if p.outcome == .posted {
+            try notePosted(p.emailID)
             pending.set(Self.pendingKey(head), p.emailID)
             try undelivered.modify(Key(p.threadID).bytes) { list in
                 var l = list ?? []
@@ -168,6 +199,17 @@ package final class NotificationsProjector: Projector {
         }
         meta.set(Self.headKey, head + 1)
         meta.set(Self.tailKey, newTail)
+    }
+
+    /// Adds a posted decision to `posted`, dropping the oldest past `postedCapacity`.
+    func notePosted(_ emailID: String) throws {
+        let head = try meta.get(Self.postedHeadKey) ?? 0, tail = try meta.get(Self.postedTailKey) ?? 0
+        posted.set(Self.recentKey(head), emailID)
+        if head + 1 - tail > UInt64(Self.postedCapacity) {
+            posted.set(Self.recentKey(tail), nil)
+            meta.set(Self.postedTailKey, tail + 1)
+        }
+        meta.set(Self.postedHeadKey, head + 1)
     }
 
     /// Drops `emailID` from its thread's posted-but-undelivered list.

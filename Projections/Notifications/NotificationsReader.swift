@@ -49,6 +49,27 @@ package struct NotificationsReader {
         return out
     }
 
+    /// The posted decisions whose sync was at `since` or later, newest first, at most `limit` (of the last
+    /// `NotificationsProjector.postedCapacity` posted): what the flood caps across syncs count.
+    package func recentlyPosted(since: Timestamp, limit: Int = NotificationsProjector.postedCapacity) throws -> [NotificationRecord] {
+        var out: [NotificationRecord] = []
+        guard limit > 0 else { return out }
+        try snapshot.scan(NotificationsProjector.postedTable, prefix: []) { _, emailID in
+            guard let r = try record(emailID: emailID) else { return true }
+            guard r.decision.syncTime >= since else { return false }
+            out.append(r)
+            return out.count < limit
+        }
+        return out
+    }
+
+    /// How many VIP adds and mutes the fold left out at their caps (`NotificationsProjector.maxVIPs`,
+    /// `maxMutedThreads`) since the last reset: adds recorded past the cap by another build or racing past its check.
+    package func leftOut() throws -> (vips: UInt64, mutedThreads: UInt64) {
+        (try snapshot.get(NotificationsProjector.metaTable, NotificationsProjector.vipsLeftOutKey) ?? 0,
+         try snapshot.get(NotificationsProjector.metaTable, NotificationsProjector.mutesLeftOutKey) ?? 0)
+    }
+
     /// Withdrawals owed: thread id, the emails whose notifications are showing, and why.
     package func pendingWithdrawals(limit: Int = 1_000) throws -> [(threadID: String, withdrawal: PendingWithdrawal)] {
         try snapshot.prefixed(NotificationsProjector.withdrawTable, [], limit: limit).map { key, w in

@@ -31,6 +31,8 @@ public enum ErrorCategory: Sendable, Equatable {
              BackupError.destinationBusy: self = .store
         case BackupError.destinationInsideStore, BackupError.badDestination: self = .invalidInput
         case SearchIndexError.timedOut: self = .timedOut
+        case NotificationError.tooManyVIPs, NotificationError.tooManyMutedThreads: self = .refused
+        case NotificationError.settingsBusy: self = .data
         case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount, ImportError.invalidFolder: self = .invalidInput
         case MailStoreError.snapshot: self = .refused
         case SyncError.noAccount, SyncError.noAccounts, SyncError.folderNotFound, AccountError.notFound: self = .notFound

@@ -113,6 +113,14 @@ struct NotificationSettingsCommand: ParsableCommand {
             if let q = quietHours.flatMap(QuietHours.init(parsing:)) { try c.setQuietHours(q) }
             if noQuietHours { try c.setQuietHours(nil) }
             try NotificationSettingsCommand.print(try c.settings(), account: account, json: json)
+            let leftOut = try c.leftOut()
+            if leftOut.vips > 0 || leftOut.mutedThreads > 0 {
+                Terminal.warning("""
+                    left out at the caps (recorded past them by another build or at the same time as others): \(leftOut.vips) VIP add(s) \
+                    (at most \(NotificationCoordinator.maxVIPs)), \(leftOut.mutedThreads) mute(s) (at most \(NotificationCoordinator.maxMutedThreads)); \
+                    remove some and add them again
+                    """)
+            }
         }
     }
 
@@ -161,14 +169,28 @@ struct VIPCommand: ParsableCommand {
         try CLIExit.run {
             let store = try storeOptions.open(readOnly: verb == "list")
             let c = NotificationCoordinator(store: store)
-            if verb == "add" { try c.addVIP(address!) }
-            if verb == "remove" { try c.removeVIP(address!) }
-            let vips = try c.settings().vips.sorted()
-            if json {
-                Swift.print(JSONText.string(try JSONEncoder().encode(vips)))
-            } else {
-                for v in vips { Terminal.print(CategorizeCommand.printable(v)) }
-                if vips.isEmpty { Swift.print("(no VIP)") }
+            switch verb {
+            case "add":
+                // One line, the address kept (the list is `vip list`: 1,000 lines an add was a lot).
+                Terminal.print("added VIP \(CategorizeCommand.printable(try c.addVIP(address!)))")
+            case "remove":
+                try c.removeVIP(address!)
+                Terminal.print("removed VIP \(CategorizeCommand.printable(try NotificationCoordinator.vipAddress(address!)))")
+            default:
+                let vips = try c.settings().vips.sorted()
+                if json {
+                    Swift.print(JSONText.string(try JSONEncoder().encode(vips)))
+                } else {
+                    for v in vips { Terminal.print(CategorizeCommand.printable(v)) }
+                    if vips.isEmpty { Swift.print("(no VIP)") }
+                }
+                let leftOut = try c.leftOut().vips
+                if leftOut > 0 {
+                    Terminal.warning("""
+                        \(leftOut) VIP add(s) were left out: recorded when \(NotificationCoordinator.maxVIPs) VIPs were kept already \
+                        (the most; by another build or at the same time as others); remove some and add them again
+                        """)
+                }
             }
         }
     }

@@ -1,4 +1,6 @@
+import EventModel
 import Foundation
+import MailStore
 import TestSupport
 import XCTest
 
@@ -81,5 +83,38 @@ final class NotificationsCommandTests: CLITestCase {
             let r = try mailstore(args, expect: 64)
             XCTAssertFalse(r.stderr.isEmpty, "\(args)")
         }
+    }
+
+    /// Commits `addresses` as VIP adds in-process (as other processes, or another build, recorded them).
+    func recordVIPs(_ addresses: [String]) throws {
+        let store = try MailStore.open(at: self.store)
+        _ = try store.commit(addresses.map {
+            NewEvent(event: .notificationPreferenceChanged(NotificationPreferenceChanged(change: .vipAdded, value: $0, quietStart: 0, quietEnd: 0)),
+                     account: "", stream: NotificationCoordinator.settingsStream, actor: .user)
+        })
+    }
+
+    /// `vip add` prints the address added, one line; past the 1,000 VIPs kept it is refused (exit 7, the cap and what to
+    /// do said, nothing recorded), and `vip list` says when a log holds adds past the cap that were left out.
+    func testVIPAddPrintsOneLineAndPastTheCapIsRefused() throws {
+        try mailstore(["init"])
+        XCTAssertEqual(try mailstore(["vip", "add", "John <John@Example.com>"]).stdout, "added VIP john@example.com\n")
+        try recordVIPs((2...1_000).map { "vip\($0)@vips.example" })
+        let before = try mailstore(["log", "--type", "NotificationPreferenceChanged", "--json"]).stdout
+        let r = try mailstore(["vip", "add", "extra1@vips.example"], expect: 7)
+        XCTAssertTrue(r.stderr.contains("1000 VIPs already") && r.stderr.contains("remove some"), r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(try mailstore(["log", "--type", "NotificationPreferenceChanged", "--json"]).stdout, before, "nothing recorded")
+        var list = try mailstore(["vip", "list"])
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 1_000)
+        XCTAssertFalse(list.stdout.contains("extra1"))
+        XCTAssertEqual(list.stderr, "")
+        XCTAssertEqual(try mailstore(["vip", "remove", "vip2@vips.example"]).stdout, "removed VIP vip2@vips.example\n")
+        XCTAssertEqual(try mailstore(["vip", "add", "extra1@vips.example"]).stdout, "added VIP extra1@vips.example\n")
+        // Adds past the cap in the log (racing past the check, or another build's): the first 1,000 kept, the rest said.
+        try recordVIPs(["late1@vips.example", "late2@vips.example"])
+        list = try mailstore(["vip", "list"])
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 1_000)
+        XCTAssertTrue(list.stderr.contains("2 VIP add(s) were left out"), list.stderr)
     }
 }

@@ -212,4 +212,52 @@ final class NotificationDeciderTests: XCTestCase {
         let s = NotificationSettings(mutedThreads: ["T2"])
         XCTAssertEqual(decide(c, s), decide(c, s))
     }
+
+    /// An earlier sync's posted decision (at `secondsAgo` before `now`) of `thread`, as the notifications view lists it.
+    func earlier(_ id: String, thread: String, secondsAgo: Int64, state: NotificationRecord.State = .delivered) -> NotificationRecord {
+        NotificationRecord(decision: NotificationDecided(emailID: id, threadID: thread, outcome: .posted, reason: "passed",
+                                                         syncTime: Timestamp(microseconds: now.microseconds - secondsAgo * 1_000_000),
+                                                         title: "t", subtitle: "s", body: "b", fromAddress: "a@b.c"),
+                           account: "work", position: 0, state: state)
+    }
+
+    // The flood cap across syncs: the banners of the last minute count, older ones do not; the rest badge only, flood-cap.
+    func testTheFloodCapCountsTheBannersOfTheLastMinute() {
+        let c = (0..<15).map { email("e\($0)", thread: "N\($0)", ageSeconds: Int64(100 - $0)) }
+        let recent = (0..<12).map { earlier("x\($0)", thread: "X\($0)", secondsAgo: 30) }
+        var d = NotificationDecider.decide(c, settings: NotificationSettings(), sync: sync(), recentlyPosted: recent)
+        XCTAssertEqual(d.filter { $0.outcome == .posted }.count, NotificationDecider.maxBannersPerWindow - 12)
+        XCTAssertEqual(Set(d.filter { $0.outcome == .posted }.map(\.emailID)), Set((7..<15).map { "e\($0)" }), "the newest")
+        XCTAssertEqual(d.filter { $0.reason == "flood-cap" }.count, 7)
+        let old = (0..<30).map { earlier("x\($0)", thread: "X\($0)", secondsAgo: 61) }
+        d = NotificationDecider.decide(c, settings: NotificationSettings(), sync: sync(), recentlyPosted: old)
+        XCTAssertEqual(d.filter { $0.outcome == .posted }.count, 10, "a minute ago: only the per-sync cap")
+    }
+
+    // The thread cap: a thread with banners standing from an earlier sync gets new ones only up to 3 standing; read
+    // (withdrawn) or older than 10 minutes, they do not count; a thread's first sync is bounded by the per-sync cap alone.
+    func testAThreadNotifiedBeforeGetsAtMostThreeStanding() {
+        let c = (0..<5).map { email("r\($0)", thread: "T-1", ageSeconds: Int64(50 - $0)) }
+        let outcomes = { (recent: [NotificationRecord]) in
+            NotificationDecider.decide(c, settings: NotificationSettings(), sync: self.sync(), recentlyPosted: recent).map { "\($0.emailID) \($0.reason)" }
+        }
+        XCTAssertEqual(outcomes([earlier("a", thread: "T-1", secondsAgo: 120), earlier("b", thread: "T-1", secondsAgo: 60)]),
+                       ["r0 thread-cap", "r1 thread-cap", "r2 thread-cap", "r3 thread-cap", "r4 passed"], "the newest one, to 3 standing")
+        XCTAssertEqual(outcomes([earlier("a", thread: "T-1", secondsAgo: 120, state: .withdrawn)]).filter { $0.hasSuffix("passed") }.count, 5,
+                       "read since: its banners are gone")
+        XCTAssertEqual(outcomes([earlier("a", thread: "T-1", secondsAgo: 601)]).filter { $0.hasSuffix("passed") }.count, 5,
+                       "more than 10 minutes ago")
+        XCTAssertEqual(outcomes([]).filter { $0.hasSuffix("passed") }.count, 5, "the thread's first sync (AC-N-04)")
+        XCTAssertEqual(outcomes([earlier("a", thread: "T-2", secondsAgo: 60)]).filter { $0.hasSuffix("passed") }.count, 5, "another thread")
+    }
+
+    // Replay: the caps across syncs are a function of the recorded decisions and the sync's time, not the wall clock.
+    func testTheCapsAcrossSyncsAreDeterministic() {
+        let c = (0..<30).map { email("e\($0)", thread: "T\($0 % 4)", ageSeconds: Int64($0 * 7)) }
+        let recent = (0..<9).map { earlier("x\($0)", thread: "T\($0 % 3)", secondsAgo: Int64($0 * 50)) }
+        let a = NotificationDecider.decide(c, settings: NotificationSettings(), sync: sync(), recentlyPosted: recent)
+        let b = NotificationDecider.decide(c.reversed(), settings: NotificationSettings(), sync: sync(), recentlyPosted: recent.shuffled())
+        XCTAssertEqual(a.sorted { $0.emailID < $1.emailID }, b.sorted { $0.emailID < $1.emailID })
+        XCTAssertTrue(a.contains { $0.reason == "thread-cap" }, "the earlier banners count: \(a.map(\.reason))")
+    }
 }

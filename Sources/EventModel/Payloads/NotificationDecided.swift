@@ -13,7 +13,7 @@ public struct NotificationDecided: PayloadCodable {
     /// Posted, badge-only or suppressed.
     public var outcome: NotificationOutcome
     /// Why (`vip`, `passed`, `first-sync`, `account-disabled`, `junk`, `not-in-inbox`, `own-mail`, `active-folder`,
-    /// `category-off`, `quiet-hours`, `muted`, `too-old`, `flood-cap`).
+    /// `category-off`, `quiet-hours`, `muted`, `too-old`, `flood-cap`, `thread-cap`).
     public var reason: String
     /// The time of the sync that brought the email, used for recency and quiet hours.
     public var syncTime: Timestamp

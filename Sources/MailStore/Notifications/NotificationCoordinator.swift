@@ -47,8 +47,28 @@ public struct NotificationCoordinator {
         }
     }
 
-    /// Adds a VIP sender (stored lowercased; a VIP bypasses every filter).
-    public func addVIP(_ address: String) throws { try record(.vipAdded, value: try NotificationCoordinator.vip(address)) }
+    /// The most VIP senders (`vip add` past it is refused: `NotificationError.tooManyVIPs`).
+    public static let maxVIPs = NotificationsProjector.maxVIPs
+    /// The most muted threads (`mute` past it is refused: `NotificationError.tooManyMutedThreads`).
+    public static let maxMutedThreads = NotificationsProjector.maxMutedThreads
+    /// The most times a capped change (`addVIP`, `mute`) reads the preferences again after another process changed them
+    /// first (then `NotificationError.settingsBusy`).
+    public static let maxCappedAttempts = 64
+
+    /// Adds a VIP sender (stored lowercased; a VIP bypasses every filter) and returns the address kept. With `maxVIPs`
+    /// VIPs already (and this one not among them) it is refused, `NotificationError.tooManyVIPs`, nothing recorded.
+    @discardableResult
+    public func addVIP(_ address: String) throws -> String {
+        let a = try NotificationCoordinator.vip(address)
+        try recordCapped(.vipAdded, value: a) { s, _ in
+            s.vips.contains(a) || s.vips.count < NotificationCoordinator.maxVIPs ? nil : .tooManyVIPs(cap: NotificationCoordinator.maxVIPs)
+        }
+        return a
+    }
+
+    /// How many VIP adds and mutes were left out at their caps (recorded past them by another build, or racing past
+    /// the check) since the last reset: the first ones recorded are kept.
+    public func leftOut() throws -> (vips: UInt64, mutedThreads: UInt64) { try store.views().notificationsLeftOut() }
 
     /// Removes a VIP sender.
     public func removeVIP(_ address: String) throws { try record(.vipRemoved, value: try NotificationCoordinator.vip(address)) }
@@ -56,10 +76,29 @@ public struct NotificationCoordinator {
     /// Mutes a thread (its showing notifications are owed a withdrawal). A thread the views do not know is
     /// `ThreadListError.threadNotFound`: a mistyped id is an error, not a mute of nothing (a watch would drop it at
     /// its start anyway, spec E-21).
+    ///
+    /// With `maxMutedThreads` muted already (and this one not among them) it is refused, `NotificationError.tooManyMutedThreads`,
+    /// nothing recorded.
     public func mute(thread: String) throws {
         let id = try NotificationCoordinator.thread(thread)
-        guard try store.views().thread(id: id) != nil else { throw ThreadListError.threadNotFound(id: id) }
-        try record(.threadMuted, value: id)
+        try recordCapped(.threadMuted, value: id) { s, views in
+            guard try views.thread(id: id) != nil else { throw ThreadListError.threadNotFound(id: id) }
+            let cap = NotificationCoordinator.maxMutedThreads
+            return s.mutedThreads.contains(id) || s.mutedThreads.count < cap ? nil : .tooManyMutedThreads(cap: cap)
+        }
+    }
+
+    /// Records `change` if `refusal` finds nothing against it in the preferences as they are, appended only if no other
+    /// change came between (optimistic concurrency on the settings stream, up to `maxCappedAttempts` reads): eight
+    /// processes adding VIPs at once never record one past the cap.
+    func recordCapped(_ change: NotificationPreference, value: String,
+                      refusal: (NotificationSettings, ViewStore) throws -> NotificationError?) throws {
+        let done = try store.retryingOnConflict(on: NotificationCoordinator.settingsStream, attempts: NotificationCoordinator.maxCappedAttempts) { expected, views in
+            if let refused = try refusal(try views.notificationSettings(), views) { throw refused }
+            try record(change, value: value, expected: expected)
+            return true
+        }
+        guard done != nil else { throw NotificationError.settingsBusy }
     }
 
     /// Unmutes a thread, and every muted thread gone into it by a merge (each counts it as muted: `mutedNow`), whose
@@ -79,6 +118,8 @@ public struct NotificationCoordinator {
 
     /// The address a VIP is kept by, lowercased: `address` itself, or the one address of "Name <a@b.c>" as a From line
     /// or a draft's `--to` writes it; anything else (no @, several addresses, a malformed one) is refused.
+    public static func vipAddress(_ address: String) throws -> String { try vip(address) }
+
     static func vip(_ address: String) throws -> String {
         var text = address.trimmingCharacters(in: .whitespaces)
         if text.utf8.contains(UInt8(ascii: "<")), text.utf8.count <= 1_024 {
@@ -101,10 +142,11 @@ public struct NotificationCoordinator {
         return id
     }
 
-    func record(_ change: NotificationPreference, account: String = "", value: String = "", quietStart: UInt32 = 0, quietEnd: UInt32 = 0) throws {
+    func record(_ change: NotificationPreference, account: String = "", value: String = "", quietStart: UInt32 = 0, quietEnd: UInt32 = 0,
+                expected: ExpectedVersion = .any) throws {
         let p = NotificationPreferenceChanged(change: change, value: value, quietStart: quietStart, quietEnd: quietEnd)
         _ = try store.commit([NewEvent(event: .notificationPreferenceChanged(p), account: account,
-                                       stream: NotificationCoordinator.settingsStream, actor: .user)])
+                                       stream: NotificationCoordinator.settingsStream, actor: .user, expectedVersion: expected)])
     }
 
     // MARK: Decisions
@@ -135,7 +177,8 @@ public struct NotificationCoordinator {
         let byEmail = Dictionary(candidates.map { ($0.candidate.emailID, $0) }, uniquingKeysWith: { a, _ in a })
         var settings = try views.notificationSettings()
         settings.mutedThreads = try mutedNow(settings.mutedThreads, views: views)
-        let decisions = NotificationDecider.decide(candidates.map(\.candidate), settings: settings, sync: sync) { c in
+        let earlier = try views.recentlyPostedNotifications(since: Timestamp(microseconds: sync.time.microseconds - NotificationDecider.lookBackSeconds * 1_000_000))
+        let decisions = NotificationDecider.decide(candidates.map(\.candidate), settings: settings, sync: sync, recentlyPosted: earlier) { c in
             guard let found = byEmail[c.emailID] else { return true }
             // An unreadable record counts as decided: better no banner than a second one.
             return (try? NotificationCoordinator.decidedBefore(found, account: account, views: views)) ?? true

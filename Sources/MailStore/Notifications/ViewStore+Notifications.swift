@@ -25,6 +25,14 @@ extension ViewStore {
         try read { try NotificationsReader($0).pendingDeliveries(limit: limit) }
     }
 
+    /// The posted decisions of syncs at `since` or later, newest first (bounded by `NotificationsProjector.postedCapacity`).
+    func recentlyPostedNotifications(since: Timestamp) throws -> [NotificationRecord] {
+        try read { try NotificationsReader($0).recentlyPosted(since: since) }
+    }
+
+    /// How many VIP adds and mutes the fold left out at their caps since the last reset.
+    func notificationsLeftOut() throws -> (vips: UInt64, mutedThreads: UInt64) { try read { try NotificationsReader($0).leftOut() } }
+
     /// Withdrawals owed.
     func pendingNotificationWithdrawals(limit: Int) throws -> [(threadID: String, withdrawal: PendingWithdrawal)] {
         try read { try NotificationsReader($0).pendingWithdrawals(limit: limit) }
