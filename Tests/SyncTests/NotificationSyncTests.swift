@@ -479,7 +479,7 @@ final class NotificationSyncTests: SyncTestCase {
         try seedAndAddAccountByCLI(via: c)
         let started = dir.file("started")
         let p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2",
-                               "--notify-command", "cat > /dev/null; echo >> '\(started)'; exec sleep 30 > /dev/null 2>&1"])
+                               "--notify-command", "cat > /dev/null; echo >> '\(started)'; exec sleep 12 > /dev/null 2>&1"])
         defer {
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
             p.waitUntilExit()
