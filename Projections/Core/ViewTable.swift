@@ -97,6 +97,22 @@ package final class ViewTable<Value: BinaryField> {
         }
     }
 
+    /// The keys under `prefix` that hold a value now: those stored, less those this batch deleted, plus those this batch
+    /// added and not written yet (what `storedKeys` does not see), in key order. Walks the stored keys under `prefix` and
+    /// the whole cache (a fold's batch): for a rare event that touches every entry under a prefix.
+    package func keys(prefix: [UInt8]) throws -> [[UInt8]] {
+        precondition(!modifying, "ViewTable \(name): used inside its own modify")
+        var found = Set<TableKey>()
+        try storedKeys(prefix: prefix) { key in
+            found.insert(TableKey(key))
+            return true
+        }
+        for (key, cached) in cache where key.bytes.starts(with: prefix) {
+            if cached.value == nil { found.remove(key) } else { found.insert(key) }
+        }
+        return found.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
     /// The stored value under `key`, decoded.
     private func load(_ key: [UInt8]) throws -> Value? {
         try store.withValue(name, key) { buf throws -> Value in

@@ -12,30 +12,35 @@ public struct FolderSyncState: BinaryField, Equatable, Sendable {
     public var highestModSeq: UInt64?
     /// During the first (newest-first) pass: the lowest UID fetched so far; nil once the pass is complete.
     public var lowestUIDFetched: UInt32?
+    /// UIDs the server failed to deliver whole (``FolderSyncCheckpointed/unfetchable``): not fetched again under this
+    /// UIDVALIDITY.
+    public var unfetchable: [UInt32]
 
-    public init(uidValidity: UInt32, highestUID: UInt32, uidNext: UInt32?, highestModSeq: UInt64?, lowestUIDFetched: UInt32?) {
+    public init(uidValidity: UInt32, highestUID: UInt32, uidNext: UInt32?, highestModSeq: UInt64?, lowestUIDFetched: UInt32?,
+                unfetchable: [UInt32] = []) {
         self.uidValidity = uidValidity
         self.highestUID = highestUID
         self.uidNext = uidNext
         self.highestModSeq = highestModSeq
         self.lowestUIDFetched = lowestUIDFetched
+        self.unfetchable = unfetchable
     }
 
     /// The state a checkpoint event records.
     public init(_ p: FolderSyncCheckpointed) {
         self.init(uidValidity: p.uidValidity, highestUID: p.highestUID, uidNext: p.uidNext, highestModSeq: p.highestModSeq,
-                  lowestUIDFetched: p.lowestUIDFetched)
+                  lowestUIDFetched: p.lowestUIDFetched, unfetchable: p.unfetchable)
     }
 
     /// Whether the first pass over the folder has finished.
     public var isComplete: Bool { lowestUIDFetched == nil }
 
     @usableFromInline package func write(to w: inout ByteWriter) {
-        w.write(uidValidity); w.write(highestUID); w.write(uidNext); w.write(highestModSeq); w.write(lowestUIDFetched)
+        w.write(uidValidity); w.write(highestUID); w.write(uidNext); w.write(highestModSeq); w.write(lowestUIDFetched); w.write(unfetchable)
     }
 
     @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         uidValidity = try r.read(); highestUID = try r.read(); uidNext = try r.read(); highestModSeq = try r.read()
-        lowestUIDFetched = try r.read()
+        lowestUIDFetched = try r.read(); unfetchable = try r.read()
     }
 }

@@ -11,9 +11,12 @@ package final class SyncStateProjector: Projector {
     package static let name = ViewName.sync
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     /// 3: a re-match in another UID order keeps every copy (entries taken over by another email are left alone).
-    package static let schemaVersion: UInt32 = 3
+    /// 4: `UIDValidityChanged` moves the folder's copies to the new value (a re-match records again only the copies whose
+    /// UID or flags changed); a folder's state keeps its unfetchable UIDs.
+    package static let schemaVersion: UInt32 = 4
     /// What `apply` folds.
-    package static let handledEvents = EventTypeSet([.emailReceived, .flagsChanged, .emailExpunged, .folderRemoved, .folderSyncCheckpointed])
+    package static let handledEvents = EventTypeSet([.emailReceived, .flagsChanged, .emailExpunged, .folderRemoved, .folderSyncCheckpointed,
+                                                          .uidValidityChanged])
     static let foldersTable = Table<FolderSyncState>(.sync, "folders")
     static let copiesTable = Table<SyncedCopy>(.sync, "copies")
     static let emailsTable = Table<CopyLocation>(.sync, "emails")
@@ -69,6 +72,17 @@ package final class SyncStateProjector: Projector {
             folders.set(Key(account, p.folder).bytes, FolderSyncState(p))
         case .folderRemoved(let p):
             folders.set(Key(account, p.folder).bytes, nil)
+        case .uidValidityChanged(let p):
+            // Every copy of the folder is under the new value from here: the re-match that follows records again each one
+            // found at another UID (or with other flags) and expunges each one not found, so one it leaves alone is at
+            // the same UID. (Logs written before 2026-12-07 record every copy again or expunge it: the same end.)
+            for key in try copies.keys(prefix: Key(account, p.folder).bytes) {
+                try copies.modifyIfChanged(key) { copy in
+                    guard copy != nil, copy?.uidValidity != p.newValue else { return false }
+                    copy?.uidValidity = p.newValue
+                    return true
+                }
+            }
         default:
             break
         }

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// ```
 /// STORE/
-///   FORMAT        "mailstore-store-format 5"
+///   FORMAT        "mailstore-store-format 6"
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
 ///   scratch/      work thrown away (`ScratchFolder`): `verify --views`' rebuild, `--as-of` folds
@@ -32,10 +32,12 @@ public struct StoreDirectory: Sendable {
     ///   list). A format 4 build reads the store but sets aside every event of a schema it does not know: it showed
     ///   such a store without most of its mail, exit 0, and `verify` told to restore the log from a backup. The upgrade
     ///   rewrites only the FORMAT file, so such a build refuses the store instead.
+    /// - 6: `FolderSyncCheckpointed` at schema 2 (its `unfetchable` UIDs, 2026-12-07). The upgrade rewrites only the
+    ///   FORMAT file.
     ///
     /// From 5 on, every new event type and every new schema version of an event bumps the format (the catalog test
     /// fails until it does): a build never folds a log holding events it cannot read.
-    public static let formatVersion: UInt32 = 5
+    public static let formatVersion: UInt32 = 6
     static let formatPrefix = "mailstore-store-format "
 
     /// The store folder.

@@ -239,5 +239,18 @@ struct SyncCommand: ParsableCommand {
                              + (f.skippedTooLarge.count > 10 ? ", ..." : "") + "): mailstore stores a message of at most 64 MiB; "
                              + "the rest of the account is synced")
         }
+        for f in r.folders where !f.skippedUnfetchable.isEmpty {
+            Terminal.warning("\(f.folder): \(Counted.of(f.skippedUnfetchable.count, "message")) the server failed to deliver whole, "
+                             + "each alone twice (UID " + f.skippedUnfetchable.prefix(10).map(String.init).joined(separator: ", ")
+                             + (f.skippedUnfetchable.count > 10 ? ", ..." : "") + "), not fetched (it sent less than the size "
+                             + "it stated, or stalled): the rest of the folder is synced; they are tried again only if the "
+                             + "folder's UIDVALIDITY changes: see the message in webmail, or have the server's index repaired "
+                             + "(Dovecot: `doveadm force-resync`)")
+        }
+        for f in r.folders where f.uidValidityFlapping {
+            Terminal.warning("\(f.folder): the server changes UIDVALIDITY at every session (a server bug): its messages are "
+                             + "matched again by Message-ID and size at each sync, and only what changed is recorded; "
+                             + "tell the server's administrator (said once per process)")
+        }
     }
 }

@@ -13,6 +13,13 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
   garbage-once     the first IDLE gets a malformed untagged FETCH (FLAGS (\\Seen \\x01bad)); INBOX holds one small
                    message, and a second from then on.
   garbage-always   every IDLE gets that malformed FETCH; INBOX holds one small message.
+  short-literal
+                   INBOX holds 600 small messages (UIDs 1-600); UID 300's BODY[] is announced as {5000} (its
+                   RFC822.SIZE too), 100 bytes are sent, then nothing until the client goes (Dovecot's "cached
+                   message size mismatch"). The others are sent whole, in UID order.
+  uidvalidity-every-select
+                   INBOX holds 200 small messages (UIDs 1-200, no flags) whose UIDVALIDITY is new at every SELECT or
+                   EXAMINE (1000, 1001, ...): the same messages at the same UIDs.
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
 connection.
 """
@@ -27,6 +34,47 @@ CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR IDLE"
 BODY_SIZE = 2 << 20
 ONCE_MODES = ("examine-no-once", "garbage-once")
 SMALL_MODES = ONCE_MODES + ("garbage-always",)
+
+
+SHORT_UID = 300
+SMALL_COUNTS = {"short-literal": 600, "uidvalidity-every-select": 200}
+validity_lock = threading.Lock()
+validity = [999]
+
+
+def small(uid):
+    return (f"From: Hostile <h@example.com>\r\nTo: you@example.com\r\nSubject: small {uid}\r\n"
+            f"Message-ID: <m{uid}@example.com>\r\nDate: Mon, 16 Nov 2026 10:00:00 +0000\r\n\r\nhello {uid}\r\n").encode()
+
+
+def fetch_small(send, conn, mode, tag, uids, items):
+    """Answers a UID FETCH of the small-message modes; False when the client must be left hanging."""
+    for seq, uid in enumerate(uids, 1):
+        body = small(uid)
+        lying = mode == "short-literal" and uid == SHORT_UID
+        stated = 5000 if lying else len(body)
+        head = f"* {uid} FETCH (UID {uid}"
+        if "FLAGS" in items:
+            head += " FLAGS ()"
+        if "RFC822.SIZE" in items:
+            head += f" RFC822.SIZE {stated}"
+        if "INTERNALDATE" in items:
+            head += ' INTERNALDATE "16-Nov-2026 10:00:00 +0000"'
+        if "HEADER.FIELDS" in items:
+            field = f"Message-ID: <m{uid}@example.com>\r\n\r\n".encode()
+            send(head.encode() + f" BODY[HEADER.FIELDS (MESSAGE-ID)] {{{len(field)}}}\r\n".encode() + field + b")\r\n")
+        elif "BODY" in items and lying:
+            send(head.encode() + b" BODY[] {5000}\r\n" + body[:100].ljust(100, b"x"))
+            # Silence until the client gives up and closes.
+            while conn.recv(4096):
+                pass
+            return False
+        elif "BODY" in items:
+            send(head.encode() + f" BODY[] {{{len(body)}}}\r\n".encode() + body + b")\r\n")
+        else:
+            send(head + ")\r\n")
+    send(f"{tag} OK done\r\n")
+    return True
 
 
 class Shared:
@@ -48,6 +96,8 @@ class Shared:
             return [1, 2, 3]
         if mode == "garbage-always":
             return [1]
+        if mode in SMALL_COUNTS:
+            return list(range(1, SMALL_COUNTS[mode] + 1))
         if mode in ONCE_MODES:
             with cls.lock:
                 return [1, 2] if cls.faulted else [1]
@@ -127,7 +177,12 @@ def serve(conn, mode):
             send(f"{tag} OK idle done\r\n")
         elif cmd in ("EXAMINE", "SELECT"):
             existing = Shared.existing(mode)
-            send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY 42] v\r\n* OK [UIDNEXT {len(existing) + 1}] n\r\n"
+            value = 42
+            if mode == "uidvalidity-every-select":
+                with validity_lock:
+                    validity[0] += 1
+                    value = validity[0]
+            send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY {value}] v\r\n* OK [UIDNEXT {len(existing) + 1}] n\r\n"
                  f"{tag} OK [READ-ONLY] done\r\n")
         elif cmd == "UID" and rest.upper().startswith("SEARCH"):
             send(f"* SEARCH {' '.join(map(str, existing))}\r\n{tag} OK done\r\n".replace("SEARCH \r\n", "SEARCH\r\n"))
@@ -135,6 +190,10 @@ def serve(conn, mode):
             m = re.match(r"FETCH (\S+) \((.*)\)", rest, re.I)
             uids = uids_in(m.group(1), existing) if m else []
             items = m.group(2).upper() if m else ""
+            if mode in SMALL_COUNTS:
+                if not fetch_small(send, conn, mode, tag, uids, items):
+                    return
+                continue
             for seq, uid in enumerate(uids, 1):
                 if "BODY" in items:
                     body = body_of(uid)

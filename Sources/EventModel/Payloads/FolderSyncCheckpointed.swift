@@ -1,7 +1,7 @@
 /// Sync progress of a folder, appended in the same batch as the events it covers so a crash resumes exactly there.
 public struct FolderSyncCheckpointed: PayloadCodable {
     /// The schema version this build writes.
-    public static let schemaVersion: UInt16 = 1
+    public static let schemaVersion: UInt16 = 2
 
     /// The folder's full path.
     public var folder: String
@@ -15,15 +15,20 @@ public struct FolderSyncCheckpointed: PayloadCodable {
     public var highestModSeq: UInt64?
     /// The lowest UID fetched so far by a newest-first initial sync; nil once complete.
     public var lowestUIDFetched: UInt32?
+    /// UIDs (under `uidValidity`) the server failed to deliver whole, each alone, twice in a sync (a literal shorter
+    /// than it stated, then silence): not fetched again while this UIDVALIDITY holds (schema 2; empty in version 1).
+    public var unfetchable: [UInt32]
 
     /// Creates the payload.
-    public init(folder: String, uidValidity: UInt32, highestUID: UInt32, uidNext: UInt32? = nil, highestModSeq: UInt64? = nil, lowestUIDFetched: UInt32? = nil) {
+    public init(folder: String, uidValidity: UInt32, highestUID: UInt32, uidNext: UInt32? = nil, highestModSeq: UInt64? = nil,
+                lowestUIDFetched: UInt32? = nil, unfetchable: [UInt32] = []) {
         self.folder = folder
         self.uidValidity = uidValidity
         self.highestUID = highestUID
         self.uidNext = uidNext
         self.highestModSeq = highestModSeq
         self.lowestUIDFetched = lowestUIDFetched
+        self.unfetchable = unfetchable
     }
 
     package func encode(to w: inout ByteWriter) {
@@ -33,6 +38,7 @@ public struct FolderSyncCheckpointed: PayloadCodable {
         w.write(uidNext)
         w.write(highestModSeq)
         w.write(lowestUIDFetched)
+        w.write(unfetchable)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -42,5 +48,6 @@ public struct FolderSyncCheckpointed: PayloadCodable {
         uidNext = try r.read()
         highestModSeq = try r.read()
         lowestUIDFetched = try r.read()
+        unfetchable = version >= 2 ? try r.read() : []
     }
 }

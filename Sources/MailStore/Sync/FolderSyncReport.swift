@@ -16,6 +16,9 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     public var rematched = 0
     /// Whether the server's UIDVALIDITY changed.
     public var uidValidityChanged = false
+    /// True when it changed again within a day of the last change (the server changes it at every session, a server bug),
+    /// the first time this process saw that for the folder: say it once (a watch would at every poll).
+    public var uidValidityFlapping = false
     /// Events appended for this folder (including checkpoints). 0 for a removed folder: its `EmailExpunged` and
     /// `FolderRemoved` are counted in the account's `folderEvents` (``SyncReport/folderEvents``), as before.
     public var events = 0
@@ -25,6 +28,10 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     /// UIDs of messages the server says are larger than a message may be (64 MiB, the IMAP literal bound): not
     /// fetched, named in a warning at every sync while they are there, so the rest of the account still syncs.
     public var skippedTooLarge: [UInt32] = []
+    /// UIDs of messages the server failed to deliver whole (a literal shorter than it stated, then silence or an error),
+    /// each alone twice: not fetched while the folder's UIDVALIDITY holds (``FolderSyncState/unfetchable``), named in a
+    /// warning at every sync while they are there; the other messages of their batch are stored.
+    public var skippedUnfetchable: [UInt32] = []
 
     public init(folder: String, role: String) {
         self.folder = folder

@@ -27,7 +27,7 @@ extension SyncEngine {
 
     /// Fetches `uids` (newest first) in batches planned by count and by the sizes the server states,
     /// parses them on the worker threads and hands their events and blobs to `commit` with the lowest
-    /// UID fetched so far and how many remain.
+    /// UID fetched so far, how many remain and the UIDs found unfetchable so far in this call.
     ///
     /// The stated sizes are only a plan: the bytes actually received are what bound memory. Once a
     /// batch's bodies reach ``SyncOptions/batchBytes`` the messages so far are handed over at once,
@@ -35,12 +35,20 @@ extension SyncEngine {
     /// batches' worth held (see docs/reliability.md). A UID sent twice is taken once.
     ///
     /// A message the server says is larger than the connection takes (`IMAPConnection.maxMessageBytes`, 64 MiB) is
-    /// not fetched: its UID is returned, counted as done, so one such message does not stop the folder's sync and
-    /// every folder after it at each sync (as mbsync's MaxSize skips). One that states a smaller size and sends more
-    /// still ends the session (a broken or hostile server).
+    /// not fetched: it is returned in ``FetchOutcome/tooLarge``, counted as done, so one such message does not stop the
+    /// folder's sync and every folder after it at each sync (as mbsync's MaxSize skips).
+    ///
+    /// A batch the server fails to deliver (a literal shorter than it stated and then silence, as Dovecot's "cached
+    /// message size mismatch", a protocol error, a NO) does not lose the messages that arrived whole before the
+    /// failure: they are committed, and the rest is isolated (``isolate(_:)``: the first message not delivered alone,
+    /// the others in halves), on a new connection when the old one is unusable (the folder selected again; a changed
+    /// UIDVALIDITY ends the fetch, the next sync re-matches). A UID that fails alone twice is given up for this
+    /// UIDVALIDITY (``FetchOutcome/unfetchable``, recorded in the folder's checkpoint). Bounds: at most
+    /// ``maxFetchFailures`` failed fetch commands a call, each followed by at most one reconnect; then the last
+    /// failure is thrown (what arrived is committed, and the UIDs given up are recorded, so the next sync goes on).
     @discardableResult
     func fetchNew(_ uids: [UInt32], folder: MappedFolder, validity: UInt32, _ conn: IMAPConnection,
-                  commit: ([NewEvent], [PendingBlob], UInt32, Int) throws -> Void) throws -> [UInt32] {
+                  commit: ([NewEvent], [PendingBlob], UInt32, Int, [UInt32]) throws -> Void) throws -> FetchOutcome {
         var sizes: [UInt32: UInt64] = [:]
         do {
             try conn.uidFetch(UIDSet(uids), [.uid, .rfc822Size]) { msg in
@@ -54,7 +62,7 @@ extension SyncEngine {
         let uids = tooLarge.isEmpty ? uids : uids.filter { !skipped.contains($0) }
         var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
         if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items.append(.gmailThreadID) }
-        var batches: [[UInt32]] = []
+        var plan: [[UInt32]] = []
         var start = 0
         while start < uids.count {
             var end = start, bytes = 0
@@ -62,25 +70,97 @@ extension SyncEngine {
                 bytes += Int(clamping: sizes[uids[end]] ?? 0)
                 end += 1
             }
-            batches.append(Array(uids[start..<end]))
+            plan.append(Array(uids[start..<end]))
             start = end
         }
+        var outcome = FetchOutcome(tooLarge: tooLarge)
+        var conn = conn
+        var done = 0
+        var lowest = UInt32.max
+        var failures = 0
+        var aloneFailures: [UInt32: Int] = [:]
+        progress?(folder.path, 0, all.count)
+        // Those too large to fetch are done first (nothing to parse; the checkpoint moves past them).
+        var covered = tooLarge
+        while true {
+            let failed = try fetchRound(plan, skipped: covered, items: items, conn) { chunk in
+                let results = try parse(chunk.messages, folder: folder.path, validity: validity)
+                lowest = min(lowest, chunk.covered.min() ?? lowest)
+                done += chunk.covered.count
+                try commit(results.flatMap(\.events), results.map(\.blob), lowest, all.count - done, outcome.unfetchable)
+                progress?(folder.path, done, all.count)
+            }
+            covered = []
+            guard let failed else { return outcome }
+            failures += 1
+            guard failures <= SyncEngine.maxFetchFailures else { throw SyncError.server(failed.error) }
+            plan.removeFirst(failed.index + 1)
+            if failed.batch.count == 1, let uid = failed.batch.first {
+                aloneFailures[uid, default: 0] += 1
+                if aloneFailures[uid, default: 0] >= SyncEngine.aloneFailuresToGiveUp {
+                    // Given up: counted as done and recorded with the next checkpoint (committed now).
+                    outcome.unfetchable.append(uid)
+                    lowest = min(lowest, uid)
+                    done += 1
+                    try commit([], [], lowest, all.count - done, outcome.unfetchable)
+                    progress?(folder.path, done, all.count)
+                } else {
+                    plan.insert([uid], at: 0)
+                }
+            } else {
+                plan.insert(contentsOf: SyncEngine.isolate(failed), at: 0)
+            }
+            if plan.isEmpty { return outcome }
+            if !conn.isUsable {
+                // The connection is gone with the command (a timeout mid-literal leaves it unusable): a new one, the
+                // folder selected again. Under another UIDVALIDITY the UIDs planned mean nothing: the next sync re-matches.
+                disconnect()
+                conn = try connect()
+                let sel: SelectedMailbox
+                do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
+                guard sel.uidValidity == validity else { return outcome }
+            }
+        }
+    }
+
+    /// At most this many fetch commands of one ``fetchNew(_:folder:validity:_:commit:)`` call may fail (each costs up to the
+    /// command's deadline and a reconnect): one message that cannot be delivered costs three (its batch, then twice alone).
+    static let maxFetchFailures = 12
+
+    /// A UID whose fetch alone fails this many times (in one sync) is given up for its UIDVALIDITY.
+    static let aloneFailuresToGiveUp = 2
+
+    /// The batches that fetch what `failed` did not deliver: first the message the server was sending when it failed,
+    /// alone (servers send in UID order: the lowest UID above those that arrived, else the lowest), then the others in
+    /// two halves, in the batch's order. A half that fails is isolated again the same way.
+    static func isolate(_ failed: BatchFailed) -> [[UInt32]] {
+        let rest = failed.batch.filter { !failed.arrived.contains($0) }
+        guard !rest.isEmpty else { return [] }
+        let above = failed.arrived.max().map { top in rest.filter { $0 > top } } ?? []
+        let suspect = (above.isEmpty ? rest : above).min() ?? rest[0]
+        let others = rest.filter { $0 != suspect }
+        let half = (others.count + 1) / 2
+        return [[suspect]] + [Array(others.prefix(half)), Array(others.dropFirst(half))].filter { !$0.isEmpty }
+    }
+
+    /// One round of fetches: `plan`'s batches in order, read on `conn` by the pipeline's thread, each chunk handed to
+    /// `take` on this one (`skipped` first, as a chunk without messages). The first batch the server fails to deliver
+    /// ends the round and is returned, the messages of it that arrived whole handed over before; nil: all were fetched.
+    func fetchRound(_ plan: [[UInt32]], skipped: [UInt32], items: [FetchItem], _ conn: IMAPConnection,
+                    take: (FetchedChunk) throws -> Void) throws -> BatchFailed? {
         // The connection is used only by the reading thread until `finish()` returns.
         nonisolated(unsafe) let reader = conn
-        let fetchItems = items
-        let plan = batches
         let byteBound = max(1, options.batchBytes)
         let pipeline = FetchPipeline<FetchedChunk>(capacity: 2)
-        let skippedChunk = FetchedChunk(messages: [], covered: tooLarge)
+        let skippedChunk = FetchedChunk(messages: [], covered: skipped)
         pipeline.start { pipe in
-            // Those too large to fetch are done first (nothing to parse; the checkpoint moves past them).
             if !skippedChunk.covered.isEmpty, !pipe.put(skippedChunk) { return }
-            for batch in plan {
+            for (index, batch) in plan.enumerated() {
                 var chunk = FetchedChunk(messages: [], covered: [])
                 var bytes = 0
                 var taken = Set<UInt32>()
                 do {
-                    try reader.uidFetch(UIDSet(batch), fetchItems) { msg in
+                    try reader.uidFetch(UIDSet(batch), items) { msg in
                         guard let uid = msg.uid, let body = msg.body, taken.insert(uid).inserted else { return }
                         chunk.messages.append(Fetched(uid: uid, flags: SyncEngine.normalized(msg.flags ?? []),
                                                       internalDate: msg.internalDate, gmailThreadID: msg.gmailThreadID, body: body))
@@ -93,6 +173,10 @@ extension SyncEngine {
                     }
                 } catch is FetchCancelled {
                     return
+                } catch let e as IMAPClientError {
+                    // The messages that arrived whole are stored (each complete and parsed); the rest is the caller's.
+                    if !chunk.covered.isEmpty, !pipe.put(chunk) { return }
+                    throw BatchFailed(error: e, index: index, batch: batch, arrived: taken)
                 }
                 chunk.covered.append(contentsOf: batch.filter { !taken.contains($0) })
                 if chunk.covered.isEmpty { continue }
@@ -100,22 +184,14 @@ extension SyncEngine {
             }
         }
         defer { pipeline.finish() }
-        var done = 0
-        var lowest = UInt32.max
-        progress?(folder.path, 0, all.count)
         while true {
-            let chunk: FetchedChunk
             switch pipeline.take() {
-            case .batch(let c): chunk = c
+            case .batch(let c): try take(c)
+            case .failed(let f as BatchFailed): return f
             case .failed(let e as IMAPClientError): throw SyncError.server(e)
             case .failed(let e): throw e
-            case .end: return tooLarge
+            case .end: return nil
             }
-            let results = try parse(chunk.messages, folder: folder.path, validity: validity)
-            lowest = min(lowest, chunk.covered.min() ?? lowest)
-            done += chunk.covered.count
-            try commit(results.flatMap(\.events), results.map(\.blob), lowest, all.count - done)
-            progress?(folder.path, done, all.count)
         }
     }
 

@@ -8,6 +8,10 @@ extension SyncEngine {
     /// Syncs one folder: UIDVALIDITY, flag changes, expunges, then new mail newest first. When copies that left it
     /// are shown by the views in folders to sync first (``destinationsAhead(of:gone:)``), those are synced, and the
     /// folder's pass starts again (selected anew).
+    ///
+    /// `conn` is the engine's connection when the folder's sync starts; a fetch that had to reconnect (a batch the
+    /// server failed to deliver, ``fetchNew(_:folder:validity:_:commit:)``) leaves a new one in ``connection``, which is
+    /// used from then on (``connect()``).
     func sync(_ folder: MappedFolder, _ conn: IMAPConnection) throws -> FolderSyncReport {
         var report = FolderSyncReport(folder: folder.path, role: folder.role.description)
         // Recorded for its role only (Gmail's All Mail): never fetched.
@@ -15,11 +19,11 @@ extension SyncEngine {
         syncedInRun.insert(folder.path)
         // Each pass that defers adds a folder to `syncedInRun`: at most one pass more than the account has folders.
         while true {
-            let ahead = try pass(folder, conn, report: &report)
+            let ahead = try pass(folder, connection ?? conn, report: &report)
             if ahead.isEmpty { return report }
             for d in ahead where !syncedInRun.contains(d.path) {
                 do {
-                    reportsAhead.append(try sync(d, conn))
+                    reportsAhead.append(try sync(d, try connect()))
                 } catch where SyncEngine.isFolderRefusal(error) {
                     // The server refused the destination (its SELECT, say): the folder is synced as before, its
                     // expunges recorded, the destination named in the run's failed folders. Anything else (a lost
@@ -52,7 +56,7 @@ extension SyncEngine {
         // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished.
         if let s = state, s.isComplete, s.uidValidity == sel.uidValidity, s.uidNext == sel.uidNext,
            let m = sel.highestModSeq, s.highestModSeq == m,
-           try views.syncedCount(account: name, folder: path) == Int(sel.exists) {
+           try views.syncedCount(account: name, folder: path) + s.unfetchable.count == Int(sel.exists) {
             return []
         }
         var known = try views.syncedCopies(account: name, folder: path)
@@ -80,18 +84,25 @@ extension SyncEngine {
             events.append(expunged(copy, folder: path))
             report.expunged += 1
         }
-        let missing = onServer.filter { known[$0] == nil }.sorted(by: >)
+        // Those the server failed to deliver whole (twice alone) under this UIDVALIDITY are not fetched again while there.
+        let unfetchable = (state?.uidValidity == sel.uidValidity ? state?.unfetchable ?? [] : []).filter(serverSet.contains)
+        let given = Set(unfetchable)
+        let missing = onServer.filter { known[$0] == nil && !given.contains($0) }.sorted(by: >)
         let top = max(onServer.last ?? 0, state?.highestUID ?? 0)
         var next = FolderSyncState(uidValidity: sel.uidValidity, highestUID: top, uidNext: sel.uidNext,
-                                   highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map { $0 &+ 1 })
+                                   highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map { $0 &+ 1 },
+                                   unfetchable: unfetchable)
+        report.skippedUnfetchable = unfetchable
         if !events.isEmpty || next != state {
             events.append(checkpoint(path, next))
             try store.commit(events)
             report.events += events.count
         }
         guard !missing.isEmpty else { return [] }
-        report.skippedTooLarge = try fetchNew(missing, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining in
+        let outcome = try fetchNew(missing, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining, given in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
+            next.unfetchable = unfetchable + given
+            report.skippedUnfetchable = next.unfetchable
             var all = try self.replacedByArrivals(batch, folder: path)
             all += batch
             all.append(self.checkpoint(path, next))
@@ -99,6 +110,7 @@ extension SyncEngine {
             report.received += batch.count { $0.event.type == .emailReceived }
             report.events += all.count
         }
+        report.skippedTooLarge = outcome.tooLarge
         return []
     }
 

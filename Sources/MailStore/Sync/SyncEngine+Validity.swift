@@ -1,19 +1,30 @@
+import EventLog
 import EventModel
 import IMAPClient
 import IMAPProtocol
 import MailParser
 import Projections
 import SyncCore
+import Synchronization
 
 extension SyncEngine {
     /// A folder's UIDVALIDITY changed (the mailbox was recreated or the server rebuilt its index): every
     /// old UID is retired. Copies still on the server are matched again by Message-ID and size and keep
-    /// their email ids (a new `EmailReceived` at the new UID, no new message); unmatched old copies are
-    /// expunged; unmatched server messages are left for the normal fetch. Returns the new state.
+    /// their email ids; unmatched old copies are expunged; unmatched server messages are left for the normal
+    /// fetch. Returns the new state.
+    ///
+    /// Only what changed is recorded: `UIDValidityChanged` moves every copy of the folder to the new value (the sync
+    /// view's fold), so a copy found at the same UID with the same flags needs no event, one at the same UID with
+    /// other flags only its `FlagsChanged`, and one at another UID a new `EmailReceived` there (its email id kept).
+    /// A server that changes UIDVALIDITY at every session (a server bug, ``validityFlaps(_:)``) costs two events a
+    /// sync (the change and the checkpoint), not one per message (2,003 for 2,000 messages, at every sync and poll).
     func rematch(_ folder: MappedFolder, _ sel: SelectedMailbox, old: FolderSyncState, _ conn: IMAPConnection,
                  report: inout FolderSyncReport) throws -> FolderSyncState {
         let path = folder.path
         report.uidValidityChanged = true
+        if try validityFlaps(path), SyncEngine.firstFlapWarning(store: store.directory.path, account: account.name, folder: path) {
+            report.uidValidityFlapping = true
+        }
         var events: [NewEvent] = [event(.uidValidityChanged(UIDValidityChanged(folder: path, oldValue: old.uidValidity,
                                                                                 newValue: sel.uidValidity)),
                                         stream: folderStream(path),
@@ -26,22 +37,29 @@ extension SyncEngine {
         }
         var claimed = Set<String>()
         var highest: UInt32 = 0
+        var onServer = 0
         do {
             if sel.exists > 0 { try conn.uidFetch(.all, [.uid, .flags, .rfc822Size, .body(.headerFields(["MESSAGE-ID"]), peek: true)]) { msg in
                 guard let uid = msg.uid, let size = msg.size else { return }
                 highest = max(highest, uid)
+                onServer += 1
                 guard let header = msg.section("HEADER.FIELDS (MESSAGE-ID)"),
                       let id = MailParser.parse(header).messageID,
                       var candidates = byKey["\(id)\u{0}\(size)"], !candidates.isEmpty else { return }
                 let copy = candidates.removeFirst()
                 byKey["\(id)\u{0}\(size)"] = candidates
-                guard let again = try self.received(again: copy, uid: uid, validity: sel.uidValidity, folder: path) else { return }
-                claimed.insert(copy.emailID)
-                events.append(again.event)
-                // The re-sent event sets the flags of the copy's first arrival: what changed since then (here or on
-                // the server) is recorded against those, so the copy ends with the server's flags.
                 let flags = SyncEngine.normalized(msg.flags ?? [])
-                let sent = again.flags
+                // The flags to record the server's against: the copy's own when it stays at its UID (nothing else said
+                // about it), else those of its first arrival, which its re-sent `EmailReceived` sets.
+                let sent: [String]
+                if copy.uid == uid {
+                    sent = copy.flags
+                } else {
+                    guard let again = try self.received(again: copy, uid: uid, validity: sel.uidValidity, folder: path) else { return }
+                    events.append(again.event)
+                    sent = again.flags
+                }
+                claimed.insert(copy.emailID)
                 if Set(flags) != Set(sent) {
                     events.append(self.event(.flagsChanged(FlagsChanged(emailID: copy.emailID, folder: path, flags: flags,
                                                                         added: flags.filter { !sent.contains($0) },
@@ -57,13 +75,43 @@ extension SyncEngine {
             events.append(expunged(copy, folder: path))
             report.expunged += 1
         }
-        // Matching is done; whatever the server has beyond the matches is fetched as new mail.
+        // Matching is done; whatever the server has beyond the matches is fetched as new mail (none: the pass is complete).
         let state = FolderSyncState(uidValidity: sel.uidValidity, highestUID: highest, uidNext: sel.uidNext,
-                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: highest &+ 1)
+                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: onServer == claimed.count ? nil : highest &+ 1)
         events.append(checkpoint(path, state))
         try store.commit(events)
         report.events += events.count
         return state
+    }
+
+    /// Whether the UIDVALIDITY of `path` changed before, recently: a `UIDValidityChanged` among the folder stream's last
+    /// 64 events (with the fix, a flapping folder adds two a sync) recorded within the last 24 hours. A mailbox really
+    /// recreated does that once; a server that changes the value at every session (a server bug) at every sync.
+    func validityFlaps(_ path: String) throws -> Bool {
+        let log = store.log
+        let stream = folderStream(path)
+        let head = try store.head().sequence
+        guard head > 0 else { return false }
+        let start = try log.startOfLast(64, from: 1, through: head, filter: ScanFilter(stream: stream))
+        var last: Timestamp?
+        try log.scan(from: start, filter: ScanFilter(types: [.uidValidityChanged], stream: stream)) { ev in
+            last = ev.envelope.recordedAt
+            return true
+        }
+        guard let last else { return false }
+        return Timestamp.now.microseconds - last.microseconds < SyncEngine.flapWindowSeconds * 1_000_000
+    }
+
+    /// How recent an earlier UIDVALIDITY change must be for another to count as flapping: a day.
+    static let flapWindowSeconds: Int64 = 24 * 3600
+
+    /// The (store, account, folder) keys whose flapping UIDVALIDITY this process has warned of (a watch warns once).
+    private static let flapWarned = Mutex<Set<String>>([])
+
+    /// True the first time this process asks for (store, account, folder): the warning is said once per process.
+    static func firstFlapWarning(store: String, account: String, folder: String) -> Bool {
+        let key = store + "\u{0}" + account + "\u{0}" + folder
+        return flapWarned.withLock { $0.insert(key).inserted }
     }
 
     /// The `EmailReceived` of a copy found again at a new UID: the original event with the new UID,

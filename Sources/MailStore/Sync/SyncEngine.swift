@@ -354,7 +354,7 @@ public final class SyncEngine {
     func checkpoint(_ folder: String, _ s: FolderSyncState) -> NewEvent {
         event(.folderSyncCheckpointed(FolderSyncCheckpointed(folder: folder, uidValidity: s.uidValidity, highestUID: s.highestUID,
                                                              uidNext: s.uidNext, highestModSeq: s.highestModSeq,
-                                                             lowestUIDFetched: s.lowestUIDFetched)),
+                                                             lowestUIDFetched: s.lowestUIDFetched, unfetchable: s.unfetchable)),
               stream: folderStream(folder))
     }
 
