@@ -132,7 +132,10 @@ final class SyncEngineTests: SyncTestCase {
         XCTAssertTrue(try views.duplicates(account: accountName).isEmpty, "no duplicated message")
         XCTAssertEqual(try threads("Projects"), [["p1@example.com", "p2@example.com", "p3@example.com"]])
         try assertViewsMatchServer()
-        XCTAssertEqual(try receivedEvents(), 11 + 2, "10 fetched, 1 new, 2 re-recorded at their new UIDs")
+        // The two found again are at the UIDs they had, with the flags they had: `UIDValidityChanged` moves them to the new
+        // value and nothing is recorded for them (they had been recorded again, 2 more events; one per message at every sync
+        // on a server that changes UIDVALIDITY at every session).
+        XCTAssertEqual(try receivedEvents(), 11, "10 fetched, 1 new")
     }
 
     func testAFolderDeletedOnTheServerIsRemoved() throws {
