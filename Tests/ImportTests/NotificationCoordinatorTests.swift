@@ -165,6 +165,17 @@ final class NotificationActionTests: XCTestCase {
         XCTAssertTrue(draft.body.hasPrefix("Thanks, I'll be there!"))
         XCTAssertEqual(try store.outboxItem(draftID: draftID)?.state.description, "queued")
         XCTAssertEqual(reply.withdrawn, [party])
+        // Queued to go at once, with no process bound to send it: the next round (`outbox send`, a sync, a watch) sends it,
+        // never taking it back as abandoned however late (it had gone back to the drafts 15 s later, never sent).
+        setenv("MAILSTORE_OUTBOX_GRACE", "0", 1)
+        defer { unsetenv("MAILSTORE_OUTBOX_GRACE") }
+        Thread.sleep(forTimeInterval: 0.01)
+        let outbox = OutboxUseCase(store: store)
+        XCTAssertEqual(try outbox.reclaimAbandoned(account: "work"), [], "not taken back")
+        var tried: [String] = []
+        let touched = try outbox.deliverDue(account: "work") { id, _ in tried.append(id) }
+        XCTAssertTrue(tried.contains(draftID) || touched.contains { $0.0 == draftID }, "sent by the next round (no SMTP here): \(touched)")
+        XCTAssertNotEqual(try store.outboxItem(draftID: draftID)?.state.description, "draft")
         XCTAssertThrowsError(try c.respond(to: "email-nope", action: .markRead))
         XCTAssertThrowsError(try c.respond(to: "nonsense", action: .archive))
     }

@@ -333,8 +333,11 @@ public struct OutboxUseCase {
                     guard let f = try lastFailure(item.draftID), !f.permanent, (f.retryAt.map { $0 <= Timestamp.now } ?? true) else { continue }
                     out.append((item.draftID, try deliverReporting(item.draftID)))
                 case .queued:
-                    // Re-queued while there was no network: due again.
-                    guard let due = item.dueAt, due <= Timestamp.now, try queuingEvents(item.draftID).last?.1 == .system else { continue }
+                    // Re-queued while there was no network: due again. Or queued by the user to go at once with no
+                    // process claiming it (a reply from a notification): this round sends it.
+                    guard let due = item.dueAt, due <= Timestamp.now else { continue }
+                    let requeued = try queuingEvents(item.draftID).last?.1 == .system
+                    guard try requeued || (queuedToSendAtOnce(item.draftID) && unclaimed(item.draftID)) else { continue }
                     out.append((item.draftID, try deliverReporting(item.draftID)))
                 default:
                     break
@@ -375,6 +378,8 @@ public struct OutboxUseCase {
             case .abandoned(let left): claim = left
             case .none:
                 guard due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds else { continue }
+                // Queued to go at once with no process bound to send it (a reply from a notification): `deliverDue` sends it.
+                if try queuedToSendAtOnce(item.draftID) { continue }
                 claim = nil
             }
             // Its holder ended: the claim is gone with it, held here until the message is taken back (its file removed).
