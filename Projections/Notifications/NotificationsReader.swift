@@ -49,14 +49,16 @@ package struct NotificationsReader {
         return out
     }
 
-    /// The posted decisions whose sync was at `since` or later, newest first, at most `limit` (of the last
+    /// The posted decisions whose sync was at `since` or later, the newest folded first, at most `limit` (of the last
     /// `NotificationsProjector.postedCapacity` posted): what the flood caps across syncs count.
     package func recentlyPosted(since: Timestamp, limit: Int = NotificationsProjector.postedCapacity) throws -> [NotificationRecord] {
         var out: [NotificationRecord] = []
         guard limit > 0 else { return out }
         try snapshot.scan(NotificationsProjector.postedTable, prefix: []) { _, emailID in
             guard let r = try record(emailID: emailID) else { return true }
-            guard r.decision.syncTime >= since else { return false }
+            // In fold order, not sync time (two accounts' syncs commit in either order): an older one is skipped, the walk
+            // goes on (the table keeps at most `postedCapacity`).
+            guard r.decision.syncTime >= since else { return true }
             out.append(r)
             return out.count < limit
         }

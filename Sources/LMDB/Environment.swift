@@ -832,8 +832,6 @@ package final class Environment: @unchecked Sendable {
         }
     }
 
-    /// True when the file system holding `path` has less than 1 MiB free for this user: a failed write
-    /// there is taken for a full disk.
     /// True when the data file in folder `path` has reached this process's file-size limit (`ulimit -f`,
     /// `RLIMIT_FSIZE`; within 1 MiB of it): a write past it is cut short (EIO to LMDB) or fails with EFBIG.
     static func fileSizeLimitReached(_ path: String) -> Bool {
@@ -843,6 +841,8 @@ package final class Environment: @unchecked Sendable {
         return size >= Int(r.rlim_cur) - (1 << 20)
     }
 
+    /// True when the file system holding `path` has less than 1 MiB free for this user: a failed write
+    /// there is taken for a full disk.
     static func diskIsFull(_ path: String) -> Bool {
         guard let free = freeBytes(at: path) else { return false }
         return free < 1 << 20

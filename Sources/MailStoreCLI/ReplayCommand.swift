@@ -40,7 +40,7 @@ struct ReplayCommand: ParsableCommand {
     static func sayLeftOut(_ events: [QuarantinedEvent], newer: String?) {
         let unread = events.filter { $0.view == "*" }
         let unfolded = events.filter { $0.view != "*" }
-        let more = events.count >= leftOutRead ? " or more" : ""
+        let more = events.count >= leftOutRead ? " (of the first \(leftOutRead) read)" : ""
         if let first = unread.first {
             Terminal.warning("\(Counted.of(unread.count, "event"))\(more) could not be read and are left out of the views (the first at "
                              + "sequence \(first.sequence): \(first.error)): `mailstore verify` checks the log for damage"

@@ -158,7 +158,8 @@ struct SyncCommand: ParsableCommand {
                 Terminal.warning("\(account.name): folder \"\(failure.folder)\" not synced: \(SyncCommand.clause(failure.error)); "
                                  + "the other folders are synced; \(next), less often while it stays refused (said again at most once an hour)")
             } else {
-                let time = ISO8601DateFormatter.string(from: since, timeZone: .current, formatOptions: [.withInternetDateTime])
+                let time = ISO8601DateFormatter.string(from: since, timeZone: TimeZone(secondsFromGMT: LocalTime.utcOffsetSeconds(at: since)) ?? .current,
+                                                      formatOptions: [.withInternetDateTime])
                 Terminal.warning("\(account.name): folder \"\(failure.folder)\" still not synced (refused \(refusals) times in a row since "
                                  + "\(time)): \(SyncCommand.clause(failure.error)); \(next)")
             }

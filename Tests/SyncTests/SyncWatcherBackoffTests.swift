@@ -42,6 +42,9 @@ final class SyncWatcherRefusalTests: XCTestCase {
         ]
         for e in ends { XCTAssertFalse(SyncWatcher.reconnects(after: .server(e)), "\(e)") }
         XCTAssertFalse(SyncWatcher.reconnects(after: .credential(.invalid("x"))))
+        // An OAuth token server out of reach, or another process's refresh holding the lock: tried again, as cli.md says.
+        XCTAssertTrue(SyncWatcher.reconnects(after: .credential(.oauth(.refreshInProgress(account: "a", holder: nil, waitedSeconds: 1)))))
+        XCTAssertFalse(SyncWatcher.reconnects(after: .credential(.oauth(.signInAgain(account: "a", detail: "revoked")))))
         XCTAssertTrue(SyncWatcher.reconnects(after: .connectionsBusy(ConnectionPoolTimeout(account: "a", waitedSeconds: 30, accountInUse: 5, accountLimit: 5, totalInUse: 5, globalLimit: 30))))
     }
 
@@ -73,5 +76,20 @@ final class SyncWatcherRefusalTests: XCTestCase {
         _ = retry.refused("Gone")
         retry.keep(only: ["INBOX"])
         XCTAssertTrue(retry.entries.isEmpty)
+    }
+
+    /// Only a failure that is the message's own (the server stopped sending it: no progress within the read timeout; a
+    /// malformed or over-limit answer; a refusal) counts toward giving its UID up for good; a lost connection or a
+    /// command deadline passed on a slow link does not (it had given a big message up after two slow tries).
+    func testOnlyAMessagesOwnFailureCountsTowardGivingItUp() {
+        for e: IMAPClientError in [.transport(.timeout(seconds: 60)), .protocolError("x"),
+                                   .responseLimitExceeded(command: "UID FETCH", limit: "literal"),
+                                   .commandFailed(command: "UID FETCH", status: "NO", text: "x")] {
+            XCTAssertTrue(SyncEngine.isMessagesOwnFailure(e), "\(e)")
+        }
+        for e: IMAPClientError in [.transport(.connectionClosed("reset")), .transport(.deadlinePassed(seconds: 600)),
+                                   .deadlinePassed(command: "UID FETCH", seconds: 600)] {
+            XCTAssertFalse(SyncEngine.isMessagesOwnFailure(e), "\(e)")
+        }
     }
 }

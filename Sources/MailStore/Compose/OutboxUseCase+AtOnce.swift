@@ -32,7 +32,8 @@ extension OutboxUseCase {
         case .none: return true
         case .held: return false
         case .abandoned(let left):
-            left.release()
+            // The reclaim's to take back (its file is its evidence): let go of the lock, leave the file.
+            left.letGo()
             return false
         }
     }

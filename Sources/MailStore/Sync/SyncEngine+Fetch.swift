@@ -93,9 +93,13 @@ extension SyncEngine {
             covered = []
             guard let failed else { return outcome }
             failures += 1
-            guard failures <= SyncEngine.maxFetchFailures else { throw SyncError.server(failed.error) }
+            guard failures < SyncEngine.maxFetchFailures else { throw SyncError.server(failed.error) }
             plan.removeFirst(failed.index + 1)
-            if failed.batch.count == 1, let uid = failed.batch.first {
+            if failed.batch.count == 1, let uid = failed.batch.first, !SyncEngine.isMessagesOwnFailure(failed.error) {
+                // A lost connection or a slow link: nothing against the message; fetched alone again (the failures
+                // above bound the tries, and the sync fails as before when they run out).
+                plan.insert([uid], at: 0)
+            } else if failed.batch.count == 1, let uid = failed.batch.first {
                 aloneFailures[uid, default: 0] += 1
                 if aloneFailures[uid, default: 0] >= SyncEngine.aloneFailuresToGiveUp {
                     // Given up: counted as done and recorded with the next checkpoint (committed now).
@@ -126,6 +130,18 @@ extension SyncEngine {
     /// At most this many fetch commands of one ``fetchNew(_:folder:validity:_:commit:)`` call may fail (each costs up to the
     /// command's deadline and a reconnect): one message that cannot be delivered costs three (its batch, then twice alone).
     static let maxFetchFailures = 12
+
+    /// Whether a fetch's failure is the message's own, which counts toward giving its UID up: the server stopped
+    /// sending it mid-literal (no progress within the read timeout), answered it malformed or over the limits, or
+    /// refused it. A lost connection or a command deadline passed while bytes still came (a slow link, a big message)
+    /// says nothing of the message and never gives it up: a longer `--timeout` or a better network fetches it.
+    static func isMessagesOwnFailure(_ error: IMAPClientError) -> Bool {
+        switch error {
+        case .transport(.timeout): true
+        case .transport, .deadlinePassed: false
+        default: true
+        }
+    }
 
     /// A UID whose fetch alone fails this many times (in one sync) is given up for its UIDVALIDITY.
     static let aloneFailuresToGiveUp = 2

@@ -147,7 +147,9 @@ public final class SyncWatcher {
             do { sel = try conn.select(inbox.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
             let state = try engine.views.syncState(account: engine.account.name, folder: inbox.path)
             let count = try engine.views.syncedCount(account: engine.account.name, folder: inbox.path)
-            let matches = state?.uidNext == sel.uidNext && state?.highestModSeq == sel.highestModSeq && count == Int(sel.exists)
+            // Messages given up as unfetchable are on the server and not synced: counted, or every IDLE round syncs again.
+            let known = count + (state?.unfetchable.count ?? 0)
+            let matches = state?.uidNext == sel.uidNext && state?.highestModSeq == sel.highestModSeq && known == Int(sel.exists)
             // Changed since the sync: sync again first (once; a message the server cannot deliver must not spin the loop).
             if !matches && !resynced {
                 resynced = true
@@ -285,6 +287,8 @@ public final class SyncWatcher {
             case .commandFailed, .temporarilyUnavailable, .protocolError, .deadlinePassed, .responseLimitExceeded: true
             }
         case .connectionsBusy: true
+        // The token server could not be reached, or another process's refresh took the time: not the user's to fix.
+        case .credential(.oauth(let e)): e.isRetryable
         default: false
         }
     }
