@@ -26,6 +26,14 @@ enum AddressSpace {
         return true
     }
 
+    /// True when a map of `bytes` can replace one of `old` bytes: under an address-space limit, the `bytes - old` more it
+    /// counts against the limit (LMDB unmaps the old map first); without one, a hole of the whole `bytes` (where the
+    /// address space is fragmented or narrowed, as under a sanitizer, whose shadow memory leaves the program a few
+    /// ranges: a 4 TiB map's growth to 8 TiB found room for 4 TiB more but no 8 TiB hole, and LMDB's map failed).
+    static func hasRoom(forMap bytes: Int, replacing old: Int) -> Bool {
+        limit != nil ? hasRoom(bytes - old) : hasRoom(bytes)
+    }
+
     /// The limit as a person reads it ("2048 MiB (`ulimit -v` 2097152)"), or nil when there is none.
     static var limitDescription: String? {
         limit.map { "\($0 >> 20) MiB (`ulimit -v` \($0 >> 10))" }

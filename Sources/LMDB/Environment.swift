@@ -443,9 +443,9 @@ package final class Environment: @unchecked Sendable {
     /// `ulimit -v`); none fitting is `ENOMEM`, with the map left as it is. LMDB must never be asked for a map it
     /// cannot make (``AddressSpace``).
     private static func fitting(_ wanted: Int, old: Int, page: Int, floor: Int, path: String) throws -> Int {
-        if wanted <= old || AddressSpace.hasRoom(wanted - old) { return wanted }
+        if wanted <= old || AddressSpace.hasRoom(forMap: wanted, replacing: old) { return wanted }
         let smaller = [old + old / 4, old + (16 << 20)].map { max(($0 + page - 1) / page * page, floor) }
-        if let fit = smaller.first(where: { $0 > old && $0 < wanted && AddressSpace.hasRoom($0 - old) }) { return fit }
+        if let fit = smaller.first(where: { $0 > old && $0 < wanted && AddressSpace.hasRoom(forMap: $0, replacing: old) }) { return fit }
         throw LMDBError(code: ENOMEM, operation: "growing the map of \(dataFile(path)) from \(old >> 20) MiB")
     }
 
