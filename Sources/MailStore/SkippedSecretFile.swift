@@ -6,10 +6,12 @@ public struct SkippedSecretFile: Sendable, Equatable, CustomStringConvertible {
     /// Why it was not copied, and what to do.
     public var why: String
 
+    /// A skipped file `name` and the reason `why`.
     public init(name: String, why: String) {
         self.name = name
         self.why = why
     }
 
+    /// "secrets/NAME was not copied: WHY", as the backup's report says it.
     public var description: String { "secrets/\(name) was not copied: \(why)" }
 }

@@ -120,6 +120,7 @@ public struct NotificationCoordinator {
     /// or a draft's `--to` writes it; anything else (no @, several addresses, a malformed one) is refused.
     public static func vipAddress(_ address: String) throws -> String { try vip(address) }
 
+    /// ``vipAddress(_:)``'s work, for the coordinator's own callers.
     static func vip(_ address: String) throws -> String {
         var text = address.trimmingCharacters(in: .whitespaces)
         if text.utf8.contains(UInt8(ascii: "<")), text.utf8.count <= 1_024 {
