@@ -15,8 +15,8 @@ package struct CommandLimits: Sendable, Equatable {
     /// Most responses one command keeps in memory: NOOP's responses, the messages SELECT reports
     /// changed, the ranges of VANISHED, the flags STORE sends back (default 1,000,000).
     package var maxCollected: Int
-    /// Most UIDs a search returns, after clamping to the mailbox's UIDNEXT (default 10,000,000:
-    /// 40 MB of UIDs).
+    /// Most UIDs a search returns, after a result claiming more than the mailbox holds is clamped to its
+    /// UIDNEXT (default 10,000,000: 40 MB of UIDs).
     package var maxSearchResults: Int
     /// Most distinct mailboxes LIST returns (default 100,000); repeated names count once.
     package var maxMailboxes: Int

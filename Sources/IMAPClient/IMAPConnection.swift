@@ -47,7 +47,8 @@ package final class IMAPConnection {
     /// Bytes received during the command in progress.
     var commandBytes = 0
     /// UIDNEXT of the selected mailbox as SELECT reported it, while no message can have arrived
-    /// since (no larger EXISTS, no APPEND, COPY or MOVE): search results are clamped below it.
+    /// since (no larger EXISTS, no APPEND, COPY or MOVE): a search result claiming more UIDs than ``selectedExists``
+    /// is clamped below it.
     var selectedUIDNext: UInt32?
     /// The message count of the selected mailbox as last reported.
     var selectedExists: UInt32 = 0

@@ -29,6 +29,24 @@ final class HostileServerTests: XCTestCase {
         _ = try server.clientLines()
     }
 
+    /// A server whose UIDNEXT is stale (2, below UIDs it lists) while it lists no more UIDs than the 3 messages it says
+    /// the mailbox holds: every listed UID is kept, by ESEARCH and by SEARCH. They had been clamped below UIDNEXT, and a
+    /// sync recorded the mail still listed as expunged (fetched back by the next honest session).
+    func testUIDsListedAboveAStaleUIDNextAreKeptWithinTheMessageCount() throws {
+        let select = "* 3 EXISTS\r\n* OK [UIDVALIDITY 7] v\r\n* OK [UIDNEXT 2] stale\r\nA1 OK [READ-WRITE] selected\r\n"
+        for (caps, answer) in [("IMAP4rev1 ESEARCH", "* ESEARCH (TAG \"A2\") UID ALL 1,5:6"), ("IMAP4rev1", "* SEARCH 1 5 6")] {
+            let server = try ScriptedServer([
+                .send("* OK [CAPABILITY \(caps)] hi\r\n"), .readLine, .send(select),
+                .readLine, .send(answer + "\r\nA2 OK done\r\n"), .readLine, .send("A3 OK bye\r\n"), .waitForClose,
+            ])
+            let imap = try IMAPConnection.connect(endpoint(server))
+            _ = try imap.select(.inbox, condstore: false)
+            XCTAssertEqual(try imap.uidSearch([.all]), [1, 5, 6], caps)
+            imap.logout()
+            _ = try server.clientLines()
+        }
+    }
+
     func testAHugeSearchResultWithoutAKnownUIDNextIsRefusedBeforeExpanding() throws {
         let server = try ScriptedServer([
             .send("* OK [CAPABILITY IMAP4rev1 ESEARCH] hi\r\n"), .readLine,

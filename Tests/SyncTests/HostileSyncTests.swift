@@ -202,6 +202,22 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertTrue(rebuild.differences.isEmpty, "verify --views: \(rebuild.differences)")
     }
 
+    /// A server whose UIDNEXT goes stale after the first session (6, while its ESEARCH lists all 10 messages, UIDs 1-10):
+    /// the next syncs record no expunge and keep all 10. The search had been clamped below UIDNEXT, so UIDs 6-10 were
+    /// recorded expunged (and fetched back by the next honest session).
+    func testAStaleUIDNextRecordsNoExpungeOfMailTheServerStillLists() throws {
+        try startHostile("stale-uidnext")
+        try syncHostile()
+        XCTAssertEqual(try events(.emailReceived).count, 10)
+        for _ in 0..<2 {
+            let report = try syncHostile()
+            XCTAssertEqual(report.folders.first { $0.folder == "INBOX" }?.expunged, 0)
+        }
+        XCTAssertEqual(try events(.emailExpunged).count, 0, "nothing the server lists taken for expunged")
+        XCTAssertEqual(try events(.emailReceived).count, 10, "nothing fetched again")
+        XCTAssertEqual(try views.syncedCount(account: accountName, folder: "INBOX"), 10)
+    }
+
     func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {
         try startHostile("trickle")
         views = nil

@@ -20,6 +20,8 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
   uidvalidity-every-select
                    INBOX holds 200 small messages (UIDs 1-200, no flags) whose UIDVALIDITY is new at every SELECT or
                    EXAMINE (1000, 1001, ...): the same messages at the same UIDs.
+  stale-uidnext    INBOX holds 10 small messages (UIDs 1-10), ESEARCH advertised; the first EXAMINE (or SELECT) says
+                   UIDNEXT 11, every later one UIDNEXT 6 (stale: below UIDs its search lists, all 10 of them).
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
 connection.
 """
@@ -37,7 +39,7 @@ SMALL_MODES = ONCE_MODES + ("garbage-always",)
 
 
 SHORT_UID = 300
-SMALL_COUNTS = {"short-literal": 600, "uidvalidity-every-select": 200}
+SMALL_COUNTS = {"short-literal": 600, "uidvalidity-every-select": 200, "stale-uidnext": 10}
 validity_lock = threading.Lock()
 validity = [999]
 
@@ -141,7 +143,8 @@ def serve(conn, mode):
 
     existing = Shared.existing(mode)
     body_of = small_message if mode in SMALL_MODES else message
-    send(f"* OK [CAPABILITY {CAPS}] hostile ready\r\n")
+    caps = CAPS + (" ESEARCH" if mode == "stale-uidnext" else "")
+    send(f"* OK [CAPABILITY {caps}] hostile ready\r\n")
     while True:
         raw = f.readline()
         if not raw:
@@ -153,9 +156,9 @@ def serve(conn, mode):
         tag, cmd = parts[0], parts[1].upper()
         rest = parts[2] if len(parts) > 2 else ""
         if cmd == "CAPABILITY":
-            send(f"* CAPABILITY {CAPS}\r\n{tag} OK done\r\n")
+            send(f"* CAPABILITY {caps}\r\n{tag} OK done\r\n")
         elif cmd == "AUTHENTICATE":
-            send(f"{tag} OK [CAPABILITY {CAPS}] logged in\r\n")
+            send(f"{tag} OK [CAPABILITY {caps}] logged in\r\n")
         elif cmd == "LIST" and mode == "trickle":
             for byte in (f'* LIST () "/" INBOX\r\n' * 1000).encode():
                 send(bytes([byte]))
@@ -178,12 +181,18 @@ def serve(conn, mode):
         elif cmd in ("EXAMINE", "SELECT"):
             existing = Shared.existing(mode)
             value = 42
+            uid_next = len(existing) + 1
+            if mode == "stale-uidnext" and not Shared.fault():
+                uid_next = 6
             if mode == "uidvalidity-every-select":
                 with validity_lock:
                     validity[0] += 1
                     value = validity[0]
-            send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY {value}] v\r\n* OK [UIDNEXT {len(existing) + 1}] n\r\n"
+            send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY {value}] v\r\n* OK [UIDNEXT {uid_next}] n\r\n"
                  f"{tag} OK [READ-ONLY] done\r\n")
+        elif cmd == "UID" and rest.upper().startswith("SEARCH") and "ESEARCH" in caps and "RETURN" in rest.upper():
+            listed = f" ALL {min(existing)}:{max(existing)}" if existing else ""
+            send(f'* ESEARCH (TAG "{tag}") UID{listed}\r\n{tag} OK done\r\n')
         elif cmd == "UID" and rest.upper().startswith("SEARCH"):
             send(f"* SEARCH {' '.join(map(str, existing))}\r\n{tag} OK done\r\n".replace("SEARCH \r\n", "SEARCH\r\n"))
         elif cmd == "UID" and rest.upper().startswith("FETCH"):
