@@ -25,18 +25,29 @@ extension SyncEngine {
     /// The reading thread stops because the committing side has gone.
     struct FetchCancelled: Error {}
 
-    /// Fetches `uids` (newest first) in batches planned by count and by the sizes the server states,
-    /// parses them on the worker threads and hands their events and blobs to `commit` with the lowest
-    /// UID fetched so far, how many remain and the UIDs found unfetchable so far in this call.
+    /// The sizes the server states for `uids` (RFC822.SIZE): what ``fetchNew(_:sizes:folder:validity:_:commit:)`` plans
+    /// its batches by, and how a message over the limit (`IMAPConnection.maxMessageBytes`, 64 MiB) is told before it is
+    /// fetched: such a one is not fetched, so it does not stop the folder's sync and every folder after it at each sync
+    /// (as mbsync's MaxSize skips). A UID the server does not answer for has no size. Nothing asked for none.
+    func statedSizes(_ uids: [UInt32], _ conn: IMAPConnection) throws -> [UInt32: UInt64] {
+        guard !uids.isEmpty else { return [:] }
+        var sizes: [UInt32: UInt64] = [:]
+        do {
+            try conn.uidFetch(UIDSet(uids), [.uid, .rfc822Size]) { msg in
+                if let uid = msg.uid, let size = msg.size { sizes[uid] = size }
+            }
+        } catch let e as IMAPClientError { throw SyncError.server(e) }
+        return sizes
+    }
+
+    /// Fetches `uids` (newest first) in batches planned by count and by `sizes` (as the server states them,
+    /// ``statedSizes(_:_:)``), parses them on the worker threads and hands their events and blobs to `commit` with the
+    /// lowest UID fetched so far, how many remain and the UIDs found unfetchable so far in this call.
     ///
     /// The stated sizes are only a plan: the bytes actually received are what bound memory. Once a
     /// batch's bodies reach ``SyncOptions/batchBytes`` the messages so far are handed over at once,
     /// so a server that states RFC822.SIZE 0 and sends 64 MiB bodies never has more than a few
     /// batches' worth held (see docs/reliability.md). A UID sent twice is taken once.
-    ///
-    /// A message the server says is larger than the connection takes (`IMAPConnection.maxMessageBytes`, 64 MiB) is
-    /// not fetched: it is returned in ``FetchOutcome/tooLarge``, counted as done, so one such message does not stop the
-    /// folder's sync and every folder after it at each sync (as mbsync's MaxSize skips).
     ///
     /// A batch the server fails to deliver (a literal shorter than it stated and then silence, as Dovecot's "cached
     /// message size mismatch", a protocol error, a NO) does not lose the messages that arrived whole before the
@@ -47,19 +58,8 @@ extension SyncEngine {
     /// ``maxFetchFailures`` failed fetch commands a call, each followed by at most one reconnect; then the last
     /// failure is thrown (what arrived is committed, and the UIDs given up are recorded, so the next sync goes on).
     @discardableResult
-    func fetchNew(_ uids: [UInt32], folder: MappedFolder, validity: UInt32, _ conn: IMAPConnection,
+    func fetchNew(_ uids: [UInt32], sizes: [UInt32: UInt64], folder: MappedFolder, validity: UInt32, _ conn: IMAPConnection,
                   commit: ([NewEvent], [PendingBlob], UInt32, Int, [UInt32]) throws -> Void) throws -> FetchOutcome {
-        var sizes: [UInt32: UInt64] = [:]
-        do {
-            try conn.uidFetch(UIDSet(uids), [.uid, .rfc822Size]) { msg in
-                if let uid = msg.uid, let size = msg.size { sizes[uid] = size }
-            }
-        } catch let e as IMAPClientError { throw SyncError.server(e) }
-        let limit = UInt64(conn.maxMessageBytes)
-        let tooLarge = uids.filter { (sizes[$0] ?? 0) > limit }
-        let skipped = Set(tooLarge)
-        let all = uids
-        let uids = tooLarge.isEmpty ? uids : uids.filter { !skipped.contains($0) }
         var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
         if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items.append(.gmailThreadID) }
         var plan: [[UInt32]] = []
@@ -73,24 +73,21 @@ extension SyncEngine {
             plan.append(Array(uids[start..<end]))
             start = end
         }
-        var outcome = FetchOutcome(tooLarge: tooLarge)
+        var outcome = FetchOutcome()
         var conn = conn
         var done = 0
         var lowest = UInt32.max
         var failures = 0
         var aloneFailures: [UInt32: Int] = [:]
-        progress?(folder.path, 0, all.count)
-        // Those too large to fetch are done first (nothing to parse; the checkpoint moves past them).
-        var covered = tooLarge
+        progress?(folder.path, 0, uids.count)
         while true {
-            let failed = try fetchRound(plan, skipped: covered, items: items, conn) { chunk in
+            let failed = try fetchRound(plan, items: items, conn) { chunk in
                 let results = try parse(chunk.messages, folder: folder.path, validity: validity)
                 lowest = min(lowest, chunk.covered.min() ?? lowest)
                 done += chunk.covered.count
-                try commit(results.flatMap(\.events), results.map(\.blob), lowest, all.count - done, outcome.unfetchable)
-                progress?(folder.path, done, all.count)
+                try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done, outcome.unfetchable)
+                progress?(folder.path, done, uids.count)
             }
-            covered = []
             guard let failed else { return outcome }
             failures += 1
             guard failures < SyncEngine.maxFetchFailures else { throw SyncError.server(failed.error) }
@@ -106,8 +103,8 @@ extension SyncEngine {
                     outcome.unfetchable.append(uid)
                     lowest = min(lowest, uid)
                     done += 1
-                    try commit([], [], lowest, all.count - done, outcome.unfetchable)
-                    progress?(folder.path, done, all.count)
+                    try commit([], [], lowest, uids.count - done, outcome.unfetchable)
+                    progress?(folder.path, done, uids.count)
                 } else {
                     plan.insert([uid], at: 0)
                 }
@@ -127,8 +124,9 @@ extension SyncEngine {
         }
     }
 
-    /// At most this many fetch commands of one ``fetchNew(_:folder:validity:_:commit:)`` call may fail (each costs up to the
-    /// command's deadline and a reconnect): one message that cannot be delivered costs three (its batch, then twice alone).
+    /// At most this many fetch commands of one ``fetchNew(_:sizes:folder:validity:_:commit:)`` call may fail (each
+    /// costs up to the command's deadline and a reconnect): one message that cannot be delivered costs three (its
+    /// batch, then twice alone).
     static let maxFetchFailures = 12
 
     /// Whether a fetch's failure is the message's own, which counts toward giving its UID up: the server stopped
@@ -160,17 +158,15 @@ extension SyncEngine {
     }
 
     /// One round of fetches: `plan`'s batches in order, read on `conn` by the pipeline's thread, each chunk handed to
-    /// `take` on this one (`skipped` first, as a chunk without messages). The first batch the server fails to deliver
+    /// `take` on this one. The first batch the server fails to deliver
     /// ends the round and is returned, the messages of it that arrived whole handed over before; nil: all were fetched.
-    func fetchRound(_ plan: [[UInt32]], skipped: [UInt32], items: [FetchItem], _ conn: IMAPConnection,
+    func fetchRound(_ plan: [[UInt32]], items: [FetchItem], _ conn: IMAPConnection,
                     take: (FetchedChunk) throws -> Void) throws -> BatchFailed? {
         // The connection is used only by the reading thread until `finish()` returns.
         nonisolated(unsafe) let reader = conn
         let byteBound = max(1, options.batchBytes)
         let pipeline = FetchPipeline<FetchedChunk>(capacity: 2)
-        let skippedChunk = FetchedChunk(messages: [], covered: skipped)
         pipeline.start { pipe in
-            if !skippedChunk.covered.isEmpty, !pipe.put(skippedChunk) { return }
             for (index, batch) in plan.enumerated() {
                 var chunk = FetchedChunk(messages: [], covered: [])
                 var bytes = 0

@@ -10,8 +10,8 @@ extension SyncEngine {
     /// folder's pass starts again (selected anew).
     ///
     /// `conn` is the engine's connection when the folder's sync starts; a fetch that had to reconnect (a batch the
-    /// server failed to deliver, ``fetchNew(_:folder:validity:_:commit:)``) leaves a new one in ``connection``, which is
-    /// used from then on (``connect()``).
+    /// server failed to deliver, ``fetchNew(_:sizes:folder:validity:_:commit:)``) leaves a new one in ``connection``,
+    /// which is used from then on (``connect()``).
     func sync(_ folder: MappedFolder, _ conn: IMAPConnection) throws -> FolderSyncReport {
         var report = FolderSyncReport(folder: folder.path, role: folder.role.description)
         // Recorded for its role only (Gmail's All Mail): never fetched.
@@ -87,7 +87,17 @@ extension SyncEngine {
         // Those the server failed to deliver whole (twice alone) under this UIDVALIDITY are not fetched again while there.
         let unfetchable = (state?.uidValidity == sel.uidValidity ? state?.unfetchable ?? [] : []).filter(serverSet.contains)
         let given = Set(unfetchable)
-        let missing = onServer.filter { known[$0] == nil && !given.contains($0) }.sorted(by: >)
+        var missing = onServer.filter { known[$0] == nil && !given.contains($0) }.sorted(by: >)
+        // Those the server says are over 64 MiB are left out before the checkpoint (named at every sync while there):
+        // a folder whose only mail not stored is such a message appends nothing when nothing changed.
+        let sizes = try statedSizes(missing, conn)
+        let limit = UInt64(conn.maxMessageBytes)
+        let tooLarge = missing.filter { (sizes[$0] ?? 0) > limit }
+        if !tooLarge.isEmpty {
+            let skipped = Set(tooLarge)
+            missing.removeAll { skipped.contains($0) }
+        }
+        report.skippedTooLarge = tooLarge
         let top = max(onServer.last ?? 0, state?.highestUID ?? 0)
         var next = FolderSyncState(uidValidity: sel.uidValidity, highestUID: top, uidNext: sel.uidNext,
                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map { $0 &+ 1 },
@@ -99,7 +109,7 @@ extension SyncEngine {
             report.events += events.count
         }
         guard !missing.isEmpty else { return [] }
-        let outcome = try fetchNew(missing, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining, given in
+        try fetchNew(missing, sizes: sizes, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining, given in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
             next.unfetchable = unfetchable + given
             report.skippedUnfetchable = next.unfetchable
@@ -110,7 +120,6 @@ extension SyncEngine {
             report.received += batch.count { $0.event.type == .emailReceived }
             report.events += all.count
         }
-        report.skippedTooLarge = outcome.tooLarge
         return []
     }
 
