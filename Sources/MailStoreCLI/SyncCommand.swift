@@ -34,6 +34,7 @@ struct SyncCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Network timeout.", valueName: "seconds")) var timeout: Double = 60
     @Option(parsing: .unconditional, help: ArgumentHelp("The most messages fetched and committed per batch.", valueName: "n")) var batchMessages: Int = 500
     @Flag(help: "Print the IMAP conversation to stderr (credentials redacted).") var trace = false
+    @Flag(help: "Fetch again the messages given up as unfetchable (after a repair of the server's index).") var retryUnfetchable = false
     @OptionGroup var notify: SyncNotifyOptions
 
     func validate() throws {
@@ -46,6 +47,9 @@ struct SyncCommand: ParsableCommand {
         if !(timeout >= 0.1 && timeout <= 3_600) { throw ValidationError("--timeout is 0.1 to 3600 seconds") }
         if batchMessages <= 0 { throw ValidationError("--batch-messages must be positive") }
         if watch && json { throw ValidationError("--json summarises one sync; it does not go with --watch") }
+        if watch && retryUnfetchable {
+            throw ValidationError("--retry-unfetchable goes with a sync without --watch (a watch would try them at every round)")
+        }
         try notify.validate(watch: watch)
     }
 
@@ -59,6 +63,7 @@ struct SyncCommand: ParsableCommand {
             }
             if accounts.isEmpty { throw SyncError.noAccounts }
             var options = SyncOptions(folders: folder.isEmpty ? nil : folder, batchMessages: batchMessages, timeoutSeconds: timeout)
+            options.retryUnfetchable = retryUnfetchable
             if trace { options.trace = { line in StandardStream.err(Data((TerminalSanitiser.line(line) + "\n").utf8)) } }
             if watch {
                 // Spec E-21: mutes of threads that are gone go, once per watch start.
@@ -244,9 +249,15 @@ struct SyncCommand: ParsableCommand {
             Terminal.warning("\(f.folder): \(Counted.of(f.skippedUnfetchable.count, "message")) the server failed to deliver whole, "
                              + "each alone twice (UID " + f.skippedUnfetchable.prefix(10).map(String.init).joined(separator: ", ")
                              + (f.skippedUnfetchable.count > 10 ? ", ..." : "") + "), not fetched (it sent less than the size "
-                             + "it stated, or stalled): the rest of the folder is synced; they are tried again only if the "
-                             + "folder's UIDVALIDITY changes: see the message in webmail, or have the server's index repaired "
-                             + "(Dovecot: `doveadm force-resync`)")
+                             + "it stated, or stalled): the rest of the folder is synced; see the message in webmail, or have "
+                             + "the server's index repaired (Dovecot: `doveadm force-resync`), then run `mailstore sync "
+                             + "--retry-unfetchable` (they are tried again by themselves only if the folder's UIDVALIDITY changes)")
+        }
+        for f in r.folders where !f.retriedUnfetchable.isEmpty {
+            let again = f.retriedUnfetchable.count { f.skippedUnfetchable.contains($0) }
+            let fetched = f.retriedUnfetchable.count { !f.skippedUnfetchable.contains($0) && !f.skippedTooLarge.contains($0) }
+            Terminal.note("\(f.folder): \(Counted.of(f.retriedUnfetchable.count, "message")) given up before tried again: "
+                          + "\(fetched) fetched, \(again) given up again")
         }
         for f in r.folders where f.uidValidityFlapping {
             Terminal.warning("\(f.folder): the server changes UIDVALIDITY at every session (a server bug): its messages are "

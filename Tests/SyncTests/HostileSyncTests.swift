@@ -175,6 +175,35 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(try events(.emailReceived).count, 599)
     }
 
+    /// UID 300 is sent short the three times the first sync asks for it (given up), then whole (as after a repair of the
+    /// server's index). A plain sync leaves it given up; `sync --retry-unfetchable` fetches it, says so, and a new
+    /// checkpoint records none given up (the old ones stay as they were). Nothing but a UIDVALIDITY change had tried it.
+    func testRetryUnfetchableFetchesAMessageGivenUpOnceTheServerDeliversIt() throws {
+        try startHostile("short-literal-thrice")
+        try syncHostile(timeout: 2)
+        XCTAssertEqual(try views.syncState(account: accountName, folder: "INBOX")?.unfetchable, [300])
+        let plain = try cli(["sync", "--timeout", "2"])
+        XCTAssertEqual(plain.appended, 0, "not tried without being asked: \(plain.result.stderr)")
+        XCTAssertTrue(plain.result.stderr.contains("mailstore sync --retry-unfetchable"), plain.result.stderr)
+        let checkpointsBefore = try events(.folderSyncCheckpointed)
+        let retry = try cli(["sync", "--retry-unfetchable", "--timeout", "2"])
+        XCTAssertTrue(retry.result.stdout.contains("1 new"), retry.result.stdout)
+        XCTAssertTrue(retry.result.stderr.contains("INBOX: 1 message given up before tried again: 1 fetched, 0 given up again"),
+                      retry.result.stderr)
+        XCTAssertEqual(try events(.emailReceived).count, 600)
+        XCTAssertEqual(try views.syncedCount(account: accountName, folder: "INBOX"), 600)
+        XCTAssertEqual(try views.syncState(account: accountName, folder: "INBOX")?.unfetchable, [])
+        XCTAssertEqual(Array(try events(.folderSyncCheckpointed).prefix(checkpointsBefore.count)), checkpointsBefore,
+                       "the checkpoints that gave it up are left as they were")
+        let after = try cli(["sync", "--timeout", "2"])
+        XCTAssertEqual(after.appended, 0, after.result.stderr)
+        XCTAssertFalse(after.result.stderr.contains("failed to deliver whole"), after.result.stderr)
+        views = nil
+        store = nil
+        let watch = try mailstore(["sync", "--watch", "--retry-unfetchable"], expect: 64)
+        XCTAssertTrue(watch.stderr.contains("--retry-unfetchable goes with a sync without --watch"), watch.stderr)
+    }
+
     /// A server that gives INBOX a new UIDVALIDITY at every SELECT, the same 200 messages at the same UIDs: each sync
     /// after the first records the change and a checkpoint, not the 200 messages again (it had appended 203 events at
     /// every sync and every poll of a watch), and the third says once that the server does this.

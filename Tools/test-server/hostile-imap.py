@@ -16,7 +16,11 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
   short-literal
                    INBOX holds 600 small messages (UIDs 1-600); UID 300's BODY[] is announced as {5000} (its
                    RFC822.SIZE too), 100 bytes are sent, then nothing until the client goes (Dovecot's "cached
-                   message size mismatch"). The others are sent whole, in UID order.
+                   message size mismatch"). The others are sent whole, in UID order. CONDSTORE is advertised and
+                   HIGHESTMODSEQ is always 7 (nothing changes), so a sync after the first finds the folder unchanged.
+  short-literal-thrice
+                   as short-literal, but UID 300's BODY[] is sent that way only the first three times it is asked for
+                   (what a sync needs to give it up), whole from then on (as after a repair of the server's index).
   uidvalidity-every-select
                    INBOX holds 200 small messages (UIDs 1-200, no flags) whose UIDVALIDITY is new at every SELECT or
                    EXAMINE (1000, 1001, ...): the same messages at the same UIDs.
@@ -39,7 +43,8 @@ SMALL_MODES = ONCE_MODES + ("garbage-always",)
 
 
 SHORT_UID = 300
-SMALL_COUNTS = {"short-literal": 600, "uidvalidity-every-select": 200, "stale-uidnext": 10}
+MODSEQ_MODES = ("short-literal", "short-literal-thrice")
+SMALL_COUNTS = {"short-literal": 600, "short-literal-thrice": 600, "uidvalidity-every-select": 200, "stale-uidnext": 10}
 validity_lock = threading.Lock()
 validity = [999]
 
@@ -49,11 +54,25 @@ def small(uid):
             f"Message-ID: <m{uid}@example.com>\r\nDate: Mon, 16 Nov 2026 10:00:00 +0000\r\n\r\nhello {uid}\r\n").encode()
 
 
+def lies(mode, uid, items):
+    """Whether UID's literal is announced longer than it is sent (counting the lies of short-literal-thrice)."""
+    if uid != SHORT_UID or mode not in ("short-literal", "short-literal-thrice"):
+        return False
+    if mode == "short-literal":
+        return True
+    with Shared.lock:
+        if Shared.lies_told >= 3:
+            return False
+        if "BODY" in items:
+            Shared.lies_told += 1
+        return True
+
+
 def fetch_small(send, conn, mode, tag, uids, items):
     """Answers a UID FETCH of the small-message modes; False when the client must be left hanging."""
     for seq, uid in enumerate(uids, 1):
         body = small(uid)
-        lying = mode == "short-literal" and uid == SHORT_UID
+        lying = lies(mode, uid, items)
         stated = 5000 if lying else len(body)
         head = f"* {uid} FETCH (UID {uid}"
         if "FLAGS" in items:
@@ -83,6 +102,7 @@ class Shared:
     """What the connections share: whether the one-off fault was sent, and so how many messages INBOX holds."""
     lock = threading.Lock()
     faulted = False
+    lies_told = 0
 
     @classmethod
     def fault(cls):
@@ -143,7 +163,7 @@ def serve(conn, mode):
 
     existing = Shared.existing(mode)
     body_of = small_message if mode in SMALL_MODES else message
-    caps = CAPS + (" ESEARCH" if mode == "stale-uidnext" else "")
+    caps = CAPS + (" ESEARCH" if mode == "stale-uidnext" else "") + (" CONDSTORE" if mode in MODSEQ_MODES else "")
     send(f"* OK [CAPABILITY {caps}] hostile ready\r\n")
     while True:
         raw = f.readline()
@@ -188,7 +208,8 @@ def serve(conn, mode):
                 with validity_lock:
                     validity[0] += 1
                     value = validity[0]
-            send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY {value}] v\r\n* OK [UIDNEXT {uid_next}] n\r\n"
+            modseq = "* OK [HIGHESTMODSEQ 7] m\r\n" if mode in MODSEQ_MODES else ""
+            send(f"* {len(existing)} EXISTS\r\n* OK [UIDVALIDITY {value}] v\r\n* OK [UIDNEXT {uid_next}] n\r\n{modseq}"
                  f"{tag} OK [READ-ONLY] done\r\n")
         elif cmd == "UID" and rest.upper().startswith("SEARCH") and "ESEARCH" in caps and "RETURN" in rest.upper():
             listed = f" ALL {min(existing)}:{max(existing)}" if existing else ""

@@ -32,6 +32,9 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     /// each alone twice: not fetched while the folder's UIDVALIDITY holds (``FolderSyncState/unfetchable``), named in a
     /// warning at every sync while they are there; the other messages of their batch are stored.
     public var skippedUnfetchable: [UInt32] = []
+    /// UIDs given up as unfetchable before that this sync tried again (``SyncOptions/retryUnfetchable``): those not in
+    /// ``skippedUnfetchable`` now were fetched.
+    public var retriedUnfetchable: [UInt32] = []
 
     public init(folder: String, role: String) {
         self.folder = folder

@@ -53,10 +53,12 @@ extension SyncEngine {
             if !ahead.isEmpty { return ahead }
             state = try rematch(folder, sel, old: s, conn, report: &report)
         }
-        // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished.
+        // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished (and no message
+        // given up is to be tried again). Those given up are still named.
         if let s = state, s.isComplete, s.uidValidity == sel.uidValidity, s.uidNext == sel.uidNext,
-           let m = sel.highestModSeq, s.highestModSeq == m,
+           let m = sel.highestModSeq, s.highestModSeq == m, !(options.retryUnfetchable && !s.unfetchable.isEmpty),
            try views.syncedCount(account: name, folder: path) + s.unfetchable.count == Int(sel.exists) {
+            report.skippedUnfetchable = s.unfetchable
             return []
         }
         var known = try views.syncedCopies(account: name, folder: path)
@@ -84,8 +86,12 @@ extension SyncEngine {
             events.append(expunged(copy, folder: path))
             report.expunged += 1
         }
-        // Those the server failed to deliver whole (twice alone) under this UIDVALIDITY are not fetched again while there.
-        let unfetchable = (state?.uidValidity == sel.uidValidity ? state?.unfetchable ?? [] : []).filter(serverSet.contains)
+        // Those the server failed to deliver whole (twice alone) under this UIDVALIDITY are not fetched again while
+        // there, unless this sync is to try them again (`SyncOptions.retryUnfetchable`): then they are fetched as new
+        // mail, and a new checkpoint records none given up until one fails alone twice again.
+        let givenUp = (state?.uidValidity == sel.uidValidity ? state?.unfetchable ?? [] : []).filter(serverSet.contains)
+        let unfetchable = options.retryUnfetchable ? [] : givenUp
+        if options.retryUnfetchable { report.retriedUnfetchable = givenUp }
         let given = Set(unfetchable)
         var missing = onServer.filter { known[$0] == nil && !given.contains($0) }.sorted(by: >)
         // Those the server says are over 64 MiB are left out before the checkpoint (named at every sync while there):

@@ -13,6 +13,10 @@ public struct SyncOptions: Sendable {
     public var commandTimeoutSeconds: Double?
     /// Receives the IMAP conversation with credentials redacted (for `--trace`).
     public var trace: (@Sendable (String) -> Void)?
+    /// Fetch again the messages given up as unfetchable (``FolderSyncState/unfetchable``: the server failed to deliver
+    /// them whole, each alone twice) in the folders synced, as after a repair of the server's index; one that fails
+    /// alone twice again is given up again. Each such message costs up to three read timeouts when it still stalls.
+    public var retryUnfetchable = false
 
     public init(folders: [String]? = nil, batchMessages: Int = 500, batchBytes: Int = 16 << 20, timeoutSeconds: Double = 60,
                 commandTimeoutSeconds: Double? = nil, trace: (@Sendable (String) -> Void)? = nil) {
