@@ -41,10 +41,18 @@ final class HostileSyncTests: SyncTestCase {
     }
 
     @discardableResult
-    private func syncHostile(batchBytes: Int = 16 << 20, timeout: Double = 30) throws -> SyncReport {
+    private func syncHostile(batchBytes: Int = 16 << 20, timeout: Double = 30, folders: [String]? = nil) throws -> SyncReport {
         guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
         return try SyncEngine(store: store, account: account,
-                              options: SyncOptions(batchBytes: batchBytes, timeoutSeconds: timeout)).run()
+                              options: SyncOptions(folders: folders, batchBytes: batchBytes, timeoutSeconds: timeout)).run()
+    }
+
+    /// The folders of the `EmailReceived` events, in log order.
+    private func receivedFolders() throws -> [String] {
+        try events(.emailReceived).compactMap { e -> String? in
+            guard case .emailReceived(let p) = e else { return nil }
+            return p.folder
+        }
     }
 
     /// Runs `mailstore ARGS` with the test's store closed (reopened after), and the events it appended.
@@ -245,6 +253,32 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(try events(.emailExpunged).count, 0, "nothing the server lists taken for expunged")
         XCTAssertEqual(try events(.emailReceived).count, 10, "nothing fetched again")
         XCTAssertEqual(try views.syncedCount(account: accountName, folder: "INBOX"), 10)
+    }
+
+    /// A server listing Zed, Broken, Trash, Archive, Sent, then INBOX: a full sync takes the Inbox first, then the role
+    /// folders (Sent, Archive, Trash), then the others in LIST order; the mail is recorded and the folders reported in
+    /// that order. Folders named with `--folder` keep the user's order. The folders had been synced in LIST order, the
+    /// Inbox last.
+    func testAFullSyncTakesTheInboxFirstThenTheRoleFoldersThenListOrder() throws {
+        try startHostile("folders")
+        let order = ["INBOX", "Sent", "Archive", "Trash", "Zed", "Broken"]
+        let report = try syncHostile()
+        XCTAssertEqual(report.folders.map(\.folder), order)
+        XCTAssertEqual(try receivedFolders(), order)
+        let named = try syncHostile(folders: ["Zed", "Trash", "INBOX"])
+        XCTAssertEqual(named.folders.map(\.folder), ["Zed", "Trash", "INBOX"], "the user's order")
+    }
+
+    /// A protocol error in a folder (Broken, listed before INBOX) still fails the round, since the connection cannot be
+    /// trusted, but the Inbox was synced first: its new mail is stored, and so is that of the folders synced before the
+    /// error. The Inbox, synced after the folders listed before it, had never got its mail while Broken failed.
+    func testTheInboxMailArrivesWhenALaterFolderFailsWithAProtocolError() throws {
+        try startHostile("folders-garbage")
+        XCTAssertThrowsError(try syncHostile()) { error in
+            guard case SyncError.server(.protocolError) = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try receivedFolders(), ["INBOX", "Sent", "Archive", "Trash", "Zed"])
+        XCTAssertEqual(try views.syncedCount(account: accountName, folder: "INBOX"), 1)
     }
 
     func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {

@@ -26,6 +26,9 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
                    EXAMINE (1000, 1001, ...): the same messages at the same UIDs.
   stale-uidnext    INBOX holds 10 small messages (UIDs 1-10), ESEARCH advertised; the first EXAMINE (or SELECT) says
                    UIDNEXT 11, every later one UIDNEXT 6 (stale: below UIDs its search lists, all 10 of them).
+  folders          LIST names Zed, Broken, Trash (\\Trash), Archive (\\Archive), Sent (\\Sent) and INBOX, in that order; each
+                   holds one small message (UID 1, Message-ID <FOLDER-1@example.com>).
+  folders-garbage  as folders, but the EXAMINE (or SELECT) of Broken is answered with a malformed untagged FETCH.
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
 connection.
 """
@@ -40,6 +43,9 @@ CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR IDLE"
 BODY_SIZE = 2 << 20
 ONCE_MODES = ("examine-no-once", "garbage-once")
 SMALL_MODES = ONCE_MODES + ("garbage-always",)
+FOLDER_MODES = ("folders", "folders-garbage")
+FOLDER_LIST = [("Zed", ""), ("Broken", ""), ("Trash", " \\Trash"), ("Archive", " \\Archive"), ("Sent", " \\Sent"),
+               ("INBOX", "")]
 
 
 SHORT_UID = 300
@@ -123,12 +129,26 @@ class Shared:
         if mode in ONCE_MODES:
             with cls.lock:
                 return [1, 2] if cls.faulted else [1]
+        if mode in FOLDER_MODES:
+            return [1]
         return []
 
 
 def small_message(uid):
     return (f"From: Hostile <h@example.com>\r\nTo: you@example.com\r\nSubject: small {uid}\r\n"
             f"Message-ID: <small{uid}@example.com>\r\nDate: Mon, 16 Nov 2026 10:00:00 +0000\r\n\r\nHello {uid}.\r\n").encode()
+
+
+def folder_message(folder, uid):
+    return (f"From: Hostile <h@example.com>\r\nTo: you@example.com\r\nSubject: {folder} {uid}\r\n"
+            f"Message-ID: <{folder}-{uid}@example.com>\r\nDate: Mon, 16 Nov 2026 10:00:00 +0000\r\n\r\n"
+            f"In {folder}.\r\n").encode()
+
+
+def mailbox_of(rest):
+    """The mailbox an EXAMINE or SELECT names (its first argument, unquoted)."""
+    m = re.match(r'"((?:[^"\\]|\\.)*)"|(\S+)', rest)
+    return (m.group(1) if m.group(1) is not None else m.group(2)) if m else ""
 
 
 def message(uid):
@@ -163,6 +183,7 @@ def serve(conn, mode):
 
     existing = Shared.existing(mode)
     body_of = small_message if mode in SMALL_MODES else message
+    selected = ""
     caps = CAPS + (" ESEARCH" if mode == "stale-uidnext" else "") + (" CONDSTORE" if mode in MODSEQ_MODES else "")
     send(f"* OK [CAPABILITY {caps}] hostile ready\r\n")
     while True:
@@ -183,6 +204,8 @@ def serve(conn, mode):
             for byte in (f'* LIST () "/" INBOX\r\n' * 1000).encode():
                 send(bytes([byte]))
                 time.sleep(0.5)
+        elif cmd == "LIST" and mode in FOLDER_MODES:
+            send("".join(f'* LIST (\\HasNoChildren{attr}) "/" {name}\r\n' for name, attr in FOLDER_LIST) + f"{tag} OK done\r\n")
         elif cmd == "LIST":
             if mode == "list-dupes":
                 send(b'* LIST (\\HasNoChildren) "/" "Spam"\r\n' * 9000)
@@ -190,6 +213,8 @@ def serve(conn, mode):
         elif cmd in ("EXAMINE", "SELECT") and mode == "examine-no-once" and Shared.fault():
             send(f"{tag} NO [SERVERBUG] Internal error occurred. Refer to server log for more information. "
                  f"[2026-12-07 04:00:00] (0.001 + 0.000 secs).\r\n")
+        elif cmd in ("EXAMINE", "SELECT") and mode == "folders-garbage" and mailbox_of(rest) == "Broken":
+            send(b"* 1 FETCH (FLAGS (\\Seen \x01bad))\r\n")
         elif cmd == "IDLE":
             send("+ idling\r\n")
             if mode == "garbage-always" or (mode == "garbage-once" and Shared.fault()):
@@ -199,6 +224,9 @@ def serve(conn, mode):
                 return
             send(f"{tag} OK idle done\r\n")
         elif cmd in ("EXAMINE", "SELECT"):
+            selected = mailbox_of(rest)
+            if mode in FOLDER_MODES:
+                body_of = lambda uid, folder=selected: folder_message(folder, uid)
             existing = Shared.existing(mode)
             value = 42
             uid_next = len(existing) + 1

@@ -257,9 +257,9 @@ public final class SyncEngine {
 
     deinit { disconnect() }
 
-    /// The folders to sync: all, or those named in the options.
+    /// The folders to sync: those named in the options, in the user's order; else all, in ``syncOrder(_:)``.
     func selected(_ folders: [MappedFolder]) throws -> [MappedFolder] {
-        guard let wanted = options.folders else { return folders }
+        guard let wanted = options.folders else { return SyncEngine.syncOrder(folders) }
         return try wanted.map { name in
             let match = folders.first { $0.path == name || ($0.path == "INBOX" && name.uppercased() == "INBOX") }
             guard let match else { throw SyncError.folderNotFound(name, available: folders.map(\.path)) }
