@@ -7,9 +7,10 @@ extension IMAPConnection {
     /// pass (use less than the server's 29-minute limit), then sends DONE and reads the
     /// completion. Responses that arrive before `+` or after DONE go to `onEvent` too.
     ///
-    /// While waiting, `tick` is called every `tickSeconds` (at most every 0.1 s) without leaving IDLE: it may do
-    /// other work (on other connections) and returns true to end the IDLE now (e.g. to stop). The wait for the
-    /// server after a tick starts afresh, so a long tick is not taken for a silent server.
+    /// While waiting, `tick` is called every `tickSeconds` (at most every 0.1 s) without leaving IDLE, whether responses
+    /// arrive or not: it may do other work (on other connections) and returns true to end the IDLE now (e.g. to stop, or
+    /// once changes the caller gathered have settled). The wait for the server after a tick starts afresh, so a long
+    /// tick is not taken for a silent server. `timeoutSeconds` holds however many responses arrive.
     ///
     /// Returns whether any untagged response arrived. Throws ``IMAPClientError/transport(_:)`` (timeout)
     /// only when the server stops answering (DONE unanswered within the endpoint's timeout).
@@ -32,13 +33,20 @@ extension IMAPConnection {
         }
         let deadline = Deadline(secondsFromNow: timeoutSeconds)
         let slice = max(0.1, tickSeconds)
-        while wantsMore {
-            guard let response = try nextResponse(until: Deadline(secondsFromNow: min(deadline.remainingSeconds, slice))) else {
-                if deadline.hasPassed || tick() { break }
+        var nextTick = Deadline(secondsFromNow: slice)
+        // The timeout and the ticks are kept however busy the server is: a server sending untagged responses without end
+        // (the same EXISTS again and again, which the caller ignores) had kept the IDLE from ending and the tick from
+        // running (nor could the caller stop).
+        while wantsMore && !deadline.hasPassed {
+            if nextTick.hasPassed {
+                if tick() { break }
+                nextTick = Deadline(secondsFromNow: slice)
                 // The tick may have taken a while: the server's time to answer counts from now.
                 transport.setDeadline(secondsFromNow: endpoint.commandTimeout + deadline.remainingSeconds)
                 continue
             }
+            let wait = Deadline(instant: min(deadline.instant, nextTick.instant))
+            guard let response = try nextResponse(until: wait) else { continue }
             switch response {
             case .untagged(let untagged):
                 try dispatch(untagged, to: deliver)

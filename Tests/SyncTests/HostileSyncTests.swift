@@ -12,6 +12,8 @@ import XCTest
 /// engine stays bounded when one does.
 final class HostileSyncTests: SyncTestCase {
     private var hostile: Process?
+    /// What the hostile server prints after its port (some modes print what they did).
+    private var hostileOut: Pipe?
 
     override func tearDown() {
         if let hostile, hostile.isRunning { hostile.terminate() }
@@ -28,6 +30,7 @@ final class HostileSyncTests: SyncTestCase {
         p.standardOutput = out
         try p.run()
         hostile = p
+        hostileOut = out
         var line = Data()
         while !line.contains(0x0A) {
             let chunk = out.fileHandleForReading.availableData
@@ -40,11 +43,27 @@ final class HostileSyncTests: SyncTestCase {
                                              credential: .file(passwordFile), caFile: dovecot.caFile))
     }
 
+    /// Ends the hostile server and returns the lines it printed after its port.
+    private func hostileLines() throws -> [String] {
+        let p = try XCTUnwrap(hostile)
+        if p.isRunning { p.terminate() }
+        p.waitUntilExit()
+        let data = try XCTUnwrap(hostileOut).fileHandleForReading.readDataToEndOfFile()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     @discardableResult
     private func syncHostile(batchBytes: Int = 16 << 20, timeout: Double = 30, folders: [String]? = nil) throws -> SyncReport {
         guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
         return try SyncEngine(store: store, account: account,
                               options: SyncOptions(folders: folders, batchBytes: batchBytes, timeoutSeconds: timeout)).run()
+    }
+
+    /// A watch of the hostile server's account (no poll of the other folders).
+    private func startWatch(idleRefresh: Double) throws -> WatchRun {
+        let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings),
+                                    options: SyncOptions(timeoutSeconds: 10))
+        return WatchRun(SyncWatcher(engine: engine, idleRefresh: idleRefresh, pollInterval: 1000))
     }
 
     /// The folders of the `EmailReceived` events, in log order.
@@ -150,9 +169,7 @@ final class HostileSyncTests: SyncTestCase {
     /// doubling (a session that synced had reset them to 1 s: a reconnect and a full sync every second, for ever).
     func testAServerFailingAtEverySessionGoesThroughTheBackoff() throws {
         try startHostile("garbage-always")
-        let engine = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings),
-                                    options: SyncOptions(timeoutSeconds: 10))
-        let watch = WatchRun(SyncWatcher(engine: engine, idleRefresh: 2, pollInterval: 1000))
+        let watch = try startWatch(idleRefresh: 2)
         let deadline = Date().addingTimeInterval(30)
         while watch.retries.withLock({ $0 }) < 4 && Date() < deadline && watch.failure.withLock({ $0 }) == nil {
             Thread.sleep(forTimeInterval: 0.1)
@@ -279,6 +296,34 @@ final class HostileSyncTests: SyncTestCase {
         }
         XCTAssertEqual(try receivedFolders(), ["INBOX", "Sent", "Archive", "Trash", "Zed"])
         XCTAssertEqual(try views.syncedCount(account: accountName, folder: "INBOX"), 1)
+    }
+
+    /// A server repeating "* 1 EXISTS" every 50 ms during IDLE, nothing changed: the watch stays in its IDLE (each repeat
+    /// had ended it and synced the Inbox again: two EXAMINEs each, ~30 a second, for ever). The second message, told by
+    /// "* 2 EXISTS" 4 s into the IDLE (then repeated), is synced once the server has told no other change for 1 s
+    /// (`IdleChanges.quiet`; at most 2 s after the first); the watch can be stopped however busy the server is.
+    func testARepeatedUnchangedExistsCostsNoSyncAndANewMessageStillArrives() throws {
+        try startHostile("exists-repeat")
+        let watch = try startWatch(idleRefresh: 60)
+        let deadline = Date().addingTimeInterval(30)
+        var got: Date?
+        while got == nil && Date() < deadline && watch.failure.withLock({ $0 }) == nil {
+            Thread.sleep(forTimeInterval: 0.05)
+            if try views.syncedCount(account: accountName, folder: "INBOX") == 2 { got = Date() }
+        }
+        // The new count repeated for a while more: still no sync.
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertTrue(watch.stop(within: 10), "the watch stopped in the flood")
+        XCTAssertNil(watch.failure.withLock { $0 }, "the watch went on")
+        XCTAssertEqual(watch.retries.withLock { $0 }, 0, "no reconnect")
+        let lines = try hostileLines()
+        let arrivedAt = try XCTUnwrap(lines.first { $0.hasPrefix("NEW ") }.flatMap { Double($0.dropFirst(4)) }, "\(lines)")
+        let syncedAt = try XCTUnwrap(got, "the new message synced")
+        // 1 s of quiet (2 s at most) after the EXISTS, the sync, a busy machine.
+        XCTAssertLessThan(syncedAt.timeIntervalSince1970 - arrivedAt, 5, "the new message synced promptly")
+        let selects = lines.filter { $0 == "SELECT INBOX" }.count
+        // The first sync's, the watch's sync and EXAMINE before its IDLE, the same after the new message: 5.
+        XCTAssertLessThanOrEqual(selects, 7, "the Inbox synced again only for the new message: \(selects) EXAMINEs")
     }
 
     func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {

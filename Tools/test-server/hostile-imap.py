@@ -29,10 +29,14 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
   folders          LIST names Zed, Broken, Trash (\\Trash), Archive (\\Archive), Sent (\\Sent) and INBOX, in that order; each
                    holds one small message (UID 1, Message-ID <FOLDER-1@example.com>).
   folders-garbage  as folders, but the EXAMINE (or SELECT) of Broken is answered with a malformed untagged FETCH.
+  exists-repeat    INBOX holds one small message; every IDLE gets "* N EXISTS" with the count unchanged every 50 ms
+                   until DONE. A second message arrives 4 s after the first IDLE began (printed "NEW <unix time>"),
+                   said by "* 2 EXISTS" and repeated as before. Each EXAMINE or SELECT is printed ("SELECT <name>").
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
 connection.
 """
 import re
+import select
 import socket
 import ssl
 import sys
@@ -42,10 +46,12 @@ import time
 CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR IDLE"
 BODY_SIZE = 2 << 20
 ONCE_MODES = ("examine-no-once", "garbage-once")
-SMALL_MODES = ONCE_MODES + ("garbage-always",)
+SMALL_MODES = ONCE_MODES + ("garbage-always", "exists-repeat")
 FOLDER_MODES = ("folders", "folders-garbage")
 FOLDER_LIST = [("Zed", ""), ("Broken", ""), ("Trash", " \\Trash"), ("Archive", " \\Archive"), ("Sent", " \\Sent"),
                ("INBOX", "")]
+REPEAT_EVERY = 0.05
+REPEAT_NEW_AFTER = 4.0
 
 
 SHORT_UID = 300
@@ -109,6 +115,14 @@ class Shared:
     lock = threading.Lock()
     faulted = False
     lies_told = 0
+    idle_since = None
+
+    @classmethod
+    def idling(cls):
+        """Notes that an IDLE began (exists-repeat: the second message comes REPEAT_NEW_AFTER after the first)."""
+        with cls.lock:
+            if cls.idle_since is None:
+                cls.idle_since = time.time()
 
     @classmethod
     def fault(cls):
@@ -131,6 +145,12 @@ class Shared:
                 return [1, 2] if cls.faulted else [1]
         if mode in FOLDER_MODES:
             return [1]
+        if mode == "exists-repeat":
+            with cls.lock:
+                if not cls.faulted and cls.idle_since is not None and time.time() >= cls.idle_since + REPEAT_NEW_AFTER:
+                    cls.faulted = True
+                    print(f"NEW {time.time()}", flush=True)
+                return [1, 2] if cls.faulted else [1]
         return []
 
 
@@ -215,6 +235,15 @@ def serve(conn, mode):
                  f"[2026-12-07 04:00:00] (0.001 + 0.000 secs).\r\n")
         elif cmd in ("EXAMINE", "SELECT") and mode == "folders-garbage" and mailbox_of(rest) == "Broken":
             send(b"* 1 FETCH (FLAGS (\\Seen \x01bad))\r\n")
+        elif cmd == "IDLE" and mode == "exists-repeat":
+            send("+ idling\r\n")
+            Shared.idling()
+            # The count the client knows, again and again, until it sends DONE (a new message changes it once).
+            while not (conn.pending() or select.select([conn], [], [], REPEAT_EVERY)[0]):
+                send(f"* {len(Shared.existing(mode))} EXISTS\r\n")
+            if not f.readline():
+                return
+            send(f"{tag} OK idle done\r\n")
         elif cmd == "IDLE":
             send("+ idling\r\n")
             if mode == "garbage-always" or (mode == "garbage-once" and Shared.fault()):
@@ -225,6 +254,8 @@ def serve(conn, mode):
             send(f"{tag} OK idle done\r\n")
         elif cmd in ("EXAMINE", "SELECT"):
             selected = mailbox_of(rest)
+            if mode == "exists-repeat":
+                print(f"SELECT {selected}", flush=True)
             if mode in FOLDER_MODES:
                 body_of = lambda uid, folder=selected: folder_message(folder, uid)
             existing = Shared.existing(mode)

@@ -3,6 +3,7 @@ import EventModel
 import Foundation
 import IMAPClient
 import IMAPProtocol
+import SecureTransport
 import SyncCore
 
 /// `mailstore sync --watch`: a full sync, then IDLE on the Inbox, re-issued every refresh interval (the provider's
@@ -124,8 +125,8 @@ public final class SyncWatcher {
     }
 
     /// One connected session: a full sync, then IDLE until stopped or the connection fails. The Inbox is synced
-    /// again after every IDLE (an event or the refresh interval), and IDLE starts only when the selected Inbox
-    /// matches what the log holds, so a change made between the sync and IDLE is never missed.
+    /// again after every IDLE (changes heard and settled, ``IdleChanges``, or the refresh interval), and IDLE starts only
+    /// when the selected Inbox matches what the log holds, so a change made between the sync and IDLE is never missed.
     func watchOnce() throws {
         defer { helper?.disconnect() }
         report(try engine.syncAll())
@@ -158,9 +159,14 @@ public final class SyncWatcher {
             resynced = false
             var localError: Error?
             var noRoom = false
+            // An EXISTS repeating the count known is no change; changes are synced once settled (``IdleChanges``).
+            var changes = IdleChanges(count: sel.exists)
+            var localCheckedAt = Deadline.now()
             do {
-                try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.localCheckInterval, tick: {
-                    if self.stopping() { return true }
+                try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.idleTick, tick: {
+                    if self.stopping() || changes.isDue { return true }
+                    guard Deadline.now() - localCheckedAt >= SyncWatcher.localCheckInterval else { return false }
+                    localCheckedAt = Deadline.now()
                     do {
                         try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
                         try self.tellLogGrowth()
@@ -173,10 +179,9 @@ public final class SyncWatcher {
                         return true
                     }
                 }) { response in
-                    switch response {
-                    case .exists, .expunge, .vanished, .fetch: false
-                    default: true
-                    }
+                    changes.heard(response)
+                    // Changes that keep coming are synced at most ``IdleChanges/longest`` after the first.
+                    return !changes.isDue
                 }
             } catch {
                 throw SyncError.server(error)
@@ -255,6 +260,9 @@ public final class SyncWatcher {
 
     /// How often, during IDLE, the watcher looks for local work (a read of the small actions view).
     static let localCheckInterval = 2.0
+    /// How often, during IDLE, the watcher looks whether to stop or whether the changes heard have settled (seconds): a
+    /// settled change is synced at most this much after ``IdleChanges/quiet``.
+    static let idleTick = 0.25
     /// How often, during IDLE, the outbox's due retries are delivered.
     static let outboxCheckInterval = 60.0
 
