@@ -82,6 +82,38 @@ extension EventLog {
         return from
     }
 
+    /// The type of the newest event of each of `streams` at or before sequence `through` (nil: at the head), in their
+    /// order: nil for a stream with none then, or whose record's header does not decode. One read transaction, one
+    /// index lookup and one record's type read per stream (`MailStore.removedAccounts()` asks it of the `account/`
+    /// streams: the log's word on each, whatever point the views have folded to).
+    package func newestTypes(of streams: [String], through: UInt64? = nil) throws -> [EventType?] {
+        var key = [UInt8](repeating: 0, count: 8)
+        return try environment.read { txn in
+            try txn.withCursor(streamEvents) { c in
+                try streams.map { stream -> EventType? in
+                    let streamKey = EventLog.streamKey(stream)
+                    var entry: Cursor.Entry?
+                    // The stream's newest entry at or before `through`: the one before the first past it, else its last.
+                    if let through, through < UInt64.max {
+                        EventLog.encodeSequence(through + 1, into: &key)
+                        if try streamKey.withUTF8Buffer({ k in try key.withUnsafeBytes { try c.seek(key: k, valueAtLeast: $0) } }) != nil {
+                            entry = try c.previousDuplicate()
+                        } else if try streamKey.withUTF8Buffer({ try c.seek(exactly: $0) }) != nil {
+                            entry = try c.lastDuplicate()
+                        }
+                    } else if try streamKey.withUTF8Buffer({ try c.seek(exactly: $0) }) != nil {
+                        entry = try c.lastDuplicate()
+                    }
+                    guard let e = entry, e.value.count == 8 else { return nil }
+                    let seq = EventLog.decodeSequence(e.value)
+                    if let through, seq > through { return nil }
+                    EventLog.encodeSequence(seq, into: &key)
+                    return try key.withUnsafeBytes { try txn.get(events, key: $0) }.flatMap(RecordCodec.peekType)
+                }
+            }
+        }
+    }
+
     /// The first sequence recorded at or after `time`, or the head's + 1 when none is: a binary search, recorded
     /// times never going back along the log (`appendIn`). In a log written before they were kept so, a time the
     /// clock went back over names one of the points it could.

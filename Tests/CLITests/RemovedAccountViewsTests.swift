@@ -1,4 +1,7 @@
+import EventLog
+import EventModel
 import Foundation
+import MailStore
 import TestSupport
 import XCTest
 
@@ -119,5 +122,45 @@ final class RemovedAccountViewsTests: CLITestCase {
         XCTAssertEqual(Set((page["threads"] as? [[String: Any]])?.compactMap { $0["accountId"] as? String } ?? []), ["home"])
         let unified = try object(["project", "--view", "threads", "--unified", "--folder", "Archive", "--json"])
         XCTAssertEqual((unified["threads"] as? [[String: Any]])?.compactMap { $0["accountId"] as? String }, ["home", "home"])
+    }
+    /// Views behind the log (another process's `account add` appended and not yet folded, a long-running process's views)
+    /// never show an account added again as removed: the log's `account/` stream decides, not the accounts view. It had
+    /// been left out of the unified inbox, the badge and the unified names until the views caught up.
+    func testAnAccountAddedAgainIsNotRemovedWhileTheViewsAreBehindTheLog() throws {
+        try mailstore("init")
+        try add("work", "carol@example.com")
+        try fileAsSynced(mbox: try mbox("work", count: 3), account: "work")
+        try add("home", "dan@example.com")
+        try fileAsSynced(mbox: try mbox("home", count: 2), account: "home")
+        try mailstore("account", "remove", "work")
+        // A process whose views are open, caught up with the removal.
+        let reader = try MailStore.open(at: store)
+        let list = FetchThreadsUseCase(store: reader)
+        func accounts() throws -> [String: Int] {
+            try list.fetchUnifiedThreads(pageSize: 100).threads.reduce(into: [:]) { $0[$1.accountId, default: 0] += 1 }
+        }
+        XCTAssertEqual(try accounts(), ["home": 2])
+        XCTAssertEqual(try list.fetchBadgeCount(), 2)
+        // Added again: its `AccountAdded` in the log, not folded into the views yet (as between another process's append
+        // and its fold).
+        var added: AccountAdded?
+        try reader.log.scanDecoded(filter: ScanFilter(stream: .account("work"))) { _, event in
+            if case .success(.accountAdded(let a)) = event { added = a }
+            return true
+        }
+        try reader.log.append(NewEvent(event: .accountAdded(try XCTUnwrap(added)), account: "work", stream: .account("work"), actor: .user))
+        XCTAssertNil(try reader.views().account(named: "work"), "the views are behind the log")
+        XCTAssertEqual(try accounts(), ["work": 3, "home": 2])
+        XCTAssertEqual(try list.fetchBadgeCount(), 5)
+        XCTAssertEqual(try reader.unifiedAccountNames(), ["home", "work"])
+        XCTAssertEqual(try reader.removedAccounts(), [])
+        // Removed again in the log, the views still behind: left out at once.
+        try reader.log.append(NewEvent(event: .accountRemoved(AccountRemoved(name: "work")), account: "work", stream: .account("work"), actor: .user))
+        XCTAssertEqual(try accounts(), ["home": 2])
+        XCTAssertEqual(try reader.removedAccounts(), ["work"])
+        // As of the point before the second add, it was removed; as of the add, it was not.
+        let head = try reader.log.head().sequence
+        XCTAssertEqual(try reader.asOf(String(head - 2)).removedAccounts(), ["work"])
+        XCTAssertEqual(try reader.asOf(String(head - 1)).removedAccounts(), [])
     }
 }

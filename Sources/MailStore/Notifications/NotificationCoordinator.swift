@@ -153,10 +153,10 @@ public struct NotificationCoordinator {
     // MARK: Decisions
 
     /// The most recent decisions, newest first: of `account` when given (an account removed now too, by name), else of
-    /// every account but those removed now (`MailStore.removedAccounts(in:)`).
+    /// every account but those removed now (`MailStore.removedAccounts()`).
     public func recent(account: String? = nil, limit: Int = 100) throws -> [NotificationRecord] {
         let views = try store.views()
-        let removed = account == nil ? try store.removedAccounts(in: views) : []
+        let removed = account == nil ? try store.removedAccounts() : []
         return try views.recentNotifications(account: account, leavingOut: removed,
                                              limit: min(max(limit, 0), NotificationCoordinator.readLimit))
     }

@@ -52,7 +52,7 @@ extension MailStore {
         let index = try searchIndex()
         let views = try latestViews()
         let limit = max(1, min(limit, MailStore.maxSearchRows))
-        let query = MailStore.leavingOut(try removedAccounts(in: views), from: query, account: account)
+        let query = MailStore.leavingOut(try removedAccounts(), from: query, account: account)
         let threadEmails: (String) throws -> [String] = { id in try views.threadEmails(id: id).map(\.id) }
         func iso(_ seconds: Int64) -> String { Timestamp(microseconds: seconds * 1_000_000).iso8601 }
         return try index.withTimeLimit(timeLimit) {
@@ -100,7 +100,7 @@ extension MailStore {
         }
     }
 
-    /// `query` without the mail of the accounts of `removed` (`removedAccounts(in:)`) when it spans accounts (no
+    /// `query` without the mail of the accounts of `removed` (`removedAccounts()`) when it spans accounts (no
     /// `account` given): a condition `NOT account:NAME` for each, but one the query names in an `account:` term (read by
     /// name, as `--account` reads it).
     static func leavingOut(_ removed: Set<String>, from query: SearchQuery, account: String?) -> SearchQuery {

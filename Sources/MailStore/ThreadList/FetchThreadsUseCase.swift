@@ -13,20 +13,20 @@ public struct FetchThreadsUseCase: Sendable {
     /// Where its views come from: the store's, or given ones (a past state built in a scratch folder).
     let source: @Sendable () throws -> ViewStore
     var views: ViewStore { get throws { try source() } }
-    /// The accounts removed now (`MailStore.removedAccounts(in:)`), which the reads across accounts leave out; read once
+    /// The accounts removed now (`MailStore.removedAccounts()`), which the reads across accounts leave out; read once
     /// per such read.
-    let removedSource: @Sendable (ViewStore) throws -> Set<String>
+    let removedSource: @Sendable () throws -> Set<String>
 
     /// The thread list of `store` (its views are opened when first needed).
     public init(store: MailStore) {
         source = { try store.views() }
-        removedSource = { try store.removedAccounts(in: $0) }
+        removedSource = { try store.removedAccounts() }
     }
 
     /// The thread list over given views (without the log, no account is known to be removed).
     package init(views: ViewStore) {
         source = { views }
-        removedSource = { _ in [] }
+        removedSource = { [] }
     }
 
     /// A page of the threads of `folderId` in `accountId` (a thread is in a folder when any of its emails
@@ -69,14 +69,14 @@ public struct FetchThreadsUseCase: Sendable {
     /// ``fetchThreads(accountId:folderId:category:cursor:pageSize:)`` reads it), merged the same way; a folder no account
     /// has throws `ThreadListError.folderNotFound`.
     ///
-    /// Accounts removed now (`MailStore.removedAccounts(in:)`) are left out (their mail is read by naming the account);
+    /// Accounts removed now (`MailStore.removedAccounts()`) are left out (their mail is read by naming the account);
     /// mail imported without a server stays in. With none removed, the unified inbox is one index (the views' `*` scope);
     /// with some, the Inbox-role folders of the others are merged, one page read of each in one read transaction.
     public func fetchUnifiedThreads(folderId: String? = nil, category: AICategory? = nil, cursor: ThreadCursor? = nil,
                                     pageSize: Int = defaultPageSize) throws -> ThreadPage {
         let views = try self.views
         let removed: Set<String>
-        do { removed = try removedSource(views) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        do { removed = try removedSource() } catch { throw ThreadListError.fetchFailed(underlying: error) }
         guard let folderId, folderId.uppercased() != "INBOX" else {
             if removed.isEmpty {
                 return try page(scope: "*", folder: "INBOX", category: category, cursor: cursor, pageSize: pageSize)
@@ -182,12 +182,12 @@ extension FetchThreadsUseCase {
     }
 
     /// The badge: unread mail in Inbox-role folders only, of one account or (nil) of every account but those removed
-    /// now (`MailStore.removedAccounts(in:)`: their mail still counts in their own badge, by name).
+    /// now (`MailStore.removedAccounts()`: their mail still counts in their own badge, by name).
     public func fetchBadgeCount(accountId: String? = nil) throws -> Int {
         do {
             let views = try self.views
             if let accountId { return try views.unreadCount(account: accountId, folder: UnreadProjector.badgeScope, category: "all") }
-            let removed = try removedSource(views)
+            let removed = try removedSource()
             if removed.isEmpty { return try views.unreadCount(account: "*", folder: UnreadProjector.badgeScope, category: "all") }
             // The accounts' own badges, those removed left out (the `*` counter holds every account's).
             var sum = 0
