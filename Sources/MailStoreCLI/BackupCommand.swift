@@ -44,23 +44,16 @@ struct BackupCommand: ParsableCommand {
             let copying = ProgressBar("copying the log (MiB)", total: nil, quiet: quiet || json)
             let bar = ProgressBar("verifying the copy", total: nil, quiet: quiet || json || noVerify)
             var copied = false
-            let r: BackupReport
-            do {
-                r = try store.backup(to: destination, includeSecrets: includeSecrets, verify: !noVerify, copyProgress: { done, total in
-                    copying.update(done >> 20, total: total >> 20)
-                }, progress: { done, _ in
-                    if !copied {
-                        copying.finish()
-                        copied = true
-                    }
-                    bar.update(done)
-                })
-            } catch let e as BackupError where ErrorCategory(of: e) == .invalidInput {
-                // A destination that cannot be one: said as such, exit 64, without the usage text (the arguments'
-                // form was right).
-                Terminal.error("\(e)")
-                throw ExitCode.validationFailure
-            }
+            // A destination that cannot be one is exit 64 with why, without the usage text (`CLIExit.run`).
+            let r = try store.backup(to: destination, includeSecrets: includeSecrets, verify: !noVerify, copyProgress: { done, total in
+                copying.update(done >> 20, total: total >> 20)
+            }, progress: { done, _ in
+                if !copied {
+                    copying.finish()
+                    copied = true
+                }
+                bar.update(done)
+            })
             if !copied { copying.finish() }
             bar.finish()
             let clean = r.verification?.isClean ?? true

@@ -36,10 +36,11 @@ package enum CLIExit {
                 Terminal.error("\(error)")
                 throw ExitCode(notFound)
             }
-            let category = ErrorCategory(of: error)
-            if category == .invalidInput { throw ValidationError("\(error)") }
+            // A value the library refused (a point in time that is not one, an import's account or folder name, a backup
+            // destination that cannot be one) is exit 64 with its reason, without the usage: the command line's form
+            // was right.
             Terminal.error("\(error)")
-            throw ExitCode(code(for: category))
+            throw ExitCode(code(for: ErrorCategory(of: error)))
         }
     }
 

@@ -76,18 +76,13 @@ package struct MailstoreCommand: ParsableCommand {
         }
     }
 
-    /// The text for `error`: the parser's own, but a usage error a command's `run` found (a value checked against
-    /// the store) shows that command's usage, where the parser would show the root's (`mailstore <subcommand>`).
+    /// The text for `error`: the parser's own for a malformed command line (an unknown option, a missing argument, a
+    /// value `validate` refused), with the usage of the command; but a value a command's `run` refused once it looked
+    /// at the store or a file (several accounts and none given, a cursor of other accounts, an unreadable
+    /// `--ids-from`) is one `mailstore: error:` line saying why and what to do, without the usage: the command line's
+    /// form was right, and the usage text buried the reason.
     static func message(for error: Error, ranCommand: ParsableCommand.Type?) -> String {
-        guard let ranCommand, ranCommand != MailstoreCommand.self, let e = error as? ValidationError else {
-            return fullMessage(for: error)
-        }
-        let usage = usageString(for: ranCommand)
-        let path = usage.split(separator: " ").prefix { !"-[<".contains($0.first ?? "-") }.joined(separator: " ")
-        return """
-            Error: \(e.message)
-            Usage: \(usage)
-              See '\(path) --help' for more information.
-            """
+        guard ranCommand != nil, let e = error as? ValidationError else { return fullMessage(for: error) }
+        return "mailstore: error: \(e.message)"
     }
 }

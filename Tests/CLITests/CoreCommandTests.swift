@@ -227,6 +227,33 @@ final class CoreCommandTests: CLITestCase {
         try mailstore("contacts", "complete", String(repeating: "a", count: 256))
     }
 
+    /// A value a command refuses once it runs (a point in time that is not one, the name an import files under,
+    /// several accounts and none given) is one `mailstore: error:` line with why and what to do, exit 64, without the
+    /// usage text; a malformed command line (an unknown option, a value out of its range) still shows the usage.
+    func testAValueRefusedOnceTheCommandRunsSaysWhyWithoutTheUsage() throws {
+        try mailstore("init")
+        try addAccount("work", email: "carol@example.com")
+        try addAccount("home", email: "dan@example.com")
+        let cases: [([String], String)] = [
+            (["project", "--view", "accounts", "--as-of", "garbage"], "'garbage' is neither a sequence number nor a time: an ISO 8601 time"),
+            (["search", "*", "--account", "work", "--as-of", "last tuesday"], "'last tuesday' is neither a sequence number nor a time"),
+            (["import", "--mbox", "/nonexistent", "--account", "*"], "--account \"*\" cannot name an account: give 1 to 1,024 bytes"),
+            (["project", "--view", "threads"], "this store has several accounts (home, work): give --account NAME or --unified"),
+            (["draft", "new", "--to", "x@example.com"], "this store has several accounts (home, work): give --account NAME"),
+        ]
+        for (args, message) in cases {
+            let r = try mailstore(args, expect: 64)
+            XCTAssertTrue(r.stderr.hasPrefix("mailstore: error: "), "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("Usage:"), "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(args): \(r.stderr)")
+        }
+        for args in [["project", "--view", "threads", "--bogus"], ["project", "--view", "threads", "--limit", "0"], ["project"]] {
+            let r = try mailstore(args, expect: 64)
+            XCTAssertTrue(r.stderr.contains("Usage: mailstore project"), "\(args): \(r.stderr)")
+        }
+    }
+
     func appendExamples() throws {
         let log = try EventLog(store: StoreDirectory(path: store))
         try log.append(DomainEvent.examples.enumerated().map { i, e in
