@@ -23,6 +23,10 @@ public struct BackupReport: Sendable, Equatable {
     /// The accounts (sorted names) whose secret is a file outside the store (`file:PATH`, or an OAuth token file
     /// outside its `secrets/`): never in a backup; a store restored from it reads them from the same paths.
     public var accountsWithSecretsOutside: [String] = []
+    /// Why ``accountsWithSecretsOutside`` could not be made (the log's account streams could not be read: a damaged
+    /// stream index, which the verification of the copy names too), or nil when it was: when set, the list is empty
+    /// because it is not known, not because no account keeps its secret outside the store.
+    public var accountsWithSecretsOutsideUnlisted: String? = nil
     /// True when the folder held what a backup killed midway had left there (cleared first).
     public var clearedUnfinished: Bool
     /// The copy walked as `verify` walks a store (hash chain, every record, indexes, blobs), when asked.

@@ -121,9 +121,12 @@ extension MailStore {
             throw error
         }
         let verifySeconds = verify ? MailStore.seconds(since: verifyStarted) : 0
-        // Named so a restore is not taken for holding them (the accounts configured now; a log that cannot be read for
-        // them here has failed the copy or its verification already, so none are named rather than the backup failed).
-        let outside = (try? accountsWithSecretsOutside()) ?? []
+        // Named so a restore is not taken for holding them (the accounts configured now). A log that cannot be read for
+        // them here (a damaged stream index, which the copy's verification names too) does not fail the backup: the
+        // report says the list could not be made, and why, rather than naming none.
+        var outside: [String] = []
+        var outsideUnlisted: String?
+        do { outside = try accountsWithSecretsOutside() } catch { outsideUnlisted = "\(error)" }
         let placed = verification?.isClean ?? true
         if placed {
             // Into place, `FORMAT` last; then the backup is no longer unfinished.
@@ -148,7 +151,7 @@ extension MailStore {
             sourceFileBytes: Environment.fileSize(Environment.dataFile(directory.logPath)) ?? 0,
             copyFileBytes: Environment.fileSize(Environment.dataFile(placed ? logFolder : stagedLog)) ?? 0,
             secretsCopied: secrets.copied, secretsLeftOut: secrets.leftOut, secretsSkipped: secrets.skipped,
-            accountsWithSecretsOutside: outside, clearedUnfinished: clearedUnfinished, verification: verification,
+            accountsWithSecretsOutside: outside, accountsWithSecretsOutsideUnlisted: outsideUnlisted, clearedUnfinished: clearedUnfinished, verification: verification,
             copySeconds: copySeconds, verifySeconds: verifySeconds)
     }
 

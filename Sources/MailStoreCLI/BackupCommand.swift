@@ -66,6 +66,7 @@ struct BackupCommand: ParsableCommand {
                     "secretsCopied": r.secretsCopied, "secretsLeftOut": r.secretsLeftOut, "clearedUnfinished": r.clearedUnfinished,
                     "secretsSkipped": r.secretsSkipped.map { ["name": $0.name, "why": $0.why] },
                     "accountsWithSecretsOutside": r.accountsWithSecretsOutside,
+                    "accountsWithSecretsOutsideUnlisted": r.accountsWithSecretsOutsideUnlisted as Any? ?? NSNull(),
                     "verified": v != nil, "clean": v.map { $0.isClean as Any } ?? NSNull(), "events": v.map { $0.eventsChecked as Any } ?? NSNull(),
                     "blobs": v.map { $0.blobsChecked as Any } ?? NSNull(), "problems": v?.problems.map(\.description) ?? [],
                     "copySeconds": r.copySeconds, "verifySeconds": r.verifySeconds,
@@ -96,6 +97,10 @@ struct BackupCommand: ParsableCommand {
                 }
             }
             for s in r.secretsSkipped { Terminal.warning(s.description) }
+            if let why = r.accountsWithSecretsOutsideUnlisted {
+                Terminal.warning("the accounts whose secret files are kept outside the store could not be listed (\(why)); "
+                                 + "a backup never holds such a file: `mailstore account list` says where each account's secret is read from")
+            }
             if !clean {
                 Terminal.error("the copy failed verification, so it was not put in place: it is kept in \(r.copyFolder) for inspection "
                                + "(the next backup into \(r.destination) clears it); the store's own log is likely damaged too; run `mailstore verify`")

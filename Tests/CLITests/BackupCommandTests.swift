@@ -1,4 +1,7 @@
+import EventLog
+import EventModel
 import Foundation
+import LMDB
 import TestSupport
 import XCTest
 
@@ -155,5 +158,28 @@ final class BackupCommandTests: CLITestCase {
         XCTAssertTrue(warned.stderr.contains("mailstore: warning: secrets/b.oauth was not copied: it is a symbolic link"), warned.stderr)
         XCTAssertTrue(warned.stdout.contains("Not in the backup: the secret files of 1 account kept outside the store (work): "
                                              + "a store restored from it reads them from the same paths"), warned.stdout)
+    }
+    /// Accounts whose secret is outside the store that cannot be listed (the log's record of one gone) are said to be
+    /// unlisted, with why, on stderr and in the JSON, not left unnamed without a word.
+    func testAccountsWithSecretsOutsideThatCannotBeListedAreSaidSo() throws {
+        try importSample()
+        try addAccount("work")
+        try addAccount("home", email: "dan@example.com")
+        do {
+            let log = try EventLog(store: StoreDirectory(path: store))
+            var added: UInt64?
+            try log.scan(filter: ScanFilter(stream: .account("work"))) { added = $0.envelope.sequence; return true }
+            let sequence = try XCTUnwrap(added)
+            let key = withUnsafeBytes(of: sequence.bigEndian) { Array($0) }
+            let events = try log.environment.openDatabase("events")
+            XCTAssertTrue(try log.environment.write { txn in try txn.delete(events, key: key) })
+        }
+        let r = try mailstore("backup", dir.file("bk"), "--quiet", expect: 1)
+        XCTAssertTrue(r.stderr.contains("mailstore: warning: the accounts whose secret files are kept outside the store could not be listed ("), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the stream index names a missing event"), r.stderr)
+        let json = try mailstore("backup", dir.file("bk2"), "--json", expect: 1)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertTrue((object["accountsWithSecretsOutsideUnlisted"] as? String)?.contains("missing event") == true, json.stdout)
+        XCTAssertEqual(object["accountsWithSecretsOutside"] as? [String], [])
     }
 }

@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import LMDB
 import MailStore
 import TestSupport
 import XCTest
@@ -139,6 +140,37 @@ final class BackupTests: XCTestCase {
         let report = try store.backup(to: dir.file("bk"), includeSecrets: true)
         XCTAssertEqual(report.accountsWithSecretsOutside, ["work"])
         XCTAssertEqual(try store.backup(to: dir.file("bk2")).accountsWithSecretsOutside, ["work"], "said without --include-secrets too")
+    }
+
+    /// A log whose account streams cannot be read for the accounts whose secret is outside the store (a record its
+    /// stream index names is gone: a damaged page) does not name none without a word: the report says the list could
+    /// not be made, and why. The copy's verification names the damage.
+    func testAccountsWithSecretsOutsideThatCannotBeListedAreSaidSo() throws {
+        let pw = dir.file("pw")
+        try Data("hunter2".utf8).write(to: URL(fileURLWithPath: pw))
+        chmod(pw, 0o600)
+        for (name, credential) in [("home", CredentialSource.environment("MAILSTORE_UNUSED")), ("work", .file(pw)), ("zed", .file(pw))] {
+            try store.addAccount(AccountSettings(name: name, email: "\(name)@example.com", host: "imap\(name).example.com", port: 993,
+                                                 security: "tls", credential: credential))
+        }
+        var added: UInt64?
+        try store.log.scan(filter: ScanFilter(stream: .account("work"))) { added = $0.envelope.sequence; return true }
+        let sequence = try XCTUnwrap(added)
+        let key = withUnsafeBytes(of: sequence.bigEndian) { Array($0) }
+        let events = try store.log.environment.openDatabase("events")
+        XCTAssertTrue(try store.log.environment.write { txn in try txn.delete(events, key: key) })
+        let report = try store.backup(to: dir.file("bk"), includeSecrets: true)
+        XCTAssertEqual(report.verification?.isClean, false, "the copy's verification names the damage")
+        XCTAssertEqual(report.accountsWithSecretsOutside, [])
+        let why = try XCTUnwrap(report.accountsWithSecretsOutsideUnlisted, "the list could not be made, and that is said")
+        XCTAssertTrue(why.contains("the stream index names a missing event"), why)
+        // Undamaged, they are listed and nothing is said.
+        let clean = try MailStore.create(at: dir.file("clean"))
+        try clean.addAccount(AccountSettings(name: "work", email: "work@example.com", host: "imap.example.com", port: 993,
+                                             security: "tls", credential: .file(pw)))
+        let listed = try clean.backup(to: dir.file("bk2"))
+        XCTAssertEqual(listed.accountsWithSecretsOutside, ["work"])
+        XCTAssertNil(listed.accountsWithSecretsOutsideUnlisted)
     }
 
     func testADestinationThatIsNotNewOrEmptyOrIsInsideTheStoreIsRefusedUntouched() throws {
