@@ -111,11 +111,18 @@ public struct ManageThreadActionsUseCase {
 
     /// Mail of an account with no server (an import) has nothing to write back: its action is complete at once (an
     /// `ActionApplied` for every target), never left pending. Nothing for an account with a server. The mail of an
-    /// account removed since (its name's stream has events, its configuration is gone) has a server no action reaches:
-    /// `ActionError.accountRemoved` (it had been taken for an import's: done here, never on the server).
+    /// account removed since (its name's stream's newest event in the log is its `AccountRemoved`) has a server no
+    /// action reaches: `ActionError.accountRemoved` (it had been taken for an import's: done here, never on the server).
+    /// An account the views do not list yet but the log has added again (views behind it) is an account with a server.
     func completedLocally(_ id: EventID, _ targets: [ActionTarget], account: String) throws -> [NewEvent] {
         guard try views.account(named: account) == nil else { return [] }
-        if try store.log.streamVersion(.account(account)) > 0 { throw ActionError.accountRemoved(account) }
+        let stream = StreamName.account(account)
+        if try store.log.streamVersion(stream) > 0 {
+            // A newest event that cannot be read is taken as a removal, as before the log was asked.
+            let newest = try store.log.newestTypes(of: [stream.rawValue]).first ?? nil
+            if newest == nil || newest == .accountRemoved { throw ActionError.accountRemoved(account) }
+            return []
+        }
         return [NewEvent(event: .actionApplied(ActionApplied(actionID: id, emailIDs: targets.map(\.emailID))),
                          account: account, stream: .action(id), causationID: id, actor: .system)]
     }
