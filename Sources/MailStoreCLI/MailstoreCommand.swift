@@ -78,9 +78,9 @@ package struct MailstoreCommand: ParsableCommand {
 
     /// The text for `error`: the parser's own for a malformed command line (an unknown option, a missing argument, a
     /// value `validate` refused), with the usage of the command; but a value a command's `run` refused once it looked
-    /// at the store or a file (several accounts and none given, a cursor of other accounts, an unreadable
-    /// `--ids-from`) is one `mailstore: error:` line saying why and what to do, without the usage: the command line's
-    /// form was right, and the usage text buried the reason.
+    /// at the store or a file (several accounts and none given, a cursor of other accounts, a `--body-file` that cannot
+    /// be read) is one `mailstore: error:` line saying why and what to do, without the usage: the command line's form
+    /// was right, and the usage text buried the reason. (`--ids-from` is read by `validate`, before anything runs.)
     static func message(for error: Error, ranCommand: ParsableCommand.Type?) -> String {
         guard ranCommand != nil, let e = error as? ValidationError else { return fullMessage(for: error) }
         return "mailstore: error: \(e.message)"
