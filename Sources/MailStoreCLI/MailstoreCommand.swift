@@ -32,6 +32,11 @@ package struct MailstoreCommand: ParsableCommand {
     /// (exit 64); thread actions read any number of ids up to 100,000 with `--ids-from FILE`.
     package static let maxArguments = 4_096
 
+    /// The most Unicode scalars one character (a letter with its combining marks, an emoji sequence) of an argument may
+    /// hold: far more than any script or emoji needs (UAX #15's stream-safe text: 30 marks after a base), few enough
+    /// that comparing arguments as Unicode text stays quick.
+    package static let maxScalarsPerCharacter = 256
+
     /// Sets the allocator (`AllocatorSettings`), parses the command line and runs the command, refusing one of more
     /// than `maxArguments` arguments.
     package static func main() {
@@ -51,6 +56,16 @@ package struct MailstoreCommand: ParsableCommand {
         for i in 1..<Int(CommandLine.argc) where CommandLine.unsafeArgv[i].map({ String(validatingCString: $0) == nil }) ?? false {
             Terminal.error("argument \(i) is not UTF-8 text: mailstore reads paths, names and ids as UTF-8 (rename a file or folder whose name has other bytes)")
             Foundation.exit(64)
+        }
+        // swift-argument-parser compares each argument with the option names as Unicode text, through normalization,
+        // whose reordering of combining marks is quadratic in their number: one letter with 16,000 alternating marks
+        // (32 KB) held any command 4 s before it began. Text, names and paths need far fewer in a character.
+        for (i, argument) in arguments.enumerated() {
+            if let heavy = argument.first(where: { $0.unicodeScalars.count > maxScalarsPerCharacter }) {
+                Terminal.error("argument \(i + 1) has a character with \(heavy.unicodeScalars.count - 1) combining marks or joined parts "
+                               + "(at most \(maxScalarsPerCharacter - 1)): remove them, or give such text in a file")
+                Foundation.exit(64)
+            }
         }
         var ran: ParsableCommand.Type?
         do {

@@ -7,7 +7,7 @@ enum ThreadRow {
     /// "Unknown" when the thread has no participants.
     static func senders(_ t: ThreadSummary) -> String {
         let names = t.participants.prefix(2).map { p -> String in
-            if let n = p.name?.trimmingCharacters(in: .whitespaces), !n.isEmpty {
+            if let n = shownName(p.name) {
                 if n.contains(",") { return n.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? n }
                 return String(n.split(separator: " ").first ?? Substring(n))
             }
@@ -15,6 +15,15 @@ enum ThreadRow {
         }
         let base = names.isEmpty ? "Unknown" : names.joined(separator: ", ")
         return t.messageCount > 1 ? "\(base) (\(t.messageCount))" : base
+    }
+
+    /// A participant's display name as a terminal shows it, or nil when nothing shows (no name, blanks, or only control
+    /// characters and escape sequences): the caller shows the address instead, so a name made of an escape sequence
+    /// cannot hide who wrote.
+    static func shownName(_ name: String?) -> String? {
+        guard let name else { return nil }
+        let shown = TerminalSanitiser.line(name).trimmingCharacters(in: .whitespaces)
+        return shown.isEmpty ? nil : shown
     }
 
     /// The thread's line, `width` columns wide, its time formatted by `times` (one for a whole listing).

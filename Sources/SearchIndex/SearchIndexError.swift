@@ -56,7 +56,8 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .query(let why): "search: \(why)"
         case .timedOut(let seconds):
             "search: stopped after its limit of \(String(format: "%g", seconds)) s; "
-                + "narrow the query (fewer or longer prefixes, a filter such as folder: or date:) or allow more time (--timeout)"
+                + "narrow the query (longer prefixes or fewer of them, fewer or rarer words, a filter such as folder: or date:) "
+                + "or allow more time (--timeout)"
         }
     }
 }

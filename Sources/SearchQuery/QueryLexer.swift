@@ -23,10 +23,26 @@ struct QueryLexer {
 
     /// The longest query accepted, in characters.
     static let maxLength = 4096
+    /// The longest query accepted, in bytes of UTF-8: with ``maxScalarsPerCharacter`` it bounds the lexer's and the
+    /// parser's work whatever the characters are.
+    static let maxBytes = 16_384
+    /// The most Unicode scalars one character (a grapheme cluster: a letter with its combining marks, an emoji
+    /// sequence) may hold: UAX #15's stream-safe text has at most 30 marks after a base; the longest emoji sequences
+    /// have 10. Characters are compared through Unicode normalization, whose reordering of marks is quadratic in their
+    /// number: a 32 KB query of one letter with 16,000 alternating marks (a "character" to the length check) took 19 s
+    /// to parse, before the search and its time limit began.
+    static let maxScalarsPerCharacter = 32
 
     static func tokens(_ query: String) throws(SearchQueryError) -> [Token] {
+        if query.utf8.count > maxBytes {
+            throw SearchQueryError(offset: 0, "the query is longer than \(maxBytes) bytes (\(query.utf8.count)); give fewer or shorter words")
+        }
         let chars = Array(query)
         if chars.count > maxLength { throw SearchQueryError(offset: maxLength, "the query is longer than \(maxLength) characters") }
+        if let at = chars.firstIndex(where: { $0.unicodeScalars.count > maxScalarsPerCharacter }) {
+            throw SearchQueryError(offset: at, "this character carries \(chars[at].unicodeScalars.count - 1) combining marks or joined "
+                                   + "parts (at most \(maxScalarsPerCharacter - 1)); remove them")
+        }
         var out: [Token] = []
         var i = 0
         func isSpace(_ c: Character) -> Bool { c.isWhitespace }
@@ -94,7 +110,8 @@ struct QueryLexer {
                 var k = i
                 while k < chars.count, !isSpace(chars[k]), chars[k] != "(", chars[k] != ")", chars[k] != "\"" { k += 1 }
                 let w = String(chars[i..<k])
-                switch w.uppercased() {
+                // (Only a word of 2 or 3 bytes can be an operator: no word is compared whole.)
+                switch (2...3).contains(w.utf8.count) ? w.uppercased() : "" {
                 case "AND": out.append(Token(kind: .and, offset: start))
                 case "OR": out.append(Token(kind: .or, offset: start))
                 case "NOT": out.append(Token(kind: .not, offset: start))

@@ -61,7 +61,10 @@ struct QueryParser {
             switch t.kind {
             case .or, .rparen:
                 if parts.isEmpty {
-                    throw SearchQueryError(offset: t.offset, t.kind == .or ? "OR needs a term on both sides" : "'()' is empty; put a term inside")
+                    if t.kind == .or { throw SearchQueryError(offset: t.offset, "OR needs a term on both sides") }
+                    // A ')' right after its '(' closes an empty group; any other opens none.
+                    let opened = pos > 0 && tokens[pos - 1].kind == .lparen
+                    throw SearchQueryError(offset: t.offset, opened ? "'()' is empty; put a term inside" : "this ')' has no matching '('")
                 }
                 return parts.count == 1 ? parts[0] : .and(parts)
             case .and:

@@ -20,9 +20,14 @@ package struct SearchQueryError: Error, Equatable, Sendable, CustomStringConvert
     /// Control characters in the query are shown as spaces so the caret lines up.
     /// A query longer than `width` characters is shown as the `width` around the offending one, an ellipsis for what
     /// is left out on either side (a query may be 4,096 characters and more: it and a line of as many spaces under it
-    /// had been printed whole).
+    /// had been printed whole). A character of more scalars than a query may hold in one (``QueryLexer/maxScalarsPerCharacter``)
+    /// is shown as U+FFFD: a letter with thousands of combining marks had been compared and printed whole (4 s).
     package func pointing(at query: String, width: Int = 72) -> String {
-        let chars = query.map { $0.isNewline || $0 == "\t" || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 }
+        let chars = query.map { (c: Character) -> Character in
+            if c.unicodeScalars.count > QueryLexer.maxScalarsPerCharacter { return "\u{FFFD}" }
+            if let a = c.asciiValue { return a < 0x20 || a == 0x7F ? " " : c }
+            return c.isNewline ? " " : c
+        }
         let at = min(max(offset, 0), chars.count)
         let end = min(chars.count, max(at - width / 2, 0) + width)
         let start = max(0, end - width)

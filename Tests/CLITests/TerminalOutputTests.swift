@@ -53,6 +53,32 @@ final class TerminalOutputTests: CLITestCase {
         XCTAssertTrue(contacts.stdout.contains("1 message, 1 from them"), contacts.stdout)
     }
 
+    /// A display name that is only an escape sequence (`ESC ] FOO BEL`, encoded) showed as a blank sender in the thread
+    /// list and in `search`: sanitised to nothing, it hid who wrote. The address is shown instead.
+    func testASenderNameOfOnlyAnEscapeSequenceShowsTheAddress() throws {
+        try mailstore("init")
+        let message = """
+        From enc@example.com Mon Nov 16 10:00:00 2026
+        From: =?UTF-8?B?G11GT08HIA==?= <hidden@example.com>
+        To: you@example.com
+        Subject: evilthree
+        Message-ID: <evilthree@example.com>
+        Date: Mon, 16 Nov 2026 10:00:00 +0000
+
+        body
+
+
+        """
+        try Data(message.utf8).write(to: URL(fileURLWithPath: dir.file("name.mbox")))
+        try mailstore("import", "--mbox", dir.file("name.mbox"), "--account", "demo")
+        let threads = try mailstore("project", "--view", "threads", "--account", "demo", "--folder", "name")
+        assertClean(threads.stdout, "the thread list")
+        XCTAssertTrue(threads.stdout.contains("hidden  "), threads.stdout)
+        let search = try mailstore("search", "evilthree")
+        assertClean(search.stdout, "search")
+        XCTAssertTrue(search.stdout.contains("hidden@example.com"), search.stdout)
+    }
+
     /// An error quoting a huge argument prints its beginning and its end (the hint), not the whole argument.
     /// Output that cannot be written (a full disk: `/dev/full`) fails the command with a message and the data error code,
     /// whether it went through stdio or straight to the file (a Foundation write had trapped, exit 132; stdio's lost
@@ -149,5 +175,18 @@ final class TerminalOutputTests: CLITestCase {
         XCTAssertEqual(r.status, 64, r.stderr)
         XCTAssertTrue(r.stderr.contains("argument 3 is not UTF-8 text"), r.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("s") }, [], "nothing made")
+    }
+
+    /// An argument holding a letter with thousands of combining marks is refused before the command line is parsed:
+    /// swift-argument-parser compares arguments as Unicode text, quadratic in a character's marks (16,000: 4 s before
+    /// any command began). A letter with 255 marks (far past any script) is still an argument.
+    func testAnArgumentWithACharacterOfThousandsOfMarksIsRefusedBeforeParsing() throws {
+        try mailstore("init")
+        let heavy = "e" + String(repeating: "\u{301}\u{316}", count: 2000)
+        let r = try mailstore(["project", "--view", "threads", "--folder", heavy], expect: 64)
+        XCTAssertTrue(r.stderr.contains("argument 5 has a character with 4000 combining marks or joined parts (at most 255)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("Usage"), r.stderr)
+        let fine = try mailstore(["project", "--view", "threads", "--folder", "e" + String(repeating: "\u{301}", count: 255)])
+        XCTAssertFalse(fine.stderr.contains("combining marks"), fine.stderr)
     }
 }

@@ -173,6 +173,9 @@ final class SearchQueryTests: XCTestCase {
             ("a AND", 2, "AND needs"),
             ("NOT", 0, "needs a term"),
             ("a ()", 3, "empty"),
+            (")", 0, "no matching '('"),
+            (") a", 0, "no matching '('"),
+            ("a OR )", 2, "OR needs"),
             ("size:lots", 5, "invalid size"),
             ("date:..", 5, "at least one side"),
             ("date:2024-03-01..2024-01-01", 5, "empty"),
@@ -231,5 +234,23 @@ final class SearchQueryTests: XCTestCase {
         XCTAssertTrue(five?.message.contains("at most 4 prefixes") ?? false, "\(String(describing: five))")
         XCTAssertEqual(five?.offset, four.utf8.count + 6)
         XCTAssertNotNil(failure(String(repeating: "a* ", count: 100)))
+    }
+
+    /// A letter with many combining marks is one character to the 4,096-character bound, and words were compared
+    /// through Unicode normalization, quadratic in the marks: `e` with 8,000 pairs of alternating marks (32 KB) took
+    /// 19 s to parse (outside the search's time limit) and was searched. A character holds at most 32 scalars, a query
+    /// at most 16 KiB; an accented letter, a family emoji and a flag still parse.
+    func testCharactersWithThousandsOfMarksAndOversizedQueriesAreRefused() {
+        let marks = "e" + String(repeating: "\u{301}\u{316}", count: 100)
+        let e = failure("find " + marks)
+        XCTAssertEqual(e?.offset, 5, "\(String(describing: e))")
+        XCTAssertTrue(e?.message.contains("200 combining marks") ?? false, "\(String(describing: e))")
+        XCTAssertNotNil(failure("e" + String(repeating: "\u{301}\u{316}", count: 8000)))
+        // 3,000 characters (a letter with 5 marks, a space) in 18,000 bytes: under 4,096 characters, over 16 KiB.
+        let big = failure(String(repeating: "a\u{301}\u{316}\u{302}\u{303}\u{304} ", count: 1500))
+        XCTAssertTrue(big?.message.contains("16384 bytes") ?? false, "\(String(describing: big))")
+        XCTAssertNoThrow(try parse("caf\u{65}\u{301} family\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466} fr\u{1F1EB}\u{1F1F7}"))
+        XCTAssertNoThrow(try parse("e" + String(repeating: "\u{301}", count: 31)))
+        XCTAssertEqual(try parse("a or b"), .or([word("a"), word("b")]), "operators still read in any case")
     }
 }
