@@ -71,7 +71,7 @@ let package = Package(
         // Library and CLI.
         .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
                                                   "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer",
-                                                  "SecureTransport", "Categorizer", "SearchIndex", "SearchQuery"]),
+                                                  "SecureTransport", "Categorizer", "SearchIndex", "SearchQuery", "CProcess"]),
         // The CLI imports `MailStore` (and ArgumentParser) only; within the package it may use `package` members.
         .target(name: "MailStoreCLI", dependencies: [
             "MailStore",

@@ -9,6 +9,12 @@ static inline int mailstore_set_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
 }
 
+/* Names the calling thread as the system shows it (`top -H`, /proc/self/task/TID/comm): the kernel keeps the first
+   15 bytes. 0 on success, -1 with errno set. */
+static inline int mailstore_set_thread_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
+
 #include <stdio.h>
 #include <errno.h>
 

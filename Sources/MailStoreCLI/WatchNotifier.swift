@@ -121,8 +121,10 @@ final class WatchNotifier: @unchecked Sendable {
     /// Asks for the owed notify and withdraw commands to be run (on the `DeliveryWorker`'s thread; never waits for them).
     func deliver() { worker?.ask() }
 
-    /// Waits until the asked deliveries ran, at most `seconds` (when the watch ends: what is left stays pending).
-    func finishDeliveries(seconds: Double) { worker?.waitIdle(seconds: seconds) }
+    /// When the account's watch ends: lets the asked deliveries run for at most `seconds` (what is left stays pending),
+    /// then the delivery thread ends (once a command still running returns, within `commandTimeout`), so a watch that
+    /// ended in a process that goes on (other accounts still watched) leaves no thread behind.
+    func finishDeliveries(seconds: Double) { worker?.finish(seconds: seconds) }
 
     /// Runs the owed notify and withdraw commands and records them. The withdrawals (every account's) are run by one
     /// notifier of the process at a time (`WithdrawalClaim`); this account's posts by this one.

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import MailStore
 
 /// Runs a `--notify-command` or `--withdraw-command` with bounds: `/bin/sh -c CMD` in a process group of its own, the
 /// notification's JSON line on its stdin (written without blocking; a command that does not read it is fine), its
@@ -11,20 +10,32 @@ import MailStore
 /// waited for its orphaned child as well (181 s of a stalled watch for three hung notifications); and a command that
 /// exited without reading a large notification (a 120 KB subject) made the pipe write trap (`Broken pipe`), ending
 /// the watch.
-struct NotifyCommand {
+package struct NotifyCommand: Sendable {
     /// What became of a run.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable, Sendable {
+        /// It exited with this status.
         case exited(Int32)
+        /// A signal (not our timeout's) ended it.
         case killedBySignal(Int32)
+        /// It ran past its deadline and was killed with its process group.
         case timedOut
+        /// It could not be started (why).
         case couldNotStart(String)
     }
 
-    let command: String
-    let timeoutSeconds: Double
+    /// The command line (run with `/bin/sh -c`).
+    package let command: String
+    /// The longest the command may run, its input written included.
+    package let timeoutSeconds: Double
 
-    /// Runs the command with `input` on its stdin.
-    func run(input: [UInt8]) -> Outcome {
+    /// A command to run with `/bin/sh -c`, for at most `timeoutSeconds`.
+    package init(command: String, timeoutSeconds: Double) {
+        self.command = command
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// Runs the command with `input` on its stdin; returns when it ended (or was killed at its deadline).
+    package func run(input: [UInt8]) -> Outcome {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return .couldNotStart("pipe: \(String(cString: strerror(errno)))") }
         // Neither end leaks into other children; ours does not block (a command that reads nothing fills the pipe).

@@ -1,5 +1,5 @@
 import Foundation
-@testable import MailStoreCLI
+@testable import MailStore
 import XCTest
 
 /// The notify command of `sync --watch` runs within its bounds: a hung one is killed with its children when its time
