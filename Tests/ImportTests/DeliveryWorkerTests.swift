@@ -142,7 +142,7 @@ final class DeliveryWorkerTests: XCTestCase {
         }
     }
 
-    /// Two workers running real notify commands at once (each command a child process), asked from several
+    /// Two workers running real notify commands at once (each command a bound child with its guard), asked from several
     /// threads; each command's output arrives, and the workers end.
     func testTwoWorkersRunCommandsAtOnce() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dw-\(UUID().uuidString)").path

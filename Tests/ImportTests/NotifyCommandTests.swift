@@ -1,10 +1,13 @@
 import Foundation
+import Glibc
 @testable import MailStore
+import TestSupport
 import XCTest
 
 /// The notify command of `sync --watch` runs within its bounds: a hung one is killed with its children when its time
 /// is up (the watch had waited for the orphaned child too), and one that reads nothing of a large notification ends
-/// the run, not the watch (the write to its pipe had trapped).
+/// the run, not the watch (the write to its pipe had trapped); and it ends with its children when the process running
+/// it is killed (SIGKILL: it had outlived the watch).
 final class NotifyCommandTests: XCTestCase {
     func testAHungCommandIsKilledWithItsChildrenAtItsDeadline() throws {
         let start = Date()
@@ -27,5 +30,112 @@ final class NotifyCommandTests: XCTestCase {
         defer { unlink(out) }
         XCTAssertEqual(NotifyCommand(command: "cat > '\(out)'", timeoutSeconds: 5).run(input: Array("{\"a\":1}\n".utf8)), .exited(0))
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "{\"a\":1}\n")
+    }
+
+    /// Set in the child process whose notify command outlived it: the folder its command writes its pids in.
+    static let childFolder = "MAILSTORE_TEST_NOTIFY_CHILD"
+
+    /// True when `pid` no longer runs (gone, or a zombie nobody reaped yet).
+    func isGone(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).prefix(1)
+        return state == "Z" || state == "X"
+    }
+
+    /// A notify command that writes its shell's and its child's pids, then waits for the child (60 s).
+    func command(writingPidsIn dir: String) -> String {
+        "echo $$ > '\(dir)/sh.tmp' && mv '\(dir)/sh.tmp' '\(dir)/sh'; sleep 60 & echo $! > '\(dir)/sleep.tmp' && mv '\(dir)/sleep.tmp' '\(dir)/sleep'; wait"
+    }
+
+    /// A watch SIGKILLed while its notify command runs: the command (`/bin/sh`) and what it started (`sleep 60`) end
+    /// within seconds (the kernel's parent-death signal, and the guard that kills the command's process group). They
+    /// had run on, orphaned, for their whole minute. The "watch" is this test in a process of its own, its
+    /// `DeliveryWorker` running the command as the watch's does.
+    func testTheCommandAndItsChildrenEndWhenTheProcessRunningItIsKilled() throws {
+        if let dir = ProcessInfo.processInfo.environment[Self.childFolder] {
+            signal(SIGPIPE, SIG_IGN)
+            let line = command(writingPidsIn: dir)
+            let worker = DeliveryWorker(name: "notify child") {
+                _ = NotifyCommand(command: line, timeoutSeconds: 60).run(input: Array("{}\n".utf8))
+            }
+            worker.ask()
+            sleep(90)  // killed by the parent long before
+            return
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notify-kill-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        p.arguments = ["ImportTests.NotifyCommandTests/testTheCommandAndItsChildrenEndWhenTheProcessRunningItIsKilled"]
+        var env = ProcessInfo.processInfo.environment
+        env[Self.childFolder] = dir
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(Poll.until(seconds: 60) { FileManager.default.fileExists(atPath: "\(dir)/sleep") }, "the command runs")
+        let sh = try XCTUnwrap(pid_t(String(contentsOfFile: "\(dir)/sh", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let child = try XCTUnwrap(pid_t(String(contentsOfFile: "\(dir)/sleep", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertFalse(isGone(sh))
+        XCTAssertFalse(isGone(child))
+        defer {  // whatever the outcome, nothing is left running
+            kill(sh, SIGKILL)
+            kill(child, SIGKILL)
+        }
+        // Not `waitUntilExit()` first: Foundation's wait for the killed child lasts as long as the orphans do.
+        kill(p.processIdentifier, SIGKILL)
+        XCTAssertTrue(Poll.until(seconds: 5) { isGone(sh) }, "the command's shell ended with the process that ran it")
+        XCTAssertTrue(Poll.until(seconds: 5) { isGone(child) }, "and what it started (its process group)")
+    }
+
+    /// The thread that started a command ending (the watch's delivery thread, say) ends the command and its group too;
+    /// and a command that ran to its end leaves no guard behind.
+    func testABoundCommandEndsWithTheThreadThatStartedItAndLeavesNoGuard() throws {
+        let done = try XCTUnwrap(try? ShellProcess.spawnBound("exit 0", stdin: nil, stdout: 2).get())
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(done.pid, &status, 0), done.pid)
+        done.release()
+        XCTAssertEqual(kill(done.guardPid, 0), -1, "the guard was reaped")
+        XCTAssertEqual(errno, ESRCH)
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notify-thread-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        final class Box: @unchecked Sendable { let lock = NSLock(); var bound: ShellProcess.Bound? }
+        let box = Box()
+        let started = DispatchSemaphore(value: 0)
+        let line = command(writingPidsIn: dir)
+        let sleepFile = "\(dir)/sleep"
+        let thread = Thread {
+            let b = try? ShellProcess.spawnBound(line, stdin: nil, stdout: 2).get()
+            box.lock.withLock { box.bound = b }
+            started.signal()
+            // The thread ends once the command started its child.
+            var tries = 0
+            while tries < 1000 && !FileManager.default.fileExists(atPath: sleepFile) {
+                tries += 1
+                usleep(10_000)
+            }
+        }
+        thread.start()
+        started.wait()
+        let bound = try XCTUnwrap(box.lock.withLock { box.bound })
+        defer {
+            kill(-bound.pid, SIGKILL)
+            var s: Int32 = 0
+            _ = waitpid(bound.pid, &s, 0)
+            bound.release()
+        }
+        XCTAssertTrue(Poll.until(seconds: 10) { FileManager.default.fileExists(atPath: "\(dir)/sleep") }, "the command runs")
+        let child = try XCTUnwrap(pid_t(String(contentsOfFile: "\(dir)/sleep", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(child, SIGKILL) }
+        XCTAssertTrue(Poll.until(seconds: 5) { waitpid(bound.pid, &status, WNOHANG) == bound.pid }, "the shell ended")
+        XCTAssertTrue(Poll.until(seconds: 5) { isGone(child) }, "and its child")
     }
 }

@@ -4,7 +4,9 @@ import Glibc
 /// Runs a `--notify-command` or `--withdraw-command` with bounds: `/bin/sh -c CMD` in a process group of its own, the
 /// notification's JSON line on its stdin (written without blocking; a command that does not read it is fine), its
 /// stdout on our stderr, and at most `timeoutSeconds` for all of it. Past that the whole process group is killed
-/// (SIGKILL), so a command's own children (`sleep 60`) go too and the watch thread goes on at once.
+/// (SIGKILL), so a command's own children (`sleep 60`) go too and the watch thread goes on at once. The command is bound
+/// to this process (`ShellProcess.spawnBound`): however the watch ends (SIGKILL, an interrupt), the command's process
+/// group is killed too; a hung command had outlived a killed watch, with whatever it started.
 ///
 /// Found by an audit of `sync --watch`: with Foundation's `Process`, a timeout killed only `sh`, and waiting for it
 /// waited for its orphaned child as well (181 s of a stalled watch for three hung notifications); and a command that
@@ -42,15 +44,17 @@ package struct NotifyCommand: Sendable {
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-        let spawned = ShellProcess.spawn(command, stdin: fds[0], stdout: 2)
+        let spawned = ShellProcess.spawnBound(command, stdin: fds[0], stdout: 2)
         close(fds[0])
-        let pid: pid_t
+        let bound: ShellProcess.Bound
         switch spawned {
-        case .success(let p): pid = p
+        case .success(let b): bound = b
         case .failure(let e):
             close(fds[1])
             return .couldNotStart(e.description)
         }
+        defer { bound.release() }
+        let pid = bound.pid
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         write(input, to: fds[1], until: deadline)
         close(fds[1])
