@@ -30,8 +30,11 @@ package final class SecureConnection {
     private var deadline: Deadline?
     /// The seconds `deadline` was set for (extensions included), for its error.
     private var deadlineSeconds: Double = 0
+    /// The endpoint's ``ServerEndpoint/sessionDeadline``: no deadline set later goes past it.
+    private let session: (deadline: Deadline, seconds: Double)?
 
-    private init(socket: TCPSocket, caFile: String?, systemTrust: SystemTrust, timeoutSeconds: Double) {
+    private init(socket: TCPSocket, caFile: String?, systemTrust: SystemTrust, timeoutSeconds: Double,
+                 session: (deadline: Deadline, seconds: Double)?) {
         self.host = socket.host
         self.port = socket.port
         self.caFile = caFile
@@ -39,6 +42,11 @@ package final class SecureConnection {
         self.timeoutSeconds = timeoutSeconds
         self.socket = socket
         self.stream = socket
+        self.session = session
+        if let session {
+            deadline = session.deadline
+            deadlineSeconds = session.seconds
+        }
     }
 
     deinit { stream.close() }
@@ -49,10 +57,14 @@ package final class SecureConnection {
     ///
     /// `trace` hears "connected to HOST:PORT (SECURITY)" and then "TLS established" after the handshake.
     package static func open(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(TransportError) -> SecureConnection {
-        let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port, timeout: endpoint.timeoutSeconds)
+        // The session's deadline, as seconds from now for its error; connecting waits no longer than it either.
+        let session = endpoint.sessionDeadline.map { (deadline: $0, seconds: $0.remainingSeconds) }
+        if let session, session.seconds <= 0 { throw .deadlinePassed(seconds: 0) }
+        let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port,
+                                           timeout: min(endpoint.timeoutSeconds, session?.seconds ?? .infinity))
         trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
         let connection = SecureConnection(socket: socket, caFile: endpoint.caFile, systemTrust: endpoint.systemTrust,
-                                          timeoutSeconds: endpoint.timeoutSeconds)
+                                          timeoutSeconds: endpoint.timeoutSeconds, session: session)
         if endpoint.security == .tls {
             try connection.startTLS()
             trace?("TLS established")
@@ -70,8 +82,13 @@ package final class SecureConnection {
     package func startTLS() throws(TransportError) {
         guard !stream.isEncrypted else { throw .tlsFailed(reason: "the connection is already encrypted") }
         do throws(TransportError) {
-            stream = try TLSStream.handshake(over: socket, host: host, caFile: caFile, systemTrust: systemTrust,
-                                                 timeout: timeoutSeconds)
+            let wait = try boundedWait(timeoutSeconds)
+            do throws(TransportError) {
+                stream = try TLSStream.handshake(over: socket, host: host, caFile: caFile, systemTrust: systemTrust, timeout: wait)
+            } catch .timeout(let seconds) {
+                if let deadline, deadline.hasPassed { throw .deadlinePassed(seconds: deadlineSeconds) }
+                throw .timeout(seconds: seconds)
+            }
         } catch {
             close()
             throw error
@@ -81,22 +98,33 @@ package final class SecureConnection {
     /// Bounds the total time of every read and write from now on to `seconds`, until
     /// ``clearDeadline()``: a peer that trickles a byte just before each read's timeout still
     /// cannot keep one exchange (a command, a batch) going longer. Once it has passed, reads and
-    /// writes throw ``TransportError/deadlinePassed(seconds:)``.
+    /// writes throw ``TransportError/deadlinePassed(seconds:)``. Never past the endpoint's
+    /// ``ServerEndpoint/sessionDeadline``: when that comes first, it is the deadline.
     package func setDeadline(secondsFromNow seconds: Double) {
         deadline = Deadline(secondsFromNow: seconds)
         deadlineSeconds = max(0, seconds)
+        keepWithinSession()
     }
 
-    /// Moves the current deadline, if any, `seconds` later (e.g. for bytes that did arrive).
+    /// Moves the current deadline, if any, `seconds` later (e.g. for bytes that did arrive), never past the session's.
     package func extendDeadline(bySeconds seconds: Double) {
         guard let current = deadline, seconds > 0 else { return }
         deadline = current.extended(bySeconds: seconds)
         deadlineSeconds += seconds
+        keepWithinSession()
     }
 
-    /// Removes the deadline: each wait is bounded by its own timeout only.
+    /// Removes the deadline: each wait is bounded by its own timeout only (and by the session's deadline, if any).
     package func clearDeadline() {
-        deadline = nil
+        deadline = session?.deadline
+        deadlineSeconds = session?.seconds ?? 0
+    }
+
+    /// The session's deadline in place of the current one when it comes first (its seconds those of the whole session).
+    private func keepWithinSession() {
+        guard let session, let current = deadline, session.deadline.instant < current.instant else { return }
+        deadline = session.deadline
+        deadlineSeconds = session.seconds
     }
 
     /// Up to `maxCount` bytes as soon as some are there; empty at the end of the stream; nil when

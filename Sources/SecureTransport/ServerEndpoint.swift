@@ -16,6 +16,10 @@ package struct ServerEndpoint: Sendable {
     /// Seconds one whole command (or the connection's opening) may take, however the bytes
     /// trickle in; nil: ``defaultCommandTimeoutFactor`` times ``timeoutSeconds``.
     package var commandTimeoutSeconds: Double?
+    /// The instant no wait of the connection may pass, whatever deadline a command sets: bounds a whole session (an
+    /// outbox attempt: connecting, TLS, the greeting, AUTH and the message), however steadily a server trickles bytes.
+    /// Past it every read and write throws ``TransportError/deadlinePassed(seconds:)``. Nil: no such bound.
+    package var sessionDeadline: Deadline?
 
     /// The overall deadline of a command when ``commandTimeoutSeconds`` is not set, in multiples of
     /// ``timeoutSeconds``.
