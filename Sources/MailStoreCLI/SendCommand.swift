@@ -130,13 +130,22 @@ struct OutboxSendCommand: ParsableCommand {
             let store = try storeOptions.open()
             if let account { try AccountCheck.require(account, in: store) }
             let outbox = OutboxUseCase(store: store)
+            var tally = OutboxSendTally()
             for account in try account.map({ [$0] }) ?? store.accounts().map(\.name) {
                 try OutboxCommand.reclaim(store: store, account: account)
-                // One message's or account's trouble does not stop the others (a server's refusal is recorded on its message).
-                let due = try outbox.deliverDue(account: account) { id, error in Terminal.warning("\(id) skipped: \(error)") }
-                for (id, state) in due { print("\(id)  \(state)") }
+                // One message's or account's trouble does not stop the others (a server's refusal is recorded on its message);
+                // each message is said as its attempt ends, a failure with its reason.
+                let due = try outbox.deliverDue(account: account, skipped: { id, error in Terminal.warning("\(id) skipped: \(error)") },
+                                                done: { id, state in tally.tell(id, state, store: store) },
+                                                stopped: { id, left in
+                    Terminal.warning("account \(account): the server did not serve \(id); \(Counted.of(left, "other due message")) "
+                                     + "left for the next round (`mailstore outbox send` again, or `sync --watch`)")
+                })
+                // Messages found left `sending` by a process that ended (recorded as interrupted) or taken back to the drafts.
+                for (id, state) in due where !tally.told.contains(id) { print("\(id)  \(state)") }
                 for id in try outbox.completeSentFilings(account: account) { print("\(id)  filed in Sent") }
             }
+            try tally.finish()
         }
     }
 }

@@ -243,6 +243,23 @@ final class SendTests: SyncTestCase {
         XCTAssertTrue(partly.serverResponse.hasPrefix("250"), partly.serverResponse)
     }
 
+    /// A message whose reply never comes within the attempt's deadline (2 s here; the server's `stall` holds it an hour) is an
+    /// unconfirmed delivery, and its reason, which `send`, `outbox` and `outbox send` print, says that it is sent again by
+    /// itself and how to keep that from happening.
+    func testAnUnconfirmedDeliverySaysItIsSentAgainByItselfAndHowToStopIt() throws {
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "stall@example.com", subject: "Unconfirmed", body: "Hello"))
+        views = nil
+        store = nil
+        let start = Date()
+        let r = try mailstore(["send", d.draftID, "--undo-delay", "0"], env: ["MAILSTORE_SEND_ATTEMPT_SECONDS": "2"], expect: 5)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "the attempt's 2 s, not the message's 10 minutes")
+        XCTAssertTrue(r.stdout.contains("never confirmed"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("sends it again from"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("`mailstore outbox cancel \(d.draftID)` keeps it from being sent again"), r.stdout)
+        let listing = try mailstore(["outbox", "--account", accountName]).stdout
+        XCTAssertTrue(listing.contains("outbox cancel \(d.draftID)"), listing)
+    }
+
     func testWithNoNetworkTheMessageStaysQueuedAndTheUserIsTold() throws {
         // An account whose SMTP server cannot be reached (nothing listens on port 9 of 127.0.0.1).
         // A mailbox of its own: a second account of the test's mailbox is refused.

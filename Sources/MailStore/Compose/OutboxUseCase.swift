@@ -138,9 +138,10 @@ public struct OutboxUseCase {
     @discardableResult
     func reclaimInterrupted(_ item: OutboxItem) throws -> OutboxItem {
         let attempt = UInt32(max(1, item.attempts))
+        let retry = RetryBackoff.next(after: attempt)
         let reason = "the process sending it ended during attempt \(attempt), before the server's answer was recorded: "
-            + "the server may have accepted it, so sending it again may deliver it twice"
-        try append(.sendFailed(SendFailed(draftID: item.draftID, reason: reason, permanent: false, retryAt: RetryBackoff.next(after: attempt))),
+            + "the server may have accepted it, so sending it again may deliver it twice" + OutboxUseCase.sentAgainNote(item.draftID, at: retry)
+        try append(.sendFailed(SendFailed(draftID: item.draftID, reason: reason, permanent: false, retryAt: retry)),
                    item.account, item.draftID, actor: .system)
         _ = try store.latestViews()
         return try views.outboxItem(draftID: item.draftID) ?? item
@@ -195,16 +196,17 @@ public struct OutboxUseCase {
 
     /// `deliver`, the send lock held. Each try reads the draft's stream and appends only if it is still as read
     /// (`expectedVersion`): an undo, a cancel or a delete that got in first is seen, and nothing is sent.
-    func deliverLocked(_ draftID: String) throws -> OutboxItem.State {
+    /// `round`, when given, hears whether the server failed to serve the message (see `DeliveryRound`).
+    func deliverLocked(_ draftID: String, round: DeliveryRound? = nil) throws -> OutboxItem.State {
         for _ in 0..<DraftsUseCase.maxSaveAttempts {
-            if let state = try attemptLocked(draftID) { return state }
+            if let state = try attemptLocked(draftID, round: round) { return state }
         }
         throw DraftError.busy(draftID)
     }
 
     /// One try of `deliverLocked`: nil when another process appended to the draft's stream between this read and
     /// this append (read it again).
-    private func attemptLocked(_ draftID: String) throws -> OutboxItem.State? {
+    private func attemptLocked(_ draftID: String, round: DeliveryRound?) throws -> OutboxItem.State? {
         let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
         guard let item = try views.outboxItem(draftID: draftID), item.state.inOutbox else {
@@ -242,8 +244,10 @@ public struct OutboxUseCase {
         let attempt = UInt32(item.attempts + 1)
         let connection: SMTPConnection
         do {
-            connection = try connect(account)
+            // The whole attempt (connecting to the final reply) has one deadline, however the server trickles its bytes.
+            connection = try connect(account, deadline: Deadline(secondsFromNow: OutboxUseCase.attemptSeconds(messageBytes: composed.bytes.count)))
         } catch let e as SMTPClientError where OutboxUseCase.isOffline(e) {
+            round?.serverFailed = true
             // No network: it stays queued (due again after a backoff) and is sent when the network is back.
             let retry = Timestamp(Date().addingTimeInterval(30))
             let again = MessageQueued(draftID: draftID, draftVersion: queued.draftVersion, messageID: queued.messageID, dueAt: retry)
@@ -255,6 +259,7 @@ public struct OutboxUseCase {
             guard let failure = OutboxUseCase.connectFailure(error, draftID: draftID, attempt: attempt) else { throw error }
             guard try commit([.sendStarted(SendStarted(draftID: draftID, attempt: attempt)), .sendFailed(failure)],
                              account: d.account, actor: .sync) else { return nil }
+            if OutboxUseCase.isServerFailure(error) { round?.serverFailed = true }
             // The account's configuration (its SMTP settings, a credential or sign-in to renew) is recorded the same, and
             // also thrown as it is: the caller says what to fix (the CLI's exit 6).
             if ErrorCategory(of: error) == .configuration { throw error }
@@ -289,10 +294,12 @@ public struct OutboxUseCase {
             try append(.messageSent(MessageSent(draftID: draftID, messageID: composed.messageID, serverResponse: response)),
                        d.account, draftID, actor: .sync)
         } catch let e as SMTPClientError {
+            if OutboxUseCase.isServerFailure(e) { round?.serverFailed = true }
             let retry = e.isRetryable ? RetryBackoff.next(after: attempt) : nil
             let sentTo = everyone.filter(delivered.contains).count
-            let reason = e.description + (sentTo == 0 ? "" : " (the server accepted it for \(sentTo) of the \(everyone.count) recipients "
+            var reason = e.description + (sentTo == 0 ? "" : " (the server accepted it for \(sentTo) of the \(everyone.count) recipients "
                                                               + "already; a retry sends it to the others only)")
+            if case .deliveryUnconfirmed = e, let retry { reason += OutboxUseCase.sentAgainNote(draftID, at: retry) }
             try append(.sendFailed(SendFailed(draftID: draftID, reason: RecordedText.bounded(reason), permanent: !e.isRetryable,
                                               retryAt: retry)),
                        d.account, draftID, actor: .sync)
@@ -313,40 +320,65 @@ public struct OutboxUseCase {
     /// One message's trouble stops neither the others nor the caller (a watch, `outbox send` of every account): a
     /// server's refusal is recorded on the message (`SendFailed`), and a message that cannot be sent for another reason
     /// (its draft gone, no SMTP settings) is told to `skipped` with the error and left.
-    public func deliverDue(account: String, skipped: ((String, any Error) -> Void)? = nil) throws -> [(String, OutboxItem.State)] {
+    ///
+    /// A round stops at the first message the server did not serve (not reachable, the connection stalled, lost or past the
+    /// attempt's deadline, `DeliveryRound`): the messages after it stay as they are, for the next round, so a broken
+    /// server costs a round one attempt (at most `attemptSeconds`), not one per message. `done` hears each message as
+    /// its attempt ends; `stopped` hears such a stop, with how many due messages were left.
+    public func deliverDue(account: String, skipped: ((String, any Error) -> Void)? = nil, done: ((String, OutboxItem.State) -> Void)? = nil,
+                           stopped: ((_ after: String, _ left: Int) -> Void)? = nil) throws -> [(String, OutboxItem.State)] {
         do {
-            return try withSendLock(account, wait: 0) { try deliverDueLocked(account: account, skipped: skipped) }
+            return try withSendLock(account, wait: 0) {
+                try deliverDueLocked(account: account, round: DeliveryRound(skipped: skipped, done: done, stopped: stopped))
+            }
         } catch AccountLockError.held {
             return []
         }
     }
 
-    private func deliverDueLocked(account: String, skipped: ((String, any Error) -> Void)?) throws -> [(String, OutboxItem.State)] {
+    private func deliverDueLocked(account: String, round: DeliveryRound) throws -> [(String, OutboxItem.State)] {
         _ = try store.latestViews()
         var out = try reclaimAbandoned(account: account).map { ($0, OutboxItem.State.draft) }
-        for item in try views.outbox(account: account) {
+        let items = try views.outbox(account: account)
+        for (index, item) in items.enumerated() {
             do {
                 switch item.state {
                 case .sending:
                     out.append((item.draftID, try reclaimInterrupted(item).state))
-                case .failed:
-                    guard let f = try lastFailure(item.draftID), !f.permanent, (f.retryAt.map { $0 <= Timestamp.now } ?? true) else { continue }
-                    out.append((item.draftID, try deliverReporting(item.draftID)))
-                case .queued:
-                    // Re-queued while there was no network: due again. Or queued by the user to go at once with no
-                    // process claiming it (a reply from a notification): this round sends it.
-                    guard let due = item.dueAt, due <= Timestamp.now else { continue }
-                    let requeued = try queuingEvents(item.draftID).last?.1 == .system
-                    guard try requeued || (queuedToSendAtOnce(item.draftID) && unclaimed(item.draftID)) else { continue }
-                    out.append((item.draftID, try deliverReporting(item.draftID)))
+                case .failed, .queued:
+                    guard try isDue(item) else { continue }
+                    let state = try deliverReporting(item.draftID, round: round)
+                    out.append((item.draftID, state))
+                    round.done?(item.draftID, state)
                 default:
                     break
                 }
             } catch where OutboxUseCase.isMessageProblem(error) {
-                skipped?(item.draftID, error)
+                round.skipped?(item.draftID, error)
+            }
+            if round.serverFailed {
+                let left = try items[(index + 1)...].filter { try isDue($0) }.count
+                if left > 0 { round.stopped?(item.draftID, left) }
+                break
             }
         }
         return out
+    }
+
+    /// Whether a round sends `item` now: a failed one whose retry time has come; a queued one past its due time that was
+    /// queued again while there was no network, or queued by the user to go at once with no process claiming it (a reply
+    /// from a notification).
+    private func isDue(_ item: OutboxItem) throws -> Bool {
+        switch item.state {
+        case .failed:
+            guard let f = try lastFailure(item.draftID) else { return false }
+            return !f.permanent && (f.retryAt.map { $0 <= Timestamp.now } ?? true)
+        case .queued:
+            guard let due = item.dueAt, due <= Timestamp.now else { return false }
+            let requeued = try queuingEvents(item.draftID).last?.1 == .system
+            return try requeued || (queuedToSendAtOnce(item.draftID) && unclaimed(item.draftID))
+        default: return false
+        }
     }
 
     /// Whether `error` is about one message or its account's sending (a draft gone, no SMTP settings, a server's or the
@@ -403,8 +435,8 @@ public struct OutboxUseCase {
     }
 
     /// `deliverLocked`, with no network reported as staying queued rather than thrown.
-    func deliverReporting(_ draftID: String) throws -> OutboxItem.State {
-        do { return try deliverLocked(draftID) } catch DraftError.offline { return .queued }
+    func deliverReporting(_ draftID: String, round: DeliveryRound? = nil) throws -> OutboxItem.State {
+        do { return try deliverLocked(draftID, round: round) } catch DraftError.offline { return .queued }
     }
 
     // MARK: - Parts
@@ -436,8 +468,9 @@ public struct OutboxUseCase {
         return composed
     }
 
-    /// Opens and authenticates an SMTP connection with the account's SMTP settings and credential.
-    func connect(_ a: AccountAdded) throws -> SMTPConnection {
+    /// Opens and authenticates an SMTP connection with the account's SMTP settings and credential; no wait of the
+    /// connection goes past `deadline` (the attempt's), when given.
+    func connect(_ a: AccountAdded, deadline: Deadline? = nil) throws -> SMTPConnection {
         guard let host = a.smtpHost, let port = a.smtpPort.flatMap({ UInt16(exactly: $0) }),
               let security = ConnectionSecurity(rawValue: a.smtpSecurity ?? "starttls"), security != .plain else {
             throw DraftError.noSMTP(a.name)
@@ -446,7 +479,9 @@ public struct OutboxUseCase {
             throw AccountError.invalid("the account's SMTP credential source is not understood")
         }
         let secret = try source.secret()
-        let conn = try SMTPConnection.connect(ServerEndpoint(host: host, port: port, security: security, caFile: a.caFile))
+        var endpoint = ServerEndpoint(host: host, port: port, security: security, caFile: a.caFile)
+        endpoint.sessionDeadline = deadline
+        let conn = try SMTPConnection.connect(endpoint)
         let user = a.smtpUsername ?? a.username
         do {
             if source.isOAuth {
@@ -497,10 +532,12 @@ public struct OutboxUseCase {
                           retryAt: temporary ? RetryBackoff.next(after: attempt) : nil)
     }
 
-    /// Whether the server could not be reached at all (no network, nothing listening, timed out).
+    /// Whether the server could not be reached at all (no network, nothing listening, no TCP connection in time). A
+    /// server that took the connection and then stalls is not "no network": that is a failed attempt, retried with
+    /// backoff (it had been taken as offline and tried again every 30 s, each try without an attempt recorded).
     static func isOffline(_ e: SMTPClientError) -> Bool {
         switch e {
-        case .transport(.connectFailed), .transport(.timeout): true
+        case .transport(.connectFailed): true
         default: false
         }
     }
