@@ -57,11 +57,11 @@ package final class SecureConnection {
     ///
     /// `trace` hears "connected to HOST:PORT (SECURITY)" and then "TLS established" after the handshake.
     package static func open(_ endpoint: ServerEndpoint, trace: ((String) -> Void)? = nil) throws(TransportError) -> SecureConnection {
-        // The session's deadline, as seconds from now for its error; connecting waits no longer than it either.
-        let session = endpoint.sessionDeadline.map { (deadline: $0, seconds: $0.remainingSeconds) }
-        if let session, session.seconds <= 0 { throw .deadlinePassed(seconds: 0) }
+        // The session's deadline, as whole seconds from now for its error; connecting waits no longer than it either.
+        let session = endpoint.sessionDeadline.map { (deadline: $0, seconds: $0.remainingSeconds.rounded()) }
+        if let session, session.deadline.hasPassed { throw .deadlinePassed(seconds: 0) }
         let socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port,
-                                           timeout: min(endpoint.timeoutSeconds, session?.seconds ?? .infinity))
+                                           timeout: min(endpoint.timeoutSeconds, session?.deadline.remainingSeconds ?? .infinity))
         trace?("connected to \(endpoint.host):\(endpoint.port) (\(endpoint.security.rawValue))")
         let connection = SecureConnection(socket: socket, caFile: endpoint.caFile, systemTrust: endpoint.systemTrust,
                                           timeoutSeconds: endpoint.timeoutSeconds, session: session)

@@ -60,7 +60,7 @@ final class OutboxStallTests: SyncTestCase {
         guard case .sendFailed(let failure)? = recorded.last else { return XCTFail("\(recorded)") }
         XCTAssertFalse(failure.permanent)
         XCTAssertGreaterThan(try XCTUnwrap(failure.retryAt), Timestamp(Date().addingTimeInterval(20)))
-        XCTAssertTrue(failure.reason.contains("deadline"), failure.reason)
+        XCTAssertTrue(failure.reason.contains("deadline of 1 seconds"), "whole seconds: \(failure.reason)")
         for other in ids where other != first {
             XCTAssertEqual(try views.outboxItem(draftID: other)?.state, .queued)
             XCTAssertEqual(try events(other).map(\.type), [.draftSaved, .messageQueued], "not tried")
