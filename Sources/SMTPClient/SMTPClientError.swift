@@ -35,6 +35,8 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     /// `send` was called without any recipient.
     case noRecipients
     /// The server sent something this client cannot read or did not expect; the connection is unusable.
+    /// Retryable: a new connection may find the server well again (nothing was sent, or
+    /// ``deliveryUnconfirmed(_:)`` says so when the message was).
     case protocolError(String)
     /// The whole message was sent but its acknowledgement never came (`reason`): the server may
     /// have accepted it, so sending it again may deliver it twice.
@@ -44,11 +46,12 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
     case deliveryNotRecorded(String)
 
     /// Whether the same submission may succeed later without changing anything: temporary (4xx)
-    /// failures, lost connections and timeouts. False for permanent refusals, TLS, certificate and
-    /// credential errors, which need a change first.
+    /// failures, lost connections and timeouts, and a server that broke the protocol (a reply too long
+    /// or not SMTP, one nobody asked for, an AUTH exchange that never ends: a glitch until it persists).
+    /// False for permanent refusals, TLS, certificate and credential errors, which need a change first.
     package var isRetryable: Bool {
         switch self {
-        case .temporaryFailure, .deliveryUnconfirmed:
+        case .temporaryFailure, .deliveryUnconfirmed, .protocolError:
             return true
         case .transport(let error):
             return error.isRetryable
@@ -58,8 +61,19 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
             return refused.allSatisfy(\.isTemporary)
         case .startTLSUnavailable, .insecureAuthentication, .mechanismUnavailable,
              .permanentFailure, .invalidAddress, .internationalAddressUnsupported, .eightBitUnsupported,
-             .messageTooLarge, .noRecipients, .protocolError, .deliveryNotRecorded:
+             .messageTooLarge, .noRecipients, .deliveryNotRecorded:
             return false
+        }
+    }
+
+    /// What a refusal at AUTH says when it is about the mechanism, not the credentials (RFC 4954 §6, RFC 5321):
+    /// 504 not implemented, 534 too weak, 538 needs encryption; nil for any other reply (535: the credentials).
+    package static func mechanismRefusal(_ reply: SMTPReply) -> String? {
+        switch reply.code {
+        case 504: "the server does not implement it, though it may offer it; no other mechanism it offers fits the credential"
+        case 534: "the server takes it as too weak and wants a stronger one, which mailstore does not do"
+        case 538: "the server wants it over an encrypted connection"
+        default: nil
         }
     }
 
@@ -75,9 +89,11 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
         case .mechanismUnavailable(let what):
             return "authentication mechanism unavailable: \(what)"
         case .authenticationFailed(let reply):
-            return reply.isTransientFailure
-                ? "the SMTP server could not log in now (\(reply)); try again later"
-                : "SMTP authentication failed (\(reply)); check the user name and the password or token"
+            if reply.isTransientFailure { return "the SMTP server could not log in now (\(reply)); try again later" }
+            if let refused = SMTPClientError.mechanismRefusal(reply) {
+                return "the SMTP server refused the authentication mechanism, not the login (\(reply)): \(refused)"
+            }
+            return "SMTP authentication failed (\(reply)); check the user name and the password or token"
         case .permanentFailure(let stage, let reply):
             return "the SMTP server refused \(stage) permanently (\(reply)); sending again will not help"
         case .temporaryFailure(let stage, let reply):
@@ -99,7 +115,7 @@ package enum SMTPClientError: Error, CustomStringConvertible, Equatable {
         case .noRecipients:
             return "a message needs at least one recipient"
         case .protocolError(let what):
-            return "SMTP protocol error: \(what); the connection was dropped, reconnect to retry"
+            return "SMTP protocol error: \(what); the connection was closed, and a later try makes a new one"
         case .deliveryUnconfirmed(let reason):
             return "the message was sent but the SMTP server never confirmed it (\(reason)); "
                 + "it may have been delivered: sending it again may deliver it twice"

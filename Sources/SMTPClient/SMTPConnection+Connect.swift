@@ -3,8 +3,10 @@ import SecureTransport
 extension SMTPConnection {
     /// Connects, does TLS (implicit for `.tls`), reads the greeting and says `EHLO`; for
     /// `.starttls` it then upgrades with STARTTLS — throwing ``SMTPClientError/startTLSUnavailable(host:)``
-    /// when the server does not offer it and ``SMTPClientError/tlsFailed(reason:)`` when it
-    /// refuses, never going on in plaintext — and says `EHLO` again.
+    /// when the server does not offer it, ``SMTPClientError/temporaryFailure(stage:reply:)`` when it
+    /// refuses for now (4xx, RFC 3207: try again later) and a TLS failure when it refuses for good, never
+    /// going on in plaintext — and says `EHLO` again. A greeting that is not an SMTP reply is a
+    /// ``SMTPClientError/protocolError(_:)`` naming the host and port (a glitch, or not an SMTP port).
     ///
     /// The certificate must chain to the system trust store or to ``ServerEndpoint/caFile`` and
     /// name the host. `trace` receives the protocol lines, credentials redacted, for debugging.
@@ -20,13 +22,29 @@ extension SMTPConnection {
         }
         let connection = SMTPConnection(endpoint: endpoint, clientName: clientName, transport: transport, trace: trace)
         do throws(SMTPClientError) {
-            connection.greeting = try connection.require(try connection.readReply(at: .greeting), stage: .greeting)
+            connection.greeting = try connection.readGreeting()
             try connection.hello()
             if endpoint.security == .starttls { try connection.startTLS() }
         } catch {
-            throw connection.fail(error)
+            // Closed with what was met; thrown as said here (a greeting's error names the host and port).
+            _ = connection.fail(error)
+            throw error
         }
         return connection
+    }
+
+    /// The server's 220 greeting; one that is not an SMTP reply says where it came from, as a server
+    /// that is not an SMTP server (an IMAP port given for SMTP) answers so too.
+    private func readGreeting() throws(SMTPClientError) -> SMTPReply {
+        let reply: SMTPReply
+        do throws(SMTPClientError) {
+            reply = try readReply(at: .greeting)
+        } catch {
+            guard case .protocolError(let what) = error else { throw error }
+            throw .protocolError("\(endpoint.host):\(endpoint.port) did not greet as an SMTP server (\(what)); "
+                                 + "if this persists, check that it is the SMTP submission host and port")
+        }
+        return try require(reply, stage: .greeting)
     }
 
     /// `EHLO`, taking the extensions the server announces.
@@ -39,7 +57,12 @@ extension SMTPConnection {
     private func startTLS() throws(SMTPClientError) {
         guard extensions.startTLS else { throw .startTLSUnavailable(host: endpoint.host) }
         let reply = try command("STARTTLS", stage: .startTLS)
-        guard reply.code == 220 else { throw .transport(.tlsFailed(reason: "the server refused STARTTLS: \(reply)")) }
+        guard reply.code == 220 else {
+            // 454 (RFC 3207: TLS not available for a temporary reason) is tried again later; nothing went in plaintext.
+            if reply.isTransientFailure { throw .temporaryFailure(stage: .startTLS, reply: reply) }
+            throw .transport(.tlsFailed(reason: "the server refused STARTTLS (\(reply)); refusing to go on without TLS "
+                                            + "(does it offer implicit TLS, port 465?)"))
+        }
         // Anything already received after the 220 was sent before TLS: it could be injected.
         guard parser.bufferedByteCount == 0 else {
             throw .protocolError("the server sent data right after accepting STARTTLS (a possible injection); refusing it")

@@ -7,7 +7,14 @@ extension SMTPConnection {
     static let deadlineBytesPerSecond = 256 * 1024
 
     /// Sends `line` (CRLF added; traced as `redacted` instead when given) and reads the reply to `stage`.
+    /// Bytes the server sent before the command (commands go one at a time, so a reply nobody asked for)
+    /// fail the connection: the command would take that reply for its own.
     func command(_ line: String, stage: SMTPStage, redacted: String? = nil) throws(SMTPClientError) -> SMTPReply {
+        try ensureUsable()
+        let unasked = parser.bufferedByteCount
+        guard unasked == 0 else {
+            throw fail(.protocolError("the server sent \(unasked) bytes nobody asked for (an extra reply) before \(stage)"))
+        }
         try sendLine(line, redacted: redacted)
         return try readReply(at: stage)
     }

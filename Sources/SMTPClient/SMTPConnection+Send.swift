@@ -154,19 +154,19 @@ extension SMTPConnection {
         transport.setDeadline(secondsFromNow: endpoint.commandTimeout
                                   + Double(payload.count) / Double(SMTPConnection.deadlineBytesPerSecond))
         try write(payload)
-        let reply: SMTPReply
         do throws(SMTPClientError) {
-            reply = try readReply(at: .message)
+            return try require(try readReply(at: .message), stage: .message)
         } catch {
-            // The connection is already marked lost; this call tells what that means for the message.
+            // The connection is already marked lost (or refused the message); this call tells what that means for the
+            // message: the whole of it went out, so a reply not read is no refusal.
             switch error {
             case .transport(.connectionClosed(let reason)): throw .deliveryUnconfirmed(reason)
             case .transport(.timeout(let seconds)), .transport(.deadlinePassed(let seconds)):
                 throw .deliveryUnconfirmed("no reply within \(TransportError.format(seconds)) seconds")
+            case .protocolError(let what): throw .deliveryUnconfirmed("its reply could not be read: \(what)")
             default: throw error
             }
         }
-        return try require(reply, stage: .message)
     }
 
     /// Hands a transaction's success to the caller; an error it throws stops the send.

@@ -94,13 +94,14 @@ final class ProtocolTests: XCTestCase {
         let retryable: [SMTPClientError] = [
             .temporaryFailure(stage: .message, reply: temporary), .transport(.connectionClosed("x")), .transport(.timeout(seconds: 1)),
             .deliveryUnconfirmed("x"), .transport(.connectFailed(host: "h", port: 1, reason: "x")), .authenticationFailed(temporary),
-            .recipientsRefused([RefusedRecipient(address: "a@x", reply: temporary)]),
+            .recipientsRefused([RefusedRecipient(address: "a@x", reply: temporary)]), .protocolError("x"),
+            .temporaryFailure(stage: .startTLS, reply: SMTPReply(code: 454, lines: ["4.7.0 TLS not available"])),
         ]
         let final: [SMTPClientError] = [
             .permanentFailure(stage: .message, reply: permanent), .authenticationFailed(permanent),
             .recipientsRefused([RefusedRecipient(address: "a@x", reply: temporary), RefusedRecipient(address: "b@x", reply: permanent)]),
             .transport(.certificateRejected(host: "h", reason: "x")), .transport(.tlsFailed(reason: "x")), .startTLSUnavailable(host: "h"),
-            .insecureAuthentication, .invalidAddress("x", reason: "y"), .eightBitUnsupported, .protocolError("x"),
+            .insecureAuthentication, .invalidAddress("x", reason: "y"), .eightBitUnsupported,
         ]
         for error in retryable { XCTAssertTrue(error.isRetryable, "\(error)") }
         for error in final { XCTAssertFalse(error.isRetryable, "\(error)") }

@@ -48,17 +48,4 @@ class SMTPTestCase: XCTestCase {
     func message(_ body: String = "Hello.\r\n", to: String = "bob@example.com") -> [UInt8] {
         Array("From: alice@example.com\r\nTo: \(to)\r\nSubject: \(marker)\r\n\r\n\(marker)\r\n\(body)".utf8)
     }
-
-    /// Asserts that `body` throws an ``SMTPClientError`` and returns it (nil, with a failure, otherwise).
-    func smtpError<T>(_ body: @autoclosure () throws -> T, file: StaticString = #filePath, line: UInt = #line) -> SMTPClientError? {
-        do {
-            _ = try body()
-            XCTFail("no error was thrown", file: file, line: line)
-        } catch let error as SMTPClientError {
-            return error
-        } catch {
-            XCTFail("not an SMTPClientError: \(error)", file: file, line: line)
-        }
-        return nil
-    }
 }

@@ -56,16 +56,27 @@ final class SecurityTests: SMTPTestCase {
         XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]"])
     }
 
+    /// A 454 to STARTTLS is "not now" (RFC 3207): retried later; a 5xx is for good. Neither goes on without TLS.
     func testARefusedStartTLSEndsTheConnection() throws {
-        let peer = try ScriptedServer([
-            .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 STARTTLS\r\n"), .readLine,
-            .send("454 4.7.0 TLS not available due to temporary reason\r\n"), .waitForClose,
-        ])
-        let endpoint = ServerEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
-        let error = smtpError(try SMTPConnection.connect(endpoint))
-        guard case .transport(.tlsFailed(let reason))? = error else { return XCTFail("got \(String(describing: error))") }
-        XCTAssertTrue(reason.contains("454 4.7.0"), reason)
-        XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]", "STARTTLS"])
+        for (answer, temporary) in [("454 4.7.0 TLS not available due to temporary reason", true), ("502 5.5.1 no TLS here", false)] {
+            let peer = try ScriptedServer([
+                .send("220 peer ESMTP\r\n"), .readLine, .send("250-peer\r\n250 STARTTLS\r\n"), .readLine,
+                .send(answer + "\r\n"), .waitForClose,
+            ])
+            let endpoint = ServerEndpoint(host: "127.0.0.1", port: peer.port, security: .starttls, timeoutSeconds: Self.timeout)
+            let error = smtpError(try SMTPConnection.connect(endpoint))
+            if temporary {
+                guard case .temporaryFailure(.startTLS, let reply)? = error else { return XCTFail("got \(String(describing: error))") }
+                XCTAssertEqual(reply.enhancedCode, "4.7.0")
+                XCTAssertTrue(error?.isRetryable ?? false)
+            } else {
+                guard case .transport(.tlsFailed(let reason))? = error else { return XCTFail("got \(String(describing: error))") }
+                XCTAssertTrue(reason.contains("502 5.5.1"), reason)
+                XCTAssertFalse(error?.isRetryable ?? true)
+            }
+            XCTAssertFalse("\(error!)".contains("not retried"))
+            XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]", "STARTTLS"])
+        }
     }
 
     func testBytesInjectedBehindTheStartTLSAnswerAreRefused() throws {

@@ -23,22 +23,10 @@ final class HostileSyncTests: SyncTestCase {
 
     /// Starts the hostile server in `mode` and adds the test account pointing at it.
     private func startHostile(_ mode: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["Tools/test-server/hostile-imap.py", mode, dovecot.dir + "/tls/server.pem", dovecot.dir + "/tls/server.key"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
+        let (p, port) = try LoopbackScript.start(["Tools/test-server/hostile-imap.py", mode, dovecot.dir + "/tls/server.pem",
+                                                  dovecot.dir + "/tls/server.key"])
         hostile = p
-        hostileOut = out
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw ScriptError("the hostile server did not start") }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = UInt16(text.dropFirst(5)) else { throw ScriptError("unexpected: \(text)") }
+        hostileOut = p.standardOutput as? Pipe
         try store.addAccount(AccountSettings(name: accountName, email: user, host: "127.0.0.1", port: port, security: "tls",
                                              credential: .file(passwordFile), caFile: dovecot.caFile))
     }

@@ -135,11 +135,13 @@ public struct ConnectionTest: Sendable {
     }
 
     /// A step's error for the user: an authentication refusal is "Invalid email or app password" (with the
-    /// server's words), anything else its own description.
+    /// server's words), anything else its own description (an SMTP server's "try later" or its refusal of the
+    /// mechanism is not about the password).
     static func describe(_ error: any Error) -> String {
         switch error {
         case IMAPClientError.authenticationFailed(let text): "\(authRefused) (server: \(text))"
-        case SMTPClientError.authenticationFailed(let reply): "\(authRefused) (server: \(reply.code) \(reply.lines.joined(separator: " ")))"
+        case SMTPClientError.authenticationFailed(let reply) where reply.isPermanentFailure && SMTPClientError.mechanismRefusal(reply) == nil:
+            "\(authRefused) (server: \(reply.code) \(reply.lines.joined(separator: " ")))"
         default: "\(error)"
         }
     }
