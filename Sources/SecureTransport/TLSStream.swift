@@ -43,7 +43,7 @@ final class TLSStream: ByteStream {
         } catch {
             let verification = SSL_get_verify_result(stream.ssl)
             if verification != Int(X509_V_OK) {
-                throw .certificateRejected(host: host, reason: String(cString: X509_verify_cert_error_string(verification)))
+                throw .certificateRejected(host: host, reason: rejection(verification, of: stream.ssl, host: host, caFile: caFile))
             }
             throw error
         }

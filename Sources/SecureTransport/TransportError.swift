@@ -7,7 +7,7 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
     /// No TCP connection could be made (name not resolved, refused, unreachable, timed out).
     case connectFailed(host: String, port: UInt16, reason: String)
     /// The server's certificate is not trusted or does not name the host; `reason` is OpenSSL's
-    /// verification error.
+    /// verification error with what to do (the names the certificate has, whether a CA file was given).
     case certificateRejected(host: String, reason: String)
     /// The TLS handshake or a TLS record failed (including a server that offers less than TLS 1.2),
     /// or the TLS setup (such as the CA file) could not be loaded.
@@ -26,7 +26,7 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
         case .connectFailed(let host, let port, let reason):
             return "cannot connect to \(host):\(port): \(reason); check the host name, the port and the network"
         case .certificateRejected(let host, let reason):
-            return "the TLS certificate of \(host) was rejected: \(reason); if the server uses a private CA, pass --ca-file"
+            return "the TLS certificate of \(host) was rejected: \(reason)"
         case .tlsFailed(let reason):
             return "Secure connection failed: \(reason)"
         case .connectionClosed(let text):

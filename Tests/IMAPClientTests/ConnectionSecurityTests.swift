@@ -52,6 +52,20 @@ final class ConnectionSecurityTests: IMAPTestCase {
                 return XCTFail("expected certificateRejected, got \(error)")
             }
             XCTAssertTrue(reason.lowercased().contains("mismatch"), reason)
+            // What it names instead, and no advice about a CA file (the CA is trusted; the name is what is wrong).
+            XCTAssertTrue(reason.contains("it does not name 127.0.0.2 but only localhost, 127.0.0.1"), reason)
+            XCTAssertFalse("\(error)".contains("--ca-file"), "\(error)")
+        }
+    }
+
+    /// A CA file that does not hold the server's CA: said so, not "pass --ca-file" (it was passed).
+    func testACAFileWithoutTheServersCASaysSo() throws {
+        var other = endpoint(.tls)
+        other.caFile = "/etc/ssl/certs/ca-certificates.crt"
+        XCTAssertThrowsError(try connect(other)) { error in
+            guard case .transport(.certificateRejected(_, let reason))? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            XCTAssertTrue(reason.contains("nor of the CA file /etc/ssl/certs/ca-certificates.crt signed it"), reason)
+            XCTAssertFalse("\(error)".contains("pass --ca-file"), "\(error)")
         }
     }
 
