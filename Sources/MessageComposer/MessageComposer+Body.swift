@@ -4,8 +4,10 @@ extension MessageComposer {
     /// The longest line SMTP carries (RFC 5321 §4.5.3.1.6), line end excluded.
     static let maxLineBytes = 998
 
-    /// `text/plain; charset=utf-8`: 7bit when ASCII, 8bit when allowed, else quoted-printable
-    /// (also whenever a line is longer than ``maxLineBytes``).
+    /// `text/plain; charset=utf-8`: 7bit when ASCII, 8bit when allowed, else quoted-printable (also
+    /// whenever a line is longer than ``maxLineBytes``), or base64 when quoted-printable would be half as long
+    /// again (text mostly beyond ASCII, as Cyrillic or CJK: three bytes a byte in quoted-printable, four for three
+    /// in base64).
     static func textPart(_ text: String, allowsEightBit: Bool) -> MIMEBodyPart {
         let lines = self.lines(of: text).map { Array($0.utf8) }
         let fitsLines = lines.allSatisfy { $0.count <= maxLineBytes }
@@ -16,8 +18,12 @@ extension MessageComposer {
             encoding = isASCII ? "7bit" : "8bit"
             for line in lines { body += line + [0x0D, 0x0A] }
         } else {
-            encoding = "quoted-printable"
-            body = QuotedPrintable.encode(lines: lines)
+            let quoted = QuotedPrintable.encode(lines: lines)
+            let base64 = Base64Lines.body(lines.flatMap { $0 + [0x0D, 0x0A] })
+            // Quoted-printable stays readable; base64 only where it saves a third or more.
+            let useBase64 = quoted.count * 2 > base64.count * 3
+            encoding = useBase64 ? "base64" : "quoted-printable"
+            body = useBase64 ? base64 : quoted
         }
         return MIMEBodyPart(headers: [("Content-Type", ["text/plain;", "charset=utf-8"]),
                                       ("Content-Transfer-Encoding", [encoding])], body: body)

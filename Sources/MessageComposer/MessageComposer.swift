@@ -20,7 +20,7 @@ package enum MessageComposer {
 
     /// Composes `draft`: Date, From, To (or `undisclosed-recipients:;` when only Bcc is given), Cc,
     /// Subject, Message-ID, In-Reply-To and References when replying, MIME-Version; the text as
-    /// `text/plain; charset=utf-8` (7bit, 8bit or quoted-printable), inside `multipart/mixed` with
+    /// `text/plain; charset=utf-8` (7bit, 8bit, quoted-printable or base64), inside `multipart/mixed` with
     /// base64 attachments when there are any. Bcc recipients are in the envelope only; the copy filed in the
     /// sender's own Sent or Drafts folder (``ComposedMessage/filedCopy``) also has them in a `Bcc` field.
     ///

@@ -28,7 +28,7 @@ package struct MessageDraft: Sendable {
     /// The domain of the generated `Message-ID` (`<random@domain>`), usually the sender's.
     package var messageIDDomain: String
     /// Whether the text may go out as `8bit` (the server must offer 8BITMIME); when false,
-    /// non-ASCII text is sent as quoted-printable.
+    /// non-ASCII text is sent as quoted-printable (base64 when much shorter), which any server takes.
     package var allowsEightBit: Bool
 
     /// A draft with the given parts; the `Message-ID` domain defaults to the sender's domain.

@@ -191,15 +191,16 @@ extension SMTPConnection {
         guard !recipients.isEmpty else { throw .noRecipients }
         try SMTPAddress.validate(from, isSender: true)
         for recipient in recipients { try SMTPAddress.validate(recipient, isSender: false) }
+        // An address beyond ASCII is checked first: its header fields are 8-bit too, and without SMTPUTF8 the
+        // address is what must change, whatever the body's encoding.
+        let international = ([from] + recipients).first { !$0.utf8.allSatisfy { $0 < 0x80 } }
+        if let international, !extensions.smtpUTF8 { throw .internationalAddressUnsupported(international) }
         var parameters: [String] = []
         if SMTPMessageData.hasEightBitBytes(message) {
             guard extensions.eightBitMIME else { throw .eightBitUnsupported }
             parameters.append("BODY=8BITMIME")
         }
-        if let international = ([from] + recipients).first(where: { !$0.utf8.allSatisfy { $0 < 0x80 } }) {
-            guard extensions.smtpUTF8 else { throw .internationalAddressUnsupported(international) }
-            parameters.append("SMTPUTF8")
-        }
+        if international != nil { parameters.append("SMTPUTF8") }
         return parameters
     }
 

@@ -89,6 +89,20 @@ final class ComposeTests: ComposerTestCase {
         XCTAssertEqual(python.to.map { $0[0] }, names)
     }
 
+    /// Without 8-bit, text mostly beyond ASCII goes base64 (a third bigger) rather than quoted-printable (three times); mostly ASCII stays readable.
+    func testTextMostlyBeyondASCIIGoesBase64WhenThatIsMuchShorter() throws {
+        let text = "Привет, Йоран!\nВсего хорошего, 你好\n"
+        let message = try MessageComposer.compose(draft(text: text, allowsEightBit: false))
+        XCTAssertTrue(headerText(message.bytes).contains("Content-Transfer-Encoding: base64"))
+        XCTAssertFalse(message.bytes.contains { $0 >= 0x80 })
+        XCTAssertEqual(MailParser.parse(message.bytes).textBody, text)
+        XCTAssertEqual(try PythonEmailOracle.read(message.bytes).text.replacingOccurrences(of: "\r\n", with: "\n"), text)
+        try assertWellFormed(message.bytes)
+        // Mostly ASCII stays quoted-printable, readable.
+        let latin = try MessageComposer.compose(draft(text: "Grüße aus Köln\n", allowsEightBit: false))
+        XCTAssertTrue(headerText(latin.bytes).contains("Content-Transfer-Encoding: quoted-printable"))
+    }
+
     func testHeaderInjectionThroughTheSubjectOrANameIsImpossible() throws {
         var draft = draft(subject: "Hi\r\nBcc: evil@example.com")
         draft.to = [MailAddress(name: "Bob\r\nX-Evil: 1", email: "bob@example.org")]

@@ -103,6 +103,10 @@ final class SecurityTests: SMTPTestCase {
                        .internationalAddressUnsupported("jörg@example.com"))
         XCTAssertEqual(smtpError(try smtp.send(from: "a@example.com", recipients: ["b@example.com"], message: Array("é".utf8))),
                        .eightBitUnsupported)
+        // An address beyond ASCII is what must change first: its header is 8-bit too, and no encoding helps it.
+        XCTAssertEqual(smtpError(try smtp.send(from: "a@example.com", recipients: ["jöran@exämple.org"],
+                                               message: Array("To: jöran@exämple.org\r\n\r\né".utf8))),
+                       .internationalAddressUnsupported("jöran@exämple.org"))
         XCTAssertEqual(smtpError(try smtp.send(from: "a@example.com", recipients: ["b@example.com"],
                                                message: [UInt8](repeating: 0x61, count: 101))),
                        .messageTooLarge(size: 101, limit: 100))

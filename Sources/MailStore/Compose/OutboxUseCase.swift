@@ -445,7 +445,8 @@ public struct OutboxUseCase {
         try store.commit([NewEvent(event: e, account: account, stream: .draft(draftID), actor: actor)])
     }
 
-    /// The message as it goes out; the same bytes and Message-ID every time for one queuing. A `draftCopy` (for
+    /// The message as it goes out (`forSubmission`: no 8-bit text, domains beyond ASCII as A-labels); the same bytes
+    /// and Message-ID every time for one queuing, whatever the server offers. A `draftCopy` (for
     /// the server's Drafts folder) has a Message-ID of its own and keeps only the usable addresses (none at all
     /// gives `undisclosed-recipients`), so an unfinished draft can be stored too. Its `filedCopy` (what goes into
     /// the server's Sent or Drafts folder) has the Bcc field; its `bytes` (what is submitted) never.
@@ -458,9 +459,10 @@ public struct OutboxUseCase {
             guard let data = try store.log.blob(a.blob) else { throw DraftError.unreadableAttachment(a.filename, "its blob is missing") }
             attachments.append(ComposerAttachment(filename: a.filename, mimeType: a.mimeType, data: data))
         }
-        var draft = MessageDraft(from: MailAddress(name: account.displayName, email: account.email), to: addresses(p.to), cc: addresses(p.cc),
-                                 bcc: addresses(p.bcc), subject: p.subject, text: p.body, attachments: attachments,
-                                 inReplyTo: p.inReplyTo, references: p.references, date: due.date)
+        var draft = OutboxUseCase.forSubmission(MessageDraft(from: MailAddress(name: account.displayName, email: account.email),
+                                                             to: addresses(p.to), cc: addresses(p.cc), bcc: addresses(p.bcc),
+                                                             subject: p.subject, text: p.body, attachments: attachments,
+                                                             inReplyTo: p.inReplyTo, references: p.references, date: due.date))
         let senderOnly = draftCopy && OutboxUseCase.keepUsableAddresses(&draft)
         var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)" + (draftCopy ? "/drafts-folder" : ""))
         var composed = try MessageComposer.compose(draft, using: &generator)
@@ -571,7 +573,8 @@ public struct OutboxUseCase {
             switch try ev.decode() {
             case .messageQueued where ev.envelope.actor == .user: delivered = []
             case .sendUndone, .sendCancelled, .messageSent, .draftDeleted: delivered = []
-            case .messagePartlySent(let p) where p.messageID == messageID: delivered.formUnion(p.recipients)
+            // As composed now (a build before 2026-12-07 kept a domain beyond ASCII as it was written).
+            case .messagePartlySent(let p) where p.messageID == messageID: delivered.formUnion(p.recipients.map { OutboxUseCase.asciiDomain($0) })
             default: break
             }
             return true
