@@ -138,7 +138,7 @@ struct OutboxSendCommand: ParsableCommand {
                 let due = try outbox.deliverDue(account: account, skipped: { id, error in Terminal.warning("\(id) skipped: \(error)") },
                                                 done: { id, state in tally.tell(id, state, store: store) },
                                                 stopped: { id, left in
-                    Terminal.warning("account \(account): the server did not serve \(id); \(Counted.of(left, "other due message")) "
+                    Terminal.warning("account \(account): \(id) was not sent (the server or the account's settings); \(Counted.of(left, "other due message")) "
                                      + "left for the next round (`mailstore outbox send` again, or `sync --watch`)")
                 })
                 // Messages found left `sending` by a process that ended (recorded as interrupted) or taken back to the drafts.

@@ -260,6 +260,21 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(try views.syncedCount(account: accountName, folder: "INBOX"), 10)
     }
 
+    /// A server refusing every fetch of sizes alone (`NO [SERVERBUG]`, as over a message its index cannot read): the
+    /// pass is planned without sizes, the mail is fetched, and an expunge found before the refused fetch is recorded.
+    /// The refusal had skipped the folder (nothing fetched) and dropped the expunges and flag changes found before it,
+    /// at every sync.
+    func testAServerRefusingTheSizeFetchStillHasItsFolderSyncedAndItsExpungesRecorded() throws {
+        try startHostile("size-no")
+        let first = try syncHostile()
+        XCTAssertEqual(first.failedFolders.map(\.folder), [])
+        XCTAssertEqual(try events(.emailReceived).count, 5)
+        let second = try syncHostile()
+        XCTAssertEqual(second.folders.first { $0.folder == "INBOX" }?.expunged, 1)
+        XCTAssertEqual(try events(.emailExpunged).count, 1)
+        XCTAssertEqual(try events(.emailReceived).count, 6)
+    }
+
     /// A server listing Zed, Broken, Trash, Archive, Sent, then INBOX: a full sync takes the Inbox first, then the role
     /// folders (Sent, Archive, Trash), then the others in LIST order; the mail is recorded and the folders reported in
     /// that order. Folders named with `--folder` keep the user's order. The folders had been synced in LIST order, the

@@ -67,6 +67,28 @@ final class OutboxStallTests: SyncTestCase {
         }
     }
 
+    /// The account's settings keeping the first message from going (its password file gone) are recorded as that
+    /// message's failure, told as `failed` (not "skipped", with `outbox send` exiting 0), and end the round: the other
+    /// messages had each got the same permanent failure.
+    func testAnAccountsSettingsKeepingAMessageFromGoingAreItsFailureAndEndTheRound() throws {
+        try FileManager.default.removeItem(atPath: passwordFile)
+        var told: [(String, OutboxItem.State)] = []
+        var skipped: [String] = []
+        var stop: (String, Int)?
+        _ = try OutboxUseCase(store: store).deliverDue(account: accountName, skipped: { id, _ in skipped.append(id) },
+                                                       done: { told.append(($0, $1)) }, stopped: { stop = ($0, $1) })
+        XCTAssertEqual(skipped, [])
+        XCTAssertEqual(told.map(\.1), [.failed])
+        let first = try XCTUnwrap(told.first?.0)
+        XCTAssertEqual(stop?.0, first)
+        XCTAssertEqual(stop?.1, 2)
+        _ = try store.latestViews()
+        XCTAssertEqual(try views.outboxItem(draftID: first)?.state, .failed)
+        for other in ids where other != first {
+            XCTAssertEqual(try events(other).map(\.type), [.draftSaved, .messageQueued], "not tried")
+        }
+    }
+
     func testOutboxSendSaysEachMessageAsItIsDoneWithItsReasonAndExits5() throws {
         views = nil
         store = nil

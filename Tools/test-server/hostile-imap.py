@@ -32,6 +32,8 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
   exists-repeat    INBOX holds one small message; every IDLE gets "* N EXISTS" with the count unchanged every 50 ms
                    until DONE. A second message arrives 4 s after the first IDLE began (printed "NEW <unix time>"),
                    said by "* 2 EXISTS" and repeated as before. Each EXAMINE or SELECT is printed ("SELECT <name>").
+  size-no          every UID FETCH of sizes alone (RFC822.SIZE without BODY) is refused with `NO [SERVERBUG]`; INBOX holds
+                   5 small messages (UIDs 1-5) at the first EXAMINE (or SELECT), UIDs 1, 3, 4, 5, 6 from the second on.
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
 connection.
 """
@@ -46,7 +48,7 @@ import time
 CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR IDLE"
 BODY_SIZE = 2 << 20
 ONCE_MODES = ("examine-no-once", "garbage-once")
-SMALL_MODES = ONCE_MODES + ("garbage-always", "exists-repeat")
+SMALL_MODES = ONCE_MODES + ("garbage-always", "exists-repeat", "size-no")
 FOLDER_MODES = ("folders", "folders-garbage")
 FOLDER_LIST = [("Zed", ""), ("Broken", ""), ("Trash", " \\Trash"), ("Archive", " \\Archive"), ("Sent", " \\Sent"),
                ("INBOX", "")]
@@ -132,10 +134,21 @@ class Shared:
             cls.faulted = True
             return first
 
+    selects = 0
+
+    @classmethod
+    def selected(cls):
+        """Counts an EXAMINE or SELECT (size-no: the mailbox changes from the second on)."""
+        with cls.lock:
+            cls.selects += 1
+
     @classmethod
     def existing(cls, mode):
         if mode == "size-zero":
             return [1, 2, 3]
+        if mode == "size-no":
+            with cls.lock:
+                return [1, 3, 4, 5, 6] if cls.selects > 1 else [1, 2, 3, 4, 5]
         if mode == "garbage-always":
             return [1]
         if mode in SMALL_COUNTS:
@@ -258,6 +271,7 @@ def serve(conn, mode):
                 print(f"SELECT {selected}", flush=True)
             if mode in FOLDER_MODES:
                 body_of = lambda uid, folder=selected: folder_message(folder, uid)
+            Shared.selected()
             existing = Shared.existing(mode)
             value = 42
             uid_next = len(existing) + 1
@@ -279,6 +293,9 @@ def serve(conn, mode):
             m = re.match(r"FETCH (\S+) \((.*)\)", rest, re.I)
             uids = uids_in(m.group(1), existing) if m else []
             items = m.group(2).upper() if m else ""
+            if mode == "size-no" and "RFC822.SIZE" in items and "BODY" not in items:
+                send(f"{tag} NO [SERVERBUG] Internal error occurred. Refer to server log for more information.\r\n")
+                continue
             if mode in SMALL_COUNTS:
                 if not fetch_small(send, conn, mode, tag, uids, items):
                     return

@@ -8,7 +8,8 @@ final class DeliveryRound {
     let done: ((String, OutboxItem.State) -> Void)?
     /// Told when the round ends early: the message the server did not serve, and how many due messages were left.
     let stopped: ((String, Int) -> Void)?
-    /// Whether the server failed to serve the last message tried.
+    /// Whether the server failed to serve the last message tried, or the account's configuration kept it from being
+    /// sent (its SMTP settings, a credential or sign-in to renew: recorded as the message's failure).
     var serverFailed = false
 
     init(skipped: ((String, any Error) -> Void)?, done: ((String, OutboxItem.State) -> Void)?, stopped: ((String, Int) -> Void)?) {

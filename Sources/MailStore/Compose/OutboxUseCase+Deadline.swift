@@ -21,12 +21,13 @@ extension OutboxUseCase {
     }
 
     /// Whether `error` says the server did not serve the message at all (no connection, a connection that stalled, was
-    /// lost or ran past its deadline, a message whose reply never came): the account's other messages would meet the same.
+    /// lost or ran past its deadline, a message whose reply never came, a 4xx to the greeting or EHLO such as 421 "too
+    /// many connections"): the account's other messages would meet the same.
     static func isServerFailure(_ error: any Error) -> Bool {
         guard let e = error as? SMTPClientError else { return false }
         switch e {
         case .transport(.connectFailed), .transport(.timeout), .transport(.deadlinePassed), .transport(.connectionClosed),
-             .deliveryUnconfirmed: return true
+             .deliveryUnconfirmed, .temporaryFailure(stage: .greeting, _), .temporaryFailure(stage: .hello, _): return true
         default: return false
         }
     }

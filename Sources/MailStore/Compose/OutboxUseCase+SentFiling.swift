@@ -50,7 +50,7 @@ extension OutboxUseCase {
         for item in try unfiledSent(account: account) {
             guard let d = try views.draft(id: item.draftID), let a = try views.account(named: account)?.settings,
                   let due = try sentQueuing(item.draftID)?.dueAt else { continue }
-            let composed = try compose(d, due: due)
+            let composed = try compose(d, due: due, messageID: item.messageID)
             // An earlier try may have filed it and lost only the server's answer: looked for first.
             guard fileInSent(composed, account: a, retries: 1, lookFirst: true) == nil else { continue }
             try append(.draftDeleted(DraftDeleted(draftID: item.draftID)), account, item.draftID, actor: .system)

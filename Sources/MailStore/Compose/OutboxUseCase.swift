@@ -240,18 +240,18 @@ public struct OutboxUseCase {
         guard let queued = try queuings(draftID).first else { throw DraftError.notQueued(draftID) }
         // What goes out is the version the queuing announced, with its Message-ID (edits wait until it is taken back).
         guard d.latest.draftVersion == queued.draftVersion else { throw DraftError.changedSinceQueued(draftID) }
-        let composed = try compose(d, due: queued.dueAt)
+        let composed = try compose(d, due: queued.dueAt, messageID: queued.messageID)
         let attempt = UInt32(item.attempts + 1)
         let connection: SMTPConnection
         do {
             // The whole attempt (connecting to the final reply) has one deadline, however the server trickles its bytes.
             connection = try connect(account, deadline: Deadline(secondsFromNow: OutboxUseCase.attemptSeconds(messageBytes: composed.bytes.count)))
         } catch let e as SMTPClientError where OutboxUseCase.isOffline(e) {
-            round?.serverFailed = true
             // No network: it stays queued (due again after a backoff) and is sent when the network is back.
             let retry = Timestamp(Date().addingTimeInterval(30))
             let again = MessageQueued(draftID: draftID, draftVersion: queued.draftVersion, messageID: queued.messageID, dueAt: retry)
             guard try commit([.messageQueued(again)], account: d.account, actor: .system) else { return nil }
+            round?.serverFailed = true
             throw DraftError.offline(e.description)
         } catch {
             // Refused before the message was offered (the greeting, TLS, AUTH, the credential): a failed attempt with the
@@ -261,8 +261,15 @@ public struct OutboxUseCase {
                              account: d.account, actor: .sync) else { return nil }
             if OutboxUseCase.isServerFailure(error) { round?.serverFailed = true }
             // The account's configuration (its SMTP settings, a credential or sign-in to renew) is recorded the same, and
-            // also thrown as it is: the caller says what to fix (the CLI's exit 6).
-            if ErrorCategory(of: error) == .configuration { throw error }
+            // also thrown as it is: the caller says what to fix (the CLI's exit 6). A round tells it as the failure it
+            // recorded, and ends: the account's other messages would meet the same.
+            if ErrorCategory(of: error) == .configuration {
+                if let round {
+                    round.serverFailed = true
+                    return .failed
+                }
+                throw error
+            }
             return .failed
         }
         defer { connection.quit() }
@@ -450,7 +457,10 @@ public struct OutboxUseCase {
     /// the server's Drafts folder) has a Message-ID of its own and keeps only the usable addresses (none at all
     /// gives `undisclosed-recipients`), so an unfinished draft can be stored too. Its `filedCopy` (what goes into
     /// the server's Sent or Drafts folder) has the Bcc field; its `bytes` (what is submitted) never.
-    func compose(_ d: DraftRecord, due: Timestamp, draftCopy: Bool = false) throws -> ComposedMessage {
+    /// `messageID`, the one a queuing recorded, keeps its domain: a message an older build queued from an address whose
+    /// domain is beyond ASCII had its Message-ID in that domain, where the message is now written with its A-label (a
+    /// retry or its Sent filing would have had another Message-ID than the queuing's and the partial sends it recorded).
+    func compose(_ d: DraftRecord, due: Timestamp, draftCopy: Bool = false, messageID: String? = nil) throws -> ComposedMessage {
         guard let account = try views.account(named: d.account)?.settings else { throw DraftError.noAccount(d.account) }
         let p = d.latest
         func addresses(_ list: [EmailAddress]) -> [MailAddress] { list.map { MailAddress(name: $0.name, email: $0.email) } }
@@ -463,6 +473,9 @@ public struct OutboxUseCase {
                                                              to: addresses(p.to), cc: addresses(p.cc), bcc: addresses(p.bcc),
                                                              subject: p.subject, text: p.body, attachments: attachments,
                                                              inReplyTo: p.inReplyTo, references: p.references, date: due.date))
+        if let messageID, let at = messageID.lastIndex(of: "@") {
+            draft.messageIDDomain = String(messageID[messageID.index(after: at)...]).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        }
         let senderOnly = draftCopy && OutboxUseCase.keepUsableAddresses(&draft)
         var generator = SeededGenerator(text: "\(p.draftID)/\(p.draftVersion)" + (draftCopy ? "/drafts-folder" : ""))
         var composed = try MessageComposer.compose(draft, using: &generator)

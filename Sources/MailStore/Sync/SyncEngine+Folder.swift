@@ -96,7 +96,10 @@ extension SyncEngine {
         var missing = onServer.filter { known[$0] == nil && !given.contains($0) }.sorted(by: >)
         // Those the server says are over 64 MiB are left out before the checkpoint (named at every sync while there):
         // a folder whose only mail not stored is such a message appends nothing when nothing changed.
-        let sizes = try statedSizes(missing, conn)
+        // A server refusing the size fetch (a NO over a message its index cannot read) has the pass planned without
+        // sizes: the expunges and flag changes above are still committed, and the body fetch isolates the bad message.
+        let sizes: [UInt32: UInt64]
+        do { sizes = try statedSizes(missing, conn) } catch where SyncEngine.isFolderRefusal(error) { sizes = [:] }
         let limit = UInt64(conn.maxMessageBytes)
         let tooLarge = missing.filter { (sizes[$0] ?? 0) > limit }
         if !tooLarge.isEmpty {
