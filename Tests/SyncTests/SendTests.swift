@@ -4,7 +4,7 @@ import Foundation
 import IMAPClient
 import IMAPProtocol
 import MailParser
-import MailStore
+@testable import MailStore
 import Projections
 import SecureTransport
 import TestSupport
@@ -246,6 +246,22 @@ final class SendTests: SyncTestCase {
     /// A message whose reply never comes within the attempt's deadline (2 s here; the server's `stall` holds it an hour) is an
     /// unconfirmed delivery, and its reason, which `send`, `outbox` and `outbox send` print, says that it is sent again by
     /// itself and how to keep that from happening.
+    /// A message goes out under the Message-ID its queuing recorded, whatever domain this build would give it now (the
+    /// queuing is what the partial sends and the Sent filing refer to): here one recorded in another domain.
+    func testAMessageQueuedWithAnotherMessageIDDomainKeepsItsMessageID() throws {
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Queued before", body: "Hello"))
+        let record = try XCTUnwrap(try views.draft(id: d.draftID))
+        let due = Timestamp.now
+        let fresh = try outbox.compose(record, due: due).messageID
+        let older = String(fresh.prefix { $0 != "@" }) + "@mail.old.example"
+        try store.commit([NewEvent(event: .messageQueued(MessageQueued(draftID: d.draftID, draftVersion: record.latest.draftVersion,
+                                                                       messageID: older, dueAt: due)),
+                                   account: accountName, stream: .draft(d.draftID), actor: .user)])
+        XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+        XCTAssertNotNil(try spooled(older), "sent under the queuing's Message-ID")
+        XCTAssertNil(try spooled(fresh))
+    }
+
     func testAnUnconfirmedDeliverySaysItIsSentAgainByItselfAndHowToStopIt() throws {
         let (d, _) = try drafts.create(account: accountName, DraftInput(to: "stall@example.com", subject: "Unconfirmed", body: "Hello"))
         views = nil

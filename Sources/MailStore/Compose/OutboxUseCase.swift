@@ -457,9 +457,8 @@ public struct OutboxUseCase {
     /// the server's Drafts folder) has a Message-ID of its own and keeps only the usable addresses (none at all
     /// gives `undisclosed-recipients`), so an unfinished draft can be stored too. Its `filedCopy` (what goes into
     /// the server's Sent or Drafts folder) has the Bcc field; its `bytes` (what is submitted) never.
-    /// `messageID`, the one a queuing recorded, keeps its domain: a message an older build queued from an address whose
-    /// domain is beyond ASCII had its Message-ID in that domain, where the message is now written with its A-label (a
-    /// retry or its Sent filing would have had another Message-ID than the queuing's and the partial sends it recorded).
+    /// `messageID`, the one a queuing recorded, keeps its domain: what goes out (each retry, the Sent filing) has the
+    /// queuing's Message-ID, which its partial sends and the filing refer to, whatever domain this build would choose.
     func compose(_ d: DraftRecord, due: Timestamp, draftCopy: Bool = false, messageID: String? = nil) throws -> ComposedMessage {
         guard let account = try views.account(named: d.account)?.settings else { throw DraftError.noAccount(d.account) }
         let p = d.latest
