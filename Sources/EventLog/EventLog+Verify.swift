@@ -9,7 +9,13 @@ extension EventLog {
     /// head as it was when the walk began.
     package func verify(checkBlobs: Bool = true, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerifyReport {
         var report = VerifyReport()
-        let (end, headHash) = try head()
+        // The head is the walk's end: when meta cannot be read, nothing after can be trusted, and that is the finding.
+        var headRead: (sequence: UInt64, hash: [UInt8])?
+        if let damage = try EventLog.damage(of: { headRead = try head() }) {
+            report.add(nil, "the log's head (meta) \(damage)")
+            return report
+        }
+        guard let (end, headHash) = headRead else { return report }
         report.headSequence = end
         let hasher = try SHA256Hasher()
         let decoder = try RecordDecoder()
@@ -64,7 +70,7 @@ extension EventLog {
                 report.indexesLookedUp = true
                 try forEachRecord(through: end, chunk: 256) { txn, key, record in
                     guard key.count == 8, record.count >= RecordCodec.fixedSize else { return true }
-                    lookUpIndexes(record: record, seq: EventLog.decodeSequence(key), txn: txn, decoder: decoder, report: &report)
+                    try lookUpIndexes(record: record, seq: EventLog.decodeSequence(key), txn: txn, decoder: decoder, report: &report)
                     return true
                 }
             }
@@ -74,34 +80,39 @@ extension EventLog {
             report.add(end == 0 ? nil : end, "the head hash in meta does not match the chain")
         }
         // Index counts, in one snapshot: the ids index holds exactly one entry per record.
-        try environment.read { txn in
-            let h = try headIn(txn).sequence
-            let idCount = try txn.stat(ids).entries
-            if UInt64(idCount) != h { report.add(nil, "the id index has \(idCount) entries for \(h) events") }
-            let streamIndexCount = try txn.stat(streamEvents).entries
-            if UInt64(streamIndexCount) != h {
-                report.add(nil, "the stream index has \(streamIndexCount) entries for \(h) events")
+        if let damage = try EventLog.damage(of: {
+            try environment.read { txn in
+                let h = try headIn(txn).sequence
+                let idCount = try txn.stat(ids).entries
+                if UInt64(idCount) != h { report.add(nil, "the id index has \(idCount) entries for \(h) events") }
+                let streamIndexCount = try txn.stat(streamEvents).entries
+                if UInt64(streamIndexCount) != h {
+                    report.add(nil, "the stream index has \(streamIndexCount) entries for \(h) events")
+                }
             }
-        }
+        }) { report.add(nil, "counting the indexes' entries: \(damage)") }
         var blobReport: VerifyReport?
         if let damage = try EventLog.damage(of: { blobReport = try blobs?.next() }) { report.add(nil, damage) }
         if let blobReport { report.absorb(blobReport) }
         // Every indexed hash names a numbered blob and every numbered blob is indexed: with each blob's own
         // hash indexed to its number (checked by the walk), equal counts leave no other entry.
         if let blobData, let blobKeys {
-            let (data, keys) = try environment.read { txn in (try txn.stat(blobData).entries, try txn.stat(blobKeys).entries) }
-            if data != keys { report.add(nil, "the blob index has \(keys) entries for \(data) numbered blobs") }
+            if let damage = try EventLog.damage(of: {
+                let (data, keys) = try environment.read { txn in (try txn.stat(blobData).entries, try txn.stat(blobKeys).entries) }
+                if data != keys { report.add(nil, "the blob index has \(keys) entries for \(data) numbered blobs") }
+            }) { report.add(nil, "counting the blobs: \(damage)") }
         }
         return report
     }
 
-    /// Runs `body`; an error that says the file is damaged (`EventLogError.corruptRecord`, LMDB's `MDB_CORRUPTED` or
-    /// `MDB_PAGE_NOTFOUND`) is returned as the problem to report, any other is thrown.
+    /// Runs `body`; an error that says the file is damaged (`EventLogError.corruptRecord`, or any LMDB code a damaged
+    /// file can give a read: `MDB_CORRUPTED`, `MDB_PAGE_NOTFOUND`, keys out of order, bad sizes; `LMDBError.mayBeDamage`)
+    /// is returned as the problem to report, any other (the process short of memory, reader slots) is thrown.
     static func damage(of body: () throws -> Void) throws -> String? {
         do {
             try body()
             return nil
-        } catch let e as LMDBError where e.isCorruption {
+        } catch let e as LMDBError where e.mayBeDamage {
             return "cannot be read on, the file is damaged: \(e)"
         } catch let e as EventLogError {
             guard case .corruptRecord(_, let reason) = e else { throw e }
@@ -148,7 +159,7 @@ extension EventLog {
     /// Looks `record` (at `seq`) up in the id and stream indexes, naming it where an entry is missing or wrong:
     /// the slow check, run when the indexes' digests differ from the records'.
     private func lookUpIndexes(record raw: UnsafeRawBufferPointer, seq: UInt64, txn: borrowing Transaction,
-                               decoder: RecordDecoder, report: inout VerifyReport) {
+                               decoder: RecordDecoder, report: inout VerifyReport) throws {
         // A record that does not decode was named by the first walk.
         guard let ev = try? decoder.decodeTyped(raw, sequence: seq) else { return }
         var seqKey = [UInt8](repeating: 0, count: 8)
@@ -166,6 +177,9 @@ extension EventLog {
                 }
             }
             if !inStream { report.add(seq, "missing from the stream index of '\(ev.envelope.stream)'") }
+        } catch let e as LMDBError {
+            // A damaged index page fails the transaction the walk goes on in: that ends the walk, reported as damage.
+            throw e
         } catch {
             report.add(seq, "the indexes cannot be read: \(error)")
         }
@@ -221,7 +235,7 @@ extension EventLog {
         try forEachBlob { numbered, txn, key, value in
             report.blobsChecked += 1
             if numbered {
-                checkNumberedBlob(txn, key: key, value: value, zstd: zstd, hasher: hasher, dictionaries: loaded, report: &report)
+                try checkNumberedBlob(txn, key: key, value: value, zstd: zstd, hasher: hasher, dictionaries: loaded, report: &report)
                 return
             }
             guard let h = BlobHash(bytes: Array(key)) else {
@@ -240,7 +254,7 @@ extension EventLog {
     /// number in `blob_keys`. (With the two databases' entry counts equal, checked after, this makes the index
     /// and the blobs one to one.)
     private func checkNumberedBlob(_ txn: borrowing Transaction, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, zstd: Zstd, hasher: SHA256Hasher,
-                                   dictionaries: [UInt32: ZstdDictionary], report: inout VerifyReport) {
+                                   dictionaries: [UInt32: ZstdDictionary], report: inout VerifyReport) throws {
         guard key.count == 8 else {
             report.add(nil, "numbered blob key of \(key.count) bytes")
             return
@@ -249,11 +263,15 @@ extension EventLog {
         do {
             let raw = try BlobCodec.decode(value, name: "number \(number)", zstd: zstd, dictionary: { dictionaries[$0] })
             let digest = hasher.hash(raw)
+            // A damaged page of the index fails the transaction: the walk cannot go on in it, so the error ends the
+            // blob walk (reported by `damage(of:)`) instead of being one blob's problem.
             let indexed = try digest.withUnsafeBytes { k in try blobKeys.flatMap { try txn.get($0, key: k) }.map { Array($0) } }
             if indexed != Array(key) {
                 let hex = BlobHash(bytes: digest)?.hex ?? ""
                 report.add(nil, "blob number \(number) is not what the blob index holds under its SHA-256 \(hex) (\(indexed.map { $0.count == 8 ? "number \($0.withUnsafeBytes { EventLog.decodeSequence($0) })" : "a damaged entry" } ?? "nothing")): its content was altered")
             }
+        } catch let e as LMDBError {
+            throw e
         } catch {
             report.add(nil, "\(error)")
         }

@@ -47,17 +47,19 @@ struct VerifyCommand: ParsableCommand {
             let store: MailStore
             do { store = try MailStore.open(at: storeOptions.path, readOnly: true) } catch let e as DataFileError {
                 // A cut-short log file is a finding of verify, not a failure to run it.
-                if json {
-                    let obj: [String: Any] = ["clean": false, "problems": ["\(e)"]]
-                    print(JSONText.string(try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])))
-                } else {
-                    print("BAD \(e)")
-                    Terminal.error("verification failed: the log file is truncated; restore the store's log folder from a backup")
-                }
-                throw ExitCode(CLIExit.problemsFound)
+                try reportUnreadable("\(e)", advice: "the log file is truncated; restore the store's log folder from a backup")
+            } catch where ErrorCategory.isFileDamage(error) {
+                // So is a page LMDB finds damaged while opening the log (its databases' roots, meta).
+                try reportUnreadable("the log cannot be opened, the file is damaged: \(error)",
+                                     advice: "the log file (log/data.mdb) is damaged; restore the store's log folder from a backup")
             }
             let bar = ProgressBar("verifying", total: nil, quiet: quiet || json)
-            let report = try store.verifyLog(checkBlobs: !skipBlobs) { done, total in bar.update(done) }
+            let report: VerifyReport
+            do { report = try store.verifyLog(checkBlobs: !skipBlobs) { done, total in bar.update(done) } } catch where ErrorCategory.isFileDamage(error) {
+                bar.finish()
+                try reportUnreadable("the log cannot be read, the file is damaged: \(error)",
+                                     advice: "the log file (log/data.mdb) is damaged; restore the store's log folder from a backup")
+            }
             bar.finish()
             if json {
                 let obj: [String: Any] = [
@@ -98,6 +100,18 @@ struct VerifyCommand: ParsableCommand {
             if !report.isClean { throw ExitCode(CLIExit.problemsFound) }
             if report.newerRecords > 0 { throw ExitCode(CLIExit.storeError) }
         }
+    }
+
+    /// Reports a log that cannot be opened or walked as verify's finding (`BAD`, or JSON with `clean` false), exit 1.
+    private func reportUnreadable(_ problem: String, advice: String) throws -> Never {
+        if json {
+            let obj: [String: Any] = ["clean": false, "problems": [problem]]
+            print(JSONText.string(try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])))
+        } else {
+            Terminal.print("BAD \(problem)")
+            Terminal.error("verification failed: \(advice)")
+        }
+        throw ExitCode(CLIExit.problemsFound)
     }
 
     func verifyViews() throws {
