@@ -14,4 +14,20 @@ enum LocalTime {
         guard localtime_r(&t, &parts) != nil else { return TimeZone.current.secondsFromGMT(for: date) }
         return parts.tm_gmtoff
     }
+
+    /// The local time zone as the C library reads `TZ`, for Foundation's formatters: `TimeZone.current` where it agrees
+    /// with `localtime_r` at `now` (keeping its daylight-saving rules), else the zone `TZ` names when Foundation knows
+    /// it by that name (`:Asia/Kolkata`, `/usr/share/zoneinfo/...`) and it agrees, else the offset `localtime_r` gives
+    /// at `now` (POSIX forms such as `IST-5:30` or `<+1345>-13:45`, which Foundation took for UTC).
+    static func timeZone(at now: Date = Date()) -> TimeZone {
+        let offset = utcOffsetSeconds(at: now)
+        if TimeZone.current.secondsFromGMT(for: now) == offset { return .current }
+        if let value = ProcessInfo.processInfo.environment["TZ"] {
+            var name = value.hasPrefix(":") ? String(value.dropFirst()) : value
+            let zoneinfo = "/usr/share/zoneinfo/"
+            if name.hasPrefix(zoneinfo) { name = String(name.dropFirst(zoneinfo.count)) }
+            if let zone = TimeZone(identifier: name), zone.secondsFromGMT(for: now) == offset { return zone }
+        }
+        return TimeZone(secondsFromGMT: offset) ?? .current
+    }
 }

@@ -38,7 +38,9 @@ struct ProjectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this category: primary, social, promotions or updates.", valueName: "category"))
     var category: String?
 
-    @Option(name: .long, help: ArgumentHelp("Continue after this cursor (from a previous page).", valueName: "cursor"))
+    // Unconditional: a page ending at mail dated before 1970 prints a cursor starting with '-' (`-1000000.3cd7…`),
+    // which must be taken as the value, not as an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Continue after this cursor (from a previous page).", valueName: "cursor"))
     var cursor: String?
 
     /// The most rows of one page (`--limit`): a page is read and held whole.

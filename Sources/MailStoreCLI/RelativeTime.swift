@@ -13,9 +13,14 @@ struct RelativeTime {
     private let year: Int
     private let time: DateFormatter, weekday: DateFormatter, monthDay: DateFormatter, numeric: DateFormatter
 
-    /// Formats dates relative to `now` in `calendar`'s time zone.
-    init(now: Date = Date(), calendar: Calendar = .current) {
-        var cal = calendar
+    /// Formats dates relative to `now` in `calendar`'s time zone (by default the local one as the C library reads `TZ`,
+    /// `LocalTime.timeZone`: Foundation's own reading showed `TZ=IST-5:30` as UTC and `TZ=UTC+14` 28 hours off).
+    init(now: Date = Date(), calendar: Calendar? = nil) {
+        var cal = calendar ?? {
+            var local = Calendar.current
+            local.timeZone = LocalTime.timeZone(at: now)
+            return local
+        }()
         cal.locale = Locale(identifier: "en_US_POSIX")
         self.calendar = cal
         self.now = now
@@ -45,7 +50,7 @@ struct RelativeTime {
     }
 
     /// `date` as the thread list shows it, relative to `now`.
-    static func format(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
+    static func format(_ date: Date, now: Date = Date(), calendar: Calendar? = nil) -> String {
         RelativeTime(now: now, calendar: calendar).format(date)
     }
 }

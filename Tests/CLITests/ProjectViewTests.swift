@@ -252,4 +252,54 @@ final class ProjectViewTests: CLITestCase {
         try mailstore("project", "--view", "outbox", "--account", "work")
         XCTAssertEqual(try mailstore("stats", "--json").stdout, before)
     }
+
+    /// A page ending at mail dated before 1970 prints a cursor that starts with '-': given back as printed (`--cursor
+    /// -1000000.…`, two arguments) it is the cursor, not "Missing value for '--cursor'" (the audit's epoch-0 mail from
+    /// a zone east of UTC).
+    func testACursorOfMailDatedBefore1970IsTakenAsPrinted() throws {
+        try mailstore("init")
+        let mbox = (0..<3).map { i in
+            "From a@example.org Mon Jan  1 00:00:00 1968\nFrom: a\(i)@example.org\nTo: b@example.org\nSubject: old \(i)\n"
+                + "Message-ID: <old\(i)@example.org>\nDate: Thu, 1 Jan 1970 0\(i):00:00 +0300\n\nold mail \(i)\n"
+        }.joined(separator: "\n")
+        try Data(mbox.utf8).write(to: URL(fileURLWithPath: dir.file("old.mbox")))
+        try mailstore("import", "--mbox", dir.file("old.mbox"), "--folder", "INBOX", "--account", "a", "--quiet")
+        let first = try mailstore("project", "--view", "threads", "--folder", "INBOX", "--limit", "1")
+        let more = try XCTUnwrap(first.stderr.split(separator: "\n").first { $0.contains("more: --cursor ") }, first.stderr)
+        let cursor = String(try XCTUnwrap(more.components(separatedBy: "more: --cursor ").last))
+        XCTAssertTrue(cursor.hasPrefix("-"), "a date before 1970: \(cursor)")
+        let second = try mailstore("project", "--view", "threads", "--folder", "INBOX", "--limit", "1", "--cursor", cursor)
+        XCTAssertTrue(second.stdout.contains("old "), second.stdout)
+        XCTAssertNotEqual(first.stdout, second.stdout, "the next page, not the first again")
+    }
+
+    /// The thread list's time column reads `TZ` as the C library (and `date`) does: POSIX and glibc forms Foundation
+    /// took for UTC (`<+1345>-13:45`, `IST-5:30`) or got 28 hours wrong (`UTC+14`, 14 hours behind UTC) show the
+    /// local time of a message from a moment ago.
+    func testTheTimeColumnReadsTZAsTheCLibraryDoes() throws {
+        try mailstore("init")
+        let sent = Date().addingTimeInterval(-5)
+        let header = DateFormatter()
+        header.locale = Locale(identifier: "en_US_POSIX")
+        header.timeZone = TimeZone(secondsFromGMT: 0)
+        header.dateFormat = "EEE, d MMM yyyy HH:mm:ss '+0000'"
+        let mbox = "From a@example.org Mon Jan  1 00:00:00 2024\nFrom: Ann <a@example.org>\nTo: b@example.org\nSubject: now\n"
+            + "Message-ID: <now@example.org>\nDate: \(header.string(from: sent))\n\nbody\n"
+        try Data(mbox.utf8).write(to: URL(fileURLWithPath: dir.file("now.mbox")))
+        try mailstore("import", "--mbox", dir.file("now.mbox"), "--folder", "INBOX", "--account", "a", "--quiet")
+        for (tz, offset) in [("<+1345>-13:45", 49_500), ("IST-5:30", 19_800), ("UTC+14", -50_400), ("UTC", 0)] {
+            let shown = DateFormatter()
+            shown.locale = Locale(identifier: "en_US_POSIX")
+            shown.timeZone = TimeZone(secondsFromGMT: offset)
+            shown.dateFormat = "h:mm a"
+            var env = ProcessInfo.processInfo.environment
+            env["MAILSTORE_HOME"] = store
+            env["TZ"] = tz
+            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), ["project", "--view", "threads", "--folder", "INBOX"],
+                                         environment: env)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            // The same local day as now (a message 5 s old): the row shows its local time.
+            XCTAssertTrue(r.stdout.contains(" " + shown.string(from: sent)), "TZ=\(tz): \(shown.string(from: sent)) in \(r.stdout)")
+        }
+    }
 }
