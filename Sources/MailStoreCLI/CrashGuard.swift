@@ -32,10 +32,12 @@ enum CrashGuard {
     /// exit status to end with. Returns without running anything when the child cannot be started (the caller then
     /// runs the command itself).
     static func runAsChild(onCrash: (Int32) -> Int32) -> Never? {
-        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+              let arguments = try? ProcessArguments.raw() else { return nil }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = Array(CommandLine.arguments.dropFirst())
+        // Checked as UTF-8 by `MailstoreCommand.main` before any command ran.
+        p.arguments = arguments.map { String(decoding: $0, as: UTF8.self) }
         var env = ProcessInfo.processInfo.environment
         env[variable] = "child:\(getpid())"
         env["SWIFT_BACKTRACE"] = "enable=no"

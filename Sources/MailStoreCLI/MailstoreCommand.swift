@@ -46,16 +46,24 @@ package struct MailstoreCommand: ParsableCommand {
         // A write past the file-size limit (`ulimit -f`) fails with EFBIG, which says so, rather than killing the process
         // with SIGXFSZ mid-write, without a word (a backup died so, exit 153, its half-written folder left).
         signal(SIGXFSZ, SIG_IGN)
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.count <= maxArguments else {
-            Terminal.error("\(arguments.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")
+        let raw: [[UInt8]]
+        do { raw = try ProcessArguments.raw() } catch {
+            Terminal.error("\(error)")
+            Foundation.exit(64)
+        }
+        guard raw.count <= maxArguments else {
+            Terminal.error("\(raw.count) arguments, over \(maxArguments): give thread ids with --ids-from FILE (one per line, - for standard input)")
             Foundation.exit(64)
         }
         // Swift reads each argument as UTF-8, repairing other bytes to U+FFFD: a path or a name with such bytes would
         // silently become another one (`init --store $'s\xff'` made a folder named `s\u{FFFD}`).
-        for i in 1..<Int(CommandLine.argc) where CommandLine.unsafeArgv[i].map({ String(validatingCString: $0) == nil }) ?? false {
-            Terminal.error("argument \(i) is not UTF-8 text: mailstore reads paths, names and ids as UTF-8 (rename a file or folder whose name has other bytes)")
-            Foundation.exit(64)
+        var arguments: [String] = []
+        for (i, bytes) in raw.enumerated() {
+            guard let argument = String(validating: bytes, as: UTF8.self) else {
+                Terminal.error("argument \(i + 1) is not UTF-8 text: mailstore reads paths, names and ids as UTF-8 (rename a file or folder whose name has other bytes)")
+                Foundation.exit(64)
+            }
+            arguments.append(argument)
         }
         // swift-argument-parser compares each argument with the option names as Unicode text, through normalization,
         // whose reordering of combining marks is quadratic in their number: one letter with 16,000 alternating marks

@@ -260,4 +260,26 @@ final class CoreCommandTests: CLITestCase {
             NewEvent(event: e, account: "a", stream: StreamName(rawValue: "stream-\(i)"), actor: .user)
         })
     }
+
+    /// Under libfaketime's `LD_PRELOAD` Swift's runtime holds no arguments (`CommandLine.argc` 0): every command crashed
+    /// on its UTF-8 check's empty range (exit 132). The arguments are read from /proc then, and still checked.
+    func testACommandRunsUnderLibfaketimeWhoseRuntimeHoldsNoArguments() throws {
+        let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library), "Tools/setup installs faketime")
+        var env = ProcessInfo.processInfo.environment
+        env["LD_PRELOAD"] = library
+        env["FAKETIME"] = "+0"
+        env["DONT_FAKE_MONOTONIC"] = "1"
+        let exe = BuiltProducts.executable("mailstore")
+        let version = try ChildProcess.run(exe, ["--version"], environment: env)
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.stdout.hasPrefix("mailstore "), version.stdout)
+        let made = try ChildProcess.run(exe, ["init", "--store", store], environment: env)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let verify = try ChildProcess.run(exe, ["verify", "--store", store], environment: env)
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        XCTAssertTrue(verify.stdout.hasPrefix("OK: 1 event"), verify.stdout)
+        let bad = try ChildProcess.run(exe, ["verify", "--store", store + "\u{FFFD}", "x"], environment: env)
+        XCTAssertEqual(bad.status, 64, "an argument too many is still refused: \(bad.stderr)")
+    }
 }
