@@ -196,10 +196,13 @@ struct ProjectCommand: ParsableCommand {
         for a in try accountsToShow(store) { all += try useCase.fetchFolders(accountId: a) }
         if json { return try printJSON(all) }
         // A subfolder's name is indented under its folder's; the path (what `--folder` takes) follows where it is not
-        // the name shown.
+        // the name shown, or where the terminal would not show it as it is (then quoted for the shell, `ShellWord`).
         for f in all {
             let name = String(repeating: "  ", count: min(f.depth, 8)) + f.name
-            let path = f.id.caseInsensitiveCompare(f.name) == .orderedSame ? "" : "  " + TerminalSanitiser.line(f.id)
+            let shown = TerminalSanitiser.line(f.id)
+            let path = shown != f.id || f.id.first == " " || f.id.last == " " || ShellWord.quoted(f.id).hasPrefix("$'")
+                ? "  " + ShellWord.quoted(f.id)
+                : f.id.caseInsensitiveCompare(f.name) == .orderedSame ? "" : "  " + shown
             let badge = f.badge.map(String.init) ?? "—"
             print("\(ThreadRow.fit(f.accountId, 12)) \(ThreadRow.fit(name, 28)) \(ThreadRow.fit(f.role.description, 9)) "
                   + (path.isEmpty ? badge : ThreadRow.fit(badge, 6) + path))

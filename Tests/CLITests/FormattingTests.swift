@@ -56,4 +56,13 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(bomb.count, 1)
         XCTAssertLessThan(Terminal.bounded(bomb).utf8.count, 4_000)
     }
+
+    /// Folder names in sync's errors are the server's: each printed on one line (a line feed in one forged a line of
+    /// stderr through `sync --folder NOSUCH`'s list of folders).
+    func testFolderNamesInSyncErrorsAreOneLineEach() {
+        let notFound = SyncError.folderNotFound("no\nsuch", available: ["INBOX", "nl\nmailstore: error: forged"])
+        XCTAssertFalse(notFound.description.contains("\n"), notFound.description)
+        let refused = SyncError.foldersNotSynced(account: "a", folders: ["x\ny"])
+        XCTAssertFalse(refused.description.contains("\n"), refused.description)
+    }
 }

@@ -2,6 +2,7 @@ import CorpusGenerator
 import Foundation
 import MailStore
 import TestSupport
+@testable import MailStoreCLI
 import XCTest
 
 /// `mailstore project --view X` prints view X (text and JSON) for every view, never another view.
@@ -301,5 +302,47 @@ final class ProjectViewTests: CLITestCase {
             // The same local day as now (a message 5 s old): the row shows its local time.
             XCTAssertTrue(r.stdout.contains(" " + shown.string(from: sent)), "TZ=\(tz): \(shown.string(from: sent)) in \(r.stdout)")
         }
+    }
+
+    /// A folder whose name the terminal does not show as it is (a bidi override, a zero-width space, a trailing space)
+    /// has its path in the folders view quoted for the shell, and that word, read back by bash, is the folder's name:
+    /// the audit's `\u{202E}evil` showed as `evil`, with no path, and `--folder evil` found nothing.
+    func testTheFoldersViewQuotesANameTheTerminalWouldNotShowAsItIs() throws {
+        try mailstore("init")
+        let mbox = "From a@example.org Mon Jan  1 00:00:00 2024\nFrom: a@example.org\nSubject: hi\nMessage-ID: <f@example.org>\n\nbody\n"
+        try Data(mbox.utf8).write(to: URL(fileURLWithPath: dir.file("f.mbox")))
+        let names = ["\u{202E}evil", "trail ", "a\u{200B}b"]
+        for name in names {
+            try mailstore("import", "--mbox", dir.file("f.mbox"), "--folder", name, "--account", "a", "--quiet")
+        }
+        let listing = try mailstore("project", "--view", "folders").stdout
+        for name in names {
+            let word = ShellWord.quoted(name)
+            XCTAssertTrue(listing.contains("  " + word), "\(word) in \(listing)")
+            let back = try ChildProcess.run("/bin/bash", ["-c", "printf %s " + word])
+            XCTAssertEqual(back.stdout, name, "bash reads \(word) back as the name")
+            let page = try mailstore("project", "--view", "threads", "--folder", back.stdout)
+            XCTAssertTrue(page.stdout.contains("hi"), page.stdout)
+        }
+        XCTAssertEqual(ShellWord.quoted("Archive/2024"), "Archive/2024")
+        XCTAssertEqual(ShellWord.quoted("a\u{1F600}\u{200D}\u{1F525}"), "$'a\u{1F600}\\u200D\u{1F525}'")
+    }
+
+    /// `move --to inbox` (any case) moves to the Inbox, as `project --folder inbox` and `sync --folder inbox` take the
+    /// name (RFC 3501 section 5.1): it was "no folder 'inbox'", exit 4.
+    func testMoveToInboxInAnyCaseMovesToTheInbox() throws {
+        try mailstore("init")
+        for (folder, subject) in [("INBOX", "here"), ("Archive", "there")] {
+            let mbox = "From a@example.org Mon Jan  1 00:00:00 2024\nFrom: a@example.org\nSubject: \(subject)\n"
+                + "Message-ID: <\(subject)@example.org>\n\nbody\n"
+            try Data(mbox.utf8).write(to: URL(fileURLWithPath: dir.file("\(subject).mbox")))
+            try mailstore("import", "--mbox", dir.file("\(subject).mbox"), "--folder", folder, "--account", "a", "--quiet")
+        }
+        let page = try mailstore("project", "--view", "threads", "--folder", "Archive", "--json").stdout
+        let threads = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(page.utf8)) as? [String: Any])?["threads"] as? [[String: Any]])
+        let thread = try XCTUnwrap(threads.first?["id"] as? String)
+        try mailstore("move", thread, "--to", "inbox")
+        XCTAssertTrue(try mailstore("project", "--view", "threads", "--folder", "INBOX").stdout.contains("there"))
+        XCTAssertFalse(try mailstore("project", "--view", "threads", "--folder", "Archive").stdout.contains("there"))
     }
 }

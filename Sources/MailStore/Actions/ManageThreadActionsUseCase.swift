@@ -143,7 +143,10 @@ public struct ManageThreadActionsUseCase {
             return t.path
         case .move:
             // The folder's own name, byte for byte: one typed in another Unicode form matches it but is another key.
-            guard let explicit, let folder = folders.first(where: { $0.path == explicit }) else {
+            // `INBOX` in any case names the Inbox (RFC 3501 section 5.1), as `project --folder` and `sync --folder` take it.
+            guard let explicit,
+                  let folder = folders.first(where: { $0.path == explicit })
+                      ?? (explicit.uppercased() == "INBOX" ? folders.first(where: { $0.path.uppercased() == "INBOX" }) : nil) else {
                 throw ThreadListError.folderNotFound(id: explicit ?? "")
             }
             return folder.path

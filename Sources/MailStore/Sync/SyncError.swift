@@ -1,4 +1,5 @@
 import IMAPClient
+import MailParser
 
 /// Why a sync failed, and what to do.
 public enum SyncError: Error, CustomStringConvertible {
@@ -24,14 +25,15 @@ public enum SyncError: Error, CustomStringConvertible {
         switch self {
         case .noAccount(let n): "no account named \"\(n)\"; see `mailstore account list`"
         case .noAccounts: "no accounts: add one with `mailstore account add`"
+        // Folder names are the server's: each on one line (a line feed in one could forge a line of output).
         case .folderNotFound(let f, let available):
-            "the server has no syncable folder \"\(f)\"; folders: \(available.joined(separator: ", "))"
+            "the server has no syncable folder \"\(TerminalText.line(f))\"; folders: \(available.map(TerminalText.line).joined(separator: ", "))"
         case .noEmailFolders: "No email folders found: the server listed no selectable mail folder"
         case .server(let e): e.description
         case .credential(let e): e.description
         case .connectionsBusy(let e): e.description
         case .foldersNotSynced(let account, let folders):
-            "\(account): \(folders.count == 1 ? "1 folder" : "\(folders.count) folders") not synced (\(folders.joined(separator: ", "))): "
+            "\(account): \(folders.count == 1 ? "1 folder" : "\(folders.count) folders") not synced (\(folders.map(TerminalText.line).joined(separator: ", "))): "
                 + "the server refused \(folders.count == 1 ? "it" : "them") (see the warnings above; the other folders were synced); "
                 + "check the folder's rights on the server (the IMAP read right), or sync again later"
         }
