@@ -14,8 +14,12 @@ struct SearchCommand: ParsableCommand {
           mailstore search 'from:alice invoice date:2024-01-01..2024-03-31'
           mailstore search '"quarterly report" -is:read' --output messages --json
           mailstore search -- -is:read from:bob      (a query that begins with - comes after --)
-        Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 8 past --timeout, 64 a \
-        malformed query (the message points at the position).
+          mailstore search --build-index             (index everything now, no time limit)
+        --timeout counts the search index's catch-up with the log too: one stopped at it is said on stderr (the \
+        results then miss the mail not indexed yet; JSON rows carry indexBehind), and what it indexed is kept.
+        Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 8 past --timeout (also: the \
+        index is being built, or not yet through the --as-of point), 64 a malformed query (the message points at \
+        the position).
         """)
 
     enum Output: String, ExpressibleByArgument, CaseIterable {
@@ -28,8 +32,8 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: ArgumentHelp("The query (several arguments are joined with spaces).", valueName: "query"))
-    var query: [String]
+    @Argument(help: ArgumentHelp("The query (several arguments are joined with spaces; none with --build-index).", valueName: "query"))
+    var query: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Only this account's mail.", valueName: "name"))
     var account: String?
@@ -55,6 +59,10 @@ struct SearchCommand: ParsableCommand {
             help: ArgumentHelp("Stop the search after this many seconds (30; 0.1 to 3600): exit code 8.", valueName: "seconds"))
     var timeout: Double = MailStore.defaultSearchSeconds
 
+    @Flag(name: .customLong("build-index"),
+          help: "First build the search index fully and bring it up to the log's end, with no time limit (progress on a terminal); then search, when a query is given.")
+    var buildIndex = false
+
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
@@ -64,7 +72,9 @@ struct SearchCommand: ParsableCommand {
     func validate() throws {
         if limit < 1 || limit > SearchCommand.maxRows { throw ValidationError("--limit must be between 1 and \(SearchCommand.maxRows)") }
         if offset < 0 || offset > 1_000_000 { throw ValidationError("--offset must be between 0 and 1000000") }
-        if query.joined().trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a query; * matches every message") }
+        if !buildIndex, query.joined().trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("give a query; * matches every message (or --build-index alone to build the search index)")
+        }
         if !(timeout >= 0.1 && timeout <= 3_600) { throw ValidationError("--timeout must be between 0.1 and 3600 seconds") }
     }
 
@@ -73,20 +83,46 @@ struct SearchCommand: ParsableCommand {
         try CLIExit.run {
             var store = try MailStore.open(at: storeOptions.path, readOnly: true, lookups: true, notice: { Terminal.warning($0) })
             if let account { try AccountCheck.require(account, in: store) }
+            if buildIndex {
+                let bar = ProgressBar("building the search index", total: nil)
+                let built = try store.buildSearchIndex(progress: { done, total in bar.update(done, total: total) })
+                bar.finish()
+                guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    if json {
+                        var out = OutputBuffer()
+                        out.write("{\"documents\":\(built.documents),\"indexedThrough\":\(built.checkpoint)}\n")
+                        out.flush()
+                    } else {
+                        Terminal.print("search index: up to date through event \(built.checkpoint), \(built.documents) copies indexed")
+                    }
+                    return
+                }
+            }
             if let asOf {
                 store = try store.asOf(asOf, views: MailStore.viewsSearchReads)
                 if !json, let seq = store.snapshotSequence { Terminal.note(ProjectCommand.asOfNote(asOf, seq)) }
             }
-            let rows: [SearchResult]
+            let answer: SearchAnswer
+            // A catch-up that lasts is drawn on a terminal (from its second second on, at most ten times a second).
+            let bar = ProgressBar("indexing new mail for search", total: nil)
+            let started = Date()
+            var drawn = false
             do {
-                rows = try store.search(text, account: account, output: output == .threads ? .threads : .messages,
-                                        limit: limit, offset: offset, oldestFirst: sort == .oldest, timeLimit: timeout)
+                defer { if drawn { bar.finish() } }
+                answer = try store.searchAnswer(text, account: account, output: output == .threads ? .threads : .messages,
+                                                limit: limit, offset: offset, oldestFirst: sort == .oldest, timeLimit: timeout,
+                                                progress: { done, total in
+                                                    guard drawn || Date().timeIntervalSince(started) >= 1 else { return }
+                                                    drawn = true
+                                                    bar.update(done, total: total)
+                                                })
             } catch let e as SearchSyntaxError {
                 Terminal.error(e.description)
                 Terminal.note(e.pointer)
                 throw ExitCode.validationFailure
             }
-            try print(rows)
+            if let warning = answer.warning { Terminal.warning(warning) }
+            try print(answer.rows)
         }
     }
 

@@ -49,10 +49,19 @@ extension SearchIndex {
     ///
     /// An email whose raw message does not read (a damaged blob) is indexed without its body, and `notice` is told
     /// which (`tellUnreadBodies`); the catch-up goes on. Nothing on an index opened read-only.
-    package func catchUp(log: EventLog, through limit: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil,
-                         notice: (String) -> Void = { _ in }) throws {
+    ///
+    /// `deadline` (`SearchIndex.now()`'s clock; nil: none): the catch-up stops at the first batch boundary past it
+    /// (a small catch-up at the first event past it, committing the events before), everything folded so far committed
+    /// with its checkpoint, so the next catch-up goes on from there; it returns false then (true: folded through
+    /// `limit`). A search bounds its catch-up so (`mailstore search --timeout`): a big import had made the first search
+    /// after it fold for minutes, past any limit. Making `terms` again at the end is left to a later catch-up when the
+    /// time left is less than it is expected to take (`recomputeNanosPerDocument`): searches then list words from
+    /// `fts5vocab`, slower but the same.
+    @discardableResult
+    package func catchUp(log: EventLog, through limit: UInt64? = nil, deadline: UInt64? = nil,
+                         progress: ((UInt64, UInt64) -> Void)? = nil, notice: (String) -> Void = { _ in }) throws -> Bool {
         // An index opened read-only is searched as it stands (`openReadOnly` said how far behind it is).
-        if readOnly { return }
+        if readOnly { return true }
         let unreadBefore = locked { unreadBodies }
         defer { tellUnreadBodies(since: unreadBefore, notice: notice) }
         let head = try limit ?? log.head().sequence
@@ -65,9 +74,40 @@ extension SearchIndex {
             locked { countsTerms = counted }
         }
         defer { locked { countsTerms = false } }
-        if start < head { try foldCatchUp(log: log, head: head, start: start, progress: progress) }
-        // Behind after the fold (counted batches keep it current), or before it with nothing to fold: made again.
-        if !bulk, try !locked({ try termsCurrent() }) { try recomputeTerms() }
+        if start < head, try !foldCatchUp(log: log, head: head, start: start, deadline: deadline, progress: progress) { return false }
+        // Behind after the fold (counted batches keep it current), or before it with nothing to fold: made again
+        // (within a deadline only when it is expected to fit).
+        if !bulk, try !locked({ try termsCurrent() }) {
+            if let deadline, try SearchIndex.now() + UInt64(documentCount()) * SearchIndex.recomputeNanosPerDocument > deadline {
+                return true
+            }
+            try recomputeTerms()
+        }
+        return true
+    }
+
+    /// What making `terms` again is expected to cost a document indexed, in nanoseconds: ~8 us measured at 1M
+    /// (`recomputeTerms`), doubled for a loaded machine.
+    static let recomputeNanosPerDocument: UInt64 = 16_000
+
+    /// The time now on the clock of a catch-up's `deadline` and `withTimeLimit`'s (`CLOCK_MONOTONIC`), in nanoseconds.
+    package static func now() -> UInt64 { mailstore_monotonic_ns() }
+
+    /// Whether `deadline` (nil: none) has passed.
+    static func isPast(_ deadline: UInt64?) -> Bool {
+        guard let deadline else { return false }
+        return mailstore_monotonic_ns() >= deadline
+    }
+
+    /// Test-only: seconds a catch-up waits for each event it folds, from `MAILSTORE_TEST_SEARCH_FOLD_DELAY_MS`
+    /// (milliseconds, at most 1,000), so that a test can make a small store's catch-up outlast a search's time limit;
+    /// nil (no wait) when it is not set. Not for use outside tests.
+    static let testFoldDelaySeconds: Double? = ProcessInfo.processInfo.environment["MAILSTORE_TEST_SEARCH_FOLD_DELAY_MS"]
+        .flatMap(Double.init).flatMap { $0 > 0 && $0 <= 1_000 ? $0 / 1_000 : nil }
+
+    /// Waits `testFoldDelaySeconds` for each of `events` (tests only; nothing when it is not set).
+    static func testFoldDelay(events: Int) {
+        if let each = testFoldDelaySeconds, events > 0 { Thread.sleep(forTimeInterval: each * Double(events)) }
     }
 
     /// The most emails indexed without their body that a catch-up names one by one (`tellUnreadBodies`); the rest
@@ -98,8 +138,10 @@ extension SearchIndex {
         }
     }
 
-    /// `catchUp`'s fold of the events after `start` through `head`.
-    private func foldCatchUp(log: EventLog, head: UInt64, start: UInt64, progress: ((UInt64, UInt64) -> Void)?) throws {
+    /// `catchUp`'s fold of the events after `start` through `head`; false when it stopped at `deadline` (everything
+    /// folded before it committed).
+    private func foldCatchUp(log: EventLog, head: UInt64, start: UInt64, deadline: UInt64?,
+                             progress: ((UInt64, UInt64) -> Void)?) throws -> Bool {
         if head - start >= SearchIndex.pipelineThreshold && ProcessInfo.processInfo.activeProcessorCount > 1 {
             let feed = SearchBatchFeed(log: log, from: start + 1, through: head)
             defer { feed.finish() }
@@ -112,31 +154,46 @@ extension SearchIndex {
                             for _ in 0..<SearchIndex.bulkBatchesPerTransaction {
                                 guard let batch = try feed.next() else { ended = true; return }
                                 try writeRows(batch)
+                                SearchIndex.testFoldDelay(events: batch.events.count)
                                 progress?(batch.last - start, head - start)
+                                if SearchIndex.isPast(deadline) { return }
                             }
                         }
                     }
+                    if !ended && SearchIndex.isPast(deadline) { return try checkpoint() >= head }
                 }
-                return
+                return true
             }
             while let batch = try feed.next() {
                 try write(batch)
+                SearchIndex.testFoldDelay(events: batch.events.count)
                 progress?(batch.last - start, head - start)
+                if batch.last < head && SearchIndex.isPast(deadline) { return false }
             }
-            return
+            return true
         }
         let reader = try SearchBatchReader(log: log)
         func commit(through last: UInt64) throws {
             try write(reader.take(through: last))
             progress?(last - start, head - start)
         }
+        var stopped = false
         try log.scan(from: start + 1, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
             if ev.envelope.sequence > head { return false }
+            // Past the deadline: the events before this one are committed, and the fold stops.
+            if SearchIndex.isPast(deadline) {
+                try commit(through: ev.envelope.sequence - 1)
+                stopped = true
+                return false
+            }
+            SearchIndex.testFoldDelay(events: 1)
             try reader.add(ev)
             if reader.isFull { try commit(through: ev.envelope.sequence) }
             return true
         }
+        if stopped { return false }
         try commit(through: head)
+        return true
     }
 
     /// Writes a prepared batch and the checkpoint `batch.last` in one transaction (events at or before the

@@ -316,9 +316,11 @@ package final class SearchIndex: @unchecked Sendable {
     /// One limit at a time: a search on this index from another thread meanwhile is limited alike.
     /// Why: a query is an argument from outside, and some cost seconds at a million messages (a phrase prefix whose
     /// first word is common and whose matches are few: `a-a*`); a caller states how long it waits.
-    package func withTimeLimit<R>(_ seconds: Double?, _ body: () throws -> R) throws -> R {
+    /// `until`: the end to interrupt at (`SearchIndex.now()`'s clock) instead of `seconds` from now, when the search's
+    /// limit began earlier (a `MailStore.search` whose catch-up took part of it); `seconds` is what the error says.
+    package func withTimeLimit<R>(_ seconds: Double?, until: UInt64? = nil, _ body: () throws -> R) throws -> R {
         guard let seconds else { return try body() }
-        let end = mailstore_monotonic_ns() + UInt64(max(0, min(seconds, 86_400)) * 1e9)
+        let end = until ?? (mailstore_monotonic_ns() + UInt64(max(0, min(seconds, 86_400)) * 1e9))
         // Set and cleared under the lock alone: `locked` would arm an interrupter for these writes.
         lock.withLock { db.deadline = end }
         defer { lock.withLock { db.deadline = 0 } }
@@ -338,10 +340,21 @@ package final class SearchIndex: @unchecked Sendable {
     /// An index renamed over by another process's rebuild while this one opened it is opened again (at most
     /// `openAttempts` times in all).
     package static func open(folder: String, log: EventLog, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
+        try open(folder: folder, log: log, deadline: nil, notice: notice).index
+    }
+
+    /// `open` bounded by `deadline` (`SearchIndex.now()`'s clock; nil: none), folding the log through `limit` (nil:
+    /// its head): the catch-up stops at the deadline with what it folded committed (`catchUp(deadline:)`; `complete`
+    /// false), and a build (the index missing or not this log's) stops there too, kept aside for the next build to go
+    /// on from, with `SearchIndexError.notBuilt` (nothing to search yet). A build is taken up where an earlier one
+    /// stopped (`rebuild(resume:)`). `progress`: events folded and to fold, by the catch-up or the build.
+    package static func open(folder: String, log: EventLog, through limit: UInt64? = nil, deadline: UInt64?,
+                             progress: ((UInt64, UInt64) -> Void)? = nil,
+                             notice: (String) -> Void = { _ in }) throws -> (index: SearchIndex, complete: Bool) {
         var attempt = 1
         while true {
             do {
-                return try openOnce(folder: folder, log: log, notice: notice)
+                return try openOnce(folder: folder, log: log, through: limit, deadline: deadline, progress: progress, notice: notice)
             } catch SearchIndexError.replaced where attempt < openAttempts {
                 attempt += 1
             }
@@ -352,9 +365,10 @@ package final class SearchIndex: @unchecked Sendable {
     static let openAttempts = 3
 
     /// `open`'s one attempt.
-    private static func openOnce(folder: String, log: EventLog, notice: (String) -> Void) throws -> SearchIndex {
+    private static func openOnce(folder: String, log: EventLog, through limit: UInt64?, deadline: UInt64?,
+                                 progress: ((UInt64, UInt64) -> Void)?, notice: (String) -> Void) throws -> (index: SearchIndex, complete: Bool) {
         if let refusal = writeRefusal(folder) {
-            return try openReadOnly(folder: folder, log: log, fileSystemReadOnly: refusal == EROFS, notice: notice)
+            return (try openReadOnly(folder: folder, log: log, fileSystemReadOnly: refusal == EROFS, notice: notice), true)
         }
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         removeStaleBuild(folder: folder)
@@ -363,15 +377,17 @@ package final class SearchIndex: @unchecked Sendable {
             if let why = try current.logMismatch(log: log) {
                 notice(why)
                 // (Another process's rebuild finished meanwhile is taken: a mismatched index is never a fresh one.)
-                index = try rebuild(folder: folder, log: log, unlessFresh: true, notice: notice)
+                index = try rebuild(folder: folder, log: log, through: limit, unlessFresh: true, resume: true, deadline: deadline,
+                                    progress: progress, notice: notice)
             } else {
                 index = current
             }
         } else {
-            index = try rebuild(folder: folder, log: log, unlessFresh: true, notice: notice)
+            index = try rebuild(folder: folder, log: log, through: limit, unlessFresh: true, resume: true, deadline: deadline,
+                                progress: progress, notice: notice)
         }
-        try index.catchUp(log: log, notice: notice)
-        return index
+        let complete = try index.catchUp(log: log, through: limit, deadline: deadline, progress: progress, notice: notice)
+        return (index, complete)
     }
 
     /// Why this process may not write in `folder` (or make it, where it is missing: its nearest existing ancestor),
@@ -542,8 +558,16 @@ package final class SearchIndex: @unchecked Sendable {
     /// one, which keeps serving the processes that have it open (a rollback-journal file is safe to rename
     /// over). Rebuilds serialize on `folder/BUILD` (an `flock`, freed when its holder dies); with
     /// `unlessFresh`, an index that another process finished meanwhile is used instead of building again.
+    ///
+    /// `resume`: a build an earlier one kept aside when it stopped at its deadline (`partialSuffix`) is gone on with, when
+    /// it is this log's and of this build's schema; otherwise (a `replay`) one kept aside is removed and the build starts
+    /// from the log's first event. `deadline` (`SearchIndex.now()`'s clock; nil: none): the build stops at it, or before
+    /// its end (FTS5's merge, the query indexes, the vocabulary: they write the file with no journal, so they are not
+    /// interrupted) when that end is not expected to fit (`buildEndNanosPerDocument`); what it folded is kept aside for
+    /// the next build, and it throws `SearchIndexError.notBuilt`.
     @discardableResult
     package static func rebuild(folder: String, log: EventLog, through limit: UInt64? = nil, unlessFresh: Bool = false,
+                                resume: Bool = false, deadline: UInt64? = nil,
                                 progress: ((UInt64, UInt64) -> Void)? = nil, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         guard let buildLock = FileLock.acquire(folder + "/BUILD", exclusive: true) else {
@@ -555,10 +579,19 @@ package final class SearchIndex: @unchecked Sendable {
         }
         let file = folder + "/" + fileName
         let building = file + ".building"
+        let partial = file + partialSuffix
         for f in [building, building + "-journal"] { unlink(f) }
         do {
-            let fresh = try SearchIndex.builtAside(at: building)
-            try fresh.catchUp(log: log, through: limit, progress: progress, notice: notice)
+            let taken = try resume ? resumedBuild(from: partial, at: building, log: log, notice: notice) : nil
+            unlink(partial)
+            let fresh = try taken ?? SearchIndex.builtAside(at: building)
+            guard try fresh.catchUp(log: log, through: limit, deadline: deadline, progress: progress, notice: notice),
+                  try fresh.endFits(before: deadline) else {
+                let folded = try fresh.checkpoint()
+                try syncFile(building)
+                guard rename(building, partial) == 0 else { throw SearchIndexError.io(partial, String(cString: strerror(errno))) }
+                throw SearchIndexError.notBuilt(folded: folded, head: try limit ?? log.head().sequence)
+            }
             try fresh.mergeAllSegments()
             // Before the vocabulary's temporary table is made (`makeQueryIndexes` switches the temporary store).
             try fresh.makeQueryIndexes()
@@ -584,6 +617,41 @@ package final class SearchIndex: @unchecked Sendable {
             for f in [file + "-journal", file + "-wal", file + "-shm"] { unlink(f) }
         }
         return try SearchIndex(path: file)
+    }
+
+    /// The suffix of a build kept aside when it stopped at its deadline (`index.sqlite.partial`), for the next build
+    /// to go on from (`rebuild(resume:)`): written only between two of its transactions and flushed to disk before the
+    /// rename that makes it, so it is whole (a build killed midway leaves `index.sqlite.building`, removed as stale).
+    package static let partialSuffix = ".partial"
+
+    /// What a build's end (FTS5's merge of its segments, the query indexes, the vocabulary) is expected to cost a
+    /// document, in nanoseconds: ~26 us at 1M generated messages (`optimize` ~12 s, the query indexes ~6 s, the
+    /// vocabulary ~8 s; docs/benchmarks-history.md), doubled for a loaded machine.
+    static let buildEndNanosPerDocument: UInt64 = 50_000
+
+    /// Whether this build's end (`rebuild`, after its catch-up) is expected to be done before `deadline` (nil: none).
+    func endFits(before deadline: UInt64?) throws -> Bool {
+        guard let deadline else { return true }
+        return try SearchIndex.now() + UInt64(documentCount()) * SearchIndex.buildEndNanosPerDocument <= deadline
+    }
+
+    /// The build an earlier one kept aside at `partial` (`partialSuffix`), moved to `building` and opened to go on
+    /// with; nil when there is none, or it is not of this build's schema or not this log's (removed: `notice` is told).
+    static func resumedBuild(from partial: String, at building: String, log: EventLog, notice: (String) -> Void) throws -> SearchIndex? {
+        guard FileManager.default.fileExists(atPath: partial) else { return nil }
+        guard rename(partial, building) == 0 else { return nil }
+        let why: String
+        do {
+            let taken = try SearchIndex(path: building, bulk: true)
+            guard let mismatch = try taken.logMismatch(log: log) else { return taken }
+            why = mismatch
+        } catch let e as SearchIndexError {
+            if e.isBusy { throw e }
+            why = "\(e)"
+        }
+        unlink(building)
+        notice("the search index's build kept aside in \(partial) is not gone on with (\(why)); building it from the log's start")
+        return nil
     }
 
     /// Runs `body` (a rename into place) holding the switch lock of the index in `folder` exclusively: no transaction

@@ -20,6 +20,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     case replaced(file: String)
     /// A search ran past its time limit (`SearchIndex.withTimeLimit`): nothing of it is returned.
     case timedOut(seconds: Double)
+    /// A build of the index (it was missing, or is made again) stopped at its deadline (`rebuild(deadline:)`) with the
+    /// events through `folded` of `head` folded: kept aside (`partialSuffix`) for the next build to go on from, nothing
+    /// put in place yet. `MailStore.search` says it as `SearchIndexBehind`.
+    case notBuilt(folded: UInt64, head: UInt64)
 
     /// Whether this is SQLite's `SQLITE_BUSY`: another connection holds the file (or the switch lock) past the wait.
     var isBusy: Bool {
@@ -54,6 +58,9 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .replaced(let file):
             "search index \(file): another mailstore process rebuilt it (a `replay`) while this one used it; run the command again"
         case .query(let why): "search: \(why)"
+        case .notBuilt(let folded, let head):
+            "search index: its build stopped at its time limit with \(folded) of the log's \(head) events folded (kept: the next "
+                + "build goes on from there); `mailstore search --build-index` finishes it with no time limit"
         case .timedOut(let seconds):
             "search: stopped after its limit of \(String(format: "%g", seconds)) s; "
                 + "narrow the query (longer prefixes or fewer of them, fewer or rarer words, a filter such as folder: or date:) "

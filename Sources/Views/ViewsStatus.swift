@@ -24,7 +24,8 @@ public struct ViewsStatus: Sendable {
     public var keepsHistory = false
     /// The size of the serving generation's views file (the views and their history).
     public var viewsFileBytes: Int = 0
-    /// The size of the search index file (`views/search/index.sqlite`), 0 when there is none.
+    /// The size of the search index file (`views/search/index.sqlite`) and of a build of it kept aside to be gone on with
+    /// (`index.sqlite.partial`, left by a search whose time limit stopped the build), 0 when there is none.
     public var searchIndexBytes: Int = 0
     /// The size of the log's data file.
     public var logFileBytes: Int = 0
@@ -51,7 +52,8 @@ extension ViewStore {
                            historyLongestWindow: windows.longest,
                            historyBytes: try views.historyBytes(), keepsHistory: try views.hasHistory(),
                            viewsFileBytes: Environment.fileSize(Environment.dataFile(views.path)) ?? 0,
-                           searchIndexBytes: Environment.fileSize(store.viewsPath + "/search/index.sqlite") ?? 0,
+                           searchIndexBytes: (Environment.fileSize(store.viewsPath + "/search/index.sqlite") ?? 0)
+                               + (Environment.fileSize(store.viewsPath + "/search/index.sqlite.partial") ?? 0),
                            logFileBytes: Environment.fileSize(Environment.dataFile(log.environment.path)) ?? 0,
                            windowEvents: views.historyWindowEvents)
     }

@@ -24,7 +24,7 @@ final class GeneratedCorpusTests: SearchIndexTestCase {
         var last = 0
         _ = try Importer(store: store, options: options).importMaildir(dir.file("md")) { n, _ in
             if n - last >= Int.random(in: 30...400, using: &rng) {
-                try? idx.catchUp(log: self.store.log)
+                _ = try? idx.catchUp(log: self.store.log)
                 last = n
             }
         }

@@ -71,4 +71,54 @@ final class SearchTimeLimitTests: SearchIndexTestCase {
         XCTAssertTrue(try short.step())
         XCTAssertEqual(short.int(0), 100_000)
     }
+
+    /// A catch-up past its deadline commits what it folded and returns false; the next one goes on and ends. A build past
+    /// its deadline keeps its file aside (`index.sqlite.partial`) and throws `notBuilt`; the next build with `resume` goes
+    /// on with that very file and puts it in place, the same index as a build in one go; one without (`replay`) removes it.
+    /// (A search whose catch-up stops, through the store and the CLI: `SearchCatchUpLimitTests`.)
+    func testACatchUpOrABuildPastItsDeadlineKeepsWhatItFoldedAndTheNextGoesOn() throws {
+        try importMessages(SearchIndexTests.messages)
+        let early = try store.log.head().sequence
+        try importMessages(SearchIndexTestCase.kayak)
+        let head = try store.log.head().sequence
+        let folder = store.directory.viewsPath + "/search"
+        let live = try SearchIndex.rebuild(folder: folder, log: store.log, through: early)
+        XCTAssertFalse(try live.catchUp(log: store.log, deadline: SearchIndex.now()), "stopped at once")
+        XCTAssertLessThan(try live.checkpoint(), head)
+        XCTAssertEqual(try hits("kayak", live, expanded: true), [])
+        XCTAssertTrue(try live.catchUp(log: store.log))
+        XCTAssertEqual(try live.checkpoint(), head)
+        XCTAssertEqual(try hits("kayak", live, expanded: true).count, 1)
+        let current = try store.searchAnswer("kayak", output: .messages)
+        XCTAssertEqual(current.rows.count, 1)
+        XCTAssertEqual(current.indexBehind, 0)
+        XCTAssertNil(current.warning)
+        XCTAssertNil(current.rows[0].indexBehind)
+
+        // A build past its deadline.
+        let aside = dir.file("aside"), partial = aside + "/index.sqlite" + SearchIndex.partialSuffix
+        XCTAssertThrowsError(try SearchIndex.rebuild(folder: aside, log: store.log, resume: true, deadline: SearchIndex.now())) { error in
+            guard case SearchIndexError.notBuilt(let folded, let of) = error else { return XCTFail("\(error)") }
+            XCTAssertLessThan(folded, of)
+            XCTAssertEqual(of, head)
+            XCTAssertEqual(ErrorCategory(of: error), .timedOut)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: partial))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: aside + "/index.sqlite"))
+        var kept = stat(), st = stat()
+        XCTAssertEqual(stat(partial, &kept), 0)
+        let built = try SearchIndex.rebuild(folder: aside, log: store.log, resume: true)
+        XCTAssertEqual(try built.checkpoint(), head)
+        XCTAssertEqual(stat(aside + "/index.sqlite", &st), 0)
+        XCTAssertEqual(st.st_ino, kept.st_ino, "the build kept aside was gone on with")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: partial))
+        for q in ["kayak", "quarterly", "*", "m*"] {
+            XCTAssertEqual(try hits(q, built, expanded: true), try hits(q, live, expanded: true), q)
+        }
+        // A replay's build starts afresh and removes one kept aside.
+        XCTAssertThrowsError(try SearchIndex.rebuild(folder: aside, log: store.log, resume: true, deadline: SearchIndex.now()))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: partial))
+        _ = try SearchIndex.rebuild(folder: aside, log: store.log)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: partial))
+    }
 }

@@ -24,38 +24,82 @@ extension MailStore {
 
     /// Searches mail with the notmuch-like query language (docs/cli.md). Throws `SearchSyntaxError` (with a
     /// caret under the problem) for a malformed query, and an error of category `ErrorCategory.timedOut` when the
-    /// query itself runs past `timeLimit` seconds (nil: no limit; the search view's catch-up with the log before it is
-    /// not counted).
+    /// search runs past `timeLimit` seconds (nil: no limit): the query itself, or an index that could not be folded far
+    /// enough within it (`SearchIndexBehind`). The rows of `searchAnswer`, which also tells whether the search index was
+    /// behind the log.
     public func search(_ text: String, account: String? = nil, output: SearchOutput = .threads, limit: Int = 25,
                        offset: Int = 0, oldestFirst: Bool = false,
                        timeLimit: Double? = MailStore.defaultSearchSeconds) throws -> [SearchResult] {
+        try searchAnswer(text, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
+                         timeLimit: timeLimit).rows
+    }
+
+    /// `search`, with how far behind the log the search index was (`SearchAnswer`).
+    ///
+    /// `timeLimit` counts the whole search: the search index's catch-up with the log before the query, then the query.
+    /// The catch-up stops at the limit less a share kept for the query (`queryShare`), everything it folded committed
+    /// (the next search goes on from there); the query then runs on what is indexed, and the answer says how many
+    /// events it is behind (`SearchAnswer.indexBehind`, `warning`). Where there is nothing to search yet (the index
+    /// being built, kept aside unfinished) or the index is short of a past point searched, it throws
+    /// `SearchIndexBehind`. Until 2026-12-07 the catch-up was not counted: the first search after a big import folded
+    /// for minutes (16 at a million messages on a loaded machine). `progress`: events folded and to fold, as the
+    /// catch-up goes (`mailstore search` draws it on a terminal).
+    public func searchAnswer(_ text: String, account: String? = nil, output: SearchOutput = .threads, limit: Int = 25,
+                             offset: Int = 0, oldestFirst: Bool = false, timeLimit: Double? = MailStore.defaultSearchSeconds,
+                             progress: ((UInt64, UInt64) -> Void)? = nil) throws -> SearchAnswer {
         let query: SearchQuery
         do {
             query = try SearchQuery.parse(text)
         } catch {
             throw SearchSyntaxError(offset: error.offset, message: error.message, pointer: error.pointing(at: text))
         }
+        let bounds = timeLimit.map { MailStore.searchBounds(seconds: $0, from: SearchIndex.now()) }
         // An index renamed over by another process's rebuild (a `replay`) while this search used it is refused its
         // next transaction: the search is made again on the new one (once).
         do {
             return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
-                              timeLimit: timeLimit)
+                              timeLimit: timeLimit, bounds: bounds, progress: progress)
         } catch SearchIndexError.replaced {
             return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
-                              timeLimit: timeLimit)
+                              timeLimit: timeLimit, bounds: bounds, progress: progress)
         }
+    }
+
+    /// The share of a search's time limit kept for its query when the index's catch-up before it is long: half the
+    /// limit, at most `maxQuerySeconds`.
+    static let queryShare = 0.5
+    /// The most seconds of a search's time limit kept for its query (a query at a million messages takes up to ~4 s).
+    static let maxQuerySeconds = 5.0
+
+    /// When a search started at `start` (`SearchIndex.now()`'s clock) with a limit of `seconds` must end (`end`), and
+    /// when its catch-up must stop (`catchUp`: `end` less the query's share).
+    static func searchBounds(seconds: Double, from start: UInt64) -> (end: UInt64, catchUp: UInt64) {
+        let limit = max(0, min(seconds, 86_400))
+        let kept = min(limit * queryShare, maxQuerySeconds)
+        return (start + UInt64(limit * 1e9), start + UInt64((limit - kept) * 1e9))
+    }
+
+    /// Makes the search index build itself fully (or go on with a build kept aside) and catch up with the log's head,
+    /// with no time limit (`mailstore search --build-index`); returns the last event folded and the copies indexed.
+    /// `progress`: events folded and to fold.
+    public func buildSearchIndex(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> (checkpoint: UInt64, documents: Int) {
+        try ViewStore.checkFolder(directory.viewsPath)
+        let index = try SearchIndex.open(folder: searchFolder, log: log, deadline: nil, progress: progress, notice: notice).index
+        return (try index.checkpoint(), try index.documentCount())
     }
 
     /// `search`'s query parsed, made once.
     private func search(_ query: SearchQuery, account: String?, output: SearchOutput, limit: Int, offset: Int, oldestFirst: Bool,
-                        timeLimit: Double?) throws -> [SearchResult] {
-        let index = try searchIndex()
+                        timeLimit: Double?, bounds: (end: UInt64, catchUp: UInt64)?,
+                        progress: ((UInt64, UInt64) -> Void)?) throws -> SearchAnswer {
+        let opened = try searchIndex(deadline: bounds?.catchUp, timeLimit: timeLimit, progress: progress)
+        let index = opened.index
         let views = try latestViews()
         let limit = max(1, min(limit, MailStore.maxSearchRows))
         let query = MailStore.leavingOut(try removedAccounts(), from: query, account: account)
         let threadEmails: (String) throws -> [String] = { id in try views.threadEmails(id: id).map(\.id) }
         func iso(_ seconds: Int64) -> String { Timestamp(microseconds: seconds * 1_000_000).iso8601 }
-        return try index.withTimeLimit(timeLimit) {
+        let found: [SearchResult] = try index.withTimeLimit(timeLimit, until: bounds?.end) {
             switch output {
             case .messages:
                 var rows: [SearchResult] = []
@@ -98,6 +142,9 @@ extension MailStore {
                 }
             }
         }
+        let behind = opened.behind
+        return SearchAnswer(rows: behind == 0 ? found : found.map { var r = $0; r.indexBehind = behind; return r }, indexBehind: behind,
+                            catchUpStopped: opened.stopped, seconds: timeLimit)
     }
 
     /// `query` without the mail of the accounts of `removed` (`removedAccounts()`) when it spans accounts (no
@@ -119,14 +166,29 @@ extension MailStore {
     /// as of that point (`SearchIndex.asOf`: each copy's version then, kept in the index), or, where the live
     /// index cannot be opened and caught up (a store this process may not write), one folded up to the point
     /// beside that store's scratch views.
-    func searchIndex() throws -> SearchIndex {
+    ///
+    /// `deadline` (`SearchIndex.now()`'s clock; nil: none) bounds the catch-up and a build (`SearchIndex.open`):
+    /// `behind` is how many events at the log's end the index returned has not folded (its catch-up stopped at the
+    /// deadline, `stopped`, or it is searched as it stands, read-only); nothing to search yet (a build stopped), or a
+    /// live index short of the past point searched, is `SearchIndexBehind` (`timeLimit`, what it says of the limit).
+    func searchIndex(deadline: UInt64? = nil, timeLimit: Double? = nil,
+                     progress: ((UInt64, UInt64) -> Void)? = nil) throws -> (index: SearchIndex, behind: UInt64, stopped: Bool) {
         if let snapshot {
-            let live: SearchIndex?
+            var live: SearchIndex?
+            var complete = true
             do {
-                live = try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
+                // Folded through the point only: what a search as of it needs.
+                let opened = try SearchIndex.open(folder: searchFolder, log: log, through: snapshot.sequence, deadline: deadline,
+                                                  progress: progress, notice: notice)
+                live = opened.index
+                complete = opened.complete
             } catch let e as SearchIndexError {
                 // A newer build's index is not folded anew beside it either: the same answer as a live search.
                 if case .newerSchema = e { throw e }
+                // A build stopped at the limit is gone on with by the next search, not folded again in a scratch folder.
+                if case .notBuilt(let folded, _) = e {
+                    throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: folded, needed: snapshot.sequence, building: true)
+                }
                 live = nil
             } catch {
                 live = nil
@@ -140,13 +202,25 @@ extension MailStore {
             }
             if let live, let checkpoint, checkpoint >= snapshot.sequence {
                 live.asOf = snapshot.sequence
-                return live
+                return (live, 0, false)
+            }
+            // Its catch-up stopped at the limit short of the point: an answer as of the point needs every event up to it.
+            if live != nil, !complete, let checkpoint {
+                throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: checkpoint, needed: snapshot.sequence, building: false)
             }
             // Inside the snapshot's scratch folder, so it goes with it.
-            return try SearchIndex.rebuild(folder: try snapshot.scratch.path() + "/search", log: log, through: snapshot.sequence)
+            return (try SearchIndex.rebuild(folder: try snapshot.scratch.path() + "/search", log: log, through: snapshot.sequence), 0, false)
         }
         try ViewStore.checkFolder(directory.viewsPath)
-        return try SearchIndex.open(folder: searchFolder, log: log, notice: notice)
+        let opened: (index: SearchIndex, complete: Bool)
+        do {
+            opened = try SearchIndex.open(folder: searchFolder, log: log, deadline: deadline, progress: progress, notice: notice)
+        } catch SearchIndexError.notBuilt(let folded, let head) {
+            throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: folded, needed: head, building: true)
+        }
+        guard !opened.complete || opened.index.readOnly else { return (opened.index, 0, false) }
+        let checkpoint = try opened.index.checkpoint(), head = try log.head().sequence
+        return (opened.index, head > checkpoint ? head - checkpoint : 0, !opened.complete)
     }
 
     /// Rebuilds the search view from the log (what `replay` does for it).

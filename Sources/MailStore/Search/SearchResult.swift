@@ -16,6 +16,9 @@ public struct SearchResult: Encodable, Sendable, Equatable {
     public var messageCount: Int
     public var unread: Bool
     public var starred: Bool
+    /// Events at the log's end the search index had not folded when this row was found (`SearchAnswer.indexBehind`):
+    /// nil (left out of the JSON) when it had folded them all.
+    public var indexBehind: UInt64?
 }
 
 /// How search results come back: as thread rows or as messages.

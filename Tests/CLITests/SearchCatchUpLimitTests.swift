@@ -1,0 +1,138 @@
+import CorpusGenerator
+import Foundation
+import TestSupport
+import XCTest
+
+/// `search --timeout` bounds the search index's catch-up with the log and its build, not only the query: a catch-up
+/// stopped at the limit keeps what it folded, the search answers from what is indexed and says how far behind it is
+/// (stderr, `indexBehind` in each JSON row); a build stopped there is kept aside (`index.sqlite.partial`) and gone on
+/// with by the next search or `search --build-index`, the search exiting 8 with that advice. The catch-up is made slow
+/// with the test-only `MAILSTORE_TEST_SEARCH_FOLD_DELAY_MS` (80 ms an event: 60 messages take 5 s or more to fold).
+final class SearchCatchUpLimitTests: CLITestCase {
+    struct Row: Decodable {
+        var emailIds: [String]
+        var indexBehind: UInt64?
+    }
+
+    /// Milliseconds each event folded waits in the slow runs.
+    static let delayMilliseconds = "80"
+    /// The limit of the slow searches, and the most their whole process may take beyond it (its start, the store's
+    /// open, one event's wait past the deadline, a loaded machine).
+    static let limit = 1.0
+    static let slack = 3.0
+
+    /// Runs `mailstore` with each event of the search index's catch-up slowed down; its result and wall time.
+    func slowMailstore(_ args: [String], expect status: Int32, line: UInt = #line) throws -> (ChildProcess.Result, Double) {
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        env["MAILSTORE_TEST_SEARCH_FOLD_DELAY_MS"] = Self.delayMilliseconds
+        let started = Date()
+        let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(r.status, status, "mailstore \(args.joined(separator: " ")): \(r.stderr)", line: line)
+        return (r, seconds)
+    }
+
+    func rows(_ r: ChildProcess.Result) throws -> [Row] {
+        try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+    }
+
+    func importSixty() throws {
+        _ = try generateCorpus(CorpusOptions(messages: 60, outputDirectory: dir.file("md"), seed: 11))
+        try mailstore("import", "--maildir", dir.file("md"), "--account", "demo", "--quiet")
+    }
+
+    func headSequence() throws -> Int {
+        let stats = try JSONSerialization.jsonObject(with: Data(try mailstore("stats", "--json").stdout.utf8)) as? [String: Any]
+        return try XCTUnwrap(stats?["events"] as? Int)
+    }
+
+    /// A live index behind a big import: the search ends within its limit, answers from what is indexed with each row
+    /// saying how far behind it is and a warning naming `--build-index`; the next search goes on from there; a search
+    /// as of a point the index has not reached exits 8, one as of a point it has answers; a search with time enough
+    /// catches up and finds everything.
+    func testACatchUpStoppedAtTheLimitAnswersFromWhatIsIndexedAndSaysSo() throws {
+        try mailstore("init")
+        XCTAssertEqual(try rows(try mailstore("search", "*", "--json")).count, 0, "the live index made, empty")
+        try importSixty()
+        let head = try headSequence()
+        let args = ["search", "*", "--output", "messages", "--limit", "1000", "--timeout", String(Self.limit), "--json"]
+        let (first, seconds) = try slowMailstore(args, expect: 0)
+        XCTAssertLessThan(seconds, Self.limit + Self.slack, "the limit holds the catch-up")
+        let partial = try rows(first)
+        XCTAssertLessThan(partial.count, 60)
+        XCTAssertTrue(partial.allSatisfy { ($0.indexBehind ?? 0) > 0 && $0.indexBehind == partial.first?.indexBehind },
+                      "every row says how far behind: \(first.stdout)")
+        XCTAssertTrue(first.stderr.contains("events behind the log") && first.stderr.contains("mailstore search --build-index")
+            && first.stderr.contains("not searched"), first.stderr)
+        // The next search goes on from where it stopped: more is indexed.
+        let (second, seconds2) = try slowMailstore(args, expect: 0)
+        XCTAssertLessThan(seconds2, Self.limit + Self.slack)
+        XCTAssertGreaterThanOrEqual(try rows(second).count, partial.count)
+        XCTAssertTrue(second.stderr.contains("events behind the log"), second.stderr)
+        // As of the log's head (not reached yet): exit 8 and the advice; as of the start: answered (nothing then).
+        let (asOfHead, seconds3) = try slowMailstore(["search", "*", "--as-of", String(head), "--timeout", String(Self.limit)], expect: 8)
+        XCTAssertLessThan(seconds3, Self.limit + Self.slack)
+        XCTAssertTrue(asOfHead.stderr.contains("short of the point searched") && asOfHead.stderr.contains("--build-index"), asOfHead.stderr)
+        let (asOfStart, _) = try slowMailstore(["search", "*", "--as-of", "1", "--timeout", String(Self.limit), "--json"], expect: 0)
+        XCTAssertEqual(try rows(asOfStart).count, 0)
+        // With time enough, the search catches up and finds everything; nothing is said.
+        let full = try mailstore(Array(args.dropLast(3)) + ["--json"])
+        let all = try rows(full)
+        XCTAssertEqual(all.count, 60)
+        XCTAssertTrue(all.allSatisfy { $0.indexBehind == nil }, full.stdout)
+        XCTAssertFalse(full.stdout.contains("indexBehind"))
+        XCTAssertFalse(full.stderr.contains("behind"), full.stderr)
+        XCTAssertEqual(try rows(try mailstore(["search", "*", "--as-of", String(head), "--limit", "1000", "--output", "messages", "--json"])).count, 60)
+    }
+
+    /// No index yet (a new store after a big import): the search's build stops at the limit and exits 8 saying so and
+    /// naming `--build-index`, its work kept aside; the next search goes on with that same build (the file kept aside is
+    /// the one written further); `search --build-index` finishes it with no limit, and every message is found.
+    func testABuildStoppedAtTheLimitIsKeptAndGoneOnWith() throws {
+        try mailstore("init")
+        try importSixty()
+        let head = try headSequence()
+        let folder = store + "/views/search"
+        let partial = folder + "/index.sqlite.partial", kept = dir.file("kept-link")
+        let args = ["search", "*", "--timeout", String(Self.limit), "--json"]
+        let (first, seconds) = try slowMailstore(args, expect: 8)
+        XCTAssertLessThan(seconds, Self.limit + Self.slack, "the limit holds the build")
+        XCTAssertEqual(first.stdout, "")
+        XCTAssertTrue(first.stderr.contains("the search index is being built") && first.stderr.contains("mailstore search --build-index")
+            && first.stderr.contains("events folded"), first.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: partial), "the build kept aside")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/index.sqlite"))
+        // A second name for the file kept aside: the build gone on with is this very file (its inode), not a new one.
+        XCTAssertEqual(link(partial, kept), 0)
+        var keptStat = stat(), st = stat()
+        XCTAssertEqual(stat(kept, &keptStat), 0)
+        let (second, _) = try slowMailstore(args, expect: 8)
+        XCTAssertTrue(second.stderr.contains("being built"), second.stderr)
+        XCTAssertEqual(stat(partial, &st), 0)
+        XCTAssertEqual(st.st_ino, keptStat.st_ino, "the next search went on with the build kept aside")
+        XCTAssertFalse(second.stderr.contains("not gone on with"), second.stderr)
+        // As of a point: the same (nothing to search yet), bounded.
+        let (asOf, seconds3) = try slowMailstore(["search", "*", "--as-of", String(head), "--timeout", String(Self.limit)], expect: 8)
+        XCTAssertLessThan(seconds3, Self.limit + Self.slack)
+        XCTAssertTrue(asOf.stderr.contains("being built"), asOf.stderr)
+        // `--build-index` finishes that build, with no limit.
+        let built = try mailstore("search", "--build-index")
+        XCTAssertTrue(built.stdout.contains("search index: up to date through event \(head)"), built.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: partial))
+        XCTAssertEqual(stat(folder + "/index.sqlite", &st), 0)
+        XCTAssertEqual(st.st_ino, keptStat.st_ino, "the build kept aside was finished and put in place")
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+        let all = try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(all.count, 60)
+        XCTAssertTrue(all.allSatisfy { $0.indexBehind == nil })
+        // `replay --view search` starts a build afresh: one kept aside is removed (none here), and verify agrees.
+        let verify = try mailstore("verify", "--views", "--quiet")
+        XCTAssertTrue(verify.stdout.hasPrefix("OK"), verify.stdout)
+        // `--build-index` alone is a command line of its own; a query after it is searched too.
+        let both = try rows(try mailstore("search", "--build-index", "*", "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(both.count, 60)
+        let usage = try mailstore(["search"], expect: 64)
+        XCTAssertTrue(usage.stderr.contains("--build-index"), usage.stderr)
+    }
+}
