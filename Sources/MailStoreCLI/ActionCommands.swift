@@ -12,9 +12,21 @@ struct ActionOptions: ParsableArguments {
     @Flag(help: "Write the action back to the server now (else the next `mailstore sync` does).") var push = false
     @Flag(help: "Print the outcome as JSON: the action per account and a failure per thread not acted on.") var json = false
 
-    mutating func validate() throws {
-        if let idsFrom { threads += try ThreadIDList.read(idsFrom) }
-        if threads.isEmpty { throw ValidationError("give at least one thread id (as arguments or with --ids-from)") }
+    /// A command line with no thread at all is malformed (shown with the usage); the `--ids-from` list is read once
+    /// the command runs (`ids()`), so a file that cannot be read or an id it refuses is one line saying why.
+    func validate() throws {
+        if threads.isEmpty && idsFrom == nil { throw ValidationError("give at least one thread id (as arguments or with --ids-from)") }
+    }
+
+    /// The arguments' ids and then `--ids-from`'s: a list that breaks a bound, cannot be read or holds no id (and no
+    /// id given as an argument) is refused whole, before the store is opened.
+    func ids() throws -> [String] {
+        guard let idsFrom else { return threads }
+        let all = threads + (try ThreadIDList.read(idsFrom))
+        if all.isEmpty {
+            throw ValidationError("--ids-from: '\(idsFrom)' holds no thread id (only blank lines or comments): give at least one thread id, one per line")
+        }
+        return all
     }
 
     /// Opens the store, runs the batch through the library's use case (one action per account), prints each
@@ -24,8 +36,9 @@ struct ActionOptions: ParsableArguments {
     /// is the first failure's.
     func run(_ kind: ActionKind, destination: String? = nil) throws {
         try CLIExit.run {
+            let ids = try ids()
             let store = try storeOptions.open()
-            let result = ManageThreadActionsUseCase(store: store).batch(kind, ids: threads, destination: destination)
+            let result = ManageThreadActionsUseCase(store: store).batch(kind, ids: ids, destination: destination)
             if json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -68,17 +68,15 @@ struct LogCommand: ParsableCommand {
             let known = EventType.catalog.map(\.1).joined(separator: ", ")
             throw ValidationError("unknown event type '\(name)'; known types: \(known)")
         }
-        let span = try times(now: Date())
-        if let a = span.since, let b = span.until, a >= b {
-            throw ValidationError("--since \(since!) is not before --until \(until!): no time is in both")
-        }
     }
 
     var typeNames: [String] {
         type.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
     }
 
-    /// `--since`'s start and `--until`'s end (exclusive), in microseconds since the epoch.
+    /// `--since`'s start and `--until`'s end (exclusive), in microseconds since the epoch. Read once the command runs
+    /// (a relative time counts back from then): a time that is not one, or a `--since` not before the `--until`, is
+    /// one `mailstore: error:` line saying why and what to write, without the usage.
     func times(now: Date) throws -> (since: Int64?, until: Int64?) {
         func point(_ text: String?, _ option: String) throws -> TimePoint? {
             guard let text else { return nil }
@@ -88,11 +86,17 @@ struct LogCommand: ParsableCommand {
             return p
         }
         let micro: Int64 = 1_000_000
-        return (try point(since, "--since").map { $0.start * micro }, try point(until, "--until").map { $0.end * micro })
+        let span = (since: try point(since, "--since").map { $0.start * micro }, until: try point(until, "--until").map { $0.end * micro })
+        if let a = span.since, let b = span.until, a >= b, let since, let until {
+            throw ValidationError("--since \(since) is not before --until \(until): no time is in both; give a --since earlier than the --until")
+        }
+        return span
     }
 
     func run() throws {
         try CLIExit.run {
+            // The times first: one refused is said before the store is opened.
+            let span = try times(now: Date())
             // Opened for lookups (no read-ahead); a long scan turns the kernel's read-ahead on (`readsAhead`).
             let store = try MailStore.open(at: storeOptions.path, readOnly: true, lookups: true)
             let types = typeNames.isEmpty ? nil : Set(typeNames.compactMap { EventType(name: $0) })
@@ -102,7 +106,6 @@ struct LogCommand: ParsableCommand {
             let width = Terminal.stdoutIsTTY ? Terminal.width : Int.max
             if limit == 0 { return }
             // The sequences the times and --to-seq bound, against the head as it is now.
-            let span = try times(now: Date())
             var from = fromSeq
             var through = min(try store.head().sequence, toSeq ?? .max)
             if let s = span.since { from = max(from, try store.firstSequence(recordedAtOrAfter: Timestamp(microseconds: s))) }

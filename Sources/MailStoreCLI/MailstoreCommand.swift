@@ -103,7 +103,7 @@ package struct MailstoreCommand: ParsableCommand {
     /// value `validate` refused), with the usage of the command; but a value a command's `run` refused once it looked
     /// at the store or a file (several accounts and none given, a cursor of other accounts, a `--body-file` that cannot
     /// be read) is one `mailstore: error:` line saying why and what to do, without the usage: the command line's form
-    /// was right, and the usage text buried the reason. (`--ids-from` is read by `validate`, before anything runs.)
+    /// was right, and the usage text buried the reason. (`--ids-from` lists and `log --since/--until` are read by `run`.)
     static func message(for error: Error, ranCommand: ParsableCommand.Type?) -> String {
         guard ranCommand != nil, let e = error as? ValidationError else { return fullMessage(for: error) }
         return "mailstore: error: \(e.message)"

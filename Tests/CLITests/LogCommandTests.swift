@@ -104,15 +104,27 @@ final class LogCommandTests: CLITestCase {
             (["--last", "2", "--limit", "3"], "give --last or --limit, not both"),
             (["--follow", "--until", "now"], "--follow shows events as they come"),
             (["--follow", "--to-seq", "9"], "--follow shows events as they come"),
-            (["--since", "2030-02-30"], "--since: invalid time '2030-02-30'; use YYYY"),
-            (["--until", "10:00"], "--until: invalid time '10:00'"),
-            (["--since", "2030-01-02", "--until", "2030-01-01"], "is not before --until"),
             (["--from-seq", "5", "--to-seq", "4"], "--to-seq 4 is before --from-seq 5"),
             (["--last=-1"], "--last must be 0 or more"),
         ]
         for (args, message) in cases {
             let r = try mailstore(["log"] + args, expect: 64)
             XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("Usage: mailstore log"), "\(args): \(r.stderr)")
+        }
+        // A time refused once the command runs (it is read then: `2h` counts back from then) is one line saying why and
+        // what to write, without the usage, as `--as-of`'s is.
+        let times: [([String], String)] = [
+            (["--since", "2030-02-30"], "--since: invalid time '2030-02-30'; use YYYY"),
+            (["--until", "10:00"], "--until: invalid time '10:00'"),
+            (["--since", "2030-01-02", "--until", "2030-01-01"], "--since 2030-01-02 is not before --until 2030-01-01"),
+            (["--since", "2h", "--until", "3h"], "--since 2h is not before --until 3h"),
+        ]
+        for (args, message) in times {
+            let r = try mailstore(["log"] + args, expect: 64)
+            XCTAssertTrue(r.stderr.hasPrefix("mailstore: error: \(message)"), "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("Usage:"), "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(args): \(r.stderr)")
         }
     }
 

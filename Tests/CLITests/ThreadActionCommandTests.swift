@@ -99,15 +99,24 @@ final class ThreadActionCommandTests: CLITestCase {
         }
     }
 
+    /// A list that breaks a bound, cannot be read or holds no id is refused whole (exit 64, nothing done) in one
+    /// `mailstore: error:` line saying why, without the usage (the command line's form was right; the usage had buried
+    /// the reason); a command line with no thread at all, or `--ids-from` without its value, still shows the usage.
     func testABadIDListIsRefusedWithItsLineAndNothingIsDone() throws {
         let ids = try importedThreads()
         let before = try starred()
         let fresh = try XCTUnwrap(ids.first { !before.contains($0) })
+        func saysWhyAlone(_ r: ChildProcess.Result, _ expected: String) {
+            XCTAssertTrue(r.stderr.hasPrefix("mailstore: error: --ids-from: "), r.stderr)
+            XCTAssertTrue(r.stderr.contains(expected), r.stderr)
+            XCTAssertFalse(r.stderr.contains("Usage:"), r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
         func refused(_ bytes: [UInt8], _ expected: String) throws {
             let file = dir.file("bad.txt")
             try Data(bytes).write(to: URL(fileURLWithPath: file))
             let r = try mailstore("star", fresh, "--ids-from", file, expect: 64)
-            XCTAssertTrue(r.stderr.contains(expected), r.stderr)
+            saysWhyAlone(r, expected)
             XCTAssertEqual(try starred(), before, "a refused list acts on nothing, the arguments' ids neither")
         }
         try refused(Array("\(fresh)\n\n\(String(repeating: "a", count: 257))\n".utf8), "line 3 of")
@@ -115,9 +124,16 @@ final class ThreadActionCommandTests: CLITestCase {
         try refused(Array(String(repeating: "0123456789abcdef\n", count: 100_001).utf8), "more than 100000 thread ids")
         try refused([UInt8](repeating: 0x0A, count: (8 << 20) + 1), "over 8 MiB")
         let missing = try mailstore("star", "--ids-from", dir.file("nope.txt"), expect: 64)
-        XCTAssertTrue(missing.stderr.contains("cannot read"), missing.stderr)
+        saysWhyAlone(missing, "cannot read")
         let folder = try mailstore("star", "--ids-from", dir.path, expect: 64)
-        XCTAssertTrue(folder.stderr.contains("cannot read"), folder.stderr)
+        saysWhyAlone(folder, "cannot read")
+        let empty = try mailstore("star", "--ids-from", "-", stdin: "# nothing\n", expect: 64)
+        saysWhyAlone(empty, "holds no thread id")
+        XCTAssertEqual(try starred(), before)
+        for args in [["star"], ["star", "--ids-from"], ["star", fresh, "--bogus"]] {
+            let r = try mailstore(args, expect: 64)
+            XCTAssertTrue(r.stderr.contains("Usage: mailstore star"), "\(args): \(r.stderr)")
+        }
     }
 
     func testACommandLineOverTheBoundIsRefusedBeforeParsing() throws {
