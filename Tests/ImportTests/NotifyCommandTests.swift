@@ -35,18 +35,10 @@ final class NotifyCommandTests: XCTestCase {
     /// Set in the child process whose notify command outlived it: the folder its command writes its pids in.
     static let childFolder = "MAILSTORE_TEST_NOTIFY_CHILD"
 
-    /// True when `pid` no longer runs (gone, or a zombie nobody reaped yet).
-    func isGone(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).prefix(1)
-        return state == "Z" || state == "X"
-    }
+    func isGone(_ pid: pid_t) -> Bool { ProcessProbe.isGone(pid) }
 
     /// A notify command that writes its shell's and its child's pids, then waits for the child (60 s).
-    func command(writingPidsIn dir: String) -> String {
-        "echo $$ > '\(dir)/sh.tmp' && mv '\(dir)/sh.tmp' '\(dir)/sh'; sleep 60 & echo $! > '\(dir)/sleep.tmp' && mv '\(dir)/sleep.tmp' '\(dir)/sleep'; wait"
-    }
+    func command(writingPidsIn dir: String) -> String { ProcessProbe.commandWritingPids(in: dir) }
 
     /// A watch SIGKILLed while its notify command runs: the command (`/bin/sh`) and what it started (`sleep 60`) end
     /// within seconds (the kernel's parent-death signal, and the guard that kills the command's process group). They
@@ -66,15 +58,11 @@ final class NotifyCommandTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notify-kill-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        p.arguments = ["ImportTests.NotifyCommandTests/testTheCommandAndItsChildrenEndWhenTheProcessRunningItIsKilled"]
         var env = ProcessInfo.processInfo.environment
         env[Self.childFolder] = dir
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ProcessProbe.start(CommandLine.arguments[0],
+                                       ["ImportTests.NotifyCommandTests/testTheCommandAndItsChildrenEndWhenTheProcessRunningItIsKilled"],
+                                       environment: env)
         defer {
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
             p.waitUntilExit()

@@ -3,8 +3,10 @@ import Glibc
 
 /// Runs a `--password-command` with bounds: `/bin/sh -c CMD` in a process group of its own, stdin from
 /// /dev/null, stderr passed through (for prompts), at most `outputLimit` bytes of stdout read, and at most
-/// `timeoutSeconds` to finish. On timeout, on too much output, or when the read fails, the whole
-/// process group is killed (SIGKILL), so a helper the command started does not linger either.
+/// `timeoutSeconds` to finish (its output read and its exit). On timeout, on too much output, or when the read fails,
+/// the whole process group is killed (SIGKILL), so a helper the command started does not linger either. The command
+/// is bound to this process as notify commands are (`ShellProcess.spawnBound`): however `mailstore` ends (SIGKILL
+/// too), the command's process group is killed; a killed `sync` or `outbox send` had left a hung one running.
 package struct PasswordCommand {
     /// The longest a password command may run: long enough for a keyring or token helper, short enough
     /// that a hung one does not hang sync.
@@ -34,17 +36,24 @@ package struct PasswordCommand {
             close(fds[0]); close(fds[1])
             throw .credentialUnavailable("cannot run the password command: fcntl: \(why)")
         }
-        let pid: pid_t
-        do { pid = try spawn(stdoutWrite: fds[1]) } catch {
+        let bound: ShellProcess.Bound
+        do { bound = try spawn(stdoutWrite: fds[1]) } catch {
             close(fds[0]); close(fds[1])
             throw error
         }
         close(fds[1])
         defer { close(fds[0]) }
-        let outcome = collect(fds[0])
-        if case .finished = outcome {} else { kill(-pid, SIGKILL) }
+        let pid = bound.pid
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        var outcome = collect(fds[0], until: deadline)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Its output ended: it exits by the same deadline (a command that closed its stdout and hung is killed too).
+        if case .finished = outcome, !PasswordCommand.exited(pid, &status, until: deadline) { outcome = .timedOut }
+        if case .finished = outcome {} else {
+            kill(-pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+        bound.release()
         switch outcome {
         case .timedOut:
             throw .credentialUnavailable("the password command did not finish within \(Int(timeoutSeconds)) s and was killed")
@@ -70,9 +79,19 @@ package struct PasswordCommand {
         case failed(String)
     }
 
+    /// Waits for `pid` to exit until `deadline`: true when it did (its status in `status`).
+    private static func exited(_ pid: pid_t, _ status: inout Int32, until deadline: Date) -> Bool {
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return true }
+            if r < 0 && errno != EINTR { return true }  // not our child any more (ECHILD): nothing to wait for
+            if Date() >= deadline { return false }
+            usleep(5_000)
+        }
+    }
+
     /// Reads stdout to its end, within the deadline and the output limit.
-    private func collect(_ fd: Int32) -> Outcome {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+    private func collect(_ fd: Int32, until deadline: Date) -> Outcome {
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -96,10 +115,11 @@ package struct PasswordCommand {
         }
     }
 
-    /// Starts `/bin/sh -c command` as the leader of a new process group (`ShellProcess`), stdout to `stdoutWrite`.
-    private func spawn(stdoutWrite: Int32) throws(AccountError) -> pid_t {
-        switch ShellProcess.spawn(command, stdin: nil, stdout: stdoutWrite) {
-        case .success(let pid): return pid
+    /// Starts `/bin/sh -c command` as the leader of a new process group bound to this process
+    /// (`ShellProcess.spawnBound`), stdout to `stdoutWrite`. The calling thread waits for it (`run`).
+    private func spawn(stdoutWrite: Int32) throws(AccountError) -> ShellProcess.Bound {
+        switch ShellProcess.spawnBound(command, stdin: nil, stdout: stdoutWrite) {
+        case .success(let bound): return bound
         case .failure(let e): throw .credentialUnavailable("cannot run the password command: \(e)")
         }
     }

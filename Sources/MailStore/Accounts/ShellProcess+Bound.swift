@@ -18,8 +18,8 @@ extension ShellProcess {
         }
     }
 
-    /// Spawns `/bin/sh -c command` as ``spawn(_:stdin:stdout:)`` does (the leader of a process group of its own, `stdin`
-    /// or /dev/null, `stdout`, our stderr, every signal at its default), bound to this process: however this process
+    /// Spawns `/bin/sh -c command` (the leader of a process group of its own, `stdin` or /dev/null, `stdout`, our
+    /// stderr, every signal at its default), bound to this process: however this process
     /// ends, SIGKILL included, the command's whole process group is killed (a notify command that hung had outlived a
     /// killed `sync --watch`, with whatever it started). The kernel's parent-death signal (`PR_SET_PDEATHSIG`) does it,
     /// through a guard process (`mailstore_spawn_bound` in CProcess). The calling thread must wait for the command
