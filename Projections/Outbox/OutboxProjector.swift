@@ -5,22 +5,27 @@ import EventModel
 package final class OutboxProjector: Projector {
     package static let name = ViewName.outbox
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`). 3: a failed item's next
-    /// retry time (`OutboxItem.retryAt`).
-    package static let schemaVersion: UInt32 = 3
+    /// retry time (`OutboxItem.retryAt`). 4: each account's pause for its server (`OutboxPause`, `pauses`).
+    package static let schemaVersion: UInt32 = 4
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.messageQueued, .sendStarted, .messageSent, .sendFailed, .sendUndone, .sendCancelled, .draftSaved, .draftDeleted])
     static let itemsTable = Table<OutboxItem>(.outbox, "items")
     static let indexTable = Table<Present>(.outbox, "index")
     static let countsTable = Table<Int>(.outbox, "counts")
+    /// Per account, its pause for the server (`OutboxPause`): set by the outcome of an attempt the server did not serve,
+    /// cleared by one it did (a message sent, a failure it answered).
+    static let pausesTable = Table<OutboxPause>(.outbox, "pauses")
 
     let items: ViewTable<OutboxItem>
     let index: ViewTable<Present>
     let counts: ViewTable<Int>
+    let pauses: ViewTable<OutboxPause>
 
     package init(context: FoldContext) {
         items = context.table(Self.itemsTable)
         index = context.table(Self.indexTable)
         counts = context.table(Self.countsTable)
+        pauses = context.table(Self.pausesTable)
     }
 
 
@@ -58,6 +63,11 @@ package final class OutboxProjector: Projector {
                 $0.dueAt = p.dueAt
                 $0.reason = nil
             }
+            // Queued again by the system: no connection to the server could be made; the others wait until it is due.
+            if event.pointee.envelope.actor == .system {
+                pauses.set(Key(account).bytes, OutboxPause(draftID: p.draftID, until: p.dueAt,
+                                                           reason: "no connection to the server could be made", at: at))
+            }
         case .sendStarted(let p):
             try update(p.draftID) {
                 $0.state = .sending
@@ -65,11 +75,21 @@ package final class OutboxProjector: Projector {
             }
         case .messageSent(let p):
             try update(p.draftID) { $0.state = .sent }
+            pauses.set(Key(account).bytes, nil)
         case .sendFailed(let p):
             try update(p.draftID) {
                 $0.state = .failed
                 $0.reason = p.reason
                 $0.retryAt = p.permanent ? nil : p.retryAt
+            }
+            // An attempt's outcome (actor sync; not a process that ended mid-attempt, nor a send lock held elsewhere, which
+            // say nothing of the server): the server did not serve it (the account pauses until its retry time), or did.
+            if event.pointee.envelope.actor == .sync {
+                if p.serverFailure, !p.permanent, let retryAt = p.retryAt {
+                    pauses.set(Key(account).bytes, OutboxPause(draftID: p.draftID, until: retryAt, reason: p.reason, at: at))
+                } else {
+                    pauses.set(Key(account).bytes, nil)
+                }
             }
         case .sendUndone(let p):
             try update(p.draftID) { $0.state = .draft }

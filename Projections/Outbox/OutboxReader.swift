@@ -20,6 +20,12 @@ package struct OutboxReader {
         }
     }
 
+    /// `account`'s pause for its server (its most recent attempt's outcome was that the server did not serve the
+    /// message), or nil; it may be over (`until` past).
+    package func pause(account: String) throws -> OutboxPause? {
+        try snapshot.get(OutboxProjector.pausesTable, Key(account).bytes)
+    }
+
     /// The queued + failed count of `account` (the Outbox badge).
     package func count(account: String) throws -> Int {
         try snapshot.get(OutboxProjector.countsTable, Key(account).bytes) ?? 0

@@ -34,7 +34,7 @@ extension DomainEvent {
         .messageQueued(MessageQueued(draftID: "draftID-26", draftVersion: 33, messageID: "messageID-26", dueAt: Timestamp(microseconds: 1700000000000026))),
         .sendStarted(SendStarted(draftID: "draftID-27", attempt: 34)),
         .messageSent(MessageSent(draftID: "draftID-28", messageID: "messageID-28", serverResponse: "serverResponse-28")),
-        .sendFailed(SendFailed(draftID: "draftID-29", reason: "reason-29", permanent: true, retryAt: Timestamp(microseconds: 1700000000000029))),
+        .sendFailed(SendFailed(draftID: "draftID-29", reason: "reason-29", permanent: true, retryAt: Timestamp(microseconds: 1700000000000029), serverFailure: true)),
         .sendUndone(SendUndone(draftID: "draftID-30")),
         .sendCancelled(SendCancelled(draftID: "draftID-31")),
         .draftCopyChanged(DraftCopyChanged(draftID: "draftID-31b", change: .stored, draftVersion: 3, folder: "Drafts", messageID: "messageID-31b", uid: 17, uidValidity: 18, reason: "reason-31b", attempt: 2, retryAt: Timestamp(microseconds: 1700000000000031))),

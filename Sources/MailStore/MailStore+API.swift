@@ -53,6 +53,8 @@ public typealias DraftServerState = Projections.DraftServerState
 public typealias DraftCopyChanged = EventModel.DraftCopyChanged
 /// A message on its way out.
 public typealias OutboxItem = Projections.OutboxItem
+/// An account's sending paused for its server (its last attempt was not served) until a time.
+public typealias OutboxPause = Projections.OutboxPause
 /// A contact seen in an account's mail.
 public typealias Contact = Projections.Contact
 /// A copy of a message (dedup view).

@@ -107,6 +107,12 @@ extension MailStore {
         try views().outboxItem(draftID: draftID)
     }
 
+    /// `account`'s pause for its server while it lasts (its last send attempt was not served, that message's retry
+    /// time not come: `outbox send` and the watch try none of its messages before `until`), else nil.
+    public func outboxPause(account: String) throws -> OutboxPause? {
+        try views().outboxPause(account: account).flatMap { Timestamp.now < $0.until ? $0 : nil }
+    }
+
     /// The most contacts `completeContacts` returns, whatever its `limit`.
     public static var maxContactCompletions: Int { ContactsReader.maxLimit }
 

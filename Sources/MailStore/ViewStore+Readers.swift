@@ -134,6 +134,10 @@ extension ViewStore {
     /// The outbox of `account` (queued, sending, failed), newest first.
     public func outbox(account: String) throws -> [OutboxItem] { try read { try OutboxReader($0).items(account: account) } }
 
+    /// `account`'s pause for its server (`OutboxPause`: its most recent send attempt was not served), or nil; it may
+    /// be over already (`until` past).
+    public func outboxPause(account: String) throws -> OutboxPause? { try read { try OutboxReader($0).pause(account: account) } }
+
     /// The queued + failed count of `account` (the Outbox badge).
     public func outboxCount(account: String) throws -> Int { try read { try OutboxReader($0).count(account: account) } }
 

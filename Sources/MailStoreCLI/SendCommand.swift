@@ -88,6 +88,10 @@ struct OutboxListCommand: ParsableCommand {
             let account = try account ?? ProjectCommand.configuredAccount(store)
             let (emails, badge) = try FetchThreadsUseCase(store: store).fetchOutboxEmails(accountId: account)
             print("Outbox of \(TerminalSanitiser.line(account)): \(badge) queued or failed")
+            if let pause = try store.outboxPause(account: account) {
+                Terminal.print(Terminal.bounded("waiting for the server until \(pause.until.iso8601): it did not serve \(pause.draftID) (\(pause.reason)); "
+                                                + "no message is tried before then, \(pause.draftID) first (`mailstore outbox retry DRAFT` sends one now)"))
+            }
             for e in emails {
                 print("\(e.id)  \(ThreadRow.fit(e.sendState, 8))  \(ThreadRow.fit(e.subject, 30))  actions: \(e.actions.joined(separator: ", "))"
                       + (e.failureReason.map { "  reason: \($0)" } ?? "") + OutboxListCommand.when(e))
@@ -140,7 +144,7 @@ struct OutboxSendCommand: ParsableCommand {
                                                 stopped: { id, left in
                     Terminal.warning("account \(account): \(id) was not sent (the server or the account's settings); \(Counted.of(left, "other due message")) "
                                      + "left for the next round (`mailstore outbox send` again, or `sync --watch`)")
-                })
+                }, paused: { pause, waiting in tally.tell(waiting: waiting, for: pause, account: account) })
                 // Messages found left `sending` by a process that ended (recorded as interrupted) or taken back to the drafts.
                 for (id, state) in due where !tally.told.contains(id) { print("\(id)  \(state)") }
                 for id in try outbox.completeSentFilings(account: account) { print("\(id)  filed in Sent") }

@@ -55,6 +55,18 @@ final class UpcastingTests: XCTestCase {
         XCTAssertNil(v2.name)
     }
 
+    /// A `SendFailed` of schema 1 (before `serverFailure`) reads as a failure the server answered: it pauses no account.
+    func testASendFailedOfSchema1ReadsAsNoServerFailure() throws {
+        var w = ByteWriter()
+        w.write("d1")
+        w.write("421 4.3.2 busy")
+        w.write(false)
+        w.write(Optional(Timestamp(microseconds: 5)))
+        let decoded = try DomainEvent.decode(type: .sendFailed, version: 1, payload: w.bytes)
+        XCTAssertEqual(decoded, .sendFailed(SendFailed(draftID: "d1", reason: "421 4.3.2 busy", permanent: false,
+                                                       retryAt: Timestamp(microseconds: 5), serverFailure: false)))
+    }
+
     func testV2EventIsRefusedByV1Decoder() {
         var w = ByteWriter()
         var v2 = try! ContactSeenV2.decodeV1(email: "b@example.com")

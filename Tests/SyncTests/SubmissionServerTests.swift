@@ -104,4 +104,34 @@ final class SubmissionServerTests: SyncTestCase {
         XCTAssertTrue(failure.reason.contains("kept asking during AUTH"), failure.reason)
         XCTAssertFalse(failure.reason.contains("not retried"), failure.reason)
     }
+
+    /// A 421 to the greeting (a server at its connection limit) pauses the account: the next round tries none of its
+    /// messages (it had tried the next one, a connection each); a message the user retries goes, and its sending ends
+    /// the pause: the round after it sends the other one due.
+    func testA421ToTheGreetingPausesTheAccountUntilAMessageIsSent() throws {
+        let peer = try account(sendingTo: "greet-421-once")
+        let ids = try (0..<3).map { i in
+            let (d, _) = try drafts.create(account: accountName, DraftInput(to: "bob@example.com", subject: "Busy \(i)", body: "Hello"))
+            _ = try outbox.queue(d.draftID, undoDelay: 0)
+            return d.draftID
+        }
+        var told: [(String, OutboxItem.State)] = []
+        _ = try outbox.deliverDue(account: accountName, done: { told.append(($0, $1)) })
+        XCTAssertEqual(told.map(\.1), [.failed])
+        let first = try XCTUnwrap(told.first?.0)
+        XCTAssertEqual(try lastFailure(first)?.serverFailure, true, "\(String(describing: try? lastFailure(first)))")
+        told = []
+        var waiting: [String] = []
+        _ = try outbox.deliverDue(account: accountName, done: { told.append(($0, $1)) }, paused: { waiting = $1 })
+        XCTAssertTrue(told.isEmpty, "\(told)")
+        XCTAssertEqual(Set(waiting), Set(ids.filter { $0 != first }))
+        XCTAssertEqual(peer.transcript().filter { $0.hasPrefix("MAIL FROM") }, [], "nothing offered")
+        let second = try XCTUnwrap(ids.first { $0 != first })
+        XCTAssertEqual(try outbox.deliver(second), .sent, "a message the user retries goes")
+        told = []
+        _ = try outbox.deliverDue(account: accountName, done: { told.append(($0, $1)) })
+        XCTAssertEqual(told.map(\.1), [.sent], "the pause ended with the message sent: the third goes (the first waits for its retry time)")
+        XCTAssertEqual(told.first?.0, ids.first { $0 != first && $0 != second })
+        XCTAssertEqual(peer.messages().count, 2)
+    }
 }

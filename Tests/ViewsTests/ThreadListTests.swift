@@ -234,6 +234,37 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertNil(try row()?.retryAt, "a permanent failure is not retried")
     }
 
+    /// An account's pause for its server (`OutboxPause`) is folded from its attempts' outcomes: a failure the server did
+    /// not serve (actor sync, `serverFailure`, a retry time) sets it until that time, a re-queue by the system (no
+    /// network) until its due time; a failure the server answered, or a message sent, clears it; a failure the system
+    /// recorded (a process that ended mid-attempt) says nothing of the server and leaves it.
+    func testAnAccountsPauseForItsServerFollowsItsAttemptsOutcomes() throws {
+        for d in ["a", "b"] {
+            try event(.draftSaved(DraftSaved(draftID: d, draftVersion: 1, subject: "S \(d)", body: "b")))
+            try event(.messageQueued(MessageQueued(draftID: d, draftVersion: 1, messageID: "\(d)@x", dueAt: tick())))
+        }
+        XCTAssertNil(try views().outboxPause(account: "acct"))
+        try event(.sendStarted(SendStarted(draftID: "a", attempt: 1)))
+        let retry = Timestamp(microseconds: clock + 3_600_000_000)
+        try event(.sendFailed(SendFailed(draftID: "a", reason: "stalled", permanent: false, retryAt: retry, serverFailure: true)))
+        XCTAssertEqual(try views().outboxPause(account: "acct")?.draftID, "a")
+        XCTAssertEqual(try views().outboxPause(account: "acct")?.until, retry)
+        XCTAssertEqual(try views().outboxPause(account: "acct")?.reason, "stalled")
+        XCTAssertNil(try views().outboxPause(account: "other"))
+        try store.log.append(NewEvent(event: .sendFailed(SendFailed(draftID: "b", reason: "the process ended", permanent: false, retryAt: tick())),
+                                      account: "acct", stream: "x", occurredAt: tick(), actor: .system))
+        XCTAssertEqual(try views().outboxPause(account: "acct")?.draftID, "a", "the system's record says nothing of the server")
+        try event(.sendFailed(SendFailed(draftID: "b", reason: "451 try later", permanent: false, retryAt: tick())))
+        XCTAssertNil(try views().outboxPause(account: "acct"), "the server answered")
+        let due = tick()
+        try store.log.append(NewEvent(event: .messageQueued(MessageQueued(draftID: "b", draftVersion: 1, messageID: "b@x", dueAt: due)),
+                                      account: "acct", stream: "x", occurredAt: tick(), actor: .system))
+        XCTAssertEqual(try views().outboxPause(account: "acct")?.draftID, "b", "no connection could be made")
+        XCTAssertEqual(try views().outboxPause(account: "acct")?.until, due)
+        try event(.messageSent(MessageSent(draftID: "a", messageID: "a@x")))
+        XCTAssertNil(try views().outboxPause(account: "acct"), "a message sent")
+    }
+
     func testDedupAndNotificationFIFO() throws {
         try receive("a1", messageID: "same@example.com")
         try receive("a2", folder: "All Mail", messageID: "same@example.com")

@@ -18,6 +18,8 @@ each accepted message is DIR/N.eml (dot-unstuffed, as received). MODE:
   gssapi-only     EHLO offers AUTH GSSAPI NTLM.
   no-auth         EHLO offers no AUTH (a relay).
   auth-loop       EHLO offers AUTH PLAIN LOGIN; every AUTH line is answered "334 " for ever.
+  greet-421-once  the first connection is greeted "421 4.3.2" (too many connections) and closed; later ones are served
+                  as a working server (AUTH PLAIN LOGIN, 8BITMIME).
 """
 import os
 import socket
@@ -28,6 +30,7 @@ import threading
 MODE, CERT, KEY, DIR = sys.argv[1:5]
 LOCK = threading.Lock()
 COUNT = [0]
+CONNECTIONS = [0]
 
 
 def record(line):
@@ -76,6 +79,14 @@ def serve(raw, context):
     try:
         s = context.wrap_socket(raw, server_side=True)
         c = Client(s)
+        if MODE == "greet-421-once":
+            with LOCK:
+                CONNECTIONS[0] += 1
+                first = CONNECTIONS[0] == 1
+            if first:
+                record("REFUSED connection 421")
+                c.send("421 4.3.2 too many connections, try again later\r\n")
+                return
         c.send("220 hostile ESMTP\r\n")
         while True:
             line = c.line()

@@ -1,7 +1,7 @@
 /// Submission failed.
 public struct SendFailed: PayloadCodable {
-    /// The schema version this build writes.
-    public static let schemaVersion: UInt16 = 1
+    /// The schema version this build writes. 2: `serverFailure`.
+    public static let schemaVersion: UInt16 = 2
 
     /// The draft.
     public var draftID: String
@@ -11,13 +11,19 @@ public struct SendFailed: PayloadCodable {
     public var permanent: Bool
     /// When a temporary failure is retried.
     public var retryAt: Timestamp?
+    /// True when the server did not serve the message at all (no answer in time, a connection that stalled, was lost
+    /// or ran past the attempt's deadline, no reply to the message, a 4xx such as 421 to the greeting or EHLO): the
+    /// account's other messages would meet the same, so they wait for `retryAt` too. False for a refusal of this message
+    /// and in events of schema 1.
+    public var serverFailure: Bool
 
     /// Creates the payload.
-    public init(draftID: String, reason: String, permanent: Bool, retryAt: Timestamp? = nil) {
+    public init(draftID: String, reason: String, permanent: Bool, retryAt: Timestamp? = nil, serverFailure: Bool = false) {
         self.draftID = draftID
         self.reason = reason
         self.permanent = permanent
         self.retryAt = retryAt
+        self.serverFailure = serverFailure
     }
 
     package func encode(to w: inout ByteWriter) {
@@ -25,6 +31,7 @@ public struct SendFailed: PayloadCodable {
         w.write(reason)
         w.write(permanent)
         w.write(retryAt)
+        w.write(serverFailure)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -32,5 +39,6 @@ public struct SendFailed: PayloadCodable {
         reason = try r.read()
         permanent = try r.read()
         retryAt = try r.read()
+        serverFailure = version >= 2 ? try r.read() : false
     }
 }

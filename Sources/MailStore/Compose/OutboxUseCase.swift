@@ -308,7 +308,7 @@ public struct OutboxUseCase {
                                                               + "already; a retry sends it to the others only)")
             if case .deliveryUnconfirmed = e, let retry { reason += OutboxUseCase.sentAgainNote(draftID, at: retry) }
             try append(.sendFailed(SendFailed(draftID: draftID, reason: RecordedText.bounded(reason), permanent: !e.isRetryable,
-                                              retryAt: retry)),
+                                              retryAt: retry, serverFailure: OutboxUseCase.isServerFailure(e))),
                        d.account, draftID, actor: .sync)
             return .failed
         }
@@ -332,11 +332,20 @@ public struct OutboxUseCase {
     /// attempt's deadline, `DeliveryRound`): the messages after it stay as they are, for the next round, so a broken
     /// server costs a round one attempt (at most `attemptSeconds`), not one per message. `done` hears each message as
     /// its attempt ends; `stopped` hears such a stop, with how many due messages were left.
+    ///
+    /// And the account pauses (`OutboxPause`, read from the outbox view): while its most recent attempt's outcome is
+    /// that the server did not serve the message and that message's retry time has not come, a round tries none of the
+    /// account's messages (each later round had tried the next one, one attempt's wait a round, until every message
+    /// had a backoff of its own); `paused` hears the pause and the due messages left waiting. Once the retry time has
+    /// come, that message is tried first, so the account's backoff grows with its (30 s doubling to an hour) while the
+    /// server still does not serve it. A message sent or a failure the server answered ends the pause; `deliver` (a
+    /// `send`, an `outbox retry`) does not wait for it.
     public func deliverDue(account: String, skipped: ((String, any Error) -> Void)? = nil, done: ((String, OutboxItem.State) -> Void)? = nil,
-                           stopped: ((_ after: String, _ left: Int) -> Void)? = nil) throws -> [(String, OutboxItem.State)] {
+                           stopped: ((_ after: String, _ left: Int) -> Void)? = nil,
+                           paused: ((_ pause: OutboxPause, _ waiting: [String]) -> Void)? = nil) throws -> [(String, OutboxItem.State)] {
         do {
             return try withSendLock(account, wait: 0) {
-                try deliverDueLocked(account: account, round: DeliveryRound(skipped: skipped, done: done, stopped: stopped))
+                try deliverDueLocked(account: account, round: DeliveryRound(skipped: skipped, done: done, stopped: stopped, paused: paused))
             }
         } catch AccountLockError.held {
             return []
@@ -346,7 +355,12 @@ public struct OutboxUseCase {
     private func deliverDueLocked(account: String, round: DeliveryRound) throws -> [(String, OutboxItem.State)] {
         _ = try store.latestViews()
         var out = try reclaimAbandoned(account: account).map { ($0, OutboxItem.State.draft) }
-        let items = try views.outbox(account: account)
+        var items = try views.outbox(account: account)
+        if let pause = try views.outboxPause(account: account) {
+            if Timestamp.now < pause.until { return try waitForServer(pause, items: items, round: round, out: out) }
+            // Its retry time has come: the message the server did not serve goes first.
+            if let i = items.firstIndex(where: { $0.draftID == pause.draftID }) { items.insert(items.remove(at: i), at: 0) }
+        }
         for (index, item) in items.enumerated() {
             do {
                 switch item.state {
@@ -369,6 +383,27 @@ public struct OutboxUseCase {
                 break
             }
         }
+        return out
+    }
+
+    /// A round of an account paused for its server: nothing is tried; messages left `sending` by a process that ended
+    /// are recorded as interrupted (no attempt), and the due ones are told to `round.paused` as waiting.
+    private func waitForServer(_ pause: OutboxPause, items: [OutboxItem], round: DeliveryRound,
+                               out: [(String, OutboxItem.State)]) throws -> [(String, OutboxItem.State)] {
+        var out = out
+        var waiting: [String] = []
+        for item in items {
+            do {
+                switch item.state {
+                case .sending: out.append((item.draftID, try reclaimInterrupted(item).state))
+                case .failed, .queued: if try isDue(item) { waiting.append(item.draftID) }
+                default: break
+                }
+            } catch where OutboxUseCase.isMessageProblem(error) {
+                round.skipped?(item.draftID, error)
+            }
+        }
+        if !waiting.isEmpty { round.paused?(pause, waiting) }
         return out
     }
 
@@ -543,7 +578,8 @@ public struct OutboxUseCase {
         }
         let reason = "\(error)" + (temporary ? "" : "; not retried: fix that, then `mailstore outbox retry \(draftID)`")
         return SendFailed(draftID: draftID, reason: RecordedText.bounded(reason), permanent: !temporary,
-                          retryAt: temporary ? RetryBackoff.next(after: attempt) : nil)
+                          retryAt: temporary ? RetryBackoff.next(after: attempt) : nil,
+                          serverFailure: temporary && OutboxUseCase.isServerFailure(error))
     }
 
     /// Whether the server could not be reached at all (no network, nothing listening, no TCP connection in time). A
