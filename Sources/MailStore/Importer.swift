@@ -88,7 +88,9 @@ public final class Importer {
         let dictionary = try store.log.blobDictionary(account: options.account)
         dictionaryDecided = dictionary != nil
         for _ in 0..<options.workers {
-            ingests.append(try MessageIngest(account: options.account, categorizer: categorizer, dictionary: dictionary))
+            // Each message's two ids side by side in the id index (see `MessageIngest.categorizedID`).
+            ingests.append(try MessageIngest(account: options.account, categorizer: categorizer, dictionary: dictionary,
+                                             categorizedBesideReceived: true))
         }
     }
 
