@@ -30,7 +30,17 @@ extension IMAPConnection {
 
     /// Reads the server's greeting (`* OK`, or `* PREAUTH`), taking capabilities it carries.
     private func readGreeting() throws(IMAPClientError) {
-        let greeting = try nextResponse()
+        let greeting: IMAPResponse
+        do throws(IMAPClientError) {
+            greeting = try nextResponse()
+        } catch {
+            // Nothing in plain text where STARTTLS was asked for: most likely an implicit-TLS port, waiting for TLS.
+            guard endpoint.security == .starttls else { throw error }
+            switch error {
+            case .transport(.timeout(let seconds)), .deadlinePassed(_, let seconds): throw .transport(.noGreeting(seconds: seconds))
+            default: throw error
+            }
+        }
         switch greeting {
         case .untagged(.condition(.ok, let code, _)), .untagged(.condition(.preauth, let code, _)):
             if case .capability(let names)? = code { capabilities = Set(names.map { $0.uppercased() }) }

@@ -40,6 +40,13 @@ extension SMTPConnection {
         do throws(SMTPClientError) {
             reply = try readReply(at: .greeting)
         } catch {
+            // Nothing in plain text where STARTTLS was asked for: most likely an implicit-TLS port, waiting for TLS.
+            if endpoint.security == .starttls, case .transport(let t) = error {
+                switch t {
+                case .timeout(let seconds), .deadlinePassed(let seconds): throw .transport(.noGreeting(seconds: seconds))
+                default: break
+                }
+            }
             guard case .protocolError(let what) = error else { throw error }
             throw .protocolError("\(endpoint.host):\(endpoint.port) did not greet as an SMTP server (\(what)); "
                                  + "if this persists, check that it is the SMTP submission host and port")

@@ -45,12 +45,15 @@ final class TLSStream: ByteStream {
             if verification != Int(X509_V_OK) {
                 throw .certificateRejected(host: host, reason: rejection(verification, of: stream.ssl, host: host, caFile: caFile))
             }
+            if case .tlsFailed(let reason) = error { throw TransportError.handshakeFailure(reason) }
+            // A reset before the handshake finished: what a server that speaks only old TLS may do (still retryable).
+            if case .connectionClosed(let what) = error { throw TransportError.connectionClosed(what + " during the TLS handshake (" + TransportError.oldTLSHint + ")") }
             throw error
         }
         switch outcome {
         case .done: return stream
         case .timedOut: throw .timeout(seconds: timeout)
-        case .closed: throw .tlsFailed(reason: "the server closed the connection during the TLS handshake")
+        case .closed: throw .tlsFailed(reason: "the server closed the connection during the TLS handshake (\(TransportError.oldTLSHint))")
         }
     }
 

@@ -16,6 +16,9 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
     case connectionClosed(String)
     /// A write could not go on within the time allowed, or the TLS handshake did not finish in it.
     case timeout(seconds: Double)
+    /// The server sent no greeting within `seconds` on a connection still in plain text (STARTTLS asked for):
+    /// likely an implicit-TLS port (993, 465), whose server waits for the client's TLS hello.
+    case noGreeting(seconds: Double)
     /// The whole exchange (a command, a batch) did not finish by the deadline set with
     /// ``SecureConnection/setDeadline(secondsFromNow:)``, however steadily bytes trickled in.
     case deadlinePassed(seconds: Double)
@@ -33,6 +36,10 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
             return "connection closed: \(text); reconnect to retry"
         case .timeout(let seconds):
             return "no progress within \(TransportError.format(seconds)) seconds; reconnect to retry"
+        case .noGreeting(let seconds):
+            return "the server sent no greeting within \(TransportError.format(seconds)) seconds: is this an implicit-TLS port "
+                + "(IMAP 993, SMTP 465), which waits for TLS first? Try --security tls (--smtp-security tls for SMTP), or the "
+                + "STARTTLS port (IMAP 143, SMTP 587)"
         case .deadlinePassed(let seconds):
             return "the exchange did not finish within its deadline of \(TransportError.format(seconds)) seconds "
                 + "(a stalled or trickling peer); reconnect to retry"
@@ -43,10 +50,31 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
     /// the certificate (which need a change first).
     public var isRetryable: Bool {
         switch self {
-        case .connectFailed, .connectionClosed, .timeout, .deadlinePassed: return true
+        case .connectFailed, .connectionClosed, .timeout, .deadlinePassed, .noGreeting: return true
         case .certificateRejected, .tlsFailed: return false
         }
     }
+
+    /// A failed TLS handshake's OpenSSL errors with the likely mistake named: a server answering in plain text
+    /// (`wrong version number`: a STARTTLS or plain port given for implicit TLS), or one offering only TLS older
+    /// than 1.2 (`unsupported protocol`, `alert protocol version`), which mailstore refuses.
+    package static func handshakeFailure(_ openSSL: String) -> TransportError {
+        let text = openSSL.lowercased()
+        if ["wrong version number", "packet length too long", "http request", "unknown protocol"].contains(where: { text.contains($0) }) {
+            return .tlsFailed(reason: "the server did not answer in TLS (\(openSSL)): is this a STARTTLS or plain-text port "
+                              + "(IMAP 143, SMTP 587)? Try --security starttls (--smtp-security starttls for SMTP), or the "
+                              + "implicit-TLS port (IMAP 993, SMTP 465)")
+        }
+        if ["unsupported protocol", "alert protocol version", "no protocols available", "version too low"].contains(where: { text.contains($0) }) {
+            return .tlsFailed(reason: "the server offers only TLS older than 1.2, which mailstore refuses as unsafe (\(openSSL)); "
+                              + "ask the provider to enable TLS 1.2 or 1.3")
+        }
+        return .tlsFailed(reason: openSSL)
+    }
+
+    /// What a handshake the server ended without a word may mean.
+    static let oldTLSHint = "a server offering only TLS older than 1.2, which mailstore refuses, does so: ask the provider for "
+        + "TLS 1.2 or 1.3; else it refused this client"
 
     /// `seconds` without a fractional part when it has none ("30", "0.5").
     public static func format(_ seconds: Double) -> String {

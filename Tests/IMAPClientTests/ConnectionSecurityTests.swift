@@ -110,4 +110,51 @@ final class ConnectionSecurityTests: IMAPTestCase {
             XCTAssertTrue(reason.lowercased().contains("refused"), reason)
         }
     }
+
+    // MARK: - A security mode that does not fit the port
+
+    /// `tls` against the plain (STARTTLS) port: the server greets in plain text, OpenSSL says "wrong version
+    /// number"; the error says what that likely means and what to try.
+    func testImplicitTLSOnThePlainPortSaysItIsAStartTLSPort() throws {
+        let e = ServerEndpoint(host: server.host, port: server.plainPort, security: .tls, caFile: server.caFile, timeoutSeconds: 10)
+        XCTAssertThrowsError(try IMAPConnection.connect(e)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("is this a STARTTLS or plain-text port") && text.contains("--security starttls"), text)
+            XCTAssertTrue(text.contains("wrong version number"), "OpenSSL's words are kept: \(text)")
+        }
+    }
+
+    /// `starttls` against the implicit-TLS port: the server waits for a TLS hello and sends no greeting; the error
+    /// says so (not "no progress within N seconds").
+    func testStartTLSOnTheImplicitTLSPortSaysItIsATLSPort() throws {
+        let e = ServerEndpoint(host: server.host, port: server.tlsPort, security: .starttls, caFile: server.caFile, timeoutSeconds: 1.5)
+        let start = Date()
+        XCTAssertThrowsError(try IMAPConnection.connect(e)) { error in
+            guard case .transport(.noGreeting)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("is this an implicit-TLS port") && text.contains("--security tls"), text)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    }
+
+    /// A server offering only TLS 1.1 or older (a real `openssl s_server -tls1_1`, at security level 0 so that
+    /// OpenSSL 3 still speaks it): the error says that mailstore refuses TLS older than 1.2.
+    func testAServerOfferingOnlyOldTLSSaysSo() throws {
+        for version in ["-tls1_1", "-tls1"] {
+            let old = try OldTLSServer(version: version)
+            defer { old.stop() }
+            let e = ServerEndpoint(host: "127.0.0.1", port: old.port, security: .tls, timeoutSeconds: 10)
+            XCTAssertThrowsError(try IMAPConnection.connect(e), version) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains("TLS older than 1.2, which mailstore refuses"), "\(version): \(text)")
+            }
+        }
+        // What OpenSSL says when the server answers with an alert, or a ServerHello of TLS 1.1 (not met with s_server 3.0).
+        for words in ["error:0A00042E:SSL routines::tlsv1 alert protocol version", "error:0A000102:SSL routines::unsupported protocol"] {
+            XCTAssertTrue("\(TransportError.handshakeFailure(words))".contains("the server offers only TLS older than 1.2, which mailstore refuses"))
+        }
+        XCTAssertTrue("\(TransportError.handshakeFailure("error:0A00010B:SSL routines::wrong version number"))".contains("--security starttls"))
+        XCTAssertEqual(TransportError.handshakeFailure("error:0A000086:SSL routines::certificate verify failed"),
+                       .tlsFailed(reason: "error:0A000086:SSL routines::certificate verify failed"))
+    }
 }

@@ -113,4 +113,21 @@ final class SecurityTests: SMTPTestCase {
         smtp.quit()
         XCTAssertEqual(try peer.clientLines(), ["EHLO [127.0.0.1]", "QUIT"])
     }
+
+    /// `--smtp-security tls` against the submission (STARTTLS) port: the 220 greeting comes in plain text, OpenSSL
+    /// says "wrong version number"; the error says it is likely a STARTTLS port and what to try.
+    func testImplicitTLSOnTheSubmissionPortSaysItIsAStartTLSPort() throws {
+        let e = ServerEndpoint(host: server.host, port: server.submissionPort, security: .tls, caFile: server.caFile, timeoutSeconds: 10)
+        let text = "\(smtpError(try SMTPConnection.connect(e)).map { "\($0)" } ?? "no error")"
+        XCTAssertTrue(text.contains("is this a STARTTLS or plain-text port") && text.contains("--smtp-security starttls"), text)
+    }
+
+    /// `--smtp-security starttls` against the implicit-TLS port (465): no greeting in plain text; the error says
+    /// it is likely an implicit-TLS port.
+    func testStartTLSOnTheImplicitTLSPortSaysItIsATLSPort() throws {
+        let e = ServerEndpoint(host: server.host, port: server.tlsPort, security: .starttls, caFile: server.caFile, timeoutSeconds: 1.5)
+        let error = smtpError(try SMTPConnection.connect(e))
+        guard case .transport(.noGreeting)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue("\(error!)".contains("is this an implicit-TLS port"), "\(error!)")
+    }
 }
