@@ -137,4 +137,72 @@ final class OAuthServerAnswerTests: XCTestCase {
         }
         XCTAssertEqual(said, [])
     }
+
+    // MARK: - The loopback listener against local clients that stall
+
+    /// A blocking socket connected to 127.0.0.1:`port`.
+    private func connectLoopback(_ port: UInt16) throws -> Int32 {
+        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = port.bigEndian
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard r == 0 else {
+            close(s)
+            throw NSError(domain: "connect", code: Int(errno))
+        }
+        return s
+    }
+
+    /// A local client sending a byte every 0.3 s cannot hold the sign-in past its deadline (each read was bounded
+    /// by 10 s only, so a sign-in of 5 s was held 47 s): the wait ends at the deadline, not later.
+    func testATricklingConnectionDoesNotHoldTheSignInPastItsDeadline() throws {
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        let fd = try connectLoopback(listener.port)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            for _ in 0..<40 {
+                guard send(fd, "G", 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            done.signal()
+        }.start()
+        let start = Date()
+        XCTAssertThrowsError(try listener.nextRequest(deadline: start.addingTimeInterval(2))) {
+            guard case .timedOut? = $0 as? OAuthError else { return XCTFail("\($0)") }
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3.5, "the deadline bounds every read")
+        shutdown(fd, Int32(SHUT_RDWR))
+        done.wait()
+        close(fd)
+    }
+
+    /// Connections that connect and send nothing do not keep the browser's redirect out: it is read beside them
+    /// and handed over at once (they were read one at a time, 10 s each); the stalled ones are dropped unanswered.
+    func testStalledConnectionsDoNotKeepTheRedirectOut() throws {
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        let stalled = try (0..<3).map { _ in try connectLoopback(listener.port) }
+        defer { stalled.forEach { close($0) } }
+        Thread.sleep(forTimeInterval: 0.2)
+        let browser = try connectLoopback(listener.port)
+        defer { close(browser) }
+        let get = "GET /?state=s1&code=c1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        XCTAssertEqual(get.withCString { send(browser, $0, strlen($0), Int32(MSG_NOSIGNAL)) }, get.utf8.count)
+        let start = Date()
+        let request = try listener.nextRequest(deadline: start.addingTimeInterval(30))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "not behind the stalled connections")
+        XCTAssertEqual(request.query["state"], "s1")
+        XCTAssertEqual(request.query["code"], "c1")
+        request.answer(status: 200, "ok")
+        var answer = [UInt8](repeating: 0, count: 256)
+        XCTAssertGreaterThan(read(browser, &answer, answer.count), 0, "the browser got its page")
+        // The stalled connections get nothing and are closed after their 5 s.
+        var tv = timeval(tv_sec: 8, tv_usec: 0)
+        setsockopt(stalled[0], SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        XCTAssertThrowsError(try listener.nextRequest(deadline: Date().addingTimeInterval(6)))
+        XCTAssertEqual(read(stalled[0], &answer, answer.count), 0, "closed unanswered")
+    }
 }

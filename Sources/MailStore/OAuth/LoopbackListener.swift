@@ -1,7 +1,8 @@
 import Foundation
 
 /// A TCP listener on 127.0.0.1 (a free port): the redirect target of a browser sign-in. Each request is read
-/// (at most ``maxBytes``, 10 s) and handed over with its query; the caller answers it with a short page.
+/// (at most ``maxBytes``, ``requestSeconds``, connections side by side) and handed over with its query; the caller
+/// answers it with a short page.
 final class LoopbackListener {
     let fd: Int32
     let port: UInt16
@@ -53,36 +54,84 @@ final class LoopbackListener {
         port = UInt16(bigEndian: addr.sin_port)
     }
 
-    func close() { Glibc.close(fd) }
+    /// The most connections read at once: a connection past it pushes out the oldest.
+    static let maxPending = 16
+    /// The longest one connection may take to send its request: a browser sends it at once.
+    static let requestSeconds = 5.0
+
+    /// A connection whose request is being read: its socket, the bytes so far, until when it may send them.
+    private struct Pending {
+        let fd: Int32
+        var bytes: [UInt8]
+        let deadline: Date
+    }
+
+    /// The connections being read, kept from one ``nextRequest(deadline:)`` to the next.
+    private var pending: [Pending] = []
+    /// Connections whose request was read whole, not handed over yet (oldest first).
+    private var complete: [(fd: Int32, bytes: [UInt8])] = []
+
+    /// Closes the listener and every connection not answered.
+    func close() {
+        for p in pending { Glibc.close(p.fd) }
+        for c in complete { Glibc.close(c.fd) }
+        (pending, complete) = ([], [])
+        Glibc.close(fd)
+    }
 
     /// Waits (until `deadline`) for the next GET and returns it unanswered; anything else is answered 400 and
-    /// the wait goes on.
+    /// the wait goes on. Connections are read side by side (at most ``maxPending``, the oldest dropped past it),
+    /// each for at most ``requestSeconds`` and never past `deadline`: a client that connects and sends nothing,
+    /// or a byte now and then, neither holds the sign-in past its time nor keeps the browser's redirect out.
     func nextRequest(deadline: Date) throws(OAuthError) -> Request {
         while true {
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw .timedOut("no answer from the browser within the time allowed") }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(min(left, 1) * 1000))
-            if ready <= 0 { continue }
-            let c = accept(fd, nil, nil)
-            guard c >= 0 else { continue }
-            var tv = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-            var request: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while request.count < LoopbackListener.maxBytes, !request.containsHeaderEnd {
-                let n = read(c, &buffer, buffer.count)
-                guard n > 0 else { break }
-                request += buffer[0..<n]
-            }
-            let line = String(decoding: request.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
-            let parts = line.split(separator: " ")
-            guard parts.count >= 2, parts[0] == "GET" else {
+            let now = Date()
+            guard deadline > now else { throw .timedOut("no answer from the browser within the time allowed") }
+            if !complete.isEmpty {
+                let (c, bytes) = complete.removeFirst()
+                let line = String(decoding: bytes.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
+                let parts = line.split(separator: " ")
+                if parts.count >= 2, parts[0] == "GET" { return Request(fd: c, query: LoopbackListener.formDecode(query: String(parts[1]))) }
                 Request(fd: c, query: [:]).answer(status: 400, "Not a sign-in redirect.")
                 continue
             }
-            return Request(fd: c, query: LoopbackListener.formDecode(query: String(parts[1])))
+            // Connections past their time are dropped unanswered.
+            pending.removeAll { p in
+                guard p.deadline <= now else { return false }
+                Glibc.close(p.fd)
+                return true
+            }
+            let wake = pending.map(\.deadline).reduce(min(deadline, now.addingTimeInterval(1))) { min($0, $1) }
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)] + pending.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), Int32(max(0, wake.timeIntervalSinceNow) * 1000) + 1) > 0 else { continue }
+            var gone: Set<Int32> = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            for (i, p) in pending.enumerated() where fds[i + 1].revents != 0 {
+                let n = read(p.fd, &buffer, min(buffer.count, LoopbackListener.maxBytes - p.bytes.count))
+                guard n > 0 else {
+                    Glibc.close(p.fd)
+                    gone.insert(p.fd)
+                    continue
+                }
+                pending[i].bytes += buffer[0..<n]
+                if pending[i].bytes.containsHeaderEnd || pending[i].bytes.count >= LoopbackListener.maxBytes {
+                    complete.append((p.fd, pending[i].bytes))
+                    gone.insert(p.fd)
+                }
+            }
+            pending.removeAll { gone.contains($0.fd) }
+            if fds[0].revents != 0 { accept(until: deadline) }
         }
+    }
+
+    /// Takes one waiting connection into `pending` (the oldest is dropped when ``maxPending`` are read already).
+    private func accept(until deadline: Date) {
+        let c = Glibc.accept(fd, nil, nil)
+        guard c >= 0 else { return }
+        if pending.count >= LoopbackListener.maxPending {
+            Glibc.close(pending.removeFirst().fd)
+        }
+        pending.append(Pending(fd: c, bytes: [], deadline: min(deadline, Date().addingTimeInterval(LoopbackListener.requestSeconds))))
     }
 
     /// The parameters of `target`'s query (`/path?a=b&c=d`), decoded as `application/x-www-form-urlencoded`
