@@ -19,11 +19,15 @@ struct AccountAddCommand: ParsableCommand {
         discussion: """
         The secret (password, app password or OAuth token) is read when syncing from exactly one of \
         --password-file (mode 0600), --password-command or --password-env. Only that reference is recorded; \
-        the secret never enters the store, the log, argv or any output. \
+        the secret never enters the store, the log, argv or any output. A relative --password-file, and a \
+        --password-command whose program is a relative path (./getpw.sh), are recorded absolute, so the account \
+        works from any directory. \
         TLS certificates and host names are always verified; --ca-file adds a private CA to trust. \
         Without --host the servers come from the provider registry (Gmail, Outlook, Yahoo, iCloud) for the \
         email's domain, else from discovery (see `mailstore account discover`; a lookup of the same domain \
         cached in the log within 30 days is reused unless --no-cache), options given by hand winning; \
+        a server a DNS SRV record names outside the email's domain is not used: the command stops (exit 6) \
+        and shows it, to be given by hand with --host/--smtp-host if it is your provider's; \
         ProtonMail is refused (it needs its Bridge app). Where the servers came from is recorded with the \
         account (`mailstore history --account NAME`). Manual defaults: IMAP 993 with tls, SMTP 587 with starttls. \
         --display-name sets the name shown in the From header of mail sent from the account. \
@@ -119,7 +123,8 @@ extension AccountAddCommand {
         settings.discovery = r
         guard let imapHost = r.imapHost else { return AccountDiscoverCommand.show(r) }
         Terminal.note("servers found by \(r.source ?? "discovery")" + (r.cachedAt.map { " (cached from \(String($0.prefix(10))))" } ?? "")
-                      + ": IMAP \(imapHost)" + (r.smtpHost.map { ", SMTP \($0)" } ?? ", no SMTP server (give --smtp-host to send)"))
+                      + ": IMAP \(imapHost)" + (r.smtpHost.map { ", SMTP \($0)" }
+                                                  ?? (r.unconfirmedServer("smtp") == nil ? ", no SMTP server (give --smtp-host to send)" : "")))
     }
 }
 

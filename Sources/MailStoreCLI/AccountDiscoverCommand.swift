@@ -11,13 +11,15 @@ struct AccountDiscoverCommand: ParsableCommand {
         Only the domain is sent to the autoconfig server. MAILSTORE_AUTOCONFIG_URL replaces the ISPDB base URL, \
         MAILSTORE_DNS_SERVER (IPV4[:PORT]) the resolver. When the store holds a lookup of the domain made by
         `account add` within 30 days, that is shown (one step, `cache`) instead of asking again; --no-cache asks. \
+        An SRV record naming a server outside the address's domain is shown but not used (RFC 6186 section 6: DNS \
+        alone cannot say another domain's server is yours); give it by hand to use it. \
         Nothing is recorded. Exit 0 when an IMAP server was found, 4 when nothing was (set it up by hand with \
         --host), 6 for an unsupported service (ProtonMail).
         """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The email address.") var email: String
-    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found (imapHost, imapPort, imapSecurity, source, smtpHost, smtpPort, smtpSecurity, smtpSource), the autoconfig logins and methods (imapUsername, imapUsernameTemplate, imapAuthentication and the smtp ones), unsupported, seconds, and cachedAt and cachedSequence for a cached lookup.") var json = false
+    @Flag(help: "One JSON object: email, domain, steps (step, status, detail, imap, smtp, seconds), the settings found (imapHost, imapPort, imapSecurity, source, smtpHost, smtpPort, smtpSecurity, smtpSource), the autoconfig logins and methods (imapUsername, imapUsernameTemplate, imapAuthentication and the smtp ones), unconfirmed (servers a DNS SRV answer named outside the domain, not used: service, host, port, security), unsupported, seconds, and cachedAt and cachedSequence for a cached lookup.") var json = false
     @Flag(help: "Ask the servers even when the store has a recent lookup of the domain.") var noCache = false
 
     func validate() throws {
@@ -64,6 +66,12 @@ struct AccountDiscoverCommand: ParsableCommand {
         } else {
             Terminal.print("Nothing found: set the account up by hand (account add --host H [--smtp-host H])"
                            + (r.smtpHost.map { "; SMTP found: \($0):\(r.smtpPort ?? 0)" } ?? ""))
+        }
+        for u in r.unconfirmed ?? [] {
+            let option = u.service == "imap" ? "--host \(u.host) --port \(u.port) --security \(u.security)"
+                : "--smtp-host \(u.host) --smtp-port \(u.port) --smtp-security \(u.security)"
+            Terminal.print("Not used: DNS (SRV) names \(u.service.uppercased()) \(u.security)://\(u.host):\(u.port), outside \(r.domain); "
+                           + "DNS alone cannot say another domain's server is yours: if it is your provider's, give it: \(option)")
         }
     }
 }

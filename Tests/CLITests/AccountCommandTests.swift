@@ -1,4 +1,5 @@
 import Foundation
+import MailStore
 import TestSupport
 import XCTest
 
@@ -157,5 +158,52 @@ final class AccountCommandTests: CLITestCase {
         let r = try mailstore("sync", expect: 4)
         XCTAssertTrue(r.stderr.contains("mailstore account add"), r.stderr)
         try mailstore("sync", "--account", "nope", expect: 4)
+    }
+
+    /// A --password-command (and --smtp-password-command) whose program is a relative path is recorded by its
+    /// absolute path, as the directory the account was added from has it (quoted when that holds a space), so the
+    /// secret is read from any directory; a program on PATH stays as written; a relative one holding shell syntax
+    /// is refused with what to do.
+    func testARelativePasswordCommandIsRecordedByItsAbsolutePath() throws {
+        try mailstore("init")
+        let work = dir.file("my dir")
+        try FileManager.default.createDirectory(atPath: work + "/bin", withIntermediateDirectories: true)
+        for (script, prefix) in [("getpw.sh", "pw"), ("bin/smtppw", "smtp")] {
+            try Data("#!/bin/sh\necho \"\(prefix)-$1\"\n".utf8).write(to: URL(fileURLWithPath: work + "/" + script))
+            chmod(work + "/" + script, 0o755)
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        /// `mailstore ARGS` run from `work`.
+        func fromWork(_ args: [String]) throws -> ChildProcess.Result {
+            try ChildProcess.run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", work, BuiltProducts.executable("mailstore")] + args,
+                                 environment: env)
+        }
+        let added = try fromWork(["account", "add", "rel", "--email", "me@example.com", "--host", "imap.example.com",
+                                  "--password-command", "./getpw.sh alice", "--smtp-host", "smtp.example.com",
+                                  "--smtp-password-command", "bin/smtppw bob"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let line = try mailstore("account", "list", "--json").stdout
+        let account = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(account["credentialSource"] as? String, "command:'\(work)/getpw.sh' alice")
+        XCTAssertEqual(account["smtpCredentialSource"] as? String, "command:'\(work)/bin/smtppw' bob")
+        // Read from this process's directory, not the one the account was added from.
+        XCTAssertNotEqual(FileManager.default.currentDirectoryPath, work)
+        XCTAssertEqual(try CredentialSource(stored: account["credentialSource"] as? String ?? "")?.secret(), "pw-alice")
+        XCTAssertEqual(try CredentialSource(stored: account["smtpCredentialSource"] as? String ?? "")?.secret(), "smtp-bob")
+        // A program on PATH, from /, ~ or a variable stays as written.
+        for (name, command) in [("p1", "echo token"), ("p2", "/bin/echo token"), ("p3", "~/bin/pw"), ("p4", "$HOME/bin/pw x")] {
+            XCTAssertEqual(try fromWork(["account", "add", name, "--email", "\(name)@example.com", "--host", "imap.example.com",
+                                         "--password-command", command]).status, 0)
+        }
+        let list = try mailstore("account", "list").stdout
+        for command in ["command:echo token", "command:/bin/echo token", "command:~/bin/pw", "command:$HOME/bin/pw x"] {
+            XCTAssertTrue(list.contains("secret from \(command)\n"), "\(command): \(list)")
+        }
+        let quoted = try fromWork(["account", "add", "q", "--email", "q@example.com", "--host", "imap.example.com",
+                                   "--password-command", "\"./get pw.sh\""])
+        XCTAssertEqual(quoted.status, 6, quoted.stderr)
+        XCTAssertTrue(quoted.stderr.contains("--password-command starts with \"\"./get\"") && quoted.stderr.contains("give the program's absolute path"),
+                      quoted.stderr)
     }
 }

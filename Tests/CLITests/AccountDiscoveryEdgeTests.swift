@@ -260,6 +260,63 @@ final class AccountDiscoveryEdgeTests: CLITestCase {
 }
 
 extension AccountDiscoveryEdgeTests {
+    /// RFC 6186 section 6: an SRV target that is not the address's domain or under it (a spoofed answer naming the
+    /// attacker's host, `localhost` here; `smtp.notvictim.test`, which only ends like the domain) is not used: discover
+    /// shows it as unconfirmed; `account add --test` stops (exit 6) before connecting anywhere, naming it and the
+    /// options that confirm it; nothing is recorded, so nothing is cached for the domain's other addresses.
+    func testAnSRVTargetOutsideTheDomainIsNotUsedWithoutConfirmation() throws {
+        try start(srv: ["_imaps._tcp.victim.test": [.init(priority: 1, port: 993, target: "localhost")],
+                        "_submission._tcp.victim.test": [.init(priority: 1, port: 465, target: "smtp.notvictim.test")]])
+        let r = try discover("alice@victim.test", expect: 4)
+        XCTAssertNil(r["imapHost"], "\(r)")
+        XCTAssertNil(r["smtpHost"], "\(r)")
+        XCTAssertEqual(step(r, "dns-srv")?["status"] as? String, "unconfirmed", "\(r)")
+        let held = try XCTUnwrap(r["unconfirmed"] as? [[String: Any]], "\(r)")
+        XCTAssertEqual(held.compactMap { $0["host"] as? String }, ["localhost", "smtp.notvictim.test"])
+        XCTAssertEqual(held.compactMap { $0["service"] as? String }, ["imap", "smtp"])
+        let shown = try run(["account", "discover", "alice@victim.test", "--no-cache"], expect: 4)
+        XCTAssertTrue(shown.stdout.contains("Not used: DNS (SRV) names IMAP tls://localhost:993, outside victim.test"), shown.stdout)
+        try run(["init"])
+        let pw = try passwordFile()
+        let add = try run(["account", "add", "v", "--email", "alice@victim.test", "--username", "alice", "--password-file", pw, "--test"],
+                          expect: 6)
+        XCTAssertTrue(add.stderr.contains("DNS (SRV) names the IMAP server tls://localhost:993 and SMTP server tls://smtp.notvictim.test:465"),
+                      add.stderr)
+        XCTAssertTrue(add.stderr.contains("--host localhost --port 993 --security tls --smtp-host smtp.notvictim.test --smtp-port 465 "
+                                          + "--smtp-security tls"), add.stderr)
+        XCTAssertFalse(add.stdout.contains("imap-connect"), "no connection test was run: \(add.stdout)")
+        XCTAssertEqual(try accounts().count, 0)
+        XCTAssertNil(try MailStore.open(at: store, readOnly: true).cachedDiscovery(email: "bob@victim.test"), "nothing cached")
+        // Given by hand, it is the user's choice: nothing is looked up.
+        try run(["account", "add", "v", "--email", "alice@victim.test", "--host", "localhost", "--password-file", pw])
+        XCTAssertEqual(try accounts()["v"]?["imapHost"] as? String, "localhost")
+    }
+
+    /// A domain whose IMAP SRV target is under it but whose submission target is elsewhere: the IMAP server is used,
+    /// the SMTP one must be given (`--smtp-host`), and with it the account is added; the lookup cached then holds no
+    /// server outside the domain.
+    func testAnSRVSubmissionTargetOutsideTheDomainMustBeGiven() throws {
+        try start(srv: ["_imaps._tcp.ok.test": [.init(priority: 1, port: 993, target: "imap.mail.ok.test")],
+                        "_submission._tcp.ok.test": [.init(priority: 1, port: 587, target: "smtp.elsewhere.test")]])
+        let r = try discover("bob@ok.test")
+        XCTAssertEqual(r["imapHost"] as? String, "imap.mail.ok.test", "\(r)")
+        XCTAssertNil(r["smtpHost"], "\(r)")
+        XCTAssertEqual(step(r, "dns-srv")?["status"] as? String, "found")
+        XCTAssertTrue((step(r, "dns-srv")?["detail"] as? String ?? "").contains("smtp.elsewhere.test is not under ok.test"), "\(r)")
+        try run(["init"])
+        let pw = try passwordFile()
+        let add = try run(["account", "add", "o", "--email", "bob@ok.test", "--password-file", pw], expect: 6)
+        XCTAssertTrue(add.stderr.contains("give it by hand: --smtp-host smtp.elsewhere.test --smtp-port 587 --smtp-security starttls"),
+                      add.stderr)
+        XCTAssertFalse(add.stderr.contains("--host "), add.stderr)
+        try run(["account", "add", "o", "--email", "bob@ok.test", "--password-file", pw, "--smtp-host", "smtp.elsewhere.test"])
+        let o = try XCTUnwrap(try accounts()["o"])
+        XCTAssertEqual([o["imapHost"] as? String, o["smtpHost"] as? String], ["imap.mail.ok.test", "smtp.elsewhere.test"])
+        let cached = try XCTUnwrap(try MailStore.open(at: store, readOnly: true).cachedDiscovery(email: "carol@ok.test"))
+        XCTAssertEqual(cached.imapHost, "imap.mail.ok.test")
+        XCTAssertNil(cached.smtpHost, "the unconfirmed server was not cached")
+    }
+
     /// A timeout in the connection test says its limit in tenths of a second at most ("0.9 seconds"), never as
     /// 0.9999781847000122: the limit handed to each step is rounded down to a tenth.
     func testAConnectionTestTimeoutIsSaidRounded() throws {

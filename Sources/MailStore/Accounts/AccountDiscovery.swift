@@ -23,7 +23,7 @@ public struct AccountDiscovery: Sendable {
     public struct Step: Sendable, Equatable, Encodable {
         /// `registry`, `ispdb`, `dns-srv` or `mx`.
         public var step: String
-        /// `found`, `nothing`, `failed` or `skipped`.
+        /// `found`, `nothing`, `failed`, `skipped`, or `unconfirmed` (DNS SRV named servers outside the domain only).
         public var status: String
         public var detail: String?
         public var imap: String?
@@ -66,7 +66,21 @@ public struct AccountDiscovery: Sendable {
         public var cachedSequence: UInt64?
         /// Set for a service that cannot be used (ProtonMail).
         public var unsupported: String?
+        /// Servers a DNS SRV answer named outside the address's domain (RFC 6186 section 6): DNS alone cannot say
+        /// that another domain's server is the user's, so they are shown but not used until the user gives them
+        /// (`--host`, `--smtp-host`); never recorded. Nil when there are none.
+        public var unconfirmed: [Unconfirmed]?
         public var seconds: Double
+    }
+
+    /// A server named by a DNS SRV record whose target is neither the email's domain nor a name under it.
+    public struct Unconfirmed: Sendable, Equatable, Encodable {
+        /// `imap` or `smtp`.
+        public var service: String
+        public var host: String
+        public var port: UInt16
+        /// `tls` or `starttls`.
+        public var security: String
     }
 
     public var autoconfigBase: String
@@ -124,16 +138,25 @@ public struct AccountDiscovery: Sendable {
                     return
                 }
                 // Names from DNS and HTTP answers are hostile: only host names (letters, digits, '-', '.') are taken.
-                let imapEntry = foundIMAP.flatMap { AccountDiscovery.isHostName($0.server.host) ? $0 : nil }
-                let smtpEntry = foundSMTP.flatMap { AccountDiscovery.isHostName($0.server.host) ? $0 : nil }
-                let (imap, smtp) = (imapEntry?.server, smtpEntry?.server)
-                guard imap != nil || smtp != nil else {
+                var imapEntry = foundIMAP.flatMap { AccountDiscovery.isHostName($0.server.host) ? $0 : nil }
+                var smtpEntry = foundSMTP.flatMap { AccountDiscovery.isHostName($0.server.host) ? $0 : nil }
+                guard imapEntry != nil || smtpEntry != nil else {
                     r.steps.append(Step(step: name, status: "failed", detail: "the answer names no valid host name",
                                         seconds: Date().timeIntervalSince(t)))
                     return
                 }
-                r.steps.append(Step(step: name, status: "found", imap: imap.map(AccountDiscovery.show), smtp: smtp.map(AccountDiscovery.show),
-                                    seconds: Date().timeIntervalSince(t)))
+                // RFC 6186 section 6: an SRV target outside the domain is the user's to confirm, never taken on DNS's word.
+                let held = name == "dns-srv" ? r.hold(imap: &imapEntry, smtp: &smtpEntry) : nil
+                if held != nil {
+                    guard imapEntry != nil || smtpEntry != nil else {
+                        r.steps.append(Step(step: name, status: "unconfirmed", detail: held, imap: foundIMAP.map { AccountDiscovery.show($0.server) },
+                                            smtp: foundSMTP.map { AccountDiscovery.show($0.server) }, seconds: Date().timeIntervalSince(t)))
+                        return
+                    }
+                }
+                let (imap, smtp) = (imapEntry?.server, smtpEntry?.server)
+                r.steps.append(Step(step: name, status: "found", detail: held, imap: imap.map(AccountDiscovery.show),
+                                    smtp: smtp.map(AccountDiscovery.show), seconds: Date().timeIntervalSince(t)))
                 if r.imapHost == nil, let imap, let imapEntry {
                     (r.imapHost, r.imapPort, r.imapSecurity, r.source) = (imap.host, imap.port, imap.security.rawValue, name)
                     r.imapUsername = imapEntry.username.flatMap { AccountDiscovery.username($0, email: email) }

@@ -88,6 +88,8 @@ public struct AccountSettings: Sendable {
     /// The settings with the servers `found` by discovery where none were given; without an IMAP server found,
     /// an error that says what to give, with whatever was found (the SMTP server) filled in (E-31).
     private func resolved(from found: AccountDiscovery.Result) throws(AccountError) -> AccountSettings {
+        // A server DNS named outside the domain is used only once given by hand (RFC 6186 section 6).
+        if let problem = found.confirmationProblem(smtpGiven: smtpHost != nil) { throw .invalid(problem) }
         guard let imapHost = found.imapHost else {
             let smtp = smtpHost == nil ? found.smtpHost.map { h in
                 " --smtp-host \(h)" + (found.smtpPort.map { " --smtp-port \($0)" } ?? "") + (found.smtpSecurity.map { " --smtp-security \($0)" } ?? "")
@@ -196,7 +198,7 @@ public struct AccountSettings: Sendable {
         guard ["plain", "xoauth2", "login", "oauth2", "oauthbearer"].contains(auth) else {
             throw .invalid("--auth is plain, login, oauth2 (signed in with `mailstore account login`), xoauth2 or oauthbearer; got \"\(auth)\"")
         }
-        let credential = self.credential.withAbsolutePath
+        let credential = try self.credential.withAbsolutePath(option: "--password-command")
         try credential.validate()
         var ca: String?
         if let caFile {
@@ -223,7 +225,7 @@ public struct AccountSettings: Sendable {
         if let smtpHost {
             let smtpSecurity = self.smtpSecurity ?? "starttls"
             try AccountSettings.checkServer(host: smtpHost, security: smtpSecurity, port: smtpPort, options: "--smtp-", protocolName: "SMTP")
-            let smtpCredential = self.smtpCredential?.withAbsolutePath
+            let smtpCredential = try self.smtpCredential?.withAbsolutePath(option: "--smtp-password-command")
             try smtpCredential?.validate()
             added.smtpHost = smtpHost
             added.smtpPort = UInt32(smtpPort ?? (smtpSecurity == "tls" ? 465 : 587))

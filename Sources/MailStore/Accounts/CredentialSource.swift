@@ -28,10 +28,43 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The same source with a relative file path made absolute (the store may be used from anywhere).
-    var withAbsolutePath: CredentialSource {
-        if case .file(let p) = self { return .file(AccountSettings.absolute(p)) }
-        return self
+    /// The same source with a relative file path made absolute, and a password command whose program (its first
+    /// word) is a relative path (`./getpw.sh`, `bin/pw`: a `/`, not first) run by its absolute path, as the
+    /// current directory is now: the store may be used from anywhere. A program found on PATH (`pass`) or given
+    /// from `/`, `~` or a variable (`$HOME/bin/pw`) stays as written. A relative program with shell syntax in its name (quotes, `$`, `=`, ...)
+    /// is refused (`option` names the flag): it cannot be resolved without running a shell.
+    func withAbsolutePath(option: String) throws(AccountError) -> CredentialSource {
+        switch self {
+        case .file(let p): return .file(AccountSettings.absolute(p))
+        case .command(let cmd):
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let rest = cmd.drop(while: blank)
+            let program = rest.prefix { !blank($0) && $0 != "\n" }
+            // From `/`, `~` or a variable (`$HOME/bin/pw`), quoted or not, it is where it is from any directory.
+            let unquoted = program.drop { $0 == "\"" || $0 == "'" }
+            guard program.contains("/"), !["/", "~", "$"].contains(where: { unquoted.hasPrefix($0) }) else { return self }
+            guard program.unicodeScalars.allSatisfy(CredentialSource.isPlainPathScalar) else {
+                let shown = program.unicodeScalars.prefix(80)
+                    .map { AccountDiscovery.isInvisible($0) ? "<U+\(String($0.value, radix: 16, uppercase: true))>" : String($0) }.joined()
+                throw .invalid("\(option) starts with \"\(shown)\", a relative path holding shell syntax "
+                               + "(quotes, $, =, ...) that mailstore cannot make absolute: give the program's absolute path, so "
+                               + "the command runs the same from any directory")
+            }
+            let absolute = URL(fileURLWithPath: AccountSettings.absolute(String(program))).standardized.path
+            return .command(CredentialSource.shellQuoted(absolute) + String(rest.dropFirst(program.count)))
+        case .environment, .oauth: return self
+        }
+    }
+
+    /// A character a path may hold unquoted in a shell command: ASCII letters, digits and `. _ - + / , @ % :`.
+    private static func isPlainPathScalar(_ s: Unicode.Scalar) -> Bool {
+        s.isASCII && (CharacterSet.alphanumerics.contains(s) || "._-+/,@%:".unicodeScalars.contains(s))
+    }
+
+    /// `path` as one shell word: as is when every character is plain, else single-quoted (`'` as `'\''`).
+    static func shellQuoted(_ path: String) -> String {
+        if path.unicodeScalars.allSatisfy(isPlainPathScalar) { return path }
+        return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Parses the stored form.

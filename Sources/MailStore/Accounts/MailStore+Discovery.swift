@@ -25,7 +25,9 @@ extension MailStore {
         guard !domain.isEmpty, let record = try views().discovery(domain: domain) else { return nil }
         let age = now.timeIntervalSince1970 - Double(record.recordedAt.microseconds) / 1_000_000
         guard age < MailStore.discoveryCacheSeconds else { return nil }
-        return AccountDiscovery.Result(cached: record, email: email)
+        var result = AccountDiscovery.Result(cached: record, email: email)
+        result.holdCachedTargets()
+        return result
     }
 }
 
