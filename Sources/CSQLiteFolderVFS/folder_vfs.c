@@ -204,8 +204,8 @@ static const sqlite3_io_methods *wrapping(const sqlite3_io_methods *real, int gu
    none) the file is opened unguarded: no process can rename over it either. */
 static int openGuarded(FolderVfs *f, const char *zName, sqlite3_file *file, int flags, int *outFlags) {
     Extra *x = extraOf(file);
-    int fd = open(f->switchLock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) fd = open(f->switchLock, O_RDONLY | O_CLOEXEC);
+    int fd = open(f->switchLock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 && errno != ELOOP) fd = open(f->switchLock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         /* A folder this process cannot write (a read-only store): it cannot rename over the file either, and opens
            it unguarded. Any other failure (out of descriptors) is not a reason to go without the lock. */
@@ -247,7 +247,7 @@ static int openGuarded(FolderVfs *f, const char *zName, sqlite3_file *file, int 
 }
 
 int mailstore_sqlite_switch_gate(const char *path, int waitMs, int *rc) {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         *rc = SQLITE_CANTOPEN;
         return -1;

@@ -19,7 +19,7 @@ package final class AccountLock: @unchecked Sendable {
         // Account names are free text: hex keeps the file name safe and distinct.
         let name = Hex.lowercase(account.utf8)
         file = "\(dir)/\(kind)-\(name).lock"
-        fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StoreError.io(file, "cannot open the lock file: \(String(cString: strerror(errno)))") }
         let deadline = Date().addingTimeInterval(max(0, waitSeconds))
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

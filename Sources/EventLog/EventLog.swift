@@ -121,8 +121,9 @@ package final class EventLog: @unchecked Sendable {
         writer = try WriterScratch(spares: SpareBatches())
     }
 
-    /// Opens the log of a store folder (checking its format first, and upgrading an older format when
-    /// opened for writing: `StoreDirectory.upgradeFormat`, once the log is found to be one).
+    /// Opens the log of a store folder (checking its owner and its format first, and upgrading an older format when
+    /// opened for writing: `StoreDirectory.upgradeFormat`, once the log is found to be one). A store folder of another
+    /// user is refused (`StoreDirectory.checkOwner`).
     ///
     /// Only `creating` (`mailstore init`, on the folder `StoreDirectory.create` just made) makes a new log. Opening
     /// an existing store's log never does: LMDB would create a missing data file, or new databases in another LMDB
@@ -130,6 +131,7 @@ package final class EventLog: @unchecked Sendable {
     /// brand-new log). A missing data file is `StoreError.logMissing`, an empty one `DataFileError.noHeader`, one that
     /// is not an LMDB file or lacks the log's databases `StoreError.notALog`; nothing is written then.
     package convenience init(store: StoreDirectory, options: Environment.Options = Environment.Options(), creating: Bool = false) throws {
+        try store.checkOwner()
         let version = try store.checkFormat()
         let dataFile = Environment.dataFile(store.logPath)
         if !creating {

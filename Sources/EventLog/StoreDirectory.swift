@@ -90,6 +90,7 @@ public struct StoreDirectory: Sendable {
         if exists { throw StoreError.alreadyExists(path) }
         var st = stat()
         if stat(path, &st) == 0 {
+            try checkOwner()
             guard st.st_mode & S_IFMT == S_IFDIR else { throw StoreError.notEmpty(path, "it is a file, not a folder") }
             guard let names = ScratchFolder.entries(of: path, most: 1) else {
                 throw StoreError.io(path, "cannot read the folder: \(String(cString: strerror(errno)))")
@@ -101,6 +102,33 @@ public struct StoreDirectory: Sendable {
         try StoreDirectory.makePrivateDirectory(logPath)
         try StoreDirectory.makePrivateDirectory(viewsPath)
         try StoreDirectory.writePrivateFile(formatFile, contents: "\(StoreDirectory.formatPrefix)\(StoreDirectory.formatVersion)\n")
+    }
+
+    /// Refuses a store folder (or a folder to make one in) that another user owns (`StoreError.notOwner`), as git
+    /// refuses another user's repository: run by root or an administrator on a user's store, mailstore had written
+    /// through links its owner planted there (a root-owned file cut and overwritten with LMDB's lock table), and left
+    /// files of its own user there that refused the owner every later command. Nothing is overridden: the command is
+    /// run as the store's owner (`sudo -u OWNER mailstore ...`). A folder that cannot be looked at is left to the open
+    /// that follows, which says what fails.
+    public func checkOwner() throws {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        let me = geteuid()
+        if st.st_uid != me {
+            throw StoreError.notOwner(path, owner: StoreDirectory.userName(st.st_uid), ownerID: st.st_uid,
+                                      user: StoreDirectory.userName(me), userID: me)
+        }
+    }
+
+    /// The login name of `uid` (its number when the user database has none).
+    static func userName(_ uid: uid_t) -> String {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.pw_name else {
+            return "\(uid)"
+        }
+        return String(cString: name)
     }
 
     /// Checks that `path` holds a store this build can open; returns its format version.
@@ -139,6 +167,10 @@ public struct StoreDirectory: Sendable {
         } catch {
             throw StoreError.io(dir, "cannot create folder: \(error.localizedDescription)")
         }
+        // A link the user put in the store's place (the store's folders on another disk): its target's mode is left as
+        // it is (chmod would change the mode of whatever the link names).
+        var st = stat()
+        if lstat(dir, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK { return }
         if chmod(dir, 0o700) != 0 { throw StoreError.io(dir, "cannot set mode 0700: \(String(cString: strerror(errno)))") }
     }
 
@@ -157,7 +189,7 @@ public struct StoreDirectory: Sendable {
     /// (unless not `synced`: a cache, which a crash may leave empty or old), then renamed over it.
     package static func writePrivateFile(_ file: String, bytes: [UInt8], synced: Bool = true) throws {
         let tmp = file + ".\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = createPrivateTemporary(tmp)
         guard fd >= 0 else { throw StoreError.io(tmp, String(cString: strerror(errno))) }
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let ok = n == bytes.count && (!synced || fsync(fd) == 0)
@@ -166,5 +198,18 @@ public struct StoreDirectory: Sendable {
             unlink(tmp)
             throw StoreError.io(file, "cannot write: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Creates `tmp` (a temporary name of this process's, renamed over a file once written) new, 0600, for writing;
+    /// returns its descriptor, or -1 with `errno` set. Never through a link and never into a file already there
+    /// (`O_EXCL | O_NOFOLLOW`): what is at the name (left by an earlier process of the same pid, or a link planted there:
+    /// it had been truncated and written through, then renamed into the file's place) is removed first and the file
+    /// made again, once. `unlink` removes a link itself, never what it names.
+    package static func createPrivateTemporary(_ tmp: String) -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = open(tmp, flags, 0o600)
+        guard fd < 0 && errno == EEXIST else { return fd }
+        guard unlink(tmp) == 0 || errno == ENOENT else { return -1 }
+        return open(tmp, flags, 0o600)
     }
 }

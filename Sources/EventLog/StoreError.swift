@@ -13,6 +13,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case newerFormat(found: UInt32, supported: UInt32)
     /// The format file is damaged.
     case unreadableFormat(String, String)
+    /// The store folder (or the folder `init` was to make one in) belongs to another user (`StoreDirectory.checkOwner`):
+    /// the path, its owner's name and uid, this process's user's name and uid.
+    case notOwner(String, owner: String, ownerID: UInt32, user: String, userID: UInt32)
     /// A file system operation failed.
     case io(String, String)
     /// The store's log file is missing (`log/data.mdb`): the store is not opened, nothing is created.
@@ -36,6 +39,11 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "this store has format version \(found), newer than this build supports (\(supported)): upgrade mailstore; the store was not touched"
         case .unreadableFormat(let f, let why):
             return "the store's format file \(f) is unreadable (\(why)): it should contain 'mailstore-store-format \(StoreDirectory.formatVersion)'"
+        case .notOwner(let p, owner: let owner, ownerID: let ownerID, user: let user, userID: let userID):
+            return "the store \(p) belongs to user \(owner) (uid \(ownerID)), and this command runs as \(user) (uid \(userID)): "
+                + "mailstore uses only stores of the user running it (another user's store could have it write through links "
+                + "placed there, and what it wrote there would lock that user out of their store). Run the command as the "
+                + "store's owner (`sudo -u \(owner) mailstore ...`); nothing was opened or changed"
         case .io(let p, let why):
             return "\(p): \(why)"
         case .logMissing(let file):

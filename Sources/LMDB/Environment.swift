@@ -179,8 +179,13 @@ package final class Environment: @unchecked Sendable {
             if readOnlyFlag { flags |= UInt32(MDB_RDONLY) }
             if options.noReadAhead { flags |= UInt32(MDB_NORDAHEAD) }
             if options.writeMap && !options.readOnly { flags |= UInt32(MDB_WRITEMAP) }
+            try Environment.refuseLinkedFiles(path)
             try Environment.allocateLockFile(path, options: options)
-            let rc = mdb_env_open(env, path, flags, options.mode)
+            let rc = try DescriptorGate.opening {
+                let rc = mdb_env_open(env, path, flags, options.mode)
+                if rc == MDB_SUCCESS { try Environment.closeOnExec(env, path: path) }
+                return rc
+            }
             if rc == MDB_INVALID, let size = Environment.fileSize(Environment.dataFile(path)), size < 2 * Int(getpagesize()) {
                 throw DataFileError.noHeader(file: Environment.dataFile(path), size: size)
             }
@@ -193,6 +198,34 @@ package final class Environment: @unchecked Sendable {
         } catch {
             mdb_env_close(env)
             throw error
+        }
+    }
+
+    /// Refuses a data or lock file in folder `path` that is a symbolic link or not a regular file (`LinkedFileError`),
+    /// before LMDB opens either by name (following a link, creating and writing what it names). LMDB's own opens cannot
+    /// take `O_NOFOLLOW`: a link put in place between this check and `mdb_env_open` is still followed, which only a
+    /// process that may write the folder can do (the store's owner: a store of another user is refused before this,
+    /// `StoreDirectory.checkOwner`). A file that cannot be looked at is left to LMDB, which says what fails.
+    static func refuseLinkedFiles(_ path: String) throws {
+        for file in [Environment.dataFile(path), path + "/lock.mdb"] {
+            var st = stat()
+            guard lstat(file, &st) == 0 else { continue }
+            let kind = st.st_mode & S_IFMT
+            if kind != S_IFREG { throw LinkedFileError(file: file, isLink: kind == S_IFLNK) }
+        }
+    }
+
+    /// Marks the data file's descriptor of a just opened `env` close-on-exec: LMDB opens it without, and a command this
+    /// process starts (a notify or password command) had inherited the log's and the views' data files open for writing
+    /// (one that wrote to its descriptor 4 damaged the log). LMDB's lock file and meta descriptors are opened with
+    /// `O_CLOEXEC` by LMDB itself. Called under `DescriptorGate.opening`.
+    private static func closeOnExec(_ env: OpaquePointer, path: String) throws {
+        var fd: Int32 = -1
+        try LMDBError.check(mdb_env_get_fd(env, &fd), "mdb_env_get_fd")
+        guard fd >= 0 else { return }
+        let flags = fcntl(fd, F_GETFD)
+        guard flags >= 0, fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0 else {
+            throw LMDBError(code: errno, operation: "fcntl(\(Environment.dataFile(path)), FD_CLOEXEC)")
         }
     }
 
@@ -229,7 +262,7 @@ package final class Environment: @unchecked Sendable {
         guard access(path, W_OK) == 0 else { return }
         let file = path + "/lock.mdb"
         let size = Environment.lockFileSize(maxReaders: options.maxReaders)
-        let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, options.mode)
+        let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, options.mode)
         // Not opened (a read-only file system, a file of another owner): LMDB opens it itself and says what fails.
         guard fd >= 0 else { return }
         defer { close(fd) }

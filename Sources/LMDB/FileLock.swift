@@ -9,10 +9,12 @@ package final class FileLock {
 
     /// Opens (creating it 0600 when `create`) and locks `path`: shared or exclusive; `wait: false` returns nil
     /// at once when another process holds a conflicting lock. Returns nil too when the file cannot be
-    /// opened (a read-only store without the file: the caller goes on without it).
+    /// opened (a read-only store without the file: the caller goes on without it), and when `path` is a symbolic link
+    /// (`ELOOP`): a lock file is never opened, let alone made, through a link (one planted in a store had an open
+    /// create or lock whatever it named).
     package static func acquire(_ path: String, exclusive: Bool, wait: Bool = true, create: Bool = true) -> FileLock? {
-        var fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o600)
-        if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        var fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0o600)
+        if fd < 0 && errno != ELOOP { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         guard fd >= 0 else { return nil }
         var op = exclusive ? LOCK_EX : LOCK_SH
         if !wait { op |= LOCK_NB }

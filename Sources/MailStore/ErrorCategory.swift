@@ -1,4 +1,5 @@
 import EventLog
+import LMDB
 import SearchIndex
 import SMTPClient
 
@@ -27,7 +28,7 @@ public enum ErrorCategory: Sendable, Equatable {
         switch error {
         case let e as RecordedButNotFolded: self = ErrorCategory(of: e.underlying)
         case ThreadListError.actionFailed(let e as RecordedButNotFolded): self = ErrorCategory(of: e.underlying)
-        case is StoreError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationIsLink,
+        case is StoreError, is LinkedFileError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationIsLink,
              BackupError.destinationBusy: self = .store
         case BackupError.destinationInsideStore, BackupError.badDestination: self = .invalidInput
         case SearchIndexError.timedOut, SearchIndexError.notBuilt, is SearchIndexBehind: self = .timedOut

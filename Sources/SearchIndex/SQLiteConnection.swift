@@ -35,7 +35,7 @@ final class SQLiteConnection {
     init(path: String, create: Bool, readOnly: Bool = false, switchLock: String? = nil) throws(SearchIndexError) {
         self.path = path
         if create, !readOnly {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if fd < 0 { throw .io(path, String(cString: strerror(errno))) }
             fchmod(fd, 0o600)
             close(fd)

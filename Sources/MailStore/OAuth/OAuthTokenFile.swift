@@ -47,7 +47,7 @@ public struct OAuthTokenFile: Sendable, Equatable, Codable {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]
             let data = try e.encode(self)
-            let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            let fd = StoreDirectory.createPrivateTemporary(tmp)
             guard fd >= 0 else { throw AccountError.credentialUnavailable("cannot create \(tmp): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
             let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
