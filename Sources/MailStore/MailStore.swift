@@ -108,6 +108,8 @@ public final class MailStore: @unchecked Sendable {
         }
         // What killed processes left in the store's scratch folder (a `verify --views` at 1M: ~4.7 GB) goes.
         if !readOnly { ScratchFolder.removeAbandoned(in: dir) }
-        return MailStore(directory: dir, log: log, notice: notice)
+        let store = MailStore(directory: dir, log: log, notice: notice)
+        store.withholdCredentialVariables()
+        return store
     }
 }

@@ -77,7 +77,8 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Checks that the source can be used: the file exists, is a regular file and is 0600 (or stricter);
-    /// the variable name is valid. Commands are only checked when run.
+    /// the variable name is valid (and from now on kept from every command this process starts,
+    /// `ShellProcess.withhold`). Commands are only checked when run.
     public func validate() throws(AccountError) {
         switch self {
         case .file(let path), .oauth(let path):
@@ -92,6 +93,7 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
             guard !name.isEmpty, name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }) else {
                 throw .invalid("--password-env wants an environment variable name, got \"\(name)\"")
             }
+            ShellProcess.withhold([name])
         case .command(let cmd):
             guard !cmd.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalid("--password-command is empty") }
         }

@@ -1,6 +1,7 @@
 import CProcess
 import Foundation
 import Glibc
+import LMDB
 
 extension ShellProcess {
     /// A command started by ``spawnBound(_:stdin:stdout:)``: its pid (the leader of its process group) and its guard's.
@@ -27,9 +28,15 @@ extension ShellProcess {
     package static func spawnBound(_ command: String, stdin: Int32?, stdout: Int32) -> Result<Bound, SpawnError> {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for a in argv { free(a) } }
+        let env = childEnvironment()
+        defer { for e in env { free(e) } }
         var guardPid: pid_t = 0
-        let pid = argv.withUnsafeBufferPointer { a in
-            mailstore_spawn_bound("/bin/sh", a.baseAddress, environ, stdin ?? -1, stdout, &guardPid)
+        let pid = DescriptorGate.starting {
+            argv.withUnsafeBufferPointer { a in
+                env.withUnsafeBufferPointer { e in
+                    mailstore_spawn_bound("/bin/sh", a.baseAddress, e.baseAddress, stdin ?? -1, stdout, &guardPid)
+                }
+            }
         }
         return pid > 0 ? .success(Bound(pid: pid, guardPid: guardPid)) : .failure(SpawnError(code: -pid))
     }

@@ -76,6 +76,7 @@ public enum OAuthSignIn {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
         p.arguments = [url]
+        p.environment = ShellProcess.childEnvironmentDictionary()
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try? p.run()
