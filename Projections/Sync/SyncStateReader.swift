@@ -25,6 +25,22 @@ package struct SyncStateReader {
         return out
     }
 
+    /// The server copy at `uid` in a folder, if the log holds one.
+    package func copy(account: String, folder: String, uid: UInt32) throws -> SyncedCopy? {
+        try snapshot.get(SyncStateProjector.copiesTable, SyncStateProjector.copyKey(account: account, folder: folder, uid: uid))
+    }
+
+    /// The UIDs of a folder's server copies, ascending; nil when the folder holds more than `limit` (nothing read).
+    package func uids(account: String, folder: String, limit: Int) throws -> [UInt32]? {
+        guard try count(account: account, folder: folder) <= limit else { return nil }
+        var out: [UInt32] = []
+        try snapshot.scan(SyncStateProjector.copiesTable, prefix: Key(account, folder).bytes) { _, copy in
+            out.append(copy.uid)
+            return out.count <= limit
+        }
+        return out.count <= limit ? out.sorted() : nil
+    }
+
     /// The server copy (folder, UID, flags as the server has them) of an email, if the sync engine knows one.
     package func copy(account: String, emailID: String) throws -> (folder: String, copy: SyncedCopy)? {
         guard let at = try snapshot.get(SyncStateProjector.emailsTable, Key(emailID).bytes),

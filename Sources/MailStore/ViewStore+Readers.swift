@@ -240,6 +240,16 @@ extension ViewStore {
         try read { try SyncStateReader($0).copies(account: account, folder: folder) }
     }
 
+    /// The server copy at `uid` in a folder, if the log holds one.
+    package func syncedCopy(account: String, folder: String, uid: UInt32) throws -> SyncedCopy? {
+        try read { try SyncStateReader($0).copy(account: account, folder: folder, uid: uid) }
+    }
+
+    /// The UIDs of a folder's server copies, ascending; nil when the folder holds more than `limit`.
+    package func syncedUIDs(account: String, folder: String, limit: Int) throws -> [UInt32]? {
+        try read { try SyncStateReader($0).uids(account: account, folder: folder, limit: limit) }
+    }
+
     /// The server copy of an email, if the sync engine knows one.
     public func syncedCopy(account: String, emailID: String) throws -> (folder: String, copy: SyncedCopy)? {
         try read { try SyncStateReader($0).copy(account: account, emailID: emailID) }

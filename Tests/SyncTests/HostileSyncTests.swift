@@ -301,32 +301,56 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(try views.syncedCount(account: accountName, folder: "INBOX"), 1)
     }
 
+    /// A watch of a server repeating a response during IDLE (modes exists-repeat, fetch-repeat), until `arrived` holds
+    /// (at most 30 s), then `more` seconds of the flood: the watch stops in it, never failed nor reconnected. Returns how
+    /// long after the server's change (its line starting `told`, with the time) `arrived` first held, and how many
+    /// EXAMINEs of INBOX the server served.
+    private func watchThroughAFlood(until arrived: () throws -> Bool, more: Double,
+                                    told: String) throws -> (delay: Double, selects: Int) {
+        let watch = try startWatch(idleRefresh: 60)
+        let deadline = Date().addingTimeInterval(30)
+        var got: Date?
+        while got == nil && Date() < deadline && watch.failure.withLock({ $0 }) == nil {
+            Thread.sleep(forTimeInterval: 0.05)
+            if try arrived() { got = Date() }
+        }
+        // The changed response repeated for a while more: still no sync.
+        Thread.sleep(forTimeInterval: more)
+        XCTAssertTrue(watch.stop(within: 10), "the watch stopped in the flood")
+        XCTAssertNil(watch.failure.withLock { $0 }, "the watch went on")
+        XCTAssertEqual(watch.retries.withLock { $0 }, 0, "no reconnect")
+        let lines = try hostileLines()
+        let toldAt = try XCTUnwrap(lines.first { $0.hasPrefix(told) }.flatMap { Double($0.dropFirst(told.count)) }, "\(lines)")
+        let syncedAt = try XCTUnwrap(got, "the change synced")
+        return (syncedAt.timeIntervalSince1970 - toldAt, lines.filter { $0 == "SELECT INBOX" }.count)
+    }
+
     /// A server repeating "* 1 EXISTS" every 50 ms during IDLE, nothing changed: the watch stays in its IDLE (each repeat
     /// had ended it and synced the Inbox again: two EXAMINEs each, ~30 a second, for ever). The second message, told by
     /// "* 2 EXISTS" 4 s into the IDLE (then repeated), is synced once the server has told no other change for 1 s
     /// (`IdleChanges.quiet`; at most 2 s after the first); the watch can be stopped however busy the server is.
     func testARepeatedUnchangedExistsCostsNoSyncAndANewMessageStillArrives() throws {
         try startHostile("exists-repeat")
-        let watch = try startWatch(idleRefresh: 60)
-        let deadline = Date().addingTimeInterval(30)
-        var got: Date?
-        while got == nil && Date() < deadline && watch.failure.withLock({ $0 }) == nil {
-            Thread.sleep(forTimeInterval: 0.05)
-            if try views.syncedCount(account: accountName, folder: "INBOX") == 2 { got = Date() }
-        }
-        // The new count repeated for a while more: still no sync.
-        Thread.sleep(forTimeInterval: 3)
-        XCTAssertTrue(watch.stop(within: 10), "the watch stopped in the flood")
-        XCTAssertNil(watch.failure.withLock { $0 }, "the watch went on")
-        XCTAssertEqual(watch.retries.withLock { $0 }, 0, "no reconnect")
-        let lines = try hostileLines()
-        let arrivedAt = try XCTUnwrap(lines.first { $0.hasPrefix("NEW ") }.flatMap { Double($0.dropFirst(4)) }, "\(lines)")
-        let syncedAt = try XCTUnwrap(got, "the new message synced")
+        let run = try watchThroughAFlood(until: { try self.views.syncedCount(account: self.accountName, folder: "INBOX") == 2 },
+                                         more: 3, told: "NEW ")
         // 1 s of quiet (2 s at most) after the EXISTS, the sync, a busy machine.
-        XCTAssertLessThan(syncedAt.timeIntervalSince1970 - arrivedAt, 5, "the new message synced promptly")
-        let selects = lines.filter { $0 == "SELECT INBOX" }.count
+        XCTAssertLessThan(run.delay, 5, "the new message synced promptly")
         // The first sync's, the watch's sync and EXAMINE before its IDLE, the same after the new message: 5.
-        XCTAssertLessThanOrEqual(selects, 7, "the Inbox synced again only for the new message: \(selects) EXAMINEs")
+        XCTAssertLessThanOrEqual(run.selects, 7, "the Inbox synced again only for the new message: \(run.selects) EXAMINEs")
+    }
+
+    /// A server repeating "* 1 FETCH (FLAGS ())" every 50 ms during IDLE (every other time with "UID 1"), the flags the
+    /// store holds: the watch stays in its IDLE (each repeat had been a change: an Inbox sync every 2 s, for ever). The
+    /// message becoming \Seen 4 s into the IDLE, told by the same FETCH with (\Seen) and repeated, is synced promptly,
+    /// once.
+    func testARepeatedFetchOfTheFlagsTheStoreHoldsCostsNoSyncAndAFlagChangeStillArrives() throws {
+        try startHostile("fetch-repeat")
+        let run = try watchThroughAFlood(until: {
+            try self.views.syncedCopies(account: self.accountName, folder: "INBOX")[1]?.flags == ["\\Seen"]
+        }, more: 4, told: "SEEN ")
+        XCTAssertLessThan(run.delay, 5, "the flag change synced promptly")
+        // The first sync's, the watch's sync and EXAMINE before its IDLE, the same after the flag change: 5.
+        XCTAssertLessThanOrEqual(run.selects, 7, "the Inbox synced again only for the flag change: \(run.selects) EXAMINEs")
     }
 
     func testATricklingServerCannotKeepSyncAliveBeyondItsDeadline() throws {

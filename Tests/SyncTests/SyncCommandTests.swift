@@ -138,6 +138,38 @@ final class SyncCommandTests: SyncTestCase {
                       "the new message arrived while watching")
     }
 
+    /// Another client flags the Inbox's message while the watch IDLEs (refreshed only every 60 s): Dovecot's FETCH of
+    /// the new flags is a change (`IdleChanges` hears a FETCH of the flags the store holds as none), synced within seconds.
+    func testWatchRecordsAFlagAnotherClientSetsDuringIdle() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", [(id: "f0", subject: "Flag me elsewhere", parent: nil, flags: ["\\Seen"])], via: c)
+        releaseStore()
+        try addAccountByCLI()
+        let p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "60"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        func storedFlags() throws -> [String]? {
+            let s = try MailStore.open(at: dir.file("store"), readOnly: true)
+            return try s.openViews().syncedCopies(account: accountName, folder: "INBOX").values.first?.flags
+        }
+        var deadline = Date().addingTimeInterval(60)
+        while try storedFlags() == nil && Date() < deadline { usleep(200_000) }
+        XCTAssertEqual(try storedFlags(), ["\\Seen"])
+        // In IDLE by now (the watch's sync and EXAMINE after the first sync take well under this).
+        Thread.sleep(forTimeInterval: 3)
+        _ = try c.select(.inbox)
+        let uid = try XCTUnwrap(try c.uidSearch([.all]).first)
+        _ = try c.uidStore(UIDSet(uid), .add, flags: ["\\Flagged"])
+        let flaggedAt = Date()
+        deadline = flaggedAt.addingTimeInterval(30)
+        while try storedFlags() != ["\\Flagged", "\\Seen"] && Date() < deadline { usleep(200_000) }
+        XCTAssertEqual(try storedFlags(), ["\\Flagged", "\\Seen"])
+        XCTAssertLessThan(Date().timeIntervalSince(flaggedAt), 10, "synced through IDLE, not at its 60 s refresh")
+    }
+
     func testWatchWritesBackAnActionTakenMeanwhile() throws {
         let c = try server()
         defer { c.logout() }

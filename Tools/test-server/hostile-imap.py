@@ -32,6 +32,10 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
   exists-repeat    INBOX holds one small message; every IDLE gets "* N EXISTS" with the count unchanged every 50 ms
                    until DONE. A second message arrives 4 s after the first IDLE began (printed "NEW <unix time>"),
                    said by "* 2 EXISTS" and repeated as before. Each EXAMINE or SELECT is printed ("SELECT <name>").
+  fetch-repeat     INBOX holds one small message (UID 1, no flags); every IDLE gets "* 1 FETCH (FLAGS ())", the flags
+                   the client holds, every 50 ms until DONE, every other one with its UID ("* 1 FETCH (UID 1 FLAGS ())").
+                   4 s after the first IDLE began the message is \\Seen (printed "SEEN <unix time>"): said by the same FETCH
+                   with (\\Seen), repeated as before. Each EXAMINE or SELECT is printed ("SELECT <name>").
   size-no          every UID FETCH of sizes alone (RFC822.SIZE without BODY) is refused with `NO [SERVERBUG]`; INBOX holds
                    5 small messages (UIDs 1-5) at the first EXAMINE (or SELECT), UIDs 1, 3, 4, 5, 6 from the second on.
 Any login is accepted (AUTHENTICATE PLAIN with SASL-IR). The "-once" faults are once per server run, whatever the
@@ -48,7 +52,8 @@ import time
 CAPS = "IMAP4rev1 AUTH=PLAIN SASL-IR IDLE"
 BODY_SIZE = 2 << 20
 ONCE_MODES = ("examine-no-once", "garbage-once")
-SMALL_MODES = ONCE_MODES + ("garbage-always", "exists-repeat", "size-no")
+SMALL_MODES = ONCE_MODES + ("garbage-always", "exists-repeat", "fetch-repeat", "size-no")
+REPEAT_MODES = ("exists-repeat", "fetch-repeat")
 FOLDER_MODES = ("folders", "folders-garbage")
 FOLDER_LIST = [("Zed", ""), ("Broken", ""), ("Trash", " \\Trash"), ("Archive", " \\Archive"), ("Sent", " \\Sent"),
                ("INBOX", "")]
@@ -127,6 +132,15 @@ class Shared:
                 cls.idle_since = time.time()
 
     @classmethod
+    def seen(cls):
+        """fetch-repeat: whether UID 1 is \\Seen (from REPEAT_NEW_AFTER after the first IDLE began on; printed once)."""
+        with cls.lock:
+            if not cls.faulted and cls.idle_since is not None and time.time() >= cls.idle_since + REPEAT_NEW_AFTER:
+                cls.faulted = True
+                print(f"SEEN {time.time()}", flush=True)
+            return cls.faulted
+
+    @classmethod
     def fault(cls):
         """True the first time only (the fault is to be sent now)."""
         with cls.lock:
@@ -149,7 +163,7 @@ class Shared:
         if mode == "size-no":
             with cls.lock:
                 return [1, 3, 4, 5, 6] if cls.selects > 1 else [1, 2, 3, 4, 5]
-        if mode == "garbage-always":
+        if mode in ("garbage-always", "fetch-repeat"):
             return [1]
         if mode in SMALL_COUNTS:
             return list(range(1, SMALL_COUNTS[mode] + 1))
@@ -165,6 +179,11 @@ class Shared:
                     print(f"NEW {time.time()}", flush=True)
                 return [1, 2] if cls.faulted else [1]
         return []
+
+
+def flags_of(mode):
+    """The flags of the messages (fetch-repeat: \\Seen once the change came)."""
+    return "\\Seen" if mode == "fetch-repeat" and Shared.seen() else ""
 
 
 def small_message(uid):
@@ -257,6 +276,18 @@ def serve(conn, mode):
             if not f.readline():
                 return
             send(f"{tag} OK idle done\r\n")
+        elif cmd == "IDLE" and mode == "fetch-repeat":
+            send("+ idling\r\n")
+            Shared.idling()
+            # The flags the client holds, again and again, until it sends DONE (\Seen from the change on).
+            repeats = 0
+            while not (conn.pending() or select.select([conn], [], [], REPEAT_EVERY)[0]):
+                uid = "UID 1 " if repeats % 2 else ""
+                send(f"* 1 FETCH ({uid}FLAGS ({flags_of(mode)}))\r\n")
+                repeats += 1
+            if not f.readline():
+                return
+            send(f"{tag} OK idle done\r\n")
         elif cmd == "IDLE":
             send("+ idling\r\n")
             if mode == "garbage-always" or (mode == "garbage-once" and Shared.fault()):
@@ -267,7 +298,7 @@ def serve(conn, mode):
             send(f"{tag} OK idle done\r\n")
         elif cmd in ("EXAMINE", "SELECT"):
             selected = mailbox_of(rest)
-            if mode == "exists-repeat":
+            if mode in REPEAT_MODES:
                 print(f"SELECT {selected}", flush=True)
             if mode in FOLDER_MODES:
                 body_of = lambda uid, folder=selected: folder_message(folder, uid)
@@ -303,11 +334,11 @@ def serve(conn, mode):
             for seq, uid in enumerate(uids, 1):
                 if "BODY" in items:
                     body = body_of(uid)
-                    send(f'* {seq} FETCH (UID {uid} FLAGS () INTERNALDATE "16-Nov-2026 10:00:00 +0000" '
+                    send(f'* {seq} FETCH (UID {uid} FLAGS ({flags_of(mode)}) INTERNALDATE "16-Nov-2026 10:00:00 +0000" '
                          f"BODY[] {{{len(body)}}}\r\n".encode() + body + b")\r\n")
                 else:
                     size = 0 if mode == "size-zero" else len(body_of(uid))
-                    send(f"* {seq} FETCH (UID {uid} RFC822.SIZE {size} FLAGS ())\r\n")
+                    send(f"* {seq} FETCH (UID {uid} RFC822.SIZE {size} FLAGS ({flags_of(mode)}))\r\n")
             send(f"{tag} OK done\r\n")
         elif cmd == "LOGOUT":
             send(f"* BYE bye\r\n{tag} OK done\r\n")

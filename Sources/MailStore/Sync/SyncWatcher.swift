@@ -159,8 +159,13 @@ public final class SyncWatcher {
             resynced = false
             var localError: Error?
             var noRoom = false
-            // An EXISTS repeating the count known is no change; changes are synced once settled (``IdleChanges``).
-            var changes = IdleChanges(count: sel.exists)
+            // An EXISTS repeating the count known, or a FETCH of the flags the store holds, is no change; changes are
+            // synced once settled (``IdleChanges``). The Inbox's UIDs tell a FETCH's message by its sequence number
+            // while they are the server's (the mailbox matched; those given up are on the server too).
+            let uids = try matches ? inboxUIDs(inbox.path, givenUp: state?.unfetchable ?? []) : nil
+            var changes = IdleChanges(count: sel.exists, uids: uids, storedFlags: { [engine] uid in
+                try? engine.views.syncedCopy(account: engine.account.name, folder: inbox.path, uid: uid)?.flags
+            })
             var localCheckedAt = Deadline.now()
             do {
                 try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.idleTick, tick: {
@@ -193,6 +198,16 @@ public final class SyncWatcher {
                 try tellLogGrowth()
             }
         }
+    }
+
+    /// The UIDs of the Inbox's messages, those the store holds and those given up as unfetchable, ascending; nil over
+    /// ``IdleChanges/rememberedUIDs``.
+    private func inboxUIDs(_ path: String, givenUp: [UInt32]) throws -> [UInt32]? {
+        let limit = IdleChanges.rememberedUIDs
+        guard givenUp.count <= limit,
+              let stored = try engine.views.syncedUIDs(account: engine.account.name, folder: path, limit: limit - givenUp.count)
+        else { return nil }
+        return (stored + givenUp).sorted()
     }
 
     /// Tells `onLogGrew` when the log's head moved since it was last told, with the views caught up with it.
