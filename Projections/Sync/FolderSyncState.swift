@@ -35,6 +35,13 @@ public struct FolderSyncState: BinaryField, Equatable, Sendable {
     /// Whether the first pass over the folder has finished.
     public var isComplete: Bool { lowestUIDFetched == nil }
 
+    /// The ``lowestUIDFetched`` of a pass about to fetch `newest` (the highest UID it has to fetch) and those below it:
+    /// one above it, which says only that the pass is not complete yet. Saturated: a hostile UID 4294967295 had wrapped
+    /// it to 0.
+    public static func fetchMark(above newest: UInt32) -> UInt32 {
+        newest == .max ? .max : newest + 1
+    }
+
     @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(uidValidity); w.write(highestUID); w.write(uidNext); w.write(highestModSeq); w.write(lowestUIDFetched); w.write(unfetchable)
     }

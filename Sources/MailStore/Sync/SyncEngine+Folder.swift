@@ -109,7 +109,7 @@ extension SyncEngine {
         report.skippedTooLarge = tooLarge
         let top = max(onServer.last ?? 0, state?.highestUID ?? 0)
         var next = FolderSyncState(uidValidity: sel.uidValidity, highestUID: top, uidNext: sel.uidNext,
-                                   highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map { $0 &+ 1 },
+                                   highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map(FolderSyncState.fetchMark(above:)),
                                    unfetchable: unfetchable)
         report.skippedUnfetchable = unfetchable
         if !events.isEmpty || next != state {

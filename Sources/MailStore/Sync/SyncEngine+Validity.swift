@@ -77,7 +77,7 @@ extension SyncEngine {
         }
         // Matching is done; whatever the server has beyond the matches is fetched as new mail (none: the pass is complete).
         let state = FolderSyncState(uidValidity: sel.uidValidity, highestUID: highest, uidNext: sel.uidNext,
-                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: onServer == claimed.count ? nil : highest &+ 1)
+                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: onServer == claimed.count ? nil : FolderSyncState.fetchMark(above: highest))
         events.append(checkpoint(path, state))
         try store.commit(events)
         report.events += events.count
