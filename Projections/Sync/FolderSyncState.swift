@@ -12,25 +12,33 @@ public struct FolderSyncState: BinaryField, Equatable, Sendable {
     public var highestModSeq: UInt64?
     /// During the first (newest-first) pass: the lowest UID fetched so far; nil once the pass is complete.
     public var lowestUIDFetched: UInt32?
-    /// UIDs the server failed to deliver whole (``FolderSyncCheckpointed/unfetchable``): not fetched again under this
-    /// UIDVALIDITY.
-    public var unfetchable: [UInt32]
+    /// The messages the server failed to deliver whole (``FolderSyncCheckpointed/unfetchable``), with when they were
+    /// given up: not fetched again under this UIDVALIDITY until their retry is due (``UnfetchableMessage/retryAt``).
+    public var givenUp: [UnfetchableMessage]
 
     public init(uidValidity: UInt32, highestUID: UInt32, uidNext: UInt32?, highestModSeq: UInt64?, lowestUIDFetched: UInt32?,
-                unfetchable: [UInt32] = []) {
+                givenUp: [UnfetchableMessage] = []) {
         self.uidValidity = uidValidity
         self.highestUID = highestUID
         self.uidNext = uidNext
         self.highestModSeq = highestModSeq
         self.lowestUIDFetched = lowestUIDFetched
-        self.unfetchable = unfetchable
+        self.givenUp = givenUp
     }
 
-    /// The state a checkpoint event records.
-    public init(_ p: FolderSyncCheckpointed) {
+    /// The state a checkpoint event records, `recordedAt` the event's own time: a UID given up without its time (a
+    /// checkpoint of schema 2, before 2026-12-07) is taken as given up once, then.
+    public init(_ p: FolderSyncCheckpointed, recordedAt: Timestamp) {
+        let givenUp = p.unfetchable.indices.map { i in
+            UnfetchableMessage(uid: p.unfetchable[i], givenUpAt: i < p.givenUpAt.count ? p.givenUpAt[i] : recordedAt,
+                               times: i < p.givenUpTimes.count ? p.givenUpTimes[i] : 1)
+        }
         self.init(uidValidity: p.uidValidity, highestUID: p.highestUID, uidNext: p.uidNext, highestModSeq: p.highestModSeq,
-                  lowestUIDFetched: p.lowestUIDFetched, unfetchable: p.unfetchable)
+                  lowestUIDFetched: p.lowestUIDFetched, givenUp: givenUp)
     }
+
+    /// The UIDs given up as unfetchable (``givenUp``).
+    public var unfetchable: [UInt32] { givenUp.map(\.uid) }
 
     /// Whether the first pass over the folder has finished.
     public var isComplete: Bool { lowestUIDFetched == nil }
@@ -43,11 +51,11 @@ public struct FolderSyncState: BinaryField, Equatable, Sendable {
     }
 
     @usableFromInline package func write(to w: inout ByteWriter) {
-        w.write(uidValidity); w.write(highestUID); w.write(uidNext); w.write(highestModSeq); w.write(lowestUIDFetched); w.write(unfetchable)
+        w.write(uidValidity); w.write(highestUID); w.write(uidNext); w.write(highestModSeq); w.write(lowestUIDFetched); w.write(givenUp)
     }
 
     @usableFromInline package init(from r: inout ByteReader) throws(DecodeError) {
         uidValidity = try r.read(); highestUID = try r.read(); uidNext = try r.read(); highestModSeq = try r.read()
-        lowestUIDFetched = try r.read(); unfetchable = try r.read()
+        lowestUIDFetched = try r.read(); givenUp = try r.read()
     }
 }

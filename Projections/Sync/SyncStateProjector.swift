@@ -13,7 +13,8 @@ package final class SyncStateProjector: Projector {
     /// 3: a re-match in another UID order keeps every copy (entries taken over by another email are left alone).
     /// 4: `UIDValidityChanged` moves the folder's copies to the new value (a re-match records again only the copies whose
     /// UID or flags changed); a folder's state keeps its unfetchable UIDs.
-    package static let schemaVersion: UInt32 = 4
+    /// 5: a folder's state keeps when each unfetchable UID was given up and how many times (the scheduled retry).
+    package static let schemaVersion: UInt32 = 5
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .flagsChanged, .emailExpunged, .folderRemoved, .folderSyncCheckpointed,
                                                           .uidValidityChanged])
@@ -69,7 +70,7 @@ package final class SyncStateProjector: Projector {
             try remove(at, account: account, emailID: p.emailID)
             emails.set(emailKey, nil)
         case .folderSyncCheckpointed(let p):
-            folders.set(Key(account, p.folder).bytes, FolderSyncState(p))
+            folders.set(Key(account, p.folder).bytes, FolderSyncState(p, recordedAt: event.pointee.envelope.recordedAt))
         case .folderRemoved(let p):
             folders.set(Key(account, p.folder).bytes, nil)
         case .uidValidityChanged(let p):

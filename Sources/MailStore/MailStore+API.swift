@@ -63,6 +63,8 @@ public typealias DedupCopy = Projections.DedupCopy
 public typealias FolderEntry = Projections.FolderEntry
 /// A folder's sync checkpoint.
 public typealias FolderSyncState = Projections.FolderSyncState
+/// A message a folder's sync gave up as unfetchable, with when it is tried again.
+public typealias UnfetchableMessage = Projections.UnfetchableMessage
 /// An event the views could not fold.
 public typealias QuarantinedEvent = Views.QuarantinedEvent
 /// The state of the views on disk.

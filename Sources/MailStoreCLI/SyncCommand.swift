@@ -251,7 +251,8 @@ struct SyncCommand: ParsableCommand {
                              + (f.skippedUnfetchable.count > 10 ? ", ..." : "") + "), not fetched (it sent less than the size "
                              + "it stated, or stalled): the rest of the folder is synced; see the message in webmail, or have "
                              + "the server's index repaired (Dovecot: `doveadm force-resync`), then run `mailstore sync "
-                             + "--retry-unfetchable` (they are tried again by themselves only if the folder's UIDVALIDITY changes)")
+                             + "--retry-unfetchable` (a sync tries each again by itself 24 hours after it was given up, "
+                             + "then 48 and 96 hours after it fails again, then weekly; and when the folder's UIDVALIDITY changes)")
         }
         for f in r.folders where !f.retriedUnfetchable.isEmpty {
             let again = f.retriedUnfetchable.count { f.skippedUnfetchable.contains($0) }

@@ -13,4 +13,50 @@ final class FolderSyncStateTests: XCTestCase {
                                     lowestUIDFetched: FolderSyncState.fetchMark(above: .max))
         XCTAssertFalse(state.isComplete)
     }
+
+    /// A message given up is tried again 24 hours after, then 48 and 96 hours after each time it is given up again,
+    /// then weekly; the time saturates.
+    func testARetryIsDueADayAfterThenDoublingUpToAWeek() {
+        let hour: Int64 = 3_600_000_000
+        XCTAssertEqual(UnfetchableMessage.retryDelay(times: 0), 24 * hour)
+        XCTAssertEqual(UnfetchableMessage.retryDelay(times: 1), 24 * hour)
+        XCTAssertEqual(UnfetchableMessage.retryDelay(times: 2), 48 * hour)
+        XCTAssertEqual(UnfetchableMessage.retryDelay(times: 3), 96 * hour)
+        XCTAssertEqual(UnfetchableMessage.retryDelay(times: 4), 168 * hour)
+        XCTAssertEqual(UnfetchableMessage.retryDelay(times: .max), 168 * hour)
+        let m = UnfetchableMessage(uid: 7, givenUpAt: Timestamp(microseconds: 1_000), times: 2)
+        XCTAssertFalse(m.isDue(at: Timestamp(microseconds: 1_000 + 48 * hour - 1)))
+        XCTAssertTrue(m.isDue(at: Timestamp(microseconds: 1_000 + 48 * hour)))
+        XCTAssertEqual(UnfetchableMessage(uid: 7, givenUpAt: Timestamp(microseconds: .max - 5)).retryAt.microseconds, .max)
+    }
+
+    /// A checkpoint of schema 2 (before the give-up times) still decodes: its UIDs given up are taken as given up once,
+    /// at the event's own time; schema 3 keeps each one's time and count.
+    func testACheckpointOfSchema2TakesItsOwnTimeForTheMessagesItGaveUp() throws {
+        var w = ByteWriter()
+        w.write("INBOX"); w.write(UInt32(9)); w.write(UInt32(600)); w.write(UInt32?(601)); w.write(UInt64?(7))
+        w.write(UInt32?.none); w.write([UInt32(300), 400])
+        let bytes = w.bytes
+        let old = try bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            return try FolderSyncCheckpointed(from: &r, version: 2)
+        }
+        XCTAssertEqual(old.unfetchable, [300, 400])
+        XCTAssertEqual(old.givenUpAt, [])
+        let recorded = Timestamp(microseconds: 1_765_000_000_000_000)
+        XCTAssertEqual(FolderSyncState(old, recordedAt: recorded).givenUp,
+                       [UnfetchableMessage(uid: 300, givenUpAt: recorded), UnfetchableMessage(uid: 400, givenUpAt: recorded)])
+        let at = Timestamp(microseconds: 5)
+        let new = FolderSyncCheckpointed(folder: "INBOX", uidValidity: 9, highestUID: 600, unfetchable: [300, 400],
+                                         givenUpAt: [at, at], givenUpTimes: [3, 1])
+        var v = ByteWriter()
+        new.encode(to: &v)
+        let read = try v.bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            return try FolderSyncCheckpointed(from: &r, version: FolderSyncCheckpointed.schemaVersion)
+        }
+        XCTAssertEqual(read, new)
+        XCTAssertEqual(FolderSyncState(read, recordedAt: recorded).givenUp,
+                       [UnfetchableMessage(uid: 300, givenUpAt: at, times: 3), UnfetchableMessage(uid: 400, givenUpAt: at)])
+    }
 }

@@ -41,10 +41,13 @@ final class HostileSyncTests: SyncTestCase {
     }
 
     @discardableResult
-    private func syncHostile(batchBytes: Int = 16 << 20, timeout: Double = 30, folders: [String]? = nil) throws -> SyncReport {
+    private func syncHostile(batchBytes: Int = 16 << 20, timeout: Double = 30, folders: [String]? = nil,
+                             at clock: Timestamp? = nil) throws -> SyncReport {
         guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
-        return try SyncEngine(store: store, account: account,
-                              options: SyncOptions(folders: folders, batchBytes: batchBytes, timeoutSeconds: timeout)).run()
+        let engine = try SyncEngine(store: store, account: account,
+                                    options: SyncOptions(folders: folders, batchBytes: batchBytes, timeoutSeconds: timeout))
+        if let clock { engine.clock = { clock } }
+        return try engine.run()
     }
 
     /// A watch of the hostile server's account (no poll of the other folders).
@@ -215,6 +218,53 @@ final class HostileSyncTests: SyncTestCase {
         store = nil
         let watch = try mailstore(["sync", "--watch", "--retry-unfetchable"], expect: 64)
         XCTAssertTrue(watch.stderr.contains("--retry-unfetchable goes with a sync without --watch"), watch.stderr)
+    }
+
+    /// UID 300 is sent short the three times the first sync asks for it (given up), then whole. An ordinary sync leaves
+    /// it until a day has passed since it was given up (`UnfetchableMessage.retryDelay`), then fetches it by itself and
+    /// the checkpoint records none given up. Only `sync --retry-unfetchable` (or a UIDVALIDITY change) had tried it.
+    func testAMessageGivenUpIsFetchedByAnOrdinarySyncOnceItsRetryIsDue() throws {
+        try startHostile("short-literal-thrice")
+        let before = Timestamp.now
+        try syncHostile(timeout: 2)
+        let state = try XCTUnwrap(try views.syncState(account: accountName, folder: "INBOX"))
+        let givenUp = try XCTUnwrap(state.givenUp.first)
+        XCTAssertEqual(state.givenUp.count, 1)
+        XCTAssertEqual(givenUp.uid, 300)
+        XCTAssertEqual(givenUp.times, 1)
+        XCTAssertGreaterThanOrEqual(givenUp.givenUpAt, before)
+        let day: Int64 = 86_400_000_000
+        let early = try syncHostile(timeout: 2, at: Timestamp(microseconds: givenUp.givenUpAt.microseconds + day - 60_000_000))
+        XCTAssertEqual(early.folders.first { $0.folder == "INBOX" }?.retriedUnfetchable, [], "not due yet")
+        XCTAssertEqual(try events(.emailReceived).count, 599)
+        let due = try syncHostile(timeout: 2, at: Timestamp(microseconds: givenUp.givenUpAt.microseconds + day + 60_000_000))
+        let inbox = try XCTUnwrap(due.folders.first { $0.folder == "INBOX" })
+        XCTAssertEqual(inbox.retriedUnfetchable, [300])
+        XCTAssertEqual(inbox.received, 1)
+        XCTAssertEqual(inbox.skippedUnfetchable, [])
+        XCTAssertEqual(try events(.emailReceived).count, 600)
+        XCTAssertEqual(try views.syncState(account: accountName, folder: "INBOX")?.givenUp, [])
+    }
+
+    /// A message the server still cannot deliver when its retry is due is given up again, now, one time more: its next
+    /// retry is two days later (then four, then weekly), so it costs its folder's sync read timeouts at most that often.
+    func testAMessageStillUnfetchableWhenRetriedWaitsLongerForItsNextRetry() throws {
+        try startHostile("short-literal")
+        try syncHostile(timeout: 2)
+        let first = try XCTUnwrap(try views.syncState(account: accountName, folder: "INBOX")?.givenUp.first)
+        let day: Int64 = 86_400_000_000
+        let retryAt = Timestamp(microseconds: first.givenUpAt.microseconds + day + 1)
+        let retry = try syncHostile(timeout: 2, at: retryAt)
+        let inbox = try XCTUnwrap(retry.folders.first { $0.folder == "INBOX" })
+        XCTAssertEqual(inbox.retriedUnfetchable, [300])
+        XCTAssertEqual(inbox.skippedUnfetchable, [300], "given up again")
+        XCTAssertEqual(try views.syncState(account: accountName, folder: "INBOX")?.givenUp,
+                       [UnfetchableMessage(uid: 300, givenUpAt: retryAt, times: 2)])
+        let checkpoints = try events(.folderSyncCheckpointed).count
+        let notYet = try syncHostile(timeout: 2, at: Timestamp(microseconds: retryAt.microseconds + 2 * day - 1))
+        XCTAssertEqual(notYet.folders.first { $0.folder == "INBOX" }?.retriedUnfetchable, [], "two days, not one")
+        XCTAssertEqual(try events(.folderSyncCheckpointed).count, checkpoints, "an unchanged folder appends nothing")
+        XCTAssertEqual(try events(.emailReceived).count, 599)
     }
 
     /// A server that gives INBOX a new UIDVALIDITY at every SELECT, the same 200 messages at the same UIDs: each sync

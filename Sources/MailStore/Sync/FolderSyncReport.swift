@@ -32,8 +32,8 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     /// each alone twice: not fetched while the folder's UIDVALIDITY holds (``FolderSyncState/unfetchable``), named in a
     /// warning at every sync while they are there; the other messages of their batch are stored.
     public var skippedUnfetchable: [UInt32] = []
-    /// UIDs given up as unfetchable before that this sync tried again (``SyncOptions/retryUnfetchable``): those not in
-    /// ``skippedUnfetchable`` now were fetched.
+    /// UIDs given up as unfetchable before that this sync tried again (``SyncOptions/retryUnfetchable``, or their
+    /// scheduled retry was due: ``UnfetchableMessage/retryAt``): those not in ``skippedUnfetchable`` now were fetched.
     public var retriedUnfetchable: [UInt32] = []
 
     public init(folder: String, role: String) {

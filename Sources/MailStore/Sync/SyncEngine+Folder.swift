@@ -54,10 +54,11 @@ extension SyncEngine {
             state = try rematch(folder, sel, old: s, conn, report: &report)
         }
         // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished (and no message
-        // given up is to be tried again). Those given up are still named.
+        // given up is to be tried again, asked for or due). Those given up are still named.
+        let now = clock()
         if let s = state, s.isComplete, s.uidValidity == sel.uidValidity, s.uidNext == sel.uidNext,
-           let m = sel.highestModSeq, s.highestModSeq == m, !(options.retryUnfetchable && !s.unfetchable.isEmpty),
-           try views.syncedCount(account: name, folder: path) + s.unfetchable.count == Int(sel.exists) {
+           let m = sel.highestModSeq, s.highestModSeq == m, !s.givenUp.contains(where: { options.retryUnfetchable || $0.isDue(at: now) }),
+           try views.syncedCount(account: name, folder: path) + s.givenUp.count == Int(sel.exists) {
             report.skippedUnfetchable = s.unfetchable
             return []
         }
@@ -87,12 +88,15 @@ extension SyncEngine {
             report.expunged += 1
         }
         // Those the server failed to deliver whole (twice alone) under this UIDVALIDITY are not fetched again while
-        // there, unless this sync is to try them again (`SyncOptions.retryUnfetchable`): then they are fetched as new
-        // mail, and a new checkpoint records none given up until one fails alone twice again.
-        let givenUp = (state?.uidValidity == sel.uidValidity ? state?.unfetchable ?? [] : []).filter(serverSet.contains)
-        let unfetchable = options.retryUnfetchable ? [] : givenUp
-        if options.retryUnfetchable { report.retriedUnfetchable = givenUp }
-        let given = Set(unfetchable)
+        // there, unless this sync is to try them again (`SyncOptions.retryUnfetchable`: all of them) or their retry is
+        // due (``UnfetchableMessage/retryAt``: at most ``scheduledRetriesPerPass``): then they are fetched as new mail,
+        // and the checkpoint records each that fails alone twice again as given up once more, now.
+        let givenUp = (state?.uidValidity == sel.uidValidity ? state?.givenUp ?? [] : []).filter { serverSet.contains($0.uid) }
+        let retried = options.retryUnfetchable ? givenUp : SyncEngine.dueRetries(givenUp, at: now)
+        let retriedByUID = Dictionary(retried.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
+        let unfetchable = givenUp.filter { retriedByUID[$0.uid] == nil }
+        if options.retryUnfetchable || !retried.isEmpty { report.retriedUnfetchable = retried.map(\.uid) }
+        let given = Set(unfetchable.map(\.uid))
         var missing = onServer.filter { known[$0] == nil && !given.contains($0) }.sorted(by: >)
         // Those the server says are over 64 MiB are left out before the checkpoint (named at every sync while there):
         // a folder whose only mail not stored is such a message appends nothing when nothing changed.
@@ -110,8 +114,8 @@ extension SyncEngine {
         let top = max(onServer.last ?? 0, state?.highestUID ?? 0)
         var next = FolderSyncState(uidValidity: sel.uidValidity, highestUID: top, uidNext: sel.uidNext,
                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map(FolderSyncState.fetchMark(above:)),
-                                   unfetchable: unfetchable)
-        report.skippedUnfetchable = unfetchable
+                                   givenUp: unfetchable)
+        report.skippedUnfetchable = next.unfetchable
         if !events.isEmpty || next != state {
             events.append(checkpoint(path, next))
             try store.commit(events)
@@ -120,7 +124,7 @@ extension SyncEngine {
         guard !missing.isEmpty else { return [] }
         try fetchNew(missing, sizes: sizes, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining, given in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
-            next.unfetchable = unfetchable + given
+            next.givenUp = unfetchable + given.map { retriedByUID[$0]?.givenUpAgain(at: now) ?? UnfetchableMessage(uid: $0, givenUpAt: now) }
             report.skippedUnfetchable = next.unfetchable
             var all = try self.replacedByArrivals(batch, folder: path)
             all += batch
@@ -130,6 +134,18 @@ extension SyncEngine {
             report.events += all.count
         }
         return []
+    }
+
+    /// At most this many messages given up as unfetchable are tried again by one pass of an ordinary sync, those due
+    /// first (each that still stalls costs up to three read timeouts, and a fetch may fail at most
+    /// ``maxFetchFailures`` times); `sync --retry-unfetchable` tries them all.
+    static let scheduledRetriesPerPass = 2
+
+    /// The messages of `givenUp` whose retry is due at `now`, the earliest due first (then the lowest UID), at most
+    /// ``scheduledRetriesPerPass``.
+    static func dueRetries(_ givenUp: [UnfetchableMessage], at now: Timestamp) -> [UnfetchableMessage] {
+        let due = givenUp.filter { $0.isDue(at: now) }.sorted { ($0.retryAt, $0.uid) < ($1.retryAt, $1.uid) }
+        return Array(due.prefix(scheduledRetriesPerPass))
     }
 
     /// The expunges of the copies that `batch`'s new mail of `folder` replaces: copies of the same messages (by

@@ -66,6 +66,8 @@ public final class SyncEngine {
     package var pool: ConnectionPool<IMAPConnection> = SyncEngine.connections
     /// How long ``connect()`` waits for room in the pool; nil: the pool's queue timeout (30 s).
     package var poolWaitSeconds: Double?
+    /// The wall clock the scheduled retry of messages given up as unfetchable goes by (tests give another).
+    package var clock: () -> Timestamp = { Timestamp.now }
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
@@ -354,7 +356,8 @@ public final class SyncEngine {
     func checkpoint(_ folder: String, _ s: FolderSyncState) -> NewEvent {
         event(.folderSyncCheckpointed(FolderSyncCheckpointed(folder: folder, uidValidity: s.uidValidity, highestUID: s.highestUID,
                                                              uidNext: s.uidNext, highestModSeq: s.highestModSeq,
-                                                             lowestUIDFetched: s.lowestUIDFetched, unfetchable: s.unfetchable)),
+                                                             lowestUIDFetched: s.lowestUIDFetched, unfetchable: s.unfetchable,
+                                                             givenUpAt: s.givenUp.map(\.givenUpAt), givenUpTimes: s.givenUp.map(\.times))),
               stream: folderStream(folder))
     }
 
