@@ -6,8 +6,9 @@ import XCTest
 /// event of a type or schema it cannot read never reaches its folds (a format 4 build set such events aside and showed
 /// a newer build's store without their mail, exit 0).
 final class StoreFormatCatalogTests: XCTestCase {
-    /// Every event type's newest schema version in store format 7 (format 6's, with `FolderSyncCheckpointed` at 3).
-    static let format7: [UInt16: UInt16] = format6.merging([23: 3]) { _, b in b }
+    /// Every event type's newest schema version in store format 7 (format 6's, with `FolderSyncCheckpointed` at 3 and
+    /// `SendFailed` at 2).
+    static let format7: [UInt16: UInt16] = format6.merging([23: 3, 65: 2]) { _, b in b }
 
     /// Every event type's newest schema version in store format 6 (format 5's, with `FolderSyncCheckpointed` at 2).
     static let format6: [UInt16: UInt16] = format5.merging([23: 2]) { _, b in b }
