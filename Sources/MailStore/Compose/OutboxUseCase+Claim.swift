@@ -1,6 +1,7 @@
 import EventModel
 import Foundation
 import Projections
+import SecureTransport
 
 /// Sending a draft as `mailstore send` does: queued and sent by one process that owns the message meanwhile.
 extension OutboxUseCase {
@@ -22,7 +23,12 @@ extension OutboxUseCase {
             if let state = try views.outboxItem(draftID: draftID)?.state, state.inOutbox { throw DraftError.inOutbox(draftID, "\(state)") }
         }
         defer { claim.release() }
-        queued(try queue(draftID, undoDelay: undoDelay))
-        return try deliverWhenDue(draftID)
+        let queuing = try queue(draftID, undoDelay: undoDelay)
+        // The delay is measured on the monotonic clock from here (a wall clock stepped in it had stretched it or cut it
+        // short), and the claim says when it ends, for an undo in another process.
+        let due = Deadline(secondsFromNow: undoDelay)
+        claim.noteDue(due)
+        queued(queuing)
+        return try deliverWhenDue(draftID, deadline: due)
     }
 }

@@ -59,10 +59,14 @@ public struct OutboxUseCase {
     /// it read it too (`SendStarted` with its `expectedVersion`), so of an undo and a send at the due time exactly one
     /// wins: nothing is sent, or the undo is refused as too late. Once the undo window of the queuing is over (past
     /// its due time, being sent, failed or sent, its draft deleted by the send) the answer is always
-    /// `DraftError.tooLateToUndo`; an id never queued is `notQueued`, an unknown one `notFound`.
+    /// `DraftError.tooLateToUndo`; an id never queued is `notQueued`, an unknown one `notFound`. Whether the window is
+    /// over is asked of the sending process's monotonic clock while it is alive (`SendClaim.holderDue`: the delay it
+    /// measures), so a wall clock stepped forward or back in the delay neither ends nor stretches it; else of the
+    /// recorded due time (`RetryBackoff.hasCome`).
     public func undo(_ draftID: String) throws {
         let undone = try store.retryingOnConflict(on: .draft(draftID), attempts: DraftsUseCase.maxSaveAttempts) { expected, views in
-            guard let item = try views.outboxItem(draftID: draftID), item.state == .queued, let due = item.dueAt, Timestamp.now < due else {
+            guard let item = try views.outboxItem(draftID: draftID), item.state == .queued, let due = item.dueAt,
+                  !(SendClaim.holderDue(store: store.directory, draftID: draftID).map(\.hasPassed) ?? RetryBackoff.hasCome(due)) else {
                 throw try notUndoable(draftID, views)
             }
             try beforeCommitting?()
@@ -147,13 +151,24 @@ public struct OutboxUseCase {
         return try views.outboxItem(draftID: item.draftID) ?? item
     }
 
-    /// Waits until the message's due time (so an undo can still stop it), then delivers it.
+    /// Waits until the message is due (so an undo can still stop it), then delivers it. The wait is on the monotonic
+    /// clock: until `deadline` (the undo delay this process measures from its queuing), else for what is left until the
+    /// recorded due time as the wall clock says now (at most an hour, `RetryBackoff.hasCome`). A wall clock stepped in
+    /// the wait neither stretches it (stepped back an hour, the send had waited the hour holding its claim) nor ends it
+    /// early (stepped forward, the message had gone out at once).
     public func deliverWhenDue(_ draftID: String) throws -> OutboxItem.State {
-        while let item = try views.outboxItem(draftID: draftID), item.state == .queued, let due = item.dueAt, Timestamp.now < due {
-            usleep(UInt32(min(200_000, max(1_000, (due.microseconds - Timestamp.now.microseconds)))))
+        try deliverWhenDue(draftID, deadline: nil)
+    }
+
+    /// ``deliverWhenDue(_:)``, waiting until `deadline` when given (the undo delay `send` measures from its queuing).
+    package func deliverWhenDue(_ draftID: String, deadline: Deadline?) throws -> OutboxItem.State {
+        guard let item = try views.outboxItem(draftID: draftID), item.state == .queued, let due = item.dueAt else { return try deliver(draftID) }
+        let until = deadline ?? Deadline(secondsFromNow: RetryBackoff.secondsUntil(due))
+        while !until.hasPassed, try views.outboxItem(draftID: draftID)?.state == .queued {
+            usleep(UInt32(min(200_000, max(1_000, until.remainingSeconds * 1e6))))
             _ = try store.latestViews()
         }
-        return try deliver(draftID)
+        return try deliver(draftID, delayOver: true)
     }
 
     /// Submits a queued (due) or failed message now: `SendStarted`, then `MessageSent` or `SendFailed`. Holds the
@@ -161,8 +176,10 @@ public struct OutboxUseCase {
     /// process's send); a message that a process ending mid-attempt left `sending` is recorded as interrupted first,
     /// then sent. When the lock stays held that long, a due message is recorded as failed for now (`SendFailed`, retried
     /// 30 s later by `outbox send` or a watch), so it is not left queued past its due time to be taken for abandoned.
+    /// `delayOver`: the caller waited out the message's undo delay on the monotonic clock (`deliverWhenDue`), so a queued
+    /// message is due whatever its recorded due time says of the wall clock now.
     @discardableResult
-    public func deliver(_ draftID: String, lockWait: Double = OutboxUseCase.sendLockWaitSeconds) throws -> OutboxItem.State {
+    public func deliver(_ draftID: String, lockWait: Double = OutboxUseCase.sendLockWaitSeconds, delayOver: Bool = false) throws -> OutboxItem.State {
         let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
         guard let item = try views.outboxItem(draftID: draftID) else { return try sentSinceQueued(draftID) ? .sent : .draft }
@@ -175,7 +192,7 @@ public struct OutboxUseCase {
         do {
             lock = try AccountLock(store: store.directory, kind: "send", account: item.account, waitSeconds: lockWait)
         } catch let held as AccountLockError {
-            let due = item.state == .failed || (item.state == .queued && (item.dueAt.map { $0 <= Timestamp.now } ?? true))
+            let due = item.state == .failed || (item.state == .queued && (delayOver || (item.dueAt.map { RetryBackoff.hasCome($0) } ?? true)))
             guard due else { throw held }
             let reason = "another process kept this account's send lock for \(Int(lockWait.rounded())) s (it is sending other mail): "
                 + "nothing was sent; `mailstore outbox send` or `sync --watch` sends it from the retry time"
@@ -191,22 +208,23 @@ public struct OutboxUseCase {
             return .failed
         }
         defer { lock.release() }
-        return try deliverLocked(draftID)
+        return try deliverLocked(draftID, delayOver: delayOver)
     }
 
     /// `deliver`, the send lock held. Each try reads the draft's stream and appends only if it is still as read
     /// (`expectedVersion`): an undo, a cancel or a delete that got in first is seen, and nothing is sent.
     /// `round`, when given, hears whether the server failed to serve the message (see `DeliveryRound`).
-    func deliverLocked(_ draftID: String, round: DeliveryRound? = nil) throws -> OutboxItem.State {
+    /// `delayOver` as `deliver` has it.
+    func deliverLocked(_ draftID: String, round: DeliveryRound? = nil, delayOver: Bool = false) throws -> OutboxItem.State {
         for _ in 0..<DraftsUseCase.maxSaveAttempts {
-            if let state = try attemptLocked(draftID, round: round) { return state }
+            if let state = try attemptLocked(draftID, round: round, delayOver: delayOver) { return state }
         }
         throw DraftError.busy(draftID)
     }
 
     /// One try of `deliverLocked`: nil when another process appended to the draft's stream between this read and
     /// this append (read it again).
-    private func attemptLocked(_ draftID: String, round: DeliveryRound?) throws -> OutboxItem.State? {
+    private func attemptLocked(_ draftID: String, round: DeliveryRound?, delayOver: Bool) throws -> OutboxItem.State? {
         let expected = try store.expectedVersion(of: .draft(draftID))
         _ = try store.latestViews()
         guard let item = try views.outboxItem(draftID: draftID), item.state.inOutbox else {
@@ -229,7 +247,7 @@ public struct OutboxUseCase {
             return nil
         }
         guard item.state == .queued || item.state == .failed else { return item.state }
-        if item.state == .queued, let due = item.dueAt, Timestamp.now < due { return .queued }
+        if item.state == .queued, !delayOver, let due = item.dueAt, !RetryBackoff.hasCome(due) { return .queued }
         guard let d = try views.draft(id: draftID) else {
             // Its draft was deleted while it was in the outbox (a build that allowed that): nothing can be sent, so it is
             // taken out of the outbox, and the caller told.
@@ -414,9 +432,9 @@ public struct OutboxUseCase {
         switch item.state {
         case .failed:
             guard let f = try lastFailure(item.draftID) else { return false }
-            return !f.permanent && (f.retryAt.map { $0 <= Timestamp.now } ?? true)
+            return !f.permanent && (f.retryAt.map { RetryBackoff.hasCome($0) } ?? true)
         case .queued:
-            guard let due = item.dueAt, due <= Timestamp.now else { return false }
+            guard let due = item.dueAt, RetryBackoff.hasCome(due) else { return false }
             let requeued = try queuingEvents(item.draftID).last?.1 == .system
             return try requeued || (queuedToSendAtOnce(item.draftID) && unclaimed(item.draftID))
         default: return false
@@ -451,7 +469,7 @@ public struct OutboxUseCase {
             case .held: continue
             case .abandoned(let left): claim = left
             case .none:
-                guard due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6) < Timestamp.now.microseconds else { continue }
+                guard RetryBackoff.hasCome(Timestamp(microseconds: due.microseconds + Int64(OutboxUseCase.orphanGrace * 1e6))) else { continue }
                 // Queued to go at once with no process bound to send it (a reply from a notification): `deliverDue` sends it.
                 if try queuedToSendAtOnce(item.draftID) { continue }
                 claim = nil

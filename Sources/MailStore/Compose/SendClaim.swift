@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import Glibc
+import SecureTransport
 
 /// A live process's hold on a message in the outbox: an exclusive `flock` on `STORE/locks/queued/HEX(draft).lock`
 /// (file 0600, folder 0700). `mailstore send` holds it from before it records `MessageQueued` until the outcome is
@@ -50,7 +51,7 @@ package final class SendClaim: @unchecked Sendable {
     package static func take(store: StoreDirectory, draftID: String, waitSeconds: Double, whileHeld: () throws -> Void) throws -> SendClaim {
         try StoreDirectory.makePrivateDirectory(folder(store))
         let file = path(store, draftID)
-        let deadline = Date().addingTimeInterval(max(0, waitSeconds))
+        let deadline = Deadline(secondsFromNow: waitSeconds)
         while true {
             let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard fd >= 0 else { throw StoreError.io(file, "cannot open the send claim file: \(String(cString: strerror(errno)))") }
@@ -66,7 +67,7 @@ package final class SendClaim: @unchecked Sendable {
                 guard why == EWOULDBLOCK || why == EINTR else { throw StoreError.io(file, "cannot lock: \(String(cString: strerror(why)))") }
                 try whileHeld()
             }
-            if Date() >= deadline { throw DraftError.claimed(draftID, holder) }
+            if deadline.hasPassed { throw DraftError.claimed(draftID, holder) }
             usleep(20_000)
         }
     }
@@ -119,6 +120,27 @@ package final class SendClaim: @unchecked Sendable {
         }
     }
 
+    /// When the holder of `draftID`'s claim sends it, on the monotonic clock (`noteDue`): nil when no live process holds
+    /// the claim, or its holder did not say (an `outbox retry`, a build before 2026-12-07). Asks with a shared lock that
+    /// it lets go of at once: it fails while the holder has the claim.
+    package static func holderDue(store: StoreDirectory, draftID: String) -> Deadline? {
+        let fd = open(path(store, draftID), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard flock(fd, LOCK_SH | LOCK_NB) != 0 else { return nil }
+        guard errno == EWOULDBLOCK, let lines = contents(fd)?.split(separator: "\n"), lines.count >= 2,
+              let instant = Double(lines[1]), instant.isFinite else { return nil }
+        return Deadline(instant: instant)
+    }
+
+    /// Says in the claim file when this process sends the message, on the monotonic clock (`holderDue`): an undo asks
+    /// that, not the wall clock, whether the undo delay is over (a wall clock stepped forward had ended it early for the
+    /// undo only, and one stepped back had stretched it).
+    package func noteDue(_ due: Deadline) {
+        guard fd >= 0 else { return }
+        setText("\(getpid())\n\(due.instant)\n")
+    }
+
     /// Lets go of the claim and removes its file (the next holder makes it again).
     package func release() {
         guard fd >= 0 else { return }
@@ -139,10 +161,24 @@ package final class SendClaim: @unchecked Sendable {
 
     /// Writes this process's id into the file, for the message of a process that waits for it.
     private func naming() -> SendClaim {
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(fd, 0)
-        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        setText("\(getpid())\n")
         return self
+    }
+
+    /// Replaces the file's text with `text` (a few bytes): written over the old text, then cut to its length, so a reader
+    /// never finds the file empty.
+    private func setText(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        _ = ftruncate(fd, off_t(bytes.count))
+    }
+
+    /// The text of a claim file (at most 64 bytes: a pid and a due time).
+    private static func contents(_ fd: Int32) -> String? {
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return nil }
+        return String(decoding: buf[0..<n], as: UTF8.self)
     }
 
     private static func isAtPath(_ fd: Int32, _ path: String) -> Bool {
@@ -150,11 +186,9 @@ package final class SendClaim: @unchecked Sendable {
         return fstat(fd, &mine) == 0 && lstat(path, &there) == 0 && mine.st_ino == there.st_ino && mine.st_dev == there.st_dev
     }
 
+    /// The pid on the file's first line.
     private static func holder(_ fd: Int32) -> Int32? {
-        var buf = [UInt8](repeating: 0, count: 32)
-        let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return nil }
-        return Int32(String(decoding: buf[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        contents(fd)?.split(separator: "\n").first.flatMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// The draft id a claim file's name spells in hex; nil for a name that is not one.

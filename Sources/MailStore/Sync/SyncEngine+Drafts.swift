@@ -88,7 +88,7 @@ extension SyncEngine {
 
     /// Whether a draft needs the server: its latest version is not there yet, or a copy is to be deleted.
     func needsServerWork(_ w: DraftWork, force: Bool, hasDraftsFolder: Bool) -> Bool {
-        guard force || (w.state.retryAt.map { $0 <= Timestamp.now } ?? true) else { return false }
+        guard force || (w.state.retryAt.map { RetryBackoff.hasCome($0) } ?? true) else { return false }
         guard let d = w.draft else { return !w.state.copies.isEmpty }
         let version = d.latest.draftVersion
         if let current = w.state.stored(version: version) { return w.state.copies.contains { $0 != current } }

@@ -74,7 +74,7 @@ extension SyncEngine {
         var held = Set<String>()
         var out: [ActionRecord] = []
         for r in pending {
-            let isDue = forced.contains(r.id.description) || (r.retryAt.map { $0 <= now } ?? true)
+            let isDue = forced.contains(r.id.description) || (r.retryAt.map { RetryBackoff.hasCome($0, now: now) } ?? true)
             if isDue && held.isDisjoint(with: r.pending) {
                 out.append(r)
             } else {

@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The wall clock stepped under a running `mailstore` (an NTP step, a VM resumed; `WallClockShim`), the monotonic clock
+/// going on: every wait is measured on the monotonic clock, so a step back stretches none and a step forward cuts none
+/// short; times recorded while the clock was far ahead are not waited for.
+final class ClockStepTests: CLITestCase {
+    private var shim: WallClockShim!
+    private var started: [Process] = []
+
+    override func setUp() {
+        super.setUp()
+        do { shim = try WallClockShim(folder: dir.file("shim")) } catch { XCTFail("\(error)") }
+    }
+
+    override func tearDown() {
+        for p in started where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        super.tearDown()
+    }
+
+    /// A store with account `work` whose IMAP and SMTP servers are a local port nothing listens on (no network), and a
+    /// draft to send; returns the draft's id.
+    private func storeWithDraft(smtpPasswordCommand: String? = nil) throws -> String {
+        let port = String(try Self.closedPort())
+        let pw = dir.file("pw")
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: pw))
+        chmod(pw, 0o600)
+        try mailstore("init")
+        try mailstore(["account", "add", "work", "--email", "me@example.com", "--host", "127.0.0.1", "--port", port, "--security", "tls",
+                       "--password-file", pw, "--smtp-host", "127.0.0.1", "--smtp-port", port, "--smtp-security", "tls"]
+                      + (smtpPasswordCommand.map { ["--smtp-password-command", $0] } ?? []))
+        let r = try mailstore("draft", "new", "--account", "work", "--to", "bob@example.com", "--subject", "s", "--body", "b")
+        return try XCTUnwrap(r.stdout.split(separator: "\n").last.map(String.init))
+    }
+
+    /// A loopback port nothing listens on.
+    private static func closedPort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestServerError("socket: \(errno)") }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard bound else { throw TestServerError("bind: \(errno)") }
+        return UInt16(bigEndian: addr.sin_port)
+    }
+
+    /// `mailstore ARGS` started in the background under the shim, its output in files of the test's folder.
+    private func start(_ args: [String]) throws -> (process: Process, stdout: () -> String, stderr: () -> String) {
+        let n = started.count
+        let out = dir.file("out-\(n)"), err = dir.file("err-\(n)")
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
+        p.arguments = args
+        p.environment = shim.environment(home: store)
+        p.standardOutput = FileHandle(forWritingAtPath: out)
+        p.standardError = FileHandle(forWritingAtPath: err)
+        try p.run()
+        started.append(p)
+        func text(_ file: String) -> String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
+        return (p, { text(out) }, { text(err) })
+    }
+
+    /// `mailstore ARGS` under the shim, to its end.
+    private func shifted(_ args: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: shim.environment(home: store))
+    }
+
+    private func ended(_ p: Process, within seconds: Double) -> Bool {
+        Poll.until(seconds: seconds) { !p.isRunning }
+    }
+
+    /// message's claim; a year back: a year).
+    func testSendGoesWhenItsDelayIsOverThoughTheClockSteppedBack() throws {
+        let id = try storeWithDraft()
+        let send = try start(["send", id, "--undo-delay", "3s"])
+        XCTAssertTrue(Poll.until(seconds: 30) { send.stderr().contains("queued \(id)") }, send.stderr())
+        try shim.step(-3600)
+        guard ended(send.process, within: 20) else { return XCTFail("send still waiting 20 s after its 3 s delay: \(send.stderr())") }
+        XCTAssertEqual(send.process.terminationStatus, 5, send.stderr())
+        XCTAssertTrue(send.stderr().contains("could not be reached") || send.stderr().contains("network"), send.stderr())
+    }
+
+    /// (whose clock is stepped too) still takes it back (it went out at once, and the undo said "too late").
+    func testSendCanBeUndoneInItsDelayThoughTheClockSteppedForward() throws {
+        let id = try storeWithDraft()
+        let send = try start(["send", id, "--undo-delay", "10s"])
+        XCTAssertTrue(Poll.until(seconds: 30) { send.stderr().contains("queued \(id)") }, send.stderr())
+        try shim.step(3600)
+        let undo = try shifted(["send", "--undo", id])
+        XCTAssertEqual(undo.status, 0, undo.stderr)
+        guard ended(send.process, within: 20) else { return XCTFail("send still running: \(send.stderr())") }
+        XCTAssertEqual(send.process.terminationStatus, 0, send.stderr())
+        XCTAssertTrue(send.stdout().contains("taken back"), send.stdout() + send.stderr())
+        XCTAssertFalse(try mailstore("log", "--stream", "draft/" + id).stdout.contains("SendStarted"), "nothing was tried")
+    }
+
+    /// with the clock right again, `outbox send` tries it (it waited a year).
+    func testATimeRecordedAYearAheadIsDue() throws {
+        let id = try storeWithDraft()
+        try shim.step(366 * 86_400)
+        let send = try shifted(["send", id, "--undo-delay", "0"])
+        XCTAssertEqual(send.status, 5, send.stderr)
+        try shim.step(0)
+        let out = try mailstore("outbox", "send", expect: 5)
+        XCTAssertTrue(out.stdout.contains("\(id)  queued: the server could not be reached"), out.stdout + out.stderr)
+    }
+}
