@@ -112,4 +112,13 @@ final class ClockStepTests: CLITestCase {
         let out = try mailstore("outbox", "send", expect: 5)
         XCTAssertTrue(out.stdout.contains("\(id)  queued: the server could not be reached"), out.stdout + out.stderr)
     }
+
+    /// wait does not make it an hour (the watch stalled, its outbox retries too, for as long as the clock went back).
+    func testAWatchReconnectsOnTimeThoughTheClockSteppedBack() throws {
+        _ = try storeWithDraft()
+        let watch = try start(["sync", "--watch", "--account", "work"])
+        XCTAssertTrue(Poll.until(seconds: 30) { watch.stderr().contains("reconnecting in 1 s") }, watch.stderr())
+        try shim.step(-3600)
+        XCTAssertTrue(Poll.until(seconds: 15) { watch.stderr().contains("reconnecting in 2 s") }, "no reconnect: \(watch.stderr())")
+    }
 }

@@ -51,9 +51,11 @@ final class SyncWatcherRefusalTests: XCTestCase {
     /// A refused folder: told at once and tried at the next round; then quietly, waits doubling to the cap, told again
     /// after an hour; synced again: forgotten (and that said); no longer listed: forgotten.
     func testARefusedFolderIsToldOnceThenTriedWithABackoff() {
-        var clock = Date(timeIntervalSince1970: 1_000_000)
+        var clock = 1_000_000.0
         let retry = FolderRetry(firstWait: 60, maxWait: 3_600, tellEvery: 3_600)
         retry.now = { clock }
+        // The wall clock steps back a year: no wait is measured on it.
+        retry.wallNow = { Date(timeIntervalSince1970: 1_000_000 - clock * 100) }
         XCTAssertTrue(retry.isDue("Junk"))
         var r = retry.refused("Junk")
         XCTAssertEqual([r.tell ? 1 : 0, r.refusals], [1, 1])
@@ -62,7 +64,7 @@ final class SyncWatcherRefusalTests: XCTestCase {
         var waits: [Double] = []
         var told = 0
         for _ in 0..<8 {
-            clock = clock.addingTimeInterval(r.retryIn)
+            clock += r.retryIn
             XCTAssertTrue(retry.isDue("Junk"))
             r = retry.refused("Junk")
             waits.append(r.retryIn)

@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 
 /// The folders a watch found refused by the server (``FolderSyncFailure``), each tried again with a bounded backoff and
 /// its refusal told sparingly: a folder that stays unreadable (IMAP ACL `l` without `r`) neither slows every poll nor
@@ -11,11 +12,11 @@ final class FolderRetry {
     struct Entry: Equatable {
         /// Refusals in a row.
         var refusals: Int
-        /// Not tried before this time.
-        var retryAt: Date
-        /// When the refusal was last told.
-        var toldAt: Date
-        /// When the first refusal in a row came.
+        /// Not tried before this time (the monotonic clock's).
+        var retryAt: Double
+        /// When the refusal was last told (the monotonic clock's).
+        var toldAt: Double
+        /// When the first refusal in a row came (the wall clock's: it is told).
         var since: Date
     }
 
@@ -37,8 +38,11 @@ final class FolderRetry {
     let maxWait: Double
     /// The least time between two tellings of the same folder's refusal (seconds).
     let tellEvery: Double
-    /// The clock (tests set another).
-    var now: () -> Date = Date.init
+    /// The clock the waits are measured on (tests set another): the monotonic one, so a wall clock stepped back holds no
+    /// folder back for as long (it had).
+    var now: () -> Double = Deadline.now
+    /// The wall clock, for when a refusal began (told, never waited on).
+    var wallNow: () -> Date = Date.init
     private(set) var entries: [String: Entry] = [:]
 
     /// A tracker waiting `firstWait` doubling to `maxWait` between tries, telling at most every `tellEvery` seconds.
@@ -58,13 +62,14 @@ final class FolderRetry {
     func refused(_ folder: String) -> Refusal {
         let t = now()
         guard var e = entries[folder] else {
-            entries[folder] = Entry(refusals: 1, retryAt: t, toldAt: t, since: t)
-            return Refusal(tell: true, refusals: 1, retryIn: 0, since: t)
+            let since = wallNow()
+            entries[folder] = Entry(refusals: 1, retryAt: t, toldAt: t, since: since)
+            return Refusal(tell: true, refusals: 1, retryIn: 0, since: since)
         }
         e.refusals += 1
         let wait = min(maxWait, firstWait * pow(2, Double(min(e.refusals - 2, 30))))
-        e.retryAt = t.addingTimeInterval(wait)
-        let tell = t.timeIntervalSince(e.toldAt) >= tellEvery
+        e.retryAt = t + wait
+        let tell = t - e.toldAt >= tellEvery
         if tell { e.toldAt = t }
         entries[folder] = e
         return Refusal(tell: tell, refusals: e.refusals, retryIn: wait, since: e.since)

@@ -54,14 +54,15 @@ public final class SyncWatcher {
     let folderRetry = FolderRetry()
     /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
     public var shouldStop: () -> Bool = { false }
-    /// When the current session's first full sync went through (nil: not yet): the reconnect backoff starts again
-    /// from 1 s after a session that lasted ``steadySession`` from then.
-    private var syncedAt: Date?
+    /// When the current session's first full sync went through (nil: not yet), on the monotonic clock (`Deadline.now()`,
+    /// as every interval of the watch: a wall clock stepped back had stalled the watch for as long): the reconnect
+    /// backoff starts again from 1 s after a session that lasted ``steadySession`` from then.
+    private var syncedAt: Double?
     /// True once the watch ended because its account is no longer configured (`account remove`, here or in another
     /// process): a removed account's mail is not synced on, nor notified.
     public private(set) var accountRemoved = false
-    /// When the account was last looked up in the views (at most once a second).
-    private var accountCheckedAt = Date.distantPast
+    /// When the account was last looked up in the views (at most once a second), on the monotonic clock.
+    private var accountCheckedAt = -Double.infinity
 
     /// A watcher over `engine`. `idleRefresh` nil: the provider's interval.
     public init(engine: SyncEngine, idleRefresh: Double? = nil, pollInterval: Double = 300) {
@@ -94,20 +95,20 @@ public final class SyncWatcher {
         engine.disconnect()
         let wait: Double
         // A session that fails the same way soon after every connect (garbage at each IDLE) keeps doubling its wait.
-        let steady = syncedAt.map { Date().timeIntervalSince($0) >= SyncWatcher.steadySession } ?? false
+        let steady = syncedAt.map { Deadline.now() - $0 >= SyncWatcher.steadySession } ?? false
         (wait, backoff) = SyncWatcher.backoff(after: backoff, sessionSynced: steady)
         syncedAt = nil
         onRetry?(error, wait)
-        let until = Date().addingTimeInterval(wait)
-        while Date() < until && !stopping() { usleep(100_000) }
+        let until = Deadline(secondsFromNow: wait)
+        while !until.hasPassed && !stopping() { usleep(100_000) }
     }
 
     /// Whether the watch is to end: `shouldStop`, or the account removed (looked up at most once a second; a lookup
     /// that fails leaves the watch going).
     private func stopping() -> Bool {
         if accountRemoved || shouldStop() { return true }
-        guard Date().timeIntervalSince(accountCheckedAt) >= 1 else { return false }
-        accountCheckedAt = Date()
+        guard Deadline.now() - accountCheckedAt >= 1 else { return false }
+        accountCheckedAt = Deadline.now()
         // Views a replay replaced since (here, between steps, nothing holds them).
         _ = try? engine.store.reopenViewsIfReplaced()
         if case .some(.none) = try? engine.store.latestViews().account(named: engine.account.name) { accountRemoved = true }
@@ -130,10 +131,10 @@ public final class SyncWatcher {
     func watchOnce() throws {
         defer { helper?.disconnect() }
         report(try engine.syncAll())
-        syncedAt = Date()
+        syncedAt = Deadline.now()
         onSessionSynced?()
-        var lastPoll = Date()
-        var lastOutbox = Date.distantPast
+        var lastPoll = Deadline.now()
+        var lastOutbox = -Double.infinity
         guard let inbox = engine.mapped.first(where: { $0.role == .inbox }) else { return }
         var resynced = false
         while !stopping() {
@@ -222,15 +223,15 @@ public final class SyncWatcher {
 
     /// What is done while the Inbox connection stays in IDLE: actions and drafts that became due written back, the outbox's
     /// due retries delivered, the other folders polled; with `worker` (the watch's own engine, out of IDLE), or nil:
-    /// a second engine whose connection is leased without waiting and given back after use.
-    private func localWork(using worker: SyncEngine?, lastPoll: inout Date, lastOutbox: inout Date) throws {
+    /// a second engine whose connection is leased without waiting and given back after use. `lastPoll` and `lastOutbox`
+    /// are on the monotonic clock.
+    private func localWork(using worker: SyncEngine?, lastPoll: inout Double, lastOutbox: inout Double) throws {
         let account = engine.account.name
-        let now = Timestamp.now
         // Actions or drafts saved meanwhile (here or in another process) whose write-back is due.
-        let actionsDue = try engine.store.latestViews().pendingActions(account: account).contains { ($0.retryAt ?? now) <= now }
+        let actionsDue = try engine.store.latestViews().pendingActions(account: account).contains { $0.retryAt.map { RetryBackoff.hasCome($0) } ?? true }
             || !engine.draftWork(force: false).todo.isEmpty
-        let outboxDue = Date().timeIntervalSince(lastOutbox) >= SyncWatcher.outboxCheckInterval
-        let pollDue = Date().timeIntervalSince(lastPoll) >= pollInterval
+        let outboxDue = Deadline.now() - lastOutbox >= SyncWatcher.outboxCheckInterval
+        let pollDue = Deadline.now() - lastPoll >= pollInterval
         guard actionsDue || outboxDue || pollDue else { return }
         let helper = try worker ?? secondEngine()
         defer { if worker == nil { helper.disconnect() } }
@@ -243,11 +244,11 @@ public final class SyncWatcher {
             // Failed messages whose retry time has come; abandoned queued ones back to drafts.
             // One message's trouble (a server's refusal is recorded on it) never ends the watch.
             _ = try OutboxUseCase(store: engine.store).deliverDue(account: account, skipped: onOutboxSkipped)
-            lastOutbox = Date()
+            lastOutbox = Deadline.now()
         }
         if pollDue {
             report(try helper.syncAll())
-            lastPoll = Date()
+            lastPoll = Deadline.now()
         }
     }
 
