@@ -21,14 +21,15 @@ package final class AccountLock: @unchecked Sendable {
         file = "\(dir)/\(kind)-\(name).lock"
         fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StoreError.io(file, "cannot open the lock file: \(String(cString: strerror(errno)))") }
-        let deadline = Date().addingTimeInterval(max(0, waitSeconds))
+        // On the monotonic clock: a wall clock stepped back does not stretch the wait (it had, by the step).
+        let deadline = ContinuousClock.now.advanced(by: .seconds(max(0, waitSeconds)))
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let why = errno
             guard why == EWOULDBLOCK || why == EINTR else {
                 close(fd)
                 throw StoreError.io(file, "cannot lock: \(String(cString: strerror(why)))")
             }
-            if Date() >= deadline {
+            if ContinuousClock.now >= deadline {
                 let holder = AccountLock.readHolder(fd)
                 close(fd)
                 throw AccountLockError.held(kind: kind, account: account, holder: holder, waitedSeconds: waitSeconds)

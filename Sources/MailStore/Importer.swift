@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import SecureTransport
 import MailParser
 import NativeCodecs
 
@@ -96,7 +97,7 @@ public final class Importer {
 
     /// Imports the Maildir tree at `root`.
     public func importMaildir(_ root: String, progress: Progress? = nil) throws -> ImportSummary {
-        let start = Date()
+        let start = Deadline.now()
         summary = ImportSummary()
         var source = MaildirSource(root: root, maxNameBytes: options.maxFolderNameBytes)
         source.prefetchLimit = options.maxMessageBytes
@@ -135,7 +136,7 @@ public final class Importer {
         // already present, too large, unreadable, vanished or skipped.
         summary.found = done
         try store.log.environment.sync()
-        summary.seconds = Date().timeIntervalSince(start)
+        summary.seconds = Deadline.now() - start
         return summary
     }
 
@@ -240,7 +241,7 @@ public final class Importer {
     /// beginning with a From_ line (`ImportError.notAnMbox`) throws before anything is stored; a UTF-8 byte-order mark
     /// before the first From_ line is skipped, and lines ending in CR alone are read as lines (`LoneCRLineEnds`).
     public func importMbox(_ path: String, progress: Progress? = nil) throws -> ImportSummary {
-        let start = Date()
+        let start = Deadline.now()
         summary = ImportSummary()
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ImportError.sourceNotFound(path, String(cString: strerror(errno)))
@@ -341,7 +342,7 @@ public final class Importer {
         progress?(ordinal, ordinal)
         summary.found = ordinal
         try store.log.environment.sync()
-        summary.seconds = Date().timeIntervalSince(start)
+        summary.seconds = Deadline.now() - start
         return summary
     }
 

@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import SecureTransport
 import Projections
 import Views
 
@@ -117,7 +118,7 @@ extension MailStore {
         let limit = revokeTimeoutSeconds.isFinite ? min(max(revokeTimeoutSeconds, 1), 60) : 10
         var notes: [String] = []
         if let file = try? OAuthTokenFile.read(path) {
-            notes += MailStore.revoke(file, account: name, caFile: account.caFile, deadline: Date().addingTimeInterval(limit))
+            notes += MailStore.revoke(file, account: name, caFile: account.caFile, deadline: Deadline(secondsFromNow: limit))
         }
         if unlink(path) != 0 && errno != ENOENT {
             notes.append("could not delete the token file \(path): \(String(cString: strerror(errno))); delete it by hand")
@@ -128,14 +129,14 @@ extension MailStore {
     }
 
     /// Revokes the refresh token of `file` (best effort, by `deadline`); what went wrong, for the user.
-    private static func revoke(_ file: OAuthTokenFile, account: String, caFile: String?, deadline: Date) -> [String] {
+    private static func revoke(_ file: OAuthTokenFile, account: String, caFile: String?, deadline: Deadline) -> [String] {
         guard file.config.revocationEndpoint != nil else {
             return ["the provider offers no token revocation: the sign-in stays valid there until it expires; "
                     + "remove mailstore's access in your account's security settings to end it now"]
         }
         do {
             let token = try file.currentRefreshToken(account: account)
-            try OAuthClient(config: file.config, account: account, caFile: caFile).revoke(token, deadline: deadline)
+            try OAuthClient(config: file.config, account: account, caFile: caFile).revoke(token, until: deadline)
             return []
         } catch {
             return ["the sign-in could not be revoked at the provider (\(error)); it stays valid there until it expires: "

@@ -1,5 +1,6 @@
 import EventModel
 import Foundation
+import SecureTransport
 import SyncCore
 
 extension MailStore {
@@ -84,7 +85,7 @@ extension MailStore {
         }
         let config = try OAuthTokenFile.read(path).config
         let tokens = try signIn(OAuthClient(config: config, account: name, caFile: account.caFile))
-        let lock = try? OAuthRefreshLock(tokenFile: path, account: name, deadline: Date().addingTimeInterval(MailStore.loginLockWaitSeconds))
+        let lock = try? OAuthRefreshLock(tokenFile: path, account: name, until: Deadline(secondsFromNow: MailStore.loginLockWaitSeconds))
         defer { lock?.release() }
         var file = try OAuthTokenFile.read(path)
         if file.refreshTokenCommand == nil {

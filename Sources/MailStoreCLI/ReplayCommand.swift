@@ -22,10 +22,10 @@ struct ReplayCommand: ParsableCommand {
             // Its notes are said (a damaged views file met, and every view built instead of the one asked for).
             let store = try MailStore.open(at: storeOptions.path, notice: { Terminal.note($0) })
             let bar = ProgressBar("replaying", total: nil, quiet: quiet)
-            let start = Date()
+            let start = ContinuousClock.now
             let events = try store.replay(view: view) { done, total in bar.update(done, total: total) }
             bar.finish()
-            let secs = Date().timeIntervalSince(start)
+            let secs = ProgressBar.seconds(ContinuousClock.now - start)
             let rate = secs > 0 ? Double(events) / secs : 0
             print("Rebuilt \(view?.rawValue ?? "all views") from \(Counted.of(events, "event")) in \(String(format: "%.2f", secs))s (\(String(format: "%.0f", rate)) events/s)")
             ReplayCommand.sayLeftOut(try store.quarantinedEvents(limit: ReplayCommand.leftOutRead), newer: try store.newerEventsNote())

@@ -121,4 +121,20 @@ final class ClockStepTests: CLITestCase {
         try shim.step(-3600)
         XCTAssertTrue(Poll.until(seconds: 15) { watch.stderr().contains("reconnecting in 2 s") }, "no reconnect: \(watch.stderr())")
     }
+
+    /// ran on until the wall clock caught up).
+    func testAPasswordCommandsTimeLimitHoldsThoughTheClockSteppedBack() throws {
+        let pidFile = dir.file("command-pid")
+        let id = try storeWithDraft(smtpPasswordCommand: "echo $$ > \(pidFile).new && mv \(pidFile).new \(pidFile) && exec sleep 300")
+        defer {
+            if let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+                kill(pid, SIGKILL)
+            }
+        }
+        let send = try start(["send", id, "--undo-delay", "0"])
+        XCTAssertTrue(Poll.until(seconds: 30) { FileManager.default.fileExists(atPath: pidFile) }, send.stderr())
+        try shim.step(-3600)
+        guard ended(send.process, within: 30) else { return XCTFail("the password command not killed: \(send.stderr())") }
+        XCTAssertTrue(send.stderr().contains("did not finish within 10 s"), send.stderr())
+    }
 }

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SecureTransport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,7 +113,7 @@ public struct AccountDiscovery: Sendable {
 
     /// Runs the chain for `email`.
     public func run(email: String) -> Result {
-        let start = Date()
+        let start = Deadline.now()
         let domain = AccountDiscovery.domain(of: email)
         var r = Result(email: email, domain: domain, steps: [], seconds: 0)
         if let u = ProviderRegistry.unsupported(forEmail: email) {
@@ -124,9 +125,9 @@ public struct AccountDiscovery: Sendable {
             r.steps.append(Step(step: "domain", status: "failed", detail: AccountDiscovery.domainProblem(of: email), seconds: 0))
             return r
         }
-        func budget() -> Double { min(stepSeconds, max(0, totalSeconds - Date().timeIntervalSince(start))) }
+        func budget() -> Double { min(stepSeconds, max(0, totalSeconds - (Deadline.now() - start))) }
         func record(_ name: String, _ body: (Double) throws -> Found?) {
-            let t = Date()
+            let t = Deadline.now()
             let time = budget()
             guard time > 0.1 else {
                 r.steps.append(Step(step: name, status: "skipped", detail: "the 30 s discovery budget is spent", seconds: 0))
@@ -134,7 +135,7 @@ public struct AccountDiscovery: Sendable {
             }
             do {
                 guard let (foundIMAP, foundSMTP) = try body(time) else {
-                    r.steps.append(Step(step: name, status: "nothing", seconds: Date().timeIntervalSince(t)))
+                    r.steps.append(Step(step: name, status: "nothing", seconds: Deadline.now() - t))
                     return
                 }
                 // Names from DNS and HTTP answers are hostile: only host names (letters, digits, '-', '.') are taken.
@@ -142,7 +143,7 @@ public struct AccountDiscovery: Sendable {
                 var smtpEntry = foundSMTP.flatMap { AccountDiscovery.isHostName($0.server.host) ? $0 : nil }
                 guard imapEntry != nil || smtpEntry != nil else {
                     r.steps.append(Step(step: name, status: "failed", detail: "the answer names no valid host name",
-                                        seconds: Date().timeIntervalSince(t)))
+                                        seconds: Deadline.now() - t))
                     return
                 }
                 // RFC 6186 section 6: an SRV target outside the domain is the user's to confirm, never taken on DNS's word.
@@ -150,13 +151,13 @@ public struct AccountDiscovery: Sendable {
                 if held != nil {
                     guard imapEntry != nil || smtpEntry != nil else {
                         r.steps.append(Step(step: name, status: "unconfirmed", detail: held, imap: foundIMAP.map { AccountDiscovery.show($0.server) },
-                                            smtp: foundSMTP.map { AccountDiscovery.show($0.server) }, seconds: Date().timeIntervalSince(t)))
+                                            smtp: foundSMTP.map { AccountDiscovery.show($0.server) }, seconds: Deadline.now() - t))
                         return
                     }
                 }
                 let (imap, smtp) = (imapEntry?.server, smtpEntry?.server)
                 r.steps.append(Step(step: name, status: "found", detail: held, imap: imap.map(AccountDiscovery.show),
-                                    smtp: smtp.map(AccountDiscovery.show), seconds: Date().timeIntervalSince(t)))
+                                    smtp: smtp.map(AccountDiscovery.show), seconds: Deadline.now() - t))
                 if r.imapHost == nil, let imap, let imapEntry {
                     (r.imapHost, r.imapPort, r.imapSecurity, r.source) = (imap.host, imap.port, imap.security.rawValue, name)
                     r.imapUsername = imapEntry.username.flatMap { AccountDiscovery.username($0, email: email) }
@@ -172,7 +173,7 @@ public struct AccountDiscovery: Sendable {
                     r.smtpAuthentication = smtpEntry.authentication.isEmpty ? nil : smtpEntry.authentication
                 }
             } catch {
-                r.steps.append(Step(step: name, status: "failed", detail: "\(error)", seconds: Date().timeIntervalSince(t)))
+                r.steps.append(Step(step: name, status: "failed", detail: "\(error)", seconds: Deadline.now() - t))
             }
         }
         let steps: [(String, (Double) throws -> Found?)] = [
@@ -188,7 +189,7 @@ public struct AccountDiscovery: Sendable {
             if r.imapHost != nil && r.smtpHost != nil { break }
             record(name, body)
         }
-        r.seconds = Date().timeIntervalSince(start)
+        r.seconds = Deadline.now() - start
         return r
     }
 
@@ -267,10 +268,10 @@ public struct AccountDiscovery: Sendable {
     /// with target "." (the service is not offered) or port 0 (nothing can be reached there) is no server.
     func srv(domain: String, timeout: Double) throws -> Found? {
         guard let dnsServer else { throw resolverProblem ?? DiscoveryError.noResolver }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(secondsFromNow: timeout)
         func lookup(_ service: String) throws -> DNSMessage.SRV? {
             let bytes = try DNSClient.query(server: dnsServer, name: "\(service)._tcp.\(domain)", type: .srv,
-                                            timeout: max(0.1, deadline.timeIntervalSinceNow))
+                                            timeout: max(0.1, deadline.secondsLeft))
             return try DNSMessage.srv(bytes.response, id: bytes.id).first { !$0.target.isEmpty && $0.port != 0 }
         }
         var imap: Provider.Server?

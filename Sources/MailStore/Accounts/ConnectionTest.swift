@@ -45,20 +45,20 @@ public struct ConnectionTest: Sendable {
 
     /// Runs the four steps; an IMAP failure skips IMAP auth, an SMTP failure SMTP auth.
     public func run() -> Report {
-        let start = Date()
-        let deadline = start.addingTimeInterval(budgetSeconds)
+        let start = Deadline.now()
+        let deadline = Deadline(instant: start + budgetSeconds)
         var checks: [Check] = []
         // Rounded down to a tenth of a second: the limit stands, and a timeout says "9.9 seconds", not 9.999978184700012.
-        func remaining() -> Double { max(0.5, (deadline.timeIntervalSinceNow * 10).rounded(.down) / 10) }
+        func remaining() -> Double { max(0.5, (deadline.secondsLeft * 10).rounded(.down) / 10) }
         func step(_ name: String, _ body: () throws -> Void) -> Bool {
-            let t = Date()
+            let t = Deadline.now()
             do {
                 try body()
-                checks.append(Check(step: name, status: "ok", detail: nil, seconds: Date().timeIntervalSince(t)))
+                checks.append(Check(step: name, status: "ok", detail: nil, seconds: Deadline.now() - t))
                 return true
             } catch {
                 checks.append(Check(step: name, status: "failed", detail: ConnectionTest.describe(error),
-                                    seconds: Date().timeIntervalSince(t)))
+                                    seconds: Deadline.now() - t))
                 return false
             }
         }
@@ -120,7 +120,7 @@ public struct ConnectionTest: Sendable {
             skip("smtp-connect", "no SMTP server is configured (--smtp-host)")
             skip("smtp-auth", "no SMTP server is configured (--smtp-host)")
         }
-        var report = Report(account: account.name, checks: checks, warning: nil, seconds: Date().timeIntervalSince(start))
+        var report = Report(account: account.name, checks: checks, warning: nil, seconds: Deadline.now() - start)
         if report.imapOK && !report.ok {
             report.warning = "receiving works, but sending won't: " + (checks.first { $0.step.hasPrefix("smtp") && $0.status != "ok" }?.detail ?? "SMTP failed")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 
 extension CredentialSource {
     /// Seconds before its expiry that an access token is replaced.
@@ -75,11 +76,12 @@ extension CredentialSource {
         if !forceRefresh, let token = seen.usableAccessToken(margin: CredentialSource.refreshMarginSeconds) { return token }
         let asked = timeoutSeconds ?? CredentialSource.defaultRefreshSeconds
         let limit = asked.isFinite ? min(max(asked, 0.5), 3600) : CredentialSource.defaultRefreshSeconds
-        var deadline = Date().addingTimeInterval(limit)
-        if let bound = CredentialSource.refreshDeadline { deadline = min(deadline, bound) }
+        // On the monotonic clock from here (a bound given as a wall time converted now): a step does not stretch it.
+        var deadline = Deadline(secondsFromNow: limit)
+        if let bound = CredentialSource.refreshDeadline { deadline = .earlier(deadline, Deadline(wall: bound)) }
         // The access token this refresh replaces (none when it is only due).
         let stale = forceRefresh ? refused ?? seen.accessToken : nil
-        let lock = try OAuthRefreshLock(tokenFile: path, account: oauthAccount, deadline: deadline)
+        let lock = try OAuthRefreshLock(tokenFile: path, account: oauthAccount, until: deadline)
         defer { lock.release() }
         // Read again under the lock: the state before it may be another process's refresh old.
         var file = try OAuthTokenFile.read(path)
@@ -89,7 +91,7 @@ extension CredentialSource {
         var used = try file.currentRefreshToken(account: oauthAccount)
         let tokens: OAuthClient.Tokens
         do throws(OAuthError) {
-            tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(used, deadline: deadline)
+            tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(used, until: deadline)
         } catch {
             guard case .signInAgain = error else { throw .oauth(error) }
             // Refused: when someone replaced the refresh token without the lock meanwhile, it is the current one.
@@ -97,7 +99,7 @@ extension CredentialSource {
             guard let newer = try? again.currentRefreshToken(account: oauthAccount), newer != used else { throw .oauth(error) }
             (file, used) = (again, newer)
             do throws(OAuthError) {
-                tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(used, deadline: deadline)
+                tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(used, until: deadline)
             } catch {
                 throw .oauth(error)
             }

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import SecureTransport
 #endif
 import SyncCore
 
@@ -19,7 +20,7 @@ enum DNSClient {
                       timeout: Double) throws(DiscoveryError) -> (response: [UInt8], id: UInt16) {
         let id = UInt16.random(in: 0...UInt16.max)
         guard let packet = DNSMessage.query(id: id, name: name, type: type) else { throw .dns("cannot ask for \"\(name)\"") }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(secondsFromNow: timeout)  // monotonic: a wall clock step neither stretches nor ends it
         let udp = try exchangeUDP(server: server, packet: packet, id: id, deadline: deadline, timeout: timeout)
         guard DNSMessage.isTruncated(udp) else { return (udp, id) }
         do {
@@ -46,9 +47,9 @@ enum DNSClient {
     }
 
     /// Waits until `fd` has `events` or the deadline passes (then `.timeout(timeout)`).
-    private static func wait(_ fd: Int32, _ events: Int32, deadline: Date, timeout: Double) throws(DiscoveryError) {
+    private static func wait(_ fd: Int32, _ events: Int32, deadline: Deadline, timeout: Double) throws(DiscoveryError) {
         while true {
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.remainingSeconds
             guard left > 0 else { throw .timeout(timeout) }
             var pfd = pollfd(fd: fd, events: Int16(events), revents: 0)
             let ready = poll(&pfd, 1, Int32(min(left * 1000, 10_000).rounded(.up)))
@@ -57,7 +58,7 @@ enum DNSClient {
         }
     }
 
-    private static func exchangeUDP(server: (String, UInt16), packet: [UInt8], id: UInt16, deadline: Date,
+    private static func exchangeUDP(server: (String, UInt16), packet: [UInt8], id: UInt16, deadline: Deadline,
                                     timeout: Double) throws(DiscoveryError) -> [UInt8] {
         let addr = try address(server)
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
@@ -81,7 +82,7 @@ enum DNSClient {
 
     /// The query over TCP (RFC 7766): the message behind its 2-byte length, the answer read the same way, at most
     /// `maxTCPBytes`, all before `deadline`.
-    private static func exchangeTCP(server: (String, UInt16), packet: [UInt8], id: UInt16, deadline: Date,
+    private static func exchangeTCP(server: (String, UInt16), packet: [UInt8], id: UInt16, deadline: Deadline,
                                     timeout: Double) throws(DiscoveryError) -> [UInt8] {
         let addr = try address(server)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)

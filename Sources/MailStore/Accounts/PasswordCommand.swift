@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 import Glibc
 
 /// Runs a `--password-command` with bounds: `/bin/sh -c CMD` in a process group of its own, stdin from
@@ -44,7 +45,8 @@ package struct PasswordCommand {
         close(fds[1])
         defer { close(fds[0]) }
         let pid = bound.pid
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        // On the monotonic clock: a wall clock stepped back does not stretch the limit (a 10 s limit had run for the step).
+        let deadline = Deadline(secondsFromNow: timeoutSeconds)
         var outcome = collect(fds[0], until: deadline)
         var status: Int32 = 0
         // Its output ended: it exits by the same deadline (a command that closed its stdout and hung is killed too).
@@ -80,22 +82,22 @@ package struct PasswordCommand {
     }
 
     /// Waits for `pid` to exit until `deadline`: true when it did (its status in `status`).
-    private static func exited(_ pid: pid_t, _ status: inout Int32, until deadline: Date) -> Bool {
+    private static func exited(_ pid: pid_t, _ status: inout Int32, until deadline: Deadline) -> Bool {
         while true {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid { return true }
             if r < 0 && errno != EINTR { return true }  // not our child any more (ECHILD): nothing to wait for
-            if Date() >= deadline { return false }
+            if deadline.hasPassed { return false }
             usleep(5_000)
         }
     }
 
     /// Reads stdout to its end, within the deadline and the output limit.
-    private func collect(_ fd: Int32, until deadline: Date) -> Outcome {
+    private func collect(_ fd: Int32, until deadline: Deadline) -> Outcome {
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.remainingSeconds
             if left <= 0 { return .timedOut }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, Int32(min(left * 1000, 1000).rounded(.up)))

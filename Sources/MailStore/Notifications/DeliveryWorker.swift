@@ -1,5 +1,6 @@
 import CProcess
 import Foundation
+import SecureTransport
 
 /// The thread a watch's notifier runs its notify and withdraw commands on, so that a slow or hanging command (each
 /// killed after its timeout) never holds up the sync: the watch thread asks (``ask()``, which never waits) and goes on
@@ -22,8 +23,10 @@ package final class DeliveryWorker: @unchecked Sendable {
     private var asked = false
     /// A pass is running.
     private var running = false
-    /// No pass starts after this time (set by ``finish(seconds:)``); the thread ends instead.
-    private var deadline: Date?
+    /// No pass starts after this time (set by ``finish(seconds:)``); the thread ends instead. On the monotonic clock, as
+    /// every wait here (a wall clock stepped back had stretched them by the step): the condition is waited on a second at
+    /// a time at most.
+    private var deadline: Deadline?
     /// The thread has ended (or is about to return: it takes the lock no more).
     private var ended = false
     private let pass: @Sendable () -> Void
@@ -52,11 +55,12 @@ package final class DeliveryWorker: @unchecked Sendable {
     /// Waits until no pass runs nor is asked for, at most `seconds`; true when idle.
     @discardableResult
     package func waitIdle(seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Deadline(secondsFromNow: seconds)
         condition.lock()
         defer { condition.unlock() }
         while asked || running {
-            if !condition.wait(until: deadline) { return !(asked || running) }
+            if deadline.hasPassed { return false }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, deadline.remainingSeconds)))
         }
         return true
     }
@@ -66,13 +70,14 @@ package final class DeliveryWorker: @unchecked Sendable {
     /// thread ended within them (false: a pass still runs, and the thread ends when it returns).
     @discardableResult
     package func finish(seconds: Double) -> Bool {
-        let until = Date().addingTimeInterval(seconds)
+        let until = Deadline(secondsFromNow: seconds)
         condition.lock()
         defer { condition.unlock() }
         if deadline == nil { deadline = until }
         condition.broadcast()
         while !ended {
-            if !condition.wait(until: until) { return ended }
+            if until.hasPassed { return false }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, until.remainingSeconds)))
         }
         return true
     }
@@ -89,7 +94,7 @@ package final class DeliveryWorker: @unchecked Sendable {
         while true {
             condition.lock()
             while !asked && deadline == nil { condition.wait() }
-            if let deadline, !asked || Date() >= deadline {
+            if let deadline, !asked || deadline.hasPassed {
                 asked = false
                 ended = true
                 condition.broadcast()

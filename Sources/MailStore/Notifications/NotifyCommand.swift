@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 import Glibc
 
 /// Runs a `--notify-command` or `--withdraw-command` with bounds: `/bin/sh -c CMD` in a process group of its own, the
@@ -55,7 +56,8 @@ package struct NotifyCommand: Sendable {
         }
         defer { bound.release() }
         let pid = bound.pid
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        // On the monotonic clock: a wall clock stepped back does not stretch the limit (it had, by the step).
+        let deadline = Deadline(secondsFromNow: timeoutSeconds)
         write(input, to: fds[1], until: deadline)
         close(fds[1])
         var status: Int32 = 0
@@ -63,7 +65,7 @@ package struct NotifyCommand: Sendable {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid { break }
             if r < 0 && errno != EINTR { return .exited(-1) }
-            if Date() >= deadline {
+            if deadline.hasPassed {
                 kill(-pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 return .timedOut
@@ -75,10 +77,10 @@ package struct NotifyCommand: Sendable {
 
     /// Writes `bytes` to the non-blocking `fd` until they are written, the reader is gone (EPIPE: the command did not
     /// want them), or the deadline.
-    private func write(_ bytes: [UInt8], to fd: Int32, until deadline: Date) {
+    private func write(_ bytes: [UInt8], to fd: Int32, until deadline: Deadline) {
         var offset = 0
         while offset < bytes.count {
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.remainingSeconds
             if left <= 0 { return }
             var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             let r = poll(&p, 1, Int32(min(left * 1000, 100).rounded(.up)))

@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 
 /// A TCP listener on 127.0.0.1 (a free port): the redirect target of a browser sign-in. Each request is read
 /// (at most ``maxBytes``, ``requestSeconds``, connections side by side) and handed over with its query; the caller
@@ -63,7 +64,7 @@ final class LoopbackListener {
     private struct Pending {
         let fd: Int32
         var bytes: [UInt8]
-        let deadline: Date
+        let deadline: Deadline
     }
 
     /// The connections being read, kept from one ``nextRequest(deadline:)`` to the next.
@@ -83,10 +84,10 @@ final class LoopbackListener {
     /// the wait goes on. Connections are read side by side (at most ``maxPending``, the oldest dropped past it),
     /// each for at most ``requestSeconds`` and never past `deadline`: a client that connects and sends nothing,
     /// or a byte now and then, neither holds the sign-in past its time nor keeps the browser's redirect out.
-    func nextRequest(deadline: Date) throws(OAuthError) -> Request {
+    func nextRequest(deadline: Deadline) throws(OAuthError) -> Request {
         while true {
-            let now = Date()
-            guard deadline > now else { throw .timedOut("no answer from the browser within the time allowed") }
+            // On the monotonic clock: a wall clock stepped back does not stretch the wait.
+            guard !deadline.hasPassed else { throw .timedOut("no answer from the browser within the time allowed") }
             if !complete.isEmpty {
                 let (c, bytes) = complete.removeFirst()
                 let line = String(decoding: bytes.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
@@ -97,13 +98,13 @@ final class LoopbackListener {
             }
             // Connections past their time are dropped unanswered.
             pending.removeAll { p in
-                guard p.deadline <= now else { return false }
+                guard p.deadline.hasPassed else { return false }
                 Glibc.close(p.fd)
                 return true
             }
-            let wake = pending.map(\.deadline).reduce(min(deadline, now.addingTimeInterval(1))) { min($0, $1) }
+            let wake = pending.map(\.deadline).reduce(Deadline.earlier(deadline, Deadline(secondsFromNow: 1))) { Deadline.earlier($0, $1) }
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)] + pending.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            guard poll(&fds, nfds_t(fds.count), Int32(max(0, wake.timeIntervalSinceNow) * 1000) + 1) > 0 else { continue }
+            guard poll(&fds, nfds_t(fds.count), Int32(wake.remainingSeconds * 1000) + 1) > 0 else { continue }
             var gone: Set<Int32> = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             for (i, p) in pending.enumerated() where fds[i + 1].revents != 0 {
@@ -125,13 +126,13 @@ final class LoopbackListener {
     }
 
     /// Takes one waiting connection into `pending` (the oldest is dropped when ``maxPending`` are read already).
-    private func accept(until deadline: Date) {
+    private func accept(until deadline: Deadline) {
         let c = Glibc.accept(fd, nil, nil)
         guard c >= 0 else { return }
         if pending.count >= LoopbackListener.maxPending {
             Glibc.close(pending.removeFirst().fd)
         }
-        pending.append(Pending(fd: c, bytes: [], deadline: min(deadline, Date().addingTimeInterval(LoopbackListener.requestSeconds))))
+        pending.append(Pending(fd: c, bytes: [], deadline: Deadline.earlier(deadline, Deadline(secondsFromNow: LoopbackListener.requestSeconds))))
     }
 
     /// The parameters of `target`'s query (`/path?a=b&c=d`), decoded as `application/x-www-form-urlencoded`

@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 import NativeCodecs
 
 /// The OAuth 2.0 client side: authorization URL with PKCE (RFC 7636), code exchange, refresh with retries,
@@ -70,6 +71,11 @@ public struct OAuthClient: Sendable {
     /// With a `deadline` (the caller's own time limit) every request and wait ends by it: a retry whose wait
     /// would pass it is not made, and the last error says the time ran out.
     public func refresh(_ refreshToken: String, deadline: Date? = nil) throws(OAuthError) -> Tokens {
+        try refresh(refreshToken, until: deadline.map(Deadline.init(wall:)))
+    }
+
+    /// ``refresh(_:deadline:)`` with the deadline on the monotonic clock.
+    func refresh(_ refreshToken: String, until deadline: Deadline?) throws(OAuthError) -> Tokens {
         let client = bounded(by: deadline)
         var attempt = 0
         while true {
@@ -77,7 +83,7 @@ public struct OAuthClient: Sendable {
                 return try client.tokens(grant: [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             } catch where error.isRetryable && attempt < 3 {
                 let wait = retryDelay * pow(2, Double(attempt))
-                if let deadline, Date().addingTimeInterval(wait) >= deadline {
+                if let deadline, wait >= deadline.secondsLeft {
                     throw .unreachable("\(error.detail); no time left to try again within the time allowed")
                 }
                 sleep(wait)
@@ -87,10 +93,10 @@ public struct OAuthClient: Sendable {
     }
 
     /// This client with every request ending by `deadline` (itself when nil).
-    func bounded(by deadline: Date?) -> OAuthClient {
+    func bounded(by deadline: Deadline?) -> OAuthClient {
         guard let deadline else { return self }
         var c = self
-        c.http.deadline = min(deadline, c.http.deadline ?? deadline)
+        c.http.deadline = .earlier(deadline, c.http.deadline ?? deadline)
         return c
     }
 
@@ -127,10 +133,15 @@ public struct OAuthClient: Sendable {
     /// interval between polls (5 s more after each `slow_down`, RFC 8628 3.5), never past `deadline`, and
     /// every poll ends by it too.
     public func pollDevice(_ device: DeviceAuthorization, deadline: Date) throws(OAuthError) -> Tokens {
+        try pollDevice(device, until: Deadline(wall: deadline))
+    }
+
+    /// ``pollDevice(_:deadline:)`` with the deadline on the monotonic clock.
+    func pollDevice(_ device: DeviceAuthorization, until deadline: Deadline) throws(OAuthError) -> Tokens {
         let client = bounded(by: deadline)
         var interval = device.interval
         while true {
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.secondsLeft
             guard left > interval else {
                 if left > 0 { sleep(left) }
                 throw .timedOut("the code was not approved in time")
@@ -143,7 +154,7 @@ public struct OAuthClient: Sendable {
                 continue
             } catch .refused(let error, _) where error == "slow_down" {
                 interval = min(interval + 5, 60)
-            } catch .unreachable where deadline.timeIntervalSinceNow <= 0 {
+            } catch .unreachable where deadline.hasPassed {
                 throw .timedOut("the code was not approved in time")
             }
         }
@@ -154,6 +165,12 @@ public struct OAuthClient: Sendable {
     /// be reached or did not answer HTTP 200.
     @discardableResult
     public func revoke(_ token: String, deadline: Date? = nil) throws(OAuthError) -> Bool {
+        try revoke(token, until: deadline.map(Deadline.init(wall:)))
+    }
+
+    /// ``revoke(_:deadline:)`` with the deadline on the monotonic clock.
+    @discardableResult
+    func revoke(_ token: String, until deadline: Deadline?) throws(OAuthError) -> Bool {
         guard let endpoint = config.revocationEndpoint else { return false }
         let response = try bounded(by: deadline).http.post(endpoint, form: clientForm([("token", token),
                                                                                        ("token_type_hint", "refresh_token")]))

@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 import SyncCore
 
 /// OAuth's HTTP requests: form POSTs and metadata GETs through ``HTTPClient`` (TLS verified, plain `http`
@@ -10,8 +11,9 @@ struct OAuthHTTP: Sendable {
     static let maxResponseBytes = 1 << 20
     var caFile: String?
     var timeoutSeconds: Double = 30
-    /// When set, no request waits past it (a command's own time limit); a request started later fails at once.
-    var deadline: Date?
+    /// When set, no request waits past it (a command's own time limit); a request started later fails at once. On the
+    /// monotonic clock: a wall clock stepped meanwhile neither stretches nor ends it.
+    var deadline: Deadline?
 
     /// POSTs `form` (application/x-www-form-urlencoded) to `url`.
     func post(_ url: String, form: [(String, String)]) throws(OAuthError) -> Response {
@@ -25,7 +27,7 @@ struct OAuthHTTP: Sendable {
     }
 
     /// Seconds left before `deadline` (nil without one).
-    var secondsLeft: Double? { deadline.map { $0.timeIntervalSinceNow } }
+    var secondsLeft: Double? { deadline.map(\.secondsLeft) }
 
     private var client: HTTPClient {
         let whole = min(timeoutSeconds * 2, max(0.1, secondsLeft ?? .infinity))

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SecureTransport
 import Glibc
 
 /// Lets one process at a time refresh the tokens of an OAuth token file: an exclusive `flock` on the lock file
@@ -26,13 +27,18 @@ final class OAuthRefreshLock {
     /// throws ``OAuthError/refreshInProgress(account:holder:waitedSeconds:)`` (as ``AccountError/oauth(_:)``)
     /// after that, and ``AccountError/credentialUnavailable(_:)`` when the lock file cannot be opened or locked.
     /// `account` only names the account in errors.
-    init(tokenFile: String, account: String, deadline: Date) throws(AccountError) {
+    convenience init(tokenFile: String, account: String, deadline: Date) throws(AccountError) {
+        try self.init(tokenFile: tokenFile, account: account, until: Deadline(wall: deadline))
+    }
+
+    /// The same, `deadline` on the monotonic clock (a wall clock stepped back does not stretch the wait).
+    init(tokenFile: String, account: String, until deadline: Deadline) throws(AccountError) {
         file = OAuthRefreshLock.path(forTokenFile: tokenFile)
         fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
             throw .credentialUnavailable("cannot open the token file's lock \(file): \(String(cString: strerror(errno)))")
         }
-        let started = Date()
+        let started = Deadline.now()
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let why = errno
             guard why == EWOULDBLOCK || why == EINTR else {
@@ -40,12 +46,12 @@ final class OAuthRefreshLock {
                 fd = -1
                 throw .credentialUnavailable("cannot lock \(file): \(String(cString: strerror(why)))")
             }
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.secondsLeft
             guard left > 0 else {
                 let holder = AccountLock.readHolder(fd)
                 close(fd)
                 fd = -1
-                throw .oauth(.refreshInProgress(account: account, holder: holder, waitedSeconds: Date().timeIntervalSince(started)))
+                throw .oauth(.refreshInProgress(account: account, holder: holder, waitedSeconds: Deadline.now() - started))
             }
             Thread.sleep(forTimeInterval: min(OAuthRefreshLock.poll, left))
         }

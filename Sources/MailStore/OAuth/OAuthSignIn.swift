@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 
 /// Interactive sign-in: the authorization code grant with PKCE through a loopback redirect (RFC 8252: a
 /// listener on 127.0.0.1, the URL printed and a browser opened when there is one), or the device grant
@@ -27,7 +28,8 @@ public enum OAuthSignIn {
         let url = client.authorizationURL(redirect: redirect, challenge: challenge, state: state, loginHint: loginHint)
         say("Open this URL in a browser to sign in (waiting on \(redirect)):\n\(url)")
         if openBrowser { open(url) }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        // On the monotonic clock: a wall clock stepped back does not stretch the wait (it had, by the step).
+        let deadline = Deadline(secondsFromNow: timeoutSeconds)
         while true {
             let request = try listener.nextRequest(deadline: deadline)
             guard request.query["state"] == state else {
@@ -62,10 +64,10 @@ public enum OAuthSignIn {
     public static func device(_ client: OAuthClient, timeoutSeconds: Double = defaultTimeoutSeconds,
                               say: (String) -> Void) throws(OAuthError) -> OAuthClient.Tokens {
         try OAuthHTTP.check(client.config.tokenEndpoint)
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        let deadline = Deadline(secondsFromNow: timeoutSeconds)
         let d = try client.bounded(by: deadline).startDevice()
         say("On any device, open \(d.verificationURI) and enter the code \(d.userCode)")
-        return try client.pollDevice(d, deadline: deadline)
+        return try client.pollDevice(d, until: deadline)
     }
 
     /// Opens `url` with xdg-open when a graphical session is there (best effort, never waited for).

@@ -100,7 +100,7 @@ public final class SyncEngine {
     }
 
     private func syncAllLocked() throws -> SyncReport {
-        let start = Date()
+        let start = Deadline.now()
         var report = SyncReport(account: account.name)
         let conn = try connect()
         let folders = try discoverFolders(conn, report: &report)
@@ -120,7 +120,7 @@ public final class SyncEngine {
             if let folderRetry, !folderRetry.isDue(folder.path) { continue }
             try syncOrSkip(folder, conn, into: &report)
         }
-        report.seconds = Date().timeIntervalSince(start)
+        report.seconds = Deadline.now() - start
         return report
     }
 
@@ -159,7 +159,7 @@ public final class SyncEngine {
     }
 
     private func syncLocked(role: FolderRole) throws -> SyncReport {
-        let start = Date()
+        let start = Deadline.now()
         var report = SyncReport(account: account.name)
         let conn = try connect()
         syncedInRun = []
@@ -171,7 +171,7 @@ public final class SyncEngine {
         for folder in mapped where folder.role == role && !syncedInRun.contains(folder.path) {
             try syncOrSkip(folder, conn, into: &report)
         }
-        report.seconds = Date().timeIntervalSince(start)
+        report.seconds = Deadline.now() - start
         return report
     }
 
