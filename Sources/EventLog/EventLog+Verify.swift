@@ -40,6 +40,7 @@ extension EventLog {
         // 163-182 MiB, 256 at 109 MiB, 128 at 103 MiB (with the lookups).
         var expectedDigest = IndexDigest()
         var lastRecordedAt: Timestamp?
+        let clock = Timestamp.now
         // A damaged page can stop a walk (LMDB finds a page it cannot read, or keys out of order): that is a problem
         // found, named with where the walk got to, and the checks that do not need the walk still run.
         if let damage = try EventLog.damage(of: {
@@ -58,6 +59,7 @@ extension EventLog {
                     if report.firstRecordedTimeBack == nil { report.firstRecordedTimeBack = seq }
                 }
                 lastRecordedAt = at
+                report.recorded(at, sequence: seq, clock: clock)
             }
             report.eventsChecked += 1
             expected = seq + 1

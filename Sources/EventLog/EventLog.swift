@@ -174,6 +174,14 @@ package final class EventLog: @unchecked Sendable {
         try environment.read { txn in try headIn(txn) }
     }
 
+    /// The time the last record was recorded at (nil for an empty log): no record appended from now on is recorded
+    /// before it, so one far ahead of the machine's clock says that later records are recorded at it too.
+    package func lastRecordedAt() throws -> Timestamp? {
+        try environment.read { txn in
+            try txn.withCursor(events) { c in try c.last().flatMap { RecordCodec.recordedAt($0.value) } }
+        }
+    }
+
     func headIn(_ txn: borrowing Transaction) throws -> (sequence: UInt64, hash: [UInt8]) {
         let seq: UInt64 = try txn.withCursor(events) { c in
             guard let e = try c.last() else { return 0 }

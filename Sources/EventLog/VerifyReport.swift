@@ -1,3 +1,5 @@
+import EventModel
+
 /// The result of `EventLog.verify()`.
 public struct VerifyReport: Sendable, Equatable {
     /// One thing found wrong.
@@ -42,6 +44,19 @@ public struct VerifyReport: Sendable, Equatable {
     /// The first of those records.
     public var firstRecordedTimeBack: UInt64?
 
+    /// Records recorded more than ``aheadSlackSeconds`` after this machine's clock as the verify began: appended while
+    /// the clock stood ahead (a command run with the clock a year ahead). Not a problem either, but since appends never
+    /// record a time before the last one, every record appended until the clock passes ``newestRecordedAt`` is recorded
+    /// at that time: times given to `log --since` or `--as-of` cannot tell them apart.
+    public var recordedTimesAhead: UInt64 = 0
+    /// The first of those records.
+    public var firstRecordedTimeAhead: UInt64?
+    /// The latest time a record holds (nil for an empty log).
+    public var newestRecordedAt: Timestamp?
+    /// How far ahead of the clock a recorded time may be before it counts as ahead (60 s: clocks of one machine that
+    /// an NTP slew or a second process's append set apart are not meant).
+    public static let aheadSlackSeconds: Int64 = 60
+
     /// Records whose chain hash holds but whose payload is of a schema newer than this build reads: written by a newer
     /// mailstore (whose store format this build would refuse; a log copied under an older format, or a build that broke
     /// the format rule). Not a problem found, nor checked: `verify` says to upgrade instead of to restore.
@@ -57,6 +72,16 @@ public struct VerifyReport: Sendable, Equatable {
 
     /// True when nothing is wrong.
     public var isClean: Bool { problems.isEmpty }
+
+    /// Counts the recorded time `at` of record `sequence`: ahead of `clock` (the machine's, as the verify began), and
+    /// the newest.
+    mutating func recorded(_ at: Timestamp, sequence: UInt64, clock: Timestamp) {
+        if at.microseconds - clock.microseconds > VerifyReport.aheadSlackSeconds * 1_000_000 {
+            recordedTimesAhead += 1
+            if firstRecordedTimeAhead == nil { firstRecordedTimeAhead = sequence }
+        }
+        if newestRecordedAt.map({ $0 < at }) ?? true { newestRecordedAt = at }
+    }
 
     /// The first sequence with a problem.
     public var firstBadSequence: UInt64? { problems.compactMap(\.sequence).min() }

@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import Foundation
 import LMDB
 
 /// The log, read through the store.
@@ -41,6 +42,13 @@ extension MailStore {
     /// The last sequence and its chain hash.
     public func head() throws -> (sequence: UInt64, hash: [UInt8]) {
         try log.head()
+    }
+
+    /// The time the log's last event was recorded at (nil for an empty log). Appends never record a time before it:
+    /// one ahead of the machine's clock (a command run while the clock stood ahead) is the time of every event
+    /// appended until the clock passes it.
+    public func lastRecordedTime() throws -> Date? {
+        try log.lastRecordedAt()?.date
     }
 
     /// A blob's bytes (a raw message or an attachment), or nil when the blob store does not have it.

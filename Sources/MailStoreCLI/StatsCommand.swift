@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventModel
 import Foundation
 import MailStore
 
@@ -18,12 +19,14 @@ struct StatsCommand: ParsableCommand {
             let s = try store.stats()
             let views = try? store.viewsStatus()
             let quarantined = views?.quarantined ?? []
+            let lastRecorded = try store.lastRecordedTime()
             if json {
                 let obj: [String: Any] = [
                     "events": s.events, "recordBytes": s.recordBytes, "payloadBytes": s.payloadBytes,
                     "storedPayloadBytes": s.storedPayloadBytes, "blobs": s.blobs, "blobRawBytes": s.blobRawBytes,
                     "blobStoredBytes": s.blobStoredBytes, "dictionaries": s.dictionaries, "dictionaryBytes": s.dictionaryBytes, "fileBytes": s.fileBytes, "compressionRatio": s.compressionRatio,
                     "pagesMappedSingly": MailStore.faultAroundRefusal == nil,
+                    "lastRecordedAt": lastRecorded.map { Timestamp($0).iso8601 as Any } ?? NSNull(),
                     "types": s.types.map { ["type": $0.type.name, "count": $0.count, "bytes": $0.storedBytes] as [String: Any] },
                     "views": views.map { v in
                         ["generation": v.generation, "checkpoints": v.checkpoints,
@@ -67,12 +70,20 @@ struct StatsCommand: ParsableCommand {
                     print("View history (for --as-of): none (views written by an older build; `mailstore replay` rebuilds them with one)")
                 }
             }
+            if let last = lastRecorded, last.timeIntervalSinceNow > StatsCommand.aheadSlackSeconds {
+                print("Note: the last event is recorded at \(Timestamp(last).iso8601), ahead of this machine's clock (appended while the "
+                      + "clock stood ahead): events appended until the clock passes it are recorded at that time (`mailstore verify` "
+                      + "counts them)")
+            }
             if !quarantined.isEmpty {
                 print("Quarantined events (the views could not fold them; `mailstore replay` tries them again): \(quarantined.count)")
                 for q in quarantined.prefix(20) { Terminal.print("  \(q.sequence) \(q.view): \(q.error)") }
             }
         }
     }
+
+    /// How far ahead of the clock the last event's time may be before `stats` notes it (as `verify` counts).
+    static let aheadSlackSeconds: Double = 60
 
     static func bytes(_ n: UInt64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]

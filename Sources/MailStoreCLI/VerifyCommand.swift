@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventModel
 import Foundation
 import MailStore
 
@@ -71,6 +72,9 @@ struct VerifyCommand: ParsableCommand {
                     "head": report.headSequence, "firstBadSequence": report.firstBadSequence.map { $0 as Any } ?? NSNull(),
                     "problems": report.problems.map(\.description), "recordedTimesBack": report.recordedTimesBack,
                     "firstRecordedTimeBack": report.firstRecordedTimeBack.map { $0 as Any } ?? NSNull(),
+                    "recordedTimesAhead": report.recordedTimesAhead,
+                    "firstRecordedTimeAhead": report.firstRecordedTimeAhead.map { $0 as Any } ?? NSNull(),
+                    "newestRecordedAt": report.newestRecordedAt.map { $0.iso8601 as Any } ?? NSNull(),
                 ]
                 let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
                 print(JSONText.string(data))
@@ -90,6 +94,12 @@ struct VerifyCommand: ParsableCommand {
                 print("Note: recorded times go back at \(Counted.of(report.recordedTimesBack, "record")), the first at sequence \(first) "
                       + "(written by a build before 2026-12-03 whose clock stepped back): `log --since/--until` and `--as-of TIME` "
                       + "name a point near each such step; sequence numbers are exact")
+            }
+            if let first = report.firstRecordedTimeAhead, let newest = report.newestRecordedAt, !json {
+                print("Note: recorded times are ahead of this machine's clock at \(Counted.of(report.recordedTimesAhead, "record")), the first at "
+                      + "sequence \(first), up to \(newest.iso8601) (appended while the clock stood ahead): an event is never recorded "
+                      + "before the one before it, so every event appended until the clock passes \(newest.iso8601) is recorded at that "
+                      + "time; `log --since/--until` and `--as-of TIME` cannot tell them apart; sequence numbers are exact")
             }
             if let first = report.firstNewerRecord, !json {
                 // Not damage: restoring the log from before them would lose them (and the mail they record).

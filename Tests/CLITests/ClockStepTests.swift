@@ -137,4 +137,20 @@ final class ClockStepTests: CLITestCase {
         guard ended(send.process, within: 30) else { return XCTFail("the password command not killed: \(send.stderr())") }
         XCTAssertTrue(send.stderr().contains("did not finish within 10 s"), send.stderr())
     }
+
+    /// clock (the log keeps times in order, so every later event is recorded at that time too).
+    func testVerifyAndStatsSayRecordedTimesAreAheadOfTheClock() throws {
+        _ = try storeWithDraft()
+        try shim.step(366 * 86_400)
+        let saved = try shifted(["draft", "new", "--account", "work", "--to", "bob@example.com", "--subject", "later", "--body", "b"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        try mailstore("draft", "new", "--account", "work", "--to", "bob@example.com", "--subject", "now", "--body", "b")
+        let verify = try mailstore("verify")
+        XCTAssertTrue(verify.stdout.contains("Note: recorded times are ahead of this machine's clock"), verify.stdout)
+        let json = try mailstore("verify", "--json")
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertGreaterThanOrEqual(obj["recordedTimesAhead"] as? Int ?? 0, 2, json.stdout)
+        let stats = try mailstore("stats")
+        XCTAssertTrue(stats.stdout.contains("Note: the last event is recorded at"), stats.stdout)
+    }
 }
