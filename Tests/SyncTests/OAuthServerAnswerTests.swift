@@ -1,5 +1,6 @@
 import Foundation
 @testable import MailStore
+import SecureTransport
 import TestSupport
 import XCTest
 
@@ -170,7 +171,7 @@ final class OAuthServerAnswerTests: XCTestCase {
             done.signal()
         }.start()
         let start = Date()
-        XCTAssertThrowsError(try listener.nextRequest(deadline: start.addingTimeInterval(2))) {
+        XCTAssertThrowsError(try listener.nextRequest(deadline: Deadline(secondsFromNow: 2))) {
             guard case .timedOut? = $0 as? OAuthError else { return XCTFail("\($0)") }
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 3.5, "the deadline bounds every read")
@@ -192,7 +193,7 @@ final class OAuthServerAnswerTests: XCTestCase {
         let get = "GET /?state=s1&code=c1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         XCTAssertEqual(get.withCString { send(browser, $0, strlen($0), Int32(MSG_NOSIGNAL)) }, get.utf8.count)
         let start = Date()
-        let request = try listener.nextRequest(deadline: start.addingTimeInterval(30))
+        let request = try listener.nextRequest(deadline: Deadline(secondsFromNow: 30))
         XCTAssertLessThan(Date().timeIntervalSince(start), 2, "not behind the stalled connections")
         XCTAssertEqual(request.query["state"], "s1")
         XCTAssertEqual(request.query["code"], "c1")
@@ -202,7 +203,7 @@ final class OAuthServerAnswerTests: XCTestCase {
         // The stalled connections get nothing and are closed after their 5 s.
         var tv = timeval(tv_sec: 8, tv_usec: 0)
         setsockopt(stalled[0], SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        XCTAssertThrowsError(try listener.nextRequest(deadline: Date().addingTimeInterval(6)))
+        XCTAssertThrowsError(try listener.nextRequest(deadline: Deadline(secondsFromNow: 6)))
         XCTAssertEqual(read(stalled[0], &answer, answer.count), 0, "closed unanswered")
     }
 }
