@@ -3,6 +3,7 @@ import EventModel
 import Foundation
 import IMAPClient
 import IMAPProtocol
+import LMDB
 import SecureTransport
 import SyncCore
 
@@ -85,6 +86,11 @@ public final class SyncWatcher {
                 // Another process syncs the account (a long `mailstore sync` of a big folder) past the lock's 30 s wait:
                 // the watch goes on after it, as after a lost connection (it had ended for good).
                 guard case .held = error else { throw error }
+                retry(after: error, backoff: &backoff)
+            } catch where SyncWatcher.isDiskFull(error) {
+                // A full disk: nothing of the failed write was stored, and freeing space is the user's, not the watch's
+                // to wait for by ending (it had ended for good, exit 3, though only authentication, certificate and
+                // configuration errors end a watch): it waits its backoff and tries again, saying why each time.
                 retry(after: error, backoff: &backoff)
             }
         }
@@ -302,6 +308,16 @@ public final class SyncWatcher {
     /// protocol error (a malformed response during IDLE), a response over the client's limits or a refused command may
     /// not recur on a new connection, and the backoff bounds the tries of one that does (a NO, a protocol error and an
     /// IDLE flood had ended the watch for good, though their own messages said "reconnect to retry").
+    /// Whether `error` is the file system being full (LMDB's `ENOSPC`, also as the cause of an event recorded but not
+    /// folded).
+    static func isDiskFull(_ error: any Error) -> Bool {
+        switch error {
+        case let e as LMDBError: e.isDiskFull
+        case let e as RecordedButNotFolded: isDiskFull(e.underlying)
+        default: false
+        }
+    }
+
     static func reconnects(after error: SyncError) -> Bool {
         switch error {
         case .server(let e):
