@@ -14,7 +14,9 @@ package final class SyncStateProjector: Projector {
     /// 4: `UIDValidityChanged` moves the folder's copies to the new value (a re-match records again only the copies whose
     /// UID or flags changed); a folder's state keeps its unfetchable UIDs.
     /// 5: a folder's state keeps when each unfetchable UID was given up and how many times (the scheduled retry).
-    package static let schemaVersion: UInt32 = 5
+    /// 6: each folder's removals (`FolderRemoved`) counted: its generation, which the ids of its mail after a rediscovery
+    /// derive from.
+    package static let schemaVersion: UInt32 = 6
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .flagsChanged, .emailExpunged, .folderRemoved, .folderSyncCheckpointed,
                                                           .uidValidityChanged])
@@ -22,6 +24,7 @@ package final class SyncStateProjector: Projector {
     static let copiesTable = Table<SyncedCopy>(.sync, "copies")
     static let emailsTable = Table<CopyLocation>(.sync, "emails")
     static let countsTable = Table<Int>(.sync, "counts")
+    static let removalsTable = Table<Int>(.sync, "removals")
 
     let folders: ViewTable<FolderSyncState>
     /// Key(account, folder) + UID -> copy.
@@ -30,12 +33,15 @@ package final class SyncStateProjector: Projector {
     let emails: ViewTable<CopyLocation>
     /// Key(account, folder) -> number of copies.
     let counts: ViewTable<Int>
+    /// Key(account, folder) -> how many times the folder was recorded removed (its generation; none: 0).
+    let removals: ViewTable<Int>
 
     package init(context: FoldContext) {
         folders = context.table(Self.foldersTable)
         copies = context.table(Self.copiesTable)
         emails = context.table(Self.emailsTable)
         counts = context.table(Self.countsTable)
+        removals = context.table(Self.removalsTable)
     }
 
 
@@ -73,6 +79,9 @@ package final class SyncStateProjector: Projector {
             folders.set(Key(account, p.folder).bytes, FolderSyncState(p, recordedAt: event.pointee.envelope.recordedAt))
         case .folderRemoved(let p):
             folders.set(Key(account, p.folder).bytes, nil)
+            // Kept when the folder is gone: a folder that comes back (the same name and UIDVALIDITY, as after a RENAME
+            // there and back on Dovecot) gives its mail ids of this generation, not those of the mail recorded gone.
+            try removals.modify(Key(account, p.folder).bytes) { v in v = (v ?? 0) &+ 1 }
         case .uidValidityChanged(let p):
             // Every copy of the folder is under the new value from here: the re-match that follows records again each one
             // found at another UID (or with other flags) and expunges each one not found, so one it leaves alone is at

@@ -10,6 +10,11 @@ package struct SyncStateReader {
         try snapshot.get(SyncStateProjector.foldersTable, Key(account, folder).bytes)
     }
 
+    /// How many times a folder was recorded removed (`FolderRemoved`): its generation, 0 for one never removed.
+    package func generation(account: String, folder: String) throws -> Int {
+        try snapshot.get(SyncStateProjector.removalsTable, Key(account, folder).bytes) ?? 0
+    }
+
     /// How many server copies of a folder the log holds.
     package func count(account: String, folder: String) throws -> Int {
         try snapshot.get(SyncStateProjector.countsTable, Key(account, folder).bytes) ?? 0

@@ -31,4 +31,9 @@ extension IMAPConnection {
     package func delete(_ mailbox: MailboxName) throws(IMAPClientError) {
         try run(.delete(mailbox), name: "DELETE")
     }
+
+    /// `RENAME from to`.
+    package func rename(_ from: MailboxName, to: MailboxName) throws(IMAPClientError) {
+        try run(.rename(from: from, to: to), name: "RENAME")
+    }
 }

@@ -230,6 +230,11 @@ extension ViewStore {
         try read { try SyncStateReader($0).folder(account: account, folder: folder) }
     }
 
+    /// How many times a folder was recorded removed: its generation (``SyncEngine/location(validity:uid:generation:)``).
+    public func folderGeneration(account: String, folder: String) throws -> Int {
+        try read { try SyncStateReader($0).generation(account: account, folder: folder) }
+    }
+
     /// How many server copies of a folder the log holds.
     public func syncedCount(account: String, folder: String) throws -> Int {
         try read { try SyncStateReader($0).count(account: account, folder: folder) }

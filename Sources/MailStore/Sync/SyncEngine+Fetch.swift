@@ -25,7 +25,7 @@ extension SyncEngine {
     /// The reading thread stops because the committing side has gone.
     struct FetchCancelled: Error {}
 
-    /// The sizes the server states for `uids` (RFC822.SIZE): what ``fetchNew(_:sizes:folder:validity:_:commit:)`` plans
+    /// The sizes the server states for `uids` (RFC822.SIZE): what ``fetchNew(_:sizes:folder:validity:generation:_:commit:)`` plans
     /// its batches by, and how a message over the limit (`IMAPConnection.maxMessageBytes`, 64 MiB) is told before it is
     /// fetched: such a one is not fetched, so it does not stop the folder's sync and every folder after it at each sync
     /// (as mbsync's MaxSize skips). A UID the server does not answer for has no size. Nothing asked for none.
@@ -58,7 +58,8 @@ extension SyncEngine {
     /// ``maxFetchFailures`` failed fetch commands a call, each followed by at most one reconnect; then the last
     /// failure is thrown (what arrived is committed, and the UIDs given up are recorded, so the next sync goes on).
     @discardableResult
-    func fetchNew(_ uids: [UInt32], sizes: [UInt32: UInt64], folder: MappedFolder, validity: UInt32, _ conn: IMAPConnection,
+    func fetchNew(_ uids: [UInt32], sizes: [UInt32: UInt64], folder: MappedFolder, validity: UInt32, generation: Int,
+                  _ conn: IMAPConnection,
                   commit: ([NewEvent], [PendingBlob], UInt32, Int, [UInt32]) throws -> Void) throws -> FetchOutcome {
         var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
         if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items.append(.gmailThreadID) }
@@ -82,7 +83,7 @@ extension SyncEngine {
         progress?(folder.path, 0, uids.count)
         while true {
             let failed = try fetchRound(plan, items: items, conn) { chunk in
-                let results = try parse(chunk.messages, folder: folder.path, validity: validity)
+                let results = try parse(chunk.messages, folder: folder.path, validity: validity, generation: generation)
                 lowest = min(lowest, chunk.covered.min() ?? lowest)
                 done += chunk.covered.count
                 try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done, outcome.unfetchable)
@@ -124,7 +125,7 @@ extension SyncEngine {
         }
     }
 
-    /// At most this many fetch commands of one ``fetchNew(_:sizes:folder:validity:_:commit:)`` call may fail (each
+    /// At most this many fetch commands of one ``fetchNew(_:sizes:folder:validity:generation:_:commit:)`` call may fail (each
     /// costs up to the command's deadline and a reconnect): one message that cannot be delivered costs three (its
     /// batch, then twice alone).
     static let maxFetchFailures = 12
@@ -208,7 +209,7 @@ extension SyncEngine {
     }
 
     /// Parses fetched messages on the worker threads, in order.
-    func parse(_ fetched: [Fetched], folder: String, validity: UInt32) throws -> [MessageIngest.Result] {
+    func parse(_ fetched: [Fetched], folder: String, validity: UInt32, generation: Int) throws -> [MessageIngest.Result] {
         if !dictionaryDecided {
             // The account's first batch big enough trains its blob dictionary (the workers are idle here).
             dictionaryDecided = try MessageIngest.trainDictionary(store.log, account: account.name, count: fetched.count,
@@ -223,17 +224,19 @@ extension SyncEngine {
             nonisolated(unsafe) let out = out
             ParallelWork.forEach(count: fetched.count, workers: ingests.count) { w, i in
                 out[i] = Result { try SyncEngine.ingest(fetched[i], with: ingests[w], account: account, folder: folder,
-                                                        validity: validity, correlation: correlation) }
+                                                        validity: validity, generation: generation, correlation: correlation) }
             }
         }
         return try slots.map { try $0!.get() }
     }
 
-    /// The `EmailReceived` of one server copy: id and email id derived from (account, folder, UIDVALIDITY, UID).
+    /// The `EmailReceived` of one server copy: id and email id derived from (account, folder, UIDVALIDITY, UID) and the
+    /// folder's generation (``location(validity:uid:generation:)``).
     static func ingest(_ m: Fetched, with ingest: MessageIngest, account: String, folder: String, validity: UInt32,
-                       correlation: EventID) throws -> MessageIngest.Result {
+                       generation: Int, correlation: EventID) throws -> MessageIngest.Result {
         let date = m.internalDate.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-        let source = SourceMessage(folder: folder, location: location(validity: validity, uid: m.uid), content: .bytes(m.body),
+        let source = SourceMessage(folder: folder, location: location(validity: validity, uid: m.uid, generation: generation),
+                                   content: .bytes(m.body),
                                    flags: m.flags, fallbackDate: date, size: m.body.count)
         var result = try ingest.ingest(source, correlation: correlation, actor: .sync)
         if case .emailReceived(var p) = result.event.event {
@@ -251,6 +254,14 @@ extension SyncEngine {
         return result
     }
 
-    /// The natural key of a server copy within its folder.
-    static func location(validity: UInt32, uid: UInt32) -> String { "imap:\(validity):\(uid)" }
+    /// The natural key of a server copy within its folder: `imap:UIDVALIDITY:UID`, and `:gN` after it in the folder's
+    /// generation N > 0 (the folder recorded removed N times, `ViewStore.folderGeneration(account:folder:)`). A folder that
+    /// comes back under a name and UIDVALIDITY seen before (Dovecot keeps UIDVALIDITY across RENAME: renamed away and
+    /// back, an ACL's lookup right taken and given back) has the same UIDs as its mail recorded gone: without the
+    /// generation the ids were the same, the log took the mail for what it had (duplicates, appended once) and the
+    /// folder stayed empty for good. A folder never removed keeps the ids it always had; a retried batch (the same
+    /// generation: no removal between) appends nothing again.
+    static func location(validity: UInt32, uid: UInt32, generation: Int) -> String {
+        generation > 0 ? "imap:\(validity):\(uid):g\(generation)" : "imap:\(validity):\(uid)"
+    }
 }

@@ -10,7 +10,7 @@ extension SyncEngine {
     /// folder's pass starts again (selected anew).
     ///
     /// `conn` is the engine's connection when the folder's sync starts; a fetch that had to reconnect (a batch the
-    /// server failed to deliver, ``fetchNew(_:sizes:folder:validity:_:commit:)``) leaves a new one in ``connection``,
+    /// server failed to deliver, ``fetchNew(_:sizes:folder:validity:generation:_:commit:)``) leaves a new one in ``connection``,
     /// which is used from then on (``connect()``).
     func sync(_ folder: MappedFolder, _ conn: IMAPConnection) throws -> FolderSyncReport {
         var report = FolderSyncReport(folder: folder.path, role: folder.role.description)
@@ -122,15 +122,19 @@ extension SyncEngine {
             report.events += events.count
         }
         guard !missing.isEmpty else { return [] }
-        try fetchNew(missing, sizes: sizes, folder: folder, validity: sel.uidValidity, conn) { batch, blobs, lowest, remaining, given in
+        // The folder's generation: its mail after a rediscovery gets ids of its own (``location(validity:uid:generation:)``).
+        let generation = try views.folderGeneration(account: name, folder: path)
+        try fetchNew(missing, sizes: sizes, folder: folder, validity: sel.uidValidity, generation: generation,
+                     conn) { batch, blobs, lowest, remaining, given in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
             next.givenUp = unfetchable + given.map { retriedByUID[$0]?.givenUpAgain(at: now) ?? UnfetchableMessage(uid: $0, givenUpAt: now) }
             report.skippedUnfetchable = next.unfetchable
             var all = try self.replacedByArrivals(batch, folder: path)
             all += batch
             all.append(self.checkpoint(path, next))
-            try self.store.commit(all, blobs: blobs)
-            report.received += batch.count { $0.event.type == .emailReceived }
+            let outcomes = try self.store.commit(all, blobs: blobs)
+            // Only those the log appended are new (a retried batch's are there already).
+            report.received += zip(all, outcomes).count { $0.event.type == .emailReceived && $1.isNew }
             report.events += all.count
         }
         return []

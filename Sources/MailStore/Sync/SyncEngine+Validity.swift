@@ -36,6 +36,7 @@ extension SyncEngine {
             byKey["\(id)\u{0}\(copy.size)", default: []].append(copy)
         }
         var claimed = Set<String>()
+        let generation = try views.folderGeneration(account: account.name, folder: path)
         var highest: UInt32 = 0
         var onServer = 0
         do {
@@ -55,7 +56,8 @@ extension SyncEngine {
                 if copy.uid == uid {
                     sent = copy.flags
                 } else {
-                    guard let again = try self.received(again: copy, uid: uid, validity: sel.uidValidity, folder: path) else { return }
+                    guard let again = try self.received(again: copy, uid: uid, validity: sel.uidValidity, folder: path,
+                                                        generation: generation) else { return }
                     events.append(again.event)
                     sent = again.flags
                 }
@@ -117,13 +119,15 @@ extension SyncEngine {
     /// The `EmailReceived` of a copy found again at a new UID: the original event with the new UID,
     /// its email id kept, and the flags it sets (those of the copy's first arrival, not its current ones);
     /// nil if the original cannot be read.
-    func received(again copy: SyncedCopy, uid: UInt32, validity: UInt32, folder: String) throws -> (event: NewEvent, flags: [String])? {
+    func received(again copy: SyncedCopy, uid: UInt32, validity: UInt32, folder: String,
+                  generation: Int) throws -> (event: NewEvent, flags: [String])? {
         guard let stored = try store.log.event(at: copy.sequence), case .emailReceived(var p) = try stored.decode() else { return nil }
         p.update {
             $0.uid = uid
             $0.uidValidity = validity
         }
-        let event = NewEvent(id: identity.eventID("EmailReceived", account.name, folder, SyncEngine.location(validity: validity, uid: uid)),
+        let event = NewEvent(id: identity.eventID("EmailReceived", account.name, folder,
+                                                  SyncEngine.location(validity: validity, uid: uid, generation: generation)),
                              event: .emailReceived(p), account: account.name, stream: .email(copy.emailID),
                              occurredAt: stored.envelope.occurredAt, correlationID: correlation, actor: .sync)
         return (event, p.flags)
