@@ -29,13 +29,16 @@ extension IMAPConnection {
         return .temporarilyUnavailable(command: command, code: code, text: completion.text)
     }
 
-    /// `completion` when it is OK; else throws ``IMAPClientError/commandFailed(command:status:text:)``, or
+    /// `completion` when it is OK; else throws ``IMAPClientError/commandFailed(command:status:text:)`` (a NO's
+    /// `NONEXISTENT` code kept as `[NONEXISTENT] ` before its text), or
     /// ``IMAPClientError/temporarilyUnavailable(command:code:text:)`` for a NO whose code says it is temporary.
     @discardableResult
     func requireOK(_ completion: Completion, name: String) throws(IMAPClientError) -> Completion {
         guard completion.status == .ok else {
+            // A NO's `[NONEXISTENT]` (RFC 5530) is kept in the text: what a caller tells a mailbox that is gone by.
+            let text = completion.status == .no && completion.code == .nonExistent ? "[NONEXISTENT] " + completion.text : completion.text
             throw IMAPConnection.temporaryFailure(completion, name)
-                ?? .commandFailed(command: name, status: completion.status.rawValue, text: completion.text)
+                ?? .commandFailed(command: name, status: completion.status.rawValue, text: text)
         }
         return completion
     }

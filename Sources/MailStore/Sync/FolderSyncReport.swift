@@ -19,11 +19,13 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     /// True when it changed again within a day of the last change (the server changes it at every session, a server bug),
     /// the first time this process saw that for the folder: say it once (a watch would at every poll).
     public var uidValidityFlapping = false
-    /// Events appended for this folder (including checkpoints). 0 for a removed folder: its `EmailExpunged` and
-    /// `FolderRemoved` are counted in the account's `folderEvents` (``SyncReport/folderEvents``), as before.
+    /// Events appended for this folder (including checkpoints). 0 for a folder gone from the LIST: its `EmailExpunged`
+    /// and `FolderRemoved` are counted in the account's `folderEvents` (``SyncReport/folderEvents``), as before; those of
+    /// a folder still listed whose mailbox the server says does not exist (``SyncEngine/isFolderGone(_:)``) count here.
     public var events = 0
-    /// True when the folder is gone from the server (deleted or renamed by another client): its copies were
-    /// expunged (``expunged``) and `FolderRemoved` recorded. Such a folder was not synced.
+    /// True when the folder is gone from the server (deleted or renamed by another client; or still listed, its mailbox
+    /// deleted, as Dovecot lists a deleted parent of other folders): its copies were expunged (``expunged``) and
+    /// `FolderRemoved` recorded. Such a folder was not synced.
     public var removed = false
     /// UIDs of messages the server says are larger than a message may be (64 MiB, the IMAP literal bound): not
     /// fetched, named in a warning at every sync while they are there, so the rest of the account still syncs.

@@ -24,6 +24,10 @@ extension SyncEngine {
             for d in ahead where !syncedInRun.contains(d.path) {
                 do {
                     reportsAhead.append(try sync(d, try connect()))
+                } catch where SyncEngine.isFolderGone(error) {
+                    // Its mailbox is gone (``isFolderGone(_:)``): recorded removed, the moved mail's copies there with it.
+                    syncedInRun.insert(d.path)
+                    if let gone = try recordGone(d.path) { reportsAhead.append(gone) }
                 } catch where SyncEngine.isFolderRefusal(error) {
                     // The server refused the destination (its SELECT, say): the folder is synced as before, its
                     // expunges recorded, the destination named in the run's failed folders. Anything else (a lost

@@ -128,10 +128,17 @@ public final class SyncEngine {
     /// ``SyncReport/failedFolders``, so one folder the client cannot open (no read right, deleted between the LIST
     /// and its EXAMINE) never stops the others: they had never been reached, the Inbox among them, and a watch had
     /// ended for good. Any other error (a lost connection, a protocol error, a full disk) fails the sync as before.
+    ///
+    /// A folder the server says does not exist while its LIST still names it (``isFolderGone(_:)``: Dovecot lists a
+    /// parent deleted while it has children, without `\Noselect`) is no refusal: its copies are recorded expunged and the
+    /// folder removed (``recordGone(_:)``), as for a folder gone from the LIST; once nothing of it is left it is passed.
     private func syncOrSkip(_ folder: MappedFolder, _ conn: IMAPConnection, into report: inout SyncReport) throws {
         do {
             let r = try sync(folder, conn)
             report.folders += reportsAhead + [r]
+        } catch where SyncEngine.isFolderGone(error) {
+            report.folders += reportsAhead
+            if let gone = try recordGone(folder.path) { report.folders.append(gone) }
         } catch where SyncEngine.isFolderRefusal(error) {
             report.folders += reportsAhead
             report.failedFolders.append(FolderSyncFailure(folder: folder.path, error: error))
@@ -151,6 +158,18 @@ public final class SyncEngine {
         case .temporarilyUnavailable: return true
         default: return false
         }
+    }
+
+    /// Whether `error` is the server's word that a folder's mailbox does not exist: a NO to its EXAMINE or SELECT with
+    /// `[NONEXISTENT]` (RFC 5530), or, without a code, a text that says so ("Mailbox doesn't exist", Dovecot's; "Mailbox
+    /// does not exist"). Dovecot keeps listing a parent deleted while it has children (`* LIST () "/" P`, never
+    /// `\Noselect`) and answers its EXAMINE so. A refusal of rights (`[NOPERM]`) or any other NO is not one.
+    package static func isFolderGone(_ error: any Error) -> Bool {
+        guard case SyncError.server(.commandFailed(let command, "NO", let text)) = error,
+              command == "EXAMINE" || command == "SELECT" else { return false }
+        if text.hasPrefix("[NONEXISTENT]") { return true }
+        let lower = text.lowercased()
+        return lower.hasPrefix("mailbox doesn't exist") || lower.hasPrefix("mailbox does not exist")
     }
 
     /// Syncs the folders with `role` only (e.g. the Inbox after IDLE reported a change), from the last folder list.
@@ -323,13 +342,8 @@ public final class SyncEngine {
                 let synced = try views.syncState(account: account.name, folder: path) != nil
                 let total = try views.unreadCount(account: account.name, folder: path, category: UnreadProjector.totalCategory)
                 guard synced || total == 0 else { continue }
-                var gone = FolderSyncReport(folder: path, role: entry.role.description)
-                gone.removed = true
-                for copy in try views.syncedCopies(account: account.name, folder: path).values.sorted(by: { $0.uid < $1.uid }) {
-                    events.append(expunged(copy, folder: path))
-                    gone.expunged += 1
-                }
-                events.append(event(.folderRemoved(FolderRemoved(folder: path)), stream: folderStream(path)))
+                let (gone, goneEvents) = try removal(of: path, role: entry.role)
+                events += goneEvents
                 removed.append(gone)
             }
         }
@@ -338,6 +352,36 @@ public final class SyncEngine {
         // Reported once committed (the summary had said "0 expunged" and named no folder).
         report.folders += removed
         return folders
+    }
+
+    /// The events that record `path` removed (its copies expunged, then `FolderRemoved`) and its report.
+    func removal(of path: String, role: FolderRole) throws -> (FolderSyncReport, [NewEvent]) {
+        var gone = FolderSyncReport(folder: path, role: role.description)
+        gone.removed = true
+        var events: [NewEvent] = []
+        for copy in try views.syncedCopies(account: account.name, folder: path).values.sorted(by: { $0.uid < $1.uid }) {
+            events.append(expunged(copy, folder: path))
+            gone.expunged += 1
+        }
+        events.append(event(.folderRemoved(FolderRemoved(folder: path)), stream: folderStream(path)))
+        return (gone, events)
+    }
+
+    /// Records `path` removed (``removal(of:role:)``) when the server said its mailbox does not exist while its LIST
+    /// still names it (``isFolderGone(_:)``) and the store holds something of it (a sync state or copies): its mail
+    /// recorded gone, as for a folder gone from the LIST, at once. Nil when nothing of it is left (the folder rediscovered
+    /// since, as the LIST names it): nothing is recorded, the folder passed (no refusal, no error).
+    func recordGone(_ path: String) throws -> FolderSyncReport? {
+        let views = try self.views
+        guard try views.syncState(account: account.name, folder: path) != nil || views.syncedCount(account: account.name, folder: path) > 0,
+              let entry = try views.folders(account: account.name).first(where: { $0.path.utf8.elementsEqual(path.utf8) }) else { return nil }
+        let (removed, events) = try removal(of: path, role: entry.role)
+        try store.commit(events)
+        var gone = removed
+        // (Counted in the folder's report: the account's `folderEvents` are those of the listing.)
+        gone.events = events.count
+        syncedInRun.insert(path)
+        return gone
     }
 
     // MARK: - Events
