@@ -6,7 +6,9 @@ import EventModel
 package final class FoldersProjector: Projector {
     package static let name = ViewName.folders
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    package static let schemaVersion: UInt32 = 2
+    /// 3: a folder known only from its mail named `Flagged` or `Starred` has no role (`FolderNaming`): it had replaced the
+    /// virtual Starred view.
+    package static let schemaVersion: UInt32 = 3
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let listTable = Table<FolderEntry>(.folders, "list")

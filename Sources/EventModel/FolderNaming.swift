@@ -1,5 +1,10 @@
 /// Folder roles from names (the third tier of folder mapping, after SPECIAL-USE and provider maps),
 /// and display names. Pure.
+///
+/// No name gives the `\Flagged` role (Starred): a folder the user named `Flagged` or `Starred` is an ordinary folder,
+/// and took the place of the virtual Starred view (every thread with a flagged copy), whose starred threads then
+/// vanished from it. Only a server's own flagged folder has that role: by SPECIAL-USE `\Flagged` or the provider's map
+/// (Gmail's `[Gmail]/Starred`).
 package enum FolderNaming {
     /// Lowercased names (and common translations) for each role.
     static let names: [(FolderRole, [String])] = [
@@ -16,7 +21,6 @@ package enum FolderNaming {
                  "correo no deseado", "posta indesiderata", "ongewenste e-mail", "skräppost", "спам", "迷惑メール", "垃圾邮件"]),
         (.archive, ["archive", "archives", "archiv", "archivo", "archivio", "archief", "arkiv", "архив", "アーカイブ", "归档"]),
         (.all, ["all mail", "[gmail]/all mail"]),
-        (.flagged, ["starred", "flagged"]),
     ]
 
     /// The role a folder's name suggests: its last path component, case-insensitively (`Sent`,

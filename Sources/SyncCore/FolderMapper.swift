@@ -8,12 +8,14 @@ import IMAPProtocol
 /// attribute, or, on a server that does not send one, by the provider's name map (`[Gmail]/All Mail`), unless
 /// another folder has `\All` (SPECIAL-USE wins). Pure.
 ///
-/// Tier 3 is conservative and stable: a folder's last name component must equal a known name (no substrings:
-/// `Presentations` is not Sent, `Sent to boss` is not Sent); among the candidates for a role, one at the top level
-/// or directly under INBOX (Courier's personal namespace `INBOX.`) wins over a nested one (`INBOX.Trash` over
-/// `INBOX.Projects.Trash`), then the shorter path, then the smaller name in code-point order: the same role
-/// whatever order the server lists its folders in, so another client creating a folder cannot move a role
-/// between syncs unless the new folder is a better candidate by these rules.
+/// Tier 3 is conservative and stable: only a folder at the top level or directly under INBOX (Courier's personal
+/// namespace `INBOX.`) is a candidate, never a nested one (`INBOX.Projects.Trash`, `Clients/Acme/Sent`: the user's
+/// own folders), only for a role no higher tier gave, and never for `\Flagged` (no name gives it, `FolderNaming`: an
+/// ordinary folder named `Flagged` or `Starred` had replaced the virtual Starred view); its last name component must
+/// equal a known name (no substrings: `Presentations` is not Sent, `Sent to boss` is not Sent); among the candidates
+/// for a role, the shorter path wins, then the smaller name in code-point order: the same role whatever order the
+/// server lists its folders in, so another client creating a folder cannot move a role between syncs unless the new
+/// folder is a better candidate by these rules.
 package enum FolderMapper {
     /// The error when a server lists no folder that can hold mail.
     package struct NoEmailFolders: Error, CustomStringConvertible, Equatable {
@@ -62,6 +64,8 @@ package enum FolderMapper {
         for i in pending {
             guard let role = nameRole(out[i]), !taken.contains(role) else { continue }
             let rank = Rank(out[i])
+            // A nested folder is the user's own (`Projects/Trash`): no role by its name.
+            if rank.nested { continue }
             if let current = best[role], !(rank < current.rank) { continue }
             best[role] = (i, rank)
         }
@@ -72,7 +76,8 @@ package enum FolderMapper {
         return out
     }
 
-    /// How good a tier-3 candidate is (smaller wins): nested or not, then path length, then the path itself.
+    /// How good a tier-3 candidate is (smaller wins): nested or not (a nested one is no candidate), then path length,
+    /// then the path itself.
     struct Rank: Comparable {
         /// False at the top level or directly under INBOX.
         var nested: Bool
@@ -102,7 +107,7 @@ package enum FolderMapper {
     }
 
     /// The role a folder's last name component names exactly (case-insensitively, with the translations
-    /// `FolderNaming` knows), or nil; never the Inbox's (only INBOX itself is the Inbox).
+    /// `FolderNaming` knows), or nil; never the Inbox's (only INBOX itself is the Inbox) nor `\Flagged` (no name gives it).
     static func nameRole(_ folder: MappedFolder) -> FolderRole? {
         guard let leaf = components(folder).last, !leaf.isEmpty else { return nil }
         // A delimiter given so that the leaf is taken whole (a `.` in a `/`-separated name is part of the name; with no

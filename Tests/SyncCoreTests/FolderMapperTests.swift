@@ -125,6 +125,25 @@ final class FolderMapperTests: XCTestCase {
         XCTAssertEqual(Set(r.values), [.inbox, .custom], "\(r)")
     }
 
+    /// An ordinary folder named `Flagged` or `Starred` (any depth, with SPECIAL-USE elsewhere or not) has no role: it had
+    /// taken `\Flagged` by its name and replaced the virtual Starred view. A server's own flagged folder keeps it.
+    func testNoNameGivesTheFlaggedRole() throws {
+        let plain = try roles([item("INBOX"), item("Flagged"), item("Starred"), item("Work/Starred"), item("INBOX.Flagged", delimiter: ".")])
+        XCTAssertEqual(Set(plain.values), [.inbox, .custom], "\(plain)")
+        let withSpecialUse = try roles([item("INBOX"), item("Sent", ["\\Sent"]), item("Projects/Flagged"), item("Flagged")])
+        XCTAssertEqual(withSpecialUse["Flagged"], .custom)
+        XCTAssertEqual(withSpecialUse["Projects/Flagged"], .custom)
+        XCTAssertEqual(try roles([item("INBOX"), item("Important", ["\\Flagged"]), item("Flagged")]),
+                       ["INBOX": .inbox, "Important": .flagged, "Flagged": .custom], "SPECIAL-USE \\Flagged still gives it")
+        XCTAssertEqual(FolderNaming.role(forPath: "Starred"), .custom)
+    }
+
+    /// A nested folder named like a role is the user's own: no role by its name, even with no other candidate.
+    func testANestedNameGivesNoRole() throws {
+        let r = try roles([item("INBOX"), item("Projects/Trash"), item("Clients/Acme/Sent"), item("INBOX/Drafts")])
+        XCTAssertEqual(r, ["INBOX": .inbox, "Projects/Trash": .custom, "Clients/Acme/Sent": .custom, "INBOX/Drafts": .drafts])
+    }
+
     func testExactNameBeatsAnotherCandidateForTheSameRole() throws {
         let r = try roles([item("INBOX"), item("Sent to boss"), item("Sent")])
         XCTAssertEqual(r["Sent"], .sent)
@@ -176,11 +195,10 @@ final class FolderMapperTests: XCTestCase {
         // Deleted Items: a longer name for a role already given; Junk and Spam: the same length, name order.
         XCTAssertEqual(r, ["INBOX": .inbox, "Trash": .trash, "INBOX/Trash": .custom, "Deleted Items": .custom,
                            "Junk": .junk, "Spam": .custom])
-        // Only nested candidates: still one, chosen the same way in every order.
+        // Only nested candidates: none takes the role (the user's own folders), in every order.
         let nested = try rolesInEveryOrder([item("INBOX", delimiter: "."), item("INBOX.Zeta.Sent", delimiter: "."),
                                             item("INBOX.Beta.Sent", delimiter: "."), item("INBOX.Old.Projects.Sent", delimiter: ".")])
-        XCTAssertEqual(nested["INBOX.Beta.Sent"], .sent)
-        XCTAssertEqual(nested.filter { $0.value == .sent }.count, 1)
+        XCTAssertEqual(nested.filter { $0.value == .sent }.count, 0)
     }
 
     func testSpecialUseWinsOverAnyNameWhateverTheListOrder() throws {
