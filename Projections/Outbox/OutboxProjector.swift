@@ -93,17 +93,28 @@ package final class OutboxProjector: Projector {
             }
         case .sendUndone(let p):
             try update(p.draftID) { $0.state = .draft }
+            try endPause(account: account, for: p.draftID)
         case .sendCancelled(let p):
             try update(p.draftID) { $0.state = .draft }
+            try endPause(account: account, for: p.draftID)
         case .draftDeleted(let p):
             let key = Key(p.draftID).bytes
             if let old = try items.get(key) {
                 try reindex(old: old, new: nil)
                 items.set(key, nil)
             }
+            try endPause(account: account, for: p.draftID)
         default:
             break
         }
+    }
+
+    /// Ends `account`'s pause when `draftID` is the message it waits on, taken out of the outbox (undone, cancelled,
+    /// deleted): the pause named it as tried first, and the account's other messages waited for a message no longer
+    /// going (an attempt of theirs the server does not serve pauses the account again).
+    private func endPause(account: String, for draftID: String) throws {
+        let key = Key(account).bytes
+        if try pauses.get(key)?.draftID == draftID { pauses.set(key, nil) }
     }
 
     private func reindex(old: OutboxItem?, new: OutboxItem?) throws {

@@ -76,7 +76,9 @@ public struct VerifyReport: Sendable, Equatable {
     /// Counts the recorded time `at` of record `sequence`: ahead of `clock` (the machine's, as the verify began), and
     /// the newest.
     mutating func recorded(_ at: Timestamp, sequence: UInt64, clock: Timestamp) {
-        if at.microseconds - clock.microseconds > VerifyReport.aheadSlackSeconds * 1_000_000 {
+        // Overflow-checked: `at` is a record's raw bytes, damage included (one flipped top bit trapped the verify).
+        let (ahead, overflow) = at.microseconds.subtractingReportingOverflow(clock.microseconds)
+        if !overflow, ahead > VerifyReport.aheadSlackSeconds * 1_000_000 {
             recordedTimesAhead += 1
             if firstRecordedTimeAhead == nil { firstRecordedTimeAhead = sequence }
         }

@@ -110,7 +110,7 @@ extension MailStore {
     /// `account`'s pause for its server while it lasts (its last send attempt was not served, that message's retry
     /// time not come: `outbox send` and the watch try none of its messages before `until`), else nil.
     public func outboxPause(account: String) throws -> OutboxPause? {
-        try views().outboxPause(account: account).flatMap { Timestamp.now < $0.until ? $0 : nil }
+        try views().outboxPause(account: account).flatMap { RetryBackoff.hasCome($0.until) ? nil : $0 }
     }
 
     /// The most contacts `completeContacts` returns, whatever its `limit`.

@@ -47,4 +47,18 @@ final class RecordedTimeTests: EventLogTestCase {
         XCTAssertEqual(report.recordedTimesBack, 2, "at sequences 4 and 8")
         XCTAssertEqual(report.firstRecordedTimeBack, 4)
     }
+
+    /// A recorded time at the far ends of its 64 bits (a flipped top bit of a damaged record) is compared with the
+    /// machine's clock without trapping: verify reports, it does not crash (the subtraction overflowed).
+    func testVerifyTakesRecordedTimesAtTheEndsOfTheirRange() throws {
+        let log = try openLog()
+        log.keepsRecordedTimesInOrder = false
+        for at in [Int64.min + 1_000, Int64.max - 1_000, 0] {
+            log.clock = { Timestamp(microseconds: at) }
+            try log.append([event(categorized(0))])
+        }
+        let report = try log.verify()
+        XCTAssertTrue(report.isClean, "\(report.problems)")
+        XCTAssertEqual(report.recordedTimesAhead, 1, "the one past the clock, not the one before")
+    }
 }

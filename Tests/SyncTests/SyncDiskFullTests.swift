@@ -82,7 +82,7 @@ final class SyncDiskFullTests: SyncTestCase {
                        "--security", "tls", "--password-file", passwordFile!, "--ca-file", dovecot.caFile], env: env)
         try mailstore(["sync", "--quiet"], env: env)
         let errors = dir.file("watch.err")
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: errors, contents: nil))
         let watch = Process()
         watch.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
         watch.arguments = ["sync", "--watch", "--account", accountName, "--idle-refresh", "2", "--poll-interval", "2"]

@@ -263,6 +263,15 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertEqual(try views().outboxPause(account: "acct")?.until, due)
         try event(.messageSent(MessageSent(draftID: "a", messageID: "a@x")))
         XCTAssertNil(try views().outboxPause(account: "acct"), "a message sent")
+        // The message the pause waits on taken out of the outbox (cancelled, undone): the others wait no more for it.
+        for (d, out) in [("c", DomainEvent.sendCancelled(SendCancelled(draftID: "c"))), ("e", .sendUndone(SendUndone(draftID: "e")))] {
+            try event(.draftSaved(DraftSaved(draftID: d, draftVersion: 1, subject: "S \(d)", body: "b")))
+            try event(.messageQueued(MessageQueued(draftID: d, draftVersion: 1, messageID: "\(d)@x", dueAt: tick())))
+            try event(.sendFailed(SendFailed(draftID: d, reason: "stalled", permanent: false, retryAt: retry, serverFailure: true)))
+            XCTAssertEqual(try views().outboxPause(account: "acct")?.draftID, d)
+            try event(out)
+            XCTAssertNil(try views().outboxPause(account: "acct"), "\(d) is no longer going")
+        }
     }
 
     func testDedupAndNotificationFIFO() throws {

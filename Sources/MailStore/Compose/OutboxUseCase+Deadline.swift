@@ -26,8 +26,9 @@ extension OutboxUseCase {
     static func isServerFailure(_ error: any Error) -> Bool {
         guard let e = error as? SMTPClientError else { return false }
         switch e {
+        // `noGreeting`: a STARTTLS connection whose server stalled before its greeting (named so for the hint it gives).
         case .transport(.connectFailed), .transport(.timeout), .transport(.deadlinePassed), .transport(.connectionClosed),
-             .deliveryUnconfirmed, .temporaryFailure(stage: .greeting, _), .temporaryFailure(stage: .hello, _): return true
+             .transport(.noGreeting), .deliveryUnconfirmed, .temporaryFailure(stage: .greeting, _), .temporaryFailure(stage: .hello, _): return true
         default: return false
         }
     }

@@ -375,7 +375,8 @@ public struct OutboxUseCase {
         var out = try reclaimAbandoned(account: account).map { ($0, OutboxItem.State.draft) }
         var items = try views.outbox(account: account)
         if let pause = try views.outboxPause(account: account) {
-            if Timestamp.now < pause.until { return try waitForServer(pause, items: items, round: round, out: out) }
+            // A pause recorded past the longest backoff ahead (a clock stepped back since) has come, as any retry time.
+            if !RetryBackoff.hasCome(pause.until) { return try waitForServer(pause, items: items, round: round, out: out) }
             // Its retry time has come: the message the server did not serve goes first.
             if let i = items.firstIndex(where: { $0.draftID == pause.draftID }) { items.insert(items.remove(at: i), at: 0) }
         }
