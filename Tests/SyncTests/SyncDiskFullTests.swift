@@ -15,19 +15,10 @@ import XCTest
 /// is not allowed).
 final class SyncDiskFullTests: SyncTestCase {
     func testASyncThatFillsTheDiskFailsCleanlyAndTheRerunConverges() throws {
-        let fs: SmallFilesystem
-        do { fs = try SmallFilesystem(megabytes: 16) } catch {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }  // CI can mount: a failure stands
-            throw XCTSkip("\(error)")
-        }
+        let fs = try smallFilesystem()
         let c = try server()
         defer { c.logout() }
-        // Seeded filler text that zstd cannot shrink much.
-        var rng = SplitMix64(seed: 7)
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        let body = { (i: Int) in
-            (0..<40).map { _ in String((0..<76).map { _ in alphabet[Int(rng.next() % 64)] }) }.joined(separator: "\r\n") + " \(i)"
-        }
+        let body = SyncDiskFullTests.filler(seed: 7)
         for i in 0..<600 {
             _ = try c.append(to: .inbox, message: SyncTestCase.message("full\(i)", subject: "Filler \(i)", day: 1 + i % 27, body: body(i)),
                              flags: i % 3 == 0 ? ["\\Seen"] : [])
@@ -60,18 +51,10 @@ final class SyncDiskFullTests: SyncTestCase {
     /// came meanwhile arrives: it had ended for good (exit 3), though only authentication, certificate and
     /// configuration errors end a watch.
     func testAWatchWaitsOutAFullDiskAndGoesOn() throws {
-        let fs: SmallFilesystem
-        do { fs = try SmallFilesystem(megabytes: 16) } catch {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
-            throw XCTSkip("\(error)")
-        }
+        let fs = try smallFilesystem()
         let c = try server()
         defer { c.logout() }
-        var rng = SplitMix64(seed: 11)
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        let body = { (i: Int) in
-            (0..<40).map { _ in String((0..<76).map { _ in alphabet[Int(rng.next() % 64)] }) }.joined(separator: "\r\n") + " \(i)"
-        }
+        let body = SyncDiskFullTests.filler(seed: 11)
         _ = try c.append(to: .inbox, message: SyncTestCase.message("first", subject: "First", day: 1, body: "hello"), flags: [])
         views = nil
         store = nil
@@ -123,5 +106,22 @@ final class SyncDiskFullTests: SyncTestCase {
         watch.waitUntilExit()
         try mailstore(["verify"], env: env)
         try mailstore(["verify", "--views"], env: env)
+    }
+
+    /// A 16 MB tmpfs (skipped where mounting is not allowed, but not on CI, which can mount).
+    private func smallFilesystem() throws -> SmallFilesystem {
+        do { return try SmallFilesystem(megabytes: 16) } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }  // CI can mount: a failure stands
+            throw XCTSkip("\(error)")
+        }
+    }
+
+    /// Message `i`'s body: seeded filler text (40 lines of 76 base64 letters) that zstd cannot shrink much.
+    private static func filler(seed: UInt64) -> (Int) -> String {
+        var rng = SplitMix64(seed: seed)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        return { i in
+            (0..<40).map { _ in String((0..<76).map { _ in alphabet[Int(rng.next() % 64)] }) }.joined(separator: "\r\n") + " \(i)"
+        }
     }
 }
