@@ -23,11 +23,15 @@ import Glibc
     }
     /// True for what a damaged file can make reads of it and writes built from it meet: any of LMDB's own codes but
     /// those about resources and plain absence (keys out of order give `MDB_KEYEXIST` in an ordered write, a bad page's
-    /// sizes `MDB_BAD_VALSIZE` or `MDB_PAGE_FULL`, its flags `MDB_INCOMPATIBLE`, besides `isCorruption`'s).
+    /// sizes `MDB_BAD_VALSIZE` or `MDB_PAGE_FULL`, its flags `MDB_INCOMPATIBLE`, besides `isCorruption`'s), and but
+    /// those no file's bytes give: `MDB_PANIC` (this process's environment failed a write before), `MDB_BAD_DBI` (a
+    /// handle used after its table changed: a programming error) and `MDB_VERSION_MISMATCH` in the lock file (another
+    /// LMDB version's program holds the store open).
     @usableFromInline package var mayBeDamage: Bool {
-        let resources: [Int32] = [MDB_NOTFOUND, MDB_MAP_FULL, MDB_DBS_FULL, MDB_READERS_FULL, MDB_TLS_FULL, MDB_TXN_FULL,
-                                  MDB_CURSOR_FULL, MDB_MAP_RESIZED, MDB_BAD_RSLOT, MDB_BAD_TXN]
-        return code >= MDB_KEYEXIST && code <= MDB_LAST_ERRCODE && !resources.contains(code)
+        let notOfTheFile: [Int32] = [MDB_NOTFOUND, MDB_MAP_FULL, MDB_DBS_FULL, MDB_READERS_FULL, MDB_TLS_FULL, MDB_TXN_FULL,
+                                     MDB_CURSOR_FULL, MDB_MAP_RESIZED, MDB_BAD_RSLOT, MDB_BAD_TXN,
+                                     MDB_PANIC, MDB_BAD_DBI, MDB_VERSION_MISMATCH]
+        return code >= MDB_KEYEXIST && code <= MDB_LAST_ERRCODE && !notOfTheFile.contains(code)
     }
     /// True when the process ran short of something of its own, not of the file's making: address space or memory
     /// (`ENOMEM`, under `ulimit -v`), open files (`EMFILE`, `ENFILE`), reader slots (`MDB_READERS_FULL`).
@@ -52,7 +56,12 @@ import Glibc
         case MDB_MAP_FULL: "the database map is full and could not grow: free disk space"
         case MDB_READERS_FULL: "too many readers: close other mailstore processes"
         case MDB_CORRUPTED, MDB_PAGE_NOTFOUND: "the database file is corrupt: restore it from a backup"
-        case MDB_VERSION_MISMATCH, MDB_INVALID: "the file is not an LMDB database of a version this build reads"
+        case MDB_VERSION_MISMATCH:
+            "the file or its lock file is of another LMDB version: close any program built with another LMDB that uses "
+                + "this store, then run the command again"
+        case MDB_INVALID: "the file is not an LMDB database of a version this build reads"
+        case MDB_PANIC: "an earlier write of this process failed and LMDB stopped the environment: run the command again"
+        case MDB_BAD_DBI: "a table changed under this process (a programming error): run the command again and report it"
         case 13 /* EACCES */: "permission denied: check the store folder's owner and mode"
         case ENOSPC: "the disk is full: free space and run the command again (nothing of the failed write was stored)"
         case 11 /* EAGAIN */: "the environment is locked by another process"
