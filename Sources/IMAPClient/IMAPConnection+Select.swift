@@ -6,7 +6,9 @@ extension IMAPConnection {
     /// Sends `(QRESYNC (...))` when `qresync` is given (QRESYNC must have been enabled with
     /// ``enable(_:)``): the result then lists what vanished and changed since that state.
     /// Otherwise sends `(CONDSTORE)` when `condstore` is set and the server advertises CONDSTORE,
-    /// so the highest mod-sequence is reported.
+    /// so the highest mod-sequence is reported. A `HIGHESTMODSEQ` from a server that advertises neither CONDSTORE
+    /// nor QRESYNC is not taken (RFC 7162 section 3: no `CHANGEDSINCE` or `MODSEQ` may be sent to it, and a value it
+    /// does not keep up to date would hide other clients' flag changes from the "nothing changed" check).
     package func select(_ mailbox: MailboxName, readOnly: Bool = false, condstore: Bool = true,
                        qresync: QResyncParameters? = nil) throws(IMAPClientError) -> SelectedMailbox {
         let name = readOnly ? "EXAMINE" : "SELECT"
@@ -35,9 +37,12 @@ extension IMAPConnection {
         }
         return SelectedMailbox(
             name: mailbox, uidValidity: uidValidity, uidNext: state.uidNext,
-            highestModSeq: state.noModSeq ? nil : state.highestModSeq, exists: state.exists ?? 0,
+            highestModSeq: state.noModSeq || !advertisesModSeqs ? nil : state.highestModSeq, exists: state.exists ?? 0,
             flags: state.flags, permanentFlags: state.permanentFlags,
             readOnly: readOnly || completion.code == .readOnly, vanished: UIDSet(ranges: state.vanishedRanges),
             changed: state.changed)
     }
+
+    /// Whether the server advertises mod-sequences: CONDSTORE, or QRESYNC, which implies it (RFC 7162 section 3.2.3).
+    private var advertisesModSeqs: Bool { has("CONDSTORE") || has("QRESYNC") }
 }

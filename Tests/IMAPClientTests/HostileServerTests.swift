@@ -47,6 +47,24 @@ final class HostileServerTests: XCTestCase {
         }
     }
 
+    /// A server that advertises neither CONDSTORE nor QRESYNC but puts `HIGHESTMODSEQ` in its EXAMINE answer (Dovecot
+    /// with CONDSTORE taken off its capability list does): the value is not taken, so no sync sends it `CHANGEDSINCE`
+    /// (which such a server may answer BAD) or trusts a mod-sequence it does not keep for "nothing changed". With
+    /// CONDSTORE advertised the same answer's value is taken.
+    func testAModSequenceFromAServerWithoutCondstoreIsNotTaken() throws {
+        let select = "* 3 EXISTS\r\n* OK [UIDVALIDITY 7] v\r\n* OK [UIDNEXT 5] n\r\n* OK [HIGHESTMODSEQ 78] m\r\nA1 OK [READ-ONLY] x\r\n"
+        for (caps, expected) in [("IMAP4rev1", nil), ("IMAP4rev1 CONDSTORE", 78), ("IMAP4rev1 QRESYNC", 78)] as [(String, UInt64?)] {
+            let server = try ScriptedServer([
+                .send("* OK [CAPABILITY \(caps)] hi\r\n"), .readLine, .send(select), .readLine, .send("A2 OK bye\r\n"),
+                .waitForClose,
+            ])
+            let imap = try IMAPConnection.connect(endpoint(server))
+            XCTAssertEqual(try imap.select(.inbox, readOnly: true, condstore: false).highestModSeq, expected, caps)
+            imap.logout()
+            _ = try server.clientLines()
+        }
+    }
+
     func testAHugeSearchResultWithoutAKnownUIDNextIsRefusedBeforeExpanding() throws {
         let server = try ScriptedServer([
             .send("* OK [CAPABILITY IMAP4rev1 ESEARCH] hi\r\n"), .readLine,
