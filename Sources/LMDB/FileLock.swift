@@ -11,7 +11,7 @@ package final class FileLock {
     /// at once when another process holds a conflicting lock. Returns nil too when the file cannot be
     /// opened (a read-only store without the file: the caller goes on without it), and when `path` is a symbolic link
     /// (`ELOOP`): a lock file is never opened, let alone made, through a link (one planted in a store had an open
-    /// create or lock whatever it named).
+    /// create or lock whatever it named). `errno` tells which: `EWOULDBLOCK` for a lock held by another (`wait: false`).
     package static func acquire(_ path: String, exclusive: Bool, wait: Bool = true, create: Bool = true) -> FileLock? {
         var fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0o600)
         if fd < 0 && errno != ELOOP { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
@@ -20,7 +20,9 @@ package final class FileLock {
         if !wait { op |= LOCK_NB }
         while flock(fd, op) != 0 {
             if errno == EINTR { continue }
+            let refused = errno
             close(fd)
+            errno = refused
             return nil
         }
         return FileLock(fd: fd)

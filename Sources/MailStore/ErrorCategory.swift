@@ -31,7 +31,8 @@ public enum ErrorCategory: Sendable, Equatable {
         case is StoreError, is LinkedFileError, SearchIndexError.newerSchema, BackupError.destinationNotEmpty, BackupError.destinationIsLink,
              BackupError.destinationBusy: self = .store
         case BackupError.destinationInsideStore, BackupError.badDestination: self = .invalidInput
-        case SearchIndexError.timedOut, SearchIndexError.notBuilt, is SearchIndexBehind: self = .timedOut
+        case SearchIndexError.timedOut, SearchIndexError.notBuilt, SearchIndexError.privateNotBuilt, SearchIndexError.buildBusy,
+             is SearchIndexBehind: self = .timedOut
         case NotificationError.tooManyVIPs, NotificationError.tooManyMutedThreads: self = .refused
         case NotificationError.settingsBusy: self = .data
         case MailStoreError.badPointInTime, is NotificationError, ImportError.invalidAccount, ImportError.invalidFolder: self = .invalidInput

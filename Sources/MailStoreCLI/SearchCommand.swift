@@ -18,8 +18,8 @@ struct SearchCommand: ParsableCommand {
         --timeout counts the search index's catch-up with the log too: one stopped at it is said on stderr (the \
         results then miss the mail not indexed yet; JSON rows carry indexBehind), and what it indexed is kept.
         Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 8 past --timeout (also: the \
-        index is being built, or not yet through the --as-of point), 64 a malformed query (the message points at \
-        the position).
+        index is being built, here or by another process, or not yet through the --as-of point, or a private index \
+        of a read-only store not finished), 64 a malformed query (the message points at the position).
         """)
 
     enum Output: String, ExpressibleByArgument, CaseIterable {

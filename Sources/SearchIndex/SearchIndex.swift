@@ -368,7 +368,8 @@ package final class SearchIndex: @unchecked Sendable {
     private static func openOnce(folder: String, log: EventLog, through limit: UInt64?, deadline: UInt64?,
                                  progress: ((UInt64, UInt64) -> Void)?, notice: (String) -> Void) throws -> (index: SearchIndex, complete: Bool) {
         if let refusal = writeRefusal(folder) {
-            return (try openReadOnly(folder: folder, log: log, fileSystemReadOnly: refusal == EROFS, notice: notice), true)
+            return (try openReadOnly(folder: folder, log: log, fileSystemReadOnly: refusal == EROFS, through: limit, deadline: deadline,
+                                     progress: progress, notice: notice), true)
         }
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         removeStaleBuild(folder: folder)
@@ -414,7 +415,14 @@ package final class SearchIndex: @unchecked Sendable {
     /// A private index is built only on a read-only filesystem (`fileSystemReadOnly`): a writable store whose index
     /// folder this user may not write (another user's, left by a `sudo mailstore search`) and whose index cannot be read
     /// as it is fails with the reason, rather than rebuild the whole index at every search.
-    static func openReadOnly(folder: String, log: EventLog, fileSystemReadOnly: Bool, notice: (String) -> Void) throws -> SearchIndex {
+    ///
+    /// The private index is folded through `limit` (nil: the log's head) and bounded by `deadline` (nil: none): stopped
+    /// there, it is removed and `SearchIndexError.privateNotBuilt` thrown (nothing is kept: the next search builds it
+    /// again). Until 2026-12-07 it was built with no bound, past the search's `--timeout`. `progress`: its events
+    /// folded and to fold.
+    static func openReadOnly(folder: String, log: EventLog, fileSystemReadOnly: Bool, through limit: UInt64? = nil,
+                             deadline: UInt64? = nil, progress: ((UInt64, UInt64) -> Void)? = nil,
+                             notice: (String) -> Void) throws -> SearchIndex {
         let file = folder + "/" + fileName
         var why = "is missing"
         if FileManager.default.fileExists(atPath: file) {
@@ -448,10 +456,13 @@ package final class SearchIndex: @unchecked Sendable {
         notice("the search index's folder \(folder) cannot be written (a read-only filesystem or folder) and its index \(why): "
             + "building a private index in \(scratch), removed afterwards")
         do {
-            let built = try rebuild(folder: scratch, log: log, notice: notice)
+            let built = try rebuild(folder: scratch, log: log, through: limit, deadline: deadline, progress: progress, notice: notice)
             built.removesFolder = scratch
             built.scratchOwner = owner
             return built
+        } catch SearchIndexError.notBuilt(let folded, let head) {
+            owner.remove()
+            throw SearchIndexError.privateNotBuilt(folded: folded, head: head)
         } catch {
             owner.remove()
             throw error
@@ -570,9 +581,7 @@ package final class SearchIndex: @unchecked Sendable {
                                 resume: Bool = false, deadline: UInt64? = nil,
                                 progress: ((UInt64, UInt64) -> Void)? = nil, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
-        guard let buildLock = FileLock.acquire(folder + "/BUILD", exclusive: true) else {
-            throw SearchIndexError.io(folder + "/BUILD", String(cString: strerror(errno)))
-        }
+        let buildLock = try takeBuildLock(folder: folder, deadline: deadline, notice: notice)
         defer { buildLock.unlock() }
         if unlessFresh, let current = try openCurrent(folder: folder, notice: { _ in }), (try? current.logMismatch(log: log)) == .some(nil) {
             return current
@@ -618,6 +627,40 @@ package final class SearchIndex: @unchecked Sendable {
         }
         return try SearchIndex(path: file)
     }
+
+    /// The build lock of the index in `folder` (`folder/BUILD`, exclusive), taken once no other process holds it (its
+    /// build, a `replay` or a search's, ended or stopped), waiting at most until `deadline` (nil: as long as it takes):
+    /// then `SearchIndexError.buildBusy`. `notice` is told after `buildWaitNoticeSeconds` of waiting. Until 2026-12-07
+    /// the wait had no bound: a search that had to build the index (missing, or not this log's) while a `replay` or a
+    /// `search --build-index` built it waited for that whole build, past its `--timeout`.
+    static func takeBuildLock(folder: String, deadline: UInt64?, notice: (String) -> Void) throws -> FileLock {
+        let path = folder + "/BUILD"
+        let start = now()
+        var told = false
+        while true {
+            if let lock = FileLock.acquire(path, exclusive: true, wait: false) { return lock }
+            guard errno == EWOULDBLOCK else { throw SearchIndexError.io(path, String(cString: strerror(errno))) }
+            if isPast(deadline) { throw SearchIndexError.buildBusy(folder: folder) }
+            if !told, now() - start >= UInt64(buildWaitNoticeSeconds * 1e9) {
+                told = true
+                notice("waiting for another mailstore process's build of the search index in \(folder) (a `replay`, a `search "
+                    + "--build-index` or another search) to end" + (deadline == nil ? "" : ", at most until this search's time limit"))
+                if deadline == nil {
+                    guard let lock = FileLock.acquire(path, exclusive: true) else {
+                        throw SearchIndexError.io(path, String(cString: strerror(errno)))
+                    }
+                    return lock
+                }
+            }
+            // Polled: `flock` itself waits with no bound.
+            usleep(buildLockPollMicroseconds)
+        }
+    }
+
+    /// Seconds a wait for another process's build lock lasts before it is said (`takeBuildLock`).
+    static let buildWaitNoticeSeconds = 2.0
+    /// How often a wait bounded by a deadline tries the build lock again (`takeBuildLock`), in microseconds.
+    static let buildLockPollMicroseconds: UInt32 = 20_000
 
     /// The suffix of a build kept aside when it stopped at its deadline (`index.sqlite.partial`), for the next build
     /// to go on from (`rebuild(resume:)`): written only between two of its transactions and flushed to disk before the

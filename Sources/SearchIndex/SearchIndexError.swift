@@ -24,6 +24,14 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     /// events through `folded` of `head` folded: kept aside (`partialSuffix`) for the next build to go on from, nothing
     /// put in place yet. `MailStore.search` says it as `SearchIndexBehind`.
     case notBuilt(folded: UInt64, head: UInt64)
+    /// A private index (built for one search of a store whose index cannot be written or used: `openReadOnly`, a search
+    /// as of a point) stopped at its deadline with the events through `folded` of `head` folded: not kept (it goes
+    /// with its folder), so nothing to search. `MailStore.search` says it as `SearchIndexBehind`.
+    case privateNotBuilt(folded: UInt64, head: UInt64)
+    /// Another process held the index's build lock (`BUILD`: a `replay`, a `search --build-index`, another search
+    /// building it) until this one's deadline (`rebuild(deadline:)`): nothing built here, nothing to search yet.
+    /// `MailStore.search` says it as `SearchIndexBehind`.
+    case buildBusy(folder: String)
 
     /// Whether this is SQLite's `SQLITE_BUSY`: another connection holds the file (or the switch lock) past the wait.
     var isBusy: Bool {
@@ -61,6 +69,12 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .notBuilt(let folded, let head):
             "search index: its build stopped at its time limit with \(folded) of the log's \(head) events folded (kept: the next "
                 + "build goes on from there); `mailstore search --build-index` finishes it with no time limit"
+        case .privateNotBuilt(let folded, let head):
+            "search index: the private index built for this search stopped at its time limit with \(folded) of \(head) events "
+                + "folded (not kept: the store's index folder cannot be written); allow more time (--timeout)"
+        case .buildBusy(let folder):
+            "search index: another mailstore process is building the index in \(folder) (a `replay`, a `search --build-index` "
+                + "or another search) and it was not done within this one's time limit; run the command again when it ends"
         case .timedOut(let seconds):
             "search: stopped after its limit of \(String(format: "%g", seconds)) s; "
                 + "narrow the query (longer prefixes or fewer of them, fewer or rarer words, a filter such as folder: or date:) "

@@ -135,4 +135,92 @@ final class SearchCatchUpLimitTests: CLITestCase {
         let usage = try mailstore(["search"], expect: 64)
         XCTAssertTrue(usage.stderr.contains("--build-index"), usage.stderr)
     }
+
+    /// Mounts the store read-only over itself (a backup on read-only media), or skips (fails under CI) when it cannot.
+    func mountStoreReadOnly() throws -> ReadOnlyMount {
+        guard let mount = ReadOnlyMount(store) else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("cannot make a read-only bind mount") }
+            throw XCTSkip("cannot make a read-only bind mount (needs root; CI=true makes this a failure)")
+        }
+        return mount
+    }
+
+    /// Another process building the index (its build lock held here, let go after 8 s): the search waits for it only
+    /// until its limit, then exits 8 saying so, live or as of a point; once it is let go, a search builds the index.
+    /// Until the thirteenth round the search waited for the whole build (8 s here).
+    func testWaitingForAnotherProcesssBuildStopsAtTheLimit() throws {
+        try mailstore("init")
+        try importSixty()
+        let head = try headSequence()
+        let folder = store + "/views/search"
+        if !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let fd = open(folder + "/BUILD", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        XCTAssertEqual(flock(fd, LOCK_EX), 0)
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 8) {
+            close(fd)
+            released.signal()
+        }
+        defer { released.wait() }
+        for args in [["search", "*", "--timeout", String(Self.limit), "--json"],
+                     ["search", "*", "--as-of", String(head), "--timeout", String(Self.limit), "--json"]] {
+            let (r, seconds) = try slowMailstore(args, expect: 8)
+            XCTAssertLessThan(seconds, Self.limit + Self.slack, "the limit holds the wait: \(args)")
+            XCTAssertEqual(r.stdout, "")
+            XCTAssertTrue(r.stderr.contains("another mailstore process is building the search index")
+                && r.stderr.contains("ran out waiting for it"), r.stderr)
+        }
+        released.wait()
+        released.signal()
+        let all = try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(all.count, 60)
+    }
+
+    /// A store on a read-only filesystem with no index: the private index each search builds is built within the limit,
+    /// live or as of a point; one not finished exits 8 saying it is not kept, and nothing is left of it; with time
+    /// enough, the search answers. Until the thirteenth round the build took what it took (~10 s here) past the limit.
+    func testAPrivateIndexOfAReadOnlyStoreIsBuiltWithinTheLimit() throws {
+        try mailstore("init")
+        try importSixty()
+        let head = try headSequence()
+        let mount = try mountStoreReadOnly()
+        defer { withExtendedLifetime(mount) {} }
+        let before = try ReadOnlyMount.listing(store)
+        for args in [["search", "*", "--timeout", String(Self.limit), "--json"],
+                     ["search", "*", "--as-of", String(head), "--timeout", String(Self.limit), "--json"]] {
+            let (r, seconds) = try slowMailstore(args, expect: 8)
+            XCTAssertLessThan(seconds, Self.limit + Self.slack, "the limit holds the private build: \(args)")
+            XCTAssertEqual(r.stdout, "")
+            XCTAssertTrue(r.stderr.contains("builds a private index of its own") && r.stderr.contains("is not kept")
+                && r.stderr.contains("events it needs folded"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("--build-index`"), "a private index is not kept: --build-index does not help: \(r.stderr)")
+        }
+        XCTAssertEqual(try ReadOnlyMount.listing(store), before, "nothing in the store written")
+        let all = try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(all.count, 60)
+    }
+
+    /// A store on a read-only filesystem whose index is behind a point searched: the scratch index `--as-of` folds up to
+    /// the point is built within the limit, and one not finished exits 8 saying so; with time enough, the search answers.
+    /// Until the thirteenth round it was folded with no bound (~10 s here).
+    func testTheScratchIndexOfAnAsOfSearchIsBuiltWithinTheLimit() throws {
+        try mailstore("init")
+        try importSixty()
+        XCTAssertEqual(try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json")).count, 60)
+        _ = try generateCorpus(CorpusOptions(messages: 5, outputDirectory: dir.file("md2"), seed: 12))
+        try mailstore("import", "--maildir", dir.file("md2"), "--account", "demo", "--quiet")
+        let head = try headSequence()
+        let mount = try mountStoreReadOnly()
+        defer { withExtendedLifetime(mount) {} }
+        let (r, seconds) = try slowMailstore(["search", "*", "--as-of", String(head), "--timeout", String(Self.limit), "--json"],
+                                             expect: 8)
+        XCTAssertLessThan(seconds, Self.limit + Self.slack, "the limit holds the scratch index")
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertTrue(r.stderr.contains("builds a private index of its own") && r.stderr.contains("is not kept"), r.stderr)
+        let all = try rows(try mailstore("search", "*", "--as-of", String(head), "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(all.count, 65)
+    }
 }

@@ -185,10 +185,9 @@ extension MailStore {
             } catch let e as SearchIndexError {
                 // A newer build's index is not folded anew beside it either: the same answer as a live search.
                 if case .newerSchema = e { throw e }
-                // A build stopped at the limit is gone on with by the next search, not folded again in a scratch folder.
-                if case .notBuilt(let folded, _) = e {
-                    throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: folded, needed: snapshot.sequence, building: true)
-                }
+                // A build stopped at the limit is gone on with by the next search, not folded again in a scratch folder;
+                // another process's build is not either, nor is a private index stopped at the limit.
+                if let behind = MailStore.searchIndexBehind(e, needed: snapshot.sequence, timeLimit: timeLimit) { throw behind }
                 live = nil
             } catch {
                 live = nil
@@ -208,19 +207,39 @@ extension MailStore {
             if live != nil, !complete, let checkpoint {
                 throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: checkpoint, needed: snapshot.sequence, building: false)
             }
-            // Inside the snapshot's scratch folder, so it goes with it.
-            return (try SearchIndex.rebuild(folder: try snapshot.scratch.path() + "/search", log: log, through: snapshot.sequence), 0, false)
+            // Inside the snapshot's scratch folder, so it goes with it; within the limit (what it folded goes with it too).
+            do {
+                return (try SearchIndex.rebuild(folder: try snapshot.scratch.path() + "/search", log: log, through: snapshot.sequence,
+                                                deadline: deadline, progress: progress), 0, false)
+            } catch SearchIndexError.notBuilt(let folded, let needed) {
+                throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: folded, needed: needed, cause: .privateIndex)
+            }
         }
         try ViewStore.checkFolder(directory.viewsPath)
         let opened: (index: SearchIndex, complete: Bool)
         do {
             opened = try SearchIndex.open(folder: searchFolder, log: log, deadline: deadline, progress: progress, notice: notice)
-        } catch SearchIndexError.notBuilt(let folded, let head) {
-            throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: folded, needed: head, building: true)
+        } catch let e as SearchIndexError {
+            guard let behind = MailStore.searchIndexBehind(e, needed: try log.head().sequence, timeLimit: timeLimit) else { throw e }
+            throw behind
         }
         guard !opened.complete || opened.index.readOnly else { return (opened.index, 0, false) }
         let checkpoint = try opened.index.checkpoint(), head = try log.head().sequence
         return (opened.index, head > checkpoint ? head - checkpoint : 0, !opened.complete)
+    }
+
+    /// What a search says of `error` from opening its index within its time limit (`timeLimit`, seconds): a build
+    /// stopped there (the store's, kept aside, or a private one, not kept), or another process's build waited for until
+    /// then, as `SearchIndexBehind` (`needed`: the event the search needs the index through, for an error that does not
+    /// say it); nil for any other error.
+    static func searchIndexBehind(_ error: SearchIndexError, needed: UInt64, timeLimit: Double?) -> SearchIndexBehind? {
+        let seconds = timeLimit ?? 0
+        switch error {
+        case .notBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .building)
+        case .privateNotBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .privateIndex)
+        case .buildBusy: return SearchIndexBehind(seconds: seconds, folded: 0, needed: needed, cause: .anotherBuild)
+        default: return nil
+        }
     }
 
     /// Rebuilds the search view from the log (what `replay` does for it).

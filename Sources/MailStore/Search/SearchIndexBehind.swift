@@ -1,36 +1,67 @@
 /// A search that could not be answered within its time limit because the search index was not folded far enough:
 /// being built (missing, or not this log's) and not finished, or, for a search as of a point, not yet through that
-/// point. What was folded is kept (nothing is lost): the next search, or `mailstore search --build-index`, goes on from
-/// there. Of category `ErrorCategory.timedOut` (exit code 8).
+/// point; another process building it still; or a private index built for this search alone not finished. What was
+/// folded into the store's index is kept (nothing is lost): the next search, or `mailstore search --build-index`, goes
+/// on from there. Of category `ErrorCategory.timedOut` (exit code 8).
 public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Why the index was not far enough.
+    public enum Cause: Sendable, Equatable {
+        /// The store's index is being built (a build kept aside, nothing searchable yet).
+        case building
+        /// The store's index is folded short of the point of a search as of one.
+        case shortOfPoint
+        /// Another process (a `replay`, a `search --build-index`, another search) held the index's build until the limit.
+        case anotherBuild
+        /// The store's index cannot be written (a read-only filesystem) or used as of the point searched, and the private
+        /// index built for this search did not finish: it is not kept, so the next search builds it again.
+        case privateIndex
+    }
+
     /// The search's time limit in seconds.
     public var seconds: Double
-    /// The last event the index (or its build) has folded.
+    /// The last event the index (or its build) has folded (0 for `Cause.anotherBuild`: another process's build).
     public var folded: UInt64
     /// The event through which the search needs it: the log's head, or the point of a search as of one.
     public var needed: UInt64
-    /// True when the index is being built (a build kept aside, nothing searchable yet); false for a live index
-    /// folded short of a search's point.
-    public var building: Bool
+    /// Why it was not far enough.
+    public var cause: Cause
 
-    public init(seconds: Double, folded: UInt64, needed: UInt64, building: Bool) {
+    /// True when there was nothing to search yet (the index being built, here or by another process, or a private
+    /// one); false for a live index folded short of a search's point.
+    public var building: Bool { cause != .shortOfPoint }
+
+    public init(seconds: Double, folded: UInt64, needed: UInt64, cause: Cause) {
         self.seconds = seconds
         self.folded = folded
         self.needed = needed
-        self.building = building
+        self.cause = cause
+    }
+
+    /// `building` true: `Cause.building`; false: `Cause.shortOfPoint`.
+    public init(seconds: Double, folded: UInt64, needed: UInt64, building: Bool) {
+        self.init(seconds: seconds, folded: folded, needed: needed, cause: building ? .building : .shortOfPoint)
     }
 
     public var description: String {
         let limit = "this search's limit of \(SearchAnswer.seconds(seconds)) s"
         let what: String
-        if building {
+        switch cause {
+        case .building:
             what = folded >= needed
                 ? "the search index is being built: every event of the log is folded, but its end (merging and sorting it, "
                     + "about 50 s a million messages) was not expected to fit in what was left of \(limit)"
                 : "the search index is being built and \(limit) ran out with \(folded) of the log's \(needed) events folded"
-        } else {
+        case .shortOfPoint:
             what = "the search index is folded through event \(folded), short of the point searched (event \(needed)), and "
                 + "\(limit) ran out bringing it there"
+        case .anotherBuild:
+            return "search: another mailstore process is building the search index (a `replay`, a `search --build-index` or "
+                + "another search) and \(limit) ran out waiting for it. Search again when it ends, or with a longer --timeout"
+        case .privateIndex:
+            return "search: the store's search index cannot be used here (its folder cannot be written, or it is not folded "
+                + "through the point searched), so this search builds a private index of its own, and \(limit) ran out with "
+                + "\(folded) of the \(needed) events it needs folded. A private index is not kept: search again with a longer "
+                + "--timeout (the whole build is made again), or search where the store can be written"
         }
         return "search: \(what) (what is done is kept: the next search or build goes on from there). Run `mailstore search "
             + "--build-index` to finish it with no time limit (progress shown on a terminal), or search again with a longer --timeout"
