@@ -16,7 +16,8 @@ struct SearchCommand: ParsableCommand {
           mailstore search -- -is:read from:bob      (a query that begins with - comes after --)
           mailstore search --build-index             (index everything now, no time limit)
         --timeout counts the search index's catch-up with the log too: one stopped at it is said on stderr (the \
-        results then miss the mail not indexed yet; JSON rows carry indexBehind), and what it indexed is kept.
+        results then miss the mail not indexed yet; JSON rows carry indexBehind, and --json --envelope prints \
+        {"indexBehind": N, "rows": [...]}, telling it with no rows too), and what it indexed is kept.
         Exit codes: 0 (also when nothing matches), 2 store missing, 3 database error, 8 past --timeout (also: the \
         index is being built, here or by another process, or not yet through the --as-of point, or a private index \
         of a read-only store not finished), 64 a malformed query (the message points at the position).
@@ -66,6 +67,10 @@ struct SearchCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
+    @Flag(name: .long,
+          help: "With --json: one object {\"indexBehind\": N, \"rows\": [...]} instead of the array of rows, so that an index behind the log is told also when nothing matched.")
+    var envelope = false
+
     /// The most rows one search returns.
     static let maxRows = MailStore.maxSearchRows
 
@@ -76,6 +81,7 @@ struct SearchCommand: ParsableCommand {
             throw ValidationError("give a query; * matches every message (or --build-index alone to build the search index)")
         }
         if !(timeout >= 0.1 && timeout <= 3_600) { throw ValidationError("--timeout must be between 0.1 and 3600 seconds") }
+        if envelope, !json { throw ValidationError("--envelope shapes the JSON output: give --json with it") }
     }
 
     func run() throws {
@@ -122,16 +128,25 @@ struct SearchCommand: ParsableCommand {
                 throw ExitCode.validationFailure
             }
             if let warning = answer.warning { Terminal.warning(warning) }
-            try print(answer.rows)
+            try print(answer)
         }
     }
 
-    func print(_ rows: [SearchResult]) throws {
+    /// The JSON of `--envelope`: the rows and how far behind the log the search index was (0: not at all), which the
+    /// bare array can only say in its rows.
+    struct Envelope: Encodable {
+        var rows: [SearchResult]
+        var indexBehind: UInt64
+    }
+
+    func print(_ answer: SearchAnswer) throws {
+        let rows = answer.rows
         var out = OutputBuffer()
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            out.write(JSONText.string(try e.encode(rows)) + "\n")
+            let data = envelope ? try e.encode(Envelope(rows: rows, indexBehind: answer.indexBehind)) : try e.encode(rows)
+            out.write(JSONText.string(data) + "\n")
             out.flush()
             return
         }

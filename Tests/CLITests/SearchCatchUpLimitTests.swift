@@ -223,4 +223,45 @@ final class SearchCatchUpLimitTests: CLITestCase {
         let all = try rows(try mailstore("search", "*", "--as-of", String(head), "--output", "messages", "--limit", "1000", "--json"))
         XCTAssertEqual(all.count, 65)
     }
+
+    struct Envelope: Decodable {
+        var rows: [Row]
+        var indexBehind: UInt64
+    }
+
+    /// `--json --envelope`: one object whose `indexBehind` tells a catch-up stopped at the limit also when no row
+    /// matched (the bare array is `[]` then, and stays the default); 0 once the index is caught up; refused without
+    /// `--json`. Until the thirteenth round only stderr said it when nothing matched.
+    func testAnEnvelopeTellsTheIndexWasBehindWhenNothingMatched() throws {
+        try mailstore("init")
+        XCTAssertEqual(try mailstore("search", "*", "--json").stdout, "[]\n")
+        try importSixty()
+        let miss = ["search", "zqxjkvnomatch", "--timeout", String(Self.limit), "--json"]
+        let (bare, _) = try slowMailstore(miss, expect: 0)
+        XCTAssertEqual(bare.stdout, "[]\n", "the default shape as it was")
+        XCTAssertTrue(bare.stderr.contains("events behind the log"), bare.stderr)
+        let (wrapped, seconds) = try slowMailstore(miss + ["--envelope"], expect: 0)
+        XCTAssertLessThan(seconds, Self.limit + Self.slack)
+        let behind = try JSONDecoder().decode(Envelope.self, from: Data(wrapped.stdout.utf8))
+        XCTAssertEqual(behind.rows.count, 0)
+        XCTAssertGreaterThan(behind.indexBehind, 0, wrapped.stdout)
+        XCTAssertTrue(wrapped.stdout.hasPrefix("{\"indexBehind\":"), wrapped.stdout)
+        // Rows found while behind: the same rows as the array's, each still carrying it.
+        let (some, _) = try slowMailstore(["search", "*", "--output", "messages", "--limit", "1000", "--timeout", String(Self.limit),
+                                           "--json", "--envelope"], expect: 0)
+        let partial = try JSONDecoder().decode(Envelope.self, from: Data(some.stdout.utf8))
+        XCTAssertGreaterThan(partial.indexBehind, 0, some.stdout)
+        XCTAssertTrue(partial.rows.allSatisfy { $0.indexBehind == partial.indexBehind }, some.stdout)
+        // Caught up: 0, and the rows as the array has them.
+        let full = try JSONDecoder().decode(Envelope.self, from: Data(try mailstore("search", "*", "--output", "messages", "--limit", "1000",
+                                                                                     "--json", "--envelope").stdout.utf8))
+        XCTAssertEqual(full.indexBehind, 0)
+        XCTAssertEqual(full.rows.map(\.emailIds), try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json")).map(\.emailIds))
+        XCTAssertEqual(full.rows.count, 60)
+        let none = try JSONDecoder().decode(Envelope.self, from: Data(try mailstore("search", "zqxjkvnomatch", "--json", "--envelope").stdout.utf8))
+        XCTAssertEqual(none.indexBehind, 0)
+        XCTAssertEqual(none.rows.count, 0)
+        let usage = try mailstore(["search", "*", "--envelope"], expect: 64)
+        XCTAssertTrue(usage.stderr.contains("--envelope") && usage.stderr.contains("--json"), usage.stderr)
+    }
 }
