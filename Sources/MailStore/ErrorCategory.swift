@@ -45,6 +45,9 @@ public enum ErrorCategory: Sendable, Equatable {
         case DraftError.offline: self = .server
         case is DraftError: self = .refused
         case AccountError.oauth(let e), SyncError.credential(.oauth(let e)): self = e.needsUser ? .configuration : .server
+        // A token file not written (or its room not set aside: a full disk) is a file failure, as LMDB's: exit 3.
+        case let e as AccountError where e.isWriteFailure: self = .data
+        case SyncError.credential(let e) where e.isWriteFailure: self = .data
         case is AccountError, SyncError.credential, CategorizeError.categorizerOff, ImportError.accountIsConfigured,
              ImportError.accountNameLike: self = .configuration
         case let e as OAuthError: self = e.needsUser ? .configuration : .server

@@ -46,6 +46,8 @@ package struct MailstoreCommand: ParsableCommand {
         // A write past the file-size limit (`ulimit -f`) fails with EFBIG, which says so, rather than killing the process
         // with SIGXFSZ mid-write, without a word (a backup died so, exit 153, its half-written folder left).
         signal(SIGXFSZ, SIG_IGN)
+        // The library's warnings (a rotated OAuth refresh token that could not be written) as the CLI's own.
+        CredentialSource.setWarningHandler { Terminal.warning($0) }
         let raw: [[UInt8]]
         do { raw = try ProcessArguments.raw() } catch {
             Terminal.error("\(error)")

@@ -25,6 +25,12 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
     case nameHeldAnotherMailbox(name: String, login: String, host: String)
     /// Mail imported without a server is filed under the name: an account would take it for the server's.
     case nameHoldsImportedMail(String)
+    /// An OAuth refresh was not made: the room for the new tokens (``OAuthTokenReservation``, the token file's maximum)
+    /// could not be set aside beside the token `file` (`diskFull`: for want of space); nothing was sent, the sign-in
+    /// stays valid.
+    case noRoomForToken(account: String, file: String, reason: String, diskFull: Bool)
+    /// The account's secret (an OAuth token file) could not be written to `file` (`diskFull`: for want of space).
+    case secretNotWritten(file: String, reason: String, diskFull: Bool)
 
     public var description: String {
         switch self {
@@ -48,6 +54,29 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
         case .nameHoldsImportedMail(let n):
             "mail imported without a server is filed under \"\(n)\": an account of that name would take it for the server's; "
                 + "choose another name"
+        case .noRoomForToken(let account, let file, let reason, let diskFull):
+            "the sign-in of \(account) was not refreshed: no room could be set aside for its new tokens beside \(file) "
+                + "(\(OAuthTokenFile.maxBytes / 1024) KiB, before the refresh: \(reason)); nothing was sent to the OAuth server and the "
+                + "sign-in stays valid; " + (diskFull ? "the disk is full: free space and run the command again" : "run the command again")
+        case .secretNotWritten(let file, let reason, let diskFull):
+            "cannot write the account's secret to \(file) (\(reason))"
+                + (diskFull ? "; the disk is full: free space and run the command again" : "")
+        }
+    }
+
+    /// Whether it is a full disk (or quota): freeing space and trying again helps.
+    public var isDiskFull: Bool {
+        switch self {
+        case .noRoomForToken(_, _, _, let diskFull), .secretNotWritten(_, _, let diskFull): diskFull
+        default: false
+        }
+    }
+
+    /// Whether a secret could not be written (or room for it not set aside): a file failure, not a setting.
+    public var isWriteFailure: Bool {
+        switch self {
+        case .noRoomForToken, .secretNotWritten: true
+        default: false
         }
     }
 }

@@ -66,14 +66,20 @@ extension CredentialSource {
     /// token: the one the server rotated to, else the one read under the lock; a file whose refresh token changed
     /// again by the time of the write (or that is gone) is left as it is.
     ///
+    /// Before the request goes out, room for the file's next version is set aside beside it (``OAuthTokenReservation``,
+    /// the file's maximum, 256 KiB): when it cannot be (a full disk) nothing is sent and the refresh token stays valid
+    /// (``AccountError/noRoomForToken(account:file:reason:diskFull:)``); the server's answer is written into that room.
+    /// Tokens that still cannot be written are kept in memory for this process (``OAuthUnstoredTokens``), used and
+    /// written when next asked for, with a warning (``setWarningHandler(_:)``).
+    ///
     /// The refresh, the lock's wait, retries and waits included, ends within `timeoutSeconds` (default
     /// ``defaultRefreshSeconds``; 0.5 to 3600) and by ``refreshDeadline`` when one is bound. A revoked refresh
     /// token throws an error saying to run `mailstore account login NAME` again.
     public func oauthAccessToken(forceRefresh: Bool, refused: String? = nil, caFile: String? = nil,
                                  timeoutSeconds: Double? = nil) throws(AccountError) -> String {
         guard case .oauth(let path) = self else { return try secret() }
-        let seen = try OAuthTokenFile.read(path)
-        if !forceRefresh, let token = seen.usableAccessToken(margin: CredentialSource.refreshMarginSeconds) { return token }
+        let (seen, seenUnstored) = try OAuthUnstoredTokens.current(OAuthTokenFile.read(path), path: path)
+        if !forceRefresh, !seenUnstored, let token = seen.usableAccessToken(margin: CredentialSource.refreshMarginSeconds) { return token }
         let asked = timeoutSeconds ?? CredentialSource.defaultRefreshSeconds
         let limit = asked.isFinite ? min(max(asked, 0.5), 3600) : CredentialSource.defaultRefreshSeconds
         // On the monotonic clock from here (a bound given as a wall time converted now): a step does not stretch it.
@@ -84,10 +90,18 @@ extension CredentialSource {
         let lock = try OAuthRefreshLock(tokenFile: path, account: oauthAccount, until: deadline)
         defer { lock.release() }
         // Read again under the lock: the state before it may be another process's refresh old.
-        var file = try OAuthTokenFile.read(path)
+        var onDisk = try OAuthTokenFile.read(path)
+        var (file, unstored) = OAuthUnstoredTokens.current(onDisk, path: path)
         if let token = file.usableAccessToken(margin: CredentialSource.refreshMarginSeconds), !forceRefresh || token != stale {
+            // Tokens kept in memory: written now if they can be (else kept, as they are).
+            if unstored, (try? OAuthTokenReservation(tokenFile: path, account: oauthAccount).store(file)) != nil {
+                OAuthUnstoredTokens.forget(path)
+            }
             return token
         }
+        // Room for the tokens before the request: a rotating server spends the refresh token when it answers.
+        let room = try OAuthTokenReservation(tokenFile: path, account: oauthAccount)
+        defer { room.cancel() }
         var used = try file.currentRefreshToken(account: oauthAccount)
         let tokens: OAuthClient.Tokens
         do throws(OAuthError) {
@@ -97,7 +111,7 @@ extension CredentialSource {
             // Refused: when someone replaced the refresh token without the lock meanwhile, it is the current one.
             let again = try OAuthTokenFile.read(path)
             guard let newer = try? again.currentRefreshToken(account: oauthAccount), newer != used else { throw .oauth(error) }
-            (file, used) = (again, newer)
+            (file, used, onDisk, unstored) = (again, newer, again, false)
             do throws(OAuthError) {
                 tokens = try OAuthClient(config: file.config, account: oauthAccount, caFile: caFile).refresh(used, until: deadline)
             } catch {
@@ -106,11 +120,33 @@ extension CredentialSource {
         }
         file.accessToken = tokens.accessToken
         file.accessTokenExpires = tokens.expires.timeIntervalSince1970
-        if let rotated = tokens.refreshToken, file.refreshTokenCommand == nil { file.refreshToken = rotated }
+        let rotated = tokens.refreshToken.map { $0 != used } ?? false
+        if let new = tokens.refreshToken, file.refreshTokenCommand == nil { file.refreshToken = new }
         // A refresh token replaced meanwhile without the lock is a newer sign-in than the one refreshed here, and a
         // file deleted meanwhile an account removed: either is left as it is.
-        if file.refreshTokenCommand == nil, (try? OAuthTokenFile.read(path))?.refreshToken != used { return tokens.accessToken }
-        try file.write(path)
+        if file.refreshTokenCommand == nil, (try? OAuthTokenFile.read(path))?.refreshToken != onDisk.refreshToken {
+            OAuthUnstoredTokens.forget(path)
+            return tokens.accessToken
+        }
+        do throws(AccountError) {
+            try room.store(file)
+            OAuthUnstoredTokens.forget(path)
+        } catch {
+            OAuthUnstoredTokens.keep(file, path: path, onDisk: onDisk.refreshToken)
+            if rotated || unstored, file.refreshTokenCommand == nil, case .secretNotWritten(let at, let reason, let diskFull) = error {
+                let warn = OAuthUnstoredTokens.warn.withLock { $0 }
+                warn("the OAuth server replaced the refresh token of \(oauthAccount), but writing the new one to \(at) failed "
+                     + "(\(reason)\(diskFull ? ": the disk is full" : "")); it is kept in memory and used while this command runs, and "
+                     + "written as soon as it can be: \(diskFull ? "free space now" : "mend that now"); should the command end first, the "
+                     + "sign-in is lost (the file holds the replaced token): run `mailstore account login \(oauthAccount)` then")
+            }
+        }
         return tokens.accessToken
+    }
+
+    /// Where warnings of the token handling go (a rotated refresh token that could not be written, kept in memory):
+    /// standard error, `mailstore: warning: ...`, until this is called (the CLI passes its own, sanitised writer).
+    public static func setWarningHandler(_ handler: @escaping @Sendable (String) -> Void) {
+        OAuthUnstoredTokens.warn.withLock { $0 = handler }
     }
 }

@@ -22,7 +22,8 @@ public struct OAuthTokenFile: Sendable, Equatable, Codable {
         self.refreshTokenCommand = refreshTokenCommand
     }
 
-    /// Files larger than this are refused.
+    /// Files larger than this are neither read nor written (256 KiB); a refresh sets this much room aside before it
+    /// goes out (``OAuthTokenReservation``).
     static let maxBytes = 256 * 1024
 
     /// Reads the file at `path` (it must be a regular file of mode 0600 or stricter).
@@ -37,33 +38,71 @@ public struct OAuthTokenFile: Sendable, Equatable, Codable {
         }
     }
 
-    /// Writes the file at `path` atomically with mode 0600 (the folder made 0700 when missing).
+    /// Writes the file at `path` atomically with mode 0600 (the folder made 0700 when missing); throws
+    /// ``AccountError/secretNotWritten(file:reason:diskFull:)`` saying what failed (the old file left as it was).
+    /// A refresh writes through an ``OAuthTokenReservation`` made before it instead.
     public func write(_ path: String) throws(AccountError) {
         let folder = (path as NSString).deletingLastPathComponent
         let tmp = path + ".tmp-\(getpid())"
+        // `code` read before `what` is made (making a string may change errno).
+        func failed(_ what: String, _ code: Int32) -> AccountError {
+            unlink(tmp)
+            return .secretNotWritten(file: path, reason: "\(what): \(String(cString: strerror(code)))", diskFull: code == ENOSPC || code == EDQUOT)
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            let e = JSONEncoder()
-            e.outputFormatting = [.sortedKeys]
-            let data = try e.encode(self)
-            let fd = StoreDirectory.createPrivateTemporary(tmp)
-            guard fd >= 0 else { throw AccountError.credentialUnavailable("cannot create \(tmp): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            guard written == data.count, fchmod(fd, 0o600) == 0, fsync(fd) == 0 else {
-                unlink(tmp)
-                throw AccountError.credentialUnavailable("cannot write \(tmp): \(String(cString: strerror(errno)))")
-            }
-            guard rename(tmp, path) == 0 else {
-                unlink(tmp)
-                throw AccountError.credentialUnavailable("cannot rename \(tmp): \(String(cString: strerror(errno)))")
-            }
-        } catch let error as AccountError {
-            throw error
         } catch {
-            unlink(tmp)
-            throw .credentialUnavailable("cannot write \(path): \(error)")
+            throw .secretNotWritten(file: path, reason: "cannot make \(folder): \(error)", diskFull: false)
+        }
+        let data: Data
+        do { data = try encoded() } catch { throw .secretNotWritten(file: path, reason: "\(error)", diskFull: false) }
+        guard data.count <= OAuthTokenFile.maxBytes else { throw OAuthTokenFile.tooLarge(data.count, path) }
+        let fd = StoreDirectory.createPrivateTemporary(tmp)
+        guard fd >= 0 else {
+            let code = errno
+            throw failed("cannot create \(tmp)", code)
+        }
+        defer { close(fd) }
+        guard OAuthTokenFile.writeAll(fd, data), fchmod(fd, 0o600) == 0, fsync(fd) == 0 else {
+            let code = errno
+            throw failed("cannot write \(tmp)", code)
+        }
+        guard rename(tmp, path) == 0 else {
+            let code = errno
+            throw failed("cannot rename \(tmp)", code)
+        }
+    }
+
+    /// The error of a file of `bytes` bytes, over ``maxBytes`` (it could not be read back), for `path`.
+    static func tooLarge(_ bytes: Int, _ path: String) -> AccountError {
+        .secretNotWritten(file: path, reason: "the tokens take \(bytes) bytes, over the file's \(maxBytes / 1024) KiB", diskFull: false)
+    }
+
+    /// The file's bytes (JSON, keys sorted).
+    func encoded() throws -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return try e.encode(self)
+    }
+
+    /// Writes all of `data` at the start of `fd` (short writes and `EINTR` gone on with); false with `errno` set when a
+    /// write fails.
+    static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(done))
+                if n > 0 {
+                    done += n
+                } else if n == 0 {
+                    errno = EIO
+                    return false
+                } else if errno != EINTR {
+                    return false
+                }
+            }
+            return true
         }
     }
 

@@ -309,11 +309,13 @@ public final class SyncWatcher {
     /// not recur on a new connection, and the backoff bounds the tries of one that does (a NO, a protocol error and an
     /// IDLE flood had ended the watch for good, though their own messages said "reconnect to retry").
     /// Whether `error` is the file system being full (LMDB's `ENOSPC`, also as the cause of an event recorded but not
-    /// folded).
+    /// folded; no room for an OAuth token file's next version).
     static func isDiskFull(_ error: any Error) -> Bool {
         switch error {
         case let e as LMDBError: e.isDiskFull
         case let e as RecordedButNotFolded: isDiskFull(e.underlying)
+        // An OAuth refresh not made for want of room for its tokens (the sign-in kept).
+        case SyncError.credential(let e): e.isDiskFull
         default: false
         }
     }
