@@ -267,6 +267,57 @@ final class HostileSyncTests: SyncTestCase {
         XCTAssertEqual(try events(.emailReceived).count, 599)
     }
 
+    /// A scheduled retry is an attempt from its start: a `mailstore sync` killed (SIGKILL) while UID 300's retry stalls
+    /// leaves it given up once more, as of that sync (a second time: its next retry two days later). It had left it
+    /// given up by none, so the next sync tried it again at once and gave it up as the first time (its backoff started
+    /// again: a sync killed at each retry, a watch's on a timer say, retried it every time).
+    func testARetryCutShortByAKillStillCountsAsAnAttempt() throws {
+        try startHostile("short-literal")
+        let out = try XCTUnwrap(hostileOut).fileHandleForReading
+        let stalls = Locked(0)
+        let reader = Thread {
+            var text = ""
+            while true {
+                let data = out.availableData
+                if data.isEmpty { return }
+                text += String(decoding: data, as: UTF8.self)
+                let n = text.components(separatedBy: "STALL 300").count - 1
+                stalls.withLock { $0 = n }
+            }
+        }
+        reader.start()
+        try syncHostile(timeout: 2)
+        let first = try XCTUnwrap(try views.syncState(account: accountName, folder: "INBOX")?.givenUp.first)
+        XCTAssertEqual(first.times, 1)
+        // Its last stall ended a read timeout (2 s) before the sync did: the reader has counted them all.
+        XCTAssertTrue(Poll.until(seconds: 10) { stalls.withLock { $0 } > 0 })
+        let stalledBefore = stalls.withLock { $0 }
+        views = nil
+        store = nil
+        // A day and an hour ahead (libfaketime; the monotonic clock, the read timeout's, left alone): the retry is due.
+        let ahead: Int64 = 25 * 3_600
+        let sync = try startMailstore(["sync", "--timeout", "60"],
+                                      env: ["LD_PRELOAD": "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+                                            "FAKETIME": "+\(ahead)", "DONT_FAKE_MONOTONIC": "1"])
+        let stalled = Poll.until(seconds: 50) { stalls.withLock { $0 } > stalledBefore || !sync.isRunning }
+        let running = sync.isRunning
+        kill(sync.processIdentifier, SIGKILL)
+        sync.waitUntilExit()
+        XCTAssertTrue(stalled && running, "the sync stalled on UID 300's retry and was killed there")
+        store = try MailStore.open(at: dir.file("store"))
+        views = try store.openViews()
+        let after = try XCTUnwrap(try views.syncState(account: accountName, folder: "INBOX")?.givenUp)
+        XCTAssertEqual(after.map(\.uid), [300], "still given up")
+        XCTAssertEqual(after.first?.times, 2, "the retry killed counts")
+        XCTAssertGreaterThanOrEqual(after.first?.givenUpAt.microseconds ?? 0, first.givenUpAt.microseconds + ahead * 1_000_000)
+        // The next sync, an hour after the one killed, does not try it again (not before two days).
+        let next = try syncHostile(timeout: 2, at: Timestamp(microseconds: first.givenUpAt.microseconds + (ahead + 3_600) * 1_000_000))
+        let inbox = try XCTUnwrap(next.folders.first { $0.folder == "INBOX" })
+        XCTAssertEqual(inbox.retriedUnfetchable, [], "not tried again at once")
+        XCTAssertEqual(inbox.skippedUnfetchable, [300])
+        XCTAssertEqual(try views.syncState(account: accountName, folder: "INBOX")?.givenUp.first?.times, 2)
+    }
+
     /// A server that gives INBOX a new UIDVALIDITY at every SELECT, the same 200 messages at the same UIDs: each sync
     /// after the first records the change and a checkpoint, not the 200 messages again (it had appended 203 events at
     /// every sync and every poll of a watch), and the third says once that the server does this.

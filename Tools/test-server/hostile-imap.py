@@ -18,6 +18,7 @@ It is a fake on purpose: no real server misbehaves on cue. MODE:
                    RFC822.SIZE too), 100 bytes are sent, then nothing until the client goes (Dovecot's "cached
                    message size mismatch"). The others are sent whole, in UID order. CONDSTORE is advertised and
                    HIGHESTMODSEQ is always 7 (nothing changes), so a sync after the first finds the folder unchanged.
+                   Each short literal is printed ("STALL 300") before it is sent.
   short-literal-thrice
                    as short-literal, but UID 300's BODY[] is sent that way only the first three times it is asked for
                    (what a sync needs to give it up), whole from then on (as after a repair of the server's index).
@@ -104,6 +105,7 @@ def fetch_small(send, conn, mode, tag, uids, items):
             field = f"Message-ID: <m{uid}@example.com>\r\n\r\n".encode()
             send(head.encode() + f" BODY[HEADER.FIELDS (MESSAGE-ID)] {{{len(field)}}}\r\n".encode() + field + b")\r\n")
         elif "BODY" in items and lying:
+            print(f"STALL {uid}", flush=True)
             send(head.encode() + b" BODY[] {5000}\r\n" + body[:100].ljust(100, b"x"))
             # Silence until the client gives up and closes.
             while conn.recv(4096):

@@ -42,7 +42,8 @@ extension SyncEngine {
 
     /// Fetches `uids` (newest first) in batches planned by count and by `sizes` (as the server states them,
     /// ``statedSizes(_:_:)``), parses them on the worker threads and hands their events and blobs to `commit` with the
-    /// lowest UID fetched so far, how many remain and the UIDs found unfetchable so far in this call.
+    /// lowest UID fetched so far, how many remain, the UIDs found unfetchable so far in this call and the UIDs the
+    /// events account for (those asked for and not sent count too, once their command has completed).
     ///
     /// The stated sizes are only a plan: the bytes actually received are what bound memory. Once a
     /// batch's bodies reach ``SyncOptions/batchBytes`` the messages so far are handed over at once,
@@ -60,7 +61,7 @@ extension SyncEngine {
     @discardableResult
     func fetchNew(_ uids: [UInt32], sizes: [UInt32: UInt64], folder: MappedFolder, validity: UInt32, generation: Int,
                   _ conn: IMAPConnection,
-                  commit: ([NewEvent], [PendingBlob], UInt32, Int, [UInt32]) throws -> Void) throws -> FetchOutcome {
+                  commit: ([NewEvent], [PendingBlob], UInt32, Int, [UInt32], [UInt32]) throws -> Void) throws -> FetchOutcome {
         var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
         if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items.append(.gmailThreadID) }
         var plan: [[UInt32]] = []
@@ -86,7 +87,7 @@ extension SyncEngine {
                 let results = try parse(chunk.messages, folder: folder.path, validity: validity, generation: generation)
                 lowest = min(lowest, chunk.covered.min() ?? lowest)
                 done += chunk.covered.count
-                try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done, outcome.unfetchable)
+                try commit(results.flatMap(\.events), results.map(\.blob), lowest, uids.count - done, outcome.unfetchable, chunk.covered)
                 progress?(folder.path, done, uids.count)
             }
             guard let failed else { return outcome }
@@ -104,7 +105,7 @@ extension SyncEngine {
                     outcome.unfetchable.append(uid)
                     lowest = min(lowest, uid)
                     done += 1
-                    try commit([], [], lowest, uids.count - done, outcome.unfetchable)
+                    try commit([], [], lowest, uids.count - done, outcome.unfetchable, [uid])
                     progress?(folder.path, done, uids.count)
                 } else {
                     plan.insert([uid], at: 0)

@@ -93,8 +93,12 @@ extension SyncEngine {
         }
         // Those the server failed to deliver whole (twice alone) under this UIDVALIDITY are not fetched again while
         // there, unless this sync is to try them again (`SyncOptions.retryUnfetchable`: all of them) or their retry is
-        // due (``UnfetchableMessage/retryAt``: at most ``scheduledRetriesPerPass``): then they are fetched as new mail,
-        // and the checkpoint records each that fails alone twice again as given up once more, now.
+        // due (``UnfetchableMessage/retryAt``: at most ``scheduledRetriesPerPass``): then they are fetched as new mail.
+        // A retry is an attempt from its start: the checkpoint before the fetch records each retried message given up
+        // once more, now (``UnfetchableMessage/givenUpAgain(at:)``), and each later one keeps it so until its fetch
+        // delivers it (then it is stored and no longer given up) or it fails alone twice again (given up once more, now,
+        // as recorded). A process killed mid-fetch thus leaves it waiting its next, longer delay, not retried at once
+        // with its count started again.
         let givenUp = (state?.uidValidity == sel.uidValidity ? state?.givenUp ?? [] : []).filter { serverSet.contains($0.uid) }
         let retried = options.retryUnfetchable ? givenUp : SyncEngine.dueRetries(givenUp, at: now)
         let retriedByUID = Dictionary(retried.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
@@ -115,10 +119,14 @@ extension SyncEngine {
             missing.removeAll { skipped.contains($0) }
         }
         report.skippedTooLarge = tooLarge
+        let fetching = Set(missing)
+        let attempted = retried.filter { fetching.contains($0.uid) }.map { $0.givenUpAgain(at: now) }
+        // The attempted messages not delivered yet (nor given up again) by the fetch below.
+        var pending = Set(attempted.map(\.uid))
         let top = max(onServer.last ?? 0, state?.highestUID ?? 0)
         var next = FolderSyncState(uidValidity: sel.uidValidity, highestUID: top, uidNext: sel.uidNext,
                                    highestModSeq: sel.highestModSeq, lowestUIDFetched: missing.first.map(FolderSyncState.fetchMark(above:)),
-                                   givenUp: unfetchable)
+                                   givenUp: unfetchable + attempted)
         report.skippedUnfetchable = next.unfetchable
         if !events.isEmpty || next != state {
             events.append(checkpoint(path, next))
@@ -129,9 +137,12 @@ extension SyncEngine {
         // The folder's generation: its mail after a rediscovery gets ids of its own (``location(validity:uid:generation:)``).
         let generation = try views.folderGeneration(account: name, folder: path)
         try fetchNew(missing, sizes: sizes, folder: folder, validity: sel.uidValidity, generation: generation,
-                     conn) { batch, blobs, lowest, remaining, given in
+                     conn) { batch, blobs, lowest, remaining, given, covered in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
-            next.givenUp = unfetchable + given.map { retriedByUID[$0]?.givenUpAgain(at: now) ?? UnfetchableMessage(uid: $0, givenUpAt: now) }
+            pending.subtract(covered)
+            pending.subtract(given)
+            next.givenUp = unfetchable + attempted.filter { pending.contains($0.uid) }
+                + given.map { retriedByUID[$0]?.givenUpAgain(at: now) ?? UnfetchableMessage(uid: $0, givenUpAt: now) }
             report.skippedUnfetchable = next.unfetchable
             var all = try self.replacedByArrivals(batch, folder: path)
             all += batch
