@@ -22,7 +22,13 @@ enum RetryBackoff {
     /// which no wait recorded with the clock right makes: the clock stepped back since, or was far ahead when the time
     /// was recorded (a retry recorded while the clock was a year ahead had waited that year).
     static func hasCome(_ time: Timestamp, now: Timestamp = .now) -> Bool {
-        time <= now || Double(time.microseconds - now.microseconds) / 1_000_000 > longest
+        time <= now || isFarAhead(time, now: now)
+    }
+
+    /// Whether a recorded retry or due time is more than ``longest`` ahead of `now` (so it has come, ``hasCome(_:now:)``,
+    /// though it has not passed): what a view shows as due now rather than at that time.
+    static func isFarAhead(_ time: Timestamp, now: Timestamp = .now) -> Bool {
+        Double(time.microseconds) / 1_000_000 - Double(now.microseconds) / 1_000_000 > longest
     }
 
     /// The seconds from `now` until a recorded retry or due time, on the terms of ``hasCome(_:now:)``: 0 once it has

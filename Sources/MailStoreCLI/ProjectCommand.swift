@@ -221,7 +221,7 @@ struct ProjectCommand: ParsableCommand {
         for r in reports {
             print("Outbox of \(TerminalSanitiser.line(r.account)): \(r.badge) queued or failed")
             for e in r.emails {
-                let detail = e.sendState == "failed" ? (e.failureReason ?? "") + OutboxListCommand.when(e) : (e.dueAt.map { "due \($0)" } ?? "")
+                let detail = e.sendState == "failed" ? (e.failureReason ?? "") + OutboxListCommand.when(e) : (e.dueAt.map { "due " + OutboxListCommand.shown($0, e) } ?? "")
                 print("  \(ThreadRow.fit(e.sendState, 8)) \(ThreadRow.fit(e.id, 18)) \(ThreadRow.fit(e.subject, 40)) \(detail)  [\(e.actions.joined(separator: ", "))]")
             }
             if r.emails.isEmpty { print("  (empty)") }

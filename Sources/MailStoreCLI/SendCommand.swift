@@ -105,10 +105,16 @@ struct OutboxListCommand: ParsableCommand {
 
 extension OutboxListCommand {
     /// When an outbox row goes out next: a failed message's retry time (its queue time is past), the due time of
-    /// a queued one; a failure that is not retried says how to send it again.
+    /// a queued one; a failure that is not retried says how to send it again. A time recorded more than an hour ahead
+    /// of the clock (``OutboxEmail/recordedTimeAhead``) is now, the time recorded said beside it.
     static func when(_ e: OutboxEmail) -> String {
-        guard e.sendState == "failed" else { return e.dueAt.map { "  due \($0)" } ?? "" }
-        return e.retryAt.map { "  next try \($0)" } ?? "  not retried: `mailstore outbox retry \(e.id)` sends it again"
+        guard e.sendState == "failed" else { return e.dueAt.map { "  due " + shown($0, e) } ?? "" }
+        return e.retryAt.map { "  next try " + shown($0, e) } ?? "  not retried: `mailstore outbox retry \(e.id)` sends it again"
+    }
+
+    /// A row's retry or due `time`, or "now" when it was recorded ahead of this clock.
+    static func shown(_ time: String, _ e: OutboxEmail) -> String {
+        e.recordedTimeAhead ? "now (recorded \(time), ahead of this clock)" : time
     }
 }
 

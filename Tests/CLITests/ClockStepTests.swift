@@ -73,6 +73,17 @@ final class ClockStepTests: CLITestCase {
         try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: shim.environment(home: store))
     }
 
+    /// A draft sent (`send --undo-delay 0`) while the clock stood a year ahead: queued again for want of a network, its
+    /// due time recorded a year ahead; then the clock right again. Returns its id.
+    private func queuedWhileAYearAhead() throws -> String {
+        let id = try storeWithDraft()
+        try shim.step(366 * 86_400)
+        let send = try shifted(["send", id, "--undo-delay", "0"])
+        XCTAssertEqual(send.status, 5, send.stderr)
+        try shim.step(0)
+        return id
+    }
+
     private func ended(_ p: Process, within seconds: Double) -> Bool {
         Poll.until(seconds: seconds) { !p.isRunning }
     }
@@ -104,13 +115,26 @@ final class ClockStepTests: CLITestCase {
 
     /// with the clock right again, `outbox send` tries it (it waited a year).
     func testATimeRecordedAYearAheadIsDue() throws {
-        let id = try storeWithDraft()
-        try shim.step(366 * 86_400)
-        let send = try shifted(["send", id, "--undo-delay", "0"])
-        XCTAssertEqual(send.status, 5, send.stderr)
-        try shim.step(0)
+        let id = try queuedWhileAYearAhead()
         let out = try mailstore("outbox", "send", expect: 5)
         XCTAssertTrue(out.stdout.contains("\(id)  queued: the server could not be reached"), out.stdout + out.stderr)
+    }
+
+    /// A message queued again for want of a network while the clock stood a year ahead has its due time recorded a
+    /// year ahead; with the clock right again it is due now (`outbox send` tries it), and `outbox` and `project --view
+    /// outbox` say so, the JSON with `recordedTimeAhead` (they had shown it due a year later).
+    func testTheOutboxShowsATimeRecordedAYearAheadAsDueNow() throws {
+        let id = try queuedWhileAYearAhead()
+        let list = try mailstore("outbox")
+        let row = try XCTUnwrap(list.stdout.split(separator: "\n").first { $0.hasPrefix(id) }, list.stdout)
+        XCTAssertTrue(row.contains("due now (recorded ") && row.contains("ahead of this clock)"), String(row))
+        let view = try mailstore("project", "--view", "outbox")
+        XCTAssertTrue(view.stdout.contains("due now (recorded "), view.stdout)
+        let json = try mailstore("project", "--view", "outbox", "--json")
+        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], json.stdout)
+        let email = try XCTUnwrap((reports.first?["emails"] as? [[String: Any]])?.first, json.stdout)
+        XCTAssertEqual(email["recordedTimeAhead"] as? Bool, true, json.stdout)
+        XCTAssertNotNil(email["dueAt"] as? String, "the recorded time kept: \(json.stdout)")
     }
 
     /// wait does not make it an hour (the watch stalled, its outbox retries too, for as long as the clock went back).

@@ -234,6 +234,37 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertNil(try row()?.retryAt, "a permanent failure is not retried")
     }
 
+    /// A retry time recorded more than an hour (the longest backoff) ahead of this machine's clock (recorded while the
+    /// clock stood a year ahead) is due now, as `outbox send` takes it: the row says so (`recordedTimeAhead`, JSON too),
+    /// `retryAt` keeping the recorded time. One within the backoff is not; neither is a message being sent.
+    func testAFailedOutboxItemWhoseRetryIsRecordedAYearAheadIsDueNow() throws {
+        try event(.draftSaved(DraftSaved(draftID: "f", draftVersion: 1, subject: "S", body: "b")))
+        try event(.messageQueued(MessageQueued(draftID: "f", draftVersion: 1, messageID: "f@x", dueAt: tick())))
+        try event(.sendStarted(SendStarted(draftID: "f", attempt: 1)))
+        let ahead = Timestamp(microseconds: Timestamp.now.microseconds + 366 * 86_400_000_000)
+        try event(.sendFailed(SendFailed(draftID: "f", reason: "451 try later", permanent: false, retryAt: ahead)))
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        func json() throws -> String {
+            String(decoding: try e.encode(try useCase().fetchOutboxEmails(accountId: "acct").emails.first), as: UTF8.self)
+        }
+        var text = try json()
+        XCTAssertTrue(text.contains("\"recordedTimeAhead\":true"), text)
+        XCTAssertTrue(text.contains("\"retryAt\":\"\(ahead.iso8601)\""), "the recorded time kept: \(text)")
+        try event(.sendStarted(SendStarted(draftID: "f", attempt: 2)))
+        text = try json()
+        XCTAssertTrue(text.contains("\"recordedTimeAhead\":false"), "being sent: \(text)")
+        let soon = Timestamp(microseconds: Timestamp.now.microseconds + 30_000_000)
+        try event(.sendFailed(SendFailed(draftID: "f", reason: "451 try later", permanent: false, retryAt: soon)))
+        text = try json()
+        XCTAssertTrue(text.contains("\"recordedTimeAhead\":false"), "within the backoff: \(text)")
+        try event(.draftSaved(DraftSaved(draftID: "q", draftVersion: 1, subject: "Q", body: "b")))
+        try event(.messageQueued(MessageQueued(draftID: "q", draftVersion: 1, messageID: "q@x", dueAt: ahead)))
+        let queued = try XCTUnwrap(try useCase().fetchOutboxEmails(accountId: "acct").emails.first { $0.id == "q" })
+        XCTAssertTrue(String(decoding: try e.encode(queued), as: UTF8.self).contains("\"recordedTimeAhead\":true"),
+                      "a due time recorded a year ahead is due now too")
+    }
+
     /// An account's pause for its server (`OutboxPause`) is folded from its attempts' outcomes: a failure the server did
     /// not serve (actor sync, `serverFailure`, a retry time) sets it until that time, a re-queue by the system (no
     /// network) until its due time; a failure the server answered, or a message sent, clears it; a failure the system

@@ -249,7 +249,8 @@ extension FetchThreadsUseCase {
     /// The outbox (queued, sending, failed) of an account, newest first, and its badge (queued + failed).
     public func fetchOutboxEmails(accountId: String) throws -> (emails: [OutboxEmail], badge: Int) {
         do {
-            return (try views.outbox(account: accountId).map(OutboxEmail.init), try views.outboxCount(account: accountId))
+            let now = Timestamp.now
+            return (try views.outbox(account: accountId).map { OutboxEmail($0, now: now) }, try views.outboxCount(account: accountId))
         } catch {
             throw ThreadListError.fetchFailed(underlying: error)
         }

@@ -22,8 +22,13 @@ public struct OutboxEmail: Sendable, Equatable, Encodable {
     public var retryAt: String?
     /// What the user can do: `cancel` for queued, `retry` for failed.
     public var actions: [String]
+    /// Whether the time the message goes out by (`retryAt` of a failed one, `dueAt` of a queued one) is more than an
+    /// hour, the longest backoff, ahead of this machine's clock: recorded while the clock stood ahead, or the clock
+    /// stepped back since. No wait recorded with the clock right is that long, so the message is due now (`outbox send`
+    /// and a watch take it so); `retryAt` and `dueAt` keep the time recorded.
+    public var recordedTimeAhead: Bool
 
-    init(_ item: OutboxItem) {
+    init(_ item: OutboxItem, now: Timestamp) {
         id = item.draftID
         accountId = item.account
         subject = item.subject
@@ -32,6 +37,8 @@ public struct OutboxEmail: Sendable, Equatable, Encodable {
         dueAt = item.dueAt?.iso8601
         failureReason = item.reason
         retryAt = item.state == .failed ? item.retryAt?.iso8601 : nil
+        let goesAt = item.state == .failed ? item.retryAt : item.state == .queued ? item.dueAt : nil
+        recordedTimeAhead = goesAt.map { RetryBackoff.isFarAhead($0, now: now) } ?? false
         actions = switch item.state {
         case .queued: ["cancel"]
         case .failed: ["retry", "cancel"]
