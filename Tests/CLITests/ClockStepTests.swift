@@ -162,6 +162,37 @@ final class ClockStepTests: CLITestCase {
         XCTAssertTrue(send.stderr().contains("did not finish within 10 s"), send.stderr())
     }
 
+    /// `ConnectionPool`'s lease and `DeliveryWorker`'s `waitIdle`/`finish` wait on a condition, a second at a time at
+    /// most: each turn was timed on the wall clock (`NSCondition.wait(until: Date)`), so a clock stepped during one held
+    /// it for the step (an hour, a lease's 30 s or a watch's end held that long). The shim moves what the process reads,
+    /// not the kernel's wall clock the condition sleeps on: a step ahead under it skews the two by an hour, as a real
+    /// clock stepped back an hour does to a turn under way. Run in a child (this test bundle's `SteppedClockWaits`,
+    /// one test each), each wait must end in its 3 s.
+    func testThePoolsAndTheDeliveryWorkersWaitsHoldThoughTheClockStepped() throws {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        for test in ["testAPoolLeaseWaitsItsOwnTime", "testADeliveryWorkersWaitsHoldTheirTime"] {
+            let n = started.count
+            let out = dir.file("child-\(n)")
+            _ = FileManager.default.createFile(atPath: out, contents: nil)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: bundle)
+            p.arguments = ["CLITests.SteppedClockWaits/" + test]
+            var env = shim.environment(home: store)
+            env["MAILSTORE_TEST_CLOCK_CHILD"] = "1"
+            p.environment = env
+            p.standardOutput = FileHandle(forWritingAtPath: out)
+            p.standardError = FileHandle(forWritingAtPath: out)
+            try p.run()
+            started.append(p)
+            let done = ended(p, within: 45)
+            if !done { kill(p.processIdentifier, SIGKILL) }
+            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            XCTAssertTrue(done, "\(test) still waiting after 45 s: \(text)")
+            XCTAssertTrue(done && p.terminationStatus == 0, "\(test): \(text)")
+            XCTAssertTrue(text.contains("Executed 1 test, with 0 failures"), "\(test) ran: \(text)")
+        }
+    }
+
     /// clock (the log keeps times in order, so every later event is recorded at that time too).
     func testVerifyAndStatsSayRecordedTimesAreAheadOfTheClock() throws {
         _ = try storeWithDraft()

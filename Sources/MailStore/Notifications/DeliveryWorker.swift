@@ -18,14 +18,14 @@ import SecureTransport
 /// waited for asks for good, one idle thread for each watch that ended in a process that went on.
 package final class DeliveryWorker: @unchecked Sendable {
     // Every field below is read and written under `condition`'s lock.
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     /// A pass was asked for and has not started yet.
     private var asked = false
     /// A pass is running.
     private var running = false
     /// No pass starts after this time (set by ``finish(seconds:)``); the thread ends instead. On the monotonic clock, as
-    /// every wait here (a wall clock stepped back had stretched them by the step): the condition is waited on a second at
-    /// a time at most.
+    /// every wait here, the condition's timed waits too (``MonotonicCondition``: a wall clock stepped back had stretched
+    /// the turns of a second they took on `NSCondition`'s wall clock by the step).
     private var deadline: Deadline?
     /// The thread has ended (or is about to return: it takes the lock no more).
     private var ended = false
@@ -60,7 +60,7 @@ package final class DeliveryWorker: @unchecked Sendable {
         defer { condition.unlock() }
         while asked || running {
             if deadline.hasPassed { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, deadline.remainingSeconds)))
+            condition.wait(until: deadline)
         }
         return true
     }
@@ -77,7 +77,7 @@ package final class DeliveryWorker: @unchecked Sendable {
         condition.broadcast()
         while !ended {
             if until.hasPassed { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, until.remainingSeconds)))
+            condition.wait(until: until)
         }
         return true
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SecureTransport
 
 /// The bounded set of server connections of one process (spec AC-MP-13, NFR-MPROV-07).
 ///
@@ -54,7 +55,9 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
         let limit: Int
     }
 
-    private let condition = NSCondition()
+    /// Its timed waits on the monotonic clock (``MonotonicCondition``): on `NSCondition`'s wall clock a clock stepped
+    /// back during one held the lease for the step, past its timeout.
+    private let condition = MonotonicCondition()
     private var idle: [IdleEntry] = []
     private var waiters: [Waiter] = []
     private var nextTicket: UInt64 = 0
@@ -106,7 +109,7 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
                                                 globalLimit: globalLimit)
                 }
                 // Woken by every release; re-checks at least every second (idle connections expire meanwhile).
-                _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, timeout - waited)))
+                condition.wait(until: Deadline(secondsFromNow: min(1, timeout - waited)))
             }
         }
         return try connect(reused, account: account, open: open)
