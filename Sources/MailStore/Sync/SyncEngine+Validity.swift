@@ -89,6 +89,13 @@ extension SyncEngine {
     /// Whether the UIDVALIDITY of `path` changed before, recently: a `UIDValidityChanged` among the folder stream's last
     /// 64 events (with the fix, a flapping folder adds two a sync) recorded within the last 24 hours. A mailbox really
     /// recreated does that once; a server that changes the value at every session (a server bug) at every sync.
+    ///
+    /// The window compares the change's recorded time with the wall clock, so a clock that lies can only misjudge the
+    /// warning: one recorded while the clock stood ahead (or a clock stepped back since) counts as recent, and says the
+    /// warning for a folder recreated once (once a process); one stepped far ahead leaves a flapping server unnamed. No
+    /// mail depends on it: the answer only sets ``FolderSyncReport/uidValidityFlapping``, and ``rematch(_:_:old:_:report:)``
+    /// matches, records and expunges the same whatever it is (the ids that keep its events from doubling come from
+    /// UIDVALIDITY values, UIDs and email ids, never times).
     func validityFlaps(_ path: String) throws -> Bool {
         let log = store.log
         let stream = folderStream(path)
