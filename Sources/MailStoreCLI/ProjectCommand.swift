@@ -196,11 +196,12 @@ struct ProjectCommand: ParsableCommand {
         for a in try accountsToShow(store) { all += try useCase.fetchFolders(accountId: a) }
         if json { return try printJSON(all) }
         // A subfolder's name is indented under its folder's; the path (what `--folder` takes) follows where it is not
-        // the name shown, or where the terminal would not show it as it is (then quoted for the shell, `ShellWord`).
+        // the name shown, or where the terminal would not show it as it is (then quoted for the shell, `ShellWord`); the
+        // virtual Starred folder's `\Starred` is quoted too (unquoted, the shell reads `Starred`, an ordinary folder's name).
         for f in all {
             let name = String(repeating: "  ", count: min(f.depth, 8)) + f.name
             let shown = TerminalSanitiser.line(f.id)
-            let path = shown != f.id || f.id.first == " " || f.id.last == " " || ShellWord.quoted(f.id).hasPrefix("$'")
+            let path = f.isVirtual || shown != f.id || f.id.first == " " || f.id.last == " " || ShellWord.quoted(f.id).hasPrefix("$'")
                 ? "  " + ShellWord.quoted(f.id)
                 : f.id.caseInsensitiveCompare(f.name) == .orderedSame ? "" : "  " + shown
             let badge = f.badge.map(String.init) ?? "—"

@@ -75,19 +75,26 @@ final class ViewCommandTests: CLITestCase {
         try mailstore("project", "--view", "dedup", "--account", "demo")
     }
 
+    /// A new store with a maildir imported: one message per entry (`folder` "" is the Inbox, the maildir's root), the
+    /// n-th (from 1) with Message-ID `<n@x>` and the maildir flags given.
+    private func importMaildir(_ messages: [(folder: String, subject: String, flags: String)]) throws {
+        try mailstore("init")
+        for (i, m) in messages.enumerated() {
+            let cur = dir.file("md/" + (m.folder.isEmpty ? "" : m.folder + "/") + "cur")
+            try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
+            try Data("Subject: \(m.subject)\nMessage-ID: <\(i + 1)@x>\n\nbody\n".utf8)
+                .write(to: URL(fileURLWithPath: cur + "/\(i + 1).host:2,\(m.flags)"))
+        }
+        try mailstore("import", "--maildir", dir.file("md"), "--quiet")
+    }
+
     /// Two subfolders of the same name in different folders are told apart: each is listed under its folder,
     /// indented, with the path `--folder` takes; a folder at the top shows no path.
     func testFoldersListSubfoldersUnderTheirFolderWithThePathToGive() throws {
-        try mailstore("init")
-        for (folder, n) in [("bar", 1), ("bar/baz", 2), ("foo", 3), ("foo/baz", 4)] {
-            let cur = dir.file("md/\(folder)/cur")
-            try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
-            try Data("Subject: \(folder)\nMessage-ID: <\(n)@x>\n\nbody\n".utf8).write(to: URL(fileURLWithPath: cur + "/\(n).host:2,S"))
-        }
-        try mailstore("import", "--maildir", dir.file("md"), "--quiet")
+        try importMaildir(["bar", "bar/baz", "foo", "foo/baz"].map { (folder: $0, subject: $0, flags: "S") })
         let lines = try mailstore("project", "--view", "folders").stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().map(String.init) },
-                       [["Inbox", "inbox", "0"], ["Starred", "flagged", "—"], ["bar", "custom", "—"], ["baz", "custom", "—", "bar/baz"],
+                       [["Inbox", "inbox", "0"], ["Starred", "flagged", "—", "'\\Starred'"], ["bar", "custom", "—"], ["baz", "custom", "—", "bar/baz"],
                         ["foo", "custom", "—"], ["baz", "custom", "—", "foo/baz"]], lines.joined(separator: "\n"))
         XCTAssertTrue(lines[3].hasPrefix("local          baz "), "indented under bar: \(lines[3])")
         XCTAssertFalse(lines.contains { $0.hasSuffix(" ") }, "no trailing blanks")
@@ -100,6 +107,23 @@ final class ViewCommandTests: CLITestCase {
         let sub = try mailstore("project", "--view", "threads", "--folder", "foo/baz")
         XCTAssertTrue(sub.stdout.contains("foo/baz"), sub.stdout)
         XCTAssertFalse(sub.stdout.contains("bar/baz"), sub.stdout)
+    }
+
+    /// A folder named `Starred` is its own folder in the folders view and `--folder Starred`, beside the virtual Starred
+    /// folder, listed with the id to give it (`'\Starred'`), which lists the flagged mail of every folder.
+    func testAFolderNamedStarredIsItsOwnBesideTheVirtualStarredFolder() throws {
+        try importMaildir([(folder: "", subject: "mail 1", flags: "FS"), (folder: "Starred", subject: "mail 2", flags: "S"),
+                           (folder: "Starred", subject: "mail 3", flags: "FS")])
+        let lines = try mailstore("project", "--view", "folders").stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().map(String.init) },
+                       [["Inbox", "inbox", "0"], ["Starred", "flagged", "—", "'\\Starred'"], ["Starred", "custom", "—"]],
+                       lines.joined(separator: "\n"))
+        let own = try mailstore("project", "--view", "threads", "--folder", "Starred").stdout
+        XCTAssertTrue(own.contains("mail 2") && own.contains("mail 3") && !own.contains("mail 1"), own)
+        let starred = try mailstore("project", "--view", "threads", "--folder", "\\Starred").stdout
+        XCTAssertTrue(starred.contains("mail 1") && starred.contains("mail 3") && !starred.contains("mail 2"), starred)
+        let json = try mailstore("project", "--view", "folders", "--json").stdout
+        XCTAssertTrue(json.contains(#""id":"\\Starred""#) && json.contains(#""id":"Starred""#), json)
     }
 
     /// The dedup and contacts views page as the thread list does: `--limit` rows, `more: --cursor X` on stderr,

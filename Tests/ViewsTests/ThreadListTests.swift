@@ -158,12 +158,41 @@ final class ThreadListTests: ViewsTestCase {
             try folder(p, role: r)
         }
         let f = try useCase().fetchFolders(accountId: "acct")
-        XCTAssertEqual(f.map(\.id), ["INBOX", "INBOX/Lists", "Starred", "[Gmail]/Sent Mail", "Archive", "Archive/2024", "Lists",
+        XCTAssertEqual(f.map(\.id), ["INBOX", "INBOX/Lists", "\\Starred", "[Gmail]/Sent Mail", "Archive", "Archive/2024", "Lists",
                                      "Lists/dev", "Lists/dev/rust", "lists/Apple", "Lists 2024"])
         XCTAssertEqual(f.map(\.name), ["Inbox", "Lists", "Starred", "Sent Mail", "Archive", "2024", "Lists", "dev", "rust", "Apple",
                                        "Lists 2024"])
         XCTAssertEqual(f.map(\.depth), [0, 1, 0, 0, 0, 1, 0, 1, 2, 0, 0])
-        XCTAssertEqual(try views().folders(account: "acct").map(\.path), f.map(\.id).filter { $0 != "Starred" })
+        XCTAssertEqual(try views().folders(account: "acct").map(\.path), f.map(\.id).filter { $0 != "\\Starred" })
+    }
+
+    /// An ordinary top-level folder named `Starred` is its own folder, listed and read as itself, beside the virtual
+    /// Starred folder (id `\Starred`), which still lists the flagged threads; `Starred` had been one id for both, the
+    /// folder taking the virtual one's place and its starred threads vanishing from the list.
+    func testAFolderNamedStarredIsItsOwnBesideTheVirtualStarredFolder() throws {
+        try folder("INBOX", role: .inbox)
+        try receive("flagged", flags: ["\\Flagged"])
+        try receive("plain")
+        // Before the account has a folder of that path, `Starred` names the virtual folder too (as it always did).
+        XCTAssertEqual(try useCase().fetchThreads(accountId: "acct", folderId: "Starred").threads.flatMap(\.messageIds), ["flagged@example.com"])
+        try folder("Starred", role: .custom)
+        try receive("kept", folder: "Starred")
+        let u = try useCase()
+        let f = try u.fetchFolders(accountId: "acct")
+        XCTAssertEqual(f.map(\.id), ["INBOX", "\\Starred", "Starred"])
+        XCTAssertEqual(f.map(\.name), ["Inbox", "Starred", "Starred"])
+        XCTAssertEqual(f.map(\.isVirtual), [false, true, false])
+        XCTAssertEqual(f.map(\.role), [.inbox, .flagged, .custom])
+        XCTAssertEqual(try u.fetchThreads(accountId: "acct", folderId: "Starred").threads.flatMap(\.messageIds), ["kept@example.com"])
+        XCTAssertEqual(try u.fetchThreads(accountId: "acct", folderId: "\\Starred").threads.flatMap(\.messageIds), ["flagged@example.com"])
+        XCTAssertEqual(try u.fetchUnifiedThreads(folderId: "\\Starred").threads.flatMap(\.messageIds), ["flagged@example.com"])
+        XCTAssertEqual(try u.fetchUnifiedThreads(folderId: "Starred").threads.flatMap(\.messageIds), ["kept@example.com"])
+        // An account with a `\Flagged`-role folder (Gmail's) has no virtual folder: `\Starred` reads its own.
+        try folder("[Gmail]/Starred", role: .flagged)
+        try receive("gmail", folder: "[Gmail]/Starred", flags: ["\\Flagged"])
+        let g = try useCase()
+        XCTAssertEqual(try g.fetchFolders(accountId: "acct").filter(\.isVirtual), [])
+        XCTAssertEqual(try g.fetchThreads(accountId: "acct", folderId: "\\Starred").threads.flatMap(\.messageIds), ["gmail@example.com"])
     }
 
     func testOutboxStates() throws {

@@ -34,12 +34,13 @@ public struct FetchThreadsUseCase: Sendable {
     /// newest first, after `cursor`.
     ///
     /// An account with no folders gives the empty page; a folder the account does not have throws
-    /// `ThreadListError.folderNotFound`. `Starred` (``starredFolder``), when the account has no folder of that
-    /// path, is its `\Flagged`-role folder (Gmail's `[Gmail]/Starred`), else the virtual Starred folder: every
-    /// thread with a flagged copy, once.
+    /// `ThreadListError.folderNotFound`. `\Starred` (``starredID``) is the account's Starred view: its `\Flagged`-role
+    /// folder (Gmail's `[Gmail]/Starred`), else the virtual Starred folder: every thread with a flagged copy, once.
+    /// `Starred` (``starredName``) names that view too where the account has no folder of that path (an ordinary folder
+    /// named `Starred` is read as itself).
     public func fetchThreads(accountId: String, folderId: String, category: AICategory? = nil,
                              cursor: ThreadCursor? = nil, pageSize: Int = defaultPageSize) throws -> ThreadPage {
-        if folderId == FetchThreadsUseCase.starredFolder, let starred = try starredFolder(accountId: accountId) {
+        if let starred = try starredFolder(accountId: accountId, folderId: folderId) {
             return try page(scope: accountId, folder: starred, category: category, cursor: cursor, pageSize: pageSize)
         }
         let result = try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
@@ -66,7 +67,7 @@ public struct FetchThreadsUseCase: Sendable {
 
     /// A page of the unified inbox: the Inbox-role folders of every account, merged by date. With `folderId` (other than
     /// `INBOX`), the folder of that path in every account that has it (`Starred`: each account's, as
-    /// ``fetchThreads(accountId:folderId:category:cursor:pageSize:)`` reads it), merged the same way; a folder no account
+    /// ``fetchThreads(accountId:folderId:category:cursor:pageSize:)`` reads it, `\Starred` too), merged the same way; a folder no account
     /// has throws `ThreadListError.folderNotFound`.
     ///
     /// Accounts removed now (`MailStore.removedAccounts()`) are left out (their mail is read by naming the account);
@@ -87,7 +88,7 @@ public struct FetchThreadsUseCase: Sendable {
         do { accounts = try views.accounts() } catch { throw ThreadListError.fetchFailed(underlying: error) }
         var folders: [(account: String, folder: String)] = []
         for a in accounts where !removed.contains(a) {
-            if folderId == FetchThreadsUseCase.starredFolder, let starred = try starredFolder(accountId: a) {
+            if let starred = try starredFolder(accountId: a, folderId: folderId) {
                 folders.append((a, starred))
                 continue
             }
@@ -144,15 +145,21 @@ public struct FetchThreadsUseCase: Sendable {
         }
     }
 
-    /// The folder id of the Starred listing (a real `\Flagged` folder or the virtual one).
-    public static let starredFolder = "Starred"
+    /// The folder id of the Starred view (the account's `\Flagged`-role folder or the virtual one): a name no folder of
+    /// ours takes (IMAP spells its system names with a leading backslash; the threads view indexes the virtual folder
+    /// under it). Until 2026-12-07 the view's id was `Starred`, which an ordinary folder of that path took over.
+    public static let starredID = ThreadsProjector.virtualStarred
+    /// The name the Starred view is shown by, which also names it where the account has no folder of that path.
+    public static let starredName = "Starred"
 
-    /// Where `Starred` is read from for an account: nil when the account has a folder of that path (it is read
-    /// as it is), else its `\Flagged`-role folder's path, else the virtual Starred folder's index.
-    func starredFolder(accountId: String) throws -> String? {
+    /// Where `folderId` of an account is read from when it names the Starred view (``starredID``, or ``starredName``
+    /// where the account has no folder of that path): its `\Flagged`-role folder's path, else the virtual Starred
+    /// folder's index; nil for any other folder id (read as it is).
+    func starredFolder(accountId: String, folderId: String) throws -> String? {
+        guard folderId == FetchThreadsUseCase.starredID || folderId == FetchThreadsUseCase.starredName else { return nil }
         let folders: [FolderEntry]
         do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
-        if folders.contains(where: { $0.path == FetchThreadsUseCase.starredFolder }) { return nil }
+        if folderId == FetchThreadsUseCase.starredName, folders.contains(where: { $0.path == folderId }) { return nil }
         return folders.first { $0.role == .flagged }?.path ?? ThreadsProjector.virtualStarred
     }
 
@@ -203,8 +210,9 @@ extension FetchThreadsUseCase {
     /// The folders of an account in navigation order (Inbox, Starred, Sent, Drafts, Spam, Trash, Archive,
     /// then custom folders by path, ignoring case; each folder's subfolders right after it, with their depth),
     /// with their badges.
-    /// An account with folders but no `\Flagged`-role one (and none named Starred) gets the virtual Starred
-    /// folder after the Inbox (id `Starred`, read by ``fetchThreads(accountId:folderId:category:cursor:pageSize:)``).
+    /// An account with folders but no `\Flagged`-role one gets the virtual Starred folder after the Inbox (id `\Starred`,
+    /// ``starredID``, named `Starred`, read by ``fetchThreads(accountId:folderId:category:cursor:pageSize:)``), an
+    /// ordinary folder named `Starred` being listed as itself beside it.
     /// The Drafts badge counts the account's drafts: the local ones (each once, whether or not its server copy
     /// is there) and the server's other drafts; a draft handed to the outbox (queued, sending, failed, or sent and
     /// not yet filed) is not counted: the Outbox badge counts it.
@@ -221,10 +229,10 @@ extension FetchThreadsUseCase {
                 return FolderSummary(id: f.path, accountId: accountId, name: f.displayName, role: f.role, badge: badge,
                                      depth: depth)
             }
-            if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged || $0.path == FetchThreadsUseCase.starredFolder }) {
+            if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged }) {
                 // After the Inbox and its subfolders.
                 let at = out.firstIndex { $0.role != .inbox && $0.depth == 0 } ?? out.count
-                out.insert(FolderSummary(id: FetchThreadsUseCase.starredFolder, accountId: accountId, name: FetchThreadsUseCase.starredFolder,
+                out.insert(FolderSummary(id: FetchThreadsUseCase.starredID, accountId: accountId, name: FetchThreadsUseCase.starredName,
                                          role: .flagged, badge: nil, isVirtual: true), at: at)
             }
             return out
