@@ -39,15 +39,16 @@ enum ThreadRow {
         return "\(marks) \(who)  \(fit(text, rest))  \(whenCol)"
     }
 
-    /// Pads or truncates to exactly `n` terminal columns (East Asian wide characters take two).
+    /// Pads or truncates to exactly `n` terminal columns, measured by ``DisplayWidth`` (East Asian wide characters and
+    /// emoji take two, combining marks none).
     static func fit(_ s: String, _ n: Int) -> String {
         let flat = TerminalSanitiser.line(s)
-        let total = flat.reduce(0) { $0 + width($1) }
+        let total = DisplayWidth.of(flat)
         if total <= n { return flat + String(repeating: " ", count: n - total) }
         var out = ""
         var used = 0
         for ch in flat {
-            let w = width(ch)
+            let w = DisplayWidth.of(ch)
             if used + w > n - 1 { break }
             out.append(ch)
             used += w
@@ -55,18 +56,5 @@ enum ThreadRow {
         out += "…"
         used += 1
         return out + String(repeating: " ", count: max(0, n - used))
-    }
-
-    /// Columns a character takes on a terminal: 2 for East Asian wide and fullwidth forms and emoji, else 1.
-    static func width(_ ch: Character) -> Int {
-        guard let v = ch.unicodeScalars.first?.value else { return 1 }
-        switch v {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return 2
-        default:
-            return 1
-        }
     }
 }

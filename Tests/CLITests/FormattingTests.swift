@@ -41,6 +41,34 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(ThreadRow.fit("ab", 4), "ab  ")
     }
 
+    /// Columns by terminal display width: East Asian wide and fullwidth 2, emoji 2 (by `Emoji_Presentation`, U+FE0F,
+    /// flags, joined sequences), combining marks and format characters 0. Emoji past the old table's two blocks (`🚀`,
+    /// `☕`, `✅`), a lone combining mark and a zero-width space had counted one column each: the folders view's columns
+    /// went out of line after such a name.
+    func testDisplayWidthsOfCharacters() {
+        let table: [(String, Int)] = [
+            ("a", 1), ("é", 1), ("e\u{301}", 1), ("\u{301}", 0), ("e\u{301}\u{302}\u{303}", 1), ("\u{200B}", 0), ("\u{2060}", 0),
+            ("\u{00AD}", 1), ("徐", 2), ("한", 2), ("\u{1112}\u{1161}\u{11AB}", 2), ("Ａ", 2), ("ｱ", 1), ("　", 2), ("〜", 2),
+            ("🚀", 2), ("☕", 2), ("✅", 2), ("⭐", 2), ("📎", 2), ("😀", 2), ("🫠", 2), ("❤️", 2), ("❤", 1), ("☺", 1),
+            ("🇩🇪", 2), ("👍🏽", 2), ("👨\u{200D}👩\u{200D}👧", 2), ("1\u{FE0F}\u{20E3}", 2), ("Ω", 1), ("ß", 1), ("→", 1),
+        ]
+        for (text, width) in table {
+            XCTAssertEqual(DisplayWidth.of(text), width, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        XCTAssertEqual(DisplayWidth.of("☕ Café 徐"), 2 + 1 + 4 + 1 + 2)
+    }
+
+    /// A column is padded and cut by display width: what follows it starts at the same column whatever the name holds.
+    func testColumnsLineUpAfterEmojiAndCombiningMarks() {
+        XCTAssertEqual(ThreadRow.fit("🚀 Launch", 12), "🚀 Launch   ")
+        XCTAssertEqual(ThreadRow.fit("☕", 4), "☕  ")
+        XCTAssertEqual(ThreadRow.fit("Cafe\u{301}s", 8), "Cafe\u{301}s   ")
+        XCTAssertEqual(ThreadRow.fit("\u{301}x", 3), "\u{301}x  ")
+        XCTAssertEqual(ThreadRow.fit("a\u{200B}b", 3), "a\u{200B}b ")
+        XCTAssertEqual(ThreadRow.fit("✅✅✅", 5), "✅✅…")
+        XCTAssertEqual(ThreadRow.fit("🇩🇪🇫🇷x", 4), "🇩🇪… ")
+    }
+
     /// Errors and warnings are bounded in scalars: a huge message keeps its beginning and its closing hint, and one
     /// character of a million combining marks is cut too.
     func testAHugeMessageIsCutToItsEnds() {

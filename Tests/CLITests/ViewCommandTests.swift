@@ -126,6 +126,19 @@ final class ViewCommandTests: CLITestCase {
         XCTAssertTrue(json.contains(#""id":"\\Starred""#) && json.contains(#""id":"Starred""#), json)
     }
 
+    /// The folders view's columns line up by display width whatever the names hold: an emoji takes two columns, a
+    /// combining mark none (`☕` and `🚀` had counted one, the role column then one column to the right of the others').
+    func testFolderColumnsLineUpAfterEmojiAndCombiningMarks() throws {
+        try importMaildir(["☕ Coffee", "🚀 Launch", "Cafe\u{301}", "徐丽"].map { (folder: $0, subject: "s", flags: "S") })
+        let lines = try mailstore("project", "--view", "folders").stdout.split(separator: "\n").map(String.init)
+        func row(_ name: String, columns: Int) -> String {
+            "local        " + name + String(repeating: " ", count: 28 - columns) + " custom    —"
+        }
+        for (name, columns) in [("☕ Coffee", 9), ("🚀 Launch", 9), ("Cafe\u{301}", 4), ("徐丽", 4)] {
+            XCTAssertTrue(lines.contains(row(name, columns: columns)), "\(name): \(lines.joined(separator: "\n"))")
+        }
+    }
+
     /// The dedup and contacts views page as the thread list does: `--limit` rows, `more: --cursor X` on stderr,
     /// and the pages followed to the end are `--all`, line for line, each row once.
     func testDedupAndContactsPageByCursorToWhatAllPrints() throws {
