@@ -8,7 +8,9 @@ package final class FoldersProjector: Projector {
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
     /// 3: a folder known only from its mail named `Flagged` or `Starred` has no role (`FolderNaming`): it had replaced the
     /// virtual Starred view.
-    package static let schemaVersion: UInt32 = 3
+    /// 4: a folder recorded with `\NonExistent` or `\Noselect` is not selectable (`FolderEntry.selectable`): a parent
+    /// deleted while it has children had stayed listed as an empty folder.
+    package static let schemaVersion: UInt32 = 4
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let listTable = Table<FolderEntry>(.folders, "list")
@@ -24,7 +26,9 @@ package final class FoldersProjector: Projector {
         let account = event.pointee.envelope.account
         switch decoded {
         case .folderDiscovered(let p):
-            list.set(Key(account, p.folder).bytes, FolderEntry(account: account, path: p.folder, displayName: p.displayName, role: p.role))
+            let selectable = !p.attributes.contains { FoldersProjector.notSelectable.contains($0.lowercased()) }
+            list.set(Key(account, p.folder).bytes, FolderEntry(account: account, path: p.folder, displayName: p.displayName, role: p.role,
+                                                               selectable: selectable))
         case .folderRemoved(let p):
             list.set(Key(account, p.folder).bytes, nil)
         case .emailReceived(let p):
@@ -38,6 +42,9 @@ package final class FoldersProjector: Projector {
             break
         }
     }
+
+    /// The LIST attributes (lowercased) of a name that holds no mail (RFC 3501 `\Noselect`, RFC 5258 `\NonExistent`).
+    package static let notSelectable: Set<String> = ["\\noselect", "\\nonexistent"]
 
     /// The position of a role in the folder list (system folders first).
     package static func order(_ role: FolderRole) -> Int {

@@ -161,7 +161,7 @@ struct ProjectCommand: ParsableCommand {
                     folderIDs = []
                 }
             } else {
-                folderIDs = try useCase.fetchFolders(accountId: a).filter { !$0.isVirtual }.map(\.id)
+                folderIDs = try useCase.fetchFolders(accountId: a).filter { !$0.isVirtual && $0.selectable }.map(\.id)
             }
             let rows = try folderIDs.map { Row(folder: $0, counts: named(try useCase.fetchUnreadCounts(accountId: a, folderId: $0))) }
             let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: FetchThreadsUseCase.wholeAccount))
@@ -205,7 +205,8 @@ struct ProjectCommand: ParsableCommand {
                 ? "  " + ShellWord.quoted(f.id)
                 : f.id.caseInsensitiveCompare(f.name) == .orderedSame ? "" : "  " + shown
             let badge = f.badge.map(String.init) ?? "—"
-            print("\(ThreadRow.fit(f.accountId, 12)) \(ThreadRow.fit(name, 28)) \(ThreadRow.fit(f.role.description, 9)) "
+            // A name that holds no mail, listed above its subfolders: `parent` for its role.
+            print("\(ThreadRow.fit(f.accountId, 12)) \(ThreadRow.fit(name, 28)) \(ThreadRow.fit(f.selectable ? f.role.description : "parent", 9)) "
                   + (path.isEmpty ? badge : ThreadRow.fit(badge, 6) + path))
         }
     }

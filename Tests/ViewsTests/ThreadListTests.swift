@@ -195,6 +195,29 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertEqual(try g.fetchThreads(accountId: "acct", folderId: "\\Starred").threads.flatMap(\.messageIds), ["gmail@example.com"])
     }
 
+    /// A name recorded as holding no mail (`\NonExistent`: a parent deleted while it has children, which the server goes
+    /// on listing) is listed only as the parent of folders that hold mail, never as an empty folder of its own; found
+    /// again (a `FolderDiscovered` without it), it is a folder again.
+    func testANameWithNoMailboxIsListedOnlyAboveItsSubfolders() throws {
+        func ghost(_ path: String) throws {
+            try store.log.append(NewEvent(event: .folderDiscovered(FolderDiscovered(folder: path, displayName: FolderNaming.displayName(forPath: path),
+                                                                                    role: .custom, delimiter: "/", attributes: ["\\HasChildren", "\\NonExistent"])),
+                                          account: "acct", stream: .folder(account: "acct", path: path), actor: .sync))
+        }
+        for (p, r) in [("INBOX", FolderRole.inbox), ("G/C", .custom), ("K/L/M", .custom), ("Z", .custom)] { try folder(p, role: r) }
+        for p in ["G", "H", "K", "K/L", "N", "N/O"] { try ghost(p) }
+        var f = try useCase().fetchFolders(accountId: "acct")
+        XCTAssertEqual(f.map(\.id), ["INBOX", "\\Starred", "G", "G/C", "K", "K/L", "K/L/M", "Z"], "H, N and N/O hold no mail and have none below")
+        XCTAssertEqual(f.map(\.selectable), [true, true, false, true, false, false, true, true])
+        XCTAssertEqual(f.map(\.depth), [0, 0, 0, 1, 0, 1, 2, 0])
+        XCTAssertEqual(f.map(\.badge), [0, nil, nil, nil, nil, nil, nil, nil])
+        let json = String(decoding: try JSONEncoder().encode(f[2]), as: UTF8.self)
+        XCTAssertTrue(json.contains(#""selectable":false"#), json)
+        try folder("H", role: .custom)
+        f = try useCase().fetchFolders(accountId: "acct")
+        XCTAssertEqual(f.first { $0.id == "H" }?.selectable, true, "found again")
+    }
+
     func testOutboxStates() throws {
         func save(_ d: String) throws { try event(.draftSaved(DraftSaved(draftID: d, draftVersion: 1, subject: "S \(d)", body: "b"))) }
         for d in ["q", "s", "f", "sent", "undone", "x"] { try save(d) }

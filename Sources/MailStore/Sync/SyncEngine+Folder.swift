@@ -45,6 +45,7 @@ extension SyncEngine {
         let name = account.name, path = folder.path
         let sel: SelectedMailbox
         do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
+        try rediscoverIfGhost(folder)
         var state = try views.syncState(account: name, folder: path)
         if let s = state, s.uidValidity != sel.uidValidity {
             // An empty folder of which no copy is known has nothing to match again, retire or fetch: some

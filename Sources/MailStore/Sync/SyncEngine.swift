@@ -48,6 +48,10 @@ public final class SyncEngine {
     var refreshFailure: AccountError?
     /// The folders of the last listing.
     var mapped: [MappedFolder] = []
+    /// The paths of the last listing recorded as names whose mailbox does not exist (``recordGone(_:)``): a listing
+    /// that names them again records nothing, an EXAMINE that opens one records it found again
+    /// (``rediscoverIfGhost(_:)``).
+    var ghosts: Set<String> = []
     /// The folders synced in this run (``syncAll()`` or ``sync(role:)``): each once.
     var syncedInRun: Set<String> = []
     /// The reports of folders synced ahead of the folder that named them (the destinations of its moved mail,
@@ -325,8 +329,11 @@ public final class SyncEngine {
         }
         var events: [NewEvent] = []
         var removed: [FolderSyncReport] = []
+        ghosts = Set(knownList.filter { !$0.selectable }.map(\.path))
         for f in folders {
             if let k = known[f.path], k.role == f.role, k.displayName == f.displayName { continue }
+            // A name recorded as no mailbox is left to its EXAMINE (``rediscoverIfGhost(_:)``): the LIST names it still.
+            if ghosts.contains(f.path) { continue }
             events.append(event(.folderDiscovered(FolderDiscovered(folder: f.path, displayName: f.displayName, role: f.role,
                                                                    delimiter: f.delimiter, attributes: f.attributes)),
                                 stream: folderStream(f.path)))
@@ -369,19 +376,44 @@ public final class SyncEngine {
 
     /// Records `path` removed (``removal(of:role:)``) when the server said its mailbox does not exist while its LIST
     /// still names it (``isFolderGone(_:)``) and the store holds something of it (a sync state or copies): its mail
-    /// recorded gone, as for a folder gone from the LIST, at once. Nil when nothing of it is left (the folder rediscovered
-    /// since, as the LIST names it): nothing is recorded, the folder passed (no refusal, no error).
+    /// recorded gone, as for a folder gone from the LIST, at once; then the name is recorded as one with no mailbox
+    /// (`FolderDiscovered` with `\NonExistent`, role custom: the folders view lists it only above its subfolders, never
+    /// as an empty folder), once. Nil when nothing of its mail was left: the folder passed (no refusal, no error).
     func recordGone(_ path: String) throws -> FolderSyncReport? {
         let views = try self.views
-        guard try views.syncState(account: account.name, folder: path) != nil || views.syncedCount(account: account.name, folder: path) > 0,
-              let entry = try views.folders(account: account.name).first(where: { $0.path.utf8.elementsEqual(path.utf8) }) else { return nil }
-        let (removed, events) = try removal(of: path, role: entry.role)
+        guard let entry = try views.folders(account: account.name).first(where: { $0.path.utf8.elementsEqual(path.utf8) }),
+              entry.selectable else { return nil }
+        var gone: FolderSyncReport?
+        var events: [NewEvent] = []
+        if try views.syncState(account: account.name, folder: path) != nil || views.syncedCount(account: account.name, folder: path) > 0 {
+            let (removed, removalEvents) = try removal(of: path, role: entry.role)
+            gone = removed
+            events = removalEvents
+        }
+        let listed = mapped.first { $0.path.utf8.elementsEqual(path.utf8) }
+        events.append(event(.folderDiscovered(FolderDiscovered(folder: path, displayName: entry.displayName, role: .custom,
+                                                               delimiter: listed?.delimiter,
+                                                               attributes: (listed?.attributes ?? []) + [SyncEngine.nonExistent])),
+                            stream: folderStream(path)))
         try store.commit(events)
-        var gone = removed
+        ghosts.insert(path)
         // (Counted in the folder's report: the account's `folderEvents` are those of the listing.)
-        gone.events = events.count
+        gone?.events = events.count
         syncedInRun.insert(path)
         return gone
+    }
+
+    /// The LIST attribute recorded for a name whose mailbox does not exist (RFC 5258).
+    static let nonExistent = "\\NonExistent"
+
+    /// Records `folder` found again (`FolderDiscovered` as listed) when it was recorded as a name with no mailbox
+    /// (``recordGone(_:)``) and its EXAMINE has just opened it: a mailbox made again under that name.
+    func rediscoverIfGhost(_ folder: MappedFolder) throws {
+        guard ghosts.contains(folder.path) else { return }
+        try store.commit([event(.folderDiscovered(FolderDiscovered(folder: folder.path, displayName: folder.displayName, role: folder.role,
+                                                                   delimiter: folder.delimiter, attributes: folder.attributes)),
+                                stream: folderStream(folder.path))])
+        ghosts.remove(folder.path)
     }
 
     // MARK: - Events

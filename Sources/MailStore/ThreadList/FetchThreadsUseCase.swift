@@ -218,16 +218,17 @@ extension FetchThreadsUseCase {
     /// not yet filed) is not counted: the Outbox badge counts it.
     public func fetchFolders(accountId: String) throws -> [FolderSummary] {
         do {
-            let tree = try views.folderTree(account: accountId)
+            let tree = FetchThreadsUseCase.parentsOnly(try views.folderTree(account: accountId))
             let folders = tree.map(\.entry)
             var out = try tree.map { f, depth in
                 let badge: Int? = switch f.role {
+                case _ where !f.selectable: nil
                 case .inbox, .junk: try views.unreadCount(account: accountId, folder: f.path, category: "all")
                 case .drafts: try draftsBadge(accountId: accountId, folder: f.path)
                 default: nil
                 }
                 return FolderSummary(id: f.path, accountId: accountId, name: f.displayName, role: f.role, badge: badge,
-                                     depth: depth)
+                                     depth: depth, selectable: f.selectable)
             }
             if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged }) {
                 // After the Inbox and its subfolders.
@@ -239,6 +240,27 @@ extension FetchThreadsUseCase {
         } catch {
             throw ThreadListError.fetchFailed(underlying: error)
         }
+    }
+
+    /// `tree` (an account's folders in list order, each with its depth) without the names that hold no mail
+    /// (`FolderEntry.selectable` false) with no folder that does below them: such a name stays only as the parent of its
+    /// subfolders. One pass, each entry marked at most once: a folder's subfolders follow it at a greater depth.
+    static func parentsOnly(_ tree: [(entry: FolderEntry, depth: Int)]) -> [(entry: FolderEntry, depth: Int)] {
+        guard tree.contains(where: { !$0.entry.selectable }) else { return tree }
+        var keep = tree.map(\.entry.selectable)
+        var ancestors: [Int] = []  // the entries above the current one, nearest last
+        for (i, row) in tree.enumerated() {
+            while let last = ancestors.last, tree[last].depth >= row.depth { ancestors.removeLast() }
+            if row.entry.selectable {
+                // Each name above it stays, as its parent (those above one kept were kept with it).
+                for a in ancestors.reversed() {
+                    if keep[a] { break }
+                    keep[a] = true
+                }
+            }
+            ancestors.append(i)
+        }
+        return tree.indices.filter { keep[$0] }.map { tree[$0] }
     }
 
     /// The Drafts badge: the account's drafts (each once, its server copy not counted again) and the other

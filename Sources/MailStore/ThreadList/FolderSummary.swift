@@ -17,8 +17,11 @@ public struct FolderSummary: Sendable, Equatable, Encodable {
     /// How many listed folders are above it: 0 at the top, 1 for a subfolder of one at the top (the list gives each
     /// folder's subfolders right after it).
     public var depth = 0
+    /// False for a name that holds no mail, listed only above its subfolders (a parent the server says does not exist:
+    /// another client deleted it while it had children; `FolderEntry.selectable`).
+    public var selectable = true
 
-    enum CodingKeys: String, CodingKey { case id, accountId, name, role, badge, isVirtual = "virtual", depth }
+    enum CodingKeys: String, CodingKey { case id, accountId, name, role, badge, isVirtual = "virtual", depth, selectable }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -29,5 +32,6 @@ public struct FolderSummary: Sendable, Equatable, Encodable {
         try c.encode(badge, forKey: .badge)
         try c.encode(isVirtual, forKey: .isVirtual)
         try c.encode(depth, forKey: .depth)
+        try c.encode(selectable, forKey: .selectable)
     }
 }
