@@ -234,6 +234,8 @@ struct SyncCommand: ParsableCommand {
             if f.uidValidityChanged { parts.append("UIDVALIDITY changed, \(f.rematched) matched again") }
             if !parts.isEmpty { Terminal.print("  \(f.folder): \(parts.joined(separator: ", "))") }
         }
+        // A role the listing moved (a subfolder whose role an older build guessed from its name is an ordinary folder now).
+        for c in r.roleChanges { Terminal.print("  \(c.folder): role \(c.from) -> \(c.to)") }
         for name in r.foldersAlike {
             Terminal.warning("\(r.account): the server folder \"\(name)\" is not synced: its name is another folder's but for its "
                              + "Unicode form (one written with combining accents, the other with accented letters), which mailstore "

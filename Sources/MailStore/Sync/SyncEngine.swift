@@ -334,6 +334,7 @@ public final class SyncEngine {
             if let k = known[f.path], k.role == f.role, k.displayName == f.displayName { continue }
             // A name recorded as no mailbox is left to its EXAMINE (``rediscoverIfGhost(_:)``): the LIST names it still.
             if ghosts.contains(f.path) { continue }
+            if let k = known[f.path], k.role != f.role { report.roleChanges.append(FolderRoleChange(folder: f.path, from: k.role, to: f.role)) }
             events.append(event(.folderDiscovered(FolderDiscovered(folder: f.path, displayName: f.displayName, role: f.role,
                                                                    delimiter: f.delimiter, attributes: f.attributes)),
                                 stream: folderStream(f.path)))

@@ -18,6 +18,8 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     /// Folders not synced because the server refused them (a NO to their EXAMINE or their own commands); the others
     /// were synced. A one-shot `sync` exits 5 after the rest (docs/cli.md); a watch tries them again with a backoff.
     public var failedFolders: [FolderSyncFailure] = []
+    /// Folders whose role the listing changed, each recorded with its `FolderDiscovered` (``FolderRoleChange``).
+    public var roleChanges: [FolderRoleChange] = []
 
     public init(account: String) { self.account = account }
 
