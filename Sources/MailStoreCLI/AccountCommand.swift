@@ -57,6 +57,9 @@ struct AccountAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("An environment variable holding the SMTP secret.", valueName: "name")) var smtpPasswordEnv: String?
     @Option(help: ArgumentHelp("The name shown in the From header of mail sent from the account (e.g. \"Bob Example\").",
                                valueName: "name")) var displayName: String?
+    @Option(help: ArgumentHelp("The provider of a server reached under another host name (a proxy, a tunnel, a test server): "
+                               + "gmail, outlook, yahoo, icloud or custom (default: recognised from the host).", valueName: "id"))
+    var provider: String?
     @Flag(help: "Run the connection test first (IMAP and SMTP, connect and auth) and record the account only if it passes.")
     var test = false
     @Flag(help: "Look the servers up again even when the log has a recent discovery of the domain.") var noCache = false
@@ -65,10 +68,13 @@ struct AccountAddCommand: ParsableCommand {
         if let problem = AccountSettings.addressProblem(email) {
             throw ValidationError("--email wants an address such as alice@example.com: \(problem)")
         }
+        if let provider, !AccountSettings.providerIDs.contains(provider) {
+            throw ValidationError("--provider is \(AccountSettings.providerIDs.joined(separator: ", ")); got \"\(provider)\"")
+        }
         let sources = [passwordFile, passwordCommand, passwordEnv].compactMap { $0 }
         if auth == "oauth2" {
             guard sources.isEmpty else { throw ValidationError("--auth oauth2 signs in instead of a password: drop --password-*") }
-            try oauth.validate(host: host)
+            try oauth.validate(host: host, provider: provider)
             return
         }
         if sources.count != 1 {
@@ -89,6 +95,7 @@ struct AccountAddCommand: ParsableCommand {
                                            username: username, credential: credential, caFile: caFile, smtpHost: smtpHost,
                                            smtpPort: smtpPort, smtpSecurity: smtpSecurity, smtpUsername: smtpUsername,
                                            smtpCredential: smtpCredential, displayName: displayName)
+            settings.declaredProvider = provider
             let store = try storeOptions.open()
             try discoverServers(&settings, store: store)
             if test && auth != "oauth2" {
@@ -103,7 +110,7 @@ struct AccountAddCommand: ParsableCommand {
                 }
             }
             let added = auth == "oauth2"
-                ? try store.addOAuthAccount(settings, config: try oauth.config(host: try settings.resolved().host ?? "", caFile: caFile),
+                ? try store.addOAuthAccount(settings, config: try oauth.config(host: try settings.resolved().host ?? "", provider: provider, caFile: caFile),
                                             signIn: oauth.signIn(loginHint: email))
                 : try store.addAccount(settings)
             Terminal.print("Added account \(added.name) (\(added.email), \(added.imapSecurity) \(added.imapHost):\(added.imapPort), "

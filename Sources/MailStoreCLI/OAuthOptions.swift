@@ -13,24 +13,24 @@ struct OAuthOptions: ParsableArguments {
     @Flag(help: "OAuth: print the sign-in URL only, never open a browser.") var noBrowser = false
     @Option(parsing: .unconditional, help: ArgumentHelp("OAuth: seconds to wait for the sign-in (default 300).", valueName: "seconds")) var signInTimeout: Double?
 
-    /// Checks what `account add --auth oauth2` needs.
-    func validate(host: String?) throws {
+    /// Checks what `account add --auth oauth2` needs (`provider`: the one `--provider` declares, else the host's).
+    func validate(host: String?, provider: String? = nil) throws {
         guard let clientId, !clientId.isEmpty else { throw ValidationError("--auth oauth2 needs --client-id (your app's registration)") }
         // Without --host the servers (and so the provider) come from the registry when the command runs.
-        if let host, oauthIssuer == nil && OAuthConfig.provider(MailStore.providerID(forHost: host), clientID: clientId) == nil {
+        if let host, oauthIssuer == nil && OAuthConfig.provider(provider ?? MailStore.providerID(forHost: host), clientID: clientId) == nil {
             throw ValidationError("\(host) is not Gmail or Outlook: give --oauth-issuer URL for its OAuth server")
         }
         if let t = signInTimeout, !(t > 0 && t <= 3600) { throw ValidationError("--sign-in-timeout is 1-3600 seconds") }
     }
 
-    /// The OAuth settings: the provider's built-in ones, or those the issuer's metadata gives.
-    func config(host: String, caFile: String?) throws -> OAuthConfig {
+    /// The OAuth settings: the provider's built-in ones (of `provider`, else the host's), or those the issuer's metadata gives.
+    func config(host: String, provider: String? = nil, caFile: String?) throws -> OAuthConfig {
         let id = clientId ?? ""
         if let oauthIssuer {
             return try OAuthConfig.discover(issuer: oauthIssuer, clientID: id, scopes: oauthScope.isEmpty ? ["mail"] : oauthScope,
                                             caFile: caFile)
         }
-        guard var config = OAuthConfig.provider(MailStore.providerID(forHost: host), clientID: id) else {
+        guard var config = OAuthConfig.provider(provider ?? MailStore.providerID(forHost: host), clientID: id) else {
             throw ValidationError("\(host) is not Gmail or Outlook: give --oauth-issuer URL")
         }
         if !oauthScope.isEmpty { config.scopes = oauthScope }

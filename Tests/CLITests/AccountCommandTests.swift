@@ -153,6 +153,26 @@ final class AccountCommandTests: CLITestCase {
                       "--display-name", "  ", "--password-file", pw, expect: 6)
     }
 
+    /// `--provider`: a server reached under another host name is taken for the provider declared (recorded, listed,
+    /// its default mechanism); without it the host decides; an unknown id is refused.
+    func testAProviderDeclaredForAnotherHostIsRecorded() throws {
+        try mailstore("init")
+        let pw = try passwordFile()
+        try mailstore("account", "add", "tunnel", "--email", "me@gmail.com", "--host", "127.0.0.1", "--port", "10993",
+                      "--provider", "gmail", "--password-file", pw)
+        try mailstore("account", "add", "plainhost", "--email", "me2@gmail.com", "--host", "127.0.0.1", "--port", "10994",
+                      "--password-file", pw)
+        try mailstore("account", "add", "declared", "--email", "me3@example.org", "--host", "imap.gmail.com",
+                      "--provider", "custom", "--auth", "plain", "--password-file", pw)
+        let list = try mailstore("account", "list").stdout
+        XCTAssertTrue(list.contains("tunnel\tme@gmail.com\ttls://127.0.0.1:10993\tgmail\txoauth2"), list)
+        XCTAssertTrue(list.contains("plainhost\tme2@gmail.com\ttls://127.0.0.1:10994\tcustom\tplain"), list)
+        XCTAssertTrue(list.contains("declared\tme3@example.org\ttls://imap.gmail.com:993\tcustom\tplain"), list)
+        let bad = try mailstore("account", "add", "bad", "--email", "me4@example.org", "--host", "127.0.0.1",
+                                "--provider", "hotmail", "--password-file", pw, expect: 64)
+        XCTAssertTrue(bad.stderr.contains("--provider is gmail, outlook, yahoo, icloud, custom"), bad.stderr)
+    }
+
     func testSyncWithoutAccountsSaysWhatToDo() throws {
         try mailstore("init")
         let r = try mailstore("sync", expect: 4)

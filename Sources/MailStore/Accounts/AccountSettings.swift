@@ -28,6 +28,12 @@ public struct AccountSettings: Sendable {
     /// What discovery found (`MailStore.discoverServers`): with no `host`, the servers come from it instead of
     /// the registry, options given by hand still winning; `addAccount` records it (`AccountSettingsDiscovered`).
     public var discovery: AccountDiscovery.Result?
+    /// The provider declared by hand (`account add --provider`: `gmail`, `outlook`, `yahoo`, `icloud` or `custom`), for a
+    /// server reached under another host name (a proxy, a tunnel, a test server); nil recognises it from the host.
+    public var declaredProvider: String?
+
+    /// The ids `declaredProvider` takes.
+    public static let providerIDs = ProviderRegistry.all.map(\.id) + [ProviderRegistry.custom.id]
 
     public init(name: String, email: String, host: String?, port: UInt16? = nil, security: String?, auth: String? = nil,
                 username: String? = nil, credential: CredentialSource, caFile: String? = nil, smtpHost: String? = nil,
@@ -50,9 +56,10 @@ public struct AccountSettings: Sendable {
         self.displayName = displayName
     }
 
-    /// The provider: recognised from the host, else `custom` (a known email domain on another host is a custom
-    /// server); with no host, the registry's provider for the email's domain.
+    /// The provider: the one declared (`declaredProvider`), else recognised from the host, else `custom` (a known email
+    /// domain on another host is a custom server); with no host, the registry's provider for the email's domain.
     public var provider: Provider {
+        if let declaredProvider { return ProviderRegistry.provider(id: declaredProvider) }
         guard let host = host ?? discovery?.imapHost else { return ProviderRegistry.provider(forEmail: email) }
         return ProviderRegistry.provider(forHost: host) ?? ProviderRegistry.custom
     }
@@ -193,6 +200,9 @@ public struct AccountSettings: Sendable {
             throw .invalid("--email wants an address such as alice@example.com: \(problem)")
         }
         try AccountSettings.checkServer(host: host, security: security, port: port, options: "--", protocolName: "IMAP")
+        if let declaredProvider, !AccountSettings.providerIDs.contains(declaredProvider) {
+            throw .invalid("--provider is \(AccountSettings.providerIDs.joined(separator: ", ")); got \"\(declaredProvider)\"")
+        }
         let found = self.auth == nil ? try discoveredAuth() : nil
         let auth = self.auth ?? found ?? provider.auth
         guard ["plain", "xoauth2", "login", "oauth2", "oauthbearer"].contains(auth) else {
