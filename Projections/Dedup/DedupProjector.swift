@@ -6,7 +6,8 @@ import EventModel
 package final class DedupProjector: Projector {
     package static let name = ViewName.dedup
     /// 2: bounded keys (long parts hashed) and bounded values (`Key`, `ViewBounds`).
-    package static let schemaVersion: UInt32 = 2
+    /// 3: a copy seen again in another folder (a Gmail message kept in All Mail when it left its label) is listed there.
+    package static let schemaVersion: UInt32 = 3
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .emailExpunged, .notificationDelivered])
     static let messagesTable = Table<[DedupCopy]>(.dedup, "messages")
@@ -44,7 +45,14 @@ package final class DedupProjector: Projector {
             let mid = ViewBounds.id(raw)
             let k = DedupProjector.messageKey(account: account, messageID: mid)
             var copies = try messages.get(k) ?? []
-            if copies.count >= ViewBounds.maxCopiesListed || copies.contains(where: { $0.emailID == p.emailID }) { return }
+            if let i = copies.firstIndex(where: { $0.emailID == p.emailID }) {
+                // The same copy seen again, in another folder (kept in Gmail's All Mail when it left its label).
+                guard copies[i].folder != p.folder else { return }
+                copies[i].folder = p.folder
+                messages.set(k, copies)
+                return
+            }
+            if copies.count >= ViewBounds.maxCopiesListed { return }
             copies.append(DedupCopy(emailID: p.emailID, folder: p.folder))
             messages.set(k, copies)
             emails.set(Key(p.emailID).bytes, mid)

@@ -11,7 +11,9 @@ package final class UnreadProjector: Projector {
     /// 3: bounded keys and values (`Key`, `ViewBounds`).
     /// 4: a message's state in each scope kept in its `infos` record (no `messages` table).
     /// 5: no counters by category (the threads view's since its schema 7), nor a message's category in `infos`.
-    package static let schemaVersion: UInt32 = 5
+    /// 6: a copy seen again in another folder (a Gmail message kept in All Mail when it left its label) moves there with
+    /// its counts, its read state the event's.
+    package static let schemaVersion: UInt32 = 6
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .emailReceived, .flagsChanged, .emailExpunged])
     static let emailsTable = Table<UnreadEmail>(.unread, "emails")
@@ -58,7 +60,11 @@ package final class UnreadProjector: Projector {
             inboxMemo.forget()
         case .emailReceived(let p):
             let key = Key(p.emailID).bytes
-            if try emails.get(key) != nil { return }
+            if try emails.get(key) != nil {
+                // The same copy seen again: where it is and its read state are the event's (as in the threads view).
+                try apply(CopyChange(emailID: p.emailID, folder: p.folder, flags: p.flags))
+                return
+            }
             let messageKey = ViewBounds.id(p.messageKey)
             let e = UnreadEmail(account: account, folder: p.folder, messageKey: messageKey, seen: p.flags.contains("\\Seen"))
             emails.set(key, e)

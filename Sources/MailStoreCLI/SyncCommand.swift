@@ -231,6 +231,7 @@ struct SyncCommand: ParsableCommand {
             if f.received > 0 { parts.append("\(f.received) new") }
             if f.flagsChanged > 0 { parts.append("\(f.flagsChanged) flag changes") }
             if f.expunged > 0 { parts.append("\(f.expunged) expunged") }
+            if f.keptInAllMail > 0 { parts.append("\(f.keptInAllMail) now in All Mail only") }
             if f.uidValidityChanged { parts.append("UIDVALIDITY changed, \(f.rematched) matched again") }
             if !parts.isEmpty { Terminal.print("  \(f.folder): \(parts.joined(separator: ", "))") }
         }

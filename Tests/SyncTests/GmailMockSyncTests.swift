@@ -76,4 +76,66 @@ final class GmailMockSyncTests: SyncTestCase {
         XCTAssertFalse(g.commands().contains { $0.contains("[Gmail]/All Mail") && ($0.contains("SELECT") || $0.contains("EXAMINE")) },
                        g.commands().joined(separator: "\n"))
     }
+
+    /// An archive written back takes the message out of INBOX into All Mail (not synced): the next syncs keep it listed
+    /// in All Mail (not expunged with its INBOX copy), searchable, and its undo moves it back to INBOX, listed once.
+    func testAThreadArchivedHereStaysInAllMailAcrossSyncsAndItsUndoWorks() throws {
+        let g = try startGmail([Self.inbox(4, "Archive me from mailstore"), Self.inbox(10, "Stays in the inbox")])
+        try sync()
+        let before = try XCTUnwrap(try email("m4"))
+        let action = try actions.archiveThreads(ids: [before.thread])
+        _ = try store.pushActions(for: action.description)
+        let c = try otherClient()
+        defer { c.logout() }
+        XCTAssertEqual(try uids("INBOX", "m4", via: c), [])
+        XCTAssertEqual(try uids("[Gmail]/All Mail", "m4", via: c).count, 1)
+        for _ in 0..<2 {
+            let report = try sync()
+            XCTAssertEqual(report.folders.reduce(0) { $0 + $1.expunged }, 0, "\(report.folders)")
+            XCTAssertEqual(try XCTUnwrap(try email("m4")).folder, "[Gmail]/All Mail")
+            XCTAssertEqual(try listed("[Gmail]/All Mail"), ["Archive me from mailstore"])
+            XCTAssertEqual(try store.search("archive", output: .messages).count, 1)
+        }
+        XCTAssertEqual(try listed("INBOX"), ["Stays in the inbox"])
+        _ = try actions.undo(actionId: action.description)
+        XCTAssertEqual(try sync().actions.applied, 1, "the undo written back, then INBOX synced")
+        XCTAssertTrue(try XCTUnwrap(try g.labels(of: 1004)).contains("\\Inbox"))
+        XCTAssertEqual(Set(try listed("INBOX")), ["Archive me from mailstore", "Stays in the inbox"])
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "m4@example.org").count, 1, "listed once")
+        XCTAssertEqual(try XCTUnwrap(try email("m4")).folder, "INBOX")
+    }
+
+    /// Mail another client archived (out of INBOX) or unlabelled (out of a label) is still in All Mail: recorded there,
+    /// listed and found, not expunged; a message archived but still under another label stays listed under it.
+    func testMailArchivedOrUnlabelledElsewhereIsKeptInAllMail() throws {
+        try startGmail([Self.inbox(5, "Archived elsewhere, still in Work", labels: ["\\Inbox", "Work"]),
+                        Self.inbox(6, "Archived elsewhere, no label"), Self.inbox(9, "Only Travel, label removed", labels: ["Travel"])])
+        try sync()
+        let c = try otherClient()
+        defer { c.logout() }
+        for id in ["m5", "m6"] { _ = try c.uidMove(UIDSet(try uids("INBOX", id, via: c)), to: MailboxName("[Gmail]/All Mail")) }
+        let travel = UIDSet(try uids("Travel", "m9", via: c))
+        _ = try c.uidStore(travel, .add, flags: ["\\Deleted"])
+        try c.uidExpunge(travel)
+        let report = try sync()
+        let inbox = try XCTUnwrap(report.folders.first { $0.folder == "INBOX" })
+        XCTAssertEqual([inbox.keptInAllMail, inbox.expunged], [1, 1], "m6 kept, m5's INBOX copy expunged (still in Work)")
+        XCTAssertEqual(report.folders.first { $0.folder == "Travel" }?.keptInAllMail, 1)
+        XCTAssertEqual(try XCTUnwrap(try email("m6")).folder, "[Gmail]/All Mail")
+        XCTAssertEqual(try XCTUnwrap(try email("m9")).folder, "[Gmail]/All Mail")
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "m5@example.org").map(\.folder), ["Work"])
+        XCTAssertEqual(Set(try listed("[Gmail]/All Mail")), ["Archived elsewhere, no label", "Only Travel, label removed"])
+        XCTAssertEqual(try store.search("elsewhere", output: .messages).count, 2)
+        XCTAssertEqual(try store.search("travel", output: .messages).count, 1)
+        try sync()
+        XCTAssertEqual(try XCTUnwrap(try email("m6")).folder, "[Gmail]/All Mail", "kept across syncs")
+        // Deleted for good on Gmail since (to Trash, then expunged there): the kept copy is expunged by the next sync.
+        _ = try c.uidMove(UIDSet(try uids("[Gmail]/All Mail", "m9", via: c)), to: MailboxName("[Gmail]/Trash"))
+        let trashed = UIDSet(try uids("[Gmail]/Trash", "m9", via: c))
+        _ = try c.uidStore(trashed, .add, flags: ["\\Deleted"])
+        try c.uidExpunge(trashed)
+        XCTAssertEqual(try sync().folders.filter { $0.folder == "[Gmail]/All Mail" }.reduce(0) { $0 + $1.expunged }, 1)
+        XCTAssertNil(try email("m9"))
+        XCTAssertEqual(try XCTUnwrap(try email("m6")).folder, "[Gmail]/All Mail")
+    }
 }

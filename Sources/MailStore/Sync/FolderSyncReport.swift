@@ -12,6 +12,9 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     public var flagsChanged = 0
     /// Copies gone from the server (`EmailExpunged`); for a removed folder, every copy it held.
     public var expunged = 0
+    /// Gmail: copies gone from this label folder (archived, or its label removed, here or by another client) that the
+    /// server's All Mail still holds: recorded there (their `EmailReceived` again, in All Mail), not expunged.
+    public var keptInAllMail = 0
     /// Copies matched again by Message-ID and size after a UIDVALIDITY change.
     public var rematched = 0
     /// Whether the server's UIDVALIDITY changed.

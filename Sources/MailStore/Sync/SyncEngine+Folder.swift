@@ -87,10 +87,17 @@ extension SyncEngine {
             report = counted
             return ahead
         }
-        for uid in gone.sorted() {
-            guard let copy = known.removeValue(forKey: uid) else { continue }
-            events.append(expunged(copy, folder: path))
-            report.expunged += 1
+        let leaving = gone.sorted().compactMap { known.removeValue(forKey: $0) }
+        // On Gmail a copy gone from a label may be in All Mail only (archived): recorded there, not expunged.
+        let kept = try keptInAllMail(leaving, leaving: folder, conn)
+        for copy in leaving {
+            if let there = kept[copy.emailID] {
+                events.append(there)
+                report.keptInAllMail += 1
+            } else {
+                events.append(expunged(copy, folder: path))
+                report.expunged += 1
+            }
         }
         // Those the server failed to deliver whole (twice alone) under this UIDVALIDITY are not fetched again while
         // there, unless this sync is to try them again (`SyncOptions.retryUnfetchable`: all of them) or their retry is
@@ -174,10 +181,12 @@ extension SyncEngine {
     /// of an archive, written back, then a sync of the Inbox had listed the message twice there (the copy the undo
     /// moved back, and the new one) until the Archive's own sync. The Archive's sync then finds nothing to expunge.
     ///
-    /// Not on Gmail, where a folder is a label: a message moved out of one may stay in it, and an expunge recorded
-    /// without the server's word could not be taken back (the copy's next fetch is the same event, appended once).
+    /// Not so on Gmail, where a folder is a label: a message moved out of one may stay in it, and an expunge recorded
+    /// without the server's word could not be taken back (the copy's next fetch is the same event, appended once). There
+    /// the copies replaced are those kept in All Mail (``keptInAllMail(_:leaving:_:)``), which the account does not sync:
+    /// the message is back under a label (an undo of an archive, written back; another client's), listed there.
     func replacedByArrivals(_ batch: [NewEvent], folder: String) throws -> [NewEvent] {
-        guard provider.id != "gmail" else { return [] }
+        guard provider.id != "gmail" else { return try keptCopiesReplaced(batch) }
         var candidates: [String] = []
         var seen = Set<String>()
         let views = try self.views

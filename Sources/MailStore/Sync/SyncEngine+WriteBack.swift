@@ -296,23 +296,31 @@ extension SyncEngine {
         outcome.applied += missing.map(\.emailID)  // expunged meanwhile, as above
     }
 
-    /// Message-IDs per `UID SEARCH` in ``alreadyCopied(_:to:_:)``: at most 16, and at most 4,000 bytes of them.
+    /// Message-IDs per `UID SEARCH` in ``locate(_:in:_:)``: at most 16, and at most 4,000 bytes of them.
     static let searchBatch = (ids: 16, bytes: 4_000)
 
     /// The email ids of `copies` that `destination` already holds: the same Message-ID and size (RFC822.SIZE), one
-    /// destination message for each copy at most. EXAMINEs the destination (nothing changes there; the caller selects
-    /// the source again) and searches in batches (``searchBatch``: `UID SEARCH OR HEADER Message-ID a HEADER ...`),
-    /// then fetches the Message-ID and size of the matches (a header search matches substrings). A copy without a
-    /// Message-ID is never found: it is copied.
+    /// destination message for each copy at most (``locate(_:in:_:)``, which EXAMINEs the destination: the caller selects
+    /// the source again). A copy without a Message-ID is never found: it is copied.
     func alreadyCopied(_ copies: [(target: ActionTarget, copy: SyncedCopy)], to destination: MailboxName,
                        _ conn: IMAPConnection) throws(IMAPClientError) -> Set<String> {
+        Set(try locate(copies.map { ($0.target.emailID, $0.copy) }, in: destination, conn).uids.keys)
+    }
+
+    /// Where `mailbox` holds the messages of `copies`: the same Message-ID and size (RFC822.SIZE), one message for each
+    /// copy at most, by email id, with the mailbox's UIDVALIDITY (0 when nothing was looked for). EXAMINEs the mailbox
+    /// (nothing changes there; the caller selects its own folder again) and searches in batches (``searchBatch``:
+    /// `UID SEARCH OR HEADER Message-ID a HEADER ...`), then fetches the Message-ID and size of the matches (a header
+    /// search matches substrings). A copy without a Message-ID is never found.
+    func locate(_ copies: [(emailID: String, copy: SyncedCopy)], in mailbox: MailboxName,
+                _ conn: IMAPConnection) throws(IMAPClientError) -> (validity: UInt32, uids: [String: UInt32]) {
         var wanted: [String: [String]] = [:]  // "Message-ID NUL size" -> email ids still to find
         for c in copies {
             guard let id = c.copy.messageID, !id.isEmpty else { continue }
-            wanted["\(id)\u{0}\(c.copy.size)", default: []].append(c.target.emailID)
+            wanted["\(id)\u{0}\(c.copy.size)", default: []].append(c.emailID)
         }
-        guard !wanted.isEmpty else { return [] }
-        _ = try conn.select(destination, readOnly: true, condstore: false)
+        guard !wanted.isEmpty else { return (0, [:]) }
+        let sel = try conn.select(mailbox, readOnly: true, condstore: false)
         let ids = Set(copies.compactMap { $0.copy.messageID }.filter { !$0.isEmpty }).sorted()
         var batches: [[String]] = [[]]
         var bytes = 0
@@ -325,7 +333,7 @@ extension SyncEngine {
             batches[batches.count - 1].append(id)
             bytes += id.utf8.count
         }
-        var found = Set<String>()
+        var found: [String: UInt32] = [:]
         for batch in batches where !batch.isEmpty {
             let keys = batch.map { SearchKey.header("Message-ID", $0) }
             let any = keys.dropFirst().reduce(keys[0]) { SearchKey.or($0, $1) }
@@ -333,16 +341,16 @@ extension SyncEngine {
             guard !uids.isEmpty else { continue }
             do {
                 try conn.uidFetch(UIDSet(uids), [.uid, .rfc822Size, .body(.headerFields(["MESSAGE-ID"]), peek: true)]) { msg in
-                    guard let size = msg.size, let header = msg.section("HEADER.FIELDS (MESSAGE-ID)"),
+                    guard let uid = msg.uid, let size = msg.size, let header = msg.section("HEADER.FIELDS (MESSAGE-ID)"),
                           let id = MailParser.parse(header).messageID else { return }
                     let key = "\(id)\u{0}\(size)"
                     guard var left = wanted[key], !left.isEmpty else { return }
-                    found.insert(left.removeFirst())
+                    found[left.removeFirst()] = uid
                     wanted[key] = left
                 }
             } catch let e as IMAPClientError { throw e } catch { throw .protocolError("\(error)") }
         }
-        return found
+        return (sel.uidValidity, found)
     }
 
     private func flags(of uids: UIDSet, _ conn: IMAPConnection) throws(IMAPClientError) -> [UInt32: [String]] {

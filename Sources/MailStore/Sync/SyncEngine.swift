@@ -124,6 +124,8 @@ public final class SyncEngine {
             if let folderRetry, !folderRetry.isDue(folder.path) { continue }
             try syncOrSkip(folder, conn, into: &report)
         }
+        // Gmail: what was kept in All Mail and is no longer there.
+        if let kept = try keptCopiesGone(connection ?? conn), kept.expunged > 0 { report.folders.append(kept) }
         report.seconds = Deadline.now() - start
         return report
     }
