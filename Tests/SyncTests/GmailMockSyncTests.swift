@@ -138,4 +138,21 @@ final class GmailMockSyncTests: SyncTestCase {
         XCTAssertNil(try email("m9"))
         XCTAssertEqual(try XCTUnwrap(try email("m6")).folder, "[Gmail]/All Mail")
     }
+
+    /// A draft's older versions (and the copy of a deleted draft) are moved to Trash: an expunge from Gmail's Drafts
+    /// removes the \Draft label only, which had left a copy without any label in All Mail for every version saved.
+    func testADraftsOldVersionsGoToTrashNotToAllMailWithoutALabel() throws {
+        let g = try startGmail([Self.inbox(1, "Hello")])
+        try sync()
+        let drafts = DraftsUseCase(store: store)
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "Bob <bob@example.org>", subject: "Draft v1", body: "one"))
+        XCTAssertEqual(try store.pushDrafts(account: accountName)?.stored, 1)
+        _ = try drafts.edit(d.draftID, DraftInput(subject: "Draft v2", body: "two"))
+        XCTAssertEqual(try store.pushDrafts(account: accountName)?.removed, 1)
+        try drafts.delete(d.draftID)
+        XCTAssertEqual(try store.pushDrafts(account: accountName)?.removed, 1)
+        let versions = try g.messages().values.filter { $0.messageID != "m1@example.org" }
+        XCTAssertEqual(versions.count, 2, "both versions, in Trash until Gmail empties it")
+        for v in versions { XCTAssertEqual(v.labels, ["\\Trash"], "no version left in All Mail without a label") }
+    }
 }

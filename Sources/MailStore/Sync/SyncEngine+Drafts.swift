@@ -156,7 +156,11 @@ extension SyncEngine {
             var keys: [SearchKey] = [.header("Message-ID", copy.messageID)]
             if copy.uid != 0 && copy.uidValidity == sel.uidValidity { keys.insert(.uid(UIDSet([copy.uid])), at: 0) }
             let uids = sel.exists == 0 ? [] : try conn.uidSearch(keys)
-            if !uids.isEmpty {
+            if !uids.isEmpty, let trash = gmailTrash(leaving: folder, conn) {
+                // Gmail: an expunge from Drafts removes the \Draft label only, leaving a copy without a label in All Mail
+                // for every version saved; a message is deleted by moving it to Trash (emptied by Gmail after 30 days).
+                _ = try conn.uidMove(UIDSet(uids), to: trash.mailbox)
+            } else if !uids.isEmpty {
                 _ = try conn.uidStore(UIDSet(uids), .add, flags: ["\\Deleted"])
                 if conn.has("UIDPLUS") {
                     try conn.uidExpunge(UIDSet(uids))
@@ -171,6 +175,13 @@ extension SyncEngine {
         }
         try commitDraftChange(DraftCopyChanged(draftID: draftID, change: .removed, draftVersion: copy.version, folder: copy.folder,
                                                messageID: copy.messageID, uid: copy.uid, uidValidity: copy.uidValidity, reason: note))
+    }
+
+    /// Gmail's Trash when a copy leaving `folder` is deleted by moving it there (Gmail with MOVE, a Trash-role folder
+    /// other than `folder`), else nil (the copy is expunged).
+    private func gmailTrash(leaving folder: MappedFolder, _ conn: IMAPConnection) -> MappedFolder? {
+        guard provider.hasGmailExtensions, conn.has("MOVE") else { return nil }
+        return mapped.first { $0.role == .trash && $0.path != folder.path }
     }
 
     /// Records a failed step; it is tried again after a backoff.
