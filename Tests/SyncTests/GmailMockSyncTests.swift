@@ -155,4 +155,19 @@ final class GmailMockSyncTests: SyncTestCase {
         XCTAssertEqual(versions.count, 2, "both versions, in Trash until Gmail empties it")
         for v in versions { XCTAssertEqual(v.labels, ["\\Trash"], "no version left in All Mail without a label") }
     }
+
+    /// An undo of a move into a label the message already had puts it back in INBOX and keeps that label: the move back
+    /// had been a UID MOVE out of the label, which Gmail takes as removing it (the message ended with \Inbox alone).
+    func testAnUndoOfAMoveIntoALabelTheMessageHadKeepsTheLabel() throws {
+        let g = try startGmail([Self.inbox(5, "In Inbox and Work", labels: ["\\Inbox", "Work"])])
+        try sync()
+        let inbox = try XCTUnwrap(try views.copies(account: accountName, messageID: "m5@example.org").first { $0.folder == "INBOX" })
+        let thread = try XCTUnwrap(try views.emailRecord(id: inbox.emailID)).threadID
+        let action = try actions.moveThread(id: thread, toFolderId: "Work")
+        _ = try store.pushActions(for: action.description)
+        XCTAssertEqual(Set(try XCTUnwrap(try g.labels(of: 1005))), ["Work"])
+        _ = try actions.undo(actionId: action.description)
+        XCTAssertEqual(try sync().actions.applied, 1)
+        XCTAssertEqual(Set(try XCTUnwrap(try g.labels(of: 1005))), ["\\Inbox", "Work"], "back in INBOX, still labelled Work")
+    }
 }

@@ -287,13 +287,31 @@ extension SyncEngine {
             }
         }
         guard !elsewhere.isEmpty else { return }
-        let missing = try relocated(elsewhere, conn) { (_, _, located) throws(IMAPClientError) in
+        let missing = try relocated(elsewhere, conn) { (name, _, located) throws(IMAPClientError) in
             for c in located {
-                _ = try conn.uidMove(UIDSet(c.uid), to: target)
+                // Gmail: a label the message had before (another copy of it synced there) is kept: the copy is put back
+                // (UID COPY adds the label) rather than moved (which had taken away a label the move never gave).
+                if keepsLabel(name, of: c.target.emailID) {
+                    _ = try conn.uidCopy(UIDSet(c.uid), to: target)
+                } else {
+                    _ = try conn.uidMove(UIDSet(c.uid), to: target)
+                }
                 outcome.applied.append(c.target.emailID)
             }
         }
         outcome.applied += missing.map(\.emailID)  // expunged meanwhile, as above
+    }
+
+    /// Gmail: whether the message of `emailID` is in `folder` (a label) on its own account: the views hold another copy of
+    /// it synced there. Then moving `emailID`'s copy out of `folder` (an undo's move back of mail moved into a label it
+    /// already had) would take that label away.
+    func keepsLabel(_ folder: String, of emailID: String) -> Bool {
+        guard provider.hasGmailExtensions,
+              let messageID = (try? views.syncedCopy(account: account.name, emailID: emailID))??.copy.messageID,
+              let copies = try? views.copies(account: account.name, messageID: ViewBounds.id(messageID)) else { return false }
+        return copies.contains { c in
+            c.emailID != emailID && (try? views.syncedCopy(account: account.name, emailID: c.emailID))??.folder == folder
+        }
     }
 
     /// Message-IDs per `UID SEARCH` in ``locate(_:in:_:)``: at most 16, and at most 4,000 bytes of them.
