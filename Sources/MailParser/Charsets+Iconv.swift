@@ -6,7 +6,8 @@ extension Charsets {
     /// charset. The conversion descriptor comes from `IconvPool` and is used
     /// by this call alone, so this is safe to use from any thread. `prefix`:
     /// a character cut at the end of `buffer` (iconv's `EINVAL`, incomplete
-    /// input) is left out rather than replaced: the buffer is a window's cut.
+    /// input) is left out rather than replaced: the buffer is a window's cut. After a sequence iconv rejects
+    /// (one U+FFFD) it goes on a whole code unit later (``codeUnit(_:)``).
     static func iconvDecode(_ buffer: UnsafeBufferPointer<UInt8>, from name: String,
                             prefix: Bool = false) -> (String, Bool)? {
         guard let cd = IconvPool.shared.take(name) else { return nil }
@@ -23,6 +24,7 @@ extension Charsets {
         let chunk = UnsafeMutablePointer<CChar>.allocate(capacity: chunkSize)
         defer { chunk.deallocate() }
         let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+        let unit = codeUnit(name)
 
         func drain(_ outLeft: Int) {
             let produced = chunkSize - outLeft
@@ -42,14 +44,18 @@ extension Charsets {
             if r != -1 { break }
             if err == E2BIG { continue }
             if err == EINVAL && prefix { break }  // a character cut by the window's end: not part of the text
+            guard err == EILSEQ, inLeft > 0 else {
+                invalid = true
+                result.append(contentsOf: replacement)
+                break  // EINVAL (truncated sequence at the end) or anything else.
+            }
+            // Past the whole code unit: a byte less would read every later UTF-16 or UTF-32 character from the
+            // middle of one.
             invalid = true
             result.append(contentsOf: replacement)
-            if err == EILSEQ, inLeft > 0 {
-                inPtr = inPtr.map { $0 + 1 }
-                inLeft -= 1
-                continue
-            }
-            break  // EINVAL (truncated sequence at the end) or anything else.
+            let skip = min(unit, inLeft)
+            inPtr = inPtr.map { $0 + skip }
+            inLeft -= skip
         }
         // Flush any shift state.
         var outPtr: UnsafeMutablePointer<CChar>? = chunk

@@ -193,7 +193,15 @@ package enum Charsets {
     /// bytes do not stand for themselves).
     static func isWide(_ charset: String) -> Bool {
         guard case .iconv(let name) = kind(of: charset) else { return false }
-        return name.hasPrefix("UTF-16") || name.hasPrefix("UTF-32") || name.hasPrefix("UCS") || name.hasPrefix("UNICODE")
+        return codeUnit(name) > 1
+    }
+
+    /// The bytes of one code unit of an iconv charset name: 4 for UTF-32 and UCS-4, 2 for UTF-16, UCS-2 and
+    /// glibc's UNICODE, 1 for every other charset.
+    static func codeUnit(_ name: String) -> Int {
+        if name.hasPrefix("UTF-32") || name.hasPrefix("UCS-4") || name.hasPrefix("UCS4") { return 4 }
+        if name.hasPrefix("UTF-16") || name.hasPrefix("UCS") || name.hasPrefix("UNICODE") { return 2 }
+        return 1
     }
 
     /// Bytes below 0x80 and without the shift/escape bytes used by
@@ -206,7 +214,6 @@ package enum Charsets {
 
     /// Whether ASCII bytes mean ASCII characters in this charset.
     private static func isASCIICompatible(_ name: String) -> Bool {
-        !(name.hasPrefix("UTF-16") || name.hasPrefix("UTF-32") || name.hasPrefix("UCS")
-          || name.hasPrefix("UTF-7") || name.hasPrefix("HZ") || name.hasPrefix("UNICODE"))
+        codeUnit(name) == 1 && !(name.hasPrefix("UTF-7") || name.hasPrefix("HZ"))
     }
 }

@@ -37,10 +37,15 @@ final class CharsetsTests: XCTestCase {
             ("utf-16le", "Hi ☃", [72, 0, 105, 0, 32, 0, 3, 38]),
             ("utf-16be", "Hi ☃", [0, 72, 0, 105, 0, 32, 38, 3]),
         ]
+        assertDecodesCleanly(cases)
+    }
+
+    /// Each (charset, text, bytes): the bytes decode to the text without a warning.
+    private func assertDecodesCleanly(_ cases: [(String, String, [UInt8])], file: StaticString = #filePath, line: UInt = #line) {
         for (charset, expected, raw) in cases {
             let (text, warning) = Charsets.decode(raw, charset: charset)
-            XCTAssertEqual(text, expected, charset)
-            XCTAssertNil(warning, charset)
+            XCTAssertEqual(text, expected, charset, file: file, line: line)
+            XCTAssertNil(warning, charset, file: file, line: line)
         }
     }
 
@@ -83,6 +88,28 @@ final class CharsetsTests: XCTestCase {
         XCTAssertTrue(kr.hasPrefix("한"))
         XCTAssertTrue(kr.hasSuffix("한"))
         XCTAssertTrue(kr.contains("\u{FFFD}"))
+    }
+
+    /// After a sequence iconv rejects, decoding goes on a whole code unit later: one byte later read every
+    /// later UTF-16 character from the middle of one (`Hello �␣圀漀爀氀搀…`).
+    func testAnInvalidWideCodeUnitIsReplacedAloneAndTheRestReadAligned() {
+        let rest = " World Grüße and more text"
+        func utf16LE(_ s: String) -> [UInt8] {
+            var out: [UInt8] = []
+            for u in s.utf16 { out += [UInt8(u & 0xFF), UInt8(u >> 8)] }
+            return out
+        }
+        let bom: [UInt8] = [0xFF, 0xFE], lone: [UInt8] = [0x00, 0xD8]
+        let le16: [UInt8] = bom + utf16LE("Hello ") + lone + utf16LE(rest)
+        let (t16, w16) = Charsets.decode(le16, charset: "utf-16")
+        XCTAssertEqual(t16, "Hello \u{FFFD}" + rest)
+        XCTAssertEqual(w16?.code, .invalidCharsetBytes)
+        let be16: [UInt8] = [0x00, 0x41, 0xDC, 0x00, 0x00, 0x42, 0x00, 0xE9]
+        XCTAssertEqual(Charsets.decode(be16, charset: "utf-16be").0, "A\u{FFFD}Bé")
+        let le32: [UInt8] = [0x41, 0, 0, 0, 0x00, 0x00, 0x11, 0x00, 0x42, 0, 0, 0, 0xE9, 0, 0, 0]
+        let (t32, w32) = Charsets.decode(le32, charset: "utf-32le")
+        XCTAssertEqual(t32, "A\u{FFFD}Bé")
+        XCTAssertEqual(w32?.code, .invalidCharsetBytes)
     }
 
     func testLyingUSASCIIUsesUTF8WhenValid() {
@@ -130,6 +157,32 @@ final class IconvPoolTests: XCTestCase {
             let (b, warning) = Charsets.decode(Array("plain ~ text".utf8) + [27, 40, 66], charset: "iso-2022-jp")
             XCTAssertEqual(b, "plain ~ text", "read in the initial (ASCII) state")
             XCTAssertNil(warning)
+        }
+    }
+
+    /// glibc reads a UTF-16 or UTF-32 byte order from the BOM of a descriptor's first conversion only: a kept
+    /// descriptor read a little-endian message after a big-endian one byte-swapped (䰀椀琀琀氀攀).
+    func testTheByteOrderOfOneBOMDoesNotCarryToTheNextConversion() {
+        func utf16(_ s: String, bigEndian: Bool) -> [UInt8] {
+            (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + s.utf16.flatMap { u -> [UInt8] in
+                bigEndian ? [UInt8(u >> 8), UInt8(u & 0xFF)] : [UInt8(u & 0xFF), UInt8(u >> 8)]
+            }
+        }
+        func utf32(_ s: String, bigEndian: Bool) -> [UInt8] {
+            (bigEndian ? [0, 0, 0xFE, 0xFF] : [0xFF, 0xFE, 0, 0]) + s.unicodeScalars.flatMap { c -> [UInt8] in
+                let v = c.value
+                let le = [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+                return bigEndian ? le.reversed() : le
+            }
+        }
+        for round in 0..<3 {
+            for (charset, encode) in [("utf-16", utf16), ("utf-32", utf32), ("UTF-16", utf16)] {
+                for bigEndian in [true, false, false, true, true] {
+                    let (text, warning) = Charsets.decode(encode("Little endian Grüße", bigEndian), charset: charset)
+                    XCTAssertEqual(text, "Little endian Grüße", "\(charset) big-endian \(bigEndian), round \(round)")
+                    XCTAssertNil(warning, "\(charset) big-endian \(bigEndian), round \(round)")
+                }
+            }
         }
     }
 
