@@ -54,7 +54,7 @@ extension Charsets {
             t[k] = .iconv("BIG5-HKSCS")
         }
         for k in ["euckr", "ksc56011987", "ksc5601", "ksc56011989", "ksc56011992", "korean", "csksc56011987",
-                  "isoir149", "windows949", "cp949", "uhc", "cseuckr", "ks_c_5601", "ksc"] {
+                  "isoir149", "windows949", "cp949", "ms949", "uhc", "cseuckr", "ks_c_5601", "ksc"] {
             t[k] = .iconv("CP949")
         }
         t["iso2022kr"] = .iconv("ISO-2022-KR")
@@ -72,6 +72,11 @@ extension Charsets {
         t["unicode11utf7"] = .iconv("UTF-7")
         for k in ["tis620", "windows874", "cp874", "iso885911", "tis6200", "tis62025291"] { t[k] = .iconv("CP874") }
         for k in ["macintosh", "macroman", "mac", "csmacintosh"] { t[k] = .iconv("MACINTOSH") }
+        for k in ["maccyrillic", "maccyr"] { t[k] = .iconv("MAC-CYRILLIC") }
+        for k in ["macce", "maccentraleurope", "maccentraleuropean", "maclatin2"] { t[k] = .iconv("MAC-CENTRALEUROPE") }
+        for k in ["macukrainian", "macukraine", "macuk"] { t[k] = .iconv("MACUKRAINIAN") }
+        for k in ["maciceland", "macicelandic", "macis"] { t[k] = .iconv("MAC-IS") }
+        for k in ["euctw", "cseuctw"] { t[k] = .iconv("EUC-TW") }
         for k in ["ibm866", "cp866", "866", "csibm866"] { t[k] = .iconv("CP866") }
         for k in ["ibm850", "cp850", "850"] { t[k] = .iconv("CP850") }
         for k in ["ibm437", "cp437", "437"] { t[k] = .iconv("CP437") }
@@ -79,7 +84,8 @@ extension Charsets {
         return t
     }()
 
-    /// Classifies a charset name or alias.
+    /// Classifies a charset name or alias. A name in no alias table is given to iconv as it is (uppercased), or
+    /// without an `x-` it begins with when iconv knows only that.
     static func kind(of name: String) -> Kind {
         // Fast path for the names almost all mail uses.
         switch name.utf8.count {
@@ -110,8 +116,17 @@ extension Charsets {
             if n == 1 { return .latin1 }
             return .iconv("ISO-8859-\(n)")
         }
-        let upper = String(decoding: cleaned.map { ($0 >= 0x61 && $0 <= 0x7A) ? $0 - 0x20 : $0 }, as: UTF8.self)
-        return .iconv(upper)
+        // An `x-` name iconv knows without its `x-` (x-mac-cyrillic, x-euc-tw): the stripped name.
+        if cleaned.count > 2, cleaned[0] == 0x78, cleaned[1] == ASCII.minus || cleaned[1] == ASCII.underscore {
+            let stripped = uppercased(cleaned.dropFirst(2))
+            if IconvPool.shared.knows(stripped) { return .iconv(stripped) }
+        }
+        return .iconv(uppercased(cleaned[...]))
+    }
+
+    /// ASCII letters of a cleaned name uppercased, as a String.
+    private static func uppercased(_ name: ArraySlice<UInt8>) -> String {
+        String(decoding: name.map { ($0 >= 0x61 && $0 <= 0x7A) ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The part number of an `iso-8859-N` style name, if it is one.

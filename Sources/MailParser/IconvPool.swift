@@ -49,6 +49,13 @@ final class IconvPool: @unchecked Sendable {
         return open(charset)
     }
 
+    /// Whether iconv converts `charset` to UTF-8 (the descriptor it opened is kept, or closed).
+    func knows(_ charset: String) -> Bool {
+        guard let cd = take(charset) else { return false }
+        give(cd, charset: charset)
+        return true
+    }
+
     /// A new descriptor from `charset` to UTF-8, or nil when iconv does not know the charset.
     private func open(_ charset: String) -> iconv_t? {
         guard let cd = iconv_open("UTF-8", charset), cd != iconv_t(bitPattern: -1) else { return nil }

@@ -71,6 +71,26 @@ final class CharsetsTests: XCTestCase {
         XCTAssertEqual(Charsets.decode([0xC7, 0xD1], charset: "ks_c_5601-1987").0, "한")
     }
 
+    /// Names glibc converts under another name were taken for unknown charsets (U+FFFD and unknownCharset).
+    func testMacEUCTWAndMS949NamesDecode() {
+        let cases: [(String, String, [UInt8])] = [
+            ("x-mac-cyrillic", "Привет", [0x8F, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2]),
+            ("x-mac-ce", "Zażółć", [0x5A, 0x61, 0xFD, 0x97, 0xB8, 0x8D]),
+            ("x-mac-ukrainian", "Привіт ґ", [0x8F, 0xF0, 0xE8, 0xE2, 0xB4, 0xF2, 0x20, 0xB6]),
+            ("x-euc-tw", "中文", [0xC4, 0xE3, 0xC5, 0xC6]),
+            ("ms949", "한국", [0xC7, 0xD1, 0xB1, 0xB9]),
+            ("x-mac-icelandic", "Þór", [0xDE, 0x97, 0x72]),
+            ("X_EUC-TW", "中文", [0xC4, 0xE3, 0xC5, 0xC6]),
+        ]
+        assertDecodesCleanly(cases)
+        XCTAssertEqual(Charsets.normalizedName("x-mac-cyrillic"), "MAC-CYRILLIC")
+        XCTAssertEqual(Charsets.normalizedName("x-euc-tw"), "EUC-TW")
+        XCTAssertEqual(Charsets.normalizedName("x-ibm866"), "CP866")
+        XCTAssertEqual(Charsets.normalizedName("x-no-such-set"), "X-NO-SUCH-SET")
+        XCTAssertEqual(EncodedWords.decode("=?x-mac-cyrillic?B?j/Do4uXy?="), "Привет")
+        XCTAssertEqual(EncodedWords.decode("=?ms949?B?x9GxuQ==?="), "한국")
+    }
+
     func testUnknownCharsetReplacesAndWarns() {
         let (text, warning) = Charsets.decode([0x61, 0xFF, 0x62], charset: "no-such-charset")
         XCTAssertEqual(text, "a\u{FFFD}b")
