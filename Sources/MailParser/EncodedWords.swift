@@ -3,7 +3,7 @@
 package enum EncodedWords {
     /// Decodes every well-formed encoded word in `s`. Whitespace between
     /// adjacent encoded words is dropped, and adjacent words in the same
-    /// charset are joined before charset conversion (so a multi-byte
+    /// charset (however its name is spelled) are joined before charset conversion (so a multi-byte
     /// character split across two words survives). Malformed words are left
     /// as they are. Text without `=?` is returned unchanged.
     package static func decode(_ s: String) -> String {
@@ -59,7 +59,9 @@ package enum EncodedWords {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: b[ws]))
                 }
                 pendingWS = nil
-                if let cs = pendingCharset, cs != w.charset { flushEncoded() }
+                if let cs = pendingCharset, cs != w.charset, Charsets.kind(of: cs) != Charsets.kind(of: w.charset) {
+                    flushEncoded()
+                }
                 pendingCharset = w.charset
                 pendingBytes.append(contentsOf: w.bytes)
                 lastWasEncoded = true

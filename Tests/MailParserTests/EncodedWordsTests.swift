@@ -25,6 +25,15 @@ final class EncodedWordsTests: XCTestCase {
         XCTAssertEqual(EncodedWords.decode("=?utf-8?q?caf=C3?= =?utf-8?q?=A9?="), "café")
     }
 
+    /// Words whose charset names differ only in case, or are aliases of one charset, are joined too: the
+    /// halves of a character were decoded apart (`caf�� ok`).
+    func testACharacterSplitAcrossWordsWithTheSameCharsetSpelledApart() {
+        XCTAssertEqual(EncodedWords.decode("=?UTF-8?Q?caf=C3?= =?utf-8?Q?=A9_ok?="), "café ok")
+        XCTAssertEqual(EncodedWords.decode("=?utf8?B?w6k=?= =?UTF-8?Q?=E2=82?= =?utf-8*en?Q?=AC?="), "é€")
+        XCTAssertEqual(EncodedWords.decode("=?Shift_JIS?B?kw==?= =?x-sjis?B?+g==?="), "日")
+        XCTAssertEqual(EncodedWords.decode("=?ISO-8859-1?Q?=E9?= =?utf-8?Q?=C3=A9?="), "éé")
+    }
+
     func testMalformedWordsAreLeftAsIs() {
         XCTAssertEqual(EncodedWords.decode("=?utf-8?x?abc?="), "=?utf-8?x?abc?=")
         XCTAssertEqual(EncodedWords.decode("=?utf-8?b?not*base64!?="), "=?utf-8?b?not*base64!?=")
