@@ -7,7 +7,8 @@ extension Charsets {
     /// by this call alone, so this is safe to use from any thread. `prefix`:
     /// a character cut at the end of `buffer` (iconv's `EINVAL`, incomplete
     /// input) is left out rather than replaced: the buffer is a window's cut. After a sequence iconv rejects
-    /// (one U+FFFD) it goes on a whole code unit later (``codeUnit(_:)``).
+    /// (one U+FFFD) it goes on a whole code unit later (``codeUnit(_:)``), or past the whole Japanese character
+    /// (``JISExtensionRows``, which also reads the NEC and IBM rows of ISO-2022-JP and EUC-JP).
     static func iconvDecode(_ buffer: UnsafeBufferPointer<UInt8>, from name: String,
                             prefix: Bool = false) -> (String, Bool)? {
         guard let cd = IconvPool.shared.take(name) else { return nil }
@@ -25,6 +26,8 @@ extension Charsets {
         defer { chunk.deallocate() }
         let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
         let unit = codeUnit(name)
+        var japanese = JISExtensionRows(charset: name)
+        defer { japanese?.finish() }
 
         func drain(_ outLeft: Int) {
             let produced = chunkSize - outLeft
@@ -50,10 +53,16 @@ extension Charsets {
                 break  // EINVAL (truncated sequence at the end) or anything else.
             }
             // Past the whole code unit: a byte less would read every later UTF-16 or UTF-32 character from the
-            // middle of one.
-            invalid = true
-            result.append(contentsOf: replacement)
-            let skip = min(unit, inLeft)
+            // middle of one. A Japanese character of an extension row is read again (`JISExtensionRows`).
+            var skip = min(unit, inLeft)
+            var reread: [UInt8]?
+            if let r = japanese?.reread(buffer, at: buffer.count - inLeft) { (skip, reread) = (r.skip, r.utf8) }
+            if let reread {
+                result.append(contentsOf: reread)
+            } else {
+                invalid = true
+                result.append(contentsOf: replacement)
+            }
             inPtr = inPtr.map { $0 + skip }
             inLeft -= skip
         }

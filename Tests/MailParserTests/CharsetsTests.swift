@@ -91,6 +91,35 @@ final class CharsetsTests: XCTestCase {
         XCTAssertEqual(EncodedWords.decode("=?ms949?B?x9GxuQ==?="), "한국")
     }
 
+    /// The NEC row 13 and the NEC-selected IBM rows 89 to 92 Windows and Outlook write in ISO-2022-JP and
+    /// EUC-JP (read by browsers and Thunderbird): glibc rejects them and each became U+FFFD and a misread
+    /// neighbour (`�´↓�`, `�盒�`).
+    func testJapaneseNECAndIBMRowsDecode() {
+        let esc2208: [UInt8] = [0x1B, 0x24, 0x42], escASCII: [UInt8] = [0x1B, 0x28, 0x42]
+        let cases: [(String, String, [UInt8])] = [
+            ("iso-2022-jp", "①②㈱", esc2208 + [0x2D, 0x21, 0x2D, 0x22, 0x2D, 0x6A] + escASCII),
+            ("ISO-2022-JP", "髙橋", esc2208 + [0x7C, 0x62, 0x36, 0x36] + escASCII),
+            ("iso-2022-jp", "①abc髙ⅰ￢", esc2208 + [0x2D, 0x21] + escASCII + Array("abc".utf8)
+                + [0x1B, 0x24, 0x40, 0x7C, 0x62, 0x7C, 0x71, 0x7C, 0x7B] + escASCII),
+            ("euc-jp", "①㈱", [0xAD, 0xA1, 0xAD, 0xEA]),
+            ("euc-jp", "髙橋 ok", [0xFC, 0xE2, 0xB6, 0xB6, 0x20, 0x6F, 0x6B]),
+        ]
+        assertDecodesCleanly(cases)
+        XCTAssertEqual(EncodedWords.decode("=?ISO-2022-JP?B?GyRCLSEtIi1qGyhC?="), "①②㈱")
+        XCTAssertEqual(EncodedWords.decode("=?ISO-2022-JP?B?GyRCfGI2NhsoQg==?= <t@example.jp>"), "髙橋 <t@example.jp>")
+        // Plain JIS as glibc reads it (the wave dash stays U+301C, not CP932's U+FF5E).
+        XCTAssertEqual(Charsets.decode(esc2208 + [0x21, 0x41, 0x21, 0x5D, 0x46, 0x7C] + escASCII, charset: "iso-2022-jp").0,
+                       "\u{301C}\u{2212}日")
+        XCTAssertEqual(Charsets.decode([0xA1, 0xC1, 0xA1, 0xDD], charset: "euc-jp").0, "\u{301C}\u{2212}")
+        // A character in no row is one U+FFFD, and the next is read whole.
+        let (iso, isoWarning) = Charsets.decode(esc2208 + [0x29, 0x21, 0x46, 0x7C] + escASCII + [0x61], charset: "iso-2022-jp")
+        XCTAssertEqual(iso, "\u{FFFD}日a")
+        XCTAssertEqual(isoWarning?.code, .invalidCharsetBytes)
+        let (euc, eucWarning) = Charsets.decode([0xA9, 0xA1, 0xC6, 0xFC, 0x61], charset: "euc-jp")
+        XCTAssertEqual(euc, "\u{FFFD}日a")
+        XCTAssertEqual(eucWarning?.code, .invalidCharsetBytes)
+    }
+
     func testUnknownCharsetReplacesAndWarns() {
         let (text, warning) = Charsets.decode([0x61, 0xFF, 0x62], charset: "no-such-charset")
         XCTAssertEqual(text, "a\u{FFFD}b")
