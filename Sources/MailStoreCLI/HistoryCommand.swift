@@ -58,7 +58,9 @@ struct HistoryCommand: ParsableCommand {
                     // The time the log recorded it (as `log` prints; never going back along the log), not `occurredAt`,
                     // which for a receipt or a categorization is the message's Date header: the sender's to set.
                     let time = HistoryCommand.time(e.recordedAt)
-                    var text = "\(time)  \(LogCommand.pad(e.actor.description, 6))  \(LogCommand.pad(e.type.name, 20))  \(decoded?.summary ?? "(undecodable)")"
+                    // The summary as one line, as `log` prints it (a tab or line break from a subject a space): the
+                    // block printed keeps only the timeline's own line breaks.
+                    var text = "\(time)  \(LogCommand.pad(e.actor.description, 6))  \(LogCommand.pad(e.type.name, 20))  \(TerminalSanitiser.line(decoded?.summary ?? "(undecodable)"))"
                     if let dated = HistoryCommand.occurredApart(e) { text += "  (occurred \(dated))" }
                     if ActionKindName.isAction(e.type) { text += "  [action \(e.id)]" }
                     if let link { text += "\n" + String(repeating: " ", count: 30) + "↳ answers action \(link)" }

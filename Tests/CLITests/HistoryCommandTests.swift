@@ -26,4 +26,22 @@ final class HistoryCommandTests: CLITestCase {
         XCTAssertEqual(lines.map { String($0.prefix(19)) }, ["2030-01-01 10:00:00", "2030-01-01 10:01:00"], "\(lines)")
         XCTAssertTrue(lines.allSatisfy { $0.hasSuffix("(occurred 2024-01-01 10:05:00)") }, "\(lines)")
     }
+
+    /// A tab or line break in a subject or a sender's name: `history` printed it raw (through a block, which keeps
+    /// tabs), where `log` and `project` print a space.
+    func testATabInASubjectIsASpaceAsInTheLog() throws {
+        try mailstore("init")
+        let log = try EventLog(store: StoreDirectory(path: store))
+        let received = EmailReceived(emailID: "t1", folder: "INBOX", messageID: "t1@example.com", subject: "Tab\there\nand there",
+                                     from: [EmailAddress(name: "Ann\tLee", email: "ann@example.com")], date: Timestamp(microseconds: 1_704_103_500_000_000),
+                                     dateSource: .header, size: 100, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)
+        try log.append(NewEvent(event: .emailReceived(received), account: "acct", stream: .email("t1"), actor: .sync))
+        let history = try mailstore("history", "--email", "t1").stdout
+        XCTAssertFalse(history.contains("\t"), history.debugDescription)
+        XCTAssertTrue(history.contains("Tab here and there"), history)
+        XCTAssertTrue(history.contains("Ann Lee <ann@example.com>"), history)
+        XCTAssertEqual(history.split(separator: "\n").count, 1, history)
+        let logged = try mailstore("log", "--type", "EmailReceived").stdout
+        XCTAssertTrue(logged.contains("Tab here and there"), logged)
+    }
 }
