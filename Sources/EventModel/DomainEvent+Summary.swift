@@ -9,7 +9,7 @@ extension DomainEvent {
         }
         func who(_ a: [EmailAddress]) -> String {
             guard let f = EmailAddress.sender(of: a) else { return "(no sender)" }
-            return f.name.map { "\($0) <\(f.email)>" } ?? f.email
+            return f.displayed
         }
         func flags(_ f: [String]) -> String { f.isEmpty ? "(none)" : f.joined(separator: " ") }
         func emails(_ n: Int) -> String { n == 1 ? "1 email" : "\(n) emails" }

@@ -53,6 +53,34 @@ final class TerminalOutputTests: CLITestCase {
         XCTAssertTrue(contacts.stdout.contains("1 message, 1 from them"), contacts.stdout)
     }
 
+    /// A display name holding specials is shown quoted (as Python's email package writes it): `show` printed
+    /// `From: Evil <ceo@bank.com> <evil@example.org>`, one address read as two.
+    func testADisplayNameWithSpecialsIsShownQuoted() throws {
+        try mailstore("init")
+        let message = """
+        From evil@example.org Mon Nov 16 10:00:00 2026
+        From: =?utf-8?q?Evil_=3Cceo=40bank.com=3E?= <evil@example.org>
+        To: "Doe, Jane" <jane@example.com>, Bob <bob@example.com>
+        Subject: pay
+        Message-ID: <evil@example.org>
+        Date: Mon, 16 Nov 2026 10:00:00 +0000
+
+        x
+
+
+        """
+        try Data(message.utf8).write(to: URL(fileURLWithPath: dir.file("evil.mbox")))
+        _ = try mailstore("import", "--mbox", dir.file("evil.mbox"), "--account", "demo")
+        let log = try mailstore("log", "--type", "EmailReceived")
+        XCTAssertTrue(log.stdout.contains("from \"Evil <ceo@bank.com>\" <evil@example.org>"), log.stdout)
+        let id = try XCTUnwrap(log.stdout.components(separatedBy: "email/").dropFirst().first?.prefix { !$0.isWhitespace })
+        let show = try mailstore("show", String(id), "--headers-only")
+        XCTAssertTrue(show.stdout.contains("From:        \"Evil <ceo@bank.com>\" <evil@example.org>\n"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("To:          \"Doe, Jane\" <jane@example.com>, Bob <bob@example.com>\n"), show.stdout)
+        let contacts = try mailstore("contacts", "complete", "evil", "--account", "demo")
+        XCTAssertTrue(contacts.stdout.contains("\"Evil <ceo@bank.com>\" <evil@example.org>"), contacts.stdout)
+    }
+
     /// A display name that is only an escape sequence (`ESC ] FOO BEL`, encoded) showed as a blank sender in the thread
     /// list and in `search`: sanitised to nothing, it hid who wrote. The address is shown instead.
     func testASenderNameOfOnlyAnEscapeSequenceShowsTheAddress() throws {
