@@ -25,8 +25,10 @@ package final class ContactsProjector: Projector {
     /// each time one of its contacts' ranks changes (~64% of the lists' writes at 100K generated messages, and most of
     /// their history: `history:contacts.top` was the views' largest table at 1M). 17: mail arriving in a Junk-role folder
     /// adds no contact (spammers had been offered as recipients, ranked as people who wrote). 18: how many messages in
-    /// Sent-role folders each contact sent (`Contact.wroteAs`): the user's own addresses, offered last.
-    package static let schemaVersion: UInt32 = 18
+    /// Sent-role folders each contact sent (`Contact.wroteAs`): the user's own addresses, offered last. 19: name words
+    /// in the indexed form (`IndexedText`: composed, Greek without its marks, ё as е), as a prefix typed is: a name
+    /// written decomposed ("Jose\u{301}") or in Greek with accents was completed by nothing typed the other way.
+    package static let schemaVersion: UInt32 = 19
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -157,7 +159,9 @@ package final class ContactsProjector: Projector {
     /// The tokens a contact is found by: the address and each word of the name (lowercased; at most
     /// `maxNameWords`, since a name is text from mail and may be a novel), a word with diacritics also without them
     /// as the search index removes them (`DiacriticFold`; schema 13): "franc" and "franç" both complete "François"
-    /// (a prefix typed is only lowercased, so "franç" does not complete a "Francois" written without). The address
+    /// (a prefix typed is only lowercased and brought to that form, so "franç" does not complete a "Francois" written
+    /// without). A non-ASCII name is first brought to the indexed form (`IndexedText`; schema 19), as the search
+    /// index's text and a prefix typed are: "José" written decomposed, "Παπαδόπουλος" found by "παπαδοπ". The address
     /// token also finds the local part: every prefix of it starts the address. ASCII names take a byte path that
     /// gives the same words as the Unicode one.
     package static func tokens(name: String?, address: String) -> Set<String> {
@@ -169,7 +173,7 @@ package final class ContactsProjector: Projector {
     /// Calls `body` with each of the tokens `tokens(name:address:)` gives (the address first; a token may come more
     /// than once), until it returns false: a check that needs some of them builds no set of them all.
     package static func forEachToken(name: String?, address: String, _ body: (String) -> Bool) {
-        guard body(address.folded), var name, !name.isEmpty else { return }
+        guard body(IndexedText.form(address.folded)), var name, !name.isEmpty else { return }
         var words = 0
         var going = true
         let ascii = name.withUTF8 { buf -> Bool in
@@ -190,7 +194,7 @@ package final class ContactsProjector: Projector {
             return true
         }
         if ascii { return }
-        for word in name.folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
+        for word in IndexedText.form(name).folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(maxNameWords) {
             let word = String(word)
             guard body(word) else { return }
             if let plain = DiacriticFold.removingDiacritics(word), !body(plain) { return }

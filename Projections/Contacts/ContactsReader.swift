@@ -24,7 +24,8 @@ package struct ContactsReader {
     /// starting each word (`completeWords`); one word with blanks or commas around it completes as that word; without a
     /// blank or comma the prefix also completes as one token (an address "jean-l…"), the two merged by rank.
     package func complete(account: String, prefix: String, limit: Int = 10, candidates: Int = 20_000) throws -> [Contact] {
-        let lowered = prefix.lowercased()
+        // In the form the name words were indexed in (`IndexedText`): composed, Greek without its marks, ё as е.
+        let lowered = IndexedText.form(prefix.lowercased())
         guard let words = ContactsReader.queryWords(lowered) else {
             return try completeToken(account: account, lowered: lowered, limit: limit, candidates: candidates)
         }

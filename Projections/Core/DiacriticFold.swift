@@ -3,7 +3,8 @@
 /// folds to one ASCII letter becomes that letter (U+00E7 -> "c"), a combining mark it drops goes (a name written
 /// decomposed, "c" + U+0327), anything else stays (FTS5 keeps "ø", "ł", "ß" and every non-Latin script as they are).
 /// The table (`DiacriticFold+Table.swift`) is generated from SQLite by `Tools/gen-diacritic-table` and checked
-/// against the SQLite the tests run with.
+/// against the SQLite the tests run with. The text it folds is in the indexed form already (`IndexedText`: composed,
+/// Greek without its marks), as FTS5's is.
 package enum DiacriticFold {
     /// What `scalar` becomes: its ASCII letter, nil when it is dropped, itself when it has no diacritic FTS5 removes.
     /// Two binary searches (490 and 25 entries from SQLite 3.40); ASCII answered at once (the table has none).

@@ -1,12 +1,15 @@
 import EventModel
 import Foundation
 import MailParser
+import Projections
 
 /// What the index keeps of one email copy: the text columns (full-text) and the filter columns.
 /// Pure: built from the `EmailReceived` payload and the raw message bytes (nil when the blob is missing:
 /// then only the headers from the event are indexed).
 struct SearchDocument: Equatable {
-    // Text columns (FTS5), in `SearchSchema.textColumns` order. `cc` holds Cc and Bcc.
+    // Text columns (FTS5), in `SearchSchema.textColumns` order. `cc` holds Cc and Bcc. Each in the indexed form
+    // (`IndexedText`: composed, Greek without its marks), made once here; `subject` as the mail has it (the `docs`
+    // row shows it), `textColumns` forms it.
     var from: String
     var to: String
     var cc: String
@@ -27,8 +30,8 @@ struct SearchDocument: Equatable {
     /// document computed it; nil otherwise (the writer computes it then).
     var textDigest: [UInt8]?
 
-    /// The text columns, in `SearchSchema.textColumns` order.
-    var textColumns: [String] { [from, to, cc, subject, body, attachment, mimetype] }
+    /// The text columns, in `SearchSchema.textColumns` order, as FTS5 is given them (`IndexedText`).
+    var textColumns: [String] { [from, to, cc, IndexedText.form(subject), body, attachment, mimetype] }
 
     /// The bytes of UTF-8 the document's strings hold (text and filter columns, the digest): what
     /// `SearchBatchReader` counts it for while its batch is in flight.
@@ -42,7 +45,8 @@ struct SearchDocument: Equatable {
     /// Memory: a document holds at most this much body text (1 MiB), and a part's text is decoded from a window of
     /// its encoded body sized for what is left of it (`MIMEPart.decodedText(in:limit:widening:)`, `TextWindow`:
     /// ~1.6 MiB, widened to ~4.1 MiB when that gave less than the room left; ~20 MiB transient at the very worst),
-    /// never from the whole part (a 60 MB body was decoded whole, twice copied, to keep 1 MiB).
+    /// never from the whole part (a 60 MB body was decoded whole, twice copied, to keep 1 MiB). Its indexed form
+    /// (`IndexedText`, composed) is at most 3 times as long (canonical composition's bound), ASCII text the same.
     static let maxBodyBytes = 1 << 20
     /// The most HTML decoded per `text/html` part (bytes of UTF-8) for its text: a longer part's text comes from its
     /// first 4 MiB (decoded from the first ~6 MiB of the part, not widened: `TextWindow`). Every HTML part of ordinary
@@ -53,11 +57,11 @@ struct SearchDocument: Equatable {
     static let maxParts = 2_000
 
     init(_ p: EmailReceived, account: String, raw: [UInt8]?) {
-        from = Self.addresses(p.from)
-        to = Self.addresses(p.to)
-        cc = Self.addresses(p.cc + p.bcc)
+        from = IndexedText.form(Self.addresses(p.from))
+        to = IndexedText.form(Self.addresses(p.to))
+        cc = IndexedText.form(Self.addresses(p.cc + p.bcc))
         subject = EscapeSequence.removed(from: p.subject)
-        attachment = p.attachments.compactMap(\.filename).joined(separator: "\n")
+        attachment = IndexedText.form(p.attachments.compactMap(\.filename).joined(separator: "\n"))
         emailID = p.emailID
         self.account = account
         folder = p.folder
@@ -76,7 +80,7 @@ struct SearchDocument: Equatable {
         } else if !p.snippet.isEmpty {
             text = p.snippet
         }
-        body = text
+        body = IndexedText.form(text)
         mimetype = types.sorted().joined(separator: "\n")
     }
 

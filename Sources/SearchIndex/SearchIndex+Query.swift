@@ -8,6 +8,7 @@ extension SearchIndex {
     package func search(_ query: SearchQuery, account: String? = nil, oldestFirst: Bool = false,
                         threadEmails: @escaping (String) throws -> [String] = { _ in [] },
                         _ body: (SearchHit) throws -> Bool) throws {
+        let query = query.indexedForm
         try withMatchSets { sets in
             try search(query, account: account, oldestFirst: oldestFirst, threadEmails: threadEmails,
                        expansions: try locked { try prefixExpansions(query.expr) }, sets: sets, body)
@@ -539,7 +540,8 @@ extension SearchIndex {
     /// long-lived thread under a common word: a prefix matching half the mail at 1M took 4.5 s a page).
     package func matching(_ query: SearchQuery, among emailIDs: [String], account: String? = nil,
                           threadEmails: @escaping (String) throws -> [String] = { _ in [] }) throws -> Set<String> {
-        try withMatchSets { sets in
+        let query = query.indexedForm
+        return try withMatchSets { sets in
             try matching(query, among: emailIDs, account: account, threadEmails: threadEmails,
                          expansions: try locked { try prefixExpansions(query.expr) }, sets: sets)
         }

@@ -8,6 +8,7 @@ extension SearchIndex {
     package func searchThreads(_ query: SearchQuery, account: String? = nil, oldestFirst: Bool = false, offset: Int, limit: Int,
                                threadOf: (String) throws -> String?,
                                threadEmails: @escaping (String) throws -> [String]) throws -> [SearchThreadHit] {
+        let query = query.indexedForm
         var order: [String] = []
         var byThread: [String: SearchThreadHit] = [:]
         var skipped = SkippedThreads()

@@ -19,7 +19,8 @@ import SearchQuery
 ///   by folder, account and Message-ID (the versions a search's `folder:`, `account:` and `id:` admit).
 /// - `own_drafts(account, message_id)`: the Message-IDs of our drafts' copies in the server's Drafts folder
 ///   (`DraftCopyChanged`): sync brings them back as mail, and they are not indexed (a draft is not mail).
-/// - `fts`: FTS5 over the text columns, rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
+/// - `fts`: FTS5 over the text columns (each in the indexed form, `IndexedText`, as the queries' words are),
+///   rowid = `docs.rowid`; tokenizer unicode61 with diacritics removed,
 ///   wrapped in the Porter stemmer (English), as notmuch stems (Xapian's English stemmer); `_` is a word
 ///   character (`notmuch_query_search` is one word), as in Xapian. Contentless (`content=''`): only the
 ///   index, no copy of the text (queries read `docs`, never the text).
@@ -51,6 +52,9 @@ enum SearchSchema {
     /// part's from its first `SearchDocument.maxHTMLBytes`: ordinary mail indexes the same text, but a body of
     /// several MiB may derive to other text than a version 9 file indexed (its digest would no longer match), so
     /// it is rebuilt.
+    /// 11: the text columns in the indexed form (`IndexedText`: composed, Greek without its marks, ё as е), as the
+    /// queries' words are: text written decomposed (a macOS file name) and Greek with its accents were indexed as
+    /// they came, found by no word typed the other way; an older file is rebuilt.
     ///
     /// Files made since 2026-12-02 declare `fts` with `columnsize = 0`: FTS5 then keeps no row of token counts per
     /// document (`fts_docsize`, a B-tree keyed by the scattered rowids, written at every insert), which only its
@@ -58,7 +62,7 @@ enum SearchSchema {
     /// and FTS5 keeps it current: both read and verify alike, so the version is unchanged and no file is rebuilt.
     /// At 100K generated messages, `replay --view search` alternated three times with the build before: 8.4-9.8 s
     /// against 8.8-10.7 s, 11.7-13.4 s of CPU against 12.5-14.9 s.
-    static let version = 10
+    static let version = 11
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]

@@ -57,6 +57,43 @@ final class ContactDiacriticsTests: XCTestCase {
         XCTAssertEqual(try reader.complete(account: "acc", prefix: "fred", limit: 10).map(\.address), [francois])
     }
 
+    /// A name is completed whichever normal form it and the prefix typed are written in (`IndexedText`): a name written
+    /// decomposed (macOS) by its letters typed composed and the reverse, Korean and Japanese too; Greek without its
+    /// accents and in capitals; ё as е. Every path agrees: the short prefixes' lists, a long prefix's lists, the scan.
+    func testNamesCompleteWhicheverFormTheyAreWrittenIn() throws {
+        let jose = "jm@y.org", kim = "kim@y.org", gabriel = "ga@y.org", papa = "pp@y.org", yolkin = "yo@y.org"
+        let harness = FoldHarness(types: [ContactsProjector.self])
+        let senders = [
+            EmailAddress(name: "Jose\u{301} Mu\u{308}ller", email: jose),
+            EmailAddress(name: "\u{1100}\u{1175}\u{11B7}\u{110E}\u{1165}\u{11AF}\u{1109}\u{116E}", email: kim), // 김철수
+            EmailAddress(name: "\u{30AB}\u{3099}\u{30D5}\u{3099}\u{30EA}\u{30A8}\u{30EB}", email: gabriel), // ガブリエル
+            EmailAddress(name: "Σωκράτης Παπαδόπουλος", email: papa),
+            EmailAddress(name: "Пётр Ёлкин", email: yolkin),
+        ]
+        try harness.fold(senders.enumerated().map { i, from in received(i, from: from, at: Int64(100 + i)) }, account: "acc")
+        let reader = ContactsReader(harness.snapshot)
+        func complete(_ prefix: String) throws -> [String] {
+            let listed = try reader.complete(account: "acc", prefix: prefix, limit: 10).map(\.address)
+            let needle = Array(IndexedText.form(prefix.lowercased()).utf8)
+            let scanned = try reader.scanComplete(account: "acc", needle: needle, limit: 10).map(\.address)
+            XCTAssertEqual(listed, scanned, "the lists and the scan, '\(prefix)'")
+            return listed
+        }
+        for prefix in ["josé", "José", "jose", "müller", "muller", "Jose\u{301}", "mu\u{308}ller"] {
+            XCTAssertEqual(try complete(prefix), [jose], prefix)
+        }
+        for prefix in ["김", "김철", "김철수", "\u{1100}\u{1175}\u{11B7}"] { XCTAssertEqual(try complete(prefix), [kim], prefix) }
+        for prefix in ["ガブ", "ガブリエル", "\u{30AB}\u{3099}\u{30D5}\u{3099}"] { XCTAssertEqual(try complete(prefix), [gabriel], prefix) }
+        for prefix in ["παπαδοπ", "παπαδόπ", "ΠΑΠΑΔΟΠΟΥΛΟΣ", "παπαδοπουλος", "σωκρατ", "ΣΩΚΡΆΤΗΣ"] {
+            XCTAssertEqual(try complete(prefix), [papa], prefix)
+        }
+        for prefix in ["елк", "ёлк", "ЁЛКИН", "петр", "пётр"] { XCTAssertEqual(try complete(prefix), [yolkin], prefix) }
+        XCTAssertEqual(try reader.complete(account: "acc", prefix: "σωκράτης παπ", limit: 10).map(\.address), [papa], "two words")
+        XCTAssertEqual(try reader.complete(account: "acc", prefix: "κ", limit: 10), [])
+        let shown = try XCTUnwrap(try reader.complete(account: "acc", prefix: "josé", limit: 1).first?.name)
+        XCTAssertEqual(Array(shown.unicodeScalars), Array("Jose\u{301} Mu\u{308}ller".unicodeScalars), "the name as the mail had it")
+    }
+
     /// Mail `e<i>` from `from` to me, dated `at` microseconds.
     private func received(_ i: Int, from: EmailAddress, at: Int64) -> DomainEvent {
         .emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s", from: [from],
