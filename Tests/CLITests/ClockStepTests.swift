@@ -88,6 +88,8 @@ final class ClockStepTests: CLITestCase {
         Poll.until(seconds: seconds) { !p.isRunning }
     }
 
+    /// `send` with an undo delay, the clock stepped back an hour while it waits: it goes when its delay is over on the
+    /// monotonic clock, not an hour later (a wall-clock wait had held it for the step: an hour back, an hour, as the
     /// message's claim; a year back: a year).
     func testSendGoesWhenItsDelayIsOverThoughTheClockSteppedBack() throws {
         let id = try storeWithDraft()
@@ -99,6 +101,7 @@ final class ClockStepTests: CLITestCase {
         XCTAssertTrue(send.stderr().contains("could not be reached") || send.stderr().contains("network"), send.stderr())
     }
 
+    /// `send` with an undo delay, the clock stepped forward an hour while it waits: it does not go at once, and an undo
     /// (whose clock is stepped too) still takes it back (it went out at once, and the undo said "too late").
     func testSendCanBeUndoneInItsDelayThoughTheClockSteppedForward() throws {
         let id = try storeWithDraft()
@@ -113,7 +116,8 @@ final class ClockStepTests: CLITestCase {
         XCTAssertFalse(try mailstore("log", "--stream", "draft/" + id).stdout.contains("SendStarted"), "nothing was tried")
     }
 
-    /// with the clock right again, `outbox send` tries it (it waited a year).
+    /// A message queued again for want of a network while the clock stood a year ahead has its due time recorded a year
+    /// ahead; with the clock right again, `outbox send` tries it (it waited a year).
     func testATimeRecordedAYearAheadIsDue() throws {
         let id = try queuedWhileAYearAhead()
         let out = try mailstore("outbox", "send", expect: 5)
@@ -137,6 +141,7 @@ final class ClockStepTests: CLITestCase {
         XCTAssertNotNil(email["dueAt"] as? String, "the recorded time kept: \(json.stdout)")
     }
 
+    /// A watch whose server went away waits its backoff to reconnect; the clock stepped back an hour during that
     /// wait does not make it an hour (the watch stalled, its outbox retries too, for as long as the clock went back).
     func testAWatchReconnectsOnTimeThoughTheClockSteppedBack() throws {
         _ = try storeWithDraft()
@@ -146,6 +151,7 @@ final class ClockStepTests: CLITestCase {
         XCTAssertTrue(Poll.until(seconds: 15) { watch.stderr().contains("reconnecting in 2 s") }, "no reconnect: \(watch.stderr())")
     }
 
+    /// A password command that hangs is killed at its time limit though the clock stepped back meanwhile (its limit
     /// ran on until the wall clock caught up).
     func testAPasswordCommandsTimeLimitHoldsThoughTheClockSteppedBack() throws {
         let pidFile = dir.file("command-pid")
@@ -193,6 +199,7 @@ final class ClockStepTests: CLITestCase {
         }
     }
 
+    /// Events recorded while the clock stood ahead: `verify` and `stats` say the recorded times are ahead of this
     /// clock (the log keeps times in order, so every later event is recorded at that time too).
     func testVerifyAndStatsSayRecordedTimesAreAheadOfTheClock() throws {
         _ = try storeWithDraft()
