@@ -92,4 +92,54 @@ final class IdleChangesTests: XCTestCase {
         }
         XCTAssertEqual(t - start, IdleChanges.longest, accuracy: 0.06, "a stream of changes synced at the longest")
     }
+
+    /// A storm of EXPUNGEs costs O(log n) each, counted in steps (tree nodes and slots visited), wherever they fall:
+    /// 200,000 EXPUNGEs of message 1 (the worst case of removing from an array: ~2 * 10^10 UIDs moved, minutes of the
+    /// IDLE loop stalled near the 2^20-UID limit) take at most 64 steps each, and the sequence numbers still follow.
+    func testAnExpungeStormIsLinear() {
+        let n = 200_001
+        var c = IdleChanges(count: UInt32(n), uids: (1...UInt32(n)).map { $0 }, storedFlags: { _ in ["\\Seen"] }, now: { 0 })
+        for _ in 1..<n { c.heard(.expunge(1)) }
+        XCTAssertEqual(c.count, 1)
+        XCTAssertEqual(c.uids, [UInt32(n)], "the last message is message 1 now")
+        XCTAssertFalse(c.heard(.fetch(seq: 1, attributes: [.flags(["\\Seen"])])), "placed by its sequence number")
+        XCTAssertLessThanOrEqual(c.sequence?.steps ?? .max, 64 * n, "steps: \(c.sequence?.steps ?? -1)")
+        // From the end, and from the middle, the same.
+        var d = IdleChanges(count: UInt32(n), uids: (1...UInt32(n)).map { $0 }, now: { 0 })
+        for i in 0..<100_000 { d.heard(.expunge(UInt32(n - 1 - i) / 2 + 1)) }
+        XCTAssertEqual(d.count, UInt32(n - 100_000))
+        XCTAssertLessThanOrEqual(d.sequence?.steps ?? .max, 64 * n, "steps: \(d.sequence?.steps ?? -1)")
+    }
+
+    /// EXPUNGEs, arrivals and look-ups by sequence number in any order give what an array renumbered at each EXPUNGE
+    /// (RFC 3501 7.4.1) gives.
+    func testSequenceNumbersFollowExpungesAndArrivalsAsAnArrayWould() {
+        var model: [UInt32] = Array(1...500)
+        var c = IdleChanges(count: 500, uids: model, storedFlags: { _ in [] }, now: { 0 })
+        var seed: UInt64 = 12_345
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(max(bound, 1)))
+        }
+        for round in 0..<20_000 {
+            switch next(10) {
+            case 0...5 where !model.isEmpty:
+                let seq = next(model.count) + 1
+                model.remove(at: seq - 1)
+                XCTAssertTrue(c.heard(.expunge(UInt32(seq))))
+            case 6:
+                let k = 1 + next(round % 500 == 0 ? 800 : 3)
+                model.append(contentsOf: repeatElement(0, count: k))
+                XCTAssertTrue(c.heard(.exists(UInt32(model.count))))
+            default:
+                guard !model.isEmpty else { continue }
+                let seq = next(model.count) + 1
+                // A FETCH of the flags held ([]) is no change exactly when its sequence number places a known UID.
+                XCTAssertEqual(c.heard(.fetch(seq: UInt32(seq), attributes: [.flags([])])), model[seq - 1] == 0, "round \(round)")
+            }
+            if round % 997 == 0 { XCTAssertEqual(c.uids, model, "round \(round)") }
+        }
+        XCTAssertEqual(c.uids, model)
+        XCTAssertEqual(c.count, UInt32(model.count))
+    }
 }

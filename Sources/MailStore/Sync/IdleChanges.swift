@@ -17,15 +17,19 @@ struct IdleChanges {
     static let quiet = 1.0
     /// A change is synced at most this long after the first change not yet synced (seconds).
     static let longest = 2.0
-    /// The most UIDs remembered to tell a FETCH's message by its sequence number (4 bytes each: 4 MiB). A bigger
-    /// mailbox, or a server saying it grew past this, has its FETCHes without a UID heard as changes.
+    /// The most UIDs remembered to tell a FETCH's message by its sequence number (``SequenceNumbers``: at most 8 bytes
+    /// and a bit for 1.25 slots a UID, ~10.2 MiB). A bigger mailbox, or a server saying it grew past this, has its
+    /// FETCHes without a UID heard as changes.
     static let rememberedUIDs = 1 << 20
 
     /// How many messages the server last said the mailbox holds; nil after a VANISHED (its UIDs are not counted).
     private(set) var count: UInt32?
     /// The mailbox's UIDs in sequence order (0: a message arrived during the IDLE, UID not known), while they are known
     /// to be the server's; nil when not (a VANISHED, a count that shrank without EXPUNGE, more than ``rememberedUIDs``).
-    private(set) var uids: [UInt32]?
+    /// An EXPUNGE, an arrival, a look-up cost O(log n) each (a storm of EXPUNGEs is not quadratic).
+    private(set) var sequence: SequenceNumbers?
+    /// The UIDs of ``sequence`` in order (a copy: for tests).
+    var uids: [UInt32]? { sequence?.uids }
     /// The flags the store holds for a UID (as ``SyncEngine/normalized(_:)`` keeps them), nil: none known.
     let storedFlags: (UInt32) -> [String]?
     /// When the first change not yet synced was heard (the monotonic clock's seconds).
@@ -40,7 +44,7 @@ struct IdleChanges {
     init(count: UInt32, uids: [UInt32]? = nil, storedFlags: @escaping (UInt32) -> [String]? = { _ in nil },
          now: @escaping () -> Double = Deadline.now) {
         self.count = count
-        self.uids = uids.flatMap { $0.count == Int(count) && $0.count <= IdleChanges.rememberedUIDs ? $0 : nil }
+        self.sequence = uids.flatMap { $0.count == Int(count) && $0.count <= IdleChanges.rememberedUIDs ? SequenceNumbers($0) : nil }
         self.storedFlags = storedFlags
         self.now = now
     }
@@ -51,22 +55,22 @@ struct IdleChanges {
         switch response {
         case .exists(let n):
             guard n != count else { return false }
-            if let known = uids?.count, Int(n) > known, Int(n) <= IdleChanges.rememberedUIDs {
-                uids?.append(contentsOf: repeatElement(0, count: Int(n) - known))
+            if let known = sequence?.count, Int(n) > known, Int(n) <= IdleChanges.rememberedUIDs {
+                sequence?.append(unknown: Int(n) - known)
             } else {
-                uids = nil
+                sequence = nil
             }
             count = n
         case .expunge(let seq):
             count = count.map { $0 > 0 ? $0 - 1 : 0 }
-            if let known = uids?.count, seq >= 1, Int(seq) <= known {
-                uids?.remove(at: Int(seq) - 1)
+            if let known = sequence?.count, seq >= 1, Int(seq) <= known {
+                sequence?.remove(Int(seq))
             } else {
-                uids = nil
+                sequence = nil
             }
         case .vanished:
             count = nil
-            uids = nil
+            sequence = nil
         case .fetch(let seq, let attributes):
             if isUnchanged(seq: seq, attributes) { return false }
         default:
@@ -79,13 +83,13 @@ struct IdleChanges {
     }
 
     /// Whether a FETCH tells flags the store already holds for its message (by its UID, else its sequence number).
-    private func isUnchanged(seq: UInt32, _ attributes: [FetchAttribute]) -> Bool {
+    private mutating func isUnchanged(seq: UInt32, _ attributes: [FetchAttribute]) -> Bool {
         guard let flags = attributes.flags else { return false }
         let uid: UInt32
         if let told = attributes.uid {
             uid = told
-        } else if let known = uids, seq >= 1, Int(seq) <= known.count, known[Int(seq) - 1] != 0 {
-            uid = known[Int(seq) - 1]
+        } else if let known = sequence?.uid(at: Int(seq)), known != 0 {
+            uid = known
         } else {
             return false
         }
