@@ -199,6 +199,28 @@ final class SyncEngineTests: SyncTestCase {
         XCTAssertEqual(try sync().events, 0)
     }
 
+    /// Flags another client changed on many messages are appended in chunks of at most `eventsPerCommit` events, the
+    /// checkpoint with the last (all of a pass's changes had been one append: 50,001 events for 50K messages read
+    /// elsewhere, a million for a million), and the views end as the server has them.
+    func testManyFlagChangesAreAppendedInBoundedChunks() throws {
+        let c = try server()
+        defer { c.logout() }
+        try fill("INBOX", (1...23).map { (id: "m\($0)", subject: "Note \($0)", parent: String?.none, flags: [String]()) }, via: c)
+        try addAccount()
+        try sync()
+        let uids = try serverFlags("INBOX", via: c).keys.sorted()
+        _ = try c.select(.inbox)
+        _ = try c.uidStore(UIDSet(uids), .add, flags: ["\\Seen"])
+        guard let account = try views.account(named: accountName)?.settings else { throw SyncError.noAccount(accountName) }
+        let engine = try SyncEngine(store: store, account: account)
+        engine.eventsPerCommit = 10
+        let report = try engine.run()
+        XCTAssertEqual(report.folders.first { $0.folder == "INBOX" }?.flagsChanged, 23)
+        XCTAssertEqual(engine.largestChangeCommit, 10, "23 flag changes and a checkpoint: appends of 10, 10 and 4")
+        try assertViewsMatchServer()
+        XCTAssertEqual(try sync().events, 0)
+    }
+
     // The same against Courier-IMAP and Cyrus IMAP (see docs/interop.md for what each server offers).
 
     func testInitialSyncGivesViewsThatMatchTheServerOnCourier() throws { try testInitialSyncGivesViewsThatMatchTheServer() }

@@ -70,11 +70,16 @@ extension SyncEngine {
         var known = try views.syncedCopies(account: name, folder: path)
         var events: [NewEvent] = []
         var gone = Set<UInt32>()
-        // What this pass counts before it may defer (a deferred pass records none of it: the next counts it).
-        let counted = report
+        // What this pass counts before it may defer (a deferred pass records none of it but the flag changes
+        // already appended, ``changedFlags(since:_:_:known:into:report:)``: the next counts the rest).
+        var counted = report
         if let s = state {
+            let before = report.flagsChanged
             let vanished = try changedFlags(since: s, sel, conn, known: known, into: &events, report: &report)
             gone.formUnion(vanished)
+            let appended = report.flagsChanged - before - events.count
+            counted.flagsChanged += appended
+            counted.events += appended
         }
         let onServer: [UInt32]
         do { onServer = sel.exists == 0 ? [] : try conn.uidSearch([.all]) } catch { throw SyncError.server(error) }
@@ -138,7 +143,7 @@ extension SyncEngine {
         report.skippedUnfetchable = next.unfetchable
         if !events.isEmpty || next != state {
             events.append(checkpoint(path, next))
-            try store.commit(events)
+            try commitChanges(events)
             report.events += events.count
         }
         guard !missing.isEmpty else { return [] }
@@ -236,8 +241,23 @@ extension SyncEngine {
         return ahead
     }
 
+    /// Appends a pass's changes (flag changes, expunges, then its checkpoint last), at most ``eventsPerCommit`` in
+    /// one transaction: the checkpoint comes with the last, so a pass cut off between two appends is done again
+    /// by the next sync, which finds what is left of the changes (those appended are in the views by then).
+    func commitChanges(_ events: [NewEvent]) throws {
+        let step = max(1, eventsPerCommit)
+        for start in stride(from: 0, to: events.count, by: step) {
+            let chunk = Array(events[start..<min(start + step, events.count)])
+            try store.commit(chunk)
+            largestChangeCommit = max(largestChangeCommit, chunk.count)
+        }
+    }
+
     /// Records flag changes since the last checkpoint (CONDSTORE CHANGEDSINCE, else every message's flags)
-    /// and returns the UIDs QRESYNC reports VANISHED.
+    /// and returns the UIDs QRESYNC reports VANISHED. Each ``eventsPerCommit`` changes found are appended as they
+    /// fill (counted in `report.events`), without a checkpoint: what the fetch holds stays bounded however many
+    /// messages another client changed; those of the last, partial chunk are left in `events` for the pass's
+    /// commit with its checkpoint.
     func changedFlags(since s: FolderSyncState, _ sel: SelectedMailbox, _ conn: IMAPConnection, known: [UInt32: SyncedCopy],
                       into events: inout [NewEvent], report: inout FolderSyncReport) throws -> [UInt32] {
         // An empty mailbox has nothing to report (its expunges show in the UID SEARCH diff).
@@ -258,12 +278,17 @@ extension SyncEngine {
                                                                    removed: copy.flags.filter { !Set(now).contains($0) }.sorted(),
                                                                    modSeq: msg.modSeq)),
                                         stream: .email(copy.emailID)))
+                report.flagsChanged += 1
+                if found.count >= self.eventsPerCommit {
+                    try self.commitChanges(found)
+                    report.events += found.count
+                    found.removeAll(keepingCapacity: true)
+                }
             }
         } catch let e as IMAPClientError {
             throw SyncError.server(e)
         }
         events.append(contentsOf: found)
-        report.flagsChanged += found.count
         // Only UIDs this store knows can vanish from it: the server's ranges are never expanded.
         return vanished.isEmpty ? [] : vanished.resolvingStar(to: s.highestUID).members(of: known.keys)
     }

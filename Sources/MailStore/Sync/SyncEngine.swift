@@ -72,6 +72,12 @@ public final class SyncEngine {
     package var poolWaitSeconds: Double?
     /// The wall clock the scheduled retry of messages given up as unfetchable goes by (tests give another).
     package var clock: () -> Timestamp = { Timestamp.now }
+    /// The most events a folder's pass appends in one transaction for its flag changes and expunges (its checkpoint
+    /// with the last of them): 5,000 by default, so another client marking a million messages read is 200 appends
+    /// of bounded size, not one of a million events held in memory together (tests give fewer).
+    package var eventsPerCommit = 5_000
+    /// The most events one such append of this engine held (tests read it).
+    package internal(set) var largestChangeCommit = 0
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
