@@ -143,7 +143,8 @@ extension SyncEngine {
         report.skippedUnfetchable = next.unfetchable
         if !events.isEmpty || next != state {
             events.append(checkpoint(path, next))
-            try commitChanges(events)
+            // A checkpoint alone, nothing to fetch (an empty folder's first sync, say): committed with others.
+            if events.count == 1 && missing.isEmpty { try gather(events[0]) } else { try commitChanges(events) }
             report.events += events.count
         }
         guard !missing.isEmpty else { return [] }
@@ -234,6 +235,8 @@ extension SyncEngine {
             paths.insert(shown)
         }
         guard !paths.isEmpty else { return [] }
+        // Their sync states are read next: the checkpoints gathered are committed first.
+        try commitGathered()
         var ahead: [MappedFolder] = []
         for f in mapped where paths.contains(f.path) && f.syncable {
             if try views.syncState(account: account.name, folder: f.path) != nil { ahead.append(f) }

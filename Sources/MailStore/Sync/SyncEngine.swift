@@ -60,6 +60,10 @@ public final class SyncEngine {
     /// The destinations synced ahead of a folder that the server refused (``isFolderRefusal(_:)``), handed to the run's
     /// report with it.
     var failedAhead: [FolderSyncFailure] = []
+    /// Checkpoints of folders this run found with nothing else to record (an empty folder's first sync, say), committed
+    /// together (``gather(_:)``, ``commitGathered()``) instead of one commit (an fdatasync) each. A kill loses at most
+    /// these: the next run examines those folders again, nothing else is lost.
+    var gathered: [NewEvent] = []
     /// A watch's folders refused again and again, each tried with a backoff in ``syncAll()`` (nil: every folder tried).
     var folderRetry: FolderRetry?
     /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
@@ -125,10 +129,12 @@ public final class SyncEngine {
         categorizerPeopleChecked = false
         // (A folder synced ahead of another, as the destination of its moved mail, is not synced again.)
         folderRetry?.keep(only: Set(folders.map(\.path)))
-        for folder in try selected(folders) where !syncedInRun.contains(folder.path) {
-            // A folder a watch found refused again and again waits its backoff (``FolderRetry``).
-            if let folderRetry, !folderRetry.isDue(folder.path) { continue }
-            try syncOrSkip(folder, conn, into: &report)
+        try committingGathered {
+            for folder in try selected(folders) where !syncedInRun.contains(folder.path) {
+                // A folder a watch found refused again and again waits its backoff (``FolderRetry``).
+                if let folderRetry, !folderRetry.isDue(folder.path) { continue }
+                try syncOrSkip(folder, conn, into: &report)
+            }
         }
         // Gmail: what was kept in All Mail and is no longer there.
         if let kept = try keptCopiesGone(connection ?? conn), kept.expunged > 0 { report.folders.append(kept) }
@@ -199,8 +205,10 @@ public final class SyncEngine {
         categorizerPeopleChecked = false
         // (No folder backoff here: a watch syncs the Inbox on its changes, and a refused Inbox fails the watch's own
         // SELECT next, which reconnects with the session's backoff.)
-        for folder in mapped where folder.role == role && !syncedInRun.contains(folder.path) {
-            try syncOrSkip(folder, conn, into: &report)
+        try committingGathered {
+            for folder in mapped where folder.role == role && !syncedInRun.contains(folder.path) {
+                try syncOrSkip(folder, conn, into: &report)
+            }
         }
         report.seconds = Deadline.now() - start
         return report
