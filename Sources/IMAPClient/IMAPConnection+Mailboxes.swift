@@ -8,18 +8,37 @@ extension IMAPConnection {
     /// repeats it; more than ``CommandLimits/maxMailboxes`` distinct names fail the command with
     /// ``IMAPClientError/responseLimitExceeded(command:limit:)``.
     package func list() throws(IMAPClientError) -> [ListItem] {
+        try list(status: []).items
+    }
+
+    /// Every mailbox as ``list()``, and with a non-empty `status` (the server advertising LIST-STATUS, RFC 5819) each
+    /// one's `STATUS` items in the same command (`RETURN (... STATUS (...))`), by the mailbox's wire name (attribute
+    /// names uppercased). The first STATUS response of a mailbox wins; those of more than ``CommandLimits/maxMailboxes``
+    /// distinct names fail the command as the LIST's do.
+    package func list(status: [StatusAttribute]) throws(IMAPClientError) -> (items: [ListItem], statuses: [[UInt8]: [String: UInt64]]) {
         var items: [ListItem] = []
         var seen = Set<[UInt8]>()
+        var statuses: [[UInt8]: [String: UInt64]] = [:]
         let cap = limits.maxMailboxes
-        try run(.list(reference: "", pattern: "*", returnOptions: has("SPECIAL-USE") ? [.specialUse] : []),
-                name: "LIST") { response throws(IMAPClientError) in
-            guard case .list(let item) = response else { return false }
-            guard seen.insert(item.mailbox.raw).inserted else { return true }
-            items.append(item)
-            try self.checkCollected(items.count, limit: cap, "distinct mailboxes")
-            return true
+        var options: [ListReturnOption] = has("SPECIAL-USE") ? [.specialUse] : []
+        if !status.isEmpty { options.append(.status(status)) }
+        try run(.list(reference: "", pattern: "*", returnOptions: options), name: "LIST") { response throws(IMAPClientError) in
+            switch response {
+            case .list(let item):
+                guard seen.insert(item.mailbox.raw).inserted else { return true }
+                items.append(item)
+                try self.checkCollected(items.count, limit: cap, "distinct mailboxes")
+                return true
+            case .status(let mailbox, let attributes) where !status.isEmpty:
+                guard statuses[mailbox.raw] == nil else { return true }
+                statuses[mailbox.raw] = attributes
+                try self.checkCollected(statuses.count, limit: cap, "distinct mailboxes")
+                return true
+            default:
+                return false
+            }
         }
-        return items
+        return (items, statuses)
     }
 
     /// `CREATE mailbox`.

@@ -43,6 +43,14 @@ extension SyncEngine {
     /// then but a changed UIDVALIDITY's re-match), else empty once the folder is synced.
     private func pass(_ folder: MappedFolder, _ conn: IMAPConnection, report: inout FolderSyncReport) throws -> [MappedFolder] {
         let name = account.name, path = folder.path
+        // The folder's STATUS from this run's LIST (LIST-STATUS): equal to its checkpoint, it is passed unexamined.
+        if let status = listedStatus.removeValue(forKey: folder.mailbox.raw), let validity = status["UIDVALIDITY"],
+           let exists = status["MESSAGES"], let s = try views.syncState(account: name, folder: path),
+           try isUnchanged(s, folder: path, uidValidity: UInt32(exactly: validity), uidNext: status["UIDNEXT"].flatMap { UInt32(exactly: $0) },
+                           highestModSeq: status["HIGHESTMODSEQ"].flatMap { $0 == 0 ? nil : $0 }, exists: exists) {
+            report.skippedUnfetchable = s.unfetchable
+            return []
+        }
         let sel: SelectedMailbox
         do { sel = try conn.select(folder.mailbox, readOnly: true, condstore: conn.has("CONDSTORE")) } catch { throw SyncError.server(error) }
         try rediscoverIfGhost(folder)
@@ -58,12 +66,10 @@ extension SyncEngine {
             if !ahead.isEmpty { return ahead }
             state = try rematch(folder, sel, old: s, conn, report: &report)
         }
-        // Nothing changed: same UIDNEXT, mod-sequence and message count, and the last pass finished (and no message
-        // given up is to be tried again, asked for or due). Those given up are still named.
+        // Nothing changed (``isUnchanged``). Those given up are still named.
         let now = clock()
-        if let s = state, s.isComplete, s.uidValidity == sel.uidValidity, s.uidNext == sel.uidNext,
-           let m = sel.highestModSeq, s.highestModSeq == m, !s.givenUp.contains(where: { options.retryUnfetchable || $0.isDue(at: now) }),
-           try views.syncedCount(account: name, folder: path) + s.givenUp.count == Int(sel.exists) {
+        if let s = state, try isUnchanged(s, folder: path, uidValidity: sel.uidValidity, uidNext: sel.uidNext,
+                                          highestModSeq: sel.highestModSeq, exists: UInt64(sel.exists)) {
             report.skippedUnfetchable = s.unfetchable
             return []
         }
@@ -167,6 +173,17 @@ extension SyncEngine {
             report.events += all.count
         }
         return []
+    }
+
+    /// Whether `s`, the checkpoint of `path`, records the folder as the server shows it now (its EXAMINE, or its STATUS
+    /// from the LIST): the same UIDVALIDITY, UIDNEXT, mod-sequence (none known: never unchanged, its flags may have
+    /// changed) and message count, its last pass finished, and no message given up is to be tried again (asked for or due).
+    func isUnchanged(_ s: FolderSyncState, folder path: String, uidValidity: UInt32?, uidNext: UInt32?, highestModSeq: UInt64?,
+                     exists: UInt64) throws -> Bool {
+        let now = clock()
+        guard s.isComplete, s.uidValidity == uidValidity, s.uidNext == uidNext, let m = highestModSeq, s.highestModSeq == m,
+              !s.givenUp.contains(where: { options.retryUnfetchable || $0.isDue(at: now) }) else { return false }
+        return try UInt64(views.syncedCount(account: account.name, folder: path) + s.givenUp.count) == exists
     }
 
     /// At most this many messages given up as unfetchable are tried again by one pass of an ordinary sync, those due

@@ -64,6 +64,11 @@ public final class SyncEngine {
     /// together (``gather(_:)``, ``commitGathered()``) instead of one commit (an fdatasync) each. A kill loses at most
     /// these: the next run examines those folders again, nothing else is lost.
     var gathered: [NewEvent] = []
+    /// The STATUS of each mailbox that came with this run's LIST (LIST-STATUS, RFC 5819, asked only when CONDSTORE is
+    /// advertised too), by wire name: a folder whose STATUS equals its checkpoint is passed without its EXAMINE
+    /// (``pass``). Each is used once, by the folder's first pass of ``syncAll()``; dropped when the run's write-back or
+    /// Sent filing changed the server after the LIST, and never used by ``sync(role:)``.
+    var listedStatus: [[UInt8]: [String: UInt64]] = [:]
     /// A watch's folders refused again and again, each tried with a backoff in ``syncAll()`` (nil: every folder tried).
     var folderRetry: FolderRetry?
     /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
@@ -123,6 +128,12 @@ public final class SyncEngine {
         report.actions = try writeBack()
         // Sent messages not yet filed in Sent (sent before the folders were known, or the APPEND failed).
         report.sentFiled = try OutboxUseCase(store: store).completeSentFilings(account: account.name).count
+        // Those changed the server after the LIST (anything tried: a failed move may have moved): its STATUS answers
+        // may be out of date. (Actions only waiting touched nothing.)
+        var tried = report.actions
+        tried.waiting = 0
+        if report.sentFiled > 0 || tried != WriteBackReport() { listedStatus = [:] }
+        defer { listedStatus = [:] }
         syncedInRun = []
         reportsAhead = []
         failedAhead = []
@@ -202,6 +213,7 @@ public final class SyncEngine {
         syncedInRun = []
         reportsAhead = []
         failedAhead = []
+        listedStatus = [:]
         categorizerPeopleChecked = false
         // (No folder backoff here: a watch syncs the Inbox on its changes, and a refused Inbox fails the watch's own
         // SELECT next, which reconnects with the session's backoff.)
@@ -311,8 +323,17 @@ public final class SyncEngine {
     /// Lists and maps the server's folders and records what changed (`FolderDiscovered`, `FolderRemoved`); each
     /// folder removed is added to `report.folders` (``FolderSyncReport/removed``, with the copies expunged).
     func discoverFolders(_ conn: IMAPConnection, report: inout SyncReport) throws -> [MappedFolder] {
-        let items: [ListItem]
-        do { items = try conn.list() } catch { throw SyncError.server(error) }
+        // With LIST-STATUS (and CONDSTORE: without a mod-sequence a folder's flags cannot be known unchanged) each
+        // folder's STATUS comes with the LIST: one command instead of an EXAMINE per unchanged folder.
+        let asked: [StatusAttribute] = conn.has("LIST-STATUS") && (conn.has("CONDSTORE") || conn.has("QRESYNC"))
+            ? [.uidValidity, .uidNext, .messages, .highestModSeq] : []
+        let listed: (items: [ListItem], statuses: [[UInt8]: [String: UInt64]])
+        do { listed = try conn.list(status: asked) } catch { throw SyncError.server(error) }
+        let items = listed.items
+        listedStatus = listed.statuses
+        // The mailbox this session has selected: Dovecot answers its STATUS from the session's open view, stale after
+        // another client deleted and recreated it (its old UIDVALIDITY): it is examined.
+        if let open = conn.selectedMailbox { listedStatus[open.raw] = nil }
         let mappedAll: [MappedFolder]
         do { mappedAll = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
         let knownList = try store.latestViews().folders(account: account.name)
