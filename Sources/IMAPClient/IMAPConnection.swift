@@ -59,6 +59,9 @@ package final class IMAPConnection {
     /// ``IMAPClientError/responseLimitExceeded(command:limit:)``.
     package var limits = CommandLimits()
 
+    /// The personal namespace's prefix once asked (``personalNamespacePrefix()``): `.some(nil)` for none.
+    var askedNamespacePrefix: String??
+
     /// The capabilities the server advertised last, uppercased.
     package internal(set) var capabilities: Set<String> = []
 

@@ -231,4 +231,73 @@ final class FolderMapperTests: XCTestCase {
         XCTAssertEqual(mapped[1].role, .drafts)
         XCTAssertEqual(mapped[1].mailbox.raw, Array("Entw&APw-rfe".utf8), "the wire name is kept for commands")
     }
+
+    /// Outlook.com marks its own folders with SPECIAL-USE and often keeps legacy `Deleted Items`/`Sent Items` beside
+    /// them: the provider's names gave the role a second time (two Trash folders; delete went to the one first by name).
+    func testProviderNamesNeverGiveARoleSpecialUseGave() throws {
+        for order in [false, true] {
+            var items = [item("INBOX"), item("Deleted Items"), item("Sent Items"), item("Junk Email"),
+                         item("Trash", ["\\Trash"]), item("Sent", ["\\Sent"]), item("Junk", ["\\Junk"])]
+            if order { items.reverse() }
+            let mapped = try FolderMapper.map(items, provider: ProviderRegistry.outlook)
+            for role in [FolderRole.trash, .sent, .junk] {
+                XCTAssertEqual(mapped.filter { $0.role == role }.count, 1, "one \(role) folder (reversed LIST: \(order))")
+            }
+            let r = Dictionary(uniqueKeysWithValues: mapped.map { ($0.path, $0.role) })
+            XCTAssertEqual(r["Trash"], .trash)
+            XCTAssertEqual(r["Deleted Items"], .custom)
+            XCTAssertEqual(r["Sent Items"], .custom)
+            XCTAssertEqual(r["Junk Email"], .custom)
+        }
+    }
+
+    /// Two of the provider's names for one role (Yahoo's `Bulk` and `Bulk Mail`, `Draft` and `Drafts`): one folder gets
+    /// it, the same whatever the LIST order.
+    func testProviderNamesGiveARoleToOneFolder() throws {
+        for order in [false, true] {
+            var items = [item("INBOX"), item("Bulk Mail"), item("Bulk"), item("Drafts"), item("Draft")]
+            if order { items.reverse() }
+            let r = try roles(items, ProviderRegistry.yahoo)
+            XCTAssertEqual(r["Bulk"], .junk)
+            XCTAssertEqual(r["Bulk Mail"], .custom)
+            XCTAssertEqual(r["Draft"], .drafts)
+            XCTAssertEqual(r["Drafts"], .custom)
+        }
+    }
+
+    /// A personal namespace with a prefix (`INBOX.` with `.`, `Mail/` with `/`): the provider's names and excluded
+    /// folders are taken below it (Yahoo's `INBOX.Bulk` had stayed an ordinary folder, iCloud's `INBOX.Notes` was
+    /// synced), and tier 3's top level is the namespace's (`Mail/Trash` had no role: delete found no Trash).
+    func testNamesAreTakenBelowTheNamespacePrefix() throws {
+        let dotted = [item("INBOX", delimiter: "."), item("INBOX.Bulk", delimiter: "."), item("INBOX.Sent", delimiter: "."),
+                      item("INBOX.Notes", delimiter: "."), item("INBOX.Notes.Old", delimiter: ".")]
+        let yahoo = Dictionary(uniqueKeysWithValues: try FolderMapper.map(dotted, provider: ProviderRegistry.yahoo, namespacePrefix: "INBOX.")
+            .map { ($0.path, $0.role) })
+        XCTAssertEqual(yahoo["INBOX.Bulk"], .junk)
+        XCTAssertEqual(yahoo["INBOX.Sent"], .sent)
+        let icloud = try FolderMapper.map(dotted, provider: ProviderRegistry.icloud, namespacePrefix: "INBOX.").map(\.path)
+        XCTAssertFalse(icloud.contains("INBOX.Notes"), "iCloud's Notes is not mail")
+        XCTAssertFalse(icloud.contains("INBOX.Notes.Old"), "nor its children")
+        let mail = [item("INBOX"), item("Mail", ["\\HasChildren"]), item("Mail/Sent"), item("Mail/Trash"), item("Mail/Drafts"),
+                    item("Mail/Projects/Trash")]
+        let r = Dictionary(uniqueKeysWithValues: try FolderMapper.map(mail, provider: ProviderRegistry.custom, namespacePrefix: "Mail/")
+            .map { ($0.path, $0.role) })
+        XCTAssertEqual(r["Mail/Sent"], .sent)
+        XCTAssertEqual(r["Mail/Trash"], .trash)
+        XCTAssertEqual(r["Mail/Drafts"], .drafts)
+        XCTAssertEqual(r["Mail/Projects/Trash"], .custom, "a nested folder below the prefix is still the user's own")
+        XCTAssertEqual(try roles(mail)["Mail/Trash"], .custom, "without the prefix known, Mail/ is a folder of the user's")
+    }
+
+    /// Outlook's Spanish, French, Italian and Portuguese Trash, Sent and Junk names (German and Dutch were known).
+    func testOutlooksLocalizedNames() throws {
+        let r = try roles([item("INBOX"), item("Elementos eliminados"), item("Elementi inviati"), item("Lixo Eletrônico")],
+                          ProviderRegistry.outlook)
+        XCTAssertEqual(r["Elementos eliminados"], .trash)
+        XCTAssertEqual(r["Elementi inviati"], .sent)
+        XCTAssertEqual(r["Lixo Eletrônico"], .junk)
+        for name in ["Éléments supprimés", "Posta eliminata", "Itens Eliminados"] {
+            XCTAssertEqual(try roles([item("INBOX"), item(name)])[name], .trash, name)
+        }
+    }
 }

@@ -69,6 +69,28 @@ final class MultiProviderSyncTests: SyncTestCase {
         return Dictionary(try views.folders(account: account).map { ($0.path, $0.role) }, uniquingKeysWith: { a, _ in a })
     }
 
+    // MARK: - A personal namespace with a prefix
+
+    /// Courier's personal namespace is `INBOX.` (its NAMESPACE says so): the provider's folder names and excluded
+    /// folders are known below it. Yahoo's `INBOX.Bulk` had stayed an ordinary folder (no Spam badge, notifications
+    /// not silenced) and iCloud's `INBOX.Notes` was synced as mail.
+    func testProviderNamesAreKnownBelowTheNamespacePrefixOnCourier() throws {
+        let yahoo = try newUser("yahoo", layout: nil)
+        let icloud = try newUser("icloud", layout: nil)
+        try populate(yahoo, folders: ["INBOX.Bulk"], inbox: 1, withMail: ["INBOX.Bulk"])
+        try populate(icloud, folders: ["INBOX.Notes"], inbox: 1, withMail: ["INBOX.Notes"])
+        try register("yahoo", yahoo, provider: "yahoo")
+        try register("icloud", icloud, provider: "icloud")
+        views = nil
+        store = nil
+        _ = try mailstore(["sync"], expect: 0)
+        store = try MailStore.open(at: dir.file("store"))
+        views = try store.openViews()
+        XCTAssertEqual(try roles("yahoo")["INBOX.Bulk"], .junk)
+        XCTAssertNil(try roles("icloud")["INBOX.Notes"], "iCloud's Notes is not mail")
+        XCTAssertEqual(try views.syncedCount(account: "icloud", folder: "INBOX"), 1)
+    }
+
     // MARK: - Several providers, one sync
 
     func testSeveralProvidersOnOneServerSyncTogetherAndAWrongPasswordFailsAlone() throws {

@@ -335,7 +335,10 @@ public final class SyncEngine {
         // another client deleted and recreated it (its old UIDVALIDITY): it is examined.
         if let open = conn.selectedMailbox { listedStatus[open.raw] = nil }
         let mappedAll: [MappedFolder]
-        do { mappedAll = try FolderMapper.map(items, provider: provider) } catch { throw SyncError.noEmailFolders }
+        // The provider's names and tier 3's top level are taken below the personal namespace's prefix (`INBOX.`, `Mail/`).
+        let prefix: String?
+        do { prefix = try conn.personalNamespacePrefix() } catch { throw SyncError.server(error) }
+        do { mappedAll = try FolderMapper.map(items, provider: provider, namespacePrefix: prefix) } catch { throw SyncError.noEmailFolders }
         let knownList = try store.latestViews().folders(account: account.name)
         // One folder per path, however often the server lists it (or names that map to the same path). Names equal but for
         // their Unicode form (NFC "Café", NFD "Café") are one name to Swift's strings, which the folds' tables keep them
