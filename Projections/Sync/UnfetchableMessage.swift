@@ -39,8 +39,19 @@ public struct UnfetchableMessage: BinaryField, Equatable, Sendable {
         UnfetchableMessage(uid: uid, givenUpAt: now, times: times == .max ? .max : times + 1)
     }
 
-    /// Whether an ordinary sync at `now` tries it again.
-    public func isDue(at now: Timestamp) -> Bool { retryAt <= now }
+    /// Whether an ordinary sync at `now` tries it again: its ``retryAt`` has come, or it was given up more than
+    /// ``aheadAllowance`` ahead of `now`, which no message given up with the clock right is: given up while the clock
+    /// stood ahead (then set right), or the clock stepped back since. Such a retry has waited already (given up while the
+    /// clock stood a year ahead, it had waited a year and a day more; until the fourteenth round it did).
+    public func isDue(at now: Timestamp) -> Bool {
+        let (allowed, overflow) = now.microseconds.addingReportingOverflow(UnfetchableMessage.aheadAllowance)
+        return retryAt <= now || (!overflow && givenUpAt.microseconds > allowed)
+    }
+
+    /// How far ahead of the clock a time given up may lie and still be waited for from it (an hour, in microseconds, as
+    /// the outbox's and write-back's retries allow, `RetryBackoff.longest`): a clock stepped back a little (NTP) does
+    /// not make a message due at once.
+    public static let aheadAllowance: Int64 = 3_600_000_000
 
     @usableFromInline package func write(to w: inout ByteWriter) {
         w.write(uid); w.write(givenUpAt); w.write(times)

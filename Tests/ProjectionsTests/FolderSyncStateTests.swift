@@ -30,6 +30,28 @@ final class FolderSyncStateTests: XCTestCase {
         XCTAssertEqual(UnfetchableMessage(uid: 7, givenUpAt: Timestamp(microseconds: .max - 5)).retryAt.microseconds, .max)
     }
 
+    /// A message given up while the clock stood ahead (then stepped back: NTP, a VM resumed, a clock set by hand) is due
+    /// now when its time given up is more than an hour ahead of the clock: no message given up with the clock right is,
+    /// so it has waited (a year ahead, it had waited a year and a day more). One given up less than that ahead waits its
+    /// delay from the time recorded; the times saturate at the end of time.
+    func testARetryGivenUpWhileTheClockStoodAheadIsDueNow() {
+        let hour: Int64 = 3_600_000_000
+        let now = Timestamp(microseconds: 56 * 365 * 24 * hour)
+        func givenUp(_ ahead: Int64, times: UInt32 = 1) -> UnfetchableMessage {
+            UnfetchableMessage(uid: 7, givenUpAt: Timestamp(microseconds: now.microseconds + ahead), times: times)
+        }
+        XCTAssertTrue(givenUp(365 * 24 * hour).isDue(at: now), "a year ahead")
+        XCTAssertTrue(givenUp(2 * hour, times: 4).isDue(at: now), "two hours ahead, its week's delay not waited again")
+        XCTAssertTrue(givenUp(hour + 1).isDue(at: now))
+        XCTAssertFalse(givenUp(hour).isDue(at: now), "within an hour ahead: as recorded")
+        XCTAssertFalse(givenUp(30 * 60 * 1_000_000).isDue(at: Timestamp(microseconds: now.microseconds + 24 * hour)))
+        XCTAssertTrue(givenUp(30 * 60 * 1_000_000).isDue(at: Timestamp(microseconds: now.microseconds + 24 * hour + 30 * 60 * 1_000_000)))
+        let last = Timestamp(microseconds: .max)
+        XCTAssertFalse(UnfetchableMessage(uid: 7, givenUpAt: last).isDue(at: Timestamp(microseconds: .max - hour)), "saturated")
+        XCTAssertTrue(UnfetchableMessage(uid: 7, givenUpAt: last).isDue(at: Timestamp(microseconds: .max - hour - 1)))
+        XCTAssertTrue(UnfetchableMessage(uid: 7, givenUpAt: last).isDue(at: last))
+    }
+
     /// A checkpoint of schema 2 (before the give-up times) still decodes: its UIDs given up are taken as given up once,
     /// at the event's own time; schema 3 keeps each one's time and count.
     func testACheckpointOfSchema2TakesItsOwnTimeForTheMessagesItGaveUp() throws {
