@@ -3,7 +3,7 @@ import Foundation
 
 /// When a failed write-back or submission is tried again: 30 s after the first failure, doubling to at
 /// most an hour.
-enum RetryBackoff {
+public enum RetryBackoff {
     /// The longest wait a recorded retry or due time stands for (seconds): the longest backoff, and the longest undo
     /// delay `send` takes.
     static let longest: Double = 3600
@@ -27,7 +27,7 @@ enum RetryBackoff {
 
     /// Whether a recorded retry or due time is more than ``longest`` ahead of `now` (so it has come, ``hasCome(_:now:)``,
     /// though it has not passed): what a view shows as due now rather than at that time.
-    static func isFarAhead(_ time: Timestamp, now: Timestamp = .now) -> Bool {
+    public static func isFarAhead(_ time: Timestamp, now: Timestamp = .now) -> Bool {
         Double(time.microseconds) / 1_000_000 - Double(now.microseconds) / 1_000_000 > longest
     }
 

@@ -34,11 +34,12 @@ struct ActionsCommand: ParsableCommand {
         }
     }
 
-    /// One action as a line of text.
+    /// One action as a line of text (its retry time `now (recorded TIME, ahead of this clock)` when it lies more than an
+    /// hour ahead, ``RecordedTime``: a write-back takes it now).
     static func line(_ r: ActionRecord) -> String {
         let counts = "\(r.pending.count) pending, \(r.applied.count) applied, \(r.rejected.count) refused"
         return "\(r.id)  \(r.kind.rawValue)  \(r.state)  threads \(r.threadIDs.joined(separator: ","))  (\(counts))"
-            + (r.lastError.map { "  reason: \($0)" } ?? "") + (r.retryAt.map { "  retry at \($0.iso8601)" } ?? "")
+            + (r.lastError.map { "  reason: \($0)" } ?? "") + (r.retryAt.map { "  retry " + RecordedTime.at($0) } ?? "")
     }
 
     /// The JSON form of an action.

@@ -58,12 +58,13 @@ struct DraftPushOption: ParsableArguments {
         WriteBackSummary.drafts(report)
     }
 
-    /// The `Server:` line of `draft show`: where the draft's server copy is, or why it is not there.
+    /// The `Server:` line of `draft show`: where the draft's server copy is, or why it is not there (with the retry time,
+    /// `now (recorded TIME, ahead of this clock)` when it lies more than an hour ahead, ``RecordedTime``).
     static func serverLine(_ s: DraftServerState?, version: UInt32) -> String {
         guard let s else { return "local (not yet on the server)" }
         if let c = s.stored(version: version) { return "on the server in \(c.folder)" + (c.uid == 0 ? "" : " (uid \(c.uid))") }
         if s.localOnlyVersion == version { return "local only: \(s.problem)" }
-        if !s.problem.isEmpty { return "not yet on the server (\(s.attempts) failed attempts, retried\(s.retryAt.map { " at \($0)" } ?? "")): \(s.problem)" }
+        if !s.problem.isEmpty { return "not yet on the server (\(s.attempts) failed attempts, retried\(s.retryAt.map { " " + RecordedTime.at($0) } ?? "")): \(s.problem)" }
         return "local (not yet on the server)"
     }
 }

@@ -113,9 +113,7 @@ extension OutboxListCommand {
     }
 
     /// A row's retry or due `time`, or "now" when it was recorded ahead of this clock.
-    static func shown(_ time: String, _ e: OutboxEmail) -> String {
-        e.recordedTimeAhead ? "now (recorded \(time), ahead of this clock)" : time
-    }
+    static func shown(_ time: String, _ e: OutboxEmail) -> String { RecordedTime.shown(time, ahead: e.recordedTimeAhead) }
 }
 
 extension OutboxCommand {
