@@ -38,6 +38,26 @@ static int mailstore_sqlite_check(void *p) {
     return 0;
 }
 
+/* A busy handler whose waits end at `*(unsigned long long *)p` (CLOCK_MONOTONIC nanoseconds): the lock tried again
+   after a sleep of 1 ms, growing to 10 ms, until then; SQLITE_BUSY after. */
+static int mailstore_sqlite_busy_until(void *p, int count) {
+    unsigned long long end = *(const unsigned long long *)p;
+    unsigned long long now = mailstore_monotonic_ns();
+    if (end == 0 || now >= end) return 0;
+    unsigned long long step = (unsigned long long)(count < 9 ? count + 1 : 10) * 1000000ULL;
+    if (step > end - now) step = end - now;
+    struct timespec t = {(time_t)(step / 1000000000ULL), (long)(step % 1000000000ULL)};
+    nanosleep(&t, NULL);
+    return 1;
+}
+
+/* Bounds `db`'s waits for a lock: until `*end` when it is set (not 0; `mailstore_sqlite_busy_until`), else SQLite's
+   busy timeout of `timeoutMs`. Called again whenever `*end` changes between 0 and a time. */
+static inline void mailstore_sqlite_waits(sqlite3 *db, const unsigned long long *end, int timeoutMs) {
+    if (end && *end) sqlite3_busy_handler(db, mailstore_sqlite_busy_until, (void *)end);
+    else sqlite3_busy_timeout(db, timeoutMs);
+}
+
 /* Installs the handler over `limits` every `every` instructions (0 or NULL: removes it). */
 static inline void mailstore_sqlite_watch(sqlite3 *db, int every, mailstore_sqlite_limits *limits) {
     if (limits && every > 0) sqlite3_progress_handler(db, every, mailstore_sqlite_check, limits);

@@ -41,6 +41,8 @@ typedef struct Extra {
     const char *path;
     dev_t dev;
     ino_t ino;
+    /* Where its connection's waits end (`mailstore_sqlite_folder_vfs_waits_end`; NULL or 0 there: none). */
+    const unsigned long long *waitEnd;
 } Extra;
 
 /* A default VFS's methods with `xClose` replaced, and for guarded files `xLock` and `xUnlock` too: one per methods
@@ -58,6 +60,8 @@ static Wrapped wrapped[MAX_WRAPPED];
 static int wrappedCount = 0;
 /* Where `Extra` starts in a file object: after the default VFS's, aligned (every folder VFS wraps the same one). */
 static int extraOffset = 0;
+/* The calling thread's connection being opened: where its waits end (`mailstore_sqlite_folder_vfs_waits_end`). */
+static __thread const unsigned long long *openingWaitEnd = NULL;
 
 static Extra *extraOf(sqlite3_file *file) { return (Extra *)((char *)file + extraOffset); }
 
@@ -111,11 +115,21 @@ static void unlockByte(int fd, off_t byte) {
     while (fcntl(fd, F_OFD_SETLK, &fl) != 0 && errno == EINTR) {}
 }
 
-/* Takes `fd`'s switch byte shared through its gate, waiting up to SWITCH_WAIT_MS for each. */
-static int takeShared(int fd) {
-    int rc = lockByte(fd, F_RDLCK, GATE_BYTE, SWITCH_WAIT_MS);
+/* How long a guarded file waits for one of the switch lock's bytes: SWITCH_WAIT_MS, or less when its connection's
+   waits end sooner (`end`, CLOCK_MONOTONIC nanoseconds; NULL or 0: none), 0 once they have ended (one try). */
+static int sharedWaitMs(const unsigned long long *end) {
+    unsigned long long until = end ? *end : 0;
+    if (until == 0) return SWITCH_WAIT_MS;
+    long long now = nowMs(), endMs = (long long)(until / 1000000ULL);
+    if (now >= endMs) return 0;
+    return endMs - now < SWITCH_WAIT_MS ? (int)(endMs - now) : SWITCH_WAIT_MS;
+}
+
+/* Takes `fd`'s switch byte shared through its gate, waiting up to SWITCH_WAIT_MS for each, and no longer than `end`. */
+static int takeShared(int fd, const unsigned long long *end) {
+    int rc = lockByte(fd, F_RDLCK, GATE_BYTE, sharedWaitMs(end));
     if (rc != SQLITE_OK) return rc;
-    rc = lockByte(fd, F_RDLCK, SWITCH_BYTE, SWITCH_WAIT_MS);
+    rc = lockByte(fd, F_RDLCK, SWITCH_BYTE, sharedWaitMs(end));
     unlockByte(fd, GATE_BYTE);
     return rc;
 }
@@ -153,7 +167,7 @@ static int guardedLock(sqlite3_file *file, int level) {
     Extra *x = extraOf(file);
     int took = 0;
     if (level == SQLITE_LOCK_SHARED && x->switchFd >= 0 && !x->holding) {
-        int rc = takeShared(x->switchFd);
+        int rc = takeShared(x->switchFd, x->waitEnd);
         if (rc != SQLITE_OK) return rc;
         x->holding = 1;
         took = 1;
@@ -214,7 +228,8 @@ static int openGuarded(FolderVfs *f, const char *zName, sqlite3_file *file, int 
     }
     x->switchFd = fd;
     x->path = zName;
-    int rc = takeShared(fd);
+    x->waitEnd = openingWaitEnd;
+    int rc = takeShared(fd, x->waitEnd);
     if (rc != SQLITE_OK) {
         close(fd);
         x->switchFd = -1;
@@ -276,6 +291,7 @@ static int folderOpen(sqlite3_vfs *vfs, const char *zName, sqlite3_file *file, i
     x->name = NULL;
     x->switchFd = -1;
     x->holding = 0;
+    x->waitEnd = NULL;
     if (zName != NULL && f->switchLock[0] != 0 && (flags & SQLITE_OPEN_MAIN_DB)) return openGuarded(f, zName, file, flags, outFlags);
     if (zName != NULL) return f->real->xOpen(f->real, zName, file, flags, outFlags);
     /* A temporary file (SQLite passes no name and deletes it on close): named in the folder, made with O_EXCL. */
@@ -301,6 +317,8 @@ static int folderOpen(sqlite3_vfs *vfs, const char *zName, sqlite3_file *file, i
     file->pMethods = methods;
     return rc;
 }
+
+void mailstore_sqlite_folder_vfs_waits_end(const unsigned long long *end) { openingWaitEnd = end; }
 
 int mailstore_sqlite_file_moved(sqlite3 *db) {
     sqlite3_file *file = NULL;

@@ -25,14 +25,38 @@ final class SQLiteConnection {
         }
     }
 
+    /// Where this connection's waits for a lock end (`waitDeadline`): read by its busy handler and by `CSQLiteFolderVFS`'s
+    /// waits for the switch lock; freed after the connection is closed.
+    private let waitEnd: UnsafeMutablePointer<UInt64> = {
+        let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return p
+    }()
+
+    /// When this connection's waits for a lock end (`mailstore_monotonic_ns`; 0: none, SQLite's busy timeout of
+    /// `busyTimeoutMilliseconds`, each wait for the switch lock 2 s): a search's time limit, so that a rebuild putting its
+    /// file in place (new transactions wait while it waits for those under way) or another process's write holds it no
+    /// longer than that; a lock not had by then is `SQLITE_BUSY`. Until the fourteenth round a search waited up to 30 s
+    /// (and its open 15 tries of 2 s) past its limit.
+    var waitDeadline: UInt64 {
+        get { waitEnd.pointee }
+        set {
+            waitEnd.pointee = newValue
+            mailstore_sqlite_waits(handle, waitEnd, Self.busyTimeoutMilliseconds)
+        }
+    }
+
+    /// SQLite's busy timeout of a connection with no `waitDeadline`.
+    static let busyTimeoutMilliseconds: Int32 = 30_000
+
     /// Whether `deadline` is set and has passed.
     var isPastDeadline: Bool { deadline != 0 && mailstore_monotonic_ns() >= deadline }
 
     /// Opens (creating when `create`) the database at `path`; a new file gets mode 0600. With `switchLock` (a lock
     /// file's path), every transaction holds that lock shared, and one on a file renamed over since it was opened is
     /// refused with `SearchIndexError.replaced` (`CSQLiteFolderVFS`): whoever renames a file into place at `path`
-    /// holds the lock exclusively (`SearchIndex.rebuild`).
-    init(path: String, create: Bool, readOnly: Bool = false, switchLock: String? = nil) throws(SearchIndexError) {
+    /// holds the lock exclusively (`SearchIndex.rebuild`). `waitDeadline`: when its waits for a lock end, the open's too.
+    init(path: String, create: Bool, readOnly: Bool = false, switchLock: String? = nil, waitDeadline: UInt64 = 0) throws(SearchIndexError) {
         self.path = path
         if create, !readOnly {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -50,7 +74,11 @@ final class SQLiteConnection {
         guard registered == SQLITE_OK else {
             throw .sqlite(call: "temporary files in \(folder)", code: registered, message: String(cString: sqlite3_errstr(registered)))
         }
+        waitEnd.pointee = waitDeadline
+        // The open's wait for the switch lock ends there too (the file is opened under it, `CSQLiteFolderVFS`).
+        mailstore_sqlite_folder_vfs_waits_end(waitEnd)
         let rc = sqlite3_open_v2(path, &db, flags, vfs)
+        mailstore_sqlite_folder_vfs_waits_end(nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close(db) }
@@ -58,7 +86,7 @@ final class SQLiteConnection {
             throw .sqlite(call: "open \(path)", code: rc, message: message)
         }
         handle = db
-        sqlite3_busy_timeout(db, 30_000)
+        mailstore_sqlite_waits(db, waitEnd, Self.busyTimeoutMilliseconds)
         // SQLite's default limit on a statement's parameters, whatever the library was built with (Debian's:
         // 250,000): the statements made here are sized to it (`QueryCompiler.maxPastRowids`).
         sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, SQLiteConnection.maxParameters)
@@ -76,6 +104,7 @@ final class SQLiteConnection {
     deinit {
         sqlite3_close_v2(handle)
         limits.deallocate()
+        waitEnd.deallocate()
     }
 
     func check(_ rc: Int32, _ call: @autoclosure () -> String) throws(SearchIndexError) {

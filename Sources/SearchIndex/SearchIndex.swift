@@ -140,12 +140,16 @@ package final class SearchIndex: @unchecked Sendable {
     /// media): the file is opened read-only and nothing is written to it, nor beside it; one that has no tables, or
     /// another schema version, is `schemaMismatch`. Such an index is searched as it stands, never caught up
     /// (`openReadOnly`).
-    package init(path: String, bulk: Bool = false, readOnly: Bool = false) throws(SearchIndexError) {
+    ///
+    /// `waitDeadline` (`SearchIndex.now()`'s clock; nil: none): when the waits for a lock of the open and of the
+    /// connection's transactions end (``waitDeadline``).
+    package init(path: String, bulk: Bool = false, readOnly: Bool = false, waitDeadline: UInt64? = nil) throws(SearchIndexError) {
         self.path = path
         self.bulk = bulk
         self.readOnly = readOnly
         db = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly,
-                                  switchLock: bulk ? nil : SQLiteConnection.folder(of: path) + "/" + SearchIndex.switchLockName)
+                                  switchLock: bulk ? nil : SQLiteConnection.folder(of: path) + "/" + SearchIndex.switchLockName,
+                                  waitDeadline: waitDeadline ?? 0)
         digest = try SearchTextDigest()
         // A newer build's file is recognised before anything is written to it (its tables may differ from this
         // build's): it is left to that build (`newerSchema`), not rebuilt down to this one's version.
@@ -312,7 +316,8 @@ package final class SearchIndex: @unchecked Sendable {
     }
 
     /// Runs `body` (a search on this index: `search`, `searchThreads`, `matching`) within `seconds` (nil: no limit):
-    /// its statements are interrupted once that long has passed, and it throws `SearchIndexError.timedOut`.
+    /// its statements are interrupted once that long has passed, and it throws `SearchIndexError.timedOut`; a wait for a
+    /// lock ends then too (`SQLITE_BUSY`, `SearchIndexError.isBusy`).
     /// One limit at a time: a search on this index from another thread meanwhile is limited alike.
     /// Why: a query is an argument from outside, and some cost seconds at a million messages (a phrase prefix whose
     /// first word is common and whose matches are few: `a-a*`); a caller states how long it waits.
@@ -321,9 +326,20 @@ package final class SearchIndex: @unchecked Sendable {
     package func withTimeLimit<R>(_ seconds: Double?, until: UInt64? = nil, _ body: () throws -> R) throws -> R {
         guard let seconds else { return try body() }
         let end = until ?? (mailstore_monotonic_ns() + UInt64(max(0, min(seconds, 86_400)) * 1e9))
-        // Set and cleared under the lock alone: `locked` would arm an interrupter for these writes.
-        lock.withLock { db.deadline = end }
-        defer { lock.withLock { db.deadline = 0 } }
+        // Set and cleared under the lock alone: `locked` would arm an interrupter for these writes. Its waits for a lock
+        // end there too (a `replay` putting its index in place keeps new transactions waiting).
+        let waits = lock.withLock {
+            let before = db.waitDeadline
+            db.deadline = end
+            db.waitDeadline = end
+            return before
+        }
+        defer {
+            lock.withLock {
+                db.deadline = 0
+                db.waitDeadline = waits
+            }
+        }
         do {
             return try body()
         } catch let error as SearchIndexError where error.isInterrupt && mailstore_monotonic_ns() >= end {
@@ -374,7 +390,7 @@ package final class SearchIndex: @unchecked Sendable {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         removeStaleBuild(folder: folder)
         let index: SearchIndex
-        if let current = try openCurrent(folder: folder, notice: notice) {
+        if let current = try openCurrent(folder: folder, deadline: deadline, notice: notice) {
             if let why = try current.logMismatch(log: log) {
                 notice(why)
                 // (Another process's rebuild finished meanwhile is taken: a mismatched index is never a fresh one.)
@@ -427,7 +443,7 @@ package final class SearchIndex: @unchecked Sendable {
         var why = "is missing"
         if FileManager.default.fileExists(atPath: file) {
             do {
-                let index = try SearchIndex(path: file, readOnly: true)
+                let index = try SearchIndex(path: file, readOnly: true, waitDeadline: deadline)
                 if let mismatch = try index.logMismatch(log: log) {
                     why = "is not this log's (\(mismatch))"
                 } else {
@@ -517,20 +533,21 @@ package final class SearchIndex: @unchecked Sendable {
 
     /// The index in `folder` if it opens with this build's schema, else nil (told to `notice` when it exists).
     /// Throws `newerSchema` for a newer build's file, which is left as it is.
-    static func openCurrent(folder: String, notice: (String) -> Void) throws -> SearchIndex? {
+    static func openCurrent(folder: String, deadline: UInt64? = nil, notice: (String) -> Void) throws -> SearchIndex? {
         let file = folder + "/" + fileName
         guard FileManager.default.fileExists(atPath: file) else { return nil }
         if try movedAsideIfNotAFile(file, notice: notice) { return nil }
         var attempt = 1
         while true {
             do {
-                return try SearchIndex(path: file)
+                return try SearchIndex(path: file, waitDeadline: deadline)
             } catch {
                 if case .newerSchema = error { throw error }
                 // Busy is an index in use, not a damaged one: a rebuild putting its new file in place keeps new transactions
-                // waiting (2 s each) while it waits for the searches under way. Tried again, then said so.
+                // waiting (2 s each) while it waits for the searches under way. Tried again, then said so; with a deadline,
+                // until then (each wait ends there), not 15 times.
                 if error.isBusy {
-                    guard attempt < busyOpenAttempts else { throw error }
+                    guard deadline == nil ? attempt < busyOpenAttempts : !isPast(deadline) else { throw error }
                     attempt += 1
                     continue
                 }
@@ -540,7 +557,8 @@ package final class SearchIndex: @unchecked Sendable {
         }
     }
 
-    /// Times `openCurrent` tries an index that stays busy (2 s each, `CSQLiteFolderVFS`'s wait for the switch lock).
+    /// Times `openCurrent` with no deadline tries an index that stays busy (2 s each, `CSQLiteFolderVFS`'s wait for the
+    /// switch lock).
     static let busyOpenAttempts = 15
 
     /// A new file at `path` set up to be built aside and used only once complete (a rebuild, `verify --views`'s
@@ -583,7 +601,8 @@ package final class SearchIndex: @unchecked Sendable {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         let buildLock = try takeBuildLock(folder: folder, deadline: deadline, notice: notice)
         defer { buildLock.unlock() }
-        if unlessFresh, let current = try openCurrent(folder: folder, notice: { _ in }), (try? current.logMismatch(log: log)) == .some(nil) {
+        if unlessFresh, let current = try openCurrent(folder: folder, deadline: deadline, notice: { _ in }),
+           (try? current.logMismatch(log: log)) == .some(nil) {
             return current
         }
         let file = folder + "/" + fileName
@@ -625,7 +644,7 @@ package final class SearchIndex: @unchecked Sendable {
             // left beside the file belongs to no file any more.
             for f in [file + "-journal", file + "-wal", file + "-shm"] { unlink(f) }
         }
-        return try SearchIndex(path: file)
+        return try SearchIndex(path: file, waitDeadline: deadline)
     }
 
     /// The build lock of the index in `folder` (`folder/BUILD`, exclusive), taken once no other process holds it (its

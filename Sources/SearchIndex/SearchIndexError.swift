@@ -34,7 +34,7 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     case buildBusy(folder: String)
 
     /// Whether this is SQLite's `SQLITE_BUSY`: another connection holds the file (or the switch lock) past the wait.
-    var isBusy: Bool {
+    package var isBusy: Bool {
         if case .sqlite(_, let code, _) = self { return code & 0xFF == SQLITE_BUSY }
         return false
     }

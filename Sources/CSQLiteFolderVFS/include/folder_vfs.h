@@ -17,7 +17,8 @@
    new one), and a connection whose file was renamed over since it opened it is refused its next transaction with
    SQLITE_READONLY_DBMOVED (it opens the path again). The locks are open file description locks on two bytes of the
    lock file (a gate, taken first by a rename, so that a stream of transactions cannot keep it out). A transaction
-   waits up to 2 s for each (then SQLITE_BUSY, which the busy handler retries); a lock that fails otherwise is
+   waits up to 2 s for each, or less when its connection's waits end sooner (then SQLITE_BUSY, which the busy handler
+   retries); a lock that fails otherwise is
    SQLITE_IOERR_LOCK, and a lock file that cannot be opened for another reason than a folder this process cannot
    write fails the open (SQLITE_CANTOPEN). */
 
@@ -26,6 +27,12 @@
    for a folder or lock whose path does not fit (4,000 bytes) or a name that does not fit `capacity`, or
    SQLITE_NOMEM. Thread-safe. */
 int mailstore_sqlite_folder_vfs(const char *folder, const char *switchLock, char *name, int capacity);
+
+/* Where the waits for the switch lock of the guarded files this thread opens next end: `*end` (CLOCK_MONOTONIC
+   nanoseconds, read at each wait; 0 there, or NULL here: none), so that each wait (up to 2 s) ends there when that
+   comes first (a search's time limit). Set just before `sqlite3_open_v2` and back to NULL after it; `end` is the
+   connection's own and must outlive its files. */
+void mailstore_sqlite_folder_vfs_waits_end(const unsigned long long *end);
 
 /* Whether the main database file of `db`, opened through a VFS with a switch lock, was renamed over since it was
    opened (0 for a connection without the guard). Read after a failure: SQLite does not pass on the guard's

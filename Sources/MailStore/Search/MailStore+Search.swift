@@ -57,11 +57,17 @@ extension MailStore {
         // An index renamed over by another process's rebuild (a `replay`) while this search used it is refused its
         // next transaction: the search is made again on the new one (once).
         do {
-            return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
-                              timeLimit: timeLimit, bounds: bounds, progress: progress)
-        } catch SearchIndexError.replaced {
-            return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
-                              timeLimit: timeLimit, bounds: bounds, progress: progress)
+            do {
+                return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
+                                  timeLimit: timeLimit, bounds: bounds, progress: progress)
+            } catch SearchIndexError.replaced {
+                return try search(query, account: account, output: output, limit: limit, offset: offset, oldestFirst: oldestFirst,
+                                  timeLimit: timeLimit, bounds: bounds, progress: progress)
+            }
+        } catch let e as SearchIndexError {
+            // A lock waited for until the limit (the index's waits end there): its query's, past its catch-up.
+            guard let behind = MailStore.searchIndexBehind(e, needed: try log.head().sequence, timeLimit: timeLimit) else { throw e }
+            throw behind
         }
     }
 
@@ -230,10 +236,12 @@ extension MailStore {
 
     /// What a search says of `error` from opening its index within its time limit (`timeLimit`, seconds): a build
     /// stopped there (the store's, kept aside, or a private one, not kept), or another process's build waited for until
-    /// then, as `SearchIndexBehind` (`needed`: the event the search needs the index through, for an error that does not
-    /// say it); nil for any other error.
+    /// then, or, with a limit, a lock of the index waited for until then (`SQLITE_BUSY`: the index's waits end at the
+    /// limit; a `replay` putting its index in place), as `SearchIndexBehind` (`needed`: the event the search needs the
+    /// index through, for an error that does not say it); nil for any other error.
     static func searchIndexBehind(_ error: SearchIndexError, needed: UInt64, timeLimit: Double?) -> SearchIndexBehind? {
         let seconds = timeLimit ?? 0
+        if timeLimit != nil, error.isBusy { return SearchIndexBehind(seconds: seconds, folded: 0, needed: needed, cause: .inUse) }
         switch error {
         case .notBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .building)
         case .privateNotBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .privateIndex)

@@ -1,6 +1,7 @@
 /// A search that could not be answered within its time limit because the search index was not folded far enough:
 /// being built (missing, or not this log's) and not finished, or, for a search as of a point, not yet through that
-/// point; another process building it still; or a private index built for this search alone not finished. What was
+/// point; another process building it still, or holding it (a `replay` putting its rebuilt index in place); or a
+/// private index built for this search alone not finished. What was
 /// folded into the store's index is kept (nothing is lost): the next search, or `mailstore search --build-index`, goes
 /// on from there. Of category `ErrorCategory.timedOut` (exit code 8).
 public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvertible {
@@ -12,6 +13,10 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
         case shortOfPoint
         /// Another process (a `replay`, a `search --build-index`, another search) held the index's build until the limit.
         case anotherBuild
+        /// Another process held the index's file until the limit: a `replay` putting its rebuilt index in place (new
+        /// searches wait while it waits for those under way to end), or another process writing it. Since the fourteenth
+        /// round (the search had waited up to a minute past its limit).
+        case inUse
         /// The store's index cannot be written (a read-only filesystem) or used as of the point searched, and the private
         /// index built for this search did not finish: it is not kept, so the next search builds it again.
         case privateIndex
@@ -19,7 +24,7 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
 
     /// The search's time limit in seconds.
     public var seconds: Double
-    /// The last event the index (or its build) has folded (0 for `Cause.anotherBuild`: another process's build).
+    /// The last event the index (or its build) has folded (0 for `Cause.anotherBuild` and `Cause.inUse`: not read).
     public var folded: UInt64
     /// The event through which the search needs it: the log's head, or the point of a search as of one.
     public var needed: UInt64
@@ -27,7 +32,7 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
     public var cause: Cause
 
     /// True when there was nothing to search yet (the index being built, here or by another process, or a private
-    /// one); false for a live index folded short of a search's point.
+    /// one, or held by another process); false for a live index folded short of a search's point.
     public var building: Bool { cause != .shortOfPoint }
 
     public init(seconds: Double, folded: UInt64, needed: UInt64, cause: Cause) {
@@ -57,6 +62,10 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
         case .anotherBuild:
             return "search: another mailstore process is building the search index (a `replay`, a `search --build-index` or "
                 + "another search) and \(limit) ran out waiting for it. Search again when it ends, or with a longer --timeout"
+        case .inUse:
+            return "search: another mailstore process is putting a rebuilt search index in place (a `replay`, which waits for "
+                + "the searches under way to end while new ones wait for it) or writing the index, and \(limit) ran out waiting "
+                + "for it. Search again when it is done, or with a longer --timeout"
         case .privateIndex:
             return "search: the store's search index cannot be used here (its folder cannot be written, or it is not folded "
                 + "through the point searched), so this search builds a private index of its own, and \(limit) ran out with "
