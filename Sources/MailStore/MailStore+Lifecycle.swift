@@ -110,12 +110,14 @@ extension MailStore {
                                     notice: notice)
         do {
             let views = try live.past(at: seq, only: only, progress: progress)
-            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq))
+            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq),
+                             privateSearchIndex: searchIndexLock.withLock { privateSearchIndex })
         } catch ViewError.noHistory {}
         do {
             let views = try ViewStore.scratch(in: try scratch.path() + "/views", log: log, through: seq, only: only,
                                               writesBehind: true, progress: progress)
-            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq))
+            return MailStore(directory: directory, log: log, notice: notice, views: views, snapshot: (scratch, seq),
+                             privateSearchIndex: searchIndexLock.withLock { privateSearchIndex })
         } catch {
             scratch.remove()
             throw error

@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import LMDB
+import SearchIndex
 import Views
 
 /// A mail store: the embeddable entry point of the library (the CLI is built on it).
@@ -26,14 +27,20 @@ public final class MailStore: @unchecked Sendable {
     /// views when they were folded from the log's start; a search index folded up to the point), made where first
     /// used. Such a store refuses to commit.
     let snapshot: (scratch: ScratchFolder, sequence: UInt64)?
+    /// Guards `privateSearchIndex`.
+    let searchIndexLock = NSLock()
+    /// The private search index `buildSearchIndex` built for a store whose index folder cannot be written (not kept on
+    /// disk, removed when released): this store's searches, and its `asOf` stores', search it rather than build it again.
+    var privateSearchIndex: SearchIndex?
 
     init(directory: StoreDirectory, log: EventLog, notice: @escaping @Sendable (String) -> Void = { _ in },
-         views: ViewStore? = nil, snapshot: (scratch: ScratchFolder, sequence: UInt64)? = nil) {
+         views: ViewStore? = nil, snapshot: (scratch: ScratchFolder, sequence: UInt64)? = nil, privateSearchIndex: SearchIndex? = nil) {
         self.directory = directory
         self.log = log
         self.notice = notice
         self.openedViews = views
         self.snapshot = snapshot
+        self.privateSearchIndex = privateSearchIndex
     }
 
     deinit {

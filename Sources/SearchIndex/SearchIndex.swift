@@ -122,6 +122,8 @@ package final class SearchIndex: @unchecked Sendable {
     /// A folder removed when this index is released: the private folder of an index built in the temporary folder for
     /// a store whose index folder cannot be written (`openReadOnly`).
     var removesFolder: String?
+    /// Whether this is a private index, removed when released (`removesFolder`).
+    package var isPrivate: Bool { removesFolder != nil }
     /// The scratch folder `removesFolder` is, held (its lock) while this index lives, then removed with its lock file.
     var scratchOwner: ScratchFolder?
     /// Emails the catch-ups on this connection indexed without their body, their raw message unreadable (a damaged

@@ -230,6 +230,21 @@ final class SearchCatchUpLimitTests: CLITestCase {
         XCTAssertEqual(all.count, 60)
     }
 
+    /// `search --build-index QUERY` on a read-only filesystem with no index builds the private index once and searches
+    /// it, live or as of a point (it built it for `--build-index`, removed it, and built it again for the query).
+    func testBuildIndexWithAQueryBuildsAReadOnlyStoresPrivateIndexOnce() throws {
+        try mailstore("init")
+        try importSixty()
+        let head = try headSequence()
+        let mount = try mountStoreReadOnly()
+        defer { withExtendedLifetime(mount) {} }
+        for extra in [[], ["--as-of", String(head)]] {
+            let r = try mailstore(["search", "--build-index", "*", "--output", "messages", "--limit", "1000", "--json"] + extra)
+            XCTAssertEqual(try rows(r).count, 60, "\(extra)")
+            XCTAssertEqual(r.stderr.components(separatedBy: "building a private index").count - 1, 1, "\(extra): \(r.stderr)")
+        }
+    }
+
     /// A store on a read-only filesystem whose index is behind a point searched: the scratch index `--as-of` folds up to
     /// the point is built within the limit, and one not finished exits 8 saying so; with time enough, the search answers.
     /// Until the thirteenth round it was folded with no bound (~10 s here).

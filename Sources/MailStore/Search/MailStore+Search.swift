@@ -87,10 +87,12 @@ extension MailStore {
 
     /// Makes the search index build itself fully (or go on with a build kept aside) and catch up with the log's head,
     /// with no time limit (`mailstore search --build-index`); returns the last event folded and the copies indexed.
-    /// `progress`: events folded and to fold.
+    /// `progress`: events folded and to fold. Where the index's folder cannot be written, the private index built is
+    /// kept for this store's searches (`privateSearchIndex`; until the fourteenth round the search built it again).
     public func buildSearchIndex(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> (checkpoint: UInt64, documents: Int) {
         try ViewStore.checkFolder(directory.viewsPath)
         let index = try SearchIndex.open(folder: searchFolder, log: log, deadline: nil, progress: progress, notice: notice).index
+        if index.isPrivate { searchIndexLock.withLock { privateSearchIndex = index } }
         return (try index.checkpoint(), try index.documentCount())
     }
 
@@ -179,6 +181,19 @@ extension MailStore {
     /// live index short of the past point searched, is `SearchIndexBehind` (`timeLimit`, what it says of the limit).
     func searchIndex(deadline: UInt64? = nil, timeLimit: Double? = nil,
                      progress: ((UInt64, UInt64) -> Void)? = nil) throws -> (index: SearchIndex, behind: UInt64, stopped: Bool) {
+        // The private index `buildSearchIndex` built (caught up: nothing new where the folder is read-only, as a rule).
+        if let kept = searchIndexLock.withLock({ privateSearchIndex }) {
+            let complete = try kept.catchUp(log: log, through: snapshot?.sequence, deadline: deadline, progress: progress, notice: notice)
+            let checkpoint = try kept.checkpoint()
+            if let snapshot, checkpoint >= snapshot.sequence {
+                kept.asOf = snapshot.sequence
+                return (kept, 0, false)
+            }
+            if snapshot == nil {
+                let head = try log.head().sequence
+                return (kept, head > checkpoint ? head - checkpoint : 0, !complete)
+            }
+        }
         if let snapshot {
             var live: SearchIndex?
             var complete = true
