@@ -62,6 +62,20 @@ package struct Key {
         return self
     }
 
+    /// The lead byte of the views' own folder parts (`FolderPart`): never in UTF-8, so no path's part starts with it
+    /// (nor a bounded one's: its kept beginning is UTF-8, its marker 0x1F and its hash hex digits).
+    static let ownPartLead: UInt8 = 0xFF
+
+    /// Appends a folder part: a path as `string(_:)` writes it; one of the views' own parts as the lead byte 0xFF, its
+    /// ASCII name and a 0 terminator (what `KeyReader.string()` skips as one part).
+    @discardableResult package mutating func folder(_ part: FolderPart) -> Key {
+        if case .path(let p) = part { return string(p) }
+        bytes.append(Key.ownPartLead)
+        part.ownName.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0)
+        return self
+    }
+
     /// Appends a string part given as its UTF-8 bytes: the same bytes as `string(_:)` for that string.
     @discardableResult package mutating func string(utf8 part: UnsafeBufferPointer<UInt8>) -> Key {
         Key.appendBounded(part, to: &bytes)

@@ -18,7 +18,9 @@ package final class ThreadsProjector: Projector {
     /// another (`overflow`). 9: a thread that took such mail and is merged away forwards it (`takers`).
     /// 10: an email's sender is `EmailAddress.sender(of:)` (the first `From` address with an `@`, a display name split
     /// at an unquoted comma put back together), where 9 took the first address (`Smith` of `Smith, John <j@x>`).
-    package static let schemaVersion: UInt32 = 10
+    /// 11: the virtual Starred folder's listing and the whole-account and badge counters under folder parts no path
+    /// takes (`FolderPart`): a server folder named `\Starred`, `#account` or `#badge` was merged with them.
+    package static let schemaVersion: UInt32 = 11
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .folderRemoved, .draftCopyChanged, .emailReceived, .flagsChanged, .emailCategorized, .emailExpunged])
     static let emailsTable = Table<EmailRecord>(.threads, "emails")
@@ -36,9 +38,8 @@ package final class ThreadsProjector: Projector {
     /// The most `overflow` links followed from a full thread (each pointer is moved to where the message goes, so
     /// chains stay one or two long; a longer one ends in a new thread).
     static let maxOverflowHops = 16
-    /// The index folder of the virtual Starred folder (a name no IMAP path of ours takes: paths never start
-    /// with a backslash here).
-    package static let virtualStarred = "\\Starred"
+    /// The index folder part of the virtual Starred folder (no path takes it: `FolderPart`).
+    package static let virtualStarred = FolderPart.virtualStarred
 
     let emails: ViewTable<EmailRecord>
     let threads: ViewTable<ThreadRecord>
@@ -51,8 +52,9 @@ package final class ThreadsProjector: Projector {
     /// Key(account, Message-ID) -> present: our drafts' server copies (`DraftCopyChanged`), which sync brings
     /// back into the Drafts folder and which are not threads of their own (the draft is shown once, locally).
     let ownDrafts: ViewTable<Present>
-    /// Key(scope account, folder path or `#account`/`#badge`, the threads' category) -> unread messages of the
-    /// threads of that category there (`countKey`); `*` with `#badge` over every account's Inbox-role folders.
+    /// Key(scope account, folder part (a path, or the whole account or the badge), the threads' category) -> unread
+    /// messages of the threads of that category there (`countKey`); `*` with the badge over every account's Inbox-role
+    /// folders.
     let counts: ViewTable<Int>
     /// Key(thread id) -> the counters the thread adds to and what it adds to each (so it can be taken back when it
     /// changes); none for a thread with no unread mail. Apart from the thread's record, which is large for a long
@@ -196,7 +198,7 @@ package final class ThreadsProjector: Projector {
         try change()
         inboxMemo.forget()
         if try folderRoles.isInbox(account: account, folder: folder) != wasInbox {
-            try markThreads(listedUnder: ThreadsProjector.indexPrefix(scope: account, folder: folder, category: nil).bytes)
+            try markThreads(listedUnder: ThreadsProjector.indexPrefix(scope: account, folder: .path(folder), category: nil).bytes)
         }
         let hasStarred = try starred.get(Key(account).bytes) != nil
         if hasStarred && !hadStarred {
@@ -452,10 +454,11 @@ package final class ThreadsProjector: Projector {
         // A starred thread of an account without its own Starred folder is listed under the virtual one, once.
         let ownStarred = t.isStarred ? try starred.get(Key(t.account).bytes) : nil
         let virtual = t.isStarred && ownStarred == nil ? [ThreadsProjector.virtualStarred] : []
-        for folder in t.folders + virtual {
-            let inbox = try folder != ThreadsProjector.virtualStarred && inboxMemo.isInbox(account: t.account, folder: folder, in: folderRoles)
+        for folder in t.folders.map(FolderPart.path) + virtual {
+            var inbox = false
+            if case .path(let path) = folder { inbox = try inboxMemo.isInbox(account: t.account, folder: path, in: folderRoles) }
             for scope in inbox ? [t.account, "*"] : [t.account] {
-                let f = scope == "*" ? "INBOX" : folder
+                let f = scope == "*" ? .path("INBOX") : folder
                 keys.append(ThreadsProjector.indexKey(scope: scope, folder: f, category: nil, date: t.latestDate, thread: t.id))
                 if ThreadsProjector.tabCategories.contains(t.category) {
                     keys.append(ThreadsProjector.indexKey(scope: scope, folder: f, category: t.category, date: t.latestDate, thread: t.id))
@@ -466,12 +469,12 @@ package final class ThreadsProjector: Projector {
         // none of them read there (as the unread view counts a folder's unread mail), also under the badge for an
         // Inbox-role folder; over the account, the row's unread count.
         var counted: [CountedUnread] = []
-        func add(_ scope: String, _ folder: String, _ n: Int) {
+        func add(_ scope: String, _ folder: FolderPart, _ n: Int) {
             if n > 0 { counted.append(CountedUnread(key: ThreadsProjector.countKey(scope: scope, folder: folder, category: t.category), count: n)) }
         }
         var inInbox = 0
         for (folder, n) in ThreadsProjector.unreadByFolder(members) {
-            add(t.account, folder, n)
+            add(t.account, .path(folder), n)
             if try inboxMemo.isInbox(account: t.account, folder: folder, in: folderRoles) { inInbox += n }
         }
         add(t.account, UnreadProjector.badgeScope, inInbox)
@@ -518,10 +521,13 @@ package final class ThreadsProjector: Projector {
         return unread.map { ($0.key, $0.value) }.sorted { $0.folder < $1.folder }
     }
 
-    /// The key of an unread counter of the threads view: scope (an account, or `*` with `#badge`), folder path or
-    /// `#account` / `#badge` (`UnreadProjector`'s scope names), the threads' category.
-    package static func countKey(scope: String, folder: String, category: AICategory) -> [UInt8] {
-        Key(scope, folder, category.description).bytes
+    /// The key of an unread counter of the threads view: scope (an account, or `*` with the badge), folder part (a
+    /// path, the whole account or the badge: `UnreadProjector`'s scopes), the threads' category.
+    package static func countKey(scope: String, folder: FolderPart, category: AICategory) -> [UInt8] {
+        var k = Key(scope)
+        k.folder(folder)
+        k.string(category.description)
+        return k.bytes
     }
 
     /// The keys of `old` not in `new`, and of `new` not in `old`, each in its list's order. A thread's keys are a
@@ -539,7 +545,7 @@ package final class ThreadsProjector: Projector {
 
     /// The index key of a thread row: scope (an account, or `*` for the unified inbox), folder, category
     /// (`all` or a tab category), newest date first, thread id.
-    package static func indexKey(scope: String, folder: String, category: AICategory?, date: Timestamp, thread: String) -> [UInt8] {
+    package static func indexKey(scope: String, folder: FolderPart, category: AICategory?, date: Timestamp, thread: String) -> [UInt8] {
         var k = indexPrefix(scope: scope, folder: folder, category: category)
         k.descending(date.microseconds)
         k.string(thread)
@@ -547,7 +553,10 @@ package final class ThreadsProjector: Projector {
     }
 
     /// The prefix of a listing's index keys.
-    package static func indexPrefix(scope: String, folder: String, category: AICategory?) -> Key {
-        Key(scope, folder, category.map(\.description) ?? "all")
+    package static func indexPrefix(scope: String, folder: FolderPart, category: AICategory?) -> Key {
+        var k = Key(scope)
+        k.folder(folder)
+        k.string(category.map(\.description) ?? "all")
+        return k
     }
 }

@@ -10,7 +10,7 @@ package struct ThreadsReader {
 
     /// One page of a thread listing from the index: rows after `after` (date, thread id), newest first,
     /// at most `limit`, and whether more follow.
-    package func page(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
+    package func page(scope: String, folder: FolderPart, category: AICategory?, after: (Timestamp, String)?,
                      limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
         let prefix = ThreadsProjector.indexPrefix(scope: scope, folder: folder, category: category).bytes
         var start = prefix
@@ -33,10 +33,17 @@ package struct ThreadsReader {
         return (out, hasMore)
     }
 
-    /// Unread messages of the threads of `category` in `folder` (a folder path, `UnreadProjector.accountScope` for the
-    /// whole account, `UnreadProjector.badgeScope` for its Inbox-role folders; scope `*` with the badge: every
-    /// account's): what a category tab of that listing shows as its badge. One key lookup.
-    package func unreadCount(scope: String, folder: String, category: AICategory) throws -> Int {
+    /// One page of the listing of the folder of path `folder` (`page(scope:folder:category:after:limit:)` with a
+    /// `FolderPart`).
+    package func page(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
+                     limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
+        try page(scope: scope, folder: .path(folder), category: category, after: after, limit: limit)
+    }
+
+    /// Unread messages of the threads of `category` in `folder` (a folder's path, `.wholeAccount` for the whole account,
+    /// `.badge` for its Inbox-role folders; scope `*` with the badge: every account's): what a category tab of that
+    /// listing shows as its badge. One key lookup.
+    package func unreadCount(scope: String, folder: FolderPart, category: AICategory) throws -> Int {
         try snapshot.get(ThreadsProjector.countsTable, ThreadsProjector.countKey(scope: scope, folder: folder, category: category)) ?? 0
     }
 

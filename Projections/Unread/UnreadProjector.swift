@@ -13,7 +13,9 @@ package final class UnreadProjector: Projector {
     /// 5: no counters by category (the threads view's since its schema 7), nor a message's category in `infos`.
     /// 6: a copy seen again in another folder (a Gmail message kept in All Mail when it left its label) moves there with
     /// its counts, its read state the event's.
-    package static let schemaVersion: UInt32 = 6
+    /// 7: the whole-account and badge counters under folder parts no path takes (`FolderPart`): a server folder named
+    /// `#account` or `#badge` counted into them.
+    package static let schemaVersion: UInt32 = 7
     /// What `apply` folds: the copy changes (`CopyChange.changes(of:)`) and its own cases.
     package static let handledEvents = EventTypeSet(CopyChange.eventTypes + [.folderDiscovered, .emailReceived, .flagsChanged, .emailExpunged])
     static let emailsTable = Table<UnreadEmail>(.unread, "emails")
@@ -30,10 +32,10 @@ package final class UnreadProjector: Projector {
     private var inboxMemo = InboxMemo()
 
     /// The folder part of account-wide counters.
-    package static let accountScope = "#account"
+    package static let accountScope = FolderPart.wholeAccount
     /// The folder part of badge counters.
-    package static let badgeScope = "#badge"
-    /// The folder part of message totals (not only unread) per folder: `Key(account, folder, "#total")`.
+    package static let badgeScope = FolderPart.badge
+    /// The category part of message totals (not only unread) per folder: `Key(account, folder, "#total")`.
     package static let totalCategory = "#total"
 
     package init(context: FoldContext) {
@@ -43,9 +45,12 @@ package final class UnreadProjector: Projector {
         infos = context.table(Self.infosTable)
     }
 
-    /// The counter key for (scope account, folder, `all` or `totalCategory`).
-    package static func countKey(account: String, folder: String, category: String) -> [UInt8] {
-        Key(account, folder, category).bytes
+    /// The counter key for (scope account, folder part, `all` or `totalCategory`).
+    package static func countKey(account: String, folder: FolderPart, category: String) -> [UInt8] {
+        var k = Key(account)
+        k.folder(folder)
+        k.string(category)
+        return k.bytes
     }
 
     package func apply(_ event: UnsafePointer<StoredEvent>, _ decoded: DomainEvent) throws {
@@ -128,7 +133,7 @@ package final class UnreadProjector: Projector {
     private func change(_ info: inout MessageInfo, _ e: UnreadEmail, copies: Int, seen: Int, accountScope: Bool) throws {
         let inbox = try inboxMemo.isInbox(account: e.account, folder: e.folder, in: folderRoles)
         let inFolder = adjust(info.copies(in: e.folder), copies: copies, seen: seen,
-                              account: e.account, folder: e.folder, badge: inbox, total: true)
+                              account: e.account, folder: .path(e.folder), badge: inbox, total: true)
         info.setCopies(inFolder, in: e.folder)
         if accountScope {
             info.account = adjust(info.account, copies: copies, seen: seen,
@@ -140,7 +145,7 @@ package final class UnreadProjector: Projector {
     /// `folder`), and of the badges when `badge`; the scope's total when `total`. Returns the new copies (a
     /// scope with no copy left holds nothing: zero).
     private func adjust(_ before: CopyCount, copies: Int, seen: Int,
-                        account: String, folder: String, badge: Bool, total: Bool) -> CopyCount {
+                        account: String, folder: FolderPart, badge: Bool, total: Bool) -> CopyCount {
         var after = before
         after.copies += copies
         after.seenCopies += seen
@@ -163,8 +168,8 @@ package final class UnreadProjector: Projector {
 
     /// A counter: scope account, folder, `all` or `#total`.
     private struct CounterID: Hashable {
-        let account: String, folder: String, category: String
-        init(_ account: String, _ folder: String, _ category: String) {
+        let account: String, folder: FolderPart, category: String
+        init(_ account: String, _ folder: FolderPart, _ category: String) {
             self.account = account
             self.folder = folder
             self.category = category
@@ -172,7 +177,7 @@ package final class UnreadProjector: Projector {
     }
 
     /// Moves the unread counter of (`account`, `folder`) by `delta`.
-    private func bump(_ account: String, _ folder: String, _ delta: Int) {
+    private func bump(_ account: String, _ folder: FolderPart, _ delta: Int) {
         pendingCounts[CounterID(account, folder, "all"), default: 0] += delta
     }
 

@@ -7,9 +7,15 @@ import Views
 // itself knows no view's tables or keys). Several reads that must agree go through one
 // `read { snapshot in SomeReader(snapshot)... }`, which gives them one consistent snapshot.
 extension ViewStore {
-    /// One page of a thread listing (see `ThreadsReader.page`).
+    /// One page of a thread listing: the folder of path `folder` (see `ThreadsReader.page`).
     public func threadPage(scope: String, folder: String, category: AICategory?, after: (Timestamp, String)?,
                            limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
+        try threadPage(scope: scope, folder: .path(folder), category: category, after: after, limit: limit)
+    }
+
+    /// One page of a thread listing: a folder, or the virtual Starred folder (see `ThreadsReader.page`).
+    package func threadPage(scope: String, folder: FolderPart, category: AICategory?, after: (Timestamp, String)?,
+                            limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
         try read { try ThreadsReader($0).page(scope: scope, folder: folder, category: category, after: after, limit: limit) }
     }
 
@@ -20,6 +26,13 @@ extension ViewStore {
     /// distinct rows still come before any row a folder's page left out.
     public func threadPage(folders: [(account: String, folder: String)], category: AICategory?, after: (Timestamp, String)?,
                            limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
+        try threadPage(folders: folders.map { ($0.account, FolderPart.path($0.folder)) }, category: category, after: after, limit: limit)
+    }
+
+    /// One page over several accounts' folders, a virtual Starred folder among them too (`FolderPart`): as
+    /// `threadPage(folders:category:after:limit:)` with paths.
+    package func threadPage(folders: [(account: String, folder: FolderPart)], category: AICategory?, after: (Timestamp, String)?,
+                            limit: Int) throws -> (threads: [ThreadRow], hasMore: Bool) {
         try read { snapshot in
             let reader = ThreadsReader(snapshot)
             var rows: [ThreadRow] = []
@@ -90,13 +103,24 @@ extension ViewStore {
         try read { try ThreadsReader($0).thread(linking: key, account: account) }
     }
 
-    /// An unread counter (see `UnreadReader.count`).
+    /// An unread counter of the folder of path `folder` (see `UnreadReader.count`).
     public func unreadCount(account: String, folder: String, category: String) throws -> Int {
+        try unreadCount(account: account, folder: .path(folder), category: category)
+    }
+
+    /// An unread counter of a folder, the whole account or the badge (see `UnreadReader.count`).
+    package func unreadCount(account: String, folder: FolderPart, category: String) throws -> Int {
         try read { try UnreadReader($0).count(account: account, folder: folder, category: category) }
     }
 
-    /// Unread messages of the threads of `category` in `folder` (see `ThreadsReader.unreadCount`): a category tab's badge.
+    /// Unread messages of the threads of `category` in the folder of path `folder` (see `ThreadsReader.unreadCount`): a
+    /// category tab's badge.
     public func threadUnreadCount(account: String, folder: String, category: AICategory) throws -> Int {
+        try threadUnreadCount(account: account, folder: .path(folder), category: category)
+    }
+
+    /// Unread messages of the threads of `category` in a folder, the whole account or the badge (`FolderPart`).
+    package func threadUnreadCount(account: String, folder: FolderPart, category: AICategory) throws -> Int {
         try read { try ThreadsReader($0).unreadCount(scope: account, folder: folder, category: category) }
     }
 

@@ -164,7 +164,7 @@ struct ProjectCommand: ParsableCommand {
                 folderIDs = try useCase.fetchFolders(accountId: a).filter { !$0.isVirtual && $0.selectable }.map(\.id)
             }
             let rows = try folderIDs.map { Row(folder: $0, counts: named(try useCase.fetchUnreadCounts(accountId: a, folderId: $0))) }
-            let total = named(try useCase.fetchUnreadCounts(accountId: a, folderId: FetchThreadsUseCase.wholeAccount))
+            let total = named(try useCase.fetchUnreadCounts(accountId: a))
             reports.append(Report(account: a, badge: try useCase.fetchBadgeCount(accountId: a), total: total, folders: rows,
                                   categoriesAvailable: tabs))
         }
@@ -197,11 +197,13 @@ struct ProjectCommand: ParsableCommand {
         if json { return try printJSON(all) }
         // A subfolder's name is indented under its folder's; the path (what `--folder` takes) follows where it is not
         // the name shown, or where the terminal would not show it as it is (then quoted for the shell, `ShellWord`); the
-        // virtual Starred folder's `\Starred` is quoted too (unquoted, the shell reads `Starred`, an ordinary folder's name).
+        // virtual Starred folder's `\Starred` is quoted too (unquoted, the shell reads `Starred`, an ordinary folder's name),
+        // and any path with a backslash (a server's own `\Starred`).
         for f in all {
             let name = String(repeating: "  ", count: min(f.depth, 8)) + f.name
             let shown = TerminalSanitiser.line(f.id)
-            let path = f.isVirtual || shown != f.id || f.id.first == " " || f.id.last == " " || ShellWord.quoted(f.id).hasPrefix("$'")
+            let path = f.isVirtual || shown != f.id || f.id.first == " " || f.id.last == " " || f.id.contains("\\")
+                || ShellWord.quoted(f.id).hasPrefix("$'")
                 ? "  " + ShellWord.quoted(f.id)
                 : f.id.caseInsensitiveCompare(f.name) == .orderedSame ? "" : "  " + shown
             let badge = f.badge.map(String.init) ?? "—"

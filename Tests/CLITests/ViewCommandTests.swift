@@ -126,6 +126,29 @@ final class ViewCommandTests: CLITestCase {
         XCTAssertTrue(json.contains(#""id":"\\Starred""#) && json.contains(#""id":"Starred""#), json)
     }
 
+    /// Folders named like the views' own rows (`#account`, `#badge`, `\Starred`) are read and counted as themselves: the
+    /// unread view's whole-account total and badge are not theirs, `--folder '\Starred'` reads the folder, and the
+    /// virtual Starred folder is listed (and read) as `Starred`. `#account` had shown the account's total as its own.
+    func testFoldersNamedLikeTheViewsOwnRowsAreReadAsThemselves() throws {
+        try importMaildir([(folder: "", subject: "mail 1", flags: "F"), (folder: "#account", subject: "mail 2", flags: ""),
+                           (folder: "#badge", subject: "mail 3", flags: ""), (folder: "\\Starred", subject: "mail 4", flags: "")])
+        let json = try mailstore("project", "--view", "unread", "--json").stdout
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], json)
+        XCTAssertEqual(report["badge"] as? Int, 1, json)
+        XCTAssertEqual((report["total"] as? [String: Int])?["all"], 4, json)
+        let rows = try XCTUnwrap(report["folders"] as? [[String: Any]], json)
+        let all = Dictionary(uniqueKeysWithValues: rows.map { ($0["folder"] as? String ?? "?", ($0["counts"] as? [String: Int])?["all"] ?? -1) })
+        XCTAssertEqual(all, ["INBOX": 1, "#account": 1, "#badge": 1, "\\Starred": 1], json)
+        let own = try mailstore("project", "--view", "threads", "--folder", "\\Starred").stdout
+        XCTAssertTrue(own.contains("mail 4") && !own.contains("mail 1"), own)
+        let starred = try mailstore("project", "--view", "threads", "--folder", "Starred").stdout
+        XCTAssertTrue(starred.contains("mail 1") && !starred.contains("mail 4"), starred)
+        let lines = try mailstore("project", "--view", "folders").stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().map(String.init) },
+                       [["Inbox", "inbox", "1"], ["Starred", "flagged", "—", "Starred"], ["#account", "custom", "—"], ["#badge", "custom", "—"],
+                        ["\\Starred", "custom", "—", "'\\Starred'"]], lines.joined(separator: "\n"))
+    }
+
     /// The folders view's columns line up by display width whatever the names hold: an emoji takes two columns, a
     /// combining mark none (`☕` and `🚀` had counted one, the role column then one column to the right of the others').
     func testFolderColumnsLineUpAfterEmojiAndCombiningMarks() throws {

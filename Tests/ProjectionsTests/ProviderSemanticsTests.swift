@@ -15,6 +15,10 @@ final class ProviderSemanticsTests: XCTestCase {
     }
 
     func page(_ h: FoldHarness, _ account: String, _ folder: String) throws -> [String] {
+        try page(h, account, .path(folder))
+    }
+
+    func page(_ h: FoldHarness, _ account: String, _ folder: FolderPart) throws -> [String] {
         try ThreadsReader(h.snapshot).page(scope: account, folder: folder, category: nil, after: nil, limit: 50).threads.map(\.id)
     }
 

@@ -41,6 +41,10 @@ final class ThreadsIndexWritesTests: XCTestCase {
     }
 
     private func page(_ folder: String, scope: String = "acct") throws -> [String] {
+        try page(.path(folder), scope: scope)
+    }
+
+    private func page(_ folder: FolderPart, scope: String = "acct") throws -> [String] {
         try ThreadsReader(Snapshot(store.inner)).page(scope: scope, folder: folder, category: nil, after: nil, limit: 50).threads.map(\.id)
     }
 

@@ -62,7 +62,7 @@ final class ThreadsRecomputeChunkTests: XCTestCase {
             try context.flush()
         }
         try fold((0..<5).map(received))
-        let prefix = ThreadsProjector.indexPrefix(scope: "acct", folder: "Box", category: nil).bytes
+        let prefix = ThreadsProjector.indexPrefix(scope: "acct", folder: .path("Box"), category: nil).bytes
         for junk in [prefix, prefix + [0xFF], prefix + [UInt8](repeating: 0xFF, count: 300), prefix + [1, 2, 3, 0, 0, 0]] {
             try store.inner.put("threads.index", junk, [])
         }

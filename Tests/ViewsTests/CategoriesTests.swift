@@ -275,9 +275,9 @@ final class CategoriesTests: ViewsTestCase {
     /// of every account). Each category sums with the others to All.
     private func tabs(_ folder: String = "INBOX", file: StaticString = #filePath, line: UInt = #line) throws -> [AICategory: Int] {
         let useCase = FetchThreadsUseCase(views: try views())
-        for (account, scope) in [("acct", "INBOX"), ("acct", "Archive"), ("acct", FetchThreadsUseCase.wholeAccount),
+        for (account, scope) in [("acct", FolderPart.path("INBOX")), ("acct", .path("Archive")), ("acct", UnreadProjector.accountScope),
                                  ("acct", UnreadProjector.badgeScope), ("*", UnreadProjector.badgeScope)] {
-            let c = try useCase.fetchUnreadCounts(accountId: account, folderId: scope)
+            let c = try useCase.fetchUnreadCounts(accountId: account, folder: scope)
             XCTAssertEqual(c.filter { $0.key != nil }.values.reduce(0, +), c[nil] ?? 0, "\(account) \(scope): \(c)", file: file, line: line)
         }
         let counts = try useCase.fetchUnreadCounts(accountId: "acct", folderId: folder)

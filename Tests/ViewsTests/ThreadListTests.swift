@@ -195,6 +195,45 @@ final class ThreadListTests: ViewsTestCase {
         XCTAssertEqual(try g.fetchThreads(accountId: "acct", folderId: "\\Starred").threads.flatMap(\.messageIds), ["gmail@example.com"])
     }
 
+    /// Server folders named like the views' own rows (`#account`, `#badge`, `\Starred`: IMAP allows them, Dovecot creates
+    /// them) are folders of their own: their counts their own, the account's total, the badge and the virtual Starred
+    /// folder untouched by them. Until 2026-12-07 those rows' keys were spelt like paths: a folder `#account` merged
+    /// its unread mail with the whole account's, `#badge` with the badge, and `\Starred`'s threads were listed in the
+    /// Starred view (its own listing holding the starred threads).
+    func testFoldersNamedLikeTheViewsOwnRowsAreFoldersOfTheirOwn() throws {
+        try folder("INBOX", role: .inbox)
+        for p in ["#account", "#badge", "\\Starred"] { try folder(p, role: .custom) }
+        try receive("inbox")
+        try receive("starred", flags: ["\\Flagged", "\\Seen"])
+        try receive("in-account", folder: "#account")
+        try receive("in-badge", folder: "#badge")
+        try receive("in-starred", folder: "\\Starred")
+        try receive("in-starred-read", folder: "\\Starred", flags: ["\\Seen"])
+        let u = try useCase()
+        func all(_ c: [AICategory?: Int]) -> Int { c[nil] ?? 0 }
+        XCTAssertEqual(all(try u.fetchUnreadCounts(accountId: "acct", folderId: "#account")), 1, "the folder's own unread mail only")
+        XCTAssertEqual(all(try u.fetchUnreadCounts(accountId: "acct", folderId: "#badge")), 1)
+        XCTAssertEqual(all(try u.fetchUnreadCounts(accountId: "acct", folderId: "\\Starred")), 1)
+        XCTAssertEqual(all(try u.fetchUnreadCounts(accountId: "acct")), 4, "the whole account: each unread message once")
+        XCTAssertEqual(try u.fetchBadgeCount(accountId: "acct"), 1, "the badge: the Inbox's unread mail only")
+        XCTAssertEqual(try u.fetchBadgeCount(), 1)
+        let views = try views()
+        XCTAssertEqual(try views.unreadCount(account: "acct", folder: "#account", category: UnreadProjector.totalCategory), 1)
+        XCTAssertEqual(try views.unreadCount(account: "acct", folder: "\\Starred", category: UnreadProjector.totalCategory), 2)
+        // The category tabs' counters (the threads view's) too.
+        for (scope, n) in [(FolderPart.path("#account"), 1), (.path("#badge"), 1), (.wholeAccount, 4), (.badge, 1)] {
+            XCTAssertEqual(try views.threadUnreadCount(account: "acct", folder: scope, category: .uncategorized), n, "\(scope)")
+        }
+        // The server's `\Starred` is read as itself; the virtual Starred view, listed as `Starred`, keeps the starred threads.
+        let ids = { (f: String) in try u.fetchThreads(accountId: "acct", folderId: f).threads.flatMap(\.messageIds).sorted() }
+        XCTAssertEqual(try ids("\\Starred"), ["in-starred-read@example.com", "in-starred@example.com"])
+        XCTAssertEqual(try ids("Starred"), ["starred@example.com"])
+        XCTAssertEqual(try ids("#account"), ["in-account@example.com"])
+        let f = try u.fetchFolders(accountId: "acct")
+        XCTAssertEqual(f.map(\.id), ["INBOX", "Starred", "#account", "#badge", "\\Starred"])
+        XCTAssertEqual(f.map(\.isVirtual), [false, true, false, false, false])
+    }
+
     /// A name recorded as holding no mail (`\NonExistent`: a parent deleted while it has children, which the server goes
     /// on listing) is listed only as the parent of folders that hold mail, never as an empty folder of its own; found
     /// again (a `FolderDiscovered` without it), it is a folder again.

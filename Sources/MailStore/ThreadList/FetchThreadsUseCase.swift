@@ -7,8 +7,6 @@ import Views
 public struct FetchThreadsUseCase: Sendable {
     /// The spec's page size.
     public static let defaultPageSize = 25
-    /// The folder id that stands for the whole account in `fetchUnreadCounts` (each message once).
-    public static let wholeAccount = UnreadProjector.accountScope
 
     /// Where its views come from: the store's, or given ones (a past state built in a scratch folder).
     let source: @Sendable () throws -> ViewStore
@@ -37,13 +35,13 @@ public struct FetchThreadsUseCase: Sendable {
     /// `ThreadListError.folderNotFound`. `\Starred` (``starredID``) is the account's Starred view: its `\Flagged`-role
     /// folder (Gmail's `[Gmail]/Starred`), else the virtual Starred folder: every thread with a flagged copy, once.
     /// `Starred` (``starredName``) names that view too where the account has no folder of that path (an ordinary folder
-    /// named `Starred` is read as itself).
+    /// named `Starred` is read as itself); so does `\Starred`: a server folder of that very path is read as itself.
     public func fetchThreads(accountId: String, folderId: String, category: AICategory? = nil,
                              cursor: ThreadCursor? = nil, pageSize: Int = defaultPageSize) throws -> ThreadPage {
         if let starred = try starredFolder(accountId: accountId, folderId: folderId) {
             return try page(scope: accountId, folder: starred, category: category, cursor: cursor, pageSize: pageSize)
         }
-        let result = try page(scope: accountId, folder: folderId, category: category, cursor: cursor, pageSize: pageSize)
+        let result = try page(scope: accountId, folder: .path(folderId), category: category, cursor: cursor, pageSize: pageSize)
         // Only an empty page can come from a folder that does not exist: check then, off the hot path.
         if result.threads.isEmpty {
             let path = try folderPath(accountId: accountId, folderId: folderId)
@@ -80,19 +78,19 @@ public struct FetchThreadsUseCase: Sendable {
         do { removed = try removedSource() } catch { throw ThreadListError.fetchFailed(underlying: error) }
         guard let folderId, folderId.uppercased() != "INBOX" else {
             if removed.isEmpty {
-                return try page(scope: "*", folder: "INBOX", category: category, cursor: cursor, pageSize: pageSize)
+                return try page(scope: "*", folder: .path("INBOX"), category: category, cursor: cursor, pageSize: pageSize)
             }
             return try unifiedInbox(leavingOut: removed, category: category, cursor: cursor, pageSize: pageSize)
         }
         let accounts: [String]
         do { accounts = try views.accounts() } catch { throw ThreadListError.fetchFailed(underlying: error) }
-        var folders: [(account: String, folder: String)] = []
+        var folders: [(account: String, folder: FolderPart)] = []
         for a in accounts where !removed.contains(a) {
             if let starred = try starredFolder(accountId: a, folderId: folderId) {
                 folders.append((a, starred))
                 continue
             }
-            do { folders.append((a, try folderPath(accountId: a, folderId: folderId))) } catch ThreadListError.folderNotFound { continue }
+            do { folders.append((a, .path(try folderPath(accountId: a, folderId: folderId)))) } catch ThreadListError.folderNotFound { continue }
         }
         if folders.isEmpty { throw ThreadListError.folderNotFound(id: folderId) }
         return try mergedPage(folders: folders, category: category, cursor: cursor, pageSize: pageSize)
@@ -104,11 +102,11 @@ public struct FetchThreadsUseCase: Sendable {
                               pageSize: Int) throws -> ThreadPage {
         let folders: [(account: String, folder: String)]
         do { folders = try views.inboxFolders(leavingOut: removed) } catch { throw ThreadListError.fetchFailed(underlying: error) }
-        return try mergedPage(folders: folders, category: category, cursor: cursor, pageSize: pageSize)
+        return try mergedPage(folders: folders.map { ($0.account, .path($0.folder)) }, category: category, cursor: cursor, pageSize: pageSize)
     }
 
-    /// A page of `folders` (account and folder path each) merged newest first.
-    private func mergedPage(folders: [(account: String, folder: String)], category: AICategory?, cursor: ThreadCursor?,
+    /// A page of `folders` (account and folder each) merged newest first.
+    private func mergedPage(folders: [(account: String, folder: FolderPart)], category: AICategory?, cursor: ThreadCursor?,
                             pageSize: Int) throws -> ThreadPage {
         guard pageSize > 0 else { return .empty }
         if category == .uncategorized || category == .forums { return .empty }
@@ -130,7 +128,7 @@ public struct FetchThreadsUseCase: Sendable {
         return FetchThreadsUseCase.summary(record)
     }
 
-    private func page(scope: String, folder: String, category: AICategory?, cursor: ThreadCursor?,
+    private func page(scope: String, folder: FolderPart, category: AICategory?, cursor: ThreadCursor?,
                       pageSize: Int) throws -> ThreadPage {
         guard pageSize > 0 else { return .empty }
         if category == .uncategorized || category == .forums { return .empty }
@@ -145,22 +143,29 @@ public struct FetchThreadsUseCase: Sendable {
         }
     }
 
-    /// The folder id of the Starred view (the account's `\Flagged`-role folder or the virtual one): a name no folder of
-    /// ours takes (IMAP spells its system names with a leading backslash; the threads view indexes the virtual folder
-    /// under it). Until 2026-12-07 the view's id was `Starred`, which an ordinary folder of that path took over.
-    public static let starredID = ThreadsProjector.virtualStarred
+    /// The folder id of the Starred view (the account's `\Flagged`-role folder or the virtual one) in the style of IMAP's
+    /// system names. A server may still have a folder of that path (Dovecot creates `\Starred`): that folder is read as
+    /// itself, and the view is then named ``starredName`` where that is free (``starredFolderID(in:)``). Until
+    /// 2026-12-07 the view's id was `Starred`, which an ordinary folder of that path took over.
+    public static let starredID = "\\Starred"
     /// The name the Starred view is shown by, which also names it where the account has no folder of that path.
     public static let starredName = "Starred"
 
-    /// Where `folderId` of an account is read from when it names the Starred view (``starredID``, or ``starredName``
-    /// where the account has no folder of that path): its `\Flagged`-role folder's path, else the virtual Starred
-    /// folder's index; nil for any other folder id (read as it is).
-    func starredFolder(accountId: String, folderId: String) throws -> String? {
+    /// Where `folderId` of an account is read from when it names the Starred view (``starredID`` or ``starredName``
+    /// where the account has no folder of that path): its `\Flagged`-role folder, else the virtual Starred folder's
+    /// listing; nil for any other folder id, or a path the account has (read as it is).
+    func starredFolder(accountId: String, folderId: String) throws -> FolderPart? {
         guard folderId == FetchThreadsUseCase.starredID || folderId == FetchThreadsUseCase.starredName else { return nil }
         let folders: [FolderEntry]
         do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
-        if folderId == FetchThreadsUseCase.starredName, folders.contains(where: { $0.path == folderId }) { return nil }
-        return folders.first { $0.role == .flagged }?.path ?? ThreadsProjector.virtualStarred
+        if folders.contains(where: { $0.path == folderId }) { return nil }
+        return folders.first { $0.role == .flagged }.map { .path($0.path) } ?? ThreadsProjector.virtualStarred
+    }
+
+    /// The id the Starred view is listed by among `folders` (an account's): ``starredID``, else (a folder of that path
+    /// being read as itself) ``starredName``; nil when folders take both (the virtual view is then not listed).
+    static func starredFolderID(in folders: [FolderEntry]) -> String? {
+        [starredID, starredName].first { id in !folders.contains { $0.path == id } }
     }
 
     static func summary(_ t: ThreadRow) -> ThreadSummary {
@@ -176,10 +181,21 @@ extension FetchThreadsUseCase {
     /// the unread messages of the threads of that category (a thread's category is its newest categorized
     /// email's), so a tab's badge counts the mail the tab lists, whatever each older message was categorized as.
     public func fetchUnreadCounts(accountId: String, folderId: String) throws -> [AICategory?: Int] {
+        try fetchUnreadCounts(accountId: accountId, folder: .path(folderId))
+    }
+
+    /// Unread messages of the whole account by category (each message once, however many folders hold it), as
+    /// ``fetchUnreadCounts(accountId:folderId:)`` counts a folder's.
+    public func fetchUnreadCounts(accountId: String) throws -> [AICategory?: Int] {
+        try fetchUnreadCounts(accountId: accountId, folder: .wholeAccount)
+    }
+
+    /// Unread messages by category of a folder, the whole account or the badge's folders (`FolderPart`).
+    package func fetchUnreadCounts(accountId: String, folder: FolderPart) throws -> [AICategory?: Int] {
         do {
-            var out: [AICategory?: Int] = [nil: try views.unreadCount(account: accountId, folder: folderId, category: "all")]
+            var out: [AICategory?: Int] = [nil: try views.unreadCount(account: accountId, folder: folder, category: "all")]
             for c in AICategory.allCases {
-                let n = try views.threadUnreadCount(account: accountId, folder: folderId, category: c)
+                let n = try views.threadUnreadCount(account: accountId, folder: folder, category: c)
                 if n > 0 { out[c] = n }
             }
             return out
@@ -212,7 +228,8 @@ extension FetchThreadsUseCase {
     /// with their badges.
     /// An account with folders but no `\Flagged`-role one gets the virtual Starred folder after the Inbox (id `\Starred`,
     /// ``starredID``, named `Starred`, read by ``fetchThreads(accountId:folderId:category:cursor:pageSize:)``), an
-    /// ordinary folder named `Starred` being listed as itself beside it.
+    /// ordinary folder named `Starred` being listed as itself beside it; where a server folder's path is `\Starred`, the
+    /// virtual one's id is `Starred` (not listed where folders take both).
     /// The Drafts badge counts the account's drafts: the local ones (each once, whether or not its server copy
     /// is there) and the server's other drafts; a draft handed to the outbox (queued, sending, failed, or sent and
     /// not yet filed) is not counted: the Outbox badge counts it.
@@ -230,10 +247,10 @@ extension FetchThreadsUseCase {
                 return FolderSummary(id: f.path, accountId: accountId, name: f.displayName, role: f.role, badge: badge,
                                      depth: depth, selectable: f.selectable)
             }
-            if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged }) {
+            if !folders.isEmpty, !folders.contains(where: { $0.role == .flagged }), let id = FetchThreadsUseCase.starredFolderID(in: folders) {
                 // After the Inbox and its subfolders.
                 let at = out.firstIndex { $0.role != .inbox && $0.depth == 0 } ?? out.count
-                out.insert(FolderSummary(id: FetchThreadsUseCase.starredID, accountId: accountId, name: FetchThreadsUseCase.starredName,
+                out.insert(FolderSummary(id: id, accountId: accountId, name: FetchThreadsUseCase.starredName,
                                          role: .flagged, badge: nil, isVirtual: true), at: at)
             }
             return out
