@@ -51,7 +51,7 @@ public enum ErrorCategory: Sendable, Equatable {
         case is AccountError, SyncError.credential, CategorizeError.categorizerOff, ImportError.accountIsConfigured,
              ImportError.accountNameLike: self = .configuration
         case let e as OAuthError: self = e.needsUser ? .configuration : .server
-        case ThreadListError.folderNotFound, ThreadListError.threadNotFound: self = .notFound
+        case ThreadListError.folderNotFound, ThreadListError.folderHoldsNoMail, ThreadListError.threadNotFound: self = .notFound
         case ThreadListError.actionFailed(let u as ActionError):
             if case .actionNotFound = u { self = .notFound } else { self = .refused }
         default: self = .data

@@ -157,7 +157,11 @@ struct ProjectCommand: ParsableCommand {
             var folderIDs: [String]
             if let folder {
                 do { folderIDs = [try useCase.folderPath(accountId: a, folderId: folder)] } catch ThreadListError.folderNotFound(let id) {
-                    missing = ThreadListError.folderNotFound(id: id)
+                    missing = missing ?? ThreadListError.folderNotFound(id: id)
+                    folderIDs = []
+                } catch ThreadListError.folderHoldsNoMail(let id) {
+                    // A name with no mailbox (a ghost parent): said so, rather than a row of zeros.
+                    missing = ThreadListError.folderHoldsNoMail(id: id)
                     folderIDs = []
                 }
             } else {

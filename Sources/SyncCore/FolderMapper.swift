@@ -33,7 +33,12 @@ package enum FolderMapper {
     /// Tier 2 gives a role only when no folder has it by SPECIAL-USE, wherever the server lists it (Outlook.com's
     /// SPECIAL-USE `Deleted` beside a legacy `Deleted Items`), and to one folder a role: among the provider's names
     /// for it, the best by ``Rank`` (Yahoo's `Bulk` before `Bulk Mail`), whatever the LIST order.
-    package static func map(_ items: [ListItem], provider: Provider, namespacePrefix: String? = nil) throws(NoEmailFolders) -> [MappedFolder] {
+    ///
+    /// `noMailbox`: the paths known to be names with no mailbox behind them (a parent deleted while it has subfolders,
+    /// which Dovecot goes on listing with no `\NonExistent`): no role from the provider's names or their own (custom),
+    /// so that a ghost `Trash` does not take the Trash role from a real folder (`Deleted`) that holds the mail.
+    package static func map(_ items: [ListItem], provider: Provider, namespacePrefix: String? = nil,
+                            noMailbox: Set<String> = []) throws(NoEmailFolders) -> [MappedFolder] {
         var out: [MappedFolder] = []
         var taken = Set<FolderRole>()
         var pending: [Int] = []
@@ -63,6 +68,8 @@ package enum FolderMapper {
             } else if let use = item.specialUse {
                 folder.role = role(use)
                 folder.tier = .specialUse
+            } else if noMailbox.contains(path) {
+                // A name with no mailbox: custom, no candidate.
             } else if let role = providerRole, !specialUses.contains(role) {
                 // Tier 2's candidates: the best of each role wins below.
                 let rank = Rank(folder, namespacePrefix: namespacePrefix)

@@ -300,4 +300,23 @@ final class FolderMapperTests: XCTestCase {
             XCTAssertEqual(try roles([item("INBOX"), item(name)])[name], .trash, name)
         }
     }
+
+    /// A name known to have no mailbox (a ghost parent: Dovecot lists a parent deleted while it has subfolders with no
+    /// `\NonExistent`) takes no role by its name or the provider's map: a ghost `Trash`, the shorter path, had taken the
+    /// Trash role from the real `Deleted` that holds the mail (actions then found no Trash folder to move to).
+    func testANameWithNoMailboxTakesNoRoleFromARealFolder() throws {
+        let items = [item("INBOX"), item("Trash", ["\\HasChildren"]), item("Trash/Old"), item("Deleted"),
+                     item("[Gmail]/Sent Mail"), item("Sent Messages")]
+        XCTAssertEqual(try roles(items)["Trash"], .trash, "a mailbox: the shorter path wins")
+        var r = Dictionary(uniqueKeysWithValues: try FolderMapper.map(items, provider: ProviderRegistry.custom, noMailbox: ["Trash"])
+            .map { ($0.path, $0.role) })
+        XCTAssertEqual(r["Trash"], .custom)
+        XCTAssertEqual(r["Deleted"], .trash)
+        XCTAssertEqual(r["Trash/Old"], .custom)
+        // The provider's names too: a ghost `[Gmail]/Sent Mail` leaves Sent to the real `Sent Messages`.
+        r = Dictionary(uniqueKeysWithValues: try FolderMapper.map(items, provider: ProviderRegistry.gmail, noMailbox: ["[Gmail]/Sent Mail"])
+            .map { ($0.path, $0.role) })
+        XCTAssertEqual(r["[Gmail]/Sent Mail"], .custom)
+        XCTAssertEqual(r["Sent Messages"], .sent)
+    }
 }

@@ -238,11 +238,6 @@ final class ThreadListTests: ViewsTestCase {
     /// on listing) is listed only as the parent of folders that hold mail, never as an empty folder of its own; found
     /// again (a `FolderDiscovered` without it), it is a folder again.
     func testANameWithNoMailboxIsListedOnlyAboveItsSubfolders() throws {
-        func ghost(_ path: String) throws {
-            try store.log.append(NewEvent(event: .folderDiscovered(FolderDiscovered(folder: path, displayName: FolderNaming.displayName(forPath: path),
-                                                                                    role: .custom, delimiter: "/", attributes: ["\\HasChildren", "\\NonExistent"])),
-                                          account: "acct", stream: .folder(account: "acct", path: path), actor: .sync))
-        }
         for (p, r) in [("INBOX", FolderRole.inbox), ("G/C", .custom), ("K/L/M", .custom), ("Z", .custom)] { try folder(p, role: r) }
         for p in ["G", "H", "K", "K/L", "N", "N/O"] { try ghost(p) }
         var f = try useCase().fetchFolders(accountId: "acct")
@@ -255,6 +250,37 @@ final class ThreadListTests: ViewsTestCase {
         try folder("H", role: .custom)
         f = try useCase().fetchFolders(accountId: "acct")
         XCTAssertEqual(f.first { $0.id == "H" }?.selectable, true, "found again")
+    }
+
+    /// A name with no mailbox asked for (`project --folder G`, a ghost parent) is said to hold no mail
+    /// (`ThreadListError.folderHoldsNoMail`, exit 4), in the thread list, the unified list and the unread view alike; it
+    /// had given an empty page with no word. Over several accounts, those that have it as a folder are read.
+    func testANameWithNoMailboxAskedForIsSaidToHoldNoMail() throws {
+        try folder("INBOX", role: .inbox)
+        try folder("G/C", role: .custom)
+        try ghost("G")
+        let u = try useCase()
+        func assertHoldsNoMail(_ body: @autoclosure () throws -> Any, line: UInt = #line) {
+            XCTAssertThrowsError(try body(), line: line) { e in
+                guard case ThreadListError.folderHoldsNoMail(let id) = e else { return XCTFail("\(e)", line: line) }
+                XCTAssertEqual(id, "G", line: line)
+                XCTAssertTrue("\(e)".contains("holds no mail"), "\(e)", line: line)
+                XCTAssertEqual(ErrorCategory(of: e), .notFound, "exit 4", line: line)
+            }
+        }
+        assertHoldsNoMail(try u.fetchThreads(accountId: "acct", folderId: "G"))
+        assertHoldsNoMail(try u.folderPath(accountId: "acct", folderId: "G"))
+        assertHoldsNoMail(try u.fetchUnifiedThreads(folderId: "G"))
+        XCTAssertEqual(try u.fetchThreads(accountId: "acct", folderId: "G/C").threads.count, 0, "its subfolder is read")
+        try folder("G", role: .custom, account: "other")
+        try receive("other-g", account: "other", folder: "G")
+        XCTAssertEqual(try useCase().fetchUnifiedThreads(folderId: "G").threads.flatMap(\.messageIds), ["other-g@example.com"])
+    }
+
+    private func ghost(_ path: String) throws {
+        try store.log.append(NewEvent(event: .folderDiscovered(FolderDiscovered(folder: path, displayName: FolderNaming.displayName(forPath: path),
+                                                                                role: .custom, delimiter: "/", attributes: ["\\HasChildren", "\\NonExistent"])),
+                                      account: "acct", stream: .folder(account: "acct", path: path), actor: .sync))
     }
 
     func testOutboxStates() throws {

@@ -334,12 +334,16 @@ public final class SyncEngine {
         // The mailbox this session has selected: Dovecot answers its STATUS from the session's open view, stale after
         // another client deleted and recreated it (its old UIDVALIDITY): it is examined.
         if let open = conn.selectedMailbox { listedStatus[open.raw] = nil }
-        let mappedAll: [MappedFolder]
+        let knownList = try store.latestViews().folders(account: account.name)
+        // Names recorded with no mailbox (``recordGone(_:)``) take no role by their name: a real folder has it.
+        let noMailbox = Set(knownList.filter { !$0.selectable }.map(\.path))
         // The provider's names and tier 3's top level are taken below the personal namespace's prefix (`INBOX.`, `Mail/`).
         let prefix: String?
         do { prefix = try conn.personalNamespacePrefix() } catch { throw SyncError.server(error) }
-        do { mappedAll = try FolderMapper.map(items, provider: provider, namespacePrefix: prefix) } catch { throw SyncError.noEmailFolders }
-        let knownList = try store.latestViews().folders(account: account.name)
+        let mappedAll: [MappedFolder]
+        do {
+            mappedAll = try FolderMapper.map(items, provider: provider, namespacePrefix: prefix, noMailbox: noMailbox)
+        } catch { throw SyncError.noEmailFolders }
         // One folder per path, however often the server lists it (or names that map to the same path). Names equal but for
         // their Unicode form (NFC "Café", NFD "Café") are one name to Swift's strings, which the folds' tables keep them
         // in, and two names to the server and the views' keys: grouped by name as Swift's strings take it, in LIST order,
@@ -369,7 +373,7 @@ public final class SyncEngine {
         }
         var events: [NewEvent] = []
         var removed: [FolderSyncReport] = []
-        ghosts = Set(knownList.filter { !$0.selectable }.map(\.path))
+        ghosts = noMailbox
         for f in folders {
             if let k = known[f.path], k.role == f.role, k.displayName == f.displayName { continue }
             // A name recorded as no mailbox is left to its EXAMINE (``rediscoverIfGhost(_:)``): the LIST names it still.

@@ -32,7 +32,7 @@ public struct FetchThreadsUseCase: Sendable {
     /// newest first, after `cursor`.
     ///
     /// An account with no folders gives the empty page; a folder the account does not have throws
-    /// `ThreadListError.folderNotFound`. `\Starred` (``starredID``) is the account's Starred view: its `\Flagged`-role
+    /// `ThreadListError.folderNotFound`, a name listed with no mailbox (a ghost parent) `ThreadListError.folderHoldsNoMail`. `\Starred` (``starredID``) is the account's Starred view: its `\Flagged`-role
     /// folder (Gmail's `[Gmail]/Starred`), else the virtual Starred folder: every thread with a flagged copy, once.
     /// `Starred` (``starredName``) names that view too where the account has no folder of that path (an ordinary folder
     /// named `Starred` is read as itself); so does `\Starred`: a server folder of that very path is read as itself.
@@ -54,10 +54,13 @@ public struct FetchThreadsUseCase: Sendable {
 
     /// The path of the folder `folderId` names in `accountId`: `folderId` itself when the account has that folder
     /// (or no folders yet), the account's Inbox for `INBOX` in any case (RFC 3501 section 5.1: that name is
-    /// case-insensitive, `inbox` and `Inbox` name it too); else `ThreadListError.folderNotFound`.
+    /// case-insensitive, `inbox` and `Inbox` name it too); else `ThreadListError.folderNotFound`, or
+    /// `ThreadListError.folderHoldsNoMail` for a name the server lists with no mailbox (`FolderEntry.selectable` false: a
+    /// parent deleted while it has subfolders, listed only above them), whose listing would be empty for ever.
     public func folderPath(accountId: String, folderId: String) throws -> String {
         let folders: [FolderEntry]
         do { folders = try views.folders(account: accountId) } catch { throw ThreadListError.fetchFailed(underlying: error) }
+        if let f = folders.first(where: { $0.path == folderId }), !f.selectable { throw ThreadListError.folderHoldsNoMail(id: folderId) }
         if folders.isEmpty || folders.contains(where: { $0.path == folderId }) { return folderId }
         if folderId.uppercased() == "INBOX", let inbox = folders.first(where: { $0.path.uppercased() == "INBOX" }) { return inbox.path }
         throw ThreadListError.folderNotFound(id: folderId)
@@ -85,14 +88,20 @@ public struct FetchThreadsUseCase: Sendable {
         let accounts: [String]
         do { accounts = try views.accounts() } catch { throw ThreadListError.fetchFailed(underlying: error) }
         var folders: [(account: String, folder: FolderPart)] = []
+        var noMail: ThreadListError?
         for a in accounts where !removed.contains(a) {
             if let starred = try starredFolder(accountId: a, folderId: folderId) {
                 folders.append((a, starred))
                 continue
             }
-            do { folders.append((a, .path(try folderPath(accountId: a, folderId: folderId)))) } catch ThreadListError.folderNotFound { continue }
+            do { folders.append((a, .path(try folderPath(accountId: a, folderId: folderId)))) } catch ThreadListError.folderNotFound {
+                continue
+            } catch let e as ThreadListError {
+                guard case .folderHoldsNoMail = e else { throw e }
+                noMail = e
+            }
         }
-        if folders.isEmpty { throw ThreadListError.folderNotFound(id: folderId) }
+        if folders.isEmpty { throw noMail ?? ThreadListError.folderNotFound(id: folderId) }
         return try mergedPage(folders: folders, category: category, cursor: cursor, pageSize: pageSize)
     }
 

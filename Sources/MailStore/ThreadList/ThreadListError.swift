@@ -8,6 +8,8 @@ public enum ThreadListError: Error, CustomStringConvertible {
     case threadNotFound(id: String)
     /// No such folder.
     case folderNotFound(id: String)
+    /// A name the server lists with no mailbox behind it (only as the parent of its subfolders): nothing to list.
+    case folderHoldsNoMail(id: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum ThreadListError: Error, CustomStringConvertible {
         case .actionFailed(let e): "the action failed: \(e)"
         case .threadNotFound(let id): "no thread '\(id)'"
         case .folderNotFound(let id): "no folder '\(id)': `mailstore project --view folders` lists them"
+        case .folderHoldsNoMail(let id):
+            "'\(id)' holds no mail: the server lists it only as the parent of its subfolders (`parent` in `mailstore project --view folders`); name a subfolder"
         }
     }
 }
