@@ -69,6 +69,8 @@ public final class SyncEngine {
     /// (``pass``). Each is used once, by the folder's first pass of ``syncAll()``; dropped when the run's write-back or
     /// Sent filing changed the server after the LIST, and never used by ``sync(role:)``.
     var listedStatus: [[UInt8]: [String: UInt64]] = [:]
+    /// A poll of every folder under way in slices (``pollSlice(folders:seconds:)``); nil: none.
+    var poll: PollInProgress?
     /// A watch's folders refused again and again, each tried with a backoff in ``syncAll()`` (nil: every folder tried).
     var folderRetry: FolderRetry?
     /// How long a sync waits for another process's sync of the same account (30 s) before giving up.
@@ -119,9 +121,20 @@ public final class SyncEngine {
     }
 
     private func syncAllLocked() throws -> SyncReport {
+        let conn = try connect()
+        var run = try startRun(conn)
+        defer { listedStatus = [:] }
+        try committingGathered {
+            while !run.isDone { try syncNext(of: &run, conn) }
+        }
+        return try finishRun(run, conn)
+    }
+
+    /// The start of a run of every folder (``syncAll()``, or a poll in slices): the folder list and what changed in it
+    /// recorded, the user's pending actions written back, Sent filings completed; the folders to sync, in order.
+    func startRun(_ conn: IMAPConnection) throws -> PollInProgress {
         let start = Deadline.now()
         var report = SyncReport(account: account.name)
-        let conn = try connect()
         let folders = try discoverFolders(conn, report: &report)
         mapped = folders
         // The user's pending actions go first, so the flags read next already include them.
@@ -130,26 +143,31 @@ public final class SyncEngine {
         report.sentFiled = try OutboxUseCase(store: store).completeSentFilings(account: account.name).count
         // Those changed the server after the LIST (anything tried: a failed move may have moved): its STATUS answers
         // may be out of date. (Actions only waiting touched nothing.)
-        var tried = report.actions
-        tried.waiting = 0
-        if report.sentFiled > 0 || tried != WriteBackReport() { listedStatus = [:] }
-        defer { listedStatus = [:] }
+        if report.sentFiled > 0 || report.actions.triedAny { listedStatus = [:] }
         syncedInRun = []
         reportsAhead = []
         failedAhead = []
         categorizerPeopleChecked = false
-        // (A folder synced ahead of another, as the destination of its moved mail, is not synced again.)
         folderRetry?.keep(only: Set(folders.map(\.path)))
-        try committingGathered {
-            for folder in try selected(folders) where !syncedInRun.contains(folder.path) {
-                // A folder a watch found refused again and again waits its backoff (``FolderRetry``).
-                if let folderRetry, !folderRetry.isDue(folder.path) { continue }
-                try syncOrSkip(folder, conn, into: &report)
-            }
-        }
+        return PollInProgress(folders: try selected(folders), report: report, start: start)
+    }
+
+    /// Syncs the next folder of `run` (and steps past it). A folder synced ahead of another, as the destination of its
+    /// moved mail, is not synced again; one a watch found refused again and again waits its backoff (``FolderRetry``).
+    func syncNext(of run: inout PollInProgress, _ conn: IMAPConnection) throws {
+        let folder = run.folders[run.next]
+        run.next += 1
+        guard !syncedInRun.contains(folder.path) else { return }
+        if let folderRetry, !folderRetry.isDue(folder.path) { return }
+        try syncOrSkip(folder, conn, into: &run.report)
+    }
+
+    /// The end of a run of every folder: Gmail's kept copies checked; the run's report.
+    func finishRun(_ run: PollInProgress, _ conn: IMAPConnection) throws -> SyncReport {
+        var report = run.report
         // Gmail: what was kept in All Mail and is no longer there.
         if let kept = try keptCopiesGone(connection ?? conn), kept.expunged > 0 { report.folders.append(kept) }
-        report.seconds = Deadline.now() - start
+        report.seconds = Deadline.now() - run.start
         return report
     }
 

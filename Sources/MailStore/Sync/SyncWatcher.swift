@@ -11,7 +11,8 @@ import SyncCore
 /// `idleRefreshSeconds` unless given: Gmail and Outlook 25 min, Yahoo 4 min, others 20 min). The IDLE is not left
 /// for local work: every ``localCheckInterval`` (2 s) the watcher looks, without leaving IDLE, for actions queued
 /// and drafts saved meanwhile (by this or another process) and writes them back at once, delivers the outbox's due
-/// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`), all on a
+/// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`, in slices taken
+/// between the IDLE's reads of the Inbox: ``pollSliceFolders``, ``pollSliceSeconds``), all on a
 /// second connection leased from the ``ConnectionPool`` and given back after each use, and tells ``onLogGrew`` when
 /// the log grew (another process's mute owes a withdrawal); when the pool has no room
 /// for it at once, the IDLE is ended and the work done on the watch's own connection. A failed session (a lost
@@ -136,6 +137,8 @@ public final class SyncWatcher {
     /// when the selected Inbox matches what the log holds, so a change made between the sync and IDLE is never missed.
     func watchOnce() throws {
         defer { helper?.disconnect() }
+        // A poll a failed session left half done starts afresh (this session's first sync is a whole one).
+        helper?.abandonPoll()
         report(try engine.syncAll())
         syncedAt = Deadline.now()
         onSessionSynced?()
@@ -147,6 +150,7 @@ public final class SyncWatcher {
             engine.pool.closeExpired()
             // The user's pending actions go first, so the flags read next already include them.
             let actions = try engine.writeBack()
+            if actions.triedAny { helper?.serverChangedDuringPoll() }
             var inboxReport = try engine.sync(role: .inbox)
             inboxReport.actions = actions
             report(inboxReport)
@@ -177,11 +181,13 @@ public final class SyncWatcher {
             do {
                 try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.idleTick, tick: {
                     if self.stopping() || changes.isDue { return true }
-                    guard Deadline.now() - localCheckedAt >= SyncWatcher.localCheckInterval else { return false }
-                    localCheckedAt = Deadline.now()
+                    // A poll under way takes its next slice at every tick; the rest is looked at every 2 s.
+                    let localDue = Deadline.now() - localCheckedAt >= SyncWatcher.localCheckInterval
+                    guard localDue || self.helper?.isPolling == true else { return false }
+                    if localDue { localCheckedAt = Deadline.now() }
                     do {
-                        try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
-                        try self.tellLogGrowth()
+                        try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox, lookForLocal: localDue)
+                        if localDue { try self.tellLogGrowth() }
                         return false
                     } catch SyncError.connectionsBusy {
                         noRoom = true
@@ -230,32 +236,48 @@ public final class SyncWatcher {
     /// What is done while the Inbox connection stays in IDLE: actions and drafts that became due written back, the outbox's
     /// due retries delivered, the other folders polled; with `worker` (the watch's own engine, out of IDLE), or nil:
     /// a second engine whose connection is leased without waiting and given back after use. `lastPoll` and `lastOutbox`
-    /// are on the monotonic clock.
-    private func localWork(using worker: SyncEngine?, lastPoll: inout Double, lastOutbox: inout Double) throws {
+    /// are on the monotonic clock. Without `lookForLocal`, only a poll under way goes on.
+    ///
+    /// On the second engine a poll is taken in slices (``pollSliceFolders`` folders or ``pollSliceSeconds``, whichever
+    /// comes first), one a call, so the IDLE reads the Inbox's responses between them and ends for its sync as soon as
+    /// they settle: the whole poll in one call had held up the Inbox's new mail until every folder was synced (16 s at
+    /// 10,000 folders). The poll is reported, and `lastPoll` set, once its last slice is done. The watch's own engine
+    /// (no room for a second connection) polls whole, as it is out of IDLE anyway.
+    private func localWork(using worker: SyncEngine?, lastPoll: inout Double, lastOutbox: inout Double,
+                           lookForLocal: Bool = true) throws {
         let account = engine.account.name
         // Actions or drafts saved meanwhile (here or in another process) whose write-back is due.
-        let actionsDue = try engine.store.latestViews().pendingActions(account: account).contains { $0.retryAt.map { RetryBackoff.hasCome($0) } ?? true }
-            || !engine.draftWork(force: false).todo.isEmpty
-        let outboxDue = Deadline.now() - lastOutbox >= SyncWatcher.outboxCheckInterval
-        let pollDue = Deadline.now() - lastPoll >= pollInterval
+        let actionsDue = try lookForLocal && (engine.store.latestViews().pendingActions(account: account).contains { $0.retryAt.map { RetryBackoff.hasCome($0) } ?? true }
+            || !engine.draftWork(force: false).todo.isEmpty)
+        let outboxDue = lookForLocal && Deadline.now() - lastOutbox >= SyncWatcher.outboxCheckInterval
+        let pollDue = Deadline.now() - lastPoll >= pollInterval || (worker == nil && helper?.isPolling == true)
         guard actionsDue || outboxDue || pollDue else { return }
         let helper = try worker ?? secondEngine()
         defer { if worker == nil { helper.disconnect() } }
         if actionsDue {
             var r = SyncReport(account: account)
             r.actions = try helper.writeBack()
+            if r.actions.triedAny { self.helper?.serverChangedDuringPoll() }
             report(r)
         }
         if outboxDue {
             // Failed messages whose retry time has come; abandoned queued ones back to drafts.
             // One message's trouble (a server's refusal is recorded on it) never ends the watch.
-            _ = try OutboxUseCase(store: engine.store).deliverDue(account: account, skipped: onOutboxSkipped)
+            let delivered = try OutboxUseCase(store: engine.store).deliverDue(account: account, skipped: onOutboxSkipped)
+            // (A message sent is filed in Sent: the STATUS of a poll's LIST may be out of date.)
+            if !delivered.isEmpty { self.helper?.serverChangedDuringPoll() }
             lastOutbox = Deadline.now()
         }
-        if pollDue {
+        guard pollDue else { return }
+        if worker == nil {
+            guard let r = try helper.pollSlice(folders: pollSliceFolders, seconds: pollSliceSeconds) else { return }
+            report(r)
+        } else {
             report(try helper.syncAll())
-            lastPoll = Deadline.now()
+            // (What a poll in slices of the second engine had left is done.)
+            self.helper?.abandonPoll()
         }
+        lastPoll = Deadline.now()
     }
 
     /// The engine of the second connection (made once per watch session).
@@ -287,6 +309,12 @@ public final class SyncWatcher {
     static let idleTick = 0.25
     /// How often, during IDLE, the outbox's due retries are delivered.
     static let outboxCheckInterval = 60.0
+    /// The most folders one slice of a poll syncs (``localWork(using:lastPoll:lastOutbox:lookForLocal:)``): a slice of
+    /// folders passed on their LIST-STATUS takes milliseconds, and the IDLE waits a tick (``idleTick``) between slices.
+    package var pollSliceFolders = 200
+    /// The seconds after which a slice of a poll syncs no further folder (looked at between folders: a folder's sync is
+    /// never cut, so a slice lasts this plus one folder's sync; the first also lists the folders and writes back).
+    package var pollSliceSeconds = 1.0
 
     /// How long a session must last after its first sync for the reconnect backoff to start again from 1 s (seconds).
     static let steadySession = 60.0

@@ -22,4 +22,12 @@ public struct WriteBackReport: Sendable, Equatable, Encodable {
     }
 
     public init() {}
+
+    /// Whether anything was tried on the server (applied, refused or failed: a failed move may have moved); actions only
+    /// waiting for their retry time touched nothing.
+    var triedAny: Bool {
+        var tried = self
+        tried.waiting = 0
+        return tried != WriteBackReport()
+    }
 }
