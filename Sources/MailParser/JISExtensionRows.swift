@@ -37,17 +37,14 @@ struct JISExtensionRows {
     }
 
     /// The sequence iconv rejected at `at` in `buffer`: how many bytes it takes, and its UTF-8 when it is an
-    /// extension-row character (nil: it is replaced by U+FFFD). Calls come with `at` growing.
-    mutating func reread(_ buffer: UnsafeBufferPointer<UInt8>, at: Int) -> (skip: Int, utf8: [UInt8]?) {
+    /// extension-row character (nil: it is replaced by U+FFFD); nil when it is no JIS X 0208 character (EUC-JP's
+    /// other rejected sequences are ``MultibyteResync``'s). Calls come with `at` growing.
+    mutating func reread(_ buffer: UnsafeBufferPointer<UInt8>, at: Int) -> (skip: Int, utf8: [UInt8]?)? {
         let n = buffer.count
         switch form {
         case .euc:
             guard at + 1 < n, (0xA1...0xFE).contains(buffer[at]), (0xA1...0xFE).contains(buffer[at + 1]) else {
-                if buffer[at] == 0x8F, at + 2 < n, (0xA1...0xFE).contains(buffer[at + 1]),
-                   (0xA1...0xFE).contains(buffer[at + 2]) {
-                    return (3, nil)  // a JIS X 0212 character glibc does not have
-                }
-                return (1, nil)
+                return nil
             }
             return (2, extensionRow(buffer[at] - 0x80, buffer[at + 1] - 0x80))
         case .iso2022:

@@ -120,6 +120,39 @@ final class CharsetsTests: XCTestCase {
         XCTAssertEqual(eucWarning?.code, .invalidCharsetBytes)
     }
 
+    /// A two-byte character a multibyte decoder rejects is one U+FFFD and is resynchronised as the WHATWG Encoding
+    /// Standard's decoders do: a second byte that is ASCII is read again as itself, one that is not is part of the
+    /// rejected character. Before, decoding went on one byte later, so a non-ASCII second byte began a character of
+    /// its own and took the next one with it (`�｛b` for Big5 `81 A1 61 62`), and glibc's CP949, which reports
+    /// `A2 E8` rejected after its two bytes, lost the byte after it (`�b`, `��` for `A2 E8 C7 D1`).
+    func testARejectedMultibyteCharacterIsResynchronisedAsWHATWGDoes() {
+        let cases: [(String, [UInt8], String)] = [
+            ("big5", [0x81, 0xA1, 0x61, 0x62], "\u{FFFD}ab"),
+            ("big5", [0x81, 0x41, 0xA4, 0xA4], "\u{FFFD}A中"),
+            ("big5", [0x81, 0xA1, 0xA4, 0xA4, 0x61], "\u{FFFD}中a"),
+            ("euc-kr", [0xC9, 0xA1, 0x61, 0x62], "\u{FFFD}ab"),
+            ("euc-kr", [0xA2, 0xE8, 0x61, 0x62], "\u{FFFD}ab"),
+            ("ks_c_5601-1987", [0xA2, 0xE8, 0xC7, 0xD1, 0x20, 0xB0, 0xA1], "\u{FFFD}한 가"),
+            ("euc-kr", [0xC7, 0x20, 0xC7, 0xD1], "\u{FFFD} 한"),
+            ("gb2312", [0x81, 0xFF, 0x61], "\u{FFFD}a"),
+            ("gb18030", [0x81, 0x20, 0xD6, 0xD0], "\u{FFFD} 中"),
+            ("gb18030", [0x84, 0x31, 0xA5, 0x30, 0x61, 0xD6, 0xD0], "\u{FFFD}a中"),
+            ("gb18030", [0x81, 0x30, 0x61, 0x62], "\u{FFFD}0ab"),
+            ("shift_jis", [0x81, 0xAD, 0x61], "\u{FFFD}a"),
+            ("shift_jis", [0x82, 0x40, 0x61, 0x93, 0xFA], "\u{FFFD}@a日"),
+            ("euc-jp", [0x8E, 0xE0, 0x61], "\u{FFFD}a"),
+            ("euc-jp", [0x8E, 0xE0, 0xA4, 0xA2], "\u{FFFD}あ"),
+            ("euc-jp", [0x8F, 0xA1, 0xA1, 0xA4, 0xA2], "\u{FFFD}あ"),
+            ("euc-jp", [0x8F, 0xA1, 0x41, 0xA4, 0xA2], "\u{FFFD}Aあ"),
+            ("euc-jp", [0xC6, 0x20, 0xC6, 0xFC], "\u{FFFD} 日"),
+        ]
+        for (charset, raw, expected) in cases {
+            let (text, warning) = Charsets.decode(raw, charset: charset)
+            XCTAssertEqual(text, expected, "\(charset) \(raw.map { String($0, radix: 16) })")
+            XCTAssertEqual(warning?.code, .invalidCharsetBytes, charset)
+        }
+    }
+
     func testUnknownCharsetReplacesAndWarns() {
         let (text, warning) = Charsets.decode([0x61, 0xFF, 0x62], charset: "no-such-charset")
         XCTAssertEqual(text, "a\u{FFFD}b")
