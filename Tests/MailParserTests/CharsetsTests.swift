@@ -153,6 +153,18 @@ final class CharsetsTests: XCTestCase {
         }
     }
 
+    /// EUC-JP's three-byte JIS X 0212 codes (`8F` and two bytes `A1`...`FE`) decode (glibc's EUC-JP has the set),
+    /// beside the NEC and IBM rows of JIS X 0208 read through CP932.
+    func testEUCJPJISX0212CodesDecode() {
+        let cases: [(String, String, [UInt8])] = [
+            ("euc-jp", "丂 x", [0x8F, 0xB0, 0xA1, 0x20, 0x78]),
+            ("euc-jp", "丂①髙", [0x8F, 0xB0, 0xA1, 0xAD, 0xA1, 0xFC, 0xE2]),
+            ("x-euc-jp", "˘", [0x8F, 0xA2, 0xAF]),
+        ]
+        assertDecodesCleanly(cases)
+        XCTAssertEqual(EncodedWords.decode("=?EUC-JP?B?j7Ch?="), "丂")
+    }
+
     func testUnknownCharsetReplacesAndWarns() {
         let (text, warning) = Charsets.decode([0x61, 0xFF, 0x62], charset: "no-such-charset")
         XCTAssertEqual(text, "a\u{FFFD}b")
