@@ -9,15 +9,29 @@ enum BodyParts {
 
     /// Walks the tree in order. Embedded messages are not entered: their
     /// text is not the message's own text.
-    static func select(root: MIMEPart, buf: UnsafeBufferPointer<UInt8>) -> Selection {
+    /// `listing`: whether attachments are listed (their decoded sizes counted), or only the text and HTML parts
+    /// chosen.
+    static func select(root: MIMEPart, buf: UnsafeBufferPointer<UInt8>, listing: Bool = true) -> Selection {
         var s = Selection()
-        walk(root, isRoot: true, buf: buf, into: &s)
+        walk(root, isRoot: true, buf: buf, listing: listing, into: &s)
         return s
     }
 
-    private static func walk(_ part: MIMEPart, isRoot: Bool, buf: UnsafeBufferPointer<UInt8>, into s: inout Selection) {
+    /// The charset the message's body declares: that of its text and HTML parts (``select(root:buf:listing:)``)
+    /// when both declare one and it is the same, or of the one of them that declares one; nil when none does or
+    /// they differ.
+    static func declaredCharset(root: MIMEPart, buf: UnsafeBufferPointer<UInt8>) -> String? {
+        let s = select(root: root, buf: buf, listing: false)
+        let declared = [s.text, s.html].compactMap { $0?.charset }
+        guard let first = declared.first,
+              declared.allSatisfy({ Charsets.normalizedName($0) == Charsets.normalizedName(first) }) else { return nil }
+        return first
+    }
+
+    private static func walk(_ part: MIMEPart, isRoot: Bool, buf: UnsafeBufferPointer<UInt8>, listing: Bool,
+                             into s: inout Selection) {
         if part.isMultipart {
-            for child in part.children { walk(child, isRoot: false, buf: buf, into: &s) }
+            for child in part.children { walk(child, isRoot: false, buf: buf, listing: listing, into: &s) }
             return
         }
         let isText = part.contentType.hasPrefix("text/")
@@ -36,6 +50,7 @@ enum BodyParts {
             isAttachment = part.filename != nil || isInlineResource(part)
         }
         if isAttachment {
+            guard listing else { return }
             let inline = part.disposition != .attachment && isInlineResource(part)
             s.attachments.append(Attachment(filename: part.filename, mimeType: part.contentType,
                                             size: part.decodedSize(buf), isInline: inline,

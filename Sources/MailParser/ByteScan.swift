@@ -86,10 +86,16 @@ enum ByteScan {
 
     /// Decodes header-ish bytes to a String: UTF-8 when valid, otherwise Windows-1252.
     static func headerString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        headerText(bytes).text
+    }
+
+    /// ``headerString(_:)``'s text, and whether it was read as Windows-1252 (8-bit bytes, not UTF-8), which
+    /// ``Charsets/encodeWindows1252(_:)`` turns back into the bytes.
+    static func headerText(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, windows1252: Bool) {
         if isASCII(bytes, from: 0, to: bytes.count) || Charsets.isValidUTF8(bytes) {
-            return String(decoding: bytes, as: UTF8.self)
+            return (String(decoding: bytes, as: UTF8.self), false)
         }
-        return Charsets.decodeWindows1252(bytes)
+        return (Charsets.decodeWindows1252(bytes), true)
     }
 
     /// Decodes header-ish bytes held in an array.

@@ -130,7 +130,7 @@ package enum Charsets {
 
     /// Windows-1252 code points for bytes 0x80...0x9F (WHATWG mapping;
     /// undefined bytes map to the C1 control of the same value).
-    private static let cp1252High: [UInt32] = [
+    static let cp1252High: [UInt32] = [
         0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
         0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
         0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
@@ -213,7 +213,7 @@ package enum Charsets {
     }
 
     /// Whether ASCII bytes mean ASCII characters in this charset.
-    private static func isASCIICompatible(_ name: String) -> Bool {
+    static func isASCIICompatible(_ name: String) -> Bool {
         codeUnit(name) == 1 && !(name.hasPrefix("UTF-7") || name.hasPrefix("HZ"))
     }
 }

@@ -14,6 +14,9 @@ struct HeaderSection {
     var bodyStart: Int
     /// The range of the header section (without the blank separator line).
     var range: Range<Int>
+    /// The indices in `fields` of the values whose 8-bit bytes were read as Windows-1252 (not UTF-8): read again
+    /// in the body's charset by ``readUndeclared8Bit(as:)``.
+    var windows1252Fields: [Int] = []
 
     /// Parses the header section of `buf[from..<to]`.
     /// - Parameter allowEnvelope: skip a leading mbox `From ` line.
@@ -49,7 +52,8 @@ struct HeaderSection {
             }
             let name = String(decoding: UnsafeBufferPointer(rebasing: buf[nr]), as: UTF8.self)
             let value = buildValue(buf, first: firstValue, continuations: continuations, name: name, warnings: &warnings)
-            section.fields.append(HeaderField(name: name, value: value))
+            if value.windows1252 { section.windows1252Fields.append(section.fields.count) }
+            section.fields.append(HeaderField(name: name, value: value.text))
             section.kinds.append(KnownHeader.identify(buf, nr))
             continuations.removeAll(keepingCapacity: true)
         }
@@ -165,9 +169,9 @@ struct HeaderSection {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Unfolds, trims and caps a value; removes NULs and bare CRs.
+    /// Unfolds, trims and caps a value; removes NULs and bare CRs. `windows1252`: ``ByteScan/headerText(_:)``'s.
     private static func buildValue(_ buf: UnsafeBufferPointer<UInt8>, first: Range<Int>, continuations: [Range<Int>],
-                                   name: String, warnings: inout WarningList) -> String {
+                                   name: String, warnings: inout WarningList) -> (text: String, windows1252: Bool) {
         var a = first.lowerBound
         var b = first.upperBound
         while a < b, ASCII.isWhitespace(buf[a]) { a += 1 }
@@ -176,7 +180,7 @@ struct HeaderSection {
             let clean = ByteScan.find(ASCII.nul, in: buf, from: a, to: b) == nil
                 && ByteScan.find(ASCII.cr, in: buf, from: a, to: b) == nil
             if clean && b - a <= maxValueBytes {
-                return ByteScan.headerString(buf, from: a, to: b)
+                return a < b ? ByteScan.headerText(UnsafeBufferPointer(rebasing: buf[a..<b])) : ("", false)
             }
         }
         var out = [UInt8]()
@@ -230,6 +234,6 @@ struct HeaderSection {
         if sawNUL && !warnings.contains(.nulBytes) {
             warnings.add(.nulBytes, "NUL bytes removed from header \(name.prefix(40))")
         }
-        return ByteScan.headerString(out)
+        return out.withUnsafeBufferPointer { ByteScan.headerText($0) }
     }
 }

@@ -149,14 +149,19 @@ enum MessageParser {
     /// The header section of `buf[range]` and its MIME tree: the first step of both parses.
     private static func structure(_ buf: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int, partBudget: inout Int,
                                   warnings: inout WarningList) -> (section: HeaderSection, root: MIMEPart) {
-        let section = HeaderSection.parse(buf, from: range.lowerBound, to: range.upperBound,
+        var section = HeaderSection.parse(buf, from: range.lowerBound, to: range.upperBound,
                                           allowEnvelope: depth == 0, warnings: &warnings)
         var mime = MIMEParser(buf: buf, warnings: warnings, partBudget: partBudget)
-        let root = mime.entity(headers: section.fields, kinds: section.kinds, headerRange: section.range,
+        var root = mime.entity(headers: section.fields, kinds: section.kinds, headerRange: section.range,
                                body: min(section.bodyStart, range.upperBound)..<range.upperBound,
                                depth: depth, defaultType: .textPlain)
         warnings = mime.warnings
         partBudget = mime.partBudget
+        // 8-bit header bytes no encoded word declares and not UTF-8: the body's charset when they are clean in it.
+        if !section.windows1252Fields.isEmpty, let charset = BodyParts.declaredCharset(root: root, buf: buf),
+           section.readUndeclared8Bit(as: charset) {
+            root.headers = section.fields
+        }
         return (section, root)
     }
 
