@@ -13,15 +13,13 @@ extension IMAPConnection {
     /// EXPUNGE). After the expunge the source is read again: a message the server kept there (copied, not removed)
     /// fails the move as refused (``IMAPClientError/commandFailed(command:status:text:)``, `UID EXPUNGE`, `NO`) rather
     /// than report a move the server did not make; the copy stays in the destination, where the next sync finds it.
-    /// Without MOVE and UIDPLUS it refuses (``IMAPClientError/commandFailed(command:status:text:)``,
-    /// nothing sent): a plain EXPUNGE could remove other messages marked `\Deleted`.
+    /// Without MOVE and UIDPLUS the expunge is a plain `EXPUNGE`, sent only when no other message of the source is
+    /// marked `\Deleted` (``expungeOnly(_:)``); else the messages stay copied and marked in the source, and the move
+    /// fails with ``IMAPClientError/commandFailed(command:status:text:)``, `EXPUNGE`, ``notExpunged`` (nothing of
+    /// anyone else's removed): the caller tries again later, finding the copies already in the destination.
     /// Returns the COPYUID when the server sent one.
     package func uidMove(_ set: UIDSet, to mailbox: MailboxName) throws(IMAPClientError) -> CopyUID? {
         if has("MOVE") { return try inParts(set) { part throws(IMAPClientError) in try copyOrMove(.uidMove(part, to: mailbox), name: "UID MOVE") } }
-        guard has("UIDPLUS") else {
-            throw .commandFailed(command: "UID MOVE", status: "NOT SENT",
-                                 text: "the server offers neither MOVE nor UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
-        }
         let refusal = IMAPClientError.commandFailed(
             command: "UID MOVE", status: "NO", text: "the server did not keep \\Deleted in the source folder (no right to delete there); nothing was copied")
         var allowed: Bool?
@@ -43,7 +41,12 @@ extension IMAPConnection {
         }
         let copied = try uidCopy(set, to: mailbox)
         _ = try uidStore(set, .add, flags: ["\\Deleted"])
-        try uidExpunge(set)
+        guard try expungeOnly(set) else {
+            throw .commandFailed(command: "EXPUNGE", status: IMAPConnection.notExpunged,
+                                 text: "copied to \(mailbox) and marked \\Deleted in \(selectedMailbox.map { "\($0)" } ?? "the source folder"), not "
+                                     + "expunged: other messages there are marked \\Deleted too, and this server (without UIDPLUS) can only expunge "
+                                     + "them all; tried again later")
+        }
         var kept = 0
         do {
             try uidFetch(set, [.uid]) { message in if message.uid != nil { kept += 1 } }
@@ -85,6 +88,26 @@ extension IMAPConnection {
                                  text: "the server does not offer UIDPLUS; a plain EXPUNGE could remove other messages marked \\Deleted")
         }
         for part in set.parts(maxWireBytes: limits.maxSetBytes) { try run(.uidExpunge(part), name: "UID EXPUNGE") }
+    }
+
+    /// The status of the error a move or ``expungeOnly(_:)``'s caller reports when the messages were marked `\Deleted`
+    /// but not expunged (a server without UIDPLUS, other messages marked too): nothing was sent that could remove them.
+    package static let notExpunged = "NOT EXPUNGED"
+
+    /// Expunges exactly `set` (those of it marked `\Deleted`) from the selected folder: `UID EXPUNGE` with UIDPLUS;
+    /// without it a plain `EXPUNGE`, only when `UID SEARCH DELETED` finds no other message marked `\Deleted` there
+    /// (another client marking one between the search and the EXPUNGE loses it: the one race left). Returns false
+    /// when nothing was sent because others are marked too: the caller's messages stay marked.
+    package func expungeOnly(_ set: UIDSet) throws(IMAPClientError) -> Bool {
+        if has("UIDPLUS") {
+            try uidExpunge(set)
+            return true
+        }
+        let marked = try uidSearch([.deleted])
+        guard !marked.isEmpty else { return true }
+        guard marked.allSatisfy({ set.contains($0) }) else { return false }
+        try expunge()
+        return true
     }
 
     /// `EXPUNGE`: removes every message of the selected folder marked `\Deleted`, not only the caller's; for

@@ -49,7 +49,8 @@ package struct IMAPServer: Sendable {
     /// Creates a user of its own for one test (`prefix` + random hex + `@example.com`) with a
     /// random password, also written to a 0600 file.
     /// `layout` (Dovecot only): the user's folder layout, `plain` (no SPECIAL-USE, only INBOX, separator `/`) or
-    /// `dotted` (the same with separator `.`); nil: the server's usual folders with SPECIAL-USE.
+    /// `dotted` (the same with separator `.`), `basic` (the usual folders, CAPABILITY without MOVE, UIDPLUS and the
+    /// other extensions); nil: the server's usual folders with SPECIAL-USE.
     package func newUser(_ prefix: String = "t", layout: String? = nil) throws -> (user: String, password: String, passwordFile: String) {
         let user = prefix + IMAPServer.randomHex(6) + "@example.com"
         let password = IMAPServer.randomHex(16)

@@ -162,11 +162,7 @@ extension SyncEngine {
                 _ = try conn.uidMove(UIDSet(uids), to: trash.mailbox)
             } else if !uids.isEmpty {
                 _ = try conn.uidStore(UIDSet(uids), .add, flags: ["\\Deleted"])
-                if conn.has("UIDPLUS") {
-                    try conn.uidExpunge(UIDSet(uids))
-                } else if Set(try conn.uidSearch([.deleted])).isSubset(of: Set(uids)) {
-                    try conn.expunge()
-                } else {
+                if try !conn.expungeOnly(UIDSet(uids)) {
                     note = "marked \\Deleted but not expunged: other messages in \(copy.folder) are marked \\Deleted too"
                 }
             }

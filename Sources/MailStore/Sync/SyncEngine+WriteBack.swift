@@ -49,7 +49,8 @@ extension SyncEngine {
                     outcome.failedReason = error.description
                 }
                 try record(r, outcome, into: &report)
-                return outcome.failedReason != nil
+                // A lost connection ends the write-back; a move left to finish later (``ActionOutcome/deferred``) does not.
+                return outcome.failedReason != nil && !outcome.deferred
             }
             if failed { disconnect() ; break }
         }
@@ -89,6 +90,16 @@ extension SyncEngine {
         var applied: [String] = []
         var rejected: [(emailID: String, reason: String)] = []
         var failedReason: String?
+        /// The failure is not the connection's: the server took part of the action and the rest is tried again after
+        /// the backoff (a move copied and marked `\Deleted` on a server without UIDPLUS that could not expunge only
+        /// it); the write-back goes on with the next action on the same connection.
+        var deferred = false
+
+        /// Records that the copies not applied or refused are left for a retry, for `reason`.
+        mutating func postpone(_ reason: String) {
+            failedReason = failedReason ?? reason
+            deferred = true
+        }
     }
 
     /// Sends one action to the server, folder by folder. A UID is sent only under the UIDVALIDITY it was recorded
@@ -117,7 +128,11 @@ extension SyncEngine {
                     try move(group, from: source, to: r.destination ?? "", attempted: r.attempts > 0, conn, into: &outcome)
                 }
             } catch let error as IMAPClientError {
-                if case .commandFailed(_, let status, let text) = error, status == "NO" || status == "BAD" {
+                if case .commandFailed(_, IMAPConnection.notExpunged, let text) = error {
+                    // Copied and marked, not expunged (others marked too, no UIDPLUS): tried again later, where the
+                    // copies are found in the destination and only expunged from the source.
+                    outcome.postpone(text)
+                } else if case .commandFailed(_, let status, let text) = error, status == "NO" || status == "BAD" {
                     // Those the server already took in this group (a retried move's copies found in the destination) stay
                     // applied: refused too, they would be reverted in the views though the server has moved them.
                     let done = Set(outcome.applied)
@@ -234,9 +249,11 @@ extension SyncEngine {
     /// (`current`).
     ///
     /// On a server without MOVE, when the action was `attempted` before (its write-back failed: a lost connection,
-    /// perhaps after the server had done the `UID COPY` but before its reply came), the copies still in the source
-    /// are first looked for in the destination by Message-ID and size (`alreadyCopied`); those found there are only
-    /// removed from the source (`\Deleted` and `UID EXPUNGE` of their UIDs), not copied a second time.
+    /// perhaps after the server had done the `UID COPY` but before its reply came; or copied and marked, but not
+    /// expunged without UIDPLUS), the copies still in the source are first looked for in the destination by
+    /// Message-ID and size (`alreadyCopied`); those found there are only removed from the source (`\Deleted` and
+    /// `UID EXPUNGE` of their UIDs, or without UIDPLUS a plain `EXPUNGE` when no other message is marked: else they
+    /// stay marked and the action is deferred again), not copied a second time.
     func move(_ copies: [(target: ActionTarget, copy: SyncedCopy)], from source: MappedFolder, to destination: String,
               attempted: Bool = false, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
         let target = mapped.first { $0.path == destination }?.mailbox ?? MailboxName(destination)
@@ -244,7 +261,7 @@ extension SyncEngine {
         let (group, absent) = try current(copies, in: source.path, validity: sel.uidValidity, conn)
         let present = group.isEmpty ? [:] : try flags(of: UIDSet(group.map(\.uid)), conn)
         var here = group.filter { present[$0.uid] != nil }
-        if attempted, !here.isEmpty, !conn.has("MOVE"), conn.has("UIDPLUS") {
+        if attempted, !here.isEmpty, !conn.has("MOVE") {
             let copyOf = Dictionary(copies.map { ($0.target.emailID, $0.copy) }, uniquingKeysWith: { a, _ in a })
             let copied = try alreadyCopied(here.compactMap { h in copyOf[h.target.emailID].map { (h.target, $0) } }, to: target, conn)
             // The destination was EXAMINEd: the source is selected again (read-write) for the expunge and the move.
@@ -254,10 +271,14 @@ extension SyncEngine {
                 here = here.filter { !copied.contains($0.target.emailID) }
                 let uids = UIDSet(finish.map { $0.uid })
                 _ = try conn.uidStore(uids, .add, flags: ["\\Deleted"])
-                try conn.uidExpunge(uids)
+                let expunged = try conn.expungeOnly(uids)
                 let left = try flags(of: uids, conn)
                 for f in finish {
                     if left[f.uid] == nil { outcome.applied.append(f.target.emailID) }
+                    else if !expunged {
+                        outcome.postpone("already in \(destination) and marked \\Deleted in \(source.path), not expunged: other messages "
+                                      + "there are marked \\Deleted too, and this server (without UIDPLUS) can only expunge them all; tried again later")
+                    }
                     else {
                         outcome.rejected.append((f.target.emailID, "the message is already in \(destination) but the server did not "
                                                  + "remove it from \(source.path) (no right to delete there?); delete it there by hand"))

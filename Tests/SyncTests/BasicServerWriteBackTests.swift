@@ -1,0 +1,107 @@
+import EventModel
+import Foundation
+import IMAPClient
+import IMAPProtocol
+@testable import MailStore
+import Projections
+import TestSupport
+import XCTest
+
+/// Write-back on a server with neither MOVE nor UIDPLUS (the Dovecot test server's `basic` layout: its CAPABILITY is
+/// IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ NAMESPACE CHILDREN). A move is COPY, `\Deleted` and a
+/// plain EXPUNGE, sent only when no other message of the source is marked `\Deleted`; else it waits for a retry
+/// (a failed action, with its reason), and neither the rest of the write-back nor the sync stop. Until 2026-12-07
+/// such a move refused to start ("NOT SENT") and ended every later sync of the account with exit 5.
+final class BasicServerWriteBackTests: SyncTestCase {
+    private var actions: ManageThreadActionsUseCase { ManageThreadActionsUseCase(store: store) }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        let u = try imap.newUser("basic", layout: "basic")
+        user = u.user
+        passwordFile = u.passwordFile
+    }
+
+    /// The thread holding the message with Message-ID `id@example.com`.
+    private func thread(_ id: String) throws -> String {
+        let copy = try XCTUnwrap(try views.copies(account: accountName, messageID: "\(id)@example.com").first)
+        return try XCTUnwrap(try views.emailRecord(id: copy.emailID)).threadID
+    }
+
+    /// UIDs of the messages with Message-ID `id@example.com` in `folder` on the server.
+    private func uids(of id: String, in folder: String, via c: IMAPConnection) throws -> [UInt32] {
+        _ = try c.select(MailboxName(folder), readOnly: true)
+        return try c.uidSearch([.header("Message-ID", "\(id)@example.com")])
+    }
+
+    /// Fills INBOX with one-message threads `ids` (those in `deleted` marked `\Deleted` by another client) and syncs.
+    private func prepare(_ ids: [String], deleted: Set<String> = [], via c: IMAPConnection) throws {
+        XCTAssertFalse(c.has("MOVE"), "the case is a server without MOVE")
+        XCTAssertFalse(c.has("UIDPLUS"), "and without UIDPLUS")
+        try fill("INBOX", ids.map { (id: $0, subject: "Basic \($0)", parent: nil, flags: deleted.contains($0) ? ["\\Deleted"] : []) }, via: c)
+        try addAccount()
+        try sync()
+    }
+
+    func testArchiveAndDeleteWithoutMoveOrUIDPLUSAreDoneAndLaterSyncsGoOn() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(["b0", "b1", "b2", "b3"], via: c)
+        try actions.archiveThreads(ids: [try thread("b0")])
+        try actions.deleteThreads(ids: [try thread("b1")])
+        try actions.markThreadsRead(ids: [try thread("b2")])
+        let report = try sync()
+        XCTAssertEqual(report.actions.applied, 3, "\(report.actions)")
+        XCTAssertEqual(report.actions.failed + report.actions.rejected, 0, "\(report.actions)")
+        XCTAssertEqual(try uids(of: "b0", in: "Archive", via: c).count, 1, "archived: copied to Archive")
+        XCTAssertEqual(try uids(of: "b0", in: "INBOX", via: c), [], "and expunged from the Inbox")
+        XCTAssertEqual(try uids(of: "b1", in: "Trash", via: c).count, 1, "deleted: copied to Trash")
+        XCTAssertEqual(try uids(of: "b1", in: "INBOX", via: c), [])
+        XCTAssertEqual(try serverFlags("INBOX", via: c).values.filter { $0.contains("\\Seen") }.count, 1, "b2 read on the server")
+        XCTAssertEqual(try uids(of: "b3", in: "INBOX", via: c).count, 1, "the rest untouched")
+        // New mail still comes in.
+        try fill("INBOX", [(id: "b4", subject: "Basic b4", parent: nil, flags: [])], via: c)
+        try sync()
+        XCTAssertFalse(try views.copies(account: accountName, messageID: "b4@example.com").isEmpty, "new Inbox mail fetched")
+        try mailstore(["sync", "--quiet"])
+        XCTAssertEqual(try store.failedActions(account: accountName).count, 0)
+    }
+
+    func testAMoveWhileAnotherMessageIsMarkedDeletedExpungesNothingAndIsRetriedLater() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(["d0", "d1", "d2"], deleted: ["d1"], via: c)
+        let archive = try actions.archiveThreads(ids: [try thread("d0")])
+        let read = try actions.markThreadsRead(ids: [try thread("d2")])
+        let report = try sync()
+        XCTAssertEqual(report.actions.failed, 1, "the archive waits for a retry: \(report.actions)")
+        XCTAssertEqual(report.actions.applied, 1, "the read after it is written back all the same: \(report.actions)")
+        XCTAssertEqual(report.actions.problems.map(\.action), [archive.description])
+        XCTAssertTrue(report.actions.problems.first?.reason.contains("not expunged") ?? false, "\(report.actions.problems)")
+        XCTAssertEqual(try uids(of: "d1", in: "INBOX", via: c).count, 1, "another's message marked \\Deleted is not expunged")
+        XCTAssertEqual(try uids(of: "d0", in: "Archive", via: c).count, 1, "copied")
+        try views.catchUp()
+        XCTAssertEqual(try views.action(id: read.description)?.pending, [])
+        let failed = try store.failedActions(account: accountName)
+        XCTAssertEqual(failed.map(\.id), [archive], "listed by `actions --failed`")
+        XCTAssertTrue(failed.first?.lastError?.contains("not expunged") ?? false, "\(failed)")
+        // A sync (the CLI's) goes on meanwhile: exit 0, new mail fetched.
+        try fill("INBOX", [(id: "d3", subject: "Basic d3", parent: nil, flags: [])], via: c)
+        try mailstore(["sync", "--quiet"])
+        try views.catchUp()
+        XCTAssertFalse(try views.copies(account: accountName, messageID: "d3@example.com").isEmpty, "new Inbox mail fetched")
+
+        // The other message's mark taken away (by its client): the retry expunges d0 only, without copying it again.
+        _ = try c.select(MailboxName("INBOX"))
+        _ = try c.uidStore(UIDSet(try c.uidSearch([.deleted])), .remove, flags: ["\\Deleted"])
+        let e = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
+        defer { e.disconnect() }
+        let retry = try e.writeBack(force: [archive.description])
+        XCTAssertEqual(retry.applied, 1, "\(retry)")
+        XCTAssertEqual(retry.failed + retry.rejected, 0, "\(retry)")
+        XCTAssertEqual(try uids(of: "d0", in: "Archive", via: c).count, 1, "copied once, not again")
+        XCTAssertEqual(try uids(of: "d0", in: "INBOX", via: c), [], "expunged from the Inbox")
+        XCTAssertEqual(try uids(of: "d1", in: "INBOX", via: c).count, 1, "the other message kept")
+        XCTAssertEqual(try store.failedActions(account: accountName).count, 0)
+    }
+}
