@@ -49,7 +49,12 @@ struct SendCommand: ParsableCommand {
             case .sent:
                 print("Sent \(draft) <\(messageID)>")
                 if try store.outboxItem(draftID: draft) != nil {
-                    Terminal.note("not yet filed in the server's Sent folder; the next `mailstore sync` or `mailstore outbox send` files it")
+                    // Why, when the server has no Sent folder (the send listed the folders when none were known).
+                    if let account = try store.draft(id: draft)?.account, let blocked = try outbox.sentFilingBlocked(account: account) {
+                        Terminal.warning("not filed in the server's Sent folder: \(blocked)")
+                    } else {
+                        Terminal.note("not yet filed in the server's Sent folder; the next `mailstore sync` or `mailstore outbox send` files it")
+                    }
                 }
             case .draft:
                 if try store.draft(id: draft) == nil {
@@ -96,8 +101,12 @@ struct OutboxListCommand: ParsableCommand {
                 print("\(e.id)  \(ThreadRow.fit(e.sendState, 8))  \(ThreadRow.fit(e.subject, 30))  actions: \(e.actions.joined(separator: ", "))"
                       + (e.failureReason.map { "  reason: \($0)" } ?? "") + OutboxListCommand.when(e))
             }
-            for u in try OutboxUseCase(store: store).unfiledSent(account: account) {
-                Terminal.print("\(u.draftID)  sent      not yet filed in Sent <\(u.messageID)>: the next sync or `outbox send` files it")
+            let outbox = OutboxUseCase(store: store)
+            let unfiled = try outbox.unfiledSent(account: account)
+            let blocked = unfiled.isEmpty ? nil : try outbox.sentFilingBlocked(account: account)
+            for u in unfiled {
+                Terminal.print("\(u.draftID)  sent      not yet filed in Sent <\(u.messageID)>: "
+                               + (blocked ?? "the next sync or `outbox send` files it"))
             }
         }
     }
@@ -151,7 +160,11 @@ struct OutboxSendCommand: ParsableCommand {
                 }, paused: { pause, waiting in tally.tell(waiting: waiting, for: pause, account: account) })
                 // Messages found left `sending` by a process that ended (recorded as interrupted) or taken back to the drafts.
                 for (id, state) in due where !tally.told.contains(id) { print("\(id)  \(state)") }
-                for id in try outbox.completeSentFilings(account: account) { print("\(id)  filed in Sent") }
+                let filing = try outbox.completeSentFilings(account: account)
+                for id in filing.filed { print("\(id)  filed in Sent") }
+                if let reason = filing.reason {
+                    Terminal.warning("account \(account): \(Counted.of(filing.unfiled, "sent message")) not filed in Sent: \(reason)")
+                }
             }
             try tally.finish()
         }

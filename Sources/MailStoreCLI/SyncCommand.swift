@@ -222,6 +222,10 @@ struct SyncCommand: ParsableCommand {
               + (removed > 0 ? ", \(Counted.of(removed, "folder")) removed " : " ")
               + String(format: "(%.2fs, %d events)", r.seconds, r.events))
         WriteBackSummary.print(r.actions)
+        if r.sentUnfiled > 0 {
+            Terminal.warning("\(r.account): \(Counted.of(r.sentUnfiled, "sent message")) not filed in the server's Sent folder: "
+                             + (r.sentUnfiledReason ?? "the server did not take it; the next sync tries again"))
+        }
         for f in changed {
             if f.removed {
                 Terminal.print("  \(f.folder): removed from the server, \(f.expunged) expunged")

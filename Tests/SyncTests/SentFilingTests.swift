@@ -105,4 +105,45 @@ final class SentFilingTests: SyncTestCase {
         XCTAssertEqual(try sync().sentFiled, 1)
         XCTAssertEqual(try inSent(messageID), 1)
     }
+
+    /// A provider that needs the Sent copy APPENDed (Yahoo) on an account with no Sent folder: `send`, `outbox` and
+    /// `sync` (its warning and JSON) say why the message is not filed and what to do; once a Sent folder is made, the
+    /// next sync files it. Until 2026-12-07 each said "not yet filed" (or nothing) for ever, the reason dropped.
+    func testWithoutASentFolderSendOutboxAndSyncSayWhyAndTheNextSyncAfterOneIsMadeFilesIt() throws {
+        let u = try imap.newUser("nosent", layout: "plain")
+        user = u.user
+        passwordFile = u.passwordFile
+        var payload = try AccountSettings(name: accountName, email: user, host: imap.host, port: imap.tlsPort, security: "tls",
+                                          credential: .file(passwordFile), caFile: bundle, smtpHost: smtp.host,
+                                          smtpPort: smtp.submissionPort, smtpSecurity: "starttls", smtpUsername: smtp.user,
+                                          smtpCredential: .file(smtp.passwordFile)).validated()
+        payload.provider = "yahoo"
+        try store.commit([NewEvent(event: .accountAdded(payload), account: accountName, stream: .account(accountName), actor: .user)])
+        try sync()
+        let (d, problems) = try DraftsUseCase(store: store).create(account: accountName, DraftInput(
+            to: "bob@example.com", subject: "No Sent folder", body: "Hello\n"))
+        XCTAssertTrue(problems.isEmpty, "\(problems)")
+        let send = try mailstore(["send", d.draftID, "--undo-delay", "0"])
+        XCTAssertTrue(send.stdout.contains("Sent \(d.draftID)"), send.stdout)
+        XCTAssertTrue(send.stderr.contains("has no Sent folder on the server: create one"), "send says why: \(send.stderr)")
+        let outbox = try mailstore(["outbox"])
+        XCTAssertTrue((outbox.stdout + outbox.stderr).contains("has no Sent folder on the server: create one"), "outbox says why: \(outbox.stdout)")
+        let plain = try mailstore(["sync"])
+        XCTAssertTrue(plain.stderr.contains("1 sent message not filed in the server's Sent folder: account \(accountName) has no Sent folder"),
+                      "sync says why: \(plain.stderr)")
+        let json = try mailstore(["sync", "--json"])
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
+        XCTAssertEqual(report["sentUnfiled"] as? Int, 1, json.stdout)
+        XCTAssertTrue((report["sentUnfiledReason"] as? String)?.contains("create one there") ?? false, json.stdout)
+
+        let c = try server()
+        defer { c.logout() }
+        try c.create(MailboxName("Sent"))
+        let filed = try mailstore(["sync", "--json"])
+        let after = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(filed.stdout.utf8)) as? [String: Any], filed.stdout)
+        XCTAssertEqual(after["sentFiled"] as? Int, 1, filed.stdout)
+        XCTAssertEqual(after["sentUnfiled"] as? Int ?? 0, 0, filed.stdout)
+        _ = try c.select(MailboxName("Sent"), readOnly: true)
+        XCTAssertEqual(try c.uidSearch([.all]).count, 1, "filed in the new Sent folder")
+    }
 }

@@ -46,7 +46,8 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .notQueued(let d): "draft \(d) is not in the outbox"
         case .noSMTP(let a): "account \(a) has no SMTP server: add it again with --smtp-host"
         case .originalNotFound(let e): "no email \"\(e)\" to reply to or forward"
-        case .noSentFolder(let a): "account \(a) has no Sent folder on the server; the sent message stays pending until one exists"
+        case .noSentFolder(let a): "account \(a) has no Sent folder on the server: create one there (named Sent); the next `mailstore sync` "
+            + "files the sent messages that wait for it"
         case .tooLarge(let what): "the draft is not saved: \(what)"
         case .inOutbox(let d, let state):
             "draft \(d) is in the outbox (\(state)): what was queued is what is sent; take it back first "

@@ -140,7 +140,11 @@ public final class SyncEngine {
         // The user's pending actions go first, so the flags read next already include them.
         report.actions = try writeBack()
         // Sent messages not yet filed in Sent (sent before the folders were known, or the APPEND failed).
-        report.sentFiled = try OutboxUseCase(store: store).completeSentFilings(account: account.name).count
+        // The folders were just listed: no other LIST for it, and nothing tried while the listing holds no Sent folder.
+        let filing = try OutboxUseCase(store: store).completeSentFilings(account: account.name, discover: false)
+        report.sentFiled = filing.filed.count
+        report.sentUnfiled = filing.unfiled
+        report.sentUnfiledReason = filing.reason
         // Those changed the server after the LIST (anything tried: a failed move may have moved): its STATUS answers
         // may be out of date. (Actions only waiting touched nothing.)
         if report.sentFiled > 0 || report.actions.triedAny { listedStatus = [:] }

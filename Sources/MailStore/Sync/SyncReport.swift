@@ -8,6 +8,11 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var actions = WriteBackReport()
     /// Sent messages filed in Sent that an earlier send could not file.
     public var sentFiled = 0
+    /// Sent messages still not filed in Sent after this sync, and why (``sentUnfiledReason``): no Sent folder on the
+    /// server (create one), or the APPEND failed. They are tried again by the next sync or `outbox send`.
+    public var sentUnfiled = 0
+    /// Why ``sentUnfiled`` messages are not filed; nil when none waits.
+    public var sentUnfiledReason: String?
     /// Each folder synced.
     public var folders: [FolderSyncReport] = []
     /// Wall-clock seconds.
