@@ -5,12 +5,14 @@ extension MessageComposer {
     static let maxLineBytes = 998
 
     /// `text/plain; charset=utf-8`: 7bit when ASCII, 8bit when allowed, else quoted-printable (also
-    /// whenever a line is longer than ``maxLineBytes``), or base64 when quoted-printable would be half as long
-    /// again (text mostly beyond ASCII, as Cyrillic or CJK: three bytes a byte in quoted-printable, four for three
-    /// in base64).
+    /// whenever a line is longer than ``maxLineBytes`` or the text holds a NUL, which 7bit and 8bit data never do:
+    /// RFC 2045 §2.7-2.8), or base64 when quoted-printable would be half as long again (text mostly beyond ASCII, as
+    /// Cyrillic or CJK: three bytes a byte in quoted-printable, four for three in base64).
     static func textPart(_ text: String, allowsEightBit: Bool) -> MIMEBodyPart {
         let lines = self.lines(of: text).map { Array($0.utf8) }
-        let fitsLines = lines.allSatisfy { $0.count <= maxLineBytes }
+        // Lines are split at CR and LF (each line end goes as CRLF), so what else 7bit and 8bit need is lines within
+        // the bound and no NUL: a raw NUL went out, Cyrus refused the Sent copy and Dovecot changed the byte.
+        let fitsLines = lines.allSatisfy { $0.count <= maxLineBytes && !$0.contains(0) }
         let isASCII = lines.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
         let encoding: String
         var body: [UInt8] = []

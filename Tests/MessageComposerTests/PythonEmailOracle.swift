@@ -11,8 +11,12 @@ struct PythonEmailOracle: Decodable {
         var filename: String?
         /// `get_content_type()`.
         var type: String
-        /// The decoded bytes, base64.
+        /// The decoded bytes, base64 (empty for an attached message: see `innerSubject`).
         var data: String
+        /// `get_content_charset()`.
+        var charset: String?
+        /// The subject of an attached message (`message/rfc822`), as Python reads it.
+        var innerSubject: String?
     }
 
     /// The decoded subject.
@@ -48,14 +52,18 @@ struct PythonEmailOracle: Decodable {
         for name, value in part.items():
             defects += [name + ': ' + repr(d) for d in getattr(value, 'defects', [])]
     body = m.get_body(preferencelist=('plain',))
+    def file(p):
+        inner = p.get_payload(0) if p.is_multipart() else None
+        return {'filename': p.get_filename(), 'type': p.get_content_type(), 'charset': p.get_content_charset(),
+                'data': base64.b64encode(p.get_payload(decode=True) or b'').decode(),
+                'innerSubject': str(inner['subject']) if inner is not None and inner['subject'] is not None else None}
     print(json.dumps({
         'subject': str(m['subject']), 'from': pairs('from'), 'to': pairs('to'), 'cc': pairs('cc'),
         'hasBcc': m['bcc'] is not None,
         'inReplyTo': str(m['in-reply-to']) if m['in-reply-to'] else None,
         'references': ' '.join(str(m['references']).split()) if m['references'] else None,
         'text': body.get_content() if body is not None else '',
-        'attachments': [{'filename': p.get_filename(), 'type': p.get_content_type(),
-                         'data': base64.b64encode(p.get_payload(decode=True)).decode()} for p in m.iter_attachments()],
+        'attachments': [file(p) for p in m.iter_attachments()],
         'defects': defects,
     }))
     """
