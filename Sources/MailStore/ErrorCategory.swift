@@ -42,6 +42,8 @@ public enum ErrorCategory: Sendable, Equatable {
              is SMTPClientError: self = .server
         case DraftError.notFound, DraftError.noAccount, DraftError.originalNotFound: self = .notFound
         case DraftError.noSMTP: self = .configuration
+        case DraftError.unreadableAttachment: self = .invalidInput
+        case DraftError.attachmentMissing: self = .data
         case DraftError.offline: self = .server
         case is DraftError: self = .refused
         case AccountError.oauth(let e), SyncError.credential(.oauth(let e)): self = e.needsUser ? .configuration : .server

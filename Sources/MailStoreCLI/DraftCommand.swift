@@ -30,10 +30,14 @@ struct DraftFields: ParsableArguments {
             let limit = DraftsUseCase.maxBodyBytes
             let data: [UInt8]
             do { data = try MailStore.readInput(bodyFile, maxBytes: limit, streams: true) } catch {
-                guard case .tooLarge = error else { throw ValidationError("cannot read \(bodyFile)") }
-                throw ValidationError("\(bodyFile) is over \(limit) bytes (1 MiB), more than a draft's text holds: attach it with --attach")
+                switch error {
+                case .tooLarge:
+                    throw ValidationError("\(bodyFile) is over \(limit) bytes (1 MiB), more than a draft's text holds: attach it with --attach")
+                case .notAFile: throw ValidationError("cannot read \(bodyFile): not a regular file")
+                case .unreadable(let why): throw ValidationError("cannot read \(bodyFile): \(why)")
+                }
             }
-            body = String(decoding: data, as: UTF8.self)
+            body = try BodyFileText.decode(data, path: bodyFile)
         }
         return DraftInput(to: to, cc: cc, bcc: bcc, subject: subject, body: body, attach: attach)
     }

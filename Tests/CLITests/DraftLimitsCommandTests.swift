@@ -32,7 +32,7 @@ final class DraftLimitsCommandTests: CLITestCase {
         let many = (0..<1_001).map { "u\($0)@example.com" }.joined(separator: ",")
         let recipients = try mailstore("draft", "new", "--account", "work", "--to", many, "--body", "hi", expect: 7)
         XCTAssertTrue(recipients.stderr.contains("1001 recipients, over 1000"), recipients.stderr)
-        let device = try mailstore("draft", "new", "--account", "work", "--attach", "/dev/zero", expect: 7)
+        let device = try mailstore("draft", "new", "--account", "work", "--attach", "/dev/zero", expect: 64)
         XCTAssertTrue(device.stderr.contains("not a regular file"), device.stderr)
         let half = try file("half.bin", bytes: DraftsUseCase.maxAttachmentBytes / 2 + 1)
         let big = try mailstore("draft", "new", "--account", "work", "--attach", half, "--attach", half, expect: 7)
@@ -46,6 +46,46 @@ final class DraftLimitsCommandTests: CLITestCase {
         let edit = try mailstore("draft", "edit", id, "--attach", half, expect: 7)
         XCTAssertTrue(edit.stderr.contains("takes the attachments over"), edit.stderr)
         XCTAssertEqual(try draftEvents(), 1)
+    }
+
+    /// A `--body-file` that is not UTF-8 had its bytes turned into U+FFFD without a word; it is refused as argument text
+    /// is (exit 64, saying what to do), a UTF-16 one (with its byte order mark) is read as such, a UTF-8 byte order mark
+    /// is dropped. A file that cannot be read says why, and a missing `--attach` file is a usage error as the body's is.
+    func testABodyFileIsUTF8OrRefusedAndAnUnreadableFileSaysWhy() throws {
+        try prepareAccount()
+        func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let path = dir.file(name)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        func body(_ out: String) throws -> String? {
+            let id = String(out.split(separator: "\n").last ?? "")
+            let json = try mailstore("draft", "show", id, "--json").stdout
+            return (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["body"] as? String
+        }
+        let latin = try write("latin1.txt", Array("caf".utf8) + [0xE9] + Array(" na".utf8) + [0xEF] + Array("ve\n".utf8))
+        let refused = try mailstore("draft", "new", "--to", "a@example.com", "--body-file", latin, expect: 64)
+        XCTAssertTrue(refused.stderr.contains("\(latin) is not UTF-8 text (byte 4 is not)"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("iconv -f LATIN1 -t UTF-8"), refused.stderr)
+        XCTAssertEqual(try draftEvents(), 0)
+        let text = "Grüße, 日本 🇩🇪\n"
+        let utf16 = try write("utf16.txt", [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        XCTAssertEqual(try body(try mailstore("draft", "new", "--to", "a@example.com", "--body-file", utf16).stdout), text)
+        let utf16BE = try write("utf16be.txt", [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        XCTAssertEqual(try body(try mailstore("draft", "new", "--to", "a@example.com", "--body-file", utf16BE).stdout), text)
+        let bom = try write("bom.txt", [0xEF, 0xBB, 0xBF] + Array(text.utf8))
+        XCTAssertEqual(try body(try mailstore("draft", "new", "--to", "a@example.com", "--body-file", bom).stdout), text)
+        let broken16 = try write("broken16.txt", [0xFF, 0xFE, 0x00, 0xD8, 0x41, 0x00])
+        let lone = try mailstore("draft", "new", "--to", "a@example.com", "--body-file", broken16, expect: 64)
+        XCTAssertTrue(lone.stderr.contains("is not UTF-16 text"), lone.stderr)
+
+        let missing = try mailstore("draft", "new", "--to", "a@example.com", "--body-file", dir.file("nothing.txt"), expect: 64)
+        XCTAssertTrue(missing.stderr.contains("cannot read \(dir.file("nothing.txt")): No such file or directory"), missing.stderr)
+        let folder = try mailstore("draft", "new", "--to", "a@example.com", "--body-file", dir.path, expect: 64)
+        XCTAssertTrue(folder.stderr.contains("cannot read \(dir.path): not a regular file"), folder.stderr)
+        let attach = try mailstore("draft", "new", "--to", "a@example.com", "--attach", dir.file("nothing.pdf"), expect: 64)
+        XCTAssertTrue(attach.stderr.contains("cannot attach \(dir.file("nothing.pdf")): No such file or directory"), attach.stderr)
+        XCTAssertEqual(try draftEvents(), 3)
     }
 
     /// A reply quotes its original cut to what a draft holds, at a line's end, with a note.

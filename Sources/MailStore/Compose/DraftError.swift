@@ -2,7 +2,10 @@
 public enum DraftError: Error, CustomStringConvertible, Equatable {
     case noAccount(String)
     case notFound(String)
+    /// A file given to attach cannot be read (the path, the system's reason): a usage error, as for `--body-file`.
     case unreadableAttachment(String, String)
+    /// The store lacks the bytes of a draft's attachment (its name) when the message is composed.
+    case attachmentMissing(String)
     /// Sending needs at least one valid recipient and a body; each problem names its field.
     case notSendable([String])
     /// The undo delay of the draft's queuing is over: it is being sent, failed or was sent.
@@ -39,6 +42,8 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .noAccount(let a): "no account named \"\(a)\"; see `mailstore account list`"
         case .notFound(let d): "no draft \"\(d)\"; `mailstore draft list` lists them"
         case .unreadableAttachment(let p, let why): "cannot attach \(p): \(why)"
+        case .attachmentMissing(let name):
+            "the store lacks the bytes of the draft's attachment \(name): detach it (`mailstore draft edit DRAFT --detach NAME`) and attach the file again"
         case .notSendable(let problems): "cannot send yet: " + problems.joined(separator: "; ")
         case .tooLateToUndo(let d):
             "too late to undo: draft \(d) is being sent, failed or was sent (`mailstore outbox` shows which; a failed one is taken "

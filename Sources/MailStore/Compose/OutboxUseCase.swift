@@ -519,7 +519,7 @@ public struct OutboxUseCase {
         func addresses(_ list: [EmailAddress]) -> [MailAddress] { list.map { MailAddress(name: $0.name, email: $0.email) } }
         var attachments: [ComposerAttachment] = []
         for a in p.attachments {
-            guard let data = try store.log.blob(a.blob) else { throw DraftError.unreadableAttachment(a.filename, "its blob is missing") }
+            guard let data = try store.log.blob(a.blob) else { throw DraftError.attachmentMissing(a.filename) }
             attachments.append(ComposerAttachment(filename: a.filename, mimeType: a.mimeType, data: data))
         }
         var draft = OutboxUseCase.forSubmission(MessageDraft(from: MailAddress(name: account.displayName, email: account.email),
