@@ -32,13 +32,56 @@ extension MessageComposer {
     }
 
     /// An attachment part: its type with `name`, `Content-Disposition: attachment` with
-    /// `filename` (RFC 2231 when not ASCII), base64 in 76-character lines.
-    static func attachmentPart(_ attachment: DraftAttachment) -> MIMEBodyPart {
-        MIMEBodyPart(headers: [
-            ("Content-Type", parameterTokens(MIMEParameter.validType(attachment.mimeType), [("name", attachment.filename)])),
+    /// `filename` (RFC 2231 when not ASCII), base64 in 76-character lines. An attached message (`message/*`) goes 7bit,
+    /// or 8bit when allowed, its line ends CRLF: RFC 2046 §5.2.1 allows no other encoding (Python read the base64 text
+    /// as its header). One that neither can carry (a NUL, a line over ``maxLineBytes``, 8-bit bytes where 8bit may not
+    /// go) goes as `application/octet-stream` in base64, byte for byte, as does a `multipart/*` one (its boundary
+    /// parameter is not kept).
+    static func attachmentPart(_ attachment: DraftAttachment, allowsEightBit: Bool) -> MIMEBodyPart {
+        var type = MIMEParameter.validType(attachment.mimeType)
+        var encoding = "base64"
+        var body: [UInt8]?
+        if type.hasPrefix("message/") {
+            if let message = messageLines(attachment.data), allowsEightBit || !message.eightBit {
+                (encoding, body) = (message.eightBit ? "8bit" : "7bit", message.bytes)
+            } else {
+                type = "application/octet-stream"
+            }
+        } else if type.hasPrefix("multipart/") {
+            type = "application/octet-stream"
+        }
+        return MIMEBodyPart(headers: [
+            ("Content-Type", parameterTokens(type, [("name", attachment.filename)])),
             ("Content-Disposition", parameterTokens("attachment", [("filename", attachment.filename)])),
-            ("Content-Transfer-Encoding", ["base64"]),
-        ], body: Base64Lines.body(attachment.data))
+            ("Content-Transfer-Encoding", [encoding]),
+        ], body: body ?? Base64Lines.body(attachment.data))
+    }
+
+    /// `data` with CRLF line ends (a lone CR or LF made one) and whether it has bytes beyond ASCII, or nil when 7bit
+    /// and 8bit cannot carry it: a NUL or a line longer than ``maxLineBytes`` (RFC 2045 §2.7-2.8).
+    static func messageLines(_ data: [UInt8]) -> (bytes: [UInt8], eightBit: Bool)? {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + data.count / 64 + 2)
+        var lineLength = 0
+        var eightBit = false
+        var index = 0
+        while index < data.count {
+            let byte = data[index]
+            index += 1
+            switch byte {
+            case 0: return nil
+            case 0x0D, 0x0A:
+                if byte == 0x0D, index < data.count, data[index] == 0x0A { index += 1 }
+                out += [0x0D, 0x0A]
+                lineLength = 0
+            default:
+                lineLength += 1
+                guard lineLength <= maxLineBytes else { return nil }
+                eightBit = eightBit || byte >= 0x80
+                out.append(byte)
+            }
+        }
+        return (out, eightBit)
     }
 
     /// `value; p1=...; p2=...` as tokens.

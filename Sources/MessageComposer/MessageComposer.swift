@@ -21,8 +21,9 @@ package enum MessageComposer {
     /// Composes `draft`: Date, From, To (or `undisclosed-recipients:;` when only Bcc is given), Cc,
     /// Subject, Message-ID, In-Reply-To and References when replying, MIME-Version; the text as
     /// `text/plain; charset=utf-8` (7bit, 8bit, quoted-printable or base64), inside `multipart/mixed` with
-    /// base64 attachments when there are any. Bcc recipients are in the envelope only; the copy filed in the
-    /// sender's own Sent or Drafts folder (``ComposedMessage/filedCopy``) also has them in a `Bcc` field.
+    /// base64 attachments when there are any (an attached message 7bit or 8bit: `attachmentPart`). Bcc recipients are
+    /// in the envelope only; the copy filed in the sender's own Sent or Drafts folder (``ComposedMessage/filedCopy``)
+    /// also has them in a `Bcc` field.
     ///
     /// Throws ``ComposeError`` for unusable addresses, no recipient or a bad Message-ID domain.
     package static func compose(_ draft: MessageDraft,
@@ -54,7 +55,7 @@ package enum MessageComposer {
             text.headers.forEach { header.add($0.name, tokens: $0.tokens) }
             body = text.body
         } else {
-            let parts = [text] + draft.attachments.map(attachmentPart)
+            let parts = [text] + draft.attachments.map { attachmentPart($0, allowsEightBit: draft.allowsEightBit) }
             let boundary = uniqueBoundary(for: parts, using: &generator)
             header.add("Content-Type", tokens: ["multipart/mixed;"] + MIMEParameter.tokens("boundary", boundary))
             body = multipartBody(parts, boundary: boundary)

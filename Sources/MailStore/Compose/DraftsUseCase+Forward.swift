@@ -21,12 +21,14 @@ extension DraftsUseCase {
         var carried = CarriedAttachments()
         var total = 0
         for (index, a) in parsed.attachments.enumerated() where !a.isInline {
-            let name = Self.forwardedName(a.filename, index: index + 1)
+            var name = Self.forwardedName(a.filename, index: index + 1)
             guard carried.attachments.count < Self.maxAttachments else {
                 carried.problems.append("the original's attachment \(name) was left out: a draft has at most \(Self.maxAttachments)")
                 continue
             }
             let data = a.decodedBody(in: bytes)
+            // An attached message without a name of its own is named from its subject, as mail clients save one.
+            if a.filename == nil && a.mimeType.hasPrefix("message/") { name = Self.messageFileName(data, index: index + 1) }
             guard data.count <= Self.maxAttachmentBytes - total else {
                 carried.problems.append("the original's attachment \(name) (\(data.count) bytes) was left out: "
                                         + "the attachments would be over \(Self.maxAttachmentBytes) bytes (64 MiB) together")
@@ -66,6 +68,14 @@ extension DraftsUseCase {
         }
         let clean = String(kept).trimmingCharacters(in: .whitespaces)
         return clean.isEmpty || clean == "." || clean == ".." ? "attachment-\(index)" : clean
+    }
+
+    /// The name of an attached message (`message/rfc822`) that has none: its subject (a `/` or `\` in it as `-`: it is
+    /// no path) with `.eml`, `attachment-N.eml` without one. Only its first 256 KiB are read: its header is there.
+    static func messageFileName(_ message: [UInt8], index: Int) -> String {
+        let subject = (MailParser.parse(Array(message.prefix(256 << 10))).subject ?? "").map { $0 == "/" || $0 == "\\" ? "-" : $0 }
+        let name = forwardedName(String(subject) + ".eml", index: index)
+        return name == ".eml" ? "attachment-\(index).eml" : name
     }
 
     /// A forwarded attachment's MIME type: the original's when it is a plain `type/subtype`, else

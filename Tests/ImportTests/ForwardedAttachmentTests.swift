@@ -1,0 +1,90 @@
+import EventModel
+import Foundation
+@testable import MailStore
+import MailParser
+import TestSupport
+import XCTest
+
+/// What a reply or a forward takes from its original into the message it sends: an attached message in an encoding
+/// RFC 2046 allows and named from its subject.
+final class ForwardedAttachmentTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+    private var store: MailStore!
+
+    override func setUpWithError() throws {
+        dir = TemporaryDirectory("forwarded")
+        store = try MailStore.create(at: dir.file("store"))
+        _ = try store.addAccount(AccountSettings(name: "home", email: "tom@example.com", host: "imap.example.com",
+                                                 port: 993, security: "tls", credential: .environment("MAILSTORE_UNUSED")))
+    }
+
+    /// Imports `text` (LF line ends) into "home" and returns its email id.
+    private func original(_ text: String) throws -> String {
+        let url = URL(fileURLWithPath: dir.file("md/cur/1700000001.1.host:2,S"))
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: url)
+        var options = Importer.Options()
+        options.account = "home"
+        options.underServerAccount = true
+        XCTAssertEqual(try Importer(store: store, options: options).importMaildir(dir.file("md")).imported, 1)
+        var found: String?
+        try store.log.scan(filter: ScanFilter(types: [.emailReceived])) { ev in
+            if case .emailReceived(let p) = try ev.decode() { found = p.emailID }
+            return true
+        }
+        return try XCTUnwrap(found)
+    }
+
+    /// The bytes `draft` would be sent as.
+    private func sent(_ draft: DraftSaved) throws -> [UInt8] {
+        let record = try XCTUnwrap(try store.draft(id: draft.draftID))
+        return try OutboxUseCase(store: store).compose(record, due: .now).bytes
+    }
+
+    /// A forward sent an attached message base64, which RFC 2046 §5.2.1 forbids (strict readers took the base64 text
+    /// for its header), named `attachment-N`: it goes 7bit, named from its subject.
+    func testAForwardSendsAnAttachedMessage7BitNamedFromItsSubject() throws {
+        let id = try original("""
+            From: Bob <bob@example.org>
+            To: tom@example.com
+            Subject: Papers
+            Date: Mon, 15 Jan 2024 09:00:00 +0000
+            Message-ID: <papers@example.org>
+            MIME-Version: 1.0
+            Content-Type: multipart/mixed; boundary=b1
+
+            --b1
+            Content-Type: text/plain
+
+            See the papers.
+            --b1
+            Content-Type: message/rfc822
+            Content-Disposition: attachment
+
+            From: Carol <carol@example.org>
+            Subject: Quarterly numbers / Q3
+            Message-ID: <inner@example.org>
+
+            The numbers.
+            --b1
+            Content-Type: message/rfc822
+            Content-Disposition: attachment
+
+            From: Carol <carol@example.org>
+            Message-ID: <inner2@example.org>
+
+            No subject.
+            --b1--
+
+            """)
+        let (draft, problems) = try DraftsUseCase(store: store).create(account: "home", DraftInput(to: "erin@example.com", forward: id))
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(draft.attachments.map(\.filename), ["Quarterly numbers - Q3.eml", "attachment-2.eml"])
+        let bytes = try sent(draft)
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: " ")
+        XCTAssertTrue(text.contains("Content-Type: message/rfc822; name=\"Quarterly numbers - Q3.eml\"\r\n"
+                                    + "Content-Disposition: attachment; filename=\"Quarterly numbers - Q3.eml\"\r\n"
+                                    + "Content-Transfer-Encoding: 7bit\r\n\r\nFrom: Carol <carol@example.org>\r\n"), text)
+        XCTAssertFalse(text.contains("base64"), text)
+    }
+}
