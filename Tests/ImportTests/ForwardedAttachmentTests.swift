@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// What a reply or a forward takes from its original into the message it sends: an attached message in an encoding
-/// RFC 2046 allows and named from its subject.
+/// RFC 2046 allows and named from its subject, a subject within a draft's bound.
 final class ForwardedAttachmentTests: XCTestCase {
     private var dir: TemporaryDirectory!
     private var store: MailStore!
@@ -86,5 +86,32 @@ final class ForwardedAttachmentTests: XCTestCase {
                                     + "Content-Disposition: attachment; filename=\"Quarterly numbers - Q3.eml\"\r\n"
                                     + "Content-Transfer-Encoding: 7bit\r\n\r\nFrom: Carol <carol@example.org>\r\n"), text)
         XCTAssertFalse(text.contains("base64"), text)
+    }
+
+    /// A reply's or forward's subject passed the 4,096-byte bound a typed subject is held to (a 6,000-byte original
+    /// made a 6,004-byte one, saved version after version): it is cut to it at a character's end, with a note.
+    func testAReplysSubjectIsCutToTheBoundWithANote() throws {
+        let long = String(repeating: "é", count: 3_000)
+        let id = try original("""
+            From: Bob <bob@example.org>
+            To: tom@example.com
+            Subject: \(long)
+            Date: Mon, 15 Jan 2024 09:00:00 +0000
+            Message-ID: <long@example.org>
+
+            Hello.
+
+            """)
+        let drafts = DraftsUseCase(store: store)
+        for input in [DraftInput(body: "Yes.", replyTo: id), DraftInput(to: "erin@example.com", forward: id)] {
+            let (draft, problems) = try drafts.create(account: "home", input)
+            XCTAssertLessThanOrEqual(draft.subject.utf8.count, DraftsUseCase.maxSubjectBytes)
+            XCTAssertGreaterThan(draft.subject.utf8.count, DraftsUseCase.maxSubjectBytes - 2)
+            XCTAssertTrue(draft.subject.hasPrefix(input.replyTo != nil ? "Re: éé" : "Fwd: éé"), draft.subject)
+            XCTAssertFalse(draft.subject.contains("\u{FFFD}"))
+            XCTAssertTrue(problems.contains { $0.contains("the subject was cut to 4096 bytes") }, "\(problems)")
+            // The draft is edited as any other.
+            XCTAssertNoThrow(try drafts.edit(draft.draftID, DraftInput(body: "Edited.")))
+        }
     }
 }

@@ -28,11 +28,18 @@ public struct DraftsUseCase {
         var base = DraftSaved(draftID: id, draftVersion: 0, subject: "", body: "")
         var carried = CarriedAttachments()
         var aliasNotes: [String] = []
+        var subjectNote: [String] = []
         if let original = input.replyTo ?? input.forward {
             let (parsed, bytes) = try self.original(original)
             let parent = ParentMessage(parsed)
             let reply = input.replyTo != nil
-            base.subject = reply ? MessageComposer.replySubject(parent.subject ?? "") : MessageComposer.forwardSubject(parent.subject ?? "")
+            let subject = reply ? MessageComposer.replySubject(parent.subject ?? "") : MessageComposer.forwardSubject(parent.subject ?? "")
+            // Held to the bound a typed subject is (the original's may be 64 KiB): cut at a character's end, said.
+            base.subject = Attachment.cut(subject, maxBytes: Self.maxSubjectBytes)
+            if base.subject != subject {
+                subjectNote = ["the subject was cut to \(Self.maxSubjectBytes) bytes (the original's made it \(subject.utf8.count)): "
+                               + "a draft's subject holds at most \(Self.maxSubjectBytes)"]
+            }
             if reply {
                 let threading = MessageComposer.replyThreading(to: parent)
                 base.inReplyTo = threading.inReplyTo
@@ -64,7 +71,7 @@ public struct DraftsUseCase {
         var merged = input
         if merged.body != nil && (input.replyTo ?? input.forward) != nil { merged.body = nil }
         let (draft, problems) = try save(account: account, base: base, merged, carrying: carried.blobs)
-        return (draft, carried.problems + aliasNotes + problems)
+        return (draft, subjectNote + carried.problems + aliasNotes + problems)
     }
 
     /// Saves the next version of a draft with `input`'s changes. The version is written only if the draft's stream
