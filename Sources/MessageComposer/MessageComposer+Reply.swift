@@ -14,16 +14,30 @@ extension MessageComposer {
         prefixed("Fwd:", BaseSubject.removingPrefixes(subject, among: BaseSubject.forwardPrefixes))
     }
 
+    /// The most bytes of a reply's References (its ids and the spaces between them): a longer chain keeps its first id
+    /// and the most recent ones. A parent's References may be 64 KiB (the parser's bound, which cuts the last id).
+    package static let maxReferencesBytes = 8_192
+
     /// `In-Reply-To` and `References` of a reply to `parent` (RFC 5322 §3.6.4): the parent's
     /// `Message-ID`, and the parent's `References` (or, lacking them, its single `In-Reply-To`)
-    /// followed by its `Message-ID`, each id once.
+    /// followed by its `Message-ID`, each id once; past ``maxReferencesBytes`` the first id and the most recent ones
+    /// that fit, in order (RFC 5322 §3.6.4 allows leaving out ids between them).
     package static func replyThreading(to parent: ParentMessage) -> (inReplyTo: String?, references: [String]) {
         let parentID = parent.messageID.flatMap(cleanID)
         var chain = parent.references.compactMap(cleanID)
         if chain.isEmpty, parent.inReplyTo.count == 1, let single = cleanID(parent.inReplyTo[0]) { chain = [single] }
         if let parentID { chain.append(parentID) }
         var seen: Set<String> = []
-        return (parentID, chain.filter { seen.insert($0).inserted })
+        chain = chain.filter { seen.insert($0).inserted }
+        guard let first = chain.first, chain.reduce(0, { $0 + $1.utf8.count + 1 }) > maxReferencesBytes else { return (parentID, chain) }
+        var recent: [String] = []
+        var bytes = first.utf8.count
+        for id in chain.dropFirst().reversed() {
+            guard bytes + 1 + id.utf8.count <= maxReferencesBytes else { break }
+            recent.append(id)
+            bytes += 1 + id.utf8.count
+        }
+        return (parentID, [first] + recent.reversed())
     }
 
     /// The recipients of a reply to `parent` (RFC 5322 §3.6.3): its `Reply-To` when it has one, else its `From`;

@@ -106,12 +106,13 @@ package enum MessageComposer {
     /// `In-Reply-To: <id>` must fit a line's 998 bytes. A longer one (no real id is) is left out.
     static let maxIDBytes = 900
 
-    /// A message id without angle brackets and surrounding space, or nil when it cannot be written.
+    /// A message id without angle brackets and surrounding space, or nil when it cannot be written or is no msg-id
+    /// (RFC 5322 §3.6.4: `left@right`; an id cut short by a header's bound had none).
     static func cleanID(_ id: String) -> String? {
         var text = Substring(id.trimmingCharacters(in: .whitespaces))
         if text.hasPrefix("<") && text.hasSuffix(">") && text.count >= 2 { text = text.dropFirst().dropLast() }
         // At most `maxIDBytes`: an id cannot be folded, and a longer one would not fit a header line.
-        guard !text.isEmpty, text.utf8.count <= maxIDBytes,
+        guard !text.isEmpty, text.utf8.count <= maxIDBytes, text.dropFirst().dropLast().contains("@"),
               text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "<" && $0 != ">" })
         else { return nil }
         return String(text)

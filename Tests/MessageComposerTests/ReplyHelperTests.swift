@@ -94,6 +94,22 @@ final class ReplyHelperTests: ComposerTestCase {
         XCTAssertEqual(MessageComposer.quotedBody(of: fromParsed, timeZone: Self.utc), "Bob wrote:\n> Hi\n")
     }
 
+    /// A parent whose References the parser cut at its header bound gave a reply 1,625 ids ending in a cut one (no `@`)
+    /// and none of the newest: a long chain keeps its first id and the most recent ones (RFC 5322 §3.6.4), each
+    /// whole, and an id without `@` (no msg-id) is left out.
+    func testALongReferencesChainKeepsTheFirstAndTheMostRecentIDs() {
+        let ids = (0..<5_000).map { "r\($0).aaaaaaaaaaaaaa@example.org" }
+        let parent = ParentMessage(messageID: "<p@example.org>", references: ids + ["r5000.aaaaaaa"], subject: nil, from: [], date: nil, text: "")
+        let references = MessageComposer.replyThreading(to: parent).references
+        XCTAssertEqual(references.first, ids[0])
+        XCTAssertEqual(references.suffix(3), [ids[4_998], ids[4_999], "p@example.org"])
+        XCTAssertFalse(references.contains("r5000.aaaaaaa"), "an id cut short")
+        XCTAssertLessThanOrEqual(references.joined(separator: " ").utf8.count, 8_192)
+        XCTAssertEqual(Array(references.dropFirst().dropLast()), Array(ids.suffix(references.count - 2)), "the most recent, in order")
+        let noAt = ParentMessage(messageID: "p@x", references: ["plain-token", "a@x"], subject: nil, from: [], date: nil, text: "")
+        XCTAssertEqual(MessageComposer.replyThreading(to: noAt).references, ["a@x", "p@x"])
+    }
+
     func testAddressFieldsReportEachInvalidEntry() {
         let list = AddressList(parsing: "Alice <alice@example.com>, bob@example.org, not an address, carol@, "
                                    + "\"Doe, John\" <john@x.y>, <bad@@x.y>, eve@exa..mple.com", field: .cc)
