@@ -88,6 +88,26 @@ final class ForwardedAttachmentTests: XCTestCase {
         XCTAssertFalse(text.contains("base64"), text)
     }
 
+    /// Forwarded attachment names were cut to 255 bytes from their end, by scalars: `"x"*300 + ".bin"` lost its
+    /// extension, and a ZWJ emoji could be split. A long name keeps its extension, cut before it at a character's end.
+    func testAForwardedLongNameKeepsItsExtension() throws {
+        func encoded(_ name: String) -> String { "utf-8''" + name.utf8.map { String(format: "%%%02X", $0) }.joined() }
+        let names = [String(repeating: "x", count: 300) + ".bin", String(repeating: "ü", count: 200) + ".txt",
+                     String(repeating: "👨‍👩‍👧", count: 20) + ".txt", "a." + String(repeating: "y", count: 300), "short.pdf"]
+        var text = "From: Bob <bob@example.org>\nTo: tom@example.com\nSubject: Names\nDate: Mon, 15 Jan 2024 09:00:00 +0000\n"
+            + "Message-ID: <names@example.org>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b1\n\n--b1\n"
+            + "Content-Type: text/plain\n\nNames.\n"
+        for name in names {
+            text += "--b1\nContent-Type: application/octet-stream\nContent-Disposition: attachment; filename*=\(encoded(name))\n\nx\n"
+        }
+        let id = try original(text + "--b1--\n")
+        let (draft, _) = try DraftsUseCase(store: store).create(account: "home", DraftInput(to: "erin@example.com", forward: id))
+        XCTAssertEqual(draft.attachments.map(\.filename), [
+            String(repeating: "x", count: 251) + ".bin", String(repeating: "ü", count: 125) + ".txt",
+            String(repeating: "👨‍👩‍👧", count: 13) + ".txt", String(names[3].prefix(255)), "short.pdf",
+        ])
+    }
+
     /// A reply's or forward's subject passed the 4,096-byte bound a typed subject is held to (a 6,000-byte original
     /// made a 6,004-byte one, saved version after version): it is cut to it at a character's end, with a note.
     func testAReplysSubjectIsCutToTheBoundWithANote() throws {

@@ -20,8 +20,9 @@ extension DraftsUseCase {
     func forwardedAttachments(of parsed: ParsedMessage, in bytes: [UInt8]) throws -> CarriedAttachments {
         var carried = CarriedAttachments()
         var total = 0
+        let wholeNames = Self.partNames(parsed.root)
         for (index, a) in parsed.attachments.enumerated() where !a.isInline {
-            var name = Self.forwardedName(a.filename, index: index + 1)
+            var name = Self.forwardedName(wholeNames[a.bodyRange.lowerBound] ?? a.filename, index: index + 1)
             guard carried.attachments.count < Self.maxAttachments else {
                 carried.problems.append("the original's attachment \(name) was left out: a draft has at most \(Self.maxAttachments)")
                 continue
@@ -55,19 +56,40 @@ extension DraftsUseCase {
     static let maxForwardedNameBytes = 255
 
     /// A forwarded attachment's name as a draft keeps it: the last part of a path (a sender's `../x` or `C:\x` is
-    /// no path here), without control characters, at most `maxForwardedNameBytes`; `attachment-N` when nothing is left.
+    /// no path here), without control characters, at most `maxForwardedNameBytes` (`cutName`: its extension kept);
+    /// `attachment-N` when nothing is left.
     static func forwardedName(_ name: String?, index: Int) -> String {
         let last = (name ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var kept = String.UnicodeScalarView()
-        var bytes = 0
-        for scalar in last.unicodeScalars where !(scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)) {
-            let size = String(scalar).utf8.count
-            guard bytes + size <= maxForwardedNameBytes else { break }
-            kept.append(scalar)
-            bytes += size
-        }
-        let clean = String(kept).trimmingCharacters(in: .whitespaces)
+        let visible = String(String.UnicodeScalarView(last.unicodeScalars.filter { !($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) }))
+        let clean = cutName(visible.trimmingCharacters(in: .whitespaces))
         return clean.isEmpty || clean == "." || clean == ".." ? "attachment-\(index)" : clean
+    }
+
+    /// The longest extension (from a name's last `.`) that `cutName` keeps: past it the dot is no extension's.
+    static let maxExtensionBytes = 16
+
+    /// `name` whole when it has at most `maxForwardedNameBytes`, else its extension (at most `maxExtensionBytes`) after
+    /// the longest beginning of whole characters that fits before it (`Attachment.cut`): cut from its end, a name lost
+    /// what tells a reader how to open the file (`xxx…x` for `xxx…x.pdf`), and a cut by scalars could split an emoji.
+    static func cutName(_ name: String) -> String {
+        guard name.utf8.count > maxForwardedNameBytes else { return name }
+        if let dot = name.lastIndex(of: "."), dot > name.startIndex, name[dot...].utf8.count <= maxExtensionBytes {
+            let stem = Attachment.cut(String(name[..<dot]), maxBytes: maxForwardedNameBytes - name[dot...].utf8.count)
+            if !stem.isEmpty { return stem + name[dot...] }
+        }
+        return Attachment.cut(name, maxBytes: maxForwardedNameBytes)
+    }
+
+    /// The file names of `root`'s parts, whole, by where their bodies begin: the attachment list's are cut to 255 bytes
+    /// from their end (`Attachment.maxFilenameBytes`), their extensions with them.
+    static func partNames(_ root: MIMEPart) -> [Int: String] {
+        var names: [Int: String] = [:]
+        var pending = [root]
+        while let part = pending.popLast() {
+            if let name = part.filename { names[part.bodyRange.lowerBound] = name }
+            pending += part.children
+        }
+        return names
     }
 
     /// The name of an attached message (`message/rfc822`) that has none: its subject (a `/` or `\` in it as `-`: it is
