@@ -117,7 +117,8 @@ final class TCPSocket: ByteStream {
         }
     }
 
-    /// Makes the socket non-blocking, close-on-exec, without Nagle delays (and, on Darwin, without SIGPIPE).
+    /// Makes the socket non-blocking, close-on-exec, without Nagle delays (and, on Darwin, without SIGPIPE), with TCP
+    /// keepalive (``keepAliveIdleSeconds``, ``keepAliveIntervalSeconds``, ``keepAliveProbes``).
     private func configure() throws(TransportError) {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
@@ -128,7 +129,31 @@ final class TCPSocket: ByteStream {
         #if canImport(Darwin)
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        // A peer gone silently (a NAT or load balancer that dropped the idle flow, a host powered off) is otherwise never
+        // noticed by a connection that only waits (IDLE): the kernel probes it. Not fatal when refused: the watch's own
+        // IDLE probe (SyncWatcher) still finds such a connection dead.
+        _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        var idle = TCPSocket.keepAliveIdleSeconds
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPALIVE, &idle, socklen_t(MemoryLayout<Int32>.size))
+        #else
+        var idle = TCPSocket.keepAliveIdleSeconds
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var interval = TCPSocket.keepAliveIntervalSeconds
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, socklen_t(MemoryLayout<Int32>.size))
+        var probes = TCPSocket.keepAliveProbes
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, &probes, socklen_t(MemoryLayout<Int32>.size))
     }
+
+    /// Seconds of silence on a connection before the kernel's first keepalive probe: 60, well under the idle timeouts
+    /// of NATs and load balancers (AWS NAT gateway 350 s), so the probes also keep such a flow alive.
+    static let keepAliveIdleSeconds: Int32 = 60
+    /// Seconds between unanswered keepalive probes.
+    static let keepAliveIntervalSeconds: Int32 = 15
+    /// Unanswered probes after which the kernel drops the connection (reads fail): a dead peer is found within
+    /// 60 + 4 x 15 = 120 s of silence.
+    static let keepAliveProbes: Int32 = 4
 
     /// Connects to `address`; true once connected, false when the deadline passed first.
     private func finishConnect(_ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t,

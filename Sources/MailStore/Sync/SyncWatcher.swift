@@ -8,7 +8,8 @@ import SecureTransport
 import SyncCore
 
 /// `mailstore sync --watch`: a full sync, then IDLE on the Inbox, re-issued every refresh interval (the provider's
-/// `idleRefreshSeconds` unless given: Gmail and Outlook 25 min, Yahoo 4 min, others 20 min). The IDLE is not left
+/// `idleRefreshSeconds` unless given: Gmail and Outlook 25 min, Yahoo 4 min, others 20 min), and at least every
+/// ``idleProbeInterval`` (5 min: a DONE not answered within the timeout is a dead connection, re-opened). The IDLE is not left
 /// for local work: every ``localCheckInterval`` (2 s) the watcher looks, without leaving IDLE, for actions queued
 /// and drafts saved meanwhile (by this or another process) and writes them back at once, delivers the outbox's due
 /// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`, in slices taken
@@ -179,7 +180,9 @@ public final class SyncWatcher {
             })
             var localCheckedAt = Deadline.now()
             do {
-                try conn.idle(timeoutSeconds: max(1, idleRefresh), tickSeconds: SyncWatcher.idleTick, tick: {
+                // Ended (DONE, its OK awaited within --timeout) and re-issued at least every ``idleProbeInterval``: a
+                // connection whose server stopped answering is found dead there, not at the refresh 20-25 min on.
+                try conn.idle(timeoutSeconds: max(1, min(idleRefresh, SyncWatcher.idleProbeInterval)), tickSeconds: SyncWatcher.idleTick, tick: {
                     if self.stopping() || changes.isDue { return true }
                     // A poll under way takes its next slice at every tick; the rest is looked at every 2 s.
                     let localDue = Deadline.now() - localCheckedAt >= SyncWatcher.localCheckInterval
@@ -307,6 +310,13 @@ public final class SyncWatcher {
     /// How often, during IDLE, the watcher looks whether to stop or whether the changes heard have settled (seconds): a
     /// settled change is synced at most this much after ``IdleChanges/quiet``.
     static let idleTick = 0.25
+    /// The longest an IDLE lasts before it is ended and re-issued, whatever the refresh interval: 5 min (seconds). Its DONE
+    /// must be answered within the endpoint's timeout (`--timeout`), else the connection is taken as dead and the session
+    /// re-opened: a server process that hangs, or a flow dropped silently on the way (the kernel's keepalive, 2 min, finds
+    /// only a peer that stopped acknowledging), had kept the watch waiting on a deaf IDLE until its refresh (20-25 min),
+    /// new Inbox mail only brought by the next poll. Tests shorten it with `MAILSTORE_IDLE_PROBE_SECONDS` (0.5 to 300).
+    static let idleProbeInterval: Double = ProcessInfo.processInfo.environment["MAILSTORE_IDLE_PROBE_SECONDS"]
+        .flatMap(Double.init).map { min(300, max(0.5, $0)) } ?? 300
     /// How often, during IDLE, the outbox's due retries are delivered.
     static let outboxCheckInterval = 60.0
     /// The most folders one slice of a poll syncs (``localWork(using:lastPoll:lastOutbox:lookForLocal:)``): a slice of
