@@ -154,9 +154,11 @@ struct SyncCommand: ParsableCommand {
         // Withdrawals (and deliveries) owed by another process's events: a mute, a read on the command line.
         if let notifier { watcher.onLogGrew = { notifier.deliver() } }
         watcher.onOutboxSkipped = { id, error in Terminal.warning("\(account.name): outbox: \(id) skipped: \(error)") }
-        watcher.onRetry = { error, seconds in
-            Terminal.warning("\(account.name): \(SyncCommand.clause(error)); reconnecting in \(Int(seconds)) s")
+        watcher.onRetry = { error, seconds, connection in
+            Terminal.warning(SyncCommand.retryWarning(account: account.name, error: error, connection: connection, seconds: seconds))
         }
+        // Said whatever --quiet says, as the warning it answers: a supervisor reading stderr sees the watch work again.
+        watcher.onReconnected = { seconds in Terminal.note("\(account.name): connected again after \(SyncCommand.duration(seconds))") }
         watcher.onFolderRefused = { failure, refusals, since, retryIn in
             let next = retryIn <= 0 ? "tried again at the next round" : "tried again in \(Int((retryIn / 60).rounded(.up))) min"
             if refusals == 1 {
@@ -202,6 +204,26 @@ struct SyncCommand: ParsableCommand {
         for f in r.failedFolders {
             Terminal.warning("\(r.account): folder \"\(f.folder)\" not synced: \(clause(f.error)); the other folders were synced")
         }
+    }
+
+    /// A watch's warning that a session failed and is re-opened by itself: "ACCOUNT: WHAT FAILED (WHICH CONNECTION);
+    /// reconnecting in N s", without the errors' advice to reconnect (the watch does; it had read "...; reconnect to
+    /// retry; reconnecting in 1 s").
+    static func retryWarning(account: String, error: any Error, connection: SyncWatcher.Connection?, seconds: Double) -> String {
+        var text = clause(error)
+            .replacingOccurrences(of: ", reconnect to retry or raise --timeout", with: "; a longer --timeout may help")
+            .replacingOccurrences(of: "; reconnect to retry", with: "")
+            .replacingOccurrences(of: ", reconnect to retry", with: "")
+        if let connection { text += " (\(connection))" }
+        return "\(account): \(text); reconnecting in \(Int(seconds)) s"
+    }
+
+    /// `seconds` as "N s", "N min N s" or "N h N min".
+    static func duration(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min \(s % 60) s" }
+        return "\(s / 3600) h \(s % 3600 / 60) min"
     }
 
     /// `error`'s text as a clause to go on with ("...; reconnecting"): without its closing full stops (Dovecot ends its

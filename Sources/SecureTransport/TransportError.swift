@@ -33,7 +33,10 @@ public enum TransportError: Error, CustomStringConvertible, Equatable {
         case .tlsFailed(let reason):
             return "Secure connection failed: \(reason)"
         case .connectionClosed(let text):
-            return "connection closed: \(text); reconnect to retry"
+            // Without the text's own full stop (a server's BYE text ends with one: "... shutting down.; reconnect").
+            var trimmed = Substring(text)
+            while let last = trimmed.last, last == "." || last.isWhitespace { trimmed.removeLast() }
+            return "connection closed: \(trimmed); reconnect to retry"
         case .timeout(let seconds):
             return "no progress within \(TransportError.format(seconds)) seconds; reconnect to retry"
         case .noGreeting(let seconds):

@@ -4,7 +4,8 @@ import TestSupport
 import XCTest
 
 /// `sync --watch` through Tools/test-server/tcp-freeze-proxy in front of the test Dovecot: an IDLE connection that goes
-/// silent (the server's process stuck, a NAT's dropped flow: the kernel still acknowledges) is found dead and replaced.
+/// silent (the server's process stuck, a NAT's dropped flow: the kernel still acknowledges) is found dead and replaced,
+/// and a dropped connection is said plainly ("...(the IDLE connection); reconnecting in 1 s", then "connected again").
 final class WatchConnectionTests: SyncTestCase {
     private var proxy: Process?
 
@@ -111,5 +112,27 @@ final class WatchConnectionTests: SyncTestCase {
         XCTAssertEqual(frozen, "1\n", "the watch's first connection, its IDLE, frozen")
         try deliver("c1")
         XCTAssertTrue(try waitForInbox(2), "the message delivered after the IDLE connection froze reached the store")
+    }
+
+    /// The IDLE connection dropped: one warning that says what failed and on which connection, without telling the user
+    /// to reconnect (the watch does), then a line once it is connected again.
+    func testADroppedIdleConnectionIsSaidPlainlyAndItsRecoveryToo() throws {
+        let p = try startWatch()
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        // In IDLE by now: the first sync and the Inbox's EXAMINE after it take well under this.
+        Thread.sleep(forTimeInterval: 2)
+        let proxy = try XCTUnwrap(proxy)
+        kill(proxy.processIdentifier, SIGUSR2)
+        let err = waitForStderr("connected again after")
+        XCTAssertTrue(err.contains("mailstore: warning: \(accountName): IMAP: "), err)
+        XCTAssertTrue(err.contains("(the IDLE connection); reconnecting in 1 s\n"), err)
+        XCTAssertFalse(err.contains("reconnect to retry"), err)
+        XCTAssertFalse(err.contains(".;"), err)
+        XCTAssertTrue(err.contains("\(accountName): connected again after "), err)
+        try deliver("c1")
+        XCTAssertTrue(try waitForInbox(2), "the watch goes on after the drop")
     }
 }

@@ -48,7 +48,7 @@ final class WatchRun: @unchecked Sendable {
 
     init(_ watcher: SyncWatcher) {
         watcher.shouldStop = { [stopping] in stopping.withLock { $0 } }
-        watcher.onRetry = { [retries, waits] _, wait in
+        watcher.onRetry = { [retries, waits] _, wait, _ in
             retries.withLock { $0 += 1 }
             waits.withLock { $0.append(wait) }
         }

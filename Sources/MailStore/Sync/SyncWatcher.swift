@@ -45,8 +45,15 @@ public final class SyncWatcher {
     /// Told about an outbox message its round could not send for a reason of its own (its draft gone, no SMTP
     /// settings), with the error; the watch goes on (a server's refusal is recorded on the message, `SendFailed`).
     public var onOutboxSkipped: ((String, any Error) -> Void)?
-    /// Told about a transient failure and the seconds until the next attempt.
-    public var onRetry: ((Error, Double) -> Void)?
+    /// Told about a transient failure, the seconds until the next attempt and the connection that failed (nil: none did,
+    /// e.g. another process held the account's lock, or the disk was full).
+    public var onRetry: ((Error, Double, Connection?) -> Void)?
+    /// Told, with the seconds since the first of the failures, when a session's first sync went through after failed ones.
+    public var onReconnected: ((Double) -> Void)?
+    /// When the first of the failed sessions since the last one that synced failed (monotonic clock), nil: none failed.
+    private var failingSince: Double?
+    /// Whether the failure being retried came from the second connection (the work done while the IDLE waits).
+    private var secondFailed = false
     /// Told about a folder the server refused (skipped, the others synced): at its first refusal, then at most every
     /// hour while it stays refused (quietly tried again meanwhile, with a backoff): the failure, the refusals in a row,
     /// when the first came, and the seconds before the next try (0: the next round).
@@ -83,7 +90,7 @@ public final class SyncWatcher {
                 try watchOnce()
                 return
             } catch let error as SyncError where SyncWatcher.reconnects(after: error) {
-                retry(after: error, backoff: &backoff)
+                retry(after: error, backoff: &backoff, connection: secondFailed ? .second : .idle)
             } catch let error as AccountLockError {
                 // Another process syncs the account (a long `mailstore sync` of a big folder) past the lock's 30 s wait:
                 // the watch goes on after it, as after a lost connection (it had ended for good).
@@ -99,14 +106,16 @@ public final class SyncWatcher {
     }
 
     /// Disconnects and waits the backoff (`stopping()` checked every 100 ms) before the next attempt.
-    private func retry(after error: Error, backoff: inout Double) {
+    private func retry(after error: Error, backoff: inout Double, connection: Connection? = nil) {
         engine.disconnect()
+        secondFailed = false
+        if failingSince == nil { failingSince = Deadline.now() }
         let wait: Double
         // A session that fails the same way soon after every connect (garbage at each IDLE) keeps doubling its wait.
         let steady = syncedAt.map { Deadline.now() - $0 >= SyncWatcher.steadySession } ?? false
         (wait, backoff) = SyncWatcher.backoff(after: backoff, sessionSynced: steady)
         syncedAt = nil
-        onRetry?(error, wait)
+        onRetry?(error, wait, connection)
         let until = Deadline(secondsFromNow: wait)
         while !until.hasPassed && !stopping() { usleep(100_000) }
     }
@@ -143,6 +152,10 @@ public final class SyncWatcher {
         report(try engine.syncAll())
         syncedAt = Deadline.now()
         onSessionSynced?()
+        if let since = failingSince {
+            failingSince = nil
+            onReconnected?(Deadline.now() - since)
+        }
         var lastPoll = Deadline.now()
         var lastOutbox = -Double.infinity
         guard let inbox = engine.mapped.first(where: { $0.role == .inbox }) else { return }
@@ -197,6 +210,7 @@ public final class SyncWatcher {
                         return true
                     } catch {
                         localError = error
+                        self.secondFailed = true
                         return true
                     }
                 }) { response in
