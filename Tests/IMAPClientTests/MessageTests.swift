@@ -214,13 +214,23 @@ final class MessageTests: IMAPTestCase {
         XCTAssertFalse(archived.values.contains { $0.contains("\\Deleted") }, "\(archived)")
         _ = try imap.select(.inbox)
 
+        // Without UIDPLUS too: a plain EXPUNGE, sent only when no other message of the folder is marked \Deleted ("stay"
+        // is): nothing expunged, the move failed as not expunged (tried again later), the copy made.
+        let later = try appendMessages(imap, [("later", [])])[0]
+        _ = try imap.select(.inbox)
         imap.capabilities.remove("UIDPLUS")
-        XCTAssertThrowsError(try imap.uidMove(UIDSet(uids[0]), to: "Archive")) { error in
-            guard case .commandFailed("UID MOVE", "NOT SENT", _)? = error as? IMAPClientError else { return XCTFail("got \(error)") }
+        XCTAssertThrowsError(try imap.uidMove(UIDSet(later), to: "Archive")) { error in
+            guard case .commandFailed("EXPUNGE", IMAPConnection.notExpunged, _)? = error as? IMAPClientError else {
+                return XCTFail("got \(error)")
+            }
         }
-        XCTAssertEqual(try imap.uidSearch([.all]), [uids[0]])
+        XCTAssertEqual(try imap.uidSearch([.all]), [uids[0], later], "another's \\Deleted message is never expunged")
+        // With no other message marked, the plain EXPUNGE removes the one moved.
+        _ = try imap.uidStore(UIDSet([uids[0], later]), .remove, flags: ["\\Deleted"])
+        _ = try imap.uidMove(UIDSet(uids[0]), to: "Archive")
+        XCTAssertEqual(try imap.uidSearch([.all]), [later])
         _ = try imap.select("Archive")
-        XCTAssertEqual(try imap.uidSearch([.all]).count, 1)
+        XCTAssertEqual(try imap.uidSearch([.all]).count, 3)
     }
 }
 
