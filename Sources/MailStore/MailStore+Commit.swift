@@ -9,15 +9,11 @@ extension MailStore {
     /// Each event's `expectedVersion` is checked against its stream by the log (a mismatch throws and
     /// nothing is appended); events whose id is in the log already are not appended again (see the
     /// outcomes). Open views are caught up before and after the append; views not opened yet fold
-    /// everything when they open, so a bulk import pays for no fold. `foldingViews: false` leaves open views as
-    /// they are (behind the log by these events and any before them): the caller folds them later, as a first sync's
-    /// fetch does every ``SyncEngine/viewFoldSeconds`` (each fold of a big store's views rewrites pages all over
-    /// them, which the kernel writes back again every ~30 s while folds go on).
+    /// everything when they open, so a bulk import pays for no fold.
     @discardableResult
-    package func commit(_ events: [NewEvent], blobs: [PendingBlob] = [], foldingViews: Bool = true) throws -> [AppendOutcome] {
+    package func commit(_ events: [NewEvent], blobs: [PendingBlob] = []) throws -> [AppendOutcome] {
         guard !events.isEmpty else { return [] }
         if let snapshot { throw MailStoreError.snapshot(sequence: snapshot.sequence) }
-        guard foldingViews else { return try log.append(events, blobs: blobs) }
         let views = viewsIfOpen
         try views?.catchUp()
         let outcomes = try log.append(events, blobs: blobs)

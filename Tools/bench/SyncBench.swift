@@ -120,7 +120,7 @@ struct SyncBench {
 
         | run | messages/s | wall | peak RSS |
         |---|---:|---:|---:|
-        | `mailstore sync`, first sync (BODY.PEEK[] newest first, parse, blobs, views folded every 120 s and at a folder's end, log fsynced per batch) | \(Fmt.int(Double(n) / first.seconds)) msg/s | \(Fmt.f(first.seconds, 2)) s | \(first.maxRSSKiB / 1024) MiB |
+        | `mailstore sync`, first sync (BODY.PEEK[] newest first, parse, blobs, views folded per batch, log fsynced per batch) | \(Fmt.int(Double(n) / first.seconds)) msg/s | \(Fmt.f(first.seconds, 2)) s | \(first.maxRSSKiB / 1024) MiB |
         | `mailstore sync` again, \(SyncBench.folders.count) unchanged folders (median of 7; min \(Fmt.f(resync[0] * 1000, 0)) ms) | | \(Fmt.f(resync[3] * 1000, 0)) ms | |
         \(mbsyncRows)
 

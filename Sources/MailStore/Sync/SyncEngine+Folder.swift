@@ -156,11 +156,6 @@ extension SyncEngine {
         guard !missing.isEmpty else { return [] }
         // The folder's generation: its mail after a rediscovery gets ids of its own (``location(validity:uid:generation:)``).
         let generation = try views.folderGeneration(account: name, folder: path)
-        // The batches are folded into the views every `viewFoldSeconds` and at the fetch's end (a failed fetch's too:
-        // what it appended is folded by the next reader if this fold fails).
-        var lastFold = ContinuousClock.now
-        var unfolded = false
-        defer { if unfolded { _ = try? foldFetched() } }
         try fetchNew(missing, sizes: sizes, folder: folder, validity: sel.uidValidity, generation: generation,
                      conn) { batch, blobs, lowest, remaining, given, covered in
             next.lowestUIDFetched = remaining == 0 ? nil : lowest
@@ -172,30 +167,12 @@ extension SyncEngine {
             var all = try self.replacedByArrivals(batch, folder: path)
             all += batch
             all.append(self.checkpoint(path, next))
-            let folding = ContinuousClock.now - lastFold >= .seconds(self.viewFoldSeconds)
-            let outcomes = try self.store.commit(all, blobs: blobs, foldingViews: folding)
-            if folding {
-                lastFold = .now
-                unfolded = false
-                self.fetchViewFolds += 1
-            } else {
-                unfolded = true
-            }
+            let outcomes = try self.store.commit(all, blobs: blobs)
             // Only those the log appended are new (a retried batch's are there already).
             report.received += zip(all, outcomes).count { $0.event.type == .emailReceived && $1.isNew }
             report.events += all.count
         }
-        if unfolded {
-            unfolded = false
-            try foldFetched()
-        }
         return []
-    }
-
-    /// Folds what a fetch appended without folding into the views (``viewFoldSeconds``).
-    func foldFetched() throws {
-        _ = try store.latestViews()
-        fetchViewFolds += 1
     }
 
     /// Whether `s`, the checkpoint of `path`, records the folder as the server shows it now (its EXAMINE, or its STATUS

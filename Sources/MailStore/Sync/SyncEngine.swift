@@ -89,17 +89,6 @@ public final class SyncEngine {
     package var eventsPerCommit = 5_000
     /// The most events one such append of this engine held (tests read it).
     package internal(set) var largestChangeCommit = 0
-    /// How often a folder's fetch of new mail folds its batches into the views: each batch is appended to the log
-    /// as it comes, the views caught up when this many seconds have passed since their last fold there, and at the
-    /// fetch's end. Every fold of a big store's views copies pages all over their file (B-trees keyed at random,
-    /// copied on write), and the kernel writes a file's dirty pages back ~30 s after they were dirtied: folded after
-    /// every batch, a first sync's views were written again in each ~30 s, their bytes written growing with the
-    /// mail times the sync's length (20,000 messages: 2.4 times the views' size; measured in docs/benchmarks.md).
-    /// Folded every 120 s, a big folder's new mail shows in the views up to that late while its fetch goes on
-    /// (tests give other values).
-    package var viewFoldSeconds: Double = 120
-    /// The folds of the views made by this engine's fetches of new mail (each batch's or the fetch's end; tests read it).
-    package internal(set) var fetchViewFolds = 0
     /// Called with (folder, messages done, messages to fetch) as a folder's new mail arrives.
     public var progress: ((String, Int, Int) -> Void)?
 
