@@ -25,24 +25,10 @@ final class FaultProxyTests: SyncTestCase {
 
     /// Starts the proxy with `seed` and returns its port.
     private func startProxy(seed: Int) throws -> Int {
-        let portFile = dir.file("proxy.port")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tools/test-server/imap-fault-proxy").path
-        p.arguments = ["python3", script, "--dovecot", dovecot.dir, "--seed", "\(seed)", "--rate", "0.6", "--stall", "3",
-                       "--port-file", portFile]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        proxy = p
-        for _ in 0..<500 {
-            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return port
-            }
-            usleep(10_000)
-        }
-        throw TestServerError("the fault proxy did not start")
+        let started = try startPythonProxy("imap-fault-proxy", ["--dovecot", dovecot.dir, "--seed", "\(seed)", "--rate", "0.6",
+                                                                "--stall", "3"], what: "fault proxy")
+        proxy = started.process
+        return started.port
     }
 
     /// The server deletes and recreates `folder` with the same messages: a new UIDVALIDITY.

@@ -20,24 +20,10 @@ final class WatchConnectionTests: SyncTestCase {
 
     /// Starts the proxy in front of Dovecot's IMAPS port and returns its port.
     private func startProxy() throws -> Int {
-        let portFile = dir.file("proxy.port")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tools/test-server/tcp-freeze-proxy").path
-        p.arguments = ["python3", script, "--target-host", imap.host, "--target-port", "\(imap.tlsPort)", "--port-file", portFile,
-                       "--frozen-file", dir.file("proxy.frozen")]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        proxy = p
-        for _ in 0..<500 {
-            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return port
-            }
-            usleep(10_000)
-        }
-        throw TestServerError("the freeze proxy did not start")
+        let started = try startPythonProxy("tcp-freeze-proxy", ["--target-host", imap.host, "--target-port", "\(imap.tlsPort)",
+                                                                 "--frozen-file", dir.file("proxy.frozen")], what: "freeze proxy")
+        proxy = started.process
+        return started.port
     }
 
     /// The account through the proxy, then a watch of it (stderr to `watch.err`) with `env`; the Inbox holds one message.
