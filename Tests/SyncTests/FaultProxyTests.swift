@@ -15,10 +15,7 @@ final class FaultProxyTests: SyncTestCase {
     private var proxy: Process?
 
     override func tearDown() {
-        if let proxy, proxy.isRunning {
-            proxy.terminate()
-            proxy.waitUntilExit()
-        }
+        stopPythonProxy(proxy)
         proxy = nil
         super.tearDown()
     }

@@ -23,4 +23,11 @@ extension SyncTestCase {
         p.terminate()
         throw TestServerError("the \(what) did not start")
     }
+
+    /// Stops a proxy ``startPythonProxy(_:_:what:)`` started, if it still runs, and waits for it.
+    func stopPythonProxy(_ proxy: Process?) {
+        guard let proxy, proxy.isRunning else { return }
+        proxy.terminate()
+        proxy.waitUntilExit()
+    }
 }

@@ -10,10 +10,7 @@ final class WatchConnectionTests: SyncTestCase {
     private var proxy: Process?
 
     override func tearDown() {
-        if let proxy, proxy.isRunning {
-            proxy.terminate()
-            proxy.waitUntilExit()
-        }
+        stopPythonProxy(proxy)
         proxy = nil
         super.tearDown()
     }
