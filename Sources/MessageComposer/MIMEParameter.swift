@@ -1,5 +1,5 @@
 /// Parameters of `Content-Type` and `Content-Disposition` (RFC 2045 §5.1, RFC 2231).
-enum MIMEParameter {
+package enum MIMEParameter {
     /// The longest value part of one RFC 2231 section, so a section fits a folded line.
     static let sectionLength = 60
 
@@ -52,10 +52,23 @@ enum MIMEParameter {
     /// the type fits a header line), else `application/octet-stream`.
     static func validType(_ mimeType: String) -> String {
         let parts = mimeType.lowercased().split(separator: "/", omittingEmptySubsequences: false)
-        let token = { (part: Substring) in
-            !part.isEmpty && part.utf8.count <= 127 && part.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
-        }
-        guard parts.count == 2, token(parts[0]), token(parts[1]) else { return "application/octet-stream" }
+        guard parts.count == 2, isToken(parts[0], maxBytes: 127), isToken(parts[1], maxBytes: 127) else { return "application/octet-stream" }
         return parts.joined(separator: "/")
+    }
+
+    /// The most bytes of a `charset` kept (IANA's longest registered name has 45).
+    package static let maxCharsetBytes = 64
+
+    /// `charset` lowercased when it is an RFC 2045 token of at most ``maxCharsetBytes``, else nil: it comes from a
+    /// message's header (a forward's original) and is written into the header of the message sent, unquoted.
+    package static func validCharset(_ charset: String?) -> String? {
+        guard let charset, isToken(Substring(charset), maxBytes: maxCharsetBytes) else { return nil }
+        return charset.lowercased()
+    }
+
+    /// Whether `text` is an RFC 2045 token (printable ASCII but space and `tspecials`) of 1 to `maxBytes` bytes.
+    static func isToken(_ text: Substring, maxBytes: Int) -> Bool {
+        !text.isEmpty && text.utf8.count <= maxBytes
+            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
     }
 }

@@ -31,8 +31,8 @@ extension MessageComposer {
                                       ("Content-Transfer-Encoding", [encoding])], body: body)
     }
 
-    /// An attachment part: its type with `name`, `Content-Disposition: attachment` with
-    /// `filename` (RFC 2231 when not ASCII), base64 in 76-character lines. An attached message (`message/*`) goes 7bit,
+    /// An attachment part: its type with `charset` (a `text/*` one's, when valid) and `name`, `Content-Disposition:
+    /// attachment` with `filename` (RFC 2231 when not ASCII), base64 in 76-character lines. An attached message (`message/*`) goes 7bit,
     /// or 8bit when allowed, its line ends CRLF: RFC 2046 §5.2.1 allows no other encoding (Python read the base64 text
     /// as its header). One that neither can carry (a NUL, a line over ``maxLineBytes``, 8-bit bytes where 8bit may not
     /// go) goes as `application/octet-stream` in base64, byte for byte, as does a `multipart/*` one (its boundary
@@ -50,9 +50,12 @@ extension MessageComposer {
         } else if type.hasPrefix("multipart/") {
             type = "application/octet-stream"
         }
+        // A token, unquoted (`charset=iso-8859-1`), as readers expect it; the bytes go as they are, in base64.
+        let charset = type.hasPrefix("text/") ? MIMEParameter.validCharset(attachment.charset) : nil
+        let typeTokens = charset.map { [type + ";", "charset=" + $0] } ?? [type]
         return MIMEBodyPart(headers: [
-            ("Content-Type", parameterTokens(type, [("name", attachment.filename)])),
-            ("Content-Disposition", parameterTokens("attachment", [("filename", attachment.filename)])),
+            ("Content-Type", parameterTokens(typeTokens, [("name", attachment.filename)])),
+            ("Content-Disposition", parameterTokens(["attachment"], [("filename", attachment.filename)])),
             ("Content-Transfer-Encoding", [encoding]),
         ], body: body ?? Base64Lines.body(attachment.data))
     }
@@ -84,9 +87,9 @@ extension MessageComposer {
         return (out, eightBit)
     }
 
-    /// `value; p1=...; p2=...` as tokens.
-    static func parameterTokens(_ value: String, _ parameters: [(String, String)]) -> [String] {
-        var tokens = [value]
+    /// `value; p1=...; p2=...` as tokens, `value` given as its own (`text/plain;`, `charset=...`).
+    static func parameterTokens(_ value: [String], _ parameters: [(String, String)]) -> [String] {
+        var tokens = value
         for (name, parameterValue) in parameters {
             tokens[tokens.count - 1] += ";"
             let encoded = MIMEParameter.tokens(name, parameterValue)

@@ -174,6 +174,35 @@ final class ComposeTests: ComposerTestCase {
         XCTAssertEqual((0..<attachments.count).map { python.bytes(ofAttachment: $0) }, attachments.map(\.data))
     }
 
+    /// A text attachment forwarded from a stored message went without its charset (read as US-ASCII or UTF-8): it is
+    /// named on the part's type, unquoted, the bytes unchanged; one that is no RFC 2045 token of at most 64 bytes, or on
+    /// a type that is not text, is left out (it comes from a sender, and a draft's event may hold anything).
+    func testATextAttachmentNamesItsCharsetAndABadOneIsLeftOut() throws {
+        let latin1: [UInt8] = Array("Gr".utf8) + [0xFC, 0xDF, 0x65] + Array(" aus K".utf8) + [0xF6, 0x6C, 0x6E, 0x0D, 0x0A]
+        let sjis: [UInt8] = [0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA, 0x0D, 0x0A]
+        let attachments = [
+            DraftAttachment(filename: "latin1.txt", mimeType: "text/plain", data: latin1, charset: "ISO-8859-1"),
+            DraftAttachment(filename: "sjis.txt", mimeType: "text/plain", data: sjis, charset: "shift_jis"),
+            DraftAttachment(filename: "quoted.txt", mimeType: "text/plain", data: latin1, charset: "iso-8859-1\"; x=\"y"),
+            DraftAttachment(filename: "long.txt", mimeType: "text/plain", data: latin1, charset: String(repeating: "a", count: 65)),
+            DraftAttachment(filename: "crlf.txt", mimeType: "text/plain", data: latin1, charset: "utf-8\r\nBcc: eve@example.net"),
+            DraftAttachment(filename: "data.bin", mimeType: "application/octet-stream", data: latin1, charset: "iso-8859-1"),
+        ]
+        let message = try MessageComposer.compose(draft(attachments: attachments))
+        try assertWellFormed(message.bytes)
+        let text = unfolded(String(decoding: message.bytes, as: UTF8.self))
+        XCTAssertTrue(text.contains("Content-Type: text/plain; charset=iso-8859-1; name=\"latin1.txt\"\r\n"), text)
+        XCTAssertTrue(text.contains("Content-Type: text/plain; charset=shift_jis; name=\"sjis.txt\"\r\n"), text)
+        for name in ["quoted.txt", "long.txt", "crlf.txt"] {
+            XCTAssertTrue(text.contains("Content-Type: text/plain; name=\"\(name)\"\r\n"), text)
+        }
+        XCTAssertTrue(text.contains("Content-Type: application/octet-stream; name=\"data.bin\"\r\n"), text)
+        XCTAssertFalse(text.contains("eve@example.net"), text)
+        let python = try PythonEmailOracle.read(message.bytes)
+        XCTAssertEqual(python.attachments.map(\.charset), ["iso-8859-1", "shift_jis", nil, nil, nil, nil])
+        XCTAssertEqual((0..<attachments.count).map { python.bytes(ofAttachment: $0) }, attachments.map(\.data))
+    }
+
     func testAReplyCarriesItsThreadingHeaders() throws {
         let parent = ParentMessage(messageID: "parent@example.org", references: ["root@example.org", "<middle@example.org>"],
                                    subject: "Aw: Plan", from: [Self.bob], date: Self.date, text: "Shall we?\n")
