@@ -134,4 +134,45 @@ final class ForwardedAttachmentTests: XCTestCase {
             XCTAssertNoThrow(try drafts.edit(draft.draftID, DraftInput(body: "Edited.")))
         }
     }
+
+    /// A forwarded text attachment lost its `charset` (sent as if US-ASCII): a `text/*` one keeps its part's, lowercased,
+    /// through edits; one that is no RFC 2045 token of at most 64 bytes (a space, a `tspecial`, a byte beyond ASCII, 65
+    /// bytes), or on a type that is not text, is dropped, and the attachment goes as before, with no charset.
+    func testAForwardedTextAttachmentKeepsItsCharsetAndAHostileOneIsDropped() throws {
+        let parts: [(header: String, name: String)] = [
+            ("text/plain; charset=ISO-8859-1", "latin1.txt"),
+            ("text/plain; charset=\"iso 8859-1\"", "space.txt"),
+            ("text/plain; charset=\"iso-8859-1;x=y\"", "tspecial.txt"),
+            ("text/plain; charset*=utf-8''%C3%A9", "beyond-ascii.txt"),
+            ("text/plain; charset=" + String(repeating: "a", count: 65), "long.txt"),
+            ("application/octet-stream; charset=iso-8859-1", "data.bin"),
+        ]
+        var text = "From: Bob <bob@example.org>\nTo: tom@example.com\nSubject: Charsets\nDate: Mon, 15 Jan 2024 09:00:00 +0000\n"
+            + "Message-ID: <charsets@example.org>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b1\n\n--b1\n"
+            + "Content-Type: text/plain\n\nFiles.\n"
+        for part in parts {
+            text += "--b1\nContent-Type: \(part.header)\nContent-Disposition: attachment; filename=\"\(part.name)\"\n"
+                + "Content-Transfer-Encoding: quoted-printable\n\nGr=FC=DFe aus K=F6ln\n"
+        }
+        let id = try original(text + "--b1--\n")
+        let drafts = DraftsUseCase(store: store)
+        let (draft, problems) = try drafts.create(account: "home", DraftInput(to: "erin@example.com", forward: id))
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(draft.attachments.map(\.filename), parts.map(\.name))
+        XCTAssertEqual(draft.attachments.map(\.charset), ["iso-8859-1", nil, nil, nil, nil, nil])
+        // Kept through an edit, each with its own attachment when another is detached.
+        _ = try drafts.edit(draft.draftID, DraftInput(body: "Edited.", detach: ["space.txt"]))
+        let edited = try XCTUnwrap(try store.draft(id: draft.draftID)).latest
+        XCTAssertEqual(edited.attachments.map(\.filename), parts.map(\.name).filter { $0 != "space.txt" })
+        XCTAssertEqual(edited.attachments.map(\.charset), ["iso-8859-1", nil, nil, nil, nil])
+        let bytes = try sent(edited)
+        let sentText = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: " ")
+        XCTAssertTrue(sentText.contains("Content-Type: text/plain; charset=iso-8859-1; name=\"latin1.txt\"\r\n"), sentText)
+        XCTAssertTrue(sentText.contains("Content-Type: text/plain; name=\"long.txt\"\r\n"), sentText)
+        XCTAssertEqual(sentText.components(separatedBy: "charset=").count - 1, 2, "the body's utf-8 and latin1.txt's: \(sentText)")
+        let latin1: [UInt8] = Array("Gr".utf8) + [0xFC, 0xDF] + Array("e aus K".utf8) + [0xF6] + Array("ln".utf8)
+        let parsed = MailParser.parse(bytes)
+        XCTAssertEqual(parsed.attachments.first?.filename, "latin1.txt")
+        XCTAssertEqual(parsed.attachments.first.map { $0.decodedBody(in: bytes) }, latin1, "the original part's bytes")
+    }
 }

@@ -124,6 +124,43 @@ final class SendTests: SyncTestCase {
         XCTFail("the forward was not delivered")
     }
 
+    /// A forwarded text attachment was sent without its charset (an ISO-8859-1 or Shift_JIS file read as US-ASCII or
+    /// UTF-8): the message the SMTP server takes names each one's on its `Content-Type`, the bytes unchanged; one whose
+    /// charset is no token goes without one, as before.
+    func testAForwardedTextAttachmentIsSentWithItsCharset() throws {
+        let c = try server()
+        defer { c.logout() }
+        let latin1: [UInt8] = Array("Gr".utf8) + [0xFC, 0xDF] + Array("e aus K".utf8) + [0xF6, 0x6C, 0x6E, 0x0D, 0x0A]
+        let sjis: [UInt8] = [0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA, 0x0D, 0x0A]
+        func part(_ type: String, _ name: String, _ bytes: [UInt8]) -> String {
+            "--b1\r\nContent-Type: \(type)\r\nContent-Disposition: attachment; filename=\"\(name)\"\r\n"
+                + "Content-Transfer-Encoding: base64\r\n\r\n" + Data(bytes).base64EncodedString() + "\r\n"
+        }
+        let raw = "From: Bob <bob@example.com>\r\nTo: \(user!)\r\nSubject: Notes\r\nDate: 02 Mar 2026 10:00:00 +0000\r\n"
+            + "Message-ID: <notes@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b1\r\n\r\n"
+            + "--b1\r\nContent-Type: text/plain\r\n\r\nThe notes.\r\n"
+            + part("text/plain; charset=ISO-8859-1", "koeln.txt", latin1) + part("text/plain; charset=Shift_JIS", "nihon.txt", sjis)
+            + part("text/plain; charset=\"x y\"", "odd.txt", latin1) + "--b1--\r\n"
+        _ = try c.append(to: MailboxName("INBOX"), message: Array(raw.utf8), flags: [])
+        try sync()
+        let original = try XCTUnwrap(try views.syncedCopies(account: accountName, folder: "INBOX").values.first).emailID
+        let (f, problems) = try drafts.create(account: accountName, DraftInput(to: "erin@example.com", forward: original))
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(f.attachments.map(\.charset), ["iso-8859-1", "shift_jis", nil])
+        let queued = try outbox.queue(f.draftID, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliver(f.draftID), .sent)
+        let (entry, parsed) = try XCTUnwrap(try spooled(queued.messageID))
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: smtp.spoolDir + "/" + entry.file)))
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: " ")
+        XCTAssertTrue(text.contains("Content-Type: text/plain; charset=iso-8859-1; name=\"koeln.txt\"\r\n"), text)
+        XCTAssertTrue(text.contains("Content-Type: text/plain; charset=shift_jis; name=\"nihon.txt\"\r\n"), text)
+        XCTAssertTrue(text.contains("Content-Type: text/plain; name=\"odd.txt\"\r\n"), text)
+        XCTAssertEqual(parsed.attachments.map(\.filename), ["koeln.txt", "nihon.txt", "odd.txt"])
+        XCTAssertEqual(parsed.attachments.map { $0.decodedBody(in: bytes) }, [latin1, sjis, latin1], "byte for byte")
+        let named = parsed.root.children.filter { $0.filename != nil }
+        XCTAssertEqual(named.map(\.charset), ["iso-8859-1", "shift_jis", nil], "as a reader finds them")
+    }
+
     func testAReplyHasItsSubjectThreadingAndQuote() throws {
         let c = try server()
         defer { c.logout() }

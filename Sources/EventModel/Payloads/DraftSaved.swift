@@ -1,7 +1,8 @@
 /// A version of a draft. Every save is kept.
 public struct DraftSaved: PayloadCodable {
     /// The schema version this build writes.
-    public static let schemaVersion: UInt16 = 1
+    /// Version 2 (2026-12-07) adds `attachmentCharsets` (each attachment's `charset`); version 1 reads with none.
+    public static let schemaVersion: UInt16 = 2
 
     /// The draft.
     public var draftID: String
@@ -17,7 +18,8 @@ public struct DraftSaved: PayloadCodable {
     public var subject: String
     /// Plain-text body.
     public var body: String
-    /// Attachments (content in the blob store).
+    /// Attachments (content in the blob store). Their `charset`s are written apart, after the other fields
+    /// (`attachmentCharsets`, schema 2).
     public var attachments: [DraftAttachment]
     /// Message-ID replied to.
     public var inReplyTo: String?
@@ -57,6 +59,7 @@ public struct DraftSaved: PayloadCodable {
         w.write(references)
         w.write(replyToEmailID)
         w.write(forwardOfEmailID)
+        w.write(attachments.map(\.charset))
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -72,5 +75,11 @@ public struct DraftSaved: PayloadCodable {
         references = try r.read()
         replyToEmailID = try r.read()
         forwardOfEmailID = try r.read()
+        if version >= 2 {
+            // One an attachment, in their order. A list of another length (no build writes one) is taken as far as
+            // both go: a draft is never refused for its charsets, which the composer checks again before sending.
+            let charsets: [String?] = try r.read()
+            for (index, charset) in zip(attachments.indices, charsets) { attachments[index].charset = charset }
+        }
     }
 }

@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import MailParser
+import MessageComposer
 
 extension DraftsUseCase {
     /// The original's attachments a forward carries: the draft's entries, their blobs (prepared, stored with the
@@ -20,9 +21,10 @@ extension DraftsUseCase {
     func forwardedAttachments(of parsed: ParsedMessage, in bytes: [UInt8]) throws -> CarriedAttachments {
         var carried = CarriedAttachments()
         var total = 0
-        let wholeNames = Self.partNames(parsed.root)
+        let parts = Self.partHeaders(parsed.root)
         for (index, a) in parsed.attachments.enumerated() where !a.isInline {
-            var name = Self.forwardedName(wholeNames[a.bodyRange.lowerBound] ?? a.filename, index: index + 1)
+            let part = parts[a.bodyRange.lowerBound]
+            var name = Self.forwardedName(part?.name ?? a.filename, index: index + 1)
             guard carried.attachments.count < Self.maxAttachments else {
                 carried.problems.append("the original's attachment \(name) was left out: a draft has at most \(Self.maxAttachments)")
                 continue
@@ -38,8 +40,9 @@ extension DraftsUseCase {
             total += data.count
             let blob = try store.log.prepareBlob(data)
             carried.blobs.append(blob)
-            carried.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: Self.forwardedType(a.mimeType),
-                                                                  size: UInt64(data.count), blob: blob.hash))
+            let type = Self.forwardedType(a.mimeType)
+            carried.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: type, size: UInt64(data.count), blob: blob.hash,
+                                                                  charset: Self.forwardedCharset(part?.charset, type: type)))
         }
         if parsed.unlistedAttachments > 0 {
             // Past the list's bounds (`ParsedMessage.maxListedAttachments`, `maxAttachmentListBytes`): not named in
@@ -80,16 +83,24 @@ extension DraftsUseCase {
         return Attachment.cut(name, maxBytes: maxForwardedNameBytes)
     }
 
-    /// The file names of `root`'s parts, whole, by where their bodies begin: the attachment list's are cut to 255 bytes
-    /// from their end (`Attachment.maxFilenameBytes`), their extensions with them.
-    static func partNames(_ root: MIMEPart) -> [Int: String] {
-        var names: [Int: String] = [:]
+    /// The file names (whole) and `charset`s of `root`'s parts, by where their bodies begin: the attachment list's
+    /// names are cut to 255 bytes from their end (`Attachment.maxFilenameBytes`), their extensions with them, and it
+    /// has no charsets.
+    static func partHeaders(_ root: MIMEPart) -> [Int: (name: String?, charset: String?)] {
+        var headers: [Int: (name: String?, charset: String?)] = [:]
         var pending = [root]
         while let part = pending.popLast() {
-            if let name = part.filename { names[part.bodyRange.lowerBound] = name }
+            if part.filename != nil || part.charset != nil { headers[part.bodyRange.lowerBound] = (part.filename, part.charset) }
             pending += part.children
         }
-        return names
+        return headers
+    }
+
+    /// A forwarded attachment's `charset`: its part's, lowercased, when the attachment is `text/*` and it is an RFC 2045
+    /// token of at most `MIMEParameter.maxCharsetBytes` (it comes from a sender and goes into the header sent), else
+    /// nil (sent without one, as before schema 2 of `DraftSaved`).
+    static func forwardedCharset(_ charset: String?, type: String) -> String? {
+        type.lowercased().hasPrefix("text/") ? MIMEParameter.validCharset(charset) : nil
     }
 
     /// The name of an attached message (`message/rfc822`) that has none: its subject (a `/` or `\` in it as `-`: it is

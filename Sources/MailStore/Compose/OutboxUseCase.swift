@@ -520,7 +520,7 @@ public struct OutboxUseCase {
         var attachments: [ComposerAttachment] = []
         for a in p.attachments {
             guard let data = try store.log.blob(a.blob) else { throw DraftError.attachmentMissing(a.filename) }
-            attachments.append(ComposerAttachment(filename: a.filename, mimeType: a.mimeType, data: data))
+            attachments.append(ComposerAttachment(filename: a.filename, mimeType: a.mimeType, data: data, charset: a.charset))
         }
         var draft = OutboxUseCase.forSubmission(MessageDraft(from: MailAddress(name: account.displayName, email: account.email),
                                                              to: addresses(p.to), cc: addresses(p.cc), bcc: addresses(p.bcc),
