@@ -61,7 +61,7 @@ struct SearchCommand: ParsableCommand {
     var timeout: Double = MailStore.defaultSearchSeconds
 
     @Flag(name: .customLong("build-index"),
-          help: "First build the search index fully and bring it up to the log's end, with no time limit (progress on a terminal); then search, when a query is given.")
+          help: "First build the search index fully and bring it up to the log's end, with no time limit (progress on a terminal; other searches of the old index waited for up to --timeout); then search, when a query is given.")
     var buildIndex = false
 
     @Flag(name: .long, help: "Print JSON.")
@@ -91,8 +91,12 @@ struct SearchCommand: ParsableCommand {
             if let account { try AccountCheck.require(account, in: store) }
             if buildIndex {
                 let bar = ProgressBar("building the search index", total: nil)
-                let built = try store.buildSearchIndex(progress: { done, total in bar.update(done, total: total) })
-                bar.finish()
+                // The finished build waits for other processes' searches of the old index only up to --timeout (exit 8).
+                let built: (checkpoint: UInt64, documents: Int)
+                do {
+                    defer { bar.finish() }
+                    built = try store.buildSearchIndex(switchWait: timeout, progress: { done, total in bar.update(done, total: total) })
+                }
                 guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                     if json {
                         var out = OutputBuffer()

@@ -365,14 +365,16 @@ package final class SearchIndex: @unchecked Sendable {
     /// its head): the catch-up stops at the deadline with what it folded committed (`catchUp(deadline:)`; `complete`
     /// false), and a build (the index missing or not this log's) stops there too, kept aside for the next build to go
     /// on from, with `SearchIndexError.notBuilt` (nothing to search yet). A build is taken up where an earlier one
-    /// stopped (`rebuild(resume:)`). `progress`: events folded and to fold, by the catch-up or the build.
+    /// stopped (`rebuild(resume:)`). `progress`: events folded and to fold, by the catch-up or the build. `switchWait`:
+    /// with no deadline, the longest a build waits to be put in place (`rebuild(switchWait:)`).
     package static func open(folder: String, log: EventLog, through limit: UInt64? = nil, deadline: UInt64?,
-                             progress: ((UInt64, UInt64) -> Void)? = nil,
+                             switchWait: Double? = nil, progress: ((UInt64, UInt64) -> Void)? = nil,
                              notice: (String) -> Void = { _ in }) throws -> (index: SearchIndex, complete: Bool) {
         var attempt = 1
         while true {
             do {
-                return try openOnce(folder: folder, log: log, through: limit, deadline: deadline, progress: progress, notice: notice)
+                return try openOnce(folder: folder, log: log, through: limit, deadline: deadline, switchWait: switchWait,
+                                    progress: progress, notice: notice)
             } catch SearchIndexError.replaced where attempt < openAttempts {
                 attempt += 1
             }
@@ -383,7 +385,7 @@ package final class SearchIndex: @unchecked Sendable {
     static let openAttempts = 3
 
     /// `open`'s one attempt.
-    private static func openOnce(folder: String, log: EventLog, through limit: UInt64?, deadline: UInt64?,
+    private static func openOnce(folder: String, log: EventLog, through limit: UInt64?, deadline: UInt64?, switchWait: Double?,
                                  progress: ((UInt64, UInt64) -> Void)?, notice: (String) -> Void) throws -> (index: SearchIndex, complete: Bool) {
         if let refusal = writeRefusal(folder) {
             return (try openReadOnly(folder: folder, log: log, fileSystemReadOnly: refusal == EROFS, through: limit, deadline: deadline,
@@ -397,13 +399,13 @@ package final class SearchIndex: @unchecked Sendable {
                 notice(why)
                 // (Another process's rebuild finished meanwhile is taken: a mismatched index is never a fresh one.)
                 index = try rebuild(folder: folder, log: log, through: limit, unlessFresh: true, resume: true, deadline: deadline,
-                                    progress: progress, notice: notice)
+                                    switchWait: switchWait, progress: progress, notice: notice)
             } else {
                 index = current
             }
         } else {
             index = try rebuild(folder: folder, log: log, through: limit, unlessFresh: true, resume: true, deadline: deadline,
-                                progress: progress, notice: notice)
+                                switchWait: switchWait, progress: progress, notice: notice)
         }
         let complete = try index.catchUp(log: log, through: limit, deadline: deadline, progress: progress, notice: notice)
         return (index, complete)
@@ -596,9 +598,15 @@ package final class SearchIndex: @unchecked Sendable {
     /// its end (FTS5's merge, the query indexes, the vocabulary: they write the file with no journal, so they are not
     /// interrupted) when that end is not expected to fit (`buildEndNanosPerDocument`); what it folded is kept aside for
     /// the next build, and it throws `SearchIndexError.notBuilt`.
+    ///
+    /// The rename waits for other processes' transactions on the old file (searches reading it) until `deadline`, or,
+    /// with none, `switchWait` seconds from when that wait begins (nil: `switchWaitSeconds`, a `replay`'s): not done
+    /// by then, the whole build is kept aside for the next build to put in place, and it throws
+    /// `SearchIndexError.oldIndexInUse`. Until the fifteenth round a search's build (or `search --build-index`'s)
+    /// waited there up to `switchWaitSeconds` (3,660 s), past its `--timeout`.
     @discardableResult
     package static func rebuild(folder: String, log: EventLog, through limit: UInt64? = nil, unlessFresh: Bool = false,
-                                resume: Bool = false, deadline: UInt64? = nil,
+                                resume: Bool = false, deadline: UInt64? = nil, switchWait: Double? = nil,
                                 progress: ((UInt64, UInt64) -> Void)? = nil, notice: (String) -> Void = { _ in }) throws -> SearchIndex {
         if !FileManager.default.fileExists(atPath: folder) { try StoreDirectory.makePrivateDirectory(folder) }
         let buildLock = try takeBuildLock(folder: folder, deadline: deadline, notice: notice)
@@ -632,7 +640,22 @@ package final class SearchIndex: @unchecked Sendable {
         }
         // Built without syncs: on disk before it is put in place (a power cut after the rename had left a torn index).
         try syncFile(building)
-        try whileNoTransaction(folder: folder, notice: notice) {
+        let switchEnd = deadline ?? switchWait.map { now() + UInt64(max(0, min($0, switchWaitSeconds)) * 1e9) }
+        do {
+            try putInPlace(building, as: file, folder: folder, until: switchEnd, notice: notice)
+        } catch SearchIndexError.oldIndexInUse(let inUse) {
+            // Kept whole, flushed: the next build goes on from it (`resume`: only the events since are folded), not anew.
+            guard rename(building, partial) == 0 else { throw SearchIndexError.io(partial, String(cString: strerror(errno))) }
+            throw SearchIndexError.oldIndexInUse(folder: inUse)
+        }
+        return try SearchIndex(path: file, waitDeadline: deadline)
+    }
+
+    /// Renames the finished build at `building` over the index `file` in `folder`, with no transaction on the old file
+    /// under way (`whileNoTransaction`, waiting until `end`).
+    private static func putInPlace(_ building: String, as file: String, folder: String, until end: UInt64?,
+                                   notice: (String) -> Void) throws {
+        try whileNoTransaction(folder: folder, until: end, notice: notice) {
             _ = try movedAsideIfNotAFile(file, notice: { _ in })
             // With no transaction under way, a rollback journal there is a crashed writer's, of the file about to be
             // replaced: rolled back into that file first (by a connection without the guard, which would wait for the
@@ -646,7 +669,6 @@ package final class SearchIndex: @unchecked Sendable {
             // left beside the file belongs to no file any more.
             for f in [file + "-journal", file + "-wal", file + "-shm"] { unlink(f) }
         }
-        return try SearchIndex(path: file, waitDeadline: deadline)
     }
 
     /// The build lock of the index in `folder` (`folder/BUILD`, exclusive), taken once no other process holds it (its
@@ -722,21 +744,31 @@ package final class SearchIndex: @unchecked Sendable {
     /// on the live file is under way meanwhile, and each later one of a connection to the file renamed over is
     /// refused (`SearchIndexError.replaced`). Takes the lock's gate first (new transactions wait), then waits for the
     /// transactions under way to end, telling `notice` after 2 s, up to `switchWaitSeconds` (the longest a search
-    /// may run, `--timeout`); throws when the lock cannot be taken, since renaming without it could damage the new file.
-    static func whileNoTransaction(folder: String, notice: (String) -> Void, _ body: () throws -> Void) throws {
+    /// may run, `--timeout`) or until `end` (`now()`'s clock; nil: none) when that comes first; throws when the lock
+    /// cannot be taken, since renaming without it could damage the new file: `SearchIndexError.oldIndexInUse` when
+    /// still held at `end`.
+    static func whileNoTransaction(folder: String, until end: UInt64? = nil, notice: (String) -> Void, _ body: () throws -> Void) throws {
         let path = folder + "/" + switchLockName
         var rc: Int32 = 0
-        let fd = mailstore_sqlite_switch_gate(path, 2_000, &rc)
-        guard fd >= 0 else { throw switchError(path, rc) }
+        let fd = mailstore_sqlite_switch_gate(path, waitMilliseconds(2_000, until: end), &rc)
+        guard fd >= 0 else { throw switchError(path, rc, folder: folder, bounded: end != nil) }
         defer { mailstore_sqlite_switch_release(fd) }
-        rc = mailstore_sqlite_switch_take(fd, 2_000)
-        if rc == SQLITE_BUSY {
+        rc = mailstore_sqlite_switch_take(fd, waitMilliseconds(2_000, until: end))
+        if rc == SQLITE_BUSY, !isPast(end) {
+            let most = waitMilliseconds(Int32(switchWaitSeconds * 1_000), until: end)
             notice("waiting for other mailstore processes' searches of the search index to end before the rebuilt index is put "
-                + "in place (at most \(Int(switchWaitSeconds)) s)")
-            rc = mailstore_sqlite_switch_take(fd, Int32(switchWaitSeconds * 1_000))
+                + "in place (at most \((most + 999) / 1_000) s)")
+            rc = mailstore_sqlite_switch_take(fd, most)
         }
-        guard rc == SQLITE_OK else { throw switchError(path, rc) }
+        guard rc == SQLITE_OK else { throw switchError(path, rc, folder: folder, bounded: end != nil) }
         try body()
+    }
+
+    /// `most` milliseconds, or fewer when `end` (`now()`'s clock; nil: none) comes sooner; 0 (one try) once it has passed.
+    static func waitMilliseconds(_ most: Int32, until end: UInt64?) -> Int32 {
+        guard let end else { return most }
+        let current = now()
+        return current >= end ? 0 : Int32(min(UInt64(most), (end - current) / 1_000_000))
     }
 
     /// Flushes `path` to disk (`fsync`).
@@ -747,8 +779,10 @@ package final class SearchIndex: @unchecked Sendable {
         guard fsync(fd) == 0 else { throw SearchIndexError.io(path, String(cString: strerror(errno))) }
     }
 
-    private static func switchError(_ path: String, _ rc: Int32) -> SearchIndexError {
-        rc == SQLITE_BUSY
+    /// `whileNoTransaction`'s failure to take the switch lock at `path` (`rc`), in `folder`; `bounded`: its wait had an end.
+    private static func switchError(_ path: String, _ rc: Int32, folder: String, bounded: Bool) -> SearchIndexError {
+        if rc == SQLITE_BUSY, bounded { return .oldIndexInUse(folder: folder) }
+        return rc == SQLITE_BUSY
             ? .io(path, "other mailstore processes kept the search index in use for \(Int(switchWaitSeconds)) s, so the rebuilt "
                 + "index was not put in place; run the command again when they end")
             : .io(path, "the lock for putting a rebuilt index in place cannot be taken (\(String(cString: sqlite3_errstr(rc))), "

@@ -32,6 +32,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     /// building it) until this one's deadline (`rebuild(deadline:)`): nothing built here, nothing to search yet.
     /// `MailStore.search` says it as `SearchIndexBehind`.
     case buildBusy(folder: String)
+    /// A build of the index in `folder` finished, but other processes' transactions on the old index (searches reading
+    /// it) were still under way at its deadline, so it was not put in place: kept aside whole (`partialSuffix`) for the
+    /// next build to put in place (`rebuild(switchWait:)`). `MailStore.search` says it as `SearchIndexBehind`.
+    case oldIndexInUse(folder: String)
 
     /// Whether this is SQLite's `SQLITE_BUSY`: another connection holds the file (or the switch lock) past the wait.
     package var isBusy: Bool {
@@ -75,6 +79,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .buildBusy(let folder):
             "search index: another mailstore process is building the index in \(folder) (a `replay`, a `search --build-index` "
                 + "or another search) and it was not done within this one's time limit; run the command again when it ends"
+        case .oldIndexInUse(let folder):
+            "search index: the index rebuilt in \(folder) was not put in place: other mailstore processes' searches kept the old "
+                + "one in use until this one's time limit (the build is kept: the next search puts it in place); run the command "
+                + "again when they end"
         case .timedOut(let seconds):
             "search: stopped after its limit of \(String(format: "%g", seconds)) s; "
                 + "narrow the query (longer prefixes or fewer of them, fewer or rarer words, a filter such as folder: or date:) "

@@ -185,6 +185,20 @@ final class SearchCatchUpLimitTests: CLITestCase {
         XCTAssertEqual(all.count, 60)
     }
 
+    /// The store's index's switch lock file opened here with its `byte` locked (`type`: `F_WRLCK`, `F_RDLCK`; byte 0 is
+    /// the gate a swap takes, byte 1 the lock a transaction holds shared); closing the descriptor lets it go.
+    func holdSwitchLock(byte: Int, _ type: Int32, _ what: String) -> Int32 {
+        let fd = open(store + "/views/search/SWITCH", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        var lock = flock()
+        lock.l_type = Int16(type)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(byte)
+        lock.l_len = 1
+        XCTAssertEqual(fcntl(fd, F_SETLK, &lock), 0, what)
+        return fd
+    }
+
     /// A `replay` putting its rebuilt index in place (the switch lock's gate held here, as the swap holds it while it
     /// waits for the searches under way, let go after 8 s): a new search waits for it only until its limit, then exits 8
     /// saying so, live or as of a point; once it is let go, a search answers. Until the fourteenth round the search
@@ -194,16 +208,52 @@ final class SearchCatchUpLimitTests: CLITestCase {
         try importSixty()
         XCTAssertEqual(try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json")).count, 60)
         let head = try headSequence()
-        let fd = open(store + "/views/search/SWITCH", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        var gate = flock()
-        gate.l_type = Int16(F_WRLCK)
-        gate.l_whence = Int16(SEEK_SET)
-        gate.l_start = 0
-        gate.l_len = 1
-        XCTAssertEqual(fcntl(fd, F_SETLK, &gate), 0, "the gate, byte 0, as a swap takes it")
+        let fd = holdSwitchLock(byte: 0, F_WRLCK, "the gate, byte 0, as a swap takes it")
         try searchesStopAtTheLimit(while: fd, head: head, saying: "another mailstore process is putting a rebuilt search index in place",
                                    timed: false)
+    }
+
+    /// A search that has to build the index anew (the one there is another log's: a store restored from a backup) while
+    /// another process's search still reads the old one (its share of the switch lock, byte 1, held here as a reader's
+    /// transaction holds it; let go after 25 s): its finished build waits to be put in place only until its limit, then
+    /// exits 8 saying so, the build kept aside; `search --build-index` waits only up to its `--timeout` alike; once the
+    /// reader is done, a search puts the build kept aside in place and answers. Until the fifteenth round the build
+    /// waited for the readers up to 3,660 s, past `--timeout`.
+    func testABuildWaitsForTheOldIndexsReadersOnlyUntilItsLimit() throws {
+        // Another log's index: a store of five other messages, its index kept, the store made again.
+        try mailstore("init")
+        _ = try generateCorpus(CorpusOptions(messages: 5, outputDirectory: dir.file("md2"), seed: 12))
+        try mailstore("import", "--maildir", dir.file("md2"), "--account", "demo", "--quiet")
+        XCTAssertEqual(try rows(try mailstore("search", "*", "--output", "messages", "--json")).count, 5)
+        let folder = store + "/views/search", old = dir.file("old-index.sqlite")
+        try FileManager.default.moveItem(atPath: folder + "/index.sqlite", toPath: old)
+        try FileManager.default.removeItem(atPath: store)
+        try mailstore("init")
+        try importSixty()
+        if !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        try FileManager.default.copyItem(atPath: old, toPath: folder + "/index.sqlite")
+        let fd = holdSwitchLock(byte: 1, F_RDLCK, "the switch byte, shared, as a search's transaction holds it")
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 25) {
+            close(fd)
+            released.signal()
+        }
+        defer { released.wait() }
+        // A search's limit of 8 s: its build has 4 of them (the catch-up's share), its wait for the reader what is left.
+        for args in [["search", "*", "--timeout", "8", "--json"], ["search", "--build-index", "--timeout", "1"]] {
+            let r = try mailstore(args, expect: 8)
+            XCTAssertEqual(r.stdout, "", "\(args)")
+            XCTAssertTrue(r.stderr.contains("built the search index anew") && r.stderr.contains("kept the old one in use")
+                && r.stderr.contains("ran out waiting for them"), r.stderr)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/index.sqlite.partial"), "the build kept aside: \(args)")
+        }
+        released.wait()
+        released.signal()
+        let all = try rows(try mailstore("search", "*", "--output", "messages", "--limit", "1000", "--json"))
+        XCTAssertEqual(all.count, 60)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/index.sqlite.partial"), "the build kept aside put in place")
     }
 
     /// A store on a read-only filesystem with no index: the private index each search builds is built within the limit,

@@ -89,9 +89,21 @@ extension MailStore {
     /// with no time limit (`mailstore search --build-index`); returns the last event folded and the copies indexed.
     /// `progress`: events folded and to fold. Where the index's folder cannot be written, the private index built is
     /// kept for this store's searches (`privateSearchIndex`; until the fourteenth round the search built it again).
-    public func buildSearchIndex(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> (checkpoint: UInt64, documents: Int) {
+    /// `switchWait`: the longest a finished build waits for other processes' searches of the old index to end before it
+    /// is put in place (`mailstore search --timeout`; nil: 3,660 s); past it, the build is kept aside for the next one to
+    /// put in place and `SearchIndexBehind` (`oldIndexInUse`) is thrown (until the fifteenth round the wait ignored
+    /// `--timeout`).
+    public func buildSearchIndex(switchWait: Double? = nil,
+                                 progress: ((UInt64, UInt64) -> Void)? = nil) throws -> (checkpoint: UInt64, documents: Int) {
         try ViewStore.checkFolder(directory.viewsPath)
-        let index = try SearchIndex.open(folder: searchFolder, log: log, deadline: nil, progress: progress, notice: notice).index
+        let index: SearchIndex
+        do {
+            index = try SearchIndex.open(folder: searchFolder, log: log, deadline: nil, switchWait: switchWait, progress: progress,
+                                         notice: notice).index
+        } catch let e as SearchIndexError {
+            guard let behind = MailStore.searchIndexBehind(e, needed: try log.head().sequence, timeLimit: switchWait) else { throw e }
+            throw behind
+        }
         if index.isPrivate { searchIndexLock.withLock { privateSearchIndex = index } }
         return (try index.checkpoint(), try index.documentCount())
     }
@@ -251,7 +263,8 @@ extension MailStore {
 
     /// What a search says of `error` from opening its index within its time limit (`timeLimit`, seconds): a build
     /// stopped there (the store's, kept aside, or a private one, not kept), or another process's build waited for until
-    /// then, or, with a limit, a lock of the index waited for until then (`SQLITE_BUSY`: the index's waits end at the
+    /// then, or this search's build not put in place by then (other processes' searches kept the old index in use), or,
+    /// with a limit, a lock of the index waited for until then (`SQLITE_BUSY`: the index's waits end at the
     /// limit; a `replay` putting its index in place), as `SearchIndexBehind` (`needed`: the event the search needs the
     /// index through, for an error that does not say it); nil for any other error.
     static func searchIndexBehind(_ error: SearchIndexError, needed: UInt64, timeLimit: Double?) -> SearchIndexBehind? {
@@ -261,6 +274,7 @@ extension MailStore {
         case .notBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .building)
         case .privateNotBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .privateIndex)
         case .buildBusy: return SearchIndexBehind(seconds: seconds, folded: 0, needed: needed, cause: .anotherBuild)
+        case .oldIndexInUse: return SearchIndexBehind(seconds: seconds, folded: 0, needed: needed, cause: .oldIndexInUse)
         default: return nil
         }
     }

@@ -1,6 +1,7 @@
 /// A search that could not be answered within its time limit because the search index was not folded far enough:
 /// being built (missing, or not this log's) and not finished, or, for a search as of a point, not yet through that
-/// point; another process building it still, or holding it (a `replay` putting its rebuilt index in place); or a
+/// point; another process building it still, or holding it (a `replay` putting its rebuilt index in place); other
+/// processes' searches keeping the old index in use while this search's build waited to be put in place; or a
 /// private index built for this search alone not finished. What was
 /// folded into the store's index is kept (nothing is lost): the next search, or `mailstore search --build-index`, goes
 /// on from there. Of category `ErrorCategory.timedOut` (exit code 8).
@@ -17,6 +18,11 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
         /// searches wait while it waits for those under way to end), or another process writing it. Since the fourteenth
         /// round (the search had waited up to a minute past its limit).
         case inUse
+        /// This search built the index anew (it was missing, or not this log's or of this build's schema) but other
+        /// processes' searches kept the old one in use until the limit, so it was not put in place: kept aside whole,
+        /// for the next search (or `search --build-index`) to put in place. Since the fifteenth round (the wait had been
+        /// up to 3,660 s, past the limit).
+        case oldIndexInUse
         /// The store's index cannot be written (a read-only filesystem) or used as of the point searched, and the private
         /// index built for this search did not finish: it is not kept, so the next search builds it again.
         case privateIndex
@@ -24,7 +30,8 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
 
     /// The search's time limit in seconds.
     public var seconds: Double
-    /// The last event the index (or its build) has folded (0 for `Cause.anotherBuild` and `Cause.inUse`: not read).
+    /// The last event the index (or its build) has folded (0 for `Cause.anotherBuild`, `Cause.inUse` and
+    /// `Cause.oldIndexInUse`: not read).
     public var folded: UInt64
     /// The event through which the search needs it: the log's head, or the point of a search as of one.
     public var needed: UInt64
@@ -66,6 +73,10 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
             return "search: another mailstore process is putting a rebuilt search index in place (a `replay`, which waits for "
                 + "the searches under way to end while new ones wait for it) or writing the index, and \(limit) ran out waiting "
                 + "for it. Search again when it is done, or with a longer --timeout"
+        case .oldIndexInUse:
+            return "search: this search built the search index anew, but other mailstore processes' searches kept the old one "
+                + "in use and \(limit) ran out waiting for them to end to put the new one in place (it is kept: the next search "
+                + "puts it in place). Search again when they end, or with a longer --timeout"
         case .privateIndex:
             return "search: the store's search index cannot be used here (its folder cannot be written, or it is not folded "
                 + "through the point searched), so this search builds a private index of its own, and \(limit) ran out with "
