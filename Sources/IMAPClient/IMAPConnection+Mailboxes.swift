@@ -41,6 +41,18 @@ extension IMAPConnection {
         return (items, statuses)
     }
 
+    /// `STATUS mailbox (attributes)`: the items the server answers for `mailbox` (attribute names uppercased; one it
+    /// leaves out is missing). A mailbox the server refuses (NO) throws `commandFailed`.
+    package func status(_ mailbox: MailboxName, _ attributes: [StatusAttribute]) throws(IMAPClientError) -> [String: UInt64] {
+        var found: [String: UInt64]?
+        try run(.status(mailbox, attributes), name: "STATUS") { response in
+            guard case .status(let name, let items) = response, name.raw == mailbox.raw else { return false }
+            if found == nil { found = items }
+            return true
+        }
+        return found ?? [:]
+    }
+
     /// `CREATE mailbox`.
     package func create(_ mailbox: MailboxName) throws(IMAPClientError) {
         try run(.create(mailbox), name: "CREATE")

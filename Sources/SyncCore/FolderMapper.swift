@@ -111,6 +111,18 @@ package enum FolderMapper {
         return out.indices.filter { !droppedIndices.contains($0) }.map { out[$0] }
     }
 
+    /// The folder of `folders` that is the personal namespace's prefix itself, listed as a mailbox of its own (`Mail`
+    /// under `Mail/`: Dovecot lists it selectable), or nil: none listed, no prefix, or one whose root is INBOX (Courier's
+    /// `INBOX.`: the Inbox is always synced). Whether it is synced is the caller's to tell (its messages): a container
+    /// of the user's folders as a rule (Thunderbird and mbsync show it so), a mailbox when it holds mail.
+    package static func namespaceRoot(_ folders: [MappedFolder], namespacePrefix: String?) -> MappedFolder? {
+        guard let prefix = namespacePrefix, !prefix.isEmpty else { return nil }
+        return folders.first { f in
+            guard !f.mailbox.isInbox, let d = f.delimiter, !d.isEmpty else { return false }
+            return (f.path + d).utf8.elementsEqual(prefix.utf8)
+        }
+    }
+
     /// Whether the provider excludes `path` from sync, by its full name or by its name below the namespace's prefix
     /// (iCloud's `Notes` listed as `INBOX.Notes`).
     static func excludes(_ provider: Provider, _ path: String, namespacePrefix: String?, delimiter: String?) -> Bool {

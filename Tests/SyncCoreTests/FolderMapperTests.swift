@@ -289,6 +289,20 @@ final class FolderMapperTests: XCTestCase {
         XCTAssertEqual(try roles(mail)["Mail/Trash"], .custom, "without the prefix known, Mail/ is a folder of the user's")
     }
 
+    /// The personal namespace's prefix listed as a folder of its own (`Mail` under `Mail/`) is found, whose messages
+    /// tell the sync whether it is synced; none for Courier's `INBOX.` (the Inbox), without a prefix, or for a folder
+    /// that merely begins like it (`Mailing`, `Mail/Sent`).
+    func testTheNamespacesRootIsFound() throws {
+        let mail = try FolderMapper.map([item("INBOX"), item("Mailing"), item("Mail", ["\\HasChildren"]), item("Mail/Sent")],
+                                        provider: ProviderRegistry.custom, namespacePrefix: "Mail/")
+        XCTAssertEqual(FolderMapper.namespaceRoot(mail, namespacePrefix: "Mail/")?.path, "Mail")
+        XCTAssertNil(FolderMapper.namespaceRoot(mail, namespacePrefix: nil))
+        XCTAssertNil(FolderMapper.namespaceRoot(mail.filter { $0.path != "Mail" }, namespacePrefix: "Mail/"))
+        let dotted = try FolderMapper.map([item("INBOX", delimiter: "."), item("INBOX.Sent", delimiter: ".")],
+                                          provider: ProviderRegistry.custom, namespacePrefix: "INBOX.")
+        XCTAssertNil(FolderMapper.namespaceRoot(dotted, namespacePrefix: "INBOX."), "the Inbox is always synced")
+    }
+
     /// Outlook's Spanish, French, Italian and Portuguese Trash, Sent and Junk names (German and Dutch were known).
     func testOutlooksLocalizedNames() throws {
         let r = try roles([item("INBOX"), item("Elementos eliminados"), item("Elementi inviati"), item("Lixo Eletrônico")],

@@ -64,6 +64,15 @@ final class MultiProviderSyncTests: SyncTestCase {
         return false
     }
 
+    /// Runs `mailstore ARGS` (a sync, which must succeed) with the store closed here, then opens it and its views again.
+    private func syncClosed(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        views = nil
+        store = nil
+        _ = try mailstore(args, expect: 0, file: file, line: line)
+        store = try MailStore.open(at: dir.file("store"))
+        views = try store.openViews()
+    }
+
     private func roles(_ account: String) throws -> [String: FolderRole] {
         try views.catchUp()
         return Dictionary(try views.folders(account: account).map { ($0.path, $0.role) }, uniquingKeysWith: { a, _ in a })
@@ -81,14 +90,43 @@ final class MultiProviderSyncTests: SyncTestCase {
         try populate(icloud, folders: ["INBOX.Notes"], inbox: 1, withMail: ["INBOX.Notes"])
         try register("yahoo", yahoo, provider: "yahoo")
         try register("icloud", icloud, provider: "icloud")
-        views = nil
-        store = nil
-        _ = try mailstore(["sync"], expect: 0)
-        store = try MailStore.open(at: dir.file("store"))
-        views = try store.openViews()
+        try syncClosed(["sync"])
         XCTAssertEqual(try roles("yahoo")["INBOX.Bulk"], .junk)
         XCTAssertNil(try roles("icloud")["INBOX.Notes"], "iCloud's Notes is not mail")
         XCTAssertEqual(try views.syncedCount(account: "icloud", folder: "INBOX"), 1)
+    }
+
+    /// Dovecot with the personal namespace `Mail/` lists the namespace's root `Mail` as a folder (layout `prefixed`:
+    /// INBOX's own maildir under another name; `prefixed-own`: a mailbox of its own, empty here). It is the container
+    /// of the user's folders, as Thunderbird and mbsync show it: not synced while it holds no mail or only INBOX's; synced
+    /// under its name once it holds mail of its own. It had been synced always: every Inbox message a second time in
+    /// `Mail`, or an empty `Mail` beside the user's folders.
+    func testTheNamespacesRootIsSyncedOnlyWhenItHoldsMailOfItsOwn() throws {
+        let aliased = try newUser("prefixed", layout: "prefixed")
+        let own = try newUser("prefixedown", layout: "prefixed-own")
+        try populate(aliased, folders: ["Mail/Sent", "Mail/Projects"], inbox: 3, withMail: ["Mail/Projects"])
+        try populate(own, folders: ["Mail", "Mail/Sent"], inbox: 2)
+        try register("aliased", aliased, provider: "custom")
+        try register("own", own, provider: "custom")
+        try syncClosed(["sync"])
+        let aliasedRoles = try roles("aliased")
+        XCTAssertNil(aliasedRoles["Mail"], "INBOX under another name is no folder of its own: \(aliasedRoles)")
+        XCTAssertEqual(aliasedRoles["Mail/Sent"], .sent)
+        XCTAssertEqual(try views.syncedCount(account: "aliased", folder: "INBOX"), 3)
+        XCTAssertEqual(try views.syncedCount(account: "aliased", folder: "Mail/Projects"), 1)
+        XCTAssertEqual(try views.syncedCount(account: "aliased", folder: "Mail"), 0, "the Inbox's mail not synced twice")
+        let ownRoles = try roles("own")
+        XCTAssertNil(ownRoles["Mail"], "an empty root is a container: \(ownRoles)")
+        XCTAssertEqual(ownRoles["Mail/Sent"], .sent)
+        XCTAssertEqual(try views.syncedCount(account: "own", folder: "INBOX"), 2)
+        // Mail of its own in the root: synced under its name (never left out).
+        let c = try login(own)
+        _ = try c.append(to: MailboxName("Mail"), message: SyncTestCase.message("\(own.name)-root", subject: "In the root"), flags: [])
+        c.logout()
+        try syncClosed(["sync", "--account", "own"])
+        XCTAssertEqual(try roles("own")["Mail"], .custom)
+        XCTAssertEqual(try views.syncedCount(account: "own", folder: "Mail"), 1)
+        XCTAssertEqual(try views.syncedCount(account: "own", folder: "INBOX"), 2)
     }
 
     // MARK: - Several providers, one sync

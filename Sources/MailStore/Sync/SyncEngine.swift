@@ -362,10 +362,12 @@ public final class SyncEngine {
         // The provider's names and tier 3's top level are taken below the personal namespace's prefix (`INBOX.`, `Mail/`).
         let prefix: String?
         do { prefix = try conn.personalNamespacePrefix() } catch { throw SyncError.server(error) }
-        let mappedAll: [MappedFolder]
+        let listedAll: [MappedFolder]
         do {
-            mappedAll = try FolderMapper.map(items, provider: provider, namespacePrefix: prefix, noMailbox: noMailbox)
+            listedAll = try FolderMapper.map(items, provider: provider, namespacePrefix: prefix, noMailbox: noMailbox)
         } catch { throw SyncError.noEmailFolders }
+        // The prefix listed as a folder of its own (Dovecot's `Mail` under `Mail/`) is synced only when it holds mail of its own.
+        let mappedAll = try withoutNamespaceRoot(listedAll, prefix: prefix, conn: conn)
         // One folder per path, however often the server lists it (or names that map to the same path). Names equal but for
         // their Unicode form (NFC "Café", NFD "Café") are one name to Swift's strings, which the folds' tables keep them
         // in, and two names to the server and the views' keys: grouped by name as Swift's strings take it, in LIST order,
