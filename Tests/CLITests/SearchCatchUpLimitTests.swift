@@ -215,7 +215,7 @@ final class SearchCatchUpLimitTests: CLITestCase {
 
     /// A search that has to build the index anew (the one there is another log's: a store restored from a backup) while
     /// another process's search still reads the old one (its share of the switch lock, byte 1, held here as a reader's
-    /// transaction holds it; let go after 25 s): its finished build waits to be put in place only until its limit, then
+    /// transaction holds it; let go after 35 s): its finished build waits to be put in place only until its limit, then
     /// exits 8 saying so, the build kept aside; `search --build-index` waits only up to its `--timeout` alike; once the
     /// reader is done, a search puts the build kept aside in place and answers. Until the fifteenth round the build
     /// waited for the readers up to 3,660 s, past `--timeout`.
@@ -236,13 +236,14 @@ final class SearchCatchUpLimitTests: CLITestCase {
         try FileManager.default.copyItem(atPath: old, toPath: folder + "/index.sqlite")
         let fd = holdSwitchLock(byte: 1, F_RDLCK, "the switch byte, shared, as a search's transaction holds it")
         let released = DispatchSemaphore(value: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 25) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 35) {
             close(fd)
             released.signal()
         }
         defer { released.wait() }
-        // A search's limit of 8 s: its build has 4 of them (the catch-up's share), its wait for the reader what is left.
-        for args in [["search", "*", "--timeout", "8", "--json"], ["search", "--build-index", "--timeout", "1"]] {
+        // A search's limit of 16 s: its build has 8 of them (the catch-up's share: 60 messages on a loaded machine), its
+        // wait for the reader what is left, all of it before the reader lets go.
+        for args in [["search", "*", "--timeout", "16", "--json"], ["search", "--build-index", "--timeout", "1"]] {
             let r = try mailstore(args, expect: 8)
             XCTAssertEqual(r.stdout, "", "\(args)")
             XCTAssertTrue(r.stderr.contains("built the search index anew") && r.stderr.contains("kept the old one in use")
