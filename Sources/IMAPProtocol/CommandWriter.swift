@@ -54,10 +54,11 @@ struct CommandWriter {
     /// Appends a mailbox name (its wire bytes as a string).
     mutating func mailbox(_ name: MailboxName) { string(name.raw) }
 
-    /// Appends a literal, ending the current part when it is synchronizing.
-    mutating func literal(_ bytes: [UInt8]) {
+    /// Appends a literal (`~{n}`, a literal8 of RFC 4466, when `eightBit`), ending the current part when it is
+    /// synchronizing.
+    mutating func literal(_ bytes: [UInt8], eightBit: Bool = false) {
         let nonSync = literalMode.isNonSynchronizing(size: bytes.count)
-        current.append(contentsOf: "{\(bytes.count)\(nonSync ? "+" : "")}\r\n".utf8)
+        current.append(contentsOf: "\(eightBit ? "~" : ""){\(bytes.count)\(nonSync ? "+" : "")}\r\n".utf8)
         if !nonSync {
             parts.append(current)
             current = []

@@ -193,7 +193,7 @@ extension IMAPCommand {
         case .uidExpunge(let set):
             w.raw("UID EXPUNGE ")
             w.raw(try IMAPCommand.set(set))
-        case .append(let mailbox, let flags, let date, let message):
+        case .append(let mailbox, let flags, let date, let message, let utf8):
             w.raw("APPEND ")
             w.mailbox(mailbox)
             if !flags.isEmpty {
@@ -204,7 +204,13 @@ extension IMAPCommand {
                 w.raw(" \"\(date.description)\"")
             }
             w.space()
-            w.literal(message)
+            if utf8 {
+                w.raw("UTF8 (")
+                w.literal(message, eightBit: true)
+                w.raw(")")
+            } else {
+                w.literal(message)
+            }
         }
     }
 

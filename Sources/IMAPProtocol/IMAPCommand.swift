@@ -66,8 +66,9 @@ package enum IMAPCommand: Hashable, Sendable {
     case uidMove(UIDSet, to: MailboxName)
     /// `UID EXPUNGE set` (RFC 4315): expunge only these `\Deleted` messages.
     case uidExpunge(UIDSet)
-    /// `APPEND mailbox [(flags)] [date] literal`.
-    case append(to: MailboxName, flags: [String], date: InternalDate?, message: [UInt8])
+    /// `APPEND mailbox [(flags)] [date] literal`; with `utf8`, the message as `UTF8 (~{n}...)` (RFC 6855 section 4:
+    /// how a message whose header has raw UTF-8 is APPENDed once UTF8=ACCEPT is enabled).
+    case append(to: MailboxName, flags: [String], date: InternalDate?, message: [UInt8], utf8: Bool = false)
     /// `IDLE` (RFC 2177). End it with ``done``.
     case idle
     /// `DONE`: ends IDLE. It is not a tagged command; the tag is ignored.

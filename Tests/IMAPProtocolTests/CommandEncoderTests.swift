@@ -196,6 +196,17 @@ final class CommandEncoderTests: XCTestCase {
                        raw("a1 APPEND \"Drafts\" {1}\r\nx\r\n"))
     }
 
+    /// RFC 6855 section 4: a message whose header has raw UTF-8 goes as `UTF8 (~{n}...)` (a literal8 of RFC 4466),
+    /// synchronizing or with LITERAL+ as any literal.
+    func testAppendInUTF8IsALiteral8InParentheses() throws {
+        let message = raw("From: j\u{F6}rg@b\u{FC}cher.example\r\n\r\nx\r\n")
+        let command = IMAPCommand.append(to: "Sent", flags: ["\\Seen"], date: nil, message: message, utf8: true)
+        XCTAssertEqual(try command.encode(tag: "a9", literalPlus: false),
+                       [raw("a9 APPEND \"Sent\" (\\Seen) UTF8 (~{\(message.count)}\r\n"), message + raw(")\r\n")])
+        XCTAssertEqual(try command.encode(tag: "a9", literalPlus: true),
+                       [raw("a9 APPEND \"Sent\" (\\Seen) UTF8 (~{\(message.count)+}\r\n") + message + raw(")\r\n")])
+    }
+
     func testTagsAreValidated() {
         for bad in ["", "a b", "a+1", "a\r\n", "tåg", "(x)", "a\"b", "a{1}", "*"] {
             XCTAssertThrowsError(try parts(.noop, tag: bad), bad) { XCTAssertEqual($0 as? IMAPEncodingError, .invalidTag(bad)) }
