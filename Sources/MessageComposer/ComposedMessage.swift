@@ -12,6 +12,8 @@ package struct ComposedMessage: Sendable, Hashable {
     package var bccField: [UInt8]
     /// Where ``bccField`` goes in ``bytes`` (after To and Cc): an offset within the header section.
     package var bccOffset: Int
+    /// The header in seven bits when ``bytes``' header has raw UTF-8 (an address beyond ASCII), else nil.
+    package var sevenBitHeader: SevenBitHeader?
 
     /// A composed message with the given parts.
     package init(bytes: [UInt8], messageID: String, envelopeSender: String, envelopeRecipients: [String],
@@ -30,5 +32,14 @@ package struct ComposedMessage: Sendable, Hashable {
     package var filedCopy: [UInt8] {
         guard !bccField.isEmpty else { return bytes }
         return Array(bytes[..<bccOffset]) + bccField + Array(bytes[bccOffset...])
+    }
+
+    /// ``filedCopy`` with its header in seven bits (``sevenBitHeader``): what is APPENDed to a server that has not
+    /// enabled UTF8=ACCEPT. The same bytes as ``filedCopy`` when the header has no raw UTF-8. The body is unchanged
+    /// (8-bit text is allowed in an APPEND, RFC 3501 section 6.3.11). A cleared ``bccField`` leaves its Bcc out too.
+    package var sevenBitFiledCopy: [UInt8] {
+        guard let h = sevenBitHeader, h.replacing <= bytes.count else { return filedCopy }
+        let bcc = bccField.isEmpty ? [] : h.bccField
+        return Array(h.bytes[..<h.bccOffset]) + bcc + Array(h.bytes[h.bccOffset...]) + Array(bytes[h.replacing...])
     }
 }

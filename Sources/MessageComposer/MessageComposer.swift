@@ -23,41 +23,31 @@ package enum MessageComposer {
     /// `text/plain; charset=utf-8` (7bit, 8bit, quoted-printable or base64), inside `multipart/mixed` with
     /// base64 attachments when there are any (an attached message 7bit or 8bit: `attachmentPart`). Bcc recipients are
     /// in the envelope only; the copy filed in the sender's own Sent or Drafts folder (``ComposedMessage/filedCopy``)
-    /// also has them in a `Bcc` field.
+    /// also has them in a `Bcc` field. With an address beyond ASCII (the only raw UTF-8 a header gets), also that header
+    /// in seven bits (``ComposedMessage/sevenBitHeader``), for the copies filed on an IMAP server without UTF8=ACCEPT.
     ///
     /// Throws ``ComposeError`` for unusable addresses, no recipient or a bad Message-ID domain.
     package static func compose(_ draft: MessageDraft,
                                using generator: inout some RandomNumberGenerator) throws(ComposeError) -> ComposedMessage {
         try validate(draft)
         let messageID = randomHex(16, using: &generator) + "@" + draft.messageIDDomain
-        var header = HeaderWriter()
-        header.add("Date", tokens: [MessageDate.format(draft.date, timeZone: draft.timeZone)])
-        header.add("From", tokens: mailboxTokens([draft.from]))
-        if draft.to.isEmpty && draft.cc.isEmpty {
-            header.add("To", tokens: ["undisclosed-recipients:;"])
-        } else if !draft.to.isEmpty {
-            header.add("To", tokens: mailboxTokens(draft.to))
-        }
-        if !draft.cc.isEmpty { header.add("Cc", tokens: mailboxTokens(draft.cc)) }
-        // Where the filed copy's Bcc field goes: after To and Cc, as a reader expects it.
-        let bccOffset = header.bytes.count
-        let bccField = draft.bcc.isEmpty ? [] : Array(HeaderWriter.field("Bcc", tokens: mailboxTokens(draft.bcc)).utf8)
-        header.add("Subject", text: draft.subject)
-        header.add("Message-ID", tokens: ["<\(messageID)>"])
-        if let parent = draft.inReplyTo.flatMap(cleanID) { header.add("In-Reply-To", tokens: ["<\(parent)>"]) }
-        let references = draft.references.compactMap(cleanID)
-        if !references.isEmpty { header.add("References", tokens: references.map { "<\($0)>" }) }
-        header.add("MIME-Version", tokens: ["1.0"])
-
+        let addressed = addressedHeader(draft, messageID: messageID, sevenBit: false)
+        var header = addressed.header
+        // An address beyond ASCII is the only raw UTF-8 a header gets (names and the subject are encoded words): the
+        // copy for an IMAP server that has not enabled UTF8=ACCEPT gets those addresses downgraded (RFC 6857).
+        let eightBit = (draft.to + draft.cc + draft.bcc + [draft.from]).contains { !$0.email.utf8.allSatisfy { $0 < 0x80 } }
+        var sevenBit = eightBit ? addressedHeader(draft, messageID: messageID, sevenBit: true) : nil
         let text = textPart(draft.text, allowsEightBit: draft.allowsEightBit)
         var body: [UInt8]
         if draft.attachments.isEmpty {
-            text.headers.forEach { header.add($0.name, tokens: $0.tokens) }
+            text.headers.forEach { header.add($0.name, tokens: $0.tokens); sevenBit?.header.add($0.name, tokens: $0.tokens) }
             body = text.body
         } else {
             let parts = [text] + draft.attachments.map { attachmentPart($0, allowsEightBit: draft.allowsEightBit) }
             let boundary = uniqueBoundary(for: parts, using: &generator)
-            header.add("Content-Type", tokens: ["multipart/mixed;"] + MIMEParameter.tokens("boundary", boundary))
+            let contentType = ["multipart/mixed;"] + MIMEParameter.tokens("boundary", boundary)
+            header.add("Content-Type", tokens: contentType)
+            sevenBit?.header.add("Content-Type", tokens: contentType)
             body = multipartBody(parts, boundary: boundary)
         }
         var recipients: [String] = []
@@ -65,9 +55,39 @@ package enum MessageComposer {
         for address in draft.to + draft.cc + draft.bcc where seen.insert(address.normalizedEmail).inserted {
             recipients.append(address.email)
         }
-        return ComposedMessage(bytes: header.bytes + [0x0D, 0x0A] + body, messageID: messageID,
-                               envelopeSender: draft.from.email, envelopeRecipients: recipients,
-                               bccField: bccField, bccOffset: bccOffset)
+        var composed = ComposedMessage(bytes: header.bytes + [0x0D, 0x0A] + body, messageID: messageID,
+                                       envelopeSender: draft.from.email, envelopeRecipients: recipients,
+                                       bccField: addressed.bccField, bccOffset: addressed.bccOffset)
+        if let sevenBit {
+            composed.sevenBitHeader = SevenBitHeader(bytes: sevenBit.header.bytes, replacing: header.bytes.count,
+                                                     bccField: sevenBit.bccField, bccOffset: sevenBit.bccOffset)
+        }
+        return composed
+    }
+
+    /// The header fields from Date to MIME-Version (the content fields follow), where the filed copy's Bcc field goes
+    /// and that field. With `sevenBit`, addresses beyond ASCII are downgraded (``mailboxTokens(_:sevenBit:)``).
+    private static func addressedHeader(_ draft: MessageDraft, messageID: String,
+                                        sevenBit: Bool) -> (header: HeaderWriter, bccOffset: Int, bccField: [UInt8]) {
+        var header = HeaderWriter()
+        header.add("Date", tokens: [MessageDate.format(draft.date, timeZone: draft.timeZone)])
+        header.add("From", tokens: mailboxTokens([draft.from], sevenBit: sevenBit))
+        if draft.to.isEmpty && draft.cc.isEmpty {
+            header.add("To", tokens: ["undisclosed-recipients:;"])
+        } else if !draft.to.isEmpty {
+            header.add("To", tokens: mailboxTokens(draft.to, sevenBit: sevenBit))
+        }
+        if !draft.cc.isEmpty { header.add("Cc", tokens: mailboxTokens(draft.cc, sevenBit: sevenBit)) }
+        // Where the filed copy's Bcc field goes: after To and Cc, as a reader expects it.
+        let bccOffset = header.bytes.count
+        let bccField = draft.bcc.isEmpty ? [] : Array(HeaderWriter.field("Bcc", tokens: mailboxTokens(draft.bcc, sevenBit: sevenBit)).utf8)
+        header.add("Subject", text: draft.subject)
+        header.add("Message-ID", tokens: ["<\(messageID)>"])
+        if let parent = draft.inReplyTo.flatMap(cleanID) { header.add("In-Reply-To", tokens: ["<\(parent)>"]) }
+        let references = draft.references.compactMap(cleanID)
+        if !references.isEmpty { header.add("References", tokens: references.map { "<\($0)>" }) }
+        header.add("MIME-Version", tokens: ["1.0"])
+        return (header, bccOffset, bccField)
     }
 
     /// Throws unless every address is usable, there is a recipient and the Message-ID domain is a host name.
@@ -91,11 +111,20 @@ package enum MessageComposer {
     }
 
     /// Mailboxes as header tokens: `Name <address>` (or the bare address), commas between them.
-    static func mailboxTokens(_ addresses: [MailAddress]) -> [String] {
+    ///
+    /// With `sevenBit`, an address beyond ASCII (its local part or its domain) is downgraded as RFC 6857 (section 3)
+    /// says for a header without UTF-8: `Name <address>` (or the address) as encoded words that name an empty group,
+    /// `=?utf-8?B?...?= :;`. Nothing is lost (a reader decodes the name and address), but the group holds no address a
+    /// reader can reply to: only the copies filed over IMAP get it, never the bytes sent.
+    static func mailboxTokens(_ addresses: [MailAddress], sevenBit: Bool = false) -> [String] {
         var tokens: [String] = []
         for (index, address) in addresses.enumerated() {
             let phrase = HeaderWriter.phraseTokens(address.name ?? "")
             var mailbox = phrase.isEmpty ? [address.email] : phrase + ["<\(address.email)>"]
+            if sevenBit, !address.email.utf8.allSatisfy({ $0 < 0x80 }) {
+                let name = HeaderWriter.sanitized(address.name ?? "").trimmingCharacters(in: .init(charactersIn: " "))
+                mailbox = HeaderWriter.encodedWords(name.isEmpty ? address.email : "\(name) <\(address.email)>") + [":;"]
+            }
             if index < addresses.count - 1 { mailbox[mailbox.count - 1] += "," }
             tokens += mailbox
         }

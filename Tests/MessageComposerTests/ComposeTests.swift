@@ -2,6 +2,7 @@ import Foundation
 import MailParser
 import CorpusGenerator
 import MessageComposer
+import TestSupport
 import XCTest
 
 /// Messages built from drafts, read back by mailstore's parser and by Python's email package.
@@ -60,6 +61,42 @@ final class ComposeTests: ComposerTestCase {
         none.bcc = []
         let plain = try MessageComposer.compose(none, using: &generator)
         XCTAssertEqual(plain.filedCopy, plain.bytes)
+    }
+
+    /// An address beyond ASCII is the only raw UTF-8 a header gets (names and the subject are encoded words); the copy
+    /// for an IMAP server that has not enabled UTF8=ACCEPT has it downgraded as RFC 6857 says: `Name <address>` as
+    /// encoded words naming an empty group. Every other byte is the filed copy's. Until 2026-12-07 there was only the
+    /// 8-bit copy, and Cyrus wrote an X for each byte beyond ASCII (`jXXrg@bXXcher.example`).
+    func testTheSevenBitCopyDowngradesAddressesBeyondASCIIAndKeepsTheRest() throws {
+        var d = draft(subject: "Grüße", text: "Hallo Jörg,\nbis bald.\n")
+        d.to = [MailAddress(name: "Jörg Müller", email: "jörg@bücher.example"), Self.bob]
+        d.bcc = [MailAddress(name: nil, email: "zoë@example.com")]
+        var generator = SplitMix64(seed: 1)
+        let message = try MessageComposer.compose(d, using: &generator)
+        XCTAssertTrue(headerText(message.filedCopy).contains("<jörg@bücher.example>"), "the filed copy keeps the address")
+        let copy = message.sevenBitFiledCopy
+        XCTAssertTrue(headerText(copy).unicodeScalars.allSatisfy(\.isASCII), headerText(copy))
+        let body = headerText(message.filedCopy).utf8.count
+        XCTAssertEqual(Array(copy[headerText(copy).utf8.count...]), Array(message.filedCopy[body...]), "the body is the same")
+        let python = try PythonEmailOracle.read(copy)
+        XCTAssertEqual(python.subject, "Grüße")
+        XCTAssertEqual(python.from, [["Alice Example", "alice@example.com"]])
+        XCTAssertEqual(python.to, [["Bob", "bob@example.org"]])
+        XCTAssertEqual(python.cc, [["", "carol@example.net"]])
+        XCTAssertEqual(python.groups["to"], ["Jörg Müller <jörg@bücher.example>"])
+        XCTAssertEqual(python.groups["bcc"], ["zoë@example.com"])
+        XCTAssertEqual(python.text.replacingOccurrences(of: "\r\n", with: "\n"), "Hallo Jörg,\nbis bald.\n")
+        XCTAssertEqual(python.defects, [])
+        try assertWellFormed(copy, bcc: true)
+        // Without the Bcc field (a draft copy whose Bcc is not the user's), the seven-bit copy has none either.
+        var noBcc = message
+        noBcc.bccField = []
+        XCTAssertFalse(headerText(noBcc.sevenBitFiledCopy).contains("Bcc:"))
+        // A header all ASCII has no second form.
+        var again = SplitMix64(seed: 1)
+        let ascii = try MessageComposer.compose(draft(), using: &again)
+        XCTAssertNil(ascii.sevenBitHeader)
+        XCTAssertEqual(ascii.sevenBitFiledCopy, ascii.filedCopy)
     }
 
     func testNonASCIIHeadersAreEncodedWordsWithinTheLimits() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import MailParser
 import MessageComposer
+import TestSupport
 import XCTest
 
 /// Helpers shared by the composer tests: a fixed date and people, and checks every composed message must pass.

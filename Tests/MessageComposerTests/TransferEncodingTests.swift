@@ -1,6 +1,7 @@
 import Foundation
 import MailParser
 import MessageComposer
+import TestSupport
 import XCTest
 
 /// The transfer encoding each part gets: never one that the part's bytes break (RFC 2045 §2.7-2.8: no NUL in 7bit or

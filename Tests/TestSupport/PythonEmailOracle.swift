@@ -1,44 +1,46 @@
 import Foundation
-import TestSupport
 import XCTest
 
 /// What Python's `email` package (policy.default) reads from a message: the oracle the composer's
-/// output is checked against, besides mailstore's own parser.
-struct PythonEmailOracle: Decodable {
+/// output (and a copy filed on a server, read back) is checked against, besides mailstore's own parser.
+package struct PythonEmailOracle: Decodable {
     /// One attachment as Python decodes it.
-    struct File: Decodable {
+    package struct File: Decodable {
         /// `get_filename()`.
-        var filename: String?
+        package var filename: String?
         /// `get_content_type()`.
-        var type: String
+        package var type: String
         /// The decoded bytes, base64 (empty for an attached message: see `innerSubject`).
-        var data: String
+        package var data: String
         /// `get_content_charset()`.
-        var charset: String?
+        package var charset: String?
         /// The subject of an attached message (`message/rfc822`), as Python reads it.
-        var innerSubject: String?
+        package var innerSubject: String?
     }
 
     /// The decoded subject.
-    var subject: String
+    package var subject: String
     /// `From` as (display name, address) pairs.
-    var from: [[String]]
+    package var from: [[String]]
     /// `To` pairs.
-    var to: [[String]]
+    package var to: [[String]]
     /// `Cc` pairs.
-    var cc: [[String]]
+    package var cc: [[String]]
+    /// The display names of the groups in From, To, Cc and Bcc (`name:;`), by the field's name in lower case: where a
+    /// downgraded address beyond ASCII is (RFC 6857).
+    package var groups: [String: [String]]
     /// Whether a Bcc header is present.
-    var hasBcc: Bool
+    package var hasBcc: Bool
     /// `In-Reply-To`, as written.
-    var inReplyTo: String?
+    package var inReplyTo: String?
     /// `References`, as written (unfolded).
-    var references: String?
+    package var references: String?
     /// The text/plain body, decoded.
-    var text: String
+    package var text: String
     /// The attachments.
-    var attachments: [File]
+    package var attachments: [File]
     /// Every defect Python noticed, in headers and parts.
-    var defects: [String]
+    package var defects: [String]
 
     private static let script = """
     import base64, email, email.policy, json, sys
@@ -59,6 +61,8 @@ struct PythonEmailOracle: Decodable {
                 'innerSubject': str(inner['subject']) if inner is not None and inner['subject'] is not None else None}
     print(json.dumps({
         'subject': str(m['subject']), 'from': pairs('from'), 'to': pairs('to'), 'cc': pairs('cc'),
+        'groups': {n: [g.display_name for g in m[n].groups if g.display_name is not None]
+                   for n in ('from', 'to', 'cc', 'bcc') if m[n] is not None},
         'hasBcc': m['bcc'] is not None,
         'inReplyTo': str(m['in-reply-to']) if m['in-reply-to'] else None,
         'references': ' '.join(str(m['references']).split()) if m['references'] else None,
@@ -69,7 +73,7 @@ struct PythonEmailOracle: Decodable {
     """
 
     /// Python's reading of `message`.
-    static func read(_ message: [UInt8]) throws -> PythonEmailOracle {
+    package static func read(_ message: [UInt8]) throws -> PythonEmailOracle {
         let folder = TemporaryDirectory("composer-oracle")
         let path = folder.file("message.eml")
         guard FileManager.default.createFile(atPath: path, contents: Data(message)) else {
@@ -81,7 +85,7 @@ struct PythonEmailOracle: Decodable {
     }
 
     /// The decoded bytes of attachment `index`.
-    func bytes(ofAttachment index: Int) -> [UInt8] {
+    package func bytes(ofAttachment index: Int) -> [UInt8] {
         [UInt8](Data(base64Encoded: attachments[index].data) ?? Data())
     }
 }
