@@ -509,6 +509,33 @@ final class SendTests: SyncTestCase {
         XCTAssertEqual(parsed.from.first?.email, user)
     }
 
+    /// A message to an address beyond ASCII goes out with SMTPUTF8 as composed, and is filed in Sent with its header
+    /// in seven bits (RFC 6857's downgrade: the server has not enabled UTF8=ACCEPT): read back, Python's `email` finds
+    /// the subject, the names and the addresses. Until 2026-12-07 the 8-bit copy was APPENDed, and Cyrus wrote an X for
+    /// each byte beyond ASCII (`<jXXrg@bXXcher.example>`).
+    func testAnAddressBeyondASCIIIsFiledInSentReadable() throws {
+        let (d, problems) = try drafts.create(account: accountName, DraftInput(
+            to: "Jörg Müller <jörg@bücher.example>, Bob <bob@example.com>", bcc: "zoë@example.com",
+            subject: "Grüße aus Köln", body: "Hallo Jörg,\n"))
+        XCTAssertTrue(problems.isEmpty, "\(problems)")
+        let queued = try outbox.queue(d.draftID, undoDelay: 0)
+        XCTAssertEqual(try outbox.deliverWhenDue(d.draftID), .sent)
+        let (_, sent) = try XCTUnwrap(try smtp.spooledMessage(containing: queued.messageID))
+        XCTAssertTrue(String(decoding: sent, as: UTF8.self).contains("<jörg@bücher.example>"), "the bytes sent are as composed")
+        XCTAssertNil(try views.draft(id: d.draftID), "filed")
+        let copy = try XCTUnwrap(try serverCopy(messageID: queued.messageID, in: "Sent"))
+        let header = String(decoding: copy, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+        XCTAssertTrue(header.unicodeScalars.allSatisfy(\.isASCII), header)
+        let python = try PythonEmailOracle.read(copy)
+        XCTAssertEqual(python.subject, "Grüße aus Köln")
+        XCTAssertEqual(python.from.map { $0[1] }, [user])
+        XCTAssertEqual(python.to, [["Bob", "bob@example.com"]])
+        XCTAssertEqual(python.groups["to"], ["Jörg Müller <jörg@bücher.example>"])
+        XCTAssertEqual(python.groups["bcc"], ["zoë@example.com"])
+        XCTAssertEqual(python.text.replacingOccurrences(of: "\r\n", with: "\n"), "Hallo Jörg,\n")
+        XCTAssertEqual(python.defects, [])
+    }
+
     // The same through Exim, and filed in Courier-IMAP's and Cyrus IMAP's Sent folders.
 
     func testASentMessageArrivesCorrectLandsInSentAndTheDraftIsGoneOnExim() throws {
@@ -524,6 +551,7 @@ final class SendTests: SyncTestCase {
     func testAReplyHasItsSubjectThreadingAndQuoteOnExim() throws { try testAReplyHasItsSubjectThreadingAndQuote() }
     func testUndoWithinTheDelaySendsNothingOnExim() throws { try testUndoWithinTheDelaySendsNothing() }
     func testA5xxFailsWithTheReasonAnd4xxAndDropsAreRetriedOnExim() throws { try testA5xxFailsWithTheReasonAnd4xxAndDropsAreRetried() }
+    func testAnAddressBeyondASCIIIsFiledInSentReadableOnCyrus() throws { try testAnAddressBeyondASCIIIsFiledInSentReadable() }
     func testWithNoNetworkTheMessageStaysQueuedAndTheUserIsToldOnCourier() throws {
         try testWithNoNetworkTheMessageStaysQueuedAndTheUserIsTold()
     }

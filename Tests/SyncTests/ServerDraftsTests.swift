@@ -182,4 +182,29 @@ final class ServerDraftsTests: SyncTestCase {
         XCTAssertEqual(try messages("Drafts", via: c).values.map(\.message.subject), ["Retry me"])
         XCTAssertEqual(try store.draftServerState(account: accountName, draftID: d.draftID)?.attempts, 0)
     }
+
+    /// A draft to an address beyond ASCII is stored in Drafts with its header in seven bits (RFC 6857's downgrade: the
+    /// server has not enabled UTF8=ACCEPT); read back, Python's `email` finds the subject, names and addresses, and a
+    /// sync knows the copy as the draft's own. Until 2026-12-07 Cyrus wrote an X for each byte beyond ASCII.
+    func testADraftToAnAddressBeyondASCIIIsStoredReadable() throws {
+        try sync()
+        let (d, _) = try drafts.create(account: accountName, DraftInput(to: "Zoë Ärger <zoë@bücher.example>", cc: "carol@example.com",
+                                                                        subject: "Entwurf für Zoë", body: "Grüße\n"))
+        XCTAssertEqual(try store.pushDrafts(account: accountName)?.stored, 1)
+        let state = try XCTUnwrap(try store.draftServerState(account: accountName, draftID: d.draftID))
+        let messageID = try XCTUnwrap(state.copies.first?.messageID)
+        let copy = try XCTUnwrap(try serverCopy(messageID: messageID, in: "Drafts"))
+        let header = String(decoding: copy, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+        XCTAssertTrue(header.unicodeScalars.allSatisfy(\.isASCII), header)
+        let python = try PythonEmailOracle.read(copy)
+        XCTAssertEqual(python.subject, "Entwurf für Zoë")
+        XCTAssertEqual(python.groups["to"], ["Zoë Ärger <zoë@bücher.example>"])
+        XCTAssertEqual(python.cc, [["", "carol@example.com"]])
+        XCTAssertEqual(python.defects, [])
+        try sync()
+        XCTAssertEqual(try threads("Drafts"), [], "our own copy is no thread of its own")
+        XCTAssertEqual(try store.draft(id: d.draftID)?.latest.to.map(\.email), ["zoë@bücher.example"], "the draft keeps the address")
+    }
+
+    func testADraftToAnAddressBeyondASCIIIsStoredReadableOnCyrus() throws { try testADraftToAnAddressBeyondASCIIIsStoredReadable() }
 }

@@ -116,6 +116,18 @@ class SyncTestCase: XCTestCase {
         return c
     }
 
+    /// The bytes of the message with Message-ID `messageID` in the server's folder `folder` (nil when none), as the
+    /// server gives them back.
+    func serverCopy(messageID: String, in folder: String) throws -> [UInt8]? {
+        let c = try server()
+        defer { c.logout() }
+        _ = try c.select(MailboxName(path(folder)), readOnly: true)
+        guard let uid = try c.uidSearch([.header("Message-ID", messageID)]).first else { return nil }
+        var copy: [UInt8]?
+        try c.uidFetch(UIDSet(uid), [.uid, .body(.entire)]) { m in copy = m.body }
+        return copy
+    }
+
     /// A small RFC 5322 message.
     static func message(_ id: String, subject: String, from: String = "Alice <alice@example.com>", replyTo parent: String? = nil,
                         day: Int = 1, body: String = "Hello") -> [UInt8] {

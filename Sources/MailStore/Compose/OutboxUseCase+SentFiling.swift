@@ -101,7 +101,7 @@ extension OutboxUseCase {
         for attempt in 0..<max(1, min(retries, 5)) {
             if attempt > 0 { Thread.sleep(forTimeInterval: Double(1 << (attempt - 1))) }
             do {
-                try appendToSent(m.filedCopy, messageID: m.messageID, account: a, lookFirst: lookFirst || attempt > 0, discover: discover)
+                try appendToSent(m, account: a, lookFirst: lookFirst || attempt > 0, discover: discover)
                 return nil
             } catch DraftError.noSentFolder(let name) {
                 return DraftError.noSentFolder(name).description
@@ -112,10 +112,11 @@ extension OutboxUseCase {
         return why
     }
 
-    /// One APPEND to the Sent folder; the folder list is fetched (and recorded) first when the views know no Sent
+    /// One APPEND of `m`'s filed copy to the Sent folder (its header in seven bits unless the server accepts UTF-8:
+    /// ``IMAPConnection/appendFiledCopy(_:to:flags:)``); the folder list is fetched (and recorded) first when the views know no Sent
     /// folder and `discover` (else ``DraftError/noSentFolder(_:)`` before connecting). With `lookFirst`, none when Sent
     /// holds a message of `messageID` already (`UID SEARCH HEADER Message-ID`, the folder examined).
-    private func appendToSent(_ bytes: [UInt8], messageID: String, account a: AccountAdded, lookFirst: Bool, discover: Bool) throws {
+    private func appendToSent(_ m: ComposedMessage, account a: AccountAdded, lookFirst: Bool, discover: Bool) throws {
         var path = try views.folders(account: a.name).first { $0.role == .sent }?.path
         guard path != nil || discover else { throw DraftError.noSentFolder(a.name) }
         let engine = try SyncEngine(store: store, account: a)
@@ -128,9 +129,9 @@ extension OutboxUseCase {
         guard let path else { throw DraftError.noSentFolder(a.name) }
         if lookFirst {
             _ = try conn.select(MailboxName(path), readOnly: true, condstore: false)
-            if try !conn.uidSearch([.header("Message-ID", messageID)]).isEmpty { return }
+            if try !conn.uidSearch([.header("Message-ID", m.messageID)]).isEmpty { return }
         }
-        _ = try conn.append(to: MailboxName(path), message: bytes, flags: ["\\Seen"])
+        _ = try conn.appendFiledCopy(m, to: MailboxName(path), flags: ["\\Seen"])
     }
 
     /// The queuing that was sent (the last `MessageQueued` before `MessageSent`), for composing the same bytes.

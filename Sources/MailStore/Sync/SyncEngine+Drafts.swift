@@ -135,7 +135,7 @@ extension SyncEngine {
                                                    folder: folder.path, messageID: messageID))
         }
         if uid == 0 {
-            if let appended = try conn.append(to: folder.mailbox, message: composed.filedCopy, flags: ["\\Draft", "\\Seen"]) {
+            if let appended = try conn.appendFiledCopy(composed, to: folder.mailbox, flags: ["\\Draft", "\\Seen"]) {
                 (uid, validity) = (appended.uid, appended.uidValidity)
             } else {
                 let sel = try conn.select(folder.mailbox, readOnly: true, condstore: false)
