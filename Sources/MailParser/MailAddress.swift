@@ -16,9 +16,19 @@ package struct MailAddress: Sendable, Hashable, Codable {
         self.raw = raw
     }
 
-    /// The address lowercased, for comparison and de-duplication.
+    /// The address lowercased, for comparison and de-duplication where case never tells two apart (a sender, a
+    /// thread's participants, the user's own addresses). Recipients are told apart by ``mailboxKey``.
     package var normalizedEmail: String {
         email.isASCIIOnly ? ASCII.lowercased(email) : email.lowercased()
+    }
+
+    /// The address as a mail system tells mailboxes apart, for de-duplicating the recipients of a message: the local
+    /// part as written (RFC 5321 §2.4: it MUST be treated as case-sensitive, so `A@x.example` and `a@x.example` may be
+    /// two mailboxes), the domain after the last `@` in ASCII lowercase (a domain is case-insensitive; an IDN is its
+    /// A-label by then, and a letter beyond ASCII is left as written rather than taken for another).
+    package var mailboxKey: String {
+        guard let at = email.utf8.lastIndex(of: UInt8(ascii: "@")) else { return email }
+        return String(email[..<at]) + ASCII.lowercased(String(email[at...]))
     }
 
     /// Parses an address-list header value (`To`, `Cc`, `From`, ...). Groups

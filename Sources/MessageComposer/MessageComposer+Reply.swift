@@ -42,7 +42,9 @@ extension MessageComposer {
 
     /// The recipients of a reply to `parent` (RFC 5322 §3.6.3): its `Reply-To` when it has one, else its `From`;
     /// with `all`, also its `To` (in To) and its `Cc` (in Cc). `own` (the sender's addresses, compared as
-    /// ``MailAddress/normalizedEmail``) are left out, and each address comes once. A reply to the sender's own message
+    /// ``MailAddress/normalizedEmail``, case and all: they are the sender's own mailbox) are left out, and each mailbox
+    /// comes once (compared as ``MailAddress/mailboxKey``: `A@x.example` and `a@x.example` both stay, as the message
+    /// sent gives each its RCPT). A reply to the sender's own message
     /// (every author is in `own`) goes to that message's `To`, as mutt and Thunderbird do; a note to oneself (no one
     /// else at all) stays to oneself. With nobody left in To, Cc moves up.
     package static func replyRecipients(to parent: ParentMessage, all: Bool,
@@ -52,7 +54,7 @@ extension MessageComposer {
         let primary = fromSelf && !parent.to.isEmpty ? parent.to : authors
         var seen: Set<String> = []
         func others(_ list: [MailAddress]) -> [MailAddress] {
-            list.filter { !$0.email.isEmpty && !own.contains($0.normalizedEmail) && seen.insert($0.normalizedEmail).inserted }
+            list.filter { !$0.email.isEmpty && !own.contains($0.normalizedEmail) && seen.insert($0.mailboxKey).inserted }
         }
         var to = others(all ? primary + parent.to : primary)
         var cc = all ? others(parent.cc) : []
@@ -60,7 +62,7 @@ extension MessageComposer {
         if to.isEmpty {
             // Nobody but the sender: a note to oneself is answered to oneself.
             var kept: Set<String> = []
-            to = primary.filter { !$0.email.isEmpty && kept.insert($0.normalizedEmail).inserted }
+            to = primary.filter { !$0.email.isEmpty && kept.insert($0.mailboxKey).inserted }
         }
         return (to, cc)
     }

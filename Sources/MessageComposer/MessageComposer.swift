@@ -21,8 +21,9 @@ package enum MessageComposer {
     /// Composes `draft`: Date, From, To (or `undisclosed-recipients:;` when only Bcc is given), Cc,
     /// Subject, Message-ID, In-Reply-To and References when replying, MIME-Version; the text as
     /// `text/plain; charset=utf-8` (7bit, 8bit, quoted-printable or base64), inside `multipart/mixed` with
-    /// base64 attachments when there are any (an attached message 7bit or 8bit: `attachmentPart`). Bcc recipients are
-    /// in the envelope only; the copy filed in the sender's own Sent or Drafts folder (``ComposedMessage/filedCopy``)
+    /// base64 attachments when there are any (an attached message 7bit or 8bit: `attachmentPart`). The envelope names
+    /// each mailbox once (``MailAddress/mailboxKey``: the local part as written, the domain without its case). Bcc
+    /// recipients are in the envelope only; the copy filed in the sender's own Sent or Drafts folder (``ComposedMessage/filedCopy``)
     /// also has them in a `Bcc` field. With an address beyond ASCII (the only raw UTF-8 a header gets), also that header
     /// in seven bits (``ComposedMessage/sevenBitHeader``), for the copies filed on an IMAP server without UTF8=ACCEPT.
     ///
@@ -52,7 +53,8 @@ package enum MessageComposer {
         }
         var recipients: [String] = []
         var seen: Set<String> = []
-        for address in draft.to + draft.cc + draft.bcc where seen.insert(address.normalizedEmail).inserted {
+        // Each mailbox once: the local part compared as written, the domain without its case (RFC 5321 §2.4).
+        for address in draft.to + draft.cc + draft.bcc where seen.insert(address.mailboxKey).inserted {
             recipients.append(address.email)
         }
         var composed = ComposedMessage(bytes: header.bytes + [0x0D, 0x0A] + body, messageID: messageID,

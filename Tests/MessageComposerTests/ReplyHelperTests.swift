@@ -68,6 +68,15 @@ final class ReplyHelperTests: ComposerTestCase {
         XCTAssertEqual(r.cc, [])
     }
 
+    /// RFC 5321 §2.4: the local part as written, the domain (after the last `@`) in ASCII lowercase only.
+    func testAMailboxKeyKeepsTheLocalPartsCaseAndTheDomainWithoutItsASCIICase() {
+        let cases = [
+            ("A@X.Example", "A@x.example"), ("a@x.EXAMPLE", "a@x.example"), ("\"Odd@Part\"@X.example", "\"Odd@Part\"@x.example"),
+            ("Jörg@XN--BCHER-KVA.Example", "Jörg@xn--bcher-kva.example"), ("no-at-All", "no-at-All"), ("a@BÜCHER.example", "a@bÜcher.example"),
+        ]
+        for (email, key) in cases { XCTAssertEqual(MailAddress(name: nil, email: email).mailboxKey, key, email) }
+    }
+
     func testTheQuotedBodyAndTheForwardedBlock() throws {
         let parent = ParentMessage(messageID: "p@x", subject: "Plan", from: [Self.bob], to: [Self.alice], cc: [Self.carol],
                                    date: Self.date, text: "Line one\r\n\r\n> earlier quote\nlast")

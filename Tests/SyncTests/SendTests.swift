@@ -161,6 +161,36 @@ final class SendTests: SyncTestCase {
         XCTAssertEqual(named.map(\.charset), ["iso-8859-1", "shift_jis", nil], "as a reader finds them")
     }
 
+    /// RFC 5321 §2.4: a local part is case-sensitive, a domain is not. `A@x.example` and `a@X.example` are two
+    /// mailboxes and each gets its RCPT; `a@x.example` and `a@X.EXAMPLE` are one and get one (until 2026-12-07 the
+    /// whole address was compared without case, and `a@X.example` never got the message).
+    func testRecipientsDifferingInTheLocalPartsCaseGetAnRCPTEachAndInTheDomainsCaseOne() throws {
+        let (two, _) = try drafts.create(account: accountName, DraftInput(to: "A@x.example", cc: "a@X.example", subject: "Two", body: "Hi\n"))
+        let (one, _) = try drafts.create(account: accountName, DraftInput(to: "a@x.example", bcc: "a@X.EXAMPLE", subject: "One", body: "Hi\n"))
+        var envelopes: [[String]] = []
+        for d in [two, one] {
+            let queued = try outbox.queue(d.draftID, undoDelay: 0)
+            XCTAssertEqual(try outbox.deliver(d.draftID), .sent)
+            envelopes.append(try XCTUnwrap(try spooled(queued.messageID)).0.to)
+        }
+        XCTAssertEqual(envelopes, [["A@x.example", "a@X.example"], ["a@x.example"]])
+    }
+
+    /// A reply to all keeps two mailboxes that differ in the case of their local part (RFC 5321 §2.4) and one that
+    /// differs in its domain's case only once; the user's own address is left out whatever its case (their own mailbox).
+    func testAReplyToAllKeepsMailboxesDifferingInTheLocalPartsCaseAndLeavesOutTheUsersOwnInAnyCase() throws {
+        let c = try server()
+        defer { c.logout() }
+        let raw = "From: Bob <bob@example.com>\r\nTo: \(user!.uppercased())\r\nCc: A@x.example, a@X.example, a@x.EXAMPLE\r\n"
+            + "Subject: Cases\r\nDate: 02 Mar 2026 10:00:00 +0000\r\nMessage-ID: <cases@example.com>\r\n\r\nWho is who?\r\n"
+        _ = try c.append(to: MailboxName("INBOX"), message: Array(raw.utf8), flags: [])
+        try sync()
+        let original = try XCTUnwrap(try views.syncedCopies(account: accountName, folder: "INBOX").values.first).emailID
+        let (all, _) = try drafts.create(account: accountName, DraftInput(body: "Both.", replyTo: original, replyAll: true))
+        XCTAssertEqual(all.to.map(\.email), ["bob@example.com"])
+        XCTAssertEqual(all.cc.map(\.email), ["A@x.example", "a@X.example"])
+    }
+
     func testAReplyHasItsSubjectThreadingAndQuote() throws {
         let c = try server()
         defer { c.logout() }
