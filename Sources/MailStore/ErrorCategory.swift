@@ -42,7 +42,7 @@ public enum ErrorCategory: Sendable, Equatable {
              is SMTPClientError: self = .server
         case DraftError.notFound, DraftError.noAccount, DraftError.originalNotFound: self = .notFound
         case DraftError.noSMTP: self = .configuration
-        case DraftError.unreadableAttachment: self = .invalidInput
+        case DraftError.unreadableAttachment, DraftError.ambiguousDetach, DraftError.noAttachmentAt: self = .invalidInput
         case DraftError.attachmentMissing: self = .data
         case DraftError.offline: self = .server
         case is DraftError: self = .refused

@@ -114,13 +114,17 @@ struct DraftEditCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The draft id.") var draft: String
     @OptionGroup var fields: DraftFields
-    @Option(help: ArgumentHelp("Remove an attachment by file name (repeatable).", valueName: "name")) var detach: [String] = []
+    @Option(help: ArgumentHelp("Remove the attachment of this file name (repeatable); when several have it, choose with --detach-at.",
+                               valueName: "name")) var detach: [String] = []
+    @Option(help: ArgumentHelp("Remove the attachment at this position, 1-based as `draft show` lists them (repeatable).",
+                               valueName: "n")) var detachAt: [Int] = []
     @OptionGroup var push: DraftPushOption
 
     func run() throws {
         try CLIExit.run {
             var input = try fields.input()
             input.detach = detach
+            input.detachAt = detachAt
             let store = try storeOptions.open()
             let (saved, problems) = try DraftsUseCase(store: store).edit(draft, input)
             if push.push, let account = try store.draft(id: draft)?.account { try push.run(store, account: account) }
@@ -151,11 +155,13 @@ struct DraftShowCommand: ParsableCommand {
             Terminal.print("Server: " + DraftPushOption.serverLine(try store.draftServerState(account: d.account, draftID: p.draftID),
                                                                version: p.draftVersion))
             Terminal.print("To: \(list(p.to))")
-            if !p.cc.isEmpty { print("Cc: \(list(p.cc))") }
-            if !p.bcc.isEmpty { print("Bcc: \(list(p.bcc))") }
+            if !p.cc.isEmpty { Terminal.print("Cc: \(list(p.cc))") }
+            if !p.bcc.isEmpty { Terminal.print("Bcc: \(list(p.bcc))") }
             Terminal.print("Subject: \(p.subject)")
-            if let r = p.inReplyTo { print("In-Reply-To: <\(r)>") }
-            for a in p.attachments { print("Attachment: \(a.filename) (\(a.mimeType), \(a.size) bytes)") }
+            if let r = p.inReplyTo { Terminal.print("In-Reply-To: <\(r)>") }
+            // Names (and types) can come from mail (a forward's): sanitised, one line each, in the list's order, which
+            // `edit --detach-at` counts in.
+            for a in p.attachments { Terminal.print("Attachment: \(a.filename) (\(a.mimeType), \(a.size) bytes)") }
             Terminal.print("")
             Terminal.printBlock(p.body)
             for problem in DraftsUseCase(store: store).problems(p) { Terminal.note("not sendable yet: \(problem)") }

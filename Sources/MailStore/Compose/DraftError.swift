@@ -36,6 +36,11 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
     /// Another process (its pid when known) still holds the draft's send claim (`SendClaim`): it is finishing a send of
     /// it (recording the outcome, or noticing it was taken back). Nothing was queued.
     case claimed(String, Int32?)
+    /// A name to detach that several of the draft's attachments have (the name, the positions and sizes of the first
+    /// `DraftsUseCase.maxDetachCandidatesListed`, how many have it): which one to remove is said by its position.
+    case ambiguousDetach(String, positions: [Int], sizes: [UInt64], count: Int)
+    /// A position to detach that the draft's list does not have (the position, how many attachments the draft has).
+    case noAttachmentAt(Int, count: Int)
 
     public var description: String {
         switch self {
@@ -70,6 +75,15 @@ public enum DraftError: Error, CustomStringConvertible, Equatable {
         case .claimed(let d, let pid):
             "another process\(pid.map { " (pid \($0))" } ?? "") is still sending draft \(d) (finishing an earlier send of it): nothing was "
                 + "queued; run it again when that process has ended (`mailstore outbox` shows the message)"
+        case .ambiguousDetach(let name, let positions, let sizes, let count):
+            "nothing was saved: \(count) of the draft's attachments are named \"\(TerminalSanitiser.line(name))\" ("
+                + zip(positions, sizes).map { "#\($0) \($1) bytes" }.joined(separator: ", ")
+                + (count > positions.count ? ", and \(count - positions.count) more" : "")
+                + "); say which one to remove by its position, `--detach-at N` (1-based, as `mailstore draft show DRAFT` lists the "
+                + "attachments), e.g. `--detach-at \(positions.first ?? 1)`"
+        case .noAttachmentAt(let position, let count):
+            "nothing was saved: the draft has no attachment #\(position) ("
+                + (count == 0 ? "it has none" : count == 1 ? "it has one, #1" : "they are #1 to #\(count)") + ", as `mailstore draft show DRAFT` lists them)"
         case .offline(let why): "no network (\(why)): the message stays queued; `mailstore outbox send` or `sync --watch` sends it when the server can be reached"
         }
     }

@@ -7,8 +7,11 @@ public struct DraftInput: Sendable {
     public var body: String?
     /// Files to attach.
     public var attach: [String] = []
-    /// Attachment file names to drop.
+    /// Attachment file names to drop, each the name of one attachment (`DraftsUseCase.edit` refuses a name several
+    /// share: `DraftError.ambiguousDetach`).
     public var detach: [String] = []
+    /// Attachment positions to drop: 1-based, in the order of the draft's list (as `draft show` lists them).
+    public var detachAt: [Int] = []
     /// An email id to reply to (subject "Re:", In-Reply-To, References, the original quoted below).
     public var replyTo: String?
     /// With `replyTo`: reply to all (the original's Reply-To or From and its To in To, its Cc in Cc, the account's own
@@ -18,7 +21,7 @@ public struct DraftInput: Sendable {
     public var forward: String?
 
     public init(to: String? = nil, cc: String? = nil, bcc: String? = nil, subject: String? = nil, body: String? = nil,
-                attach: [String] = [], detach: [String] = [], replyTo: String? = nil, replyAll: Bool = false,
+                attach: [String] = [], detach: [String] = [], detachAt: [Int] = [], replyTo: String? = nil, replyAll: Bool = false,
                 forward: String? = nil) {
         self.to = to
         self.cc = cc
@@ -27,6 +30,7 @@ public struct DraftInput: Sendable {
         self.body = body
         self.attach = attach
         self.detach = detach
+        self.detachAt = detachAt
         self.replyTo = replyTo
         self.replyAll = replyAll
         self.forward = forward

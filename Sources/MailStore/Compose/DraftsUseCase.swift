@@ -74,7 +74,8 @@ public struct DraftsUseCase {
         return (draft, subjectNote + carried.problems + aliasNotes + problems)
     }
 
-    /// Saves the next version of a draft with `input`'s changes. The version is written only if the draft's stream
+    /// Saves the next version of a draft with `input`'s changes (its attachments detached by name or position:
+    /// `detaching`, which refuses a name several have). The version is written only if the draft's stream
     /// is still as it was read (optimistic concurrency): two processes editing one draft at once each save a version
     /// of their own, in order, neither lost (without the check, eight at once wrote versions 1,2,2,2,3,3,4,4,3). A draft
     /// in the outbox is not edited (`DraftError.inOutbox`): the version queued is the one sent.
@@ -135,10 +136,7 @@ public struct DraftsUseCase {
         d.bcc = parse(input.bcc, .bcc, d.bcc)
         if let s = input.subject { d.subject = s }
         if let b = input.body { d.body = b }
-        for name in input.detach where !d.attachments.contains(where: { $0.filename == name }) {
-            problems.append("--detach \(name): the draft has no attachment of that name")
-        }
-        d.attachments.removeAll { input.detach.contains($0.filename) }
+        d.attachments = try Self.detaching(input, from: d.attachments, problems: &problems)
         var blobs = carried
         var attached = d.attachments.reduce(UInt64(0)) { $0 &+ $1.size }
         try Self.checkDraft(recipients: d.to.count + d.cc.count + d.bcc.count, attachments: d.attachments.count + input.attach.count,
