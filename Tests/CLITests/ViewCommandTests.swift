@@ -163,10 +163,11 @@ final class ViewCommandTests: CLITestCase {
     }
 
     /// The dedup and contacts views page as the thread list does: `--limit` rows, `more: --cursor X` on stderr,
-    /// and the pages followed to the end are `--all`, line for line, each row once.
+    /// and the pages followed to the end are `--all`, line for line, each row once. (The corpus's ~25 duplicates are
+    /// paged 2 at a time, its ~330 contacts 7 at a time: dozens of cursors each, not one `mailstore` run per 2 contacts.)
     func testDedupAndContactsPageByCursorToWhatAllPrints() throws {
         try importGenerated(600)
-        for view in ["dedup", "contacts"] {
+        for (view, limit) in [("dedup", 2), ("contacts", 7)] {
             let all = try mailstore("project", "--view", view, "--account", "demo", "--all").stdout
             let rows = all.split(separator: "\n").filter { !$0.hasPrefix("Contacts of") }
             XCTAssertGreaterThan(rows.count, 5, "\(view): \(all)")
@@ -174,14 +175,15 @@ final class ViewCommandTests: CLITestCase {
             var cursor: String?
             var pages = 0
             repeat {
-                let r = try mailstore(["project", "--view", view, "--account", "demo", "--limit", "2"] + (cursor.map { ["--cursor", $0] } ?? []))
+                let r = try mailstore(["project", "--view", view, "--account", "demo", "--limit", String(limit)] + (cursor.map { ["--cursor", $0] } ?? []))
                 let lines = r.stdout.split(separator: "\n").filter { !$0.hasPrefix("Contacts of") && !$0.hasPrefix("(no message") }
-                XCTAssertLessThanOrEqual(lines.count, 2, r.stdout)
+                XCTAssertLessThanOrEqual(lines.count, limit, r.stdout)
                 paged += lines
                 cursor = r.stderr.split(separator: "\n").first { $0.hasPrefix("more: --cursor ") }.map { String($0.dropFirst("more: --cursor ".count)) }
                 pages += 1
             } while cursor != nil && pages < 1_000
             XCTAssertEqual(paged, rows, view)
+            XCTAssertGreaterThan(pages, 10, "\(view): many pages, many cursors")
             let first = try mailstore("project", "--view", view, "--account", "demo", "--json")
             let obj = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8))
             let count = view == "dedup" ? (obj as? [Any])?.count : ((obj as? [[String: Any]])?.first?["contacts"] as? [Any])?.count
@@ -257,9 +259,22 @@ final class ViewCommandTests: CLITestCase {
         XCTAssertTrue(bad.stderr.contains("'soon' is neither a sequence number nor a time") && bad.stderr.contains("YYYY-MM-DDTHH:MM"), bad.stderr)
     }
 
+    /// Kills `p` (SIGKILL) once `seen` names what it made (checked every 5 ms, for at most 10 s) or it ended, and waits
+    /// for it: what `seen` named, nil when it was never seen.
+    private func killed(_ p: Process, once seen: () -> String?) -> String? {
+        var found: String?
+        for _ in 0..<2_000 where found == nil && p.isRunning {
+            found = seen()
+            if found == nil { usleep(5_000) }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        return found
+    }
+
     /// A replay killed midway leaves the old views serving; the rerun completes and verify --views is clean.
     func testReplayKilledMidwayKeepsTheOldViews() throws {
-        try importGenerated(3000)
+        try importGenerated(600)
         try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "1")
         let current = try String(contentsOfFile: store + "/views/CURRENT", encoding: .utf8)
         var env = ProcessInfo.processInfo.environment
@@ -270,10 +285,15 @@ final class ViewCommandTests: CLITestCase {
         p.environment = env
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        usleep(400_000)
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        // Killed once it has written into the generation it builds (`views/gen-N.building`): midway, whatever the
+        // machine's speed (a sleep needed a corpus big enough that it still ran on a fast one).
+        func building() -> String? {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: store + "/views")) ?? []
+            return names.first { $0.hasSuffix(".building") && FileManager.default.fileExists(atPath: store + "/views/" + $0 + "/data.mdb") }
+        }
+        let seen = killed(p, once: building)
         XCTAssertEqual(p.terminationReason, .uncaughtSignal, "the replay was still running when killed")
+        XCTAssertNotNil(seen, "no generation seen building in \(store)/views")
         XCTAssertEqual(try String(contentsOfFile: store + "/views/CURRENT", encoding: .utf8), current)
         let served = try mailstore("project", "--view", "threads", "--account", "demo", "--limit", "3")
         XCTAssertEqual(served.stdout.split(separator: "\n").count, 3)
@@ -285,7 +305,7 @@ final class ViewCommandTests: CLITestCase {
     /// `verify --views` rebuilds in the store's `scratch/` folder, not in `$TMPDIR` (the rebuilt views and index are
     /// a copy of the store's mail); one killed midway leaves its folder there, and the next run removes it.
     func testVerifyViewsWorksInTheStoresScratchFolderAndWhatAKilledOneLeftGoes() throws {
-        try importGenerated(3000)
+        try importGenerated(600)
         let tmp = dir.file("tmp")
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         let scratch = store + "/scratch"
@@ -304,13 +324,7 @@ final class ViewCommandTests: CLITestCase {
             return names.first { $0.hasPrefix("verify-") && !$0.hasSuffix(".lock")
                 && FileManager.default.fileExists(atPath: scratch + "/" + $0 + "/views/data.mdb") }
         }
-        var left: String?
-        for _ in 0..<2_000 where left == nil && p.isRunning {
-            left = rebuilding()
-            if left == nil { usleep(5_000) }
-        }
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        let left = killed(p, once: rebuilding)
         XCTAssertEqual(p.terminationReason, .uncaughtSignal, "verify --views was still running when killed")
         let name = try XCTUnwrap(left, "no rebuild seen in \(scratch)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: scratch + "/" + name + "/views/data.mdb"))
