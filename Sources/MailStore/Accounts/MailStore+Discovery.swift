@@ -1,5 +1,6 @@
 import EventModel
 import Foundation
+import MailParser
 import Projections
 import SyncCore
 
