@@ -1,4 +1,5 @@
 import EventModel
+import MailParser
 
 /// The contacts view for recipient autocomplete: every From, To and Cc address of an account's mail with
 /// its name, frequency, recency and whether they wrote, and a prefix index over the address, its local part
@@ -27,8 +28,10 @@ package final class ContactsProjector: Projector {
     /// adds no contact (spammers had been offered as recipients, ranked as people who wrote). 18: how many messages in
     /// Sent-role folders each contact sent (`Contact.wroteAs`): the user's own addresses, offered last. 19: name words
     /// in the indexed form (`IndexedText`: composed, Greek without its marks, ё as е), as a prefix typed is: a name
-    /// written decomposed ("Jose\u{301}") or in Greek with accents was completed by nothing typed the other way.
-    package static let schemaVersion: UInt32 = 19
+    /// written decomposed ("Jose\u{301}") or in Greek with accents was completed by nothing typed the other way. 20: an
+    /// address at an internationalised domain also found as people read it (`readableTokens`): "bü" and "user@bü" complete
+    /// `user@xn--bcher-kva.example`, which had been completed only by its A-label.
+    package static let schemaVersion: UInt32 = 20
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -162,8 +165,9 @@ package final class ContactsProjector: Projector {
     /// (a prefix typed is only lowercased and brought to that form, so "franç" does not complete a "Francois" written
     /// without). A non-ASCII name is first brought to the indexed form (`IndexedText`; schema 19), as the search
     /// index's text and a prefix typed are: "José" written decomposed, "Παπαδόπουλος" found by "παπαδοπ". The address
-    /// token also finds the local part: every prefix of it starts the address. ASCII names take a byte path that
-    /// gives the same words as the Unicode one.
+    /// token also finds the local part: every prefix of it starts the address. An address at an internationalised
+    /// domain also gives the tokens of `readableTokens` (schema 20). ASCII names take a byte path that gives the same
+    /// words as the Unicode one.
     package static func tokens(name: String?, address: String) -> Set<String> {
         var out = Set<String>()
         forEachToken(name: name, address: address) { out.insert($0); return true }
@@ -173,7 +177,7 @@ package final class ContactsProjector: Projector {
     /// Calls `body` with each of the tokens `tokens(name:address:)` gives (the address first; a token may come more
     /// than once), until it returns false: a check that needs some of them builds no set of them all.
     package static func forEachToken(name: String?, address: String, _ body: (String) -> Bool) {
-        guard body(IndexedText.form(address.folded)), var name, !name.isEmpty else { return }
+        guard body(IndexedText.form(address.folded)), readableTokens(address, body), var name, !name.isEmpty else { return }
         var words = 0
         var going = true
         let ascii = name.withUTF8 { buf -> Bool in
@@ -199,6 +203,27 @@ package final class ContactsProjector: Projector {
             guard body(word) else { return }
             if let plain = DiacriticFold.removingDiacritics(word), !body(plain) { return }
         }
+    }
+
+    /// The most labels of a domain indexed as words (`readableTokens`): a domain holds up to 42 A-labels.
+    package static let maxDomainWords = 4
+
+    /// Calls `body` with the tokens of an address at an internationalised domain (schema 20): the address with its
+    /// A-labels as people read them (`IDNA.unicodeEmail`, under its safety rules) and each label so decoded (at most
+    /// `maxDomainWords`), as a name word is, also without diacritics: "bü", "buch" and "user@bü" complete
+    /// `user@xn--bcher-kva.example`. Nothing for any other address (one scan of its bytes for `xn--`). False when `body`
+    /// asked to stop.
+    static func readableTokens(_ address: String, _ body: (String) -> Bool) -> Bool {
+        let shown = IDNA.unicodeEmail(address)
+        guard shown != address, let at = shown.lastIndex(of: "@") else { return true }
+        guard body(IndexedText.form(shown.folded)) else { return false }
+        let labels = shown[shown.index(after: at)...].split(separator: ".").filter { !$0.utf8.allSatisfy { $0 < 0x80 } }
+        for label in labels.prefix(maxDomainWords) {
+            let word = IndexedText.form(String(label).folded)
+            guard body(word) else { return false }
+            if let plain = DiacriticFold.removingDiacritics(word), !body(plain) { return false }
+        }
+        return true
     }
 
     /// Whether `token` has a best list of its own (`words`): a name word (an address token has an @) of more than
