@@ -117,9 +117,15 @@ struct SearchDocument: Equatable {
         text.append(EscapeSequence.removed(from: s))
     }
 
-    /// Names and addresses, one per line, for the full-text columns.
+    /// Names and addresses, one per line, for the full-text columns. An address at an internationalised domain is
+    /// followed by its form as people read it (`IDNA.unicodeEmail`; schema 12), so `from:bücher` and
+    /// `from:xn--bcher-kva` both find `user@xn--bcher-kva.example`.
     static func addresses(_ list: [EmailAddress]) -> String {
-        list.map { a in a.name.map { $0.isEmpty ? a.email : $0 + " " + a.email } ?? a.email }.joined(separator: "\n")
+        list.map { a in
+            let shown = IDNA.unicodeEmail(a.email)
+            let email = shown == a.email ? a.email : a.email + " " + shown
+            return a.name.map { $0.isEmpty ? email : $0 + " " + email } ?? email
+        }.joined(separator: "\n")
     }
 
     /// `name US email RS` per address (unit and record separators cannot appear in decoded headers' use here).
