@@ -53,7 +53,7 @@ struct ContactListing {
 
     /// A contact's line for a terminal (sanitised).
     static func line(_ c: Contact) -> String {
-        "  " + ThreadRow.fit(EmailAddress(name: c.name, email: c.address).displayed, 48)
+        "  " + ThreadRow.fit(EmailAddress(name: c.name, email: c.address).readable.displayed, 48)
             + "  \(Counted.of(c.count, "message")), \(c.sent) from them, last \(c.lastSeen.iso8601)"
     }
 }

@@ -150,7 +150,7 @@ struct DraftShowCommand: ParsableCommand {
                 return print(JSONText.string(try e.encode(d.latest)))
             }
             let p = d.latest
-            func list(_ a: [EmailAddress]) -> String { a.map(\.displayed).joined(separator: ", ") }
+            func list(_ a: [EmailAddress]) -> String { a.map(\.readable.displayed).joined(separator: ", ") }
             Terminal.print("Draft \(p.draftID), version \(p.draftVersion), \(state), account \(d.account)")
             Terminal.print("Server: " + DraftPushOption.serverLine(try store.draftServerState(account: d.account, draftID: p.draftID),
                                                                version: p.draftVersion))

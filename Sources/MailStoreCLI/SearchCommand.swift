@@ -156,7 +156,7 @@ struct SearchCommand: ParsableCommand {
         }
         let width = Terminal.stdoutIsTTY ? Terminal.width : 120
         for r in rows {
-            let who = r.participants.first.map { ThreadRow.shownName($0.name) ?? $0.email } ?? "Unknown"
+            let who = r.participants.first.map { ThreadRow.shownName($0.name) ?? $0.readable.email } ?? "Unknown"
             let count = r.messageCount > 1 ? " (\(r.messageIds.count)/\(r.messageCount))" : ""
             let marks = (r.unread ? "●" : " ") + (r.starred ? "★" : " ")
             let date = String(r.date.prefix(10))

@@ -261,7 +261,7 @@ struct ContactsCompleteCommand: ParsableCommand {
             e.outputFormatting = [.sortedKeys]
             for c in try store.completeContacts(account: a, prefix: prefix, limit: limit) {
                 if json { print(JSONText.string(try e.encode(c))); continue }
-                Terminal.print(EmailAddress(name: c.name, email: c.address).displayed + "  (\(Counted.of(c.count, "message")), \(c.sent) from them)")
+                Terminal.print(EmailAddress(name: c.name, email: c.address).readable.displayed + "  (\(Counted.of(c.count, "message")), \(c.sent) from them)")
             }
         }
     }

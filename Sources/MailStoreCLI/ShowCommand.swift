@@ -58,7 +58,7 @@ struct ShowCommand: ParsableCommand {
                 return
             }
             let p = received.payload
-            func list(_ a: [EmailAddress]) -> String { a.map(\.displayed).joined(separator: ", ") }
+            func list(_ a: [EmailAddress]) -> String { a.map(\.readable.displayed).joined(separator: ", ") }
             Terminal.print("Email:       \(p.emailID)  (seq \(received.event.envelope.sequence), account \(received.event.envelope.account))")
             // Where it is and its flags now (actions and syncs since), and how it came when that differs.
             let now = try store.currentState(ofEmail: p.emailID)

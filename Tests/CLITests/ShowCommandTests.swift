@@ -102,4 +102,24 @@ final class ShowCommandTests: CLITestCase {
         XCTAssertTrue(out.hasSuffix("\n[the text goes on past 1 MiB: `mailstore show --raw \(id)` prints the whole message]\n"), String(out.suffix(300)))
         XCTAssertFalse(out.contains("\u{FFFD}"), "cut at a character's end")
     }
+
+    /// An internationalised domain shows as people read it (`bücher`), in `show` and in `contacts complete`, which `bü`
+    /// finds; a label the display rules keep (Latin mixed with Cyrillic) shows as mail wrote it; JSON keeps the address
+    /// exact. A search finds the address by either form.
+    func testAnInternationalisedDomainShowsAsPeopleReadIt() throws {
+        let ids = try importMessages([("books", "Cc: Bob <bob@xn--bcher-kva.example>, Eve <eve@xn--pypal-4ve.example>\n", "the order")])
+        let id = try XCTUnwrap(ids["books"])
+        let shown = try mailstore("show", id).stdout
+        XCTAssertTrue(shown.contains("Bob <bob@bücher.example>, Eve <eve@xn--pypal-4ve.example>"), shown)
+        let json = try mailstore("show", id, "--json").stdout
+        XCTAssertTrue(json.contains("bob@xn--bcher-kva.example") && !json.contains("bücher"), json)
+        let completed = try mailstore("contacts", "complete", "bü").stdout
+        XCTAssertTrue(completed.hasPrefix("Bob <bob@bücher.example>  ("), completed)
+        let completedJSON = try mailstore("contacts", "complete", "bü", "--json").stdout
+        XCTAssertTrue(completedJSON.contains("bob@xn--bcher-kva.example"), completedJSON)
+        for query in ["cc:bücher", "cc:xn--bcher-kva"] {
+            XCTAssertTrue(try mailstore("search", query).stdout.contains("books"), query)
+        }
+        XCTAssertFalse(try mailstore("search", "cc:pаypal").stdout.contains("books"))
+    }
 }
