@@ -95,14 +95,23 @@ extension IMAPConnection {
     package static let notExpunged = "NOT EXPUNGED"
 
     /// Expunges exactly `set` (those of it marked `\Deleted`) from the selected folder: `UID EXPUNGE` with UIDPLUS;
-    /// without it a plain `EXPUNGE`, only when `UID SEARCH DELETED` finds no other message marked `\Deleted` there
-    /// (another client marking one between the search and the EXPUNGE loses it: the one race left). Returns false
-    /// when nothing was sent because others are marked too: the caller's messages stay marked.
+    /// without it a plain `EXPUNGE`, only when `UID SEARCH DELETED` finds no other message marked `\Deleted` there.
+    /// Returns false when nothing was sent because others are marked too: the caller's messages stay marked.
+    ///
+    /// The race left without UIDPLUS, which no IMAP4rev1 command closes: a message another client marks `\Deleted`
+    /// (or appends marked) in the same folder after the server has run the `UID SEARCH DELETED` and before it runs
+    /// the `EXPUNGE` is expunged with the caller's. That window is one round trip: the search's reply travelling to
+    /// this client and the `EXPUNGE` travelling back. Nothing else is sent between the two commands (the EXPUNGE is
+    /// written as soon as the search's tagged OK is read and its UIDs compared with `set`); callers mark their
+    /// messages before calling, so the window does not hold their STORE either. (The other client's mark is its
+    /// request to have the message expunged at its next EXPUNGE or CLOSE, so what the window loses is a message
+    /// that client had asked to remove, though sooner than it chose.)
     package func expungeOnly(_ set: UIDSet) throws(IMAPClientError) -> Bool {
         if has("UIDPLUS") {
             try uidExpunge(set)
             return true
         }
+        // From here to the EXPUNGE nothing else goes to the server: the window above is the search's round trip.
         let marked = try uidSearch([.deleted])
         guard !marked.isEmpty else { return true }
         guard marked.allSatisfy({ set.contains($0) }) else { return false }

@@ -35,11 +35,13 @@ struct ActionsCommand: ParsableCommand {
     }
 
     /// One action as a line of text (its retry time `now (recorded TIME, ahead of this clock)` when it lies more than an
-    /// hour ahead, ``RecordedTime``: a write-back takes it now).
+    /// hour ahead, ``RecordedTime``: a write-back takes it now). An action with nothing pending has no retry to show: the
+    /// time its last failure recorded is past use (a move given up after failed attempts showed "retry at" one).
     static func line(_ r: ActionRecord) -> String {
         let counts = "\(r.pending.count) pending, \(r.applied.count) applied, \(r.rejected.count) refused"
+        let retry = r.pending.isEmpty ? nil : r.retryAt
         return "\(r.id)  \(r.kind.rawValue)  \(r.state)  threads \(r.threadIDs.joined(separator: ","))  (\(counts))"
-            + (r.lastError.map { "  reason: \($0)" } ?? "") + (r.retryAt.map { "  retry " + RecordedTime.at($0) } ?? "")
+            + (r.lastError.map { "  reason: \($0)" } ?? "") + (retry.map { "  retry " + RecordedTime.at($0) } ?? "")
     }
 
     /// The JSON form of an action.

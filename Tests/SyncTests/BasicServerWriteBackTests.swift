@@ -104,4 +104,73 @@ final class BasicServerWriteBackTests: SyncTestCase {
         XCTAssertEqual(try uids(of: "d1", in: "INBOX", via: c).count, 1, "the other message kept")
         XCTAssertEqual(try store.failedActions(account: accountName).count, 0)
     }
+
+    /// Another client marks a message `\Deleted` and keeps it so: the move waits for its retries up to the bound
+    /// (``SyncEngine/maxUnexpungedAttempts``, failures counted), copying once, then is given up: its mark taken away, the
+    /// copy refused and reverted in the views (which match the server again), `actions --failed` saying why with no retry
+    /// time, and no write-back after it sends it again; syncs bring new mail all along. (It had been retried without end.)
+    func testAMoveBlockedByAnotherClientsMarkIsGivenUpAtTheBoundAndRevertedInTheViews() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(["g0", "g1", "g2"], deleted: ["g1"], via: c)
+        let archive = try actions.archiveThreads(ids: [try thread("g0")])
+        let first = try sync()
+        XCTAssertEqual(first.actions.failed, 1, "attempt 1 waits: \(first.actions)")
+        let e = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
+        defer { e.disconnect() }
+        let bound = SyncEngine.maxUnexpungedAttempts
+        for attempt in 2..<bound {
+            let retry = try e.writeBack(force: [archive.description])
+            XCTAssertEqual(retry.failed, 1, "attempt \(attempt) still waits: \(retry)")
+            XCTAssertEqual(retry.rejected, 0, "attempt \(attempt): \(retry)")
+            if attempt == bound / 2 {
+                // Syncs go on meanwhile and bring new mail.
+                try fill("INBOX", [(id: "g3", subject: "Basic g3", parent: nil, flags: [])], via: c)
+                try mailstore(["sync", "--quiet"])
+                try views.catchUp()
+                XCTAssertFalse(try views.copies(account: accountName, messageID: "g3@example.com").isEmpty, "new mail fetched")
+            }
+        }
+        try views.catchUp()
+        XCTAssertEqual(try views.action(id: archive.description)?.attempts, bound - 1)
+        XCTAssertEqual(try views.action(id: archive.description)?.state, "failed")
+        let email = try XCTUnwrap(try views.action(id: archive.description)?.targets.first?.emailID)
+        XCTAssertEqual(try viewFolder(email), "Archive", "archived in the views while it waits")
+
+        let last = try e.writeBack(force: [archive.description])
+        XCTAssertEqual(last.rejected, 1, "attempt \(bound) gives up: \(last)")
+        XCTAssertEqual(last.failed, 0, "\(last)")
+        XCTAssertEqual(last.problems.map(\.retrying), [false], "\(last.problems)")
+        // The server: the message stays in the Inbox without the mark, its one copy in the Archive, the other's mark kept.
+        XCTAssertEqual(try uids(of: "g0", in: "Archive", via: c).count, 1, "copied once in all the attempts")
+        let inbox = try serverFlags("INBOX", via: c)
+        let g0 = try XCTUnwrap(try uids(of: "g0", in: "INBOX", via: c).first, "g0 stays in the Inbox")
+        let g1 = try XCTUnwrap(try uids(of: "g1", in: "INBOX", via: c).first, "the other client's message is not expunged")
+        XCTAssertFalse(inbox[g0]?.contains("\\Deleted") ?? true, "the move's mark taken away: \(inbox)")
+        XCTAssertTrue(inbox[g1]?.contains("\\Deleted") ?? false, "the other client's mark kept: \(inbox)")
+
+        try views.catchUp()
+        let failed = try store.failedActions(account: accountName)
+        XCTAssertEqual(failed.map(\.id), [archive])
+        XCTAssertEqual(failed.first?.state, "rejected")
+        XCTAssertTrue(failed.first?.lastError?.contains("given up after \(bound) attempts") ?? false, "\(failed)")
+        XCTAssertEqual(try viewFolder(email), "INBOX", "reverted in the views: back in the Inbox")
+        let listed = try mailstore(["actions", "--failed"]).stdout
+        XCTAssertTrue(listed.contains("rejected") && listed.contains("given up after"), listed)
+        XCTAssertFalse(listed.contains("retry"), "nothing left to retry, no retry time: \(listed)")
+        let json = try mailstore(["actions", "--failed", "--json"]).stdout
+        XCTAssertTrue(json.contains("\"state\":\"rejected\"") && json.contains("given up after"), json)
+
+        // Later syncs send nothing again and keep bringing new mail; the views match the server.
+        try fill("INBOX", [(id: "g4", subject: "Basic g4", parent: nil, flags: [])], via: c)
+        let after = try sync()
+        XCTAssertEqual(after.actions.applied + after.actions.failed + after.actions.rejected + after.actions.waiting, 0, "\(after.actions)")
+        XCTAssertFalse(try views.copies(account: accountName, messageID: "g4@example.com").isEmpty, "new mail fetched")
+        try assertViewsMatchServer()
+    }
+
+    /// The folder the views show the email `id` in (its actions folded in).
+    private func viewFolder(_ id: String) throws -> String? {
+        try views.emailCopyStates(ids: [id]).first??.folder
+    }
 }

@@ -125,7 +125,7 @@ extension SyncEngine {
                 if let (flag, set) = r.kind.flag {
                     try storeFlag(flag, set: set, group, in: source, conn, into: &outcome)
                 } else {
-                    try move(group, from: source, to: r.destination ?? "", attempted: r.attempts > 0, conn, into: &outcome)
+                    try move(group, from: source, to: r.destination ?? "", attempts: r.attempts, conn, into: &outcome)
                 }
             } catch let error as IMAPClientError {
                 if case .commandFailed(_, IMAPConnection.notExpunged, let text) = error {
@@ -248,20 +248,24 @@ extension SyncEngine {
     /// left to move (applied, as a flag action on it is). A copy of another UIDVALIDITY is found again first
     /// (`current`).
     ///
-    /// On a server without MOVE, when the action was `attempted` before (its write-back failed: a lost connection,
+    /// On a server without MOVE, when the action was attempted before (`attempts` failures recorded: a lost connection,
     /// perhaps after the server had done the `UID COPY` but before its reply came; or copied and marked, but not
     /// expunged without UIDPLUS), the copies still in the source are first looked for in the destination by
     /// Message-ID and size (`alreadyCopied`); those found there are only removed from the source (`\Deleted` and
     /// `UID EXPUNGE` of their UIDs, or without UIDPLUS a plain `EXPUNGE` when no other message is marked: else they
-    /// stay marked and the action is deferred again), not copied a second time.
+    /// stay marked and the action is deferred again, up to ``maxUnexpungedAttempts``: ``unexpunged(_:in:to:reason:attempt:_:into:)``),
+    /// not copied a second time.
     func move(_ copies: [(target: ActionTarget, copy: SyncedCopy)], from source: MappedFolder, to destination: String,
-              attempted: Bool = false, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
+              attempts: UInt32 = 0, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
         let target = mapped.first { $0.path == destination }?.mailbox ?? MailboxName(destination)
         let sel = try conn.select(source.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
         let (group, absent) = try current(copies, in: source.path, validity: sel.uidValidity, conn)
         let present = group.isEmpty ? [:] : try flags(of: UIDSet(group.map(\.uid)), conn)
         var here = group.filter { present[$0.uid] != nil }
-        if attempted, !here.isEmpty, !conn.has("MOVE") {
+        // Copied and marked `\Deleted` in the source, not expunged (no UIDPLUS, others marked too), with the reason.
+        var waiting: [(target: ActionTarget, uid: UInt32)] = []
+        var waitReason = ""
+        if attempts > 0, !here.isEmpty, !conn.has("MOVE") {
             let copyOf = Dictionary(copies.map { ($0.target.emailID, $0.copy) }, uniquingKeysWith: { a, _ in a })
             let copied = try alreadyCopied(here.compactMap { h in copyOf[h.target.emailID].map { (h.target, $0) } }, to: target, conn)
             // The destination was EXAMINEd: the source is selected again (read-write) for the expunge and the move.
@@ -276,8 +280,9 @@ extension SyncEngine {
                 for f in finish {
                     if left[f.uid] == nil { outcome.applied.append(f.target.emailID) }
                     else if !expunged {
-                        outcome.postpone("already in \(destination) and marked \\Deleted in \(source.path), not expunged: other messages "
-                                      + "there are marked \\Deleted too, and this server (without UIDPLUS) can only expunge them all; tried again later")
+                        waiting.append((f.target, f.uid))
+                        waitReason = "already in \(destination) and marked \\Deleted in \(source.path), not expunged: other messages "
+                            + "there are marked \\Deleted too, and this server (without UIDPLUS) can only expunge them all; tried again later"
                     }
                     else {
                         outcome.rejected.append((f.target.emailID, "the message is already in \(destination) but the server did not "
@@ -286,8 +291,18 @@ extension SyncEngine {
                 }
             }
         }
-        if !here.isEmpty { _ = try conn.uidMove(UIDSet(here.map(\.uid)), to: target) }
-        outcome.applied += here.map(\.target.emailID)
+        if !here.isEmpty {
+            if let text = try moveUnlessUnexpunged(UIDSet(here.map(\.uid)), to: target, conn) {
+                waiting += here.map { ($0.target, $0.uid) }
+                waitReason = text
+            } else {
+                outcome.applied += here.map(\.target.emailID)
+            }
+        }
+        // The source is still selected: the marks are taken away there when the move is given up.
+        if !waiting.isEmpty {
+            try unexpunged(waiting, in: source.path, to: destination, reason: waitReason, attempt: attempts + 1, conn, into: &outcome)
+        }
         let gone = group.filter { present[$0.uid] == nil }.map(\.target) + absent
         guard !gone.isEmpty else { return }
         _ = try conn.select(target, readOnly: true, condstore: false)
@@ -314,13 +329,49 @@ extension SyncEngine {
                 // (UID COPY adds the label) rather than moved (which had taken away a label the move never gave).
                 if keepsLabel(name, of: c.target.emailID) {
                     _ = try conn.uidCopy(UIDSet(c.uid), to: target)
-                } else {
-                    _ = try conn.uidMove(UIDSet(c.uid), to: target)
+                } else if let text = try moveUnlessUnexpunged(UIDSet(c.uid), to: target, conn) {
+                    try unexpunged([c], in: name, to: destination, reason: text, attempt: attempts + 1, conn, into: &outcome)
+                    continue
                 }
                 outcome.applied.append(c.target.emailID)
             }
         }
         outcome.applied += missing.map(\.emailID)  // expunged meanwhile, as above
+    }
+
+    /// `UID MOVE` of `set` to `target` (``IMAPConnection/uidMove(_:to:)``): nil when moved; the reason when the server
+    /// (without UIDPLUS) copied and marked them but could not expunge only them (``IMAPConnection/notExpunged``).
+    func moveUnlessUnexpunged(_ set: UIDSet, to target: MailboxName, _ conn: IMAPConnection) throws(IMAPClientError) -> String? {
+        let moved = Result { () throws(IMAPClientError) -> Void in _ = try conn.uidMove(set, to: target) }
+        guard case .failure(let error) = moved else { return nil }
+        guard case .commandFailed(_, IMAPConnection.notExpunged, let text) = error else { throw error }
+        return text
+    }
+
+    /// How many write-back attempts (failures of any kind counted) a move gets whose copies stay marked `\Deleted`
+    /// in the source, not expunged, because the server (without UIDPLUS) can only expunge every marked message and
+    /// another client keeps one marked there: at the 10th it is given up (``unexpunged(_:in:to:reason:attempt:_:into:)``).
+    /// At the retry times (30 s doubling to an hour, ``RetryBackoff``) the 10th comes about three hours after the first.
+    static let maxUnexpungedAttempts: UInt32 = 10
+
+    /// What becomes of copies a move copied to `destination` and marked `\Deleted` in `folder` (selected read-write) but could not
+    /// expunge (no UIDPLUS; another client keeps other messages marked there), at the action's attempt number
+    /// `attempt`. Before ``maxUnexpungedAttempts`` the action waits for its retry (`reason`; ``ActionOutcome/postpone(_:)``).
+    /// At it the move is given up: the marks are taken away again (a marked message is erased by the next client that
+    /// expunges the folder) and the copies refused with the reason, which reverts them in the views (`ActionRejected`,
+    /// `ActionReverted`): the message stays in `folder`, as the server keeps it, and its copy in `destination`, which the
+    /// next sync brings in. Until 2026-12-07 such a move was retried without a limit.
+    func unexpunged(_ waiting: [(target: ActionTarget, uid: UInt32)], in folder: String, to destination: String, reason: String,
+                    attempt: UInt32, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
+        guard attempt >= SyncEngine.maxUnexpungedAttempts else {
+            outcome.postpone(reason)
+            return
+        }
+        _ = try conn.uidStore(UIDSet(waiting.map(\.uid)), .remove, flags: ["\\Deleted"])
+        let refusal = "given up after \(attempt) attempts: copied to \(destination) but never expunged from \(folder), where another "
+            + "client keeps other messages marked \\Deleted (this server, without UIDPLUS, can only expunge them all); the message "
+            + "stays in \(folder), its \\Deleted mark taken away, and the copy in \(destination): delete one of them by hand"
+        outcome.rejected += waiting.map { ($0.target.emailID, refusal) }
     }
 
     /// Gmail: whether the message of `emailID` is in `folder` (a label) on its own account: the views hold another copy of
