@@ -27,7 +27,8 @@ final class RetryTimeAheadTests: XCTestCase {
 
     func testAnActionsRetryRecordedAYearAheadIsShownDueNow() {
         var r = ActionRecord(id: EventID(high: 1, low: 2), account: "work", kind: .archive, sequence: 5, occurredAt: .now,
-                             threadIDs: ["t1"], targets: [], destination: nil, causation: nil)
+                             threadIDs: ["t1"], targets: [ActionTarget(emailID: "e1", folder: "INBOX", flags: [])],
+                             destination: nil, causation: nil)
         r.attempts = 1
         r.lastError = "the server could not be reached"
         let recorded = ahead(366 * 86_400)
