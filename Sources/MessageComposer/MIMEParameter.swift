@@ -67,7 +67,7 @@ package enum MIMEParameter {
     }
 
     /// Whether `text` is an RFC 2045 token (printable ASCII but space and `tspecials`) of 1 to `maxBytes` bytes.
-    static func isToken(_ text: Substring, maxBytes: Int) -> Bool {
+    package static func isToken(_ text: Substring, maxBytes: Int) -> Bool {
         !text.isEmpty && text.utf8.count <= maxBytes
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
     }

@@ -115,7 +115,7 @@ extension DraftsUseCase {
     /// `application/octet-stream` (the type is written into the message sent).
     static func forwardedType(_ type: String) -> String {
         let parts = type.split(separator: "/", omittingEmptySubsequences: false)
-        let token = { (s: Substring) in !s.isEmpty && s.utf8.count <= 127 && s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?=".utf8.contains($0) } }
+        let token = { (s: Substring) in MIMEParameter.isToken(s, maxBytes: 127) }
         return parts.count == 2 && token(parts[0]) && token(parts[1]) ? type : "application/octet-stream"
     }
 }
