@@ -10,7 +10,9 @@ extension Charsets {
     /// (one U+FFFD) it goes on a whole code unit later (``codeUnit(_:)``), past the whole rejected character of a
     /// multibyte charset, an ASCII byte after its lead read again (``MultibyteResync``, as WHATWG's decoders do), or
     /// past the whole Japanese character (``JISExtensionRows``, which also reads the NEC and IBM rows of ISO-2022-JP
-    /// and EUC-JP).
+    /// and EUC-JP). A byte that begins no character is read as WHATWG's decoders read it where glibc differs: iconv
+    /// is stopped before a byte glibc would read as a C1 control (``MultibyteResync/stopsBefore(_:)``), one U+FFFD,
+    /// and a byte it rejects may be a character of its own (``MultibyteResync/lone(_:)``, GB18030's `80` is €).
     static func iconvDecode(_ buffer: UnsafeBufferPointer<UInt8>, from name: String,
                             prefix: Bool = false) -> (String, Bool)? {
         guard let cd = IconvPool.shared.take(name) else { return nil }
@@ -41,17 +43,32 @@ extension Charsets {
             }
         }
 
+        // Where iconv is stopped next: a byte `resync` reads as U+FFFD where glibc reads a C1 control, or the end.
+        var stop = -1
         while inLeft > 0 {
             var outPtr: UnsafeMutablePointer<CChar>? = chunk
             var outLeft = chunkSize
             let from = buffer.count - inLeft
-            let r = iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
+            if stop < from { stop = resync?.nextStop(buffer, from: from) ?? buffer.count }
+            if stop == from {
+                invalid = true
+                result.append(contentsOf: replacement)
+                inPtr = inPtr.map { $0 + 1 }
+                inLeft -= 1
+                continue
+            }
+            var segmentLeft = stop - from
+            let r = iconv(cd, &inPtr, &segmentLeft, &outPtr, &outLeft)
             let err = errno
+            inLeft = buffer.count - stop + segmentLeft
             drain(outLeft)
-            if r != -1 { break }
+            if r != -1 { continue }  // the segment is converted: its stop byte is next, or the end
             if err == E2BIG { continue }
-            if err == EINVAL && prefix { break }  // a character cut by the window's end: not part of the text
-            guard err == EILSEQ, inLeft > 0 else {
+            if err == EINVAL && prefix && stop == buffer.count { break }  // a character cut by the window's end
+            // Incomplete input of a multibyte charset is rejected as by EILSEQ, as long as `resync` reads it: before
+            // a stop byte it is a lead that byte cannot continue, and at the end glibc's GB18030 waits for four bytes
+            // after `81 30` whatever they are (`81 30 61` lost the `0a`).
+            guard err == EILSEQ || (err == EINVAL && resync != nil), inLeft > 0 else {
                 invalid = true
                 result.append(contentsOf: replacement)
                 break  // EINVAL (truncated sequence at the end) or anything else.
@@ -61,6 +78,12 @@ extension Charsets {
                 invalid = true
                 result.append(contentsOf: replacement)
                 continue  // the rejected character is behind: go on where iconv stopped
+            }
+            if let scalar = resync?.lone(buffer[at]) {
+                appendUTF8(scalar.value, to: &result)
+                inPtr = inPtr.map { $0 + 1 }
+                inLeft -= 1
+                continue
             }
             // Past the whole code unit: a byte less would read every later UTF-16 or UTF-32 character from the
             // middle of one. Past the whole rejected multibyte character (`MultibyteResync`). A Japanese character

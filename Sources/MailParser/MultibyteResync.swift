@@ -7,6 +7,10 @@
 ///
 /// The charsets are the ASCII-based multibyte ones mail declares: GB18030 (and GBK and GB2312 under it), Big5,
 /// EUC-KR and CP949, Shift_JIS and CP932, EUC-JP, EUC-TW. A rejected sequence is at most 4 bytes.
+///
+/// A byte that begins no character is read as WHATWG's decoders read it too, where glibc reads it otherwise:
+/// Big5's `80` and EUC-JP's `80`...`8D` and `90`...`9F`, which glibc reads as C1 controls, are U+FFFD
+/// (``stopsBefore(_:)``); GB18030's `80`, which glibc rejects, is U+20AC and Shift_JIS's is U+0080 (``lone(_:)``).
 enum MultibyteResync: Sendable {
     /// GB18030: two bytes, or four (lead, digit, lead, digit).
     case gb18030
@@ -52,10 +56,12 @@ enum MultibyteResync: Sendable {
         case .gb18030:
             guard (0x81...0xFE).contains(lead), let second = byte(1) else { return 1 }
             if (0x30...0x39).contains(second) {
-                // Four bytes, or the lead alone (the digit and what follows read again).
-                guard let third = byte(2), (0x81...0xFE).contains(third), let fourth = byte(3),
-                      (0x30...0x39).contains(fourth) else { return 1 }
-                return 4
+                // Four bytes, or the lead alone (the digit and what follows read again); cut short by the end of the
+                // text, the bytes up to there (WHATWG's decoder reads none of them again at the end).
+                guard let third = byte(2) else { return 2 }
+                guard (0x81...0xFE).contains(third) else { return 1 }
+                guard let fourth = byte(3) else { return 3 }
+                return (0x30...0x39).contains(fourth) ? 4 : 1
             }
             return continued(1)
         case .twoByte, .uhc:
@@ -63,11 +69,46 @@ enum MultibyteResync: Sendable {
         case .shiftJIS:
             return (0x81...0x9F).contains(lead) || (0xE0...0xFC).contains(lead) ? continued(1) : 1
         case .eucJP:
-            if lead == 0x8F, let second = byte(1), (0xA1...0xFE).contains(second) { return continued(2) }
-            return lead == 0x8E || lead == 0x8F || (0xA1...0xFE).contains(lead) ? continued(1) : 1
+            // WHATWG's EUC-JP decoder reads again every byte after a lead that is not `A1`...`FE`, not only ASCII.
+            guard lead == 0x8E || lead == 0x8F || (0xA1...0xFE).contains(lead) else { return 1 }
+            var k = 1
+            while k <= (lead == 0x8F ? 2 : 1), let b = byte(k), (0xA1...0xFE).contains(b) { k += 1 }
+            return k
         case .eucTW:
             if lead == 0x8E, let plane = byte(1), (0xA1...0xB0).contains(plane) { return continued(3) }
             return lead == 0x8E || (0xA1...0xFE).contains(lead) ? continued(1) : 1
+        }
+    }
+
+    /// Whether `byte` is one glibc reads as a character of its own (a C1 control) where WHATWG's decoder rejects it:
+    /// Big5's `80` (its lead bytes are `81`...`FE`), EUC-JP's `80`...`8D` and `90`...`9F` (its leads are `8E`,
+    /// `8F` and `A1`...`FE`). Such a byte is in no character glibc reads (no trail byte of these charsets is below
+    /// `A1` but Big5's `40`...`7E`), so iconv is stopped before it and it is one U+FFFD.
+    func stopsBefore(_ byte: UInt8) -> Bool {
+        switch self {
+        case .twoByte: return byte == 0x80
+        case .eucJP: return (0x80...0x9F).contains(byte) && byte != 0x8E && byte != 0x8F
+        case .gb18030, .uhc, .shiftJIS, .eucTW: return false
+        }
+    }
+
+    /// The offset of the first byte from `from` on that ``stopsBefore(_:)``, or `buffer.count` when none does.
+    func nextStop(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        guard self == .twoByte || self == .eucJP else { return buffer.count }
+        var i = from
+        while i < buffer.count, !stopsBefore(buffer[i]) { i += 1 }
+        return i
+    }
+
+    /// The character WHATWG's decoder reads `byte` as where it begins a character and glibc rejects it: GB18030's
+    /// `80` is U+20AC (the euro sign of Windows' code page 936), Shift_JIS's `80` is U+0080. Nil for every other
+    /// byte (a rejected one is U+FFFD, as in WHATWG's decoders).
+    func lone(_ byte: UInt8) -> Unicode.Scalar? {
+        guard byte == 0x80 else { return nil }
+        switch self {
+        case .gb18030: return "\u{20AC}"
+        case .shiftJIS: return "\u{80}"
+        case .twoByte, .uhc, .eucJP, .eucTW: return nil
         }
     }
 

@@ -165,6 +165,58 @@ final class CharsetsTests: XCTestCase {
         XCTAssertEqual(EncodedWords.decode("=?EUC-JP?B?j7Ch?="), "丂")
     }
 
+    /// A byte that begins no character is read as the WHATWG Encoding Standard's decoders read it: glibc read Big5's
+    /// `80` and EUC-JP's `80`...`8D`, `90`...`9F` as C1 controls (WHATWG: U+FFFD) and rejected GB18030's `80`
+    /// (WHATWG: €, as Windows' code page 936) and Shift_JIS's (WHATWG: U+0080). EUC-JP reads again any byte after a
+    /// lead that is not `A1`...`FE` (WHATWG's decoder does so), not only an ASCII one. Each case is the WHATWG result.
+    func testALoneByteIsReadAsWHATWGReadsIt() {
+        let cases: [(String, [UInt8], String, Bool)] = [
+            ("big5", [0x61, 0x80, 0x62], "a\u{FFFD}b", true),
+            ("big5-hkscs", [0xA4, 0xA4, 0x80, 0xA4, 0xA4], "中\u{FFFD}中", true),
+            ("cp950", [0x80, 0x80], "\u{FFFD}\u{FFFD}", true),
+            ("big5", [0xA4, 0x80, 0x61], "\u{FFFD}a", true),
+            ("big5", [0xFF, 0x61, 0xA4, 0xA4], "\u{FFFD}a中", true),
+            ("euc-kr", [0x61, 0x80, 0x62, 0xFF], "a\u{FFFD}b\u{FFFD}", true),
+            ("euc-jp", [0x61, 0x80, 0x62], "a\u{FFFD}b", true),
+            ("euc-jp", [0x85, 0x9F, 0x61], "\u{FFFD}\u{FFFD}a", true),
+            ("euc-jp", [0xA4, 0x85, 0xA4, 0xA2], "\u{FFFD}\u{FFFD}あ", true),
+            ("euc-jp", [0x8E, 0x80, 0x61], "\u{FFFD}\u{FFFD}a", true),
+            ("euc-jp", [0x8F, 0xA1, 0x90, 0x61], "\u{FFFD}\u{FFFD}a", true),
+            ("euc-jp", [0xA0, 0xFF, 0x8E, 0xA1], "\u{FFFD}\u{FFFD}｡", true),
+            ("gb18030", [0x61, 0x80, 0x62], "a€b", false),
+            ("gbk", [0x80, 0xD6, 0xD0, 0x80], "€中€", false),
+            ("gb2312", [0x80], "€", false),
+            ("gb18030", [0x81, 0x30, 0x80], "\u{FFFD}0€", true),
+            ("gb18030", [0x81, 0x30, 0x61], "\u{FFFD}0a", true),
+            ("gb18030", [0x61, 0x81, 0x30], "a\u{FFFD}", true),
+            ("gb18030", [0x61, 0x81, 0x30, 0x81], "a\u{FFFD}", true),
+            ("gb18030", [0xFF, 0x80], "\u{FFFD}€", true),
+            ("shift_jis", [0x61, 0x80, 0x62], "a\u{80}b", false),
+            ("shift_jis", [0xA0, 0xFD, 0xFF, 0x61], "\u{FFFD}\u{FFFD}\u{FFFD}a", true),
+        ]
+        for (charset, raw, expected, warns) in cases {
+            let (text, warning) = Charsets.decode(raw, charset: charset)
+            let label = "\(charset) \(raw.map { String($0, radix: 16) })"
+            XCTAssertEqual(text, expected, label)
+            XCTAssertEqual(warning?.code, warns ? .invalidCharsetBytes : nil, label)
+        }
+        // A window's cut (prefix) leaves out a lead at the end, not one before a byte iconv is stopped at.
+        let cut: [UInt8] = [0xA4, 0x80, 0x61, 0xA4]
+        let (text, _) = cut.withUnsafeBufferPointer { Charsets.decode(buffer: $0, charset: "big5", prefix: true) }
+        XCTAssertEqual(text, "\u{FFFD}a")
+    }
+
+    /// The same bytes in a message body, through the MIME parser.
+    func testWHATWGLoneBytesInAMessageBody() {
+        func body(_ charset: String, _ bytes: [UInt8]) -> String? {
+            let head = "Content-Type: text/plain; charset=\(charset)\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+            return MailParser.parse(Array(head.utf8) + bytes).textBody
+        }
+        XCTAssertEqual(body("gb18030", [0x31, 0x30, 0x80, 0x20, 0xD6, 0xD0]), "10€ 中")
+        XCTAssertEqual(body("big5", [0x61, 0x80, 0x62]), "a\u{FFFD}b")
+        XCTAssertEqual(body("euc-jp", [0x61, 0x85, 0x62]), "a\u{FFFD}b")
+    }
+
     func testUnknownCharsetReplacesAndWarns() {
         let (text, warning) = Charsets.decode([0x61, 0xFF, 0x62], charset: "no-such-charset")
         XCTAssertEqual(text, "a\u{FFFD}b")
