@@ -41,7 +41,10 @@ extension Charsets {
                   "shiftjis2004", "sjisopen", "sjiswin"] {
             t[k] = .iconv("CP932")
         }
-        for k in ["eucjp", "cseucpkdfmtjapanese", "eucjpms", "ujis"] { t[k] = .iconv("EUC-JP") }
+        for k in ["eucjp", "cseucpkdfmtjapanese", "ujis"] { t[k] = .iconv("EUC-JP") }
+        // eucJP-ms (EUC-JP with the NEC and IBM rows where Windows puts them: `AD xx`, the IBM ones as JIS X 0212's
+        // `8F F3 xx` and `8F F4 xx`) is glibc's EUC-JP-MS; no WHATWG label, so browsers read it as something else.
+        t["eucjpms"] = .iconv("EUC-JP-MS")
         for k in ["iso2022jp", "csiso2022jp", "iso2022jp2", "csiso2022jp2", "iso2022jp1", "cp50220", "cp50221",
                   "cp50222", "jis"] {
             t[k] = .iconv("ISO-2022-JP-2")

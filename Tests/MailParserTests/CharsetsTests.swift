@@ -206,8 +206,23 @@ final class CharsetsTests: XCTestCase {
         XCTAssertEqual(text, "\u{FFFD}a")
     }
 
+    /// Text declared eucJP-ms is read by glibc's EUC-JP-MS: its IBM rows (`8F F3 xx`, `8F F4 xx`) and NEC row 13
+    /// decode. Declared EUC-JP, `8F F3 F3` is no JIS X 0212 character, one U+FFFD, as WHATWG's EUC-JP reads it.
+    func testEUCJPMSIBMRowsDecode() {
+        assertDecodesCleanly([
+            ("eucJP-ms", "ⅰⅢ黑", [0x8F, 0xF3, 0xF3, 0x8F, 0xF4, 0xA1, 0x8F, 0xF4, 0xFE]),
+            ("euc-jp-ms", "①日", [0xAD, 0xA1, 0xC6, 0xFC]),
+            ("x-eucjp-ms", "ⅱ", [0x8F, 0xF3, 0xF4]),
+        ])
+        XCTAssertEqual(Charsets.normalizedName("eucJP-ms"), "EUC-JP-MS")
+        let (text, warning) = Charsets.decode([0x8F, 0xF3, 0xF3, 0x61], charset: "euc-jp")
+        XCTAssertEqual(text, "\u{FFFD}a")
+        XCTAssertEqual(warning?.code, .invalidCharsetBytes)
+        XCTAssertEqual(Charsets.decode([0x61, 0x80], charset: "eucJP-ms").0, "a\u{FFFD}")
+    }
+
     /// The same bytes in a message body, through the MIME parser.
-    func testWHATWGLoneBytesInAMessageBody() {
+    func testWHATWGLoneBytesAndEUCJPMSInAMessageBody() {
         func body(_ charset: String, _ bytes: [UInt8]) -> String? {
             let head = "Content-Type: text/plain; charset=\(charset)\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
             return MailParser.parse(Array(head.utf8) + bytes).textBody
@@ -215,6 +230,7 @@ final class CharsetsTests: XCTestCase {
         XCTAssertEqual(body("gb18030", [0x31, 0x30, 0x80, 0x20, 0xD6, 0xD0]), "10€ 中")
         XCTAssertEqual(body("big5", [0x61, 0x80, 0x62]), "a\u{FFFD}b")
         XCTAssertEqual(body("euc-jp", [0x61, 0x85, 0x62]), "a\u{FFFD}b")
+        XCTAssertEqual(body("eucJP-ms", [0x8F, 0xF3, 0xF3, 0x8F, 0xF4, 0xA1]), "ⅰⅢ")
     }
 
     func testUnknownCharsetReplacesAndWarns() {
