@@ -263,6 +263,7 @@ struct SyncCommand: ParsableCommand {
         }
         // A role the listing moved (a subfolder whose role an older build guessed from its name is an ordinary folder now).
         for c in r.roleChanges { Terminal.print("  \(c.folder): role \(c.from) -> \(c.to)") }
+        if let root = r.namespaceRootNotSynced { Terminal.note("\(r.account): \(root.reason(name: TerminalSanitiser.line(root.folder)))") }
         for name in r.foldersAlike {
             Terminal.warning("\(r.account): the server folder \"\(name)\" is not synced: its name is another folder's but for its "
                              + "Unicode form (one written with combining accents, the other with accented letters), which mailstore "

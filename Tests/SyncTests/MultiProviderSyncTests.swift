@@ -129,6 +129,45 @@ final class MultiProviderSyncTests: SyncTestCase {
         XCTAssertEqual(try views.syncedCount(account: "own", folder: "INBOX"), 2)
     }
 
+    /// `sync --folder Mail` naming the namespace's root that the sync leaves out says what it is and why it is not synced,
+    /// exit 0 as for a folder with nothing to sync (it had said the server has no such folder, exit 4, though it lists it);
+    /// the JSON names it. A root holding mail of its own is synced by name as before.
+    func testSyncOfTheNamespacesRootByNameSaysWhatItIsAndWhyNotSynced() throws {
+        let aliased = try newUser("prefixed", layout: "prefixed")
+        let own = try newUser("prefixedown", layout: "prefixed-own")
+        try populate(aliased, folders: ["Mail/Sent"], inbox: 2)
+        try populate(own, folders: ["Mail", "Mail/Sent"], inbox: 1)
+        try register("aliased", aliased, provider: "custom")
+        try register("own", own, provider: "custom")
+        views = nil
+        store = nil
+        let same = try mailstore(["sync", "--account", "aliased", "--folder", "Mail"], expect: 0)
+        XCTAssertTrue(same.stderr.contains("'Mail' is the namespace root and the same mailbox as INBOX here: its mail is synced as INBOX"),
+                      same.stderr)
+        XCTAssertFalse(same.stderr.contains("no syncable folder"), same.stderr)
+        let empty = try mailstore(["sync", "--account", "own", "--folder", "Mail", "--folder", "Mail/Sent", "--json"], expect: 0)
+        XCTAssertTrue(empty.stdout.contains(#""namespaceRootNotSynced":{"#), empty.stdout)
+        XCTAssertTrue(empty.stdout.contains(#""sameAsInbox":false"#), empty.stdout)
+        XCTAssertTrue(empty.stdout.contains(#""folder":"Mail\/Sent""#) || empty.stdout.contains(#""folder":"Mail/Sent""#), empty.stdout)
+        let said = try mailstore(["sync", "--account", "own", "--folder", "Mail"], expect: 0)
+        XCTAssertTrue(said.stderr.contains("'Mail' is the namespace root, the container of the other folders, and holds no mail"), said.stderr)
+        // Another name not listed is still not found.
+        let missing = try mailstore(["sync", "--account", "own", "--folder", "Nowhere"], expect: 4)
+        XCTAssertTrue(missing.stderr.contains("no syncable folder"), missing.stderr)
+        // Mail of its own in the root: `--folder Mail` syncs it under its name, with no note.
+        let c = try login(own)
+        _ = try c.append(to: MailboxName("Mail"), message: SyncTestCase.message("\(own.name)-root", subject: "In the root"), flags: [])
+        c.logout()
+        let synced = try mailstore(["sync", "--account", "own", "--folder", "Mail"], expect: 0)
+        XCTAssertFalse(synced.stderr.contains("namespace root"), synced.stderr)
+        store = try MailStore.open(at: dir.file("store"))
+        views = try store.openViews()
+        try views.catchUp()
+        XCTAssertEqual(try views.syncedCount(account: "own", folder: "Mail"), 1)
+        XCTAssertEqual(try views.syncedCount(account: "aliased", folder: "Mail"), 0)
+        XCTAssertEqual(try views.syncedCount(account: "aliased", folder: "INBOX"), 0, "only the folder named is synced")
+    }
+
     // MARK: - Several providers, one sync
 
     func testSeveralProvidersOnOneServerSyncTogetherAndAWrongPasswordFailsAlone() throws {

@@ -12,8 +12,10 @@ extension SyncEngine {
     /// in every folder list, or every Inbox message a second time in it.
     ///
     /// The counts come from the LIST's STATUS (`listedStatus`) when it gave them, else from one STATUS command each
-    /// (two at most a sync); a connection failure throws.
+    /// (two at most a sync); a connection failure throws. The root left out is kept in ``skippedRoot`` (nil when none is):
+    /// `--folder` naming it is told what it is (``selected(_:)``), not that it does not exist.
     func withoutNamespaceRoot(_ folders: [MappedFolder], prefix: String?, conn: IMAPConnection) throws -> [MappedFolder] {
+        skippedRoot = nil
         guard let root = FolderMapper.namespaceRoot(folders, namespacePrefix: prefix) else { return folders }
         let asked: [StatusAttribute] = [.messages, .uidValidity, .uidNext]
         func status(_ folder: MappedFolder) throws -> [String: UInt64]? {
@@ -28,10 +30,13 @@ extension SyncEngine {
             }
         }
         guard let own = try status(root) else { return folders }
-        var container = own[StatusAttribute.messages.rawValue] == 0
-        if !container, let inbox = folders.first(where: { $0.mailbox.isInbox }), let theirs = try status(inbox) {
-            container = asked.allSatisfy { own[$0.rawValue] == theirs[$0.rawValue] }
+        let empty = own[StatusAttribute.messages.rawValue] == 0
+        var sameAsInbox = false
+        if !empty, let inbox = folders.first(where: { $0.mailbox.isInbox }), let theirs = try status(inbox) {
+            sameAsInbox = asked.allSatisfy { own[$0.rawValue] == theirs[$0.rawValue] }
         }
-        return container ? folders.filter { !$0.path.utf8.elementsEqual(root.path.utf8) } : folders
+        guard empty || sameAsInbox else { return folders }
+        skippedRoot = NamespaceRootSkip(folder: root.path, sameAsInbox: sameAsInbox)
+        return folders.filter { !$0.path.utf8.elementsEqual(root.path.utf8) }
     }
 }

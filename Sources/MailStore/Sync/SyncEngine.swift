@@ -69,6 +69,8 @@ public final class SyncEngine {
     /// (``pass``). Each is used once, by the folder's first pass of ``syncAll()``; dropped when the run's write-back or
     /// Sent filing changed the server after the LIST, and never used by ``sync(role:)``.
     var listedStatus: [[UInt8]: [String: UInt64]] = [:]
+    /// The personal namespace's root the last listing left out (``withoutNamespaceRoot(_:prefix:conn:)``); nil: none.
+    var skippedRoot: NamespaceRootSkip?
     /// A poll of every folder under way in slices (``pollSlice(folders:seconds:)``); nil: none.
     var poll: PollInProgress?
     /// A watch's folders refused again and again, each tried with a backoff in ``syncAll()`` (nil: every folder tried).
@@ -153,7 +155,8 @@ public final class SyncEngine {
         failedAhead = []
         categorizerPeopleChecked = false
         folderRetry?.keep(only: Set(folders.map(\.path)))
-        return PollInProgress(folders: try selected(folders), report: report, start: start)
+        let chosen = try selected(folders, report: &report)
+        return PollInProgress(folders: chosen, report: report, start: start)
     }
 
     /// Syncs the next folder of `run` (and steps past it). A folder synced ahead of another, as the destination of its
@@ -332,11 +335,17 @@ public final class SyncEngine {
 
     deinit { disconnect() }
 
-    /// The folders to sync: those named in the options, in the user's order; else all, in ``syncOrder(_:)``.
-    func selected(_ folders: [MappedFolder]) throws -> [MappedFolder] {
+    /// The folders to sync: those named in the options, in the user's order; else all, in ``syncOrder(_:)``. The namespace's
+    /// root named while the listing left it out (``skippedRoot``: empty, or the Inbox under another name) is passed and put
+    /// in `report` (``SyncReport/namespaceRootNotSynced``), as a folder with nothing to sync; any other name not listed throws.
+    func selected(_ folders: [MappedFolder], report: inout SyncReport) throws -> [MappedFolder] {
         guard let wanted = options.folders else { return SyncEngine.syncOrder(folders) }
-        return try wanted.map { name in
+        return try wanted.compactMap { name in
             let match = folders.first { $0.path == name || ($0.path == "INBOX" && name.uppercased() == "INBOX") }
+            if match == nil, let root = skippedRoot, root.folder == name {
+                if report.namespaceRootNotSynced == nil { report.namespaceRootNotSynced = root }
+                return nil
+            }
             guard let match else { throw SyncError.folderNotFound(name, available: folders.map(\.path)) }
             return match
         }

@@ -25,6 +25,9 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var failedFolders: [FolderSyncFailure] = []
     /// Folders whose role the listing changed, each recorded with its `FolderDiscovered` (``FolderRoleChange``).
     public var roleChanges: [FolderRoleChange] = []
+    /// The personal namespace's root named with `--folder` and not synced: empty, or the Inbox's mailbox under another
+    /// name (``NamespaceRootSkip``); nil otherwise.
+    public var namespaceRootNotSynced: NamespaceRootSkip?
 
     public init(account: String) { self.account = account }
 
