@@ -169,6 +169,93 @@ final class BasicServerWriteBackTests: SyncTestCase {
         try assertViewsMatchServer()
     }
 
+    /// `mailstore retry` of a move given up at its bound (its copy left in the destination) finds that copy there by
+    /// Message-ID and size and only expunges the message from the source, once the other client's mark is gone: one copy
+    /// in the destination, not two. (Its first attempt did not look, and copied the message a second time.)
+    func testARetryOfAMoveGivenUpAtTheBoundDoesNotCopyItAgain() throws {
+        let c = try server()
+        defer { c.logout() }
+        try prepare(["r0", "r1"], deleted: ["r1"], via: c)
+        let archive = try actions.archiveThreads(ids: [try thread("r0")])
+        let e = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
+        defer { e.disconnect() }
+        var rejected = 0
+        for _ in 0..<SyncEngine.maxUnexpungedAttempts where rejected == 0 {
+            rejected = try e.writeBack(force: [archive.description]).rejected
+        }
+        XCTAssertEqual(rejected, 1, "given up at the bound")
+        XCTAssertEqual(try uids(of: "r0", in: "Archive", via: c).count, 1, "its copy stays in the Archive")
+        try sync()  // which brings that copy in
+        // Still marked by the other client: the retry finds the copy and waits, copying nothing.
+        let waiting = try mailstore(["retry", archive.description], expect: 0)
+        let retried = try XCTUnwrap(waiting.stdout.split(separator: "\n").first.map(String.init), waiting.stdout)
+        XCTAssertEqual(try uids(of: "r0", in: "Archive", via: c).count, 1, "not copied again while it waits")
+        try views.catchUp()
+        XCTAssertEqual(try views.action(id: retried)?.state, "failed", "it waits for the other client's mark")
+        // The mark taken away (by its client): the retry expunges r0 from the Inbox, its one copy in the Archive.
+        _ = try c.select(MailboxName("INBOX"))
+        _ = try c.uidStore(UIDSet(try c.uidSearch([.deleted])), .remove, flags: ["\\Deleted"])
+        let done = try e.writeBack(force: [retried])
+        XCTAssertEqual(done.applied, 1, "\(done)")
+        XCTAssertEqual(try uids(of: "r0", in: "Archive", via: c).count, 1, "one copy in the Archive, not two")
+        XCTAssertEqual(try uids(of: "r0", in: "INBOX", via: c), [], "expunged from the Inbox")
+        XCTAssertEqual(try uids(of: "r1", in: "INBOX", via: c).count, 1, "the other message kept")
+        try sync()
+        try assertViewsMatchServer()
+    }
+
+    /// Attempts that fail because the connection dropped (Tools/test-server/tcp-freeze-proxy closes it) do not bring the
+    /// give-up closer: only those that find the move's copy unexpunged count (``SyncEngine/unexpungedAttempts(_:)``), each
+    /// saying which it is. (Every failed attempt had counted: two drops gave the move up two attempts early.)
+    func testAttemptsFailingOnADroppedConnectionDoNotCountTowardsTheGiveUp() throws {
+        let c = try server()
+        defer { c.logout() }
+        XCTAssertFalse(c.has("MOVE") || c.has("UIDPLUS"), "the case is a server without MOVE and UIDPLUS")
+        try fill("INBOX", [(id: "t0", subject: "Basic t0", parent: nil, flags: []), (id: "t1", subject: "Basic t1", parent: nil, flags: ["\\Deleted"])],
+                 via: c)
+        let started = try startPythonProxy("tcp-freeze-proxy", ["--target-host", imap.host, "--target-port", "\(imap.tlsPort)",
+                                                                 "--frozen-file", dir.file("proxy.frozen")], what: "freeze proxy")
+        defer { stopPythonProxy(started.process) }
+        try store.addAccount(AccountSettings(name: accountName, email: user, host: imap.host, port: UInt16(started.port), security: "tls",
+                                             credential: .file(passwordFile), caFile: imap.caFile))
+        try sync()
+        let archive = try actions.archiveThreads(ids: [try thread("t0")])
+        let e = try SyncEngine(store: store, account: try XCTUnwrap(try views.account(named: accountName)?.settings))
+        defer { e.disconnect() }
+        let bound = SyncEngine.maxUnexpungedAttempts
+        for attempt in 1...(bound - 2) {
+            let r = try e.writeBack(force: [archive.description])
+            XCTAssertEqual(r.failed, 1, "blocked attempt \(attempt) waits: \(r)")
+            XCTAssertTrue(r.problems.first?.reason.hasPrefix("\(SyncEngine.unexpungedLead) (attempt \(attempt) of \(bound)") ?? false,
+                          "\(r.problems)")
+        }
+        // Two attempts on a connection the proxy drops: failures of the connection, not of the other client's mark.
+        for _ in 0..<2 {
+            _ = try e.connect()
+            kill(started.process.processIdentifier, SIGUSR2)
+            Thread.sleep(forTimeInterval: 1)
+            let r = try e.writeBack(force: [archive.description])
+            XCTAssertEqual(r.failed, 1, "\(r)")
+            XCTAssertEqual(r.rejected, 0, "\(r)")
+            XCTAssertFalse(r.problems.first?.reason.hasPrefix(SyncEngine.unexpungedLead) ?? true, "a lost connection: \(r.problems)")
+        }
+        try views.catchUp()
+        XCTAssertEqual(try views.action(id: archive.description)?.attempts, bound, "every failure recorded")
+        // Attempt 11 in all, the 9th blocked one: it waits, not given up.
+        let ninth = try e.writeBack(force: [archive.description])
+        XCTAssertEqual(ninth.rejected, 0, "not given up while 9 attempts were blocked: \(ninth)")
+        XCTAssertEqual(ninth.failed, 1, "\(ninth)")
+        XCTAssertTrue(ninth.problems.first?.reason.hasPrefix("\(SyncEngine.unexpungedLead) (attempt \(bound - 1) of \(bound)") ?? false,
+                      "\(ninth.problems)")
+        // The 10th blocked attempt gives up: the mark taken away, one copy in the Archive.
+        let tenth = try e.writeBack(force: [archive.description])
+        XCTAssertEqual(tenth.rejected, 1, "given up at the 10th blocked attempt: \(tenth)")
+        XCTAssertEqual(try uids(of: "t0", in: "Archive", via: c).count, 1, "copied once")
+        let inbox = try serverFlags("INBOX", via: c)
+        let t0 = try XCTUnwrap(try uids(of: "t0", in: "INBOX", via: c).first, "t0 stays in the Inbox")
+        XCTAssertFalse(inbox[t0]?.contains("\\Deleted") ?? true, "the move's mark taken away: \(inbox)")
+    }
+
     /// The folder the views show the email `id` in (its actions folded in).
     private func viewFolder(_ id: String) throws -> String? {
         try views.emailCopyStates(ids: [id]).first??.folder

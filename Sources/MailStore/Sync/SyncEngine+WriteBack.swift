@@ -95,9 +95,11 @@ extension SyncEngine {
         /// it); the write-back goes on with the next action on the same connection.
         var deferred = false
 
-        /// Records that the copies not applied or refused are left for a retry, for `reason`.
-        mutating func postpone(_ reason: String) {
-            failedReason = failedReason ?? reason
+        /// Records that the copies not applied or refused are left for a retry, for `reason`: the action's `attempt`th
+        /// attempt that found them unexpunged (``SyncEngine/unexpungedAttempts(_:)`` counts them by the reason's lead).
+        mutating func postpone(_ reason: String, attempt: UInt32) {
+            failedReason = failedReason ?? "\(SyncEngine.unexpungedLead) (attempt \(attempt) of \(SyncEngine.maxUnexpungedAttempts) "
+                + "before the move is given up): \(reason)"
             deferred = true
         }
     }
@@ -115,6 +117,9 @@ extension SyncEngine {
                 outcome.applied.append(t.emailID)
             }
         }
+        // The attempts that found this move's copies unexpunged so far: only those bring its give-up closer.
+        let blocked = r.kind.flag == nil && !byFolder.isEmpty && !conn.has("MOVE") ? try unexpungedAttempts(r) : 0
+        let copiedBefore = r.kind.flag == nil && !byFolder.isEmpty ? try retriesAttemptedMove(r) : false
         for folder in byFolder.keys.sorted() {
             let group = byFolder[folder]!
             guard let source = mapped.first(where: { $0.path == folder }) else {
@@ -125,13 +130,14 @@ extension SyncEngine {
                 if let (flag, set) = r.kind.flag {
                     try storeFlag(flag, set: set, group, in: source, conn, into: &outcome)
                 } else {
-                    try move(group, from: source, to: r.destination ?? "", attempts: r.attempts, conn, into: &outcome)
+                    try move(group, from: source, to: r.destination ?? "", attempts: r.attempts, blocked: blocked,
+                             copiedBefore: copiedBefore, conn, into: &outcome)
                 }
             } catch let error as IMAPClientError {
                 if case .commandFailed(_, IMAPConnection.notExpunged, let text) = error {
                     // Copied and marked, not expunged (others marked too, no UIDPLUS): tried again later, where the
                     // copies are found in the destination and only expunged from the source.
-                    outcome.postpone(text)
+                    outcome.postpone(text, attempt: blocked + 1)
                 } else if case .commandFailed(_, let status, let text) = error, status == "NO" || status == "BAD" {
                     // Those the server already took in this group (a retried move's copies found in the destination) stay
                     // applied: refused too, they would be reverted in the views though the server has moved them.
@@ -253,10 +259,13 @@ extension SyncEngine {
     /// expunged without UIDPLUS), the copies still in the source are first looked for in the destination by
     /// Message-ID and size (`alreadyCopied`); those found there are only removed from the source (`\Deleted` and
     /// `UID EXPUNGE` of their UIDs, or without UIDPLUS a plain `EXPUNGE` when no other message is marked: else they
-    /// stay marked and the action is deferred again, up to ``maxUnexpungedAttempts``: ``unexpunged(_:in:to:reason:attempt:_:into:)``),
-    /// not copied a second time.
+    /// stay marked and the action is deferred again, up to ``maxUnexpungedAttempts`` such attempts (`blocked` of them before
+    /// this one, ``unexpungedAttempts(_:)``): ``unexpunged(_:in:to:reason:attempt:_:into:)``),
+    /// not copied a second time. So is a first attempt that retries such a move (`copiedBefore`,
+    /// ``retriesAttemptedMove(_:)``: `mailstore retry` of a move given up at its bound, whose copy stays in the destination).
     func move(_ copies: [(target: ActionTarget, copy: SyncedCopy)], from source: MappedFolder, to destination: String,
-              attempts: UInt32 = 0, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws {
+              attempts: UInt32 = 0, blocked: UInt32 = 0, copiedBefore: Bool = false, _ conn: IMAPConnection,
+              into outcome: inout ActionOutcome) throws {
         let target = mapped.first { $0.path == destination }?.mailbox ?? MailboxName(destination)
         let sel = try conn.select(source.mailbox, readOnly: false, condstore: conn.has("CONDSTORE"))
         let (group, absent) = try current(copies, in: source.path, validity: sel.uidValidity, conn)
@@ -265,7 +274,7 @@ extension SyncEngine {
         // Copied and marked `\Deleted` in the source, not expunged (no UIDPLUS, others marked too), with the reason.
         var waiting: [(target: ActionTarget, uid: UInt32)] = []
         var waitReason = ""
-        if attempts > 0, !here.isEmpty, !conn.has("MOVE") {
+        if attempts > 0 || copiedBefore, !here.isEmpty, !conn.has("MOVE") {
             let copyOf = Dictionary(copies.map { ($0.target.emailID, $0.copy) }, uniquingKeysWith: { a, _ in a })
             let copied = try alreadyCopied(here.compactMap { h in copyOf[h.target.emailID].map { (h.target, $0) } }, to: target, conn)
             // The destination was EXAMINEd: the source is selected again (read-write) for the expunge and the move.
@@ -301,7 +310,7 @@ extension SyncEngine {
         }
         // The source is still selected: the marks are taken away there when the move is given up.
         if !waiting.isEmpty {
-            try unexpunged(waiting, in: source.path, to: destination, reason: waitReason, attempt: attempts + 1, conn, into: &outcome)
+            try unexpunged(waiting, in: source.path, to: destination, reason: waitReason, attempt: blocked + 1, conn, into: &outcome)
         }
         let gone = group.filter { present[$0.uid] == nil }.map(\.target) + absent
         guard !gone.isEmpty else { return }
@@ -330,13 +339,24 @@ extension SyncEngine {
                 if keepsLabel(name, of: c.target.emailID) {
                     _ = try conn.uidCopy(UIDSet(c.uid), to: target)
                 } else if let text = try moveUnlessUnexpunged(UIDSet(c.uid), to: target, conn) {
-                    try unexpunged([c], in: name, to: destination, reason: text, attempt: attempts + 1, conn, into: &outcome)
+                    try unexpunged([c], in: name, to: destination, reason: text, attempt: blocked + 1, conn, into: &outcome)
                     continue
                 }
                 outcome.applied.append(c.target.emailID)
             }
         }
         outcome.applied += missing.map(\.emailID)  // expunged meanwhile, as above
+    }
+
+    /// Whether `r` retries (`mailstore retry`: its causation) a move to the same folder that had failed attempts: one given
+    /// up at ``maxUnexpungedAttempts`` leaves its copy in the destination, and another failed attempt (a lost `UID COPY`
+    /// reply) may have. Its first attempt then looks for the copies there (``alreadyCopied(_:to:_:)``: Message-ID and size,
+    /// one destination message per copy) instead of copying them a second time. A copy of the same message there that the
+    /// given-up move did not make counts too: the message is in the destination either way. An undo's inverse is caused
+    /// by the `ActionUndone`, not by an action: never so.
+    func retriesAttemptedMove(_ r: ActionRecord) throws -> Bool {
+        guard r.kind.flag == nil, let cause = r.causation, let before = try views.action(id: cause.description) else { return false }
+        return before.kind.flag == nil && before.attempts > 0 && before.destination == r.destination
     }
 
     /// `UID MOVE` of `set` to `target` (``IMAPConnection/uidMove(_:to:)``): nil when moved; the reason when the server
@@ -348,15 +368,38 @@ extension SyncEngine {
         return text
     }
 
-    /// How many write-back attempts (failures of any kind counted) a move gets whose copies stay marked `\Deleted`
-    /// in the source, not expunged, because the server (without UIDPLUS) can only expunge every marked message and
-    /// another client keeps one marked there: at the 10th it is given up (``unexpunged(_:in:to:reason:attempt:_:into:)``).
-    /// At the retry times (30 s doubling to an hour, ``RetryBackoff``) the 10th comes about three hours after the first.
+    /// How many write-back attempts a move gets that find its copies marked `\Deleted` in the source, not expunged,
+    /// because the server (without UIDPLUS) can only expunge every marked message and another client keeps one marked
+    /// there: at the 10th such attempt it is given up (``unexpunged(_:in:to:reason:attempt:_:into:)``). Only those count
+    /// (``unexpungedAttempts(_:)``): a lost connection's failure does not bring the give-up closer (until the sixteenth
+    /// round every failed attempt counted). At the retry times (30 s doubling to an hour, ``RetryBackoff``) the 10th
+    /// comes about three hours after the first.
     static let maxUnexpungedAttempts: UInt32 = 10
+
+    /// The lead of the reason an attempt records when it finds the move's copies unexpunged (``ActionOutcome/postpone(_:attempt:)``),
+    /// at the reason's start so that no cut of a long reason (``RecordedText/bounded(_:maxBytes:)``) takes it away.
+    static let unexpungedLead = "waiting for an expunge"
+
+    /// How many of `r`'s failed attempts found its copies unexpunged (``maxUnexpungedAttempts``): its `ActionFailed` events
+    /// whose reason begins with ``unexpungedLead``, or (recorded before the sixteenth round, without the lead) says the
+    /// server "can only expunge them all" after its own words' start. Read from the action's stream, which holds one `ActionFailed` per failed
+    /// attempt; the count stops at ``maxUnexpungedAttempts`` (the scan with it). An action with no failure recorded has none.
+    func unexpungedAttempts(_ r: ActionRecord) throws -> UInt32 {
+        guard r.attempts > 0 else { return 0 }
+        var count: UInt32 = 0
+        try store.log.scan(filter: ScanFilter(types: [.actionFailed], stream: .action(r.id))) { ev in
+            // One that does not decode (a damaged record: `verify` says so) is not counted, as a transient failure is not.
+            guard case .actionFailed(let p)? = try? ev.decode() else { return true }
+            let before = (p.reason.hasPrefix("copied to ") || p.reason.hasPrefix("already in ")) && p.reason.contains("can only expunge them all")
+            if p.reason.hasPrefix(SyncEngine.unexpungedLead) || before { count += 1 }
+            return count < SyncEngine.maxUnexpungedAttempts
+        }
+        return count
+    }
 
     /// What becomes of copies a move copied to `destination` and marked `\Deleted` in `folder` (selected read-write) but could not
     /// expunge (no UIDPLUS; another client keeps other messages marked there), at the action's attempt number
-    /// `attempt`. Before ``maxUnexpungedAttempts`` the action waits for its retry (`reason`; ``ActionOutcome/postpone(_:)``).
+    /// `attempt`. Before ``maxUnexpungedAttempts`` the action waits for its retry (`reason`; ``ActionOutcome/postpone(_:attempt:)``).
     /// At it the move is given up: the marks are taken away again (a marked message is erased by the next client that
     /// expunges the folder) and the copies refused with the reason, which reverts them in the views (`ActionRejected`,
     /// `ActionReverted`): the message stays in `folder`, as the server keeps it, and its copy in `destination`, which the
@@ -364,7 +407,7 @@ extension SyncEngine {
     func unexpunged(_ waiting: [(target: ActionTarget, uid: UInt32)], in folder: String, to destination: String, reason: String,
                     attempt: UInt32, _ conn: IMAPConnection, into outcome: inout ActionOutcome) throws(IMAPClientError) {
         guard attempt >= SyncEngine.maxUnexpungedAttempts else {
-            outcome.postpone(reason)
+            outcome.postpone(reason, attempt: attempt)
             return
         }
         _ = try conn.uidStore(UIDSet(waiting.map(\.uid)), .remove, flags: ["\\Deleted"])
