@@ -5,7 +5,10 @@
 
 Seeds are small hand-written inputs in the shape of real traffic and files (Dovecot and Gmail style IMAP
 responses, RFC 5322 / MIME messages, mbox files, SMTP replies). The record seeds come from the fuzz-record
-target itself (`fuzz-record --write-seeds DIR`: one record per event type, plain and compressed).
+target itself (`fuzz-record --write-seeds DIR`: one record per event type, plain and compressed, at its current
+schema version); when a type's schema grows, its seeds of the older version are kept renamed NN-Type-vN-plain and
+-zstd (the upcasting of old records is fuzzed from them) and the new ones copied in beside them
+(CatalogDocTests.testTheRecordFuzzSeedsHoldEveryType checks both).
 Rerunning rewrites the seeds named here and leaves other files alone.
 """
 import os
