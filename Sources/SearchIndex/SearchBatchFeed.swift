@@ -13,11 +13,12 @@ final class SearchBatchFeed: @unchecked Sendable {
 
     private let feed: ChunkFeed<PreparedSearchBatch>
 
-    /// Starts reading the folded events from `from` through `head`.
-    init(log: EventLog, from: UInt64, through head: UInt64) {
+    /// Starts reading the folded events from `from` through `head`, in batches cut at `batchBytes` held
+    /// (`SearchBatchReader.batchBytes`).
+    init(log: EventLog, from: UInt64, through head: UInt64, batchBytes: Int = SearchIndex.batchBytes) {
         // A deep stack: messages are parsed on this thread.
         feed = ChunkFeed(depth: SearchBatchFeed.capacity, stackSize: 8 << 20) { emit in
-            let reader = try SearchBatchReader(log: log)
+            let reader = try SearchBatchReader(log: log, batchBytes: batchBytes)
             try log.scan(from: from, filter: ScanFilter(types: SearchIndex.foldedTypes)) { ev in
                 if ev.envelope.sequence > head { return false }
                 try reader.add(ev)

@@ -20,6 +20,8 @@ final class SearchBatchReader {
     private(set) var heldBytes = 0
     /// Blobs read since the map's pages were last checked against the budget.
     private var blobsSinceRelease = 0
+    /// What a batch may hold before it is full: `SearchIndex.batchBytes`, or less set by a test.
+    let batchBytes: Int
 
     /// Bytes a decoded payload is counted for, per byte of its encoding: its strings and arrays as Swift holds them
     /// (an address of ~20 encoded bytes is an `EmailAddress` of two strings, ~50 bytes, plus its array's slot).
@@ -30,8 +32,9 @@ final class SearchBatchReader {
     /// ~120 MB of their compressed pages mapped. Memory: at most one such blob's stored pages at a time.
     static let bigBlobBytes = 4 << 20
 
-    init(log: EventLog) throws {
+    init(log: EventLog, batchBytes: Int = SearchIndex.batchBytes) throws {
         self.log = log
+        self.batchBytes = batchBytes
         zstd = try Zstd()
         hasher = try SHA256Hasher()
         digest = try SearchTextDigest()
@@ -40,8 +43,8 @@ final class SearchBatchReader {
     /// The events added since the batch was last taken.
     var count: Int { batch.events.count }
 
-    /// Whether the batch is full: `SearchIndex.batchSize` events, or at least `SearchIndex.batchBytes` held.
-    var isFull: Bool { batch.events.count >= SearchIndex.batchSize || heldBytes >= SearchIndex.batchBytes }
+    /// Whether the batch is full: `SearchIndex.batchSize` events, or at least `batchBytes` held.
+    var isFull: Bool { batch.events.count >= SearchIndex.batchSize || heldBytes >= batchBytes }
 
     /// The bytes an event is counted for while its batch is in flight: its payload, encoded and decoded
     /// (`decodedBytesPerPayloadByte`), and its document's text and filter strings (nil: it has none).

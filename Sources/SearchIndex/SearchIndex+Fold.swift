@@ -143,7 +143,7 @@ extension SearchIndex {
     private func foldCatchUp(log: EventLog, head: UInt64, start: UInt64, deadline: UInt64?,
                              progress: ((UInt64, UInt64) -> Void)?) throws -> Bool {
         if head - start >= SearchIndex.pipelineThreshold && ProcessInfo.processInfo.activeProcessorCount > 1 {
-            let feed = SearchBatchFeed(log: log, from: start + 1, through: head)
+            let feed = SearchBatchFeed(log: log, from: start + 1, through: head, batchBytes: batchByteLimit)
             defer { feed.finish() }
             if bulk {
                 // Up to `bulkBatchesPerTransaction` batches per transaction; no other connection has the file.
@@ -172,7 +172,7 @@ extension SearchIndex {
             }
             return true
         }
-        let reader = try SearchBatchReader(log: log)
+        let reader = try SearchBatchReader(log: log, batchBytes: batchByteLimit)
         func commit(through last: UInt64) throws {
             try write(reader.take(through: last))
             progress?(last - start, head - start)

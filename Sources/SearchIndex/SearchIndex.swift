@@ -58,6 +58,9 @@ package final class SearchIndex: @unchecked Sendable {
     var maxExpandedWords = PrefixWords.maxWords
     /// The most copies of a page's threads matched together (`defaultMaxCopiesMatchedTogether`; tests set fewer).
     var maxCopiesMatchedTogether = SearchIndex.defaultMaxCopiesMatchedTogether
+    /// What a catch-up's batch may hold before it is cut short (`batchBytes`; tests set less, so a few crowded
+    /// messages are cut as thousands are). Set before a catch-up.
+    var batchByteLimit = SearchIndex.batchBytes
     /// Rows put in sets of every match (`matchSet`) on this connection: what a search's sets cost. Used under `lock`.
     var setRowsMade = 0
     /// Numbers the `MatchSets` tables made on this connection; used under `lock`.
