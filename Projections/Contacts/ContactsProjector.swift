@@ -66,10 +66,10 @@ package final class ContactsProjector: Projector {
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
 
     /// Index work deferred per contact, by people key (`PendingContactIndex`): written when the batch ends, when
-    /// the contact's name changes, or when `maxPending` contacts wait (a part: see `writePart`).
+    /// the contact's name changes, or when `pendingLimit` contacts wait (a part: see `writePart`).
     /// (`TableKey`: its bytes hashed in one call, where an array of bytes is hashed byte by byte.)
     private var pending: [TableKey: PendingContactIndex] = [:]
-    /// Changes of `counts` waiting, by key: added when the batch ends or `maxPending` keys wait.
+    /// Changes of `counts` waiting, by key: added when the batch ends or `pendingLimit` keys wait.
     private var pendingCounts: [TableKey: Int] = [:]
     /// The longest prefixes whose index entries are counted: 3 characters tell most name words apart.
     package static let countedPrefixLength = 3
@@ -81,6 +81,9 @@ package final class ContactsProjector: Projector {
     /// their encoded changes while a part is written), where a batch (2 MiB of payloads: ~55,000 such addresses) had
     /// held all of its contacts' (`replay --view contacts` of 2,000 such messages: 89 MiB of heap at its peak, not 121).
     package static let maxPending = 8_192
+    /// The most contacts (and changes of `counts`) that wait before a part is written: `maxPending`, or fewer set by a
+    /// test, so that a batch of a few hundred contacts is written in parts as one naming tens of thousands is.
+    package var pendingLimit = ContactsProjector.maxPending
 
     /// The tables' context: a batch naming more than `maxPending` contacts writes them in parts (`writePart`).
     private let context: FoldContext
@@ -342,8 +345,8 @@ package final class ContactsProjector: Projector {
                 pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
             }
         }
-        if pending.count >= ContactsProjector.maxPending { try writePart() }
-        if pendingCounts.count >= ContactsProjector.maxPending { try writeCounts() }
+        if pending.count >= pendingLimit { try writePart() }
+        if pendingCounts.count >= pendingLimit { try writeCounts() }
     }
 
     /// Writes the index work of every waiting contact and the waiting counts, then, where the fold may

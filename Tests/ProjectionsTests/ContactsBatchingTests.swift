@@ -29,9 +29,12 @@ final class ContactsBatchingTests: XCTestCase {
         return out
     }
 
-    /// Every contacts table of `events` folded in batches of `size` events.
-    private func tables(_ events: [DomainEvent], batch size: Int) throws -> [String: [([UInt8], [UInt8])]] {
+    /// Every contacts table of `events` folded in batches of `size` events, at most `pendingLimit` contacts (and changes of
+    /// counts) waiting before a part is written (`ContactsProjector.pendingLimit`).
+    private func tables(_ events: [DomainEvent], batch size: Int,
+                        pendingLimit: Int = ContactsProjector.maxPending) throws -> [String: [([UInt8], [UInt8])]] {
         let harness = FoldHarness(types: [ContactsProjector.self])
+        for f in harness.folds { (f.projector as? ContactsProjector)?.pendingLimit = pendingLimit }
         for start in stride(from: 0, to: events.count, by: size) {
             try harness.fold(Array(events[start..<min(events.count, start + size)]), account: "acc")
         }
@@ -97,31 +100,43 @@ final class ContactsBatchingTests: XCTestCase {
         XCTAssertTrue(keys.allSatisfy { $0.count <= Key("acc").bytes.count + Key.maxPartBytes + 1 }, "\(keys.map(\.count))")
     }
 
-    /// More prefixes changed in one batch than may wait (`ContactsProjector.maxPending`): the counts are written in
+    /// The most contacts and changes of counts that wait in the tests of parts below: a few hundred events cross it as
+    /// a batch of tens of thousands crosses `ContactsProjector.maxPending`, and batches of `smallBatch` events stay under it.
+    private static let pendingLimit = 512
+    private static let smallBatch = 50
+
+    /// More prefixes changed in one batch than may wait (`ContactsProjector.pendingLimit`): the counts are written in
     /// parts, the same as in small batches.
     func testABatchChangingMoreCountsThanMayWaitWritesThemInParts() throws {
         let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         var events: [DomainEvent] = []
-        for i in 0..<10_000 {
+        for i in 0..<1_500 {
             let start = String([letters[i % 36], letters[(i / 36) % 36], letters[(i / 1_296) % 36]])
             events.append(.emailReceived(EmailReceived(emailID: "e\(i)", folder: "INBOX", messageID: "m\(i)@t", subject: "s",
                 from: [EmailAddress(name: nil, email: "\(start)@x.org")], to: [], cc: [],
                 date: Timestamp(microseconds: Int64(i)), dateSource: .header, size: 1, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)))
         }
-        let whole = try tables(events, batch: events.count)
-        XCTAssertGreaterThan(whole["contacts.counts"]?.count ?? 0, ContactsProjector.maxPending)
-        let parts = try tables(events, batch: 500)
+        let limit = Self.pendingLimit
+        let whole = try tables(events, batch: events.count, pendingLimit: limit)
+        // Over twice the bound: the one batch writes its counts in parts.
+        XCTAssertGreaterThan(whole["contacts.counts"]?.count ?? 0, 2 * limit)
+        // A small batch changes at most 3 counts an event (a token's prefixes of 1 to 3 characters): never in parts.
+        XCTAssertLessThan(3 * Self.smallBatch, limit)
+        let parts = try tables(events, batch: Self.smallBatch, pendingLimit: limit)
         XCTAssertEqual(parts["contacts.counts"]?.count, whole["contacts.counts"]?.count)
         XCTAssertTrue(zip(parts["contacts.counts"] ?? [], whole["contacts.counts"] ?? []).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 })
     }
 
-    /// A batch naming more contacts than may wait at once (`ContactsProjector.maxPending`) writes them in parts:
+    /// A batch naming more contacts than may wait at once (`ContactsProjector.pendingLimit`) writes them in parts:
     /// the same tables as small batches.
     func testABatchOfMoreContactsThanMayWaitWritesThemInParts() throws {
-        let events = events(seed: 7, people: 40_000, messages: 3_500)
-        let whole = try tables(events, batch: events.count)
-        XCTAssertGreaterThan(whole["contacts.people"]?.count ?? 0, ContactsProjector.maxPending)
-        let parts = try tables(events, batch: 500)
+        let events = events(seed: 7, people: 4_000, messages: 600)
+        let limit = Self.pendingLimit
+        let whole = try tables(events, batch: events.count, pendingLimit: limit)
+        XCTAssertGreaterThan(whole["contacts.people"]?.count ?? 0, 2 * limit)
+        // A small batch names at most 3 contacts an event (From, To, Cc): never in parts.
+        XCTAssertLessThan(3 * Self.smallBatch, limit)
+        let parts = try tables(events, batch: Self.smallBatch, pendingLimit: limit)
         for (name, entries) in whole {
             let theirs = parts[name] ?? []
             XCTAssertEqual(theirs.count, entries.count, name)

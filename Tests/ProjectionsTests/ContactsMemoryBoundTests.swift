@@ -34,9 +34,11 @@ final class ContactsMemoryBoundTests: XCTestCase {
         let projector: ContactsProjector
         var sequence: UInt64 = 0
 
-        init() {
+        /// A fold writing a part once `pendingLimit` contacts wait (`ContactsProjector.pendingLimit`).
+        init(pendingLimit: Int = ContactsProjector.maxPending) {
             context = FoldContext(store: store)
             projector = ContactsProjector(context: context)
+            projector.pendingLimit = pendingLimit
         }
 
         /// Applies `events` as one batch, without ending it.
@@ -68,10 +70,15 @@ final class ContactsMemoryBoundTests: XCTestCase {
         }
     }
 
+    /// The bound of the test below: a part written once 1,024 contacts wait (in production `ContactsProjector.maxPending`),
+    /// so a batch of a few messages crosses it several times as one of tens of thousands of contacts crosses 8,192.
+    private static let pendingLimit = 1_024
+
     func testABatchNamingMoreContactsThanTheBoundWritesItsTablesInParts() throws {
-        // ~2.6 times the bound of distinct contacts in one batch.
-        let events = events(messages: 42, recipients: 500)
-        var parts = Fold()
+        // ~2.9 times the bound of distinct contacts in one batch.
+        let limit = Self.pendingLimit
+        let events = events(messages: 6, recipients: 500)
+        var parts = Fold(pendingLimit: limit)
         try parts.apply(events)
         // Before the batch ends, the contacts of every full part are written: at most `maxPending` wait in the caches.
         let people = try XCTUnwrap(parts.tables["contacts.people"])
@@ -79,14 +86,14 @@ final class ContactsMemoryBoundTests: XCTestCase {
             guard case .emailReceived(let p) = e else { return [] }
             return (p.from + p.to + p.cc).map { $0.email.lowercased() }
         }).count
-        XCTAssertGreaterThan(named, 2 * ContactsProjector.maxPending)
-        XCTAssertGreaterThanOrEqual(people.count, named - ContactsProjector.maxPending, "contacts written before the batch ended")
-        XCTAssertGreaterThan(parts.store.puts["contacts.prefix"] ?? 0, 2 * ContactsProjector.maxPending)
+        XCTAssertGreaterThan(named, 2 * limit)
+        XCTAssertGreaterThanOrEqual(people.count, named - limit, "contacts written before the batch ended")
+        XCTAssertGreaterThan(parts.store.puts["contacts.prefix"] ?? 0, 2 * limit)
         XCTAssertGreaterThan(parts.store.puts["contacts.top"] ?? 0, 0)
         try parts.end()
 
         // Folded in one go (as after a failure, one event at a time: no part written before the batch's end).
-        var whole = Fold()
+        var whole = Fold(pendingLimit: limit)
         whole.context.writesInParts = false
         try whole.apply(events)
         XCTAssertEqual(whole.store.writes, 0, "nothing written before the batch ends")
@@ -94,13 +101,13 @@ final class ContactsMemoryBoundTests: XCTestCase {
         XCTAssertEqual(whole.tables["contacts.people"]?.count, named)
         assertSame(parts.tables, whole.tables, "in parts against in one go")
 
-        // In small batches.
-        var small = Fold()
-        for start in stride(from: 0, to: events.count, by: 5) {
-            try small.apply(events[start..<min(events.count, start + 5)])
+        // In small batches: one message each (its 500 recipients and 6 others), under the bound.
+        var small = Fold(pendingLimit: limit)
+        for start in stride(from: 0, to: events.count, by: 1) {
+            try small.apply(events[start..<min(events.count, start + 1)])
             try small.end()
         }
-        assertSame(parts.tables, small.tables, "in parts against batches of 5 events")
+        assertSame(parts.tables, small.tables, "in parts against batches of 1 event")
     }
 
     /// A batch within the bound writes nothing before it ends (the parts cost nothing to ordinary mail).
