@@ -76,7 +76,12 @@ final class RebuildTests: ViewsTestCase {
     /// A replay of one view copies the others: their history stays right when the log went on past them (more than a
     /// history window), and when no generation was built before. (The build had folded the copied views' tail with the
     /// rebuild's writes held behind, and its window closes wrote no version for the keys held: "has no version".)
+    /// Windows of 500 events (`MAILSTORE_HISTORY_WINDOW`, as `ViewHistoryTests` sets it), so that the log goes on past
+    /// them with a few hundred events rather than `ViewHistory.windowEvents`' thousands.
     func testReplayingOneViewKeepsTheOthersHistoryRight() throws {
+        let window = 500
+        setenv("MAILSTORE_HISTORY_WINDOW", "\(window)", 1)
+        defer { unsetenv("MAILSTORE_HISTORY_WINDOW") }
         func mail(_ range: Range<Int>) -> [NewEvent] {
             range.map { i in
                 NewEvent(event: .emailReceived(EmailReceived(
@@ -87,13 +92,14 @@ final class RebuildTests: ViewsTestCase {
                          account: "acct", stream: .email("h\(i)"), actor: .sync)
             }
         }
-        try store.log.append(mail(0..<3_000))
+        try store.log.append(mail(0..<200))
         // No generation yet: the replay of one view builds them all.
         let first = try ViewStore.replay(store: store.directory, log: store.log, views: ["contacts"])
+        XCTAssertEqual(first.historyWindowEvents, UInt64(window))
         XCTAssertEqual(try first.compareWithRebuild().differences, [])
         try first.catchUp()
         // The log goes on past more than a window's events; the other views are copied behind it.
-        try store.log.append(mail(3_000..<13_500))  // more than a window (8,192 events)
+        try store.log.append(mail(200..<900))  // more than a window (500 events)
         let again = try ViewStore.replay(store: store.directory, log: store.log, views: ["contacts"])
         XCTAssertEqual(Set(try again.checkpoints().values), [try store.log.head().sequence])
         XCTAssertEqual(try again.compareWithRebuild().differences, [])
