@@ -4,7 +4,8 @@ import PackageDescription
 /// mailstore: an event-sourced mail store and sync engine.
 ///
 /// Layout tells the architecture:
-/// - pure cores: `EventModel` (envelope, payloads, binary codec), `MailParser` (RFC 5322 / MIME),
+/// - pure cores: `DomainNames` (Punycode and IDNA's display rules), `EventModel` (envelope, payloads, binary codec),
+///   `MailParser` (RFC 5322 / MIME),
 ///   `IMAPProtocol` (IMAP grammar), `SyncCore` (providers, folder mapping), `Projections` (the projector folds),
 ///   `MessageComposer` (RFC 5322 / MIME messages to send, replies and forwards), `Categorizer` (the rule-based,
 ///   versioned mail categorizer), `SearchQuery`
@@ -46,11 +47,12 @@ let package = Package(
         .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
 
         // Pure cores.
-        .target(name: "EventModel"),
+        .target(name: "DomainNames"),
+        .target(name: "EventModel", dependencies: ["DomainNames"]),
         .target(name: "MailParser"),
         .target(name: "IMAPProtocol"),
         .target(name: "SyncCore", dependencies: ["EventModel", "IMAPProtocol", "CLibXML2"]),
-        .target(name: "Projections", dependencies: ["EventModel", "MailParser"], path: "Projections"),
+        .target(name: "Projections", dependencies: ["DomainNames", "EventModel", "MailParser"], path: "Projections"),
         .target(name: "MessageComposer", dependencies: ["MailParser"]),
         .target(name: "Categorizer", dependencies: ["EventModel", "MailParser"]),
         .target(name: "SearchQuery"),
@@ -66,10 +68,10 @@ let package = Package(
         .target(name: "Views", dependencies: ["EventLog", "EventModel", "LMDB", "NativeCodecs", "Projections"]),
         // SQLite's temporary files made in the index's folder (a VFS over the default one).
         .target(name: "CSQLiteFolderVFS", dependencies: ["CSQLite"], path: "Sources/CSQLiteFolderVFS"),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "CSQLiteFolderVFS", "SearchQuery", "EventLog", "EventModel", "LMDB", "MailParser", "NativeCodecs", "Projections"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CSQLiteFolderVFS", "SearchQuery", "DomainNames", "EventLog", "EventModel", "LMDB", "MailParser", "NativeCodecs", "Projections"]),
 
         // Library and CLI.
-        .target(name: "MailStore", dependencies: ["EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
+        .target(name: "MailStore", dependencies: ["DomainNames", "EventLog", "EventModel", "MailParser", "NativeCodecs", "Views", "Projections", "LMDB",
                                                   "IMAPClient", "IMAPProtocol", "SyncCore", "SMTPClient", "MessageComposer",
                                                   "SecureTransport", "Categorizer", "SearchIndex", "SearchQuery", "CProcess"]),
         // The CLI imports `MailStore` (and ArgumentParser) only; within the package it may use `package` members.
@@ -115,6 +117,7 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["Projections", "EventModel"], path: "Tests/TestSupport"),
+        .testTarget(name: "DomainNamesTests", dependencies: ["DomainNames", "TestSupport"]),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel", "TestSupport"]),
         .testTarget(name: "MailParserTests", dependencies: ["MailParser", "TestSupport"]),
         .testTarget(name: "CategorizerTests", dependencies: ["Categorizer", "MailParser", "EventModel"],

@@ -1,4 +1,5 @@
 import EventModel
+import DomainNames
 import MailParser
 
 /// The contacts view for recipient autocomplete: every From, To and Cc address of an account's mail with

@@ -1,7 +1,8 @@
 import Foundation
 
 extension DomainEvent {
-    /// A one-line, human-readable summary of the payload (for `mailstore log` and `history`).
+    /// A one-line, human-readable summary of the payload (for `mailstore log` and `history`): a sender's address as
+    /// people read it (`EmailAddress.readable`: `bücher.example`, not `xn--bcher-kva.example`).
     package var summary: String {
         func q(_ s: String, _ max: Int = 60) -> String {
             let flat = s.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
@@ -9,7 +10,7 @@ extension DomainEvent {
         }
         func who(_ a: [EmailAddress]) -> String {
             guard let f = EmailAddress.sender(of: a) else { return "(no sender)" }
-            return f.displayed
+            return f.readable.displayed
         }
         func flags(_ f: [String]) -> String { f.isEmpty ? "(none)" : f.joined(separator: " ") }
         func emails(_ n: Int) -> String { n == 1 ? "1 email" : "\(n) emails" }

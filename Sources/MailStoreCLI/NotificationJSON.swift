@@ -31,7 +31,7 @@ struct NotificationJSON: Encodable {
         reason = d.reason
         state = r.state.description
         syncTime = d.syncTime.iso8601
-        content = Content(title: d.title, subtitle: d.subtitle, body: d.body, group: d.threadID, identifier: r.identifier,
+        content = Content(title: d.readableTitle, subtitle: d.subtitle, body: d.body, group: d.threadID, identifier: r.identifier,
                           userInfo: UserInfo(emailId: d.emailID, threadId: d.threadID, accountId: r.account, fromAddress: d.fromAddress))
     }
 

@@ -52,7 +52,7 @@ extension NotificationsCommand {
         for r in records {
             let d = r.decision
             Terminal.print("\(d.outcome) (\(d.reason)) \(r.account) email \(d.emailID) thread \(d.threadID) [\(r.state)]: "
-                           + CategorizeCommand.printable("\(d.title) - \(d.subtitle)"))
+                           + CategorizeCommand.printable("\(d.readableTitle) - \(d.subtitle)"))
         }
         if records.isEmpty { print("(no notification decided yet)") }
     }

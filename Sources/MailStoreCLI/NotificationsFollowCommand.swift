@@ -49,7 +49,7 @@ struct NotificationsFollowCommand: ParsableCommand {
         case .notificationDecided(let d) where d.outcome == .posted:
             let r = NotificationRecord(decision: d, account: ev.envelope.account, position: ev.envelope.sequence)
             let j = NotificationJSON(r, event: "posted")
-            return [json ? j.line : "posted \(d.emailID) thread \(d.threadID): " + CategorizeCommand.printable("\(d.title) - \(d.subtitle)")]
+            return [json ? j.line : "posted \(d.emailID) thread \(d.threadID): " + CategorizeCommand.printable("\(d.readableTitle) - \(d.subtitle)")]
         case .notificationWithdrawn(let w):
             struct Withdrawn: Encodable { var event = "withdrawn"; var emailId: String; var threadId: String; var identifier: String; var reason: String }
             return w.emailIDs.map { id in

@@ -1,3 +1,4 @@
+import DomainNames
 import EventModel
 import Foundation
 import MailParser

@@ -44,4 +44,25 @@ final class HistoryCommandTests: CLITestCase {
         let logged = try mailstore("log", "--type", "EmailReceived").stdout
         XCTAssertTrue(logged.contains("Tab here and there"), logged)
     }
+
+    /// A sender at an internationalised domain: `log` and `history` summarise the receipt with the domain as people read
+    /// it (`bücher.example`), as `show` prints it, where they had printed its A-label; a label the display rules keep
+    /// (Latin mixed with Cyrillic) stays as written; `log --json`'s payload keeps the address as the mail wrote it.
+    func testTheSummaryShowsAnInternationalisedSenderAsPeopleReadIt() throws {
+        try mailstore("init")
+        let log = try EventLog(store: StoreDirectory(path: store))
+        for (id, from) in [("i1", EmailAddress(name: "Bob", email: "bob@xn--bcher-kva.example")),
+                           ("i2", EmailAddress(name: nil, email: "eve@xn--pypal-4ve.example"))] {
+            let received = EmailReceived(emailID: id, folder: "INBOX", messageID: "\(id)@example.com", subject: "Order \(id)",
+                                         from: [from], date: Timestamp(microseconds: 1_704_103_500_000_000),
+                                         dateSource: .header, size: 100, blob: BlobHash(bytes: [UInt8](repeating: 1, count: 32))!)
+            try log.append(NewEvent(event: .emailReceived(received), account: "acct", stream: .email(id), actor: .sync))
+        }
+        let logged = try mailstore("log", "--type", "EmailReceived").stdout
+        XCTAssertTrue(logged.contains("\"Order i1\" from Bob <bob@bücher.example> in INBOX"), logged)
+        XCTAssertTrue(logged.contains("\"Order i2\" from eve@xn--pypal-4ve.example in INBOX"), logged)
+        XCTAssertTrue(try mailstore("history", "--email", "i1").stdout.contains("Bob <bob@bücher.example>"))
+        let json = try mailstore("log", "--type", "EmailReceived", "--json").stdout
+        XCTAssertTrue(json.contains("\"bob@xn--bcher-kva.example\""), json)
+    }
 }

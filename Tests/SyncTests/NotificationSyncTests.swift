@@ -184,6 +184,33 @@ final class NotificationSyncTests: SyncTestCase {
         XCTAssertTrue(listed.contains("\"first-sync\"") && listed.contains("\"delivered\""), listed)
     }
 
+    /// A sender without a name at an internationalised domain: the notify command's title (the sender's address)
+    /// shows the domain as people read it (`bob@bücher.example`), as `show` prints it, where it had shown the A-label;
+    /// `userInfo.fromAddress` keeps the address as the mail wrote it, and `notifications` prints the title so too.
+    func testANotificationTitlesAnInternationalisedSenderAsPeopleReadIt() throws {
+        let c = try server()
+        defer { c.logout() }
+        try seedAndAddAccountByCLI(via: c)
+        let out = dir.file("posted.jsonl")
+        let p = try startSync(["--watch", "--account", accountName, "--idle-refresh", "2", "--notify-command", "cat >> '\(out)'"])
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(try waitFor { try self.decisions().count >= 1 }, "the first sync was decided")
+        try append(c, "idn", subject: "Your order", from: "bob@xn--bcher-kva.example")
+        XCTAssertTrue(try waitFor { try self.decisions().contains { $0.state == .delivered } }, "delivered")
+        kill(p.processIdentifier, SIGKILL)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        let obj = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let content = try XCTUnwrap(obj["content"] as? [String: Any])
+        XCTAssertEqual(content["title"] as? String, "bob@bücher.example")
+        XCTAssertEqual((content["userInfo"] as? [String: Any])?["fromAddress"] as? String, "bob@xn--bcher-kva.example")
+        let listed = try mailstore(["notifications"]).stdout
+        XCTAssertTrue(listed.contains("bob@bücher.example - Your order"), listed)
+    }
+
     /// The watch killed while its notify command runs (after the command showed it, before the record): the
     /// notification is not lost; on restart it is shown again with the same identifier (at least once: a
     /// notification center keyed by the identifier replaces it), and then recorded, never a third time.

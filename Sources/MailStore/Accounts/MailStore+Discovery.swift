@@ -1,6 +1,6 @@
+import DomainNames
 import EventModel
 import Foundation
-import MailParser
 import Projections
 import SyncCore
 

@@ -1,5 +1,5 @@
 import Foundation
-import MailParser
+import DomainNames
 import TestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-import MailParser
+import DomainNames
 import XCTest
 
 /// Punycode (RFC 3492) against the sample strings of its section 7.1, both ways, and its bounds.
