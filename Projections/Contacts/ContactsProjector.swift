@@ -31,8 +31,10 @@ package final class ContactsProjector: Projector {
     /// in the indexed form (`IndexedText`: composed, Greek without its marks, ё as е), as a prefix typed is: a name
     /// written decomposed ("Jose\u{301}") or in Greek with accents was completed by nothing typed the other way. 20: an
     /// address at an internationalised domain also found as people read it (`readableTokens`): "bü" and "user@bü" complete
-    /// `user@xn--bcher-kva.example`, which had been completed only by its A-label.
-    package static let schemaVersion: UInt32 = 20
+    /// `user@xn--bcher-kva.example`, which had been completed only by its A-label. 21: the display rules of those tokens
+    /// as browsers apply them (`IDNA`): a zero-width joiner after a virama allowed, scripts mixed only as Chromium's
+    /// policy allows and whole-script lookalikes of Greek, Armenian and others refused, as Cyrillic ones were.
+    package static let schemaVersion: UInt32 = 21
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")

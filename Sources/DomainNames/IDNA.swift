@@ -9,10 +9,14 @@ import Foundation
 ///   mapping would leave it, so no two A-labels show as one text (`ß` and final `ς`, which IDNA 2003 maps to `ss` and
 ///   `σ`, stay A-labels too);
 /// - every character is an ASCII letter, digit or `-`, or beyond ASCII a letter, combining mark (not first) or decimal
-///   digit: no control, format or invisible character (zero-width joiners, soft hyphen), bidi control, space,
-///   symbol or punctuation, nothing that `TerminalText` would remove;
-/// - its letters are not a homograph: Latin mixed with Cyrillic or Greek (`pаypal` with a Cyrillic а), or a label of
-///   Cyrillic letters only that all look like Latin ones (`аррӏе`), as Chromium's IDN display policy refuses.
+///   digit: no control, format or invisible character (soft hyphen, a zero-width joiner but where IDNA 2008 allows it:
+///   ``isJoinerAllowed(_:at:)``), bidi control, space, symbol or punctuation, nothing that `TerminalText` would remove;
+/// - its scripts mix as Chromium's IDN display policy lets them (its rule 5, UTS 39's "highly restrictive" level): one
+///   script, or Latin with the scripts of one CJK language (Han with Hiragana and Katakana, Han with Bopomofo, Han with
+///   Hangul), so never Latin with Cyrillic, Greek or Armenian (`pаypal` with a Cyrillic а); and a Latin letter beyond
+///   ASCII beside no other script (`ü中国`);
+/// - a label of one script is not made only of the letters of that script that look Latin (Chromium's rule 10, its
+///   whole-script confusables: `аррӏе` in Cyrillic, `οο` in Greek omicrons, `գօօգլէ` in Armenian; see ``Script``).
 ///
 /// The bounds are those of DNS: a longer label or domain is no host name and is shown as given. Pure.
 package enum IDNA {
@@ -60,7 +64,8 @@ package enum IDNA {
         guard lowered.hasPrefix("xn--"), let scalars = Punycode.decode(lowered.dropFirst(4)),
               scalars.contains(where: { !$0.isASCII }), Punycode.encode(scalars).map({ "xn--" + $0 }) == lowered else { return nil }
         let text = String(String.UnicodeScalarView(scalars))
-        guard let first = scalars.first, !isMark(first), scalars.allSatisfy(isAllowed),
+        guard let first = scalars.first, !isMark(first),
+              scalars.indices.allSatisfy({ isAllowed(scalars[$0]) || isJoinerAllowed(scalars, at: $0) }),
               !scalars.contains(where: \.properties.changesWhenCaseFolded),
               // Scalar by scalar: `==` on strings would take a decomposed label for its composed form.
               text.precomposedStringWithCompatibilityMapping.unicodeScalars.elementsEqual(scalars),
@@ -81,24 +86,7 @@ package enum IDNA {
         }
     }
 
-    private static func isMark(_ s: Unicode.Scalar) -> Bool {
+    static func isMark(_ s: Unicode.Scalar) -> Bool {
         [.nonspacingMark, .spacingMark, .enclosingMark].contains(s.properties.generalCategory)
-    }
-
-    /// Whether the letters of `label` mix Latin with Cyrillic or Greek, or are Cyrillic letters that all look Latin.
-    private static func isHomograph(_ label: [Unicode.Scalar]) -> Bool {
-        var latin = false, cyrillic = false, greek = false, allLookLatin = true
-        for s in label where s.properties.isAlphabetic && !isMark(s) {
-            switch Script.of(s) {
-            case .latin: latin = true
-            case .cyrillic:
-                cyrillic = true
-                if !Script.latinLookingCyrillic.contains(s) { allLookLatin = false }
-            case .greek: greek = true
-            case .other: allLookLatin = false
-            }
-        }
-        if latin && (cyrillic || greek) { return true }
-        return cyrillic && !latin && !greek && allLookLatin
     }
 }

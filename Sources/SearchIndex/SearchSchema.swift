@@ -57,6 +57,9 @@ enum SearchSchema {
     /// they came, found by no word typed the other way; an older file is rebuilt.
     /// 12: an address at an internationalised domain also indexed as people read it (`user@bücher.example` after
     /// `user@xn--bcher-kva.example`: `SearchDocument.addresses`), so a search finds it by either form; rebuilt.
+    /// 13: that readable form under the display rules as browsers apply them (`IDNA`: a zero-width joiner after a
+    /// virama allowed; scripts mixed only as Chromium's policy allows, whole-script lookalikes of Greek, Armenian and
+    /// others refused); rebuilt.
     ///
     /// Files made since 2026-12-02 declare `fts` with `columnsize = 0`: FTS5 then keeps no row of token counts per
     /// document (`fts_docsize`, a B-tree keyed by the scattered rowids, written at every insert), which only its
@@ -64,7 +67,7 @@ enum SearchSchema {
     /// and FTS5 keeps it current: both read and verify alike, so the version is unchanged and no file is rebuilt.
     /// At 100K generated messages, `replay --view search` alternated three times with the build before: 8.4-9.8 s
     /// against 8.8-10.7 s, 11.7-13.4 s of CPU against 12.5-14.9 s.
-    static let version = 12
+    static let version = 13
 
     /// The FTS5 columns, in insert order; the query language's text fields map onto them.
     static let textColumns = ["fromaddr", "toaddr", "ccaddr", "subject", "body", "attachment", "mimetype"]
