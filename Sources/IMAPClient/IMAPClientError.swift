@@ -79,4 +79,13 @@ extension IMAPClientError {
         default: return false
         }
     }
+
+    /// Whether the server stopped answering: a read waited out its timeout, or a command its deadline (the
+    /// connection's other waits on that server would most likely last as long).
+    package var isUnanswered: Bool {
+        switch self {
+        case .transport(.timeout), .transport(.deadlinePassed), .deadlinePassed: true
+        default: false
+        }
+    }
 }

@@ -47,4 +47,11 @@ extension IMAPConnection {
         if failure.error == nil { _ = try? execute(.logout, name: "LOGOUT") }
         _ = fail(.transport(.connectionClosed("the connection was logged out")))
     }
+
+    /// Closes the connection without a word to the server (no DONE, no LOGOUT), e.g. from an IDLE's tick: for one
+    /// whose server stopped answering (another connection to it waited out its timeout), where either would only wait
+    /// out the timeout again. Later calls throw ``IMAPClientError/transport(_:)`` (connection closed, `reason`).
+    package func abandon(_ reason: String) {
+        _ = fail(.transport(.connectionClosed(reason)))
+    }
 }

@@ -89,6 +89,9 @@ package final class IMAPConnection {
     /// Whether the connection can still carry commands: false once an error, a timeout or LOGOUT ended it.
     package var isUsable: Bool { failure.error == nil }
 
+    /// The error that ended the connection (the first one), nil while it is usable.
+    package var endedBy: IMAPClientError? { failure.error }
+
     /// Whether `name` (e.g. `"QRESYNC"`) was turned on with ENABLE on this connection.
     package func isEnabled(_ name: String) -> Bool {
         enabledExtensions.contains(name.uppercased())

@@ -13,12 +13,19 @@ final class ConnectionPoolTests: XCTestCase {
         private var _closed = false
         private var _broken = false
         private var _probeFails = false
+        private var _unanswered = false
+
+        /// What a probe left unanswered ends the connection with.
+        struct Unanswered: Error {}
 
         init(id: Int) { self.id = id }
 
         var closed: Bool { lock.withLock { _closed } }
         func breakIt() { lock.withLock { _broken = true } }
         func failProbes() { lock.withLock { _probeFails = true } }
+        /// Its probes fail as the server's silence would: ended by ``Unanswered``.
+        func leaveProbesUnanswered() { lock.withLock { _probeFails = true; _unanswered = true } }
+        var unansweredFailure: (any Error)? { lock.withLock { _unanswered ? Unanswered() : nil } }
         var isUsable: Bool { lock.withLock { !_broken && !_closed } }
         func probe() -> Bool { lock.withLock { !_probeFails } }
         func close() { lock.withLock { _closed = true } }
@@ -197,6 +204,26 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertFalse(c === b, "the silent connection was not handed out")
         XCTAssertTrue(b.closed)
         XCTAssertEqual([pool.count(account: "a").inUse, pool.count(account: "a").idle], [1, 0])
+    }
+
+    /// An idle connection whose probe the server left unanswered for the connection's timeout: the lease throws that
+    /// error and opens no other connection (to a server that stopped answering, a new one's opening had waited as long
+    /// again: a watch's poll held for twice --timeout), giving the room back; the next lease opens a new one.
+    func testALeaseWhoseProbeWentUnansweredOpensNoOtherConnection() throws {
+        let pool = Pool(probeAfterSeconds: 0)
+        let factory = Factory()
+        let a = try pool.lease(account: "a", reuseKey: "k", limits: limits, open: factory.open)
+        pool.release(a, account: "a", reuseKey: "k", limits: limits)
+        a.leaveProbesUnanswered()
+        XCTAssertThrowsError(try pool.lease(account: "a", reuseKey: "k", limits: limits, open: factory.open)) { error in
+            XCTAssertTrue(error is FakeConnection.Unanswered, "\(error)")
+        }
+        XCTAssertEqual(factory.count, 1, "no connection opened after the unanswered probe")
+        XCTAssertTrue(a.closed)
+        XCTAssertEqual([pool.count(account: "a").inUse, pool.count(account: "a").idle], [0, 0])
+        let b = try pool.lease(account: "a", reuseKey: "k", limits: limits, open: factory.open)
+        XCTAssertFalse(a === b)
+        XCTAssertEqual(factory.count, 2)
     }
 
     func testAConnectionOfOtherSettingsIsNotReusedButMakesRoom() throws {

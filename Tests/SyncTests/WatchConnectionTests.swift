@@ -5,45 +5,66 @@ import XCTest
 
 /// `sync --watch` through Tools/test-server/tcp-freeze-proxy in front of the test Dovecot: an IDLE connection that goes
 /// silent (the server's process stuck, a NAT's dropped flow: the kernel still acknowledges) is found dead and replaced,
-/// and a dropped connection is said plainly ("...(the IDLE connection); reconnecting in 1 s", then "connected again").
+/// a dropped connection is said plainly ("...(the IDLE connection); reconnecting in 1 s", then "connected again"), and a
+/// server frozen whole fails a poll within --timeout.
 final class WatchConnectionTests: SyncTestCase {
     private var proxy: Process?
+    /// The watch ``startWatch(through:env:pollInterval:timeout:)`` started, killed at the test's end.
+    private var watch: Process?
 
     override func tearDown() {
+        if let watch {
+            if watch.isRunning { kill(watch.processIdentifier, SIGKILL) }
+            watch.waitUntilExit()
+        }
+        watch = nil
         stopPythonProxy(proxy)
         proxy = nil
         super.tearDown()
     }
 
-    /// Starts the proxy in front of Dovecot's IMAPS port and returns its port.
-    private func startProxy() throws -> Int {
-        let started = try startPythonProxy("tcp-freeze-proxy", ["--target-host", imap.host, "--target-port", "\(imap.tlsPort)",
-                                                                 "--frozen-file", dir.file("proxy.frozen")], what: "freeze proxy")
+    /// Which proxy a watch goes through.
+    private enum Proxy {
+        /// tcp-freeze-proxy: SIGUSR1 freezes the oldest quiet connection (`all`: every connection, and every later one).
+        case freeze(all: Bool)
+    }
+
+    /// Starts `kind` in front of Dovecot's IMAPS port and returns its port.
+    private func startProxy(_ kind: Proxy) throws -> Int {
+        let started: (process: Process, port: Int)
+        switch kind {
+        case .freeze(let all):
+            started = try startPythonProxy("tcp-freeze-proxy", ["--target-host", imap.host, "--target-port", "\(imap.tlsPort)",
+                                                                "--frozen-file", dir.file("proxy.frozen")] + (all ? ["--freeze-all"] : []),
+                                           what: "freeze proxy")
+        }
         proxy = started.process
         return started.port
     }
 
-    /// The account through the proxy, then a watch of it (stderr to `watch.err`) with `env`; the Inbox holds one message.
-    private func startWatch(env: [String: String] = [:]) throws -> Process {
+    /// The account through the proxy, then a watch of it (stderr to `watch.err`) with `env`, polling every `pollInterval`
+    /// seconds (an hour: only the IDLE connection brings new Inbox mail); the Inbox holds one message.
+    private func startWatch(through kind: Proxy = .freeze(all: false), env: [String: String] = [:], pollInterval: Int = 3600,
+                            timeout: Int = 3) throws {
         let c = try server()
         defer { c.logout() }
         try fill("INBOX", [(id: "c0", subject: "Before", parent: nil, flags: [])], via: c)
         views = nil
         store = nil
-        let port = try startProxy()
+        let port = try startProxy(kind)
         try mailstore(["account", "add", accountName, "--email", user!, "--host", imap.host, "--port", "\(port)",
                        "--security", "tls", "--password-file", passwordFile!, "--ca-file", imap.caFile])
         XCTAssertTrue(FileManager.default.createFile(atPath: dir.file("watch.err"), contents: nil))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: BuiltProducts.executable("mailstore"))
-        // No poll for the test's length: only the IDLE connection brings new Inbox mail.
-        p.arguments = ["sync", "--quiet", "--watch", "--account", accountName, "--poll-interval", "3600", "--timeout", "3"]
+        p.arguments = ["sync", "--quiet", "--watch", "--account", accountName, "--poll-interval", "\(pollInterval)",
+                       "--timeout", "\(timeout)"]
         p.environment = environment.merging(env) { _, b in b }
         p.standardOutput = FileHandle.nullDevice
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("watch.err")))
         try p.run()
+        watch = p
         XCTAssertTrue(try waitForInbox(1), "the watch's first sync")
-        return p
     }
 
     /// Waits up to 60 s for the store's Inbox to hold `count` copies.
@@ -57,9 +78,9 @@ final class WatchConnectionTests: SyncTestCase {
         return false
     }
 
-    /// Waits up to 30 s for the watch's stderr to hold `text`; its stderr.
-    private func waitForStderr(_ text: String) -> String {
-        let deadline = Date().addingTimeInterval(30)
+    /// Waits up to `seconds` for the watch's stderr to hold `text`; its stderr.
+    private func waitForStderr(_ text: String, seconds: Double = 30) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
         var err = ""
         while Date() < deadline {
             err = (try? String(contentsOfFile: dir.file("watch.err"), encoding: .utf8)) ?? ""
@@ -67,6 +88,16 @@ final class WatchConnectionTests: SyncTestCase {
             usleep(200_000)
         }
         return err
+    }
+
+    /// Waits up to 30 s for the freeze proxy to say what it froze; what it said.
+    private func frozen() -> String? {
+        var frozen: String?
+        for _ in 0..<300 where frozen == nil {
+            frozen = try? String(contentsOfFile: dir.file("proxy.frozen"), encoding: .utf8)
+            if frozen == nil { usleep(100_000) }
+        }
+        return frozen
     }
 
     private func deliver(_ id: String) throws {
@@ -80,19 +111,10 @@ final class WatchConnectionTests: SyncTestCase {
     /// answer to its DONE within --timeout, drops the connection, reconnects, and the message delivered meanwhile
     /// arrives. Without the probe it waited for the IDLE's refresh (20 min here) or the poll (an hour here).
     func testAFrozenIdleConnectionIsReplacedAndNewMailArrives() throws {
-        let p = try startWatch(env: ["MAILSTORE_IDLE_PROBE_SECONDS": "4"])
-        defer {
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            p.waitUntilExit()
-        }
+        try startWatch(env: ["MAILSTORE_IDLE_PROBE_SECONDS": "4"])
         let proxy = try XCTUnwrap(proxy)
         kill(proxy.processIdentifier, SIGUSR1)
-        var frozen: String?
-        for _ in 0..<300 where frozen == nil {
-            frozen = try? String(contentsOfFile: dir.file("proxy.frozen"), encoding: .utf8)
-            if frozen == nil { usleep(100_000) }
-        }
-        XCTAssertEqual(frozen, "1\n", "the watch's first connection, its IDLE, frozen")
+        XCTAssertEqual(frozen(), "1\n", "the watch's first connection, its IDLE, frozen")
         try deliver("c1")
         XCTAssertTrue(try waitForInbox(2), "the message delivered after the IDLE connection froze reached the store")
     }
@@ -100,11 +122,7 @@ final class WatchConnectionTests: SyncTestCase {
     /// The IDLE connection dropped: one warning that says what failed and on which connection, without telling the user
     /// to reconnect (the watch does), then a line once it is connected again.
     func testADroppedIdleConnectionIsSaidPlainlyAndItsRecoveryToo() throws {
-        let p = try startWatch()
-        defer {
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            p.waitUntilExit()
-        }
+        try startWatch()
         // In IDLE by now: the first sync and the Inbox's EXAMINE after it take well under this.
         Thread.sleep(forTimeInterval: 2)
         let proxy = try XCTUnwrap(proxy)
@@ -117,5 +135,27 @@ final class WatchConnectionTests: SyncTestCase {
         XCTAssertTrue(err.contains("\(accountName): connected again after "), err)
         try deliver("c1")
         XCTAssertTrue(try waitForInbox(2), "the watch goes on after the drop")
+    }
+
+    /// The server frozen whole (every connection, and every later one, as a stopped server process whose kernel still
+    /// takes connections) while the watch polls every second: the poll's wait ends at --timeout (8 s here) and the IDLE
+    /// connection is dropped without waiting for its DONE, so the failure is told before twice --timeout after the
+    /// freeze (about --timeout, plus the wait for the next poll, at most 1 s); it had been told after the poll's wait
+    /// and then the DONE's, twice --timeout and more. (A poll on a connection left idle, whose probe the frozen server
+    /// leaves unanswered, opens no new connection after it: ``ConnectionPoolTests``.)
+    func testAServerFrozenWholeFailsAPollWithinTheTimeout() throws {
+        let timeout = 8.0
+        try startWatch(through: .freeze(all: true), pollInterval: 1, timeout: Int(timeout))
+        // Polls going on by now (the first at 1 s into the IDLE).
+        Thread.sleep(forTimeInterval: 3)
+        let proxy = try XCTUnwrap(proxy)
+        kill(proxy.processIdentifier, SIGUSR1)
+        XCTAssertEqual(frozen(), "all\n", "every connection frozen")
+        let frozenAt = Date()
+        let told = "(the second connection, for polls and write-backs); reconnecting in 1 s"
+        let err = waitForStderr(told, seconds: 4 * timeout)
+        let elapsed = Date().timeIntervalSince(frozenAt)
+        XCTAssertTrue(err.contains(told), err)
+        XCTAssertLessThan(elapsed, 2 * timeout, "the poll's failure told before twice --timeout: \(err)")
     }
 }

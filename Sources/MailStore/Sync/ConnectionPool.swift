@@ -14,7 +14,9 @@ import SecureTransport
 ///   connections are closed after the lease's `idleCloseSeconds` (the engine uses 15 minutes, the desktop value of
 ///   FR-SYNC-16, or the provider's IDLE refresh when that is shorter: a provider dropping an IDLE after 5 minutes
 ///   drops a silent connection as soon), when another account needs the room, or by ``closeIdle()``. One idle for
-///   longer than ``probeAfterSeconds`` (10 s) is checked (`NOOP`) before it is handed out again.
+///   longer than ``probeAfterSeconds`` (10 s) is checked (`NOOP`) before it is handed out again; one that fails the
+///   check is replaced by a new connection, unless the server left the check unanswered for the connection's timeout:
+///   the lease then throws that error (a server that stopped answering would hold a new connection's opening as long).
 ///
 /// Connections are opened and closed outside the pool's lock, so a slow server never holds up the others.
 /// Blocking by design: the sync engine is synchronous and runs on its own threads.
@@ -75,7 +77,8 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
 
     /// A connection for `account`: an idle one opened with the same `reuseKey` (the server, user and settings), or
     /// a new one from `open` once the limits allow. Waits up to `waitSeconds` (nil: ``queueTimeoutSeconds``) for
-    /// room, then throws ``ConnectionPoolTimeout``; errors from `open` are passed on (and free the room). Give it back
+    /// room, then throws ``ConnectionPoolTimeout``; errors from `open`, and an idle connection's
+    /// ``PooledConnection/unansweredFailure`` after its probe, are passed on (and free the room). Give it back
     /// with ``release(_:account:reuseKey:limits:keep:)``.
     package func lease(account: String, reuseKey: String, limits: Limits, waitSeconds: Double? = nil,
                        open: () throws -> Connection) throws -> Connection {
@@ -125,6 +128,9 @@ package final class ConnectionPool<Connection: PooledConnection>: @unchecked Sen
             reused.connection.close()
         }
         do {
+            // A probe the server left unanswered for the connection's whole timeout: a new connection to it would most
+            // likely wait as long (a server frozen whole held a watch's poll twice `--timeout`); the lease fails now.
+            if let unanswered = reused?.connection.unansweredFailure { throw unanswered }
             return try open()
         } catch {
             condition.withLock {

@@ -7,4 +7,13 @@ package protocol PooledConnection: AnyObject {
     func probe() -> Bool
     /// Closes the connection (politely when it is still usable); never throws.
     func close()
+    /// The error that ended the connection when it was the server not answering within the connection's timeout (a
+    /// ``probe()`` unanswered), nil for any other end: the pool then opens no other connection in the same lease, since
+    /// one to a server that stopped answering waits as long again (a poll held for twice `--timeout`).
+    var unansweredFailure: (any Error)? { get }
+}
+
+extension PooledConnection {
+    /// None: every failed probe is followed by a new connection.
+    package var unansweredFailure: (any Error)? { nil }
 }

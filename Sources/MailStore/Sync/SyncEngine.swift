@@ -253,7 +253,9 @@ public final class SyncEngine {
 
     /// The engine's connection: leased from ``pool`` (an idle one of this account reused, or a new one opened
     /// once the account's and the process's limits allow; see ``ConnectionPool``) and kept until ``disconnect()``.
-    /// Throws ``SyncError/connectionsBusy(_:)`` when none came free within the pool's queue timeout.
+    /// Throws ``SyncError/connectionsBusy(_:)`` when none came free within the pool's queue timeout, and the
+    /// ``SyncError/server(_:)`` timeout of an idle connection's probe the server did not answer (no other connection
+    /// is opened then: a server that stopped answering holds a new one's opening as long).
     func connect() throws -> IMAPConnection {
         if let connection { return connection }
         let conn: IMAPConnection
@@ -261,6 +263,9 @@ public final class SyncEngine {
             conn = try pool.lease(account: poolAccount, reuseKey: poolReuseKey, limits: poolLimits, waitSeconds: poolWaitSeconds) { try open() }
         } catch let timeout as ConnectionPoolTimeout {
             throw SyncError.connectionsBusy(timeout)
+        } catch let unanswered as IMAPClientError {
+            // The probe of an idle connection the server left unanswered (no new connection was opened after it).
+            throw SyncError.server(unanswered)
         }
         qresyncEnabled = conn.isEnabled("QRESYNC")
         connection = conn

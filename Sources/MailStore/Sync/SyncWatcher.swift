@@ -15,7 +15,8 @@ import SyncCore
 /// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`, in slices taken
 /// between the IDLE's reads of the Inbox: ``pollSliceFolders``, ``pollSliceSeconds``), all on a
 /// second connection leased from the ``ConnectionPool`` and given back after each use, and tells ``onLogGrew`` when
-/// the log grew (another process's mute owes a withdrawal); when the pool has no room
+/// the log grew (another process's mute owes a withdrawal); a second connection whose server left
+/// it unanswered for the timeout has the IDLE connection dropped without its DONE; when the pool has no room
 /// for it at once, the IDLE is ended and the work done on the watch's own connection. A failed session (a lost
 /// connection, a protocol error, an over-limit response, a refused command outside a folder's sync) is re-opened
 /// with exponential backoff (1 s doubling to 5 min, from 1 s again once a session's first sync went through and it
@@ -211,6 +212,12 @@ public final class SyncWatcher {
                     } catch {
                         localError = error
                         self.secondFailed = true
+                        // The server left the second connection unanswered for --timeout: a DONE would wait as long for
+                        // nothing (a server frozen whole held the poll's failure twice --timeout); the IDLE connection is
+                        // dropped instead, the session re-opened as for any failure.
+                        if case SyncError.server(let e) = error, e.isUnanswered {
+                            conn.abandon("dropped: the server left the second connection unanswered")
+                        }
                         return true
                     }
                 }) { response in
@@ -219,6 +226,8 @@ public final class SyncWatcher {
                     return !changes.isDue
                 }
             } catch {
+                // (The IDLE connection dropped for the second connection's failure: that one is the failure told.)
+                if let localError { throw localError }
                 throw SyncError.server(error)
             }
             if let localError { throw localError }
