@@ -157,6 +157,12 @@ struct SyncCommand: ParsableCommand {
         watcher.onRetry = { error, seconds, connection in
             Terminal.warning(SyncCommand.retryWarning(account: account.name, error: error, connection: connection, seconds: seconds))
         }
+        // Once a watch: a server that never tells its IDLE of new mail would say it at every poll that finds some.
+        watcher.onIdleRenewed = { renewals in
+            guard renewals == 1 else { return }
+            Terminal.warning("\(account.name): a poll found new Inbox mail the IDLE was not told of (the IDLE connection); "
+                             + "the IDLE is issued again, and after every poll that finds such mail (said once)")
+        }
         // Said whatever --quiet says, as the warning it answers: a supervisor reading stderr sees the watch work again.
         watcher.onReconnected = { seconds in Terminal.note("\(account.name): connected again after \(SyncCommand.duration(seconds))") }
         watcher.onFolderRefused = { failure, refusals, since, retryIn in

@@ -6,7 +6,8 @@ import XCTest
 /// `sync --watch` through Tools/test-server/tcp-freeze-proxy in front of the test Dovecot: an IDLE connection that goes
 /// silent (the server's process stuck, a NAT's dropped flow: the kernel still acknowledges) is found dead and replaced,
 /// a dropped connection is said plainly ("...(the IDLE connection); reconnecting in 1 s", then "connected again"), and a
-/// server frozen whole fails a poll within --timeout.
+/// server frozen whole fails a poll within --timeout; through Tools/test-server/imap-fault-proxy `--deaf-idle`, an IDLE
+/// the server stopped telling of new mail is issued again once a poll finds the mail.
 final class WatchConnectionTests: SyncTestCase {
     private var proxy: Process?
     /// The watch ``startWatch(through:env:pollInterval:timeout:)`` started, killed at the test's end.
@@ -27,6 +28,9 @@ final class WatchConnectionTests: SyncTestCase {
     private enum Proxy {
         /// tcp-freeze-proxy: SIGUSR1 freezes the oldest quiet connection (`all`: every connection, and every later one).
         case freeze(all: Bool)
+        /// imap-fault-proxy without faults, dropping the EXISTS and RECENT sent during IDLE (the IDLE commands counted in
+        /// `proxy.idles`).
+        case deafIdle
     }
 
     /// Starts `kind` in front of Dovecot's IMAPS port and returns its port.
@@ -37,6 +41,9 @@ final class WatchConnectionTests: SyncTestCase {
             started = try startPythonProxy("tcp-freeze-proxy", ["--target-host", imap.host, "--target-port", "\(imap.tlsPort)",
                                                                 "--frozen-file", dir.file("proxy.frozen")] + (all ? ["--freeze-all"] : []),
                                            what: "freeze proxy")
+        case .deafIdle:
+            started = try startPythonProxy("imap-fault-proxy", ["--dovecot", dovecot.dir, "--rate", "0", "--deaf-idle",
+                                                                "--idle-file", dir.file("proxy.idles")], what: "fault proxy")
         }
         proxy = started.process
         return started.port
@@ -90,6 +97,19 @@ final class WatchConnectionTests: SyncTestCase {
         return err
     }
 
+    /// The IDLE commands the deaf-IDLE proxy saw, after waiting up to 30 s for at least `atLeast`.
+    private func idles(atLeast: Int) -> Int {
+        let deadline = Date().addingTimeInterval(30)
+        var n = 0
+        while Date() < deadline {
+            n = (try? String(contentsOfFile: dir.file("proxy.idles"), encoding: .utf8))
+                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+            if n >= atLeast { break }
+            usleep(200_000)
+        }
+        return n
+    }
+
     /// Waits up to 30 s for the freeze proxy to say what it froze; what it said.
     private func frozen() -> String? {
         var frozen: String?
@@ -135,6 +155,26 @@ final class WatchConnectionTests: SyncTestCase {
         XCTAssertTrue(err.contains("\(accountName): connected again after "), err)
         try deliver("c1")
         XCTAssertTrue(try waitForInbox(2), "the watch goes on after the drop")
+    }
+
+    /// A server that stopped telling the IDLE connection of new mail (the proxy drops the EXISTS and RECENT sent during
+    /// IDLE): the poll (every 3 s here) brings each message, and the IDLE that was not told of it is ended and issued
+    /// again within 5 s, said once on stderr for the watch. It had been left waiting for the 5-min check (the IDLE's
+    /// refresh, 20 min, here), new Inbox mail only brought by the polls meanwhile.
+    func testAnIdleThatMissedInboxMailAPollFoundIsIssuedAgainAndSaidOnce() throws {
+        try startWatch(through: .deafIdle, pollInterval: 3)
+        XCTAssertEqual(idles(atLeast: 1), 1, "the watch's IDLE")
+        try deliver("c1")
+        XCTAssertTrue(try waitForInbox(2), "the poll brought the message the IDLE was not told of")
+        let warning = "mailstore: warning: \(accountName): a poll found new Inbox mail the IDLE was not told of (the IDLE connection); "
+        let err = waitForStderr(warning)
+        XCTAssertTrue(err.contains(warning), err)
+        XCTAssertGreaterThanOrEqual(idles(atLeast: 2), 2, "the IDLE was issued again")
+        try deliver("c2")
+        XCTAssertTrue(try waitForInbox(3), "the next poll brought the next message")
+        XCTAssertGreaterThanOrEqual(idles(atLeast: 3), 3, "the IDLE was issued again after that poll too")
+        let after = (try? String(contentsOfFile: dir.file("watch.err"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(after.components(separatedBy: warning).count - 1, 1, "said once: \(after)")
     }
 
     /// The server frozen whole (every connection, and every later one, as a stopped server process whose kernel still

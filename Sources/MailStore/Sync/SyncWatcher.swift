@@ -15,7 +15,8 @@ import SyncCore
 /// retries (every ``outboxCheckInterval``, 60 s) and polls the other folders (every `pollInterval`, in slices taken
 /// between the IDLE's reads of the Inbox: ``pollSliceFolders``, ``pollSliceSeconds``), all on a
 /// second connection leased from the ``ConnectionPool`` and given back after each use, and tells ``onLogGrew`` when
-/// the log grew (another process's mute owes a withdrawal); a second connection whose server left
+/// the log grew (another process's mute owes a withdrawal); a poll that brings new Inbox mail the IDLE was not told of
+/// within ``idleMissGrace`` ends the IDLE and issues it again (``onIdleRenewed``); a second connection whose server left
 /// it unanswered for the timeout has the IDLE connection dropped without its DONE; when the pool has no room
 /// for it at once, the IDLE is ended and the work done on the watch's own connection. A failed session (a lost
 /// connection, a protocol error, an over-limit response, a refused command outside a folder's sync) is re-opened
@@ -65,6 +66,12 @@ public final class SyncWatcher {
     let folderRetry = FolderRetry()
     /// Checked between steps (and every ``localCheckInterval`` during IDLE): true ends the watch.
     public var shouldStop: () -> Bool = { false }
+    /// Told each time a poll found new Inbox mail the IDLE was not told of within ``idleMissGrace`` and the IDLE was
+    /// ended and issued again, with how many times that happened in this watch (1 the first time: the command says it
+    /// once).
+    public var onIdleRenewed: ((Int) -> Void)?
+    /// How many times a poll found Inbox mail the IDLE missed and the IDLE was issued again (``onIdleRenewed``).
+    public private(set) var idleRenewals = 0
     /// When the current session's first full sync went through (nil: not yet), on the monotonic clock (`Deadline.now()`,
     /// as every interval of the watch: a wall clock stepped back had stalled the watch for as long): the reconnect
     /// backoff starts again from 1 s after a session that lasted ``steadySession`` from then.
@@ -193,17 +200,29 @@ public final class SyncWatcher {
                 try? engine.views.syncedCopy(account: engine.account.name, folder: inbox.path, uid: uid)?.flags
             })
             var localCheckedAt = Deadline.now()
+            // When a poll found new Inbox mail this IDLE had not been told of (nil: none did), and whether the IDLE is
+            // ended for it: an IDLE that missed mail is suspect (a server that stopped telling this connection), so it
+            // is issued again (a DONE not answered within --timeout reconnects), not left to the 5-min check.
+            var missedAt: Double?
+            var renew = false
             do {
                 // Ended (DONE, its OK awaited within --timeout) and re-issued at least every ``idleProbeInterval``: a
                 // connection whose server stopped answering is found dead there, not at the refresh 20-25 min on.
                 try conn.idle(timeoutSeconds: max(1, min(idleRefresh, SyncWatcher.idleProbeInterval)), tickSeconds: SyncWatcher.idleTick, tick: {
                     if self.stopping() || changes.isDue { return true }
+                    // (Told of a change since, the IDLE ends for it anyway.)
+                    if let missedAt, changes.firstChange == nil, Deadline.now() - missedAt >= SyncWatcher.idleMissGrace {
+                        renew = true
+                        return true
+                    }
                     // A poll under way takes its next slice at every tick; the rest is looked at every 2 s.
                     let localDue = Deadline.now() - localCheckedAt >= SyncWatcher.localCheckInterval
                     guard localDue || self.helper?.isPolling == true else { return false }
                     if localDue { localCheckedAt = Deadline.now() }
                     do {
-                        try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox, lookForLocal: localDue)
+                        let inboxMail = try self.localWork(using: nil, lastPoll: &lastPoll, lastOutbox: &lastOutbox,
+                                                           lookForLocal: localDue, inbox: inbox.path)
+                        if inboxMail && changes.firstChange == nil && missedAt == nil { missedAt = Deadline.now() }
                         if localDue { try self.tellLogGrowth() }
                         return false
                     } catch SyncError.connectionsBusy {
@@ -231,6 +250,10 @@ public final class SyncWatcher {
                 throw SyncError.server(error)
             }
             if let localError { throw localError }
+            if renew {
+                idleRenewals += 1
+                onIdleRenewed?(idleRenewals)
+            }
             // No second connection to be had: the work is done here, out of IDLE.
             if noRoom {
                 try localWork(using: engine, lastPoll: &lastPoll, lastOutbox: &lastOutbox)
@@ -262,22 +285,24 @@ public final class SyncWatcher {
     /// What is done while the Inbox connection stays in IDLE: actions and drafts that became due written back, the outbox's
     /// due retries delivered, the other folders polled; with `worker` (the watch's own engine, out of IDLE), or nil:
     /// a second engine whose connection is leased without waiting and given back after use. `lastPoll` and `lastOutbox`
-    /// are on the monotonic clock. Without `lookForLocal`, only a poll under way goes on.
+    /// are on the monotonic clock. Without `lookForLocal`, only a poll under way goes on. Returns whether a poll that
+    /// ended here brought new mail to the folder `inbox` (nil: not asked).
     ///
     /// On the second engine a poll is taken in slices (``pollSliceFolders`` folders or ``pollSliceSeconds``, whichever
     /// comes first), one a call, so the IDLE reads the Inbox's responses between them and ends for its sync as soon as
     /// they settle: the whole poll in one call had held up the Inbox's new mail until every folder was synced (16 s at
     /// 10,000 folders). The poll is reported, and `lastPoll` set, once its last slice is done. The watch's own engine
     /// (no room for a second connection) polls whole, as it is out of IDLE anyway.
+    @discardableResult
     private func localWork(using worker: SyncEngine?, lastPoll: inout Double, lastOutbox: inout Double,
-                           lookForLocal: Bool = true) throws {
+                           lookForLocal: Bool = true, inbox: String? = nil) throws -> Bool {
         let account = engine.account.name
         // Actions or drafts saved meanwhile (here or in another process) whose write-back is due.
         let actionsDue = try lookForLocal && (engine.store.latestViews().pendingActions(account: account).contains { $0.retryAt.map { RetryBackoff.hasCome($0) } ?? true }
             || !engine.draftWork(force: false).todo.isEmpty)
         let outboxDue = lookForLocal && Deadline.now() - lastOutbox >= SyncWatcher.outboxCheckInterval
         let pollDue = Deadline.now() - lastPoll >= pollInterval || (worker == nil && helper?.isPolling == true)
-        guard actionsDue || outboxDue || pollDue else { return }
+        guard actionsDue || outboxDue || pollDue else { return false }
         let helper = try worker ?? secondEngine()
         defer { if worker == nil { helper.disconnect() } }
         if actionsDue {
@@ -294,16 +319,19 @@ public final class SyncWatcher {
             if !delivered.isEmpty { self.helper?.serverChangedDuringPoll() }
             lastOutbox = Deadline.now()
         }
-        guard pollDue else { return }
+        guard pollDue else { return false }
+        let r: SyncReport
         if worker == nil {
-            guard let r = try helper.pollSlice(folders: pollSliceFolders, seconds: pollSliceSeconds) else { return }
-            report(r)
+            guard let sliced = try helper.pollSlice(folders: pollSliceFolders, seconds: pollSliceSeconds) else { return false }
+            r = sliced
         } else {
-            report(try helper.syncAll())
+            r = try helper.syncAll()
             // (What a poll in slices of the second engine had left is done.)
             self.helper?.abandonPoll()
         }
+        report(r)
         lastPoll = Deadline.now()
+        return r.folders.contains { $0.folder == inbox && $0.received > 0 }
     }
 
     /// The engine of the second connection (made once per watch session).
@@ -340,9 +368,12 @@ public final class SyncWatcher {
     /// new Inbox mail only brought by the next poll. Tests shorten it with `MAILSTORE_IDLE_PROBE_SECONDS` (0.5 to 300).
     static let idleProbeInterval: Double = ProcessInfo.processInfo.environment["MAILSTORE_IDLE_PROBE_SECONDS"]
         .flatMap(Double.init).map { min(300, max(0.5, $0)) } ?? 300
+    /// How long the IDLE has to be told of new Inbox mail a poll found before it is taken as having missed it and is
+    /// issued again (seconds): a server may tell its IDLE a moment after the mail is there to read.
+    static let idleMissGrace = 5.0
     /// How often, during IDLE, the outbox's due retries are delivered.
     static let outboxCheckInterval = 60.0
-    /// The most folders one slice of a poll syncs (``localWork(using:lastPoll:lastOutbox:lookForLocal:)``): a slice of
+    /// The most folders one slice of a poll syncs (``localWork(using:lastPoll:lastOutbox:lookForLocal:inbox:)``): a slice of
     /// folders passed on their LIST-STATUS takes milliseconds, and the IDLE waits a tick (``idleTick``) between slices.
     package var pollSliceFolders = 200
     /// The seconds after which a slice of a poll syncs no further folder (looked at between folders: a folder's sync is
