@@ -34,7 +34,10 @@ package final class ContactsProjector: Projector {
     /// `user@xn--bcher-kva.example`, which had been completed only by its A-label. 21: the display rules of those tokens
     /// as browsers apply them (`IDNA`): a zero-width joiner after a virama allowed, scripts mixed only as Chromium's
     /// policy allows and whole-script lookalikes of Greek, Armenian and others refused, as Cyrillic ones were.
-    package static let schemaVersion: UInt32 = 21
+    /// 22: a message counts once however many copies of it arrive (`messages`): a Gmail message in INBOX and a label
+    /// (each a folder with its own copy), kept in All Mail when archived, or found again at new UIDs, had counted once
+    /// per copy, its people ranked above others.
+    package static let schemaVersion: UInt32 = 22
     /// What `apply` folds.
     package static let handledEvents = EventTypeSet([.emailReceived, .folderDiscovered, .folderRemoved])
     static let peopleTable = Table<Contact>(.contacts, "people")
@@ -44,6 +47,7 @@ package final class ContactsProjector: Projector {
     package static let deepTable = Table<ContactTop>(.contacts, "deep")
     package static let countsTable = Table<Int>(.contacts, "counts")
     package static let pairsTable = Table<ContactTop>(.contacts, "pairs")
+    static let messagesTable = Table<Int>(.contacts, "messages")
 
     /// Key(account, lowercased address) -> contact.
     let people: ViewTable<Contact>
@@ -64,6 +68,14 @@ package final class ContactsProjector: Projector {
     /// Key(account, two initials) -> the best contacts with a token starting with each: an initial is an ASCII letter or
     /// digit starting a token (`initials`), the two in byte order (`pairKey`). What initials typed (`r d`) read.
     let pairs: ViewTable<ContactTop>
+    /// Key(account, message key, blob hash's first `blobHexInKey` hex digits) -> how the message was counted
+    /// (`countedAsMail`, `countedAsSent`): a copy of a message counted before (the same Message-ID and the same bytes)
+    /// counts for nothing more. The Message-ID alone is a sender's to choose (a message reusing another's would not
+    /// count); the bytes alone are the same in tests' fixtures. One entry per message counted, its key at most ~230
+    /// bytes (`Key` bounds each part; ~90 for a usual Message-ID); never removed, as no count is ever taken back.
+    let messages: ViewTable<Int>
+    /// How many hex digits of a blob hash the `messages` key holds: 128 bits, beside the Message-ID.
+    static let blobHexInKey = 32
     /// Key(account, folder) -> role, from `FolderDiscovered` (else the role the folder's name gives).
     let folderRoles: ViewTable<FolderRole>
     static let folderRolesTable = Table<FolderRole>(.contacts, "folders")
@@ -74,6 +86,13 @@ package final class ContactsProjector: Projector {
     private var pending: [TableKey: PendingContactIndex] = [:]
     /// Changes of `counts` waiting, by key: added when the batch ends or `pendingLimit` keys wait.
     private var pendingCounts: [TableKey: Int] = [:]
+    /// How many entries of `messages` this batch set since its last part was written: a part is written at
+    /// `pendingLimit`, so the table's cache holds at most that many marks (~250 bytes each) whatever the batch holds.
+    private var pendingMarks = 0
+    /// A `messages` mark: the message counted in `count` and `sent`.
+    static let countedAsMail = 1
+    /// A `messages` mark: the message counted as the user's (`wroteTo`, `wroteAs`), from a Sent-role folder.
+    static let countedAsSent = 2
     /// The longest prefixes whose index entries are counted: 3 characters tell most name words apart.
     package static let countedPrefixLength = 3
     /// The most contacts whose index work waits at once (~0.5 KB each), and the most a batch adds or changes between
@@ -100,6 +119,7 @@ package final class ContactsProjector: Projector {
         deep = context.table(Self.deepTable)
         counts = context.table(Self.countsTable)
         pairs = context.table(Self.pairsTable)
+        messages = context.table(Self.messagesTable)
         folderRoles = context.table(Self.folderRolesTable)
     }
 
@@ -296,7 +316,16 @@ package final class ContactsProjector: Projector {
         guard role != .junk else { return }
         // Mail in a Sent-role folder is mail the user wrote: its recipients are people they write to.
         let byUser = role == .sent
-        let recipients = byUser ? Set((p.to + p.cc).map { $0.email.folded }) : []
+        // Each message once (schema 21): a copy of one counted before adds only what that copy did not count (a
+        // message the user sent themselves, in INBOX and then in Sent, counts once and as written by them).
+        let messageKey = Key(account, p.messageKey, String(p.blob.hex.prefix(ContactsProjector.blobHexInKey))).bytes
+        let marks = try messages.get(messageKey) ?? 0
+        let countsMail = marks & ContactsProjector.countedAsMail == 0
+        let countsSent = byUser && marks & ContactsProjector.countedAsSent == 0
+        guard countsMail || countsSent else { return }
+        messages.set(messageKey, marks | ContactsProjector.countedAsMail | (byUser ? ContactsProjector.countedAsSent : 0))
+        pendingMarks += 1
+        let recipients = countsSent ? Set((p.to + p.cc).map { $0.email.folded }) : []
         let date = p.date
         var seen = Set<String>()
         // (`utf8.contains`: `String.contains(String)` goes through Foundation's NSString search, ~3% of this fold.)
@@ -317,10 +346,12 @@ package final class ContactsProjector: Projector {
                 var contact = c ?? Contact(name: nil, address: ViewBounds.text(a.email), count: 0, sent: 0, lastSeen: date)
                 names.old = contact.name
                 if let name = a.name, !name.isEmpty { contact.name = ViewBounds.text(name) }
-                contact.count += 1
-                if senders.contains(address) { contact.sent += 1 }
+                if countsMail {
+                    contact.count += 1
+                    if senders.contains(address) { contact.sent += 1 }
+                }
                 if recipients.contains(address) { contact.wroteTo += 1 }
-                if byUser && senders.contains(address) { contact.wroteAs += 1 }
+                if countsSent && senders.contains(address) { contact.wroteAs += 1 }
                 if date > contact.lastSeen { contact.lastSeen = date }
                 names.new = contact.name
                 c = contact
@@ -348,7 +379,7 @@ package final class ContactsProjector: Projector {
                 pending[pendingKey] = PendingContactIndex(account: account, address: address, tokens: tokens, rank: rank)
             }
         }
-        if pending.count >= pendingLimit { try writePart() }
+        if pending.count >= pendingLimit || pendingMarks >= pendingLimit { try writePart() }
         if pendingCounts.count >= pendingLimit { try writeCounts() }
     }
 
@@ -362,17 +393,20 @@ package final class ContactsProjector: Projector {
     private func writePart() throws {
         try writePending()
         try writeCounts()
+        pendingMarks = 0
         if context.writesInParts { try context.flush() }
     }
 
     package func prepareFlush() throws {
         try writePending()
         try writeCounts()
+        pendingMarks = 0
     }
 
     package func discardPending() {
         pending.removeAll()
         pendingCounts.removeAll()
+        pendingMarks = 0
     }
 
     /// Freezes `address` at `rank` (its rank before its name changed) in the lists that are not full of the tokens `old`

@@ -139,6 +139,25 @@ final class GmailMockSyncTests: SyncTestCase {
         XCTAssertEqual(try XCTUnwrap(try email("m6")).folder, "[Gmail]/All Mail")
     }
 
+    /// A message under two labels (a folder each, a copy in each) counts once in the contacts view, and so does one
+    /// recorded again in All Mail when its label is removed elsewhere: each copy had counted, the sender of labelled
+    /// mail ranked above people who wrote as often.
+    func testAMessageUnderTwoLabelsOrKeptInAllMailCountsOnceInContacts() throws {
+        try startGmail([Self.inbox(11, "Under two labels", labels: ["\\Inbox", "Work"]),
+                        Self.inbox(12, "Only Travel", labels: ["Travel"])])
+        try sync()
+        XCTAssertEqual(try views.syncedCount(account: accountName, folder: "Work"), 1)
+        let alice = { try self.store.contacts(account: self.accountName).first { $0.address == "alice@example.org" }?.count }
+        XCTAssertEqual(try alice(), 2, "two messages, three copies")
+        let c = try otherClient()
+        defer { c.logout() }
+        let travel = UIDSet(try uids("Travel", "m12", via: c))
+        _ = try c.uidStore(travel, .add, flags: ["\\Deleted"])
+        try c.uidExpunge(travel)
+        XCTAssertEqual(try sync().folders.first { $0.folder == "Travel" }?.keptInAllMail, 1)
+        XCTAssertEqual(try alice(), 2, "the copy kept in All Mail counts for nothing more")
+    }
+
     /// A draft's older versions (and the copy of a deleted draft) are moved to Trash: an expunge from Gmail's Drafts
     /// removes the \Draft label only, which had left a copy without any label in All Mail for every version saved.
     func testADraftsOldVersionsGoToTrashNotToAllMailWithoutALabel() throws {
