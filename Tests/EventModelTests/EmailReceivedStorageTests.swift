@@ -51,8 +51,9 @@ final class EmailReceivedStorageTests: XCTestCase {
             ("flags", { $0.flags = [] }), ("snippet", { $0.snippet = "s" }), ("attachments", { $0.attachments = [] }),
             ("size", { $0.size += 1 }), ("blob", { $0.blob = BlobHash(bytes: [UInt8](repeating: 1, count: 32))! }),
             ("listID", { $0.listID = nil }), ("warnings", { $0.warnings = [] }), ("receivedAt", { $0.receivedAt = nil }),
+            ("gmailMessageID", { $0.gmailMessageID = nil }),
         ]
-        XCTAssertEqual(changes.count, 25, "a change per field")
+        XCTAssertEqual(changes.count, 26, "a change per field")
         for (name, change) in changes {
             var changed = decoded
             change(&changed)
@@ -69,7 +70,7 @@ final class EmailReceivedStorageTests: XCTestCase {
         let json = try encoder.encode(try example())
         let keys = ["emailID", "folder", "uid", "uidValidity", "sourceLocation", "messageID", "inReplyTo", "references",
                     "gmailThreadID", "subject", "from", "to", "cc", "bcc", "replyTo", "date", "dateSource", "flags",
-                    "snippet", "attachments", "size", "blob", "listID", "warnings", "receivedAt"]
+                    "snippet", "attachments", "size", "blob", "listID", "warnings", "receivedAt", "gmailMessageID"]
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: json) as? [String: Any])
         XCTAssertEqual(Set(object.keys), Set(keys))
         // An absent optional is left out.

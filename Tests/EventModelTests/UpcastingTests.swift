@@ -163,11 +163,21 @@ final class CatalogUpcastingTests: XCTestCase {
     func testEmailReceivedVersion1ReadsWithoutAnArrivalTime() throws {
         guard case .emailReceived(var p) = try XCTUnwrap(DomainEvent.examples.first { $0.type == .emailReceived }) else { return XCTFail() }
         XCTAssertNotNil(p.receivedAt, "the example sets every field")
-        XCTAssertEqual(EmailReceived.schemaVersion, 2)
         p.receivedAt = nil
-        let v1 = versionOne(.emailReceived(p), trailing: 1)
+        p.gmailMessageID = nil
+        let v1 = versionOne(.emailReceived(p), trailing: 2)
         XCTAssertEqual(try DomainEvent.decode(type: .emailReceived, version: 1, payload: v1), .emailReceived(p))
         XCTAssertThrowsError(try DomainEvent.decode(type: .emailReceived, version: 2, payload: v1), "version 2 has the field")
+    }
+
+    func testEmailReceivedVersion2ReadsWithoutGmailsMessageID() throws {
+        guard case .emailReceived(var p) = try XCTUnwrap(DomainEvent.examples.first { $0.type == .emailReceived }) else { return XCTFail() }
+        XCTAssertNotNil(p.gmailMessageID, "the example sets every field")
+        XCTAssertEqual(EmailReceived.schemaVersion, 3)
+        p.gmailMessageID = nil
+        let v2 = versionOne(.emailReceived(p), trailing: 1)
+        XCTAssertEqual(try DomainEvent.decode(type: .emailReceived, version: 2, payload: v2), .emailReceived(p))
+        XCTAssertThrowsError(try DomainEvent.decode(type: .emailReceived, version: 3, payload: v2), "version 3 has the field")
     }
 
     func testNotificationDecidedVersion1ReadsWithAnUnknownMessage() throws {

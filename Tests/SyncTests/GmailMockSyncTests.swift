@@ -139,6 +139,42 @@ final class GmailMockSyncTests: SyncTestCase {
         XCTAssertEqual(try XCTUnwrap(try email("m6")).folder, "[Gmail]/All Mail")
     }
 
+    /// A message in INBOX and under two labels (three folders, a copy each with a UID of its own) is fetched whole once:
+    /// the other copies are found stored by X-GM-MSGID and recorded from its blob, and `show --raw` of each gives the
+    /// server's bytes. A label added later (by another client) to a message stored is recorded without a fetch too.
+    func testAMessageUnderSeveralLabelsIsFetchedOnce() throws {
+        let g = try startGmail([Self.inbox(15, "In three folders", labels: ["\\Inbox", "Work", "Travel"]),
+                                GmailMockServer.Message(gmailID: 1016, messageID: "m16@example.org", subject: "Only in Work",
+                                                        labels: ["Work"], flags: ["\\Flagged"])])
+        // Batches of one message: the lookup's batches are those of the fetch (`--batch-messages`).
+        try sync(batch: 1)
+        XCTAssertEqual(try g.bodyFetches(), [1015: 1, 1016: 1])
+        let raw = { (id: Int) in try XCTUnwrap(try g.raw(of: id)) }
+        let copies = try views.copies(account: accountName, messageID: "m15@example.org")
+        XCTAssertEqual(Set(copies.map(\.folder)), ["INBOX", "Work", "Travel"])
+        XCTAssertEqual(Set(copies.map(\.emailID)).count, 3)
+        for copy in copies {
+            let received = try XCTUnwrap(try store.email(id: copy.emailID))
+            XCTAssertEqual(try store.blob(received.payload.blob), try raw(1015), copy.folder)
+            XCTAssertEqual(received.payload.gmailMessageID, 1015)
+            XCTAssertEqual(received.payload.flags, ["\\Seen"])
+        }
+        XCTAssertEqual(try listed("Travel"), ["In three folders"])
+        let c = try otherClient()
+        defer { c.logout() }
+        _ = try c.uidCopy(UIDSet(try uids("Work", "m16", via: c)), to: MailboxName("Projects"))
+        try sync()
+        XCTAssertEqual(try g.bodyFetches(), [1015: 1, 1016: 1], "the copy under Projects read from the store")
+        let m16 = try views.copies(account: accountName, messageID: "m16@example.org")
+        XCTAssertEqual(Set(m16.map(\.folder)), ["Work", "Projects", "[Gmail]/Starred"])
+        for copy in m16 {
+            let received = try XCTUnwrap(try store.email(id: copy.emailID))
+            XCTAssertEqual(try store.blob(received.payload.blob), try raw(1016), copy.folder)
+            XCTAssertEqual(received.payload.flags, ["\\Flagged"], "the server's flags of the copy")
+        }
+        XCTAssertEqual(try listed("Projects"), ["Only in Work"])
+    }
+
     /// A message under two labels (a folder each, a copy in each) counts once in the contacts view, and so does one
     /// recorded again in All Mail when its label is removed elsewhere: each copy had counted, the sender of labelled
     /// mail ranked above people who wrote as often.

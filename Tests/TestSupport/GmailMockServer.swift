@@ -77,6 +77,26 @@ package final class GmailMockServer {
         return out
     }
 
+    /// How many times the server sent the whole body of each message (`BODY[]`, `BODY.PEEK[]` or `RFC822`), by
+    /// X-GM-MSGID; a message never sent whole is absent.
+    package func bodyFetches() throws -> [Int: Int] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder.file("state.json")))
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        var out: [Int: Int] = [:]
+        for (key, value) in json?["body_fetches"] as? [String: Int] ?? [:] {
+            if let id = Int(key) { out[id] = value }
+        }
+        return out
+    }
+
+    /// The raw bytes of the message with Gmail id `gmailID` as the server sends them, nil when it is gone for good.
+    package func raw(of gmailID: Int) throws -> [UInt8]? {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder.file("state.json")))
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard let raw = (json?["msgs"] as? [String: [String: Any]])?["\(gmailID)"]?["raw"] as? String else { return nil }
+        return Array(raw.data(using: .isoLatin1) ?? Data())
+    }
+
     /// The labels of the message with Gmail id `gmailID`, nil when it is gone for good.
     package func labels(of gmailID: Int) throws -> [String]? { try messages()[gmailID]?.labels }
 

@@ -7,7 +7,8 @@ label semantics Google documents (developers.google.com/gmail/imap/imap-extensio
 Prints "PORT n" once it listens on 127.0.0.1, then serves clients, each on a thread of its own, until killed.
 STATEFILE (JSON) holds the mailbox; a test writes it before the start (only "msgs" is needed) and reads it after:
   {"msgs": {"GMID": {"raw": "...", "thrid": N, "labels": ["\\\\Inbox", "Work"], "flags": ["\\\\Seen"], "date": "..."}},
-   "userlabels": ["Work", ...], "folders": {...UIDs the mock gave...}, "next_gmid": N}
+   "userlabels": ["Work", ...], "folders": {...UIDs the mock gave...}, "next_gmid": N,
+   "body_fetches": {"GMID": N}}   (how many times each message's whole body was sent: BODY[], BODY.PEEK[], RFC822)
 It is written again after every change. Every command line the clients send is appended to STATEFILE.log as
 "[session] C: line" (AUTHENTICATE/LOGIN lines are logged without their arguments).
 
@@ -427,6 +428,7 @@ class Session:
                     out.append(("X-GM-LABELS (" + " ".join(l if l.startswith("\\") else quote(l) for l in m["labels"])
                                 + ")").encode())
                 elif it in ("BODY.PEEK[]", "BODY[]", "RFC822"):
+                    S.setdefault("body_fetches", {})[g] = S.setdefault("body_fetches", {}).get(g, 0) + 1
                     out.append(("RFC822" if it == "RFC822" else "BODY[]").encode() + b" {%d}\r\n" % len(raw) + raw)
                     if not it.endswith("PEEK[]") and "\\Seen" not in m["flags"]:
                         m["flags"].append("\\Seen")

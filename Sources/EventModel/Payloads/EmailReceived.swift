@@ -7,8 +7,9 @@
 public struct EmailReceived: PayloadCodable {
     /// The schema version this build writes.
     ///
-    /// 2: `receivedAt`, the server's arrival time (version 1 reads with nil).
-    public static let schemaVersion: UInt16 = 2
+    /// 2: `receivedAt`, the server's arrival time (version 1 reads with nil). 3: `gmailMessageID`, Gmail's X-GM-MSGID
+    /// (versions 1 and 2 read with nil).
+    public static let schemaVersion: UInt16 = 3
 
     /// The stored fields, in the order they are written (and their JSON object's keys: `Fields`' own encoding).
     @usableFromInline package struct Fields: Equatable, Encodable, Sendable {
@@ -37,6 +38,7 @@ public struct EmailReceived: PayloadCodable {
         @usableFromInline package var listID: String?
         @usableFromInline package var warnings: [String]
         @usableFromInline package var receivedAt: Timestamp?
+        @usableFromInline package var gmailMessageID: UInt64?
     }
 
     /// The fields' one immutable holder.
@@ -183,10 +185,17 @@ public struct EmailReceived: PayloadCodable {
         get { storage.fields.receivedAt }
         set { update { $0.receivedAt = newValue } }
     }
+    /// Gmail's id of the message (`X-GM-MSGID`), the same for its copy in every folder (label), when the server gives
+    /// it; nil for other servers, imports, and events of schema versions 1 and 2 (written before it was recorded).
+    /// What a sync finds a message stored already by, to record another copy of it without fetching its body.
+    @inlinable public var gmailMessageID: UInt64? {
+        get { storage.fields.gmailMessageID }
+        set { update { $0.gmailMessageID = newValue } }
+    }
 
     /// Creates the payload.
-    package init(emailID: String, folder: String, uid: UInt32? = nil, uidValidity: UInt32? = nil, sourceLocation: String? = nil, messageID: String? = nil, inReplyTo: [String] = [], references: [String] = [], gmailThreadID: UInt64? = nil, subject: String, from: [EmailAddress] = [], to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], replyTo: [EmailAddress] = [], date: Timestamp, dateSource: DateSource, flags: [String] = [], snippet: String = "", attachments: [AttachmentInfo] = [], size: UInt64, blob: BlobHash, listID: String? = nil, warnings: [String] = [], receivedAt: Timestamp? = nil) {
-        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings, receivedAt: receivedAt))
+    package init(emailID: String, folder: String, uid: UInt32? = nil, uidValidity: UInt32? = nil, sourceLocation: String? = nil, messageID: String? = nil, inReplyTo: [String] = [], references: [String] = [], gmailThreadID: UInt64? = nil, subject: String, from: [EmailAddress] = [], to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [], replyTo: [EmailAddress] = [], date: Timestamp, dateSource: DateSource, flags: [String] = [], snippet: String = "", attachments: [AttachmentInfo] = [], size: UInt64, blob: BlobHash, listID: String? = nil, warnings: [String] = [], receivedAt: Timestamp? = nil, gmailMessageID: UInt64? = nil) {
+        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings, receivedAt: receivedAt, gmailMessageID: gmailMessageID))
     }
 
     /// Equal when every field is.
@@ -227,6 +236,7 @@ public struct EmailReceived: PayloadCodable {
         w.write(s.fields.listID)
         w.write(s.fields.warnings)
         w.write(s.fields.receivedAt)
+        w.write(s.fields.gmailMessageID)
     }
 
     package init(from r: inout ByteReader, version: UInt16) throws(DecodeError) {
@@ -256,6 +266,8 @@ public struct EmailReceived: PayloadCodable {
         let warnings: [String] = try r.read()
         // Version 1 events were written before the arrival time was recorded: upcast with it absent.
         let receivedAt: Timestamp? = if version >= 2 { try r.read() } else { nil }
-        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings, receivedAt: receivedAt))
+        // Versions 1 and 2 were written before Gmail's message id was recorded: upcast with it absent.
+        let gmailMessageID: UInt64? = if version >= 3 { try r.read() } else { nil }
+        storage = Storage(Fields(emailID: emailID, folder: folder, uid: uid, uidValidity: uidValidity, sourceLocation: sourceLocation, messageID: messageID, inReplyTo: inReplyTo, references: references, gmailThreadID: gmailThreadID, subject: subject, from: from, to: to, cc: cc, bcc: bcc, replyTo: replyTo, date: date, dateSource: dateSource, flags: flags, snippet: snippet, attachments: attachments, size: size, blob: blob, listID: listID, warnings: warnings, receivedAt: receivedAt, gmailMessageID: gmailMessageID))
     }
 }

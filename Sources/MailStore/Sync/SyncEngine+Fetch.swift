@@ -12,6 +12,7 @@ extension SyncEngine {
         var flags: [String]
         var internalDate: Int64?
         var gmailThreadID: UInt64?
+        var gmailMessageID: UInt64?
         var body: [UInt8]
     }
 
@@ -58,30 +59,68 @@ extension SyncEngine {
     /// UIDVALIDITY (``FetchOutcome/unfetchable``, recorded in the folder's checkpoint). Bounds: at most
     /// ``maxFetchFailures`` failed fetch commands a call, each followed by at most one reconnect; then the last
     /// failure is thrown (what arrived is committed, and the UIDs given up are recorded, so the next sync goes on).
+    ///
+    /// Gmail: a copy whose message the store holds already under another label (``storedCopies(_:_:)``: found by its
+    /// X-GM-MSGID) is not fetched: its bytes are read from the stored blob, in batches bounded as the fetched ones
+    /// are, and recorded as a fetched copy would be (the same ids, flags and dates from the server). One whose blob
+    /// cannot be read is fetched.
     @discardableResult
     func fetchNew(_ uids: [UInt32], sizes: [UInt32: UInt64], folder: MappedFolder, validity: UInt32, generation: Int,
                   _ conn: IMAPConnection,
                   commit: ([NewEvent], [PendingBlob], UInt32, Int, [UInt32], [UInt32]) throws -> Void) throws -> FetchOutcome {
         var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
-        if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items.append(.gmailThreadID) }
-        var plan: [[UInt32]] = []
-        var start = 0
-        while start < uids.count {
-            var end = start, bytes = 0
-            while end < uids.count && end - start < options.batchMessages && (end == start || bytes < options.batchBytes) {
-                bytes += Int(clamping: sizes[uids[end]] ?? 0)
-                end += 1
-            }
-            plan.append(Array(uids[start..<end]))
-            start = end
-        }
+        if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items += [.gmailThreadID, .gmailMessageID] }
         var outcome = FetchOutcome()
-        var conn = conn
         var done = 0
         var lowest = UInt32.max
+        progress?(folder.path, 0, uids.count)
+        // A server refusing the lookup's fetch has every copy fetched whole, as before.
+        let stored: [UInt32: StoredCopy]
+        do { stored = try storedCopies(uids, conn) } catch where SyncEngine.isFolderRefusal(error) { stored = [:] }
+        var unread = Set<UInt32>()
+        if !stored.isEmpty {
+            // Read from the store, in batches of at most `batchMessages` messages and `batchBytes` bytes.
+            var chunk: [Fetched] = []
+            var bytes = 0
+            func take() throws {
+                let results = try parse(chunk, folder: folder.path, validity: validity, generation: generation)
+                lowest = min(lowest, chunk.map(\.uid).min() ?? lowest)
+                done += chunk.count
+                // The blobs are stored: only the events.
+                try commit(results.flatMap(\.events), [], lowest, uids.count - done, outcome.unfetchable, chunk.map(\.uid))
+                progress?(folder.path, done, uids.count)
+                chunk.removeAll()
+                bytes = 0
+            }
+            for uid in uids {
+                guard let s = stored[uid] else { continue }
+                guard let body = try store.blob(s.blob) else {
+                    unread.insert(uid)
+                    continue
+                }
+                chunk.append(Fetched(uid: uid, flags: s.flags, internalDate: s.internalDate, gmailThreadID: s.gmailThreadID,
+                                     gmailMessageID: s.gmailMessageID, body: body))
+                bytes += body.count
+                if chunk.count >= options.batchMessages || bytes >= options.batchBytes { try take() }
+            }
+            if !chunk.isEmpty { try take() }
+        }
+        let fetching = stored.isEmpty ? uids : uids.filter { stored[$0] == nil || unread.contains($0) }
+        var plan: [[UInt32]] = []
+        var start = 0
+        while start < fetching.count {
+            var end = start, bytes = 0
+            while end < fetching.count && end - start < options.batchMessages && (end == start || bytes < options.batchBytes) {
+                bytes += Int(clamping: sizes[fetching[end]] ?? 0)
+                end += 1
+            }
+            plan.append(Array(fetching[start..<end]))
+            start = end
+        }
+        if plan.isEmpty { return outcome }
+        var conn = conn
         var failures = 0
         var aloneFailures: [UInt32: Int] = [:]
-        progress?(folder.path, 0, uids.count)
         while true {
             let failed = try fetchRound(plan, items: items, conn) { chunk in
                 let results = try parse(chunk.messages, folder: folder.path, validity: validity, generation: generation)
@@ -177,7 +216,8 @@ extension SyncEngine {
                     try reader.uidFetch(UIDSet(batch), items) { msg in
                         guard let uid = msg.uid, let body = msg.body, taken.insert(uid).inserted else { return }
                         chunk.messages.append(Fetched(uid: uid, flags: SyncEngine.normalized(msg.flags ?? []),
-                                                      internalDate: msg.internalDate, gmailThreadID: msg.gmailThreadID, body: body))
+                                                      internalDate: msg.internalDate, gmailThreadID: msg.gmailThreadID,
+                                                      gmailMessageID: msg.gmailMessageID, body: body))
                         chunk.covered.append(uid)
                         bytes += body.count
                         guard bytes >= byteBound else { return }
@@ -246,6 +286,7 @@ extension SyncEngine {
                 $0.uidValidity = validity
                 $0.sourceLocation = nil
                 $0.gmailThreadID = m.gmailThreadID  // the server's, never a header a sender wrote
+                $0.gmailMessageID = m.gmailMessageID
                 // When the server received it (INTERNALDATE): what notifications age and order mail by, which a
                 // sender's Date header cannot move (`Timestamp(_:)` bounds a hostile value).
                 $0.receivedAt = date.map { Timestamp($0) }
