@@ -3,6 +3,7 @@ import Foundation
 import IMAPClient
 import IMAPProtocol
 import MailStore
+import Projections
 import SecureTransport
 import TestSupport
 import XCTest
@@ -192,6 +193,44 @@ final class GmailMockSyncTests: SyncTestCase {
         try c.uidExpunge(travel)
         XCTAssertEqual(try sync().folders.first { $0.folder == "Travel" }?.keptInAllMail, 1)
         XCTAssertEqual(try alice(), 2, "the copy kept in All Mail counts for nothing more")
+    }
+
+    /// A starred or Important message archived elsewhere leaves INBOX and stays in `[Gmail]/Starred` or
+    /// `[Gmail]/Important`, which are synced: its INBOX copy is expunged (another synced copy holds it, so it is not
+    /// kept in All Mail), and the views still list its thread once, there, with the unread counts right.
+    func testAStarredOrImportantMessageArchivedElsewhereStaysListedOnceWithItsUnreadCount() throws {
+        try startGmail([GmailMockServer.Message(gmailID: 1013, messageID: "m13@example.org", subject: "Starred and unread",
+                                                labels: ["\\Inbox"], flags: ["\\Flagged"]),
+                        GmailMockServer.Message(gmailID: 1014, messageID: "m14@example.org", subject: "Important and unread",
+                                                labels: ["\\Inbox", "\\Important"])])
+        try sync()
+        let unread = { (folder: FolderPart) in
+            try self.views.unreadCount(account: self.accountName, folder: folder, category: "all")
+        }
+        XCTAssertEqual(try unread(.path("INBOX")), 2)
+        XCTAssertEqual(try unread(.wholeAccount), 2)
+        let c = try otherClient()
+        defer { c.logout() }
+        for id in ["m13", "m14"] { _ = try c.uidMove(UIDSet(try uids("INBOX", id, via: c)), to: MailboxName("[Gmail]/All Mail")) }
+        let report = try sync()
+        let inbox = try XCTUnwrap(report.folders.first { $0.folder == "INBOX" })
+        XCTAssertEqual([inbox.keptInAllMail, inbox.expunged], [0, 2], "\(report.folders)")
+        XCTAssertEqual(try listed("INBOX"), [])
+        XCTAssertEqual(try listed("[Gmail]/Starred"), ["Starred and unread"])
+        XCTAssertEqual(try listed("[Gmail]/Important"), ["Important and unread"])
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "m13@example.org").map(\.folder), ["[Gmail]/Starred"])
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "m14@example.org").map(\.folder), ["[Gmail]/Important"])
+        XCTAssertEqual(try unread(.path("INBOX")), 0)
+        XCTAssertEqual(try unread(.path("[Gmail]/Starred")), 1)
+        XCTAssertEqual(try unread(.path("[Gmail]/Important")), 1)
+        XCTAssertEqual(try unread(.wholeAccount), 2, "each unread message once")
+        XCTAssertEqual(try store.search("unread", output: .messages).count, 2)
+        // Unstarred elsewhere later: it leaves Starred, and is kept in All Mail (no other synced copy now).
+        _ = try c.uidStore(UIDSet(try uids("[Gmail]/All Mail", "m13", via: c)), .remove, flags: ["\\Flagged"])
+        XCTAssertEqual(try sync().folders.first { $0.folder == "[Gmail]/Starred" }?.keptInAllMail, 1)
+        XCTAssertEqual(try views.copies(account: accountName, messageID: "m13@example.org").map(\.folder), ["[Gmail]/All Mail"])
+        XCTAssertEqual(try listed("[Gmail]/All Mail"), ["Starred and unread"])
+        XCTAssertEqual(try unread(.wholeAccount), 2)
     }
 
     /// A draft's older versions (and the copy of a deleted draft) are moved to Trash: an expunge from Gmail's Drafts
