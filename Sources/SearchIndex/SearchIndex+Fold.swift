@@ -110,6 +110,17 @@ extension SearchIndex {
         if let each = testFoldDelaySeconds, events > 0 { Thread.sleep(forTimeInterval: each * Double(events)) }
     }
 
+    /// Test-only: nanoseconds each step of a build's end waits, from `MAILSTORE_TEST_SEARCH_END_STEP_DELAY_MS`
+    /// (milliseconds, at most 1,000), counted in that step's estimate, so that a test can make a small build's end
+    /// outlast a search's time limit; 0 (no wait) when it is not set. Not for use outside tests.
+    static let testEndStepDelayNanos: UInt64 = ProcessInfo.processInfo.environment["MAILSTORE_TEST_SEARCH_END_STEP_DELAY_MS"]
+        .flatMap(UInt64.init).map { min($0, 1_000) * 1_000_000 } ?? 0
+
+    /// Waits `testEndStepDelayNanos` (tests only; nothing when it is not set).
+    static func testEndStepDelay() {
+        if testEndStepDelayNanos > 0 { Thread.sleep(forTimeInterval: Double(testEndStepDelayNanos) / 1e9) }
+    }
+
     /// The most emails indexed without their body that a catch-up names one by one (`tellUnreadBodies`); the rest
     /// are counted.
     static let maxUnreadBodiesNamed = 10

@@ -633,9 +633,12 @@ package final class SearchIndex: @unchecked Sendable {
                 guard rename(building, partial) == 0 else { throw SearchIndexError.io(partial, String(cString: strerror(errno))) }
                 throw SearchIndexError.notBuilt(folded: folded, head: try limit ?? log.head().sequence)
             }
+            testEndStepDelay()
             try fresh.mergeAllSegments()
+            testEndStepDelay()
             // Before the vocabulary's temporary table is made (`makeQueryIndexes` switches the temporary store).
             try fresh.makeQueryIndexes()
+            testEndStepDelay()
             // After the merge: `fts5vocab` then reads one segment.
             try fresh.recomputeTerms()
             try fresh.setFTS5Writing(build: false)
@@ -721,7 +724,8 @@ package final class SearchIndex: @unchecked Sendable {
     /// Whether this build's end (`rebuild`, after its catch-up) is expected to be done before `deadline` (nil: none).
     func endFits(before deadline: UInt64?) throws -> Bool {
         guard let deadline else { return true }
-        return try SearchIndex.now() + UInt64(documentCount()) * SearchIndex.buildEndNanosPerDocument <= deadline
+        return try SearchIndex.now() + UInt64(documentCount()) * SearchIndex.buildEndNanosPerDocument
+            + 3 * SearchIndex.testEndStepDelayNanos <= deadline
     }
 
     /// The build an earlier one kept aside at `partial` (`partialSuffix`), moved to `building` and opened to go on

@@ -136,6 +136,46 @@ final class SearchCatchUpLimitTests: CLITestCase {
         XCTAssertTrue(usage.stderr.contains("--build-index"), usage.stderr)
     }
 
+    /// A build whose end (merging the index's segments, making its query indexes) outlasts a search's limit, each of
+    /// its steps slowed by the test-only `MAILSTORE_TEST_SEARCH_END_STEP_DELAY_MS` (400 ms against a catch-up share of
+    /// 1 s): repeated short searches each fold and end what their time allows, keep the rest aside and say how far the
+    /// build is; in the end one puts the index in place and answers, with no `search --build-index` run. Until the
+    /// sixteenth round the end was begun only when the whole of it was expected to fit (~50 s at a million messages),
+    /// so every such search exited 8 until `--build-index` ran.
+    func testRepeatedShortSearchesFinishABuildWhoseEndOutlastsTheirLimit() throws {
+        try mailstore("init")
+        try importSixty()
+        let head = try headSequence()
+        let folder = store + "/views/search"
+        var env = ProcessInfo.processInfo.environment
+        env["MAILSTORE_HOME"] = store
+        env["MAILSTORE_TEST_SEARCH_FOLD_DELAY_MS"] = "5"
+        env["MAILSTORE_TEST_SEARCH_END_STEP_DELAY_MS"] = "400"
+        let args = ["search", "*", "--output", "messages", "--limit", "1000", "--timeout", "2", "--json"]
+        var stopped: [String] = []
+        var answer: ChildProcess.Result?
+        for _ in 0..<24 where answer == nil {
+            let r = try ChildProcess.run(BuiltProducts.executable("mailstore"), args, environment: env)
+            if r.status == 0 { answer = r; break }
+            XCTAssertEqual(r.status, 8, r.stderr)
+            XCTAssertTrue(r.stderr.contains("the search index is being built") && r.stderr.contains("the next search"), r.stderr)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/index.sqlite.partial"), "the build kept aside")
+            stopped.append(r.stderr)
+        }
+        let found = try XCTUnwrap(answer, "no search finished the build: \(stopped.last ?? "")")
+        XCTAssertEqual(try rows(found).count, 60)
+        XCTAssertTrue(try rows(found).allSatisfy { $0.indexBehind == nil }, found.stdout)
+        XCTAssertGreaterThanOrEqual(stopped.count, 2, "the end took more than one search: \(stopped)")
+        // How far each stopped one was: events folded of the log's, then its end's stages done, going forward.
+        XCTAssertTrue(stopped.contains { $0.contains("of the log's \(head) events folded") || $0.contains("all \(head) events") }, "\(stopped)")
+        XCTAssertTrue(stopped.contains { $0.contains("stages of its end done") }, "\(stopped)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/index.sqlite.partial"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/index.sqlite"))
+        // The index put in place is the one a rebuild makes.
+        let verify = try mailstore("verify", "--views", "--quiet")
+        XCTAssertTrue(verify.stdout.hasPrefix("OK"), verify.stdout)
+    }
+
     /// Mounts the store read-only over itself (a backup on read-only media), or skips (fails under CI) when it cannot.
     func mountStoreReadOnly() throws -> ReadOnlyMount {
         guard let mount = ReadOnlyMount(store) else {
