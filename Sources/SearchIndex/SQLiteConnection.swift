@@ -191,6 +191,8 @@ final class SQLiteConnection {
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Rows changed since the connection was opened (FTS5's `merge` tells by it whether it found work).
+    var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
 }
 
 /// A prepared statement: bind by 1-based index, step, read columns by 0-based index.

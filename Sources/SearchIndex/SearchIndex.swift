@@ -204,11 +204,12 @@ package final class SearchIndex: @unchecked Sendable {
     /// the indexed keys: folders, accounts, Message-IDs, email ids), mode 0600 and unlinked as they are made.
     /// Switching the store drops the connection's temporary tables, so this runs before any is made: on open, and
     /// in a build before its vocabulary is read.
-    func makeQueryIndexes() throws(SearchIndexError) {
+    /// `statements`: those of `SearchSchema.queryIndexes` to run (a build's end makes them one at a time).
+    func makeQueryIndexes(_ statements: String = SearchSchema.queryIndexes) throws(SearchIndexError) {
         precondition(!madeVocabularyTable, "the query indexes are made before any temporary table")
         try db.exec("PRAGMA temp_store=FILE;")
         do {
-            try db.exec(SearchSchema.queryIndexes)
+            try db.exec(statements)
         } catch {
             try? db.exec("PRAGMA temp_store=MEMORY;")
             throw error
@@ -258,13 +259,6 @@ package final class SearchIndex: @unchecked Sendable {
             ? [("automerge", SearchIndex.buildAutomerge), ("crisismerge", SearchIndex.buildCrisisMerge), ("hashsize", SearchIndex.buildHashBytes)]
             : [("automerge", SearchIndex.liveAutomerge), ("crisismerge", SearchIndex.liveCrisisMerge), ("hashsize", SearchIndex.liveHashBytes)]
         for (name, value) in settings { try db.exec("INSERT INTO fts(fts, rank) VALUES('\(name)', \(value))") }
-    }
-
-    /// Merges the full-text index's segments into one (FTS5's `optimize`). Its time grows with the index (part of
-    /// a 1M-message rebuild's 115 s); its memory did not show: `replay --view search` at 1M peaked at 85 MB with
-    /// it and without it (2026-11-26).
-    func mergeAllSegments() throws(SearchIndexError) {
-        try db.exec("INSERT INTO fts(fts) VALUES('optimize')")
     }
 
     /// A cached prepared statement.
@@ -483,7 +477,7 @@ package final class SearchIndex: @unchecked Sendable {
             built.removesFolder = scratch
             built.scratchOwner = owner
             return built
-        } catch SearchIndexError.notBuilt(let folded, let head) {
+        } catch SearchIndexError.notBuilt(let folded, let head, _) {
             owner.remove()
             throw SearchIndexError.privateNotBuilt(folded: folded, head: head)
         } catch {
@@ -597,10 +591,13 @@ package final class SearchIndex: @unchecked Sendable {
     ///
     /// `resume`: a build an earlier one kept aside when it stopped at its deadline (`partialSuffix`) is gone on with, when
     /// it is this log's and of this build's schema; otherwise (a `replay`) one kept aside is removed and the build starts
-    /// from the log's first event. `deadline` (`SearchIndex.now()`'s clock; nil: none): the build stops at it, or before
-    /// its end (FTS5's merge, the query indexes, the vocabulary: they write the file with no journal, so they are not
-    /// interrupted) when that end is not expected to fit (`buildEndNanosPerDocument`); what it folded is kept aside for
-    /// the next build, and it throws `SearchIndexError.notBuilt`.
+    /// from the log's first event. `deadline` (`SearchIndex.now()`'s clock; nil: none): the build stops at it, or
+    /// within its end (FTS5's merge in steps, each query index, the vocabulary: `goOnWithEnd`; they write the file with
+    /// no journal, so each step is begun only when expected to fit, never interrupted); what it folded and ended is
+    /// kept aside for the next build, and it throws `SearchIndexError.notBuilt`. A build whose end has begun folds no
+    /// more events (`endBegunKey`): put in place, the index folds them as a live one. Until the sixteenth round the
+    /// end was one block (~50 s at 1M, expected), begun only when all of it was expected to fit: a search with a
+    /// shorter `--timeout` never finished a big build.
     ///
     /// The rename waits for other processes' transactions on the old file (searches reading it) until `deadline`, or,
     /// with none, `switchWait` seconds from when that wait begins (nil: `switchWaitSeconds`, a `replay`'s): not done
@@ -626,21 +623,16 @@ package final class SearchIndex: @unchecked Sendable {
             let taken = try resume ? resumedBuild(from: partial, at: building, log: log, notice: notice) : nil
             unlink(partial)
             let fresh = try taken ?? SearchIndex.builtAside(at: building)
-            guard try fresh.catchUp(log: log, through: limit, deadline: deadline, progress: progress, notice: notice),
-                  try fresh.endFits(before: deadline) else {
-                let folded = try fresh.checkpoint()
+            let ending = try fresh.endBegun()
+            let folded = try ending || fresh.catchUp(log: log, through: limit, deadline: deadline, progress: progress, notice: notice)
+            let ended = folded ? try fresh.goOnWithEnd(before: deadline) : 0
+            guard ended == buildEndStages else {
+                let checkpoint = try fresh.checkpoint()
                 try syncFile(building)
                 guard rename(building, partial) == 0 else { throw SearchIndexError.io(partial, String(cString: strerror(errno))) }
-                throw SearchIndexError.notBuilt(folded: folded, head: try limit ?? log.head().sequence)
+                throw SearchIndexError.notBuilt(folded: checkpoint, head: try limit ?? log.head().sequence,
+                                                endStages: try fresh.endBegun() ? ended : nil)
             }
-            testEndStepDelay()
-            try fresh.mergeAllSegments()
-            testEndStepDelay()
-            // Before the vocabulary's temporary table is made (`makeQueryIndexes` switches the temporary store).
-            try fresh.makeQueryIndexes()
-            testEndStepDelay()
-            // After the merge: `fts5vocab` then reads one segment.
-            try fresh.recomputeTerms()
             try fresh.setFTS5Writing(build: false)
             try fresh.db.exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;")
         }
@@ -715,18 +707,6 @@ package final class SearchIndex: @unchecked Sendable {
     /// to go on from (`rebuild(resume:)`): written only between two of its transactions and flushed to disk before the
     /// rename that makes it, so it is whole (a build killed midway leaves `index.sqlite.building`, removed as stale).
     package static let partialSuffix = ".partial"
-
-    /// What a build's end (FTS5's merge of its segments, the query indexes, the vocabulary) is expected to cost a
-    /// document, in nanoseconds: ~26 us at 1M generated messages (`optimize` ~12 s, the query indexes ~6 s, the
-    /// vocabulary ~8 s; docs/benchmarks-history.md), doubled for a loaded machine.
-    static let buildEndNanosPerDocument: UInt64 = 50_000
-
-    /// Whether this build's end (`rebuild`, after its catch-up) is expected to be done before `deadline` (nil: none).
-    func endFits(before deadline: UInt64?) throws -> Bool {
-        guard let deadline else { return true }
-        return try SearchIndex.now() + UInt64(documentCount()) * SearchIndex.buildEndNanosPerDocument
-            + 3 * SearchIndex.testEndStepDelayNanos <= deadline
-    }
 
     /// The build an earlier one kept aside at `partial` (`partialSuffix`), moved to `building` and opened to go on
     /// with; nil when there is none, or it is not of this build's schema or not this log's (removed: `notice` is told).

@@ -21,9 +21,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
     /// A search ran past its time limit (`SearchIndex.withTimeLimit`): nothing of it is returned.
     case timedOut(seconds: Double)
     /// A build of the index (it was missing, or is made again) stopped at its deadline (`rebuild(deadline:)`) with the
-    /// events through `folded` of `head` folded: kept aside (`partialSuffix`) for the next build to go on from, nothing
-    /// put in place yet. `MailStore.search` says it as `SearchIndexBehind`.
-    case notBuilt(folded: UInt64, head: UInt64)
+    /// events through `folded` of `head` folded and, once its end has begun, `endStages` of its
+    /// `SearchIndex.buildEndStages` done (nil: not begun): kept aside (`partialSuffix`) for the next build to go on
+    /// from, nothing put in place yet. `MailStore.search` says it as `SearchIndexBehind`.
+    case notBuilt(folded: UInt64, head: UInt64, endStages: Int?)
     /// A private index (built for one search of a store whose index cannot be written or used: `openReadOnly`, a search
     /// as of a point) stopped at its deadline with the events through `folded` of `head` folded: not kept (it goes
     /// with its folder), so nothing to search. `MailStore.search` says it as `SearchIndexBehind`.
@@ -70,9 +71,10 @@ package enum SearchIndexError: Error, CustomStringConvertible, Sendable {
         case .replaced(let file):
             "search index \(file): another mailstore process rebuilt it (a `replay`) while this one used it; run the command again"
         case .query(let why): "search: \(why)"
-        case .notBuilt(let folded, let head):
-            "search index: its build stopped at its time limit with \(folded) of the log's \(head) events folded (kept: the next "
-                + "build goes on from there); `mailstore search --build-index` finishes it with no time limit"
+        case .notBuilt(let folded, let head, let endStages):
+            "search index: its build stopped at its time limit with \(folded) of the log's \(head) events folded"
+                + (endStages.map { ", \($0) of the \(SearchIndex.buildEndStages) stages of its end done" } ?? "")
+                + " (kept: the next build goes on from there); `mailstore search --build-index` finishes it with no time limit"
         case .privateNotBuilt(let folded, let head):
             "search index: the private index built for this search stopped at its time limit with \(folded) of \(head) events "
                 + "folded (not kept: the store's index folder cannot be written); allow more time (--timeout)"

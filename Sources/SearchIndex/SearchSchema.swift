@@ -123,17 +123,26 @@ enum SearchSchema {
     /// are in (`SearchIndex.makeQueryIndexes`; at 100K generated messages 0.3 s for five of them, where kept up
     /// through the build's inserts they added ~1.1 s to its ~10.4; at 1M the four keyed at random or by sequence
     /// moved here on 2026-12-01 took a build from 52 to 21.6 GB written). None is read by a fold.
-    static let queryIndexes = """
-    CREATE INDEX IF NOT EXISTS docs_message_id ON docs(message_id);
-    CREATE INDEX IF NOT EXISTS docs_since ON docs(since);
-    CREATE INDEX IF NOT EXISTS docs_past_email_id ON docs_past(email_id);
-    CREATE INDEX IF NOT EXISTS docs_past_until ON docs_past(until, since);
-    CREATE INDEX IF NOT EXISTS docs_folder ON docs(folder COLLATE NOCASE);
-    CREATE INDEX IF NOT EXISTS docs_account ON docs(account);
-    CREATE INDEX IF NOT EXISTS docs_past_folder ON docs_past(folder COLLATE NOCASE);
-    CREATE INDEX IF NOT EXISTS docs_past_account ON docs_past(account);
-    CREATE INDEX IF NOT EXISTS docs_past_message_id ON docs_past(message_id);
-    """
+    static var queryIndexes: String { queryIndexDefinitions.map(createIndex).joined(separator: "\n") }
+
+    /// `queryIndexes` one by one, each its name and what it indexes: a build's end makes them one at a time, each
+    /// when it is expected to fit (`SearchIndex.goOnWithEnd`).
+    static let queryIndexDefinitions: [(name: String, on: String)] = [
+        ("docs_message_id", "docs(message_id)"),
+        ("docs_since", "docs(since)"),
+        ("docs_past_email_id", "docs_past(email_id)"),
+        ("docs_past_until", "docs_past(until, since)"),
+        ("docs_folder", "docs(folder COLLATE NOCASE)"),
+        ("docs_account", "docs(account)"),
+        ("docs_past_folder", "docs_past(folder COLLATE NOCASE)"),
+        ("docs_past_account", "docs_past(account)"),
+        ("docs_past_message_id", "docs_past(message_id)"),
+    ]
+
+    /// The statement making the query index `definition` (one of `queryIndexDefinitions`) where it is missing.
+    static func createIndex(_ definition: (name: String, on: String)) -> String {
+        "CREATE INDEX IF NOT EXISTS \(definition.name) ON \(definition.on);"
+    }
 
     /// The statement inserting a document's rowid and text columns (`textColumns` order) into the FTS5 table
     /// `table` (the index's `fts`, `TermCounter`'s scratch table).

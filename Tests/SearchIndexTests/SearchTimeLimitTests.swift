@@ -98,8 +98,9 @@ final class SearchTimeLimitTests: SearchIndexTestCase {
         // A build past its deadline.
         let aside = dir.file("aside"), partial = aside + "/index.sqlite" + SearchIndex.partialSuffix
         XCTAssertThrowsError(try SearchIndex.rebuild(folder: aside, log: store.log, resume: true, deadline: SearchIndex.now())) { error in
-            guard case SearchIndexError.notBuilt(let folded, let of) = error else { return XCTFail("\(error)") }
+            guard case SearchIndexError.notBuilt(let folded, let of, let endStages) = error else { return XCTFail("\(error)") }
             XCTAssertLessThan(folded, of)
+            XCTAssertNil(endStages, "stopped before its end")
             XCTAssertEqual(of, head)
             XCTAssertEqual(ErrorCategory(of: error), .timedOut)
         }

@@ -244,7 +244,7 @@ extension MailStore {
             do {
                 return (try SearchIndex.rebuild(folder: try snapshot.scratch.path() + "/search", log: log, through: snapshot.sequence,
                                                 deadline: deadline, progress: progress), 0, false)
-            } catch SearchIndexError.notBuilt(let folded, let needed) {
+            } catch SearchIndexError.notBuilt(let folded, let needed, _) {
                 throw SearchIndexBehind(seconds: timeLimit ?? 0, folded: folded, needed: needed, cause: .privateIndex)
             }
         }
@@ -271,7 +271,8 @@ extension MailStore {
         let seconds = timeLimit ?? 0
         if timeLimit != nil, error.isBusy { return SearchIndexBehind(seconds: seconds, folded: 0, needed: needed, cause: .inUse) }
         switch error {
-        case .notBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .building)
+        case .notBuilt(let folded, let head, let endStages):
+            return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .building, endStages: endStages)
         case .privateNotBuilt(let folded, let head): return SearchIndexBehind(seconds: seconds, folded: folded, needed: head, cause: .privateIndex)
         case .buildBusy: return SearchIndexBehind(seconds: seconds, folded: 0, needed: needed, cause: .anotherBuild)
         case .oldIndexInUse: return SearchIndexBehind(seconds: seconds, folded: 0, needed: needed, cause: .oldIndexInUse)

@@ -1,3 +1,5 @@
+import SearchIndex
+
 /// A search that could not be answered within its time limit because the search index was not folded far enough:
 /// being built (missing, or not this log's) and not finished, or, for a search as of a point, not yet through that
 /// point; another process building it still, or holding it (a `replay` putting its rebuilt index in place); other
@@ -37,16 +39,23 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
     public var needed: UInt64
     /// Why it was not far enough.
     public var cause: Cause
+    /// For `Cause.building`, once the build's end (merging the index's segments, then making its query indexes) has
+    /// begun: how many of its `SearchIndexBehind.buildEndStages` stages are done; nil before. Since the sixteenth round.
+    public var endStages: Int?
+
+    /// The stages of a build's end (`endStages`).
+    public static var buildEndStages: Int { SearchIndex.buildEndStages }
 
     /// True when there was nothing to search yet (the index being built, here or by another process, or a private
     /// one, or held by another process); false for a live index folded short of a search's point.
     public var building: Bool { cause != .shortOfPoint }
 
-    public init(seconds: Double, folded: UInt64, needed: UInt64, cause: Cause) {
+    public init(seconds: Double, folded: UInt64, needed: UInt64, cause: Cause, endStages: Int? = nil) {
         self.seconds = seconds
         self.folded = folded
         self.needed = needed
         self.cause = cause
+        self.endStages = endStages
     }
 
     /// `building` true: `Cause.building`; false: `Cause.shortOfPoint`.
@@ -59,10 +68,18 @@ public struct SearchIndexBehind: Error, Equatable, Sendable, CustomStringConvert
         let what: String
         switch cause {
         case .building:
-            what = folded >= needed
-                ? "the search index is being built: every event of the log is folded, but its end (merging and sorting it, "
-                    + "about 50 s a million messages) was not expected to fit in what was left of \(limit)"
-                : "the search index is being built and \(limit) ran out with \(folded) of the log's \(needed) events folded"
+            if let endStages {
+                what = "the search index is being built: \(folded) of the log's \(needed) events are folded (any since are folded "
+                    + "once it is in place) and \(limit) ran out in its end, \(endStages) of the \(Self.buildEndStages) stages of its "
+                    + "end done (merging the index's segments a step at a time, then making its query indexes one by one); "
+                    + "the next search goes on with it"
+            } else if folded >= needed {
+                what = "the search index is being built: all \(needed) events of the log are folded, but \(limit) ran out before "
+                    + "its end (merging the index's segments, making its query indexes) could begin; the next search begins it"
+            } else {
+                what = "the search index is being built and \(limit) ran out with \(folded) of the log's \(needed) events folded; "
+                    + "the next search goes on folding, then ends it a step at a time"
+            }
         case .shortOfPoint:
             what = "the search index is folded through event \(folded), short of the point searched (event \(needed)), and "
                 + "\(limit) ran out bringing it there"
