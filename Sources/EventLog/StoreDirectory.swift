@@ -6,7 +6,7 @@ import Glibc
 ///
 /// ```
 /// STORE/
-///   FORMAT        "mailstore-store-format 8"
+///   FORMAT        "mailstore-store-format 9"
 ///   log/          the event log and blob store (LMDB)
 ///   views/        projections (LMDB), disposable: rebuilt from the log
 ///   scratch/      work thrown away (`ScratchFolder`): `verify --views`' rebuild, `--as-of` folds
@@ -38,10 +38,13 @@ public struct StoreDirectory: Sendable {
     ///   scheduled retry, 2026-12-07). The upgrade rewrites only the FORMAT file.
     /// - 8: `DraftSaved` at schema 2 (each attachment's `charset`: a forwarded text attachment keeps it, 2026-12-07).
     ///   The upgrade rewrites only the FORMAT file.
+    /// - 9: `EmailReceived` at schema 3 (a Gmail copy's `gmailMessageID`, X-GM-MSGID: a copy of a message stored under
+    ///   another label is recorded from its blob, not fetched again, 2026-12-08). The upgrade rewrites only the FORMAT
+    ///   file.
     ///
     /// From 5 on, every new event type and every new schema version of an event bumps the format (the catalog test
     /// fails until it does): a build never folds a log holding events it cannot read.
-    public static let formatVersion: UInt32 = 8
+    public static let formatVersion: UInt32 = 9
     static let formatPrefix = "mailstore-store-format "
 
     /// The store folder.

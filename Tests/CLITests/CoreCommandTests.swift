@@ -194,9 +194,9 @@ final class CoreCommandTests: CLITestCase {
         let missing = try mailstore("log", expect: 2)
         XCTAssertTrue(missing.stderr.contains("mailstore init"))
         try mailstore("init")
-        try "mailstore-store-format 9\n".write(toFile: store + "/FORMAT", atomically: true, encoding: .utf8)
+        try "mailstore-store-format 99\n".write(toFile: store + "/FORMAT", atomically: true, encoding: .utf8)
         let newer = try mailstore("verify", expect: 2)
-        XCTAssertTrue(newer.stderr.contains("format version 9"), newer.stderr)
+        XCTAssertTrue(newer.stderr.contains("format version 99"), newer.stderr)
     }
 
     /// Numbers from the command line are bounded: a NaN, an infinity or a huge count is refused (exit 64)
