@@ -175,4 +175,33 @@ final class ForwardedAttachmentTests: XCTestCase {
         XCTAssertEqual(parsed.attachments.first?.filename, "latin1.txt")
         XCTAssertEqual(parsed.attachments.first.map { $0.decodedBody(in: bytes) }, latin1, "the original part's bytes")
     }
+
+    /// A text file attached with `--attach` went without a charset whatever its bytes, so readers took UTF-8 text for
+    /// US-ASCII (`Ã¼` for `ü`): UTF-8 text goes with `charset=utf-8`, ASCII text as before, text that is not UTF-8 as
+    /// `application/octet-stream` (an HTML file as `text/html` without a charset: its `<meta>` tells), the bytes exact.
+    func testAnAttachedTextFileNamesTheCharsetItsBytesAreIn() throws {
+        let files: [(name: String, bytes: [UInt8])] = [
+            ("utf8.txt", Array("Grüße aus Köln\n".utf8)),
+            ("ascii.txt", Array("Hello\n".utf8)),
+            ("latin1.csv", Array("Gr".utf8) + [0xFC, 0xDF] + Array("e\n".utf8)),
+            ("latin1.html", Array("<p>K".utf8) + [0xF6] + Array("ln</p>\n".utf8)),
+        ]
+        var paths: [String] = []
+        for file in files {
+            paths.append(dir.file(file.name))
+            try Data(file.bytes).write(to: URL(fileURLWithPath: dir.file(file.name)))
+        }
+        let (draft, problems) = try DraftsUseCase(store: store).create(account: "home",
+                                                                       DraftInput(to: "erin@example.com", attach: paths))
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(draft.attachments.map(\.mimeType), ["text/plain", "text/plain", "application/octet-stream", "text/html"])
+        XCTAssertEqual(draft.attachments.map(\.charset), ["utf-8", nil, nil, nil])
+        let bytes = try sent(draft)
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: " ")
+        XCTAssertTrue(text.contains("Content-Type: text/plain; charset=utf-8; name=\"utf8.txt\"\r\n"), text)
+        XCTAssertTrue(text.contains("Content-Type: text/plain; name=\"ascii.txt\"\r\n"), text)
+        let parsed = MailParser.parse(bytes)
+        XCTAssertEqual(parsed.attachments.map(\.filename), files.map(\.name))
+        XCTAssertEqual(parsed.attachments.map { $0.decodedBody(in: bytes) }, files.map(\.bytes), "each file's bytes exact")
+    }
 }

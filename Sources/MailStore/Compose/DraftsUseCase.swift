@@ -147,7 +147,9 @@ public struct DraftsUseCase {
             let blob = try store.log.prepareBlob(data)
             blobs.append(blob)
             let name = URL(fileURLWithPath: path).lastPathComponent
-            d.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: DraftsUseCase.mimeType(name), size: UInt64(data.count), blob: blob.hash))
+            let type = DraftsUseCase.attachedType(name, bytes: data)
+            d.attachments.append(EventModel.DraftAttachment(filename: name, mimeType: type.mimeType, size: UInt64(data.count),
+                                                            blob: blob.hash, charset: type.charset))
         }
         try store.commit([NewEvent(event: .draftSaved(d), account: account, stream: .draft(d.draftID), actor: .user,
                                    expectedVersion: expected)], blobs: blobs)
