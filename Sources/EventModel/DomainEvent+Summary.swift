@@ -1,4 +1,5 @@
 import Foundation
+import DomainNames
 
 extension DomainEvent {
     /// A one-line, human-readable summary of the payload (for `mailstore log` and `history`): a sender's address as
@@ -46,7 +47,8 @@ extension DomainEvent {
             if p.isUserCorrection { return "\(p.emailID) -> \(p.category) (the user's correction)" }
             let by = p.classifier.isEmpty ? "" : " by \(p.classifier)" + (p.classifierVersion > 0 ? "/\(p.classifierVersion)" : "")
             return "\(p.emailID) -> \(p.category)\(by)" + (p.rule.isEmpty ? "" : " (rule \(q(p.rule, 100)))")
-        case .senderCategoryLearned(let p): return "mail from \(p.sender) -> \(p.category) (learned from \(p.emailID))"
+        case .senderCategoryLearned(let p):
+            return "mail from \(IDNA.unicodeEmail(p.sender)) -> \(p.category) (learned from \(p.emailID))"
         case .threadArchived(let p), .threadDeleted(let p), .threadMarkedRead(let p), .threadMarkedUnread(let p),
              .threadStarred(let p), .threadUnstarred(let p), .threadMoved(let p):
             let n = p.threadIDs.count == 1 ? "thread \(p.threadIDs[0])" : "\(p.threadIDs.count) threads"

@@ -64,5 +64,9 @@ final class HistoryCommandTests: CLITestCase {
         XCTAssertTrue(try mailstore("history", "--email", "i1").stdout.contains("Bob <bob@bücher.example>"))
         let json = try mailstore("log", "--type", "EmailReceived", "--json").stdout
         XCTAssertTrue(json.contains("\"bob@xn--bcher-kva.example\""), json)
+        let learned = SenderCategoryLearned(sender: "bob@xn--bcher-kva.example", category: .promotions, emailID: "i1")
+        try log.append(NewEvent(event: .senderCategoryLearned(learned), account: "acct", stream: .email("i1"), actor: .user))
+        let rule = try mailstore("log", "--type", "SenderCategoryLearned").stdout
+        XCTAssertTrue(rule.contains("mail from bob@bücher.example -> promotions"), rule)
     }
 }
