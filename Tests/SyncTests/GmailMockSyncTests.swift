@@ -176,6 +176,25 @@ final class GmailMockSyncTests: SyncTestCase {
         XCTAssertEqual(try listed("Projects"), ["Only in Work"])
     }
 
+    /// The lookup of stored copies goes a slice of 8 fetch batches at a time (``SyncEngine/storedCopySlice``), so what
+    /// it holds is bounded by the slice, not the folder: 20 messages in INBOX and Work, batches of one message (slices
+    /// of 8), each fetched whole once and each copy recorded with its own message's bytes across the slices' edges.
+    func testStoredCopiesAreLookedUpASliceAtATimeAndEachMessageIsFetchedOnce() throws {
+        let messages = (30..<50).map { Self.inbox($0, "Sliced \($0)", labels: ["\\Inbox", "Work"]) }
+        let g = try startGmail(messages)
+        try sync(batch: 1)
+        XCTAssertEqual(try g.bodyFetches(), Dictionary(uniqueKeysWithValues: (30..<50).map { (1000 + $0, 1) }))
+        for n in 30..<50 {
+            let copies = try views.copies(account: accountName, messageID: "m\(n)@example.org")
+            XCTAssertEqual(Set(copies.map(\.folder)), ["INBOX", "Work"], "m\(n)")
+            for copy in copies {
+                let received = try XCTUnwrap(try store.email(id: copy.emailID))
+                XCTAssertEqual(try store.blob(received.payload.blob), try g.raw(of: 1000 + n), "m\(n) in \(copy.folder)")
+            }
+        }
+        XCTAssertEqual(try listed("Work").count, 20)
+    }
+
     /// A message under two labels (a folder each, a copy in each) counts once in the contacts view, and so does one
     /// recorded again in All Mail when its label is removed elsewhere: each copy had counted, the sender of labelled
     /// mail ranked above people who wrote as often.

@@ -63,7 +63,7 @@ extension SyncEngine {
     /// Gmail: a copy whose message the store holds already under another label (``storedCopies(_:_:)``: found by its
     /// X-GM-MSGID) is not fetched: its bytes are read from the stored blob, in batches bounded as the fetched ones
     /// are, and recorded as a fetched copy would be (the same ids, flags and dates from the server). One whose blob
-    /// cannot be read is fetched.
+    /// cannot be read is fetched. The lookup goes ``storedCopySlice`` UIDs at a time.
     @discardableResult
     func fetchNew(_ uids: [UInt32], sizes: [UInt32: UInt64], folder: MappedFolder, validity: UInt32, generation: Int,
                   _ conn: IMAPConnection,
@@ -74,11 +74,22 @@ extension SyncEngine {
         var done = 0
         var lowest = UInt32.max
         progress?(folder.path, 0, uids.count)
-        // A server refusing the lookup's fetch has every copy fetched whole, as before.
-        let stored: [UInt32: StoredCopy]
-        do { stored = try storedCopies(uids, conn) } catch where SyncEngine.isFolderRefusal(error) { stored = [:] }
-        var unread = Set<UInt32>()
-        if !stored.isEmpty {
+        // A server refusing the lookup's fetch has every copy fetched whole, as before. The lookup goes a slice of
+        // `storedCopySlice` UIDs at a time, its copies read and committed before the next: what it holds is bounded by
+        // the slice, not by the folder (a first sync of a 1M-message All Mail).
+        var fetching: [UInt32] = []
+        var lookup = provider.hasGmailExtensions && conn.has("X-GM-EXT-1")
+        if !lookup { fetching = uids }
+        var sliceStart = 0
+        while lookup && sliceStart < uids.count {
+            let slice = Array(uids[sliceStart..<min(uids.count, sliceStart + storedCopySlice)])
+            sliceStart += slice.count
+            let stored: [UInt32: StoredCopy]
+            do { stored = try storedCopies(slice, conn) } catch where SyncEngine.isFolderRefusal(error) {
+                lookup = false
+                fetching += uids[(sliceStart - slice.count)...]
+                break
+            }
             // Read from the store, in batches of at most `batchMessages` messages and `batchBytes` bytes.
             var chunk: [Fetched] = []
             var bytes = 0
@@ -92,10 +103,10 @@ extension SyncEngine {
                 chunk.removeAll()
                 bytes = 0
             }
-            for uid in uids {
-                guard let s = stored[uid] else { continue }
-                guard let body = try store.blob(s.blob) else {
-                    unread.insert(uid)
+            for uid in slice {
+                // Not stored, or its blob unreadable: fetched whole.
+                guard let s = stored[uid], let body = try store.blob(s.blob) else {
+                    fetching.append(uid)
                     continue
                 }
                 chunk.append(Fetched(uid: uid, flags: s.flags, internalDate: s.internalDate, gmailThreadID: s.gmailThreadID,
@@ -105,7 +116,6 @@ extension SyncEngine {
             }
             if !chunk.isEmpty { try take() }
         }
-        let fetching = stored.isEmpty ? uids : uids.filter { stored[$0] == nil || unread.contains($0) }
         var plan: [[UInt32]] = []
         var start = 0
         while start < fetching.count {

@@ -21,6 +21,12 @@ extension SyncEngine {
     /// (a Message-ID is a sender's to choose: a thousand messages may share one).
     static let storedCopyCandidates = 16
 
+    /// How many new UIDs of a folder ``fetchNew(_:sizes:folder:validity:generation:_:commit:)`` looks up at a time
+    /// (``storedCopies(_:_:)``), their stored copies read and committed before the next slice is asked: 8 fetch
+    /// batches (`--batch-messages`, 500: 4,000 UIDs, their answers and copies ~1 MB), so what the lookup holds is
+    /// bounded by the slice, not by the folder (~200 bytes a copy found: ~200 MB for a 1M-message All Mail at once).
+    var storedCopySlice: Int { max(1, options.batchMessages) * 8 }
+
     /// Gmail: of `uids` (new in the selected label folder, INBOX included), those whose message the store holds
     /// already in another folder, with what records them against the stored blob. On Gmail a folder is a label: a
     /// message in INBOX and under two labels is three copies, each with a UID of its own, and each had been fetched
