@@ -68,8 +68,9 @@ extension SyncEngine {
     func fetchNew(_ uids: [UInt32], sizes: [UInt32: UInt64], folder: MappedFolder, validity: UInt32, generation: Int,
                   _ conn: IMAPConnection,
                   commit: ([NewEvent], [PendingBlob], UInt32, Int, [UInt32], [UInt32]) throws -> Void) throws -> FetchOutcome {
+        let gmail = provider.hasGmailExtensions && conn.has("X-GM-EXT-1")
         var items: [FetchItem] = [.uid, .flags, .internalDate, .body(.entire, peek: true)]
-        if provider.hasGmailExtensions && conn.has("X-GM-EXT-1") { items += [.gmailThreadID, .gmailMessageID] }
+        if gmail { items += [.gmailThreadID, .gmailMessageID] }
         var outcome = FetchOutcome()
         var done = 0
         var lowest = UInt32.max
@@ -78,7 +79,7 @@ extension SyncEngine {
         // `storedCopySlice` UIDs at a time, its copies read and committed before the next: what it holds is bounded by
         // the slice, not by the folder (a first sync of a 1M-message All Mail).
         var fetching: [UInt32] = []
-        var lookup = provider.hasGmailExtensions && conn.has("X-GM-EXT-1")
+        var lookup = gmail
         if !lookup { fetching = uids }
         var sliceStart = 0
         while lookup && sliceStart < uids.count {
